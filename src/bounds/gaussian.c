@@ -1,0 +1,499 @@
+/* src/bounds/gaussian.c — θ_{e^ε}(r), its inverses and the loose bound.
+ *
+ * How θ is enclosed.  θ is decreasing in ε and increasing in r, so over a
+ * box of inputs its lower end is θ(ε_hi, r_lo) and its upper end θ(ε_lo, r_hi);
+ * each corner is evaluated at an exact point.  At a point with ε > 0, r > 0
+ * (spec/koloskova.md §2.1), with a = ε/r − r/2 and b = ε/r + r/2:
+ *
+ *     log θ = log Q(a) + log(1 − e^d),   d = ε + log Q(b) − log Q(a) < 0,
+ *
+ * which is Q(a) − e^ε Q(b) rewritten so that neither Q nor e^ε is ever formed:
+ * no overflow for huge ε, no underflow for tiny θ.  The cancellation between
+ * the two terms shows up as a small |d|; it is paid for with precision (the
+ * adaptive driver doubles it), never by clamping.  When the precision cannot
+ * yet show d < 0, the enclosure keeps only the certain θ ≤ Q(a).
+ *
+ * Special points: ε = 0 gives θ_1(r) = 1 − 2Q(r/2) = erf(r/(2√2)) (spec §2.1,
+ * the TV distance); ε < 0 uses reciprocity, θ_γ(r) = 1 − γ + γ·θ_{1/γ}(r)
+ * (E_γ(P‖Q) = 1 − γ + γE_{1/γ}(Q‖P), papers/000, with θ symmetric in P, Q);
+ * r = 0 gives θ = max(0, 1 − e^ε) exactly.
+ */
+#include "bounds/gaussian.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "num/gauss_tail.h"
+#include "num/threshold.h"
+
+/* ---- θ at exact points ---------------------------------------------------- */
+
+static void set_log_interval(mpfi_ptr out, mpfr_srcptr lo, mpfr_srcptr hi)
+{
+    /* mpfi_interv_fr rejects nothing we pass: lo may be -inf */
+    mpfi_interv_fr(out, lo, hi);
+}
+
+/* log θ_{e^ε}(r) for exact ε > 0, r > 0. */
+static void log_theta_positive(mpfi_ptr out, mpfr_srcptr eps, mpfr_srcptr r, mpfr_prec_t w)
+{
+    mpfi_t e, a, b, half, la, lb, d;
+    mpfi_init2(e, w);
+    mpfi_init2(a, w);
+    mpfi_init2(b, w);
+    mpfi_init2(half, w);
+    mpfi_init2(la, w);
+    mpfi_init2(lb, w);
+    mpfi_init2(d, w);
+
+    mpfi_set_fr(e, eps);
+    mpfi_set_fr(half, r);
+    mpfi_div_2ui(half, half, 1);
+    mpfi_div_fr(a, e, r); /* ε/r */
+    mpfi_add(b, a, half);
+    mpfi_sub(a, a, half);
+    ul_num_log_q(la, a);
+    ul_num_log_q(lb, b);
+
+    /* d = log(e^ε Q(b) / Q(a)) */
+    mpfi_add(d, e, lb);
+    mpfi_sub(d, d, la);
+    int resolved = 0;
+    if (mpfi_is_strictly_neg(d)) {
+        mpfi_expm1(d, d);
+        mpfi_neg(d, d); /* 1 − e^d ∈ (0, 1) */
+        if (mpfi_is_strictly_pos(d)) {
+            mpfi_log(d, d);
+            mpfi_add(out, la, d);
+            resolved = 1;
+        }
+    }
+    if (!resolved) {
+        /* Only θ ≤ Q(a) is certain at this precision. */
+        mpfr_t lo, hi;
+        mpfr_inits2(w, lo, hi, (mpfr_ptr)0);
+        mpfr_set_inf(lo, -1);
+        mpfi_get_right(hi, la);
+        set_log_interval(out, lo, hi);
+        mpfr_clears(lo, hi, (mpfr_ptr)0);
+    }
+    mpfi_clear(e);
+    mpfi_clear(a);
+    mpfi_clear(b);
+    mpfi_clear(half);
+    mpfi_clear(la);
+    mpfi_clear(lb);
+    mpfi_clear(d);
+}
+
+/* log θ_1(r) = log erf(r/(2√2)) for exact r > 0. */
+static void log_theta_zero_eps(mpfi_ptr out, mpfr_srcptr r, mpfr_prec_t w)
+{
+    mpfi_t arg;
+    mpfi_init2(arg, w);
+    mpfi_set_ui(arg, 8);
+    mpfi_sqrt(arg, arg); /* 2√2 */
+    mpfi_fr_div(arg, r, arg);
+    mpfr_t lo, hi;
+    mpfr_inits2(w, lo, hi, (mpfr_ptr)0);
+    mpfi_get_left(lo, arg);
+    mpfi_get_right(hi, arg);
+    mpfr_erf(lo, lo, MPFR_RNDD); /* erf is increasing */
+    mpfr_erf(hi, hi, MPFR_RNDU);
+    mpfi_interv_fr(arg, lo, hi);
+    mpfi_log(out, arg);
+    mpfr_clears(lo, hi, (mpfr_ptr)0);
+    mpfi_clear(arg);
+}
+
+static void log_theta_point(mpfi_ptr out, mpfr_srcptr eps, mpfr_srcptr r, mpfr_prec_t w);
+
+/* log θ_{e^ε}(r) for exact ε < 0, r ≥ 0, by reciprocity:
+ * θ = (1 − e^ε) + e^ε·θ_{e^{−ε}}(r). */
+static void log_theta_negative(mpfi_ptr out, mpfr_srcptr eps, mpfr_srcptr r, mpfr_prec_t w)
+{
+    mpfi_t e, first, second;
+    mpfi_init2(e, w);
+    mpfi_init2(first, w);
+    mpfi_init2(second, w);
+    mpfi_set_fr(e, eps);
+    mpfi_expm1(first, e);
+    mpfi_neg(first, first); /* 1 − e^ε > 0 */
+    if (mpfr_zero_p(r)) {
+        mpfi_log(out, first);
+    } else {
+        mpfr_t minus;
+        mpfr_init2(minus, mpfr_get_prec(eps));
+        mpfr_neg(minus, eps, MPFR_RNDN); /* exact */
+        log_theta_point(second, minus, r, w);
+        mpfr_clear(minus);
+        mpfi_add(second, second, e);
+        mpfi_exp(second, second); /* e^ε θ_{e^{−ε}}(r); a -inf lower end gives 0 */
+        mpfi_add(first, first, second);
+        mpfi_log(out, first);
+    }
+    mpfi_clear(e);
+    mpfi_clear(first);
+    mpfi_clear(second);
+}
+
+/* Dispatch; requires r > 0 or ε < 0 (elsewhere θ = 0). */
+static void log_theta_point(mpfi_ptr out, mpfr_srcptr eps, mpfr_srcptr r, mpfr_prec_t w)
+{
+    int s = mpfr_sgn(eps);
+    if (s < 0)
+        log_theta_negative(out, eps, r, w);
+    else if (s == 0)
+        log_theta_zero_eps(out, r, w);
+    else
+        log_theta_positive(out, eps, r, w);
+}
+
+/* ---- θ over boxes ---------------------------------------------------------- */
+
+void ul_gauss_log_theta_enclose(mpfi_ptr out, mpfi_srcptr eps, mpfi_srcptr r_box)
+{
+    ul_num_init();
+    mpfr_prec_t w = mpfi_get_prec(out) + 16;
+    mpfr_t el, eh, rl, rh, lo, hi;
+    mpfr_inits2(mpfi_get_prec(eps), el, eh, (mpfr_ptr)0);
+    mpfr_inits2(mpfi_get_prec(r_box), rl, rh, (mpfr_ptr)0);
+    mpfr_inits2(w, lo, hi, (mpfr_ptr)0);
+    mpfi_get_left(el, eps);
+    mpfi_get_right(eh, eps);
+    mpfi_get_left(rl, r_box);
+    mpfi_get_right(rh, r_box);
+
+    mpfi_t corner;
+    mpfi_init2(corner, w);
+    int same_point = mpfr_equal_p(el, eh) && mpfr_equal_p(rl, rh);
+
+    /* lower end: largest ε, smallest r */
+    if (mpfr_zero_p(rl) && mpfr_sgn(eh) >= 0) {
+        mpfr_set_inf(lo, -1);
+    } else {
+        log_theta_point(corner, eh, rl, w);
+        mpfi_get_left(lo, corner);
+    }
+    /* upper end: smallest ε, largest r */
+    if (mpfr_zero_p(rh) && mpfr_sgn(el) >= 0) {
+        mpfr_set_inf(hi, -1);
+    } else {
+        if (!same_point || mpfr_inf_p(lo))
+            log_theta_point(corner, el, rh, w);
+        mpfi_get_right(hi, corner);
+    }
+    mpfi_interv_fr(out, lo, hi);
+
+    mpfi_clear(corner);
+    mpfr_clears(el, eh, rl, rh, lo, hi, (mpfr_ptr)0);
+}
+
+void ul_gauss_theta_enclose(ul_num_value *out, mpfi_srcptr eps, mpfi_srcptr r_box)
+{
+    if (mpfi_is_zero(r_box) && mpfi_is_nonneg(eps)) {
+        mpfi_set_ui(out->enclosure, 0); /* θ_γ(0) = 0 for γ ≥ 1 */
+        out->is_log = false;
+        return;
+    }
+    ul_gauss_log_theta_enclose(out->enclosure, eps, r_box);
+    out->is_log = true;
+}
+
+/* ---- input checks -------------------------------------------------------- */
+
+/* Reads text into x (at x's precision) and checks lo_bound ≤ value ≤ hi_bound
+ * (either bound may be NULL; strict when the matching flag is set), with
+ * exact decimal comparisons. */
+static ul_status read_checked(mpfi_ptr x, const char *name, const char *text,
+                              const char *lo_bound, bool lo_strict, const char *hi_bound,
+                              bool hi_strict, char *err, size_t errlen)
+{
+    if (text == NULL)
+        return ul_fail(err, errlen, UL_EINPUT, "%s: missing", name);
+    if (!ul_num_is_decimal(text))
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "%s: must be a finite decimal number like 0.5 or 1e-6 (got '%s')", name,
+                       text);
+    if (ul_num_set_decimal(x, text) != UL_OK)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "%s: magnitude outside the representable range (got '%s')", name, text);
+    int c;
+    if (lo_bound != NULL && ul_num_decimal_compare(text, lo_bound, &c) &&
+        (c < 0 || (lo_strict && c == 0)))
+        return ul_fail(err, errlen, UL_EINPUT, "%s: must be %s %s (got '%s')", name,
+                       lo_strict ? ">" : ">=", lo_bound, text);
+    if (hi_bound != NULL && ul_num_decimal_compare(text, hi_bound, &c) &&
+        (c > 0 || (hi_strict && c == 0)))
+        return ul_fail(err, errlen, UL_EINPUT, "%s: must be %s %s (got '%s')", name,
+                       hi_strict ? "<" : "<=", hi_bound, text);
+    if ((lo_bound != NULL && !ul_num_decimal_compare(text, lo_bound, &c)) ||
+        (hi_bound != NULL && !ul_num_decimal_compare(text, hi_bound, &c)))
+        return ul_fail(err, errlen, UL_EINPUT, "%s: too many digits to compare exactly (got '%s')",
+                       name, text);
+    return UL_OK;
+}
+
+/* ---- certified θ ------------------------------------------------------------ */
+
+typedef struct {
+    const char *eps, *r;
+} theta_inputs;
+
+static ul_status check_theta_inputs(const theta_inputs *in, char *err, size_t errlen)
+{
+    mpfi_t x;
+    mpfi_init2(x, 64);
+    ul_status st = read_checked(x, "eps", in->eps, "-" UL_GAUSS_MAX_ABS_EPS, false,
+                                UL_GAUSS_MAX_ABS_EPS, false, err, errlen);
+    if (st == UL_OK)
+        st = read_checked(x, "r", in->r, "0", false, UL_GAUSS_MAX_R, false, err, errlen);
+    mpfi_clear(x);
+    return st;
+}
+
+static ul_status eval_theta(ul_num_value *out, void *ctx, char *err, size_t errlen)
+{
+    const theta_inputs *in = ctx;
+    mpfr_prec_t p = mpfi_get_prec(out->enclosure);
+    mpfi_t e, r;
+    mpfi_init2(e, p);
+    mpfi_init2(r, p);
+    ul_status st = UL_OK;
+    if (ul_num_set_decimal(e, in->eps) != UL_OK || ul_num_set_decimal(r, in->r) != UL_OK)
+        st = ul_fail(err, errlen, UL_EINPUT, "eps/r: unreadable");
+    else
+        ul_gauss_theta_enclose(out, e, r);
+    mpfi_clear(e);
+    mpfi_clear(r);
+    return st;
+}
+
+/* Bits lost to cancellation, estimated in doubles (a choice of starting
+ * precision, not a bound: the driver checks the result and retries).
+ * log θ carries |log Q(a)| ≈ a²/2 in magnitude while the information sits in
+ * d ≈ −r·(h(a) − a) for small r, h the normal hazard. */
+static double theta_guard_bits(const char *eps_text, const char *r_text)
+{
+    double eps = fabs(strtod(eps_text, NULL)), r = strtod(r_text, NULL);
+    if (!(r > 0) || !isfinite(eps) || !isfinite(r))
+        return 0;
+    double a = eps / r - r / 2;
+    double log_q_mag = a > 1 ? a * a / 2 + log(a) : 1;
+    double hazard_gap = a > 0 ? 1 / (a + 1) : 0.8 - a;
+    double d = r * hazard_gap;
+    if (d > 1)
+        d = 1;
+    if (!(d > 0))
+        d = 1e-300;
+    return 2 * log2(1 + log_q_mag) + log2(1 / d);
+}
+
+ul_status ul_gauss_theta_certified(const char *eps, const char *r, const ul_num_precision *want,
+                                   ul_num_value *out, ul_num_report *report, char *err,
+                                   size_t errlen)
+{
+    theta_inputs in = {eps, r};
+    ul_status st = check_theta_inputs(&in, err, errlen);
+    if (st != UL_OK)
+        return st;
+    ul_num_precision plan = *want;
+    plan.start_bits = ul_num_start_bits(want, theta_guard_bits(eps, r));
+    return ul_num_adaptive_eval(eval_theta, &in, &plan, out, report, err, errlen);
+}
+
+/* ---- inverses --------------------------------------------------------------- */
+
+/* Compares log θ (over the box eps × r) with log δ: SAFE when θ ≤ δ is
+ * certain, UNSAFE when θ > δ is certain. */
+static ul_side compare_theta_delta(mpfi_srcptr eps, mpfi_srcptr r, mpfi_srcptr delta,
+                                   mpfr_prec_t p)
+{
+    mpfi_t lt, ld;
+    mpfi_init2(lt, p);
+    mpfi_init2(ld, p);
+    ul_gauss_log_theta_enclose(lt, eps, r);
+    mpfi_log(ld, delta);
+    ul_side side = UL_SIDE_UNDECIDED;
+    if (mpfr_lessequal_p(&lt->right, &ld->left))
+        side = UL_SIDE_SAFE;
+    else if (mpfr_greater_p(&lt->left, &ld->right))
+        side = UL_SIDE_UNSAFE;
+    mpfi_clear(lt);
+    mpfi_clear(ld);
+    return side;
+}
+
+typedef struct {
+    const char *eps, *r, *delta; /* the one being searched is NULL */
+} inverse_inputs;
+
+static ul_side classify(const inverse_inputs *in, mpfr_srcptr x, mpfr_prec_t p)
+{
+    mpfi_t e, r, d;
+    mpfi_init2(e, p);
+    mpfi_init2(r, p);
+    mpfi_init2(d, p);
+    ul_num_set_decimal(d, in->delta); /* checked before the search */
+    if (in->eps != NULL) {
+        ul_num_set_decimal(e, in->eps);
+        mpfi_set_fr(r, x);
+    } else {
+        ul_num_set_decimal(r, in->r);
+        mpfi_set_fr(e, x);
+    }
+    ul_side side = compare_theta_delta(e, r, d, p);
+    mpfi_clear(e);
+    mpfi_clear(r);
+    mpfi_clear(d);
+    return side;
+}
+
+static ul_side classify_any(mpfr_srcptr x, mpfr_prec_t p, void *ctx)
+{
+    return classify(ctx, x, p);
+}
+
+ul_status ul_gauss_sigma_min(const char *eps, const char *delta, const char *sensitivity,
+                             const ul_num_precision *want, mpfi_ptr sigma, ul_num_report *report,
+                             char *err, size_t errlen)
+{
+    mpfi_t s;
+    mpfi_init2(s, 64);
+    ul_status st = read_checked(s, "eps", eps, "0", false, UL_GAUSS_MAX_ABS_EPS, false, err, errlen);
+    if (st == UL_OK)
+        st = read_checked(s, "delta", delta, "0", true, "1", true, err, errlen);
+    if (st == UL_OK)
+        st = read_checked(s, "sensitivity", sensitivity, "0", true, "1e100", false, err, errlen);
+    if (st != UL_OK) {
+        mpfi_clear(s);
+        return st;
+    }
+
+    /* r* = sup{ r : θ(r) ≤ δ } exists for ε ≥ 0 and 0 < δ < 1 (θ runs from 0
+     * to 1 in r); small r is the safe side.  σ* = sensitivity / r*. */
+    inverse_inputs in = {eps, NULL, delta};
+    mpfr_t safe_r, unsafe_r;
+    mpfr_inits2(64, safe_r, unsafe_r, (mpfr_ptr)0);
+    st = ul_num_bracket_threshold(classify_any, &in, false, want, safe_r, unsafe_r, report, err,
+                                  errlen);
+    if (st == UL_OK || (st == UL_ECAP && !mpfr_nan_p(unsafe_r))) {
+        mpfr_prec_t p = report->bits_used + 32;
+        mpfi_set_prec(s, p);
+        ul_num_set_decimal(s, sensitivity);
+        mpfi_set_prec(sigma, p);
+        mpfr_t lo, hi;
+        mpfr_inits2(p, lo, hi, (mpfr_ptr)0);
+        /* σ* ∈ [S_lo / r_unsafe, S_hi / r_safe]; the upper end is safe. */
+        mpfr_div(lo, &s->left, unsafe_r, MPFR_RNDD);
+        mpfr_div(hi, &s->right, safe_r, MPFR_RNDU);
+        mpfi_interv_fr(sigma, lo, hi);
+        mpfr_clears(lo, hi, (mpfr_ptr)0);
+    }
+    mpfr_clears(safe_r, unsafe_r, (mpfr_ptr)0);
+    mpfi_clear(s);
+    return st;
+}
+
+ul_status ul_gauss_eps_min(const char *r, const char *delta, const ul_num_precision *want,
+                           mpfi_ptr eps_out, ul_num_report *report, char *err, size_t errlen)
+{
+    mpfi_t x;
+    mpfi_init2(x, 64);
+    ul_status st = read_checked(x, "r", r, "0", false, UL_GAUSS_MAX_R, false, err, errlen);
+    if (st == UL_OK)
+        st = read_checked(x, "delta", delta, "0", true, "1", true, err, errlen);
+    mpfi_clear(x);
+    if (st != UL_OK)
+        return st;
+
+    inverse_inputs in = {NULL, r, delta};
+    report->cap_hit = false;
+    report->bits_used = 0;
+
+    /* ε* = 0 when already θ_1(r) ≤ δ (always when r = 0). */
+    mpfr_t zero;
+    mpfr_init2(zero, 8);
+    mpfr_set_zero(zero, 1);
+    ul_side at_zero = UL_SIDE_UNDECIDED;
+    mpfr_prec_t cap = ul_num_max_bits(want);
+    for (mpfr_prec_t p = ul_num_start_bits(want, 0);; p = 2 * p > cap ? cap : 2 * p) {
+        at_zero = classify(&in, zero, p);
+        report->bits_used = p;
+        if (at_zero != UL_SIDE_UNDECIDED || p >= cap)
+            break;
+    }
+    mpfr_clear(zero);
+    if (at_zero == UL_SIDE_SAFE) {
+        mpfi_set_ui(eps_out, 0);
+        return UL_OK;
+    }
+    if (at_zero == UL_SIDE_UNDECIDED) {
+        report->cap_hit = true;
+        return ul_fail(err, errlen, UL_ECAP,
+                       "could not decide whether eps = 0 already reaches delta within %ld bits",
+                       (long)cap);
+    }
+
+    /* θ decreases to 0 as ε grows: large ε is the safe side. */
+    mpfr_t safe_e, unsafe_e;
+    mpfr_inits2(64, safe_e, unsafe_e, (mpfr_ptr)0);
+    st = ul_num_bracket_threshold(classify_any, &in, true, want, safe_e, unsafe_e, report, err,
+                                  errlen);
+    if (st == UL_OK || (st == UL_ECAP && !mpfr_nan_p(unsafe_e))) {
+        mpfi_set_prec(eps_out, mpfr_get_prec(safe_e));
+        mpfi_interv_fr(eps_out, unsafe_e, safe_e);
+    }
+    mpfr_clears(safe_e, unsafe_e, (mpfr_ptr)0);
+    return st;
+}
+
+/* ---- the loose bound --------------------------------------------------------- */
+
+void ul_gauss_loose_bound_log_enclose(mpfi_ptr out, mpfi_srcptr eps, mpfi_srcptr r)
+{
+    mpfr_prec_t w = mpfi_get_prec(out) + 8;
+    mpfi_t num, den;
+    mpfi_init2(num, w);
+    mpfi_init2(den, w);
+    mpfi_sqr(num, eps);
+    mpfi_sqr(den, r);
+    mpfi_mul_2ui(den, den, 1);
+    mpfi_div(num, num, den); /* ε²/(2r²) */
+    mpfi_set_ui(den, 5);
+    mpfi_div_ui(den, den, 4);
+    mpfi_log(den, den); /* log 1.25 */
+    mpfi_sub(out, den, num);
+    mpfi_clear(num);
+    mpfi_clear(den);
+}
+
+ul_loose_validity ul_gauss_loose_bound_check(const char *eps, const char *r)
+{
+    ul_loose_validity v = UL_LOOSE_UNDECIDED;
+    for (mpfr_prec_t p = 64; p <= 4096 && v == UL_LOOSE_UNDECIDED; p *= 2) {
+        mpfi_t e, rr, lt, lb;
+        mpfi_init2(e, p);
+        mpfi_init2(rr, p);
+        mpfi_init2(lt, p);
+        mpfi_init2(lb, p);
+        if (ul_num_set_decimal(e, eps) != UL_OK || ul_num_set_decimal(rr, r) != UL_OK) {
+            p = 8192; /* unreadable: leave undecided */
+        } else if (mpfi_is_zero(rr)) {
+            /* θ(0) = max(0, 1 − e^ε) against a bound of 0 */
+            v = mpfi_is_nonneg(e) ? UL_LOOSE_VALID : UL_LOOSE_INVALID;
+        } else {
+            ul_gauss_log_theta_enclose(lt, e, rr);
+            ul_gauss_loose_bound_log_enclose(lb, e, rr);
+            if (mpfr_greaterequal_p(&lb->left, &lt->right))
+                v = UL_LOOSE_VALID;
+            else if (mpfr_less_p(&lb->right, &lt->left))
+                v = UL_LOOSE_INVALID;
+        }
+        mpfi_clear(e);
+        mpfi_clear(rr);
+        mpfi_clear(lt);
+        mpfi_clear(lb);
+    }
+    return v;
+}

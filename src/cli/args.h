@@ -1,0 +1,35 @@
+/* src/cli/args.h — command-line flags: `--name value` or `--name=value`.
+ *
+ * Each command declares the flags it takes; parsing fills one value per
+ * declared flag (or its default) and rejects unknown, repeated or valueless
+ * flags with a one-line message naming the flag.
+ */
+#ifndef UL_CLI_ARGS_H
+#define UL_CLI_ARGS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define UL_CLI_MAX_FLAGS 16
+
+typedef struct {
+    const char *name;          /* without dashes */
+    const char *meta;          /* placeholder in help, e.g. "E" */
+    const char *help;          /* one line */
+    const char *default_value; /* NULL: required */
+} ul_cli_flag;
+
+/* Flags every calculator quantity shares. */
+typedef struct {
+    bool json;
+    bool help;
+    int digits;        /* --digits, default 17 */
+    long max_bits;     /* --max-bits, default 65536 */
+} ul_cli_common;
+
+/* Parses argv[0..argc) against flags[0..nflags).  values[i] receives the text
+ * for flags[i] (or its default).  Returns 0, or 2 with a message in err. */
+int ul_cli_parse(int argc, char **argv, const ul_cli_flag *flags, int nflags,
+                 const char **values, ul_cli_common *common, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,338 @@
+/* src/cli/calc.c — `ulaudit calc QUANTITY --flags`: the certified calculator.
+ *
+ * Each quantity is one row of the table below: its flags, a one-line
+ * summary, an example, and a function that computes and reports it.  Every
+ * reported value is an enclosure [lo, hi] printed with lo rounded down and
+ * hi rounded up (DESIGN.md, command-line contract).
+ */
+#include "cli/calc.h"
+
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bounds/gaussian.h"
+#include "cli/args.h"
+#include "cli/exitcodes.h"
+
+typedef struct calc_quantity calc_quantity;
+
+struct calc_quantity {
+    const char *name;
+    const char *summary;
+    const char *example;
+    ul_cli_flag flags[UL_CLI_MAX_FLAGS];
+    int nflags;
+    int (*run)(const calc_quantity *q, const char **values, const ul_cli_common *common);
+};
+
+/* ---- reporting ------------------------------------------------------------ */
+
+typedef struct {
+    const calc_quantity *q;
+    const char **values;
+    const ul_cli_common *common;
+    json_object *json;   /* the whole result, in both output modes */
+} result;
+
+static void result_begin(result *r, const calc_quantity *q, const char **values,
+                         const ul_cli_common *common)
+{
+    r->q = q;
+    r->values = values;
+    r->common = common;
+    r->json = json_object_new_object();
+    json_object_object_add(r->json, "quantity", json_object_new_string(q->name));
+    json_object *inputs = json_object_new_object();
+    for (int i = 0; i < q->nflags; i++)
+        json_object_object_add(inputs, q->flags[i].name, json_object_new_string(values[i]));
+    json_object_object_add(r->json, "inputs", inputs);
+}
+
+static void add_string(json_object *o, const char *key, const char *value)
+{
+    json_object_object_add(o, key, json_object_new_string(value));
+}
+
+/* Adds lo, hi, digits, precision_bits and cap_hit. */
+static void result_bounds(result *r, const char *lo, const char *hi, const ul_num_report *rep)
+{
+    add_string(r->json, "lo", lo);
+    add_string(r->json, "hi", hi);
+    json_object_object_add(r->json, "digits", json_object_new_int(r->common->digits));
+    json_object_object_add(r->json, "precision_bits", json_object_new_int64(rep->bits_used));
+    json_object_object_add(r->json, "cap_hit", json_object_new_boolean(rep->cap_hit));
+}
+
+static const char *get(json_object *o, const char *key)
+{
+    json_object *v;
+    return json_object_object_get_ex(o, key, &v) ? json_object_get_string(v) : "";
+}
+
+/* Prints the result (JSON or text) and returns the exit code.  note, when
+ * not NULL, is printed in text mode after the bounds. */
+static int result_end(result *r, const char *meaning, const char *note, ul_status st)
+{
+    if (r->common->json) {
+        puts(json_object_to_json_string_ext(r->json, JSON_C_TO_STRING_PRETTY |
+                                                         JSON_C_TO_STRING_NOSLASHESCAPE));
+    } else {
+        printf("%s: %s\n  inputs ", r->q->name, meaning);
+        for (int i = 0; i < r->q->nflags; i++)
+            printf("%s%s = %s", i ? ", " : " ", r->q->flags[i].name, r->values[i]);
+        json_object *pb;
+        json_object_object_get_ex(r->json, "precision_bits", &pb);
+        printf("\n  lo      %s\n  hi      %s\n", get(r->json, "lo"), get(r->json, "hi"));
+        printf("  %d correct significant digits asked; working precision %s bits\n",
+               r->common->digits, json_object_get_string(pb));
+        if (note != NULL)
+            printf("%s", note);
+    }
+    json_object_put(r->json);
+    if (st == UL_ECAP) {
+        fprintf(stderr,
+                "ulaudit calc %s: warning: precision cap reached; the enclosure is sound but "
+                "has fewer than %d correct digits (raise --max-bits)\n",
+                r->q->name, r->common->digits);
+        return UL_EXIT_INCONCLUSIVE;
+    }
+    return UL_EXIT_OK;
+}
+
+/* A library error: its message starts with the parameter name, which is the
+ * flag name without dashes. */
+static int input_error(const calc_quantity *q, ul_status st, const char *msg)
+{
+    fprintf(stderr, "ulaudit calc %s: %s%s\n", q->name, st == UL_EINPUT ? "--" : "", msg);
+    return st == UL_EINPUT ? UL_EXIT_USAGE : UL_EXIT_INCONCLUSIVE;
+}
+
+static ul_num_precision precision_of(const ul_cli_common *c)
+{
+    ul_num_precision want = {c->digits, 0, c->max_bits};
+    return want;
+}
+
+/* ---- quantities ----------------------------------------------------------- */
+
+static int run_theta(const calc_quantity *q, const char **v, const ul_cli_common *c)
+{
+    char err[256];
+    ul_num_precision want = precision_of(c);
+    ul_num_value theta;
+    ul_num_value_init(&theta, 64);
+    ul_num_report rep;
+    ul_status st = ul_gauss_theta_certified(v[0], v[1], &want, &theta, &rep, err, sizeof err);
+    if (st != UL_OK && st != UL_ECAP) {
+        ul_num_value_clear(&theta);
+        return input_error(q, st, err);
+    }
+
+    result r;
+    result_begin(&r, q, v, c);
+    char *lo, *hi;
+    ul_num_value_format(&theta, c->digits, &lo, &hi);
+    result_bounds(&r, lo, hi, &rep);
+    free(lo);
+    free(hi);
+
+    /* The loose bound 1.25·exp(−ε²/(2r²)) beside the exact value, with
+     * whether it is an upper bound here (spec/koloskova.md §2.2). */
+    ul_num_value loose;
+    ul_num_value_init(&loose, rep.bits_used);
+    mpfi_t e, rr;
+    mpfi_init2(e, rep.bits_used);
+    mpfi_init2(rr, rep.bits_used);
+    ul_num_set_decimal(e, v[0]);
+    ul_num_set_decimal(rr, v[1]);
+    if (mpfi_is_zero(rr)) {
+        mpfi_set_ui(loose.enclosure, 0);
+    } else {
+        ul_gauss_loose_bound_log_enclose(loose.enclosure, e, rr);
+        loose.is_log = true;
+    }
+    ul_num_value_format(&loose, c->digits, &lo, &hi);
+    ul_loose_validity valid = ul_gauss_loose_bound_check(v[0], v[1]);
+    json_object *lb = json_object_new_object();
+    add_string(lb, "lo", lo);
+    add_string(lb, "hi", hi);
+    json_object_object_add(lb, "valid_upper_bound",
+                           valid == UL_LOOSE_UNDECIDED
+                               ? NULL
+                               : json_object_new_boolean(valid == UL_LOOSE_VALID));
+    json_object_object_add(r.json, "loose_bound", lb);
+
+    char note[512];
+    snprintf(note, sizeof note,
+             "  loose bound 1.25*exp(-eps^2/(2 r^2)) = %s\n    %s\n", hi,
+             valid == UL_LOOSE_VALID     ? "is an upper bound on theta here"
+             : valid == UL_LOOSE_INVALID ? "is NOT an upper bound on theta here (it fails for eps "
+                                           "above about 3.787: use theta)"
+                                         : "could not be compared with theta");
+    free(lo);
+    free(hi);
+    mpfi_clear(e);
+    mpfi_clear(rr);
+    ul_num_value_clear(&loose);
+    ul_num_value_clear(&theta);
+    return result_end(&r, "E_{e^eps}(N(0,1) || N(r,1)), the Gaussian hockey-stick divergence",
+                      note, st);
+}
+
+/* Shared reporting for the two inverses: [lo, hi] ∋ the answer, hi safe. */
+static int report_inverse(const calc_quantity *q, const char **v, const ul_cli_common *c,
+                          mpfi_srcptr x, const ul_num_report *rep, const char *meaning,
+                          const char *safe_note, ul_status st)
+{
+    mpfr_t b;
+    mpfr_init2(b, mpfi_get_prec(x));
+    mpfi_get_left(b, x);
+    char *lo = ul_num_format(b, c->digits, MPFR_RNDD);
+    mpfi_get_right(b, x);
+    char *hi = ul_num_format(b, c->digits, MPFR_RNDU);
+    mpfr_clear(b);
+
+    result r;
+    result_begin(&r, q, v, c);
+    result_bounds(&r, lo, hi, rep);
+    add_string(r.json, "safe", hi);
+    char note[256];
+    snprintf(note, sizeof note, "  safe    %s  (%s)\n", hi, safe_note);
+    free(lo);
+    free(hi);
+    return result_end(&r, meaning, note, st);
+}
+
+static int run_gauss_sigma(const calc_quantity *q, const char **v, const ul_cli_common *c)
+{
+    char err[256];
+    ul_num_precision want = precision_of(c);
+    ul_num_report rep;
+    mpfi_t sigma;
+    mpfi_init2(sigma, 64);
+    ul_status st = ul_gauss_sigma_min(v[0], v[1], v[2], &want, sigma, &rep, err, sizeof err);
+    int rc;
+    if (st != UL_OK && st != UL_ECAP)
+        rc = input_error(q, st, err);
+    else
+        rc = report_inverse(q, v, c, sigma, &rep,
+                            "the smallest sigma with theta_{e^eps}(sensitivity/sigma) <= delta",
+                            "certified: theta at this sigma is <= delta", st);
+    mpfi_clear(sigma);
+    return rc;
+}
+
+static int run_gauss_eps(const calc_quantity *q, const char **v, const ul_cli_common *c)
+{
+    char err[256];
+    ul_num_precision want = precision_of(c);
+    ul_num_report rep;
+    mpfi_t eps;
+    mpfi_init2(eps, 64);
+    ul_status st = ul_gauss_eps_min(v[0], v[1], &want, eps, &rep, err, sizeof err);
+    int rc;
+    if (st != UL_OK && st != UL_ECAP)
+        rc = input_error(q, st, err);
+    else
+        rc = report_inverse(q, v, c, eps, &rep,
+                            "the smallest eps >= 0 with theta_{e^eps}(r) <= delta",
+                            "certified: theta at this eps is <= delta", st);
+    mpfi_clear(eps);
+    return rc;
+}
+
+static const calc_quantity QUANTITIES[] = {
+    {"theta",
+     "E_{e^E}(N(0,1) || N(R,1)) = theta_{e^E}(R), the Gaussian hockey-stick divergence",
+     "ulaudit calc theta --eps 1 --r 0.5",
+     {{"eps", "E", "privacy parameter, any real (negative uses reciprocity), |E| <= 1e9", NULL},
+      {"r", "R", "distance of the means over sigma, 0 <= R <= 1e9", NULL}},
+     2,
+     run_theta},
+    {"gauss-sigma",
+     "the smallest sigma with theta_{e^E}(S/sigma) <= D",
+     "ulaudit calc gauss-sigma --eps 1 --delta 1e-5 --sensitivity 2",
+     {{"eps", "E", "privacy parameter, 0 <= E <= 1e9", NULL},
+      {"delta", "D", "target, 0 < D < 1", NULL},
+      {"sensitivity", "S", "l2 sensitivity, 0 < S <= 1e100 (default 1)", "1"}},
+     3,
+     run_gauss_sigma},
+    {"gauss-eps",
+     "the smallest eps >= 0 with theta_{e^eps}(R) <= D",
+     "ulaudit calc gauss-eps --r 0.5 --delta 1e-5",
+     {{"r", "R", "distance of the means over sigma, 0 <= R <= 1e9", NULL},
+      {"delta", "D", "target, 0 < D < 1", NULL}},
+     2,
+     run_gauss_eps},
+};
+
+#define N_QUANTITIES (sizeof QUANTITIES / sizeof QUANTITIES[0])
+
+/* ---- help and dispatch ------------------------------------------------------ */
+
+static void print_quantity_help(FILE *out, const calc_quantity *q)
+{
+    fprintf(out, "  %s", q->name);
+    for (int i = 0; i < q->nflags; i++)
+        fprintf(out, q->flags[i].default_value ? " [--%s %s]" : " --%s %s", q->flags[i].name,
+                q->flags[i].meta);
+    fprintf(out, "\n      %s\n", q->summary);
+    for (int i = 0; i < q->nflags; i++)
+        fprintf(out, "      --%-12s %s\n", q->flags[i].name, q->flags[i].help);
+    fprintf(out, "      example: %s\n\n", q->example);
+}
+
+void ul_cli_calc_help(FILE *out)
+{
+    fprintf(out,
+            "usage: ulaudit calc QUANTITY [flags] [--digits N] [--max-bits B] [--json]\n\n"
+            "Certified calculator: every value is an enclosure [lo, hi] that contains the\n"
+            "true value (lo rounded down, hi rounded up).  Numbers are read exactly from\n"
+            "their decimal text.\n\n"
+            "Quantities:\n");
+    for (size_t i = 0; i < N_QUANTITIES; i++)
+        print_quantity_help(out, &QUANTITIES[i]);
+    fprintf(out,
+            "Common flags:\n"
+            "  --digits N     correct significant digits, 1..5000 (default 17)\n"
+            "  --max-bits B   working-precision cap in bits, 64..4194304 (default 65536)\n"
+            "  --json         one JSON object on stdout: quantity, inputs, lo, hi, digits,\n"
+            "                 precision_bits, cap_hit, and quantity-specific fields\n\n"
+            "Exit codes: 0 success, 2 usage or input error, 3 precision cap reached\n"
+            "(the enclosure printed is sound but has fewer digits than asked).\n");
+}
+
+int ul_cli_calc(int argc, char **argv)
+{
+    if (argc < 1 || strcmp(argv[0], "--help") == 0 || strcmp(argv[0], "-h") == 0) {
+        ul_cli_calc_help(argc < 1 ? stderr : stdout);
+        return argc < 1 ? UL_EXIT_USAGE : UL_EXIT_OK;
+    }
+    const calc_quantity *q = NULL;
+    for (size_t i = 0; i < N_QUANTITIES; i++)
+        if (strcmp(argv[0], QUANTITIES[i].name) == 0)
+            q = &QUANTITIES[i];
+    if (q == NULL) {
+        fprintf(stderr, "ulaudit calc: unknown quantity '%s' (known:", argv[0]);
+        for (size_t i = 0; i < N_QUANTITIES; i++)
+            fprintf(stderr, " %s", QUANTITIES[i].name);
+        fprintf(stderr, "; see ulaudit calc --help)\n");
+        return UL_EXIT_USAGE;
+    }
+
+    const char *values[UL_CLI_MAX_FLAGS];
+    ul_cli_common common;
+    char err[256];
+    if (ul_cli_parse(argc - 1, argv + 1, q->flags, q->nflags, values, &common, err, sizeof err)) {
+        fprintf(stderr, "ulaudit calc %s: %s\n", q->name, err);
+        return UL_EXIT_USAGE;
+    }
+    if (common.help) {
+        printf("usage: ulaudit calc %s [flags] [--digits N] [--max-bits B] [--json]\n\n", q->name);
+        print_quantity_help(stdout, q);
+        return UL_EXIT_OK;
+    }
+    return q->run(q, values, &common);
+}

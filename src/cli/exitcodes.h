@@ -1,0 +1,12 @@
+/* src/cli/exitcodes.h — the exit codes of the command-line contract (DESIGN.md). */
+#ifndef UL_CLI_EXITCODES_H
+#define UL_CLI_EXITCODES_H
+
+enum {
+    UL_EXIT_OK = 0,           /* success; for audit: claim supported */
+    UL_EXIT_REJECTED = 1,     /* audit: unsupported, refuted or invalid */
+    UL_EXIT_USAGE = 2,        /* usage or input error */
+    UL_EXIT_INCONCLUSIVE = 3, /* precision cap reached before a decision */
+};
+
+#endif

@@ -1,0 +1,52 @@
+/* src/cli/main.c — `ulaudit`: dispatch to commands. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/calc.h"
+#include "cli/exitcodes.h"
+#include "num/encl.h"
+
+#define ULAUDIT_VERSION "0.1.0"
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: ulaudit COMMAND [flags]\n\n"
+            "ulaudit checks claims of certified machine unlearning with certified\n"
+            "(interval, arbitrary-precision) arithmetic.\n\n"
+            "Commands:\n"
+            "  calc QUANTITY   certified calculator: theta, gauss-sigma, gauss-eps\n"
+            "                  example: ulaudit calc theta --eps 1 --r 0.5\n"
+            "                  ulaudit calc --help lists every quantity and flag\n"
+            "  help            this text\n\n"
+            "Flags:\n"
+            "  --help          help (also after a command: ulaudit calc theta --help)\n"
+            "  --version       the version\n\n"
+            "Every command takes --json (one JSON object on stdout).  Exit codes: 0\n"
+            "success, 1 claim rejected (audit), 2 usage or input error, 3 inconclusive.\n"
+            "See man ulaudit and README.md.\n");
+}
+
+int main(int argc, char **argv)
+{
+    ul_num_init();
+    int rc;
+    if (argc < 2) {
+        usage(stderr);
+        rc = UL_EXIT_USAGE;
+    } else if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+               strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        rc = UL_EXIT_OK;
+    } else if (strcmp(argv[1], "--version") == 0) {
+        printf("ulaudit %s\n", ULAUDIT_VERSION);
+        rc = UL_EXIT_OK;
+    } else if (strcmp(argv[1], "calc") == 0) {
+        rc = ul_cli_calc(argc - 2, argv + 2);
+    } else {
+        fprintf(stderr, "ulaudit: unknown command '%s' (see ulaudit --help)\n", argv[1]);
+        rc = UL_EXIT_USAGE;
+    }
+    ul_num_shutdown();
+    return rc;
+}

@@ -1,0 +1,288 @@
+/* src/num/encl.c — enclosures, exact decimal input, directed decimal output.
+ *
+ * Rounding guarantees are stated per function; the one rule behind all of
+ * them: a lower bound is only ever rounded toward -inf and an upper bound
+ * toward +inf, so every printed or stored bound stays on its side.
+ */
+#include "num/encl.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void ul_num_init(void)
+{
+    if (mpfr_get_emin() != mpfr_get_emin_min())
+        mpfr_set_emin(mpfr_get_emin_min());
+    if (mpfr_get_emax() != mpfr_get_emax_max())
+        mpfr_set_emax(mpfr_get_emax_max());
+}
+
+void ul_num_shutdown(void)
+{
+    mpfr_free_cache();
+}
+
+/* ---- exact decimal input ------------------------------------------------ */
+
+static const char *skip_digits(const char *s, int *count)
+{
+    *count = 0;
+    while (isdigit((unsigned char)*s)) {
+        s++;
+        (*count)++;
+    }
+    return s;
+}
+
+bool ul_num_is_decimal(const char *text)
+{
+    if (text == NULL)
+        return false;
+    const char *s = text;
+    if (*s == '+' || *s == '-')
+        s++;
+    int int_digits, frac_digits = 0, exp_digits;
+    s = skip_digits(s, &int_digits);
+    if (*s == '.')
+        s = skip_digits(s + 1, &frac_digits);
+    if (int_digits + frac_digits == 0)
+        return false;
+    if (*s == 'e' || *s == 'E') {
+        s++;
+        if (*s == '+' || *s == '-')
+            s++;
+        s = skip_digits(s, &exp_digits);
+        if (exp_digits == 0)
+            return false;
+    }
+    return *s == '\0';
+}
+
+ul_status ul_num_set_decimal(mpfi_ptr x, const char *text)
+{
+    ul_num_init();
+    if (!ul_num_is_decimal(text))
+        return UL_EINPUT;
+
+    mpfr_t lo, hi;
+    mpfr_inits2(mpfi_get_prec(x), lo, hi, (mpfr_ptr)0);
+    char *end_lo, *end_hi;
+    /* mpfr_strtofr rounds the exact decimal value correctly in the given
+     * direction, so [lo, hi] is the tightest enclosure at this precision. */
+    mpfr_strtofr(lo, text, &end_lo, 10, MPFR_RNDD);
+    mpfr_strtofr(hi, text, &end_hi, 10, MPFR_RNDU);
+
+    bool ok = *end_lo == '\0' && *end_hi == '\0' && mpfr_number_p(lo) && mpfr_number_p(hi);
+    /* Underflow shows as one bound 0 and the other ±(least positive). */
+    if (ok && mpfr_zero_p(lo) != mpfr_zero_p(hi))
+        ok = false;
+    if (ok)
+        mpfi_interv_fr(x, lo, hi);
+    mpfr_clears(lo, hi, (mpfr_ptr)0);
+    return ok ? UL_OK : UL_EINPUT;
+}
+
+bool ul_num_decimal_compare(const char *a, const char *b, int *cmp)
+{
+    bool decided = false;
+    for (mpfr_prec_t p = 64; p <= (1 << 20) && !decided; p *= 2) {
+        mpfi_t x, y;
+        mpfi_init2(x, p);
+        mpfi_init2(y, p);
+        if (ul_num_set_decimal(x, a) != UL_OK || ul_num_set_decimal(y, b) != UL_OK) {
+            mpfi_clear(x);
+            mpfi_clear(y);
+            return false;
+        }
+        if (mpfr_less_p(&x->right, &y->left)) {
+            *cmp = -1, decided = true;
+        } else if (mpfr_greater_p(&x->left, &y->right)) {
+            *cmp = 1, decided = true;
+        } else if (mpfr_equal_p(&x->left, &x->right) && mpfr_equal_p(&y->left, &y->right)) {
+            *cmp = 0, decided = true; /* both exact at this precision, and overlapping */
+        }
+        mpfi_clear(x);
+        mpfi_clear(y);
+    }
+    return decided;
+}
+
+/* ---- directed decimal output --------------------------------------------- */
+
+/* Formats the digit string of mpfr_get_str (value 0.DIGITS × 10^exp10) as
+ * d.ddd…e±X.  The exponent is an mpz: values in log form can have decimal
+ * exponents beyond a long. */
+static char *scientific(const char *digits, mpz_srcptr exp10)
+{
+    int negative = digits[0] == '-';
+    const char *d = digits + negative;
+    size_t n = strlen(d);
+    mpz_t e;
+    mpz_init(e);
+    mpz_sub_ui(e, exp10, 1);
+    size_t cap = n + mpz_sizeinbase(e, 10) + 16;
+    char *out = malloc(cap);
+    if (out == NULL)
+        abort();
+    int len = snprintf(out, cap, "%s%c", negative ? "-" : "", d[0]);
+    if (n > 1)
+        len += snprintf(out + len, cap - (size_t)len, ".%s", d + 1);
+    len += snprintf(out + len, cap - (size_t)len, "e%s", mpz_sgn(e) < 0 ? "-" : "+");
+    mpz_abs(e, e);
+    mpz_get_str(out + len, 10, e);
+    mpz_clear(e);
+    return out;
+}
+
+static char *zero_string(void)
+{
+    char *s = malloc(2);
+    if (s == NULL)
+        abort();
+    memcpy(s, "0", 2);
+    return s;
+}
+
+char *ul_num_format(mpfr_srcptr x, int digits, mpfr_rnd_t rnd)
+{
+    if (mpfr_zero_p(x))
+        return zero_string();
+    mpfr_exp_t e;
+    /* mpfr_get_str rounds correctly in direction rnd. */
+    char *s = mpfr_get_str(NULL, &e, 10, (size_t)digits, x, rnd);
+    mpz_t e10;
+    mpz_init_set_si(e10, (long)e);
+    char *out = scientific(s, e10);
+    mpz_clear(e10);
+    mpfr_free_str(s);
+    return out;
+}
+
+char *ul_num_format_exp(mpfr_srcptr log_x, int digits, mpfr_rnd_t rnd)
+{
+    ul_num_init();
+    if (mpfr_inf_p(log_x) && mpfr_sgn(log_x) < 0)
+        return zero_string();
+
+    /* u = log10(x) = log_x / ln 10, enclosed; take the bound on rnd's side.
+     * Precision: enough for the integer part of u plus the digits asked. */
+    mpfr_prec_t p = mpfr_get_prec(log_x) + 64 + (mpfr_prec_t)(3.33 * digits);
+    if (mpfr_get_exp(log_x) > 0)
+        p += mpfr_get_exp(log_x);
+    mpfi_t u, ln10;
+    mpfi_init2(u, p);
+    mpfi_init2(ln10, p);
+    mpfi_set_ui(ln10, 10);
+    mpfi_log(ln10, ln10);
+    mpfi_set_fr(u, log_x);
+    mpfi_div(u, u, ln10);
+
+    mpfr_t bound, ipart, mant;
+    mpfr_inits2(p, bound, ipart, mant, (mpfr_ptr)0);
+    if (rnd == MPFR_RNDD)
+        mpfi_get_left(bound, u);
+    else
+        mpfi_get_right(bound, u);
+    mpfr_floor(ipart, bound);
+    /* mant = 10^(bound - floor(bound)) in [1, 10), rounded in direction rnd;
+     * the subtraction is rounded the same way, so the bound only moves
+     * outward. */
+    mpfr_sub(mant, bound, ipart, rnd);
+    mpfr_exp10(mant, mant, rnd);
+
+    mpfr_exp_t e;
+    char *s = mpfr_get_str(NULL, &e, 10, (size_t)digits, mant, rnd);
+    mpz_t e10;
+    mpz_init(e10);
+    mpfr_get_z(e10, ipart, MPFR_RNDN); /* an integer already: exact */
+    if (e >= 0)
+        mpz_add_ui(e10, e10, (unsigned long)e);
+    else
+        mpz_sub_ui(e10, e10, (unsigned long)-e);
+    char *out = scientific(s, e10);
+    mpz_clear(e10);
+    mpfr_free_str(s);
+    mpfr_clears(bound, ipart, mant, (mpfr_ptr)0);
+    mpfi_clear(u);
+    mpfi_clear(ln10);
+    return out;
+}
+
+/* ---- values -------------------------------------------------------------- */
+
+void ul_num_value_init(ul_num_value *v, mpfr_prec_t prec)
+{
+    ul_num_init();
+    mpfi_init2(v->enclosure, prec);
+    v->is_log = false;
+}
+
+void ul_num_value_clear(ul_num_value *v)
+{
+    mpfi_clear(v->enclosure);
+}
+
+bool ul_num_value_narrow_enough(const ul_num_value *v, int digits)
+{
+    mpfr_prec_t p = mpfi_get_prec(v->enclosure) + 16;
+    mpfr_t lo, hi, width, target;
+    mpfr_inits2(p, lo, hi, width, target, (mpfr_ptr)0);
+    mpfi_get_left(lo, v->enclosure);
+    mpfi_get_right(hi, v->enclosure);
+
+    /* target = 10^(1-digits), rounded down so the test can only be strict. */
+    mpfr_set_si(target, 1 - digits, MPFR_RNDN);
+    mpfr_exp10(target, target, MPFR_RNDD);
+
+    bool ok;
+    if (mpfr_equal_p(lo, hi)) {
+        ok = true;
+    } else if (!mpfr_number_p(lo) || !mpfr_number_p(hi)) {
+        ok = false;
+    } else if (v->is_log) {
+        /* relative width of exp: (e^hi - e^lo)/e^lo = expm1(hi - lo) */
+        mpfr_sub(width, hi, lo, MPFR_RNDU);
+        mpfr_expm1(width, width, MPFR_RNDU);
+        ok = mpfr_lessequal_p(width, target);
+    } else if (mpfr_sgn(lo) <= 0 && mpfr_sgn(hi) >= 0) {
+        ok = false;
+    } else {
+        mpfr_sub(width, hi, lo, MPFR_RNDU);
+        mpfr_abs(lo, lo, MPFR_RNDN);
+        mpfr_abs(hi, hi, MPFR_RNDN);
+        mpfr_min(lo, lo, hi, MPFR_RNDN);
+        mpfr_div(width, width, lo, MPFR_RNDU);
+        ok = mpfr_lessequal_p(width, target);
+    }
+    mpfr_clears(lo, hi, width, target, (mpfr_ptr)0);
+    return ok;
+}
+
+/* One bound of exp(L), in direction rnd, as decimal text. */
+static char *format_exp_bound(mpfr_srcptr log_bound, int digits, mpfr_rnd_t rnd)
+{
+    mpfr_t v;
+    mpfr_init2(v, mpfr_get_prec(log_bound) + 32);
+    mpfr_clear_flags();
+    mpfr_exp(v, log_bound, rnd);
+    char *s;
+    if (mpfr_underflow_p() || mpfr_overflow_p())
+        s = ul_num_format_exp(log_bound, digits, rnd);
+    else
+        s = ul_num_format(v, digits, rnd);
+    mpfr_clear(v);
+    return s;
+}
+
+void ul_num_value_format(const ul_num_value *v, int digits, char **lo, char **hi)
+{
+    mpfr_t b;
+    mpfr_init2(b, mpfi_get_prec(v->enclosure));
+    mpfi_get_left(b, v->enclosure);
+    *lo = v->is_log ? format_exp_bound(b, digits, MPFR_RNDD) : ul_num_format(b, digits, MPFR_RNDD);
+    mpfi_get_right(b, v->enclosure);
+    *hi = v->is_log ? format_exp_bound(b, digits, MPFR_RNDU) : ul_num_format(b, digits, MPFR_RNDU);
+    mpfr_clear(b);
+}

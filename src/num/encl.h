@@ -1,0 +1,74 @@
+/* src/num/encl.h — enclosures, exact decimal input, directed decimal output.
+ *
+ * An enclosure is an MPFI interval [lo, hi] that contains the true real value.
+ * MPFI rounds every operation outward, so arithmetic on enclosures stays
+ * sound; functions MPFI lacks are built in this module's neighbours from
+ * correctly rounded MPFR calls with explicit rounding directions.
+ *
+ * A quantity too small for MPFR's exponent range (after ul_num_init, values
+ * down to about 10^(-1.38e18)) travels as the enclosure of its natural
+ * logarithm: see ul_num_value.
+ */
+#ifndef UL_NUM_ENCL_H
+#define UL_NUM_ENCL_H
+
+#include <mpfi.h>
+#include <stdbool.h>
+
+#include "num/status.h"
+
+/* Widens MPFR's exponent range to the largest the build allows (the range is
+ * per thread).  Idempotent and cheap; every public entry that creates numbers
+ * calls it, so callers need not. */
+void ul_num_init(void);
+
+/* Releases MPFR's cached constants (π, log 2, …): call once before exit so
+ * leak checkers see a clean heap. */
+void ul_num_shutdown(void);
+
+/* True when text is a plain decimal number: [+-]digits[.digits][e[+-]digits]
+ * (at least one mantissa digit, no spaces, no "nan"/"inf"/hex). */
+bool ul_num_is_decimal(const char *text);
+
+/* Sets x to the tightest enclosure of the decimal number text at x's
+ * precision: lo = text rounded toward -inf, hi = text rounded toward +inf
+ * (lo = hi when the number is representable).  UL_EINPUT, with x untouched,
+ * when text is not a decimal number or its magnitude leaves the exponent
+ * range. */
+ul_status ul_num_set_decimal(mpfi_ptr x, const char *text);
+
+/* Exact comparison of two decimal numbers: *cmp = sign(a - b).  Returns
+ * false when either is not a decimal in range, or when deciding would take
+ * more than 2^20 bits (a number with hundreds of thousands of digits). */
+bool ul_num_decimal_compare(const char *a, const char *b, int *cmp);
+
+/* The decimal text of x rounded in direction rnd (MPFR_RNDD for a lower
+ * bound, MPFR_RNDU for an upper bound) to `digits` significant digits, as
+ * "d.ddd…e±X", "-d.ddd…e±X" or "0".  Returns a malloc'd string. */
+char *ul_num_format(mpfr_srcptr x, int digits, mpfr_rnd_t rnd);
+
+/* The same for exp(log_x), computed without forming exp(log_x), so it works
+ * where exp(log_x) leaves the exponent range.  log_x = -inf gives "0". */
+char *ul_num_format_exp(mpfr_srcptr log_x, int digits, mpfr_rnd_t rnd);
+
+/* A certified positive-or-zero quantity: the enclosure of the value itself
+ * (is_log false) or of its natural logarithm (is_log true; lo may be -inf,
+ * meaning the lower bound of the value is 0). */
+typedef struct {
+    mpfi_t enclosure;
+    bool is_log;
+} ul_num_value;
+
+void ul_num_value_init(ul_num_value *v, mpfr_prec_t prec);
+void ul_num_value_clear(ul_num_value *v);
+
+/* True when the value's relative width (hi - lo)/|lo| is at most 10^(1-digits),
+ * i.e. lo and hi agree to about `digits` significant digits.  An exact value
+ * (lo = hi) always passes; an interval straddling 0 never does. */
+bool ul_num_value_narrow_enough(const ul_num_value *v, int digits);
+
+/* Decimal lo (rounded down) and hi (rounded up) of the value itself, whichever
+ * form it travels in.  Both strings are malloc'd. */
+void ul_num_value_format(const ul_num_value *v, int digits, char **lo, char **hi);
+
+#endif

@@ -1,0 +1,198 @@
+/* src/num/gauss_tail.c — enclosures of Q(x) = ½·erfc(x/√2) and log Q(x).
+ *
+ * Strategy.  MPFR's erfc is correctly rounded but wants an exact argument,
+ * while x/√2 is never exact.  So we pick one exact number t close to the
+ * middle of X/√2, evaluate log Q at the exact point x' = t·√2 with one
+ * correctly rounded call, and widen by a Lipschitz bound that covers every
+ * x ∈ X:
+ *
+ *     |log Q(x) - log Q(x')| ≤ |x - x'| · sup h,   h(y) = φ(y)/Q(y),
+ *
+ * because (log Q)' = -h.  The hazard h is increasing and h(y) < max(y, 0) + 1:
+ * for y ≤ 0, h(y) ≤ h(0) = √(2/π) < 1; for y > 0, Birnbaum's bound on the Mills
+ * ratio, Q(y)/φ(y) > (√(y²+4) - y)/2 (Ann. Math. Stat. 13 (1942) 245), gives
+ * h(y) < (y + √(y²+4))/2 < y + 1.
+ *
+ * At the point, log Q(x') = log(erfc(t)) - log 2 comes from
+ *   - mpfr_erfc with rounding down; when inexact, the true value lies below
+ *     the next representable number, so one call gives a 1-ulp enclosure;
+ *   - in the far tail, the asymptotic series (DLMF 7.12.1)
+ *         erfc t = e^{-t²}/(t√π) · [ Σ_{n<N} (-1)^n (2n-1)!!/(2t²)^n + R_N ],
+ *     where for real t > 0 the remainder R_N has the sign of, and is bounded
+ *     in magnitude by, the first omitted term (DLMF 7.12(ii)).  It never
+ *     forms e^{-t²}, so it works far beyond the exponent range, and where
+ *     t² is large against the precision it is much faster than mpfr_erfc,
+ *     whose cost grows sharply at moderate t and high precision.
+ */
+#include "num/gauss_tail.h"
+
+#include "num/encl.h"
+
+/* Use the series when t² ≥ SERIES_T2_PER_BIT · (working bits): its smallest
+ * term, about e^{-t²}, is then far below 2^-bits, and few terms are needed. */
+#define SERIES_T2_PER_BIT 4
+
+/* log(erfc(t)) - log 2 at the exact point t, via one erfc call. */
+static void log_q_point_erfc(mpfi_ptr out, mpfr_srcptr t, mpfr_prec_t w)
+{
+    mpfr_t lo, hi;
+    mpfr_inits2(w, lo, hi, (mpfr_ptr)0);
+    int inexact = mpfr_erfc(lo, t, MPFR_RNDD);
+    mpfr_set(hi, lo, MPFR_RNDN); /* same precision: exact */
+    if (inexact != 0)
+        mpfr_nextabove(hi);
+    mpfi_t q;
+    mpfi_init2(q, w);
+    mpfi_interv_fr(q, lo, hi);
+    mpfi_div_2ui(q, q, 1);
+    mpfi_log(out, q); /* log 0 = -inf: a sound lower bound after underflow */
+    mpfi_clear(q);
+    mpfr_clears(lo, hi, (mpfr_ptr)0);
+}
+
+/* log(erfc(t)) - log 2 at the exact point t > 0 by DLMF 7.12.1 with the
+ * remainder bound of DLMF 7.12(ii). */
+static void log_q_point_series(mpfi_ptr out, mpfr_srcptr t, mpfr_prec_t w)
+{
+    mpfi_t t2, u, term, sum, acc, c;
+    mpfi_init2(t2, w);
+    mpfi_init2(u, w);
+    mpfi_init2(term, w);
+    mpfi_init2(sum, w);
+    mpfi_init2(acc, w);
+    mpfi_init2(c, w);
+
+    mpfi_set_fr(t2, t);
+    mpfi_sqr(t2, t2);      /* t² */
+    mpfi_mul_2ui(u, t2, 1);
+    mpfi_ui_div(u, 1, u);  /* u = 1/(2t²) */
+
+    /* Sum while terms shrink and matter; stop at the first omitted term. */
+    mpfr_t tiny, mag, prev;
+    mpfr_inits2(w, tiny, mag, prev, (mpfr_ptr)0);
+    mpfr_set_ui_2exp(tiny, 1, -(long)w - 8, MPFR_RNDN);
+    mpfr_set_inf(prev, 1);
+    mpfi_set_ui(sum, 1);
+    mpfi_set_ui(term, 1);
+    unsigned long n = 1;
+    for (;; n++) {
+        mpfi_mul_ui(term, term, 2 * n - 1);
+        mpfi_mul(term, term, u); /* (2n-1)!!/(2t²)^n */
+        mpfi_get_right(mag, term);
+        if (mpfr_lessequal_p(mag, tiny) || !mpfr_less_p(mag, prev) || n >= 1000000)
+            break; /* term n is the first omitted one */
+        mpfr_set(prev, mag, MPFR_RNDN);
+        if (n & 1)
+            mpfi_sub(sum, sum, term);
+        else
+            mpfi_add(sum, sum, term);
+    }
+    /* R_N lies between 0 and (-1)^N · term_N. */
+    mpfr_t lo, hi;
+    mpfr_inits2(w, lo, hi, (mpfr_ptr)0);
+    mpfi_get_left(lo, sum);
+    mpfi_get_right(hi, sum);
+    if (n & 1)
+        mpfr_sub(lo, lo, mag, MPFR_RNDD);
+    else
+        mpfr_add(hi, hi, mag, MPFR_RNDU);
+    mpfi_interv_fr(sum, lo, hi);
+    mpfi_log(sum, sum); /* log S */
+
+    /* log Q = -t² - log t - ½ log π - log 2 + log S */
+    mpfi_set_fr(acc, t);
+    mpfi_log(acc, acc);
+    mpfi_add(acc, acc, t2);
+    mpfi_const_pi(c);
+    mpfi_log(c, c);
+    mpfi_div_2ui(c, c, 1);
+    mpfi_add(acc, acc, c);
+    mpfi_const_log2(c);
+    mpfi_add(acc, acc, c);
+    mpfi_sub(out, sum, acc);
+
+    mpfr_clears(tiny, mag, prev, lo, hi, (mpfr_ptr)0);
+    mpfi_clear(t2);
+    mpfi_clear(u);
+    mpfi_clear(term);
+    mpfi_clear(sum);
+    mpfi_clear(acc);
+    mpfi_clear(c);
+}
+
+static int series_applies(mpfr_srcptr t, mpfr_prec_t w)
+{
+    if (mpfr_sgn(t) <= 0)
+        return 0;
+    /* t ≥ 2^(e-1); compare t² ≥ SERIES_T2_PER_BIT·w through exponents first. */
+    mpfr_exp_t e = mpfr_get_exp(t);
+    if (e > 40)
+        return 1;
+    double td = mpfr_get_d(t, MPFR_RNDZ); /* a choice of method, not a bound */
+    return td * td >= (double)SERIES_T2_PER_BIT * (double)w;
+}
+
+void ul_num_log_q_by(mpfi_ptr out, mpfi_srcptr x, ul_logq_method method)
+{
+    ul_num_init();
+    mpfr_prec_t w = mpfi_get_prec(out) + 16;
+
+    mpfi_t sqrt2, xp, hull, lip;
+    mpfi_init2(sqrt2, w);
+    mpfi_init2(xp, w);
+    mpfi_init2(hull, w);
+    mpfi_init2(lip, w);
+    mpfr_t t, m;
+    mpfr_inits2(w, t, m, (mpfr_ptr)0);
+
+    /* t: any exact number near mid(X)/√2 */
+    mpfi_set_ui(sqrt2, 2);
+    mpfi_sqrt(sqrt2, sqrt2);
+    mpfi_mid(m, x);
+    mpfi_get_fr(t, sqrt2);
+    mpfr_div(t, m, t, MPFR_RNDN);
+
+    /* X' = t·√2 enclosed; hull = X ∪ X'; Lipschitz widening |hull|·(max(hull⁺,0)+1). */
+    mpfi_set_fr(xp, t);
+    mpfi_mul(xp, xp, sqrt2);
+    mpfi_union(hull, x, xp);
+    mpfr_t width, slope;
+    mpfr_inits2(w, width, slope, (mpfr_ptr)0);
+    mpfi_diam_abs(width, hull);
+    mpfi_get_right(slope, hull);
+    if (mpfr_sgn(slope) < 0)
+        mpfr_set_ui(slope, 0, MPFR_RNDN);
+    mpfr_add_ui(slope, slope, 1, MPFR_RNDU);
+    mpfr_mul(width, width, slope, MPFR_RNDU);
+
+    int use_series = method == UL_LOGQ_ASYMPTOTIC ||
+                     (method == UL_LOGQ_AUTO && series_applies(t, w));
+    if (use_series && mpfr_sgn(t) > 0)
+        log_q_point_series(lip, t, w);
+    else
+        log_q_point_erfc(lip, t, w);
+
+    mpfr_neg(slope, width, MPFR_RNDD);
+    mpfi_interv_fr(xp, slope, width);
+    mpfi_add(out, lip, xp);
+
+    mpfr_clears(t, m, width, slope, (mpfr_ptr)0);
+    mpfi_clear(sqrt2);
+    mpfi_clear(xp);
+    mpfi_clear(hull);
+    mpfi_clear(lip);
+}
+
+void ul_num_log_q(mpfi_ptr out, mpfi_srcptr x)
+{
+    ul_num_log_q_by(out, x, UL_LOGQ_AUTO);
+}
+
+void ul_num_q(mpfi_ptr out, mpfi_srcptr x)
+{
+    mpfi_t l;
+    mpfi_init2(l, mpfi_get_prec(out) + 8);
+    ul_num_log_q(l, x);
+    mpfi_exp(out, l);
+    mpfi_clear(l);
+}

@@ -1,0 +1,28 @@
+#!/bin/sh
+# Installs the Debian packages ulaudit builds and tests with.
+# Run by the Makefile when pkg-config (or, for MPFI, which ships no .pc file,
+# a header probe) cannot find a library; safe to run by hand at any time.
+set -eu
+
+PACKAGES="build-essential pkg-config libgmp-dev libmpfr-dev libmpfi-dev \
+libjson-c-dev libfftw3-dev libcriterion-dev valgrind"
+
+if [ "$(id -u)" -eq 0 ]; then
+    SUDO=""
+elif command -v sudo >/dev/null 2>&1; then
+    SUDO="sudo"
+else
+    echo "install-deps: need root (or sudo) to run apt-get install $PACKAGES" >&2
+    exit 1
+fi
+
+if ! command -v apt-get >/dev/null 2>&1; then
+    echo "install-deps: no apt-get here; install by hand: $PACKAGES" >&2
+    exit 1
+fi
+
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -qq --no-install-recommends $PACKAGES >/dev/null
+echo "install-deps: installed $PACKAGES"
