@@ -1,0 +1,40 @@
+#!/bin/sh
+# Runs representative CLI commands (successes and input errors) under
+# valgrind's memcheck; fails on any leak or memory error.
+set -u
+BIN=${1:-build/ulaudit}
+if ! command -v valgrind >/dev/null 2>&1; then
+    tools/install-deps.sh || exit 1
+fi
+status=0
+run() {
+    expect=$1
+    shift
+    valgrind -q --leak-check=full --show-leak-kinds=definite,indirect,possible \
+        --errors-for-leak-kinds=definite,indirect,possible --error-exitcode=99 \
+        "$BIN" "$@" >/dev/null 2>/tmp/ulaudit-vg.$$
+    rc=$?
+    if [ "$rc" -ne "$expect" ]; then
+        echo "valgrind: '$*' exited $rc, expected $expect" >&2
+        cat /tmp/ulaudit-vg.$$ >&2
+        status=1
+    fi
+}
+run 0 --help
+run 0 calc --help
+run 0 calc theta --eps 1 --r 0.5
+run 0 calc theta --eps 1e6 --r 1e-4 --json
+run 0 calc theta --eps -3 --r 2 --digits 40
+run 0 calc theta --eps 0 --r 0
+run 0 calc gauss-sigma --eps 1 --delta 1e-5 --sensitivity 2 --json
+run 0 calc gauss-eps --r 0.5 --delta 1e-300
+run 2 calc theta --eps nan --r 1
+run 2 calc theta --eps 1 --r -1
+run 2 calc gauss-sigma --eps 1 --delta 2
+run 2 calc theta --eps 1 --r 1.5x
+run 2 calc nosuch --x 1
+run 2 calc theta --eps 1
+run 3 calc theta --eps 1 --r 1e-300 --max-bits 64
+rm -f /tmp/ulaudit-vg.$$
+[ "$status" -eq 0 ] && echo "valgrind: CLI commands clean"
+exit "$status"
