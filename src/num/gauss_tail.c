@@ -8,10 +8,11 @@
  *
  *     |log Q(x) - log Q(x')| ≤ |x - x'| · sup h,   h(y) = φ(y)/Q(y),
  *
- * because (log Q)' = -h.  The hazard h is increasing and h(y) < max(y, 0) + 1:
- * for y ≤ 0, h(y) ≤ h(0) = √(2/π) < 1; for y > 0, Birnbaum's bound on the Mills
- * ratio, Q(y)/φ(y) > (√(y²+4) - y)/2 (Ann. Math. Stat. 13 (1942) 245), gives
- * h(y) < (y + √(y²+4))/2 < y + 1.
+ * because (log Q)' = -h.  The hazard h is increasing, so its supremum over
+ * the hull of X and x' is at most hazard_bound(upper end of the hull), which
+ * uses h(y) < y + 1 for y ≥ 0 (Birnbaum's bound on the Mills ratio,
+ * Q(y)/φ(y) > (√(y²+4) - y)/2, Ann. Math. Stat. 13 (1942) 245) and
+ * h(y) ≤ 2φ(y) for y < 0 (Q ≥ ½ there).
  *
  * At the point, log Q(x') = log(erfc(t)) - log 2 comes from
  *   - mpfr_erfc with rounding down; when inexact, the true value lies below
@@ -132,6 +133,50 @@ static int series_applies(mpfr_srcptr t, mpfr_prec_t w)
     return td * td >= (double)SERIES_T2_PER_BIT * (double)w;
 }
 
+/* log Q(x') at x' = t·√2 for exact t.  For t < 0 it is log1p(−Q(−x')),
+ * so that log Q keeps its relative accuracy where Q is close to 1. */
+static void log_q_point(mpfi_ptr out, mpfr_srcptr t, mpfr_prec_t w, ul_logq_method method)
+{
+    if (mpfr_sgn(t) >= 0) {
+        int use_series = method == UL_LOGQ_ASYMPTOTIC ||
+                         (method == UL_LOGQ_AUTO && series_applies(t, w));
+        if (use_series && mpfr_sgn(t) > 0)
+            log_q_point_series(out, t, w);
+        else
+            log_q_point_erfc(out, t, w);
+        return;
+    }
+    mpfr_t minus;
+    mpfr_init2(minus, mpfr_get_prec(t));
+    mpfr_neg(minus, t, MPFR_RNDN); /* exact */
+    mpfi_t q;
+    mpfi_init2(q, w);
+    log_q_point(q, minus, w, method);
+    mpfi_exp(q, q);
+    mpfi_neg(q, q);
+    mpfi_log1p(out, q);
+    mpfi_clear(q);
+    mpfr_clear(minus);
+}
+
+/* bound ≥ sup { h(y) : y ≤ y_max }, rounded up, where h = φ/Q is the hazard:
+ * y_max ≥ 0: max(y_max, 0) + 1 (Birnbaum, see the file comment);
+ * y_max < 0: h(y) = φ(y)/Q(y) ≤ 2φ(y) ≤ 2·e^{−y_max²/2}, since Q ≥ ½ there,
+ * 1/√(2π) < 1, and y² ≥ y_max².  The second keeps log Q's relative accuracy
+ * for very negative x, where log Q ≈ −Q(−x) is tiny. */
+static void hazard_bound(mpfr_ptr bound, mpfr_srcptr y_max)
+{
+    if (mpfr_sgn(y_max) >= 0) {
+        mpfr_add_ui(bound, y_max, 1, MPFR_RNDU);
+        return;
+    }
+    mpfr_sqr(bound, y_max, MPFR_RNDD);
+    mpfr_div_2ui(bound, bound, 1, MPFR_RNDD);
+    mpfr_neg(bound, bound, MPFR_RNDU);
+    mpfr_exp(bound, bound, MPFR_RNDU);
+    mpfr_mul_2ui(bound, bound, 1, MPFR_RNDU);
+}
+
 void ul_num_log_q_by(mpfi_ptr out, mpfi_srcptr x, ul_logq_method method)
 {
     ul_num_init();
@@ -160,18 +205,10 @@ void ul_num_log_q_by(mpfi_ptr out, mpfi_srcptr x, ul_logq_method method)
     mpfr_inits2(w, width, slope, (mpfr_ptr)0);
     mpfi_diam_abs(width, hull);
     mpfi_get_right(slope, hull);
-    if (mpfr_sgn(slope) < 0)
-        mpfr_set_ui(slope, 0, MPFR_RNDN);
-    mpfr_add_ui(slope, slope, 1, MPFR_RNDU);
+    hazard_bound(slope, slope);
     mpfr_mul(width, width, slope, MPFR_RNDU);
 
-    int use_series = method == UL_LOGQ_ASYMPTOTIC ||
-                     (method == UL_LOGQ_AUTO && series_applies(t, w));
-    if (use_series && mpfr_sgn(t) > 0)
-        log_q_point_series(lip, t, w);
-    else
-        log_q_point_erfc(lip, t, w);
-
+    log_q_point(lip, t, w, method);
     mpfr_neg(slope, width, MPFR_RNDD);
     mpfi_interv_fr(xp, slope, width);
     mpfi_add(out, lip, xp);
