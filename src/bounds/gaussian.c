@@ -183,6 +183,8 @@ void ul_gauss_log_theta_enclose(mpfi_ptr out, mpfi_srcptr eps, mpfi_srcptr r_box
             log_theta_point(corner, el, rh, w);
         mpfi_get_right(hi, corner);
     }
+    if (mpfr_sgn(hi) > 0)
+        mpfr_set_zero(hi, 1); /* θ ≤ 1: an E_γ divergence with γ > 0 never exceeds 1 */
     mpfi_interv_fr(out, lo, hi);
 
     mpfi_clear(corner);
@@ -304,6 +306,18 @@ ul_status ul_gauss_theta_certified(const char *eps, const char *r, const ul_num_
 
 /* ---- inverses --------------------------------------------------------------- */
 
+/* [0, +inf]: what an inverse reports when the cap stopped it before any
+ * certified bracket was found. */
+static void set_unbounded(mpfi_ptr x)
+{
+    mpfr_t zero, inf;
+    mpfr_inits2(mpfi_get_prec(x), zero, inf, (mpfr_ptr)0);
+    mpfr_set_zero(zero, 1);
+    mpfr_set_inf(inf, 1);
+    mpfi_interv_fr(x, zero, inf);
+    mpfr_clears(zero, inf, (mpfr_ptr)0);
+}
+
 /* Compares log θ (over the box eps × r) with log δ: SAFE when θ ≤ δ is
  * certain, UNSAFE when θ > δ is certain. */
 static ul_side compare_theta_delta(mpfi_srcptr eps, mpfi_srcptr r, mpfi_srcptr delta,
@@ -389,6 +403,8 @@ ul_status ul_gauss_sigma_min(const char *eps, const char *delta, const char *sen
         mpfr_div(hi, &s->right, safe_r, MPFR_RNDU);
         mpfi_interv_fr(sigma, lo, hi);
         mpfr_clears(lo, hi, (mpfr_ptr)0);
+    } else if (st == UL_ECAP) {
+        set_unbounded(sigma); /* no certified bracket: all that is known is σ* ≥ 0 */
     }
     mpfr_clears(safe_r, unsafe_r, (mpfr_ptr)0);
     mpfi_clear(s);
@@ -430,6 +446,7 @@ ul_status ul_gauss_eps_min(const char *r, const char *delta, const ul_num_precis
     }
     if (at_zero == UL_SIDE_UNDECIDED) {
         report->cap_hit = true;
+        set_unbounded(eps_out);
         return ul_fail(err, errlen, UL_ECAP,
                        "could not decide whether eps = 0 already reaches delta within %ld bits",
                        (long)cap);
@@ -443,6 +460,8 @@ ul_status ul_gauss_eps_min(const char *r, const char *delta, const ul_num_precis
     if (st == UL_OK || (st == UL_ECAP && !mpfr_nan_p(unsafe_e))) {
         mpfi_set_prec(eps_out, mpfr_get_prec(safe_e));
         mpfi_interv_fr(eps_out, unsafe_e, safe_e);
+    } else if (st == UL_ECAP) {
+        set_unbounded(eps_out);
     }
     mpfr_clears(safe_e, unsafe_e, (mpfr_ptr)0);
     return st;

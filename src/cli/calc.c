@@ -106,7 +106,7 @@ static int result_end(result *r, const char *meaning, const char *note, ul_statu
 static int input_error(const calc_quantity *q, ul_status st, const char *msg)
 {
     fprintf(stderr, "ulaudit calc %s: %s%s\n", q->name, st == UL_EINPUT ? "--" : "", msg);
-    return st == UL_EINPUT ? UL_EXIT_USAGE : UL_EXIT_INCONCLUSIVE;
+    return st == UL_ECAP ? UL_EXIT_INCONCLUSIVE : UL_EXIT_USAGE;
 }
 
 static ul_num_precision precision_of(const ul_cli_common *c)
@@ -164,21 +164,28 @@ static int run_theta(const calc_quantity *q, const char **v, const ul_cli_common
                                : json_object_new_boolean(valid == UL_LOOSE_VALID));
     json_object_object_add(r.json, "loose_bound", lb);
 
-    char note[512];
-    snprintf(note, sizeof note,
-             "  loose bound 1.25*exp(-eps^2/(2 r^2)) = %s\n    %s\n", hi,
-             valid == UL_LOOSE_VALID     ? "is an upper bound on theta here"
-             : valid == UL_LOOSE_INVALID ? "is NOT an upper bound on theta here (it fails for eps "
-                                           "above about 3.787: use theta)"
-                                         : "could not be compared with theta");
+    const char *verdict =
+        valid == UL_LOOSE_VALID ? "is an upper bound on theta here"
+        : valid == UL_LOOSE_INVALID
+            ? "is NOT an upper bound on theta here (for eps > 0 it fails above about 3.787: "
+              "use theta)"
+            : "could not be compared with theta";
+    size_t note_len = strlen(hi) + strlen(verdict) + 64;
+    char *note = malloc(note_len);
+    if (note == NULL)
+        abort();
+    snprintf(note, note_len, "  loose bound 1.25*exp(-eps^2/(2 r^2)) = %s\n    %s\n", hi,
+             verdict);
     free(lo);
     free(hi);
     mpfi_clear(e);
     mpfi_clear(rr);
     ul_num_value_clear(&loose);
     ul_num_value_clear(&theta);
-    return result_end(&r, "E_{e^eps}(N(0,1) || N(r,1)), the Gaussian hockey-stick divergence",
-                      note, st);
+    int rc = result_end(&r, "E_{e^eps}(N(0,1) || N(r,1)), the Gaussian hockey-stick divergence",
+                        note, st);
+    free(note);
+    return rc;
 }
 
 /* Shared reporting for the two inverses: [lo, hi] ∋ the answer, hi safe. */
@@ -198,11 +205,19 @@ static int report_inverse(const calc_quantity *q, const char **v, const ul_cli_c
     result_begin(&r, q, v, c);
     result_bounds(&r, lo, hi, rep);
     add_string(r.json, "safe", hi);
-    char note[256];
-    snprintf(note, sizeof note, "  safe    %s  (%s)\n", hi, safe_note);
+    size_t note_len = strlen(hi) + strlen(safe_note) + 32;
+    char *note = malloc(note_len);
+    if (note == NULL)
+        abort();
+    if (mpfr_inf_p(&x->right))
+        snprintf(note, note_len, "  safe    none certified before the precision cap\n");
+    else
+        snprintf(note, note_len, "  safe    %s  (%s)\n", hi, safe_note);
     free(lo);
     free(hi);
-    return result_end(&r, meaning, note, st);
+    int rc = result_end(&r, meaning, note, st);
+    free(note);
+    return rc;
 }
 
 static int run_gauss_sigma(const calc_quantity *q, const char **v, const ul_cli_common *c)

@@ -149,6 +149,14 @@ char *ul_num_format(mpfr_srcptr x, int digits, mpfr_rnd_t rnd)
 {
     if (mpfr_zero_p(x))
         return zero_string();
+    if (!mpfr_number_p(x)) {
+        const char *word = mpfr_nan_p(x) ? "nan" : mpfr_sgn(x) > 0 ? "inf" : "-inf";
+        char *s = malloc(strlen(word) + 1);
+        if (s == NULL)
+            abort();
+        memcpy(s, word, strlen(word) + 1);
+        return s;
+    }
     mpfr_exp_t e;
     /* mpfr_get_str rounds correctly in direction rnd. */
     char *s = mpfr_get_str(NULL, &e, 10, (size_t)digits, x, rnd);

@@ -44,7 +44,8 @@ bool ul_num_decimal_compare(const char *a, const char *b, int *cmp);
 
 /* The decimal text of x rounded in direction rnd (MPFR_RNDD for a lower
  * bound, MPFR_RNDU for an upper bound) to `digits` significant digits, as
- * "d.ddd…e±X", "-d.ddd…e±X" or "0".  Returns a malloc'd string. */
+ * "d.ddd…e±X", "-d.ddd…e±X" or "0" ("inf", "-inf" for infinities).
+ * Returns a malloc'd string. */
 char *ul_num_format(mpfr_srcptr x, int digits, mpfr_rnd_t rnd);
 
 /* The same for exp(log_x), computed without forming exp(log_x), so it works

@@ -1,0 +1,227 @@
+/* tests/test_cli.c — end-to-end: run the built binary, check outputs, exit
+ * codes and every class of bad input the command-line contract names. */
+#include <criterion/criterion.h>
+#include <fcntl.h>
+#include <json-c/json.h>
+#include <mpfr.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "oracle.h"
+
+#ifndef ULAUDIT_BIN
+#define ULAUDIT_BIN "build/ulaudit"
+#endif
+
+typedef struct {
+    int status;
+    char *out;
+    char *err;
+} run_result;
+
+static char *slurp(int fd)
+{
+    size_t cap = 4096, len = 0;
+    char *buf = malloc(cap);
+    lseek(fd, 0, SEEK_SET);
+    ssize_t n;
+    while ((n = read(fd, buf + len, cap - len - 1)) > 0) {
+        len += (size_t)n;
+        if (cap - len < 2)
+            buf = realloc(buf, cap *= 2);
+    }
+    buf[len] = '\0';
+    return buf;
+}
+
+/* Runs the binary with the NULL-terminated argument list. */
+static run_result run(const char *first, ...)
+{
+    const char *argv[32] = {ULAUDIT_BIN};
+    int argc = 1;
+    va_list ap;
+    va_start(ap, first);
+    for (const char *a = first; a != NULL && argc < 31; a = va_arg(ap, const char *))
+        argv[argc++] = a;
+    va_end(ap);
+    argv[argc] = NULL;
+
+    char out_path[] = "/tmp/ulaudit-cli-out-XXXXXX";
+    char err_path[] = "/tmp/ulaudit-cli-err-XXXXXX";
+    int out_fd = mkstemp(out_path), err_fd = mkstemp(err_path);
+    cr_assert(out_fd >= 0 && err_fd >= 0);
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(out_fd, 1);
+        dup2(err_fd, 2);
+        execv(ULAUDIT_BIN, (char *const *)argv);
+        _exit(127);
+    }
+    int status;
+    waitpid(pid, &status, 0);
+    run_result r = {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out_fd), slurp(err_fd)};
+    close(out_fd);
+    close(err_fd);
+    unlink(out_path);
+    unlink(err_path);
+    return r;
+}
+
+static void run_free(run_result *r)
+{
+    free(r->out);
+    free(r->err);
+}
+
+static const char *field(json_object *o, const char *key)
+{
+    json_object *v;
+    cr_assert(json_object_object_get_ex(o, key, &v), "missing JSON field '%s'", key);
+    return json_object_get_string(v);
+}
+
+/* ---- successes ---------------------------------------------------------------- */
+
+Test(cli, theta_json_has_the_contract_fields_and_a_correct_enclosure)
+{
+    run_result r = run("calc", "theta", "--eps", "1", "--r", "0.5", "--json", NULL);
+    cr_assert_eq(r.status, 0, "stderr: %s", r.err);
+    cr_assert_str_empty(r.err);
+    json_object *o = json_tokener_parse(r.out);
+    cr_assert_not_null(o, "stdout is not JSON: %s", r.out);
+    cr_assert_str_eq(field(o, "quantity"), "theta");
+    json_object *inputs;
+    cr_assert(json_object_object_get_ex(o, "inputs", &inputs));
+    cr_assert_str_eq(field(inputs, "eps"), "1");
+    cr_assert_str_eq(field(inputs, "r"), "0.5");
+    cr_assert_str_eq(field(o, "digits"), "17");
+
+    mpfr_t lo, hi, ref;
+    mpfr_inits2(ORACLE_BITS, lo, hi, ref, (mpfr_ptr)0);
+    cr_assert_eq(mpfr_set_str(lo, field(o, "lo"), 10, MPFR_RNDN), 0);
+    cr_assert_eq(mpfr_set_str(hi, field(o, "hi"), 10, MPFR_RNDN), 0);
+    cr_assert(mpfr_lessequal_p(lo, hi));
+    mpfr_set_emin(mpfr_get_emin_min());
+    oracle_log_theta_str(ref, "1", "0.5");
+    mpfr_exp(ref, ref, MPFR_RNDN);
+    cr_assert(mpfr_lessequal_p(lo, ref) && mpfr_lessequal_p(ref, hi),
+              "printed enclosure misses the oracle");
+    mpfr_clears(lo, hi, ref, (mpfr_ptr)0);
+    json_object_put(o);
+    run_free(&r);
+}
+
+Test(cli, text_report_and_digits)
+{
+    run_result r = run("calc", "theta", "--eps", "2", "--r", "1", "--digits", "40", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert(strstr(r.out, "lo ") && strstr(r.out, "hi "), "%s", r.out);
+    /* 40 significant digits: d.ddd… has 39 digits after the point */
+    const char *lo = strstr(r.out, "lo ");
+    while (*lo && (*lo < '0' || *lo > '9'))
+        lo++;
+    const char *e = strchr(lo, 'e');
+    cr_assert_not_null(e);
+    cr_assert_eq(e - lo, 41, "expected 40 digits, got '%.*s'", (int)(e - lo), lo);
+    run_free(&r);
+}
+
+Test(cli, inverses_report_a_safe_upper_end)
+{
+    run_result r = run("calc", "gauss-sigma", "--eps", "1", "--delta", "1e-5", "--json", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    json_object *o = json_tokener_parse(r.out);
+    cr_assert_not_null(o);
+    cr_assert_str_eq(field(o, "safe"), field(o, "hi"));
+    json_object *inputs;
+    json_object_object_get_ex(o, "inputs", &inputs);
+    cr_assert_str_eq(field(inputs, "sensitivity"), "1", "default sensitivity echoed");
+    json_object_put(o);
+    run_free(&r);
+
+    r = run("calc", "gauss-eps", "--r", "0.5", "--delta", "1e-300", "--json", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    o = json_tokener_parse(r.out);
+    cr_assert_not_null(o);
+    cr_assert(strtod(field(o, "lo"), NULL) > 0);
+    json_object_put(o);
+    run_free(&r);
+}
+
+Test(cli, help_lists_every_quantity_with_an_example)
+{
+    run_result r = run("calc", "--help", NULL);
+    cr_assert_eq(r.status, 0);
+    const char *names[] = {"theta", "gauss-sigma", "gauss-eps"};
+    for (size_t i = 0; i < 3; i++)
+        cr_assert(strstr(r.out, names[i]), "calc --help misses %s", names[i]);
+    cr_assert(strstr(r.out, "example: ulaudit calc theta"));
+    run_free(&r);
+    r = run("--help", NULL);
+    cr_assert_eq(r.status, 0);
+    cr_assert(strstr(r.out, "calc"));
+    run_free(&r);
+    r = run("calc", "gauss-eps", "--help", NULL);
+    cr_assert_eq(r.status, 0);
+    cr_assert(strstr(r.out, "--delta"));
+    run_free(&r);
+}
+
+Test(cli, precision_cap_exits_3_with_a_sound_result)
+{
+    /* r = 1e-300 at ε = 1 needs thousands of bits; 64 are not enough */
+    run_result r = run("calc", "theta", "--eps", "1", "--r", "1e-300", "--max-bits", "64",
+                       "--json", NULL);
+    cr_assert_eq(r.status, 3, "stderr: %s", r.err);
+    cr_assert(strstr(r.err, "cap"), "%s", r.err);
+    json_object *o = json_tokener_parse(r.out);
+    cr_assert_not_null(o);
+    cr_assert_str_eq(field(o, "cap_hit"), "true");
+    json_object_put(o);
+    run_free(&r);
+}
+
+/* ---- bad input: one line on stderr naming the flag, nothing on stdout, 2 ----- */
+
+static void expect_usage_error(const char *must_mention, run_result r)
+{
+    cr_assert_eq(r.status, 2, "exit %d for input mentioning %s; stderr: %s", r.status,
+                 must_mention, r.err);
+    cr_assert_str_empty(r.out, "stdout must stay empty, got: %s", r.out);
+    cr_assert(strstr(r.err, must_mention), "stderr should name '%s': %s", must_mention, r.err);
+    char *nl = strchr(r.err, '\n');
+    cr_assert(nl != NULL && nl[1] == '\0', "expected one line on stderr: %s", r.err);
+    run_free(&r);
+}
+
+Test(cli, bad_inputs_are_usage_errors)
+{
+    expect_usage_error("--r", run("calc", "theta", "--eps", "1", NULL));
+    expect_usage_error("--r", run("calc", "theta", "--eps", "1", "--r", "-1", NULL));
+    expect_usage_error("--eps", run("calc", "theta", "--eps", "nan", "--r", "1", NULL));
+    expect_usage_error("--eps", run("calc", "theta", "--eps", "inf", "--r", "1", NULL));
+    expect_usage_error("--r", run("calc", "theta", "--eps", "1", "--r", "1.5x", NULL));
+    expect_usage_error("--delta",
+                       run("calc", "gauss-sigma", "--eps", "1", "--delta", "2", NULL));
+    expect_usage_error("--delta",
+                       run("calc", "gauss-eps", "--r", "1", "--delta", "0", NULL));
+    expect_usage_error("--digits",
+                       run("calc", "theta", "--eps", "1", "--r", "1", "--digits", "0", NULL));
+    expect_usage_error("--digits",
+                       run("calc", "theta", "--eps", "1", "--r", "1", "--digits", "17x", NULL));
+    expect_usage_error("nosuch", run("calc", "nosuch", "--eps", "1", NULL));
+    expect_usage_error("--sigma", run("calc", "theta", "--eps", "1", "--r", "1", "--sigma", "2",
+                                      NULL));
+    expect_usage_error("--eps", run("calc", "theta", "--eps", "1", "--eps", "2", "--r", "1", NULL));
+    expect_usage_error("--r", run("calc", "theta", "--eps", "1", "--r", NULL));
+    expect_usage_error("--eps", run("calc", "theta", "--eps", "1e99999999999999999999", "--r",
+                                    "1", NULL));
+    expect_usage_error("--sensitivity", run("calc", "gauss-sigma", "--eps", "1", "--delta", "0.1",
+                                            "--sensitivity", "-2", NULL));
+    expect_usage_error("--eps", run("calc", "gauss-sigma", "--eps", "-1", "--delta", "0.1", NULL));
+    expect_usage_error("nosuch", run("nosuch", NULL));
+}

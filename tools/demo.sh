@@ -1,0 +1,75 @@
+#!/bin/sh
+# A short narrated tour of `ulaudit calc`, run by `make demo`.
+#
+#   tools/demo.sh [path/to/ulaudit]      (default: build/ulaudit)
+#
+# Exits 0 when every command behaved as expected (including the one bad
+# input at the end, which must be refused with exit code 2), 1 otherwise.
+set -u
+
+BIN=${1:-build/ulaudit}
+if [ ! -x "$BIN" ]; then
+    echo "demo: no executable at '$BIN' (build it with: make)" >&2
+    exit 1
+fi
+
+status=0
+
+# say TEXT...: one narration paragraph.
+say() {
+    printf '\n'
+    for line in "$@"; do
+        printf '# %s\n' "$line"
+    done
+}
+
+# show EXPECTED_EXIT ARG...: prints "$ ulaudit ARG...", runs it (stderr
+# merged into stdout so the two stay in order) and checks the exit code.
+show() {
+    expect=$1
+    shift
+    echo "\$ ulaudit $*"
+    "$BIN" "$@" 2>&1
+    rc=$?
+    if [ "$expect" -ne 0 ]; then
+        echo "(exit status $rc)"
+    fi
+    if [ "$rc" -ne "$expect" ]; then
+        echo "demo: 'ulaudit $*' exited $rc, expected $expect" >&2
+        status=1
+    fi
+}
+
+say "ulaudit calc: every number is an enclosure [lo, hi] of the true value," \
+    "lo rounded down and hi rounded up, correct to the digits asked (default 17)."
+
+say "(a) theta = E_{e^eps}(N(0,1) || N(r,1)), the Gaussian hockey-stick divergence," \
+    "at eps = 5, r = 3.  The often-quoted bound 1.25*exp(-eps^2/(2 r^2)) is below" \
+    "the true theta here: it is not an upper bound for eps above about 3.787."
+show 0 calc theta --eps 5 --r 3
+
+say "(b) delta far below the range of doubles (the smallest double is about 5e-324)." \
+    "ulaudit works in log space, so even values beyond MPFR's exponent range print."
+show 0 calc theta --eps 50 --r 1
+show 0 calc theta --eps 1e6 --r 1e-4
+
+say "(c) The smallest noise sigma (sensitivity 1) for (eps, delta) = (1, 1e-5)." \
+    "hi is the certified safe choice: theta at that sigma is <= delta."
+show 0 calc gauss-sigma --eps 1 --delta 1e-5
+
+say "(d) The smallest eps reached by r = 0.5 at delta = 1e-10; hi is again safe."
+show 0 calc gauss-eps --r 0.5 --delta 1e-10
+
+say "(e) --json: one JSON object on stdout, decimal strings for every bound."
+show 0 calc theta --eps 1 --r 0.5 --digits 30 --json
+
+say "(f) Bad input: one line on stderr naming the flag, nothing on stdout, exit 2."
+show 2 calc gauss-sigma --eps 1 --delta 1.5
+
+echo
+if [ "$status" -eq 0 ]; then
+    echo "demo: all commands behaved as expected"
+else
+    echo "demo: some commands did not behave as expected" >&2
+fi
+exit "$status"
