@@ -1,9 +1,11 @@
 /* src/bounds/gaussian.c — θ_{e^ε}(r), its inverses and the loose bound.
  *
- * How θ is enclosed.  θ is decreasing in ε and increasing in r, so over a
- * box of inputs its lower end is θ(ε_hi, r_lo) and its upper end θ(ε_lo, r_hi);
- * each corner is evaluated at an exact point.  At a point with ε > 0, r > 0
- * (spec/koloskova.md §2.1), with a = ε/r − r/2 and b = ε/r + r/2:
+ * How θ is enclosed.  Inputs arrive as narrow boxes (a decimal such as 0.1
+ * is a one-ulp interval), and the formula is evaluated in interval
+ * arithmetic over the box.  A box that straddles two regimes (only wide,
+ * hand-made boxes do) falls back to its corners: θ is decreasing in ε and
+ * increasing in r.  For ε > 0, r > 0 (spec/koloskova.md §2.1), with
+ * a = ε/r − r/2 and b = ε/r + r/2:
  *
  *     log θ = log Q(a) + log(1 − e^d),   d = ε + log Q(b) − log Q(a) < 0,
  *
@@ -26,19 +28,17 @@
 #include "num/gauss_tail.h"
 #include "num/threshold.h"
 
-/* ---- θ at exact points ---------------------------------------------------- */
+/* ---- θ on narrow boxes -------------------------------------------------- */
 
-static void set_log_interval(mpfi_ptr out, mpfr_srcptr lo, mpfr_srcptr hi)
-{
-    /* mpfi_interv_fr rejects nothing we pass: lo may be -inf */
-    mpfi_interv_fr(out, lo, hi);
-}
+/* Each function below evaluates θ's formula in interval arithmetic over the
+ * box eps × r it is given: sound for any box, and tight for the narrow
+ * (one-ulp) boxes that decimal inputs produce, at the cost of one log Q per
+ * term instead of one per corner. */
 
-/* log θ_{e^ε}(r) for exact ε > 0, r > 0. */
-static void log_theta_positive(mpfi_ptr out, mpfr_srcptr eps, mpfr_srcptr r, mpfr_prec_t w)
+/* log θ for eps > 0, r > 0 (both strictly). */
+static void log_theta_positive(mpfi_ptr out, mpfi_srcptr e, mpfi_srcptr r, mpfr_prec_t w)
 {
-    mpfi_t e, a, b, half, la, lb, d;
-    mpfi_init2(e, w);
+    mpfi_t a, b, half, la, lb, d;
     mpfi_init2(a, w);
     mpfi_init2(b, w);
     mpfi_init2(half, w);
@@ -46,10 +46,8 @@ static void log_theta_positive(mpfi_ptr out, mpfr_srcptr eps, mpfr_srcptr r, mpf
     mpfi_init2(lb, w);
     mpfi_init2(d, w);
 
-    mpfi_set_fr(e, eps);
-    mpfi_set_fr(half, r);
-    mpfi_div_2ui(half, half, 1);
-    mpfi_div_fr(a, e, r); /* ε/r */
+    mpfi_div_2ui(half, r, 1);
+    mpfi_div(a, e, r); /* ε/r */
     mpfi_add(b, a, half);
     mpfi_sub(a, a, half);
     ul_num_log_q(la, a);
@@ -74,10 +72,9 @@ static void log_theta_positive(mpfi_ptr out, mpfr_srcptr eps, mpfr_srcptr r, mpf
         mpfr_inits2(w, lo, hi, (mpfr_ptr)0);
         mpfr_set_inf(lo, -1);
         mpfi_get_right(hi, la);
-        set_log_interval(out, lo, hi);
+        mpfi_interv_fr(out, lo, hi);
         mpfr_clears(lo, hi, (mpfr_ptr)0);
     }
-    mpfi_clear(e);
     mpfi_clear(a);
     mpfi_clear(b);
     mpfi_clear(half);
@@ -86,19 +83,20 @@ static void log_theta_positive(mpfi_ptr out, mpfr_srcptr eps, mpfr_srcptr r, mpf
     mpfi_clear(d);
 }
 
-/* log θ_1(r) = log erf(r/(2√2)) for exact r > 0. */
-static void log_theta_zero_eps(mpfi_ptr out, mpfr_srcptr r, mpfr_prec_t w)
+/* log θ_1(r) = log erf(r/(2√2)) for r > 0; erf is increasing, so its two
+ * ends come from the two ends of the argument. */
+static void log_theta_zero_eps(mpfi_ptr out, mpfi_srcptr r, mpfr_prec_t w)
 {
     mpfi_t arg;
     mpfi_init2(arg, w);
     mpfi_set_ui(arg, 8);
     mpfi_sqrt(arg, arg); /* 2√2 */
-    mpfi_fr_div(arg, r, arg);
+    mpfi_div(arg, r, arg);
     mpfr_t lo, hi;
     mpfr_inits2(w, lo, hi, (mpfr_ptr)0);
     mpfi_get_left(lo, arg);
     mpfi_get_right(hi, arg);
-    mpfr_erf(lo, lo, MPFR_RNDD); /* erf is increasing */
+    mpfr_erf(lo, lo, MPFR_RNDD);
     mpfr_erf(hi, hi, MPFR_RNDU);
     mpfi_interv_fr(arg, lo, hi);
     mpfi_log(out, arg);
@@ -106,47 +104,65 @@ static void log_theta_zero_eps(mpfi_ptr out, mpfr_srcptr r, mpfr_prec_t w)
     mpfi_clear(arg);
 }
 
-static void log_theta_point(mpfi_ptr out, mpfr_srcptr eps, mpfr_srcptr r, mpfr_prec_t w);
-
-/* log θ_{e^ε}(r) for exact ε < 0, r ≥ 0, by reciprocity:
+/* log θ for eps < 0 (strictly) and r > 0 or r = [0, 0], by reciprocity:
  * θ = (1 − e^ε) + e^ε·θ_{e^{−ε}}(r). */
-static void log_theta_negative(mpfi_ptr out, mpfr_srcptr eps, mpfr_srcptr r, mpfr_prec_t w)
+static void log_theta_negative(mpfi_ptr out, mpfi_srcptr e, mpfi_srcptr r, mpfr_prec_t w)
 {
-    mpfi_t e, first, second;
-    mpfi_init2(e, w);
+    mpfi_t first, second;
     mpfi_init2(first, w);
     mpfi_init2(second, w);
-    mpfi_set_fr(e, eps);
     mpfi_expm1(first, e);
     mpfi_neg(first, first); /* 1 − e^ε > 0 */
-    if (mpfr_zero_p(r)) {
+    if (mpfi_is_zero(r)) {
         mpfi_log(out, first);
     } else {
-        mpfr_t minus;
-        mpfr_init2(minus, mpfr_get_prec(eps));
-        mpfr_neg(minus, eps, MPFR_RNDN); /* exact */
-        log_theta_point(second, minus, r, w);
-        mpfr_clear(minus);
+        mpfi_neg(second, e);
+        log_theta_positive(second, second, r, w);
         mpfi_add(second, second, e);
         mpfi_exp(second, second); /* e^ε θ_{e^{−ε}}(r); a -inf lower end gives 0 */
         mpfi_add(first, first, second);
         mpfi_log(out, first);
     }
-    mpfi_clear(e);
     mpfi_clear(first);
     mpfi_clear(second);
 }
 
-/* Dispatch; requires r > 0 or ε < 0 (elsewhere θ = 0). */
-static void log_theta_point(mpfi_ptr out, mpfr_srcptr eps, mpfr_srcptr r, mpfr_prec_t w)
+/* The box when it lies inside one of the three regimes; false otherwise. */
+static bool log_theta_regime(mpfi_ptr out, mpfi_srcptr e, mpfi_srcptr r, mpfr_prec_t w)
 {
-    int s = mpfr_sgn(eps);
-    if (s < 0)
-        log_theta_negative(out, eps, r, w);
-    else if (s == 0)
+    bool r_pos = mpfi_is_strictly_pos(r);
+    if (mpfi_is_strictly_pos(e) && r_pos)
+        log_theta_positive(out, e, r, w);
+    else if (mpfi_is_strictly_neg(e) && (r_pos || mpfi_is_zero(r)))
+        log_theta_negative(out, e, r, w);
+    else if (mpfi_is_zero(e) && r_pos)
         log_theta_zero_eps(out, r, w);
     else
-        log_theta_positive(out, eps, r, w);
+        return false;
+    return true;
+}
+
+/* log θ at the exact point (eps, r); -inf where θ = 0 (r = 0, ε ≥ 0). */
+static void log_theta_point(mpfr_ptr lo, mpfr_ptr hi, mpfr_srcptr eps, mpfr_srcptr r,
+                            mpfr_prec_t w)
+{
+    if (mpfr_zero_p(r) && mpfr_sgn(eps) >= 0) {
+        mpfr_set_inf(lo, -1);
+        mpfr_set_inf(hi, -1);
+        return;
+    }
+    mpfi_t e, rr, v;
+    mpfi_init2(e, mpfr_get_prec(eps));
+    mpfi_init2(rr, mpfr_get_prec(r));
+    mpfi_init2(v, w);
+    mpfi_set_fr(e, eps);
+    mpfi_set_fr(rr, r);
+    log_theta_regime(v, e, rr, w); /* a point is always inside one regime */
+    mpfi_get_left(lo, v);
+    mpfi_get_right(hi, v);
+    mpfi_clear(e);
+    mpfi_clear(rr);
+    mpfi_clear(v);
 }
 
 /* ---- θ over boxes ---------------------------------------------------------- */
@@ -154,41 +170,34 @@ static void log_theta_point(mpfi_ptr out, mpfr_srcptr eps, mpfr_srcptr r, mpfr_p
 void ul_gauss_log_theta_enclose(mpfi_ptr out, mpfi_srcptr eps, mpfi_srcptr r_box)
 {
     ul_num_init();
-    mpfr_prec_t w = mpfi_get_prec(out) + 16;
-    mpfr_t el, eh, rl, rh, lo, hi;
-    mpfr_inits2(mpfi_get_prec(eps), el, eh, (mpfr_ptr)0);
-    mpfr_inits2(mpfi_get_prec(r_box), rl, rh, (mpfr_ptr)0);
+    mpfr_prec_t w = mpfi_get_prec(out) + 8;
+    mpfr_t lo, hi;
     mpfr_inits2(w, lo, hi, (mpfr_ptr)0);
-    mpfi_get_left(el, eps);
-    mpfi_get_right(eh, eps);
-    mpfi_get_left(rl, r_box);
-    mpfi_get_right(rh, r_box);
-
-    mpfi_t corner;
-    mpfi_init2(corner, w);
-    int same_point = mpfr_equal_p(el, eh) && mpfr_equal_p(rl, rh);
-
-    /* lower end: largest ε, smallest r */
-    if (mpfr_zero_p(rl) && mpfr_sgn(eh) >= 0) {
-        mpfr_set_inf(lo, -1);
+    mpfi_t v;
+    mpfi_init2(v, w);
+    if (log_theta_regime(v, eps, r_box, w)) {
+        mpfi_get_left(lo, v);
+        mpfi_get_right(hi, v);
     } else {
-        log_theta_point(corner, eh, rl, w);
-        mpfi_get_left(lo, corner);
-    }
-    /* upper end: smallest ε, largest r */
-    if (mpfr_zero_p(rh) && mpfr_sgn(el) >= 0) {
-        mpfr_set_inf(hi, -1);
-    } else {
-        if (!same_point || mpfr_inf_p(lo))
-            log_theta_point(corner, el, rh, w);
-        mpfi_get_right(hi, corner);
+        /* A box across regimes: θ is decreasing in ε and increasing in r, so
+         * its ends are the corners (ε_hi, r_lo) and (ε_lo, r_hi). */
+        mpfr_t el, eh, rl, rh, unused;
+        mpfr_inits2(mpfi_get_prec(eps), el, eh, (mpfr_ptr)0);
+        mpfr_inits2(mpfi_get_prec(r_box), rl, rh, (mpfr_ptr)0);
+        mpfr_init2(unused, w);
+        mpfi_get_left(el, eps);
+        mpfi_get_right(eh, eps);
+        mpfi_get_left(rl, r_box);
+        mpfi_get_right(rh, r_box);
+        log_theta_point(lo, unused, eh, rl, w);
+        log_theta_point(unused, hi, el, rh, w);
+        mpfr_clears(el, eh, rl, rh, unused, (mpfr_ptr)0);
     }
     if (mpfr_sgn(hi) > 0)
         mpfr_set_zero(hi, 1); /* θ ≤ 1: an E_γ divergence with γ > 0 never exceeds 1 */
     mpfi_interv_fr(out, lo, hi);
-
-    mpfi_clear(corner);
-    mpfr_clears(el, eh, rl, rh, lo, hi, (mpfr_ptr)0);
+    mpfi_clear(v);
+    mpfr_clears(lo, hi, (mpfr_ptr)0);
 }
 
 void ul_gauss_theta_enclose(ul_num_value *out, mpfi_srcptr eps, mpfi_srcptr r_box)
@@ -221,18 +230,22 @@ static ul_status read_checked(mpfi_ptr x, const char *name, const char *text,
         return ul_fail(err, errlen, UL_EINPUT,
                        "%s: magnitude outside the representable range (got '%s')", name, text);
     int c;
-    if (lo_bound != NULL && ul_num_decimal_compare(text, lo_bound, &c) &&
-        (c < 0 || (lo_strict && c == 0)))
-        return ul_fail(err, errlen, UL_EINPUT, "%s: must be %s %s (got '%s')", name,
-                       lo_strict ? ">" : ">=", lo_bound, text);
-    if (hi_bound != NULL && ul_num_decimal_compare(text, hi_bound, &c) &&
-        (c > 0 || (hi_strict && c == 0)))
-        return ul_fail(err, errlen, UL_EINPUT, "%s: must be %s %s (got '%s')", name,
-                       hi_strict ? "<" : "<=", hi_bound, text);
-    if ((lo_bound != NULL && !ul_num_decimal_compare(text, lo_bound, &c)) ||
-        (hi_bound != NULL && !ul_num_decimal_compare(text, hi_bound, &c)))
-        return ul_fail(err, errlen, UL_EINPUT, "%s: too many digits to compare exactly (got '%s')",
-                       name, text);
+    if (lo_bound != NULL) {
+        if (!ul_num_decimal_compare(text, lo_bound, &c))
+            return ul_fail(err, errlen, UL_EINPUT,
+                           "%s: too many digits to compare exactly (got '%s')", name, text);
+        if (c < 0 || (lo_strict && c == 0))
+            return ul_fail(err, errlen, UL_EINPUT, "%s: must be %s %s (got '%s')", name,
+                           lo_strict ? ">" : ">=", lo_bound, text);
+    }
+    if (hi_bound != NULL) {
+        if (!ul_num_decimal_compare(text, hi_bound, &c))
+            return ul_fail(err, errlen, UL_EINPUT,
+                           "%s: too many digits to compare exactly (got '%s')", name, text);
+        if (c > 0 || (hi_strict && c == 0))
+            return ul_fail(err, errlen, UL_EINPUT, "%s: must be %s %s (got '%s')", name,
+                           hi_strict ? "<" : "<=", hi_bound, text);
+    }
     return UL_OK;
 }
 

@@ -234,13 +234,13 @@ void ul_num_value_clear(ul_num_value *v)
 
 bool ul_num_value_narrow_enough(const ul_num_value *v, int digits)
 {
-    mpfr_prec_t p = mpfi_get_prec(v->enclosure) + 16;
-    mpfr_t lo, hi, width, target;
-    mpfr_inits2(p, lo, hi, width, target, (mpfr_ptr)0);
-    mpfi_get_left(lo, v->enclosure);
-    mpfi_get_right(hi, v->enclosure);
+    /* Differences are taken from the full-precision ends and rounded up into
+     * 64 bits; every rounding makes the test stricter, never looser. */
+    mpfr_srcptr lo = &v->enclosure->left, hi = &v->enclosure->right;
+    mpfr_t width, scale, target;
+    mpfr_inits2(64, width, scale, target, (mpfr_ptr)0);
 
-    /* target = 10^(1-digits), rounded down so the test can only be strict. */
+    /* target = 10^(1-digits), rounded down */
     mpfr_set_si(target, 1 - digits, MPFR_RNDN);
     mpfr_exp10(target, target, MPFR_RNDD);
 
@@ -258,13 +258,14 @@ bool ul_num_value_narrow_enough(const ul_num_value *v, int digits)
         ok = false;
     } else {
         mpfr_sub(width, hi, lo, MPFR_RNDU);
-        mpfr_abs(lo, lo, MPFR_RNDN);
-        mpfr_abs(hi, hi, MPFR_RNDN);
-        mpfr_min(lo, lo, hi, MPFR_RNDN);
-        mpfr_div(width, width, lo, MPFR_RNDU);
+        if (mpfr_sgn(lo) > 0)
+            mpfr_set(scale, lo, MPFR_RNDD);
+        else
+            mpfr_neg(scale, hi, MPFR_RNDD);
+        mpfr_div(width, width, scale, MPFR_RNDU);
         ok = mpfr_lessequal_p(width, target);
     }
-    mpfr_clears(lo, hi, width, target, (mpfr_ptr)0);
+    mpfr_clears(width, scale, target, (mpfr_ptr)0);
     return ok;
 }
 

@@ -14,7 +14,8 @@
  * Q(y)/φ(y) > (√(y²+4) - y)/2, Ann. Math. Stat. 13 (1942) 245) and
  * h(y) ≤ 2φ(y) for y < 0 (Q ≥ ½ there).
  *
- * At the point, log Q(x') = log(erfc(t)) - log 2 comes from
+ * At the point, log Q(x') = log(erfc(t)) - log 2 (for t < -2.9 rather
+ * log1p(-Q(-x')), to keep relative accuracy where Q is near 1) comes from
  *   - mpfr_erfc with rounding down; when inexact, the true value lies below
  *     the next representable number, so one call gives a 1-ulp enclosure;
  *   - in the far tail, the asymptotic series (DLMF 7.12.1)
@@ -29,9 +30,27 @@
 
 #include "num/encl.h"
 
-/* Use the series when t² ≥ SERIES_T2_PER_BIT · (working bits): its smallest
- * term, about e^{-t²}, is then far below 2^-bits, and few terms are needed. */
-#define SERIES_T2_PER_BIT 4
+/* Which of erfc and the series to use at t > 0.  The series needs t² ≥ w
+ * (its smallest term, about e^{-t²}, is then below 2^-1.44w).  mpfr_erfc is
+ * fast where it switches to its own asymptotic expansion (MPFR 4.2,
+ * erfc.c: when 2·EXP(t) − 2 ≥ ⌈log2 w⌉) but very slow just below that,
+ * where it cancels 1 − erf(t); and it underflows beyond t ≈ 1.7e9, where only
+ * the series gives log Q.  Both choices are sound; this only picks the faster. */
+static int series_applies(mpfr_srcptr t, mpfr_prec_t w)
+{
+    if (mpfr_sgn(t) <= 0)
+        return 0;
+    mpfr_exp_t e = mpfr_get_exp(t); /* 2^(e-1) ≤ t < 2^e */
+    if (e >= 30)
+        return 1;
+    double td = mpfr_get_d(t, MPFR_RNDZ); /* a choice of method, not a bound */
+    if (td * td < (double)w)
+        return 0;
+    int log2w = 0;
+    while ((1L << log2w) < w)
+        log2w++;
+    return 2 * (long)e - 2 < log2w;
+}
 
 /* log(erfc(t)) - log 2 at the exact point t, via one erfc call. */
 static void log_q_point_erfc(mpfi_ptr out, mpfr_srcptr t, mpfr_prec_t w)
@@ -55,12 +74,11 @@ static void log_q_point_erfc(mpfi_ptr out, mpfr_srcptr t, mpfr_prec_t w)
  * remainder bound of DLMF 7.12(ii). */
 static void log_q_point_series(mpfi_ptr out, mpfr_srcptr t, mpfr_prec_t w)
 {
-    mpfi_t t2, u, term, sum, acc, c;
+    mpfi_t t2, u, term, sum, c;
     mpfi_init2(t2, w);
     mpfi_init2(u, w);
     mpfi_init2(term, w);
     mpfi_init2(sum, w);
-    mpfi_init2(acc, w);
     mpfi_init2(c, w);
 
     mpfi_set_fr(t2, t);
@@ -98,40 +116,24 @@ static void log_q_point_series(mpfi_ptr out, mpfr_srcptr t, mpfr_prec_t w)
     else
         mpfr_add(hi, hi, mag, MPFR_RNDU);
     mpfi_interv_fr(sum, lo, hi);
-    mpfi_log(sum, sum); /* log S */
 
-    /* log Q = -t² - log t - ½ log π - log 2 + log S */
-    mpfi_set_fr(acc, t);
-    mpfi_log(acc, acc);
-    mpfi_add(acc, acc, t2);
+    /* log Q = −t² + log( S / (2t√π) ): one logarithm */
     mpfi_const_pi(c);
-    mpfi_log(c, c);
-    mpfi_div_2ui(c, c, 1);
-    mpfi_add(acc, acc, c);
-    mpfi_const_log2(c);
-    mpfi_add(acc, acc, c);
-    mpfi_sub(out, sum, acc);
+    mpfi_sqrt(c, c);
+    mpfi_mul_fr(c, c, t);
+    mpfi_mul_2ui(c, c, 1);
+    mpfi_div(sum, sum, c);
+    mpfi_log(sum, sum);
+    mpfi_sub(out, sum, t2);
 
     mpfr_clears(tiny, mag, prev, lo, hi, (mpfr_ptr)0);
     mpfi_clear(t2);
     mpfi_clear(u);
     mpfi_clear(term);
     mpfi_clear(sum);
-    mpfi_clear(acc);
     mpfi_clear(c);
 }
 
-static int series_applies(mpfr_srcptr t, mpfr_prec_t w)
-{
-    if (mpfr_sgn(t) <= 0)
-        return 0;
-    /* t ≥ 2^(e-1); compare t² ≥ SERIES_T2_PER_BIT·w through exponents first. */
-    mpfr_exp_t e = mpfr_get_exp(t);
-    if (e > 40)
-        return 1;
-    double td = mpfr_get_d(t, MPFR_RNDZ); /* a choice of method, not a bound */
-    return td * td >= (double)SERIES_T2_PER_BIT * (double)w;
-}
 
 /* log Q(x') at x' = t·√2 for exact t.  For t < 0 it is log1p(−Q(−x')),
  * so that log Q keeps its relative accuracy where Q is close to 1. */
@@ -144,6 +146,12 @@ static void log_q_point(mpfi_ptr out, mpfr_srcptr t, mpfr_prec_t w, ul_logq_meth
             log_q_point_series(out, t, w);
         else
             log_q_point_erfc(out, t, w);
+        return;
+    }
+    if (mpfr_cmp_d(t, -2.9) > 0) {
+        /* Q(-x') = erfc(-t)/2 > 2^-16: log Q ≈ -Q(-x') keeps all but 16 bits of
+         * relative accuracy from erfc(t) directly, the cheaper call. */
+        log_q_point_erfc(out, t, w);
         return;
     }
     mpfr_t minus;
@@ -180,7 +188,7 @@ static void hazard_bound(mpfr_ptr bound, mpfr_srcptr y_max)
 void ul_num_log_q_by(mpfi_ptr out, mpfi_srcptr x, ul_logq_method method)
 {
     ul_num_init();
-    mpfr_prec_t w = mpfi_get_prec(out) + 16;
+    mpfr_prec_t w = mpfi_get_prec(out) + 8;
 
     mpfi_t sqrt2, xp, hull, lip;
     mpfi_init2(sqrt2, w);
