@@ -77,29 +77,28 @@ static void check_theta(const char *eps, const char *r, int digits)
     ul_num_value_clear(&v);
 }
 
-Test(gaussian, theta_random_points_contain_oracle)
+/* `count` random points, ε uniform on [−20, 50] and r log-uniform on
+ * [1e-3, 50] (the ranges of the issue), each checked at `digits` digits. */
+static void check_random_points(int count, int digits)
 {
-    /* 220 random points: ε uniform on [−20, 50], r log-uniform on [1e-3, 50]. */
     char eps[64], r[64];
-    for (int i = 0; i < 220; i++) {
+    for (int i = 0; i < count; i++) {
         double e = -20 + 70 * uniform01();
         double lr = log(1e-3) + (log(50) - log(1e-3)) * uniform01();
         snprintf(eps, sizeof eps, "%.9f", e);
         snprintf(r, sizeof r, "%.9e", exp(lr));
-        check_theta(eps, r, 17);
+        check_theta(eps, r, digits);
     }
+}
+
+Test(gaussian, theta_random_points_contain_oracle)
+{
+    check_random_points(220, 17);
 }
 
 Test(gaussian, theta_random_points_fifty_digits)
 {
-    char eps[64], r[64];
-    for (int i = 0; i < 30; i++) {
-        double e = -20 + 70 * uniform01();
-        double lr = log(1e-3) + (log(50) - log(1e-3)) * uniform01();
-        snprintf(eps, sizeof eps, "%.9f", e);
-        snprintf(r, sizeof r, "%.9e", exp(lr));
-        check_theta(eps, r, 50);
-    }
+    check_random_points(30, 50);
 }
 
 Test(gaussian, theta_hard_corners)
