@@ -26,6 +26,7 @@
 #include <stdlib.h>
 
 #include "num/gauss_tail.h"
+#include "num/input.h"
 #include "num/threshold.h"
 
 /* ---- θ on narrow boxes -------------------------------------------------- */
@@ -211,44 +212,6 @@ void ul_gauss_theta_enclose(ul_num_value *out, mpfi_srcptr eps, mpfi_srcptr r_bo
     out->is_log = true;
 }
 
-/* ---- input checks -------------------------------------------------------- */
-
-/* Reads text into x (at x's precision) and checks lo_bound ≤ value ≤ hi_bound
- * (either bound may be NULL; strict when the matching flag is set), with
- * exact decimal comparisons. */
-static ul_status read_checked(mpfi_ptr x, const char *name, const char *text,
-                              const char *lo_bound, bool lo_strict, const char *hi_bound,
-                              bool hi_strict, char *err, size_t errlen)
-{
-    if (text == NULL)
-        return ul_fail(err, errlen, UL_EINPUT, "%s: missing", name);
-    if (!ul_num_is_decimal(text))
-        return ul_fail(err, errlen, UL_EINPUT,
-                       "%s: must be a finite decimal number like 0.5 or 1e-6 (got '%s')", name,
-                       text);
-    if (ul_num_set_decimal(x, text) != UL_OK)
-        return ul_fail(err, errlen, UL_EINPUT,
-                       "%s: magnitude outside the representable range (got '%s')", name, text);
-    int c;
-    if (lo_bound != NULL) {
-        if (!ul_num_decimal_compare(text, lo_bound, &c))
-            return ul_fail(err, errlen, UL_EINPUT,
-                           "%s: too many digits to compare exactly (got '%s')", name, text);
-        if (c < 0 || (lo_strict && c == 0))
-            return ul_fail(err, errlen, UL_EINPUT, "%s: must be %s %s (got '%s')", name,
-                           lo_strict ? ">" : ">=", lo_bound, text);
-    }
-    if (hi_bound != NULL) {
-        if (!ul_num_decimal_compare(text, hi_bound, &c))
-            return ul_fail(err, errlen, UL_EINPUT,
-                           "%s: too many digits to compare exactly (got '%s')", name, text);
-        if (c > 0 || (hi_strict && c == 0))
-            return ul_fail(err, errlen, UL_EINPUT, "%s: must be %s %s (got '%s')", name,
-                           hi_strict ? "<" : "<=", hi_bound, text);
-    }
-    return UL_OK;
-}
-
 /* ---- certified θ ------------------------------------------------------------ */
 
 typedef struct {
@@ -259,10 +222,10 @@ static ul_status check_theta_inputs(const theta_inputs *in, char *err, size_t er
 {
     mpfi_t x;
     mpfi_init2(x, 64);
-    ul_status st = read_checked(x, "eps", in->eps, "-" UL_GAUSS_MAX_ABS_EPS, false,
+    ul_status st = ul_num_read_checked(x, "eps", in->eps, "-" UL_GAUSS_MAX_ABS_EPS, false,
                                 UL_GAUSS_MAX_ABS_EPS, false, err, errlen);
     if (st == UL_OK)
-        st = read_checked(x, "r", in->r, "0", false, UL_GAUSS_MAX_R, false, err, errlen);
+        st = ul_num_read_checked(x, "r", in->r, "0", false, UL_GAUSS_MAX_R, false, err, errlen);
     mpfi_clear(x);
     return st;
 }
@@ -387,11 +350,11 @@ ul_status ul_gauss_sigma_min(const char *eps, const char *delta, const char *sen
 {
     mpfi_t s;
     mpfi_init2(s, 64);
-    ul_status st = read_checked(s, "eps", eps, "0", false, UL_GAUSS_MAX_ABS_EPS, false, err, errlen);
+    ul_status st = ul_num_read_checked(s, "eps", eps, "0", false, UL_GAUSS_MAX_ABS_EPS, false, err, errlen);
     if (st == UL_OK)
-        st = read_checked(s, "delta", delta, "0", true, "1", true, err, errlen);
+        st = ul_num_read_checked(s, "delta", delta, "0", true, "1", true, err, errlen);
     if (st == UL_OK)
-        st = read_checked(s, "sensitivity", sensitivity, "0", true, "1e100", false, err, errlen);
+        st = ul_num_read_checked(s, "sensitivity", sensitivity, "0", true, "1e100", false, err, errlen);
     if (st != UL_OK) {
         mpfi_clear(s);
         return st;
@@ -429,9 +392,9 @@ ul_status ul_gauss_eps_min(const char *r, const char *delta, const ul_num_precis
 {
     mpfi_t x;
     mpfi_init2(x, 64);
-    ul_status st = read_checked(x, "r", r, "0", false, UL_GAUSS_MAX_R, false, err, errlen);
+    ul_status st = ul_num_read_checked(x, "r", r, "0", false, UL_GAUSS_MAX_R, false, err, errlen);
     if (st == UL_OK)
-        st = read_checked(x, "delta", delta, "0", true, "1", true, err, errlen);
+        st = ul_num_read_checked(x, "delta", delta, "0", true, "1", true, err, errlen);
     mpfi_clear(x);
     if (st != UL_OK)
         return st;
