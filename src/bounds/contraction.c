@@ -1,0 +1,418 @@
+/* src/bounds/contraction.c — δ after T clipping + noise steps, in log space.
+ *
+ * Formulas: spec/koloskova.md §2.3 (see contraction.h).  Every quantity is an
+ * interval; the recursion is evaluated at one working precision for all T
+ * steps, and the whole evaluation is repeated at twice the precision when
+ * the result is too wide (each round is sound on its own).
+ */
+#include "bounds/contraction.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bounds/gaussian.h"
+#include "num/input.h"
+#include "num/threshold.h"
+
+bool ul_contraction_mode_parse(const char *text, ul_contraction_mode *mode)
+{
+    if (text != NULL && strcmp(text, "product") == 0)
+        *mode = UL_CONTRACTION_PRODUCT;
+    else if (text != NULL && strcmp(text, "adaptive") == 0)
+        *mode = UL_CONTRACTION_ADAPTIVE;
+    else
+        return false;
+    return true;
+}
+
+/* ---- validation ---------------------------------------------------------- */
+
+static ul_status check_problem(const ul_contraction_problem *pb, bool need_r, char *err,
+                              size_t errlen)
+{
+    mpfi_t x;
+    mpfi_init2(x, 64);
+    ul_status st = ul_num_read_checked(x, "eps", pb->eps, "0", false, UL_GAUSS_MAX_ABS_EPS,
+                                       false, err, errlen);
+    if (st == UL_OK && pb->delta0 != NULL)
+        st = ul_num_read_checked(x, "delta0", pb->delta0, "0", true, "1", false, err, errlen);
+    if (st == UL_OK && pb->steps > UL_CONTRACTION_MAX_STEPS)
+        st = ul_fail(err, errlen, UL_EINPUT, "steps: must be at most %lu (got %lu)",
+                     UL_CONTRACTION_MAX_STEPS, pb->steps);
+    if (st == UL_OK && need_r) {
+        if (pb->n_r != 1 && pb->n_r != pb->steps)
+            st = ul_fail(err, errlen, UL_EINPUT,
+                         "r: give one value or one per step (%lu values), got %zu", pb->steps,
+                         pb->n_r);
+        for (size_t i = 0; st == UL_OK && i < pb->n_r; i++)
+            st = ul_num_read_checked(x, "r", pb->r[i], "0", false, UL_GAUSS_MAX_R, false, err,
+                                     errlen);
+    }
+    mpfi_clear(x);
+    return st;
+}
+
+/* ---- one evaluation at a fixed precision ---------------------------------- */
+
+/* Inputs read at the working precision, plus derived constants. */
+typedef struct {
+    mpfr_prec_t prec;
+    mpfi_t eps, expm1_eps, log_delta0, log_floor;
+    mpfi_t *r;
+    size_t n_r;
+} reading;
+
+static void reading_init(reading *in, const ul_contraction_problem *pb, mpfr_prec_t p)
+{
+    in->prec = p;
+    mpfi_init2(in->eps, p);
+    mpfi_init2(in->expm1_eps, p);
+    mpfi_init2(in->log_delta0, p);
+    mpfi_init2(in->log_floor, p);
+    ul_num_set_decimal(in->eps, pb->eps); /* checked by check_problem */
+    mpfi_expm1(in->expm1_eps, in->eps);
+    if (pb->delta0 != NULL) {
+        ul_num_set_decimal(in->log_delta0, pb->delta0);
+        mpfi_log(in->log_delta0, in->log_delta0);
+    } else {
+        mpfi_set_ui(in->log_delta0, 0);
+    }
+    /* log δ_floor = log10 δ_floor · ln 10 */
+    mpfi_t ln10;
+    mpfi_init2(ln10, p);
+    mpfi_set_ui(ln10, 10);
+    mpfi_log(ln10, ln10);
+    ul_num_set_decimal(in->log_floor, UL_CONTRACTION_FLOOR_LOG10);
+    mpfi_mul(in->log_floor, in->log_floor, ln10);
+    mpfi_clear(ln10);
+    in->n_r = pb->n_r;
+    in->r = malloc(pb->n_r * sizeof *in->r);
+    if (in->r == NULL)
+        abort();
+    for (size_t i = 0; i < pb->n_r; i++) {
+        mpfi_init2(in->r[i], p);
+        ul_num_set_decimal(in->r[i], pb->r[i]);
+    }
+}
+
+static void reading_clear(reading *in)
+{
+    mpfi_clear(in->eps);
+    mpfi_clear(in->expm1_eps);
+    mpfi_clear(in->log_delta0);
+    mpfi_clear(in->log_floor);
+    for (size_t i = 0; i < in->n_r; i++)
+        mpfi_clear(in->r[i]);
+    free(in->r);
+}
+
+/* The adaptive ε̃ = log(1 + (e^ε − 1)/δ) = −L + log(e^ε − 1 + e^L), L = log δ,
+ * written so that e^L may underflow (it then encloses [0, tiny]). */
+static void eps_tilde(mpfi_ptr out, const reading *in, mpfi_srcptr log_delta)
+{
+    if (mpfi_is_zero(in->eps)) {
+        mpfi_set_ui(out, 0); /* ε = 0: ε̃ = log 1 = 0 exactly */
+        return;
+    }
+    mpfi_exp(out, log_delta);
+    mpfi_add(out, out, in->expm1_eps);
+    mpfi_log(out, out);
+    mpfi_sub(out, out, log_delta);
+}
+
+typedef enum { RUN_DONE, RUN_FLOOR, RUN_TOO_WIDE } run_outcome;
+
+/* Runs the recursion for `steps` steps from log δ_0 (adaptive) or sums the
+ * product, leaving log δ_T in log_delta.  RUN_FLOOR: the floor was reached
+ * and log_delta is [-inf, log δ_floor].  RUN_TOO_WIDE: the width of log δ
+ * passed max_width (when max_width is not NULL) and the walk stopped early,
+ * since widths only grow: the caller retries at a higher precision. */
+static run_outcome run_steps(mpfi_ptr log_delta, const reading *in, unsigned long steps,
+                             ul_contraction_mode mode, mpfr_srcptr max_width,
+                             mpfr_srcptr stop_below)
+{
+    mpfr_prec_t p = in->prec;
+    mpfi_t lt, et, prev_et;
+    mpfi_init2(lt, p);
+    mpfi_init2(et, p);
+    mpfi_init2(prev_et, p);
+    mpfi_set(log_delta, in->log_delta0);
+    bool floor = false, too_wide = false;
+    mpfr_t width;
+    mpfr_init2(width, 64);
+
+    if (mode == UL_CONTRACTION_PRODUCT && in->n_r == 1) {
+        /* log δ_T = log δ_0 + T·log θ_{e^ε}(r): one θ for any T */
+        if (steps > 0) {
+            ul_gauss_log_theta_enclose(lt, in->eps, in->r[0]);
+            mpfi_mul_ui(lt, lt, steps);
+            mpfi_add(log_delta, log_delta, lt);
+        }
+    } else {
+        bool have_prev = false;
+        size_t prev_r = (size_t)-1;
+        for (unsigned long t = 0; t < steps; t++) {
+            size_t ri = in->n_r == 1 ? 0 : t;
+            if (mode == UL_CONTRACTION_ADAPTIVE)
+                eps_tilde(et, in, log_delta);
+            else
+                mpfi_set(et, in->eps);
+            /* θ depends only on (ε̃, r): reuse it when both repeat (ε = 0, or
+             * the product mode with constant r). */
+            bool same = have_prev && ri == prev_r &&
+                        mpfr_equal_p(&et->left, &prev_et->left) &&
+                        mpfr_equal_p(&et->right, &prev_et->right);
+            if (!same) {
+                ul_gauss_log_theta_enclose(lt, et, in->r[ri]);
+                mpfi_set(prev_et, et);
+                prev_r = ri;
+                have_prev = true;
+            }
+            /* δ never increases (θ ≤ 1): the new upper end is at most the old. */
+            mpfr_set(width, &log_delta->right, MPFR_RNDU);
+            mpfi_add(log_delta, log_delta, lt);
+            if (mpfr_greater_p(&log_delta->right, width) && mpfr_number_p(width))
+                mpfi_interv_fr(log_delta, &log_delta->left, width);
+            /* Once δ is certainly below the floor, the floor bounds every
+             * later δ_t. */
+            if (mpfr_less_p(&log_delta->right, &in->log_floor->left)) {
+                floor = true;
+                break;
+            }
+            /* A caller that only asks "is δ_T ≤ δ?" can stop once δ_t ≤ δ. */
+            if (stop_below != NULL && mpfr_lessequal_p(&log_delta->right, stop_below))
+                break;
+            if (max_width != NULL) {
+                mpfi_diam_abs(width, log_delta);
+                if (!mpfr_lessequal_p(width, max_width)) {
+                    too_wide = true;
+                    break;
+                }
+            }
+        }
+    }
+    if (floor) {
+        mpfr_t lo, hi;
+        mpfr_inits2(p, lo, hi, (mpfr_ptr)0);
+        mpfr_set_inf(lo, -1);
+        mpfi_get_right(hi, in->log_floor);
+        mpfi_interv_fr(log_delta, lo, hi);
+        mpfr_clears(lo, hi, (mpfr_ptr)0);
+    }
+    mpfr_clear(width);
+    mpfi_clear(lt);
+    mpfi_clear(et);
+    mpfi_clear(prev_et);
+    return floor ? RUN_FLOOR : too_wide ? RUN_TOO_WIDE : RUN_DONE;
+}
+
+/* ---- certified δ_T -------------------------------------------------------- */
+
+ul_status ul_contraction_delta_certified(const ul_contraction_problem *pb,
+                                         const ul_num_precision *want, ul_num_value *delta,
+                                         bool *floor_reached, ul_num_report *report, char *err,
+                                         size_t errlen)
+{
+    ul_status st = check_problem(pb, true, err, errlen);
+    if (st != UL_OK)
+        return st;
+    /* guard: the width of log δ grows about one ulp per step */
+    double guard = log2(1.0 + (double)pb->steps) + 8;
+    mpfr_prec_t cap = ul_num_max_bits(want);
+    mpfr_prec_t p = ul_num_start_bits(want, guard);
+    mpfr_t max_width;
+    mpfr_init2(max_width, 64);
+    mpfr_set_si(max_width, 1 - want->digits, MPFR_RNDN);
+    mpfr_exp10(max_width, max_width, MPFR_RNDU); /* the widest log δ that can pass */
+    for (;;) {
+        reading in;
+        reading_init(&in, pb, p);
+        mpfi_set_prec(delta->enclosure, p);
+        delta->is_log = true;
+        /* at the cap, walk to the end whatever the width: the result is sound */
+        run_outcome out =
+            run_steps(delta->enclosure, &in, pb->steps, pb->mode, p >= cap ? NULL : max_width, NULL);
+        reading_clear(&in);
+        *floor_reached = out == RUN_FLOOR;
+        report->bits_used = p;
+        report->cap_hit = false;
+        if (out == RUN_FLOOR ||
+            (out == RUN_DONE && ul_num_value_narrow_enough(delta, want->digits))) {
+            mpfr_clear(max_width);
+            return UL_OK;
+        }
+        if (p >= cap) {
+            report->cap_hit = true;
+            mpfr_clear(max_width);
+            return ul_fail(err, errlen, UL_ECAP,
+                           "precision cap of %ld bits reached before %d digits were certain",
+                           (long)cap, want->digits);
+        }
+        p = 2 * p > cap ? cap : 2 * p;
+    }
+}
+
+/* ---- least T ------------------------------------------------------------------ */
+
+ul_status ul_contraction_least_steps(const ul_contraction_problem *pb, const char *delta,
+                                     unsigned long max_steps, unsigned long *steps,
+                                     ul_num_report *report, char *err, size_t errlen)
+{
+    ul_contraction_problem one = *pb;
+    one.steps = 1;
+    ul_status st = check_problem(&one, true, err, errlen);
+    if (st != UL_OK)
+        return st;
+    if (pb->n_r != 1)
+        return ul_fail(err, errlen, UL_EINPUT, "r: the least T needs one constant r");
+    mpfi_t x;
+    mpfi_init2(x, 64);
+    st = ul_num_read_checked(x, "delta", delta, "0", true, "1", true, err, errlen);
+    mpfi_clear(x);
+    if (st != UL_OK)
+        return st;
+    if (max_steps > UL_CONTRACTION_MAX_STEPS)
+        max_steps = UL_CONTRACTION_MAX_STEPS;
+
+    /* Walk the recursion step by step, deciding "δ_t ≤ δ" with enclosures;
+     * an undecided step restarts the walk at twice the precision. */
+    mpfr_prec_t cap = UL_NUM_DEFAULT_MAX_BITS;
+    for (mpfr_prec_t p = 128;; p = 2 * p > cap ? cap : 2 * p) {
+        reading in;
+        reading_init(&in, pb, p);
+        mpfi_t ld, log_delta, lt, et;
+        mpfi_init2(ld, p);
+        mpfi_init2(log_delta, p);
+        mpfi_init2(lt, p);
+        mpfi_init2(et, p);
+        ul_num_set_decimal(ld, delta);
+        mpfi_log(ld, ld);
+        mpfi_set(log_delta, in.log_delta0);
+        int decided = 0; /* 1 found, -1 undecided, -2 exhausted */
+        for (unsigned long t = 0; decided == 0; t++) {
+            if (mpfr_lessequal_p(&log_delta->right, &ld->left)) {
+                *steps = t;
+                decided = 1;
+            } else if (!mpfr_greater_p(&log_delta->left, &ld->right)) {
+                decided = -1;
+            } else if (t >= max_steps) {
+                decided = -2;
+            } else {
+                if (pb->mode == UL_CONTRACTION_ADAPTIVE)
+                    eps_tilde(et, &in, log_delta);
+                else
+                    mpfi_set(et, in.eps);
+                if (t == 0 || pb->mode == UL_CONTRACTION_ADAPTIVE)
+                    ul_gauss_log_theta_enclose(lt, et, in.r[0]);
+                mpfi_add(log_delta, log_delta, lt);
+            }
+        }
+        mpfi_clear(ld);
+        mpfi_clear(log_delta);
+        mpfi_clear(lt);
+        mpfi_clear(et);
+        reading_clear(&in);
+        report->bits_used = p;
+        report->cap_hit = false;
+        if (decided == 1)
+            return UL_OK;
+        if (decided == -2)
+            return ul_fail(err, errlen, UL_ENOROOT, "delta: not reached within %lu steps",
+                           max_steps);
+        if (p >= cap) {
+            report->cap_hit = true;
+            return ul_fail(err, errlen, UL_ECAP,
+                           "could not decide whether delta is reached within %ld bits",
+                           (long)cap);
+        }
+    }
+}
+
+/* ---- smallest σ ------------------------------------------------------------ */
+
+typedef struct {
+    const ul_contraction_problem *pb;
+    const char *delta;
+} sigma_search;
+
+/* x = r = D/σ: safe when δ_T(r) ≤ δ is certain (δ_T is increasing in r in
+ * both modes: θ is increasing in r, and δ·θ_{e^{ε̃(δ)}} is increasing in δ). */
+static ul_side classify_r(mpfr_srcptr x, mpfr_prec_t p, void *ctx)
+{
+    const sigma_search *s = ctx;
+    ul_contraction_problem pb = *s->pb;
+    const char *placeholder = "1";
+    pb.r = &placeholder;
+    pb.n_r = 1;
+    reading in;
+    reading_init(&in, &pb, p);
+    mpfi_set_fr(in.r[0], x);
+    mpfi_t ld, log_delta;
+    mpfi_init2(ld, p);
+    mpfi_init2(log_delta, p);
+    ul_num_set_decimal(ld, s->delta);
+    mpfi_log(ld, ld);
+    bool floor = run_steps(log_delta, &in, pb.steps, pb.mode, NULL, &ld->left) == RUN_FLOOR;
+    ul_side side = UL_SIDE_UNDECIDED;
+    if (mpfr_lessequal_p(&log_delta->right, &ld->left))
+        side = UL_SIDE_SAFE;
+    else if (!floor && mpfr_greater_p(&log_delta->left, &ld->right))
+        side = UL_SIDE_UNSAFE;
+    mpfi_clear(ld);
+    mpfi_clear(log_delta);
+    reading_clear(&in);
+    return side;
+}
+
+ul_status ul_contraction_sigma_min(const ul_contraction_problem *pb, const char *diameter,
+                                   const char *delta, const ul_num_precision *want,
+                                   mpfi_ptr sigma, ul_num_report *report, char *err,
+                                   size_t errlen)
+{
+    ul_status st = check_problem(pb, false, err, errlen);
+    mpfi_t d;
+    mpfi_init2(d, 64);
+    if (st == UL_OK)
+        st = ul_num_read_checked(d, "diameter", diameter, "0", true, "1e100", false, err, errlen);
+    if (st == UL_OK)
+        st = ul_num_read_checked(d, "delta", delta, "0", true, "1", true, err, errlen);
+    if (st == UL_OK && pb->steps == 0)
+        st = ul_fail(err, errlen, UL_EINPUT, "steps: must be at least 1 to calibrate sigma");
+    if (st != UL_OK) {
+        mpfi_clear(d);
+        return st;
+    }
+    /* Already δ_0 ≤ δ: any σ > 0 works. */
+    if (pb->delta0 != NULL) {
+        int c;
+        if (ul_num_decimal_compare(pb->delta0, delta, &c) && c <= 0) {
+            mpfi_set_ui(sigma, 0);
+            mpfi_clear(d);
+            report->bits_used = 0;
+            report->cap_hit = false;
+            return UL_OK;
+        }
+    }
+    sigma_search s = {pb, delta};
+    mpfr_t safe_r, unsafe_r;
+    mpfr_inits2(64, safe_r, unsafe_r, (mpfr_ptr)0);
+    st = ul_num_bracket_threshold(classify_r, &s, false, want, safe_r, unsafe_r, report, err,
+                                  errlen);
+    if (st == UL_OK || (st == UL_ECAP && !mpfr_nan_p(unsafe_r))) {
+        mpfr_prec_t p = report->bits_used + 32;
+        mpfi_set_prec(d, p);
+        ul_num_set_decimal(d, diameter);
+        mpfi_set_prec(sigma, p);
+        mpfr_t lo, hi;
+        mpfr_inits2(p, lo, hi, (mpfr_ptr)0);
+        /* σ* ∈ [D_lo / r_unsafe, D_hi / r_safe]; the upper end is safe. */
+        mpfr_div(lo, &d->left, unsafe_r, MPFR_RNDD);
+        mpfr_div(hi, &d->right, safe_r, MPFR_RNDU);
+        mpfi_interv_fr(sigma, lo, hi);
+        mpfr_clears(lo, hi, (mpfr_ptr)0);
+    }
+    mpfr_clears(safe_r, unsafe_r, (mpfr_ptr)0);
+    mpfi_clear(d);
+    return st;
+}
