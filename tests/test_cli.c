@@ -225,3 +225,67 @@ Test(cli, bad_inputs_are_usage_errors)
     expect_usage_error("--eps", run("calc", "gauss-sigma", "--eps", "-1", "--delta", "0.1", NULL));
     expect_usage_error("nosuch", run("nosuch", NULL));
 }
+
+/* ---- contraction quantities ---------------------------------------------------- */
+
+Test(cli, contraction_quantities_run_and_agree_with_each_other)
+{
+    /* contraction-steps says T is least; contraction at T must be ≤ δ and at
+     * T − 1 above it (here through the CLI, i.e. a different entry point). */
+    run_result r = run("calc", "contraction-steps", "--eps", "1", "--r", "1.5", "--delta", "1e-6",
+                       "--mode", "adaptive", "--json", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    json_object *o = json_tokener_parse(r.out);
+    cr_assert_not_null(o);
+    long t = strtol(field(o, "value"), NULL, 10);
+    json_object_put(o);
+    run_free(&r);
+    cr_assert_gt(t, 1);
+    char steps[32], fewer[32];
+    snprintf(steps, sizeof steps, "%ld", t);
+    snprintf(fewer, sizeof fewer, "%ld", t - 1);
+    r = run("calc", "contraction", "--eps", "1", "--r", "1.5", "--steps", steps, "--mode",
+            "adaptive", "--json", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    o = json_tokener_parse(r.out);
+    cr_assert(strtod(field(o, "hi"), NULL) <= 1e-6);
+    cr_assert_str_eq(field(o, "floor_reached"), "false");
+    json_object_put(o);
+    run_free(&r);
+    r = run("calc", "contraction", "--eps", "1", "--r", "1.5", "--steps", fewer, "--mode",
+            "adaptive", "--json", NULL);
+    o = json_tokener_parse(r.out);
+    cr_assert(strtod(field(o, "lo"), NULL) > 1e-6);
+    json_object_put(o);
+    run_free(&r);
+
+    r = run("calc", "contraction-sigma", "--eps", "1", "--diameter", "2", "--steps", "8",
+            "--delta", "1e-5", "--json", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    o = json_tokener_parse(r.out);
+    cr_assert_str_eq(field(o, "safe"), field(o, "hi"));
+    json_object_put(o);
+    run_free(&r);
+}
+
+Test(cli, contraction_bad_inputs)
+{
+    expect_usage_error("--steps", run("calc", "contraction", "--eps", "1", "--r", "2", "--steps",
+                                      "-3", NULL));
+    expect_usage_error("--steps", run("calc", "contraction", "--eps", "1", "--r", "2", "--steps",
+                                      "1e3", NULL));
+    expect_usage_error("--mode", run("calc", "contraction", "--eps", "1", "--r", "2", "--steps",
+                                     "3", "--mode", "fast", NULL));
+    expect_usage_error("--r", run("calc", "contraction", "--eps", "1", "--r", "2,3", "--steps",
+                                  "3", NULL));
+    expect_usage_error("--r", run("calc", "contraction", "--eps", "1", "--r", "2,x,3", "--steps",
+                                  "3", NULL));
+    expect_usage_error("--delta0", run("calc", "contraction", "--eps", "1", "--r", "2", "--steps",
+                                       "3", "--delta0", "2", NULL));
+    expect_usage_error("--eps", run("calc", "contraction", "--eps", "-1", "--r", "2", "--steps",
+                                    "3", NULL));
+    expect_usage_error("--delta", run("calc", "contraction-steps", "--eps", "1", "--r", "2",
+                                      "--delta", "0", NULL));
+    expect_usage_error("--diameter", run("calc", "contraction-sigma", "--eps", "1", "--diameter",
+                                         "0", "--steps", "3", "--delta", "0.1", NULL));
+}

@@ -13,8 +13,7 @@
 #define MAX_BITS_MIN 64L
 #define MAX_BITS_MAX (1L << 22)
 
-/* Strict non-negative integer: digits only, no sign, no spaces, ≤ 9 digits. */
-static bool read_count(const char *text, long *out)
+bool ul_cli_read_count(const char *text, long *out)
 {
     size_t n = strlen(text);
     if (n == 0 || n > 9)
@@ -41,12 +40,12 @@ static int set_common(const char *name, const char *value, ul_cli_common *common
 {
     long v;
     if (strcmp(name, "digits") == 0) {
-        if (!read_count(value, &v) || v < 1 || v > DIGITS_MAX)
+        if (!ul_cli_read_count(value, &v) || v < 1 || v > DIGITS_MAX)
             return fail(err, errlen, "--digits: must be a whole number from 1 to 5000 (got '%s')",
                         value);
         common->digits = (int)v;
     } else {
-        if (!read_count(value, &v) || v < MAX_BITS_MIN || v > MAX_BITS_MAX)
+        if (!ul_cli_read_count(value, &v) || v < MAX_BITS_MIN || v > MAX_BITS_MAX)
             return fail(err, errlen,
                         "--max-bits: must be a whole number from 64 to 4194304 (got '%s')",
                         value);

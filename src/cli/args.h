@@ -27,6 +27,10 @@ typedef struct {
     long max_bits;     /* --max-bits, default 65536 */
 } ul_cli_common;
 
+/* Strict non-negative integer: digits only, no sign, no spaces, at most 9
+ * digits.  False otherwise. */
+bool ul_cli_read_count(const char *text, long *out);
+
 /* Parses argv[0..argc) against flags[0..nflags).  values[i] receives the text
  * for flags[i] (or its default).  Returns 0, or 2 with a message in err. */
 int ul_cli_parse(int argc, char **argv, const ul_cli_flag *flags, int nflags,

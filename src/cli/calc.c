@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bounds/contraction.h"
 #include "bounds/gaussian.h"
 #include "cli/args.h"
 #include "cli/exitcodes.h"
@@ -258,6 +259,184 @@ static int run_gauss_eps(const calc_quantity *q, const char **v, const ul_cli_co
     return rc;
 }
 
+
+/* ---- contraction ------------------------------------------------------------- */
+
+/* Splits a comma-separated list in place; returns the count (at most max). */
+static size_t split_list(char *text, const char **items, size_t max)
+{
+    size_t n = 0;
+    for (char *s = text; n < max;) {
+        items[n++] = s;
+        char *comma = strchr(s, ',');
+        if (comma == NULL)
+            break;
+        *comma = '\0';
+        s = comma + 1;
+    }
+    return n;
+}
+
+/* Reads --steps, --mode and --r into a problem; 0 or an exit code.  The list
+ * storage belongs to the caller. */
+static int read_contraction(const calc_quantity *q, const char *eps, const char *r_text,
+                            const char *steps_text, const char *delta0, const char *mode_text,
+                            char **r_copy, const char ***r_items, ul_contraction_problem *pb)
+{
+    long steps = 0;
+    if (steps_text != NULL &&
+        (!ul_cli_read_count(steps_text, &steps) || (unsigned long)steps > UL_CONTRACTION_MAX_STEPS)) {
+        fprintf(stderr, "ulaudit calc %s: --steps: must be a whole number from 0 to %lu (got '%s')\n",
+                q->name, UL_CONTRACTION_MAX_STEPS, steps_text);
+        return UL_EXIT_USAGE;
+    }
+    ul_contraction_mode mode;
+    if (!ul_contraction_mode_parse(mode_text, &mode)) {
+        fprintf(stderr, "ulaudit calc %s: --mode: must be product or adaptive (got '%s')\n",
+                q->name, mode_text);
+        return UL_EXIT_USAGE;
+    }
+    size_t max_items = (size_t)steps > 0 ? (size_t)steps : 1;
+    *r_copy = NULL;
+    *r_items = malloc(max_items * sizeof **r_items);
+    if (*r_items == NULL)
+        abort();
+    size_t n_r = 1;
+    if (r_text != NULL) {
+        *r_copy = strdup(r_text);
+        if (*r_copy == NULL)
+            abort();
+        n_r = split_list(*r_copy, *r_items, max_items);
+        if (strchr(r_text, ',') != NULL && n_r != (size_t)steps) {
+            fprintf(stderr, "ulaudit calc %s: --r: a list needs one value per step (%ld), got %s%zu\n",
+                    q->name, steps, n_r == max_items ? "more than " : "", n_r);
+            return UL_EXIT_USAGE;
+        }
+    }
+    pb->eps = eps;
+    pb->r = *r_items;
+    pb->n_r = n_r;
+    pb->steps = (unsigned long)steps;
+    pb->delta0 = delta0;
+    pb->mode = mode;
+    return 0;
+}
+
+static int run_contraction(const calc_quantity *q, const char **v, const ul_cli_common *c)
+{
+    /* flags: eps r steps delta0 mode */
+    char *r_copy;
+    const char **r_items;
+    ul_contraction_problem pb;
+    int rc = read_contraction(q, v[0], v[1], v[2], v[3], v[4], &r_copy, &r_items, &pb);
+    if (rc == 0) {
+        char err[256];
+        ul_num_precision want = precision_of(c);
+        ul_num_value delta;
+        ul_num_value_init(&delta, 64);
+        ul_num_report rep;
+        bool floor = false;
+        ul_status st = ul_contraction_delta_certified(&pb, &want, &delta, &floor, &rep, err,
+                                                      sizeof err);
+        if (st != UL_OK && st != UL_ECAP) {
+            rc = input_error(q, st, err);
+        } else {
+            result r;
+            result_begin(&r, q, v, c);
+            char *lo, *hi;
+            ul_num_value_format(&delta, c->digits, &lo, &hi);
+            result_bounds(&r, lo, hi, &rep);
+            json_object_object_add(r.json, "floor_reached", json_object_new_boolean(floor));
+            free(lo);
+            free(hi);
+            rc = result_end(&r,
+                            pb.mode == UL_CONTRACTION_ADAPTIVE
+                                ? "delta after T steps, adaptive recursion (spec/koloskova.md 2.3)"
+                                : "delta_0 * prod_t theta_{e^eps}(r_t) (spec/koloskova.md 2.3)",
+                            floor ? "  below the floor 10^(-10^100): hi is the floor, a sound "
+                                    "upper bound (delta never increases)\n"
+                                  : NULL,
+                            st);
+        }
+        ul_num_value_clear(&delta);
+    }
+    free(r_copy);
+    free(r_items);
+    return rc;
+}
+
+static int run_contraction_steps(const calc_quantity *q, const char **v, const ul_cli_common *c)
+{
+    /* flags: eps r delta delta0 mode max-steps */
+    long max_steps;
+    if (!ul_cli_read_count(v[5], &max_steps) || max_steps < 1) {
+        fprintf(stderr, "ulaudit calc %s: --max-steps: must be a whole number from 1 to 999999999 (got '%s')\n",
+                q->name, v[5]);
+        return UL_EXIT_USAGE;
+    }
+    char *r_copy;
+    const char **r_items;
+    ul_contraction_problem pb;
+    int rc = read_contraction(q, v[0], v[1], NULL, v[3], v[4], &r_copy, &r_items, &pb);
+    if (rc == 0) {
+        char err[256];
+        unsigned long steps = 0;
+        ul_num_report rep;
+        ul_status st = ul_contraction_least_steps(&pb, v[2], (unsigned long)max_steps, &steps,
+                                                  &rep, err, sizeof err);
+        if (st != UL_OK) {
+            rc = input_error(q, st, err);
+        } else {
+            result r;
+            result_begin(&r, q, v, c);
+            json_object_object_add(r.json, "value", json_object_new_int64((int64_t)steps));
+            json_object_object_add(r.json, "precision_bits", json_object_new_int64(rep.bits_used));
+            if (c->json) {
+                puts(json_object_to_json_string_ext(r.json, JSON_C_TO_STRING_PRETTY |
+                                                                JSON_C_TO_STRING_NOSLASHESCAPE));
+            } else {
+                printf("%s: the least T with delta_T <= delta\n  value   %lu\n"
+                       "  certified: delta_T <= delta%s\n",
+                       q->name, steps, steps > 0 ? " and delta_{T-1} > delta" : "");
+            }
+            json_object_put(r.json);
+            rc = UL_EXIT_OK;
+        }
+    }
+    free(r_copy);
+    free(r_items);
+    (void)c;
+    return rc;
+}
+
+static int run_contraction_sigma(const calc_quantity *q, const char **v, const ul_cli_common *c)
+{
+    /* flags: eps diameter steps delta delta0 mode */
+    char *r_copy;
+    const char **r_items;
+    ul_contraction_problem pb;
+    int rc = read_contraction(q, v[0], NULL, v[2], v[4], v[5], &r_copy, &r_items, &pb);
+    if (rc == 0) {
+        char err[256];
+        ul_num_precision want = precision_of(c);
+        ul_num_report rep;
+        mpfi_t sigma;
+        mpfi_init2(sigma, 64);
+        ul_status st = ul_contraction_sigma_min(&pb, v[1], v[3], &want, sigma, &rep, err,
+                                                sizeof err);
+        if (st != UL_OK && st != UL_ECAP)
+            rc = input_error(q, st, err);
+        else
+            rc = report_inverse(q, v, c, sigma, &rep,
+                                "the smallest constant sigma with delta_T <= delta",
+                                "certified: delta_T at this sigma is <= delta", st);
+        mpfi_clear(sigma);
+    }
+    free(r_copy);
+    free(r_items);
+    return rc;
+}
+
 static const calc_quantity QUANTITIES[] = {
     {"theta",
      "E_{e^E}(N(0,1) || N(R,1)) = theta_{e^E}(R), the Gaussian hockey-stick divergence",
@@ -281,6 +460,39 @@ static const calc_quantity QUANTITIES[] = {
       {"delta", "D", "target, 0 < D < 1", NULL}},
      2,
      run_gauss_eps},
+    {"contraction",
+     "delta after T clipping + noise steps: delta_0 * prod theta_{e^E}(R_t), or the adaptive "
+     "recursion",
+     "ulaudit calc contraction --eps 1 --r 2 --steps 10 --delta0 0.1 --mode adaptive",
+     {{"eps", "E", "target eps, 0 <= E <= 1e9", NULL},
+      {"r", "R", "diameter/sigma per step: one value, or a comma list of T values", NULL},
+      {"steps", "T", "number of noisy steps, 0..100000000", NULL},
+      {"delta0", "D0", "starting delta, 0 < D0 <= 1 (default 1)", "1"},
+      {"mode", "M", "product or adaptive (default product)", "product"}},
+     5,
+     run_contraction},
+    {"contraction-steps",
+     "the least T with delta_T <= D (constant R)",
+     "ulaudit calc contraction-steps --eps 1 --r 1.5 --delta 1e-6 --mode adaptive",
+     {{"eps", "E", "target eps, 0 <= E <= 1e9", NULL},
+      {"r", "R", "diameter/sigma, one value", NULL},
+      {"delta", "D", "target, 0 < D < 1", NULL},
+      {"delta0", "D0", "starting delta, 0 < D0 <= 1 (default 1)", "1"},
+      {"mode", "M", "product or adaptive (default product)", "product"},
+      {"max-steps", "N", "give up after N steps (default 100000000)", "100000000"}},
+     6,
+     run_contraction_steps},
+    {"contraction-sigma",
+     "the smallest constant sigma with delta_T <= D after T steps of diameter DIAM",
+     "ulaudit calc contraction-sigma --eps 1 --diameter 2 --steps 8 --delta 1e-5",
+     {{"eps", "E", "target eps, 0 <= E <= 1e9", NULL},
+      {"diameter", "DIAM", "diameter of the pre-noise set (2*C_2 for model clipping)", NULL},
+      {"steps", "T", "number of noisy steps, 1..100000000", NULL},
+      {"delta", "D", "target, 0 < D < 1", NULL},
+      {"delta0", "D0", "starting delta, 0 < D0 <= 1 (default 1)", "1"},
+      {"mode", "M", "product or adaptive (default product)", "product"}},
+     6,
+     run_contraction_sigma},
 };
 
 #define N_QUANTITIES (sizeof QUANTITIES / sizeof QUANTITIES[0])
