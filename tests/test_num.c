@@ -395,3 +395,15 @@ Test(num, threshold_finds_a_far_threshold)
     mpfr_clear(t);
     mpfr_clears(safe, unsafe, (mpfr_ptr)0);
 }
+
+Test(num, decimal_compare_decides_equal_non_binary_decimals)
+{
+    int c = 9;
+    cr_assert(ul_num_decimal_compare("0.001", "1e-3", &c));
+    cr_assert_eq(c, 0);
+    cr_assert(ul_num_decimal_compare("-0.10", "-1e-1", &c));
+    cr_assert_eq(c, 0);
+    cr_assert(ul_num_decimal_compare("0.1000000000000000000000000000000000000000000000000000000000000000000000000000001",
+                                     "0.1", &c));
+    cr_assert_eq(c, 1);
+}

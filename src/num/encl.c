@@ -7,6 +7,8 @@
 #include "num/encl.h"
 
 #include <ctype.h>
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,29 +86,82 @@ ul_status ul_num_set_decimal(mpfi_ptr x, const char *text)
     return ok ? UL_OK : UL_EINPUT;
 }
 
+/* A decimal as sign·m·10^e with m a non-negative integer; false when the
+ * exponent does not fit a long (such numbers never compare equal to a
+ * representable one, and the interval comparison decides them). */
+static bool decimal_to_integer(const char *text, mpz_ptr m, long *e)
+{
+    const char *s = text;
+    bool negative = *s == '-';
+    if (*s == '+' || *s == '-')
+        s++;
+    mpz_set_ui(m, 0);
+    long frac = 0;
+    bool in_frac = false;
+    for (; *s && *s != 'e' && *s != 'E'; s++) {
+        if (*s == '.') {
+            in_frac = true;
+            continue;
+        }
+        mpz_mul_ui(m, m, 10);
+        mpz_add_ui(m, m, (unsigned long)(*s - '0'));
+        frac += in_frac;
+    }
+    long exp10 = 0;
+    if (*s) {
+        errno = 0;
+        exp10 = strtol(s + 1, NULL, 10);
+        if (errno != 0 || exp10 > LONG_MAX / 2 || exp10 < LONG_MIN / 2)
+            return false;
+    }
+    if (negative)
+        mpz_neg(m, m);
+    *e = exp10 - frac;
+    return true;
+}
+
+/* Exact comparison of two decimals through integers, when their exponents
+ * are close enough for 10^|Δe| to be formed. */
+static bool compare_as_integers(const char *a, const char *b, int *cmp)
+{
+    mpz_t ma, mb, scale;
+    mpz_inits(ma, mb, scale, NULL);
+    long ea, eb;
+    bool ok = decimal_to_integer(a, ma, &ea) && decimal_to_integer(b, mb, &eb) &&
+              labs(ea - eb) <= 100000;
+    if (ok) {
+        mpz_ui_pow_ui(scale, 10, (unsigned long)labs(ea - eb));
+        mpz_mul(ea > eb ? ma : mb, ea > eb ? ma : mb, scale);
+        int c = mpz_cmp(ma, mb);
+        *cmp = (c > 0) - (c < 0);
+    }
+    mpz_clears(ma, mb, scale, NULL);
+    return ok;
+}
+
 bool ul_num_decimal_compare(const char *a, const char *b, int *cmp)
 {
-    bool decided = false;
-    for (mpfr_prec_t p = 64; p <= (1 << 20) && !decided; p *= 2) {
+    if (!ul_num_is_decimal(a) || !ul_num_is_decimal(b))
+        return false;
+    /* Intervals first: they decide at once unless a and b are (nearly) equal. */
+    for (mpfr_prec_t p = 64; p <= 256; p *= 2) {
         mpfi_t x, y;
         mpfi_init2(x, p);
         mpfi_init2(y, p);
-        if (ul_num_set_decimal(x, a) != UL_OK || ul_num_set_decimal(y, b) != UL_OK) {
-            mpfi_clear(x);
-            mpfi_clear(y);
-            return false;
-        }
-        if (mpfr_less_p(&x->right, &y->left)) {
+        bool read = ul_num_set_decimal(x, a) == UL_OK && ul_num_set_decimal(y, b) == UL_OK;
+        bool decided = false;
+        if (read && mpfr_less_p(&x->right, &y->left))
             *cmp = -1, decided = true;
-        } else if (mpfr_greater_p(&x->left, &y->right)) {
+        else if (read && mpfr_greater_p(&x->left, &y->right))
             *cmp = 1, decided = true;
-        } else if (mpfr_equal_p(&x->left, &x->right) && mpfr_equal_p(&y->left, &y->right)) {
-            *cmp = 0, decided = true; /* both exact at this precision, and overlapping */
-        }
         mpfi_clear(x);
         mpfi_clear(y);
+        if (!read)
+            return false;
+        if (decided)
+            return true;
     }
-    return decided;
+    return compare_as_integers(a, b, cmp);
 }
 
 /* ---- directed decimal output --------------------------------------------- */

@@ -38,8 +38,9 @@ bool ul_num_is_decimal(const char *text);
 ul_status ul_num_set_decimal(mpfi_ptr x, const char *text);
 
 /* Exact comparison of two decimal numbers: *cmp = sign(a - b).  Returns
- * false when either is not a decimal in range, or when deciding would take
- * more than 2^20 bits (a number with hundreds of thousands of digits). */
+ * false when either is not a decimal in range, or (only for numbers that
+ * agree to 70 digits yet differ in exponent by more than 10^5) when the
+ * exact comparison would be absurdly large. */
 bool ul_num_decimal_compare(const char *a, const char *b, int *cmp);
 
 /* The decimal text of x rounded in direction rnd (MPFR_RNDD for a lower

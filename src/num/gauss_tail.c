@@ -30,12 +30,13 @@
 
 #include "num/encl.h"
 
-/* Which of erfc and the series to use at t > 0.  The series needs t² ≥ w
- * (its smallest term, about e^{-t²}, is then below 2^-1.44w).  mpfr_erfc is
- * fast where it switches to its own asymptotic expansion (MPFR 4.2,
- * erfc.c: when 2·EXP(t) − 2 ≥ ⌈log2 w⌉) but very slow just below that,
- * where it cancels 1 − erf(t); and it underflows beyond t ≈ 1.7e9, where only
- * the series gives log Q.  Both choices are sound; this only picks the faster. */
+/* Which of erfc and the series to use at t > 0.  The series' smallest term
+ * is about e^{-t²}, so t² ≥ 0.7·w + 8 lets it reach 2^-(w+8) (and wherever it
+ * cannot, its remainder bound keeps the enclosure sound, only wider).
+ * mpfr_erfc is fast where it switches to its own asymptotic expansion (MPFR
+ * 4.2, erfc.c: when 2·EXP(t) − 2 ≥ ⌈log2 w⌉) but slow just below that, where
+ * it cancels 1 − erf(t); and it underflows beyond t ≈ 1.7e9, where only the
+ * series gives log Q.  Both choices are sound; this only picks the faster. */
 static int series_applies(mpfr_srcptr t, mpfr_prec_t w)
 {
     if (mpfr_sgn(t) <= 0)
@@ -44,7 +45,7 @@ static int series_applies(mpfr_srcptr t, mpfr_prec_t w)
     if (e >= 30)
         return 1;
     double td = mpfr_get_d(t, MPFR_RNDZ); /* a choice of method, not a bound */
-    if (td * td < (double)w)
+    if (td * td < 0.7 * (double)w + 8)
         return 0;
     int log2w = 0;
     while ((1L << log2w) < w)
