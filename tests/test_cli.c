@@ -289,3 +289,52 @@ Test(cli, contraction_bad_inputs)
     expect_usage_error("--diameter", run("calc", "contraction-sigma", "--eps", "1", "--diameter",
                                          "0", "--steps", "3", "--delta", "0.1", NULL));
 }
+
+/* ---- Rényi quantities ------------------------------------------------------------ */
+
+Test(cli, renyi_quantities_run)
+{
+    /* Mironov's conversion by hand: ε = ρ + log(1/δ)/(α − 1) at α = 11, ρ = 0.5,
+     * δ = 1e-5: 0.5 + ln(1e5)/10 = 1.6512925464970229 */
+    run_result r = run("calc", "rdp-to-dp", "--alpha", "11", "--rdp", "0.5", "--delta", "1e-5",
+                       "--conversion", "mironov", "--json", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    json_object *o = json_tokener_parse(r.out);
+    cr_assert_not_null(o);
+    double lo = strtod(field(o, "lo"), NULL), hi = strtod(field(o, "hi"), NULL);
+    cr_assert(lo <= 1.6512925464970230 && hi >= 1.6512925464970228, "[%g, %g]", lo, hi);
+    json_object_put(o);
+    run_free(&r);
+
+    r = run("calc", "gauss-rdp-eps", "--r", "0.5", "--delta", "1e-5", "--json", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    o = json_tokener_parse(r.out);
+    cr_assert_not_null(o);
+    cr_assert(strtod(field(o, "alpha"), NULL) > 1);
+    json_object_put(o);
+    run_free(&r);
+
+    r = run("calc", "sgm-rdp", "--q", "1", "--sigma", "2", "--alpha", "3", "--json", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    o = json_tokener_parse(r.out);
+    /* q = 1 is the plain Gaussian: α/(2σ²) = 3/8 */
+    lo = strtod(field(o, "lo"), NULL), hi = strtod(field(o, "hi"), NULL);
+    cr_assert(lo <= 0.375 && hi >= 0.375, "[%g, %g]", lo, hi);
+    json_object_put(o);
+    run_free(&r);
+}
+
+Test(cli, renyi_bad_inputs)
+{
+    expect_usage_error("--alpha", run("calc", "rdp-to-dp", "--alpha", "1", "--rdp", "0.5",
+                                      "--delta", "1e-5", NULL));
+    expect_usage_error("--rdp", run("calc", "rdp-to-dp", "--alpha", "2", "--rdp", "-0.5",
+                                    "--delta", "1e-5", NULL));
+    expect_usage_error("--conversion", run("calc", "rdp-to-dp", "--alpha", "2", "--rdp", "0.5",
+                                           "--delta", "1e-5", "--conversion", "foo", NULL));
+    expect_usage_error("--delta", run("calc", "gauss-rdp-eps", "--r", "1", "--delta", "1.5", NULL));
+    expect_usage_error("--q", run("calc", "sgm-rdp", "--q", "1.2", "--sigma", "1", "--alpha", "2",
+                                  NULL));
+    expect_usage_error("--sigma", run("calc", "sgm-rdp", "--q", "0.1", "--sigma", "0", "--alpha",
+                                      "2", NULL));
+}

@@ -14,6 +14,7 @@
 
 #include "bounds/contraction.h"
 #include "bounds/gaussian.h"
+#include "bounds/renyi.h"
 #include "cli/args.h"
 #include "cli/exitcodes.h"
 
@@ -437,6 +438,105 @@ static int run_contraction_sigma(const calc_quantity *q, const char **v, const u
     return rc;
 }
 
+/* ---- Rényi DP ------------------------------------------------------------------ */
+
+/* Reports a certified value; extra_key/extra_value (may be NULL) add one
+ * quantity-specific string field. */
+static int report_value(const calc_quantity *q, const char **v, const ul_cli_common *c,
+                        const ul_num_value *value, const ul_num_report *rep, const char *meaning,
+                        const char *extra_key, const char *extra_value, ul_status st)
+{
+    result r;
+    result_begin(&r, q, v, c);
+    char *lo, *hi;
+    ul_num_value_format(value, c->digits, &lo, &hi);
+    result_bounds(&r, lo, hi, rep);
+    free(lo);
+    free(hi);
+    char note[128] = "";
+    if (extra_key != NULL) {
+        add_string(r.json, extra_key, extra_value);
+        snprintf(note, sizeof note, "  %-7s %s\n", extra_key, extra_value);
+    }
+    return result_end(&r, meaning, extra_key != NULL ? note : NULL, st);
+}
+
+static bool read_conversion(const calc_quantity *q, const char *text, ul_rdp_conversion *conv)
+{
+    char err[256];
+    if (ul_renyi_parse_conversion(text, conv, err, sizeof err) == UL_OK)
+        return true;
+    fprintf(stderr, "ulaudit calc %s: --%s\n", q->name, err);
+    return false;
+}
+
+static int run_rdp_to_dp(const calc_quantity *q, const char **v, const ul_cli_common *c)
+{
+    /* flags: alpha rdp delta conversion */
+    ul_rdp_conversion conv;
+    if (!read_conversion(q, v[3], &conv))
+        return UL_EXIT_USAGE;
+    char err[256];
+    ul_num_precision want = precision_of(c);
+    ul_num_value eps;
+    ul_num_value_init(&eps, 64);
+    ul_num_report rep;
+    ul_status st = ul_renyi_rdp_to_dp_certified(v[0], v[1], v[2], conv, &want, &eps, &rep, err,
+                                                sizeof err);
+    int rc = st != UL_OK && st != UL_ECAP
+                 ? input_error(q, st, err)
+                 : report_value(q, v, c, &eps, &rep,
+                                conv == UL_RDP_MIRONOV
+                                    ? "eps = rdp + log(1/delta)/(alpha-1) (Mironov 2017 Prop. 3)"
+                                    : "eps = rdp + log1p(-1/alpha) - (log delta + log alpha)/(alpha-1) "
+                                      "(Balle et al. 2020 Thm 21)",
+                                NULL, NULL, st);
+    ul_num_value_clear(&eps);
+    return rc;
+}
+
+static int run_gauss_rdp_eps(const calc_quantity *q, const char **v, const ul_cli_common *c)
+{
+    /* flags: r delta conversion */
+    ul_rdp_conversion conv;
+    if (!read_conversion(q, v[2], &conv))
+        return UL_EXIT_USAGE;
+    char err[256], alpha[UL_RENYI_ALPHA_TEXT_LEN] = "";
+    ul_num_precision want = precision_of(c);
+    ul_num_value eps;
+    ul_num_value_init(&eps, 64);
+    ul_num_report rep;
+    ul_status st = ul_renyi_gauss_eps_certified(v[0], v[1], conv, &want, &eps, alpha, sizeof alpha,
+                                                &rep, err, sizeof err);
+    int rc = st != UL_OK && st != UL_ECAP
+                 ? input_error(q, st, err)
+                 : report_value(q, v, c, &eps, &rep,
+                                "eps of the Gaussian mechanism through RDP alpha*r^2/2 at the "
+                                "best alpha",
+                                "alpha", alpha, st);
+    ul_num_value_clear(&eps);
+    return rc;
+}
+
+static int run_sgm_rdp(const calc_quantity *q, const char **v, const ul_cli_common *c)
+{
+    /* flags: q sigma alpha */
+    char err[256];
+    ul_num_precision want = precision_of(c);
+    ul_num_value rdp;
+    ul_num_value_init(&rdp, 64);
+    ul_num_report rep;
+    ul_status st = ul_renyi_sgm_rdp_certified(v[0], v[1], v[2], &want, &rdp, &rep, err, sizeof err);
+    int rc = st != UL_OK && st != UL_ECAP
+                 ? input_error(q, st, err)
+                 : report_value(q, v, c, &rdp, &rep,
+                                "RDP of the Poisson-subsampled Gaussian (Mironov, Talwar, Zhang "
+                                "2019)",
+                                NULL, NULL, st);
+    ul_num_value_clear(&rdp);
+    return rc;
+}
+
 static const calc_quantity QUANTITIES[] = {
     {"theta",
      "E_{e^E}(N(0,1) || N(R,1)) = theta_{e^E}(R), the Gaussian hockey-stick divergence",
@@ -493,6 +593,31 @@ static const calc_quantity QUANTITIES[] = {
       {"mode", "M", "product or adaptive (default product)", "product"}},
      6,
      run_contraction_sigma},
+    {"rdp-to-dp",
+     "eps from one RDP point (alpha, rdp) at delta",
+     "ulaudit calc rdp-to-dp --alpha 32 --rdp 0.5 --delta 1e-5 --conversion bbghs",
+     {{"alpha", "A", "Renyi order, 1 < A <= 1e12", NULL},
+      {"rdp", "V", "Renyi divergence at A, 0 <= V <= 1e12", NULL},
+      {"delta", "D", "target, 0 < D < 1", NULL},
+      {"conversion", "C", "mironov or bbghs (default bbghs)", "bbghs"}},
+     4,
+     run_rdp_to_dp},
+    {"gauss-rdp-eps",
+     "eps of the Gaussian mechanism (r = sensitivity/sigma) through RDP at the best alpha",
+     "ulaudit calc gauss-rdp-eps --r 0.5 --delta 1e-5",
+     {{"r", "R", "sensitivity/sigma, 0 < R <= 1e9", NULL},
+      {"delta", "D", "target, 0 < D < 1", NULL},
+      {"conversion", "C", "mironov or bbghs (default bbghs)", "bbghs"}},
+     3,
+     run_gauss_rdp_eps},
+    {"sgm-rdp",
+     "RDP of the Poisson-subsampled Gaussian at order A (integer or fractional)",
+     "ulaudit calc sgm-rdp --q 0.01 --sigma 1.1 --alpha 8",
+     {{"q", "Q", "sampling rate, 0 <= Q <= 1", NULL},
+      {"sigma", "S", "noise multiplier sigma/sensitivity, 1e-3 <= S <= 1e6", NULL},
+      {"alpha", "A", "Renyi order, 1 < A <= 10000", NULL}},
+     3,
+     run_sgm_rdp},
 };
 
 #define N_QUANTITIES (sizeof QUANTITIES / sizeof QUANTITIES[0])
