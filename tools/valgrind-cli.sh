@@ -28,6 +28,15 @@ run 0 calc theta --eps -3 --r 2 --digits 40
 run 0 calc theta --eps 0 --r 0
 run 0 calc gauss-sigma --eps 1 --delta 1e-5 --sensitivity 2 --json
 run 0 calc gauss-eps --r 0.5 --delta 1e-300
+run 0 calc contraction --eps 1 --r 2 --steps 10 --delta0 0.1 --mode adaptive
+run 0 calc contraction --eps 1 --r 2,2.5,3.9 --steps 3 --json
+run 0 calc contraction-steps --eps 1 --r 1.5 --delta 1e-6 --mode adaptive
+run 0 calc contraction-sigma --eps 1 --diameter 2 --steps 4 --delta 1e-5
+run 0 calc rdp-to-dp --alpha 32 --rdp 0.5 --delta 1e-5
+run 0 calc gauss-rdp-eps --r 0.5 --delta 1e-5 --json
+run 0 calc sgm-rdp --q 0.01 --sigma 1.1 --alpha 2.5
+run 2 calc contraction --eps 1 --r 2,3 --steps 3
+run 2 calc rdp-to-dp --alpha 2 --rdp 0.5 --delta 1e-5 --conversion foo
 run 2 calc theta --eps nan --r 1
 run 2 calc theta --eps 1 --r -1
 run 2 calc gauss-sigma --eps 1 --delta 2
