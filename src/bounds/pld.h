@@ -1,0 +1,132 @@
+/* src/bounds/pld.h — the privacy-loss-distribution (PLD) accountant: δ(ε) of a
+ * composition of Gaussian and Poisson-subsampled Gaussian mechanisms, by FFT,
+ * as a proven bracket [lo, hi].
+ *
+ * A mechanism step is a pair (P, Q) of output distributions on neighbouring
+ * datasets; its privacy loss L = log(dP/dQ)(X), X ~ P, has a distribution
+ * (the PLD, possibly with an atom at +∞), and (Sommer, Meiser, Mohammadi 2019,
+ * "Privacy loss classes", PoPETS; Koskela, Jälkö, Honkela 2020, AISTATS)
+ *
+ *     δ(ε) = E_{e^ε}(P ‖ Q) = E[(1 − e^{ε−L})₊] + P[L = +∞].
+ *
+ * Composition adds independent losses, so the composed PLD is the convolution
+ * of the per-step PLDs (computed here by FFT).  Mechanisms (r = Δ/σ, the
+ * sensitivity in units of the noise standard deviation, as in gaussian.h):
+ *
+ *   - Gaussian: P = N(0,1), Q = N(r,1); L ~ N(r²/2, r²); δ(ε) = θ_{e^ε}(r).
+ *   - Poisson-subsampled Gaussian with rate q, add/remove adjacency (the
+ *     conventions of dp_accounting, spec/anchors.md §1.1):
+ *       REMOVE: P = (1−q)·N(0,1) + q·N(r,1), Q = N(0,1),
+ *               L = log(1 − q + q·exp(r·X − r²/2)), X ~ P;
+ *       ADD:    P = N(0,1), Q = (1−q)·N(0,1) + q·N(r,1),
+ *               L = −log(1 − q + q·exp(r·X − r²/2)), X ~ P.
+ *     The default (UL_PLD_ADD_REMOVE) reports max(δ_ADD, δ_REMOVE) of the
+ *     composition; q = 1 is the plain Gaussian in both directions.
+ *   - any sequence of these (a list of mechanisms, each applied `steps`
+ *     times; the composition is the product of their Fourier transforms).
+ *
+ * Guarantee: on UL_OK and UL_ECAP, delta_lo ≤ δ(ε) ≤ delta_hi, where δ(ε) is
+ * the true hockey-stick divergence of the composition.  The upper end
+ * accounts for the grid (pessimistic discretisation), the truncated tails
+ * and an explicit a-priori bound on the FFT's floating-point rounding; the
+ * argument, with its sources and the one assumption that is not a theorem
+ * (a constant for FFTW's algorithms, see pld.c), is at the top of pld.c.
+ * UL_ECAP means the bracket is sound but wider than rel_width asked; the
+ * message says what limited it (grid size, or FFT rounding: δ below what
+ * FFT composition resolves).  A wrong small δ is never returned: when the
+ * rounding bound dominates, hi grows with it.
+ *
+ * Inputs are decimal text, read exactly (num/encl.h).  Error messages name
+ * the parameter as the CLI would: r, q, steps, eps, grid-step, rel-width,
+ * tail-bound, max-points (mechanism[i].r … for ul_pld_compose lists).
+ *
+ * FFTW's planner is not reentrant: call these functions from one thread at
+ * a time.  Each call releases FFTW's internal state (fftw_cleanup) before
+ * returning.
+ */
+#ifndef UL_BOUNDS_PLD_H
+#define UL_BOUNDS_PLD_H
+
+#include "num/encl.h"
+
+/* Limits of the inputs. */
+#define UL_PLD_MAX_R "1000"
+#define UL_PLD_MAX_ABS_EPS "1000"
+#define UL_PLD_MAX_STEPS 1000000000UL /* per mechanism and in total */
+#define UL_PLD_MAX_MECHANISMS 64
+
+typedef enum {
+    UL_PLD_ADD_REMOVE = 0, /* max(δ_ADD, δ_REMOVE): add/remove adjacency */
+    UL_PLD_REMOVE,         /* P = M(D), Q = M(D minus one record) */
+    UL_PLD_ADD,            /* P = M(D), Q = M(D plus one record) */
+} ul_pld_adjacency;
+
+typedef enum {
+    UL_PLD_FFT_AUTO = 0,    /* double; long double when double rounding dominates */
+    UL_PLD_FFT_DOUBLE,      /* fftw3 only */
+    UL_PLD_FFT_LONG_DOUBLE, /* fftw3l only */
+} ul_pld_fft;
+
+typedef struct {
+    double grid_step;         /* spacing h of the loss grid; 0: chosen for rel_width */
+    double rel_width;         /* target (hi − lo)/hi, in (0, 1]; default 1e-3 */
+    double tail_bound;        /* total truncated mass allowed, in [1e-300, 1e-6]; 0: automatic */
+    unsigned long max_points; /* largest FFT length, 2^10 … 2^30; default 2^24 */
+    ul_pld_fft fft;
+    ul_pld_adjacency adjacency;
+} ul_pld_options;
+
+/* Fills opt with the defaults: automatic grid for rel_width 1e-3,
+ * automatic tails, max_points 2^24 (about 270 MB in double, 540 MB in long
+ * double at that length), automatic FFT precision, add/remove adjacency.
+ * Passing opt = NULL to the functions below means these defaults. */
+void ul_pld_options_default(ul_pld_options *opt);
+
+/* One mechanism of a sequence. */
+typedef struct {
+    const char *r;       /* Δ/σ, 0 < r ≤ 1000 */
+    const char *q;       /* Poisson sampling rate, 0 < q ≤ 1; NULL: plain Gaussian */
+    unsigned long steps; /* how often it is applied, 1 … UL_PLD_MAX_STEPS */
+} ul_pld_mechanism;
+
+/* What the last round of the computation did (doubles rounded to nearest,
+ * for display; the certified result is delta_lo, delta_hi).  The budget
+ * fields are those of the direction that gave delta_hi. */
+typedef struct {
+    double grid_step;          /* h */
+    unsigned long fft_length;  /* N, a power of two */
+    unsigned long grid_points; /* largest single-step grid */
+    int fft_bits;              /* mantissa bits of the FFT arithmetic: 53, or 64 (long double) */
+    int rounds;                /* evaluations done (automatic grid / precision) */
+    ul_pld_adjacency direction;   /* UL_PLD_ADD or UL_PLD_REMOVE */
+    double delta_pessimistic;  /* the pessimistic sum before the error budget */
+    double delta_optimistic;   /* the optimistic sum before the error budget */
+    double discretisation_gap; /* delta_pessimistic − delta_optimistic */
+    double tail_mass;          /* mass at +∞ after composition + window tails, added to hi */
+    double rounding;           /* a-priori FFT + summation rounding bound added to hi */
+    double mass_slack;         /* total width of the certified single-step mass enclosures */
+    double truncation;         /* the tail_bound used (automatic: chosen from the last bracket) */
+} ul_pld_report;
+
+/* δ(eps) of the composition of the `count` mechanisms (each applied its
+ * `steps` times), |eps| ≤ 1000.  delta_lo is rounded down and delta_hi up to
+ * their own precisions.  UL_OK: hi − lo ≤ rel_width·hi.  UL_ECAP: sound but
+ * wider (err says why).  UL_EINPUT: a bad argument, or a fixed grid_step
+ * needing more than max_points (err names it); outputs untouched. */
+ul_status ul_pld_compose(const ul_pld_mechanism *mechanisms, size_t count, const char *eps,
+                         const ul_pld_options *opt, mpfr_ptr delta_lo, mpfr_ptr delta_hi,
+                         ul_pld_report *report, char *err, size_t errlen);
+
+/* T-fold Gaussian mechanism with ratio r: the exact answer is θ_{e^ε}(r√T). */
+ul_status ul_pld_compose_gaussian(const char *r, unsigned long steps, const char *eps,
+                                  const ul_pld_options *opt, mpfr_ptr delta_lo,
+                                  mpfr_ptr delta_hi, ul_pld_report *report, char *err,
+                                  size_t errlen);
+
+/* T-fold Poisson-subsampled Gaussian (rate q), direction(s) per opt->adjacency. */
+ul_status ul_pld_compose_subsampled(const char *r, const char *q, unsigned long steps,
+                                    const char *eps, const ul_pld_options *opt,
+                                    mpfr_ptr delta_lo, mpfr_ptr delta_hi,
+                                    ul_pld_report *report, char *err, size_t errlen);
+
+#endif

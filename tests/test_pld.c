@@ -1,0 +1,878 @@
+/* tests/test_pld.c — the PLD accountant (src/bounds/pld.h) against
+ * independent oracles:
+ *   - T-fold Gaussian composition is the Gaussian mechanism with r√T, so every
+ *     bracket must contain θ_{e^ε}(r√T), computed by tests/oracle.c (Taylor
+ *     series and continued fraction in plain MPFR, no library code);
+ *   - one Poisson-subsampled Gaussian step has a closed form in Q (evaluated
+ *     with the oracle's log Q); two steps are a 1-D integral of that closed
+ *     form, done here by Simpson's rule in doubles (its accuracy is checked
+ *     against the half-step rule in the test itself);
+ *   - published values: dp_accounting's privacy_loss_mechanism_test
+ *     (spec/anchors.md §1.1) and TF-Privacy's RDP table (§1.4);
+ *   - properties: δ decreasing in ε, brackets narrowing with the grid, q = 1
+ *     equal to the plain Gaussian, and δ ≤ the RDP bound (a theorem, so the
+ *     lower end must respect it);
+ *   - the rounding story: FFTW measured against the textbook FFT error bound
+ *     the code's assumption inflates 8-fold, the double/long-double results
+ *     within their budgets, and a δ below the rounding floor refused (UL_ECAP)
+ *     with a bracket that still contains it. */
+#include <criterion/criterion.h>
+#include <fftw3.h>
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bounds/pld.h"
+#include "oracle.h"
+
+static void setup(void)
+{
+    ul_num_init();
+}
+
+static void teardown(void)
+{
+    ul_num_shutdown();
+}
+
+TestSuite(pld, .init = setup, .fini = teardown);
+
+/* ---- helpers -------------------------------------------------------------------- */
+
+typedef struct {
+    ul_status st;
+    mpfr_t lo, hi;
+    ul_pld_report rep;
+    char err[512];
+} outcome;
+
+static void outcome_init(outcome *o)
+{
+    mpfr_inits2(64, o->lo, o->hi, (mpfr_ptr)0);
+    memset(&o->rep, 0, sizeof o->rep);
+    o->err[0] = '\0';
+}
+
+static void outcome_clear(outcome *o)
+{
+    mpfr_clears(o->lo, o->hi, (mpfr_ptr)0);
+}
+
+static ul_pld_options options(double h, double rel, ul_pld_fft fft, ul_pld_adjacency adj)
+{
+    ul_pld_options o;
+    ul_pld_options_default(&o);
+    o.grid_step = h;
+    o.rel_width = rel;
+    o.fft = fft;
+    o.adjacency = adj;
+    return o;
+}
+
+static void run_gauss(outcome *out, const char *r, unsigned long T, const char *eps,
+                      const ul_pld_options *opt)
+{
+    out->st = ul_pld_compose_gaussian(r, T, eps, opt, out->lo, out->hi, &out->rep, out->err,
+                                      sizeof out->err);
+}
+
+static void run_sub(outcome *out, const char *r, const char *q, unsigned long T, const char *eps,
+                    const ul_pld_options *opt)
+{
+    out->st = ul_pld_compose_subsampled(r, q, T, eps, opt, out->lo, out->hi, &out->rep, out->err,
+                                        sizeof out->err);
+}
+
+/* θ_{e^eps}(r·√T) from the oracle, as a value (ORACLE_BITS). */
+static void theta_oracle(mpfr_ptr out, const char *eps, mpfr_srcptr r_total)
+{
+    mpfr_t e;
+    mpfr_init2(e, ORACLE_BITS);
+    mpfr_set_str(e, eps, 10, MPFR_RNDN);
+    oracle_log_theta(out, e, r_total);
+    mpfr_exp(out, out, MPFR_RNDN);
+    mpfr_clear(e);
+}
+
+/* r_total = √(Σ T_i r_i²) for decimal r_i. */
+static void combined_r(mpfr_ptr out, const char *const *r, const unsigned long *T, size_t n)
+{
+    mpfr_t t;
+    mpfr_init2(t, ORACLE_BITS);
+    mpfr_set_zero(out, 1);
+    for (size_t i = 0; i < n; i++) {
+        mpfr_set_str(t, r[i], 10, MPFR_RNDN);
+        mpfr_sqr(t, t, MPFR_RNDN);
+        mpfr_mul_ui(t, t, T[i], MPFR_RNDN);
+        mpfr_add(out, out, t, MPFR_RNDN);
+    }
+    mpfr_sqrt(out, out, MPFR_RNDN);
+    mpfr_clear(t);
+}
+
+/* lo ≤ ref·(1 ± slack) ≤ hi, reported with context. */
+static void assert_contains(const outcome *o, mpfr_srcptr ref, double slack, const char *what)
+{
+    mpfr_t a, b;
+    mpfr_inits2(ORACLE_BITS, a, b, (mpfr_ptr)0);
+    mpfr_mul_d(a, ref, 1 + slack, MPFR_RNDU);
+    mpfr_mul_d(b, ref, 1 - slack, MPFR_RNDD);
+    bool ok = mpfr_lessequal_p(o->lo, a) && mpfr_lessequal_p(b, o->hi);
+    if (!ok)
+        mpfr_fprintf(stderr, "%s: status %d (%s)\n  lo  = %.20Re\n  ref = %.20Re\n  hi  = %.20Re\n",
+                     what, o->st, o->err, o->lo, ref, o->hi);
+    cr_assert(ok, "%s: the bracket does not contain the reference", what);
+    mpfr_clears(a, b, (mpfr_ptr)0);
+}
+
+static double rel_width(const outcome *o)
+{
+    double hi = mpfr_get_d(o->hi, MPFR_RNDU), lo = mpfr_get_d(o->lo, MPFR_RNDD);
+    return hi > 0 ? (hi - lo) / hi : 0;
+}
+
+/* T-fold Gaussian at (r, T, eps) with the automatic grid: UL_OK, the width
+ * asked, and θ(r√T) inside. */
+static void check_gauss_auto(const char *r, unsigned long T, const char *eps, double rel)
+{
+    outcome o;
+    outcome_init(&o);
+    ul_pld_options opt = options(0, rel, UL_PLD_FFT_AUTO, UL_PLD_ADD_REMOVE);
+    run_gauss(&o, r, T, eps, &opt);
+    char what[128];
+    snprintf(what, sizeof what, "gaussian r=%s T=%lu eps=%s", r, T, eps);
+    cr_assert_eq(o.st, UL_OK, "%s: status %d (%s)", what, o.st, o.err);
+    cr_assert(mpfr_lessequal_p(o.lo, o.hi), "%s: lo > hi", what);
+    cr_assert(rel_width(&o) <= rel, "%s: relative width %g > %g", what, rel_width(&o), rel);
+    mpfr_t rt, ref;
+    mpfr_inits2(ORACLE_BITS, rt, ref, (mpfr_ptr)0);
+    combined_r(rt, &r, &T, 1);
+    theta_oracle(ref, eps, rt);
+    assert_contains(&o, ref, 1e-100, what);
+    mpfr_clears(rt, ref, (mpfr_ptr)0);
+    outcome_clear(&o);
+}
+
+/* ---- Gaussian: exact answer θ(r√T) ------------------------------------------------ */
+
+Test(pld, gaussian_single_step_contains_theta)
+{
+    check_gauss_auto("0.5", 1, "0", 1e-2);
+    check_gauss_auto("0.5", 1, "1", 1e-2);
+    check_gauss_auto("1", 1, "0.5", 1e-3);
+    check_gauss_auto("1", 1, "3", 1e-2);
+    check_gauss_auto("2", 1, "5", 1e-2);
+    check_gauss_auto("0.1", 1, "0.05", 1e-2);
+    check_gauss_auto("1", 1, "-1", 1e-2); /* negative ε */
+}
+
+Test(pld, gaussian_composition_contains_theta)
+{
+    check_gauss_auto("1", 10, "2", 1e-2);
+    check_gauss_auto("2", 4, "5", 1e-2);
+    check_gauss_auto("0.2", 100, "3", 1e-2);
+    check_gauss_auto("0.3", 50, "-0.5", 1e-2);
+    check_gauss_auto("0.05", 2, "0.01", 1e-2);
+}
+
+Test(pld, gaussian_thousand_steps_r_0_1)
+{
+    check_gauss_auto("0.1", 1000, "1", 1e-2);
+    check_gauss_auto("0.1", 1000, "4", 2e-2);
+    /* and on a fixed coarse grid: wide, but it must still contain θ(√10) */
+    outcome o;
+    outcome_init(&o);
+    ul_pld_options opt = options(1e-3, 1, UL_PLD_FFT_AUTO, UL_PLD_ADD_REMOVE);
+    run_gauss(&o, "0.1", 1000, "1", &opt);
+    cr_assert_eq(o.st, UL_OK, "%s", o.err);
+    mpfr_t rt, ref;
+    mpfr_inits2(ORACLE_BITS, rt, ref, (mpfr_ptr)0);
+    const char *r = "0.1";
+    unsigned long T = 1000;
+    combined_r(rt, &r, &T, 1);
+    theta_oracle(ref, "1", rt);
+    assert_contains(&o, ref, 1e-100, "r=0.1 T=1000 h=1e-3");
+    mpfr_clears(rt, ref, (mpfr_ptr)0);
+    outcome_clear(&o);
+}
+
+Test(pld, gaussian_small_delta)
+{
+    check_gauss_auto("1", 1, "8", 1e-3);   /* δ ≈ 3.7e-15, one step: no FFT */
+    check_gauss_auto("0.5", 10, "10", 1e-2); /* δ ≈ 3.3e-9 */
+    check_gauss_auto("1", 4, "12", 5e-2);  /* δ ≈ 4e-10 */
+}
+
+Test(pld, brackets_narrow_as_the_grid_refines)
+{
+    const char *r = "0.2";
+    unsigned long T = 100;
+    mpfr_t rt, ref;
+    mpfr_inits2(ORACLE_BITS, rt, ref, (mpfr_ptr)0);
+    combined_r(rt, &r, &T, 1);
+    theta_oracle(ref, "2", rt);
+    double prev = INFINITY;
+    for (double h = 4e-3; h >= 1e-3; h /= 2) {
+        outcome o;
+        outcome_init(&o);
+        ul_pld_options opt = options(h, 1, UL_PLD_FFT_AUTO, UL_PLD_ADD_REMOVE);
+        run_gauss(&o, r, T, "2", &opt);
+        cr_assert_eq(o.st, UL_OK, "h=%g: %s", h, o.err);
+        assert_contains(&o, ref, 1e-100, "narrowing");
+        double w = mpfr_get_d(o.hi, MPFR_RNDU) - mpfr_get_d(o.lo, MPFR_RNDD);
+        cr_assert(w <= 0.6 * prev, "h=%g: width %g did not shrink from %g", h, w, prev);
+        prev = w;
+        outcome_clear(&o);
+    }
+    mpfr_clears(rt, ref, (mpfr_ptr)0);
+}
+
+Test(pld, delta_decreases_in_eps)
+{
+    const char *r = "0.5";
+    unsigned long T = 20;
+    mpfr_t rt, ref, prev_hi;
+    mpfr_inits2(ORACLE_BITS, rt, ref, prev_hi, (mpfr_ptr)0);
+    combined_r(rt, &r, &T, 1);
+    double prev_pess = INFINITY;
+    mpfr_set_inf(prev_hi, 1);
+    for (int i = 0; i <= 12; i++) {
+        char eps[32];
+        snprintf(eps, sizeof eps, "%.2f", 0.25 * i);
+        outcome o;
+        outcome_init(&o);
+        ul_pld_options opt = options(2e-3, 1, UL_PLD_FFT_AUTO, UL_PLD_ADD_REMOVE);
+        run_gauss(&o, r, T, eps, &opt);
+        cr_assert_eq(o.st, UL_OK, "eps=%s: %s", eps, o.err);
+        theta_oracle(ref, eps, rt);
+        assert_contains(&o, ref, 1e-100, eps);
+        /* δ(ε') ≤ δ(ε) for ε' > ε: the brackets must allow it */
+        cr_assert(mpfr_lessequal_p(o.lo, prev_hi), "eps=%s: lo above the previous hi", eps);
+        /* on one grid the pessimistic sum is a decreasing function of ε */
+        cr_assert(o.rep.delta_pessimistic <= prev_pess, "eps=%s: pessimistic sum rose", eps);
+        prev_pess = o.rep.delta_pessimistic;
+        mpfr_set(prev_hi, o.hi, MPFR_RNDU);
+        outcome_clear(&o);
+    }
+    mpfr_clears(rt, ref, prev_hi, (mpfr_ptr)0);
+}
+
+static uint64_t rng = 0x9E3779B97F4A7C15ULL;
+static double uniform01(void)
+{
+    uint64_t z = (rng += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    z ^= z >> 31;
+    return (double)(z >> 11) / 9007199254740992.0;
+}
+
+/* Random (r, T, ε), r log-uniform on [0.05, 3], T log-uniform on [1, 2000],
+ * ε uniform on [−1, 4]: the bracket contains θ(r√T) whatever the status
+ * (UL_ECAP is allowed where δ is below the rounding floor). */
+Test(pld, random_points_contain_theta)
+{
+    for (int i = 0; i < 16; i++) {
+        char r[32], eps[32];
+        snprintf(r, sizeof r, "%.6f", exp(log(0.05) + (log(3) - log(0.05)) * uniform01()));
+        unsigned long T = (unsigned long)exp(log(2000) * uniform01());
+        snprintf(eps, sizeof eps, "%.5f", -1 + 5 * uniform01());
+        outcome o;
+        outcome_init(&o);
+        ul_pld_options opt = options(0, 5e-2, UL_PLD_FFT_AUTO, UL_PLD_ADD_REMOVE);
+        run_gauss(&o, r, T, eps, &opt);
+        char what[96];
+        snprintf(what, sizeof what, "random r=%s T=%lu eps=%s", r, T, eps);
+        cr_assert(o.st == UL_OK || o.st == UL_ECAP, "%s: status %d (%s)", what, o.st, o.err);
+        mpfr_t rt, ref;
+        mpfr_inits2(ORACLE_BITS, rt, ref, (mpfr_ptr)0);
+        const char *rp = r;
+        combined_r(rt, &rp, &T, 1);
+        theta_oracle(ref, eps, rt);
+        assert_contains(&o, ref, 1e-100, what);
+        mpfr_clears(rt, ref, (mpfr_ptr)0);
+        outcome_clear(&o);
+    }
+}
+
+/* ---- mixtures ------------------------------------------------------------------- */
+
+Test(pld, mixed_sequence_is_gaussian_with_combined_r)
+{
+    /* 20 steps at r = 0.3 then 10 at r = 0.5: a Gaussian with r = √4.3 */
+    const char *rs[] = {"0.3", "0.5"};
+    unsigned long Ts[] = {20, 10};
+    mpfr_t rt, ref;
+    mpfr_inits2(ORACLE_BITS, rt, ref, (mpfr_ptr)0);
+    combined_r(rt, rs, Ts, 2);
+    const char *eps[] = {"0.5", "2", "4"};
+    for (size_t k = 0; k < 3; k++) {
+        theta_oracle(ref, eps[k], rt);
+        ul_pld_mechanism plain[] = {{"0.3", NULL, 20}, {"0.5", NULL, 10}};
+        ul_pld_mechanism typed[] = {{"0.3", "1", 20}, {"0.5", NULL, 10}}; /* q = 1 path */
+        ul_pld_mechanism *lists[] = {plain, typed};
+        for (size_t l = 0; l < 2; l++) {
+            outcome o;
+            outcome_init(&o);
+            ul_pld_options opt = options(0, 1e-2, UL_PLD_FFT_AUTO, UL_PLD_ADD_REMOVE);
+            o.st = ul_pld_compose(lists[l], 2, eps[k], &opt, o.lo, o.hi, &o.rep, o.err,
+                                  sizeof o.err);
+            cr_assert_eq(o.st, UL_OK, "eps=%s list %zu: %s", eps[k], l, o.err);
+            cr_assert(rel_width(&o) <= 1e-2);
+            assert_contains(&o, ref, 1e-100, "mixture");
+            outcome_clear(&o);
+        }
+    }
+    mpfr_clears(rt, ref, (mpfr_ptr)0);
+}
+
+/* ---- subsampled Gaussian ----------------------------------------------------------- */
+
+Test(pld, subsampled_with_q_1_equals_gaussian)
+{
+    const char *r = "0.5";
+    unsigned long T = 20;
+    mpfr_t rt, ref;
+    mpfr_inits2(ORACLE_BITS, rt, ref, (mpfr_ptr)0);
+    combined_r(rt, &r, &T, 1);
+    theta_oracle(ref, "1", rt);
+    outcome g, s;
+    outcome_init(&g);
+    outcome_init(&s);
+    ul_pld_options opt = options(2e-3, 1, UL_PLD_FFT_AUTO, UL_PLD_ADD_REMOVE);
+    run_gauss(&g, r, T, "1", &opt);
+    run_sub(&s, r, "1", T, "1", &opt);
+    cr_assert_eq(g.st, UL_OK, "%s", g.err);
+    cr_assert_eq(s.st, UL_OK, "%s", s.err);
+    assert_contains(&g, ref, 1e-100, "gaussian");
+    assert_contains(&s, ref, 1e-100, "subsampled q=1");
+    /* the same PLD through two code paths: the same sums on the same grid */
+    double dp = fabs(g.rep.delta_pessimistic - s.rep.delta_pessimistic);
+    double dq = fabs(g.rep.delta_optimistic - s.rep.delta_optimistic);
+    cr_assert(dp <= 1e-9 * g.rep.delta_pessimistic && dq <= 1e-9 * g.rep.delta_optimistic,
+              "pessimistic %.17g vs %.17g, optimistic %.17g vs %.17g", g.rep.delta_pessimistic,
+              s.rep.delta_pessimistic, g.rep.delta_optimistic, s.rep.delta_optimistic);
+    mpfr_clears(rt, ref, (mpfr_ptr)0);
+    outcome_clear(&g);
+    outcome_clear(&s);
+}
+
+/* Q(x) from the oracle (value, ORACLE_BITS). */
+static void q_oracle(mpfr_ptr out, mpfr_srcptr x)
+{
+    oracle_log_q(out, x);
+    mpfr_exp(out, out, MPFR_RNDN);
+}
+
+/* One subsampled step, closed form (REMOVE: P = (1−q)N(0,1) + qN(r,1),
+ * Q = N(0,1); ADD the reverse).  The loss is monotone in the noise value x:
+ * REMOVE: L > ε ⟺ x > x(ε); ADD: L > ε ⟺ x < x(−ε), with
+ * x(v) = r/2 + log((e^v − 1 + q)/q)/r when e^v > 1 − q, else −∞.  Then
+ * δ = P[L > ε] − e^ε·Q[L > ε]. */
+static void single_step_oracle(mpfr_ptr out, const char *r_s, const char *q_s, const char *eps_s,
+                               bool add)
+{
+    mpfr_prec_t p = ORACLE_BITS;
+    mpfr_t r, q, e, v, x, t, a, b, ee;
+    mpfr_inits2(p, r, q, e, v, x, t, a, b, ee, (mpfr_ptr)0);
+    mpfr_set_str(r, r_s, 10, MPFR_RNDN);
+    mpfr_set_str(q, q_s, 10, MPFR_RNDN);
+    mpfr_set_str(e, eps_s, 10, MPFR_RNDN);
+    mpfr_exp(ee, e, MPFR_RNDN);
+    if (add)
+        mpfr_neg(v, e, MPFR_RNDN);
+    else
+        mpfr_set(v, e, MPFR_RNDN);
+    mpfr_exp(t, v, MPFR_RNDN);
+    mpfr_sub_ui(t, t, 1, MPFR_RNDN);
+    mpfr_add(t, t, q, MPFR_RNDN); /* e^v − 1 + q */
+    if (mpfr_sgn(t) <= 0) {
+        /* x = −∞: REMOVE: L > ε always, δ = 1 − e^ε; ADD: never, δ = 0 */
+        if (add)
+            mpfr_set_zero(out, 1);
+        else
+            mpfr_ui_sub(out, 1, ee, MPFR_RNDN);
+    } else {
+        mpfr_div(t, t, q, MPFR_RNDN);
+        mpfr_log(t, t, MPFR_RNDN);
+        mpfr_div(t, t, r, MPFR_RNDN);
+        mpfr_div_2ui(x, r, 1, MPFR_RNDN);
+        mpfr_add(x, x, t, MPFR_RNDN);
+        /* mixture tail M(s) = (1−q)Q(s) + qQ(s − r) with s = x (REMOVE) or,
+         * for the lower tail P[X < x] = Q(−x) etc. (ADD) */
+        mpfr_t omq;
+        mpfr_init2(omq, p);
+        mpfr_ui_sub(omq, 1, q, MPFR_RNDN);
+        if (!add) {
+            q_oracle(a, x); /* Q(x) */
+            mpfr_sub(t, x, r, MPFR_RNDN);
+            q_oracle(b, t); /* Q(x − r) */
+            mpfr_mul(t, omq, a, MPFR_RNDN);
+            mpfr_mul(b, b, q, MPFR_RNDN);
+            mpfr_add(t, t, b, MPFR_RNDN); /* P[X > x] */
+            mpfr_mul(a, a, ee, MPFR_RNDN);
+            mpfr_sub(out, t, a, MPFR_RNDN);
+        } else {
+            mpfr_neg(t, x, MPFR_RNDN);
+            q_oracle(a, t); /* Φ(x) */
+            mpfr_sub(t, r, x, MPFR_RNDN);
+            q_oracle(b, t); /* Φ(x − r) */
+            mpfr_mul(t, omq, a, MPFR_RNDN);
+            mpfr_mul(b, b, q, MPFR_RNDN);
+            mpfr_add(t, t, b, MPFR_RNDN); /* mixture P[X < x] */
+            mpfr_mul(t, t, ee, MPFR_RNDN);
+            mpfr_sub(out, a, t, MPFR_RNDN);
+        }
+        mpfr_clear(omq);
+    }
+    mpfr_clears(r, q, e, v, x, t, a, b, ee, (mpfr_ptr)0);
+}
+
+Test(pld, subsampled_single_step_matches_closed_form)
+{
+    struct {
+        const char *r, *q, *eps;
+        ul_pld_adjacency adj;
+    } pts[] = {
+        {"1", "0.3", "1", UL_PLD_REMOVE},   {"1", "0.8", "1", UL_PLD_ADD},
+        {"0.5", "0.05", "0.1", UL_PLD_REMOVE}, {"2", "0.5", "2", UL_PLD_REMOVE},
+        {"2", "0.5", "0.3", UL_PLD_ADD},    {"1", "0.2", "-0.1", UL_PLD_REMOVE},
+    };
+    for (size_t i = 0; i < sizeof pts / sizeof pts[0]; i++) {
+        mpfr_t ref;
+        mpfr_init2(ref, ORACLE_BITS);
+        single_step_oracle(ref, pts[i].r, pts[i].q, pts[i].eps, pts[i].adj == UL_PLD_ADD);
+        outcome o;
+        outcome_init(&o);
+        ul_pld_options opt = options(0, 1e-2, UL_PLD_FFT_AUTO, pts[i].adj);
+        run_sub(&o, pts[i].r, pts[i].q, 1, pts[i].eps, &opt);
+        char what[96];
+        snprintf(what, sizeof what, "r=%s q=%s eps=%s %s", pts[i].r, pts[i].q, pts[i].eps,
+                 pts[i].adj == UL_PLD_ADD ? "add" : "remove");
+        cr_assert_eq(o.st, UL_OK, "%s: %s", what, o.err);
+        cr_assert(rel_width(&o) <= 1e-2, "%s", what);
+        assert_contains(&o, ref, 1e-100, what);
+        outcome_clear(&o);
+        mpfr_clear(ref);
+    }
+}
+
+/* dp_accounting, pld/privacy_loss_mechanism_test.py,
+ * test_gaussian_get_delta_for_epsilon (spec/anchors.md §1.1): (standard
+ * deviation, sensitivity, sampling probability, adjacency, ε) → δ, one step.
+ * r = sensitivity / standard deviation. */
+Test(pld, subsampled_matches_dp_accounting_published_values)
+{
+    struct {
+        const char *r, *q, *eps;
+        ul_pld_adjacency adj;
+        const char *delta;
+    } pts[] = {
+        {"1", "0.8", "1", UL_PLD_ADD, "0.0231362104090899"},
+        {"1", "0.8", "1", UL_PLD_REMOVE, "0.0816951786585355"},
+        {"1", "0.3", "2", UL_PLD_REMOVE, "0.0003341102928869332"},
+        {"1", "0.2", "-0.25", UL_PLD_REMOVE, "0.2211992169285951"}, /* sd 5, sens 5 */
+    };
+    for (size_t i = 0; i < sizeof pts / sizeof pts[0]; i++) {
+        outcome o;
+        outcome_init(&o);
+        ul_pld_options opt = options(0, 1e-2, UL_PLD_FFT_AUTO, pts[i].adj);
+        run_sub(&o, pts[i].r, pts[i].q, 1, pts[i].eps, &opt);
+        cr_assert_eq(o.st, UL_OK, "%s", o.err);
+        mpfr_t ref;
+        mpfr_init2(ref, 64);
+        mpfr_set_str(ref, pts[i].delta, 10, MPFR_RNDN);
+        /* published in double precision: allow 1e-13 relative */
+        assert_contains(&o, ref, 1e-13, pts[i].delta);
+        mpfr_clear(ref);
+        outcome_clear(&o);
+    }
+}
+
+/* ---- two subsampled steps by quadrature ------------------------------------------- */
+
+typedef struct {
+    double r, q;
+    bool add;
+} sub_mech;
+
+static double qd(double x)
+{
+    return 0.5 * erfc(x / sqrt(2.0));
+}
+
+static double phid(double x)
+{
+    return exp(-0.5 * x * x) * 0.39894228040143267794; /* 1/√(2π) */
+}
+
+/* REMOVE loss at noise value x: log(1 − q + q·e^{rx − r²/2}). */
+static double lrem(const sub_mech *m, double x)
+{
+    return log1p(m->q * expm1(m->r * x - 0.5 * m->r * m->r));
+}
+
+/* one-step δ at η (closed form, doubles) */
+static double delta_one(const sub_mech *m, double eta)
+{
+    double r = m->r, q = m->q, v = m->add ? -eta : eta, a = expm1(v) / q;
+    if (!(a > -1))
+        return m->add ? 0 : 1 - exp(eta);
+    double x = 0.5 * r + log1p(a) / r;
+    if (!m->add)
+        return (1 - q) * qd(x) + q * qd(x - r) - exp(eta) * qd(x);
+    double pa = qd(-x), pm = (1 - q) * qd(-x) + q * qd(r - x);
+    return pa - exp(eta) * pm;
+}
+
+/* δ after two steps: ∫ p(x)·δ_one(ε − L(x)) dx, Simpson with n intervals on
+ * [−14, 14 + r] (the density outside is below 1e-40). */
+static double delta_two(const sub_mech *m, double eps, int n)
+{
+    double a = -14, b = 14 + m->r, h = (b - a) / n, s = 0;
+    for (int i = 0; i <= n; i++) {
+        double x = a + h * i, w = (i == 0 || i == n) ? 1 : (i % 2 ? 4 : 2);
+        double dens = m->add ? phid(x) : (1 - m->q) * phid(x) + m->q * phid(x - m->r);
+        double loss = m->add ? -lrem(m, x) : lrem(m, x);
+        s += w * dens * delta_one(m, eps - loss);
+    }
+    return s * h / 3;
+}
+
+Test(pld, subsampled_two_steps_match_quadrature)
+{
+    struct {
+        const char *r, *q, *eps;
+        ul_pld_adjacency adj;
+    } pts[] = {
+        {"1", "0.3", "1", UL_PLD_REMOVE},
+        {"1", "0.8", "1", UL_PLD_ADD},
+        {"0.5", "0.5", "0.25", UL_PLD_REMOVE},
+        {"0.5", "0.5", "0.25", UL_PLD_ADD},
+    };
+    for (size_t i = 0; i < sizeof pts / sizeof pts[0]; i++) {
+        sub_mech m = {strtod(pts[i].r, NULL), strtod(pts[i].q, NULL), pts[i].adj == UL_PLD_ADD};
+        double e = strtod(pts[i].eps, NULL);
+        double fine = delta_two(&m, e, 1 << 18), coarse = delta_two(&m, e, 1 << 17);
+        /* the quadrature's own accuracy, measured */
+        cr_assert(fabs(fine - coarse) <= 1e-9 * fine, "quadrature not converged: %.17g %.17g",
+                  fine, coarse);
+        outcome o;
+        outcome_init(&o);
+        ul_pld_options opt = options(0, 1e-2, UL_PLD_FFT_AUTO, pts[i].adj);
+        run_sub(&o, pts[i].r, pts[i].q, 2, pts[i].eps, &opt);
+        cr_assert_eq(o.st, UL_OK, "%s", o.err);
+        mpfr_t ref;
+        mpfr_init2(ref, 64);
+        mpfr_set_d(ref, fine, MPFR_RNDN);
+        char what[96];
+        snprintf(what, sizeof what, "T=2 r=%s q=%s eps=%s %s", pts[i].r, pts[i].q, pts[i].eps,
+                 m.add ? "add" : "remove");
+        assert_contains(&o, ref, 1e-8, what);
+        mpfr_clear(ref);
+        outcome_clear(&o);
+    }
+}
+
+/* ---- the RDP bound: δ_true ≤ δ_RDP, so lo ≤ δ_RDP ----------------------------------- */
+
+/* log A_α for the REMOVE pair at integer α ≥ 2 (Mironov, Talwar, Zhang 2019,
+ * "Rényi DP of the sampled Gaussian mechanism", §3.3):
+ * A_α = E_{N(0,1)}[(1 − q + q·e^{rX − r²/2})^α]
+ *     = Σ_i C(α,i)(1−q)^{α−i} q^i e^{(i²−i)r²/2}; RDP = log A_α/(α−1). */
+static void log_a_alpha(mpfr_ptr out, const char *r_s, const char *q_s, unsigned long alpha)
+{
+    mpfr_prec_t p = 256;
+    mpfr_t r2, q, omq, term, sum, t;
+    mpfr_inits2(p, r2, q, omq, term, sum, t, (mpfr_ptr)0);
+    mpfr_set_str(r2, r_s, 10, MPFR_RNDN);
+    mpfr_sqr(r2, r2, MPFR_RNDN);
+    mpfr_set_str(q, q_s, 10, MPFR_RNDN);
+    mpfr_ui_sub(omq, 1, q, MPFR_RNDN);
+    mpfr_set_zero(sum, 1);
+    mpz_t binom;
+    mpz_init(binom);
+    for (unsigned long i = 0; i <= alpha; i++) {
+        mpz_bin_uiui(binom, alpha, i);
+        mpfr_set_z(term, binom, MPFR_RNDN);
+        mpfr_pow_ui(t, omq, alpha - i, MPFR_RNDN);
+        mpfr_mul(term, term, t, MPFR_RNDN);
+        mpfr_pow_ui(t, q, i, MPFR_RNDN);
+        mpfr_mul(term, term, t, MPFR_RNDN);
+        mpfr_mul_ui(t, r2, i * i - i, MPFR_RNDN);
+        mpfr_div_2ui(t, t, 1, MPFR_RNDN);
+        mpfr_exp(t, t, MPFR_RNDN);
+        mpfr_mul(term, term, t, MPFR_RNDN);
+        mpfr_add(sum, sum, term, MPFR_RNDN);
+    }
+    mpfr_log(out, sum, MPFR_RNDN);
+    mpz_clear(binom);
+    mpfr_clears(r2, q, omq, term, sum, t, (mpfr_ptr)0);
+}
+
+Test(pld, subsampled_respects_rdp_bound)
+{
+    /* the RDP code against TF-Privacy's table (spec/anchors.md §1.4):
+     * q = 0.01, σ = 1, α = 2 → 1.7181342207453428e-04 */
+    mpfr_t la;
+    mpfr_init2(la, 256);
+    log_a_alpha(la, "1", "0.01", 2);
+    double v = mpfr_get_d(la, MPFR_RNDN);
+    cr_assert(fabs(v - 1.7181342207453428e-04) <= 1e-12 * 1.7181342207453428e-04, "%.17g", v);
+
+    /* δ(ε) ≤ min_α exp((α−1)(T·R_α − ε) + (α−1)·log(1 − 1/α) − log α)
+     * (Balle et al. 2020 Thm 21 = Canonne–Kamath–Steinke Prop. 12, in the δ form
+     * of dp_accounting's compute_delta, spec/anchors.md §1.1) */
+    const char *r = "1", *q = "0.1";
+    unsigned long T = 100;
+    double eps = 2, best = INFINITY;
+    for (unsigned long a = 2; a <= 128; a++) {
+        log_a_alpha(la, r, q, a);
+        double R = (double)T * mpfr_get_d(la, MPFR_RNDN) / (double)(a - 1);
+        double ld = (double)(a - 1) * (R - eps + log1p(-1.0 / (double)a)) - log((double)a);
+        best = fmin(best, ld);
+    }
+    double rdp = exp(best);
+    outcome o;
+    outcome_init(&o);
+    ul_pld_options opt = options(0, 1e-2, UL_PLD_FFT_AUTO, UL_PLD_REMOVE);
+    run_sub(&o, r, q, T, "2", &opt);
+    cr_assert_eq(o.st, UL_OK, "%s", o.err);
+    cr_assert(mpfr_get_d(o.lo, MPFR_RNDD) <= rdp, "lo %.6g above the RDP bound %.6g",
+              mpfr_get_d(o.lo, MPFR_RNDD), rdp);
+    cr_log_info("q=0.1 r=1 T=100 eps=2: PLD [%.6g, %.6g], RDP bound %.6g",
+                mpfr_get_d(o.lo, MPFR_RNDD), mpfr_get_d(o.hi, MPFR_RNDU), rdp);
+    outcome_clear(&o);
+    mpfr_clear(la);
+}
+
+/* ---- rounding ----------------------------------------------------------------------- */
+
+/* Higham Thm 24.2's relative bound tη/(1 − tη), η = μ + γ_4(√2 + μ), for
+ * radix-2 Cooley–Tukey in double with twiddles accurate to μ = u: the
+ * textbook bound the library assumes for FFTW with t → 8·(t + 2), μ = 4u. */
+static double textbook_bound(int t)
+{
+    double u = ldexp(1.0, -53), g4 = 4 * u / (1 - 4 * u), eta = u + g4 * (sqrt(2.0) + u);
+    return t * eta / (1 - t * eta);
+}
+
+Test(pld, fftw_error_within_textbook_bound)
+{
+    for (int t = 10; t <= 18; t += 4) {
+        size_t N = (size_t)1 << t, H = N / 2 + 1;
+        double *x = fftw_alloc_real(N);
+        fftw_complex *X = fftw_alloc_complex(H);
+        long double *xl = fftwl_alloc_real(N);
+        fftwl_complex *Xl = fftwl_alloc_complex(H);
+        fftw_plan pd = fftw_plan_dft_r2c_1d((int)N, x, X, FFTW_ESTIMATE);
+        fftwl_plan pl = fftwl_plan_dft_r2c_1d((int)N, xl, Xl, FFTW_ESTIMATE);
+        fftw_plan id = fftw_plan_dft_c2r_1d((int)N, X, x, FFTW_ESTIMATE);
+        fftwl_plan il = fftwl_plan_dft_c2r_1d((int)N, Xl, xl, FFTW_ESTIMATE);
+        for (int trial = 0; trial < 3; trial++) {
+            /* nonnegative data shaped like a PLD: a bump plus noise */
+            for (size_t k = 0; k < N; k++) {
+                double c = ((double)k - (double)N / 3) / ((double)N / 20);
+                x[k] = exp(-0.5 * c * c) * (0.5 + uniform01());
+                xl[k] = x[k];
+            }
+            fftw_execute(pd);
+            fftwl_execute(pl);
+            /* full-spectrum ℓ2 norms from the half spectrum (Hermitian) */
+            long double err2 = 0, ref2 = 0;
+            for (size_t j = 0; j < H; j++) {
+                long double w = (j == 0 || j == N / 2) ? 1 : 2;
+                long double dr = X[j][0] - Xl[j][0], di = X[j][1] - Xl[j][1];
+                err2 += w * (dr * dr + di * di);
+                ref2 += w * (Xl[j][0] * Xl[j][0] + Xl[j][1] * Xl[j][1]);
+            }
+            double rel = (double)sqrtl(err2 / ref2), bound = textbook_bound(t);
+            cr_log_info("r2c N=2^%d: measured %.3g, textbook bound %.3g (library assumes %.0fx "
+                        "that)",
+                        t, rel, bound, 8.0 * (t + 2) / t);
+            cr_assert(rel <= bound, "r2c N=2^%d: error %.3g above the textbook bound %.3g", t,
+                      rel, bound);
+            /* inverse on the same (Hermitian) spectrum */
+            for (size_t j = 0; j < H; j++) {
+                Xl[j][0] = X[j][0];
+                Xl[j][1] = X[j][1];
+            }
+            fftw_execute(id);
+            fftwl_execute(il);
+            err2 = ref2 = 0;
+            for (size_t k = 0; k < N; k++) {
+                long double d = x[k] - xl[k];
+                err2 += d * d;
+                ref2 += xl[k] * xl[k];
+            }
+            rel = (double)sqrtl(err2 / ref2);
+            cr_assert(rel <= bound, "c2r N=2^%d: error %.3g above the textbook bound %.3g", t,
+                      rel, bound);
+        }
+        fftw_destroy_plan(pd);
+        fftw_destroy_plan(id);
+        fftwl_destroy_plan(pl);
+        fftwl_destroy_plan(il);
+        fftw_free(x);
+        fftw_free(X);
+        fftwl_free(xl);
+        fftwl_free(Xl);
+    }
+    fftw_cleanup();
+    fftwl_cleanup();
+}
+
+Test(pld, double_and_long_double_agree_within_budgets)
+{
+    outcome d, l;
+    outcome_init(&d);
+    outcome_init(&l);
+    ul_pld_options od = options(1e-3, 1, UL_PLD_FFT_DOUBLE, UL_PLD_ADD_REMOVE);
+    ul_pld_options ol = options(1e-3, 1, UL_PLD_FFT_LONG_DOUBLE, UL_PLD_ADD_REMOVE);
+    run_gauss(&d, "0.1", 1000, "1", &od);
+    run_gauss(&l, "0.1", 1000, "1", &ol);
+    cr_assert_eq(d.st, UL_OK, "%s", d.err);
+    cr_assert_eq(l.st, UL_OK, "%s", l.err);
+    cr_assert_eq(d.rep.fft_bits, 53);
+    cr_assert_eq(l.rep.fft_bits, LDBL_MANT_DIG);
+    double diff = fabs(d.rep.delta_pessimistic - l.rep.delta_pessimistic);
+    cr_log_info("same grid, double vs long double: |difference| %.3g, budgets %.3g and %.3g",
+                diff, d.rep.rounding, l.rep.rounding);
+    cr_assert(diff <= d.rep.rounding + l.rep.rounding, "difference %.3g above the budgets", diff);
+    cr_assert(l.rep.rounding < 1e-3 * d.rep.rounding);
+    outcome_clear(&d);
+    outcome_clear(&l);
+}
+
+Test(pld, delta_below_the_rounding_floor_is_refused_not_wrong)
+{
+    /* θ_{e^30}(√10) ≈ 3.7e-16: far below what a 1000-fold FFT resolves. */
+    const char *r = "0.1";
+    unsigned long T = 1000;
+    mpfr_t rt, ref;
+    mpfr_inits2(ORACLE_BITS, rt, ref, (mpfr_ptr)0);
+    combined_r(rt, &r, &T, 1);
+    theta_oracle(ref, "30", rt);
+    ul_pld_fft modes[] = {UL_PLD_FFT_AUTO, UL_PLD_FFT_DOUBLE};
+    for (size_t i = 0; i < 2; i++) {
+        outcome o;
+        outcome_init(&o);
+        ul_pld_options opt = options(0, 1e-3, modes[i], UL_PLD_ADD_REMOVE);
+        run_gauss(&o, r, T, "30", &opt);
+        cr_assert_eq(o.st, UL_ECAP, "mode %zu: status %d (%s)", i, o.st, o.err);
+        cr_assert(strstr(o.err, "rounding") != NULL, "%s", o.err);
+        cr_assert_eq(o.rep.fft_bits, modes[i] == UL_PLD_FFT_AUTO ? LDBL_MANT_DIG : 53,
+                     "precision %d", o.rep.fft_bits);
+        assert_contains(&o, ref, 1e-100, "below the floor");
+        /* the upper end carries the rounding bound: never a wrong small δ */
+        cr_assert(mpfr_get_d(o.hi, MPFR_RNDU) >= o.rep.rounding);
+        outcome_clear(&o);
+    }
+    /* where double is not enough but long double is, auto switches and succeeds */
+    outcome o;
+    outcome_init(&o);
+    ul_pld_options opt = options(0, 1e-2, UL_PLD_FFT_AUTO, UL_PLD_ADD_REMOVE);
+    run_gauss(&o, "0.5", 10, "10", &opt);
+    cr_assert_eq(o.st, UL_OK, "%s", o.err);
+    cr_assert_eq(o.rep.fft_bits, LDBL_MANT_DIG);
+    outcome_clear(&o);
+    mpfr_clears(rt, ref, (mpfr_ptr)0);
+}
+
+/* ---- inputs --------------------------------------------------------------------------- */
+
+static void expect_input_error(ul_status st, const char *err, const char *name)
+{
+    cr_assert_eq(st, UL_EINPUT, "expected an input error naming %s (status %d: %s)", name, st,
+                 err);
+    cr_assert(strstr(err, name) != NULL, "message '%s' does not name %s", err, name);
+}
+
+Test(pld, input_errors_name_the_parameter)
+{
+    mpfr_t lo, hi;
+    mpfr_inits2(64, lo, hi, (mpfr_ptr)0);
+    mpfr_set_ui(lo, 7, MPFR_RNDN);
+    char err[512];
+    ul_pld_report rep;
+    ul_pld_options opt;
+    ul_pld_options_default(&opt);
+    expect_input_error(ul_pld_compose_gaussian("-1", 10, "1", &opt, lo, hi, &rep, err, sizeof err),
+                       err, "r:");
+    expect_input_error(ul_pld_compose_gaussian("0", 10, "1", &opt, lo, hi, &rep, err, sizeof err),
+                       err, "r:");
+    expect_input_error(
+        ul_pld_compose_gaussian("abc", 10, "1", &opt, lo, hi, &rep, err, sizeof err), err, "r:");
+    expect_input_error(ul_pld_compose_gaussian("1", 0, "1", &opt, lo, hi, &rep, err, sizeof err),
+                       err, "steps");
+    expect_input_error(ul_pld_compose_gaussian("1", 10, "nan", &opt, lo, hi, &rep, err, sizeof err),
+                       err, "eps");
+    expect_input_error(
+        ul_pld_compose_gaussian("1", 10, "2000", &opt, lo, hi, &rep, err, sizeof err), err, "eps");
+    expect_input_error(ul_pld_compose_subsampled("1", "0", 10, "1", &opt, lo, hi, &rep, err,
+                                                 sizeof err),
+                       err, "q:");
+    expect_input_error(ul_pld_compose_subsampled("1", "1.5", 10, "1", &opt, lo, hi, &rep, err,
+                                                 sizeof err),
+                       err, "q:");
+    expect_input_error(ul_pld_compose_subsampled("1", NULL, 10, "1", &opt, lo, hi, &rep, err,
+                                                 sizeof err),
+                       err, "q:");
+    ul_pld_options bad = opt;
+    bad.grid_step = -1;
+    expect_input_error(ul_pld_compose_gaussian("1", 10, "1", &bad, lo, hi, &rep, err, sizeof err),
+                       err, "grid-step");
+    bad = opt;
+    bad.grid_step = NAN;
+    expect_input_error(ul_pld_compose_gaussian("1", 10, "1", &bad, lo, hi, &rep, err, sizeof err),
+                       err, "grid-step");
+    bad = opt;
+    bad.rel_width = 0;
+    expect_input_error(ul_pld_compose_gaussian("1", 10, "1", &bad, lo, hi, &rep, err, sizeof err),
+                       err, "rel-width");
+    bad = opt;
+    bad.tail_bound = 0.5;
+    expect_input_error(ul_pld_compose_gaussian("1", 10, "1", &bad, lo, hi, &rep, err, sizeof err),
+                       err, "tail-bound");
+    bad = opt;
+    bad.max_points = 5;
+    expect_input_error(ul_pld_compose_gaussian("1", 10, "1", &bad, lo, hi, &rep, err, sizeof err),
+                       err, "max-points");
+    /* absurd sizes are refused, not attempted */
+    bad = opt;
+    bad.grid_step = 1e-9;
+    expect_input_error(ul_pld_compose_gaussian("1", 10, "1", &bad, lo, hi, &rep, err, sizeof err),
+                       err, "grid-step");
+    bad.grid_step = 1e-6;
+    expect_input_error(ul_pld_compose_gaussian("0.1", 1000000, "1", &bad, lo, hi, &rep, err,
+                                               sizeof err),
+                       err, "grid-step");
+    /* lists name the element */
+    ul_pld_mechanism list[] = {{"0.5", NULL, 3}, {"-2", NULL, 4}};
+    expect_input_error(ul_pld_compose(list, 2, "1", &opt, lo, hi, &rep, err, sizeof err), err,
+                       "mechanism[1].r");
+    expect_input_error(ul_pld_compose(list, 0, "1", &opt, lo, hi, &rep, err, sizeof err), err,
+                       "mechanisms");
+    /* nothing half-written */
+    cr_assert_eq(mpfr_cmp_ui(lo, 7), 0);
+    mpfr_clears(lo, hi, (mpfr_ptr)0);
+}
+
+Test(pld, null_options_mean_defaults)
+{
+    outcome o;
+    outcome_init(&o);
+    run_gauss(&o, "1", 1, "1", NULL);
+    cr_assert_eq(o.st, UL_OK, "%s", o.err);
+    cr_assert(rel_width(&o) <= 1e-3);
+    mpfr_t ref, rt;
+    mpfr_inits2(ORACLE_BITS, ref, rt, (mpfr_ptr)0);
+    mpfr_set_ui(rt, 1, MPFR_RNDN);
+    theta_oracle(ref, "1", rt);
+    assert_contains(&o, ref, 1e-100, "defaults");
+    mpfr_clears(ref, rt, (mpfr_ptr)0);
+    outcome_clear(&o);
+}
