@@ -338,3 +338,44 @@ Test(cli, renyi_bad_inputs)
     expect_usage_error("--sigma", run("calc", "sgm-rdp", "--q", "0.1", "--sigma", "0", "--alpha",
                                       "2", NULL));
 }
+
+/* ---- PLD composition ------------------------------------------------------------- */
+
+Test(cli, pld_compose_bracket_contains_the_exact_gaussian_value)
+{
+    /* 4-fold Gaussian composition at r = 0.5 is the Gaussian at r = 1:
+     * δ(1) = θ_e(1), from the independent oracle. */
+    run_result r = run("calc", "pld-compose", "--r", "0.5", "--steps", "4", "--eps", "1",
+                       "--rel-width", "1e-2", "--json", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    json_object *o = json_tokener_parse(r.out);
+    cr_assert_not_null(o);
+    mpfr_t lo, hi, ref;
+    mpfr_inits2(ORACLE_BITS, lo, hi, ref, (mpfr_ptr)0);
+    mpfr_set_str(lo, field(o, "lo"), 10, MPFR_RNDN);
+    mpfr_set_str(hi, field(o, "hi"), 10, MPFR_RNDN);
+    mpfr_set_emin(mpfr_get_emin_min());
+    oracle_log_theta_str(ref, "1", "1");
+    mpfr_exp(ref, ref, MPFR_RNDN);
+    cr_assert(mpfr_lessequal_p(lo, ref) && mpfr_lessequal_p(ref, hi), "bracket misses θ_e(1)");
+    cr_assert_str_eq(field(o, "safe"), field(o, "hi"));
+    mpfr_clears(lo, hi, ref, (mpfr_ptr)0);
+    json_object_put(o);
+    run_free(&r);
+}
+
+Test(cli, pld_compose_bad_inputs)
+{
+    expect_usage_error("--steps", run("calc", "pld-compose", "--r", "1", "--steps", "0", "--eps",
+                                      "1", NULL));
+    expect_usage_error("--r", run("calc", "pld-compose", "--r", "-1", "--steps", "3", "--eps", "1",
+                                  NULL));
+    expect_usage_error("--q", run("calc", "pld-compose", "--r", "1", "--steps", "3", "--eps", "1",
+                                  "--q", "2", NULL));
+    expect_usage_error("--adjacency", run("calc", "pld-compose", "--r", "1", "--steps", "3",
+                                          "--eps", "1", "--adjacency", "swap", NULL));
+    expect_usage_error("--rel-width", run("calc", "pld-compose", "--r", "1", "--steps", "3",
+                                          "--eps", "1", "--rel-width", "0", NULL));
+    expect_usage_error("--fft", run("calc", "pld-compose", "--r", "1", "--steps", "3", "--eps",
+                                    "1", "--fft", "quad", NULL));
+}
