@@ -69,7 +69,8 @@ static void reading_init(reading *in, const ul_contraction_problem *pb, mpfr_pre
     mpfi_init2(in->eps, p);
     mpfi_init2(in->expm1_eps, p);
     mpfi_init2(in->log_delta0, p);
-    mpfi_init2(in->log_floor, p);
+    /* |log δ_floor| ≈ 2.3e100 needs 333 bits for its integer part alone */
+    mpfi_init2(in->log_floor, p > 640 ? p : 640);
     ul_num_set_decimal(in->eps, pb->eps); /* checked by check_problem */
     mpfi_expm1(in->expm1_eps, in->eps);
     if (pb->delta0 != NULL) {
@@ -80,7 +81,7 @@ static void reading_init(reading *in, const ul_contraction_problem *pb, mpfr_pre
     }
     /* log δ_floor = log10 δ_floor · ln 10 */
     mpfi_t ln10;
-    mpfi_init2(ln10, p);
+    mpfi_init2(ln10, mpfi_get_prec(in->log_floor));
     mpfi_set_ui(ln10, 10);
     mpfi_log(ln10, ln10);
     ul_num_set_decimal(in->log_floor, UL_CONTRACTION_FLOOR_LOG10);
@@ -123,88 +124,140 @@ static void eps_tilde(mpfi_ptr out, const reading *in, mpfi_srcptr log_delta)
 
 typedef enum { RUN_DONE, RUN_FLOOR, RUN_TOO_WIDE } run_outcome;
 
-/* Runs the recursion for `steps` steps from log δ_0 (adaptive) or sums the
- * product, leaving log δ_T in log_delta.  RUN_FLOOR: the floor was reached
- * and log_delta is [-inf, log δ_floor].  RUN_TOO_WIDE: the width of log δ
- * passed max_width (when max_width is not NULL) and the walk stopped early,
- * since widths only grow: the caller retries at a higher precision. */
+/* One end of the adaptive recursion.  The map F(L) = L + log θ_{e^{ε̃(L)}}(r)
+ * is increasing in L = log δ (δ·θ_{e^{ε̃(δ)}}(r) grows with δ: ε̃ falls as δ
+ * rises and θ falls in ε̃), so the ends of log δ_t can be carried as two
+ * exact points, each mapped with outward rounding: the lower end by the
+ * left end of F(lower), the upper end by the right end of F(upper).  This
+ * avoids the interval dependency between δ_t and ε̃_t.  The last θ is kept
+ * and reused when (ε̃, r) repeats (ε = 0, or δ_t at a plateau). */
+typedef struct {
+    mpfr_t at;     /* the end point, log δ_t */
+    mpfi_t point;  /* scratch: [at, at] then F(at) */
+    mpfi_t et, lt; /* ε̃ and log θ of the last evaluation */
+    bool have_lt;
+    size_t last_r;
+} chain_end;
+
+static void chain_end_init(chain_end *c, mpfr_prec_t p)
+{
+    mpfr_init2(c->at, p);
+    mpfi_init2(c->point, p);
+    mpfi_init2(c->et, p);
+    mpfi_init2(c->lt, p);
+    c->have_lt = false;
+    c->last_r = (size_t)-1;
+}
+
+static void chain_end_clear(chain_end *c)
+{
+    mpfr_clear(c->at);
+    mpfi_clear(c->point);
+    mpfi_clear(c->et);
+    mpfi_clear(c->lt);
+}
+
+/* at ← left (upper = false) or right (upper = true) end of F(at). */
+static void chain_step(chain_end *c, const reading *in, size_t ri, bool upper)
+{
+    mpfi_set_fr(c->point, c->at);
+    mpfi_t et;
+    mpfi_init2(et, mpfi_get_prec(c->et));
+    eps_tilde(et, in, c->point);
+    bool same = c->have_lt && c->last_r == ri && mpfr_equal_p(&et->left, &c->et->left) &&
+                mpfr_equal_p(&et->right, &c->et->right);
+    if (!same) {
+        ul_gauss_log_theta_enclose(c->lt, et, in->r[ri]);
+        mpfi_set(c->et, et);
+        c->last_r = ri;
+        c->have_lt = true;
+    }
+    mpfi_clear(et);
+    mpfi_add(c->point, c->point, c->lt);
+    if (upper)
+        mpfi_get_right(c->at, c->point);
+    else
+        mpfi_get_left(c->at, c->point);
+}
+
+/* Runs T steps, leaving log δ_T in log_delta.  RUN_FLOOR: the floor was
+ * reached and log_delta is [-inf, log δ_floor].  RUN_TOO_WIDE: the ends
+ * drifted further apart than max_width (when not NULL) and the floor was
+ * not reached by the upper end alone, so the caller retries at a higher
+ * precision.  stop_below (when not NULL): stop as soon as the upper end is
+ * at or below it (δ never increases, so later steps cannot undo that). */
 static run_outcome run_steps(mpfi_ptr log_delta, const reading *in, unsigned long steps,
                              ul_contraction_mode mode, mpfr_srcptr max_width,
                              mpfr_srcptr stop_below)
 {
     mpfr_prec_t p = in->prec;
-    mpfi_t lt, et, prev_et;
-    mpfi_init2(lt, p);
-    mpfi_init2(et, p);
-    mpfi_init2(prev_et, p);
     mpfi_set(log_delta, in->log_delta0);
-    bool floor = false, too_wide = false;
-    mpfr_t width;
-    mpfr_init2(width, 64);
+    run_outcome outcome = RUN_DONE;
 
-    if (mode == UL_CONTRACTION_PRODUCT && in->n_r == 1) {
-        /* log δ_T = log δ_0 + T·log θ_{e^ε}(r): one θ for any T */
-        if (steps > 0) {
+    if (mode == UL_CONTRACTION_PRODUCT) {
+        /* log δ_T = log δ_0 + Σ_t log θ_{e^ε}(r_t); θ does not depend on δ,
+         * so plain interval sums are tight; constant r costs one θ. */
+        mpfi_t lt;
+        mpfi_init2(lt, p);
+        if (in->n_r == 1 && steps > 0) {
             ul_gauss_log_theta_enclose(lt, in->eps, in->r[0]);
             mpfi_mul_ui(lt, lt, steps);
             mpfi_add(log_delta, log_delta, lt);
+        } else {
+            for (unsigned long t = 0; t < steps; t++) {
+                ul_gauss_log_theta_enclose(lt, in->eps, in->r[t]);
+                mpfi_add(log_delta, log_delta, lt);
+            }
         }
+        mpfi_clear(lt);
     } else {
-        bool have_prev = false;
-        size_t prev_r = (size_t)-1;
+        chain_end lo, hi;
+        chain_end_init(&lo, p);
+        chain_end_init(&hi, p);
+        mpfi_get_left(lo.at, log_delta);
+        mpfi_get_right(hi.at, log_delta);
+        mpfr_t width;
+        mpfr_init2(width, 64);
+        bool both = true; /* false once only the upper end is still tracked */
         for (unsigned long t = 0; t < steps; t++) {
             size_t ri = in->n_r == 1 ? 0 : t;
-            if (mode == UL_CONTRACTION_ADAPTIVE)
-                eps_tilde(et, in, log_delta);
-            else
-                mpfi_set(et, in->eps);
-            /* θ depends only on (ε̃, r): reuse it when both repeat (ε = 0, or
-             * the product mode with constant r). */
-            bool same = have_prev && ri == prev_r &&
-                        mpfr_equal_p(&et->left, &prev_et->left) &&
-                        mpfr_equal_p(&et->right, &prev_et->right);
-            if (!same) {
-                ul_gauss_log_theta_enclose(lt, et, in->r[ri]);
-                mpfi_set(prev_et, et);
-                prev_r = ri;
-                have_prev = true;
-            }
-            /* δ never increases (θ ≤ 1): the new upper end is at most the old. */
-            mpfr_set(width, &log_delta->right, MPFR_RNDU);
-            mpfi_add(log_delta, log_delta, lt);
-            if (mpfr_greater_p(&log_delta->right, width) && mpfr_number_p(width))
-                mpfi_interv_fr(log_delta, &log_delta->left, width);
-            /* Once δ is certainly below the floor, the floor bounds every
-             * later δ_t. */
-            if (mpfr_less_p(&log_delta->right, &in->log_floor->left)) {
-                floor = true;
+            chain_step(&hi, in, ri, true);
+            if (both)
+                chain_step(&lo, in, ri, false);
+            if (mpfr_less_p(hi.at, &in->log_floor->left)) {
+                outcome = RUN_FLOOR; /* δ_T ≤ δ_t < δ_floor */
                 break;
             }
-            /* A caller that only asks "is δ_T ≤ δ?" can stop once δ_t ≤ δ. */
-            if (stop_below != NULL && mpfr_lessequal_p(&log_delta->right, stop_below))
+            if (stop_below != NULL && mpfr_lessequal_p(hi.at, stop_below))
                 break;
-            if (max_width != NULL) {
-                mpfi_diam_abs(width, log_delta);
-                if (!mpfr_lessequal_p(width, max_width)) {
-                    too_wide = true;
-                    break;
-                }
+            if (both && max_width != NULL) {
+                mpfr_sub(width, hi.at, lo.at, MPFR_RNDU);
+                if (!mpfr_lessequal_p(width, max_width))
+                    both = false; /* too wide for the digits: only the floor can still help */
             }
         }
+        if (outcome != RUN_FLOOR) {
+            if (!both)
+                outcome = RUN_TOO_WIDE;
+            else
+                mpfi_interv_fr(log_delta, lo.at, hi.at);
+        }
+        mpfr_clear(width);
+        chain_end_clear(&lo);
+        chain_end_clear(&hi);
     }
-    if (floor) {
+    if (outcome == RUN_FLOOR) {
+        /* at the floor's own precision, so that hi is the floor to the digit */
+        mpfr_prec_t fp = mpfi_get_prec(in->log_floor);
+        mpfi_set_prec(log_delta, fp);
         mpfr_t lo, hi;
-        mpfr_inits2(p, lo, hi, (mpfr_ptr)0);
+        mpfr_inits2(fp, lo, hi, (mpfr_ptr)0);
         mpfr_set_inf(lo, -1);
         mpfi_get_right(hi, in->log_floor);
         mpfi_interv_fr(log_delta, lo, hi);
         mpfr_clears(lo, hi, (mpfr_ptr)0);
     }
-    mpfr_clear(width);
-    mpfi_clear(lt);
-    mpfi_clear(et);
-    mpfi_clear(prev_et);
-    return floor ? RUN_FLOOR : too_wide ? RUN_TOO_WIDE : RUN_DONE;
+    return outcome;
 }
 
 /* ---- certified δ_T -------------------------------------------------------- */
