@@ -17,7 +17,8 @@
  * At the point, log Q(x') = log(erfc(t)) - log 2 (for t < -2.9 rather
  * log1p(-Q(-x')), to keep relative accuracy where Q is near 1) comes from
  *   - mpfr_erfc with rounding down; when inexact, the true value lies below
- *     the next representable number, so one call gives a 1-ulp enclosure;
+ *     the next representable number, so one call gives a 1-ulp enclosure
+ *     (for 2 ≤ t ≤ 16, 1 − erf(t) at raised precision instead: faster);
  *   - in the far tail, the asymptotic series (DLMF 7.12.1)
  *         erfc t = e^{-t²}/(t√π) · [ Σ_{n<N} (-1)^n (2n-1)!!/(2t²)^n + R_N ],
  *     where for real t > 0 the remainder R_N has the sign of, and is bounded
@@ -29,6 +30,8 @@
 #include "num/gauss_tail.h"
 
 #include "num/encl.h"
+
+#include <stdbool.h>
 
 /* Which of erfc and the series to use at t > 0.  The series' smallest term
  * is about e^{-t²}, so t² ≥ 0.7·w + 8 lets it reach 2^-(w+8) (and wherever it
@@ -54,14 +57,37 @@ static int series_applies(mpfr_srcptr t, mpfr_prec_t w)
 }
 
 /* log(erfc(t)) - log 2 at the exact point t, via one erfc call. */
+/* erfc(t) enclosed as 1 − erf(t) for 2 ≤ t ≤ 16: erf has no cancellation,
+ * and is 3–4 times faster there than mpfr_erfc (MPFR 4.2), which is slow in
+ * that band.  erf is evaluated with ⌈1.45·t²⌉ + 16 extra bits, enough for the
+ * subtraction to keep w bits (erfc t > e^{-t²}/(2t) for t ≥ 1).  False when
+ * the difference still fails to be positive (then the caller uses erfc). */
+static bool erfc_by_erf(mpfr_ptr lo, mpfr_ptr hi, mpfr_srcptr t, mpfr_prec_t w)
+{
+    double td = mpfr_get_d(t, MPFR_RNDZ); /* a choice of method, not a bound */
+    if (!(td >= 2 && td <= 16))
+        return false;
+    mpfr_t e;
+    mpfr_init2(e, w + (mpfr_prec_t)(1.45 * td * td) + 16);
+    int inexact = mpfr_erf(e, t, MPFR_RNDD); /* erf(t) ∈ [e, e⁺] */
+    mpfr_ui_sub(hi, 1, e, MPFR_RNDU);        /* erfc ≤ 1 − e */
+    if (inexact != 0)
+        mpfr_nextabove(e);
+    mpfr_ui_sub(lo, 1, e, MPFR_RNDD); /* erfc ≥ 1 − e⁺ */
+    mpfr_clear(e);
+    return mpfr_sgn(lo) > 0;
+}
+
 static void log_q_point_erfc(mpfi_ptr out, mpfr_srcptr t, mpfr_prec_t w)
 {
     mpfr_t lo, hi;
     mpfr_inits2(w, lo, hi, (mpfr_ptr)0);
-    int inexact = mpfr_erfc(lo, t, MPFR_RNDD);
-    mpfr_set(hi, lo, MPFR_RNDN); /* same precision: exact */
-    if (inexact != 0)
-        mpfr_nextabove(hi);
+    if (!erfc_by_erf(lo, hi, t, w)) {
+        int inexact = mpfr_erfc(lo, t, MPFR_RNDD);
+        mpfr_set(hi, lo, MPFR_RNDN); /* same precision: exact */
+        if (inexact != 0)
+            mpfr_nextabove(hi);
+    }
     mpfi_t q;
     mpfi_init2(q, w);
     mpfi_interv_fr(q, lo, hi);
