@@ -1,0 +1,115 @@
+/* src/cli/calc_gauss.c — the Gaussian quantities: theta, gauss-sigma, gauss-eps. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bounds/gaussian.h"
+#include "cli/calc_internal.h"
+
+int calc_run_theta(const calc_quantity *q, const char **v, const ul_cli_common *c)
+{
+    char err[256];
+    ul_num_precision want = calc_precision_of(c);
+    ul_num_value theta;
+    ul_num_value_init(&theta, 64);
+    ul_num_report rep;
+    ul_status st = ul_gauss_theta_certified(v[0], v[1], &want, &theta, &rep, err, sizeof err);
+    if (st != UL_OK && st != UL_ECAP) {
+        ul_num_value_clear(&theta);
+        return calc_input_error(q, st, err);
+    }
+
+    calc_result r;
+    calc_result_begin(&r, q, v, c);
+    char *lo, *hi;
+    ul_num_value_format(&theta, c->digits, &lo, &hi);
+    calc_result_bounds(&r, lo, hi, &rep);
+    free(lo);
+    free(hi);
+
+    /* The loose bound 1.25·exp(−ε²/(2r²)) beside the exact value, with
+     * whether it is an upper bound here (spec/koloskova.md §2.2). */
+    ul_num_value loose;
+    ul_num_value_init(&loose, rep.bits_used);
+    mpfi_t e, rr;
+    mpfi_init2(e, rep.bits_used);
+    mpfi_init2(rr, rep.bits_used);
+    ul_num_set_decimal(e, v[0]);
+    ul_num_set_decimal(rr, v[1]);
+    if (mpfi_is_zero(rr)) {
+        mpfi_set_ui(loose.enclosure, 0);
+    } else {
+        ul_gauss_loose_bound_log_enclose(loose.enclosure, e, rr);
+        loose.is_log = true;
+    }
+    ul_num_value_format(&loose, c->digits, &lo, &hi);
+    ul_loose_validity valid = ul_gauss_loose_bound_check(v[0], v[1]);
+    json_object *lb = json_object_new_object();
+    calc_add_string(lb, "lo", lo);
+    calc_add_string(lb, "hi", hi);
+    json_object_object_add(
+        lb, "valid_upper_bound",
+        valid == UL_LOOSE_UNDECIDED ? NULL : json_object_new_boolean(valid == UL_LOOSE_VALID));
+    json_object_object_add(r.json, "loose_bound", lb);
+
+    const char *verdict =
+        valid == UL_LOOSE_VALID ? "is an upper bound on theta here"
+        : valid == UL_LOOSE_INVALID
+            ? "is NOT an upper bound on theta here (for eps > 0 it fails above about 3.787: "
+              "use theta)"
+            : "could not be compared with theta";
+    size_t note_len = strlen(hi) + strlen(verdict) + 64;
+    char *note = malloc(note_len);
+    if (note == NULL)
+        abort();
+    snprintf(note, note_len, "  loose bound 1.25*exp(-eps^2/(2 r^2)) = %s\n    %s\n", hi, verdict);
+    free(lo);
+    free(hi);
+    mpfi_clear(e);
+    mpfi_clear(rr);
+    ul_num_value_clear(&loose);
+    ul_num_value_clear(&theta);
+    int rc = calc_result_end(
+        &r, "E_{e^eps}(N(0,1) || N(r,1)), the Gaussian hockey-stick divergence", note, st);
+    free(note);
+    return rc;
+}
+
+int calc_run_gauss_sigma(const calc_quantity *q, const char **v, const ul_cli_common *c)
+{
+    char err[256];
+    ul_num_precision want = calc_precision_of(c);
+    ul_num_report rep;
+    mpfi_t sigma;
+    mpfi_init2(sigma, 64);
+    ul_status st = ul_gauss_sigma_min(v[0], v[1], v[2], &want, sigma, &rep, err, sizeof err);
+    int rc;
+    if (st != UL_OK && st != UL_ECAP)
+        rc = calc_input_error(q, st, err);
+    else
+        rc =
+            calc_report_inverse(q, v, c, sigma, &rep,
+                                "the smallest sigma with theta_{e^eps}(sensitivity/sigma) <= delta",
+                                "certified: theta at this sigma is <= delta", st);
+    mpfi_clear(sigma);
+    return rc;
+}
+
+int calc_run_gauss_eps(const calc_quantity *q, const char **v, const ul_cli_common *c)
+{
+    char err[256];
+    ul_num_precision want = calc_precision_of(c);
+    ul_num_report rep;
+    mpfi_t eps;
+    mpfi_init2(eps, 64);
+    ul_status st = ul_gauss_eps_min(v[0], v[1], &want, eps, &rep, err, sizeof err);
+    int rc;
+    if (st != UL_OK && st != UL_ECAP)
+        rc = calc_input_error(q, st, err);
+    else
+        rc = calc_report_inverse(q, v, c, eps, &rep,
+                                 "the smallest eps >= 0 with theta_{e^eps}(r) <= delta",
+                                 "certified: theta at this eps is <= delta", st);
+    mpfi_clear(eps);
+    return rc;
+}

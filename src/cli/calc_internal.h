@@ -1,0 +1,87 @@
+/* src/cli/calc_internal.h — what the files of `ulaudit calc` share: the
+ * quantity table row and the reporting helpers that give every quantity the
+ * same output shape (DESIGN.md, command-line contract): quantity, inputs as
+ * given, lo (rounded down), hi (rounded up), digits, precision_bits,
+ * cap_hit, and quantity-specific fields. */
+#ifndef UL_CLI_CALC_INTERNAL_H
+#define UL_CLI_CALC_INTERNAL_H
+
+#include <json-c/json.h>
+#include <stdbool.h>
+
+#include "cli/args.h"
+#include "cli/exitcodes.h"
+#include "num/adaptive.h"
+
+typedef struct calc_quantity calc_quantity;
+
+/* One row of the quantity table: flags, summary, example, and the function
+ * that computes and reports the quantity (returning the exit code). */
+struct calc_quantity {
+    const char *name;
+    const char *summary;
+    const char *example;
+    ul_cli_flag flags[UL_CLI_MAX_FLAGS];
+    int nflags;
+    int (*run)(const calc_quantity *q, const char **values, const ul_cli_common *common);
+};
+
+/* A result being assembled; the JSON object holds it in both output modes. */
+typedef struct {
+    const calc_quantity *q;
+    const char **values;
+    const ul_cli_common *common;
+    json_object *json;
+} calc_result;
+
+/* Starts a result with `quantity` and `inputs` (every flag as given or defaulted). */
+void calc_result_begin(calc_result *r, const calc_quantity *q, const char **values,
+                       const ul_cli_common *common);
+
+/* Adds a string field. */
+void calc_add_string(json_object *o, const char *key, const char *value);
+
+/* Adds lo, hi, digits, precision_bits and cap_hit. */
+void calc_result_bounds(calc_result *r, const char *lo, const char *hi, const ul_num_report *rep);
+
+/* Prints the result (JSON, or a text report with `meaning` and the optional
+ * `note`), frees it and returns the exit code: 3 after UL_ECAP, else 0. */
+int calc_result_end(calc_result *r, const char *meaning, const char *note, ul_status st);
+
+/* The same for the PLD bracket, whose width is set by --rel-width. */
+int calc_result_end_pld(calc_result *r, const char *note, ul_status st);
+
+/* Reports a library error on stderr (its message starts with the parameter
+ * name, the flag name without dashes) and returns 2 (input) or 3 (cap). */
+int calc_input_error(const calc_quantity *q, ul_status st, const char *msg);
+
+/* The precision request of the common flags. */
+ul_num_precision calc_precision_of(const ul_cli_common *c);
+
+/* An inverse's enclosure [lo, hi] ∋ answer with hi the certified safe value
+ * (also reported as `safe`). */
+int calc_report_inverse(const calc_quantity *q, const char **v, const ul_cli_common *c,
+                        mpfi_srcptr x, const ul_num_report *rep, const char *meaning,
+                        const char *safe_note, ul_status st);
+
+/* A certified value; extra_key/extra_value (may be NULL) add one string field. */
+int calc_report_value(const calc_quantity *q, const char **v, const ul_cli_common *c,
+                      const ul_num_value *value, const ul_num_report *rep, const char *meaning,
+                      const char *extra_key, const char *extra_value, ul_status st);
+
+/* Splits a comma-separated list in place; returns the count (at most max). */
+size_t calc_split_list(char *text, const char **items, size_t max);
+
+/* The quantities, one function each (calc_gauss.c, calc_accounting.c). */
+int calc_run_theta(const calc_quantity *q, const char **v, const ul_cli_common *c);
+int calc_run_gauss_sigma(const calc_quantity *q, const char **v, const ul_cli_common *c);
+int calc_run_gauss_eps(const calc_quantity *q, const char **v, const ul_cli_common *c);
+int calc_run_contraction(const calc_quantity *q, const char **v, const ul_cli_common *c);
+int calc_run_contraction_steps(const calc_quantity *q, const char **v, const ul_cli_common *c);
+int calc_run_contraction_sigma(const calc_quantity *q, const char **v, const ul_cli_common *c);
+int calc_run_rdp_to_dp(const calc_quantity *q, const char **v, const ul_cli_common *c);
+int calc_run_gauss_rdp_eps(const calc_quantity *q, const char **v, const ul_cli_common *c);
+int calc_run_sgm_rdp(const calc_quantity *q, const char **v, const ul_cli_common *c);
+int calc_run_pld_compose(const calc_quantity *q, const char **v, const ul_cli_common *c);
+
+#endif

@@ -1,0 +1,177 @@
+/* src/cli/calc_report.c — the output shape shared by every calc quantity. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/calc_internal.h"
+
+void calc_result_begin(calc_result *r, const calc_quantity *q, const char **values,
+                       const ul_cli_common *common)
+{
+    r->q = q;
+    r->values = values;
+    r->common = common;
+    r->json = json_object_new_object();
+    json_object_object_add(r->json, "quantity", json_object_new_string(q->name));
+    json_object *inputs = json_object_new_object();
+    for (int i = 0; i < q->nflags; i++)
+        json_object_object_add(inputs, q->flags[i].name, json_object_new_string(values[i]));
+    json_object_object_add(r->json, "inputs", inputs);
+}
+
+void calc_add_string(json_object *o, const char *key, const char *value)
+{
+    json_object_object_add(o, key, json_object_new_string(value));
+}
+
+/* Adds lo, hi, digits, precision_bits and cap_hit. */
+void calc_result_bounds(calc_result *r, const char *lo, const char *hi, const ul_num_report *rep)
+{
+    calc_add_string(r->json, "lo", lo);
+    calc_add_string(r->json, "hi", hi);
+    json_object_object_add(r->json, "digits", json_object_new_int(r->common->digits));
+    json_object_object_add(r->json, "precision_bits", json_object_new_int64(rep->bits_used));
+    json_object_object_add(r->json, "cap_hit", json_object_new_boolean(rep->cap_hit));
+}
+
+static const char *json_get(json_object *o, const char *key)
+{
+    json_object *v;
+    return json_object_object_get_ex(o, key, &v) ? json_object_get_string(v) : "";
+}
+
+/* Prints the result (JSON or text) and returns the exit code.  note, when
+ * not NULL, is printed in text mode after the bounds. */
+int calc_result_end(calc_result *r, const char *meaning, const char *note, ul_status st)
+{
+    if (r->common->json) {
+        puts(json_object_to_json_string_ext(r->json, JSON_C_TO_STRING_PRETTY |
+                                                         JSON_C_TO_STRING_NOSLASHESCAPE));
+    } else {
+        printf("%s: %s\n  inputs ", r->q->name, meaning);
+        for (int i = 0; i < r->q->nflags; i++)
+            printf("%s%s = %s", i ? ", " : " ", r->q->flags[i].name, r->values[i]);
+        json_object *pb;
+        json_object_object_get_ex(r->json, "precision_bits", &pb);
+        printf("\n  lo      %s\n  hi      %s\n", json_get(r->json, "lo"), json_get(r->json, "hi"));
+        printf("  %d correct significant digits asked; working precision %s bits\n",
+               r->common->digits, json_object_get_string(pb));
+        if (note != NULL)
+            printf("%s", note);
+    }
+    json_object_put(r->json);
+    if (st == UL_ECAP) {
+        fprintf(stderr,
+                "ulaudit calc %s: warning: precision cap reached; the enclosure is sound but "
+                "has fewer than %d correct digits (raise --max-bits)\n",
+                r->q->name, r->common->digits);
+        return UL_EXIT_INCONCLUSIVE;
+    }
+    return UL_EXIT_OK;
+}
+
+/* result_end for the PLD bracket, whose width is set by --rel-width rather
+ * than --digits: the digits line is replaced by the budget note. */
+int calc_result_end_pld(calc_result *r, const char *note, ul_status st)
+{
+    if (r->common->json) {
+        puts(json_object_to_json_string_ext(r->json, JSON_C_TO_STRING_PRETTY |
+                                                         JSON_C_TO_STRING_NOSLASHESCAPE));
+    } else {
+        printf("%s: delta(eps) by FFT privacy-loss composition\n  inputs ", r->q->name);
+        for (int i = 0; i < r->q->nflags; i++)
+            printf("%s%s = %s", i ? ", " : " ", r->q->flags[i].name, r->values[i]);
+        printf("\n  lo      %s\n  hi      %s\n%s", json_get(r->json, "lo"), json_get(r->json, "hi"),
+               note);
+    }
+    json_object_put(r->json);
+    if (st == UL_ECAP) {
+        fprintf(stderr,
+                "ulaudit calc %s: warning: the bracket is sound but wider than --rel-width\n",
+                r->q->name);
+        return UL_EXIT_INCONCLUSIVE;
+    }
+    return UL_EXIT_OK;
+}
+
+/* A library error: its message starts with the parameter name, which is the
+ * flag name without dashes. */
+int calc_input_error(const calc_quantity *q, ul_status st, const char *msg)
+{
+    fprintf(stderr, "ulaudit calc %s: %s%s\n", q->name, st == UL_EINPUT ? "--" : "", msg);
+    return st == UL_ECAP ? UL_EXIT_INCONCLUSIVE : UL_EXIT_USAGE;
+}
+
+ul_num_precision calc_precision_of(const ul_cli_common *c)
+{
+    ul_num_precision want = {c->digits, 0, c->max_bits};
+    return want;
+}
+
+/* Shared reporting for the two inverses: [lo, hi] ∋ the answer, hi safe. */
+int calc_report_inverse(const calc_quantity *q, const char **v, const ul_cli_common *c,
+                        mpfi_srcptr x, const ul_num_report *rep, const char *meaning,
+                        const char *safe_note, ul_status st)
+{
+    mpfr_t b;
+    mpfr_init2(b, mpfi_get_prec(x));
+    mpfi_get_left(b, x);
+    char *lo = ul_num_format(b, c->digits, MPFR_RNDD);
+    mpfi_get_right(b, x);
+    char *hi = ul_num_format(b, c->digits, MPFR_RNDU);
+    mpfr_clear(b);
+
+    calc_result r;
+    calc_result_begin(&r, q, v, c);
+    calc_result_bounds(&r, lo, hi, rep);
+    calc_add_string(r.json, "safe", hi);
+    size_t note_len = strlen(hi) + strlen(safe_note) + 32;
+    char *note = malloc(note_len);
+    if (note == NULL)
+        abort();
+    if (mpfr_inf_p(&x->right))
+        snprintf(note, note_len, "  safe    none certified before the precision cap\n");
+    else
+        snprintf(note, note_len, "  safe    %s  (%s)\n", hi, safe_note);
+    free(lo);
+    free(hi);
+    int rc = calc_result_end(&r, meaning, note, st);
+    free(note);
+    return rc;
+}
+
+/* Reports a certified value; extra_key/extra_value (may be NULL) add one
+ * quantity-specific string field. */
+int calc_report_value(const calc_quantity *q, const char **v, const ul_cli_common *c,
+                      const ul_num_value *value, const ul_num_report *rep, const char *meaning,
+                      const char *extra_key, const char *extra_value, ul_status st)
+{
+    calc_result r;
+    calc_result_begin(&r, q, v, c);
+    char *lo, *hi;
+    ul_num_value_format(value, c->digits, &lo, &hi);
+    calc_result_bounds(&r, lo, hi, rep);
+    free(lo);
+    free(hi);
+    char note[128] = "";
+    if (extra_key != NULL) {
+        calc_add_string(r.json, extra_key, extra_value);
+        snprintf(note, sizeof note, "  %-7s %s\n", extra_key, extra_value);
+    }
+    return calc_result_end(&r, meaning, extra_key != NULL ? note : NULL, st);
+}
+
+/* Splits a comma-separated list in place; returns the count (at most max). */
+size_t calc_split_list(char *text, const char **items, size_t max)
+{
+    size_t n = 0;
+    for (char *s = text; n < max;) {
+        items[n++] = s;
+        char *comma = strchr(s, ',');
+        if (comma == NULL)
+            break;
+        *comma = '\0';
+        s = comma + 1;
+    }
+    return n;
+}
