@@ -35,62 +35,6 @@
 
 /* ==== exact rationals ========================================================= */
 
-/* Largest |decimal exponent| read exactly (10^100000 is ~330k bits). */
-#define MAX_DEC_EXP 100000L
-
-/* q ← the decimal text exactly (text already checked by ul_num_is_decimal).
- * False when its exponent is beyond MAX_DEC_EXP. */
-static bool rat_set_decimal(mpq_ptr q, const char *text)
-{
-    const char *s = text;
-    bool negative = *s == '-';
-    if (*s == '+' || *s == '-')
-        s++;
-    size_t n = strlen(s);
-    char *digits = malloc(n + 2);
-    if (digits == NULL)
-        abort();
-    size_t nd = 0;
-    long frac = 0;
-    bool in_frac = false;
-    for (; *s && *s != 'e' && *s != 'E'; s++) {
-        if (*s == '.') {
-            in_frac = true;
-            continue;
-        }
-        digits[nd++] = *s;
-        frac += in_frac;
-    }
-    digits[nd] = '\0';
-    long exp10 = 0;
-    bool ok = true;
-    if (*s) {
-        errno = 0;
-        exp10 = strtol(s + 1, NULL, 10);
-        ok = errno == 0 && exp10 <= MAX_DEC_EXP && exp10 >= -MAX_DEC_EXP;
-    }
-    if (ok) {
-        long e = exp10 - frac;
-        mpz_t m, pw;
-        mpz_inits(m, pw, NULL);
-        mpz_set_str(m, digits, 10);
-        if (negative)
-            mpz_neg(m, m);
-        mpz_ui_pow_ui(pw, 10, (unsigned long)labs(e));
-        if (e >= 0) {
-            mpz_mul(m, m, pw);
-            mpq_set_z(q, m);
-        } else {
-            mpq_set_num(q, m);
-            mpq_set_den(q, pw);
-            mpq_canonicalize(q);
-        }
-        mpz_clears(m, pw, NULL);
-    }
-    free(digits);
-    return ok;
-}
-
 /* Reads a decimal parameter: syntax and range as ul_num_read_checked, then
  * exactly into q. */
 static ul_status read_rat(mpq_ptr q, const char *name, const char *text, const char *lo,
@@ -100,10 +44,11 @@ static ul_status read_rat(mpq_ptr q, const char *name, const char *text, const c
     mpfi_init2(x, 64);
     ul_status st = ul_num_read_checked(x, name, text, lo, lo_strict, hi, hi_strict, err, errlen);
     mpfi_clear(x);
-    if (st == UL_OK && !rat_set_decimal(q, text))
+    if (st == UL_OK && !ul_num_decimal_to_mpq(q, text))
         st = ul_fail(err, errlen, UL_EINPUT,
-                     "%s: exponent too large for exact arithmetic (at most %ld; got '%s')", name,
-                     MAX_DEC_EXP, text);
+                     "%s: too large for exact arithmetic (at most 20000 characters and "
+                     "10^±20000; got '%s')",
+                     name, text);
     return st;
 }
 
@@ -451,11 +396,11 @@ static ul_status mc_read(const ul_kol_mc_problem *pb, bool need_sigma, ul_precon
     /* D and r_t = D/σ_t within contraction.h's domain */
     mpq_t r, lim;
     mpq_inits(r, lim, NULL);
-    rat_set_decimal(lim, UL_KOL_MAX_PARAM);
+    ul_num_decimal_to_mpq(lim, UL_KOL_MAX_PARAM);
     if (mpq_cmp(x->diameter, lim) > 0)
         st = ul_fail(err, errlen, UL_EINPUT, "c2: the diameter must be at most %s",
                      UL_KOL_MAX_PARAM);
-    rat_set_decimal(lim, UL_GAUSS_MAX_R);
+    ul_num_decimal_to_mpq(lim, UL_GAUSS_MAX_R);
     for (size_t i = 0; i < x->n_sigma && st == UL_OK; i++) {
         mpq_div(r, x->diameter, x->sigma[i]);
         if (mpq_cmp(r, lim) > 0)
@@ -1889,7 +1834,7 @@ ul_status ul_kol_op_delta_certified(const char *c0, const char *sigma, const cha
         mpq_inits(r, lim, NULL);
         mpq_add(r, qc, qc);
         mpq_div(r, r, qs);
-        rat_set_decimal(lim, UL_GAUSS_MAX_R);
+        ul_num_decimal_to_mpq(lim, UL_GAUSS_MAX_R);
         if (mpq_cmp(r, lim) > 0)
             st = ul_fail(err, errlen, UL_EINPUT,
                          "sigma: the ratio 2*C0/sigma must be at most %s (got sigma '%s')",

@@ -87,68 +87,6 @@ static const char *field_text(const ul_ngd_params *pb, field f)
     return *(const char *const *)((const char *)pb + FIELDS[f].offset);
 }
 
-/* The exact rational value of a decimal text already accepted by
- * ul_num_is_decimal.  False when its digits or exponent are beyond what is
- * worth representing exactly (about 10^±20000). */
-static bool decimal_to_mpq(mpq_ptr out, const char *text)
-{
-    const char *s = text;
-    bool neg = false;
-    if (*s == '+' || *s == '-') {
-        neg = *s == '-';
-        s++;
-    }
-    size_t len = strlen(s);
-    if (len > 20000)
-        return false;
-    char *digits = malloc(len + 1);
-    if (digits == NULL)
-        abort();
-    size_t nd = 0;
-    long frac = 0;
-    bool in_frac = false;
-    for (; *s != '\0' && *s != 'e' && *s != 'E'; s++) {
-        if (*s == '.') {
-            in_frac = true;
-            continue;
-        }
-        digits[nd++] = *s;
-        if (in_frac)
-            frac++;
-    }
-    digits[nd] = '\0';
-    long ex = 0;
-    bool ok = nd > 0;
-    if (ok && (*s == 'e' || *s == 'E')) {
-        errno = 0;
-        char *end;
-        long long e = strtoll(s + 1, &end, 10);
-        ok = errno == 0 && *end == '\0' && e <= 100000 && e >= -100000;
-        ex = ok ? (long)e : 0;
-    }
-    ex -= frac;
-    ok = ok && ex <= 20000 && ex >= -20000;
-    if (ok) {
-        mpz_t m, p;
-        mpz_inits(m, p, (mpz_ptr)0);
-        ok = mpz_set_str(m, digits, 10) == 0;
-        mpz_ui_pow_ui(p, 10, (unsigned long)labs(ex));
-        if (ex >= 0) {
-            mpz_mul(m, m, p);
-            mpq_set_z(out, m);
-        } else {
-            mpq_set_num(out, m);
-            mpq_set_den(out, p);
-            mpq_canonicalize(out);
-        }
-        if (neg)
-            mpq_neg(out, out);
-        mpz_clears(m, p, (mpz_ptr)0);
-    }
-    free(digits);
-    return ok;
-}
-
 /* Reads text into v exactly after checking lo ≤ (<) text ≤ (<) hi. */
 static ul_status read_text(mpq_ptr v, const char *name, const char *text, const char *lo,
                            bool lo_strict, const char *hi, bool hi_strict, bool whole, char *err,
@@ -160,7 +98,7 @@ static ul_status read_text(mpq_ptr v, const char *name, const char *text, const 
     mpfi_clear(x);
     if (st != UL_OK)
         return st;
-    if (!decimal_to_mpq(v, text))
+    if (!ul_num_decimal_to_mpq(v, text))
         return ul_fail(err, errlen, UL_EINPUT,
                        "%s: too many digits or too large an exponent to read exactly (got '%s')",
                        name, text);
@@ -230,7 +168,7 @@ static ul_status read_fields(reading *in, const ul_ngd_params *pb, unsigned need
         mpq_div(in->v[F_LOGB], in->v[F_B], s2);
         mpq_set_ui(s2, 4, 1);
         mpq_mul(in->v[F_LOGB], in->v[F_LOGB], s2);
-        decimal_to_mpq(cap, UL_NGD_MAX_LOGB);
+        ul_num_decimal_to_mpq(cap, UL_NGD_MAX_LOGB);
         bool too_big = mpq_cmp(in->v[F_LOGB], cap) > 0;
         mpq_clears(s2, cap, (mpq_ptr)0);
         if (too_big)

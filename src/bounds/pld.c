@@ -141,6 +141,8 @@
  */
 #include "bounds/pld.h"
 
+#include "num/input.h"
+
 #include <fftw3.h>
 #include <float.h>
 #include <math.h>
@@ -160,44 +162,6 @@
 #define INITIAL_POINTS 8192.0 /* grid points of the first automatic round */
 #define DEFAULT_TAIL 1e-30    /* truncated mass when not automatic */
 #define MAX_EXACT_INDEX 4503599627370496.0 /* 2^52: grid indices stay exact doubles */
-
-/* ---- input checks ------------------------------------------------------------- */
-
-/* Reads text into x (at x's precision, rounding outward) and checks
- * lo ≤ value ≤ hi (either bound NULL to skip; strict when asked), by exact
- * decimal comparison.  The message names the parameter. */
-static ul_status read_decimal(mpfi_ptr x, const char *name, const char *text, const char *lo,
-                              bool lo_strict, const char *hi, bool hi_strict, char *err,
-                              size_t errlen)
-{
-    if (text == NULL)
-        return ul_fail(err, errlen, UL_EINPUT, "%s: missing", name);
-    if (!ul_num_is_decimal(text))
-        return ul_fail(err, errlen, UL_EINPUT,
-                       "%s: must be a finite decimal number like 0.5 or 1e-6 (got '%s')", name,
-                       text);
-    if (ul_num_set_decimal(x, text) != UL_OK)
-        return ul_fail(err, errlen, UL_EINPUT,
-                       "%s: magnitude outside the representable range (got '%s')", name, text);
-    int c;
-    if (lo != NULL) {
-        if (!ul_num_decimal_compare(text, lo, &c))
-            return ul_fail(err, errlen, UL_EINPUT,
-                           "%s: too many digits to compare exactly (got '%s')", name, text);
-        if (c < 0 || (lo_strict && c == 0))
-            return ul_fail(err, errlen, UL_EINPUT, "%s: must be %s %s (got '%s')", name,
-                           lo_strict ? ">" : ">=", lo, text);
-    }
-    if (hi != NULL) {
-        if (!ul_num_decimal_compare(text, hi, &c))
-            return ul_fail(err, errlen, UL_EINPUT,
-                           "%s: too many digits to compare exactly (got '%s')", name, text);
-        if (c > 0 || (hi_strict && c == 0))
-            return ul_fail(err, errlen, UL_EINPUT, "%s: must be %s %s (got '%s')", name,
-                           hi_strict ? "<" : "<=", hi, text);
-    }
-    return UL_OK;
-}
 
 void ul_pld_options_default(ul_pld_options *opt)
 {
@@ -275,13 +239,13 @@ static ul_status mech_read(mech *m, const ul_pld_mechanism *in, const char *pref
     m->dir = DIR_REMOVE;
     m->steps = in->steps;
     snprintf(name, sizeof name, "%sr", prefix);
-    ul_status st = read_decimal(m->r, name, in->r, "0", true, UL_PLD_MAX_R, false, err, errlen);
+    ul_status st = ul_num_read_checked(m->r, name, in->r, "0", true, UL_PLD_MAX_R, false, err, errlen);
     if (st != UL_OK)
         return st;
     m->subsampled = in->q != NULL;
     if (m->subsampled) {
         snprintf(name, sizeof name, "%sq", prefix);
-        st = read_decimal(m->q, name, in->q, "0", true, "1", false, err, errlen);
+        st = ul_num_read_checked(m->q, name, in->q, "0", true, "1", false, err, errlen);
         if (st != UL_OK)
             return st;
     } else {
@@ -1811,7 +1775,7 @@ static ul_status drive(mech *ms, size_t nm, const char *eps_text, const ul_pld_o
 {
     mpfi_t eps;
     mpfi_init2(eps, INPUT_PREC);
-    ul_status st = read_decimal(eps, "eps", eps_text, "-" UL_PLD_MAX_ABS_EPS, false,
+    ul_status st = ul_num_read_checked(eps, "eps", eps_text, "-" UL_PLD_MAX_ABS_EPS, false,
                                 UL_PLD_MAX_ABS_EPS, false, err, errlen);
     if (st != UL_OK) {
         mpfi_clear(eps);

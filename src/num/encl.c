@@ -139,6 +139,29 @@ static bool compare_as_integers(const char *a, const char *b, int *cmp)
     return ok;
 }
 
+bool ul_num_decimal_to_mpq(mpq_ptr out, const char *text)
+{
+    if (!ul_num_is_decimal(text) || strlen(text) > 20000)
+        return false;
+    mpz_t m, p;
+    mpz_inits(m, p, NULL);
+    long e;
+    bool ok = decimal_to_integer(text, m, &e) && labs(e) <= 20000;
+    if (ok) {
+        mpz_ui_pow_ui(p, 10, (unsigned long)labs(e));
+        if (e >= 0) {
+            mpz_mul(m, m, p);
+            mpq_set_z(out, m);
+        } else {
+            mpq_set_num(out, m);
+            mpq_set_den(out, p);
+            mpq_canonicalize(out);
+        }
+    }
+    mpz_clears(m, p, NULL);
+    return ok;
+}
+
 bool ul_num_decimal_compare(const char *a, const char *b, int *cmp)
 {
     if (!ul_num_is_decimal(a) || !ul_num_is_decimal(b))

@@ -43,6 +43,12 @@ ul_status ul_num_set_decimal(mpfi_ptr x, const char *text);
  * exact comparison would be absurdly large. */
 bool ul_num_decimal_compare(const char *a, const char *b, int *cmp);
 
+/* The exact rational value of a decimal number (for preconditions decided
+ * exactly, e.g. η(λ + β) < 1 with decimal η, λ, β).  False when text is not a
+ * decimal, or is longer than 20000 characters, or its value needs a power of
+ * ten beyond 10^±20000. */
+bool ul_num_decimal_to_mpq(mpq_ptr out, const char *text);
+
 /* The decimal text of x rounded in direction rnd (MPFR_RNDD for a lower
  * bound, MPFR_RNDU for an upper bound) to `digits` significant digits, as
  * "d.ddd…e±X", "-d.ddd…e±X" or "0" ("inf", "-inf" for infinities).
