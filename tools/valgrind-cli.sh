@@ -37,6 +37,14 @@ run 0 calc gauss-rdp-eps --r 0.5 --delta 1e-5 --json
 run 0 calc sgm-rdp --q 0.01 --sigma 1.1 --alpha 2.5
 run 2 calc contraction --eps 1 --r 2,3 --steps 3
 run 2 calc rdp-to-dp --alpha 2 --rdp 0.5 --delta 1e-5 --conversion foo
+run 0 calc noisygd-k --q 2 --l 1 --lambda 1 --beta 0 --sigma 1 --eta 0.5 --n 1 --eps-dd 0.01 --json
+run 0 calc noisygd-sigma --kind g15 --q 2 --l 1 --eta 0.5 --n 100 --lambda 1 --beta 0 --kabar 10 --eps-dd 0.01 --json
+run 0 calc model-clipping-t --eps 1 --c2 1 --sigma 1 --delta 1e-5 --mode adaptive --json
+run 0 calc model-clipping-sigma --eps 1 --c2 1 --steps 8 --delta 1e-5 --sigma0 20 --c0 5 --json
+run 0 calc output-perturbation-sigma --c0 1 --eps 10 --delta 1e-5
+run 2 calc noisygd-sigma --kind g7 --q 2 --l 1 --eta 0.5 --n 10 --eps-dp 1
+run 2 calc model-clipping-t --eps 1 --c2 0 --sigma 1 --delta 1e-5
+run 2 calc output-perturbation-sigma --c0 1 --eps 0 --delta 1e-5
 run 2 calc theta --eps nan --r 1
 run 2 calc theta --eps 1 --r -1
 run 2 calc gauss-sigma --eps 1 --delta 2

@@ -72,7 +72,8 @@ int calc_report_value(const calc_quantity *q, const char **v, const ul_cli_commo
 /* Splits a comma-separated list in place; returns the count (at most max). */
 size_t calc_split_list(char *text, const char **items, size_t max);
 
-/* The quantities, one function each (calc_gauss.c, calc_accounting.c). */
+/* The quantities, one function each (calc_gauss.c, calc_accounting.c,
+ * calc_theorems.c). */
 int calc_run_theta(const calc_quantity *q, const char **v, const ul_cli_common *c);
 int calc_run_gauss_sigma(const calc_quantity *q, const char **v, const ul_cli_common *c);
 int calc_run_gauss_eps(const calc_quantity *q, const char **v, const ul_cli_common *c);
@@ -83,5 +84,11 @@ int calc_run_rdp_to_dp(const calc_quantity *q, const char **v, const ul_cli_comm
 int calc_run_gauss_rdp_eps(const calc_quantity *q, const char **v, const ul_cli_common *c);
 int calc_run_sgm_rdp(const calc_quantity *q, const char **v, const ul_cli_common *c);
 int calc_run_pld_compose(const calc_quantity *q, const char **v, const ul_cli_common *c);
+int calc_run_noisygd_k(const calc_quantity *q, const char **v, const ul_cli_common *c);
+int calc_run_noisygd_sigma(const calc_quantity *q, const char **v, const ul_cli_common *c);
+int calc_run_model_clipping_t(const calc_quantity *q, const char **v, const ul_cli_common *c);
+int calc_run_model_clipping_sigma(const calc_quantity *q, const char **v, const ul_cli_common *c);
+int calc_run_output_perturbation_sigma(const calc_quantity *q, const char **v,
+                                       const ul_cli_common *c);
 
 #endif

@@ -1,0 +1,619 @@
+/* src/cli/calc_theorems.c — the calibrations of the unlearning theorems:
+ * noisygd-k and noisygd-sigma (Chourasia & Shah, bounds/noisygd.h),
+ * model-clipping-t, model-clipping-sigma and output-perturbation-sigma
+ * (Koloskova et al., bounds/koloskova.h).
+ *
+ * Every quantity reports the theorem's preconditions as checked by the
+ * library: in JSON as `preconditions` (name, rule, state), in text one line
+ * per item that fails or is undecided.  A precondition the library enforces
+ * (UL_EINPUT) is an input error, exit 2, with a one-line message naming the
+ * flag.  Optional flags whose absence means something ("no initial noise",
+ * "no limit") default to the word `none`.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bounds/koloskova.h"
+#include "bounds/noisygd.h"
+#include "cli/calc_internal.h"
+
+/* ---- small helpers ------------------------------------------------------------ */
+
+static bool is_none(const char *text)
+{
+    return strcmp(text, "none") == 0;
+}
+
+/* The text of an optional flag, NULL when it is `none`. */
+static const char *opt_text(const char *text)
+{
+    return is_none(text) ? NULL : text;
+}
+
+static bool is_flag(const calc_quantity *q, const char *name, size_t len)
+{
+    for (int i = 0; i < q->nflags; i++)
+        if (strlen(q->flags[i].name) == len && strncmp(q->flags[i].name, name, len) == 0)
+            return true;
+    return false;
+}
+
+/* One-line usage error naming a flag; returns 2. */
+__attribute__((format(printf, 3, 4))) static int flag_error(const calc_quantity *q,
+                                                            const char *flag, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "ulaudit calc %s: --%s: %s\n", q->name, flag, msg);
+    return UL_EXIT_USAGE;
+}
+
+/* A library error (exit 2, or 3 for UL_ECAP).  Its message starts with the
+ * parameter's library name ("L: must be ..."); the flags are the lowercase
+ * names, so the three capitalised ones of noisygd.h are renamed.  Input
+ * errors get the flag's dashes from calc_input_error; a "no solution"
+ * (UL_ENOROOT) message that starts with a flag name gets them here; any
+ * other message is printed as it is.  hint (may be NULL) is appended. */
+static int theorem_error(const calc_quantity *q, ul_status st, const char *msg, const char *hint)
+{
+    static const char *const RENAMED[][2] = {{"L", "l"}, {"K", "k"}, {"KAbar", "kabar"}};
+    const char *colon = strchr(msg, ':');
+    size_t len = colon != NULL ? (size_t)(colon - msg) : 0;
+    const char *name = msg;
+    for (size_t i = 0; colon != NULL && i < sizeof RENAMED / sizeof RENAMED[0]; i++)
+        if (strlen(RENAMED[i][0]) == len && strncmp(msg, RENAMED[i][0], len) == 0) {
+            name = RENAMED[i][1];
+            len = strlen(name);
+            break;
+        }
+    bool flag = colon != NULL && len > 0 && is_flag(q, name, len);
+    char text[768];
+    if (flag)
+        snprintf(text, sizeof text, "%s%.*s%s%s", st == UL_ENOROOT ? "--" : "", (int)len, name,
+                 colon, hint != NULL ? hint : "");
+    else
+        snprintf(text, sizeof text, "%s%s", msg, hint != NULL ? hint : "");
+    /* calc_input_error adds "--" to UL_EINPUT messages only: keep it off a
+     * message that does not start with a flag (the exit code is 2 either way) */
+    return calc_input_error(q, !flag && st == UL_EINPUT ? UL_ENOROOT : st, text);
+}
+
+static const char *pre_state_name(ul_pre_state s)
+{
+    return s == UL_PRE_HOLDS ? "holds" : s == UL_PRE_FAILS ? "fails" : "undecided";
+}
+
+/* Adds `preconditions` (every item: name, rule, state) to o and writes one
+ * text line per item that fails or is undecided to note; when there is one,
+ * `consequence` (may be NULL) follows. */
+static void report_preconditions(json_object *o, FILE *note, const ul_preconditions *pre,
+                                 const char *consequence)
+{
+    json_object *list = json_object_new_array();
+    bool any = false;
+    for (int i = 0; i < pre->count; i++) {
+        const ul_precondition *p = &pre->items[i];
+        json_object *item = json_object_new_object();
+        calc_add_string(item, "name", p->name);
+        calc_add_string(item, "rule", p->rule);
+        calc_add_string(item, "state", pre_state_name(p->state));
+        json_object_array_add(list, item);
+        if (p->state == UL_PRE_FAILS)
+            fprintf(note, "  precondition %s FAILS: %s\n", p->name, p->rule);
+        else if (p->state == UL_PRE_UNDECIDED)
+            fprintf(note, "  precondition %s UNDECIDED at the precision cap: %s\n", p->name,
+                    p->rule);
+        any = any || p->state != UL_PRE_HOLDS;
+    }
+    json_object_object_add(o, "preconditions", list);
+    if (any && consequence != NULL)
+        fprintf(note, "  %s\n", consequence);
+}
+
+/* A text buffer for the notes printed after the bounds. */
+typedef struct {
+    char *text;
+    size_t len;
+    FILE *f;
+} note_buf;
+
+static void note_open(note_buf *n)
+{
+    n->text = NULL;
+    n->len = 0;
+    n->f = open_memstream(&n->text, &n->len);
+    if (n->f == NULL)
+        abort();
+}
+
+/* Closes the stream; the text stays until note_free. */
+static const char *note_close(note_buf *n)
+{
+    fclose(n->f);
+    n->f = NULL;
+    return n->text;
+}
+
+static void note_free(note_buf *n)
+{
+    free(n->text);
+}
+
+/* Adds an inverse's enclosure x ∋ answer (lo, hi, digits, precision_bits,
+ * cap_hit, and safe = hi) to r and its `safe` line to note.  x = [0, 0]
+ * means every positive value reaches the target (zero_note). */
+static void add_inverse(calc_result *r, FILE *note, mpfi_srcptr x, const ul_num_report *rep,
+                        const char *safe_note, const char *zero_note)
+{
+    int digits = r->common->digits;
+    mpfr_t b;
+    mpfr_init2(b, mpfi_get_prec(x));
+    mpfi_get_left(b, x);
+    char *lo = ul_num_format(b, digits, MPFR_RNDD);
+    mpfi_get_right(b, x);
+    char *hi = ul_num_format(b, digits, MPFR_RNDU);
+    calc_result_bounds(r, lo, hi, rep);
+    calc_add_string(r->json, "safe", hi);
+    if (mpfr_inf_p(&x->right))
+        fprintf(note, "  safe    none certified before the precision cap\n");
+    else if (mpfr_zero_p(&x->right))
+        fprintf(note, "  safe    any value > 0 (%s)\n", zero_note);
+    else
+        fprintf(note, "  safe    %s  (%s)\n", hi, safe_note);
+    mpfr_clear(b);
+    free(lo);
+    free(hi);
+}
+
+/* Prints a result whose `value` is a whole number (added by the caller):
+ * JSON, or the text report with the inputs, the value and note.  Frees r;
+ * returns 0, or 3 with a warning when the precision cap was reached. */
+static int end_integer(calc_result *r, const char *meaning, unsigned long value, const char *note,
+                       ul_status st, const char *cap_warning)
+{
+    if (r->common->json) {
+        puts(json_object_to_json_string_ext(r->json, JSON_C_TO_STRING_PRETTY |
+                                                         JSON_C_TO_STRING_NOSLASHESCAPE));
+    } else {
+        printf("%s: %s\n  inputs ", r->q->name, meaning);
+        for (int i = 0; i < r->q->nflags; i++)
+            printf("%s%s = %s", i ? ", " : " ", r->q->flags[i].name, r->values[i]);
+        printf("\n  value   %lu\n%s", value, note);
+    }
+    json_object_put(r->json);
+    if (st == UL_ECAP) {
+        fprintf(stderr, "ulaudit calc %s: warning: precision cap reached; %s (raise --max-bits)\n",
+                r->q->name, cap_warning);
+        return UL_EXIT_INCONCLUSIVE;
+    }
+    return UL_EXIT_OK;
+}
+
+/* An optional whole-number limit: `none` gives 0; else 1..999999999. */
+static bool read_limit(const calc_quantity *q, const char *flag, const char *text,
+                       unsigned long *out, int *rc)
+{
+    long v = 0;
+    if (is_none(text)) {
+        *out = 0;
+        return true;
+    }
+    if (!ul_cli_read_count(text, &v) || v < 1) {
+        *rc = flag_error(q, flag, "must be none or a whole number from 1 to 999999999 (got '%s')",
+                         text);
+        return false;
+    }
+    *out = (unsigned long)v;
+    return true;
+}
+
+/* ---- Noisy-GD (Chourasia & Shah) ------------------------------------------------- */
+
+static bool read_g15_form(const calc_quantity *q, const char *text, ul_ngd_g15_form *form)
+{
+    if (strcmp(text, "tight") == 0)
+        *form = UL_NGD_G15_TIGHT;
+    else if (strcmp(text, "stated") == 0)
+        *form = UL_NGD_G15_STATED;
+    else {
+        flag_error(q, "form", "must be tight or stated (got '%s')", text);
+        return false;
+    }
+    return true;
+}
+
+#define NGD_NOT_A_GUARANTEE                                                                        \
+    "not a guarantee: a precondition of the theorem fails or is undecided; the value is the "      \
+    "formula's"
+
+int calc_run_noisygd_k(const calc_quantity *q, const char **v, const ul_cli_common *c)
+{
+    /* flags: q l lambda beta sigma eta n eps-dd init-var form max-k */
+    ul_ngd_g15_form form;
+    if (!read_g15_form(q, v[9], &form))
+        return UL_EXIT_USAGE;
+    unsigned long max_k;
+    int rc = UL_EXIT_USAGE;
+    if (!read_limit(q, "max-k", v[10], &max_k, &rc))
+        return rc;
+
+    ul_ngd_params pb;
+    memset(&pb, 0, sizeof pb);
+    pb.q = v[0];
+    pb.L = v[1];
+    pb.lambda = v[2];
+    pb.beta = v[3];
+    pb.sigma = v[4];
+    pb.eta = v[5];
+    pb.n = v[6];
+    pb.eps_dd = v[7];
+    pb.init_var = opt_text(v[8]);
+
+    char err[256] = "";
+    ul_num_precision want = calc_precision_of(c);
+    ul_num_value eps;
+    ul_num_value_init(&eps, 64);
+    ul_preconditions pre;
+    ul_pre_clear(&pre);
+    ul_num_report rep = {0, false};
+    unsigned long k = 0;
+    ul_status st =
+        ul_ngd_least_kabar_g15(&pb, form, max_k, &want, &k, &eps, &pre, &rep, err, sizeof err);
+    if (st == UL_ECAP && rep.cap_hit) { /* the decision itself, not the ε printed */
+        rc = calc_input_error(q, st, err);
+    } else if (st != UL_OK && st != UL_ECAP) {
+        rc = theorem_error(q, st, err,
+                           st == UL_ENOROOT && max_k != 0 && strstr(err, "not reached") != NULL
+                               ? " (raise --max-k)"
+                               : NULL);
+    } else {
+        calc_result r;
+        calc_result_begin(&r, q, v, c);
+        json_object_object_add(r.json, "value", json_object_new_uint64((uint64_t)k));
+        char *lo, *hi;
+        ul_num_value_format(&eps, c->digits, &lo, &hi);
+        json_object *e = json_object_new_object();
+        calc_add_string(e, "lo", lo);
+        calc_add_string(e, "hi", hi);
+        json_object_object_add(r.json, "eps_at_k", e);
+        json_object_object_add(r.json, "digits", json_object_new_int(c->digits));
+        json_object_object_add(r.json, "precision_bits", json_object_new_int64(rep.bits_used));
+        json_object_object_add(r.json, "cap_hit", json_object_new_boolean(st == UL_ECAP));
+        note_buf n;
+        note_open(&n);
+        fprintf(n.f, "  eps     lo %s\n          hi %s\n", lo, hi);
+        fprintf(n.f, "          the (q, eps)-data-deletion reached after K_Abar = %lu steps\n", k);
+        if (k > 0)
+            fprintf(n.f, "  certified: the bound at K_Abar is <= eps-dd and at K_Abar - 1 it is "
+                         "> eps-dd\n");
+        else
+            fprintf(n.f, "  certified: the bound is <= eps-dd already at K_Abar = 0\n");
+        report_preconditions(r.json, n.f, &pre, NGD_NOT_A_GUARANTEE);
+        free(lo);
+        free(hi);
+        rc = end_integer(&r,
+                         form == UL_NGD_G15_TIGHT
+                             ? "the least K_Abar whose Thm G.15 deletion bound (tight form) is "
+                               "<= eps-dd"
+                             : "the least K_Abar whose Thm G.15 deletion bound (stated form "
+                               "4qL^2/(lambda sigma^2 n^2) exp(-eta lambda K/2)) is <= eps-dd",
+                         k, note_close(&n), st, "the eps printed has fewer digits than asked");
+        note_free(&n);
+    }
+    ul_num_value_clear(&eps);
+    return rc;
+}
+
+/* noisygd-sigma: which optional flags each --kind needs ('r'), accepts
+ * ('o') or rejects ('-'), in the order lambda beta k kabar eps-dp eps-dd. */
+static const struct {
+    const char *name;
+    ul_ngd_sigma_kind kind;
+    const char *use;
+    const char *meaning;
+} SIGMA_KINDS[] = {
+    {"g7", UL_NGD_SIGMA_G7, "--r-r-",
+     "the smallest sigma with the Thm G.7 RDP q L^2 eta K/(sigma^2 n^2) <= eps-dp"},
+    {"g9", UL_NGD_SIGMA_G9, "rro-r-",
+     "the smallest sigma with the Thm G.9 RDP 4qL^2/(lambda sigma^2 n^2) (1 - "
+     "exp(-lambda eta K/2)) <= eps-dp (no K: its supremum over K)"},
+    {"g15", UL_NGD_SIGMA_G15, "rr-r-r",
+     "the smallest sigma with the Thm G.15 deletion bound after K_Abar steps <= eps-dd"},
+};
+
+int calc_run_noisygd_sigma(const calc_quantity *q, const char **v, const ul_cli_common *c)
+{
+    /* flags: kind q l eta n lambda beta k kabar eps-dp eps-dd form */
+    size_t kind = 0;
+    while (kind < 3 && strcmp(v[0], SIGMA_KINDS[kind].name) != 0)
+        kind++;
+    if (kind == 3)
+        return flag_error(q, "kind", "must be g7, g9 or g15 (got '%s')", v[0]);
+    const char *use = SIGMA_KINDS[kind].use;
+    for (int i = 0; i < 6; i++) {
+        const char *flag = q->flags[5 + i].name, *text = v[5 + i];
+        if (use[i] == 'r' && is_none(text))
+            return flag_error(q, flag, "missing (required with --kind %s)", v[0]);
+        if (use[i] == '-' && !is_none(text))
+            return flag_error(q, flag, "not used with --kind %s", v[0]);
+    }
+    ul_ngd_g15_form form;
+    if (!read_g15_form(q, v[11], &form))
+        return UL_EXIT_USAGE;
+    if (SIGMA_KINDS[kind].kind != UL_NGD_SIGMA_G15 && form != UL_NGD_G15_TIGHT)
+        return flag_error(q, "form", "only used with --kind g15");
+
+    ul_ngd_params pb;
+    memset(&pb, 0, sizeof pb);
+    pb.q = v[1];
+    pb.L = v[2];
+    pb.eta = v[3];
+    pb.n = v[4];
+    pb.lambda = opt_text(v[5]);
+    pb.beta = opt_text(v[6]);
+    pb.K = opt_text(v[7]);
+    pb.KAbar = opt_text(v[8]);
+    pb.eps_dp = opt_text(v[9]);
+    pb.eps_dd = opt_text(v[10]);
+
+    char err[256] = "";
+    ul_num_precision want = calc_precision_of(c);
+    ul_preconditions pre;
+    ul_pre_clear(&pre);
+    ul_num_report rep = {0, false};
+    mpfi_t sigma;
+    mpfi_init2(sigma, 64);
+    ul_status st = ul_ngd_sigma_min(&pb, SIGMA_KINDS[kind].kind, form, &want, sigma, &pre, &rep,
+                                    err, sizeof err);
+    int rc;
+    if (st != UL_OK && st != UL_ECAP) {
+        rc = theorem_error(q, st, err, NULL);
+    } else {
+        calc_result r;
+        calc_result_begin(&r, q, v, c);
+        note_buf n;
+        note_open(&n);
+        add_inverse(&r, n.f, sigma, &rep, "certified: the bound at this sigma is <= the target",
+                    "the bound is 0 for every sigma: L = 0, or K = 0");
+        report_preconditions(r.json, n.f, &pre, NGD_NOT_A_GUARANTEE);
+        rc = calc_result_end(&r, SIGMA_KINDS[kind].meaning, note_close(&n), st);
+        note_free(&n);
+    }
+    mpfi_clear(sigma);
+    return rc;
+}
+
+/* ---- model clipping (Koloskova et al.) -------------------------------------------- */
+
+/* The flags shared by model-clipping-t and model-clipping-sigma, at the same
+ * places: eps c2 [sigma|steps] delta variant c1 lr c0 sigma0 init dim mode. */
+static int read_model_clipping(const calc_quantity *q, const char **v, ul_kol_mc_problem *pb)
+{
+    memset(pb, 0, sizeof *pb);
+    pb->eps = v[0];
+    pb->c2 = v[1];
+    if (strcmp(v[4], "cc1") == 0)
+        pb->variant = UL_KOL_CC1;
+    else if (strcmp(v[4], "cc2") == 0)
+        pb->variant = UL_KOL_CC2;
+    else
+        return flag_error(q, "variant", "must be cc1 or cc2 (got '%s')", v[4]);
+    for (int i = 5; i <= 6; i++) {
+        if (pb->variant == UL_KOL_CC1 && !is_none(v[i]))
+            return flag_error(q, q->flags[i].name, "only used with --variant cc2");
+        if (pb->variant == UL_KOL_CC2 && is_none(v[i]))
+            return flag_error(q, q->flags[i].name, "missing (required with --variant cc2)");
+    }
+    pb->c1 = opt_text(v[5]);
+    pb->lr = opt_text(v[6]);
+
+    /* initial noise: --sigma0 (none: δ0 = 1), its clip --c0 and shape */
+    pb->sigma0 = opt_text(v[8]);
+    pb->c0 = opt_text(v[7]);
+    if (pb->sigma0 == NULL && pb->c0 != NULL)
+        return flag_error(q, "c0", "only used with --sigma0 (the initial noise)");
+    int cmp = 0;
+    if (pb->sigma0 != NULL && pb->c0 == NULL && ul_num_is_decimal(pb->sigma0) &&
+        ul_num_decimal_compare(pb->sigma0, "0", &cmp) && cmp > 0)
+        return flag_error(q, "c0", "missing (required when --sigma0 > 0)");
+    if (strcmp(v[9], "ball") == 0)
+        pb->init = UL_KOL_INIT_BALL;
+    else if (strcmp(v[9], "box") == 0)
+        pb->init = UL_KOL_INIT_BOX;
+    else
+        return flag_error(q, "init", "must be ball or box (got '%s')", v[9]);
+    if (pb->init == UL_KOL_INIT_BOX && pb->sigma0 == NULL)
+        return flag_error(q, "init", "only used with --sigma0 (the initial noise)");
+    if (!is_none(v[10])) {
+        long dim;
+        if (pb->init != UL_KOL_INIT_BOX)
+            return flag_error(q, "dim", "only used with --init box");
+        if (!ul_cli_read_count(v[10], &dim) || dim < 1)
+            return flag_error(q, "dim", "must be a whole number from 1 to 999999999 (got '%s')",
+                              v[10]);
+        pb->dim = (unsigned long)dim;
+    } else if (pb->init == UL_KOL_INIT_BOX) {
+        return flag_error(q, "dim", "missing (required with --init box)");
+    }
+    if (!ul_contraction_mode_parse(v[11], &pb->mode))
+        return flag_error(q, "mode", "must be product or adaptive (got '%s')", v[11]);
+    return 0;
+}
+
+/* Adds the exact pre-noise diameter D (2*C2, or 2*(C2 + lr*C1) for cc2). */
+static void add_diameter(calc_result *r, FILE *note, const ul_kol_mc_problem *pb)
+{
+    char err[256], *d = NULL;
+    if (ul_kol_mc_diameter(pb, NULL, &d, err, sizeof err) != UL_OK || d == NULL)
+        return; /* already checked by the calibration that succeeded */
+    calc_add_string(r->json, "diameter", d);
+    fprintf(note, "  diameter of the pre-noise set D = %s (r = D/sigma per step)\n", d);
+    free(d);
+}
+
+static const char *mc_accounting(const ul_kol_mc_problem *pb)
+{
+    return pb->mode == UL_CONTRACTION_ADAPTIVE
+               ? "adaptive recursion, spec/koloskova.md 2.3"
+               : "delta_0 * prod theta_{e^eps}(D/sigma), spec/koloskova.md 2.3";
+}
+
+int calc_run_model_clipping_t(const calc_quantity *q, const char **v, const ul_cli_common *c)
+{
+    /* flags: eps c2 sigma delta variant c1 lr c0 sigma0 init dim mode max-steps */
+    ul_kol_mc_problem pb;
+    int rc = read_model_clipping(q, v, &pb);
+    if (rc != 0)
+        return rc;
+    long max_steps;
+    if (!ul_cli_read_count(v[12], &max_steps) || max_steps < 1)
+        return flag_error(q, "max-steps", "must be a whole number from 1 to 999999999 (got '%s')",
+                          v[12]);
+    if (strchr(v[2], ',') != NULL)
+        return flag_error(q, "sigma", "one constant value (the least T is for a constant sigma)");
+    const char *sigma[1] = {v[2]};
+    pb.sigma = sigma;
+    pb.n_sigma = 1;
+
+    char err[256] = "";
+    ul_preconditions pre;
+    ul_pre_clear(&pre);
+    ul_num_report rep = {0, false};
+    unsigned long steps = 0;
+    ul_status st = ul_kol_mc_least_steps(&pb, v[3], (unsigned long)max_steps, &pre, &steps, &rep,
+                                         err, sizeof err);
+    if (st != UL_OK && st != UL_ECAP)
+        return theorem_error(q, st, err, st == UL_ENOROOT ? " (raise --max-steps)" : NULL);
+
+    calc_result r;
+    calc_result_begin(&r, q, v, c);
+    json_object_object_add(r.json, "value", json_object_new_uint64((uint64_t)steps));
+    json_object_object_add(r.json, "precision_bits", json_object_new_int64(rep.bits_used));
+    json_object_object_add(r.json, "cap_hit", json_object_new_boolean(st == UL_ECAP));
+    note_buf n;
+    note_open(&n);
+    add_diameter(&r, n.f, &pb);
+    if (st == UL_ECAP)
+        fprintf(n.f, "  certified: delta_T <= delta; not decided whether T is the least\n");
+    else if (steps > 0)
+        fprintf(n.f, "  certified: delta_T <= delta and delta_{T-1} > delta\n");
+    else
+        fprintf(n.f, "  certified: delta_0 <= delta already\n");
+    report_preconditions(r.json, n.f, &pre, NULL);
+    char meaning[160];
+    snprintf(meaning, sizeof meaning, "the least T with delta_T <= delta (%s)", mc_accounting(&pb));
+    rc = end_integer(&r, meaning, steps, note_close(&n), st,
+                     "the T printed suffices but may not be the least");
+    note_free(&n);
+    return rc;
+}
+
+int calc_run_model_clipping_sigma(const calc_quantity *q, const char **v, const ul_cli_common *c)
+{
+    /* flags: eps c2 steps delta variant c1 lr c0 sigma0 init dim mode */
+    ul_kol_mc_problem pb;
+    int rc = read_model_clipping(q, v, &pb);
+    if (rc != 0)
+        return rc;
+    long steps;
+    if (!ul_cli_read_count(v[2], &steps) || steps < 1 ||
+        (unsigned long)steps > UL_CONTRACTION_MAX_STEPS)
+        return flag_error(q, "steps", "must be a whole number from 1 to %lu (got '%s')",
+                          UL_CONTRACTION_MAX_STEPS, v[2]);
+    pb.steps = (unsigned long)steps;
+
+    char err[256] = "";
+    ul_num_precision want = calc_precision_of(c);
+    ul_preconditions pre;
+    ul_pre_clear(&pre);
+    ul_num_report rep = {0, false};
+    mpfi_t sigma;
+    mpfi_init2(sigma, 64);
+    ul_status st = ul_kol_mc_sigma_min(&pb, v[3], &want, &pre, sigma, &rep, err, sizeof err);
+    if (st != UL_OK && st != UL_ECAP) {
+        rc = theorem_error(q, st, err, NULL);
+    } else {
+        calc_result r;
+        calc_result_begin(&r, q, v, c);
+        note_buf n;
+        note_open(&n);
+        add_inverse(&r, n.f, sigma, &rep, "certified: delta_T at this sigma is <= delta",
+                    "delta_0 <= delta already");
+        add_diameter(&r, n.f, &pb);
+        report_preconditions(r.json, n.f, &pre, NULL);
+        char meaning[160];
+        snprintf(meaning, sizeof meaning, "the smallest constant sigma with delta_T <= delta (%s)",
+                 mc_accounting(&pb));
+        rc = calc_result_end(&r, meaning, note_close(&n), st);
+        note_free(&n);
+    }
+    mpfi_clear(sigma);
+    return rc;
+}
+
+/* ---- output perturbation ------------------------------------------------------------ */
+
+int calc_run_output_perturbation_sigma(const calc_quantity *q, const char **v,
+                                       const ul_cli_common *c)
+{
+    /* flags: c0 eps delta */
+    char err[256] = "";
+    ul_num_precision want = calc_precision_of(c);
+    ul_preconditions pre;
+    ul_pre_clear(&pre);
+    ul_num_report rep = {0, false};
+    ul_num_value classic;
+    ul_num_value_init(&classic, 64);
+    ul_pre_state delivers = UL_PRE_UNDECIDED;
+    mpfi_t exact;
+    mpfi_init2(exact, 64);
+    ul_status st = ul_kol_op_sigma_certified(v[0], v[1], v[2], &want, &pre, &classic, &delivers,
+                                             exact, &rep, err, sizeof err);
+    int rc;
+    if (st != UL_OK && st != UL_ECAP) {
+        rc = theorem_error(q, st, err, NULL);
+    } else {
+        calc_result r;
+        calc_result_begin(&r, q, v, c);
+        note_buf n;
+        note_open(&n);
+        add_inverse(&r, n.f, exact, &rep,
+                    "certified: theta_{e^eps}(2*C0/sigma) <= delta at this sigma",
+                    "every sigma reaches delta");
+        char *lo, *hi;
+        ul_num_value_format(&classic, c->digits, &lo, &hi);
+        json_object *cl = json_object_new_object();
+        calc_add_string(cl, "lo", lo);
+        calc_add_string(cl, "hi", hi);
+        json_object_object_add(r.json, "classic", cl);
+        json_object_object_add(r.json, "classic_delivers",
+                               delivers == UL_PRE_UNDECIDED
+                                   ? NULL
+                                   : json_object_new_boolean(delivers == UL_PRE_HOLDS));
+        fprintf(n.f, "  classic lo %s  (2*C0*sqrt(2*log(1.25/delta))/eps)\n", lo);
+        fprintf(n.f, "          hi %s\n", hi);
+        fprintf(n.f, "          %s\n",
+                delivers == UL_PRE_HOLDS ? "the classic calibration really gives (eps, delta) here"
+                : delivers == UL_PRE_FAILS
+                    ? "the classic calibration does NOT give (eps, delta) here: theta at the "
+                      "classic sigma exceeds delta (use safe)"
+                    : "could not decide whether the classic calibration gives (eps, delta) "
+                      "(precision cap)");
+        free(lo);
+        free(hi);
+        report_preconditions(r.json, n.f, &pre, NULL);
+        rc = calc_result_end(&r,
+                             "the smallest sigma with theta_{e^eps}(2*C0/sigma) <= delta (output "
+                             "perturbation, sensitivity 2*C0)",
+                             note_close(&n), st);
+        note_free(&n);
+    }
+    mpfi_clear(exact);
+    ul_num_value_clear(&classic);
+    return rc;
+}
