@@ -578,3 +578,81 @@ Test(cli_theorems, help_lists_the_theorem_quantities_with_examples_and_defaults)
     cr_assert(strstr(r.out, "product (default"), "%s", r.out);
     run_free(&r);
 }
+
+/* ---- langevin-sigma, langevin-k ---------------------------------------------------- */
+
+/* With K = 0 no unlearning happens and ε_DP(0, σ) = min_α [α·c + B/(α − 1)],
+ * c = 4S²M²/(mσ²n²) (Thm 3.3 (3) with T = ∞), B = log(1/δ): the linear-RDP
+ * optimum c + 2√(cB) (at α = 1 + √(B/c)).  Setting it to ε gives
+ * √c = √(B + ε) − √B, so σ* = 2SM/(n·√(m·c)) in closed form. */
+Test(cli_theorems, langevin_sigma_at_k0_matches_the_closed_form)
+{
+    run_result r = run("calc", "langevin-sigma", "--n", "1000", "--m", "0.5", "--L", "2", "--M",
+                       "1", "--eps", "1", "--delta", "1e-5", "--K", "0", "--json", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    json_object *o = json_tokener_parse(r.out);
+    cr_assert_not_null(o);
+    mpfr_t b, c, s, lo, hi;
+    mpfr_inits2(256, b, c, s, lo, hi, (mpfr_ptr)0);
+    mpfr_set_str(b, "1e-5", 10, MPFR_RNDN);
+    mpfr_log(b, b, MPFR_RNDN);
+    mpfr_neg(b, b, MPFR_RNDN); /* B */
+    mpfr_add_ui(c, b, 1, MPFR_RNDN);
+    mpfr_sqrt(c, c, MPFR_RNDN);
+    mpfr_sqrt(s, b, MPFR_RNDN);
+    mpfr_sub(c, c, s, MPFR_RNDN);
+    mpfr_sqr(c, c, MPFR_RNDN); /* c */
+    mpfr_mul_d(s, c, 0.5, MPFR_RNDN);
+    mpfr_sqrt(s, s, MPFR_RNDN);
+    mpfr_mul_ui(s, s, 1000, MPFR_RNDN);
+    mpfr_ui_div(s, 2, s, MPFR_RNDN); /* σ* = 2SM/(n√(mc)) */
+    mpfr_set_str(lo, field(o, "lo"), 10, MPFR_RNDN);
+    mpfr_set_str(hi, field(o, "hi"), 10, MPFR_RNDN);
+    /* lo and hi are printed to 17 digits: allow that rounding */
+    mpfr_mul_d(lo, lo, 1 - 1e-16, MPFR_RNDD);
+    mpfr_mul_d(hi, hi, 1 + 1e-16, MPFR_RNDU);
+    cr_assert(mpfr_lessequal_p(lo, s) && mpfr_lessequal_p(s, hi),
+              "langevin-sigma at K = 0 misses the closed form");
+    mpfr_clears(b, c, s, lo, hi, (mpfr_ptr)0);
+    json_object_put(o);
+    run_free(&r);
+}
+
+Test(cli_theorems, langevin_k_is_zero_when_sigma_already_suffices_and_positive_below)
+{
+    /* The K = 0 closed form above gives σ* ≈ 0.0196 for these inputs:
+     * σ = 0.03 needs no unlearning step, σ = 0.01 needs some. */
+    run_result r = run("calc", "langevin-k", "--n", "1000", "--m", "0.5", "--L", "2", "--M", "1",
+                       "--eps", "1", "--delta", "1e-5", "--sigma", "0.03", "--json", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    json_object *o = json_tokener_parse(r.out);
+    cr_assert_str_eq(field(o, "value"), "0");
+    json_object_put(o);
+    run_free(&r);
+    r = run("calc", "langevin-k", "--n", "1000", "--m", "0.5", "--L", "2", "--M", "1", "--eps",
+            "1", "--delta", "1e-5", "--sigma", "0.01", "--json", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    o = json_tokener_parse(r.out);
+    cr_assert(strtol(field(o, "value"), NULL, 10) > 0);
+    cr_assert(strtod(field(o, "alpha"), NULL) > 1);
+    json_object_put(o);
+    run_free(&r);
+}
+
+Test(cli_theorems, langevin_bad_inputs)
+{
+    expect_usage_error("--m", run("calc", "langevin-sigma", "--n", "1000", "--m", "3", "--L", "2",
+                                  "--M", "1", "--eps", "1", "--delta", "1e-5", "--K", "1", NULL));
+    expect_usage_error("--K", run("calc", "langevin-sigma", "--n", "1000", "--m", "0.5", "--L",
+                                  "2", "--M", "1", "--eps", "1", "--delta", "1e-5", "--K", "-1",
+                                  NULL));
+    expect_usage_error("--rate", run("calc", "langevin-sigma", "--n", "1000", "--m", "0.5", "--L",
+                                     "2", "--M", "1", "--eps", "1", "--delta", "1e-5", "--K", "1",
+                                     "--rate", "new", NULL));
+    expect_usage_error("--delta", run("calc", "langevin-k", "--n", "1000", "--m", "0.5", "--L",
+                                      "2", "--M", "1", "--eps", "1", "--delta", "1", "--sigma",
+                                      "0.1", NULL));
+    expect_usage_error("--eta", run("calc", "langevin-k", "--n", "1000", "--m", "0.5", "--L", "2",
+                                    "--M", "1", "--eps", "1", "--delta", "1e-5", "--sigma", "0.1",
+                                    "--eta", "1", NULL));
+}

@@ -174,7 +174,7 @@ void ul_langevin_insufficient(mpfi_ptr out, mpfi_srcptr alpha, mpfi_srcptr lambd
 /* Algorithms 4–8 with C_LSI = 2σ²/m (App. D, Table 1), so that
  *   ε_RU(α; K) = e^{−K·R/α}·ε0(α),  ε0(α) = 4αS²M²/(mσ²n²)·(1 − e^{−mηT}),
  *   ε_DP(K, σ, S) = min_{α>1} [ ε_RU(α; K) + log(1/δ)/(α − 1) ],
- * R = mη (rate PRINTED) or log(1 + ηm/(1−ηm)²) (CORRECTED, default).
+ * R = mη (printed and corrected coincide in this case: no erratum).
  * All numbers are decimal text read exactly; names in messages are the CLI
  * flag names: n, m, L, M, eta, delta, S, T, sigma, eps, K, rate. */
 typedef struct {

@@ -90,5 +90,7 @@ int calc_run_model_clipping_t(const calc_quantity *q, const char **v, const ul_c
 int calc_run_model_clipping_sigma(const calc_quantity *q, const char **v, const ul_cli_common *c);
 int calc_run_output_perturbation_sigma(const calc_quantity *q, const char **v,
                                        const ul_cli_common *c);
+int calc_run_langevin_sigma(const calc_quantity *q, const char **v, const ul_cli_common *c);
+int calc_run_langevin_k(const calc_quantity *q, const char **v, const ul_cli_common *c);
 
 #endif

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "bounds/koloskova.h"
+#include "bounds/langevin.h"
 #include "bounds/noisygd.h"
 #include "cli/calc_internal.h"
 
@@ -615,5 +616,130 @@ int calc_run_output_perturbation_sigma(const calc_quantity *q, const char **v,
     }
     mpfi_clear(exact);
     ul_num_value_clear(&classic);
+    return rc;
+}
+
+/* ---- Langevin unlearning (spec/langevin.md §5, strongly convex case) ------------- */
+
+/* Reads the flags shared by langevin-sigma and langevin-k, in the order
+ * n m L M eps delta (K|sigma) S eta rate T; 0 or an exit code. */
+static int read_langevin(const calc_quantity *q, const char **v, ul_langevin_sc_problem *pb)
+{
+    memset(pb, 0, sizeof *pb);
+    pb->n = v[0];
+    pb->m = v[1];
+    pb->L = v[2];
+    pb->M = v[3];
+    pb->delta = v[5];
+    long s, t = 0;
+    if (!ul_cli_read_count(v[7], &s) || s < 1) {
+        fprintf(stderr, "ulaudit calc %s: --S: must be a whole number from 1 to 999999999 (got '%s')\n",
+                q->name, v[7]);
+        return UL_EXIT_USAGE;
+    }
+    pb->S = (unsigned long)s;
+    pb->eta = opt_text(v[8]);
+    if (!ul_langevin_variant_parse(v[9], &pb->rate)) {
+        fprintf(stderr, "ulaudit calc %s: --rate: must be printed or corrected (got '%s')\n",
+                q->name, v[9]);
+        return UL_EXIT_USAGE;
+    }
+    if (!is_none(v[10]) && (!ul_cli_read_count(v[10], &t) || t < 1)) {
+        fprintf(stderr,
+                "ulaudit calc %s: --T: must be a whole number from 1 to 999999999, or none for "
+                "T = infinity (got '%s')\n",
+                q->name, v[10]);
+        return UL_EXIT_USAGE;
+    }
+    pb->T = is_none(v[10]) ? UL_LANGEVIN_T_INF : (unsigned long)t;
+    return 0;
+}
+
+int calc_run_langevin_sigma(const calc_quantity *q, const char **v, const ul_cli_common *c)
+{
+    ul_langevin_sc_problem pb;
+    int rc = read_langevin(q, v, &pb);
+    if (rc != 0)
+        return rc;
+    long k;
+    if (!ul_cli_read_count(v[6], &k)) {
+        fprintf(stderr, "ulaudit calc %s: --K: must be a whole number from 0 to 999999999 (got '%s')\n",
+                q->name, v[6]);
+        return UL_EXIT_USAGE;
+    }
+    char err[256] = "";
+    ul_num_precision want = calc_precision_of(c);
+    ul_preconditions pre;
+    ul_pre_clear(&pre);
+    ul_num_report rep = {0, false};
+    mpfi_t sigma;
+    mpfi_init2(sigma, 64);
+    ul_status st = ul_langevin_sc_sigma_min(&pb, v[4], (unsigned long)k, &want, sigma, &pre, &rep,
+                                            err, sizeof err);
+    if (st != UL_OK && st != UL_ECAP) {
+        rc = calc_input_error(q, st, err);
+    } else {
+        calc_result r;
+        calc_result_begin(&r, q, v, c);
+        note_buf n;
+        note_open(&n);
+        add_inverse(&r, n.f, sigma, &rep, "certified: eps_DP(K, sigma) <= eps", "");
+        report_preconditions(r.json, n.f, &pre, NULL);
+        rc = calc_result_end(&r,
+                             "the smallest Langevin sigma (noise variance 2*eta*sigma^2 per step) "
+                             "with eps_DP(K, sigma, S) <= eps (Chien et al. Thm 3.2-3.3, Alg. 4)",
+                             note_close(&n), st);
+        note_free(&n);
+    }
+    mpfi_clear(sigma);
+    return rc;
+}
+
+int calc_run_langevin_k(const calc_quantity *q, const char **v, const ul_cli_common *c)
+{
+    ul_langevin_sc_problem pb;
+    int rc = read_langevin(q, v, &pb);
+    if (rc != 0)
+        return rc;
+    char err[256] = "", alpha[64] = "";
+    ul_num_precision want = calc_precision_of(c);
+    ul_preconditions pre;
+    ul_pre_clear(&pre);
+    ul_num_report rep = {0, false};
+    ul_num_value eps;
+    ul_num_value_init(&eps, 64);
+    unsigned long k = 0;
+    ul_status st = ul_langevin_sc_least_k(&pb, v[6], v[4], &want, &k, &eps, alpha, sizeof alpha,
+                                          &pre, &rep, err, sizeof err);
+    if (st != UL_OK && st != UL_ECAP) {
+        rc = calc_input_error(q, st, err);
+    } else {
+        calc_result r;
+        calc_result_begin(&r, q, v, c);
+        json_object_object_add(r.json, "value", json_object_new_uint64((uint64_t)k));
+        char *lo, *hi;
+        ul_num_value_format(&eps, c->digits, &lo, &hi);
+        json_object *e = json_object_new_object();
+        calc_add_string(e, "lo", lo);
+        calc_add_string(e, "hi", hi);
+        json_object_object_add(r.json, "eps_at_k", e);
+        calc_add_string(r.json, "alpha", alpha);
+        json_object_object_add(r.json, "digits", json_object_new_int(c->digits));
+        json_object_object_add(r.json, "precision_bits", json_object_new_int64(rep.bits_used));
+        json_object_object_add(r.json, "cap_hit", json_object_new_boolean(st == UL_ECAP));
+        note_buf n;
+        note_open(&n);
+        fprintf(n.f, "  eps_DP  lo %s\n          hi %s  (at alpha = %s)\n", lo, hi, alpha);
+        fprintf(n.f, k > 0 ? "  certified: eps_DP(K) <= eps and eps_DP(K - 1) > eps\n"
+                           : "  certified: eps_DP <= eps already at K = 0\n");
+        report_preconditions(r.json, n.f, &pre, NULL);
+        free(lo);
+        free(hi);
+        rc = end_integer(&r,
+                         "the least K >= 0 with eps_DP(K, sigma, S) <= eps (Chien et al., Alg. 5)",
+                         k, note_close(&n), st, "the eps printed has fewer digits than asked");
+        note_free(&n);
+    }
+    ul_num_value_clear(&eps);
     return rc;
 }
