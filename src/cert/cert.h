@@ -1,0 +1,155 @@
+/* src/cert/cert.h — the certificate envelope and typed, path-named field access.
+ *
+ * A certificate (format "ulaudit-certificate/1") is one JSON object with
+ * exactly these top-level keys:
+ *
+ *   "format"     required  the string "ulaudit-certificate/1"
+ *   "method"     required  one of ul_cert_methods (gaussian-mechanism, …, rdp-curve)
+ *   "source"     optional  a free string: where the claim comes from
+ *   "parameters" required  an object: the method's parameters
+ *   "claim"      required  an object: what is claimed (ε, δ, Rényi order/value, …)
+ *   "stated"     optional  an object: intermediate numbers the certificate states
+ *                          (a per-step δ list, a calibrated σ, a K, …)
+ *   "expected"   optional  {"verdict": "supported"|"unsupported"|"refuted"|"invalid"|
+ *                          "inconclusive", "explanation": "…"} — used only by the
+ *                          audits/ corpus; the audit itself ignores it
+ *
+ * Anything else at the top level is an error.  ul_cert_load checks the
+ * envelope only; what "parameters", "claim" and "stated" may hold depends on
+ * the method and is checked by ul_cert_read_object against a field table the
+ * audit engine supplies.
+ *
+ * Numbers are never converted to double here: values come back as their
+ * decimal TEXT ("0.1000000000000000000001" stays exactly that), checked by
+ * exact decimal comparison, for the certified layer to read exactly
+ * (ul_num_set_decimal).  A decimal may be written as a JSON number or as a
+ * JSON string of decimal text ("1e-400" and 1e-400 are the same value).
+ *
+ * Every error is UL_EINPUT with one line in (err, errlen) that names the JSON
+ * path and the rule, e.g.
+ *   "$.parameters.sgima: unknown field (did you mean 'sigma'? known: sigma, eps, delta)"
+ *   "$.claim.delta: must be <= 1 (got '1e999999')"
+ *   "$.stated.deltas[3]: must be a decimal number (a JSON number or a string of decimal text), got
+ * null" Errors from ul_cert_load start with the file name.  The library never exits or prints.
+ */
+#ifndef UL_CERT_CERT_H
+#define UL_CERT_CERT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cert/json.h"
+#include "num/status.h"
+
+/* The format tag this reader accepts. */
+#define UL_CERT_FORMAT "ulaudit-certificate/1"
+
+/* Largest value a UL_FIELD_COUNT accepts whatever its spec says (10^18). */
+#define UL_CERT_COUNT_MAX "1000000000000000000"
+
+/* The methods, NULL-terminated: gaussian-mechanism, output-perturbation,
+ * model-clipping, gradient-clipping, dp-sgd-group, langevin, noisy-gd, d2d,
+ * rdp-curve. */
+extern const char *const ul_cert_methods[];
+
+/* The verdicts "expected.verdict" may name, NULL-terminated: supported,
+ * unsupported, refuted, invalid, inconclusive. */
+extern const char *const ul_cert_verdicts[];
+
+typedef struct ul_cert ul_cert;
+
+/* Reads a certificate file and checks its envelope.  Refuses (UL_EINPUT,
+ * message starting with the file name) what ul_json_parse_file refuses
+ * (unopenable, directory, empty, > 1 MiB, malformed JSON), and any envelope
+ * error.  On failure *out is NULL. */
+ul_status ul_cert_load(const char *path, ul_cert **out, char *err, size_t errlen);
+
+/* The same from memory (text[0..len), need not be NUL-terminated); messages
+ * carry no file name. */
+ul_status ul_cert_load_buffer(const char *text, size_t len, ul_cert **out, char *err,
+                              size_t errlen);
+
+void ul_cert_free(ul_cert *c);
+
+const char *ul_cert_method(const ul_cert *c);               /* never NULL for a loaded cert */
+const char *ul_cert_source(const ul_cert *c);               /* NULL when absent */
+const char *ul_cert_expected_verdict(const ul_cert *c);     /* NULL when "expected" is absent */
+const char *ul_cert_expected_explanation(const ul_cert *c); /* NULL when absent */
+
+/* The raw object ("parameters", "claim", "stated", "expected"), NULL when
+ * absent; for callers that need more than ul_cert_read_object gives. */
+const ul_json_value *ul_cert_object(const ul_cert *c, const char *object);
+
+/* ---- typed fields ------------------------------------------------------- */
+
+typedef enum {
+    UL_FIELD_DECIMAL,      /* a finite decimal: JSON number or string of decimal text */
+    UL_FIELD_COUNT,        /* a whole number 0 ≤ n ≤ UL_CERT_COUNT_MAX (decimal text whose
+                            * exact value is whole: 1000, "1000", 1e3 and 1000.0 all pass) */
+    UL_FIELD_STRING,       /* a JSON string; one of `choices` when choices is not NULL */
+    UL_FIELD_DECIMAL_LIST, /* a non-empty JSON array of decimals; lo/hi apply to each */
+    UL_FIELD_BOOL,         /* true or false */
+} ul_field_type;
+
+/* One field of an object.  lo / hi are decimal text bounds (NULL = none),
+ * compared exactly; strict flags make them < / >.  choices is a
+ * NULL-terminated list (UL_FIELD_STRING only).  doc is a short description
+ * shown when the field is missing. */
+typedef struct {
+    const char *name;
+    ul_field_type type;
+    bool required;
+    const char *lo;
+    bool lo_strict;
+    const char *hi;
+    bool hi_strict;
+    const char *const *choices;
+    const char *doc;
+} ul_field_spec;
+
+/* A field as read.  Strings are owned by the certificate (valid until
+ * ul_cert_free). */
+typedef struct {
+    const char *name; /* the spec's name */
+    const char *path; /* "$.parameters.sigma" */
+    ul_field_type type;
+    bool present;             /* false only for an absent optional field */
+    const char *text;         /* DECIMAL, COUNT: the decimal text as written;
+                               * STRING: the string; BOOL: "true" / "false" */
+    unsigned long long count; /* COUNT: the value */
+    bool boolean;             /* BOOL: the value */
+    size_t n_items;           /* DECIMAL_LIST: number of elements (≥ 1) */
+    const char *const *items; /* DECIMAL_LIST: each element's decimal text */
+} ul_cert_value;
+
+/* The fields of one object, v[i] for specs[i] (same order).  Owned by the
+ * certificate. */
+typedef struct {
+    size_t n;
+    const ul_cert_value *v;
+} ul_cert_values;
+
+/* Reads object "parameters", "claim" or "stated" against specs[0..n):
+ * every key present must be a spec (unknown field → error listing the known
+ * ones), every required spec must be present, each value must have its
+ * type, lie in its range (exact decimal comparison, ul_num_read_checked
+ * semantics) and, for lists, be non-empty with each element valid.  An
+ * absent "stated" object reads as an object with no keys.  On failure
+ * *out = {0, NULL}. */
+ul_status ul_cert_read_object(const ul_cert *c, const char *object, const ul_field_spec *specs,
+                              size_t n, ul_cert_values *out, char *err, size_t errlen);
+
+/* The value for `name` in vals (NULL when no spec had that name). */
+const ul_cert_value *ul_cert_values_get(const ul_cert_values *vals, const char *name);
+
+/* ---- writing --------------------------------------------------------------
+ * Writes data[0..len) to path atomically: a temporary file in the same
+ * directory (created with mode 0666 less the umask), written in full,
+ * fsync'd, then renamed over path; the directory is then fsync'd (best
+ * effort).  On any failure UL_EINPUT with the reason, the temporary file is
+ * removed and path is untouched: either the old file or the complete new one,
+ * never a partial one. */
+ul_status ul_cert_write_atomic(const char *path, const void *data, size_t len, char *err,
+                               size_t errlen);
+
+#endif
