@@ -15,6 +15,9 @@ static const ul_audit_method *const REGISTRY[] = {
     &ul_audit_gaussian_mechanism,
     &ul_audit_output_perturbation,
     &ul_audit_rdp_curve,
+    &ul_audit_langevin,
+    &ul_audit_noisy_gd,
+    &ul_audit_d2d,
     NULL,
 };
 

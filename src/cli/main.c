@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/audit.h"
 #include "cli/calc.h"
 #include "cli/exitcodes.h"
 #include "num/encl.h"
@@ -20,6 +21,13 @@ static void usage(FILE *out)
             "                  rdp-to-dp, gauss-rdp-eps, sgm-rdp\n"
             "                  example: ulaudit calc theta --eps 1 --r 0.5\n"
             "                  ulaudit calc --help lists every quantity and flag\n"
+            "  audit CERT.json recompute the guarantee a certificate cites and give the\n"
+            "                  verdict (supported, unsupported, refuted, invalid,\n"
+            "                  inconclusive) with its explanation and forensics\n"
+            "                  example: ulaudit audit audits/output-perturbation-classic-eps10.json\n"
+            "  calibrate CERT.json\n"
+            "                  print the certificate completed with the parameter (sigma)\n"
+            "                  that makes its claim supported; --out FILE writes it atomically\n"
             "  help            this text\n\n"
             "Flags:\n"
             "  --help          help (also after a command: ulaudit calc theta --help)\n"
@@ -45,6 +53,10 @@ int main(int argc, char **argv)
         rc = UL_EXIT_OK;
     } else if (strcmp(argv[1], "calc") == 0) {
         rc = ul_cli_calc(argc - 2, argv + 2);
+    } else if (strcmp(argv[1], "audit") == 0) {
+        rc = ul_cli_audit(argc - 2, argv + 2);
+    } else if (strcmp(argv[1], "calibrate") == 0) {
+        rc = ul_cli_calibrate(argc - 2, argv + 2);
     } else {
         fprintf(stderr, "ulaudit: unknown command '%s' (see ulaudit --help)\n", argv[1]);
         rc = UL_EXIT_USAGE;

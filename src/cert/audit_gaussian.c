@@ -1,0 +1,1011 @@
+/* src/cert/audit_gaussian.c — audit handlers for the Gaussian mechanism and
+ * for output perturbation (the Koloskova et al. baseline), and their
+ * calibration.
+ *
+ * ==== Schema ==============================================================
+ *
+ * method "gaussian-mechanism": one release x + N(0, σ²I) of a query with ℓ2
+ * sensitivity Δ, or T of them composed (adaptively or not).
+ *
+ *   parameters.sensitivity   decimal, 0 < Δ ≤ 1e100   ℓ2 sensitivity of the query
+ *   parameters.sigma         decimal, 0 < σ ≤ 1e100   noise standard deviation (variance σ², not
+ *                            2ησ²); required by `audit`, filled in by `calibrate`
+ *   parameters.compositions  count ≥ 1 (default 1)    T releases composed: exactly one Gaussian
+ *                            mechanism with r = Δ·√T/σ (Dong, Roth, Su 2019, composition of GDP)
+ *   claim.eps, claim.delta   decimals, 0 ≤ ε ≤ 1e9, 0 ≤ δ ≤ 1: claimed (ε, δ)-DP
+ *   claim.renyi_order, claim.renyi_value
+ *                            decimals, 1 < α ≤ 1e12, 0 ≤ ρ ≤ 1e12: claimed (α, ρ)-RDP
+ *   (a claim holds either eps and delta, or renyi_order and renyi_value)
+ *   stated                   no fields
+ *
+ *   Guarantee: δ(ε) = θ_{e^ε}(r), r = Δ√T/σ, the EXACT privacy profile of the
+ *   Gaussian mechanism (Balle & Wang 2018, Thm 8; spec/koloskova.md §2.1), so
+ *   a claim below it is refuted, not merely unsupported.  Rényi: D_α = α·r²/2
+ *   exactly (Mironov 2017, Prop. 7; additive under composition), decided in
+ *   exact rational arithmetic.
+ *
+ * method "output-perturbation": the Koloskova et al. baseline ("dp-baseline",
+ * spec/koloskova.md §1.5): x = clip(x̂, C0) + N(0, σ²I), a Gaussian
+ * mechanism with ℓ2 sensitivity 2·C0, followed by post-processing.
+ *
+ *   parameters.c0            decimal, 0 < C0 ≤ 1e100  radius of the initial clip
+ *   parameters.sigma         decimal, 0 < σ ≤ 1e100   noise standard deviation; required by
+ *                            `audit`, filled in by `calibrate`
+ *   claim.eps, claim.delta   decimals, 0 ≤ ε ≤ 1e9, 0 ≤ δ ≤ 1
+ *   stated.sigma_classic     decimal > 0 (optional): the σ the certificate says the classic
+ *                            rule σ = 2·C0·√(2 ln(1.25/δ))/ε gives for the claimed (ε, δ)
+ *
+ *   Guarantee: δ = θ_{e^ε}(2·C0/σ), exact (corrected variant).  The printed
+ *   rule, the classic Gaussian mechanism δ = 1.25·exp(−ε²σ²/(8·C0²))
+ *   (Dwork–Roth Thm A.1, valid for ε < 1; not an upper bound on θ beyond
+ *   ε ≈ 3.787, spec/koloskova.md §2.2), is reported as the other variant.
+ *
+ * Forensics (both methods, when the claim is not supported): the claimed δ
+ * is compared with θ computed with Q = (1 − erf)/2 in double and on the
+ * float32 path, and with the classic δ; the given σ with the classic σ
+ * (cert/forensics.h).
+ *
+ * Calibration: σ is set to the upper end of the certified enclosure of the
+ * smallest σ reaching the claim (ul_gauss_sigma_min, the certified safe
+ * end), rounded up to --digits significant digits, when σ is absent or does
+ * not support the claim; the result is audited again and must be supported.
+ */
+#include <gmp.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bounds/gaussian.h"
+#include "bounds/koloskova.h"
+#include "cert/audit.h"
+#include "cert/forensics.h"
+#include "num/encl.h"
+
+/* ---- field tables ------------------------------------------------------------------ */
+
+static const ul_field_spec GAUSS_PARAMS[] = {
+    {.name = "sensitivity", .type = UL_FIELD_DECIMAL, .required = true, .lo = "0",
+     .lo_strict = true, .hi = "1e100", .doc = "l2 sensitivity of the query"},
+    {.name = "sigma", .type = UL_FIELD_DECIMAL, .lo = "0", .lo_strict = true, .hi = "1e100",
+     .doc = "noise standard deviation (variance sigma^2)"},
+    {.name = "compositions", .type = UL_FIELD_COUNT, .lo = "1",
+     .doc = "number of Gaussian releases composed (default 1)"},
+};
+#define N_GAUSS_PARAMS (sizeof GAUSS_PARAMS / sizeof GAUSS_PARAMS[0])
+
+static const ul_field_spec GAUSS_CLAIM[] = {
+    {.name = "eps", .type = UL_FIELD_DECIMAL, .lo = "0", .hi = UL_GAUSS_MAX_ABS_EPS,
+     .doc = "claimed epsilon (natural log)"},
+    {.name = "delta", .type = UL_FIELD_DECIMAL, .lo = "0", .hi = "1", .doc = "claimed delta"},
+    {.name = "renyi_order", .type = UL_FIELD_DECIMAL, .lo = "1", .lo_strict = true,
+     .hi = UL_RENYI_MAX_ALPHA, .doc = "claimed Renyi order alpha > 1"},
+    {.name = "renyi_value", .type = UL_FIELD_DECIMAL, .lo = "0", .hi = UL_RENYI_MAX_RDP,
+     .doc = "claimed Renyi divergence at that order"},
+};
+#define N_GAUSS_CLAIM (sizeof GAUSS_CLAIM / sizeof GAUSS_CLAIM[0])
+
+static const ul_field_spec OP_PARAMS[] = {
+    {.name = "c0", .type = UL_FIELD_DECIMAL, .required = true, .lo = "0", .lo_strict = true,
+     .hi = UL_KOL_MAX_PARAM, .doc = "radius C0 of the initial clip (sensitivity 2*C0)"},
+    {.name = "sigma", .type = UL_FIELD_DECIMAL, .lo = "0", .lo_strict = true,
+     .hi = UL_KOL_MAX_PARAM, .doc = "noise standard deviation (variance sigma^2)"},
+};
+#define N_OP_PARAMS (sizeof OP_PARAMS / sizeof OP_PARAMS[0])
+
+static const ul_field_spec OP_CLAIM[] = {
+    {.name = "eps", .type = UL_FIELD_DECIMAL, .required = true, .lo = "0",
+     .hi = UL_GAUSS_MAX_ABS_EPS, .doc = "claimed epsilon (natural log)"},
+    {.name = "delta", .type = UL_FIELD_DECIMAL, .required = true, .lo = "0", .hi = "1",
+     .doc = "claimed delta"},
+};
+#define N_OP_CLAIM (sizeof OP_CLAIM / sizeof OP_CLAIM[0])
+
+static const ul_field_spec OP_STATED[] = {
+    {.name = "sigma_classic", .type = UL_FIELD_DECIMAL, .lo = "0", .lo_strict = true,
+     .hi = UL_KOL_MAX_PARAM,
+     .doc = "the classic sigma 2*C0*sqrt(2*ln(1.25/delta))/eps the certificate states"},
+};
+#define N_OP_STATED (sizeof OP_STATED / sizeof OP_STATED[0])
+
+/* ---- whole numbers ------------------------------------------------------------------ */
+
+static void q_set_ull(mpq_ptr q, unsigned long long n)
+{
+    char buf[32];
+    snprintf(buf, sizeof buf, "%llu", n);
+    mpz_set_str(mpq_numref(q), buf, 10);
+    mpz_set_ui(mpq_denref(q), 1);
+}
+
+static void i_set_ull(mpfi_ptr x, unsigned long long n)
+{
+    mpq_t q;
+    mpq_init(q);
+    q_set_ull(q, n);
+    mpfi_set_q(x, q);
+    mpq_clear(q);
+}
+
+/* ---- a certificate as read --------------------------------------------------------- */
+
+typedef struct {
+    bool is_op;              /* output perturbation (sensitivity 2·C0, T = 1) */
+    const char *base;        /* Δ (gaussian) or C0 (op): decimal text */
+    const char *base_path;
+    const char *sigma;       /* NULL when absent */
+    const char *sigma_path;
+    unsigned long long T;    /* compositions */
+    const char *eps, *delta; /* NULL unless an (ε, δ) claim */
+    const char *alpha, *rho; /* NULL unless a Rényi claim */
+    const char *sigma_classic, *sigma_classic_path;
+    mpq_t sens;              /* exact sensitivity Δ or 2·C0 */
+    mpq_t sig;               /* exact σ (when given) */
+} gcert;
+
+static void gcert_clear(gcert *g)
+{
+    mpq_clears(g->sens, g->sig, NULL);
+}
+
+static const char *text_of(const ul_cert_values *v, const char *name)
+{
+    const ul_cert_value *x = ul_cert_values_get(v, name);
+    return x != NULL && x->present ? x->text : NULL;
+}
+
+static const char *path_of(const ul_cert_values *v, const char *name)
+{
+    const ul_cert_value *x = ul_cert_values_get(v, name);
+    return x != NULL ? x->path : "$";
+}
+
+/* Reads the three objects.  need_sigma: audit (σ required) or calibrate. */
+static ul_status gcert_read(const ul_cert *c, bool is_op, bool need_sigma, gcert *g, char *err,
+                            size_t errlen)
+{
+    memset(g, 0, sizeof *g);
+    mpq_inits(g->sens, g->sig, NULL);
+    g->is_op = is_op;
+    g->T = 1;
+    ul_cert_values p, cl, st;
+    ul_status s = ul_cert_read_object(c, "parameters", is_op ? OP_PARAMS : GAUSS_PARAMS,
+                                      is_op ? N_OP_PARAMS : N_GAUSS_PARAMS, &p, err, errlen);
+    if (s == UL_OK)
+        s = ul_cert_read_object(c, "claim", is_op ? OP_CLAIM : GAUSS_CLAIM,
+                                is_op ? N_OP_CLAIM : N_GAUSS_CLAIM, &cl, err, errlen);
+    if (s == UL_OK)
+        s = ul_cert_read_object(c, "stated", is_op ? OP_STATED : NULL, is_op ? N_OP_STATED : 0,
+                                &st, err, errlen);
+    if (s != UL_OK)
+        return s;
+
+    g->base = text_of(&p, is_op ? "c0" : "sensitivity");
+    g->base_path = path_of(&p, is_op ? "c0" : "sensitivity");
+    g->sigma = text_of(&p, "sigma");
+    g->sigma_path = path_of(&p, "sigma");
+    if (!is_op) {
+        const ul_cert_value *t = ul_cert_values_get(&p, "compositions");
+        if (t != NULL && t->present)
+            g->T = t->count;
+    }
+    g->eps = text_of(&cl, "eps");
+    g->delta = text_of(&cl, "delta");
+    g->alpha = text_of(&cl, "renyi_order");
+    g->rho = text_of(&cl, "renyi_value");
+    if (is_op) {
+        g->sigma_classic = text_of(&st, "sigma_classic");
+        g->sigma_classic_path = path_of(&st, "sigma_classic");
+    }
+
+    /* the claim: exactly one complete pair */
+    bool dp = g->eps != NULL || g->delta != NULL, rdp = g->alpha != NULL || g->rho != NULL;
+    if (dp && rdp)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "$.claim: holds both an (eps, delta) and a Renyi claim; give one per "
+                       "certificate");
+    if (!dp && !rdp)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "$.claim: missing the claim (eps and delta, or renyi_order and "
+                       "renyi_value)");
+    if (dp && (g->eps == NULL || g->delta == NULL))
+        return ul_fail(err, errlen, UL_EINPUT, "$.claim.%s: missing required field (the claim "
+                       "needs both eps and delta)", g->eps == NULL ? "eps" : "delta");
+    if (rdp && (g->alpha == NULL || g->rho == NULL))
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "$.claim.%s: missing required field (a Renyi claim needs both "
+                       "renyi_order and renyi_value)", g->alpha == NULL ? "renyi_order"
+                                                                        : "renyi_value");
+
+    if (!ul_num_decimal_to_mpq(g->sens, g->base))
+        return ul_fail(err, errlen, UL_EINPUT, "%s: must lie between 1e-20000 and 1e100 (got '%s')",
+                       g->base_path, g->base);
+    if (is_op)
+        mpq_add(g->sens, g->sens, g->sens);
+    if (g->sigma == NULL) {
+        if (need_sigma)
+            return ul_fail(err, errlen, UL_EINPUT,
+                           "%s: missing required field (the noise standard deviation; `ulaudit "
+                           "calibrate` fills it in)", g->sigma_path);
+        return UL_OK;
+    }
+    if (!ul_num_decimal_to_mpq(g->sig, g->sigma))
+        return ul_fail(err, errlen, UL_EINPUT, "%s: must lie between 1e-20000 and 1e100 (got '%s')",
+                       g->sigma_path, g->sigma);
+    /* r = Δ·√T/σ ≤ UL_GAUSS_MAX_R, i.e. Δ²·T ≤ (1e9·σ)², decided exactly */
+    mpq_t lhs, rhs, lim;
+    mpq_inits(lhs, rhs, lim, NULL);
+    mpq_mul(lhs, g->sens, g->sens);
+    q_set_ull(rhs, g->T);
+    mpq_mul(lhs, lhs, rhs);
+    ul_num_decimal_to_mpq(lim, UL_GAUSS_MAX_R);
+    mpq_mul(rhs, lim, g->sig);
+    mpq_mul(rhs, rhs, rhs);
+    int too_big = mpq_cmp(lhs, rhs) > 0;
+    mpq_clears(lhs, rhs, lim, NULL);
+    if (too_big)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "%s: too small: the ratio r = %s/sigma must be at most %s (got '%s')",
+                       g->sigma_path, is_op ? "2*c0" : "sensitivity*sqrt(compositions)",
+                       UL_GAUSS_MAX_R, g->sigma);
+    return UL_OK;
+}
+
+/* ---- enclosures -------------------------------------------------------------------- */
+
+/* r ⊇ Δ·√T/σ at r's precision. */
+static void r_enclose(mpfi_ptr r, const gcert *g)
+{
+    mpfr_prec_t p = mpfi_get_prec(r);
+    mpfi_t s, t;
+    mpfi_init2(s, p);
+    mpfi_init2(t, p);
+    mpfi_set_q(r, g->sens);
+    i_set_ull(t, g->T);
+    mpfi_sqrt(t, t);
+    mpfi_mul(r, r, t);
+    mpfi_set_q(s, g->sig);
+    mpfi_div(r, r, s);
+    mpfi_clear(s);
+    mpfi_clear(t);
+}
+
+typedef struct {
+    const gcert *g;
+} theta_ctx;
+
+static ul_status eval_theta(ul_num_value *out, void *ctx, char *err, size_t errlen)
+{
+    const theta_ctx *c = ctx;
+    mpfr_prec_t p = mpfi_get_prec(out->enclosure) + 16;
+    mpfi_t e, r;
+    mpfi_init2(e, p);
+    mpfi_init2(r, p);
+    ul_status st = ul_num_set_decimal(e, c->g->eps);
+    if (st == UL_OK) {
+        r_enclose(r, c->g);
+        ul_gauss_theta_enclose(out, e, r);
+    } else {
+        st = ul_fail(err, errlen, UL_EINPUT, "$.claim.eps: not a decimal number");
+    }
+    mpfi_clear(e);
+    mpfi_clear(r);
+    return st;
+}
+
+/* θ at the claimed ε, through ul_kol_op_delta_certified for output
+ * perturbation (which also lists its preconditions). */
+static ul_status theta_at(const gcert *g, const ul_num_precision *want, ul_preconditions *pre,
+                          ul_num_value *out, ul_num_report *nr, char *err, size_t errlen)
+{
+    if (g->is_op)
+        return ul_kol_op_delta_certified(g->base, g->sigma, g->eps, want, pre, out, nr, err,
+                                         errlen);
+    theta_ctx c = {g};
+    return ul_num_adaptive_eval(eval_theta, &c, want, out, nr, err, errlen);
+}
+
+/* σ* ⊇ the smallest σ with θ_{e^ε}(Δ√T/σ) ≤ δ, for 0 < δ < 1: the bound
+ * function's σ* for the base sensitivity (Δ or C0), scaled exactly by √T or
+ * by 2 (σ* is linear in the sensitivity).  The upper end is certified safe. */
+static ul_status sigma_needed(const gcert *g, const ul_num_precision *want, mpfi_ptr sigma,
+                              char *err, size_t errlen)
+{
+    ul_num_report nr = {0, false};
+    ul_status st = ul_gauss_sigma_min(g->eps, g->delta, g->base, want, sigma, &nr, err, errlen);
+    if (st != UL_OK && st != UL_ECAP)
+        return st;
+    if (g->is_op) {
+        mpfi_mul_2ui(sigma, sigma, 1);
+    } else if (g->T > 1) {
+        mpfi_t t;
+        mpfi_init2(t, mpfi_get_prec(sigma));
+        i_set_ull(t, g->T);
+        mpfi_sqrt(t, t);
+        mpfi_mul(sigma, sigma, t);
+        mpfi_clear(t);
+    }
+    return UL_OK;
+}
+
+/* The smallest ε reached at the claimed δ by r = Δ√T/σ, which need not be
+ * a finite decimal: ε* is increasing in r, so ε*(r) ∈ [lo ε*(r_lo), hi ε*(r_hi)]
+ * for decimals r_lo ≤ r ≤ r_hi. */
+static ul_status eps_needed(const gcert *g, const ul_num_precision *want, mpfi_ptr eps_out,
+                            char *err, size_t errlen)
+{
+    int digits = want->digits + 4;
+    mpfi_t r;
+    mpfi_init2(r, (mpfr_prec_t)(digits * 3.33) + 64);
+    r_enclose(r, g);
+    mpfr_t b;
+    mpfr_init2(b, mpfi_get_prec(r));
+    mpfi_get_left(b, r);
+    char *r_lo = ul_num_format(b, digits, MPFR_RNDD);
+    mpfi_get_right(b, r);
+    char *r_hi = ul_num_format(b, digits, MPFR_RNDU);
+    mpfr_clear(b);
+    mpfi_clear(r);
+
+    mpfi_t e_lo, e_hi;
+    mpfi_init2(e_lo, 64);
+    mpfi_init2(e_hi, 64);
+    ul_num_report nr = {0, false};
+    ul_status st = ul_gauss_eps_min(r_lo, g->delta, want, e_lo, &nr, err, errlen);
+    if (st == UL_OK || st == UL_ECAP)
+        st = ul_gauss_eps_min(r_hi, g->delta, want, e_hi, &nr, err, errlen);
+    if (st == UL_OK || st == UL_ECAP) {
+        mpfr_prec_t p = mpfi_get_prec(e_lo) > mpfi_get_prec(e_hi) ? mpfi_get_prec(e_lo)
+                                                                  : mpfi_get_prec(e_hi);
+        mpfi_set_prec(eps_out, p);
+        mpfi_interv_fr(eps_out, &e_lo->left, &e_hi->right);
+        st = UL_OK;
+    }
+    mpfi_clear(e_lo);
+    mpfi_clear(e_hi);
+    free(r_lo);
+    free(r_hi);
+    return st;
+}
+
+/* ---- the verdict, raising precision until it is decided ------------------------------ */
+
+/* Computes θ at want->digits, compares, and while the enclosure straddles the
+ * claim doubles the digits, until decided or the precision cap stops it. */
+static ul_status decide_theta(ul_audit_report *rep, const gcert *g, const ul_num_precision *want,
+                              ul_num_value *theta, char *err, size_t errlen)
+{
+    ul_num_precision w = *want;
+    for (;;) {
+        ul_num_report nr = {0, false};
+        ul_preconditions pre;
+        ul_pre_clear(&pre);
+        ul_status st = theta_at(g, &w, &pre, theta, &nr, err, errlen);
+        if (st != UL_OK && st != UL_ECAP)
+            return st;
+        if (g->is_op)
+            rep->pre = pre;
+        rep->verdict = ul_audit_compare(rep, "delta", "delta = theta_{e^eps}(r) at the claimed eps",
+                                        theta, g->delta, true, w.digits);
+        if (rep->verdict != UL_VERDICT_INCONCLUSIVE || nr.cap_hit || w.digits >= 2500)
+            return UL_OK;
+        w.digits *= 2;
+    }
+}
+
+/* ---- forensics ----------------------------------------------------------------------- */
+
+static void add_forensic(ul_audit_report *rep, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void add_forensic(ul_audit_report *rep, const char *fmt, ...)
+{
+    size_t len = strlen(rep->forensics);
+    if (len + 3 >= sizeof rep->forensics)
+        return;
+    if (len > 0) {
+        memcpy(rep->forensics + len, "; ", 3);
+        len += 2;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(rep->forensics + len, sizeof rep->forensics - len, fmt, ap);
+    va_end(ap);
+}
+
+/* The faulty recipes for a wrong (ε, δ) claim of a Gaussian mechanism. */
+static void gauss_forensics(ul_audit_report *rep, const gcert *g)
+{
+    double eps = ul_forensic_double(g->eps), delta = ul_forensic_double(g->delta);
+    double sens = mpq_get_d(g->sens) * sqrt((double)g->T);
+    double r = sens / ul_forensic_double(g->sigma);
+    double exact = strtod(rep->recomputed.lo, NULL);
+    int nd = ul_forensic_sig_digits(g->delta);
+
+    double v = ul_forensic_theta_one_minus_erf(eps, r);
+    if (ul_forensic_matches_digits(g->delta, v, 2)) {
+        char how[64] = "";
+        if (exact > 0 && v < exact)
+            snprintf(how, sizeof how, ", understating delta by %.0f%%", 100.0 * (1.0 - v / exact));
+        add_forensic(rep,
+                     "the claimed delta %s is theta with Q(x) = (1 - erf(x/sqrt 2))/2 in double "
+                     "(stair-lab src/utils/dp.py theta_epsilon; spec/anchors.md §2.6), to its "
+                     "%d digits: 1 - erf cancels%s",
+                     g->delta, nd, how);
+    }
+    v = ul_forensic_theta_float32(eps, r);
+    if (ul_forensic_matches_digits(g->delta, v, 2))
+        add_forensic(rep,
+                     "the claimed delta %s is the same theta on the float32 path (the stair-lab "
+                     "code under JAX float32; spec/koloskova.md §3, §4.2): Q off by ~6e-8",
+                     g->delta);
+    if (eps > 0 && r > 0) {
+        v = ul_forensic_classic_delta(eps, r);
+        if (ul_forensic_matches_digits(g->delta, v, 2))
+            add_forensic(rep,
+                         "the claimed delta %s is the classic bound 1.25*exp(-eps^2/(2 r^2)) "
+                         "(Dwork-Roth Thm A.1) used at eps = %s, outside its domain eps < 1 "
+                         "(no bound on theta beyond eps ~ 3.787, spec/koloskova.md §2.2)",
+                         g->delta, g->eps);
+    }
+    if (eps > 0 && delta > 0 && delta < 1) {
+        v = ul_forensic_classic_sigma(sens, eps, delta);
+        if (ul_forensic_matches_digits(g->sigma, v, 2))
+            add_forensic(rep,
+                         "%s = %s is the classic calibration %s*sqrt(2 ln(1.25/delta))/eps for "
+                         "the claim (to its %d digits; Dwork-Roth Thm A.1%s) used at eps = %s, "
+                         "outside its domain eps < 1 (spec/koloskova.md §2.2)",
+                         g->sigma_path, g->sigma, g->is_op ? "2*C0" : "sensitivity",
+                         ul_forensic_sig_digits(g->sigma),
+                         g->is_op ? "; the stair-lab dp-baseline" : "", g->eps);
+    }
+}
+
+/* ---- the (ε, δ) audit ------------------------------------------------------------------ */
+
+/* Is the stated decimal wrong for the value x ⊂ enclosure?  WRONG only when
+ * the enclosure lies entirely outside [s − u, s + u], u one unit of the last
+ * printed digit: a stated number rounded or truncated to its digits passes. */
+static bool stated_wrong(const char *stated, mpfi_srcptr x)
+{
+    int n = ul_forensic_sig_digits(stated);
+    mpfr_prec_t p = mpfi_get_prec(x) + 64;
+    mpfi_t s;
+    mpfi_init2(s, p);
+    ul_num_set_decimal(s, stated);
+    mpfr_t u, lo, hi;
+    mpfr_inits2(p, u, lo, hi, (mpfr_ptr)0);
+    mpfr_set_zero(u, 1);
+    if (n > 0) {
+        /* u = 10^(e − n + 1), e the decimal exponent of s (an error of one in
+         * e near a power of ten only makes u ten times more lenient) */
+        double e = floor(log10(fabs(ul_forensic_double(stated))));
+        mpfr_set_d(u, e - n + 1, MPFR_RNDN);
+        mpfr_ui_pow(u, 10, u, MPFR_RNDU);
+    }
+    mpfr_sub(lo, &s->left, u, MPFR_RNDD);
+    mpfr_add(hi, &s->right, u, MPFR_RNDU);
+    bool wrong = mpfr_less_p(&x->right, lo) || mpfr_greater_p(&x->left, hi);
+    mpfr_clears(u, lo, hi, (mpfr_ptr)0);
+    mpfi_clear(s);
+    return wrong;
+}
+
+static void put_number_mpfi(ul_audit_number *n, const char *key, const char *label, mpfi_srcptr x,
+                            int digits)
+{
+    ul_audit_number_set_mpfi(n, key, label, x, digits);
+}
+
+static ul_status audit_eps_delta(const gcert *g, const ul_num_precision *want,
+                                 ul_audit_report *rep, char *err, size_t errlen)
+{
+    int digits = want->digits;
+    snprintf(rep->claim, sizeof rep->claim, "(eps, delta) = (%s, %s)", g->eps, g->delta);
+    if (g->is_op) {
+        snprintf(rep->theorem, sizeof rep->theorem,
+                 "delta = theta_{e^eps}(2*C0/sigma): the exact privacy profile of the Gaussian "
+                 "mechanism with sensitivity 2*C0 (output perturbation, spec/koloskova.md §1.5, "
+                 "§2.1, §2.5; Balle-Wang 2018 Thm 8)");
+        snprintf(rep->variant, sizeof rep->variant, "corrected");
+    } else {
+        snprintf(rep->theorem, sizeof rep->theorem,
+                 "delta = theta_{e^eps}(r), r = sensitivity*sqrt(T)/sigma: the exact privacy "
+                 "profile of the Gaussian mechanism (Balle-Wang 2018 Thm 8; spec/koloskova.md "
+                 "§2.1), T compositions being one Gaussian mechanism with r*sqrt(T)");
+        ul_pre_clear(&rep->pre);
+        ul_pre_add(&rep->pre, "sensitivity_positive",
+                   "sensitivity > 0: l2 sensitivity of the released query", UL_PRE_HOLDS);
+        ul_pre_add(&rep->pre, "sigma_positive",
+                   "sigma > 0: standard deviation of the Gaussian noise", UL_PRE_HOLDS);
+    }
+
+    ul_num_value theta;
+    ul_num_value_init(&theta, 64);
+    ul_status st = decide_theta(rep, g, want, &theta, err, errlen);
+    if (st != UL_OK) {
+        ul_num_value_clear(&theta);
+        return st;
+    }
+    if (g->is_op)
+        snprintf(rep->variant, sizeof rep->variant, "corrected");
+
+    int cmp_delta_lo, cmp_delta_hi;
+    ul_num_decimal_compare(g->delta, "0", &cmp_delta_lo);
+    ul_num_decimal_compare(g->delta, "1", &cmp_delta_hi);
+    bool delta_inner = cmp_delta_lo > 0 && cmp_delta_hi < 0;
+    int cmp_eps;
+    ul_num_decimal_compare(g->eps, "0", &cmp_eps);
+
+    /* output perturbation: the printed (classic) rule as the other variant,
+     * and the stated classic σ */
+    bool classic_overclaims = false;
+    ul_pre_state classic_delivers = UL_PRE_UNDECIDED;
+    if (g->is_op && cmp_eps > 0) {
+        mpfr_prec_t p = mpfi_get_prec(theta.enclosure) + 16;
+        mpfi_t e, r, lb;
+        mpfi_init2(e, p);
+        mpfi_init2(r, p);
+        mpfi_init2(lb, p);
+        ul_num_set_decimal(e, g->eps);
+        r_enclose(r, g);
+        ul_gauss_loose_bound_log_enclose(lb, e, r);
+        ul_num_value classic;
+        ul_num_value_init(&classic, p);
+        mpfi_set(classic.enclosure, lb);
+        classic.is_log = true;
+        ul_audit_number_set(&rep->other_variant, "delta_classic",
+                            "printed rule: the classic Gaussian mechanism's delta "
+                            "1.25*exp(-eps^2 sigma^2/(8 C0^2)) (Dwork-Roth Thm A.1, eps < 1 only)",
+                            &classic, digits);
+        /* the printed rule over-claims when it gives less than the exact δ */
+        if (theta.is_log)
+            classic_overclaims = mpfr_less_p(&lb->right, &theta.enclosure->left);
+        ul_num_value_clear(&classic);
+        mpfi_clear(e);
+        mpfi_clear(r);
+        mpfi_clear(lb);
+
+        if (delta_inner) {
+            ul_num_value cs;
+            ul_num_value_init(&cs, 64);
+            mpfi_t exact;
+            mpfi_init2(exact, 64);
+            ul_num_report nr = {0, false};
+            ul_preconditions pre2;
+            ul_status s2 = ul_kol_op_sigma_certified(g->base, g->eps, g->delta, want, &pre2, &cs,
+                                                     &classic_delivers, exact, &nr, err, errlen);
+            if ((s2 == UL_OK || s2 == UL_ECAP) && g->sigma_classic != NULL &&
+                stated_wrong(g->sigma_classic, cs.enclosure)) {
+                ul_audit_number n;
+                ul_audit_number_set(&n, "sigma_classic", "", &cs, digits);
+                snprintf(rep->first_wrong_stated, sizeof rep->first_wrong_stated,
+                         "%s = %s, but 2*C0*sqrt(2*ln(1.25/delta))/eps is in [%s, %s]",
+                         g->sigma_classic_path, g->sigma_classic, n.lo, n.hi);
+            }
+            ul_num_value_clear(&cs);
+            mpfi_clear(exact);
+            if (s2 != UL_OK && s2 != UL_ECAP) {
+                ul_num_value_clear(&theta);
+                return s2;
+            }
+        }
+    }
+
+    /* what would reach the claim */
+    if (rep->verdict != UL_VERDICT_SUPPORTED && delta_inner) {
+        /* a few digits beyond those printed, so the printed ends are tight */
+        ul_num_precision fine = *want;
+        fine.digits = want->digits + 3;
+        mpfi_t x;
+        mpfi_init2(x, 64);
+        st = sigma_needed(g, &fine, x, err, errlen);
+        if (st == UL_OK)
+            put_number_mpfi(&rep->would_reach[rep->n_would_reach++], "sigma_needed",
+                            "the smallest sigma that reaches the claim (hi: certified safe)", x,
+                            digits);
+        if (st == UL_OK)
+            st = eps_needed(g, &fine, x, err, errlen);
+        if (st == UL_OK)
+            put_number_mpfi(&rep->would_reach[rep->n_would_reach++], "eps_needed",
+                            "the smallest eps this sigma reaches at the claimed delta", x, digits);
+        mpfi_clear(x);
+        if (st != UL_OK) {
+            ul_num_value_clear(&theta);
+            return st;
+        }
+    }
+    if (rep->verdict != UL_VERDICT_SUPPORTED)
+        ul_audit_number_set(&rep->would_reach[rep->n_would_reach++], "delta",
+                            "the delta this sigma reaches at the claimed eps", &theta, digits);
+
+    if (rep->verdict == UL_VERDICT_REFUTED || rep->verdict == UL_VERDICT_UNSUPPORTED)
+        gauss_forensics(rep, g);
+
+    /* explanation */
+    const char *what = g->is_op ? "Output perturbation (noise N(0, sigma^2 I) added to the "
+                                  "model clipped to radius C0, sensitivity 2*C0)"
+                                : "The Gaussian mechanism";
+    switch (rep->verdict) {
+    case UL_VERDICT_SUPPORTED:
+        ul_audit_explain(rep,
+                         "%s has the exact privacy profile delta(eps) = theta_{e^eps}(r); at the "
+                         "claimed eps it is at most the claimed delta, so the claim holds.",
+                         what);
+        break;
+    case UL_VERDICT_REFUTED:
+        ul_audit_explain(rep,
+                         "%s has the exact privacy profile delta(eps) = theta_{e^eps}(r), the "
+                         "smallest delta any analysis can certify at that eps; at the claimed "
+                         "eps it is larger than the claimed delta, so the claim is false.",
+                         what);
+        if (rep->n_would_reach > 1)
+            ul_audit_explain(rep,
+                             "sigma >= %s would reach it; this sigma reaches the claimed delta "
+                             "only at eps >= %s.",
+                             rep->would_reach[0].hi, rep->would_reach[1].lo);
+        break;
+    default:
+        ul_audit_explain(rep,
+                         "The enclosure of theta_{e^eps}(r) still straddles the claimed delta "
+                         "at the precision cap (raise --max-bits).");
+        break;
+    }
+    if (classic_overclaims)
+        ul_audit_explain(rep,
+                         "The printed rule (the classic Gaussian mechanism, delta = "
+                         "1.25*exp(-eps^2 sigma^2/(8 C0^2))) over-claims here: it gives delta "
+                         "<= %s, less than the exact delta; it holds only for eps < 1 and is no "
+                         "bound on the exact delta at eps = %s.",
+                         rep->other_variant.hi, g->eps);
+    if (g->is_op && classic_delivers == UL_PRE_FAILS && g->sigma_classic != NULL &&
+        rep->first_wrong_stated[0] == '\0')
+        ul_audit_explain(rep,
+                         "The stated classic sigma is computed correctly, but at eps = %s the "
+                         "classic calibration does not deliver delta = %s (certified).",
+                         g->eps, g->delta);
+    if ((rep->verdict == UL_VERDICT_REFUTED || rep->verdict == UL_VERDICT_UNSUPPORTED) &&
+        rep->forensics[0] == '\0')
+        ul_audit_explain(rep,
+                         "None of the known faulty recipes (1 - erf in double, float32, the "
+                         "classic bound) reproduces the claimed numbers.");
+    ul_num_value_clear(&theta);
+    return UL_OK;
+}
+
+/* ---- the Rényi audit (exact rational) -------------------------------------------------- */
+
+/* ρ = α·Δ²·T/(2σ²) exactly; sig NULL means σ = 1. */
+static void renyi_exact(mpq_ptr rho, const gcert *g, mpq_srcptr sig, mpq_srcptr alpha)
+{
+    mpq_t t;
+    mpq_init(t);
+    mpq_mul(rho, g->sens, g->sens);
+    if (sig != NULL) {
+        mpq_div(rho, rho, sig);
+        mpq_div(rho, rho, sig);
+    }
+    q_set_ull(t, g->T);
+    mpq_mul(rho, rho, t);
+    mpq_mul(rho, rho, alpha);
+    mpq_div_2exp(rho, rho, 1);
+    mpq_clear(t);
+}
+
+static ul_status audit_renyi(const gcert *g, const ul_num_precision *want, ul_audit_report *rep,
+                             char *err, size_t errlen)
+{
+    int digits = want->digits;
+    snprintf(rep->claim, sizeof rep->claim, "(alpha, rho)-RDP with (alpha, rho) = (%s, %s)",
+             g->alpha, g->rho);
+    snprintf(rep->theorem, sizeof rep->theorem,
+             "D_alpha = alpha*r^2/2, r = sensitivity*sqrt(T)/sigma: the exact Renyi divergence of "
+             "the Gaussian mechanism (Mironov 2017 Prop. 7), additive under composition "
+             "(Prop. 1); decided in exact rational arithmetic");
+    ul_pre_clear(&rep->pre);
+    ul_pre_add(&rep->pre, "sensitivity_positive",
+               "sensitivity > 0: l2 sensitivity of the released query", UL_PRE_HOLDS);
+    ul_pre_add(&rep->pre, "sigma_positive", "sigma > 0: standard deviation of the Gaussian noise",
+               UL_PRE_HOLDS);
+    ul_pre_add(&rep->pre, "renyi_order_gt_1", "alpha > 1: Renyi order (Mironov 2017 Def. 3)",
+               UL_PRE_HOLDS);
+    mpq_t a, rho, claimed;
+    mpq_inits(a, rho, claimed, NULL);
+    if (!ul_num_decimal_to_mpq(a, g->alpha) || !ul_num_decimal_to_mpq(claimed, g->rho)) {
+        mpq_clears(a, rho, claimed, NULL);
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "$.claim: renyi_order or renyi_value is out of the exactly readable range");
+    }
+    renyi_exact(rho, g, g->sig, a);
+    int cmp = mpq_cmp(rho, claimed);
+    rep->verdict = cmp <= 0 ? UL_VERDICT_SUPPORTED : UL_VERDICT_REFUTED;
+    mpfi_t x;
+    mpfi_init2(x, (mpfr_prec_t)(digits * 3.33) + 64);
+    mpfi_set_q(x, rho);
+    ul_audit_number_set_mpfi(&rep->recomputed, "renyi_value",
+                             "D_alpha = alpha*r^2/2 at the claimed order (exact)", x, digits);
+    snprintf(rep->margin, sizeof rep->margin,
+             "claimed renyi_value %s; exact renyi_value in [%s, %s] (a rational, compared "
+             "exactly): %s",
+             g->rho, rep->recomputed.lo, rep->recomputed.hi,
+             cmp < 0    ? "the claim is within the exact value's bound"
+             : cmp == 0 ? "the claim equals the exact value"
+                        : "the exact value exceeds the claim");
+    if (cmp > 0) {
+        int cz;
+        ul_num_decimal_compare(g->rho, "0", &cz);
+        if (cz > 0) {
+            /* σ ≥ Δ·√(α·T/(2ρ)) */
+            mpq_t s2;
+            mpq_init(s2);
+            renyi_exact(s2, g, NULL, a); /* α·Δ²·T/2 at σ = 1 */
+            mpq_div(s2, s2, claimed);
+            mpfi_set_q(x, s2);
+            mpfi_sqrt(x, x);
+            ul_audit_number_set_mpfi(&rep->would_reach[rep->n_would_reach++], "sigma_needed",
+                                     "the smallest sigma with alpha*r^2/2 <= the claimed value",
+                                     x, digits);
+            mpq_clear(s2);
+        }
+        ul_audit_explain(rep,
+                         "The Renyi divergence of the Gaussian mechanism at order alpha is "
+                         "exactly alpha*r^2/2; it exceeds the claimed value, so the claim is "
+                         "false.");
+    } else {
+        ul_audit_explain(rep,
+                         "The Renyi divergence of the Gaussian mechanism at order alpha is "
+                         "exactly alpha*r^2/2, which is at most the claimed value: the claim "
+                         "holds.");
+    }
+    mpfi_clear(x);
+    mpq_clears(a, rho, claimed, NULL);
+    return UL_OK;
+}
+
+/* ---- handlers ---------------------------------------------------------------------------- */
+
+static ul_status audit_common(const ul_cert *c, bool is_op, const ul_num_precision *want,
+                              ul_audit_report *rep, char *err, size_t errlen)
+{
+    ul_audit_report_init(rep);
+    gcert g;
+    ul_status st = gcert_read(c, is_op, true, &g, err, errlen);
+    if (st == UL_OK)
+        st = g.eps != NULL ? audit_eps_delta(&g, want, rep, err, errlen)
+                           : audit_renyi(&g, want, rep, err, errlen);
+    gcert_clear(&g);
+    return st;
+}
+
+static ul_status audit_gauss(const ul_cert *c, const ul_num_precision *want, ul_audit_report *rep,
+                             char *err, size_t errlen)
+{
+    return audit_common(c, false, want, rep, err, errlen);
+}
+
+static ul_status audit_op(const ul_cert *c, const ul_num_precision *want, ul_audit_report *rep,
+                          char *err, size_t errlen)
+{
+    return audit_common(c, true, want, rep, err, errlen);
+}
+
+/* ---- calibration ------------------------------------------------------------------------- */
+
+static void put_json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)s; *p != '\0'; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(f, "\\%c", *p);
+        else if (*p == '\n')
+            fputs("\\n", f);
+        else if (*p == '\t')
+            fputs("\\t", f);
+        else if (*p == '\r')
+            fputs("\\r", f);
+        else if (*p < 0x20)
+            fprintf(f, "\\u%04x", *p);
+        else
+            fputc(*p, f);
+    }
+    fputc('"', f);
+}
+
+/* Writes v (numbers as their original decimal text) at indentation depth. */
+static void put_json_value(FILE *f, const ul_json_value *v, int depth)
+{
+    switch (v->type) {
+    case UL_JSON_NULL:
+        fputs("null", f);
+        return;
+    case UL_JSON_BOOL:
+        fputs(v->boolean ? "true" : "false", f);
+        return;
+    case UL_JSON_NUMBER:
+        fwrite(v->text, 1, v->text_len, f);
+        return;
+    case UL_JSON_STRING:
+        put_json_string(f, v->text);
+        return;
+    case UL_JSON_ARRAY:
+        fputc('[', f);
+        for (size_t i = 0; i < v->count; i++) {
+            if (i)
+                fputs(", ", f);
+            put_json_value(f, v->items[i], depth + 1);
+        }
+        fputc(']', f);
+        return;
+    case UL_JSON_OBJECT:
+        fputs("{", f);
+        for (size_t i = 0; i < v->count; i++) {
+            fprintf(f, "%s\n%*s", i ? "," : "", 2 * (depth + 1), "");
+            put_json_string(f, v->items[i]->key);
+            fputs(": ", f);
+            put_json_value(f, v->items[i], depth + 1);
+        }
+        fprintf(f, "\n%*s}", 2 * depth, "");
+        return;
+    }
+}
+
+/* The certificate with parameters.sigma set to sigma_text (decimal), in the
+ * canonical key order format, method, source, parameters, claim, stated;
+ * "expected" is dropped (the corpus expectation no longer applies). */
+static char *write_with_sigma(const ul_cert *c, const char *sigma_text)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (f == NULL)
+        abort();
+    fputs("{\n  \"format\": ", f);
+    put_json_string(f, UL_CERT_FORMAT);
+    fputs(",\n  \"method\": ", f);
+    put_json_string(f, ul_cert_method(c));
+    if (ul_cert_source(c) != NULL) {
+        fputs(",\n  \"source\": ", f);
+        put_json_string(f, ul_cert_source(c));
+    }
+    fputs(",\n  \"parameters\": {", f);
+    const ul_json_value *p = ul_cert_object(c, "parameters");
+    bool first = true, put = false;
+    for (size_t i = 0; p != NULL && i < p->count; i++) {
+        fprintf(f, "%s\n    ", first ? "" : ",");
+        first = false;
+        put_json_string(f, p->items[i]->key);
+        fputs(": ", f);
+        if (strcmp(p->items[i]->key, "sigma") == 0) {
+            fputs(sigma_text, f);
+            put = true;
+        } else {
+            put_json_value(f, p->items[i], 2);
+        }
+    }
+    if (!put)
+        fprintf(f, "%s\n    \"sigma\": %s", first ? "" : ",", sigma_text);
+    fputs("\n  }", f);
+    const char *objs[] = {"claim", "stated"};
+    for (size_t k = 0; k < 2; k++) {
+        const ul_json_value *o = ul_cert_object(c, objs[k]);
+        if (o == NULL)
+            continue;
+        fprintf(f, ",\n  \"%s\": ", objs[k]);
+        put_json_value(f, o, 1);
+    }
+    fputs("\n}\n", f);
+    fclose(f);
+    return buf;
+}
+
+static ul_status calibrate_common(const ul_cert *c, bool is_op, const ul_num_precision *want,
+                                  char **completed, char *err, size_t errlen)
+{
+    *completed = NULL;
+    gcert g;
+    ul_status st = gcert_read(c, is_op, false, &g, err, errlen);
+    if (st != UL_OK) {
+        gcert_clear(&g);
+        return st;
+    }
+    /* a σ that already supports the claim is kept */
+    if (g.sigma != NULL) {
+        ul_audit_report rep;
+        st = audit_common(c, is_op, want, &rep, err, errlen);
+        if (st == UL_OK && rep.verdict == UL_VERDICT_SUPPORTED) {
+            *completed = write_with_sigma(c, g.sigma);
+            gcert_clear(&g);
+            return UL_OK;
+        }
+        if (st != UL_OK) {
+            gcert_clear(&g);
+            return st;
+        }
+    }
+    /* σ* a few digits beyond those printed, so that its safe end rounded up
+     * is the smallest safe σ at that many digits */
+    ul_num_precision fine = *want;
+    fine.digits = want->digits + 5;
+    mpfi_t s;
+    mpfi_init2(s, 64);
+    if (g.eps != NULL) {
+        int c0, c1;
+        ul_num_decimal_compare(g.delta, "0", &c0);
+        ul_num_decimal_compare(g.delta, "1", &c1);
+        if (c0 == 0)
+            st = ul_fail(err, errlen, UL_ENOROOT,
+                         "$.claim.delta: no sigma reaches delta = 0 (the Gaussian mechanism is "
+                         "never (eps, 0)-DP)");
+        else if (c1 >= 0)
+            st = ul_fail(err, errlen, UL_EINPUT,
+                         "$.claim.delta: delta = 1 holds for every sigma; nothing to calibrate");
+        else
+            st = sigma_needed(&g, &fine, s, err, errlen);
+    } else {
+        int cz;
+        ul_num_decimal_compare(g.rho, "0", &cz);
+        if (cz == 0) {
+            st = ul_fail(err, errlen, UL_ENOROOT,
+                         "$.claim.renyi_value: no sigma reaches a Renyi divergence of 0");
+        } else {
+            mpq_t a, v, s2;
+            mpq_inits(a, v, s2, NULL);
+            ul_num_decimal_to_mpq(a, g.alpha);
+            ul_num_decimal_to_mpq(v, g.rho);
+            renyi_exact(s2, &g, NULL, a);
+            mpq_div(s2, s2, v);
+            mpfi_set_prec(s, (mpfr_prec_t)(want->digits * 3.33) + 64);
+            mpfi_set_q(s, s2);
+            mpfi_sqrt(s, s);
+            mpq_clears(a, v, s2, NULL);
+        }
+    }
+    if (st == UL_OK) {
+        /* the safe end, rounded up to the digits asked for */
+        mpfr_t hi;
+        mpfr_init2(hi, mpfi_get_prec(s));
+        mpfi_get_right(hi, s);
+        char *text = ul_num_format(hi, want->digits, MPFR_RNDU);
+        mpfr_clear(hi);
+        char *out = write_with_sigma(c, text);
+        /* audit the completed certificate: it must be supported */
+        ul_cert *done = NULL;
+        char e2[512];
+        ul_status s2 = ul_cert_load_buffer(out, strlen(out), &done, e2, sizeof e2);
+        ul_audit_report rep;
+        ul_audit_report_init(&rep);
+        if (s2 == UL_OK)
+            s2 = audit_common(done, is_op, want, &rep, e2, sizeof e2);
+        if (s2 != UL_OK || rep.verdict != UL_VERDICT_SUPPORTED) {
+            st = ul_fail(err, errlen, UL_EINPUT,
+                         "%s: the calibrated sigma %s did not audit as supported (%s)",
+                         g.sigma_path, text, s2 != UL_OK ? e2 : ul_verdict_name(rep.verdict));
+            free(out);
+        } else {
+            *completed = out;
+        }
+        ul_cert_free(done);
+        free(text);
+    }
+    mpfi_clear(s);
+    gcert_clear(&g);
+    return st;
+}
+
+static ul_status calibrate_gauss(const ul_cert *c, const ul_num_precision *want, char **completed,
+                                 char *err, size_t errlen)
+{
+    return calibrate_common(c, false, want, completed, err, errlen);
+}
+
+static ul_status calibrate_op(const ul_cert *c, const ul_num_precision *want, char **completed,
+                              char *err, size_t errlen)
+{
+    return calibrate_common(c, true, want, completed, err, errlen);
+}
+
+const ul_audit_method ul_audit_gaussian_mechanism = {"gaussian-mechanism", audit_gauss,
+                                                     calibrate_gauss};
+const ul_audit_method ul_audit_output_perturbation = {"output-perturbation", audit_op,
+                                                      calibrate_op};

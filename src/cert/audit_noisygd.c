@@ -1,0 +1,1390 @@
+/* src/cert/audit_noisygd.c — the audit handler for Noisy-GD learning and
+ * deletion (Chourasia & Shah, "Forget Unlearning", papers/004;
+ * spec/forget.md), on the certified bounds of src/bounds/noisygd.h.
+ *
+ * ===== method "noisy-gd" =====================================================
+ *
+ * EVERY ε IN THIS PAPER IS A RÉNYI DIVERGENCE of order q (Def 2.2, 2.3,
+ * 4.1): "(q, ε)-RDP", "(q, ε)-data-deletion".  A claim that reads such an ε
+ * as the ε of an (ε, δ) pair is a category error; the audit says so and
+ * converts properly (Remark 2.1, Mironov: ε + log(1/δ)/(q − 1), one-sided for
+ * deletion).
+ *
+ * "parameters" (decimals read exactly; counts are whole numbers; each
+ * theorem refuses the fields it does not read, so a misplaced one is
+ * caught):
+ *   theorem    string, required   which result is cited:
+ *       "g7"              Thm G.7: RDP of K Noisy-GD steps, any L-Lipschitz loss
+ *       "g9"              Thm G.9: RDP, convex loss (K absent: any K)
+ *       "g15"             Thm G.15: (q, ε_dd)-data-deletion after KAbar steps, convex
+ *       "thm51"           Thm 5.1: deletion with its prescriptions η = 1/(2(λ+β)),
+ *                         σ² = 4qL²/(λ·eps_dp·n²) (G.15 at those values)
+ *       "thm52-privacy"   Thm 5.2(1): RDP of every run, G.7 at max{KA, KAbar}
+ *       "thm52-deletion"  Thm 5.2(2): deletion, non-convex bounded loss
+ *       "thm43"           Thm 4.3 for p-adaptive requesters, privacy by G.7
+ *   q          decimal > 1        Rényi order (or give claim.renyi_order; both: equal)
+ *   L          decimal ≥ 0        Lipschitz constant of the per-record loss (or clip norm)
+ *   lambda     decimal > 0        L2 regularisation constant (L_D is λ-strongly convex)
+ *   beta       decimal ≥ 0        smoothness of the per-record loss
+ *   sigma      decimal > 0        the PAPER's σ: one Noisy-GD step adds
+ *                                 √(2η)·N(0, σ² I_d), i.e. per-coordinate noise
+ *                                 VARIANCE 2ησ² (Remark G.8), not σ²;
+ *                                 thm51: optional (default: the prescription;
+ *                                 given, σ² must be ≥ it)
+ *   eta        decimal ≥ 0        step size; thm51: optional (default the
+ *                                 prescription 1/(2(λ+β)); given, must equal it)
+ *   n, d, r    counts ≥ 1         database size, dimension, records replaced per request
+ *   K          count              iterations of one run (g7, g9)
+ *   KA, KAbar  counts             learner iterations, unlearner iterations per request
+ *   eps_dp     decimal ≥ 0        RDP budget of order q (thm51, thm52-deletion)
+ *   eps_dd     decimal ≥ 0        non-adaptive deletion budget (thm43; for thm51 /
+ *                                 thm52-deletion only when the claim has no Rényi pair)
+ *   logB       decimal > 0        Thm 5.2's log B (or b, the loss bound: log B = 4b/σ²)
+ *   b          decimal > 0        sup |loss| (Thm 5.2)
+ *   init_var   decimal > 0        per-coordinate variance of the initialisation ρ
+ *                                 (checked against the theorem's; absent: presumed)
+ *   p, s       counts             observed releases, index of the last one (thm43)
+ *   g15_form   string             "tight" (default: the proof's line before
+ *                                 relaxation) | "stated" (the relaxed form behind
+ *                                 (111) and Thm 5.1's K bound)
+ *   variant    string             "corrected" (default) | "printed": thm43 (unobserved
+ *                                 runs composed or not, spec §9 item 2), thm52-deletion
+ *                                 (G.22's step-size condition, item 3), thm51's (17)
+ *                                 utility bound for stated.KA (item 10)
+ *
+ * "claim" (at least one complete pair):
+ *   renyi_order, renyi_value   the (q, ε) pair: RDP (g7, g9, thm52-privacy),
+ *                              data deletion ε_dd (g15, thm51, thm52-deletion),
+ *                              adaptive deletion (thm43); q > 1, ε ≥ 0
+ *   eps, delta                 an (ε, δ) reading; audited by converting the
+ *                              theorem's Rényi bound (best q for the bounds
+ *                              linear in q: g7, g9, g15, thm51, thm52-privacy;
+ *                              at the given q otherwise)
+ *
+ * "stated" (optional; checked in this order):
+ *   eta        decimal            thm51: the prescribed step size it computed
+ *   sigma      decimal            thm51: the prescribed σ; g7, g9, g15, thm52-privacy:
+ *                                 the smallest σ reaching the claimed Rényi value
+ *   KA         count              thm51: the learner iterations of (17) (needs d);
+ *                                 thm52-deletion: K_A of (19)
+ *   KAbar      count              g15 / thm51: the least K_Abar reaching the claim
+ *                                 (thm51: (16)); thm52-deletion: K_Abar of (19)
+ *
+ * Every value is a bound, not an exact privacy profile: a claim beyond it is
+ * "unsupported", never "refuted".
+ */
+#include "cert/audit.h"
+
+#include <gmp.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bounds/noisygd.h"
+#include "cert/forensics.h"
+#include "num/encl.h"
+
+/* ---- helpers ----------------------------------------------------------------------------- */
+
+static const char *ftext(const ul_cert_values *v, const char *name)
+{
+    const ul_cert_value *x = ul_cert_values_get(v, name);
+    return x != NULL && x->present ? x->text : NULL;
+}
+
+static int dcmp(const char *a, const char *b)
+{
+    int c = 0;
+    ul_num_decimal_compare(a, b, &c);
+    return c;
+}
+
+static void add_reach(ul_audit_report *rep, const ul_audit_number *n)
+{
+    if (rep->n_would_reach < UL_AUDIT_MAX_NUMBERS)
+        rep->would_reach[rep->n_would_reach++] = *n;
+}
+
+/* The library names its fields like the CLI flags ("eps-dp"); the schema
+ * writes them with underscores. */
+static ul_status path_error(char *err, size_t errlen, ul_status st, const char *msg)
+{
+    static const struct {
+        const char *lib, *json;
+    } MAP[] = {{"eps-dp", "eps_dp"}, {"eps-dd", "eps_dd"}, {"init-var", "init_var"}};
+    const char *colon = strchr(msg, ':');
+    size_t len = colon != NULL ? (size_t)(colon - msg) : 0;
+    for (size_t i = 0; i < sizeof MAP / sizeof MAP[0]; i++)
+        if (len == strlen(MAP[i].lib) && strncmp(msg, MAP[i].lib, len) == 0)
+            return ul_fail(err, errlen, st == UL_OK ? UL_EINPUT : st, "$.parameters.%s%s",
+                           MAP[i].json, colon);
+    return ul_fail(err, errlen, st == UL_OK ? UL_EINPUT : st, "$.parameters.%s", msg);
+}
+
+/* Appends the items of src not yet in dst (by name). */
+static void pre_merge(ul_preconditions *dst, const ul_preconditions *src)
+{
+    for (int i = 0; i < src->count; i++) {
+        bool seen = false;
+        for (int j = 0; j < dst->count; j++)
+            if (strcmp(dst->items[j].name, src->items[i].name) == 0)
+                seen = true;
+        if (!seen && dst->count < UL_MAX_PRECONDITIONS)
+            dst->items[dst->count++] = src->items[i];
+    }
+}
+
+static ul_verdict worse(ul_verdict a, ul_verdict b)
+{
+    static const int rank[] = {[UL_VERDICT_SUPPORTED] = 0,
+                               [UL_VERDICT_INCONCLUSIVE] = 1,
+                               [UL_VERDICT_UNSUPPORTED] = 2,
+                               [UL_VERDICT_REFUTED] = 3,
+                               [UL_VERDICT_INVALID] = 4};
+    return rank[a] >= rank[b] ? a : b;
+}
+
+/* x's value as a plain enclosure (exp of a log form). */
+static void plain_of(mpfi_ptr out, const ul_num_value *x)
+{
+    if (x->is_log)
+        mpfi_exp(out, x->enclosure);
+    else
+        mpfi_set(out, x->enclosure);
+}
+
+/* Whether v (text) is an enclosure endpoint pair x rounded to nearest at v's
+ * decimals (a rounding, not a different recipe). */
+static bool rounds_to(const char *v, mpfi_srcptr x)
+{
+    const char *dot = strchr(v, '.');
+    if (strpbrk(v, "eE") != NULL)
+        return false;
+    long decimals = dot == NULL ? 0 : (long)strlen(dot + 1);
+    if (decimals > 40)
+        return false;
+    mpfr_prec_t p = mpfi_get_prec(x) + 64;
+    mpfr_t a, b, scale;
+    mpfr_inits2(p, a, b, scale, (mpfr_ptr)0);
+    mpfr_set_ui(scale, 10, MPFR_RNDN);
+    mpfr_pow_ui(scale, scale, (unsigned long)decimals, MPFR_RNDN);
+    mpfr_mul(a, &x->left, scale, MPFR_RNDD);
+    mpfr_mul(b, &x->right, scale, MPFR_RNDU);
+    mpfr_round(a, a);
+    mpfr_round(b, b);
+    bool same = false;
+    mpfi_t sv;
+    mpfi_init2(sv, p);
+    if (mpfr_equal_p(a, b) && ul_num_set_decimal(sv, v) == UL_OK) {
+        mpfr_mul(b, &sv->left, scale, MPFR_RNDN);
+        mpfr_round(b, b);
+        same = mpfr_equal_p(a, b);
+    }
+    mpfi_clear(sv);
+    mpfr_clears(a, b, scale, (mpfr_ptr)0);
+    return same;
+}
+
+/* ---- the schema ----------------------------------------------------------------------------- */
+
+typedef enum { T_G7, T_G9, T_G15, T_51, T_52P, T_52D, T_43, T_COUNT } ngd_thm;
+
+static const char *const THEOREMS[] = {
+    "g7", "g9", "g15", "thm51", "thm52-privacy", "thm52-deletion", "thm43", NULL};
+static const char *const FORMS[] = {"tight", "stated", NULL};
+static const char *const VARIANTS[] = {"printed", "corrected", NULL};
+
+#define NGD_MAX "1e100"
+
+/* Parameter indices (the order of NGD_PARAMS). */
+enum {
+    P_THEOREM,
+    P_Q,
+    P_L,
+    P_LAMBDA,
+    P_BETA,
+    P_SIGMA,
+    P_ETA,
+    P_N,
+    P_D,
+    P_R,
+    P_K,
+    P_KA,
+    P_KABAR,
+    P_EPS_DP,
+    P_EPS_DD,
+    P_LOGB,
+    P_B,
+    P_INIT,
+    P_P,
+    P_S,
+    P_FORM,
+    P_VARIANT,
+    P_COUNT
+};
+
+static const ul_field_spec NGD_PARAMS[P_COUNT] = {
+    [P_THEOREM] = {.name = "theorem",
+                   .type = UL_FIELD_STRING,
+                   .required = true,
+                   .choices = THEOREMS,
+                   .doc = "the result cited"},
+    [P_Q] = {.name = "q",
+             .type = UL_FIELD_DECIMAL,
+             .lo = "1",
+             .lo_strict = true,
+             .hi = UL_NGD_MAX_Q,
+             .doc = "Renyi order"},
+    [P_L] = {.name = "L",
+             .type = UL_FIELD_DECIMAL,
+             .lo = "0",
+             .hi = NGD_MAX,
+             .doc = "Lipschitz constant of the loss"},
+    [P_LAMBDA] = {.name = "lambda",
+                  .type = UL_FIELD_DECIMAL,
+                  .lo = "0",
+                  .lo_strict = true,
+                  .hi = NGD_MAX,
+                  .doc = "L2 regularisation constant"},
+    [P_BETA] = {.name = "beta",
+                .type = UL_FIELD_DECIMAL,
+                .lo = "0",
+                .hi = NGD_MAX,
+                .doc = "smoothness of the loss"},
+    [P_SIGMA] = {.name = "sigma",
+                 .type = UL_FIELD_DECIMAL,
+                 .lo = "0",
+                 .lo_strict = true,
+                 .hi = NGD_MAX,
+                 .doc = "paper's sigma: step noise variance 2*eta*sigma^2"},
+    [P_ETA] =
+        {.name = "eta", .type = UL_FIELD_DECIMAL, .lo = "0", .hi = NGD_MAX, .doc = "step size"},
+    [P_N] = {.name = "n", .type = UL_FIELD_COUNT, .lo = "1", .doc = "database size"},
+    [P_D] = {.name = "d", .type = UL_FIELD_COUNT, .lo = "1", .doc = "dimension"},
+    [P_R] = {.name = "r", .type = UL_FIELD_COUNT, .lo = "1", .doc = "records per request"},
+    [P_K] = {.name = "K", .type = UL_FIELD_COUNT, .doc = "iterations of one run"},
+    [P_KA] = {.name = "KA", .type = UL_FIELD_COUNT, .doc = "learner iterations"},
+    [P_KABAR] = {.name = "KAbar", .type = UL_FIELD_COUNT, .doc = "unlearner iterations"},
+    [P_EPS_DP] = {.name = "eps_dp",
+                  .type = UL_FIELD_DECIMAL,
+                  .lo = "0",
+                  .hi = UL_NGD_MAX_EPS,
+                  .doc = "RDP budget of order q"},
+    [P_EPS_DD] = {.name = "eps_dd",
+                  .type = UL_FIELD_DECIMAL,
+                  .lo = "0",
+                  .hi = UL_NGD_MAX_EPS,
+                  .doc = "deletion budget of order q"},
+    [P_LOGB] = {.name = "logB",
+                .type = UL_FIELD_DECIMAL,
+                .lo = "0",
+                .lo_strict = true,
+                .hi = UL_NGD_MAX_LOGB,
+                .doc = "Thm 5.2 log B"},
+    [P_B] = {.name = "b",
+             .type = UL_FIELD_DECIMAL,
+             .lo = "0",
+             .lo_strict = true,
+             .hi = NGD_MAX,
+             .doc = "loss bound"},
+    [P_INIT] = {.name = "init_var",
+                .type = UL_FIELD_DECIMAL,
+                .lo = "0",
+                .lo_strict = true,
+                .hi = NGD_MAX,
+                .doc = "initialisation variance"},
+    [P_P] = {.name = "p", .type = UL_FIELD_COUNT, .doc = "observed releases"},
+    [P_S] = {.name = "s", .type = UL_FIELD_COUNT, .doc = "index of the last observed release"},
+    [P_FORM] = {.name = "g15_form",
+                .type = UL_FIELD_STRING,
+                .choices = FORMS,
+                .doc = "tight or stated"},
+    [P_VARIANT] = {.name = "variant",
+                   .type = UL_FIELD_STRING,
+                   .choices = VARIANTS,
+                   .doc = "printed or corrected"},
+};
+
+#define B(x) (1u << (x))
+
+/* Per theorem: the fields it reads (required, optional); q is always
+ * optional here (it may come from the claim) and checked later. */
+static const struct {
+    unsigned need, opt;
+    const char *cite;
+    bool deletion; /* the claim is a deletion ε (else RDP / adaptive) */
+    bool linear;   /* the bound is linear in q at fixed parameters */
+} THM[T_COUNT] = {
+    [T_G7] = {B(P_L) | B(P_SIGMA) | B(P_ETA) | B(P_N) | B(P_K), B(P_Q),
+              "Chourasia & Shah, Thm G.7: Noisy-GD is (q, q L^2 eta K/(sigma^2 n^2))-RDP", false,
+              true},
+    [T_G9] = {B(P_L) | B(P_LAMBDA) | B(P_BETA) | B(P_SIGMA) | B(P_ETA) | B(P_N), B(P_Q) | B(P_K),
+              "Chourasia & Shah, Thm G.9 (Chourasia, Ye, Shokri): convex Noisy-GD is "
+              "(q, 4qL^2/(lambda sigma^2 n^2)(1 - exp(-lambda eta K/2)))-RDP",
+              false, true},
+    [T_G15] = {B(P_L) | B(P_LAMBDA) | B(P_BETA) | B(P_SIGMA) | B(P_ETA) | B(P_N) | B(P_KABAR),
+               B(P_Q) | B(P_INIT) | B(P_FORM),
+               "Chourasia & Shah, Thm G.15: (q, eps_dd)-data-deletion of convex Noisy-GD after "
+               "K_Abar steps",
+               true, true},
+    [T_51] = {B(P_L) | B(P_LAMBDA) | B(P_BETA) | B(P_N) | B(P_EPS_DP) | B(P_KABAR),
+              B(P_Q) | B(P_SIGMA) | B(P_ETA) | B(P_INIT) | B(P_FORM) | B(P_KA) | B(P_D) | B(P_R) |
+                  B(P_EPS_DD) | B(P_VARIANT),
+              "Chourasia & Shah, Thm 5.1(2): with eta = 1/(2(lambda+beta)), sigma^2 = "
+              "4qL^2/(lambda eps_dp n^2), K_Abar >= 4 kappa log(eps_dp/eps_dd) gives "
+              "(q, eps_dd)-data-deletion (via G.15)",
+              true, true},
+    [T_52P] = {B(P_L) | B(P_SIGMA) | B(P_ETA) | B(P_N) | B(P_KA) | B(P_KABAR), B(P_Q),
+               "Chourasia & Shah, Thm 5.2(1): every run is (q, eps_dp)-RDP when sigma^2 >= "
+               "q L^2 eta max{K_A, K_Abar}/(eps_dp n^2) (G.7)",
+               false, true},
+    [T_52D] = {B(P_L) | B(P_LAMBDA) | B(P_BETA) | B(P_SIGMA) | B(P_ETA) | B(P_N) | B(P_D) | B(P_R) |
+                   B(P_KA) | B(P_KABAR) | B(P_EPS_DP),
+               B(P_Q) | B(P_LOGB) | B(P_B) | B(P_INIT) | B(P_EPS_DD) | B(P_VARIANT),
+               "Chourasia & Shah, Thm 5.2(2): (q, eps_dd)-data-deletion, non-convex bounded loss "
+               "(G.22, G.23, B.4)",
+               true, false},
+    [T_43] = {B(P_L) | B(P_SIGMA) | B(P_ETA) | B(P_N) | B(P_KA) | B(P_KABAR) | B(P_EPS_DD) |
+                  B(P_P) | B(P_S),
+              B(P_Q) | B(P_VARIANT),
+              "Chourasia & Shah, Thm 4.3: (q, eps_dd + p eps_dp)-data-deletion under p-adaptive "
+              "requesters, privacy by G.7 over the runs up to the last observed release",
+              true, false},
+};
+
+static const ul_field_spec NGD_CLAIM[] = {
+    {.name = "renyi_order",
+     .type = UL_FIELD_DECIMAL,
+     .lo = "1",
+     .lo_strict = true,
+     .hi = UL_NGD_MAX_Q,
+     .doc = "the order q"},
+    {.name = "renyi_value",
+     .type = UL_FIELD_DECIMAL,
+     .lo = "0",
+     .hi = UL_NGD_MAX_EPS,
+     .doc = "the Renyi RDP or deletion eps at order q"},
+    {.name = "eps",
+     .type = UL_FIELD_DECIMAL,
+     .lo = "0",
+     .hi = "1e12",
+     .doc = "an (eps, delta) reading"},
+    {.name = "delta",
+     .type = UL_FIELD_DECIMAL,
+     .lo = "0",
+     .lo_strict = true,
+     .hi = "1",
+     .hi_strict = true,
+     .doc = "an (eps, delta) reading"},
+};
+#define NGD_N_CLAIM (sizeof NGD_CLAIM / sizeof NGD_CLAIM[0])
+
+static const ul_field_spec NGD_STATED[] = {
+    {.name = "eta",
+     .type = UL_FIELD_DECIMAL,
+     .lo = "0",
+     .hi = NGD_MAX,
+     .doc = "thm51: the prescribed step size"},
+    {.name = "sigma",
+     .type = UL_FIELD_DECIMAL,
+     .lo = "0",
+     .lo_strict = true,
+     .hi = NGD_MAX,
+     .doc = "the calibrated or prescribed sigma"},
+    {.name = "KA", .type = UL_FIELD_COUNT, .doc = "learner iterations the theorem needs"},
+    {.name = "KAbar", .type = UL_FIELD_COUNT, .doc = "unlearner iterations the theorem needs"},
+};
+#define NGD_N_STATED (sizeof NGD_STATED / sizeof NGD_STATED[0])
+
+typedef struct {
+    ngd_thm thm;
+    ul_ngd_params pb;
+    ul_ngd_g15_form form;
+    ul_variant variant;
+    const char *q;           /* the order, from the claim or the parameters (or NULL) */
+    const char *r_value;     /* claimed Rényi value */
+    const char *eps, *delta; /* claimed (ε, δ) */
+    const char *st_eta, *st_sigma, *st_KA, *st_KAbar;
+    char kmax[32]; /* max{KA, KAbar} as text (thm52-privacy) */
+} ngd_input;
+
+static ul_status ngd_read(const ul_cert *c, ngd_input *in, char *err, size_t errlen)
+{
+    ul_cert_values p, cl, st;
+    ul_status s = ul_cert_read_object(c, "parameters", NGD_PARAMS, P_COUNT, &p, err, errlen);
+    if (s == UL_OK)
+        s = ul_cert_read_object(c, "claim", NGD_CLAIM, NGD_N_CLAIM, &cl, err, errlen);
+    if (s == UL_OK)
+        s = ul_cert_read_object(c, "stated", NGD_STATED, NGD_N_STATED, &st, err, errlen);
+    if (s != UL_OK)
+        return s;
+    memset(in, 0, sizeof *in);
+    const char *thm = ftext(&p, "theorem");
+    for (int t = 0; t < T_COUNT; t++)
+        if (strcmp(thm, THEOREMS[t]) == 0)
+            in->thm = (ngd_thm)t;
+    unsigned need = THM[in->thm].need, opt = THM[in->thm].opt;
+    for (int f = 1; f < P_COUNT; f++) {
+        bool present = ftext(&p, NGD_PARAMS[f].name) != NULL;
+        if (present && !((need | opt) & B(f)))
+            return ul_fail(err, errlen, UL_EINPUT,
+                           "$.parameters.%s: not used by theorem '%s' (a misplaced field would "
+                           "be silently ignored)",
+                           NGD_PARAMS[f].name, thm);
+        if (!present && (need & B(f)))
+            return ul_fail(err, errlen, UL_EINPUT,
+                           "$.parameters.%s: missing (theorem '%s' needs it: %s)",
+                           NGD_PARAMS[f].name, thm, NGD_PARAMS[f].doc);
+    }
+    ul_ngd_params *pb = &in->pb;
+    pb->L = ftext(&p, "L");
+    pb->lambda = ftext(&p, "lambda");
+    pb->beta = ftext(&p, "beta");
+    pb->sigma = ftext(&p, "sigma");
+    pb->eta = ftext(&p, "eta");
+    pb->n = ftext(&p, "n");
+    pb->d = ftext(&p, "d");
+    pb->r = ftext(&p, "r");
+    pb->K = ftext(&p, "K");
+    pb->KA = ftext(&p, "KA");
+    pb->KAbar = ftext(&p, "KAbar");
+    pb->eps_dp = ftext(&p, "eps_dp");
+    pb->eps_dd = ftext(&p, "eps_dd");
+    pb->log_B = ftext(&p, "logB");
+    pb->b = ftext(&p, "b");
+    pb->init_var = ftext(&p, "init_var");
+    pb->p = ftext(&p, "p");
+    pb->s = ftext(&p, "s");
+    const char *form = ftext(&p, "g15_form");
+    in->form = form != NULL && strcmp(form, "stated") == 0 ? UL_NGD_G15_STATED : UL_NGD_G15_TIGHT;
+    const char *var = ftext(&p, "variant");
+    in->variant =
+        var != NULL && strcmp(var, "printed") == 0 ? UL_VARIANT_PRINTED : UL_VARIANT_CORRECTED;
+    if (in->thm == T_52D && pb->log_B == NULL && pb->b == NULL)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "$.parameters.logB: missing (Thm 5.2 needs log B, or the loss bound b)");
+
+    const char *q_param = ftext(&p, "q"), *q_claim = ftext(&cl, "renyi_order");
+    in->r_value = ftext(&cl, "renyi_value");
+    in->eps = ftext(&cl, "eps");
+    in->delta = ftext(&cl, "delta");
+    if ((q_claim == NULL) != (in->r_value == NULL))
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "$.claim.%s: missing (renyi_order and renyi_value go together)",
+                       q_claim == NULL ? "renyi_order" : "renyi_value");
+    if ((in->eps == NULL) != (in->delta == NULL))
+        return ul_fail(err, errlen, UL_EINPUT, "$.claim.%s: missing (eps and delta go together)",
+                       in->eps == NULL ? "eps" : "delta");
+    if (q_claim == NULL && in->eps == NULL)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "$.claim: needs renyi_order and renyi_value, or eps and delta");
+    if (q_param != NULL && q_claim != NULL && dcmp(q_param, q_claim) != 0)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "$.parameters.q: '%s' differs from $.claim.renyi_order '%s'", q_param,
+                       q_claim);
+    in->q = q_claim != NULL ? q_claim : q_param;
+    pb->q = in->q;
+    bool needs_q = in->thm == T_51 || in->thm == T_52D || in->thm == T_43 || in->r_value != NULL;
+    if (needs_q && in->q == NULL)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "$.parameters.q: missing (theorem '%s' needs the Renyi order: give q or "
+                       "claim.renyi_order)",
+                       thm);
+    /* the deletion budget of thm51 / thm52-deletion is the claim's value */
+    if ((in->thm == T_51 || in->thm == T_52D) && in->r_value != NULL) {
+        if (pb->eps_dd != NULL && dcmp(pb->eps_dd, in->r_value) != 0)
+            return ul_fail(err, errlen, UL_EINPUT,
+                           "$.parameters.eps_dd: '%s' differs from $.claim.renyi_value '%s'",
+                           pb->eps_dd, in->r_value);
+        pb->eps_dd = in->r_value;
+    }
+    if ((in->thm == T_51 || in->thm == T_52D) && pb->eps_dd == NULL)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "$.parameters.eps_dd: missing (give the deletion budget, or claim it as "
+                       "renyi_order/renyi_value)");
+    if (in->thm == T_52P) {
+        const char *m = dcmp(pb->KA, pb->KAbar) >= 0 ? pb->KA : pb->KAbar;
+        snprintf(in->kmax, sizeof in->kmax, "%s", m);
+        pb->K = in->kmax;
+    }
+    in->st_eta = ftext(&st, "eta");
+    in->st_sigma = ftext(&st, "sigma");
+    in->st_KA = ftext(&st, "KA");
+    in->st_KAbar = ftext(&st, "KAbar");
+    if (in->st_eta != NULL && in->thm != T_51)
+        return ul_fail(err, errlen, UL_EINPUT, "$.stated.eta: only Thm 5.1 prescribes a step size");
+    if (in->st_sigma != NULL && (in->thm == T_52D || in->thm == T_43))
+        return ul_fail(err, errlen, UL_EINPUT, "$.stated.sigma: theorem '%s' calibrates no sigma",
+                       thm);
+    if (in->st_sigma != NULL && in->thm != T_51 && in->r_value == NULL)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "$.stated.sigma: a calibrated sigma needs a Renyi claim to check");
+    if (in->st_KA != NULL && in->thm != T_51 && in->thm != T_52D)
+        return ul_fail(err, errlen, UL_EINPUT, "$.stated.KA: theorem '%s' has no K_A bound", thm);
+    if (in->st_KA != NULL && in->thm == T_51 && pb->d == NULL)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "$.stated.KA: checking Thm 5.1's (17) needs $.parameters.d");
+    if (in->st_KAbar != NULL && in->thm != T_51 && in->thm != T_52D && in->thm != T_G15)
+        return ul_fail(err, errlen, UL_EINPUT, "$.stated.KAbar: theorem '%s' has no K_Abar bound",
+                       thm);
+    if (in->st_KAbar != NULL && in->thm == T_G15 && in->r_value == NULL)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "$.stated.KAbar: a least K_Abar needs a Renyi claim to check");
+    return UL_OK;
+}
+
+/* ---- Thm 5.1 at its prescriptions -------------------------------------------------------- */
+
+/* The exact preconditions of citing Thm 5.1 with the certificate's η and σ
+ * (when given): η = 1/(2(λ+β)); σ² ≥ 4qL²/(λ·eps_dp·n²) (more noise only
+ * lowers both G.9 and G.15); the initialisation variance of G.15 at the
+ * σ used. */
+static void t51_preconditions(const ngd_input *in, ul_preconditions *pre)
+{
+    const ul_ngd_params *pb = &in->pb;
+    mpq_t lam, beta, eta, a, b, s2;
+    mpq_inits(lam, beta, eta, a, b, s2, (mpq_ptr)0);
+    ul_num_decimal_to_mpq(lam, pb->lambda);
+    ul_num_decimal_to_mpq(beta, pb->beta);
+    mpq_add(eta, lam, beta);
+    mpq_mul_2exp(eta, eta, 1);
+    mpq_inv(eta, eta); /* the prescription 1/(2(λ+β)) */
+    if (pb->eta != NULL) {
+        ul_num_decimal_to_mpq(a, pb->eta);
+        ul_pre_add(pre, "eta_prescribed",
+                   "step size eta = 1/(2(lambda + beta)) (Thm 5.1; spec/forget.md sec. 3); "
+                   "other step sizes: cite Thm G.15",
+                   mpq_equal(a, eta) ? UL_PRE_HOLDS : UL_PRE_FAILS);
+    }
+    /* σ*² = 4qL²/(λ·eps_dp·n²) */
+    mpq_t q, L, n, edp;
+    mpq_inits(q, L, n, edp, (mpq_ptr)0);
+    ul_num_decimal_to_mpq(q, pb->q);
+    ul_num_decimal_to_mpq(L, pb->L);
+    ul_num_decimal_to_mpq(n, pb->n);
+    ul_num_decimal_to_mpq(edp, pb->eps_dp);
+    mpq_mul(a, L, L);
+    mpq_mul(a, a, q);
+    mpq_mul_2exp(a, a, 2); /* 4qL² */
+    mpq_mul(b, n, n);
+    mpq_mul(b, b, edp);
+    mpq_mul(b, b, lam); /* λ·eps_dp·n² */
+    if (pb->sigma != NULL) {
+        ul_num_decimal_to_mpq(s2, pb->sigma);
+        mpq_mul(s2, s2, s2);
+        mpq_t lhs;
+        mpq_init(lhs);
+        mpq_mul(lhs, s2, b);
+        ul_pre_add(pre, "sigma2_ge_prescribed",
+                   "sigma^2 >= 4 q L^2/(lambda eps_dp n^2), Thm 5.1's prescription (more noise "
+                   "only lowers G.9 and G.15; spec/forget.md sec. 3)",
+                   mpq_cmp(lhs, a) >= 0 ? UL_PRE_HOLDS : UL_PRE_FAILS);
+        mpq_clear(lhs);
+    } else if (mpq_sgn(b) > 0) {
+        mpq_div(s2, a, b);
+    }
+    if (pb->init_var != NULL && mpq_sgn(b) > 0) {
+        /* ρ = N(0, σ²/(λ(1 − ηλ/2)) I) (G.15 via Lemma G.14) */
+        mpq_t lhs, t;
+        mpq_inits(lhs, t, (mpq_ptr)0);
+        ul_num_decimal_to_mpq(lhs, pb->init_var);
+        mpq_mul(t, eta, lam);
+        mpq_div_2exp(t, t, 1);
+        mpq_set_ui(a, 1, 1);
+        mpq_sub(t, a, t);
+        mpq_mul(t, t, lam);
+        mpq_mul(lhs, lhs, t);
+        ul_pre_add(pre, "init_variance_prescribed",
+                   "initialisation rho = N(0, sigma^2/(lambda(1 - eta lambda/2)) I_d) (Thm 5.1, "
+                   "G.15 via Lemma G.14; spec/forget.md sec. 9 item 7)",
+                   mpq_equal(lhs, s2) ? UL_PRE_HOLDS : UL_PRE_FAILS);
+        mpq_clears(lhs, t, (mpq_ptr)0);
+    }
+    mpq_clears(q, L, n, edp, (mpq_ptr)0);
+    mpq_clears(lam, beta, eta, a, b, s2, (mpq_ptr)0);
+}
+
+typedef struct {
+    const ngd_input *in;
+    ul_ngd_g15_form form;
+    const char *q; /* order to evaluate at */
+} t51_ctx;
+
+/* G.15 at Thm 5.1's prescriptions, c = ηλ/2 = λ/(4(λ+β)) = 1/(4κ):
+ *   stated: log ε = log eps_dp − c·K_Abar                      (4qL²/(λσ²n²) = eps_dp)
+ *   tight:  log ε = log(eps_dp/2) − log(1 − c) − 2c(1 − c)·K_Abar
+ * at the certificate's order; at another order q' (σ fixed at the
+ * prescription for q) the bound scales by q'/q. */
+static ul_status t51_eval(ul_num_value *out, void *ctx, char *err, size_t errlen)
+{
+    (void)err;
+    (void)errlen;
+    const t51_ctx *c = ctx;
+    const ul_ngd_params *pb = &c->in->pb;
+    mpfr_prec_t p = mpfi_get_prec(out->enclosure) + 16;
+    mpq_t cq, t;
+    mpq_inits(cq, t, (mpq_ptr)0);
+    ul_num_decimal_to_mpq(cq, pb->lambda);
+    ul_num_decimal_to_mpq(t, pb->beta);
+    mpq_add(t, t, cq);
+    mpq_mul_2exp(t, t, 2);
+    mpq_div(cq, cq, t); /* c */
+    mpfi_t lg, a, k;
+    mpfi_init2(lg, p), mpfi_init2(a, p), mpfi_init2(k, p);
+    ul_num_decimal_to_mpq(t, pb->eps_dp);
+    mpfi_set_q(lg, t);
+    mpfi_log(lg, lg);
+    ul_num_decimal_to_mpq(t, pb->KAbar);
+    mpfi_set_q(k, t);
+    if (c->form == UL_NGD_G15_STATED) {
+        mpfi_set_q(a, cq);
+        mpfi_mul(a, a, k);
+        mpfi_sub(lg, lg, a);
+    } else {
+        mpq_t one_c;
+        mpq_init(one_c);
+        mpq_set_ui(one_c, 1, 1);
+        mpq_sub(one_c, one_c, cq);
+        mpfi_set_q(a, one_c);
+        mpfi_log(a, a);
+        mpfi_sub(lg, lg, a);
+        mpfi_const_log2(a);
+        mpfi_sub(lg, lg, a);
+        mpq_mul(one_c, one_c, cq);
+        mpq_mul_2exp(one_c, one_c, 1); /* 2c(1 − c) */
+        mpfi_set_q(a, one_c);
+        mpfi_mul(a, a, k);
+        mpfi_sub(lg, lg, a);
+        mpq_clear(one_c);
+    }
+    if (c->q != pb->q) {
+        /* log(q'/q) */
+        ul_num_decimal_to_mpq(t, c->q);
+        mpq_t q0;
+        mpq_init(q0);
+        ul_num_decimal_to_mpq(q0, pb->q);
+        mpq_div(t, t, q0);
+        mpq_clear(q0);
+        mpfi_set_q(a, t);
+        mpfi_log(a, a);
+        mpfi_add(lg, lg, a);
+    }
+    mpfi_set(out->enclosure, lg);
+    out->is_log = true;
+    mpfi_clear(lg), mpfi_clear(a), mpfi_clear(k);
+    mpq_clears(cq, t, (mpq_ptr)0);
+    return UL_OK;
+}
+
+/* ---- the bound of the cited theorem at order q ------------------------------------------- */
+
+/* out ⊇ the theorem's Rényi bound at order q (the parameters' q replaced),
+ * pre receives the library's preconditions. */
+static ul_status ngd_bound(const ngd_input *in, const char *q, ul_ngd_g15_form form,
+                           ul_variant variant, const ul_num_precision *want, ul_num_value *out,
+                           ul_preconditions *pre, char *err, size_t errlen)
+{
+    ul_ngd_params pb = in->pb;
+    pb.q = q;
+    ul_num_report nr;
+    ul_preconditions local;
+    ul_pre_clear(&local);
+    ul_status st;
+    switch (in->thm) {
+    case T_G7:
+    case T_52P:
+        st = ul_ngd_rdp_g7(&pb, want, out, &local, &nr, err, errlen);
+        break;
+    case T_G9:
+        st = ul_ngd_rdp_g9(&pb, want, out, &local, &nr, err, errlen);
+        break;
+    case T_G15:
+        st = ul_ngd_deletion_g15(&pb, form, want, out, &local, &nr, err, errlen);
+        break;
+    case T_51: {
+        t51_ctx c = {in, form, q};
+        st = ul_num_adaptive_eval(t51_eval, &c, want, out, &nr, err, errlen);
+        break;
+    }
+    case T_52D:
+        st = ul_ngd_nonconvex_deletion_eps(&pb, want, out, &local, &nr, err, errlen);
+        break;
+    default:
+        st = ul_ngd_adaptive_eps_nonconvex(&pb, variant, want, out, &local, &nr, err, errlen);
+        break;
+    }
+    if (st == UL_ECAP)
+        st = UL_OK;
+    if (pre != NULL)
+        pre_merge(pre, &local);
+    return st;
+}
+
+/* The exact rational value of the rational bounds (G.7, Thm 5.2(1), Thm 4.3),
+ * for a claim that equals it (enclosures cannot decide a tie):
+ * qL²ηK/(σ²n²), plus eps_dd for Thm 4.3.  false for the other theorems. */
+static bool exact_bound(const ngd_input *in, mpq_ptr out)
+{
+    if (in->thm != T_G7 && in->thm != T_52P && in->thm != T_43)
+        return false;
+    const ul_ngd_params *pb = &in->pb;
+    mpq_t t, K;
+    mpq_inits(t, K, (mpq_ptr)0);
+    if (in->thm == T_43) {
+        mpq_t p, s, ka, kb;
+        mpq_inits(p, s, ka, kb, (mpq_ptr)0);
+        ul_num_decimal_to_mpq(p, pb->p);
+        ul_num_decimal_to_mpq(s, pb->s);
+        ul_num_decimal_to_mpq(ka, pb->KA);
+        ul_num_decimal_to_mpq(kb, pb->KAbar);
+        if (mpq_sgn(p) == 0) {
+            mpq_set_ui(K, 0, 1);
+        } else if (in->variant == UL_VARIANT_PRINTED) {
+            mpq_set(K, mpq_cmp(ka, kb) >= 0 ? ka : kb);
+            mpq_mul(K, K, p);
+        } else {
+            mpq_mul(K, s, kb);
+            mpq_add(K, K, ka);
+        }
+        mpq_clears(p, s, ka, kb, (mpq_ptr)0);
+    } else {
+        ul_num_decimal_to_mpq(K, pb->K);
+    }
+    ul_num_decimal_to_mpq(out, pb->L);
+    mpq_mul(out, out, out);
+    ul_num_decimal_to_mpq(t, pb->q);
+    mpq_mul(out, out, t);
+    ul_num_decimal_to_mpq(t, pb->eta);
+    mpq_mul(out, out, t);
+    mpq_mul(out, out, K);
+    ul_num_decimal_to_mpq(t, pb->sigma);
+    mpq_mul(t, t, t);
+    mpq_div(out, out, t);
+    ul_num_decimal_to_mpq(t, pb->n);
+    mpq_mul(t, t, t);
+    mpq_div(out, out, t);
+    if (in->thm == T_43) {
+        ul_num_decimal_to_mpq(t, pb->eps_dd);
+        mpq_add(out, out, t);
+    }
+    mpq_clears(t, K, (mpq_ptr)0);
+    return true;
+}
+
+/* ---- the Rényi claim ---------------------------------------------------------------------- */
+
+static const char *form_name(ul_ngd_g15_form f)
+{
+    return f == UL_NGD_G15_STATED ? "stated (relaxed, (111))" : "tight (the proof's line)";
+}
+
+static ul_verdict ngd_renyi(const ngd_input *in, const ul_num_precision *want, ul_audit_report *rep,
+                            ul_status *status, char *err, size_t errlen)
+{
+    int digits = want->digits;
+    char e2[512] = "";
+    ul_num_value v;
+    ul_num_value_init(&v, 64);
+    *status = ngd_bound(in, in->q, in->form, in->variant, want, &v, NULL, e2, sizeof e2);
+    if (*status != UL_OK) {
+        ul_num_value_clear(&v);
+        *status = path_error(err, errlen, *status, e2);
+        return UL_VERDICT_INCONCLUSIVE;
+    }
+    bool del = THM[in->thm].deletion;
+    char label[128];
+    snprintf(label, sizeof label, "%s at order q = %s",
+             in->thm == T_43 ? "adaptive deletion eps"
+             : del           ? "deletion eps_dd"
+                             : "RDP eps",
+             in->q);
+    ul_verdict verdict =
+        ul_audit_compare(rep, "renyi_value", label, &v, in->r_value, false, digits);
+    ul_num_value_clear(&v);
+    mpq_t exact, claim;
+    mpq_inits(exact, claim, (mpq_ptr)0);
+    if (verdict == UL_VERDICT_INCONCLUSIVE && exact_bound(in, exact) &&
+        ul_num_decimal_to_mpq(claim, in->r_value)) {
+        /* a tie is decided on the rationals */
+        verdict = mpq_cmp(exact, claim) <= 0 ? UL_VERDICT_SUPPORTED : UL_VERDICT_UNSUPPORTED;
+        snprintf(rep->margin, sizeof rep->margin,
+                 "claimed renyi_value %s; the bound is the rational in [%s, %s], compared "
+                 "exactly: %s",
+                 in->r_value, rep->recomputed.lo, rep->recomputed.hi,
+                 verdict == UL_VERDICT_SUPPORTED ? "the claim is within the certified bound"
+                                                 : "the bound does not reach the claim");
+    }
+    mpq_clears(exact, claim, (mpq_ptr)0);
+    const char *what = in->thm == T_43 ? "adaptive data-deletion" : del ? "data-deletion" : "RDP";
+    ul_audit_explain(rep,
+                     "The theorem certifies (q, eps)-%s with eps in [%s, %s] at q = %s "
+                     "(claimed %s).",
+                     what, rep->recomputed.lo, rep->recomputed.hi, in->q, in->r_value);
+
+    /* the other form / variant */
+    bool two_forms = in->thm == T_G15 || in->thm == T_51;
+    bool two_variants = in->thm == T_43;
+    if (two_forms || two_variants) {
+        ul_num_value o;
+        ul_num_value_init(&o, 64);
+        ul_ngd_g15_form of = in->form == UL_NGD_G15_TIGHT ? UL_NGD_G15_STATED : UL_NGD_G15_TIGHT;
+        ul_variant ov =
+            in->variant == UL_VARIANT_PRINTED ? UL_VARIANT_CORRECTED : UL_VARIANT_PRINTED;
+        if (ngd_bound(in, in->q, two_forms ? of : in->form, two_variants ? ov : in->variant, want,
+                      &o, NULL, e2, sizeof e2) == UL_OK) {
+            snprintf(label, sizeof label, "%s with the %s", what,
+                     two_forms ? form_name(of)
+                               : (ov == UL_VARIANT_PRINTED ? "printed composition"
+                                                           : "corrected composition"));
+            ul_audit_number_set(&rep->other_variant, "renyi_value", label, &o, digits);
+            if (two_variants) {
+                snprintf(rep->variant, sizeof rep->variant, "%s",
+                         in->variant == UL_VARIANT_PRINTED ? "printed" : "corrected");
+                mpfi_t cl;
+                mpfi_init2(cl, mpfi_get_prec(o.enclosure) + 64);
+                ul_num_set_decimal(cl, in->r_value);
+                mpfi_t ov_plain;
+                mpfi_init2(ov_plain, mpfi_get_prec(o.enclosure));
+                plain_of(ov_plain, &o);
+                bool other_ok = mpfr_lessequal_p(&ov_plain->right, &cl->left);
+                if (in->variant == UL_VARIANT_CORRECTED && other_ok &&
+                    verdict == UL_VERDICT_UNSUPPORTED)
+                    ul_audit_explain(rep, "The printed Thm 4.3 (eps_dd + p eps_dp) over-claims: "
+                                          "it would support the claim, but the runs between "
+                                          "observed releases also touch the target record "
+                                          "(spec/forget.md sec. 9 item 2).");
+                mpfi_clear(cl);
+                mpfi_clear(ov_plain);
+            } else {
+                snprintf(rep->variant, sizeof rep->variant, "%s",
+                         in->form == UL_NGD_G15_TIGHT ? "tight" : "stated");
+            }
+            ul_audit_explain(rep, "The %s gives [%s, %s].", label, rep->other_variant.lo,
+                             rep->other_variant.hi);
+        }
+        ul_num_value_clear(&o);
+    }
+
+    if (verdict == UL_VERDICT_UNSUPPORTED) {
+        ul_ngd_params pb = in->pb;
+        ul_num_report nr;
+        ul_audit_number n;
+        if (in->thm == T_G15 || in->thm == T_51) {
+            /* least K_Abar at this σ (G.15) or by (16) (Thm 5.1) */
+            unsigned long k;
+            pb.eps_dd = in->r_value;
+            ul_status st;
+            if (in->thm == T_G15) {
+                ul_num_value at;
+                ul_num_value_init(&at, 64);
+                st = ul_ngd_least_kabar_g15(&pb, in->form, 0, want, &k, &at, NULL, &nr, e2,
+                                            sizeof e2);
+                ul_num_value_clear(&at);
+            } else {
+                st = ul_ngd_thm51_least_k(&pb, UL_NGD_51_KABAR_DELETION, in->variant, &k, NULL, &nr,
+                                          e2, sizeof e2);
+            }
+            if (st == UL_OK) {
+                ul_audit_number_set_integer(&n, "steps_needed",
+                                            in->thm == T_51 ? "K_Abar of Thm 5.1 (16)"
+                                                            : "least K_Abar reaching the claim",
+                                            k);
+                add_reach(rep, &n);
+                ul_audit_explain(rep,
+                                 "K_Abar = %lu unlearning steps would reach it (the "
+                                 "certificate runs %s).",
+                                 k, pb.KAbar);
+            }
+        }
+        if (in->thm == T_G7 || in->thm == T_G9 || in->thm == T_G15 || in->thm == T_52P) {
+            ul_ngd_sigma_kind kind = in->thm == T_G9    ? UL_NGD_SIGMA_G9
+                                     : in->thm == T_G15 ? UL_NGD_SIGMA_G15
+                                                        : UL_NGD_SIGMA_G7;
+            pb.eps_dp = in->r_value;
+            pb.eps_dd = in->r_value;
+            mpfi_t s;
+            mpfi_init2(s, 128);
+            ul_status st =
+                dcmp(in->r_value, "0") > 0
+                    ? ul_ngd_sigma_min(&pb, kind, in->form, want, s, NULL, &nr, e2, sizeof e2)
+                    : UL_ENOROOT;
+            if (st == UL_OK || st == UL_ECAP) {
+                ul_audit_number_set_mpfi(&n, "sigma_needed",
+                                         "smallest sigma reaching the claim (hi certified safe)", s,
+                                         digits);
+                add_reach(rep, &n);
+                ul_audit_explain(rep, "sigma >= %s would reach it.", n.hi);
+            }
+            mpfi_clear(s);
+        }
+        if (in->thm == T_52D) {
+            unsigned long k;
+            if (ul_ngd_thm52_least_k(&pb, UL_NGD_52_KA_MIN, &k, &nr, e2, sizeof e2) == UL_OK) {
+                ul_audit_number_set_integer(&n, "KA_needed", "K_A of Thm 5.2 (19)", k);
+                add_reach(rep, &n);
+            }
+            if (ul_ngd_thm52_least_k(&pb, UL_NGD_52_KABAR_SUFFICIENT, &k, &nr, e2, sizeof e2) ==
+                UL_OK) {
+                ul_audit_number_set_integer(&n, "KAbar_needed",
+                                            "K_Abar implied by (19) at K_A = its minimum", k);
+                add_reach(rep, &n);
+            }
+        }
+    }
+    return verdict;
+}
+
+/* ---- the (ε, δ) reading -----------------------------------------------------------------------
+ */
+
+/* ε(δ) = min over q > 1 of a·q + log(1/δ)/(q − 1) = a + 2√(a·log(1/δ)),
+ * at q* = 1 + √(log(1/δ)/a), for a bound a·q linear in q; exact (the
+ * minimum, not a choice). */
+static void linear_eps(mpfi_ptr eps, mpfi_srcptr a, mpfi_srcptr ell)
+{
+    mpfi_t t;
+    mpfi_init2(t, mpfi_get_prec(eps) + 16);
+    mpfi_mul(t, a, ell);
+    mpfi_sqrt(t, t);
+    mpfi_mul_2ui(t, t, 1);
+    mpfi_add(eps, a, t);
+    mpfi_clear(t);
+}
+
+static ul_verdict ngd_dp(const ngd_input *in, const ul_num_precision *want, ul_audit_report *rep,
+                         bool primary, ul_status *status, char *err, size_t errlen)
+{
+    int digits = want->digits;
+    char e2[512] = "";
+    bool del = THM[in->thm].deletion;
+    bool linear = THM[in->thm].linear;
+    ul_num_precision w2 = *want;
+    w2.digits = digits + 6;
+    ul_num_value v;
+    ul_num_value_init(&v, 64);
+    const char *q = linear ? "1" : in->q;
+    if (!linear && q == NULL) {
+        ul_num_value_clear(&v);
+        *status = ul_fail(err, errlen, UL_EINPUT,
+                          "$.parameters.q: missing (theorem '%s' certifies one order at a time: "
+                          "give q to convert to (eps, delta))",
+                          THEOREMS[in->thm]);
+        return UL_VERDICT_INCONCLUSIVE;
+    }
+    if (linear && in->thm == T_51)
+        q = in->q; /* scaled below: the prescription depends on the certificate's q */
+    *status = ngd_bound(in, q, in->form, in->variant, &w2, &v, NULL, e2, sizeof e2);
+    if (*status != UL_OK) {
+        ul_num_value_clear(&v);
+        *status = path_error(err, errlen, *status, e2);
+        return UL_VERDICT_INCONCLUSIVE;
+    }
+    mpfr_prec_t p = mpfi_get_prec(v.enclosure) + 32;
+    mpfi_t a, ell, eps, qstar;
+    mpfi_init2(a, p), mpfi_init2(ell, p), mpfi_init2(eps, p), mpfi_init2(qstar, p);
+    plain_of(a, &v);
+    ul_num_value_clear(&v);
+    if (linear && in->thm == T_51) {
+        mpfi_t q0;
+        mpfi_init2(q0, p);
+        ul_num_set_decimal(q0, in->q);
+        mpfi_div(a, a, q0); /* the slope a = ε(q)/q */
+        mpfi_clear(q0);
+    }
+    ul_num_set_decimal(ell, in->delta);
+    mpfi_log(ell, ell);
+    mpfi_neg(ell, ell);
+    if (linear) {
+        linear_eps(eps, a, ell);
+        mpfi_div(qstar, ell, a);
+        mpfi_sqrt(qstar, qstar);
+        mpfi_add_ui(qstar, qstar, 1);
+    } else {
+        /* Remark 2.1 at the given q: ρ + log(1/δ)/(q − 1) */
+        mpfi_t qq;
+        mpfi_init2(qq, p);
+        ul_num_set_decimal(qq, in->q);
+        mpfi_set(qstar, qq);
+        mpfi_sub_ui(qq, qq, 1);
+        mpfi_div(qq, ell, qq);
+        mpfi_add(eps, a, qq);
+        mpfi_clear(qq);
+    }
+    ul_num_value ev;
+    ul_num_value_init(&ev, p);
+    mpfi_set(ev.enclosure, eps);
+    ev.is_log = false;
+    ul_audit_report tmp;
+    ul_audit_report_init(&tmp);
+    char qs[64];
+    char *qtext = ul_num_format(&qstar->left, 8, MPFR_RNDN);
+    snprintf(qs, sizeof qs, "%s", qtext);
+    free(qtext);
+    char label[128];
+    snprintf(label, sizeof label, "eps at delta = %s (Remark 2.1 at %s q = %s)", in->delta,
+             linear ? "the best" : "the given", qs);
+    ul_verdict verdict = ul_audit_compare(&tmp, "eps", label, &ev, in->eps, false, digits);
+    ul_num_value_clear(&ev);
+    if (primary) {
+        rep->recomputed = tmp.recomputed;
+        snprintf(rep->margin, sizeof rep->margin, "%s", tmp.margin);
+    } else {
+        add_reach(rep, &tmp.recomputed);
+    }
+    ul_audit_explain(
+        rep,
+        "Read as (eps, delta): converting the Renyi bound (Remark 2.1, "
+        "Mironov) gives eps in [%s, %s] at delta = %s (%s q = %s)%s.",
+        tmp.recomputed.lo, tmp.recomputed.hi, in->delta, linear ? "best order" : "order", qs,
+        del ? ", one-sided: P[unlearned in O] <= e^eps P[reference in O] + delta" : "");
+
+    /* the category error: a Rényi value read as ε */
+    bool equal_pair = in->r_value != NULL && dcmp(in->r_value, in->eps) == 0;
+    if (equal_pair)
+        ul_audit_explain(rep, "The claim gives the same number as the Renyi value and as the "
+                              "(eps, delta) eps: every eps in Chourasia & Shah is a Renyi "
+                              "divergence of order q, and reading it as an (eps, delta) eps is "
+                              "a category error.");
+    if (verdict == UL_VERDICT_UNSUPPORTED && in->q != NULL) {
+        /* the Rényi bound at the certificate's own order */
+        ul_num_value r;
+        ul_num_value_init(&r, 64);
+        if (ngd_bound(in, in->q, in->form, in->variant, want, &r, NULL, e2, sizeof e2) == UL_OK) {
+            mpfi_t rp, cl;
+            mpfi_init2(rp, mpfi_get_prec(r.enclosure) + 16);
+            mpfi_init2(cl, mpfi_get_prec(r.enclosure) + 64);
+            plain_of(rp, &r);
+            ul_num_set_decimal(cl, in->eps);
+            ul_audit_number rn;
+            ul_audit_number_set(&rn, "renyi_value", "the Renyi bound itself", &r, digits);
+            double rd = mpfr_get_d(&rp->left, MPFR_RNDN);
+            bool reproduces = ul_forensic_matches_digits(in->eps, rd, 2);
+            bool below = mpfr_lessequal_p(&rp->right, &cl->left);
+            mpq_t ex, ce;
+            mpq_inits(ex, ce, (mpq_ptr)0);
+            ngd_input at_q = *in;
+            at_q.pb.q = in->q;
+            if (!below && exact_bound(&at_q, ex) && ul_num_decimal_to_mpq(ce, in->eps))
+                below = mpq_cmp(ex, ce) <= 0; /* a tie, decided on the rationals */
+            mpq_clears(ex, ce, (mpq_ptr)0);
+            if (reproduces || below) {
+                snprintf(rep->forensics, sizeof rep->forensics,
+                         "A Renyi value read as eps: the theorem's Renyi divergence of order "
+                         "q = %s is in [%s, %s], %s the claimed eps = %s, but an (eps, delta) "
+                         "eps needs the conversion of Remark 2.1 (eps >= %s at delta = %s): a "
+                         "category error.",
+                         in->q, rn.lo, rn.hi, reproduces ? "which reproduces" : "at most", in->eps,
+                         tmp.recomputed.lo, in->delta);
+                ul_audit_explain(rep, "%s", rep->forensics);
+            }
+            mpfi_clear(rp);
+            mpfi_clear(cl);
+        }
+        ul_num_value_clear(&r);
+    }
+    mpfi_clear(a), mpfi_clear(ell), mpfi_clear(eps), mpfi_clear(qstar);
+    return verdict;
+}
+
+/* ---- stated numbers ---------------------------------------------------------------------------
+ */
+
+static void set_wrong(ul_audit_report *rep, const char *fmt_text, const char *a, const char *b,
+                      const char *c)
+{
+    if (rep->first_wrong_stated[0] == '\0')
+        snprintf(rep->first_wrong_stated, sizeof rep->first_wrong_stated, fmt_text, a, b, c);
+}
+
+static void ngd_check_stated(const ngd_input *in, const ul_num_precision *want,
+                             ul_audit_report *rep)
+{
+    char e2[512];
+    ul_num_report nr;
+    ul_ngd_params pb = in->pb;
+    int digits = want->digits;
+    if (in->st_eta != NULL) {
+        /* Thm 5.1: η = 1/(2(λ+β)) */
+        ul_num_value v;
+        ul_num_value_init(&v, 64);
+        if (ul_ngd_thm51(&pb, UL_NGD_51_ETA, in->variant, want, &v, NULL, &nr, e2, sizeof e2) ==
+            UL_OK) {
+            mpfi_t s;
+            mpfi_init2(s, mpfi_get_prec(v.enclosure) + 64);
+            ul_num_set_decimal(s, in->st_eta);
+            bool exact = mpfr_equal_p(&s->left, &v.enclosure->left) &&
+                         mpfr_equal_p(&s->right, &v.enclosure->right);
+            if (!exact && !rounds_to(in->st_eta, v.enclosure)) {
+                char *t = ul_num_format(&v.enclosure->left, digits, MPFR_RNDN);
+                set_wrong(rep,
+                          "$.stated.eta = %s: Thm 5.1 prescribes eta = 1/(2(lambda + beta)) "
+                          "= %s%s",
+                          in->st_eta, t, "");
+                free(t);
+            }
+            mpfi_clear(s);
+        }
+        ul_num_value_clear(&v);
+    }
+    if (in->st_sigma != NULL) {
+        mpfi_t s, sv;
+        mpfi_init2(s, 128);
+        mpfi_init2(sv, 256);
+        ul_num_set_decimal(sv, in->st_sigma);
+        ul_status st;
+        const char *what;
+        if (in->thm == T_51) {
+            ul_num_value v;
+            ul_num_value_init(&v, 64);
+            st =
+                ul_ngd_thm51(&pb, UL_NGD_51_SIGMA, in->variant, want, &v, NULL, &nr, e2, sizeof e2);
+            mpfi_set_prec(s, mpfi_get_prec(v.enclosure));
+            mpfi_set(s, v.enclosure);
+            ul_num_value_clear(&v);
+            what = "Thm 5.1's sigma = sqrt(4 q L^2/(lambda eps_dp n^2))";
+        } else {
+            ul_ngd_sigma_kind kind = in->thm == T_G9    ? UL_NGD_SIGMA_G9
+                                     : in->thm == T_G15 ? UL_NGD_SIGMA_G15
+                                                        : UL_NGD_SIGMA_G7;
+            pb.eps_dp = in->r_value;
+            pb.eps_dd = in->r_value;
+            st = dcmp(in->r_value, "0") > 0
+                     ? ul_ngd_sigma_min(&pb, kind, in->form, want, s, NULL, &nr, e2, sizeof e2)
+                     : UL_ENOROOT;
+            what = "the smallest sigma reaching the claim";
+        }
+        if ((st == UL_OK || st == UL_ECAP) && mpfr_less_p(&sv->right, &s->left)) {
+            char lo[64], hi[64];
+            char *t = ul_num_format(&s->left, digits, MPFR_RNDD);
+            snprintf(lo, sizeof lo, "%s", t);
+            free(t);
+            t = ul_num_format(&s->right, digits, MPFR_RNDU);
+            snprintf(hi, sizeof hi, "%s", t);
+            free(t);
+            char range[160];
+            snprintf(range, sizeof range, "[%s, %s]", lo, hi);
+            set_wrong(rep, "$.stated.sigma = %s: below %s, certified in %s", in->st_sigma, what,
+                      range);
+            if (rounds_to(in->st_sigma, s) && rep->forensics[0] == '\0')
+                snprintf(rep->forensics, sizeof rep->forensics,
+                         "Rounding %s (%s) to nearest at the stated decimals reproduces %s: it "
+                         "was rounded to nearest instead of up.",
+                         what, hi, in->st_sigma);
+        }
+        mpfi_clear(s);
+        mpfi_clear(sv);
+    }
+    if (in->st_KA != NULL) {
+        unsigned long k = 0, kp = 0;
+        ul_status st;
+        if (in->thm == T_51)
+            st = ul_ngd_thm51_least_k(&pb, UL_NGD_51_KA_UTILITY, UL_VARIANT_CORRECTED, &k, NULL,
+                                      &nr, e2, sizeof e2);
+        else
+            st = ul_ngd_thm52_least_k(&pb, UL_NGD_52_KA_MIN, &k, &nr, e2, sizeof e2);
+        unsigned long stated = strtoul(in->st_KA, NULL, 10);
+        if (st == UL_OK && stated < k) {
+            char ks[32], what[64];
+            snprintf(ks, sizeof ks, "%lu", k);
+            snprintf(what, sizeof what, "%s", in->thm == T_51 ? "(17)" : "(19)");
+            set_wrong(rep, "$.stated.KA = %s: %s needs K_A >= %s", in->st_KA, what, ks);
+            if (in->thm == T_51 &&
+                ul_ngd_thm51_least_k(&pb, UL_NGD_51_KA_UTILITY, UL_VARIANT_PRINTED, &kp, NULL, &nr,
+                                     e2, sizeof e2) == UL_OK &&
+                kp == stated && rep->forensics[0] == '\0')
+                snprintf(rep->forensics, sizeof rep->forensics,
+                         "The stated K_A = %lu is what the proof text's 2 kappa gives instead of "
+                         "the statement's 4 kappa (spec/forget.md sec. 9 item 10).",
+                         stated);
+        }
+    }
+    if (in->st_KAbar != NULL) {
+        unsigned long k = 0;
+        ul_status st;
+        const char *what;
+        if (in->thm == T_51) {
+            st = ul_ngd_thm51_least_k(&pb, UL_NGD_51_KABAR_DELETION, in->variant, &k, NULL, &nr, e2,
+                                      sizeof e2);
+            what = "Thm 5.1 (16)";
+        } else if (in->thm == T_G15) {
+            pb.eps_dd = in->r_value;
+            ul_num_value at;
+            ul_num_value_init(&at, 64);
+            st = ul_ngd_least_kabar_g15(&pb, in->form, 0, want, &k, &at, NULL, &nr, e2, sizeof e2);
+            ul_num_value_clear(&at);
+            what = "G.15";
+        } else {
+            st = ul_ngd_thm52_least_k(&pb, UL_NGD_52_KABAR_MIN, &k, &nr, e2, sizeof e2);
+            what = "Thm 5.2 (19)";
+        }
+        unsigned long stated = strtoul(in->st_KAbar, NULL, 10);
+        if (st == UL_OK && stated < k) {
+            char ks[32];
+            snprintf(ks, sizeof ks, "%lu", k);
+            set_wrong(rep, "$.stated.KAbar = %s: %s needs K_Abar >= %s", in->st_KAbar, what, ks);
+        }
+    }
+    if (rep->first_wrong_stated[0] != '\0')
+        ul_audit_explain(rep, "First wrong stated number: %s.", rep->first_wrong_stated);
+}
+
+/* ---- the handler ---------------------------------------------------------------------------- */
+
+static ul_status ngd_audit(const ul_cert *c, const ul_num_precision *want, ul_audit_report *rep,
+                           char *err, size_t errlen)
+{
+    ul_num_init();
+    ul_audit_report_init(rep);
+    ngd_input in;
+    ul_status st = ngd_read(c, &in, err, errlen);
+    if (st != UL_OK)
+        return st;
+    ul_num_precision w = want != NULL ? *want : (ul_num_precision){17, 0, 0};
+    if (w.digits < 1)
+        w.digits = 17;
+    size_t off = 0;
+    if (in.r_value != NULL)
+        off += (size_t)snprintf(rep->claim, sizeof rep->claim, "Renyi (q, eps) = (%s, %s) (%s)",
+                                in.q, in.r_value,
+                                in.thm == T_43         ? "adaptive data-deletion"
+                                : THM[in.thm].deletion ? "data-deletion"
+                                                       : "RDP");
+    if (in.eps != NULL && off < sizeof rep->claim)
+        snprintf(rep->claim + off, sizeof rep->claim - off, "%s(eps, delta) = (%s, %s)",
+                 off > 0 ? "; " : "", in.eps, in.delta);
+    snprintf(rep->theorem, sizeof rep->theorem, "%s (papers/004; spec/forget.md)",
+             THM[in.thm].cite);
+
+    /* preconditions: the library's for the cited bound, plus Thm 5.1's / 5.2's */
+    char e2[512] = "";
+    ul_pre_clear(&rep->pre);
+    ul_num_precision quick = {6, 0, 0};
+    ul_ngd_params pb = in.pb;
+    ul_num_report nr;
+    if (in.thm == T_51) {
+        ul_preconditions p51;
+        ul_pre_clear(&p51);
+        ul_num_value tmpv;
+        ul_num_value_init(&tmpv, 64);
+        st =
+            ul_ngd_thm51(&pb, UL_NGD_51_KAPPA, in.variant, &quick, &tmpv, &p51, &nr, e2, sizeof e2);
+        ul_num_value_clear(&tmpv);
+        if (st != UL_OK && st != UL_ECAP)
+            return path_error(err, errlen, st, e2);
+        pre_merge(&rep->pre, &p51);
+        t51_preconditions(&in, &rep->pre);
+    } else if (in.thm == T_52D) {
+        ul_preconditions p52;
+        ul_pre_clear(&p52);
+        st = ul_ngd_thm52_check(&pb, UL_NGD_52_DELETION, in.variant, &p52, e2, sizeof e2);
+        if (st != UL_OK)
+            return path_error(err, errlen, st, e2);
+        pre_merge(&rep->pre, &p52);
+    }
+    if (in.thm != T_51) {
+        /* the library's list for the cited bound (at the certificate's order when
+         * given; the linear bounds' conditions do not involve q beyond q > 1) */
+        ul_num_value tmpv;
+        ul_num_value_init(&tmpv, 64);
+        const char *q = in.q != NULL ? in.q : "2";
+        ul_preconditions pl;
+        ul_pre_clear(&pl);
+        st = ngd_bound(&in, q, in.form, in.variant, &quick, &tmpv, &pl, e2, sizeof e2);
+        ul_num_value_clear(&tmpv);
+        if (st != UL_OK)
+            return path_error(err, errlen, st, e2);
+        if (in.q == NULL) {
+            /* q_gt_1 was checked at a stand-in order: drop it */
+            ul_preconditions keep;
+            ul_pre_clear(&keep);
+            for (int i = 0; i < pl.count; i++)
+                if (strcmp(pl.items[i].name, "q_gt_1") != 0)
+                    keep.items[keep.count++] = pl.items[i];
+            pl = keep;
+        }
+        pre_merge(&rep->pre, &pl);
+    }
+
+    /* invalid: a failing precondition, except Thm 5.2's iteration counts, which
+     * the claim's verdict weighs (they are what "would reach" it) */
+    bool invalid = false, undecided = false, counts_fail = false;
+    for (int i = 0; i < rep->pre.count; i++) {
+        const ul_precondition *p = &rep->pre.items[i];
+        bool count_item = strcmp(p->name, "KA_ge_bound") == 0 ||
+                          strcmp(p->name, "KAbar_ge_bound") == 0 ||
+                          strcmp(p->name, "contraction_lt_1") == 0;
+        if (p->state == UL_PRE_FAILS && count_item) {
+            counts_fail = true;
+            ul_audit_explain(rep, "Condition %s fails: %s.", p->name, p->rule);
+        } else if (p->state == UL_PRE_FAILS) {
+            invalid = true;
+            ul_audit_explain(rep, "Precondition %s fails: %s.", p->name, p->rule);
+        } else if (p->state == UL_PRE_UNDECIDED) {
+            undecided = true;
+            ul_audit_explain(rep, "Precondition %s could not be decided: %s.", p->name, p->rule);
+        }
+    }
+    if (invalid) {
+        rep->verdict = UL_VERDICT_INVALID;
+        ul_audit_explain(rep, "The cited theorem does not apply, so it supports no claim here.");
+        return UL_OK;
+    }
+    ul_audit_explain(rep, "Every eps of Chourasia & Shah is a Renyi divergence of order q; "
+                          "sigma is the paper's: each step adds noise of variance 2*eta*sigma^2 "
+                          "per coordinate.");
+    if (in.thm == T_51 && in.pb.sigma == NULL)
+        ul_audit_explain(rep, "sigma and eta are Thm 5.1's prescriptions (not given).");
+
+    ul_verdict verdict = UL_VERDICT_SUPPORTED;
+    if (in.r_value != NULL) {
+        verdict = ngd_renyi(&in, &w, rep, &st, err, errlen);
+        if (st != UL_OK)
+            return st;
+        if (in.thm == T_52D && !counts_fail && !undecided && verdict != UL_VERDICT_SUPPORTED) {
+            /* every condition of Thm 5.2(2) holds: the theorem gives the claim as
+             * stated, whatever the (looser) recursion bound printed above */
+            verdict = UL_VERDICT_SUPPORTED;
+            ul_audit_explain(rep,
+                             "Every condition of Thm 5.2(2) holds (step size, K_A and "
+                             "K_Abar of (19), G.22's step size), so the theorem gives "
+                             "(q, eps_dd) = (%s, %s)-data-deletion as stated.",
+                             in.q, in.r_value);
+        }
+    }
+    if (in.eps != NULL) {
+        ul_verdict v = ngd_dp(&in, &w, rep, in.r_value == NULL, &st, err, errlen);
+        if (st != UL_OK)
+            return st;
+        verdict = in.r_value == NULL ? v : worse(verdict, v);
+    }
+    if (in.thm == T_52D && counts_fail && verdict == UL_VERDICT_SUPPORTED)
+        ul_audit_explain(rep, "Thm 5.2's iteration counts (19) are not met, but the recursion "
+                              "of its proof (G.22, G.23, B.4; spec/forget.md sec. 6) still "
+                              "reaches the claim.");
+    if (undecided && verdict == UL_VERDICT_SUPPORTED)
+        verdict = UL_VERDICT_INCONCLUSIVE;
+    if (in.thm == T_51) {
+        unsigned long k;
+        ul_ngd_params p2 = in.pb;
+        if (ul_ngd_thm51_least_k(&p2, UL_NGD_51_KABAR_DELETION, in.variant, &k, NULL, &nr, e2,
+                                 sizeof e2) == UL_OK)
+            ul_audit_explain(rep,
+                             "Thm 5.1 (16) asks K_Abar >= 4 kappa log(eps_dp/eps_dd), i.e. "
+                             "K_Abar >= %lu; the certificate runs %s.",
+                             k, in.pb.KAbar);
+    }
+    ngd_check_stated(&in, &w, rep);
+    ul_audit_explain(rep,
+                     "A bound, not an exact privacy profile: a claim beyond it is "
+                     "unsupported, not refuted. The loss-shape assumptions (%s) are the "
+                     "certificate's to establish.",
+                     in.thm == T_52D ? "L-Lipschitz, beta-smooth, (sigma^2 log B/4)-bounded"
+                     : in.thm == T_G7 || in.thm == T_52P || in.thm == T_43
+                         ? "L-Lipschitz loss or gradients clipped at L"
+                         : "convex, beta-smooth, L-Lipschitz or clipped at L");
+    rep->verdict = verdict;
+    return UL_OK;
+}
+
+const ul_audit_method ul_audit_noisy_gd = {"noisy-gd", ngd_audit, NULL};

@@ -1,0 +1,199 @@
+/* src/cert/report.c — an audit report as text and as JSON (see report.h). */
+#include "cert/report.h"
+
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *ul_pre_state_name(ul_pre_state s)
+{
+    switch (s) {
+    case UL_PRE_HOLDS:
+        return "holds";
+    case UL_PRE_FAILS:
+        return "fails";
+    case UL_PRE_UNDECIDED:
+        break;
+    }
+    return "undecided";
+}
+
+/* ---- text --------------------------------------------------------------------------- */
+
+#define LABEL_WIDTH 20
+#define LINE_WIDTH 100
+
+/* Writes text word-wrapped to LINE_WIDTH, continuation lines indented by
+ * `indent` spaces (the first line is assumed to start at column indent). */
+static void put_wrapped(FILE *f, const char *text, int indent)
+{
+    int col = indent;
+    const char *p = text;
+    while (*p != '\0') {
+        while (*p == ' ')
+            p++;
+        if (*p == '\0')
+            break;
+        size_t w = strcspn(p, " ");
+        if (col > indent && col + 1 + (int)w > LINE_WIDTH) {
+            fprintf(f, "\n%*s", indent, "");
+            col = indent;
+        } else if (col > indent) {
+            fputc(' ', f);
+            col++;
+        }
+        fwrite(p, 1, w, f);
+        col += (int)w;
+        p += w;
+    }
+    fputc('\n', f);
+}
+
+static void line(FILE *f, const char *label, const char *text)
+{
+    fprintf(f, "%-*s", LABEL_WIDTH, label);
+    put_wrapped(f, text, LABEL_WIDTH);
+}
+
+static void number_text(FILE *f, const ul_audit_number *n, int indent)
+{
+    char buf[512];
+    if (strcmp(n->lo, n->hi) == 0)
+        snprintf(buf, sizeof buf, "%s = %s  (%s)", n->key, n->lo, n->label);
+    else
+        snprintf(buf, sizeof buf, "%s in [%s, %s]  (%s)", n->key, n->lo, n->hi, n->label);
+    fprintf(f, "%*s", indent, "");
+    put_wrapped(f, buf, indent + 4);
+}
+
+static const char *upper_verdict(ul_verdict v)
+{
+    switch (v) {
+    case UL_VERDICT_SUPPORTED:
+        return "SUPPORTED";
+    case UL_VERDICT_UNSUPPORTED:
+        return "UNSUPPORTED";
+    case UL_VERDICT_REFUTED:
+        return "REFUTED";
+    case UL_VERDICT_INVALID:
+        return "INVALID";
+    case UL_VERDICT_INCONCLUSIVE:
+        break;
+    }
+    return "INCONCLUSIVE";
+}
+
+char *ul_audit_report_text(const ul_audit_report *rep, const char *method, const char *source)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (f == NULL)
+        abort();
+    char verdict[64];
+    snprintf(verdict, sizeof verdict, "%s (exit %d)", upper_verdict(rep->verdict),
+             ul_verdict_exit_code(rep->verdict));
+    line(f, "verdict", verdict);
+    if (method != NULL)
+        line(f, "method", method);
+    if (source != NULL)
+        line(f, "source", source);
+    line(f, "claim", rep->claim);
+    line(f, "theorem", rep->theorem);
+    if (rep->variant[0] != '\0')
+        line(f, "variant", rep->variant);
+    if (rep->recomputed.key != NULL) {
+        fprintf(f, "%s\n", "recomputed");
+        number_text(f, &rep->recomputed, 2);
+    }
+    if (rep->margin[0] != '\0')
+        line(f, "margin", rep->margin);
+    if (rep->pre.count > 0) {
+        fprintf(f, "preconditions\n");
+        for (int i = 0; i < rep->pre.count; i++) {
+            const ul_precondition *p = &rep->pre.items[i];
+            char item[512];
+            snprintf(item, sizeof item, "%s: %s", p->name, p->rule);
+            fprintf(f, "  %-10s", ul_pre_state_name(p->state));
+            put_wrapped(f, item, 12);
+        }
+    }
+    if (rep->other_variant.key != NULL) {
+        fprintf(f, "other variant\n");
+        number_text(f, &rep->other_variant, 2);
+    }
+    if (rep->n_would_reach > 0) {
+        fprintf(f, "would reach\n");
+        for (int i = 0; i < rep->n_would_reach; i++)
+            number_text(f, &rep->would_reach[i], 2);
+    }
+    if (rep->first_wrong_stated[0] != '\0')
+        line(f, "first wrong stated", rep->first_wrong_stated);
+    if (rep->forensics[0] != '\0')
+        line(f, "forensics", rep->forensics);
+    if (rep->explanation[0] != '\0')
+        line(f, "explanation", rep->explanation);
+    fclose(f);
+    return buf;
+}
+
+/* ---- JSON --------------------------------------------------------------------------- */
+
+static json_object *string_or_null(const char *s)
+{
+    return s != NULL && s[0] != '\0' ? json_object_new_string(s) : NULL;
+}
+
+static json_object *number_json(const ul_audit_number *n)
+{
+    if (n->key == NULL)
+        return NULL;
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "key", json_object_new_string(n->key));
+    json_object_object_add(o, "label", json_object_new_string(n->label));
+    json_object_object_add(o, "lo", json_object_new_string(n->lo));
+    json_object_object_add(o, "hi", json_object_new_string(n->hi));
+    return o;
+}
+
+char *ul_audit_report_json(const ul_audit_report *rep, const char *method, const char *source,
+                           int digits)
+{
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "verdict", json_object_new_string(ul_verdict_name(rep->verdict)));
+    json_object_object_add(o, "exit_code", json_object_new_int(ul_verdict_exit_code(rep->verdict)));
+    json_object_object_add(o, "method", string_or_null(method));
+    json_object_object_add(o, "source", string_or_null(source));
+    json_object_object_add(o, "claim", json_object_new_string(rep->claim));
+    json_object_object_add(o, "theorem", json_object_new_string(rep->theorem));
+    json_object_object_add(o, "variant", string_or_null(rep->variant));
+    json_object_object_add(o, "recomputed", number_json(&rep->recomputed));
+    json_object_object_add(o, "margin", json_object_new_string(rep->margin));
+    json_object *pre = json_object_new_array();
+    for (int i = 0; i < rep->pre.count; i++) {
+        const ul_precondition *p = &rep->pre.items[i];
+        json_object *item = json_object_new_object();
+        json_object_object_add(item, "name", json_object_new_string(p->name));
+        json_object_object_add(item, "rule", json_object_new_string(p->rule));
+        json_object_object_add(item, "state", json_object_new_string(ul_pre_state_name(p->state)));
+        json_object_array_add(pre, item);
+    }
+    json_object_object_add(o, "preconditions", pre);
+    json_object_object_add(o, "other_variant", number_json(&rep->other_variant));
+    json_object *reach = json_object_new_array();
+    for (int i = 0; i < rep->n_would_reach; i++)
+        json_object_array_add(reach, number_json(&rep->would_reach[i]));
+    json_object_object_add(o, "would_reach", reach);
+    json_object_object_add(o, "first_wrong_stated", string_or_null(rep->first_wrong_stated));
+    json_object_object_add(o, "forensics", string_or_null(rep->forensics));
+    json_object_object_add(o, "explanation", json_object_new_string(rep->explanation));
+    json_object_object_add(o, "digits", json_object_new_int(digits));
+    const char *text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+                                                             JSON_C_TO_STRING_NOSLASHESCAPE);
+    char *out = strdup(text);
+    json_object_put(o);
+    if (out == NULL)
+        abort();
+    return out;
+}
