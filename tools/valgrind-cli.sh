@@ -45,6 +45,14 @@ run 0 calc output-perturbation-sigma --c0 1 --eps 10 --delta 1e-5
 run 2 calc noisygd-sigma --kind g7 --q 2 --l 1 --eta 0.5 --n 10 --eps-dp 1
 run 2 calc model-clipping-t --eps 1 --c2 0 --sigma 1 --delta 1e-5
 run 2 calc output-perturbation-sigma --c0 1 --eps 0 --delta 1e-5
+run 0 audit audits/gaussian-rdp-calibrated.json
+run 1 audit audits/gaussian-one-minus-erf.json --json
+run 1 audit audits/langevin-eta-above-1-over-L.json
+run 1 audit audits/noisy-gd-thm51-renyi-read-as-eps.json
+run 0 calibrate audits/output-perturbation-classic-eps10.json
+run 2 audit tests/data/certs/bad/duplicate_key.json
+run 2 audit tests/data/certs/bad/non_utf8.json
+run 2 audit /nonexistent.json
 run 2 calc theta --eps nan --r 1
 run 2 calc theta --eps 1 --r -1
 run 2 calc gauss-sigma --eps 1 --delta 2
