@@ -1,9 +1,6 @@
 /* tests/test_audit_corpus.c — audits every certificate in audits/ and checks
  * the verdict it expects.
- *
- * A certificate whose method has no registered handler yet fails the test
- * unless its method is in PENDING below: the list shrinks as handlers are
- * registered in src/cert/audit.c, and must end empty. */
+ * Every method has a handler, so every certificate must be audited. */
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <stdio.h>
@@ -19,19 +16,6 @@ static void teardown(void)
 }
 
 TestSuite(audit_corpus, .fini = teardown);
-
-/* Methods whose handlers are not registered yet. */
-static const char *const PENDING[] = {
-    "model-clipping", "gradient-clipping", "dp-sgd-group", NULL,
-};
-
-static bool pending(const char *method)
-{
-    for (size_t i = 0; PENDING[i] != NULL; i++)
-        if (strcmp(PENDING[i], method) == 0)
-            return true;
-    return false;
-}
 
 static void corpus_dir(char *out, size_t n)
 {
@@ -59,7 +43,7 @@ Test(audit_corpus, every_certificate_gets_its_expected_verdict, .timeout = 600)
     int n = scandir(dir, &names, is_json, by_name);
     cr_assert(n >= 0, "cannot list %s", dir);
     cr_assert(n > 0, "no certificates in %s", dir);
-    int audited = 0, skipped = 0, failures = 0;
+    int audited = 0, failures = 0;
     const ul_num_precision want = {17, 0, 0};
     for (int i = 0; i < n; i++) {
         char path[2048], err[1024];
@@ -81,11 +65,7 @@ Test(audit_corpus, every_certificate_gets_its_expected_verdict, .timeout = 600)
         } else {
             ul_audit_report rep;
             ul_status st = ul_audit(c, &want, &rep, err, sizeof err);
-            if (st != UL_OK && strstr(err, "cannot be audited yet") != NULL &&
-                pending(ul_cert_method(c))) {
-                cr_log_info("%s: method %s pending", names[i]->d_name, ul_cert_method(c));
-                skipped++;
-            } else if (st != UL_OK) {
+            if (st != UL_OK) {
                 cr_log_error("%s: audit failed: %s", names[i]->d_name, err);
                 failures++;
             } else if (strcmp(ul_verdict_name(rep.verdict), expected) != 0) {
@@ -101,16 +81,6 @@ Test(audit_corpus, every_certificate_gets_its_expected_verdict, .timeout = 600)
     }
     free(names);
     cr_assert_eq(failures, 0, "%d of %d corpus certificates failed (see the log)", failures, n);
-    cr_assert(audited > 0);
-    cr_log_info("audits/: %d audited, %d pending", audited, skipped);
+    cr_assert_eq(audited, n);
 }
 
-Test(audit_corpus, pending_methods_are_real_methods)
-{
-    for (size_t i = 0; PENDING[i] != NULL; i++) {
-        bool known = false;
-        for (size_t k = 0; ul_cert_methods[k] != NULL; k++)
-            known = known || strcmp(ul_cert_methods[k], PENDING[i]) == 0;
-        cr_assert(known, "PENDING names an unknown method '%s'", PENDING[i]);
-    }
-}

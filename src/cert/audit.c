@@ -18,6 +18,9 @@ static const ul_audit_method *const REGISTRY[] = {
     &ul_audit_langevin,
     &ul_audit_noisy_gd,
     &ul_audit_d2d,
+    &ul_audit_model_clipping,
+    &ul_audit_gradient_clipping,
+    &ul_audit_dp_sgd_group,
     NULL,
 };
 

@@ -1,0 +1,2212 @@
+/* src/cert/audit_koloskova.c — audit handlers for Koloskova, Allouah, Jha,
+ * Guerraoui, Koyejo, "Certified Unlearning for Neural Networks" (ICML 2025)
+ * and its DP-SGD baseline: methods model-clipping, gradient-clipping and
+ * dp-sgd-group.  Formulas: spec/koloskova.md (sections cited below), through
+ * src/bounds/koloskova.h; the public code is
+ * stair-lab/certified-unlearning-neural-networks-icml-2025.
+ *
+ * ==== Schema (format "ulaudit-certificate/1") =================================
+ * Decimals are JSON numbers or strings of decimal text, read exactly.  A field
+ * marked "decimal or list" is one decimal, or a non-empty JSON array of them.
+ * Ranges that are preconditions of the cited theorem (C's > 0, σ > 0, lr·λ < 1,
+ * …) are NOT schema errors: they make the verdict "invalid", each failing one
+ * listed by name.  Unknown, missing, duplicate or unused fields are errors.
+ *
+ * method "model-clipping" — noisy fine-tuning with model clipping, spec §1.4,
+ * §2.3.  Each step x ← Π_{C2}(x − lr·(g + λx)) + N(0, σ_t² I) (cc1) or with the
+ * gradient clipped to C1 and the noise before the projection (cc2).
+ *   parameters:
+ *     variant     string, optional   "cc1" (default; pre-noise diameter D = 2·C2,
+ *                                    every released config) or "cc2"
+ *                                    (D = 2·(C2 + lr·C1))
+ *     c2          decimal, required  model-clipping radius C2 (parameter norm)
+ *     c1, lr      decimal            cc2 only, both required there: gradient clip C1,
+ *                                    (largest) learning rate
+ *     sigma       decimal or list    per-step noise standard deviation σ_t (noise
+ *                                    N(0, σ_t² I), NOT 2ησ²): one value for every
+ *                                    step, or exactly `steps` values
+ *     steps       count, required    T, the number of noisy steps (0..1e8)
+ *     sigma0      decimal, optional  std of the noise added to the clipped initial
+ *                                    model; absent or 0: δ_0 = 1 (any start)
+ *     c0          decimal            initial clip radius C0; required when sigma0 > 0
+ *     init        string, optional   "ball" (default, code `clip`, D0 = 2·C0) or
+ *                                    "box" (code `clamp`, D0 = 2·C0·√dim)
+ *     dim         count              the box's dimension d (init "box" only)
+ *     accounting  string, required   the cited theorem: "product" (δ_T = δ_0·Π_t
+ *                                    θ_{e^ε}(D/σ_t), the theorem as stated) or
+ *                                    "adaptive" (δ_{t+1} = δ_t·θ_{e^{ε̃_t}}(D/σ_{t+1}),
+ *                                    ε̃_t = log(1 + (e^ε − 1)/δ_t): what the public
+ *                                    code computes); both are valid theorems, the
+ *                                    other one is reported beside
+ *   claim:  eps (decimal ≥ 0), delta (decimal in [0, 1]): (ε, δ)-unlearning after T
+ *           steps, natural log
+ *   stated: deltas (list, optional): δ_1, δ_2, … the code logs after each step
+ *           (at most `steps` values and at most 1000; any sign: the code's float32
+ *           path logs negative values)
+ *
+ * method "gradient-clipping" — PABI, spec §1.3, §2.4: x_{t+1} = x_t −
+ * lr·(clip(g_t, C1) + λx_t) + N(0, σ_t² I) from the initial model clipped to C0.
+ * Guarantee: D_α(X_T‖X'_T) ≤ α·ρ_eff for every α > 1 (Feldman et al. 2018
+ * Thm 22), converted to (ε, δ) at the best α.
+ *   parameters:
+ *     c0, c1, lr, lambda  decimal, required  initial clip radius C0, gradient clip
+ *                                    C1, learning rate lr, ℓ2 regularisation λ
+ *     init, dim   as for model-clipping (the clamp box: D0 = 2·C0·√dim)
+ *     steps       count, optional    T ≥ 1; absent: the code's `pabi_steps`,
+ *                                    T0 = ⌈C0/(C1·lr)⌉, or T1 = ⌈log(2λC0/C1)/(lr·λ)⌉
+ *                                    when 0 < T1 < T0 (exact arithmetic)
+ *     lr_schedule string, optional   "constant" (default) or "varying" (the formulas
+ *                                    need a constant lr: invalid)
+ *     noise       string, required   "given" (sigma below), "code-constant" or
+ *                                    "code-decreasing" (the code's `unlearn_sigma_t`
+ *                                    schedules calibrated to eps_renyi)
+ *     sigma       decimal or list    noise "given" only: σ_t per step (one or T values)
+ *     eps_renyi   decimal            code schedules only: the code's Rényi target ε_R
+ *     variant     string, optional   code schedules at λ = 0 only matter: "corrected"
+ *                                    (default; σ² = (D0 + 2·lr·C1·T)²/(2·ε_R·T), giving
+ *                                    ρ_eff = ε_R) or "printed" (the public code's
+ *                                    branch, /(4·ε_R·T), giving ρ_eff = 2·ε_R, spec §4.5)
+ *     conversion  string, optional   "bbghs" (default; Balle et al. 2020 Thm 21) or
+ *                                    "mironov" (Mironov 2017 Prop. 3)
+ *   claim:  eps (decimal ≥ 0) with delta (decimal in (0, 1)), and/or renyi_order
+ *           (decimal > 1) with renyi_value (decimal ≥ 0): D_α ≤ value at α = order
+ *   stated: steps (count): T as the certificate computed it; sigma (decimal or
+ *           list): the σ_t the code's schedule gave; rho_eff (decimal): the
+ *           coefficient ρ_eff the code logs as "epsilon_renyi"
+ *
+ * method "dp-sgd-group" — the DP-SGD + group-privacy baseline, spec §1.6, §2.6:
+ * DP-SGD with Poisson rate q and noise multiplier σ for `steps` steps; the
+ * forget set of k records is covered by group privacy, (ε', δ')-DP per example
+ * giving (k·ε', δ'·Σ_{i<k} e^{iε'}) for the group.
+ *   parameters:
+ *     q           decimal in [0, 1]  Poisson sampling rate; or instead
+ *     batch, n    count              q = batch/n exactly
+ *     sigma       decimal            noise multiplier (noise std / clipping norm),
+ *                                    1e-3..1e6
+ *     steps       count, required    compositions (≥ 1)
+ *     group_size  count, required    k, the forget-set size (k ≥ 1: precondition)
+ *     conversion  string, optional   "bbghs" (default, dp_accounting's) or "mironov"
+ *   claim:  eps (decimal ≥ 0), delta (decimal in (0, 1)): for the whole group
+ *   stated: eps_example, delta_example (decimals, optional): the per-example pair
+ *           the training targeted (the code's train_epsilon, train_delta)
+ *   The guarantee recomputed: per-example ε' = eps/k (the code's split), δ' from
+ *   the subsampled-Gaussian RDP curve composed `steps` times at the best α, group
+ *   δ = δ'·Σ_{i<k} e^{iε'} against the claimed δ; with stated delta_example also
+ *   the per-example ε at that δ and its group pair.
+ * ============================================================================
+ *
+ * Forensics (spec §3, §4; anchors.md §2.6): the code's θ with Q = (1 − erf)/2
+ * in double and on its float32 path, adaptive versus product accounting, a
+ * Rényi value read as ε (the code's conversion over linspace(1.001, 1000,
+ * 10000) treating ε_R as α-independent), the λ = 0 branch, and the group δ
+ * without its sum.  A recipe "reproduces" a number when its value rounds to
+ * the number at the digits the certificate gives; the emulations in double and
+ * float32 use this platform's erf, which may differ from SciPy's by an ulp, so
+ * for them agreement to 9 significant digits also counts.
+ */
+#include "cert/audit.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bounds/koloskova.h"
+#include "num/input.h"
+
+/* ==== shared helpers ========================================================== */
+
+#define MAG "1e100"
+#define NEG_MAG "-1e100"
+#define MAX_STATED_DELTAS 1000
+/* Work limits for the optional numbers of a model-clipping report (the
+ * adaptive recursion costs a θ evaluation per step, ~10 µs; the product form
+ * one θ in all): the other accounting's δ_T, the least T and the smallest σ
+ * are skipped (and the report says so) beyond these. */
+#define LEAST_T_MAX_PRODUCT 10000000UL
+#define LEAST_T_MAX_ADAPTIVE 100000UL
+#define OTHER_ADAPTIVE_MAX_STEPS 1000000UL
+#define SIGMA_MIN_ADAPTIVE_MAX_STEPS 10000UL
+/* digits for checking stated numbers and recipes: enough for any printed double */
+#define CHECK_DIGITS 20
+/* relative agreement accepted for the libm-based emulations (see the top) */
+#define EMULATION_SLACK 1e-9
+
+static const char *const INITS[] = {"ball", "box", NULL};
+static const char *const CONVERSIONS[] = {"bbghs", "mironov", NULL};
+
+/* printf into a fixed report field, cut at its size (a va_list keeps the
+ * compiler's truncation analysis out: cutting is intended here). */
+static void setf(char *dst, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void setf(char *dst, size_t n, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(dst, n, fmt, ap);
+    va_end(ap);
+}
+
+/* True when parameters.<name> is a JSON array (the "decimal or list" fields). */
+static bool field_is_list(const ul_cert *c, const char *object, const char *name)
+{
+    const ul_json_value *v = ul_json_get(ul_cert_object(c, object), name);
+    return v != NULL && v->type == UL_JSON_ARRAY;
+}
+
+/* Reads an object whose field `list_name` may be one decimal or a list. */
+static ul_status read_object_list(const ul_cert *c, const char *object, const ul_field_spec *specs,
+                                  size_t n, const char *list_name, ul_cert_values *out, char *err,
+                                  size_t errlen)
+{
+    ul_field_spec local[24];
+    if (n > sizeof local / sizeof local[0])
+        abort();
+    memcpy(local, specs, n * sizeof *specs);
+    bool list = field_is_list(c, object, list_name);
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(local[i].name, list_name) == 0)
+            local[i].type = list ? UL_FIELD_DECIMAL_LIST : UL_FIELD_DECIMAL;
+    return ul_cert_read_object(c, object, local, n, out, err, errlen);
+}
+
+static const ul_cert_value *get(const ul_cert_values *v, const char *name)
+{
+    const ul_cert_value *x = ul_cert_values_get(v, name);
+    if (x == NULL)
+        abort(); /* every name used is in its table */
+    return x;
+}
+
+/* The texts of a "decimal or list" field (items, or the one decimal). */
+static const char *const *value_items(const ul_cert_value *v, size_t *n)
+{
+    if (v->type == UL_FIELD_DECIMAL_LIST) {
+        *n = v->n_items;
+        return v->items;
+    }
+    *n = 1;
+    return &v->text;
+}
+
+static ul_status unused(const ul_cert_value *v, const char *why, char *err, size_t errlen)
+{
+    return ul_fail(err, errlen, UL_EINPUT, "%s: not used %s (remove it)", v->path, why);
+}
+
+static ul_status missing(const char *path, const char *why, char *err, size_t errlen)
+{
+    return ul_fail(err, errlen, UL_EINPUT, "%s: missing, required %s", path, why);
+}
+
+/* Rewrites a message of src/bounds ("sigma: …", names as CLI flags) with the
+ * certificate's JSON path. */
+static ul_status with_path(ul_status st, const char *object, char *err, size_t errlen)
+{
+    if (st != UL_EINPUT || err == NULL || errlen == 0)
+        return st;
+    char copy[1024];
+    snprintf(copy, sizeof copy, "%s", err);
+    const char *colon = strchr(copy, ':');
+    if (colon == NULL || colon - copy > 40) {
+        snprintf(err, errlen, "$.%s: %s", object, copy);
+        return st;
+    }
+    char name[48];
+    snprintf(name, sizeof name, "%.*s", (int)(colon - copy), copy);
+    for (char *p = name; *p; p++)
+        if (*p == '-')
+            *p = '_';
+    const char *obj = strcmp(name, "eps") == 0 || strcmp(name, "delta") == 0 ? "claim" : object;
+    snprintf(err, errlen, "$.%s.%s%s", obj, name, colon);
+    return st;
+}
+
+/* Numbers that round to `text` at the digits it gives: text ± ½ unit of its
+ * last written digit, widened by rel·|text|; [lo, hi] enclosed outward.  A
+ * written zero ("0", "0.0", "-0e5") stands for exactly 0. */
+static void text_interval(const char *text, double rel, mpfr_ptr lo, mpfr_ptr hi)
+{
+    const char *p = text;
+    if (*p == '-' || *p == '+')
+        p++;
+    long frac = 0, ex = 0;
+    bool zero = true; /* a written zero is exact: 0 is reproduced only by 0 */
+    for (; *p >= '0' && *p <= '9'; p++)
+        zero = zero && *p == '0';
+    if (*p == '.')
+        for (p++; *p >= '0' && *p <= '9'; p++, frac++)
+            zero = zero && *p == '0';
+    if (*p == 'e' || *p == 'E')
+        ex = strtol(p + 1, NULL, 10);
+    mpfr_prec_t prec = mpfr_get_prec(lo);
+    mpfr_t s_lo, s_hi, h;
+    mpfr_inits2(prec, s_lo, s_hi, h, (mpfr_ptr)0);
+    mpfr_set_str(s_lo, text, 10, MPFR_RNDD);
+    mpfr_set_str(s_hi, text, 10, MPFR_RNDU);
+    char half[64];
+    snprintf(half, sizeof half, "5e%ld", ex - frac - 1);
+    mpfr_set_str(h, half, 10, MPFR_RNDU);
+    if (zero)
+        mpfr_set_zero(h, 1);
+    if (rel > 0 && !zero) {
+        mpfr_t r;
+        mpfr_init2(r, prec);
+        mpfr_abs(r, s_hi, MPFR_RNDU);
+        if (mpfr_cmpabs(s_lo, r) > 0)
+            mpfr_abs(r, s_lo, MPFR_RNDU);
+        mpfr_mul_d(r, r, rel, MPFR_RNDU);
+        if (mpfr_greater_p(r, h))
+            mpfr_set(h, r, MPFR_RNDU);
+        mpfr_clear(r);
+    }
+    mpfr_sub(lo, s_lo, h, MPFR_RNDD);
+    mpfr_add(hi, s_hi, h, MPFR_RNDU);
+    mpfr_clears(s_lo, s_hi, h, (mpfr_ptr)0);
+}
+
+/* The value's linear bounds (log form exponentiated outward). */
+static void value_bounds(const ul_num_value *v, mpfr_ptr lo, mpfr_ptr hi)
+{
+    mpfi_get_left(lo, v->enclosure);
+    mpfi_get_right(hi, v->enclosure);
+    if (v->is_log) {
+        mpfr_exp(lo, lo, MPFR_RNDD);
+        mpfr_exp(hi, hi, MPFR_RNDU);
+    }
+}
+
+/* Whether a certified value agrees with `text` at the digits given. */
+static bool agrees_value(const char *text, const ul_num_value *v)
+{
+    mpfr_prec_t p = mpfi_get_prec(v->enclosure) + 64;
+    if (p < 256)
+        p = 256;
+    mpfr_t lo, hi, vl, vh;
+    mpfr_inits2(p, lo, hi, vl, vh, (mpfr_ptr)0);
+    text_interval(text, 0, lo, hi);
+    value_bounds(v, vl, vh);
+    bool ok = mpfr_lessequal_p(vl, hi) && mpfr_greaterequal_p(vh, lo);
+    mpfr_clears(lo, hi, vl, vh, (mpfr_ptr)0);
+    return ok;
+}
+
+/* Whether the exact decimal `value` agrees with `text` at the digits given. */
+static bool agrees_decimal(const char *text, const char *value)
+{
+    ul_num_value v;
+    ul_num_value_init(&v, 256);
+    bool ok = ul_num_set_decimal(v.enclosure, value) == UL_OK && agrees_value(text, &v);
+    ul_num_value_clear(&v);
+    return ok;
+}
+
+/* Whether a double (a recipe's output) reproduces `text`. */
+static bool agrees_double(const char *text, double x, double rel)
+{
+    if (!isfinite(x))
+        return false;
+    mpfr_t lo, hi;
+    mpfr_inits2(256, lo, hi, (mpfr_ptr)0);
+    text_interval(text, rel, lo, hi);
+    bool ok = mpfr_cmp_d(lo, x) <= 0 && mpfr_cmp_d(hi, x) >= 0;
+    mpfr_clears(lo, hi, (mpfr_ptr)0);
+    return ok;
+}
+
+/* "[lo, hi]" (or the one number when both agree) of a value, into buf. */
+static void value_text(char *buf, size_t n, const ul_num_value *v, int digits)
+{
+    char *lo, *hi;
+    ul_num_value_format(v, digits, &lo, &hi);
+    if (strcmp(lo, hi) == 0)
+        snprintf(buf, n, "%s", lo);
+    else
+        snprintf(buf, n, "[%s, %s]", lo, hi);
+    free(lo);
+    free(hi);
+}
+
+/* Upper end of a value as text (rounded up). */
+static void value_hi_text(char *buf, size_t n, const ul_num_value *v, int digits)
+{
+    char *lo, *hi;
+    ul_num_value_format(v, digits, &lo, &hi);
+    snprintf(buf, n, "%s", hi);
+    free(lo);
+    free(hi);
+}
+
+/* Marks the report invalid and explains which preconditions fail. */
+static void make_invalid(ul_audit_report *rep)
+{
+    rep->verdict = UL_VERDICT_INVALID;
+    char names[1024] = "";
+    size_t len = 0;
+    for (int i = 0; i < rep->pre.count && len < sizeof names; i++)
+        if (rep->pre.items[i].state == UL_PRE_FAILS)
+            len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", len ? ", " : "",
+                                    rep->pre.items[i].name);
+    ul_audit_explain(rep, "Invalid: precondition%s of the cited theorem fail%s: %s.",
+                     strchr(names, ',') ? "s" : "", strchr(names, ',') ? "" : "s", names);
+    const ul_precondition *first = ul_pre_first(&rep->pre, UL_PRE_FAILS);
+    if (first != NULL)
+        ul_audit_explain(rep, "(%s: %s.)", first->name, first->rule);
+}
+
+/* After a bounds call: UL_OK/UL_ECAP go on; UL_EINPUT with a failing
+ * precondition makes the verdict invalid (*done); other errors return. */
+static ul_status triage(ul_status st, ul_audit_report *rep, bool *done, const char *object,
+                        char *err, size_t errlen)
+{
+    *done = false;
+    if (st == UL_OK || st == UL_ECAP)
+        return UL_OK;
+    if (st == UL_EINPUT && ul_pre_first(&rep->pre, UL_PRE_FAILS) != NULL) {
+        make_invalid(rep);
+        *done = true;
+        return UL_OK;
+    }
+    return with_path(st, object, err, errlen);
+}
+
+static void add_would_reach_value(ul_audit_report *rep, const char *key, const char *label,
+                                  const ul_num_value *v, int digits)
+{
+    if (rep->n_would_reach < UL_AUDIT_MAX_NUMBERS)
+        ul_audit_number_set(&rep->would_reach[rep->n_would_reach++], key, label, v, digits);
+}
+
+static void add_would_reach_mpfi(ul_audit_report *rep, const char *key, const char *label,
+                                 mpfi_srcptr x, int digits)
+{
+    if (rep->n_would_reach < UL_AUDIT_MAX_NUMBERS)
+        ul_audit_number_set_mpfi(&rep->would_reach[rep->n_would_reach++], key, label, x, digits);
+}
+
+static void add_would_reach_integer(ul_audit_report *rep, const char *key, const char *label,
+                                    unsigned long value)
+{
+    if (rep->n_would_reach < UL_AUDIT_MAX_NUMBERS)
+        ul_audit_number_set_integer(&rep->would_reach[rep->n_would_reach++], key, label, value);
+}
+
+/* The worse of two verdicts for a claim made of two parts. */
+static int verdict_rank(ul_verdict v)
+{
+    switch (v) {
+    case UL_VERDICT_SUPPORTED:
+        return 0;
+    case UL_VERDICT_INCONCLUSIVE:
+        return 1;
+    case UL_VERDICT_UNSUPPORTED:
+        return 2;
+    case UL_VERDICT_REFUTED:
+        return 3;
+    case UL_VERDICT_INVALID:
+        break;
+    }
+    return 4;
+}
+
+/* ==== the public code's θ, for forensics ======================================
+ * FAULTY RECIPES, never a bound: src/utils/dp.py `theta_epsilon`,
+ *   θ = Q(ε/r − r/2) − e^ε·Q(ε/r + r/2),  Q(x) = (1 − erf(x/√2))/2,
+ * (spec §3) evaluated as the code does. */
+
+/* In double precision throughout (the setup's δ_0, and the whole accountant if
+ * the dtype inference of spec §3 were wrong). */
+static double code_theta_double(double eps, double r)
+{
+    double a = eps / r - r / 2, b = eps / r + r / 2;
+    double qa = (1 - erf(a / sqrt(2.0))) / 2, qb = (1 - erf(b / sqrt(2.0))) / 2;
+    return qa - exp(eps) * qb;
+}
+
+/* Q on the float32 path: x/√2 in float32 (√2 rounded to float32), SciPy's
+ * float32 erf loop (erf in double, rounded to float32), 1 − erf and /2 in
+ * float32. */
+static float code_q_float32(float x)
+{
+    float s = (float)1.41421356237309504880; /* np.sqrt(2) as a float32 JAX operand */
+    float y = x / s;
+    float e = (float)erf((double)y);
+    float one = 1.0f - e;
+    float q = one / 2.0f;
+    return q;
+}
+
+/* The accountant's θ on the float32 path (spec §3 "Precision (dtype)"): r is a
+ * float32 JAX array (σ_t returned by the jitted step), so ε̃/r, the arguments
+ * and Q are float32 (ε̃ rounded to float32 by JAX); e^ε̃ and the final
+ * product and difference are float64 (NumPy scalar promotion). */
+static double code_theta_float32(double eps, float r)
+{
+    float e32 = (float)eps;
+    float x = e32 / r;
+    float h = r / 2.0f;
+    float a = x - h;
+    float b = x + h;
+    double qa = (double)code_q_float32(a), qb = (double)code_q_float32(b);
+    return qa - exp(eps) * qb;
+}
+
+/* ==== model clipping ========================================================== */
+
+static const char *const MC_VARIANTS[] = {"cc1", "cc2", NULL};
+static const char *const MC_ACCOUNTINGS[] = {"product", "adaptive", NULL};
+
+static const ul_field_spec MC_PARAMS[] = {
+    {.name = "variant",
+     .type = UL_FIELD_STRING,
+     .choices = MC_VARIANTS,
+     .doc = "cc1 (pre-noise diameter 2*C2) or cc2 (2*(C2 + lr*C1))"},
+    {.name = "c2",
+     .type = UL_FIELD_DECIMAL,
+     .required = true,
+     .lo = NEG_MAG,
+     .hi = MAG,
+     .doc = "model-clipping radius C2"},
+    {.name = "c1",
+     .type = UL_FIELD_DECIMAL,
+     .lo = NEG_MAG,
+     .hi = MAG,
+     .doc = "cc2's gradient clip C1"},
+    {.name = "lr",
+     .type = UL_FIELD_DECIMAL,
+     .lo = NEG_MAG,
+     .hi = MAG,
+     .doc = "cc2's largest learning rate"},
+    {.name = "sigma",
+     .type = UL_FIELD_DECIMAL,
+     .required = true,
+     .lo = NEG_MAG,
+     .hi = MAG,
+     .doc = "per-step noise std: one value or one per step"},
+    {.name = "steps",
+     .type = UL_FIELD_COUNT,
+     .required = true,
+     .hi = "100000000",
+     .doc = "number of noisy steps T"},
+    {.name = "c0",
+     .type = UL_FIELD_DECIMAL,
+     .lo = NEG_MAG,
+     .hi = MAG,
+     .doc = "initial clip radius C0"},
+    {.name = "sigma0",
+     .type = UL_FIELD_DECIMAL,
+     .lo = NEG_MAG,
+     .hi = MAG,
+     .doc = "std of the initial noise (absent or 0: delta_0 = 1)"},
+    {.name = "init",
+     .type = UL_FIELD_STRING,
+     .choices = INITS,
+     .doc = "initial clip: ball (default) or box"},
+    {.name = "dim", .type = UL_FIELD_COUNT, .hi = "999999999", .doc = "dimension of the box"},
+    {.name = "accounting",
+     .type = UL_FIELD_STRING,
+     .required = true,
+     .choices = MC_ACCOUNTINGS,
+     .doc = "the cited theorem: product (as stated) or adaptive (the code's recursion)"},
+};
+
+static const ul_field_spec EPS_DELTA_CLAIM[] = {
+    {.name = "eps",
+     .type = UL_FIELD_DECIMAL,
+     .required = true,
+     .lo = "0",
+     .hi = "1e9",
+     .doc = "claimed epsilon (natural log)"},
+    {.name = "delta",
+     .type = UL_FIELD_DECIMAL,
+     .required = true,
+     .lo = "0",
+     .hi = "1",
+     .doc = "claimed delta"},
+};
+
+static const ul_field_spec MC_STATED[] = {
+    {.name = "deltas",
+     .type = UL_FIELD_DECIMAL_LIST,
+     .doc = "per-step delta_1, delta_2, ... as the code logs them"},
+};
+
+typedef struct {
+    ul_kol_mc_problem pb;
+    const char *claim_delta;
+    const char *const *stated;
+    size_t n_stated;
+    const char *stated_path;
+    char diameter_note[64];
+} mc_cert;
+
+static ul_status mc_read(const ul_cert *c, mc_cert *m, char *err, size_t errlen)
+{
+    ul_cert_values p, cl, s;
+    ul_status st =
+        read_object_list(c, "parameters", MC_PARAMS, sizeof MC_PARAMS / sizeof MC_PARAMS[0],
+                         "sigma", &p, err, errlen);
+    if (st == UL_OK)
+        st = ul_cert_read_object(c, "claim", EPS_DELTA_CLAIM, 2, &cl, err, errlen);
+    if (st == UL_OK)
+        st = ul_cert_read_object(c, "stated", MC_STATED, 1, &s, err, errlen);
+    if (st != UL_OK)
+        return st;
+    memset(m, 0, sizeof *m);
+    ul_kol_mc_problem *pb = &m->pb;
+    pb->eps = get(&cl, "eps")->text;
+    m->claim_delta = get(&cl, "delta")->text;
+
+    const ul_cert_value *variant = get(&p, "variant"), *c1 = get(&p, "c1"), *lr = get(&p, "lr");
+    pb->variant = variant->present && strcmp(variant->text, "cc2") == 0 ? UL_KOL_CC2 : UL_KOL_CC1;
+    if (pb->variant == UL_KOL_CC2) {
+        if (!c1->present)
+            return missing(c1->path, "by variant cc2", err, errlen);
+        if (!lr->present)
+            return missing(lr->path, "by variant cc2", err, errlen);
+        pb->c1 = c1->text;
+        pb->lr = lr->text;
+    } else {
+        if (c1->present)
+            return unused(c1, "by variant cc1", err, errlen);
+        if (lr->present)
+            return unused(lr, "by variant cc1", err, errlen);
+    }
+    pb->c2 = get(&p, "c2")->text;
+    const ul_cert_value *sigma = get(&p, "sigma");
+    pb->sigma = value_items(sigma, &pb->n_sigma);
+    pb->steps = (unsigned long)get(&p, "steps")->count;
+    if (pb->n_sigma != 1 && pb->n_sigma != pb->steps)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "%s: give one value or a list of exactly steps = %lu values (got %zu)",
+                       sigma->path, pb->steps, pb->n_sigma);
+
+    const ul_cert_value *c0 = get(&p, "c0"), *sigma0 = get(&p, "sigma0"), *init = get(&p, "init"),
+                        *dim = get(&p, "dim");
+    pb->init = init->present && strcmp(init->text, "box") == 0 ? UL_KOL_INIT_BOX : UL_KOL_INIT_BALL;
+    if (sigma0->present) {
+        pb->sigma0 = sigma0->text;
+        int cmp = 0;
+        ul_num_decimal_compare(sigma0->text, "0", &cmp);
+        if (cmp != 0 && !c0->present)
+            return missing(c0->path, "when sigma0 is not 0 (the initial clip radius C0)", err,
+                           errlen);
+    } else if (init->present || dim->present) {
+        return unused(init->present ? init : dim, "without sigma0 (delta_0 = 1)", err, errlen);
+    }
+    pb->c0 = c0->present ? c0->text : NULL;
+    if (pb->init == UL_KOL_INIT_BOX) {
+        if (!dim->present)
+            return missing(dim->path, "by init box", err, errlen);
+        pb->dim = (unsigned long)dim->count;
+    } else if (dim->present) {
+        return unused(dim, "by init ball", err, errlen);
+    }
+    pb->mode = strcmp(get(&p, "accounting")->text, "adaptive") == 0 ? UL_CONTRACTION_ADAPTIVE
+                                                                    : UL_CONTRACTION_PRODUCT;
+
+    const ul_cert_value *deltas = get(&s, "deltas");
+    if (deltas->present) {
+        if (deltas->n_items > pb->steps || deltas->n_items > MAX_STATED_DELTAS)
+            return ul_fail(err, errlen, UL_EINPUT,
+                           "%s: at most one value per step (steps = %lu) and at most %d (got %zu)",
+                           deltas->path, pb->steps, MAX_STATED_DELTAS, deltas->n_items);
+        m->stated = deltas->items;
+        m->n_stated = deltas->n_items;
+        m->stated_path = deltas->path;
+    }
+    return UL_OK;
+}
+
+/* σ0 > 0, decided on the decimal text. */
+static bool initial_noise(const ul_kol_mc_problem *pb)
+{
+    int cmp = 0;
+    return pb->sigma0 != NULL && ul_num_decimal_compare(pb->sigma0, "0", &cmp) && cmp > 0;
+}
+
+static const char *mode_name(ul_contraction_mode mode)
+{
+    return mode == UL_CONTRACTION_ADAPTIVE ? "adaptive" : "product";
+}
+
+/* The problem after t steps (the σ list cut to its first t values). */
+static ul_kol_mc_problem mc_prefix(const ul_kol_mc_problem *pb, unsigned long t)
+{
+    ul_kol_mc_problem q = *pb;
+    q.steps = t;
+    if (pb->n_sigma > 1)
+        q.n_sigma = t;
+    if (q.n_sigma == 0) { /* t = 0: δ_0, the σ list is not read */
+        q.n_sigma = 1;
+    }
+    return q;
+}
+
+static ul_status mc_delta_at(const ul_kol_mc_problem *pb, unsigned long t, ul_contraction_mode mode,
+                             int digits, ul_num_value *out, char *err, size_t errlen)
+{
+    ul_kol_mc_problem q = mc_prefix(pb, t);
+    q.mode = mode;
+    ul_num_precision w = {digits, 0, 0};
+    ul_preconditions pre;
+    ul_num_report nr;
+    bool floor_reached = false;
+    return ul_kol_mc_delta_certified(&q, &w, &pre, out, &floor_reached, &nr, err, errlen);
+}
+
+/* The code's logged δ_1..δ_n (adaptive recursion, spec §3 `dp_accountant`),
+ * in double (f32 = false) or on the float32 path. */
+static void mc_code_deltas(const ul_kol_mc_problem *pb, bool f32, double *out, size_t n)
+{
+    double eps = strtod(pb->eps, NULL);
+    double delta = 1;
+    if (initial_noise(pb)) {
+        double d0 = 2 * strtod(pb->c0, NULL);
+        if (pb->init == UL_KOL_INIT_BOX)
+            d0 *= sqrt((double)pb->dim);
+        delta = code_theta_double(eps, d0 / strtod(pb->sigma0, NULL)); /* float64 at setup */
+    }
+    double c2 = strtod(pb->c2, NULL);
+    double c1 = pb->c1 ? strtod(pb->c1, NULL) : 0, lr = pb->lr ? strtod(pb->lr, NULL) : 0;
+    for (size_t t = 0; t < n; t++) {
+        double sigma = strtod(pb->sigma[pb->n_sigma > 1 ? t : 0], NULL);
+        /* ε̃ = log(1 + (e^ε − 1)/δ), computed naively as the code does */
+        double et = log(1 + (exp(eps) - 1) / delta);
+        double gamma;
+        if (f32) {
+            /* 2*C2/σ: the Python float 2*C2 meets the float32 σ; cc2 also has
+             * the float32 learning rate (spec §3) */
+            float r;
+            if (pb->variant == UL_KOL_CC2) {
+                float step = (float)lr * (float)c1;
+                float d = (float)c2 + step;
+                float two_d = 2.0f * d;
+                r = two_d / (float)sigma;
+            } else {
+                float two_c2 = (float)(2 * c2);
+                r = two_c2 / (float)sigma;
+            }
+            gamma = code_theta_float32(et, r);
+        } else {
+            double d = pb->variant == UL_KOL_CC2 ? 2 * (c2 + lr * c1) : 2 * c2;
+            gamma = code_theta_double(et, d / sigma);
+        }
+        delta *= gamma;
+        out[t] = delta;
+    }
+}
+
+/* Recipes tried on a wrong δ_t (1-based t), in this order. */
+typedef struct {
+    const char *name;
+    double *values; /* per step, NULL for the certified other accounting */
+    double slack;
+} mc_recipe;
+
+/* Finds the recipe reproducing `text` as δ_t; returns its name or NULL. */
+static const char *mc_reproduce(const char *text, unsigned long t, const mc_recipe *rec,
+                                size_t nrec, const ul_num_value *other_t)
+{
+    for (size_t i = 0; i < nrec; i++) {
+        if (rec[i].values != NULL) {
+            if (t >= 1 && agrees_double(text, rec[i].values[t - 1], rec[i].slack))
+                return rec[i].name;
+        } else if (other_t != NULL && agrees_value(text, other_t)) {
+            return rec[i].name;
+        }
+    }
+    return NULL;
+}
+
+static ul_status mc_audit(const ul_cert *c, const ul_num_precision *want, ul_audit_report *rep,
+                          char *err, size_t errlen)
+{
+    ul_audit_report_init(rep);
+    mc_cert m;
+    ul_status st = mc_read(c, &m, err, errlen);
+    if (st != UL_OK)
+        return st;
+    ul_kol_mc_problem *pb = &m.pb;
+    int digits = want->digits;
+    ul_contraction_mode other_mode =
+        pb->mode == UL_CONTRACTION_ADAPTIVE ? UL_CONTRACTION_PRODUCT : UL_CONTRACTION_ADAPTIVE;
+
+    setf(rep->claim, sizeof rep->claim, "(eps, delta) = (%s, %s) after T = %lu steps", pb->eps,
+         m.claim_delta, pb->steps);
+    setf(rep->theorem, sizeof rep->theorem, "%s",
+         pb->mode == UL_CONTRACTION_PRODUCT
+             ? "model clipping, non-adaptive contraction delta_T = delta_0 * prod_t "
+               "theta_{e^eps}(D/sigma_t) (Asoodeh et al. 2020 Thm 2; Koloskova et al. 2025 as "
+               "stated; spec/koloskova.md 2.3)"
+             : "model clipping, adaptive contraction delta_{t+1} = delta_t * "
+               "theta_{e^{eps~_t}}(D/sigma_{t+1}), eps~_t = log(1 + (e^eps - 1)/delta_t) "
+               "(Asoodeh et al. 2020; the public code's accountant; spec/koloskova.md 2.3)");
+
+    /* the guarantee of the cited theorem at the claimed ε */
+    ul_num_value delta;
+    ul_num_value_init(&delta, 64);
+    ul_num_report nr;
+    bool floor_reached = false, done = false;
+    ul_pre_clear(&rep->pre);
+    st = ul_kol_mc_delta_certified(pb, want, &rep->pre, &delta, &floor_reached, &nr, err, errlen);
+    st = triage(st, rep, &done, "parameters", err, errlen);
+    if (st != UL_OK || done) {
+        ul_num_value_clear(&delta);
+        return st;
+    }
+    char *diam = NULL;
+    ul_preconditions scratch;
+    char e2[256];
+    if (ul_kol_mc_diameter(pb, &scratch, &diam, e2, sizeof e2) == UL_OK) {
+        snprintf(m.diameter_note, sizeof m.diameter_note, "%.10g", strtod(diam, NULL));
+        free(diam);
+    }
+    char label[128];
+    snprintf(label, sizeof label, "delta after T = %lu steps (%s accounting)", pb->steps,
+             mode_name(pb->mode));
+    rep->verdict = ul_audit_compare(rep, "delta", label, &delta, m.claim_delta, false, digits);
+
+    /* the other accounting */
+    ul_num_value other;
+    ul_num_value_init(&other, 64);
+    bool have_other =
+        (other_mode == UL_CONTRACTION_PRODUCT || pb->steps <= OTHER_ADAPTIVE_MAX_STEPS) &&
+        mc_delta_at(pb, pb->steps, other_mode, digits, &other, e2, sizeof e2) == UL_OK;
+    if (have_other) {
+        snprintf(label, sizeof label, "delta after T = %lu steps with the %s accounting%s",
+                 pb->steps, mode_name(other_mode),
+                 other_mode == UL_CONTRACTION_ADAPTIVE ? " (the public code's)"
+                                                       : " (the theorem as stated)");
+        ul_audit_number_set(&rep->other_variant, "delta", label, &other, digits);
+    }
+
+    char dtext[160];
+    value_text(dtext, sizeof dtext, &delta, 8);
+    ul_audit_explain(rep,
+                     "Model clipping (%s, pre-noise diameter D = %s) with %s sigma for T = %lu "
+                     "steps from delta_0 %s, %s accounting: delta_T = %s at eps = %s%s.",
+                     pb->variant == UL_KOL_CC2 ? "cc2" : "cc1", m.diameter_note,
+                     pb->n_sigma > 1 ? "a per-step" : "constant", pb->steps,
+                     initial_noise(pb) ? "from the initial noise" : "= 1", mode_name(pb->mode),
+                     dtext, pb->eps, floor_reached ? " (below the floor 10^(-10^100))" : "");
+    switch (rep->verdict) {
+    case UL_VERDICT_SUPPORTED:
+        ul_audit_explain(rep, "This is within the claimed delta %s: supported.", m.claim_delta);
+        break;
+    case UL_VERDICT_UNSUPPORTED:
+        ul_audit_explain(rep, "This exceeds the claimed delta %s: unsupported.", m.claim_delta);
+        break;
+    default:
+        ul_audit_explain(rep, "%s: inconclusive.",
+                         floor_reached ? "A claimed delta of 0 cannot be certified from a bound "
+                                         "that only shows delta_T below the floor"
+                                       : "The enclosure straddles the claimed delta at the "
+                                         "precision cap");
+        break;
+    }
+    if (have_other) {
+        value_text(dtext, sizeof dtext, &other, 8);
+        bool other_ok = false;
+        {
+            ul_audit_report tmp;
+            ul_audit_report_init(&tmp);
+            other_ok = ul_audit_compare(&tmp, "delta", "", &other, m.claim_delta, false, digits) ==
+                       UL_VERDICT_SUPPORTED;
+        }
+        ul_audit_explain(
+            rep, "The %s accounting gives delta_T = %s%s.", mode_name(other_mode), dtext,
+            other_ok && rep->verdict != UL_VERDICT_SUPPORTED ? ", which would support the claim"
+                                                             : "");
+    } else {
+        ul_audit_explain(rep, "(The %s accounting is not computed for T > %lu.)",
+                         mode_name(other_mode), OTHER_ADAPTIVE_MAX_STEPS);
+    }
+
+    /* what the cited theorem does certify */
+    if (rep->verdict == UL_VERDICT_UNSUPPORTED) {
+        add_would_reach_value(rep, "delta", "delta the theorem certifies after T steps", &delta,
+                              digits);
+        int cmp0 = 0, cmp1 = 0;
+        bool in_range = ul_num_decimal_compare(m.claim_delta, "0", &cmp0) && cmp0 > 0 &&
+                        ul_num_decimal_compare(m.claim_delta, "1", &cmp1) && cmp1 < 0;
+        unsigned long t_max =
+            pb->mode == UL_CONTRACTION_PRODUCT ? LEAST_T_MAX_PRODUCT : LEAST_T_MAX_ADAPTIVE;
+        if (in_range && pb->n_sigma == 1) {
+            unsigned long t_need = 0;
+            ul_num_report r2;
+            ul_status s2 = ul_kol_mc_least_steps(pb, m.claim_delta, t_max, &scratch, &t_need, &r2,
+                                                 e2, sizeof e2);
+            if (s2 == UL_OK || s2 == UL_ECAP) {
+                add_would_reach_integer(rep, "steps_needed",
+                                        "least T reaching the claimed delta at this sigma", t_need);
+                ul_audit_explain(rep,
+                                 "At this sigma the %s accounting reaches the claim after "
+                                 "T = %lu steps.",
+                                 mode_name(pb->mode), t_need);
+            } else if (s2 == UL_ENOROOT) {
+                ul_audit_explain(rep, "At this sigma no T up to %lu reaches the claim.", t_max);
+            }
+        }
+        if (in_range && pb->steps >= 1 &&
+            (pb->mode == UL_CONTRACTION_PRODUCT || pb->steps <= SIGMA_MIN_ADAPTIVE_MAX_STEPS)) {
+            ul_kol_mc_problem q = *pb;
+            q.sigma = NULL;
+            q.n_sigma = 0;
+            mpfi_t sg;
+            mpfi_init2(sg, 64);
+            ul_num_report r2;
+            ul_status s2 =
+                ul_kol_mc_sigma_min(&q, m.claim_delta, want, &scratch, sg, &r2, e2, sizeof e2);
+            if (s2 == UL_OK || s2 == UL_ECAP) {
+                add_would_reach_mpfi(rep, "sigma_needed",
+                                     "smallest constant sigma reaching the claim in T steps (upper "
+                                     "end certified safe)",
+                                     sg, digits);
+                char *hi;
+                mpfr_t h;
+                mpfr_init2(h, mpfi_get_prec(sg));
+                mpfi_get_right(h, sg);
+                hi = ul_num_format(h, 6, MPFR_RNDU);
+                ul_audit_explain(rep, "In T = %lu steps a constant sigma of %s reaches it.",
+                                 pb->steps, hi);
+                free(hi);
+                mpfr_clear(h);
+            }
+            mpfi_clear(sg);
+        }
+    }
+
+    /* the stated per-step δ_t, checked in order against the cited recursion;
+     * the code's own path (cheap, in doubles) for the forensics */
+    size_t n_code = m.n_stated;
+    if (pb->steps > n_code && pb->steps <= 1000000UL)
+        n_code = pb->steps;
+    double *code64 = calloc(n_code + 1, sizeof *code64);
+    double *code32 = calloc(n_code + 1, sizeof *code32);
+    if (code64 == NULL || code32 == NULL)
+        abort();
+    mc_code_deltas(pb, false, code64, n_code);
+    mc_code_deltas(pb, true, code32, n_code);
+    const mc_recipe recipes[] = {
+        {"the other accounting (product versus adaptive confusion)", NULL, 0},
+        {"the public code's accountant on its float32 path (r = 2*C2/sigma, the erf arguments "
+         "and Q = (1 - erf)/2 in float32; spec/koloskova.md 3, 4.2)",
+         code32, EMULATION_SLACK},
+        {"the public code's accountant in double precision with Q = (1 - erf)/2 "
+         "(spec/koloskova.md 3)",
+         code64, EMULATION_SLACK},
+    };
+    const size_t n_recipes = sizeof recipes / sizeof recipes[0];
+    const char *stated_who = NULL, *claim_who = NULL;
+    for (size_t i = 0; i < m.n_stated; i++) {
+        ul_num_value dt;
+        ul_num_value_init(&dt, 64);
+        unsigned long t = (unsigned long)i + 1;
+        ul_status s2 = mc_delta_at(pb, t, pb->mode, CHECK_DIGITS, &dt, e2, sizeof e2);
+        bool wrong = (s2 == UL_OK || s2 == UL_ECAP) && !agrees_value(m.stated[i], &dt);
+        if (wrong) {
+            char cert[160];
+            value_text(cert, sizeof cert, &dt, 8);
+            mpfr_t sl, sh, vl, vh;
+            mpfr_inits2(256, sl, sh, vl, vh, (mpfr_ptr)0);
+            text_interval(m.stated[i], 0, sl, sh);
+            value_bounds(&dt, vl, vh);
+            bool under = mpfr_less_p(sh, vl);
+            mpfr_clears(sl, sh, vl, vh, (mpfr_ptr)0);
+            setf(rep->first_wrong_stated, sizeof rep->first_wrong_stated,
+                 "%s[%zu] = %s is delta_%lu; the %s recursion certifies %s (%s)", m.stated_path, i,
+                 m.stated[i], t, mode_name(pb->mode), cert,
+                 under ? "the stated value under-states delta"
+                       : "the stated value over-states delta");
+            ul_audit_explain(rep,
+                             "The stated per-step deltas are first wrong at %s[%zu] (%s, "
+                             "certified %s).",
+                             m.stated_path, i, m.stated[i], cert);
+            ul_num_value ot;
+            ul_num_value_init(&ot, 64);
+            bool have_ot =
+                mc_delta_at(pb, t, other_mode, CHECK_DIGITS, &ot, e2, sizeof e2) == UL_OK;
+            const char *who =
+                mc_reproduce(m.stated[i], t, recipes, n_recipes, have_ot ? &ot : NULL);
+            ul_num_value_clear(&ot);
+            stated_who = who;
+            if (who != NULL) {
+                /* how many of the stated values the same recipe reproduces */
+                size_t hits = 0;
+                for (size_t j = 0; j < m.n_stated; j++) {
+                    ul_num_value oj;
+                    ul_num_value_init(&oj, 64);
+                    bool have_oj = who == recipes[0].name &&
+                                   mc_delta_at(pb, (unsigned long)j + 1, other_mode, CHECK_DIGITS,
+                                               &oj, e2, sizeof e2) == UL_OK;
+                    if (mc_reproduce(m.stated[j], (unsigned long)j + 1, recipes, n_recipes,
+                                     have_oj ? &oj : NULL) == who)
+                        hits++;
+                    ul_num_value_clear(&oj);
+                }
+                setf(rep->forensics, sizeof rep->forensics,
+                     "%s[%zu] is reproduced by %s; the same recipe reproduces %zu of the %zu "
+                     "stated deltas",
+                     m.stated_path, i, who, hits, m.n_stated);
+            }
+            ul_num_value_clear(&dt);
+            break;
+        }
+        ul_num_value_clear(&dt);
+    }
+
+    /* a claimed δ the theorem does not give: which recipe produced it */
+    if (rep->verdict == UL_VERDICT_UNSUPPORTED && pb->steps >= 1) {
+        const char *who =
+            mc_reproduce(m.claim_delta, pb->steps, recipes, n_code >= pb->steps ? n_recipes : 1,
+                         have_other ? &other : NULL);
+        if (who != NULL && rep->forensics[0] == '\0')
+            setf(rep->forensics, sizeof rep->forensics, "the claimed delta %s is delta_T of %s",
+                 m.claim_delta, who);
+        else if (who != NULL)
+            claim_who = who;
+    }
+    if (rep->forensics[0] != '\0')
+        ul_audit_explain(rep, "Forensics: %s.", rep->forensics);
+    if (claim_who != NULL && claim_who == stated_who)
+        ul_audit_explain(rep, "The claimed delta %s is delta_T of the same recipe.", m.claim_delta);
+    else if (claim_who != NULL)
+        ul_audit_explain(rep, "The claimed delta %s is delta_T of %s.", m.claim_delta, claim_who);
+    free(code64);
+    free(code32);
+    ul_num_value_clear(&other);
+    ul_num_value_clear(&delta);
+    return UL_OK;
+}
+
+const ul_audit_method ul_audit_model_clipping = {"model-clipping", mc_audit, NULL};
+
+/* ==== gradient clipping (PABI) ================================================ */
+
+static const char *const GC_NOISES[] = {"given", "code-constant", "code-decreasing", NULL};
+static const char *const GC_LR_SCHEDULES[] = {"constant", "varying", NULL};
+static const char *const GC_VARIANTS[] = {"corrected", "printed", NULL};
+
+static const ul_field_spec GC_PARAMS[] = {
+    {.name = "c0",
+     .type = UL_FIELD_DECIMAL,
+     .required = true,
+     .lo = NEG_MAG,
+     .hi = MAG,
+     .doc = "initial clip radius C0"},
+    {.name = "c1",
+     .type = UL_FIELD_DECIMAL,
+     .required = true,
+     .lo = NEG_MAG,
+     .hi = MAG,
+     .doc = "gradient clip C1"},
+    {.name = "lr",
+     .type = UL_FIELD_DECIMAL,
+     .required = true,
+     .lo = NEG_MAG,
+     .hi = MAG,
+     .doc = "learning rate"},
+    {.name = "lambda",
+     .type = UL_FIELD_DECIMAL,
+     .required = true,
+     .lo = NEG_MAG,
+     .hi = MAG,
+     .doc = "l2 regularisation lambda"},
+    {.name = "init",
+     .type = UL_FIELD_STRING,
+     .choices = INITS,
+     .doc = "initial clip: ball (default) or box"},
+    {.name = "dim", .type = UL_FIELD_COUNT, .hi = "999999999", .doc = "dimension of the box"},
+    {.name = "steps",
+     .type = UL_FIELD_COUNT,
+     .hi = "100000000",
+     .doc = "number of noisy steps T (absent: the code's pabi_steps)"},
+    {.name = "lr_schedule",
+     .type = UL_FIELD_STRING,
+     .choices = GC_LR_SCHEDULES,
+     .doc = "constant (default) or varying"},
+    {.name = "noise",
+     .type = UL_FIELD_STRING,
+     .required = true,
+     .choices = GC_NOISES,
+     .doc = "given (sigma), code-constant or code-decreasing (eps_renyi)"},
+    {.name = "sigma",
+     .type = UL_FIELD_DECIMAL,
+     .lo = NEG_MAG,
+     .hi = MAG,
+     .doc = "per-step noise std: one value or one per step"},
+    {.name = "eps_renyi",
+     .type = UL_FIELD_DECIMAL,
+     .lo = NEG_MAG,
+     .hi = MAG,
+     .doc = "the code's Renyi target eps_R"},
+    {.name = "variant",
+     .type = UL_FIELD_STRING,
+     .choices = GC_VARIANTS,
+     .doc = "the code schedule's lambda = 0 branch: corrected (default) or printed"},
+    {.name = "conversion",
+     .type = UL_FIELD_STRING,
+     .choices = CONVERSIONS,
+     .doc = "RDP to (eps, delta): bbghs (default) or mironov"},
+};
+
+static const ul_field_spec GC_CLAIM[] = {
+    {.name = "eps",
+     .type = UL_FIELD_DECIMAL,
+     .lo = "0",
+     .hi = "1e12",
+     .doc = "claimed epsilon (with delta)"},
+    {.name = "delta",
+     .type = UL_FIELD_DECIMAL,
+     .lo = "0",
+     .lo_strict = true,
+     .hi = "1",
+     .hi_strict = true,
+     .doc = "claimed delta (with eps)"},
+    {.name = "renyi_order",
+     .type = UL_FIELD_DECIMAL,
+     .lo = "1",
+     .lo_strict = true,
+     .hi = "1e12",
+     .doc = "Renyi order alpha > 1 (with renyi_value)"},
+    {.name = "renyi_value",
+     .type = UL_FIELD_DECIMAL,
+     .lo = "0",
+     .hi = "1e12",
+     .doc = "claimed D_alpha (with renyi_order)"},
+};
+
+static const ul_field_spec GC_STATED[] = {
+    {.name = "steps", .type = UL_FIELD_COUNT, .doc = "T as the certificate computed it"},
+    {.name = "sigma", .type = UL_FIELD_DECIMAL, .doc = "the code schedule's sigma (one or T)"},
+    {.name = "rho_eff",
+     .type = UL_FIELD_DECIMAL,
+     .doc = "rho_eff, logged by the code as epsilon_renyi"},
+};
+
+typedef struct {
+    ul_kol_pabi_problem pb;
+    bool steps_from_code, lambda_zero;
+    ul_rdp_conversion conv;
+    const char *eps, *delta, *order, *value; /* NULL when that claim is absent */
+    const ul_cert_value *st_steps, *st_sigma, *st_rho;
+} gc_cert;
+
+static ul_status gc_read(const ul_cert *c, gc_cert *g, char *err, size_t errlen)
+{
+    ul_cert_values p, cl, s;
+    ul_status st =
+        read_object_list(c, "parameters", GC_PARAMS, sizeof GC_PARAMS / sizeof GC_PARAMS[0],
+                         "sigma", &p, err, errlen);
+    if (st == UL_OK)
+        st = ul_cert_read_object(c, "claim", GC_CLAIM, 4, &cl, err, errlen);
+    if (st == UL_OK)
+        st = read_object_list(c, "stated", GC_STATED, 3, "sigma", &s, err, errlen);
+    if (st != UL_OK)
+        return st;
+    memset(g, 0, sizeof *g);
+    ul_kol_pabi_problem *pb = &g->pb;
+    pb->c0 = get(&p, "c0")->text;
+    pb->c1 = get(&p, "c1")->text;
+    pb->lr = get(&p, "lr")->text;
+    pb->lambda = get(&p, "lambda")->text;
+    int cmp = 1;
+    g->lambda_zero = ul_num_decimal_compare(pb->lambda, "0", &cmp) && cmp == 0;
+
+    const ul_cert_value *init = get(&p, "init"), *dim = get(&p, "dim");
+    pb->init = init->present && strcmp(init->text, "box") == 0 ? UL_KOL_INIT_BOX : UL_KOL_INIT_BALL;
+    if (pb->init == UL_KOL_INIT_BOX) {
+        if (!dim->present)
+            return missing(dim->path, "by init box", err, errlen);
+        pb->dim = (unsigned long)dim->count;
+    } else if (dim->present) {
+        return unused(dim, "by init ball", err, errlen);
+    }
+    const ul_cert_value *steps = get(&p, "steps");
+    g->steps_from_code = !steps->present;
+    pb->steps = steps->present ? (unsigned long)steps->count : 0;
+    const ul_cert_value *lrs = get(&p, "lr_schedule");
+    pb->lr_varies = lrs->present && strcmp(lrs->text, "varying") == 0;
+
+    const char *noise = get(&p, "noise")->text;
+    const ul_cert_value *sigma = get(&p, "sigma"), *er = get(&p, "eps_renyi"),
+                        *variant = get(&p, "variant");
+    if (strcmp(noise, "given") == 0) {
+        pb->noise = UL_KOL_PABI_GIVEN;
+        if (!sigma->present)
+            return missing(sigma->path, "by noise given", err, errlen);
+        if (er->present)
+            return unused(er, "with noise given", err, errlen);
+        if (variant->present)
+            return unused(variant, "with noise given (it selects a code schedule's branch)", err,
+                          errlen);
+        pb->sigma = value_items(sigma, &pb->n_sigma);
+    } else {
+        pb->noise = strcmp(noise, "code-constant") == 0 ? UL_KOL_PABI_CODE_CONSTANT
+                                                        : UL_KOL_PABI_CODE_DECREASING;
+        if (!er->present)
+            return missing(er->path, "by the code's noise schedules", err, errlen);
+        if (sigma->present)
+            return unused(sigma, "with a code schedule (the schedule gives sigma)", err, errlen);
+        pb->eps_renyi = er->text;
+        pb->variant = variant->present && strcmp(variant->text, "printed") == 0
+                          ? UL_VARIANT_PRINTED
+                          : UL_VARIANT_CORRECTED;
+    }
+    const ul_cert_value *conv = get(&p, "conversion");
+    g->conv = conv->present && strcmp(conv->text, "mironov") == 0 ? UL_RDP_MIRONOV : UL_RDP_BBGHS;
+
+    const ul_cert_value *e = get(&cl, "eps"), *d = get(&cl, "delta"), *o = get(&cl, "renyi_order"),
+                        *v = get(&cl, "renyi_value");
+    if (e->present != d->present)
+        return missing(e->present ? d->path : e->path, "with the other half of (eps, delta)", err,
+                       errlen);
+    if (o->present != v->present)
+        return missing(o->present ? v->path : o->path,
+                       "with the other half of (renyi_order, renyi_value)", err, errlen);
+    if (!e->present && !o->present)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "$.claim: give eps and delta, and/or renyi_order and renyi_value");
+    g->eps = e->present ? e->text : NULL;
+    g->delta = d->present ? d->text : NULL;
+    g->order = o->present ? o->text : NULL;
+    g->value = v->present ? v->text : NULL;
+
+    g->st_steps = get(&s, "steps");
+    g->st_sigma = get(&s, "sigma");
+    g->st_rho = get(&s, "rho_eff");
+    if (g->st_sigma->present && pb->noise == UL_KOL_PABI_GIVEN)
+        return unused(g->st_sigma, "with noise given (sigma is a parameter)", err, errlen);
+    return UL_OK;
+}
+
+/* The linear RDP curve ρ(α) = α·ρ with ρ an enclosure (at its precision) or
+ * a decimal text. */
+typedef struct {
+    mpfi_srcptr rho;
+    const char *rho_text;
+} linear_ctx;
+
+static ul_status linear_curve(mpfi_ptr rho, mpfi_srcptr alpha, void *ctx, char *err, size_t errlen)
+{
+    (void)err;
+    (void)errlen;
+    const linear_ctx *l = ctx;
+    if (l->rho_text != NULL) {
+        mpfi_t r;
+        mpfi_init2(r, mpfi_get_prec(rho) + 8);
+        ul_num_set_decimal(r, l->rho_text);
+        mpfi_mul(rho, alpha, r);
+        mpfi_clear(r);
+    } else {
+        mpfi_mul(rho, alpha, l->rho);
+    }
+    return UL_OK;
+}
+
+/* The certified ε at delta of the linear curve α·ρ (ρ as text); false when
+ * not computable. */
+static bool linear_eps(const char *rho_text, const char *delta, ul_rdp_conversion conv, int digits,
+                       ul_num_value *eps)
+{
+    linear_ctx l = {NULL, rho_text};
+    ul_rdp_curve curve = {linear_curve, &l};
+    ul_num_precision w = {digits, 0, 0};
+    ul_num_report nr;
+    char alpha[UL_RENYI_ALPHA_TEXT_LEN], e[256];
+    ul_status st = ul_renyi_curve_certified(UL_RDP_TO_EPS, &curve, 1e15, delta, conv, &w, eps,
+                                            alpha, sizeof alpha, &nr, e, sizeof e);
+    return st == UL_OK || st == UL_ECAP;
+}
+
+/* The largest ρ (6 significant digits, rounded down) whose certified ε at
+ * delta is ≤ eps, searched by bisection in log ρ below rho_hi; false when
+ * none is found. */
+static bool largest_rho(const char *eps, const char *delta, ul_rdp_conversion conv, double rho_hi,
+                        char *out, size_t outlen)
+{
+    mpfr_t target;
+    mpfr_init2(target, 256);
+    mpfr_set_str(target, eps, 10, MPFR_RNDD);
+    ul_num_value v;
+    ul_num_value_init(&v, 64);
+    double lo = log(rho_hi) - 60, hi = log(rho_hi);
+    char text[64];
+    bool found = false;
+    for (int it = 0; it < 80; it++) {
+        double mid = 0.5 * (lo + hi);
+        snprintf(text, sizeof text, "%.6e", exp(mid));
+        bool ok =
+            linear_eps(text, delta, conv, 8, &v) && mpfr_lessequal_p(&v.enclosure->right, target);
+        if (ok)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    /* certify the final candidate, cut down to 6 significant digits (a few
+     * units lower if the search's double rounding put it just above ρ*) */
+    double x = exp(lo);
+    int e10 = (int)floor(log10(x)) - 5;
+    long mant = (long)floor(x / pow(10, e10));
+    for (int tries = 0; tries < 4 && !found && mant > 0; tries++, mant--) {
+        char digs[32];
+        int nd = snprintf(digs, sizeof digs, "%ld", mant);
+        snprintf(text, sizeof text, "%c.%se%d", digs[0], digs + 1, e10 + nd - 1);
+        if (linear_eps(text, delta, conv, 8, &v) && mpfr_lessequal_p(&v.enclosure->right, target)) {
+            snprintf(out, outlen, "%s", text);
+            found = true;
+        }
+    }
+    ul_num_value_clear(&v);
+    mpfr_clear(target);
+    return found;
+}
+
+/* The code's pabi_steps in double precision (np.ceil of double quotients,
+ * spec §4.7): a FAULTY RECIPE for forensics. */
+static double gc_code_steps_double(const ul_kol_pabi_problem *pb)
+{
+    double c0 = strtod(pb->c0, NULL), c1 = strtod(pb->c1, NULL), lr = strtod(pb->lr, NULL),
+           lam = strtod(pb->lambda, NULL);
+    double t = ceil(c0 / (c1 * lr));
+    if (lam != 0) {
+        double t1 = ceil(log(lam * 2 * c0 / c1) / (lr * lam));
+        if (t1 > 0 && t1 < t)
+            t = t1;
+    }
+    return t;
+}
+
+static void set_text_number(ul_audit_number *n, const char *key, const char *label,
+                            const char *text)
+{
+    n->key = key;
+    snprintf(n->label, sizeof n->label, "%s", label);
+    snprintf(n->lo, sizeof n->lo, "%s", text);
+    snprintf(n->hi, sizeof n->hi, "%s", text);
+}
+
+/* Checks the stated steps, σ and ρ_eff in order; fills first_wrong_stated
+ * and, when a recipe reproduces the wrong number, forensics. */
+static void gc_check_stated(const gc_cert *g, const ul_num_value *rho_formula, bool have_rho,
+                            ul_audit_report *rep)
+{
+    const ul_kol_pabi_problem *pb = &g->pb;
+    char e2[256];
+    if (g->st_steps->present && g->st_steps->count != pb->steps) {
+        setf(rep->first_wrong_stated, sizeof rep->first_wrong_stated, "%s = %s; %s T = %lu",
+             g->st_steps->path, g->st_steps->text,
+             g->steps_from_code ? "the code's pabi_steps in exact arithmetic is"
+                                : "the parameters give",
+             pb->steps);
+        if (g->steps_from_code && (double)g->st_steps->count == gc_code_steps_double(pb))
+            setf(rep->forensics, sizeof rep->forensics,
+                 "%s is reproduced by the code's pabi_steps with double-precision ceil "
+                 "(spec/koloskova.md 4.7)",
+                 g->st_steps->path);
+        return;
+    }
+    if (g->st_sigma->present) {
+        size_t n;
+        const char *const *items = value_items(g->st_sigma, &n);
+        if (n != 1 && n != pb->steps) {
+            setf(rep->first_wrong_stated, sizeof rep->first_wrong_stated,
+                 "%s has %zu values; the schedule has T = %lu", g->st_sigma->path, n, pb->steps);
+            return;
+        }
+        ul_num_precision w = {CHECK_DIGITS, 0, 0};
+        for (size_t i = 0; i < n; i++) {
+            ul_num_value sg;
+            ul_num_value_init(&sg, 64);
+            ul_preconditions pre;
+            ul_num_report nr;
+            bool lz = false;
+            ul_status st = ul_kol_pabi_code_sigma_certified(pb, (unsigned long)i, &w, &pre, &sg,
+                                                            &lz, &nr, e2, sizeof e2);
+            if ((st == UL_OK || st == UL_ECAP) && !agrees_value(items[i], &sg)) {
+                char cert[160];
+                value_text(cert, sizeof cert, &sg, 10);
+                char path[UL_JSON_PATH_MAX];
+                if (g->st_sigma->type == UL_FIELD_DECIMAL_LIST)
+                    ul_json_path_index(path, sizeof path, g->st_sigma->path, i);
+                else
+                    snprintf(path, sizeof path, "%s", g->st_sigma->path);
+                setf(rep->first_wrong_stated, sizeof rep->first_wrong_stated,
+                     "%s = %s; the code's schedule gives sigma_%zu = %s", path, items[i], i, cert);
+                /* recipes: the other λ = 0 branch; float32 (jnp) evaluation */
+                if (g->lambda_zero) {
+                    ul_kol_pabi_problem q = *pb;
+                    q.variant = pb->variant == UL_VARIANT_PRINTED ? UL_VARIANT_CORRECTED
+                                                                  : UL_VARIANT_PRINTED;
+                    if (ul_kol_pabi_code_sigma_certified(&q, (unsigned long)i, &w, &pre, &sg, &lz,
+                                                         &nr, e2, sizeof e2) == UL_OK &&
+                        agrees_value(items[i], &sg))
+                        setf(rep->forensics, sizeof rep->forensics,
+                             "%s is the %s lambda = 0 branch's sigma (%s; spec/koloskova.md "
+                             "4.5)",
+                             path, q.variant == UL_VARIANT_PRINTED ? "printed" : "corrected",
+                             q.variant == UL_VARIANT_PRINTED
+                                 ? "the public code's /(4 eps_R T), giving rho_eff = 2 eps_R"
+                                 : "/(2 eps_R T)");
+                }
+                if (rep->forensics[0] == '\0') {
+                    mpfr_t lo, hi, vl, vh;
+                    mpfr_inits2(256, lo, hi, vl, vh, (mpfr_ptr)0);
+                    text_interval(items[i], 2e-6, lo, hi);
+                    value_bounds(&sg, vl, vh);
+                    if (mpfr_lessequal_p(vl, hi) && mpfr_greaterequal_p(vh, lo))
+                        setf(rep->forensics, sizeof rep->forensics,
+                             "%s agrees with the schedule to float32 accuracy: the code "
+                             "evaluates unlearn_sigma_t in jnp float32 (spec/koloskova.md 3)",
+                             path);
+                    mpfr_clears(lo, hi, vl, vh, (mpfr_ptr)0);
+                }
+                ul_num_value_clear(&sg);
+                return;
+            }
+            ul_num_value_clear(&sg);
+        }
+    }
+    if (g->st_rho->present && have_rho && !agrees_value(g->st_rho->text, rho_formula)) {
+        char cert[160];
+        value_text(cert, sizeof cert, rho_formula, 10);
+        setf(rep->first_wrong_stated, sizeof rep->first_wrong_stated,
+             "%s = %s; the PABI coefficient is rho_eff = %s", g->st_rho->path, g->st_rho->text,
+             cert);
+        if (pb->noise != UL_KOL_PABI_GIVEN && agrees_decimal(g->st_rho->text, pb->eps_renyi))
+            setf(rep->forensics, sizeof rep->forensics,
+                 "%s is the code's target eps_R, which its schedule does not deliver here%s",
+                 g->st_rho->path,
+                 g->lambda_zero && pb->variant == UL_VARIANT_PRINTED
+                     ? " (the lambda = 0 branch gives rho_eff = 2 eps_R, spec/koloskova.md 4.5)"
+                     : "");
+    }
+}
+
+static ul_status gc_audit(const ul_cert *c, const ul_num_precision *want, ul_audit_report *rep,
+                          char *err, size_t errlen)
+{
+    ul_audit_report_init(rep);
+    gc_cert g;
+    ul_status st = gc_read(c, &g, err, errlen);
+    if (st != UL_OK)
+        return st;
+    ul_kol_pabi_problem *pb = &g.pb;
+    int digits = want->digits;
+    char e2[256];
+
+    /* T: given, or the code's pabi_steps in exact arithmetic */
+    ul_status steps_st = UL_OK;
+    char steps_err[256] = "";
+    if (g.steps_from_code) {
+        steps_st = ul_kol_pabi_code_steps(pb->c0, pb->c1, pb->lr, pb->lambda, &pb->steps, steps_err,
+                                          sizeof steps_err);
+        if (steps_st != UL_OK)
+            pb->steps = 1; /* only to list the preconditions below */
+    }
+    if (pb->noise == UL_KOL_PABI_GIVEN && pb->n_sigma != 1 && pb->n_sigma != pb->steps)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "$.parameters.sigma: give one value or a list of exactly T = %lu values "
+                       "(got %zu)",
+                       pb->steps, pb->n_sigma);
+
+    size_t cl = 0;
+    if (g.eps != NULL)
+        cl += (size_t)snprintf(rep->claim + cl, sizeof rep->claim - cl, "(eps, delta) = (%s, %s)",
+                               g.eps, g.delta);
+    if (g.order != NULL)
+        snprintf(rep->claim + cl, sizeof rep->claim - cl, "%sD_alpha <= %s at alpha = %s",
+                 cl ? " and " : "", g.value, g.order);
+    setf(rep->theorem, sizeof rep->theorem,
+         "gradient clipping (PABI): D_alpha <= alpha*rho_eff, rho_eff = B^2/(2 sum_t "
+         "rho^(2(T-1-t)) sigma_t^2) (Feldman et al. 2018 Thm 22; spec/koloskova.md 2.4)%s",
+         g.eps != NULL ? (g.conv == UL_RDP_BBGHS ? ", to (eps, delta) by Balle et al. 2020 "
+                                                   "Thm 21"
+                                                 : ", to (eps, delta) by Mironov 2017 Prop. 3")
+                       : "");
+    bool code_l0 = pb->noise != UL_KOL_PABI_GIVEN && g.lambda_zero;
+    if (code_l0)
+        setf(rep->variant, sizeof rep->variant, "%s",
+             pb->variant == UL_VARIANT_PRINTED ? "printed" : "corrected");
+
+    /* ρ_eff, with every precondition */
+    ul_num_value rho, rho_formula;
+    ul_num_value_init(&rho, 64);
+    ul_num_value_init(&rho_formula, 64);
+    ul_num_report nr;
+    bool done = false;
+    ul_pre_clear(&rep->pre);
+    st = ul_kol_pabi_rho_certified(pb, want, &rep->pre, &rho, &nr, err, errlen);
+    bool undecided = st == UL_ECAP && ul_pre_first(&rep->pre, UL_PRE_UNDECIDED) != NULL;
+    st = triage(st, rep, &done, "parameters", err, errlen);
+    if (st == UL_OK && !done && steps_st != UL_OK) {
+        snprintf(err, errlen, "%s", steps_err);
+        st = with_path(steps_st, "parameters", err, errlen);
+    }
+    if (st != UL_OK) {
+        ul_num_value_clear(&rho);
+        ul_num_value_clear(&rho_formula);
+        return st;
+    }
+    ul_num_precision wf = {CHECK_DIGITS, 0, 0};
+    bool have_rho = steps_st == UL_OK && ul_kol_pabi_rho_formula_certified(
+                                             pb, &wf, &rho_formula, &nr, e2, sizeof e2) == UL_OK;
+    char rtext[160];
+    if (have_rho)
+        value_text(rtext, sizeof rtext, &rho_formula, 8);
+    if (done) {
+        if (have_rho)
+            ul_audit_explain(rep,
+                             "The PABI formula evaluates to rho_eff = %s for T = %lu (what "
+                             "the code logs as epsilon_renyi), but it is no guarantee here.",
+                             rtext, pb->steps);
+        gc_check_stated(&g, &rho_formula, have_rho, rep);
+        ul_num_value_clear(&rho);
+        ul_num_value_clear(&rho_formula);
+        return UL_OK;
+    }
+    if (undecided) {
+        rep->verdict = UL_VERDICT_INCONCLUSIVE;
+        ul_audit_explain(rep, "A precondition is undecided at the precision cap: inconclusive.");
+        ul_num_value_clear(&rho);
+        ul_num_value_clear(&rho_formula);
+        return UL_OK;
+    }
+    value_text(rtext, sizeof rtext, &rho, 8);
+    ul_audit_explain(rep,
+                     "PABI with %s noise over T = %lu%s steps: rho_eff = %s, so D_alpha <= "
+                     "alpha*%s for every alpha > 1.",
+                     pb->noise == UL_KOL_PABI_GIVEN           ? "the given"
+                     : pb->noise == UL_KOL_PABI_CODE_CONSTANT ? "the code's constant"
+                                                              : "the code's decreasing",
+                     pb->steps, g.steps_from_code ? " (the code's pabi_steps)" : "", rtext, rtext);
+
+    /* the (ε, δ) claim */
+    ul_verdict v_eps = UL_VERDICT_SUPPORTED, v_ren = UL_VERDICT_SUPPORTED;
+    ul_num_value eps;
+    ul_num_value_init(&eps, 64);
+    char alpha[UL_RENYI_ALPHA_TEXT_LEN] = "";
+    ul_audit_number rec_eps = {0}, rec_ren = {0};
+    char margin_eps[512] = "", margin_ren[512] = "";
+    if (g.eps != NULL) {
+        ul_preconditions pre2;
+        st = ul_kol_pabi_eps_certified(pb, g.delta, g.conv, want, &pre2, &eps, alpha, sizeof alpha,
+                                       &nr, err, errlen);
+        if (st != UL_OK && st != UL_ECAP) {
+            ul_num_value_clear(&eps);
+            ul_num_value_clear(&rho);
+            ul_num_value_clear(&rho_formula);
+            return with_path(st, "parameters", err, errlen);
+        }
+        char label[128];
+        snprintf(label, sizeof label, "eps at delta = %.40s (alpha = %s, %s)", g.delta, alpha,
+                 ul_renyi_conversion_name(g.conv));
+        v_eps = ul_audit_compare(rep, "eps", label, &eps, g.eps, false, digits);
+        rec_eps = rep->recomputed;
+        snprintf(margin_eps, sizeof margin_eps, "%s", rep->margin);
+        char etext[160];
+        value_text(etext, sizeof etext, &eps, 8);
+        ul_audit_explain(rep,
+                         "At delta = %s this gives eps = %s (best alpha %s); the claim eps "
+                         "= %s is %s.",
+                         g.delta, etext, alpha, g.eps,
+                         v_eps == UL_VERDICT_SUPPORTED     ? "supported"
+                         : v_eps == UL_VERDICT_UNSUPPORTED ? "unsupported"
+                                                           : "undecided (the enclosure straddles "
+                                                             "it)");
+    }
+    /* the Rényi claim: α·ρ_eff against the value */
+    ul_num_value ren;
+    ul_num_value_init(&ren, mpfi_get_prec(rho.enclosure));
+    if (g.order != NULL) {
+        mpfi_t a;
+        mpfi_init2(a, mpfi_get_prec(rho.enclosure));
+        ul_num_set_decimal(a, g.order);
+        mpfi_mul(ren.enclosure, a, rho.enclosure);
+        ren.is_log = false;
+        mpfi_clear(a);
+        ul_audit_report tmp;
+        ul_audit_report_init(&tmp);
+        char label[128];
+        snprintf(label, sizeof label, "D_alpha bound alpha*rho_eff at alpha = %.40s", g.order);
+        v_ren = ul_audit_compare(&tmp, "renyi_value", label, &ren, g.value, false, digits);
+        rec_ren = tmp.recomputed;
+        snprintf(margin_ren, sizeof margin_ren, "%s", tmp.margin);
+        char vtext[160];
+        value_text(vtext, sizeof vtext, &ren, 8);
+        ul_audit_explain(rep, "At alpha = %s the bound is %s; the claimed %s is %s.", g.order,
+                         vtext, g.value,
+                         v_ren == UL_VERDICT_SUPPORTED     ? "supported"
+                         : v_ren == UL_VERDICT_UNSUPPORTED ? "unsupported"
+                                                           : "undecided (the enclosure straddles "
+                                                             "it)");
+    }
+    bool ren_decides =
+        g.order != NULL && (g.eps == NULL || verdict_rank(v_ren) > verdict_rank(v_eps));
+    rep->verdict = verdict_rank(v_ren) > verdict_rank(v_eps) ? v_ren : v_eps;
+    if (ren_decides) {
+        rep->recomputed = rec_ren;
+        setf(rep->margin, sizeof rep->margin, "%s", margin_ren);
+    } else {
+        rep->recomputed = rec_eps;
+        setf(rep->margin, sizeof rep->margin, "%s", margin_eps);
+    }
+
+    /* the other λ = 0 branch of the code's schedule */
+    if (code_l0) {
+        ul_kol_pabi_problem q = *pb;
+        q.variant = pb->variant == UL_VARIANT_PRINTED ? UL_VARIANT_CORRECTED : UL_VARIANT_PRINTED;
+        const char *qname = q.variant == UL_VARIANT_PRINTED ? "printed" : "corrected";
+        ul_num_value ov;
+        ul_num_value_init(&ov, 64);
+        ul_preconditions pre2;
+        char label[128], otext[160];
+        if (g.eps != NULL && ul_kol_pabi_eps_certified(&q, g.delta, g.conv, want, &pre2, &ov, alpha,
+                                                       sizeof alpha, &nr, e2, sizeof e2) == UL_OK) {
+            snprintf(label, sizeof label, "eps at delta with the %s lambda = 0 branch", qname);
+            ul_audit_number_set(&rep->other_variant, "eps", label, &ov, digits);
+            value_text(otext, sizeof otext, &ov, 8);
+            ul_audit_explain(rep, "With the %s lambda = 0 branch%s eps = %s%s.", qname,
+                             q.variant == UL_VARIANT_PRINTED ? " (the public code's)" : "", otext,
+                             q.variant == UL_VARIANT_PRINTED
+                                 ? ": the printed branch over-claims, its sigma gives rho_eff = "
+                                   "2 eps_R"
+                                 : "");
+        } else if (ul_kol_pabi_rho_certified(&q, want, &pre2, &ov, &nr, e2, sizeof e2) == UL_OK) {
+            snprintf(label, sizeof label, "rho_eff with the %s lambda = 0 branch", qname);
+            ul_audit_number_set(&rep->other_variant, "rho_eff", label, &ov, digits);
+        }
+        ul_num_value_clear(&ov);
+    }
+
+    /* what the theorem would certify */
+    if (rep->verdict == UL_VERDICT_UNSUPPORTED) {
+        char rho_needed[64] = "";
+        bool have_needed = false;
+        mpfi_t need; /* ρ* as an enclosure */
+        mpfi_init2(need, mpfi_get_prec(rho.enclosure) + 64);
+        if (ren_decides) {
+            ul_num_set_decimal(need, g.value);
+            mpfi_t a;
+            mpfi_init2(a, mpfi_get_prec(need));
+            ul_num_set_decimal(a, g.order);
+            mpfi_div(need, need, a);
+            mpfi_clear(a);
+            have_needed = !mpfi_is_zero(need);
+            add_would_reach_mpfi(rep, "rho_eff_needed",
+                                 "largest rho_eff reaching the claim (value/alpha)", need, digits);
+        } else {
+            double rho_hi = mpfr_get_d(&rho.enclosure->right, MPFR_RNDU);
+            have_needed =
+                largest_rho(g.eps, g.delta, g.conv, rho_hi, rho_needed, sizeof rho_needed);
+            if (have_needed)
+                ul_num_set_decimal(need, rho_needed);
+            if (have_needed && rep->n_would_reach < UL_AUDIT_MAX_NUMBERS) {
+                set_text_number(&rep->would_reach[rep->n_would_reach++], "rho_eff_needed",
+                                "a rho_eff reaching the claimed (eps, delta) (certified; "
+                                "6 digits, rounded down)",
+                                rho_needed);
+            }
+            /* δ reached at the claimed ε */
+            linear_ctx l = {rho.enclosure, NULL};
+            ul_rdp_curve curve = {linear_curve, &l};
+            ul_num_value dv;
+            ul_num_value_init(&dv, 64);
+            char a2[UL_RENYI_ALPHA_TEXT_LEN];
+            ul_num_precision w = {digits, 0, 0};
+            ul_status s2 = ul_renyi_curve_certified(UL_RDP_TO_DELTA, &curve, 1e15, g.eps, g.conv,
+                                                    &w, &dv, a2, sizeof a2, &nr, e2, sizeof e2);
+            if (s2 == UL_OK || s2 == UL_ECAP) {
+                add_would_reach_value(
+                    rep, "delta", "delta the theorem certifies at the claimed eps", &dv, digits);
+                char dtext[160];
+                value_hi_text(dtext, sizeof dtext, &dv, 6);
+                ul_audit_explain(rep, "At the claimed eps it certifies delta <= %s.", dtext);
+            }
+            ul_num_value_clear(&dv);
+        }
+        if (have_needed) {
+            /* ρ_eff scales as 1/σ² (every σ_t scaled alike), and as ε_R for the
+             * code's schedules */
+            mpfi_t f;
+            mpfi_init2(f, mpfi_get_prec(need));
+            mpfi_div(f, rho.enclosure, need);
+            mpfi_sqrt(f, f);
+            if (pb->noise == UL_KOL_PABI_GIVEN && pb->n_sigma == 1) {
+                mpfi_t s;
+                mpfi_init2(s, mpfi_get_prec(need));
+                ul_num_set_decimal(s, pb->sigma[0]);
+                mpfi_mul(f, f, s);
+                add_would_reach_mpfi(rep, "sigma_needed",
+                                     "constant sigma reaching the claim (upper end safe)", f,
+                                     digits);
+                mpfi_clear(s);
+            } else if (pb->noise == UL_KOL_PABI_GIVEN) {
+                add_would_reach_mpfi(rep, "sigma_scale_needed",
+                                     "factor on every sigma_t reaching the claim (upper end "
+                                     "safe)",
+                                     f, digits);
+            } else {
+                mpfi_t e;
+                mpfi_init2(e, mpfi_get_prec(need));
+                ul_num_set_decimal(e, pb->eps_renyi);
+                mpfi_mul(e, e, need);
+                mpfi_div(e, e, rho.enclosure);
+                add_would_reach_mpfi(rep, "eps_renyi_needed",
+                                     "eps_renyi for the code's schedule reaching the claim "
+                                     "(lower end safe)",
+                                     e, digits);
+                char *lo;
+                mpfr_t x;
+                mpfr_init2(x, mpfi_get_prec(e));
+                mpfi_get_left(x, e);
+                lo = ul_num_format(x, 6, MPFR_RNDD);
+                ul_audit_explain(rep, "The code's schedule reaches the claim with eps_renyi <= %s.",
+                                 lo);
+                free(lo);
+                mpfr_clear(x);
+                mpfi_clear(e);
+            }
+            mpfi_clear(f);
+        }
+        mpfi_clear(need);
+    }
+
+    gc_check_stated(&g, &rho_formula, have_rho, rep);
+    if (rep->first_wrong_stated[0] != '\0')
+        ul_audit_explain(rep, "First wrong stated number: %s.", rep->first_wrong_stated);
+
+    /* forensics on an unsupported claim */
+    if (rep->verdict == UL_VERDICT_UNSUPPORTED && rep->forensics[0] == '\0') {
+        if (!ren_decides) {
+            ul_num_value ce;
+            ul_num_value_init(&ce, 64);
+            unsigned long gi = 0;
+            ul_num_precision w = {CHECK_DIGITS, 0, 0};
+            char rho_text[64];
+            const char *er = pb->eps_renyi;
+            if (er == NULL) {
+                char *t = ul_num_format(&rho.enclosure->right, 25, MPFR_RNDN);
+                snprintf(rho_text, sizeof rho_text, "%s", t);
+                free(t);
+                er = rho_text;
+            }
+            if (agrees_value(g.eps, &rho))
+                setf(rep->forensics, sizeof rep->forensics,
+                     "a Renyi value read as eps: the claimed eps %s is rho_eff, the "
+                     "coefficient of D_alpha <= alpha*rho_eff, not an (eps, delta) guarantee "
+                     "(spec/koloskova.md 4.1)",
+                     g.eps);
+            else if (pb->eps_renyi != NULL && agrees_decimal(g.eps, pb->eps_renyi))
+                setf(rep->forensics, sizeof rep->forensics,
+                     "a Renyi value read as eps: the claimed eps %s is the code's Renyi "
+                     "target eps_R (the figures' eps labels, spec/koloskova.md 3, 4.1)",
+                     g.eps);
+            else if (ul_kol_pabi_code_eps_certified(er, g.delta, &w, &ce, &gi, &nr, e2,
+                                                    sizeof e2) == UL_OK &&
+                     agrees_value(g.eps, &ce))
+                setf(rep->forensics, sizeof rep->forensics,
+                     "a Renyi value read as eps: the claimed eps %s is the public code's "
+                     "conversion of eps_R = %.24s treated as the same at every order "
+                     "(min over linspace(1.001, 1000, 10000), optimum at grid index %lu, "
+                     "alpha = %.6g; spec/koloskova.md 3 dp_accountant, 4.1)",
+                     g.eps, er, gi, 1.001 + (double)gi * 998.999 / 9999.0);
+            ul_num_value_clear(&ce);
+        } else if (agrees_value(g.value, &rho)) {
+            setf(rep->forensics, sizeof rep->forensics,
+                 "the claimed D_alpha %s is rho_eff itself: the coefficient read as the "
+                 "divergence at every order (D_alpha <= alpha*rho_eff)",
+                 g.value);
+        }
+    }
+    if (rep->forensics[0] != '\0')
+        ul_audit_explain(rep, "Forensics: %s.", rep->forensics);
+    ul_num_value_clear(&ren);
+    ul_num_value_clear(&eps);
+    ul_num_value_clear(&rho);
+    ul_num_value_clear(&rho_formula);
+    return UL_OK;
+}
+
+const ul_audit_method ul_audit_gradient_clipping = {"gradient-clipping", gc_audit, NULL};
+
+/* ==== DP-SGD + group privacy ================================================== */
+
+static const ul_field_spec DP_PARAMS[] = {
+    {.name = "q",
+     .type = UL_FIELD_DECIMAL,
+     .lo = "0",
+     .hi = "1",
+     .doc = "Poisson sampling rate (or batch and n)"},
+    {.name = "batch", .type = UL_FIELD_COUNT, .doc = "expected batch size: q = batch/n"},
+    {.name = "n", .type = UL_FIELD_COUNT, .doc = "training-set size: q = batch/n"},
+    {.name = "sigma",
+     .type = UL_FIELD_DECIMAL,
+     .required = true,
+     .lo = UL_RENYI_SGM_MIN_SIGMA,
+     .hi = UL_RENYI_SGM_MAX_SIGMA,
+     .doc = "noise multiplier (noise std / clipping norm)"},
+    {.name = "steps",
+     .type = UL_FIELD_COUNT,
+     .required = true,
+     .lo = "1",
+     .doc = "number of DP-SGD steps"},
+    {.name = "group_size",
+     .type = UL_FIELD_COUNT,
+     .required = true,
+     .doc = "k, the number of records forgotten together"},
+    {.name = "conversion",
+     .type = UL_FIELD_STRING,
+     .choices = CONVERSIONS,
+     .doc = "RDP to (eps, delta): bbghs (default) or mironov"},
+};
+
+static const ul_field_spec DP_CLAIM[] = {
+    {.name = "eps",
+     .type = UL_FIELD_DECIMAL,
+     .required = true,
+     .lo = "0",
+     .hi = "1e12",
+     .doc = "claimed epsilon for the group"},
+    {.name = "delta",
+     .type = UL_FIELD_DECIMAL,
+     .required = true,
+     .lo = "0",
+     .lo_strict = true,
+     .hi = "1",
+     .hi_strict = true,
+     .doc = "claimed delta for the group"},
+};
+
+static const ul_field_spec DP_STATED[] = {
+    {.name = "eps_example",
+     .type = UL_FIELD_DECIMAL,
+     .doc = "per-example epsilon the training targeted (train_epsilon)"},
+    {.name = "delta_example",
+     .type = UL_FIELD_DECIMAL,
+     .doc = "per-example delta the training targeted (train_delta)"},
+};
+
+typedef struct {
+    ul_kol_dpsgd_problem pb;
+    mpq_t q; /* the sampling rate, exactly */
+    unsigned long k;
+    ul_rdp_conversion conv;
+    const char *eps, *delta;
+    const ul_cert_value *st_eps, *st_delta;
+} dp_cert;
+
+static ul_status dp_read(const ul_cert *c, dp_cert *d, char *err, size_t errlen)
+{
+    ul_cert_values p, cl, s;
+    ul_status st = ul_cert_read_object(c, "parameters", DP_PARAMS,
+                                       sizeof DP_PARAMS / sizeof DP_PARAMS[0], &p, err, errlen);
+    if (st == UL_OK)
+        st = ul_cert_read_object(c, "claim", DP_CLAIM, 2, &cl, err, errlen);
+    if (st == UL_OK)
+        st = ul_cert_read_object(c, "stated", DP_STATED, 2, &s, err, errlen);
+    if (st != UL_OK)
+        return st;
+    const ul_cert_value *q = get(&p, "q"), *batch = get(&p, "batch"), *n = get(&p, "n");
+    if (q->present) {
+        if (batch->present || n->present)
+            return unused(batch->present ? batch : n, "with q (give q, or batch and n)", err,
+                          errlen);
+        d->pb.q = q->text;
+        ul_num_decimal_to_mpq(d->q, q->text);
+    } else {
+        if (!batch->present || !n->present)
+            return missing(batch->present ? n->path : batch->path,
+                           "for the sampling rate (give q, or batch and n)", err, errlen);
+        if (batch->count == 0 || n->count == 0 || batch->count > n->count)
+            return ul_fail(err, errlen, UL_EINPUT, "%s: need 1 <= batch <= n (got %s/%s)",
+                           batch->path, batch->text, n->text);
+        d->pb.q = NULL;
+        d->pb.batch = (unsigned long)batch->count;
+        d->pb.n = (unsigned long)n->count;
+        mpq_set_ui(d->q, d->pb.batch, d->pb.n);
+        mpq_canonicalize(d->q);
+    }
+    d->pb.sigma = get(&p, "sigma")->text;
+    d->pb.steps = (unsigned long)get(&p, "steps")->count;
+    d->k = (unsigned long)get(&p, "group_size")->count;
+    const ul_cert_value *conv = get(&p, "conversion");
+    d->conv = conv->present && strcmp(conv->text, "mironov") == 0 ? UL_RDP_MIRONOV : UL_RDP_BBGHS;
+    d->eps = get(&cl, "eps")->text;
+    d->delta = get(&cl, "delta")->text;
+    d->st_eps = get(&s, "eps_example");
+    d->st_delta = get(&s, "delta_example");
+    return UL_OK;
+}
+
+/* steps·ρ_SGM(α; q, σ): the composed subsampled-Gaussian RDP curve (MTZ
+ * 2019 §3.3; composition, Mironov 2017 Prop. 1). */
+static ul_status dp_curve(mpfi_ptr rho, mpfi_srcptr alpha, void *ctx, char *err, size_t errlen)
+{
+    const dp_cert *d = ctx;
+    mpfr_prec_t p = mpfi_get_prec(rho) + 8;
+    mpfi_t q, s;
+    mpfi_init2(q, p);
+    mpfi_init2(s, p);
+    mpfi_set_q(q, d->q);
+    ul_num_set_decimal(s, d->pb.sigma);
+    ul_status st = ul_renyi_sgm_rdp(rho, alpha, q, s, err, errlen);
+    if (st == UL_OK)
+        mpfi_mul_ui(rho, rho, d->pb.steps);
+    mpfi_clear(q);
+    mpfi_clear(s);
+    return st;
+}
+
+/* The group δ at the claimed ε, at one order α (the evaluator of the
+ * adaptive driver): ε' = ε/k exactly, log δ' ⊇ the conversion of
+ * (α, steps·ρ_SGM(α)) at ε', log δ_group = log δ' + log Σ_{i<k} e^{iε'}. */
+typedef struct {
+    const dp_cert *d;
+    const char *alpha;
+    ul_num_value *delta_example; /* log δ' at the same precision */
+} dp_group_ctx;
+
+static ul_status eval_dp_group(ul_num_value *out, void *ctx, char *err, size_t errlen)
+{
+    const dp_group_ctx *g = ctx;
+    mpfr_prec_t p = mpfi_get_prec(out->enclosure) + 16;
+    mpfi_t a, rho, e, ld;
+    mpfi_init2(a, p);
+    mpfi_init2(rho, p);
+    mpfi_init2(e, p);
+    mpfi_init2(ld, p);
+    ul_num_set_decimal(a, g->alpha);
+    ul_status st = dp_curve(rho, a, (void *)g->d, err, errlen);
+    if (st == UL_OK) {
+        ul_num_set_decimal(e, g->d->eps);
+        mpfi_div_ui(e, e, g->d->k);
+        ul_renyi_log_delta_enclose(ld, a, rho, e, g->d->conv);
+        mpfi_set_prec(g->delta_example->enclosure, p);
+        mpfi_set(g->delta_example->enclosure, ld);
+        g->delta_example->is_log = true;
+        ul_kol_group_log_delta_enclose(out->enclosure, e, ld, g->d->k, UL_KOL_GROUP_EXACT);
+        out->is_log = true;
+    }
+    mpfi_clear(a);
+    mpfi_clear(rho);
+    mpfi_clear(e);
+    mpfi_clear(ld);
+    return st;
+}
+
+/* log of the per-example δ' that group privacy needs at ε' = ε/k for the
+ * claimed group δ: log δ − log Σ_{i<k} e^{iε'} (the evaluator). */
+typedef struct {
+    const dp_cert *d;
+} dp_need_ctx;
+
+static ul_status eval_dp_need(ul_num_value *out, void *ctx, char *err, size_t errlen)
+{
+    (void)err;
+    (void)errlen;
+    const dp_need_ctx *n = ctx;
+    mpfr_prec_t p = mpfi_get_prec(out->enclosure) + 16;
+    mpfi_t e, zero, ls, ld;
+    mpfi_init2(e, p);
+    mpfi_init2(zero, p);
+    mpfi_init2(ls, p);
+    mpfi_init2(ld, p);
+    ul_num_set_decimal(e, n->d->eps);
+    mpfi_div_ui(e, e, n->d->k);
+    mpfi_set_ui(zero, 0);
+    ul_kol_group_log_delta_enclose(ls, e, zero, n->d->k, UL_KOL_GROUP_EXACT); /* log Σ */
+    ul_num_set_decimal(ld, n->d->delta);
+    mpfi_log(ld, ld);
+    mpfi_sub(out->enclosure, ld, ls);
+    out->is_log = true;
+    mpfi_clear(e);
+    mpfi_clear(zero);
+    mpfi_clear(ls);
+    mpfi_clear(ld);
+    return UL_OK;
+}
+
+/* ε/k as an enclosure value. */
+static void dp_eps_example(const dp_cert *d, ul_num_value *v)
+{
+    mpfi_set_prec(v->enclosure, 256);
+    ul_num_set_decimal(v->enclosure, d->eps);
+    mpfi_div_ui(v->enclosure, v->enclosure, d->k);
+    v->is_log = false;
+}
+
+static ul_status dp_audit(const ul_cert *c, const ul_num_precision *want, ul_audit_report *rep,
+                          char *err, size_t errlen)
+{
+    ul_audit_report_init(rep);
+    dp_cert d;
+    memset(&d, 0, sizeof d);
+    mpq_init(d.q);
+    ul_status st = dp_read(c, &d, err, errlen);
+    if (st != UL_OK) {
+        mpq_clear(d.q);
+        return st;
+    }
+    int digits = want->digits;
+    char e2[256];
+    setf(rep->claim, sizeof rep->claim, "(eps, delta) = (%s, %s) for a group of k = %lu", d.eps,
+         d.delta, d.k);
+    setf(rep->theorem, sizeof rep->theorem,
+         "DP-SGD per-example RDP (Poisson-subsampled Gaussian, Mironov-Talwar-Zhang 2019, "
+         "composed; %s conversion) and group privacy (k*eps', delta'*sum_{i<k} e^{i eps'}) "
+         "(Dwork-Roth; spec/koloskova.md 1.6, 2.6)",
+         ul_renyi_conversion_name(d.conv));
+
+    /* the code's split (and the precondition k ≥ 1) */
+    ul_num_value split_eps, split_delta, split_group;
+    ul_num_value_init(&split_eps, 64);
+    ul_num_value_init(&split_delta, 64);
+    ul_num_value_init(&split_group, 64);
+    ul_num_precision wc = {CHECK_DIGITS, 0, 0};
+    ul_num_report nr;
+    bool done = false;
+    ul_pre_clear(&rep->pre);
+    st = ul_kol_dpsgd_code_split_certified(d.eps, d.delta, d.k, &wc, &rep->pre, &split_eps,
+                                           &split_delta, &split_group, &nr, err, errlen);
+    st = triage(st, rep, &done, "parameters", err, errlen);
+    if (st != UL_OK || done)
+        goto out;
+
+    /* (a) the group δ at the claimed ε: the order α searched in doubles at
+     * ε' ≈ ε/k, then everything certified at that α with ε' = ε/k exactly */
+    char eps1[64], eps1_short[64];
+    {
+        mpfr_t x;
+        mpfr_init2(x, 128);
+        mpfr_set_str(x, d.eps, 10, MPFR_RNDN);
+        mpfr_div_ui(x, x, d.k, MPFR_RNDN);
+        char *t = ul_num_format(x, 20, MPFR_RNDN);
+        snprintf(eps1, sizeof eps1, "%s", t);
+        free(t);
+        t = ul_num_format(x, 8, MPFR_RNDN);
+        snprintf(eps1_short, sizeof eps1_short, "%s", t);
+        free(t);
+        mpfr_clear(x);
+    }
+    ul_rdp_curve curve = {dp_curve, &d};
+    ul_num_value tmp;
+    ul_num_value_init(&tmp, 64);
+    char alpha[UL_RENYI_ALPHA_TEXT_LEN] = "";
+    ul_num_precision w6 = {6, 0, 0};
+    ul_status s2 = ul_renyi_curve_certified(UL_RDP_TO_DELTA, &curve, 512, eps1, d.conv, &w6, &tmp,
+                                            alpha, sizeof alpha, &nr, e2, sizeof e2);
+    if ((s2 == UL_OK || s2 == UL_ECAP) && strtod(alpha, NULL) > 256)
+        s2 = ul_renyi_curve_certified(UL_RDP_TO_DELTA, &curve, 1e4, eps1, d.conv, &w6, &tmp, alpha,
+                                      sizeof alpha, &nr, e2, sizeof e2);
+    ul_num_value_clear(&tmp);
+    if (s2 != UL_OK && s2 != UL_ECAP) {
+        snprintf(err, errlen, "%s", e2);
+        st = with_path(s2, "parameters", err, errlen);
+        goto out;
+    }
+    ul_num_value group, dex;
+    ul_num_value_init(&group, 64);
+    ul_num_value_init(&dex, 64);
+    dp_group_ctx gctx = {&d, alpha, &dex};
+    s2 = ul_num_adaptive_eval(eval_dp_group, &gctx, want, &group, &nr, err, errlen);
+    if (s2 != UL_OK && s2 != UL_ECAP) {
+        st = with_path(s2, "parameters", err, errlen);
+        ul_num_value_clear(&group);
+        ul_num_value_clear(&dex);
+        goto out;
+    }
+    char label[128];
+    snprintf(label, sizeof label, "group delta at eps = %.30s (eps' = eps/k, alpha = %s)", d.eps,
+             alpha);
+    rep->verdict = ul_audit_compare(rep, "delta", label, &group, d.delta, false, digits);
+    char dtext[160], gtext[160];
+    value_text(dtext, sizeof dtext, &dex, 6);
+    value_text(gtext, sizeof gtext, &group, 6);
+    ul_audit_explain(rep,
+                     "DP-SGD for %lu steps with noise multiplier %s; per example eps' = eps/k = "
+                     "%s gives delta' = %s (RDP at alpha = %s), and group privacy for k = %lu "
+                     "gives delta = delta'*sum_{i<k} e^{i eps'} = %s at eps = %s.",
+                     d.pb.steps, d.pb.sigma, eps1_short, dtext, alpha, d.k, gtext, d.eps);
+
+    /* (b) at the stated per-example δ: the per-example ε there, and its group pair */
+    bool have_b = false;
+    ul_kol_dpsgd_result res;
+    ul_kol_dpsgd_result_init(&res);
+    if (d.st_delta->present) {
+        int c0 = 0, c1 = 0;
+        if (ul_num_decimal_compare(d.st_delta->text, "0", &c0) && c0 > 0 &&
+            ul_num_decimal_compare(d.st_delta->text, "1", &c1) && c1 < 0) {
+            ul_preconditions pre2;
+            s2 = ul_kol_dpsgd_group_certified(&d.pb, d.st_delta->text, d.k, d.conv, want, &pre2,
+                                              &res, &nr, e2, sizeof e2);
+            have_b = s2 == UL_OK || s2 == UL_ECAP;
+        }
+    }
+    if (have_b) {
+        char et[160], gt[160], dt[160];
+        value_text(et, sizeof et, &res.eps_example, 6);
+        value_text(gt, sizeof gt, &res.eps_group, 6);
+        value_text(dt, sizeof dt, &res.delta_group, 6);
+        ul_audit_explain(rep,
+                         "At the stated per-example delta' = %s the accountant gives eps' = %s, "
+                         "so the group has (%s, %s).",
+                         d.st_delta->text, et, gt, dt);
+        if (rep->verdict != UL_VERDICT_SUPPORTED) {
+            ul_audit_report t1, t2;
+            ul_audit_report_init(&t1);
+            ul_audit_report_init(&t2);
+            if (ul_audit_compare(&t1, "eps", "", &res.eps_group, d.eps, false, digits) ==
+                    UL_VERDICT_SUPPORTED &&
+                ul_audit_compare(&t2, "delta", "", &res.delta_group, d.delta, false, digits) ==
+                    UL_VERDICT_SUPPORTED) {
+                rep->verdict = UL_VERDICT_SUPPORTED;
+                ul_audit_number_set(&rep->recomputed, "delta",
+                                    "group delta at the stated per-example delta", &res.delta_group,
+                                    digits);
+                setf(rep->margin, sizeof rep->margin,
+                     "claimed (eps, delta) (%s, %s); certified group pair (%s, %s) at the "
+                     "stated per-example delta: the claim is within the certified bound",
+                     d.eps, d.delta, gt, dt);
+            }
+        }
+    }
+    ul_audit_explain(rep, "%s",
+                     rep->verdict == UL_VERDICT_SUPPORTED ? "The claim is supported."
+                     : rep->verdict == UL_VERDICT_UNSUPPORTED
+                         ? "This exceeds the claimed delta: unsupported."
+                         : "The enclosure straddles the claim at the precision cap: "
+                           "inconclusive.");
+
+    /* the per-example δ' that would reach the claim */
+    ul_num_value need;
+    ul_num_value_init(&need, 64);
+    dp_need_ctx nctx = {&d};
+    bool have_need =
+        ul_num_adaptive_eval(eval_dp_need, &nctx, want, &need, &nr, e2, sizeof e2) == UL_OK;
+    if (rep->verdict == UL_VERDICT_UNSUPPORTED) {
+        add_would_reach_value(rep, "delta", "group delta certified at the claimed eps", &group,
+                              digits);
+        if (have_need) {
+            add_would_reach_value(rep, "delta_example_needed",
+                                  "per-example delta' at eps/k that reaches the claimed group "
+                                  "delta",
+                                  &need, digits);
+            char nt[160];
+            value_text(nt, sizeof nt, &need, 6);
+            ul_audit_explain(rep,
+                             "Reaching the claim needs per-example delta' <= %s at eps' = "
+                             "eps/k.",
+                             nt);
+        }
+        if (have_b)
+            add_would_reach_value(rep, "eps_group", "group eps at the stated per-example delta",
+                                  &res.eps_group, digits);
+    }
+
+    /* stated per-example numbers, in order */
+    ul_num_value ex;
+    ul_num_value_init(&ex, 256);
+    dp_eps_example(&d, &ex);
+    if (d.st_eps->present && !agrees_value(d.st_eps->text, &ex)) {
+        char t[160];
+        value_text(t, sizeof t, &ex, 10);
+        setf(rep->first_wrong_stated, sizeof rep->first_wrong_stated,
+             "%s = %s; the per-example eps of the claim is eps/k = %s", d.st_eps->path,
+             d.st_eps->text, t);
+    } else if (d.st_delta->present && have_need && !agrees_value(d.st_delta->text, &need)) {
+        char t[160];
+        value_text(t, sizeof t, &need, 8);
+        setf(rep->first_wrong_stated, sizeof rep->first_wrong_stated,
+             "%s = %s; group privacy needs delta' = delta/sum_{i<k} e^{i eps/k} = %s",
+             d.st_delta->path, d.st_delta->text, t);
+        double k1 = (double)(d.k - 1);
+        double et = strtod(d.eps, NULL) / (double)d.k;
+        double code = exp(log(strtod(d.delta, NULL)) + (et - 1) - (et * (double)d.k - 1));
+        if (agrees_value(d.st_delta->text, &split_delta) ||
+            agrees_double(d.st_delta->text, code, EMULATION_SLACK))
+            setf(rep->forensics, sizeof rep->forensics,
+                 "%s is the code's split delta*e^{-(k-1) eps/k} = delta*e^{-%.0f eps'} "
+                 "(spec/koloskova.md 1.6): the group delta without its sum "
+                 "sum_{i<k} e^{i eps'}",
+                 d.st_delta->path, k1);
+    }
+    if (rep->first_wrong_stated[0] != '\0')
+        ul_audit_explain(rep, "First wrong stated number: %s.", rep->first_wrong_stated);
+
+    /* the claimed group δ: the code's rule δ'·e^{(k−1)ε'} */
+    if (rep->verdict == UL_VERDICT_UNSUPPORTED) {
+        char what[512] = "";
+        if (d.st_eps->present && d.st_delta->present) {
+            ul_num_value ek, dk;
+            ul_num_value_init(&ek, 64);
+            ul_num_value_init(&dk, 64);
+            ul_preconditions pre2;
+            if (ul_kol_group_certified(d.st_eps->text, d.st_delta->text, d.k,
+                                       UL_KOL_GROUP_CODE_LARGEST_TERM, &wc, &pre2, &ek, &dk, &nr,
+                                       e2, sizeof e2) == UL_OK &&
+                agrees_value(d.delta, &dk)) {
+                char ct[160], xt[160] = "";
+                value_text(ct, sizeof ct, &dk, 8);
+                if (ul_kol_group_certified(d.st_eps->text, d.st_delta->text, d.k,
+                                           UL_KOL_GROUP_EXACT, &wc, &pre2, &ek, &dk, &nr, e2,
+                                           sizeof e2) == UL_OK)
+                    value_text(xt, sizeof xt, &dk, 6);
+                snprintf(what, sizeof what,
+                         "the claimed group delta %s is the code's group rule "
+                         "delta'*e^{(k-1) eps'} = %s on the stated per-example pair: the group "
+                         "delta without its sum, which group privacy makes %s",
+                         d.delta, ct, xt);
+            }
+            ul_num_value_clear(&ek);
+            ul_num_value_clear(&dk);
+        } else {
+            /* the code's rule on (ε/k, δ'(ε/k)) */
+            mpfi_t lc, e;
+            mpfi_init2(lc, mpfi_get_prec(dex.enclosure));
+            mpfi_init2(e, mpfi_get_prec(dex.enclosure));
+            ul_num_set_decimal(e, d.eps);
+            mpfi_div_ui(e, e, d.k);
+            ul_kol_group_log_delta_enclose(lc, e, dex.enclosure, d.k,
+                                           UL_KOL_GROUP_CODE_LARGEST_TERM);
+            ul_num_value cv;
+            ul_num_value_init(&cv, mpfi_get_prec(lc));
+            mpfi_set(cv.enclosure, lc);
+            cv.is_log = true;
+            if (agrees_value(d.delta, &cv))
+                snprintf(what, sizeof what,
+                         "the claimed group delta %s is the code's group rule "
+                         "delta'*e^{(k-1) eps'} on the accountant's per-example pair: the group "
+                         "delta without its sum",
+                         d.delta);
+            ul_num_value_clear(&cv);
+            mpfi_clear(lc);
+            mpfi_clear(e);
+        }
+        if (what[0] != '\0') {
+            if (rep->forensics[0] != '\0') {
+                char both[1100];
+                snprintf(both, sizeof both, "%s; %s", what, rep->forensics);
+                setf(rep->forensics, sizeof rep->forensics, "%s", both);
+            } else {
+                setf(rep->forensics, sizeof rep->forensics, "%s", what);
+            }
+        }
+    }
+    if (rep->forensics[0] != '\0')
+        ul_audit_explain(rep, "Forensics: %s.", rep->forensics);
+    ul_num_value_clear(&ex);
+    ul_num_value_clear(&need);
+    ul_kol_dpsgd_result_clear(&res);
+    ul_num_value_clear(&group);
+    ul_num_value_clear(&dex);
+out:
+    ul_num_value_clear(&split_eps);
+    ul_num_value_clear(&split_delta);
+    ul_num_value_clear(&split_group);
+    mpq_clear(d.q);
+    return st;
+}
+
+const ul_audit_method ul_audit_dp_sgd_group = {"dp-sgd-group", dp_audit, NULL};

@@ -1,0 +1,631 @@
+/* tests/test_audit_koloskova.c — the model-clipping, gradient-clipping and
+ * dp-sgd-group audit handlers (src/cert/audit_koloskova.c), called directly,
+ * and their audits/ corpus.  References are independent of the code under
+ * test:
+ *   - the model-clipping recursions run here in plain MPFR with the θ oracle
+ *     of tests/oracle.c, and θ_e(2)^T from libm's erfc for the product form;
+ *   - numbers printed in spec/koloskova.md (§2.4, §3, §4.1, §4.2, §4.4, §4.10),
+ *     each cited where used: the float32-emulated θ's, ε_DP of ρ_eff = 1 and
+ *     10, the code's logged ε_R + 0.0036093, the group δ 5.0185e-5, T = 6
+ *     versus 18, the Figure-2 σ;
+ *   - hand derivations (group-privacy sums, ρ_eff = 2·ε_R of the λ = 0 branch)
+ *     written next to the assertion.
+ * Never a value printed by the handler and pasted back. */
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cert/audit.h"
+#include "oracle.h"
+
+static void setup(void)
+{
+    ul_num_init();
+}
+
+static void teardown(void)
+{
+    ul_num_shutdown();
+}
+
+TestSuite(audit_koloskova, .init = setup, .fini = teardown, .timeout = 300);
+
+static const ul_num_precision WANT = {17, 0, 0};
+
+static ul_status audit_text(const ul_audit_method *m, const char *text, ul_audit_report *rep,
+                            char *err, size_t errlen)
+{
+    ul_cert *c = NULL;
+    cr_assert_eq(ul_cert_load_buffer(text, strlen(text), &c, err, errlen), UL_OK, "load: %s", err);
+    ul_status st = m->audit(c, &WANT, rep, err, errlen);
+    ul_cert_free(c);
+    return st;
+}
+
+static void audit_ok(const ul_audit_method *m, const char *text, ul_audit_report *rep)
+{
+    char err[1024] = "";
+    ul_status st = audit_text(m, text, rep, err, sizeof err);
+    cr_assert_eq(st, UL_OK, "audit failed: %s", err);
+}
+
+/* The audit must fail with a message naming `path`. */
+static void audit_input_error(const ul_audit_method *m, const char *text, const char *path)
+{
+    ul_audit_report rep;
+    char err[1024] = "";
+    cr_assert_eq(audit_text(m, text, &rep, err, sizeof err), UL_EINPUT, "accepted: %s", text);
+    cr_assert(strstr(err, path) != NULL, "message '%s' does not name %s", err, path);
+}
+
+static ul_pre_state pre_state(const ul_audit_report *rep, const char *name)
+{
+    for (int i = 0; i < rep->pre.count; i++)
+        if (strcmp(rep->pre.items[i].name, name) == 0)
+            return rep->pre.items[i].state;
+    cr_assert_fail("precondition %s not reported", name);
+    return UL_PRE_UNDECIDED;
+}
+
+static const ul_audit_number *would_reach(const ul_audit_report *rep, const char *key)
+{
+    for (int i = 0; i < rep->n_would_reach; i++)
+        if (strcmp(rep->would_reach[i].key, key) == 0)
+            return &rep->would_reach[i];
+    return NULL;
+}
+
+/* ---- the corpus ------------------------------------------------------------- */
+
+static void corpus_dir(char *out, size_t n)
+{
+    const char *file = __FILE__;
+    const char *slash = strrchr(file, '/');
+    snprintf(out, n, "%.*s../audits", slash ? (int)(slash - file + 1) : 0, file);
+}
+
+static const ul_audit_method *method_of(const char *name)
+{
+    if (strncmp(name, "model-clipping-", 15) == 0)
+        return &ul_audit_model_clipping;
+    if (strncmp(name, "gradient-clipping-", 18) == 0)
+        return &ul_audit_gradient_clipping;
+    if (strncmp(name, "dp-sgd-group-", 13) == 0)
+        return &ul_audit_dp_sgd_group;
+    return NULL;
+}
+
+static void audit_corpus_file(const char *name, ul_audit_report *rep)
+{
+    char dir[512], path[1024], err[1024] = "";
+    corpus_dir(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    ul_cert *c = NULL;
+    cr_assert_eq(ul_cert_load(path, &c, err, sizeof err), UL_OK, "%s", err);
+    const ul_audit_method *m = method_of(name);
+    cr_assert_not_null(m);
+    cr_assert_str_eq(ul_cert_method(c), m->method, "%s", name);
+    cr_assert_eq(m->audit(c, &WANT, rep, err, sizeof err), UL_OK, "%s: %s", name, err);
+    const char *expected = ul_cert_expected_verdict(c);
+    cr_assert_not_null(expected, "%s has no expected verdict", name);
+    cr_assert_not_null(ul_cert_source(c), "%s has no source", name);
+    cr_assert_str_eq(ul_verdict_name(rep->verdict), expected, "%s: %s", name, rep->explanation);
+    ul_cert_free(c);
+}
+
+Test(audit_koloskova, corpus_every_file_gives_its_expected_verdict)
+{
+    char dir[512];
+    corpus_dir(dir, sizeof dir);
+    DIR *d = opendir(dir);
+    cr_assert_not_null(d, "cannot open %s", dir);
+    int n = 0, seen[5] = {0};
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        size_t len = strlen(e->d_name);
+        if (method_of(e->d_name) == NULL || len < 5 || strcmp(e->d_name + len - 5, ".json") != 0)
+            continue;
+        ul_audit_report rep;
+        audit_corpus_file(e->d_name, &rep);
+        seen[rep.verdict]++;
+        n++;
+    }
+    closedir(d);
+    cr_assert_geq(n, 7, "only %d corpus files for the Koloskova methods", n);
+    cr_assert_gt(seen[UL_VERDICT_SUPPORTED], 0);
+    cr_assert_gt(seen[UL_VERDICT_UNSUPPORTED], 0);
+    cr_assert_gt(seen[UL_VERDICT_INVALID], 0);
+}
+
+/* The adaptive recursion δ_{t+1} = δ_t·θ_{e^{ε̃_t}}(r) in plain MPFR with the
+ * oracle θ (log form), from δ_0 = 1. */
+static void oracle_adaptive(mpfr_ptr log_delta, const char *eps, const char *r, int steps)
+{
+    const mpfr_prec_t w = 4 * ORACLE_BITS;
+    mpfr_t e, rr, et, lt, t;
+    mpfr_inits2(w, e, rr, et, lt, t, (mpfr_ptr)0);
+    mpfr_set_str(e, eps, 10, MPFR_RNDN);
+    mpfr_set_str(rr, r, 10, MPFR_RNDN);
+    mpfr_set_zero(log_delta, 1);
+    for (int i = 0; i < steps; i++) {
+        /* ε̃ = log(1 + (e^ε − 1)/δ) */
+        mpfr_expm1(t, e, MPFR_RNDN);
+        mpfr_neg(et, log_delta, MPFR_RNDN);
+        mpfr_exp(et, et, MPFR_RNDN);
+        mpfr_mul(t, t, et, MPFR_RNDN);
+        mpfr_log1p(et, t, MPFR_RNDN);
+        oracle_log_theta(lt, et, rr);
+        mpfr_add(log_delta, log_delta, lt, MPFR_RNDN);
+    }
+    mpfr_clears(e, rr, et, lt, t, (mpfr_ptr)0);
+}
+
+static double rel_err(double got, double want)
+{
+    return fabs(got - want) / fabs(want);
+}
+
+Test(audit_koloskova, corpus_r2_float32_run_against_the_oracle_recursion)
+{
+    ul_audit_report rep;
+    audit_corpus_file("model-clipping-cifar-r2-float32.json", &rep);
+    /* δ_6 of the adaptive recursion at r = 2 from the oracle θ */
+    mpfr_t ld;
+    mpfr_init2(ld, 4 * ORACLE_BITS);
+    oracle_adaptive(ld, "1", "2", 6);
+    double want = exp(mpfr_get_d(ld, MPFR_RNDN));
+    mpfr_clear(ld);
+    cr_assert_str_eq(rep.recomputed.key, "delta");
+    cr_assert_lt(rel_err(strtod(rep.recomputed.lo, NULL), want), 1e-14);
+    cr_assert_lt(rel_err(strtod(rep.recomputed.hi, NULL), want), 1e-14);
+    /* the logged 2.6207126e-08 is below it: the float32 path, every step */
+    cr_assert(strstr(rep.forensics, "float32") != NULL, "%s", rep.forensics);
+    cr_assert(strstr(rep.forensics, "6 of the 6") != NULL, "%s", rep.forensics);
+    cr_assert(strstr(rep.first_wrong_stated, "$.stated.deltas[0]") != NULL);
+    /* spec §4.10: the product form needs 18 steps at r = 2, the adaptive 6 */
+    cr_assert_str_eq(rep.other_variant.key, "delta");
+    const ul_audit_number *t = would_reach(&rep, "steps_needed");
+    cr_assert_not_null(t);
+    cr_assert_str_eq(t->lo, "7"); /* the least T with δ_T ≤ 2.6207126e-8 (< δ_6) */
+}
+
+Test(audit_koloskova, corpus_product_reading_needs_18_steps)
+{
+    ul_audit_report rep;
+    audit_corpus_file("model-clipping-cifar-r2-product.json", &rep);
+    /* δ_6 = θ_e(2)^6 with θ_e(2) = Q(−1/2) − e·Q(3/2) from libm's erfc */
+    double theta = 0.5 * erfc(-0.5 / sqrt(2.0)) - exp(1.0) * 0.5 * erfc(1.5 / sqrt(2.0));
+    double want = pow(theta, 6);
+    cr_assert_lt(rel_err(strtod(rep.recomputed.hi, NULL), want), 1e-12);
+    const ul_audit_number *t = would_reach(&rep, "steps_needed");
+    cr_assert_not_null(t);
+    cr_assert_str_eq(t->lo, "18"); /* spec §4.10 */
+    /* the adaptive recursion (reported beside) reaches 1e-5 in 6 steps */
+    cr_assert_lt(strtod(rep.other_variant.hi, NULL), 1e-5);
+    cr_assert(strstr(rep.explanation, "would support the claim") != NULL);
+    cr_assert_not_null(would_reach(&rep, "sigma_needed"));
+}
+
+Test(audit_koloskova, corpus_negative_logged_delta)
+{
+    ul_audit_report rep;
+    audit_corpus_file("model-clipping-mnist-r0.2-negative-delta.json", &rep);
+    /* spec §4.2: θ_e(0.2) = 1.7546333e−8 exactly */
+    cr_assert_lt(rel_err(strtod(rep.recomputed.hi, NULL), 1.7546333e-8), 1e-7);
+    cr_assert(strstr(rep.first_wrong_stated, "under-states") != NULL, "%s", rep.first_wrong_stated);
+    cr_assert(strstr(rep.forensics, "float32") != NULL);
+}
+
+Test(audit_koloskova, corpus_r3_9_supported_though_logs_are_wrong)
+{
+    ul_audit_report rep;
+    audit_corpus_file("model-clipping-cifar-r3.9-float32.json", &rep);
+    mpfr_t ld;
+    mpfr_init2(ld, 4 * ORACLE_BITS);
+    oracle_adaptive(ld, "1", "3.9", 36);
+    double want = exp(mpfr_get_d(ld, MPFR_RNDN));
+    mpfr_clear(ld);
+    cr_assert_lt(rel_err(strtod(rep.recomputed.hi, NULL), want), 1e-13);
+    cr_assert_lt(want, 9.1487439e-07);
+    cr_assert(strstr(rep.forensics, "36 of the 36") != NULL, "%s", rep.forensics);
+}
+
+Test(audit_koloskova, corpus_pabi_logged_eps_is_a_renyi_value)
+{
+    ul_audit_report rep;
+    audit_corpus_file("gradient-clipping-cifar-eps-sweep-renyi10.json", &rep);
+    /* spec §4.1 table: ρ_eff = 10 gives ε_DP = 30.111 at δ = 1e-5 */
+    cr_assert_str_eq(rep.recomputed.key, "eps");
+    cr_assert_lt(fabs(strtod(rep.recomputed.lo, NULL) - 30.111), 1e-3);
+    cr_assert(strstr(rep.forensics, "Renyi value read as eps") != NULL, "%s", rep.forensics);
+    cr_assert(strstr(rep.forensics, "linspace(1.001, 1000, 10000)") != NULL);
+    cr_assert_not_null(would_reach(&rep, "eps_renyi_needed"));
+    cr_assert_eq(pre_state(&rep, "pabi_shifts_feasible"), UL_PRE_HOLDS);
+}
+
+Test(audit_koloskova, corpus_pabi_figure_label)
+{
+    ul_audit_report rep;
+    audit_corpus_file("gradient-clipping-fig2-eps1-label.json", &rep);
+    /* spec §2.4: ρ = 1 gives ε_DP = 7.0772 at δ = 1e-5 */
+    cr_assert_lt(fabs(strtod(rep.recomputed.lo, NULL) - 7.0772), 1e-4);
+    /* the stated T = 11, σ = 0.2567898 (spec §3 Figures) and ρ_eff = 1 are right */
+    cr_assert_str_eq(rep.first_wrong_stated, "");
+    cr_assert(strstr(rep.forensics, "Renyi value read as eps") != NULL, "%s", rep.forensics);
+    const ul_audit_number *need = would_reach(&rep, "rho_eff_needed");
+    cr_assert_not_null(need);
+    cr_assert_lt(strtod(need->hi, NULL), 1.0);
+}
+
+Test(audit_koloskova, corpus_pabi_decreasing_schedule_is_invalid)
+{
+    ul_audit_report rep;
+    audit_corpus_file("gradient-clipping-fig2-decreasing-invalid.json", &rep);
+    cr_assert_eq(pre_state(&rep, "pabi_shifts_feasible"), UL_PRE_FAILS);
+    cr_assert_eq(pre_state(&rep, "lr_lambda_lt_1"), UL_PRE_HOLDS);
+    cr_assert(strstr(rep.explanation, "pabi_shifts_feasible") != NULL);
+}
+
+Test(audit_koloskova, corpus_dp_sgd_group_delta_without_its_sum)
+{
+    ul_audit_report rep;
+    audit_corpus_file("dp-sgd-group-cifar-k225.json", &rep);
+    /* the per-example δ' group privacy needs at ε' = 50/225:
+     * 1e-5·(e^{ε'} − 1)/(e^{225ε'} − 1), in double */
+    double ep = 50.0 / 225.0;
+    double need = 1e-5 * expm1(ep) / expm1(225 * ep);
+    const ul_audit_number *n = would_reach(&rep, "delta_example_needed");
+    cr_assert_not_null(n);
+    cr_assert_lt(rel_err(strtod(n->lo, NULL), need), 1e-12);
+    cr_assert(strstr(rep.first_wrong_stated, "$.stated.delta_example") != NULL);
+    /* spec §4.4: the stated pair's exact group δ is 5.0185e−5 */
+    cr_assert(strstr(rep.forensics, "5.0185") != NULL, "%s", rep.forensics);
+    cr_assert(strstr(rep.forensics, "without its sum") != NULL);
+    cr_assert_gt(strtod(rep.recomputed.lo, NULL), 1e-5);
+}
+
+/* ---- the float32 and double recipes against spec/koloskova.md §4.2 --------- */
+
+/* One step from δ_0 = 1 has ε̃ = log(1 + (e^ε − 1)) = ε, so δ_1 = θ_{e^ε}(r):
+ * the spec's float32-emulated and double values of θ reproduce. */
+static void one_step(const char *eps, const char *c2, const char *sigma, const char *stated,
+                     ul_audit_report *rep)
+{
+    char text[1024];
+    snprintf(text, sizeof text,
+             "{\"format\":\"ulaudit-certificate/1\",\"method\":\"model-clipping\","
+             "\"parameters\":{\"c2\":%s,\"sigma\":%s,\"steps\":1,\"accounting\":\"adaptive\"},"
+             "\"claim\":{\"eps\":%s,\"delta\":0.5},\"stated\":{\"deltas\":[%s]}}",
+             c2, sigma, eps, stated);
+    audit_ok(&ul_audit_model_clipping, text, rep);
+}
+
+Test(audit_koloskova, float32_recipe_matches_the_spec)
+{
+    ul_audit_report rep;
+    /* θ_e(0.2): float32 −9.23e−9 (spec §4.2) */
+    one_step("1", "0.1", "1", "-9.23e-9", &rep);
+    cr_assert(strstr(rep.forensics, "float32") != NULL, "%s", rep.forensics);
+    /* θ_{e^12}(2): float32 2.98e−7, exact 7.8355948e−8 (spec §4.2) */
+    one_step("12", "1", "1", "2.98e-7", &rep);
+    cr_assert(strstr(rep.forensics, "float32") != NULL, "%s", rep.forensics);
+    cr_assert_lt(rel_err(strtod(rep.recomputed.hi, NULL), 7.8355948e-8), 1e-7);
+    /* θ_{e^15}(2): double 4.016e−11, float32 0, exact 9.1712418e−12 */
+    one_step("15", "1", "1", "4.016e-11", &rep);
+    cr_assert(strstr(rep.forensics, "double precision") != NULL, "%s", rep.forensics);
+    one_step("15", "1", "1", "0", &rep);
+    cr_assert(strstr(rep.forensics, "float32") != NULL, "%s", rep.forensics);
+    cr_assert_lt(rel_err(strtod(rep.recomputed.hi, NULL), 9.1712418e-12), 1e-7);
+    /* a right stated value is not flagged */
+    one_step("15", "1", "1", "9.1712418e-12", &rep);
+    cr_assert_str_eq(rep.first_wrong_stated, "");
+    cr_assert_str_eq(rep.forensics, "");
+}
+
+Test(audit_koloskova, product_versus_adaptive_confusion)
+{
+    /* stated per-step δ of the adaptive recursion under a product citation */
+    mpfr_t ld;
+    mpfr_init2(ld, 4 * ORACLE_BITS);
+    char text[2048], list[512] = "";
+    size_t len = 0;
+    for (int t = 1; t <= 3; t++) {
+        oracle_adaptive(ld, "1", "2", t);
+        len += (size_t)snprintf(list + len, sizeof list - len, "%s%.10e", t > 1 ? "," : "",
+                                exp(mpfr_get_d(ld, MPFR_RNDN)));
+    }
+    mpfr_clear(ld);
+    snprintf(text, sizeof text,
+             "{\"format\":\"ulaudit-certificate/1\",\"method\":\"model-clipping\","
+             "\"parameters\":{\"c2\":1,\"sigma\":1,\"steps\":3,\"accounting\":\"product\"},"
+             "\"claim\":{\"eps\":1,\"delta\":0.5},\"stated\":{\"deltas\":[%s]}}",
+             list);
+    ul_audit_report rep;
+    audit_ok(&ul_audit_model_clipping, text, &rep);
+    /* δ_1 agrees (one step: both forms are θ_e(2)); δ_2 is the first wrong one */
+    cr_assert(strstr(rep.first_wrong_stated, "deltas[1]") != NULL, "%s", rep.first_wrong_stated);
+    cr_assert(strstr(rep.forensics, "product versus adaptive") != NULL, "%s", rep.forensics);
+    /* product δ_3 = θ_e(2)^3 = 0.1325 ≤ 0.5: supported */
+    cr_assert_eq(rep.verdict, UL_VERDICT_SUPPORTED);
+}
+
+Test(audit_koloskova, model_clipping_cc2_and_initial_noise)
+{
+    /* cc2: D = 2(C2 + lr·C1) = 2(0.5 + 0.1·5) = 2, σ = 1: the same r = 2 as
+     * cc1 with C2 = 1; σ0 > 0 starts from θ_e(2·C0/σ0) < 1 */
+    ul_audit_report a, b;
+    audit_ok(&ul_audit_model_clipping,
+             "{\"format\":\"ulaudit-certificate/1\",\"method\":\"model-clipping\","
+             "\"parameters\":{\"variant\":\"cc2\",\"c2\":0.5,\"c1\":5,\"lr\":0.1,\"sigma\":1,"
+             "\"steps\":4,\"accounting\":\"adaptive\"},\"claim\":{\"eps\":1,\"delta\":0.01}}",
+             &a);
+    audit_ok(&ul_audit_model_clipping,
+             "{\"format\":\"ulaudit-certificate/1\",\"method\":\"model-clipping\","
+             "\"parameters\":{\"c2\":1,\"sigma\":[1,1,1,1],"
+             "\"steps\":4,\"accounting\":\"adaptive\"},\"claim\":{\"eps\":1,\"delta\":0.01}}",
+             &b);
+    cr_assert_str_eq(a.recomputed.lo, b.recomputed.lo);
+    cr_assert_str_eq(a.recomputed.hi, b.recomputed.hi);
+    ul_audit_report c;
+    audit_ok(&ul_audit_model_clipping,
+             "{\"format\":\"ulaudit-certificate/1\",\"method\":\"model-clipping\","
+             "\"parameters\":{\"c2\":1,\"sigma\":1,\"steps\":4,\"sigma0\":4,\"c0\":2,"
+             "\"accounting\":\"adaptive\"},\"claim\":{\"eps\":1,\"delta\":0.01}}",
+             &c);
+    cr_assert_lt(strtod(c.recomputed.hi, NULL), strtod(b.recomputed.lo, NULL));
+}
+
+Test(audit_koloskova, model_clipping_invalid_preconditions)
+{
+    ul_audit_report rep;
+    audit_ok(&ul_audit_model_clipping,
+             "{\"format\":\"ulaudit-certificate/1\",\"method\":\"model-clipping\","
+             "\"parameters\":{\"c2\":0,\"sigma\":1,\"steps\":4,\"accounting\":\"product\"},"
+             "\"claim\":{\"eps\":1,\"delta\":0.01}}",
+             &rep);
+    cr_assert_eq(rep.verdict, UL_VERDICT_INVALID);
+    cr_assert_eq(pre_state(&rep, "c2_positive"), UL_PRE_FAILS);
+    audit_ok(&ul_audit_model_clipping,
+             "{\"format\":\"ulaudit-certificate/1\",\"method\":\"model-clipping\","
+             "\"parameters\":{\"c2\":1,\"sigma\":[1,-1],\"steps\":2,\"accounting\":\"product\"},"
+             "\"claim\":{\"eps\":1,\"delta\":0.01}}",
+             &rep);
+    cr_assert_eq(rep.verdict, UL_VERDICT_INVALID);
+    cr_assert_eq(pre_state(&rep, "sigma_positive"), UL_PRE_FAILS);
+}
+
+/* ---- gradient clipping ------------------------------------------------------ */
+
+Test(audit_koloskova, pabi_invalid_when_lr_lambda_reaches_1)
+{
+    ul_audit_report rep;
+    audit_ok(&ul_audit_gradient_clipping,
+             "{\"format\":\"ulaudit-certificate/1\",\"method\":\"gradient-clipping\","
+             "\"parameters\":{\"c0\":1,\"c1\":1,\"lr\":0.01,\"lambda\":100,\"steps\":5,"
+             "\"noise\":\"given\",\"sigma\":1},\"claim\":{\"eps\":5,\"delta\":1e-5}}",
+             &rep);
+    cr_assert_eq(rep.verdict, UL_VERDICT_INVALID);
+    cr_assert_eq(pre_state(&rep, "lr_lambda_lt_1"), UL_PRE_FAILS);
+    audit_ok(&ul_audit_gradient_clipping,
+             "{\"format\":\"ulaudit-certificate/1\",\"method\":\"gradient-clipping\","
+             "\"parameters\":{\"c0\":1,\"c1\":1,\"lr\":0.01,\"lambda\":1,\"steps\":5,"
+             "\"lr_schedule\":\"varying\",\"noise\":\"given\",\"sigma\":1},"
+             "\"claim\":{\"eps\":5,\"delta\":1e-5}}",
+             &rep);
+    cr_assert_eq(rep.verdict, UL_VERDICT_INVALID);
+    cr_assert_eq(pre_state(&rep, "lr_schedule_constant"), UL_PRE_FAILS);
+}
+
+Test(audit_koloskova, pabi_given_sigma_closed_form)
+{
+    /* λ = 0, constant σ: ρ_eff = (D0 + s·T)²/(2·T·σ²) with D0 = 2·C0 = 2,
+     * s = 2·lr·C1 = 0.2, T = 10, σ = 1: (2 + 2)²/20 = 0.8; the claim D_3 ≤ 2.4
+     * is exactly α·ρ_eff and D_3 ≤ 2.5 holds */
+    ul_audit_report rep;
+    audit_ok(&ul_audit_gradient_clipping,
+             "{\"format\":\"ulaudit-certificate/1\",\"method\":\"gradient-clipping\","
+             "\"parameters\":{\"c0\":1,\"c1\":1,\"lr\":0.1,\"lambda\":0,\"steps\":10,"
+             "\"noise\":\"given\",\"sigma\":1},"
+             "\"claim\":{\"renyi_order\":3,\"renyi_value\":2.5}}",
+             &rep);
+    cr_assert_eq(rep.verdict, UL_VERDICT_SUPPORTED, "%s", rep.explanation);
+    cr_assert_lt(fabs(strtod(rep.recomputed.lo, NULL) - 2.4), 1e-15);
+    audit_ok(&ul_audit_gradient_clipping,
+             "{\"format\":\"ulaudit-certificate/1\",\"method\":\"gradient-clipping\","
+             "\"parameters\":{\"c0\":1,\"c1\":1,\"lr\":0.1,\"lambda\":0,\"steps\":10,"
+             "\"noise\":\"given\",\"sigma\":1},"
+             "\"claim\":{\"renyi_order\":3,\"renyi_value\":0.8}}",
+             &rep);
+    cr_assert_eq(rep.verdict, UL_VERDICT_UNSUPPORTED);
+    /* ρ* = 0.8/3 needs σ = √(0.8/(0.8/3)) = √3 */
+    const ul_audit_number *s = would_reach(&rep, "sigma_needed");
+    cr_assert_not_null(s);
+    cr_assert_lt(fabs(strtod(s->hi, NULL) - sqrt(3.0)), 1e-14);
+    cr_assert(strstr(rep.forensics, "rho_eff itself") != NULL, "%s", rep.forensics);
+}
+
+Test(audit_koloskova, pabi_lambda_zero_printed_branch)
+{
+    /* λ = 0 code schedule, C0 = 1, C1 = 1, lr = 0.1: pabi_steps T = 10.  The
+     * printed branch σ² = (D0 + 2·lr·C1·T)²/(4·ε_R·T) gives ρ_eff = 2·ε_R (spec
+     * §4.5): with ε_R = 1, D_2 ≤ 2 (what ε_R promises) fails, D_2 ≤ 4 holds. */
+    ul_audit_report rep;
+    audit_ok(&ul_audit_gradient_clipping,
+             "{\"format\":\"ulaudit-certificate/1\",\"method\":\"gradient-clipping\","
+             "\"parameters\":{\"c0\":1,\"c1\":1,\"lr\":0.1,\"lambda\":0,"
+             "\"noise\":\"code-constant\",\"eps_renyi\":1,\"variant\":\"printed\"},"
+             "\"claim\":{\"renyi_order\":2,\"renyi_value\":3.9}}",
+             &rep);
+    cr_assert_eq(rep.verdict, UL_VERDICT_UNSUPPORTED);
+    cr_assert_str_eq(rep.variant, "printed");
+    cr_assert_lt(fabs(strtod(rep.recomputed.lo, NULL) - 4.0), 1e-15);
+    cr_assert_str_eq(rep.other_variant.key, "rho_eff");
+    cr_assert_lt(fabs(strtod(rep.other_variant.lo, NULL) - 1.0), 1e-15);
+    /* the corrected σ, stated: σ² = (2 + 2)²/(2·10) = 0.8 (not 0.4) */
+    audit_ok(&ul_audit_gradient_clipping,
+             "{\"format\":\"ulaudit-certificate/1\",\"method\":\"gradient-clipping\","
+             "\"parameters\":{\"c0\":1,\"c1\":1,\"lr\":0.1,\"lambda\":0,"
+             "\"noise\":\"code-constant\",\"eps_renyi\":1},"
+             "\"claim\":{\"eps\":100,\"delta\":1e-5},"
+             "\"stated\":{\"steps\":10,\"sigma\":0.632455532}}",
+             &rep);
+    cr_assert_eq(rep.verdict, UL_VERDICT_SUPPORTED);
+    cr_assert(strstr(rep.first_wrong_stated, "$.stated.sigma") != NULL, "%s",
+              rep.first_wrong_stated);
+    cr_assert(strstr(rep.forensics, "printed lambda = 0 branch") != NULL, "%s", rep.forensics);
+}
+
+Test(audit_koloskova, pabi_stated_steps_checked_exactly)
+{
+    /* pabi_steps for C0 = 1, C1 = 10, lr = 0.1, λ = 0: ⌈1/(10·0.1)⌉ = 1; a
+     * stated 2 is wrong */
+    ul_audit_report rep;
+    audit_ok(&ul_audit_gradient_clipping,
+             "{\"format\":\"ulaudit-certificate/1\",\"method\":\"gradient-clipping\","
+             "\"parameters\":{\"c0\":1,\"c1\":10,\"lr\":0.1,\"lambda\":0,"
+             "\"noise\":\"given\",\"sigma\":10},"
+             "\"claim\":{\"eps\":100,\"delta\":1e-5},\"stated\":{\"steps\":2}}",
+             &rep);
+    cr_assert(strstr(rep.first_wrong_stated, "T = 1") != NULL, "%s", rep.first_wrong_stated);
+}
+
+/* ---- DP-SGD + group privacy --------------------------------------------------- */
+
+Test(audit_koloskova, dp_sgd_group_size_zero_is_invalid)
+{
+    ul_audit_report rep;
+    audit_ok(&ul_audit_dp_sgd_group,
+             "{\"format\":\"ulaudit-certificate/1\",\"method\":\"dp-sgd-group\","
+             "\"parameters\":{\"q\":0.01,\"sigma\":1,\"steps\":100,\"group_size\":0},"
+             "\"claim\":{\"eps\":5,\"delta\":1e-5}}",
+             &rep);
+    cr_assert_eq(rep.verdict, UL_VERDICT_INVALID);
+    cr_assert_eq(pre_state(&rep, "group_size_positive"), UL_PRE_FAILS);
+}
+
+Test(audit_koloskova, dp_sgd_group_of_one_and_two)
+{
+    /* k = 1: the group pair is the per-example pair.  k = 2 at the same
+     * per-example ε' = ε/2: the group δ is δ'·(1 + e^{ε'}) (hand-derived
+     * sum); the claims are placed on either side. */
+    ul_audit_report one, two;
+    audit_ok(&ul_audit_dp_sgd_group,
+             "{\"format\":\"ulaudit-certificate/1\",\"method\":\"dp-sgd-group\","
+             "\"parameters\":{\"q\":0.01,\"sigma\":1,\"steps\":100,\"group_size\":1},"
+             "\"claim\":{\"eps\":1,\"delta\":1e-5}}",
+             &one);
+    audit_ok(&ul_audit_dp_sgd_group,
+             "{\"format\":\"ulaudit-certificate/1\",\"method\":\"dp-sgd-group\","
+             "\"parameters\":{\"batch\":1,\"n\":100,\"sigma\":1,\"steps\":100,\"group_size\":2},"
+             "\"claim\":{\"eps\":2,\"delta\":1e-5}}",
+             &two);
+    double d1 = strtod(one.recomputed.hi, NULL), d2 = strtod(two.recomputed.hi, NULL);
+    cr_assert_lt(rel_err(d2, d1 * (1 + exp(1.0))), 1e-12, "%g vs %g", d2, d1);
+    char text[1024];
+    snprintf(text, sizeof text,
+             "{\"format\":\"ulaudit-certificate/1\",\"method\":\"dp-sgd-group\","
+             "\"parameters\":{\"batch\":1,\"n\":100,\"sigma\":1,\"steps\":100,\"group_size\":2},"
+             "\"claim\":{\"eps\":2,\"delta\":%.6e}}",
+             d2 * 1.01);
+    audit_ok(&ul_audit_dp_sgd_group, text, &two);
+    cr_assert_eq(two.verdict, UL_VERDICT_SUPPORTED);
+    snprintf(text, sizeof text,
+             "{\"format\":\"ulaudit-certificate/1\",\"method\":\"dp-sgd-group\","
+             "\"parameters\":{\"batch\":1,\"n\":100,\"sigma\":1,\"steps\":100,\"group_size\":2},"
+             "\"claim\":{\"eps\":2,\"delta\":%.6e}}",
+             d2 * 0.99);
+    audit_ok(&ul_audit_dp_sgd_group, text, &two);
+    cr_assert_eq(two.verdict, UL_VERDICT_UNSUPPORTED);
+    cr_assert_not_null(would_reach(&two, "delta_example_needed"));
+}
+
+/* ---- schema errors name the JSON path ------------------------------------------ */
+
+#define MC(params, claim)                                                                          \
+    "{\"format\":\"ulaudit-certificate/1\",\"method\":\"model-clipping\",\"parameters\":{" params  \
+    "},\"claim\":{" claim "}}"
+#define GC(params, claim)                                                                          \
+    "{\"format\":\"ulaudit-certificate/"                                                           \
+    "1\",\"method\":\"gradient-clipping\",\"parameters\":{" params "},\"claim\":{" claim "}}"
+#define DP(params, claim)                                                                          \
+    "{\"format\":\"ulaudit-certificate/1\",\"method\":\"dp-sgd-group\",\"parameters\":{" params    \
+    "},\"claim\":{" claim "}}"
+
+Test(audit_koloskova, schema_errors)
+{
+    audit_input_error(&ul_audit_model_clipping,
+                      MC("\"c2\":1,\"sgima\":1,\"steps\":2,\"accounting\":\"product\"",
+                         "\"eps\":1,\"delta\":1e-5"),
+                      "$.parameters.sgima");
+    audit_input_error(&ul_audit_model_clipping,
+                      MC("\"c2\":1,\"sigma\":1,\"steps\":2", "\"eps\":1,\"delta\":1e-5"),
+                      "$.parameters.accounting");
+    audit_input_error(&ul_audit_model_clipping,
+                      MC("\"c2\":1,\"c1\":1,\"sigma\":1,\"steps\":2,\"accounting\":\"product\"",
+                         "\"eps\":1,\"delta\":1e-5"),
+                      "$.parameters.c1");
+    audit_input_error(&ul_audit_model_clipping,
+                      MC("\"variant\":\"cc2\",\"c2\":1,\"c1\":1,\"sigma\":1,\"steps\":2,"
+                         "\"accounting\":\"product\"",
+                         "\"eps\":1,\"delta\":1e-5"),
+                      "$.parameters.lr");
+    audit_input_error(&ul_audit_model_clipping,
+                      MC("\"c2\":1,\"sigma\":[1,2,3],\"steps\":2,\"accounting\":\"product\"",
+                         "\"eps\":1,\"delta\":1e-5"),
+                      "$.parameters.sigma");
+    audit_input_error(&ul_audit_model_clipping,
+                      MC("\"c2\":1,\"sigma\":1,\"steps\":2,\"sigma0\":1,\"accounting\":\"product\"",
+                         "\"eps\":1,\"delta\":1e-5"),
+                      "$.parameters.c0");
+    audit_input_error(
+        &ul_audit_model_clipping,
+        MC("\"c2\":1,\"sigma\":1,\"steps\":2,\"accounting\":\"product\"", "\"eps\":1,\"delta\":2"),
+        "$.claim.delta");
+    audit_input_error(&ul_audit_model_clipping,
+                      MC("\"c2\":1,\"sigma\":1e9999999,\"steps\":2,\"accounting\":\"product\"",
+                         "\"eps\":1,\"delta\":0.1"),
+                      "$.parameters.sigma");
+    audit_input_error(&ul_audit_gradient_clipping,
+                      GC("\"c0\":1,\"c1\":1,\"lr\":0.1,\"lambda\":0,\"noise\":\"given\"",
+                         "\"eps\":1,\"delta\":1e-5"),
+                      "$.parameters.sigma");
+    audit_input_error(&ul_audit_gradient_clipping,
+                      GC("\"c0\":1,\"c1\":1,\"lr\":0.1,\"lambda\":0,\"noise\":\"code-constant\","
+                         "\"eps_renyi\":1,\"sigma\":2",
+                         "\"eps\":1,\"delta\":1e-5"),
+                      "$.parameters.sigma");
+    audit_input_error(
+        &ul_audit_gradient_clipping,
+        GC("\"c0\":1,\"c1\":1,\"lr\":0.1,\"lambda\":0,\"noise\":\"given\",\"sigma\":1",
+           "\"eps\":1"),
+        "$.claim.delta");
+    audit_input_error(
+        &ul_audit_gradient_clipping,
+        GC("\"c0\":1,\"c1\":1,\"lr\":0.1,\"lambda\":0,\"noise\":\"given\",\"sigma\":1",
+           "\"renyi_order\":1,\"renyi_value\":1"),
+        "$.claim.renyi_order");
+    audit_input_error(
+        &ul_audit_gradient_clipping,
+        GC("\"c0\":1,\"c1\":1,\"lr\":0.1,\"lambda\":0,\"noise\":\"given\",\"sigma\":1", ""),
+        "$.claim");
+    audit_input_error(&ul_audit_dp_sgd_group,
+                      DP("\"q\":0.1,\"batch\":1,\"n\":10,\"sigma\":1,\"steps\":1,"
+                         "\"group_size\":2",
+                         "\"eps\":1,\"delta\":1e-5"),
+                      "$.parameters.batch");
+    audit_input_error(&ul_audit_dp_sgd_group,
+                      DP("\"batch\":20,\"n\":10,\"sigma\":1,\"steps\":1,\"group_size\":2",
+                         "\"eps\":1,\"delta\":1e-5"),
+                      "$.parameters.batch");
+    audit_input_error(
+        &ul_audit_dp_sgd_group,
+        DP("\"q\":0.1,\"sigma\":1,\"steps\":0,\"group_size\":2", "\"eps\":1,\"delta\":1e-5"),
+        "$.parameters.steps");
+    audit_input_error(
+        &ul_audit_dp_sgd_group,
+        DP("\"q\":0.1,\"sigma\":\"NaN\",\"steps\":1,\"group_size\":2", "\"eps\":1,\"delta\":1e-5"),
+        "$.parameters.sigma");
+}
