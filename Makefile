@@ -87,6 +87,7 @@ test: $(BIN) $(TEST_BIN)
 
 test-asan:
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	    LSAN_OPTIONS=suppressions=$(abspath tools/lsan.supp) \
 	    $(MAKE) BUILD=build-asan SAN=1 test
 
 valgrind: $(BIN)
