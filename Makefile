@@ -6,6 +6,7 @@
 #   make test-asan    the same suites under AddressSanitizer + UBSan (in build-asan/)
 #   make valgrind     the CLI smoke commands under valgrind, leak-checked
 #   make bench        benchmarks with ratios against baselines run alongside
+#   make vectors      regenerate the committed reference vectors in vectors/
 #   make install PREFIX=/usr/local
 #   make clean
 #
@@ -30,10 +31,10 @@ ALL_LDFLAGS = $(if $(filter 1,$(SAN)),-fsanitize=address$(,)undefined) $(LDFLAGS
 , := ,
 
 # Expanded when a recipe runs, i.e. after the dependency step has run.
-LIBS      = -lmpfi $(shell pkg-config --libs mpfr gmp json-c fftw3 fftw3l) -lm
+LIBS      = -lmpfi $(shell pkg-config --libs mpfr gmp json-c fftw3 fftw3l nettle) -lm
 TEST_LIBS = $(shell pkg-config --libs criterion)
 
-LIB_SRC   = $(wildcard src/num/*.c src/bounds/*.c src/cert/*.c)
+LIB_SRC   = $(wildcard src/num/*.c src/bounds/*.c src/cert/*.c src/vectors/*.c)
 CLI_SRC   = $(wildcard src/cli/*.c)
 TEST_SRC  = $(wildcard tests/*.c)
 BENCH_SRC = $(wildcard tests/bench/*.c)
@@ -48,7 +49,7 @@ LIB       = $(BUILD)/libulaudit.a
 TEST_BIN  = $(BUILD)/ulaudit-tests
 DEPS_OK   = $(BUILD)/.deps-ok
 
-.PHONY: all demo test test-asan valgrind bench install clean deps format
+.PHONY: all demo test test-asan valgrind bench install clean deps format vectors
 all: $(BIN)
 
 deps: $(DEPS_OK)
@@ -95,6 +96,10 @@ valgrind: $(BIN)
 
 bench: $(BENCH_BIN)
 	@for b in $(BENCH_BIN); do $$b || exit 1; done
+
+# `make vectors` regenerates the committed reference vectors in vectors/.
+vectors: $(BIN)
+	$(BIN) vectors --out vectors
 
 install: $(BIN)
 	install -D -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/ulaudit

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cert/cert.h"
 #include "cli_run.h"
 
 /* The repository's audits/ directory (make test runs from the root, but
@@ -245,4 +246,169 @@ Test(audit_cli, calibrate_refusals)
     expect_one_error_line(&r, 2, "$.claim.delta");
     run_free(&r);
     expect_usage_error("certificate file", run("calibrate", NULL));
+}
+
+/* ---- calibrate: langevin, model-clipping, noisy-gd ------------------------ */
+
+/* Audits text written to a temporary file; returns the exit status and the
+ * --json verdict in verdict[0..n). */
+static int audit_text(const char *text, char *verdict, size_t n)
+{
+    char q[256];
+    temp_cert(q, sizeof q, text);
+    run_result r = run("audit", q, "--json", NULL);
+    json_object *o = json_tokener_parse(r.out);
+    cr_assert_not_null(o, "not JSON (exit %d, stderr %s): %s", r.status, r.err, r.out);
+    snprintf(verdict, n, "%s", field(o, "verdict"));
+    json_object_put(o);
+    int status = r.status;
+    run_free(&r);
+    unlink(q);
+    return status;
+}
+
+/* Runs `calibrate` on cert (a corpus name, or a temporary file's text when
+ * is_text), checks the completed certificate's `member` line reads
+ * `"name": value` (a whole number), that it audits as supported, and that
+ * the same certificate with value − 1 does not. */
+static void calibrate_whole(const char *cert, bool is_text, const char *name, long value)
+{
+    char p[1024];
+    if (is_text)
+        temp_cert(p, sizeof p, cert);
+    else
+        corpus_path(p, sizeof p, cert);
+    run_result r = run("calibrate", p, NULL);
+    cr_assert_eq(r.status, 0, "stderr: %s", r.err);
+    cr_assert_str_empty(r.err);
+    cr_assert(strstr(r.out, "\"expected\"") == NULL, "expected must be dropped: %s", r.out);
+    char want[64], less[64];
+    snprintf(want, sizeof want, "\"%s\": %ld", name, value);
+    snprintf(less, sizeof less, "\"%s\": %ld", name, value - 1);
+    char *at = strstr(r.out, want);
+    cr_assert_not_null(at, "'%s' not in the calibrated certificate:\n%s", want, r.out);
+    char after = at[strlen(want)];
+    cr_assert(after == ',' || after == '\n', "'%s' is followed by '%c'", want, after);
+
+    char verdict[32];
+    cr_assert_eq(audit_text(r.out, verdict, sizeof verdict), 0, "verdict %s", verdict);
+    cr_assert_str_eq(verdict, "supported");
+
+    /* one less, written by the test */
+    size_t len = strlen(r.out), off = (size_t)(at - r.out);
+    char *minus = malloc(len + 8);
+    cr_assert_not_null(minus);
+    snprintf(minus, len + 8, "%.*s%s%s", (int)off, r.out, less, at + strlen(want));
+    cr_assert_eq(audit_text(minus, verdict, sizeof verdict), 1, "verdict %s", verdict);
+    cr_assert_str_eq(verdict, "unsupported");
+    free(minus);
+    run_free(&r);
+    if (is_text)
+        unlink(p);
+}
+
+Test(audit_cli, calibrate_langevin_least_k)
+{
+    /* Table 3, CIFAR-10, eps = 0.05: sigma = 0.2431 with K = 1 misses the
+     * claim; the certified least K at that sigma is 2 */
+    calibrate_whole("langevin-table3-cifar10-eps0.05.json", false, "K", 2);
+}
+
+Test(audit_cli, calibrate_langevin_sigma)
+{
+    /* sigma left out: the smallest sigma at K = 1 is 0.2431048 (certified),
+     * its safe end rounded up at 7 digits */
+    const char *text =
+        "{\"format\": \"ulaudit-certificate/1\", \"method\": \"langevin\",\n"
+        " \"parameters\": {\"case\": \"strongly-convex\", \"n\": 10000, \"m\": \"0.01\",\n"
+        "   \"L\": \"0.26\", \"M\": 1, \"K\": 1, \"S\": 1},\n"
+        " \"claim\": {\"eps\": \"0.05\", \"delta\": \"0.0001\"}}\n";
+    char p[256];
+    temp_cert(p, sizeof p, text);
+    run_result r = run("audit", p, NULL);
+    expect_one_error_line(&r, 2, "$.parameters.sigma: missing required field");
+    run_free(&r);
+    r = run("calibrate", p, "--digits", "7", NULL);
+    cr_assert_eq(r.status, 0, "stderr: %s", r.err);
+    cr_assert(strstr(r.out, "\"sigma\": 2.431048e-1") != NULL, "%s", r.out);
+    char verdict[32];
+    cr_assert_eq(audit_text(r.out, verdict, sizeof verdict), 0, "verdict %s", verdict);
+    run_free(&r);
+    unlink(p);
+}
+
+Test(audit_cli, calibrate_model_clipping_least_steps)
+{
+    /* CIFAR-10 r = 2, product accounting: T = 6 gives delta = 0.0176; the
+     * least T reaching 1e-5 at sigma = 0.5 is 18 */
+    calibrate_whole("model-clipping-cifar-r2-product.json", false, "steps", 18);
+    /* steps left out: refused by audit (path named), filled by calibrate */
+    const char *text =
+        "{\"format\": \"ulaudit-certificate/1\", \"method\": \"model-clipping\",\n"
+        " \"parameters\": {\"variant\": \"cc1\", \"c2\": 0.5, \"sigma\": 0.5,\n"
+        "   \"accounting\": \"product\"},\n"
+        " \"claim\": {\"eps\": 1, \"delta\": 1e-5}}\n";
+    char p[256];
+    temp_cert(p, sizeof p, text);
+    run_result r = run("audit", p, NULL);
+    expect_one_error_line(&r, 2, "$.parameters.steps: missing required field");
+    run_free(&r);
+    unlink(p);
+    calibrate_whole(text, true, "steps", 18);
+}
+
+Test(audit_cli, calibrate_noisy_gd_g15_least_kabar)
+{
+    /* Thm 5.1's logistic-regression setting cited through G.15 (relaxed
+     * form): K_Abar >= 4 kappa log(eps_dp/eps_dd) = 20 log 10 = 46.05, so 47 */
+    const char *text =
+        "{\"format\": \"ulaudit-certificate/1\", \"method\": \"noisy-gd\",\n"
+        " \"parameters\": {\"theorem\": \"g15\", \"L\": 1, \"lambda\": \"0.0625\",\n"
+        "   \"beta\": \"0.25\", \"n\": 1000, \"eta\": \"1.6\", \"sigma\": \"0.016\",\n"
+        "   \"g15_form\": \"stated\"},\n"
+        " \"claim\": {\"renyi_order\": 4, \"renyi_value\": \"0.1\"}}\n";
+    char p[256];
+    temp_cert(p, sizeof p, text);
+    run_result r = run("audit", p, NULL);
+    expect_one_error_line(&r, 2, "$.parameters.KAbar: missing");
+    run_free(&r);
+    unlink(p);
+    calibrate_whole(text, true, "KAbar", 47);
+}
+
+Test(audit_cli, cert_to_json_with_sets_one_field_and_drops_expected)
+{
+    const char *text = "{\"format\": \"ulaudit-certificate/1\", \"method\": \"langevin\",\n"
+                       " \"source\": \"a \\\"quoted\\\" tab\\t\",\n"
+                       " \"parameters\": {\"x\": 0.10, \"l\": [1e-400, \"2\"], \"K\": 1},\n"
+                       " \"claim\": {\"eps\": 1},\n"
+                       " \"expected\": {\"verdict\": \"supported\", \"explanation\": \"-\"}}";
+    char err[256];
+    ul_cert *c = NULL;
+    cr_assert_eq(ul_cert_load_buffer(text, strlen(text), &c, err, sizeof err), UL_OK, "%s", err);
+    char *out = NULL;
+    /* replaced in place; other numbers keep their text */
+    cr_assert_eq(ul_cert_to_json_with(c, "parameters", "K", "2", &out, err, sizeof err), UL_OK);
+    cr_assert(strstr(out, "\"K\": 2\n") != NULL && strstr(out, "\"x\": 0.10,") != NULL &&
+                  strstr(out, "[1e-400, \"2\"]") != NULL && strstr(out, "expected") == NULL,
+              "%s", out);
+    ul_cert *back = NULL;
+    cr_assert_eq(ul_cert_load_buffer(out, strlen(out), &back, err, sizeof err), UL_OK, "%s", err);
+    cr_assert_str_eq(ul_cert_source(back), "a \"quoted\" tab\t");
+    ul_cert_free(back);
+    free(out);
+    /* an absent "stated" is created */
+    cr_assert_eq(ul_cert_to_json_with(c, "stated", "K", "3", &out, err, sizeof err), UL_OK);
+    cr_assert(strstr(out, "\"stated\": {\n    \"K\": 3\n  }") != NULL, "%s", out);
+    free(out);
+    /* refusals */
+    cr_assert_eq(ul_cert_to_json_with(c, "expected", "K", "3", &out, err, sizeof err), UL_EINPUT);
+    cr_assert_null(out);
+    cr_assert_eq(ul_cert_to_json_with(c, "parameters", "K", "3, \"y\": 4", &out, err, sizeof err),
+                 UL_EINPUT);
+    cr_assert(strstr(err, "$.parameters.K") != NULL, "%s", err);
+    cr_assert_eq(ul_cert_to_json_with(c, "parameters", "K", "NaN", &out, err, sizeof err),
+                 UL_EINPUT);
+    cr_assert_null(out);
+    ul_cert_free(c);
 }

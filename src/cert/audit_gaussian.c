@@ -792,113 +792,6 @@ static ul_status audit_op(const ul_cert *c, const ul_num_precision *want, ul_aud
 
 /* ---- calibration ------------------------------------------------------------------------- */
 
-static void put_json_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)s; *p != '\0'; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(f, "\\%c", *p);
-        else if (*p == '\n')
-            fputs("\\n", f);
-        else if (*p == '\t')
-            fputs("\\t", f);
-        else if (*p == '\r')
-            fputs("\\r", f);
-        else if (*p < 0x20)
-            fprintf(f, "\\u%04x", *p);
-        else
-            fputc(*p, f);
-    }
-    fputc('"', f);
-}
-
-/* Writes v (numbers as their original decimal text) at indentation depth. */
-static void put_json_value(FILE *f, const ul_json_value *v, int depth)
-{
-    switch (v->type) {
-    case UL_JSON_NULL:
-        fputs("null", f);
-        return;
-    case UL_JSON_BOOL:
-        fputs(v->boolean ? "true" : "false", f);
-        return;
-    case UL_JSON_NUMBER:
-        fwrite(v->text, 1, v->text_len, f);
-        return;
-    case UL_JSON_STRING:
-        put_json_string(f, v->text);
-        return;
-    case UL_JSON_ARRAY:
-        fputc('[', f);
-        for (size_t i = 0; i < v->count; i++) {
-            if (i)
-                fputs(", ", f);
-            put_json_value(f, v->items[i], depth + 1);
-        }
-        fputc(']', f);
-        return;
-    case UL_JSON_OBJECT:
-        fputs("{", f);
-        for (size_t i = 0; i < v->count; i++) {
-            fprintf(f, "%s\n%*s", i ? "," : "", 2 * (depth + 1), "");
-            put_json_string(f, v->items[i]->key);
-            fputs(": ", f);
-            put_json_value(f, v->items[i], depth + 1);
-        }
-        fprintf(f, "\n%*s}", 2 * depth, "");
-        return;
-    }
-}
-
-/* The certificate with parameters.sigma set to sigma_text (decimal), in the
- * canonical key order format, method, source, parameters, claim, stated;
- * "expected" is dropped (the corpus expectation no longer applies). */
-static char *write_with_sigma(const ul_cert *c, const char *sigma_text)
-{
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    if (f == NULL)
-        abort();
-    fputs("{\n  \"format\": ", f);
-    put_json_string(f, UL_CERT_FORMAT);
-    fputs(",\n  \"method\": ", f);
-    put_json_string(f, ul_cert_method(c));
-    if (ul_cert_source(c) != NULL) {
-        fputs(",\n  \"source\": ", f);
-        put_json_string(f, ul_cert_source(c));
-    }
-    fputs(",\n  \"parameters\": {", f);
-    const ul_json_value *p = ul_cert_object(c, "parameters");
-    bool first = true, put = false;
-    for (size_t i = 0; p != NULL && i < p->count; i++) {
-        fprintf(f, "%s\n    ", first ? "" : ",");
-        first = false;
-        put_json_string(f, p->items[i]->key);
-        fputs(": ", f);
-        if (strcmp(p->items[i]->key, "sigma") == 0) {
-            fputs(sigma_text, f);
-            put = true;
-        } else {
-            put_json_value(f, p->items[i], 2);
-        }
-    }
-    if (!put)
-        fprintf(f, "%s\n    \"sigma\": %s", first ? "" : ",", sigma_text);
-    fputs("\n  }", f);
-    const char *objs[] = {"claim", "stated"};
-    for (size_t k = 0; k < 2; k++) {
-        const ul_json_value *o = ul_cert_object(c, objs[k]);
-        if (o == NULL)
-            continue;
-        fprintf(f, ",\n  \"%s\": ", objs[k]);
-        put_json_value(f, o, 1);
-    }
-    fputs("\n}\n", f);
-    fclose(f);
-    return buf;
-}
-
 static ul_status calibrate_common(const ul_cert *c, bool is_op, const ul_num_precision *want,
                                   char **completed, char *err, size_t errlen)
 {
@@ -914,9 +807,10 @@ static ul_status calibrate_common(const ul_cert *c, bool is_op, const ul_num_pre
         ul_audit_report rep;
         st = audit_common(c, is_op, want, &rep, err, errlen);
         if (st == UL_OK && rep.verdict == UL_VERDICT_SUPPORTED) {
-            *completed = write_with_sigma(c, g.sigma);
+            st = ul_cert_to_json_with(c, "parameters", "sigma", g.sigma, completed, err,
+                                      errlen);
             gcert_clear(&g);
-            return UL_OK;
+            return st;
         }
         if (st != UL_OK) {
             gcert_clear(&g);
@@ -968,11 +862,13 @@ static ul_status calibrate_common(const ul_cert *c, bool is_op, const ul_num_pre
         mpfi_get_right(hi, s);
         char *text = ul_num_format(hi, want->digits, MPFR_RNDU);
         mpfr_clear(hi);
-        char *out = write_with_sigma(c, text);
+        char *out = NULL;
+        char e2[512];
+        ul_status s2 = ul_cert_to_json_with(c, "parameters", "sigma", text, &out, e2, sizeof e2);
         /* audit the completed certificate: it must be supported */
         ul_cert *done = NULL;
-        char e2[512];
-        ul_status s2 = ul_cert_load_buffer(out, strlen(out), &done, e2, sizeof e2);
+        if (s2 == UL_OK)
+            s2 = ul_cert_load_buffer(out, strlen(out), &done, e2, sizeof e2);
         ul_audit_report rep;
         ul_audit_report_init(&rep);
         if (s2 == UL_OK)

@@ -25,7 +25,9 @@
  *     sigma       decimal or list    per-step noise standard deviation σ_t (noise
  *                                    N(0, σ_t² I), NOT 2ησ²): one value for every
  *                                    step, or exactly `steps` values
- *     steps       count, required    T, the number of noisy steps (0..1e8)
+ *     steps       count, required    T, the number of noisy steps (0..1e8); required
+ *                                    by `audit`; `calibrate` fills in the least T
+ *                                    (one constant sigma only)
  *     sigma0      decimal, optional  std of the noise added to the clipped initial
  *                                    model; absent or 0: δ_0 = 1 (any start)
  *     c0          decimal            initial clip radius C0; required when sigma0 > 0
@@ -483,11 +485,9 @@ static const ul_field_spec MC_PARAMS[] = {
      .lo = NEG_MAG,
      .hi = MAG,
      .doc = "per-step noise std: one value or one per step"},
-    {.name = "steps",
-     .type = UL_FIELD_COUNT,
-     .required = true,
-     .hi = "100000000",
-     .doc = "number of noisy steps T"},
+    /* required by `audit` (checked in mc_read, same message as a required
+     * field's); `calibrate` fills it in */
+    {.name = "steps", .type = UL_FIELD_COUNT, .hi = "100000000", .doc = "number of noisy steps T"},
     {.name = "c0",
      .type = UL_FIELD_DECIMAL,
      .lo = NEG_MAG,
@@ -538,9 +538,12 @@ typedef struct {
     size_t n_stated;
     const char *stated_path;
     char diameter_note[64];
+    bool has_steps; /* false only when calibrating */
 } mc_cert;
 
-static ul_status mc_read(const ul_cert *c, mc_cert *m, char *err, size_t errlen)
+/* Reads a "model-clipping" certificate.  calibrating: parameters.steps may
+ * be absent (the audit requires it). */
+static ul_status mc_read(const ul_cert *c, mc_cert *m, bool calibrating, char *err, size_t errlen)
 {
     ul_cert_values p, cl, s;
     ul_status st =
@@ -575,8 +578,19 @@ static ul_status mc_read(const ul_cert *c, mc_cert *m, char *err, size_t errlen)
     pb->c2 = get(&p, "c2")->text;
     const ul_cert_value *sigma = get(&p, "sigma");
     pb->sigma = value_items(sigma, &pb->n_sigma);
-    pb->steps = (unsigned long)get(&p, "steps")->count;
-    if (pb->n_sigma != 1 && pb->n_sigma != pb->steps)
+    const ul_cert_value *steps = get(&p, "steps");
+    m->has_steps = steps->present;
+    if (!steps->present && !calibrating)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "%s: missing required field (a whole number: number of noisy steps T)",
+                       steps->path);
+    if (!steps->present && pb->n_sigma != 1)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "%s: a list of per-step values needs steps; calibrate fills in steps for "
+                       "one constant sigma only",
+                       sigma->path);
+    pb->steps = (unsigned long)steps->count;
+    if (m->has_steps && pb->n_sigma != 1 && pb->n_sigma != pb->steps)
         return ul_fail(err, errlen, UL_EINPUT,
                        "%s: give one value or a list of exactly steps = %lu values (got %zu)",
                        sigma->path, pb->steps, pb->n_sigma);
@@ -607,7 +621,7 @@ static ul_status mc_read(const ul_cert *c, mc_cert *m, char *err, size_t errlen)
 
     const ul_cert_value *deltas = get(&s, "deltas");
     if (deltas->present) {
-        if (deltas->n_items > pb->steps || deltas->n_items > MAX_STATED_DELTAS)
+        if ((m->has_steps && deltas->n_items > pb->steps) || deltas->n_items > MAX_STATED_DELTAS)
             return ul_fail(err, errlen, UL_EINPUT,
                            "%s: at most one value per step (steps = %lu) and at most %d (got %zu)",
                            deltas->path, pb->steps, MAX_STATED_DELTAS, deltas->n_items);
@@ -724,7 +738,7 @@ static ul_status mc_audit(const ul_cert *c, const ul_num_precision *want, ul_aud
 {
     ul_audit_report_init(rep);
     mc_cert m;
-    ul_status st = mc_read(c, &m, err, errlen);
+    ul_status st = mc_read(c, &m, false, err, errlen);
     if (st != UL_OK)
         return st;
     ul_kol_mc_problem *pb = &m.pb;
@@ -980,7 +994,83 @@ static ul_status mc_audit(const ul_cert *c, const ul_num_precision *want, ul_aud
     return UL_OK;
 }
 
-const ul_audit_method ul_audit_model_clipping = {"model-clipping", mc_audit, NULL};
+/* `ulaudit calibrate`: parameters.steps absent, or given but not supporting
+ * the claim → T = the certified least T with δ_T ≤ the claimed δ at the one
+ * constant σ (ul_kol_mc_least_steps: δ_T ≤ δ and δ_{T−1} > δ, with the
+ * cited accounting; at most 1e7 steps for the product form, 1e5 for the
+ * adaptive one).  A certificate that already audits as supported is
+ * returned unchanged (re-serialised, "expected" dropped).  The completed
+ * certificate is audited again and must be supported, else UL_EINPUT. */
+static ul_status mc_calibrate(const ul_cert *c, const ul_num_precision *want, char **completed,
+                              char *err, size_t errlen)
+{
+    *completed = NULL;
+    mc_cert m;
+    ul_status st = mc_read(c, &m, true, err, errlen);
+    if (st != UL_OK)
+        return st;
+    ul_kol_mc_problem *pb = &m.pb;
+    const char *path = "$.parameters.steps";
+    char value[32];
+    if (m.has_steps) {
+        ul_audit_report rep;
+        st = mc_audit(c, want, &rep, err, errlen);
+        if (st != UL_OK)
+            return st;
+        if (rep.verdict == UL_VERDICT_SUPPORTED) {
+            snprintf(value, sizeof value, "%lu", pb->steps);
+            return ul_cert_to_json_with(c, "parameters", "steps", value, completed, err, errlen);
+        }
+        if (rep.verdict == UL_VERDICT_INVALID)
+            return ul_fail(err, errlen, UL_EINPUT,
+                           "$.parameters: a precondition of the cited theorem fails (see "
+                           "`ulaudit audit`); no T makes the claim supported");
+        if (pb->n_sigma != 1)
+            return ul_fail(err, errlen, UL_EINPUT,
+                           "$.parameters.sigma: a list of per-step values fixes T; calibrate "
+                           "fills in steps for one constant sigma only");
+    }
+    unsigned long t_max =
+        pb->mode == UL_CONTRACTION_PRODUCT ? LEAST_T_MAX_PRODUCT : LEAST_T_MAX_ADAPTIVE;
+    unsigned long T = 0;
+    ul_preconditions pre;
+    ul_pre_clear(&pre);
+    ul_num_report nr;
+    char e2[512] = "";
+    st = ul_kol_mc_least_steps(pb, m.claim_delta, t_max, &pre, &T, &nr, e2, sizeof e2);
+    if (st == UL_ENOROOT)
+        return ul_fail(err, errlen, UL_ENOROOT,
+                       "%s: no T up to %lu reaches delta = %s at eps = %s with this sigma (%s "
+                       "accounting)",
+                       path, t_max, m.claim_delta, pb->eps, mode_name(pb->mode));
+    if (st != UL_OK && st != UL_ECAP) { /* UL_ECAP: T is still certified sufficient */
+        ul_fail(err, errlen, st, "%s", e2);
+        return with_path(st, "parameters", err, errlen);
+    }
+    snprintf(value, sizeof value, "%lu", T);
+    char *text = NULL;
+    st = ul_cert_to_json_with(c, "parameters", "steps", value, &text, err, errlen);
+    if (st != UL_OK)
+        return st;
+    /* the completed certificate must audit as supported */
+    ul_cert *done = NULL;
+    ul_audit_report rep;
+    ul_audit_report_init(&rep);
+    ul_status s2 = ul_cert_load_buffer(text, strlen(text), &done, e2, sizeof e2);
+    if (s2 == UL_OK)
+        s2 = mc_audit(done, want, &rep, e2, sizeof e2);
+    ul_cert_free(done);
+    if (s2 != UL_OK || rep.verdict != UL_VERDICT_SUPPORTED) {
+        free(text);
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "%s: the calibrated T = %s did not audit as supported (%s)", path, value,
+                       s2 != UL_OK ? e2 : ul_verdict_name(rep.verdict));
+    }
+    *completed = text;
+    return UL_OK;
+}
+
+const ul_audit_method ul_audit_model_clipping = {"model-clipping", mc_audit, mc_calibrate};
 
 /* ==== gradient clipping (PABI) ================================================ */
 

@@ -21,9 +21,12 @@
  *   sigma      decimal, required  the LANGEVIN σ > 0: every projected noisy
  *                                 GD step adds √(2ησ²)·N(0, I_d), i.e. the
  *                                 injected noise VARIANCE per coordinate is
- *                                 2ησ² (standard deviation √(2η)·σ), not σ²
+ *                                 2ησ² (standard deviation √(2η)·σ), not σ²;
+ *                                 required by `audit`, may be left out for
+ *                                 `calibrate` (which fills it in)
  *   K          count, required    unlearning steps run after the request
- *                                 (0 ≤ K ≤ 1e15)
+ *                                 (0 ≤ K ≤ 1e15); required by `audit`, may be
+ *                                 left out for `calibrate`
  *   S          count, optional    records replaced by the request (group
  *                                 size, batch deletion), 1 ≤ S ≤ n; default 1
  *   T          count, optional    learning iterations, ≥ 1; absent = learning
@@ -71,6 +74,13 @@
  * "unsupported" needs a rigorous lower bound of the minimum over every
  * α > 1 above ε (the library's certified least K for the strongly convex
  * case, a branch and bound over α below for the others).
+ *
+ * Calibration (`ulaudit calibrate`, strongly convex case, (ε, δ) claim):
+ * K absent, or given but not supporting the claim at the given σ → K = the
+ * certified least K (ul_langevin_sc_least_k); σ absent → σ = the certified
+ * safe (upper) end of the smallest σ at K (ul_langevin_sc_sigma_min),
+ * rounded UP to --digits significant digits.  The completed certificate
+ * is audited again and must be supported.
  *
  * ===== method "d2d" ==========================================================
  *
@@ -293,16 +303,16 @@ static const ul_field_spec LG_PARAMS[] = {
      .lo_strict = true,
      .hi = LG_MAX,
      .doc = "step size (default 1/L)"},
+    /* sigma and K: required by `audit` (checked in lg_read, same message as a
+     * required field's); `calibrate` fills in the one that is missing */
     {.name = "sigma",
      .type = UL_FIELD_DECIMAL,
-     .required = true,
      .lo = "0",
      .lo_strict = true,
      .hi = LG_MAX,
      .doc = "Langevin sigma: injected noise variance 2*eta*sigma^2 per step"},
     {.name = "K",
      .type = UL_FIELD_COUNT,
-     .required = true,
      .hi = "1000000000000000",
      .doc = "unlearning steps"},
     {.name = "S", .type = UL_FIELD_COUNT, .lo = "1", .doc = "records replaced per request"},
@@ -379,6 +389,7 @@ typedef struct {
     ul_langevin_case kind;
     const char *n, *m, *L, *M, *eta, *sigma, *R, *C0, *C_lsi;
     unsigned long K, S, T; /* T = 0: to convergence */
+    bool has_K;            /* false only when calibrating (K then reads 0) */
     ul_variant rate, eps0_form;
     const char *eps, *delta, *r_alpha, *r_value;
     const char *st_sigma;
@@ -396,7 +407,10 @@ static ul_variant flip(ul_variant v)
     return v == UL_VARIANT_PRINTED ? UL_VARIANT_CORRECTED : UL_VARIANT_PRINTED;
 }
 
-static ul_status lg_read(const ul_cert *c, lg_input *in, char *err, size_t errlen)
+/* Reads a "langevin" certificate.  calibrating: parameters.sigma or
+ * parameters.K may be absent (the audit requires both). */
+static ul_status lg_read(const ul_cert *c, lg_input *in, bool calibrating, char *err,
+                         size_t errlen)
 {
     ul_cert_values p, cl, st;
     ul_status s = ul_cert_read_object(c, "parameters", LG_PARAMS, LG_N_PARAMS, &p, err, errlen);
@@ -421,6 +435,15 @@ static ul_status lg_read(const ul_cert *c, lg_input *in, char *err, size_t errle
     in->R = ftext(&p, "R");
     in->C0 = ftext(&p, "C0");
     in->C_lsi = ftext(&p, "C_LSI");
+    if (!calibrating && in->sigma == NULL)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "$.parameters.sigma: missing required field (a decimal number: Langevin "
+                       "sigma: injected noise variance 2*eta*sigma^2 per step)");
+    in->has_K = fhas(&p, "K");
+    if (!calibrating && !in->has_K)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "$.parameters.K: missing required field (a whole number: unlearning "
+                       "steps)");
     in->K = fcount(&p, "K", 0);
     in->S = fcount(&p, "S", 1);
     in->T = fcount(&p, "T", 0);
@@ -1260,7 +1283,7 @@ static ul_status lg_audit(const ul_cert *c, const ul_num_precision *want, ul_aud
     ul_num_init();
     ul_audit_report_init(rep);
     lg_input in;
-    ul_status st = lg_read(c, &in, err, errlen);
+    ul_status st = lg_read(c, &in, false, err, errlen);
     if (st != UL_OK)
         return st;
     ul_num_precision w = want != NULL ? *want : (ul_num_precision){17, 0, 0};
@@ -1364,7 +1387,132 @@ static ul_status lg_audit(const ul_cert *c, const ul_num_precision *want, ul_aud
     return UL_OK;
 }
 
-const ul_audit_method ul_audit_langevin = {"langevin", lg_audit, NULL};
+/* ---- calibration --------------------------------------------------------------------------- */
+
+/* Loads the completed text and audits it; UL_OK only when it is supported.
+ * On failure err names `path` and the value written. */
+static ul_status lg_recheck(const char *text, const ul_num_precision *want, const char *path,
+                            const char *value, char *err, size_t errlen)
+{
+    ul_cert *done = NULL;
+    char e2[512] = "";
+    ul_audit_report rep;
+    ul_audit_report_init(&rep);
+    ul_status st = ul_cert_load_buffer(text, strlen(text), &done, e2, sizeof e2);
+    if (st == UL_OK)
+        st = lg_audit(done, want, &rep, e2, sizeof e2);
+    ul_cert_free(done);
+    if (st != UL_OK || rep.verdict != UL_VERDICT_SUPPORTED)
+        return ul_fail(err, errlen, UL_EINPUT, "%s: the calibrated value %s did not audit as "
+                       "supported (%s)", path, value,
+                       st != UL_OK ? e2 : ul_verdict_name(rep.verdict));
+    return UL_OK;
+}
+
+/* `ulaudit calibrate`, strongly convex case, (eps, delta) claim: K absent or
+ * not supporting the claim at the given σ → K = the certified least K
+ * (ul_langevin_sc_least_k: K − 1 steps provably do not reach it); σ absent
+ * → σ = the upper end of the enclosure of σ*(K) (ul_langevin_sc_sigma_min,
+ * the certified safe end) rounded UP to want->digits significant digits.  A
+ * certificate that already audits as supported is returned unchanged
+ * (re-serialised, "expected" dropped).  The completed certificate is
+ * audited again and must come out supported, else UL_EINPUT. */
+static ul_status lg_calibrate(const ul_cert *c, const ul_num_precision *want, char **completed,
+                              char *err, size_t errlen)
+{
+    ul_num_init();
+    *completed = NULL;
+    lg_input in;
+    ul_status st = lg_read(c, &in, true, err, errlen);
+    if (st != UL_OK)
+        return st;
+    ul_num_precision w = want != NULL ? *want : (ul_num_precision){17, 0, 0};
+    if (w.digits < 1)
+        w.digits = 17;
+    if (in.sigma == NULL && !in.has_K)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "$.parameters.sigma: missing, and so is $.parameters.K: calibrate fills "
+                       "in one of them; give the other");
+    if (in.kind != UL_LANGEVIN_STRONGLY_CONVEX)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "$.parameters.case: calibrate supports the strongly-convex case only");
+    if (in.eps == NULL)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "$.claim.eps: calibrate needs an (eps, delta) claim to calibrate for");
+    if (dcmp(in.eps, "0") <= 0)
+        return ul_fail(err, errlen, UL_ENOROOT,
+                       "$.claim.eps: no sigma or K reaches eps = 0 (the conversion term "
+                       "log(1/delta)/(alpha - 1) is positive)");
+    char *text = NULL;
+    if (in.sigma != NULL && in.has_K) {
+        /* both given: kept when they already support the claim */
+        ul_audit_report rep;
+        st = lg_audit(c, &w, &rep, err, errlen);
+        if (st != UL_OK)
+            return st;
+        if (rep.verdict == UL_VERDICT_SUPPORTED)
+            return ul_cert_to_json_with(c, "parameters", "sigma", in.sigma, completed, err,
+                                        errlen);
+        if (rep.verdict == UL_VERDICT_INVALID)
+            return ul_fail(err, errlen, UL_EINPUT,
+                           "$.parameters: a precondition of the cited theorem fails (see "
+                           "`ulaudit audit`); no K makes the claim supported");
+    }
+    ul_langevin_sc_problem pb = lg_sc_problem(&in);
+    ul_num_report nr;
+    char e2[512] = "", value[64] = "";
+    const char *path;
+    if (in.sigma != NULL) {
+        path = "$.parameters.K";
+        unsigned long K = 0;
+        ul_num_value r;
+        ul_num_value_init(&r, 64);
+        char alpha[UL_LANGEVIN_ALPHA_TEXT_LEN];
+        st = ul_langevin_sc_least_k(&pb, in.sigma, in.eps, &w, &K, &r, alpha, sizeof alpha, NULL,
+                                    &nr, e2, sizeof e2);
+        ul_num_value_clear(&r);
+        if (st == UL_ENOROOT)
+            return ul_fail(err, errlen, UL_ENOROOT,
+                           "%s: no K up to %lu reaches eps = %s at sigma = %s", path,
+                           UL_LANGEVIN_MAX_K, in.eps, in.sigma);
+        if (st != UL_OK)
+            return path_error(err, errlen, st, e2);
+        snprintf(value, sizeof value, "%lu", K);
+        st = ul_cert_to_json_with(c, "parameters", "K", value, &text, err, errlen);
+    } else {
+        path = "$.parameters.sigma";
+        /* σ* a few digits beyond those printed, so that its safe end rounded
+         * up is the smallest safe σ at that many digits */
+        ul_num_precision fine = w;
+        fine.digits = w.digits + 5;
+        mpfi_t s;
+        mpfi_init2(s, 128);
+        st = ul_langevin_sc_sigma_min(&pb, in.eps, in.K, &fine, s, NULL, &nr, e2, sizeof e2);
+        if (st != UL_OK && st != UL_ECAP) {
+            mpfi_clear(s);
+            return path_error(err, errlen, st, e2);
+        }
+        mpfr_t hi;
+        mpfr_init2(hi, mpfi_get_prec(s));
+        mpfi_get_right(hi, s);
+        char *t = ul_num_format(hi, w.digits, MPFR_RNDU);
+        mpfr_clear(hi);
+        mpfi_clear(s);
+        snprintf(value, sizeof value, "%s", t);
+        free(t);
+        st = ul_cert_to_json_with(c, "parameters", "sigma", value, &text, err, errlen);
+    }
+    if (st == UL_OK)
+        st = lg_recheck(text, &w, path, value, err, errlen);
+    if (st != UL_OK) {
+        free(text);
+        return st;
+    }
+    *completed = text;
+    return UL_OK;
+}
+
+const ul_audit_method ul_audit_langevin = {"langevin", lg_audit, lg_calibrate};
 
 /* ====================================================================================== */
 /* ---- method "d2d" ----------------------------------------------------------------------- */

@@ -36,6 +36,8 @@
  *   n, d, r    counts ≥ 1         database size, dimension, records replaced per request
  *   K          count              iterations of one run (g7, g9)
  *   KA, KAbar  counts             learner iterations, unlearner iterations per request
+ *                                 (g15: `calibrate` fills in the least KAbar when it
+ *                                 is absent or does not reach the claim)
  *   eps_dp     decimal ≥ 0        RDP budget of order q (thm51, thm52-deletion)
  *   eps_dd     decimal ≥ 0        non-adaptive deletion budget (thm43; for thm51 /
  *                                 thm52-deletion only when the claim has no Rényi pair)
@@ -409,7 +411,10 @@ typedef struct {
     char kmax[32]; /* max{KA, KAbar} as text (thm52-privacy) */
 } ngd_input;
 
-static ul_status ngd_read(const ul_cert *c, ngd_input *in, char *err, size_t errlen)
+/* Reads a "noisy-gd" certificate.  calibrating: parameters.KAbar may be
+ * absent under theorem g15 (the audit requires it). */
+static ul_status ngd_read(const ul_cert *c, ngd_input *in, bool calibrating, char *err,
+                          size_t errlen)
 {
     ul_cert_values p, cl, st;
     ul_status s = ul_cert_read_object(c, "parameters", NGD_PARAMS, P_COUNT, &p, err, errlen);
@@ -432,7 +437,7 @@ static ul_status ngd_read(const ul_cert *c, ngd_input *in, char *err, size_t err
                            "$.parameters.%s: not used by theorem '%s' (a misplaced field would "
                            "be silently ignored)",
                            NGD_PARAMS[f].name, thm);
-        if (!present && (need & B(f)))
+        if (!present && (need & B(f)) && !(calibrating && in->thm == T_G15 && f == P_KABAR))
             return ul_fail(err, errlen, UL_EINPUT,
                            "$.parameters.%s: missing (theorem '%s' needs it: %s)",
                            NGD_PARAMS[f].name, thm, NGD_PARAMS[f].doc);
@@ -1237,7 +1242,7 @@ static ul_status ngd_audit(const ul_cert *c, const ul_num_precision *want, ul_au
     ul_num_init();
     ul_audit_report_init(rep);
     ngd_input in;
-    ul_status st = ngd_read(c, &in, err, errlen);
+    ul_status st = ngd_read(c, &in, false, err, errlen);
     if (st != UL_OK)
         return st;
     ul_num_precision w = want != NULL ? *want : (ul_num_precision){17, 0, 0};
@@ -1387,4 +1392,87 @@ static ul_status ngd_audit(const ul_cert *c, const ul_num_precision *want, ul_au
     return UL_OK;
 }
 
-const ul_audit_method ul_audit_noisy_gd = {"noisy-gd", ngd_audit, NULL};
+/* ---- calibration --------------------------------------------------------------------------- */
+
+/* `ulaudit calibrate`, theorem g15 with a Rényi claim (q, ε_dd): parameters.
+ * KAbar absent, or given but not supporting the claim → K_Abar = the
+ * certified least K_Abar whose G.15 bound (in the certificate's g15_form)
+ * is ≤ ε_dd (ul_ngd_least_kabar_g15: the bound at K_Abar − 1 provably
+ * exceeds it).  A certificate that already audits as supported is returned
+ * unchanged (re-serialised, "expected" dropped).  The completed
+ * certificate is audited again and must be supported, else UL_EINPUT. */
+static ul_status ngd_calibrate(const ul_cert *c, const ul_num_precision *want, char **completed,
+                               char *err, size_t errlen)
+{
+    ul_num_init();
+    *completed = NULL;
+    ngd_input in;
+    ul_status st = ngd_read(c, &in, true, err, errlen);
+    if (st != UL_OK)
+        return st;
+    ul_num_precision w = want != NULL ? *want : (ul_num_precision){17, 0, 0};
+    if (w.digits < 1)
+        w.digits = 17;
+    if (in.thm != T_G15)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "$.parameters.theorem: calibrate fills in KAbar for theorem 'g15' only "
+                       "(got '%s')",
+                       THEOREMS[in.thm]);
+    if (in.r_value == NULL)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "$.claim.renyi_value: calibrate needs the deletion claim (renyi_order, "
+                       "renyi_value) to calibrate K_Abar for");
+    if (dcmp(in.r_value, "0") <= 0)
+        return ul_fail(err, errlen, UL_ENOROOT,
+                       "$.claim.renyi_value: no K_Abar reaches a deletion eps of 0");
+    const char *path = "$.parameters.KAbar";
+    char value[32];
+    if (in.pb.KAbar != NULL) {
+        ul_audit_report rep;
+        st = ngd_audit(c, &w, &rep, err, errlen);
+        if (st != UL_OK)
+            return st;
+        if (rep.verdict == UL_VERDICT_SUPPORTED)
+            return ul_cert_to_json_with(c, "parameters", "KAbar", in.pb.KAbar, completed, err,
+                                        errlen);
+        if (rep.verdict == UL_VERDICT_INVALID)
+            return ul_fail(err, errlen, UL_EINPUT,
+                           "$.parameters: a precondition of the cited theorem fails (see "
+                           "`ulaudit audit`); no K_Abar makes the claim supported");
+    }
+    ul_ngd_params pb = in.pb;
+    pb.eps_dd = in.r_value;
+    pb.KAbar = NULL;
+    unsigned long k = 0;
+    ul_num_report nr;
+    char e2[512] = "";
+    st = ul_ngd_least_kabar_g15(&pb, in.form, 0, &w, &k, NULL, NULL, &nr, e2, sizeof e2);
+    if (st == UL_ENOROOT)
+        return ul_fail(err, errlen, UL_ENOROOT,
+                       "%s: no K_Abar reaches the deletion eps %s at order q = %s (%s)", path,
+                       in.r_value, in.q, e2);
+    if (st != UL_OK)
+        return path_error(err, errlen, st, e2);
+    snprintf(value, sizeof value, "%lu", k);
+    char *text = NULL;
+    st = ul_cert_to_json_with(c, "parameters", "KAbar", value, &text, err, errlen);
+    if (st != UL_OK)
+        return st;
+    ul_cert *done = NULL;
+    ul_audit_report rep;
+    ul_audit_report_init(&rep);
+    ul_status s2 = ul_cert_load_buffer(text, strlen(text), &done, e2, sizeof e2);
+    if (s2 == UL_OK)
+        s2 = ngd_audit(done, &w, &rep, e2, sizeof e2);
+    ul_cert_free(done);
+    if (s2 != UL_OK || rep.verdict != UL_VERDICT_SUPPORTED) {
+        free(text);
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "%s: the calibrated K_Abar = %s did not audit as supported (%s)", path,
+                       value, s2 != UL_OK ? e2 : ul_verdict_name(rep.verdict));
+    }
+    *completed = text;
+    return UL_OK;
+}
+
+const ul_audit_method ul_audit_noisy_gd = {"noisy-gd", ngd_audit, ngd_calibrate};

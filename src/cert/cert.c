@@ -709,3 +709,142 @@ done:
     free(tmp);
     return st;
 }
+
+/* ---- re-serialising ------------------------------------------------------ */
+
+static void put_json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)s; *p != '\0'; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(f, "\\%c", *p);
+        else if (*p == '\n')
+            fputs("\\n", f);
+        else if (*p == '\t')
+            fputs("\\t", f);
+        else if (*p == '\r')
+            fputs("\\r", f);
+        else if (*p < 0x20)
+            fprintf(f, "\\u%04x", *p);
+        else
+            fputc(*p, f);
+    }
+    fputc('"', f);
+}
+
+/* Writes v at indentation depth: numbers as their original decimal text;
+ * in the object `target` (when v is it), the member `field` gets the literal
+ * `number` (appended when absent). */
+static void put_json_value(FILE *f, const ul_json_value *v, int depth, const ul_json_value *target,
+                           const char *field, const char *number)
+{
+    switch (v->type) {
+    case UL_JSON_NULL:
+        fputs("null", f);
+        return;
+    case UL_JSON_BOOL:
+        fputs(v->boolean ? "true" : "false", f);
+        return;
+    case UL_JSON_NUMBER:
+        fwrite(v->text, 1, v->text_len, f);
+        return;
+    case UL_JSON_STRING:
+        put_json_string(f, v->text);
+        return;
+    case UL_JSON_ARRAY:
+        fputc('[', f);
+        for (size_t i = 0; i < v->count; i++) {
+            if (i)
+                fputs(", ", f);
+            put_json_value(f, v->items[i], depth + 1, NULL, NULL, NULL);
+        }
+        fputc(']', f);
+        return;
+    case UL_JSON_OBJECT: {
+        bool put = false;
+        fputs("{", f);
+        for (size_t i = 0; i < v->count; i++) {
+            fprintf(f, "%s\n%*s", i ? "," : "", 2 * (depth + 1), "");
+            put_json_string(f, v->items[i]->key);
+            fputs(": ", f);
+            if (v == target && strcmp(v->items[i]->key, field) == 0) {
+                fputs(number, f);
+                put = true;
+            } else {
+                put_json_value(f, v->items[i], depth + 1, NULL, NULL, NULL);
+            }
+        }
+        if (v == target && !put) {
+            fprintf(f, "%s\n%*s", v->count ? "," : "", 2 * (depth + 1), "");
+            put_json_string(f, field);
+            fprintf(f, ": %s", number);
+        }
+        fprintf(f, "\n%*s}", 2 * depth, "");
+        return;
+    }
+    }
+}
+
+ul_status ul_cert_to_json_with(const ul_cert *c, const char *object, const char *field,
+                               const char *decimal_text, char **out, char *err, size_t errlen)
+{
+    *out = NULL;
+    static const char *const objs[] = {"parameters", "claim", "stated"};
+    bool known = false;
+    for (size_t k = 0; k < 3; k++)
+        known = known || (object != NULL && strcmp(object, objs[k]) == 0);
+    if (!known)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "ul_cert_to_json_with: object must be parameters, claim or stated (got "
+                       "'%s')",
+                       object != NULL ? object : "(null)");
+    if (field == NULL || field[0] == '\0')
+        return ul_fail(err, errlen, UL_EINPUT, "ul_cert_to_json_with: empty field name");
+    /* the number must be one JSON number literal, nothing else */
+    ul_json_doc *num = NULL;
+    char e2[256];
+    size_t len = decimal_text != NULL ? strlen(decimal_text) : 0;
+    bool is_number = len > 0 && ul_json_parse(decimal_text, len, &num, e2, sizeof e2) == UL_OK &&
+                     ul_json_root(num)->type == UL_JSON_NUMBER &&
+                     strspn(decimal_text, "0123456789+-.eE") == len;
+    ul_json_free(num);
+    if (!is_number)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "$.%s.%s: '%s' is not a JSON number literal", object, field,
+                       decimal_text != NULL ? decimal_text : "(null)");
+
+    char *buf = NULL;
+    size_t blen = 0;
+    FILE *f = open_memstream(&buf, &blen);
+    if (f == NULL)
+        return ul_fail(err, errlen, UL_EINPUT, "$.%s.%s: out of memory", object, field);
+    fputs("{\n  \"format\": ", f);
+    put_json_string(f, UL_CERT_FORMAT);
+    fputs(",\n  \"method\": ", f);
+    put_json_string(f, ul_cert_method(c));
+    if (ul_cert_source(c) != NULL) {
+        fputs(",\n  \"source\": ", f);
+        put_json_string(f, ul_cert_source(c));
+    }
+    for (size_t k = 0; k < 3; k++) {
+        const ul_json_value *o = ul_cert_object(c, objs[k]);
+        bool target = strcmp(objs[k], object) == 0;
+        if (o == NULL && !target)
+            continue;
+        fprintf(f, ",\n  \"%s\": ", objs[k]);
+        if (o == NULL) { /* only an absent "stated" (the others are required) */
+            fputs("{\n    ", f);
+            put_json_string(f, field);
+            fprintf(f, ": %s\n  }", decimal_text);
+        } else {
+            put_json_value(f, o, 1, target ? o : NULL, field, decimal_text);
+        }
+    }
+    fputs("\n}\n", f);
+    if (fclose(f) != 0 || buf == NULL) {
+        free(buf);
+        return ul_fail(err, errlen, UL_EINPUT, "$.%s.%s: out of memory", object, field);
+    }
+    *out = buf;
+    return UL_OK;
+}

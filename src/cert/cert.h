@@ -152,4 +152,24 @@ const ul_cert_value *ul_cert_values_get(const ul_cert_values *vals, const char *
 ul_status ul_cert_write_atomic(const char *path, const void *data, size_t len, char *err,
                                size_t errlen);
 
+/* Re-serialises the certificate as JSON text (*out, malloc'd, NUL-terminated,
+ * ending in a newline) with the field `field` of the object `object`
+ * ("parameters", "claim" or "stated") set to the number decimal_text:
+ * replaced in place when present, appended as the object's last member when
+ * absent (an absent "stated" object is created with that one member).  This
+ * is how `ulaudit calibrate` writes a completed certificate.
+ *   - decimal_text must be one JSON number literal ("0.2431", "18",
+ *     "9.9977724e-1"); it is written verbatim, never through a double;
+ *   - every other number keeps its original decimal text, strings are
+ *     re-escaped, members and elements keep their document order;
+ *   - top-level keys come in the order format, method, source, parameters,
+ *     claim, stated; "expected" is DROPPED (a corpus expectation no longer
+ *     applies to the changed certificate);
+ *   - layout: two-space indentation, one member per line, arrays on one line.
+ * The result reads back with ul_cert_load_buffer.  UL_EINPUT (out NULL, err
+ * says why) when object is not one of the three, field is empty or
+ * decimal_text is not a JSON number. */
+ul_status ul_cert_to_json_with(const ul_cert *c, const char *object, const char *field,
+                               const char *decimal_text, char **out, char *err, size_t errlen);
+
 #endif

@@ -5,6 +5,7 @@
 #include "cli/audit.h"
 #include "cli/calc.h"
 #include "cli/exitcodes.h"
+#include "cli/vectors.h"
 #include "num/encl.h"
 
 #define ULAUDIT_VERSION "0.1.0"
@@ -31,6 +32,9 @@ static void usage(FILE *out)
             "  calibrate CERT.json\n"
             "                  print the certificate completed with the parameter (sigma)\n"
             "                  that makes its claim supported; --out FILE writes it atomically\n"
+            "  vectors --out DIR [--digits N] [--only FAMILY]\n"
+            "                  write the certified reference vectors (CSV + manifest)\n"
+            "                  that double-precision accountants can be tested against\n"
             "  help            this text\n\n"
             "Flags:\n"
             "  --help          help (also after a command: ulaudit calc theta --help)\n"
@@ -60,6 +64,8 @@ int main(int argc, char **argv)
         rc = ul_cli_audit(argc - 2, argv + 2);
     } else if (strcmp(argv[1], "calibrate") == 0) {
         rc = ul_cli_calibrate(argc - 2, argv + 2);
+    } else if (strcmp(argv[1], "vectors") == 0) {
+        rc = ul_cli_vectors(argc - 2, argv + 2);
     } else {
         fprintf(stderr, "ulaudit: unknown command '%s' (see ulaudit --help)\n", argv[1]);
         rc = UL_EXIT_USAGE;

@@ -1,0 +1,165 @@
+/* src/cli/vectors.c — `ulaudit vectors --out DIR [--digits N] [--only FAMILY]
+ * [--json]`: writes the certified reference vectors (src/vectors/vectors.h)
+ * into DIR, one CSV file per family and a manifest.
+ */
+#include "cli/vectors.h"
+
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/args.h"
+#include "cli/exitcodes.h"
+#include "vectors/vectors.h"
+
+void ul_cli_vectors_help(FILE *out)
+{
+    fprintf(out,
+            "usage: ulaudit vectors --out DIR [--digits N] [--only FAMILY] [--json]\n\n"
+            "Writes certified reference vectors for testing other privacy accountants: one\n"
+            "CSV file per family (inputs, then every output as lo and hi at N significant\n"
+            "digits, lo rounded down and hi rounded up, the correctly rounded double when\n"
+            "[lo, hi] determines it, and a flag where that double is 0, subnormal or\n"
+            "infinite while the true value is not) and manifest.json (format and generator\n"
+            "versions, digits, row count and SHA-256 of every file).  The output is the same\n"
+            "byte for byte on every run.  vectors/README.md describes the files.\n\n"
+            "  --out DIR       output directory (created if missing; its parent must exist)\n"
+            "  --digits N      significant digits of lo and hi, %d to %d (default %d)\n"
+            "  --only FAMILY   write one family (and a manifest listing only it)\n"
+            "  --json          one JSON object on stdout: the files written\n\n"
+            "Families:\n",
+            UL_VEC_MIN_DIGITS, UL_VEC_MAX_DIGITS, UL_VEC_DEFAULT_DIGITS);
+    for (const ul_vec_family *f = ul_vec_families; f->name != NULL; f++)
+        fprintf(out, "  %-15s %s\n", f->name, f->summary);
+    fprintf(out, "\nExit codes: 0 written, 2 usage or input error, 3 a value could not be\n"
+                 "certified to N digits.  Example: ulaudit vectors --out /tmp/vectors\n");
+}
+
+/* Whether argv gives the flag `name` (as --name or --name=value), walking
+ * the arguments the way ul_cli_parse does (a flag without '=' consumes the
+ * next argument), so that a value is never taken for a flag. */
+static bool flag_given(int argc, char **argv, const char *name)
+{
+    size_t n = strlen(name);
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--json") == 0 || strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
+            continue;
+        if (strncmp(a, "--", 2) != 0)
+            continue;
+        bool has_eq = strchr(a, '=') != NULL;
+        if (strncmp(a + 2, name, n) == 0 && (a[2 + n] == '\0' || a[2 + n] == '='))
+            return true;
+        if (!has_eq)
+            i++;
+    }
+    return false;
+}
+
+typedef struct {
+    bool json;
+    json_object *files;
+    const char *dir;
+    int digits;
+    bool header_done; /* the text header waits for the first file, so that an
+                       * unusable --out prints nothing on stdout */
+} progress_ctx;
+
+static void progress(const ul_vec_file_report *f, void *ctx)
+{
+    progress_ctx *p = ctx;
+    if (!p->json && !p->header_done) {
+        printf("vectors: writing to %s (%d digits)\n", p->dir, p->digits);
+        p->header_done = true;
+    }
+    if (p->json) {
+        json_object *o = json_object_new_object();
+        json_object_object_add(o, "family", json_object_new_string(f->family->name));
+        json_object_object_add(o, "file", json_object_new_string(f->family->file));
+        json_object_object_add(o, "rows", json_object_new_int64((int64_t)f->rows));
+        json_object_object_add(o, "bytes", json_object_new_int64((int64_t)f->bytes));
+        json_object_object_add(o, "sha256", json_object_new_string(f->sha256));
+        json_object_object_add(o, "seconds", json_object_new_double(f->seconds));
+        json_object_array_add(p->files, o);
+    } else {
+        printf("  %-20s %6zu rows %9zu bytes %7.2f s  sha256 %.16s…\n", f->family->file, f->rows,
+               f->bytes, f->seconds, f->sha256);
+        fflush(stdout);
+    }
+}
+
+int ul_cli_vectors(int argc, char **argv)
+{
+    static const ul_cli_flag flags[] = {
+        {"out", "DIR", "output directory", NULL},
+        {"only", "FAMILY", "one family (default: all)", "all"},
+    };
+    const char *values[2];
+    ul_cli_common common;
+    char err[1024];
+    if (ul_cli_parse(argc, argv, flags, 2, values, &common, err, sizeof err) != 0) {
+        fprintf(stderr, "ulaudit vectors: %s\n", err);
+        return UL_EXIT_USAGE;
+    }
+    if (common.help) {
+        ul_cli_vectors_help(stdout);
+        return UL_EXIT_OK;
+    }
+    if (flag_given(argc, argv, "max-bits")) {
+        fprintf(stderr, "ulaudit vectors: --max-bits: not taken by vectors (the precision rises "
+                        "as far as the digits need)\n");
+        return UL_EXIT_USAGE;
+    }
+    /* ul_cli_parse's default is the calculator's 17; vectors has its own. */
+    int digits = flag_given(argc, argv, "digits") ? common.digits : UL_VEC_DEFAULT_DIGITS;
+    if (digits > UL_VEC_MAX_DIGITS) {
+        fprintf(stderr,
+                "ulaudit vectors: --digits: must be a whole number from %d to %d (got %d)\n",
+                UL_VEC_MIN_DIGITS, UL_VEC_MAX_DIGITS, digits);
+        return UL_EXIT_USAGE;
+    }
+    const char *only = strcmp(values[1], "all") == 0 ? NULL : values[1];
+    if (only != NULL && ul_vec_family_find(only) == NULL) {
+        fprintf(stderr, "ulaudit vectors: --only: unknown family '%s' (one of", only);
+        for (const ul_vec_family *f = ul_vec_families; f->name != NULL; f++)
+            fprintf(stderr, " %s", f->name);
+        fprintf(stderr, ")\n");
+        return UL_EXIT_USAGE;
+    }
+    if (values[0][0] == '\0') {
+        fprintf(stderr, "ulaudit vectors: --out: must be a directory path (got '')\n");
+        return UL_EXIT_USAGE;
+    }
+
+    progress_ctx p = {common.json, common.json ? json_object_new_array() : NULL, values[0], digits,
+                      false};
+    ul_status st = ul_vec_generate(values[0], digits, only, progress, &p, err, sizeof err);
+    int rc;
+    if (st != UL_OK) {
+        /* the library names its parameters without dashes (out, digits, only) */
+        bool flag = strncmp(err, "out:", 4) == 0 || strncmp(err, "digits:", 7) == 0 ||
+                    strncmp(err, "only:", 5) == 0;
+        fprintf(stderr, "ulaudit vectors: %s%s\n", flag ? "--" : "", err);
+        rc = st == UL_ECAP ? UL_EXIT_INCONCLUSIVE : UL_EXIT_USAGE;
+    } else if (common.json) {
+        json_object *o = json_object_new_object();
+        json_object_object_add(o, "out", json_object_new_string(values[0]));
+        json_object_object_add(o, "digits", json_object_new_int(digits));
+        json_object_object_add(o, "format_version", json_object_new_int(UL_VEC_FORMAT_VERSION));
+        json_object_object_add(o, "generator_version",
+                               json_object_new_string(UL_VEC_GENERATOR_VERSION));
+        json_object_object_add(o, "manifest", json_object_new_string(UL_VEC_MANIFEST));
+        json_object_object_add(o, "files", json_object_get(p.files));
+        puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+                                                   JSON_C_TO_STRING_NOSLASHESCAPE));
+        json_object_put(o);
+        rc = UL_EXIT_OK;
+    } else {
+        printf("  %-20s (row counts and SHA-256 of the files above)\n", UL_VEC_MANIFEST);
+        rc = UL_EXIT_OK;
+    }
+    if (p.files != NULL)
+        json_object_put(p.files);
+    return rc;
+}
