@@ -53,6 +53,10 @@ run 0 calibrate audits/output-perturbation-classic-eps10.json
 run 2 audit tests/data/certs/bad/duplicate_key.json
 run 2 audit tests/data/certs/bad/non_utf8.json
 run 2 audit /nonexistent.json
+VEC_DIR=$(mktemp -d)
+run 0 vectors --only rdp-to-eps --out "$VEC_DIR"
+run 2 vectors --only nosuch --out "$VEC_DIR"
+rm -rf "$VEC_DIR"
 run 2 calc theta --eps nan --r 1
 run 2 calc theta --eps 1 --r -1
 run 2 calc gauss-sigma --eps 1 --delta 2
