@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bounds/bounds_util.h"
 #include "bounds/gaussian.h"
 #include "num/input.h"
 #include "num/threshold.h"
@@ -453,17 +454,9 @@ ul_status ul_contraction_sigma_min(const ul_contraction_problem *pb, const char 
     st = ul_num_bracket_threshold(classify_r, &s, false, want, safe_r, unsafe_r, report, err,
                                   errlen);
     if (st == UL_OK || (st == UL_ECAP && !mpfr_nan_p(unsafe_r))) {
-        mpfr_prec_t p = report->bits_used + 32;
-        mpfi_set_prec(d, p);
-        ul_num_set_decimal(d, diameter);
-        mpfi_set_prec(sigma, p);
-        mpfr_t lo, hi;
-        mpfr_inits2(p, lo, hi, (mpfr_ptr)0);
         /* σ* ∈ [D_lo / r_unsafe, D_hi / r_safe]; the upper end is safe. */
-        mpfr_div(lo, &d->left, unsafe_r, MPFR_RNDD);
-        mpfr_div(hi, &d->right, safe_r, MPFR_RNDU);
-        mpfi_interv_fr(sigma, lo, hi);
-        mpfr_clears(lo, hi, (mpfr_ptr)0);
+        ul_bounds_sigma_from_radius_bracket(sigma, diameter, safe_r, unsafe_r,
+                                            report->bits_used + 32);
     }
     mpfr_clears(safe_r, unsafe_r, (mpfr_ptr)0);
     mpfi_clear(d);

@@ -25,6 +25,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "bounds/bounds_util.h"
 #include "num/gauss_tail.h"
 #include "num/input.h"
 #include "num/threshold.h"
@@ -368,17 +369,9 @@ ul_status ul_gauss_sigma_min(const char *eps, const char *delta, const char *sen
     st = ul_num_bracket_threshold(classify_any, &in, false, want, safe_r, unsafe_r, report, err,
                                   errlen);
     if (st == UL_OK || (st == UL_ECAP && !mpfr_nan_p(unsafe_r))) {
-        mpfr_prec_t p = report->bits_used + 32;
-        mpfi_set_prec(s, p);
-        ul_num_set_decimal(s, sensitivity);
-        mpfi_set_prec(sigma, p);
-        mpfr_t lo, hi;
-        mpfr_inits2(p, lo, hi, (mpfr_ptr)0);
         /* σ* ∈ [S_lo / r_unsafe, S_hi / r_safe]; the upper end is safe. */
-        mpfr_div(lo, &s->left, unsafe_r, MPFR_RNDD);
-        mpfr_div(hi, &s->right, safe_r, MPFR_RNDU);
-        mpfi_interv_fr(sigma, lo, hi);
-        mpfr_clears(lo, hi, (mpfr_ptr)0);
+        ul_bounds_sigma_from_radius_bracket(sigma, sensitivity, safe_r, unsafe_r,
+                                            report->bits_used + 32);
     } else if (st == UL_ECAP) {
         set_unbounded(sigma); /* no certified bracket: all that is known is σ* ≥ 0 */
     }

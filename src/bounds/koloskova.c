@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bounds/bounds_util.h"
 #include "bounds/gaussian.h"
 #include "num/input.h"
 
@@ -1534,13 +1535,8 @@ static ul_status eval_code_eps(ul_num_value *out, void *ctx, char *err, size_t e
         } else {
             if (mpfr_less_p(&f->right, &best->right))
                 c->best = i;
-            /* min of two enclosures: [min lo, min hi] */
-            mpfr_t lo, hi;
-            mpfr_inits2(p, lo, hi, (mpfr_ptr)0);
-            mpfr_min(lo, &best->left, &f->left, MPFR_RNDD);
-            mpfr_min(hi, &best->right, &f->right, MPFR_RNDU);
-            mpfi_interv_fr(best, lo, hi);
-            mpfr_clears(lo, hi, (mpfr_ptr)0);
+            /* min of two enclosures: [min lo, min hi] (best has precision p) */
+            ul_bounds_interval_min(best, best, f);
         }
     }
     mpfi_set(out->enclosure, best);

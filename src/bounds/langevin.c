@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bounds/bounds_util.h"
 #include "num/input.h"
 #include "num/threshold.h"
 
@@ -36,17 +37,6 @@ bool ul_langevin_variant_parse(const char *text, ul_variant *v)
 }
 
 /* ---- interval helpers ----------------------------------------------------- */
-
-/* out ⊇ { min(a, b) : a ∈ A, b ∈ B } = [min(A.lo, B.lo), min(A.hi, B.hi)]. */
-static void imin(mpfi_ptr out, mpfi_srcptr a, mpfi_srcptr b)
-{
-    mpfr_t lo, hi;
-    mpfr_inits2(mpfi_get_prec(out), lo, hi, (mpfr_ptr)0);
-    mpfr_min(lo, &a->left, &b->left, MPFR_RNDD);
-    mpfr_min(hi, &a->right, &b->right, MPFR_RNDU);
-    mpfi_interv_fr(out, lo, hi);
-    mpfr_clears(lo, hi, (mpfr_ptr)0);
-}
 
 static bool same_interval(mpfi_srcptr a, mpfi_srcptr b)
 {
@@ -295,7 +285,7 @@ static ul_status eps0_sum(mpfi_ptr sum, const ul_langevin_setting *s, mpfi_srcpt
         }
         mpfi_mul(C1, g, C);
         mpfi_add(C1, C1, h);
-        imin(C1, C1, cbar);
+        ul_bounds_interval_min(C1, C1, cbar);
         mpfi_div(q, h, C1);
         mpfi_add_ui(q, q, 1);
         mpfi_ui_div(q, 1, q);
@@ -307,7 +297,7 @@ static ul_status eps0_sum(mpfi_ptr sum, const ul_langevin_setting *s, mpfi_srcpt
             mpfi_mul(a, a, q);
         }
         mpfi_add(Cn, C1, h);
-        imin(Cn, Cn, printed ? cbar : ctil);
+        ul_bounds_interval_min(Cn, Cn, printed ? cbar : ctil);
         bool last = T != UL_LANGEVIN_T_INF && t + 1 >= T;
         if (!last && same_interval(Cn, C)) {
             /* stationary from here on: closed form for the remaining steps */
@@ -499,7 +489,7 @@ ul_status ul_langevin_rate_sum(mpfi_ptr lambda, const ul_langevin_setting *s, mp
             mpfi_add(sum, sum, Rk);
             /* C_{k+1} = min(A_k + 2ησ², C̃) (Thm 3.2 1), 2); (38), (40)) */
             mpfi_add(Cn, A, s2);
-            imin(Cn, Cn, ctil);
+            ul_bounds_interval_min(Cn, Cn, ctil);
             if (same_interval(Cn, C) && k + 1 < K) {
                 /* stationary: every later R_k equals this one */
                 mpfi_mul_ui(Rk, Rk, K - k - 1);
@@ -1246,6 +1236,25 @@ static ul_status sc_validate(const ul_langevin_sc_problem *pb, const char *sigma
     return st;
 }
 
+/* The checks every strongly-convex entry point opens with, in the order the
+ * messages depend on: sc_validate, then the inputs the entry point needs
+ * (need_sigma, need_eps) must be given, then K ≤ UL_LANGEVIN_MAX_K (pass
+ * K = 0 where the entry point takes no K).  The first failure wins. */
+static ul_status sc_validate_entry(const ul_langevin_sc_problem *pb, const char *sigma,
+                                   const char *eps, bool need_sigma, bool need_eps,
+                                   unsigned long K, ul_preconditions *pre, char *err,
+                                   size_t errlen)
+{
+    ul_status st = sc_validate(pb, sigma, eps, pre, err, errlen);
+    if (st == UL_OK && need_sigma && sigma == NULL)
+        st = ul_fail(err, errlen, UL_EINPUT, "sigma: missing");
+    if (st == UL_OK && need_eps && eps == NULL)
+        st = ul_fail(err, errlen, UL_EINPUT, "eps: missing");
+    if (st == UL_OK && K > UL_LANGEVIN_MAX_K)
+        st = ul_fail(err, errlen, UL_EINPUT, "K: must be at most %lu", UL_LANGEVIN_MAX_K);
+    return st;
+}
+
 /* The σ-independent constants at working precision p:
  *   G = ε0·σ²/α = 4S²M²/(m n²)·(1 − e^{−mηT})     (Thm 3.3 (3), Alg. 8)
  *   R = mη (2σ²η/C_LSI with C_LSI = 2σ²/m, App. D; printed = corrected here)
@@ -1407,11 +1416,7 @@ ul_status ul_langevin_sc_eps_certified(const ul_langevin_sc_problem *pb, const c
     ul_num_report local_rep;
     if (rep == NULL)
         rep = &local_rep;
-    ul_status st = sc_validate(pb, sigma, NULL, pre, err, errlen);
-    if (st == UL_OK && sigma == NULL)
-        st = ul_fail(err, errlen, UL_EINPUT, "sigma: missing");
-    if (st == UL_OK && K > UL_LANGEVIN_MAX_K)
-        st = ul_fail(err, errlen, UL_EINPUT, "K: must be at most %lu", UL_LANGEVIN_MAX_K);
+    ul_status st = sc_validate_entry(pb, sigma, NULL, true, false, K, pre, err, errlen);
     if (st != UL_OK)
         return st;
     char *text = sc_search_alpha(pb, sigma, 1, &K, 12);
@@ -1587,9 +1592,7 @@ ul_status ul_langevin_sc_least_k(const ul_langevin_sc_problem *pb, const char *s
     ul_num_report local_rep;
     if (rep == NULL)
         rep = &local_rep;
-    ul_status st = sc_validate(pb, sigma, eps, pre, err, errlen);
-    if (st == UL_OK && (sigma == NULL || eps == NULL))
-        st = ul_fail(err, errlen, UL_EINPUT, "%s: missing", sigma == NULL ? "sigma" : "eps");
+    ul_status st = sc_validate_entry(pb, sigma, eps, true, true, 0, pre, err, errlen);
     if (st == UL_OK && (alpha_out == NULL || alpha_len < UL_LANGEVIN_ALPHA_TEXT_LEN))
         st = ul_fail(err, errlen, UL_EINPUT, "alpha_out: needs room for %d characters",
                      UL_LANGEVIN_ALPHA_TEXT_LEN);
@@ -1678,11 +1681,7 @@ ul_status ul_langevin_sc_sigma_min(const ul_langevin_sc_problem *pb, const char 
     ul_num_report local_rep;
     if (rep == NULL)
         rep = &local_rep;
-    ul_status st = sc_validate(pb, NULL, eps, pre, err, errlen);
-    if (st == UL_OK && eps == NULL)
-        st = ul_fail(err, errlen, UL_EINPUT, "eps: missing");
-    if (st == UL_OK && K > UL_LANGEVIN_MAX_K)
-        st = ul_fail(err, errlen, UL_EINPUT, "K: must be at most %lu", UL_LANGEVIN_MAX_K);
+    ul_status st = sc_validate_entry(pb, NULL, eps, false, true, K, pre, err, errlen);
     if (st != UL_OK)
         return st;
     sigma_search s = {pb, eps, K, false, {0}};
@@ -1708,9 +1707,7 @@ ul_status ul_langevin_sc_sequential_k(const ul_langevin_sc_problem *pb, const ch
                                       ul_preconditions *pre, ul_num_report *rep, char *err,
                                       size_t errlen)
 {
-    ul_status st = sc_validate(pb, sigma, eps, pre, err, errlen);
-    if (st == UL_OK && (sigma == NULL || eps == NULL))
-        st = ul_fail(err, errlen, UL_EINPUT, "%s: missing", sigma == NULL ? "sigma" : "eps");
+    ul_status st = sc_validate_entry(pb, sigma, eps, true, true, 0, pre, err, errlen);
     if (st == UL_OK && (requests < 1 || requests > UL_LANGEVIN_MAX_REQUESTS))
         st = ul_fail(err, errlen, UL_EINPUT, "requests: must be between 1 and %d (got %zu)",
                      UL_LANGEVIN_MAX_REQUESTS, requests);

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bounds/bounds_util.h"
 #include "num/input.h"
 
 /* ---- exact reading of decimal inputs --------------------------------------- */
@@ -291,23 +292,14 @@ static void log_add_exp(mpfi_ptr out, mpfi_srcptr a, mpfi_srcptr b)
     mpfr_clears(lo, hi, (mpfr_ptr)0);
 }
 
-/* out ⊇ max(a, b) and min(a, b), endpoint by endpoint. */
+/* out ⊇ max(a, b), endpoint by endpoint (the ends rounded outward); min is
+ * ul_bounds_interval_min. */
 static void encl_max(mpfi_ptr out, mpfi_srcptr a, mpfi_srcptr b)
 {
     mpfr_t lo, hi;
     mpfr_inits2(mpfi_get_prec(out), lo, hi, (mpfr_ptr)0);
     mpfr_max(lo, &a->left, &b->left, MPFR_RNDD);
     mpfr_max(hi, &a->right, &b->right, MPFR_RNDU);
-    mpfi_interv_fr(out, lo, hi);
-    mpfr_clears(lo, hi, (mpfr_ptr)0);
-}
-
-static void encl_min(mpfi_ptr out, mpfi_srcptr a, mpfi_srcptr b)
-{
-    mpfr_t lo, hi;
-    mpfr_inits2(mpfi_get_prec(out), lo, hi, (mpfr_ptr)0);
-    mpfr_min(lo, &a->left, &b->left, MPFR_RNDD);
-    mpfr_min(hi, &a->right, &b->right, MPFR_RNDU);
     mpfi_interv_fr(out, lo, hi);
     mpfr_clears(lo, hi, (mpfr_ptr)0);
 }
@@ -2060,9 +2052,9 @@ void ul_ngd_mi_ceiling_enclose(mpfi_ptr out, mpfi_srcptr q, mpfi_srcptr eps)
     mpfi_div(a, a, q);
     mpfi_add(t2, t2, a);
     mpfi_expm1(t2, t2);
-    encl_min(t1, t1, t2);
+    ul_bounds_interval_min(t1, t1, t2);
     mpfi_set_ui(a, 1);
-    encl_min(t1, t1, a); /* an advantage never exceeds 1 */
+    ul_bounds_interval_min(t1, t1, a); /* an advantage never exceeds 1 */
     if (mpfr_sgn(&t1->left) < 0)
         mpfr_set_zero(&t1->left, 1); /* nor is this ceiling below 0 */
     mpfi_set(out, t1);

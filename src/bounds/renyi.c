@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bounds/bounds_util.h"
 #include "num/gauss_tail.h"
 #include "num/input.h"
 
@@ -65,18 +66,6 @@ static bool conversion_valid(ul_rdp_conversion conv)
 }
 
 /* ---- interval helpers ------------------------------------------------------- */
-
-/* out ⊇ { min(a, b) : a ∈ A, b ∈ B } = [min(A.lo, B.lo), min(A.hi, B.hi)];
- * the ends are rounded outward. */
-static void interval_min(mpfi_ptr out, mpfi_srcptr a, mpfi_srcptr b)
-{
-    mpfr_t lo, hi;
-    mpfr_inits2(mpfi_get_prec(out), lo, hi, (mpfr_ptr)0);
-    mpfr_min(lo, &a->left, &b->left, MPFR_RNDD);
-    mpfr_min(hi, &a->right, &b->right, MPFR_RNDU);
-    mpfi_interv_fr(out, lo, hi);
-    mpfr_clears(lo, hi, (mpfr_ptr)0);
-}
 
 /* x ← x ∩ [0, +∞) by raising a negative lower end to 0: sound whenever the
  * true value is known to be ≥ 0.  Also max(x, 0) for a function clamped at 0. */
@@ -234,7 +223,7 @@ void ul_renyi_log_delta_enclose(mpfi_ptr log_delta, mpfi_srcptr alpha, mpfi_srcp
         mpfi_neg(u, u);
         mpfi_log1p(u, u);
         mpfi_div_2ui(u, u, 1);
-        interval_min(f, f, u);
+        ul_bounds_interval_min(f, f, u);
     }
     clamp_nonpos(f); /* δ ≤ 1 always holds */
     mpfi_set(log_delta, f);
@@ -1064,7 +1053,7 @@ static ul_status eval_job(ul_num_value *out, void *ctx, char *err, size_t errlen
         } else {
             if (mpfr_less_p(&b->right, &best->right))
                 job->best = i;
-            interval_min(best, best, b);
+            ul_bounds_interval_min(best, best, b);
         }
     }
     if (st == UL_OK) {

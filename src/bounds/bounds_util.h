@@ -1,0 +1,33 @@
+/* src/bounds/bounds_util.h — interval helpers shared by the files of src/bounds/.
+ *
+ * Internal to src/bounds/: nothing outside this folder includes it.  Each
+ * helper is the one copy of a step that several bounds performed word for
+ * word; keeping one copy keeps their rounding identical by construction.
+ */
+#ifndef UL_BOUNDS_UTIL_H
+#define UL_BOUNDS_UTIL_H
+
+#include <mpfi.h>
+
+/* out ⊇ { min(a, b) : a ∈ A, b ∈ B } = [min(A.lo, B.lo), min(A.hi, B.hi)].
+ * Rounding: the ends are computed at out's precision, the lower rounded down
+ * and the upper rounded up, so the result contains the exact set even when
+ * out is narrower than a or b.  out may alias a or b. */
+void ul_bounds_interval_min(mpfi_ptr out, mpfi_srcptr a, mpfi_srcptr b);
+
+/* σ* = N / r* from a certified bracket of the critical radius r* (the
+ * target holds at safe_r and fails at unsafe_r, so safe_r ≤ r* ≤ unsafe_r,
+ * both > 0), where N > 0 is the decimal num_text (a sensitivity or a
+ * diameter).  Sets sigma's
+ * precision to p, reads N at precision p and sets
+ *
+ *     sigma = [N.lo / unsafe_r, N.hi / safe_r],
+ *
+ * whose upper end is the safe σ.  Rounding: both quotients are computed at
+ * precision p, the lower rounded down and the upper rounded up, so sigma
+ * contains N / r for every r in [safe_r, unsafe_r]. */
+void ul_bounds_sigma_from_radius_bracket(mpfi_ptr sigma, const char *num_text,
+                                         mpfr_srcptr safe_r, mpfr_srcptr unsafe_r,
+                                         mpfr_prec_t p);
+
+#endif
