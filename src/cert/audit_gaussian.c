@@ -52,7 +52,6 @@
  */
 #include <gmp.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,6 +59,7 @@
 #include "bounds/gaussian.h"
 #include "bounds/koloskova.h"
 #include "cert/audit.h"
+#include "cert/audit_util.h"
 #include "cert/forensics.h"
 #include "num/encl.h"
 
@@ -149,12 +149,6 @@ static void gcert_clear(gcert *g)
     mpq_clears(g->sens, g->sig, NULL);
 }
 
-static const char *text_of(const ul_cert_values *v, const char *name)
-{
-    const ul_cert_value *x = ul_cert_values_get(v, name);
-    return x != NULL && x->present ? x->text : NULL;
-}
-
 static const char *path_of(const ul_cert_values *v, const char *name)
 {
     const ul_cert_value *x = ul_cert_values_get(v, name);
@@ -181,21 +175,21 @@ static ul_status gcert_read(const ul_cert *c, bool is_op, bool need_sigma, gcert
     if (s != UL_OK)
         return s;
 
-    g->base = text_of(&p, is_op ? "c0" : "sensitivity");
+    g->base = ul_audit_field_text(&p, is_op ? "c0" : "sensitivity");
     g->base_path = path_of(&p, is_op ? "c0" : "sensitivity");
-    g->sigma = text_of(&p, "sigma");
+    g->sigma = ul_audit_field_text(&p, "sigma");
     g->sigma_path = path_of(&p, "sigma");
     if (!is_op) {
         const ul_cert_value *t = ul_cert_values_get(&p, "compositions");
         if (t != NULL && t->present)
             g->T = t->count;
     }
-    g->eps = text_of(&cl, "eps");
-    g->delta = text_of(&cl, "delta");
-    g->alpha = text_of(&cl, "renyi_order");
-    g->rho = text_of(&cl, "renyi_value");
+    g->eps = ul_audit_field_text(&cl, "eps");
+    g->delta = ul_audit_field_text(&cl, "delta");
+    g->alpha = ul_audit_field_text(&cl, "renyi_order");
+    g->rho = ul_audit_field_text(&cl, "renyi_value");
     if (is_op) {
-        g->sigma_classic = text_of(&st, "sigma_classic");
+        g->sigma_classic = ul_audit_field_text(&st, "sigma_classic");
         g->sigma_classic_path = path_of(&st, "sigma_classic");
     }
 
@@ -396,24 +390,6 @@ static ul_status decide_theta(ul_audit_report *rep, const gcert *g, const ul_num
 
 /* ---- forensics ----------------------------------------------------------------------- */
 
-static void add_forensic(ul_audit_report *rep, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void add_forensic(ul_audit_report *rep, const char *fmt, ...)
-{
-    size_t len = strlen(rep->forensics);
-    if (len + 3 >= sizeof rep->forensics)
-        return;
-    if (len > 0) {
-        memcpy(rep->forensics + len, "; ", 3);
-        len += 2;
-    }
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(rep->forensics + len, sizeof rep->forensics - len, fmt, ap);
-    va_end(ap);
-}
-
 /* The faulty recipes for a wrong (ε, δ) claim of a Gaussian mechanism. */
 static void gauss_forensics(ul_audit_report *rep, const gcert *g)
 {
@@ -428,37 +404,41 @@ static void gauss_forensics(ul_audit_report *rep, const gcert *g)
         char how[64] = "";
         if (exact > 0 && v < exact)
             snprintf(how, sizeof how, ", understating delta by %.0f%%", 100.0 * (1.0 - v / exact));
-        add_forensic(rep,
-                     "the claimed delta %s is theta with Q(x) = (1 - erf(x/sqrt 2))/2 in double "
-                     "(stair-lab src/utils/dp.py theta_epsilon; spec/anchors.md §2.6), to its "
-                     "%d digits: 1 - erf cancels%s",
-                     g->delta, nd, how);
+        ul_audit_add_forensic(
+            rep,
+            "the claimed delta %s is theta with Q(x) = (1 - erf(x/sqrt 2))/2 in double "
+            "(stair-lab src/utils/dp.py theta_epsilon; spec/anchors.md §2.6), to its "
+            "%d digits: 1 - erf cancels%s",
+            g->delta, nd, how);
     }
     v = ul_forensic_theta_float32(eps, r);
     if (ul_forensic_matches_digits(g->delta, v, 2))
-        add_forensic(rep,
-                     "the claimed delta %s is the same theta on the float32 path (the stair-lab "
-                     "code under JAX float32; spec/koloskova.md §3, §4.2): Q off by ~6e-8",
-                     g->delta);
+        ul_audit_add_forensic(
+            rep,
+            "the claimed delta %s is the same theta on the float32 path (the stair-lab "
+            "code under JAX float32; spec/koloskova.md §3, §4.2): Q off by ~6e-8",
+            g->delta);
     if (eps > 0 && r > 0) {
         v = ul_forensic_classic_delta(eps, r);
         if (ul_forensic_matches_digits(g->delta, v, 2))
-            add_forensic(rep,
-                         "the claimed delta %s is the classic bound 1.25*exp(-eps^2/(2 r^2)) "
-                         "(Dwork-Roth Thm A.1) used at eps = %s, outside its domain eps < 1 "
-                         "(no bound on theta beyond eps ~ 3.787, spec/koloskova.md §2.2)",
-                         g->delta, g->eps);
+            ul_audit_add_forensic(
+                rep,
+                "the claimed delta %s is the classic bound 1.25*exp(-eps^2/(2 r^2)) "
+                "(Dwork-Roth Thm A.1) used at eps = %s, outside its domain eps < 1 "
+                "(no bound on theta beyond eps ~ 3.787, spec/koloskova.md §2.2)",
+                g->delta, g->eps);
     }
     if (eps > 0 && delta > 0 && delta < 1) {
         v = ul_forensic_classic_sigma(sens, eps, delta);
         if (ul_forensic_matches_digits(g->sigma, v, 2))
-            add_forensic(rep,
-                         "%s = %s is the classic calibration %s*sqrt(2 ln(1.25/delta))/eps for "
-                         "the claim (to its %d digits; Dwork-Roth Thm A.1%s) used at eps = %s, "
-                         "outside its domain eps < 1 (spec/koloskova.md §2.2)",
-                         g->sigma_path, g->sigma, g->is_op ? "2*C0" : "sensitivity",
-                         ul_forensic_sig_digits(g->sigma),
-                         g->is_op ? "; the stair-lab dp-baseline" : "", g->eps);
+            ul_audit_add_forensic(
+                rep,
+                "%s = %s is the classic calibration %s*sqrt(2 ln(1.25/delta))/eps for "
+                "the claim (to its %d digits; Dwork-Roth Thm A.1%s) used at eps = %s, "
+                "outside its domain eps < 1 (spec/koloskova.md §2.2)",
+                g->sigma_path, g->sigma, g->is_op ? "2*C0" : "sensitivity",
+                ul_forensic_sig_digits(g->sigma), g->is_op ? "; the stair-lab dp-baseline" : "",
+                g->eps);
     }
 }
 

@@ -107,6 +107,7 @@
  * for them agreement to 9 significant digits also counts.
  */
 #include "cert/audit.h"
+#include "cert/audit_util.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -391,24 +392,6 @@ static void add_would_reach_integer(ul_audit_report *rep, const char *key, const
 {
     if (rep->n_would_reach < UL_AUDIT_MAX_NUMBERS)
         ul_audit_number_set_integer(&rep->would_reach[rep->n_would_reach++], key, label, value);
-}
-
-/* The worse of two verdicts for a claim made of two parts. */
-static int verdict_rank(ul_verdict v)
-{
-    switch (v) {
-    case UL_VERDICT_SUPPORTED:
-        return 0;
-    case UL_VERDICT_INCONCLUSIVE:
-        return 1;
-    case UL_VERDICT_UNSUPPORTED:
-        return 2;
-    case UL_VERDICT_REFUTED:
-        return 3;
-    case UL_VERDICT_INVALID:
-        break;
-    }
-    return 4;
 }
 
 /* ==== the public code's θ, for forensics ======================================
@@ -1632,9 +1615,9 @@ static ul_status gc_audit(const ul_cert *c, const ul_num_precision *want, ul_aud
                                                            : "undecided (the enclosure straddles "
                                                              "it)");
     }
-    bool ren_decides =
-        g.order != NULL && (g.eps == NULL || verdict_rank(v_ren) > verdict_rank(v_eps));
-    rep->verdict = verdict_rank(v_ren) > verdict_rank(v_eps) ? v_ren : v_eps;
+    bool ren_decides = g.order != NULL && (g.eps == NULL || ul_audit_verdict_rank(v_ren) >
+                                                                ul_audit_verdict_rank(v_eps));
+    rep->verdict = ul_audit_worse(v_eps, v_ren);
     if (ren_decides) {
         rep->recomputed = rec_ren;
         setf(rep->margin, sizeof rep->margin, "%s", margin_ren);

@@ -119,6 +119,7 @@
  * conditions hold.
  */
 #include "cert/audit.h"
+#include "cert/audit_util.h"
 
 #include <gmp.h>
 #include <math.h>
@@ -134,16 +135,9 @@
 
 static const char *const VARIANTS[] = {"printed", "corrected", NULL};
 
-/* The text of a present field, or NULL. */
-static const char *ftext(const ul_cert_values *v, const char *name)
-{
-    const ul_cert_value *x = ul_cert_values_get(v, name);
-    return x != NULL && x->present ? x->text : NULL;
-}
-
 static bool fhas(const ul_cert_values *v, const char *name)
 {
-    return ftext(v, name) != NULL;
+    return ul_audit_field_text(v, name) != NULL;
 }
 
 static unsigned long fcount(const ul_cert_values *v, const char *name, unsigned long dflt)
@@ -159,14 +153,6 @@ static ul_status path_error(char *err, size_t errlen, ul_status st, const char *
     if (strncmp(msg, "eps:", 4) == 0 || strncmp(msg, "delta:", 6) == 0)
         object = "claim";
     return ul_fail(err, errlen, st == UL_OK ? UL_EINPUT : st, "$.%s.%s", object, msg);
-}
-
-/* Exact comparison of decimal texts (both already validated). */
-static int dcmp(const char *a, const char *b)
-{
-    int c = 0;
-    ul_num_decimal_compare(a, b, &c);
-    return c;
 }
 
 static ul_pre_state holds(bool b)
@@ -197,24 +183,6 @@ static ul_pre_state explain_pre(ul_audit_report *rep)
     return all;
 }
 
-/* The worse of two verdicts for the certificate's users: invalid, then
- * unsupported/refuted, then inconclusive, then supported. */
-static ul_verdict worse(ul_verdict a, ul_verdict b)
-{
-    static const int rank[] = {[UL_VERDICT_SUPPORTED] = 0,
-                               [UL_VERDICT_INCONCLUSIVE] = 1,
-                               [UL_VERDICT_UNSUPPORTED] = 2,
-                               [UL_VERDICT_REFUTED] = 3,
-                               [UL_VERDICT_INVALID] = 4};
-    return rank[a] >= rank[b] ? a : b;
-}
-
-static void add_reach(ul_audit_report *rep, const ul_audit_number *n)
-{
-    if (rep->n_would_reach < UL_AUDIT_MAX_NUMBERS)
-        rep->would_reach[rep->n_would_reach++] = *n;
-}
-
 /* Forensics for a stated value v below a certified least value x ∈ [lo, hi]:
  * whether rounding x to nearest at the number of decimals v is written with
  * reproduces v.  Writes the sentence into out (empty when not). */
@@ -222,30 +190,8 @@ static void rounding_forensics(char *out, size_t len, const char *v, mpfi_srcptr
                                const char *what)
 {
     out[0] = '\0';
-    const char *dot = strchr(v, '.');
-    if (strpbrk(v, "eE") != NULL)
-        return;
-    long decimals = dot == NULL ? 0 : (long)strlen(dot + 1);
-    if (decimals > 40)
-        return;
-    mpfr_prec_t p = mpfi_get_prec(x) + 64;
-    mpfr_t a, b, scale;
-    mpfr_inits2(p, a, b, scale, (mpfr_ptr)0);
-    mpfr_set_ui(scale, 10, MPFR_RNDN);
-    mpfr_pow_ui(scale, scale, (unsigned long)decimals, MPFR_RNDN); /* exact up to 10^40 */
-    mpfr_mul(a, &x->left, scale, MPFR_RNDD);
-    mpfr_mul(b, &x->right, scale, MPFR_RNDU);
-    mpfr_round(a, a);
-    mpfr_round(b, b);
-    mpfi_t sv;
-    mpfi_init2(sv, p);
-    bool same = false;
-    if (mpfr_equal_p(a, b) && ul_num_set_decimal(sv, v) == UL_OK) {
-        mpfr_mul(b, &sv->left, scale, MPFR_RNDN);
-        mpfr_round(b, b);
-        same = mpfr_equal_p(a, b);
-    }
-    if (same) {
+    long decimals = 0;
+    if (ul_audit_rounds_to_nearest(v, x, &decimals)) {
         char xs[64];
         fmt(xs, sizeof xs, &x->right, 10, MPFR_RNDU);
         snprintf(out, len,
@@ -254,8 +200,6 @@ static void rounding_forensics(char *out, size_t len, const char *v, mpfi_srcptr
                  "side.",
                  what, xs, decimals, v);
     }
-    mpfi_clear(sv);
-    mpfr_clears(a, b, scale, (mpfr_ptr)0);
 }
 
 /* ====================================================================================== */
@@ -421,20 +365,20 @@ static ul_status lg_read(const ul_cert *c, lg_input *in, bool calibrating, char 
     if (s != UL_OK)
         return s;
     memset(in, 0, sizeof *in);
-    const char *kind = ftext(&p, "case");
+    const char *kind = ul_audit_field_text(&p, "case");
     in->kind = strcmp(kind, "strongly-convex") == 0 ? UL_LANGEVIN_STRONGLY_CONVEX
                : strcmp(kind, "convex") == 0        ? UL_LANGEVIN_CONVEX
                                                     : UL_LANGEVIN_NONCONVEX;
     bool sc = in->kind == UL_LANGEVIN_STRONGLY_CONVEX;
-    in->n = ftext(&p, "n");
-    in->m = ftext(&p, "m");
-    in->L = ftext(&p, "L");
-    in->M = ftext(&p, "M");
-    in->eta = ftext(&p, "eta");
-    in->sigma = ftext(&p, "sigma");
-    in->R = ftext(&p, "R");
-    in->C0 = ftext(&p, "C0");
-    in->C_lsi = ftext(&p, "C_LSI");
+    in->n = ul_audit_field_text(&p, "n");
+    in->m = ul_audit_field_text(&p, "m");
+    in->L = ul_audit_field_text(&p, "L");
+    in->M = ul_audit_field_text(&p, "M");
+    in->eta = ul_audit_field_text(&p, "eta");
+    in->sigma = ul_audit_field_text(&p, "sigma");
+    in->R = ul_audit_field_text(&p, "R");
+    in->C0 = ul_audit_field_text(&p, "C0");
+    in->C_lsi = ul_audit_field_text(&p, "C_LSI");
     if (!calibrating && in->sigma == NULL)
         return ul_fail(err, errlen, UL_EINPUT,
                        "$.parameters.sigma: missing required field (a decimal number: Langevin "
@@ -447,8 +391,8 @@ static ul_status lg_read(const ul_cert *c, lg_input *in, bool calibrating, char 
     in->K = fcount(&p, "K", 0);
     in->S = fcount(&p, "S", 1);
     in->T = fcount(&p, "T", 0);
-    in->rate = variant_of(ftext(&p, "rate"));
-    in->eps0_form = variant_of(ftext(&p, "eps0_form"));
+    in->rate = variant_of(ul_audit_field_text(&p, "rate"));
+    in->eps0_form = variant_of(ul_audit_field_text(&p, "eps0_form"));
     if (sc && in->m == NULL)
         return ul_fail(err, errlen, UL_EINPUT,
                        "$.parameters.m: missing (the strongly convex case needs m)");
@@ -480,10 +424,10 @@ static ul_status lg_read(const ul_cert *c, lg_input *in, bool calibrating, char 
     if (!s_ok)
         return ul_fail(err, errlen, UL_EINPUT, "$.parameters.S: must be at most n (got %lu)",
                        in->S);
-    in->eps = ftext(&cl, "eps");
-    in->delta = ftext(&cl, "delta");
-    in->r_alpha = ftext(&cl, "renyi_order");
-    in->r_value = ftext(&cl, "renyi_value");
+    in->eps = ul_audit_field_text(&cl, "eps");
+    in->delta = ul_audit_field_text(&cl, "delta");
+    in->r_alpha = ul_audit_field_text(&cl, "renyi_order");
+    in->r_value = ul_audit_field_text(&cl, "renyi_value");
     if ((in->eps == NULL) != (in->delta == NULL))
         return ul_fail(err, errlen, UL_EINPUT, "$.claim.%s: missing (eps and delta go together)",
                        in->eps == NULL ? "eps" : "delta");
@@ -494,7 +438,7 @@ static ul_status lg_read(const ul_cert *c, lg_input *in, bool calibrating, char 
     if (in->eps == NULL && in->r_alpha == NULL)
         return ul_fail(err, errlen, UL_EINPUT,
                        "$.claim: needs eps and delta, or renyi_order and renyi_value");
-    in->st_sigma = ftext(&st, "sigma");
+    in->st_sigma = ul_audit_field_text(&st, "sigma");
     in->has_st_K = fhas(&st, "K");
     in->st_K = fcount(&st, "K", 0);
     if ((in->st_sigma != NULL || in->has_st_K) && in->eps == NULL)
@@ -990,7 +934,7 @@ static ul_verdict lg_dp_sc(const lg_input *in, const ul_num_precision *want, ul_
         return UL_VERDICT_SUPPORTED;
     }
     /* not reached at the searched α: the certified least K decides */
-    bool eps_zero = dcmp(in->eps, "0") == 0;
+    bool eps_zero = ul_audit_dcmp(in->eps, "0") == 0;
     unsigned long Kstar = 0;
     ul_num_value reached;
     ul_num_value_init(&reached, 64);
@@ -1023,7 +967,7 @@ static ul_verdict lg_dp_sc(const lg_input *in, const ul_num_precision *want, ul_
         if (st == UL_OK) {
             ul_audit_number_set_integer(&n, "steps_needed",
                                         "least K reaching the claim at this sigma", Kstar);
-            add_reach(rep, &n);
+            ul_audit_add_reach(rep, &n);
             ul_audit_explain(rep,
                              "With sigma = %s the theorem needs K = %lu unlearning step(s) to "
                              "reach eps = %s at delta = %s (certified least K: K - 1 steps do "
@@ -1044,7 +988,7 @@ static ul_verdict lg_dp_sc(const lg_input *in, const ul_num_precision *want, ul_
                                          "smallest sigma reaching the claim at this K (hi is "
                                          "certified safe)",
                                          s, digits);
-                add_reach(rep, &n);
+                ul_audit_add_reach(rep, &n);
                 ul_audit_explain(rep,
                                  "At K = %lu, sigma >= %s reaches it (smallest sigma in "
                                  "[%s, %s]).",
@@ -1140,14 +1084,14 @@ static ul_verdict lg_dp_general(const lg_input *in, const ul_num_precision *want
                          "With sigma = %s and K = %lu no Renyi order brings the %s bound "
                          "to eps = %s at delta = %s.",
                          in->sigma, in->K, cited, in->eps, in->delta);
-        if (dcmp(in->eps, "0") > 0) {
+        if (ul_audit_dcmp(in->eps, "0") > 0) {
             unsigned long Kstar;
             ul_status st = lg_general_least_k(in, in->sigma, in->eps, &Kstar, e2, sizeof e2);
             ul_audit_number n;
             if (st == UL_OK) {
                 ul_audit_number_set_integer(&n, "steps_needed",
                                             "least K reaching the claim at this sigma", Kstar);
-                add_reach(rep, &n);
+                ul_audit_add_reach(rep, &n);
                 ul_audit_explain(rep,
                                  "At this sigma the least K reaching it is %lu (certified "
                                  "both ways).",
@@ -1161,7 +1105,7 @@ static ul_verdict lg_dp_general(const lg_input *in, const ul_num_precision *want
                          "proven least)");
                 snprintf(n.lo, sizeof n.lo, "%s", s);
                 snprintf(n.hi, sizeof n.hi, "%s", s);
-                add_reach(rep, &n);
+                ul_audit_add_reach(rep, &n);
                 ul_audit_explain(rep, "At K = %lu, sigma = %s reaches it.", in->K, s);
             }
         }
@@ -1201,7 +1145,8 @@ static void lg_check_stated(const lg_input *in, const ul_num_precision *want, ul
     bool sc = in->kind == UL_LANGEVIN_STRONGLY_CONVEX;
     char e2[512];
     ul_num_report nr;
-    if (in->st_sigma != NULL && rep->first_wrong_stated[0] == '\0' && dcmp(in->eps, "0") > 0) {
+    if (in->st_sigma != NULL && rep->first_wrong_stated[0] == '\0' &&
+        ul_audit_dcmp(in->eps, "0") > 0) {
         if (sc) {
             ul_langevin_sc_problem pb = lg_sc_problem(in);
             mpfi_t s;
@@ -1241,7 +1186,7 @@ static void lg_check_stated(const lg_input *in, const ul_num_precision *want, ul
             }
         }
     }
-    if (in->has_st_K && rep->first_wrong_stated[0] == '\0' && dcmp(in->eps, "0") > 0) {
+    if (in->has_st_K && rep->first_wrong_stated[0] == '\0' && ul_audit_dcmp(in->eps, "0") > 0) {
         unsigned long Kstar = 0;
         ul_status st;
         if (sc) {
@@ -1286,9 +1231,7 @@ static ul_status lg_audit(const ul_cert *c, const ul_num_precision *want, ul_aud
     ul_status st = lg_read(c, &in, false, err, errlen);
     if (st != UL_OK)
         return st;
-    ul_num_precision w = want != NULL ? *want : (ul_num_precision){17, 0, 0};
-    if (w.digits < 1)
-        w.digits = 17;
+    ul_num_precision w = ul_audit_precision(want);
     bool sc = in.kind == UL_LANGEVIN_STRONGLY_CONVEX;
 
     /* the claim and the theorem, in words */
@@ -1342,7 +1285,7 @@ static ul_status lg_audit(const ul_cert *c, const ul_num_precision *want, ul_aud
             rep->recomputed = tmp.recomputed;
             snprintf(rep->margin, sizeof rep->margin, "%s", tmp.margin);
         } else {
-            add_reach(rep, &tmp.recomputed);
+            ul_audit_add_reach(rep, &tmp.recomputed);
         }
         ul_audit_explain(rep,
                          "At the claimed order alpha = %s, Thm 3.2 with Thm 3.3 gives a "
@@ -1369,7 +1312,7 @@ static ul_status lg_audit(const ul_cert *c, const ul_num_precision *want, ul_aud
             }
             ul_num_value_clear(&o);
         }
-        verdict = in.eps == NULL ? vr : worse(verdict, vr);
+        verdict = in.eps == NULL ? vr : ul_audit_worse(verdict, vr);
     }
     if (in.eps != NULL)
         lg_check_stated(&in, &w, rep);
@@ -1394,18 +1337,12 @@ static ul_status lg_audit(const ul_cert *c, const ul_num_precision *want, ul_aud
 static ul_status lg_recheck(const char *text, const ul_num_precision *want, const char *path,
                             const char *value, char *err, size_t errlen)
 {
-    ul_cert *done = NULL;
-    char e2[512] = "";
-    ul_audit_report rep;
-    ul_audit_report_init(&rep);
-    ul_status st = ul_cert_load_buffer(text, strlen(text), &done, e2, sizeof e2);
-    if (st == UL_OK)
-        st = lg_audit(done, want, &rep, e2, sizeof e2);
-    ul_cert_free(done);
-    if (st != UL_OK || rep.verdict != UL_VERDICT_SUPPORTED)
-        return ul_fail(err, errlen, UL_EINPUT, "%s: the calibrated value %s did not audit as "
-                       "supported (%s)", path, value,
-                       st != UL_OK ? e2 : ul_verdict_name(rep.verdict));
+    char why[512];
+    if (!ul_audit_recheck_supported(text, lg_audit, want, why, sizeof why))
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "%s: the calibrated value %s did not audit as "
+                       "supported (%s)",
+                       path, value, why);
     return UL_OK;
 }
 
@@ -1426,9 +1363,7 @@ static ul_status lg_calibrate(const ul_cert *c, const ul_num_precision *want, ch
     ul_status st = lg_read(c, &in, true, err, errlen);
     if (st != UL_OK)
         return st;
-    ul_num_precision w = want != NULL ? *want : (ul_num_precision){17, 0, 0};
-    if (w.digits < 1)
-        w.digits = 17;
+    ul_num_precision w = ul_audit_precision(want);
     if (in.sigma == NULL && !in.has_K)
         return ul_fail(err, errlen, UL_EINPUT,
                        "$.parameters.sigma: missing, and so is $.parameters.K: calibrate fills "
@@ -1439,7 +1374,7 @@ static ul_status lg_calibrate(const ul_cert *c, const ul_num_precision *want, ch
     if (in.eps == NULL)
         return ul_fail(err, errlen, UL_EINPUT,
                        "$.claim.eps: calibrate needs an (eps, delta) claim to calibrate for");
-    if (dcmp(in.eps, "0") <= 0)
+    if (ul_audit_dcmp(in.eps, "0") <= 0)
         return ul_fail(err, errlen, UL_ENOROOT,
                        "$.claim.eps: no sigma or K reaches eps = 0 (the conversion term "
                        "log(1/delta)/(alpha - 1) is positive)");
@@ -1637,19 +1572,19 @@ static ul_status d2d_read(const ul_cert *c, d2d_input *in, char *err, size_t err
     if (s != UL_OK)
         return s;
     memset(in, 0, sizeof *in);
-    in->m2 = strcmp(ftext(&p, "theorem"), "M.2") == 0;
-    in->pb.L = ftext(&p, "L");
-    in->pb.m = ftext(&p, "m");
-    in->pb.M = ftext(&p, "M");
-    in->pb.n = ftext(&p, "n");
-    in->pb.d = ftext(&p, "d");
-    in->pb.R = ftext(&p, "R");
-    in->pb.T = ftext(&p, "T");
-    in->pb.eps = ftext(&cl, "eps");
-    in->pb.delta = ftext(&cl, "delta");
+    in->m2 = strcmp(ul_audit_field_text(&p, "theorem"), "M.2") == 0;
+    in->pb.L = ul_audit_field_text(&p, "L");
+    in->pb.m = ul_audit_field_text(&p, "m");
+    in->pb.M = ul_audit_field_text(&p, "M");
+    in->pb.n = ul_audit_field_text(&p, "n");
+    in->pb.d = ul_audit_field_text(&p, "d");
+    in->pb.R = ul_audit_field_text(&p, "R");
+    in->pb.T = ul_audit_field_text(&p, "T");
+    in->pb.eps = ul_audit_field_text(&cl, "eps");
+    in->pb.delta = ul_audit_field_text(&cl, "delta");
     in->I = fcount(&p, "I", 1);
     in->request = fcount(&p, "request", 1);
-    in->sigma = ftext(&p, "sigma");
+    in->sigma = ul_audit_field_text(&p, "sigma");
     if (in->m2 && in->pb.d == NULL)
         return ul_fail(err, errlen, UL_EINPUT,
                        "$.parameters.d: missing (Thm M.2 needs the dimension)");
@@ -1660,7 +1595,7 @@ static ul_status d2d_read(const ul_cert *c, d2d_input *in, char *err, size_t err
     if (in->pb.T != NULL && in->pb.R == NULL)
         return ul_fail(err, errlen, UL_EINPUT,
                        "$.parameters.R: missing (checking the learning T needs the radius R)");
-    in->st_sigma = ftext(&st, "sigma");
+    in->st_sigma = ul_audit_field_text(&st, "sigma");
     in->has_iter = fhas(&st, "iterations");
     in->st_iter = fcount(&st, "iterations", 0);
     in->has_Imin = fhas(&st, "I_min");
@@ -1750,9 +1685,7 @@ static ul_status d2d_audit(const ul_cert *c, const ul_num_precision *want, ul_au
     ul_status st = d2d_read(c, &in, err, errlen);
     if (st != UL_OK)
         return st;
-    ul_num_precision w = want != NULL ? *want : (ul_num_precision){17, 0, 0};
-    if (w.digits < 1)
-        w.digits = 17;
+    ul_num_precision w = ul_audit_precision(want);
     int digits = w.digits;
     char e2[512] = "";
     snprintf(rep->claim, sizeof rep->claim, "(eps, delta) = (%s, %s)", in.pb.eps, in.pb.delta);
@@ -1764,7 +1697,7 @@ static ul_status d2d_audit(const ul_cert *c, const ul_num_precision *want, ul_au
 
     /* preconditions: m <= L exactly; learning T; M.2's (87) */
     ul_pre_clear(&rep->pre);
-    bool m_le_L = dcmp(in.pb.m, in.pb.L) <= 0;
+    bool m_le_L = ul_audit_dcmp(in.pb.m, in.pb.L) <= 0;
     ul_pre_add(&rep->pre, "m_le_L",
                "m <= L: an m-strongly convex, L-smooth loss needs m <= L (Thm M.1/M.2; "
                "spec/langevin.md 4)",
@@ -1809,11 +1742,11 @@ static ul_status d2d_audit(const ul_cert *c, const ul_num_precision *want, ul_au
         ul_audit_number n;
         if (have_I && in.I < Imin) {
             ul_audit_number_set_integer(&n, "I_needed", "least I meeting (87)", Imin);
-            add_reach(rep, &n);
+            ul_audit_add_reach(rep, &n);
         }
         if (have_T && in.pb.T != NULL) {
             ul_audit_number_set_integer(&n, "T_needed", "least learning T", Tmin);
-            add_reach(rep, &n);
+            ul_audit_add_reach(rep, &n);
         }
         ul_audit_explain(rep, "The cited theorem does not apply, so it supports no claim here.");
         return UL_OK;
@@ -1859,14 +1792,14 @@ static ul_status d2d_audit(const ul_cert *c, const ul_num_precision *want, ul_au
         ul_audit_number n;
         ul_audit_number_set(&n, "sigma_needed", "noise std the theorem needs at this I", &need,
                             digits);
-        add_reach(rep, &n);
+        ul_audit_add_reach(rep, &n);
         unsigned long I2;
         if (d2d_least_I(&in, in.I + 1, &I2)) {
             ul_audit_number_set_integer(&n, "I_needed",
                                         "least I whose sigma formula is <= this "
                                         "sigma",
                                         I2);
-            add_reach(rep, &n);
+            ul_audit_add_reach(rep, &n);
             ul_audit_explain(rep, "At this sigma the formula needs I >= %lu fine-tuning steps.",
                              I2);
         }

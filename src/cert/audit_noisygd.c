@@ -76,6 +76,7 @@
  * "unsupported", never "refuted".
  */
 #include "cert/audit.h"
+#include "cert/audit_util.h"
 
 #include <gmp.h>
 #include <math.h>
@@ -88,25 +89,6 @@
 #include "num/encl.h"
 
 /* ---- helpers ----------------------------------------------------------------------------- */
-
-static const char *ftext(const ul_cert_values *v, const char *name)
-{
-    const ul_cert_value *x = ul_cert_values_get(v, name);
-    return x != NULL && x->present ? x->text : NULL;
-}
-
-static int dcmp(const char *a, const char *b)
-{
-    int c = 0;
-    ul_num_decimal_compare(a, b, &c);
-    return c;
-}
-
-static void add_reach(ul_audit_report *rep, const ul_audit_number *n)
-{
-    if (rep->n_would_reach < UL_AUDIT_MAX_NUMBERS)
-        rep->would_reach[rep->n_would_reach++] = *n;
-}
 
 /* The library names its fields like the CLI flags ("eps-dp"); the schema
  * writes them with underscores. */
@@ -137,16 +119,6 @@ static void pre_merge(ul_preconditions *dst, const ul_preconditions *src)
     }
 }
 
-static ul_verdict worse(ul_verdict a, ul_verdict b)
-{
-    static const int rank[] = {[UL_VERDICT_SUPPORTED] = 0,
-                               [UL_VERDICT_INCONCLUSIVE] = 1,
-                               [UL_VERDICT_UNSUPPORTED] = 2,
-                               [UL_VERDICT_REFUTED] = 3,
-                               [UL_VERDICT_INVALID] = 4};
-    return rank[a] >= rank[b] ? a : b;
-}
-
 /* x's value as a plain enclosure (exp of a log form). */
 static void plain_of(mpfi_ptr out, const ul_num_value *x)
 {
@@ -154,38 +126,6 @@ static void plain_of(mpfi_ptr out, const ul_num_value *x)
         mpfi_exp(out, x->enclosure);
     else
         mpfi_set(out, x->enclosure);
-}
-
-/* Whether v (text) is an enclosure endpoint pair x rounded to nearest at v's
- * decimals (a rounding, not a different recipe). */
-static bool rounds_to(const char *v, mpfi_srcptr x)
-{
-    const char *dot = strchr(v, '.');
-    if (strpbrk(v, "eE") != NULL)
-        return false;
-    long decimals = dot == NULL ? 0 : (long)strlen(dot + 1);
-    if (decimals > 40)
-        return false;
-    mpfr_prec_t p = mpfi_get_prec(x) + 64;
-    mpfr_t a, b, scale;
-    mpfr_inits2(p, a, b, scale, (mpfr_ptr)0);
-    mpfr_set_ui(scale, 10, MPFR_RNDN);
-    mpfr_pow_ui(scale, scale, (unsigned long)decimals, MPFR_RNDN);
-    mpfr_mul(a, &x->left, scale, MPFR_RNDD);
-    mpfr_mul(b, &x->right, scale, MPFR_RNDU);
-    mpfr_round(a, a);
-    mpfr_round(b, b);
-    bool same = false;
-    mpfi_t sv;
-    mpfi_init2(sv, p);
-    if (mpfr_equal_p(a, b) && ul_num_set_decimal(sv, v) == UL_OK) {
-        mpfr_mul(b, &sv->left, scale, MPFR_RNDN);
-        mpfr_round(b, b);
-        same = mpfr_equal_p(a, b);
-    }
-    mpfi_clear(sv);
-    mpfr_clears(a, b, scale, (mpfr_ptr)0);
-    return same;
 }
 
 /* ---- the schema ----------------------------------------------------------------------------- */
@@ -425,13 +365,13 @@ static ul_status ngd_read(const ul_cert *c, ngd_input *in, bool calibrating, cha
     if (s != UL_OK)
         return s;
     memset(in, 0, sizeof *in);
-    const char *thm = ftext(&p, "theorem");
+    const char *thm = ul_audit_field_text(&p, "theorem");
     for (int t = 0; t < T_COUNT; t++)
         if (strcmp(thm, THEOREMS[t]) == 0)
             in->thm = (ngd_thm)t;
     unsigned need = THM[in->thm].need, opt = THM[in->thm].opt;
     for (int f = 1; f < P_COUNT; f++) {
-        bool present = ftext(&p, NGD_PARAMS[f].name) != NULL;
+        bool present = ul_audit_field_text(&p, NGD_PARAMS[f].name) != NULL;
         if (present && !((need | opt) & B(f)))
             return ul_fail(err, errlen, UL_EINPUT,
                            "$.parameters.%s: not used by theorem '%s' (a misplaced field would "
@@ -443,37 +383,38 @@ static ul_status ngd_read(const ul_cert *c, ngd_input *in, bool calibrating, cha
                            NGD_PARAMS[f].name, thm, NGD_PARAMS[f].doc);
     }
     ul_ngd_params *pb = &in->pb;
-    pb->L = ftext(&p, "L");
-    pb->lambda = ftext(&p, "lambda");
-    pb->beta = ftext(&p, "beta");
-    pb->sigma = ftext(&p, "sigma");
-    pb->eta = ftext(&p, "eta");
-    pb->n = ftext(&p, "n");
-    pb->d = ftext(&p, "d");
-    pb->r = ftext(&p, "r");
-    pb->K = ftext(&p, "K");
-    pb->KA = ftext(&p, "KA");
-    pb->KAbar = ftext(&p, "KAbar");
-    pb->eps_dp = ftext(&p, "eps_dp");
-    pb->eps_dd = ftext(&p, "eps_dd");
-    pb->log_B = ftext(&p, "logB");
-    pb->b = ftext(&p, "b");
-    pb->init_var = ftext(&p, "init_var");
-    pb->p = ftext(&p, "p");
-    pb->s = ftext(&p, "s");
-    const char *form = ftext(&p, "g15_form");
+    pb->L = ul_audit_field_text(&p, "L");
+    pb->lambda = ul_audit_field_text(&p, "lambda");
+    pb->beta = ul_audit_field_text(&p, "beta");
+    pb->sigma = ul_audit_field_text(&p, "sigma");
+    pb->eta = ul_audit_field_text(&p, "eta");
+    pb->n = ul_audit_field_text(&p, "n");
+    pb->d = ul_audit_field_text(&p, "d");
+    pb->r = ul_audit_field_text(&p, "r");
+    pb->K = ul_audit_field_text(&p, "K");
+    pb->KA = ul_audit_field_text(&p, "KA");
+    pb->KAbar = ul_audit_field_text(&p, "KAbar");
+    pb->eps_dp = ul_audit_field_text(&p, "eps_dp");
+    pb->eps_dd = ul_audit_field_text(&p, "eps_dd");
+    pb->log_B = ul_audit_field_text(&p, "logB");
+    pb->b = ul_audit_field_text(&p, "b");
+    pb->init_var = ul_audit_field_text(&p, "init_var");
+    pb->p = ul_audit_field_text(&p, "p");
+    pb->s = ul_audit_field_text(&p, "s");
+    const char *form = ul_audit_field_text(&p, "g15_form");
     in->form = form != NULL && strcmp(form, "stated") == 0 ? UL_NGD_G15_STATED : UL_NGD_G15_TIGHT;
-    const char *var = ftext(&p, "variant");
+    const char *var = ul_audit_field_text(&p, "variant");
     in->variant =
         var != NULL && strcmp(var, "printed") == 0 ? UL_VARIANT_PRINTED : UL_VARIANT_CORRECTED;
     if (in->thm == T_52D && pb->log_B == NULL && pb->b == NULL)
         return ul_fail(err, errlen, UL_EINPUT,
                        "$.parameters.logB: missing (Thm 5.2 needs log B, or the loss bound b)");
 
-    const char *q_param = ftext(&p, "q"), *q_claim = ftext(&cl, "renyi_order");
-    in->r_value = ftext(&cl, "renyi_value");
-    in->eps = ftext(&cl, "eps");
-    in->delta = ftext(&cl, "delta");
+    const char *q_param = ul_audit_field_text(&p, "q");
+    const char *q_claim = ul_audit_field_text(&cl, "renyi_order");
+    in->r_value = ul_audit_field_text(&cl, "renyi_value");
+    in->eps = ul_audit_field_text(&cl, "eps");
+    in->delta = ul_audit_field_text(&cl, "delta");
     if ((q_claim == NULL) != (in->r_value == NULL))
         return ul_fail(err, errlen, UL_EINPUT,
                        "$.claim.%s: missing (renyi_order and renyi_value go together)",
@@ -484,7 +425,7 @@ static ul_status ngd_read(const ul_cert *c, ngd_input *in, bool calibrating, cha
     if (q_claim == NULL && in->eps == NULL)
         return ul_fail(err, errlen, UL_EINPUT,
                        "$.claim: needs renyi_order and renyi_value, or eps and delta");
-    if (q_param != NULL && q_claim != NULL && dcmp(q_param, q_claim) != 0)
+    if (q_param != NULL && q_claim != NULL && ul_audit_dcmp(q_param, q_claim) != 0)
         return ul_fail(err, errlen, UL_EINPUT,
                        "$.parameters.q: '%s' differs from $.claim.renyi_order '%s'", q_param,
                        q_claim);
@@ -498,7 +439,7 @@ static ul_status ngd_read(const ul_cert *c, ngd_input *in, bool calibrating, cha
                        thm);
     /* the deletion budget of thm51 / thm52-deletion is the claim's value */
     if ((in->thm == T_51 || in->thm == T_52D) && in->r_value != NULL) {
-        if (pb->eps_dd != NULL && dcmp(pb->eps_dd, in->r_value) != 0)
+        if (pb->eps_dd != NULL && ul_audit_dcmp(pb->eps_dd, in->r_value) != 0)
             return ul_fail(err, errlen, UL_EINPUT,
                            "$.parameters.eps_dd: '%s' differs from $.claim.renyi_value '%s'",
                            pb->eps_dd, in->r_value);
@@ -509,14 +450,14 @@ static ul_status ngd_read(const ul_cert *c, ngd_input *in, bool calibrating, cha
                        "$.parameters.eps_dd: missing (give the deletion budget, or claim it as "
                        "renyi_order/renyi_value)");
     if (in->thm == T_52P) {
-        const char *m = dcmp(pb->KA, pb->KAbar) >= 0 ? pb->KA : pb->KAbar;
+        const char *m = ul_audit_dcmp(pb->KA, pb->KAbar) >= 0 ? pb->KA : pb->KAbar;
         snprintf(in->kmax, sizeof in->kmax, "%s", m);
         pb->K = in->kmax;
     }
-    in->st_eta = ftext(&st, "eta");
-    in->st_sigma = ftext(&st, "sigma");
-    in->st_KA = ftext(&st, "KA");
-    in->st_KAbar = ftext(&st, "KAbar");
+    in->st_eta = ul_audit_field_text(&st, "eta");
+    in->st_sigma = ul_audit_field_text(&st, "sigma");
+    in->st_KA = ul_audit_field_text(&st, "KA");
+    in->st_KAbar = ul_audit_field_text(&st, "KAbar");
     if (in->st_eta != NULL && in->thm != T_51)
         return ul_fail(err, errlen, UL_EINPUT, "$.stated.eta: only Thm 5.1 prescribes a step size");
     if (in->st_sigma != NULL && (in->thm == T_52D || in->thm == T_43))
@@ -895,7 +836,7 @@ static ul_verdict ngd_renyi(const ngd_input *in, const ul_num_precision *want, u
                                             in->thm == T_51 ? "K_Abar of Thm 5.1 (16)"
                                                             : "least K_Abar reaching the claim",
                                             k);
-                add_reach(rep, &n);
+                ul_audit_add_reach(rep, &n);
                 ul_audit_explain(rep,
                                  "K_Abar = %lu unlearning steps would reach it (the "
                                  "certificate runs %s).",
@@ -911,14 +852,14 @@ static ul_verdict ngd_renyi(const ngd_input *in, const ul_num_precision *want, u
             mpfi_t s;
             mpfi_init2(s, 128);
             ul_status st =
-                dcmp(in->r_value, "0") > 0
+                ul_audit_dcmp(in->r_value, "0") > 0
                     ? ul_ngd_sigma_min(&pb, kind, in->form, want, s, NULL, &nr, e2, sizeof e2)
                     : UL_ENOROOT;
             if (st == UL_OK || st == UL_ECAP) {
                 ul_audit_number_set_mpfi(&n, "sigma_needed",
                                          "smallest sigma reaching the claim (hi certified safe)", s,
                                          digits);
-                add_reach(rep, &n);
+                ul_audit_add_reach(rep, &n);
                 ul_audit_explain(rep, "sigma >= %s would reach it.", n.hi);
             }
             mpfi_clear(s);
@@ -927,13 +868,13 @@ static ul_verdict ngd_renyi(const ngd_input *in, const ul_num_precision *want, u
             unsigned long k;
             if (ul_ngd_thm52_least_k(&pb, UL_NGD_52_KA_MIN, &k, &nr, e2, sizeof e2) == UL_OK) {
                 ul_audit_number_set_integer(&n, "KA_needed", "K_A of Thm 5.2 (19)", k);
-                add_reach(rep, &n);
+                ul_audit_add_reach(rep, &n);
             }
             if (ul_ngd_thm52_least_k(&pb, UL_NGD_52_KABAR_SUFFICIENT, &k, &nr, e2, sizeof e2) ==
                 UL_OK) {
                 ul_audit_number_set_integer(&n, "KAbar_needed",
                                             "K_Abar implied by (19) at K_A = its minimum", k);
-                add_reach(rep, &n);
+                ul_audit_add_reach(rep, &n);
             }
         }
     }
@@ -1035,7 +976,7 @@ static ul_verdict ngd_dp(const ngd_input *in, const ul_num_precision *want, ul_a
         rep->recomputed = tmp.recomputed;
         snprintf(rep->margin, sizeof rep->margin, "%s", tmp.margin);
     } else {
-        add_reach(rep, &tmp.recomputed);
+        ul_audit_add_reach(rep, &tmp.recomputed);
     }
     ul_audit_explain(
         rep,
@@ -1045,7 +986,7 @@ static ul_verdict ngd_dp(const ngd_input *in, const ul_num_precision *want, ul_a
         del ? ", one-sided: P[unlearned in O] <= e^eps P[reference in O] + delta" : "");
 
     /* the category error: a Rényi value read as ε */
-    bool equal_pair = in->r_value != NULL && dcmp(in->r_value, in->eps) == 0;
+    bool equal_pair = in->r_value != NULL && ul_audit_dcmp(in->r_value, in->eps) == 0;
     if (equal_pair)
         ul_audit_explain(rep, "The claim gives the same number as the Renyi value and as the "
                               "(eps, delta) eps: every eps in Chourasia & Shah is a Renyi "
@@ -1120,7 +1061,7 @@ static void ngd_check_stated(const ngd_input *in, const ul_num_precision *want,
             ul_num_set_decimal(s, in->st_eta);
             bool exact = mpfr_equal_p(&s->left, &v.enclosure->left) &&
                          mpfr_equal_p(&s->right, &v.enclosure->right);
-            if (!exact && !rounds_to(in->st_eta, v.enclosure)) {
+            if (!exact && !ul_audit_rounds_to_nearest(in->st_eta, v.enclosure, NULL)) {
                 char *t = ul_num_format(&v.enclosure->left, digits, MPFR_RNDN);
                 set_wrong(rep,
                           "$.stated.eta = %s: Thm 5.1 prescribes eta = 1/(2(lambda + beta)) "
@@ -1154,7 +1095,7 @@ static void ngd_check_stated(const ngd_input *in, const ul_num_precision *want,
                                                         : UL_NGD_SIGMA_G7;
             pb.eps_dp = in->r_value;
             pb.eps_dd = in->r_value;
-            st = dcmp(in->r_value, "0") > 0
+            st = ul_audit_dcmp(in->r_value, "0") > 0
                      ? ul_ngd_sigma_min(&pb, kind, in->form, want, s, NULL, &nr, e2, sizeof e2)
                      : UL_ENOROOT;
             what = "the smallest sigma reaching the claim";
@@ -1171,7 +1112,7 @@ static void ngd_check_stated(const ngd_input *in, const ul_num_precision *want,
             snprintf(range, sizeof range, "[%s, %s]", lo, hi);
             set_wrong(rep, "$.stated.sigma = %s: below %s, certified in %s", in->st_sigma, what,
                       range);
-            if (rounds_to(in->st_sigma, s) && rep->forensics[0] == '\0')
+            if (ul_audit_rounds_to_nearest(in->st_sigma, s, NULL) && rep->forensics[0] == '\0')
                 snprintf(rep->forensics, sizeof rep->forensics,
                          "Rounding %s (%s) to nearest at the stated decimals reproduces %s: it "
                          "was rounded to nearest instead of up.",
@@ -1245,9 +1186,7 @@ static ul_status ngd_audit(const ul_cert *c, const ul_num_precision *want, ul_au
     ul_status st = ngd_read(c, &in, false, err, errlen);
     if (st != UL_OK)
         return st;
-    ul_num_precision w = want != NULL ? *want : (ul_num_precision){17, 0, 0};
-    if (w.digits < 1)
-        w.digits = 17;
+    ul_num_precision w = ul_audit_precision(want);
     size_t off = 0;
     if (in.r_value != NULL)
         off += (size_t)snprintf(rep->claim, sizeof rep->claim, "Renyi (q, eps) = (%s, %s) (%s)",
@@ -1361,7 +1300,7 @@ static ul_status ngd_audit(const ul_cert *c, const ul_num_precision *want, ul_au
         ul_verdict v = ngd_dp(&in, &w, rep, in.r_value == NULL, &st, err, errlen);
         if (st != UL_OK)
             return st;
-        verdict = in.r_value == NULL ? v : worse(verdict, v);
+        verdict = in.r_value == NULL ? v : ul_audit_worse(verdict, v);
     }
     if (in.thm == T_52D && counts_fail && verdict == UL_VERDICT_SUPPORTED)
         ul_audit_explain(rep, "Thm 5.2's iteration counts (19) are not met, but the recursion "
@@ -1410,9 +1349,7 @@ static ul_status ngd_calibrate(const ul_cert *c, const ul_num_precision *want, c
     ul_status st = ngd_read(c, &in, true, err, errlen);
     if (st != UL_OK)
         return st;
-    ul_num_precision w = want != NULL ? *want : (ul_num_precision){17, 0, 0};
-    if (w.digits < 1)
-        w.digits = 17;
+    ul_num_precision w = ul_audit_precision(want);
     if (in.thm != T_G15)
         return ul_fail(err, errlen, UL_EINPUT,
                        "$.parameters.theorem: calibrate fills in KAbar for theorem 'g15' only "
@@ -1422,7 +1359,7 @@ static ul_status ngd_calibrate(const ul_cert *c, const ul_num_precision *want, c
         return ul_fail(err, errlen, UL_EINPUT,
                        "$.claim.renyi_value: calibrate needs the deletion claim (renyi_order, "
                        "renyi_value) to calibrate K_Abar for");
-    if (dcmp(in.r_value, "0") <= 0)
+    if (ul_audit_dcmp(in.r_value, "0") <= 0)
         return ul_fail(err, errlen, UL_ENOROOT,
                        "$.claim.renyi_value: no K_Abar reaches a deletion eps of 0");
     const char *path = "$.parameters.KAbar";
@@ -1458,18 +1395,11 @@ static ul_status ngd_calibrate(const ul_cert *c, const ul_num_precision *want, c
     st = ul_cert_to_json_with(c, "parameters", "KAbar", value, &text, err, errlen);
     if (st != UL_OK)
         return st;
-    ul_cert *done = NULL;
-    ul_audit_report rep;
-    ul_audit_report_init(&rep);
-    ul_status s2 = ul_cert_load_buffer(text, strlen(text), &done, e2, sizeof e2);
-    if (s2 == UL_OK)
-        s2 = ngd_audit(done, &w, &rep, e2, sizeof e2);
-    ul_cert_free(done);
-    if (s2 != UL_OK || rep.verdict != UL_VERDICT_SUPPORTED) {
+    if (!ul_audit_recheck_supported(text, ngd_audit, &w, e2, sizeof e2)) {
         free(text);
         return ul_fail(err, errlen, UL_EINPUT,
                        "%s: the calibrated K_Abar = %s did not audit as supported (%s)", path,
-                       value, s2 != UL_OK ? e2 : ul_verdict_name(rep.verdict));
+                       value, e2);
     }
     *completed = text;
     return UL_OK;

@@ -29,13 +29,13 @@
  * claimed ε that the cited conversion gives in double but the exact value
  * exceeds (double rounding below the bound).
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bounds/renyi.h"
 #include "cert/audit.h"
+#include "cert/audit_util.h"
 #include "cert/forensics.h"
 #include "num/encl.h"
 
@@ -125,32 +125,15 @@ static ul_status decide(const rcert *r, const ul_num_precision *want, ul_audit_r
     }
 }
 
-static void add_forensic(ul_audit_report *rep, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void add_forensic(ul_audit_report *rep, const char *fmt, ...)
-{
-    size_t len = strlen(rep->forensics);
-    if (len + 3 >= sizeof rep->forensics)
-        return;
-    if (len > 0) {
-        memcpy(rep->forensics + len, "; ", 3);
-        len += 2;
-    }
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(rep->forensics + len, sizeof rep->forensics - len, fmt, ap);
-    va_end(ap);
-}
-
 static void rdp_forensics(ul_audit_report *rep, const rcert *r)
 {
     long i = ul_forensic_renyi_as_eps(r->eps, r->rdps, r->n);
     if (i >= 0)
-        add_forensic(rep,
-                     "a Renyi value read as eps: the claimed eps %s is the listed RDP value at "
-                     "order alpha = %s ($.parameters.rdps[%ld]), not an (eps, delta) guarantee",
-                     r->eps, r->alphas[i], i);
+        ul_audit_add_forensic(
+            rep,
+            "a Renyi value read as eps: the claimed eps %s is the listed RDP value at "
+            "order alpha = %s ($.parameters.rdps[%ld]), not an (eps, delta) guarantee",
+            r->eps, r->alphas[i], i);
     double *a = malloc(r->n * sizeof *a), *v = malloc(r->n * sizeof *v);
     if (a == NULL || v == NULL)
         abort();
@@ -163,17 +146,18 @@ static void rdp_forensics(ul_audit_report *rep, const rcert *r)
     size_t best;
     double e = ul_forensic_rdp_points_eps(a, v, r->n, delta, other, &best);
     if (ul_forensic_matches_digits(r->eps, e, 2))
-        add_forensic(rep,
-                     "the claimed eps %s is what the %s conversion gives from these points (at "
-                     "alpha = %s), not the cited %s conversion",
-                     r->eps, ul_renyi_conversion_name(other), r->alphas[best],
-                     ul_renyi_conversion_name(r->conv));
+        ul_audit_add_forensic(
+            rep,
+            "the claimed eps %s is what the %s conversion gives from these points (at "
+            "alpha = %s), not the cited %s conversion",
+            r->eps, ul_renyi_conversion_name(other), r->alphas[best],
+            ul_renyi_conversion_name(r->conv));
     e = ul_forensic_rdp_points_eps(a, v, r->n, delta, r->conv, &best);
     if (ul_forensic_matches_digits(r->eps, e, 2))
-        add_forensic(rep,
-                     "the claimed eps %s is the cited %s conversion evaluated in double "
-                     "precision (at alpha = %s), which rounds below the certified bound",
-                     r->eps, ul_renyi_conversion_name(r->conv), r->alphas[best]);
+        ul_audit_add_forensic(rep,
+                              "the claimed eps %s is the cited %s conversion evaluated in double "
+                              "precision (at alpha = %s), which rounds below the certified bound",
+                              r->eps, ul_renyi_conversion_name(r->conv), r->alphas[best]);
     free(a);
     free(v);
 }

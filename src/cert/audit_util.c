@@ -1,0 +1,125 @@
+/* src/cert/audit_util.c — small helpers shared by the method handlers (see
+ * audit_util.h for what each guarantees). */
+#include "cert/audit_util.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "num/encl.h"
+
+const char *ul_audit_field_text(const ul_cert_values *v, const char *name)
+{
+    const ul_cert_value *x = ul_cert_values_get(v, name);
+    return x != NULL && x->present ? x->text : NULL;
+}
+
+int ul_audit_dcmp(const char *a, const char *b)
+{
+    int c = 0;
+    ul_num_decimal_compare(a, b, &c);
+    return c;
+}
+
+int ul_audit_verdict_rank(ul_verdict v)
+{
+    switch (v) {
+    case UL_VERDICT_SUPPORTED:
+        return 0;
+    case UL_VERDICT_INCONCLUSIVE:
+        return 1;
+    case UL_VERDICT_UNSUPPORTED:
+        return 2;
+    case UL_VERDICT_REFUTED:
+        return 3;
+    case UL_VERDICT_INVALID:
+        break;
+    }
+    return 4;
+}
+
+ul_verdict ul_audit_worse(ul_verdict a, ul_verdict b)
+{
+    return ul_audit_verdict_rank(a) >= ul_audit_verdict_rank(b) ? a : b;
+}
+
+void ul_audit_add_reach(ul_audit_report *rep, const ul_audit_number *n)
+{
+    if (rep->n_would_reach < UL_AUDIT_MAX_NUMBERS)
+        rep->would_reach[rep->n_would_reach++] = *n;
+}
+
+void ul_audit_add_forensic(ul_audit_report *rep, const char *fmt, ...)
+{
+    size_t len = strlen(rep->forensics);
+    if (len + 3 >= sizeof rep->forensics)
+        return;
+    if (len > 0) {
+        memcpy(rep->forensics + len, "; ", 3);
+        len += 2;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(rep->forensics + len, sizeof rep->forensics - len, fmt, ap);
+    va_end(ap);
+}
+
+ul_num_precision ul_audit_precision(const ul_num_precision *want)
+{
+    ul_num_precision w = want != NULL ? *want : (ul_num_precision){17, 0, 0};
+    if (w.digits < 1)
+        w.digits = 17;
+    return w;
+}
+
+bool ul_audit_rounds_to_nearest(const char *v, mpfi_srcptr x, long *decimals)
+{
+    const char *dot = strchr(v, '.');
+    if (strpbrk(v, "eE") != NULL)
+        return false;
+    long dec = dot == NULL ? 0 : (long)strlen(dot + 1);
+    if (dec > 40)
+        return false;
+    if (decimals != NULL)
+        *decimals = dec;
+    mpfr_prec_t p = mpfi_get_prec(x) + 64;
+    mpfr_t a, b, scale;
+    mpfr_inits2(p, a, b, scale, (mpfr_ptr)0);
+    mpfr_set_ui(scale, 10, MPFR_RNDN);
+    mpfr_pow_ui(scale, scale, (unsigned long)dec, MPFR_RNDN); /* exact up to 10^40 */
+    mpfr_mul(a, &x->left, scale, MPFR_RNDD);
+    mpfr_mul(b, &x->right, scale, MPFR_RNDU);
+    mpfr_round(a, a);
+    mpfr_round(b, b);
+    bool same = false;
+    mpfi_t sv;
+    mpfi_init2(sv, p);
+    if (mpfr_equal_p(a, b) && ul_num_set_decimal(sv, v) == UL_OK) {
+        mpfr_mul(b, &sv->left, scale, MPFR_RNDN);
+        mpfr_round(b, b);
+        same = mpfr_equal_p(a, b);
+    }
+    mpfi_clear(sv);
+    mpfr_clears(a, b, scale, (mpfr_ptr)0);
+    return same;
+}
+
+bool ul_audit_recheck_supported(const char *text, ul_audit_fn audit, const ul_num_precision *want,
+                                char *why, size_t whylen)
+{
+    ul_cert *done = NULL;
+    ul_audit_report rep;
+    ul_audit_report_init(&rep);
+    why[0] = '\0';
+    ul_status st = ul_cert_load_buffer(text, strlen(text), &done, why, whylen);
+    if (st == UL_OK)
+        st = audit(done, want, &rep, why, whylen);
+    ul_cert_free(done);
+    if (st != UL_OK)
+        return false;
+    if (rep.verdict != UL_VERDICT_SUPPORTED) {
+        snprintf(why, whylen, "%s", ul_verdict_name(rep.verdict));
+        return false;
+    }
+    return true;
+}

@@ -1,0 +1,59 @@
+/* src/cert/audit_util.h — small helpers shared by the method handlers
+ * (audit_<family>.c).  Internal to src/cert: not part of the audit API of
+ * audit.h.  Each function states what it guarantees. */
+#ifndef UL_CERT_AUDIT_UTIL_H
+#define UL_CERT_AUDIT_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cert/audit.h"
+
+/* The text of the field `name` of v when it is present, else NULL (also NULL
+ * when the name is not in v's table). */
+const char *ul_audit_field_text(const ul_cert_values *v, const char *name);
+
+/* Exact comparison of two decimal texts, both already validated by the
+ * schema: < 0, 0 or > 0 as a < b, a = b, a > b (0 if either fails to parse). */
+int ul_audit_dcmp(const char *a, const char *b);
+
+/* The rank of a verdict by how bad it is for the certificate's users:
+ * supported 0, inconclusive 1, unsupported 2, refuted 3, invalid 4. */
+int ul_audit_verdict_rank(ul_verdict v);
+
+/* The worse of two verdicts by ul_audit_verdict_rank; a on a tie. */
+ul_verdict ul_audit_worse(ul_verdict a, ul_verdict b);
+
+/* Appends *n to rep->would_reach; silently drops it when the report already
+ * holds UL_AUDIT_MAX_NUMBERS. */
+void ul_audit_add_reach(ul_audit_report *rep, const ul_audit_number *n);
+
+/* Appends a printf-formatted recipe to rep->forensics, "; "-separated from
+ * any before it, cut at the field's size; does nothing when fewer than 3
+ * bytes are left.  The field stays NUL-terminated. */
+void ul_audit_add_forensic(ul_audit_report *rep, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* The working precision of an audit or calibration: *want, or 17 digits
+ * when want is NULL; digits below 1 become 17 (other fields as given). */
+ul_num_precision ul_audit_precision(const ul_num_precision *want);
+
+/* Whether the stated decimal v is the enclosure x rounded to nearest at the
+ * number of decimals v is written with: true only when both ends of x round
+ * to the same integer multiple of 10^-decimals and v does too.  False for a
+ * v in exponent notation or with more than 40 decimals.  *decimals (may be
+ * NULL) receives v's count of decimals when the test was made. */
+bool ul_audit_rounds_to_nearest(const char *v, mpfi_srcptr x, long *decimals);
+
+/* The method handler's audit function, as in ul_audit_method. */
+typedef ul_status (*ul_audit_fn)(const ul_cert *c, const ul_num_precision *want,
+                                 ul_audit_report *rep, char *err, size_t errlen);
+
+/* Loads the completed certificate `text` and audits it with `audit` at
+ * *want.  True when it loads, audits and comes out supported; otherwise
+ * false, with why (whylen bytes, NUL-terminated) holding the load or audit
+ * error message, or the verdict's name when the audit ran. */
+bool ul_audit_recheck_supported(const char *text, ul_audit_fn audit, const ul_num_precision *want,
+                                char *why, size_t whylen);
+
+#endif
