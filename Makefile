@@ -34,7 +34,7 @@ ALL_LDFLAGS = $(if $(filter 1,$(SAN)),-fsanitize=address$(,)undefined) $(LDFLAGS
 LIBS      = -lmpfi $(shell pkg-config --libs mpfr gmp json-c fftw3 fftw3l nettle) -lm
 TEST_LIBS = $(shell pkg-config --libs criterion)
 
-LIB_SRC   = $(wildcard src/num/*.c src/bounds/*.c src/cert/*.c src/vectors/*.c)
+LIB_SRC   = $(wildcard src/num/*.c src/bounds/*.c src/cert/*.c src/vectors/*.c src/emp/*.c)
 CLI_SRC   = $(wildcard src/cli/*.c)
 TEST_SRC  = $(wildcard tests/*.c)
 BENCH_SRC = $(wildcard tests/bench/*.c)

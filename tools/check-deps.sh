@@ -4,4 +4,7 @@
 pkg-config --exists gmp mpfr json-c fftw3 fftw3l criterion nettle 2>/dev/null || exit 1
 printf '#include <mpfi.h>\nint main(void){return 0;}\n' |
     ${CC:-cc} -x c - -o /dev/null -lmpfi -lmpfr -lgmp 2>/dev/null || exit 1
+# Random123 (Philox, used by src/emp/rng.c) is header-only: probe the header.
+printf '#include <Random123/philox.h>\nint main(void){return 0;}\n' |
+    ${CC:-cc} -x c - -o /dev/null 2>/dev/null || exit 1
 exit 0

@@ -1,0 +1,643 @@
+/* src/emp/data.c — IDX / CSV / LIBSVM readers, synthetic data, binary tasks,
+ * row scaling.  Errors name the file, the line or byte offset, and the reason. */
+#include "emp/data.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "emp/rng.h"
+
+void ul_dataset_free(ul_dataset *ds)
+{
+    if (ds == NULL)
+        return;
+    free(ds->x);
+    free(ds->y);
+    memset(ds, 0, sizeof *ds);
+}
+
+/* n·d ≤ UL_DATA_MAX_CELLS without overflow. */
+static int cells_ok(size_t n, size_t d)
+{
+    return d == 0 || n <= UL_DATA_MAX_CELLS / d;
+}
+
+/* Opens a regular, non-empty file for reading; *size = its length. */
+static ul_status open_data(const char *path, FILE **fp, long long *size, char *err, size_t errlen)
+{
+    *fp = NULL;
+    if (path == NULL || path[0] == '\0')
+        return ul_fail(err, errlen, UL_EINPUT, "data file: no file name given");
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return ul_fail(err, errlen, UL_EINPUT, "%s: cannot open: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0) {
+        int e = errno;
+        fclose(f);
+        return ul_fail(err, errlen, UL_EINPUT, "%s: cannot stat: %s", path, strerror(e));
+    }
+    if (S_ISDIR(st.st_mode)) {
+        fclose(f);
+        return ul_fail(err, errlen, UL_EINPUT, "%s: is a directory, not a data file", path);
+    }
+    if (!S_ISREG(st.st_mode)) {
+        fclose(f);
+        return ul_fail(err, errlen, UL_EINPUT, "%s: not a regular file", path);
+    }
+    if (st.st_size == 0) {
+        fclose(f);
+        return ul_fail(err, errlen, UL_EINPUT, "%s: empty file", path);
+    }
+    *fp = f;
+    *size = (long long)st.st_size;
+    return UL_OK;
+}
+
+/* ---- IDX ------------------------------------------------------------------ */
+
+#define IDX_MAX_RANK 4
+
+typedef struct {
+    unsigned rank;
+    size_t dims[IDX_MAX_RANK];
+    size_t count; /* product of dims */
+    unsigned char *data;
+} idx_file;
+
+static ul_status idx_read(const char *path, idx_file *ix, char *err, size_t errlen)
+{
+    memset(ix, 0, sizeof *ix);
+    FILE *f;
+    long long size;
+    ul_status st = open_data(path, &f, &size, err, errlen);
+    if (st != UL_OK)
+        return st;
+    unsigned char head[4 + 4 * IDX_MAX_RANK];
+    if (size < 4) {
+        fclose(f);
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "%s: truncated IDX header: the 4-byte magic ends at byte offset %lld", path,
+                       size);
+    }
+    if (fread(head, 1, 4, f) != 4)
+        goto io_error;
+    if (head[0] != 0 || head[1] != 0) {
+        fclose(f);
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "%s: byte offset 0: bad IDX magic %02x %02x %02x %02x (expected 00 00 type rank)",
+                       path, head[0], head[1], head[2], head[3]);
+    }
+    if (head[2] != 0x08) {
+        fclose(f);
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "%s: byte offset 2: IDX element type 0x%02x is not supported (only unsigned bytes, 0x08)",
+                       path, head[2]);
+    }
+    ix->rank = head[3];
+    if (ix->rank == 0 || ix->rank > IDX_MAX_RANK) {
+        fclose(f);
+        return ul_fail(err, errlen, UL_EINPUT, "%s: byte offset 3: IDX rank %u is not in 1..%d",
+                       path, ix->rank, IDX_MAX_RANK);
+    }
+    long long header = 4 + 4 * (long long)ix->rank;
+    if (size < header) {
+        fclose(f);
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "%s: truncated IDX header: %u dimensions need %lld bytes, the file ends at byte offset %lld",
+                       path, ix->rank, header, size);
+    }
+    if (fread(head + 4, 4, ix->rank, f) != ix->rank)
+        goto io_error;
+    ix->count = 1;
+    for (unsigned k = 0; k < ix->rank; k++) {
+        const unsigned char *p = head + 4 + 4 * k;
+        uint32_t v = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+        ix->dims[k] = v;
+        if (v == 0) {
+            fclose(f);
+            return ul_fail(err, errlen, UL_EINPUT, "%s: byte offset %u: IDX dimension %u is zero",
+                           path, 4 + 4 * k, k);
+        }
+        if (!cells_ok(ix->count, v)) {
+            fclose(f);
+            return ul_fail(err, errlen, UL_EINPUT,
+                           "%s: byte offset %u: IDX dimensions give more than %zu values; refused",
+                           path, 4 + 4 * k, UL_DATA_MAX_CELLS);
+        }
+        ix->count *= v;
+    }
+    long long have = size - header;
+    if (have < (long long)ix->count) {
+        fclose(f);
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "%s: truncated IDX data: the header promises %zu bytes after byte offset %lld, the file ends at byte offset %lld",
+                       path, ix->count, header, size);
+    }
+    if (have > (long long)ix->count) {
+        fclose(f);
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "%s: byte offset %lld: %lld bytes after the end of the IDX data (dimensions do not match the file size)",
+                       path, header + (long long)ix->count, have - (long long)ix->count);
+    }
+    ix->data = malloc(ix->count);
+    if (ix->data == NULL) {
+        fclose(f);
+        return ul_fail(err, errlen, UL_EINPUT, "%s: out of memory", path);
+    }
+    if (fread(ix->data, 1, ix->count, f) != ix->count)
+        goto io_error;
+    fclose(f);
+    return UL_OK;
+io_error:
+    fclose(f);
+    free(ix->data);
+    ix->data = NULL;
+    return ul_fail(err, errlen, UL_EINPUT, "%s: read error", path);
+}
+
+ul_status ul_data_read_idx(const char *images, const char *labels, ul_dataset *out, char *err,
+                           size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    idx_file im, lb;
+    ul_status st = idx_read(images, &im, err, errlen);
+    if (st != UL_OK)
+        return st;
+    if (im.rank < 2) {
+        free(im.data);
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "%s: byte offset 3: an IDX image file needs rank ≥ 2, this one has rank %u",
+                       images, im.rank);
+    }
+    st = idx_read(labels, &lb, err, errlen);
+    if (st != UL_OK) {
+        free(im.data);
+        return st;
+    }
+    if (lb.rank != 1 || lb.dims[0] != im.dims[0]) {
+        ul_fail(err, errlen, UL_EINPUT,
+                "%s: byte offset 4: dims mismatch: %s has %zu images, the label file must have rank 1 and %zu labels (it has rank %u, first dimension %zu)",
+                labels, images, im.dims[0], im.dims[0], lb.rank, lb.dims[0]);
+        free(im.data);
+        free(lb.data);
+        return UL_EINPUT;
+    }
+    size_t n = im.dims[0], d = im.count / n;
+    out->x = malloc(im.count * sizeof *out->x);
+    out->y = malloc(n * sizeof *out->y);
+    if (out->x == NULL || out->y == NULL) {
+        free(im.data);
+        free(lb.data);
+        ul_dataset_free(out);
+        return ul_fail(err, errlen, UL_EINPUT, "%s: out of memory", images);
+    }
+    for (size_t k = 0; k < im.count; k++)
+        out->x[k] = im.data[k] / 255.0;
+    for (size_t i = 0; i < n; i++)
+        out->y[i] = lb.data[i];
+    out->n = n;
+    out->d = d;
+    free(im.data);
+    free(lb.data);
+    return UL_OK;
+}
+
+/* ---- text helpers ------------------------------------------------------------ */
+
+typedef struct {
+    double *v;
+    size_t len, cap;
+} dvec;
+
+static int dvec_push(dvec *a, double x)
+{
+    if (a->len == a->cap) {
+        size_t cap = a->cap ? 2 * a->cap : 64;
+        if (cap > UL_DATA_MAX_CELLS)
+            cap = UL_DATA_MAX_CELLS;
+        if (a->len >= cap)
+            return -1;
+        double *v = realloc(a->v, cap * sizeof *v);
+        if (v == NULL)
+            return -1;
+        a->v = v;
+        a->cap = cap;
+    }
+    a->v[a->len++] = x;
+    return 0;
+}
+
+/* Parses [s, e) (already trimmed) as one finite number. */
+static int parse_number(const char *s, const char *e, double *x)
+{
+    if (s == e)
+        return 0;
+    char buf[128];
+    size_t len = (size_t)(e - s);
+    if (len >= sizeof buf)
+        return 0;
+    memcpy(buf, s, len);
+    buf[len] = '\0';
+    char *end;
+    errno = 0;
+    double v = strtod(buf, &end);
+    if (end != buf + len || !isfinite(v))
+        return 0;
+    *x = v;
+    return 1;
+}
+
+static void trim(const char **s, const char **e)
+{
+    while (*s < *e && (**s == ' ' || **s == '\t'))
+        (*s)++;
+    while (*e > *s && ((*e)[-1] == ' ' || (*e)[-1] == '\t' || (*e)[-1] == '\r' || (*e)[-1] == '\n'))
+        (*e)--;
+}
+
+/* ---- CSV -------------------------------------------------------------------- */
+
+ul_status ul_data_read_csv(const char *path, int label_col, int header, ul_dataset *out,
+                           char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    FILE *f;
+    long long size;
+    ul_status st = open_data(path, &f, &size, err, errlen);
+    if (st != UL_OK)
+        return st;
+    char *line = NULL;
+    size_t linecap = 0, lineno = 0, ncols = 0, first_line = 0, rows = 0;
+    dvec cells = {0};
+    ssize_t got;
+    int first = 1;
+    st = UL_OK;
+    while ((got = getline(&line, &linecap, f)) >= 0) {
+        lineno++;
+        const char *s = line, *e = line + got;
+        trim(&s, &e);
+        if (s == e)
+            continue;
+        if (memchr(s, '\0', (size_t)(e - s)) != NULL) {
+            st = ul_fail(err, errlen, UL_EINPUT, "%s: line %zu: NUL byte (not a text file?)", path,
+                         lineno);
+            goto done;
+        }
+        /* count and check the cells of this line */
+        size_t col = 0, start = cells.len;
+        int is_header = first && header == 1;
+        for (const char *c = s;; col++) {
+            const char *ce = memchr(c, ',', (size_t)(e - c));
+            if (ce == NULL)
+                ce = e;
+            const char *cs = c, *cend = ce;
+            trim(&cs, &cend);
+            double v = 0;
+            if (!is_header && !parse_number(cs, cend, &v)) {
+                if (first && header == -1) {
+                    is_header = 1;
+                    cells.len = start;
+                } else {
+                    st = ul_fail(err, errlen, UL_EINPUT,
+                                 "%s: line %zu, column %zu: not a number: '%.*s'", path, lineno,
+                                 col + 1, (int)((cend - cs) > 40 ? 40 : (cend - cs)), cs);
+                    goto done;
+                }
+            }
+            if (!is_header) {
+                if (rows > 0 && col >= ncols) {
+                    st = ul_fail(err, errlen, UL_EINPUT,
+                                 "%s: line %zu: more than %zu columns (line %zu has %zu)", path,
+                                 lineno, ncols, first_line, ncols);
+                    goto done;
+                }
+                if (dvec_push(&cells, v) != 0) {
+                    st = ul_fail(err, errlen, UL_EINPUT,
+                                 "%s: line %zu: more than %zu values or out of memory; refused",
+                                 path, lineno, UL_DATA_MAX_CELLS);
+                    goto done;
+                }
+            }
+            if (ce == e)
+                break;
+            c = ce + 1;
+        }
+        col++;
+        if (is_header) {
+            first = 0;
+            continue;
+        }
+        if (rows == 0) {
+            ncols = col;
+            first_line = lineno;
+            if (ncols < 2) {
+                st = ul_fail(err, errlen, UL_EINPUT,
+                             "%s: line %zu: one column only; need a label and at least one feature",
+                             path, lineno);
+                goto done;
+            }
+            long lc = label_col < 0 ? (long)ncols + label_col : label_col;
+            if (lc < 0 || lc >= (long)ncols) {
+                st = ul_fail(err, errlen, UL_EINPUT,
+                             "%s: line %zu: label column %d is out of range: the file has %zu columns",
+                             path, lineno, label_col, ncols);
+                goto done;
+            }
+        } else if (col != ncols) {
+            st = ul_fail(err, errlen, UL_EINPUT,
+                         "%s: line %zu: %zu columns, expected %zu (as on line %zu)", path, lineno,
+                         col, ncols, first_line);
+            goto done;
+        }
+        first = 0;
+        rows++;
+    }
+    if (ferror(f)) {
+        st = ul_fail(err, errlen, UL_EINPUT, "%s: read error after line %zu", path, lineno);
+        goto done;
+    }
+    if (rows == 0) {
+        st = ul_fail(err, errlen, UL_EINPUT, "%s: no data rows (%zu lines read)", path, lineno);
+        goto done;
+    }
+    size_t lc = label_col < 0 ? (size_t)((long)ncols + label_col) : (size_t)label_col;
+    size_t d = ncols - 1;
+    out->x = malloc(rows * d * sizeof *out->x);
+    out->y = malloc(rows * sizeof *out->y);
+    if (out->x == NULL || out->y == NULL) {
+        ul_dataset_free(out);
+        st = ul_fail(err, errlen, UL_EINPUT, "%s: out of memory", path);
+        goto done;
+    }
+    for (size_t i = 0; i < rows; i++) {
+        const double *r = cells.v + i * ncols;
+        double *xi = out->x + i * d;
+        for (size_t j = 0, k = 0; j < ncols; j++) {
+            if (j == lc)
+                out->y[i] = r[j];
+            else
+                xi[k++] = r[j];
+        }
+    }
+    out->n = rows;
+    out->d = d;
+done:
+    free(line);
+    free(cells.v);
+    fclose(f);
+    return st;
+}
+
+/* ---- LIBSVM ------------------------------------------------------------------ */
+
+typedef struct {
+    size_t row, col;
+    double v;
+} triplet;
+
+ul_status ul_data_read_libsvm(const char *path, size_t dim, ul_dataset *out, char *err,
+                              size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    if (dim > UL_DATA_MAX_CELLS)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "%s: dimension %zu exceeds the limit of %zu values per row; refused",
+                       path ? path : "(null)", dim, UL_DATA_MAX_CELLS);
+    FILE *f;
+    long long size;
+    ul_status st = open_data(path, &f, &size, err, errlen);
+    if (st != UL_OK)
+        return st;
+    char *line = NULL;
+    size_t linecap = 0, lineno = 0, rows = 0, maxidx = 0, nt = 0, tcap = 0;
+    triplet *t = NULL;
+    dvec labels = {0};
+    ssize_t got;
+    while ((got = getline(&line, &linecap, f)) >= 0) {
+        lineno++;
+        char *hash = memchr(line, '#', (size_t)got);
+        const char *s = line, *e = hash ? hash : line + got;
+        trim(&s, &e);
+        if (s == e)
+            continue;
+        /* label */
+        const char *te = s;
+        while (te < e && *te != ' ' && *te != '\t')
+            te++;
+        double lab;
+        if (!parse_number(s, te, &lab)) {
+            st = ul_fail(err, errlen, UL_EINPUT, "%s: line %zu: label is not a number: '%.*s'",
+                         path, lineno, (int)((te - s) > 40 ? 40 : (te - s)), s);
+            goto done;
+        }
+        if (dvec_push(&labels, lab) != 0) {
+            st = ul_fail(err, errlen, UL_EINPUT, "%s: line %zu: too many rows; refused", path,
+                         lineno);
+            goto done;
+        }
+        size_t prev = 0;
+        for (s = te;;) {
+            while (s < e && (*s == ' ' || *s == '\t'))
+                s++;
+            if (s == e)
+                break;
+            te = s;
+            while (te < e && *te != ' ' && *te != '\t')
+                te++;
+            const char *colon = memchr(s, ':', (size_t)(te - s));
+            int tl = (int)((te - s) > 40 ? 40 : (te - s));
+            if (colon == NULL || colon == s) {
+                st = ul_fail(err, errlen, UL_EINPUT,
+                             "%s: line %zu: expected index:value, got '%.*s'", path, lineno, tl, s);
+                goto done;
+            }
+            size_t idx = 0;
+            for (const char *p = s; p < colon; p++) {
+                if (!isdigit((unsigned char)*p)) {
+                    st = ul_fail(err, errlen, UL_EINPUT,
+                                 "%s: line %zu: index is not a positive integer in '%.*s'", path,
+                                 lineno, tl, s);
+                    goto done;
+                }
+                if (idx > UL_DATA_MAX_CELLS) /* stays small; checked below */
+                    continue;
+                idx = idx * 10 + (size_t)(*p - '0');
+            }
+            if (idx == 0) {
+                st = ul_fail(err, errlen, UL_EINPUT,
+                             "%s: line %zu: index 0 in '%.*s': indices are 1-based", path, lineno,
+                             tl, s);
+                goto done;
+            }
+            if (idx > UL_DATA_MAX_CELLS || (dim > 0 && idx > dim)) {
+                st = ul_fail(err, errlen, UL_EINPUT,
+                             "%s: line %zu: index in '%.*s' exceeds the dimension %zu", path,
+                             lineno, tl, s, dim > 0 ? dim : UL_DATA_MAX_CELLS);
+                goto done;
+            }
+            if (idx <= prev) {
+                st = ul_fail(err, errlen, UL_EINPUT,
+                             "%s: line %zu: index %zu after index %zu: indices must be strictly increasing",
+                             path, lineno, idx, prev);
+                goto done;
+            }
+            prev = idx;
+            double v;
+            if (!parse_number(colon + 1, te, &v)) {
+                st = ul_fail(err, errlen, UL_EINPUT, "%s: line %zu: value is not a number in '%.*s'",
+                             path, lineno, tl, s);
+                goto done;
+            }
+            if (nt == tcap) {
+                size_t cap = tcap ? 2 * tcap : 256;
+                triplet *nt2 = cap <= UL_DATA_MAX_CELLS ? realloc(t, cap * sizeof *t) : NULL;
+                if (nt2 == NULL) {
+                    st = ul_fail(err, errlen, UL_EINPUT,
+                                 "%s: line %zu: too many entries or out of memory; refused", path,
+                                 lineno);
+                    goto done;
+                }
+                t = nt2;
+                tcap = cap;
+            }
+            t[nt++] = (triplet){rows, idx - 1, v};
+            if (idx > maxidx)
+                maxidx = idx;
+            s = te;
+        }
+        rows++;
+    }
+    if (ferror(f)) {
+        st = ul_fail(err, errlen, UL_EINPUT, "%s: read error after line %zu", path, lineno);
+        goto done;
+    }
+    if (rows == 0) {
+        st = ul_fail(err, errlen, UL_EINPUT, "%s: no data rows (%zu lines read)", path, lineno);
+        goto done;
+    }
+    size_t d = dim > 0 ? dim : maxidx;
+    if (d == 0) {
+        st = ul_fail(err, errlen, UL_EINPUT,
+                     "%s: no features in any of %zu rows and no dimension given", path, rows);
+        goto done;
+    }
+    if (!cells_ok(rows, d)) {
+        st = ul_fail(err, errlen, UL_EINPUT,
+                     "%s: %zu rows × %zu columns exceeds the limit of %zu values; refused", path,
+                     rows, d, UL_DATA_MAX_CELLS);
+        goto done;
+    }
+    out->x = calloc(rows * d, sizeof *out->x);
+    out->y = malloc(rows * sizeof *out->y);
+    if (out->x == NULL || out->y == NULL) {
+        ul_dataset_free(out);
+        st = ul_fail(err, errlen, UL_EINPUT, "%s: out of memory", path);
+        goto done;
+    }
+    for (size_t k = 0; k < nt; k++)
+        out->x[t[k].row * d + t[k].col] = t[k].v;
+    memcpy(out->y, labels.v, rows * sizeof *out->y);
+    out->n = rows;
+    out->d = d;
+done:
+    free(line);
+    free(t);
+    free(labels.v);
+    fclose(f);
+    return st;
+}
+
+/* ---- synthetic, binary tasks, scaling ------------------------------------ */
+
+ul_status ul_data_synthetic(size_t n, size_t d, double separation, uint32_t seed,
+                            ul_dataset *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    if (n == 0 || d == 0)
+        return ul_fail(err, errlen, UL_EINPUT, "synthetic data: n and d must be positive (n=%zu, d=%zu)", n, d);
+    if (!cells_ok(n, d))
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "synthetic data: n·d = %zu·%zu exceeds the limit of %zu values; refused", n,
+                       d, UL_DATA_MAX_CELLS);
+    if (!isfinite(separation) || separation < 0)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "synthetic data: separation must be finite and ≥ 0, got %g", separation);
+    out->x = malloc(n * d * sizeof *out->x);
+    out->y = malloc(n * sizeof *out->y);
+    if (out->x == NULL || out->y == NULL) {
+        ul_dataset_free(out);
+        return ul_fail(err, errlen, UL_EINPUT, "synthetic data: out of memory");
+    }
+    ul_rng_normals(seed, UL_RNG_RUN_DATA, 0, 0, n * d, out->x);
+    double shift = separation / sqrt((double)d);
+    for (size_t i = 0; i < n; i++) {
+        double c = (double)(i % 2);
+        out->y[i] = c;
+        for (size_t j = 0; j < d; j++)
+            out->x[i * d + j] += (c - 0.5) * shift;
+    }
+    out->n = n;
+    out->d = d;
+    return UL_OK;
+}
+
+ul_status ul_data_select_binary(const ul_dataset *in, double a, double b, ul_label_coding coding,
+                                ul_dataset *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    if (a == b)
+        return ul_fail(err, errlen, UL_EINPUT, "binary task: classes a and b are both %g", a);
+    size_t na = 0, nb = 0;
+    for (size_t i = 0; i < in->n; i++) {
+        na += in->y[i] == a;
+        nb += in->y[i] == b;
+    }
+    if (na == 0 || nb == 0)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "binary task: class %g has %zu rows and class %g has %zu; both need some",
+                       a, na, b, nb);
+    size_t n = na + nb, d = in->d;
+    out->x = malloc(n * d * sizeof *out->x);
+    out->y = malloc(n * sizeof *out->y);
+    if (out->x == NULL || out->y == NULL) {
+        ul_dataset_free(out);
+        return ul_fail(err, errlen, UL_EINPUT, "binary task: out of memory");
+    }
+    double neg = coding == UL_LABELS_PM1 ? -1.0 : 0.0;
+    size_t k = 0;
+    for (size_t i = 0; i < in->n; i++) {
+        if (in->y[i] != a && in->y[i] != b)
+            continue;
+        memcpy(out->x + k * d, in->x + i * d, d * sizeof *out->x);
+        out->y[k++] = in->y[i] == a ? 1.0 : neg;
+    }
+    out->n = n;
+    out->d = d;
+    return UL_OK;
+}
+
+size_t ul_data_normalize_rows(ul_dataset *ds)
+{
+    size_t zero = 0;
+    for (size_t i = 0; i < ds->n; i++) {
+        double *r = ds->x + i * ds->d, m = 0, s = 0;
+        for (size_t j = 0; j < ds->d; j++)
+            m = fmax(m, fabs(r[j]));
+        if (m == 0) {
+            zero++;
+            continue;
+        }
+        for (size_t j = 0; j < ds->d; j++)
+            s += (r[j] / m) * (r[j] / m);
+        double norm = m * sqrt(s);
+        for (size_t j = 0; j < ds->d; j++)
+            r[j] /= norm;
+    }
+    return zero;
+}

@@ -1,0 +1,96 @@
+/* src/emp/stats.h — certified statistics for empirical privacy audits.
+ *
+ * Binomial tails enclosed in interval arithmetic, one-sided Clopper–Pearson
+ * bounds returned on their safe side, the empirical ε lower bound from
+ * counts (spec/anchors.md §2.1–2.3: Jagielski et al. 2020, Nasr et al. 2021,
+ * jax_privacy `epsilon_clopper_pearson`), and scores → ROC with the best
+ * Bonferroni-corrected ε over thresholds.
+ *
+ * Layer rule: this module uses src/num only.  Scores are empirical data
+ * (plain doubles); everything that feeds a claimed bound is certified.
+ */
+#ifndef UL_EMP_STATS_H
+#define UL_EMP_STATS_H
+
+#include <mpfi.h>
+#include <stddef.h>
+
+#include "num/status.h"
+
+/* P[Bin(n, p) ≤ k] enclosed in `out` (at out's precision plus guard bits),
+ * for an exact p ∈ [0, 1].  The enclosure is intersected with [0, 1].
+ * UL_EINPUT (naming "n", "k" or "p") when n = 0, k > n or p ∉ [0, 1]. */
+ul_status ul_emp_binom_cdf(mpfi_ptr out, unsigned long k, unsigned long n, mpfr_srcptr p,
+                           char *err, size_t errlen);
+
+/* P[Bin(n, p) ≥ k] enclosed in `out`, same contract (k ≤ n). */
+ul_status ul_emp_binom_sf(mpfi_ptr out, unsigned long k, unsigned long n, mpfr_srcptr p,
+                          char *err, size_t errlen);
+
+/* One-sided Clopper–Pearson upper bound: the p_hi with P[Bin(n, p_hi) ≤ k] =
+ * α (p_hi = 1 when k = n).  `bound` receives a number ≥ p_hi (certified:
+ * the tail there was shown ≤ inf α), rounded up to bound's precision, and
+ * within about `digits` significant digits of p_hi.  α is an enclosure that
+ * must lie inside (0, 1).  UL_EINPUT names "n", "k" or "alpha"; UL_ECAP when
+ * the precision cap stopped the bisection (bound still sound, maybe 1). */
+ul_status ul_emp_cp_upper(mpfr_ptr bound, unsigned long k, unsigned long n, mpfi_srcptr alpha,
+                          int digits, char *err, size_t errlen);
+
+/* One-sided Clopper–Pearson lower bound: the p_lo with P[Bin(n, p_lo) ≥ k] =
+ * α (p_lo = 0 when k = 0).  `bound` receives a number ≤ p_lo, rounded down.
+ * Same contract as ul_emp_cp_upper. */
+ul_status ul_emp_cp_lower(mpfr_ptr bound, unsigned long k, unsigned long n, mpfi_srcptr alpha,
+                          int digits, char *err, size_t errlen);
+
+/* The empirical ε lower bound at δ from one threshold's counts: fp false
+ * positives among n_out OUT trials, fn false negatives among n_in IN trials.
+ * With f̄ = CP upper bound of FPR and n̄ = CP upper bound of FNR, each at
+ * level α/(2m) (m = number of thresholds searched, Bonferroni; m = 1 for a
+ * single pre-chosen threshold),
+ *
+ *     ε_lb = max(log((1 − δ − n̄)/f̄), log((1 − δ − f̄)/n̄), 0),
+ *
+ * (Jagielski et al. 2020 eq. in §2.1 of spec/anchors.md with δ kept, as in
+ * jax_privacy `epsilon_clopper_pearson`, plus the reversed test).  Every
+ * step rounds toward the smaller ε, so `eps_lb` is a sound lower bound.
+ * fpr_hi / fnr_hi (may be NULL) receive f̄ and n̄ (rounded up).
+ * UL_EINPUT names "n_out", "n_in", "fp", "fn", "alpha", "delta" or "m". */
+ul_status ul_emp_eps_lb_counts(mpfr_ptr eps_lb, unsigned long fp, unsigned long n_out,
+                               unsigned long fn, unsigned long n_in, mpfi_srcptr alpha,
+                               mpfi_srcptr delta, unsigned long m, mpfr_ptr fpr_hi,
+                               mpfr_ptr fnr_hi, char *err, size_t errlen);
+
+typedef struct {
+    double fpr, tpr;
+} ul_emp_roc_point;
+
+/* FPR levels at which ul_emp_roc reports the TPR. */
+#define UL_EMP_N_FPR_LEVELS 3
+extern const double ul_emp_fpr_levels[UL_EMP_N_FPR_LEVELS]; /* 1e-3, 1e-2, 1e-1 */
+
+typedef struct {
+    ul_emp_roc_point *points; /* n_points = n_thresholds + 1, from (0, 0) to (1, 1) */
+    size_t n_points;
+    double auc;                                /* trapezoid over the points */
+    double tpr_at_fpr[UL_EMP_N_FPR_LEVELS];    /* max TPR over points with FPR ≤ level */
+    unsigned long n_thresholds;                /* distinct score values = Bonferroni m */
+    double threshold;                          /* the threshold of the best ε: "IN" iff score ≥ it */
+    unsigned long fp, fn;                      /* its counts */
+    mpfr_t eps_lb;                             /* certified ε lower bound (rounded down) */
+} ul_emp_roc;
+
+/* ROC of the rule "score ≥ t ⇒ IN" over every distinct score value t, its AUC,
+ * TPR at the FPR levels above, and the best ε lower bound over those
+ * thresholds with the Bonferroni correction m = n_thresholds.  Candidates
+ * are ranked with a double-precision Wilson estimate (selection need not be
+ * certified: the correction covers every threshold), and the best few are
+ * certified with ul_emp_eps_lb_counts.  `out` is initialised here; release
+ * it with ul_emp_roc_clear (also after an error).  UL_EINPUT names
+ * "in_scores" / "out_scores" (empty or non-finite), "alpha" or "delta". */
+ul_status ul_emp_roc_compute(ul_emp_roc *out, const double *in_scores, size_t n_in,
+                             const double *out_scores, size_t n_out, mpfi_srcptr alpha,
+                             mpfi_srcptr delta, char *err, size_t errlen);
+
+void ul_emp_roc_clear(ul_emp_roc *r);
+
+#endif
