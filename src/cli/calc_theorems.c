@@ -232,6 +232,25 @@ static bool read_g15_form(const calc_quantity *q, const char *text, ul_ngd_g15_f
     "not a guarantee: a precondition of the theorem fails or is undecided; the value is the "      \
     "formula's"
 
+/* Starts the result of a "least K" quantity: `value` (the K), `eps_at_k`
+ * (the certified ε it reaches, lo and hi also returned, malloc'd, for the
+ * text note), digits, precision_bits and cap_hit. */
+static void begin_least_k(calc_result *r, const calc_quantity *q, const char **v,
+                          const ul_cli_common *c, unsigned long k, const ul_num_value *eps,
+                          const ul_num_report *rep, ul_status st, char **lo, char **hi)
+{
+    calc_result_begin(r, q, v, c);
+    json_object_object_add(r->json, "value", json_object_new_uint64((uint64_t)k));
+    ul_num_value_format(eps, c->digits, lo, hi);
+    json_object *e = json_object_new_object();
+    calc_add_string(e, "lo", *lo);
+    calc_add_string(e, "hi", *hi);
+    json_object_object_add(r->json, "eps_at_k", e);
+    json_object_object_add(r->json, "digits", json_object_new_int(c->digits));
+    json_object_object_add(r->json, "precision_bits", json_object_new_int64(rep->bits_used));
+    json_object_object_add(r->json, "cap_hit", json_object_new_boolean(st == UL_ECAP));
+}
+
 int calc_run_noisygd_k(const calc_quantity *q, const char **v, const ul_cli_common *c)
 {
     /* flags: q l lambda beta sigma eta n eps-dd init-var form max-k */
@@ -274,17 +293,8 @@ int calc_run_noisygd_k(const calc_quantity *q, const char **v, const ul_cli_comm
                                : NULL);
     } else {
         calc_result r;
-        calc_result_begin(&r, q, v, c);
-        json_object_object_add(r.json, "value", json_object_new_uint64((uint64_t)k));
         char *lo, *hi;
-        ul_num_value_format(&eps, c->digits, &lo, &hi);
-        json_object *e = json_object_new_object();
-        calc_add_string(e, "lo", lo);
-        calc_add_string(e, "hi", hi);
-        json_object_object_add(r.json, "eps_at_k", e);
-        json_object_object_add(r.json, "digits", json_object_new_int(c->digits));
-        json_object_object_add(r.json, "precision_bits", json_object_new_int64(rep.bits_used));
-        json_object_object_add(r.json, "cap_hit", json_object_new_boolean(st == UL_ECAP));
+        begin_least_k(&r, q, v, c, k, &eps, &rep, st, &lo, &hi);
         note_buf n;
         note_open(&n);
         fprintf(n.f, "  eps     lo %s\n          hi %s\n", lo, hi);
@@ -715,18 +725,9 @@ int calc_run_langevin_k(const calc_quantity *q, const char **v, const ul_cli_com
         rc = calc_input_error(q, st, err);
     } else {
         calc_result r;
-        calc_result_begin(&r, q, v, c);
-        json_object_object_add(r.json, "value", json_object_new_uint64((uint64_t)k));
         char *lo, *hi;
-        ul_num_value_format(&eps, c->digits, &lo, &hi);
-        json_object *e = json_object_new_object();
-        calc_add_string(e, "lo", lo);
-        calc_add_string(e, "hi", hi);
-        json_object_object_add(r.json, "eps_at_k", e);
+        begin_least_k(&r, q, v, c, k, &eps, &rep, st, &lo, &hi);
         calc_add_string(r.json, "alpha", alpha);
-        json_object_object_add(r.json, "digits", json_object_new_int(c->digits));
-        json_object_object_add(r.json, "precision_bits", json_object_new_int64(rep.bits_used));
-        json_object_object_add(r.json, "cap_hit", json_object_new_boolean(st == UL_ECAP));
         note_buf n;
         note_open(&n);
         fprintf(n.f, "  eps_DP  lo %s\n          hi %s  (at alpha = %s)\n", lo, hi, alpha);
