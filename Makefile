@@ -31,7 +31,7 @@ ALL_LDFLAGS = $(if $(filter 1,$(SAN)),-fsanitize=address$(,)undefined) $(LDFLAGS
 , := ,
 
 # Expanded when a recipe runs, i.e. after the dependency step has run.
-LIBS      = -lmpfi $(shell pkg-config --libs mpfr gmp json-c fftw3 fftw3l nettle) -lm
+LIBS      = -lmpfi $(shell pkg-config --libs mpfr gmp json-c fftw3 fftw3l nettle) $(shell pkg-config --libs openblas) -lm
 TEST_LIBS = $(shell pkg-config --libs criterion)
 
 LIB_SRC   = $(wildcard src/num/*.c src/bounds/*.c src/cert/*.c src/vectors/*.c src/emp/*.c)

@@ -5,7 +5,7 @@
 set -eu
 
 PACKAGES="build-essential pkg-config libgmp-dev libmpfr-dev libmpfi-dev \
-libjson-c-dev libfftw3-dev libcriterion-dev nettle-dev valgrind librandom123-dev"
+libjson-c-dev libfftw3-dev libcriterion-dev nettle-dev valgrind librandom123-dev libopenblas-dev"
 
 if [ "$(id -u)" -eq 0 ]; then
     SUDO=""

@@ -1,0 +1,88 @@
+/* src/emp/learner.c — projected noisy GD, M runs per GEMM. */
+#include "emp/learner.h"
+
+#include <cblas.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emp/rng.h"
+
+void ul_project_ball(double *w, size_t p, double radius)
+{
+    if (!(radius < INFINITY))
+        return;
+    double nrm = cblas_dnrm2((int)p, w, 1);
+    if (nrm > radius) {
+        double s = radius / nrm;
+        for (size_t k = 0; k < p; k++)
+            w[k] *= s;
+    }
+}
+
+ul_status ul_pngd_train(const ul_model *model, const ul_dataset *ds, const ul_pngd_params *par,
+                        size_t M, uint32_t run0, uint64_t step0, size_t K, double *W,
+                        ul_pngd_hook hook, void *ctx, char *err, size_t errlen)
+{
+    if (!model || !model->ops || !ds || !par || !W)
+        return ul_fail(err, errlen, UL_EINPUT, "pngd: NULL argument");
+    if (ds->n == 0 || ds->d == 0 || M == 0)
+        return ul_fail(err, errlen, UL_EINPUT, "pngd: empty data set or M = 0");
+    if (!(par->eta > 0) || !(par->sigma >= 0) || !(par->radius > 0) || isnan(par->radius))
+        return ul_fail(err, errlen, UL_EINPUT, "pngd: need eta > 0, sigma >= 0, radius > 0");
+    if ((uint64_t)run0 + M - 1 > UINT32_MAX - 1)
+        return ul_fail(err, errlen, UL_EINPUT, "pngd: run numbers overflow");
+    size_t p = model->ops->nparams(model, ds->d);
+    double *G = malloc(p * M * sizeof *G);
+    double *xi = malloc(p * sizeof *xi);
+    ul_model_work work = {0};
+    ul_status st = UL_OK;
+    if (!G || !xi) {
+        st = ul_fail(err, errlen, UL_EINPUT, "pngd: out of memory");
+        goto done;
+    }
+    double nscale = sqrt(2.0 * par->eta * par->sigma * par->sigma);
+    for (size_t k = 0; k < K; k++) {
+        uint64_t t = step0 + k;
+        st = model->ops->grad(model, ds, W, M, G, &work);
+        if (st != UL_OK) {
+            st = ul_fail(err, errlen, st, "pngd: gradient failed (out of memory?)");
+            goto done;
+        }
+        for (size_t j = 0; j < M; j++) {
+            double *w = W + j * p;
+            const double *g = G + j * p;
+            if (nscale > 0) {
+                ul_rng_normals(par->seed, run0 + (uint32_t)j, t, 0, p, xi);
+                for (size_t q = 0; q < p; q++)
+                    w[q] = w[q] - par->eta * g[q] + nscale * xi[q];
+            } else {
+                for (size_t q = 0; q < p; q++)
+                    w[q] = w[q] - par->eta * g[q];
+            }
+            ul_project_ball(w, p, par->radius);
+        }
+        if (hook)
+            hook(ctx, t, W, p, M);
+    }
+done:
+    free(G);
+    free(xi);
+    ul_model_work_free(&work);
+    return st;
+}
+
+ul_status ul_pngd_unlearn_replace(const ul_model *model, ul_dataset *ds, size_t row,
+                                  const double *x_new, double y_new, const ul_pngd_params *par,
+                                  size_t M, uint32_t run0, uint64_t step0, size_t K, double *W,
+                                  ul_pngd_hook hook, void *ctx, char *err, size_t errlen)
+{
+    if (!ds || !x_new)
+        return ul_fail(err, errlen, UL_EINPUT, "pngd unlearn: NULL argument");
+    if (row >= ds->n)
+        return ul_fail(err, errlen, UL_EINPUT, "pngd unlearn: row %zu out of range (n = %zu)",
+                       row, ds->n);
+    memmove(ds->x + row * ds->d, x_new, ds->d * sizeof *x_new);
+    ds->y[row] = y_new;
+    return ul_pngd_train(model, ds, par, M, run0, step0, K, W, hook, ctx, err, errlen);
+}

@@ -1,0 +1,69 @@
+/* src/emp/model.h — models for the empirical module (spec/langevin.md §6.2).
+ *
+ * A model is a small vtable (ul_model_ops) plus its hyper-parameters.  Its
+ * parameters for M runs side by side are a d×M matrix W stored column by
+ * column: run j's vector is W + j·p (p = ops->nparams(model, d)), contiguous.
+ *
+ * L2-regularised logistic regression (ul_logreg_model), labels ±1:
+ *
+ *     ℓ(w; x, y) = log(1 + exp(−y·wᵀx))
+ *     ∇ℓ         = coef·x,  coef = −y·σ(−y·wᵀx)  (σ(t) = 1/(1 + e^{−t}))
+ *     clip(g, M) = g·min(1, M/‖g‖)              (M = +∞: no clipping)
+ *     objective  = (1/n) Σ_i ℓ(w; x_i, y_i) + (λ/2)‖w‖²
+ *     direction  = (1/n) Σ_i clip(∇ℓ_i, M) + λ·w      (the regulariser is
+ *                                                       not clipped, eq. 84)
+ *
+ * Since ‖∇ℓ_i‖ = |coef_i|·‖x_i‖, clipping only rescales coef_i; the batched
+ * direction is two GEMMs (margins X·W, then Xᵀ·C) — see ul_model_ops.grad.
+ */
+#ifndef UL_EMP_MODEL_H
+#define UL_EMP_MODEL_H
+
+#include <stddef.h>
+
+#include "emp/data.h"
+#include "num/status.h"
+
+typedef struct ul_model ul_model;
+
+/* Scratch that a model's grad may reuse across calls (owned by the caller,
+ * zero-initialise, free with ul_model_work_free). */
+typedef struct {
+    double *buf;
+    size_t cap; /* doubles */
+} ul_model_work;
+
+void ul_model_work_free(ul_model_work *w);
+
+typedef struct {
+    const char *name;
+    /* Number of parameters p for d input features. */
+    size_t (*nparams)(const ul_model *m, size_t d);
+    /* G (p×M, column-major like W) = the update direction (clipped data
+     * gradient + regulariser) of each of the M columns of W on ds. */
+    ul_status (*grad)(const ul_model *m, const ul_dataset *ds, const double *W, size_t M,
+                      double *G, ul_model_work *work);
+    /* The objective (unclipped loss mean + regulariser) at one vector w. */
+    double (*objective)(const ul_model *m, const ul_dataset *ds, const double *w);
+    /* g (p) = clip(∇ℓ(w; x, y), M): one clipped per-sample data gradient
+     * (no regulariser), x of length d. */
+    void (*sample_grad)(const ul_model *m, const double *x, size_t d, double y, const double *w,
+                        double *g);
+} ul_model_ops;
+
+struct ul_model {
+    const ul_model_ops *ops;
+    double lambda; /* L2 weight λ ≥ 0 */
+    double clip;   /* per-sample gradient clip M > 0 (INFINITY: none) */
+};
+
+extern const ul_model_ops ul_logreg_ops;
+
+/* A logistic-regression model (λ ≥ 0, clip > 0 or INFINITY). */
+ul_model ul_logreg_model(double lambda, double clip);
+
+/* Numerically stable helpers (exposed for tests). */
+double ul_sigmoid(double t);  /* 1/(1 + e^{−t}) */
+double ul_log1pexp(double t); /* log(1 + e^{t}) */
+
+#endif
