@@ -19,19 +19,21 @@ BUILD   ?= build
 PREFIX  ?= /usr/local
 SAN     ?=
 
+OMP      = -fopenmp
 WARN     = -std=c17 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
-CPPFLAGS = -Isrc -D_POSIX_C_SOURCE=200809L -MMD -MP
+CPPFLAGS = -Isrc -D_POSIX_C_SOURCE=200809L -MMD -MP $(PKG_CFLAGS)
 OPT      = -O2 -g
 ifeq ($(SAN),1)
 OPT     = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 endif
 CFLAGS  ?=
-ALL_CFLAGS = $(WARN) $(OPT) $(CFLAGS)
+ALL_CFLAGS = $(WARN) $(OPT) $(OMP) $(CFLAGS)
 ALL_LDFLAGS = $(if $(filter 1,$(SAN)),-fsanitize=address$(,)undefined) $(LDFLAGS)
 , := ,
 
 # Expanded when a recipe runs, i.e. after the dependency step has run.
-LIBS      = -lmpfi $(shell pkg-config --libs mpfr gmp json-c fftw3 fftw3l nettle) $(shell pkg-config --libs openblas) -lm
+PKG_CFLAGS = $(shell pkg-config --cflags cairo)
+LIBS      = -lmpfi $(shell pkg-config --libs mpfr gmp json-c fftw3 fftw3l nettle) $(shell pkg-config --libs openblas cairo zlib) -lm
 TEST_LIBS = $(shell pkg-config --libs criterion)
 
 LIB_SRC   = $(wildcard src/num/*.c src/bounds/*.c src/cert/*.c src/vectors/*.c src/emp/*.c)

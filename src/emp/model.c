@@ -105,16 +105,24 @@ static void logreg_sample_grad(const ul_model *m, const double *x, size_t d, dou
         g[k] = coef * x[k];
 }
 
+static double logreg_sample_loss(const ul_model *m, const double *x, size_t d, double y,
+                                 const double *w)
+{
+    (void)m;
+    return ul_log1pexp(-y * cblas_ddot((int)d, x, 1, w, 1));
+}
+
 const ul_model_ops ul_logreg_ops = {
     .name = "logreg",
     .nparams = logreg_nparams,
     .grad = logreg_grad,
     .objective = logreg_objective,
     .sample_grad = logreg_sample_grad,
+    .sample_loss = logreg_sample_loss,
 };
 
 ul_model ul_logreg_model(double lambda, double clip)
 {
-    ul_model m = {.ops = &ul_logreg_ops, .lambda = lambda, .clip = clip};
+    ul_model m = {.ops = &ul_logreg_ops, .lambda = lambda, .clip = clip, .hidden = 0};
     return m;
 }

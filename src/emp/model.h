@@ -49,12 +49,17 @@ typedef struct {
      * (no regulariser), x of length d. */
     void (*sample_grad)(const ul_model *m, const double *x, size_t d, double y, const double *w,
                         double *g);
+    /* The unclipped, unregularised loss ℓ(w; x, y) of one sample: the
+     * membership-inference loss score (emp/attack.h). */
+    double (*sample_loss)(const ul_model *m, const double *x, size_t d, double y,
+                          const double *w);
 } ul_model_ops;
 
 struct ul_model {
     const ul_model_ops *ops;
     double lambda; /* L2 weight λ ≥ 0 */
     double clip;   /* per-sample gradient clip M > 0 (INFINITY: none) */
+    size_t hidden; /* hidden units (models with a hidden layer; 0 otherwise) */
 };
 
 extern const ul_model_ops ul_logreg_ops;
