@@ -41,9 +41,10 @@ typedef struct chunk {
     max_align_t data[];
 } chunk;
 
-typedef struct {
+struct ul_field_arena {
     chunk *chunks;
-} pool;
+};
+typedef struct ul_field_arena pool;
 
 static void *pool_alloc(pool *p, size_t size)
 {
@@ -71,17 +72,27 @@ struct ul_cert {
     const ul_json_value *parameters, *claim, *stated, *expected;
 };
 
+ul_field_arena *ul_field_arena_new(void)
+{
+    return calloc(1, sizeof(ul_field_arena));
+}
+
+void ul_field_arena_free(ul_field_arena *a)
+{
+    if (a == NULL)
+        return;
+    for (chunk *k = a->chunks, *next; k != NULL; k = next) {
+        next = k->next;
+        free(k);
+    }
+    free(a);
+}
+
 void ul_cert_free(ul_cert *c)
 {
     if (c == NULL)
         return;
-    if (c->pool != NULL) {
-        for (chunk *k = c->pool->chunks, *next; k != NULL; k = next) {
-            next = k->next;
-            free(k);
-        }
-        free(c->pool);
-    }
+    ul_field_arena_free(c->pool);
     ul_json_free(c->doc);
     free(c);
 }
@@ -628,6 +639,17 @@ ul_status ul_cert_read_object(const ul_cert *c, const char *object, const ul_fie
     char path[UL_JSON_PATH_MAX];
     ul_json_path_key(path, sizeof path, "$", object);
     return read_fields(c->pool, obj, path, specs, n, out, err, errlen);
+}
+
+ul_status ul_json_read_fields(ul_field_arena *arena, const ul_json_value *obj, const char *path,
+                              const ul_field_spec *specs, size_t n, ul_cert_values *out,
+                              char *err, size_t errlen)
+{
+    *out = (ul_cert_values){0, NULL};
+    if (obj != NULL && obj->type != UL_JSON_OBJECT)
+        return ul_fail(err, errlen, UL_EINPUT, "%s: must be an object (got %s)", path,
+                       ul_json_type_name(obj->type));
+    return read_fields(arena, obj, path, specs, n, out, err, errlen);
 }
 
 const ul_cert_value *ul_cert_values_get(const ul_cert_values *vals, const char *name)

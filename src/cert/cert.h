@@ -139,6 +139,17 @@ typedef struct {
 ul_status ul_cert_read_object(const ul_cert *c, const char *object, const ul_field_spec *specs,
                               size_t n, ul_cert_values *out, char *err, size_t errlen);
 
+/* The same typed reading for any object of any JSON document (the attack
+ * configuration uses it): obj (NULL reads as an empty object) at JSON path
+ * `path`, values owned by `arena` (from ul_field_arena_new; valid until
+ * ul_field_arena_free).  UL_EINPUT when obj is not an object. */
+typedef struct ul_field_arena ul_field_arena;
+ul_field_arena *ul_field_arena_new(void); /* NULL when out of memory */
+void ul_field_arena_free(ul_field_arena *a); /* NULL-safe */
+ul_status ul_json_read_fields(ul_field_arena *arena, const ul_json_value *obj, const char *path,
+                              const ul_field_spec *specs, size_t n, ul_cert_values *out,
+                              char *err, size_t errlen);
+
 /* The value for `name` in vals (NULL when no spec had that name). */
 const ul_cert_value *ul_cert_values_get(const ul_cert_values *vals, const char *name);
 

@@ -1,15 +1,26 @@
-/* src/emp/learner.h — projected noisy gradient descent for M runs side by side
- * (spec/langevin.md §3, §6.2).
+/* src/emp/learner.h — noisy gradient descent for M runs side by side: the
+ * learners and unlearners of the papers (spec/langevin.md §3,
+ * spec/forget.md §3, spec/koloskova.md §1.4).
  *
- * One step t of run r (global run number run0 + j) with parameters w:
+ * One step t of run r (global run number run0 + j) with parameters w and
+ * update direction g(w) (ul_model_ops.grad: clipped data gradient + λw):
  *
- *     w ← Π_R( w − η·g(w) + √(2ησ²)·ξ ),   ξ_k = ul_rng_normal(seed, r, t, k)
+ *   UL_STEP_PNGD (Langevin PNGD eq. (1)/(2); Noisy-GD Alg. 2 when R = ∞):
+ *     w ← Π_R( w − η·g(w) + √(2ησ²)·ξ )            noise VARIANCE 2ησ²
+ *   UL_STEP_MODEL_CLIP (Koloskova et al. "cc1", spec/koloskova.md §1.4):
+ *     w ← Π_R( w − η·g(w) ) + σ·ξ                  noise VARIANCE σ²
  *
- * where g is the model's update direction (ul_model_ops.grad) and Π_R the
- * projection onto the ℓ2 ball of radius R (R = INFINITY: Noisy-GD, no
- * projection).  The M runs share one GEMM per matrix product; run r's noise
- * depends only on (seed, r, t), so the result for a run does not depend on M,
- * on how the runs are cut into chunks (pass run0), or on the thread count.
+ * ξ_k = ul_rng_normal(seed, r, t, k) and Π_R is the projection onto the ℓ2
+ * ball of radius R (R = INFINITY: none).  Note the two σ conventions: the
+ * Langevin/Noisy-GD σ is scaled by √(2η), Koloskova's σ is the per-step
+ * standard deviation itself (as in their theorems and code).
+ *
+ * The M runs share one GEMM per matrix product; run r's noise depends only
+ * on (seed, r, t), and the per-run updates are spread over OpenMP threads
+ * with no cross-run arithmetic, so a run's result does not depend on the
+ * thread count.  It can depend, in the last bits, on M (BLAS kernels may
+ * order a dot product differently for other matrix widths): compare runs
+ * bit for bit only at equal M.
  *
  * W is p×M column-major (run j at W + j·p), as in emp/model.h.
  */
@@ -23,12 +34,28 @@
 #include "emp/model.h"
 #include "num/status.h"
 
+typedef enum {
+    UL_STEP_PNGD = 0,   /* project after the noise; noise √(2ησ²)·ξ */
+    UL_STEP_MODEL_CLIP, /* project before the noise; noise σ·ξ */
+} ul_step_rule;
+
 typedef struct {
     double eta;    /* step size η > 0 */
-    double sigma;  /* noise scale σ ≥ 0 */
+    double sigma;  /* noise scale σ ≥ 0 (its meaning depends on rule) */
     double radius; /* projection radius R > 0 (INFINITY: none) */
     uint32_t seed;
+    ul_step_rule rule; /* zero-initialised: UL_STEP_PNGD */
 } ul_pngd_params;
+
+/* The step number reserved for initial draws (ul_learner_init_gaussian), so
+ * that no learning step shares a stream with the initialisation. */
+#define UL_STEP_INIT UINT64_MAX
+
+/* Column j of W (p×M) = mean + std·ξ, ξ_k = ul_rng_normal(seed, run0 + j,
+ * UL_STEP_INIT, k): the Gaussian initialisation ρ = N(mean, std²I) of the
+ * papers (spec/langevin.md §6.3, spec/forget.md Def 5.1). */
+void ul_learner_init_gaussian(double *W, size_t p, size_t M, uint32_t seed, uint32_t run0,
+                              double mean, double std);
 
 /* Called after every step with the new W (may be NULL in ul_pngd_run). */
 typedef void (*ul_pngd_hook)(void *ctx, uint64_t step, const double *W, size_t p, size_t M);

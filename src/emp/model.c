@@ -63,11 +63,14 @@ static ul_status logreg_grad(const ul_model *m, const ul_dataset *ds, const doub
     if (!Z)
         return UL_EINPUT; /* out of memory */
     double *xn = Z + n * M;
+#pragma omp parallel for schedule(static)
     for (size_t i = 0; i < n; i++)
         xn[i] = cblas_dnrm2((int)d, ds->x + i * d, 1);
     /* Margins: Z (n×M) = X (n×d) · W, W column-major d×M = row-major M×d. */
     cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)n, (int)M, (int)d, 1.0, ds->x,
                 (int)d, W, (int)d, 0.0, Z, (int)M);
+    /* Element-wise per sample and run: threads never share a sum. */
+#pragma omp parallel for schedule(static)
     for (size_t i = 0; i < n; i++) {
         double y = ds->y[i];
         for (size_t j = 0; j < M; j++) {
