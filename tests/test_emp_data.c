@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "emp/data.h"
 
@@ -56,8 +57,8 @@ static void expect_error(ul_status st, const char *err, const char *path, const 
 /* ---- IDX ------------------------------------------------------------------ */
 
 /* 3 images of 2×2 pixels, labels 7, 1, 7 */
-static const unsigned char idx_img[] = {0, 0, 8, 3, 0, 0, 0, 3, 0, 0, 0, 2, 0, 0, 0, 2,
-                                        0, 255, 51, 102, 1, 2, 3, 4, 255, 255, 0, 0};
+static const unsigned char idx_img[] = {0, 0, 8, 3,   0,  0,   0, 3, 0, 0, 0,   2,   0, 0,
+                                        0, 2, 0, 255, 51, 102, 1, 2, 3, 4, 255, 255, 0, 0};
 static const unsigned char idx_lab[] = {0, 0, 8, 1, 0, 0, 0, 3, 7, 1, 7};
 
 Test(emp_data, idx_round_trip)
@@ -113,8 +114,8 @@ Test(emp_data, idx_malformed)
     p = put("lab2", lb2, sizeof lb2);
     expect_error(ul_data_read_idx(im, p, &ds, err, sizeof err), err, p, "dims mismatch");
     /* absurd dimensions: refused from the header alone */
-    unsigned char huge[] = {0, 0, 8, 3, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
-                            0,    0,    0,    1,    0};
+    unsigned char huge[] = {0,    0,    8,    3, 0xff, 0xff, 0xff, 0xff, 0xff,
+                            0xff, 0xff, 0xff, 0, 0,    0,    1,    0};
     p = put("huge", huge, sizeof huge);
     expect_error(ul_data_read_idx(p, lb, &ds, err, sizeof err), err, p, "refused");
     expect_error(ul_data_read_idx(dir, lb, &ds, err, sizeof err), err, dir, "is a directory");
@@ -123,6 +124,245 @@ Test(emp_data, idx_malformed)
     char missing[128];
     snprintf(missing, sizeof missing, "%s/nope", dir);
     expect_error(ul_data_read_idx(missing, lb, &ds, err, sizeof err), err, missing, "cannot open");
+    cr_assert_null(ds.x);
+}
+
+/* ---- IDX, gzip-compressed ------------------------------------------------- */
+
+/* Writes bytes to dir/name as a gzip file with zlib's own writer (gzopen
+ * "wb"; mode "ab" appends a second gzip member, RFC 1952 §2.2). */
+static const char *put_gz(const char *name, const void *bytes, size_t len, const char *mode)
+{
+    static char path[8][128];
+    static int k;
+    char *p = path[k++ % 8];
+    snprintf(p, 128, "%s/%s", dir, name);
+    gzFile gz = gzopen(p, mode);
+    cr_assert_not_null(gz);
+    cr_assert_eq(gzwrite(gz, bytes, (unsigned)len), (int)len);
+    cr_assert_eq(gzclose(gz), Z_OK);
+    return p;
+}
+
+/* The whole file at path; *len = its size. */
+static unsigned char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    cr_assert_not_null(f);
+    cr_assert_eq(fseek(f, 0, SEEK_END), 0);
+    long size = ftell(f);
+    cr_assert(size > 0);
+    rewind(f);
+    unsigned char *b = malloc((size_t)size);
+    cr_assert_not_null(b);
+    cr_assert_eq(fread(b, 1, (size_t)size, f), (size_t)size);
+    fclose(f);
+    *len = (size_t)size;
+    return b;
+}
+
+/* n images of 28×28 pixels, pixel k of the body = (k·131 + k/7) mod 256 (a
+ * pattern that deflate cannot shrink to nothing), labels i mod 10.  The body
+ * is larger than zlib's buffers, so a read crosses several refills. */
+#define BIG_N 300
+#define BIG_D 784
+static unsigned char big_img[16 + BIG_N * BIG_D], big_lab[8 + BIG_N];
+
+static unsigned char big_pixel(size_t k)
+{
+    return (unsigned char)((k * 131 + k / 7) % 256);
+}
+
+static void make_big(void)
+{
+    const unsigned char hi[] = {0, 0, 8, 3,  0, 0, BIG_N >> 8, BIG_N & 0xff,
+                                0, 0, 0, 28, 0, 0, 0,          28};
+    const unsigned char hl[] = {0, 0, 8, 1, 0, 0, BIG_N >> 8, BIG_N & 0xff};
+    memcpy(big_img, hi, sizeof hi);
+    memcpy(big_lab, hl, sizeof hl);
+    for (size_t k = 0; k < (size_t)BIG_N * BIG_D; k++)
+        big_img[16 + k] = big_pixel(k);
+    for (size_t i = 0; i < BIG_N; i++)
+        big_lab[8 + i] = (unsigned char)(i % 10);
+}
+
+static void expect_big(const ul_dataset *ds)
+{
+    cr_assert_eq(ds->n, BIG_N);
+    cr_assert_eq(ds->d, BIG_D);
+    for (size_t k = 0; k < (size_t)BIG_N * BIG_D; k++)
+        cr_assert_eq(ds->x[k], big_pixel(k) / 255.0, "pixel %zu", k);
+    for (size_t i = 0; i < BIG_N; i++)
+        cr_assert_eq(ds->y[i], (double)(i % 10));
+}
+
+Test(emp_data, idx_gzip_round_trip)
+{
+    char err[512] = "";
+    ul_dataset plain, gz, mixed;
+    const char *im = put("img", idx_img, sizeof idx_img), *lb = put("lab", idx_lab, sizeof idx_lab);
+    const char *imz = put_gz("img.gz", idx_img, sizeof idx_img, "wb");
+    const char *lbz = put_gz("lab.gz", idx_lab, sizeof idx_lab, "wb");
+    /* the file really is compressed: it starts with the gzip magic 1f 8b */
+    size_t len;
+    unsigned char *raw = slurp(imz, &len);
+    cr_assert(raw[0] == 0x1f && raw[1] == 0x8b);
+    free(raw);
+    cr_assert_eq(ul_data_read_idx(im, lb, &plain, err, sizeof err), UL_OK, "%s", err);
+    cr_assert_eq(ul_data_read_idx(imz, lbz, &gz, err, sizeof err), UL_OK, "%s", err);
+    cr_assert_eq(ul_data_read_idx(imz, lb, &mixed, err, sizeof err), UL_OK, "%s", err);
+    cr_assert_eq(gz.n, 3);
+    cr_assert_eq(gz.d, 4);
+    for (size_t k = 0; k < 12; k++)
+        cr_assert_eq(gz.x[k], idx_img[16 + k] / 255.0);
+    cr_assert(memcmp(plain.x, gz.x, 12 * sizeof *gz.x) == 0);
+    cr_assert(memcmp(plain.y, gz.y, 3 * sizeof *gz.y) == 0);
+    cr_assert(memcmp(mixed.x, gz.x, 12 * sizeof *gz.x) == 0);
+    cr_assert(memcmp(mixed.y, gz.y, 3 * sizeof *gz.y) == 0);
+    ul_dataset_free(&plain);
+    ul_dataset_free(&gz);
+    ul_dataset_free(&mixed);
+
+    /* 235 KB of pixels, plain and gzip, against the generating formula */
+    make_big();
+    const char *bi = put("big", big_img, sizeof big_img);
+    const char *bl = put("bigl", big_lab, sizeof big_lab);
+    const char *biz = put_gz("big.gz", big_img, sizeof big_img, "wb");
+    const char *blz = put_gz("bigl.gz", big_lab, sizeof big_lab, "wb");
+    cr_assert_eq(ul_data_read_idx(bi, bl, &plain, err, sizeof err), UL_OK, "%s", err);
+    expect_big(&plain);
+    ul_dataset_free(&plain);
+    cr_assert_eq(ul_data_read_idx(biz, blz, &gz, err, sizeof err), UL_OK, "%s", err);
+    expect_big(&gz);
+    ul_dataset_free(&gz);
+
+    /* two concatenated gzip members (header in one, pixels in the other)
+     * decompress to the concatenation (RFC 1952 §2.2), as gunzip does */
+    const char *two = put_gz("two.gz", big_img, 16, "wb");
+    put_gz("two.gz", big_img + 16, sizeof big_img - 16, "ab");
+    cr_assert_eq(ul_data_read_idx(two, blz, &gz, err, sizeof err), UL_OK, "%s", err);
+    expect_big(&gz);
+    ul_dataset_free(&gz);
+}
+
+/* A gzip file's errors name the file, say that offsets are decompressed,
+ * and contain `what`. */
+static void expect_gz_error(ul_status st, const char *err, const char *path, const char *what)
+{
+    expect_error(st, err, path, what);
+    cr_assert(strstr(err, "gzip") != NULL, "error does not say gzip: %s", err);
+}
+
+Test(emp_data, idx_gzip_truncated)
+{
+    char err[512];
+    ul_dataset ds = {0};
+    make_big();
+    const char *lb = put("bigl", big_lab, sizeof big_lab);
+    const char *full = put_gz("full.gz", big_img, sizeof big_img, "wb");
+    size_t len;
+    unsigned char *z = slurp(full, &len);
+    /* cut inside the deflate data: the pixels stop early */
+    const char *p = put("half.gz", z, len / 2);
+    expect_gz_error(ul_data_read_idx(p, lb, &ds, err, sizeof err), err, p, "truncated gzip stream");
+    /* the reported offset is where decompression stopped: past the 16-byte
+     * header, before the end of the 235216 IDX bytes */
+    const char *at = strstr(err, "byte offset ");
+    cr_assert_not_null(at, "%s", err);
+    long long off = atoll(at + strlen("byte offset "));
+    cr_assert(off > 16 && off < (long long)sizeof big_img, "offset %lld: %s", off, err);
+    /* every pixel is there, only the 8-byte trailer (CRC-32, ISIZE; RFC 1952
+     * §2.3) is cut: still an error, found when reading on to the end */
+    p = put("trailer.gz", z, len - 4);
+    expect_gz_error(ul_data_read_idx(p, lb, &ds, err, sizeof err), err, p, "truncated gzip stream");
+    cr_assert(strstr(err, "byte offset 235216") != NULL, "%s", err);
+    /* only the 10-byte gzip header: no data at all */
+    p = put("head.gz", z, 10);
+    expect_gz_error(ul_data_read_idx(p, lb, &ds, err, sizeof err), err, p, "truncated gzip stream");
+    cr_assert(strstr(err, "byte offset 0") != NULL, "%s", err);
+    free(z);
+    /* a complete gzip file whose IDX content is short: the IDX message,
+     * with the offset in decompressed bytes (27, as for the plain file) */
+    p = put_gz("short.gz", idx_img, sizeof idx_img - 1, "wb");
+    lb = put("lab", idx_lab, sizeof idx_lab);
+    expect_gz_error(ul_data_read_idx(p, lb, &ds, err, sizeof err), err, p, "truncated IDX data");
+    cr_assert(strstr(err, "byte offset 27") != NULL, "%s", err);
+    cr_assert(strstr(err, "decompressed") != NULL, "%s", err);
+    /* a complete gzip file with trailing IDX bytes */
+    unsigned char extra[sizeof idx_img + 3] = {0};
+    memcpy(extra, idx_img, sizeof idx_img);
+    p = put_gz("extra.gz", extra, sizeof extra, "wb");
+    expect_gz_error(ul_data_read_idx(p, lb, &ds, err, sizeof err), err, p,
+                    "byte offset 28: 3 bytes after the end");
+    /* the label file compressed and cut */
+    const char *im = put("img", idx_img, sizeof idx_img);
+    const char *lz = put_gz("lab.gz", idx_lab, sizeof idx_lab, "wb");
+    z = slurp(lz, &len);
+    p = put("labcut.gz", z, len - 9);
+    expect_gz_error(ul_data_read_idx(im, p, &ds, err, sizeof err), err, p, "gzip stream");
+    free(z);
+    cr_assert_null(ds.x);
+}
+
+Test(emp_data, idx_gzip_garbage)
+{
+    char err[512];
+    ul_dataset ds = {0};
+    const char *lb = put("lab", idx_lab, sizeof idx_lab);
+    /* the gzip magic, then bytes that are no gzip header: compression method
+     * 0xde instead of 8 (deflate, RFC 1952 §2.3.1) */
+    const unsigned char method[] = {0x1f, 0x8b, 0xde, 0xad, 0xbe, 0xef, 1, 2, 3, 4, 5, 6, 7, 8};
+    const char *p = put("method.gz", method, sizeof method);
+    expect_gz_error(ul_data_read_idx(p, lb, &ds, err, sizeof err), err, p, "corrupt gzip stream");
+    /* a valid 10-byte header (deflate, no flags, OS 3), then 0xff bytes: the
+     * first deflate block has BTYPE = 11, reserved (RFC 1951 §3.2.3) */
+    unsigned char body[64];
+    const unsigned char head[] = {0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3};
+    memcpy(body, head, sizeof head);
+    memset(body + sizeof head, 0xff, sizeof body - sizeof head);
+    p = put("block.gz", body, sizeof body);
+    expect_gz_error(ul_data_read_idx(p, lb, &ds, err, sizeof err), err, p, "corrupt gzip stream");
+    /* a flipped bit in the CRC-32 of the uncompressed data (the trailer's
+     * first 4 bytes): all bytes decompress, the check fails */
+    make_big();
+    const char *full = put_gz("full.gz", big_img, sizeof big_img, "wb");
+    const char *bl = put("bigl", big_lab, sizeof big_lab);
+    size_t len;
+    unsigned char *z = slurp(full, &len);
+    z[len - 8] ^= 0x01;
+    p = put("crc.gz", z, len);
+    expect_gz_error(ul_data_read_idx(p, bl, &ds, err, sizeof err), err, p, "corrupt gzip stream");
+    z[len - 8] ^= 0x01;
+    /* ISIZE (the length mod 2^32, last 4 bytes) off by one */
+    z[len - 4] ^= 0x01;
+    p = put("isize.gz", z, len);
+    expect_gz_error(ul_data_read_idx(p, bl, &ds, err, sizeof err), err, p, "corrupt gzip stream");
+    z[len - 4] ^= 0x01;
+    /* the undamaged bytes still read: the damage above is what failed */
+    p = put("ok.gz", z, len);
+    cr_assert_eq(ul_data_read_idx(p, bl, &ds, err, sizeof err), UL_OK, "%s", err);
+    expect_big(&ds);
+    ul_dataset_free(&ds);
+    /* garbage in the middle of the deflate data (a byte of the compressed
+     * stream overwritten): whatever zlib detects first — a bad code, a
+     * distance too far back or the CRC-32 — it is an error, never a
+     * silent success */
+    for (size_t at = 20; at < len - 8; at += (len - 28) / 7) {
+        unsigned char keep = z[at];
+        z[at] ^= 0x5a;
+        p = put("mid.gz", z, len);
+        ul_status st = ul_data_read_idx(p, bl, &ds, err, sizeof err);
+        cr_assert_eq(st, UL_EINPUT, "damage at compressed byte %zu read as valid", at);
+        cr_assert(strstr(err, p) != NULL && strstr(err, "gzip") != NULL, "%s", err);
+        z[at] = keep;
+    }
+    free(z);
+    /* a gzip-compressed file with a bad IDX magic: the IDX message */
+    unsigned char b[sizeof idx_img];
+    memcpy(b, idx_img, sizeof b);
+    b[1] = 0x42;
+    p = put_gz("magic.gz", b, sizeof b, "wb");
+    expect_gz_error(ul_data_read_idx(p, lb, &ds, err, sizeof err), err, p, "bad IDX magic");
     cr_assert_null(ds.x);
 }
 
@@ -223,7 +463,8 @@ Test(emp_data, libsvm_malformed)
     expect_error(ul_data_read_libsvm(p, 0, &ds, err, sizeof err), err, p,
                  "line 2: index is not a positive integer");
     p = puts_file("dim.svm", "1 4:1\n");
-    expect_error(ul_data_read_libsvm(p, 3, &ds, err, sizeof err), err, p, "exceeds the dimension 3");
+    expect_error(ul_data_read_libsvm(p, 3, &ds, err, sizeof err), err, p,
+                 "exceeds the dimension 3");
     p = puts_file("val.svm", "1 1:abc\n");
     expect_error(ul_data_read_libsvm(p, 0, &ds, err, sizeof err), err, p, "value is not a number");
     p = puts_file("lab.svm", "x 1:1\n");

@@ -557,6 +557,17 @@ static ul_status read_one(pool *pl, const ul_json_value *v, const ul_field_spec 
         out->n_items = v->count;
         return UL_OK;
     }
+    case UL_FIELD_OBJECT:
+        if (v->type != UL_JSON_OBJECT) {
+            describe(got, sizeof got, v);
+            return ul_fail(err, errlen, UL_EINPUT, "%s: must be an object {...}, got %s", path,
+                           got);
+        }
+        out->json = v;
+        return UL_OK;
+    case UL_FIELD_ANY:
+        out->json = v;
+        return UL_OK;
     }
     return ul_fail(err, errlen, UL_EINPUT, "%s: field table gives an unknown type", path);
 }
@@ -574,6 +585,10 @@ static const char *type_doc(ul_field_type t)
         return "a non-empty list of decimal numbers";
     case UL_FIELD_BOOL:
         return "true or false";
+    case UL_FIELD_OBJECT:
+        return "an object";
+    case UL_FIELD_ANY:
+        return "a value";
     }
     return "?";
 }

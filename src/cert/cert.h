@@ -89,6 +89,8 @@ typedef enum {
     UL_FIELD_STRING,       /* a JSON string; one of `choices` when choices is not NULL */
     UL_FIELD_DECIMAL_LIST, /* a non-empty JSON array of decimals; lo/hi apply to each */
     UL_FIELD_BOOL,         /* true or false */
+    UL_FIELD_OBJECT,       /* an object, read by the caller through ul_cert_value.json */
+    UL_FIELD_ANY,          /* any value, checked by the caller (ul_cert_value.json) */
 } ul_field_type;
 
 /* One field of an object.  lo / hi are decimal text bounds (NULL = none),
@@ -120,6 +122,7 @@ typedef struct {
     bool boolean;             /* BOOL: the value */
     size_t n_items;           /* DECIMAL_LIST: number of elements (≥ 1) */
     const char *const *items; /* DECIMAL_LIST: each element's decimal text */
+    const ul_json_value *json; /* OBJECT, ANY: the value */
 } ul_cert_value;
 
 /* The fields of one object, v[i] for specs[i] (same order).  Owned by the

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/attack.h"
 #include "cli/audit.h"
 #include "cli/calc.h"
 #include "cli/exitcodes.h"
@@ -35,12 +36,17 @@ static void usage(FILE *out)
             "  vectors --out DIR [--digits N] [--only FAMILY]\n"
             "                  write the certified reference vectors (CSV + manifest)\n"
             "                  that double-precision accountants can be tested against\n"
+            "  attack CONFIG.json [--out DIR]\n"
+            "                  train and unlearn with the real noisy-GD learners many\n"
+            "                  times and attack them (membership inference): empirical\n"
+            "                  eps lower bound beside the claim; also scores released\n"
+            "                  models (--in-models, --out-models)\n"
             "  help            this text\n\n"
             "Flags:\n"
             "  --help          help (also after a command: ulaudit calc theta --help)\n"
             "  --version       the version\n\n"
             "Every command takes --json (one JSON object on stdout).  Exit codes: 0\n"
-            "success, 1 claim rejected (audit), 2 usage or input error, 3 inconclusive.\n"
+            "success, 1 claim rejected (audit) or refuted (attack), 2 usage or input error, 3 inconclusive.\n"
             "See man ulaudit and README.md.\n");
 }
 
@@ -64,6 +70,8 @@ int main(int argc, char **argv)
         rc = ul_cli_audit(argc - 2, argv + 2);
     } else if (strcmp(argv[1], "calibrate") == 0) {
         rc = ul_cli_calibrate(argc - 2, argv + 2);
+    } else if (strcmp(argv[1], "attack") == 0) {
+        rc = ul_cli_attack(argc - 2, argv + 2);
     } else if (strcmp(argv[1], "vectors") == 0) {
         rc = ul_cli_vectors(argc - 2, argv + 2);
     } else {

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
 
 #include "emp/rng.h"
 
@@ -61,7 +63,18 @@ static ul_status open_data(const char *path, FILE **fp, long long *size, char *e
 
 /* ---- IDX ------------------------------------------------------------------ */
 
+/* IDX files are read through zlib's gz interface (zlib.h, gzread): a gzip
+ * file (RFC 1952, magic 1f 8b) is decompressed, any other file is passed
+ * through unchanged, so one code path reads both.  Byte offsets in messages
+ * count bytes of the IDX stream, i.e. after decompression; for a gzip file
+ * the message says so after the file name. */
+
 #define IDX_MAX_RANK 4
+#define IDX_GZ_BUFFER ((unsigned)1 << 17) /* zlib's input/output buffers, bytes */
+/* Bytes per gzread.  On an error gzread returns −1 and forgets what it
+ * produced in that call, so an error is placed within one chunk: after
+ * byte offset X means in X … X + IDX_GZ_CHUNK. */
+#define IDX_GZ_CHUNK ((size_t)1 << 16)
 
 typedef struct {
     unsigned rank;
@@ -70,95 +83,211 @@ typedef struct {
     unsigned char *data;
 } idx_file;
 
-static ul_status idx_read(const char *path, idx_file *ix, char *err, size_t errlen)
+typedef struct {
+    gzFile gz;
+    const char *path;
+    const char *label; /* "" or the gzip note printed after the path */
+    long long offset;  /* IDX (decompressed) bytes read so far */
+} idx_stream;
+
+/* gzerror's text without the "<fd:N>: " prefix zlib puts on a gzdopen'ed file. */
+static const char *gz_reason(gzFile gz, int *errnum)
 {
-    memset(ix, 0, sizeof *ix);
+    const char *msg = gzerror(gz, errnum);
+    const char *cut = strncmp(msg, "<fd:", 4) == 0 ? strstr(msg, ">: ") : NULL;
+    return cut ? cut + 3 : msg;
+}
+
+/* Opens path (a regular non-empty file, checked by open_data) for gzread. */
+static ul_status idx_open(const char *path, idx_stream *s, char *err, size_t errlen)
+{
+    memset(s, 0, sizeof *s);
+    s->path = path;
+    s->label = "";
     FILE *f;
     long long size;
     ul_status st = open_data(path, &f, &size, err, errlen);
     if (st != UL_OK)
         return st;
-    unsigned char head[4 + 4 * IDX_MAX_RANK];
-    if (size < 4) {
-        fclose(f);
-        return ul_fail(err, errlen, UL_EINPUT,
-                       "%s: truncated IDX header: the 4-byte magic ends at byte offset %lld", path,
-                       size);
+    int fd = dup(fileno(f));
+    int e = errno;
+    fclose(f);
+    if (fd < 0)
+        return ul_fail(err, errlen, UL_EINPUT, "%s: cannot open: %s", path, strerror(e));
+    s->gz = gzdopen(fd, "rb");
+    if (s->gz == NULL) {
+        close(fd);
+        return ul_fail(err, errlen, UL_EINPUT, "%s: out of memory (zlib)", path);
     }
-    if (fread(head, 1, 4, f) != 4)
-        goto io_error;
-    if (head[0] != 0 || head[1] != 0) {
-        fclose(f);
+    gzbuffer(s->gz, IDX_GZ_BUFFER);
+    return UL_OK;
+}
+
+/* Reads up to len bytes; *got = how many.  A short read is the end of the
+ * data unless zlib reports an error (a truncated or corrupt gzip stream, a
+ * failed read), which is returned as UL_EINPUT with the offset reached. */
+static ul_status idx_take(idx_stream *s, void *buf, size_t len, size_t *got, char *err,
+                          size_t errlen)
+{
+    *got = 0;
+    while (*got < len) {
+        size_t want = len - *got < IDX_GZ_CHUNK ? len - *got : IDX_GZ_CHUNK;
+        int r = gzread(s->gz, (unsigned char *)buf + *got, (unsigned)want);
+        if (r > 0) {
+            *got += (size_t)r;
+            s->offset += r;
+        }
+        if (r != (int)want)
+            break; /* the end, or an error (r = −1: this chunk's bytes are lost) */
+    }
+    if (s->label[0] == '\0' && !gzdirect(s->gz))
+        s->label = " (gzip; byte offsets count decompressed bytes)";
+    if (*got == len)
+        return UL_OK;
+    int errnum;
+    const char *why = gz_reason(s->gz, &errnum);
+    if (errnum == Z_ERRNO)
+        return ul_fail(err, errlen, UL_EINPUT, "%s%s: read error after byte offset %lld: %s",
+                       s->path, s->label, s->offset, strerror(errno));
+    if (errnum == Z_BUF_ERROR)
         return ul_fail(err, errlen, UL_EINPUT,
-                       "%s: byte offset 0: bad IDX magic %02x %02x %02x %02x (expected 00 00 type rank)",
-                       path, head[0], head[1], head[2], head[3]);
+                       "%s%s: truncated gzip stream after byte offset %lld: %s (the compressed "
+                       "file is cut short)",
+                       s->path, s->label, s->offset, why);
+    if (errnum != Z_OK)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "%s%s: corrupt gzip stream after byte offset %lld: %s", s->path, s->label,
+                       s->offset, why);
+    return UL_OK; /* a clean end of the data */
+}
+
+/* Reads to the end of the stream (at most UL_DATA_MAX_CELLS bytes more);
+ * *extra = the bytes found, *more = 1 if it stopped at that cap. */
+static ul_status idx_rest(idx_stream *s, long long *extra, int *more, char *err, size_t errlen)
+{
+    unsigned char sink[4096];
+    *extra = 0;
+    *more = 0;
+    for (;;) {
+        size_t got;
+        ul_status st = idx_take(s, sink, sizeof sink, &got, err, errlen);
+        if (st != UL_OK)
+            return st;
+        *extra += (long long)got;
+        if (got < sizeof sink)
+            return UL_OK;
+        if (*extra >= (long long)UL_DATA_MAX_CELLS) {
+            *more = 1;
+            return UL_OK;
+        }
+    }
+}
+
+static ul_status idx_read(const char *path, idx_file *ix, char *err, size_t errlen)
+{
+    memset(ix, 0, sizeof *ix);
+    idx_stream s;
+    ul_status st = idx_open(path, &s, err, errlen);
+    if (st != UL_OK)
+        return st;
+    unsigned char head[4 + 4 * IDX_MAX_RANK];
+    size_t got;
+    st = idx_take(&s, head, 4, &got, err, errlen);
+    if (st != UL_OK)
+        goto fail;
+    if (got < 4) {
+        st = ul_fail(err, errlen, UL_EINPUT,
+                     "%s%s: truncated IDX header: the 4-byte magic ends at byte offset %lld", path,
+                     s.label, s.offset);
+        goto fail;
+    }
+    if (head[0] != 0 || head[1] != 0) {
+        st = ul_fail(
+            err, errlen, UL_EINPUT,
+            "%s%s: byte offset 0: bad IDX magic %02x %02x %02x %02x (expected 00 00 type rank)",
+            path, s.label, head[0], head[1], head[2], head[3]);
+        goto fail;
     }
     if (head[2] != 0x08) {
-        fclose(f);
-        return ul_fail(err, errlen, UL_EINPUT,
-                       "%s: byte offset 2: IDX element type 0x%02x is not supported (only unsigned bytes, 0x08)",
-                       path, head[2]);
+        st = ul_fail(err, errlen, UL_EINPUT,
+                     "%s%s: byte offset 2: IDX element type 0x%02x is not supported (only unsigned "
+                     "bytes, 0x08)",
+                     path, s.label, head[2]);
+        goto fail;
     }
     ix->rank = head[3];
     if (ix->rank == 0 || ix->rank > IDX_MAX_RANK) {
-        fclose(f);
-        return ul_fail(err, errlen, UL_EINPUT, "%s: byte offset 3: IDX rank %u is not in 1..%d",
-                       path, ix->rank, IDX_MAX_RANK);
+        st = ul_fail(err, errlen, UL_EINPUT, "%s%s: byte offset 3: IDX rank %u is not in 1..%d",
+                     path, s.label, ix->rank, IDX_MAX_RANK);
+        goto fail;
     }
     long long header = 4 + 4 * (long long)ix->rank;
-    if (size < header) {
-        fclose(f);
-        return ul_fail(err, errlen, UL_EINPUT,
-                       "%s: truncated IDX header: %u dimensions need %lld bytes, the file ends at byte offset %lld",
-                       path, ix->rank, header, size);
+    st = idx_take(&s, head + 4, 4 * (size_t)ix->rank, &got, err, errlen);
+    if (st != UL_OK)
+        goto fail;
+    if (got < 4 * (size_t)ix->rank) {
+        st = ul_fail(err, errlen, UL_EINPUT,
+                     "%s%s: truncated IDX header: %u dimensions need %lld bytes, the file ends at "
+                     "byte offset %lld",
+                     path, s.label, ix->rank, header, s.offset);
+        goto fail;
     }
-    if (fread(head + 4, 4, ix->rank, f) != ix->rank)
-        goto io_error;
+    /* dimensions: big-endian u32 each */
     ix->count = 1;
     for (unsigned k = 0; k < ix->rank; k++) {
         const unsigned char *p = head + 4 + 4 * k;
         uint32_t v = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
         ix->dims[k] = v;
         if (v == 0) {
-            fclose(f);
-            return ul_fail(err, errlen, UL_EINPUT, "%s: byte offset %u: IDX dimension %u is zero",
-                           path, 4 + 4 * k, k);
+            st = ul_fail(err, errlen, UL_EINPUT, "%s%s: byte offset %u: IDX dimension %u is zero",
+                         path, s.label, 4 + 4 * k, k);
+            goto fail;
         }
         if (!cells_ok(ix->count, v)) {
-            fclose(f);
-            return ul_fail(err, errlen, UL_EINPUT,
-                           "%s: byte offset %u: IDX dimensions give more than %zu values; refused",
-                           path, 4 + 4 * k, UL_DATA_MAX_CELLS);
+            st = ul_fail(err, errlen, UL_EINPUT,
+                         "%s%s: byte offset %u: IDX dimensions give more than %zu values; refused",
+                         path, s.label, 4 + 4 * k, UL_DATA_MAX_CELLS);
+            goto fail;
         }
         ix->count *= v;
     }
-    long long have = size - header;
-    if (have < (long long)ix->count) {
-        fclose(f);
-        return ul_fail(err, errlen, UL_EINPUT,
-                       "%s: truncated IDX data: the header promises %zu bytes after byte offset %lld, the file ends at byte offset %lld",
-                       path, ix->count, header, size);
-    }
-    if (have > (long long)ix->count) {
-        fclose(f);
-        return ul_fail(err, errlen, UL_EINPUT,
-                       "%s: byte offset %lld: %lld bytes after the end of the IDX data (dimensions do not match the file size)",
-                       path, header + (long long)ix->count, have - (long long)ix->count);
-    }
     ix->data = malloc(ix->count);
     if (ix->data == NULL) {
-        fclose(f);
-        return ul_fail(err, errlen, UL_EINPUT, "%s: out of memory", path);
+        st = ul_fail(err, errlen, UL_EINPUT, "%s: out of memory", path);
+        goto fail;
     }
-    if (fread(ix->data, 1, ix->count, f) != ix->count)
-        goto io_error;
-    fclose(f);
+    st = idx_take(&s, ix->data, ix->count, &got, err, errlen);
+    if (st != UL_OK)
+        goto fail;
+    if (got < ix->count) {
+        st = ul_fail(err, errlen, UL_EINPUT,
+                     "%s%s: truncated IDX data: the header promises %zu bytes after byte offset "
+                     "%lld, the file ends at byte offset %lld",
+                     path, s.label, ix->count, header, s.offset);
+        goto fail;
+    }
+    /* Nothing may follow the data; reading on to the end also makes zlib
+     * check the gzip trailer (CRC-32 and length), so a damaged or cut
+     * trailer is reported here rather than ignored. */
+    long long extra;
+    int more;
+    st = idx_rest(&s, &extra, &more, err, errlen);
+    if (st != UL_OK)
+        goto fail;
+    if (extra > 0) {
+        st = ul_fail(err, errlen, UL_EINPUT,
+                     "%s%s: byte offset %lld: %s%lld bytes after the end of the IDX data "
+                     "(dimensions do not match the file size)",
+                     path, s.label, header + (long long)ix->count, more ? "at least " : "", extra);
+        goto fail;
+    }
+    gzclose_r(s.gz);
     return UL_OK;
-io_error:
-    fclose(f);
+fail:
+    gzclose_r(s.gz);
     free(ix->data);
     ix->data = NULL;
-    return ul_fail(err, errlen, UL_EINPUT, "%s: read error", path);
+    return st;
 }
 
 ul_status ul_data_read_idx(const char *images, const char *labels, ul_dataset *out, char *err,
@@ -182,7 +311,8 @@ ul_status ul_data_read_idx(const char *images, const char *labels, ul_dataset *o
     }
     if (lb.rank != 1 || lb.dims[0] != im.dims[0]) {
         ul_fail(err, errlen, UL_EINPUT,
-                "%s: byte offset 4: dims mismatch: %s has %zu images, the label file must have rank 1 and %zu labels (it has rank %u, first dimension %zu)",
+                "%s: byte offset 4: dims mismatch: %s has %zu images, the label file must have "
+                "rank 1 and %zu labels (it has rank %u, first dimension %zu)",
                 labels, images, im.dims[0], im.dims[0], lb.rank, lb.dims[0]);
         free(im.data);
         free(lb.data);
@@ -263,8 +393,8 @@ static void trim(const char **s, const char **e)
 
 /* ---- CSV -------------------------------------------------------------------- */
 
-ul_status ul_data_read_csv(const char *path, int label_col, int header, ul_dataset *out,
-                           char *err, size_t errlen)
+ul_status ul_data_read_csv(const char *path, int label_col, int header, ul_dataset *out, char *err,
+                           size_t errlen)
 {
     memset(out, 0, sizeof *out);
     FILE *f;
@@ -344,9 +474,10 @@ ul_status ul_data_read_csv(const char *path, int label_col, int header, ul_datas
             }
             long lc = label_col < 0 ? (long)ncols + label_col : label_col;
             if (lc < 0 || lc >= (long)ncols) {
-                st = ul_fail(err, errlen, UL_EINPUT,
-                             "%s: line %zu: label column %d is out of range: the file has %zu columns",
-                             path, lineno, label_col, ncols);
+                st = ul_fail(
+                    err, errlen, UL_EINPUT,
+                    "%s: line %zu: label column %d is out of range: the file has %zu columns", path,
+                    lineno, label_col, ncols);
                 goto done;
             }
         } else if (col != ncols) {
@@ -482,16 +613,17 @@ ul_status ul_data_read_libsvm(const char *path, size_t dim, ul_dataset *out, cha
                 goto done;
             }
             if (idx <= prev) {
-                st = ul_fail(err, errlen, UL_EINPUT,
-                             "%s: line %zu: index %zu after index %zu: indices must be strictly increasing",
-                             path, lineno, idx, prev);
+                st = ul_fail(
+                    err, errlen, UL_EINPUT,
+                    "%s: line %zu: index %zu after index %zu: indices must be strictly increasing",
+                    path, lineno, idx, prev);
                 goto done;
             }
             prev = idx;
             double v;
             if (!parse_number(colon + 1, te, &v)) {
-                st = ul_fail(err, errlen, UL_EINPUT, "%s: line %zu: value is not a number in '%.*s'",
-                             path, lineno, tl, s);
+                st = ul_fail(err, errlen, UL_EINPUT,
+                             "%s: line %zu: value is not a number in '%.*s'", path, lineno, tl, s);
                 goto done;
             }
             if (nt == tcap) {
@@ -555,12 +687,13 @@ done:
 
 /* ---- synthetic, binary tasks, scaling ------------------------------------ */
 
-ul_status ul_data_synthetic(size_t n, size_t d, double separation, uint32_t seed,
-                            ul_dataset *out, char *err, size_t errlen)
+ul_status ul_data_synthetic(size_t n, size_t d, double separation, uint32_t seed, ul_dataset *out,
+                            char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     if (n == 0 || d == 0)
-        return ul_fail(err, errlen, UL_EINPUT, "synthetic data: n and d must be positive (n=%zu, d=%zu)", n, d);
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "synthetic data: n and d must be positive (n=%zu, d=%zu)", n, d);
     if (!cells_ok(n, d))
         return ul_fail(err, errlen, UL_EINPUT,
                        "synthetic data: n·d = %zu·%zu exceeds the limit of %zu values; refused", n,
@@ -600,8 +733,8 @@ ul_status ul_data_select_binary(const ul_dataset *in, double a, double b, ul_lab
     }
     if (na == 0 || nb == 0)
         return ul_fail(err, errlen, UL_EINPUT,
-                       "binary task: class %g has %zu rows and class %g has %zu; both need some",
-                       a, na, b, nb);
+                       "binary task: class %g has %zu rows and class %g has %zu; both need some", a,
+                       na, b, nb);
     size_t n = na + nb, d = in->d;
     out->x = malloc(n * d * sizeof *out->x);
     out->y = malloc(n * sizeof *out->y);

@@ -30,7 +30,11 @@ void ul_dataset_free(ul_dataset *ds); /* frees and zeroes; NULL-safe */
 /* IDX (the MNIST format, http://yann.lecun.com/exdb/mnist/): magic 00 00 08 r
  * (unsigned bytes, rank r), r big-endian u32 dimensions, then the bytes.
  * images: rank ≥ 2, n = dim 0, d = product of the others, pixel p → p/255.
- * labels: rank 1 with the same n, label byte → y.  Only type 0x08 is read. */
+ * labels: rank 1 with the same n, label byte → y.  Only type 0x08 is read.
+ * Either file may be gzip-compressed (RFC 1952, as the MNIST and Fashion-MNIST
+ * distributions ship them): it is decompressed with zlib, whatever its name;
+ * a plain file is read as is.  Byte offsets in messages count decompressed
+ * bytes, and a truncated or corrupt gzip stream (gzerror) is an error. */
 ul_status ul_data_read_idx(const char *images, const char *labels, ul_dataset *out, char *err,
                            size_t errlen);
 
@@ -40,8 +44,8 @@ ul_status ul_data_read_idx(const char *images, const char *labels, ul_dataset *o
  * −1 = auto (a header if any cell of the first line is not a number).
  * Every row must have the first row's column count; non-finite cells
  * (nan, inf) are refused. */
-ul_status ul_data_read_csv(const char *path, int label_col, int header, ul_dataset *out,
-                           char *err, size_t errlen);
+ul_status ul_data_read_csv(const char *path, int label_col, int header, ul_dataset *out, char *err,
+                           size_t errlen);
 
 /* LIBSVM sparse text: "label idx:val idx:val …", indices 1-based and strictly
  * increasing, '#' starts a comment.  dim > 0: the dimension (an index above
@@ -55,8 +59,8 @@ ul_status ul_data_read_libsvm(const char *path, size_t dim, ul_dataset *out, cha
  * u = (1, …, 1)/√d and g ~ N(0, I_d).  The class means are `separation`
  * apart.  g is ul_rng_normals(seed, UL_RNG_RUN_DATA, step 0) numbers
  * i·d … i·d + d − 1: a pure function of (n, d, separation, seed). */
-ul_status ul_data_synthetic(size_t n, size_t d, double separation, uint32_t seed,
-                            ul_dataset *out, char *err, size_t errlen);
+ul_status ul_data_synthetic(size_t n, size_t d, double separation, uint32_t seed, ul_dataset *out,
+                            char *err, size_t errlen);
 
 typedef enum {
     UL_LABELS_PM1, /* class a → +1, class b → −1 */

@@ -24,7 +24,7 @@ void ul_project_ball(double *w, size_t p, double radius)
 void ul_learner_init_gaussian(double *W, size_t p, size_t M, uint32_t seed, uint32_t run0,
                               double mean, double std)
 {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (M * p >= UL_EMP_PARALLEL_MIN)
     for (size_t j = 0; j < M; j++) {
         double *w = W + j * p;
         ul_rng_normals(seed, run0 + (uint32_t)j, UL_STEP_INIT, 0, p, w);
@@ -69,6 +69,7 @@ ul_status ul_pngd_train(const ul_model *model, const ul_dataset *ds, const ul_pn
     if ((uint64_t)run0 + M - 1 > UINT32_MAX - 1)
         return ul_fail(err, errlen, UL_EINPUT, "pngd: run numbers overflow");
     size_t p = model->ops->nparams(model, ds->d);
+    int blas_threads = openblas_get_num_threads();
     double *G = malloc(p * M * sizeof *G);
     double *xi = malloc(p * M * sizeof *xi);
     ul_model_work work = {0};
@@ -77,6 +78,10 @@ ul_status ul_pngd_train(const ul_model *model, const ul_dataset *ds, const ul_pn
         st = ul_fail(err, errlen, UL_EINPUT, "pngd: out of memory");
         goto done;
     }
+    /* BLAS on one thread while we train (model.h, UL_EMP_RUN_BLOCK): the
+     * parallelism is ours, over blocks of runs, so bits do not depend on the
+     * thread count.  Restored on return. */
+    openblas_set_num_threads(1);
     /* Noise standard deviation per coordinate (header: the two conventions). */
     double nscale = par->rule == UL_STEP_MODEL_CLIP ? par->sigma
                                                     : sqrt(2.0 * par->eta) * par->sigma;
@@ -87,7 +92,7 @@ ul_status ul_pngd_train(const ul_model *model, const ul_dataset *ds, const ul_pn
             st = ul_fail(err, errlen, st, "pngd: gradient failed (out of memory?)");
             goto done;
         }
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (M * p >= UL_EMP_PARALLEL_MIN)
         for (size_t j = 0; j < M; j++) {
             double *xj = NULL;
             if (nscale > 0) {
@@ -100,6 +105,7 @@ ul_status ul_pngd_train(const ul_model *model, const ul_dataset *ds, const ul_pn
             hook(ctx, t, W, p, M);
     }
 done:
+    openblas_set_num_threads(blas_threads);
     free(G);
     free(xi);
     ul_model_work_free(&work);

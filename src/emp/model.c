@@ -52,38 +52,52 @@ static double clip_coef(double coef, double xn, double clip)
     return g > clip ? coef * (clip / g) : coef;
 }
 
+/* One block of runs j0 … j0 + mb − 1: margins, clipped coefficients, then
+ * the data term, with Zb (n×mb, row-major) as scratch. */
+static void logreg_grad_block(const ul_model *m, const ul_dataset *ds, const double *xn,
+                              const double *W, size_t mb, double *G, double *Zb)
+{
+    size_t n = ds->n, d = ds->d;
+    /* Margins: Zb (n×mb) = X (n×d) · Wbᵀ, Wb column-major d×mb = row-major mb×d. */
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)n, (int)mb, (int)d, 1.0, ds->x,
+                (int)d, W, (int)d, 0.0, Zb, (int)mb);
+    for (size_t i = 0; i < n; i++) {
+        double y = ds->y[i];
+        for (size_t j = 0; j < mb; j++) {
+            double coef = -y * ul_sigmoid(-y * Zb[i * mb + j]);
+            Zb[i * mb + j] = clip_coef(coef, xn[i], m->clip);
+        }
+    }
+    /* Gb (stored mb×d row-major) = (1/n) Cbᵀ (mb×n) · X (n×d). */
+    cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, (int)mb, (int)d, (int)n,
+                1.0 / (double)n, Zb, (int)mb, ds->x, (int)d, 0.0, G, (int)d);
+    if (m->lambda != 0)
+        for (size_t k = 0; k < mb * d; k++)
+            G[k] += m->lambda * W[k];
+}
+
 static ul_status logreg_grad(const ul_model *m, const ul_dataset *ds, const double *W, size_t M,
                              double *G, ul_model_work *work)
 {
     size_t n = ds->n, d = ds->d;
     if (n == 0 || d == 0 || M == 0)
         return UL_EINPUT;
-    /* work: Z/C (n×M, row-major: Z[i*M + j]) then ‖x_i‖ (n). */
+    /* work: one n×mb scratch per block of runs, then ‖x_i‖ (n). */
     double *Z = work_get(work, n * M + n);
     if (!Z)
         return UL_EINPUT; /* out of memory */
     double *xn = Z + n * M;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (n * d >= UL_EMP_PARALLEL_MIN)
     for (size_t i = 0; i < n; i++)
         xn[i] = cblas_dnrm2((int)d, ds->x + i * d, 1);
-    /* Margins: Z (n×M) = X (n×d) · W, W column-major d×M = row-major M×d. */
-    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)n, (int)M, (int)d, 1.0, ds->x,
-                (int)d, W, (int)d, 0.0, Z, (int)M);
-    /* Element-wise per sample and run: threads never share a sum. */
-#pragma omp parallel for schedule(static)
-    for (size_t i = 0; i < n; i++) {
-        double y = ds->y[i];
-        for (size_t j = 0; j < M; j++) {
-            double coef = -y * ul_sigmoid(-y * Z[i * M + j]);
-            Z[i * M + j] = clip_coef(coef, xn[i], m->clip);
-        }
+    /* Fixed blocks of UL_EMP_RUN_BLOCK runs (model.h: why), spread over threads. */
+    size_t blocks = (M + UL_EMP_RUN_BLOCK - 1) / UL_EMP_RUN_BLOCK;
+#pragma omp parallel for schedule(static) if (blocks > 1 && n * d * M >= UL_EMP_PARALLEL_MIN)
+    for (size_t b = 0; b < blocks; b++) {
+        size_t j0 = b * UL_EMP_RUN_BLOCK;
+        size_t mb = M - j0 < UL_EMP_RUN_BLOCK ? M - j0 : UL_EMP_RUN_BLOCK;
+        logreg_grad_block(m, ds, xn, W + j0 * d, mb, G + j0 * d, Z + j0 * n);
     }
-    /* G (stored M×d row-major) = (1/n) Cᵀ (M×n) · X (n×d). */
-    cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, (int)M, (int)d, (int)n, 1.0 / (double)n,
-                Z, (int)M, ds->x, (int)d, 0.0, G, (int)d);
-    if (m->lambda != 0)
-        for (size_t k = 0; k < M * d; k++)
-            G[k] += m->lambda * W[k];
     return UL_OK;
 }
 

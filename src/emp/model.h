@@ -24,6 +24,19 @@
 #include "emp/data.h"
 #include "num/status.h"
 
+/* Loops with fewer element operations than this run on one thread: waking
+ * threads costs more than small loops gain (measured: a 10-parameter
+ * problem ran 10x slower with two threads on a loaded machine). */
+#define UL_EMP_PARALLEL_MIN 32768
+
+/* Runs are processed in fixed blocks of this many columns: one pair of
+ * single-threaded GEMMs per block, blocks spread over OpenMP threads.  BLAS
+ * kernels may split a GEMM differently for other thread counts (measured:
+ * OpenBLAS 0.3.21 gives different last bits with 1 and 2 threads), so the
+ * learner runs BLAS on one thread (ul_pngd_train) and a block's arithmetic
+ * never depends on the thread count. */
+#define UL_EMP_RUN_BLOCK 16
+
 typedef struct ul_model ul_model;
 
 /* Scratch that a model's grad may reuse across calls (owned by the caller,
@@ -41,8 +54,8 @@ typedef struct {
     size_t (*nparams)(const ul_model *m, size_t d);
     /* G (p×M, column-major like W) = the update direction (clipped data
      * gradient + regulariser) of each of the M columns of W on ds. */
-    ul_status (*grad)(const ul_model *m, const ul_dataset *ds, const double *W, size_t M,
-                      double *G, ul_model_work *work);
+    ul_status (*grad)(const ul_model *m, const ul_dataset *ds, const double *W, size_t M, double *G,
+                      ul_model_work *work);
     /* The objective (unclipped loss mean + regulariser) at one vector w. */
     double (*objective)(const ul_model *m, const ul_dataset *ds, const double *w);
     /* g (p) = clip(∇ℓ(w; x, y), M): one clipped per-sample data gradient
@@ -51,8 +64,7 @@ typedef struct {
                         double *g);
     /* The unclipped, unregularised loss ℓ(w; x, y) of one sample: the
      * membership-inference loss score (emp/attack.h). */
-    double (*sample_loss)(const ul_model *m, const double *x, size_t d, double y,
-                          const double *w);
+    double (*sample_loss)(const ul_model *m, const double *x, size_t d, double y, const double *w);
 } ul_model_ops;
 
 struct ul_model {

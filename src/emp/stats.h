@@ -20,12 +20,12 @@
 /* P[Bin(n, p) ≤ k] enclosed in `out` (at out's precision plus guard bits),
  * for an exact p ∈ [0, 1].  The enclosure is intersected with [0, 1].
  * UL_EINPUT (naming "n", "k" or "p") when n = 0, k > n or p ∉ [0, 1]. */
-ul_status ul_emp_binom_cdf(mpfi_ptr out, unsigned long k, unsigned long n, mpfr_srcptr p,
-                           char *err, size_t errlen);
+ul_status ul_emp_binom_cdf(mpfi_ptr out, unsigned long k, unsigned long n, mpfr_srcptr p, char *err,
+                           size_t errlen);
 
 /* P[Bin(n, p) ≥ k] enclosed in `out`, same contract (k ≤ n). */
-ul_status ul_emp_binom_sf(mpfi_ptr out, unsigned long k, unsigned long n, mpfr_srcptr p,
-                          char *err, size_t errlen);
+ul_status ul_emp_binom_sf(mpfi_ptr out, unsigned long k, unsigned long n, mpfr_srcptr p, char *err,
+                          size_t errlen);
 
 /* One-sided Clopper–Pearson upper bound: the p_hi with P[Bin(n, p_hi) ≤ k] =
  * α (p_hi = 1 when k = n).  `bound` receives a number ≥ p_hi (certified:
@@ -57,8 +57,8 @@ ul_status ul_emp_cp_lower(mpfr_ptr bound, unsigned long k, unsigned long n, mpfi
  * UL_EINPUT names "n_out", "n_in", "fp", "fn", "alpha", "delta" or "m". */
 ul_status ul_emp_eps_lb_counts(mpfr_ptr eps_lb, unsigned long fp, unsigned long n_out,
                                unsigned long fn, unsigned long n_in, mpfi_srcptr alpha,
-                               mpfi_srcptr delta, unsigned long m, mpfr_ptr fpr_hi,
-                               mpfr_ptr fnr_hi, char *err, size_t errlen);
+                               mpfi_srcptr delta, unsigned long m, mpfr_ptr fpr_hi, mpfr_ptr fnr_hi,
+                               char *err, size_t errlen);
 
 typedef struct {
     double fpr, tpr;
@@ -71,12 +71,12 @@ extern const double ul_emp_fpr_levels[UL_EMP_N_FPR_LEVELS]; /* 1e-3, 1e-2, 1e-1 
 typedef struct {
     ul_emp_roc_point *points; /* n_points = n_thresholds + 1, from (0, 0) to (1, 1) */
     size_t n_points;
-    double auc;                                /* trapezoid over the points */
-    double tpr_at_fpr[UL_EMP_N_FPR_LEVELS];    /* max TPR over points with FPR ≤ level */
-    unsigned long n_thresholds;                /* distinct score values = Bonferroni m */
-    double threshold;                          /* the threshold of the best ε: "IN" iff score ≥ it */
-    unsigned long fp, fn;                      /* its counts */
-    mpfr_t eps_lb;                             /* certified ε lower bound (rounded down) */
+    double auc;                             /* trapezoid over the points */
+    double tpr_at_fpr[UL_EMP_N_FPR_LEVELS]; /* max TPR over points with FPR ≤ level */
+    unsigned long n_thresholds;             /* distinct score values = Bonferroni m */
+    double threshold;     /* the threshold of the best ε: "IN" iff score ≥ it */
+    unsigned long fp, fn; /* its counts */
+    mpfr_t eps_lb;        /* certified ε lower bound (rounded down) */
 } ul_emp_roc;
 
 /* ROC of the rule "score ≥ t ⇒ IN" over every distinct score value t, its AUC,

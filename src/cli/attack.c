@@ -1,0 +1,607 @@
+/* src/cli/attack.c — `ulaudit attack`: run a configured unlearning
+ * experiment many times and attack it (emp/attack.h), or score released
+ * models read from disk.
+ *
+ *   ulaudit attack CONFIG.json [--out DIR] [--resume] [--threads N] [--json]
+ *   ulaudit attack --in-models F[,F…] --out-models F[,F…] [--target FILE]
+ *                  [--model logreg|mlp] [--hidden H] [--format FMT] [--dim P]
+ *                  [--eps E --delta D] [--renyi-order Q --renyi-value V]
+ *                  [--alpha A] [--scores loss,gaussian-lr] [--plot FILE] [--json]
+ *
+ * Exit codes: 0 consistent or no claim, 1 refuted, 2 bad input, 130
+ * interrupted (a checkpoint is left in --out DIR for --resume).
+ */
+#include "cli/attack.h"
+
+#include <errno.h>
+#include <math.h>
+#include <omp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cert/cert.h"
+#include "cli/exitcodes.h"
+#include "emp/attack.h"
+#include "emp/mlp.h"
+#include "emp/modelio.h"
+#include "emp/plot.h"
+#include "num/encl.h"
+
+#define EXIT_INTERRUPTED 130
+
+void ul_cli_attack_help(FILE *out)
+{
+    fprintf(
+        out,
+        "usage: ulaudit attack CONFIG.json [--out DIR] [--resume] [--threads N] [--json]\n"
+        "       ulaudit attack --in-models F[,F...] --out-models F[,F...] [--target FILE]\n"
+        "                      [--model logreg|mlp] [--hidden H] [--format auto|npy|f64|f32]\n"
+        "                      [--dim P] [--eps E --delta D] [--renyi-order Q --renyi-value V]\n"
+        "                      [--alpha A] [--scores loss,gaussian-lr] [--plot FILE] [--json]\n\n"
+        "Membership inference against unlearning.  The first form trains and unlearns\n"
+        "with the configured noisy gradient-descent learner RUNS times in each world\n"
+        "(IN: trained with the target, then unlearned; OUT: the reference process\n"
+        "without it) and attacks the released models; the second scores models\n"
+        "somebody else released.  Reported per score (loss on the target, Gaussian\n"
+        "likelihood ratio on the parameters): ROC, AUC, TPR at FPR 1e-3/1e-2/1e-1,\n"
+        "the advantage with its interval, and a certified empirical eps lower bound at\n"
+        "the claimed delta (Clopper-Pearson, Bonferroni over thresholds and scores,\n"
+        "binomial tails in MPFR).  Beside them: the claim's advantage ceiling and the\n"
+        "audit of the certificate.  Verdict: refuted (an attack beat the claim with\n"
+        "confidence 1 - alpha) or consistent.\n\n"
+        "  --out DIR        write result.json, scores, roc.png (and models with\n"
+        "                   save_models) into DIR; also the checkpoint of a long run\n"
+        "  --resume         continue the run whose checkpoint is in --out DIR\n"
+        "  --threads N      OpenMP threads (default: all cores); results do not\n"
+        "                   depend on it\n"
+        "  --plot FILE      the ROC plot (.png or .svg; default DIR/roc.png)\n"
+        "  --json           the result as one JSON object on stdout\n\n"
+        "Released models: .npy (float64 or float32, shape (p,) or (k, p)), or raw\n"
+        "little-endian float64 (.f64, .bin) / float32 (.f32) with --dim P.  --target\n"
+        "is a CSV file whose one row is the target record, label (+1/-1) last.\n\n"
+        "Exit codes: 0 consistent (or no claim), 1 refuted, 2 input error,\n"
+        "130 interrupted (resume with --resume).  Configuration format: README,\n"
+        "\"Attack configurations\"; example: ulaudit attack examples/attack-synthetic.json\n");
+}
+
+/* ---- Ctrl-C ------------------------------------------------------------------- */
+
+static volatile sig_atomic_t interrupted;
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+}
+
+/* ---- flags ---------------------------------------------------------------------- */
+
+typedef struct {
+    const char *config, *out, *threads, *plot;
+    const char *in_models, *out_models, *target, *model, *hidden, *format, *dim;
+    const char *eps, *delta, *renyi_order, *renyi_value, *alpha, *scores;
+    bool json, resume, help;
+} attack_args;
+
+static int parse_args(int argc, char **argv, attack_args *a)
+{
+    memset(a, 0, sizeof *a);
+    struct {
+        const char *name;
+        const char **slot;
+    } vals[] = {
+        {"out", &a->out},
+        {"threads", &a->threads},
+        {"plot", &a->plot},
+        {"in-models", &a->in_models},
+        {"out-models", &a->out_models},
+        {"target", &a->target},
+        {"model", &a->model},
+        {"hidden", &a->hidden},
+        {"format", &a->format},
+        {"dim", &a->dim},
+        {"eps", &a->eps},
+        {"delta", &a->delta},
+        {"renyi-order", &a->renyi_order},
+        {"renyi-value", &a->renyi_value},
+        {"alpha", &a->alpha},
+        {"scores", &a->scores},
+    };
+    size_t nv = sizeof vals / sizeof vals[0];
+    for (int i = 0; i < argc; i++) {
+        const char *s = argv[i];
+        if (strcmp(s, "--json") == 0) {
+            a->json = true;
+            continue;
+        }
+        if (strcmp(s, "--resume") == 0) {
+            a->resume = true;
+            continue;
+        }
+        if (strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0) {
+            a->help = true;
+            continue;
+        }
+        if (strncmp(s, "--", 2) != 0) {
+            if (a->config) {
+                fprintf(stderr, "ulaudit attack: one configuration file only (got '%s' and '%s')\n",
+                        a->config, s);
+                return UL_EXIT_USAGE;
+            }
+            a->config = s;
+            continue;
+        }
+        const char *eq = strchr(s, '=');
+        size_t len = eq ? (size_t)(eq - s - 2) : strlen(s + 2);
+        size_t k = 0;
+        while (k < nv && !(strlen(vals[k].name) == len && strncmp(s + 2, vals[k].name, len) == 0))
+            k++;
+        if (k == nv) {
+            fprintf(stderr, "ulaudit attack: unknown flag '%s' (see ulaudit attack --help)\n", s);
+            return UL_EXIT_USAGE;
+        }
+        const char *v = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
+        if (!v || !*v) {
+            fprintf(stderr, "ulaudit attack: --%s needs a value\n", vals[k].name);
+            return UL_EXIT_USAGE;
+        }
+        if (*vals[k].slot) {
+            fprintf(stderr, "ulaudit attack: --%s given twice\n", vals[k].name);
+            return UL_EXIT_USAGE;
+        }
+        *vals[k].slot = v;
+    }
+    return UL_EXIT_OK;
+}
+
+static bool read_count(const char *text, unsigned long max, unsigned long *out)
+{
+    if (!text || !*text)
+        return false;
+    for (const char *c = text; *c; c++)
+        if (*c < '0' || *c > '9')
+            return false;
+    errno = 0;
+    unsigned long v = strtoul(text, NULL, 10);
+    if (errno || v > max)
+        return false;
+    *out = v;
+    return true;
+}
+
+/* ---- output files ------------------------------------------------------------------ */
+
+static int make_dir(const char *dir)
+{
+    if (mkdir(dir, 0777) == 0 || errno == EEXIST) {
+        struct stat sb;
+        if (stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode))
+            return 0;
+    }
+    fprintf(stderr, "ulaudit attack: --out %s: cannot create the directory (%s)\n", dir,
+            strerror(errno ? errno : ENOTDIR));
+    return -1;
+}
+
+static char *join(const char *dir, const char *file)
+{
+    size_t n = strlen(dir) + strlen(file) + 2;
+    char *p = malloc(n);
+    if (p)
+        snprintf(p, n, "%s/%s", dir, file);
+    return p;
+}
+
+static int write_file(const char *dir, const char *name, const char *text)
+{
+    char *path = join(dir, name);
+    char err[512];
+    ul_status st = path ? ul_cert_write_atomic(path, text, strlen(text), err, sizeof err)
+                        : ul_fail(err, sizeof err, UL_EINPUT, "out of memory");
+    free(path);
+    if (st != UL_OK) {
+        fprintf(stderr, "ulaudit attack: %s\n", err);
+        return -1;
+    }
+    return 0;
+}
+
+/* scores.csv: world, run, and each score's value (for re-analysis). */
+static char *scores_csv(const ul_attack_result *res)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        return NULL;
+    fprintf(f, "# ROC points (fpr,tpr) per score; thresholds: score >= t means IN\n");
+    fprintf(f, "score,fpr,tpr\n");
+    for (int k = 0; k < res->n_scores; k++)
+        for (size_t i = 0; i < res->score[k].roc.n_points; i++)
+            fprintf(f, "%s,%.17g,%.17g\n", res->score[k].name, res->score[k].roc.points[i].fpr,
+                    res->score[k].roc.points[i].tpr);
+    fclose(f);
+    return buf;
+}
+
+static int write_outputs(const char *dir, const char *plot, const ul_attack_result *res,
+                         const char *eps, const char *delta, const char *title)
+{
+    char *json = ul_attack_result_json(res);
+    char *csv = scores_csv(res);
+    int rc = (!json || !csv) ? -1 : 0;
+    if (rc == 0 && dir)
+        rc = write_file(dir, "result.json", json);
+    if (rc == 0 && dir)
+        rc = write_file(dir, "roc.csv", csv);
+    free(json), free(csv);
+    char *plot_path = plot ? strdup(plot) : dir ? join(dir, "roc.png") : NULL;
+    if (rc == 0 && plot_path && res->n_scores > 0) {
+        /* the plot shows the first score (the loss score when computed) */
+        char err[512];
+        double e = eps && *eps ? strtod(eps, NULL) : NAN;
+        double d = delta && *delta ? strtod(delta, NULL) : 0;
+        if (ul_emp_plot_roc(plot_path, res->score[0].roc.points, res->score[0].roc.n_points, e, d,
+                            title, err, sizeof err) != UL_OK) {
+            fprintf(stderr, "ulaudit attack: %s\n", err);
+            rc = -1;
+        }
+    }
+    free(plot_path);
+    return rc;
+}
+
+static int save_models(const char *dir, const ul_attack_state *st)
+{
+    ul_model_set in = {.k = st->done, .p = st->p, .w = st->W_in};
+    ul_model_set out = {.k = st->done, .p = st->p, .w = st->W_out};
+    char err[512];
+    char *a = join(dir, "models_in.npy"), *b = join(dir, "models_out.npy");
+    ul_status s = a && b ? ul_modelio_write_npy(a, &in, err, sizeof err)
+                         : ul_fail(err, sizeof err, UL_EINPUT, "out of memory");
+    if (s == UL_OK)
+        s = ul_modelio_write_npy(b, &out, err, sizeof err);
+    free(a), free(b);
+    if (s != UL_OK)
+        fprintf(stderr, "ulaudit attack: %s\n", err);
+    return s == UL_OK ? 0 : -1;
+}
+
+/* ---- progress ------------------------------------------------------------------------ */
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static void progress(size_t done, size_t total, double t0, bool tty, size_t *last_decile)
+{
+    double el = now() - t0;
+    double eta = done ? el * (double)(total - done) / (double)done : 0;
+    if (tty) {
+        int width = 30, fill = (int)((double)width * (double)done / (double)total);
+        fprintf(stderr, "\rattack [%.*s%*s] %zu/%zu runs, %.0f s, ~%.0f s left ", fill,
+                "##############################", width - fill, "", done, total, el, eta);
+        if (done == total)
+            fputc('\n', stderr);
+    } else {
+        size_t decile = done * 10 / total;
+        if (decile > *last_decile || done == total) {
+            fprintf(stderr, "attack: %zu/%zu runs per world done (%.0f s)\n", done, total, el);
+            *last_decile = decile;
+        }
+    }
+}
+
+/* ---- the configured experiment ---------------------------------------------------------- */
+
+static int run_config(const attack_args *a)
+{
+    char err[1024];
+    ul_attack_config cfg;
+    if (ul_attack_config_load(a->config, &cfg, err, sizeof err) != UL_OK) {
+        fprintf(stderr, "ulaudit attack: %s\n", err);
+        return UL_EXIT_USAGE;
+    }
+    if ((a->resume || cfg.save_models) && !a->out) {
+        fprintf(stderr, "ulaudit attack: %s needs --out DIR\n",
+                a->resume ? "--resume" : "save_models");
+        ul_attack_config_free(&cfg);
+        return UL_EXIT_USAGE;
+    }
+    if (a->out && make_dir(a->out) != 0) {
+        ul_attack_config_free(&cfg);
+        return UL_EXIT_USAGE;
+    }
+    ul_attack_state st;
+    int rc = UL_EXIT_OK;
+    char *ckpt = a->out ? join(a->out, "checkpoint.bin") : NULL;
+    if (ul_attack_prepare(&st, &cfg, err, sizeof err) != UL_OK) {
+        fprintf(stderr, "ulaudit attack: %s\n", err);
+        rc = UL_EXIT_USAGE;
+        goto done;
+    }
+    if (a->resume && ul_attack_checkpoint_load(&st, ckpt, err, sizeof err) != UL_OK) {
+        fprintf(stderr, "ulaudit attack: %s\n", err);
+        rc = UL_EXIT_USAGE;
+        goto done;
+    }
+    fprintf(stderr, "attack: %s; target row %zu; %zu runs per world%s\n", cfg.data_desc,
+            st.plan.target, cfg.runs, st.done ? " (resumed)" : "");
+    struct sigaction sa = {0}, old;
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old);
+    bool tty = isatty(STDERR_FILENO);
+    double t0 = now();
+    size_t last = 0;
+    while (st.done < cfg.runs && !interrupted) {
+        if (ul_attack_step(&st, err, sizeof err) != UL_OK) {
+            fprintf(stderr, "ulaudit attack: %s\n", err);
+            rc = UL_EXIT_USAGE;
+            break;
+        }
+        progress(st.done, cfg.runs, t0, tty, &last);
+        /* a checkpoint after every chunk: Ctrl-C or a crash loses one chunk */
+        if (ckpt && st.done < cfg.runs &&
+            ul_attack_checkpoint_save(&st, ckpt, err, sizeof err) != UL_OK) {
+            fprintf(stderr, "ulaudit attack: %s\n", err);
+            rc = UL_EXIT_USAGE;
+            break;
+        }
+    }
+    sigaction(SIGINT, &old, NULL);
+    if (rc != UL_EXIT_OK)
+        goto done;
+    if (st.done < cfg.runs) {
+        if (tty)
+            fputc('\n', stderr);
+        if (ckpt)
+            fprintf(stderr,
+                    "ulaudit attack: interrupted after %zu of %zu runs; continue with: ulaudit "
+                    "attack %s --out %s --resume\n",
+                    st.done, cfg.runs, a->config, a->out);
+        else
+            fprintf(stderr, "ulaudit attack: interrupted (use --out DIR to keep a checkpoint)\n");
+        rc = EXIT_INTERRUPTED;
+        goto done;
+    }
+    ul_attack_result res;
+    if (ul_attack_finish(&res, &st, err, sizeof err) != UL_OK) {
+        fprintf(stderr, "ulaudit attack: %s\n", err);
+        ul_attack_result_clear(&res);
+        rc = UL_EXIT_USAGE;
+        goto done;
+    }
+    char *text = a->json ? ul_attack_result_json(&res) : ul_attack_result_text(&res);
+    if (text) {
+        if (!a->json)
+            printf("data: %s\n", cfg.data_desc);
+        fputs(text, stdout);
+    }
+    free(text);
+    if (a->out || a->plot) {
+        if (write_outputs(a->out, a->plot, &res, cfg.eps, cfg.delta, "membership inference ROC") !=
+                0 ||
+            (cfg.save_models && save_models(a->out, &st) != 0))
+            rc = UL_EXIT_USAGE;
+        if (ckpt)
+            unlink(ckpt); /* finished: the checkpoint is spent */
+    }
+    if (rc == UL_EXIT_OK && strcmp(res.verdict, "refuted") == 0)
+        rc = 1;
+    ul_attack_result_clear(&res);
+done:
+    free(ckpt);
+    ul_attack_state_free(&st);
+    ul_attack_config_free(&cfg);
+    return rc;
+}
+
+/* ---- released models ------------------------------------------------------------------------ */
+
+static int read_models(const char *list, ul_modelio_format fmt, size_t p, ul_model_set *set)
+{
+    char *copy = strdup(list), *save = NULL, err[1024];
+    *set = (ul_model_set){.p = p};
+    for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (ul_modelio_append(set, tok, fmt, err, sizeof err) != UL_OK) {
+            fprintf(stderr, "ulaudit attack: %s\n", err);
+            free(copy);
+            ul_model_set_free(set);
+            return -1;
+        }
+    }
+    free(copy);
+    return 0;
+}
+
+static int run_released(const attack_args *a)
+{
+    char err[1024];
+    ul_modelio_format fmt = UL_MODELIO_AUTO;
+    unsigned long dim = 0, hidden = 0;
+    if (a->format && ul_modelio_parse_format(a->format, &fmt, err, sizeof err) != UL_OK) {
+        fprintf(stderr, "ulaudit attack: --format: %s\n", err);
+        return UL_EXIT_USAGE;
+    }
+    if (a->dim && !read_count(a->dim, 1UL << 28, &dim)) {
+        fprintf(stderr, "ulaudit attack: --dim: must be a whole number of parameters\n");
+        return UL_EXIT_USAGE;
+    }
+    if ((a->eps == NULL) != (a->delta == NULL) ||
+        (a->renyi_order == NULL) != (a->renyi_value == NULL)) {
+        fprintf(stderr,
+                "ulaudit attack: give --eps with --delta, --renyi-order with --renyi-value\n");
+        return UL_EXIT_USAGE;
+    }
+    const char *model_name = a->model ? a->model : "logreg";
+    if (strcmp(model_name, "logreg") != 0 && strcmp(model_name, "mlp") != 0) {
+        fprintf(stderr, "ulaudit attack: --model: must be logreg or mlp\n");
+        return UL_EXIT_USAGE;
+    }
+    if (strcmp(model_name, "mlp") == 0 &&
+        (!a->hidden || !read_count(a->hidden, 100000, &hidden) || !hidden)) {
+        fprintf(stderr,
+                "ulaudit attack: --hidden: an mlp needs its number of hidden units (>= 1)\n");
+        return UL_EXIT_USAGE;
+    }
+    int scores = 0;
+    if (a->scores) {
+        char *copy = strdup(a->scores), *save = NULL;
+        for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
+            scores |= strcmp(t, "loss") == 0          ? UL_SCORE_LOSS
+                      : strcmp(t, "gaussian-lr") == 0 ? UL_SCORE_LR
+                                                      : 0x100;
+        free(copy);
+        if (scores == 0 || (scores & 0x100)) {
+            fprintf(stderr, "ulaudit attack: --scores: a comma list of loss, gaussian-lr\n");
+            return UL_EXIT_USAGE;
+        }
+    } else {
+        scores = UL_SCORE_LR | (a->target ? UL_SCORE_LOSS : 0);
+    }
+    if ((scores & UL_SCORE_LOSS) && !a->target) {
+        fprintf(stderr, "ulaudit attack: --scores loss needs --target FILE (the target record)\n");
+        return UL_EXIT_USAGE;
+    }
+    /* validate decimal claims before the (possibly long) reads */
+    const char *dec[] = {a->eps, a->delta, a->renyi_order, a->renyi_value, a->alpha};
+    const char *names[] = {"eps", "delta", "renyi-order", "renyi-value", "alpha"};
+    const char *lo[] = {"0", "0", "1", "0", "0"}, *hi[] = {"1e6", "1", "1e12", "1e12", "0.5"};
+    for (int i = 0; i < 5; i++) {
+        int c1, c2;
+        if (!dec[i])
+            continue;
+        if (!ul_num_decimal_compare(dec[i], lo[i], &c1) ||
+            !ul_num_decimal_compare(dec[i], hi[i], &c2) || c1 < 0 || c2 > 0 ||
+            ((i == 2 || i == 4) && c1 == 0) || ((i == 1) && c2 == 0)) {
+            fprintf(stderr,
+                    "ulaudit attack: --%s: must be a decimal number in %s%s, %s%s (got '%s')\n",
+                    names[i], (i == 2 || i == 4) ? "(" : "[", lo[i], hi[i], (i == 1) ? ")" : "]",
+                    dec[i]);
+            return UL_EXIT_USAGE;
+        }
+    }
+    ul_model_set in = {0}, out = {0};
+    if (read_models(a->in_models, fmt, dim, &in) != 0)
+        return UL_EXIT_USAGE;
+    if (read_models(a->out_models, fmt, in.p, &out) != 0) {
+        ul_model_set_free(&in);
+        return UL_EXIT_USAGE;
+    }
+    int rc = UL_EXIT_OK;
+    ul_dataset target = {0};
+    ul_model model = {0};
+    if (a->target) {
+        if (ul_data_read_csv(a->target, -1, -1, &target, err, sizeof err) != UL_OK) {
+            fprintf(stderr, "ulaudit attack: --target: %s\n", err);
+            rc = UL_EXIT_USAGE;
+            goto done;
+        }
+        model = hidden ? ul_mlp_model(hidden, 0, INFINITY) : ul_logreg_model(0, INFINITY);
+        size_t p_model = model.ops->nparams(&model, target.d);
+        if (target.n != 1 || (target.y[0] != 1 && target.y[0] != -1) || p_model != in.p) {
+            fprintf(stderr,
+                    "ulaudit attack: --target %s: need one row, label +1 or -1 last, and %s "
+                    "features matching the models' %zu parameters (got %zu rows, %zu features)\n",
+                    a->target, model_name, in.p, target.n, target.d);
+            rc = UL_EXIT_USAGE;
+            goto done;
+        }
+    }
+    ul_attack_scoring sc = {
+        .model = a->target ? &model : NULL,
+        .x = a->target ? target.x : NULL,
+        .d = target.d,
+        .y = a->target ? target.y[0] : 0,
+        .scores = scores,
+        .alpha = a->alpha ? a->alpha : "0.05",
+        .eps = a->eps ? a->eps : "",
+        .delta = a->delta ? a->delta : "",
+        .renyi_order = a->renyi_order ? a->renyi_order : "",
+        .renyi_value = a->renyi_value ? a->renyi_value : "",
+    };
+    ul_attack_result res;
+    if (ul_attack_score_models(&res, &sc, in.w, in.k, out.w, out.k, in.p, err, sizeof err) !=
+        UL_OK) {
+        fprintf(stderr, "ulaudit attack: %s\n", err);
+        ul_attack_result_clear(&res);
+        rc = UL_EXIT_USAGE;
+        goto done;
+    }
+    char *text = a->json ? ul_attack_result_json(&res) : ul_attack_result_text(&res);
+    if (text) {
+        if (!a->json)
+            printf("released models: %zu IN, %zu OUT, %zu parameters each\n", in.k, out.k, in.p);
+        fputs(text, stdout);
+    }
+    free(text);
+    if ((a->out && make_dir(a->out) != 0) ||
+        ((a->out || a->plot) &&
+         write_outputs(a->out, a->plot, &res, sc.eps, sc.delta, "released models: ROC") != 0))
+        rc = UL_EXIT_USAGE;
+    if (rc == UL_EXIT_OK && strcmp(res.verdict, "refuted") == 0)
+        rc = 1;
+    ul_attack_result_clear(&res);
+done:
+    ul_dataset_free(&target);
+    ul_model_set_free(&in);
+    ul_model_set_free(&out);
+    return rc;
+}
+
+int ul_cli_attack(int argc, char **argv)
+{
+    attack_args a;
+    int rc = parse_args(argc, argv, &a);
+    if (rc != UL_EXIT_OK)
+        return rc;
+    if (a.help) {
+        ul_cli_attack_help(stdout);
+        return UL_EXIT_OK;
+    }
+    if (a.threads) {
+        unsigned long t;
+        if (!read_count(a.threads, 1024, &t) || t == 0) {
+            fprintf(stderr, "ulaudit attack: --threads: must be a whole number 1 to 1024\n");
+            return UL_EXIT_USAGE;
+        }
+        omp_set_num_threads((int)t);
+    }
+    bool released = a.in_models || a.out_models;
+    if (released) {
+        if (a.config || a.resume) {
+            fprintf(stderr,
+                    "ulaudit attack: give a configuration file or --in-models/--out-models, "
+                    "not both\n");
+            return UL_EXIT_USAGE;
+        }
+        if (!a.in_models || !a.out_models) {
+            fprintf(stderr,
+                    "ulaudit attack: released models need both --in-models and --out-models\n");
+            return UL_EXIT_USAGE;
+        }
+        return run_released(&a);
+    }
+    if (!a.config) {
+        fprintf(stderr, "ulaudit attack: missing CONFIG.json (see ulaudit attack --help)\n");
+        return UL_EXIT_USAGE;
+    }
+    const char *only_released[] = {a.target, a.model,       a.hidden,      a.format, a.dim,   a.eps,
+                                   a.delta,  a.renyi_order, a.renyi_value, a.alpha,  a.scores};
+    for (size_t i = 0; i < sizeof only_released / sizeof only_released[0]; i++)
+        if (only_released[i]) {
+            fprintf(stderr, "ulaudit attack: with a configuration file, the target, model, claim "
+                            "and scores come from the file (flag not allowed here)\n");
+            return UL_EXIT_USAGE;
+        }
+    return run_config(&a);
+}

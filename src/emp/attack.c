@@ -1,0 +1,502 @@
+/* src/emp/attack.c — running the game, scoring, and the verdict. */
+#include "emp/attack.h"
+
+#include <json-c/json.h>
+#include <math.h>
+#include <mpfi.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bounds/noisygd.h"
+#include "cert/cert.h"
+#include "emp/score.h"
+#include "num/encl.h"
+
+/* ---- running ------------------------------------------------------------------ */
+
+ul_status ul_attack_prepare(ul_attack_state *st, ul_attack_config *cfg, char *err, size_t errlen)
+{
+    memset(st, 0, sizeof *st);
+    st->cfg = cfg;
+    size_t target = 0;
+    ul_status s = UL_OK;
+    if (cfg->target >= 0)
+        target = (size_t)cfg->target;
+    else
+        s = ul_exp_pick_target(&cfg->design, &cfg->data, &target, err, errlen);
+    if (s == UL_OK)
+        s = ul_exp_plan_build(&st->plan, &cfg->design, &cfg->data, target, err, errlen);
+    if (s != UL_OK)
+        return s;
+    st->p = cfg->design.model.ops->nparams(&cfg->design.model, st->plan.data.d);
+    if (st->p > ((size_t)1 << 28) / cfg->runs)
+        return ul_fail(err, errlen, UL_EINPUT, "runs: %zu runs x %zu parameters is too much memory",
+                       cfg->runs, st->p);
+    st->W_in = malloc(st->p * cfg->runs * sizeof *st->W_in);
+    st->W_out = malloc(st->p * cfg->runs * sizeof *st->W_out);
+    if (!st->W_in || !st->W_out)
+        return ul_fail(err, errlen, UL_EINPUT, "out of memory for %zu runs", cfg->runs);
+    return UL_OK;
+}
+
+ul_status ul_attack_step(ul_attack_state *st, char *err, size_t errlen)
+{
+    const ul_attack_config *cfg = st->cfg;
+    if (st->done >= cfg->runs)
+        return UL_OK;
+    size_t M = cfg->runs - st->done < cfg->chunk ? cfg->runs - st->done : cfg->chunk;
+    ul_status s = ul_exp_run(&cfg->design, &st->plan, st->done, M, st->W_in + st->done * st->p,
+                             st->W_out + st->done * st->p, err, errlen);
+    if (s == UL_OK)
+        st->done += M;
+    return s;
+}
+
+void ul_attack_state_free(ul_attack_state *st)
+{
+    if (!st)
+        return;
+    ul_exp_plan_free(&st->plan);
+    free(st->W_in);
+    free(st->W_out);
+    memset(st, 0, sizeof *st);
+}
+
+/* ---- checkpoints ----------------------------------------------------------------- */
+
+#define CKPT_MAGIC "ULCKPT01"
+#define CKPT_HEAD (8 + 64 + 4 * 8)
+
+ul_status ul_attack_checkpoint_save(const ul_attack_state *st, const char *path, char *err,
+                                    size_t errlen)
+{
+    size_t nw = st->p * st->done;
+    size_t len = CKPT_HEAD + 2 * nw * sizeof(double);
+    unsigned char *buf = malloc(len);
+    if (!buf)
+        return ul_fail(err, errlen, UL_EINPUT, "%s: out of memory for the checkpoint", path);
+    uint64_t head[4] = {st->p, st->cfg->runs, st->done, st->plan.target};
+    memcpy(buf, CKPT_MAGIC, 8);
+    memcpy(buf + 8, st->cfg->sha256, 64);
+    memcpy(buf + 72, head, sizeof head);
+    memcpy(buf + CKPT_HEAD, st->W_in, nw * sizeof(double));
+    memcpy(buf + CKPT_HEAD + nw * sizeof(double), st->W_out, nw * sizeof(double));
+    ul_status s = ul_cert_write_atomic(path, buf, len, err, errlen);
+    free(buf);
+    return s;
+}
+
+ul_status ul_attack_checkpoint_load(ul_attack_state *st, const char *path, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return ul_fail(err, errlen, UL_EINPUT, "%s: cannot open the checkpoint", path);
+    unsigned char head[CKPT_HEAD];
+    uint64_t h[4];
+    ul_status s = UL_OK;
+    if (fread(head, 1, sizeof head, f) != sizeof head || memcmp(head, CKPT_MAGIC, 8) != 0) {
+        s = ul_fail(err, errlen, UL_EINPUT, "%s: not a ulaudit checkpoint", path);
+        goto done;
+    }
+    if (memcmp(head + 8, st->cfg->sha256, 64) != 0) {
+        s = ul_fail(err, errlen, UL_EINPUT,
+                    "%s: written for another configuration (SHA-256 differs); start afresh "
+                    "without --resume",
+                    path);
+        goto done;
+    }
+    memcpy(h, head + 72, sizeof h);
+    if (h[0] != st->p || h[1] != st->cfg->runs || h[2] > h[1] || h[3] != st->plan.target) {
+        s = ul_fail(err, errlen, UL_EINPUT, "%s: shape or target does not match this run", path);
+        goto done;
+    }
+    size_t nw = st->p * (size_t)h[2];
+    if (fread(st->W_in, sizeof(double), nw, f) != nw ||
+        fread(st->W_out, sizeof(double), nw, f) != nw || fgetc(f) != EOF) {
+        s = ul_fail(err, errlen, UL_EINPUT, "%s: truncated or oversized checkpoint", path);
+        goto done;
+    }
+    st->done = (size_t)h[2];
+done:
+    fclose(f);
+    return s;
+}
+
+/* ---- statistics --------------------------------------------------------------------- */
+
+/* α_each = α/S as an enclosure. */
+static void alpha_each(mpfi_ptr out, const char *alpha, int n_scores)
+{
+    ul_num_set_decimal(out, alpha);
+    mpfi_div_ui(out, out, (unsigned long)n_scores);
+}
+
+/* The advantage interval at the ROC point of largest TPR − FPR, each
+ * binomial bound at level α_each/(2m) (m thresholds: Bonferroni). */
+static ul_status advantage_interval(ul_attack_score *s, mpfi_srcptr a_each, char *err,
+                                    size_t errlen)
+{
+    const ul_emp_roc *r = &s->roc;
+    size_t best = 0;
+    double adv = -INFINITY;
+    for (size_t i = 0; i < r->n_points; i++) {
+        double a = r->points[i].tpr - r->points[i].fpr;
+        if (a > adv)
+            adv = a, best = i;
+    }
+    s->advantage = adv;
+    unsigned long tp = (unsigned long)llround(r->points[best].tpr * (double)s->n_in);
+    unsigned long fp = (unsigned long)llround(r->points[best].fpr * (double)s->n_out);
+    mpfi_t lev;
+    mpfi_init2(lev, 128);
+    mpfi_div_ui(lev, a_each, 2 * (r->n_thresholds ? r->n_thresholds : 1));
+    mpfr_t tpr_lo, tpr_hi, fpr_lo, fpr_hi;
+    mpfr_inits2(128, tpr_lo, tpr_hi, fpr_lo, fpr_hi, (mpfr_ptr)0);
+    ul_status st = ul_emp_cp_lower(tpr_lo, tp, s->n_in, lev, 8, err, errlen);
+    if (st == UL_OK || st == UL_ECAP)
+        st = ul_emp_cp_upper(tpr_hi, tp, s->n_in, lev, 8, err, errlen);
+    if (st == UL_OK || st == UL_ECAP)
+        st = ul_emp_cp_lower(fpr_lo, fp, s->n_out, lev, 8, err, errlen);
+    if (st == UL_OK || st == UL_ECAP)
+        st = ul_emp_cp_upper(fpr_hi, fp, s->n_out, lev, 8, err, errlen);
+    if (st == UL_ECAP)
+        st = UL_OK; /* the bounds are sound anyway, only wider */
+    mpfr_sub(s->adv_lo, tpr_lo, fpr_hi, MPFR_RNDD);
+    mpfr_sub(s->adv_hi, tpr_hi, fpr_lo, MPFR_RNDU);
+    mpfr_clears(tpr_lo, tpr_hi, fpr_lo, fpr_hi, (mpfr_ptr)0);
+    mpfi_clear(lev);
+    return st;
+}
+
+/* The claim's advantage ceiling, rounded up. */
+static void claim_ceiling(ul_attack_result *res, const ul_attack_scoring *sc)
+{
+    mpfi_t e, d, c, t;
+    mpfi_init2(e, 256), mpfi_init2(d, 256), mpfi_init2(c, 256), mpfi_init2(t, 256);
+    mpfr_set_inf(res->ceiling, 1);
+    if (sc->eps && sc->eps[0]) {
+        /* (e^ε − 1 + 2δ)/(e^ε + 1): Kairouz, Oh, Viswanath 2015, the largest
+         * TPR − FPR in the (ε, δ) privacy region. */
+        ul_num_set_decimal(e, sc->eps);
+        ul_num_set_decimal(d, sc->delta);
+        mpfi_exp(e, e);
+        mpfi_mul_ui(d, d, 2);
+        mpfi_sub_ui(c, e, 1);
+        mpfi_add(c, c, d);
+        mpfi_add_ui(t, e, 1);
+        mpfi_div(c, c, t);
+        mpfr_min(res->ceiling, res->ceiling, &c->right, MPFR_RNDU);
+        snprintf(res->ceiling_source, sizeof res->ceiling_source,
+                 "(e^eps - 1 + 2 delta)/(e^eps + 1) at (%s, %s)", sc->eps, sc->delta);
+    }
+    if (sc->renyi_order && sc->renyi_order[0]) {
+        /* spec/forget.md Thm 4.1, eq. (10) */
+        ul_num_set_decimal(t, sc->renyi_order);
+        ul_num_set_decimal(e, sc->renyi_value);
+        ul_ngd_mi_ceiling_enclose(c, t, e);
+        if (mpfr_cmp(&c->right, res->ceiling) < 0) {
+            mpfr_set(res->ceiling, &c->right, MPFR_RNDU);
+            snprintf(res->ceiling_source, sizeof res->ceiling_source,
+                     "Chourasia-Shah Thm 4.1 (eq. 10) at Renyi (%s, %s)", sc->renyi_order,
+                     sc->renyi_value);
+        }
+    }
+    if (mpfr_cmp_ui(res->ceiling, 1) > 0)
+        mpfr_set_ui(res->ceiling, 1, MPFR_RNDU);
+    mpfi_clear(e), mpfi_clear(d), mpfi_clear(c), mpfi_clear(t);
+}
+
+static void result_init(ul_attack_result *res)
+{
+    memset(res, 0, sizeof *res);
+    for (int i = 0; i < 2; i++) {
+        mpfr_inits2(128, res->score[i].adv_lo, res->score[i].adv_hi, (mpfr_ptr)0);
+        res->score[i].roc.points = NULL;
+        mpfr_init2(res->score[i].roc.eps_lb, 128);
+    }
+    mpfr_init2(res->ceiling, 128);
+    mpfr_set_inf(res->ceiling, 1);
+    res->verdict = "no claim";
+    ul_audit_report_init(&res->audit);
+}
+
+void ul_attack_result_clear(ul_attack_result *res)
+{
+    if (!res)
+        return;
+    for (int i = 0; i < 2; i++) {
+        mpfr_clears(res->score[i].adv_lo, res->score[i].adv_hi, (mpfr_ptr)0);
+        ul_emp_roc_clear(&res->score[i].roc);
+    }
+    mpfr_clear(res->ceiling);
+    memset(res, 0, sizeof *res);
+}
+
+static ul_status score_stats(ul_attack_score *s, const char *name, const double *in, size_t n_in,
+                             const double *out, size_t n_out, mpfi_srcptr a_each, const char *delta,
+                             char *err, size_t errlen)
+{
+    s->name = name;
+    s->n_in = n_in, s->n_out = n_out;
+    mpfi_t dl;
+    mpfi_init2(dl, 128);
+    ul_num_set_decimal(dl, delta && delta[0] ? delta : "0");
+    /* ul_emp_roc_compute initialises roc (also its eps_lb) itself. */
+    mpfr_clear(s->roc.eps_lb);
+    ul_status st = ul_emp_roc_compute(&s->roc, in, n_in, out, n_out, a_each, dl, err, errlen);
+    mpfi_clear(dl);
+    if (st != UL_OK)
+        return st; /* roc stays initialised (stats.h), cleared with the result */
+    return advantage_interval(s, a_each, err, errlen);
+}
+
+ul_status ul_attack_score_models(ul_attack_result *res, const ul_attack_scoring *sc,
+                                 const double *W_in, size_t k_in, const double *W_out, size_t k_out,
+                                 size_t p, char *err, size_t errlen)
+{
+    result_init(res);
+    res->p = p;
+    int want = sc->scores;
+    if (!(sc->model && sc->x))
+        want &= ~UL_SCORE_LOSS;
+    if ((want & UL_SCORE_LR) && (k_in < 4 || k_out < 4))
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "gaussian-lr score: needs >= 4 models per world (half fit, half test)");
+    if (!want)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "no score to compute (the loss score needs the target record)");
+    if (k_in < 1 || k_out < 1)
+        return ul_fail(err, errlen, UL_EINPUT, "need at least one model per world");
+    res->n_scores = ((want & UL_SCORE_LOSS) != 0) + ((want & UL_SCORE_LR) != 0);
+    mpfi_t a_each;
+    mpfi_init2(a_each, 128);
+    alpha_each(a_each, sc->alpha, res->n_scores);
+    mpfr_snprintf(res->alpha_each, sizeof res->alpha_each, "%.6Rg", &a_each->left);
+    const char *delta = sc->delta && sc->delta[0] ? sc->delta : "0";
+    double *s_in = malloc((k_in + k_out) * sizeof *s_in);
+    ul_status st = s_in ? UL_OK : ul_fail(err, errlen, UL_EINPUT, "out of memory");
+    double *s_out = s_in ? s_in + k_in : NULL;
+    int i = 0;
+    if (st == UL_OK && (want & UL_SCORE_LOSS)) {
+        ul_score_loss(sc->model, sc->x, sc->d, sc->y, W_in, p, k_in, s_in);
+        ul_score_loss(sc->model, sc->x, sc->d, sc->y, W_out, p, k_out, s_out);
+        st = score_stats(&res->score[i++], "loss", s_in, k_in, s_out, k_out, a_each, delta, err,
+                         errlen);
+    }
+    if (st == UL_OK && (want & UL_SCORE_LR)) {
+        /* fit on the first half of each world, test on the second */
+        size_t f_in = k_in / 2, f_out = k_out / 2;
+        ul_score_lr lr;
+        st = ul_score_lr_fit(&lr, W_in, f_in, W_out, f_out, p, err, errlen);
+        if (st == UL_OK) {
+            ul_score_lr_apply(&lr, W_in + f_in * p, k_in - f_in, s_in);
+            ul_score_lr_apply(&lr, W_out + f_out * p, k_out - f_out, s_out);
+            ul_score_lr_free(&lr);
+            st = score_stats(&res->score[i++], "gaussian-lr", s_in, k_in - f_in, s_out,
+                             k_out - f_out, a_each, delta, err, errlen);
+        }
+    }
+    free(s_in);
+    mpfi_clear(a_each);
+    if (st != UL_OK)
+        return st;
+
+    res->has_claim = (sc->eps && sc->eps[0]) || (sc->renyi_order && sc->renyi_order[0]);
+    if (!res->has_claim)
+        return UL_OK;
+    claim_ceiling(res, sc);
+    mpfr_t eps_hi;
+    mpfr_init2(eps_hi, 128);
+    mpfr_set_inf(eps_hi, 1);
+    if (sc->eps && sc->eps[0]) {
+        mpfi_t e;
+        mpfi_init2(e, 128);
+        ul_num_set_decimal(e, sc->eps);
+        mpfr_set(eps_hi, &e->right, MPFR_RNDU); /* the claim rounded up: refute only beyond it */
+        mpfi_clear(e);
+    }
+    res->verdict = "consistent";
+    for (int k = 0; k < res->n_scores; k++) {
+        ul_attack_score *s = &res->score[k];
+        s->refutes = mpfr_cmp(s->roc.eps_lb, eps_hi) > 0 || mpfr_cmp(s->adv_lo, res->ceiling) > 0;
+        if (s->refutes)
+            res->verdict = "refuted";
+    }
+    mpfr_clear(eps_hi);
+    return UL_OK;
+}
+
+/* ---- the whole experiment ------------------------------------------------------------ */
+
+static ul_status audit_certificate(ul_attack_result *res, const ul_attack_config *cfg, char *err,
+                                   size_t errlen)
+{
+    ul_cert *c = NULL;
+    ul_status st;
+    if (cfg->certificate_text)
+        st = ul_cert_load_buffer(cfg->certificate_text, strlen(cfg->certificate_text), &c, err,
+                                 errlen);
+    else if (cfg->certificate_path)
+        st = ul_cert_load(cfg->certificate_path, &c, err, errlen);
+    else
+        return UL_OK;
+    if (st == UL_OK) {
+        ul_num_precision want = {.digits = 6, .start_bits = 128, .max_bits = 65536};
+        st = ul_audit(c, &want, &res->audit, err, errlen);
+        snprintf(res->audit_method, sizeof res->audit_method, "%s", ul_cert_method(c));
+        res->has_audit = st == UL_OK;
+    }
+    ul_cert_free(c);
+    return st;
+}
+
+ul_status ul_attack_finish(ul_attack_result *res, const ul_attack_state *st, char *err,
+                           size_t errlen)
+{
+    const ul_attack_config *cfg = st->cfg;
+    const ul_dataset *D = &st->plan.data;
+    size_t t = st->plan.target;
+    ul_attack_scoring sc = {
+        .model = &cfg->design.model,
+        .x = D->x + t * D->d,
+        .d = D->d,
+        .y = D->y[t],
+        .scores = cfg->scores,
+        .alpha = cfg->alpha,
+        .eps = cfg->eps,
+        .delta = cfg->delta,
+        .renyi_order = cfg->renyi_order,
+        .renyi_value = cfg->renyi_value,
+    };
+    ul_status s = ul_attack_score_models(res, &sc, st->W_in, st->done, st->W_out, st->done, st->p,
+                                         err, errlen);
+    if (s != UL_OK)
+        return s;
+    res->target = t, res->n = D->n, res->d = D->d, res->runs = st->done;
+    return audit_certificate(res, cfg, err, errlen);
+}
+
+/* ---- output ------------------------------------------------------------------------ */
+
+static void fmt_mpfr(char *out, size_t len, mpfr_srcptr x, mpfr_rnd_t rnd)
+{
+    if (mpfr_inf_p(x))
+        snprintf(out, len, "%s", mpfr_sgn(x) > 0 ? "inf" : "-inf");
+    else
+        mpfr_snprintf(out, len, rnd == MPFR_RNDD ? "%.6RDg" : "%.6RUg", x);
+}
+
+char *ul_attack_result_text(const ul_attack_result *res)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        return NULL;
+    if (res->runs)
+        fprintf(f, "target: row %zu of n = %zu (d = %zu, %zu parameters), %zu runs per world\n",
+                res->target, res->n, res->d, res->p, res->runs);
+    for (int k = 0; k < res->n_scores; k++) {
+        const ul_attack_score *s = &res->score[k];
+        char lb[64], lo[64], hi[64];
+        fmt_mpfr(lb, sizeof lb, s->roc.eps_lb, MPFR_RNDD);
+        fmt_mpfr(lo, sizeof lo, s->adv_lo, MPFR_RNDD);
+        fmt_mpfr(hi, sizeof hi, s->adv_hi, MPFR_RNDU);
+        fprintf(f, "score %s (%zu IN, %zu OUT):\n", s->name, s->n_in, s->n_out);
+        fprintf(f, "  AUC %.4f; TPR at FPR 1e-3 / 1e-2 / 1e-1: %.4f / %.4f / %.4f\n", s->roc.auc,
+                s->roc.tpr_at_fpr[0], s->roc.tpr_at_fpr[1], s->roc.tpr_at_fpr[2]);
+        fprintf(f, "  advantage %.4f, interval [%s, %s] at level 1 - %s\n", s->advantage, lo, hi,
+                res->alpha_each);
+        fprintf(f, "  empirical eps lower bound %s (%lu thresholds, Bonferroni)%s\n", lb,
+                s->roc.n_thresholds, s->refutes ? "  <-- beats the claim" : "");
+    }
+    if (res->has_claim) {
+        char c[64];
+        fmt_mpfr(c, sizeof c, res->ceiling, MPFR_RNDU);
+        fprintf(f, "claim: advantage ceiling %s by %s\n", c, res->ceiling_source);
+    }
+    if (res->has_audit)
+        fprintf(f, "certificate (%s): %s; %s = [%s, %s]\n", res->audit_method,
+                ul_verdict_name(res->audit.verdict), res->audit.recomputed.label,
+                res->audit.recomputed.lo, res->audit.recomputed.hi);
+    fprintf(f, "verdict: %s\n", res->verdict);
+    if (strcmp(res->verdict, "refuted") == 0)
+        fprintf(f, "  an attack beat the claim with confidence >= 1 - alpha: the claimed guarantee "
+                   "is false for this learner\n");
+    else if (strcmp(res->verdict, "consistent") == 0)
+        fprintf(f, "  no attack beat the claim; this does not prove it (an audit only bounds "
+                   "from below)\n");
+    fclose(f);
+    return buf;
+}
+
+static json_object *jnum_mpfr(mpfr_srcptr x, mpfr_rnd_t rnd)
+{
+    char s[64];
+    fmt_mpfr(s, sizeof s, x, rnd);
+    return json_object_new_string(s);
+}
+
+char *ul_attack_result_json(const ul_attack_result *res)
+{
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "format", json_object_new_string("ulaudit-attack-result/1"));
+    if (res->runs) {
+        json_object_object_add(o, "target", json_object_new_int64((int64_t)res->target));
+        json_object_object_add(o, "n", json_object_new_int64((int64_t)res->n));
+        json_object_object_add(o, "d", json_object_new_int64((int64_t)res->d));
+        json_object_object_add(o, "runs", json_object_new_int64((int64_t)res->runs));
+    }
+    json_object_object_add(o, "parameters", json_object_new_int64((int64_t)res->p));
+    json_object_object_add(o, "alpha_per_score", json_object_new_string(res->alpha_each));
+    json_object *arr = json_object_new_array();
+    for (int k = 0; k < res->n_scores; k++) {
+        const ul_attack_score *s = &res->score[k];
+        json_object *j = json_object_new_object();
+        json_object_object_add(j, "name", json_object_new_string(s->name));
+        json_object_object_add(j, "n_in", json_object_new_int64((int64_t)s->n_in));
+        json_object_object_add(j, "n_out", json_object_new_int64((int64_t)s->n_out));
+        json_object_object_add(j, "auc", json_object_new_double(s->roc.auc));
+        json_object *tp = json_object_new_object();
+        json_object_object_add(tp, "0.001", json_object_new_double(s->roc.tpr_at_fpr[0]));
+        json_object_object_add(tp, "0.01", json_object_new_double(s->roc.tpr_at_fpr[1]));
+        json_object_object_add(tp, "0.1", json_object_new_double(s->roc.tpr_at_fpr[2]));
+        json_object_object_add(j, "tpr_at_fpr", tp);
+        json_object_object_add(j, "advantage", json_object_new_double(s->advantage));
+        json_object_object_add(j, "advantage_lo", jnum_mpfr(s->adv_lo, MPFR_RNDD));
+        json_object_object_add(j, "advantage_hi", jnum_mpfr(s->adv_hi, MPFR_RNDU));
+        json_object_object_add(j, "eps_lower_bound", jnum_mpfr(s->roc.eps_lb, MPFR_RNDD));
+        json_object_object_add(j, "thresholds",
+                               json_object_new_int64((int64_t)s->roc.n_thresholds));
+        json_object_object_add(j, "refutes", json_object_new_boolean(s->refutes));
+        json_object_array_add(arr, j);
+    }
+    json_object_object_add(o, "scores", arr);
+    if (res->has_claim) {
+        json_object_object_add(o, "advantage_ceiling", jnum_mpfr(res->ceiling, MPFR_RNDU));
+        json_object_object_add(o, "ceiling_source", json_object_new_string(res->ceiling_source));
+    }
+    if (res->has_audit) {
+        json_object *a = json_object_new_object();
+        json_object_object_add(a, "method", json_object_new_string(res->audit_method));
+        json_object_object_add(a, "verdict",
+                               json_object_new_string(ul_verdict_name(res->audit.verdict)));
+        json_object_object_add(
+            a, "key",
+            json_object_new_string(res->audit.recomputed.key ? res->audit.recomputed.key : ""));
+        json_object_object_add(a, "lo", json_object_new_string(res->audit.recomputed.lo));
+        json_object_object_add(a, "hi", json_object_new_string(res->audit.recomputed.hi));
+        json_object_object_add(a, "explanation", json_object_new_string(res->audit.explanation));
+        json_object_object_add(o, "certificate", a);
+    }
+    json_object_object_add(o, "verdict", json_object_new_string(res->verdict));
+    const char *txt =
+        json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
+    char *out = txt ? malloc(strlen(txt) + 2) : NULL;
+    if (out)
+        sprintf(out, "%s\n", txt);
+    json_object_put(o);
+    return out;
+}

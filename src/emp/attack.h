@@ -1,0 +1,150 @@
+/* src/emp/attack.h — a membership-inference audit of an unlearning claim:
+ * the configured experiment (emp/experiment.h) run many times, the scores
+ * (emp/score.h), certified statistics (emp/stats.h), and the claim beside
+ * them.
+ *
+ * Configuration ("ulaudit-attack/1", README "Attack configurations"): data,
+ * model, learner, unlearning, target, runs, seed, attack, claim and
+ * certificate.  A claim is (eps, delta) or a Rényi pair (renyi_order,
+ * renyi_value); a certificate ("auto" or a file) is audited by the audit
+ * engine, and "auto" writes the Langevin certificate of the configured PNGD
+ * learner itself (strongly convex logistic regression on unit-norm rows).
+ *
+ * Statistics.  Each score s ∈ {loss, gaussian-lr} gets the level α/S
+ * (S = number of scores: Bonferroni across scores), and within a score
+ * every threshold of the ROC is paid for (Bonferroni, emp/stats.h), so
+ * every "refuted" below holds with probability ≥ 1 − α over the runs:
+ *   - the certified empirical ε lower bound at the claimed δ;
+ *   - the advantage TPR − FPR at the threshold where the ROC's advantage is
+ *     largest, with a (1 − α/S) interval from Clopper–Pearson bounds;
+ *   - the advantage ceiling of the claim: (e^ε − 1 + 2δ)/(e^ε + 1) for an
+ *     (ε, δ) claim (the privacy region of Kairouz, Oh, Viswanath 2015) and
+ *     Thm 4.1 of spec/forget.md (eq. 10) for a Rényi claim.
+ * Verdict: "refuted" when some ε lower bound exceeds the claimed ε or some
+ * advantage lower bound exceeds the ceiling; "consistent" otherwise (the
+ * attack did not beat the claim — which never proves it); "no claim" when
+ * none was given.
+ *
+ * Long runs are cut into chunks of `chunk` runs; the state after any chunk
+ * can be saved and resumed (ul_attack_checkpoint_*), with bit-identical
+ * results because a run's model depends only on its number.
+ */
+#ifndef UL_EMP_ATTACK_H
+#define UL_EMP_ATTACK_H
+
+#include <mpfr.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cert/audit.h"
+#include "emp/experiment.h"
+#include "emp/stats.h"
+
+#define UL_ATTACK_FORMAT "ulaudit-attack/1"
+#define UL_ATTACK_MAX_RUNS 1000000
+#define UL_ATTACK_TEXT 64
+
+enum { UL_SCORE_LOSS = 1, UL_SCORE_LR = 2 };
+
+typedef struct {
+    ul_exp_design design;
+    ul_dataset data; /* loaded and prepared (binary ±1 labels, scaled rows) */
+    char data_desc[256];
+    long target; /* row in data, or −1: adversarial */
+    size_t runs, chunk;
+    int scores; /* UL_SCORE_* bits */
+    char alpha[UL_ATTACK_TEXT];
+    /* the claim (texts empty when absent) */
+    char eps[UL_ATTACK_TEXT], delta[UL_ATTACK_TEXT];
+    char renyi_order[UL_ATTACK_TEXT], renyi_value[UL_ATTACK_TEXT];
+    char *certificate_path; /* a certificate file, or NULL */
+    char *certificate_text; /* "auto": the generated certificate, or NULL */
+    bool save_models;
+    char sha256[65]; /* of the configuration file's bytes */
+} ul_attack_config;
+
+/* Reads and checks a configuration file; data files are read relative to
+ * the configuration's directory.  UL_EINPUT with the JSON path or file and
+ * the rule.  On failure cfg is empty (nothing to free). */
+ul_status ul_attack_config_load(const char *path, ul_attack_config *cfg, char *err, size_t errlen);
+void ul_attack_config_free(ul_attack_config *cfg);
+
+/* The running state: the plan and the models of the runs done so far. */
+typedef struct {
+    const ul_attack_config *cfg;
+    ul_exp_plan plan;
+    size_t p;             /* parameters per model */
+    size_t done;          /* runs finished (a multiple of chunk, or runs) */
+    double *W_in, *W_out; /* p × runs each */
+} ul_attack_state;
+
+/* Picks the target, builds the plan (takes cfg->data) and allocates. */
+ul_status ul_attack_prepare(ul_attack_state *st, ul_attack_config *cfg, char *err, size_t errlen);
+/* Runs the next chunk (done advances); no-op when all runs are done. */
+ul_status ul_attack_step(ul_attack_state *st, char *err, size_t errlen);
+void ul_attack_state_free(ul_attack_state *st);
+
+/* Checkpoint file (host byte order, for resuming on the same machine):
+ * "ULCKPT01", the configuration's SHA-256 (64 hex), p, runs, done, target
+ * as u64, then W_in and W_out columns 0 … done − 1.  Written atomically. */
+ul_status ul_attack_checkpoint_save(const ul_attack_state *st, const char *path, char *err,
+                                    size_t errlen);
+/* Restores done and the models; refuses a checkpoint of another
+ * configuration (hash), shape or target. */
+ul_status ul_attack_checkpoint_load(ul_attack_state *st, const char *path, char *err,
+                                    size_t errlen);
+
+/* One score's statistics. */
+typedef struct {
+    const char *name; /* "loss" or "gaussian-lr" */
+    size_t n_in, n_out;
+    ul_emp_roc roc;        /* ROC, AUC, TPR@FPR, certified ε lower bound */
+    double advantage;      /* TPR − FPR at the best-advantage threshold */
+    mpfr_t adv_lo, adv_hi; /* its interval (lo rounded down, hi up) */
+    bool refutes;
+} ul_attack_score;
+
+typedef struct {
+    size_t target, n, d, p, runs;
+    char alpha_each[UL_ATTACK_TEXT]; /* α / number of scores */
+    int n_scores;
+    ul_attack_score score[2];
+    bool has_claim;
+    mpfr_t ceiling; /* the claim's advantage ceiling (rounded up) */
+    char ceiling_source[128];
+    const char *verdict; /* "consistent", "refuted", "no claim" */
+    bool has_audit;
+    ul_audit_report audit; /* the certificate's audit */
+    char audit_method[32];
+    char explanation[1024];
+} ul_attack_result;
+
+/* Scores the released models W_in (p×k_in) and W_out (p×k_out) — the
+ * trained ones of a state, or models read from disk.  x/y: the target
+ * record (x NULL: no loss score).  Claims and α come from cfg-like fields:
+ * eps/delta/renyi texts may be empty.  res is initialised here; clear it
+ * with ul_attack_result_clear (also after an error). */
+typedef struct {
+    const ul_model *model; /* for the loss score (NULL: none) */
+    const double *x;       /* target features (d), NULL: none */
+    size_t d;
+    double y;
+    int scores; /* UL_SCORE_* bits */
+    const char *alpha, *eps, *delta, *renyi_order, *renyi_value;
+} ul_attack_scoring;
+
+ul_status ul_attack_score_models(ul_attack_result *res, const ul_attack_scoring *sc,
+                                 const double *W_in, size_t k_in, const double *W_out, size_t k_out,
+                                 size_t p, char *err, size_t errlen);
+
+/* All of it for a finished state: scores, statistics, claim, certificate. */
+ul_status ul_attack_finish(ul_attack_result *res, const ul_attack_state *st, char *err,
+                           size_t errlen);
+void ul_attack_result_clear(ul_attack_result *res);
+
+/* The result as text (for a terminal) and as JSON (stable keys, README);
+ * malloc'd, NULL when out of memory. */
+char *ul_attack_result_text(const ul_attack_result *res);
+char *ul_attack_result_json(const ul_attack_result *res);
+
+#endif

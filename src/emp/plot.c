@@ -1,0 +1,513 @@
+/* src/emp/plot.c — log-log ROC pictures with cairo (see emp/plot.h). */
+#include "emp/plot.h"
+
+#include <cairo-svg.h>
+#include <cairo.h>
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ---- the ceiling ---------------------------------------------------------- */
+
+double ul_emp_tradeoff_tpr(double fpr, double eps, double delta)
+{
+    if (!(fpr >= 0.0 && fpr <= 1.0) || !(eps >= 0.0) || !(delta >= 0.0 && delta <= 1.0))
+        return NAN;
+    if (isinf(eps))
+        return 1.0;
+    /* Kairouz–Oh–Viswanath 2015 §2, R(ε, δ): e^ε·FPR + FNR ≥ 1 − δ gives
+     * TPR ≤ e^ε·FPR + δ (written so that FPR = 0 never meets e^ε = ∞). */
+    double from_fpr_side = fpr > 0.0 ? exp(eps) * fpr + delta : delta;
+    /* FPR + e^ε·FNR ≥ 1 − δ gives TPR ≤ 1 − e^{−ε}(1 − δ − FPR)
+     *   = FPR + (1 − FPR)(1 − e^{−ε}) + e^{−ε}·δ,
+     * a sum of FPR and two non-negative terms: no cancellation near ε = 0,
+     * and the rounded result is never below FPR (nor is e^ε·FPR + δ). */
+    double from_fnr_side = fpr + (1.0 - fpr) * -expm1(-eps) + exp(-eps) * delta;
+    return fmin(1.0, fmin(from_fpr_side, from_fnr_side));
+}
+
+/* ---- the axes ------------------------------------------------------------- */
+
+double ul_emp_plot_axis_min(const ul_emp_roc_point *points, size_t n_points)
+{
+    static const double decades[] = {1e-4, 1e-5, 1e-6};
+    double smallest_positive = 1.0;
+    for (size_t i = 0; points != NULL && i < n_points; i++) {
+        if (points[i].fpr > 0.0)
+            smallest_positive = fmin(smallest_positive, points[i].fpr);
+        if (points[i].tpr > 0.0)
+            smallest_positive = fmin(smallest_positive, points[i].tpr);
+    }
+    for (size_t k = 0; k < sizeof decades / sizeof decades[0]; k++)
+        if (decades[k] <= smallest_positive)
+            return decades[k];
+    return decades[sizeof decades / sizeof decades[0] - 1];
+}
+
+enum { PICTURE_WIDTH = 800, PICTURE_HEIGHT = 600 };
+
+/* The axes rectangle inside the picture, and the decade at its lower end. */
+static const double AXES_LEFT = 100.0, AXES_RIGHT = 770.0;
+static const double AXES_TOP = 56.0, AXES_BOTTOM = 520.0;
+
+typedef struct {
+    int lowest_decade; /* log10 of the axis minimum: −4, −5 or −6 */
+} log_axes;
+
+/* Picture coordinates of a rate on the x (FPR) and y (TPR) axes. */
+static double axes_x(const log_axes *axes, double fpr)
+{
+    double fraction = (log10(fpr) - axes->lowest_decade) / -axes->lowest_decade;
+    return AXES_LEFT + fraction * (AXES_RIGHT - AXES_LEFT);
+}
+
+static double axes_y(const log_axes *axes, double tpr)
+{
+    double fraction = (log10(tpr) - axes->lowest_decade) / -axes->lowest_decade;
+    return AXES_BOTTOM - fraction * (AXES_BOTTOM - AXES_TOP);
+}
+
+/* ---- colours and text ----------------------------------------------------- */
+
+typedef struct {
+    double red, green, blue;
+} colour;
+
+static const colour CHANCE_COLOUR = {0.55, 0.55, 0.55};
+static const colour ROC_COLOUR = {0.10, 0.30, 0.80};
+static const colour CEILING_COLOUR = {0.85, 0.10, 0.10};
+static const colour GRID_COLOUR = {0.90, 0.90, 0.90};
+static const colour INK = {0.0, 0.0, 0.0};
+
+static void set_colour(cairo_t *cr, colour c)
+{
+    cairo_set_source_rgb(cr, c.red, c.green, c.blue);
+}
+
+static void set_font(cairo_t *cr, double size, bool bold)
+{
+    cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL,
+                           bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
+    cairo_set_font_size(cr, size);
+}
+
+/* Whether the current font maps every character of utf8 to a real glyph
+ * (glyph 0 is the "missing glyph" box in TrueType/OpenType fonts). */
+static bool font_has_glyphs(cairo_t *cr, const char *utf8)
+{
+    cairo_glyph_t *glyphs = NULL;
+    int n_glyphs = 0;
+    cairo_status_t status = cairo_scaled_font_text_to_glyphs(
+        cairo_get_scaled_font(cr), 0.0, 0.0, utf8, -1, &glyphs, &n_glyphs, NULL, NULL, NULL);
+    if (status != CAIRO_STATUS_SUCCESS)
+        return false;
+    bool all_present = n_glyphs > 0;
+    for (int i = 0; i < n_glyphs; i++)
+        if (glyphs[i].index == 0)
+            all_present = false;
+    cairo_glyph_free(glyphs);
+    return all_present;
+}
+
+static double text_width(cairo_t *cr, const char *utf8)
+{
+    cairo_text_extents_t extents;
+    cairo_text_extents(cr, utf8, &extents);
+    return extents.x_advance;
+}
+
+/* Draws utf8 with its baseline at y; x_align 0 puts its start at x, 0.5 its
+ * middle, 1 its end. */
+static void show_text_at(cairo_t *cr, double x, double y, double x_align, const char *utf8)
+{
+    cairo_move_to(cr, x - x_align * text_width(cr, utf8), y);
+    cairo_show_text(cr, utf8);
+}
+
+/* "10" with the exponent k raised and smaller; x_align as in show_text_at. */
+static void show_power_of_ten(cairo_t *cr, double x, double y, double x_align, int k,
+                              const char *minus, double size)
+{
+    char exponent[16];
+    snprintf(exponent, sizeof exponent, "%s%d", k < 0 ? minus : "", abs(k));
+    set_font(cr, size, false);
+    double base_width = text_width(cr, "10");
+    set_font(cr, 0.7 * size, false);
+    double total = base_width + text_width(cr, exponent);
+    double start = x - x_align * total;
+    cairo_move_to(cr, start + base_width, y - 0.45 * size);
+    cairo_show_text(cr, exponent);
+    set_font(cr, size, false);
+    cairo_move_to(cr, start, y);
+    cairo_show_text(cr, "10");
+}
+
+/* ---- the drawing ---------------------------------------------------------- */
+
+static void draw_frame_and_ticks(cairo_t *cr, const log_axes *axes, const char *minus)
+{
+    const double label_size = 13.0;
+    /* Decade grid lines and labels, minor ticks at 2…9 × 10^k. */
+    for (int k = axes->lowest_decade; k <= 0; k++) {
+        double decade = pow(10.0, k);
+        double x = axes_x(axes, decade), y = axes_y(axes, decade);
+        cairo_set_line_width(cr, 1.0);
+        set_colour(cr, GRID_COLOUR);
+        cairo_move_to(cr, x, AXES_TOP);
+        cairo_line_to(cr, x, AXES_BOTTOM);
+        cairo_move_to(cr, AXES_LEFT, y);
+        cairo_line_to(cr, AXES_RIGHT, y);
+        cairo_stroke(cr);
+
+        set_colour(cr, INK);
+        cairo_move_to(cr, x, AXES_BOTTOM);
+        cairo_line_to(cr, x, AXES_BOTTOM + 7.0);
+        cairo_move_to(cr, AXES_LEFT, y);
+        cairo_line_to(cr, AXES_LEFT - 7.0, y);
+        cairo_stroke(cr);
+        show_power_of_ten(cr, x, AXES_BOTTOM + 26.0, 0.5, k, minus, label_size);
+        show_power_of_ten(cr, AXES_LEFT - 10.0, y + 0.35 * label_size, 1.0, k, minus, label_size);
+
+        for (int m = 2; k < 0 && m <= 9; m++) {
+            double minor_x = axes_x(axes, m * decade), minor_y = axes_y(axes, m * decade);
+            cairo_move_to(cr, minor_x, AXES_BOTTOM);
+            cairo_line_to(cr, minor_x, AXES_BOTTOM + 4.0);
+            cairo_move_to(cr, AXES_LEFT, minor_y);
+            cairo_line_to(cr, AXES_LEFT - 4.0, minor_y);
+        }
+        cairo_stroke(cr);
+    }
+    set_colour(cr, INK);
+    cairo_set_line_width(cr, 1.0);
+    cairo_rectangle(cr, AXES_LEFT, AXES_TOP, AXES_RIGHT - AXES_LEFT, AXES_BOTTOM - AXES_TOP);
+    cairo_stroke(cr);
+
+    set_font(cr, 15.0, false);
+    show_text_at(cr, 0.5 * (AXES_LEFT + AXES_RIGHT), AXES_BOTTOM + 56.0, 0.5,
+                 "false positive rate");
+    cairo_save(cr);
+    cairo_translate(cr, AXES_LEFT - 62.0, 0.5 * (AXES_TOP + AXES_BOTTOM));
+    cairo_rotate(cr, -acos(0.0)); /* a quarter turn counter-clockwise */
+    show_text_at(cr, 0.0, 0.0, 0.5, "true positive rate");
+    cairo_restore(cr);
+}
+
+static void draw_chance_line(cairo_t *cr, const log_axes *axes)
+{
+    static const double dashes[] = {7.0, 5.0};
+    double lowest = pow(10.0, axes->lowest_decade);
+    set_colour(cr, CHANCE_COLOUR);
+    cairo_set_line_width(cr, 1.5);
+    cairo_set_dash(cr, dashes, 2, 0.0);
+    cairo_move_to(cr, axes_x(axes, lowest), axes_y(axes, lowest));
+    cairo_line_to(cr, axes_x(axes, 1.0), axes_y(axes, 1.0));
+    cairo_stroke(cr);
+    cairo_set_dash(cr, NULL, 0, 0.0);
+}
+
+/* The empirical ROC through its points with both rates positive. */
+static void draw_roc(cairo_t *cr, const log_axes *axes, const ul_emp_roc_point *points,
+                     size_t n_points)
+{
+    bool started = false;
+    for (size_t i = 0; i < n_points; i++) {
+        if (!(points[i].fpr > 0.0 && points[i].tpr > 0.0))
+            continue;
+        double x = axes_x(axes, points[i].fpr), y = axes_y(axes, points[i].tpr);
+        if (started)
+            cairo_line_to(cr, x, y);
+        else
+            cairo_move_to(cr, x, y);
+        started = true;
+    }
+    set_colour(cr, ROC_COLOUR);
+    cairo_set_line_width(cr, 2.0);
+    cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+    cairo_stroke(cr);
+}
+
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* TPR_max sampled log-uniformly in FPR, plus its corners (so that they stay
+ * sharp): where the two constraint lines cross, FPR = (1 − δ)/(e^ε + 1),
+ * and where each reaches TPR = 1, FPR = (1 − δ)e^{−ε} and FPR = 1 − δ. */
+enum { CEILING_SAMPLES = 480 };
+
+static void draw_ceiling(cairo_t *cr, const log_axes *axes, double eps, double delta)
+{
+    double fprs[CEILING_SAMPLES + 3];
+    size_t n = 0;
+    double lowest = axes->lowest_decade;
+    for (int i = 0; i < CEILING_SAMPLES; i++)
+        fprs[n++] = pow(10.0, lowest - lowest * i / (CEILING_SAMPLES - 1));
+    const double corners[3] = {(1.0 - delta) / (exp(eps) + 1.0), (1.0 - delta) * exp(-eps),
+                               1.0 - delta};
+    for (int c = 0; c < 3; c++)
+        if (corners[c] > fprs[0] && corners[c] < 1.0)
+            fprs[n++] = corners[c];
+    qsort(fprs, n, sizeof fprs[0], compare_doubles);
+
+    for (size_t i = 0; i < n; i++) {
+        double x = axes_x(axes, fprs[i]),
+               y = axes_y(axes, ul_emp_tradeoff_tpr(fprs[i], eps, delta));
+        if (i == 0)
+            cairo_move_to(cr, x, y);
+        else
+            cairo_line_to(cr, x, y);
+    }
+    set_colour(cr, CEILING_COLOUR);
+    cairo_set_line_width(cr, 2.0);
+    cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+    cairo_stroke(cr);
+}
+
+typedef struct {
+    char text[160];
+    colour colour;
+    bool dashed;
+} legend_entry;
+
+static void draw_legend(cairo_t *cr, const legend_entry *entries, size_t n_entries)
+{
+    static const double dashes[] = {7.0, 5.0};
+    const double padding = 10.0, sample_length = 34.0, gap = 8.0, line_height = 20.0;
+    set_font(cr, 13.0, false);
+    double widest = 0.0;
+    for (size_t i = 0; i < n_entries; i++)
+        widest = fmax(widest, text_width(cr, entries[i].text));
+    double box_width = 2.0 * padding + sample_length + gap + widest;
+    double box_height = 2.0 * padding + line_height * (double)n_entries - 6.0;
+    double left = AXES_RIGHT - 12.0 - box_width, top = AXES_BOTTOM - 12.0 - box_height;
+
+    cairo_rectangle(cr, left, top, box_width, box_height);
+    cairo_set_source_rgba(cr, 1.0, 1.0, 1.0, 0.9);
+    cairo_fill_preserve(cr);
+    set_colour(cr, (colour){0.6, 0.6, 0.6});
+    cairo_set_line_width(cr, 1.0);
+    cairo_stroke(cr);
+
+    for (size_t i = 0; i < n_entries; i++) {
+        double middle = top + padding + 7.0 + line_height * (double)i;
+        set_colour(cr, entries[i].colour);
+        cairo_set_line_width(cr, entries[i].dashed ? 1.5 : 2.0);
+        cairo_set_dash(cr, dashes, entries[i].dashed ? 2 : 0, 0.0);
+        cairo_move_to(cr, left + padding, middle);
+        cairo_line_to(cr, left + padding + sample_length, middle);
+        cairo_stroke(cr);
+        cairo_set_dash(cr, NULL, 0, 0.0);
+        set_colour(cr, INK);
+        show_text_at(cr, left + padding + sample_length + gap, middle + 4.5, 0.0, entries[i].text);
+    }
+}
+
+static void draw_picture(cairo_t *cr, const ul_emp_roc_point *points, size_t n_points, double eps,
+                         double delta, const char *title)
+{
+    log_axes axes = {.lowest_decade = (int)lround(log10(ul_emp_plot_axis_min(points, n_points)))};
+
+    set_colour(cr, (colour){1.0, 1.0, 1.0});
+    cairo_paint(cr);
+
+    set_font(cr, 13.0, false);
+    const char *minus = font_has_glyphs(cr, "\u2212") ? "\u2212" : "-";
+    bool greek = font_has_glyphs(cr, "\u03b5\u03b4");
+
+    draw_frame_and_ticks(cr, &axes, minus);
+
+    cairo_save(cr);
+    cairo_rectangle(cr, AXES_LEFT, AXES_TOP, AXES_RIGHT - AXES_LEFT, AXES_BOTTOM - AXES_TOP);
+    cairo_clip(cr);
+    draw_chance_line(cr, &axes);
+    if (!isnan(eps))
+        draw_ceiling(cr, &axes, eps, delta);
+    draw_roc(cr, &axes, points, n_points);
+    cairo_restore(cr);
+
+    legend_entry entries[3] = {
+        {.text = "empirical ROC", .colour = ROC_COLOUR, .dashed = false},
+        {.text = "chance (TPR = FPR)", .colour = CHANCE_COLOUR, .dashed = true},
+    };
+    size_t n_entries = 2;
+    if (!isnan(eps)) {
+        entries[n_entries] = (legend_entry){.colour = CEILING_COLOUR, .dashed = false};
+        snprintf(entries[n_entries].text, sizeof entries[n_entries].text,
+                 "(%s, %s) = (%.4g, %.4g) ceiling", greek ? "\u03b5" : "eps",
+                 greek ? "\u03b4" : "delta", eps, delta);
+        n_entries++;
+    }
+    draw_legend(cr, entries, n_entries);
+
+    if (title != NULL && title[0] != '\0') {
+        set_colour(cr, INK);
+        set_font(cr, 17.0, true);
+        show_text_at(cr, 0.5 * (AXES_LEFT + AXES_RIGHT), AXES_TOP - 20.0, 0.5, title);
+    }
+}
+
+/* ---- the file ------------------------------------------------------------- */
+
+typedef enum { FORMAT_PNG, FORMAT_SVG } picture_format;
+
+/* Where cairo's output goes: the temporary file, and the first errno. */
+typedef struct {
+    FILE *file;
+    int write_errno;
+} output_sink;
+
+static cairo_status_t write_to_sink(void *closure, const unsigned char *data, unsigned int length)
+{
+    output_sink *sink = closure;
+    if (fwrite(data, 1, length, sink->file) != length) {
+        if (sink->write_errno == 0)
+            sink->write_errno = errno != 0 ? errno : EIO;
+        return CAIRO_STATUS_WRITE_ERROR;
+    }
+    return CAIRO_STATUS_SUCCESS;
+}
+
+/* Draws and encodes the picture into sink; the cairo status of the first
+ * failure (CAIRO_STATUS_SUCCESS if none). */
+static cairo_status_t render(picture_format format, output_sink *sink,
+                             const ul_emp_roc_point *points, size_t n_points, double eps,
+                             double delta, const char *title)
+{
+    cairo_surface_t *surface =
+        format == FORMAT_PNG
+            ? cairo_image_surface_create(CAIRO_FORMAT_RGB24, PICTURE_WIDTH, PICTURE_HEIGHT)
+            : cairo_svg_surface_create_for_stream(write_to_sink, sink, PICTURE_WIDTH,
+                                                  PICTURE_HEIGHT);
+    cairo_status_t status = cairo_surface_status(surface);
+    if (status == CAIRO_STATUS_SUCCESS) {
+        cairo_t *cr = cairo_create(surface);
+        status = cairo_status(cr);
+        if (status == CAIRO_STATUS_SUCCESS) {
+            draw_picture(cr, points, n_points, eps, delta, title);
+            status = cairo_status(cr);
+        }
+        cairo_destroy(cr);
+    }
+    if (status == CAIRO_STATUS_SUCCESS) {
+        if (format == FORMAT_PNG) {
+            status = cairo_surface_write_to_png_stream(surface, write_to_sink, sink);
+        } else {
+            cairo_surface_finish(surface); /* the SVG is written here */
+            status = cairo_surface_status(surface);
+        }
+    }
+    cairo_surface_destroy(surface);
+    return status;
+}
+
+static ul_status check_arguments(const char *path, picture_format *format,
+                                 const ul_emp_roc_point *points, size_t n_points, double eps,
+                                 double delta, char *err, size_t errlen)
+{
+    if (path == NULL)
+        return ul_fail(err, errlen, UL_EINPUT, "path: no file name given");
+    const char *dot = strrchr(path, '.');
+    const char *slash = strrchr(path, '/');
+    if (dot != NULL && (slash == NULL || dot > slash) && strcasecmp(dot, ".png") == 0)
+        *format = FORMAT_PNG;
+    else if (dot != NULL && (slash == NULL || dot > slash) && strcasecmp(dot, ".svg") == 0)
+        *format = FORMAT_SVG;
+    else
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "path %s: unknown picture format; the name must end in .png or .svg", path);
+    if (points == NULL || n_points == 0)
+        return ul_fail(err, errlen, UL_EINPUT, "points: the ROC has no points");
+    for (size_t i = 0; i < n_points; i++) {
+        if (!(points[i].fpr >= 0.0 && points[i].fpr <= 1.0 && points[i].tpr >= 0.0 &&
+              points[i].tpr <= 1.0))
+            return ul_fail(err, errlen, UL_EINPUT,
+                           "points: point %zu (fpr %g, tpr %g) is outside [0, 1]²", i,
+                           points[i].fpr, points[i].tpr);
+        if (i > 0 && points[i].fpr < points[i - 1].fpr)
+            return ul_fail(err, errlen, UL_EINPUT,
+                           "points: fpr decreases at point %zu (%g after %g)", i, points[i].fpr,
+                           points[i - 1].fpr);
+    }
+    if (isnan(eps))
+        return UL_OK; /* no claim: delta is not used */
+    if (!(eps >= 0.0 && isfinite(eps)))
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "eps = %g: a claim needs a finite eps >= 0 (NAN for no claim)", eps);
+    if (!(delta >= 0.0 && delta <= 1.0))
+        return ul_fail(err, errlen, UL_EINPUT, "delta = %g is outside [0, 1]", delta);
+    return UL_OK;
+}
+
+ul_status ul_emp_plot_roc(const char *path, const ul_emp_roc_point *points, size_t n_points,
+                          double eps, double delta, const char *title, char *err, size_t errlen)
+{
+    picture_format format = FORMAT_PNG;
+    ul_status checked = check_arguments(path, &format, points, n_points, eps, delta, err, errlen);
+    if (checked != UL_OK)
+        return checked;
+
+    static const char suffix[] = ".tmp.XXXXXX";
+    size_t path_length = strlen(path);
+    char *temporary = malloc(path_length + sizeof suffix);
+    if (temporary == NULL)
+        return ul_fail(err, errlen, UL_EINPUT, "%s: out of memory", path);
+    memcpy(temporary, path, path_length);
+    memcpy(temporary + path_length, suffix, sizeof suffix);
+
+    int fd = mkstemp(temporary);
+    if (fd < 0) {
+        int e = errno;
+        free(temporary);
+        return ul_fail(err, errlen, UL_EINPUT, "%s: cannot create a temporary file beside it: %s",
+                       path, strerror(e));
+    }
+    output_sink sink = {.file = fdopen(fd, "wb"), .write_errno = 0};
+    const char *failed_step = NULL;
+    int failed_errno = 0;
+    cairo_status_t cairo_failure = CAIRO_STATUS_SUCCESS;
+    if (sink.file == NULL) {
+        failed_errno = errno;
+        failed_step = "cannot open the temporary file";
+        close(fd);
+    } else if (fchmod(fd, 0644) != 0) { /* mkstemp made it 0600; a picture is for reading */
+        failed_errno = errno;
+        failed_step = "cannot set the temporary file's mode";
+    } else {
+        cairo_failure = render(format, &sink, points, n_points, eps, delta, title);
+        if (cairo_failure != CAIRO_STATUS_SUCCESS) {
+            failed_errno = sink.write_errno;
+            failed_step = "cannot draw the picture";
+        } else if (fflush(sink.file) != 0 || fsync(fd) != 0) {
+            failed_errno = errno;
+            failed_step = "cannot write the temporary file";
+        }
+    }
+    if (sink.file != NULL && fclose(sink.file) != 0 && failed_step == NULL) {
+        failed_errno = errno;
+        failed_step = "cannot close the temporary file";
+    }
+    if (failed_step == NULL && rename(temporary, path) != 0) {
+        failed_errno = errno;
+        failed_step = "cannot rename the temporary file onto it";
+    }
+    if (failed_step != NULL) {
+        unlink(temporary);
+        free(temporary);
+        if (cairo_failure != CAIRO_STATUS_SUCCESS)
+            return ul_fail(err, errlen, UL_EINPUT, "%s: %s: cairo: %s%s%s", path, failed_step,
+                           cairo_status_to_string(cairo_failure), failed_errno ? ": " : "",
+                           failed_errno ? strerror(failed_errno) : "");
+        return ul_fail(err, errlen, UL_EINPUT, "%s: %s: %s", path, failed_step,
+                       strerror(failed_errno));
+    }
+    free(temporary);
+    return UL_OK;
+}

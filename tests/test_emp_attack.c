@@ -1,0 +1,479 @@
+/* tests/test_emp_attack.c — the unlearning game, the attack statistics and
+ * the verdict: plans against their definition, determinism across thread
+ * counts and checkpoints, a non-private learner refuted, identical worlds
+ * not refuted more often than α, ceilings against closed forms. */
+#include <cblas.h>
+#include <criterion/criterion.h>
+#include <math.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "emp/attack.h"
+#include "emp/experiment.h"
+#include "emp/learner.h"
+#include "emp/rng.h"
+
+TestSuite(emp_attack);
+
+static ul_dataset synthetic(size_t n, size_t d, uint32_t seed)
+{
+    ul_dataset raw = {0}, ds = {0};
+    char err[256];
+    cr_assert_eq(ul_data_synthetic(n, d, 2.0, seed, &raw, err, sizeof err), UL_OK, "%s", err);
+    cr_assert_eq(ul_data_select_binary(&raw, 1, 0, UL_LABELS_PM1, &ds, err, sizeof err), UL_OK,
+                 "%s", err);
+    ul_dataset_free(&raw);
+    ul_data_normalize_rows(&ds);
+    return ds;
+}
+
+static ul_exp_design design(double sigma)
+{
+    ul_exp_design de = {
+        .algorithm = UL_EXP_PNGD,
+        .model = ul_logreg_model(0.05, 1.0),
+        .eta = 1.0 / 0.3,
+        .sigma = sigma,
+        .radius = 20,
+        .train_sigma = 0,
+        .unlearn_clip = INFINITY,
+        .init_mean = 0,
+        .init_std = 0.1,
+        .train_steps = 30,
+        .unlearn_steps = 5,
+        .requests = 1,
+        .batch = 1,
+        .edit = UL_EXP_REPLACE,
+        .reference = UL_EXP_REF_RETRAIN,
+        .normalized = true,
+        .seed = 11,
+    };
+    return de;
+}
+
+static bool rows_equal(const ul_dataset *a, size_t i, const ul_dataset *b, size_t j)
+{
+    return a->y[i] == b->y[j] &&
+           memcmp(a->x + i * a->d, b->x + j * b->d, a->d * sizeof(double)) == 0;
+}
+
+/* ---- plans ------------------------------------------------------------------ */
+
+Test(emp_attack, replace_plan_edits_exactly_the_request_rows)
+{
+    ul_exp_design de = design(0.1);
+    de.requests = 3, de.batch = 4;
+    ul_dataset D = synthetic(50, 6, 1);
+    ul_exp_plan plan;
+    char err[256];
+    cr_assert_eq(ul_exp_plan_build(&plan, &de, &D, 17, err, sizeof err), UL_OK, "%s", err);
+    cr_assert_eq(plan.rows[0], 17u);
+    /* all 12 rows distinct */
+    for (size_t a = 0; a < 12; a++)
+        for (size_t b = a + 1; b < 12; b++)
+            cr_assert_neq(plan.rows[a], plan.rows[b]);
+    for (size_t s = 0; s < 3; s++) {
+        const ul_dataset *prev = s ? &plan.after[s - 1] : &plan.data;
+        const ul_dataset *cur = &plan.after[s];
+        cr_assert_eq(cur->n, 50u);
+        for (size_t i = 0; i < 50; i++) {
+            bool edited = false;
+            for (size_t k = 0; k < 4; k++)
+                edited |= plan.rows[s * 4 + k] == i;
+            if (edited) {
+                cr_assert(!rows_equal(prev, i, cur, i), "request %zu row %zu unchanged", s, i);
+                double nrm = cblas_dnrm2(6, cur->x + i * 6, 1);
+                cr_assert_float_eq(nrm, 1.0, 1e-12); /* replacements scaled like the data */
+                cr_assert(cur->y[i] == 1 || cur->y[i] == -1);
+            } else {
+                cr_assert(rows_equal(prev, i, cur, i), "request %zu touched row %zu", s, i);
+            }
+        }
+    }
+    ul_exp_plan_free(&plan);
+}
+
+Test(emp_attack, remove_plan_drops_the_rows_in_order)
+{
+    ul_exp_design de = design(0.1);
+    de.edit = UL_EXP_REMOVE, de.requests = 2, de.batch = 3;
+    ul_dataset D = synthetic(40, 5, 2);
+    ul_exp_plan plan;
+    char err[256];
+    cr_assert_eq(ul_exp_plan_build(&plan, &de, &D, 0, err, sizeof err), UL_OK, "%s", err);
+    for (size_t s = 0; s < 2; s++) {
+        const ul_dataset *cur = &plan.after[s];
+        cr_assert_eq(cur->n, 40 - 3 * (s + 1));
+        /* the kept rows are D's rows that no request so far removed, in order */
+        size_t k = 0;
+        for (size_t i = 0; i < 40; i++) {
+            bool gone = false;
+            for (size_t r = 0; r < 3 * (s + 1); r++)
+                gone |= plan.rows[r] == i;
+            if (!gone) {
+                cr_assert(rows_equal(&plan.data, i, cur, k), "row %zu misplaced", i);
+                k++;
+            }
+        }
+        cr_assert_eq(k, cur->n);
+    }
+    ul_exp_plan_free(&plan);
+}
+
+Test(emp_attack, plan_refuses_bad_requests)
+{
+    ul_exp_design de = design(0.1);
+    char err[256];
+    ul_exp_plan plan;
+    ul_dataset D = synthetic(10, 3, 3);
+    de.batch = 10; /* 10 edits of 10 rows: nothing left */
+    cr_assert_eq(ul_exp_plan_build(&plan, &de, &D, 0, err, sizeof err), UL_EINPUT);
+    cr_assert(strstr(err, "fewer than n"), "%s", err);
+    cr_assert_null(D.x); /* ownership taken even on failure */
+    D = synthetic(10, 3, 3);
+    de.batch = 1;
+    cr_assert_eq(ul_exp_plan_build(&plan, &de, &D, 10, err, sizeof err), UL_EINPUT);
+    cr_assert(strstr(err, "target"), "%s", err);
+    D = synthetic(10, 3, 3);
+    de.requests = 0;
+    cr_assert_eq(ul_exp_plan_build(&plan, &de, &D, 1, err, sizeof err), UL_EINPUT);
+    cr_assert(strstr(err, "requests"), "%s", err);
+}
+
+/* The adversarial target is the row of largest clipped gradient norm at the
+ * pilot model: check against a brute-force search with the same pilot. */
+Test(emp_attack, adversarial_target_has_largest_gradient)
+{
+    ul_exp_design de = design(0.1);
+    ul_dataset D = synthetic(60, 4, 4);
+    /* plant an outlier: row 33 becomes a far point of the wrong class */
+    for (size_t k = 0; k < 4; k++)
+        D.x[33 * 4 + k] = -D.x[33 * 4 + k];
+    size_t t;
+    char err[256];
+    cr_assert_eq(ul_exp_pick_target(&de, &D, &t, err, sizeof err), UL_OK, "%s", err);
+    /* pilot by hand: 30 noiseless projected GD steps from 0 */
+    double w[4] = {0};
+    ul_pngd_params par = {.eta = de.eta, .sigma = 0, .radius = de.radius, .seed = 1};
+    cr_assert_eq(ul_pngd_train(&de.model, &D, &par, 1, 0, 0, 30, w, NULL, NULL, err, sizeof err),
+                 UL_OK);
+    double best = -1;
+    for (size_t i = 0; i < D.n; i++) {
+        double z = 0, nx = 0;
+        for (size_t k = 0; k < 4; k++)
+            z += w[k] * D.x[i * 4 + k], nx += D.x[i * 4 + k] * D.x[i * 4 + k];
+        double g = fabs(D.y[i] / (1 + exp(D.y[i] * z))) * sqrt(nx); /* |σ(−yz)|·‖x‖, clip 1 */
+        if (g > 1)
+            g = 1;
+        best = fmax(best, g);
+    }
+    double z = 0, nx = 0;
+    for (size_t k = 0; k < 4; k++)
+        z += w[k] * D.x[t * 4 + k], nx += D.x[t * 4 + k] * D.x[t * 4 + k];
+    double gt = fmin(1.0, fabs(D.y[t] / (1 + exp(D.y[t] * z))) * sqrt(nx));
+    cr_assert_float_eq(gt, best, 1e-12, "target %zu has %g, best %g", t, gt, best);
+    ul_dataset_free(&D);
+}
+
+/* ---- determinism ------------------------------------------------------------- */
+
+/* Big enough that the learner and the model take their threaded paths
+ * (M·p and n·M ≥ UL_EMP_PARALLEL_MIN). */
+static void run_with_threads(int threads, double *W_in, double *W_out, size_t M)
+{
+    ul_exp_design de = design(0.2);
+    de.train_steps = 8, de.unlearn_steps = 3;
+    ul_dataset D = synthetic(400, 256, 5);
+    ul_exp_plan plan;
+    char err[256];
+    cr_assert_eq(ul_exp_plan_build(&plan, &de, &D, 3, err, sizeof err), UL_OK, "%s", err);
+    omp_set_num_threads(threads);
+    openblas_set_num_threads(threads);
+    cr_assert_eq(ul_exp_run(&de, &plan, 0, M, W_in, W_out, err, sizeof err), UL_OK, "%s", err);
+    omp_set_num_threads(omp_get_num_procs());
+    openblas_set_num_threads(omp_get_num_procs());
+    ul_exp_plan_free(&plan);
+}
+
+Test(emp_attack, one_and_two_threads_give_identical_bits)
+{
+    size_t M = 128, p = 256;
+    cr_assert_geq(M * p, (size_t)UL_EMP_PARALLEL_MIN);
+    double *a = malloc(4 * M * p * sizeof *a);
+    cr_assert_not_null(a);
+    double *a_in = a, *a_out = a + M * p, *b_in = a + 2 * M * p, *b_out = a + 3 * M * p;
+    run_with_threads(1, a_in, a_out, M);
+    run_with_threads(2, b_in, b_out, M);
+    cr_assert_eq(memcmp(a_in, b_in, M * p * sizeof *a), 0, "IN models differ");
+    cr_assert_eq(memcmp(a_out, b_out, M * p * sizeof *a), 0, "OUT models differ");
+    /* and the worlds are not trivially equal */
+    cr_assert_neq(memcmp(a_in, a_out, M * p * sizeof *a), 0);
+    free(a);
+}
+
+Test(emp_attack, chunks_agree_with_one_batch)
+{
+    ul_exp_design de = design(0.3);
+    ul_dataset D = synthetic(80, 6, 6);
+    ul_exp_plan plan;
+    char err[256];
+    cr_assert_eq(ul_exp_plan_build(&plan, &de, &D, 5, err, sizeof err), UL_OK, "%s", err);
+    size_t p = 6, M = 8;
+    double one_in[48], one_out[48], two_in[48], two_out[48];
+    cr_assert_eq(ul_exp_run(&de, &plan, 0, M, one_in, one_out, err, sizeof err), UL_OK);
+    cr_assert_eq(ul_exp_run(&de, &plan, 0, 4, two_in, two_out, err, sizeof err), UL_OK);
+    cr_assert_eq(ul_exp_run(&de, &plan, 4, 4, two_in + 4 * p, two_out + 4 * p, err, sizeof err),
+                 UL_OK);
+    /* BLAS may sum in another order at another width: agree to rounding */
+    for (size_t k = 0; k < M * p; k++) {
+        cr_assert_float_eq(one_in[k], two_in[k], 1e-12 * (1 + fabs(one_in[k])));
+        cr_assert_float_eq(one_out[k], two_out[k], 1e-12 * (1 + fabs(one_out[k])));
+    }
+    ul_exp_plan_free(&plan);
+}
+
+/* ---- statistics and verdicts ------------------------------------------------------ */
+
+/* A learner without noise and a point start: every IN model is the same
+ * vector and every OUT model another, so the loss score separates the
+ * worlds perfectly.  The ε lower bound must then equal the closed form of
+ * the one-sided Clopper–Pearson bound at k = 0: f̄ = 1 − (α')^{1/n},
+ * ε_lb = log((1 − δ − f̄)/f̄), α' = (α/2 scores)/(2·2 thresholds). */
+Test(emp_attack, nonprivate_learner_is_refuted)
+{
+    ul_exp_design de = design(0);
+    de.init_std = 0;
+    ul_dataset D = synthetic(60, 5, 7);
+    ul_exp_plan plan;
+    char err[256];
+    cr_assert_eq(ul_exp_plan_build(&plan, &de, &D, 2, err, sizeof err), UL_OK, "%s", err);
+    size_t M = 200, p = 5;
+    double *W = malloc(2 * M * p * sizeof *W);
+    cr_assert_eq(ul_exp_run(&de, &plan, 0, M, W, W + M * p, err, sizeof err), UL_OK, "%s", err);
+    ul_attack_scoring sc = {.model = &de.model,
+                            .x = plan.data.x + 2 * 5,
+                            .d = 5,
+                            .y = plan.data.y[2],
+                            .scores = UL_SCORE_LOSS | UL_SCORE_LR,
+                            .alpha = "0.05",
+                            .eps = "1",
+                            .delta = "1e-5",
+                            .renyi_order = "",
+                            .renyi_value = ""};
+    ul_attack_result res;
+    cr_assert_eq(ul_attack_score_models(&res, &sc, W, M, W + M * p, M, p, err, sizeof err), UL_OK,
+                 "%s", err);
+    cr_assert_str_eq(res.verdict, "refuted");
+    const ul_attack_score *s = &res.score[0];
+    cr_assert_str_eq(s->name, "loss");
+    cr_assert_eq(s->roc.n_thresholds, 2u);
+    double a = 0.05 / 2 / (2 * 2);
+    double f = 1 - pow(a, 1.0 / (double)M);
+    double expect = log((1 - 1e-5 - f) / f);
+    double got = mpfr_get_d(s->roc.eps_lb, MPFR_RNDN);
+    cr_assert(got <= expect + 1e-9 && got >= expect - 1e-4, "eps_lb %g, closed form %g", got,
+              expect);
+    cr_assert(got > 3.5, "a non-private learner should show a large eps (%g)", got);
+    /* advantage: TPR 1, FPR 0; its lower end is 1 − 2 f̄ (both sides at k = 0 or n) */
+    cr_assert_float_eq(s->advantage, 1.0, 0);
+    double lo = mpfr_get_d(s->adv_lo, MPFR_RNDN);
+    cr_assert(lo <= 1 - 2 * f + 1e-9 && lo >= 1 - 2 * f - 1e-4, "adv_lo %g vs %g", lo, 1 - 2 * f);
+    ul_attack_result_clear(&res);
+    free(W);
+    ul_exp_plan_free(&plan);
+}
+
+/* IN and OUT models from the same law: the attack must not refute even the
+ * strictest claim (ε, δ) = (0, 0) more often than α.  200 independent
+ * experiments of 64 + 64 models; with α = 0.1 the count of refutations is
+ * at most Bin(200, 0.1); P[Bin(200, 0.1) ≥ 32] < 0.01, so 32 or more would
+ * mean the bounds are not valid. */
+Test(emp_attack, identical_worlds_rarely_refuted, .timeout = 120)
+{
+    size_t M = 64, p = 3, refuted = 0, trials = 200;
+    double *W = malloc(2 * M * p * sizeof *W);
+    for (size_t t = 0; t < trials; t++) {
+        ul_rng_normals(1000 + (uint32_t)t, 0, 0, 0, 2 * M * p, W);
+        double x[3] = {0.6, 0.0, 0.8};
+        ul_model m = ul_logreg_model(0, INFINITY);
+        ul_attack_scoring sc = {.model = &m,
+                                .x = x,
+                                .d = 3,
+                                .y = 1,
+                                .scores = UL_SCORE_LOSS | UL_SCORE_LR,
+                                .alpha = "0.1",
+                                .eps = "0",
+                                .delta = "0",
+                                .renyi_order = "",
+                                .renyi_value = ""};
+        ul_attack_result res;
+        char err[256];
+        cr_assert_eq(ul_attack_score_models(&res, &sc, W, M, W + M * p, M, p, err, sizeof err),
+                     UL_OK, "%s", err);
+        refuted += strcmp(res.verdict, "refuted") == 0;
+        ul_attack_result_clear(&res);
+    }
+    free(W);
+    cr_assert_lt(refuted, 32u, "%zu of %zu false refutations", refuted, trials);
+}
+
+/* The (ε, δ) advantage ceiling (e^ε − 1 + 2δ)/(e^ε + 1) by hand: ε = ln 3,
+ * δ = 0 gives 1/2; δ = 0.1 gives 0.55.  The Rényi ceiling is Thm 4.1:
+ * at q = 2, ε = 0.02 the first term √(2ε) = 0.2 and the second
+ * 2·e^{0.01}·√2 − 1 ≈ 1.857 (spec/forget.md eq. 10), so 0.2. */
+Test(emp_attack, advantage_ceilings)
+{
+    double W[4 * 4];
+    for (int k = 0; k < 16; k++)
+        W[k] = k % 5;
+    struct {
+        const char *eps, *delta, *q, *v;
+        double want;
+    } cases[] = {
+        {"1.0986122886681098", "0", "", "", 0.5},
+        {"1.0986122886681098", "0.1", "", "", 0.55},
+        {"", "", "2", "0.02", 0.2},
+    };
+    for (size_t i = 0; i < 3; i++) {
+        ul_attack_scoring sc = {.scores = UL_SCORE_LR,
+                                .alpha = "0.05",
+                                .eps = cases[i].eps,
+                                .delta = cases[i].delta,
+                                .renyi_order = cases[i].q,
+                                .renyi_value = cases[i].v};
+        ul_attack_result res;
+        char err[256];
+        cr_assert_eq(ul_attack_score_models(&res, &sc, W, 4, W + 8, 4, 2, err, sizeof err), UL_OK,
+                     "%s", err);
+        double c = mpfr_get_d(res.ceiling, MPFR_RNDN);
+        cr_assert(c >= cases[i].want && c <= cases[i].want + 1e-12, "case %zu: %.17g", i, c);
+        ul_attack_result_clear(&res);
+    }
+}
+
+/* ---- checkpoints ------------------------------------------------------------------- */
+
+static const char *CONFIG_TEXT =
+    "{\"format\": \"ulaudit-attack/1\","
+    " \"data\": {\"source\": \"synthetic\", \"n\": 40, \"d\": 4, \"seed\": 2},"
+    " \"model\": {\"type\": \"logreg\", \"lambda\": \"0.1\", \"clip\": 1},"
+    " \"learner\": {\"sigma\": \"0.1\", \"train_steps\": 20, \"unlearn_steps\": 3},"
+    " \"runs\": 24, \"chunk\": 8, \"seed\": 4, \"target\": 5}";
+
+static char *write_temp(const char *text)
+{
+    char *path = strdup("/tmp/ul-attack-cfg-XXXXXX");
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+    return path;
+}
+
+Test(emp_attack, checkpoint_resumes_bit_identically)
+{
+    char *cfg_path = write_temp(CONFIG_TEXT);
+    char ck[] = "/tmp/ul-attack-ckpt-XXXXXX";
+    int fd = mkstemp(ck);
+    close(fd);
+    char err[512];
+    ul_attack_config c1, c2;
+    ul_attack_state s1, s2;
+    cr_assert_eq(ul_attack_config_load(cfg_path, &c1, err, sizeof err), UL_OK, "%s", err);
+    cr_assert_eq(ul_attack_config_load(cfg_path, &c2, err, sizeof err), UL_OK, "%s", err);
+    cr_assert_eq(ul_attack_prepare(&s1, &c1, err, sizeof err), UL_OK, "%s", err);
+    cr_assert_eq(ul_attack_prepare(&s2, &c2, err, sizeof err), UL_OK, "%s", err);
+    /* s1: all at once; s2: one chunk, checkpoint, a fresh state resumes */
+    while (s1.done < c1.runs)
+        cr_assert_eq(ul_attack_step(&s1, err, sizeof err), UL_OK, "%s", err);
+    cr_assert_eq(ul_attack_step(&s2, err, sizeof err), UL_OK);
+    cr_assert_eq(s2.done, 8u);
+    cr_assert_eq(ul_attack_checkpoint_save(&s2, ck, err, sizeof err), UL_OK, "%s", err);
+    ul_attack_state_free(&s2);
+    ul_attack_config_free(&c2);
+    cr_assert_eq(ul_attack_config_load(cfg_path, &c2, err, sizeof err), UL_OK, "%s", err);
+    cr_assert_eq(ul_attack_prepare(&s2, &c2, err, sizeof err), UL_OK, "%s", err);
+    cr_assert_eq(ul_attack_checkpoint_load(&s2, ck, err, sizeof err), UL_OK, "%s", err);
+    cr_assert_eq(s2.done, 8u);
+    while (s2.done < c2.runs)
+        cr_assert_eq(ul_attack_step(&s2, err, sizeof err), UL_OK, "%s", err);
+    size_t bytes = s1.p * c1.runs * sizeof(double);
+    cr_assert_eq(memcmp(s1.W_in, s2.W_in, bytes), 0);
+    cr_assert_eq(memcmp(s1.W_out, s2.W_out, bytes), 0);
+    ul_attack_state_free(&s2);
+    ul_attack_config_free(&c2);
+
+    /* a checkpoint of another configuration is refused */
+    char *other =
+        write_temp("{\"format\": \"ulaudit-attack/1\","
+                   " \"data\": {\"source\": \"synthetic\", \"n\": 40, \"d\": 4, \"seed\": 2},"
+                   " \"model\": {\"type\": \"logreg\", \"lambda\": \"0.1\", \"clip\": 1},"
+                   " \"learner\": {\"sigma\": \"0.2\", \"train_steps\": 20, \"unlearn_steps\": 3},"
+                   " \"runs\": 24, \"chunk\": 8, \"seed\": 4, \"target\": 5}");
+    cr_assert_eq(ul_attack_config_load(other, &c2, err, sizeof err), UL_OK, "%s", err);
+    cr_assert_eq(ul_attack_prepare(&s2, &c2, err, sizeof err), UL_OK, "%s", err);
+    cr_assert_eq(ul_attack_checkpoint_load(&s2, ck, err, sizeof err), UL_EINPUT);
+    cr_assert(strstr(err, "another configuration"), "%s", err);
+    ul_attack_state_free(&s2);
+    ul_attack_config_free(&c2);
+    ul_attack_state_free(&s1);
+    ul_attack_config_free(&c1);
+    unlink(cfg_path), unlink(other), unlink(ck);
+    free(cfg_path), free(other);
+}
+
+/* ---- configuration errors ------------------------------------------------------------- */
+
+static void expect_config_error(const char *text, const char *mention)
+{
+    char *path = write_temp(text);
+    ul_attack_config cfg;
+    char err[1024];
+    cr_assert_eq(ul_attack_config_load(path, &cfg, err, sizeof err), UL_EINPUT, "accepted: %s",
+                 text);
+    cr_assert(strstr(err, mention), "'%s' does not mention '%s'", err, mention);
+    cr_assert(strstr(err, path), "'%s' does not name the file", err);
+    unlink(path);
+    free(path);
+}
+
+#define HEAD "{\"format\": \"ulaudit-attack/1\", "
+#define DATA "\"data\": {\"source\": \"synthetic\", \"n\": 40, \"d\": 4}, "
+#define MODEL "\"model\": {\"type\": \"logreg\", \"lambda\": \"0.1\", \"clip\": 1}, "
+#define LEARN "\"learner\": {\"sigma\": \"0.1\", \"train_steps\": 20, \"unlearn_steps\": 3}"
+
+Test(emp_attack, config_errors_name_the_field)
+{
+    expect_config_error("{\"format\": \"ulaudit-attack/2\", " DATA MODEL LEARN "}", "$.format");
+    expect_config_error(HEAD DATA MODEL "\"learner\": {\"train_steps\": 20, \"unlearn_steps\": 3}}",
+                        "$.learner.sigma");
+    expect_config_error(HEAD DATA MODEL
+                        "\"learner\": {\"sigma\": -1, \"train_steps\": 20, \"unlearn_steps\": 3}}",
+                        "$.learner.sigma");
+    expect_config_error(HEAD DATA MODEL
+                        "\"learner\": {\"sigma\": NaN, \"train_steps\": 20, \"unlearn_steps\": 3}}",
+                        "NaN");
+    expect_config_error(HEAD DATA MODEL LEARN ", \"runs\": 1e12}", "$.runs");
+    expect_config_error(HEAD DATA MODEL LEARN ", \"target\": 40}", "$.target");
+    expect_config_error(HEAD DATA MODEL LEARN ", \"colour\": 1}", "colour");
+    expect_config_error(HEAD DATA MODEL LEARN ", \"claim\": {\"eps\": 1}}", "$.claim");
+    expect_config_error(HEAD DATA MODEL LEARN ", \"claim\": {\"eps\": 1, \"delta\": 1}}",
+                        "$.claim.delta");
+    expect_config_error(HEAD "\"data\": {\"source\": \"csv\", \"path\": \"/nonexistent.csv\", "
+                             "\"classes\": [1, 0]}, " MODEL LEARN "}",
+                        "/nonexistent.csv");
+    expect_config_error(
+        HEAD "\"data\": {\"source\": \"idx\", \"classes\": [1, 0]}, " MODEL LEARN "}", "images");
+    expect_config_error(HEAD "\"data\": {\"source\": \"synthetic\", \"n\": 40, \"d\": 4, "
+                             "\"classes\": [1]}, " MODEL LEARN "}",
+                        "$.data.classes");
+    expect_config_error(HEAD DATA "\"model\": {\"type\": \"mlp\"}, " LEARN "}", "$.model.hidden");
+    expect_config_error(HEAD DATA MODEL LEARN ", \"certificate\": \"auto\"}", "$.certificate");
+    expect_config_error(HEAD DATA MODEL LEARN ", \"attack\": {\"scores\": [\"loss\", \"loss\"]}}",
+                        "$.attack.scores");
+    expect_config_error(HEAD DATA MODEL LEARN ", \"unlearning\": {\"batch\": 40}}", "fewer than n");
+    expect_config_error(HEAD DATA MODEL LEARN, "end of input");
+}
