@@ -64,6 +64,11 @@ run 2 calc theta --eps 1 --r 1.5x
 run 2 calc nosuch --x 1
 run 2 calc theta --eps 1
 run 3 calc theta --eps 1 --r 1e-300 --max-bits 64
+run 1 attack tests/data/attack-tiny.json --threads 1
+run 1 attack tests/data/attack-tiny.json --threads 1 --json
+run 2 attack /nonexistent.json
+run 2 attack tests/data/attack-tiny.json --frobnicate 1
+run 2 attack --in-models /nonexistent.npy --out-models /nonexistent.npy
 rm -f /tmp/ulaudit-vg.$$
 [ "$status" -eq 0 ] && echo "valgrind: CLI commands clean"
 exit "$status"
