@@ -148,7 +148,7 @@ static ul_status idx_take(idx_stream *s, void *buf, size_t len, size_t *got, cha
     const char *why = gz_reason(s->gz, &errnum);
     if (errnum == Z_ERRNO)
         return ul_fail(err, errlen, UL_EINPUT, "%s%s: read error after byte offset %lld: %s",
-                       s->path, s->label, s->offset, strerror(errno));
+                       s->path, s->label, s->offset, why); /* zlib's text includes strerror */
     if (errnum == Z_BUF_ERROR)
         return ul_fail(err, errlen, UL_EINPUT,
                        "%s%s: truncated gzip stream after byte offset %lld: %s (the compressed "

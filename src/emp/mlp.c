@@ -9,24 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Rows are processed in chunks of ROW_CHUNK (the GEMM height, bounding the
- * scratch to ROW_CHUNK × M·h pre-activations), and inside a chunk in blocks
- * of ROW_BLOCK rows, one block per OpenMP iteration.  Each block sums its
- * rows in order into its own partial sums and the partials are added in
- * block order, so the result does not depend on the thread count. */
-enum { ROW_BLOCK = 64, ROW_CHUNK = 2048 };
-
-static double *work_get(ul_model_work *w, size_t n)
-{
-    if (w->cap < n) {
-        double *b = realloc(w->buf, n * sizeof *b);
-        if (!b)
-            return NULL;
-        w->buf = b;
-        w->cap = n;
-    }
-    return w->buf;
-}
+/* Rows are taken ROW_CHUNK at a time (the GEMM height), which bounds the
+ * pre-activation scratch to ROW_CHUNK × h per run. */
+enum { ROW_CHUNK = 2048 };
 
 static size_t mlp_nparams(const ul_model *m, size_t d)
 {
@@ -67,8 +52,8 @@ static double mlp_objective(const ul_model *m, const ul_dataset *ds, const doubl
 
 /* One sample, one vector: backpropagation as written in emp/mlp.h.  The b1
  * and w2 slots of g hold δ and u until the clip factor is known. */
-static void mlp_sample_grad(const ul_model *m, const double *x, size_t d, double y,
-                            const double *w, double *g)
+static void mlp_sample_grad(const ul_model *m, const double *x, size_t d, double y, const double *w,
+                            double *g)
 {
     size_t h = m->hidden;
     const double *b1 = w + h * d, *w2 = b1 + h;
@@ -98,26 +83,24 @@ static void mlp_sample_grad(const ul_model *m, const double *x, size_t d, double
     g_w2[h] = s * c;
 }
 
-/* The rows [i0, i1) of a chunk for all M runs.  On entry A's row r (row
- * r0 + r of the data) holds the pre-activations W1·x of every run (run j in
- * columns j·h … j·h + h − 1); on exit it holds Δ = s·δ/n, the scaled
- * clipped b1 gradient that the backward GEMM multiplies by X.  part gets the
- * block's sums of s·δ (b1), s·c·u (w2) and s·c (b2); u is h doubles of
- * scratch. */
-static void backprop_rows(const ul_model *m, const ul_dataset *ds, const double *W, size_t M,
-                          const double *xx, size_t r0, size_t i0, size_t i1, double *A,
-                          double *part, double *u)
+/* Rows r0 … r0 + rows − 1 for the mb runs of a block (W at the block's first
+ * run).  On entry A's row r holds the pre-activations W1·x_{r0+r} of every
+ * run (run j in columns j·h … j·h + h − 1); on exit it holds Δ = s·δ/n, the
+ * clipped b1 gradient scaled for the backward GEMM.  The sums of s·δ (b1),
+ * s·c·u (w2) and s·c (b2) are added, row by row in order, to tot (2·mb·h +
+ * mb); u is h doubles of scratch. */
+static void backprop_rows(const ul_model *m, const ul_dataset *ds, const double *W, size_t mb,
+                          const double *xx, size_t r0, size_t rows, double *A, double *tot,
+                          double *u)
 {
-    size_t h = m->hidden, d = ds->d, p = mlp_nparams(m, d), Mh = M * h;
+    size_t h = m->hidden, d = ds->d, p = mlp_nparams(m, d), H = mb * h;
     double inv_n = 1.0 / (double)ds->n;
-    double *p_b1 = part, *p_w2 = part + Mh, *p_b2 = part + 2 * Mh;
-    memset(part, 0, (2 * Mh + M) * sizeof *part);
-    for (size_t i = i0; i < i1; i++) {
-        double y = ds->y[i];
-        double *arow = A + (i - r0) * Mh;
-        for (size_t j = 0; j < M; j++) {
+    double *t_b1 = tot, *t_w2 = tot + H, *t_b2 = tot + 2 * H;
+    for (size_t r = 0; r < rows; r++) {
+        double y = ds->y[r0 + r], x2 = xx[r0 + r];
+        for (size_t j = 0; j < mb; j++) {
             const double *b1 = W + j * p + h * d, *w2 = b1 + h;
-            double *a = arow + j * h;
+            double *a = A + r * H + j * h;
             double f = w2[h], uu = 0;
             for (size_t k = 0; k < h; k++) {
                 u[k] = tanh(a[k] + b1[k]);
@@ -130,109 +113,107 @@ static void backprop_rows(const ul_model *m, const ul_dataset *ds, const double 
                 a[k] = c * w2[k] * (1 - u[k] * u[k]); /* δ_k */
                 dd += a[k] * a[k];
             }
-            double s = clip_factor(dd * (xx[i] + 1) + c * c * (uu + 1), m->clip);
+            double s = clip_factor(dd * (x2 + 1) + c * c * (uu + 1), m->clip);
             double sc = s * c;
             for (size_t k = 0; k < h; k++) {
-                p_b1[j * h + k] += s * a[k];
-                p_w2[j * h + k] += sc * u[k];
+                t_b1[j * h + k] += s * a[k];
+                t_w2[j * h + k] += sc * u[k];
                 a[k] *= s * inv_n;
             }
-            p_b2[j] += sc;
+            t_b2[j] += sc;
         }
     }
 }
 
-/* The direction for M runs:
+/* Doubles of scratch for one block of mb runs: A (chunk × mb·h), W1stack
+ * and G1 (mb·h·d each), sums (2·mb·h + mb), u (h). */
+static size_t block_scratch(size_t chunk, size_t mb, size_t h, size_t d)
+{
+    return chunk * mb * h + 2 * mb * h * d + 2 * mb * h + mb + h;
+}
+
+/* The direction for one block of mb runs (W and G at its first run), on one
+ * thread, rows taken ROW_CHUNK at a time:
  *
- *   forward   A (rows × M·h) = X_chunk · W1stackᵀ     then tanh etc. per entry
- *   backward  G1 (M·h × d)  += Δᵀ · X_chunk           (1/n and s folded in Δ)
+ *   forward   A (rows × mb·h) = X_chunk · W1stackᵀ   then tanh, c, δ, s per entry
+ *   backward  G1 (mb·h × d)  += Δᵀ · X_chunk         (s and 1/n folded into Δ)
  *
- * where W1stack stacks the runs' W1 blocks (h×d each).  In W they are p
- * apart, not one matrix, so each run gets its own pair of GEMMs reading W
- * and writing G in place (lda/ldc = d): measured against copying the blocks
- * into one (M·h)×d matrix for a single GEMM each way (n = 12000, d = 784,
- * h = 32, M = 64, 2 cores, OpenBLAS pthreads) — see the report in the
- * commit — the per-run GEMMs were ... */
+ * W1stack is the runs' W1 blocks (h×d each, row-major) stacked into one
+ * (mb·h)×d matrix.  In W they are p apart rather than one matrix, so they are
+ * copied into scratch and G1 is copied back to G.  The alternative, one GEMM
+ * pair per run reading W and writing G in place, was slower: n = 12000,
+ * d = 784, h = 32, M = 64 (4 blocks), BLAS and OpenMP on one thread, CPU time
+ * per call, best of 3, two rounds: stacked 2.04 and 2.06 s, per run 2.60 and
+ * 2.56 s (the same G to 12 digits).  Stacking all M = 64 runs in one GEMM
+ * pair instead of blocks of 16 measured 1.98–2.00 s, no real gain. */
+static void mlp_grad_block(const ul_model *m, const ul_dataset *ds, const double *xx,
+                           const double *W, size_t mb, double *G, double *scratch)
+{
+    size_t n = ds->n, d = ds->d, h = m->hidden, p = mlp_nparams(m, d), H = mb * h;
+    size_t chunk = n < ROW_CHUNK ? n : ROW_CHUNK;
+    double *A = scratch, *W1s = A + chunk * H, *G1s = W1s + H * d, *tot = G1s + H * d;
+    double *u = tot + 2 * H + mb;
+    memset(tot, 0, (2 * H + mb) * sizeof *tot);
+    for (size_t j = 0; j < mb; j++)
+        memcpy(W1s + j * h * d, W + j * p, h * d * sizeof *W);
+    for (size_t r0 = 0; r0 < n; r0 += chunk) {
+        size_t rows = n - r0 < chunk ? n - r0 : chunk;
+        const double *Xc = ds->x + r0 * d;
+        double beta = r0 == 0 ? 0.0 : 1.0;
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)rows, (int)H, (int)d, 1.0, Xc,
+                    (int)d, W1s, (int)d, 0.0, A, (int)H);
+        backprop_rows(m, ds, W, mb, xx, r0, rows, A, tot, u);
+        cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, (int)H, (int)d, (int)rows, 1.0, A,
+                    (int)H, Xc, (int)d, beta, G1s, (int)d);
+    }
+    double inv_n = 1.0 / (double)n;
+    for (size_t j = 0; j < mb; j++) {
+        double *g = G + j * p;
+        const double *w = W + j * p;
+        memcpy(g, G1s + j * h * d, h * d * sizeof *g);
+        for (size_t k = 0; k < h; k++) {
+            g[h * d + k] = tot[j * h + k] * inv_n;
+            g[h * d + h + k] = tot[H + j * h + k] * inv_n;
+        }
+        g[h * d + 2 * h] = tot[2 * H + j] * inv_n;
+        if (m->lambda != 0) /* λ·w on every parameter, after clipping (eq. 84) */
+            for (size_t q = 0; q < p; q++)
+                g[q] += m->lambda * w[q];
+    }
+}
+
+/* Fixed blocks of UL_EMP_RUN_BLOCK runs, one single-threaded GEMM pair per
+ * block and row chunk, blocks spread over OpenMP threads (emp/model.h: why):
+ * a block's arithmetic, and so every bit of G, does not depend on the thread
+ * count when BLAS runs on one thread (as ul_pngd_train arranges). */
 static ul_status mlp_grad(const ul_model *m, const ul_dataset *ds, const double *W, size_t M,
                           double *G, ul_model_work *work)
 {
     size_t n = ds->n, d = ds->d, h = m->hidden;
     if (n == 0 || d == 0 || M == 0 || h == 0)
         return UL_EINPUT;
-    if (h > (size_t)INT_MAX / M || n > (size_t)INT_MAX || d > (size_t)INT_MAX ||
-        h > (SIZE_MAX / 4 - 1) / (d + 2))
+    /* BLAS takes int sizes; the scratch (< n + M·h·(2d + ROW_CHUNK + 3) +
+     * blocks·h doubles) must not wrap. */
+    if (n > INT_MAX || d > INT_MAX || h > INT_MAX / M ||
+        M * h > SIZE_MAX / sizeof(double) / (2 * d + 2 * ROW_CHUNK))
         return UL_EINPUT;
-    size_t p = mlp_nparams(m, d), Mh = M * h;
+    size_t p = mlp_nparams(m, d);
     size_t chunk = n < ROW_CHUNK ? n : ROW_CHUNK;
-    size_t nblk = (chunk + ROW_BLOCK - 1) / ROW_BLOCK;
-    size_t part_len = 2 * Mh + M + h; /* partial sums, then u scratch */
-#ifdef MLP_STACKED
-    size_t stack_len = 2 * Mh * d;
-#else
-    size_t stack_len = 0;
-#endif
-    double *xx = work_get(work, n + chunk * Mh + nblk * part_len + 2 * Mh + M + stack_len);
+    size_t mb_max = M < UL_EMP_RUN_BLOCK ? M : UL_EMP_RUN_BLOCK;
+    size_t blocks = (M + UL_EMP_RUN_BLOCK - 1) / UL_EMP_RUN_BLOCK;
+    size_t per_block = block_scratch(chunk, mb_max, h, d);
+    double *xx = ul_model_work_get(work, n + blocks * per_block);
     if (!xx)
         return UL_EINPUT; /* out of memory */
-    double *A = xx + n, *part = A + chunk * Mh, *tot = part + nblk * part_len;
-    double *t_b1 = tot, *t_w2 = tot + Mh, *t_b2 = tot + 2 * Mh;
-    memset(tot, 0, (2 * Mh + M) * sizeof *tot);
-#ifdef MLP_STACKED
-    double *W1s = tot + 2 * Mh + M, *G1s = W1s + Mh * d;
-    for (size_t j = 0; j < M; j++)
-        memcpy(W1s + j * h * d, W + j * p, h * d * sizeof *W);
-#endif
+    double *scratch = xx + n;
+#pragma omp parallel for schedule(static) if (n * d >= UL_EMP_PARALLEL_MIN)
     for (size_t i = 0; i < n; i++)
         xx[i] = cblas_ddot((int)d, ds->x + i * d, 1, ds->x + i * d, 1);
-
-    for (size_t r0 = 0; r0 < n; r0 += chunk) {
-        size_t rows = n - r0 < chunk ? n - r0 : chunk;
-        const double *Xc = ds->x + r0 * d;
-#ifdef MLP_STACKED
-        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)rows, (int)Mh, (int)d, 1.0, Xc,
-                    (int)d, W1s, (int)d, 0.0, A, (int)Mh);
-#else
-        for (size_t j = 0; j < M; j++)
-            cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)rows, (int)h, (int)d, 1.0,
-                        Xc, (int)d, W + j * p, (int)d, 0.0, A + j * h, (int)Mh);
-#endif
-        size_t blocks = (rows + ROW_BLOCK - 1) / ROW_BLOCK;
-#pragma omp parallel for schedule(dynamic)
-        for (size_t b = 0; b < blocks; b++) {
-            size_t i0 = r0 + b * ROW_BLOCK;
-            size_t i1 = i0 + ROW_BLOCK < r0 + rows ? i0 + ROW_BLOCK : r0 + rows;
-            double *pb = part + b * part_len;
-            backprop_rows(m, ds, W, M, xx, r0, i0, i1, A, pb, pb + 2 * Mh + M);
-        }
-        for (size_t b = 0; b < blocks; b++)
-            for (size_t q = 0; q < 2 * Mh + M; q++)
-                tot[q] += part[b * part_len + q];
-        double beta = r0 == 0 ? 0.0 : 1.0;
-#ifdef MLP_STACKED
-        cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, (int)Mh, (int)d, (int)rows, 1.0, A,
-                    (int)Mh, Xc, (int)d, beta, G1s, (int)d);
-#else
-        for (size_t j = 0; j < M; j++)
-            cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, (int)h, (int)d, (int)rows, 1.0,
-                        A + j * h, (int)Mh, Xc, (int)d, beta, G + j * p, (int)d);
-#endif
-    }
-
-    double inv_n = 1.0 / (double)n;
-    for (size_t j = 0; j < M; j++) {
-        double *g = G + j * p;
-        const double *w = W + j * p;
-#ifdef MLP_STACKED
-        memcpy(g, G1s + j * h * d, h * d * sizeof *g);
-#endif
-        for (size_t k = 0; k < h; k++) {
-            g[h * d + k] = t_b1[j * h + k] * inv_n;
-            g[h * d + h + k] = t_w2[j * h + k] * inv_n;
-        }
-        g[h * d + 2 * h] = t_b2[j] * inv_n;
-        if (m->lambda != 0)
-            for (size_t q = 0; q < p; q++)
-                g[q] += m->lambda * w[q];
+#pragma omp parallel for schedule(static) if (blocks > 1 && n * d * M >= UL_EMP_PARALLEL_MIN)
+    for (size_t b = 0; b < blocks; b++) {
+        size_t j0 = b * UL_EMP_RUN_BLOCK;
+        size_t mb = M - j0 < UL_EMP_RUN_BLOCK ? M - j0 : UL_EMP_RUN_BLOCK;
+        mlp_grad_block(m, ds, xx, W + j0 * p, mb, G + j0 * p, scratch + b * per_block);
     }
     return UL_OK;
 }

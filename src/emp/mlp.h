@@ -25,7 +25,8 @@
  * p entries: clip(g, M) = g·min(1, M/‖g‖), objective = (1/n) Σ ℓ_i +
  * (λ/2)‖w‖², direction = (1/n) Σ clip(∇ℓ_i, M) + λ·w (λ·w on every
  * parameter, not clipped).  Clipping rescales a sample's δ and c by one
- * factor, so the batched direction stays two GEMMs per block of rows.
+ * factor, so the batched direction stays two GEMMs (pre-activations X·W1ᵀ,
+ * then Δᵀ·X) per block of UL_EMP_RUN_BLOCK runs, as for logistic regression.
  *
  * The model does not initialise parameters (the learner's caller does; all
  * zeros keeps the hidden units identical, so start from small random values).

@@ -14,7 +14,7 @@ void ul_model_work_free(ul_model_work *w)
     w->cap = 0;
 }
 
-static double *work_get(ul_model_work *w, size_t n)
+double *ul_model_work_get(ul_model_work *w, size_t n)
 {
     if (w->cap < n) {
         double *b = realloc(w->buf, n * sizeof *b);
@@ -83,7 +83,7 @@ static ul_status logreg_grad(const ul_model *m, const ul_dataset *ds, const doub
     if (n == 0 || d == 0 || M == 0)
         return UL_EINPUT;
     /* work: one n×mb scratch per block of runs, then ‖x_i‖ (n). */
-    double *Z = work_get(work, n * M + n);
+    double *Z = ul_model_work_get(work, n * M + n);
     if (!Z)
         return UL_EINPUT; /* out of memory */
     double *xn = Z + n * M;

@@ -48,6 +48,10 @@ typedef struct {
 
 void ul_model_work_free(ul_model_work *w);
 
+/* The scratch grown to at least n doubles (contents not kept); NULL when
+ * out of memory. */
+double *ul_model_work_get(ul_model_work *w, size_t n);
+
 typedef struct {
     const char *name;
     /* Number of parameters p for d input features. */

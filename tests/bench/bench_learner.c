@@ -33,9 +33,15 @@
  *   - the speed-up over training the runs one at a time (M = 1, run0 = j,
  *     `seq_steps` steps each, runs 0 … seq_runs − 1, scaled to one step of
  *     all 64: every run costs the same).  The one-at-a-time runs also check
- *     the learner's promise that a run's result does not depend on M: they
- *     are compared with batched runs from the same start (max |Δw| over
- *     those columns, must be ≤ 1e-9).
+ *     that a run's result does not depend on M beyond rounding (learner.h:
+ *     the last bits may): they are compared with batched runs from the same
+ *     start (max |Δw| over those columns, must be ≤ 1e-9).
+ *
+ * Threads.  ul_pngd_train runs BLAS on one thread and spreads blocks of
+ * UL_EMP_RUN_BLOCK runs over OpenMP threads (model.h), so OMP_NUM_THREADS
+ * sets the learner's parallelism; the raw baseline is one GEMM of all 64
+ * columns on OpenBLAS's own threads (OPENBLAS_NUM_THREADS): the ideal the
+ * learner is held to.
  *
  * The same three numbers for the one-hidden-layer tanh network (emp/mlp.h,
  * ul_mlp_model(MLP_HIDDEN, λ, 1)) when that header exists.  Its GEMMs are
@@ -83,7 +89,7 @@
 typedef struct {
     const char *name;
     ul_model model;
-    double start_scale;           /* W0 = start_scale · N(0, 1) entries */
+    double start_scale;           /* W0 ~ N(0, start_scale² I) (ul_learner_init_gaussian) */
     size_t warmup, steps, trials; /* batched: untimed steps, steps per trial, trials */
     size_t seq_runs, seq_steps;   /* one at a time: runs 0 … seq_runs − 1, steps each */
     size_t gemm_cols;             /* columns of the margin GEMM: M (logreg) or M·h (mlp) */
@@ -205,11 +211,7 @@ static int run_case(const bench_case *bc, const ul_dataset *ds)
         fail = 1;
         goto done;
     }
-    for (size_t j = 0; j < M; j++) {
-        ul_rng_normals(START_SEED, (uint32_t)j, 0, 0, p, W0 + j * p);
-        for (size_t q = 0; q < p; q++)
-            W0[j * p + q] *= bc->start_scale;
-    }
+    ul_learner_init_gaussian(W0, p, M, START_SEED, 0, 0.0, bc->start_scale);
 
     /* Batched steps and raw GEMM pairs, interleaved trial by trial so that
      * both see the same machine load; warm-up: `warmup` steps, one pair. */
