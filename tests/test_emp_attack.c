@@ -477,3 +477,24 @@ Test(emp_attack, config_errors_name_the_field)
     expect_config_error(HEAD DATA MODEL LEARN ", \"unlearning\": {\"batch\": 40}}", "fewer than n");
     expect_config_error(HEAD DATA MODEL LEARN, "end of input");
 }
+
+/* Every shipped example reads (the Fashion-MNIST one only where Debian's
+ * dataset-fashion-mnist is installed). */
+Test(emp_attack, examples_read)
+{
+    const char *names[] = {"attack-synthetic.json", "attack-nonprivate.json",
+                           "attack-model-clipping.json", "attack-mlp.json",
+                           "attack-fashion-mnist.json"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        char path[256];
+        snprintf(path, sizeof path, "examples/%s", names[i]);
+        if (strstr(names[i], "fashion") &&
+            access("/usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz", R_OK) != 0)
+            continue;
+        ul_attack_config cfg;
+        char err[1024];
+        cr_assert_eq(ul_attack_config_load(path, &cfg, err, sizeof err), UL_OK, "%s", err);
+        cr_assert_gt(cfg.data.n, 0u);
+        ul_attack_config_free(&cfg);
+    }
+}
