@@ -96,7 +96,10 @@ test-asan:
 valgrind: $(BIN)
 	@tools/valgrind-cli.sh $(BIN)
 
+# bench_learner needs Debian's dataset-fashion-mnist (tools/bench-deps.sh
+# installs it; without it that benchmark prints SKIPPED).
 bench: $(BENCH_BIN)
+	@tools/bench-deps.sh || echo "make bench: no Fashion-MNIST; bench_learner will say SKIPPED"
 	@for b in $(BENCH_BIN); do $$b || exit 1; done
 
 # `make vectors` regenerates the committed reference vectors in vectors/.

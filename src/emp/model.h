@@ -35,7 +35,7 @@
  * OpenBLAS 0.3.21 gives different last bits with 1 and 2 threads), so the
  * learner runs BLAS on one thread (ul_pngd_train) and a block's arithmetic
  * never depends on the thread count. */
-#define UL_EMP_RUN_BLOCK 16
+#define UL_EMP_RUN_BLOCK 32
 
 typedef struct ul_model ul_model;
 
