@@ -272,6 +272,19 @@ static int save_models(const char *dir, const ul_attack_state *st)
     return s == UL_OK ? 0 : -1;
 }
 
+/* The result on stdout: JSON, or text after a line saying what was attacked. */
+static void print_result(const ul_attack_result *res, bool json, const char *label,
+                         const char *what)
+{
+    char *text = json ? ul_attack_result_json(res) : ul_attack_result_text(res);
+    if (text) {
+        if (!json)
+            printf("%s: %s\n", label, what);
+        fputs(text, stdout);
+    }
+    free(text);
+}
+
 /* ---- progress ------------------------------------------------------------------------ */
 
 static double now(void)
@@ -380,13 +393,7 @@ static int run_config(const attack_args *a)
         rc = UL_EXIT_USAGE;
         goto done;
     }
-    char *text = a->json ? ul_attack_result_json(&res) : ul_attack_result_text(&res);
-    if (text) {
-        if (!a->json)
-            printf("data: %s\n", cfg.data_desc);
-        fputs(text, stdout);
-    }
-    free(text);
+    print_result(&res, a->json, "data", cfg.data_desc);
     if (a->out || a->plot) {
         if (write_outputs(a->out, a->plot, &res, cfg.eps, cfg.delta, "membership inference ROC") !=
                 0 ||
@@ -537,13 +544,9 @@ static int run_released(const attack_args *a)
         rc = UL_EXIT_USAGE;
         goto done;
     }
-    char *text = a->json ? ul_attack_result_json(&res) : ul_attack_result_text(&res);
-    if (text) {
-        if (!a->json)
-            printf("released models: %zu IN, %zu OUT, %zu parameters each\n", in.k, out.k, in.p);
-        fputs(text, stdout);
-    }
-    free(text);
+    char what[128];
+    snprintf(what, sizeof what, "%zu IN, %zu OUT, %zu parameters each", in.k, out.k, in.p);
+    print_result(&res, a->json, "released models", what);
     if ((a->out && make_dir(a->out) != 0) ||
         ((a->out || a->plot) &&
          write_outputs(a->out, a->plot, &res, sc.eps, sc.delta, "released models: ROC") != 0))
