@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cert/cert.h"
 #include "emp/attack.h"
 #include "emp/experiment.h"
 #include "emp/learner.h"
@@ -482,9 +483,9 @@ Test(emp_attack, config_errors_name_the_field)
  * dataset-fashion-mnist is installed). */
 Test(emp_attack, examples_read)
 {
-    const char *names[] = {"attack-synthetic.json", "attack-nonprivate.json",
+    const char *names[] = {"attack-synthetic.json",      "attack-nonprivate.json",
                            "attack-model-clipping.json", "attack-mlp.json",
-                           "attack-fashion-mnist.json"};
+                           "attack-fashion-mnist.json",  "attack-noisy-gd.json"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         char path[256];
         snprintf(path, sizeof path, "examples/%s", names[i]);
@@ -495,6 +496,17 @@ Test(emp_attack, examples_read)
         char err[1024];
         cr_assert_eq(ul_attack_config_load(path, &cfg, err, sizeof err), UL_OK, "%s", err);
         cr_assert_gt(cfg.data.n, 0u);
+        /* an auto certificate must itself be a valid certificate of its method */
+        if (cfg.certificate_text) {
+            ul_cert *c = NULL;
+            cr_assert_eq(ul_cert_load_buffer(cfg.certificate_text, strlen(cfg.certificate_text), &c,
+                                             err, sizeof err),
+                         UL_OK, "%s: %s", names[i], err);
+            ul_audit_report rep;
+            ul_num_precision want = {.digits = 6, .start_bits = 128, .max_bits = 4096};
+            cr_assert_eq(ul_audit(c, &want, &rep, err, sizeof err), UL_OK, "%s", err);
+            ul_cert_free(c);
+        }
         ul_attack_config_free(&cfg);
     }
 }

@@ -465,53 +465,89 @@ static ul_status read_learning(const ul_json_value *model_obj, const ul_json_val
     return ul_exp_design_check(de, err, errlen);
 }
 
-/* The Langevin certificate of a PNGD logistic-regression experiment
- * (README "langevin" method; Chien et al. Thm 3.2–3.3 strongly convex). */
+/* Why "auto" cannot describe this experiment, or NULL.  Both theorems
+ * need logistic regression on rows of norm ≤ 1 (smoothness 1/4 + λ, or
+ * β = 1/4), λ > 0, a gradient clip (the Lipschitz constant), one request
+ * replacing one row set (n fixed) and the theorem's own initial law. */
+static const char *auto_refusal(const ul_attack_config *cfg, const ul_cert_values *mv,
+                                const ul_cert_values *lv)
+{
+    const ul_exp_design *de = &cfg->design;
+    bool ngd = de->algorithm == UL_EXP_NOISY_GD;
+    if ((de->algorithm != UL_EXP_PNGD && !ngd) || de->model.ops != &ul_logreg_ops)
+        return "it covers pngd (Langevin) and noisy-gd (Chourasia-Shah G.15) with a logreg model";
+    if (!de->normalized)
+        return "the smoothness constant needs rows of norm <= 1 (normalize)";
+    if (!get(mv, "lambda") || !(dbl(mv, "lambda", 0) > 0) || !get(mv, "clip"))
+        return "the strongly convex case needs lambda > 0 and a gradient clip";
+    if (de->edit != UL_EXP_REPLACE || de->requests != 1 || (ngd && de->batch != 1))
+        return "the theorems are for one request that replaces rows (n fixed; G.15: one row)";
+    if (!ngd && de->reference != UL_EXP_REF_RETRAIN)
+        return "the Langevin guarantee compares with retraining";
+    if (ngd && de->reference != UL_EXP_REF_CERTIFYING)
+        return "G.15 compares with the same Noisy-GD run on the edited data (reference: "
+               "certifying)";
+    if (get(lv, "init_std") || de->init_mean != 0)
+        return "the theorem fixes the initial law (Langevin N(0, 2 sigma^2/m), G.15 "
+               "N(0, sigma^2/(lambda(1 - eta lambda/2)))): leave init_std and init_mean out";
+    if (!ngd && (!cfg->eps[0] || !cfg->delta[0]))
+        return "the Langevin certificate needs a claim with eps and delta";
+    if (ngd && !cfg->eps[0] && !cfg->renyi_order[0])
+        return "it needs a claim";
+    if (ngd && !get(lv, "eta"))
+        return "give learner.eta: G.15 needs eta < 1/(lambda + 1/4), below the default 1/L";
+    return NULL;
+}
+
+/* The certificate of the configured learner: Langevin Thm 3.2-3.3 (strongly
+ * convex) for pngd, Chourasia-Shah Thm G.15 for noisy-gd (README, methods
+ * "langevin" and "noisy-gd"). */
 static ul_status auto_certificate(ul_attack_config *cfg, const ul_cert_values *mv,
                                   const ul_cert_values *lv, char *err, size_t errlen)
 {
     const ul_exp_design *de = &cfg->design;
-    const char *why = NULL;
-    if (de->algorithm != UL_EXP_PNGD || de->model.ops != &ul_logreg_ops)
-        why = "it covers the pngd learner with a logreg model";
-    else if (!de->normalized)
-        why = "the smoothness constant L = 1/4 + lambda needs rows of norm <= 1 (normalize)";
-    else if (!get(mv, "lambda") || !(dbl(mv, "lambda", 0) > 0) || !get(mv, "clip"))
-        why = "the strongly convex case needs lambda > 0 and a gradient clip";
-    else if (de->edit != UL_EXP_REPLACE || de->requests != 1)
-        why = "Thm 3.2 is for one request that replaces rows (n fixed)";
-    else if (de->reference != UL_EXP_REF_RETRAIN)
-        why = "the Langevin guarantee compares with retraining";
-    else if (get(lv, "init_std"))
-        why = "the theorem's initial law is N(mu0, 2 sigma^2/m): leave init_std out";
-    else if (!cfg->eps[0] || !cfg->delta[0])
-        why = "it needs a claim with eps and delta";
+    const char *why = auto_refusal(cfg, mv, lv);
     if (why)
         return ul_fail(err, errlen, UL_EINPUT, "$.certificate: \"auto\" does not apply: %s", why);
     const char *lambda = str(mv, "lambda", "0");
-    char *L = decimal_sum("0.25", lambda);
+    char *L = decimal_sum("0.25", lambda); /* L = 1/4 + λ, spec/langevin.md §6.2 */
     if (!L)
         return ul_fail(err, errlen, UL_EINPUT, "out of memory");
-    char eta[64];
+    char eta[96];
     if (get(lv, "eta"))
         snprintf(eta, sizeof eta, "\"eta\": \"%s\", ", str(lv, "eta", ""));
     else
-        eta[0] = '\0'; /* default 1/L in both */
+        eta[0] = '\0'; /* pngd's default 1/L in both (noisy-gd: refused above) */
+    char claim[256];
+    if (cfg->eps[0])
+        snprintf(claim, sizeof claim, "\"eps\": \"%s\", \"delta\": \"%s\"", cfg->eps, cfg->delta);
+    else
+        snprintf(claim, sizeof claim, "\"renyi_order\": \"%s\", \"renyi_value\": \"%s\"",
+                 cfg->renyi_order, cfg->renyi_value);
     size_t len = 4096;
     cfg->certificate_text = malloc(len);
     if (!cfg->certificate_text) {
         free(L);
         return ul_fail(err, errlen, UL_EINPUT, "out of memory");
     }
-    snprintf(cfg->certificate_text, len,
-             "{\"format\": \"ulaudit-certificate/1\", \"method\": \"langevin\", "
-             "\"source\": \"written by ulaudit attack for its own PNGD experiment\", "
-             "\"parameters\": {\"case\": \"strongly-convex\", \"n\": %zu, \"m\": \"%s\", "
-             "\"L\": \"%s\", \"M\": \"%s\", %s\"sigma\": \"%s\", \"K\": %zu, \"S\": %zu, "
-             "\"T\": %zu}, \"claim\": {\"eps\": \"%s\", \"delta\": \"%s\"}}",
-             cfg->data.n, lambda, L, str(mv, "clip", ""), eta, str(lv, "sigma", ""),
-             de->unlearn_steps, de->batch, de->train_steps ? de->train_steps : 1, cfg->eps,
-             cfg->delta);
+    if (de->algorithm == UL_EXP_PNGD)
+        snprintf(cfg->certificate_text, len,
+                 "{\"format\": \"ulaudit-certificate/1\", \"method\": \"langevin\", "
+                 "\"source\": \"written by ulaudit attack for its own PNGD experiment\", "
+                 "\"parameters\": {\"case\": \"strongly-convex\", \"n\": %zu, \"m\": \"%s\", "
+                 "\"L\": \"%s\", \"M\": \"%s\", %s\"sigma\": \"%s\", \"K\": %zu, \"S\": %zu, "
+                 "\"T\": %zu}, \"claim\": {%s}}",
+                 cfg->data.n, lambda, L, str(mv, "clip", ""), eta, str(lv, "sigma", ""),
+                 de->unlearn_steps, de->batch, de->train_steps ? de->train_steps : 1, claim);
+    else /* β = 1/4: the logistic loss's smoothness on rows of norm ≤ 1 */
+        snprintf(cfg->certificate_text, len,
+                 "{\"format\": \"ulaudit-certificate/1\", \"method\": \"noisy-gd\", "
+                 "\"source\": \"written by ulaudit attack for its own Noisy-GD experiment\", "
+                 "\"parameters\": {\"theorem\": \"g15\", \"L\": \"%s\", \"lambda\": \"%s\", "
+                 "\"beta\": \"0.25\", \"n\": %zu, %s\"sigma\": \"%s\", \"KAbar\": %zu}, "
+                 "\"claim\": {%s}}",
+                 str(mv, "clip", ""), lambda, cfg->data.n, eta, str(lv, "sigma", ""),
+                 de->unlearn_steps, claim);
     free(L);
     return UL_OK;
 }
