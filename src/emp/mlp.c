@@ -13,6 +13,11 @@
  * pre-activation scratch to ROW_CHUNK × h per run. */
 enum { ROW_CHUNK = 2048 };
 
+static double row_norm2(const double *x, size_t d)
+{
+    return cblas_ddot((int)d, x, 1, x, 1);
+}
+
 static size_t mlp_nparams(const ul_model *m, size_t d)
 {
     return m->hidden * d + 2 * m->hidden + 1;
@@ -202,13 +207,10 @@ static ul_status mlp_grad(const ul_model *m, const ul_dataset *ds, const double 
     size_t mb_max = M < UL_EMP_RUN_BLOCK ? M : UL_EMP_RUN_BLOCK;
     size_t blocks = (M + UL_EMP_RUN_BLOCK - 1) / UL_EMP_RUN_BLOCK;
     size_t per_block = block_scratch(chunk, mb_max, h, d);
-    double *xx = ul_model_work_get(work, n + blocks * per_block);
-    if (!xx)
+    double *scratch = ul_model_work_get(work, blocks * per_block);
+    const double *xx = ul_model_work_rows(work, ds, row_norm2); /* ‖x_i‖², cached */
+    if (!scratch || !xx)
         return UL_EINPUT; /* out of memory */
-    double *scratch = xx + n;
-#pragma omp parallel for schedule(static) if (n * d >= UL_EMP_PARALLEL_MIN)
-    for (size_t i = 0; i < n; i++)
-        xx[i] = cblas_ddot((int)d, ds->x + i * d, 1, ds->x + i * d, 1);
 #pragma omp parallel for schedule(static) if (blocks > 1 && n * d * M >= UL_EMP_PARALLEL_MIN)
     for (size_t b = 0; b < blocks; b++) {
         size_t j0 = b * UL_EMP_RUN_BLOCK;

@@ -10,8 +10,8 @@ void ul_model_work_free(ul_model_work *w)
     if (!w)
         return;
     free(w->buf);
-    w->buf = NULL;
-    w->cap = 0;
+    free(w->rows);
+    *w = (ul_model_work){0};
 }
 
 double *ul_model_work_get(ul_model_work *w, size_t n)
@@ -24,6 +24,21 @@ double *ul_model_work_get(ul_model_work *w, size_t n)
         w->cap = n;
     }
     return w->buf;
+}
+
+const double *ul_model_work_rows(ul_model_work *w, const ul_dataset *ds, ul_row_stat stat)
+{
+    size_t n = ds->n, d = ds->d;
+    if (w->rows && w->rows_x == ds->x && w->rows_n == n && w->rows_d == d && w->rows_stat == stat)
+        return w->rows;
+    double *r = realloc(w->rows, (n ? n : 1) * sizeof *r);
+    if (!r)
+        return NULL;
+#pragma omp parallel for schedule(static) if (n * d >= UL_EMP_PARALLEL_MIN)
+    for (size_t i = 0; i < n; i++)
+        r[i] = stat(ds->x + i * d, d);
+    w->rows = r, w->rows_x = ds->x, w->rows_n = n, w->rows_d = d, w->rows_stat = stat;
+    return r;
 }
 
 double ul_sigmoid(double t)
@@ -43,6 +58,11 @@ static size_t logreg_nparams(const ul_model *m, size_t d)
 {
     (void)m;
     return d;
+}
+
+static double row_norm(const double *x, size_t d)
+{
+    return cblas_dnrm2((int)d, x, 1);
 }
 
 /* Clipped coefficient: ∇ℓ = coef·x with ‖x‖ = xn. */
@@ -69,8 +89,8 @@ static void logreg_grad_block(const ul_model *m, const ul_dataset *ds, const dou
         }
     }
     /* Gb (stored mb×d row-major) = (1/n) Cbᵀ (mb×n) · X (n×d). */
-    cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, (int)mb, (int)d, (int)n,
-                1.0 / (double)n, Zb, (int)mb, ds->x, (int)d, 0.0, G, (int)d);
+    cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, (int)mb, (int)d, (int)n, 1.0 / (double)n,
+                Zb, (int)mb, ds->x, (int)d, 0.0, G, (int)d);
     if (m->lambda != 0)
         for (size_t k = 0; k < mb * d; k++)
             G[k] += m->lambda * W[k];
@@ -82,14 +102,11 @@ static ul_status logreg_grad(const ul_model *m, const ul_dataset *ds, const doub
     size_t n = ds->n, d = ds->d;
     if (n == 0 || d == 0 || M == 0)
         return UL_EINPUT;
-    /* work: one n×mb scratch per block of runs, then ‖x_i‖ (n). */
-    double *Z = ul_model_work_get(work, n * M + n);
-    if (!Z)
+    /* work: one n×mb scratch per block of runs; ‖x_i‖ cached. */
+    double *Z = ul_model_work_get(work, n * M);
+    const double *xn = ul_model_work_rows(work, ds, row_norm);
+    if (!Z || !xn)
         return UL_EINPUT; /* out of memory */
-    double *xn = Z + n * M;
-#pragma omp parallel for schedule(static) if (n * d >= UL_EMP_PARALLEL_MIN)
-    for (size_t i = 0; i < n; i++)
-        xn[i] = cblas_dnrm2((int)d, ds->x + i * d, 1);
     /* Fixed blocks of UL_EMP_RUN_BLOCK runs (model.h: why), spread over threads. */
     size_t blocks = (M + UL_EMP_RUN_BLOCK - 1) / UL_EMP_RUN_BLOCK;
 #pragma omp parallel for schedule(static) if (blocks > 1 && n * d * M >= UL_EMP_PARALLEL_MIN)

@@ -39,11 +39,20 @@
 
 typedef struct ul_model ul_model;
 
+/* A per-row statistic of a data set (e.g. ‖x‖): see ul_model_work_rows. */
+typedef double (*ul_row_stat)(const double *x, size_t d);
+
 /* Scratch that a model's grad may reuse across calls (owned by the caller,
- * zero-initialise, free with ul_model_work_free). */
+ * zero-initialise, free with ul_model_work_free).  It also caches one
+ * per-row statistic of the data set it last served; so a work belongs to
+ * one unmodified data set (ul_pngd_train makes a fresh one per call). */
 typedef struct {
     double *buf;
-    size_t cap; /* doubles */
+    size_t cap;            /* doubles */
+    double *rows;          /* the cached statistic, one per row */
+    const double *rows_x;  /* … of this data matrix, */
+    size_t rows_n, rows_d; /* … of this shape, */
+    ul_row_stat rows_stat; /* … by this function */
 } ul_model_work;
 
 void ul_model_work_free(ul_model_work *w);
@@ -51,6 +60,11 @@ void ul_model_work_free(ul_model_work *w);
 /* The scratch grown to at least n doubles (contents not kept); NULL when
  * out of memory. */
 double *ul_model_work_get(ul_model_work *w, size_t n);
+
+/* stat(x_i, d) for every row of ds, computed on the first call for this
+ * (data set, stat) and cached in w afterwards (the data term of a step
+ * needs them at every step; they do not change).  NULL when out of memory. */
+const double *ul_model_work_rows(ul_model_work *w, const ul_dataset *ds, ul_row_stat stat);
 
 typedef struct {
     const char *name;
