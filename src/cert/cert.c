@@ -657,8 +657,8 @@ ul_status ul_cert_read_object(const ul_cert *c, const char *object, const ul_fie
 }
 
 ul_status ul_json_read_fields(ul_field_arena *arena, const ul_json_value *obj, const char *path,
-                              const ul_field_spec *specs, size_t n, ul_cert_values *out,
-                              char *err, size_t errlen)
+                              const ul_field_spec *specs, size_t n, ul_cert_values *out, char *err,
+                              size_t errlen)
 {
     *out = (ul_cert_values){0, NULL};
     if (obj != NULL && obj->type != UL_JSON_OBJECT)
@@ -677,8 +677,8 @@ const ul_cert_value *ul_cert_values_get(const ul_cert_values *vals, const char *
 
 /* ---- atomic writing ---------------------------------------------------- */
 
-ul_status ul_cert_write_atomic(const char *path, const void *data, size_t len, char *err,
-                               size_t errlen)
+ul_status ul_write_file_atomic(const char *path, ul_atomic_fill fill, void *ctx, int mode,
+                               char *err, size_t errlen)
 {
     static _Atomic unsigned counter;
     const char *slash = strrchr(path, '/');
@@ -711,22 +711,23 @@ ul_status ul_cert_write_atomic(const char *path, const void *data, size_t len, c
                      dir, strerror(errno));
         goto done;
     }
-    const char *p = data;
-    size_t left = len;
-    while (left > 0) {
-        ssize_t w = write(fd, p, left);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w < 0) {
-            st = ul_fail(err, errlen, UL_EINPUT, "%s: write failed: %s", path, strerror(errno));
-            break;
-        }
-        p += w;
-        left -= (size_t)w;
-    }
-    if (st == UL_OK && fsync(fd) != 0)
+    FILE *f = fdopen(fd, "wb");
+    const char *reason = NULL;
+    if (f == NULL) {
+        st = ul_fail(err, errlen, UL_EINPUT, "%s: cannot open the temporary file: %s", path,
+                     strerror(errno));
+        close(fd);
+    } else if (mode >= 0 && fchmod(fd, (mode_t)mode) != 0) {
+        st = ul_fail(err, errlen, UL_EINPUT, "%s: cannot set the file's mode: %s", path,
+                     strerror(errno));
+    } else if ((reason = fill(f, ctx)) != NULL) {
+        st = ul_fail(err, errlen, UL_EINPUT, "%s: %s", path, reason);
+    } else if (fflush(f) != 0 || ferror(f)) {
+        st = ul_fail(err, errlen, UL_EINPUT, "%s: write failed: %s", path, strerror(errno));
+    } else if (fsync(fd) != 0) {
         st = ul_fail(err, errlen, UL_EINPUT, "%s: fsync failed: %s", path, strerror(errno));
-    if (close(fd) != 0 && st == UL_OK)
+    }
+    if (f != NULL && fclose(f) != 0 && st == UL_OK)
         st = ul_fail(err, errlen, UL_EINPUT, "%s: close failed: %s", path, strerror(errno));
     if (st == UL_OK && rename(tmp, path) != 0)
         st = ul_fail(err, errlen, UL_EINPUT, "%s: cannot replace the file: %s", path,
@@ -745,6 +746,24 @@ done:
     free(dir);
     free(tmp);
     return st;
+}
+
+typedef struct {
+    const void *data;
+    size_t len;
+} bytes;
+
+static const char *fill_bytes(FILE *f, void *ctx)
+{
+    const bytes *b = ctx;
+    return b->len == 0 || fwrite(b->data, 1, b->len, f) == b->len ? NULL : "write failed";
+}
+
+ul_status ul_cert_write_atomic(const char *path, const void *data, size_t len, char *err,
+                               size_t errlen)
+{
+    bytes b = {data, len};
+    return ul_write_file_atomic(path, fill_bytes, &b, -1, err, errlen);
 }
 
 /* ---- re-serialising ------------------------------------------------------ */
@@ -846,9 +865,8 @@ ul_status ul_cert_to_json_with(const ul_cert *c, const char *object, const char 
                      strspn(decimal_text, "0123456789+-.eE") == len;
     ul_json_free(num);
     if (!is_number)
-        return ul_fail(err, errlen, UL_EINPUT,
-                       "$.%s.%s: '%s' is not a JSON number literal", object, field,
-                       decimal_text != NULL ? decimal_text : "(null)");
+        return ul_fail(err, errlen, UL_EINPUT, "$.%s.%s: '%s' is not a JSON number literal", object,
+                       field, decimal_text != NULL ? decimal_text : "(null)");
 
     char *buf = NULL;
     size_t blen = 0;

@@ -37,6 +37,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "cert/json.h"
 #include "num/status.h"
@@ -115,13 +116,13 @@ typedef struct {
     const char *name; /* the spec's name */
     const char *path; /* "$.parameters.sigma" */
     ul_field_type type;
-    bool present;             /* false only for an absent optional field */
-    const char *text;         /* DECIMAL, COUNT: the decimal text as written;
-                               * STRING: the string; BOOL: "true" / "false" */
-    unsigned long long count; /* COUNT: the value */
-    bool boolean;             /* BOOL: the value */
-    size_t n_items;           /* DECIMAL_LIST: number of elements (≥ 1) */
-    const char *const *items; /* DECIMAL_LIST: each element's decimal text */
+    bool present;              /* false only for an absent optional field */
+    const char *text;          /* DECIMAL, COUNT: the decimal text as written;
+                                * STRING: the string; BOOL: "true" / "false" */
+    unsigned long long count;  /* COUNT: the value */
+    bool boolean;              /* BOOL: the value */
+    size_t n_items;            /* DECIMAL_LIST: number of elements (≥ 1) */
+    const char *const *items;  /* DECIMAL_LIST: each element's decimal text */
     const ul_json_value *json; /* OBJECT, ANY: the value */
 } ul_cert_value;
 
@@ -147,11 +148,11 @@ ul_status ul_cert_read_object(const ul_cert *c, const char *object, const ul_fie
  * `path`, values owned by `arena` (from ul_field_arena_new; valid until
  * ul_field_arena_free).  UL_EINPUT when obj is not an object. */
 typedef struct ul_field_arena ul_field_arena;
-ul_field_arena *ul_field_arena_new(void); /* NULL when out of memory */
+ul_field_arena *ul_field_arena_new(void);    /* NULL when out of memory */
 void ul_field_arena_free(ul_field_arena *a); /* NULL-safe */
 ul_status ul_json_read_fields(ul_field_arena *arena, const ul_json_value *obj, const char *path,
-                              const ul_field_spec *specs, size_t n, ul_cert_values *out,
-                              char *err, size_t errlen);
+                              const ul_field_spec *specs, size_t n, ul_cert_values *out, char *err,
+                              size_t errlen);
 
 /* The value for `name` in vals (NULL when no spec had that name). */
 const ul_cert_value *ul_cert_values_get(const ul_cert_values *vals, const char *name);
@@ -165,6 +166,15 @@ const ul_cert_value *ul_cert_values_get(const ul_cert_values *vals, const char *
  * never a partial one. */
 ul_status ul_cert_write_atomic(const char *path, const void *data, size_t len, char *err,
                                size_t errlen);
+
+/* The same mechanism for content produced as it is written (model files,
+ * pictures): fill(f, ctx) writes into a stream open on the temporary file
+ * and returns NULL, or a short reason ("cairo: out of memory") that becomes
+ * the message "<path>: <reason>".  mode ≥ 0 sets the file's permissions
+ * exactly (fchmod); −1 leaves 0666 less the umask. */
+typedef const char *(*ul_atomic_fill)(FILE *f, void *ctx);
+ul_status ul_write_file_atomic(const char *path, ul_atomic_fill fill, void *ctx, int mode,
+                               char *err, size_t errlen);
 
 /* Re-serialises the certificate as JSON text (*out, malloc'd, NUL-terminated,
  * ending in a newline) with the field `field` of the object `object`

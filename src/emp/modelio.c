@@ -4,6 +4,8 @@
  * where one applies, and the reason. */
 #include "emp/modelio.h"
 
+#include "cert/cert.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -744,28 +746,34 @@ static size_t npy_header_v1(size_t k, size_t p, unsigned char *buf, size_t cap)
     return total;
 }
 
-static bool write_all(int fd, const unsigned char *b, size_t len)
+typedef struct {
+    const ul_model_set *set;
+    const unsigned char *header;
+    size_t header_len;
+    unsigned char *buf; /* IO_CHUNK bytes */
+} npy_writer;
+
+/* The header, then the values as little-endian float64, a chunk at a time. */
+static const char *fill_npy(FILE *f, void *ctx)
 {
-    while (len > 0) {
-        ssize_t w = write(fd, b, len);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return false;
-        b += w;
-        len -= (size_t)w;
+    const npy_writer *w = ctx;
+    size_t count = w->set->k * w->set->p, per_chunk = IO_CHUNK / 8;
+    if (fwrite(w->header, 1, w->header_len, f) != w->header_len)
+        return "write failed";
+    for (size_t i = 0; i < count; i += per_chunk) {
+        size_t m = count - i < per_chunk ? count - i : per_chunk;
+        for (size_t j = 0; j < m; j++)
+            f64_to_le(w->set->w[i + j], w->buf + 8 * j);
+        if (fwrite(w->buf, 8, m, f) != m)
+            return "write failed";
     }
-    return true;
+    return NULL;
 }
 
 ul_status ul_modelio_write_npy(const char *path, const ul_model_set *set, char *err, size_t errlen)
 {
     if (path == NULL || path[0] == '\0')
         return ul_fail(err, errlen, UL_EINPUT, "model file: no file name given");
-    const char *slash = strrchr(path, '/');
-    const char *base = slash ? slash + 1 : path;
-    if (*base == '\0' || strcmp(base, ".") == 0 || strcmp(base, "..") == 0)
-        return ul_fail(err, errlen, UL_EINPUT, "%s: not a file name", path);
     if (set == NULL || set->k == 0 || set->p == 0 || set->w == NULL)
         return ul_fail(err, errlen, UL_EINPUT, "%s: no models to write (the set is empty)", path);
     if (set->k > UL_MODELIO_MAX_VALUES / set->p)
@@ -781,64 +789,11 @@ ul_status ul_modelio_write_npy(const char *path, const ul_model_set *set, char *
                            i / set->p, i % set->p);
 
     unsigned char header[NPY_PREFIX_LEN + 2 + 256];
-    size_t hlen = npy_header_v1(set->k, set->p, header, sizeof header);
-    unsigned char *buf = malloc(IO_CHUNK);
-    size_t cap = strlen(path) + 64;
-    char *tmp = malloc(cap);
-    if (hlen == 0 || buf == NULL || tmp == NULL) {
-        free(buf);
-        free(tmp);
-        return ul_fail(err, errlen, UL_EINPUT, "%s: out of memory", path);
-    }
-    /* "<dir>/.<base>.tmp.<pid>.<n>" in the same directory: rename is atomic. */
-    static _Atomic unsigned serial;
-    int fd = -1;
-    for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {
-        snprintf(tmp, cap, "%.*s.%s.tmp.%ld.%u", (int)(base - path), path, base, (long)getpid(),
-                 serial++);
-        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (fd < 0 && errno != EEXIST)
-            break;
-    }
-    ul_status st = UL_OK;
-    if (fd < 0) {
-        st = ul_fail(err, errlen, UL_EINPUT, "%s: cannot create a temporary file %s: %s", path, tmp,
-                     strerror(errno));
-        goto done;
-    }
-    bool ok = write_all(fd, header, hlen);
-    size_t per_chunk = IO_CHUNK / 8;
-    for (size_t i = 0; ok && i < count; i += per_chunk) {
-        size_t m = count - i < per_chunk ? count - i : per_chunk;
-        for (size_t j = 0; j < m; j++)
-            f64_to_le(set->w[i + j], buf + 8 * j);
-        ok = write_all(fd, buf, 8 * m);
-    }
-    if (!ok)
-        st = ul_fail(err, errlen, UL_EINPUT, "%s: write failed: %s", path, strerror(errno));
-    else if (fsync(fd) != 0)
-        st = ul_fail(err, errlen, UL_EINPUT, "%s: fsync failed: %s", path, strerror(errno));
-    if (close(fd) != 0 && st == UL_OK)
-        st = ul_fail(err, errlen, UL_EINPUT, "%s: close failed: %s", path, strerror(errno));
-    if (st == UL_OK && rename(tmp, path) != 0)
-        st = ul_fail(err, errlen, UL_EINPUT, "%s: cannot replace the file: %s", path,
-                     strerror(errno));
-    if (st != UL_OK) {
-        unlink(tmp);
-        goto done;
-    }
-    /* Make the rename durable (best effort: some file systems refuse). */
-    {
-        size_t dir_len = slash == NULL ? 1 : slash == path ? 1 : (size_t)(slash - path);
-        snprintf(tmp, cap, "%.*s", (int)dir_len, slash == NULL ? "." : path);
-        int dfd = open(tmp, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        if (dfd >= 0) {
-            (void)fsync(dfd);
-            close(dfd);
-        }
-    }
-done:
-    free(buf);
-    free(tmp);
+    npy_writer w = {.set = set, .header = header, .buf = malloc(IO_CHUNK)};
+    w.header_len = npy_header_v1(set->k, set->p, header, sizeof header);
+    ul_status st = w.header_len == 0 || w.buf == NULL
+                       ? ul_fail(err, errlen, UL_EINPUT, "%s: out of memory", path)
+                       : ul_write_file_atomic(path, fill_npy, &w, -1, err, errlen);
+    free(w.buf);
     return st;
 }

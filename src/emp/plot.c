@@ -1,6 +1,8 @@
 /* src/emp/plot.c — log-log ROC pictures with cairo (see emp/plot.h). */
 #include "emp/plot.h"
 
+#include "cert/cert.h"
+
 #include <cairo-svg.h>
 #include <cairo.h>
 #include <errno.h>
@@ -446,6 +448,30 @@ static ul_status check_arguments(const char *path, picture_format *format,
     return UL_OK;
 }
 
+typedef struct {
+    picture_format format;
+    const ul_emp_roc_point *points;
+    size_t n_points;
+    double eps, delta;
+    const char *title;
+    char reason[256];
+} plot_job;
+
+/* Draws and encodes the picture into the temporary file (ul_write_file_atomic). */
+static const char *fill_picture(FILE *f, void *ctx)
+{
+    plot_job *job = ctx;
+    output_sink sink = {.file = f, .write_errno = 0};
+    cairo_status_t status =
+        render(job->format, &sink, job->points, job->n_points, job->eps, job->delta, job->title);
+    if (status == CAIRO_STATUS_SUCCESS)
+        return NULL;
+    snprintf(job->reason, sizeof job->reason, "cannot draw the picture: cairo: %s%s%s",
+             cairo_status_to_string(status), sink.write_errno ? ": " : "",
+             sink.write_errno ? strerror(sink.write_errno) : "");
+    return job->reason;
+}
+
 ul_status ul_emp_plot_roc(const char *path, const ul_emp_roc_point *points, size_t n_points,
                           double eps, double delta, const char *title, char *err, size_t errlen)
 {
@@ -454,60 +480,12 @@ ul_status ul_emp_plot_roc(const char *path, const ul_emp_roc_point *points, size
     if (checked != UL_OK)
         return checked;
 
-    static const char suffix[] = ".tmp.XXXXXX";
-    size_t path_length = strlen(path);
-    char *temporary = malloc(path_length + sizeof suffix);
-    if (temporary == NULL)
-        return ul_fail(err, errlen, UL_EINPUT, "%s: out of memory", path);
-    memcpy(temporary, path, path_length);
-    memcpy(temporary + path_length, suffix, sizeof suffix);
-
-    int fd = mkstemp(temporary);
-    if (fd < 0) {
-        int e = errno;
-        free(temporary);
-        return ul_fail(err, errlen, UL_EINPUT, "%s: cannot create a temporary file beside it: %s",
-                       path, strerror(e));
-    }
-    output_sink sink = {.file = fdopen(fd, "wb"), .write_errno = 0};
-    const char *failed_step = NULL;
-    int failed_errno = 0;
-    cairo_status_t cairo_failure = CAIRO_STATUS_SUCCESS;
-    if (sink.file == NULL) {
-        failed_errno = errno;
-        failed_step = "cannot open the temporary file";
-        close(fd);
-    } else if (fchmod(fd, 0644) != 0) { /* mkstemp made it 0600; a picture is for reading */
-        failed_errno = errno;
-        failed_step = "cannot set the temporary file's mode";
-    } else {
-        cairo_failure = render(format, &sink, points, n_points, eps, delta, title);
-        if (cairo_failure != CAIRO_STATUS_SUCCESS) {
-            failed_errno = sink.write_errno;
-            failed_step = "cannot draw the picture";
-        } else if (fflush(sink.file) != 0 || fsync(fd) != 0) {
-            failed_errno = errno;
-            failed_step = "cannot write the temporary file";
-        }
-    }
-    if (sink.file != NULL && fclose(sink.file) != 0 && failed_step == NULL) {
-        failed_errno = errno;
-        failed_step = "cannot close the temporary file";
-    }
-    if (failed_step == NULL && rename(temporary, path) != 0) {
-        failed_errno = errno;
-        failed_step = "cannot rename the temporary file onto it";
-    }
-    if (failed_step != NULL) {
-        unlink(temporary);
-        free(temporary);
-        if (cairo_failure != CAIRO_STATUS_SUCCESS)
-            return ul_fail(err, errlen, UL_EINPUT, "%s: %s: cairo: %s%s%s", path, failed_step,
-                           cairo_status_to_string(cairo_failure), failed_errno ? ": " : "",
-                           failed_errno ? strerror(failed_errno) : "");
-        return ul_fail(err, errlen, UL_EINPUT, "%s: %s: %s", path, failed_step,
-                       strerror(failed_errno));
-    }
-    free(temporary);
-    return UL_OK;
+    plot_job job = {.format = format,
+                    .points = points,
+                    .n_points = n_points,
+                    .eps = eps,
+                    .delta = delta,
+                    .title = title};
+    /* 0644: a picture is for reading, whatever the umask */
+    return ul_write_file_atomic(path, fill_picture, &job, 0644, err, errlen);
 }
