@@ -49,8 +49,8 @@ Test(audit_cli, refuted_text_report)
     cr_assert_eq(r.status, 1, "stderr: %s", r.err);
     cr_assert_str_empty(r.err);
     const char *need[] = {"REFUTED (exit 1)", "output-perturbation", "recomputed",
-                          "preconditions", "would reach", "sigma_needed", "forensics",
-                          "classic calibration", "explanation"};
+                          "preconditions",    "would reach",         "sigma_needed",
+                          "forensics",        "classic calibration", "explanation"};
     for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
         cr_assert(strstr(r.out, need[i]) != NULL, "missing '%s' in:\n%s", need[i], r.out);
     run_free(&r);
@@ -343,11 +343,10 @@ Test(audit_cli, calibrate_model_clipping_least_steps)
      * least T reaching 1e-5 at sigma = 0.5 is 18 */
     calibrate_whole("model-clipping-cifar-r2-product.json", false, "steps", 18);
     /* steps left out: refused by audit (path named), filled by calibrate */
-    const char *text =
-        "{\"format\": \"ulaudit-certificate/1\", \"method\": \"model-clipping\",\n"
-        " \"parameters\": {\"variant\": \"cc1\", \"c2\": 0.5, \"sigma\": 0.5,\n"
-        "   \"accounting\": \"product\"},\n"
-        " \"claim\": {\"eps\": 1, \"delta\": 1e-5}}\n";
+    const char *text = "{\"format\": \"ulaudit-certificate/1\", \"method\": \"model-clipping\",\n"
+                       " \"parameters\": {\"variant\": \"cc1\", \"c2\": 0.5, \"sigma\": 0.5,\n"
+                       "   \"accounting\": \"product\"},\n"
+                       " \"claim\": {\"eps\": 1, \"delta\": 1e-5}}\n";
     char p[256];
     temp_cert(p, sizeof p, text);
     run_result r = run("audit", p, NULL);
@@ -411,4 +410,37 @@ Test(audit_cli, cert_to_json_with_sets_one_field_and_drops_expected)
                  UL_EINPUT);
     cr_assert_null(out);
     ul_cert_free(c);
+}
+
+/* A stated count written in exponent form ("8.8e1" = 88, the K_A Thm 5.1's
+ * (17) requires for this certificate, derived in its "source") is read at
+ * its exact value, not cut at the '.' (it once was reported as 8 < 88). */
+Test(audit_cli, stated_count_in_exponent_form)
+{
+    char path[] = "/tmp/ul-stated-ka-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    FILE *in = fopen("audits/noisy-gd-thm51-logreg-deletion.json", "r");
+    FILE *out = fdopen(fd, "w");
+    cr_assert(in && out);
+    char line[4096];
+    while (fgets(line, sizeof line, in)) {
+        char *k = strstr(line, "\"KA\": 88");
+        if (k)
+            fprintf(out, "%.*s\"KA\": \"8.8e1\"%s", (int)(k - line), line,
+                    k + strlen("\"KA\": 88"));
+        else
+            fputs(line, out);
+    }
+    fclose(in);
+    fclose(out);
+    run_result r = run("audit", path, "--json", NULL);
+    cr_assert_eq(r.status, 0, "%s %s", r.out, r.err);
+    json_object *o = json_tokener_parse(r.out);
+    json_object *w = NULL;
+    cr_assert(json_object_object_get_ex(o, "first_wrong_stated", &w));
+    cr_assert_null(w, "reported: %s", json_object_get_string(w));
+    json_object_put(o);
+    run_free(&r);
+    unlink(path);
 }

@@ -348,7 +348,9 @@ typedef struct {
     const char *r_value;     /* claimed Rényi value */
     const char *eps, *delta; /* claimed (ε, δ) */
     const char *st_eta, *st_sigma, *st_KA, *st_KAbar;
-    char kmax[32]; /* max{KA, KAbar} as text (thm52-privacy) */
+    unsigned long long st_KA_count, st_KAbar_count; /* their exact values (a count may be
+                                                     * written "8.8e1") */
+    char kmax[32];                                  /* max{KA, KAbar} as text (thm52-privacy) */
 } ngd_input;
 
 /* Reads a "noisy-gd" certificate.  calibrating: parameters.KAbar may be
@@ -458,6 +460,10 @@ static ul_status ngd_read(const ul_cert *c, ngd_input *in, bool calibrating, cha
     in->st_sigma = ul_audit_field_text(&st, "sigma");
     in->st_KA = ul_audit_field_text(&st, "KA");
     in->st_KAbar = ul_audit_field_text(&st, "KAbar");
+    if (in->st_KA != NULL)
+        in->st_KA_count = ul_cert_values_get(&st, "KA")->count;
+    if (in->st_KAbar != NULL)
+        in->st_KAbar_count = ul_cert_values_get(&st, "KAbar")->count;
     if (in->st_eta != NULL && in->thm != T_51)
         return ul_fail(err, errlen, UL_EINPUT, "$.stated.eta: only Thm 5.1 prescribes a step size");
     if (in->st_sigma != NULL && (in->thm == T_52D || in->thm == T_43))
@@ -1129,7 +1135,7 @@ static void ngd_check_stated(const ngd_input *in, const ul_num_precision *want,
                                       &nr, e2, sizeof e2);
         else
             st = ul_ngd_thm52_least_k(&pb, UL_NGD_52_KA_MIN, &k, &nr, e2, sizeof e2);
-        unsigned long stated = strtoul(in->st_KA, NULL, 10);
+        unsigned long long stated = in->st_KA_count;
         if (st == UL_OK && stated < k) {
             char ks[32], what[64];
             snprintf(ks, sizeof ks, "%lu", k);
@@ -1140,7 +1146,7 @@ static void ngd_check_stated(const ngd_input *in, const ul_num_precision *want,
                                      e2, sizeof e2) == UL_OK &&
                 kp == stated && rep->forensics[0] == '\0')
                 snprintf(rep->forensics, sizeof rep->forensics,
-                         "The stated K_A = %lu is what the proof text's 2 kappa gives instead of "
+                         "The stated K_A = %llu is what the proof text's 2 kappa gives instead of "
                          "the statement's 4 kappa (spec/forget.md sec. 9 item 10).",
                          stated);
         }
@@ -1164,7 +1170,7 @@ static void ngd_check_stated(const ngd_input *in, const ul_num_precision *want,
             st = ul_ngd_thm52_least_k(&pb, UL_NGD_52_KABAR_MIN, &k, &nr, e2, sizeof e2);
             what = "Thm 5.2 (19)";
         }
-        unsigned long stated = strtoul(in->st_KAbar, NULL, 10);
+        unsigned long long stated = in->st_KAbar_count;
         if (st == UL_OK && stated < k) {
             char ks[32];
             snprintf(ks, sizeof ks, "%lu", k);
