@@ -108,6 +108,7 @@
  */
 #include "cert/audit.h"
 #include "cert/audit_util.h"
+#include "cert/forensics.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -399,42 +400,11 @@ static void add_would_reach_integer(ul_audit_report *rep, const char *key, const
  *   θ = Q(ε/r − r/2) − e^ε·Q(ε/r + r/2),  Q(x) = (1 − erf(x/√2))/2,
  * (spec §3) evaluated as the code does. */
 
-/* In double precision throughout (the setup's δ_0, and the whole accountant if
- * the dtype inference of spec §3 were wrong). */
-static double code_theta_double(double eps, double r)
-{
-    double a = eps / r - r / 2, b = eps / r + r / 2;
-    double qa = (1 - erf(a / sqrt(2.0))) / 2, qb = (1 - erf(b / sqrt(2.0))) / 2;
-    return qa - exp(eps) * qb;
-}
-
-/* Q on the float32 path: x/√2 in float32 (√2 rounded to float32), SciPy's
- * float32 erf loop (erf in double, rounded to float32), 1 − erf and /2 in
- * float32. */
-static float code_q_float32(float x)
-{
-    float s = (float)1.41421356237309504880; /* np.sqrt(2) as a float32 JAX operand */
-    float y = x / s;
-    float e = (float)erf((double)y);
-    float one = 1.0f - e;
-    float q = one / 2.0f;
-    return q;
-}
-
-/* The accountant's θ on the float32 path (spec §3 "Precision (dtype)"): r is a
- * float32 JAX array (σ_t returned by the jitted step), so ε̃/r, the arguments
- * and Q are float32 (ε̃ rounded to float32 by JAX); e^ε̃ and the final
- * product and difference are float64 (NumPy scalar promotion). */
-static double code_theta_float32(double eps, float r)
-{
-    float e32 = (float)eps;
-    float x = e32 / r;
-    float h = r / 2.0f;
-    float a = x - h;
-    float b = x + h;
-    double qa = (double)code_q_float32(a), qb = (double)code_q_float32(b);
-    return qa - exp(eps) * qb;
-}
+/* The recipes themselves are src/cert/forensics.c's
+ * ul_forensic_theta_one_minus_erf (double throughout: the setup's δ_0, and
+ * the whole accountant if the dtype inference of spec §3 were wrong) and
+ * ul_forensic_theta_float32 (the float32 path of spec §3 "Precision
+ * (dtype)"; a float r passes to it exactly). */
 
 /* ==== model clipping ========================================================== */
 
@@ -662,7 +632,7 @@ static void mc_code_deltas(const ul_kol_mc_problem *pb, bool f32, double *out, s
         double d0 = 2 * strtod(pb->c0, NULL);
         if (pb->init == UL_KOL_INIT_BOX)
             d0 *= sqrt((double)pb->dim);
-        delta = code_theta_double(eps, d0 / strtod(pb->sigma0, NULL)); /* float64 at setup */
+        delta = ul_forensic_theta_one_minus_erf(eps, d0 / strtod(pb->sigma0, NULL)); /* float64 at setup */
     }
     double c2 = strtod(pb->c2, NULL);
     double c1 = pb->c1 ? strtod(pb->c1, NULL) : 0, lr = pb->lr ? strtod(pb->lr, NULL) : 0;
@@ -684,10 +654,10 @@ static void mc_code_deltas(const ul_kol_mc_problem *pb, bool f32, double *out, s
                 float two_c2 = (float)(2 * c2);
                 r = two_c2 / (float)sigma;
             }
-            gamma = code_theta_float32(et, r);
+            gamma = ul_forensic_theta_float32(et, (double)r);
         } else {
             double d = pb->variant == UL_KOL_CC2 ? 2 * (c2 + lr * c1) : 2 * c2;
-            gamma = code_theta_double(et, d / sigma);
+            gamma = ul_forensic_theta_one_minus_erf(et, d / sigma);
         }
         delta *= gamma;
         out[t] = delta;
