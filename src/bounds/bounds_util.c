@@ -16,9 +16,19 @@ void ul_bounds_interval_min(mpfi_ptr out, mpfi_srcptr a, mpfi_srcptr b)
     mpfr_clears(lo, hi, (mpfr_ptr)0);
 }
 
-void ul_bounds_sigma_from_radius_bracket(mpfi_ptr sigma, const char *num_text,
-                                         mpfr_srcptr safe_r, mpfr_srcptr unsafe_r,
-                                         mpfr_prec_t p)
+void ul_bounds_interval_max(mpfi_ptr out, mpfi_srcptr a, mpfi_srcptr b)
+{
+    /* max is increasing in each argument too */
+    mpfr_t lo, hi;
+    mpfr_inits2(mpfi_get_prec(out), lo, hi, (mpfr_ptr)0);
+    mpfr_max(lo, &a->left, &b->left, MPFR_RNDD);
+    mpfr_max(hi, &a->right, &b->right, MPFR_RNDU);
+    mpfi_interv_fr(out, lo, hi);
+    mpfr_clears(lo, hi, (mpfr_ptr)0);
+}
+
+void ul_bounds_sigma_from_radius_bracket(mpfi_ptr sigma, const char *num_text, mpfr_srcptr safe_r,
+                                         mpfr_srcptr unsafe_r, mpfr_prec_t p)
 {
     /* N / r is decreasing in r (N > 0): the largest r (unsafe) gives the lower end,
      * the smallest (safe) the upper end, which is the σ that is certified

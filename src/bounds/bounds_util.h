@@ -15,6 +15,9 @@
  * out is narrower than a or b.  out may alias a or b. */
 void ul_bounds_interval_min(mpfi_ptr out, mpfi_srcptr a, mpfi_srcptr b);
 
+/* The same for max: [max(A.lo, B.lo), max(A.hi, B.hi)], same rounding. */
+void ul_bounds_interval_max(mpfi_ptr out, mpfi_srcptr a, mpfi_srcptr b);
+
 /* σ* = N / r* from a certified bracket of the critical radius r* (the
  * target holds at safe_r and fails at unsafe_r, so safe_r ≤ r* ≤ unsafe_r,
  * both > 0), where N > 0 is the decimal num_text (a sensitivity or a
@@ -26,8 +29,7 @@ void ul_bounds_interval_min(mpfi_ptr out, mpfi_srcptr a, mpfi_srcptr b);
  * whose upper end is the safe σ.  Rounding: both quotients are computed at
  * precision p, the lower rounded down and the upper rounded up, so sigma
  * contains N / r for every r in [safe_r, unsafe_r]. */
-void ul_bounds_sigma_from_radius_bracket(mpfi_ptr sigma, const char *num_text,
-                                         mpfr_srcptr safe_r, mpfr_srcptr unsafe_r,
-                                         mpfr_prec_t p);
+void ul_bounds_sigma_from_radius_bracket(mpfi_ptr sigma, const char *num_text, mpfr_srcptr safe_r,
+                                         mpfr_srcptr unsafe_r, mpfr_prec_t p);
 
 #endif

@@ -24,32 +24,6 @@
 
 /* ---- log(1/γ) ---------------------------------------------------------------------- */
 
-void ul_d2d_gamma(mpfi_ptr gam, mpfi_srcptr L, mpfi_srcptr m)
-{
-    ul_num_init();
-    mpfi_t a, b;
-    mpfi_init2(a, mpfi_get_prec(gam) + 16);
-    mpfi_init2(b, mpfi_get_prec(gam) + 16);
-    mpfi_sub(a, L, m);
-    mpfi_add(b, L, m);
-    mpfi_div(gam, a, b);
-    /* for m ≤ L, γ ∈ [0, 1): intersect */
-    mpfr_t lo, hi;
-    mpfr_inits2(mpfi_get_prec(gam), lo, hi, (mpfr_ptr)0);
-    mpfr_set(lo, &gam->left, MPFR_RNDD);
-    mpfr_set(hi, &gam->right, MPFR_RNDU);
-    if (mpfr_sgn(lo) < 0)
-        mpfr_set_zero(lo, 1);
-    if (mpfr_sgn(hi) < 0)
-        mpfr_set_zero(hi, 1);
-    if (mpfr_cmp_ui(hi, 1) > 0)
-        mpfr_set_ui(hi, 1, MPFR_RNDU);
-    mpfi_interv_fr(gam, lo, hi);
-    mpfr_clears(lo, hi, (mpfr_ptr)0);
-    mpfi_clear(a);
-    mpfi_clear(b);
-}
-
 /* lg ⊇ log(1/γ) = log1p(2m/(L − m)) assuming m ≤ L.  *zero: L − m is
  * certainly 0 (γ = 0, log(1/γ) = +inf; lg is then not set).  When L − m may
  * be 0 without certainly being 0, lg = [log1p(2m/(L−m).hi), +inf]. */
@@ -122,12 +96,6 @@ static const char *const RULE_I_M2 =
 static const char *const RULE_T =
     "learning steps T >= I + log(2Rmn/(2M))/log(1/gamma) (Thm M.1, M.2; spec/langevin.md §4)";
 
-static void pre_add(ul_preconditions *pre, const char *name, const char *rule, ul_pre_state st)
-{
-    if (pre != NULL)
-        ul_pre_add(pre, name, rule, st);
-}
-
 /* ---- the formulas on enclosures -------------------------------------------------------- */
 
 /* σ = c·M/(m n expm1(I·lg) D): the common shape of (86) and (88). */
@@ -194,7 +162,7 @@ ul_status ul_d2d_m1_sigma(mpfi_ptr sigma, const ul_d2d_setting *s, mpfi_srcptr e
         st = ul_fail(err, errlen, UL_EINPUT, "I: must be >= 1");
     if (st != UL_OK)
         return st;
-    pre_add(pre, "m_le_L", RULE_M_LE_L, ul_pre_leq(s->m, s->L));
+    ul_pre_add(pre, "m_le_L", RULE_M_LE_L, ul_pre_leq(s->m, s->L));
     mpfr_prec_t w = mpfi_get_prec(sigma) + 32;
     mpfi_t x, D, c;
     mpfi_init2(x, w);
@@ -242,8 +210,7 @@ ul_status ul_d2d_learning_bound(mpfi_ptr out, const ul_d2d_setting *s, mpfi_srcp
 }
 
 ul_status ul_d2d_m2_iterations_bound(mpfi_ptr out, const ul_d2d_setting *s, mpfi_srcptr d,
-                                     mpfi_srcptr eps, mpfi_srcptr delta, char *err,
-                                     size_t errlen)
+                                     mpfi_srcptr eps, mpfi_srcptr delta, char *err, size_t errlen)
 {
     ul_status st = check_setting(s, err, errlen);
     if (st == UL_OK)
@@ -273,9 +240,9 @@ ul_status ul_d2d_m2_iterations_bound(mpfi_ptr out, const ul_d2d_setting *s, mpfi
     return UL_OK;
 }
 
-ul_status ul_d2d_m2_sigma(mpfi_ptr sigma, const ul_d2d_setting *s, mpfi_srcptr d,
-                          mpfi_srcptr eps, mpfi_srcptr delta, unsigned long I,
-                          ul_preconditions *pre, char *err, size_t errlen)
+ul_status ul_d2d_m2_sigma(mpfi_ptr sigma, const ul_d2d_setting *s, mpfi_srcptr d, mpfi_srcptr eps,
+                          mpfi_srcptr delta, unsigned long I, ul_preconditions *pre, char *err,
+                          size_t errlen)
 {
     mpfr_prec_t w = mpfi_get_prec(sigma) + 32;
     mpfi_t x, D, c;
@@ -286,9 +253,9 @@ ul_status ul_d2d_m2_sigma(mpfi_ptr sigma, const ul_d2d_setting *s, mpfi_srcptr d
     if (st == UL_OK && I < 1)
         st = ul_fail(err, errlen, UL_EINPUT, "I: must be >= 1");
     if (st == UL_OK) {
-        pre_add(pre, "m_le_L", RULE_M_LE_L, ul_pre_leq(s->m, s->L));
+        ul_pre_add(pre, "m_le_L", RULE_M_LE_L, ul_pre_leq(s->m, s->L));
         mpfi_set_ui(c, I);
-        pre_add(pre, "I_ge_m2_bound", RULE_I_M2, ul_pre_leq(x, c));
+        ul_pre_add(pre, "I_ge_m2_bound", RULE_I_M2, ul_pre_leq(x, c));
         /* (88): 8M γ^I/(m n (1 − γ^I)(√(2ℓ2 + 3ε) − √(2ℓ2 + 2ε))) */
         log_c_over_delta(x, delta, 2, 2);
         sqrt_gap(D, x, eps, 3, 2);
@@ -387,7 +354,7 @@ static ul_status validate(const ul_d2d_problem *pb, bool need_eps, bool need_d, 
         return st;
     int c = 0;
     ul_num_decimal_compare(pb->m, pb->L, &c);
-    pre_add(pre, "m_le_L", RULE_M_LE_L, c <= 0 ? UL_PRE_HOLDS : UL_PRE_FAILS);
+    ul_pre_add(pre, "m_le_L", RULE_M_LE_L, c <= 0 ? UL_PRE_HOLDS : UL_PRE_FAILS);
     if (c > 0)
         return ul_fail(err, errlen, UL_EINPUT, "m: precondition m_le_L fails: %s", RULE_M_LE_L);
     return UL_OK;
@@ -497,14 +464,15 @@ static ul_status check_T(const ul_d2d_problem *pb, unsigned long I, ul_precondit
     mpfr_t t;
     mpfr_init2(t, 128);
     mpfr_set_str(t, pb->T, 10, MPFR_RNDN); /* an integer ≤ 1e18: exact at 128 bits */
-    ul_pre_state state = mpfr_cmp_ui(t, Tmin) >= 0    ? UL_PRE_HOLDS
+    ul_pre_state state = mpfr_cmp_ui(t, Tmin) >= 0               ? UL_PRE_HOLDS
                          : least || mpfr_cmp_ui(t, Tmin - 1) < 0 ? UL_PRE_FAILS
-                                                                  : UL_PRE_UNDECIDED;
+                                                                 : UL_PRE_UNDECIDED;
     mpfr_clear(t);
-    pre_add(pre, "T_ge_learning_bound", RULE_T, state);
+    ul_pre_add(pre, "T_ge_learning_bound", RULE_T, state);
     if (state == UL_PRE_FAILS)
-        return ul_fail(err, errlen, UL_EINPUT, "T: precondition T_ge_learning_bound fails: %s "
-                                               "(needs T >= %lu)",
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "T: precondition T_ge_learning_bound fails: %s "
+                       "(needs T >= %lu)",
                        RULE_T, Tmin);
     if (state == UL_PRE_UNDECIDED)
         return ul_fail(err, errlen, UL_ECAP, "T: precondition T_ge_learning_bound undecided");
@@ -522,11 +490,11 @@ static ul_status sigma_eval(ul_num_value *out, void *ctx, char *err, size_t errl
     const sigma_ctx *c = ctx;
     reading r;
     read_at(&r, c->pb, mpfi_get_prec(out->enclosure) + 16);
-    ul_status st = r.gamma_zero ? (mpfi_set_ui(out->enclosure, 0), UL_OK) /* γ^I = 0 */
-                   : c->m2 ? ul_d2d_m2_sigma(out->enclosure, &r.s, r.d, r.eps, r.delta, c->I, NULL,
-                                           err, errlen)
-                         : ul_d2d_m1_sigma(out->enclosure, &r.s, r.eps, r.delta, c->I, NULL, err,
-                                           errlen);
+    ul_status st =
+        r.gamma_zero ? (mpfi_set_ui(out->enclosure, 0), UL_OK) /* γ^I = 0 */
+        : c->m2
+            ? ul_d2d_m2_sigma(out->enclosure, &r.s, r.d, r.eps, r.delta, c->I, NULL, err, errlen)
+            : ul_d2d_m1_sigma(out->enclosure, &r.s, r.eps, r.delta, c->I, NULL, err, errlen);
     out->is_log = false;
     reading_clear(&r);
     return st;
@@ -545,14 +513,14 @@ static ul_status sigma_certified(const ul_d2d_problem *pb, unsigned long I, bool
         bool least;
         st = least_integer(pb, BOUND_M2_I, 0, 0, 0, &Imin, &least, err, errlen);
         if (st == UL_OK) {
-            ul_pre_state state = I >= Imin ? UL_PRE_HOLDS
+            ul_pre_state state = I >= Imin               ? UL_PRE_HOLDS
                                  : least || I + 1 < Imin ? UL_PRE_FAILS
                                                          : UL_PRE_UNDECIDED;
-            pre_add(pre, "I_ge_m2_bound", RULE_I_M2, state);
+            ul_pre_add(pre, "I_ge_m2_bound", RULE_I_M2, state);
             if (state == UL_PRE_FAILS)
                 st = ul_fail(err, errlen, UL_EINPUT,
-                             "I: precondition I_ge_m2_bound fails: %s (needs I >= %lu)",
-                             RULE_I_M2, Imin);
+                             "I: precondition I_ge_m2_bound fails: %s (needs I >= %lu)", RULE_I_M2,
+                             Imin);
             else if (state == UL_PRE_UNDECIDED)
                 st = ul_fail(err, errlen, UL_ECAP, "I: precondition I_ge_m2_bound undecided");
         }
@@ -583,8 +551,8 @@ ul_status ul_d2d_m2_sigma_certified(const ul_d2d_problem *pb, unsigned long I,
     return sigma_certified(pb, I, true, want, sigma, pre, rep, err, errlen);
 }
 
-ul_status ul_d2d_learning_iterations(const ul_d2d_problem *pb, unsigned long I,
-                                     unsigned long *T, bool *least, char *err, size_t errlen)
+ul_status ul_d2d_learning_iterations(const ul_d2d_problem *pb, unsigned long I, unsigned long *T,
+                                     bool *least, char *err, size_t errlen)
 {
     ul_status st = validate(pb, false, false, true, NULL, err, errlen);
     if (st != UL_OK)
@@ -602,8 +570,7 @@ ul_status ul_d2d_m2_least_I(const ul_d2d_problem *pb, unsigned long *I, bool *le
 }
 
 ul_status ul_d2d_m2_request_iterations(const ul_d2d_problem *pb, unsigned long I, unsigned long i,
-                                       unsigned long *steps, bool *least, char *err,
-                                       size_t errlen)
+                                       unsigned long *steps, bool *least, char *err, size_t errlen)
 {
     ul_status st = validate(pb, false, true, false, NULL, err, errlen);
     if (st == UL_OK && i < 1)

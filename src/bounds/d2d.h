@@ -39,9 +39,6 @@ typedef struct {
     mpfi_srcptr L, m, M, n; /* 0 < m ≤ L, M > 0, n ≥ 1 */
 } ul_d2d_setting;
 
-/* gam ⊇ γ = (L − m)/(L + m), clamped to [0, 1) (valid when m ≤ L). */
-void ul_d2d_gamma(mpfi_ptr gam, mpfi_srcptr L, mpfi_srcptr m);
-
 /* Thm M.1 (86), I ≥ 1, ε > 0, 0 < δ < 1.  Precondition "m_le_L". */
 ul_status ul_d2d_m1_sigma(mpfi_ptr sigma, const ul_d2d_setting *s, mpfi_srcptr eps,
                           mpfi_srcptr delta, unsigned long I, ul_preconditions *pre, char *err,
@@ -54,13 +51,12 @@ ul_status ul_d2d_learning_bound(mpfi_ptr out, const ul_d2d_setting *s, mpfi_srcp
 
 /* The right-hand side of (87), d ≥ 1 the dimension. */
 ul_status ul_d2d_m2_iterations_bound(mpfi_ptr out, const ul_d2d_setting *s, mpfi_srcptr d,
-                                     mpfi_srcptr eps, mpfi_srcptr delta, char *err,
-                                     size_t errlen);
+                                     mpfi_srcptr eps, mpfi_srcptr delta, char *err, size_t errlen);
 
 /* Thm M.2 (88).  Preconditions "m_le_L" and "I_ge_m2_bound" (I ≥ (87)). */
-ul_status ul_d2d_m2_sigma(mpfi_ptr sigma, const ul_d2d_setting *s, mpfi_srcptr d,
-                          mpfi_srcptr eps, mpfi_srcptr delta, unsigned long I,
-                          ul_preconditions *pre, char *err, size_t errlen);
+ul_status ul_d2d_m2_sigma(mpfi_ptr sigma, const ul_d2d_setting *s, mpfi_srcptr d, mpfi_srcptr eps,
+                          mpfi_srcptr delta, unsigned long I, ul_preconditions *pre, char *err,
+                          size_t errlen);
 
 /* out ⊇ I + log(log(4 d i/δ))/log(1/γ), the steps of request i ≥ 1 (M.2). */
 ul_status ul_d2d_m2_request_bound(mpfi_ptr out, const ul_d2d_setting *s, mpfi_srcptr d,
@@ -100,8 +96,8 @@ ul_status ul_d2d_m2_sigma_certified(const ul_d2d_problem *pb, unsigned long I,
  * (one above). */
 
 /* Least learning T ≥ 0 with T ≥ I + log(2Rmn/(2M))/log(1/γ) (needs R). */
-ul_status ul_d2d_learning_iterations(const ul_d2d_problem *pb, unsigned long I,
-                                     unsigned long *T, bool *least, char *err, size_t errlen);
+ul_status ul_d2d_learning_iterations(const ul_d2d_problem *pb, unsigned long I, unsigned long *T,
+                                     bool *least, char *err, size_t errlen);
 
 /* Least I ≥ 1 meeting (87) (needs d, eps). */
 ul_status ul_d2d_m2_least_I(const ul_d2d_problem *pb, unsigned long *I, bool *least, char *err,
@@ -110,8 +106,7 @@ ul_status ul_d2d_m2_least_I(const ul_d2d_problem *pb, unsigned long *I, bool *le
 /* Steps of request i ≥ 1 (M.2): I + ⌈log(log(4di/δ))/log(1/γ)⌉, and the total
  * over requests 1..requests (≤ 1e6). */
 ul_status ul_d2d_m2_request_iterations(const ul_d2d_problem *pb, unsigned long I, unsigned long i,
-                                       unsigned long *steps, bool *least, char *err,
-                                       size_t errlen);
+                                       unsigned long *steps, bool *least, char *err, size_t errlen);
 ul_status ul_d2d_m2_total_iterations(const ul_d2d_problem *pb, unsigned long I,
                                      unsigned long requests, unsigned long *total, bool *least,
                                      char *err, size_t errlen);

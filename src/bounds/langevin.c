@@ -79,7 +79,6 @@ static bool certainly_nonneg(mpfi_srcptr x)
     return x != NULL && mpfr_sgn(&x->left) >= 0;
 }
 
-
 static bool decimal_is_integer(const char *text)
 {
     mpq_t q;
@@ -92,13 +91,6 @@ static bool decimal_is_integer(const char *text)
 static ul_pre_state state_of(bool holds)
 {
     return holds ? UL_PRE_HOLDS : UL_PRE_FAILS;
-}
-
-/* Adds to pre when pre is not NULL. */
-static void pre_add(ul_preconditions *pre, const char *name, const char *rule, ul_pre_state st)
-{
-    if (pre != NULL)
-        ul_pre_add(pre, name, rule, st);
 }
 
 /* ---- the caps of Lemma F.2 ---------------------------------------------------- */
@@ -142,8 +134,7 @@ void ul_langevin_caps(mpfi_ptr cbar, mpfi_ptr ctilde, const ul_langevin_setting 
 
 /* ---- domain checks for the enclosure functions ----------------------------------- */
 
-static ul_status check_setting(const ul_langevin_setting *s, bool need_R, char *err,
-                               size_t errlen)
+static ul_status check_setting(const ul_langevin_setting *s, bool need_R, char *err, size_t errlen)
 {
     if (s == NULL)
         return ul_fail(err, errlen, UL_EINPUT, "setting: missing");
@@ -191,30 +182,30 @@ static void sc_preconditions(const ul_langevin_setting *s, mpfi_srcptr C, bool t
     mpfi_t a, b;
     mpfi_init2(a, w);
     mpfi_init2(b, w);
-    pre_add(pre, "m_le_L",
-            "m <= L: an m-strongly convex, L-smooth loss needs m <= L (spec/langevin.md §1.1 "
-            "(4)-(5))",
-            ul_pre_leq(s->m, s->L));
+    ul_pre_add(pre, "m_le_L",
+               "m <= L: an m-strongly convex, L-smooth loss needs m <= L (spec/langevin.md §1.1 "
+               "(4)-(5))",
+               ul_pre_leq(s->m, s->L));
     mpfi_sqr(a, s->sigma);
     mpfi_div(a, a, s->m); /* σ²/m */
-    pre_add(pre, thm33 ? "C0_gt_sigma2_over_m" : "sigma2_over_m_lt_C_LSI",
-            thm33 ? "initial LSI constant C_0 > sigma^2/m (Thm 3.3, strongly convex case; "
-                    "spec/langevin.md §4)"
-                  : "sigma^2/m < C_LSI (Thm 3.2 case 3; spec/langevin.md §4)",
-            ul_pre_less(a, C));
+    ul_pre_add(pre, thm33 ? "C0_gt_sigma2_over_m" : "sigma2_over_m_lt_C_LSI",
+               thm33 ? "initial LSI constant C_0 > sigma^2/m (Thm 3.3, strongly convex case; "
+                       "spec/langevin.md §4)"
+                     : "sigma^2/m < C_LSI (Thm 3.2 case 3; spec/langevin.md §4)",
+               ul_pre_less(a, C));
     mpfi_div(a, a, C);
     mpfi_ui_sub(a, 1, a);
     mpfi_mul_2ui(a, a, 1); /* 2(1 − σ²/(mC)) */
     mpfi_mul(b, s->eta, s->m);
-    pre_add(pre, "eta_le_sc_bound",
-            thm33 ? "eta <= (2/m)(1 - sigma^2/(m C_0)) (Thm 3.3, strongly convex case; "
-                    "spec/langevin.md §4)"
-                  : "eta <= (2/m)(1 - sigma^2/(m C_LSI)) (Thm 3.2 case 3; spec/langevin.md §4)",
-            ul_pre_leq(b, a));
-    pre_add(pre, "eta_le_1_over_L",
-            thm33 ? "eta <= 1/L (Thm 3.3, strongly convex case; spec/langevin.md §4)"
-                  : "eta <= 1/L (Thm 3.2 case 3; spec/langevin.md §4)",
-            eta_le_c_over_L(s, 1));
+    ul_pre_add(pre, "eta_le_sc_bound",
+               thm33 ? "eta <= (2/m)(1 - sigma^2/(m C_0)) (Thm 3.3, strongly convex case; "
+                       "spec/langevin.md §4)"
+                     : "eta <= (2/m)(1 - sigma^2/(m C_LSI)) (Thm 3.2 case 3; spec/langevin.md §4)",
+               ul_pre_leq(b, a));
+    ul_pre_add(pre, "eta_le_1_over_L",
+               thm33 ? "eta <= 1/L (Thm 3.3, strongly convex case; spec/langevin.md §4)"
+                     : "eta <= 1/L (Thm 3.2 case 3; spec/langevin.md §4)",
+               eta_le_c_over_L(s, 1));
     mpfi_clear(a);
     mpfi_clear(b);
 }
@@ -383,9 +374,9 @@ ul_status ul_langevin_eps0_slope(mpfi_ptr E, const ul_langevin_setting *s, unsig
         mpfi_set(E, c);
     } else {
         if (s->kind == UL_LANGEVIN_CONVEX)
-            pre_add(pre, "eta_le_2_over_L",
-                    "eta <= 2/L (Thm 3.3, convex case; spec/langevin.md §4)",
-                    eta_le_c_over_L(s, 2));
+            ul_pre_add(pre, "eta_le_2_over_L",
+                       "eta <= 2/L (Thm 3.3, convex case; spec/langevin.md §4)",
+                       eta_le_c_over_L(s, 2));
         st = eps0_sum(t, s, C0, T, v, err, errlen);
         /* (51): ε0/α = (2ηS²M²/(σ²n²))·Σ */
         mpfi_mul_ui(c, s->M, S);
@@ -452,8 +443,8 @@ ul_status ul_langevin_rate_sum(mpfi_ptr lambda, const ul_langevin_setting *s, mp
         mpfi_mul_ui(sum, Rk, K);
     } else {
         if (s->kind == UL_LANGEVIN_CONVEX)
-            pre_add(pre, "eta_le_2_over_L", "eta <= 2/L (Thm 3.2 case 2; spec/langevin.md §4)",
-                    eta_le_c_over_L(s, 2));
+            ul_pre_add(pre, "eta_le_2_over_L", "eta <= 2/L (Thm 3.2 case 2; spec/langevin.md §4)",
+                       eta_le_c_over_L(s, 2));
         ul_langevin_caps(cbar, ctil, s);
         if (s->kind == UL_LANGEVIN_NONCONVEX) {
             mpfi_mul(g, s->eta, s->L);
@@ -768,7 +759,7 @@ static void obj_eval_dual(mpfi_ptr f, mpfi_ptr df, const objective *o, mpfi_srcp
             mpfi_div_2ui(a, a, 1);
             mpfi_div_2ui(da, da, 1);
             mpfi_mul_2ui(e0, a, 1);
-            mpfi_mul(e0, e0, o->E);  /* 2aE */
+            mpfi_mul(e0, e0, o->E); /* 2aE */
             mpfi_mul_2ui(de0, da, 1);
             mpfi_mul(de0, de0, o->E); /* 2a'E */
             /* u = ε^(j−1)(2a) + ε0(2a) */
@@ -939,8 +930,7 @@ static char *decimal_text(mpfr_srcptr x, int digits)
         }
         out[k] = '\0';
     } else {
-        snprintf(out, len, "%s0.%se%ld", s[0] == '-' ? "-" : "", s[0] == '-' ? s + 1 : s,
-                 (long)e);
+        snprintf(out, len, "%s0.%se%ld", s[0] == '-' ? "-" : "", s[0] == '-' ? s + 1 : s, (long)e);
     }
     mpfr_free_str(s);
     return out;
@@ -1107,8 +1097,7 @@ static ul_side obj_decide(const objective *o, char **witness)
         }
         /* split, unless the box is already at the limit of this precision */
         mpfr_mul_2si(t, bx->lo, -(long)(p - 8), MPFR_RNDD);
-        if (mpfr_lessequal_p(width, t) || !mpfr_less_p(bx->lo, mid) ||
-            !mpfr_less_p(mid, bx->hi)) {
+        if (mpfr_lessequal_p(width, t) || !mpfr_less_p(bx->lo, mid) || !mpfr_less_p(mid, bx->hi)) {
             open = true;
             mpfr_clears(bx->lo, bx->hi, (mpfr_ptr)0);
             n--;
@@ -1220,10 +1209,10 @@ static ul_status sc_validate(const ul_langevin_sc_problem *pb, const char *sigma
     mpq_mul(t, qe, qm);
     int em = mpq_cmp_ui(t, 1, 1);
     bool eta_m = em <= 0;
-    pre_add(pre, "m_le_L", RULE_M_LE_L, state_of(m_le_L));
-    pre_add(pre, "eta_le_1_over_L", RULE_SC_ETA_L, state_of(eta_L));
-    pre_add(pre, "eta_le_sc_bound", RULE_SC_ETA_M, state_of(eta_m));
-    pre_add(pre, "sigma2_over_m_lt_C_LSI", RULE_SC_CLSI, UL_PRE_HOLDS);
+    ul_pre_add(pre, "m_le_L", RULE_M_LE_L, state_of(m_le_L));
+    ul_pre_add(pre, "eta_le_1_over_L", RULE_SC_ETA_L, state_of(eta_L));
+    ul_pre_add(pre, "eta_le_sc_bound", RULE_SC_ETA_M, state_of(eta_m));
+    ul_pre_add(pre, "sigma2_over_m_lt_C_LSI", RULE_SC_CLSI, UL_PRE_HOLDS);
     if (st == UL_OK && !m_le_L)
         st = ul_fail(err, errlen, UL_EINPUT, "m: precondition m_le_L fails: %s", RULE_M_LE_L);
     if (st == UL_OK && !eta_L)
@@ -1241,9 +1230,8 @@ static ul_status sc_validate(const ul_langevin_sc_problem *pb, const char *sigma
  * (need_sigma, need_eps) must be given, then K ≤ UL_LANGEVIN_MAX_K (pass
  * K = 0 where the entry point takes no K).  The first failure wins. */
 static ul_status sc_validate_entry(const ul_langevin_sc_problem *pb, const char *sigma,
-                                   const char *eps, bool need_sigma, bool need_eps,
-                                   unsigned long K, ul_preconditions *pre, char *err,
-                                   size_t errlen)
+                                   const char *eps, bool need_sigma, bool need_eps, unsigned long K,
+                                   ul_preconditions *pre, char *err, size_t errlen)
 {
     ul_status st = sc_validate(pb, sigma, eps, pre, err, errlen);
     if (st == UL_OK && need_sigma && sigma == NULL)
@@ -1335,8 +1323,8 @@ static void sc_objective(objective *o, const sc_reading *rd, mpfi_srcptr sigma, 
     obj_doubles(o);
 }
 
-static void sc_objective_text(objective *o, const sc_reading *rd, const char *sigma,
-                              size_t count, const unsigned long *Ks)
+static void sc_objective_text(objective *o, const sc_reading *rd, const char *sigma, size_t count,
+                              const unsigned long *Ks)
 {
     mpfi_t s;
     mpfi_init2(s, rd->prec + 16);
@@ -1401,8 +1389,8 @@ static ul_status copy_alpha(char *alpha_out, size_t alpha_len, const char *text,
         return ul_fail(err, errlen, UL_EINPUT, "alpha_out: needs room for %d characters",
                        UL_LANGEVIN_ALPHA_TEXT_LEN);
     if (strlen(text) + 1 > alpha_len)
-        return ul_fail(err, errlen, UL_ECAP, "alpha: the chosen order needs more than %zu characters",
-                       alpha_len - 1);
+        return ul_fail(err, errlen, UL_ECAP,
+                       "alpha: the chosen order needs more than %zu characters", alpha_len - 1);
     memcpy(alpha_out, text, strlen(text) + 1);
     return UL_OK;
 }
@@ -1435,10 +1423,10 @@ ul_status ul_langevin_sc_eps_certified(const ul_langevin_sc_problem *pb, const c
 typedef struct {
     const ul_langevin_sc_problem *pb;
     const char *sigma, *eps;
-    size_t count;       /* requests; the last K is searched */
-    unsigned long *Ks;  /* count entries */
+    size_t count;      /* requests; the last K is searched */
+    unsigned long *Ks; /* count entries */
     mpfr_prec_t cap;
-    char *witness;      /* α of the last "reaches" decision, for witness_k */
+    char *witness; /* α of the last "reaches" decision, for witness_k */
     unsigned long witness_k;
     mpfr_prec_t bits_used;
 } ksearch;
@@ -1481,8 +1469,8 @@ static unsigned long ks_guess(ksearch *ks)
     sc_objective_text(&o, &rd, ks->sigma, ks->count, ks->Ks);
     double r = mid_d(rd.R), lt = log(mid_d(rd.target));
     unsigned long lo = 0, hi = 1, K = 0;
-#define KS_REACHES(k)                                                                          \
-    (o.lamd[ks->count - 1] = (double)(k) * r, obj_logf_d(&o, obj_search_beta(&o)) <= lt)
+#define KS_REACHES(k)                                                                              \
+    (o.lamd[ks->count - 1] = (double)(k)*r, obj_logf_d(&o, obj_search_beta(&o)) <= lt)
     if (KS_REACHES(0)) {
         K = 0;
     } else {
@@ -1692,7 +1680,7 @@ ul_status ul_langevin_sc_sigma_min(const ul_langevin_sc_problem *pb, const char 
         sc_reading_clear(&s.rd);
     if (st == UL_OK || (st == UL_ECAP && !mpfr_nan_p(unsafe))) {
         mpfr_prec_t p = mpfr_get_prec(safe) > mpfr_get_prec(unsafe) ? mpfr_get_prec(safe)
-                                                                     : mpfr_get_prec(unsafe);
+                                                                    : mpfr_get_prec(unsafe);
         mpfi_set_prec(sigma, p);
         mpfi_interv_fr(sigma, unsafe, safe); /* exact: both at precision p */
     }
@@ -1856,7 +1844,7 @@ ul_status ul_langevin_general_eps_certified(const ul_langevin_general_problem *p
             "eta <= 2/L (Thm 3.3 convex case and Thm 3.2 case 2; spec/langevin.md §4)";
         mpq_mul(qe, qe, qL);
         bool holds = mpq_cmp_ui(qe, 2, 1) <= 0;
-        pre_add(pre, "eta_le_2_over_L", rule, state_of(holds));
+        ul_pre_add(pre, "eta_le_2_over_L", rule, state_of(holds));
         if (st == UL_OK && !holds)
             st = ul_fail(err, errlen, UL_EINPUT, "eta: precondition eta_le_2_over_L fails: %s",
                          rule);

@@ -292,25 +292,7 @@ static void log_add_exp(mpfi_ptr out, mpfi_srcptr a, mpfi_srcptr b)
     mpfr_clears(lo, hi, (mpfr_ptr)0);
 }
 
-/* out ⊇ max(a, b), endpoint by endpoint (the ends rounded outward); min is
- * ul_bounds_interval_min. */
-static void encl_max(mpfi_ptr out, mpfi_srcptr a, mpfi_srcptr b)
-{
-    mpfr_t lo, hi;
-    mpfr_inits2(mpfi_get_prec(out), lo, hi, (mpfr_ptr)0);
-    mpfr_max(lo, &a->left, &b->left, MPFR_RNDD);
-    mpfr_max(hi, &a->right, &b->right, MPFR_RNDU);
-    mpfi_interv_fr(out, lo, hi);
-    mpfr_clears(lo, hi, (mpfr_ptr)0);
-}
-
 /* ---- preconditions ------------------------------------------------------------ */
-
-static void pre_add(ul_preconditions *pre, const char *name, const char *rule, ul_pre_state s)
-{
-    if (pre != NULL)
-        ul_pre_add(pre, name, rule, s);
-}
 
 static ul_pre_state holds(bool b)
 {
@@ -357,7 +339,7 @@ static void pre_q(ul_preconditions *pre, const reading *in)
     mpq_t one;
     mpq_init(one);
     mpq_set_ui(one, 1, 1);
-    pre_add(pre, "q_gt_1", RULE_Q, rat_less(one, Q(in, F_Q)));
+    ul_pre_add(pre, "q_gt_1", RULE_Q, rat_less(one, Q(in, F_Q)));
     mpq_clear(one);
 }
 
@@ -369,7 +351,7 @@ static void pre_eta_convex(ul_preconditions *pre, const reading *in)
     mpq_add(t, Q(in, F_LAMBDA), Q(in, F_BETA));
     mpq_mul(t, t, Q(in, F_ETA));
     mpq_set_ui(one, 1, 1);
-    pre_add(pre, "eta_lt_inv_lambda_plus_beta", RULE_ETA_CONVEX, rat_less(t, one));
+    ul_pre_add(pre, "eta_lt_inv_lambda_plus_beta", RULE_ETA_CONVEX, rat_less(t, one));
     mpq_clears(t, one, (mpq_ptr)0);
 }
 
@@ -384,10 +366,10 @@ static void pre_init_g15(ul_preconditions *pre, const reading *in)
     mpq_mul(lhs, lhs, Q(in, F_LAMBDA));
     mpq_mul(lhs, lhs, Q(in, F_INIT));
     rat_sigma2(s2, in);
-    pre_add(pre, "init_variance_prescribed",
-            "initialisation rho = N(0, sigma^2/(lambda(1 - eta lambda/2)) I_d) (Thm G.15 via "
-            "Lemma G.14; spec/forget.md sec. 5, sec. 9 item 7)",
-            holds(mpq_equal(lhs, s2)));
+    ul_pre_add(pre, "init_variance_prescribed",
+               "initialisation rho = N(0, sigma^2/(lambda(1 - eta lambda/2)) I_d) (Thm G.15 via "
+               "Lemma G.14; spec/forget.md sec. 5, sec. 9 item 7)",
+               holds(mpq_equal(lhs, s2)));
     mpq_clears(lhs, s2, (mpq_ptr)0);
 }
 
@@ -1187,7 +1169,7 @@ static void value_51(ul_num_value *out, const reading *in, const void *arg)
         ul_num_value_init(&other, mpfi_get_prec(out->enclosure));
         value_51_kabar_deletion(&other, in);
         value_51_kabar_utility(out, in, w->variant);
-        encl_max(out->enclosure, out->enclosure, other.enclosure);
+        ul_bounds_interval_max(out->enclosure, out->enclosure, other.enclosure);
         ul_num_value_clear(&other);
         rational = false;
         break;
@@ -1236,19 +1218,20 @@ static void pre_51(ul_preconditions *pre, const reading *in)
     if (pre == NULL)
         return;
     ul_pre_clear(pre);
-    pre_add(pre, "lambda_pos", "lambda > 0 (Thm 5.1; spec/forget.md sec. 5)",
-            holds(mpq_sgn(Q(in, F_LAMBDA)) > 0));
-    pre_add(pre, "beta_pos", "beta > 0 (Thm 5.1; spec/forget.md sec. 5)",
-            holds(mpq_sgn(Q(in, F_BETA)) > 0));
-    pre_add(pre, "L_pos", "L > 0 (Thm 5.1; spec/forget.md sec. 5)", holds(mpq_sgn(Q(in, F_L)) > 0));
+    ul_pre_add(pre, "lambda_pos", "lambda > 0 (Thm 5.1; spec/forget.md sec. 5)",
+               holds(mpq_sgn(Q(in, F_LAMBDA)) > 0));
+    ul_pre_add(pre, "beta_pos", "beta > 0 (Thm 5.1; spec/forget.md sec. 5)",
+               holds(mpq_sgn(Q(in, F_BETA)) > 0));
+    ul_pre_add(pre, "L_pos", "L > 0 (Thm 5.1; spec/forget.md sec. 5)",
+               holds(mpq_sgn(Q(in, F_L)) > 0));
     pre_q(pre, in);
-    pre_add(pre, "eps_dd_pos", "0 < eps_dd (Thm 5.1; spec/forget.md sec. 5)",
-            holds(mpq_sgn(Q(in, F_EPS_DD)) > 0));
-    pre_add(pre, "eps_dd_le_eps_dp", "eps_dd <= eps_dp (Thm 5.1; spec/forget.md sec. 5)",
-            rat_leq(Q(in, F_EPS_DD), Q(in, F_EPS_DP)));
+    ul_pre_add(pre, "eps_dd_pos", "0 < eps_dd (Thm 5.1; spec/forget.md sec. 5)",
+               holds(mpq_sgn(Q(in, F_EPS_DD)) > 0));
+    ul_pre_add(pre, "eps_dd_le_eps_dp", "eps_dd <= eps_dp (Thm 5.1; spec/forget.md sec. 5)",
+               rat_leq(Q(in, F_EPS_DD), Q(in, F_EPS_DP)));
     if (in->set[F_R])
-        pre_add(pre, "r_le_n", "a request replaces r <= n distinct records (Def 2.5)",
-                rat_leq(Q(in, F_R), Q(in, F_N)));
+        ul_pre_add(pre, "r_le_n", "a request replaces r <= n distinct records (Def 2.5)",
+                   rat_leq(Q(in, F_R), Q(in, F_N)));
 }
 
 ul_status ul_ngd_thm51(const ul_ngd_params *pb, ul_ngd_51_quantity which, ul_variant variant,
@@ -1705,26 +1688,26 @@ static ul_pre_state state_eta_g22(const reading *in)
 static void pre_52_shared(ul_preconditions *pre, const reading *in, const ul_ngd_params *pb,
                           bool full)
 {
-    pre_add(pre, "lambda_pos", "lambda > 0 (Thm 5.2; spec/forget.md sec. 5)",
-            holds(mpq_sgn(Q(in, F_LAMBDA)) > 0));
-    pre_add(pre, "beta_pos", "beta > 0 (Thm 5.2; spec/forget.md sec. 5)",
-            holds(mpq_sgn(Q(in, F_BETA)) > 0));
+    ul_pre_add(pre, "lambda_pos", "lambda > 0 (Thm 5.2; spec/forget.md sec. 5)",
+               holds(mpq_sgn(Q(in, F_LAMBDA)) > 0));
+    ul_pre_add(pre, "beta_pos", "beta > 0 (Thm 5.2; spec/forget.md sec. 5)",
+               holds(mpq_sgn(Q(in, F_BETA)) > 0));
     if (full)
-        pre_add(pre, "L_pos", "L > 0 (Thm 5.2; spec/forget.md sec. 5)",
-                holds(mpq_sgn(Q(in, F_L)) > 0));
-    pre_add(pre, "eta_pos", "eta > 0 (Thm 5.2; spec/forget.md sec. 5)",
-            holds(mpq_sgn(Q(in, F_ETA)) > 0));
+        ul_pre_add(pre, "L_pos", "L > 0 (Thm 5.2; spec/forget.md sec. 5)",
+                   holds(mpq_sgn(Q(in, F_L)) > 0));
+    ul_pre_add(pre, "eta_pos", "eta > 0 (Thm 5.2; spec/forget.md sec. 5)",
+               holds(mpq_sgn(Q(in, F_ETA)) > 0));
     pre_q(pre, in);
     if (full) {
-        pre_add(pre, "eps_dd_pos", "0 < eps_dd (Thm 5.2; spec/forget.md sec. 5)",
-                holds(mpq_sgn(Q(in, F_EPS_DD)) > 0));
-        pre_add(pre, "eps_dd_le_eps_dp", "eps_dd <= eps_dp (Thm 5.2; spec/forget.md sec. 5)",
-                rat_leq(Q(in, F_EPS_DD), Q(in, F_EPS_DP)));
-        pre_add(pre, "eps_dp_lt_d", "eps_dp < d (Thm 5.2; spec/forget.md sec. 5)",
-                rat_less(Q(in, F_EPS_DP), Q(in, F_D)));
+        ul_pre_add(pre, "eps_dd_pos", "0 < eps_dd (Thm 5.2; spec/forget.md sec. 5)",
+                   holds(mpq_sgn(Q(in, F_EPS_DD)) > 0));
+        ul_pre_add(pre, "eps_dd_le_eps_dp", "eps_dd <= eps_dp (Thm 5.2; spec/forget.md sec. 5)",
+                   rat_leq(Q(in, F_EPS_DD), Q(in, F_EPS_DP)));
+        ul_pre_add(pre, "eps_dp_lt_d", "eps_dp < d (Thm 5.2; spec/forget.md sec. 5)",
+                   rat_less(Q(in, F_EPS_DP), Q(in, F_D)));
     }
-    pre_add(pre, "r_le_n", "a request replaces r <= n distinct records (Def 2.5)",
-            rat_leq(Q(in, F_R), Q(in, F_N)));
+    ul_pre_add(pre, "r_le_n", "a request replaces r <= n distinct records (Def 2.5)",
+               rat_leq(Q(in, F_R), Q(in, F_N)));
     if (pb->log_B != NULL && pb->b != NULL) {
         /* b ≤ σ² log B/4 */
         mpq_t rhs;
@@ -1732,10 +1715,10 @@ static void pre_52_shared(ul_preconditions *pre, const reading *in, const ul_ngd
         rat_sigma2(rhs, in);
         mpq_mul(rhs, rhs, Q(in, F_LOGB));
         mpq_div_2exp(rhs, rhs, 2);
-        pre_add(pre, "loss_bound_le_sigma2_logB_over_4",
-                "the loss is (sigma^2 log B/4)-bounded: b <= sigma^2 log B/4 (Thm 5.2, G.22; "
-                "spec/forget.md sec. 9 item 5)",
-                rat_leq(Q(in, F_B), rhs));
+        ul_pre_add(pre, "loss_bound_le_sigma2_logB_over_4",
+                   "the loss is (sigma^2 log B/4)-bounded: b <= sigma^2 log B/4 (Thm 5.2, G.22; "
+                   "spec/forget.md sec. 9 item 5)",
+                   rat_leq(Q(in, F_B), rhs));
         mpq_clear(rhs);
     }
     if (in->set[F_INIT]) {
@@ -1744,10 +1727,10 @@ static void pre_52_shared(ul_preconditions *pre, const reading *in, const ul_ngd
         mpq_inits(l, s2, (mpq_ptr)0);
         mpq_mul(l, Q(in, F_INIT), Q(in, F_LAMBDA));
         rat_sigma2(s2, in);
-        pre_add(pre, "init_variance_prescribed",
-                "initialisation rho = N(0, (sigma^2/lambda) I_d) (Thm 5.2, base case (153); "
-                "spec/forget.md sec. 9 item 7)",
-                holds(mpq_equal(l, s2)));
+        ul_pre_add(pre, "init_variance_prescribed",
+                   "initialisation rho = N(0, (sigma^2/lambda) I_d) (Thm 5.2, base case (153); "
+                   "spec/forget.md sec. 9 item 7)",
+                   holds(mpq_equal(l, s2)));
         mpq_clears(l, s2, (mpq_ptr)0);
     }
 }
@@ -1789,9 +1772,9 @@ ul_status ul_ngd_thm52_check(const ul_ngd_params *pb, ul_ngd_52_part part, ul_va
         rat_max(m, Q(&in, F_KA), Q(&in, F_KABAR));
         mpq_mul(b, b, m);
         mpq_clear(m);
-        pre_add(pre, "sigma2_ge_privacy_bound",
-                "sigma^2 >= q L^2 eta max{K_A, K_Abar}/(eps_dp n^2) (Thm 5.2(1), eq. 18)",
-                rat_leq(b, a));
+        ul_pre_add(pre, "sigma2_ge_privacy_bound",
+                   "sigma^2 >= q L^2 eta max{K_A, K_Abar}/(eps_dp n^2) (Thm 5.2(1), eq. 18)",
+                   rat_leq(b, a));
     } else {
         ul_pre_state s;
         /* η ≤ λ eps_dd/(64dqB(β+λ)²) */
@@ -1801,10 +1784,10 @@ ul_status ul_ngd_thm52_check(const ul_ngd_params *pb, ul_ngd_52_part part, ul_va
             s = UL_PRE_FAILS;
         else
             s = decide(&in, DEC_ETA_DELETION);
-        pre_add(pre, "eta_le_deletion_bound",
-                "eta <= lambda eps_dd/(64 d q B (beta + lambda)^2) (Thm 5.2(2))", s);
+        ul_pre_add(pre, "eta_le_deletion_bound",
+                   "eta <= lambda eps_dd/(64 d q B (beta + lambda)^2) (Thm 5.2(2))", s);
         if (variant != UL_VARIANT_PRINTED)
-            pre_add(pre, "eta_le_g22_bound", RULE_ETA_G22, state_eta_g22(&in));
+            ul_pre_add(pre, "eta_le_g22_bound", RULE_ETA_G22, state_eta_g22(&in));
         /* K_A ≥ (2B/(λη)) log(q log B/eps_dd) */
         if (mpq_sgn(Q(&in, F_EPS_DD)) == 0) {
             s = UL_PRE_FAILS;
@@ -1818,8 +1801,8 @@ ul_status ul_ngd_thm52_check(const ul_ngd_params *pb, ul_ngd_52_part part, ul_va
             else
                 s = decide(&in, DEC_KA);
         }
-        pre_add(pre, "KA_ge_bound",
-                "K_A >= (2B/(lambda eta)) log(q log B/eps_dd) (Thm 5.2(2), eq. 19)", s);
+        ul_pre_add(pre, "KA_ge_bound",
+                   "K_A >= (2B/(lambda eta)) log(q log B/eps_dd) (Thm 5.2(2), eq. 19)", s);
         /* K_Abar ≥ K_A − (2B/(λη)) log X */
         rat_52_x(a, &in);
         int c = mpq_cmp(a, one);
@@ -1833,10 +1816,10 @@ ul_status ul_ngd_thm52_check(const ul_ngd_params *pb, ul_ngd_52_part part, ul_va
             s = UL_PRE_HOLDS;
         else
             s = decide(&in, DEC_KABAR_ABOVE);
-        pre_add(pre, "KAbar_ge_bound",
-                "K_Abar >= K_A - (2B/(lambda eta)) log(log B/(2(eps_dd + (r/n) log B))) (Thm "
-                "5.2(2), eq. 19)",
-                s);
+        ul_pre_add(pre, "KAbar_ge_bound",
+                   "K_Abar >= K_A - (2B/(lambda eta)) log(log B/(2(eps_dd + (r/n) log B))) (Thm "
+                   "5.2(2), eq. 19)",
+                   s);
     }
     mpq_clears(a, b, one, (mpq_ptr)0);
     reading_clear(&in);
@@ -1905,7 +1888,7 @@ static void value_nonconvex(ul_num_value *out, const reading *in, const void *ar
         mpfi_neg(u, u);
         mpfi_log(u, u);
         mpfi_sub(t, t, u);
-        encl_max(v, le0, t);
+        ul_bounds_interval_max(v, le0, t);
     } else if (mpfr_sgn(&lc->left) >= 0) {
         set_inf(out); /* c ≥ 1: the recursion gives nothing */
     } else {
@@ -1941,7 +1924,7 @@ ul_status ul_ngd_nonconvex_deletion_eps(const ul_ngd_params *pb, const ul_num_pr
     if (pre != NULL)
         ul_pre_clear(pre);
     pre_52_shared(pre, &in, pb, false);
-    pre_add(pre, "eta_le_g22_bound", RULE_ETA_G22, state_eta_g22(&in));
+    ul_pre_add(pre, "eta_le_g22_bound", RULE_ETA_G22, state_eta_g22(&in));
     ul_pre_state s;
     if (mpq_sgn(Q(&in, F_ETA)) == 0 || mpq_sgn(Q(&in, F_KABAR)) == 0) {
         mpq_t one;
@@ -1952,10 +1935,10 @@ ul_status ul_ngd_nonconvex_deletion_eps(const ul_ngd_params *pb, const ul_num_pr
     } else {
         s = decide(&in, DEC_CONTRACTION);
     }
-    pre_add(pre, "contraction_lt_1",
-            "c = q exp(-lambda eta K_Abar/(2B)) < 1, so the recursion of G.22, G.23 and B.4 "
-            "stays bounded (spec/forget.md sec. 6, [DERIVED])",
-            s);
+    ul_pre_add(pre, "contraction_lt_1",
+               "c = q exp(-lambda eta K_Abar/(2B)) < 1, so the recursion of G.22, G.23 and B.4 "
+               "stays bounded (spec/forget.md sec. 6, [DERIVED])",
+               s);
     st = evaluate(value_nonconvex, &in, NULL, want, out, rep, err, errlen);
     reading_clear(&in);
     return st;
@@ -2001,9 +1984,9 @@ ul_status ul_ngd_adaptive_eps_nonconvex(const ul_ngd_params *pb, ul_variant vari
         mpq_inits(v, steps, (mpq_ptr)0);
         mpq_set_ui(v, 1, 1);
         mpq_add(v, v, Q(&in, F_S));
-        pre_add(pre, "p_le_s_plus_1",
-                "the p observed releases have distinct indices among 0..s (Def 2.6)",
-                rat_leq(Q(&in, F_P), v));
+        ul_pre_add(pre, "p_le_s_plus_1",
+                   "the p observed releases have distinct indices among 0..s (Def 2.6)",
+                   rat_leq(Q(&in, F_P), v));
         if (mpq_sgn(Q(&in, F_P)) == 0) {
             mpq_set_ui(steps, 0, 1);
         } else if (variant == UL_VARIANT_PRINTED) {
@@ -2089,7 +2072,7 @@ void ul_ngd_mi_threshold_enclose(mpfi_ptr out, mpfi_srcptr q, mpfi_srcptr delta)
     mpfi_div(t2, t2, a);
     mpfi_log(a, a);
     mpfi_add(t2, t2, a);
-    encl_max(t1, t1, t2);
+    ul_bounds_interval_max(t1, t1, t2);
     mpfi_set(out, t1);
     mpfi_clear(t1);
     mpfi_clear(t2);

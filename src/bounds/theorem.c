@@ -10,6 +10,8 @@ void ul_pre_clear(ul_preconditions *p)
 
 void ul_pre_add(ul_preconditions *p, const char *name, const char *rule, ul_pre_state state)
 {
+    if (p == NULL)
+        return;
     if (p->count >= UL_MAX_PRECONDITIONS)
         abort();
     p->items[p->count].name = name;

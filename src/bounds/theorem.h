@@ -42,8 +42,9 @@ typedef enum {
 void ul_pre_clear(ul_preconditions *p);
 
 /* Appends one checked precondition (name and rule must be string literals
- * or otherwise outlive the list).  Past UL_MAX_PRECONDITIONS it aborts: a
- * theorem with more is a programming error. */
+ * or otherwise outlive the list); p = NULL (the caller wants no list) does
+ * nothing.  Past UL_MAX_PRECONDITIONS it aborts: a theorem with more is a
+ * programming error. */
 void ul_pre_add(ul_preconditions *p, const char *name, const char *rule, ul_pre_state state);
 
 /* The state of "a ≤ b" (strict: "a < b") for enclosures. */
