@@ -65,8 +65,8 @@ static void expect_contains(const ul_audit_number *n, const char *ref)
     cr_assert_eq(mpfr_set_str(lo, n->lo, 10, MPFR_RNDD), 0, "lo '%s'", n->lo);
     cr_assert_eq(mpfr_set_str(hi, n->hi, 10, MPFR_RNDU), 0, "hi '%s'", n->hi);
     mpfr_set_str(r, ref, 10, MPFR_RNDN);
-    cr_assert(mpfr_lessequal_p(lo, r) && mpfr_lessequal_p(r, hi), "%s: [%s, %s] misses %s",
-              n->key, n->lo, n->hi, ref);
+    cr_assert(mpfr_lessequal_p(lo, r) && mpfr_lessequal_p(r, hi), "%s: [%s, %s] misses %s", n->key,
+              n->lo, n->hi, ref);
     mpfr_clears(lo, hi, r, (mpfr_ptr)0);
 }
 
@@ -87,14 +87,14 @@ static const ul_audit_number *reach(const ul_audit_report *rep, const char *key)
     return NULL;
 }
 
-#define GAUSS(params, claim)                                                                      \
-    "{\"format\": \"ulaudit-certificate/1\", \"method\": \"gaussian-mechanism\", "              \
+#define GAUSS(params, claim)                                                                       \
+    "{\"format\": \"ulaudit-certificate/1\", \"method\": \"gaussian-mechanism\", "                 \
     "\"parameters\": {" params "}, \"claim\": {" claim "}}"
-#define OP(params, claim, stated)                                                                 \
-    "{\"format\": \"ulaudit-certificate/1\", \"method\": \"output-perturbation\", "             \
+#define OP(params, claim, stated)                                                                  \
+    "{\"format\": \"ulaudit-certificate/1\", \"method\": \"output-perturbation\", "                \
     "\"parameters\": {" params "}, \"claim\": {" claim "}, \"stated\": {" stated "}}"
-#define RDP(params, claim)                                                                        \
-    "{\"format\": \"ulaudit-certificate/1\", \"method\": \"rdp-curve\", "                       \
+#define RDP(params, claim)                                                                         \
+    "{\"format\": \"ulaudit-certificate/1\", \"method\": \"rdp-curve\", "                          \
     "\"parameters\": {" params "}, \"claim\": {" claim "}}"
 
 /* ==== gaussian-mechanism ===================================================== */
@@ -139,10 +139,10 @@ Test(audit, gaussian_exact_eps_decides_both_sides)
 {
     /* σ = 4.530877117 (tensorflow/privacy rdp_accountant_test.py): exact eps
      * at δ = 1e-6 is 0.92739233799744306369 (mpmath findroot, 50 digits) */
-    cr_assert_eq(verdict_of(&ul_audit_gaussian_mechanism,
-                            GAUSS("\"sensitivity\": 1, \"sigma\": 4.530877117",
-                                  "\"eps\": 0.92739234, \"delta\": 1e-6")),
-                 UL_VERDICT_SUPPORTED);
+    cr_assert_eq(
+        verdict_of(&ul_audit_gaussian_mechanism, GAUSS("\"sensitivity\": 1, \"sigma\": 4.530877117",
+                                                       "\"eps\": 0.92739234, \"delta\": 1e-6")),
+        UL_VERDICT_SUPPORTED);
     ul_audit_report rep;
     char err[512];
     cr_assert_eq(audit_text(&ul_audit_gaussian_mechanism,
@@ -166,11 +166,11 @@ Test(audit, gaussian_compositions_are_one_mechanism)
                                   "\"eps\": 0.5, \"delta\": 0.1"),
                             &a, &WANT, err, sizeof err),
                  UL_OK, "%s", err);
-    cr_assert_eq(audit_text(&ul_audit_gaussian_mechanism,
-                            GAUSS("\"sensitivity\": 1, \"sigma\": 1.5",
-                                  "\"eps\": 0.5, \"delta\": 0.1"),
-                            &b, &WANT, err, sizeof err),
-                 UL_OK, "%s", err);
+    cr_assert_eq(
+        audit_text(&ul_audit_gaussian_mechanism,
+                   GAUSS("\"sensitivity\": 1, \"sigma\": 1.5", "\"eps\": 0.5, \"delta\": 0.1"), &b,
+                   &WANT, err, sizeof err),
+        UL_OK, "%s", err);
     cr_assert_eq(a.verdict, UL_VERDICT_REFUTED);
     cr_assert_eq(b.verdict, UL_VERDICT_REFUTED);
     expect_contains(&a.recomputed, "0.108744376888585454851333766015");
@@ -292,12 +292,12 @@ Test(audit, op_classic_bound_at_eps_10_is_refuted)
      * smallest σ = 0.99977723941801702928 */
     ul_audit_report rep;
     char err[512];
-    cr_assert_eq(audit_text(&ul_audit_output_perturbation,
-                            OP("\"c0\": 1, \"sigma\": \"0.9689610525\"",
-                               "\"eps\": 10, \"delta\": 1e-5",
-                               "\"sigma_classic\": \"0.9689610525\""),
-                            &rep, &WANT, err, sizeof err),
-                 UL_OK, "%s", err);
+    cr_assert_eq(
+        audit_text(&ul_audit_output_perturbation,
+                   OP("\"c0\": 1, \"sigma\": \"0.9689610525\"", "\"eps\": 10, \"delta\": 1e-5",
+                      "\"sigma_classic\": \"0.9689610525\""),
+                   &rep, &WANT, err, sizeof err),
+        UL_OK, "%s", err);
     cr_assert_eq(rep.verdict, UL_VERDICT_REFUTED);
     expect_contains(&rep.recomputed, "2.265374366042056402249e-5");
     expect_contains(reach(&rep, "sigma_needed"), "0.99977723941801702928");
@@ -314,14 +314,14 @@ Test(audit, op_released_config_is_supported)
     /* spec/koloskova.md §4.9: valid at eps = 1 (theta = 4.11e-8 << 1e-5) */
     ul_audit_report rep;
     char err[512];
-    cr_assert_eq(audit_text(&ul_audit_output_perturbation,
-                            OP("\"c0\": 0.01, \"sigma\": \"0.09689610525\"",
-                               "\"eps\": 1, \"delta\": 1e-5",
-                               "\"sigma_classic\": \"0.09689610525\""),
-                            &rep, &WANT, err, sizeof err),
-                 UL_OK, "%s", err);
+    cr_assert_eq(
+        audit_text(&ul_audit_output_perturbation,
+                   OP("\"c0\": 0.01, \"sigma\": \"0.09689610525\"", "\"eps\": 1, \"delta\": 1e-5",
+                      "\"sigma_classic\": \"0.09689610525\""),
+                   &rep, &WANT, err, sizeof err),
+        UL_OK, "%s", err);
     cr_assert_eq(rep.verdict, UL_VERDICT_SUPPORTED);
-    expect_near(&rep.recomputed, "4.1136919e-8", 1e-7);
+    expect_near(&rep.recomputed, "4.1136919e-8", 1e-7); /* θ_e(2·0.01/0.09689610525), mpmath */
     cr_assert_eq(rep.n_would_reach, 0);
     cr_assert(strstr(rep.explanation, "over-claims") == NULL);
 }
@@ -348,8 +348,7 @@ Test(audit, op_wrong_stated_classic_sigma)
                  OP("\"c0\": 1, \"sigma\": 10", "\"eps\": 1, \"delta\": 1e-5",
                     "\"sigma_classic\": \"%s\""),
                  ok[i]);
-        cr_assert_eq(audit_text(&ul_audit_output_perturbation, text, &rep, &WANT, err,
-                                sizeof err),
+        cr_assert_eq(audit_text(&ul_audit_output_perturbation, text, &rep, &WANT, err, sizeof err),
                      UL_OK, "%s", err);
         cr_assert_str_empty(rep.first_wrong_stated, "%s flagged: %s", ok[i],
                             rep.first_wrong_stated);
@@ -364,10 +363,10 @@ Test(audit, op_wrong_stated_classic_sigma)
 
 /* ==== rdp-curve ============================================================== */
 
-#define ORDERS_2_32                                                                               \
+#define ORDERS_2_32                                                                                \
     "[2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32]"
-#define RHO_1_1                                                                                   \
-    "[1.1,1.1,1.1,1.1,1.1,1.1,1.1,1.1,1.1,1.1,1.1,1.1,1.1,1.1,1.1,1.1,1.1,1.1,1.1,1.1,1.1,1.1,"  \
+#define RHO_1_1                                                                                    \
+    "[1.1,1.1,1.1,1.1,1.1,1.1,1.1,1.1,1.1,1.1,1.1,1.1,1.1,1.1,1.1,1.1,1.1,1.1,1.1,1.1,1.1,1.1,"    \
     "1.1,1.1,1.1,1.1,1.1,1.1,1.1,1.1,1.1]"
 
 Test(audit, rdp_tf_privacy_test_value)
@@ -381,8 +380,8 @@ Test(audit, rdp_tf_privacy_test_value)
                             &rep, &WANT, err, sizeof err),
                  UL_OK, "%s", err);
     cr_assert_eq(rep.verdict, UL_VERDICT_SUPPORTED);
-    expect_contains(&rep.recomputed, "1.327838061755435888294739"); /* mpmath */
-    expect_contains(&rep.other_variant, "1.471384692418394465164192");
+    expect_contains(&rep.recomputed, "1.327838061755435888294739");    /* mpmath */
+    expect_contains(&rep.other_variant, "1.471384692418394465164192"); /* 1.1 + ln(1e5)/31 */
     cr_assert_str_eq(rep.other_variant.key, "eps_mironov");
 }
 
@@ -476,8 +475,8 @@ static void sigma_of(const char *completed, char *out, size_t n)
 
 Test(audit, calibrate_fills_the_smallest_safe_sigma)
 {
-    const char *text = GAUSS("\"sensitivity\": 1, \"compositions\": 100",
-                             "\"eps\": 1, \"delta\": 1e-5");
+    const char *text =
+        GAUSS("\"sensitivity\": 1, \"compositions\": 100", "\"eps\": 1, \"delta\": 1e-5");
     char *done = calibrate_text(&ul_audit_gaussian_mechanism, text, 6);
     cr_assert_eq(verdict_of(&ul_audit_gaussian_mechanism, done), UL_VERDICT_SUPPORTED);
     char sigma[64];
@@ -494,20 +493,20 @@ Test(audit, calibrate_fills_the_smallest_safe_sigma)
 
 Test(audit, calibrate_replaces_an_insufficient_sigma_and_keeps_a_sufficient_one)
 {
-    char *done = calibrate_text(&ul_audit_output_perturbation,
-                                OP("\"c0\": 1, \"sigma\": \"0.9689610525\"",
-                                   "\"eps\": 10, \"delta\": 1e-5",
-                                   "\"sigma_classic\": \"0.9689610525\""),
-                                17);
+    char *done =
+        calibrate_text(&ul_audit_output_perturbation,
+                       OP("\"c0\": 1, \"sigma\": \"0.9689610525\"", "\"eps\": 10, \"delta\": 1e-5",
+                          "\"sigma_classic\": \"0.9689610525\""),
+                       17);
     char sigma[64];
     sigma_of(done, sigma, sizeof sigma);
     cr_assert_str_eq(sigma, "9.9977723941801703e-1"); /* mpmath 0.999777239418017029283, up */
     cr_assert(strstr(done, "\"sigma_classic\": \"0.9689610525\"") != NULL, "stated kept");
     free(done);
-    done = calibrate_text(&ul_audit_gaussian_mechanism,
-                          GAUSS("\"sensitivity\": 1, \"sigma\": 10",
-                                "\"renyi_order\": 20, \"renyi_value\": 0.1"),
-                          17);
+    done = calibrate_text(
+        &ul_audit_gaussian_mechanism,
+        GAUSS("\"sensitivity\": 1, \"sigma\": 10", "\"renyi_order\": 20, \"renyi_value\": 0.1"),
+        17);
     sigma_of(done, sigma, sizeof sigma);
     cr_assert_str_eq(sigma, "10");
     free(done);
@@ -555,10 +554,10 @@ Test(audit, forensic_theta_recipes_match_the_spec_tables)
 Test(audit, forensic_rdp_and_group_recipes)
 {
     /* tensorflow/privacy test: 1.32783806176 (BBGHS, α = 32); Mironov 1.4713846924 */
-    cr_assert(ul_forensic_matches("1.32783806176",
-                                  ul_forensic_rdp_eps(32, 1.1, 1e-5, UL_RDP_BBGHS)));
-    cr_assert(ul_forensic_matches("1.4713846924",
-                                  ul_forensic_rdp_eps(32, 1.1, 1e-5, UL_RDP_MIRONOV)));
+    cr_assert(
+        ul_forensic_matches("1.32783806176", ul_forensic_rdp_eps(32, 1.1, 1e-5, UL_RDP_BBGHS)));
+    cr_assert(
+        ul_forensic_matches("1.4713846924", ul_forensic_rdp_eps(32, 1.1, 1e-5, UL_RDP_MIRONOV)));
     double a[] = {2, 10, 32}, v[] = {1.1, 1.1, 1.1};
     size_t best;
     ul_forensic_rdp_points_eps(a, v, 3, 1e-5, UL_RDP_BBGHS, &best);
@@ -569,9 +568,8 @@ Test(audit, forensic_rdp_and_group_recipes)
     cr_assert_eq(ul_forensic_renyi_as_eps("0.50", rdps, 2), 0);
     /* spec/koloskova.md §4.4: δ_train = 2.4087171e-27 with ε_train = 50/225,
      * k = 225 gives the code's "unlearn" δ = 1.0000e-5 */
-    cr_assert(ul_forensic_matches("1.0000e-5",
-                                  ul_forensic_group_delta_largest_term(50.0 / 225, 2.4087171e-27,
-                                                                       225)));
+    cr_assert(ul_forensic_matches(
+        "1.0000e-5", ul_forensic_group_delta_largest_term(50.0 / 225, 2.4087171e-27, 225)));
 }
 
 Test(audit, forensic_matcher_semantics)
@@ -603,16 +601,16 @@ Test(audit, report_json_has_the_stable_fields)
 {
     ul_audit_report rep;
     char err[512];
-    cr_assert_eq(audit_text(&ul_audit_output_perturbation,
-                            OP("\"c0\": 1, \"sigma\": \"0.9689610525\"",
-                               "\"eps\": 10, \"delta\": 1e-5", ""),
-                            &rep, &WANT, err, sizeof err),
-                 UL_OK, "%s", err);
+    cr_assert_eq(
+        audit_text(&ul_audit_output_perturbation,
+                   OP("\"c0\": 1, \"sigma\": \"0.9689610525\"", "\"eps\": 10, \"delta\": 1e-5", ""),
+                   &rep, &WANT, err, sizeof err),
+        UL_OK, "%s", err);
     char *text = ul_audit_report_json(&rep, "output-perturbation", NULL, 17);
     json_object *o = json_tokener_parse(text);
     cr_assert_not_null(o, "%s", text);
-    const char *strings[] = {"verdict", "method", "claim", "theorem", "variant", "margin",
-                             "forensics", "explanation"};
+    const char *strings[] = {"verdict", "method", "claim",     "theorem",
+                             "variant", "margin", "forensics", "explanation"};
     for (size_t i = 0; i < sizeof strings / sizeof strings[0]; i++) {
         json_object *v;
         cr_assert(json_object_object_get_ex(o, strings[i], &v), "missing %s", strings[i]);
@@ -659,8 +657,7 @@ Test(audit, report_json_of_an_empty_report)
     json_object *v;
     cr_assert(json_object_object_get_ex(o, "recomputed", &v) && v == NULL);
     cr_assert(json_object_object_get_ex(o, "other_variant", &v) && v == NULL);
-    cr_assert_str_eq(json_object_get_string(json_object_object_get(o, "verdict")),
-                     "inconclusive");
+    cr_assert_str_eq(json_object_get_string(json_object_object_get(o, "verdict")), "inconclusive");
     json_object_put(o);
     free(text);
     text = ul_audit_report_text(&rep, NULL, NULL);

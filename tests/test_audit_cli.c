@@ -316,8 +316,10 @@ Test(audit_cli, calibrate_langevin_least_k)
 
 Test(audit_cli, calibrate_langevin_sigma)
 {
-    /* sigma left out: the smallest sigma at K = 1 is 0.2431048 (certified),
-     * its safe end rounded up at 7 digits */
+    /* sigma left out: the smallest sigma at K = 1 is 0.24310476081872…
+     * (bisection of the Langevin closed form in mpmath, independently of
+     * ulaudit; Table 3 prints 0.2431), whose safe end rounded up at 7 digits
+     * is 0.2431048 */
     const char *text =
         "{\"format\": \"ulaudit-certificate/1\", \"method\": \"langevin\",\n"
         " \"parameters\": {\"case\": \"strongly-convex\", \"n\": 10000, \"m\": \"0.01\",\n"

@@ -190,6 +190,14 @@ Test(audit_koloskova, corpus_r2_float32_run_against_the_oracle_recursion)
     const ul_audit_number *t = would_reach(&rep, "steps_needed");
     cr_assert_not_null(t);
     cr_assert_str_eq(t->lo, "7"); /* the least T with δ_T ≤ 2.6207126e-8 (< δ_6) */
+    /* independently: the oracle recursion reaches 2.6207126e-8 at T = 7, not at 6 */
+    mpfr_t lt7;
+    mpfr_init2(lt7, 4 * ORACLE_BITS);
+    oracle_adaptive(lt7, "1", "2", 7);
+    cr_assert_lt(mpfr_get_d(lt7, MPFR_RNDN), log(2.6207126e-8));
+    oracle_adaptive(lt7, "1", "2", 6);
+    cr_assert_gt(mpfr_get_d(lt7, MPFR_RNDN), log(2.6207126e-8));
+    mpfr_clear(lt7);
 }
 
 Test(audit_koloskova, corpus_product_reading_needs_18_steps)

@@ -72,8 +72,8 @@ Test(emp_learner, gd_converges_to_regularised_optimum)
     double *W = start(ds.d, 2, 1.0);
     double g0 = grad_norm_plain(&ds, lambda, W);
     char err[256];
-    cr_assert_eq(ul_pngd_train(&m, &ds, &par, 2, 0, 0, 500, W, NULL, NULL, err, sizeof err),
-                 UL_OK, "%s", err);
+    cr_assert_eq(ul_pngd_train(&m, &ds, &par, 2, 0, 0, 500, W, NULL, NULL, err, sizeof err), UL_OK,
+                 "%s", err);
     for (size_t j = 0; j < 2; j++) {
         double *w = W + j * ds.d;
         double gn = grad_norm_plain(&ds, lambda, w);
@@ -96,8 +96,8 @@ Test(emp_learner, gd_converges_to_regularised_optimum)
     ul_dataset_free(&ds);
 }
 
-static void run_batch(const ul_dataset *ds, const ul_model *m, const ul_pngd_params *par,
-                      double *W, size_t M, uint32_t run0, size_t K)
+static void run_batch(const ul_dataset *ds, const ul_model *m, const ul_pngd_params *par, double *W,
+                      size_t M, uint32_t run0, size_t K)
 {
     char err[256];
     cr_assert_eq(ul_pngd_train(m, ds, par, M, run0, 0, K, W, NULL, NULL, err, sizeof err), UL_OK,
@@ -193,8 +193,8 @@ Test(emp_learner, projection_keeps_runs_in_ball)
     double *W = start(p, M, 3.0); /* starts outside the ball */
     proj_ctx c = {.R = par.radius};
     char err[256];
-    cr_assert_eq(ul_pngd_train(&m, &ds, &par, M, 0, 0, K, W, proj_hook, &c, err, sizeof err),
-                 UL_OK, "%s", err);
+    cr_assert_eq(ul_pngd_train(&m, &ds, &par, M, 0, 0, K, W, proj_hook, &c, err, sizeof err), UL_OK,
+                 "%s", err);
     cr_assert_eq(c.steps, K);
     cr_assert_leq(c.worst, par.radius * (1 + 4 * 2.2e-16), "max norm %.17g", c.worst);
     cr_assert_gt(c.at_boundary, 0); /* the projection did bind */
@@ -238,7 +238,7 @@ Test(emp_learner, clipping_by_hand)
     ul_model_work_free(&work);
     /* On random data every clipped per-sample gradient has norm ≤ M. */
     ul_dataset r = make_data(50, 7, 13);
-    for (size_t i = 0; i < r.d; i++) /* undo the scaling: norms vary */
+    for (size_t i = 0; i < r.n * r.d; i++) /* undo the scaling: norms vary */
         r.x[i] *= 10;
     ul_model m3 = ul_logreg_model(0, 0.2);
     double *wr = start(r.d, 1, 2.0), gr[7];
@@ -275,8 +275,7 @@ Test(emp_learner, unlearn_replace_equals_training_on_new_data_continued)
     run_batch(&ds2, &m, &par, B, 2, 0, 10);
     memcpy(ds2.x + 3 * p, xnew, sizeof xnew);
     ds2.y[3] = -1;
-    cr_assert_eq(ul_pngd_train(&m, &ds2, &par, 2, 0, 10, 7, B, NULL, NULL, err, sizeof err),
-                 UL_OK);
+    cr_assert_eq(ul_pngd_train(&m, &ds2, &par, 2, 0, 10, 7, B, NULL, NULL, err, sizeof err), UL_OK);
     cr_assert(memcmp(A, B, 2 * p * sizeof *A) == 0);
     cr_assert_eq(ul_pngd_unlearn_replace(&m, &ds, 20, xnew, 1, &par, 2, 0, 10, 1, A, NULL, NULL,
                                          err, sizeof err),
