@@ -455,35 +455,195 @@ Test(audit_koloskova, pabi_given_sigma_closed_form)
     cr_assert(strstr(rep.forensics, "rho_eff itself") != NULL, "%s", rep.forensics);
 }
 
+/* The λ = 0 code schedule with C0 = 1, C1 = 1, lr = 0.1, ε_R = 1 (pabi_steps
+ * T = 10), a `variant` member (or ""), a claim and a stated object. */
+static void gc_lambda0(const char *variant, const char *claim, const char *stated,
+                       ul_audit_report *rep)
+{
+    char text[1024];
+    snprintf(text, sizeof text,
+             "{\"format\":\"ulaudit-certificate/1\",\"method\":\"gradient-clipping\","
+             "\"parameters\":{\"c0\":1,\"c1\":1,\"lr\":0.1,\"lambda\":0,"
+             "\"noise\":\"code-constant\",\"eps_renyi\":1%s},\"claim\":{%s},\"stated\":{%s}}",
+             variant, claim, stated);
+    audit_ok(&ul_audit_gradient_clipping, text, rep);
+}
+
 Test(audit_koloskova, pabi_lambda_zero_printed_branch)
 {
     /* λ = 0 code schedule, C0 = 1, C1 = 1, lr = 0.1: pabi_steps T = 10.  The
      * printed branch σ² = (D0 + 2·lr·C1·T)²/(4·ε_R·T) gives ρ_eff = 2·ε_R (spec
      * §4.5): with ε_R = 1, D_2 ≤ 2 (what ε_R promises) fails, D_2 ≤ 4 holds. */
+    const char *d2 = "\"renyi_order\":2,\"renyi_value\":3.9";
     ul_audit_report rep;
-    audit_ok(&ul_audit_gradient_clipping,
-             "{\"format\":\"ulaudit-certificate/1\",\"method\":\"gradient-clipping\","
-             "\"parameters\":{\"c0\":1,\"c1\":1,\"lr\":0.1,\"lambda\":0,"
-             "\"noise\":\"code-constant\",\"eps_renyi\":1,\"variant\":\"printed\"},"
-             "\"claim\":{\"renyi_order\":2,\"renyi_value\":3.9}}",
-             &rep);
+    gc_lambda0(",\"variant\":\"printed\"", d2, "", &rep);
     cr_assert_eq(rep.verdict, UL_VERDICT_UNSUPPORTED);
     cr_assert_str_eq(rep.variant, "printed");
     cr_assert_lt(fabs(strtod(rep.recomputed.lo, NULL) - 4.0), 1e-15);
     cr_assert_str_eq(rep.other_variant.key, "rho_eff");
     cr_assert_lt(fabs(strtod(rep.other_variant.lo, NULL) - 1.0), 1e-15);
-    /* the corrected σ, stated: σ² = (2 + 2)²/(2·10) = 0.8 (not 0.4) */
-    audit_ok(&ul_audit_gradient_clipping,
-             "{\"format\":\"ulaudit-certificate/1\",\"method\":\"gradient-clipping\","
-             "\"parameters\":{\"c0\":1,\"c1\":1,\"lr\":0.1,\"lambda\":0,"
-             "\"noise\":\"code-constant\",\"eps_renyi\":1},"
-             "\"claim\":{\"eps\":100,\"delta\":1e-5},"
-             "\"stated\":{\"steps\":10,\"sigma\":0.632455532}}",
-             &rep);
+    /* no variant: the printed branch (what the code computes), so its
+     * σ = √0.4 = 0.632455532 (σ² = (2 + 2)²/(4·10)) is right as stated */
+    gc_lambda0("", d2, "\"steps\":10,\"sigma\":0.632455532", &rep);
+    cr_assert_eq(rep.verdict, UL_VERDICT_UNSUPPORTED);
+    cr_assert_str_eq(rep.variant, "printed");
+    cr_assert_str_eq(rep.first_wrong_stated, "", "%s", rep.first_wrong_stated);
+    cr_assert(strstr(rep.explanation, "Variant omitted") != NULL, "%s", rep.explanation);
+    /* variant corrected, stated: σ² = (2 + 2)²/(2·10) = 0.8, ρ_eff = 1, D_2 ≤ 2 ≤ 3.9
+     * holds, and the report says the verdict rests on the stated noise */
+    gc_lambda0(",\"variant\":\"corrected\"", d2, "", &rep);
+    cr_assert_eq(rep.verdict, UL_VERDICT_SUPPORTED);
+    cr_assert_str_eq(rep.variant, "corrected");
+    cr_assert(strstr(rep.explanation, "states variant corrected") != NULL, "%s",
+              rep.explanation);
+    cr_assert_lt(fabs(strtod(rep.other_variant.lo, NULL) - 2.0), 1e-15);
+    /* variant corrected, but the stated σ is the printed branch's √0.4: the
+     * certificate's own number says which noise was added, and it decides */
+    gc_lambda0(",\"variant\":\"corrected\"", d2, "\"sigma\":0.632455532", &rep);
+    cr_assert_eq(rep.verdict, UL_VERDICT_UNSUPPORTED);
+    cr_assert_str_eq(rep.variant, "printed");
+    cr_assert(strstr(rep.explanation, "stated sigma is the printed branch's") != NULL, "%s",
+              rep.explanation);
+    /* no variant and the corrected σ = √0.8 stated: the stated number is
+     * wrong for the code's branch, and forensics names the corrected one */
+    gc_lambda0("", "\"eps\":100,\"delta\":1e-5", "\"steps\":10,\"sigma\":0.894427191", &rep);
     cr_assert_eq(rep.verdict, UL_VERDICT_SUPPORTED);
     cr_assert(strstr(rep.first_wrong_stated, "$.stated.sigma") != NULL, "%s",
               rep.first_wrong_stated);
-    cr_assert(strstr(rep.forensics, "printed lambda = 0 branch") != NULL, "%s", rep.forensics);
+    cr_assert(strstr(rep.forensics, "corrected lambda = 0 branch") != NULL, "%s", rep.forensics);
+}
+
+/* ---- an independent PABI oracle (spec/koloskova.md §2.4) ---------------------- */
+
+#define GC_BITS 256
+
+/* ε(α) = α·ρ + log((α−1)/α) − (log δ + log α)/(α−1)  (Balle et al. 2020
+ * Thm 21 for D_α ≤ α·ρ; spec §2.4 "Rényi → (ε,δ) conversion"), at α = 1 + e^t. */
+static void bbghs_at(mpfr_ptr out, mpfr_srcptr t, mpfr_srcptr rho, mpfr_srcptr logd)
+{
+    mpfr_t am1, a, u;
+    mpfr_inits2(GC_BITS, am1, a, u, (mpfr_ptr)0);
+    mpfr_exp(am1, t, MPFR_RNDN);
+    mpfr_add_ui(a, am1, 1, MPFR_RNDN);
+    mpfr_mul(out, a, rho, MPFR_RNDN);
+    mpfr_div(u, am1, a, MPFR_RNDN);
+    mpfr_log(u, u, MPFR_RNDN);
+    mpfr_add(out, out, u, MPFR_RNDN);
+    mpfr_log(u, a, MPFR_RNDN);
+    mpfr_add(u, u, logd, MPFR_RNDN);
+    mpfr_div(u, u, am1, MPFR_RNDN);
+    mpfr_sub(out, out, u, MPFR_RNDN);
+    mpfr_clears(am1, a, u, (mpfr_ptr)0);
+}
+
+/* min over α > 1 of bbghs_at, by golden section on t = log(α − 1) ∈ [−20, 20]
+ * (the function is unimodal in t for these ρ, δ); 300 iterations leave the
+ * interval at 40·0.618^300 ≈ 1e-61, far below any tolerance used here. */
+static void oracle_pabi_eps(mpfr_ptr eps, mpfr_srcptr rho, const char *delta)
+{
+    mpfr_t lo, hi, c, d, fc, fd, logd;
+    mpfr_inits2(GC_BITS, lo, hi, c, d, fc, fd, logd, (mpfr_ptr)0);
+    mpfr_set_str(logd, delta, 10, MPFR_RNDN);
+    mpfr_log(logd, logd, MPFR_RNDN);
+    mpfr_set_si(lo, -20, MPFR_RNDN);
+    mpfr_set_si(hi, 20, MPFR_RNDN);
+    const double g = 0.6180339887498949;
+    for (int it = 0; it < 300; it++) {
+        mpfr_sub(c, hi, lo, MPFR_RNDN);
+        mpfr_mul_d(d, c, g, MPFR_RNDN);
+        mpfr_sub(c, hi, d, MPFR_RNDN); /* c = hi − g(hi − lo) */
+        mpfr_add(d, lo, d, MPFR_RNDN); /* d = lo + g(hi − lo) */
+        bbghs_at(fc, c, rho, logd);
+        bbghs_at(fd, d, rho, logd);
+        if (mpfr_lessequal_p(fc, fd))
+            mpfr_set(hi, d, MPFR_RNDN);
+        else
+            mpfr_set(lo, c, MPFR_RNDN);
+    }
+    bbghs_at(eps, lo, rho, logd);
+    mpfr_clears(lo, hi, c, d, fc, fd, logd, (mpfr_ptr)0);
+}
+
+/* ρ_eff of the code's λ = 0 schedule from the closed forms of spec §2.4:
+ * σ² = (2·C0 + 2·lr·C1·T)²/(k·ε_R·T), k = 4 (the code's branch) or 2
+ * (corrected), and ρ_eff = ½·(D0 + s·T)²/(T·σ²) with ρ = 1, D0 = 2·C0,
+ * s = 2·lr·C1 (Feldman et al. Thm 22 at λ = 0). */
+static void oracle_lambda0_rho(mpfr_ptr rho, const char *c0, const char *c1, const char *lr,
+                               unsigned long T, const char *eps_r, int k)
+{
+    mpfr_t b, x, s2;
+    mpfr_inits2(GC_BITS, b, x, s2, (mpfr_ptr)0);
+    mpfr_set_str(b, lr, 10, MPFR_RNDN);
+    mpfr_set_str(x, c1, 10, MPFR_RNDN);
+    mpfr_mul(b, b, x, MPFR_RNDN);
+    mpfr_mul_ui(b, b, 2 * T, MPFR_RNDN);
+    mpfr_set_str(x, c0, 10, MPFR_RNDN);
+    mpfr_mul_ui(x, x, 2, MPFR_RNDN);
+    mpfr_add(b, b, x, MPFR_RNDN); /* B = D0 + s·T */
+    mpfr_sqr(b, b, MPFR_RNDN);
+    mpfr_set_str(x, eps_r, 10, MPFR_RNDN);
+    mpfr_mul_ui(x, x, (unsigned long)k * T, MPFR_RNDN);
+    mpfr_div(s2, b, x, MPFR_RNDN); /* σ² */
+    mpfr_mul_ui(x, s2, 2 * T, MPFR_RNDN);
+    mpfr_div(rho, b, x, MPFR_RNDN);
+    mpfr_clears(b, x, s2, (mpfr_ptr)0);
+}
+
+Test(audit_koloskova, pabi_lambda_zero_code_default_is_the_printed_branch)
+{
+    /* issue 11 reproducer 3: no variant; the code's branch gives ρ_eff = 2,
+     * ε = 10.7248 (the issue) > 7.08, the corrected one ρ_eff = 1, ε = 7.0772
+     * (spec §2.4) ≤ 7.08 */
+    ul_audit_report rep;
+    audit_corpus_file("gradient-clipping-lambda0-code-default.json", &rep);
+    cr_assert_eq(rep.verdict, UL_VERDICT_UNSUPPORTED);
+    cr_assert_str_eq(rep.variant, "printed");
+    mpfr_t rho, eps;
+    mpfr_inits2(GC_BITS, rho, eps, (mpfr_ptr)0);
+    oracle_lambda0_rho(rho, "1", "1", "0.1", 10, "1", 4);
+    cr_assert_lt(fabs(mpfr_get_d(rho, MPFR_RNDN) - 2.0), 1e-30); /* = 2·ε_R */
+    oracle_pabi_eps(eps, rho, "1e-5");
+    double want = mpfr_get_d(eps, MPFR_RNDN);
+    cr_assert_lt(fabs(want - 10.7248), 1e-4); /* the issue's value */
+    cr_assert_lt(rel_err(strtod(rep.recomputed.lo, NULL), want), 1e-15);
+    cr_assert_lt(rel_err(strtod(rep.recomputed.hi, NULL), want), 1e-15);
+    oracle_lambda0_rho(rho, "1", "1", "0.1", 10, "1", 2);
+    oracle_pabi_eps(eps, rho, "1e-5");
+    cr_assert_lt(fabs(mpfr_get_d(eps, MPFR_RNDN) - 7.0772), 1e-4); /* spec §2.4 */
+    cr_assert_lt(rel_err(strtod(rep.other_variant.lo, NULL), mpfr_get_d(eps, MPFR_RNDN)), 1e-15);
+    cr_assert(strstr(rep.explanation, "public code's branch") != NULL, "%s", rep.explanation);
+    cr_assert(strstr(rep.explanation, "does not add that noise") != NULL, "%s", rep.explanation);
+    mpfr_clears(rho, eps, (mpfr_ptr)0);
+}
+
+Test(audit_koloskova, pabi_steps_omitted_takes_the_worse_ceil)
+{
+    /* C0 = 0.9, C1 = 3, lr = 0.3, λ = 0: the exact pabi_steps is ⌈0.9/0.9⌉ = 1,
+     * but in double 0.9/(3·0.3) = 1.0000000000000002 and np.ceil gives 2 (spec
+     * §4.7).  With σ = 1, ρ_eff = (D0 + s·T)²/(2·T·σ²), D0 = 1.8, s = 1.8:
+     * T = 1 gives 3.6²/2 = 6.48, T = 2 gives 5.4²/4 = 7.29.  D_2 ≤ 13 holds at
+     * T = 1 (12.96) and fails at T = 2 (14.58): with steps omitted either may
+     * be the run's T, so the claim is unsupported. */
+    cr_assert_eq(ceil(0.9 / (3.0 * 0.3)), 2.0); /* the code's double arithmetic */
+    ul_audit_report rep;
+    audit_ok(&ul_audit_gradient_clipping,
+             "{\"format\":\"ulaudit-certificate/1\",\"method\":\"gradient-clipping\","
+             "\"parameters\":{\"c0\":0.9,\"c1\":3,\"lr\":0.3,\"lambda\":0,"
+             "\"noise\":\"given\",\"sigma\":1},"
+             "\"claim\":{\"renyi_order\":2,\"renyi_value\":13}}",
+             &rep);
+    cr_assert_eq(rep.verdict, UL_VERDICT_UNSUPPORTED, "%s", rep.explanation);
+    cr_assert_lt(fabs(strtod(rep.recomputed.lo, NULL) - 14.58), 1e-14);
+    cr_assert(strstr(rep.explanation, "double-precision ceil") != NULL, "%s", rep.explanation);
+    /* the same run with steps = 1 stated: supported (12.96 ≤ 13) */
+    audit_ok(&ul_audit_gradient_clipping,
+             "{\"format\":\"ulaudit-certificate/1\",\"method\":\"gradient-clipping\","
+             "\"parameters\":{\"c0\":0.9,\"c1\":3,\"lr\":0.3,\"lambda\":0,\"steps\":1,"
+             "\"noise\":\"given\",\"sigma\":1},"
+             "\"claim\":{\"renyi_order\":2,\"renyi_value\":13}}",
+             &rep);
+    cr_assert_eq(rep.verdict, UL_VERDICT_SUPPORTED, "%s", rep.explanation);
+    cr_assert_lt(fabs(strtod(rep.recomputed.hi, NULL) - 12.96), 1e-14);
 }
 
 Test(audit_koloskova, pabi_stated_steps_checked_exactly)

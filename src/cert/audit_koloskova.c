@@ -56,7 +56,9 @@
  *     init, dim   as for model-clipping (the clamp box: D0 = 2·C0·√dim)
  *     steps       count, optional    T ≥ 1; absent: the code's `pabi_steps`,
  *                                    T0 = ⌈C0/(C1·lr)⌉, or T1 = ⌈log(2λC0/C1)/(lr·λ)⌉
- *                                    when 0 < T1 < T0 (exact arithmetic)
+ *                                    when 0 < T1 < T0, in exact arithmetic; where the
+ *                                    code's double-precision ceil gives another T (spec
+ *                                    §4.7) the verdict is the worse of the two
  *     lr_schedule string, optional   "constant" (default) or "varying" (the formulas
  *                                    need a constant lr: invalid)
  *     noise       string, required   "given" (sigma below), "code-constant" or
@@ -64,10 +66,14 @@
  *                                    schedules calibrated to eps_renyi)
  *     sigma       decimal or list    noise "given" only: σ_t per step (one or T values)
  *     eps_renyi   decimal            code schedules only: the code's Rényi target ε_R
- *     variant     string, optional   code schedules at λ = 0 only matter: "corrected"
- *                                    (default; σ² = (D0 + 2·lr·C1·T)²/(2·ε_R·T), giving
- *                                    ρ_eff = ε_R) or "printed" (the public code's
- *                                    branch, /(4·ε_R·T), giving ρ_eff = 2·ε_R, spec §4.5)
+ *     variant     string, optional   code schedules at λ = 0 only matter: "printed"
+ *                                    (default: what the public code's unlearn_sigma_t
+ *                                    computes, σ² = (D0 + 2·lr·C1·T)²/(4·ε_R·T), giving
+ *                                    ρ_eff = 2·ε_R, spec §4.5) or "corrected" (the λ → 0
+ *                                    limit, /(2·ε_R·T), ρ_eff = ε_R: a statement that this
+ *                                    noise was added, which the verdict takes as stated
+ *                                    and the report names; a stated σ of the printed
+ *                                    branch overrides it)
  *     conversion  string, optional   "bbghs" (default; Balle et al. 2020 Thm 21) or
  *                                    "mironov" (Mironov 2017 Prop. 3)
  *   claim:  eps (decimal ≥ 0) with delta (decimal in (0, 1)), and/or renyi_order
@@ -372,6 +378,40 @@ static ul_status triage(ul_status st, ul_audit_report *rep, bool *done, const ch
         return UL_OK;
     }
     return with_path(st, object, err, errlen);
+}
+
+/* ---- decisions near the boundary ----------------------------------------------
+ * A claim within a relative 10^-17 of the bound straddles the enclosure at
+ * the default digits.  The handlers then evaluate again at twice the digits
+ * (the pattern of audit_gaussian.c decide_theta and audit_rdp.c decide),
+ * until the verdict is decided, the precision cap (--max-bits) stops the
+ * evaluation, or DECIDE_MAX_DIGITS is reached (a claim equal to the bound
+ * stays inconclusive there). */
+
+#define DECIDE_MAX_DIGITS 2500
+
+/* One evaluation at w: *verdict (INCONCLUSIVE while the enclosure straddles
+ * the claim) and *cap_hit (the precision cap stopped it). */
+typedef ul_status (*decide_fn)(void *ctx, const ul_num_precision *w, ul_verdict *verdict,
+                               bool *cap_hit, char *err, size_t errlen);
+
+/* Runs fn at want's digits, then at doubled digits while it is inconclusive;
+ * *used receives the last precision (may be NULL). */
+static ul_status decide_raising(decide_fn fn, void *ctx, const ul_num_precision *want,
+                                ul_verdict *verdict, ul_num_precision *used, char *err,
+                                size_t errlen)
+{
+    ul_num_precision w = *want;
+    for (;;) {
+        bool cap_hit = false;
+        ul_status st = fn(ctx, &w, verdict, &cap_hit, err, errlen);
+        if (used != NULL)
+            *used = w;
+        if (st != UL_OK || *verdict != UL_VERDICT_INCONCLUSIVE || cap_hit ||
+            w.digits >= DECIDE_MAX_DIGITS)
+            return st;
+        w.digits *= 2;
+    }
 }
 
 static void add_would_reach_value(ul_audit_report *rep, const char *key, const char *label,
@@ -1087,7 +1127,8 @@ static const ul_field_spec GC_PARAMS[] = {
     {.name = "variant",
      .type = UL_FIELD_STRING,
      .choices = GC_VARIANTS,
-     .doc = "the code schedule's lambda = 0 branch: corrected (default) or printed"},
+     .doc = "the code schedule's lambda = 0 branch: printed (default, the code's) or "
+            "corrected"},
     {.name = "conversion",
      .type = UL_FIELD_STRING,
      .choices = CONVERSIONS,
@@ -1131,6 +1172,7 @@ static const ul_field_spec GC_STATED[] = {
 typedef struct {
     ul_kol_pabi_problem pb;
     bool steps_from_code, lambda_zero;
+    bool variant_given; /* parameters.variant present */
     ul_rdp_conversion conv;
     const char *eps, *delta, *order, *value; /* NULL when that claim is absent */
     const ul_cert_value *st_steps, *st_sigma, *st_rho;
@@ -1193,9 +1235,12 @@ static ul_status gc_read(const ul_cert *c, gc_cert *g, char *err, size_t errlen)
         if (sigma->present)
             return unused(sigma, "with a code schedule (the schedule gives sigma)", err, errlen);
         pb->eps_renyi = er->text;
-        pb->variant = variant->present && strcmp(variant->text, "printed") == 0
-                          ? UL_VARIANT_PRINTED
-                          : UL_VARIANT_CORRECTED;
+        /* omitted: the public code's branch (spec §4.5), the reading least
+         * favourable to the claim */
+        g->variant_given = variant->present;
+        pb->variant = variant->present && strcmp(variant->text, "corrected") == 0
+                          ? UL_VARIANT_CORRECTED
+                          : UL_VARIANT_PRINTED;
     }
     const ul_cert_value *conv = get(&p, "conversion");
     g->conv = conv->present && strcmp(conv->text, "mironov") == 0 ? UL_RDP_MIRONOV : UL_RDP_BBGHS;
@@ -1427,349 +1472,553 @@ static void gc_check_stated(const gc_cert *g, const ul_num_value *rho_formula, b
     }
 }
 
-static ul_status gc_audit(const ul_cert *c, const ul_num_precision *want, ul_audit_report *rep,
-                          char *err, size_t errlen)
+/* ---- the verdict of a gradient-clipping certificate ---------------------------- */
+
+/* One evaluation of the PABI guarantee against the claim(s). */
+typedef struct {
+    const gc_cert *g;
+    const ul_kol_pabi_problem *pb; /* &g->pb, or a reading of it (other branch, other T) */
+    int digits;                    /* for printing */
+    ul_preconditions pre;
+    ul_num_value rho, eps, ren;    /* ρ_eff; ε at the claimed δ; α·ρ_eff at the claimed α */
+    char alpha[UL_RENYI_ALPHA_TEXT_LEN];
+    ul_verdict verdict, v_eps, v_ren;
+    bool ren_decides, undecided_pre;
+    ul_audit_number rec; /* the deciding claim's recomputed number */
+    char margin[512];
+} gc_eval;
+
+static void gc_eval_init(gc_eval *e, const gc_cert *g, const ul_kol_pabi_problem *pb, int digits)
 {
-    ul_audit_report_init(rep);
-    gc_cert g;
-    ul_status st = gc_read(c, &g, err, errlen);
-    if (st != UL_OK)
+    memset(e, 0, sizeof *e);
+    e->g = g;
+    e->pb = pb;
+    e->digits = digits;
+    ul_num_value_init(&e->rho, 64);
+    ul_num_value_init(&e->eps, 64);
+    ul_num_value_init(&e->ren, 64);
+    e->verdict = UL_VERDICT_INCONCLUSIVE;
+}
+
+static void gc_eval_clear(gc_eval *e)
+{
+    ul_num_value_clear(&e->rho);
+    ul_num_value_clear(&e->eps);
+    ul_num_value_clear(&e->ren);
+}
+
+/* The Rényi claim: α·ρ_eff against the claimed value (D_α ≤ α·ρ_eff). */
+static ul_verdict gc_renyi_verdict(gc_eval *e, ul_audit_report *cmp)
+{
+    const gc_cert *g = e->g;
+    mpfr_prec_t p = mpfi_get_prec(e->rho.enclosure);
+    mpfi_set_prec(e->ren.enclosure, p);
+    mpfi_t a;
+    mpfi_init2(a, p);
+    ul_num_set_decimal(a, g->order);
+    mpfi_mul(e->ren.enclosure, a, e->rho.enclosure);
+    e->ren.is_log = false;
+    mpfi_clear(a);
+    char label[128];
+    snprintf(label, sizeof label, "D_alpha bound alpha*rho_eff at alpha = %.40s", g->order);
+    return ul_audit_compare(cmp, "renyi_value", label, &e->ren, g->value, false, e->digits);
+}
+
+/* decide_fn: ρ_eff, then each claim, at w (spec §2.4). */
+static ul_status gc_eval_once(void *ctx, const ul_num_precision *w, ul_verdict *verdict,
+                              bool *cap_hit, char *err, size_t errlen)
+{
+    gc_eval *e = ctx;
+    const gc_cert *g = e->g;
+    ul_num_report nr = {0, false};
+    ul_pre_clear(&e->pre);
+    ul_status st = ul_kol_pabi_rho_certified(e->pb, w, &e->pre, &e->rho, &nr, err, errlen);
+    if (st != UL_OK && st != UL_ECAP)
         return st;
-    ul_kol_pabi_problem *pb = &g.pb;
-    int digits = want->digits;
-    char e2[256];
-
-    /* T: given, or the code's pabi_steps in exact arithmetic */
-    ul_status steps_st = UL_OK;
-    char steps_err[256] = "";
-    if (g.steps_from_code) {
-        steps_st = ul_kol_pabi_code_steps(pb->c0, pb->c1, pb->lr, pb->lambda, &pb->steps, steps_err,
-                                          sizeof steps_err);
-        if (steps_st != UL_OK)
-            pb->steps = 1; /* only to list the preconditions below */
+    *cap_hit = nr.cap_hit;
+    e->undecided_pre = st == UL_ECAP && ul_pre_first(&e->pre, UL_PRE_UNDECIDED) != NULL;
+    *verdict = e->verdict = UL_VERDICT_INCONCLUSIVE;
+    if (e->undecided_pre)
+        return UL_OK;
+    e->v_eps = e->v_ren = UL_VERDICT_SUPPORTED;
+    ul_audit_report ce, cr;
+    ul_audit_report_init(&ce);
+    ul_audit_report_init(&cr);
+    if (g->eps != NULL) {
+        ul_preconditions pre2;
+        st = ul_kol_pabi_eps_certified(e->pb, g->delta, g->conv, w, &pre2, &e->eps, e->alpha,
+                                       sizeof e->alpha, &nr, err, errlen);
+        if (st != UL_OK && st != UL_ECAP)
+            return with_path(st, "parameters", err, errlen);
+        *cap_hit = *cap_hit || nr.cap_hit;
+        char label[128];
+        snprintf(label, sizeof label, "eps at delta = %.40s (alpha = %s, %s)", g->delta, e->alpha,
+                 ul_renyi_conversion_name(g->conv));
+        e->v_eps = ul_audit_compare(&ce, "eps", label, &e->eps, g->eps, false, e->digits);
     }
-    if (pb->noise == UL_KOL_PABI_GIVEN && pb->n_sigma != 1 && pb->n_sigma != pb->steps)
-        return ul_fail(err, errlen, UL_EINPUT,
-                       "$.parameters.sigma: give one value or a list of exactly T = %lu values "
-                       "(got %zu)",
-                       pb->steps, pb->n_sigma);
+    if (g->order != NULL)
+        e->v_ren = gc_renyi_verdict(e, &cr);
+    e->ren_decides = g->order != NULL && (g->eps == NULL || ul_audit_verdict_rank(e->v_ren) >
+                                                                ul_audit_verdict_rank(e->v_eps));
+    const ul_audit_report *d = e->ren_decides ? &cr : &ce;
+    e->rec = d->recomputed;
+    snprintf(e->margin, sizeof e->margin, "%s", d->margin);
+    *verdict = e->verdict = ul_audit_worse(e->v_eps, e->v_ren);
+    return UL_OK;
+}
 
-    size_t cl = 0;
-    if (g.eps != NULL)
-        cl += (size_t)snprintf(rep->claim + cl, sizeof rep->claim - cl, "(eps, delta) = (%s, %s)",
-                               g.eps, g.delta);
-    if (g.order != NULL)
-        snprintf(rep->claim + cl, sizeof rep->claim - cl, "%sD_alpha <= %s at alpha = %s",
-                 cl ? " and " : "", g.value, g.order);
-    setf(rep->theorem, sizeof rep->theorem,
-         "gradient clipping (PABI): D_alpha <= alpha*rho_eff, rho_eff = B^2/(2 sum_t "
-         "rho^(2(T-1-t)) sigma_t^2) (Feldman et al. 2018 Thm 22; spec/koloskova.md 2.4)%s",
-         g.eps != NULL ? (g.conv == UL_RDP_BBGHS ? ", to (eps, delta) by Balle et al. 2020 "
-                                                   "Thm 21"
-                                                 : ", to (eps, delta) by Mironov 2017 Prop. 3")
-                       : "");
-    bool code_l0 = pb->noise != UL_KOL_PABI_GIVEN && g.lambda_zero;
-    if (code_l0)
-        setf(rep->variant, sizeof rep->variant, "%s",
-             pb->variant == UL_VARIANT_PRINTED ? "printed" : "corrected");
+static const char *verdict_word(ul_verdict v)
+{
+    return v == UL_VERDICT_SUPPORTED     ? "supported"
+           : v == UL_VERDICT_UNSUPPORTED ? "unsupported"
+                                         : "undecided (the enclosure straddles it)";
+}
 
-    /* ρ_eff, with every precondition */
-    ul_num_value rho, rho_formula;
-    ul_num_value_init(&rho, 64);
-    ul_num_value_init(&rho_formula, 64);
-    ul_num_report nr;
-    bool done = false;
-    ul_pre_clear(&rep->pre);
-    st = ul_kol_pabi_rho_certified(pb, want, &rep->pre, &rho, &nr, err, errlen);
-    bool undecided = st == UL_ECAP && ul_pre_first(&rep->pre, UL_PRE_UNDECIDED) != NULL;
-    st = triage(st, rep, &done, "parameters", err, errlen);
-    if (st == UL_OK && !done && steps_st != UL_OK) {
-        snprintf(err, errlen, "%s", steps_err);
-        st = with_path(steps_st, "parameters", err, errlen);
-    }
-    if (st != UL_OK) {
-        ul_num_value_clear(&rho);
-        ul_num_value_clear(&rho_formula);
-        return st;
-    }
-    ul_num_precision wf = {CHECK_DIGITS, 0, 0};
-    bool have_rho = steps_st == UL_OK && ul_kol_pabi_rho_formula_certified(
-                                             pb, &wf, &rho_formula, &nr, e2, sizeof e2) == UL_OK;
+/* The sentences of a decided evaluation. */
+static void gc_explain_eval(const gc_eval *e, ul_audit_report *rep)
+{
+    const gc_cert *g = e->g;
+    const ul_kol_pabi_problem *pb = e->pb;
     char rtext[160];
-    if (have_rho)
-        value_text(rtext, sizeof rtext, &rho_formula, 8);
-    if (done) {
-        if (have_rho)
-            ul_audit_explain(rep,
-                             "The PABI formula evaluates to rho_eff = %s for T = %lu (what "
-                             "the code logs as epsilon_renyi), but it is no guarantee here.",
-                             rtext, pb->steps);
-        gc_check_stated(&g, &rho_formula, have_rho, rep);
-        ul_num_value_clear(&rho);
-        ul_num_value_clear(&rho_formula);
-        return UL_OK;
-    }
-    if (undecided) {
-        rep->verdict = UL_VERDICT_INCONCLUSIVE;
-        ul_audit_explain(rep, "A precondition is undecided at the precision cap: inconclusive.");
-        ul_num_value_clear(&rho);
-        ul_num_value_clear(&rho_formula);
-        return UL_OK;
-    }
-    value_text(rtext, sizeof rtext, &rho, 8);
+    value_text(rtext, sizeof rtext, &e->rho, 8);
     ul_audit_explain(rep,
                      "PABI with %s noise over T = %lu%s steps: rho_eff = %s, so D_alpha <= "
                      "alpha*%s for every alpha > 1.",
                      pb->noise == UL_KOL_PABI_GIVEN           ? "the given"
                      : pb->noise == UL_KOL_PABI_CODE_CONSTANT ? "the code's constant"
                                                               : "the code's decreasing",
-                     pb->steps, g.steps_from_code ? " (the code's pabi_steps)" : "", rtext, rtext);
-
-    /* the (ε, δ) claim */
-    ul_verdict v_eps = UL_VERDICT_SUPPORTED, v_ren = UL_VERDICT_SUPPORTED;
-    ul_num_value eps;
-    ul_num_value_init(&eps, 64);
-    char alpha[UL_RENYI_ALPHA_TEXT_LEN] = "";
-    ul_audit_number rec_eps = {0}, rec_ren = {0};
-    char margin_eps[512] = "", margin_ren[512] = "";
-    if (g.eps != NULL) {
-        ul_preconditions pre2;
-        st = ul_kol_pabi_eps_certified(pb, g.delta, g.conv, want, &pre2, &eps, alpha, sizeof alpha,
-                                       &nr, err, errlen);
-        if (st != UL_OK && st != UL_ECAP) {
-            ul_num_value_clear(&eps);
-            ul_num_value_clear(&rho);
-            ul_num_value_clear(&rho_formula);
-            return with_path(st, "parameters", err, errlen);
-        }
-        char label[128];
-        snprintf(label, sizeof label, "eps at delta = %.40s (alpha = %s, %s)", g.delta, alpha,
-                 ul_renyi_conversion_name(g.conv));
-        v_eps = ul_audit_compare(rep, "eps", label, &eps, g.eps, false, digits);
-        rec_eps = rep->recomputed;
-        snprintf(margin_eps, sizeof margin_eps, "%s", rep->margin);
+                     pb->steps, g->steps_from_code ? " (the code's pabi_steps)" : "", rtext, rtext);
+    if (g->eps != NULL) {
         char etext[160];
-        value_text(etext, sizeof etext, &eps, 8);
-        ul_audit_explain(rep,
-                         "At delta = %s this gives eps = %s (best alpha %s); the claim eps "
-                         "= %s is %s.",
-                         g.delta, etext, alpha, g.eps,
-                         v_eps == UL_VERDICT_SUPPORTED     ? "supported"
-                         : v_eps == UL_VERDICT_UNSUPPORTED ? "unsupported"
-                                                           : "undecided (the enclosure straddles "
-                                                             "it)");
+        value_text(etext, sizeof etext, &e->eps, 8);
+        ul_audit_explain(rep, "At delta = %s this gives eps = %s (best alpha %s); the claim eps "
+                              "= %s is %s.",
+                         g->delta, etext, e->alpha, g->eps, verdict_word(e->v_eps));
     }
-    /* the Rényi claim: α·ρ_eff against the value */
-    ul_num_value ren;
-    ul_num_value_init(&ren, mpfi_get_prec(rho.enclosure));
-    if (g.order != NULL) {
-        mpfi_t a;
-        mpfi_init2(a, mpfi_get_prec(rho.enclosure));
-        ul_num_set_decimal(a, g.order);
-        mpfi_mul(ren.enclosure, a, rho.enclosure);
-        ren.is_log = false;
-        mpfi_clear(a);
-        ul_audit_report tmp;
-        ul_audit_report_init(&tmp);
-        char label[128];
-        snprintf(label, sizeof label, "D_alpha bound alpha*rho_eff at alpha = %.40s", g.order);
-        v_ren = ul_audit_compare(&tmp, "renyi_value", label, &ren, g.value, false, digits);
-        rec_ren = tmp.recomputed;
-        snprintf(margin_ren, sizeof margin_ren, "%s", tmp.margin);
+    if (g->order != NULL) {
         char vtext[160];
-        value_text(vtext, sizeof vtext, &ren, 8);
-        ul_audit_explain(rep, "At alpha = %s the bound is %s; the claimed %s is %s.", g.order,
-                         vtext, g.value,
-                         v_ren == UL_VERDICT_SUPPORTED     ? "supported"
-                         : v_ren == UL_VERDICT_UNSUPPORTED ? "unsupported"
-                                                           : "undecided (the enclosure straddles "
-                                                             "it)");
+        value_text(vtext, sizeof vtext, &e->ren, 8);
+        ul_audit_explain(rep, "At alpha = %s the bound is %s; the claimed %s is %s.", g->order,
+                         vtext, g->value, verdict_word(e->v_ren));
     }
-    bool ren_decides = g.order != NULL && (g.eps == NULL || ul_audit_verdict_rank(v_ren) >
-                                                                ul_audit_verdict_rank(v_eps));
-    rep->verdict = ul_audit_worse(v_eps, v_ren);
-    if (ren_decides) {
-        rep->recomputed = rec_ren;
-        setf(rep->margin, sizeof rep->margin, "%s", margin_ren);
-    } else {
-        rep->recomputed = rec_eps;
-        setf(rep->margin, sizeof rep->margin, "%s", margin_eps);
-    }
+}
 
-    /* the other λ = 0 branch of the code's schedule */
-    if (code_l0) {
-        ul_kol_pabi_problem q = *pb;
-        q.variant = pb->variant == UL_VARIANT_PRINTED ? UL_VARIANT_CORRECTED : UL_VARIANT_PRINTED;
-        const char *qname = q.variant == UL_VARIANT_PRINTED ? "printed" : "corrected";
-        ul_num_value ov;
-        ul_num_value_init(&ov, 64);
-        ul_preconditions pre2;
-        char label[128], otext[160];
-        if (g.eps != NULL && ul_kol_pabi_eps_certified(&q, g.delta, g.conv, want, &pre2, &ov, alpha,
-                                                       sizeof alpha, &nr, e2, sizeof e2) == UL_OK) {
-            snprintf(label, sizeof label, "eps at delta with the %s lambda = 0 branch", qname);
-            ul_audit_number_set(&rep->other_variant, "eps", label, &ov, digits);
-            value_text(otext, sizeof otext, &ov, 8);
-            ul_audit_explain(rep, "With the %s lambda = 0 branch%s eps = %s%s.", qname,
-                             q.variant == UL_VARIANT_PRINTED ? " (the public code's)" : "", otext,
-                             q.variant == UL_VARIANT_PRINTED
-                                 ? ": the printed branch over-claims, its sigma gives rho_eff = "
-                                   "2 eps_R"
-                                 : "");
-        } else if (ul_kol_pabi_rho_certified(&q, want, &pre2, &ov, &nr, e2, sizeof e2) == UL_OK) {
-            snprintf(label, sizeof label, "rho_eff with the %s lambda = 0 branch", qname);
-            ul_audit_number_set(&rep->other_variant, "rho_eff", label, &ov, digits);
-        }
-        ul_num_value_clear(&ov);
+/* Whether the stated σ (its first value) is the printed λ = 0 branch's and
+ * not the corrected one's: the certificate's own number says which noise
+ * was added. */
+static bool gc_stated_sigma_is_printed(const gc_cert *g)
+{
+    if (!g->st_sigma->present)
+        return false;
+    size_t n;
+    const char *const *items = value_items(g->st_sigma, &n);
+    ul_num_precision w = {CHECK_DIGITS, 0, 0};
+    bool is[2] = {false, false};
+    for (int k = 0; k < 2; k++) {
+        ul_kol_pabi_problem q = g->pb;
+        q.variant = k == 0 ? UL_VARIANT_PRINTED : UL_VARIANT_CORRECTED;
+        ul_num_value sg;
+        ul_num_value_init(&sg, 64);
+        ul_preconditions pre;
+        ul_num_report nr;
+        bool lz = false;
+        char e2[256];
+        is[k] = ul_kol_pabi_code_sigma_certified(&q, 0, &w, &pre, &sg, &lz, &nr, e2, sizeof e2) ==
+                    UL_OK &&
+                agrees_value(items[0], &sg);
+        ul_num_value_clear(&sg);
     }
+    return is[0] && !is[1];
+}
 
-    /* what the theorem would certify */
-    if (rep->verdict == UL_VERDICT_UNSUPPORTED) {
-        char rho_needed[64] = "";
-        bool have_needed = false;
-        mpfi_t need; /* ρ* as an enclosure */
-        mpfi_init2(need, mpfi_get_prec(rho.enclosure) + 64);
-        if (ren_decides) {
-            ul_num_set_decimal(need, g.value);
-            mpfi_t a;
-            mpfi_init2(a, mpfi_get_prec(need));
-            ul_num_set_decimal(a, g.order);
-            mpfi_div(need, need, a);
-            mpfi_clear(a);
-            have_needed = !mpfi_is_zero(need);
-            add_would_reach_mpfi(rep, "rho_eff_needed",
-                                 "largest rho_eff reaching the claim (value/alpha)", need, digits);
+/* The code's noise schedule at λ = 0 (spec §2.4, §4.5): which branch decided
+ * and what the other one gives.  `how` is why the deciding branch was taken. */
+typedef enum { GC_BRANCH_DEFAULT, GC_BRANCH_STATED, GC_BRANCH_CONTRADICTED } gc_branch_how;
+
+static void gc_explain_branch(const gc_eval *e, gc_branch_how how, ul_audit_report *rep)
+{
+    bool printed = e->pb->variant == UL_VARIANT_PRINTED;
+    if (how == GC_BRANCH_CONTRADICTED)
+        ul_audit_explain(rep, "The certificate states variant corrected, but its stated sigma is "
+                              "the printed branch's: the noise actually added is the printed "
+                              "branch's, and the verdict uses it.");
+    if (printed)
+        ul_audit_explain(rep,
+                         "%sThe lambda = 0 noise is the public code's branch sigma^2 = "
+                         "(D0 + 2 lr C1 T)^2/(4 eps_R T) (unlearn_sigma_t; spec/koloskova.md "
+                         "4.5), which gives rho_eff = 2 eps_R, not eps_R.",
+                         how == GC_BRANCH_DEFAULT ? "Variant omitted: the reading least "
+                                                    "favourable to the claim is what the public "
+                                                    "code computes. "
+                                                  : "");
+    else
+        ul_audit_explain(rep, "The certificate states variant corrected: the verdict takes the "
+                              "noise it states, sigma^2 = (D0 + 2 lr C1 T)^2/(2 eps_R T) "
+                              "(rho_eff = eps_R), which is not what the public code's lambda = "
+                              "0 branch adds (/(4 eps_R T), rho_eff = 2 eps_R; spec/koloskova.md "
+                              "4.5).");
+}
+
+static void gc_other_branch(const gc_eval *e, gc_branch_how how, const ul_num_precision *want,
+                            ul_audit_report *rep)
+{
+    gc_explain_branch(e, how, rep);
+    ul_kol_pabi_problem q = *e->pb;
+    q.variant = e->pb->variant == UL_VARIANT_PRINTED ? UL_VARIANT_CORRECTED : UL_VARIANT_PRINTED;
+    const char *qname = q.variant == UL_VARIANT_PRINTED ? "printed (the public code's)"
+                                                        : "corrected";
+    gc_eval o;
+    gc_eval_init(&o, e->g, &q, e->digits);
+    ul_verdict vo = UL_VERDICT_INCONCLUSIVE;
+    bool cap = false;
+    char e2[256], label[128], otext[160];
+    if (gc_eval_once(&o, want, &vo, &cap, e2, sizeof e2) == UL_OK && !o.undecided_pre) {
+        bool by_eps = e->g->eps != NULL;
+        snprintf(label, sizeof label, "%s with the %s lambda = 0 branch",
+                 by_eps ? "eps at delta" : "rho_eff", qname);
+        ul_audit_number_set(&rep->other_variant, by_eps ? "eps" : "rho_eff", label,
+                            by_eps ? &o.eps : &o.rho, e->digits);
+        value_text(otext, sizeof otext, by_eps ? &o.eps : &o.rho, 8);
+        ul_audit_explain(rep, "With the %s branch's noise %s = %s: the claim would be %s%s.",
+                         qname, by_eps ? "eps" : "rho_eff", otext, verdict_word(vo),
+                         vo == UL_VERDICT_SUPPORTED && e->verdict != UL_VERDICT_SUPPORTED
+                             ? ", but the public code does not add that noise"
+                             : "");
+    }
+    gc_eval_clear(&o);
+}
+
+/* The public code computes pabi_steps with double-precision ceil (spec
+ * §4.7), the exact T is what its formula means: with steps omitted either
+ * may be the run's T, so the verdict is the worse of the two.  Returns the
+ * evaluation at the code's T when it decides (else NULL); q holds its problem. */
+static gc_eval *gc_code_ceil(const gc_eval *e, ul_kol_pabi_problem *q, gc_eval *alt,
+                             bool *alt_used, const ul_num_precision *want, ul_audit_report *rep)
+{
+    const gc_cert *g = e->g;
+    double td = gc_code_steps_double(e->pb);
+    *alt_used = false;
+    if (!g->steps_from_code || !(td >= 1 && td <= 1e8) || (unsigned long)td == e->pb->steps)
+        return NULL;
+    *q = *e->pb;
+    q->steps = (unsigned long)td;
+    gc_eval_init(alt, g, q, e->digits);
+    *alt_used = true;
+    ul_verdict v = UL_VERDICT_INCONCLUSIVE;
+    char e2[256];
+    if (decide_raising(gc_eval_once, alt, want, &v, NULL, e2, sizeof e2) != UL_OK ||
+        alt->undecided_pre) {
+        alt->verdict = UL_VERDICT_INCONCLUSIVE;
+        ul_audit_explain(rep, "The public code's pabi_steps in double precision is T = %lu "
+                              "(spec/koloskova.md 4.7); the bound at that T is not computed.",
+                         q->steps);
+        return ul_audit_verdict_rank(alt->verdict) > ul_audit_verdict_rank(e->verdict) ? alt
+                                                                                     : NULL;
+    }
+    char rtext[160];
+    value_text(rtext, sizeof rtext, &alt->rho, 8);
+    ul_audit_explain(rep,
+                     "The public code computes pabi_steps with double-precision ceil: T = %lu, "
+                     "not the exact %lu (spec/koloskova.md 4.7). With steps omitted either may "
+                     "be the run's, so the verdict is the worse of the two; at T = %lu rho_eff "
+                     "= %s and the claim is %s.",
+                     q->steps, e->pb->steps, q->steps, rtext, verdict_word(v));
+    return ul_audit_verdict_rank(v) > ul_audit_verdict_rank(e->verdict) ? alt : NULL;
+}
+
+/* The ρ* an unsupported claim needs: value/α for a Rényi claim, else the
+ * largest certified ρ_eff reaching (ε, δ), with the δ reached at the claimed
+ * ε.  False when none is found. */
+static bool gc_rho_needed(const gc_eval *e, mpfi_ptr need, ul_audit_report *rep)
+{
+    const gc_cert *g = e->g;
+    int digits = e->digits;
+    if (e->ren_decides) {
+        ul_num_set_decimal(need, g->value);
+        mpfi_t a;
+        mpfi_init2(a, mpfi_get_prec(need));
+        ul_num_set_decimal(a, g->order);
+        mpfi_div(need, need, a);
+        mpfi_clear(a);
+        add_would_reach_mpfi(rep, "rho_eff_needed",
+                             "largest rho_eff reaching the claim (value/alpha)", need, digits);
+        return !mpfi_is_zero(need);
+    }
+    char rho_needed[64] = "";
+    double rho_hi = mpfr_get_d(&e->rho.enclosure->right, MPFR_RNDU);
+    bool have = largest_rho(g->eps, g->delta, g->conv, rho_hi, rho_needed, sizeof rho_needed);
+    if (have) {
+        ul_num_set_decimal(need, rho_needed);
+        if (rep->n_would_reach < UL_AUDIT_MAX_NUMBERS)
+            set_text_number(&rep->would_reach[rep->n_would_reach++], "rho_eff_needed",
+                            "a rho_eff reaching the claimed (eps, delta) (certified; 6 digits, "
+                            "rounded down)",
+                            rho_needed);
+    }
+    /* δ reached at the claimed ε */
+    linear_ctx l = {e->rho.enclosure, NULL};
+    ul_rdp_curve curve = {linear_curve, &l};
+    ul_num_value dv;
+    ul_num_value_init(&dv, 64);
+    char a2[UL_RENYI_ALPHA_TEXT_LEN], e2[256];
+    ul_num_precision w = {digits, 0, 0};
+    ul_num_report nr;
+    ul_status s2 = ul_renyi_curve_certified(UL_RDP_TO_DELTA, &curve, 1e15, g->eps, g->conv, &w,
+                                            &dv, a2, sizeof a2, &nr, e2, sizeof e2);
+    if (s2 == UL_OK || s2 == UL_ECAP) {
+        add_would_reach_value(rep, "delta", "delta the theorem certifies at the claimed eps", &dv,
+                              digits);
+        char dtext[160];
+        value_hi_text(dtext, sizeof dtext, &dv, 6);
+        ul_audit_explain(rep, "At the claimed eps it certifies delta <= %s.", dtext);
+    }
+    ul_num_value_clear(&dv);
+    return have;
+}
+
+/* What the theorem would certify: ρ_eff scales as 1/σ² (every σ_t scaled
+ * alike), and as ε_R for the code's schedules. */
+static void gc_would_reach(const gc_eval *e, ul_audit_report *rep)
+{
+    const ul_kol_pabi_problem *pb = e->pb;
+    int digits = e->digits;
+    mpfi_t need, f;
+    mpfi_init2(need, mpfi_get_prec(e->rho.enclosure) + 64);
+    mpfi_init2(f, mpfi_get_prec(need));
+    if (gc_rho_needed(e, need, rep)) {
+        mpfi_div(f, e->rho.enclosure, need);
+        mpfi_sqrt(f, f);
+        if (pb->noise == UL_KOL_PABI_GIVEN && pb->n_sigma == 1) {
+            mpfi_t s;
+            mpfi_init2(s, mpfi_get_prec(need));
+            ul_num_set_decimal(s, pb->sigma[0]);
+            mpfi_mul(f, f, s);
+            add_would_reach_mpfi(rep, "sigma_needed",
+                                 "constant sigma reaching the claim (upper end safe)", f, digits);
+            mpfi_clear(s);
+        } else if (pb->noise == UL_KOL_PABI_GIVEN) {
+            add_would_reach_mpfi(rep, "sigma_scale_needed",
+                                 "factor on every sigma_t reaching the claim (upper end safe)", f,
+                                 digits);
         } else {
-            double rho_hi = mpfr_get_d(&rho.enclosure->right, MPFR_RNDU);
-            have_needed =
-                largest_rho(g.eps, g.delta, g.conv, rho_hi, rho_needed, sizeof rho_needed);
-            if (have_needed)
-                ul_num_set_decimal(need, rho_needed);
-            if (have_needed && rep->n_would_reach < UL_AUDIT_MAX_NUMBERS) {
-                set_text_number(&rep->would_reach[rep->n_would_reach++], "rho_eff_needed",
-                                "a rho_eff reaching the claimed (eps, delta) (certified; "
-                                "6 digits, rounded down)",
-                                rho_needed);
-            }
-            /* δ reached at the claimed ε */
-            linear_ctx l = {rho.enclosure, NULL};
-            ul_rdp_curve curve = {linear_curve, &l};
-            ul_num_value dv;
-            ul_num_value_init(&dv, 64);
-            char a2[UL_RENYI_ALPHA_TEXT_LEN];
-            ul_num_precision w = {digits, 0, 0};
-            ul_status s2 = ul_renyi_curve_certified(UL_RDP_TO_DELTA, &curve, 1e15, g.eps, g.conv,
-                                                    &w, &dv, a2, sizeof a2, &nr, e2, sizeof e2);
-            if (s2 == UL_OK || s2 == UL_ECAP) {
-                add_would_reach_value(
-                    rep, "delta", "delta the theorem certifies at the claimed eps", &dv, digits);
-                char dtext[160];
-                value_hi_text(dtext, sizeof dtext, &dv, 6);
-                ul_audit_explain(rep, "At the claimed eps it certifies delta <= %s.", dtext);
-            }
-            ul_num_value_clear(&dv);
+            ul_num_set_decimal(f, pb->eps_renyi);
+            mpfi_mul(f, f, need);
+            mpfi_div(f, f, e->rho.enclosure);
+            add_would_reach_mpfi(rep, "eps_renyi_needed",
+                                 "eps_renyi for the code's schedule reaching the claim (lower end "
+                                 "safe)",
+                                 f, digits);
+            mpfr_t x;
+            mpfr_init2(x, mpfi_get_prec(f));
+            mpfi_get_left(x, f);
+            char *lo = ul_num_format(x, 6, MPFR_RNDD);
+            ul_audit_explain(rep, "The code's schedule reaches the claim with eps_renyi <= %s.",
+                             lo);
+            free(lo);
+            mpfr_clear(x);
         }
-        if (have_needed) {
-            /* ρ_eff scales as 1/σ² (every σ_t scaled alike), and as ε_R for the
-             * code's schedules */
-            mpfi_t f;
-            mpfi_init2(f, mpfi_get_prec(need));
-            mpfi_div(f, rho.enclosure, need);
-            mpfi_sqrt(f, f);
-            if (pb->noise == UL_KOL_PABI_GIVEN && pb->n_sigma == 1) {
-                mpfi_t s;
-                mpfi_init2(s, mpfi_get_prec(need));
-                ul_num_set_decimal(s, pb->sigma[0]);
-                mpfi_mul(f, f, s);
-                add_would_reach_mpfi(rep, "sigma_needed",
-                                     "constant sigma reaching the claim (upper end safe)", f,
-                                     digits);
-                mpfi_clear(s);
-            } else if (pb->noise == UL_KOL_PABI_GIVEN) {
-                add_would_reach_mpfi(rep, "sigma_scale_needed",
-                                     "factor on every sigma_t reaching the claim (upper end "
-                                     "safe)",
-                                     f, digits);
-            } else {
-                mpfi_t e;
-                mpfi_init2(e, mpfi_get_prec(need));
-                ul_num_set_decimal(e, pb->eps_renyi);
-                mpfi_mul(e, e, need);
-                mpfi_div(e, e, rho.enclosure);
-                add_would_reach_mpfi(rep, "eps_renyi_needed",
-                                     "eps_renyi for the code's schedule reaching the claim "
-                                     "(lower end safe)",
-                                     e, digits);
-                char *lo;
-                mpfr_t x;
-                mpfr_init2(x, mpfi_get_prec(e));
-                mpfi_get_left(x, e);
-                lo = ul_num_format(x, 6, MPFR_RNDD);
-                ul_audit_explain(rep, "The code's schedule reaches the claim with eps_renyi <= %s.",
-                                 lo);
-                free(lo);
-                mpfr_clear(x);
-                mpfi_clear(e);
-            }
-            mpfi_clear(f);
-        }
-        mpfi_clear(need);
     }
+    mpfi_clear(f);
+    mpfi_clear(need);
+}
 
-    gc_check_stated(&g, &rho_formula, have_rho, rep);
-    if (rep->first_wrong_stated[0] != '\0')
-        ul_audit_explain(rep, "First wrong stated number: %s.", rep->first_wrong_stated);
-
-    /* forensics on an unsupported claim */
-    if (rep->verdict == UL_VERDICT_UNSUPPORTED && rep->forensics[0] == '\0') {
-        if (!ren_decides) {
-            ul_num_value ce;
-            ul_num_value_init(&ce, 64);
-            unsigned long gi = 0;
-            ul_num_precision w = {CHECK_DIGITS, 0, 0};
-            char rho_text[64];
-            const char *er = pb->eps_renyi;
-            if (er == NULL) {
-                char *t = ul_num_format(&rho.enclosure->right, 25, MPFR_RNDN);
-                snprintf(rho_text, sizeof rho_text, "%s", t);
-                free(t);
-                er = rho_text;
-            }
-            if (agrees_value(g.eps, &rho))
-                setf(rep->forensics, sizeof rep->forensics,
-                     "a Renyi value read as eps: the claimed eps %s is rho_eff, the "
-                     "coefficient of D_alpha <= alpha*rho_eff, not an (eps, delta) guarantee "
-                     "(spec/koloskova.md 4.1)",
-                     g.eps);
-            else if (pb->eps_renyi != NULL && agrees_decimal(g.eps, pb->eps_renyi))
-                setf(rep->forensics, sizeof rep->forensics,
-                     "a Renyi value read as eps: the claimed eps %s is the code's Renyi "
-                     "target eps_R (the figures' eps labels, spec/koloskova.md 3, 4.1)",
-                     g.eps);
-            else if (ul_kol_pabi_code_eps_certified(er, g.delta, &w, &ce, &gi, &nr, e2,
-                                                    sizeof e2) == UL_OK &&
-                     agrees_value(g.eps, &ce))
-                setf(rep->forensics, sizeof rep->forensics,
-                     "a Renyi value read as eps: the claimed eps %s is the public code's "
-                     "conversion of eps_R = %.24s treated as the same at every order "
-                     "(min over linspace(1.001, 1000, 10000), optimum at grid index %lu, "
-                     "alpha = %.6g; spec/koloskova.md 3 dp_accountant, 4.1)",
-                     g.eps, er, gi, 1.001 + (double)gi * 998.999 / 9999.0);
-            ul_num_value_clear(&ce);
-        } else if (agrees_value(g.value, &rho)) {
+/* Forensics on an unsupported claim: a Rényi value read as ε. */
+static void gc_forensics(const gc_eval *e, ul_audit_report *rep)
+{
+    const gc_cert *g = e->g;
+    const ul_kol_pabi_problem *pb = e->pb;
+    if (e->ren_decides) {
+        if (agrees_value(g->value, &e->rho))
             setf(rep->forensics, sizeof rep->forensics,
                  "the claimed D_alpha %s is rho_eff itself: the coefficient read as the "
                  "divergence at every order (D_alpha <= alpha*rho_eff)",
-                 g.value);
-        }
+                 g->value);
+        return;
     }
+    char rho_text[64], e2[256];
+    const char *er = pb->eps_renyi;
+    if (er == NULL) {
+        char *t = ul_num_format(&e->rho.enclosure->right, 25, MPFR_RNDN);
+        snprintf(rho_text, sizeof rho_text, "%s", t);
+        free(t);
+        er = rho_text;
+    }
+    ul_num_value ce;
+    ul_num_value_init(&ce, 64);
+    unsigned long gi = 0;
+    ul_num_precision w = {CHECK_DIGITS, 0, 0};
+    ul_num_report nr;
+    if (agrees_value(g->eps, &e->rho))
+        setf(rep->forensics, sizeof rep->forensics,
+             "a Renyi value read as eps: the claimed eps %s is rho_eff, the coefficient of "
+             "D_alpha <= alpha*rho_eff, not an (eps, delta) guarantee (spec/koloskova.md 4.1)",
+             g->eps);
+    else if (pb->eps_renyi != NULL && agrees_decimal(g->eps, pb->eps_renyi))
+        setf(rep->forensics, sizeof rep->forensics,
+             "a Renyi value read as eps: the claimed eps %s is the code's Renyi target eps_R "
+             "(the figures' eps labels, spec/koloskova.md 3, 4.1)",
+             g->eps);
+    else if (ul_kol_pabi_code_eps_certified(er, g->delta, &w, &ce, &gi, &nr, e2, sizeof e2) ==
+                 UL_OK &&
+             agrees_value(g->eps, &ce))
+        setf(rep->forensics, sizeof rep->forensics,
+             "a Renyi value read as eps: the claimed eps %s is the public code's conversion of "
+             "eps_R = %.24s treated as the same at every order (min over linspace(1.001, 1000, "
+             "10000), optimum at grid index %lu, alpha = %.6g; spec/koloskova.md 3 "
+             "dp_accountant, 4.1)",
+             g->eps, er, gi, 1.001 + (double)gi * 998.999 / 9999.0);
+    ul_num_value_clear(&ce);
+}
+
+/* T: given, or the code's pabi_steps in exact arithmetic (*steps_st its status). */
+static ul_status gc_steps(gc_cert *g, ul_status *steps_st, char *steps_err, size_t n, char *err,
+                          size_t errlen)
+{
+    ul_kol_pabi_problem *pb = &g->pb;
+    *steps_st = UL_OK;
+    if (g->steps_from_code) {
+        *steps_st = ul_kol_pabi_code_steps(pb->c0, pb->c1, pb->lr, pb->lambda, &pb->steps,
+                                           steps_err, n);
+        if (*steps_st != UL_OK)
+            pb->steps = 1; /* only to list the preconditions */
+    }
+    if (pb->noise == UL_KOL_PABI_GIVEN && pb->n_sigma != 1 && pb->n_sigma != pb->steps)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "$.parameters.sigma: give one value or a list of exactly T = %lu values "
+                       "(got %zu)",
+                       pb->steps, pb->n_sigma);
+    return UL_OK;
+}
+
+static void gc_describe(const gc_cert *g, ul_audit_report *rep)
+{
+    size_t cl = 0;
+    if (g->eps != NULL)
+        cl += (size_t)snprintf(rep->claim + cl, sizeof rep->claim - cl, "(eps, delta) = (%s, %s)",
+                               g->eps, g->delta);
+    if (g->order != NULL)
+        snprintf(rep->claim + cl, sizeof rep->claim - cl, "%sD_alpha <= %s at alpha = %s",
+                 cl ? " and " : "", g->value, g->order);
+    setf(rep->theorem, sizeof rep->theorem,
+         "gradient clipping (PABI): D_alpha <= alpha*rho_eff, rho_eff = B^2/(2 sum_t "
+         "rho^(2(T-1-t)) sigma_t^2) (Feldman et al. 2018 Thm 22; spec/koloskova.md 2.4)%s",
+         g->eps != NULL ? (g->conv == UL_RDP_BBGHS ? ", to (eps, delta) by Balle et al. 2020 "
+                                                     "Thm 21"
+                                                   : ", to (eps, delta) by Mironov 2017 Prop. 3")
+                        : "");
+}
+
+/* A certificate that is invalid, or undecided on a precondition: the
+ * report's ending. */
+static void gc_not_decided(const gc_cert *g, const gc_eval *e, bool done,
+                           const ul_num_value *rho_formula, bool have_rho, ul_audit_report *rep)
+{
+    if (done) {
+        if (have_rho) {
+            char rtext[160];
+            value_text(rtext, sizeof rtext, rho_formula, 8);
+            ul_audit_explain(rep,
+                             "The PABI formula evaluates to rho_eff = %s for T = %lu (what the "
+                             "code logs as epsilon_renyi), but it is no guarantee here.",
+                             rtext, e->pb->steps);
+        }
+        gc_check_stated(g, rho_formula, have_rho, rep);
+        return;
+    }
+    rep->verdict = UL_VERDICT_INCONCLUSIVE;
+    ul_audit_explain(rep, "A precondition is undecided at the precision cap: inconclusive.");
+}
+
+/* The verdict, its reading of the code's schedule and T, and what else is
+ * reported.  Readings that decide (README): the noise and T as stated; with
+ * the code's λ = 0 schedule the printed branch unless `variant: corrected`
+ * is stated (and not contradicted by the stated σ); with T omitted the
+ * worse of the exact and the double-precision pabi_steps. */
+static void gc_finish(gc_eval *e, gc_branch_how how, const ul_num_value *rho_formula,
+                      bool have_rho, const ul_num_precision *want, ul_audit_report *rep)
+{
+    const gc_cert *g = e->g;
+    rep->verdict = e->verdict;
+    rep->recomputed = e->rec;
+    setf(rep->margin, sizeof rep->margin, "%s", e->margin);
+    gc_explain_eval(e, rep);
+    if (g->pb.noise != UL_KOL_PABI_GIVEN && g->lambda_zero) {
+        setf(rep->variant, sizeof rep->variant, "%s",
+             e->pb->variant == UL_VARIANT_PRINTED ? "printed" : "corrected");
+        gc_other_branch(e, how, want, rep);
+    }
+    ul_kol_pabi_problem q;
+    gc_eval alt;
+    bool alt_used = false;
+    gc_eval *dec = gc_code_ceil(e, &q, &alt, &alt_used, want, rep);
+    if (dec != NULL) {
+        rep->verdict = dec->verdict;
+        rep->recomputed = dec->rec;
+        setf(rep->margin, sizeof rep->margin, "%s", dec->margin);
+    } else {
+        dec = e;
+    }
+    if (rep->verdict == UL_VERDICT_UNSUPPORTED)
+        gc_would_reach(dec, rep);
+    gc_check_stated(g, rho_formula, have_rho, rep);
+    if (rep->first_wrong_stated[0] != '\0')
+        ul_audit_explain(rep, "First wrong stated number: %s.", rep->first_wrong_stated);
+    if (rep->verdict == UL_VERDICT_UNSUPPORTED && rep->forensics[0] == '\0')
+        gc_forensics(dec, rep);
     if (rep->forensics[0] != '\0')
         ul_audit_explain(rep, "Forensics: %s.", rep->forensics);
-    ul_num_value_clear(&ren);
-    ul_num_value_clear(&eps);
-    ul_num_value_clear(&rho);
+    if (alt_used)
+        gc_eval_clear(&alt);
+}
+
+static ul_status gc_audit(const ul_cert *c, const ul_num_precision *want, ul_audit_report *rep,
+                          char *err, size_t errlen)
+{
+    ul_audit_report_init(rep);
+    gc_cert g;
+    ul_status st = gc_read(c, &g, err, errlen);
+    ul_status steps_st = UL_OK;
+    char steps_err[256] = "";
+    if (st == UL_OK)
+        st = gc_steps(&g, &steps_st, steps_err, sizeof steps_err, err, errlen);
+    if (st != UL_OK)
+        return st;
+    ul_kol_pabi_problem *pb = &g.pb;
+    gc_describe(&g, rep);
+    /* the code's λ = 0 branch: printed unless stated otherwise (spec §4.5) */
+    gc_branch_how how = g.variant_given ? GC_BRANCH_STATED : GC_BRANCH_DEFAULT;
+    if (pb->noise != UL_KOL_PABI_GIVEN && g.lambda_zero && pb->variant == UL_VARIANT_CORRECTED &&
+        gc_stated_sigma_is_printed(&g)) {
+        pb->variant = UL_VARIANT_PRINTED;
+        how = GC_BRANCH_CONTRADICTED;
+    }
+
+    gc_eval e;
+    gc_eval_init(&e, &g, pb, want->digits);
+    ul_verdict v = UL_VERDICT_INCONCLUSIVE;
+    bool done = false;
+    st = decide_raising(gc_eval_once, &e, want, &v, NULL, err, errlen);
+    rep->pre = e.pre;
+    st = triage(st, rep, &done, "parameters", err, errlen);
+    if (st == UL_OK && !done && steps_st != UL_OK) {
+        snprintf(err, errlen, "%s", steps_err);
+        st = with_path(steps_st, "parameters", err, errlen);
+    }
+    ul_num_value rho_formula;
+    ul_num_value_init(&rho_formula, 64);
+    ul_num_precision wf = {CHECK_DIGITS, 0, 0};
+    ul_num_report nr;
+    char e2[256];
+    bool have_rho = st == UL_OK && steps_st == UL_OK &&
+                    ul_kol_pabi_rho_formula_certified(pb, &wf, &rho_formula, &nr, e2, sizeof e2) ==
+                        UL_OK;
+    if (st == UL_OK && (done || e.undecided_pre))
+        gc_not_decided(&g, &e, done, &rho_formula, have_rho, rep);
+    else if (st == UL_OK)
+        gc_finish(&e, how, &rho_formula, have_rho, want, rep);
     ul_num_value_clear(&rho_formula);
-    return UL_OK;
+    gc_eval_clear(&e);
+    return st;
 }
 
 const ul_audit_method ul_audit_gradient_clipping = {"gradient-clipping", gc_audit, NULL};
