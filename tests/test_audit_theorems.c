@@ -365,13 +365,13 @@ Test(audit_theorems, langevin_stated_K_off_by_one_and_too_small)
 
 Test(audit_theorems, langevin_renyi_claim_matches_the_closed_form)
 {
-    /* ε_RU(α) = exp(−K·m·η/α)·4α S² M²/(m σ² n²)·(1 − e^{−mηT}) (Thm 3.2 case
-     * 3, Thm 3.3 (3)), here n = 1000, m = 0.5, L = 2, η = 0.25, σ = 0.1,
-     * S = 2, T = 30, K = 7, α = 12. */
+    /* ε_RU(α) = exp(−K·m·η/α)·4α S² M²/(m σ² n²) (Thm 3.2 case 3, Thm 3.3 (3)
+     * at T → ∞), here n = 1000, m = 0.5, L = 2, η = 0.25, σ = 0.1, S = 2,
+     * K = 7, α = 12. */
     const char *text =
         "{\"format\":\"ulaudit-certificate/1\",\"method\":\"langevin\",\"parameters\":{"
         "\"case\":\"strongly-convex\",\"n\":1000,\"m\":\"0.5\",\"L\":2,\"M\":1,\"eta\":\"0.25\","
-        "\"sigma\":\"0.1\",\"K\":7,\"S\":2,\"T\":30},"
+        "\"sigma\":\"0.1\",\"K\":7,\"S\":2},"
         "\"claim\":{\"renyi_order\":12,\"renyi_value\":\"0.0001\"}}";
     ul_audit_report rep;
     audit_ok(text, &rep);
@@ -379,17 +379,30 @@ Test(audit_theorems, langevin_renyi_claim_matches_the_closed_form)
     mpfr_inits2(RB, x, t, (mpfr_ptr)0);
     /* 4·12·4/(0.5·0.01·1e6) = 0.0384 */
     ref(x, "0.0384");
-    mpfr_set_d(t, -0.125 * 30, MPFR_RNDN); /* mηT = 3.75 */
-    mpfr_expm1(t, t, MPFR_RNDN);
-    mpfr_neg(t, t, MPFR_RNDN);
-    mpfr_mul(x, x, t, MPFR_RNDN);
-    mpfr_set_d(t, -0.125 * 7 / 12, MPFR_RNDN);
+    mpfr_set_si(t, -7, MPFR_RNDN);
+    mpfr_div_ui(t, t, 96, MPFR_RNDN); /* −K·m·η/α = −7·0.125/12 = −7/96 */
     mpfr_exp(t, t, MPFR_RNDN);
     mpfr_mul(x, x, t, MPFR_RNDN);
     assert_contains(&rep.recomputed, x, "Renyi bound");
     cr_assert_eq(rep.verdict,
                  mpfr_cmp_d(x, 1e-4) <= 0 ? UL_VERDICT_SUPPORTED : UL_VERDICT_UNSUPPORTED);
     mpfr_clears(x, t, (mpfr_ptr)0);
+}
+
+Test(audit_theorems, langevin_finite_learning_time_is_invalid)
+{
+    /* Thm 3.2 starts unlearning from the stationary ν_D; a finite T is
+     * outside its hypotheses (issue 11 item 2), whatever the numbers. */
+    const char *text =
+        "{\"format\":\"ulaudit-certificate/1\",\"method\":\"langevin\",\"parameters\":{"
+        "\"case\":\"strongly-convex\",\"n\":1000,\"m\":\"0.5\",\"L\":2,\"M\":1,\"eta\":\"0.25\","
+        "\"sigma\":\"0.1\",\"K\":7,\"S\":2,\"T\":30},"
+        "\"claim\":{\"eps\":100,\"delta\":\"0.5\"}}";
+    ul_audit_report rep;
+    audit_ok(text, &rep);
+    cr_assert_eq(rep.verdict, UL_VERDICT_INVALID, "%s", rep.explanation);
+    cr_assert(has_pre(&rep, "learning_stationary", UL_PRE_FAILS));
+    cr_assert(strstr(rep.explanation, "stationary") != NULL, "%s", rep.explanation);
 }
 
 Test(audit_theorems, langevin_invalid_preconditions_are_named)
@@ -517,20 +530,23 @@ Test(audit_theorems, langevin_printed_rates_over_claim_is_said)
 {
     /* Convex, C_LSI = 0.1: the printed rates (spec §9 item 1) give a much
      * smaller bound (≈ 0.028) than the corrected ones (≈ 0.057); a claim of
-     * 0.04 is supported only by the printed form. */
+     * 0.04 is reached only by the printed form, a known error. */
     char *text = gen_cert("convex", "0.1", 5, "0.04", "");
     ul_audit_report rep;
     audit_ok(text, &rep);
     cr_assert_eq(rep.verdict, UL_VERDICT_UNSUPPORTED, "%s", rep.explanation);
-    cr_assert(strstr(rep.explanation, "printed forms over-claim") != NULL, "%s", rep.explanation);
+    cr_assert(strstr(rep.explanation, "decide nothing") != NULL, "%s", rep.explanation);
     cr_assert_lt(num_hi(&rep.other_variant), 0.04);
     free(text);
-    /* citing the printed forms decides with them, and warns */
+    /* citing the printed forms changes nothing: they are reported, named as
+     * the erratum, and the corrected forms decide (issue 11 item 1) */
     text = gen_cert("convex", "0.1", 5, "0.04", ",\"rate\":\"printed\",\"eps0_form\":\"printed\"");
     audit_ok(text, &rep);
-    cr_assert_eq(rep.verdict, UL_VERDICT_SUPPORTED, "%s", rep.explanation);
-    cr_assert_str_eq(rep.variant, "printed");
-    cr_assert(strstr(rep.explanation, "Warning") != NULL, "%s", rep.explanation);
+    cr_assert_eq(rep.verdict, UL_VERDICT_UNSUPPORTED, "%s", rep.explanation);
+    cr_assert_str_eq(rep.variant, "corrected");
+    cr_assert_lt(num_hi(&rep.other_variant), 0.04);
+    cr_assert(strstr(rep.explanation, "mis-integrated") != NULL, "%s", rep.explanation);
+    cr_assert(strstr(rep.explanation, "over-claims") != NULL, "%s", rep.explanation);
     free(text);
 }
 

@@ -410,9 +410,62 @@ ul_status ul_langevin_eps0(mpfi_ptr eps0, const ul_langevin_setting *s, mpfi_src
 
 /* ---- Thm 3.2: rates of unlearning ------------------------------------------------- */
 
-ul_status ul_langevin_rate_sum(mpfi_ptr lambda, const ul_langevin_setting *s, mpfi_srcptr C_lsi,
-                               unsigned long K, ul_variant v, ul_preconditions *pre, char *err,
-                               size_t errlen)
+/* The general-case rate recursion of Thm 3.2 cases 1–2 over K steps, from
+ * the LSI constant in C (updated to the constant after the K steps):
+ *   A_k = (1+ηL)²C_k (non-convex) or C_k (convex),
+ *   R_k = log(1 + 2ησ²/A_k)                 corrected (spec §9 item 1, [DERIVED])
+ *       = ½(1/A_k² − 1/(A_k + 2ησ²)²)       printed,
+ *   C_{k+1} = min(A_k + 2ησ², C̃)             (38), (40).
+ * sum += Σ R_k.  g = (1+ηL)² or 1, s2 = 2ησ², ctil = C̃. */
+static ul_status rate_run(mpfi_ptr sum, mpfi_ptr C, unsigned long K, bool printed, mpfi_srcptr g,
+                          mpfi_srcptr s2, mpfi_srcptr ctil, char *err, size_t errlen)
+{
+    mpfr_prec_t w = mpfi_get_prec(sum);
+    mpfi_t A, Rk, t, Cn;
+    mpfi_init2(A, w), mpfi_init2(Rk, w), mpfi_init2(t, w), mpfi_init2(Cn, w);
+    ul_status st = UL_OK;
+    for (unsigned long k = 0; k < K; k++) {
+        if (k >= UL_LANGEVIN_MAX_LOOP) {
+            st = ul_fail(err, errlen, UL_EINPUT,
+                         "K: the LSI recursion of Thm 3.2 is not stationary after %lu "
+                         "steps; give K <= %lu",
+                         UL_LANGEVIN_MAX_LOOP, UL_LANGEVIN_MAX_LOOP);
+            break;
+        }
+        mpfi_mul(A, g, C); /* A_k = (1+ηL)²C_k or C_k */
+        if (printed) {
+            /* (1/2)(1/A² − 1/(A + 2ησ²)²), as printed (spec §9 item 1) */
+            mpfi_sqr(Rk, A);
+            mpfi_ui_div(Rk, 1, Rk);
+            mpfi_add(t, A, s2);
+            mpfi_sqr(t, t);
+            mpfi_ui_div(t, 1, t);
+            mpfi_sub(Rk, Rk, t);
+            mpfi_div_2ui(Rk, Rk, 1);
+        } else {
+            /* ∫_0^η 2σ²/(A + 2tσ²) dt = log(1 + 2ησ²/A) (spec §4, [DERIVED]) */
+            mpfi_div(Rk, s2, A);
+            mpfi_log1p(Rk, Rk);
+        }
+        mpfi_add(sum, sum, Rk);
+        /* C_{k+1} = min(A_k + 2ησ², C̃) (Thm 3.2 1), 2); (38), (40)) */
+        mpfi_add(Cn, A, s2);
+        ul_bounds_interval_min(Cn, Cn, ctil);
+        if (same_interval(Cn, C) && k + 1 < K) {
+            /* stationary: every later R_k equals this one, C stays */
+            mpfi_mul_ui(Rk, Rk, K - k - 1);
+            mpfi_add(sum, sum, Rk);
+            break;
+        }
+        mpfi_set(C, Cn);
+    }
+    mpfi_clear(A), mpfi_clear(Rk), mpfi_clear(t), mpfi_clear(Cn);
+    return st;
+}
+
+ul_status ul_langevin_rate_sums(mpfi_ptr *lambda, const ul_langevin_setting *s, mpfi_srcptr C_lsi,
+                                const unsigned long *K, size_t count, ul_variant v,
+                                ul_preconditions *pre, char *err, size_t errlen)
 {
     ul_num_init();
     ul_status st = check_setting(s, s->kind != UL_LANGEVIN_STRONGLY_CONVEX, err, errlen);
@@ -422,25 +475,29 @@ ul_status ul_langevin_rate_sum(mpfi_ptr lambda, const ul_langevin_setting *s, mp
         return ul_fail(err, errlen, UL_EINPUT, "C_lsi: must be > 0");
     if (v != UL_VARIANT_CORRECTED && v != UL_VARIANT_PRINTED)
         return ul_fail(err, errlen, UL_EINPUT, "variant: must be printed or corrected");
-    bool printed = v == UL_VARIANT_PRINTED;
-    mpfr_prec_t w = mpfi_get_prec(lambda) + loop_guard(K);
-    mpfi_t s2, A, Rk, t, C, Cn, ctil, cbar, g, sum;
-    mpfi_init2(s2, w), mpfi_init2(A, w), mpfi_init2(Rk, w), mpfi_init2(t, w);
-    mpfi_init2(C, w), mpfi_init2(Cn, w), mpfi_init2(ctil, w), mpfi_init2(cbar, w);
-    mpfi_init2(g, w), mpfi_init2(sum, w);
+    if (count < 1 || count > UL_LANGEVIN_MAX_REQUESTS)
+        return ul_fail(err, errlen, UL_EINPUT, "requests: must be between 1 and %d",
+                       UL_LANGEVIN_MAX_REQUESTS);
+    unsigned long Kmax = 0;
+    for (size_t j = 0; j < count; j++)
+        Kmax = K[j] > Kmax ? K[j] : Kmax;
+    mpfr_prec_t w = mpfi_get_prec(lambda[0]) + loop_guard(Kmax) + 4 * (mpfr_prec_t)count;
+    mpfi_t s2, Rk, C, ctil, cbar, g, sum;
+    mpfi_init2(s2, w), mpfi_init2(Rk, w), mpfi_init2(C, w), mpfi_init2(ctil, w);
+    mpfi_init2(cbar, w), mpfi_init2(g, w), mpfi_init2(sum, w);
     mpfi_sqr(s2, s->sigma);
     mpfi_mul(s2, s2, s->eta);
     mpfi_mul_2ui(s2, s2, 1); /* 2ησ², the variance of one unlearning step (2) */
-    mpfi_set_ui(sum, 0);
 
     if (s->kind == UL_LANGEVIN_STRONGLY_CONVEX) {
         sc_preconditions(s, C_lsi, false, pre);
-        /* Case 3 (strongly convex): R = 2σ²η/C_LSI.  The spec flags no error
-         * in this case, so the printed and corrected forms coincide (the
-         * errata of spec/langevin.md §9 items 1–3 concern cases 1 and 2). */
-        (void)printed;
+        /* Case 3 (strongly convex): R = 2σ²η/C_LSI, and ρ_k stays C_LSI-LSI
+         * for every k, so every request starts from the same constant (Cor
+         * 3.4's hypothesis holds here).  The errata of spec/langevin.md §9
+         * items 1–3 concern cases 1 and 2: printed and corrected coincide. */
         mpfi_div(Rk, s2, C_lsi);
-        mpfi_mul_ui(sum, Rk, K);
+        for (size_t j = 0; j < count; j++)
+            mpfi_mul_ui(lambda[j], Rk, K[j]);
     } else {
         if (s->kind == UL_LANGEVIN_CONVEX)
             ul_pre_add(pre, "eta_le_2_over_L", "eta <= 2/L (Thm 3.2 case 2; spec/langevin.md §4)",
@@ -453,49 +510,28 @@ ul_status ul_langevin_rate_sum(mpfi_ptr lambda, const ul_langevin_setting *s, mp
         } else {
             mpfi_set_ui(g, 1);
         }
+        /* Cor 3.4 assumes every request starts from a C_LSI-LSI law (spec
+         * §3, [FLAG]: assumed, not proven).  Instead the LSI recursion runs
+         * on across requests: request j starts from the constant the
+         * recursion reached after requests 1..j−1, which (38) proves. */
         mpfi_set(C, C_lsi);
-        for (unsigned long k = 0; k < K; k++) {
-            if (k >= UL_LANGEVIN_MAX_LOOP) {
-                st = ul_fail(err, errlen, UL_EINPUT,
-                             "K: the LSI recursion of Thm 3.2 is not stationary after %lu "
-                             "steps; give K <= %lu",
-                             UL_LANGEVIN_MAX_LOOP, UL_LANGEVIN_MAX_LOOP);
-                break;
-            }
-            mpfi_mul(A, g, C); /* A_k = (1+ηL)²C_k or C_k */
-            if (printed) {
-                /* (1/2)(1/A² − 1/(A + 2ησ²)²), as printed (spec §9 item 1) */
-                mpfi_sqr(Rk, A);
-                mpfi_ui_div(Rk, 1, Rk);
-                mpfi_add(t, A, s2);
-                mpfi_sqr(t, t);
-                mpfi_ui_div(t, 1, t);
-                mpfi_sub(Rk, Rk, t);
-                mpfi_div_2ui(Rk, Rk, 1);
-            } else {
-                /* ∫_0^η 2σ²/(A + 2tσ²) dt = log(1 + 2ησ²/A) (spec §4, [DERIVED]) */
-                mpfi_div(Rk, s2, A);
-                mpfi_log1p(Rk, Rk);
-            }
-            mpfi_add(sum, sum, Rk);
-            /* C_{k+1} = min(A_k + 2ησ², C̃) (Thm 3.2 1), 2); (38), (40)) */
-            mpfi_add(Cn, A, s2);
-            ul_bounds_interval_min(Cn, Cn, ctil);
-            if (same_interval(Cn, C) && k + 1 < K) {
-                /* stationary: every later R_k equals this one */
-                mpfi_mul_ui(Rk, Rk, K - k - 1);
-                mpfi_add(sum, sum, Rk);
-                break;
-            }
-            mpfi_set(C, Cn);
+        for (size_t j = 0; j < count && st == UL_OK; j++) {
+            mpfi_set_ui(sum, 0);
+            st = rate_run(sum, C, K[j], v == UL_VARIANT_PRINTED, g, s2, ctil, err, errlen);
+            if (st == UL_OK)
+                mpfi_set(lambda[j], sum);
         }
     }
-    if (st == UL_OK)
-        mpfi_set(lambda, sum);
-    mpfi_clear(s2), mpfi_clear(A), mpfi_clear(Rk), mpfi_clear(t);
-    mpfi_clear(C), mpfi_clear(Cn), mpfi_clear(ctil), mpfi_clear(cbar);
-    mpfi_clear(g), mpfi_clear(sum);
+    mpfi_clear(s2), mpfi_clear(Rk), mpfi_clear(C), mpfi_clear(ctil);
+    mpfi_clear(cbar), mpfi_clear(g), mpfi_clear(sum);
     return st;
+}
+
+ul_status ul_langevin_rate_sum(mpfi_ptr lambda, const ul_langevin_setting *s, mpfi_srcptr C_lsi,
+                               unsigned long K, ul_variant v, ul_preconditions *pre, char *err,
+                               size_t errlen)
+{
+    return ul_langevin_rate_sums(&lambda, s, C_lsi, &K, 1, v, pre, err, errlen);
 }
 
 ul_status ul_langevin_unlearn(ul_num_value *eps, const ul_langevin_setting *s, mpfi_srcptr alpha,
@@ -1129,6 +1165,63 @@ out:
     mpfi_clear(f);
     mpfi_clear(a);
     return result;
+}
+
+/* Copies the given enclosures into an objective at precision prec. */
+static void obj_from(objective *o, mpfi_srcptr E, mpfi_srcptr const *lam, size_t count,
+                     mpfi_srcptr B, mpfr_prec_t prec)
+{
+    obj_init(o, count, prec);
+    mpfi_set(o->E, E);
+    mpfi_set(o->B, B);
+    for (size_t j = 0; j < count; j++)
+        mpfi_set(o->lam[j], lam[j]);
+    obj_doubles(o);
+}
+
+ul_side ul_langevin_min_decide(mpfi_srcptr E, mpfi_srcptr const *lam, size_t count, mpfi_srcptr B,
+                               mpfi_srcptr eps, mpfr_prec_t prec, char **alpha)
+{
+    if (count < 1 || count > UL_LANGEVIN_MAX_REQUESTS || mpfr_sgn(&B->left) <= 0)
+        return UL_SIDE_UNDECIDED;
+    objective o;
+    obj_from(&o, E, lam, count, B, prec);
+    mpfi_set(o.target, eps);
+    char *witness = NULL;
+    /* F > 0 everywhere (B/(α − 1) > 0, the rest ≥ 0): eps ≤ 0 is out of reach */
+    ul_side side = mpfr_sgn(&eps->right) <= 0 ? UL_SIDE_UNSAFE : obj_decide(&o, &witness);
+    if (side != UL_SIDE_SAFE) {
+        free(witness);
+        mpfr_t x;
+        mpfr_init2(x, 64);
+        mpfr_set_d(x, 1 + obj_search_beta(&o), MPFR_RNDN);
+        witness = decimal_text(x, 17);
+        mpfr_clear(x);
+    }
+    if (alpha != NULL)
+        *alpha = witness;
+    else
+        free(witness);
+    obj_clear(&o);
+    return side;
+}
+
+double ul_langevin_min_d(mpfi_srcptr E, mpfi_srcptr const *lam, size_t count, mpfi_srcptr B)
+{
+    objective o;
+    obj_from(&o, E, lam, count, B, 64);
+    double f = exp(obj_logf_d(&o, obj_search_beta(&o)));
+    obj_clear(&o);
+    return f;
+}
+
+void ul_langevin_objective_at(mpfi_ptr out, mpfi_srcptr E, mpfi_srcptr const *lam, size_t count,
+                              mpfi_srcptr B, mpfi_srcptr alpha)
+{
+    objective o;
+    obj_from(&o, E, lam, count, B, mpfi_get_prec(out));
+    obj_eval(out, &o, alpha);
+    obj_clear(&o);
 }
 
 /* ---- strongly convex calibrations: inputs ------------------------------------------ */

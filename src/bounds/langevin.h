@@ -62,6 +62,7 @@
 #include "bounds/renyi.h"
 #include "bounds/theorem.h"
 #include "num/adaptive.h"
+#include "num/threshold.h"
 
 typedef enum {
     UL_LANGEVIN_NONCONVEX,       /* f(·; d) L-smooth, M-Lipschitz */
@@ -133,6 +134,37 @@ ul_status ul_langevin_eps0(mpfi_ptr eps0, const ul_langevin_setting *s, mpfi_src
 ul_status ul_langevin_rate_sum(mpfi_ptr lambda, const ul_langevin_setting *s, mpfi_srcptr C_lsi,
                                unsigned long K, ul_variant v, ul_preconditions *pre, char *err,
                                size_t errlen);
+
+/* Thm 3.2 over `count` sequential requests (Cor 3.4): lambda[j] ⊇ Λ_{j+1},
+ * the total rate of the K[j] steps of request j + 1.  Strongly convex: Λ_j =
+ * K_j·2ησ²/C_lsi (ρ_k stays C_lsi-LSI, case 3).  Convex / non-convex: the
+ * LSI recursion runs on across requests (request j + 1 starts from the
+ * constant reached after the earlier ones, eq. (38)), so Cor 3.4's assumed
+ * "every request starts C_LSI-LSI" is not needed.  count = 1 is
+ * ul_langevin_rate_sum.  1 ≤ count ≤ UL_LANGEVIN_MAX_REQUESTS. */
+ul_status ul_langevin_rate_sums(mpfi_ptr *lambda, const ul_langevin_setting *s, mpfi_srcptr C_lsi,
+                                const unsigned long *K, size_t count, ul_variant v,
+                                ul_preconditions *pre, char *err, size_t errlen);
+
+/* The certified decision behind every "does some α reach ε?" of this family:
+ *   F(α) = ε^(count)(α) + B/(α − 1),   ε0(α) = α·E,
+ *   ε^(1)(α) = e^{−Λ_1/α}·ε0(α),  ε^(j)(α) = e^{−Λ_j/α}·c(α)·(ε0(2α) + ε^(j−1)(2α))
+ * (Thm 3.2, Cor 3.4, Prop L.2 with B = log(1/δ) > 0; lam[j] ⊇ Λ_{j+1}).
+ * UL_SIDE_SAFE: F ≤ eps at the decimal α returned in *alpha; UL_SIDE_UNSAFE:
+ * a rigorous lower bound of F over every α > 1 exceeds eps (branch and bound
+ * with a mean-value form, second-order tight at the minimum);
+ * UL_SIDE_UNDECIDED: not at precision prec (raise it).  Unless SAFE, *alpha
+ * is the double-precision minimiser (for reports).  *alpha is malloc'd, the
+ * caller frees it; alpha may be NULL. */
+ul_side ul_langevin_min_decide(mpfi_srcptr E, mpfi_srcptr const *lam, size_t count, mpfi_srcptr B,
+                               mpfi_srcptr eps, mpfr_prec_t prec, char **alpha);
+
+/* min_{α>1} F(α) in double precision, for searches only (never a verdict). */
+double ul_langevin_min_d(mpfi_srcptr E, mpfi_srcptr const *lam, size_t count, mpfi_srcptr B);
+
+/* out ⊇ F(α) above, over the box alpha ⊂ (1, ∞), at out's precision. */
+void ul_langevin_objective_at(mpfi_ptr out, mpfi_srcptr E, mpfi_srcptr const *lam, size_t count,
+                              mpfi_srcptr B, mpfi_srcptr alpha);
 
 /* Thm 3.2: (α, ε)-RU after K steps, ε = exp(−Λ_K/α)·eps0, returned in log
  * form (eps->is_log; lower end −inf when eps0 may be 0), eps0 ⊇ the

@@ -2,9 +2,13 @@
  * audit_util.h for what each guarantees). */
 #include "cert/audit_util.h"
 
+#include <gmp.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "cert/json.h"
 
 #include "num/encl.h"
 
@@ -122,4 +126,49 @@ bool ul_audit_recheck_supported(const char *text, ul_audit_fn audit, const ul_nu
         return false;
     }
     return true;
+}
+
+ul_status ul_audit_read_object_list(const ul_cert *c, const char *object,
+                                    const ul_field_spec *specs, size_t n, const char *list_name,
+                                    ul_cert_values *out, char *err, size_t errlen)
+{
+    ul_field_spec local[32];
+    if (n > sizeof local / sizeof local[0])
+        abort(); /* a table of this program's, never input */
+    memcpy(local, specs, n * sizeof *specs);
+    const ul_json_value *v = ul_json_get(ul_cert_object(c, object), list_name);
+    if (v != NULL && v->type == UL_JSON_ARRAY)
+        for (size_t i = 0; i < n; i++)
+            if (strcmp(local[i].name, list_name) == 0)
+                local[i].type = UL_FIELD_DECIMAL_LIST;
+    return ul_cert_read_object(c, object, local, n, out, err, errlen);
+}
+
+ul_status ul_audit_read_counts(const ul_cert_value *v, unsigned long hi, unsigned long *out,
+                               size_t max, size_t *n, char *err, size_t errlen)
+{
+    *n = 0;
+    if (v->type == UL_FIELD_COUNT) {
+        out[(*n)++] = (unsigned long)v->count;
+        return UL_OK;
+    }
+    if (v->n_items > max)
+        return ul_fail(err, errlen, UL_EINPUT, "%s: at most %zu elements (got %zu)", v->path, max,
+                       v->n_items);
+    ul_status st = UL_OK;
+    mpq_t q;
+    mpq_init(q);
+    for (size_t i = 0; i < v->n_items && st == UL_OK; i++) {
+        bool whole = ul_num_decimal_to_mpq(q, v->items[i]) &&
+                     mpz_cmp_ui(mpq_denref(q), 1) == 0 && mpq_sgn(q) >= 0 &&
+                     mpz_cmp_ui(mpq_numref(q), hi) <= 0;
+        if (!whole)
+            st = ul_fail(err, errlen, UL_EINPUT,
+                         "%s[%zu]: must be a whole number between 0 and %lu (got %s)", v->path, i,
+                         hi, v->items[i]);
+        else
+            out[(*n)++] = mpz_get_ui(mpq_numref(q));
+    }
+    mpq_clear(q);
+    return st;
 }

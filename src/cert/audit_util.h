@@ -56,4 +56,19 @@ typedef ul_status (*ul_audit_fn)(const ul_cert *c, const ul_num_precision *want,
 bool ul_audit_recheck_supported(const char *text, ul_audit_fn audit, const ul_num_precision *want,
                                 char *why, size_t whylen);
 
+/* Reads `object` like ul_cert_read_object, except that the field `list_name`
+ * may be written either as its spec says or as a JSON array: an array is read
+ * as a UL_FIELD_DECIMAL_LIST under the same lo/hi bounds (each element
+ * checked).  At most 32 specs. */
+ul_status ul_audit_read_object_list(const ul_cert *c, const char *object,
+                                    const ul_field_spec *specs, size_t n, const char *list_name,
+                                    ul_cert_values *out, char *err, size_t errlen);
+
+/* The whole numbers of a count-or-list field v (UL_FIELD_COUNT or a
+ * UL_FIELD_DECIMAL_LIST read by ul_audit_read_object_list): each ≤ hi and
+ * whole, at most max of them, into out[]; *n their number.  UL_EINPUT
+ * naming v->path and the element otherwise. */
+ul_status ul_audit_read_counts(const ul_cert_value *v, unsigned long hi, unsigned long *out,
+                               size_t max, size_t *n, char *err, size_t errlen);
+
 #endif
