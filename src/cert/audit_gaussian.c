@@ -5,13 +5,26 @@
  * ==== Schema ==============================================================
  *
  * method "gaussian-mechanism": one release x + N(0, σ²I) of a query with ℓ2
- * sensitivity Δ, or T of them composed (adaptively or not).
+ * sensitivity Δ, or T of them composed (adaptively or not), or k releases
+ * each with its own σ_i (and Δ_i).
  *
- *   parameters.sensitivity   decimal, 0 < Δ ≤ 1e100   ℓ2 sensitivity of the query
- *   parameters.sigma         decimal, 0 < σ ≤ 1e100   noise standard deviation (variance σ², not
- *                            2ησ²); required by `audit`, filled in by `calibrate`
+ *   parameters.sensitivity   decimal, 0 < Δ ≤ 1e100, or a list of k such (one per release):
+ *                            ℓ2 sensitivity of the query (for a list: the distance between
+ *                            the i-th release's means, for one pair of neighbouring data sets)
+ *   parameters.sigma         decimal, 0 < σ ≤ 1e100, or a list of k such (one per release):
+ *                            noise standard deviation (variance σ², not 2ησ²); required by
+ *                            `audit`, filled in (one value) by `calibrate`
  *   parameters.compositions  count ≥ 1 (default 1)    T releases composed: exactly one Gaussian
- *                            mechanism with r = Δ·√T/σ (Dong, Roth, Su 2019, composition of GDP)
+ *                            mechanism with r = Δ·√T/σ (Dong, Roth, Su 2019, composition of GDP);
+ *                            with a list, absent or equal to its length k
+ *   Lists: at most GAUSS_MAX_RELEASES values; two lists have the same length; a
+ *   single value stands for every release.  r² = Σ_i (Δ_i/σ_i)²: the product of
+ *   N(0, σ_i²) against N(Δ_i, σ_i²), each coordinate scaled by 1/σ_i, is N(0, I)
+ *   against N(v, I) with ‖v‖ = r, one Gaussian mechanism by rotation invariance
+ *   (Dong, Roth, Su 2019: μ-GDP composes to √(Σ μ_i²)-GDP).  r² is formed as an
+ *   exact rational when the terms are small (GAUSS_EXACT_BITS), else enclosed
+ *   by outward-rounded sums; every verdict is decided on the enclosure's side
+ *   that hurts the claimant (supported needs θ at r_hi ≤ δ, refuted θ at r_lo > δ).
  *   claim.eps, claim.delta   decimals, 0 ≤ ε ≤ 1e9, 0 ≤ δ ≤ 1: claimed (ε, δ)-DP
  *   claim.renyi_order, claim.renyi_value
  *                            decimals, 1 < α ≤ 1e12, 0 ≤ ρ ≤ 1e12: claimed (α, ρ)-RDP
@@ -51,6 +64,7 @@
  * not support the claim; the result is audited again and must be supported.
  */
 #include <gmp.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -128,25 +142,84 @@ static void i_set_ull(mpfi_ptr x, unsigned long long n)
     mpq_clear(q);
 }
 
+/* ---- "one value or one per release" fields ------------------------------------------ */
+
+/* Reads an object whose fields named in list_names (NULL-terminated) may each
+ * be one decimal or a JSON list of decimals (the type of those specs is
+ * switched to UL_FIELD_DECIMAL_LIST where the certificate holds an array).
+ * NOTE: the same reader as audit_koloskova.c's read_object_list, generalised
+ * to several names; it belongs in audit_util.c (not this file's owner's). */
+static ul_status read_object_lists(const ul_cert *c, const char *object, const ul_field_spec *specs,
+                                   size_t n, const char *const *list_names, ul_cert_values *out,
+                                   char *err, size_t errlen)
+{
+    ul_field_spec local[16];
+    if (n > sizeof local / sizeof local[0])
+        abort();
+    memcpy(local, specs, n * sizeof *specs);
+    const ul_json_value *obj = ul_cert_object(c, object);
+    for (size_t i = 0; i < n; i++)
+        for (const char *const *l = list_names; *l != NULL; l++)
+            if (strcmp(local[i].name, *l) == 0) {
+                const ul_json_value *v = obj != NULL ? ul_json_get(obj, *l) : NULL;
+                if (v != NULL && v->type == UL_JSON_ARRAY)
+                    local[i].type = UL_FIELD_DECIMAL_LIST;
+            }
+    return ul_cert_read_object(c, object, local, n, out, err, errlen);
+}
+
+/* The texts of a "decimal or list" field (items, or the one decimal); n = 0
+ * when the field is absent. */
+static const char *const *field_items(const ul_cert_value *v, size_t *n)
+{
+    if (v == NULL || !v->present) {
+        *n = 0;
+        return NULL;
+    }
+    if (v->type == UL_FIELD_DECIMAL_LIST) {
+        *n = v->n_items;
+        return v->items;
+    }
+    *n = 1;
+    return &v->text;
+}
+
 /* ---- a certificate as read --------------------------------------------------------- */
+
+/* Longest list of per-release values (a longer run of equal releases is
+ * written with `compositions`). */
+#define GAUSS_MAX_RELEASES 100000
+/* Largest total size (bits) of the per-release terms for which r² is also
+ * formed as an exact rational (ties of Rényi claims, the range check). */
+#define GAUSS_EXACT_BITS (1ul << 22)
 
 typedef struct {
     bool is_op;              /* output perturbation (sensitivity 2·C0, T = 1) */
-    const char *base;        /* Δ (gaussian) or C0 (op): decimal text */
+    const char *base;        /* Δ (gaussian) or C0 (op): decimal text (the first of a list) */
     const char *base_path;
-    const char *sigma;       /* NULL when absent */
+    const char *sigma;       /* NULL when absent; the first of a list */
     const char *sigma_path;
     unsigned long long T;    /* compositions */
     const char *eps, *delta; /* NULL unless an (ε, δ) claim */
     const char *alpha, *rho; /* NULL unless a Rényi claim */
     const char *sigma_classic, *sigma_classic_path;
-    mpq_t sens;              /* exact sensitivity Δ or 2·C0 */
-    mpq_t sig;               /* exact σ (when given) */
+    size_t n_sens, n_sigma;  /* list lengths (1 for one value; n_sigma 0 when absent) */
+    size_t k;                /* releases with their own parameters: the longer list, else 1 */
+    bool list;               /* k > 1 or a one-element list: the heterogeneous form */
+    mpq_t sens;              /* exact sensitivity Δ or 2·C0 (one value) */
+    mpq_t sig;               /* exact σ (one value, when given) */
+    mpq_t *u;                /* k exact terms: Δ_i/σ_i when σ is a list, else Δ_i */
+    bool have_s;             /* s holds S exactly */
+    mpq_t s;                 /* S = T·Σ u_i², so r² = S/σ² (one σ) or S (a σ list) */
 } gcert;
 
 static void gcert_clear(gcert *g)
 {
-    mpq_clears(g->sens, g->sig, NULL);
+    mpq_clears(g->sens, g->sig, g->s, NULL);
+    for (size_t i = 0; g->u != NULL && i < g->k; i++)
+        mpq_clear(g->u[i]);
+    free(g->u);
+    g->u = NULL;
 }
 
 static const char *path_of(const ul_cert_values *v, const char *name)
@@ -155,45 +228,87 @@ static const char *path_of(const ul_cert_values *v, const char *name)
     return x != NULL ? x->path : "$";
 }
 
-/* Reads the three objects.  need_sigma: audit (σ required) or calibrate. */
-static ul_status gcert_read(const ul_cert *c, bool is_op, bool need_sigma, gcert *g, char *err,
-                            size_t errlen)
+/* num/den ⊇ Σ_{lo ≤ i < hi} u_i², summed as a tree of unreduced fractions
+ * (no gcd inside, so the cost is a few products of the final size). */
+static void sumsq_tree(mpz_ptr num, mpz_ptr den, mpq_t *u, size_t lo, size_t hi)
 {
-    memset(g, 0, sizeof *g);
-    mpq_inits(g->sens, g->sig, NULL);
-    g->is_op = is_op;
-    g->T = 1;
-    ul_cert_values p, cl, st;
-    ul_status s = ul_cert_read_object(c, "parameters", is_op ? OP_PARAMS : GAUSS_PARAMS,
-                                      is_op ? N_OP_PARAMS : N_GAUSS_PARAMS, &p, err, errlen);
-    if (s == UL_OK)
-        s = ul_cert_read_object(c, "claim", is_op ? OP_CLAIM : GAUSS_CLAIM,
-                                is_op ? N_OP_CLAIM : N_GAUSS_CLAIM, &cl, err, errlen);
-    if (s == UL_OK)
-        s = ul_cert_read_object(c, "stated", is_op ? OP_STATED : NULL, is_op ? N_OP_STATED : 0,
-                                &st, err, errlen);
-    if (s != UL_OK)
-        return s;
-
-    g->base = ul_audit_field_text(&p, is_op ? "c0" : "sensitivity");
-    g->base_path = path_of(&p, is_op ? "c0" : "sensitivity");
-    g->sigma = ul_audit_field_text(&p, "sigma");
-    g->sigma_path = path_of(&p, "sigma");
-    if (!is_op) {
-        const ul_cert_value *t = ul_cert_values_get(&p, "compositions");
-        if (t != NULL && t->present)
-            g->T = t->count;
+    if (hi - lo == 1) {
+        mpz_mul(num, mpq_numref(u[lo]), mpq_numref(u[lo]));
+        mpz_mul(den, mpq_denref(u[lo]), mpq_denref(u[lo]));
+        return;
     }
-    g->eps = ul_audit_field_text(&cl, "eps");
-    g->delta = ul_audit_field_text(&cl, "delta");
-    g->alpha = ul_audit_field_text(&cl, "renyi_order");
-    g->rho = ul_audit_field_text(&cl, "renyi_value");
-    if (is_op) {
-        g->sigma_classic = ul_audit_field_text(&st, "sigma_classic");
-        g->sigma_classic_path = path_of(&st, "sigma_classic");
-    }
+    size_t mid = lo + (hi - lo) / 2;
+    mpz_t n2, d2;
+    mpz_inits(n2, d2, NULL);
+    sumsq_tree(num, den, u, lo, mid);
+    sumsq_tree(n2, d2, u, mid, hi);
+    mpz_mul(num, num, d2); /* a/b + c/d = (ad + cb)/(bd) */
+    mpz_addmul(num, n2, den);
+    mpz_mul(den, den, d2);
+    mpz_clears(n2, d2, NULL);
+}
 
-    /* the claim: exactly one complete pair */
+/* S = T·Σ u_i² exactly, when the terms are small enough (GAUSS_EXACT_BITS). */
+static void exact_s(gcert *g)
+{
+    size_t bits = 0;
+    for (size_t i = 0; i < g->k; i++)
+        bits += mpz_sizeinbase(mpq_numref(g->u[i]), 2) + mpz_sizeinbase(mpq_denref(g->u[i]), 2);
+    g->have_s = bits <= GAUSS_EXACT_BITS;
+    if (!g->have_s)
+        return;
+    mpz_t num, den;
+    mpz_inits(num, den, NULL);
+    sumsq_tree(num, den, g->u, 0, g->k);
+    mpq_set_num(g->s, num);
+    mpq_set_den(g->s, den);
+    mpq_canonicalize(g->s);
+    mpq_t t;
+    mpq_init(t);
+    q_set_ull(t, g->T);
+    mpq_mul(g->s, g->s, t);
+    mpq_clears(t, NULL);
+    mpz_clears(num, den, NULL);
+}
+
+/* out ⊇ S = T·Σ u_i² at out's precision (exact S rounded outward when formed,
+ * else the terms squared and summed with outward rounding). */
+static void s_enclose(mpfi_ptr out, const gcert *g)
+{
+    if (g->have_s) {
+        mpfi_set_q(out, g->s);
+        return;
+    }
+    mpfi_t t;
+    mpfi_init2(t, mpfi_get_prec(out));
+    mpfi_set_ui(out, 0);
+    for (size_t i = 0; i < g->k; i++) {
+        mpfi_set_q(t, g->u[i]);
+        mpfi_sqr(t, t);
+        mpfi_add(out, out, t);
+    }
+    i_set_ull(t, g->T);
+    mpfi_mul(out, out, t);
+    mpfi_clear(t);
+}
+
+/* r² ⊇ S/σ² (one σ) or S (a list of σ's). */
+static void r2_enclose(mpfi_ptr out, const gcert *g)
+{
+    s_enclose(out, g);
+    if (g->n_sigma == 1) {
+        mpfi_t t;
+        mpfi_init2(t, mpfi_get_prec(out));
+        mpfi_set_q(t, g->sig);
+        mpfi_sqr(t, t);
+        mpfi_div(out, out, t);
+        mpfi_clear(t);
+    }
+}
+
+/* The claim: exactly one complete pair (ε, δ) or (α, ρ). */
+static ul_status claim_check(const gcert *g, char *err, size_t errlen)
+{
     bool dp = g->eps != NULL || g->delta != NULL, rdp = g->alpha != NULL || g->rho != NULL;
     if (dp && rdp)
         return ul_fail(err, errlen, UL_EINPUT,
@@ -211,57 +326,180 @@ static ul_status gcert_read(const ul_cert *c, bool is_op, bool need_sigma, gcert
                        "$.claim.%s: missing required field (a Renyi claim needs both "
                        "renyi_order and renyi_value)", g->alpha == NULL ? "renyi_order"
                                                                         : "renyi_value");
+    return UL_OK;
+}
 
-    if (!ul_num_decimal_to_mpq(g->sens, g->base))
-        return ul_fail(err, errlen, UL_EINPUT, "%s: must lie between 1e-20000 and 1e100 (got '%s')",
-                       g->base_path, g->base);
-    if (is_op)
-        mpq_add(g->sens, g->sens, g->sens);
-    if (g->sigma == NULL) {
-        if (need_sigma)
+/* The list lengths: equal when both are lists, at most GAUSS_MAX_RELEASES;
+ * compositions only with one value each (or equal to the list's length). */
+static ul_status lists_check(gcert *g, const ul_cert_value *t, char *err, size_t errlen)
+{
+    if (g->n_sens > 1 && g->n_sigma > 1 && g->n_sens != g->n_sigma)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "%s: one value per release: %zu values, but %s has %zu (give lists of "
+                       "the same length, or one value for every release)",
+                       g->sigma_path, g->n_sigma, g->base_path, g->n_sens);
+    g->k = g->n_sens > g->n_sigma ? g->n_sens : g->n_sigma;
+    if (g->k > GAUSS_MAX_RELEASES)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "%s: at most %d values (one per release; equal releases are counted by "
+                       "compositions), got %zu",
+                       g->n_sigma == g->k ? g->sigma_path : g->base_path, GAUSS_MAX_RELEASES,
+                       g->k);
+    if (g->list && t != NULL && t->present) {
+        if (t->count != g->k)
             return ul_fail(err, errlen, UL_EINPUT,
-                           "%s: missing required field (the noise standard deviation; `ulaudit "
-                           "calibrate` fills it in)", g->sigma_path);
-        return UL_OK;
+                           "%s: the list of per-release values already gives the number of "
+                           "releases (%zu); compositions must be absent or equal to it (got %llu)",
+                           t->path, g->k, t->count);
+        g->T = 1;
     }
-    if (!ul_num_decimal_to_mpq(g->sig, g->sigma))
-        return ul_fail(err, errlen, UL_EINPUT, "%s: must lie between 1e-20000 and 1e100 (got '%s')",
-                       g->sigma_path, g->sigma);
-    /* r = Δ·√T/σ ≤ UL_GAUSS_MAX_R, i.e. Δ²·T ≤ (1e9·σ)², decided exactly */
-    mpq_t lhs, rhs, lim;
-    mpq_inits(lhs, rhs, lim, NULL);
-    mpq_mul(lhs, g->sens, g->sens);
-    q_set_ull(rhs, g->T);
-    mpq_mul(lhs, lhs, rhs);
-    ul_num_decimal_to_mpq(lim, UL_GAUSS_MAX_R);
-    mpq_mul(rhs, lim, g->sig);
-    mpq_mul(rhs, rhs, rhs);
-    int too_big = mpq_cmp(lhs, rhs) > 0;
-    mpq_clears(lhs, rhs, lim, NULL);
+    return UL_OK;
+}
+
+/* Reads Δ_i and σ_i exactly and forms u_i (Δ_i/σ_i for a σ list, else Δ_i). */
+static ul_status terms_read(gcert *g, const char *const *sens, const char *const *sig, char *err,
+                            size_t errlen)
+{
+    g->u = malloc(g->k * sizeof *g->u);
+    if (g->u == NULL)
+        abort();
+    for (size_t i = 0; i < g->k; i++)
+        mpq_init(g->u[i]);
+    mpq_t d;
+    mpq_init(d);
+    ul_status st = UL_OK;
+    for (size_t i = 0; i < g->k && st == UL_OK; i++) {
+        const char *dt = sens[g->n_sens > 1 ? i : 0];
+        if (!ul_num_decimal_to_mpq(g->u[i], dt))
+            st = ul_fail(err, errlen, UL_EINPUT,
+                         "%s%s: must lie between 1e-20000 and 1e100 (got '%s')", g->base_path,
+                         g->n_sens > 1 ? "[i]" : "", dt);
+        if (st == UL_OK && g->is_op)
+            mpq_add(g->u[i], g->u[i], g->u[i]);
+        if (st == UL_OK && g->n_sigma > 1) {
+            if (!ul_num_decimal_to_mpq(d, sig[i]))
+                st = ul_fail(err, errlen, UL_EINPUT,
+                             "%s[%zu]: must lie between 1e-20000 and 1e100 (got '%s')",
+                             g->sigma_path, i, sig[i]);
+            else
+                mpq_div(g->u[i], g->u[i], d);
+        }
+    }
+    mpq_clear(d);
+    if (st == UL_OK) {
+        mpq_set(g->sens, g->u[0]);
+        exact_s(g);
+    }
+    return st;
+}
+
+/* r = √(r²) ≤ UL_GAUSS_MAX_R: decided exactly when S is formed, else on its
+ * enclosure (refused only when certainly above). */
+static ul_status range_check(const gcert *g, char *err, size_t errlen)
+{
+    mpfi_t r2, lim;
+    mpfi_init2(r2, 128);
+    mpfi_init2(lim, 128);
+    r2_enclose(r2, g);
+    ul_num_set_decimal(lim, UL_GAUSS_MAX_R);
+    mpfi_sqr(lim, lim);
+    bool too_big = mpfr_greater_p(&r2->left, &lim->right);
+    if (!too_big && g->have_s && !mpfr_lessequal_p(&r2->right, &lim->left)) {
+        mpq_t x, l;
+        mpq_inits(x, l, NULL);
+        mpq_set(x, g->s);
+        if (g->n_sigma == 1) {
+            mpq_div(x, x, g->sig);
+            mpq_div(x, x, g->sig);
+        }
+        ul_num_decimal_to_mpq(l, UL_GAUSS_MAX_R);
+        mpq_mul(l, l, l);
+        too_big = mpq_cmp(x, l) > 0;
+        mpq_clears(x, l, NULL);
+    }
+    mpfi_clear(r2);
+    mpfi_clear(lim);
     if (too_big)
         return ul_fail(err, errlen, UL_EINPUT,
-                       "%s: too small: the ratio r = %s/sigma must be at most %s (got '%s')",
-                       g->sigma_path, is_op ? "2*c0" : "sensitivity*sqrt(compositions)",
-                       UL_GAUSS_MAX_R, g->sigma);
+                       "%s: too small: the ratio r = %s must be at most %s (got '%s'%s)",
+                       g->sigma_path,
+                       g->is_op  ? "2*c0/sigma"
+                       : g->list ? "sqrt(sum_i (sensitivity_i/sigma_i)^2)"
+                                 : "sensitivity*sqrt(compositions)/sigma",
+                       UL_GAUSS_MAX_R, g->sigma, g->n_sigma > 1 ? ", ..." : "");
     return UL_OK;
+}
+
+/* Reads the three objects.  need_sigma: audit (σ required) or calibrate. */
+static ul_status gcert_read(const ul_cert *c, bool is_op, bool need_sigma, gcert *g, char *err,
+                            size_t errlen)
+{
+    memset(g, 0, sizeof *g);
+    mpq_inits(g->sens, g->sig, g->s, NULL);
+    g->is_op = is_op;
+    g->T = 1;
+    static const char *const LISTS[] = {"sensitivity", "sigma", NULL};
+    ul_cert_values p, cl, st;
+    ul_status s =
+        is_op ? ul_cert_read_object(c, "parameters", OP_PARAMS, N_OP_PARAMS, &p, err, errlen)
+              : read_object_lists(c, "parameters", GAUSS_PARAMS, N_GAUSS_PARAMS, LISTS, &p, err,
+                                  errlen);
+    if (s == UL_OK)
+        s = ul_cert_read_object(c, "claim", is_op ? OP_CLAIM : GAUSS_CLAIM,
+                                is_op ? N_OP_CLAIM : N_GAUSS_CLAIM, &cl, err, errlen);
+    if (s == UL_OK)
+        s = ul_cert_read_object(c, "stated", is_op ? OP_STATED : NULL, is_op ? N_OP_STATED : 0,
+                                &st, err, errlen);
+    if (s != UL_OK)
+        return s;
+
+    const ul_cert_value *bv = ul_cert_values_get(&p, is_op ? "c0" : "sensitivity");
+    const ul_cert_value *sv = ul_cert_values_get(&p, "sigma");
+    const char *const *sens = field_items(bv, &g->n_sens);
+    const char *const *sig = field_items(sv, &g->n_sigma);
+    g->list = bv->type == UL_FIELD_DECIMAL_LIST ||
+              (sv->present && sv->type == UL_FIELD_DECIMAL_LIST);
+    g->base = sens[0];
+    g->base_path = bv->path;
+    g->sigma = g->n_sigma > 0 ? sig[0] : NULL;
+    g->sigma_path = sv->path;
+    const ul_cert_value *t = is_op ? NULL : ul_cert_values_get(&p, "compositions");
+    if (t != NULL && t->present)
+        g->T = t->count;
+    g->eps = ul_audit_field_text(&cl, "eps");
+    g->delta = ul_audit_field_text(&cl, "delta");
+    g->alpha = ul_audit_field_text(&cl, "renyi_order");
+    g->rho = ul_audit_field_text(&cl, "renyi_value");
+    if (is_op) {
+        g->sigma_classic = ul_audit_field_text(&st, "sigma_classic");
+        g->sigma_classic_path = path_of(&st, "sigma_classic");
+    }
+    s = claim_check(g, err, errlen);
+    if (s == UL_OK)
+        s = lists_check(g, t, err, errlen);
+    if (s == UL_OK && g->sigma == NULL && need_sigma)
+        s = ul_fail(err, errlen, UL_EINPUT,
+                    "%s: missing required field (the noise standard deviation; `ulaudit "
+                    "calibrate` fills it in)", g->sigma_path);
+    if (s == UL_OK)
+        s = terms_read(g, sens, sig, err, errlen);
+    if (s != UL_OK || g->sigma == NULL)
+        return s;
+    if (g->n_sigma == 1 && !ul_num_decimal_to_mpq(g->sig, g->sigma))
+        return ul_fail(err, errlen, UL_EINPUT, "%s: must lie between 1e-20000 and 1e100 (got '%s')",
+                       g->sigma_path, g->sigma);
+    return range_check(g, err, errlen);
 }
 
 /* ---- enclosures -------------------------------------------------------------------- */
 
-/* r ⊇ Δ·√T/σ at r's precision. */
+/* r ⊇ √(r²) at r's precision (r² = Δ²T/σ², or Σ_i (Δ_i/σ_i)² for lists). */
 static void r_enclose(mpfi_ptr r, const gcert *g)
 {
-    mpfr_prec_t p = mpfi_get_prec(r);
-    mpfi_t s, t;
-    mpfi_init2(s, p);
-    mpfi_init2(t, p);
-    mpfi_set_q(r, g->sens);
-    i_set_ull(t, g->T);
-    mpfi_sqrt(t, t);
-    mpfi_mul(r, r, t);
-    mpfi_set_q(s, g->sig);
-    mpfi_div(r, r, s);
-    mpfi_clear(s);
+    mpfi_t t;
+    mpfi_init2(t, mpfi_get_prec(r) + 8);
+    r2_enclose(t, g);
+    mpfi_sqrt(r, t);
     mpfi_clear(t);
 }
 
@@ -302,20 +540,26 @@ static ul_status theta_at(const gcert *g, const ul_num_precision *want, ul_preco
 
 /* σ* ⊇ the smallest σ with θ_{e^ε}(Δ√T/σ) ≤ δ, for 0 < δ < 1: the bound
  * function's σ* for the base sensitivity (Δ or C0), scaled exactly by √T or
- * by 2 (σ* is linear in the sensitivity).  The upper end is certified safe. */
+ * by 2 (σ* is linear in the sensitivity).  For lists, σ*(1)·√S: with one σ
+ * the smallest σ (r = √S/σ), with a σ list the smallest factor c such that
+ * every σ_i·c reaches the claim (r = √S/c).  The upper end is certified safe. */
 static ul_status sigma_needed(const gcert *g, const ul_num_precision *want, mpfi_ptr sigma,
                               char *err, size_t errlen)
 {
     ul_num_report nr = {0, false};
-    ul_status st = ul_gauss_sigma_min(g->eps, g->delta, g->base, want, sigma, &nr, err, errlen);
+    ul_status st =
+        ul_gauss_sigma_min(g->eps, g->delta, g->list ? "1" : g->base, want, sigma, &nr, err, errlen);
     if (st != UL_OK && st != UL_ECAP)
         return st;
     if (g->is_op) {
         mpfi_mul_2ui(sigma, sigma, 1);
-    } else if (g->T > 1) {
+    } else if (g->list || g->T > 1) {
         mpfi_t t;
-        mpfi_init2(t, mpfi_get_prec(sigma));
-        i_set_ull(t, g->T);
+        mpfi_init2(t, mpfi_get_prec(sigma) + 8);
+        if (g->list)
+            s_enclose(t, g);
+        else
+            i_set_ull(t, g->T);
         mpfi_sqrt(t, t);
         mpfi_mul(sigma, sigma, t);
         mpfi_clear(t);
@@ -382,7 +626,7 @@ static ul_status decide_theta(ul_audit_report *rep, const gcert *g, const ul_num
             rep->pre = pre;
         rep->verdict = ul_audit_compare(rep, "delta", "delta = theta_{e^eps}(r) at the claimed eps",
                                         theta, g->delta, true, w.digits);
-        if (rep->verdict != UL_VERDICT_INCONCLUSIVE || nr.cap_hit || w.digits >= 2500)
+        if (rep->verdict != UL_VERDICT_INCONCLUSIVE || nr.cap_hit || w.digits > INT_MAX / 2)
             return UL_OK;
         w.digits *= 2;
     }
@@ -394,8 +638,13 @@ static ul_status decide_theta(ul_audit_report *rep, const gcert *g, const ul_num
 static void gauss_forensics(ul_audit_report *rep, const gcert *g)
 {
     double eps = ul_forensic_double(g->eps), delta = ul_forensic_double(g->delta);
-    double sens = mpq_get_d(g->sens) * sqrt((double)g->T);
-    double r = sens / ul_forensic_double(g->sigma);
+    mpfi_t x;
+    mpfi_init2(x, 64);
+    s_enclose(x, g);
+    mpfi_sqrt(x, x);
+    double sens = mpfr_get_d(&x->left, MPFR_RNDN); /* √S: Δ√T, or √(T Σ u_i²) */
+    mpfi_clear(x);
+    double r = g->n_sigma > 1 ? sens : sens / ul_forensic_double(g->sigma);
     double exact = strtod(rep->recomputed.lo, NULL);
     int nd = ul_forensic_sig_digits(g->delta);
 
@@ -428,7 +677,7 @@ static void gauss_forensics(ul_audit_report *rep, const gcert *g)
                 "(no bound on theta beyond eps ~ 3.787, spec/koloskova.md §2.2)",
                 g->delta, g->eps);
     }
-    if (eps > 0 && delta > 0 && delta < 1) {
+    if (eps > 0 && delta > 0 && delta < 1 && g->n_sigma == 1) {
         v = ul_forensic_classic_sigma(sens, eps, delta);
         if (ul_forensic_matches_digits(g->sigma, v, 2))
             ul_audit_add_forensic(
@@ -478,135 +727,149 @@ static void put_number_mpfi(ul_audit_number *n, const char *key, const char *lab
     ul_audit_number_set_mpfi(n, key, label, x, digits);
 }
 
-static ul_status audit_eps_delta(const gcert *g, const ul_num_precision *want,
-                                 ul_audit_report *rep, char *err, size_t errlen)
+/* The theorem recomputed and the preconditions, for the (ε, δ) or the Rényi
+ * claim of either method. */
+static void set_theorem(ul_audit_report *rep, const gcert *g, bool renyi)
 {
-    int digits = want->digits;
-    snprintf(rep->claim, sizeof rep->claim, "(eps, delta) = (%s, %s)", g->eps, g->delta);
     if (g->is_op) {
         snprintf(rep->theorem, sizeof rep->theorem,
                  "delta = theta_{e^eps}(2*C0/sigma): the exact privacy profile of the Gaussian "
                  "mechanism with sensitivity 2*C0 (output perturbation, spec/koloskova.md §1.5, "
                  "§2.1, §2.5; Balle-Wang 2018 Thm 8)");
         snprintf(rep->variant, sizeof rep->variant, "corrected");
-    } else {
+        return; /* the bound function lists the preconditions */
+    }
+    const char *what = renyi ? "D_alpha = alpha*r^2/2" : "delta = theta_{e^eps}(r)";
+    const char *exact = renyi ? "exact (Mironov 2017 Prop. 7; additive, Prop. 1)"
+                              : "the exact profile (Balle-Wang 2018 Thm 8; spec/koloskova.md "
+                                "§2.1)";
+    if (g->list)
+        snprintf(rep->theorem, sizeof rep->theorem,
+                 "%s, r = sqrt(sum_i (Delta_i/sigma_i)^2) over %zu releases, composed exactly "
+                 "as one Gaussian (Dong-Roth-Su 2019: mu = sqrt(sum mu_i^2)); %s",
+                 what, g->k, exact);
+    else if (renyi)
+        snprintf(rep->theorem, sizeof rep->theorem,
+                 "D_alpha = alpha*r^2/2, r = sensitivity*sqrt(T)/sigma: the exact Renyi "
+                 "divergence of the Gaussian mechanism (Mironov 2017 Prop. 7), additive under "
+                 "composition (Prop. 1); decided in exact rational arithmetic");
+    else
         snprintf(rep->theorem, sizeof rep->theorem,
                  "delta = theta_{e^eps}(r), r = sensitivity*sqrt(T)/sigma: the exact privacy "
                  "profile of the Gaussian mechanism (Balle-Wang 2018 Thm 8; spec/koloskova.md "
                  "§2.1), T compositions being one Gaussian mechanism with r*sqrt(T)");
-        ul_pre_clear(&rep->pre);
-        ul_pre_add(&rep->pre, "sensitivity_positive",
-                   "sensitivity > 0: l2 sensitivity of the released query", UL_PRE_HOLDS);
-        ul_pre_add(&rep->pre, "sigma_positive",
-                   "sigma > 0: standard deviation of the Gaussian noise", UL_PRE_HOLDS);
+    ul_pre_clear(&rep->pre);
+    ul_pre_add(&rep->pre, "sensitivity_positive",
+               g->list ? "sensitivity > 0: l2 sensitivity of each released query"
+                       : "sensitivity > 0: l2 sensitivity of the released query",
+               UL_PRE_HOLDS);
+    ul_pre_add(&rep->pre, "sigma_positive", "sigma > 0: standard deviation of the Gaussian noise",
+               UL_PRE_HOLDS);
+    if (renyi)
+        ul_pre_add(&rep->pre, "renyi_order_gt_1", "alpha > 1: Renyi order (Mironov 2017 Def. 3)",
+                   UL_PRE_HOLDS);
+}
+
+/* What output perturbation's printed rule says (the classic Gaussian
+ * mechanism, Dwork-Roth Thm A.1, spec/koloskova.md §2.2): its δ as the other
+ * variant (never the verdict), whether it over-claims (gives less than the
+ * exact θ), and, for 0 < δ < 1, the classic σ against stated.sigma_classic
+ * and whether it delivers δ.  *skipped: δ beyond exact rationals (below
+ * 10^-20000), where the classic-σ checks are not made. */
+static ul_status op_classic(ul_audit_report *rep, const gcert *g, const ul_num_precision *want,
+                            const ul_num_value *theta, bool delta_inner, bool *overclaims,
+                            ul_pre_state *delivers, bool *skipped, char *err, size_t errlen)
+{
+    mpfr_prec_t p = mpfi_get_prec(theta->enclosure) + 16;
+    mpfi_t e, r;
+    mpfi_init2(e, p);
+    mpfi_init2(r, p);
+    ul_num_set_decimal(e, g->eps);
+    r_enclose(r, g);
+    ul_num_value classic;
+    ul_num_value_init(&classic, p);
+    ul_gauss_loose_bound_log_enclose(classic.enclosure, e, r); /* 1.25·exp(−ε²/(2r²)) */
+    classic.is_log = true;
+    ul_audit_number_set(&rep->other_variant, "delta_classic",
+                        "printed rule: the classic Gaussian mechanism's delta "
+                        "1.25*exp(-eps^2 sigma^2/(8 C0^2)) (Dwork-Roth Thm A.1, eps < 1 only)",
+                        &classic, want->digits);
+    /* the printed rule over-claims when it gives less than the exact δ */
+    *overclaims = theta->is_log && mpfr_less_p(&classic.enclosure->right,
+                                               &theta->enclosure->left);
+    ul_num_value_clear(&classic);
+    mpfi_clear(e);
+    mpfi_clear(r);
+    mpq_t dq;
+    mpq_init(dq);
+    *skipped = delta_inner && !ul_num_decimal_to_mpq(dq, g->delta);
+    mpq_clear(dq);
+    if (!delta_inner || *skipped)
+        return UL_OK;
+    ul_num_value cs;
+    ul_num_value_init(&cs, 64);
+    mpfi_t exact;
+    mpfi_init2(exact, 64);
+    ul_num_report nr = {0, false};
+    ul_preconditions pre2;
+    ul_status s2 = ul_kol_op_sigma_certified(g->base, g->eps, g->delta, want, &pre2, &cs,
+                                             delivers, exact, &nr, err, errlen);
+    if ((s2 == UL_OK || s2 == UL_ECAP) && g->sigma_classic != NULL &&
+        stated_wrong(g->sigma_classic, cs.enclosure)) {
+        ul_audit_number n;
+        ul_audit_number_set(&n, "sigma_classic", "", &cs, want->digits);
+        snprintf(rep->first_wrong_stated, sizeof rep->first_wrong_stated,
+                 "%s = %s, but 2*C0*sqrt(2*ln(1.25/delta))/eps is in [%s, %s]",
+                 g->sigma_classic_path, g->sigma_classic, n.lo, n.hi);
     }
+    ul_num_value_clear(&cs);
+    mpfi_clear(exact);
+    return s2 == UL_ECAP ? UL_OK : s2;
+}
 
-    ul_num_value theta;
-    ul_num_value_init(&theta, 64);
-    ul_status st = decide_theta(rep, g, want, &theta, err, errlen);
-    if (st != UL_OK) {
-        ul_num_value_clear(&theta);
-        return st;
-    }
-    if (g->is_op)
-        snprintf(rep->variant, sizeof rep->variant, "corrected");
+/* Appends the σ that would reach the claim (one σ: "sigma_needed"), or for a
+ * σ list the factor c on every σ_i ("sigma_scale_needed"). */
+static void put_sigma_reach(ul_audit_report *rep, const gcert *g, mpfi_srcptr x, int digits,
+                            const char *what)
+{
+    char label[128];
+    snprintf(label, sizeof label, "%s %s",
+             g->n_sigma > 1 ? "the smallest factor c with every sigma_i*c reaching"
+                            : "the smallest sigma that reaches",
+             what);
+    put_number_mpfi(&rep->would_reach[rep->n_would_reach++],
+                    g->n_sigma > 1 ? "sigma_scale_needed" : "sigma_needed", label, x, digits);
+}
 
-    int cmp_delta_lo, cmp_delta_hi;
-    ul_num_decimal_compare(g->delta, "0", &cmp_delta_lo);
-    ul_num_decimal_compare(g->delta, "1", &cmp_delta_hi);
-    bool delta_inner = cmp_delta_lo > 0 && cmp_delta_hi < 0;
-    int cmp_eps;
-    ul_num_decimal_compare(g->eps, "0", &cmp_eps);
+/* The σ (or the factor on every σ_i) and the ε that would reach the claim. */
+static ul_status eps_delta_reach(ul_audit_report *rep, const gcert *g,
+                                 const ul_num_precision *want, char *err, size_t errlen)
+{
+    /* a few digits beyond those printed, so the printed ends are tight */
+    ul_num_precision fine = *want;
+    fine.digits = want->digits + 3;
+    mpfi_t x;
+    mpfi_init2(x, 64);
+    ul_status st = sigma_needed(g, &fine, x, err, errlen);
+    if (st == UL_OK)
+        put_sigma_reach(rep, g, x, want->digits, "the claim (hi: certified safe)");
+    if (st == UL_OK)
+        st = eps_needed(g, &fine, x, err, errlen);
+    if (st == UL_OK)
+        put_number_mpfi(&rep->would_reach[rep->n_would_reach++], "eps_needed",
+                        "the smallest eps this sigma reaches at the claimed delta", x,
+                        want->digits);
+    mpfi_clear(x);
+    return st;
+}
 
-    /* output perturbation: the printed (classic) rule as the other variant,
-     * and the stated classic σ */
-    bool classic_overclaims = false;
-    ul_pre_state classic_delivers = UL_PRE_UNDECIDED;
-    if (g->is_op && cmp_eps > 0) {
-        mpfr_prec_t p = mpfi_get_prec(theta.enclosure) + 16;
-        mpfi_t e, r, lb;
-        mpfi_init2(e, p);
-        mpfi_init2(r, p);
-        mpfi_init2(lb, p);
-        ul_num_set_decimal(e, g->eps);
-        r_enclose(r, g);
-        ul_gauss_loose_bound_log_enclose(lb, e, r);
-        ul_num_value classic;
-        ul_num_value_init(&classic, p);
-        mpfi_set(classic.enclosure, lb);
-        classic.is_log = true;
-        ul_audit_number_set(&rep->other_variant, "delta_classic",
-                            "printed rule: the classic Gaussian mechanism's delta "
-                            "1.25*exp(-eps^2 sigma^2/(8 C0^2)) (Dwork-Roth Thm A.1, eps < 1 only)",
-                            &classic, digits);
-        /* the printed rule over-claims when it gives less than the exact δ */
-        if (theta.is_log)
-            classic_overclaims = mpfr_less_p(&lb->right, &theta.enclosure->left);
-        ul_num_value_clear(&classic);
-        mpfi_clear(e);
-        mpfi_clear(r);
-        mpfi_clear(lb);
-
-        if (delta_inner) {
-            ul_num_value cs;
-            ul_num_value_init(&cs, 64);
-            mpfi_t exact;
-            mpfi_init2(exact, 64);
-            ul_num_report nr = {0, false};
-            ul_preconditions pre2;
-            ul_status s2 = ul_kol_op_sigma_certified(g->base, g->eps, g->delta, want, &pre2, &cs,
-                                                     &classic_delivers, exact, &nr, err, errlen);
-            if ((s2 == UL_OK || s2 == UL_ECAP) && g->sigma_classic != NULL &&
-                stated_wrong(g->sigma_classic, cs.enclosure)) {
-                ul_audit_number n;
-                ul_audit_number_set(&n, "sigma_classic", "", &cs, digits);
-                snprintf(rep->first_wrong_stated, sizeof rep->first_wrong_stated,
-                         "%s = %s, but 2*C0*sqrt(2*ln(1.25/delta))/eps is in [%s, %s]",
-                         g->sigma_classic_path, g->sigma_classic, n.lo, n.hi);
-            }
-            ul_num_value_clear(&cs);
-            mpfi_clear(exact);
-            if (s2 != UL_OK && s2 != UL_ECAP) {
-                ul_num_value_clear(&theta);
-                return s2;
-            }
-        }
-    }
-
-    /* what would reach the claim */
-    if (rep->verdict != UL_VERDICT_SUPPORTED && delta_inner) {
-        /* a few digits beyond those printed, so the printed ends are tight */
-        ul_num_precision fine = *want;
-        fine.digits = want->digits + 3;
-        mpfi_t x;
-        mpfi_init2(x, 64);
-        st = sigma_needed(g, &fine, x, err, errlen);
-        if (st == UL_OK)
-            put_number_mpfi(&rep->would_reach[rep->n_would_reach++], "sigma_needed",
-                            "the smallest sigma that reaches the claim (hi: certified safe)", x,
-                            digits);
-        if (st == UL_OK)
-            st = eps_needed(g, &fine, x, err, errlen);
-        if (st == UL_OK)
-            put_number_mpfi(&rep->would_reach[rep->n_would_reach++], "eps_needed",
-                            "the smallest eps this sigma reaches at the claimed delta", x, digits);
-        mpfi_clear(x);
-        if (st != UL_OK) {
-            ul_num_value_clear(&theta);
-            return st;
-        }
-    }
-    if (rep->verdict != UL_VERDICT_SUPPORTED)
-        ul_audit_number_set(&rep->would_reach[rep->n_would_reach++], "delta",
-                            "the delta this sigma reaches at the claimed eps", &theta, digits);
-
-    if (rep->verdict == UL_VERDICT_REFUTED || rep->verdict == UL_VERDICT_UNSUPPORTED)
-        gauss_forensics(rep, g);
-
-    /* explanation */
+/* The verdict in words. */
+static void eps_delta_explain(ul_audit_report *rep, const gcert *g)
+{
     const char *what = g->is_op ? "Output perturbation (noise N(0, sigma^2 I) added to the "
                                   "model clipped to radius C0, sensitivity 2*C0)"
-                                : "The Gaussian mechanism";
+                       : g->list ? "The composition of these Gaussian mechanisms"
+                                 : "The Gaussian mechanism";
     switch (rep->verdict) {
     case UL_VERDICT_SUPPORTED:
         ul_audit_explain(rep,
@@ -622,9 +885,11 @@ static ul_status audit_eps_delta(const gcert *g, const ul_num_precision *want,
                          what);
         if (rep->n_would_reach > 1)
             ul_audit_explain(rep,
-                             "sigma >= %s would reach it; this sigma reaches the claimed delta "
-                             "only at eps >= %s.",
-                             rep->would_reach[0].hi, rep->would_reach[1].lo);
+                             "%s >= %s would reach it; %s the claimed delta only at eps >= %s.",
+                             g->n_sigma > 1 ? "Every sigma_i multiplied by a factor" : "sigma",
+                             rep->would_reach[0].hi,
+                             g->n_sigma > 1 ? "these sigmas reach" : "this sigma reaches",
+                             rep->would_reach[1].lo);
         break;
     default:
         ul_audit_explain(rep,
@@ -632,14 +897,50 @@ static ul_status audit_eps_delta(const gcert *g, const ul_num_precision *want,
                          "at the precision cap (raise --max-bits).");
         break;
     }
-    if (classic_overclaims)
+}
+
+static ul_status audit_eps_delta(const gcert *g, const ul_num_precision *want,
+                                 ul_audit_report *rep, char *err, size_t errlen)
+{
+    snprintf(rep->claim, sizeof rep->claim, "(eps, delta) = (%s, %s)", g->eps, g->delta);
+    set_theorem(rep, g, false);
+    ul_num_value theta;
+    ul_num_value_init(&theta, 64);
+    ul_status st = decide_theta(rep, g, want, &theta, err, errlen);
+    if (g->is_op)
+        snprintf(rep->variant, sizeof rep->variant, "corrected");
+    bool delta_inner = ul_audit_dcmp(g->delta, "0") > 0 && ul_audit_dcmp(g->delta, "1") < 0;
+    /* output perturbation: the printed (classic) rule as the other variant */
+    bool overclaims = false, skipped = false;
+    ul_pre_state delivers = UL_PRE_UNDECIDED;
+    if (st == UL_OK && g->is_op && ul_audit_dcmp(g->eps, "0") > 0)
+        st = op_classic(rep, g, want, &theta, delta_inner, &overclaims, &delivers, &skipped, err,
+                        errlen);
+    if (st == UL_OK && rep->verdict != UL_VERDICT_SUPPORTED && delta_inner)
+        st = eps_delta_reach(rep, g, want, err, errlen);
+    if (st != UL_OK) {
+        ul_num_value_clear(&theta);
+        return st;
+    }
+    if (rep->verdict != UL_VERDICT_SUPPORTED)
+        ul_audit_number_set(&rep->would_reach[rep->n_would_reach++], "delta",
+                            "the delta this sigma reaches at the claimed eps", &theta,
+                            want->digits);
+    ul_num_value_clear(&theta);
+    if (rep->verdict == UL_VERDICT_REFUTED || rep->verdict == UL_VERDICT_UNSUPPORTED)
+        gauss_forensics(rep, g);
+    eps_delta_explain(rep, g);
+    if (overclaims)
         ul_audit_explain(rep,
                          "The printed rule (the classic Gaussian mechanism, delta = "
                          "1.25*exp(-eps^2 sigma^2/(8 C0^2))) over-claims here: it gives delta "
                          "<= %s, less than the exact delta; it holds only for eps < 1 and is no "
                          "bound on the exact delta at eps = %s.",
                          rep->other_variant.hi, g->eps);
-    if (g->is_op && classic_delivers == UL_PRE_FAILS && g->sigma_classic != NULL &&
+    if (skipped)
+        ul_audit_explain(rep, "The classic sigma is not checked: it needs delta as an exact "
+                              "rational (at least 10^-20000).");
+    if (g->is_op && delivers == UL_PRE_FAILS && g->sigma_classic != NULL &&
         rep->first_wrong_stated[0] == '\0')
         ul_audit_explain(rep,
                          "The stated classic sigma is computed correctly, but at eps = %s the "
@@ -650,27 +951,60 @@ static ul_status audit_eps_delta(const gcert *g, const ul_num_precision *want,
         ul_audit_explain(rep,
                          "None of the known faulty recipes (1 - erf in double, float32, the "
                          "classic bound) reproduces the claimed numbers.");
-    ul_num_value_clear(&theta);
     return UL_OK;
 }
 
 /* ---- the Rényi audit (exact rational) -------------------------------------------------- */
 
-/* ρ = α·Δ²·T/(2σ²) exactly; sig NULL means σ = 1. */
-static void renyi_exact(mpq_ptr rho, const gcert *g, mpq_srcptr sig, mpq_srcptr alpha)
+/* ρ = α·S/(2σ²) exactly (Mironov 2017 Prop. 7: D_α = α·r²/2, r² = S/σ²);
+ * with_sigma false, or a σ list, leaves σ out (σ = 1, or r² = S). */
+static void renyi_exact(mpq_ptr rho, const gcert *g, bool with_sigma, mpq_srcptr alpha)
 {
-    mpq_t t;
-    mpq_init(t);
-    mpq_mul(rho, g->sens, g->sens);
-    if (sig != NULL) {
-        mpq_div(rho, rho, sig);
-        mpq_div(rho, rho, sig);
+    mpq_mul(rho, g->s, alpha);
+    if (with_sigma && g->n_sigma == 1) {
+        mpq_div(rho, rho, g->sig);
+        mpq_div(rho, rho, g->sig);
     }
-    q_set_ull(t, g->T);
-    mpq_mul(rho, rho, t);
-    mpq_mul(rho, rho, alpha);
     mpq_div_2exp(rho, rho, 1);
-    mpq_clear(t);
+}
+
+/* The same enclosed at x's precision (S not formed exactly). */
+static void renyi_enclose(mpfi_ptr x, const gcert *g, bool with_sigma, mpq_srcptr alpha)
+{
+    if (with_sigma)
+        r2_enclose(x, g);
+    else
+        s_enclose(x, g);
+    mpfi_mul_q(x, x, alpha);
+    mpfi_div_2ui(x, x, 1);
+}
+
+/* ρ(σ) against the claim: −1, 0, +1 as ρ <, =, > claimed (exactly when S is
+ * formed; else on enclosures raised to the precision cap, 2 when still
+ * undecided there).  x receives ρ's enclosure. */
+static int renyi_cmp(const gcert *g, mpq_srcptr a, mpq_srcptr claimed,
+                     const ul_num_precision *want, mpfi_ptr x)
+{
+    if (g->have_s) {
+        mpq_t rho;
+        mpq_init(rho);
+        renyi_exact(rho, g, true, a);
+        int cmp = mpq_cmp(rho, claimed);
+        mpfi_set_q(x, rho);
+        mpq_clear(rho);
+        return cmp < 0 ? -1 : cmp > 0;
+    }
+    mpfr_prec_t cap = ul_num_max_bits(want);
+    for (mpfr_prec_t p = mpfi_get_prec(x);; p *= 2) {
+        mpfi_set_prec(x, p < cap ? p : cap);
+        renyi_enclose(x, g, true, a);
+        if (mpfr_cmp_q(&x->right, claimed) <= 0)
+            return -1; /* ρ ≤ claimed; a tie cannot be told from below here */
+        if (mpfr_cmp_q(&x->left, claimed) > 0)
+            return 1;
+        if (p >= cap)
+            return 2;
+    }
 }
 
 static ul_status audit_renyi(const gcert *g, const ul_num_precision *want, ul_audit_report *rep,
@@ -679,67 +1013,51 @@ static ul_status audit_renyi(const gcert *g, const ul_num_precision *want, ul_au
     int digits = want->digits;
     snprintf(rep->claim, sizeof rep->claim, "(alpha, rho)-RDP with (alpha, rho) = (%s, %s)",
              g->alpha, g->rho);
-    snprintf(rep->theorem, sizeof rep->theorem,
-             "D_alpha = alpha*r^2/2, r = sensitivity*sqrt(T)/sigma: the exact Renyi divergence of "
-             "the Gaussian mechanism (Mironov 2017 Prop. 7), additive under composition "
-             "(Prop. 1); decided in exact rational arithmetic");
-    ul_pre_clear(&rep->pre);
-    ul_pre_add(&rep->pre, "sensitivity_positive",
-               "sensitivity > 0: l2 sensitivity of the released query", UL_PRE_HOLDS);
-    ul_pre_add(&rep->pre, "sigma_positive", "sigma > 0: standard deviation of the Gaussian noise",
-               UL_PRE_HOLDS);
-    ul_pre_add(&rep->pre, "renyi_order_gt_1", "alpha > 1: Renyi order (Mironov 2017 Def. 3)",
-               UL_PRE_HOLDS);
-    mpq_t a, rho, claimed;
-    mpq_inits(a, rho, claimed, NULL);
+    set_theorem(rep, g, true);
+    mpq_t a, claimed;
+    mpq_inits(a, claimed, NULL);
     if (!ul_num_decimal_to_mpq(a, g->alpha) || !ul_num_decimal_to_mpq(claimed, g->rho)) {
-        mpq_clears(a, rho, claimed, NULL);
+        mpq_clears(a, claimed, NULL);
         return ul_fail(err, errlen, UL_EINPUT,
                        "$.claim: renyi_order or renyi_value is out of the exactly readable range");
     }
-    renyi_exact(rho, g, g->sig, a);
-    int cmp = mpq_cmp(rho, claimed);
-    rep->verdict = cmp <= 0 ? UL_VERDICT_SUPPORTED : UL_VERDICT_REFUTED;
     mpfi_t x;
     mpfi_init2(x, (mpfr_prec_t)(digits * 3.33) + 64);
-    mpfi_set_q(x, rho);
+    int cmp = renyi_cmp(g, a, claimed, want, x);
+    rep->verdict = cmp <= 0 ? UL_VERDICT_SUPPORTED
+                   : cmp == 1 ? UL_VERDICT_REFUTED
+                              : UL_VERDICT_INCONCLUSIVE;
     ul_audit_number_set_mpfi(&rep->recomputed, "renyi_value",
-                             "D_alpha = alpha*r^2/2 at the claimed order (exact)", x, digits);
-    snprintf(rep->margin, sizeof rep->margin,
-             "claimed renyi_value %s; exact renyi_value in [%s, %s] (a rational, compared "
-             "exactly): %s",
-             g->rho, rep->recomputed.lo, rep->recomputed.hi,
+                             g->have_s ? "D_alpha = alpha*r^2/2 at the claimed order (exact)"
+                                       : "D_alpha = alpha*r^2/2 at the claimed order",
+                             x, digits);
+    snprintf(rep->margin, sizeof rep->margin, "claimed renyi_value %s; %s renyi_value in [%s, %s]%s: %s",
+             g->rho, g->have_s ? "exact" : "certified", rep->recomputed.lo, rep->recomputed.hi,
+             g->have_s ? " (a rational, compared exactly)" : "",
              cmp < 0    ? "the claim is within the exact value's bound"
              : cmp == 0 ? "the claim equals the exact value"
-                        : "the exact value exceeds the claim");
-    if (cmp > 0) {
-        int cz;
-        ul_num_decimal_compare(g->rho, "0", &cz);
-        if (cz > 0) {
-            /* σ ≥ Δ·√(α·T/(2ρ)) */
-            mpq_t s2;
-            mpq_init(s2);
-            renyi_exact(s2, g, NULL, a); /* α·Δ²·T/2 at σ = 1 */
-            mpq_div(s2, s2, claimed);
-            mpfi_set_q(x, s2);
-            mpfi_sqrt(x, x);
-            ul_audit_number_set_mpfi(&rep->would_reach[rep->n_would_reach++], "sigma_needed",
-                                     "the smallest sigma with alpha*r^2/2 <= the claimed value",
-                                     x, digits);
-            mpq_clear(s2);
-        }
-        ul_audit_explain(rep,
-                         "The Renyi divergence of the Gaussian mechanism at order alpha is "
-                         "exactly alpha*r^2/2; it exceeds the claimed value, so the claim is "
-                         "false.");
-    } else {
-        ul_audit_explain(rep,
-                         "The Renyi divergence of the Gaussian mechanism at order alpha is "
-                         "exactly alpha*r^2/2, which is at most the claimed value: the claim "
-                         "holds.");
+             : cmp == 1 ? "the exact value exceeds the claim"
+                        : "the enclosure straddles the claim at the precision cap");
+    if (cmp == 1 && mpq_sgn(claimed) > 0) {
+        /* σ ≥ √(α·S/(2ρ)) (one σ), or the factor c ≥ √(α·S/(2ρ)) for a σ list */
+        renyi_enclose(x, g, false, a);
+        mpfi_div_q(x, x, claimed);
+        mpfi_sqrt(x, x);
+        put_sigma_reach(rep, g, x, digits, "the claimed Renyi value");
     }
+    if (cmp == 1)
+        ul_audit_explain(rep, "The Renyi divergence of the Gaussian mechanism at order alpha is "
+                              "exactly alpha*r^2/2; it exceeds the claimed value, so the claim is "
+                              "false.");
+    else if (cmp <= 0)
+        ul_audit_explain(rep, "The Renyi divergence of the Gaussian mechanism at order alpha is "
+                              "exactly alpha*r^2/2, which is at most the claimed value: the claim "
+                              "holds.");
+    else
+        ul_audit_explain(rep, "The enclosure of alpha*r^2/2 still straddles the claimed value at "
+                              "the precision cap (raise --max-bits).");
     mpfi_clear(x);
-    mpq_clears(a, rho, claimed, NULL);
+    mpq_clears(a, claimed, NULL);
     return UL_OK;
 }
 
@@ -778,6 +1096,10 @@ static ul_status calibrate_common(const ul_cert *c, bool is_op, const ul_num_pre
     *completed = NULL;
     gcert g;
     ul_status st = gcert_read(c, is_op, false, &g, err, errlen);
+    if (st == UL_OK && g.n_sigma > 1)
+        st = ul_fail(err, errlen, UL_EINPUT,
+                     "%s: a list of per-release sigmas; calibrate fills in one sigma for every "
+                     "release (give it as one value, or leave it out)", g.sigma_path);
     if (st != UL_OK) {
         gcert_clear(&g);
         return st;
@@ -823,16 +1145,16 @@ static ul_status calibrate_common(const ul_cert *c, bool is_op, const ul_num_pre
             st = ul_fail(err, errlen, UL_ENOROOT,
                          "$.claim.renyi_value: no sigma reaches a Renyi divergence of 0");
         } else {
-            mpq_t a, v, s2;
-            mpq_inits(a, v, s2, NULL);
+            /* σ ≥ √(α·S/(2ρ)) (Mironov 2017 Prop. 7) */
+            mpq_t a, v;
+            mpq_inits(a, v, NULL);
             ul_num_decimal_to_mpq(a, g.alpha);
             ul_num_decimal_to_mpq(v, g.rho);
-            renyi_exact(s2, &g, NULL, a);
-            mpq_div(s2, s2, v);
             mpfi_set_prec(s, (mpfr_prec_t)(want->digits * 3.33) + 64);
-            mpfi_set_q(s, s2);
+            renyi_enclose(s, &g, false, a);
+            mpfi_div_q(s, s, v);
             mpfi_sqrt(s, s);
-            mpq_clears(a, v, s2, NULL);
+            mpq_clears(a, v, NULL);
         }
     }
     if (st == UL_OK) {

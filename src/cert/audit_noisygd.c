@@ -79,6 +79,7 @@
 #include "cert/audit_util.h"
 
 #include <gmp.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -343,7 +344,8 @@ typedef struct {
     ngd_thm thm;
     ul_ngd_params pb;
     ul_ngd_g15_form form;
-    ul_variant variant;
+    ul_variant variant;       /* the variant that decides: always the corrected one */
+    ul_variant cited_variant; /* the certificate's `variant` (corrected when absent) */
     const char *q;           /* the order, from the claim or the parameters (or NULL) */
     const char *r_value;     /* claimed Rényi value */
     const char *eps, *delta; /* claimed (ε, δ) */
@@ -406,8 +408,11 @@ static ul_status ngd_read(const ul_cert *c, ngd_input *in, bool calibrating, cha
     const char *form = ul_audit_field_text(&p, "g15_form");
     in->form = form != NULL && strcmp(form, "stated") == 0 ? UL_NGD_G15_STATED : UL_NGD_G15_TIGHT;
     const char *var = ul_audit_field_text(&p, "variant");
-    in->variant =
+    /* a printed form with a known error (spec/forget.md sec. 9 items 2, 3, 10) is
+     * computed and reported, never what decides the verdict */
+    in->cited_variant =
         var != NULL && strcmp(var, "printed") == 0 ? UL_VARIANT_PRINTED : UL_VARIANT_CORRECTED;
+    in->variant = UL_VARIANT_CORRECTED;
     if (in->thm == T_52D && pb->log_B == NULL && pb->b == NULL)
         return ul_fail(err, errlen, UL_EINPUT,
                        "$.parameters.logB: missing (Thm 5.2 needs log B, or the loss bound b)");
@@ -633,13 +638,13 @@ static ul_status t51_eval(ul_num_value *out, void *ctx, char *err, size_t errlen
 
 /* out ⊇ the theorem's Rényi bound at order q (the parameters' q replaced),
  * pre receives the library's preconditions. */
-static ul_status ngd_bound(const ngd_input *in, const char *q, ul_ngd_g15_form form,
-                           ul_variant variant, const ul_num_precision *want, ul_num_value *out,
-                           ul_preconditions *pre, char *err, size_t errlen)
+static ul_status ngd_bound_cap(const ngd_input *in, const char *q, ul_ngd_g15_form form,
+                               ul_variant variant, const ul_num_precision *want, ul_num_value *out,
+                               ul_preconditions *pre, bool *cap_hit, char *err, size_t errlen)
 {
     ul_ngd_params pb = in->pb;
     pb.q = q;
-    ul_num_report nr;
+    ul_num_report nr = {0, false};
     ul_preconditions local;
     ul_pre_clear(&local);
     ul_status st;
@@ -666,11 +671,20 @@ static ul_status ngd_bound(const ngd_input *in, const char *q, ul_ngd_g15_form f
         st = ul_ngd_adaptive_eps_nonconvex(&pb, variant, want, out, &local, &nr, err, errlen);
         break;
     }
+    if (cap_hit != NULL)
+        *cap_hit = st == UL_ECAP || nr.cap_hit;
     if (st == UL_ECAP)
         st = UL_OK;
     if (pre != NULL)
         pre_merge(pre, &local);
     return st;
+}
+
+static ul_status ngd_bound(const ngd_input *in, const char *q, ul_ngd_g15_form form,
+                           ul_variant variant, const ul_num_precision *want, ul_num_value *out,
+                           ul_preconditions *pre, char *err, size_t errlen)
+{
+    return ngd_bound_cap(in, q, form, variant, want, out, pre, NULL, err, errlen);
 }
 
 /* The exact rational value of the rational bounds (G.7, Thm 5.2(1), Thm 4.3),
@@ -731,19 +745,43 @@ static const char *form_name(ul_ngd_g15_form f)
     return f == UL_NGD_G15_STATED ? "stated (relaxed, (111))" : "tight (the proof's line)";
 }
 
+/* The verdict of the cited bound (at the certificate's order, in the
+ * variant that decides: always the corrected one) against the claimed Rényi
+ * value, the digits doubled while the enclosure straddles the claim, until
+ * it is decided or the precision cap (--max-bits) stops it.  The rational
+ * bounds' ties are left to the caller (exact_bound). */
+static ul_verdict ngd_decide(const ngd_input *in, const ul_num_precision *want,
+                             ul_audit_report *rep, const char *label, ul_status *status, char *e2,
+                             size_t e2len)
+{
+    ul_num_precision w = *want;
+    mpq_t ignored;
+    mpq_init(ignored);
+    bool rational = exact_bound(in, ignored);
+    mpq_clear(ignored);
+    for (;;) {
+        ul_num_value v;
+        ul_num_value_init(&v, 64);
+        bool cap = false;
+        *status = ngd_bound_cap(in, in->q, in->form, UL_VARIANT_CORRECTED, &w, &v, NULL, &cap, e2,
+                                e2len);
+        ul_verdict verdict = UL_VERDICT_INCONCLUSIVE;
+        if (*status == UL_OK)
+            verdict = ul_audit_compare(rep, "renyi_value", label, &v, in->r_value, false,
+                                       w.digits);
+        ul_num_value_clear(&v);
+        if (*status != UL_OK || verdict != UL_VERDICT_INCONCLUSIVE || cap || rational ||
+            w.digits > INT_MAX / 2)
+            return verdict;
+        w.digits *= 2;
+    }
+}
+
 static ul_verdict ngd_renyi(const ngd_input *in, const ul_num_precision *want, ul_audit_report *rep,
                             ul_status *status, char *err, size_t errlen)
 {
     int digits = want->digits;
     char e2[512] = "";
-    ul_num_value v;
-    ul_num_value_init(&v, 64);
-    *status = ngd_bound(in, in->q, in->form, in->variant, want, &v, NULL, e2, sizeof e2);
-    if (*status != UL_OK) {
-        ul_num_value_clear(&v);
-        *status = path_error(err, errlen, *status, e2);
-        return UL_VERDICT_INCONCLUSIVE;
-    }
     bool del = THM[in->thm].deletion;
     char label[128];
     snprintf(label, sizeof label, "%s at order q = %s",
@@ -751,9 +789,11 @@ static ul_verdict ngd_renyi(const ngd_input *in, const ul_num_precision *want, u
              : del           ? "deletion eps_dd"
                              : "RDP eps",
              in->q);
-    ul_verdict verdict =
-        ul_audit_compare(rep, "renyi_value", label, &v, in->r_value, false, digits);
-    ul_num_value_clear(&v);
+    ul_verdict verdict = ngd_decide(in, want, rep, label, status, e2, sizeof e2);
+    if (*status != UL_OK) {
+        *status = path_error(err, errlen, *status, e2);
+        return UL_VERDICT_INCONCLUSIVE;
+    }
     mpq_t exact, claim;
     mpq_inits(exact, claim, (mpq_ptr)0);
     if (verdict == UL_VERDICT_INCONCLUSIVE && exact_bound(in, exact) &&
@@ -800,8 +840,12 @@ static ul_verdict ngd_renyi(const ngd_input *in, const ul_num_precision *want, u
                 mpfi_init2(ov_plain, mpfi_get_prec(o.enclosure));
                 plain_of(ov_plain, &o);
                 bool other_ok = mpfr_lessequal_p(&ov_plain->right, &cl->left);
-                if (in->variant == UL_VARIANT_CORRECTED && other_ok &&
-                    verdict == UL_VERDICT_UNSUPPORTED)
+                if (in->cited_variant == UL_VARIANT_PRINTED)
+                    ul_audit_explain(rep, "The certificate cites the printed Thm 4.3 (eps_dd + p "
+                                          "eps_dp), a known error (spec/forget.md sec. 9 item "
+                                          "2): it is reported, and the verdict is decided by "
+                                          "the corrected composition.");
+                if (other_ok && verdict == UL_VERDICT_UNSUPPORTED)
                     ul_audit_explain(rep, "The printed Thm 4.3 (eps_dd + p eps_dp) over-claims: "
                                           "it would support the claim, but the runs between "
                                           "observed releases also touch the target record "
@@ -904,6 +948,54 @@ static void linear_eps(mpfi_ptr eps, mpfi_srcptr a, mpfi_srcptr ell)
     mpfi_clear(t);
 }
 
+/* eps ⊇ ε(δ) of the cited Rényi bound (computed at w) converted by Remark
+ * 2.1 (Mironov Prop. 3): at the best order for the bounds linear in q (the
+ * exact minimum a + 2√(a·log(1/δ))), else at the certificate's q; qstar ⊇
+ * that order.  eps and qstar are set to the working precision. */
+static ul_status dp_eps(const ngd_input *in, const ul_num_precision *w, mpfi_ptr eps,
+                        mpfi_ptr qstar, bool *cap, char *e2, size_t e2len)
+{
+    bool linear = THM[in->thm].linear;
+    /* linear bounds at q = 1 give the slope a; Thm 5.1's prescription depends
+     * on the certificate's q, so it is evaluated there and divided below */
+    const char *q = linear && in->thm != T_51 ? "1" : in->q;
+    ul_num_value v;
+    ul_num_value_init(&v, 64);
+    ul_status st = ngd_bound_cap(in, q, in->form, in->variant, w, &v, NULL, cap, e2, e2len);
+    if (st != UL_OK) {
+        ul_num_value_clear(&v);
+        return st;
+    }
+    mpfr_prec_t p = mpfi_get_prec(v.enclosure) + 32;
+    mpfi_t a, ell, t;
+    mpfi_init2(a, p), mpfi_init2(ell, p), mpfi_init2(t, p);
+    mpfi_set_prec(eps, p);
+    mpfi_set_prec(qstar, p);
+    plain_of(a, &v);
+    ul_num_value_clear(&v);
+    if (linear && in->thm == T_51) {
+        ul_num_set_decimal(t, in->q);
+        mpfi_div(a, a, t); /* the slope a = ε(q)/q */
+    }
+    ul_num_set_decimal(ell, in->delta);
+    mpfi_log(ell, ell);
+    mpfi_neg(ell, ell);
+    if (linear) {
+        linear_eps(eps, a, ell);
+        mpfi_div(qstar, ell, a); /* q* = 1 + √(log(1/δ)/a) */
+        mpfi_sqrt(qstar, qstar);
+        mpfi_add_ui(qstar, qstar, 1);
+    } else {
+        /* Remark 2.1 at the given q: ρ + log(1/δ)/(q − 1) */
+        ul_num_set_decimal(qstar, in->q);
+        mpfi_sub_ui(t, qstar, 1);
+        mpfi_div(t, ell, t);
+        mpfi_add(eps, a, t);
+    }
+    mpfi_clear(a), mpfi_clear(ell), mpfi_clear(t);
+    return UL_OK;
+}
+
 static ul_verdict ngd_dp(const ngd_input *in, const ul_num_precision *want, ul_audit_report *rep,
                          bool primary, ul_status *status, char *err, size_t errlen)
 {
@@ -911,73 +1003,47 @@ static ul_verdict ngd_dp(const ngd_input *in, const ul_num_precision *want, ul_a
     char e2[512] = "";
     bool del = THM[in->thm].deletion;
     bool linear = THM[in->thm].linear;
-    ul_num_precision w2 = *want;
-    w2.digits = digits + 6;
-    ul_num_value v;
-    ul_num_value_init(&v, 64);
-    const char *q = linear ? "1" : in->q;
-    if (!linear && q == NULL) {
-        ul_num_value_clear(&v);
+    if (!linear && in->q == NULL) {
         *status = ul_fail(err, errlen, UL_EINPUT,
                           "$.parameters.q: missing (theorem '%s' certifies one order at a time: "
                           "give q to convert to (eps, delta))",
                           THEOREMS[in->thm]);
         return UL_VERDICT_INCONCLUSIVE;
     }
-    if (linear && in->thm == T_51)
-        q = in->q; /* scaled below: the prescription depends on the certificate's q */
-    *status = ngd_bound(in, q, in->form, in->variant, &w2, &v, NULL, e2, sizeof e2);
-    if (*status != UL_OK) {
-        ul_num_value_clear(&v);
-        *status = path_error(err, errlen, *status, e2);
-        return UL_VERDICT_INCONCLUSIVE;
-    }
-    mpfr_prec_t p = mpfi_get_prec(v.enclosure) + 32;
-    mpfi_t a, ell, eps, qstar;
-    mpfi_init2(a, p), mpfi_init2(ell, p), mpfi_init2(eps, p), mpfi_init2(qstar, p);
-    plain_of(a, &v);
-    ul_num_value_clear(&v);
-    if (linear && in->thm == T_51) {
-        mpfi_t q0;
-        mpfi_init2(q0, p);
-        ul_num_set_decimal(q0, in->q);
-        mpfi_div(a, a, q0); /* the slope a = ε(q)/q */
-        mpfi_clear(q0);
-    }
-    ul_num_set_decimal(ell, in->delta);
-    mpfi_log(ell, ell);
-    mpfi_neg(ell, ell);
-    if (linear) {
-        linear_eps(eps, a, ell);
-        mpfi_div(qstar, ell, a);
-        mpfi_sqrt(qstar, qstar);
-        mpfi_add_ui(qstar, qstar, 1);
-    } else {
-        /* Remark 2.1 at the given q: ρ + log(1/δ)/(q − 1) */
-        mpfi_t qq;
-        mpfi_init2(qq, p);
-        ul_num_set_decimal(qq, in->q);
-        mpfi_set(qstar, qq);
-        mpfi_sub_ui(qq, qq, 1);
-        mpfi_div(qq, ell, qq);
-        mpfi_add(eps, a, qq);
-        mpfi_clear(qq);
-    }
-    ul_num_value ev;
-    ul_num_value_init(&ev, p);
-    mpfi_set(ev.enclosure, eps);
-    ev.is_log = false;
+    /* the digits doubled while the enclosure straddles the claim, until
+     * decided or the precision cap (--max-bits) stops it */
+    ul_num_precision w2 = *want;
+    w2.digits = digits + 6;
+    mpfi_t eps, qstar;
+    mpfi_init2(eps, 64), mpfi_init2(qstar, 64);
     ul_audit_report tmp;
-    ul_audit_report_init(&tmp);
-    char qs[64];
-    char *qtext = ul_num_format(&qstar->left, 8, MPFR_RNDN);
-    snprintf(qs, sizeof qs, "%s", qtext);
-    free(qtext);
-    char label[128];
-    snprintf(label, sizeof label, "eps at delta = %s (Remark 2.1 at %s q = %s)", in->delta,
-             linear ? "the best" : "the given", qs);
-    ul_verdict verdict = ul_audit_compare(&tmp, "eps", label, &ev, in->eps, false, digits);
-    ul_num_value_clear(&ev);
+    ul_verdict verdict;
+    char label[128], qs[64];
+    for (;;) {
+        bool cap = false;
+        *status = dp_eps(in, &w2, eps, qstar, &cap, e2, sizeof e2);
+        if (*status != UL_OK) {
+            mpfi_clear(eps), mpfi_clear(qstar);
+            *status = path_error(err, errlen, *status, e2);
+            return UL_VERDICT_INCONCLUSIVE;
+        }
+        char *qtext = ul_num_format(&qstar->left, 8, MPFR_RNDN);
+        snprintf(qs, sizeof qs, "%s", qtext);
+        free(qtext);
+        snprintf(label, sizeof label, "eps at delta = %s (Remark 2.1 at %s q = %s)", in->delta,
+                 linear ? "the best" : "the given", qs);
+        ul_num_value ev;
+        ul_num_value_init(&ev, mpfi_get_prec(eps));
+        mpfi_set(ev.enclosure, eps);
+        ev.is_log = false;
+        ul_audit_report_init(&tmp);
+        verdict = ul_audit_compare(&tmp, "eps", label, &ev, in->eps, false, w2.digits - 6);
+        ul_num_value_clear(&ev);
+        if (verdict != UL_VERDICT_INCONCLUSIVE || cap || w2.digits > INT_MAX / 2)
+            break;
+        w2.digits *= 2;
+    }
+    mpfi_clear(eps), mpfi_clear(qstar);
     if (primary) {
         rep->recomputed = tmp.recomputed;
         snprintf(rep->margin, sizeof rep->margin, "%s", tmp.margin);
@@ -1035,7 +1101,6 @@ static ul_verdict ngd_dp(const ngd_input *in, const ul_num_precision *want, ul_a
         }
         ul_num_value_clear(&r);
     }
-    mpfi_clear(a), mpfi_clear(ell), mpfi_clear(eps), mpfi_clear(qstar);
     return verdict;
 }
 
@@ -1231,6 +1296,11 @@ static ul_status ngd_audit(const ul_cert *c, const ul_num_precision *want, ul_au
         if (st != UL_OK)
             return path_error(err, errlen, st, e2);
         pre_merge(&rep->pre, &p52);
+        if (in.cited_variant == UL_VARIANT_PRINTED)
+            ul_audit_explain(rep, "The certificate cites Thm 5.2(2)'s printed step-size "
+                                  "condition alone; G.22, which its proof invokes, also needs "
+                                  "eta <= lambda/(64 B q^2 (beta + lambda)^2) (spec/forget.md "
+                                  "sec. 9 item 3), so both are required.");
     }
     if (in.thm != T_51) {
         /* the library's list for the cited bound (at the certificate's order when

@@ -29,6 +29,7 @@
  * claimed ε that the cited conversion gives in double but the exact value
  * exceeds (double rounding below the bound).
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,7 +120,7 @@ static ul_status decide(const rcert *r, const ul_num_precision *want, ul_audit_r
         rep->verdict = ul_audit_compare(rep, "eps",
                                         "eps at the claimed delta from the best listed point",
                                         eps, r->eps, false, w.digits);
-        if (rep->verdict != UL_VERDICT_INCONCLUSIVE || nr.cap_hit || w.digits >= 2500)
+        if (rep->verdict != UL_VERDICT_INCONCLUSIVE || nr.cap_hit || w.digits > INT_MAX / 2)
             return UL_OK;
         w.digits *= 2;
     }
