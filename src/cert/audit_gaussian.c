@@ -144,30 +144,6 @@ static void i_set_ull(mpfi_ptr x, unsigned long long n)
 
 /* ---- "one value or one per release" fields ------------------------------------------ */
 
-/* Reads an object whose fields named in list_names (NULL-terminated) may each
- * be one decimal or a JSON list of decimals (the type of those specs is
- * switched to UL_FIELD_DECIMAL_LIST where the certificate holds an array).
- * NOTE: the same reader as audit_koloskova.c's read_object_list, generalised
- * to several names; it belongs in audit_util.c (not this file's owner's). */
-static ul_status read_object_lists(const ul_cert *c, const char *object, const ul_field_spec *specs,
-                                   size_t n, const char *const *list_names, ul_cert_values *out,
-                                   char *err, size_t errlen)
-{
-    ul_field_spec local[16];
-    if (n > sizeof local / sizeof local[0])
-        abort();
-    memcpy(local, specs, n * sizeof *specs);
-    const ul_json_value *obj = ul_cert_object(c, object);
-    for (size_t i = 0; i < n; i++)
-        for (const char *const *l = list_names; *l != NULL; l++)
-            if (strcmp(local[i].name, *l) == 0) {
-                const ul_json_value *v = obj != NULL ? ul_json_get(obj, *l) : NULL;
-                if (v != NULL && v->type == UL_JSON_ARRAY)
-                    local[i].type = UL_FIELD_DECIMAL_LIST;
-            }
-    return ul_cert_read_object(c, object, local, n, out, err, errlen);
-}
-
 /* The texts of a "decimal or list" field (items, or the one decimal); n = 0
  * when the field is absent. */
 static const char *const *field_items(const ul_cert_value *v, size_t *n)
@@ -438,12 +414,18 @@ static ul_status gcert_read(const ul_cert *c, bool is_op, bool need_sigma, gcert
     mpq_inits(g->sens, g->sig, g->s, NULL);
     g->is_op = is_op;
     g->T = 1;
-    static const char *const LISTS[] = {"sensitivity", "sigma", NULL};
+    /* sensitivity and sigma: one value or a list (the shared reader switches
+     * sigma; sensitivity is switched here in a copy of the table) */
+    ul_field_spec specs[N_GAUSS_PARAMS];
+    memcpy(specs, GAUSS_PARAMS, sizeof specs);
+    const ul_json_value *sj = ul_json_get(ul_cert_object(c, "parameters"), "sensitivity");
+    if (sj != NULL && sj->type == UL_JSON_ARRAY)
+        specs[0].type = UL_FIELD_DECIMAL_LIST; /* GAUSS_PARAMS[0] is sensitivity */
     ul_cert_values p, cl, st;
     ul_status s =
         is_op ? ul_cert_read_object(c, "parameters", OP_PARAMS, N_OP_PARAMS, &p, err, errlen)
-              : read_object_lists(c, "parameters", GAUSS_PARAMS, N_GAUSS_PARAMS, LISTS, &p, err,
-                                  errlen);
+              : ul_audit_read_object_list(c, "parameters", specs, N_GAUSS_PARAMS, "sigma", &p, err,
+                                          errlen);
     if (s == UL_OK)
         s = ul_cert_read_object(c, "claim", is_op ? OP_CLAIM : GAUSS_CLAIM,
                                 is_op ? N_OP_CLAIM : N_GAUSS_CLAIM, &cl, err, errlen);
