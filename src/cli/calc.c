@@ -231,7 +231,7 @@ static const calc_quantity QUANTITIES[] = {
       {"S", "S", "points removed per request (default 1)", "1"},
       {"eta", "H", "step size, eta <= 1/L (default none: 1/L)", "none"},
       {"rate", "R", "printed or corrected (default corrected; equal in this case)", "corrected"},
-      {"T", "T", "learning iterations (default none: infinity)", "none"}},
+      {"T", "T", "learning iterations: only none (run to convergence; Thm 3.2 needs it)", "none"}},
      11,
      calc_run_langevin_sigma},
     {"langevin-k",
@@ -248,7 +248,7 @@ static const calc_quantity QUANTITIES[] = {
       {"S", "S", "points removed per request (default 1)", "1"},
       {"eta", "H", "step size, eta <= 1/L (default none: 1/L)", "none"},
       {"rate", "R", "printed or corrected (default corrected; equal in this case)", "corrected"},
-      {"T", "T", "learning iterations (default none: infinity)", "none"}},
+      {"T", "T", "learning iterations: only none (run to convergence; Thm 3.2 needs it)", "none"}},
      11,
      calc_run_langevin_k},
 };

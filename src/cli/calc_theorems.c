@@ -641,7 +641,7 @@ static int read_langevin(const calc_quantity *q, const char **v, ul_langevin_sc_
     pb->L = v[2];
     pb->M = v[3];
     pb->delta = v[5];
-    long s, t = 0;
+    long s;
     if (!ul_cli_read_count(v[7], &s) || s < 1) {
         fprintf(stderr, "ulaudit calc %s: --S: must be a whole number from 1 to 999999999 (got '%s')\n",
                 q->name, v[7]);
@@ -654,14 +654,18 @@ static int read_langevin(const calc_quantity *q, const char **v, ul_langevin_sc_
                 q->name, v[9]);
         return UL_EXIT_USAGE;
     }
-    if (!is_none(v[10]) && (!ul_cli_read_count(v[10], &t) || t < 1)) {
+    if (!is_none(v[10])) {
+        /* Thm 3.2 starts unlearning from the stationary law ν_D: a finite
+         * learning time is outside its hypotheses (spec/langevin.md §3,
+         * insufficient training), so no finite T gives a sound calibration */
         fprintf(stderr,
-                "ulaudit calc %s: --T: must be a whole number from 1 to 999999999, or none for "
-                "T = infinity (got '%s')\n",
+                "ulaudit calc %s: --T: must be none (learning run to convergence): Thm 3.2 "
+                "bounds unlearning started from the stationary law nu_D, and a finite T is "
+                "outside its hypotheses (got '%s')\n",
                 q->name, v[10]);
         return UL_EXIT_USAGE;
     }
-    pb->T = is_none(v[10]) ? UL_LANGEVIN_T_INF : (unsigned long)t;
+    pb->T = UL_LANGEVIN_T_INF;
     return 0;
 }
 
