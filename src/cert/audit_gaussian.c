@@ -164,7 +164,7 @@ static const char *const *field_items(const ul_cert_value *v, size_t *n)
 
 /* Longest list of per-release values (a longer run of equal releases is
  * written with `compositions`). */
-#define GAUSS_MAX_RELEASES 100000
+#define GAUSS_MAX_RELEASES 10000
 /* Largest total size (bits) of the per-release terms for which r² is also
  * formed as an exact rational (ties of Rényi claims, the range check). */
 #define GAUSS_EXACT_BITS (1ul << 22)
@@ -182,11 +182,15 @@ typedef struct {
     size_t n_sens, n_sigma;  /* list lengths (1 for one value; n_sigma 0 when absent) */
     size_t k;                /* releases with their own parameters: the longer list, else 1 */
     bool list;               /* k > 1 or a one-element list: the heterogeneous form */
-    mpq_t sens;              /* exact sensitivity Δ or 2·C0 (one value) */
+    mpq_t sens;              /* exact sensitivity Δ or 2·C0 (one value; 1 for a Δ list) */
     mpq_t sig;               /* exact σ (one value, when given) */
-    mpq_t *u;                /* k exact terms: Δ_i/σ_i when σ is a list, else Δ_i */
+    mpq_t *u;                /* k exact terms (Δ_i or 1)/(σ_i or 1) over the lists */
     bool have_s;             /* s holds S exactly */
-    mpq_t s;                 /* S = T·Σ u_i², so r² = S/σ² (one σ) or S (a σ list) */
+    mpq_t s;                 /* S = T·sens²·Σ u_i²: r² = S/σ² (one σ) or S (a σ list) */
+    struct s_cache {         /* S enclosed at the highest precision asked so far; */
+        mpfi_t x;            /* allocated by gcert_read, filled by s_enclose (the */
+        bool valid;          /* one mutable part of a gcert read) */
+    } *cache;
 } gcert;
 
 static void gcert_clear(gcert *g)
@@ -196,6 +200,10 @@ static void gcert_clear(gcert *g)
         mpq_clear(g->u[i]);
     free(g->u);
     g->u = NULL;
+    if (g->cache != NULL)
+        mpfi_clear(g->cache->x);
+    free(g->cache);
+    g->cache = NULL;
 }
 
 static const char *path_of(const ul_cert_values *v, const char *name)
@@ -224,10 +232,10 @@ static void sumsq_tree(mpz_ptr num, mpz_ptr den, mpq_t *u, size_t lo, size_t hi)
     mpz_clears(n2, d2, NULL);
 }
 
-/* S = T·Σ u_i² exactly, when the terms are small enough (GAUSS_EXACT_BITS). */
+/* S = T·sens²·Σ u_i² exactly, when the terms are small enough (GAUSS_EXACT_BITS). */
 static void exact_s(gcert *g)
 {
-    size_t bits = 0;
+    size_t bits = mpz_sizeinbase(mpq_numref(g->sens), 2) + mpz_sizeinbase(mpq_denref(g->sens), 2);
     for (size_t i = 0; i < g->k; i++)
         bits += mpz_sizeinbase(mpq_numref(g->u[i]), 2) + mpz_sizeinbase(mpq_denref(g->u[i]), 2);
     g->have_s = bits <= GAUSS_EXACT_BITS;
@@ -243,29 +251,42 @@ static void exact_s(gcert *g)
     mpq_init(t);
     q_set_ull(t, g->T);
     mpq_mul(g->s, g->s, t);
+    mpq_mul(t, g->sens, g->sens);
+    mpq_mul(g->s, g->s, t);
     mpq_clears(t, NULL);
     mpz_clears(num, den, NULL);
 }
 
-/* out ⊇ S = T·Σ u_i² at out's precision (exact S rounded outward when formed,
+/* out ⊇ S = T·sens²·Σ u_i² at out's precision (exact S rounded outward when formed,
  * else the terms squared and summed with outward rounding). */
 static void s_enclose(mpfi_ptr out, const gcert *g)
 {
-    if (g->have_s) {
-        mpfi_set_q(out, g->s);
+    mpfr_prec_t p = mpfi_get_prec(out);
+    if (g->cache->valid && mpfi_get_prec(g->cache->x) >= p) {
+        mpfi_set(out, g->cache->x); /* rounded outward to out's precision */
         return;
     }
-    mpfi_t t;
-    mpfi_init2(t, mpfi_get_prec(out));
-    mpfi_set_ui(out, 0);
-    for (size_t i = 0; i < g->k; i++) {
-        mpfi_set_q(t, g->u[i]);
+    if (g->have_s) {
+        mpfi_set_q(out, g->s);
+    } else {
+        mpfi_t t;
+        mpfi_init2(t, p);
+        mpfi_set_ui(out, 0);
+        for (size_t i = 0; i < g->k; i++) {
+            mpfi_set_q(t, g->u[i]);
+            mpfi_sqr(t, t);
+            mpfi_add(out, out, t);
+        }
+        i_set_ull(t, g->T);
+        mpfi_mul(out, out, t);
+        mpfi_set_q(t, g->sens);
         mpfi_sqr(t, t);
-        mpfi_add(out, out, t);
+        mpfi_mul(out, out, t);
+        mpfi_clear(t);
     }
-    i_set_ull(t, g->T);
-    mpfi_mul(out, out, t);
-    mpfi_clear(t);
+    mpfi_set_prec(g->cache->x, p);
+    mpfi_set(g->cache->x, out);
+    g->cache->valid = true;
 }
 
 /* r² ⊇ S/σ² (one σ) or S (a list of σ's). */
@@ -333,6 +354,22 @@ static ul_status lists_check(gcert *g, const ul_cert_value *t, char *err, size_t
 }
 
 /* Reads Δ_i and σ_i exactly and forms u_i (Δ_i/σ_i for a σ list, else Δ_i). */
+/* One decimal of a per-release field read exactly into q (path[i] named). */
+static ul_status term_read(mpq_ptr q, const char *text, const char *path, size_t i, bool list,
+                           char *err, size_t errlen)
+{
+    if (ul_num_decimal_to_mpq(q, text))
+        return UL_OK;
+    char where[32] = "";
+    if (list)
+        snprintf(where, sizeof where, "[%zu]", i);
+    return ul_fail(err, errlen, UL_EINPUT, "%s%s: must lie between 1e-20000 and 1e100 (got '%s')",
+                   path, where, text);
+}
+
+/* Reads Δ_i and σ_i exactly: sens = the one Δ (or 2·C0; 1 for a Δ list) and
+ * u_i = (Δ_i or 1)/(σ_i or 1) over the lists, so S = T·sens²·Σ u_i² (a one
+ * value is factored out: no k divisions by it). */
 static ul_status terms_read(gcert *g, const char *const *sens, const char *const *sig, char *err,
                             size_t errlen)
 {
@@ -341,31 +378,26 @@ static ul_status terms_read(gcert *g, const char *const *sens, const char *const
         abort();
     for (size_t i = 0; i < g->k; i++)
         mpq_init(g->u[i]);
+    ul_status st = UL_OK;
+    mpq_set_ui(g->sens, 1, 1);
+    if (g->n_sens == 1)
+        st = term_read(g->sens, sens[0], g->base_path, 0, false, err, errlen);
+    if (st == UL_OK && g->is_op)
+        mpq_add(g->sens, g->sens, g->sens);
     mpq_t d;
     mpq_init(d);
-    ul_status st = UL_OK;
     for (size_t i = 0; i < g->k && st == UL_OK; i++) {
-        const char *dt = sens[g->n_sens > 1 ? i : 0];
-        if (!ul_num_decimal_to_mpq(g->u[i], dt))
-            st = ul_fail(err, errlen, UL_EINPUT,
-                         "%s%s: must lie between 1e-20000 and 1e100 (got '%s')", g->base_path,
-                         g->n_sens > 1 ? "[i]" : "", dt);
-        if (st == UL_OK && g->is_op)
-            mpq_add(g->u[i], g->u[i], g->u[i]);
-        if (st == UL_OK && g->n_sigma > 1) {
-            if (!ul_num_decimal_to_mpq(d, sig[i]))
-                st = ul_fail(err, errlen, UL_EINPUT,
-                             "%s[%zu]: must lie between 1e-20000 and 1e100 (got '%s')",
-                             g->sigma_path, i, sig[i]);
-            else
-                mpq_div(g->u[i], g->u[i], d);
-        }
+        mpq_set_ui(g->u[i], 1, 1);
+        if (g->n_sens > 1)
+            st = term_read(g->u[i], sens[i], g->base_path, i, true, err, errlen);
+        if (st == UL_OK && g->n_sigma > 1)
+            st = term_read(d, sig[i], g->sigma_path, i, true, err, errlen);
+        if (st == UL_OK && g->n_sigma > 1)
+            mpq_div(g->u[i], g->u[i], d);
     }
     mpq_clear(d);
-    if (st == UL_OK) {
-        mpq_set(g->sens, g->u[0]);
+    if (st == UL_OK)
         exact_s(g);
-    }
     return st;
 }
 
@@ -412,6 +444,11 @@ static ul_status gcert_read(const ul_cert *c, bool is_op, bool need_sigma, gcert
 {
     memset(g, 0, sizeof *g);
     mpq_inits(g->sens, g->sig, g->s, NULL);
+    g->cache = malloc(sizeof *g->cache);
+    if (g->cache == NULL)
+        abort();
+    mpfi_init2(g->cache->x, MPFR_PREC_MIN);
+    g->cache->valid = false;
     g->is_op = is_op;
     g->T = 1;
     /* sensitivity and sigma: one value or a list (the shared reader switches
@@ -624,7 +661,7 @@ static void gauss_forensics(ul_audit_report *rep, const gcert *g)
     mpfi_init2(x, 64);
     s_enclose(x, g);
     mpfi_sqrt(x, x);
-    double sens = mpfr_get_d(&x->left, MPFR_RNDN); /* √S: Δ√T, or √(T Σ u_i²) */
+    double sens = mpfr_get_d(&x->left, MPFR_RNDN); /* √S: Δ√T, or √(T·sens²·Σ u_i²) */
     mpfi_clear(x);
     double r = g->n_sigma > 1 ? sens : sens / ul_forensic_double(g->sigma);
     double exact = strtod(rep->recomputed.lo, NULL);

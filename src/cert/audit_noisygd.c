@@ -1355,6 +1355,11 @@ static ul_status ngd_audit(const ul_cert *c, const ul_num_precision *want, ul_au
                           "per coordinate.");
     if (in.thm == T_51 && in.pb.sigma == NULL)
         ul_audit_explain(rep, "sigma and eta are Thm 5.1's prescriptions (not given).");
+    if ((in.thm == T_G15 || in.thm == T_51 || in.thm == T_52D) && in.pb.init_var == NULL)
+        ul_audit_explain(rep, "init_var is not given: the guarantee holds only for the theorem's "
+                              "own initialisation rho = N(0, %s I_d), which is load-bearing "
+                              "(spec/forget.md sec. 9 item 7); any other initialisation voids it.",
+                         in.thm == T_52D ? "sigma^2/lambda" : "sigma^2/(lambda(1 - eta lambda/2))");
 
     ul_verdict verdict = UL_VERDICT_SUPPORTED;
     if (in.r_value != NULL) {
