@@ -842,9 +842,9 @@ static ul_verdict ngd_renyi(const ngd_input *in, const ul_num_precision *want, u
                 bool other_ok = mpfr_lessequal_p(&ov_plain->right, &cl->left);
                 if (in->cited_variant == UL_VARIANT_PRINTED)
                     ul_audit_explain(rep, "The certificate cites the printed Thm 4.3 (eps_dd + p "
-                                          "eps_dp), a known error (spec/forget.md sec. 9 item "
-                                          "2): it is reported, and the verdict is decided by "
-                                          "the corrected composition.");
+                                          "eps_dp), a known error: it is reported as the other "
+                                          "variant, and the verdict is decided by the corrected "
+                                          "composition.");
                 if (other_ok && verdict == UL_VERDICT_UNSUPPORTED)
                     ul_audit_explain(rep, "The printed Thm 4.3 (eps_dd + p eps_dp) over-claims: "
                                           "it would support the claim, but the runs between "
