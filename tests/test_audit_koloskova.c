@@ -386,6 +386,102 @@ Test(audit_koloskova, model_clipping_cc2_and_initial_noise)
     cr_assert_lt(strtod(c.recomputed.hi, NULL), strtod(b.recomputed.lo, NULL));
 }
 
+/* ---- near the boundary: decided at the default settings, both sides ---------- */
+
+/* The claim "bound·(1 + rel)" as decimal text with 60 significant digits. */
+static void claim_text(char *out, size_t n, mpfr_srcptr bound, const char *rel)
+{
+    mpfr_t x, f;
+    mpfr_inits2(4 * ORACLE_BITS, x, f, (mpfr_ptr)0);
+    mpfr_set_str(f, rel, 10, MPFR_RNDN);
+    mpfr_add_ui(f, f, 1, MPFR_RNDN);
+    mpfr_mul(x, bound, f, MPFR_RNDN);
+    mpfr_snprintf(out, n, "%.60Re", x);
+    mpfr_clears(x, f, (mpfr_ptr)0);
+}
+
+/* Audits an r = 2 model-clipping certificate (C2 = 1, σ = 1, cc1) of T
+ * steps with the claimed δ at bound·(1 + rel), at `want`. */
+static ul_verdict mc_near(const char *accounting, int steps, mpfr_srcptr bound, const char *rel,
+                          const ul_num_precision *want, ul_audit_report *rep)
+{
+    char claim[128], text[1024], err[1024] = "";
+    claim_text(claim, sizeof claim, bound, rel);
+    snprintf(text, sizeof text,
+             "{\"format\":\"ulaudit-certificate/1\",\"method\":\"model-clipping\","
+             "\"parameters\":{\"c2\":1,\"sigma\":1,\"steps\":%d,\"accounting\":\"%s\"},"
+             "\"claim\":{\"eps\":1,\"delta\":\"%s\"}}",
+             steps, accounting, claim);
+    ul_cert *c = NULL;
+    cr_assert_eq(ul_cert_load_buffer(text, strlen(text), &c, err, sizeof err), UL_OK, "%s", err);
+    cr_assert_eq(ul_audit_model_clipping.audit(c, want, rep, err, sizeof err), UL_OK, "%s", err);
+    ul_cert_free(c);
+    return rep->verdict;
+}
+
+Test(audit_koloskova, model_clipping_near_boundary_is_decided)
+{
+    /* the bounds from the oracle: the adaptive recursion in plain MPFR, and
+     * θ_e(2)^T for the product form (spec §2.3) */
+    mpfr_t ad, pr, lt;
+    mpfr_inits2(4 * ORACLE_BITS, ad, pr, lt, (mpfr_ptr)0);
+    oracle_adaptive(ad, "1", "2", 6);
+    mpfr_exp(ad, ad, MPFR_RNDN);
+    oracle_log_theta_str(lt, "1", "2");
+    mpfr_mul_ui(lt, lt, 5, MPFR_RNDN);
+    mpfr_exp(pr, lt, MPFR_RNDN);
+    ul_audit_report rep;
+    const char *rels[] = {"1e-12", "1e-25", "1e-40"};
+    for (size_t i = 0; i < 3; i++) {
+        char minus[16];
+        snprintf(minus, sizeof minus, "-%s", rels[i]);
+        cr_expect_eq(mc_near("adaptive", 6, ad, rels[i], &WANT, &rep), UL_VERDICT_SUPPORTED,
+                     "adaptive +%s: %s", rels[i], rep.explanation);
+        cr_expect_eq(mc_near("adaptive", 6, ad, minus, &WANT, &rep), UL_VERDICT_UNSUPPORTED,
+                     "adaptive %s: %s", minus, rep.explanation);
+        cr_expect_eq(mc_near("product", 5, pr, rels[i], &WANT, &rep), UL_VERDICT_SUPPORTED,
+                     "product +%s: %s", rels[i], rep.explanation);
+        cr_expect_eq(mc_near("product", 5, pr, minus, &WANT, &rep), UL_VERDICT_UNSUPPORTED,
+                     "product %s: %s", minus, rep.explanation);
+    }
+    /* a precision cap too small to see 1e-40 leaves it inconclusive (exit 3) */
+    const ul_num_precision capped = {17, 0, 64};
+    cr_expect_eq(mc_near("adaptive", 6, ad, "1e-40", &capped, &rep), UL_VERDICT_INCONCLUSIVE);
+    cr_expect(strstr(rep.explanation, "--max-bits") != NULL, "%s", rep.explanation);
+    mpfr_clears(ad, pr, lt, (mpfr_ptr)0);
+}
+
+Test(audit_koloskova, model_clipping_hopeless_sigma_is_quick_and_certified)
+{
+    /* issue 12's slow certificate: C2 = 6.25, σ = 0.5 (r = 25), 9 adaptive
+     * steps.  θ_{e^ε̃}(25) ≈ 1 − Q(12.02) per step at the claimed δ (ε̃* =
+     * log(1 + (e − 1)/1e-5) ≈ 12.06, a = ε̃* / 25 − 12.5): no T below ~10^33
+     * reaches 1e-5, and the report says so instead of walking 1e5 steps. */
+    ul_audit_report rep;
+    audit_ok(&ul_audit_model_clipping,
+             "{\"format\":\"ulaudit-certificate/1\",\"method\":\"model-clipping\","
+             "\"parameters\":{\"c2\":6.25,\"sigma\":0.5,\"steps\":9,\"accounting\":\"adaptive\"},"
+             "\"claim\":{\"eps\":1,\"delta\":1e-5}}",
+             &rep);
+    cr_assert_eq(rep.verdict, UL_VERDICT_UNSUPPORTED);
+    cr_assert(strstr(rep.explanation, "needs more than") != NULL, "%s", rep.explanation);
+    cr_assert_null(would_reach(&rep, "steps_needed"));
+    /* the σ reported reaches the claim in 9 steps by the oracle recursion,
+     * and its lower end does not */
+    const ul_audit_number *s = would_reach(&rep, "sigma_needed");
+    cr_assert_not_null(s);
+    mpfr_t ld;
+    mpfr_init2(ld, 4 * ORACLE_BITS);
+    char r[64];
+    snprintf(r, sizeof r, "%.30g", 12.5 / strtod(s->hi, NULL));
+    oracle_adaptive(ld, "1", r, 9);
+    cr_assert_lt(mpfr_get_d(ld, MPFR_RNDN), log(1e-5));
+    snprintf(r, sizeof r, "%.30g", 12.5 / strtod(s->lo, NULL));
+    oracle_adaptive(ld, "1", r, 9);
+    cr_assert_gt(mpfr_get_d(ld, MPFR_RNDN), log(1e-5));
+    mpfr_clear(ld);
+}
+
 Test(audit_koloskova, model_clipping_invalid_preconditions)
 {
     ul_audit_report rep;

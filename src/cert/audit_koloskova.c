@@ -122,6 +122,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bounds/gaussian.h"
 #include "bounds/koloskova.h"
 #include "num/input.h"
 
@@ -136,8 +137,6 @@
  * are skipped (and the report says so) beyond these. */
 #define LEAST_T_MAX_PRODUCT 10000000UL
 #define LEAST_T_MAX_ADAPTIVE 100000UL
-#define OTHER_ADAPTIVE_MAX_STEPS 1000000UL
-#define SIGMA_MIN_ADAPTIVE_MAX_STEPS 10000UL
 /* digits for checking stated numbers and recipes: enough for any printed double */
 #define CHECK_DIGITS 20
 /* relative agreement accepted for the libm-based emulations (see the top) */
@@ -726,167 +725,471 @@ static const char *mc_reproduce(const char *text, unsigned long t, const mc_reci
     return NULL;
 }
 
-static ul_status mc_audit(const ul_cert *c, const ul_num_precision *want, ul_audit_report *rep,
-                          char *err, size_t errlen)
+/* ---- the recursion in doubles: searches only, never a bound ---------------------
+ * "Search in doubles, certify once": these choose where the certified
+ * functions are evaluated (the σ to certify, whether a least T is within
+ * reach); nothing they return is reported as a bound. */
+
+/* log Q(x) in doubles: erfc, and beyond x = 30 (erfc(x/√2) < 1e-197) the
+ * asymptotic series of the Mills ratio, Q(x) ≈ φ(x)/x·(1 − 1/x² + 3/x⁴ − 15/x⁶). */
+static double log_q_d(double x)
 {
-    ul_audit_report_init(rep);
-    mc_cert m;
-    ul_status st = mc_read(c, &m, false, err, errlen);
-    if (st != UL_OK)
-        return st;
-    ul_kol_mc_problem *pb = &m.pb;
-    int digits = want->digits;
-    ul_contraction_mode other_mode =
-        pb->mode == UL_CONTRACTION_ADAPTIVE ? UL_CONTRACTION_PRODUCT : UL_CONTRACTION_ADAPTIVE;
+    if (x < 30)
+        return log(0.5 * erfc(x / sqrt(2.0)));
+    double x2 = x * x;
+    return -0.5 * x2 - log(x) - 0.5 * log(2 * 3.14159265358979323846) +
+           log1p(-1 / x2 + 3 / (x2 * x2) - 15 / (x2 * x2 * x2));
+}
 
-    setf(rep->claim, sizeof rep->claim, "(eps, delta) = (%s, %s) after T = %lu steps", pb->eps,
-         m.claim_delta, pb->steps);
-    setf(rep->theorem, sizeof rep->theorem, "%s",
-         pb->mode == UL_CONTRACTION_PRODUCT
-             ? "model clipping, non-adaptive contraction delta_T = delta_0 * prod_t "
-               "theta_{e^eps}(D/sigma_t) (Asoodeh et al. 2020 Thm 2; Koloskova et al. 2025 as "
-               "stated; spec/koloskova.md 2.3)"
-             : "model clipping, adaptive contraction delta_{t+1} = delta_t * "
-               "theta_{e^{eps~_t}}(D/sigma_{t+1}), eps~_t = log(1 + (e^eps - 1)/delta_t) "
-               "(Asoodeh et al. 2020; the public code's accountant; spec/koloskova.md 2.3)");
-
-    /* the guarantee of the cited theorem at the claimed ε */
-    ul_num_value delta;
-    ul_num_value_init(&delta, 64);
-    ul_num_report nr;
-    bool floor_reached = false, done = false;
-    ul_pre_clear(&rep->pre);
-    st = ul_kol_mc_delta_certified(pb, want, &rep->pre, &delta, &floor_reached, &nr, err, errlen);
-    st = triage(st, rep, &done, "parameters", err, errlen);
-    if (st != UL_OK || done) {
-        ul_num_value_clear(&delta);
-        return st;
+/* log θ_{e^ε}(r) in doubles, r > 0 (spec §2.1): 1 − Q(−a) − e^ε·Q(b) for
+ * a < 0, Q(a)·(1 − e^ε·Q(b)/Q(a)) otherwise, a = ε/r − r/2, b = a + r. */
+static double log_theta_d(double eps, double r)
+{
+    double a = eps / r - r / 2, b = a + r;
+    if (a < 0) {
+        double t = exp(log_q_d(-a)) + exp(eps + log_q_d(b));
+        return t >= 1 ? -INFINITY : log1p(-t);
     }
-    char *diam = NULL;
+    double lqa = log_q_d(a), d = eps + log_q_d(b) - lqa;
+    return d >= 0 ? -INFINITY : lqa + log(-expm1(d));
+}
+
+/* The pre-noise diameter D in doubles (spec §1.4). */
+static double mc_diameter_d(const ul_kol_mc_problem *pb)
+{
+    double c2 = strtod(pb->c2, NULL);
+    if (pb->variant == UL_KOL_CC2)
+        return 2 * (c2 + strtod(pb->lr, NULL) * strtod(pb->c1, NULL));
+    return 2 * c2;
+}
+
+/* log δ_T in doubles for `steps` steps at the constant σ (sigma > 0), or at
+ * the problem's σ_t when sigma = 0; −inf once below 10^-300·e^-300. */
+static double mc_log_delta_d(const ul_kol_mc_problem *pb, double sigma, unsigned long steps)
+{
+    double eps = strtod(pb->eps, NULL), lem1 = log(expm1(eps)), ld = 0, d = mc_diameter_d(pb);
+    if (initial_noise(pb)) {
+        double d0 = 2 * strtod(pb->c0, NULL);
+        if (pb->init == UL_KOL_INIT_BOX)
+            d0 *= sqrt((double)pb->dim);
+        ld = log_theta_d(eps, d0 / strtod(pb->sigma0, NULL));
+    }
+    for (unsigned long t = 0; t < steps && ld > -1000; t++) {
+        double s = sigma > 0 ? sigma : strtod(pb->sigma[pb->n_sigma > 1 ? t : 0], NULL);
+        /* ε̃ = log(1 + (e^ε − 1)/δ) (spec §2.3) */
+        double x = lem1 - ld;
+        double et = pb->mode == UL_CONTRACTION_PRODUCT ? eps
+                    : x > 30                          ? x + log1p(exp(-x))
+                                                      : log1p(exp(x));
+        ld += log_theta_d(et, d / s);
+    }
+    return ld > -1000 ? ld : -INFINITY;
+}
+
+/* ---- model clipping: the verdict and what else the report says ------------------ */
+
+/* Cost limits of the optional numbers of a model-clipping report (a
+ * certified step of the adaptive recursion costs up to ~0.25 ms when δ_t
+ * stays near 1): at most ~1 s each.  Calibration searches further. */
+#define REPORT_T_MAX_ADAPTIVE 2000UL
+#define SIGMA_NEEDED_ADAPTIVE_MAX_STEPS 500UL
+#define STATED_CHECK_BUDGET 4000UL /* certified adaptive / per-step steps for the stated δ_t */
+
+typedef struct {
+    const ul_kol_mc_problem *pb;
+    const char *claim_delta;
+    int digits;
+    ul_num_value delta;
+    bool floor_reached;
+    ul_audit_report *rep;
+} mc_eval;
+
+/* decide_fn: δ_T of the cited accounting against the claimed δ. */
+static ul_status mc_eval_once(void *ctx, const ul_num_precision *w, ul_verdict *verdict,
+                              bool *cap_hit, char *err, size_t errlen)
+{
+    mc_eval *e = ctx;
+    ul_num_report nr = {0, false};
+    ul_pre_clear(&e->rep->pre);
+    e->floor_reached = false;
+    ul_status st = ul_kol_mc_delta_certified(e->pb, w, &e->rep->pre, &e->delta,
+                                             &e->floor_reached, &nr, err, errlen);
+    if (st != UL_OK && st != UL_ECAP)
+        return st;
+    /* below the floor only [0, δ_floor] is known: more digits do not help */
+    *cap_hit = nr.cap_hit || e->floor_reached;
+    char label[128];
+    snprintf(label, sizeof label, "delta after T = %lu steps (%s accounting)", e->pb->steps,
+             mode_name(e->pb->mode));
+    *verdict = ul_audit_compare(e->rep, "delta", label, &e->delta, e->claim_delta, false,
+                                e->digits);
+    return UL_OK;
+}
+
+/* A certified lower bound on the least T with δ_T ≤ delta: while δ_t > δ,
+ * ε̃_t < ε̃* = log(1 + (e^ε − 1)/δ) and θ is nonincreasing in ε, so every
+ * step multiplies δ_t by at least θ* = θ_{e^ε̃*}(D/σ) (ε̃* = ε for the
+ * product form), hence T ≥ log(δ/δ_0)/log θ* (spec §2.3).  False when it
+ * cannot be computed. */
+static bool mc_least_steps_lower_bound(const ul_kol_mc_problem *pb, const char *delta, double *lb)
+{
+    const mpfr_prec_t p = 128;
+    char *diam = NULL, e2[256];
+    ul_preconditions pre;
+    if (pb->n_sigma != 1 || ul_kol_mc_diameter(pb, &pre, &diam, e2, sizeof e2) != UL_OK)
+        return false;
+    ul_num_value d0;
+    ul_num_value_init(&d0, p);
+    ul_num_precision w = {20, 0, 0};
+    ul_num_report nr;
+    bool ok = ul_kol_mc_delta0_certified(pb, &w, &pre, &d0, &nr, e2, sizeof e2) == UL_OK;
+    mpfi_t r, s, et, ld, lt;
+    mpfi_init2(r, p);
+    mpfi_init2(s, p);
+    mpfi_init2(et, p);
+    mpfi_init2(ld, p);
+    mpfi_init2(lt, p);
+    ul_num_set_decimal(r, diam);
+    ul_num_set_decimal(s, pb->sigma[0]);
+    mpfi_div(r, r, s);
+    ul_num_set_decimal(ld, delta);
+    ul_num_set_decimal(et, pb->eps);
+    if (pb->mode == UL_CONTRACTION_ADAPTIVE) {
+        mpfi_expm1(et, et);
+        mpfi_div(et, et, ld);
+        mpfi_log1p(et, et);
+    }
+    ul_gauss_log_theta_enclose(lt, et, r);
+    mpfi_log(ld, ld);
+    if (ok) {
+        mpfi_set_prec(s, p);
+        mpfi_set(s, d0.enclosure); /* log δ_0 (δ_0 = 1: 0) */
+        if (!d0.is_log)
+            mpfi_log(s, s);
+        mpfi_sub(ld, ld, s); /* log(δ/δ_0) */
+        mpfi_div(ld, ld, lt);
+        ok = mpfr_number_p(&ld->left) && mpfr_sgn(&lt->right) < 0;
+        *lb = ok ? mpfr_get_d(&ld->left, MPFR_RNDD) : 0;
+    }
+    mpfi_clear(r);
+    mpfi_clear(s);
+    mpfi_clear(et);
+    mpfi_clear(ld);
+    mpfi_clear(lt);
+    ul_num_value_clear(&d0);
+    free(diam);
+    return ok;
+}
+
+/* The least T reaching the claim at this σ, certified where that is cheap. */
+static void mc_least_steps_note(const ul_kol_mc_problem *pb, const char *claim_delta,
+                                ul_audit_report *rep)
+{
+    unsigned long t_max =
+        pb->mode == UL_CONTRACTION_PRODUCT ? LEAST_T_MAX_PRODUCT : REPORT_T_MAX_ADAPTIVE;
+    double lb = 0;
+    if (mc_least_steps_lower_bound(pb, claim_delta, &lb) && lb > (double)t_max) {
+        ul_audit_explain(rep, "At this sigma the %s accounting needs more than %.6g steps to "
+                              "reach the claim (certified: every step multiplies delta_t by at "
+                              "least theta at the claimed delta).",
+                         mode_name(pb->mode), floor(lb));
+        return;
+    }
+    if (pb->mode == UL_CONTRACTION_ADAPTIVE) {
+        double target = log(strtod(claim_delta, NULL));
+        double sigma = strtod(pb->sigma[0], NULL);
+        if (mc_log_delta_d(pb, sigma, REPORT_T_MAX_ADAPTIVE + REPORT_T_MAX_ADAPTIVE / 10) >
+            target) {
+            ul_audit_explain(rep, "At this sigma the adaptive accounting needs more than about "
+                                  "%lu steps (estimated in double precision; the least T is "
+                                  "certified only up to %lu here).",
+                             REPORT_T_MAX_ADAPTIVE, REPORT_T_MAX_ADAPTIVE);
+            return;
+        }
+    }
+    unsigned long t_need = 0;
+    ul_num_report r2;
     ul_preconditions scratch;
     char e2[256];
-    if (ul_kol_mc_diameter(pb, &scratch, &diam, e2, sizeof e2) == UL_OK) {
-        snprintf(m.diameter_note, sizeof m.diameter_note, "%.10g", strtod(diam, NULL));
-        free(diam);
+    ul_status s2 = ul_kol_mc_least_steps(pb, claim_delta, t_max, &scratch, &t_need, &r2, e2,
+                                         sizeof e2);
+    if (s2 == UL_OK || s2 == UL_ECAP) {
+        add_would_reach_integer(rep, "steps_needed",
+                                "least T reaching the claimed delta at this sigma", t_need);
+        ul_audit_explain(rep, "At this sigma the %s accounting reaches the claim after T = %lu "
+                              "steps.",
+                         mode_name(pb->mode), t_need);
+    } else if (s2 == UL_ENOROOT) {
+        ul_audit_explain(rep, "At this sigma no T up to %lu reaches the claim.", t_max);
     }
-    char label[128];
-    snprintf(label, sizeof label, "delta after T = %lu steps (%s accounting)", pb->steps,
-             mode_name(pb->mode));
-    rep->verdict = ul_audit_compare(rep, "delta", label, &delta, m.claim_delta, false, digits);
+}
 
-    /* the other accounting */
-    ul_num_value other;
-    ul_num_value_init(&other, 64);
-    bool have_other =
-        (other_mode == UL_CONTRACTION_PRODUCT || pb->steps <= OTHER_ADAPTIVE_MAX_STEPS) &&
-        mc_delta_at(pb, pb->steps, other_mode, digits, &other, e2, sizeof e2) == UL_OK;
-    if (have_other) {
+/* Whether δ_T at the constant σ `text` is certified ≤ delta (want_safe) or
+ * certified > delta (!want_safe). */
+static bool mc_sigma_side(const ul_kol_mc_problem *pb, const char *text, const char *delta,
+                          int digits, bool want_safe)
+{
+    ul_kol_mc_problem q = *pb;
+    const char *one[1] = {text};
+    q.sigma = one;
+    q.n_sigma = 1;
+    ul_num_value v;
+    ul_num_value_init(&v, 64);
+    char e2[256];
+    bool ok = false;
+    if (mc_delta_at(&q, q.steps, q.mode, digits, &v, e2, sizeof e2) == UL_OK) {
+        ul_audit_report tmp;
+        ul_audit_report_init(&tmp);
+        ul_verdict vd = ul_audit_compare(&tmp, "delta", "", &v, delta, false, digits);
+        ok = want_safe ? vd == UL_VERDICT_SUPPORTED : vd == UL_VERDICT_UNSUPPORTED;
+    }
+    ul_num_value_clear(&v);
+    return ok;
+}
+
+/* The smallest constant σ reaching the claim under the adaptive recursion:
+ * bisection on log σ in doubles, then one certified recursion on each side
+ * of the estimate (δ_T(hi) ≤ δ and δ_T(lo) > δ), widened up to three times.
+ * [lo, hi] ⊇ σ* (δ_T is nonincreasing in σ).  False when not certified. */
+static bool mc_sigma_needed_adaptive(const ul_kol_mc_problem *pb, const char *delta, mpfi_ptr out)
+{
+    double target = log(strtod(delta, NULL)), lo = log(strtod(pb->sigma[0], NULL)), hi = lo;
+    for (int i = 0; i < 200 && mc_log_delta_d(pb, exp(hi), pb->steps) > target; i++)
+        hi += 1;
+    for (int i = 0; i < 200 && !(mc_log_delta_d(pb, exp(lo), pb->steps) > target); i++)
+        lo -= 1;
+    for (int i = 0; i < 60; i++) {
+        double mid = 0.5 * (lo + hi);
+        if (mc_log_delta_d(pb, exp(mid), pb->steps) > target)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    double s = exp(hi);
+    for (double w = 1e-9; w < 1e-5; w *= 1e3) {
+        char t_lo[40], t_hi[40];
+        snprintf(t_lo, sizeof t_lo, "%.12e", s * (1 - w));
+        snprintf(t_hi, sizeof t_hi, "%.12e", s * (1 + w));
+        /* a relative step w in σ moves log δ_T by about 2·w·|log δ| (θ depends
+         * on r = D/σ): the digits that see it, and whether doubles do */
+        int digits = 3 + (int)ceil(-log10(2 * w * fabs(target)));
+        if (mc_log_delta_d(pb, strtod(t_hi, NULL), pb->steps) > target ||
+            !(mc_log_delta_d(pb, strtod(t_lo, NULL), pb->steps) > target) || digits > 60)
+            continue;
+        digits = digits < 20 ? 20 : digits;
+        if (mc_sigma_side(pb, t_hi, delta, digits, true) &&
+            mc_sigma_side(pb, t_lo, delta, digits, false)) {
+                mpfr_set_str(&out->left, t_lo, 10, MPFR_RNDD);
+            mpfr_set_str(&out->right, t_hi, 10, MPFR_RNDU);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The smallest constant σ reaching the claim in T steps. */
+static void mc_sigma_needed_note(const ul_kol_mc_problem *pb, const char *claim_delta,
+                                 const ul_num_precision *want, ul_audit_report *rep)
+{
+    mpfi_t sg;
+    mpfi_init2(sg, 64);
+    bool have = false;
+    if (pb->mode == UL_CONTRACTION_PRODUCT) {
+        ul_kol_mc_problem q = *pb;
+        q.sigma = NULL;
+        q.n_sigma = 0;
+        ul_num_report r2;
+        ul_preconditions scratch;
+        char e2[256];
+        ul_status s2 = ul_kol_mc_sigma_min(&q, claim_delta, want, &scratch, sg, &r2, e2, sizeof e2);
+        have = s2 == UL_OK || s2 == UL_ECAP;
+    } else if (pb->steps <= SIGMA_NEEDED_ADAPTIVE_MAX_STEPS) {
+        have = mc_sigma_needed_adaptive(pb, claim_delta, sg);
+    }
+    if (have) {
+        add_would_reach_mpfi(rep, "sigma_needed",
+                             "smallest constant sigma reaching the claim in T steps (upper end "
+                             "certified safe)",
+                             sg, want->digits);
+        mpfr_t h;
+        mpfr_init2(h, mpfi_get_prec(sg));
+        mpfi_get_right(h, sg);
+        char *hi = ul_num_format(h, 6, MPFR_RNDU);
+        ul_audit_explain(rep, "In T = %lu steps a constant sigma of %s reaches it.", pb->steps,
+                         hi);
+        free(hi);
+        mpfr_clear(h);
+    }
+    mpfi_clear(sg);
+}
+
+/* Certified steps one δ_t costs: t for the adaptive recursion or a per-step
+ * σ list, 1 for the product form at one σ. */
+static unsigned long mc_cost(const ul_kol_mc_problem *pb, ul_contraction_mode mode,
+                             unsigned long t)
+{
+    return mode == UL_CONTRACTION_ADAPTIVE || pb->n_sigma > 1 ? t : 1;
+}
+
+/* The stated per-step δ_t, checked in order against the cited recursion
+ * (within STATED_CHECK_BUDGET certified steps); the first wrong one goes to
+ * first_wrong_stated, and the recipe reproducing it to forensics.  Returns
+ * the recipe's name (or NULL). */
+static const char *mc_check_stated(const mc_cert *m, const mc_recipe *recipes, size_t n_recipes,
+                                   ul_audit_report *rep)
+{
+    const ul_kol_mc_problem *pb = &m->pb;
+    ul_contraction_mode other_mode =
+        pb->mode == UL_CONTRACTION_ADAPTIVE ? UL_CONTRACTION_PRODUCT : UL_CONTRACTION_ADAPTIVE;
+    unsigned long spent = 0;
+    char e2[256];
+    for (size_t i = 0; i < m->n_stated; i++) {
+        unsigned long t = (unsigned long)i + 1;
+        spent += mc_cost(pb, pb->mode, t);
+        if (spent > STATED_CHECK_BUDGET) {
+            ul_audit_explain(rep, "(The stated deltas are checked up to %s[%zu]; the rest are not "
+                                  "checked: cost limit.)",
+                             m->stated_path, i > 0 ? i - 1 : 0);
+            return NULL;
+        }
+        ul_num_value dt;
+        ul_num_value_init(&dt, 64);
+        ul_status s2 = mc_delta_at(pb, t, pb->mode, CHECK_DIGITS, &dt, e2, sizeof e2);
+        bool wrong = (s2 == UL_OK || s2 == UL_ECAP) && !agrees_value(m->stated[i], &dt);
+        if (!wrong) {
+            ul_num_value_clear(&dt);
+            continue;
+        }
+        char cert[160];
+        value_text(cert, sizeof cert, &dt, 8);
+        mpfr_t sl, sh, vl, vh;
+        mpfr_inits2(256, sl, sh, vl, vh, (mpfr_ptr)0);
+        text_interval(m->stated[i], 0, sl, sh);
+        value_bounds(&dt, vl, vh);
+        bool under = mpfr_less_p(sh, vl);
+        mpfr_clears(sl, sh, vl, vh, (mpfr_ptr)0);
+        ul_num_value_clear(&dt);
+        setf(rep->first_wrong_stated, sizeof rep->first_wrong_stated,
+             "%s[%zu] = %s is delta_%lu; the %s recursion certifies %s (%s)", m->stated_path, i,
+             m->stated[i], t, mode_name(pb->mode), cert,
+             under ? "the stated value under-states delta" : "the stated value over-states delta");
+        ul_audit_explain(rep, "The stated per-step deltas are first wrong at %s[%zu] (%s, "
+                              "certified %s).",
+                         m->stated_path, i, m->stated[i], cert);
+        ul_num_value ot;
+        ul_num_value_init(&ot, 64);
+        bool have_ot = mc_delta_at(pb, t, other_mode, CHECK_DIGITS, &ot, e2, sizeof e2) == UL_OK;
+        const char *who = mc_reproduce(m->stated[i], t, recipes, n_recipes, have_ot ? &ot : NULL);
+        ul_num_value_clear(&ot);
+        if (who != NULL) {
+            /* how many of the stated values the same recipe reproduces */
+            size_t hits = 0, checked = 0;
+            spent = 0;
+            for (size_t j = 0; j < m->n_stated; j++, checked++) {
+                bool certified = who == recipes[0].name;
+                spent += certified ? mc_cost(pb, other_mode, j + 1) : 0;
+                if (spent > STATED_CHECK_BUDGET)
+                    break;
+                ul_num_value oj;
+                ul_num_value_init(&oj, 64);
+                bool have_oj = certified && mc_delta_at(pb, (unsigned long)j + 1, other_mode,
+                                                        CHECK_DIGITS, &oj, e2, sizeof e2) == UL_OK;
+                if (mc_reproduce(m->stated[j], (unsigned long)j + 1, recipes, n_recipes,
+                                 have_oj ? &oj : NULL) == who)
+                    hits++;
+                ul_num_value_clear(&oj);
+            }
+            setf(rep->forensics, sizeof rep->forensics,
+                 "%s[%zu] is reproduced by %s; the same recipe reproduces %zu of the %zu stated "
+                 "deltas%s",
+                 m->stated_path, i, who, hits, checked,
+                 checked < m->n_stated ? " checked (cost limit)" : "");
+        }
+        return who;
+    }
+    return NULL;
+}
+
+/* The other accounting, reported beside (never the verdict: the cited one
+ * decides; both are valid theorems, spec §2.3, §4.10). */
+static bool mc_other(const ul_kol_mc_problem *pb, int digits, ul_num_value *other,
+                     ul_audit_report *rep)
+{
+    ul_contraction_mode other_mode =
+        pb->mode == UL_CONTRACTION_ADAPTIVE ? UL_CONTRACTION_PRODUCT : UL_CONTRACTION_ADAPTIVE;
+    char label[128], e2[256];
+    bool have = mc_cost(pb, other_mode, pb->steps) <= REPORT_T_MAX_ADAPTIVE &&
+                mc_delta_at(pb, pb->steps, other_mode, digits, other, e2, sizeof e2) == UL_OK;
+    if (have) {
         snprintf(label, sizeof label, "delta after T = %lu steps with the %s accounting%s",
                  pb->steps, mode_name(other_mode),
                  other_mode == UL_CONTRACTION_ADAPTIVE ? " (the public code's)"
                                                        : " (the theorem as stated)");
-        ul_audit_number_set(&rep->other_variant, "delta", label, &other, digits);
+        ul_audit_number_set(&rep->other_variant, "delta", label, other, digits);
     }
+    return have;
+}
 
+/* The verdict's sentences, the other accounting's, and what the theorem
+ * does certify. */
+static void mc_explain(const mc_cert *m, const mc_eval *e, const ul_num_value *other,
+                       bool have_other, const ul_num_precision *want, ul_audit_report *rep)
+{
+    const ul_kol_mc_problem *pb = &m->pb;
     char dtext[160];
-    value_text(dtext, sizeof dtext, &delta, 8);
+    value_text(dtext, sizeof dtext, &e->delta, 8);
     ul_audit_explain(rep,
                      "Model clipping (%s, pre-noise diameter D = %s) with %s sigma for T = %lu "
                      "steps from delta_0 %s, %s accounting: delta_T = %s at eps = %s%s.",
-                     pb->variant == UL_KOL_CC2 ? "cc2" : "cc1", m.diameter_note,
+                     pb->variant == UL_KOL_CC2 ? "cc2" : "cc1", m->diameter_note,
                      pb->n_sigma > 1 ? "a per-step" : "constant", pb->steps,
                      initial_noise(pb) ? "from the initial noise" : "= 1", mode_name(pb->mode),
-                     dtext, pb->eps, floor_reached ? " (below the floor 10^(-10^100))" : "");
-    switch (rep->verdict) {
-    case UL_VERDICT_SUPPORTED:
-        ul_audit_explain(rep, "This is within the claimed delta %s: supported.", m.claim_delta);
-        break;
-    case UL_VERDICT_UNSUPPORTED:
-        ul_audit_explain(rep, "This exceeds the claimed delta %s: unsupported.", m.claim_delta);
-        break;
-    default:
+                     dtext, pb->eps, e->floor_reached ? " (below the floor 10^(-10^100))" : "");
+    if (rep->verdict == UL_VERDICT_SUPPORTED)
+        ul_audit_explain(rep, "This is within the claimed delta %s: supported.", m->claim_delta);
+    else if (rep->verdict == UL_VERDICT_UNSUPPORTED)
+        ul_audit_explain(rep, "This exceeds the claimed delta %s: unsupported.", m->claim_delta);
+    else
         ul_audit_explain(rep, "%s: inconclusive.",
-                         floor_reached ? "A claimed delta of 0 cannot be certified from a bound "
-                                         "that only shows delta_T below the floor"
-                                       : "The enclosure straddles the claimed delta at the "
-                                         "precision cap");
-        break;
-    }
+                         e->floor_reached ? "A claimed delta of 0 cannot be certified from a "
+                                            "bound that only shows delta_T below the floor"
+                                          : "The enclosure straddles the claimed delta at the "
+                                            "precision cap (raise --max-bits)");
+    const char *other_name = pb->mode == UL_CONTRACTION_ADAPTIVE ? "product" : "adaptive";
     if (have_other) {
-        value_text(dtext, sizeof dtext, &other, 8);
-        bool other_ok = false;
-        {
-            ul_audit_report tmp;
-            ul_audit_report_init(&tmp);
-            other_ok = ul_audit_compare(&tmp, "delta", "", &other, m.claim_delta, false, digits) ==
-                       UL_VERDICT_SUPPORTED;
-        }
-        ul_audit_explain(
-            rep, "The %s accounting gives delta_T = %s%s.", mode_name(other_mode), dtext,
-            other_ok && rep->verdict != UL_VERDICT_SUPPORTED ? ", which would support the claim"
-                                                             : "");
+        value_text(dtext, sizeof dtext, other, 8);
+        ul_audit_report tmp;
+        ul_audit_report_init(&tmp);
+        bool other_ok = ul_audit_compare(&tmp, "delta", "", other, m->claim_delta, false,
+                                         want->digits) == UL_VERDICT_SUPPORTED;
+        ul_audit_explain(rep, "The %s accounting gives delta_T = %s%s.", other_name, dtext,
+                         other_ok && rep->verdict != UL_VERDICT_SUPPORTED
+                             ? ", which would support the claim"
+                             : "");
     } else {
-        ul_audit_explain(rep, "(The %s accounting is not computed for T > %lu.)",
-                         mode_name(other_mode), OTHER_ADAPTIVE_MAX_STEPS);
+        ul_audit_explain(rep, "(The %s accounting is not computed for T > %lu.)", other_name,
+                         REPORT_T_MAX_ADAPTIVE);
     }
+    if (rep->verdict != UL_VERDICT_UNSUPPORTED)
+        return;
+    add_would_reach_value(rep, "delta", "delta the theorem certifies after T steps", &e->delta,
+                          want->digits);
+    int cmp0 = 0, cmp1 = 0;
+    bool in_range = ul_num_decimal_compare(m->claim_delta, "0", &cmp0) && cmp0 > 0 &&
+                    ul_num_decimal_compare(m->claim_delta, "1", &cmp1) && cmp1 < 0;
+    if (in_range && pb->n_sigma == 1)
+        mc_least_steps_note(pb, m->claim_delta, rep);
+    if (in_range && pb->steps >= 1)
+        mc_sigma_needed_note(pb, m->claim_delta, want, rep);
+}
 
-    /* what the cited theorem does certify */
-    if (rep->verdict == UL_VERDICT_UNSUPPORTED) {
-        add_would_reach_value(rep, "delta", "delta the theorem certifies after T steps", &delta,
-                              digits);
-        int cmp0 = 0, cmp1 = 0;
-        bool in_range = ul_num_decimal_compare(m.claim_delta, "0", &cmp0) && cmp0 > 0 &&
-                        ul_num_decimal_compare(m.claim_delta, "1", &cmp1) && cmp1 < 0;
-        unsigned long t_max =
-            pb->mode == UL_CONTRACTION_PRODUCT ? LEAST_T_MAX_PRODUCT : LEAST_T_MAX_ADAPTIVE;
-        if (in_range && pb->n_sigma == 1) {
-            unsigned long t_need = 0;
-            ul_num_report r2;
-            ul_status s2 = ul_kol_mc_least_steps(pb, m.claim_delta, t_max, &scratch, &t_need, &r2,
-                                                 e2, sizeof e2);
-            if (s2 == UL_OK || s2 == UL_ECAP) {
-                add_would_reach_integer(rep, "steps_needed",
-                                        "least T reaching the claimed delta at this sigma", t_need);
-                ul_audit_explain(rep,
-                                 "At this sigma the %s accounting reaches the claim after "
-                                 "T = %lu steps.",
-                                 mode_name(pb->mode), t_need);
-            } else if (s2 == UL_ENOROOT) {
-                ul_audit_explain(rep, "At this sigma no T up to %lu reaches the claim.", t_max);
-            }
-        }
-        if (in_range && pb->steps >= 1 &&
-            (pb->mode == UL_CONTRACTION_PRODUCT || pb->steps <= SIGMA_MIN_ADAPTIVE_MAX_STEPS)) {
-            ul_kol_mc_problem q = *pb;
-            q.sigma = NULL;
-            q.n_sigma = 0;
-            mpfi_t sg;
-            mpfi_init2(sg, 64);
-            ul_num_report r2;
-            ul_status s2 =
-                ul_kol_mc_sigma_min(&q, m.claim_delta, want, &scratch, sg, &r2, e2, sizeof e2);
-            if (s2 == UL_OK || s2 == UL_ECAP) {
-                add_would_reach_mpfi(rep, "sigma_needed",
-                                     "smallest constant sigma reaching the claim in T steps (upper "
-                                     "end certified safe)",
-                                     sg, digits);
-                char *hi;
-                mpfr_t h;
-                mpfr_init2(h, mpfi_get_prec(sg));
-                mpfi_get_right(h, sg);
-                hi = ul_num_format(h, 6, MPFR_RNDU);
-                ul_audit_explain(rep, "In T = %lu steps a constant sigma of %s reaches it.",
-                                 pb->steps, hi);
-                free(hi);
-                mpfr_clear(h);
-            }
-            mpfi_clear(sg);
-        }
-    }
-
-    /* the stated per-step δ_t, checked in order against the cited recursion;
-     * the code's own path (cheap, in doubles) for the forensics */
-    size_t n_code = m.n_stated;
+/* Forensics: the stated per-step δ_t against the code's own path (cheap, in
+ * doubles), and a claimed δ the theorem does not give. */
+static void mc_forensics(const mc_cert *m, const ul_num_value *other, bool have_other,
+                         ul_audit_report *rep)
+{
+    const ul_kol_mc_problem *pb = &m->pb;
+    size_t n_code = m->n_stated;
     if (pb->steps > n_code && pb->steps <= 1000000UL)
         n_code = pb->steps;
     double *code64 = calloc(n_code + 1, sizeof *code64);
@@ -905,85 +1208,83 @@ static ul_status mc_audit(const ul_cert *c, const ul_num_precision *want, ul_aud
          code64, EMULATION_SLACK},
     };
     const size_t n_recipes = sizeof recipes / sizeof recipes[0];
-    const char *stated_who = NULL, *claim_who = NULL;
-    for (size_t i = 0; i < m.n_stated; i++) {
-        ul_num_value dt;
-        ul_num_value_init(&dt, 64);
-        unsigned long t = (unsigned long)i + 1;
-        ul_status s2 = mc_delta_at(pb, t, pb->mode, CHECK_DIGITS, &dt, e2, sizeof e2);
-        bool wrong = (s2 == UL_OK || s2 == UL_ECAP) && !agrees_value(m.stated[i], &dt);
-        if (wrong) {
-            char cert[160];
-            value_text(cert, sizeof cert, &dt, 8);
-            mpfr_t sl, sh, vl, vh;
-            mpfr_inits2(256, sl, sh, vl, vh, (mpfr_ptr)0);
-            text_interval(m.stated[i], 0, sl, sh);
-            value_bounds(&dt, vl, vh);
-            bool under = mpfr_less_p(sh, vl);
-            mpfr_clears(sl, sh, vl, vh, (mpfr_ptr)0);
-            setf(rep->first_wrong_stated, sizeof rep->first_wrong_stated,
-                 "%s[%zu] = %s is delta_%lu; the %s recursion certifies %s (%s)", m.stated_path, i,
-                 m.stated[i], t, mode_name(pb->mode), cert,
-                 under ? "the stated value under-states delta"
-                       : "the stated value over-states delta");
-            ul_audit_explain(rep,
-                             "The stated per-step deltas are first wrong at %s[%zu] (%s, "
-                             "certified %s).",
-                             m.stated_path, i, m.stated[i], cert);
-            ul_num_value ot;
-            ul_num_value_init(&ot, 64);
-            bool have_ot =
-                mc_delta_at(pb, t, other_mode, CHECK_DIGITS, &ot, e2, sizeof e2) == UL_OK;
-            const char *who =
-                mc_reproduce(m.stated[i], t, recipes, n_recipes, have_ot ? &ot : NULL);
-            ul_num_value_clear(&ot);
-            stated_who = who;
-            if (who != NULL) {
-                /* how many of the stated values the same recipe reproduces */
-                size_t hits = 0;
-                for (size_t j = 0; j < m.n_stated; j++) {
-                    ul_num_value oj;
-                    ul_num_value_init(&oj, 64);
-                    bool have_oj = who == recipes[0].name &&
-                                   mc_delta_at(pb, (unsigned long)j + 1, other_mode, CHECK_DIGITS,
-                                               &oj, e2, sizeof e2) == UL_OK;
-                    if (mc_reproduce(m.stated[j], (unsigned long)j + 1, recipes, n_recipes,
-                                     have_oj ? &oj : NULL) == who)
-                        hits++;
-                    ul_num_value_clear(&oj);
-                }
-                setf(rep->forensics, sizeof rep->forensics,
-                     "%s[%zu] is reproduced by %s; the same recipe reproduces %zu of the %zu "
-                     "stated deltas",
-                     m.stated_path, i, who, hits, m.n_stated);
-            }
-            ul_num_value_clear(&dt);
-            break;
-        }
-        ul_num_value_clear(&dt);
-    }
-
-    /* a claimed δ the theorem does not give: which recipe produced it */
+    const char *stated_who = mc_check_stated(m, recipes, n_recipes, rep), *claim_who = NULL;
     if (rep->verdict == UL_VERDICT_UNSUPPORTED && pb->steps >= 1) {
         const char *who =
-            mc_reproduce(m.claim_delta, pb->steps, recipes, n_code >= pb->steps ? n_recipes : 1,
-                         have_other ? &other : NULL);
+            mc_reproduce(m->claim_delta, pb->steps, recipes, n_code >= pb->steps ? n_recipes : 1,
+                         have_other ? other : NULL);
         if (who != NULL && rep->forensics[0] == '\0')
             setf(rep->forensics, sizeof rep->forensics, "the claimed delta %s is delta_T of %s",
-                 m.claim_delta, who);
+                 m->claim_delta, who);
         else if (who != NULL)
             claim_who = who;
     }
     if (rep->forensics[0] != '\0')
         ul_audit_explain(rep, "Forensics: %s.", rep->forensics);
     if (claim_who != NULL && claim_who == stated_who)
-        ul_audit_explain(rep, "The claimed delta %s is delta_T of the same recipe.", m.claim_delta);
+        ul_audit_explain(rep, "The claimed delta %s is delta_T of the same recipe.",
+                         m->claim_delta);
     else if (claim_who != NULL)
-        ul_audit_explain(rep, "The claimed delta %s is delta_T of %s.", m.claim_delta, claim_who);
+        ul_audit_explain(rep, "The claimed delta %s is delta_T of %s.", m->claim_delta,
+                         claim_who);
     free(code64);
     free(code32);
+}
+
+/* Which readings decide (README): the cited accounting (product or
+ * adaptive: both valid, spec §2.3, §4.10), cc1/cc2 and the initial clip as
+ * stated, with the box's true diameter 2·C0·√d (spec §4.6); the code's
+ * float32 and double recipes never decide. */
+static ul_status mc_audit(const ul_cert *c, const ul_num_precision *want, ul_audit_report *rep,
+                          char *err, size_t errlen)
+{
+    ul_audit_report_init(rep);
+    mc_cert m;
+    ul_status st = mc_read(c, &m, false, err, errlen);
+    if (st != UL_OK)
+        return st;
+    ul_kol_mc_problem *pb = &m.pb;
+    setf(rep->claim, sizeof rep->claim, "(eps, delta) = (%s, %s) after T = %lu steps", pb->eps,
+         m.claim_delta, pb->steps);
+    setf(rep->theorem, sizeof rep->theorem, "%s",
+         pb->mode == UL_CONTRACTION_PRODUCT
+             ? "model clipping, non-adaptive contraction delta_T = delta_0 * prod_t "
+               "theta_{e^eps}(D/sigma_t) (Asoodeh et al. 2020 Thm 2; Koloskova et al. 2025 as "
+               "stated; spec/koloskova.md 2.3)"
+             : "model clipping, adaptive contraction delta_{t+1} = delta_t * "
+               "theta_{e^{eps~_t}}(D/sigma_{t+1}), eps~_t = log(1 + (e^eps - 1)/delta_t) "
+               "(Asoodeh et al. 2020; the public code's accountant; spec/koloskova.md 2.3)");
+
+    /* the guarantee of the cited theorem at the claimed ε, decided */
+    mc_eval e;
+    memset(&e, 0, sizeof e);
+    e.pb = pb;
+    e.claim_delta = m.claim_delta;
+    e.digits = want->digits;
+    e.rep = rep;
+    ul_num_value_init(&e.delta, 64);
+    ul_verdict v = UL_VERDICT_INCONCLUSIVE;
+    bool done = false;
+    st = decide_raising(mc_eval_once, &e, want, &v, NULL, err, errlen);
+    st = triage(st, rep, &done, "parameters", err, errlen);
+    if (st != UL_OK || done) {
+        ul_num_value_clear(&e.delta);
+        return st;
+    }
+    rep->verdict = v;
+    char *diam = NULL, e2[256];
+    ul_preconditions scratch;
+    if (ul_kol_mc_diameter(pb, &scratch, &diam, e2, sizeof e2) == UL_OK) {
+        snprintf(m.diameter_note, sizeof m.diameter_note, "%.10g", strtod(diam, NULL));
+        free(diam);
+    }
+    ul_num_value other;
+    ul_num_value_init(&other, 64);
+    bool have_other = mc_other(pb, want->digits, &other, rep);
+    mc_explain(&m, &e, &other, have_other, want, rep);
+    mc_forensics(&m, &other, have_other, rep);
     ul_num_value_clear(&other);
-    ul_num_value_clear(&delta);
+    ul_num_value_clear(&e.delta);
     return UL_OK;
 }
 
@@ -1030,7 +1331,12 @@ static ul_status mc_calibrate(const ul_cert *c, const ul_num_precision *want, ch
     ul_pre_clear(&pre);
     ul_num_report nr;
     char e2[512] = "";
-    st = ul_kol_mc_least_steps(pb, m.claim_delta, t_max, &pre, &T, &nr, e2, sizeof e2);
+    double lb = 0; /* certified: no T below lb reaches the claim */
+    if (pb->n_sigma == 1 && mc_least_steps_lower_bound(pb, m.claim_delta, &lb) &&
+        lb > (double)t_max)
+        st = UL_ENOROOT;
+    else
+        st = ul_kol_mc_least_steps(pb, m.claim_delta, t_max, &pre, &T, &nr, e2, sizeof e2);
     if (st == UL_ENOROOT)
         return ul_fail(err, errlen, UL_ENOROOT,
                        "%s: no T up to %lu reaches delta = %s at eps = %s with this sigma (%s "
