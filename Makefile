@@ -6,6 +6,7 @@
 #   make test-asan    the same suites under AddressSanitizer + UBSan (in build-asan/)
 #   make valgrind     the CLI smoke commands under valgrind, leak-checked
 #   make bench        benchmarks with ratios against baselines run alongside
+#   make soak         the large boundary sweeps (>= 200 random certificates per method)
 #   make vectors      regenerate the committed reference vectors in vectors/
 #   make install PREFIX=/usr/local
 #   make clean
@@ -51,7 +52,7 @@ LIB       = $(BUILD)/libulaudit.a
 TEST_BIN  = $(BUILD)/ulaudit-tests
 DEPS_OK   = $(BUILD)/.deps-ok
 
-.PHONY: all demo test test-asan valgrind bench install clean deps format vectors
+.PHONY: all demo test test-asan valgrind bench soak install clean deps format vectors
 all: $(BIN)
 
 deps: $(DEPS_OK)
@@ -92,6 +93,11 @@ test-asan:
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	    LSAN_OPTIONS=suppressions=$(abspath tools/lsan.supp) \
 	    $(MAKE) BUILD=build-asan SAN=1 test
+
+# The boundary sweeps of tests/test_sweep_*.c run a few cases per method in
+# `make test`; ULAUDIT_SOAK=1 makes them draw hundreds (a few minutes).
+soak: $(BIN) $(TEST_BIN)
+	ULAUDIT_SOAK=1 $(TEST_BIN) --jobs 2 --timeout 3600 --filter 'sweep_*/*'
 
 valgrind: $(BIN)
 	@tools/valgrind-cli.sh $(BIN)

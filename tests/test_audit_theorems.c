@@ -389,6 +389,16 @@ Test(audit_theorems, langevin_renyi_claim_matches_the_closed_form)
     mpfr_clears(x, t, (mpfr_ptr)0);
 }
 
+Test(audit_theorems, langevin_decimals_beyond_exact_range_are_refused)
+{
+    /* L = 1e-20001 has no exact rational here (powers of ten stop at
+     * 10^±20000): a clear input error, not a division by a zero L. */
+    audit_error("{\"format\":\"ulaudit-certificate/1\",\"method\":\"langevin\",\"parameters\":{"
+                "\"case\":\"strongly-convex\",\"n\":100,\"m\":\"1e-20002\",\"L\":\"1e-20001\","
+                "\"M\":1,\"sigma\":\"1\",\"K\":1},\"claim\":{\"eps\":1,\"delta\":\"1e-5\"}}",
+                "$.parameters.L");
+}
+
 Test(audit_theorems, langevin_finite_learning_time_is_invalid)
 {
     /* Thm 3.2 starts unlearning from the stationary ν_D; a finite T is

@@ -424,6 +424,20 @@ static ul_status lg_read(const ul_cert *c, lg_input *in, bool calibrating, char 
                        kind);
     if (!sc && in->C0 == NULL)
         in->C0 = "0";
+    /* the preconditions are decided on exact rationals (lg_preconditions) */
+    const char *exact[] = {"L", "eta", "m"};
+    for (size_t i = 0; i < 3; i++) {
+        const char *t = ul_audit_field_text(&p, exact[i]);
+        mpq_t q;
+        mpq_init(q);
+        bool ok = t == NULL || ul_num_decimal_to_mpq(q, t);
+        mpq_clear(q);
+        if (!ok)
+            return ul_fail(err, errlen, UL_EINPUT,
+                           "$.parameters.%s: out of range for exact arithmetic (a power of ten "
+                           "beyond 10^+-20000)",
+                           exact[i]);
+    }
     mpq_t qn;
     mpq_init(qn);
     ul_num_decimal_to_mpq(qn, in->n);
