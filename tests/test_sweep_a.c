@@ -1,0 +1,485 @@
+/* tests/test_sweep_a.c — the boundary sweep (issue 11) for gaussian-mechanism,
+ * output-perturbation, rdp-curve, noisy-gd and dp-sgd-group.
+ *
+ * Each case draws parameters from a fixed-seed generator, computes the bound
+ * with the independent references of tests/sweep_oracle_a.c (MPFR from the
+ * papers' formulas; nothing from src/), and audits two certificates through
+ * the library at default settings (17 digits, default precision cap):
+ * the claim at bound·(1 + 1e-9) on the safe side must be "supported", the
+ * claim at bound·(1 − 1e-9) "refuted" where the guarantee is an exact
+ * privacy profile (the Gaussian mechanism's θ and its Rényi divergence,
+ * output perturbation) and "unsupported" where it is a bound (RDP
+ * conversions, Noisy-GD, DP-SGD), as each handler's header says.  Every
+ * audit must return UL_OK; "inconclusive" is a failure.
+ *
+ * A few cases per test in `make test`; ULAUDIT_SOAK=1 runs SOAK_CASES per
+ * test and prints, per test, the cases, the passes and the slowest audit
+ * (wall clock, printed only, never asserted).  A failing case prints both
+ * certificates' JSON, the oracle's bound and the handler's enclosure.
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cert/audit.h"
+#include "num/encl.h"
+#include "sweep_oracle_a.h"
+
+#define SOAK_CASES 200
+#define MAX_DRAWS 50 /* draws per accepted case before giving up */
+
+static void teardown(void)
+{
+    ul_num_shutdown();
+}
+
+static bool soak(void)
+{
+    const char *s = getenv("ULAUDIT_SOAK");
+    return s != NULL && strcmp(s, "1") == 0;
+}
+
+static int n_cases(int small)
+{
+    return soak() ? SOAK_CASES : small;
+}
+
+/* ---- auditing one pair ------------------------------------------------------- */
+
+typedef struct {
+    const char *name;
+    int cases, passed;
+    double slowest, total, slowest_cpu, total_cpu; /* wall clock and CPU time (s) */
+    char slowest_cert[2048];
+} tally;
+
+static double now(clockid_t id)
+{
+    struct timespec t;
+    clock_gettime(id, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Audits json at default settings; true when the status is UL_OK and the
+ * verdict is `want`.  oracle: the bound in words, for the message. */
+static bool audit_expect(tally *t, const char *json, ul_verdict want, const char *oracle)
+{
+    static const ul_num_precision WANT = {17, 0, 0};
+    ul_cert *c = NULL;
+    char err[512] = "";
+    ul_status st = ul_cert_load_buffer(json, strlen(json), &c, err, sizeof err);
+    cr_expect_eq(st, UL_OK, "%s: the certificate does not load: %s\n%s", t->name, err, json);
+    if (st != UL_OK)
+        return false;
+    ul_audit_report rep;
+    double t0 = now(CLOCK_MONOTONIC), c0 = now(CLOCK_PROCESS_CPUTIME_ID);
+    st = ul_audit(c, &WANT, &rep, err, sizeof err);
+    double dt = now(CLOCK_MONOTONIC) - t0, dc = now(CLOCK_PROCESS_CPUTIME_ID) - c0;
+    t->total_cpu += dc;
+    if (dc > t->slowest_cpu)
+        t->slowest_cpu = dc;
+    ul_cert_free(c);
+    t->total += dt;
+    if (dt > t->slowest) {
+        t->slowest = dt;
+        snprintf(t->slowest_cert, sizeof t->slowest_cert, "%s", json);
+    }
+    cr_expect_eq(st, UL_OK, "%s: audit status %d (%s)\n%s", t->name, (int)st, err, json);
+    if (st != UL_OK)
+        return false;
+    bool ok = rep.verdict == want;
+    cr_expect(ok,
+              "%s: verdict %s, expected %s\n  oracle:  %s\n  handler: %s in [%s, %s] (%s)\n"
+              "  certificate: %s",
+              t->name, ul_verdict_name(rep.verdict), ul_verdict_name(want), oracle,
+              rep.recomputed.key != NULL ? rep.recomputed.key : "?", rep.recomputed.lo,
+              rep.recomputed.hi, rep.margin, json);
+    return ok;
+}
+
+/* One case: the claim text `lo_claim` (bound·(1 − 1e-9)) must give `below`,
+ * `hi_claim` (bound·(1 + 1e-9)) supported; fmt has one %s for the claim. */
+static void check_pair(tally *t, const char *fmt_hi, const char *fmt_lo, ul_verdict below,
+                       const char *oracle)
+{
+    char a[4096], b[4096];
+    snprintf(a, sizeof a, "%s", fmt_hi);
+    snprintf(b, sizeof b, "%s", fmt_lo);
+    bool ok1 = audit_expect(t, a, UL_VERDICT_SUPPORTED, oracle);
+    bool ok2 = audit_expect(t, b, below, oracle);
+    t->cases++;
+    t->passed += ok1 && ok2;
+}
+
+static void report(const tally *t)
+{
+    if (!soak())
+        return;
+    fprintf(stderr,
+            "sweep %s: %d cases, %d passed (both verdicts); slowest audit %.3f s wall "
+            "(%.3f s CPU); all %d audits %.1f s wall (%.1f s CPU)\n",
+            t->name, t->cases, t->passed, t->slowest, t->slowest_cpu, 2 * t->cases, t->total,
+            t->total_cpu);
+    fprintf(stderr, "  slowest certificate: %s\n", t->slowest_cert);
+}
+
+#define CERT_HEAD "{\"format\": \"ulaudit-certificate/1\", \"method\": \""
+
+/* ==== gaussian-mechanism ================================================== */
+
+/* Draws one θ case: Δ (the sensitivity, or C0 for output perturbation,
+ * whose sensitivity is 2·C0, spec/koloskova.md §1.5), r = Δ·√T/σ, ε; fills
+ * the parameters' JSON and the oracle's log δ.  T = 1 for output
+ * perturbation. */
+static void draw_theta(swa_rng *rng, bool op, char *params, size_t len, char *eps,
+                       size_t eps_len, mpfr_ptr ld)
+{
+    char base[32], sigma[32], sens[96];
+    unsigned long T = op || swa_uniform(rng, 0, 1) < 0.5 ? 1 : swa_log_int(rng, 2, 1000);
+    double d = swa_log_uniform(rng, 0.1, 10), r = swa_log_uniform(rng, 0.1, 10);
+    swa_dec(base, sizeof base, d, 4);
+    double s = (op ? 2 : 1) * strtod(base, NULL);
+    swa_dec(sigma, sizeof sigma, s * sqrt((double)T) / r, 6);
+    swa_dec(eps, eps_len, swa_log_uniform(rng, 0.01, 10), 5);
+    snprintf(sens, sizeof sens, "%s", base);
+    if (op) {
+        mpfr_t x;
+        mpfr_init2(x, SWA_BITS);
+        mpfr_set_str(x, base, 10, MPFR_RNDN);
+        mpfr_mul_2ui(x, x, 1, MPFR_RNDN);
+        mpfr_snprintf(sens, sizeof sens, "%.70Re", x);
+        mpfr_clear(x);
+        snprintf(params, len, "\"c0\": \"%s\", \"sigma\": \"%s\"", base, sigma);
+    } else if (T > 1) {
+        snprintf(params, len, "\"sensitivity\": \"%s\", \"sigma\": \"%s\", \"compositions\": %lu",
+                 base, sigma, T);
+    } else {
+        snprintf(params, len, "\"sensitivity\": \"%s\", \"sigma\": \"%s\"", base, sigma);
+    }
+    swa_gauss_log_delta(ld, eps, sens, sigma, T);
+}
+
+/* δ at the claimed ε: θ_{e^ε}(r), exact (refuted below), for
+ * gaussian-mechanism (r = Δ√T/σ) or output-perturbation (r = 2·C0/σ). */
+static void sweep_theta(bool op, const char *name, uint64_t seed)
+{
+    tally t = {.name = name};
+    swa_rng rng;
+    swa_rng_seed(&rng, seed);
+    mpfr_t ld;
+    mpfr_init2(ld, SWA_BITS);
+    int want = n_cases(3);
+    for (int draws = 0; t.cases < want && draws < MAX_DRAWS * want; draws++) {
+        char params[256], eps[32], hi[64], lo[64], oracle[160], a[1024], b[1024];
+        draw_theta(&rng, op, params, sizeof params, eps, sizeof eps, ld);
+        if (mpfr_cmp_d(ld, log(0.5)) > 0)
+            continue; /* δ near 1: δ·(1 + 1e-9) could leave [0, 1] */
+        mpfr_exp(ld, ld, MPFR_RNDN);
+        swa_dec_scaled(hi, sizeof hi, ld, 1e-9);
+        swa_dec_scaled(lo, sizeof lo, ld, -1e-9);
+        mpfr_snprintf(oracle, sizeof oracle, "delta = %.20Re (tests/oracle.c theta)", ld);
+        const char *f = CERT_HEAD "%s\", \"parameters\": {%s}, \"claim\": {\"eps\": \"%s\", "
+                                  "\"delta\": \"%s\"}}";
+        const char *m = op ? "output-perturbation" : "gaussian-mechanism";
+        snprintf(a, sizeof a, f, m, params, eps, hi);
+        snprintf(b, sizeof b, f, m, params, eps, lo);
+        check_pair(&t, a, b, UL_VERDICT_REFUTED, oracle);
+    }
+    mpfr_clear(ld);
+    report(&t);
+    cr_expect_eq(t.cases, want, "only %d cases drawn", t.cases);
+}
+
+Test(sweep_gaussian_mechanism, delta_at_eps, .fini = teardown, .timeout = 3600)
+{
+    sweep_theta(false, "gaussian-mechanism delta", 0x6A0551A1ull);
+}
+
+/* (α, ρ)-RDP claims: ρ = α·Δ²·T/(2σ²), exact (refuted below). */
+Test(sweep_gaussian_mechanism, renyi, .fini = teardown, .timeout = 3600)
+{
+    tally t = {.name = "gaussian-mechanism renyi"};
+    swa_rng rng;
+    swa_rng_seed(&rng, 0x6A0551A2ull);
+    mpfr_t rho;
+    mpfr_init2(rho, SWA_BITS);
+    int want = n_cases(3);
+    for (int i = 0; i < want; i++) {
+        char sens[32], sigma[32], alpha[32], comp[48] = "", hi[64], lo[64], oracle[160];
+        unsigned long T = swa_uniform(&rng, 0, 1) < 0.5 ? 1 : swa_log_int(&rng, 2, 1000);
+        swa_dec(sens, sizeof sens, swa_log_uniform(&rng, 0.1, 10), 4);
+        swa_dec(sigma, sizeof sigma, swa_log_uniform(&rng, 0.1, 100), 6);
+        swa_dec(alpha, sizeof alpha, swa_log_uniform(&rng, 1.01, 256), 6);
+        if (T > 1)
+            snprintf(comp, sizeof comp, ", \"compositions\": %lu", T);
+        swa_gauss_renyi(rho, alpha, sens, sigma, T);
+        swa_dec_scaled(hi, sizeof hi, rho, 1e-9);
+        swa_dec_scaled(lo, sizeof lo, rho, -1e-9);
+        mpfr_snprintf(oracle, sizeof oracle, "renyi_value = %.20Re (alpha*r^2/2)", rho);
+        char a[1024], b[1024];
+        const char *f = CERT_HEAD "gaussian-mechanism\", \"parameters\": {\"sensitivity\": "
+                                  "\"%s\", \"sigma\": \"%s\"%s}, \"claim\": {\"renyi_order\": "
+                                  "\"%s\", \"renyi_value\": \"%s\"}}";
+        snprintf(a, sizeof a, f, sens, sigma, comp, alpha, hi);
+        snprintf(b, sizeof b, f, sens, sigma, comp, alpha, lo);
+        check_pair(&t, a, b, UL_VERDICT_REFUTED, oracle);
+    }
+    mpfr_clear(rho);
+    report(&t);
+}
+
+/* ==== output-perturbation ================================================= */
+
+Test(sweep_output_perturbation, delta_at_eps, .fini = teardown, .timeout = 3600)
+{
+    sweep_theta(true, "output-perturbation delta", 0x0B7B0001ull);
+}
+
+/* ==== rdp-curve =========================================================== */
+
+/* ε at the claimed δ from 1–8 listed points, both conversions and the
+ * default (bbghs); a bound (unsupported below). */
+Test(sweep_rdp_curve, eps_at_delta, .fini = teardown, .timeout = 3600)
+{
+    tally t = {.name = "rdp-curve eps"};
+    swa_rng rng;
+    swa_rng_seed(&rng, 0x0D1C0001ull);
+    mpfr_t e;
+    mpfr_init2(e, SWA_BITS);
+    int want = n_cases(3);
+    for (int draws = 0; t.cases < want && draws < MAX_DRAWS * want; draws++) {
+        char al[8][32], rd[8][32], delta[32], hi[64], lo[64], oracle[160];
+        const char *ap[8], *rp[8];
+        size_t n = swa_log_int(&rng, 1, 8);
+        double c = swa_log_uniform(&rng, 1e-4, 1);
+        char la[512] = "", lr[512] = "";
+        for (size_t i = 0; i < n; i++) {
+            double a = swa_log_uniform(&rng, 1.01, 1000);
+            swa_dec(al[i], sizeof al[i], a, 6);
+            swa_dec(rd[i], sizeof rd[i], a * c * swa_uniform(&rng, 1, 1.5), 6);
+            ap[i] = al[i], rp[i] = rd[i];
+            size_t o1 = strlen(la), o2 = strlen(lr);
+            snprintf(la + o1, sizeof la - o1, "%s\"%s\"", i ? ", " : "", al[i]);
+            snprintf(lr + o2, sizeof lr - o2, "%s\"%s\"", i ? ", " : "", rd[i]);
+        }
+        swa_dec(delta, sizeof delta, swa_log_uniform(&rng, 1e-12, 1e-3), 3);
+        int cv = (int)swa_uniform(&rng, 0, 3); /* 0: default, 1: bbghs, 2: mironov */
+        swa_rdp_points_eps(e, ap, rp, n, delta, cv == 2 ? SWA_MIRONOV : SWA_BBGHS);
+        if (mpfr_cmp_d(e, 1e-3) < 0)
+            continue; /* clamped or shortcut to 0: no boundary to sweep */
+        swa_dec_scaled(hi, sizeof hi, e, 1e-9);
+        swa_dec_scaled(lo, sizeof lo, e, -1e-9);
+        mpfr_snprintf(oracle, sizeof oracle, "eps = %.20Re (min over the points)", e);
+        const char *conv = cv == 0 ? "" : cv == 1 ? ", \"conversion\": \"bbghs\""
+                                                  : ", \"conversion\": \"mironov\"";
+        char a[2048], b[2048];
+        const char *f = CERT_HEAD "rdp-curve\", \"parameters\": {\"alphas\": [%s], \"rdps\": "
+                                  "[%s]%s}, \"claim\": {\"eps\": \"%s\", \"delta\": \"%s\"}}";
+        snprintf(a, sizeof a, f, la, lr, conv, hi, delta);
+        snprintf(b, sizeof b, f, la, lr, conv, lo, delta);
+        check_pair(&t, a, b, UL_VERDICT_UNSUPPORTED, oracle);
+    }
+    mpfr_clear(e);
+    report(&t);
+    cr_expect_eq(t.cases, want, "only %d cases drawn", t.cases);
+}
+
+/* ==== noisy-gd ============================================================= */
+
+/* The parameters of one Noisy-GD case, as decimal text. */
+typedef struct {
+    char L[32], lambda[64], beta[32], sigma[32], eta[64], n[32], K[32], init[128];
+} ngd_text;
+
+/* G.15's λ and ηλ are drawn so that η and the prescribed initial variance
+ * σ²/(λ(1 − ηλ/2)) are exact decimals: λ = m·10^-e with m ∈ {1, 2, 4, 5, 8},
+ * 1 − ηλ/2 ∈ {125/128, 4/5, 16/25, 5/8}, and σ a multiple of 1/1000. */
+static void draw_g15_rates(swa_rng *rng, ngd_text *x)
+{
+    static const char *const M[] = {"1", "2", "4", "5", "8"};
+    static const char *const EL[] = {"3/64", "2/5", "18/25", "3/4"};
+    mpq_t lam, el, eta, sig, t;
+    mpq_inits(lam, el, eta, sig, t, (mpq_ptr)0);
+    long ms = lround(swa_log_uniform(rng, 0.01, 10) * 1000);
+    mpq_set_ui(sig, (unsigned long)(ms < 1 ? 1 : ms), 1000);
+    mpq_canonicalize(sig);
+    swa_dec_exact(x->sigma, sizeof x->sigma, sig);
+    mpq_set_str(lam, M[(int)swa_uniform(rng, 0, 5)], 10);
+    mpq_set_ui(t, 1, 10);
+    for (int e = (int)swa_uniform(rng, 0, 4); e > 0; e--)
+        mpq_mul(lam, lam, t);
+    mpq_set_str(el, EL[(int)swa_uniform(rng, 0, 4)], 10);
+    mpq_canonicalize(el);
+    mpq_div(eta, el, lam);
+    swa_dec_exact(x->lambda, sizeof x->lambda, lam);
+    swa_dec_exact(x->eta, sizeof x->eta, eta);
+    /* β < 1/η − λ, i.e. η < 1/(λ + β) (Thm G.15) */
+    double room = 1 / mpq_get_d(eta) - mpq_get_d(lam);
+    swa_dec(x->beta, sizeof x->beta, swa_uniform(rng, 0.05, 0.9) * room, 3);
+    /* init_var = σ²/(λ(1 − ηλ/2)) (Lemma G.14, Thm G.15) */
+    mpq_mul(t, sig, sig);
+    mpq_div(t, t, lam);
+    mpq_div_2exp(el, el, 1);
+    mpq_set_ui(eta, 1, 1);
+    mpq_sub(el, eta, el);
+    mpq_div(t, t, el);
+    swa_dec_exact(x->init, sizeof x->init, t);
+    mpq_clears(lam, el, eta, sig, t, (mpq_ptr)0);
+}
+
+static void draw_ngd(swa_rng *rng, swa_ngd_thm thm, ngd_text *x, swa_ngd *p)
+{
+    swa_dec(x->L, sizeof x->L, swa_log_uniform(rng, 0.1, 10), 3);
+    swa_dec(x->n, sizeof x->n, (double)swa_log_int(rng, 100, 1000000), 7);
+    if (thm == SWA_G15) {
+        draw_g15_rates(rng, x);
+        swa_dec(x->K, sizeof x->K, (double)swa_log_int(rng, 1, 2000), 7);
+    } else {
+        swa_dec(x->sigma, sizeof x->sigma, swa_log_uniform(rng, 0.01, 10), 4);
+        swa_dec(x->K, sizeof x->K, (double)swa_log_int(rng, 1, 100000), 7);
+        if (thm == SWA_G9) {
+            double lam = swa_log_uniform(rng, 1e-3, 1), beta = swa_log_uniform(rng, 0.01, 10);
+            swa_dec(x->lambda, sizeof x->lambda, lam, 3);
+            swa_dec(x->beta, sizeof x->beta, beta, 3);
+            double room = 1 / (strtod(x->lambda, NULL) + strtod(x->beta, NULL));
+            swa_dec(x->eta, sizeof x->eta, swa_uniform(rng, 0.05, 0.95) * room, 3);
+        } else {
+            swa_dec(x->eta, sizeof x->eta, swa_log_uniform(rng, 1e-3, 1), 3);
+        }
+    }
+    *p = (swa_ngd){thm, x->L, x->lambda, x->beta, x->sigma, x->eta, x->n, x->K};
+}
+
+static void ngd_params_json(char *buf, size_t len, swa_ngd_thm thm, const ngd_text *x)
+{
+    if (thm == SWA_G7)
+        snprintf(buf, len,
+                 "\"theorem\": \"g7\", \"L\": \"%s\", \"sigma\": \"%s\", \"eta\": \"%s\", "
+                 "\"n\": %s, \"K\": %s",
+                 x->L, x->sigma, x->eta, x->n, x->K);
+    else if (thm == SWA_G9)
+        snprintf(buf, len,
+                 "\"theorem\": \"g9\", \"L\": \"%s\", \"lambda\": \"%s\", \"beta\": \"%s\", "
+                 "\"sigma\": \"%s\", \"eta\": \"%s\", \"n\": %s, \"K\": %s",
+                 x->L, x->lambda, x->beta, x->sigma, x->eta, x->n, x->K);
+    else
+        snprintf(buf, len,
+                 "\"theorem\": \"g15\", \"L\": \"%s\", \"lambda\": \"%s\", \"beta\": \"%s\", "
+                 "\"sigma\": \"%s\", \"eta\": \"%s\", \"n\": %s, \"KAbar\": %s, "
+                 "\"init_var\": \"%s\"",
+                 x->L, x->lambda, x->beta, x->sigma, x->eta, x->n, x->K, x->init);
+}
+
+/* Alternating claims: the Rényi value at a drawn order q (a·q), and ε at a
+ * drawn δ at the best order (min_q a·q + log(1/δ)/(q − 1)). */
+static void sweep_ngd(swa_ngd_thm thm, const char *name, uint64_t seed)
+{
+    tally t = {.name = name};
+    swa_rng rng;
+    swa_rng_seed(&rng, seed);
+    mpfr_t a, b;
+    mpfr_inits2(SWA_BITS, a, b, (mpfr_ptr)0);
+    int want = n_cases(4);
+    for (int draws = 0; t.cases < want && draws < MAX_DRAWS * want; draws++) {
+        ngd_text x;
+        memset(&x, 0, sizeof x);
+        swa_ngd p;
+        draw_ngd(&rng, thm, &x, &p);
+        char q[32], delta[32], claim_hi[160], claim_lo[160], hi[64], lo[64], oracle[200];
+        swa_dec(q, sizeof q, swa_log_uniform(&rng, 1.1, 100), 5);
+        swa_dec(delta, sizeof delta, swa_log_uniform(&rng, 1e-10, 1e-3), 2);
+        swa_ngd_slope(a, &p);
+        bool renyi = t.cases % 2 == 0;
+        if (renyi) {
+            mpfr_set_str(b, q, 10, MPFR_RNDN);
+            mpfr_mul(b, b, a, MPFR_RNDN);
+        } else {
+            double gap = swa_ngd_eps(b, a, delta);
+            cr_expect(gap < 1e-30, "oracle self-check: golden section vs closed form %g", gap);
+        }
+        if (mpfr_cmp_d(b, 1e6) > 0 || mpfr_cmp_d(b, 1e-30) < 0)
+            continue; /* outside realistic budgets */
+        swa_dec_scaled(hi, sizeof hi, b, 1e-9);
+        swa_dec_scaled(lo, sizeof lo, b, -1e-9);
+        const char *fc = renyi ? "\"renyi_order\": \"%s\", \"renyi_value\": \"%s\""
+                               : "\"delta\": \"%s\", \"eps\": \"%s\"";
+        snprintf(claim_hi, sizeof claim_hi, fc, renyi ? q : delta, hi);
+        snprintf(claim_lo, sizeof claim_lo, fc, renyi ? q : delta, lo);
+        mpfr_snprintf(oracle, sizeof oracle, "%s = %.20Re (slope a = %.20Re)",
+                      renyi ? "renyi_value" : "eps", b, a);
+        char params[1024], ca[2048], cb[2048];
+        ngd_params_json(params, sizeof params, thm, &x);
+        const char *f = CERT_HEAD "noisy-gd\", \"parameters\": {%s}, \"claim\": {%s}}";
+        snprintf(ca, sizeof ca, f, params, claim_hi);
+        snprintf(cb, sizeof cb, f, params, claim_lo);
+        check_pair(&t, ca, cb, UL_VERDICT_UNSUPPORTED, oracle);
+    }
+    mpfr_clears(a, b, (mpfr_ptr)0);
+    report(&t);
+    cr_expect_eq(t.cases, want, "only %d cases drawn", t.cases);
+}
+
+Test(sweep_noisy_gd, g7, .fini = teardown, .timeout = 3600)
+{
+    sweep_ngd(SWA_G7, "noisy-gd g7", 0x96D70007ull);
+}
+
+Test(sweep_noisy_gd, g9, .fini = teardown, .timeout = 3600)
+{
+    sweep_ngd(SWA_G9, "noisy-gd g9", 0x96D70009ull);
+}
+
+Test(sweep_noisy_gd, g15, .fini = teardown, .timeout = 3600)
+{
+    sweep_ngd(SWA_G15, "noisy-gd g15", 0x96D70015ull);
+}
+
+/* ==== dp-sgd-group ========================================================== */
+
+/* The group δ at the claimed group ε (ε' = ε/k, the per-example δ' at the
+ * best order, times Σ_{i<k} e^{iε'}); a bound (unsupported below). */
+Test(sweep_dp_sgd_group, delta_at_eps, .fini = teardown, .timeout = 3600)
+{
+    tally t = {.name = "dp-sgd-group delta"};
+    swa_rng rng;
+    swa_rng_seed(&rng, 0xD95C0001ull);
+    mpfr_t ld;
+    mpfr_init2(ld, SWA_BITS);
+    int want = n_cases(2);
+    for (int draws = 0; t.cases < want && draws < MAX_DRAWS * want; draws++) {
+        char q[32], sigma[32], eps[32], hi[64], lo[64], oracle[200];
+        swa_dec(q, sizeof q, swa_log_uniform(&rng, 1e-3, 0.1), 3);
+        swa_dec(sigma, sizeof sigma, swa_uniform(&rng, 0.7, 4), 3);
+        unsigned long steps = swa_log_int(&rng, 10, 10000), k = swa_log_int(&rng, 1, 8);
+        swa_dec(eps, sizeof eps, swa_log_uniform(&rng, 0.5, 30), 4);
+        int cv = (int)swa_uniform(&rng, 0, 3); /* 0: default, 1: bbghs, 2: mironov */
+        double alpha;
+        int rc = swa_dpsgd_log_delta(ld, &alpha, q, sigma, steps, k, eps,
+                                     cv == 2 ? SWA_MIRONOV : SWA_BBGHS, 250);
+        cr_expect_neq(rc, -2, "oracle self-check failed (quadrature error or not a minimum) at "
+                              "q %s sigma %s steps %lu k %lu eps %s alpha %.17g",
+                      q, sigma, steps, k, eps, alpha);
+        if (rc != 0 || mpfr_cmp_d(ld, log(0.5)) > 0 || mpfr_cmp_d(ld, -700) < 0)
+            continue;
+        mpfr_exp(ld, ld, MPFR_RNDN);
+        swa_dec_scaled(hi, sizeof hi, ld, 1e-9);
+        swa_dec_scaled(lo, sizeof lo, ld, -1e-9);
+        mpfr_snprintf(oracle, sizeof oracle, "group delta = %.20Re at alpha* = %.10g", ld, alpha);
+        const char *conv = cv == 0 ? "" : cv == 1 ? ", \"conversion\": \"bbghs\""
+                                                  : ", \"conversion\": \"mironov\"";
+        char a[1024], b[1024];
+        const char *f = CERT_HEAD "dp-sgd-group\", \"parameters\": {\"q\": \"%s\", \"sigma\": "
+                                  "\"%s\", \"steps\": %lu, \"group_size\": %lu%s}, \"claim\": "
+                                  "{\"eps\": \"%s\", \"delta\": \"%s\"}}";
+        snprintf(a, sizeof a, f, q, sigma, steps, k, conv, eps, hi);
+        snprintf(b, sizeof b, f, q, sigma, steps, k, conv, eps, lo);
+        check_pair(&t, a, b, UL_VERDICT_UNSUPPORTED, oracle);
+    }
+    mpfr_clear(ld);
+    report(&t);
+    cr_expect_eq(t.cases, want, "only %d cases drawn", t.cases);
+}
