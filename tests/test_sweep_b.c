@@ -14,7 +14,8 @@
  * ULAUDIT_SWEEP_CASES=N and ULAUDIT_SWEEP_FIRST=i select other ranges of
  * the same case sequence (case i is the same in every mode);
  * ULAUDIT_SWEEP_VERBOSE=1 prints every claim's oracle bound beside the
- * handler's recomputed enclosure.  A failing
+ * handler's recomputed enclosure; ULAUDIT_SWEEP_REL=r puts the claims at
+ * bound·(1 ± r) instead (r ≤ 1e-6; the oracles are good far below 1e-20).  A failing
  * audit prints the certificate, the oracle's bound and the handler's report.
  *
  * Oracle self-checks (suite sweep_oracle_b): closed forms against the
@@ -57,6 +58,14 @@ static int env_int(const char *name, int dflt)
 {
     const char *s = getenv(name);
     return s != NULL && *s != '\0' ? atoi(s) : dflt;
+}
+
+/* The relative distance of the two claims from the bound (issue 11: 1e-9;
+ * ULAUDIT_SWEEP_REL=1e-12 measures the issue's speed target). */
+static const char *rel_text(void)
+{
+    const char *s = getenv("ULAUDIT_SWEEP_REL");
+    return s != NULL && *s != '\0' ? s : "1e-9";
 }
 
 /* splitmix64 (Steele, Lea, Flood 2014): case i of a suite draws from seed
@@ -113,7 +122,8 @@ static double now(void)
 }
 
 /* One case: the certificate text is head + claim_pre + value + claim_post
- * + "}", value = bound·(1 ± 1e-9) as 21-digit decimal text. */
+ * + "}", value = bound·(1 ± rel) as decimal text (12 more digits than rel
+ * needs: 21 at 1e-9). */
 typedef struct {
     char head[2048];
     char claim_pre[256];
@@ -156,11 +166,15 @@ static bool run_claim(sweep_stats *s, int idx, const sweep_case *c, mpfr_srcptr 
 {
     mpfr_t v;
     mpfr_init2(v, mpfr_get_prec(log_bound) + 64);
-    mpfr_set_str(v, upper ? "1e-9" : "-1e-9", 10, MPFR_RNDN);
+    if (mpfr_set_str(v, rel_text(), 10, MPFR_RNDN) != 0 || !(mpfr_cmp_d(v, 1e-6) <= 0))
+        cr_assert(false, "ULAUDIT_SWEEP_REL must be a decimal <= 1e-6 (got '%s')", rel_text());
+    if (!upper)
+        mpfr_neg(v, v, MPFR_RNDN);
     mpfr_log1p(v, v, MPFR_RNDN);
-    mpfr_add(v, v, log_bound, MPFR_RNDN); /* log(bound·(1 ± 1e-9)) */
+    mpfr_add(v, v, log_bound, MPFR_RNDN); /* log(bound·(1 ± rel)) */
     char value[160], btext[160];
-    dec_from_log(value, sizeof value, v, 21);
+    int digits = 12 - (int)floor(log10(strtod(rel_text(), NULL))); /* 21 at 1e-9 */
+    dec_from_log(value, sizeof value, v, digits);
     dec_from_log(btext, sizeof btext, log_bound, 25);
     mpfr_clear(v);
     char text[4096];
@@ -178,19 +192,19 @@ static bool run_claim(sweep_stats *s, int idx, const sweep_case *c, mpfr_srcptr 
     ul_cert_free(cert);
     s->audits++;
     if (dt > s->slowest)
-        s->slowest = dt, s->slowest_case = idx, s->slowest_side = upper ? "+1e-9" : "-1e-9";
+        s->slowest = dt, s->slowest_case = idx, s->slowest_side = upper ? "+" : "-";
     ul_verdict want = upper ? UL_VERDICT_SUPPORTED : UL_VERDICT_UNSUPPORTED;
     bool ok = st == UL_OK && rep.verdict == want;
     if (getenv("ULAUDIT_SWEEP_VERBOSE") != NULL && st == UL_OK)
-        fprintf(stderr, "%s case %d %s: oracle %s, handler %s [%s, %s], %s, %.3f s\n", s->suite,
-                idx, upper ? "+1e-9" : "-1e-9", btext, rep.recomputed.key, rep.recomputed.lo,
+        fprintf(stderr, "%s case %d %s%s: oracle %s, handler %s [%s, %s], %s, %.3f s\n", s->suite,
+                idx, upper ? "+" : "-", rel_text(), btext, rep.recomputed.key, rep.recomputed.lo,
                 rep.recomputed.hi, ul_verdict_name(rep.verdict), dt);
     if (!ok) {
         char *json = st == UL_OK ? ul_audit_report_json(&rep, c->method, NULL, WANT.digits) : NULL;
         cr_expect(ok,
-                  "%s case %d: claim at bound*(1%s) expected %s, got %s (status %d%s%s) in "
+                  "%s case %d: claim at bound*(1%s%s) expected %s, got %s (status %d%s%s) in "
                   "%.3f s\noracle bound: %s\ncertificate:\n%s\nreport:\n%s",
-                  s->suite, idx, upper ? "+1e-9" : "-1e-9", ul_verdict_name(want),
+                  s->suite, idx, upper ? "+" : "-", rel_text(), ul_verdict_name(want),
                   st == UL_OK ? ul_verdict_name(rep.verdict) : "error", (int)st,
                   st == UL_OK ? "" : ": ", st == UL_OK ? "" : err, dt, btext, text,
                   json != NULL ? json : "(none)");
@@ -224,9 +238,9 @@ static void report_stats(const sweep_stats *s)
         return;
     fprintf(stderr,
             "%s: %d parameter sets, %d claim pairs (%d audits); %d pairs pass (%d audits); "
-            "slowest audit %.3f s (case %d, claim at bound*(1%s))\n",
+            "slowest audit %.3f s (case %d, claim at bound*(1%s%s))\n",
             s->suite, s->sets, s->cases, s->audits, s->cases_ok, s->audits_ok, s->slowest,
-            s->slowest_case, s->slowest_side != NULL ? s->slowest_side : "");
+            s->slowest_case, s->slowest_side != NULL ? s->slowest_side : "", rel_text());
 }
 
 typedef void (*case_fn)(sweep_stats *s, int idx, rng *r);
