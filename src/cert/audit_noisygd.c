@@ -777,10 +777,130 @@ static ul_verdict ngd_decide(const ngd_input *in, const ul_num_precision *want,
     }
 }
 
+/* The other G.15 form (both are true bounds: the proof's tight line and its
+ * relaxation) or Thm 4.3's printed composition (a known error, never the
+ * verdict), reported beside the verdict. */
+static void renyi_other(const ngd_input *in, const ul_num_precision *want, ul_audit_report *rep,
+                        ul_verdict verdict, const char *what)
+{
+    bool two_forms = in->thm == T_G15 || in->thm == T_51;
+    if (!two_forms && in->thm != T_43)
+        return;
+    /* the other form, or the printed composition (the corrected one decided) */
+    ul_ngd_g15_form of = in->form == UL_NGD_G15_TIGHT ? UL_NGD_G15_STATED : UL_NGD_G15_TIGHT;
+    ul_num_value o;
+    ul_num_value_init(&o, 64);
+    char e2[512] = "", label[128];
+    if (ngd_bound(in, in->q, two_forms ? of : in->form, UL_VARIANT_PRINTED, want, &o, NULL, e2,
+                  sizeof e2) != UL_OK) {
+        ul_num_value_clear(&o);
+        return;
+    }
+    snprintf(label, sizeof label, "%s with the %s", what,
+             two_forms ? form_name(of) : "printed composition");
+    ul_audit_number_set(&rep->other_variant, "renyi_value", label, &o, want->digits);
+    if (two_forms) {
+        snprintf(rep->variant, sizeof rep->variant, "%s",
+                 in->form == UL_NGD_G15_TIGHT ? "tight" : "stated");
+    } else {
+        snprintf(rep->variant, sizeof rep->variant, "corrected");
+        mpfi_t cl, plain;
+        mpfi_init2(cl, mpfi_get_prec(o.enclosure) + 64);
+        mpfi_init2(plain, mpfi_get_prec(o.enclosure));
+        ul_num_set_decimal(cl, in->r_value);
+        plain_of(plain, &o);
+        bool printed_reaches = mpfr_lessequal_p(&plain->right, &cl->left);
+        mpfi_clear(cl);
+        mpfi_clear(plain);
+        if (in->cited_variant == UL_VARIANT_PRINTED)
+            ul_audit_explain(rep, "The certificate cites the printed Thm 4.3 (eps_dd + p eps_dp), "
+                                  "a known error: it is reported as the other variant, and the "
+                                  "verdict is decided by the corrected composition.");
+        if (printed_reaches && verdict == UL_VERDICT_UNSUPPORTED)
+            ul_audit_explain(rep, "The printed Thm 4.3 (eps_dd + p eps_dp) over-claims: it would "
+                                  "support the claim, but the runs between observed releases "
+                                  "also touch the target record (spec/forget.md sec. 9 item 2).");
+    }
+    ul_audit_explain(rep, "The %s gives [%s, %s].", label, rep->other_variant.lo,
+                     rep->other_variant.hi);
+    ul_num_value_clear(&o);
+}
+
+/* What would reach an unsupported Rényi claim: the least K_Abar (G.15, Thm
+ * 5.1), the smallest σ (G.7, G.9, G.15, Thm 5.2(1)), Thm 5.2's counts. */
+static void renyi_reach(const ngd_input *in, const ul_num_precision *want, ul_audit_report *rep)
+{
+    int digits = want->digits;
+    char e2[512] = "";
+    ul_ngd_params pb = in->pb;
+    ul_num_report nr;
+    ul_audit_number n;
+    if (in->thm == T_G15 || in->thm == T_51) {
+        /* least K_Abar at this σ (G.15) or by (16) (Thm 5.1) */
+        unsigned long k;
+        pb.eps_dd = in->r_value;
+        ul_status st;
+        if (in->thm == T_G15) {
+            ul_num_value at;
+            ul_num_value_init(&at, 64);
+            st = ul_ngd_least_kabar_g15(&pb, in->form, 0, want, &k, &at, NULL, &nr, e2,
+                                        sizeof e2);
+            ul_num_value_clear(&at);
+        } else {
+            st = ul_ngd_thm51_least_k(&pb, UL_NGD_51_KABAR_DELETION, in->variant, &k, NULL, &nr,
+                                      e2, sizeof e2);
+        }
+        if (st == UL_OK) {
+            ul_audit_number_set_integer(&n, "steps_needed",
+                                        in->thm == T_51 ? "K_Abar of Thm 5.1 (16)"
+                                                        : "least K_Abar reaching the claim",
+                                        k);
+            ul_audit_add_reach(rep, &n);
+            ul_audit_explain(rep,
+                             "K_Abar = %lu unlearning steps would reach it (the "
+                             "certificate runs %s).",
+                             k, pb.KAbar);
+        }
+    }
+    if (in->thm == T_G7 || in->thm == T_G9 || in->thm == T_G15 || in->thm == T_52P) {
+        ul_ngd_sigma_kind kind = in->thm == T_G9    ? UL_NGD_SIGMA_G9
+                                 : in->thm == T_G15 ? UL_NGD_SIGMA_G15
+                                                    : UL_NGD_SIGMA_G7;
+        pb.eps_dp = in->r_value;
+        pb.eps_dd = in->r_value;
+        mpfi_t s;
+        mpfi_init2(s, 128);
+        ul_status st =
+            ul_audit_dcmp(in->r_value, "0") > 0
+                ? ul_ngd_sigma_min(&pb, kind, in->form, want, s, NULL, &nr, e2, sizeof e2)
+                : UL_ENOROOT;
+        if (st == UL_OK || st == UL_ECAP) {
+            ul_audit_number_set_mpfi(&n, "sigma_needed",
+                                     "smallest sigma reaching the claim (hi certified safe)", s,
+                                     digits);
+            ul_audit_add_reach(rep, &n);
+            ul_audit_explain(rep, "sigma >= %s would reach it.", n.hi);
+        }
+        mpfi_clear(s);
+    }
+    if (in->thm == T_52D) {
+        unsigned long k;
+        if (ul_ngd_thm52_least_k(&pb, UL_NGD_52_KA_MIN, &k, &nr, e2, sizeof e2) == UL_OK) {
+            ul_audit_number_set_integer(&n, "KA_needed", "K_A of Thm 5.2 (19)", k);
+            ul_audit_add_reach(rep, &n);
+        }
+        if (ul_ngd_thm52_least_k(&pb, UL_NGD_52_KABAR_SUFFICIENT, &k, &nr, e2, sizeof e2) ==
+            UL_OK) {
+            ul_audit_number_set_integer(&n, "KAbar_needed",
+                                        "K_Abar implied by (19) at K_A = its minimum", k);
+            ul_audit_add_reach(rep, &n);
+        }
+    }
+}
+
 static ul_verdict ngd_renyi(const ngd_input *in, const ul_num_precision *want, ul_audit_report *rep,
                             ul_status *status, char *err, size_t errlen)
 {
-    int digits = want->digits;
     char e2[512] = "";
     bool del = THM[in->thm].deletion;
     char label[128];
@@ -814,120 +934,9 @@ static ul_verdict ngd_renyi(const ngd_input *in, const ul_num_precision *want, u
                      "(claimed %s).",
                      what, rep->recomputed.lo, rep->recomputed.hi, in->q, in->r_value);
 
-    /* the other form / variant */
-    bool two_forms = in->thm == T_G15 || in->thm == T_51;
-    bool two_variants = in->thm == T_43;
-    if (two_forms || two_variants) {
-        ul_num_value o;
-        ul_num_value_init(&o, 64);
-        ul_ngd_g15_form of = in->form == UL_NGD_G15_TIGHT ? UL_NGD_G15_STATED : UL_NGD_G15_TIGHT;
-        ul_variant ov =
-            in->variant == UL_VARIANT_PRINTED ? UL_VARIANT_CORRECTED : UL_VARIANT_PRINTED;
-        if (ngd_bound(in, in->q, two_forms ? of : in->form, two_variants ? ov : in->variant, want,
-                      &o, NULL, e2, sizeof e2) == UL_OK) {
-            snprintf(label, sizeof label, "%s with the %s", what,
-                     two_forms ? form_name(of)
-                               : (ov == UL_VARIANT_PRINTED ? "printed composition"
-                                                           : "corrected composition"));
-            ul_audit_number_set(&rep->other_variant, "renyi_value", label, &o, digits);
-            if (two_variants) {
-                snprintf(rep->variant, sizeof rep->variant, "%s",
-                         in->variant == UL_VARIANT_PRINTED ? "printed" : "corrected");
-                mpfi_t cl;
-                mpfi_init2(cl, mpfi_get_prec(o.enclosure) + 64);
-                ul_num_set_decimal(cl, in->r_value);
-                mpfi_t ov_plain;
-                mpfi_init2(ov_plain, mpfi_get_prec(o.enclosure));
-                plain_of(ov_plain, &o);
-                bool other_ok = mpfr_lessequal_p(&ov_plain->right, &cl->left);
-                if (in->cited_variant == UL_VARIANT_PRINTED)
-                    ul_audit_explain(rep, "The certificate cites the printed Thm 4.3 (eps_dd + p "
-                                          "eps_dp), a known error: it is reported as the other "
-                                          "variant, and the verdict is decided by the corrected "
-                                          "composition.");
-                if (other_ok && verdict == UL_VERDICT_UNSUPPORTED)
-                    ul_audit_explain(rep, "The printed Thm 4.3 (eps_dd + p eps_dp) over-claims: "
-                                          "it would support the claim, but the runs between "
-                                          "observed releases also touch the target record "
-                                          "(spec/forget.md sec. 9 item 2).");
-                mpfi_clear(cl);
-                mpfi_clear(ov_plain);
-            } else {
-                snprintf(rep->variant, sizeof rep->variant, "%s",
-                         in->form == UL_NGD_G15_TIGHT ? "tight" : "stated");
-            }
-            ul_audit_explain(rep, "The %s gives [%s, %s].", label, rep->other_variant.lo,
-                             rep->other_variant.hi);
-        }
-        ul_num_value_clear(&o);
-    }
-
-    if (verdict == UL_VERDICT_UNSUPPORTED) {
-        ul_ngd_params pb = in->pb;
-        ul_num_report nr;
-        ul_audit_number n;
-        if (in->thm == T_G15 || in->thm == T_51) {
-            /* least K_Abar at this σ (G.15) or by (16) (Thm 5.1) */
-            unsigned long k;
-            pb.eps_dd = in->r_value;
-            ul_status st;
-            if (in->thm == T_G15) {
-                ul_num_value at;
-                ul_num_value_init(&at, 64);
-                st = ul_ngd_least_kabar_g15(&pb, in->form, 0, want, &k, &at, NULL, &nr, e2,
-                                            sizeof e2);
-                ul_num_value_clear(&at);
-            } else {
-                st = ul_ngd_thm51_least_k(&pb, UL_NGD_51_KABAR_DELETION, in->variant, &k, NULL, &nr,
-                                          e2, sizeof e2);
-            }
-            if (st == UL_OK) {
-                ul_audit_number_set_integer(&n, "steps_needed",
-                                            in->thm == T_51 ? "K_Abar of Thm 5.1 (16)"
-                                                            : "least K_Abar reaching the claim",
-                                            k);
-                ul_audit_add_reach(rep, &n);
-                ul_audit_explain(rep,
-                                 "K_Abar = %lu unlearning steps would reach it (the "
-                                 "certificate runs %s).",
-                                 k, pb.KAbar);
-            }
-        }
-        if (in->thm == T_G7 || in->thm == T_G9 || in->thm == T_G15 || in->thm == T_52P) {
-            ul_ngd_sigma_kind kind = in->thm == T_G9    ? UL_NGD_SIGMA_G9
-                                     : in->thm == T_G15 ? UL_NGD_SIGMA_G15
-                                                        : UL_NGD_SIGMA_G7;
-            pb.eps_dp = in->r_value;
-            pb.eps_dd = in->r_value;
-            mpfi_t s;
-            mpfi_init2(s, 128);
-            ul_status st =
-                ul_audit_dcmp(in->r_value, "0") > 0
-                    ? ul_ngd_sigma_min(&pb, kind, in->form, want, s, NULL, &nr, e2, sizeof e2)
-                    : UL_ENOROOT;
-            if (st == UL_OK || st == UL_ECAP) {
-                ul_audit_number_set_mpfi(&n, "sigma_needed",
-                                         "smallest sigma reaching the claim (hi certified safe)", s,
-                                         digits);
-                ul_audit_add_reach(rep, &n);
-                ul_audit_explain(rep, "sigma >= %s would reach it.", n.hi);
-            }
-            mpfi_clear(s);
-        }
-        if (in->thm == T_52D) {
-            unsigned long k;
-            if (ul_ngd_thm52_least_k(&pb, UL_NGD_52_KA_MIN, &k, &nr, e2, sizeof e2) == UL_OK) {
-                ul_audit_number_set_integer(&n, "KA_needed", "K_A of Thm 5.2 (19)", k);
-                ul_audit_add_reach(rep, &n);
-            }
-            if (ul_ngd_thm52_least_k(&pb, UL_NGD_52_KABAR_SUFFICIENT, &k, &nr, e2, sizeof e2) ==
-                UL_OK) {
-                ul_audit_number_set_integer(&n, "KAbar_needed",
-                                            "K_Abar implied by (19) at K_A = its minimum", k);
-                ul_audit_add_reach(rep, &n);
-            }
-        }
-    }
+    renyi_other(in, want, rep, verdict, what);
+    if (verdict == UL_VERDICT_UNSUPPORTED)
+        renyi_reach(in, want, rep);
     return verdict;
 }
 
@@ -994,6 +1003,50 @@ static ul_status dp_eps(const ngd_input *in, const ul_num_precision *w, mpfi_ptr
     }
     mpfi_clear(a), mpfi_clear(ell), mpfi_clear(t);
     return UL_OK;
+}
+
+/* Forensics of an unsupported (ε, δ) reading: the claimed ε at most, or
+ * equal to, the theorem's Rényi bound at the certificate's own order (a
+ * Rényi value read as ε).  eps_lo: the converted ε's lower end, printed. */
+static void renyi_read_as_eps(const ngd_input *in, const ul_num_precision *want,
+                              ul_audit_report *rep, const char *eps_lo)
+{
+    int digits = want->digits;
+    char e2[512] = "";
+    ul_num_value r;
+    ul_num_value_init(&r, 64);
+    if (ngd_bound(in, in->q, in->form, in->variant, want, &r, NULL, e2, sizeof e2) == UL_OK) {
+        mpfi_t rp, cl;
+        mpfi_init2(rp, mpfi_get_prec(r.enclosure) + 16);
+        mpfi_init2(cl, mpfi_get_prec(r.enclosure) + 64);
+        plain_of(rp, &r);
+        ul_num_set_decimal(cl, in->eps);
+        ul_audit_number rn;
+        ul_audit_number_set(&rn, "renyi_value", "the Renyi bound itself", &r, digits);
+        double rd = mpfr_get_d(&rp->left, MPFR_RNDN);
+        bool reproduces = ul_forensic_matches_digits(in->eps, rd, 2);
+        bool below = mpfr_lessequal_p(&rp->right, &cl->left);
+        mpq_t ex, ce;
+        mpq_inits(ex, ce, (mpq_ptr)0);
+        ngd_input at_q = *in;
+        at_q.pb.q = in->q;
+        if (!below && exact_bound(&at_q, ex) && ul_num_decimal_to_mpq(ce, in->eps))
+            below = mpq_cmp(ex, ce) <= 0; /* a tie, decided on the rationals */
+        mpq_clears(ex, ce, (mpq_ptr)0);
+        if (reproduces || below) {
+            snprintf(rep->forensics, sizeof rep->forensics,
+                     "A Renyi value read as eps: the theorem's Renyi divergence of order "
+                     "q = %s is in [%s, %s], %s the claimed eps = %s, but an (eps, delta) "
+                     "eps needs the conversion of Remark 2.1 (eps >= %s at delta = %s): a "
+                     "category error.",
+                     in->q, rn.lo, rn.hi, reproduces ? "which reproduces" : "at most", in->eps,
+                     eps_lo, in->delta);
+            ul_audit_explain(rep, "%s", rep->forensics);
+        }
+        mpfi_clear(rp);
+        mpfi_clear(cl);
+    }
+    ul_num_value_clear(&r);
 }
 
 static ul_verdict ngd_dp(const ngd_input *in, const ul_num_precision *want, ul_audit_report *rep,
@@ -1064,43 +1117,8 @@ static ul_verdict ngd_dp(const ngd_input *in, const ul_num_precision *want, ul_a
                               "(eps, delta) eps: every eps in Chourasia & Shah is a Renyi "
                               "divergence of order q, and reading it as an (eps, delta) eps is "
                               "a category error.");
-    if (verdict == UL_VERDICT_UNSUPPORTED && in->q != NULL) {
-        /* the Rényi bound at the certificate's own order */
-        ul_num_value r;
-        ul_num_value_init(&r, 64);
-        if (ngd_bound(in, in->q, in->form, in->variant, want, &r, NULL, e2, sizeof e2) == UL_OK) {
-            mpfi_t rp, cl;
-            mpfi_init2(rp, mpfi_get_prec(r.enclosure) + 16);
-            mpfi_init2(cl, mpfi_get_prec(r.enclosure) + 64);
-            plain_of(rp, &r);
-            ul_num_set_decimal(cl, in->eps);
-            ul_audit_number rn;
-            ul_audit_number_set(&rn, "renyi_value", "the Renyi bound itself", &r, digits);
-            double rd = mpfr_get_d(&rp->left, MPFR_RNDN);
-            bool reproduces = ul_forensic_matches_digits(in->eps, rd, 2);
-            bool below = mpfr_lessequal_p(&rp->right, &cl->left);
-            mpq_t ex, ce;
-            mpq_inits(ex, ce, (mpq_ptr)0);
-            ngd_input at_q = *in;
-            at_q.pb.q = in->q;
-            if (!below && exact_bound(&at_q, ex) && ul_num_decimal_to_mpq(ce, in->eps))
-                below = mpq_cmp(ex, ce) <= 0; /* a tie, decided on the rationals */
-            mpq_clears(ex, ce, (mpq_ptr)0);
-            if (reproduces || below) {
-                snprintf(rep->forensics, sizeof rep->forensics,
-                         "A Renyi value read as eps: the theorem's Renyi divergence of order "
-                         "q = %s is in [%s, %s], %s the claimed eps = %s, but an (eps, delta) "
-                         "eps needs the conversion of Remark 2.1 (eps >= %s at delta = %s): a "
-                         "category error.",
-                         in->q, rn.lo, rn.hi, reproduces ? "which reproduces" : "at most", in->eps,
-                         tmp.recomputed.lo, in->delta);
-                ul_audit_explain(rep, "%s", rep->forensics);
-            }
-            mpfi_clear(rp);
-            mpfi_clear(cl);
-        }
-        ul_num_value_clear(&r);
-    }
+    if (verdict == UL_VERDICT_UNSUPPORTED && in->q != NULL)
+        renyi_read_as_eps(in, want, rep, tmp.recomputed.lo);
     return verdict;
 }
 
