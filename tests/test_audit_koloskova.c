@@ -20,6 +20,7 @@
 
 #include "cert/audit.h"
 #include "oracle.h"
+#include "renyi_oracle.h"
 
 static void setup(void)
 {
@@ -804,6 +805,84 @@ Test(audit_koloskova, dp_sgd_group_of_one_and_two)
     audit_ok(&ul_audit_dp_sgd_group, text, &two);
     cr_assert_eq(two.verdict, UL_VERDICT_UNSUPPORTED);
     cr_assert_not_null(would_reach(&two, "delta_example_needed"));
+}
+
+/* A dp-sgd-group certificate (q = 0.01, σ = 1, 100 steps, k = 2, ε = 2) with
+ * the claimed group δ as text. */
+static void dp_k2(const char *delta, ul_audit_report *rep)
+{
+    char text[1024];
+    snprintf(text, sizeof text,
+             "{\"format\":\"ulaudit-certificate/1\",\"method\":\"dp-sgd-group\","
+             "\"parameters\":{\"q\":0.01,\"sigma\":1,\"steps\":100,\"group_size\":2},"
+             "\"claim\":{\"eps\":2,\"delta\":\"%s\"}}",
+             delta);
+    audit_ok(&ul_audit_dp_sgd_group, text, rep);
+}
+
+/* log of the group δ of dp_k2 at the order alpha, from the quadrature oracle
+ * of tests/renyi_oracle.c: ρ = 100·ρ_SGM(α), per example at ε' = ε/k = 1
+ * log δ' = (α−1)(ρ − ε' + log(1 − 1/α)) − log α (Balle et al. 2020 Thm 21),
+ * and group privacy for k = 2: δ = δ'·(1 + e^{ε'}) (spec §2.6). */
+static void oracle_dp_k2_log_delta(mpfr_ptr ld, const char *alpha)
+{
+    mpfr_t rho, err, a, t;
+    mpfr_inits2(RENYI_ORACLE_BITS, rho, err, a, t, (mpfr_ptr)0);
+    renyi_oracle_sgm_rdp(rho, err, "0.01", "1", alpha);
+    mpfr_mul_ui(rho, rho, 100, MPFR_RNDN);
+    mpfr_set_str(a, alpha, 10, MPFR_RNDN);
+    mpfr_sub_ui(t, a, 1, MPFR_RNDN);
+    mpfr_mul(err, err, t, MPFR_RNDN);
+    cr_assert_lt(mpfr_get_d(err, MPFR_RNDN) * 100, 1e-20, "oracle error too large");
+    mpfr_ui_div(ld, 1, a, MPFR_RNDN);
+    mpfr_neg(ld, ld, MPFR_RNDN);
+    mpfr_log1p(ld, ld, MPFR_RNDN);
+    mpfr_add(ld, ld, rho, MPFR_RNDN);
+    mpfr_sub_ui(ld, ld, 1, MPFR_RNDN); /* ρ − ε' + log(1 − 1/α) */
+    mpfr_mul(ld, ld, t, MPFR_RNDN);
+    mpfr_log(t, a, MPFR_RNDN);
+    mpfr_sub(ld, ld, t, MPFR_RNDN); /* log δ' */
+    mpfr_set_ui(t, 1, MPFR_RNDN);
+    mpfr_exp(t, t, MPFR_RNDN);
+    mpfr_log1p(t, t, MPFR_RNDN);
+    mpfr_add(ld, ld, t, MPFR_RNDN); /* + log(1 + e) */
+    mpfr_clears(rho, err, a, t, (mpfr_ptr)0);
+}
+
+Test(audit_koloskova, dp_sgd_group_near_boundary_is_decided)
+{
+    /* the order the audit certifies at, from its label (any α gives a valid
+     * bound), and the bound there from the oracle */
+    ul_audit_report rep;
+    dp_k2("0.5", &rep);
+    const char *at = strstr(rep.recomputed.label, "alpha = ");
+    cr_assert_not_null(at, "%s", rep.recomputed.label);
+    char alpha[32];
+    snprintf(alpha, sizeof alpha, "%.*s", (int)strcspn(at + 8, ")"), at + 8);
+    mpfr_t ld, ld2, bound;
+    mpfr_init2(ld, RENYI_ORACLE_BITS);
+    mpfr_init2(ld2, RENYI_ORACLE_BITS);
+    mpfr_init2(bound, 4 * ORACLE_BITS);
+    oracle_dp_k2_log_delta(ld, alpha);
+    cr_assert_lt(mpfr_get_d(ld, MPFR_RNDN), log(0.5) - 1, "the bound must sit below 1/2");
+    mpfr_exp(bound, ld, MPFR_RNDN);
+    const char *rels[] = {"1e-12", "-1e-12", "1e-30", "-1e-30"};
+    for (size_t i = 0; i < 4; i++) {
+        char claim[128];
+        claim_text(claim, sizeof claim, bound, rels[i]);
+        dp_k2(claim, &rep);
+        cr_expect_eq(rep.verdict, rels[i][0] == '-' ? UL_VERDICT_UNSUPPORTED : UL_VERDICT_SUPPORTED,
+                     "claim bound*(1 + %s): %s", rels[i], rep.explanation);
+    }
+    /* the search put α where the bound is least: at α·(1 ± 1%) the oracle's
+     * bound is larger */
+    for (int sgn = -1; sgn <= 1; sgn += 2) {
+        char other[40];
+        snprintf(other, sizeof other, "%.12g", strtod(alpha, NULL) * (1 + 0.01 * sgn));
+        oracle_dp_k2_log_delta(ld2, other);
+        cr_expect_gt(mpfr_cmp(ld2, ld), 0, "alpha %s beats the chosen %s", other, alpha);
+    }
+    mpfr_clears(ld, ld2, bound, (mpfr_ptr)0);
 }
 
 /* ---- schema errors name the JSON path ------------------------------------------ */

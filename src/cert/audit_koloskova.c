@@ -2535,6 +2535,259 @@ static void dp_eps_example(const dp_cert *d, ul_num_value *v)
     v->is_log = false;
 }
 
+/* ---- the order α, searched in doubles (never a bound) -------------------------
+ * The certified subsampled-Gaussian RDP costs O(α) terms at every precision;
+ * evaluating it inside the search made the audit take 15 s at 100 steps.
+ * Here log A_α is summed in doubles as dp_accounting does (MTZ 2019 §3.3:
+ * _compute_log_a_int, _compute_log_a_frac), the best α found, and only that
+ * α is certified.  Any α gives a valid bound; the search only makes it tight. */
+
+/* log(e^a + e^b) and log(e^a − e^b) (a ≥ b), in doubles. */
+static double log_add_d(double a, double b)
+{
+    if (a == -INFINITY)
+        return b;
+    if (b == -INFINITY)
+        return a;
+    return a > b ? a + log1p(exp(b - a)) : b + log1p(exp(a - b));
+}
+
+static double log_sub_d(double a, double b)
+{
+    return b == -INFINITY ? a : b >= a ? -INFINITY : a + log1p(-exp(b - a));
+}
+
+/* log erfc(x) in doubles, with the asymptotic series beyond x = 25. */
+static double log_erfc_d(double x)
+{
+    if (x < 25)
+        return log(erfc(x));
+    double x2 = x * x;
+    return -x2 - log(x) - 0.5 * log(3.14159265358979323846) +
+           log1p(-1 / (2 * x2) + 3 / (4 * x2 * x2));
+}
+
+/* log A_α of the Poisson-subsampled Gaussian (renyi.h, MTZ 2019 §3.3) in
+ * doubles: the binomial sum for integer α, the two signed series for
+ * fractional α (summed until both terms are below e^-30). */
+static double sgm_log_a_d(double q, double sigma, double alpha)
+{
+    double s2 = sigma * sigma, lq = log(q), l1q = log1p(-q);
+    if (alpha == floor(alpha)) {
+        double la = -INFINITY, lc = 0; /* log binom(α, k) */
+        for (double k = 0; k <= alpha; k++) {
+            la = log_add_d(la, lc + k * lq + (alpha - k) * l1q + (k * k - k) / (2 * s2));
+            lc += log(alpha - k) - log(k + 1);
+        }
+        return la;
+    }
+    double a0 = -INFINITY, a1 = -INFINITY, lc = 0, sign = 1;
+    double z0 = s2 * log(1 / q - 1) + 0.5;
+    for (double i = 0; i < 1e6; i++) {
+        double j = alpha - i;
+        double s0 = lc + i * lq + j * l1q + (i * i - i) / (2 * s2) +
+                    log(0.5) + log_erfc_d((i - z0) / (sqrt(2.0) * sigma));
+        double s1 = lc + j * lq + i * l1q + (j * j - j) / (2 * s2) +
+                    log(0.5) + log_erfc_d((z0 - j) / (sqrt(2.0) * sigma));
+        a0 = sign > 0 ? log_add_d(a0, s0) : log_sub_d(a0, s0);
+        a1 = sign > 0 ? log_add_d(a1, s1) : log_sub_d(a1, s1);
+        if (fmax(s0, s1) < -30)
+            break;
+        lc += log(fabs(alpha - i)) - log(i + 1);
+        if (alpha - i < 0)
+            sign = -sign;
+    }
+    return log_add_d(a0, a1);
+}
+
+/* What the search minimises at α: log δ' at ε' (DP_TO_DELTA) or ε' at δ'
+ * (DP_TO_EPS) of steps·ρ_SGM(α), by the conversion's formula (renyi.h). */
+typedef enum { DP_TO_DELTA, DP_TO_EPS } dp_target;
+
+typedef struct {
+    double q, sigma, steps, given; /* given: ε' or log δ' */
+    dp_target target;
+    ul_rdp_conversion conv;
+} dp_search;
+
+static double dp_objective(const dp_search *s, double alpha)
+{
+    double la = sgm_log_a_d(s->q, s->sigma, alpha);
+    if (!isfinite(la))
+        return INFINITY;
+    double am1 = alpha - 1, rho = s->steps * la / am1, l1a = log1p(-1 / alpha);
+    if (s->target == DP_TO_DELTA)
+        return s->conv == UL_RDP_MIRONOV ? am1 * (rho - s->given)
+                                         : am1 * (rho - s->given + l1a) - log(alpha);
+    return s->conv == UL_RDP_MIRONOV ? rho - s->given / am1
+                                     : rho + l1a - (s->given + log(alpha)) / am1;
+}
+
+/* The best α in (1, 10000] (renyi.h's domain of the subsampled Gaussian):
+ * eight points per decade of α − 1 from 1e-3, golden section around the
+ * best down to |Δ log(α − 1)| ≤ 1e-9 (the bound is then within ~1e-13
+ * relative of its minimum over α).  Written as decimal text; false when the
+ * objective is nowhere finite. */
+static bool dp_best_alpha(const dp_search *s, char *out, size_t n)
+{
+    const double t_lo = log(1e-3), t_hi = log(9999.0), step = log(10.0) / 8;
+    double best_t = NAN, best_f = INFINITY;
+    for (double t = t_lo; t <= t_hi + 1e-9; t += step) {
+        double f = dp_objective(s, 1 + exp(t));
+        if (f < best_f)
+            best_f = f, best_t = t;
+    }
+    if (isnan(best_t))
+        return false;
+    double a = fmax(t_lo, best_t - step), b = fmin(t_hi, best_t + step);
+    const double g = 0.6180339887498949;
+    for (int it = 0; it < 60 && b - a > 1e-9; it++) {
+        double c = b - g * (b - a), d = a + g * (b - a);
+        if (dp_objective(s, 1 + exp(c)) <= dp_objective(s, 1 + exp(d)))
+            b = d;
+        else
+            a = c;
+    }
+    snprintf(out, n, "%.10g", 1 + exp(0.5 * (a + b)));
+    return true;
+}
+
+/* ---- the verdict of a dp-sgd-group certificate ------------------------------------ */
+
+/* (a) The group δ at the claimed ε, at the order α (decide_fn). */
+typedef struct {
+    const dp_cert *d;
+    char alpha[UL_RENYI_ALPHA_TEXT_LEN];
+    ul_num_value group, dex; /* log δ_group, log δ' */
+    int digits;
+    ul_audit_report *rep;
+} dp_eval;
+
+static ul_status dp_eval_once(void *ctx, const ul_num_precision *w, ul_verdict *verdict,
+                              bool *cap_hit, char *err, size_t errlen)
+{
+    dp_eval *e = ctx;
+    dp_group_ctx gctx = {e->d, e->alpha, &e->dex};
+    ul_num_report nr = {0, false};
+    ul_status st = ul_num_adaptive_eval(eval_dp_group, &gctx, w, &e->group, &nr, err, errlen);
+    if (st != UL_OK && st != UL_ECAP)
+        return with_path(st, "parameters", err, errlen);
+    *cap_hit = nr.cap_hit;
+    char label[128];
+    snprintf(label, sizeof label, "group delta at eps = %.30s (eps' = eps/k, alpha = %s)",
+             e->d->eps, e->alpha);
+    *verdict = ul_audit_compare(e->rep, "delta", label, &e->group, e->d->delta, false, e->digits);
+    return UL_OK;
+}
+
+/* (b) The per-example ε' at the stated δ' and its group pair (k·ε',
+ * δ'·Σ_{i<k} e^{iε'}): a valid guarantee whatever δ' is (decide_fn; it
+ * supports the claim only when both halves are within it). */
+typedef struct {
+    const dp_cert *d;
+    char alpha[UL_RENYI_ALPHA_TEXT_LEN];
+    ul_num_value eps_example, eps_group, delta_group;
+    int digits;
+} dp_pair;
+
+static ul_status eval_dp_pair_eps(ul_num_value *out, void *ctx, char *err, size_t errlen)
+{
+    const dp_pair *pr = ctx;
+    mpfr_prec_t p = mpfi_get_prec(out->enclosure) + 16;
+    mpfi_t a, rho, dl;
+    mpfi_init2(a, p);
+    mpfi_init2(rho, p);
+    mpfi_init2(dl, p);
+    ul_num_set_decimal(a, pr->alpha);
+    ul_status st = dp_curve(rho, a, (void *)pr->d, err, errlen);
+    if (st == UL_OK) {
+        ul_num_set_decimal(dl, pr->d->st_delta->text);
+        ul_renyi_eps_enclose(out->enclosure, a, rho, dl, pr->d->conv);
+        out->is_log = false;
+    }
+    mpfi_clear(a);
+    mpfi_clear(rho);
+    mpfi_clear(dl);
+    return st;
+}
+
+static ul_status dp_pair_once(void *ctx, const ul_num_precision *w, ul_verdict *verdict,
+                              bool *cap_hit, char *err, size_t errlen)
+{
+    dp_pair *pr = ctx;
+    const dp_cert *d = pr->d;
+    /* k·ε' and the sum need log10(k) + 2 more digits of ε' */
+    ul_num_precision we = *w;
+    we.digits = w->digits + 2 + (int)ceil(log10((double)d->k));
+    ul_num_report nr = {0, false};
+    ul_status st = ul_num_adaptive_eval(eval_dp_pair_eps, pr, &we, &pr->eps_example, &nr, err,
+                                        errlen);
+    if (st != UL_OK && st != UL_ECAP)
+        return with_path(st, "parameters", err, errlen);
+    *cap_hit = nr.cap_hit;
+    mpfr_prec_t p = mpfi_get_prec(pr->eps_example.enclosure);
+    mpfi_t ld;
+    mpfi_init2(ld, p);
+    ul_num_set_decimal(ld, d->st_delta->text);
+    mpfi_log(ld, ld);
+    mpfi_set_prec(pr->eps_group.enclosure, p);
+    mpfi_mul_ui(pr->eps_group.enclosure, pr->eps_example.enclosure, d->k);
+    pr->eps_group.is_log = false;
+    mpfi_set_prec(pr->delta_group.enclosure, p);
+    ul_kol_group_log_delta_enclose(pr->delta_group.enclosure, pr->eps_example.enclosure, ld, d->k,
+                                   UL_KOL_GROUP_EXACT);
+    pr->delta_group.is_log = true;
+    mpfi_clear(ld);
+    ul_audit_report t1, t2;
+    ul_audit_report_init(&t1);
+    ul_audit_report_init(&t2);
+    *verdict = ul_audit_worse(
+        ul_audit_compare(&t1, "eps", "", &pr->eps_group, d->eps, false, pr->digits),
+        ul_audit_compare(&t2, "delta", "", &pr->delta_group, d->delta, false, pr->digits));
+    return UL_OK;
+}
+
+/* ε/k to 20 and to 8 digits, for the α search and the report. */
+static void dp_eps_split_text(const dp_cert *d, char *eps1, char *eps1_short, size_t n)
+{
+    mpfr_t x;
+    mpfr_init2(x, 128);
+    mpfr_set_str(x, d->eps, 10, MPFR_RNDN);
+    mpfr_div_ui(x, x, d->k, MPFR_RNDN);
+    char *t = ul_num_format(x, 20, MPFR_RNDN);
+    snprintf(eps1, n, "%s", t);
+    free(t);
+    t = ul_num_format(x, 8, MPFR_RNDN);
+    snprintf(eps1_short, n, "%s", t);
+    free(t);
+    mpfr_clear(x);
+}
+
+/* The search problem of a certificate: q and σ in doubles. */
+static dp_search dp_search_of(const dp_cert *d, dp_target target, double given)
+{
+    dp_search s = {mpq_get_d(d->q), strtod(d->pb.sigma, NULL), (double)d->pb.steps, given,
+                   target, d->conv};
+    return s;
+}
+
+/* (b), when the stated δ' is in (0, 1): *have tells whether it was computed. */
+static ul_status dp_stated_pair(const dp_cert *d, const ul_num_precision *want, dp_pair *pr,
+                                bool *have, ul_verdict *verdict, char *err, size_t errlen)
+{
+    *have = false;
+    int c0 = 0, c1 = 0;
+    if (!d->st_delta->present || !ul_num_decimal_compare(d->st_delta->text, "0", &c0) || c0 <= 0 ||
+        !ul_num_decimal_compare(d->st_delta->text, "1", &c1) || c1 >= 0)
+        return UL_OK;
+    dp_search s = dp_search_of(d, DP_TO_EPS, log(strtod(d->st_delta->text, NULL)));
+    if (!dp_best_alpha(&s, pr->alpha, sizeof pr->alpha))
+        return UL_OK;
+    ul_status st = decide_raising(dp_pair_once, pr, want, verdict, NULL, err, errlen);
+    *have = st == UL_OK;
+    return UL_OK;
+}
+
 static ul_status dp_audit(const ul_cert *c, const ul_num_precision *want, ul_audit_report *rep,
                           char *err, size_t errlen)
 {
@@ -2573,101 +2826,65 @@ static ul_status dp_audit(const ul_cert *c, const ul_num_precision *want, ul_aud
         goto out;
 
     /* (a) the group δ at the claimed ε: the order α searched in doubles at
-     * ε' ≈ ε/k, then everything certified at that α with ε' = ε/k exactly */
+     * ε' ≈ ε/k, then everything certified at that α with ε' = ε/k exactly,
+     * the precision raised while the claim straddles the enclosure */
     char eps1[64], eps1_short[64];
-    {
-        mpfr_t x;
-        mpfr_init2(x, 128);
-        mpfr_set_str(x, d.eps, 10, MPFR_RNDN);
-        mpfr_div_ui(x, x, d.k, MPFR_RNDN);
-        char *t = ul_num_format(x, 20, MPFR_RNDN);
-        snprintf(eps1, sizeof eps1, "%s", t);
-        free(t);
-        t = ul_num_format(x, 8, MPFR_RNDN);
-        snprintf(eps1_short, sizeof eps1_short, "%s", t);
-        free(t);
-        mpfr_clear(x);
-    }
-    ul_rdp_curve curve = {dp_curve, &d};
-    ul_num_value tmp;
-    ul_num_value_init(&tmp, 64);
-    char alpha[UL_RENYI_ALPHA_TEXT_LEN] = "";
-    ul_num_precision w6 = {6, 0, 0};
-    ul_status s2 = ul_renyi_curve_certified(UL_RDP_TO_DELTA, &curve, 512, eps1, d.conv, &w6, &tmp,
-                                            alpha, sizeof alpha, &nr, e2, sizeof e2);
-    if ((s2 == UL_OK || s2 == UL_ECAP) && strtod(alpha, NULL) > 256)
-        s2 = ul_renyi_curve_certified(UL_RDP_TO_DELTA, &curve, 1e4, eps1, d.conv, &w6, &tmp, alpha,
-                                      sizeof alpha, &nr, e2, sizeof e2);
-    ul_num_value_clear(&tmp);
-    if (s2 != UL_OK && s2 != UL_ECAP) {
-        snprintf(err, errlen, "%s", e2);
-        st = with_path(s2, "parameters", err, errlen);
-        goto out;
-    }
-    ul_num_value group, dex;
-    ul_num_value_init(&group, 64);
-    ul_num_value_init(&dex, 64);
-    dp_group_ctx gctx = {&d, alpha, &dex};
-    s2 = ul_num_adaptive_eval(eval_dp_group, &gctx, want, &group, &nr, err, errlen);
-    if (s2 != UL_OK && s2 != UL_ECAP) {
-        st = with_path(s2, "parameters", err, errlen);
-        ul_num_value_clear(&group);
-        ul_num_value_clear(&dex);
-        goto out;
-    }
-    char label[128];
-    snprintf(label, sizeof label, "group delta at eps = %.30s (eps' = eps/k, alpha = %s)", d.eps,
-             alpha);
-    rep->verdict = ul_audit_compare(rep, "delta", label, &group, d.delta, false, digits);
+    dp_eps_split_text(&d, eps1, eps1_short, sizeof eps1);
+    dp_eval ev;
+    memset(&ev, 0, sizeof ev);
+    ev.d = &d;
+    ev.digits = digits;
+    ev.rep = rep;
+    ul_num_value_init(&ev.group, 64);
+    ul_num_value_init(&ev.dex, 64);
+    dp_pair pr;
+    memset(&pr, 0, sizeof pr);
+    pr.d = &d;
+    pr.digits = digits;
+    ul_num_value_init(&pr.eps_example, 64);
+    ul_num_value_init(&pr.eps_group, 64);
+    ul_num_value_init(&pr.delta_group, 64);
+    dp_search srch = dp_search_of(&d, DP_TO_DELTA, strtod(eps1, NULL));
+    ul_verdict v = UL_VERDICT_INCONCLUSIVE;
+    if (!dp_best_alpha(&srch, ev.alpha, sizeof ev.alpha))
+        st = ul_fail(err, errlen, UL_EINPUT,
+                     "$.parameters: no order alpha in (1, 10000] where the RDP curve is finite");
+    else
+        st = decide_raising(dp_eval_once, &ev, want, &v, NULL, err, errlen);
+    if (st != UL_OK)
+        goto out_eval;
+    rep->verdict = v;
     char dtext[160], gtext[160];
-    value_text(dtext, sizeof dtext, &dex, 6);
-    value_text(gtext, sizeof gtext, &group, 6);
+    value_text(dtext, sizeof dtext, &ev.dex, 6);
+    value_text(gtext, sizeof gtext, &ev.group, 6);
     ul_audit_explain(rep,
                      "DP-SGD for %lu steps with noise multiplier %s; per example eps' = eps/k = "
                      "%s gives delta' = %s (RDP at alpha = %s), and group privacy for k = %lu "
                      "gives delta = delta'*sum_{i<k} e^{i eps'} = %s at eps = %s.",
-                     d.pb.steps, d.pb.sigma, eps1_short, dtext, alpha, d.k, gtext, d.eps);
+                     d.pb.steps, d.pb.sigma, eps1_short, dtext, ev.alpha, d.k, gtext, d.eps);
 
     /* (b) at the stated per-example δ: the per-example ε there, and its group pair */
     bool have_b = false;
-    ul_kol_dpsgd_result res;
-    ul_kol_dpsgd_result_init(&res);
-    if (d.st_delta->present) {
-        int c0 = 0, c1 = 0;
-        if (ul_num_decimal_compare(d.st_delta->text, "0", &c0) && c0 > 0 &&
-            ul_num_decimal_compare(d.st_delta->text, "1", &c1) && c1 < 0) {
-            ul_preconditions pre2;
-            s2 = ul_kol_dpsgd_group_certified(&d.pb, d.st_delta->text, d.k, d.conv, want, &pre2,
-                                              &res, &nr, e2, sizeof e2);
-            have_b = s2 == UL_OK || s2 == UL_ECAP;
-        }
-    }
+    ul_verdict vb = UL_VERDICT_INCONCLUSIVE;
+    dp_stated_pair(&d, want, &pr, &have_b, &vb, e2, sizeof e2);
     if (have_b) {
         char et[160], gt[160], dt[160];
-        value_text(et, sizeof et, &res.eps_example, 6);
-        value_text(gt, sizeof gt, &res.eps_group, 6);
-        value_text(dt, sizeof dt, &res.delta_group, 6);
+        value_text(et, sizeof et, &pr.eps_example, 6);
+        value_text(gt, sizeof gt, &pr.eps_group, 6);
+        value_text(dt, sizeof dt, &pr.delta_group, 6);
         ul_audit_explain(rep,
-                         "At the stated per-example delta' = %s the accountant gives eps' = %s, "
-                         "so the group has (%s, %s).",
-                         d.st_delta->text, et, gt, dt);
-        if (rep->verdict != UL_VERDICT_SUPPORTED) {
-            ul_audit_report t1, t2;
-            ul_audit_report_init(&t1);
-            ul_audit_report_init(&t2);
-            if (ul_audit_compare(&t1, "eps", "", &res.eps_group, d.eps, false, digits) ==
-                    UL_VERDICT_SUPPORTED &&
-                ul_audit_compare(&t2, "delta", "", &res.delta_group, d.delta, false, digits) ==
-                    UL_VERDICT_SUPPORTED) {
-                rep->verdict = UL_VERDICT_SUPPORTED;
-                ul_audit_number_set(&rep->recomputed, "delta",
-                                    "group delta at the stated per-example delta", &res.delta_group,
-                                    digits);
-                setf(rep->margin, sizeof rep->margin,
-                     "claimed (eps, delta) (%s, %s); certified group pair (%s, %s) at the "
-                     "stated per-example delta: the claim is within the certified bound",
-                     d.eps, d.delta, gt, dt);
-            }
+                         "At the stated per-example delta' = %s the accountant gives eps' = %s "
+                         "(alpha = %s), so the group has (%s, %s).",
+                         d.st_delta->text, et, pr.alpha, gt, dt);
+        if (rep->verdict != UL_VERDICT_SUPPORTED && vb == UL_VERDICT_SUPPORTED) {
+            rep->verdict = UL_VERDICT_SUPPORTED;
+            ul_audit_number_set(&rep->recomputed, "delta",
+                                "group delta at the stated per-example delta", &pr.delta_group,
+                                digits);
+            setf(rep->margin, sizeof rep->margin,
+                 "claimed (eps, delta) (%s, %s); certified group pair (%s, %s) at the "
+                 "stated per-example delta: the claim is within the certified bound",
+                 d.eps, d.delta, gt, dt);
         }
     }
     ul_audit_explain(rep, "%s",
@@ -2684,7 +2901,7 @@ static ul_status dp_audit(const ul_cert *c, const ul_num_precision *want, ul_aud
     bool have_need =
         ul_num_adaptive_eval(eval_dp_need, &nctx, want, &need, &nr, e2, sizeof e2) == UL_OK;
     if (rep->verdict == UL_VERDICT_UNSUPPORTED) {
-        add_would_reach_value(rep, "delta", "group delta certified at the claimed eps", &group,
+        add_would_reach_value(rep, "delta", "group delta certified at the claimed eps", &ev.group,
                               digits);
         if (have_need) {
             add_would_reach_value(rep, "delta_example_needed",
@@ -2700,7 +2917,7 @@ static ul_status dp_audit(const ul_cert *c, const ul_num_precision *want, ul_aud
         }
         if (have_b)
             add_would_reach_value(rep, "eps_group", "group eps at the stated per-example delta",
-                                  &res.eps_group, digits);
+                                  &pr.eps_group, digits);
     }
 
     /* stated per-example numbers, in order */
@@ -2762,11 +2979,11 @@ static ul_status dp_audit(const ul_cert *c, const ul_num_precision *want, ul_aud
         } else {
             /* the code's rule on (ε/k, δ'(ε/k)) */
             mpfi_t lc, e;
-            mpfi_init2(lc, mpfi_get_prec(dex.enclosure));
-            mpfi_init2(e, mpfi_get_prec(dex.enclosure));
+            mpfi_init2(lc, mpfi_get_prec(ev.dex.enclosure));
+            mpfi_init2(e, mpfi_get_prec(ev.dex.enclosure));
             ul_num_set_decimal(e, d.eps);
             mpfi_div_ui(e, e, d.k);
-            ul_kol_group_log_delta_enclose(lc, e, dex.enclosure, d.k,
+            ul_kol_group_log_delta_enclose(lc, e, ev.dex.enclosure, d.k,
                                            UL_KOL_GROUP_CODE_LARGEST_TERM);
             ul_num_value cv;
             ul_num_value_init(&cv, mpfi_get_prec(lc));
@@ -2796,9 +3013,12 @@ static ul_status dp_audit(const ul_cert *c, const ul_num_precision *want, ul_aud
         ul_audit_explain(rep, "Forensics: %s.", rep->forensics);
     ul_num_value_clear(&ex);
     ul_num_value_clear(&need);
-    ul_kol_dpsgd_result_clear(&res);
-    ul_num_value_clear(&group);
-    ul_num_value_clear(&dex);
+out_eval:
+    ul_num_value_clear(&ev.group);
+    ul_num_value_clear(&ev.dex);
+    ul_num_value_clear(&pr.eps_example);
+    ul_num_value_clear(&pr.eps_group);
+    ul_num_value_clear(&pr.delta_group);
 out:
     ul_num_value_clear(&split_eps);
     ul_num_value_clear(&split_delta);
