@@ -1266,6 +1266,149 @@ static void ngd_check_stated(const ngd_input *in, const ul_num_precision *want,
 
 /* ---- the handler ---------------------------------------------------------------------------- */
 
+/* The claim and the theorem in words. */
+static void ngd_claim_text(const ngd_input *in, ul_audit_report *rep)
+{
+    size_t off = 0;
+    if (in->r_value != NULL)
+        off += (size_t)snprintf(rep->claim, sizeof rep->claim, "Renyi (q, eps) = (%s, %s) (%s)",
+                                in->q, in->r_value,
+                                in->thm == T_43         ? "adaptive data-deletion"
+                                : THM[in->thm].deletion ? "data-deletion"
+                                                        : "RDP");
+    if (in->eps != NULL && off < sizeof rep->claim)
+        snprintf(rep->claim + off, sizeof rep->claim - off, "%s(eps, delta) = (%s, %s)",
+                 off > 0 ? "; " : "", in->eps, in->delta);
+    snprintf(rep->theorem, sizeof rep->theorem, "%s (papers/004; spec/forget.md)",
+             THM[in->thm].cite);
+}
+
+/* The preconditions: the library's for the cited bound (corrected variant),
+ * plus Thm 5.1's prescriptions or Thm 5.2(2)'s conditions. */
+static ul_status ngd_preconditions(const ngd_input *in, ul_audit_report *rep, char *err,
+                                   size_t errlen)
+{
+    char e2[512] = "";
+    ul_pre_clear(&rep->pre);
+    ul_num_precision quick = {6, 0, 0};
+    ul_ngd_params pb = in->pb;
+    ul_num_report nr;
+    ul_preconditions pl;
+    ul_pre_clear(&pl);
+    ul_num_value tmpv;
+    ul_num_value_init(&tmpv, 64);
+    ul_status st = UL_OK;
+    if (in->thm == T_51) {
+        st = ul_ngd_thm51(&pb, UL_NGD_51_KAPPA, in->variant, &quick, &tmpv, &pl, &nr, e2,
+                          sizeof e2);
+        if (st == UL_ECAP)
+            st = UL_OK;
+    } else if (in->thm == T_52D) {
+        st = ul_ngd_thm52_check(&pb, UL_NGD_52_DELETION, in->variant, &pl, e2, sizeof e2);
+        if (in->cited_variant == UL_VARIANT_PRINTED)
+            ul_audit_explain(rep, "The certificate cites Thm 5.2(2)'s printed step-size "
+                                  "condition alone; G.22, which its proof invokes, also needs "
+                                  "eta <= lambda/(64 B q^2 (beta + lambda)^2) (spec/forget.md "
+                                  "sec. 9 item 3), so both are required.");
+    }
+    if (st == UL_OK)
+        pre_merge(&rep->pre, &pl);
+    if (st == UL_OK && in->thm == T_51)
+        t51_preconditions(in, &rep->pre);
+    if (st == UL_OK && in->thm != T_51) {
+        /* the library's list for the cited bound (at the certificate's order when
+         * given; the linear bounds' conditions do not involve q beyond q > 1) */
+        ul_pre_clear(&pl);
+        st = ngd_bound(in, in->q != NULL ? in->q : "2", in->form, in->variant, &quick, &tmpv, &pl,
+                       e2, sizeof e2);
+        ul_preconditions keep;
+        ul_pre_clear(&keep);
+        for (int i = 0; i < pl.count; i++)
+            if (in->q != NULL || strcmp(pl.items[i].name, "q_gt_1") != 0)
+                keep.items[keep.count++] = pl.items[i]; /* q_gt_1 at a stand-in order: dropped */
+        pre_merge(&rep->pre, &keep);
+    }
+    ul_num_value_clear(&tmpv);
+    return st == UL_OK ? UL_OK : path_error(err, errlen, st, e2);
+}
+
+/* Sorts the preconditions: *invalid (a failing one, except Thm 5.2's
+ * iteration counts, which the claim's verdict weighs: *counts_fail) and
+ * *undecided; each named in the explanation. */
+static void ngd_classify(ul_audit_report *rep, bool *invalid, bool *undecided, bool *counts_fail)
+{
+    *invalid = *undecided = *counts_fail = false;
+    for (int i = 0; i < rep->pre.count; i++) {
+        const ul_precondition *p = &rep->pre.items[i];
+        bool count_item = strcmp(p->name, "KA_ge_bound") == 0 ||
+                          strcmp(p->name, "KAbar_ge_bound") == 0 ||
+                          strcmp(p->name, "contraction_lt_1") == 0;
+        if (p->state == UL_PRE_FAILS && count_item) {
+            *counts_fail = true;
+            ul_audit_explain(rep, "Condition %s fails: %s.", p->name, p->rule);
+        } else if (p->state == UL_PRE_FAILS) {
+            *invalid = true;
+            ul_audit_explain(rep, "Precondition %s fails: %s.", p->name, p->rule);
+        } else if (p->state == UL_PRE_UNDECIDED) {
+            *undecided = true;
+            ul_audit_explain(rep, "Precondition %s could not be decided: %s.", p->name, p->rule);
+        }
+    }
+}
+
+/* What is taken as given, in words. */
+static void ngd_conventions(const ngd_input *in, ul_audit_report *rep)
+{
+    ul_audit_explain(rep, "Every eps of Chourasia & Shah is a Renyi divergence of order q; "
+                          "sigma is the paper's: each step adds noise of variance 2*eta*sigma^2 "
+                          "per coordinate.");
+    if (in->thm == T_51 && in->pb.sigma == NULL)
+        ul_audit_explain(rep, "sigma and eta are Thm 5.1's prescriptions (not given).");
+    if ((in->thm == T_G15 || in->thm == T_51 || in->thm == T_52D) && in->pb.init_var == NULL)
+        ul_audit_explain(rep, "init_var is not given: the guarantee holds only for the theorem's "
+                              "own initialisation rho = N(0, %s I_d), which is load-bearing "
+                              "(spec/forget.md sec. 9 item 7); any other initialisation voids it.",
+                         in->thm == T_52D ? "sigma^2/lambda"
+                                          : "sigma^2/(lambda(1 - eta lambda/2))");
+}
+
+/* The verdict of the claims (Rényi, (ε, δ) or both: the worse). */
+static ul_status ngd_verdict(const ngd_input *in, const ul_num_precision *w, ul_audit_report *rep,
+                             bool undecided, bool counts_fail, ul_verdict *verdict, char *err,
+                             size_t errlen)
+{
+    ul_status st = UL_OK;
+    *verdict = UL_VERDICT_SUPPORTED;
+    if (in->r_value != NULL) {
+        *verdict = ngd_renyi(in, w, rep, &st, err, errlen);
+        if (st != UL_OK)
+            return st;
+        if (in->thm == T_52D && !counts_fail && !undecided && *verdict != UL_VERDICT_SUPPORTED) {
+            /* every condition of Thm 5.2(2) holds (G.22's included): the theorem
+             * gives the claim as stated, whatever the (looser) recursion bound */
+            *verdict = UL_VERDICT_SUPPORTED;
+            ul_audit_explain(rep,
+                             "Every condition of Thm 5.2(2) holds (step size, K_A and "
+                             "K_Abar of (19), G.22's step size), so the theorem gives "
+                             "(q, eps_dd) = (%s, %s)-data-deletion as stated.",
+                             in->q, in->r_value);
+        }
+    }
+    if (in->eps != NULL) {
+        ul_verdict v = ngd_dp(in, w, rep, in->r_value == NULL, &st, err, errlen);
+        if (st != UL_OK)
+            return st;
+        *verdict = in->r_value == NULL ? v : ul_audit_worse(*verdict, v);
+    }
+    if (in->thm == T_52D && counts_fail && *verdict == UL_VERDICT_SUPPORTED)
+        ul_audit_explain(rep, "Thm 5.2's iteration counts (19) are not met, but the recursion "
+                              "of its proof (G.22, G.23, B.4; spec/forget.md sec. 6) still "
+                              "reaches the claim.");
+    if (undecided && *verdict == UL_VERDICT_SUPPORTED)
+        *verdict = UL_VERDICT_INCONCLUSIVE;
+    return UL_OK;
+}
+
 static ul_status ngd_audit(const ul_cert *c, const ul_num_precision *want, ul_audit_report *rep,
                            char *err, size_t errlen)
 {
@@ -1276,140 +1419,27 @@ static ul_status ngd_audit(const ul_cert *c, const ul_num_precision *want, ul_au
     if (st != UL_OK)
         return st;
     ul_num_precision w = ul_audit_precision(want);
-    size_t off = 0;
-    if (in.r_value != NULL)
-        off += (size_t)snprintf(rep->claim, sizeof rep->claim, "Renyi (q, eps) = (%s, %s) (%s)",
-                                in.q, in.r_value,
-                                in.thm == T_43         ? "adaptive data-deletion"
-                                : THM[in.thm].deletion ? "data-deletion"
-                                                       : "RDP");
-    if (in.eps != NULL && off < sizeof rep->claim)
-        snprintf(rep->claim + off, sizeof rep->claim - off, "%s(eps, delta) = (%s, %s)",
-                 off > 0 ? "; " : "", in.eps, in.delta);
-    snprintf(rep->theorem, sizeof rep->theorem, "%s (papers/004; spec/forget.md)",
-             THM[in.thm].cite);
-
-    /* preconditions: the library's for the cited bound, plus Thm 5.1's / 5.2's */
-    char e2[512] = "";
-    ul_pre_clear(&rep->pre);
-    ul_num_precision quick = {6, 0, 0};
-    ul_ngd_params pb = in.pb;
-    ul_num_report nr;
-    if (in.thm == T_51) {
-        ul_preconditions p51;
-        ul_pre_clear(&p51);
-        ul_num_value tmpv;
-        ul_num_value_init(&tmpv, 64);
-        st =
-            ul_ngd_thm51(&pb, UL_NGD_51_KAPPA, in.variant, &quick, &tmpv, &p51, &nr, e2, sizeof e2);
-        ul_num_value_clear(&tmpv);
-        if (st != UL_OK && st != UL_ECAP)
-            return path_error(err, errlen, st, e2);
-        pre_merge(&rep->pre, &p51);
-        t51_preconditions(&in, &rep->pre);
-    } else if (in.thm == T_52D) {
-        ul_preconditions p52;
-        ul_pre_clear(&p52);
-        st = ul_ngd_thm52_check(&pb, UL_NGD_52_DELETION, in.variant, &p52, e2, sizeof e2);
-        if (st != UL_OK)
-            return path_error(err, errlen, st, e2);
-        pre_merge(&rep->pre, &p52);
-        if (in.cited_variant == UL_VARIANT_PRINTED)
-            ul_audit_explain(rep, "The certificate cites Thm 5.2(2)'s printed step-size "
-                                  "condition alone; G.22, which its proof invokes, also needs "
-                                  "eta <= lambda/(64 B q^2 (beta + lambda)^2) (spec/forget.md "
-                                  "sec. 9 item 3), so both are required.");
-    }
-    if (in.thm != T_51) {
-        /* the library's list for the cited bound (at the certificate's order when
-         * given; the linear bounds' conditions do not involve q beyond q > 1) */
-        ul_num_value tmpv;
-        ul_num_value_init(&tmpv, 64);
-        const char *q = in.q != NULL ? in.q : "2";
-        ul_preconditions pl;
-        ul_pre_clear(&pl);
-        st = ngd_bound(&in, q, in.form, in.variant, &quick, &tmpv, &pl, e2, sizeof e2);
-        ul_num_value_clear(&tmpv);
-        if (st != UL_OK)
-            return path_error(err, errlen, st, e2);
-        if (in.q == NULL) {
-            /* q_gt_1 was checked at a stand-in order: drop it */
-            ul_preconditions keep;
-            ul_pre_clear(&keep);
-            for (int i = 0; i < pl.count; i++)
-                if (strcmp(pl.items[i].name, "q_gt_1") != 0)
-                    keep.items[keep.count++] = pl.items[i];
-            pl = keep;
-        }
-        pre_merge(&rep->pre, &pl);
-    }
-
-    /* invalid: a failing precondition, except Thm 5.2's iteration counts, which
-     * the claim's verdict weighs (they are what "would reach" it) */
-    bool invalid = false, undecided = false, counts_fail = false;
-    for (int i = 0; i < rep->pre.count; i++) {
-        const ul_precondition *p = &rep->pre.items[i];
-        bool count_item = strcmp(p->name, "KA_ge_bound") == 0 ||
-                          strcmp(p->name, "KAbar_ge_bound") == 0 ||
-                          strcmp(p->name, "contraction_lt_1") == 0;
-        if (p->state == UL_PRE_FAILS && count_item) {
-            counts_fail = true;
-            ul_audit_explain(rep, "Condition %s fails: %s.", p->name, p->rule);
-        } else if (p->state == UL_PRE_FAILS) {
-            invalid = true;
-            ul_audit_explain(rep, "Precondition %s fails: %s.", p->name, p->rule);
-        } else if (p->state == UL_PRE_UNDECIDED) {
-            undecided = true;
-            ul_audit_explain(rep, "Precondition %s could not be decided: %s.", p->name, p->rule);
-        }
-    }
+    ngd_claim_text(&in, rep);
+    st = ngd_preconditions(&in, rep, err, errlen);
+    if (st != UL_OK)
+        return st;
+    bool invalid, undecided, counts_fail;
+    ngd_classify(rep, &invalid, &undecided, &counts_fail);
     if (invalid) {
         rep->verdict = UL_VERDICT_INVALID;
         ul_audit_explain(rep, "The cited theorem does not apply, so it supports no claim here.");
         return UL_OK;
     }
-    ul_audit_explain(rep, "Every eps of Chourasia & Shah is a Renyi divergence of order q; "
-                          "sigma is the paper's: each step adds noise of variance 2*eta*sigma^2 "
-                          "per coordinate.");
-    if (in.thm == T_51 && in.pb.sigma == NULL)
-        ul_audit_explain(rep, "sigma and eta are Thm 5.1's prescriptions (not given).");
-    if ((in.thm == T_G15 || in.thm == T_51 || in.thm == T_52D) && in.pb.init_var == NULL)
-        ul_audit_explain(rep, "init_var is not given: the guarantee holds only for the theorem's "
-                              "own initialisation rho = N(0, %s I_d), which is load-bearing "
-                              "(spec/forget.md sec. 9 item 7); any other initialisation voids it.",
-                         in.thm == T_52D ? "sigma^2/lambda" : "sigma^2/(lambda(1 - eta lambda/2))");
-
-    ul_verdict verdict = UL_VERDICT_SUPPORTED;
-    if (in.r_value != NULL) {
-        verdict = ngd_renyi(&in, &w, rep, &st, err, errlen);
-        if (st != UL_OK)
-            return st;
-        if (in.thm == T_52D && !counts_fail && !undecided && verdict != UL_VERDICT_SUPPORTED) {
-            /* every condition of Thm 5.2(2) holds: the theorem gives the claim as
-             * stated, whatever the (looser) recursion bound printed above */
-            verdict = UL_VERDICT_SUPPORTED;
-            ul_audit_explain(rep,
-                             "Every condition of Thm 5.2(2) holds (step size, K_A and "
-                             "K_Abar of (19), G.22's step size), so the theorem gives "
-                             "(q, eps_dd) = (%s, %s)-data-deletion as stated.",
-                             in.q, in.r_value);
-        }
-    }
-    if (in.eps != NULL) {
-        ul_verdict v = ngd_dp(&in, &w, rep, in.r_value == NULL, &st, err, errlen);
-        if (st != UL_OK)
-            return st;
-        verdict = in.r_value == NULL ? v : ul_audit_worse(verdict, v);
-    }
-    if (in.thm == T_52D && counts_fail && verdict == UL_VERDICT_SUPPORTED)
-        ul_audit_explain(rep, "Thm 5.2's iteration counts (19) are not met, but the recursion "
-                              "of its proof (G.22, G.23, B.4; spec/forget.md sec. 6) still "
-                              "reaches the claim.");
-    if (undecided && verdict == UL_VERDICT_SUPPORTED)
-        verdict = UL_VERDICT_INCONCLUSIVE;
+    ngd_conventions(&in, rep);
+    ul_verdict verdict;
+    st = ngd_verdict(&in, &w, rep, undecided, counts_fail, &verdict, err, errlen);
+    if (st != UL_OK)
+        return st;
     if (in.thm == T_51) {
         unsigned long k;
         ul_ngd_params p2 = in.pb;
+        ul_num_report nr;
+        char e2[512];
         if (ul_ngd_thm51_least_k(&p2, UL_NGD_51_KABAR_DELETION, in.variant, &k, NULL, &nr, e2,
                                  sizeof e2) == UL_OK)
             ul_audit_explain(rep,
