@@ -713,6 +713,60 @@ Test(audit_koloskova, pabi_lambda_zero_code_default_is_the_printed_branch)
     mpfr_clears(rho, eps, (mpfr_ptr)0);
 }
 
+/* A gradient-clipping certificate of the Figure-2 configuration (C0 = 20,
+ * C1 = 10, lr = 0.01, λ = 50, T = 11, the code's constant schedule at
+ * ε_R = 1: ρ_eff = ε_R exactly, spec §2.4) with the given claim members. */
+static ul_verdict gc_fig2(const char *claim, ul_audit_report *rep)
+{
+    char text[1024];
+    snprintf(text, sizeof text,
+             "{\"format\":\"ulaudit-certificate/1\",\"method\":\"gradient-clipping\","
+             "\"parameters\":{\"c0\":20,\"c1\":10,\"lr\":0.01,\"lambda\":50,\"steps\":11,"
+             "\"noise\":\"code-constant\",\"eps_renyi\":1},\"claim\":{%s}}",
+             claim);
+    audit_ok(&ul_audit_gradient_clipping, text, rep);
+    return rep->verdict;
+}
+
+Test(audit_koloskova, pabi_near_boundary_is_decided)
+{
+    /* ε at δ = 1e-5 of D_α ≤ α·1 (the oracle's minimum over α; 7.0772 in
+     * spec §2.4), and the Rényi bound D_3 ≤ 3 exactly */
+    mpfr_t rho, eps, three;
+    mpfr_inits2(GC_BITS, rho, eps, (mpfr_ptr)0);
+    mpfr_init2(three, 4 * ORACLE_BITS);
+    mpfr_set_ui(rho, 1, MPFR_RNDN);
+    mpfr_set_ui(three, 3, MPFR_RNDN);
+    oracle_pabi_eps(eps, rho, "1e-5");
+    cr_assert_lt(fabs(mpfr_get_d(eps, MPFR_RNDN) - 7.0772), 1e-4);
+    mpfr_t e4;
+    mpfr_init2(e4, 4 * ORACLE_BITS);
+    mpfr_set(e4, eps, MPFR_RNDN);
+    ul_audit_report rep;
+    /* ε: the audit's α comes from a search in doubles, within ~1e-16 of the
+     * optimum, so claims 1e-12 from the bound are decided both ways */
+    const char *rel_eps[] = {"1e-12", "-1e-12"};
+    for (size_t i = 0; i < 2; i++) {
+        char c[128], claim[256];
+        claim_text(c, sizeof c, e4, rel_eps[i]);
+        snprintf(claim, sizeof claim, "\"eps\":\"%s\",\"delta\":1e-5", c);
+        cr_expect_eq(gc_fig2(claim, &rep),
+                     rel_eps[i][0] == '-' ? UL_VERDICT_UNSUPPORTED : UL_VERDICT_SUPPORTED,
+                     "eps*(1 + %s): %s", rel_eps[i], rep.explanation);
+    }
+    /* D_3 ≤ 3·ρ_eff = 3 is exact: decided 1e-40 from it */
+    const char *rel_ren[] = {"1e-12", "-1e-12", "1e-40", "-1e-40"};
+    for (size_t i = 0; i < 4; i++) {
+        char c[128], claim[256];
+        claim_text(c, sizeof c, three, rel_ren[i]);
+        snprintf(claim, sizeof claim, "\"renyi_order\":3,\"renyi_value\":\"%s\"", c);
+        cr_expect_eq(gc_fig2(claim, &rep),
+                     rel_ren[i][0] == '-' ? UL_VERDICT_UNSUPPORTED : UL_VERDICT_SUPPORTED,
+                     "3*(1 + %s): %s", rel_ren[i], rep.explanation);
+    }
+    mpfr_clears(rho, eps, three, e4, (mpfr_ptr)0);
+}
+
 Test(audit_koloskova, pabi_steps_omitted_takes_the_worse_ceil)
 {
     /* C0 = 0.9, C1 = 3, lr = 0.3, λ = 0: the exact pabi_steps is ⌈0.9/0.9⌉ = 1,
