@@ -188,52 +188,83 @@ void swa_rdp_points_eps(mpfr_ptr out, const char *const *alphas, const char *con
 
 /* ---- Noisy-GD ------------------------------------------------------------------- */
 
+/* e^{−ηλ(1 − ηλ/2)K}/(1 − ηλ/2), the factor of the tight G.15 line
+ * (spec/forget.md Thm G.15, "tighter"), from η, λ and K. */
+static void g15_factor(mpfr_ptr out, mpfr_srcptr eta, mpfr_srcptr lam, mpfr_srcptr K)
+{
+    mpfr_t u, c;
+    mpfr_inits2(mpfr_get_prec(out), u, c, (mpfr_ptr)0);
+    mpfr_mul(u, lam, eta, MPFR_RNDN); /* ηλ */
+    mpfr_div_2ui(c, u, 1, MPFR_RNDN);
+    mpfr_ui_sub(c, 1, c, MPFR_RNDN); /* c = 1 − ηλ/2 */
+    mpfr_mul(u, u, c, MPFR_RNDN);
+    mpfr_mul(u, u, K, MPFR_RNDN);
+    mpfr_neg(u, u, MPFR_RNDN);
+    mpfr_exp(u, u, MPFR_RNDN);
+    mpfr_div(out, u, c, MPFR_RNDN);
+    mpfr_clears(u, c, (mpfr_ptr)0);
+}
+
+/* Thm 5.1: ε_dp/(2q)·g15_factor at η = 1/(2(λ+β)) (spec/forget.md Thm 5.1). */
+static void t51_slope(mpfr_ptr a, const swa_ngd *p, mpfr_srcptr lam, mpfr_srcptr K)
+{
+    mpfr_t eta, t;
+    mpfr_inits2(mpfr_get_prec(a), eta, t, (mpfr_ptr)0);
+    set_dec(eta, p->beta);
+    mpfr_add(eta, eta, lam, MPFR_RNDN);
+    mpfr_mul_2ui(eta, eta, 1, MPFR_RNDN);
+    mpfr_ui_div(eta, 1, eta, MPFR_RNDN);
+    g15_factor(a, eta, lam, K);
+    set_dec(t, p->eps_dp);
+    mpfr_mul(a, a, t, MPFR_RNDN);
+    set_dec(t, p->q);
+    mpfr_div(a, a, t, MPFR_RNDN);
+    mpfr_div_2ui(a, a, 1, MPFR_RNDN);
+    mpfr_clears(eta, t, (mpfr_ptr)0);
+}
+
 void swa_ngd_slope(mpfr_ptr a, const swa_ngd *p)
 {
-    mpfr_t L2, s2, n2, lam, eta, K, t, u;
-    mpfr_inits2(SWA_BITS + 64, L2, s2, n2, lam, eta, K, t, u, (mpfr_ptr)0);
-    set_dec(L2, p->L);
-    mpfr_sqr(L2, L2, MPFR_RNDN);
-    set_dec(s2, p->sigma);
-    mpfr_sqr(s2, s2, MPFR_RNDN);
-    set_dec(n2, p->n);
-    mpfr_sqr(n2, n2, MPFR_RNDN);
-    set_dec(eta, p->eta);
+    mpfr_t t, u, lam, eta, K;
+    mpfr_inits2(SWA_BITS + 64, t, u, lam, eta, K, (mpfr_ptr)0);
     set_dec(K, p->K);
-    mpfr_div(t, L2, s2, MPFR_RNDN);
-    mpfr_div(t, t, n2, MPFR_RNDN); /* L²/(σ²n²) */
+    if (p->thm != SWA_G7)
+        set_dec(lam, p->lambda);
+    if (p->thm == SWA_T51) {
+        t51_slope(a, p, lam, K);
+        mpfr_clears(t, u, lam, eta, K, (mpfr_ptr)0);
+        return;
+    }
+    set_dec(eta, p->eta);
+    set_dec(t, p->L);
+    set_dec(u, p->n);
+    mpfr_div(t, t, u, MPFR_RNDN);
+    set_dec(u, p->sigma);
+    mpfr_div(t, t, u, MPFR_RNDN);
+    mpfr_sqr(t, t, MPFR_RNDN); /* L²/(σ²n²) */
     if (p->thm == SWA_G7) {
-        /* spec/forget.md Thm G.7: ε = q·L²·η·K/(σ²n²) */
+        /* Thm G.7: ε = q·L²·η·K/(σ²n²) */
         mpfr_mul(t, t, eta, MPFR_RNDN);
         mpfr_mul(a, t, K, MPFR_RNDN);
+    } else if (p->thm == SWA_G9) {
+        /* Thm G.9: ε = 4qL²/(λσ²n²)·(1 − e^{−ληK/2}) */
+        mpfr_mul(u, lam, eta, MPFR_RNDN);
+        mpfr_mul(u, u, K, MPFR_RNDN);
+        mpfr_div_2ui(u, u, 1, MPFR_RNDN);
+        mpfr_neg(u, u, MPFR_RNDN);
+        mpfr_expm1(u, u, MPFR_RNDN);
+        mpfr_mul(t, t, u, MPFR_RNDN);
+        mpfr_div(t, t, lam, MPFR_RNDN);
+        mpfr_mul_si(a, t, -4, MPFR_RNDN);
     } else {
-        set_dec(lam, p->lambda);
-        mpfr_div(t, t, lam, MPFR_RNDN); /* L²/(λσ²n²) */
-        mpfr_mul(u, lam, eta, MPFR_RNDN);   /* ηλ */
-        if (p->thm == SWA_G9) {
-            /* Thm G.9: ε = 4qL²/(λσ²n²)·(1 − e^{−ληK/2}) */
-            mpfr_mul(u, u, K, MPFR_RNDN);
-            mpfr_div_2ui(u, u, 1, MPFR_RNDN);
-            mpfr_neg(u, u, MPFR_RNDN);
-            mpfr_expm1(u, u, MPFR_RNDN);
-            mpfr_neg(u, u, MPFR_RNDN);
-            mpfr_mul(t, t, u, MPFR_RNDN);
-            mpfr_mul_2ui(a, t, 2, MPFR_RNDN);
-        } else {
-            /* Thm G.15, the proof's line before relaxation:
-             * R_q ≤ 2qL²/(λσ²n²(1 − ηλ/2))·e^{−ηλ(1 − ηλ/2)K} */
-            mpfr_div_2ui(s2, u, 1, MPFR_RNDN);
-            mpfr_ui_sub(s2, 1, s2, MPFR_RNDN); /* c = 1 − ηλ/2 */
-            mpfr_mul(u, u, s2, MPFR_RNDN);
-            mpfr_mul(u, u, K, MPFR_RNDN);
-            mpfr_neg(u, u, MPFR_RNDN);
-            mpfr_exp(u, u, MPFR_RNDN);
-            mpfr_div(t, t, s2, MPFR_RNDN);
-            mpfr_mul(t, t, u, MPFR_RNDN);
-            mpfr_mul_2ui(a, t, 1, MPFR_RNDN);
-        }
+        /* Thm G.15, the proof's line before relaxation:
+         * R_q ≤ 2qL²/(λσ²n²(1 − ηλ/2))·e^{−ηλ(1 − ηλ/2)K} */
+        g15_factor(u, eta, lam, K);
+        mpfr_mul(t, t, u, MPFR_RNDN);
+        mpfr_div(t, t, lam, MPFR_RNDN);
+        mpfr_mul_2ui(a, t, 1, MPFR_RNDN);
     }
-    mpfr_clears(L2, s2, n2, lam, eta, K, t, u, (mpfr_ptr)0);
+    mpfr_clears(t, u, lam, eta, K, (mpfr_ptr)0);
 }
 
 /* g(t) = a·q + ℓ/(q − 1) at q = 1 + e^t (convex in t). */

@@ -70,17 +70,20 @@ void swa_rdp_points_eps(mpfr_ptr out, const char *const *alphas, const char *con
 
 /* ---- Noisy-GD (Chourasia & Shah; spec/forget.md §6) ------------------------ */
 
-typedef enum { SWA_G7, SWA_G9, SWA_G15 } swa_ngd_thm;
+typedef enum { SWA_G7, SWA_G9, SWA_G15, SWA_T51 } swa_ngd_thm;
 
 typedef struct {
     swa_ngd_thm thm;
-    const char *L, *lambda, *beta, *sigma, *eta, *n, *K; /* K: KAbar for G.15 */
+    const char *L, *lambda, *beta, *sigma, *eta, *n, *K; /* K: KAbar for G.15, Thm 5.1 */
+    const char *eps_dp, *q;                              /* Thm 5.1 only */
 } swa_ngd;
 
 /* The slope a of the bound ε(q) = a·q:
  *   G.7   a = L²ηK/(σ²n²)
  *   G.9   a = 4L²/(λσ²n²)·(1 − e^{−ληK/2})
- *   G.15  a = 2L²/(λσ²n²(1 − ηλ/2))·e^{−ηλ(1 − ηλ/2)K}   (the proof's tight line) */
+ *   G.15  a = 2L²/(λσ²n²(1 − ηλ/2))·e^{−ηλ(1 − ηλ/2)K}   (the proof's tight line)
+ *   Thm 5.1  G.15 at its prescriptions η = 1/(2(λ+β)), σ² = 4qL²/(λ·ε_dp·n²) for
+ *         the certificate's q: a = ε_dp/(2q(1 − ηλ/2))·e^{−ηλ(1 − ηλ/2)K} */
 void swa_ngd_slope(mpfr_ptr a, const swa_ngd *p);
 
 /* min over q > 1 of a·q + log(1/δ)/(q − 1) (Remark 2.1 / Mironov Prop. 3 at

@@ -303,6 +303,7 @@ Test(sweep_rdp_curve, eps_at_delta, .fini = teardown, .timeout = 3600)
 /* The parameters of one Noisy-GD case, as decimal text. */
 typedef struct {
     char L[32], lambda[64], beta[32], sigma[32], eta[64], n[32], K[32], init[128];
+    char eps_dp[32], q[32];
 } ngd_text;
 
 /* G.15's λ and ηλ are drawn so that η and the prescribed initial variance
@@ -341,30 +342,44 @@ static void draw_g15_rates(swa_rng *rng, ngd_text *x)
     mpq_clears(lam, el, eta, sig, t, (mpq_ptr)0);
 }
 
+/* λ, β drawn, η < 1/(λ + β) (G.9's condition) when eta is not NULL. */
+static void draw_convex(swa_rng *rng, ngd_text *x, bool eta)
+{
+    swa_dec(x->lambda, sizeof x->lambda, swa_log_uniform(rng, 1e-3, 1), 3);
+    swa_dec(x->beta, sizeof x->beta, swa_log_uniform(rng, 0.01, 10), 3);
+    double room = 1 / (strtod(x->lambda, NULL) + strtod(x->beta, NULL));
+    if (eta)
+        swa_dec(x->eta, sizeof x->eta, swa_uniform(rng, 0.05, 0.95) * room, 3);
+}
+
 static void draw_ngd(swa_rng *rng, swa_ngd_thm thm, ngd_text *x, swa_ngd *p)
 {
     swa_dec(x->L, sizeof x->L, swa_log_uniform(rng, 0.1, 10), 3);
     swa_dec(x->n, sizeof x->n, (double)swa_log_int(rng, 100, 1000000), 7);
+    swa_dec(x->q, sizeof x->q, swa_log_uniform(rng, 1.1, 100), 5);
+    if (thm == SWA_G15 || thm == SWA_T51)
+        swa_dec(x->K, sizeof x->K, (double)swa_log_int(rng, 1, 2000), 7);
+    else
+        swa_dec(x->K, sizeof x->K, (double)swa_log_int(rng, 1, 100000), 7);
     if (thm == SWA_G15) {
         draw_g15_rates(rng, x);
-        swa_dec(x->K, sizeof x->K, (double)swa_log_int(rng, 1, 2000), 7);
+    } else if (thm == SWA_T51) {
+        draw_convex(rng, x, false); /* η and σ are the theorem's prescriptions */
+        swa_dec(x->eps_dp, sizeof x->eps_dp, swa_log_uniform(rng, 0.01, 10), 3);
     } else {
         swa_dec(x->sigma, sizeof x->sigma, swa_log_uniform(rng, 0.01, 10), 4);
-        swa_dec(x->K, sizeof x->K, (double)swa_log_int(rng, 1, 100000), 7);
-        if (thm == SWA_G9) {
-            double lam = swa_log_uniform(rng, 1e-3, 1), beta = swa_log_uniform(rng, 0.01, 10);
-            swa_dec(x->lambda, sizeof x->lambda, lam, 3);
-            swa_dec(x->beta, sizeof x->beta, beta, 3);
-            double room = 1 / (strtod(x->lambda, NULL) + strtod(x->beta, NULL));
-            swa_dec(x->eta, sizeof x->eta, swa_uniform(rng, 0.05, 0.95) * room, 3);
-        } else {
+        if (thm == SWA_G9)
+            draw_convex(rng, x, true);
+        else
             swa_dec(x->eta, sizeof x->eta, swa_log_uniform(rng, 1e-3, 1), 3);
-        }
     }
-    *p = (swa_ngd){thm, x->L, x->lambda, x->beta, x->sigma, x->eta, x->n, x->K};
+    *p = (swa_ngd){thm, x->L, x->lambda, x->beta, x->sigma, x->eta, x->n, x->K, x->eps_dp, x->q};
 }
 
-static void ngd_params_json(char *buf, size_t len, swa_ngd_thm thm, const ngd_text *x)
+/* The parameters; Thm 5.1's q goes there for an (ε, δ) claim (its σ is
+ * prescribed at that order), else it is the claim's renyi_order. */
+static void ngd_params_json(char *buf, size_t len, swa_ngd_thm thm, const ngd_text *x,
+                            bool renyi)
 {
     if (thm == SWA_G7)
         snprintf(buf, len,
@@ -376,12 +391,23 @@ static void ngd_params_json(char *buf, size_t len, swa_ngd_thm thm, const ngd_te
                  "\"theorem\": \"g9\", \"L\": \"%s\", \"lambda\": \"%s\", \"beta\": \"%s\", "
                  "\"sigma\": \"%s\", \"eta\": \"%s\", \"n\": %s, \"K\": %s",
                  x->L, x->lambda, x->beta, x->sigma, x->eta, x->n, x->K);
-    else
+    else if (thm == SWA_G15)
         snprintf(buf, len,
                  "\"theorem\": \"g15\", \"L\": \"%s\", \"lambda\": \"%s\", \"beta\": \"%s\", "
                  "\"sigma\": \"%s\", \"eta\": \"%s\", \"n\": %s, \"KAbar\": %s, "
                  "\"init_var\": \"%s\"",
                  x->L, x->lambda, x->beta, x->sigma, x->eta, x->n, x->K, x->init);
+    else if (renyi)
+        snprintf(buf, len,
+                 "\"theorem\": \"thm51\", \"L\": \"%s\", \"lambda\": \"%s\", \"beta\": "
+                 "\"%s\", \"n\": %s, \"eps_dp\": \"%s\", \"KAbar\": %s",
+                 x->L, x->lambda, x->beta, x->n, x->eps_dp, x->K);
+    else /* the schema wants the deletion budget: eps_dd = eps_dp meets 0 < eps_dd <= eps_dp */
+        snprintf(buf, len,
+                 "\"theorem\": \"thm51\", \"L\": \"%s\", \"lambda\": \"%s\", \"beta\": "
+                 "\"%s\", \"n\": %s, \"eps_dp\": \"%s\", \"eps_dd\": \"%s\", \"KAbar\": %s, "
+                 "\"q\": \"%s\"",
+                 x->L, x->lambda, x->beta, x->n, x->eps_dp, x->eps_dp, x->K, x->q);
 }
 
 /* Alternating claims: the Rényi value at a drawn order q (a·q), and ε at a
@@ -399,8 +425,8 @@ static void sweep_ngd(swa_ngd_thm thm, const char *name, uint64_t seed)
         memset(&x, 0, sizeof x);
         swa_ngd p;
         draw_ngd(&rng, thm, &x, &p);
-        char q[32], delta[32], claim_hi[160], claim_lo[160], hi[64], lo[64], oracle[200];
-        swa_dec(q, sizeof q, swa_log_uniform(&rng, 1.1, 100), 5);
+        const char *q = x.q;
+        char delta[32], claim_hi[160], claim_lo[160], hi[64], lo[64], oracle[200];
         swa_dec(delta, sizeof delta, swa_log_uniform(&rng, 1e-10, 1e-3), 2);
         swa_ngd_slope(a, &p);
         bool renyi = t.cases % 2 == 0;
@@ -421,7 +447,7 @@ static void sweep_ngd(swa_ngd_thm thm, const char *name, uint64_t seed)
         mpfr_snprintf(oracle, sizeof oracle, "%s = %.20Re (slope a = %.20Re)",
                       renyi ? "renyi_value" : "eps", b, a);
         char params[1024], ca[2048], cb[2048];
-        ngd_params_json(params, sizeof params, thm, &x);
+        ngd_params_json(params, sizeof params, thm, &x, renyi);
         const char *f = CERT_HEAD "noisy-gd\", \"parameters\": {%s}, \"claim\": {%s}}";
         snprintf(ca, sizeof ca, f, params, claim_hi);
         snprintf(cb, sizeof cb, f, params, claim_lo);
@@ -445,6 +471,11 @@ Test(sweep_noisy_gd, g9, .fini = teardown, .timeout = 3600)
 Test(sweep_noisy_gd, g15, .fini = teardown, .timeout = 3600)
 {
     sweep_ngd(SWA_G15, "noisy-gd g15", 0x96D70015ull);
+}
+
+Test(sweep_noisy_gd, thm51, .fini = teardown, .timeout = 3600)
+{
+    sweep_ngd(SWA_T51, "noisy-gd thm51", 0x96D70051ull);
 }
 
 /* ==== dp-sgd-group ========================================================== */
