@@ -1109,6 +1109,40 @@ static ul_status audit_op(const ul_cert *c, const ul_num_precision *want, ul_aud
 
 /* ---- calibration ------------------------------------------------------------------------- */
 
+/* s ⊇ the smallest σ reaching the claim, its upper end certified safe, a
+ * few digits beyond those printed (so that the safe end rounded up is the
+ * smallest safe σ at that many digits). */
+static ul_status calibrate_target(const gcert *g, const ul_num_precision *want, mpfi_ptr s,
+                                  char *err, size_t errlen)
+{
+    ul_num_precision fine = *want;
+    fine.digits = want->digits + 5;
+    if (g->eps != NULL) {
+        if (ul_audit_dcmp(g->delta, "0") == 0)
+            return ul_fail(err, errlen, UL_ENOROOT,
+                           "$.claim.delta: no sigma reaches delta = 0 (the Gaussian mechanism is "
+                           "never (eps, 0)-DP)");
+        if (ul_audit_dcmp(g->delta, "1") >= 0)
+            return ul_fail(err, errlen, UL_EINPUT,
+                           "$.claim.delta: delta = 1 holds for every sigma; nothing to calibrate");
+        return sigma_needed(g, &fine, s, err, errlen);
+    }
+    if (ul_audit_dcmp(g->rho, "0") == 0)
+        return ul_fail(err, errlen, UL_ENOROOT,
+                       "$.claim.renyi_value: no sigma reaches a Renyi divergence of 0");
+    /* σ ≥ √(α·S/(2ρ)) (Mironov 2017 Prop. 7) */
+    mpq_t a, v;
+    mpq_inits(a, v, NULL);
+    ul_num_decimal_to_mpq(a, g->alpha);
+    ul_num_decimal_to_mpq(v, g->rho);
+    mpfi_set_prec(s, (mpfr_prec_t)(fine.digits * 3.33) + 64);
+    renyi_enclose(s, g, false, a);
+    mpfi_div_q(s, s, v);
+    mpfi_sqrt(s, s);
+    mpq_clears(a, v, NULL);
+    return UL_OK;
+}
+
 static ul_status calibrate_common(const ul_cert *c, bool is_op, const ul_num_precision *want,
                                   char **completed, char *err, size_t errlen)
 {
@@ -1119,92 +1153,41 @@ static ul_status calibrate_common(const ul_cert *c, bool is_op, const ul_num_pre
         st = ul_fail(err, errlen, UL_EINPUT,
                      "%s: a list of per-release sigmas; calibrate fills in one sigma for every "
                      "release (give it as one value, or leave it out)", g.sigma_path);
-    if (st != UL_OK) {
-        gcert_clear(&g);
-        return st;
-    }
     /* a σ that already supports the claim is kept */
-    if (g.sigma != NULL) {
-        ul_audit_report rep;
+    ul_audit_report rep;
+    if (st == UL_OK && g.sigma != NULL) {
         st = audit_common(c, is_op, want, &rep, err, errlen);
         if (st == UL_OK && rep.verdict == UL_VERDICT_SUPPORTED) {
-            st = ul_cert_to_json_with(c, "parameters", "sigma", g.sigma, completed, err,
-                                      errlen);
-            gcert_clear(&g);
-            return st;
-        }
-        if (st != UL_OK) {
+            st = ul_cert_to_json_with(c, "parameters", "sigma", g.sigma, completed, err, errlen);
             gcert_clear(&g);
             return st;
         }
     }
-    /* σ* a few digits beyond those printed, so that its safe end rounded up
-     * is the smallest safe σ at that many digits */
-    ul_num_precision fine = *want;
-    fine.digits = want->digits + 5;
     mpfi_t s;
     mpfi_init2(s, 64);
-    if (g.eps != NULL) {
-        int c0, c1;
-        ul_num_decimal_compare(g.delta, "0", &c0);
-        ul_num_decimal_compare(g.delta, "1", &c1);
-        if (c0 == 0)
-            st = ul_fail(err, errlen, UL_ENOROOT,
-                         "$.claim.delta: no sigma reaches delta = 0 (the Gaussian mechanism is "
-                         "never (eps, 0)-DP)");
-        else if (c1 >= 0)
-            st = ul_fail(err, errlen, UL_EINPUT,
-                         "$.claim.delta: delta = 1 holds for every sigma; nothing to calibrate");
-        else
-            st = sigma_needed(&g, &fine, s, err, errlen);
-    } else {
-        int cz;
-        ul_num_decimal_compare(g.rho, "0", &cz);
-        if (cz == 0) {
-            st = ul_fail(err, errlen, UL_ENOROOT,
-                         "$.claim.renyi_value: no sigma reaches a Renyi divergence of 0");
-        } else {
-            /* σ ≥ √(α·S/(2ρ)) (Mironov 2017 Prop. 7) */
-            mpq_t a, v;
-            mpq_inits(a, v, NULL);
-            ul_num_decimal_to_mpq(a, g.alpha);
-            ul_num_decimal_to_mpq(v, g.rho);
-            mpfi_set_prec(s, (mpfr_prec_t)(want->digits * 3.33) + 64);
-            renyi_enclose(s, &g, false, a);
-            mpfi_div_q(s, s, v);
-            mpfi_sqrt(s, s);
-            mpq_clears(a, v, NULL);
-        }
-    }
+    if (st == UL_OK)
+        st = calibrate_target(&g, want, s, err, errlen);
+    char *text = NULL, *out = NULL;
     if (st == UL_OK) {
         /* the safe end, rounded up to the digits asked for */
         mpfr_t hi;
         mpfr_init2(hi, mpfi_get_prec(s));
         mpfi_get_right(hi, s);
-        char *text = ul_num_format(hi, want->digits, MPFR_RNDU);
+        text = ul_num_format(hi, want->digits, MPFR_RNDU);
         mpfr_clear(hi);
-        char *out = NULL;
-        char e2[512];
-        ul_status s2 = ul_cert_to_json_with(c, "parameters", "sigma", text, &out, e2, sizeof e2);
-        /* audit the completed certificate: it must be supported */
-        ul_cert *done = NULL;
-        if (s2 == UL_OK)
-            s2 = ul_cert_load_buffer(out, strlen(out), &done, e2, sizeof e2);
-        ul_audit_report rep;
-        ul_audit_report_init(&rep);
-        if (s2 == UL_OK)
-            s2 = audit_common(done, is_op, want, &rep, e2, sizeof e2);
-        if (s2 != UL_OK || rep.verdict != UL_VERDICT_SUPPORTED) {
-            st = ul_fail(err, errlen, UL_EINPUT,
-                         "%s: the calibrated sigma %s did not audit as supported (%s)",
-                         g.sigma_path, text, s2 != UL_OK ? e2 : ul_verdict_name(rep.verdict));
-            free(out);
-        } else {
-            *completed = out;
-        }
-        ul_cert_free(done);
-        free(text);
+        st = ul_cert_to_json_with(c, "parameters", "sigma", text, &out, err, errlen);
     }
+    char why[512];
+    if (st == UL_OK && !ul_audit_recheck_supported(out, is_op ? audit_op : audit_gauss, want, why,
+                                                   sizeof why)) {
+        st = ul_fail(err, errlen, UL_EINPUT,
+                     "%s: the calibrated sigma %s did not audit as supported (%s)", g.sigma_path,
+                     text, why);
+        free(out);
+        out = NULL;
+    }
+    *completed = out;
+    free(text);
     mpfi_clear(s);
     gcert_clear(&g);
     return st;

@@ -163,6 +163,66 @@ static void rdp_forensics(ul_audit_report *rep, const rcert *r)
     free(v);
 }
 
+/* The other conversion (also a theorem) beside the cited one, which decides;
+ * *reaches: it would support the claim. */
+static ul_status rdp_other(const rcert *r, const ul_num_precision *want, ul_audit_report *rep,
+                           bool *reaches, char *err, size_t errlen)
+{
+    ul_rdp_conversion oc = r->conv == UL_RDP_MIRONOV ? UL_RDP_BBGHS : UL_RDP_MIRONOV;
+    ul_num_value other;
+    ul_num_value_init(&other, 64);
+    ul_num_report nr = {0, false};
+    size_t best = 0;
+    ul_status st = ul_renyi_points_certified(UL_RDP_TO_EPS, r->alphas, r->rdps, r->n, r->delta, oc,
+                                             want, &other, &best, &nr, err, errlen);
+    if (st == UL_ECAP)
+        st = UL_OK;
+    *reaches = false;
+    if (st == UL_OK) {
+        char label[128];
+        snprintf(label, sizeof label, "eps by the %s conversion instead (best alpha = %.40s)",
+                 ul_renyi_conversion_name(oc), r->alphas[best]);
+        ul_audit_number_set(&rep->other_variant, oc == UL_RDP_MIRONOV ? "eps_mironov" : "eps_bbghs",
+                            label, &other, want->digits);
+        ul_audit_report scratch;
+        ul_audit_report_init(&scratch);
+        *reaches = ul_audit_compare(&scratch, "eps", "", &other, r->eps, false, want->digits) ==
+                   UL_VERDICT_SUPPORTED;
+    }
+    ul_num_value_clear(&other);
+    return st;
+}
+
+/* What the cited conversion does certify: δ at the claimed ε, ε at the
+ * claimed δ, and the best listed order. */
+static ul_status rdp_reach(const rcert *r, const ul_num_precision *want, ul_audit_report *rep,
+                           const ul_num_value *eps, size_t best, char *err, size_t errlen)
+{
+    ul_num_value delta;
+    ul_num_value_init(&delta, 64);
+    ul_num_report nr = {0, false};
+    size_t bd;
+    ul_status st = ul_renyi_points_certified(UL_RDP_TO_DELTA, r->alphas, r->rdps, r->n, r->eps,
+                                             r->conv, want, &delta, &bd, &nr, err, errlen);
+    if (st == UL_ECAP)
+        st = UL_OK;
+    if (st == UL_OK) {
+        ul_audit_number_set(&rep->would_reach[rep->n_would_reach++], "delta",
+                            "the delta the cited conversion certifies at the claimed eps", &delta,
+                            want->digits);
+        ul_audit_number_set(&rep->would_reach[rep->n_would_reach++], "eps",
+                            "the eps the cited conversion certifies at the claimed delta", eps,
+                            want->digits);
+        ul_audit_number *n = &rep->would_reach[rep->n_would_reach++];
+        n->key = "alpha_best";
+        snprintf(n->label, sizeof n->label, "the listed order giving that eps");
+        snprintf(n->lo, sizeof n->lo, "%.90s", r->alphas[best]);
+        snprintf(n->hi, sizeof n->hi, "%.90s", r->alphas[best]);
+    }
+    ul_num_value_clear(&delta);
+    return st;
+}
+
 static ul_status audit_rdp(const ul_cert *c, const ul_num_precision *want, ul_audit_report *rep,
                            char *err, size_t errlen)
 {
@@ -171,7 +231,6 @@ static ul_status audit_rdp(const ul_cert *c, const ul_num_precision *want, ul_au
     ul_status st = rcert_read(c, &r, err, errlen);
     if (st != UL_OK)
         return st;
-    int digits = want->digits;
     snprintf(rep->claim, sizeof rep->claim, "(eps, delta) = (%s, %s) from %zu listed RDP point%s",
              r.eps, r.delta, r.n, r.n == 1 ? "" : "s");
     snprintf(rep->theorem, sizeof rep->theorem,
@@ -182,54 +241,16 @@ static ul_status audit_rdp(const ul_cert *c, const ul_num_precision *want, ul_au
                UL_PRE_HOLDS);
     ul_pre_add(&rep->pre, "rdps_nonneg", "every listed RDP value rho_i >= 0", UL_PRE_HOLDS);
 
-    ul_num_value eps, other, delta;
+    ul_num_value eps;
     ul_num_value_init(&eps, 64);
-    ul_num_value_init(&other, 64);
-    ul_num_value_init(&delta, 64);
-    size_t best = 0, best_other = 0;
+    size_t best = 0;
     st = decide(&r, want, rep, &eps, &best, err, errlen);
 
-    ul_rdp_conversion oc = r.conv == UL_RDP_MIRONOV ? UL_RDP_BBGHS : UL_RDP_MIRONOV;
     bool other_reaches = false;
-    if (st == UL_OK) {
-        ul_num_report nr = {0, false};
-        st = ul_renyi_points_certified(UL_RDP_TO_EPS, r.alphas, r.rdps, r.n, r.delta, oc, want,
-                                       &other, &best_other, &nr, err, errlen);
-        if (st == UL_ECAP)
-            st = UL_OK;
-        if (st == UL_OK) {
-            char label[128];
-            snprintf(label, sizeof label, "eps by the %s conversion instead (best alpha = %.40s)",
-                     ul_renyi_conversion_name(oc), r.alphas[best_other]);
-            ul_audit_number_set(&rep->other_variant,
-                                oc == UL_RDP_MIRONOV ? "eps_mironov" : "eps_bbghs", label, &other,
-                                digits);
-            ul_audit_report scratch;
-            ul_audit_report_init(&scratch);
-            other_reaches = ul_audit_compare(&scratch, "eps", "", &other, r.eps, false, digits) ==
-                            UL_VERDICT_SUPPORTED;
-        }
-    }
+    if (st == UL_OK)
+        st = rdp_other(&r, want, rep, &other_reaches, err, errlen);
     if (st == UL_OK && rep->verdict != UL_VERDICT_SUPPORTED) {
-        ul_num_report nr = {0, false};
-        size_t bd;
-        st = ul_renyi_points_certified(UL_RDP_TO_DELTA, r.alphas, r.rdps, r.n, r.eps, r.conv,
-                                       want, &delta, &bd, &nr, err, errlen);
-        if (st == UL_ECAP)
-            st = UL_OK;
-        if (st == UL_OK) {
-            ul_audit_number_set(&rep->would_reach[rep->n_would_reach++], "delta",
-                                "the delta the cited conversion certifies at the claimed eps",
-                                &delta, digits);
-            ul_audit_number_set(&rep->would_reach[rep->n_would_reach++], "eps",
-                                "the eps the cited conversion certifies at the claimed delta",
-                                &eps, digits);
-            ul_audit_number *n = &rep->would_reach[rep->n_would_reach++];
-            n->key = "alpha_best";
-            snprintf(n->label, sizeof n->label, "the listed order giving that eps");
-            snprintf(n->lo, sizeof n->lo, "%.90s", r.alphas[best]);
-            snprintf(n->hi, sizeof n->hi, "%.90s", r.alphas[best]);
-        }
+        st = rdp_reach(&r, want, rep, &eps, best, err, errlen);
         if (st == UL_OK && rep->verdict == UL_VERDICT_UNSUPPORTED)
             rdp_forensics(rep, &r);
     }
@@ -253,7 +274,9 @@ static ul_status audit_rdp(const ul_cert *c, const ul_num_precision *want, ul_au
                 ul_audit_explain(rep,
                                  "The %s conversion from the same points does reach the claim: "
                                  "the certificate cites the weaker conversion.",
-                                 ul_renyi_conversion_name(oc));
+                                 ul_renyi_conversion_name(r.conv == UL_RDP_MIRONOV
+                                                              ? UL_RDP_BBGHS
+                                                              : UL_RDP_MIRONOV));
             if (rep->forensics[0] == '\0')
                 ul_audit_explain(rep,
                                  "None of the known faulty recipes (a Renyi value read as "
@@ -267,8 +290,6 @@ static ul_status audit_rdp(const ul_cert *c, const ul_num_precision *want, ul_au
         }
     }
     ul_num_value_clear(&eps);
-    ul_num_value_clear(&other);
-    ul_num_value_clear(&delta);
     return st;
 }
 
