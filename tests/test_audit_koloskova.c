@@ -786,6 +786,15 @@ Test(audit_koloskova, pabi_steps_omitted_takes_the_worse_ceil)
     cr_assert_eq(rep.verdict, UL_VERDICT_UNSUPPORTED, "%s", rep.explanation);
     cr_assert_lt(fabs(strtod(rep.recomputed.lo, NULL) - 14.58), 1e-14);
     cr_assert(strstr(rep.explanation, "double-precision ceil") != NULL, "%s", rep.explanation);
+    /* D_2 ≤ 15 holds with either T; the bound reported is the larger, 14.58 */
+    audit_ok(&ul_audit_gradient_clipping,
+             "{\"format\":\"ulaudit-certificate/1\",\"method\":\"gradient-clipping\","
+             "\"parameters\":{\"c0\":0.9,\"c1\":3,\"lr\":0.3,\"lambda\":0,"
+             "\"noise\":\"given\",\"sigma\":1},"
+             "\"claim\":{\"renyi_order\":2,\"renyi_value\":15}}",
+             &rep);
+    cr_assert_eq(rep.verdict, UL_VERDICT_SUPPORTED, "%s", rep.explanation);
+    cr_assert_lt(fabs(strtod(rep.recomputed.hi, NULL) - 14.58), 1e-14);
     /* the same run with steps = 1 stated: supported (12.96 ≤ 13) */
     audit_ok(&ul_audit_gradient_clipping,
              "{\"format\":\"ulaudit-certificate/1\",\"method\":\"gradient-clipping\","

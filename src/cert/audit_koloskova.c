@@ -1994,10 +1994,23 @@ static void gc_other_branch(const gc_eval *e, gc_branch_how how, const ul_num_pr
     gc_eval_clear(&o);
 }
 
+/* Whether evaluation a is the reading less favourable to the claim than b:
+ * a worse verdict, or the same verdict from a larger bound on the same claim. */
+static bool gc_worse_eval(const gc_eval *a, const gc_eval *b)
+{
+    int ra = ul_audit_verdict_rank(a->verdict), rb = ul_audit_verdict_rank(b->verdict);
+    if (ra != rb || a->undecided_pre || b->undecided_pre || a->ren_decides != b->ren_decides)
+        return ra > rb;
+    const ul_num_value *va = a->ren_decides ? &a->ren : &a->eps;
+    const ul_num_value *vb = b->ren_decides ? &b->ren : &b->eps;
+    return mpfr_greater_p(&va->enclosure->right, &vb->enclosure->right);
+}
+
 /* The public code computes pabi_steps with double-precision ceil (spec
  * §4.7), the exact T is what its formula means: with steps omitted either
- * may be the run's T, so the verdict is the worse of the two.  Returns the
- * evaluation at the code's T when it decides (else NULL); q holds its problem. */
+ * may be the run's T, so the verdict is the worse of the two (on a tie, the
+ * larger bound is reported).  Returns the evaluation at the code's T when it
+ * decides (else NULL); q holds its problem. */
 static gc_eval *gc_code_ceil(const gc_eval *e, ul_kol_pabi_problem *q, gc_eval *alt,
                              bool *alt_used, const ul_num_precision *want, ul_audit_report *rep)
 {
@@ -2018,8 +2031,7 @@ static gc_eval *gc_code_ceil(const gc_eval *e, ul_kol_pabi_problem *q, gc_eval *
         ul_audit_explain(rep, "The public code's pabi_steps in double precision is T = %lu "
                               "(spec/koloskova.md 4.7); the bound at that T is not computed.",
                          q->steps);
-        return ul_audit_verdict_rank(alt->verdict) > ul_audit_verdict_rank(e->verdict) ? alt
-                                                                                     : NULL;
+        return gc_worse_eval(alt, e) ? alt : NULL;
     }
     char rtext[160];
     value_text(rtext, sizeof rtext, &alt->rho, 8);
@@ -2029,7 +2041,7 @@ static gc_eval *gc_code_ceil(const gc_eval *e, ul_kol_pabi_problem *q, gc_eval *
                      "be the run's, so the verdict is the worse of the two; at T = %lu rho_eff "
                      "= %s and the claim is %s.",
                      q->steps, e->pb->steps, q->steps, rtext, verdict_word(v));
-    return ul_audit_verdict_rank(v) > ul_audit_verdict_rank(e->verdict) ? alt : NULL;
+    return gc_worse_eval(alt, e) ? alt : NULL;
 }
 
 /* The ρ* an unsupported claim needs: value/α for a Rényi claim, else the
