@@ -1614,9 +1614,35 @@ static bool linear_eps(const char *rho_text, const char *delta, ul_rdp_conversio
     return st == UL_OK || st == UL_ECAP;
 }
 
+/* ε of D_α ≤ α·ρ at log δ = ld in doubles, minimised over α by golden
+ * section on log(α − 1) (renyi.h's conversions: Balle et al. 2020 Thm 21
+ * with its clamp at 0 and KL shortcut, or Mironov 2017 Prop. 3).  A search
+ * aid only, never a bound. */
+static double linear_eps_d(double rho, double ld, ul_rdp_conversion conv)
+{
+    if (conv == UL_RDP_BBGHS && 2 * ld >= log(-expm1(-rho)))
+        return 0;
+    double a = log(1e-12), b = log(1e15);
+    const double g = 0.6180339887498949;
+    double fa[2];
+    for (int it = 0; it < 200 && b - a > 1e-10; it++) {
+        double t[2] = {b - g * (b - a), a + g * (b - a)};
+        for (int k = 0; k < 2; k++) {
+            double am1 = exp(t[k]), al = 1 + am1;
+            fa[k] = conv == UL_RDP_MIRONOV ? al * rho - ld / am1
+                                           : al * rho + log1p(-1 / al) - (ld + log(al)) / am1;
+        }
+        if (fa[0] <= fa[1])
+            b = t[1];
+        else
+            a = t[0];
+    }
+    return fmax(0, fmin(fa[0], fa[1]));
+}
+
 /* The largest ρ (6 significant digits, rounded down) whose certified ε at
- * delta is ≤ eps, searched by bisection in log ρ below rho_hi; false when
- * none is found. */
+ * delta is ≤ eps: bisection in log ρ below rho_hi in doubles, then the
+ * candidate certified; false when none is found. */
 static bool largest_rho(const char *eps, const char *delta, ul_rdp_conversion conv, double rho_hi,
                         char *out, size_t outlen)
 {
@@ -1625,21 +1651,19 @@ static bool largest_rho(const char *eps, const char *delta, ul_rdp_conversion co
     mpfr_set_str(target, eps, 10, MPFR_RNDD);
     ul_num_value v;
     ul_num_value_init(&v, 64);
-    double lo = log(rho_hi) - 60, hi = log(rho_hi);
+    double lo = log(rho_hi) - 60, hi = log(rho_hi), e = strtod(eps, NULL);
+    double ld = log(strtod(delta, NULL));
     char text[64];
     bool found = false;
     for (int it = 0; it < 80; it++) {
         double mid = 0.5 * (lo + hi);
-        snprintf(text, sizeof text, "%.6e", exp(mid));
-        bool ok =
-            linear_eps(text, delta, conv, 8, &v) && mpfr_lessequal_p(&v.enclosure->right, target);
-        if (ok)
+        if (linear_eps_d(exp(mid), ld, conv) <= e)
             lo = mid;
         else
             hi = mid;
     }
     /* certify the final candidate, cut down to 6 significant digits (a few
-     * units lower if the search's double rounding put it just above ρ*) */
+     * units lower if the search's double arithmetic put it just above ρ*) */
     double x = exp(lo);
     int e10 = (int)floor(log10(x)) - 5;
     long mant = (long)floor(x / pow(10, e10));
@@ -2140,6 +2164,20 @@ static void gc_would_reach(const gc_eval *e, ul_audit_report *rep)
     mpfi_clear(need);
 }
 
+/* The public code's conversion in doubles (spec §3 dp_accountant, §4.1: ε_R
+ * at every order, min over linspace(1.001, 1000, 10000)): only to decide
+ * whether the certified recipe is worth evaluating. */
+static double gc_code_eps_d(double eps_r, double ld)
+{
+    double best = INFINITY;
+    for (int i = 0; i < 10000; i++) {
+        double a = 1.001 + i * 998.999 / 9999.0;
+        double e = eps_r + log((a - 1) / a) - (ld + log(a)) / (a - 1);
+        best = e < best ? e : best;
+    }
+    return best;
+}
+
 /* Forensics on an unsupported claim: a Rényi value read as ε. */
 static void gc_forensics(const gc_eval *e, ul_audit_report *rep)
 {
@@ -2176,7 +2214,9 @@ static void gc_forensics(const gc_eval *e, ul_audit_report *rep)
              "a Renyi value read as eps: the claimed eps %s is the code's Renyi target eps_R "
              "(the figures' eps labels, spec/koloskova.md 3, 4.1)",
              g->eps);
-    else if (ul_kol_pabi_code_eps_certified(er, g->delta, &w, &ce, &gi, &nr, e2, sizeof e2) ==
+    else if (fabs(gc_code_eps_d(strtod(er, NULL), log(strtod(g->delta, NULL))) -
+                  strtod(g->eps, NULL)) <= 1e-6 * strtod(g->eps, NULL) &&
+             ul_kol_pabi_code_eps_certified(er, g->delta, &w, &ce, &gi, &nr, e2, sizeof e2) ==
                  UL_OK &&
              agrees_value(g->eps, &ce))
         setf(rep->forensics, sizeof rep->forensics,
