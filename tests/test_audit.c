@@ -1141,3 +1141,43 @@ Test(audit, tiny_delta_is_read_by_both_gaussian_methods)
                                   "\"eps\": 620, \"delta\": \"1e-20001\"")),
                  UL_VERDICT_SUPPORTED);
 }
+
+Test(audit, noisy_gd_one_directional_theorems_give_one_sided_eps_delta)
+{
+    /* Thm 5.2(2) bounds R_q(unlearned ‖ Gibbs) and Thm 4.3 composes one-directional
+     * budgets: Remark 2.1 gives P[unlearned ∈ O] ≤ e^ε P[reference ∈ O] + δ only.
+     * The same generous claim (ε = 20 at δ = 1e-5; the Rényi bounds here are below
+     * 0.2 and log(1e5)/(q − 1) = 11.5 at q = 2) is supported one-sided and not
+     * two-sided (the default reading). */
+    static const char *const params[] = {
+        "\"theorem\": \"thm52-deletion\", \"q\": 2, \"L\": 1, \"lambda\": 1, \"beta\": 1, "
+        "\"sigma\": 0.1, \"eta\": 0.0002, \"n\": 1000, \"d\": 2, \"r\": 1, \"KA\": 11431, "
+        "\"KAbar\": 22880, \"eps_dp\": 1, \"eps_dd\": 0.5, \"logB\": 0.5",
+        "\"theorem\": \"thm43\", \"q\": 2, \"L\": 1, \"sigma\": 0.05, \"eta\": 0.01, \"n\": 1000, "
+        "\"KA\": 1000, \"KAbar\": 100, \"eps_dd\": 0.05, \"p\": 2, \"s\": 20",
+    };
+    for (int i = 0; i < 2; i++) {
+        char text[1024];
+        snprintf(text, sizeof text, NGD("%s", "\"eps\": 20, \"delta\": 1e-5"), params[i]);
+        cr_assert_eq(verdict_of(&ul_audit_noisy_gd, text), UL_VERDICT_UNSUPPORTED, "%d", i);
+        snprintf(text, sizeof text, NGD("%s", "\"eps\": 20, \"delta\": 1e-5, \"one_sided\": true"),
+                 params[i]);
+        cr_assert_eq(verdict_of(&ul_audit_noisy_gd, text), UL_VERDICT_SUPPORTED, "%d", i);
+    }
+    /* G.15 is symmetric in the two runs: its two-sided reading stands */
+    cr_assert_eq(verdict_of(&ul_audit_noisy_gd,
+                            NGD("\"theorem\": \"g15\", \"L\": 1, \"lambda\": 0.1, \"beta\": 1, "
+                                "\"sigma\": 0.01, \"eta\": 0.4, \"n\": 1000, \"KAbar\": 50",
+                                "\"eps\": 20, \"delta\": 1e-5")),
+                 UL_VERDICT_SUPPORTED);
+    /* one_sided without an (ε, δ) claim is refused */
+    ul_audit_report rep;
+    char err[512] = "";
+    cr_assert_eq(audit_text(&ul_audit_noisy_gd,
+                            NGD("\"theorem\": \"g7\", \"L\": 1, \"sigma\": 0.01, \"eta\": 0.1, "
+                                "\"n\": 1000, \"K\": 100",
+                                "\"renyi_order\": 2, \"renyi_value\": 1, \"one_sided\": true"),
+                            &rep, &WANT, err, sizeof err),
+                 UL_EINPUT);
+    cr_assert(strstr(err, "$.claim.one_sided") != NULL, "%s", err);
+}

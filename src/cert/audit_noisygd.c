@@ -52,7 +52,10 @@
  *   variant    string             "corrected" (default) | "printed": thm43 (unobserved
  *                                 runs composed or not, spec §9 item 2), thm52-deletion
  *                                 (G.22's step-size condition, item 3), thm51's (17)
- *                                 utility bound for stated.KA (item 10)
+ *                                 utility bound for stated.KA (item 10).  The variant
+ *                                 cited is reported; the verdict is decided by the
+ *                                 corrected form only (a printed form with a known
+ *                                 error never supports a claim)
  *
  * "claim" (at least one complete pair):
  *   renyi_order, renyi_value   the (q, ε) pair: RDP (g7, g9, thm52-privacy),
@@ -62,6 +65,11 @@
  *                              theorem's Rényi bound (best q for the bounds
  *                              linear in q: g7, g9, g15, thm51, thm52-privacy;
  *                              at the given q otherwise)
+ *   one_sided                  bool (default false): the (ε, δ) reading is one-
+ *                              sided (P[unlearned ∈ O] ≤ e^ε P[reference ∈ O] + δ
+ *                              only).  Absent, the claim is read two-sided (Def
+ *                              2.1), which thm52-deletion and thm43 (one-
+ *                              directional Rényi bounds) never support
  *
  * "stated" (optional; checked in this order):
  *   eta        decimal            thm51: the prescribed step size it computed
@@ -296,6 +304,19 @@ static const struct {
               true, false},
 };
 
+/* Whether the theorem bounds the Rényi divergence in one direction only, so
+ * that it gives one-sided (ε, δ) (Remark 2.1) and no two-sided claim (Def
+ * 2.1): Thm 5.2(2) bounds R_q(μ_i ‖ π(D_i)), π the Gibbs law (G.22), and Thm
+ * 4.3 composes one-directional deletion budgets (spec/forget.md sec. 2, 5).
+ * RDP (G.7, G.9, Thm 5.2(1)) holds for both orders of every neighbouring
+ * pair; G.15's tracing-diffusion argument is symmetric in the two runs (G.13's
+ * drift bound 2L/n is symmetric and G.14 gives both laws the same LSI), so it
+ * bounds both directions. */
+static bool one_directional(ngd_thm t)
+{
+    return t == T_52D || t == T_43;
+}
+
 static const ul_field_spec NGD_CLAIM[] = {
     {.name = "renyi_order",
      .type = UL_FIELD_DECIMAL,
@@ -320,6 +341,10 @@ static const ul_field_spec NGD_CLAIM[] = {
      .hi = "1",
      .hi_strict = true,
      .doc = "an (eps, delta) reading"},
+    {.name = "one_sided",
+     .type = UL_FIELD_BOOL,
+     .doc = "the (eps, delta) reading is one-sided, P[unlearned in O] <= e^eps P[reference in O] "
+            "+ delta only (default false: two-sided, Def 2.1)"},
 };
 #define NGD_N_CLAIM (sizeof NGD_CLAIM / sizeof NGD_CLAIM[0])
 
@@ -349,6 +374,7 @@ typedef struct {
     const char *q;           /* the order, from the claim or the parameters (or NULL) */
     const char *r_value;     /* claimed Rényi value */
     const char *eps, *delta; /* claimed (ε, δ) */
+    bool one_sided;          /* claim.one_sided: the (ε, δ) claim is one-sided */
     const char *st_eta, *st_sigma, *st_KA, *st_KAbar;
     unsigned long long st_KA_count, st_KAbar_count; /* their exact values (a count may be
                                                      * written "8.8e1") */
@@ -422,6 +448,11 @@ static ul_status ngd_read(const ul_cert *c, ngd_input *in, bool calibrating, cha
     in->r_value = ul_audit_field_text(&cl, "renyi_value");
     in->eps = ul_audit_field_text(&cl, "eps");
     in->delta = ul_audit_field_text(&cl, "delta");
+    const ul_cert_value *os = ul_cert_values_get(&cl, "one_sided");
+    in->one_sided = os->present && os->boolean;
+    if (os->present && in->eps == NULL)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "$.claim.one_sided: qualifies an (eps, delta) claim; there is none");
     if ((q_claim == NULL) != (in->r_value == NULL))
         return ul_fail(err, errlen, UL_EINPUT,
                        "$.claim.%s: missing (renyi_order and renyi_value go together)",
@@ -1103,12 +1134,23 @@ static ul_verdict ngd_dp(const ngd_input *in, const ul_num_precision *want, ul_a
     } else {
         ul_audit_add_reach(rep, &tmp.recomputed);
     }
+    bool one_dir = one_directional(in->thm);
     ul_audit_explain(
         rep,
         "Read as (eps, delta): converting the Renyi bound (Remark 2.1, "
         "Mironov) gives eps in [%s, %s] at delta = %s (%s q = %s)%s.",
         tmp.recomputed.lo, tmp.recomputed.hi, in->delta, linear ? "best order" : "order", qs,
-        del ? ", one-sided: P[unlearned in O] <= e^eps P[reference in O] + delta" : "");
+        one_dir ? ", one-sided: P[unlearned in O] <= e^eps P[reference in O] + delta"
+        : del   ? " in both directions (G.15's argument is symmetric in the two runs)"
+                : "");
+    if (one_dir && !in->one_sided && verdict == UL_VERDICT_SUPPORTED) {
+        /* a two-sided claim (Def 2.1, the default reading) is not what the theorem gives */
+        verdict = UL_VERDICT_UNSUPPORTED;
+        ul_audit_explain(rep, "The theorem bounds the Renyi divergence in one direction only, so "
+                              "it gives one-sided (eps, delta); the claim, read two-sided (Def "
+                              "2.1; claim.one_sided absent), is not established. With "
+                              "claim.one_sided true the one-sided claim holds.");
+    }
 
     /* the category error: a Rényi value read as ε */
     bool equal_pair = in->r_value != NULL && ul_audit_dcmp(in->r_value, in->eps) == 0;
