@@ -103,6 +103,31 @@
  *   the per-example ε at that δ and its group pair.
  * ============================================================================
  *
+ * What decides a verdict (issue 11: true mathematics only; an omitted or
+ * ambiguous field takes the reading least favourable to the claim, for the
+ * public code's noise schedules what the code computes):
+ *   model-clipping     the cited accounting, product or adaptive (both valid:
+ *                      Asoodeh et al. 2020, spec §2.3, §4.10), with cc1/cc2 and
+ *                      the initial clip as stated (the box at its true diameter
+ *                      2·C0·√d, not the code's data-dependent clamp, §4.6).  The
+ *                      code's float32/double θ recipes never decide.
+ *   gradient-clipping  ρ_eff of the noise actually added (Feldman et al. Thm 22)
+ *                      under the cited conversion (bbghs or mironov, both
+ *                      valid).  Code schedules at λ = 0: the printed branch
+ *                      (the code's) unless `variant: corrected` is stated, and
+ *                      then the report says the verdict rests on that
+ *                      statement; a stated σ of the printed branch overrides
+ *                      it.  steps omitted: the worse of the exact pabi_steps
+ *                      and the code's double-precision ceil (§4.7).  The code's
+ *                      conversion treating ε_R as every order's (§4.1) never
+ *                      decides.
+ *   dp-sgd-group       the subsampled-Gaussian RDP under the cited conversion
+ *                      and group privacy with its sum δ'·Σ_{i<k} e^{iε'}; the
+ *                      code's δ'·e^{(k−1)ε'} (§4.4) never decides.
+ * Near the boundary every verdict is computed again at doubled digits until
+ * decided (decide_raising); only --max-bits (or 2500 digits, a claim equal
+ * to the bound) leaves it inconclusive.
+ *
  * Forensics (spec §3, §4; anchors.md §2.6): the code's θ with Q = (1 − erf)/2
  * in double and on its float32 path, adaptive versus product accounting, a
  * Rényi value read as ε (the code's conversion over linspace(1.001, 1000,
