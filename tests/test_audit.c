@@ -1181,3 +1181,24 @@ Test(audit, noisy_gd_one_directional_theorems_give_one_sided_eps_delta)
                  UL_EINPUT);
     cr_assert(strstr(err, "$.claim.one_sided") != NULL, "%s", err);
 }
+
+Test(audit, noisy_gd_decimals_beyond_exact_reading_are_refused_with_their_path)
+{
+    /* 1e-30000 is > 0 (the schema's range) but beyond exact rationals (10^±20000):
+     * Thm 5.1's optional sigma and eta are read as rationals by its preconditions */
+    static const char *const fields[] = {"sigma", "eta"};
+    for (int i = 0; i < 2; i++) {
+        char text[1024], must[64];
+        snprintf(text, sizeof text,
+                 NGD("\"theorem\": \"thm51\", \"L\": 1, \"lambda\": 0.1, \"beta\": 1, \"n\": 1000, "
+                     "\"eps_dp\": 1, \"KAbar\": 200, \"%s\": \"1e-30000\"",
+                     "\"renyi_order\": 2, \"renyi_value\": 0.1"),
+                 fields[i]);
+        snprintf(must, sizeof must, "$.parameters.%s", fields[i]);
+        ul_audit_report rep;
+        char err[512] = "";
+        cr_assert_eq(audit_text(&ul_audit_noisy_gd, text, &rep, &WANT, err, sizeof err), UL_EINPUT,
+                     "%s accepted", fields[i]);
+        cr_assert(strstr(err, must) != NULL, "'%s' does not name %s", err, must);
+    }
+}

@@ -400,6 +400,21 @@ static ul_status ngd_read(const ul_cert *c, ngd_input *in, bool calibrating, cha
         if (strcmp(thm, THEOREMS[t]) == 0)
             in->thm = (ngd_thm)t;
     unsigned need = THM[in->thm].need, opt = THM[in->thm].opt;
+    mpq_t x;
+    mpq_init(x);
+    for (int f = 1; f < P_COUNT; f++) {
+        /* every decimal must be exactly readable (the rational checks below
+         * read them; a failed read must not leave a silent 0) */
+        const char *t = ul_audit_field_text(&p, NGD_PARAMS[f].name);
+        if (t != NULL && NGD_PARAMS[f].type == UL_FIELD_DECIMAL && !ul_num_decimal_to_mpq(x, t)) {
+            mpq_clear(x);
+            return ul_fail(err, errlen, UL_EINPUT,
+                           "$.parameters.%s: too many digits or too large an exponent to read "
+                           "exactly (at most 10^+-20000; got '%s')",
+                           NGD_PARAMS[f].name, t);
+        }
+    }
+    mpq_clear(x);
     for (int f = 1; f < P_COUNT; f++) {
         bool present = ul_audit_field_text(&p, NGD_PARAMS[f].name) != NULL;
         if (present && !((need | opt) & B(f)))
