@@ -371,10 +371,10 @@ typedef struct {
     ul_ngd_g15_form form;
     ul_variant variant;       /* the variant that decides: always the corrected one */
     ul_variant cited_variant; /* the certificate's `variant` (corrected when absent) */
-    const char *q;           /* the order, from the claim or the parameters (or NULL) */
-    const char *r_value;     /* claimed Rényi value */
-    const char *eps, *delta; /* claimed (ε, δ) */
-    bool one_sided;          /* claim.one_sided: the (ε, δ) claim is one-sided */
+    const char *q;            /* the order, from the claim or the parameters (or NULL) */
+    const char *r_value;      /* claimed Rényi value */
+    const char *eps, *delta;  /* claimed (ε, δ) */
+    bool one_sided;           /* claim.one_sided: the (ε, δ) claim is one-sided */
     const char *st_eta, *st_sigma, *st_KA, *st_KAbar;
     unsigned long long st_KA_count, st_KAbar_count; /* their exact values (a count may be
                                                      * written "8.8e1") */
@@ -809,12 +809,11 @@ static ul_verdict ngd_decide(const ngd_input *in, const ul_num_precision *want,
         ul_num_value v;
         ul_num_value_init(&v, 64);
         bool cap = false;
-        *status = ngd_bound_cap(in, in->q, in->form, UL_VARIANT_CORRECTED, &w, &v, NULL, &cap, e2,
-                                e2len);
+        *status =
+            ngd_bound_cap(in, in->q, in->form, UL_VARIANT_CORRECTED, &w, &v, NULL, &cap, e2, e2len);
         ul_verdict verdict = UL_VERDICT_INCONCLUSIVE;
         if (*status == UL_OK)
-            verdict = ul_audit_compare(rep, "renyi_value", label, &v, in->r_value, false,
-                                       w.digits);
+            verdict = ul_audit_compare(rep, "renyi_value", label, &v, in->r_value, false, w.digits);
         ul_num_value_clear(&v);
         if (*status != UL_OK || verdict != UL_VERDICT_INCONCLUSIVE || cap || rational ||
             w.digits > INT_MAX / 2)
@@ -889,18 +888,16 @@ static void renyi_reach(const ngd_input *in, const ul_num_precision *want, ul_au
         if (in->thm == T_G15) {
             ul_num_value at;
             ul_num_value_init(&at, 64);
-            st = ul_ngd_least_kabar_g15(&pb, in->form, 0, want, &k, &at, NULL, &nr, e2,
-                                        sizeof e2);
+            st = ul_ngd_least_kabar_g15(&pb, in->form, 0, want, &k, &at, NULL, &nr, e2, sizeof e2);
             ul_num_value_clear(&at);
         } else {
-            st = ul_ngd_thm51_least_k(&pb, UL_NGD_51_KABAR_DELETION, in->variant, &k, NULL, &nr,
-                                      e2, sizeof e2);
+            st = ul_ngd_thm51_least_k(&pb, UL_NGD_51_KABAR_DELETION, in->variant, &k, NULL, &nr, e2,
+                                      sizeof e2);
         }
         if (st == UL_OK) {
-            ul_audit_number_set_integer(&n, "steps_needed",
-                                        in->thm == T_51 ? "K_Abar of Thm 5.1 (16)"
-                                                        : "least K_Abar reaching the claim",
-                                        k);
+            ul_audit_number_set_integer(
+                &n, "steps_needed",
+                in->thm == T_51 ? "K_Abar of Thm 5.1 (16)" : "least K_Abar reaching the claim", k);
             ul_audit_add_reach(rep, &n);
             ul_audit_explain(rep,
                              "K_Abar = %lu unlearning steps would reach it (the "
@@ -1150,14 +1147,14 @@ static ul_verdict ngd_dp(const ngd_input *in, const ul_num_precision *want, ul_a
         ul_audit_add_reach(rep, &tmp.recomputed);
     }
     bool one_dir = one_directional(in->thm);
-    ul_audit_explain(
-        rep,
-        "Read as (eps, delta): converting the Renyi bound (Remark 2.1, "
-        "Mironov) gives eps in [%s, %s] at delta = %s (%s q = %s)%s.",
-        tmp.recomputed.lo, tmp.recomputed.hi, in->delta, linear ? "best order" : "order", qs,
-        one_dir ? ", one-sided: P[unlearned in O] <= e^eps P[reference in O] + delta"
-        : del   ? " in both directions (G.15's argument is symmetric in the two runs)"
-                : "");
+    ul_audit_explain(rep,
+                     "Read as (eps, delta): converting the Renyi bound (Remark 2.1, "
+                     "Mironov) gives eps in [%s, %s] at delta = %s (%s q = %s)%s.",
+                     tmp.recomputed.lo, tmp.recomputed.hi, in->delta,
+                     linear ? "best order" : "order", qs,
+                     one_dir ? ", one-sided: P[unlearned in O] <= e^eps P[reference in O] + delta"
+                     : del   ? " in both directions (G.15's argument is symmetric in the two runs)"
+                             : "");
     if (one_dir && !in->one_sided && verdict == UL_VERDICT_SUPPORTED) {
         /* a two-sided claim (Def 2.1, the default reading) is not what the theorem gives */
         verdict = UL_VERDICT_UNSUPPORTED;
@@ -1189,134 +1186,162 @@ static void set_wrong(ul_audit_report *rep, const char *fmt_text, const char *a,
         snprintf(rep->first_wrong_stated, sizeof rep->first_wrong_stated, fmt_text, a, b, c);
 }
 
-static void ngd_check_stated(const ngd_input *in, const ul_num_precision *want,
-                             ul_audit_report *rep)
+/* Thm 5.1's prescribed step size against stated.eta. */
+static void stated_eta(const ngd_input *in, const ul_num_precision *want, ul_audit_report *rep)
 {
     char e2[512];
     ul_num_report nr;
     ul_ngd_params pb = in->pb;
     int digits = want->digits;
-    if (in->st_eta != NULL) {
-        /* Thm 5.1: η = 1/(2(λ+β)) */
-        ul_num_value v;
-        ul_num_value_init(&v, 64);
-        if (ul_ngd_thm51(&pb, UL_NGD_51_ETA, in->variant, want, &v, NULL, &nr, e2, sizeof e2) ==
-            UL_OK) {
-            mpfi_t s;
-            mpfi_init2(s, mpfi_get_prec(v.enclosure) + 64);
-            ul_num_set_decimal(s, in->st_eta);
-            bool exact = mpfr_equal_p(&s->left, &v.enclosure->left) &&
-                         mpfr_equal_p(&s->right, &v.enclosure->right);
-            if (!exact && !ul_audit_rounds_to_nearest(in->st_eta, v.enclosure, NULL)) {
-                char *t = ul_num_format(&v.enclosure->left, digits, MPFR_RNDN);
-                set_wrong(rep,
-                          "$.stated.eta = %s: Thm 5.1 prescribes eta = 1/(2(lambda + beta)) "
-                          "= %s%s",
-                          in->st_eta, t, "");
-                free(t);
-            }
-            mpfi_clear(s);
-        }
-        ul_num_value_clear(&v);
-    }
-    if (in->st_sigma != NULL) {
-        mpfi_t s, sv;
-        mpfi_init2(s, 128);
-        mpfi_init2(sv, 256);
-        ul_num_set_decimal(sv, in->st_sigma);
-        ul_status st;
-        const char *what;
-        if (in->thm == T_51) {
-            ul_num_value v;
-            ul_num_value_init(&v, 64);
-            st =
-                ul_ngd_thm51(&pb, UL_NGD_51_SIGMA, in->variant, want, &v, NULL, &nr, e2, sizeof e2);
-            mpfi_set_prec(s, mpfi_get_prec(v.enclosure));
-            mpfi_set(s, v.enclosure);
-            ul_num_value_clear(&v);
-            what = "Thm 5.1's sigma = sqrt(4 q L^2/(lambda eps_dp n^2))";
-        } else {
-            ul_ngd_sigma_kind kind = in->thm == T_G9    ? UL_NGD_SIGMA_G9
-                                     : in->thm == T_G15 ? UL_NGD_SIGMA_G15
-                                                        : UL_NGD_SIGMA_G7;
-            pb.eps_dp = in->r_value;
-            pb.eps_dd = in->r_value;
-            st = ul_audit_dcmp(in->r_value, "0") > 0
-                     ? ul_ngd_sigma_min(&pb, kind, in->form, want, s, NULL, &nr, e2, sizeof e2)
-                     : UL_ENOROOT;
-            what = "the smallest sigma reaching the claim";
-        }
-        if ((st == UL_OK || st == UL_ECAP) && mpfr_less_p(&sv->right, &s->left)) {
-            char lo[64], hi[64];
-            char *t = ul_num_format(&s->left, digits, MPFR_RNDD);
-            snprintf(lo, sizeof lo, "%s", t);
+    /* Thm 5.1: η = 1/(2(λ+β)) */
+    ul_num_value v;
+    ul_num_value_init(&v, 64);
+    if (ul_ngd_thm51(&pb, UL_NGD_51_ETA, in->variant, want, &v, NULL, &nr, e2, sizeof e2) ==
+        UL_OK) {
+        mpfi_t s;
+        mpfi_init2(s, mpfi_get_prec(v.enclosure) + 64);
+        ul_num_set_decimal(s, in->st_eta);
+        bool exact = mpfr_equal_p(&s->left, &v.enclosure->left) &&
+                     mpfr_equal_p(&s->right, &v.enclosure->right);
+        if (!exact && !ul_audit_rounds_to_nearest(in->st_eta, v.enclosure, NULL)) {
+            char *t = ul_num_format(&v.enclosure->left, digits, MPFR_RNDN);
+            set_wrong(rep,
+                      "$.stated.eta = %s: Thm 5.1 prescribes eta = 1/(2(lambda + beta)) "
+                      "= %s%s",
+                      in->st_eta, t, "");
             free(t);
-            t = ul_num_format(&s->right, digits, MPFR_RNDU);
-            snprintf(hi, sizeof hi, "%s", t);
-            free(t);
-            char range[160];
-            snprintf(range, sizeof range, "[%s, %s]", lo, hi);
-            set_wrong(rep, "$.stated.sigma = %s: below %s, certified in %s", in->st_sigma, what,
-                      range);
-            if (ul_audit_rounds_to_nearest(in->st_sigma, s, NULL) && rep->forensics[0] == '\0')
-                snprintf(rep->forensics, sizeof rep->forensics,
-                         "Rounding %s (%s) to nearest at the stated decimals reproduces %s: it "
-                         "was rounded to nearest instead of up.",
-                         what, hi, in->st_sigma);
         }
         mpfi_clear(s);
-        mpfi_clear(sv);
     }
-    if (in->st_KA != NULL) {
-        unsigned long k = 0, kp = 0;
-        ul_status st;
-        if (in->thm == T_51)
-            st = ul_ngd_thm51_least_k(&pb, UL_NGD_51_KA_UTILITY, UL_VARIANT_CORRECTED, &k, NULL,
-                                      &nr, e2, sizeof e2);
-        else
-            st = ul_ngd_thm52_least_k(&pb, UL_NGD_52_KA_MIN, &k, &nr, e2, sizeof e2);
-        unsigned long long stated = in->st_KA_count;
-        if (st == UL_OK && stated < k) {
-            char ks[32], what[64];
-            snprintf(ks, sizeof ks, "%lu", k);
-            snprintf(what, sizeof what, "%s", in->thm == T_51 ? "(17)" : "(19)");
-            set_wrong(rep, "$.stated.KA = %s: %s needs K_A >= %s", in->st_KA, what, ks);
-            if (in->thm == T_51 &&
-                ul_ngd_thm51_least_k(&pb, UL_NGD_51_KA_UTILITY, UL_VARIANT_PRINTED, &kp, NULL, &nr,
-                                     e2, sizeof e2) == UL_OK &&
-                kp == stated && rep->forensics[0] == '\0')
-                snprintf(rep->forensics, sizeof rep->forensics,
-                         "The stated K_A = %llu is what the proof text's 2 kappa gives instead of "
-                         "the statement's 4 kappa (spec/forget.md sec. 9 item 10).",
-                         stated);
-        }
+    ul_num_value_clear(&v);
+}
+
+/* A stated σ below the certified one (Thm 5.1's, or the smallest reaching the claim). */
+static void stated_sigma(const ngd_input *in, const ul_num_precision *want, ul_audit_report *rep)
+{
+    char e2[512];
+    ul_num_report nr;
+    ul_ngd_params pb = in->pb;
+    int digits = want->digits;
+    mpfi_t s, sv;
+    mpfi_init2(s, 128);
+    mpfi_init2(sv, 256);
+    ul_num_set_decimal(sv, in->st_sigma);
+    ul_status st;
+    const char *what;
+    if (in->thm == T_51) {
+        ul_num_value v;
+        ul_num_value_init(&v, 64);
+        st = ul_ngd_thm51(&pb, UL_NGD_51_SIGMA, in->variant, want, &v, NULL, &nr, e2, sizeof e2);
+        mpfi_set_prec(s, mpfi_get_prec(v.enclosure));
+        mpfi_set(s, v.enclosure);
+        ul_num_value_clear(&v);
+        what = "Thm 5.1's sigma = sqrt(4 q L^2/(lambda eps_dp n^2))";
+    } else {
+        ul_ngd_sigma_kind kind = in->thm == T_G9    ? UL_NGD_SIGMA_G9
+                                 : in->thm == T_G15 ? UL_NGD_SIGMA_G15
+                                                    : UL_NGD_SIGMA_G7;
+        pb.eps_dp = in->r_value;
+        pb.eps_dd = in->r_value;
+        st = ul_audit_dcmp(in->r_value, "0") > 0
+                 ? ul_ngd_sigma_min(&pb, kind, in->form, want, s, NULL, &nr, e2, sizeof e2)
+                 : UL_ENOROOT;
+        what = "the smallest sigma reaching the claim";
     }
-    if (in->st_KAbar != NULL) {
-        unsigned long k = 0;
-        ul_status st;
-        const char *what;
-        if (in->thm == T_51) {
-            st = ul_ngd_thm51_least_k(&pb, UL_NGD_51_KABAR_DELETION, in->variant, &k, NULL, &nr, e2,
-                                      sizeof e2);
-            what = "Thm 5.1 (16)";
-        } else if (in->thm == T_G15) {
-            pb.eps_dd = in->r_value;
-            ul_num_value at;
-            ul_num_value_init(&at, 64);
-            st = ul_ngd_least_kabar_g15(&pb, in->form, 0, want, &k, &at, NULL, &nr, e2, sizeof e2);
-            ul_num_value_clear(&at);
-            what = "G.15";
-        } else {
-            st = ul_ngd_thm52_least_k(&pb, UL_NGD_52_KABAR_MIN, &k, &nr, e2, sizeof e2);
-            what = "Thm 5.2 (19)";
-        }
-        unsigned long long stated = in->st_KAbar_count;
-        if (st == UL_OK && stated < k) {
-            char ks[32];
-            snprintf(ks, sizeof ks, "%lu", k);
-            set_wrong(rep, "$.stated.KAbar = %s: %s needs K_Abar >= %s", in->st_KAbar, what, ks);
-        }
+    if ((st == UL_OK || st == UL_ECAP) && mpfr_less_p(&sv->right, &s->left)) {
+        char lo[64], hi[64];
+        char *t = ul_num_format(&s->left, digits, MPFR_RNDD);
+        snprintf(lo, sizeof lo, "%s", t);
+        free(t);
+        t = ul_num_format(&s->right, digits, MPFR_RNDU);
+        snprintf(hi, sizeof hi, "%s", t);
+        free(t);
+        char range[160];
+        snprintf(range, sizeof range, "[%s, %s]", lo, hi);
+        set_wrong(rep, "$.stated.sigma = %s: below %s, certified in %s", in->st_sigma, what, range);
+        if (ul_audit_rounds_to_nearest(in->st_sigma, s, NULL) && rep->forensics[0] == '\0')
+            snprintf(rep->forensics, sizeof rep->forensics,
+                     "Rounding %s (%s) to nearest at the stated decimals reproduces %s: it "
+                     "was rounded to nearest instead of up.",
+                     what, hi, in->st_sigma);
     }
+    mpfi_clear(s);
+    mpfi_clear(sv);
+}
+
+/* A stated K_A below (17) (Thm 5.1) or (19) (Thm 5.2). */
+static void stated_ka(const ngd_input *in, ul_audit_report *rep)
+{
+    char e2[512];
+    ul_num_report nr;
+    ul_ngd_params pb = in->pb;
+    unsigned long k = 0, kp = 0;
+    ul_status st;
+    if (in->thm == T_51)
+        st = ul_ngd_thm51_least_k(&pb, UL_NGD_51_KA_UTILITY, UL_VARIANT_CORRECTED, &k, NULL, &nr,
+                                  e2, sizeof e2);
+    else
+        st = ul_ngd_thm52_least_k(&pb, UL_NGD_52_KA_MIN, &k, &nr, e2, sizeof e2);
+    unsigned long long stated = in->st_KA_count;
+    if (st == UL_OK && stated < k) {
+        char ks[32], what[64];
+        snprintf(ks, sizeof ks, "%lu", k);
+        snprintf(what, sizeof what, "%s", in->thm == T_51 ? "(17)" : "(19)");
+        set_wrong(rep, "$.stated.KA = %s: %s needs K_A >= %s", in->st_KA, what, ks);
+        if (in->thm == T_51 &&
+            ul_ngd_thm51_least_k(&pb, UL_NGD_51_KA_UTILITY, UL_VARIANT_PRINTED, &kp, NULL, &nr, e2,
+                                 sizeof e2) == UL_OK &&
+            kp == stated && rep->forensics[0] == '\0')
+            snprintf(rep->forensics, sizeof rep->forensics,
+                     "The stated K_A = %llu is what the proof text's 2 kappa gives instead of "
+                     "the statement's 4 kappa (spec/forget.md sec. 9 item 10).",
+                     stated);
+    }
+}
+
+/* A stated K_Abar below (16), G.15's least or (19). */
+static void stated_kabar(const ngd_input *in, const ul_num_precision *want, ul_audit_report *rep)
+{
+    char e2[512];
+    ul_num_report nr;
+    ul_ngd_params pb = in->pb;
+    unsigned long k = 0;
+    ul_status st;
+    const char *what;
+    if (in->thm == T_51) {
+        st = ul_ngd_thm51_least_k(&pb, UL_NGD_51_KABAR_DELETION, in->variant, &k, NULL, &nr, e2,
+                                  sizeof e2);
+        what = "Thm 5.1 (16)";
+    } else if (in->thm == T_G15) {
+        pb.eps_dd = in->r_value;
+        ul_num_value at;
+        ul_num_value_init(&at, 64);
+        st = ul_ngd_least_kabar_g15(&pb, in->form, 0, want, &k, &at, NULL, &nr, e2, sizeof e2);
+        ul_num_value_clear(&at);
+        what = "G.15";
+    } else {
+        st = ul_ngd_thm52_least_k(&pb, UL_NGD_52_KABAR_MIN, &k, &nr, e2, sizeof e2);
+        what = "Thm 5.2 (19)";
+    }
+    unsigned long long stated = in->st_KAbar_count;
+    if (st == UL_OK && stated < k) {
+        char ks[32];
+        snprintf(ks, sizeof ks, "%lu", k);
+        set_wrong(rep, "$.stated.KAbar = %s: %s needs K_Abar >= %s", in->st_KAbar, what, ks);
+    }
+}
+
+static void ngd_check_stated(const ngd_input *in, const ul_num_precision *want,
+                             ul_audit_report *rep)
+{
+    if (in->st_eta != NULL)
+        stated_eta(in, want, rep);
+    if (in->st_sigma != NULL)
+        stated_sigma(in, want, rep);
+    if (in->st_KA != NULL)
+        stated_ka(in, rep);
+    if (in->st_KAbar != NULL)
+        stated_kabar(in, want, rep);
     if (rep->first_wrong_stated[0] != '\0')
         ul_audit_explain(rep, "First wrong stated number: %s.", rep->first_wrong_stated);
 }
@@ -1356,8 +1381,8 @@ static ul_status ngd_preconditions(const ngd_input *in, ul_audit_report *rep, ch
     ul_num_value_init(&tmpv, 64);
     ul_status st = UL_OK;
     if (in->thm == T_51) {
-        st = ul_ngd_thm51(&pb, UL_NGD_51_KAPPA, in->variant, &quick, &tmpv, &pl, &nr, e2,
-                          sizeof e2);
+        st =
+            ul_ngd_thm51(&pb, UL_NGD_51_KAPPA, in->variant, &quick, &tmpv, &pl, &nr, e2, sizeof e2);
         if (st == UL_ECAP)
             st = UL_OK;
     } else if (in->thm == T_52D) {
@@ -1422,9 +1447,10 @@ static void ngd_conventions(const ngd_input *in, ul_audit_report *rep)
     if (in->thm == T_51 && in->pb.sigma == NULL)
         ul_audit_explain(rep, "sigma and eta are Thm 5.1's prescriptions (not given).");
     if ((in->thm == T_G15 || in->thm == T_51 || in->thm == T_52D) && in->pb.init_var == NULL)
-        ul_audit_explain(rep, "init_var is not given: the guarantee holds only for the theorem's "
-                              "own initialisation rho = N(0, %s I_d), which is load-bearing "
-                              "(spec/forget.md sec. 9 item 7); any other initialisation voids it.",
+        ul_audit_explain(rep,
+                         "init_var is not given: the guarantee holds only for the theorem's "
+                         "own initialisation rho = N(0, %s I_d), which is load-bearing "
+                         "(spec/forget.md sec. 9 item 7); any other initialisation voids it.",
                          in->thm == T_52D ? "sigma^2/lambda"
                                           : "sigma^2/(lambda(1 - eta lambda/2))");
 }
