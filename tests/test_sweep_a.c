@@ -480,45 +480,99 @@ Test(sweep_noisy_gd, thm51, .fini = teardown, .timeout = 3600)
 
 /* ==== dp-sgd-group ========================================================== */
 
+/* The sampling rate, log-uniform in range: q itself, or (one case in three) batch and n with
+ * n = 1000·2^i·5^j so that q = batch/n is an exact decimal for the oracle.
+ * Fills q and the parameters' JSON for the rate. */
+static void draw_rate(swa_rng *rng, const double range[2], char *q, size_t qlen, char *json,
+                      size_t len)
+{
+    double qd = swa_log_uniform(rng, range[0], range[1]);
+    if (swa_uniform(rng, 0, 1) < 1.0 / 3) {
+        unsigned long n = 1000UL << (int)swa_uniform(rng, 0, 5);
+        for (int j = (int)swa_uniform(rng, 0, 3); j > 0; j--)
+            n *= 5;
+        long batch = lround(qd * (double)n);
+        batch = batch < 1 ? 1 : batch;
+        mpq_t r;
+        mpq_init(r);
+        mpq_set_ui(r, (unsigned long)batch, n);
+        mpq_canonicalize(r);
+        swa_dec_exact(q, qlen, r);
+        mpq_clear(r);
+        snprintf(json, len, "\"batch\": %ld, \"n\": %lu", batch, n);
+    } else {
+        swa_dec(q, qlen, qd, 3);
+        snprintf(json, len, "\"q\": \"%s\"", q);
+    }
+}
+
+/* Where a DP-SGD sweep draws: q, σ, steps, the group ε; the least log δ
+ * and the range of optimal orders it keeps. */
+typedef struct {
+    double q[2], sigma[2], eps[2], log_delta_min, alpha[2];
+    unsigned long steps[2];
+} dp_ranges;
+
 /* The group δ at the claimed group ε (ε' = ε/k, the per-example δ' at the
  * best order, times Σ_{i<k} e^{iε'}); a bound (unsupported below). */
-Test(sweep_dp_sgd_group, delta_at_eps, .fini = teardown, .timeout = 3600)
+static void sweep_dp(const char *name, uint64_t seed, const dp_ranges *g, int small)
 {
-    tally t = {.name = "dp-sgd-group delta"};
+    tally t = {.name = name};
     swa_rng rng;
-    swa_rng_seed(&rng, 0xD95C0001ull);
+    swa_rng_seed(&rng, seed);
     mpfr_t ld;
     mpfr_init2(ld, SWA_BITS);
-    int want = n_cases(2);
+    int want = n_cases(small);
+    double amax = 0;
     for (int draws = 0; t.cases < want && draws < MAX_DRAWS * want; draws++) {
-        char q[32], sigma[32], eps[32], hi[64], lo[64], oracle[200];
-        swa_dec(q, sizeof q, swa_log_uniform(&rng, 1e-3, 0.1), 3);
-        swa_dec(sigma, sizeof sigma, swa_uniform(&rng, 0.7, 4), 3);
-        unsigned long steps = swa_log_int(&rng, 10, 10000), k = swa_log_int(&rng, 1, 8);
-        swa_dec(eps, sizeof eps, swa_log_uniform(&rng, 0.5, 30), 4);
+        char q[64], rate[96], sigma[32], eps[32], hi[64], lo[64], oracle[200];
+        draw_rate(&rng, g->q, q, sizeof q, rate, sizeof rate);
+        swa_dec(sigma, sizeof sigma, swa_uniform(&rng, g->sigma[0], g->sigma[1]), 3);
+        unsigned long steps = swa_log_int(&rng, g->steps[0], g->steps[1]);
+        unsigned long k = swa_log_int(&rng, 1, 8);
+        swa_dec(eps, sizeof eps, swa_log_uniform(&rng, g->eps[0], g->eps[1]), 4);
         int cv = (int)swa_uniform(&rng, 0, 3); /* 0: default, 1: bbghs, 2: mironov */
         double alpha;
         int rc = swa_dpsgd_log_delta(ld, &alpha, q, sigma, steps, k, eps,
-                                     cv == 2 ? SWA_MIRONOV : SWA_BBGHS, 250);
+                                     cv == 2 ? SWA_MIRONOV : SWA_BBGHS, g->alpha[1]);
         cr_expect_neq(rc, -2, "oracle self-check failed (quadrature error or not a minimum) at "
                               "q %s sigma %s steps %lu k %lu eps %s alpha %.17g",
                       q, sigma, steps, k, eps, alpha);
-        if (rc != 0 || mpfr_cmp_d(ld, log(0.5)) > 0 || mpfr_cmp_d(ld, -700) < 0)
+        if (rc != 0 || alpha < g->alpha[0] || mpfr_cmp_d(ld, log(0.5)) > 0 ||
+            mpfr_cmp_d(ld, g->log_delta_min) < 0)
             continue;
+        amax = alpha > amax ? alpha : amax;
         mpfr_exp(ld, ld, MPFR_RNDN);
         claims(hi, lo, sizeof hi, ld);
         mpfr_snprintf(oracle, sizeof oracle, "group delta = %.20Re at alpha* = %.10g", ld, alpha);
         const char *conv = cv == 0 ? "" : cv == 1 ? ", \"conversion\": \"bbghs\""
                                                   : ", \"conversion\": \"mironov\"";
         char a[1024], b[1024];
-        const char *f = CERT_HEAD "dp-sgd-group\", \"parameters\": {\"q\": \"%s\", \"sigma\": "
-                                  "\"%s\", \"steps\": %lu, \"group_size\": %lu%s}, \"claim\": "
+        const char *f = CERT_HEAD "dp-sgd-group\", \"parameters\": {%s, \"sigma\": \"%s\", "
+                                  "\"steps\": %lu, \"group_size\": %lu%s}, \"claim\": "
                                   "{\"eps\": \"%s\", \"delta\": \"%s\"}}";
-        snprintf(a, sizeof a, f, q, sigma, steps, k, conv, eps, hi);
-        snprintf(b, sizeof b, f, q, sigma, steps, k, conv, eps, lo);
+        snprintf(a, sizeof a, f, rate, sigma, steps, k, conv, eps, hi);
+        snprintf(b, sizeof b, f, rate, sigma, steps, k, conv, eps, lo);
         check_pair(&t, a, b, UL_VERDICT_UNSUPPORTED, oracle);
     }
     mpfr_clear(ld);
     report(&t);
+    if (soak())
+        fprintf(stderr, "  largest optimal order among the cases: %.6g\n", amax);
     cr_expect_eq(t.cases, want, "only %d cases drawn", t.cases);
+}
+
+/* Training-like settings: δ from 0.5 down to e^-700, orders up to 5000. */
+Test(sweep_dp_sgd_group, delta_at_eps, .fini = teardown, .timeout = 3600)
+{
+    const dp_ranges g = {{1e-3, 0.1}, {0.7, 4}, {0.5, 30}, -700, {1, 5000}, {10, 10000}};
+    sweep_dp("dp-sgd-group delta", 0xD95C0001ull, &g, 2);
+}
+
+/* Large optimal orders (256 < α* ≤ 5000; the handler widens its search past
+ * 256): light noise budgets and small group ε, δ down to e^-2300. */
+Test(sweep_dp_sgd_group, large_order, .fini = teardown, .timeout = 3600)
+{
+    const dp_ranges g = {{1e-4, 1e-2}, {1, 10}, {0.05, 5}, -2300, {256, 5000}, {1, 1000}};
+    sweep_dp("dp-sgd-group large order", 0xD95C0002ull, &g, 1);
 }
