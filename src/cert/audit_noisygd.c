@@ -383,23 +383,15 @@ typedef struct {
 
 /* Reads a "noisy-gd" certificate.  calibrating: parameters.KAbar may be
  * absent under theorem g15 (the audit requires it). */
-static ul_status ngd_read(const ul_cert *c, ngd_input *in, bool calibrating, char *err,
-                          size_t errlen)
+/* Each parameter: exactly readable (a failed read must not leave a silent 0
+ * in the rational checks), read by the theorem (a misplaced field would be
+ * silently ignored), present when the theorem needs it. */
+static ul_status ngd_fields_check(const ul_cert_values *pv, ngd_thm th, bool calibrating, char *err,
+                                  size_t errlen)
 {
-    ul_cert_values p, cl, st;
-    ul_status s = ul_cert_read_object(c, "parameters", NGD_PARAMS, P_COUNT, &p, err, errlen);
-    if (s == UL_OK)
-        s = ul_cert_read_object(c, "claim", NGD_CLAIM, NGD_N_CLAIM, &cl, err, errlen);
-    if (s == UL_OK)
-        s = ul_cert_read_object(c, "stated", NGD_STATED, NGD_N_STATED, &st, err, errlen);
-    if (s != UL_OK)
-        return s;
-    memset(in, 0, sizeof *in);
-    const char *thm = ul_audit_field_text(&p, "theorem");
-    for (int t = 0; t < T_COUNT; t++)
-        if (strcmp(thm, THEOREMS[t]) == 0)
-            in->thm = (ngd_thm)t;
-    unsigned need = THM[in->thm].need, opt = THM[in->thm].opt;
+    const ul_cert_values p = *pv;
+    const char *thm = THEOREMS[th];
+    unsigned need = THM[th].need, opt = THM[th].opt;
     mpq_t x;
     mpq_init(x);
     for (int f = 1; f < P_COUNT; f++) {
@@ -422,42 +414,22 @@ static ul_status ngd_read(const ul_cert *c, ngd_input *in, bool calibrating, cha
                            "$.parameters.%s: not used by theorem '%s' (a misplaced field would "
                            "be silently ignored)",
                            NGD_PARAMS[f].name, thm);
-        if (!present && (need & B(f)) && !(calibrating && in->thm == T_G15 && f == P_KABAR))
+        if (!present && (need & B(f)) && !(calibrating && th == T_G15 && f == P_KABAR))
             return ul_fail(err, errlen, UL_EINPUT,
                            "$.parameters.%s: missing (theorem '%s' needs it: %s)",
                            NGD_PARAMS[f].name, thm, NGD_PARAMS[f].doc);
     }
-    ul_ngd_params *pb = &in->pb;
-    pb->L = ul_audit_field_text(&p, "L");
-    pb->lambda = ul_audit_field_text(&p, "lambda");
-    pb->beta = ul_audit_field_text(&p, "beta");
-    pb->sigma = ul_audit_field_text(&p, "sigma");
-    pb->eta = ul_audit_field_text(&p, "eta");
-    pb->n = ul_audit_field_text(&p, "n");
-    pb->d = ul_audit_field_text(&p, "d");
-    pb->r = ul_audit_field_text(&p, "r");
-    pb->K = ul_audit_field_text(&p, "K");
-    pb->KA = ul_audit_field_text(&p, "KA");
-    pb->KAbar = ul_audit_field_text(&p, "KAbar");
-    pb->eps_dp = ul_audit_field_text(&p, "eps_dp");
-    pb->eps_dd = ul_audit_field_text(&p, "eps_dd");
-    pb->log_B = ul_audit_field_text(&p, "logB");
-    pb->b = ul_audit_field_text(&p, "b");
-    pb->init_var = ul_audit_field_text(&p, "init_var");
-    pb->p = ul_audit_field_text(&p, "p");
-    pb->s = ul_audit_field_text(&p, "s");
-    const char *form = ul_audit_field_text(&p, "g15_form");
-    in->form = form != NULL && strcmp(form, "stated") == 0 ? UL_NGD_G15_STATED : UL_NGD_G15_TIGHT;
-    const char *var = ul_audit_field_text(&p, "variant");
-    /* a printed form with a known error (spec/forget.md sec. 9 items 2, 3, 10) is
-     * computed and reported, never what decides the verdict */
-    in->cited_variant =
-        var != NULL && strcmp(var, "printed") == 0 ? UL_VARIANT_PRINTED : UL_VARIANT_CORRECTED;
-    in->variant = UL_VARIANT_CORRECTED;
-    if (in->thm == T_52D && pb->log_B == NULL && pb->b == NULL)
-        return ul_fail(err, errlen, UL_EINPUT,
-                       "$.parameters.logB: missing (Thm 5.2 needs log B, or the loss bound b)");
+    return UL_OK;
+}
 
+/* The claim: a Rényi pair and/or an (ε, δ) pair, the order from the claim
+ * or the parameters, the deletion budget of thm51 / thm52-deletion. */
+static ul_status ngd_claim_read(const ul_cert_values *pv, const ul_cert_values *clv, ngd_input *in,
+                                char *err, size_t errlen)
+{
+    const ul_cert_values p = *pv, cl = *clv;
+    const char *thm = THEOREMS[in->thm];
+    ul_ngd_params *pb = &in->pb;
     const char *q_param = ul_audit_field_text(&p, "q");
     const char *q_claim = ul_audit_field_text(&cl, "renyi_order");
     in->r_value = ul_audit_field_text(&cl, "renyi_value");
@@ -507,6 +479,15 @@ static ul_status ngd_read(const ul_cert *c, ngd_input *in, bool calibrating, cha
         snprintf(in->kmax, sizeof in->kmax, "%s", m);
         pb->K = in->kmax;
     }
+    return UL_OK;
+}
+
+/* The stated numbers, each only where the theorem has one to check. */
+static ul_status ngd_stated_read(const ul_cert_values *stv, ngd_input *in, char *err, size_t errlen)
+{
+    const ul_cert_values st = *stv;
+    const char *thm = THEOREMS[in->thm];
+    const ul_ngd_params *pb = &in->pb;
     in->st_eta = ul_audit_field_text(&st, "eta");
     in->st_sigma = ul_audit_field_text(&st, "sigma");
     in->st_KA = ul_audit_field_text(&st, "KA");
@@ -535,6 +516,62 @@ static ul_status ngd_read(const ul_cert *c, ngd_input *in, bool calibrating, cha
         return ul_fail(err, errlen, UL_EINPUT,
                        "$.stated.KAbar: a least K_Abar needs a Renyi claim to check");
     return UL_OK;
+}
+
+static ul_status ngd_read(const ul_cert *c, ngd_input *in, bool calibrating, char *err,
+                          size_t errlen)
+{
+    ul_cert_values p, cl, st;
+    ul_status s = ul_cert_read_object(c, "parameters", NGD_PARAMS, P_COUNT, &p, err, errlen);
+    if (s == UL_OK)
+        s = ul_cert_read_object(c, "claim", NGD_CLAIM, NGD_N_CLAIM, &cl, err, errlen);
+    if (s == UL_OK)
+        s = ul_cert_read_object(c, "stated", NGD_STATED, NGD_N_STATED, &st, err, errlen);
+    if (s != UL_OK)
+        return s;
+    memset(in, 0, sizeof *in);
+    const char *thm = ul_audit_field_text(&p, "theorem");
+    for (int t = 0; t < T_COUNT; t++)
+        if (strcmp(thm, THEOREMS[t]) == 0)
+            in->thm = (ngd_thm)t;
+    s = ngd_fields_check(&p, in->thm, calibrating, err, errlen);
+    if (s != UL_OK)
+        return s;
+    ul_ngd_params *pb = &in->pb;
+    pb->L = ul_audit_field_text(&p, "L");
+    pb->lambda = ul_audit_field_text(&p, "lambda");
+    pb->beta = ul_audit_field_text(&p, "beta");
+    pb->sigma = ul_audit_field_text(&p, "sigma");
+    pb->eta = ul_audit_field_text(&p, "eta");
+    pb->n = ul_audit_field_text(&p, "n");
+    pb->d = ul_audit_field_text(&p, "d");
+    pb->r = ul_audit_field_text(&p, "r");
+    pb->K = ul_audit_field_text(&p, "K");
+    pb->KA = ul_audit_field_text(&p, "KA");
+    pb->KAbar = ul_audit_field_text(&p, "KAbar");
+    pb->eps_dp = ul_audit_field_text(&p, "eps_dp");
+    pb->eps_dd = ul_audit_field_text(&p, "eps_dd");
+    pb->log_B = ul_audit_field_text(&p, "logB");
+    pb->b = ul_audit_field_text(&p, "b");
+    pb->init_var = ul_audit_field_text(&p, "init_var");
+    pb->p = ul_audit_field_text(&p, "p");
+    pb->s = ul_audit_field_text(&p, "s");
+    const char *form = ul_audit_field_text(&p, "g15_form");
+    in->form = form != NULL && strcmp(form, "stated") == 0 ? UL_NGD_G15_STATED : UL_NGD_G15_TIGHT;
+    const char *var = ul_audit_field_text(&p, "variant");
+    /* a printed form with a known error (spec/forget.md sec. 9 items 2, 3, 10) is
+     * computed and reported, never what decides the verdict */
+    in->cited_variant =
+        var != NULL && strcmp(var, "printed") == 0 ? UL_VARIANT_PRINTED : UL_VARIANT_CORRECTED;
+    in->variant = UL_VARIANT_CORRECTED;
+    if (in->thm == T_52D && pb->log_B == NULL && pb->b == NULL)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "$.parameters.logB: missing (Thm 5.2 needs log B, or the loss bound b)");
+
+    s = ngd_claim_read(&p, &cl, in, err, errlen);
+    if (s == UL_OK)
+        s = ngd_stated_read(&st, in, err, errlen);
+    return s;
 }
 
 /* ---- Thm 5.1 at its prescriptions -------------------------------------------------------- */
