@@ -93,39 +93,42 @@ static void set_dec(mpfr_ptr x, const char *text)
     mpfr_set_str(x, text, 10, MPFR_RNDN);
 }
 
-/* r = Δ·√T/σ */
-static void gauss_r(mpfr_ptr r, const char *sens, const char *sigma, unsigned long T)
+/* r² = T·Δ²/σ², or Σ_i (Δ_i/σ_i)² over the releases of the lists. */
+static void gauss_r2(mpfr_ptr r2, const swa_gauss *g)
 {
-    mpfr_t s;
-    mpfr_init2(s, WIDE);
-    set_dec(r, sens);
-    mpfr_set_ui(s, T, MPFR_RNDN);
-    mpfr_sqrt(s, s, MPFR_RNDN);
-    mpfr_mul(r, r, s, MPFR_RNDN);
-    set_dec(s, sigma);
-    mpfr_div(r, r, s, MPFR_RNDN);
-    mpfr_clear(s);
+    size_t k = g->n_sens > g->n_sigma ? g->n_sens : g->n_sigma;
+    mpfr_t s, t;
+    mpfr_inits2(WIDE, s, t, (mpfr_ptr)0);
+    mpfr_set_zero(r2, 1);
+    for (size_t i = 0; i < k; i++) {
+        set_dec(s, g->sens[g->n_sens > 1 ? i : 0]);
+        set_dec(t, g->sigma[g->n_sigma > 1 ? i : 0]);
+        mpfr_div(s, s, t, MPFR_RNDN);
+        mpfr_sqr(s, s, MPFR_RNDN);
+        mpfr_add(r2, r2, s, MPFR_RNDN);
+    }
+    if (k == 1)
+        mpfr_mul_ui(r2, r2, g->T, MPFR_RNDN);
+    mpfr_clears(s, t, (mpfr_ptr)0);
 }
 
-void swa_gauss_log_delta(mpfr_ptr out, const char *eps, const char *sens, const char *sigma,
-                         unsigned long T)
+void swa_gauss_log_delta(mpfr_ptr out, const char *eps, const swa_gauss *g)
 {
     mpfr_t r, e;
     mpfr_inits2(WIDE, r, e, (mpfr_ptr)0);
-    gauss_r(r, sens, sigma, T);
+    gauss_r2(r, g);
+    mpfr_sqrt(r, r, MPFR_RNDN);
     set_dec(e, eps);
     oracle_log_theta(out, e, r);
     mpfr_clears(r, e, (mpfr_ptr)0);
 }
 
-void swa_gauss_renyi(mpfr_ptr out, const char *alpha, const char *sens, const char *sigma,
-                     unsigned long T)
+void swa_gauss_renyi(mpfr_ptr out, const char *alpha, const swa_gauss *g)
 {
     mpfr_t r, a;
     mpfr_inits2(WIDE, r, a, (mpfr_ptr)0);
-    gauss_r(r, sens, sigma, T);
+    gauss_r2(r, g);
     set_dec(a, alpha);
-    mpfr_sqr(r, r, MPFR_RNDN);
     mpfr_mul(r, r, a, MPFR_RNDN);
     mpfr_div_2ui(out, r, 1, MPFR_RNDN);
     mpfr_clears(r, a, (mpfr_ptr)0);

@@ -49,14 +49,24 @@ int swa_dec_exact(char *buf, size_t len, mpq_srcptr x);
 
 /* ---- Gaussian mechanism --------------------------------------------------- */
 
-/* log δ = log θ_{e^ε}(r) with r = Δ·√T/σ: the exact privacy profile of T
- * composed Gaussian releases (Balle & Wang 2018 Thm 8; composition of GDP,
- * Dong, Roth, Su 2019 Cor. 3.3). */
-void swa_gauss_log_delta(mpfr_ptr out, const char *eps, const char *sens, const char *sigma,
-                         unsigned long T);
-/* D_α = α·Δ²·T/(2σ²) (Mironov 2017 Prop. 7, additive under composition). */
-void swa_gauss_renyi(mpfr_ptr out, const char *alpha, const char *sens, const char *sigma,
-                     unsigned long T);
+/* The releases: one Δ and one σ composed T times, or k releases given as
+ * lists (n_sens and n_sigma each 1 or k; a single value stands for every
+ * release; T is then ignored). */
+typedef struct {
+    const char *const *sens;
+    size_t n_sens;
+    const char *const *sigma;
+    size_t n_sigma;
+    unsigned long T;
+} swa_gauss;
+
+/* log δ = log θ_{e^ε}(r), the exact privacy profile of the Gaussian
+ * mechanism (Balle & Wang 2018 Thm 8), with r² = T·Δ²/σ², or Σ_i (Δ_i/σ_i)²
+ * for lists: composition of Gaussian DP (Dong, Roth, Su 2019 Cor. 3.3,
+ * μ_i-GDP compose to √(Σ μ_i²)-GDP). */
+void swa_gauss_log_delta(mpfr_ptr out, const char *eps, const swa_gauss *g);
+/* D_α = α·r²/2 (Mironov 2017 Prop. 7, additive under composition, Prop. 1). */
+void swa_gauss_renyi(mpfr_ptr out, const char *alpha, const swa_gauss *g);
 
 /* ---- RDP → (ε, δ) ---------------------------------------------------------- */
 

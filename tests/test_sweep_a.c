@@ -144,40 +144,65 @@ static void claims(char *hi, char *lo, size_t len, mpfr_srcptr x)
 
 /* ==== gaussian-mechanism ================================================== */
 
-/* Draws one θ case: Δ (the sensitivity, or C0 for output perturbation,
- * whose sensitivity is 2·C0, spec/koloskova.md §1.5), r = Δ·√T/σ, ε; fills
- * the parameters' JSON and the oracle's log δ.  T = 1 for output
- * perturbation. */
-static void draw_theta(swa_rng *rng, bool op, char *params, size_t len, char *eps,
-                       size_t eps_len, mpfr_ptr ld)
+#define MAX_RELEASES 20
+
+/* One Gaussian case as text: the releases (for the oracle) and the
+ * parameters' JSON. */
+typedef struct {
+    char sens[MAX_RELEASES][32], sigma[MAX_RELEASES][32];
+    const char *sp[MAX_RELEASES], *gp[MAX_RELEASES];
+    swa_gauss g;
+    char json[1536];
+} gauss_case;
+
+/* "name": "v" or "name": ["v1", …] */
+static size_t json_values(char *buf, size_t len, const char *name, const char *const *v, size_t n)
 {
-    char base[32], sigma[32], sens[96];
-    unsigned long T = op || swa_uniform(rng, 0, 1) < 0.5 ? 1 : swa_log_int(rng, 2, 1000);
-    double d = swa_log_uniform(rng, 0.1, 10), r = swa_log_uniform(rng, 0.05, 20);
-    swa_dec(base, sizeof base, d, 4);
-    double s = (op ? 2 : 1) * strtod(base, NULL);
-    swa_dec(sigma, sizeof sigma, s * sqrt((double)T) / r, 6);
-    swa_dec(eps, eps_len, swa_log_uniform(rng, 0.01, 30), 5);
-    snprintf(sens, sizeof sens, "%s", base);
-    if (op) {
-        mpfr_t x;
-        mpfr_init2(x, SWA_BITS);
-        mpfr_set_str(x, base, 10, MPFR_RNDN);
-        mpfr_mul_2ui(x, x, 1, MPFR_RNDN);
-        mpfr_snprintf(sens, sizeof sens, "%.70Re", x);
-        mpfr_clear(x);
-        snprintf(params, len, "\"c0\": \"%s\", \"sigma\": \"%s\"", base, sigma);
-    } else if (T > 1) {
-        snprintf(params, len, "\"sensitivity\": \"%s\", \"sigma\": \"%s\", \"compositions\": %lu",
-                 base, sigma, T);
-    } else {
-        snprintf(params, len, "\"sensitivity\": \"%s\", \"sigma\": \"%s\"", base, sigma);
+    size_t o = (size_t)snprintf(buf, len, "\"%s\": %s", name, n > 1 ? "[" : "");
+    for (size_t i = 0; i < n && o < len; i++)
+        o += (size_t)snprintf(buf + o, len - o, "%s\"%s\"", i ? ", " : "", v[i]);
+    if (o < len)
+        o += (size_t)snprintf(buf + o, len - o, "%s", n > 1 ? "]" : "");
+    return o;
+}
+
+/* Draws the releases: one (T = 1), T composed, k with a list of σ_i, or k
+ * with lists of Δ_i and σ_i (issue 11: heterogeneous compositions), the σ's
+ * scaled so that r is log-uniform in [0.05, 20].  Output perturbation: one
+ * release, Δ = 2·C0 (spec/koloskova.md §1.5). */
+static void draw_gauss(swa_rng *rng, bool op, gauss_case *c)
+{
+    int form = op ? 0 : (int)swa_uniform(rng, 0, 4);
+    size_t k = form >= 2 ? swa_log_int(rng, 2, MAX_RELEASES) : 1;
+    size_t ns = form == 3 ? k : 1;
+    double d[MAX_RELEASES], s[MAX_RELEASES], r2 = 0, r = swa_log_uniform(rng, 0.05, 20);
+    double s0 = swa_log_uniform(rng, 0.1, 10);
+    unsigned long T = form == 1 ? swa_log_int(rng, 2, 1000) : 1;
+    for (size_t i = 0; i < k; i++) {
+        swa_dec(c->sens[i], sizeof c->sens[i], swa_log_uniform(rng, 0.1, 10), 4);
+        d[i] = (op ? 2 : 1) * strtod(c->sens[i < ns ? i : 0], NULL);
+        s[i] = s0 * swa_uniform(rng, 0.5, 2);
+        r2 += d[i] * d[i] / (s[i] * s[i]);
     }
-    swa_gauss_log_delta(ld, eps, sens, sigma, T);
+    double scale = sqrt(r2 * (double)T) / r;
+    for (size_t i = 0; i < k; i++) {
+        swa_dec(c->sigma[i], sizeof c->sigma[i], s[i] * scale, 6);
+        c->sp[i] = c->sens[i], c->gp[i] = c->sigma[i];
+    }
+    c->g = (swa_gauss){c->sp, ns, c->gp, k, T};
+    size_t o = json_values(c->json, sizeof c->json, op ? "c0" : "sensitivity", c->sp, ns);
+    o += (size_t)snprintf(c->json + o, sizeof c->json - o, ", ");
+    o += json_values(c->json + o, sizeof c->json - o, "sigma", c->gp, k);
+    if (T > 1)
+        snprintf(c->json + o, sizeof c->json - o, ", \"compositions\": %lu", T);
+    if (op) { /* the oracle's sensitivity 2·C0, exact: C0 has 4 digits */
+        swa_dec(c->sens[1], sizeof c->sens[1], 2 * strtod(c->sens[0], NULL), 5);
+        c->sp[0] = c->sens[1];
+    }
 }
 
 /* δ at the claimed ε: θ_{e^ε}(r), exact (refuted below), for
- * gaussian-mechanism (r = Δ√T/σ) or output-perturbation (r = 2·C0/σ). */
+ * gaussian-mechanism or output-perturbation (r = 2·C0/σ). */
 static void sweep_theta(bool op, const char *name, uint64_t seed)
 {
     tally t = {.name = name};
@@ -187,8 +212,11 @@ static void sweep_theta(bool op, const char *name, uint64_t seed)
     mpfr_init2(ld, SWA_BITS);
     int want = n_cases(3);
     for (int draws = 0; t.cases < want && draws < MAX_DRAWS * want; draws++) {
-        char params[256], eps[32], hi[64], lo[64], oracle[160], a[1024], b[1024];
-        draw_theta(&rng, op, params, sizeof params, eps, sizeof eps, ld);
+        char eps[32], hi[64], lo[64], oracle[160], a[2048], b[2048];
+        gauss_case c;
+        draw_gauss(&rng, op, &c);
+        swa_dec(eps, sizeof eps, swa_log_uniform(&rng, 0.01, 30), 5);
+        swa_gauss_log_delta(ld, eps, &c.g);
         if (mpfr_cmp_d(ld, log(0.5)) > 0)
             continue; /* δ near 1: δ·(1 + 1e-9) could leave [0, 1] */
         mpfr_exp(ld, ld, MPFR_RNDN);
@@ -197,8 +225,8 @@ static void sweep_theta(bool op, const char *name, uint64_t seed)
         const char *f = CERT_HEAD "%s\", \"parameters\": {%s}, \"claim\": {\"eps\": \"%s\", "
                                   "\"delta\": \"%s\"}}";
         const char *m = op ? "output-perturbation" : "gaussian-mechanism";
-        snprintf(a, sizeof a, f, m, params, eps, hi);
-        snprintf(b, sizeof b, f, m, params, eps, lo);
+        snprintf(a, sizeof a, f, m, c.json, eps, hi);
+        snprintf(b, sizeof b, f, m, c.json, eps, lo);
         check_pair(&t, a, b, UL_VERDICT_REFUTED, oracle);
     }
     mpfr_clear(ld);
@@ -211,7 +239,7 @@ Test(sweep_gaussian_mechanism, delta_at_eps, .fini = teardown, .timeout = 3600)
     sweep_theta(false, "gaussian-mechanism delta", 0x6A0551A1ull);
 }
 
-/* (α, ρ)-RDP claims: ρ = α·Δ²·T/(2σ²), exact (refuted below). */
+/* (α, ρ)-RDP claims: ρ = α·r²/2, exact (refuted below). */
 Test(sweep_gaussian_mechanism, renyi, .fini = teardown, .timeout = 3600)
 {
     tally t = {.name = "gaussian-mechanism renyi"};
@@ -221,22 +249,17 @@ Test(sweep_gaussian_mechanism, renyi, .fini = teardown, .timeout = 3600)
     mpfr_init2(rho, SWA_BITS);
     int want = n_cases(3);
     for (int i = 0; i < want; i++) {
-        char sens[32], sigma[32], alpha[32], comp[48] = "", hi[64], lo[64], oracle[160];
-        unsigned long T = swa_uniform(&rng, 0, 1) < 0.5 ? 1 : swa_log_int(&rng, 2, 1000);
-        swa_dec(sens, sizeof sens, swa_log_uniform(&rng, 0.1, 10), 4);
-        swa_dec(sigma, sizeof sigma, swa_log_uniform(&rng, 0.1, 100), 6);
+        char alpha[32], hi[64], lo[64], oracle[160], a[2048], b[2048];
+        gauss_case c;
+        draw_gauss(&rng, false, &c);
         swa_dec(alpha, sizeof alpha, swa_log_uniform(&rng, 1.01, 256), 6);
-        if (T > 1)
-            snprintf(comp, sizeof comp, ", \"compositions\": %lu", T);
-        swa_gauss_renyi(rho, alpha, sens, sigma, T);
+        swa_gauss_renyi(rho, alpha, &c.g);
         claims(hi, lo, sizeof hi, rho);
         mpfr_snprintf(oracle, sizeof oracle, "renyi_value = %.20Re (alpha*r^2/2)", rho);
-        char a[1024], b[1024];
-        const char *f = CERT_HEAD "gaussian-mechanism\", \"parameters\": {\"sensitivity\": "
-                                  "\"%s\", \"sigma\": \"%s\"%s}, \"claim\": {\"renyi_order\": "
-                                  "\"%s\", \"renyi_value\": \"%s\"}}";
-        snprintf(a, sizeof a, f, sens, sigma, comp, alpha, hi);
-        snprintf(b, sizeof b, f, sens, sigma, comp, alpha, lo);
+        const char *f = CERT_HEAD "gaussian-mechanism\", \"parameters\": {%s}, \"claim\": "
+                                  "{\"renyi_order\": \"%s\", \"renyi_value\": \"%s\"}}";
+        snprintf(a, sizeof a, f, c.json, alpha, hi);
+        snprintf(b, sizeof b, f, c.json, alpha, lo);
         check_pair(&t, a, b, UL_VERDICT_REFUTED, oracle);
     }
     mpfr_clear(rho);
