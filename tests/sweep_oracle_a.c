@@ -283,6 +283,16 @@ static void ngd_objective(mpfr_ptr g, mpfr_srcptr a, mpfr_srcptr ell, mpfr_srcpt
     mpfr_clears(e, q, (mpfr_ptr)0);
 }
 
+/* g at the whole number t. */
+static void ngd_at(mpfr_ptr g, mpfr_srcptr a, mpfr_srcptr ell, long t)
+{
+    mpfr_t x;
+    mpfr_init2(x, 64);
+    mpfr_set_si(x, t, MPFR_RNDN);
+    ngd_objective(g, a, ell, x);
+    mpfr_clear(x);
+}
+
 double swa_ngd_eps(mpfr_ptr eps, mpfr_srcptr a, const char *delta)
 {
     const mpfr_prec_t w = SWA_BITS + 64;
@@ -291,20 +301,22 @@ double swa_ngd_eps(mpfr_ptr eps, mpfr_srcptr a, const char *delta)
     set_dec(ell, delta);
     mpfr_log(ell, ell, MPFR_RNDN);
     mpfr_neg(ell, ell, MPFR_RNDN);
-    /* bracket: the best of t = −200, −199, …, 3000 (q − 1 from e^−200 to
-     * e^3000) and its two neighbours */
-    long best = -200;
-    mpfr_set_inf(fd, 1);
-    for (long i = -200; i <= 3000; i++) {
-        mpfr_set_si(t, i, MPFR_RNDN);
-        ngd_objective(fc, a, ell, t);
-        if (mpfr_less_p(fc, fd)) {
-            mpfr_set(fd, fc, MPFR_RNDN);
-            best = i;
-        }
+    /* bracket (g is convex in t): walk from t = 0 downhill in steps that
+     * double, until g rises; the minimum lies within one step of the best */
+    long best = 0, step = 1;
+    ngd_at(fd, a, ell, 0);
+    ngd_at(fc, a, ell, 1);
+    long dir = mpfr_less_p(fc, fd) ? 1 : -1;
+    for (;;) {
+        ngd_at(fc, a, ell, best + dir * step);
+        if (!mpfr_less_p(fc, fd))
+            break;
+        mpfr_set(fd, fc, MPFR_RNDN);
+        best += dir * step;
+        step *= 2;
     }
-    mpfr_set_si(lo, best - 1, MPFR_RNDN);
-    mpfr_set_si(hi, best + 1, MPFR_RNDN);
+    mpfr_set_si(lo, best - step, MPFR_RNDN);
+    mpfr_set_si(hi, best + step, MPFR_RNDN);
     /* golden section down to a width of 2^-(w/2) (Kiefer 1953) */
     mpfr_t g;
     mpfr_init2(g, w);
