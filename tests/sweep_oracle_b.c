@@ -270,6 +270,21 @@ void sob_langevin_eps(mpfr_ptr out, const sob_langevin *p)
     mpfr_clears(E, lam, B, (mpfr_ptr)0);
 }
 
+/* Thm 3.2 with Thm 3.3 at one order: ε_RU(α) = α·E·exp(−Λ_K/α). */
+void sob_langevin_renyi(mpfr_ptr out, const sob_langevin *p, const char *alpha)
+{
+    mpfr_t E, lam, a;
+    mpfr_inits2(SOB_BITS, E, lam, a, (mpfr_ptr)0);
+    sob_langevin_consts(E, lam, p);
+    set_dec(a, alpha);
+    mpfr_div(lam, lam, a, MPFR_RNDN);
+    mpfr_neg(lam, lam, MPFR_RNDN);
+    mpfr_exp(lam, lam, MPFR_RNDN);
+    mpfr_mul(lam, lam, a, MPFR_RNDN);
+    mpfr_mul(out, lam, E, MPFR_RNDN);
+    mpfr_clears(E, lam, a, (mpfr_ptr)0);
+}
+
 /* ---- Descent-to-Delete ------------------------------------------------------------- */
 
 /* c = k·M·γ^I/(m·n·(1 − γ^I)), γ = (L − m)/(L + m), k = 4√2 (86) or 8 (88). */

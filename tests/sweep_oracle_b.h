@@ -43,6 +43,10 @@ typedef struct {
  * Thms 3.2, 3.3; spec/langevin.md §4, §9 item 1). */
 void sob_langevin_eps(mpfr_ptr out, const sob_langevin *p);
 
+/* The (α, ε)-Rényi unlearning bound at one order: α·E·exp(−Λ_K/α) (Thm 3.2
+ * with Thm 3.3; no optimisation). */
+void sob_langevin_renyi(mpfr_ptr out, const sob_langevin *p, const char *alpha);
+
 /* The two constants of that bound: E = ε0(α)/α and Λ_K (exposed for the
  * oracle's own checks). */
 void sob_langevin_consts(mpfr_ptr E, mpfr_ptr lambda, const sob_langevin *p);

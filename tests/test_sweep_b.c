@@ -351,6 +351,14 @@ static void lg_case(sweep_stats *s, int idx, rng *r, sob_lg_case kind)
     mpfr_init2(bound, SOB_BITS);
     sob_langevin_eps(bound, &o);
     run_case(s, idx, &c, bound, false);
+    /* a Rényi claim (Def 2.4) at an order in [1.5, 50] */
+    char order[32];
+    dec(order, sizeof order, logu(r, 1.5, 50));
+    snprintf(c.claim_pre, sizeof c.claim_pre,
+             "\"claim\": {\"renyi_order\": %s, \"renyi_value\": \"", order);
+    snprintf(c.claim_post, sizeof c.claim_post, "\"}");
+    sob_langevin_renyi(bound, &o, order);
+    run_case(s, idx, &c, bound, false);
     mpfr_clear(bound);
 }
 
