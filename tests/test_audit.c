@@ -1202,3 +1202,34 @@ Test(audit, noisy_gd_decimals_beyond_exact_reading_are_refused_with_their_path)
         cr_assert(strstr(err, must) != NULL, "'%s' does not name %s", err, must);
     }
 }
+
+Test(audit, gaussian_list_wrong_compositions_are_named)
+{
+    /* σ = [2, 2, 4, 4, 8], Δ = 1, ε = 1: the mean σ is 4 (r = √5/4) and the largest
+     * single r_i is 1/2; θ at each from tests/oracle.c, written to 6 digits, is
+     * refuted by the true r = √(1/4 + 1/4 + 1/16 + 1/16 + 1/64) = √0.640625 and
+     * names its recipe */
+    static const struct {
+        double r;
+        const char *must;
+    } cases[] = {{0.5590169943749474241, "mean sigma"}, {0.5, "one release alone"}};
+    for (int i = 0; i < 2; i++) {
+        mpfr_t e, r, t;
+        mpfr_inits2(ORACLE_BITS, e, r, t, (mpfr_ptr)0);
+        mpfr_set_ui(e, 1, MPFR_RNDN);
+        mpfr_set_d(r, cases[i].r, MPFR_RNDN);
+        oracle_log_theta(t, e, r);
+        mpfr_exp(t, t, MPFR_RNDN);
+        char claim[128], text[512];
+        mpfr_snprintf(claim, sizeof claim, "\"eps\": 1, \"delta\": \"%.5Re\"", t);
+        mpfr_clears(e, r, t, (mpfr_ptr)0);
+        snprintf(text, sizeof text, GAUSS("\"sensitivity\": 1, \"sigma\": [2, 2, 4, 4, 8]", "%s"),
+                 claim);
+        ul_audit_report rep;
+        char err[512];
+        cr_assert_eq(audit_text(&ul_audit_gaussian_mechanism, text, &rep, &WANT, err, sizeof err),
+                     UL_OK, "%s", err);
+        cr_assert_eq(rep.verdict, UL_VERDICT_REFUTED, "%s", claim);
+        cr_assert(strstr(rep.forensics, cases[i].must) != NULL, "%s: '%s'", claim, rep.forensics);
+    }
+}

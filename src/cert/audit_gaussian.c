@@ -180,6 +180,7 @@ typedef struct {
     const char *alpha, *rho; /* NULL unless a Rényi claim */
     const char *sigma_classic, *sigma_classic_path;
     size_t n_sens, n_sigma;  /* list lengths (1 for one value; n_sigma 0 when absent) */
+    const char *const *sens_items, *const *sigma_items; /* their texts */
     size_t k;                /* releases with their own parameters: the longer list, else 1 */
     bool list;               /* k > 1 or a one-element list: the heterogeneous form */
     mpq_t sens;              /* exact sensitivity Δ or 2·C0 (one value; 1 for a Δ list) */
@@ -476,6 +477,8 @@ static ul_status gcert_read(const ul_cert *c, bool is_op, bool need_sigma, gcert
     const ul_cert_value *sv = ul_cert_values_get(&p, "sigma");
     const char *const *sens = field_items(bv, &g->n_sens);
     const char *const *sig = field_items(sv, &g->n_sigma);
+    g->sens_items = sens;
+    g->sigma_items = sig;
     g->list = bv->type == UL_FIELD_DECIMAL_LIST ||
               (sv->present && sv->type == UL_FIELD_DECIMAL_LIST);
     g->base = sens[0];
@@ -708,6 +711,56 @@ static void gauss_forensics(ul_audit_report *rep, const gcert *g)
                 ul_forensic_sig_digits(g->sigma), g->is_op ? "; the stair-lab dp-baseline" : "",
                 g->eps);
     }
+}
+
+/* θ_{e^ε}(r) in double (a forensic value, not an enclosure). */
+static double theta_double(double eps, double r)
+{
+    mpfi_t e, x;
+    mpfi_init2(e, 64);
+    mpfi_init2(x, 64);
+    mpfi_set_d(e, eps);
+    mpfi_set_d(x, r);
+    ul_num_value v;
+    ul_num_value_init(&v, 64);
+    ul_gauss_theta_enclose(&v, e, x);
+    mpfr_t m;
+    mpfr_init2(m, 64);
+    mpfi_mid(m, v.enclosure);
+    double d = v.is_log ? exp(mpfr_get_d(m, MPFR_RNDN)) : mpfr_get_d(m, MPFR_RNDN);
+    mpfr_clear(m);
+    ul_num_value_clear(&v);
+    mpfi_clear(e);
+    mpfi_clear(x);
+    return d;
+}
+
+/* Wrong compositions of a list of releases that reproduce the claimed δ:
+ * the mean σ in place of each σ_i (r = √(Σ Δ_i²)/mean σ), or one release
+ * alone (the largest Δ_i/σ_i), instead of r = √(Σ (Δ_i/σ_i)²). */
+static void list_forensics(ul_audit_report *rep, const gcert *g)
+{
+    const char *const *sens = g->sens_items, *const *sig = g->sigma_items;
+    double eps = ul_forensic_double(g->eps), d2 = 0, smean = 0, rmax = 0;
+    for (size_t i = 0; i < g->k; i++) {
+        double d = ul_forensic_double(sens[g->n_sens > 1 ? i : 0]);
+        double s = g->n_sigma > 1 ? ul_forensic_double(sig[i]) : ul_forensic_double(g->sigma);
+        d2 += d * d;
+        smean += s / (double)g->k;
+        rmax = fmax(rmax, d / s);
+    }
+    double rm = sqrt(d2 * (double)g->T) / smean;
+    if (g->n_sigma > 1 && ul_forensic_matches_digits(g->delta, theta_double(eps, rm), 2))
+        ul_audit_add_forensic(rep,
+                              "the claimed delta %s is theta at the mean sigma %.6g (r = %.6g): "
+                              "averaging the sigmas is not composition (r = sqrt(sum_i "
+                              "(Delta_i/sigma_i)^2))",
+                              g->delta, smean, rm);
+    if (ul_forensic_matches_digits(g->delta, theta_double(eps, rmax), 2))
+        ul_audit_add_forensic(rep,
+                              "the claimed delta %s is theta of one release alone (the largest "
+                              "Delta_i/sigma_i = %.6g): the other releases are not composed",
+                              g->delta, rmax);
 }
 
 /* ---- the (ε, δ) audit ------------------------------------------------------------------ */
@@ -948,6 +1001,8 @@ static ul_status audit_eps_delta(const gcert *g, const ul_num_precision *want,
     ul_num_value_clear(&theta);
     if (rep->verdict == UL_VERDICT_REFUTED || rep->verdict == UL_VERDICT_UNSUPPORTED)
         gauss_forensics(rep, g);
+    if ((rep->verdict == UL_VERDICT_REFUTED || rep->verdict == UL_VERDICT_UNSUPPORTED) && g->list)
+        list_forensics(rep, g);
     eps_delta_explain(rep, g);
     if (overclaims)
         ul_audit_explain(rep,
