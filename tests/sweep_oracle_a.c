@@ -174,8 +174,8 @@ static void point_eps(mpfr_ptr out, const char *alpha, const char *rdp, mpfr_src
     mpfr_clears(a, r, t, u, (mpfr_ptr)0);
 }
 
-void swa_rdp_points_eps(mpfr_ptr out, const char *const *alphas, const char *const *rdps,
-                        size_t n, const char *delta, swa_conv conv)
+void swa_rdp_points_eps(mpfr_ptr out, const char *const *alphas, const char *const *rdps, size_t n,
+                        const char *delta, swa_conv conv)
 {
     mpfr_t logd, e;
     mpfr_inits2(SWA_BITS + 64, logd, e, (mpfr_ptr)0);
@@ -377,7 +377,8 @@ static long double sgm_log_a(double q, double sigma, double alpha)
             acc += expl(lf - m);
         }
     }
-    return m + logl(acc) + logl(h) - logl(sigma * sqrtl(2 * 3.14159265358979323846264338327950288L));
+    return m + logl(acc) + logl(h) -
+           logl(sigma * sqrtl(2 * 3.14159265358979323846264338327950288L));
 }
 
 typedef struct {

@@ -75,8 +75,8 @@ typedef enum { SWA_MIRONOV, SWA_BBGHS } swa_conv;
 /* ε(δ) = min_i over the points of the conversion (Mironov 2017 Prop. 3;
  * Balle et al. 2020 Thm 21 with ε ≥ 0 and the Bretagnolle–Huber shortcut
  * of dp_accounting: ε = 0 once δ ≥ √(1 − e^{−ρ})). */
-void swa_rdp_points_eps(mpfr_ptr out, const char *const *alphas, const char *const *rdps,
-                        size_t n, const char *delta, swa_conv conv);
+void swa_rdp_points_eps(mpfr_ptr out, const char *const *alphas, const char *const *rdps, size_t n,
+                        const char *delta, swa_conv conv);
 
 /* ---- Noisy-GD (Chourasia & Shah; spec/forget.md §6) ------------------------ */
 

@@ -13,9 +13,11 @@
  * audit must return UL_OK; "inconclusive" is a failure.
  *
  * A few cases per test in `make test`; ULAUDIT_SOAK=1 runs SOAK_CASES per
- * test (ULAUDIT_SWEEP_REL=x moves the claims to bound·(1 ± x)) and prints, per test, the cases, the passes and the slowest audit
- * (wall clock, printed only, never asserted).  A failing case prints both
- * certificates' JSON, the oracle's bound and the handler's enclosure.
+ * test and prints, per test, the cases, the passes and the slowest audit
+ * (wall clock and CPU time, printed only, never asserted).
+ * ULAUDIT_SWEEP_REL=x moves the claims to bound·(1 ± x) (default 1e-9).  A
+ * failing case prints the certificate's JSON, the oracle's bound and the
+ * handler's enclosure.
  */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -138,6 +140,15 @@ static void claims(char *hi, char *lo, size_t len, mpfr_srcptr x)
 {
     swa_dec_scaled(hi, len, x, rel());
     swa_dec_scaled(lo, len, x, -rel());
+}
+
+/* The conversion field of draw cv: 0 absent (the default, bbghs), 1 bbghs,
+ * 2 mironov. */
+static const char *conv_json(int cv)
+{
+    static const char *const J[] = {"", ", \"conversion\": \"bbghs\"",
+                                    ", \"conversion\": \"mironov\""};
+    return J[cv];
 }
 
 #define CERT_HEAD "{\"format\": \"ulaudit-certificate/1\", \"method\": \""
@@ -307,8 +318,7 @@ Test(sweep_rdp_curve, eps_at_delta, .fini = teardown, .timeout = 3600)
             continue; /* clamped or shortcut to 0: no boundary to sweep */
         claims(hi, lo, sizeof hi, e);
         mpfr_snprintf(oracle, sizeof oracle, "eps = %.20Re (min over the points)", e);
-        const char *conv = cv == 0 ? "" : cv == 1 ? ", \"conversion\": \"bbghs\""
-                                                  : ", \"conversion\": \"mironov\"";
+        const char *conv = conv_json(cv);
         char a[2048], b[2048];
         const char *f = CERT_HEAD "rdp-curve\", \"parameters\": {\"alphas\": [%s], \"rdps\": "
                                   "[%s]%s}, \"claim\": {\"eps\": \"%s\", \"delta\": \"%s\"}}";
@@ -401,8 +411,7 @@ static void draw_ngd(swa_rng *rng, swa_ngd_thm thm, ngd_text *x, swa_ngd *p)
 
 /* The parameters; Thm 5.1's q goes there for an (ε, δ) claim (its σ is
  * prescribed at that order), else it is the claim's renyi_order. */
-static void ngd_params_json(char *buf, size_t len, swa_ngd_thm thm, const ngd_text *x,
-                            bool renyi)
+static void ngd_params_json(char *buf, size_t len, swa_ngd_thm thm, const ngd_text *x, bool renyi)
 {
     if (thm == SWA_G7)
         snprintf(buf, len,
@@ -558,8 +567,9 @@ static void sweep_dp(const char *name, uint64_t seed, const dp_ranges *g, int sm
         double alpha;
         int rc = swa_dpsgd_log_delta(ld, &alpha, q, sigma, steps, k, eps,
                                      cv == 2 ? SWA_MIRONOV : SWA_BBGHS, g->alpha[1]);
-        cr_expect_neq(rc, -2, "oracle self-check failed (quadrature error or not a minimum) at "
-                              "q %s sigma %s steps %lu k %lu eps %s alpha %.17g",
+        cr_expect_neq(rc, -2,
+                      "oracle self-check failed (quadrature error or not a minimum) at "
+                      "q %s sigma %s steps %lu k %lu eps %s alpha %.17g",
                       q, sigma, steps, k, eps, alpha);
         if (rc != 0 || alpha < g->alpha[0] || mpfr_cmp_d(ld, log(0.5)) > 0 ||
             mpfr_cmp_d(ld, g->log_delta_min) < 0)
@@ -568,8 +578,7 @@ static void sweep_dp(const char *name, uint64_t seed, const dp_ranges *g, int sm
         mpfr_exp(ld, ld, MPFR_RNDN);
         claims(hi, lo, sizeof hi, ld);
         mpfr_snprintf(oracle, sizeof oracle, "group delta = %.20Re at alpha* = %.10g", ld, alpha);
-        const char *conv = cv == 0 ? "" : cv == 1 ? ", \"conversion\": \"bbghs\""
-                                                  : ", \"conversion\": \"mironov\"";
+        const char *conv = conv_json(cv);
         char a[1024], b[1024];
         const char *f = CERT_HEAD "dp-sgd-group\", \"parameters\": {%s, \"sigma\": \"%s\", "
                                   "\"steps\": %lu, \"group_size\": %lu%s}, \"claim\": "
