@@ -929,7 +929,9 @@ static ul_status eps_delta_reach(ul_audit_report *rep, const gcert *g,
         st = eps_needed(g, &fine, x, err, errlen);
     if (st == UL_OK)
         put_number_mpfi(&rep->would_reach[rep->n_would_reach++], "eps_needed",
-                        "the smallest eps this sigma reaches at the claimed delta", x,
+                        g->n_sigma > 1 ? "the smallest eps these sigmas reach at the claimed delta"
+                                       : "the smallest eps this sigma reaches at the claimed delta",
+                        x,
                         want->digits);
     mpfi_clear(x);
     return st;
@@ -996,7 +998,9 @@ static ul_status audit_eps_delta(const gcert *g, const ul_num_precision *want,
     }
     if (rep->verdict != UL_VERDICT_SUPPORTED)
         ul_audit_number_set(&rep->would_reach[rep->n_would_reach++], "delta",
-                            "the delta this sigma reaches at the claimed eps", &theta,
+                            g->n_sigma > 1 ? "the delta these sigmas reach at the claimed eps"
+                                           : "the delta this sigma reaches at the claimed eps",
+                            &theta,
                             want->digits);
     ul_num_value_clear(&theta);
     if (rep->verdict == UL_VERDICT_REFUTED || rep->verdict == UL_VERDICT_UNSUPPORTED)
@@ -1004,6 +1008,16 @@ static ul_status audit_eps_delta(const gcert *g, const ul_num_precision *want,
     if ((rep->verdict == UL_VERDICT_REFUTED || rep->verdict == UL_VERDICT_UNSUPPORTED) && g->list)
         list_forensics(rep, g);
     eps_delta_explain(rep, g);
+    if (g->list) {
+        mpfi_t r;
+        mpfi_init2(r, 64);
+        r_enclose(r, g);
+        ul_audit_number n;
+        ul_audit_number_set_mpfi(&n, "r", "", r, want->digits);
+        mpfi_clear(r);
+        ul_audit_explain(rep, "Here r = sqrt(sum_i (Delta_i/sigma_i)^2) is in [%s, %s].", n.lo,
+                         n.hi);
+    }
     if (overclaims)
         ul_audit_explain(rep,
                          "The printed rule (the classic Gaussian mechanism, delta = "
