@@ -745,7 +745,7 @@ static ul_status parse_container(parser *p, node **out, bool object)
             return unexpected(p, what);
         }
     }
-    if (object) {
+    if (object && p->stack_len > base) { /* an empty object has no keys (and the stack may be NULL) */
         const node *first = NULL;
         bool no_memory;
         const node *dup = duplicate_key(p->stack + base, p->stack_len - base, &first, &no_memory);
