@@ -483,6 +483,59 @@ Test(audit_koloskova, model_clipping_hopeless_sigma_is_quick_and_certified)
     mpfr_clear(ld);
 }
 
+/* log10 of a decimal "m.mmme±X" whose value may lie outside the double range. */
+static double log10_text(const char *t)
+{
+    const char *ex = strchr(t, 'e');
+    cr_assert_not_null(ex, "%s", t);
+    char mant[64];
+    snprintf(mant, sizeof mant, "%.*s", (int)(ex - t), t);
+    return log10(strtod(mant, NULL)) + (double)strtol(ex + 1, NULL, 10);
+}
+
+Test(audit_koloskova, model_clipping_long_adaptive_runs_are_bracketed)
+{
+    /* 30000 adaptive steps.  r = 2 (C2 = σ = 1): the product form
+     * θ_e(2)^30000 (oracle) is far below 1e-5 and bounds the adaptive δ_T
+     * from above (ε̃_t ≥ ε), so the claim is supported by it. */
+    ul_audit_report rep;
+    audit_ok(&ul_audit_model_clipping,
+             "{\"format\":\"ulaudit-certificate/1\",\"method\":\"model-clipping\","
+             "\"parameters\":{\"c2\":1,\"sigma\":1,\"steps\":30000,\"accounting\":\"adaptive\"},"
+             "\"claim\":{\"eps\":1,\"delta\":1e-5}}",
+             &rep);
+    cr_assert_eq(rep.verdict, UL_VERDICT_SUPPORTED, "%s", rep.explanation);
+    cr_assert(strstr(rep.recomputed.label, "upper bound") != NULL, "%s", rep.recomputed.label);
+    mpfr_t lt, x;
+    mpfr_inits2(4 * ORACLE_BITS, lt, x, (mpfr_ptr)0);
+    oracle_log_theta_str(lt, "1", "2");
+    double want_log10 = mpfr_get_d(lt, MPFR_RNDN) * 30000 / log(10.0);
+    cr_assert_lt(fabs(log10_text(rep.recomputed.hi) - want_log10), 1e-9 * fabs(want_log10));
+    /* r = 25 (C2 = 6.25, σ = 0.5): while δ_t > 1e-5 each step keeps at least
+     * θ* = θ_{e^ε̃*}(25), ε̃* = log(1 + (e − 1)/1e-5); δ_0·θ*^30000 (oracle)
+     * exceeds 1e-5, so the claim is unsupported by that lower bound */
+    audit_ok(&ul_audit_model_clipping,
+             "{\"format\":\"ulaudit-certificate/1\",\"method\":\"model-clipping\","
+             "\"parameters\":{\"c2\":6.25,\"sigma\":0.5,\"steps\":30000,"
+             "\"accounting\":\"adaptive\"},\"claim\":{\"eps\":1,\"delta\":1e-5}}",
+             &rep);
+    cr_assert_eq(rep.verdict, UL_VERDICT_UNSUPPORTED, "%s", rep.explanation);
+    cr_assert(strstr(rep.recomputed.label, "lower bound") != NULL, "%s", rep.recomputed.label);
+    mpfr_set_d(x, exp(1.0) - 1, MPFR_RNDN);
+    mpfr_div_d(x, x, 1e-5, MPFR_RNDN);
+    mpfr_log1p(x, x, MPFR_RNDN); /* ε̃* */
+    mpfr_set_ui(lt, 25, MPFR_RNDN);
+    mpfr_t l2;
+    mpfr_init2(l2, 4 * ORACLE_BITS);
+    oracle_log_theta(l2, x, lt);
+    mpfr_mul_ui(l2, l2, 30000, MPFR_RNDN);
+    double low = exp(mpfr_get_d(l2, MPFR_RNDN)); /* ≈ 1 − 3e-29 */
+    cr_assert_gt(low, 1e-5);
+    cr_assert_leq(strtod(rep.recomputed.lo, NULL), low);
+    cr_assert_geq(strtod(rep.recomputed.hi, NULL), low * (1 - 1e-15));
+    mpfr_clears(lt, x, l2, (mpfr_ptr)0);
+}
+
 Test(audit_koloskova, model_clipping_invalid_preconditions)
 {
     ul_audit_report rep;
