@@ -493,17 +493,25 @@ static double log10_text(const char *t)
     return log10(strtod(mant, NULL)) + (double)strtol(ex + 1, NULL, 10);
 }
 
+/* 30000 adaptive model-clipping steps at (C2, σ), claim (1, 1e-5). */
+static void mc_adaptive_30000(const char *c2, const char *sigma, ul_audit_report *rep)
+{
+    char text[512];
+    snprintf(text, sizeof text,
+             "{\"format\":\"ulaudit-certificate/1\",\"method\":\"model-clipping\","
+             "\"parameters\":{\"c2\":%s,\"sigma\":%s,\"steps\":30000,"
+             "\"accounting\":\"adaptive\"},\"claim\":{\"eps\":1,\"delta\":1e-5}}",
+             c2, sigma);
+    audit_ok(&ul_audit_model_clipping, text, rep);
+}
+
 Test(audit_koloskova, model_clipping_long_adaptive_runs_are_bracketed)
 {
     /* 30000 adaptive steps.  r = 2 (C2 = σ = 1): the product form
      * θ_e(2)^30000 (oracle) is far below 1e-5 and bounds the adaptive δ_T
      * from above (ε̃_t ≥ ε), so the claim is supported by it. */
     ul_audit_report rep;
-    audit_ok(&ul_audit_model_clipping,
-             "{\"format\":\"ulaudit-certificate/1\",\"method\":\"model-clipping\","
-             "\"parameters\":{\"c2\":1,\"sigma\":1,\"steps\":30000,\"accounting\":\"adaptive\"},"
-             "\"claim\":{\"eps\":1,\"delta\":1e-5}}",
-             &rep);
+    mc_adaptive_30000("1", "1", &rep);
     cr_assert_eq(rep.verdict, UL_VERDICT_SUPPORTED, "%s", rep.explanation);
     cr_assert(strstr(rep.recomputed.label, "upper bound") != NULL, "%s", rep.recomputed.label);
     mpfr_t lt, x;
@@ -514,11 +522,7 @@ Test(audit_koloskova, model_clipping_long_adaptive_runs_are_bracketed)
     /* r = 25 (C2 = 6.25, σ = 0.5): while δ_t > 1e-5 each step keeps at least
      * θ* = θ_{e^ε̃*}(25), ε̃* = log(1 + (e − 1)/1e-5); δ_0·θ*^30000 (oracle)
      * exceeds 1e-5, so the claim is unsupported by that lower bound */
-    audit_ok(&ul_audit_model_clipping,
-             "{\"format\":\"ulaudit-certificate/1\",\"method\":\"model-clipping\","
-             "\"parameters\":{\"c2\":6.25,\"sigma\":0.5,\"steps\":30000,"
-             "\"accounting\":\"adaptive\"},\"claim\":{\"eps\":1,\"delta\":1e-5}}",
-             &rep);
+    mc_adaptive_30000("6.25", "0.5", &rep);
     cr_assert_eq(rep.verdict, UL_VERDICT_UNSUPPORTED, "%s", rep.explanation);
     cr_assert(strstr(rep.recomputed.label, "lower bound") != NULL, "%s", rep.recomputed.label);
     mpfr_set_d(x, exp(1.0) - 1, MPFR_RNDN);
