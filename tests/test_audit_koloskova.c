@@ -36,14 +36,24 @@ TestSuite(audit_koloskova, .init = setup, .fini = teardown, .timeout = 300);
 
 static const ul_num_precision WANT = {17, 0, 0};
 
-static ul_status audit_text(const ul_audit_method *m, const char *text, ul_audit_report *rep,
-                            char *err, size_t errlen)
+/* A precision cap too small to decide claims 1e-30 from their bound. */
+static const ul_num_precision CAPPED = {17, 0, 64};
+
+static ul_status audit_text_at(const ul_audit_method *m, const char *text,
+                               const ul_num_precision *want, ul_audit_report *rep, char *err,
+                               size_t errlen)
 {
     ul_cert *c = NULL;
     cr_assert_eq(ul_cert_load_buffer(text, strlen(text), &c, err, errlen), UL_OK, "load: %s", err);
-    ul_status st = m->audit(c, &WANT, rep, err, errlen);
+    ul_status st = m->audit(c, want, rep, err, errlen);
     ul_cert_free(c);
     return st;
+}
+
+static ul_status audit_text(const ul_audit_method *m, const char *text, ul_audit_report *rep,
+                            char *err, size_t errlen)
+{
+    return audit_text_at(m, text, &WANT, rep, err, errlen);
 }
 
 static void audit_ok(const ul_audit_method *m, const char *text, ul_audit_report *rep)
@@ -446,8 +456,7 @@ Test(audit_koloskova, model_clipping_near_boundary_is_decided)
                      "product %s: %s", minus, rep.explanation);
     }
     /* a precision cap too small to see 1e-40 leaves it inconclusive (exit 3) */
-    const ul_num_precision capped = {17, 0, 64};
-    cr_expect_eq(mc_near("adaptive", 6, ad, "1e-40", &capped, &rep), UL_VERDICT_INCONCLUSIVE);
+    cr_expect_eq(mc_near("adaptive", 6, ad, "1e-40", &CAPPED, &rep), UL_VERDICT_INCONCLUSIVE);
     cr_expect(strstr(rep.explanation, "--max-bits") != NULL, "%s", rep.explanation);
     mpfr_clears(ad, pr, lt, (mpfr_ptr)0);
 }
@@ -773,16 +782,23 @@ Test(audit_koloskova, pabi_lambda_zero_code_default_is_the_printed_branch)
 /* A gradient-clipping certificate of the Figure-2 configuration (C0 = 20,
  * C1 = 10, lr = 0.01, λ = 50, T = 11, the code's constant schedule at
  * ε_R = 1: ρ_eff = ε_R exactly, spec §2.4) with the given claim members. */
-static ul_verdict gc_fig2(const char *claim, ul_audit_report *rep)
+static ul_verdict gc_fig2_at(const char *claim, const ul_num_precision *want,
+                             ul_audit_report *rep)
 {
-    char text[1024];
+    char text[1024], err[1024] = "";
     snprintf(text, sizeof text,
              "{\"format\":\"ulaudit-certificate/1\",\"method\":\"gradient-clipping\","
              "\"parameters\":{\"c0\":20,\"c1\":10,\"lr\":0.01,\"lambda\":50,\"steps\":11,"
              "\"noise\":\"code-constant\",\"eps_renyi\":1},\"claim\":{%s}}",
              claim);
-    audit_ok(&ul_audit_gradient_clipping, text, rep);
+    cr_assert_eq(audit_text_at(&ul_audit_gradient_clipping, text, want, rep, err, sizeof err),
+                 UL_OK, "%s", err);
     return rep->verdict;
+}
+
+static ul_verdict gc_fig2(const char *claim, ul_audit_report *rep)
+{
+    return gc_fig2_at(claim, &WANT, rep);
 }
 
 Test(audit_koloskova, pabi_near_boundary_is_decided)
@@ -820,6 +836,10 @@ Test(audit_koloskova, pabi_near_boundary_is_decided)
         cr_expect_eq(gc_fig2(claim, &rep),
                      rel_ren[i][0] == '-' ? UL_VERDICT_UNSUPPORTED : UL_VERDICT_SUPPORTED,
                      "3*(1 + %s): %s", rel_ren[i], rep.explanation);
+        if (i == 2) { /* at a 64-bit cap 1e-40 is not seen */
+            cr_expect_eq(gc_fig2_at(claim, &CAPPED, &rep), UL_VERDICT_INCONCLUSIVE);
+            cr_expect(strstr(rep.explanation, "--max-bits") != NULL, "%s", rep.explanation);
+        }
     }
     mpfr_clears(rho, eps, three, e4, (mpfr_ptr)0);
 }
@@ -929,15 +949,21 @@ Test(audit_koloskova, dp_sgd_group_of_one_and_two)
 
 /* A dp-sgd-group certificate (q = 0.01, σ = 1, 100 steps, k = 2, ε = 2) with
  * the claimed group δ as text. */
-static void dp_k2(const char *delta, ul_audit_report *rep)
+static void dp_k2_at(const char *delta, const ul_num_precision *want, ul_audit_report *rep)
 {
-    char text[1024];
+    char text[1024], err[1024] = "";
     snprintf(text, sizeof text,
              "{\"format\":\"ulaudit-certificate/1\",\"method\":\"dp-sgd-group\","
              "\"parameters\":{\"q\":0.01,\"sigma\":1,\"steps\":100,\"group_size\":2},"
              "\"claim\":{\"eps\":2,\"delta\":\"%s\"}}",
              delta);
-    audit_ok(&ul_audit_dp_sgd_group, text, rep);
+    cr_assert_eq(audit_text_at(&ul_audit_dp_sgd_group, text, want, rep, err, sizeof err), UL_OK,
+                 "%s", err);
+}
+
+static void dp_k2(const char *delta, ul_audit_report *rep)
+{
+    dp_k2_at(delta, &WANT, rep);
 }
 
 /* log of the group δ of dp_k2 at the order alpha, from the quadrature oracle
@@ -993,6 +1019,11 @@ Test(audit_koloskova, dp_sgd_group_near_boundary_is_decided)
         dp_k2(claim, &rep);
         cr_expect_eq(rep.verdict, rels[i][0] == '-' ? UL_VERDICT_UNSUPPORTED : UL_VERDICT_SUPPORTED,
                      "claim bound*(1 + %s): %s", rels[i], rep.explanation);
+        if (i == 2) { /* at a 64-bit cap 1e-30 is not seen */
+            dp_k2_at(claim, &CAPPED, &rep);
+            cr_expect_eq(rep.verdict, UL_VERDICT_INCONCLUSIVE);
+            cr_expect(strstr(rep.explanation, "--max-bits") != NULL, "%s", rep.explanation);
+        }
     }
     /* the search put α where the bound is least: at α·(1 ± 1%) the oracle's
      * bound is larger */

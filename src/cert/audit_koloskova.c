@@ -2021,7 +2021,8 @@ static const char *verdict_word(ul_verdict v)
 {
     return v == UL_VERDICT_SUPPORTED     ? "supported"
            : v == UL_VERDICT_UNSUPPORTED ? "unsupported"
-                                         : "undecided (the enclosure straddles it)";
+                                         : "undecided (the enclosure straddles it at the "
+                                           "precision cap: raise --max-bits)";
 }
 
 /* The sentences of a decided evaluation. */
@@ -3063,8 +3064,8 @@ static ul_status dp_audit(const ul_cert *c, const ul_num_precision *want, ul_aud
                      rep->verdict == UL_VERDICT_SUPPORTED ? "The claim is supported."
                      : rep->verdict == UL_VERDICT_UNSUPPORTED
                          ? "This exceeds the claimed delta: unsupported."
-                         : "The enclosure straddles the claim at the precision cap: "
-                           "inconclusive.");
+                         : "The enclosure straddles the claim at the precision cap "
+                           "(raise --max-bits): inconclusive.");
 
     /* the per-example δ' that would reach the claim */
     ul_num_value need;
