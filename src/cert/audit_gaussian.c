@@ -18,7 +18,8 @@
  *                            mechanism with r = Δ·√T/σ (Dong, Roth, Su 2019, composition of GDP);
  *                            with a list, absent or equal to its length k
  *   Lists: at most GAUSS_MAX_RELEASES values; two lists have the same length; a
- *   single value stands for every release.  r² = Σ_i (Δ_i/σ_i)²: the product of
+ *   single value stands for every release; the σ_i are fixed in advance (a
+ *   schedule chosen from earlier outputs needs a privacy filter instead).  r² = Σ_i (Δ_i/σ_i)²: the product of
  *   N(0, σ_i²) against N(Δ_i, σ_i²), each coordinate scaled by 1/σ_i, is N(0, I)
  *   against N(v, I) with ‖v‖ = r, one Gaussian mechanism by rotation invariance
  *   (Dong, Roth, Su 2019: μ-GDP composes to √(Σ μ_i²)-GDP).  r² is formed as an
