@@ -2961,103 +2961,89 @@ static ul_status dp_stated_pair(const dp_cert *d, const ul_num_precision *want, 
     return UL_OK;
 }
 
-static ul_status dp_audit(const ul_cert *c, const ul_num_precision *want, ul_audit_report *rep,
-                          char *err, size_t errlen)
-{
-    ul_audit_report_init(rep);
+/* Everything a dp-sgd-group audit computes. */
+typedef struct {
     dp_cert d;
-    memset(&d, 0, sizeof d);
-    mpq_init(d.q);
-    ul_status st = dp_read(c, &d, err, errlen);
-    if (st != UL_OK) {
-        mpq_clear(d.q);
-        return st;
-    }
-    int digits = want->digits;
-    char e2[256];
-    setf(rep->claim, sizeof rep->claim, "(eps, delta) = (%s, %s) for a group of k = %lu", d.eps,
-         d.delta, d.k);
-    setf(rep->theorem, sizeof rep->theorem,
-         "DP-SGD per-example RDP (Poisson-subsampled Gaussian, Mironov-Talwar-Zhang 2019, "
-         "composed; %s conversion) and group privacy (k*eps', delta'*sum_{i<k} e^{i eps'}) "
-         "(Dwork-Roth; spec/koloskova.md 1.6, 2.6)",
-         ul_renyi_conversion_name(d.conv));
+    ul_num_value split_eps, split_delta, split_group; /* the code's split, spec §1.6 */
+    dp_eval ev;                                       /* (a) */
+    dp_pair pr;                                       /* (b) */
+    bool have_b, have_need;
+    ul_num_value need; /* log of the per-example δ' the claim needs at ε/k */
+    int digits;
+} dp_state;
 
-    /* the code's split (and the precondition k ≥ 1) */
-    ul_num_value split_eps, split_delta, split_group;
-    ul_num_value_init(&split_eps, 64);
-    ul_num_value_init(&split_delta, 64);
-    ul_num_value_init(&split_group, 64);
-    ul_num_precision wc = {CHECK_DIGITS, 0, 0};
-    ul_num_report nr;
-    bool done = false;
-    ul_pre_clear(&rep->pre);
-    st = ul_kol_dpsgd_code_split_certified(d.eps, d.delta, d.k, &wc, &rep->pre, &split_eps,
-                                           &split_delta, &split_group, &nr, err, errlen);
-    st = triage(st, rep, &done, "parameters", err, errlen);
-    if (st != UL_OK || done)
-        goto out;
+static void dp_state_init(dp_state *s, ul_audit_report *rep, int digits)
+{
+    memset(s, 0, sizeof *s);
+    mpq_init(s->d.q);
+    ul_num_value *v[] = {&s->split_eps,       &s->split_delta,     &s->split_group,
+                         &s->ev.group,        &s->ev.dex,          &s->pr.eps_example,
+                         &s->pr.eps_group,    &s->pr.delta_group,  &s->need};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+        ul_num_value_init(v[i], 64);
+    s->ev.d = s->pr.d = &s->d;
+    s->ev.rep = rep;
+    s->ev.digits = s->pr.digits = s->digits = digits;
+}
 
-    /* (a) the group δ at the claimed ε: the order α searched in doubles at
-     * ε' ≈ ε/k, then everything certified at that α with ε' = ε/k exactly,
-     * the precision raised while the claim straddles the enclosure */
-    char eps1[64], eps1_short[64];
-    dp_eps_split_text(&d, eps1, eps1_short, sizeof eps1);
-    dp_eval ev;
-    memset(&ev, 0, sizeof ev);
-    ev.d = &d;
-    ev.digits = digits;
-    ev.rep = rep;
-    ul_num_value_init(&ev.group, 64);
-    ul_num_value_init(&ev.dex, 64);
-    dp_pair pr;
-    memset(&pr, 0, sizeof pr);
-    pr.d = &d;
-    pr.digits = digits;
-    ul_num_value_init(&pr.eps_example, 64);
-    ul_num_value_init(&pr.eps_group, 64);
-    ul_num_value_init(&pr.delta_group, 64);
-    dp_search srch = dp_search_of(&d, DP_TO_DELTA, strtod(eps1, NULL));
+static void dp_state_clear(dp_state *s)
+{
+    ul_num_value *v[] = {&s->split_eps,       &s->split_delta,     &s->split_group,
+                         &s->ev.group,        &s->ev.dex,          &s->pr.eps_example,
+                         &s->pr.eps_group,    &s->pr.delta_group,  &s->need};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+        ul_num_value_clear(v[i]);
+    mpq_clear(s->d.q);
+}
+
+/* The verdict: (a) the group δ at the claimed ε, the order α searched in
+ * doubles at ε' ≈ ε/k and everything certified at that α with ε' = ε/k
+ * exactly, the precision raised while the claim straddles the enclosure;
+ * (b) the group pair at the stated per-example δ', which may support it. */
+static ul_status dp_decide(dp_state *s, const ul_num_precision *want, ul_audit_report *rep,
+                           char *err, size_t errlen)
+{
+    const dp_cert *d = &s->d;
+    char eps1[64], eps1_short[64], e2[256];
+    dp_eps_split_text(d, eps1, eps1_short, sizeof eps1);
+    dp_search srch = dp_search_of(d, DP_TO_DELTA, strtod(eps1, NULL));
     ul_verdict v = UL_VERDICT_INCONCLUSIVE;
-    if (!dp_best_alpha(&srch, ev.alpha, sizeof ev.alpha))
-        st = ul_fail(err, errlen, UL_EINPUT,
-                     "$.parameters: no order alpha in (1, 10000] where the RDP curve is finite");
-    else
-        st = decide_raising(dp_eval_once, &ev, want, &v, NULL, err, errlen);
+    if (!dp_best_alpha(&srch, s->ev.alpha, sizeof s->ev.alpha))
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "$.parameters: no order alpha in (1, 10000] where the RDP curve is finite");
+    ul_status st = decide_raising(dp_eval_once, &s->ev, want, &v, NULL, err, errlen);
     if (st != UL_OK)
-        goto out_eval;
+        return st;
     rep->verdict = v;
     char dtext[160], gtext[160];
-    value_text(dtext, sizeof dtext, &ev.dex, 6);
-    value_text(gtext, sizeof gtext, &ev.group, 6);
+    value_text(dtext, sizeof dtext, &s->ev.dex, 6);
+    value_text(gtext, sizeof gtext, &s->ev.group, 6);
     ul_audit_explain(rep,
                      "DP-SGD for %lu steps with noise multiplier %s; per example eps' = eps/k = "
                      "%s gives delta' = %s (RDP at alpha = %s), and group privacy for k = %lu "
                      "gives delta = delta'*sum_{i<k} e^{i eps'} = %s at eps = %s.",
-                     d.pb.steps, d.pb.sigma, eps1_short, dtext, ev.alpha, d.k, gtext, d.eps);
-
-    /* (b) at the stated per-example δ: the per-example ε there, and its group pair */
-    bool have_b = false;
+                     d->pb.steps, d->pb.sigma, eps1_short, dtext, s->ev.alpha, d->k, gtext,
+                     d->eps);
     ul_verdict vb = UL_VERDICT_INCONCLUSIVE;
-    dp_stated_pair(&d, want, &pr, &have_b, &vb, e2, sizeof e2);
-    if (have_b) {
+    dp_stated_pair(d, want, &s->pr, &s->have_b, &vb, e2, sizeof e2);
+    if (s->have_b) {
         char et[160], gt[160], dt[160];
-        value_text(et, sizeof et, &pr.eps_example, 6);
-        value_text(gt, sizeof gt, &pr.eps_group, 6);
-        value_text(dt, sizeof dt, &pr.delta_group, 6);
+        value_text(et, sizeof et, &s->pr.eps_example, 6);
+        value_text(gt, sizeof gt, &s->pr.eps_group, 6);
+        value_text(dt, sizeof dt, &s->pr.delta_group, 6);
         ul_audit_explain(rep,
                          "At the stated per-example delta' = %s the accountant gives eps' = %s "
                          "(alpha = %s), so the group has (%s, %s).",
-                         d.st_delta->text, et, pr.alpha, gt, dt);
+                         d->st_delta->text, et, s->pr.alpha, gt, dt);
         if (rep->verdict != UL_VERDICT_SUPPORTED && vb == UL_VERDICT_SUPPORTED) {
             rep->verdict = UL_VERDICT_SUPPORTED;
             ul_audit_number_set(&rep->recomputed, "delta",
-                                "group delta at the stated per-example delta", &pr.delta_group,
-                                digits);
+                                "group delta at the stated per-example delta",
+                                &s->pr.delta_group, s->digits);
             setf(rep->margin, sizeof rep->margin,
                  "claimed (eps, delta) (%s, %s); certified group pair (%s, %s) at the "
                  "stated per-example delta: the claim is within the certified bound",
-                 d.eps, d.delta, gt, dt);
+                 d->eps, d->delta, gt, dt);
         }
     }
     ul_audit_explain(rep, "%s",
@@ -3066,137 +3052,182 @@ static ul_status dp_audit(const ul_cert *c, const ul_num_precision *want, ul_aud
                          ? "This exceeds the claimed delta: unsupported."
                          : "The enclosure straddles the claim at the precision cap "
                            "(raise --max-bits): inconclusive.");
+    return UL_OK;
+}
 
-    /* the per-example δ' that would reach the claim */
-    ul_num_value need;
-    ul_num_value_init(&need, 64);
-    dp_need_ctx nctx = {&d};
-    bool have_need =
-        ul_num_adaptive_eval(eval_dp_need, &nctx, want, &need, &nr, e2, sizeof e2) == UL_OK;
-    if (rep->verdict == UL_VERDICT_UNSUPPORTED) {
-        add_would_reach_value(rep, "delta", "group delta certified at the claimed eps", &ev.group,
-                              digits);
-        if (have_need) {
-            add_would_reach_value(rep, "delta_example_needed",
-                                  "per-example delta' at eps/k that reaches the claimed group "
-                                  "delta",
-                                  &need, digits);
-            char nt[160];
-            value_text(nt, sizeof nt, &need, 6);
-            ul_audit_explain(rep,
-                             "Reaching the claim needs per-example delta' <= %s at eps' = "
-                             "eps/k.",
-                             nt);
-        }
-        if (have_b)
-            add_would_reach_value(rep, "eps_group", "group eps at the stated per-example delta",
-                                  &pr.eps_group, digits);
+/* The per-example δ' that would reach the claim, and what else would. */
+static void dp_would_reach(dp_state *s, const ul_num_precision *want, ul_audit_report *rep)
+{
+    dp_need_ctx nctx = {&s->d};
+    ul_num_report nr;
+    char e2[256];
+    s->have_need =
+        ul_num_adaptive_eval(eval_dp_need, &nctx, want, &s->need, &nr, e2, sizeof e2) == UL_OK;
+    if (rep->verdict != UL_VERDICT_UNSUPPORTED)
+        return;
+    add_would_reach_value(rep, "delta", "group delta certified at the claimed eps", &s->ev.group,
+                          s->digits);
+    if (s->have_need) {
+        add_would_reach_value(rep, "delta_example_needed",
+                              "per-example delta' at eps/k that reaches the claimed group delta",
+                              &s->need, s->digits);
+        char nt[160];
+        value_text(nt, sizeof nt, &s->need, 6);
+        ul_audit_explain(rep, "Reaching the claim needs per-example delta' <= %s at eps' = eps/k.",
+                         nt);
     }
+    if (s->have_b)
+        add_would_reach_value(rep, "eps_group", "group eps at the stated per-example delta",
+                              &s->pr.eps_group, s->digits);
+}
 
-    /* stated per-example numbers, in order */
+/* The stated per-example numbers, in order; the code's split named. */
+static void dp_check_stated(const dp_state *s, ul_audit_report *rep)
+{
+    const dp_cert *d = &s->d;
     ul_num_value ex;
     ul_num_value_init(&ex, 256);
-    dp_eps_example(&d, &ex);
-    if (d.st_eps->present && !agrees_value(d.st_eps->text, &ex)) {
+    dp_eps_example(d, &ex);
+    if (d->st_eps->present && !agrees_value(d->st_eps->text, &ex)) {
         char t[160];
         value_text(t, sizeof t, &ex, 10);
         setf(rep->first_wrong_stated, sizeof rep->first_wrong_stated,
-             "%s = %s; the per-example eps of the claim is eps/k = %s", d.st_eps->path,
-             d.st_eps->text, t);
-    } else if (d.st_delta->present && have_need && !agrees_value(d.st_delta->text, &need)) {
+             "%s = %s; the per-example eps of the claim is eps/k = %s", d->st_eps->path,
+             d->st_eps->text, t);
+    } else if (d->st_delta->present && s->have_need && !agrees_value(d->st_delta->text, &s->need)) {
         char t[160];
-        value_text(t, sizeof t, &need, 8);
+        value_text(t, sizeof t, &s->need, 8);
         setf(rep->first_wrong_stated, sizeof rep->first_wrong_stated,
              "%s = %s; group privacy needs delta' = delta/sum_{i<k} e^{i eps/k} = %s",
-             d.st_delta->path, d.st_delta->text, t);
-        double k1 = (double)(d.k - 1);
-        double et = strtod(d.eps, NULL) / (double)d.k;
-        double code = exp(log(strtod(d.delta, NULL)) + (et - 1) - (et * (double)d.k - 1));
-        if (agrees_value(d.st_delta->text, &split_delta) ||
-            agrees_double(d.st_delta->text, code, EMULATION_SLACK))
+             d->st_delta->path, d->st_delta->text, t);
+        double k1 = (double)(d->k - 1);
+        double et = strtod(d->eps, NULL) / (double)d->k;
+        double code = exp(log(strtod(d->delta, NULL)) + (et - 1) - (et * (double)d->k - 1));
+        if (agrees_value(d->st_delta->text, &s->split_delta) ||
+            agrees_double(d->st_delta->text, code, EMULATION_SLACK))
             setf(rep->forensics, sizeof rep->forensics,
                  "%s is the code's split delta*e^{-(k-1) eps/k} = delta*e^{-%.0f eps'} "
                  "(spec/koloskova.md 1.6): the group delta without its sum "
                  "sum_{i<k} e^{i eps'}",
-                 d.st_delta->path, k1);
+                 d->st_delta->path, k1);
     }
     if (rep->first_wrong_stated[0] != '\0')
         ul_audit_explain(rep, "First wrong stated number: %s.", rep->first_wrong_stated);
+    ul_num_value_clear(&ex);
+}
 
-    /* the claimed group δ: the code's rule δ'·e^{(k−1)ε'} */
+/* Whether the claimed group δ is the code's rule δ'·e^{(k−1)ε'} (spec §4.4)
+ * on the stated per-example pair; its words into what. */
+static void dp_code_rule_stated(const dp_cert *d, char *what, size_t n)
+{
+    ul_num_value ek, dk;
+    ul_num_value_init(&ek, 64);
+    ul_num_value_init(&dk, 64);
+    ul_preconditions pre2;
+    ul_num_precision wc = {CHECK_DIGITS, 0, 0};
+    ul_num_report nr;
+    char e2[256];
+    if (ul_kol_group_certified(d->st_eps->text, d->st_delta->text, d->k,
+                               UL_KOL_GROUP_CODE_LARGEST_TERM, &wc, &pre2, &ek, &dk, &nr, e2,
+                               sizeof e2) == UL_OK &&
+        agrees_value(d->delta, &dk)) {
+        char ct[160], xt[160] = "";
+        value_text(ct, sizeof ct, &dk, 8);
+        if (ul_kol_group_certified(d->st_eps->text, d->st_delta->text, d->k, UL_KOL_GROUP_EXACT,
+                                   &wc, &pre2, &ek, &dk, &nr, e2, sizeof e2) == UL_OK)
+            value_text(xt, sizeof xt, &dk, 6);
+        snprintf(what, n,
+                 "the claimed group delta %s is the code's group rule delta'*e^{(k-1) eps'} = %s "
+                 "on the stated per-example pair: the group delta without its sum, which group "
+                 "privacy makes %s",
+                 d->delta, ct, xt);
+    }
+    ul_num_value_clear(&ek);
+    ul_num_value_clear(&dk);
+}
+
+/* The same on the accountant's per-example pair (ε/k, δ'(ε/k)). */
+static void dp_code_rule_accountant(const dp_state *s, char *what, size_t n)
+{
+    const dp_cert *d = &s->d;
+    mpfr_prec_t p = mpfi_get_prec(s->ev.dex.enclosure);
+    mpfi_t e;
+    mpfi_init2(e, p);
+    ul_num_set_decimal(e, d->eps);
+    mpfi_div_ui(e, e, d->k);
+    ul_num_value cv;
+    ul_num_value_init(&cv, p);
+    ul_kol_group_log_delta_enclose(cv.enclosure, e, s->ev.dex.enclosure, d->k,
+                                   UL_KOL_GROUP_CODE_LARGEST_TERM);
+    cv.is_log = true;
+    if (agrees_value(d->delta, &cv))
+        snprintf(what, n,
+                 "the claimed group delta %s is the code's group rule delta'*e^{(k-1) eps'} on "
+                 "the accountant's per-example pair: the group delta without its sum",
+                 d->delta);
+    ul_num_value_clear(&cv);
+    mpfi_clear(e);
+}
+
+/* Forensics on an unsupported claim: the claimed group δ by the code's rule. */
+static void dp_forensics(const dp_state *s, ul_audit_report *rep)
+{
+    const dp_cert *d = &s->d;
+    char what[512] = "";
     if (rep->verdict == UL_VERDICT_UNSUPPORTED) {
-        char what[512] = "";
-        if (d.st_eps->present && d.st_delta->present) {
-            ul_num_value ek, dk;
-            ul_num_value_init(&ek, 64);
-            ul_num_value_init(&dk, 64);
-            ul_preconditions pre2;
-            if (ul_kol_group_certified(d.st_eps->text, d.st_delta->text, d.k,
-                                       UL_KOL_GROUP_CODE_LARGEST_TERM, &wc, &pre2, &ek, &dk, &nr,
-                                       e2, sizeof e2) == UL_OK &&
-                agrees_value(d.delta, &dk)) {
-                char ct[160], xt[160] = "";
-                value_text(ct, sizeof ct, &dk, 8);
-                if (ul_kol_group_certified(d.st_eps->text, d.st_delta->text, d.k,
-                                           UL_KOL_GROUP_EXACT, &wc, &pre2, &ek, &dk, &nr, e2,
-                                           sizeof e2) == UL_OK)
-                    value_text(xt, sizeof xt, &dk, 6);
-                snprintf(what, sizeof what,
-                         "the claimed group delta %s is the code's group rule "
-                         "delta'*e^{(k-1) eps'} = %s on the stated per-example pair: the group "
-                         "delta without its sum, which group privacy makes %s",
-                         d.delta, ct, xt);
-            }
-            ul_num_value_clear(&ek);
-            ul_num_value_clear(&dk);
-        } else {
-            /* the code's rule on (ε/k, δ'(ε/k)) */
-            mpfi_t lc, e;
-            mpfi_init2(lc, mpfi_get_prec(ev.dex.enclosure));
-            mpfi_init2(e, mpfi_get_prec(ev.dex.enclosure));
-            ul_num_set_decimal(e, d.eps);
-            mpfi_div_ui(e, e, d.k);
-            ul_kol_group_log_delta_enclose(lc, e, ev.dex.enclosure, d.k,
-                                           UL_KOL_GROUP_CODE_LARGEST_TERM);
-            ul_num_value cv;
-            ul_num_value_init(&cv, mpfi_get_prec(lc));
-            mpfi_set(cv.enclosure, lc);
-            cv.is_log = true;
-            if (agrees_value(d.delta, &cv))
-                snprintf(what, sizeof what,
-                         "the claimed group delta %s is the code's group rule "
-                         "delta'*e^{(k-1) eps'} on the accountant's per-example pair: the group "
-                         "delta without its sum",
-                         d.delta);
-            ul_num_value_clear(&cv);
-            mpfi_clear(lc);
-            mpfi_clear(e);
-        }
-        if (what[0] != '\0') {
-            if (rep->forensics[0] != '\0') {
-                char both[1100];
-                snprintf(both, sizeof both, "%s; %s", what, rep->forensics);
-                setf(rep->forensics, sizeof rep->forensics, "%s", both);
-            } else {
-                setf(rep->forensics, sizeof rep->forensics, "%s", what);
-            }
-        }
+        if (d->st_eps->present && d->st_delta->present)
+            dp_code_rule_stated(d, what, sizeof what);
+        else
+            dp_code_rule_accountant(s, what, sizeof what);
+    }
+    if (what[0] != '\0') {
+        char both[1100];
+        snprintf(both, sizeof both, "%s%s%s", what, rep->forensics[0] ? "; " : "",
+                 rep->forensics);
+        setf(rep->forensics, sizeof rep->forensics, "%s", both);
     }
     if (rep->forensics[0] != '\0')
         ul_audit_explain(rep, "Forensics: %s.", rep->forensics);
-    ul_num_value_clear(&ex);
-    ul_num_value_clear(&need);
-out_eval:
-    ul_num_value_clear(&ev.group);
-    ul_num_value_clear(&ev.dex);
-    ul_num_value_clear(&pr.eps_example);
-    ul_num_value_clear(&pr.eps_group);
-    ul_num_value_clear(&pr.delta_group);
-out:
-    ul_num_value_clear(&split_eps);
-    ul_num_value_clear(&split_delta);
-    ul_num_value_clear(&split_group);
-    mpq_clear(d.q);
+}
+
+/* Which readings decide (README): the subsampled-Gaussian RDP under the
+ * cited conversion and group privacy with its sum; the code's
+ * δ'·e^{(k−1)ε'} (spec §4.4) is forensics only. */
+static ul_status dp_audit(const ul_cert *c, const ul_num_precision *want, ul_audit_report *rep,
+                          char *err, size_t errlen)
+{
+    ul_audit_report_init(rep);
+    dp_state s;
+    dp_state_init(&s, rep, want->digits);
+    dp_cert *d = &s.d;
+    ul_status st = dp_read(c, d, err, errlen);
+    if (st != UL_OK) {
+        dp_state_clear(&s);
+        return st;
+    }
+    setf(rep->claim, sizeof rep->claim, "(eps, delta) = (%s, %s) for a group of k = %lu", d->eps,
+         d->delta, d->k);
+    setf(rep->theorem, sizeof rep->theorem,
+         "DP-SGD per-example RDP (Poisson-subsampled Gaussian, Mironov-Talwar-Zhang 2019, "
+         "composed; %s conversion) and group privacy (k*eps', delta'*sum_{i<k} e^{i eps'}) "
+         "(Dwork-Roth; spec/koloskova.md 1.6, 2.6)",
+         ul_renyi_conversion_name(d->conv));
+    /* the code's split (and the precondition k ≥ 1) */
+    ul_num_precision wc = {CHECK_DIGITS, 0, 0};
+    ul_num_report nr;
+    bool done = false;
+    ul_pre_clear(&rep->pre);
+    st = ul_kol_dpsgd_code_split_certified(d->eps, d->delta, d->k, &wc, &rep->pre, &s.split_eps,
+                                           &s.split_delta, &s.split_group, &nr, err, errlen);
+    st = triage(st, rep, &done, "parameters", err, errlen);
+    if (st == UL_OK && !done)
+        st = dp_decide(&s, want, rep, err, errlen);
+    if (st == UL_OK && !done) {
+        dp_would_reach(&s, want, rep);
+        dp_check_stated(&s, rep);
+        dp_forensics(&s, rep);
+    }
+    dp_state_clear(&s);
     return st;
 }
 
