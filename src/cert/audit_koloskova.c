@@ -1825,13 +1825,81 @@ static void set_text_number(ul_audit_number *n, const char *key, const char *lab
     snprintf(n->hi, sizeof n->hi, "%s", text);
 }
 
+/* The stated σ_t against the code's schedule: the first wrong one, and the
+ * recipe that reproduces it (the other λ = 0 branch, float32).  True when
+ * one is wrong. */
+static bool gc_check_stated_sigma(const gc_cert *g, ul_audit_report *rep)
+{
+    const ul_kol_pabi_problem *pb = &g->pb;
+    char e2[256];
+    size_t n;
+    const char *const *items = value_items(g->st_sigma, &n);
+    if (n != 1 && n != pb->steps) {
+        setf(rep->first_wrong_stated, sizeof rep->first_wrong_stated,
+             "%s has %zu values; the schedule has T = %lu", g->st_sigma->path, n, pb->steps);
+        return true;
+    }
+    ul_num_precision w = {CHECK_DIGITS, 0, 0};
+    for (size_t i = 0; i < n; i++) {
+        ul_num_value sg;
+        ul_num_value_init(&sg, 64);
+        ul_preconditions pre;
+        ul_num_report nr;
+        bool lz = false;
+        ul_status st = ul_kol_pabi_code_sigma_certified(pb, (unsigned long)i, &w, &pre, &sg,
+                                                        &lz, &nr, e2, sizeof e2);
+        if ((st == UL_OK || st == UL_ECAP) && !agrees_value(items[i], &sg)) {
+            char cert[160];
+            value_text(cert, sizeof cert, &sg, 10);
+            char path[UL_JSON_PATH_MAX];
+            if (g->st_sigma->type == UL_FIELD_DECIMAL_LIST)
+                ul_json_path_index(path, sizeof path, g->st_sigma->path, i);
+            else
+                snprintf(path, sizeof path, "%s", g->st_sigma->path);
+            setf(rep->first_wrong_stated, sizeof rep->first_wrong_stated,
+                 "%s = %s; the code's schedule gives sigma_%zu = %s", path, items[i], i, cert);
+            /* recipes: the other λ = 0 branch; float32 (jnp) evaluation */
+            if (g->lambda_zero) {
+                ul_kol_pabi_problem q = *pb;
+                q.variant = pb->variant == UL_VARIANT_PRINTED ? UL_VARIANT_CORRECTED
+                                                              : UL_VARIANT_PRINTED;
+                if (ul_kol_pabi_code_sigma_certified(&q, (unsigned long)i, &w, &pre, &sg, &lz,
+                                                     &nr, e2, sizeof e2) == UL_OK &&
+                    agrees_value(items[i], &sg))
+                    setf(rep->forensics, sizeof rep->forensics,
+                         "%s is the %s lambda = 0 branch's sigma (%s; spec/koloskova.md "
+                         "4.5)",
+                         path, q.variant == UL_VARIANT_PRINTED ? "printed" : "corrected",
+                         q.variant == UL_VARIANT_PRINTED
+                             ? "the public code's /(4 eps_R T), giving rho_eff = 2 eps_R"
+                             : "/(2 eps_R T)");
+            }
+            if (rep->forensics[0] == '\0') {
+                mpfr_t lo, hi, vl, vh;
+                mpfr_inits2(256, lo, hi, vl, vh, (mpfr_ptr)0);
+                text_interval(items[i], 2e-6, lo, hi);
+                value_bounds(&sg, vl, vh);
+                if (mpfr_lessequal_p(vl, hi) && mpfr_greaterequal_p(vh, lo))
+                    setf(rep->forensics, sizeof rep->forensics,
+                         "%s agrees with the schedule to float32 accuracy: the code "
+                         "evaluates unlearn_sigma_t in jnp float32 (spec/koloskova.md 3)",
+                         path);
+                mpfr_clears(lo, hi, vl, vh, (mpfr_ptr)0);
+            }
+            ul_num_value_clear(&sg);
+            return true;
+        }
+        ul_num_value_clear(&sg);
+    }
+    return false;
+}
+
 /* Checks the stated steps, σ and ρ_eff in order; fills first_wrong_stated
  * and, when a recipe reproduces the wrong number, forensics. */
 static void gc_check_stated(const gc_cert *g, const ul_num_value *rho_formula, bool have_rho,
                             ul_audit_report *rep)
 {
     const ul_kol_pabi_problem *pb = &g->pb;
-    char e2[256];
     if (g->st_steps->present && g->st_steps->count != pb->steps) {
         setf(rep->first_wrong_stated, sizeof rep->first_wrong_stated, "%s = %s; %s T = %lu",
              g->st_steps->path, g->st_steps->text,
@@ -1845,67 +1913,8 @@ static void gc_check_stated(const gc_cert *g, const ul_num_value *rho_formula, b
                  g->st_steps->path);
         return;
     }
-    if (g->st_sigma->present) {
-        size_t n;
-        const char *const *items = value_items(g->st_sigma, &n);
-        if (n != 1 && n != pb->steps) {
-            setf(rep->first_wrong_stated, sizeof rep->first_wrong_stated,
-                 "%s has %zu values; the schedule has T = %lu", g->st_sigma->path, n, pb->steps);
-            return;
-        }
-        ul_num_precision w = {CHECK_DIGITS, 0, 0};
-        for (size_t i = 0; i < n; i++) {
-            ul_num_value sg;
-            ul_num_value_init(&sg, 64);
-            ul_preconditions pre;
-            ul_num_report nr;
-            bool lz = false;
-            ul_status st = ul_kol_pabi_code_sigma_certified(pb, (unsigned long)i, &w, &pre, &sg,
-                                                            &lz, &nr, e2, sizeof e2);
-            if ((st == UL_OK || st == UL_ECAP) && !agrees_value(items[i], &sg)) {
-                char cert[160];
-                value_text(cert, sizeof cert, &sg, 10);
-                char path[UL_JSON_PATH_MAX];
-                if (g->st_sigma->type == UL_FIELD_DECIMAL_LIST)
-                    ul_json_path_index(path, sizeof path, g->st_sigma->path, i);
-                else
-                    snprintf(path, sizeof path, "%s", g->st_sigma->path);
-                setf(rep->first_wrong_stated, sizeof rep->first_wrong_stated,
-                     "%s = %s; the code's schedule gives sigma_%zu = %s", path, items[i], i, cert);
-                /* recipes: the other λ = 0 branch; float32 (jnp) evaluation */
-                if (g->lambda_zero) {
-                    ul_kol_pabi_problem q = *pb;
-                    q.variant = pb->variant == UL_VARIANT_PRINTED ? UL_VARIANT_CORRECTED
-                                                                  : UL_VARIANT_PRINTED;
-                    if (ul_kol_pabi_code_sigma_certified(&q, (unsigned long)i, &w, &pre, &sg, &lz,
-                                                         &nr, e2, sizeof e2) == UL_OK &&
-                        agrees_value(items[i], &sg))
-                        setf(rep->forensics, sizeof rep->forensics,
-                             "%s is the %s lambda = 0 branch's sigma (%s; spec/koloskova.md "
-                             "4.5)",
-                             path, q.variant == UL_VARIANT_PRINTED ? "printed" : "corrected",
-                             q.variant == UL_VARIANT_PRINTED
-                                 ? "the public code's /(4 eps_R T), giving rho_eff = 2 eps_R"
-                                 : "/(2 eps_R T)");
-                }
-                if (rep->forensics[0] == '\0') {
-                    mpfr_t lo, hi, vl, vh;
-                    mpfr_inits2(256, lo, hi, vl, vh, (mpfr_ptr)0);
-                    text_interval(items[i], 2e-6, lo, hi);
-                    value_bounds(&sg, vl, vh);
-                    if (mpfr_lessequal_p(vl, hi) && mpfr_greaterequal_p(vh, lo))
-                        setf(rep->forensics, sizeof rep->forensics,
-                             "%s agrees with the schedule to float32 accuracy: the code "
-                             "evaluates unlearn_sigma_t in jnp float32 (spec/koloskova.md 3)",
-                             path);
-                    mpfr_clears(lo, hi, vl, vh, (mpfr_ptr)0);
-                }
-                ul_num_value_clear(&sg);
-                return;
-            }
-            ul_num_value_clear(&sg);
-        }
-    }
+    if (g->st_sigma->present && gc_check_stated_sigma(g, rep))
+        return;
     if (g->st_rho->present && have_rho && !agrees_value(g->st_rho->text, rho_formula)) {
         char cert[160];
         value_text(cert, sizeof cert, rho_formula, 10);
