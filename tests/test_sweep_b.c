@@ -2,11 +2,13 @@
  * cases), d2d (M.1, M.2), model-clipping and gradient-clipping (noise
  * "given"): random parameters from fixed seeds, the bound from the
  * independent oracle of tests/sweep_oracle_b.c (never from src/), and two
- * claims per case, at bound·(1 + 1e-9) (must be "supported") and at
+ * claims per bound, at bound·(1 + 1e-9) (must be "supported") and at
  * bound·(1 − 1e-9) (must be "unsupported": these are bounds, not exact
  * profiles), each audited through the library (ul_cert_load_buffer +
  * ul_audit) at the CLI's default settings.  The status must be UL_OK and
- * the verdict never "inconclusive".
+ * the verdict never "inconclusive".  Bounds swept: ε at δ (every method but
+ * model clipping), δ at ε (model clipping), the Rényi value at an order
+ * (langevin, gradient clipping).
  *
  * `make test` runs the first few cases of each suite; ULAUDIT_SOAK=1 runs
  * SOAK_CASES per suite and prints, per suite, the cases, the passes and the
@@ -15,14 +17,15 @@
  * the same case sequence (case i is the same in every mode);
  * ULAUDIT_SWEEP_VERBOSE=1 prints every claim's oracle bound beside the
  * handler's recomputed enclosure; ULAUDIT_SWEEP_REL=r puts the claims at
- * bound·(1 ± r) instead (r ≤ 1e-6; the oracles are good far below 1e-20).  A failing
- * audit prints the certificate, the oracle's bound and the handler's report.
+ * bound·(1 ± r) instead (r ≤ 1e-6; the oracles' error is far below 1e-40).
+ * A failing audit prints the certificate, the oracle's bound and the
+ * handler's report.
  *
  * Oracle self-checks (suite sweep_oracle_b): closed forms against the
  * golden-section search, the d2d inversion against its forward formula, the
  * T → ∞ fixed point of Thm 3.3 against the recursion walked step by step,
- * and two published values (issue 11's non-convex example, Table 3 of
- * Chien et al.). */
+ * and published values (issue 11's non-convex example, Table 3 of Chien et
+ * al., the Balle et al. conversions of spec/koloskova.md §4.1). */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdint.h>
