@@ -872,6 +872,27 @@ Test(audit_koloskova, pabi_steps_omitted_takes_the_worse_ceil)
              &rep);
     cr_assert_eq(rep.verdict, UL_VERDICT_SUPPORTED, "%s", rep.explanation);
     cr_assert_lt(fabs(strtod(rep.recomputed.hi, NULL) - 14.58), 1e-14);
+    /* C0 = 1.8: exact T = 2, double 1.8/(3·0.3) = 2.0000000000000004, T = 3.
+     * D0 = 3.6: T = 2 gives ρ_eff = 7.2²/4 = 12.96, T = 3 gives 9²/6 = 13.5.
+     * D_2 ≤ 26: one σ leaves T open (27 > 26: unsupported); a list of two σ_t
+     * fixes T = 2 (25.92 ≤ 26: supported) */
+    cr_assert_eq(ceil(1.8 / (3.0 * 0.3)), 3.0);
+    audit_ok(&ul_audit_gradient_clipping,
+             "{\"format\":\"ulaudit-certificate/1\",\"method\":\"gradient-clipping\","
+             "\"parameters\":{\"c0\":1.8,\"c1\":3,\"lr\":0.3,\"lambda\":0,"
+             "\"noise\":\"given\",\"sigma\":1},"
+             "\"claim\":{\"renyi_order\":2,\"renyi_value\":26}}",
+             &rep);
+    cr_assert_eq(rep.verdict, UL_VERDICT_UNSUPPORTED, "%s", rep.explanation);
+    cr_assert_lt(fabs(strtod(rep.recomputed.lo, NULL) - 27), 1e-14);
+    audit_ok(&ul_audit_gradient_clipping,
+             "{\"format\":\"ulaudit-certificate/1\",\"method\":\"gradient-clipping\","
+             "\"parameters\":{\"c0\":1.8,\"c1\":3,\"lr\":0.3,\"lambda\":0,"
+             "\"noise\":\"given\",\"sigma\":[1,1]},"
+             "\"claim\":{\"renyi_order\":2,\"renyi_value\":26}}",
+             &rep);
+    cr_assert_eq(rep.verdict, UL_VERDICT_SUPPORTED, "%s", rep.explanation);
+    cr_assert_lt(fabs(strtod(rep.recomputed.hi, NULL) - 25.92), 1e-13);
     /* the same run with steps = 1 stated: supported (12.96 ≤ 13) */
     audit_ok(&ul_audit_gradient_clipping,
              "{\"format\":\"ulaudit-certificate/1\",\"method\":\"gradient-clipping\","

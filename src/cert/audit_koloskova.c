@@ -2171,7 +2171,9 @@ static gc_eval *gc_code_ceil(const gc_eval *e, ul_kol_pabi_problem *q, gc_eval *
     const gc_cert *g = e->g;
     double td = gc_code_steps_double(e->pb);
     *alt_used = false;
-    if (!g->steps_from_code || !(td >= 1 && td <= 1e8) || (unsigned long)td == e->pb->steps)
+    /* a list of per-step σ fixes T by its length */
+    if (!g->steps_from_code || !(td >= 1 && td <= 1e8) || (unsigned long)td == e->pb->steps ||
+        (e->pb->noise == UL_KOL_PABI_GIVEN && e->pb->n_sigma > 1))
         return NULL;
     *q = *e->pb;
     q->steps = (unsigned long)td;
