@@ -844,6 +844,23 @@ Test(audit_koloskova, pabi_near_boundary_is_decided)
     mpfr_clears(rho, eps, three, e4, (mpfr_ptr)0);
 }
 
+/* λ = 0, C1 = 3, lr = 0.3, noise given: C0, extra parameters ("" or
+ * ",\"steps\":1"), σ (a decimal or a JSON list) and the claim D_2 ≤ value;
+ * returns the verdict and the recomputed bound's upper end. */
+static ul_verdict gc_ceil_case(const char *c0, const char *extra, const char *sigma,
+                               const char *value, ul_audit_report *rep)
+{
+    char text[1024];
+    snprintf(text, sizeof text,
+             "{\"format\":\"ulaudit-certificate/1\",\"method\":\"gradient-clipping\","
+             "\"parameters\":{\"c0\":%s,\"c1\":3,\"lr\":0.3,\"lambda\":0%s,"
+             "\"noise\":\"given\",\"sigma\":%s},"
+             "\"claim\":{\"renyi_order\":2,\"renyi_value\":%s}}",
+             c0, extra, sigma, value);
+    audit_ok(&ul_audit_gradient_clipping, text, rep);
+    return rep->verdict;
+}
+
 Test(audit_koloskova, pabi_steps_omitted_takes_the_worse_ceil)
 {
     /* C0 = 0.9, C1 = 3, lr = 0.3, λ = 0: the exact pabi_steps is ⌈0.9/0.9⌉ = 1,
@@ -854,54 +871,29 @@ Test(audit_koloskova, pabi_steps_omitted_takes_the_worse_ceil)
      * be the run's T, so the claim is unsupported. */
     cr_assert_eq(ceil(0.9 / (3.0 * 0.3)), 2.0); /* the code's double arithmetic */
     ul_audit_report rep;
-    audit_ok(&ul_audit_gradient_clipping,
-             "{\"format\":\"ulaudit-certificate/1\",\"method\":\"gradient-clipping\","
-             "\"parameters\":{\"c0\":0.9,\"c1\":3,\"lr\":0.3,\"lambda\":0,"
-             "\"noise\":\"given\",\"sigma\":1},"
-             "\"claim\":{\"renyi_order\":2,\"renyi_value\":13}}",
-             &rep);
-    cr_assert_eq(rep.verdict, UL_VERDICT_UNSUPPORTED, "%s", rep.explanation);
+    cr_assert_eq(gc_ceil_case("0.9", "", "1", "13", &rep), UL_VERDICT_UNSUPPORTED, "%s",
+                 rep.explanation);
     cr_assert_lt(fabs(strtod(rep.recomputed.lo, NULL) - 14.58), 1e-14);
     cr_assert(strstr(rep.explanation, "double-precision ceil") != NULL, "%s", rep.explanation);
     /* D_2 ≤ 15 holds with either T; the bound reported is the larger, 14.58 */
-    audit_ok(&ul_audit_gradient_clipping,
-             "{\"format\":\"ulaudit-certificate/1\",\"method\":\"gradient-clipping\","
-             "\"parameters\":{\"c0\":0.9,\"c1\":3,\"lr\":0.3,\"lambda\":0,"
-             "\"noise\":\"given\",\"sigma\":1},"
-             "\"claim\":{\"renyi_order\":2,\"renyi_value\":15}}",
-             &rep);
-    cr_assert_eq(rep.verdict, UL_VERDICT_SUPPORTED, "%s", rep.explanation);
+    cr_assert_eq(gc_ceil_case("0.9", "", "1", "15", &rep), UL_VERDICT_SUPPORTED, "%s",
+                 rep.explanation);
     cr_assert_lt(fabs(strtod(rep.recomputed.hi, NULL) - 14.58), 1e-14);
+    /* the same run with steps = 1 stated: supported (12.96 ≤ 13) */
+    cr_assert_eq(gc_ceil_case("0.9", ",\"steps\":1", "1", "13", &rep), UL_VERDICT_SUPPORTED,
+                 "%s", rep.explanation);
+    cr_assert_lt(fabs(strtod(rep.recomputed.hi, NULL) - 12.96), 1e-14);
     /* C0 = 1.8: exact T = 2, double 1.8/(3·0.3) = 2.0000000000000004, T = 3.
      * D0 = 3.6: T = 2 gives ρ_eff = 7.2²/4 = 12.96, T = 3 gives 9²/6 = 13.5.
      * D_2 ≤ 26: one σ leaves T open (27 > 26: unsupported); a list of two σ_t
      * fixes T = 2 (25.92 ≤ 26: supported) */
     cr_assert_eq(ceil(1.8 / (3.0 * 0.3)), 3.0);
-    audit_ok(&ul_audit_gradient_clipping,
-             "{\"format\":\"ulaudit-certificate/1\",\"method\":\"gradient-clipping\","
-             "\"parameters\":{\"c0\":1.8,\"c1\":3,\"lr\":0.3,\"lambda\":0,"
-             "\"noise\":\"given\",\"sigma\":1},"
-             "\"claim\":{\"renyi_order\":2,\"renyi_value\":26}}",
-             &rep);
-    cr_assert_eq(rep.verdict, UL_VERDICT_UNSUPPORTED, "%s", rep.explanation);
+    cr_assert_eq(gc_ceil_case("1.8", "", "1", "26", &rep), UL_VERDICT_UNSUPPORTED, "%s",
+                 rep.explanation);
     cr_assert_lt(fabs(strtod(rep.recomputed.lo, NULL) - 27), 1e-14);
-    audit_ok(&ul_audit_gradient_clipping,
-             "{\"format\":\"ulaudit-certificate/1\",\"method\":\"gradient-clipping\","
-             "\"parameters\":{\"c0\":1.8,\"c1\":3,\"lr\":0.3,\"lambda\":0,"
-             "\"noise\":\"given\",\"sigma\":[1,1]},"
-             "\"claim\":{\"renyi_order\":2,\"renyi_value\":26}}",
-             &rep);
-    cr_assert_eq(rep.verdict, UL_VERDICT_SUPPORTED, "%s", rep.explanation);
+    cr_assert_eq(gc_ceil_case("1.8", "", "[1,1]", "26", &rep), UL_VERDICT_SUPPORTED, "%s",
+                 rep.explanation);
     cr_assert_lt(fabs(strtod(rep.recomputed.hi, NULL) - 25.92), 1e-13);
-    /* the same run with steps = 1 stated: supported (12.96 ≤ 13) */
-    audit_ok(&ul_audit_gradient_clipping,
-             "{\"format\":\"ulaudit-certificate/1\",\"method\":\"gradient-clipping\","
-             "\"parameters\":{\"c0\":0.9,\"c1\":3,\"lr\":0.3,\"lambda\":0,\"steps\":1,"
-             "\"noise\":\"given\",\"sigma\":1},"
-             "\"claim\":{\"renyi_order\":2,\"renyi_value\":13}}",
-             &rep);
-    cr_assert_eq(rep.verdict, UL_VERDICT_SUPPORTED, "%s", rep.explanation);
-    cr_assert_lt(fabs(strtod(rep.recomputed.hi, NULL) - 12.96), 1e-14);
 }
 
 Test(audit_koloskova, pabi_stated_steps_checked_exactly)
