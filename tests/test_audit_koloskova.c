@@ -817,26 +817,27 @@ Test(audit_koloskova, pabi_near_boundary_is_decided)
     mpfr_set(e4, eps, MPFR_RNDN);
     ul_audit_report rep;
     /* ε: the audit's α comes from a search in doubles, within ~1e-16 of the
-     * optimum, so claims 1e-12 from the bound are decided both ways */
-    const char *rel_eps[] = {"1e-12", "-1e-12"};
-    for (size_t i = 0; i < 2; i++) {
+     * optimum, so claims 1e-12 from the bound are decided both ways; D_3 ≤
+     * 3·ρ_eff = 3 is exact, decided 1e-40 from it (not at a 64-bit cap) */
+    const struct {
+        mpfr_ptr bound;
+        const char *fmt, *rel;
+    } cases[] = {
+        {e4, "\"eps\":\"%s\",\"delta\":1e-5", "1e-12"},
+        {e4, "\"eps\":\"%s\",\"delta\":1e-5", "-1e-12"},
+        {three, "\"renyi_order\":3,\"renyi_value\":\"%s\"", "1e-12"},
+        {three, "\"renyi_order\":3,\"renyi_value\":\"%s\"", "-1e-12"},
+        {three, "\"renyi_order\":3,\"renyi_value\":\"%s\"", "1e-40"},
+        {three, "\"renyi_order\":3,\"renyi_value\":\"%s\"", "-1e-40"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char c[128], claim[256];
-        claim_text(c, sizeof c, e4, rel_eps[i]);
-        snprintf(claim, sizeof claim, "\"eps\":\"%s\",\"delta\":1e-5", c);
+        claim_text(c, sizeof c, cases[i].bound, cases[i].rel);
+        snprintf(claim, sizeof claim, cases[i].fmt, c);
         cr_expect_eq(gc_fig2(claim, &rep),
-                     rel_eps[i][0] == '-' ? UL_VERDICT_UNSUPPORTED : UL_VERDICT_SUPPORTED,
-                     "eps*(1 + %s): %s", rel_eps[i], rep.explanation);
-    }
-    /* D_3 ≤ 3·ρ_eff = 3 is exact: decided 1e-40 from it */
-    const char *rel_ren[] = {"1e-12", "-1e-12", "1e-40", "-1e-40"};
-    for (size_t i = 0; i < 4; i++) {
-        char c[128], claim[256];
-        claim_text(c, sizeof c, three, rel_ren[i]);
-        snprintf(claim, sizeof claim, "\"renyi_order\":3,\"renyi_value\":\"%s\"", c);
-        cr_expect_eq(gc_fig2(claim, &rep),
-                     rel_ren[i][0] == '-' ? UL_VERDICT_UNSUPPORTED : UL_VERDICT_SUPPORTED,
-                     "3*(1 + %s): %s", rel_ren[i], rep.explanation);
-        if (i == 2) { /* at a 64-bit cap 1e-40 is not seen */
+                     cases[i].rel[0] == '-' ? UL_VERDICT_UNSUPPORTED : UL_VERDICT_SUPPORTED,
+                     "bound*(1 + %s): %s", cases[i].rel, rep.explanation);
+        if (strcmp(cases[i].rel, "1e-40") == 0) {
             cr_expect_eq(gc_fig2_at(claim, &CAPPED, &rep), UL_VERDICT_INCONCLUSIVE);
             cr_expect(strstr(rep.explanation, "--max-bits") != NULL, "%s", rep.explanation);
         }
