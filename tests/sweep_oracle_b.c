@@ -454,6 +454,13 @@ void sob_mc_log_delta(mpfr_ptr out, const sob_mc *p)
     }
     mpfr_mul_2ui(D, D, 1, MPFR_RNDN);
     mpfr_expm1(em1, eps, MPFR_RNDN);
+    if (!p->adaptive && p->n_sigma == 1) { /* T equal factors */
+        log_theta_ratio(lt, eps, D, p->sigma[0]);
+        mpfr_mul_ui(lt, lt, p->steps, MPFR_RNDN);
+        mpfr_add(out, ld, lt, MPFR_RNDN);
+        mpfr_clears(eps, D, x, ld, et, lt, em1, (mpfr_ptr)0);
+        return;
+    }
     for (unsigned long t = 0; t < p->steps; t++) {
         const char *s = p->sigma[p->n_sigma > 1 ? t : 0];
         if (p->adaptive) {

@@ -402,8 +402,8 @@ TestSuite(sweep_d2d, .fini = teardown);
 /* The paper's settings widened (spec/langevin.md §6.2-6.3: L = 1/4 + λ,
  * m = λ, M = 1): λ ∈ [0.005, 0.05], M ∈ [0.5, 2], n ∈ [1e3, 6e4], d ∈ [10,
  * 1000], δ ∈ [1e-6, 1e-3], a target ε ∈ [0.05, 5] whose σ (rounded to 4
- * digits) is the certificate's; M.2 takes I ≥ the least I of (87) at 0.9
- * times the target, so (87) holds at both claims. */
+ * digits) is the certificate's; M.1 takes I ∈ [1, 300], M.2 I ≥ the least
+ * I of (87) at 0.9 times the target, so (87) holds at both claims. */
 static void d2d_case(sweep_stats *s, int idx, rng *r)
 {
     char L[32], m[32], M[32], n[32], d[32], delta[32], sigma[32];
@@ -422,7 +422,7 @@ static void d2d_case(sweep_stats *s, int idx, rng *r)
         mpfr_mul_d(x, target, 0.9, MPFR_RNDN);
         o.I = sob_d2d_m2_least_I(&o, x) + irange(r, 0, 3);
     } else {
-        o.I = irange(r, 1, 10);
+        o.I = (unsigned long)logu(r, 1, 300);
     }
     sob_d2d_sigma(x, &o, target);
     dec(sigma, sizeof sigma, mpfr_get_d(x, MPFR_RNDN));
@@ -456,9 +456,10 @@ TestSuite(sweep_model_clipping, .fini = teardown);
 #define MC_MAX_STEPS 12
 
 /* spec/koloskova.md §3's released configs widened: C2 ∈ [0.05, 1], r = D/σ ∈
- * [0.5, 4] (one σ, or one per step), ε ∈ [0.1, 3], T ≤ 12; cc2 with C1 ∈
- * [0.5, 5], lr ∈ [1e-4, 0.1]; a third with initial noise (C0 ∈ [1, 30], ball
- * or box of dimension ≤ 100, r0 ∈ [0.5, 4]); product or adaptive. */
+ * [0.5, 4] (one σ, or one per step), ε ∈ [0.1, 3], T ≤ 12 (half of the
+ * product runs with one σ: T ∈ [10, 1e5]); cc2 with C1 ∈ [0.5, 5], lr ∈
+ * [1e-4, 0.1]; a third with initial noise (C0 ∈ [1, 30], ball or box of
+ * dimension ≤ 100, r0 ∈ [0.5, 4]); product or adaptive. */
 static void mc_case(sweep_stats *s, int idx, rng *r)
 {
     char c2[32], c1[32], lr[32], eps[32], c0[32], sigma0[32];
@@ -475,6 +476,8 @@ static void mc_case(sweep_stats *s, int idx, rng *r)
     }
     o.steps = irange(r, 1, MC_MAX_STEPS);
     o.n_sigma = irange(r, 0, 2) == 0 && o.steps > 1 ? o.steps : 1;
+    if (!o.adaptive && o.n_sigma == 1 && irange(r, 0, 1) == 0)
+        o.steps = (unsigned long)logu(r, 10, 1e5); /* long product runs */
     for (size_t t = 0; t < o.n_sigma; t++)
         sigp[t] = dec(sig[t], sizeof sig[t], D / logu(r, 0.5, 4));
     o.sigma = sigp;
