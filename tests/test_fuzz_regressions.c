@@ -1,0 +1,140 @@
+/* tests/test_fuzz_regressions.c — the reproducers of hostile-input bugs
+ * (issue 12; fuzz/ harnesses), each a fast regression test.  The inputs are
+ * files under tests/data/fuzz/, which tools/fuzz-seeds.sh also feeds to the
+ * certificate harness as seeds.
+ *
+ *   (a) every empty object {} made json.c compute p->stack + base on a NULL
+ *       stack (undefined behaviour that clang's UBSan reports and gcc's does
+ *       not: these tests catch it under `make test-clang-san`);
+ *   (b) a Langevin certificate with a positive L below 10^-20000 and no eta
+ *       died of SIGFPE: it must be refused, exit 2, naming $.parameters.L;
+ *   (c) δ = 1e-20001 was refused by output-perturbation without a JSON path
+ *       and accepted by gaussian-mechanism: both methods must now agree.
+ *
+ * Expected values are independent of the code: Q(x) = ½ erfc(x/√2) from the
+ * standard normal table, and the documented mpmath value of the corpus.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cert/audit.h"
+#include "cert/cert.h"
+#include "cert/json.h"
+#include "cli_run.h"
+
+TestSuite(fuzz_regressions);
+
+#define DATA "tests/data/fuzz/"
+
+static const ul_num_precision WANT = {.digits = 10, .start_bits = 0, .max_bits = 0};
+
+/* Loads a certificate file and audits it: the audit's status, the report
+ * and its message. */
+static ul_status audit_file(const char *path, ul_audit_report *rep, char *err, size_t errlen)
+{
+    ul_cert *c = NULL;
+    ul_status st = ul_cert_load(path, &c, err, errlen);
+    cr_assert_eq(st, UL_OK, "%s must load (the envelope is valid): %s", path, err);
+    ul_audit_report_init(rep);
+    st = ul_audit(c, &WANT, rep, err, errlen);
+    ul_cert_free(c);
+    return st;
+}
+
+/* ---- (a) empty objects ---------------------------------------------------- */
+
+static ul_json_doc *parse(const char *text)
+{
+    char err[512] = "";
+    ul_json_doc *doc = NULL;
+    ul_status st = ul_json_parse(text, strlen(text), &doc, err, sizeof err);
+    cr_assert_eq(st, UL_OK, "'%s' is valid JSON (RFC 8259), got: %s", text, err);
+    return doc;
+}
+
+Test(fuzz_regressions, empty_object_at_every_place)
+{
+    /* the root, a member, an element, nested, after a full object */
+    static const char *const texts[] = {"{}",
+                                        " { } ",
+                                        "{\"a\": {}}",
+                                        "[{}, {}]",
+                                        "{\"a\": {\"b\": {\"c\": {}}}}",
+                                        "{\"x\": {\"k\": 1}, \"y\": {}}"};
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
+        ul_json_free(parse(texts[i]));
+
+    ul_json_doc *doc = parse("{\"x\": {\"k\": 1}, \"y\": {}, \"z\": [{}]}");
+    const ul_json_value *r = ul_json_root(doc), *y = ul_json_get(r, "y");
+    cr_assert_eq(r->count, 3);
+    cr_assert(y && y->type == UL_JSON_OBJECT && y->count == 0, "y is an empty object");
+    const ul_json_value *z = ul_json_get(r, "z");
+    cr_assert(z && z->count == 1 && z->items[0]->type == UL_JSON_OBJECT && z->items[0]->count == 0);
+    cr_assert_null(ul_json_get(y, "k"), "an empty object has no members");
+    ul_json_free(doc);
+}
+
+Test(fuzz_regressions, empty_stated_object_in_a_certificate)
+{
+    /* θ_e(1) = Q(1/2) − e·Q(3/2) = 0.308538 − 2.718282 × 0.066807 = 0.12694
+     * (normal table) ≤ 0.2: the exact profile is within the claim */
+    ul_audit_report rep;
+    char err[1024] = "";
+    ul_status st = audit_file(DATA "empty-objects.json", &rep, err, sizeof err);
+    cr_assert_eq(st, UL_OK, "%s", err);
+    cr_assert_eq(rep.verdict, UL_VERDICT_SUPPORTED, "%s", rep.explanation);
+    cr_assert(strtod(rep.recomputed.lo, NULL) >= 0.1269 &&
+                  strtod(rep.recomputed.hi, NULL) <= 0.1270,
+              "theta_e(1) in [%s, %s]", rep.recomputed.lo, rep.recomputed.hi);
+}
+
+/* ---- (b) Langevin: L below 10^-20000, no eta -------------------------------- */
+
+Test(fuzz_regressions, langevin_tiny_L_without_eta_is_refused)
+{
+    ul_audit_report rep;
+    char err[1024] = "";
+    ul_status st = audit_file(DATA "langevin-tiny-L-no-eta.json", &rep, err, sizeof err);
+    cr_assert_eq(st, UL_EINPUT, "L = 1e-20001 cannot be read exactly: refused, got %d", (int)st);
+    cr_assert(strstr(err, "$.parameters.L") != NULL, "the message names the field: %s", err);
+}
+
+Test(fuzz_regressions, langevin_tiny_L_without_eta_exits_2)
+{
+    expect_usage_error("$.parameters.L", run("audit", DATA "langevin-tiny-L-no-eta.json", NULL));
+}
+
+/* ---- (c) δ = 1e-20001: output-perturbation as gaussian-mechanism ------------ */
+
+Test(fuzz_regressions, delta_below_1e_20000_read_alike_by_both_gaussian_methods)
+{
+    ul_audit_report op, gm;
+    char err_op[1024] = "", err_gm[1024] = "";
+    ul_status s_op =
+        audit_file(DATA "output-perturbation-delta-1e-20001.json", &op, err_op, sizeof err_op);
+    ul_status s_gm =
+        audit_file(DATA "gaussian-mechanism-delta-1e-20001.json", &gm, err_gm, sizeof err_gm);
+    cr_assert_eq(s_op, s_gm,
+                 "the same delta must be read alike: output-perturbation %d (%s), "
+                 "gaussian-mechanism %d (%s)",
+                 (int)s_op, err_op, (int)s_gm, err_gm);
+    if (s_op != UL_OK) {
+        cr_assert(strstr(err_op, "$.claim.delta") && strstr(err_gm, "$.claim.delta"),
+                  "a refusal names $.claim.delta: '%s' / '%s'", err_op, err_gm);
+        return;
+    }
+    /* Accepted: both are exact privacy profiles θ_{e^ε}(r) > 0 at r > 0, far
+     * above 1e-20001, so both claims are false.  Output perturbation:
+     * r = 2·C0/σ = 0.02/0.09689610525, θ_e(r) = 4.1137e-8 (mpmath,
+     * audits/output-perturbation-classic-eps1.json); Gaussian: θ_e(1) = 0.12694
+     * (normal table, see above). */
+    cr_assert_eq(op.verdict, UL_VERDICT_REFUTED, "%s", op.explanation);
+    cr_assert_eq(gm.verdict, UL_VERDICT_REFUTED, "%s", gm.explanation);
+    cr_assert(strtod(op.recomputed.lo, NULL) >= 4.113e-8 &&
+                  strtod(op.recomputed.hi, NULL) <= 4.114e-8,
+              "output perturbation delta in [%s, %s]", op.recomputed.lo, op.recomputed.hi);
+    cr_assert(strtod(gm.recomputed.lo, NULL) >= 0.1269 && strtod(gm.recomputed.hi, NULL) <= 0.1270,
+              "gaussian delta in [%s, %s]", gm.recomputed.lo, gm.recomputed.hi);
+}
