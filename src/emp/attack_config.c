@@ -14,6 +14,7 @@
 
 #include "cert/cert.h"
 #include "cert/json.h"
+#include "emp/escape.h"
 #include "emp/mlp.h"
 #include "num/encl.h"
 
@@ -673,7 +674,8 @@ ul_status ul_attack_config_load(const char *path, ul_attack_config *cfg, char *e
     memset(cfg, 0, sizeof *cfg);
     FILE *f = fopen(path, "rb");
     if (!f)
-        return ul_fail(err, errlen, UL_EINPUT, "%s: cannot open", path);
+        return ul_emp_escaped(ul_fail(err, errlen, UL_EINPUT, "%s: cannot open", path), err,
+                              errlen);
     char *text = malloc(UL_JSON_MAX_BYTES + 1);
     size_t len = text ? fread(text, 1, UL_JSON_MAX_BYTES + 1, f) : 0;
     fclose(f);
@@ -700,10 +702,13 @@ ul_status ul_attack_config_load(const char *path, ul_attack_config *cfg, char *e
     }
     ul_json_free(doc);
     free(text);
+    /* the file's name and values (and the data file names in data_desc) are
+     * untrusted bytes: escaped for messages (emp/escape.h) */
     if (st != UL_OK) {
         ul_attack_config_free(cfg);
-        return ul_fail(err, errlen, st, "%s: %s", path, msg);
+        return ul_emp_escaped(ul_fail(err, errlen, st, "%s: %s", path, msg), err, errlen);
     }
+    ul_emp_escape_message(cfg->data_desc, sizeof cfg->data_desc);
     return UL_OK;
 }
 

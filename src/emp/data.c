@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "emp/escape.h"
 #include "emp/rng.h"
 
 void ul_dataset_free(ul_dataset *ds)
@@ -290,8 +291,8 @@ fail:
     return st;
 }
 
-ul_status ul_data_read_idx(const char *images, const char *labels, ul_dataset *out, char *err,
-                           size_t errlen)
+static ul_status read_idx(const char *images, const char *labels, ul_dataset *out, char *err,
+                          size_t errlen)
 {
     memset(out, 0, sizeof *out);
     idx_file im, lb;
@@ -393,8 +394,8 @@ static void trim(const char **s, const char **e)
 
 /* ---- CSV -------------------------------------------------------------------- */
 
-ul_status ul_data_read_csv(const char *path, int label_col, int header, ul_dataset *out, char *err,
-                           size_t errlen)
+static ul_status read_csv(const char *path, int label_col, int header, ul_dataset *out, char *err,
+                          size_t errlen)
 {
     memset(out, 0, sizeof *out);
     FILE *f;
@@ -532,8 +533,8 @@ typedef struct {
     double v;
 } triplet;
 
-ul_status ul_data_read_libsvm(const char *path, size_t dim, ul_dataset *out, char *err,
-                              size_t errlen)
+static ul_status read_libsvm(const char *path, size_t dim, ul_dataset *out, char *err,
+                             size_t errlen)
 {
     memset(out, 0, sizeof *out);
     if (dim > UL_DATA_MAX_CELLS)
@@ -683,6 +684,29 @@ done:
     free(labels.v);
     fclose(f);
     return st;
+}
+
+/* ---- the readers' messages ------------------------------------------------------ */
+
+/* The file names and the cells a reader quotes are untrusted bytes: every
+ * message leaves through ul_emp_escape_message (control bytes and invalid
+ * UTF-8 as \xNN, emp/escape.h). */
+ul_status ul_data_read_idx(const char *images, const char *labels, ul_dataset *out, char *err,
+                           size_t errlen)
+{
+    return ul_emp_escaped(read_idx(images, labels, out, err, errlen), err, errlen);
+}
+
+ul_status ul_data_read_csv(const char *path, int label_col, int header, ul_dataset *out, char *err,
+                           size_t errlen)
+{
+    return ul_emp_escaped(read_csv(path, label_col, header, out, err, errlen), err, errlen);
+}
+
+ul_status ul_data_read_libsvm(const char *path, size_t dim, ul_dataset *out, char *err,
+                              size_t errlen)
+{
+    return ul_emp_escaped(read_libsvm(path, dim, out, err, errlen), err, errlen);
 }
 
 /* ---- synthetic, binary tasks, scaling ------------------------------------ */

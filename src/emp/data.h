@@ -5,8 +5,10 @@
  * one label per row (y[i], a double: a class id as read, or ±1 / 0/1 after
  * ul_data_select_binary).  Readers fill a zeroed ul_dataset; on failure the
  * output is left empty (nothing to free) and err names the file, the line
- * (text formats) or byte offset (IDX), and the reason.  Sizes over
- * UL_DATA_MAX_CELLS doubles are refused before the matrix is allocated.
+ * (text formats) or byte offset (IDX), and the reason; file names and
+ * quoted cells are escaped (control bytes and invalid UTF-8 as \xNN,
+ * emp/escape.h).  Sizes over UL_DATA_MAX_CELLS doubles are refused before
+ * the matrix is allocated.
  */
 #ifndef UL_EMP_DATA_H
 #define UL_EMP_DATA_H

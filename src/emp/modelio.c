@@ -5,6 +5,7 @@
 #include "emp/modelio.h"
 
 #include "cert/cert.h"
+#include "emp/escape.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -127,17 +128,10 @@ static const char *shape_text(const size_t *dims, unsigned rank, char *buf, size
     return buf;
 }
 
-/* Copies at most 40 bytes of s[0..n) into buf for a message, non-printable
- * bytes as '?'. */
+/* s[0..n) for a message, escaped (emp/escape.h) and cut to the buffer. */
 static const char *printable(const unsigned char *s, size_t n, char *buf, size_t cap)
 {
-    size_t m = n < 40 ? n : 40;
-    if (m > cap - 4)
-        m = cap - 4;
-    for (size_t i = 0; i < m; i++)
-        buf[i] = (s[i] >= 0x20 && s[i] < 0x7f) ? (char)s[i] : '?';
-    strcpy(buf + m, m < n ? "..." : "");
-    return buf;
+    return ul_emp_escape(s, n, buf, cap);
 }
 
 /* Opens a regular, non-empty file for reading; *size = its length. */
@@ -679,14 +673,16 @@ done:
     return st;
 }
 
+/* The file name and the header bytes quoted are untrusted: every message
+ * of a read leaves escaped (emp/escape.h). */
 ul_status ul_modelio_read(const char *path, ul_modelio_format fmt, size_t p, ul_model_set *out,
                           char *err, size_t errlen)
 {
-    return read_file(path, fmt, p, out, err, errlen);
+    return ul_emp_escaped(read_file(path, fmt, p, out, err, errlen), err, errlen);
 }
 
-ul_status ul_modelio_append(ul_model_set *set, const char *path, ul_modelio_format fmt, char *err,
-                            size_t errlen)
+static ul_status append_file(ul_model_set *set, const char *path, ul_modelio_format fmt, char *err,
+                             size_t errlen)
 {
     if (set->k > 0 && (set->p == 0 || set->w == NULL))
         return ul_fail(err, errlen, UL_EINPUT, "%s: the model set to append to is inconsistent",
@@ -717,6 +713,12 @@ ul_status ul_modelio_append(ul_model_set *set, const char *path, ul_modelio_form
     set->k += more.k;
     ul_model_set_free(&more);
     return UL_OK;
+}
+
+ul_status ul_modelio_append(ul_model_set *set, const char *path, ul_modelio_format fmt, char *err,
+                            size_t errlen)
+{
+    return ul_emp_escaped(append_file(set, path, fmt, err, errlen), err, errlen);
 }
 
 /* ---- writing ------------------------------------------------------------- */

@@ -5,7 +5,9 @@
  * A model set is k models of p parameters each, row-major doubles: model i
  * is w[i·p … i·p + p − 1].  Readers fill a set; on failure the output is
  * left as it was (empty for ul_modelio_read) and err names the file, the
- * byte offset where one applies, and the reason.  Every value must be
+ * byte offset where one applies, and the reason (file names and quoted
+ * header bytes escaped: control bytes and invalid UTF-8 as \xNN,
+ * emp/escape.h).  Every value must be
  * finite: NaN or ±inf is an error naming the model and parameter index.
  * Sets over UL_MODELIO_MAX_VALUES doubles in total are refused before
  * anything is allocated.
