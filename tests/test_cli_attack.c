@@ -3,6 +3,7 @@
  * uninterrupted run byte for byte, released models in .npy, and bad input
  * (exit 2, one line naming the flag or field, no output file). */
 #include <criterion/criterion.h>
+#include <dirent.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include "cli_run.h"
 #include "emp/modelio.h"
 #include "emp/rng.h"
+#include "test_emp_files.h"
 
 TestSuite(cli_attack, .timeout = 300);
 
@@ -131,40 +133,107 @@ static pid_t spawn(const char *cfg, const char *out, bool resume)
     return pid;
 }
 
-Test(cli_attack, ctrl_c_then_resume_matches_an_uninterrupted_run)
-{
-    char *dir = temp_dir();
-    char *cfg = write_in(dir, "cfg.json", LONG);
+/* Two output directories a and b beside a configuration file. */
+typedef struct {
+    char *dir, *cfg;
     char a[512], b[512];
-    snprintf(a, sizeof a, "%s/a", dir);
-    snprintf(b, sizeof b, "%s/b", dir);
-    /* a: uninterrupted */
+} two_runs;
+
+static two_runs two_runs_new(const char *config)
+{
+    two_runs t = {.dir = temp_dir()};
+    t.cfg = write_in(t.dir, "cfg.json", config);
+    snprintf(t.a, sizeof t.a, "%s/a", t.dir);
+    snprintf(t.b, sizeof t.b, "%s/b", t.dir);
+    return t;
+}
+
+static void two_runs_free(two_runs *t)
+{
+    rm_rf(t->dir);
+    free(t->cfg), free(t->dir);
+}
+
+/* LONG into a (never interrupted), then into b stopped by sig as soon as
+ * b's first checkpoint exists; returns the stopped run's wait status. */
+static int run_then_stop(const char *cfg, const char *a, const char *b, int sig)
+{
     int status;
     pid_t pid = spawn(cfg, a, false);
     waitpid(pid, &status, 0);
     cr_assert(WIFEXITED(status) && WEXITSTATUS(status) <= 1, "status %d", status);
-    /* b: interrupted once the first checkpoint exists, then resumed */
     pid = spawn(cfg, b, false);
-    struct timespec ms = {0, 2000000};
-    for (int i = 0; i < 20000 && !exists(b, "checkpoint.bin"); i++)
+    struct timespec ms = {0, 1000000};
+    for (int i = 0; i < 40000 && !exists(b, "checkpoint.bin"); i++)
         nanosleep(&ms, NULL);
     cr_assert(exists(b, "checkpoint.bin"), "no checkpoint appeared");
-    kill(pid, SIGINT);
+    kill(pid, sig);
     waitpid(pid, &status, 0);
-    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 130,
-              "interrupted run: status %d (finished too soon?)", status);
-    cr_assert(exists(b, "checkpoint.bin") && !exists(b, "result.json"));
-    pid = spawn(cfg, b, true);
+    return status;
+}
+
+/* --resume in b, then b's results must equal a's byte for byte. */
+static void resume_matches(const char *cfg, const char *a, const char *b)
+{
+    int status;
+    pid_t pid = spawn(cfg, b, true);
     waitpid(pid, &status, 0);
     cr_assert(WIFEXITED(status) && WEXITSTATUS(status) <= 1, "resumed run: status %d", status);
-    char *ra = slurp(a, "result.json"), *rb = slurp(b, "result.json");
-    cr_assert_str_eq(ra, rb, "resumed result differs");
-    free(ra), free(rb);
-    ra = slurp(a, "roc.csv"), rb = slurp(b, "roc.csv");
-    cr_assert_str_eq(ra, rb);
-    free(ra), free(rb);
-    rm_rf(dir);
-    free(cfg), free(dir);
+    const char *files[] = {"result.json", "roc.csv"};
+    for (int i = 0; i < 2; i++) {
+        char *ra = slurp(a, files[i]), *rb = slurp(b, files[i]);
+        cr_assert_str_eq(ra, rb, "resumed %s differs", files[i]);
+        free(ra), free(rb);
+    }
+}
+
+/* A real Ctrl-C checkpoint in dir, damaged with plain file I/O in the ways
+ * of issue 12: --resume must refuse each (exit 2, one line naming the file
+ * and the reason, no result); the checkpoint is put back afterwards. */
+static void refuse_corrupted_checkpoints(const char *cfg, const char *dir)
+{
+    char ck[600];
+    snprintf(ck, sizeof ck, "%s/checkpoint.bin", dir);
+    size_t len;
+    unsigned char *good = emp_test_read(ck, &len), *b = malloc(len);
+    struct {
+        const char *what;
+        size_t from, to; /* bytes [from, to) zeroed */
+        size_t flip;     /* a byte whose low bit is flipped (len: none) */
+        size_t keep;     /* bytes kept (truncation) */
+        const char *reason;
+    } cases[] = {
+        {"tail after 10% zeroed", len / 10, len, len, len, "checksum"},
+        {"one bit flipped", 0, 0, len / 2, len, "checksum"},
+        {"truncated to half", 0, 0, len, len / 2, "checksum"},
+        {"truncated in the header", 0, 0, len, 40, "truncated"},
+        {"another format version", 0, 0, 7, len, "version"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        memcpy(b, good, len);
+        memset(b + cases[i].from, 0, cases[i].to - cases[i].from);
+        if (cases[i].flip < len)
+            b[cases[i].flip] ^= 1; /* at byte 7: "ULCKPT02" becomes "ULCKPT03" */
+        emp_test_write(ck, b, cases[i].keep);
+        run_result r = run("attack", cfg, "--out", dir, "--resume", NULL);
+        cr_assert(strstr(r.err, cases[i].reason), "%s: %s", cases[i].what, r.err);
+        expect_usage_error("checkpoint.bin", r);
+        cr_assert(!exists(dir, "result.json"), "%s: a result was written", cases[i].what);
+    }
+    emp_test_write(ck, good, len);
+    free(good), free(b);
+}
+
+Test(cli_attack, ctrl_c_then_resume_matches_an_uninterrupted_run)
+{
+    two_runs t = two_runs_new(LONG);
+    int status = run_then_stop(t.cfg, t.a, t.b, SIGINT);
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 130,
+              "interrupted run: status %d (finished too soon?)", status);
+    cr_assert(exists(t.b, "checkpoint.bin") && !exists(t.b, "result.json"));
+    refuse_corrupted_checkpoints(t.cfg, t.b);
+    resume_matches(t.cfg, t.a, t.b);
+    two_runs_free(&t);
 }
 
 /* Released models: IN ~ N(0.3, 1), OUT ~ N(0, 1) in 40 coordinates, 300 of
@@ -256,8 +325,92 @@ Test(cli_attack, bad_input)
     expect_usage_error("$.learner.sigma", run("attack", nan, "--out", out, NULL));
     expect_usage_error("/nonexistent.json", run("attack", "/nonexistent.json", NULL));
     expect_usage_error("not allowed", run("attack", cfg, "--eps", "1", NULL));
-    expect_usage_error("checkpoint", run("attack", cfg, "--out", out, "--resume", NULL));
     cr_assert(!exists(out, "result.json"), "no result file after an error");
     rm_rf(dir);
     free(cfg), free(broken), free(nan), free(dir);
+}
+
+/* Issue 12: --resume before any checkpoint exists (killed during the first
+ * chunk) starts from the first run and says so, with the result of a run
+ * that was never interrupted. */
+Test(cli_attack, resume_without_a_checkpoint_starts_fresh)
+{
+    two_runs t = two_runs_new(NONPRIVATE);
+    run_result r = run("attack", t.cfg, "--out", t.a, NULL);
+    cr_assert_eq(r.status, 1, "%s", r.err);
+    run_free(&r);
+    r = run("attack", t.cfg, "--out", t.b, "--resume", NULL);
+    cr_assert_eq(r.status, 1, "exit %d: %s", r.status, r.err);
+    cr_assert(strstr(r.err, "no checkpoint") && strstr(r.err, "starting from the first run"), "%s",
+              r.err);
+    run_free(&r);
+    char *ra = slurp(t.a, "result.json"), *rb = slurp(t.b, "result.json");
+    cr_assert_str_eq(ra, rb);
+    free(ra), free(rb);
+    two_runs_free(&t);
+}
+
+/* Hidden temporary files left in dir: names "." … ".tmp." …. */
+static int temporaries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    cr_assert_not_null(d);
+    int k = 0;
+    for (struct dirent *e; (e = readdir(d)) != NULL;)
+        k += e->d_name[0] == '.' && strstr(e->d_name, ".tmp.") != NULL;
+    closedir(d);
+    return k;
+}
+
+/* Issue 12: SIGKILL can leave ".checkpoint.bin.tmp.PID.N" behind; the next
+ * run removes what dead processes left (and the resume still matches). */
+Test(cli_attack, sigkill_temporaries_cleaned_by_the_next_run)
+{
+    two_runs t = two_runs_new(LONG);
+    int status = run_then_stop(t.cfg, t.a, t.b, SIGKILL);
+    cr_assert(WIFSIGNALED(status), "the run finished before SIGKILL");
+    /* whether SIGKILL hit a write is a matter of timing: leave one as it
+     * would be, a dead writer's temporary of each kind we write */
+    long dead = (long)emp_test_dead_pid();
+    const char *names[] = {"checkpoint.bin", "result.json", "roc.csv", "roc.png"};
+    for (int i = 0; i < 4; i++) {
+        char name[128];
+        snprintf(name, sizeof name, ".%s.tmp.%ld.%d", names[i], dead, i);
+        free(write_in(t.b, name, "partial"));
+    }
+    char *foreign = write_in(t.b, ".notes.tmp.1.0", "not ours"); /* another name: kept */
+    cr_assert_geq(temporaries(t.b), 5);
+    resume_matches(t.cfg, t.a, t.b);
+    cr_assert_eq(temporaries(t.b), 1, "stale temporaries left after a successful resume");
+    cr_assert(exists(t.b, ".notes.tmp.1.0"));
+    free(foreign);
+    two_runs_free(&t);
+}
+
+/* Issue 12: error messages quoting a data file or configuration escape its
+ * control bytes (an ESC sequence that would recolour the terminal). */
+Test(cli_attack, messages_escape_control_bytes)
+{
+    char *dir = temp_dir();
+    char *target = write_in(dir, "t.csv", "0.1,0.2,1\n0.3,\x1b[31m,1\n");
+    char npy[600];
+    snprintf(npy, sizeof npy, "%s/m.npy", dir);
+    write_models(npy, 0.0, 1, 4, 2);
+    run_result r = run("attack", "--in-models", npy, "--out-models", npy, "--target", target, NULL);
+    cr_assert(strstr(r.err, "\\x1B[31m"), "%s", r.err);
+    cr_assert_null(strchr(r.err, 0x1b), "raw ESC on stderr: %s", r.err);
+    expect_usage_error("not a number", r);
+    free(write_in(dir, "d.csv", "1,2,1\n3,\x9b\x1b]2;title\x07,0\n"));
+    char *cfg = write_in(dir, "c.json",
+                         "{\"format\": \"ulaudit-attack/1\", \"data\": {\"source\": \"csv\", "
+                         "\"path\": \"d.csv\", \"classes\": [1, 0]}, \"model\": {\"type\": "
+                         "\"logreg\"}, \"learner\": {\"sigma\": \"0.1\", \"train_steps\": 4, "
+                         "\"unlearn_steps\": 1}}");
+    r = run("attack", cfg, NULL);
+    cr_assert(strstr(r.err, "\\x9B\\x1B]2;title\\x07"), "%s", r.err);
+    for (const char *p = r.err; *p; p++)
+        cr_assert((unsigned char)*p >= 0x20 || *p == '\n', "raw control byte on stderr: %s", r.err);
+    expect_usage_error("d.csv", r);
+    rm_rf(dir);
+    free(target), free(cfg), free(dir);
 }

@@ -5,10 +5,12 @@
 #include <cblas.h>
 #include <criterion/criterion.h>
 #include <math.h>
+#include <nettle/sha2.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cert/cert.h"
@@ -16,6 +18,7 @@
 #include "emp/experiment.h"
 #include "emp/learner.h"
 #include "emp/rng.h"
+#include "test_emp_files.h"
 
 TestSuite(emp_attack);
 
@@ -424,6 +427,181 @@ Test(emp_attack, checkpoint_resumes_bit_identically)
     ul_attack_config_free(&c1);
     unlink(cfg_path), unlink(other), unlink(ck);
     free(cfg_path), free(other);
+}
+
+/* ---- checkpoints that must be refused (issue 12) ------------------------------------- */
+
+/* The layout of attack.h, written out here independently of attack.c:
+ * "ULCKPT02", 64 hex of the configuration, 32 bytes of the data digest,
+ * p, runs, done, target (u64), W_in, W_out, then the SHA-256 of the rest. */
+enum { CK_DATA = 72, CK_SHAPE = 104, CK_HEAD = 136, CK_SUM = 32 };
+
+/* Recomputes the trailing SHA-256 (nettle, called here directly), for
+ * files that are well-formed but wrong in one field. */
+static void reseal(unsigned char *b, size_t len)
+{
+    struct sha256_ctx c;
+    sha256_init(&c);
+    sha256_update(&c, len - CK_SUM, b);
+    sha256_digest(&c, CK_SUM, b + len - CK_SUM);
+}
+
+/* The configuration at cfg_path, loaded and prepared. */
+static void load_prepared(const char *cfg_path, ul_attack_config *c, ul_attack_state *s)
+{
+    char err[1024];
+    cr_assert_eq(ul_attack_config_load(cfg_path, c, err, sizeof err), UL_OK, "%s", err);
+    cr_assert_eq(ul_attack_prepare(s, c, err, sizeof err), UL_OK, "%s", err);
+}
+
+/* Loads ck into a fresh state of cfg_path: refused (UL_EINPUT), the message
+ * names the file and `reason`, and nothing is resumed. */
+static void expect_refused(const char *cfg_path, const char *ck, const char *reason)
+{
+    ul_attack_config c;
+    ul_attack_state s;
+    char err[1024];
+    load_prepared(cfg_path, &c, &s);
+    cr_assert_eq(ul_attack_checkpoint_load(&s, ck, err, sizeof err), UL_EINPUT,
+                 "accepted a checkpoint that should fail with '%s'", reason);
+    cr_assert(strstr(err, ck), "'%s' does not name the file", err);
+    cr_assert(strstr(err, reason), "'%s' does not say '%s'", err, reason);
+    cr_assert_eq(s.done, 0u);
+    ul_attack_state_free(&s);
+    ul_attack_config_free(&c);
+}
+
+Test(emp_attack, checkpoint_layout_and_every_corruption_refused)
+{
+    char *cfg_path = write_temp(CONFIG_TEXT);
+    char ck[] = "/tmp/ul-attack-ckpt-XXXXXX";
+    close(mkstemp(ck));
+    char err[512];
+    ul_attack_config c;
+    ul_attack_state s;
+    load_prepared(cfg_path, &c, &s);
+    cr_assert_eq(ul_attack_step(&s, err, sizeof err), UL_OK, "%s", err);
+    cr_assert_eq(ul_attack_checkpoint_save(&s, ck, err, sizeof err), UL_OK, "%s", err);
+    size_t len, nw = s.p * s.done * sizeof(double);
+    unsigned char *good = emp_test_read(ck, &len), *b = malloc(len + 1);
+
+    /* the layout: magic, the configuration's SHA-256 (hashed here), the
+     * shape, the models, and a SHA-256 of everything before it */
+    cr_assert_eq(len, (size_t)CK_HEAD + 2 * nw + CK_SUM);
+    cr_assert_eq(memcmp(good, "ULCKPT02", 8), 0);
+    struct sha256_ctx h;
+    uint8_t d[32];
+    char hex[65];
+    sha256_init(&h);
+    sha256_update(&h, strlen(CONFIG_TEXT), (const uint8_t *)CONFIG_TEXT);
+    sha256_digest(&h, 32, d);
+    for (int i = 0; i < 32; i++)
+        snprintf(hex + 2 * i, 3, "%02x", d[i]);
+    cr_assert_eq(memcmp(good + 8, hex, 64), 0);
+    uint64_t shape[4];
+    memcpy(shape, good + CK_SHAPE, sizeof shape);
+    cr_assert(shape[0] == s.p && shape[1] == 24 && shape[2] == 8 && shape[3] == 5);
+    cr_assert_eq(memcmp(good + CK_HEAD, s.W_in, nw), 0);
+    cr_assert_eq(memcmp(good + CK_HEAD + nw, s.W_out, nw), 0);
+    memcpy(b, good, len);
+    reseal(b, len);
+    cr_assert_eq(memcmp(b + len - CK_SUM, good + len - CK_SUM, CK_SUM), 0,
+                 "trailer is not SHA-256");
+
+#define CORRUPT(edit, new_len, reason)                                                             \
+    do {                                                                                           \
+        memcpy(b, good, len);                                                                      \
+        edit;                                                                                      \
+        emp_test_write(ck, b, new_len);                                                            \
+        expect_refused(cfg_path, ck, reason);                                                      \
+    } while (0)
+    /* the issue's reproducer: every byte after the first 10 % zeroed */
+    CORRUPT(memset(b + len / 10, 0, len - len / 10), len, "checksum");
+    CORRUPT(b[CK_HEAD + nw + 3] ^= 0x10, len, "checksum"); /* one bit of W_out */
+    CORRUPT(b[CK_HEAD + 1] ^= 0x01, len, "checksum");      /* one bit of W_in */
+    CORRUPT(b[CK_SHAPE] ^= 0x02, len, "checksum");         /* one bit of p */
+    CORRUPT(b[len - 1] ^= 0x80, len, "checksum");          /* one bit of the sum */
+    CORRUPT((void)0, len - 1, "checksum");                 /* one byte short */
+    CORRUPT((void)0, len - nw, "checksum");                /* W_out missing */
+    CORRUPT(b[len] = 0, len + 1, "checksum");              /* one byte more */
+    CORRUPT((void)0, 100, "truncated");                    /* inside the header */
+    CORRUPT((void)0, 5, "truncated");                      /* inside the magic */
+    CORRUPT((void)0, 0, "truncated");                      /* empty */
+    CORRUPT(b[0] = 'X', len, "not a ulaudit checkpoint");  /* no magic */
+    CORRUPT(memcpy(b + 6, "01", 2), len, "version 01");    /* the old format */
+    CORRUPT((memcpy(b + 6, "03", 2), reseal(b, len)), len, "version 03");
+    /* well-formed and sealed, but not this run's */
+    CORRUPT((b[CK_DATA] ^= 1, reseal(b, len)), len, "other data");
+    CORRUPT((b[8] = b[8] == 'a' ? 'b' : 'a', reseal(b, len)), len, "another configuration");
+    uint64_t v = 16; /* done = 16 announced, 8 stored */
+    CORRUPT((memcpy(b + CK_SHAPE + 16, &v, 8), reseal(b, len)), len, "header announces");
+    v = 5; /* not a multiple of the chunk */
+    CORRUPT((memcpy(b + CK_SHAPE + 16, &v, 8), reseal(b, len)), len, "shape");
+    v = 6; /* another target */
+    CORRUPT((memcpy(b + CK_SHAPE + 24, &v, 8), reseal(b, len)), len, "shape");
+#undef CORRUPT
+
+    /* the untouched file still resumes */
+    emp_test_write(ck, good, len);
+    ul_attack_state_free(&s);
+    ul_attack_config_free(&c);
+    load_prepared(cfg_path, &c, &s);
+    cr_assert_eq(ul_attack_checkpoint_load(&s, ck, err, sizeof err), UL_OK, "%s", err);
+    cr_assert_eq(s.done, 8u);
+    ul_attack_state_free(&s);
+    ul_attack_config_free(&c);
+    unlink(cfg_path), unlink(ck);
+    free(cfg_path), free(good), free(b);
+}
+
+/* ---- stale temporary files ----------------------------------------------------------- */
+
+static bool present(const char *dir, const char *name)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%.200s/%.200s", dir, name);
+    return access(path, F_OK) == 0;
+}
+
+Test(emp_attack, stale_temporaries_of_dead_writers_only_are_removed)
+{
+    char dir[] = "/tmp/ul-attack-tmp-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    long dead = (long)emp_test_dead_pid(), live = (long)getpid();
+    char gone[4][96], kept[7][96], path[700];
+    snprintf(gone[0], 96, ".checkpoint.bin.tmp.%ld.0", dead);
+    snprintf(gone[1], 96, ".checkpoint.bin.tmp.%ld.17", dead);
+    snprintf(gone[2], 96, ".result.json.tmp.%ld.3", dead);
+    snprintf(gone[3], 96, ".roc.png.tmp.%ld.0", dead);
+    snprintf(kept[0], 96, ".checkpoint.bin.tmp.%ld.0", live);  /* a live writer */
+    snprintf(kept[1], 96, ".notes.txt.tmp.%ld.0", dead);       /* not our name */
+    snprintf(kept[2], 96, "checkpoint.bin.tmp.%ld.0", dead);   /* no leading dot */
+    snprintf(kept[3], 96, ".checkpoint.bin.tmp.%ld.0x", dead); /* trailing junk */
+    snprintf(kept[4], 96, ".checkpoint.bin.tmp.%ld", dead);    /* no counter */
+    snprintf(kept[5], 96, ".checkpoint.bin.tmp.x%ld.0", dead); /* no pid */
+    snprintf(kept[6], 96, "checkpoint.bin");
+    for (int i = 0; i < 4; i++)
+        snprintf(path, sizeof path, "%s/%s", dir, gone[i]),
+            emp_test_write(path, (const void *)"x", 1);
+    for (int i = 0; i < 7; i++)
+        snprintf(path, sizeof path, "%s/%s", dir, kept[i]),
+            emp_test_write(path, (const void *)"x", 1);
+    /* a directory with a matching name is not a file: left alone */
+    char sub[96];
+    snprintf(sub, sizeof sub, ".roc.csv.tmp.%ld.1", dead);
+    snprintf(path, sizeof path, "%s/%s", dir, sub);
+    cr_assert_eq(mkdir(path, 0700), 0);
+    const char *names[] = {"checkpoint.bin", "result.json", "roc.csv", "roc.png"};
+    char err[512] = "";
+    cr_assert_eq(ul_attack_clean_temps(dir, names, 4, err, sizeof err), 4u, "%s", err);
+    for (int i = 0; i < 4; i++)
+        cr_assert(!present(dir, gone[i]), "%s was not removed", gone[i]);
+    for (int i = 0; i < 7; i++)
+        cr_assert(present(dir, kept[i]), "%s was removed", kept[i]);
+    cr_assert(present(dir, sub));
+    cr_assert_eq(ul_attack_clean_temps(dir, names, 4, err, sizeof err), 0u);
+    snprintf(path, sizeof path, "rm -rf '%s'", dir);
+    cr_assert_eq(system(path), 0);
 }
 
 /* ---- configuration errors ------------------------------------------------------------- */

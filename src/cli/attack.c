@@ -27,6 +27,7 @@
 #include "cert/cert.h"
 #include "cli/exitcodes.h"
 #include "emp/attack.h"
+#include "emp/escape.h"
 #include "emp/mlp.h"
 #include "emp/modelio.h"
 #include "emp/plot.h"
@@ -56,7 +57,10 @@ void ul_cli_attack_help(FILE *out)
         "confidence 1 - alpha) or consistent.\n\n"
         "  --out DIR        write result.json, scores, roc.png (and models with\n"
         "                   save_models) into DIR; also the checkpoint of a long run\n"
-        "  --resume         continue the run whose checkpoint is in --out DIR\n"
+        "  --resume         continue the run whose checkpoint is in --out DIR (from the\n"
+        "                   first run when there is none yet); a checkpoint that does\n"
+        "                   not verify (SHA-256, format version, configuration, data)\n"
+        "                   is refused with exit 2\n"
         "  --threads N      OpenMP threads (default: all cores); results do not\n"
         "                   depend on it\n"
         "  --plot FILE      the ROC plot (.png or .svg; default DIR/roc.png)\n"
@@ -77,6 +81,16 @@ static void on_sigint(int sig)
 {
     (void)sig;
     interrupted = 1;
+}
+
+/* ---- messages ------------------------------------------------------------------- */
+
+/* A library message on stderr, escaped once more (emp/escape.h): some come
+ * from modules that quote certificate or configuration values as read. */
+static void say(const char *err)
+{
+    char safe[1024];
+    fprintf(stderr, "ulaudit attack: %s\n", ul_emp_escape(err, strlen(err), safe, sizeof safe));
 }
 
 /* ---- flags ---------------------------------------------------------------------- */
@@ -188,6 +202,29 @@ static int make_dir(const char *dir)
     return -1;
 }
 
+/* The files this command writes into --out DIR (each through a temporary
+ * ".<name>.tmp.<pid>.<n>" file, cert/cert.h). */
+static const char *const OUT_FILES[] = {"checkpoint.bin", "result.json",   "roc.csv",
+                                        "roc.png",        "models_in.npy", "models_out.npy"};
+
+/* Creates DIR if needed and removes the temporary files a killed run left
+ * there (only our own names, only of dead processes: emp/attack.h). */
+static int prepare_dir(const char *dir)
+{
+    if (make_dir(dir) != 0)
+        return -1;
+    char err[512] = "";
+    size_t n = ul_attack_clean_temps(dir, OUT_FILES, sizeof OUT_FILES / sizeof OUT_FILES[0], err,
+                                     sizeof err);
+    if (n)
+        fprintf(stderr,
+                "attack: removed %zu stale temporary file%s of an interrupted run from %s\n", n,
+                n == 1 ? "" : "s", dir);
+    if (err[0])
+        fprintf(stderr, "ulaudit attack: warning: %s\n", err);
+    return 0;
+}
+
 static char *join(const char *dir, const char *file)
 {
     size_t n = strlen(dir) + strlen(file) + 2;
@@ -205,7 +242,7 @@ static int write_file(const char *dir, const char *name, const char *text)
                         : ul_fail(err, sizeof err, UL_EINPUT, "out of memory");
     free(path);
     if (st != UL_OK) {
-        fprintf(stderr, "ulaudit attack: %s\n", err);
+        say(err);
         return -1;
     }
     return 0;
@@ -248,7 +285,7 @@ static int write_outputs(const char *dir, const char *plot, const ul_attack_resu
         double d = delta && *delta ? strtod(delta, NULL) : 0;
         if (ul_emp_plot_roc(plot_path, res->score[0].roc.points, res->score[0].roc.n_points, e, d,
                             title, err, sizeof err) != UL_OK) {
-            fprintf(stderr, "ulaudit attack: %s\n", err);
+            say(err);
             rc = -1;
         }
     }
@@ -268,7 +305,7 @@ static int save_models(const char *dir, const ul_attack_state *st)
         s = ul_modelio_write_npy(b, &out, err, sizeof err);
     free(a), free(b);
     if (s != UL_OK)
-        fprintf(stderr, "ulaudit attack: %s\n", err);
+        say(err);
     return s == UL_OK ? 0 : -1;
 }
 
@@ -315,12 +352,34 @@ static void progress(size_t done, size_t total, double t0, bool tty, size_t *las
 
 /* ---- the configured experiment ---------------------------------------------------------- */
 
+/* --resume: the checkpoint in DIR, verified (emp/attack.h), or a fresh start
+ * when the run was stopped before its first checkpoint. */
+static int resume_from(const attack_args *a, const char *ckpt, ul_attack_state *st)
+{
+    struct stat sb;
+    char err[1024];
+    if (!a->resume)
+        return 0;
+    if (lstat(ckpt, &sb) != 0 && errno == ENOENT) {
+        fprintf(stderr,
+                "attack: --resume: no checkpoint in %s yet (stopped before the first chunk "
+                "finished?); starting from the first run\n",
+                a->out);
+        return 0;
+    }
+    if (ul_attack_checkpoint_load(st, ckpt, err, sizeof err) != UL_OK) {
+        say(err);
+        return -1;
+    }
+    return 0;
+}
+
 static int run_config(const attack_args *a)
 {
     char err[1024];
     ul_attack_config cfg;
     if (ul_attack_config_load(a->config, &cfg, err, sizeof err) != UL_OK) {
-        fprintf(stderr, "ulaudit attack: %s\n", err);
+        say(err);
         return UL_EXIT_USAGE;
     }
     if ((a->resume || cfg.save_models) && !a->out) {
@@ -329,7 +388,7 @@ static int run_config(const attack_args *a)
         ul_attack_config_free(&cfg);
         return UL_EXIT_USAGE;
     }
-    if (a->out && make_dir(a->out) != 0) {
+    if (a->out && prepare_dir(a->out) != 0) {
         ul_attack_config_free(&cfg);
         return UL_EXIT_USAGE;
     }
@@ -337,12 +396,11 @@ static int run_config(const attack_args *a)
     int rc = UL_EXIT_OK;
     char *ckpt = a->out ? join(a->out, "checkpoint.bin") : NULL;
     if (ul_attack_prepare(&st, &cfg, err, sizeof err) != UL_OK) {
-        fprintf(stderr, "ulaudit attack: %s\n", err);
+        say(err);
         rc = UL_EXIT_USAGE;
         goto done;
     }
-    if (a->resume && ul_attack_checkpoint_load(&st, ckpt, err, sizeof err) != UL_OK) {
-        fprintf(stderr, "ulaudit attack: %s\n", err);
+    if (resume_from(a, ckpt, &st) != 0) {
         rc = UL_EXIT_USAGE;
         goto done;
     }
@@ -357,7 +415,7 @@ static int run_config(const attack_args *a)
     size_t last = 0;
     while (st.done < cfg.runs && !interrupted) {
         if (ul_attack_step(&st, err, sizeof err) != UL_OK) {
-            fprintf(stderr, "ulaudit attack: %s\n", err);
+            say(err);
             rc = UL_EXIT_USAGE;
             break;
         }
@@ -365,7 +423,7 @@ static int run_config(const attack_args *a)
         /* a checkpoint after every chunk: Ctrl-C or a crash loses one chunk */
         if (ckpt && st.done < cfg.runs &&
             ul_attack_checkpoint_save(&st, ckpt, err, sizeof err) != UL_OK) {
-            fprintf(stderr, "ulaudit attack: %s\n", err);
+            say(err);
             rc = UL_EXIT_USAGE;
             break;
         }
@@ -388,7 +446,7 @@ static int run_config(const attack_args *a)
     }
     ul_attack_result res;
     if (ul_attack_finish(&res, &st, err, sizeof err) != UL_OK) {
-        fprintf(stderr, "ulaudit attack: %s\n", err);
+        say(err);
         ul_attack_result_clear(&res);
         rc = UL_EXIT_USAGE;
         goto done;
@@ -420,7 +478,7 @@ static int read_models(const char *list, ul_modelio_format fmt, size_t p, ul_mod
     *set = (ul_model_set){.p = p};
     for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         if (ul_modelio_append(set, tok, fmt, err, sizeof err) != UL_OK) {
-            fprintf(stderr, "ulaudit attack: %s\n", err);
+            say(err);
             free(copy);
             ul_model_set_free(set);
             return -1;
@@ -539,7 +597,7 @@ static int run_released(const attack_args *a)
     ul_attack_result res;
     if (ul_attack_score_models(&res, &sc, in.w, in.k, out.w, out.k, in.p, err, sizeof err) !=
         UL_OK) {
-        fprintf(stderr, "ulaudit attack: %s\n", err);
+        say(err);
         ul_attack_result_clear(&res);
         rc = UL_EXIT_USAGE;
         goto done;
@@ -547,7 +605,7 @@ static int run_released(const attack_args *a)
     char what[128];
     snprintf(what, sizeof what, "%zu IN, %zu OUT, %zu parameters each", in.k, out.k, in.p);
     print_result(&res, a->json, "released models", what);
-    if ((a->out && make_dir(a->out) != 0) ||
+    if ((a->out && prepare_dir(a->out) != 0) ||
         ((a->out || a->plot) &&
          write_outputs(a->out, a->plot, &res, sc.eps, sc.delta, "released models: ROC") != 0))
         rc = UL_EXIT_USAGE;

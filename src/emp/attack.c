@@ -1,20 +1,41 @@
 /* src/emp/attack.c — running the game, scoring, and the verdict. */
 #include "emp/attack.h"
 
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <json-c/json.h>
 #include <math.h>
 #include <mpfi.h>
+#include <nettle/sha2.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "bounds/noisygd.h"
 #include "cert/cert.h"
+#include "emp/escape.h"
 #include "emp/score.h"
 #include "num/encl.h"
 
 /* ---- running ------------------------------------------------------------------ */
+
+/* SHA-256 (by nettle) of n, d, x and y, host byte order: the data a
+ * checkpoint's models were trained on. */
+static void data_digest(const ul_dataset *ds, uint8_t out[SHA256_DIGEST_SIZE])
+{
+    struct sha256_ctx c;
+    uint64_t nd[2] = {ds->n, ds->d};
+    sha256_init(&c);
+    sha256_update(&c, sizeof nd, (const uint8_t *)nd);
+    sha256_update(&c, ds->n * ds->d * sizeof(double), (const uint8_t *)ds->x);
+    sha256_update(&c, ds->n * sizeof(double), (const uint8_t *)ds->y);
+    sha256_digest(&c, SHA256_DIGEST_SIZE, out);
+}
 
 ul_status ul_attack_prepare(ul_attack_state *st, ul_attack_config *cfg, char *err, size_t errlen)
 {
@@ -30,6 +51,7 @@ ul_status ul_attack_prepare(ul_attack_state *st, ul_attack_config *cfg, char *er
         s = ul_exp_plan_build(&st->plan, &cfg->design, &cfg->data, target, err, errlen);
     if (s != UL_OK)
         return s;
+    data_digest(&st->plan.data, st->data_sha256);
     st->p = cfg->design.model.ops->nparams(&cfg->design.model, st->plan.data.d);
     if (st->p > ((size_t)1 << 28) / cfg->runs)
         return ul_fail(err, errlen, UL_EINPUT, "runs: %zu runs x %zu parameters is too much memory",
@@ -66,62 +88,231 @@ void ul_attack_state_free(ul_attack_state *st)
 
 /* ---- checkpoints ----------------------------------------------------------------- */
 
-#define CKPT_MAGIC "ULCKPT01"
-#define CKPT_HEAD (8 + 64 + 4 * 8)
+/* Layout (attack.h): magic and version, the configuration's hash, the
+ * data's digest, the shape, W_in and W_out, then the SHA-256 (FIPS 180-4,
+ * by nettle) of all the bytes before it. */
+#define CKPT_MAGIC "ULCKPT"
+#define CKPT_VERSION "02"
+#define CKPT_HEAD (8 + 64 + SHA256_DIGEST_SIZE + 4 * 8)
+#define CKPT_DATA 72                         /* offset of the data's digest */
+#define CKPT_SHAPE (72 + SHA256_DIGEST_SIZE) /* offset of p, runs, done, target */
+#define CKPT_SUM SHA256_DIGEST_SIZE
+
+typedef struct {
+    FILE *f;
+    struct sha256_ctx sha;
+} ckpt_stream;
+
+/* Writes (or reads) n bytes and hashes them; false on a short transfer. */
+static bool ckpt_put(ckpt_stream *c, const void *p, size_t n)
+{
+    if (n && fwrite(p, 1, n, c->f) != n)
+        return false;
+    sha256_update(&c->sha, n, p);
+    return true;
+}
+
+static bool ckpt_get(ckpt_stream *c, void *p, size_t n)
+{
+    if (n && fread(p, 1, n, c->f) != n)
+        return false;
+    sha256_update(&c->sha, n, p);
+    return true;
+}
+
+static const char *ckpt_fill(FILE *f, void *ctx)
+{
+    const ul_attack_state *st = ctx;
+    size_t nw = st->p * st->done * sizeof(double);
+    uint64_t head[4] = {st->p, st->cfg->runs, st->done, st->plan.target};
+    ckpt_stream c = {.f = f};
+    sha256_init(&c.sha);
+    uint8_t sum[CKPT_SUM];
+    bool ok = ckpt_put(&c, CKPT_MAGIC CKPT_VERSION, 8) && ckpt_put(&c, st->cfg->sha256, 64) &&
+              ckpt_put(&c, st->data_sha256, sizeof st->data_sha256) &&
+              ckpt_put(&c, head, sizeof head) && ckpt_put(&c, st->W_in, nw) &&
+              ckpt_put(&c, st->W_out, nw);
+    sha256_digest(&c.sha, sizeof sum, sum);
+    return ok && fwrite(sum, 1, sizeof sum, f) == sizeof sum ? NULL : "write failed";
+}
 
 ul_status ul_attack_checkpoint_save(const ul_attack_state *st, const char *path, char *err,
                                     size_t errlen)
 {
-    size_t nw = st->p * st->done;
-    size_t len = CKPT_HEAD + 2 * nw * sizeof(double);
-    unsigned char *buf = malloc(len);
-    if (!buf)
-        return ul_fail(err, errlen, UL_EINPUT, "%s: out of memory for the checkpoint", path);
-    uint64_t head[4] = {st->p, st->cfg->runs, st->done, st->plan.target};
-    memcpy(buf, CKPT_MAGIC, 8);
-    memcpy(buf + 8, st->cfg->sha256, 64);
-    memcpy(buf + 72, head, sizeof head);
-    memcpy(buf + CKPT_HEAD, st->W_in, nw * sizeof(double));
-    memcpy(buf + CKPT_HEAD + nw * sizeof(double), st->W_out, nw * sizeof(double));
-    ul_status s = ul_cert_write_atomic(path, buf, len, err, errlen);
-    free(buf);
-    return s;
+    return ul_write_file_atomic(path, ckpt_fill, (void *)st, -1, err, errlen);
+}
+
+/* Pass 1 of a load: the size, the magic and version, and the SHA-256 of
+ * the content against the one stored at the end; nothing of the content
+ * is interpreted before it verifies.  sum = the stored checksum. */
+static const char *ckpt_verify(FILE *f, long long size, uint8_t sum[CKPT_SUM], char *why,
+                               size_t whylen)
+{
+    unsigned char magic[8];
+    if (size < 8) {
+        snprintf(why, whylen, "truncated: %lld bytes, not even the 8-byte magic", size);
+        return why;
+    }
+    if (fread(magic, 1, 8, f) != 8 || memcmp(magic, CKPT_MAGIC, 6) != 0)
+        return "not a ulaudit checkpoint (no ULCKPT magic)";
+    if (memcmp(magic + 6, CKPT_VERSION, 2) != 0) {
+        char v[16];
+        snprintf(why, whylen,
+                 "checkpoint format version %s; this ulaudit reads version " CKPT_VERSION
+                 " only (start afresh without --resume)",
+                 ul_emp_escape(magic + 6, 2, v, sizeof v));
+        return why;
+    }
+    if (size < CKPT_HEAD + CKPT_SUM) {
+        snprintf(why, whylen, "truncated: %lld bytes, a checkpoint has at least %d", size,
+                 CKPT_HEAD + CKPT_SUM);
+        return why;
+    }
+    ckpt_stream c = {.f = f};
+    sha256_init(&c.sha);
+    sha256_update(&c.sha, 8, magic);
+    unsigned char buf[1 << 16];
+    for (long long left = size - 8 - CKPT_SUM; left > 0;) {
+        size_t n = left < (long long)sizeof buf ? (size_t)left : sizeof buf;
+        if (!ckpt_get(&c, buf, n))
+            return "read error";
+        left -= (long long)n;
+    }
+    uint8_t got[CKPT_SUM];
+    sha256_digest(&c.sha, sizeof got, got);
+    if (fread(sum, 1, CKPT_SUM, f) != CKPT_SUM)
+        return "read error";
+    if (memcmp(got, sum, CKPT_SUM) != 0)
+        return "content checksum mismatch: the SHA-256 of its bytes is not the one stored at "
+               "its end (corrupted or truncated; start afresh without --resume)";
+    return NULL;
+}
+
+/* Pass 2: the verified header against this run, then the models, hashed
+ * again so that what is used is exactly what was verified. */
+static const char *ckpt_read(ul_attack_state *st, FILE *f, long long size,
+                             const uint8_t sum[CKPT_SUM], char *why, size_t whylen)
+{
+    unsigned char head[CKPT_HEAD];
+    uint64_t h[4];
+    ckpt_stream c = {.f = f};
+    sha256_init(&c.sha);
+    if (fseek(f, 0, SEEK_SET) != 0 || !ckpt_get(&c, head, sizeof head))
+        return "read error";
+    if (memcmp(head + 8, st->cfg->sha256, 64) != 0)
+        return "written for another configuration (its SHA-256 differs); start afresh without "
+               "--resume";
+    if (memcmp(head + CKPT_DATA, st->data_sha256, sizeof st->data_sha256) != 0)
+        return "written for other data (the SHA-256 of the prepared data set differs: a data "
+               "file changed?); start afresh without --resume";
+    memcpy(h, head + CKPT_SHAPE, sizeof h);
+    size_t runs = st->cfg->runs, chunk = st->cfg->chunk;
+    if (h[0] != st->p || h[1] != runs || h[2] > runs || (h[2] % chunk && h[2] != runs) ||
+        h[3] != st->plan.target) {
+        snprintf(why, whylen,
+                 "shape or target does not match this run (checkpoint: %llu parameters, %llu "
+                 "runs, %llu done, target %llu; this run: %zu, %zu, a multiple of %zu, %zu)",
+                 (unsigned long long)h[0], (unsigned long long)h[1], (unsigned long long)h[2],
+                 (unsigned long long)h[3], st->p, runs, chunk, st->plan.target);
+        return why;
+    }
+    size_t nw = st->p * (size_t)h[2] * sizeof(double);
+    if ((unsigned long long)size != CKPT_HEAD + 2 * (unsigned long long)nw + CKPT_SUM) {
+        snprintf(why, whylen, "%lld bytes where its header announces %llu", size,
+                 CKPT_HEAD + 2 * (unsigned long long)nw + CKPT_SUM);
+        return why;
+    }
+    uint8_t got[CKPT_SUM];
+    if (!ckpt_get(&c, st->W_in, nw) || !ckpt_get(&c, st->W_out, nw))
+        return "read error";
+    sha256_digest(&c.sha, sizeof got, got);
+    if (memcmp(got, sum, CKPT_SUM) != 0)
+        return "changed while it was read (checksum mismatch on the second pass)";
+    st->done = (size_t)h[2];
+    return NULL;
 }
 
 ul_status ul_attack_checkpoint_load(ul_attack_state *st, const char *path, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
-        return ul_fail(err, errlen, UL_EINPUT, "%s: cannot open the checkpoint", path);
-    unsigned char head[CKPT_HEAD];
-    uint64_t h[4];
-    ul_status s = UL_OK;
-    if (fread(head, 1, sizeof head, f) != sizeof head || memcmp(head, CKPT_MAGIC, 8) != 0) {
-        s = ul_fail(err, errlen, UL_EINPUT, "%s: not a ulaudit checkpoint", path);
-        goto done;
-    }
-    if (memcmp(head + 8, st->cfg->sha256, 64) != 0) {
-        s = ul_fail(err, errlen, UL_EINPUT,
-                    "%s: written for another configuration (SHA-256 differs); start afresh "
-                    "without --resume",
-                    path);
-        goto done;
-    }
-    memcpy(h, head + 72, sizeof h);
-    if (h[0] != st->p || h[1] != st->cfg->runs || h[2] > h[1] || h[3] != st->plan.target) {
-        s = ul_fail(err, errlen, UL_EINPUT, "%s: shape or target does not match this run", path);
-        goto done;
-    }
-    size_t nw = st->p * (size_t)h[2];
-    if (fread(st->W_in, sizeof(double), nw, f) != nw ||
-        fread(st->W_out, sizeof(double), nw, f) != nw || fgetc(f) != EOF) {
-        s = ul_fail(err, errlen, UL_EINPUT, "%s: truncated or oversized checkpoint", path);
-        goto done;
-    }
-    st->done = (size_t)h[2];
-done:
+        return ul_emp_escaped(ul_fail(err, errlen, UL_EINPUT, "%s: cannot open the checkpoint: %s",
+                                      path, strerror(errno)),
+                              err, errlen);
+    struct stat sb;
+    char why[384];
+    uint8_t sum[CKPT_SUM];
+    const char *bad = NULL;
+    if (fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode))
+        bad = "not a regular file";
+    if (!bad)
+        bad = ckpt_verify(f, (long long)sb.st_size, sum, why, sizeof why);
+    if (!bad)
+        bad = ckpt_read(st, f, (long long)sb.st_size, sum, why, sizeof why);
     fclose(f);
-    return s;
+    if (!bad)
+        return UL_OK;
+    st->done = 0; /* the models read, if any, are not used */
+    return ul_emp_escaped(ul_fail(err, errlen, UL_EINPUT, "%s: refused: %s", path, bad), err,
+                          errlen);
+}
+
+/* ---- stale temporary files ------------------------------------------------------------ */
+
+/* The pid of ".<name>.tmp.<pid>.<n>" (the pattern of ul_write_file_atomic,
+ * cert/cert.c) for one of the names, or 0 when entry is not one. */
+static long temp_owner(const char *entry, const char *const *names, size_t n_names)
+{
+    for (size_t i = 0; i < n_names; i++) {
+        size_t len = strlen(names[i]);
+        const char *s = entry + 1 + len;
+        if (entry[0] != '.' || strncmp(entry + 1, names[i], len) != 0 ||
+            strncmp(s, ".tmp.", 5) != 0)
+            continue;
+        s += 5;
+        char *end;
+        if (*s < '1' || *s > '9')
+            return 0;
+        errno = 0;
+        long pid = strtol(s, &end, 10);
+        if (errno || *end != '.' || end[1] < '0' || end[1] > '9')
+            return 0;
+        for (s = end + 1; *s >= '0' && *s <= '9'; s++)
+            ;
+        return *s == '\0' ? pid : 0;
+    }
+    return 0;
+}
+
+size_t ul_attack_clean_temps(const char *dir, const char *const *names, size_t n_names, char *err,
+                             size_t errlen)
+{
+    DIR *d = opendir(dir);
+    size_t removed = 0;
+    bool reported = false;
+    if (d == NULL)
+        return 0;
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        long pid = temp_owner(e->d_name, names, n_names);
+        /* only a dead writer's file: kill(pid, 0) fails with ESRCH when no
+         * process has that id (POSIX kill()); ours counts as alive */
+        if (pid <= 0 || pid == (long)getpid() || (pid_t)pid != pid || kill((pid_t)pid, 0) == 0 ||
+            errno != ESRCH)
+            continue;
+        struct stat sb;
+        if (fstatat(dirfd(d), e->d_name, &sb, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(sb.st_mode))
+            continue;
+        if (unlinkat(dirfd(d), e->d_name, 0) == 0) {
+            removed++;
+        } else if (!reported) {
+            ul_fail(err, errlen, UL_EINPUT, "%s/%s: cannot remove the stale temporary file: %s",
+                    dir, e->d_name, strerror(errno));
+            ul_emp_escape_message(err, errlen);
+            reported = true;
+        }
+    }
+    closedir(d);
+    return removed;
 }
 
 /* ---- statistics --------------------------------------------------------------------- */

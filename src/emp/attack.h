@@ -35,6 +35,7 @@
 #include <mpfr.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "cert/audit.h"
 #include "emp/experiment.h"
@@ -73,9 +74,10 @@ void ul_attack_config_free(ul_attack_config *cfg);
 typedef struct {
     const ul_attack_config *cfg;
     ul_exp_plan plan;
-    size_t p;             /* parameters per model */
-    size_t done;          /* runs finished (a multiple of chunk, or runs) */
-    double *W_in, *W_out; /* p × runs each */
+    size_t p;                /* parameters per model */
+    size_t done;             /* runs finished (a multiple of chunk, or runs) */
+    double *W_in, *W_out;    /* p × runs each */
+    uint8_t data_sha256[32]; /* SHA-256 of the prepared data (n, d, x, y) */
 } ul_attack_state;
 
 /* Picks the target, builds the plan (takes cfg->data) and allocates. */
@@ -84,15 +86,37 @@ ul_status ul_attack_prepare(ul_attack_state *st, ul_attack_config *cfg, char *er
 ul_status ul_attack_step(ul_attack_state *st, char *err, size_t errlen);
 void ul_attack_state_free(ul_attack_state *st);
 
-/* Checkpoint file (host byte order, for resuming on the same machine):
- * "ULCKPT01", the configuration's SHA-256 (64 hex), p, runs, done, target
- * as u64, then W_in and W_out columns 0 … done − 1.  Written atomically. */
+/* Checkpoint file, format version 02 (host byte order, for resuming on the
+ * same machine):
+ *   bytes 0–7     "ULCKPT02": the magic "ULCKPT" and the version, 2 digits
+ *   bytes 8–71    the configuration file's SHA-256, 64 lowercase hex digits
+ *   bytes 72–103  the SHA-256 of the prepared data set (n, d as u64, then
+ *                 x and y as doubles), raw
+ *   bytes 104–135 p, runs, done, target (u64)
+ *   then          W_in, then W_out: columns 0 … done − 1, p doubles each
+ *   last 32 bytes the SHA-256 (FIPS 180-4, nettle) of all the bytes before
+ * Written atomically (ul_write_file_atomic). */
 ul_status ul_attack_checkpoint_save(const ul_attack_state *st, const char *path, char *err,
                                     size_t errlen);
-/* Restores done and the models; refuses a checkpoint of another
- * configuration (hash), shape or target. */
+/* Restores done and the models, or refuses the file (UL_EINPUT, the path
+ * and the reason): no magic, another version, truncated, a checksum that
+ * does not verify, another configuration or data set, a shape, target or
+ * size that does not match this run.  The content is verified before any
+ * of it is interpreted, and what is used is re-hashed as it is read.  On
+ * failure done stays 0. */
 ul_status ul_attack_checkpoint_load(ul_attack_state *st, const char *path, char *err,
                                     size_t errlen);
+
+/* Removes, from the directory dir, the temporary files that
+ * ul_write_file_atomic (cert/cert.h) leaves when its process is killed
+ * mid-write (SIGKILL, power loss): regular files named
+ * ".<name>.tmp.<pid>.<n>" for one of the n_names names, whose process
+ * <pid> no longer exists.  Files of a live process (this one included) and
+ * every other name are left alone.  Returns how many were removed; the
+ * first one that could not be removed is described in err (the others are
+ * skipped silently).  A directory that cannot be read removes nothing. */
+size_t ul_attack_clean_temps(const char *dir, const char *const *names, size_t n_names, char *err,
+                             size_t errlen);
 
 /* One score's statistics. */
 typedef struct {
