@@ -12,13 +12,25 @@ build=${1:-build-fuzz}
 seeds=$build/seeds
 rm -rf "$seeds" "$build/dict"
 mkdir -p "$build/dict"
-for h in cert attack_config csv libsvm idx modelio checkpoint; do mkdir -p "$seeds/$h"; done
+for h in cert calibrate attack_config csv libsvm idx modelio checkpoint; do mkdir -p "$seeds/$h"; done
 
 # Certificates: the audit corpus (every method), the reader's fixtures, the
 # regression reproducers.
 cp audits/*.json tests/data/certs/good/*.json "$seeds/cert/"
 for f in tests/data/certs/bad/* tests/data/fuzz/*.json; do
     [ -f "$f" ] && cp "$f" "$seeds/cert/bad-${f##*/}"
+done
+
+# Calibration: the same, and each with one of the parameters calibration
+# fills (sigma, steps, K, KAbar) removed (and a comma left before '}' with it).
+cp "$seeds/cert/"* "$seeds/calibrate/"
+for key in sigma steps K KAbar; do
+    for f in audits/*.json; do
+        if grep -q "^ *\"$key\":" "$f"; then
+            sed "/^ *\"$key\":/d" "$f" | sed -z 's/,\n\( *\)}/\n\1}/g' \
+                >"$seeds/calibrate/no-$key-${f##*/}"
+        fi
+    done
 done
 
 # Attack configurations: the examples, and one per data source naming the
@@ -76,10 +88,11 @@ dict() { # $1: output; the rest: files
     printf '"{}"\n"[]"\n"null"\n"true"\n"false"\n"1e-20001"\n"1e20001"\n"-0"\n"0.5"\n' >>"$out"
 }
 dict "$build/dict/cert.dict" audits/*.json tests/data/certs/good/*.json
+cp "$build/dict/cert.dict" "$build/dict/calibrate.dict"
 dict "$build/dict/attack_config.dict" examples/*.json tests/data/attack-tiny.json \
     "$seeds/attack_config/"*.json
 printf '"\\x93NUMPY"\n"descr"\n"fortran_order"\n"shape"\n"<f8"\n"<f4"\n"False"\n"True"\n' \
     >"$build/dict/modelio.dict"
-for h in cert attack_config csv libsvm idx modelio checkpoint; do
+for h in cert calibrate attack_config csv libsvm idx modelio checkpoint; do
     printf '%s: %s seeds\n' "$h" "$(ls "$seeds/$h" | wc -l)"
 done
