@@ -632,6 +632,24 @@ static void gc_lambda0(const char *variant, const char *claim, const char *state
     audit_ok(&ul_audit_gradient_clipping, text, rep);
 }
 
+Test(audit_koloskova, pabi_claim_equal_to_the_bound_stops_at_the_digit_limit)
+{
+    /* ρ_eff = (2 + 2)²/20 = 0.8 (as in pabi_given_sigma_closed_form), so
+     * D_3 ≤ 2.4 is the bound itself: no enclosure of the non-binary 2.4
+     * decides it, and the audit stops doubling its digits at its limit
+     * (2500) and says so, not the precision cap */
+    ul_audit_report rep;
+    audit_ok(&ul_audit_gradient_clipping,
+             "{\"format\":\"ulaudit-certificate/1\",\"method\":\"gradient-clipping\","
+             "\"parameters\":{\"c0\":1,\"c1\":1,\"lr\":0.1,\"lambda\":0,\"steps\":10,"
+             "\"noise\":\"given\",\"sigma\":1},"
+             "\"claim\":{\"renyi_order\":3,\"renyi_value\":2.4}}",
+             &rep);
+    cr_assert_eq(rep.verdict, UL_VERDICT_INCONCLUSIVE, "%s", rep.explanation);
+    cr_assert(strstr(rep.explanation, "stops raising its precision") != NULL, "%s",
+              rep.explanation);
+}
+
 Test(audit_koloskova, pabi_lambda_zero_printed_branch)
 {
     /* λ = 0 code schedule, C0 = 1, C1 = 1, lr = 0.1: pabi_steps T = 10.  The

@@ -408,9 +408,13 @@ static ul_status triage(ul_status st, ul_audit_report *rep, bool *done, const ch
  * A claim within a relative 10^-17 of the bound straddles the enclosure at
  * the default digits.  The handlers then evaluate again at twice the digits
  * (the pattern of audit_gaussian.c decide_theta and audit_rdp.c decide),
- * until the verdict is decided, the precision cap (--max-bits) stops the
- * evaluation, or DECIDE_MAX_DIGITS is reached (a claim equal to the bound
- * stays inconclusive there). */
+ * until the verdict is decided or the precision cap (--max-bits) stops the
+ * evaluation.  Each method also has a digit limit where one more doubling
+ * would cost far more than the claim is worth (a claim within 10^-limit of
+ * its bound, or equal to it, then stays inconclusive and the report says
+ * why): the subsampled-Gaussian series of dp-sgd-group grows from 0.3 s at
+ * 240 digits to 20 s at 272 (α ≈ 500); the adaptive recursion costs about
+ * 1e-8 s · T · digits². */
 
 #define DECIDE_MAX_DIGITS 2500
 
@@ -419,23 +423,42 @@ static ul_status triage(ul_status st, ul_audit_report *rep, bool *done, const ch
 typedef ul_status (*decide_fn)(void *ctx, const ul_num_precision *w, ul_verdict *verdict,
                                bool *cap_hit, char *err, size_t errlen);
 
-/* Runs fn at want's digits, then at doubled digits while it is inconclusive;
- * *used receives the last precision (may be NULL). */
+/* How a decision ended: the last digits asked for, and whether --max-bits
+ * stopped it. */
+typedef struct {
+    int digits;
+    bool cap_hit;
+} decide_end;
+
+/* Runs fn at want's digits, then at doubled digits while it is inconclusive,
+ * up to max_digits; *end (may be NULL) says how it ended. */
 static ul_status decide_raising(decide_fn fn, void *ctx, const ul_num_precision *want,
-                                ul_verdict *verdict, ul_num_precision *used, char *err,
+                                int max_digits, ul_verdict *verdict, decide_end *end, char *err,
                                 size_t errlen)
 {
     ul_num_precision w = *want;
     for (;;) {
         bool cap_hit = false;
         ul_status st = fn(ctx, &w, verdict, &cap_hit, err, errlen);
-        if (used != NULL)
-            *used = w;
+        if (end != NULL)
+            *end = (decide_end){w.digits, cap_hit};
         if (st != UL_OK || *verdict != UL_VERDICT_INCONCLUSIVE || cap_hit ||
-            w.digits >= DECIDE_MAX_DIGITS)
+            2 * w.digits > max_digits)
             return st;
         w.digits *= 2;
     }
+}
+
+/* Why a decision stayed inconclusive, in words. */
+static void undecided_why(const decide_end *end, char *buf, size_t n)
+{
+    if (end->cap_hit)
+        snprintf(buf, n, "at the precision cap (raise --max-bits)");
+    else
+        snprintf(buf, n,
+                 "at %d digits, where this audit stops raising its precision (cost): the claim "
+                 "is within about 10^-%d of the bound",
+                 end->digits, end->digits - 2);
 }
 
 static void add_would_reach_value(ul_audit_report *rep, const char *key, const char *label,
@@ -874,6 +897,7 @@ typedef struct {
     bool floor_reached;
     const char *bound_note; /* δ_T itself (NULL), or which bound on it decided */
     bool bound_upper;
+    decide_end end;
     ul_audit_report *rep;
 } mc_eval;
 
@@ -1266,12 +1290,14 @@ static void mc_explain(const mc_cert *m, const mc_eval *e, const ul_num_value *o
         ul_audit_explain(rep, "This is within the claimed delta %s: supported.", m->claim_delta);
     else if (rep->verdict == UL_VERDICT_UNSUPPORTED)
         ul_audit_explain(rep, "This exceeds the claimed delta %s: unsupported.", m->claim_delta);
-    else
-        ul_audit_explain(rep, "%s: inconclusive.",
-                         e->floor_reached ? "A claimed delta of 0 cannot be certified from a "
-                                            "bound that only shows delta_T below the floor"
-                                          : "The enclosure straddles the claimed delta at the "
-                                            "precision cap (raise --max-bits)");
+    else if (e->floor_reached)
+        ul_audit_explain(rep, "A claimed delta of 0 cannot be certified from a bound that only "
+                              "shows delta_T below the floor: inconclusive.");
+    else {
+        char why[160];
+        undecided_why(&e->end, why, sizeof why);
+        ul_audit_explain(rep, "The enclosure straddles the claimed delta %s: inconclusive.", why);
+    }
     const char *other_name = pb->mode == UL_CONTRACTION_ADAPTIVE ? "product" : "adaptive";
     if (have_other) {
         value_text(dtext, sizeof dtext, other, 8);
@@ -1351,6 +1377,15 @@ static void mc_forensics(const mc_cert *m, const ul_num_value *other, bool have_
     free(code32);
 }
 
+/* The digits the adaptive recursion (or a per-step σ list) is raised to:
+ * about 5 s at 1e-8 s · T · digits² (DECIDE_MAX_DIGITS for short runs). */
+static int mc_max_digits(const ul_kol_mc_problem *pb)
+{
+    double t = (double)mc_cost(pb, pb->mode, pb->steps > 0 ? pb->steps : 1);
+    double d = sqrt(4.5e8 / t);
+    return d > DECIDE_MAX_DIGITS ? DECIDE_MAX_DIGITS : d < 68 ? 68 : (int)d;
+}
+
 /* Which readings decide (README): the cited accounting (product or
  * adaptive: both valid, spec §2.3, §4.10), cc1/cc2 and the initial clip as
  * stated, with the box's true diameter 2·C0·√d (spec §4.6); the code's
@@ -1385,7 +1420,7 @@ static ul_status mc_audit(const ul_cert *c, const ul_num_precision *want, ul_aud
     ul_num_value_init(&e.delta, 64);
     ul_verdict v = UL_VERDICT_INCONCLUSIVE;
     bool done = false;
-    st = decide_raising(mc_eval_once, &e, want, &v, NULL, err, errlen);
+    st = decide_raising(mc_eval_once, &e, want, mc_max_digits(pb), &v, &e.end, err, errlen);
     st = triage(st, rep, &done, "parameters", err, errlen);
     if (st != UL_OK || done) {
         ul_num_value_clear(&e.delta);
@@ -1945,6 +1980,7 @@ typedef struct {
     bool ren_decides, undecided_pre;
     ul_audit_number rec; /* the deciding claim's recomputed number */
     char margin[512];
+    decide_end end;
 } gc_eval;
 
 static void gc_eval_init(gc_eval *e, const gc_cert *g, const ul_kol_pabi_problem *pb, int digits)
@@ -2030,8 +2066,7 @@ static const char *verdict_word(ul_verdict v)
 {
     return v == UL_VERDICT_SUPPORTED     ? "supported"
            : v == UL_VERDICT_UNSUPPORTED ? "unsupported"
-                                         : "undecided (the enclosure straddles it at the "
-                                           "precision cap: raise --max-bits)";
+                                         : "undecided (the enclosure straddles it)";
 }
 
 /* The sentences of a decided evaluation. */
@@ -2060,6 +2095,11 @@ static void gc_explain_eval(const gc_eval *e, ul_audit_report *rep)
         value_text(vtext, sizeof vtext, &e->ren, 8);
         ul_audit_explain(rep, "At alpha = %s the bound is %s; the claimed %s is %s.", g->order,
                          vtext, g->value, verdict_word(e->v_ren));
+    }
+    if (e->verdict == UL_VERDICT_INCONCLUSIVE) {
+        char why[160];
+        undecided_why(&e->end, why, sizeof why);
+        ul_audit_explain(rep, "The enclosure straddles the claim %s: inconclusive.", why);
     }
 }
 
@@ -2181,7 +2221,8 @@ static gc_eval *gc_code_ceil(const gc_eval *e, ul_kol_pabi_problem *q, gc_eval *
     *alt_used = true;
     ul_verdict v = UL_VERDICT_INCONCLUSIVE;
     char e2[256];
-    if (decide_raising(gc_eval_once, alt, want, &v, NULL, e2, sizeof e2) != UL_OK ||
+    if (decide_raising(gc_eval_once, alt, want, DECIDE_MAX_DIGITS, &v, &alt->end, e2,
+                       sizeof e2) != UL_OK ||
         alt->undecided_pre) {
         alt->verdict = UL_VERDICT_INCONCLUSIVE;
         ul_audit_explain(rep, "The public code's pabi_steps in double precision is T = %lu "
@@ -2487,7 +2528,7 @@ static ul_status gc_audit(const ul_cert *c, const ul_num_precision *want, ul_aud
     gc_eval_init(&e, &g, pb, want->digits);
     ul_verdict v = UL_VERDICT_INCONCLUSIVE;
     bool done = false;
-    st = decide_raising(gc_eval_once, &e, want, &v, NULL, err, errlen);
+    st = decide_raising(gc_eval_once, &e, want, DECIDE_MAX_DIGITS, &v, &e.end, err, errlen);
     rep->pre = e.pre;
     st = triage(st, rep, &done, "parameters", err, errlen);
     if (st == UL_OK && !done && steps_st != UL_OK) {
@@ -2838,6 +2879,11 @@ static bool dp_best_alpha(const dp_search *s, char *out, size_t n)
 
 /* ---- the verdict of a dp-sgd-group certificate ------------------------------------ */
 
+/* The digits a dp-sgd-group decision is raised to: the certified
+ * subsampled-Gaussian series at fractional α costs 0.3 s at 240 digits and
+ * 20 s at 272 (α ≈ 500), so the doubling stops at 136. */
+#define DP_MAX_DIGITS 250
+
 /* (a) The group δ at the claimed ε, at the order α (decide_fn). */
 typedef struct {
     const dp_cert *d;
@@ -2967,7 +3013,8 @@ static ul_status dp_stated_pair(const dp_cert *d, const ul_num_precision *want, 
     dp_search s = dp_search_of(d, DP_TO_EPS, log(strtod(d->st_delta->text, NULL)));
     if (!dp_best_alpha(&s, pr->alpha, sizeof pr->alpha))
         return UL_OK;
-    ul_status st = decide_raising(dp_pair_once, pr, want, verdict, NULL, err, errlen);
+    ul_status st =
+        decide_raising(dp_pair_once, pr, want, DP_MAX_DIGITS, verdict, NULL, err, errlen);
     *have = st == UL_OK;
     return UL_OK;
 }
@@ -3022,7 +3069,9 @@ static ul_status dp_decide(dp_state *s, const ul_num_precision *want, ul_audit_r
     if (!dp_best_alpha(&srch, s->ev.alpha, sizeof s->ev.alpha))
         return ul_fail(err, errlen, UL_EINPUT,
                        "$.parameters: no order alpha in (1, 10000] where the RDP curve is finite");
-    ul_status st = decide_raising(dp_eval_once, &s->ev, want, &v, NULL, err, errlen);
+    decide_end end = {0, false};
+    ul_status st =
+        decide_raising(dp_eval_once, &s->ev, want, DP_MAX_DIGITS, &v, &end, err, errlen);
     if (st != UL_OK)
         return st;
     rep->verdict = v;
@@ -3057,12 +3106,14 @@ static ul_status dp_decide(dp_state *s, const ul_num_precision *want, ul_audit_r
                  d->eps, d->delta, gt, dt);
         }
     }
-    ul_audit_explain(rep, "%s",
-                     rep->verdict == UL_VERDICT_SUPPORTED ? "The claim is supported."
-                     : rep->verdict == UL_VERDICT_UNSUPPORTED
-                         ? "This exceeds the claimed delta: unsupported."
-                         : "The enclosure straddles the claim at the precision cap "
-                           "(raise --max-bits): inconclusive.");
+    char why[160];
+    undecided_why(&end, why, sizeof why);
+    if (rep->verdict == UL_VERDICT_SUPPORTED)
+        ul_audit_explain(rep, "The claim is supported.");
+    else if (rep->verdict == UL_VERDICT_UNSUPPORTED)
+        ul_audit_explain(rep, "This exceeds the claimed delta: unsupported.");
+    else
+        ul_audit_explain(rep, "The enclosure straddles the claim %s: inconclusive.", why);
     return UL_OK;
 }
 
