@@ -156,10 +156,9 @@
 #define MAG "1e100"
 #define NEG_MAG "-1e100"
 #define MAX_STATED_DELTAS 1000
-/* Work limits for the optional numbers of a model-clipping report (the
- * adaptive recursion costs a θ evaluation per step, ~10 µs; the product form
- * one θ in all): the other accounting's δ_T, the least T and the smallest σ
- * are skipped (and the report says so) beyond these. */
+/* The least T `calibrate` searches for model clipping: the product form
+ * walks one addition a step, the adaptive recursion one θ (15 µs to 0.5 ms).
+ * The report's own limits are REPORT_T_MAX_ADAPTIVE and beside it. */
 #define LEAST_T_MAX_PRODUCT 10000000UL
 #define LEAST_T_MAX_ADAPTIVE 100000UL
 /* digits for checking stated numbers and recipes: enough for any printed double */
