@@ -9,15 +9,15 @@
  *     against the half-step rule in the test itself);
  *   - published values: dp_accounting's privacy_loss_mechanism_test
  *     (spec/anchors.md §1.1) and TF-Privacy's RDP table (§1.4);
- *   - properties: δ decreasing in ε, brackets narrowing with the grid, q = 1
- *     equal to the plain Gaussian, and δ ≤ the RDP bound (a theorem, so the
- *     lower end must respect it);
- *   - the rounding story: FFTW measured against the textbook FFT error bound
- *     the code's assumption inflates 8-fold, the double/long-double results
- *     within their budgets, and a δ below the rounding floor refused (UL_ECAP)
- *     with a bracket that still contains it. */
+ *   - properties: δ decreasing in ε, brackets narrowing with the grid (also
+ *     at T = 20000, where T·h exceeds the composed spread), q = 1 equal to
+ *     the plain Gaussian, and δ ≤ the RDP bound (a theorem, so the lower end
+ *     must respect it);
+ *   - the rounding story: pld_fft.c (double and long double) measured
+ *     against a 160-bit DFT by the definition and Higham's Thm 24.2 bound,
+ *     the double/long-double results within their budgets, and a δ below the
+ *     rounding floor refused (UL_ECAP) with a bracket that still contains it. */
 #include <criterion/criterion.h>
-#include <fftw3.h>
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "bounds/pld.h"
+#include "bounds/pld_fft.h"
 #include "oracle.h"
 
 static void setup(void)
@@ -206,28 +207,36 @@ Test(pld, gaussian_small_delta)
     check_gauss_auto("1", 4, "12", 5e-2);  /* δ ≈ 4e-10 */
 }
 
-Test(pld, brackets_narrow_as_the_grid_refines)
+/* Fixed grids h0, h0/2, … ≥ h1: every bracket contains θ_{e^ε}(r√T) and each
+ * width is at most `ratio` times the previous one. */
+static void check_narrowing(const char *r, unsigned long T, const char *eps, double h0,
+                            double h1, double ratio)
 {
-    const char *r = "0.2";
-    unsigned long T = 100;
     mpfr_t rt, ref;
     mpfr_inits2(ORACLE_BITS, rt, ref, (mpfr_ptr)0);
     combined_r(rt, &r, &T, 1);
-    theta_oracle(ref, "2", rt);
+    theta_oracle(ref, eps, rt);
     double prev = INFINITY;
-    for (double h = 4e-3; h >= 1e-3; h /= 2) {
+    for (double h = h0; h >= h1; h /= 2) {
         outcome o;
         outcome_init(&o);
         ul_pld_options opt = options(h, 1, UL_PLD_FFT_AUTO, UL_PLD_ADD_REMOVE);
-        run_gauss(&o, r, T, "2", &opt);
-        cr_assert_eq(o.st, UL_OK, "h=%g: %s", h, o.err);
+        run_gauss(&o, r, T, eps, &opt);
+        cr_assert_eq(o.st, UL_OK, "T=%lu h=%g: %s", T, h, o.err);
         assert_contains(&o, ref, 1e-100, "narrowing");
         double w = mpfr_get_d(o.hi, MPFR_RNDU) - mpfr_get_d(o.lo, MPFR_RNDD);
-        cr_assert(w <= 0.6 * prev, "h=%g: width %g did not shrink from %g", h, w, prev);
+        cr_log_info("r=%s T=%lu h=%g: width %.3g", r, T, h, w);
+        cr_assert(w <= ratio * prev, "T=%lu h=%g: width %g did not shrink from %g", T, h, w,
+                  prev);
         prev = w;
         outcome_clear(&o);
     }
     mpfr_clears(rt, ref, (mpfr_ptr)0);
+}
+
+Test(pld, brackets_narrow_as_the_grid_refines)
+{
+    check_narrowing("0.2", 100, "2", 4e-3, 1e-3, 0.6);
 }
 
 Test(pld, delta_decreases_in_eps)
@@ -651,78 +660,111 @@ Test(pld, subsampled_respects_rdp_bound)
 
 /* ---- rounding ----------------------------------------------------------------------- */
 
-/* Higham Thm 24.2's relative bound tη/(1 − tη), η = μ + γ_4(√2 + μ), for
- * radix-2 Cooley–Tukey in double with twiddles accurate to μ = u: the
- * textbook bound the library assumes for FFTW with t → 8·(t + 2), μ = 4u. */
-static double textbook_bound(int t)
+/* ---- the FFT against Higham's bound (pld_fft.h) ------------------------------------ */
+
+/* The DFT of x (real) at 160 bits by the definition, twiddles from
+ * mpfr_sin_cos on 2πm/N (m = jk mod N): independent of pld_fft.c. */
+static void dft_oracle(mpfr_t *yr, mpfr_t *yi, const long double *x, size_t N)
 {
-    double u = ldexp(1.0, -53), g4 = 4 * u / (1 - 4 * u), eta = u + g4 * (sqrt(2.0) + u);
-    return t * eta / (1 - t * eta);
+    mpfr_t *c = malloc(N * sizeof *c), *s = malloc(N * sizeof *s), a, t;
+    mpfr_inits2(160, a, t, (mpfr_ptr)0);
+    for (size_t m = 0; m < N; m++) {
+        mpfr_inits2(160, c[m], s[m], (mpfr_ptr)0);
+        mpfr_const_pi(a, MPFR_RNDN);
+        mpfr_mul_ui(a, a, 2 * (unsigned long)m, MPFR_RNDN);
+        mpfr_div_ui(a, a, (unsigned long)N, MPFR_RNDN);
+        mpfr_sin_cos(s[m], c[m], a, MPFR_RNDN);
+    }
+    for (size_t k = 0; k < N; k++) {
+        mpfr_set_zero(yr[k], 1);
+        mpfr_set_zero(yi[k], 1);
+        for (size_t j = 0; j < N; j++) {
+            size_t m = (j * k) % N;
+            mpfr_mul_d(t, c[m], (double)x[j], MPFR_RNDN); /* x holds doubles */
+            mpfr_add(yr[k], yr[k], t, MPFR_RNDN);
+            mpfr_mul_d(t, s[m], (double)x[j], MPFR_RNDN);
+            mpfr_sub(yi[k], yi[k], t, MPFR_RNDN); /* e^{−iθ} */
+        }
+    }
+    for (size_t m = 0; m < N; m++)
+        mpfr_clears(c[m], s[m], (mpfr_ptr)0);
+    free(c);
+    free(s);
+    mpfr_clears(a, t, (mpfr_ptr)0);
 }
 
-Test(pld, fftw_error_within_textbook_bound)
+/* ‖ŷ − y‖₂/‖y‖₂ against the oracle. */
+static double relative_error(const long double *re, const long double *im, mpfr_t *yr,
+                             mpfr_t *yi, size_t N)
 {
-    for (int t = 10; t <= 18; t += 4) {
-        size_t N = (size_t)1 << t, H = N / 2 + 1;
-        double *x = fftw_alloc_real(N);
-        fftw_complex *X = fftw_alloc_complex(H);
-        long double *xl = fftwl_alloc_real(N);
-        fftwl_complex *Xl = fftwl_alloc_complex(H);
-        fftw_plan pd = fftw_plan_dft_r2c_1d((int)N, x, X, FFTW_ESTIMATE);
-        fftwl_plan pl = fftwl_plan_dft_r2c_1d((int)N, xl, Xl, FFTW_ESTIMATE);
-        fftw_plan id = fftw_plan_dft_c2r_1d((int)N, X, x, FFTW_ESTIMATE);
-        fftwl_plan il = fftwl_plan_dft_c2r_1d((int)N, Xl, xl, FFTW_ESTIMATE);
-        for (int trial = 0; trial < 3; trial++) {
-            /* nonnegative data shaped like a PLD: a bump plus noise */
-            for (size_t k = 0; k < N; k++) {
-                double c = ((double)k - (double)N / 3) / ((double)N / 20);
-                x[k] = exp(-0.5 * c * c) * (0.5 + uniform01());
-                xl[k] = x[k];
-            }
-            fftw_execute(pd);
-            fftwl_execute(pl);
-            /* full-spectrum ℓ2 norms from the half spectrum (Hermitian) */
-            long double err2 = 0, ref2 = 0;
-            for (size_t j = 0; j < H; j++) {
-                long double w = (j == 0 || j == N / 2) ? 1 : 2;
-                long double dr = X[j][0] - Xl[j][0], di = X[j][1] - Xl[j][1];
-                err2 += w * (dr * dr + di * di);
-                ref2 += w * (Xl[j][0] * Xl[j][0] + Xl[j][1] * Xl[j][1]);
-            }
-            double rel = (double)sqrtl(err2 / ref2), bound = textbook_bound(t);
-            cr_log_info("r2c N=2^%d: measured %.3g, textbook bound %.3g (library assumes %.0fx "
-                        "that)",
-                        t, rel, bound, 8.0 * (t + 2) / t);
-            cr_assert(rel <= bound, "r2c N=2^%d: error %.3g above the textbook bound %.3g", t,
-                      rel, bound);
-            /* inverse on the same (Hermitian) spectrum */
-            for (size_t j = 0; j < H; j++) {
-                Xl[j][0] = X[j][0];
-                Xl[j][1] = X[j][1];
-            }
-            fftw_execute(id);
-            fftwl_execute(il);
-            err2 = ref2 = 0;
-            for (size_t k = 0; k < N; k++) {
-                long double d = x[k] - xl[k];
-                err2 += d * d;
-                ref2 += xl[k] * xl[k];
-            }
-            rel = (double)sqrtl(err2 / ref2);
-            cr_assert(rel <= bound, "c2r N=2^%d: error %.3g above the textbook bound %.3g", t,
-                      rel, bound);
-        }
-        fftw_destroy_plan(pd);
-        fftw_destroy_plan(id);
-        fftwl_destroy_plan(pl);
-        fftwl_destroy_plan(il);
-        fftw_free(x);
-        fftw_free(X);
-        fftwl_free(xl);
-        fftwl_free(Xl);
+    long double e2 = 0, r2 = 0;
+    for (size_t k = 0; k < N; k++) {
+        long double a = mpfr_get_ld(yr[k], MPFR_RNDN), b = mpfr_get_ld(yi[k], MPFR_RNDN);
+        e2 += (re[k] - a) * (re[k] - a) + (im[k] - b) * (im[k] - b);
+        r2 += a * a + b * b;
     }
-    fftw_cleanup();
-    fftwl_cleanup();
+    return (double)sqrtl(e2 / r2);
+}
+
+Test(pld, fft_error_within_higham_bound)
+{
+    const size_t N = 512;
+    double *dr = malloc(N * sizeof *dr), *di = malloc(N * sizeof *di);
+    long double *lr = malloc(N * sizeof *lr), *li = malloc(N * sizeof *li);
+    long double *x = malloc(N * sizeof *x), *cr = malloc(N * sizeof *cr),
+                *ci = malloc(N * sizeof *ci);
+    mpfr_t *yr = malloc(N * sizeof *yr), *yi = malloc(N * sizeof *yi), g;
+    for (size_t k = 0; k < N; k++)
+        mpfr_inits2(160, yr[k], yi[k], (mpfr_ptr)0);
+    mpfr_init2(g, 64);
+    for (size_t k = 0; k < N; k++) { /* a PLD-like bump with noise, in doubles */
+        double c = ((double)k - (double)N / 3) / ((double)N / 20);
+        x[k] = dr[k] = exp(-0.5 * c * c) * (0.5 + uniform01());
+        lr[k] = x[k];
+        di[k] = 0;
+        li[k] = 0;
+    }
+    dft_oracle(yr, yi, x, N);
+    cr_assert(ul_pld_fft_d(dr, di, N, false));
+    cr_assert(ul_pld_fft_l(lr, li, N, false));
+    for (size_t k = 0; k < N; k++) {
+        cr[k] = dr[k];
+        ci[k] = di[k];
+    }
+    ul_pld_fft_gamma(g, N, DBL_MANT_DIG);
+    double e = relative_error(cr, ci, yr, yi, N), b = mpfr_get_d(g, MPFR_RNDU);
+    cr_log_info("double FFT N=%zu: error %.3g, Higham bound %.3g", N, e, b);
+    cr_assert(e <= b, "double: %.3g above the bound %.3g", e, b);
+    ul_pld_fft_gamma(g, N, LDBL_MANT_DIG);
+    e = relative_error(lr, li, yr, yi, N);
+    b = mpfr_get_d(g, MPFR_RNDU);
+    cr_log_info("long double FFT N=%zu: error %.3g, Higham bound %.3g", N, e, b);
+    cr_assert(e <= b, "long double: %.3g above the bound %.3g", e, b);
+    /* the inverse (unnormalised) brings the spectrum back to N·x */
+    cr_assert(ul_pld_fft_d(dr, di, N, true));
+    for (size_t k = 0; k < N; k++)
+        cr_assert(fabs(dr[k] / (double)N - (double)x[k]) <= 1e-14, "inverse at %zu", k);
+    for (size_t k = 0; k < N; k++)
+        mpfr_clears(yr[k], yi[k], (mpfr_ptr)0);
+    mpfr_clear(g);
+    free(yr);
+    free(yi);
+    free(dr);
+    free(di);
+    free(lr);
+    free(li);
+    free(x);
+    free(cr);
+    free(ci);
+    ul_pld_fft_release();
+}
+
+Test(pld, brackets_narrow_as_the_grid_refines_at_large_T)
+{
+    /* T·h far above the composed spread r√T: the old round-up/round-down
+     * grid gave [0, 1] here.  The CTD excess is second order in h: halving
+     * h must quarter the width (0.4 with slack). */
+    check_narrowing("0.01", 20000, "0.5", 4e-4, 1e-4, 0.4);
 }
 
 Test(pld, double_and_long_double_agree_within_budgets)
@@ -767,17 +809,22 @@ Test(pld, delta_below_the_rounding_floor_is_refused_not_wrong)
         cr_assert_eq(o.rep.fft_bits, modes[i] == UL_PLD_FFT_AUTO ? LDBL_MANT_DIG : 53,
                      "precision %d", o.rep.fft_bits);
         assert_contains(&o, ref, 1e-100, "below the floor");
-        /* the upper end carries the rounding bound: never a wrong small δ */
-        cr_assert(mpfr_get_d(o.hi, MPFR_RNDU) >= o.rep.rounding);
+        /* the upper end carries the rounding bound: never a wrong small δ
+         * (the computed sum itself may be rounding noise of either sign) */
+        cr_assert(mpfr_get_d(o.hi, MPFR_RNDU) >= 0.5 * o.rep.rounding, "hi %g, rounding %g",
+                  mpfr_get_d(o.hi, MPFR_RNDU), o.rep.rounding);
         outcome_clear(&o);
     }
     /* where double is not enough but long double is, auto switches and succeeds */
     outcome o;
     outcome_init(&o);
     ul_pld_options opt = options(0, 1e-2, UL_PLD_FFT_AUTO, UL_PLD_ADD_REMOVE);
-    run_gauss(&o, "0.5", 10, "10", &opt);
+    run_gauss(&o, "1", 4, "16", &opt); /* θ_{e^16}(2) ≈ 2.8e-13 */
     cr_assert_eq(o.st, UL_OK, "%s", o.err);
     cr_assert_eq(o.rep.fft_bits, LDBL_MANT_DIG);
+    combined_r(rt, (const char *[]){"1"}, (const unsigned long[]){4}, 1);
+    theta_oracle(ref, "16", rt);
+    assert_contains(&o, ref, 1e-100, "long double");
     outcome_clear(&o);
     mpfr_clears(rt, ref, (mpfr_ptr)0);
 }

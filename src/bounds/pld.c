@@ -10,39 +10,63 @@
  *    differential privacy guarantees using FFT", AISTATS, §3).  f_ε is
  *    nondecreasing in ℓ, decreasing in ε, and 0 ≤ f_ε ≤ 1.
  *
- * 1. Discretisation on the grid ℓ_k = k·h, k = k_lo … k_lo+n−1 (Meiser &
- *    Mohammadi 2018, "Tight on budget? Tight bounds for r-fold approximate
- *    differential privacy", CCS — upper and lower "privacy buckets"; Koskela,
- *    Jälkö, Prediger, Honkela 2021, AISTATS — upper and lower δ by grid
- *    rounding; Doroshenko, Ghazi, Kamath, Kumar, Manurangsi 2022, "Connect the
- *    dots", PoPETS, §3 — the "pessimistic estimate").
- *    Pessimistic: L↑ = the smallest grid point ≥ L (so L ≤ ℓ_{k_lo} goes to
- *    ℓ_{k_lo}: the folded lower tail), and L↑ = +∞ when L > ℓ_top (the
- *    truncated upper tail).  L↑ ≥ L pointwise, so for independent copies
- *    Σ L↑_t ≥ Σ L_t and, f_ε being nondecreasing, E f_ε(Σ L↑_t) ≥ δ(ε): the
- *    hockey-stick functional is monotone under this coupling.
- *    Optimistic: L↓ = the largest grid point ≤ L, and L↓ = −∞ (the mass is
- *    dropped) when L ≤ ℓ_{k_lo} or L > ℓ_top.  Folding the lower tail UP, as
- *    on the pessimistic side, would not be sound here, so it is dropped too.
- *    L↓ ≤ L or L↓ = −∞, hence E f_ε(Σ L↓_t) ≤ δ(ε).
+ * 1. Discretisation: "connect the dots" (Doroshenko, Ghazi, Kamath, Kumar,
+ *    Manurangsi 2022, "Connect the dots: tighter discrete approximations of
+ *    privacy loss distributions", PoPETS, §3) on the grid ℓ_k = k·h,
+ *    k = k_lo … k_lo+n−1, with a proven lower bound of our own (below).
+ *    Split.  P- and Q-mass of the bin (ℓ_{k−1}, ℓ_k] are P_k = P[bin] and
+ *    Q_k = Q[bin] = E_P[e^{−L}; bin].  The bin's mass goes to its two ends,
+ *    b_k to ℓ_k and a_k = P_k − b_k to ℓ_{k−1}, with a_k e^{−ℓ_{k−1}} +
+ *    b_k e^{−ℓ_k} = Q_k, i.e. b_k = (P_k e^h − Q_k e^{ℓ_k})/(e^h − 1):
+ *    pointwise, a loss ℓ in the bin becomes the random L_A ∈ {ℓ_{k−1}, ℓ_k}
+ *    with E[e^{−L_A} | L = ℓ] = e^{−ℓ}.  The lower tail (L ≤ ℓ_0) is folded
+ *    up onto ℓ_0 and the upper tail (L > ℓ_top) goes to +∞.
+ *    Upper bound.  Write D = L_A − L, S = Σ L_t, S_A = Σ L_A,t = S + W,
+ *    W = Σ D_t, B = {some L_t outside [ℓ_0, ℓ_top]}, y = e^{−S}, Z = e^{−W}.
+ *    f_ε(s) = 1 − e^ε y + φ(y), φ(y) = (e^ε y − 1)₊ convex.  On B^c,
+ *    E[Z | L's] = 1, so by Jensen E[f_ε(S_A) | L's] ≥ f_ε(S); on B the tail
+ *    steps only raise the loss (f_ε nondecreasing).  Hence δ ≤ δ_A := E f_ε(S_A)
+ *    (the dominating pair of Doroshenko et al.).
+ *    Lower bound (ours).  On B^c, f_ε(S_A) − f_ε(S) = e^ε y(1 − Z)·… : with
+ *    the subgradient φ′(y) = e^ε·1{e^ε y > 1}, E[φ′(y)(yZ − y) | L's] = 0 and
+ *    the remainder R = φ(yZ) − φ(y) − φ′(y)(yZ − y) is 0 unless S and S_A lie
+ *    on opposite sides of ε, when |S − ε| ≤ |W| and R ≤ e^ε y|Z − 1| ≤
+ *    e^{|W|}(e^{|W|} − 1).  Given the L's (on B^c), D_t lies in an interval
+ *    of length h and 0 ≤ E[D_t | L_t] ≤ h²e^h/2 (from E e^{−D_t} = 1 and
+ *    e^{−d} ≤ 1 − d + d²e^{|d|}/2), so Hoeffding (1963, Thm 2) gives
+ *    P[|W| > s] ≤ 2 exp(−(s − μ)²/(2v)), μ = T h² e^h/2, v = T h²/4.  For
+ *    any x > μ + 2v, splitting on |W| ≤ x and integrating the tail (layer
+ *    cake, completing the square),
+ *      E[R; B^c] ≤ e^x(e^x − 1)·P[|S − ε| ≤ x; B^c] + e^{2x}·t
+ *                  + 4e^{2μ+2v}√(2πv)·Q((x − μ − 2v)/√v),  t = 2e^{−(x−μ)²/(2v)},
+ *    and P[|S − ε| ≤ x; B^c] ≤ P[|S_A − ε| ≤ 2x] + t, read off the composed
+ *    array itself (window_mass_up).  So δ ≥ E[f_ε(S_A); B^c] − E[R; B^c]
+ *    (f_ε ≥ 0 on B), and E[f_ε(S_A); B^c] is the composition of the atoms
+ *    split from in-grid bins alone.  This excess is ~ T·h²·(density of S at
+ *    ε): second order in h, where rounding every loss up or down to the grid
+ *    (the previous engine) leaves a gap ~ T·h.
  *    Bin masses.  L is a monotone function of the Gaussian noise value x
  *    (Gaussian: x = (ℓ − r²/2)/r; REMOVE/ADD: x(ℓ) = r/2 + log1p(expm1(±ℓ)/q)/r),
- *    so P[ℓ_{k−1} < L ≤ ℓ_k] is a normal mass ∫φ over an x-interval (two of
- *    them, weighted 1 − q and q, for the REMOVE mixture).  Each is enclosed
- *    in MPFI: by a Taylor series of ∫_a^{a+d} φ with a proven remainder
- *    (normal_mass_series: the recurrence comes from g′ = −(a+y)g, the
- *    remainder from a majorant series), or, for wide bins, as a difference
- *    of ul_num_q enclosures (num/gauss_tail.h) taken where Q is small.  The
- *    folded lower tail and the upper tail are single ul_num_q evaluations.
- *    The sum of the enclosure widths is reported (mass_slack).  The
- *    pessimistic mass is stored as the upper end of its enclosure rounded up
- *    to a double (mpfr_get_d, MPFR_RNDU: the correctly rounded nextafter),
- *    the optimistic one as the lower end rounded down; since f_ε ≥ 0 and
- *    convolving nonnegative sequences is monotone, enlarging pessimistic
- *    masses and shrinking optimistic ones keeps each bound on its side.  The
- *    mass at +∞ after composition is
- *    1 − Π_i (1 − p∞_i)^{T_i} (the finite parts convolve to a measure of mass
- *    Π (1 − p∞_i)^{T_i}), increasing in every p∞_i.
+ *    so P_k and Q_k are normal masses ∫φ over an x-interval (Gaussian: Q is
+ *    the same interval shifted by r; REMOVE: Q = N(0,1); ADD: Q is the
+ *    mixture), enclosed in MPFI by a Taylor series of ∫_a^{a+d} φ with a
+ *    proven remainder (normal_mass_series: the recurrence comes from
+ *    g′ = −(a+y)g, the remainder from a majorant series), or, for wide bins,
+ *    as a difference of ul_num_q enclosures (num/gauss_tail.h).  The folded
+ *    lower tail and the upper tail are single ul_num_q evaluations.  The
+ *    split is evaluated in MPFI and clamped to [0, P_k] (the true a_k, b_k
+ *    are there).  Each atom is stored as the upper end of its enclosure
+ *    rounded up to a double (mpfr_get_d, MPFR_RNDU); since f_ε ≥ 0 and
+ *    convolving nonnegative sequences is monotone, that only raises the upper
+ *    bound.  For the lower one, the composition F(w) of the exact in-grid
+ *    atoms w is bounded through the stored arrays w′: with a = (1 − ρ₀)w′
+ *    (ρ₀ = RHO0 = 2^-48, above the relative width of the enclosures at the
+ *    precision chosen) and b = min(a, w), F(w) ≥ F(b) ≥ F(a) − (Π(Σa_i)^{T_i}
+ *    − Π(Σb_i)^{T_i}) ≥ (1 − ρ₀)^T·F(w′) − M^{T−1}·Σ_i T_i·E_i, E_i =
+ *    Σ_k max(0, a_k − (lower end of w_k)) (f_ε ≤ 1; F homogeneous; §3b's
+ *    telescoping): a relative T·ρ₀ plus the absolute mass of the atoms whose
+ *    enclosures are wider than ρ₀ (mass_excess).  The mass at +∞ after
+ *    composition is 1 − Π_i (1 − p∞_i)^{T_i}.
  *
  * 2. Wrap-around.  The FFT computes a circular convolution of length N (a
  *    power of two).  When N covers the whole support of the composed grid
@@ -53,30 +77,22 @@
  *    for sub-probability measures), bounded above by grouping consecutive
  *    bins at their extreme loss and evaluated in MPFR rounding up; λ is
  *    picked in doubles (any λ is valid).  The wrap adds the outside mass onto
- *    window points: on the pessimistic side that only increases the sum, and
- *    the outside mass above the window (below it too when the window starts
- *    above ε) is added; on the optimistic side the whole outside mass is
- *    subtracted (f ≤ 1).  Because opt_k ≤ pess_{k+1} (same bin, rounded the
- *    other way, one point lower), M_opt(λ) ≤ e^{−λh} M_pess(λ) and
- *    M_opt(−λ) ≤ e^{λh} M_pess(−λ): one certification serves both sides.
+ *    window points: for the upper end that only increases the sum, and the
+ *    outside mass above the window (below it too when the window starts
+ *    above ε) is added; for the lower end the whole outside mass is
+ *    subtracted (f ≤ 1).  One array, hence one certification, serves both.
  *
  * 3. Rounding (a-priori).  u is the unit roundoff of the FFT arithmetic
  *    (2^-53 in double, 2^-LDBL_MANT_DIG = 2^-64 in x87 long double), N = 2^t.
- *    (a) Transforms.  Higham, "Accuracy and Stability of Numerical
- *        Algorithms", 2nd ed., SIAM 2002, Thm 24.2: the radix-2 Cooley–Tukey
- *        FFT with twiddle factors accurate to μ gives
- *        ‖fl(Fx) − Fx‖₂ ≤ γ_N‖Fx‖₂, γ_N = tη/(1 − tη), η = μ + γ_4(√2 + μ),
- *        γ_4 = 4u/(1 − 4u).  FFTW is not that algorithm (mixed radix,
- *        generated codelets, real-data r2c/c2r algorithms, its own trig).
- *        ASSUMPTION, not a theorem: the same bound holds for FFTW's r2c and
- *        c2r transforms with t replaced by F·(t + 2), F = 8, μ = 4u.
- *        Support: FFTW's measured accuracy, O(√log N)·u rms (Frigo & Johnson,
- *        "The design and implementation of FFTW3", Proc. IEEE 93(2), 2005);
- *        worst-case bounds of this form are pessimistic by orders of magnitude
- *        (Schatzman, "Accuracy of the discrete Fourier transform and the fast
- *        Fourier transform", SIAM J. Sci. Comput. 17(5), 1996); and
- *        tests/test_pld.c measures FFTW in double against FFTW in long double
- *        and finds it far inside the F = 1 bound.
+ *    (a) Transforms: pld_fft.c, a radix-2 Cooley–Tukey FFT of our own whose
+ *        twiddles are proven accurate to μ (correctly rounded long double
+ *        factors from mpfr_cosu/sinu, one product: μ = 5u_L, or u + 6u_L once
+ *        rounded to double), so Higham, "Accuracy and Stability of Numerical
+ *        Algorithms", 2nd ed., SIAM 2002, Thm 24.2 applies to the algorithm
+ *        actually run: ‖fl(Fx) − Fx‖₂ ≤ γ_N‖Fx‖₂, γ_N = tη/(1 − tη),
+ *        η = μ + γ_4(√2 + μ), γ_4 = 4u/(1 − 4u).  No constant is assumed
+ *        (the previous FFTW-based engine assumed one).  Real data are
+ *        transformed as complex vectors with zero imaginary part.
  *    (b) Frequency-domain powers and products.  Complex multiplication
  *        satisfies |fl(ab) − ab| ≤ v|ab| with v = √5·u (Brent, Percival,
  *        Zimmermann 2007, Math. Comp. 76) or 2u with an FMA (Jeannerod,
@@ -119,20 +135,23 @@
  *    A single step (one mechanism, steps = 1) needs no transform: the
  *    arrays are summed directly and E2 = 0.
  *
- * 4. Result.  hi = Σ_pess + (e) + √K·E2_pess + composed mass at +∞ + the
- *    window tails (§2), capped at 1; lo = Σ_opt − (e) − √K·E2_opt − the
- *    outside mass, and at least max(0, 1 − e^ε) (E_γ(P‖Q) ≥ P(Ω) − γQ(Ω)).
- *    Directions (add, remove) combine by max.
+ * 4. Result.  hi = Σ w ẑ at ε's lower end + (e) + √K·E2 + composed mass at
+ *    +∞ + the window tails (§2), capped at 1; lo = (1 − ρ₀)^T·(Σ w ẑ at ε's
+ *    upper end − (e) − √K·E2 − the outside mass) − M^{T−1}ΣT_iE_i − the CTD
+ *    excess bound (§1), and at least max(0, 1 − e^ε) (E_γ(P‖Q) ≥ P(Ω) − γQ(Ω)).
+ *    Directions (add, remove) combine by max.  Composition in the frequency
+ *    domain is binary powering (§3b): T = 10^6 costs ~20 squarings per
+ *    frequency and two transforms, whatever T.
  *
  * Grid policy (automatic).  A coarse first round (about 8192 points over the
- * composed spread); then h shrinks by the ratio of the width wanted to the
- * discretisation gap measured (the gap is close to linear in h); the
- * truncated mass follows the bracket (1e-2·rel_width·lo).  A grid whose FFT
- * would exceed max_points is refused before any mass is computed.  Every
- * round's bracket is sound; the result is their intersection.
+ * composed spread); then h shrinks by the square root of the ratio of the
+ * width wanted to the gap measured (the CTD excess is ~ h²); the truncated
+ * mass follows the bracket (1e-2·rel_width·lo).  A grid whose FFT would
+ * exceed max_points is refused before any mass is computed.  Every round's
+ * bracket is sound; the result is their intersection.
  *
  * Precision policy.  When the rounding bound exceeds a quarter of the width
- * asked for, the composition is redone with fftw3l (long double); if it
+ * asked for, the composition is redone in long double; if it
  * still does, the grid is refined only while it dominates the rounding bound
  * (so hi gets as low as it can), and the sound bracket is returned with
  * UL_ECAP and the reason.  The failure of prv_accountant issue #17
@@ -143,7 +162,6 @@
 
 #include "num/input.h"
 
-#include <fftw3.h>
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
@@ -151,9 +169,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bounds/pld_fft.h"
 #include "num/gauss_tail.h"
 
-#define FFTW_SAFETY 8         /* F of §3(a) */
 #define SUM_BLOCK 256         /* B of §3(e) */
 #define LAMBDA_COUNT 97       /* Chernoff exponents tried: 2^((j−48)/4)/σ */
 #define MAX_ROUNDS 10         /* evaluations of the automatic grid / precision loop */
@@ -161,6 +179,7 @@
 #define BUDGET_PREC 128       /* precision of the budget arithmetic */
 #define INITIAL_POINTS 8192.0 /* grid points of the first automatic round */
 #define DEFAULT_TAIL 1e-30    /* truncated mass when not automatic */
+#define RHO0 0x1p-48          /* relative slack of a stored atom charged multiplicatively (§1) */
 #define MAX_EXACT_INDEX 4503599627370496.0 /* 2^52: grid indices stay exact doubles */
 
 void ul_pld_options_default(ul_pld_options *opt)
@@ -213,13 +232,14 @@ typedef struct {
     bool subsampled;
     direction dir;
     unsigned long steps;
-    mpfi_t r, q, omq, half_r, half_r2; /* r, q, 1 − q, r/2, r²/2 */
+    mpfi_t r, neg_r, q, omq, half_r, half_r2; /* r, −r, q, 1 − q, r/2, r²/2 */
     double rd, qd;
 } mech;
 
 static void mech_clear(mech *m)
 {
     mpfi_clear(m->r);
+    mpfi_clear(m->neg_r);
     mpfi_clear(m->q);
     mpfi_clear(m->omq);
     mpfi_clear(m->half_r);
@@ -232,6 +252,7 @@ static ul_status mech_read(mech *m, const ul_pld_mechanism *in, const char *pref
 {
     char name[64];
     mpfi_init2(m->r, INPUT_PREC);
+    mpfi_init2(m->neg_r, INPUT_PREC);
     mpfi_init2(m->q, INPUT_PREC);
     mpfi_init2(m->omq, INPUT_PREC);
     mpfi_init2(m->half_r, INPUT_PREC);
@@ -254,6 +275,10 @@ static ul_status mech_read(mech *m, const ul_pld_mechanism *in, const char *pref
     if (in->steps < 1 || in->steps > UL_PLD_MAX_STEPS)
         return ul_fail(err, errlen, UL_EINPUT, "%ssteps: must be between 1 and %lu (got %lu)",
                        prefix, UL_PLD_MAX_STEPS, in->steps);
+    /* q = 1 exactly is the plain Gaussian (pld.h): the faster path */
+    if (m->subsampled && mpfr_cmp_ui(&m->q->left, 1) == 0 && mpfr_cmp_ui(&m->q->right, 1) == 0)
+        m->subsampled = false;
+    mpfi_neg(m->neg_r, m->r);
     mpfi_ui_sub(m->omq, 1, m->q);
     mpfi_div_2ui(m->half_r, m->r, 1);
     mpfi_sqr(m->half_r2, m->r);
@@ -464,16 +489,18 @@ static void loss_tail(mpfi_ptr out, const mech *m, mpfr_srcptr loss, bool upper,
 
 /* ---- discretisation (§1) -------------------------------------------------------- */
 
-/* One discretised per-step PLD.  pess[k], opt[k] sit at the loss (k_lo + k)·h. */
+/* One discretised per-step PLD.  pess[k] sits at the loss (k_lo + k)·h. */
 typedef struct {
     double k_lo; /* an integer, |k_lo| < 2^52 */
     size_t n;
-    double *pess, *opt;
+    double *pess;
     unsigned long steps;
     mpfr_t p_inf;              /* ≥ P[L > ℓ_top], the pessimistic mass at +∞ */
     mpfr_t slack;              /* ≥ Σ widths of the mass enclosures (informative) */
-    mpfr_t sum_pess, sum_opt;  /* ≥ Σ of the stored arrays */
-    mpfr_t l2_pess, l2_opt;    /* ≥ their ℓ2 norms */
+    mpfr_t sum_pess;           /* ≥ Σ pess */
+    mpfr_t excess;             /* ≥ Σ_k max(0, (1 − RHO0)·pess[k] − w_k), w_k the exact atom
+                                  split from bins inside the grid (§1) */
+    mpfr_t l2_pess;            /* ≥ ‖pess‖₂ */
     double var;                /* of the pessimistic array (a scale) */
     size_t group, ngroups;     /* Chernoff grouping (§2) */
     double *gmass;             /* ≥ group sums of pess */
@@ -482,17 +509,14 @@ typedef struct {
 static void disc_init(disc *d)
 {
     memset(d, 0, sizeof *d);
-    mpfr_inits2(64, d->p_inf, d->slack, d->sum_pess, d->sum_opt, d->l2_pess, d->l2_opt,
-                (mpfr_ptr)0);
+    mpfr_inits2(64, d->p_inf, d->slack, d->sum_pess, d->excess, d->l2_pess, (mpfr_ptr)0);
 }
 
 static void disc_clear(disc *d)
 {
     free(d->pess);
-    free(d->opt);
     free(d->gmass);
-    mpfr_clears(d->p_inf, d->slack, d->sum_pess, d->sum_opt, d->l2_pess, d->l2_opt,
-                (mpfr_ptr)0);
+    mpfr_clears(d->p_inf, d->slack, d->sum_pess, d->excess, d->l2_pess, (mpfr_ptr)0);
 }
 
 /* loss = idx·h exactly (|idx| < 2^52, h a double: the product has ≤ 106 bits). */
@@ -736,34 +760,118 @@ static void normal_mass(mpfi_ptr out, const endpoint *A, const endpoint *B, mpfi
     mpfi_clear(d);
 }
 
-/* out ⊇ P[ℓ_{k−1} < L ≤ ℓ_k] from the endpoints of ℓ_{k−1} (prev) and ℓ_k (cur). */
-static void bin_mass(mpfi_ptr out, const mech *m, const endpoint *prev, const endpoint *cur,
-                     const mass_ctx *cx)
+/* P ⊇ P[ℓ_{k−1} < L ≤ ℓ_k] and Q ⊇ Q[ℓ_{k−1} < L ≤ ℓ_k] = E_P[e^{−L}; bin]
+ * from the endpoints of ℓ_{k−1} (prev) and ℓ_k (cur).  Gaussian: L =
+ * r²/2 + rZ under P and −r²/2 + rZ under Q (Z ~ N(0,1)), so the Q-mass is
+ * the normal mass of the same x-interval shifted by +r.  REMOVE: Q = N(0,1)
+ * on the noise value; ADD: Q = (1−q)N(0,1) + qN(r,1) (pld.h). */
+static void bin_pq(mpfi_ptr P, mpfi_ptr Q, const mech *m, const endpoint *prev,
+                   const endpoint *cur, const mass_ctx *cx)
 {
-    mpfr_prec_t p = cx->p;
+    mpfi_t t;
+    mpfi_init2(t, cx->p);
     if (!m->subsampled) {
-        normal_mass(out, prev, cur, NULL, cx);
+        normal_mass(P, prev, cur, NULL, cx);
+        normal_mass(Q, prev, cur, m->neg_r, cx);
     } else if (m->dir == DIR_ADD) {
-        normal_mass(out, cur, prev, NULL, cx); /* X ∈ [x(−ℓ_k), x(−ℓ_{k−1})), X ~ N(0,1) */
+        normal_mass(P, cur, prev, NULL, cx); /* X ∈ [x(−ℓ_k), x(−ℓ_{k−1})), X ~ N(0,1) */
+        normal_mass(t, cur, prev, m->r, cx);
+        mpfi_mul(t, t, m->q);
+        mpfi_mul(Q, P, m->omq);
+        mpfi_add(Q, Q, t);
     } else {
-        /* X ∈ (x(ℓ_{k−1}), x(ℓ_k)], X ~ (1−q)N(0,1) + qN(r,1) */
-        mpfi_t t;
-        mpfi_init2(t, p);
-        normal_mass(out, prev, cur, m->r, cx);
-        mpfi_mul(out, out, m->q);
-        if (!mpfi_is_zero(m->omq)) {
-            normal_mass(t, prev, cur, NULL, cx);
-            mpfi_mul(t, t, m->omq);
-            mpfi_add(out, out, t);
-        }
-        mpfi_clear(t);
+        /* X ∈ (x(ℓ_{k−1}), x(ℓ_k)], P = (1−q)N(0,1) + qN(r,1), Q = N(0,1) */
+        normal_mass(Q, prev, cur, NULL, cx);
+        normal_mass(P, prev, cur, m->r, cx);
+        mpfi_mul(P, P, m->q);
+        mpfi_mul(t, Q, m->omq);
+        mpfi_add(P, P, t);
     }
+    mpfi_clear(t);
 }
 
-/* Discretises m on the grid of spacing h, truncating about tau in each tail.
- * UL_EINPUT (naming grid-step) when it needs more than max_points points.
- * Guarantee: pess[k] ≥ P[ℓ_{k−1} < L ≤ ℓ_k] (k ≥ 1), pess[0] ≥ P[L ≤ ℓ_0],
- * p_inf ≥ P[L > ℓ_{n−1}], 0 ≤ opt[k] ≤ P[ℓ_k < L ≤ ℓ_{k+1}], opt[n−1] = 0. */
+/* The connect-the-dots split of one bin (§1): the atom at ℓ ∈ (ℓ_{k−1}, ℓ_k]
+ * goes to ℓ_{k−1} and ℓ_k with P-masses a + b = P and Q-masses
+ * a·e^{−ℓ_{k−1}} + b·e^{−ℓ_k} = Q, i.e. b = (P·e^h − Q·e^{ℓ_k})/(e^h − 1),
+ * a = P − b.  eh ⊇ e^h, ehm1 ⊇ e^h − 1; both clamped to [0, P]. */
+static void ctd_split(mpfi_ptr a, mpfi_ptr b, mpfi_srcptr P, mpfi_srcptr Q, mpfr_srcptr loss,
+                      mpfi_srcptr eh, mpfi_srcptr ehm1, mpfr_prec_t p)
+{
+    mpfi_t t, zero_p;
+    mpfi_init2(t, p);
+    mpfi_init2(zero_p, p);
+    mpfi_set_fr(t, loss);
+    mpfi_exp(t, t);
+    mpfi_mul(t, t, Q);
+    mpfi_mul(b, P, eh);
+    mpfi_sub(b, b, t);
+    mpfi_div(b, b, ehm1);
+    mpfi_set_ui(zero_p, 0);
+    mpfi_put(zero_p, P);
+    mpfi_intersect(b, b, zero_p);
+    if (mpfi_is_empty(b))
+        mpfi_set(b, zero_p); /* cannot happen with sound enclosures; stay sound */
+    mpfi_sub(a, P, b);
+    mpfi_intersect(a, a, zero_p);
+    if (mpfi_is_empty(a))
+        mpfi_set(a, zero_p);
+    mpfi_clear(t);
+    mpfi_clear(zero_p);
+}
+
+/* The precision of the mass enclosures.  Gaussian: the bin width h/r is
+ * one enclosure shared by all bins and the endpoints are (ℓ − r²/2)/r, so
+ * p bits give masses to about 2^-(p−6) relative; the split (ctd_split)
+ * loses log2(1/h) of them to cancellation, so p = 72 + log2(1/h) keeps the
+ * atoms within RHO0 of their enclosures.  Subsampled: the width is a
+ * difference of endpoints x(ℓ), losing up to log2(|x|/width) bits, so 80
+ * bits plus log2 n. */
+static mpfr_prec_t disc_precision(const mech *m, size_t n, double h)
+{
+    mpfr_prec_t p = 72 + (mpfr_prec_t)fmax(0, ceil(-log2(h)));
+    if (m->subsampled) {
+        p += 16;
+        for (size_t s = n; s > 1; s >>= 1)
+            p++;
+    }
+    return p;
+}
+
+/* P and Q of the bin after prev (bin_pq), the Gaussian by one series each
+ * over the shared width h/r when it converges. */
+static void bin_pq_fast(mpfi_ptr P, mpfi_ptr Q, const mech *m, const endpoint *prev,
+                        const endpoint *cur, mpfi_srcptr width, const mass_ctx *cx)
+{
+    if (!m->subsampled && normal_mass_series(P, prev->x, width, cx)) {
+        mpfi_t xr;
+        mpfi_init2(xr, cx->p);
+        mpfi_add(xr, prev->x, m->r);
+        bool ok = normal_mass_series(Q, xr, width, cx);
+        mpfi_clear(xr);
+        if (ok)
+            return;
+    }
+    bin_pq(P, Q, m, prev, cur, cx);
+}
+
+/* excess += max(0, (1 − RHO0)·stored − lower), rounded up (§1, mass_excess). */
+static void add_excess(mpfr_ptr excess, double stored, mpfr_srcptr lower)
+{
+    mpfr_t t;
+    mpfr_init2(t, 128);
+    mpfr_set_d(t, stored, MPFR_RNDU);
+    mpfr_mul_d(t, t, 1 - RHO0, MPFR_RNDU); /* 1 − 2^-48 is a double */
+    mpfr_sub(t, t, lower, MPFR_RNDU);
+    if (mpfr_sgn(t) > 0)
+        mpfr_add(excess, excess, t, MPFR_RNDU);
+    mpfr_clear(t);
+}
+
+/* Discretises m on the grid of spacing h by connect-the-dots (§1),
+ * truncating about tau in each tail.  UL_EINPUT (naming grid-step) when it
+ * needs more than max_points points.  Guarantee: pess[k] ≥ the CTD atom at
+ * ℓ_k (pess[0] also ≥ P[L ≤ ℓ_0], folded up), p_inf ≥ P[L > ℓ_{n−1}],
+ * sum_in ≤ the total mass of the atoms split from bins inside the grid. */
 static ul_status discretise(disc *d, const mech *m, double h, double tau,
                             unsigned long max_points, char *err, size_t errlen)
 {
@@ -781,61 +889,60 @@ static ul_status discretise(disc *d, const mech *m, double h, double tau,
     d->n = n;
     d->steps = m->steps;
     d->pess = malloc(n * sizeof *d->pess);
-    d->opt = malloc(n * sizeof *d->opt);
-    if (d->pess == NULL || d->opt == NULL)
+    if (d->pess == NULL)
         return ul_fail(err, errlen, UL_EINPUT, "grid-step: %g: out of memory for %zu points", h,
                        n);
-
-    /* Precision of the mass enclosures.  Gaussian: the bin width h/r is one
-     * enclosure shared by all bins and the endpoints are (ℓ − r²/2)/r, so 64
-     * bits give masses to about 2^-58 relative.  Subsampled: the width is a
-     * difference of endpoints x(ℓ), losing up to log2(|x|/width) bits, so 80
-     * bits plus log2 n. */
-    mpfr_prec_t p = 64;
-    if (m->subsampled) {
-        p = 80;
-        for (size_t s = n; s > 1; s >>= 1)
-            p++;
-    }
+    mpfr_prec_t p = disc_precision(m, n, h);
     mass_ctx cx;
     mass_ctx_init(&cx, p);
+    endpoint e[2];
+    mpfi_init2(e[0].x, p);
+    mpfi_init2(e[1].x, p);
+    mpfi_t P, Q, a, b, eh, ehm1;
+    mpfi_ptr vars[] = {P, Q, a, b, eh, ehm1};
+    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
+        mpfi_init2(vars[i], p);
+    mpfi_set_d(eh, h);
+    mpfi_expm1(ehm1, eh);
+    mpfi_exp(eh, eh);
     mpfi_t width;
     mpfi_init2(width, p);
     mpfi_set_d(width, h);
     mpfi_div(width, width, m->r); /* h/r: the Gaussian bin width in noise units */
-    endpoint e[2];
-    mpfi_init2(e[0].x, p);
-    mpfi_init2(e[1].x, p);
-    mpfi_t mass;
-    mpfi_init2(mass, p);
-    mpfr_t loss, w;
+    mpfr_t loss, w, atom_up, atom_lo;
     mpfr_init2(loss, 128);
-    mpfr_init2(w, 64);
+    mpfr_inits2(p, w, atom_up, atom_lo, (mpfr_ptr)0);
     mpfr_set_zero(d->slack, 1);
+    mpfr_set_zero(d->excess, 1);
+    mpfr_set_zero(atom_lo, 1);
 
-    /* pessimistic: the lower tail folded onto ℓ_0 */
+    /* the lower tail folded onto ℓ_0 (pessimistic, outside sum_in) */
     exact_loss(loss, klo, h);
-    loss_tail(mass, m, loss, false, p);
-    d->pess[0] = mpfr_get_d(&mass->right, MPFR_RNDU);
+    loss_tail(P, m, loss, false, p);
+    mpfr_set(atom_up, &P->right, MPFR_RNDU);
     endpoint_at(&e[0], m, loss, p);
     for (size_t k = 1; k < n; k++) {
         endpoint *prev = &e[(k - 1) & 1], *cur = &e[k & 1];
         exact_loss(loss, klo + (double)k, h);
         endpoint_at(cur, m, loss, p);
-        if (m->subsampled || !normal_mass_series(mass, prev->x, width, &cx))
-            bin_mass(mass, m, prev, cur, &cx);
-        d->pess[k] = mpfr_get_d(&mass->right, MPFR_RNDU);
-        d->opt[k - 1] = mpfr_get_d(&mass->left, MPFR_RNDD);
-        mpfi_diam_abs(w, mass);
+        bin_pq_fast(P, Q, m, prev, cur, width, &cx);
+        ctd_split(a, b, P, Q, loss, eh, ehm1, p);
+        mpfr_add(atom_up, atom_up, &a->right, MPFR_RNDU);
+        mpfr_add(atom_lo, atom_lo, &a->left, MPFR_RNDD);
+        d->pess[k - 1] = mpfr_get_d(atom_up, MPFR_RNDU);
+        add_excess(d->excess, d->pess[k - 1], atom_lo);
+        mpfr_set(atom_up, &b->right, MPFR_RNDU);
+        mpfr_set(atom_lo, &b->left, MPFR_RNDD);
+        mpfi_diam_abs(w, P);
         mpfr_add(d->slack, d->slack, w, MPFR_RNDU);
     }
-    d->opt[n - 1] = 0;
-    /* pessimistic: the upper tail goes to +∞ */
-    loss_tail(mass, m, loss, true, p);
-    mpfr_set(d->p_inf, &mass->right, MPFR_RNDU);
+    d->pess[n - 1] = mpfr_get_d(atom_up, MPFR_RNDU);
+    add_excess(d->excess, d->pess[n - 1], atom_lo);
+    /* the upper tail goes to +∞ */
+    loss_tail(P, m, loss, true, p);
+    mpfr_set(d->p_inf, &P->right, MPFR_RNDU);
 
     array_norms(d->pess, n, d->sum_pess, d->l2_pess);
-    array_norms(d->opt, n, d->sum_opt, d->l2_opt);
     double s0 = 0, s1 = 0, s2 = 0;
     for (size_t k = 0; k < n; k++) {
         double c = (klo + (double)k) * h;
@@ -849,11 +956,12 @@ static ul_status discretise(disc *d, const mech *m, double h, double tau,
 
     mpfi_clear(e[0].x);
     mpfi_clear(e[1].x);
-    mpfi_clear(mass);
     mpfi_clear(width);
+    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
+        mpfi_clear(vars[i]);
     mass_ctx_clear(&cx);
     mpfr_clear(loss);
-    mpfr_clear(w);
+    mpfr_clears(w, atom_up, atom_lo, (mpfr_ptr)0);
     return UL_OK;
 }
 
@@ -864,7 +972,7 @@ typedef struct {
     double base;    /* Σ steps·k_lo: composed index m sits at the loss (base + m)·h */
     double m_lo;    /* first composed index of the window */
     bool wrapped;   /* some composed mass lies outside the window */
-    mpfr_t up_pess, lo_pess, up_opt, lo_opt; /* ≥ composed mass above / below the window */
+    mpfr_t up_pess, lo_pess; /* ≥ composed mass above / below the window */
 } window;
 
 /* Group sizes and group sums (rounded up) of the pessimistic arrays. */
@@ -1031,8 +1139,6 @@ static ul_status choose_window(window *w, disc *ds, size_t nd, double h, double 
     w->wrapped = false;
     mpfr_set_zero(w->up_pess, 1);
     mpfr_set_zero(w->lo_pess, 1);
-    mpfr_set_zero(w->up_opt, 1);
-    mpfr_set_zero(w->lo_opt, 1);
 
     double sigma = sqrt(var), zw = sqrt(2 * log(1 / tau_w));
     double group = floor(0.25 * sigma / (zw * T * h));
@@ -1098,29 +1204,17 @@ static ul_status choose_window(window *w, disc *ds, size_t nd, double h, double 
         if (cgf_dn[j] + lam[j] * y_index * h < cgf_dn[jd] + lam[jd] * y_index * h)
             jd = j;
     }
-    mpfr_t lg, shift;
-    mpfr_inits2(64, lg, shift, (mpfr_ptr)0);
+    mpfr_t lg;
+    mpfr_init2(lg, 64);
     if (m_lo + (double)N <= full - 1) {
         chernoff_up(lg, ds, nd, lam[ju], true, x_index, h);
         exp_capped(w->up_pess, lg);
-        /* optimistic: M_opt(λ) ≤ e^{−λh} M_pess(λ) per step */
-        mpfr_set_d(shift, lam[ju], MPFR_RNDD);
-        mpfr_mul_d(shift, shift, h, MPFR_RNDD);
-        mpfr_mul_d(shift, shift, T, MPFR_RNDD);
-        mpfr_sub(lg, lg, shift, MPFR_RNDU);
-        exp_capped(w->up_opt, lg);
     }
     if (m_lo > 0) {
         chernoff_up(lg, ds, nd, lam[jd], false, y_index, h);
         exp_capped(w->lo_pess, lg);
-        /* optimistic: M_opt(−λ) ≤ e^{λh} M_pess(−λ) per step */
-        mpfr_set_d(shift, lam[jd], MPFR_RNDU);
-        mpfr_mul_d(shift, shift, h, MPFR_RNDU);
-        mpfr_mul_d(shift, shift, T, MPFR_RNDU);
-        mpfr_add(lg, lg, shift, MPFR_RNDU);
-        exp_capped(w->lo_opt, lg);
     }
-    mpfr_clears(lg, shift, (mpfr_ptr)0);
+    mpfr_clear(lg);
     return UL_OK;
 }
 
@@ -1157,99 +1251,81 @@ static ul_status choose_window(window *w, disc *ds, size_t nd, double h, double 
         *im = ri;                                                                       \
     }
 
-/* Buffers and plans for one transform length, reused by both sides: work
- * holds a real input / its half spectrum (in place), acc the product of the
- * spectra and then, after the in-place c2r, the N unnormalised reals. */
+/* Buffers for one transform length (pld_fft.h: complex data in split
+ * arrays): work holds one input and its spectrum, acc the product of the
+ * spectra and then, after the inverse transform, the N unnormalised
+ * results (real parts in acc_re).  With one mechanism acc is work. */
 typedef struct {
-    size_t N, H;
+    size_t N;
     bool is_long;
-    fftw_complex *work_d, *acc_d;
-    fftw_plan fwd_d, inv_d;
-    fftwl_complex *work_l, *acc_l;
-    fftwl_plan fwd_l, inv_l;
+    void *work_re, *work_im, *acc_re, *acc_im;
 } fft_ctx;
 
-#define DEFINE_FFT_CTX(INIT, FREE, RUN, CPOW, REAL, PFX, SUF)                            \
-    static bool INIT(fft_ctx *c, bool two_buffers)                                      \
+#define DEFINE_COMPOSE(NAME, CPOW, FFT, REAL)                                           \
+    /* The circular convolution Π_i p_i^{*steps_i} of the pess arrays, length N,    \
+     * unnormalised (N times it), as the first N reals of acc_re; NULL when the      \
+     * twiddle table cannot be allocated. */                                        \
+    static const REAL *NAME(fft_ctx *c, const disc *ds, size_t nd)                      \
     {                                                                                   \
-        c->work##SUF = PFX##_alloc_complex(c->H);                                       \
-        c->acc##SUF = two_buffers ? PFX##_alloc_complex(c->H) : c->work##SUF;           \
-        if (c->work##SUF == NULL || c->acc##SUF == NULL)                                \
-            return false;                                                               \
-        c->fwd##SUF = PFX##_plan_dft_r2c_1d((int)c->N, (REAL *)c->work##SUF, c->work##SUF, \
-                                            FFTW_ESTIMATE);                             \
-        c->inv##SUF = PFX##_plan_dft_c2r_1d((int)c->N, c->acc##SUF, (REAL *)c->acc##SUF,   \
-                                            FFTW_ESTIMATE | FFTW_DESTROY_INPUT);        \
-        return c->fwd##SUF != NULL && c->inv##SUF != NULL;                              \
-    }                                                                                   \
-    static void FREE(fft_ctx *c)                                                        \
-    {                                                                                   \
-        if (c->fwd##SUF != NULL)                                                        \
-            PFX##_destroy_plan(c->fwd##SUF);                                            \
-        if (c->inv##SUF != NULL)                                                        \
-            PFX##_destroy_plan(c->inv##SUF);                                            \
-        if (c->acc##SUF != c->work##SUF)                                                \
-            PFX##_free(c->acc##SUF);                                                    \
-        PFX##_free(c->work##SUF);                                                       \
-    }                                                                                   \
-    /* The circular convolution Π_i p_i^{*steps_i} (pess or opt arrays) of length   \
-     * N, unnormalised (N times it), as the first N reals of acc. */                   \
-    static const REAL *RUN(fft_ctx *c, const disc *ds, size_t nd, bool pess)            \
-    {                                                                                   \
-        PFX##_complex *work = c->work##SUF, *acc = c->acc##SUF;                         \
+        REAL *wr = c->work_re, *wi = c->work_im, *ar = c->acc_re, *ai = c->acc_im;      \
         for (size_t i = 0; i < nd; i++) {                                               \
-            REAL *x = (REAL *)work;                                                     \
-            memset(x, 0, 2 * c->H * sizeof(REAL));                                      \
-            const double *src = pess ? ds[i].pess : ds[i].opt;                          \
+            memset(wr, 0, c->N * sizeof(REAL));                                         \
+            memset(wi, 0, c->N * sizeof(REAL));                                         \
             for (size_t k = 0; k < ds[i].n; k++)                                        \
-                x[k] = (REAL)src[k]; /* exact */                                        \
-            PFX##_execute(c->fwd##SUF);                                                 \
-            for (size_t j = 0; j < c->H; j++) {                                         \
-                REAL re = work[j][0], im = work[j][1];                                  \
+                wr[k] = (REAL)ds[i].pess[k]; /* exact */                                \
+            if (!FFT(wr, wi, c->N, false))                                              \
+                return NULL;                                                            \
+            for (size_t j = 0; j < c->N; j++) {                                         \
+                REAL re = wr[j], im = wi[j];                                            \
                 CPOW(&re, &im, ds[i].steps);                                            \
                 if (i == 0) {                                                           \
-                    acc[j][0] = re;                                                     \
-                    acc[j][1] = im;                                                     \
+                    ar[j] = re;                                                         \
+                    ai[j] = im;                                                         \
                 } else {                                                                \
-                    REAL ar = acc[j][0], ai = acc[j][1];                                \
-                    acc[j][0] = ar * re - ai * im;                                      \
-                    acc[j][1] = ar * im + ai * re;                                      \
+                    REAL xr = ar[j], xi = ai[j];                                        \
+                    ar[j] = xr * re - xi * im;                                          \
+                    ai[j] = xr * im + xi * re;                                          \
                 }                                                                       \
             }                                                                           \
         }                                                                               \
-        PFX##_execute(c->inv##SUF);                                                     \
-        return (const REAL *)acc;                                                       \
+        if (!FFT(ar, ai, c->N, true))                                                   \
+            return NULL;                                                                \
+        return ar;                                                                      \
     }
 
 DEFINE_CPOW(cpow_d, double)
 DEFINE_CPOW(cpow_l, long double)
-DEFINE_FFT_CTX(fft_init_d, fft_free_d, compose_d, cpow_d, double, fftw, _d)
-DEFINE_FFT_CTX(fft_init_l, fft_free_l, compose_l, cpow_l, long double, fftwl, _l)
+DEFINE_COMPOSE(compose_d, cpow_d, ul_pld_fft_d, double)
+DEFINE_COMPOSE(compose_l, cpow_l, ul_pld_fft_l, long double)
 
-/* Allocates buffers and plans for length N; false when out of memory (c is
- * then cleared). */
+static void fft_ctx_clear(fft_ctx *c)
+{
+    if (c->acc_re != c->work_re) {
+        free(c->acc_re);
+        free(c->acc_im);
+    }
+    free(c->work_re);
+    free(c->work_im);
+    memset(c, 0, sizeof *c);
+}
+
+/* Allocates the buffers for length N; false when out of memory (c is then
+ * cleared). */
 static bool fft_ctx_init(fft_ctx *c, size_t N, size_t nd, bool is_long)
 {
     memset(c, 0, sizeof *c);
     c->N = N;
-    c->H = N / 2 + 1;
     c->is_long = is_long;
-    bool ok = is_long ? fft_init_l(c, nd > 1) : fft_init_d(c, nd > 1);
-    if (!ok) {
-        if (is_long)
-            fft_free_l(c);
-        else
-            fft_free_d(c);
+    size_t bytes = N * (is_long ? sizeof(long double) : sizeof(double));
+    c->work_re = malloc(bytes);
+    c->work_im = malloc(bytes);
+    c->acc_re = nd > 1 ? malloc(bytes) : c->work_re;
+    c->acc_im = nd > 1 ? malloc(bytes) : c->work_im;
+    if (c->work_re == NULL || c->work_im == NULL || c->acc_re == NULL || c->acc_im == NULL) {
+        fft_ctx_clear(c);
+        return false;
     }
-    return ok;
-}
-
-static void fft_ctx_clear(fft_ctx *c)
-{
-    if (c->is_long)
-        fft_free_l(c);
-    else
-        fft_free_d(c);
+    return true;
 }
 
 /* The constants of one FFT precision. */
@@ -1274,31 +1350,15 @@ static void gamma_k(mpfr_ptr g, double k, int mant)
     mpfr_clear(t);
 }
 
-/* E2 ≥ ‖ẑ − z‖₂ (§3c) for the pess or opt arrays at length N in format f. */
-static void rounding_l2(mpfr_ptr E2, const disc *ds, size_t nd, bool pess, size_t N,
-                        const fft_format *f)
+/* E2 ≥ ‖ẑ − z‖₂ (§3c) for the composed pess arrays at length N in format f. */
+static void rounding_l2(mpfr_ptr E2, const disc *ds, size_t nd, size_t N, const fft_format *f)
 {
     mpfr_prec_t P = BUDGET_PREC;
-    mpfr_t u, eta, g4, gN, c, sqrtN, M, E, Mpow, rho, D, t, sumTE, minA, minP, one;
-    mpfr_inits2(P, u, eta, g4, gN, c, sqrtN, M, E, Mpow, rho, D, t, sumTE, minA, minP, one,
-                (mpfr_ptr)0);
-    int tlog = 0;
-    while (((size_t)1 << tlog) < N)
-        tlog++;
+    mpfr_t u, gN, sqrtN, M, E, Mpow, rho, D, t, sumTE, minA, minP, one;
+    mpfr_inits2(P, u, gN, sqrtN, M, E, Mpow, rho, D, t, sumTE, minA, minP, one, (mpfr_ptr)0);
     mpfr_set_ui_2exp(u, 1, -f->mant, MPFR_RNDN); /* exact */
     mpfr_set_ui(one, 1, MPFR_RNDN);
-
-    /* η = μ + γ_4(√2 + μ), μ = 4u */
-    gamma_k(g4, 4, f->mant);
-    mpfr_mul_ui(eta, u, 4, MPFR_RNDU); /* μ */
-    mpfr_sqrt_ui(t, 2, MPFR_RNDU);
-    mpfr_add(t, t, eta, MPFR_RNDU);
-    mpfr_mul(t, t, g4, MPFR_RNDU);
-    mpfr_add(eta, eta, t, MPFR_RNDU);
-    /* γ_N = c/(1 − c), c = F·(t+2)·η */
-    mpfr_mul_ui(c, eta, (unsigned long)FFTW_SAFETY * (unsigned long)(tlog + 2), MPFR_RNDU);
-    mpfr_ui_sub(t, 1, c, MPFR_RNDD);
-    mpfr_div(gN, c, t, MPFR_RNDU);
+    ul_pld_fft_gamma(gN, N, f->mant); /* Higham Thm 24.2 for pld_fft.c (§3a) */
     mpfr_sqrt_ui(sqrtN, N, MPFR_RNDU);
 
     /* M = max(S_i + E_i), Σ T_i E_i, min_i(√N‖p_i‖ + E_i), min_i ‖p_i‖ */
@@ -1308,8 +1368,8 @@ static void rounding_l2(mpfr_ptr E2, const disc *ds, size_t nd, bool pess, size_
     mpfr_set_inf(minA, 1);
     mpfr_set_inf(minP, 1);
     for (size_t i = 0; i < nd; i++) {
-        mpfr_srcptr l2 = pess ? ds[i].l2_pess : ds[i].l2_opt;
-        mpfr_srcptr S = pess ? ds[i].sum_pess : ds[i].sum_opt;
+        mpfr_srcptr l2 = ds[i].l2_pess;
+        mpfr_srcptr S = ds[i].sum_pess;
         T += ds[i].steps;
         mpfr_mul(E, gN, sqrtN, MPFR_RNDU);
         mpfr_mul(E, E, l2, MPFR_RNDU);
@@ -1351,8 +1411,7 @@ static void rounding_l2(mpfr_ptr E2, const disc *ds, size_t nd, bool pess, size_
     mpfr_mul_2si(t, t, f->min_exp - f->mant + 110, MPFR_RNDU);
     mpfr_add(E2, E2, t, MPFR_RNDU);
 
-    mpfr_clears(u, eta, g4, gN, c, sqrtN, M, E, Mpow, rho, D, t, sumTE, minA, minP, one,
-                (mpfr_ptr)0);
+    mpfr_clears(u, gN, sqrtN, M, E, Mpow, rho, D, t, sumTE, minA, minP, one, (mpfr_ptr)0);
 }
 
 /* ---- reading δ off the composed array (§3 d–e) ---------------------------------- */
@@ -1507,33 +1566,219 @@ static void sum_weighted(weighted_sum *out, const void *y, bool y_long, size_t l
 
 typedef struct {
     mpfr_t lo, hi;
-    double pess, opt;           /* the sums Σ w ẑ before the budget */
+    double pess, opt;           /* the CTD sum, and it minus the CTD excess bound (§1) */
     double tails_hi, tails_lo;  /* added to hi / subtracted from lo */
     double round_hi, round_lo;  /* rounding bounds added / subtracted */
     double slack;
     size_t N, nmax;
 } dir_result;
 
-/* Composes one side (pess or opt) and reads its weighted sum off; E2 bounds
- * the ℓ2 rounding error of the composed array.  A single step (one
- * mechanism applied once) needs no transform: the array is read directly
- * and E2 = 0. */
-static void compose_side(weighted_sum *ws, mpfr_ptr E2, fft_ctx *fc, const disc *ds, size_t nd,
-                         bool pess, const window *w, double h, mpfr_srcptr eps,
-                         const fft_format *f)
+/* The composed array ŷ (N unnormalised reals after an FFT, scale = log2 N;
+ * or the single-step array itself, scale 0). */
+typedef struct {
+    const void *y;
+    bool is_long;
+    size_t len;
+    int scale;
+} composed;
+
+/* Composes the pess arrays (none for a single step: one mechanism applied
+ * once); E2 ≥ ‖ẑ − z‖₂ (§3c; 0 without a transform).  false: out of memory. */
+static bool compose_all(composed *c, mpfr_ptr E2, fft_ctx *fc, const disc *ds, size_t nd,
+                        const window *w, const fft_format *f)
 {
+    mpfr_set_zero(E2, 1);
     if (fc == NULL) {
-        sum_weighted(ws, pess ? ds[0].pess : ds[0].opt, false, ds[0].n, 0, w, h, eps);
-        mpfr_set_zero(E2, 1);
-        return;
+        *c = (composed){ds[0].pess, false, ds[0].n, 0};
+        return true;
     }
-    const void *y = f->is_long ? (const void *)compose_l(fc, ds, nd, pess)
-                               : (const void *)compose_d(fc, ds, nd, pess);
-    int tlog = 0;
-    while (((size_t)1 << tlog) < w->N)
-        tlog++;
-    sum_weighted(ws, y, f->is_long, w->N, tlog, w, h, eps);
-    rounding_l2(E2, ds, nd, pess, w->N, f);
+    c->y = f->is_long ? (const void *)compose_l(fc, ds, nd) : (const void *)compose_d(fc, ds, nd);
+    if (c->y == NULL)
+        return false;
+    c->is_long = f->is_long;
+    c->len = w->N;
+    c->scale = 0;
+    while (((size_t)1 << c->scale) < w->N)
+        c->scale++;
+    rounding_l2(E2, ds, nd, w->N, f);
+    return true;
+}
+
+/* The window indices whose loss may lie in [a, b] (one index of margin). */
+static bool window_range(const window *w, double h, double a, double b, double *m0, double *m1)
+{
+    *m0 = fmax(floor(a / h) - 1 - w->base, w->m_lo);
+    *m1 = fmin(ceil(b / h) + 1 - w->base, w->m_lo + (double)w->N - 1);
+    return *m0 <= *m1;
+}
+
+static long double composed_at(const composed *c, const window *w, double m)
+{
+    size_t pos = (size_t)fmod(m, (double)w->N);
+    if (pos >= c->len)
+        return 0;
+    return c->is_long ? ((const long double *)c->y)[pos] : ((const double *)c->y)[pos];
+}
+
+/* The composed mass with loss in [a, b], in doubles (a choice, not a bound). */
+static double window_mass_d(const composed *c, const window *w, double h, double a, double b)
+{
+    double m0, m1, s = 0;
+    if (window_range(w, h, a, b, &m0, &m1))
+        for (double m = m0; m <= m1; m += 1)
+            s += (double)composed_at(c, w, m);
+    return ldexp(s, -c->scale);
+}
+
+/* out ≥ P[a ≤ S_A ≤ b] for the composed finite measure: the computed values
+ * over the window points (circular aliasing only adds mass), summed in
+ * MPFR rounding up, + √K·E2 (Cauchy–Schwarz) + the mass outside the window. */
+static void window_mass_up(mpfr_ptr out, const composed *c, const window *w, double h,
+                           mpfr_srcptr a, mpfr_srcptr b, mpfr_srcptr E2)
+{
+    double m0, m1;
+    mpfr_t t;
+    mpfr_init2(t, BUDGET_PREC);
+    mpfr_set_zero(out, 1);
+    if (window_range(w, h, mpfr_get_d(a, MPFR_RNDD), mpfr_get_d(b, MPFR_RNDU), &m0, &m1)) {
+        for (double m = m0; m <= m1; m += 1) {
+            mpfr_set_ld(t, composed_at(c, w, m), MPFR_RNDN); /* exact */
+            mpfr_add(out, out, t, MPFR_RNDU);
+        }
+        mpfr_div_2ui(out, out, (unsigned long)c->scale, MPFR_RNDU);
+        mpfr_set_d(t, m1 - m0 + 1, MPFR_RNDU);
+        mpfr_sqrt(t, t, MPFR_RNDU);
+        mpfr_mul(t, t, E2, MPFR_RNDU);
+        mpfr_add(out, out, t, MPFR_RNDU);
+    }
+    mpfr_add(out, out, w->up_pess, MPFR_RNDU);
+    mpfr_add(out, out, w->lo_pess, MPFR_RNDU);
+    mpfr_clear(t);
+}
+
+/* The CTD excess bound of §1 at x > μ + 2v, T steps of grid step h:
+ *   E_x = e^x(e^x − 1)·(pwin + t) + e^{2x}·t + 4e^{2μ+2v}·√(2πv)·Q((x − μ − 2v)/√v),
+ *   t = 2·exp(−(x − μ)²/(2v)), μ = T·h²·e^h/2, v = T·h²/4,
+ * every operation rounded up (each term increases in μ, v and pwin). */
+static void ctd_excess(mpfr_ptr out, mpfr_srcptr pwin, double x, double T, double h)
+{
+    mpfr_t mu, v, t, a, b;
+    mpfr_inits2(BUDGET_PREC, mu, v, t, a, b, (mpfr_ptr)0);
+    mpfr_set_d(v, h, MPFR_RNDU);
+    mpfr_sqr(v, v, MPFR_RNDU);
+    mpfr_mul_d(v, v, T, MPFR_RNDU);
+    mpfr_set_d(a, h, MPFR_RNDU);
+    mpfr_exp(a, a, MPFR_RNDU);
+    mpfr_mul(mu, v, a, MPFR_RNDU);
+    mpfr_div_2ui(mu, mu, 1, MPFR_RNDU); /* μ = T h² e^h / 2 */
+    mpfr_div_2ui(v, v, 2, MPFR_RNDU);   /* v = T h² / 4 */
+    /* t = 2 exp(−(x − μ)²/(2v)) */
+    mpfr_d_sub(a, x, mu, MPFR_RNDD);
+    mpfr_sqr(a, a, MPFR_RNDD);
+    mpfr_div(a, a, v, MPFR_RNDD);
+    mpfr_div_2ui(a, a, 1, MPFR_RNDD);
+    mpfr_neg(a, a, MPFR_RNDU);
+    mpfr_exp(t, a, MPFR_RNDU);
+    mpfr_mul_2ui(t, t, 1, MPFR_RNDU);
+    /* e^x(e^x − 1)(pwin + t) */
+    mpfr_add(out, pwin, t, MPFR_RNDU);
+    mpfr_set_d(a, x, MPFR_RNDU);
+    mpfr_expm1(b, a, MPFR_RNDU);
+    mpfr_mul(out, out, b, MPFR_RNDU);
+    mpfr_exp(b, a, MPFR_RNDU);
+    mpfr_mul(out, out, b, MPFR_RNDU);
+    /* + e^{2x}·t */
+    mpfr_sqr(b, b, MPFR_RNDU);
+    mpfr_mul(b, b, t, MPFR_RNDU);
+    mpfr_add(out, out, b, MPFR_RNDU);
+    /* + 4 e^{2μ+2v} √(2πv) Q((x − μ − 2v)/√v) */
+    mpfi_t z;
+    mpfi_init2(z, BUDGET_PREC);
+    mpfr_mul_2ui(a, v, 1, MPFR_RNDU);
+    mpfr_add(a, a, mu, MPFR_RNDU);
+    mpfr_d_sub(a, x, a, MPFR_RNDD);
+    mpfr_sqrt(b, v, MPFR_RNDU);
+    mpfr_div(a, a, b, MPFR_RNDD);
+    mpfi_set_fr(z, a);
+    ul_num_q(z, z);
+    mpfr_set(t, &z->right, MPFR_RNDU);
+    mpfi_clear(z);
+    mpfr_add(a, mu, v, MPFR_RNDU);
+    mpfr_mul_2ui(a, a, 1, MPFR_RNDU);
+    mpfr_exp(a, a, MPFR_RNDU);
+    mpfr_mul(t, t, a, MPFR_RNDU);
+    mpfr_const_pi(a, MPFR_RNDU);
+    mpfr_mul(a, a, v, MPFR_RNDU);
+    mpfr_mul_2ui(a, a, 1, MPFR_RNDU);
+    mpfr_sqrt(a, a, MPFR_RNDU);
+    mpfr_mul(t, t, a, MPFR_RNDU);
+    mpfr_mul_2ui(t, t, 2, MPFR_RNDU);
+    mpfr_add(out, out, t, MPFR_RNDU);
+    mpfr_clears(mu, v, t, a, b, (mpfr_ptr)0);
+}
+
+/* The same bound in doubles, for choosing x. */
+static double ctd_excess_d(double pwin, double x, double T, double h)
+{
+    double mu = T * h * h * exp(h) / 2, v = T * h * h / 4, s = sqrt(v);
+    double t = 2 * exp(-(x - mu) * (x - mu) / (2 * v));
+    return exp(x) * expm1(x) * (pwin + t) + exp(2 * x) * t +
+           4 * exp(2 * mu + 2 * v) * sqrt(6.283185307179586 * v) * q_d((x - mu - 2 * v) / s);
+}
+
+/* out ≥ E[R; B^c] (§1) for the kink at ε ∈ [eps_lo, eps_hi]: x chosen in
+ * doubles over a ladder of multiples of √v, certified once. */
+static void ctd_excess_bound(mpfr_ptr out, const composed *c, const window *w, double h,
+                             double T, mpfr_srcptr eps_lo, mpfr_srcptr eps_hi, mpfr_srcptr E2)
+{
+    double mu = T * h * h * exp(h) / 2, v = T * h * h / 4, s = sqrt(v);
+    double el = mpfr_get_d(eps_lo, MPFR_RNDD), eu = mpfr_get_d(eps_hi, MPFR_RNDU);
+    double best_x = mu + 2 * v + 8 * s, best = INFINITY;
+    for (double k = 1; k <= 16; k += 0.5) {
+        double x = mu + 2 * v + k * s;
+        double pw = window_mass_d(c, w, h, el - 2 * x, eu + 2 * x);
+        double e = ctd_excess_d(fmax(pw, 0), x, T, h);
+        if (e < best) {
+            best = e;
+            best_x = x;
+        }
+    }
+    mpfr_t a, b, pwin;
+    mpfr_inits2(BUDGET_PREC, a, b, pwin, (mpfr_ptr)0);
+    mpfr_set_d(a, 2 * best_x, MPFR_RNDU); /* exact: a double times 2 */
+    mpfr_sub(b, eps_lo, a, MPFR_RNDD);
+    mpfr_add(a, eps_hi, a, MPFR_RNDU);
+    window_mass_up(pwin, c, w, h, b, a, E2);
+    ctd_excess(out, pwin, best_x, T, h);
+    mpfr_clears(a, b, pwin, (mpfr_ptr)0);
+}
+
+/* The stored atoms w′ against the exact in-grid atoms w (§1): with
+ * a = (1 − RHO0)·w′ and b = min(a, w) ≤ w, F(w) ≥ F(b) ≥ F(a) − (Π(Σa_i)^{T_i}
+ * − Π(Σb_i)^{T_i}) ≥ scale·F(w′) − add, where scale = (1 − RHO0)^T (F is
+ * homogeneous of degree T_i in w_i) and add = M^{T−1}·Σ_i T_i·E_i
+ * (telescoping, §3b), E_i = Σ(a − b) = excess, M = max(1, max_i Σw′_i). */
+static void mass_excess(mpfr_ptr scale, mpfr_ptr add, const disc *ds, size_t nd)
+{
+    mpfr_t M, t;
+    mpfr_inits2(BUDGET_PREC, M, t, (mpfr_ptr)0);
+    unsigned long T = 0;
+    mpfr_set_ui(M, 1, MPFR_RNDU);
+    mpfr_set_zero(add, 1);
+    for (size_t i = 0; i < nd; i++) {
+        T += ds[i].steps;
+        if (mpfr_greater_p(ds[i].sum_pess, M))
+            mpfr_set(M, ds[i].sum_pess, MPFR_RNDU);
+        mpfr_mul_ui(t, ds[i].excess, ds[i].steps, MPFR_RNDU);
+        mpfr_add(add, add, t, MPFR_RNDU);
+    }
+    mpfr_pow_ui(M, M, T - 1, MPFR_RNDU);
+    mpfr_mul(add, add, M, MPFR_RNDU);
+    mpfr_set_d(t, -RHO0, MPFR_RNDD);
+    mpfr_log1p(t, t, MPFR_RNDD);
+    mpfr_mul_ui(t, t, T, MPFR_RNDD);
+    mpfr_exp(scale, t, MPFR_RNDD);
+    mpfr_clears(M, t, (mpfr_ptr)0);
 }
 
 /* round ≥ ws.err + √K·E2 */
@@ -1572,6 +1817,83 @@ static ul_status precheck_size(const mech *ms, size_t nm, double h, double tau,
     return UL_OK;
 }
 
+/* hi (§4): the CTD sum at ε's lower end + its rounding + the mass at +∞ and
+ * the window tails, capped at 1. */
+static void upper_end(mpfr_ptr hi, dir_result *res, const composed *c, const window *w,
+                      double h, mpfr_srcptr eps_lo, mpfr_srcptr E2, mpfr_srcptr pinf)
+{
+    weighted_sum ws;
+    mpfr_inits2(BUDGET_PREC, ws.lo, ws.hi, ws.err, (mpfr_ptr)0);
+    mpfr_t rnd, t, bottom;
+    mpfr_inits2(BUDGET_PREC, rnd, t, bottom, (mpfr_ptr)0);
+    sum_weighted(&ws, c->y, c->is_long, c->len, c->scale, w, h, eps_lo);
+    rounding_total(rnd, &ws, E2);
+    res->round_hi = mpfr_get_d(rnd, MPFR_RNDU);
+    mpfr_add(hi, ws.hi, rnd, MPFR_RNDU);
+    mpfr_add(t, pinf, w->up_pess, MPFR_RNDU);
+    exact_loss(bottom, w->base + w->m_lo, h); /* the window's lowest loss */
+    if (mpfr_greater_p(bottom, eps_lo))
+        mpfr_add(t, t, w->lo_pess, MPFR_RNDU);
+    res->tails_hi = mpfr_get_d(t, MPFR_RNDU);
+    mpfr_add(hi, hi, t, MPFR_RNDU);
+    if (mpfr_cmp_ui(hi, 1) > 0)
+        mpfr_set_ui(hi, 1, MPFR_RNDU);
+    res->pess = mpfr_get_d(ws.hi, MPFR_RNDN);
+    mpfr_clears(ws.lo, ws.hi, ws.err, rnd, t, bottom, (mpfr_ptr)0);
+}
+
+/* lo (§4): the CTD sum at ε's upper end − its rounding − the mass outside
+ * the window − the stored masses' excess − the CTD excess bound, and at
+ * least max(0, 1 − e^ε). */
+static void lower_end(mpfr_ptr lo, dir_result *res, const composed *c, const window *w,
+                      const disc *ds, size_t nd, double h, double T, mpfr_srcptr eps_lo,
+                      mpfr_srcptr eps_hi, mpfr_srcptr E2)
+{
+    weighted_sum ws;
+    mpfr_inits2(BUDGET_PREC, ws.lo, ws.hi, ws.err, (mpfr_ptr)0);
+    mpfr_t rnd, t, ex, sc;
+    mpfr_inits2(BUDGET_PREC, rnd, t, ex, sc, (mpfr_ptr)0);
+    sum_weighted(&ws, c->y, c->is_long, c->len, c->scale, w, h, eps_hi);
+    rounding_total(rnd, &ws, E2);
+    res->round_lo = mpfr_get_d(rnd, MPFR_RNDU);
+    mpfr_sub(lo, ws.lo, rnd, MPFR_RNDD);
+    mpfr_add(t, w->up_pess, w->lo_pess, MPFR_RNDU);
+    res->tails_lo = mpfr_get_d(t, MPFR_RNDU);
+    mpfr_sub(lo, lo, t, MPFR_RNDD); /* ≤ F(w′) */
+    mass_excess(sc, ex, ds, nd);
+    if (mpfr_sgn(lo) > 0)
+        mpfr_mul(lo, lo, sc, MPFR_RNDD); /* ≤ scale·F(w′) (a negative bound stays one) */
+    ctd_excess_bound(t, c, w, h, T, eps_lo, eps_hi, E2);
+    mpfr_add(ex, ex, t, MPFR_RNDU);
+    mpfr_sub(lo, lo, ex, MPFR_RNDD);
+    res->opt = mpfr_get_d(ws.lo, MPFR_RNDN) - mpfr_get_d(ex, MPFR_RNDU);
+    /* E_γ ≥ max(0, 1 − e^ε) */
+    mpfr_exp(t, eps_hi, MPFR_RNDU);
+    mpfr_ui_sub(t, 1, t, MPFR_RNDD);
+    if (mpfr_sgn(t) < 0)
+        mpfr_set_zero(t, 1);
+    if (mpfr_less_p(lo, t))
+        mpfr_set(lo, t, MPFR_RNDD);
+    mpfr_clears(ws.lo, ws.hi, ws.err, rnd, t, ex, sc, (mpfr_ptr)0);
+}
+
+/* pinf ≥ 1 − Π(1 − p∞_i)^{T_i}, the composed mass at +∞. */
+static void mass_at_infinity(mpfr_ptr pinf, const disc *ds, size_t nd)
+{
+    mpfr_t t;
+    mpfr_init2(t, BUDGET_PREC);
+    mpfr_set_zero(pinf, 1);
+    for (size_t i = 0; i < nd; i++) {
+        mpfr_neg(t, ds[i].p_inf, MPFR_RNDN);
+        mpfr_log1p(t, t, MPFR_RNDD);
+        mpfr_mul_ui(t, t, ds[i].steps, MPFR_RNDD);
+        mpfr_add(pinf, pinf, t, MPFR_RNDD);
+    }
+    mpfr_expm1(pinf, pinf, MPFR_RNDD);
+    mpfr_neg(pinf, pinf, MPFR_RNDU);
+    mpfr_clear(t);
+}
+
 static ul_status evaluate_direction(mech *ms, size_t nm, mpfi_srcptr eps, double h, double tau,
                                     const fft_format *f, unsigned long max_points,
                                     dir_result *res, char *err, size_t errlen)
@@ -1585,13 +1907,13 @@ static ul_status evaluate_direction(mech *ms, size_t nm, mpfi_srcptr eps, double
     for (size_t i = 0; i < nm; i++)
         disc_init(&ds[i]);
     window w;
-    mpfr_inits2(64, w.up_pess, w.lo_pess, w.up_opt, w.lo_opt, (mpfr_ptr)0);
-    weighted_sum sp, so;
-    mpfr_inits2(BUDGET_PREC, sp.lo, sp.hi, sp.err, so.lo, so.hi, so.err, (mpfr_ptr)0);
-    mpfr_t E2, rnd, pinf, t, hi, lo, eps_lo, eps_hi, bottom;
-    mpfr_inits2(BUDGET_PREC, E2, rnd, pinf, t, hi, lo, eps_lo, eps_hi, bottom, (mpfr_ptr)0);
+    mpfr_inits2(64, w.up_pess, w.lo_pess, (mpfr_ptr)0);
+    mpfr_t E2, pinf, eps_lo, eps_hi;
+    mpfr_inits2(BUDGET_PREC, E2, pinf, eps_lo, eps_hi, (mpfr_ptr)0);
     mpfi_get_left(eps_lo, eps);
     mpfi_get_right(eps_hi, eps);
+    fft_ctx fc, *fcp = NULL;
+    composed c;
 
     ul_status st = precheck_size(ms, nm, h, tau, max_points, err, errlen);
     for (size_t i = 0; i < nm && st == UL_OK; i++)
@@ -1608,21 +1930,8 @@ static ul_status evaluate_direction(mech *ms, size_t nm, mpfi_srcptr eps, double
             res->nmax = ds[i].n;
         res->slack += (double)ds[i].steps * mpfr_get_d(ds[i].slack, MPFR_RNDU);
     }
-
-    /* composed mass at +∞: 1 − Π(1 − p∞_i)^{T_i}, rounded up */
-    mpfr_set_zero(pinf, 1);
-    for (size_t i = 0; i < nm; i++) {
-        mpfr_neg(t, ds[i].p_inf, MPFR_RNDN);
-        mpfr_log1p(t, t, MPFR_RNDD);
-        mpfr_mul_ui(t, t, ds[i].steps, MPFR_RNDD);
-        mpfr_add(pinf, pinf, t, MPFR_RNDD);
-    }
-    mpfr_expm1(pinf, pinf, MPFR_RNDD);
-    mpfr_neg(pinf, pinf, MPFR_RNDU);
-
-    fft_ctx fc, *fcp = NULL;
-    bool single = nm == 1 && ds[0].steps == 1;
-    if (!single) {
+    mass_at_infinity(pinf, ds, nm);
+    if (!(nm == 1 && ds[0].steps == 1)) {
         if (!fft_ctx_init(&fc, w.N, nm, f->is_long)) {
             st = ul_fail(err, errlen, UL_EINPUT,
                          "grid-step: %g: out of memory for an FFT of %zu points", h, w.N);
@@ -1630,50 +1939,22 @@ static ul_status evaluate_direction(mech *ms, size_t nm, mpfi_srcptr eps, double
         }
         fcp = &fc;
     }
-    /* upper end: pessimistic arrays, ε's lower end */
-    compose_side(&sp, E2, fcp, ds, nm, true, &w, h, eps_lo, f);
-    rounding_total(rnd, &sp, E2);
-    res->round_hi = mpfr_get_d(rnd, MPFR_RNDU);
-    mpfr_add(hi, sp.hi, rnd, MPFR_RNDU);
-    mpfr_add(t, pinf, w.up_pess, MPFR_RNDU);
-    exact_loss(bottom, w.base + w.m_lo, h); /* the window's lowest loss */
-    if (mpfr_greater_p(bottom, eps_lo))
-        mpfr_add(t, t, w.lo_pess, MPFR_RNDU);
-    res->tails_hi = mpfr_get_d(t, MPFR_RNDU);
-    mpfr_add(hi, hi, t, MPFR_RNDU);
-    if (mpfr_cmp_ui(hi, 1) > 0)
-        mpfr_set_ui(hi, 1, MPFR_RNDU);
-    res->pess = mpfr_get_d(sp.hi, MPFR_RNDN);
-
-    /* lower end: optimistic arrays, ε's upper end */
-    compose_side(&so, E2, fcp, ds, nm, false, &w, h, eps_hi, f);
-    if (fcp != NULL)
-        fft_ctx_clear(fcp);
-    rounding_total(rnd, &so, E2);
-    res->round_lo = mpfr_get_d(rnd, MPFR_RNDU);
-    mpfr_sub(lo, so.lo, rnd, MPFR_RNDD);
-    mpfr_add(t, w.up_opt, w.lo_opt, MPFR_RNDU);
-    res->tails_lo = mpfr_get_d(t, MPFR_RNDU);
-    mpfr_sub(lo, lo, t, MPFR_RNDD);
-    /* E_γ ≥ max(0, 1 − e^ε) */
-    mpfr_exp(t, eps_hi, MPFR_RNDU);
-    mpfr_ui_sub(t, 1, t, MPFR_RNDD);
-    if (mpfr_sgn(t) < 0)
-        mpfr_set_zero(t, 1);
-    if (mpfr_less_p(lo, t))
-        mpfr_set(lo, t, MPFR_RNDD);
-    res->opt = mpfr_get_d(so.lo, MPFR_RNDN);
-
-    mpfr_set(res->lo, lo, MPFR_RNDD);
-    mpfr_set(res->hi, hi, MPFR_RNDU);
+    if (!compose_all(&c, E2, fcp, ds, nm, &w, f)) {
+        st = ul_fail(err, errlen, UL_EINPUT, "grid-step: %g: out of memory for the FFT twiddles",
+                     h);
+        goto done;
+    }
+    upper_end(res->hi, res, &c, &w, h, eps_lo, E2, pinf);
+    lower_end(res->lo, res, &c, &w, ds, nm, h, T, eps_lo, eps_hi, E2);
 
 done:
+    if (fcp != NULL)
+        fft_ctx_clear(fcp);
     for (size_t i = 0; i < nm; i++)
         disc_clear(&ds[i]);
     free(ds);
-    mpfr_clears(w.up_pess, w.lo_pess, w.up_opt, w.lo_opt, (mpfr_ptr)0);
-    mpfr_clears(sp.lo, sp.hi, sp.err, so.lo, so.hi, so.err, (mpfr_ptr)0);
-    mpfr_clears(E2, rnd, pinf, t, hi, lo, eps_lo, eps_hi, bottom, (mpfr_ptr)0);
+    mpfr_clears(w.up_pess, w.lo_pess, (mpfr_ptr)0);
+    mpfr_clears(E2, pinf, eps_lo, eps_hi, (mpfr_ptr)0);
     return st;
 }
 
@@ -1823,8 +2104,12 @@ static ul_status drive(mech *ms, size_t nm, const char *eps_text, const ul_pld_o
                      o->rel_width, o->max_points, rerr);
             break;
         }
+        /* the report describes the round that gave delta_hi */
+        if (!have || mpfr_less_p(rr.hi, best_hi))
+            fill_report(report, &rr, h, tau, f, rounds);
+        if (report != NULL)
+            report->rounds = rounds;
         have = true;
-        fill_report(report, &rr, h, tau, f, rounds);
         if (mpfr_greater_p(rr.lo, best_lo))
             mpfr_set(best_lo, rr.lo, MPFR_RNDD);
         if (mpfr_less_p(rr.hi, best_hi))
@@ -1878,7 +2163,8 @@ static ul_status drive(mech *ms, size_t nm, const char *eps_text, const ul_pld_o
             }
             target_gap = 0.85 * tgt - rr.rounding - rr.tails;
         }
-        double factor = (target_gap > 0 && rr.gap > 0) ? target_gap / rr.gap : 1.0 / 32;
+        /* the CTD excess bound, which dominates the gap, is ~ T·h² (§1) */
+        double factor = (target_gap > 0 && rr.gap > 0) ? sqrt(target_gap / rr.gap) : 1.0 / 32;
         factor = fmin(fmax(factor, 1.0 / 32), 0.9);
         double h_new = h * factor;
         double n_pred = (double)rr.best.N / factor;
@@ -1959,8 +2245,6 @@ ul_status ul_pld_compose(const ul_pld_mechanism *mechanisms, size_t count, const
     for (size_t i = 0; i < nread; i++)
         mech_clear(&ms[i]);
     free(ms);
-    fftw_cleanup();
-    fftwl_cleanup();
     return st;
 }
 

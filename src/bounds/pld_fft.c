@@ -1,0 +1,189 @@
+/* src/bounds/pld_fft.c — radix-2 FFT with correctly rounded twiddles (see pld_fft.h).
+ *
+ * The butterfly is the textbook one, y_a = x_a + ω·x_b, y_b = x_a − ω·x_b,
+ * with the complex product computed by the 4-multiplication formula; each
+ * real operation is one IEEE rounding (an FMA contraction, if the compiler
+ * made one, removes a rounding and keeps |fl(ωx) − ωx| ≤ √2·γ_2·|ω||x|,
+ * Higham Lemma 3.5, which is what Thm 24.2 uses).  The inverse runs the same
+ * butterflies with conjugated twiddles: that is bit for bit conj(F conj(x))
+ * (negation is exact and fl(a − b) = −fl(b − a)), so Thm 24.2 covers it.
+ *
+ * Twiddles: for N ≥ 8, cos and sin of 2πj/N for 0 ≤ j ≤ N/8 come from
+ * mpfr_cosu / mpfr_sinu at the format's precision, round to nearest
+ * (correctly rounded, MPFR 4.2 manual §5.7); the rest of [0, N/2) is exact
+ * reflections of those values (cos(π/2 − a) = sin a; cos(π/2 + a) = −sin a,
+ * sin(π/2 + a) = cos a), which are the correctly rounded values of the
+ * reflected angles because round-to-nearest is symmetric.
+ */
+#include "bounds/pld_fft.h"
+
+#include <float.h>
+#include <stdlib.h>
+
+typedef struct {
+    size_t N;       /* the largest length served */
+    void *re, *im;  /* stage-major: entry half + k is ω_{2·half}^k, half = 1, 2, … N/2 */
+} twiddles;
+
+static twiddles TW_D, TW_L;
+
+static void table_free(twiddles *t)
+{
+    free(t->re);
+    free(t->im);
+    t->re = t->im = NULL;
+    t->N = 0;
+}
+
+void ul_pld_fft_release(void)
+{
+    table_free(&TW_D);
+    table_free(&TW_L);
+}
+
+/* c + i·s = e^{2πij/N}, components correctly rounded to long double. */
+static void cos_sin(long double *c, long double *s, mpfr_ptr x, mpfr_ptr y, size_t j, size_t N)
+{
+    mpfr_set_ui(x, (unsigned long)j, MPFR_RNDN); /* exact: j < 2^30 */
+    mpfr_cosu(y, x, (unsigned long)N, MPFR_RNDN);
+    *c = mpfr_get_ld(y, MPFR_RNDN);
+    mpfr_sinu(y, x, (unsigned long)N, MPFR_RNDN);
+    *s = mpfr_get_ld(y, MPFR_RNDN);
+}
+
+/* Fills the table for length N = 2^t: ω^j = e^{−2πij/N}, j < N/2, as
+ * ω^{aB}·ω^{b} (j = aB + b, B = 2^⌈t/2⌉) from two correctly rounded long
+ * double tables, multiplied in long double, then stored in REAL (§ header). */
+#define DEFINE_TABLE(NAME, REAL)                                                        \
+    static bool NAME(twiddles *t, size_t N)                                             \
+    {                                                                                   \
+        if (t->N >= N)                                                                  \
+            return true;                                                                \
+        table_free(t);                                                                  \
+        size_t H = N / 2 > 0 ? N / 2 : 1, B = 1;                                        \
+        while (B * B < N)                                                               \
+            B <<= 1;                                                                    \
+        REAL *re = malloc(2 * H * sizeof *re), *im = malloc(2 * H * sizeof *im);        \
+        long double *fc = malloc(B * sizeof *fc), *fs = malloc(B * sizeof *fs);         \
+        bool ok = re != NULL && im != NULL && fc != NULL && fs != NULL;                 \
+        mpfr_t x, y;                                                                    \
+        mpfr_init2(x, 64);                                                              \
+        mpfr_init2(y, LDBL_MANT_DIG);                                                   \
+        for (size_t b = 0; ok && b < B; b++)                                            \
+            cos_sin(&fc[b], &fs[b], x, y, b, N);                                        \
+        for (size_t a = 0; ok && a * B < H; a++) {                                      \
+            long double cc, cs;                                                         \
+            cos_sin(&cc, &cs, x, y, a * B, N);                                          \
+            for (size_t b = 0; b < B && a * B + b < H; b++) {                           \
+                long double pr = cc * fc[b] - cs * fs[b], pi = cc * fs[b] + cs * fc[b]; \
+                size_t j = a * B + b;                                                   \
+                /* ω_N^j = ω_len^k for every stage len = 2·half with j = k·N/len */    \
+                for (size_t half = H; half >= 1; half >>= 1) {                          \
+                    if (j % (H / half) == 0) {                                          \
+                        re[half + j / (H / half)] = (REAL)pr;                           \
+                        im[half + j / (H / half)] = (REAL)-pi;                          \
+                    }                                                                   \
+                }                                                                       \
+            }                                                                           \
+        }                                                                               \
+        mpfr_clears(x, y, (mpfr_ptr)0);                                                 \
+        free(fc);                                                                       \
+        free(fs);                                                                       \
+        if (!ok) {                                                                      \
+            free(re);                                                                   \
+            free(im);                                                                   \
+            return false;                                                               \
+        }                                                                               \
+        t->N = N;                                                                       \
+        t->re = re;                                                                     \
+        t->im = im;                                                                     \
+        return true;                                                                    \
+    }
+
+/* The butterflies of the stages len = 2 … n on the block [0, n) (after bit
+ * reversal), depth first: blocks that fit in cache finish all their stages
+ * before the next block starts.  Independent butterflies in another order:
+ * the same operations on the same operands, so the same result bit for bit. */
+#define DEFINE_STAGES(NAME, REAL)                                                       \
+    static void NAME(REAL *re, REAL *im, size_t n, const REAL *wr, const REAL *wi,      \
+                     REAL sgn)                                                          \
+    {                                                                                   \
+        size_t first = 2;                                                               \
+        if (n > 4096) {                                                                 \
+            NAME(re, im, n / 2, wr, wi, sgn);                                       \
+            NAME(re + n / 2, im + n / 2, n / 2, wr, wi, sgn);                       \
+            first = n;                                                                  \
+        }                                                                               \
+        for (size_t len = first; len <= n; len <<= 1) {                                 \
+            size_t half = len / 2;                                                      \
+            for (size_t b = 0; b < n; b += len) {                                       \
+                REAL *ar = re + b, *ai = im + b, *br = re + b + half, *bi = im + b + half; \
+                for (size_t k = 0; k < half; k++) {                                     \
+                    REAL cr = wr[half + k], ci = sgn * wi[half + k];                    \
+                    REAL tr = cr * br[k] - ci * bi[k], ti = cr * bi[k] + ci * br[k];    \
+                    br[k] = ar[k] - tr;                                                 \
+                    bi[k] = ai[k] - ti;                                                 \
+                    ar[k] = ar[k] + tr;                                                 \
+                    ai[k] = ai[k] + ti;                                                 \
+                }                                                                       \
+            }                                                                           \
+        }                                                                               \
+    }
+
+#define DEFINE_FFT(NAME, TABLE, STAGES, TW, REAL)                                       \
+    bool NAME(REAL *re, REAL *im, size_t N, bool inverse)                               \
+    {                                                                                   \
+        if (!TABLE(&TW, N))                                                             \
+            return false;                                                               \
+        for (size_t i = 1, j = 0; i < N; i++) { /* bit reversal */                      \
+            size_t bit = N >> 1;                                                        \
+            for (; j & bit; bit >>= 1)                                                  \
+                j ^= bit;                                                               \
+            j ^= bit;                                                                   \
+            if (i < j) {                                                                \
+                REAL t = re[i];                                                         \
+                re[i] = re[j];                                                          \
+                re[j] = t;                                                              \
+                t = im[i];                                                              \
+                im[i] = im[j];                                                          \
+                im[j] = t;                                                              \
+            }                                                                           \
+        }                                                                               \
+        STAGES(re, im, N, (const REAL *)TW.re, (const REAL *)TW.im, inverse ? -1 : 1); \
+        return true;                                                                    \
+    }
+
+DEFINE_TABLE(table_d, double)
+DEFINE_TABLE(table_l, long double)
+DEFINE_STAGES(stages_d, double)
+DEFINE_STAGES(stages_l, long double)
+DEFINE_FFT(ul_pld_fft_d, table_d, stages_d, TW_D, double)
+DEFINE_FFT(ul_pld_fft_l, table_l, stages_l, TW_L, long double)
+
+/* γ = tη/(1 − tη), η = μ + γ_4(√2 + μ) (Higham Thm 24.2), u = 2^-mant;
+ * μ = 5u_L for the long double table, u + 6u_L for the double one (header). */
+void ul_pld_fft_gamma(mpfr_ptr g, size_t N, int mant)
+{
+    int t = 0;
+    while (((size_t)1 << t) < N)
+        t++;
+    mpfr_t u, g4, eta, x, mu;
+    mpfr_inits2(128, u, g4, eta, x, mu, (mpfr_ptr)0);
+    mpfr_set_ui_2exp(u, 1, -mant, MPFR_RNDN); /* exact */
+    mpfr_mul_ui(g4, u, 4, MPFR_RNDU);
+    mpfr_ui_sub(x, 1, g4, MPFR_RNDD);
+    mpfr_div(g4, g4, x, MPFR_RNDU); /* γ_4 */
+    mpfr_set_ui_2exp(mu, 5, -LDBL_MANT_DIG, MPFR_RNDU); /* 5u_L, exact */
+    if (mant < LDBL_MANT_DIG) {
+        mpfr_set_ui_2exp(x, 6, -LDBL_MANT_DIG, MPFR_RNDU);
+        mpfr_add(mu, u, x, MPFR_RNDU); /* u + 6u_L */
+    }
+    mpfr_sqrt_ui(eta, 2, MPFR_RNDU);
+    mpfr_add(eta, eta, mu, MPFR_RNDU);
+    mpfr_mul(eta, eta, g4, MPFR_RNDU);
+    mpfr_add(eta, eta, mu, MPFR_RNDU); /* η */
+    mpfr_mul_ui(eta, eta, (unsigned long)t, MPFR_RNDU);
+    mpfr_ui_sub(x, 1, eta, MPFR_RNDD);
+    mpfr_div(g, eta, x, MPFR_RNDU);
+    mpfr_clears(u, g4, eta, x, mu, (mpfr_ptr)0);
+}

@@ -1,0 +1,42 @@
+/* src/bounds/pld_fft.h — the FFT of the PLD accountant, with a proven error bound.
+ *
+ * A textbook iterative radix-2 Cooley–Tukey FFT (decimation in time: bit
+ * reversal P_N, then t = log2 N butterfly stages A_1 … A_t, F_N = A_t⋯A_1·P_N;
+ * Higham, "Accuracy and Stability of Numerical Algorithms", 2nd ed., SIAM
+ * 2002, §24.1) in double or x87 long double, complex data in split arrays.
+ * Every twiddle factor ω^j = e^{−2πij/N} has its real and imaginary parts
+ * correctly rounded to the working format (mpfr_cosu / mpfr_sinu, MPFR ≥
+ * 4.2, round to nearest), so |ŵ − ω^j| ≤ u·|ω^j| = u: Higham's (24.5) holds
+ * with μ = u.  Higham Thm 24.2 then gives, for the algorithm run here,
+ *
+ *     ‖fl(F_N x) − F_N x‖₂ ≤ γ·‖F_N x‖₂,   γ = tη/(1 − tη),
+ *     η = μ + γ_4(√2 + μ),  γ_4 = 4u/(1 − 4u),
+ *
+ * u = 2^-53 (double) or 2^-64 (long double).  The inverse is computed as
+ * conj(F_N conj(y)) (conjugation is exact), unnormalised: the same bound.
+ * ul_pld_fft_gamma returns that γ rounded up.
+ *
+ * The twiddles of the largest length used so far are cached per format and
+ * reused (by stride) for shorter lengths; ul_pld_fft_release frees them.
+ * Not reentrant: one thread at a time (as the rest of pld.c).
+ */
+#ifndef UL_BOUNDS_PLD_FFT_H
+#define UL_BOUNDS_PLD_FFT_H
+
+#include <mpfr.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/* In-place DFT of length N = 2^t (2 ≤ N ≤ 2^30) of re + i·im: forward
+ * y_k = Σ_j x_j e^{−2πijk/N}, or (inverse) Σ_j x_j e^{+2πijk/N}
+ * (unnormalised).  false when the twiddle table cannot be allocated. */
+bool ul_pld_fft_d(double *re, double *im, size_t N, bool inverse);
+bool ul_pld_fft_l(long double *re, long double *im, size_t N, bool inverse);
+
+/* g ≥ γ of Higham Thm 24.2 for length N and mant-bit arithmetic (μ = u). */
+void ul_pld_fft_gamma(mpfr_ptr g, size_t N, int mant);
+
+/* Frees the cached twiddle tables. */
+void ul_pld_fft_release(void);
+
+#endif
