@@ -2,7 +2,9 @@
  * share for verdicts and report numbers. */
 #include "cert/audit.h"
 
+#include <limits.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,6 +70,60 @@ static const ul_audit_method *find(const char *method)
     return NULL;
 }
 
+static void copy_text(char *dst, size_t size, const char *src)
+{
+    snprintf(dst, size, "%s", src);
+}
+
+/* The fewest digits a number of the audit under way was printed with after
+ * format_fitting had to shorten it (INT_MAX: none shortened).  Per thread:
+ * ul_audit() resets it before the handler and reads it after. */
+static _Thread_local int fitted_digits = INT_MAX;
+
+/* ---- the last check on a handler's report -------------------------------------- */
+
+/* A text field filled to its last byte was (as far as one can tell) cut by
+ * a handler's snprintf: it is cut back to whole words and marked, so that no
+ * partial word, and above all no partial number, is ever printed. */
+static void seal_text(char *s, size_t size)
+{
+    static const char MARK[] = " [cut: too long for the report]";
+    if (strlen(s) + 1 < size)
+        return;
+    size_t keep = size - sizeof MARK;
+    while (keep > 0 && s[keep] != ' ')
+        keep--;
+    memcpy(s + keep, MARK + (keep == 0), sizeof MARK - (keep == 0));
+}
+
+/* A bound filled to its last byte may be a cut number: replaced by the
+ * trivially sound -inf (lower) or inf (upper). */
+static void seal_number(ul_audit_number *n)
+{
+    if (n->key == NULL)
+        return;
+    seal_text(n->label, sizeof n->label);
+    if (strlen(n->lo) + 1 >= sizeof n->lo)
+        copy_text(n->lo, sizeof n->lo, "-inf");
+    if (strlen(n->hi) + 1 >= sizeof n->hi)
+        copy_text(n->hi, sizeof n->hi, "inf");
+}
+
+static void seal_report(ul_audit_report *rep)
+{
+    seal_text(rep->claim, sizeof rep->claim);
+    seal_text(rep->theorem, sizeof rep->theorem);
+    seal_text(rep->variant, sizeof rep->variant);
+    seal_text(rep->margin, sizeof rep->margin);
+    seal_text(rep->first_wrong_stated, sizeof rep->first_wrong_stated);
+    seal_text(rep->forensics, sizeof rep->forensics);
+    seal_text(rep->explanation, sizeof rep->explanation);
+    seal_number(&rep->recomputed);
+    seal_number(&rep->other_variant);
+    for (int i = 0; i < rep->n_would_reach && i < UL_AUDIT_MAX_NUMBERS; i++)
+        seal_number(&rep->would_reach[i]);
+}
+
 ul_status ul_audit(const ul_cert *c, const ul_num_precision *want, ul_audit_report *rep,
                    char *err, size_t errlen)
 {
@@ -76,7 +132,17 @@ ul_status ul_audit(const ul_cert *c, const ul_num_precision *want, ul_audit_repo
     if (m == NULL)
         return ul_fail(err, errlen, UL_EINPUT, "$.method: '%s' cannot be audited yet",
                        ul_cert_method(c));
-    return m->audit(c, want, rep, err, errlen);
+    fitted_digits = INT_MAX;
+    ul_status st = m->audit(c, want, rep, err, errlen);
+    int asked = want != NULL ? want->digits : 0;
+    if (st == UL_OK && fitted_digits < asked)
+        ul_audit_explain(rep,
+                         "Some numbers of this report are printed with %d significant digits, "
+                         "fewer than the %d asked (the report's fields hold no more); they are "
+                         "still rounded outward (lo down, hi up).",
+                         fitted_digits, asked);
+    seal_report(rep);
+    return st;
 }
 
 ul_status ul_audit_calibrate(const ul_cert *c, const ul_num_precision *want, char **completed,
@@ -91,42 +157,89 @@ ul_status ul_audit_calibrate(const ul_cert *c, const ul_num_precision *want, cha
 
 /* ---- report numbers ---------------------------------------------------------- */
 
-static void copy_text(char *dst, size_t size, const char *src)
+static char *dup_text(const char *s)
 {
-    snprintf(dst, size, "%s", src);
+    char *d = strdup(s);
+    if (d == NULL)
+        abort();
+    return d;
+}
+
+/* How many characters lo and hi must lose to fit: each shorter than
+ * `each`, and fixed + both shorter than `size`. */
+static size_t excess(const char *lo, const char *hi, size_t each, size_t fixed, size_t size)
+{
+    size_t a = strlen(lo), b = strlen(hi), over = 0;
+    if (a >= each)
+        over = a - each + 1;
+    if (b >= each && b - each + 1 > over)
+        over = b - each + 1;
+    if (fixed + a + b >= size && (fixed + a + b - size) / 2 + 1 > over)
+        over = (fixed + a + b - size) / 2 + 1;
+    return over;
+}
+
+/* lo (rounded down) and hi (rounded up) of v, malloc'd, at `digits` or at
+ * fewer digits so that they fit (see excess): every retry formats the binary
+ * ends again in the outward direction, so the shorter decimals still enclose
+ * v.  When not even 1 digit fits (only an exponent of thousands of digits
+ * could do that), lo = "-inf" and hi = "inf": still an enclosure. */
+static void format_fitting(const ul_num_value *v, int digits, size_t each, size_t fixed,
+                           size_t size, char **lo, char **hi)
+{
+    bool shortened = false;
+    size_t over;
+    for (;;) {
+        ul_num_value_format(v, digits, lo, hi);
+        over = excess(*lo, *hi, each, fixed, size);
+        if (over == 0)
+            break;
+        free(*lo);
+        free(*hi);
+        if (digits <= 1)
+            break;
+        digits = over >= (size_t)digits ? 1 : digits - (int)over;
+        shortened = true;
+    }
+    if (over != 0) {
+        *lo = dup_text("-inf");
+        *hi = dup_text("inf");
+        digits = 0;
+    }
+    if (shortened && digits < fitted_digits)
+        fitted_digits = digits;
+}
+
+static void number_fill(ul_audit_number *n, const char *key, const char *label,
+                        const ul_num_value *v, int digits)
+{
+    char *lo, *hi;
+    /* one byte to spare: a field filled to its last byte reads as cut
+     * (seal_number) */
+    format_fitting(v, digits, sizeof n->lo - 1, 0, SIZE_MAX, &lo, &hi);
+    n->key = key;
+    copy_text(n->label, sizeof n->label, label);
+    copy_text(n->lo, sizeof n->lo, lo);
+    copy_text(n->hi, sizeof n->hi, hi);
+    free(lo);
+    free(hi);
 }
 
 void ul_audit_number_set(ul_audit_number *n, const char *key, const char *label,
                          const ul_num_value *v, int digits)
 {
-    char *lo, *hi;
-    ul_num_value_format(v, digits, &lo, &hi);
-    n->key = key;
-    copy_text(n->label, sizeof n->label, label);
-    copy_text(n->lo, sizeof n->lo, lo);
-    copy_text(n->hi, sizeof n->hi, hi);
-    free(lo);
-    free(hi);
+    number_fill(n, key, label, v, digits);
 }
 
 void ul_audit_number_set_mpfi(ul_audit_number *n, const char *key, const char *label,
                               mpfi_srcptr x, int digits)
 {
-    mpfr_t b;
-    mpfr_init2(b, mpfi_get_prec(x));
-    mpfi_get_left(b, x);
-    char *lo = ul_num_format(b, digits, MPFR_RNDD);
-    mpfi_get_right(b, x);
-    char *hi = ul_num_format(b, digits, MPFR_RNDU);
-    n->key = key;
-    copy_text(n->label, sizeof n->label, label);
-    copy_text(n->lo, sizeof n->lo, lo);
-    copy_text(n->hi, sizeof n->hi, hi);
-    free(lo);
-    free(hi);
-    mpfr_clear(b);
+    /* a read-only view of x as a value in linear form (shares its limbs) */
+    ul_num_value v;
+    v.enclosure[0] = *x;
+    v.is_log = false;
+    number_fill(n, key, label, &v, digits);
 }
-
 void ul_audit_number_set_integer(ul_audit_number *n, const char *key, const char *label,
                                  unsigned long value)
 {
@@ -136,20 +249,65 @@ void ul_audit_number_set_integer(ul_audit_number *n, const char *key, const char
     snprintf(n->hi, sizeof n->hi, "%lu", value);
 }
 
+/* Ends an explanation that had to leave a sentence out; ul_audit_explain
+ * always keeps room for it. */
+#define EXPLANATION_CUT_NOTE                                                                       \
+    "[The explanation stops here: the next sentence did not fit in the report.]"
+
+/* The printf text of fmt, malloc'd. */
+static char *vformat(const char *fmt, va_list ap)
+{
+    va_list again;
+    va_copy(again, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    char *s = malloc(n > 0 ? (size_t)n + 1 : 1);
+    if (s == NULL)
+        abort();
+    if (n > 0)
+        vsnprintf(s, (size_t)n + 1, fmt, again);
+    else
+        s[0] = '\0';
+    va_end(again);
+    return s;
+}
+
+static void append_text(char *dst, size_t *len, const char *text)
+{
+    if (*len > 0)
+        dst[(*len)++] = ' ';
+    size_t n = strlen(text);
+    memcpy(dst + *len, text, n + 1);
+    *len += n;
+}
+
 void ul_audit_explain(ul_audit_report *rep, const char *fmt, ...)
 {
-    size_t len = strlen(rep->explanation);
-    if (len + 2 >= sizeof rep->explanation)
-        return;
-    if (len > 0)
-        rep->explanation[len++] = ' ', rep->explanation[len] = '\0';
+    if (rep->explanation_cut)
+        return; /* the note already ends it */
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(rep->explanation + len, sizeof rep->explanation - len, fmt, ap);
+    char *sentence = vformat(fmt, ap);
     va_end(ap);
+    size_t len = strlen(rep->explanation);
+    if (len + 2 + strlen(EXPLANATION_CUT_NOTE) > sizeof rep->explanation) {
+        rep->explanation_cut = true; /* cannot happen through this function */
+        free(sentence);
+        return;
+    }
+    /* the sentence, a space before it, and room for " NOTE" after it */
+    size_t need = len + 1 + strlen(sentence) + 1 + strlen(EXPLANATION_CUT_NOTE) + 1;
+    if (need <= sizeof rep->explanation) {
+        append_text(rep->explanation, &len, sentence);
+    } else {
+        append_text(rep->explanation, &len, EXPLANATION_CUT_NOTE);
+        rep->explanation_cut = true;
+    }
+    free(sentence);
 }
 
 /* ---- the verdict of a bound against a claim ----------------------------------- */
+
+#define MARGIN_FORMAT "claimed %s %s; certified %s in [%s, %s]: %s"
 
 ul_verdict ul_audit_compare(ul_audit_report *rep, const char *key, const char *label,
                             const ul_num_value *guarantee, const char *claimed,
@@ -183,11 +341,17 @@ ul_verdict ul_audit_compare(ul_audit_report *rep, const char *key, const char *l
     }
     mpfi_clear(c);
 
-    snprintf(rep->margin, sizeof rep->margin, "claimed %s %s; certified %s in [%s, %s]: %s", key,
-             claimed, key, rep->recomputed.lo, rep->recomputed.hi,
-             v == UL_VERDICT_SUPPORTED  ? "the claim is within the certified bound"
-             : v == UL_VERDICT_REFUTED  ? "the exact value exceeds the claim"
-             : v == UL_VERDICT_UNSUPPORTED ? "the bound does not reach the claim"
-                                           : "the enclosure straddles the claim");
+    const char *says = v == UL_VERDICT_SUPPORTED     ? "the claim is within the certified bound"
+                       : v == UL_VERDICT_REFUTED     ? "the exact value exceeds the claim"
+                       : v == UL_VERDICT_UNSUPPORTED ? "the bound does not reach the claim"
+                                                     : "the enclosure straddles the claim";
+    /* the ends again, with fewer digits (outward) if the margin could not
+     * hold them with the claim */
+    size_t fixed = (size_t)snprintf(NULL, 0, MARGIN_FORMAT, key, claimed, key, "", "", says);
+    char *lo, *hi;
+    format_fitting(guarantee, digits, SIZE_MAX, fixed, sizeof rep->margin - 1, &lo, &hi);
+    snprintf(rep->margin, sizeof rep->margin, MARGIN_FORMAT, key, claimed, key, lo, hi, says);
+    free(lo);
+    free(hi);
     return v;
 }

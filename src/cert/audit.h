@@ -39,28 +39,53 @@ const char *ul_verdict_name(ul_verdict v);
 /* The CLI exit code of a verdict: 0, 1, 1, 1, 3. */
 int ul_verdict_exit_code(ul_verdict v);
 
+/* The largest --digits the CLI accepts (src/cli/args.c: 1 to 5000). */
+#define UL_AUDIT_MAX_DIGITS 5000
+
+/* Room for one printed number.  It should be UL_AUDIT_MAX_DIGITS + 64 (sign,
+ * digits, point, "e", exponent sign and digits, NUL), but the handlers write
+ * lo and hi into fixed buffers of their own (margin: 512 bytes, copied into
+ * 512- and 1100-byte buffers in audit_koloskova.c), so it stays 96 until those
+ * are sized from these fields.  A number that does not fit is printed with
+ * fewer digits, still rounded outward, never cut (ul_audit_number_set), and
+ * ul_audit() then says so in the explanation. */
+#define UL_AUDIT_NUMBER_CHARS 96
+
+/* Room for the free text around the numbers of one report field: the
+ * certificate's own decimals (each at most UL_JSON_MAX_NUMBER_CHARS
+ * characters), JSON paths (UL_JSON_PATH_MAX) and the words. */
+#define UL_AUDIT_TEXT_CHARS (2 * UL_JSON_MAX_NUMBER_CHARS + 2 * UL_JSON_PATH_MAX + 1024)
+
 /* A named number of a report: an enclosure printed as decimals (lo rounded
  * down, hi rounded up; an exact value or an integer has lo = hi).  key is a
  * stable snake_case JSON name ("delta", "eps", "sigma_needed", "steps_needed");
- * label is the text report's wording. */
+ * label is the text report's wording (it may quote a certificate decimal). */
 typedef struct {
     const char *key;
-    char label[128];
-    char lo[96];
-    char hi[96];
+    char label[UL_JSON_MAX_NUMBER_CHARS + 256];
+    char lo[UL_AUDIT_NUMBER_CHARS];
+    char hi[UL_AUDIT_NUMBER_CHARS];
 } ul_audit_number;
 
 #define UL_AUDIT_MAX_NUMBERS 6
 
+/* ul_audit() checks each text field after the handler: a field filled to
+ * its last byte (a handler's snprintf cut it) is cut back to whole words and
+ * marked "[cut: ...]", and a cut lo/hi becomes -inf/inf, so no printed number
+ * is ever a truncated one. */
 typedef struct {
     ul_verdict verdict;
-    char claim[256];       /* the claim in words: "(eps, delta) = (1, 1e-5)" */
-    char theorem[256];     /* the theorem/formula recomputed, with its source */
+    char claim[4 * UL_JSON_MAX_NUMBER_CHARS + 256]; /* the claim in words:
+                                                     * "(eps, delta) = (1, 1e-5)" */
+    char theorem[1024];    /* the theorem/formula recomputed, with its source */
     char variant[16];      /* "corrected", "printed" or "" when the theorem has one form */
 
     /* The certified guarantee at the claim (e.g. δ at the claimed ε). */
     ul_audit_number recomputed;
-    char margin[512];      /* the claim beside the enclosure, in words */
+    /* the claim beside the enclosure, in words.  Still 512: audit_koloskova.c
+     * copies it into 512-byte buffers (it grows with them); ul_audit_compare
+     * prints its numbers with fewer digits (outward) to make them fit. */
+    char margin[512];
 
     ul_preconditions pre;  /* every precondition checked, by name */
 
@@ -72,10 +97,16 @@ typedef struct {
     ul_audit_number would_reach[UL_AUDIT_MAX_NUMBERS];
     int n_would_reach;
 
-    char first_wrong_stated[256]; /* the first wrong number under "stated", or "" */
-    char forensics[512];          /* the faulty recipe that reproduces a wrong
-                                   * claimed number, or "" */
-    char explanation[1536];       /* plain-language summary of why */
+    /* the first wrong number under "stated" (path, stated and certified
+     * values), or "" */
+    char first_wrong_stated[2 * UL_AUDIT_NUMBER_CHARS + UL_AUDIT_TEXT_CHARS];
+    /* the faulty recipe that reproduces a wrong claimed number, or "" */
+    char forensics[512]; /* still 512: audit_koloskova.c copies it into a
+                          * 1100-byte buffer (it grows with it) */
+    /* plain-language summary of why: whole sentences only (ul_audit_explain) */
+    char explanation[8 * UL_AUDIT_NUMBER_CHARS + 2 * UL_AUDIT_TEXT_CHARS];
+    bool explanation_cut; /* a sentence did not fit and was left out (said once
+                           * at the end of explanation) */
 } ul_audit_report;
 
 /* Zeroes a report (verdict inconclusive, empty strings, no numbers). */
@@ -115,7 +146,9 @@ ul_verdict ul_audit_compare(ul_audit_report *rep, const char *key, const char *l
                             const ul_num_value *guarantee, const char *claimed,
                             bool exact_profile, int digits);
 
-/* Formats a value / an mpfi enclosure into n (lo down, hi up). */
+/* Formats a value / an mpfi enclosure into n (lo down, hi up) at `digits`
+ * significant digits, or, when lo or hi would not fit in n, at fewer digits
+ * (still rounded outward: lo down, hi up), never cut. */
 void ul_audit_number_set(ul_audit_number *n, const char *key, const char *label,
                          const ul_num_value *v, int digits);
 void ul_audit_number_set_mpfi(ul_audit_number *n, const char *key, const char *label,
@@ -123,7 +156,9 @@ void ul_audit_number_set_mpfi(ul_audit_number *n, const char *key, const char *l
 void ul_audit_number_set_integer(ul_audit_number *n, const char *key, const char *label,
                                  unsigned long value);
 
-/* Appends a printf-formatted sentence to rep->explanation. */
+/* Appends a printf-formatted sentence to rep->explanation, separated by a
+ * space.  A sentence that does not fit is left out whole (never cut in the
+ * middle), and the explanation then ends, once, with a note saying so. */
 void ul_audit_explain(ul_audit_report *rep, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 

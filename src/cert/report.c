@@ -2,6 +2,7 @@
 #include "cert/report.h"
 
 #include <json-c/json.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,15 +57,32 @@ static void line(FILE *f, const char *label, const char *text)
     put_wrapped(f, text, LABEL_WIDTH);
 }
 
+/* The printf text of fmt, malloc'd (report fields hold numbers of up to
+ * --digits 5000 digits: no fixed buffer). */
+__attribute__((format(printf, 1, 2))) static char *text_of(const char *fmt, ...)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&text, &len);
+    if (m == NULL)
+        abort();
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(m, fmt, ap);
+    va_end(ap);
+    if (fclose(m) != 0 || text == NULL)
+        abort();
+    return text;
+}
+
 static void number_text(FILE *f, const ul_audit_number *n, int indent)
 {
-    char buf[512];
-    if (strcmp(n->lo, n->hi) == 0)
-        snprintf(buf, sizeof buf, "%s = %s  (%s)", n->key, n->lo, n->label);
-    else
-        snprintf(buf, sizeof buf, "%s in [%s, %s]  (%s)", n->key, n->lo, n->hi, n->label);
+    char *text = strcmp(n->lo, n->hi) == 0
+                     ? text_of("%s = %s  (%s)", n->key, n->lo, n->label)
+                     : text_of("%s in [%s, %s]  (%s)", n->key, n->lo, n->hi, n->label);
     fprintf(f, "%*s", indent, "");
-    put_wrapped(f, buf, indent + 4);
+    put_wrapped(f, text, indent + 4);
+    free(text);
 }
 
 static const char *upper_verdict(ul_verdict v)
@@ -113,10 +131,10 @@ char *ul_audit_report_text(const ul_audit_report *rep, const char *method, const
         fprintf(f, "preconditions\n");
         for (int i = 0; i < rep->pre.count; i++) {
             const ul_precondition *p = &rep->pre.items[i];
-            char item[512];
-            snprintf(item, sizeof item, "%s: %s", p->name, p->rule);
+            char *item = text_of("%s: %s", p->name, p->rule);
             fprintf(f, "  %-10s", ul_pre_state_name(p->state));
             put_wrapped(f, item, 12);
+            free(item);
         }
     }
     if (rep->other_variant.key != NULL) {

@@ -331,20 +331,24 @@ int calc_run_pld_compose(const calc_quantity *q, const char **v, const ul_cli_co
         json_object_object_add(b, "rounding", json_object_new_double(rep.rounding));
         json_object_object_add(b, "mass_slack", json_object_new_double(rep.mass_slack));
         json_object_object_add(r.json, "budget", b);
-        char note[512];
-        snprintf(note, sizeof note,
-                 "  safe    %s  (a proven upper bound on delta)\n"
-                 "  budget  grid step %.3g, FFT length %lu (%d-bit), discretisation gap %.3g,\n"
-                 "          tail mass %.3g, FFT rounding bound %.3g\n%s",
-                 his, rep.grid_step, rep.fft_length, rep.fft_bits, rep.discretisation_gap,
-                 rep.tail_mass, rep.rounding, st == UL_ECAP ? "  note    " : "");
+        char *note = NULL;
+        size_t note_len = 0;
+        FILE *nf = open_memstream(&note, &note_len);
+        if (nf == NULL)
+            abort();
+        fprintf(nf,
+                "  safe    %s  (a proven upper bound on delta)\n"
+                "  budget  grid step %.3g, FFT length %lu (%d-bit), discretisation gap %.3g,\n"
+                "          tail mass %.3g, FFT rounding bound %.3g\n",
+                his, rep.grid_step, rep.fft_length, rep.fft_bits, rep.discretisation_gap,
+                rep.tail_mass, rep.rounding);
+        if (st == UL_ECAP)
+            fprintf(nf, "  note    %s\n", err);
+        fclose(nf);
         free(los);
         free(his);
-        if (st == UL_ECAP) {
-            size_t len = strlen(note);
-            snprintf(note + len, sizeof note - len, "%s\n", err);
-        }
         rc = calc_result_end_pld(&r, note, st);
+        free(note);
     }
     mpfr_clears(lo, hi, (mpfr_ptr)0);
     return rc;

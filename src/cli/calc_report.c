@@ -153,12 +153,18 @@ int calc_report_value(const calc_quantity *q, const char **v, const ul_cli_commo
     calc_result_bounds(&r, lo, hi, rep);
     free(lo);
     free(hi);
-    char note[128] = "";
+    char *note = NULL;
     if (extra_key != NULL) {
         calc_add_string(r.json, extra_key, extra_value);
-        snprintf(note, sizeof note, "  %-7s %s\n", extra_key, extra_value);
+        size_t note_len = strlen(extra_key) + strlen(extra_value) + 16;
+        note = malloc(note_len);
+        if (note == NULL)
+            abort();
+        snprintf(note, note_len, "  %-7s %s\n", extra_key, extra_value);
     }
-    return calc_result_end(&r, meaning, extra_key != NULL ? note : NULL, st);
+    int rc = calc_result_end(&r, meaning, note, st);
+    free(note);
+    return rc;
 }
 
 /* Splits a comma-separated list in place; returns the count (at most max). */

@@ -45,12 +45,12 @@ static bool is_flag(const calc_quantity *q, const char *name, size_t len)
 __attribute__((format(printf, 3, 4))) static int flag_error(const calc_quantity *q,
                                                             const char *flag, const char *fmt, ...)
 {
-    char msg[512];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    fprintf(stderr, "ulaudit calc %s: --%s: ", q->name, flag);
+    vfprintf(stderr, fmt, ap); /* no buffer: the flag's text is echoed whole */
+    fputc('\n', stderr);
     va_end(ap);
-    fprintf(stderr, "ulaudit calc %s: --%s: %s\n", q->name, flag, msg);
     return UL_EXIT_USAGE;
 }
 
