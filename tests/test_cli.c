@@ -319,3 +319,17 @@ Test(cli, vectors_bad_inputs)
     expect_usage_error("--only", run("vectors", "--out", "/tmp", "--only", "nosuch", NULL));
     expect_usage_error("--out", run("vectors", NULL));
 }
+
+/* Issue 12: every wrong --digits of `vectors` states vectors' own range
+ * (UL_VEC_MIN_DIGITS..UL_VEC_MAX_DIGITS = 1..1000, src/vectors/vectors.h),
+ * not the calculator's 1..5000 for some values and 1..1000 for others. */
+Test(cli, vectors_digits_errors_state_one_range)
+{
+    static const char *const WRONG[] = {"0", "2000", "6000", "abc", "-3"};
+    for (size_t i = 0; i < sizeof WRONG / sizeof WRONG[0]; i++) {
+        run_result r = run("vectors", "--out", "/tmp/ulaudit-never-written", "--digits", WRONG[i],
+                           NULL);
+        cr_assert(strstr(r.err, "from 1 to 1000") != NULL, "--digits %s: %s", WRONG[i], r.err);
+        expect_usage_error("--digits", r);
+    }
+}

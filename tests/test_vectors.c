@@ -39,6 +39,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "oracle.h"
@@ -558,6 +559,27 @@ Test(vectors, only_writes_one_family_and_its_manifest)
     cr_assert(strstr(text, "\"digits\": 20") != NULL);
     cr_assert(strstr(text, "noisygd_sigma.csv") != NULL && strstr(text, "theta.csv") == NULL);
     free(text);
+    remove_dir(dir);
+}
+
+/* Issue 12: a run over an existing set that fails (here: the family's file
+ * cannot be renamed into place, a directory stands at its name) must not
+ * leave the old manifest, whose checksums would no longer match the files. */
+Test(vectors, a_failed_run_leaves_no_stale_manifest)
+{
+    char dir[] = "/tmp/ulaudit-vectors-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char err[1024] = "", path[512];
+    cr_assert_eq(ul_vec_generate(dir, 5, "noisygd-sigma", NULL, NULL, err, sizeof err), UL_OK,
+                 "%s", err);
+    snprintf(path, sizeof path, "%s/%s", dir, UL_VEC_MANIFEST);
+    cr_assert_eq(access(path, R_OK), 0, "the first run wrote no manifest");
+    char blocker[512];
+    snprintf(blocker, sizeof blocker, "%s/theta.csv", dir);
+    cr_assert_eq(mkdir(blocker, 0700), 0);
+    cr_assert_neq(ul_vec_generate(dir, 5, "theta", NULL, NULL, err, sizeof err), UL_OK);
+    cr_assert_neq(access(path, F_OK), 0, "the old manifest survived a failed run");
+    rmdir(blocker);
     remove_dir(dir);
 }
 

@@ -36,10 +36,11 @@ void ul_cli_vectors_help(FILE *out)
                  "certified to N digits.  Example: ulaudit vectors --out /tmp/vectors\n");
 }
 
-/* Whether argv gives the flag `name` (as --name or --name=value), walking
- * the arguments the way ul_cli_parse does (a flag without '=' consumes the
- * next argument), so that a value is never taken for a flag. */
-static bool flag_given(int argc, char **argv, const char *name)
+/* The value argv gives the flag `name` (as --name VALUE or --name=VALUE;
+ * "" when --name is last), or NULL when it is not given, walking the
+ * arguments the way ul_cli_parse does (a flag without '=' consumes the next
+ * argument), so that a value is never taken for a flag. */
+static const char *flag_value(int argc, char **argv, const char *name)
 {
     size_t n = strlen(name);
     for (int i = 0; i < argc; i++) {
@@ -49,11 +50,32 @@ static bool flag_given(int argc, char **argv, const char *name)
         if (strncmp(a, "--", 2) != 0)
             continue;
         bool has_eq = strchr(a, '=') != NULL;
-        if (strncmp(a + 2, name, n) == 0 && (a[2 + n] == '\0' || a[2 + n] == '='))
-            return true;
+        if (strncmp(a + 2, name, n) == 0 && a[2 + n] == '=')
+            return a + 3 + n;
+        if (strncmp(a + 2, name, n) == 0 && a[2 + n] == '\0')
+            return i + 1 < argc ? argv[i + 1] : "";
         if (!has_eq)
             i++;
     }
+    return NULL;
+}
+
+static bool flag_given(int argc, char **argv, const char *name)
+{
+    return flag_value(argc, argv, name) != NULL;
+}
+
+/* vectors' own --digits range, checked before ul_cli_parse (whose range is
+ * the calculator's), so that every wrong value gets the same message. */
+static bool vectors_digits_ok(int argc, char **argv)
+{
+    const char *text = flag_value(argc, argv, "digits");
+    long v;
+    if (text == NULL || (ul_cli_read_count(text, &v) && v >= UL_VEC_MIN_DIGITS &&
+                         v <= UL_VEC_MAX_DIGITS))
+        return true;
+    fprintf(stderr, "ulaudit vectors: --digits: must be a whole number from %d to %d (got '%s')\n",
+            UL_VEC_MIN_DIGITS, UL_VEC_MAX_DIGITS, text);
     return false;
 }
 
@@ -98,6 +120,8 @@ int ul_cli_vectors(int argc, char **argv)
     const char *values[2];
     ul_cli_common common;
     char err[1024];
+    if (!vectors_digits_ok(argc, argv))
+        return UL_EXIT_USAGE;
     if (ul_cli_parse(argc, argv, flags, 2, values, &common, err, sizeof err) != 0) {
         fprintf(stderr, "ulaudit vectors: %s\n", err);
         return UL_EXIT_USAGE;
@@ -113,12 +137,6 @@ int ul_cli_vectors(int argc, char **argv)
     }
     /* ul_cli_parse's default is the calculator's 17; vectors has its own. */
     int digits = flag_given(argc, argv, "digits") ? common.digits : UL_VEC_DEFAULT_DIGITS;
-    if (digits > UL_VEC_MAX_DIGITS) {
-        fprintf(stderr,
-                "ulaudit vectors: --digits: must be a whole number from %d to %d (got %d)\n",
-                UL_VEC_MIN_DIGITS, UL_VEC_MAX_DIGITS, digits);
-        return UL_EXIT_USAGE;
-    }
     const char *only = strcmp(values[1], "all") == 0 ? NULL : values[1];
     if (only != NULL && ul_vec_family_find(only) == NULL) {
         fprintf(stderr, "ulaudit vectors: --only: unknown family '%s' (one of", only);

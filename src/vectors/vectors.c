@@ -1,6 +1,9 @@
 /* src/vectors/vectors.c — the family registry, the manifest, and writing the
  * set: every file is built in memory, hashed, written to a temporary name
- * and renamed into place, the manifest last.
+ * and renamed into place, the manifest last.  A manifest already in the
+ * directory is removed before the first file is touched, so a run that is
+ * interrupted (Ctrl-C, SIGKILL, a full disk) leaves files without a
+ * manifest, never a manifest whose checksums no longer match the files.
  *
  * SHA-256 comes from nettle (a well-kept library, already on every Debian
  * system as a GnuTLS dependency) rather than a hand-written hash: the
@@ -135,6 +138,19 @@ static ul_status ensure_dir(const char *dir, char *err, size_t errlen)
     return UL_OK;
 }
 
+/* Removes dir/manifest.json (absent is fine): from here until the new one
+ * is renamed into place, the directory has no manifest to vouch for it. */
+static ul_status remove_old_manifest(const char *dir, char *err, size_t errlen)
+{
+    char *path = join(dir, UL_VEC_MANIFEST);
+    ul_status st = UL_OK;
+    if (remove(path) != 0 && errno != ENOENT)
+        st = ul_fail(err, errlen, UL_EINPUT, "out: cannot remove the old %s: %s", path,
+                     strerror(errno));
+    free(path);
+    return st;
+}
+
 /* ---- the manifest ------------------------------------------------------------ */
 
 /* A growing string. */
@@ -231,6 +247,8 @@ ul_status ul_vec_generate(const char *dir, int digits, const char *only, ul_vec_
     if (only != NULL && ul_vec_family_find(only) == NULL)
         return ul_fail(err, errlen, UL_EINPUT, "only: unknown family '%s'", only);
     ul_status st = ensure_dir(dir, err, errlen);
+    if (st == UL_OK)
+        st = remove_old_manifest(dir, err, errlen);
     if (st != UL_OK)
         return st;
 

@@ -184,7 +184,10 @@ typedef void (*ul_vec_progress)(const ul_vec_file_report *file, void *ctx);
  * is called after each file.  UL_EINPUT names the problem (bad digits,
  * unknown family, unwritable directory, a row that failed); UL_ECAP when a
  * row could not be certified to the digits asked below the precision cap.
- * Files finished before a failure stay written; the manifest is not. */
+ * A manifest already in dir is removed first (an error if it cannot be), and
+ * the new one is written only after every file, so an interrupted or failed
+ * run leaves no manifest at all rather than one whose checksums lie.  Files
+ * finished before a failure stay written; the manifest is not. */
 ul_status ul_vec_generate(const char *dir, int digits, const char *only, ul_vec_progress progress,
                           void *ctx, char *err, size_t errlen);
 
