@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cert/audit.h"
 #include "cli_run.h"
 
 #define BITS 24000 /* about 7200 digits: far below 10^-5000 relative */
@@ -442,3 +443,36 @@ AUDIT_TEST(d2d, 5)
 AUDIT_TEST(model_clipping, 6)
 AUDIT_TEST(gradient_clipping, 7)
 AUDIT_TEST(dp_sgd_group, 8)
+
+/* ul_audit_explain appends whole sentences only: once one does not fit, the
+ * explanation ends with one note saying so, and nothing follows it.  Checked
+ * against the sentences themselves (each must appear whole or not at all). */
+Test(digits, explanation_keeps_whole_sentences_and_says_once_it_was_cut)
+{
+    static ul_audit_report rep; /* tens of kB: not on the test stack */
+    ul_audit_report_init(&rep);
+    char sentence[700];
+    int added = 0;
+    for (int i = 0; i < 200; i++) {
+        memset(sentence, 'a' + i % 26, sizeof sentence - 1);
+        sentence[sizeof sentence - 1] = '\0';
+        snprintf(sentence, 12, "S%03d words", i);
+        sentence[10] = ' ';
+        ul_audit_explain(&rep, "%s.", sentence);
+        char head[8];
+        snprintf(head, sizeof head, "S%03d", i);
+        if (strstr(rep.explanation, head) != NULL)
+            added++;
+    }
+    cr_assert(added > 3 && added < 200, "%d sentences", added);
+    size_t len = strlen(rep.explanation);
+    cr_assert_lt(len, sizeof rep.explanation);
+    const char *note = strstr(rep.explanation, "[The explanation stops here");
+    cr_assert_not_null(note, "no note that the explanation was cut");
+    cr_assert_null(strstr(note + 1, "[The explanation stops here"), "the note is said twice");
+    cr_assert_eq(note[strlen(note) - 1], ']', "something follows the note");
+    /* every sentence before the note is whole: 699 characters, its period, a space */
+    for (const char *p = rep.explanation; p < note; p += 701)
+        cr_assert(p[0] == 'S' && p[699] == '.' && p[700] == ' ', "a sentence was cut at %td",
+                  p - rep.explanation);
+}
