@@ -37,8 +37,9 @@
  *             reads "(ε, δ) = (…, …) ceiling", with "eps"/"delta" instead
  *             of the Greek letters if the font found has no glyphs for them.
  *
- * Files are written atomically: the picture is drawn into a temporary file
- * path + ".tmp.XXXXXX" in the same directory (mode 0644), which is renamed
+ * Files are written atomically (ul_write_file_atomic, cert/cert.h): the
+ * picture is drawn into a temporary file ".<name>.tmp.<pid>.<n>" in the same
+ * directory (mode 0644), which is renamed
  * onto path only when every cairo and write status was good.  On any
  * failure the temporary file is removed and path is left as it was.
  */
