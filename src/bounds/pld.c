@@ -27,24 +27,29 @@
  *    E[Z | L's] = 1, so by Jensen E[f_ε(S_A) | L's] ≥ f_ε(S); on B the tail
  *    steps only raise the loss (f_ε nondecreasing).  Hence δ ≤ δ_A := E f_ε(S_A)
  *    (the dominating pair of Doroshenko et al.).
- *    Lower bound (ours).  On B^c, f_ε(S_A) − f_ε(S) = e^ε y(1 − Z)·… : with
+ *    Lower bound (ours).  On B^c, f_ε(S_A) − f_ε(S) = e^ε y(1 − Z) + φ(yZ) − φ(y);
  *    the subgradient φ′(y) = e^ε·1{e^ε y > 1}, E[φ′(y)(yZ − y) | L's] = 0 and
  *    the remainder R = φ(yZ) − φ(y) − φ′(y)(yZ − y) is 0 unless S and S_A lie
  *    on opposite sides of ε, when |S − ε| ≤ |W| and R ≤ e^ε y|Z − 1| ≤
- *    e^{|W|}(e^{|W|} − 1).  Given the L's (on B^c), D_t lies in an interval
+ *    G(|W|) = e^{|W|}(e^{|W|} − 1).  Given the L's (on B^c), D_t lies in an interval
  *    of length h and 0 ≤ E[D_t | L_t] ≤ h²e^h/2 (from E e^{−D_t} = 1 and
  *    e^{−d} ≤ 1 − d + d²e^{|d|}/2), so Hoeffding (1963, Thm 2) gives
- *    P[|W| > s] ≤ 2 exp(−(s − μ)²/(2v)), μ = T h² e^h/2, v = T h²/4.  For
- *    any x > μ + 2v, splitting on |W| ≤ x and integrating the tail (layer
- *    cake, completing the square),
- *      E[R; B^c] ≤ e^x(e^x − 1)·P[|S − ε| ≤ x; B^c] + e^{2x}·t
- *                  + 4e^{2μ+2v}√(2πv)·Q((x − μ − 2v)/√v),  t = 2e^{−(x−μ)²/(2v)},
- *    and P[|S − ε| ≤ x; B^c] ≤ P[|S_A − ε| ≤ 2x] + t, read off the composed
- *    array itself (window_mass_up).  So δ ≥ E[f_ε(S_A); B^c] − E[R; B^c]
- *    (f_ε ≥ 0 on B), and E[f_ε(S_A); B^c] is the composition of the atoms
- *    split from in-grid bins alone.  This excess is ~ T·h²·(density of S at
- *    ε): second order in h, where rounding every loss up or down to the grid
- *    (the previous engine) leaves a gap ~ T·h.
+ *    P[|W| ≥ s] ≤ p(s) := min(1, 2 exp(−(s − μ)²/(2v))) for s ≥ μ,
+ *    μ = T h² e^h/2, v = T h²/4.  Given the L's, with d = |S − ε|,
+ *    E[R | L's] ≤ E[G(|W|)·1{|W| ≥ d}] ≤ Ψ(d), G(s) = e^s(e^s − 1), where
+ *    (layer cake, G′ ≤ 2e^{2s}, completing the square; s′ = max(d, s₀),
+ *    any s₀ ≥ μ)
+ *      Ψ(d) = G(d)p(d) + e^{2s′} − e^{2d} + 4e^{2μ+2v}√(2πv)·Q((s′ − μ − 2v)/√v),
+ *    a decreasing function.  With bands d_i = i·√v/4 and V_i ≥ Ψ(d_i)
+ *    nonincreasing, Abel summation gives
+ *      E[R; B^c] ≤ V_J + Σ_{i<J} (V_i − V_{i+1})·P[d < d_{i+1}; B^c],
+ *    and P[d < d_{i+1}; B^c] ≤ P[|S_A − ε| ≤ d_{i+1} + y] + p(y) for any y,
+ *    read off the composed array itself (nested_masses; y chosen in
+ *    doubles).  So δ ≥ E[f_ε(S_A); B^c] − E[R; B^c] (f_ε ≥ 0 on B), and
+ *    E[f_ε(S_A); B^c] is the composition of the atoms split from in-grid
+ *    bins alone.  This excess is ~ T·h²·(density of S at ε): second order in
+ *    h, where rounding every loss up or down to the grid (the previous
+ *    engine) leaves a gap ~ T·h.
  *    Bin masses.  L is a monotone function of the Gaussian noise value x
  *    (Gaussian: x = (ℓ − r²/2)/r; REMOVE/ADD: x(ℓ) = r/2 + log1p(expm1(±ℓ)/q)/r),
  *    so P_k and Q_k are normal masses ∫φ over an x-interval (Gaussian: Q is
@@ -1620,137 +1625,251 @@ static long double composed_at(const composed *c, const window *w, double m)
     return c->is_long ? ((const long double *)c->y)[pos] : ((const double *)c->y)[pos];
 }
 
-/* The composed mass with loss in [a, b], in doubles (a choice, not a bound). */
-static double window_mass_d(const composed *c, const window *w, double h, double a, double b)
-{
-    double m0, m1, s = 0;
-    if (window_range(w, h, a, b, &m0, &m1))
-        for (double m = m0; m <= m1; m += 1)
-            s += (double)composed_at(c, w, m);
-    return ldexp(s, -c->scale);
-}
+/* The CTD excess bound of §1 by bands of d = |S − ε|.  Given the L's (on
+ * B^c), R ≤ G(|W|)·1{|W| ≥ d}, G(s) = e^s(e^s − 1), so E[R | L's] ≤ Ψ(d):
+ *   Ψ(d) = G(d)·p(d) + (e^{2s′} − e^{2d}) + 4e^{2μ+2v}·√(2πv)·Q((s′ − μ − 2v)/√v),
+ * s′ = max(d, s₀) for any s₀ ≥ μ, p(s) = min(1, 2e^{−(s−μ)²/(2v)}) for s ≥ μ
+ * (1 below μ) ≥ P[|W| ≥ s] (Hoeffding, §1), by the layer-cake formula
+ * E[G(|W|)1{|W|≥d}] = G(d)P[|W| ≥ d] + ∫_d^∞ G′(s)P[|W| ≥ s]ds with
+ * G′ ≤ 2e^{2s}.  Every term increases in μ and v, so those are rounded up. */
+typedef struct {
+    double mu, v;      /* the doubles used */
+    mpfr_t mu_up, v_up; /* μ = T h² e^h/2, v = T h²/4, rounded up */
+} hoeffding;
 
-/* out ≥ P[a ≤ S_A ≤ b] for the composed finite measure: the computed values
- * over the window points (circular aliasing only adds mass), summed in
- * MPFR rounding up, + √K·E2 (Cauchy–Schwarz) + the mass outside the window. */
-static void window_mass_up(mpfr_ptr out, const composed *c, const window *w, double h,
-                           mpfr_srcptr a, mpfr_srcptr b, mpfr_srcptr E2)
+static void hoeffding_init(hoeffding *hf, double T, double h)
 {
-    double m0, m1;
-    mpfr_t t;
-    mpfr_init2(t, BUDGET_PREC);
-    mpfr_set_zero(out, 1);
-    if (window_range(w, h, mpfr_get_d(a, MPFR_RNDD), mpfr_get_d(b, MPFR_RNDU), &m0, &m1)) {
-        for (double m = m0; m <= m1; m += 1) {
-            mpfr_set_ld(t, composed_at(c, w, m), MPFR_RNDN); /* exact */
-            mpfr_add(out, out, t, MPFR_RNDU);
-        }
-        mpfr_div_2ui(out, out, (unsigned long)c->scale, MPFR_RNDU);
-        mpfr_set_d(t, m1 - m0 + 1, MPFR_RNDU);
-        mpfr_sqrt(t, t, MPFR_RNDU);
-        mpfr_mul(t, t, E2, MPFR_RNDU);
-        mpfr_add(out, out, t, MPFR_RNDU);
-    }
-    mpfr_add(out, out, w->up_pess, MPFR_RNDU);
-    mpfr_add(out, out, w->lo_pess, MPFR_RNDU);
-    mpfr_clear(t);
-}
-
-/* The CTD excess bound of §1 at x > μ + 2v, T steps of grid step h:
- *   E_x = e^x(e^x − 1)·(pwin + t) + e^{2x}·t + 4e^{2μ+2v}·√(2πv)·Q((x − μ − 2v)/√v),
- *   t = 2·exp(−(x − μ)²/(2v)), μ = T·h²·e^h/2, v = T·h²/4,
- * every operation rounded up (each term increases in μ, v and pwin). */
-static void ctd_excess(mpfr_ptr out, mpfr_srcptr pwin, double x, double T, double h)
-{
-    mpfr_t mu, v, t, a, b;
-    mpfr_inits2(BUDGET_PREC, mu, v, t, a, b, (mpfr_ptr)0);
-    mpfr_set_d(v, h, MPFR_RNDU);
-    mpfr_sqr(v, v, MPFR_RNDU);
-    mpfr_mul_d(v, v, T, MPFR_RNDU);
+    mpfr_inits2(BUDGET_PREC, hf->mu_up, hf->v_up, (mpfr_ptr)0);
+    mpfr_t a;
+    mpfr_init2(a, BUDGET_PREC);
+    mpfr_set_d(hf->v_up, h, MPFR_RNDU);
+    mpfr_sqr(hf->v_up, hf->v_up, MPFR_RNDU);
+    mpfr_mul_d(hf->v_up, hf->v_up, T, MPFR_RNDU);
     mpfr_set_d(a, h, MPFR_RNDU);
     mpfr_exp(a, a, MPFR_RNDU);
-    mpfr_mul(mu, v, a, MPFR_RNDU);
-    mpfr_div_2ui(mu, mu, 1, MPFR_RNDU); /* μ = T h² e^h / 2 */
-    mpfr_div_2ui(v, v, 2, MPFR_RNDU);   /* v = T h² / 4 */
-    /* t = 2 exp(−(x − μ)²/(2v)) */
-    mpfr_d_sub(a, x, mu, MPFR_RNDD);
-    mpfr_sqr(a, a, MPFR_RNDD);
-    mpfr_div(a, a, v, MPFR_RNDD);
-    mpfr_div_2ui(a, a, 1, MPFR_RNDD);
-    mpfr_neg(a, a, MPFR_RNDU);
-    mpfr_exp(t, a, MPFR_RNDU);
-    mpfr_mul_2ui(t, t, 1, MPFR_RNDU);
-    /* e^x(e^x − 1)(pwin + t) */
-    mpfr_add(out, pwin, t, MPFR_RNDU);
-    mpfr_set_d(a, x, MPFR_RNDU);
+    mpfr_mul(hf->mu_up, hf->v_up, a, MPFR_RNDU);
+    mpfr_div_2ui(hf->mu_up, hf->mu_up, 1, MPFR_RNDU);
+    mpfr_div_2ui(hf->v_up, hf->v_up, 2, MPFR_RNDU);
+    hf->mu = mpfr_get_d(hf->mu_up, MPFR_RNDU);
+    hf->v = mpfr_get_d(hf->v_up, MPFR_RNDU);
+    mpfr_clear(a);
+}
+
+static void hoeffding_clear(hoeffding *hf)
+{
+    mpfr_clears(hf->mu_up, hf->v_up, (mpfr_ptr)0);
+}
+
+/* out ≥ p(s) = 2e^{−(s−μ)²/(2v)} capped at 1 (1 when s ≤ μ). */
+static void tail_p(mpfr_ptr out, double s, const hoeffding *hf)
+{
+    mpfr_d_sub(out, s, hf->mu_up, MPFR_RNDD);
+    if (mpfr_sgn(out) <= 0) {
+        mpfr_set_ui(out, 1, MPFR_RNDU);
+        return;
+    }
+    mpfr_sqr(out, out, MPFR_RNDD);
+    mpfr_div(out, out, hf->v_up, MPFR_RNDD);
+    mpfr_div_2ui(out, out, 1, MPFR_RNDD);
+    mpfr_neg(out, out, MPFR_RNDU);
+    mpfr_exp(out, out, MPFR_RNDU);
+    mpfr_mul_2ui(out, out, 1, MPFR_RNDU);
+    if (mpfr_cmp_ui(out, 1) > 0)
+        mpfr_set_ui(out, 1, MPFR_RNDU);
+}
+
+/* out ≥ Ψ(d) (d ≥ 0 a double). */
+static void psi_up(mpfr_ptr out, double d, const hoeffding *hf)
+{
+    double s1 = fmax(d, hf->mu + sqrt(2 * hf->v * 0.6931471805599453));
+    if (!(s1 >= hf->mu))
+        s1 = hf->mu; /* s₀ ≥ μ (μ is already rounded up) */
+    mpfr_t a, b;
+    mpfr_inits2(BUDGET_PREC, a, b, (mpfr_ptr)0);
+    /* G(d)·p(d) */
+    tail_p(out, d, hf);
+    mpfr_set_d(a, d, MPFR_RNDU);
     mpfr_expm1(b, a, MPFR_RNDU);
-    mpfr_mul(out, out, b, MPFR_RNDU);
-    mpfr_exp(b, a, MPFR_RNDU);
-    mpfr_mul(out, out, b, MPFR_RNDU);
-    /* + e^{2x}·t */
-    mpfr_sqr(b, b, MPFR_RNDU);
-    mpfr_mul(b, b, t, MPFR_RNDU);
-    mpfr_add(out, out, b, MPFR_RNDU);
-    /* + 4 e^{2μ+2v} √(2πv) Q((x − μ − 2v)/√v) */
+    mpfr_exp(a, a, MPFR_RNDU);
+    mpfr_mul(a, a, b, MPFR_RNDU);
+    mpfr_mul(out, out, a, MPFR_RNDU);
+    /* + e^{2s′} − e^{2d} = e^{2d}·expm1(2(s′ − d)) (0 when s′ = d: no
+     * cancellation noise, which would count absolutely in V_J) */
+    if (s1 > d) {
+        mpfr_set_d(a, s1, MPFR_RNDU);
+        mpfr_sub_d(a, a, d, MPFR_RNDU);
+        mpfr_mul_2ui(a, a, 1, MPFR_RNDU);
+        mpfr_expm1(a, a, MPFR_RNDU);
+        mpfr_set_d(b, 2 * d, MPFR_RNDU); /* exact */
+        mpfr_exp(b, b, MPFR_RNDU);
+        mpfr_mul(a, a, b, MPFR_RNDU);
+        mpfr_add(out, out, a, MPFR_RNDU);
+    }
+    /* + 4 e^{2μ+2v} √(2πv) Q((s′ − μ − 2v)/√v) */
     mpfi_t z;
     mpfi_init2(z, BUDGET_PREC);
-    mpfr_mul_2ui(a, v, 1, MPFR_RNDU);
-    mpfr_add(a, a, mu, MPFR_RNDU);
-    mpfr_d_sub(a, x, a, MPFR_RNDD);
-    mpfr_sqrt(b, v, MPFR_RNDU);
-    mpfr_div(a, a, b, MPFR_RNDD);
+    mpfr_mul_2ui(a, hf->v_up, 1, MPFR_RNDU);
+    mpfr_add(a, a, hf->mu_up, MPFR_RNDU);
+    mpfr_d_sub(a, s1, a, MPFR_RNDD);
+    mpfr_sqrt(b, hf->v_up, MPFR_RNDU);
+    if (mpfr_sgn(a) >= 0)
+        mpfr_div(a, a, b, MPFR_RNDD); /* a lower argument: a larger Q */
+    else
+        mpfr_set_inf(a, -1); /* Q ≤ 1 */
     mpfi_set_fr(z, a);
     ul_num_q(z, z);
-    mpfr_set(t, &z->right, MPFR_RNDU);
+    mpfr_set(b, &z->right, MPFR_RNDU);
     mpfi_clear(z);
-    mpfr_add(a, mu, v, MPFR_RNDU);
+    mpfr_add(a, hf->mu_up, hf->v_up, MPFR_RNDU);
     mpfr_mul_2ui(a, a, 1, MPFR_RNDU);
     mpfr_exp(a, a, MPFR_RNDU);
-    mpfr_mul(t, t, a, MPFR_RNDU);
+    mpfr_mul(b, b, a, MPFR_RNDU);
     mpfr_const_pi(a, MPFR_RNDU);
-    mpfr_mul(a, a, v, MPFR_RNDU);
+    mpfr_mul(a, a, hf->v_up, MPFR_RNDU);
     mpfr_mul_2ui(a, a, 1, MPFR_RNDU);
     mpfr_sqrt(a, a, MPFR_RNDU);
-    mpfr_mul(t, t, a, MPFR_RNDU);
-    mpfr_mul_2ui(t, t, 2, MPFR_RNDU);
-    mpfr_add(out, out, t, MPFR_RNDU);
-    mpfr_clears(mu, v, t, a, b, (mpfr_ptr)0);
+    mpfr_mul(b, b, a, MPFR_RNDU);
+    mpfr_mul_2ui(b, b, 2, MPFR_RNDU);
+    mpfr_add(out, out, b, MPFR_RNDU);
+    mpfr_clears(a, b, (mpfr_ptr)0);
 }
 
-/* The same bound in doubles, for choosing x. */
-static double ctd_excess_d(double pwin, double x, double T, double h)
+/* Ψ in doubles (choices only). */
+static double psi_d(double d, double mu, double v)
 {
-    double mu = T * h * h * exp(h) / 2, v = T * h * h / 4, s = sqrt(v);
-    double t = 2 * exp(-(x - mu) * (x - mu) / (2 * v));
-    return exp(x) * expm1(x) * (pwin + t) + exp(2 * x) * t +
-           4 * exp(2 * mu + 2 * v) * sqrt(6.283185307179586 * v) * q_d((x - mu - 2 * v) / s);
+    double s1 = fmax(d, mu + sqrt(2 * v * 0.6931471805599453));
+    double p = d <= mu ? 1 : fmin(1, 2 * exp(-(d - mu) * (d - mu) / (2 * v)));
+    return exp(d) * expm1(d) * p + (exp(2 * s1) - exp(2 * d)) +
+           4 * exp(2 * mu + 2 * v) * sqrt(6.283185307179586 * v) *
+               q_d((s1 - mu - 2 * v) / sqrt(v));
 }
 
-/* out ≥ E[R; B^c] (§1) for the kink at ε ∈ [eps_lo, eps_hi]: x chosen in
- * doubles over a ladder of multiples of √v, certified once. */
+#define BANDS 64 /* bands of d = |S − ε|, of width √v/4 */
+
+/* The composed masses within radius R_i of [eps_lo, eps_hi], nested radii
+ * increasing: out_i ≥ P[S_A ∈ [eps_lo − R_i, eps_hi + R_i]] (window_range
+ * indices, computed values summed upward, + √K·E2 + the outside mass), or
+ * the doubles sums when d_out != NULL (choices only). */
+static void nested_masses(mpfr_t *out, double *d_out, const double *R, int count,
+                          const composed *c, const window *w, double h, double el, double eu,
+                          mpfr_srcptr E2)
+{
+    mpfr_t sum, t;
+    mpfr_inits2(BUDGET_PREC, sum, t, (mpfr_ptr)0);
+    mpfr_set_zero(sum, 1);
+    double dsum = 0, a = 0, b = -1; /* indices summed so far: [a, b] */
+    for (int i = 0; i < count; i++) {
+        double m0, m1;
+        if (window_range(w, h, el - R[i], eu + R[i], &m0, &m1)) {
+            if (b < a) {
+                a = m0;
+                b = m0 - 1;
+            }
+            for (double m = fmin(m0, a); m < a; m += 1) {
+                long double y = composed_at(c, w, m);
+                if (d_out != NULL)
+                    dsum += (double)y;
+                else {
+                    mpfr_set_ld(t, y, MPFR_RNDN); /* exact */
+                    mpfr_add(sum, sum, t, MPFR_RNDU);
+                }
+            }
+            for (double m = b + 1; m <= m1; m += 1) {
+                long double y = composed_at(c, w, m);
+                if (d_out != NULL)
+                    dsum += (double)y;
+                else {
+                    mpfr_set_ld(t, y, MPFR_RNDN);
+                    mpfr_add(sum, sum, t, MPFR_RNDU);
+                }
+            }
+            a = fmin(a, m0);
+            b = fmax(b, m1);
+        }
+        if (d_out != NULL) {
+            d_out[i] = ldexp(dsum, -c->scale);
+            continue;
+        }
+        mpfr_div_2ui(out[i], sum, (unsigned long)c->scale, MPFR_RNDU);
+        mpfr_set_d(t, b >= a ? b - a + 1 : 0, MPFR_RNDU);
+        mpfr_sqrt(t, t, MPFR_RNDU);
+        mpfr_mul(t, t, E2, MPFR_RNDU);
+        mpfr_add(out[i], out[i], t, MPFR_RNDU);
+        mpfr_add(out[i], out[i], w->up_pess, MPFR_RNDU);
+        mpfr_add(out[i], out[i], w->lo_pess, MPFR_RNDU);
+    }
+    mpfr_clears(sum, t, (mpfr_ptr)0);
+}
+
+/* The band bound in doubles for the widening y (choices only):
+ * V_J + Σ_i (V_i − V_{i+1})·(M_i + t), M_i the mass within d_{i+1} + y. */
+static double band_bound_d(const double *V, const double *dd, double y, const hoeffding *hf,
+                           const composed *c, const window *w, double h, double el, double eu)
+{
+    double R[BANDS], M[BANDS];
+    for (int i = 0; i < BANDS; i++)
+        R[i] = dd[i + 1] + y;
+    nested_masses(NULL, M, R, BANDS, c, w, h, el, eu, NULL);
+    double t = y <= hf->mu ? 1 : 2 * exp(-(y - hf->mu) * (y - hf->mu) / (2 * hf->v));
+    double s = V[BANDS];
+    for (int i = 0; i < BANDS; i++)
+        s += (V[i] - V[i + 1]) * (fmax(M[i], 0) + t);
+    return s;
+}
+
+/* out ≥ E[R; B^c] (§1).  E[Ψ(d)] ≤ V_J + Σ_{i<J} (V_i − V_{i+1})·P[d < d_{i+1}]
+ * (Abel summation) for V_i ≥ Ψ(d_i) nonincreasing (Ψ decreases; V is the
+ * running maximum from the right of the certified values), d_i = i·√v/4,
+ * and P[d < d_{i+1}; B^c] ≤ P[|S_A − ε| ≤ d_{i+1} + y] + p(y) for any y
+ * (|W| ≤ y or not).  y is chosen in doubles, the bound certified once. */
 static void ctd_excess_bound(mpfr_ptr out, const composed *c, const window *w, double h,
                              double T, mpfr_srcptr eps_lo, mpfr_srcptr eps_hi, mpfr_srcptr E2)
 {
-    double mu = T * h * h * exp(h) / 2, v = T * h * h / 4, s = sqrt(v);
+    hoeffding hf;
+    hoeffding_init(&hf, T, h);
     double el = mpfr_get_d(eps_lo, MPFR_RNDD), eu = mpfr_get_d(eps_hi, MPFR_RNDU);
-    double best_x = mu + 2 * v + 8 * s, best = INFINITY;
-    for (double k = 1; k <= 16; k += 0.5) {
-        double x = mu + 2 * v + k * s;
-        double pw = window_mass_d(c, w, h, el - 2 * x, eu + 2 * x);
-        double e = ctd_excess_d(fmax(pw, 0), x, T, h);
+    double dd[BANDS + 1], Vd[BANDS + 1], step = 0.25 * sqrt(hf.v), best_y = 0, best = INFINITY;
+    for (int i = 0; i <= BANDS; i++) {
+        dd[i] = step * i;
+        Vd[i] = psi_d(dd[i], hf.mu, hf.v);
+    }
+    for (int i = BANDS - 1; i >= 0; i--)
+        Vd[i] = fmax(Vd[i], Vd[i + 1]);
+    for (double k = 2; k <= 14; k += 1) {
+        double y = hf.mu + k * sqrt(hf.v), e = band_bound_d(Vd, dd, y, &hf, c, w, h, el, eu);
         if (e < best) {
             best = e;
-            best_x = x;
+            best_y = y;
         }
     }
-    mpfr_t a, b, pwin;
-    mpfr_inits2(BUDGET_PREC, a, b, pwin, (mpfr_ptr)0);
-    mpfr_set_d(a, 2 * best_x, MPFR_RNDU); /* exact: a double times 2 */
-    mpfr_sub(b, eps_lo, a, MPFR_RNDD);
-    mpfr_add(a, eps_hi, a, MPFR_RNDU);
-    window_mass_up(pwin, c, w, h, b, a, E2);
-    ctd_excess(out, pwin, best_x, T, h);
-    mpfr_clears(a, b, pwin, (mpfr_ptr)0);
+    mpfr_t V[BANDS + 1], M[BANDS], t, p;
+    double R[BANDS];
+    mpfr_inits2(BUDGET_PREC, t, p, (mpfr_ptr)0);
+    for (int i = 0; i <= BANDS; i++) {
+        mpfr_init2(V[i], BUDGET_PREC);
+        psi_up(V[i], dd[i], &hf);
+    }
+    for (int i = BANDS - 1; i >= 0; i--)
+        if (mpfr_less_p(V[i], V[i + 1]))
+            mpfr_set(V[i], V[i + 1], MPFR_RNDU);
+    for (int i = 0; i < BANDS; i++) {
+        mpfr_init2(M[i], BUDGET_PREC);
+        R[i] = dd[i + 1] + best_y; /* a double: the band edges used are these */
+    }
+    nested_masses(M, NULL, R, BANDS, c, w, h, el, eu, E2);
+    tail_p(p, best_y, &hf);
+    mpfr_set(out, V[BANDS], MPFR_RNDU);
+    for (int i = 0; i < BANDS; i++) {
+        mpfr_sub(t, V[i], V[i + 1], MPFR_RNDU);
+        mpfr_add(M[i], M[i], p, MPFR_RNDU);
+        mpfr_mul(t, t, M[i], MPFR_RNDU);
+        mpfr_add(out, out, t, MPFR_RNDU);
+        mpfr_clear(M[i]);
+    }
+    for (int i = 0; i <= BANDS; i++)
+        mpfr_clear(V[i]);
+    mpfr_clears(t, p, (mpfr_ptr)0);
+    hoeffding_clear(&hf);
 }
 
 /* The stored atoms w′ against the exact in-grid atoms w (§1): with
