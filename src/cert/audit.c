@@ -76,9 +76,11 @@ static void copy_text(char *dst, size_t size, const char *src)
 }
 
 /* The fewest digits a number of the audit under way was printed with after
- * format_fitting had to shorten it (INT_MAX: none shortened).  Per thread:
- * ul_audit() resets it before the handler and reads it after. */
-static _Thread_local int fitted_digits = INT_MAX;
+ * format_fitting had to shorten it (INT_MAX: none shortened): in the
+ * numbered fields (lo_full/hi_full) and in the sentences (lo/hi as quoted,
+ * margin).  Per thread: ul_audit() resets them before the handler and reads
+ * them after. */
+static _Thread_local int fitted_full = INT_MAX, fitted_quoted = INT_MAX;
 
 /* ---- the last check on a handler's report -------------------------------------- */
 
@@ -107,6 +109,11 @@ static void seal_number(ul_audit_number *n)
         copy_text(n->lo, sizeof n->lo, "-inf");
     if (strlen(n->hi) + 1 >= sizeof n->hi)
         copy_text(n->hi, sizeof n->hi, "inf");
+    /* a full bound not ended inside its field is no bound: lo/hi then print */
+    if (memchr(n->lo_full, '\0', sizeof n->lo_full - 1) == NULL)
+        n->lo_full[0] = '\0';
+    if (memchr(n->hi_full, '\0', sizeof n->hi_full - 1) == NULL)
+        n->hi_full[0] = '\0';
 }
 
 static void seal_report(ul_audit_report *rep)
@@ -132,15 +139,21 @@ ul_status ul_audit(const ul_cert *c, const ul_num_precision *want, ul_audit_repo
     if (m == NULL)
         return ul_fail(err, errlen, UL_EINPUT, "$.method: '%s' cannot be audited yet",
                        ul_cert_method(c));
-    fitted_digits = INT_MAX;
+    fitted_full = fitted_quoted = INT_MAX;
     ul_status st = m->audit(c, want, rep, err, errlen);
     int asked = want != NULL ? want->digits : 0;
-    if (st == UL_OK && fitted_digits < asked)
+    if (st == UL_OK && fitted_quoted < asked)
         ul_audit_explain(rep,
-                         "Some numbers of this report are printed with %d significant digits, "
-                         "fewer than the %d asked (the report's fields hold no more); they are "
-                         "still rounded outward (lo down, hi up).",
-                         fitted_digits, asked);
+                         "Numbers quoted in these sentences have as few as %d significant "
+                         "digits, fewer than the %d asked (the sentences hold no more; the "
+                         "numbered results carry them all); each is still rounded outward.",
+                         fitted_quoted, asked);
+    if (st == UL_OK && fitted_full < asked)
+        ul_audit_explain(rep,
+                         "Some numbered results are printed with %d significant digits, fewer "
+                         "than the %d asked (the report's fields hold no more); they are still "
+                         "rounded outward (lo down, hi up).",
+                         fitted_full, asked);
     seal_report(rep);
     return st;
 }
@@ -185,7 +198,7 @@ static size_t excess(const char *lo, const char *hi, size_t each, size_t fixed, 
  * v.  When not even 1 digit fits (only an exponent of thousands of digits
  * could do that), lo = "-inf" and hi = "inf": still an enclosure. */
 static void format_fitting(const ul_num_value *v, int digits, size_t each, size_t fixed,
-                           size_t size, char **lo, char **hi)
+                           size_t size, int *track, char **lo, char **hi)
 {
     bool shortened = false;
     size_t over;
@@ -206,8 +219,8 @@ static void format_fitting(const ul_num_value *v, int digits, size_t each, size_
         *hi = dup_text("inf");
         digits = 0;
     }
-    if (shortened && digits < fitted_digits)
-        fitted_digits = digits;
+    if (shortened && digits < *track)
+        *track = digits;
 }
 
 static void number_fill(ul_audit_number *n, const char *key, const char *label,
@@ -216,13 +229,58 @@ static void number_fill(ul_audit_number *n, const char *key, const char *label,
     char *lo, *hi;
     /* one byte to spare: a field filled to its last byte reads as cut
      * (seal_number) */
-    format_fitting(v, digits, sizeof n->lo - 1, 0, SIZE_MAX, &lo, &hi);
+    format_fitting(v, digits, sizeof n->lo_full - 1, 0, SIZE_MAX, &fitted_full, &lo, &hi);
+    copy_text(n->lo_full, sizeof n->lo_full, lo);
+    copy_text(n->hi_full, sizeof n->hi_full, hi);
+    free(lo);
+    free(hi);
+    format_fitting(v, digits, sizeof n->lo - 1, 0, SIZE_MAX, &fitted_quoted, &lo, &hi);
     n->key = key;
     copy_text(n->label, sizeof n->label, label);
     copy_text(n->lo, sizeof n->lo, lo);
     copy_text(n->hi, sizeof n->hi, hi);
     free(lo);
     free(hi);
+}
+
+/* Whether full is a number that, rounded in direction rnd to the digits of
+ * quoted, is exactly quoted: then both are this number's bound (the helpers
+ * wrote them together) and full is printed; a handler that wrote lo/hi
+ * directly since, or never called a helper, gets its own text printed. */
+static bool full_agrees(const char *full, size_t size, const char *quoted, mpfr_rnd_t rnd)
+{
+    if (memchr(full, '\0', size) == NULL)
+        return false;
+    if (strcmp(full, quoted) == 0)
+        return true;
+    const char *e = strchr(quoted, 'e');
+    if (!ul_num_is_decimal(full) || !ul_num_is_decimal(quoted) || e == NULL)
+        return false;
+    int k = 0;
+    for (const char *p = quoted; p < e; p++)
+        k += *p >= '0' && *p <= '9';
+    mpfr_t x;
+    mpfr_init2(x, (mpfr_prec_t)(3.33 * (double)strlen(full)) + 64);
+    char *end;
+    mpfr_strtofr(x, full, &end, 10, rnd);
+    bool same = false;
+    if (*end == '\0' && mpfr_number_p(x) && k > 0) {
+        char *again = ul_num_format(x, k, rnd);
+        same = strcmp(again, quoted) == 0;
+        free(again);
+    }
+    mpfr_clear(x);
+    return same;
+}
+
+const char *ul_audit_number_lo(const ul_audit_number *n)
+{
+    return full_agrees(n->lo_full, sizeof n->lo_full, n->lo, MPFR_RNDD) ? n->lo_full : n->lo;
+}
+
+const char *ul_audit_number_hi(const ul_audit_number *n)
+{
+    return full_agrees(n->hi_full, sizeof n->hi_full, n->hi, MPFR_RNDU) ? n->hi_full : n->hi;
 }
 
 void ul_audit_number_set(ul_audit_number *n, const char *key, const char *label,
@@ -247,6 +305,8 @@ void ul_audit_number_set_integer(ul_audit_number *n, const char *key, const char
     copy_text(n->label, sizeof n->label, label);
     snprintf(n->lo, sizeof n->lo, "%lu", value);
     snprintf(n->hi, sizeof n->hi, "%lu", value);
+    snprintf(n->lo_full, sizeof n->lo_full, "%lu", value);
+    snprintf(n->hi_full, sizeof n->hi_full, "%lu", value);
 }
 
 /* Ends an explanation that had to leave a sentence out; ul_audit_explain
@@ -349,7 +409,8 @@ ul_verdict ul_audit_compare(ul_audit_report *rep, const char *key, const char *l
      * hold them with the claim */
     size_t fixed = (size_t)snprintf(NULL, 0, MARGIN_FORMAT, key, claimed, key, "", "", says);
     char *lo, *hi;
-    format_fitting(guarantee, digits, SIZE_MAX, fixed, sizeof rep->margin - 1, &lo, &hi);
+    format_fitting(guarantee, digits, SIZE_MAX, fixed, sizeof rep->margin - 1, &fitted_quoted, &lo,
+                   &hi);
     snprintf(rep->margin, sizeof rep->margin, MARGIN_FORMAT, key, claimed, key, lo, hi, says);
     free(lo);
     free(hi);

@@ -42,14 +42,18 @@ int ul_verdict_exit_code(ul_verdict v);
 /* The largest --digits the CLI accepts (src/cli/args.c: 1 to 5000). */
 #define UL_AUDIT_MAX_DIGITS 5000
 
-/* Room for one printed number.  It should be UL_AUDIT_MAX_DIGITS + 64 (sign,
- * digits, point, "e", exponent sign and digits, NUL), but the handlers write
- * lo and hi into fixed buffers of their own (margin: 512 bytes, copied into
- * 512- and 1100-byte buffers in audit_koloskova.c), so it stays 96 until those
- * are sized from these fields.  A number that does not fit is printed with
- * fewer digits, still rounded outward, never cut (ul_audit_number_set), and
- * ul_audit() then says so in the explanation. */
+/* Room for one number as the handlers quote it in sentences (margin,
+ * explanation, ...): they write lo and hi into fixed buffers of their own
+ * (margin: 512 bytes, itself copied into 512- and 1100-byte buffers in
+ * audit_koloskova.c), so these stay 96 bytes until those are sized from the
+ * report's fields.  A number that does not fit is quoted with fewer digits,
+ * still rounded outward, never cut. */
 #define UL_AUDIT_NUMBER_CHARS 96
+
+/* Room for one number at UL_AUDIT_MAX_DIGITS significant digits: sign,
+ * digits, point, "e", exponent sign and digits (up to 40: log-form values),
+ * NUL, with slack. */
+#define UL_AUDIT_FULL_CHARS (UL_AUDIT_MAX_DIGITS + 64)
 
 /* Room for the free text around the numbers of one report field: the
  * certificate's own decimals (each at most UL_JSON_MAX_NUMBER_CHARS
@@ -63,9 +67,22 @@ int ul_verdict_exit_code(ul_verdict v);
 typedef struct {
     const char *key;
     char label[UL_JSON_MAX_NUMBER_CHARS + 256];
+    /* the bounds as handlers quote them (at most 95 characters: fewer
+     * digits than asked when needed, rounded outward) */
     char lo[UL_AUDIT_NUMBER_CHARS];
     char hi[UL_AUDIT_NUMBER_CHARS];
+    /* the same bounds at the digits asked, written only by the helpers
+     * below; report.c prints them (ul_audit_number_lo/_hi) when they agree
+     * with lo/hi, i.e. when no handler has written lo/hi directly since */
+    char lo_full[UL_AUDIT_FULL_CHARS];
+    char hi_full[UL_AUDIT_FULL_CHARS];
 } ul_audit_number;
+
+/* The bound to print: lo_full (hi_full) when it is a string that rounds, at
+ * the digits of lo (hi) and in its direction, to exactly lo (hi), else lo
+ * (hi) itself. */
+const char *ul_audit_number_lo(const ul_audit_number *n);
+const char *ul_audit_number_hi(const ul_audit_number *n);
 
 #define UL_AUDIT_MAX_NUMBERS 6
 

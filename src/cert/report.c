@@ -77,9 +77,9 @@ __attribute__((format(printf, 1, 2))) static char *text_of(const char *fmt, ...)
 
 static void number_text(FILE *f, const ul_audit_number *n, int indent)
 {
-    char *text = strcmp(n->lo, n->hi) == 0
-                     ? text_of("%s = %s  (%s)", n->key, n->lo, n->label)
-                     : text_of("%s in [%s, %s]  (%s)", n->key, n->lo, n->hi, n->label);
+    const char *lo = ul_audit_number_lo(n), *hi = ul_audit_number_hi(n);
+    char *text = strcmp(lo, hi) == 0 ? text_of("%s = %s  (%s)", n->key, lo, n->label)
+                                     : text_of("%s in [%s, %s]  (%s)", n->key, lo, hi, n->label);
     fprintf(f, "%*s", indent, "");
     put_wrapped(f, text, indent + 4);
     free(text);
@@ -170,8 +170,8 @@ static json_object *number_json(const ul_audit_number *n)
     json_object *o = json_object_new_object();
     json_object_object_add(o, "key", json_object_new_string(n->key));
     json_object_object_add(o, "label", json_object_new_string(n->label));
-    json_object_object_add(o, "lo", json_object_new_string(n->lo));
-    json_object_object_add(o, "hi", json_object_new_string(n->hi));
+    json_object_object_add(o, "lo", json_object_new_string(ul_audit_number_lo(n)));
+    json_object_object_add(o, "hi", json_object_new_string(ul_audit_number_hi(n)));
     return o;
 }
 
