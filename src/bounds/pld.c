@@ -1712,13 +1712,14 @@ static void psi_up(mpfr_ptr out, double d, const hoeffding *hf)
     mpfr_add(a, a, hf->mu_up, MPFR_RNDU);
     mpfr_d_sub(a, s1, a, MPFR_RNDD);
     mpfr_sqrt(b, hf->v_up, MPFR_RNDU);
-    if (mpfr_sgn(a) >= 0)
+    if (mpfr_sgn(a) >= 0) {
         mpfr_div(a, a, b, MPFR_RNDD); /* a lower argument: a larger Q */
-    else
-        mpfr_set_inf(a, -1); /* Q ≤ 1 */
-    mpfi_set_fr(z, a);
-    ul_num_q(z, z);
-    mpfr_set(b, &z->right, MPFR_RNDU);
+        mpfi_set_fr(z, a);
+        ul_num_q(z, z);
+        mpfr_set(b, &z->right, MPFR_RNDU);
+    } else {
+        mpfr_set_ui(b, 1, MPFR_RNDU); /* Q ≤ 1 */
+    }
     mpfi_clear(z);
     mpfr_add(a, hf->mu_up, hf->v_up, MPFR_RNDU);
     mpfr_mul_2ui(a, a, 1, MPFR_RNDU);
