@@ -178,7 +178,7 @@
 #include "num/gauss_tail.h"
 
 #define SUM_BLOCK 256         /* B of §3(e) */
-#define LAMBDA_COUNT 97       /* Chernoff exponents tried: 2^((j−48)/4)/σ */
+#define LAMBDA_COUNT 49       /* Chernoff exponents tried: 2^((j−24)/2)/σ */
 #define MAX_ROUNDS 10         /* evaluations of the automatic grid / precision loop */
 #define INPUT_PREC 128        /* precision of the input enclosures */
 #define BUDGET_PREC 128       /* precision of the budget arithmetic */
@@ -1156,7 +1156,7 @@ static ul_status choose_window(window *w, disc *ds, size_t nd, double h, double 
     double lam[LAMBDA_COUNT], cgf_up[LAMBDA_COUNT], cgf_dn[LAMBDA_COUNT];
     double x_up = INFINITY, y_lo = -INFINITY, log_tau = log(tau_w);
     for (int j = 0; j < LAMBDA_COUNT; j++) {
-        lam[j] = pow(2.0, (j - 48) / 4.0) / sigma;
+        lam[j] = pow(2.0, (j - 24) / 2.0) / sigma;
         cgf_up[j] = cgf_dn[j] = 0;
         for (size_t i = 0; i < nd; i++) {
             cgf_up[j] += (double)ds[i].steps * log_mgf_d(&ds[i], lam[j], true, h);

@@ -71,21 +71,22 @@ static void cos_sin(long double *c, long double *s, mpfr_ptr x, mpfr_ptr y, size
         mpfr_init2(y, LDBL_MANT_DIG);                                                   \
         for (size_t b = 0; ok && b < B; b++)                                            \
             cos_sin(&fc[b], &fs[b], x, y, b, N);                                        \
-        for (size_t a = 0; ok && a * B < H; a++) {                                      \
+        for (size_t a = 0; ok && a * B < H; a++) { /* ω^j into im/re[H + j] */        \
             long double cc, cs;                                                         \
             cos_sin(&cc, &cs, x, y, a * B, N);                                          \
             for (size_t b = 0; b < B && a * B + b < H; b++) {                           \
                 long double pr = cc * fc[b] - cs * fs[b], pi = cc * fs[b] + cs * fc[b]; \
-                size_t j = a * B + b;                                                   \
-                /* ω_N^j = ω_len^k for every stage len = 2·half with j = k·N/len */    \
-                for (size_t half = H; half >= 1; half >>= 1) {                          \
-                    if (j % (H / half) == 0) {                                          \
-                        re[half + j / (H / half)] = (REAL)pr;                           \
-                        im[half + j / (H / half)] = (REAL)-pi;                          \
-                    }                                                                   \
-                }                                                                       \
+                re[H + a * B + b] = (REAL)pr;                                           \
+                im[H + a * B + b] = (REAL)-pi;                                          \
             }                                                                           \
         }                                                                               \
+        /* stage len = 2·half uses ω_len^k = ω_N^{k·H/half}: every other entry of   \
+         * the stage above (the same values, copied) */                                \
+        for (size_t half = H / 2; ok && half >= 1; half >>= 1)                          \
+            for (size_t k = 0; k < half; k++) {                                         \
+                re[half + k] = re[2 * half + 2 * k];                                    \
+                im[half + k] = im[2 * half + 2 * k];                                    \
+            }                                                                           \
         mpfr_clears(x, y, (mpfr_ptr)0);                                                 \
         free(fc);                                                                       \
         free(fs);                                                                       \
