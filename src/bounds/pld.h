@@ -10,7 +10,9 @@
  *     δ(ε) = E_{e^ε}(P ‖ Q) = E[(1 − e^{ε−L})₊] + P[L = +∞].
  *
  * Composition adds independent losses, so the composed PLD is the convolution
- * of the per-step PLDs (computed here by FFT).  Mechanisms (r = Δ/σ, the
+ * of the per-step PLDs (computed here by FFT: pld_fft.h, a radix-2 FFT whose
+ * error bound is proven for the algorithm run, binary powering in the
+ * frequency domain, so T = 10^6 costs ~20 squarings and two transforms).  Mechanisms (r = Δ/σ, the
  * sensitivity in units of the noise standard deviation, as in gaussian.h):
  *
  *   - Gaussian: P = N(0,1), Q = N(r,1); L ~ N(r²/2, r²); δ(ε) = θ_{e^ε}(r).
@@ -26,11 +28,12 @@
  *     times; the composition is the product of their Fourier transforms).
  *
  * Guarantee: on UL_OK and UL_ECAP, delta_lo ≤ δ(ε) ≤ delta_hi, where δ(ε) is
- * the true hockey-stick divergence of the composition.  The upper end
- * accounts for the grid (pessimistic discretisation), the truncated tails
- * and an explicit a-priori bound on the FFT's floating-point rounding; the
- * argument, with its sources and the one assumption that is not a theorem
- * (a constant for FFTW's algorithms, see pld.c), is at the top of pld.c.
+ * the true hockey-stick divergence of the composition.  The grid is the
+ * "connect the dots" discretisation (a dominating pair: the upper end), with
+ * a proven second-order bound on its excess (the lower end); both ends
+ * account for the truncated tails and an a-priori bound on the FFT's
+ * floating-point rounding (Higham Thm 24.2 for the FFT actually run; no
+ * assumed constant).  The argument, with its sources, is at the top of pld.c.
  * UL_ECAP means the bracket is sound but wider than rel_width asked; the
  * message says what limited it (grid size, or FFT rounding: δ below what
  * FFT composition resolves).  A wrong small δ is never returned: when the
@@ -40,9 +43,8 @@
  * the parameter as the CLI would: r, q, steps, eps, grid-step, rel-width,
  * tail-bound, max-points (mechanism[i].r … for ul_pld_compose lists).
  *
- * FFTW's planner is not reentrant: call these functions from one thread at
- * a time.  Each call releases FFTW's internal state (fftw_cleanup) before
- * returning.
+ * Not reentrant (the FFT's twiddle table is cached per process, see
+ * pld_fft.h): call these functions from one thread at a time.
  */
 #ifndef UL_BOUNDS_PLD_H
 #define UL_BOUNDS_PLD_H
@@ -63,8 +65,8 @@ typedef enum {
 
 typedef enum {
     UL_PLD_FFT_AUTO = 0,    /* double; long double when double rounding dominates */
-    UL_PLD_FFT_DOUBLE,      /* fftw3 only */
-    UL_PLD_FFT_LONG_DOUBLE, /* fftw3l only */
+    UL_PLD_FFT_DOUBLE,      /* double only */
+    UL_PLD_FFT_LONG_DOUBLE, /* x87 long double only */
 } ul_pld_fft;
 
 typedef struct {
@@ -77,8 +79,10 @@ typedef struct {
 } ul_pld_options;
 
 /* Fills opt with the defaults: automatic grid for rel_width 1e-3,
- * automatic tails, max_points 2^24 (about 270 MB in double, 540 MB in long
- * double at that length), automatic FFT precision, add/remove adjacency.
+ * automatic tails, max_points 2^24 (at that length, complex work arrays of
+ * 256 MB in double — 512 MB with several mechanisms — plus a 256 MB twiddle
+ * table; twice that in long double), automatic FFT precision, add/remove
+ * adjacency.
  * Passing opt = NULL to the functions below means these defaults. */
 void ul_pld_options_default(ul_pld_options *opt);
 
@@ -99,8 +103,8 @@ typedef struct {
     int fft_bits;              /* mantissa bits of the FFT arithmetic: 53, or 64 (long double) */
     int rounds;                /* evaluations done (automatic grid / precision) */
     ul_pld_adjacency direction;   /* UL_PLD_ADD or UL_PLD_REMOVE */
-    double delta_pessimistic;  /* the pessimistic sum before the error budget */
-    double delta_optimistic;   /* the optimistic sum before the error budget */
+    double delta_pessimistic;  /* the CTD (dominating) sum before the error budget */
+    double delta_optimistic;   /* that sum minus the CTD excess bound (pld.c §1) */
     double discretisation_gap; /* delta_pessimistic − delta_optimistic */
     double tail_mass;          /* mass at +∞ after composition + window tails, added to hi */
     double rounding;           /* a-priori FFT + summation rounding bound added to hi */
