@@ -486,7 +486,7 @@ static void check_audit(const audit_case *c)
  * output-perturbation and dp-sgd-group take seconds at 1000 digits. */
 static const audit_case AUDITS[] = {
     {"audits/gaussian-float32-zero.json", DIGITS_MAX, NULL},
-    {"audits/output-perturbation-classic-eps10.json", DIGITS_INVERSE, NULL},
+    {"audits/output-perturbation-classic-eps1.json", DIGITS_INVERSE, NULL},
     {"audits/rdp-curve-sgm-double-rounding.json", DIGITS_MAX, NULL},
     {"audits/langevin-nonconvex-printed-rate-overclaims.json", DIGITS_MAX, NULL},
     {"audits/noisy-gd-thm43-printed-composition-overclaims.json", DIGITS_MAX, NULL},
