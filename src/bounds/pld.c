@@ -2365,6 +2365,7 @@ ul_status ul_pld_compose(const ul_pld_mechanism *mechanisms, size_t count, const
     for (size_t i = 0; i < nread; i++)
         mech_clear(&ms[i]);
     free(ms);
+    ul_pld_fft_release(); /* the twiddle cache lives for one call (its rounds) */
     return st;
 }
 

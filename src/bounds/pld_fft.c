@@ -1,4 +1,4 @@
-/* src/bounds/pld_fft.c — radix-2 FFT with correctly rounded twiddles (see pld_fft.h).
+/* src/bounds/pld_fft.c — radix-2 FFT with twiddles proven within μ (see pld_fft.h).
  *
  * The butterfly is the textbook one, y_a = x_a + ω·x_b, y_b = x_a − ω·x_b,
  * with the complex product computed by the 4-multiplication formula; each
@@ -8,12 +8,12 @@
  * butterflies with conjugated twiddles: that is bit for bit conj(F conj(x))
  * (negation is exact and fl(a − b) = −fl(b − a)), so Thm 24.2 covers it.
  *
- * Twiddles: for N ≥ 8, cos and sin of 2πj/N for 0 ≤ j ≤ N/8 come from
- * mpfr_cosu / mpfr_sinu at the format's precision, round to nearest
- * (correctly rounded, MPFR 4.2 manual §5.7); the rest of [0, N/2) is exact
- * reflections of those values (cos(π/2 − a) = sin a; cos(π/2 + a) = −sin a,
- * sin(π/2 + a) = cos a), which are the correctly rounded values of the
- * reflected angles because round-to-nearest is symmetric.
+ * Twiddles (pld_fft.h for the bound μ): ω^{aB} and ω^b from mpfr_cosu /
+ * mpfr_sinu at long double precision, round to nearest (correctly rounded,
+ * MPFR 4.2 manual §5.7), multiplied in long double by the 4-multiplication
+ * formula.  The table is stage-major (entry half + k is ω_{2·half}^k): each
+ * stage's entries are copies of every other entry of the stage above, the
+ * same numbers the top stage uses for those angles.
  */
 #include "bounds/pld_fft.h"
 

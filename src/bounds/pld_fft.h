@@ -4,10 +4,15 @@
  * reversal P_N, then t = log2 N butterfly stages A_1 … A_t, F_N = A_t⋯A_1·P_N;
  * Higham, "Accuracy and Stability of Numerical Algorithms", 2nd ed., SIAM
  * 2002, §24.1) in double or x87 long double, complex data in split arrays.
- * Every twiddle factor ω^j = e^{−2πij/N} has its real and imaginary parts
- * correctly rounded to the working format (mpfr_cosu / mpfr_sinu, MPFR ≥
- * 4.2, round to nearest), so |ŵ − ω^j| ≤ u·|ω^j| = u: Higham's (24.5) holds
- * with μ = u.  Higham Thm 24.2 then gives, for the algorithm run here,
+ * Every twiddle factor ω^j = e^{−2πij/N}, j = aB + b (B = 2^⌈t/2⌉), is the
+ * long double product of ω^{aB} and ω^b, each with real and imaginary parts
+ * correctly rounded to long double (mpfr_cosu / mpfr_sinu, MPFR ≥ 4.2, round
+ * to nearest, so each within u_L = 2^-64 of the unit-modulus value): the
+ * product is within √2γ_2(1 + u_L)² + 2u_L + u_L² ≤ 5u_L of ω^j (Higham
+ * Lemma 3.5 for the complex product), and rounding it to double adds at most
+ * u(1 + 5u_L).  So Higham's (24.5) holds with μ = 5u_L (long double) or
+ * μ = u + 6u_L (double).  Higham Thm 24.2 then gives, for the algorithm run
+ * here,
  *
  *     ‖fl(F_N x) − F_N x‖₂ ≤ γ·‖F_N x‖₂,   γ = tη/(1 − tη),
  *     η = μ + γ_4(√2 + μ),  γ_4 = 4u/(1 − 4u),
@@ -17,7 +22,8 @@
  * ul_pld_fft_gamma returns that γ rounded up.
  *
  * The twiddles of the largest length used so far are cached per format and
- * reused (by stride) for shorter lengths; ul_pld_fft_release frees them.
+ * serve every shorter length (stage-major table); ul_pld_fft_release frees
+ * them (ul_pld_compose does so before returning).
  * Not reentrant: one thread at a time (as the rest of pld.c).
  */
 #ifndef UL_BOUNDS_PLD_FFT_H
@@ -33,7 +39,7 @@
 bool ul_pld_fft_d(double *re, double *im, size_t N, bool inverse);
 bool ul_pld_fft_l(long double *re, long double *im, size_t N, bool inverse);
 
-/* g ≥ γ of Higham Thm 24.2 for length N and mant-bit arithmetic (μ = u). */
+/* g ≥ γ of Higham Thm 24.2 for length N and mant-bit arithmetic (μ above). */
 void ul_pld_fft_gamma(mpfr_ptr g, size_t N, int mant);
 
 /* Frees the cached twiddle tables. */
