@@ -85,7 +85,10 @@ ULFUZZ_SEED_DIR=$seeds/checkpoint "$build/fuzz_checkpoint" -runs=0 >/dev/null 2>
 dict() { # $1: output; the rest: files
     out=$1; shift
     grep -ohE '"[A-Za-z_][A-Za-z0-9_.+-]{0,40}"' "$@" | sort -u | sed 's/"/\\"/g; s/.*/"&"/' >"$out"
+    # structure, and numbers at the edges: exact-arithmetic limits (10^+-20000),
+    # beyond doubles (1e-400, 1e400), subnormal, zero, negative
     printf '"{}"\n"[]"\n"null"\n"true"\n"false"\n"1e-20001"\n"1e20001"\n"-0"\n"0.5"\n' >>"$out"
+    printf '"1e-400"\n"1e400"\n"4.9e-324"\n"0"\n"-1"\n"1e-19999"\n' >>"$out"
 }
 dict "$build/dict/cert.dict" audits/*.json tests/data/certs/good/*.json
 cp "$build/dict/cert.dict" "$build/dict/calibrate.dict"
