@@ -899,7 +899,7 @@ static ul_verdict lg_dp_sc(const lg_input *in, const ul_num_precision *want, ul_
                  "step(s) (certified lower bound of the minimum over alpha); at alpha = %s the "
                  "bound is in [%s, %s]",
                  in->eps, in->K, alpha, rep->recomputed.lo, rep->recomputed.hi);
-        ul_audit_number n;
+        ul_audit_number n = {0};
         if (st == UL_OK) {
             ul_audit_number_set_integer(&n, "steps_needed",
                                         "least K reaching the claim at this sigma", Kstar);
@@ -993,7 +993,7 @@ static void lg_explain_reach(const lg_input *in, ul_audit_report *rep)
     }
     char e2[512];
     unsigned long Kstar;
-    ul_audit_number n;
+    ul_audit_number n = {0};
     if (lg_general_least_k(in, in->sigma, in->eps, &Kstar, e2, sizeof e2) == UL_OK) {
         ul_audit_number_set_integer(&n, "steps_needed",
                                     in->n_req > 1 ? "least K of the last request reaching the "
@@ -1275,7 +1275,7 @@ static ul_verdict lg_renyi_claim(const lg_input *in, const ul_num_precision *w,
     ul_num_value_init(&o, 64);
     if (lg_renyi(in, cites ? in->rate : UL_VARIANT_PRINTED,
                  cites ? in->eps0_form : UL_VARIANT_PRINTED, w, &o, NULL, e2, sizeof e2) == UL_OK) {
-        ul_audit_number on;
+        ul_audit_number on = {0};
         ul_audit_number_set(&on, "renyi_value", "Renyi eps with the printed forms", &o, w->digits);
         ul_audit_explain(rep,
                          "The printed forms%s (a known error, spec/langevin.md 9 items 1-3) "
@@ -1820,7 +1820,7 @@ static ul_status d2d_audit(const ul_cert *c, const ul_num_precision *want, ul_au
     ul_pre_state all = explain_pre(rep);
     if (all == UL_PRE_FAILS) {
         rep->verdict = UL_VERDICT_INVALID;
-        ul_audit_number n;
+        ul_audit_number n = {0};
         if (have_I && in.I < Imin) {
             ul_audit_number_set_integer(&n, "I_needed", "least I meeting (87)", Imin);
             ul_audit_add_reach(rep, &n);
@@ -1865,7 +1865,7 @@ static ul_status d2d_audit(const ul_cert *c, const ul_num_precision *want, ul_au
                          in.sigma, rep->recomputed.hi, in.m2 ? "Thm M.2 sigma" : "Thm M.1 sigma",
                          in.pb.eps, in.pb.delta, in.I);
     } else if (v == UL_VERDICT_UNSUPPORTED) {
-        ul_audit_number n;
+        ul_audit_number n = {0};
         ul_audit_number_set(&n, "sigma_needed", "noise std the theorem needs at this I", &need,
                             digits);
         ul_audit_add_reach(rep, &n);
