@@ -102,6 +102,7 @@ test-asan:
 # MPFR's %R conversions to them, which clang's -Wformat flags: warnings here.
 CLANG_SAN_CFLAGS = -Wno-error=format -Wno-error=format-invalid-specifier -Wno-error=format-extra-args
 test-clang-san:
+	@tools/fuzz-deps.sh
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	    LSAN_OPTIONS=suppressions=$(abspath tools/lsan.supp) \
 	    $(MAKE) CC=clang BUILD=build-clang SAN=1 CFLAGS="$(CLANG_SAN_CFLAGS)" test
@@ -110,7 +111,8 @@ test-clang-san:
 # library built with clang -fsanitize=fuzzer-no-link,address,undefined in
 # build-fuzz/, seed corpora from audits/, examples/ and tests/data/
 # (tools/fuzz-seeds.sh), each harness run FUZZ_SECONDS (tools/fuzz-run.sh).
-# FUZZ=cert (or a list) runs only those harnesses.
+# FUZZ=cert (or a list) runs only those harnesses.  Clang and libFuzzer are
+# installed by tools/fuzz-deps.sh when missing (Debian packages, apt-get).
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD   = build-fuzz
 FUZZ_NAMES   = $(patsubst fuzz/fuzz_%.c,%,$(wildcard fuzz/fuzz_*.c))
@@ -120,6 +122,7 @@ fuzz: fuzz-build
 	@tools/fuzz-run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ)
 
 fuzz-build:
+	@tools/fuzz-deps.sh
 	$(MAKE) CC=clang BUILD=$(FUZZ_BUILD) SAN=1 CFLAGS=-fsanitize=fuzzer-no-link fuzz-bins
 
 fuzz-bins: $(FUZZ_NAMES:%=$(BUILD)/fuzz_%)
