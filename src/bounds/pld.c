@@ -589,7 +589,8 @@ static void mass_ctx_clear(mass_ctx *c)
  * upward-rounded MPFR at 32 bits.  N and j are chosen in doubles (any
  * choice is valid).  This is what makes fine grids affordable: mpfr_erfc
  * costs 50–500 µs in the tails, this a few µs. */
-static bool normal_mass_series(mpfi_ptr out, mpfi_srcptr A, mpfi_srcptr D, const mass_ctx *cx)
+static bool normal_mass_series_phi(mpfi_ptr out, mpfi_srcptr A, mpfi_srcptr D,
+                                   mpfi_srcptr phiA, const mass_ctx *cx)
 {
     mpfr_prec_t p = cx->p;
     mpfr_t mag;
@@ -666,13 +667,17 @@ static bool normal_mass_series(mpfi_ptr out, mpfi_srcptr A, mpfi_srcptr D, const
     mpfi_interv_fr(term, t, y);
     mpfi_add(sum, sum, term);
     mpfr_clears(y, t, (mpfr_ptr)0);
-    /* φ(A) = e^{−A²/2}/√(2π) */
-    mpfi_sqr(term, A);
-    mpfi_div_2ui(term, term, 1);
-    mpfi_neg(term, term);
-    mpfi_exp(term, term);
-    mpfi_mul(term, term, cx->inv_sqrt_2pi);
-    mpfi_mul(out, sum, term);
+    /* φ(A) = e^{−A²/2}/√(2π), or the enclosure the caller has */
+    if (phiA != NULL) {
+        mpfi_mul(out, sum, phiA);
+    } else {
+        mpfi_sqr(term, A);
+        mpfi_div_2ui(term, term, 1);
+        mpfi_neg(term, term);
+        mpfi_exp(term, term);
+        mpfi_mul(term, term, cx->inv_sqrt_2pi);
+        mpfi_mul(out, sum, term);
+    }
     mpfi_clear(c_prev);
     mpfi_clear(c);
     mpfi_clear(c_next);
@@ -680,6 +685,12 @@ static bool normal_mass_series(mpfi_ptr out, mpfi_srcptr A, mpfi_srcptr D, const
     mpfi_clear(sum);
     mpfi_clear(term);
     return true;
+}
+
+/* The same with φ(A) computed here. */
+static bool normal_mass_series(mpfi_ptr out, mpfi_srcptr A, mpfi_srcptr D, const mass_ctx *cx)
+{
+    return normal_mass_series_phi(out, A, D, NULL, cx);
 }
 
 /* A grid point in the noise space: x encloses the noise value where the loss
@@ -798,15 +809,20 @@ static void bin_pq(mpfi_ptr P, mpfi_ptr Q, const mech *m, const endpoint *prev,
 /* The connect-the-dots split of one bin (§1): the atom at ℓ ∈ (ℓ_{k−1}, ℓ_k]
  * goes to ℓ_{k−1} and ℓ_k with P-masses a + b = P and Q-masses
  * a·e^{−ℓ_{k−1}} + b·e^{−ℓ_k} = Q, i.e. b = (P·e^h − Q·e^{ℓ_k})/(e^h − 1),
- * a = P − b.  eh ⊇ e^h, ehm1 ⊇ e^h − 1; both clamped to [0, P]. */
+ * a = P − b.  elk ⊇ e^{ℓ_k} (NULL: computed), eh ⊇ e^h, ehm1 ⊇ e^h − 1;
+ * both clamped to [0, P]. */
 static void ctd_split(mpfi_ptr a, mpfi_ptr b, mpfi_srcptr P, mpfi_srcptr Q, mpfr_srcptr loss,
-                      mpfi_srcptr eh, mpfi_srcptr ehm1, mpfr_prec_t p)
+                      mpfi_srcptr elk, mpfi_srcptr eh, mpfi_srcptr ehm1, mpfr_prec_t p)
 {
     mpfi_t t, zero_p;
     mpfi_init2(t, p);
     mpfi_init2(zero_p, p);
-    mpfi_set_fr(t, loss);
-    mpfi_exp(t, t);
+    if (elk != NULL) {
+        mpfi_set(t, elk); /* e^{ℓ_k}, carried by the caller */
+    } else {
+        mpfi_set_fr(t, loss);
+        mpfi_exp(t, t);
+    }
     mpfi_mul(t, t, Q);
     mpfi_mul(b, P, eh);
     mpfi_sub(b, b, t);
@@ -827,36 +843,100 @@ static void ctd_split(mpfi_ptr a, mpfi_ptr b, mpfi_srcptr P, mpfi_srcptr Q, mpfr
 /* The precision of the mass enclosures.  Gaussian: the bin width h/r is
  * one enclosure shared by all bins and the endpoints are (ℓ − r²/2)/r, so
  * p bits give masses to about 2^-(p−6) relative; the split (ctd_split)
- * loses log2(1/h) of them to cancellation, so p = 72 + log2(1/h) keeps the
- * atoms within RHO0 of their enclosures.  Subsampled: the width is a
+ * loses log2(1/h) of them to cancellation and the recurrences of gauss_rec
+ * up to 2·log2 n, so p = 72 + log2(1/h) + log2 n keeps the atoms within
+ * RHO0 of their enclosures for n ≤ 2^24.  Subsampled: the width is a
  * difference of endpoints x(ℓ), losing up to log2(|x|/width) bits, so 80
  * bits plus log2 n. */
 static mpfr_prec_t disc_precision(const mech *m, size_t n, double h)
 {
     mpfr_prec_t p = 72 + (mpfr_prec_t)fmax(0, ceil(-log2(h)));
-    if (m->subsampled) {
+    if (m->subsampled)
         p += 16;
-        for (size_t s = n; s > 1; s >>= 1)
-            p++;
-    }
+    /* subsampled: endpoint cancellation; Gaussian: the recurrences of
+     * gauss_rec, whose relative widths grow like k²·2^-p */
+    for (size_t s = n; s > 1; s >>= 1)
+        p++;
     return p;
 }
 
-/* P and Q of the bin after prev (bin_pq), the Gaussian by one series each
- * over the shared width h/r when it converges. */
-static void bin_pq_fast(mpfi_ptr P, mpfi_ptr Q, const mech *m, const endpoint *prev,
-                        const endpoint *cur, mpfi_srcptr width, const mass_ctx *cx)
+/* Enclosures carried from bin to bin for the Gaussian, x_k = (ℓ_k − r²/2)/r,
+ * w = h/r: φ(x_{k−1}); ρ = e^{−x_{k−1}w − w²/2}, so φ(x_k) = φ(x_{k−1})·ρ and
+ * the next ρ is ρ·e^{−w²}; e^{−ℓ_{k−1}}, so φ(x_{k−1} + r) = φ(x_{k−1})·e^{−ℓ_{k−1}}
+ * (x r + r²/2 = ℓ), and e^{ℓ_k} = 1/(e^{−ℓ_{k−1}}·e^{−h}).  Products of
+ * enclosures enclose the products: three multiplications replace three
+ * exponentials per bin. */
+typedef struct {
+    mpfi_t phi, rho, c, eml, emh, elk, t;
+} gauss_rec;
+
+static void gauss_rec_init(gauss_rec *g, const mech *m, mpfi_srcptr x0, mpfr_srcptr loss0,
+                           mpfi_srcptr width, double h, const mass_ctx *cx)
 {
-    if (!m->subsampled && normal_mass_series(P, prev->x, width, cx)) {
+    mpfi_ptr v[] = {g->phi, g->rho, g->c, g->eml, g->emh, g->elk, g->t};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+        mpfi_init2(v[i], cx->p);
+    (void)m;
+    mpfi_sqr(g->t, x0); /* φ(x_0) = e^{−x_0²/2}/√(2π) */
+    mpfi_div_2ui(g->t, g->t, 1);
+    mpfi_neg(g->t, g->t);
+    mpfi_exp(g->phi, g->t);
+    mpfi_mul(g->phi, g->phi, cx->inv_sqrt_2pi);
+    mpfi_sqr(g->c, width); /* w² */
+    mpfi_div_2ui(g->t, g->c, 1);
+    mpfi_mul(g->rho, x0, width);
+    mpfi_add(g->rho, g->rho, g->t);
+    mpfi_neg(g->rho, g->rho);
+    mpfi_exp(g->rho, g->rho);
+    mpfi_neg(g->c, g->c);
+    mpfi_exp(g->c, g->c);
+    mpfi_set_fr(g->eml, loss0);
+    mpfi_neg(g->eml, g->eml);
+    mpfi_exp(g->eml, g->eml);
+    mpfi_set_d(g->emh, -h); /* exact */
+    mpfi_exp(g->emh, g->emh);
+}
+
+static void gauss_rec_clear(gauss_rec *g)
+{
+    mpfi_ptr v[] = {g->phi, g->rho, g->c, g->eml, g->emh, g->elk, g->t};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+        mpfi_clear(v[i]);
+}
+
+/* Moves the recurrence from bin k to bin k + 1. */
+static void gauss_rec_step(gauss_rec *g)
+{
+    mpfi_mul(g->phi, g->phi, g->rho);
+    mpfi_mul(g->rho, g->rho, g->c);
+    mpfi_mul(g->eml, g->eml, g->emh);
+}
+
+/* P and Q of the bin after prev (bin_pq); the Gaussian (g != NULL) by one
+ * series each over the shared width h/r with φ from the recurrence, when the
+ * series converges.  Sets g->elk ⊇ e^{ℓ_k} and returns it (NULL without g). */
+static mpfi_srcptr bin_pq_fast(mpfi_ptr P, mpfi_ptr Q, const mech *m, const endpoint *prev,
+                               const endpoint *cur, mpfi_srcptr width, gauss_rec *g,
+                               const mass_ctx *cx)
+{
+    if (g == NULL) {
+        bin_pq(P, Q, m, prev, cur, cx);
+        return NULL;
+    }
+    mpfi_mul(g->elk, g->eml, g->emh);
+    mpfi_ui_div(g->elk, 1, g->elk);
+    bool ok = normal_mass_series_phi(P, prev->x, width, g->phi, cx);
+    if (ok) {
         mpfi_t xr;
         mpfi_init2(xr, cx->p);
         mpfi_add(xr, prev->x, m->r);
-        bool ok = normal_mass_series(Q, xr, width, cx);
+        mpfi_mul(g->t, g->phi, g->eml); /* φ(x_{k−1} + r) */
+        ok = normal_mass_series_phi(Q, xr, width, g->t, cx);
         mpfi_clear(xr);
-        if (ok)
-            return;
     }
-    bin_pq(P, Q, m, prev, cur, cx);
+    if (!ok)
+        bin_pq(P, Q, m, prev, cur, cx);
+    return g->elk;
 }
 
 /* excess += max(0, (1 − RHO0)·stored − lower), rounded up (§1, mass_excess). */
@@ -926,12 +1006,19 @@ static ul_status discretise(disc *d, const mech *m, double h, double tau,
     loss_tail(P, m, loss, false, p);
     mpfr_set(atom_up, &P->right, MPFR_RNDU);
     endpoint_at(&e[0], m, loss, p);
+    gauss_rec g, *gp = NULL;
+    if (!m->subsampled) {
+        gauss_rec_init(&g, m, e[0].x, loss, width, h, &cx);
+        gp = &g;
+    }
     for (size_t k = 1; k < n; k++) {
         endpoint *prev = &e[(k - 1) & 1], *cur = &e[k & 1];
         exact_loss(loss, klo + (double)k, h);
         endpoint_at(cur, m, loss, p);
-        bin_pq_fast(P, Q, m, prev, cur, width, &cx);
-        ctd_split(a, b, P, Q, loss, eh, ehm1, p);
+        mpfi_srcptr elk = bin_pq_fast(P, Q, m, prev, cur, width, gp, &cx);
+        ctd_split(a, b, P, Q, loss, elk, eh, ehm1, p);
+        if (gp != NULL)
+            gauss_rec_step(gp);
         mpfr_add(atom_up, atom_up, &a->right, MPFR_RNDU);
         mpfr_add(atom_lo, atom_lo, &a->left, MPFR_RNDD);
         d->pess[k - 1] = mpfr_get_d(atom_up, MPFR_RNDU);
@@ -943,6 +1030,8 @@ static ul_status discretise(disc *d, const mech *m, double h, double tau,
     }
     d->pess[n - 1] = mpfr_get_d(atom_up, MPFR_RNDU);
     add_excess(d->excess, d->pess[n - 1], atom_lo);
+    if (gp != NULL)
+        gauss_rec_clear(gp);
     /* the upper tail goes to +∞ */
     loss_tail(P, m, loss, true, p);
     mpfr_set(d->p_inf, &P->right, MPFR_RNDU);
