@@ -1007,6 +1007,10 @@ static ul_status discretise(disc *d, const mech *m, double h, double tau,
     mpfr_set(atom_up, &P->right, MPFR_RNDU);
     endpoint_at(&e[0], m, loss, p);
     gauss_rec g, *gp = NULL;
+    mpfi_t el; /* subsampled: e^{ℓ_k} by the recurrence e^{ℓ_k} = e^{ℓ_{k−1}}·e^h */
+    mpfi_init2(el, p);
+    mpfi_set_fr(el, loss);
+    mpfi_exp(el, el);
     if (!m->subsampled) {
         gauss_rec_init(&g, m, e[0].x, loss, width, h, &cx);
         gp = &g;
@@ -1016,6 +1020,10 @@ static ul_status discretise(disc *d, const mech *m, double h, double tau,
         exact_loss(loss, klo + (double)k, h);
         endpoint_at(cur, m, loss, p);
         mpfi_srcptr elk = bin_pq_fast(P, Q, m, prev, cur, width, gp, &cx);
+        if (elk == NULL) {
+            mpfi_mul(el, el, eh);
+            elk = el;
+        }
         ctd_split(a, b, P, Q, loss, elk, eh, ehm1, p);
         if (gp != NULL)
             gauss_rec_step(gp);
@@ -1032,6 +1040,7 @@ static ul_status discretise(disc *d, const mech *m, double h, double tau,
     add_excess(d->excess, d->pess[n - 1], atom_lo);
     if (gp != NULL)
         gauss_rec_clear(gp);
+    mpfi_clear(el);
     /* the upper tail goes to +∞ */
     loss_tail(P, m, loss, true, p);
     mpfr_set(d->p_inf, &P->right, MPFR_RNDU);
