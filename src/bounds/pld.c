@@ -549,10 +549,13 @@ static void array_norms(const double *x, size_t n, mpfr_ptr sum, mpfr_ptr l2)
 /* ---- bin masses without erfc ----------------------------------------------------- */
 
 /* Constants shared by the bin-mass evaluations at one precision. */
+#define SERIES_TERMS 400 /* normal_mass_series gives up beyond this */
+
 typedef struct {
     mpfr_prec_t p;
-    mpfi_t inv_sqrt_2pi; /* 1/√(2π) */
-    mpfr_t log2e_up;     /* ≥ log2(e), 32 bits */
+    mpfi_t inv_sqrt_2pi;        /* 1/√(2π) */
+    mpfr_t log2e_up;            /* ≥ log2(e), 32 bits */
+    mpfi_t inv[SERIES_TERMS + 1]; /* inv[n] ⊇ 1/(n + 1) */
 } mass_ctx;
 
 static void mass_ctx_init(mass_ctx *c, mpfr_prec_t p)
@@ -566,12 +569,19 @@ static void mass_ctx_init(mass_ctx *c, mpfr_prec_t p)
     mpfr_init2(c->log2e_up, 32);
     mpfr_const_log2(c->log2e_up, MPFR_RNDD);
     mpfr_ui_div(c->log2e_up, 1, c->log2e_up, MPFR_RNDU);
+    for (int n = 0; n <= SERIES_TERMS; n++) {
+        mpfi_init2(c->inv[n], p);
+        mpfi_set_ui(c->inv[n], (unsigned long)n + 1);
+        mpfi_ui_div(c->inv[n], 1, c->inv[n]);
+    }
 }
 
 static void mass_ctx_clear(mass_ctx *c)
 {
     mpfi_clear(c->inv_sqrt_2pi);
     mpfr_clear(c->log2e_up);
+    for (int n = 0; n <= SERIES_TERMS; n++)
+        mpfi_clear(c->inv[n]);
 }
 
 /* out ⊇ ∫_a^{a+d} φ(y) dy for every a ∈ A, d ∈ D ⊂ [0, 1] (φ the standard
@@ -607,12 +617,14 @@ static bool normal_mass_series_phi(mpfi_ptr out, mpfi_srcptr A, mpfi_srcptr D,
     }
     int e;
     frexp(dmax, &e); /* dmax < 2^e */
-    /* relative target 2^-(p+8): J ≥ d·e^{−|a|d − d²/2} (the integrand's
-     * minimum) and d ≥ 2^(e−1) (D is one narrow box) */
-    double target = (double)(e - 1) - (double)(p + 8) -
+    /* relative target 2^-(p−16) (a choice: the remainder bound is added
+     * whatever N; p carries margin for the cancellations of discretise):
+     * J ≥ d·e^{−|a|d − d²/2} (the integrand's minimum) and d ≥ 2^(e−1) (D
+     * is one narrow box) */
+    double target = (double)(e - 1) - (double)(p - 16) -
                     (amax * dmax + 0.5 * dmax * dmax) * 1.4426950408889634;
     int N = 0, j = 0;
-    for (int n = 1; n <= 400 && N == 0; n++) {
+    for (int n = 1; n <= SERIES_TERMS && N == 0; n++) {
         /* the best ρ ≈ (√(a² + 4n) − a)/2, rounded to a power of two ≥ 2^e */
         double rho = 0.5 * (sqrt(amax * amax + 4.0 * n) - amax);
         int jj = (int)floor(log2(rho) - e + 0.5);
@@ -642,12 +654,12 @@ static bool normal_mass_series_phi(mpfi_ptr out, mpfi_srcptr A, mpfi_srcptr D,
     for (int n = 1; n < N; n++) {
         mpfi_mul(dp, dp, D);
         mpfi_mul(term, c, dp);
-        mpfi_div_ui(term, term, (unsigned long)n + 1);
+        mpfi_mul(term, term, cx->inv[n]); /* ÷ (n + 1) */
         mpfi_add(sum, sum, term);
         mpfi_mul(c_next, A, c);
         mpfi_add(c_next, c_next, c_prev);
         mpfi_neg(c_next, c_next);
-        mpfi_div_ui(c_next, c_next, (unsigned long)n + 1);
+        mpfi_mul(c_next, c_next, cx->inv[n]);
         mpfi_swap(c_prev, c);
         mpfi_swap(c, c_next);
     }
