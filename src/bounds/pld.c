@@ -149,8 +149,8 @@
  *    frequency and two transforms, whatever T.
  *
  * Grid policy (automatic).  A coarse first round (about 8192 points over the
- * composed spread); then h shrinks by the square root of the ratio of the
- * width wanted to the gap measured (the CTD excess is ~ h²); the truncated
+ * composed spread); then h shrinks by the square root of the ratio of 95% of
+ * the width wanted to the gap measured (the CTD excess is ~ h²); the truncated
  * mass follows the bracket (1e-2·rel_width·lo).  A grid whose FFT would
  * exceed max_points is refused before any mass is computed.  Every round's
  * bracket is sound; the result is their intersection.
@@ -2391,7 +2391,7 @@ static ul_status drive(mech *ms, size_t nm, const char *eps_text, const ul_pld_o
                 tau = fmax(1e-300, tau * 1e-30);
                 continue;
             }
-            target_gap = 0.85 * tgt - rr.rounding - rr.tails;
+            target_gap = 0.95 * tgt - rr.rounding - rr.tails;
         }
         /* the CTD excess bound, which dominates the gap, is ~ T·h² (§1) */
         double factor = (target_gap > 0 && rr.gap > 0) ? sqrt(target_gap / rr.gap) : 1.0 / 32;
