@@ -58,9 +58,11 @@
  *    proven remainder (normal_mass_series: the recurrence comes from
  *    g′ = −(a+y)g, the remainder from a majorant series), or, for wide bins,
  *    as a difference of ul_num_q enclosures (num/gauss_tail.h).  The folded
- *    lower tail and the upper tail are single ul_num_q evaluations.  The
- *    split is evaluated in MPFI and clamped to [0, P_k] (the true a_k, b_k
- *    are there).  Each atom is stored as the upper end of its enclosure
+ *    lower tail and the upper tail are single ul_num_q evaluations.  For
+ *    the Gaussian, φ at consecutive endpoints, e^{−ℓ_k} and e^{ℓ_k} are
+ *    carried from bin to bin by interval recurrences (gauss_rec; products
+ *    of enclosures enclose the products).  The split is evaluated in MPFI
+ *    and clamped to [0, P_k] (the true a_k, b_k are there).  Each atom is stored as the upper end of its enclosure
  *    rounded up to a double (mpfr_get_d, MPFR_RNDU); since f_ε ≥ 0 and
  *    convolving nonnegative sequences is monotone, that only raises the upper
  *    bound.  For the lower one, the composition F(w) of the exact in-grid
