@@ -36,7 +36,7 @@ ALL_LDFLAGS = $(if $(filter 1,$(SAN)),-fsanitize=address$(,)undefined) $(LDFLAGS
 
 # Expanded when a recipe runs, i.e. after the dependency step has run.
 PKG_CFLAGS = $(shell pkg-config --cflags cairo)
-LIBS      = -lmpfi $(shell pkg-config --libs mpfr gmp json-c fftw3 fftw3l nettle) $(shell pkg-config --libs openblas cairo zlib) -lm
+LIBS      = -lmpfi $(shell pkg-config --libs mpfr gmp json-c nettle) $(shell pkg-config --libs openblas cairo zlib) -lm
 TEST_LIBS = $(shell pkg-config --libs criterion)
 
 LIB_SRC   = $(wildcard src/num/*.c src/bounds/*.c src/cert/*.c src/vectors/*.c src/emp/*.c)

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Exit 0 when every library ulaudit needs is visible to the compiler.
 # MPFI ships no pkg-config file on Debian, so its header is probed directly.
-pkg-config --exists gmp mpfr json-c fftw3 fftw3l criterion nettle openblas cairo zlib 2>/dev/null || exit 1
+pkg-config --exists gmp mpfr json-c criterion nettle openblas cairo zlib 2>/dev/null || exit 1
 printf '#include <mpfi.h>\nint main(void){return 0;}\n' |
     ${CC:-cc} -x c - -o /dev/null -lmpfi -lmpfr -lgmp 2>/dev/null || exit 1
 # Random123 (Philox, used by src/emp/rng.c) is header-only: probe the header.

@@ -5,7 +5,7 @@
 set -eu
 
 PACKAGES="build-essential pkg-config libgmp-dev libmpfr-dev libmpfi-dev \
-libjson-c-dev libfftw3-dev libcriterion-dev nettle-dev valgrind librandom123-dev libopenblas-dev \
+libjson-c-dev libcriterion-dev nettle-dev valgrind librandom123-dev libopenblas-dev \
 libcairo2-dev zlib1g-dev"
 
 if [ "$(id -u)" -eq 0 ]; then
