@@ -203,6 +203,19 @@ static ul_status read_object_list(const ul_cert *c, const char *object, const ul
     return ul_cert_read_object(c, object, local, n, out, err, errlen);
 }
 
+/* log of a decimal in doubles, finite even where the decimal itself is
+ * outside the double range (δ = 1e-400); a search value only. */
+static double log_decimal_d(const char *text)
+{
+    mpfr_t x;
+    mpfr_init2(x, 64);
+    mpfr_set_str(x, text, 10, MPFR_RNDN);
+    mpfr_log(x, x, MPFR_RNDN);
+    double d = mpfr_get_d(x, MPFR_RNDN);
+    mpfr_clear(x);
+    return d;
+}
+
 static const ul_cert_value *get(const ul_cert_values *v, const char *name)
 {
     const ul_cert_value *x = ul_cert_values_get(v, name);
@@ -1030,7 +1043,7 @@ static void mc_least_steps_note(const ul_kol_mc_problem *pb, const char *claim_d
         return;
     }
     if (pb->mode == UL_CONTRACTION_ADAPTIVE) {
-        double target = log(strtod(claim_delta, NULL));
+        double target = log_decimal_d(claim_delta);
         double sigma = strtod(pb->sigma[0], NULL);
         if (mc_log_delta_d(pb, sigma, REPORT_T_MAX_ADAPTIVE + REPORT_T_MAX_ADAPTIVE / 10) >
             target) {
@@ -1087,7 +1100,9 @@ static bool mc_sigma_side(const ul_kol_mc_problem *pb, const char *text, const c
  * [lo, hi] ⊇ σ* (δ_T is nonincreasing in σ).  False when not certified. */
 static bool mc_sigma_needed_adaptive(const ul_kol_mc_problem *pb, const char *delta, mpfi_ptr out)
 {
-    double target = log(strtod(delta, NULL)), lo = log(strtod(pb->sigma[0], NULL)), hi = lo;
+    double target = log_decimal_d(delta), lo = log_decimal_d(pb->sigma[0]), hi = lo;
+    if (!isfinite(target) || !isfinite(lo))
+        return false;
     for (int i = 0; i < 200 && mc_log_delta_d(pb, exp(hi), pb->steps) > target; i++)
         hi += 1;
     for (int i = 0; i < 200 && !(mc_log_delta_d(pb, exp(lo), pb->steps) > target); i++)
@@ -1106,7 +1121,10 @@ static bool mc_sigma_needed_adaptive(const ul_kol_mc_problem *pb, const char *de
         snprintf(t_hi, sizeof t_hi, "%.12e", s * (1 + w));
         /* a relative step w in σ moves log δ_T by about 2·w·|log δ| (θ depends
          * on r = D/σ): the digits that see it, and whether doubles do */
-        int digits = 3 + (int)ceil(-log10(2 * w * fabs(target)));
+        double need = ceil(-log10(2 * w * fabs(target)));
+        if (!isfinite(need) || need > 1e6)
+            return false;
+        int digits = 3 + (int)need;
         if (mc_log_delta_d(pb, strtod(t_hi, NULL), pb->steps) > target ||
             !(mc_log_delta_d(pb, strtod(t_lo, NULL), pb->steps) > target) || digits > 60)
             continue;
@@ -1806,7 +1824,7 @@ static bool largest_rho(const char *eps, const char *delta, ul_rdp_conversion co
     ul_num_value v;
     ul_num_value_init(&v, 64);
     double lo = log(rho_hi) - 60, hi = log(rho_hi), e = strtod(eps, NULL);
-    double ld = log(strtod(delta, NULL));
+    double ld = log_decimal_d(delta);
     char text[64];
     bool found = false;
     for (int it = 0; it < 80; it++) {
@@ -2386,7 +2404,7 @@ static void gc_forensics(const gc_eval *e, ul_audit_report *rep)
              "a Renyi value read as eps: the claimed eps %s is the code's Renyi target eps_R "
              "(the figures' eps labels, spec/koloskova.md 3, 4.1)",
              g->eps);
-    else if (fabs(gc_code_eps_d(strtod(er, NULL), log(strtod(g->delta, NULL))) -
+    else if (fabs(gc_code_eps_d(strtod(er, NULL), log_decimal_d(g->delta)) -
                   strtod(g->eps, NULL)) <= 1e-6 * strtod(g->eps, NULL) &&
              ul_kol_pabi_code_eps_certified(er, g->delta, &w, &ce, &gi, &nr, e2, sizeof e2) ==
                  UL_OK &&
@@ -3009,7 +3027,7 @@ static ul_status dp_stated_pair(const dp_cert *d, const ul_num_precision *want, 
     if (!d->st_delta->present || !ul_num_decimal_compare(d->st_delta->text, "0", &c0) || c0 <= 0 ||
         !ul_num_decimal_compare(d->st_delta->text, "1", &c1) || c1 >= 0)
         return UL_OK;
-    dp_search s = dp_search_of(d, DP_TO_EPS, log(strtod(d->st_delta->text, NULL)));
+    dp_search s = dp_search_of(d, DP_TO_EPS, log_decimal_d(d->st_delta->text));
     if (!dp_best_alpha(&s, pr->alpha, sizeof pr->alpha))
         return UL_OK;
     ul_status st =
@@ -3163,7 +3181,7 @@ static void dp_check_stated(const dp_state *s, ul_audit_report *rep)
              d->st_delta->path, d->st_delta->text, t);
         double k1 = (double)(d->k - 1);
         double et = strtod(d->eps, NULL) / (double)d->k;
-        double code = exp(log(strtod(d->delta, NULL)) + (et - 1) - (et * (double)d->k - 1));
+        double code = exp(log_decimal_d(d->delta) + (et - 1) - (et * (double)d->k - 1));
         if (agrees_value(d->st_delta->text, &s->split_delta) ||
             agrees_double(d->st_delta->text, code, EMULATION_SLACK))
             setf(rep->forensics, sizeof rep->forensics,

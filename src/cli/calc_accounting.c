@@ -18,6 +18,8 @@ static int read_contraction(const calc_quantity *q, const char *eps, const char 
                             const char *steps_text, const char *delta0, const char *mode_text,
                             char **r_copy, const char ***r_items, ul_contraction_problem *pb)
 {
+    *r_copy = NULL; /* the caller frees both on every path */
+    *r_items = NULL;
     long steps = 0;
     if (steps_text != NULL && (!ul_cli_read_count(steps_text, &steps) ||
                                (unsigned long)steps > UL_CONTRACTION_MAX_STEPS)) {
