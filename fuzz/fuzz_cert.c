@@ -47,6 +47,11 @@ static void check_number(const ul_audit_number *n)
     check_end(lo, n->lo, sizeof n->lo, n->key);
     check_end(hi, n->hi, sizeof n->hi, n->key);
     FUZZ_CHECK(mpfr_lessequal_p(lo, hi), "%s: lo %s > hi %s", n->key, n->lo, n->hi);
+    /* the ends as printed: every digit asked (lo_full / hi_full) or the quoted ones */
+    const char *plo = ul_audit_number_lo(n), *phi = ul_audit_number_hi(n);
+    check_end(lo, plo, plo == n->lo_full ? sizeof n->lo_full : sizeof n->lo, n->key);
+    check_end(hi, phi, phi == n->hi_full ? sizeof n->hi_full : sizeof n->hi, n->key);
+    FUZZ_CHECK(mpfr_lessequal_p(lo, hi), "%s: printed lo %s > hi %s", n->key, plo, phi);
     mpfr_clears(lo, hi, (mpfr_ptr)0);
 }
 

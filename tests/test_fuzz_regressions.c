@@ -9,12 +9,16 @@
  *   (b) a Langevin certificate with a positive L below 10^-20000 and no eta
  *       died of SIGFPE: it must be refused, exit 2, naming $.parameters.L;
  *   (c) δ = 1e-20001 was refused by output-perturbation without a JSON path
- *       and accepted by gaussian-mechanism: both methods must now agree.
+ *       and accepted by gaussian-mechanism: both methods must now agree;
+ *   (d) found by fuzz_cert: a δ below 10^(-10^100) (101 exponent digits) was
+ *       printed cut to 95 characters, another number: every printed end must
+ *       be a whole decimal, ordered, and on the right side of 0 < δ.
  *
  * Expected values are independent of the code: Q(x) = ½ erfc(x/√2) from the
  * standard normal table, and the documented mpmath value of the corpus.
  */
 #include <criterion/criterion.h>
+#include <mpfr.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -137,4 +141,36 @@ Test(fuzz_regressions, delta_below_1e_20000_read_alike_by_both_gaussian_methods)
               "output perturbation delta in [%s, %s]", op.recomputed.lo, op.recomputed.hi);
     cr_assert(strtod(gm.recomputed.lo, NULL) >= 0.1269 && strtod(gm.recomputed.hi, NULL) <= 0.1270,
               "gaussian delta in [%s, %s]", gm.recomputed.lo, gm.recomputed.hi);
+}
+
+/* ---- (d) a δ with a 101-digit exponent, printed whole ------------------------- */
+
+/* A printed end: a whole decimal (nothing left unread) that did not fill its
+ * buffer (how a cut shows). */
+static void read_whole(mpfr_ptr x, const char *text, size_t cap)
+{
+    char *end = NULL;
+    mpfr_strtofr(x, text, &end, 10, MPFR_RNDN);
+    cr_assert(end != text && *end == '\0', "'%s' is not a whole decimal", text);
+    cr_assert_lt(strlen(text), cap - 1, "'%.60s...' fills its buffer (cut?)", text);
+}
+
+Test(fuzz_regressions, delta_below_the_floor_printed_whole)
+{
+    ul_audit_report rep;
+    char err[1024] = "";
+    ul_status st =
+        audit_file(DATA "model-clipping-adaptive-floor-printed-whole.json", &rep, err, sizeof err);
+    cr_assert_eq(st, UL_OK, "%s", err);
+    const ul_audit_number *n = &rep.recomputed;
+    const char *lo = ul_audit_number_lo(n), *hi = ul_audit_number_hi(n);
+    mpfr_t a, b;
+    mpfr_inits2(64, a, b, (mpfr_ptr)0);
+    read_whole(a, lo, lo == n->lo_full ? sizeof n->lo_full : sizeof n->lo);
+    read_whole(b, hi, hi == n->hi_full ? sizeof n->hi_full : sizeof n->hi);
+    /* δ_T = δ_0 · Π θ_t with every θ_t > 0 (r = D/σ finite): δ_T > 0, so a
+     * sound enclosure has lo <= hi and hi > 0 */
+    cr_assert(mpfr_lessequal_p(a, b), "lo %s > hi %s", lo, hi);
+    cr_assert(mpfr_sgn(b) > 0, "hi %s must be above 0 < delta_T", hi);
+    mpfr_clears(a, b, (mpfr_ptr)0);
 }
