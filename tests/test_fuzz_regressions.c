@@ -12,7 +12,9 @@
  *       and accepted by gaussian-mechanism: both methods must now agree;
  *   (d) found by fuzz_cert: a δ below 10^(-10^100) (101 exponent digits) was
  *       printed cut to 95 characters, another number: every printed end must
- *       be a whole decimal, ordered, and on the right side of 0 < δ.
+ *       be a whole decimal, ordered, and on the right side of 0 < δ;
+ *   (e) an adaptive model-clipping claim δ = 1e-400 (below the double range)
+ *       made the σ search convert −inf to int (UB under clang's UBSan).
  *
  * Expected values are independent of the code: Q(x) = ½ erfc(x/√2) from the
  * standard normal table, and the documented mpmath value of the corpus.
@@ -173,4 +175,20 @@ Test(fuzz_regressions, delta_below_the_floor_printed_whole)
     cr_assert(mpfr_lessequal_p(a, b), "lo %s > hi %s", lo, hi);
     cr_assert(mpfr_sgn(b) > 0, "hi %s must be above 0 < delta_T", hi);
     mpfr_clears(a, b, (mpfr_ptr)0);
+}
+
+/* ---- (e) δ below the double range in the model-clipping σ search ------------ */
+
+Test(fuzz_regressions, model_clipping_delta_below_double_range_is_decided)
+{
+    /* δ_6 of this recursion (C2 = σ = 0.5, ε = 1) is about 2.65e-8
+     * (audits/model-clipping-cifar-r2-product.json), far above 1e-400; the
+     * first factor alone is θ_e(2) = Q(−1/2) − e·Q(3/2) = 0.69146 − 0.18160
+     * (normal table) */
+    ul_audit_report rep;
+    char err[1024] = "";
+    ul_status st =
+        audit_file(DATA "model-clipping-adaptive-delta-1e-400.json", &rep, err, sizeof err);
+    cr_assert_eq(st, UL_OK, "%s", err);
+    cr_assert_eq(rep.verdict, UL_VERDICT_UNSUPPORTED, "%s", rep.explanation);
 }
