@@ -49,6 +49,14 @@ static ul_status audit_file(const char *path, ul_audit_report *rep, char *err, s
     return st;
 }
 
+/* audit_file for a certificate the audit must accept. */
+static void audit_ok(const char *path, ul_audit_report *rep)
+{
+    char err[1024] = "";
+    ul_status st = audit_file(path, rep, err, sizeof err);
+    cr_assert_eq(st, UL_OK, "%s: %s", path, err);
+}
+
 /* ---- (a) empty objects ---------------------------------------------------- */
 
 static ul_json_doc *parse(const char *text)
@@ -87,9 +95,7 @@ Test(fuzz_regressions, empty_stated_object_in_a_certificate)
     /* θ_e(1) = Q(1/2) − e·Q(3/2) = 0.308538 − 2.718282 × 0.066807 = 0.12694
      * (normal table) ≤ 0.2: the exact profile is within the claim */
     ul_audit_report rep;
-    char err[1024] = "";
-    ul_status st = audit_file(DATA "empty-objects.json", &rep, err, sizeof err);
-    cr_assert_eq(st, UL_OK, "%s", err);
+    audit_ok(DATA "empty-objects.json", &rep);
     cr_assert_eq(rep.verdict, UL_VERDICT_SUPPORTED, "%s", rep.explanation);
     cr_assert(strtod(rep.recomputed.lo, NULL) >= 0.1269 &&
                   strtod(rep.recomputed.hi, NULL) <= 0.1270,
@@ -160,10 +166,7 @@ static void read_whole(mpfr_ptr x, const char *text, size_t cap)
 Test(fuzz_regressions, delta_below_the_floor_printed_whole)
 {
     ul_audit_report rep;
-    char err[1024] = "";
-    ul_status st =
-        audit_file(DATA "model-clipping-adaptive-floor-printed-whole.json", &rep, err, sizeof err);
-    cr_assert_eq(st, UL_OK, "%s", err);
+    audit_ok(DATA "model-clipping-adaptive-floor-printed-whole.json", &rep);
     const ul_audit_number *n = &rep.recomputed;
     const char *lo = ul_audit_number_lo(n), *hi = ul_audit_number_hi(n);
     mpfr_t a, b;
@@ -186,9 +189,6 @@ Test(fuzz_regressions, model_clipping_delta_below_double_range_is_decided)
      * first factor alone is θ_e(2) = Q(−1/2) − e·Q(3/2) = 0.69146 − 0.18160
      * (normal table) */
     ul_audit_report rep;
-    char err[1024] = "";
-    ul_status st =
-        audit_file(DATA "model-clipping-adaptive-delta-1e-400.json", &rep, err, sizeof err);
-    cr_assert_eq(st, UL_OK, "%s", err);
+    audit_ok(DATA "model-clipping-adaptive-delta-1e-400.json", &rep);
     cr_assert_eq(rep.verdict, UL_VERDICT_UNSUPPORTED, "%s", rep.explanation);
 }
