@@ -157,6 +157,6 @@ format:
 	clang-format -i $(LIB_SRC) $(CLI_SRC) $(TEST_SRC) $(BENCH_SRC) $(wildcard src/*/*.h tests/*.h)
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-fuzz build-clang
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d)

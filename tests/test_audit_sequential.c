@@ -255,7 +255,9 @@ static void check_boundary(const seq_case *c)
         ul_audit_report rep;
         ul_verdict v = audit_verdict(text, &rep);
         ul_verdict want = k > 0 ? UL_VERDICT_SUPPORTED : UL_VERDICT_UNSUPPORTED;
-        cr_assert_eq(v, want, "oracle %.20Rg, claim %s: got %s\n%s\n%s", b, eps,
+        char oracle[64];
+        mpfr_snprintf(oracle, sizeof oracle, "%.20Rg", b); /* Criterion's printf has no %R */
+        cr_assert_eq(v, want, "oracle %s, claim %s: got %s\n%s\n%s", oracle, eps,
                      ul_verdict_name(v), text, rep.explanation);
         free(text);
     }
