@@ -159,4 +159,7 @@ format:
 clean:
 	rm -rf build build-asan build-fuzz build-clang
 
+# Fragments for optional builds (mk/*.mk: e.g. the MPI attack build), one per concern.
+-include $(wildcard mk/*.mk)
+
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d)

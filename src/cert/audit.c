@@ -23,6 +23,7 @@ static const ul_audit_method *const REGISTRY[] = {
     &ul_audit_model_clipping,
     &ul_audit_gradient_clipping,
     &ul_audit_dp_sgd_group,
+    &ul_audit_dp_sgd,
     NULL,
 };
 

@@ -186,6 +186,7 @@ extern const ul_audit_method ul_audit_rdp_curve;
 extern const ul_audit_method ul_audit_model_clipping;
 extern const ul_audit_method ul_audit_gradient_clipping;
 extern const ul_audit_method ul_audit_dp_sgd_group;
+extern const ul_audit_method ul_audit_dp_sgd;
 extern const ul_audit_method ul_audit_langevin;
 extern const ul_audit_method ul_audit_noisy_gd;
 extern const ul_audit_method ul_audit_d2d;

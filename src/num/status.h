@@ -14,6 +14,8 @@ typedef enum {
     UL_EINPUT,   /* an argument is outside the function's domain; the message names it */
     UL_ECAP,     /* the precision cap was reached: the result is sound but wider than asked */
     UL_ENOROOT,  /* an inverse has no solution in its domain (e.g. no σ reaches δ) */
+    UL_ETIME,    /* the time budget (num/deadline.h, --max-seconds) ran out; the message says
+                  * what was being computed; nothing certified is returned */
 } ul_status;
 
 /* Writes a printf-style message into err (if err is not NULL) and returns status. */
