@@ -197,6 +197,7 @@ void ul_pld_options_default(ul_pld_options *opt)
     opt->max_points = 1UL << 24;
     opt->fft = UL_PLD_FFT_AUTO;
     opt->adjacency = UL_PLD_ADD_REMOVE;
+    opt->max_seconds = 0;
 }
 
 static ul_status check_options(const ul_pld_options *o, char *err, size_t errlen)
@@ -223,9 +224,13 @@ static ul_status check_options(const ul_pld_options *o, char *err, size_t errlen
         o->fft != UL_PLD_FFT_LONG_DOUBLE)
         return ul_fail(err, errlen, UL_EINPUT, "fft: unknown precision choice %d", (int)o->fft);
     if (o->adjacency != UL_PLD_ADD_REMOVE && o->adjacency != UL_PLD_ADD &&
-        o->adjacency != UL_PLD_REMOVE)
+        o->adjacency != UL_PLD_REMOVE && o->adjacency != UL_PLD_REPLACE)
         return ul_fail(err, errlen, UL_EINPUT, "adjacency: unknown choice %d",
                        (int)o->adjacency);
+    if (!(isfinite(o->max_seconds) && o->max_seconds >= 0))
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "max-seconds: must be a finite number >= 0 (0: no limit; got %g)",
+                       o->max_seconds);
     return UL_OK;
 }
 
@@ -253,11 +258,11 @@ static void mech_clear(mech *m)
     mpfi_clear(m->half_r2);
 }
 
-/* Reads and checks one mechanism; names are prefix + "r" etc. */
-static ul_status mech_read(mech *m, const ul_pld_mechanism *in, const char *prefix, char *err,
-                           size_t errlen)
+static ul_status mech_finish(mech *m, unsigned long steps, bool replace, const char *prefix,
+                             char *err, size_t errlen);
+
+static void mech_init(mech *m)
 {
-    char name[64];
     mpfi_init2(m->r, INPUT_PREC);
     mpfi_init2(m->neg_r, INPUT_PREC);
     mpfi_init2(m->q, INPUT_PREC);
@@ -265,7 +270,15 @@ static ul_status mech_read(mech *m, const ul_pld_mechanism *in, const char *pref
     mpfi_init2(m->half_r, INPUT_PREC);
     mpfi_init2(m->half_r2, INPUT_PREC);
     m->dir = DIR_REMOVE;
-    m->steps = in->steps;
+    m->subsampled = false;
+}
+
+/* Reads and checks one mechanism; names are prefix + "r" etc. */
+static ul_status mech_read(mech *m, const ul_pld_mechanism *in, bool replace, const char *prefix,
+                           char *err, size_t errlen)
+{
+    char name[64];
+    mech_init(m);
     snprintf(name, sizeof name, "%sr", prefix);
     ul_status st = ul_num_read_checked(m->r, name, in->r, "0", true, UL_PLD_MAX_R, false, err, errlen);
     if (st != UL_OK)
@@ -279,12 +292,64 @@ static ul_status mech_read(mech *m, const ul_pld_mechanism *in, const char *pref
     } else {
         mpfi_set_ui(m->q, 1);
     }
-    if (in->steps < 1 || in->steps > UL_PLD_MAX_STEPS)
+    return mech_finish(m, in->steps, replace, prefix, err, errlen);
+}
+
+/* Reads one phase (pld.h): r = Δ/σ enclosed, q (NULL: 1); names are
+ * prefix + "sigma" etc. */
+static ul_status phase_read(mech *m, const ul_pld_phase *in, bool replace, const char *prefix,
+                            char *err, size_t errlen)
+{
+    char name[64];
+    mech_init(m);
+    mpfi_t delta;
+    mpfi_init2(delta, INPUT_PREC);
+    snprintf(name, sizeof name, "%ssigma", prefix);
+    ul_status st = ul_num_read_checked(m->r, name, in->sigma, "0", true, "1e6", false, err,
+                                       errlen);
+    if (st == UL_OK) {
+        snprintf(name, sizeof name, "%ssensitivity", prefix);
+        st = ul_num_read_checked(delta, name, in->sensitivity ? in->sensitivity : "1", "0", true,
+                                 "1e6", false, err, errlen);
+    }
+    if (st == UL_OK) {
+        snprintf(name, sizeof name, "%sq", prefix);
+        st = ul_num_read_checked(m->q, name, in->q ? in->q : "1", "0", true, "1", false, err,
+                                 errlen);
+    }
+    if (st == UL_OK) {
+        mpfi_div(m->r, delta, m->r); /* r = Δ/σ, an enclosure */
+        m->subsampled = true;        /* q = 1 exactly goes to the Gaussian path (mech_finish) */
+        if (mpfr_cmp_ui(&m->r->right, 1000) > 0) /* UL_PLD_MAX_R */
+            st = ul_fail(err, errlen, UL_EINPUT,
+                         "%ssigma: sensitivity/sigma must be at most %s (got %s/%s)", prefix,
+                         UL_PLD_MAX_R, in->sensitivity ? in->sensitivity : "1", in->sigma);
+    }
+    mpfi_clear(delta);
+    if (st != UL_OK)
+        return st;
+    return mech_finish(m, in->steps, replace, prefix, err, errlen);
+}
+
+/* The rest of mech_read once r and q are set: steps, the q = 1 path, the
+ * derived enclosures. */
+static ul_status mech_finish(mech *m, unsigned long steps, bool replace, const char *prefix,
+                             char *err, size_t errlen)
+{
+    m->steps = steps;
+    if (steps < 1 || steps > UL_PLD_MAX_STEPS)
         return ul_fail(err, errlen, UL_EINPUT, "%ssteps: must be between 1 and %lu (got %lu)",
-                       prefix, UL_PLD_MAX_STEPS, in->steps);
+                       prefix, UL_PLD_MAX_STEPS, steps);
     /* q = 1 exactly is the plain Gaussian (pld.h): the faster path */
     if (m->subsampled && mpfr_cmp_ui(&m->q->left, 1) == 0 && mpfr_cmp_ui(&m->q->right, 1) == 0)
         m->subsampled = false;
+    if (replace && m->subsampled)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "adjacency: replace needs %sq = 1 (no proven dominating pair for the "
+                       "Poisson-subsampled Gaussian under substitution; pld.h)",
+                       prefix);
+    if (replace) /* N(−Δ, σ²) vs N(Δ, σ²): the Gaussian with 2r (pld.h) */
+        mpfi_mul_2ui(m->r, m->r, 1);
     mpfi_neg(m->neg_r, m->r);
     mpfi_ui_sub(m->omq, 1, m->q);
     mpfi_div_2ui(m->half_r, m->r, 1);
@@ -2437,11 +2502,51 @@ out:
     return st;
 }
 
+/* ε(δ) (pld.h): not yet. */
+static ul_status drive_eps(mech *ms, size_t nm, const char *delta_text, const ul_pld_options *o,
+                           mpfr_ptr eps_lo, mpfr_ptr eps_hi, ul_pld_report *report, char *err,
+                           size_t errlen)
+{
+    (void)ms, (void)nm, (void)delta_text, (void)o, (void)eps_lo, (void)eps_hi, (void)report;
+    return ul_fail(err, errlen, UL_EINPUT, "delta: the eps(delta) query is not implemented yet");
+}
+
 /* ---- public entries ------------------------------------------------------------------ */
 
-ul_status ul_pld_compose(const ul_pld_mechanism *mechanisms, size_t count, const char *eps,
-                         const ul_pld_options *opt, mpfr_ptr delta_lo, mpfr_ptr delta_hi,
-                         ul_pld_report *report, char *err, size_t errlen)
+/* Reads the list (mechanisms by r, or phases by σ and Δ) into ms; *nread
+ * says how many entries need mech_clear. */
+static ul_status read_list(mech *ms, const ul_pld_mechanism *mechs, const ul_pld_phase *phases,
+                           size_t count, bool replace, size_t *nread, char *err, size_t errlen)
+{
+    ul_status st = UL_OK;
+    unsigned long total = 0;
+    *nread = 0;
+    for (size_t i = 0; i < count && st == UL_OK; i++) {
+        char prefix[40] = "";
+        if (phases != NULL)
+            snprintf(prefix, sizeof prefix, "phase[%zu].", i);
+        else if (count > 1)
+            snprintf(prefix, sizeof prefix, "mechanism[%zu].", i);
+        st = phases != NULL ? phase_read(&ms[i], &phases[i], replace, prefix, err, errlen)
+                            : mech_read(&ms[i], &mechs[i], replace, prefix, err, errlen);
+        (*nread)++;
+        if (st == UL_OK) {
+            total += ms[i].steps;
+            if (total > UL_PLD_MAX_STEPS)
+                st = ul_fail(err, errlen, UL_EINPUT,
+                             "steps: the total number of steps must be at most %lu",
+                             UL_PLD_MAX_STEPS);
+        }
+    }
+    return st;
+}
+
+typedef enum { QUERY_DELTA, QUERY_EPS } query_kind;
+
+/* The common entry: options, the list, then the query (δ at ε, or ε at δ). */
+static ul_status entry(const ul_pld_mechanism *mechs, const ul_pld_phase *phases, size_t count,
+                       query_kind kind, const char *arg, const ul_pld_options *opt, mpfr_ptr lo,
+                       mpfr_ptr hi, ul_pld_report *report, char *err, size_t errlen)
 {
     ul_num_init();
     ul_pld_options defaults;
@@ -2450,35 +2555,47 @@ ul_status ul_pld_compose(const ul_pld_mechanism *mechanisms, size_t count, const
     ul_status st = check_options(o, err, errlen);
     if (st != UL_OK)
         return st;
-    if (mechanisms == NULL || count < 1 || count > UL_PLD_MAX_MECHANISMS)
-        return ul_fail(err, errlen, UL_EINPUT, "mechanisms: need between 1 and %d (got %zu)",
-                       UL_PLD_MAX_MECHANISMS, mechanisms == NULL ? (size_t)0 : count);
+    const char *what = phases != NULL ? "phases" : "mechanisms";
+    if ((mechs == NULL && phases == NULL) || count < 1 || count > UL_PLD_MAX_MECHANISMS)
+        return ul_fail(err, errlen, UL_EINPUT, "%s: need between 1 and %d (got %zu)", what,
+                       UL_PLD_MAX_MECHANISMS, (mechs == NULL && phases == NULL) ? (size_t)0 : count);
     mech *ms = calloc(count, sizeof *ms);
     if (ms == NULL)
-        return ul_fail(err, errlen, UL_EINPUT, "mechanisms: out of memory");
+        return ul_fail(err, errlen, UL_EINPUT, "%s: out of memory", what);
     size_t nread = 0;
-    unsigned long total = 0;
-    for (size_t i = 0; i < count && st == UL_OK; i++) {
-        char prefix[40] = "";
-        if (count > 1)
-            snprintf(prefix, sizeof prefix, "mechanism[%zu].", i);
-        st = mech_read(&ms[i], &mechanisms[i], prefix, err, errlen);
-        nread++;
-        if (st == UL_OK) {
-            total += mechanisms[i].steps;
-            if (total > UL_PLD_MAX_STEPS)
-                st = ul_fail(err, errlen, UL_EINPUT,
-                             "steps: the total number of steps must be at most %lu",
-                             UL_PLD_MAX_STEPS);
-        }
-    }
-    if (st == UL_OK)
-        st = drive(ms, count, eps, o, delta_lo, delta_hi, report, err, errlen);
+    st = read_list(ms, mechs, phases, count, o->adjacency == UL_PLD_REPLACE, &nread, err, errlen);
+    if (st == UL_OK && kind == QUERY_DELTA)
+        st = drive(ms, count, arg, o, lo, hi, report, err, errlen);
+    else if (st == UL_OK)
+        st = drive_eps(ms, count, arg, o, lo, hi, report, err, errlen);
     for (size_t i = 0; i < nread; i++)
         mech_clear(&ms[i]);
     free(ms);
     ul_pld_fft_release(); /* the twiddle cache lives for one call (its rounds) */
     return st;
+}
+
+ul_status ul_pld_compose(const ul_pld_mechanism *mechanisms, size_t count, const char *eps,
+                         const ul_pld_options *opt, mpfr_ptr delta_lo, mpfr_ptr delta_hi,
+                         ul_pld_report *report, char *err, size_t errlen)
+{
+    return entry(mechanisms, NULL, count, QUERY_DELTA, eps, opt, delta_lo, delta_hi, report, err,
+                 errlen);
+}
+
+ul_status ul_pld_delta(const ul_pld_phase *phases, size_t count, const char *eps,
+                       const ul_pld_options *opt, mpfr_ptr delta_lo, mpfr_ptr delta_hi,
+                       ul_pld_report *report, char *err, size_t errlen)
+{
+    return entry(NULL, phases, count, QUERY_DELTA, eps, opt, delta_lo, delta_hi, report, err,
+                 errlen);
+}
+
+ul_status ul_pld_epsilon(const ul_pld_phase *phases, size_t count, const char *delta,
+                         const ul_pld_options *opt, mpfr_ptr eps_lo, mpfr_ptr eps_hi,
+                         ul_pld_report *report, char *err, size_t errlen)
+{
+    return entry(NULL, phases, count, QUERY_EPS, delta, opt, eps_lo, eps_hi, report, err, errlen);
 }
 
 ul_status ul_pld_compose_gaussian(const char *r, unsigned long steps, const char *eps,

@@ -57,10 +57,42 @@
 #define UL_PLD_MAX_STEPS 1000000000UL /* per mechanism and in total */
 #define UL_PLD_MAX_MECHANISMS 64
 
+/* Neighbouring relations (what "one record's difference" means).
+ *
+ *   UL_PLD_ADD_REMOVE  D′ = D plus or minus one record: the mechanism must be
+ *       (ε, δ)-DP for both ordered pairs, so δ(ε) = max(δ_ADD(ε), δ_REMOVE(ε))
+ *       (dp_accounting's NeighboringRelation.ADD_OR_REMOVE_ONE, its default;
+ *       Opacus's convention).  The default.
+ *   UL_PLD_REMOVE      only the pair P = M(D), Q = M(D minus one record).
+ *   UL_PLD_ADD         only the pair P = M(D), Q = M(D plus one record).
+ *       The per-step pairs of a Poisson-subsampled Gaussian (rate q, r = Δ/σ)
+ *       are the dominating pairs of Zhu, Dong & Wang 2022 ("Optimal
+ *       accounting of differential privacy via characteristic function",
+ *       AISTATS, Poisson subsampling under add/remove: (qP + (1−q)Q, Q) for
+ *       remove, (Q, qP + (1−q)Q) for add, with P = N(r,1), Q = N(0,1)); the
+ *       same pairs as dp_accounting's AdditiveNoisePrivacyLoss (docs of
+ *       privacy_loss_mechanism.py: REMOVE mu_upper = (1−q)μ(x) + qμ(x + Δ),
+ *       ADD mu_lower = (1−q)μ(x) + qμ(x − Δ)).  Written out below (the
+ *       mechanism list at the top of this file).
+ *   UL_PLD_REPLACE     D′ = D with one record replaced (substitution; Balle,
+ *       Barthe, Gaboardi 2018, "Privacy amplification by subsampling: tight
+ *       analyses via couplings and divergences", NeurIPS, §2).  Δ bounds the
+ *       norm of one record's contribution (the add/remove sensitivity, as
+ *       everywhere here), so a replacement moves the noiseless output by up
+ *       to 2Δ: without subsampling the pair is N(−Δ, σ²) vs N(Δ, σ²), i.e.
+ *       the Gaussian with r = 2Δ/σ, symmetric, so both directions coincide
+ *       (dp_accounting's REPLACE_ONE for GaussianPrivacyLoss compares
+ *       N(−Δ, σ²) with N(Δ, σ²)).  With q < 1 it is refused (UL_EINPUT naming
+ *       `adjacency`): the worst-case pair of a Poisson-subsampled Gaussian
+ *       under substitution is not one of the pairs above, and composing a
+ *       single-step pair can then understate δ (Lebeda, Regehr, Kamath,
+ *       Steinke 2024, "Avoiding pitfalls for privacy accounting of subsampled
+ *       mechanisms under composition"); no proven pair is implemented. */
 typedef enum {
     UL_PLD_ADD_REMOVE = 0, /* max(δ_ADD, δ_REMOVE): add/remove adjacency */
     UL_PLD_REMOVE,         /* P = M(D), Q = M(D minus one record) */
     UL_PLD_ADD,            /* P = M(D), Q = M(D plus one record) */
+    UL_PLD_REPLACE,        /* substitution: q = 1 only, r = 2Δ/σ */
 } ul_pld_adjacency;
 
 typedef enum {
@@ -71,22 +103,28 @@ typedef enum {
 
 typedef struct {
     double grid_step;         /* spacing h of the loss grid; 0: chosen for rel_width */
-    double rel_width;         /* target (hi − lo)/hi, in (0, 1]; default 1e-3 */
+    double rel_width;         /* target (hi − lo)/hi of the quantity asked (δ, or ε for
+                                 ul_pld_epsilon), in (0, 1]; default 1e-3 */
     double tail_bound;        /* total truncated mass allowed, in [1e-300, 1e-6]; 0: automatic */
     unsigned long max_points; /* largest FFT length, 2^10 … 2^30; default 2^24 */
     ul_pld_fft fft;
     ul_pld_adjacency adjacency;
+    double max_seconds;       /* time knob: 0 none; else no refinement round starts once
+                                 this much wall time has passed, and the sound bracket so
+                                 far is returned with UL_ECAP (the message says so) */
 } ul_pld_options;
 
 /* Fills opt with the defaults: automatic grid for rel_width 1e-3,
  * automatic tails, max_points 2^24 (at that length, complex work arrays of
  * 256 MB in double — 512 MB with several mechanisms — plus a 256 MB twiddle
  * table; twice that in long double), automatic FFT precision, add/remove
- * adjacency.
+ * adjacency, no time limit.
  * Passing opt = NULL to the functions below means these defaults. */
 void ul_pld_options_default(ul_pld_options *opt);
 
-/* One mechanism of a sequence. */
+/* One mechanism of a sequence (the older interface, by r = Δ/σ; the phase
+ * interface below reads σ and Δ).  With UL_PLD_REPLACE, r is still Δ/σ and
+ * the pair uses 2r. */
 typedef struct {
     const char *r;       /* Δ/σ, 0 < r ≤ 1000 */
     const char *q;       /* Poisson sampling rate, 0 < q ≤ 1; NULL: plain Gaussian */
@@ -132,5 +170,73 @@ ul_status ul_pld_compose_subsampled(const char *r, const char *q, unsigned long 
                                     const char *eps, const ul_pld_options *opt,
                                     mpfr_ptr delta_lo, mpfr_ptr delta_hi,
                                     ul_pld_report *report, char *err, size_t errlen);
+
+/* ==== Phases: the API for DP-SGD-shaped compositions ===========================
+ *
+ * One phase: `steps` applications of the Gaussian mechanism with noise
+ * standard deviation σ on an output whose per-record contribution has L2
+ * norm ≤ Δ (the sensitivity; σ and Δ in the same units, so Opacus's
+ * noise_multiplier is σ with Δ = 1), each run on a Poisson subsample of rate
+ * q (q = 1: no subsampling, the plain Gaussian, computed on the faster
+ * Gaussian path).  A composition is a list of phases (Opacus's accountant
+ * history [{noise_multiplier, sample_rate, steps}]), applied in any order:
+ * composition adds independent privacy losses, so the order does not change
+ * δ(ε) (pld.c §0).  Per step, r = Δ/σ (2Δ/σ for UL_PLD_REPLACE) and the pair
+ * is the one of the mechanism list at the top of this file.
+ *
+ * Inputs are decimal text read exactly (num/encl.h): sigma and sensitivity
+ * in (0, 10^6] with r = Δ/σ ≤ 1000 (the ratio is enclosed, never rounded to
+ * a double); q in (0, 1]; steps 1 … UL_PLD_MAX_STEPS, the total too; 1 …
+ * UL_PLD_MAX_MECHANISMS phases.  Error messages name the field as
+ * `phase[i].sigma`, `phase[i].sensitivity`, `phase[i].q`, `phase[i].steps`
+ * (i from 0), `phases`, `eps`, `delta`, `adjacency`, or an option
+ * (grid-step, rel-width, tail-bound, max-points, max-seconds).
+ *
+ * Status codes (these two functions; ul_pld_compose likewise):
+ *   UL_OK      the bracket is proven and as narrow as rel_width asks;
+ *   UL_ECAP    the bracket is proven but wider (grid limit max_points, FFT
+ *              rounding floor, or max_seconds; err says which);
+ *   UL_EINPUT  a bad argument (err names it); outputs untouched;
+ *   UL_ETIME   the process-wide budget of num/deadline.h ran out between
+ *              rounds; nothing certified is returned (outputs set to the
+ *              trivial bracket: [0, 1] for δ, [0, +∞] for ε).
+ * Not reentrant (one thread at a time, see above). */
+typedef struct {
+    const char *sigma;       /* noise standard deviation σ > 0 (Opacus: noise_multiplier) */
+    const char *sensitivity; /* Δ > 0; NULL means "1" */
+    const char *q;           /* Poisson sampling rate, 0 < q ≤ 1; NULL means "1" */
+    unsigned long steps;     /* 1 … UL_PLD_MAX_STEPS */
+} ul_pld_phase;
+
+/* (a) δ(ε): delta_lo ≤ δ(ε) ≤ delta_hi, δ(ε) = sup over neighbouring pairs
+ * (per opt->adjacency) of the hockey-stick divergence E_{e^ε}(M(D) ‖ M(D′))
+ * of the whole composition, |ε| ≤ 1000.
+ *   delta_hi: a proven upper bound (the composition is (ε, delta_hi)-DP);
+ *   delta_lo: a proven LOWER bound of the true privacy profile: when
+ *             delta_lo > δ_claimed the claim "(ε, δ_claimed)-DP" is false
+ *             (for UL_PLD_ADD_REMOVE it is the larger of the two directions'
+ *             lower bounds, a lower bound of their max).
+ * Both are the engine's certified numbers rounded outward to the caller's
+ * MPFR precision (delta_lo down, delta_hi up); 0 ≤ delta_lo ≤ delta_hi ≤ 1.
+ * UL_OK when delta_hi − delta_lo ≤ rel_width·delta_hi. */
+ul_status ul_pld_delta(const ul_pld_phase *phases, size_t count, const char *eps,
+                       const ul_pld_options *opt, mpfr_ptr delta_lo, mpfr_ptr delta_hi,
+                       ul_pld_report *report, char *err, size_t errlen);
+
+/* (b) ε(δ) = inf{ε ≥ 0 : δ(ε) ≤ δ}, the smallest non-negative ε at which
+ * the composition is (ε, δ)-DP (dp_accounting's get_epsilon_for_delta), for
+ * 0 < δ < 1: eps_lo ≤ ε(δ) ≤ eps_hi, with
+ *   eps_hi: proven delta_hi(eps_hi) ≤ δ, so the composition is
+ *           (eps_hi, δ)-DP; +∞ when no ε ≤ 1000 is certified (UL_ECAP);
+ *   eps_lo: 0, or proven delta_lo(eps_lo) > δ, so for every ε ≤ eps_lo the
+ *           true δ(ε) > δ: any claim (ε′, δ) with ε′ ≤ eps_lo is false.
+ * The search runs in doubles on one composed array per grid; the two ends
+ * are certified once each, by the same read-off as ul_pld_delta, at the
+ * exact binary values returned (eps_lo rounded down, eps_hi up, to the
+ * caller's precision: they are doubles, so exact at ≥ 53 bits).
+ * UL_OK when eps_hi − eps_lo ≤ rel_width·eps_hi. */
+ul_status ul_pld_epsilon(const ul_pld_phase *phases, size_t count, const char *delta,
+                         const ul_pld_options *opt, mpfr_ptr eps_lo, mpfr_ptr eps_hi,
+                         ul_pld_report *report, char *err, size_t errlen);
 
 #endif
