@@ -273,7 +273,9 @@ Test(cert, decimals_exact_and_as_strings)
         {"\"1E-400\"", "1E-400"},
         {"0.0", "0.0"},
         {"\".5\"", ".5"}, /* decimal text in a string follows ul_num_is_decimal */
-        {"1e-99999", "1e-99999"},
+        {"1e-20000", "1e-20000"}, /* the smallest magnitude accepted (num/input.h) */
+        {"\"0e-99999\"", "0e-99999"}, /* 0, whatever its exponent */
+        {"0.00100e-19997", "0.00100e-19997"}, /* = 1e-20000: the magnitude, not the exponent */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char claim[128];
@@ -310,19 +312,28 @@ Test(cert, decimal_ranges_exact)
     free(text);
 }
 
-Test(cert, huge_exponents_give_range_errors)
+Test(cert, huge_exponents_give_magnitude_errors)
 {
-    /* 1e999999 is a finite decimal (MPFR holds it): a bounded field refuses it by range */
-    REFUSE_CLAIM("\"eps\": 1, \"delta\": 1e999999", "$.claim.delta: must be <= 1 (got '1e999999')");
-    REFUSE_CLAIM("\"eps\": 1, \"delta\": \"1e999999\"", "$.claim.delta: must be <= 1");
-    REFUSE_CLAIM("\"eps\": 1, \"delta\": -1e999999", "$.claim.delta: must be >= 0");
-    /* beyond MPFR's exponent range, whatever the bounds */
+    /* beyond 10^±20000 (num/input.h: what exact arithmetic accepts), whatever
+     * the field's range, checked before the range, as a number or a string */
+    REFUSE_CLAIM("\"eps\": 1, \"delta\": 1e999999",
+                 "$.claim.delta: 1e999999 is above the largest magnitude accepted (1e20000)");
+    REFUSE_CLAIM("\"eps\": 1, \"delta\": \"1e999999\"",
+                 "$.claim.delta: 1e999999 is above the largest magnitude accepted");
+    REFUSE_CLAIM("\"eps\": 1, \"delta\": -1e999999", "$.claim.delta: -1e999999 is above");
+    REFUSE_CLAIM("\"eps\": 1, \"delta\": 1e-20001",
+                 "$.claim.delta: 1e-20001 is below the smallest magnitude accepted (1e-20000");
+    REFUSE_CLAIM("\"eps\": 1, \"delta\": 0.0999e-19999", "below the smallest magnitude");
+    REFUSE_CLAIM("\"eps\": 1, \"delta\": 10.000000000000000001e19999", "above the largest");
     REFUSE_PARAM("\"sensitivity\": 1, \"sigma\": 1e99999999999999999999999",
-                 "$.parameters.sigma: magnitude outside the representable range");
+                 "$.parameters.sigma: 1e99999999999999999999999 is above the largest magnitude");
     REFUSE_PARAM("\"sensitivity\": 1, \"sigma\": 1e-99999999999999999999999",
-                 "$.parameters.sigma: magnitude outside the representable range");
+                 "$.parameters.sigma: 1e-99999999999999999999999 is below the smallest");
+    /* within the magnitudes, the range decides */
+    REFUSE_CLAIM("\"eps\": 1, \"delta\": 1e20000", "$.claim.delta: must be <= 1 (got '1e20000')");
+    REFUSE_CLAIM("\"eps\": 1, \"delta\": -1e-20000", "$.claim.delta: must be >= 0");
     /* a count refuses what is not a whole number up to 10^18 */
-    REFUSE_PARAM("\"sensitivity\": 1, \"sigma\": 1, \"steps\": 1e999999",
+    REFUSE_PARAM("\"sensitivity\": 1, \"sigma\": 1, \"steps\": 1e19999",
                  "$.parameters.steps: must be a whole number from 0 to 1000000000000000000");
     REFUSE_PARAM("\"sensitivity\": 1, \"sigma\": 1, \"steps\": 1e19", "$.parameters.steps",
                  "whole number");
@@ -378,6 +389,8 @@ Test(cert, counts)
     REFUSE_PARAM("\"sensitivity\": 1, \"sigma\": 1, \"steps\": 0",
                  "$.parameters.steps: must be >= 1 (got '0')");
     REFUSE_PARAM("\"sensitivity\": 1, \"sigma\": 1, \"steps\": 1e-30000",
+                 "$.parameters.steps: 1e-30000 is below the smallest magnitude accepted");
+    REFUSE_PARAM("\"sensitivity\": 1, \"sigma\": 1, \"steps\": 1e-20000",
                  "$.parameters.steps: must be >= 1");
     REFUSE_PARAM("\"sensitivity\": 1, \"sigma\": 1, \"steps\": \"12 steps\"",
                  "$.parameters.steps: must be a decimal number");
@@ -448,7 +461,8 @@ Test(cert, lists)
     REFUSE_STATED("\"deltas\": [1e-5, null]", "$.stated.deltas[1]:", "got null");
     REFUSE_STATED("\"deltas\": [1e-5, [1e-5]]", "$.stated.deltas[1]:", "got an array");
     REFUSE_STATED("\"deltas\": [0.5, 1.5]", "$.stated.deltas[1]: must be <= 1 (got '1.5')");
-    REFUSE_STATED("\"deltas\": [0.5, \"1e999999\"]", "$.stated.deltas[1]: must be <= 1");
+    REFUSE_STATED("\"deltas\": [0.5, \"1e999\"]", "$.stated.deltas[1]: must be <= 1");
+    REFUSE_STATED("\"deltas\": [0.5, \"1e999999\"]", "$.stated.deltas[1]: 1e999999 is above");
     REFUSE_STATED("\"deltas\": [0.5], \"sigma\": 0", "$.stated.sigma: must be > 0");
 }
 
@@ -541,9 +555,9 @@ static const struct {
     {"nan.json", {"$.parameters.sigma: line 4", "NaN and Infinity are not JSON"}},
     {"infinity.json", {"$.claim.eps: line 5", "NaN and Infinity"}},
     {"neg_infinity.json", {"$.claim.eps: line 5", "NaN and Infinity"}},
-    {"huge_exponent.json", {"$.claim.delta: must be <= 1 (got '1e999999')"}},
-    {"huge_exponent_unbounded.json", {"$.parameters.sigma: magnitude outside"}},
-    {"tiny_exponent.json", {"$.parameters.sigma: magnitude outside"}},
+    {"huge_exponent.json", {"$.claim.delta: 1e999999 is above the largest magnitude accepted"}},
+    {"huge_exponent_unbounded.json", {"$.parameters.sigma: 1e99999999999999999999999 is above"}},
+    {"tiny_exponent.json", {"$.parameters.sigma:", "is below the smallest magnitude"}},
     {"wrong_type.json", {"$.parameters.sigma: must be a decimal number", "got an array"}},
     {"wrong_type_bool.json", {"$.parameters.clipped: must be true or false"}},
     {"duplicate_key.json",

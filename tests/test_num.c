@@ -7,6 +7,7 @@
 
 #include "num/adaptive.h"
 #include "num/encl.h"
+#include "num/input.h"
 #include "num/gauss_tail.h"
 #include "num/threshold.h"
 #include "oracle.h"
@@ -406,4 +407,113 @@ Test(num, decimal_compare_decides_equal_non_binary_decimals)
     cr_assert(ul_num_decimal_compare("0.1000000000000000000000000000000000000000000000000000000000000000000000000000001",
                                      "0.1", &c));
     cr_assert_eq(c, 1);
+}
+
+/* ---- infinite arguments of Q and log Q (issue 12 leftovers) ------------------------ */
+
+/* Q(+inf) = 0 and Q(-inf) = 1 (the limits of the tail probability), and over
+ * an interval with an infinite end Q covers the limit and the finite end's
+ * value; Q(0) = 1/2 exactly (symmetry of N(0,1)). */
+Test(num, q_at_infinite_ends_uses_the_limits)
+{
+    mpfi_t x, q;
+    mpfi_init2(x, 64);
+    mpfi_init2(q, 64);
+    mpfr_t inf, ninf, zero;
+    mpfr_inits2(64, inf, ninf, zero, (mpfr_ptr)0);
+    mpfr_set_inf(inf, 1);
+    mpfr_set_inf(ninf, -1);
+    mpfr_set_zero(zero, 1);
+
+    mpfi_interv_fr(x, inf, inf);
+    ul_num_q(q, x);
+    cr_assert(mpfr_zero_p(&q->left) && mpfr_zero_p(&q->right), "Q(+inf) = 0");
+    mpfi_interv_fr(x, ninf, ninf);
+    ul_num_q(q, x);
+    cr_assert(mpfr_cmp_ui(&q->left, 1) == 0 && mpfr_cmp_ui(&q->right, 1) == 0, "Q(-inf) = 1");
+    mpfi_interv_fr(x, zero, inf);
+    ul_num_q(q, x);
+    cr_assert(mpfr_zero_p(&q->left) && mpfr_cmp_d(&q->right, 0.5) >= 0 &&
+                  mpfr_cmp_d(&q->right, 0.5000001) < 0,
+              "Q([0, inf]) = [0, 1/2]");
+    mpfi_interv_fr(x, ninf, zero);
+    ul_num_q(q, x);
+    cr_assert(mpfr_cmp_d(&q->left, 0.5) <= 0 && mpfr_cmp_d(&q->left, 0.4999999) > 0 &&
+                  mpfr_cmp_ui(&q->right, 1) == 0,
+              "Q([-inf, 0]) = [1/2, 1]");
+    mpfi_interv_fr(x, ninf, inf);
+    ul_num_q(q, x);
+    cr_assert(mpfr_zero_p(&q->left) && mpfr_cmp_ui(&q->right, 1) == 0, "Q(R) = [0, 1]");
+    /* a NaN argument gives the trivially sound [0, 1], never a NaN */
+    mpfr_set_nan(&x->left);
+    mpfr_set_nan(&x->right);
+    ul_num_q(q, x);
+    cr_assert(mpfr_zero_p(&q->left) && mpfr_cmp_ui(&q->right, 1) == 0, "Q(NaN) ⊆ [0, 1]");
+    mpfr_clears(inf, ninf, zero, (mpfr_ptr)0);
+    mpfi_clear(x);
+    mpfi_clear(q);
+}
+
+/* ---- the limits of exact decimal input (num/input.h) ------------------------------- */
+
+static void limit_refused(const char *text, const char *must)
+{
+    char err[256] = "";
+    cr_assert_eq(ul_num_check_decimal("$.x", text, err, sizeof err), UL_EINPUT, "'%.50s' accepted",
+                 text);
+    cr_assert(strncmp(err, "$.x: ", 5) == 0 && strstr(err, must) != NULL,
+              "'%.50s': message lacks '%s': %s", text, must, err);
+}
+
+Test(num, decimal_limits_are_exact_and_every_accepted_decimal_converts)
+{
+    /* accepted: the ends of the magnitude range written in several ways, and 0
+     * with any exponent; every one converts exactly (mpq) and compares */
+    const char *ok[] = {"1e-20000", "-1e-20000", "1e20000", "0.001e-19997", "100e-20002",
+                        "9.999e19999", "0", "0e-99999999999999999999999", "-0.000", "1"};
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        char err[256] = "";
+        cr_assert_eq(ul_num_check_decimal("$.x", ok[i], err, sizeof err), UL_OK, "%s: %s", ok[i],
+                     err);
+        mpq_t q;
+        mpq_init(q);
+        cr_assert_eq(ul_num_read_exact(q, "$.x", ok[i], err, sizeof err), UL_OK, "%s", err);
+        mpq_clear(q);
+        int c;
+        cr_assert(ul_num_decimal_compare(ok[i], "1e-20000", &c), "%s", ok[i]);
+        cr_assert(ul_num_decimal_compare(ok[i], "-1e20000", &c), "%s", ok[i]);
+    }
+    /* the magnitude is that of the value, not of the written exponent:
+     * 0.001e-19997 = 1e-20000 exactly (checked as a rational) */
+    mpq_t a, b;
+    mpq_inits(a, b, (mpq_ptr)0);
+    cr_assert(ul_num_decimal_to_mpq(a, "0.001e-19997"));
+    mpz_ui_pow_ui(mpq_denref(b), 10, 20000);
+    mpz_set_ui(mpq_numref(b), 1);
+    cr_assert(mpq_equal(a, b));
+    /* 992 significant digits at the smallest magnitude: m·10^-20991 */
+    char big[1001];
+    big[0] = '1';
+    big[1] = '.';
+    memset(big + 2, '7', 991);
+    memcpy(big + 993, "e-20000", 8);
+    cr_assert_eq(strlen(big), 1000);
+    cr_assert(ul_num_decimal_to_mpq(a, big));
+    mpq_clears(a, b, (mpq_ptr)0);
+
+    limit_refused("1e-20001", "1e-20001 is below the smallest magnitude accepted (1e-20000");
+    limit_refused("0.0999999e-19999", "below the smallest magnitude");
+    limit_refused("-1e-99999999999999999999999", "below the smallest magnitude");
+    limit_refused("1.0000000001e20000", "above the largest magnitude accepted (1e20000)");
+    limit_refused("10.1e19999", "above the largest"); /* 10e19999 = 1e20000 passes */
+    limit_refused("-1e99999999999999999999999", "above the largest");
+    limit_refused("nan", "must be finite");
+    limit_refused("-Infinity", "must be finite");
+    limit_refused("1,5", "must be a decimal number");
+    limit_refused("\x1b[31m1", "got '?[31m1'"); /* control bytes never echoed */
+    char *huge = malloc(100001);
+    memset(huge, '1', 100000);
+    huge[100000] = '\0';
+    limit_refused(huge, "decimal text of 100000 characters; the limit is 1000");
+    free(huge);
 }

@@ -1,6 +1,9 @@
 /* src/bounds/bounds_util.c — interval helpers shared by the files of src/bounds/
  * (see bounds_util.h for what each one guarantees). */
+#define UL_NUM_CHECKED /* every conversion result checked (num/encl.h) */
 #include "bounds/bounds_util.h"
+
+#include "num/input.h"
 
 #include "num/encl.h"
 
@@ -35,7 +38,7 @@ void ul_bounds_sigma_from_radius_bracket(mpfi_ptr sigma, const char *num_text, m
      * to meet the target. */
     mpfi_t n;
     mpfi_init2(n, p);
-    ul_num_set_decimal(n, num_text);
+    ul_num_set_valid(n, num_text);
     mpfi_set_prec(sigma, p);
     mpfr_t lo, hi;
     mpfr_inits2(p, lo, hi, (mpfr_ptr)0);

@@ -5,6 +5,7 @@
  * steps, and the whole evaluation is repeated at twice the precision when
  * the result is too wide (each round is sound on its own).
  */
+#define UL_NUM_CHECKED /* every conversion result checked (num/encl.h) */
 #include "bounds/contraction.h"
 
 #include <math.h>
@@ -72,10 +73,10 @@ static void reading_init(reading *in, const ul_contraction_problem *pb, mpfr_pre
     mpfi_init2(in->log_delta0, p);
     /* |log δ_floor| ≈ 2.3e100 needs 333 bits for its integer part alone */
     mpfi_init2(in->log_floor, p > 640 ? p : 640);
-    ul_num_set_decimal(in->eps, pb->eps); /* checked by check_problem */
+    ul_num_set_valid(in->eps, pb->eps); /* checked by check_problem */
     mpfi_expm1(in->expm1_eps, in->eps);
     if (pb->delta0 != NULL) {
-        ul_num_set_decimal(in->log_delta0, pb->delta0);
+        ul_num_set_valid(in->log_delta0, pb->delta0);
         mpfi_log(in->log_delta0, in->log_delta0);
     } else {
         mpfi_set_ui(in->log_delta0, 0);
@@ -85,7 +86,7 @@ static void reading_init(reading *in, const ul_contraction_problem *pb, mpfr_pre
     mpfi_init2(ln10, mpfi_get_prec(in->log_floor));
     mpfi_set_ui(ln10, 10);
     mpfi_log(ln10, ln10);
-    ul_num_set_decimal(in->log_floor, UL_CONTRACTION_FLOOR_LOG10);
+    ul_num_set_valid(in->log_floor, UL_CONTRACTION_FLOOR_LOG10);
     mpfi_mul(in->log_floor, in->log_floor, ln10);
     mpfi_clear(ln10);
     in->n_r = pb->n_r;
@@ -94,7 +95,7 @@ static void reading_init(reading *in, const ul_contraction_problem *pb, mpfr_pre
         abort();
     for (size_t i = 0; i < pb->n_r; i++) {
         mpfi_init2(in->r[i], p);
-        ul_num_set_decimal(in->r[i], pb->r[i]);
+        ul_num_set_valid(in->r[i], pb->r[i]);
     }
 }
 
@@ -340,7 +341,7 @@ ul_status ul_contraction_least_steps(const ul_contraction_problem *pb, const cha
         mpfi_init2(log_delta, p);
         mpfi_init2(lt, p);
         mpfi_init2(et, p);
-        ul_num_set_decimal(ld, delta);
+        ul_num_set_valid(ld, delta);
         mpfi_log(ld, ld);
         mpfi_set(log_delta, in.log_delta0);
         int decided = 0; /* 1 found, -1 undecided, -2 exhausted */
@@ -405,7 +406,7 @@ static ul_side classify_r(mpfr_srcptr x, mpfr_prec_t p, void *ctx)
     mpfi_t ld, log_delta;
     mpfi_init2(ld, p);
     mpfi_init2(log_delta, p);
-    ul_num_set_decimal(ld, s->delta);
+    ul_num_set_valid(ld, s->delta);
     mpfi_log(ld, ld);
     bool floor = run_steps(log_delta, &in, pb.steps, pb.mode, NULL, &ld->left) == RUN_FLOOR;
     ul_side side = UL_SIDE_UNDECIDED;

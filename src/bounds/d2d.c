@@ -11,6 +11,7 @@
  * when both ends of the enclosure have the same ceiling, the precision
  * rising to 4096 bits otherwise.
  */
+#define UL_NUM_CHECKED /* every conversion result checked (num/encl.h) */
 #include "bounds/d2d.h"
 
 #include <gmp.h>
@@ -353,7 +354,11 @@ static ul_status validate(const ul_d2d_problem *pb, bool need_eps, bool need_d, 
     if (st != UL_OK)
         return st;
     int c = 0;
-    ul_num_decimal_compare(pb->m, pb->L, &c);
+    if (!ul_num_decimal_compare(pb->m, pb->L, &c))
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "m: cannot be compared exactly with L (exponents too far apart: m = "
+                       "'%.40s', L = '%.40s')",
+                       pb->m, pb->L);
     ul_pre_add(pre, "m_le_L", RULE_M_LE_L, c <= 0 ? UL_PRE_HOLDS : UL_PRE_FAILS);
     if (c > 0)
         return ul_fail(err, errlen, UL_EINPUT, "m: precondition m_le_L fails: %s", RULE_M_LE_L);
@@ -371,25 +376,24 @@ static void read_at(reading *r, const ul_d2d_problem *pb, mpfr_prec_t p)
 {
     mpfi_init2(r->L, p), mpfi_init2(r->m, p), mpfi_init2(r->M, p), mpfi_init2(r->n, p);
     mpfi_init2(r->eps, p), mpfi_init2(r->delta, p), mpfi_init2(r->d, p), mpfi_init2(r->R, p);
-    ul_num_set_decimal(r->L, pb->L);
-    ul_num_set_decimal(r->m, pb->m);
-    ul_num_set_decimal(r->M, pb->M);
-    ul_num_set_decimal(r->n, pb->n);
-    ul_num_set_decimal(r->delta, pb->delta);
+    ul_num_set_valid(r->L, pb->L);
+    ul_num_set_valid(r->m, pb->m);
+    ul_num_set_valid(r->M, pb->M);
+    ul_num_set_valid(r->n, pb->n);
+    ul_num_set_valid(r->delta, pb->delta);
     mpfi_set_ui(r->eps, 1);
     mpfi_set_ui(r->d, 1);
     mpfi_set_ui(r->R, 1);
     if (pb->eps != NULL)
-        ul_num_set_decimal(r->eps, pb->eps);
+        ul_num_set_valid(r->eps, pb->eps);
     if (pb->d != NULL)
-        ul_num_set_decimal(r->d, pb->d);
+        ul_num_set_valid(r->d, pb->d);
     if (pb->R != NULL)
-        ul_num_set_decimal(r->R, pb->R);
+        ul_num_set_valid(r->R, pb->R);
     /* L = m exactly (decimal text): γ = 0 exactly, which the intervals of L
      * and m cannot show when they are not binary fractions */
-    int c = 1;
-    ul_num_decimal_compare(pb->m, pb->L, &c);
-    r->gamma_zero = c == 0;
+    int c = 1; /* compared in validate: this cannot fail */
+    r->gamma_zero = ul_num_decimal_compare(pb->m, pb->L, &c) && c == 0;
     r->s.L = r->L;
     r->s.m = r->m;
     r->s.M = r->M;
@@ -463,7 +467,11 @@ static ul_status check_T(const ul_d2d_problem *pb, unsigned long I, ul_precondit
         return st;
     mpfr_t t;
     mpfr_init2(t, 128);
-    mpfr_set_str(t, pb->T, 10, MPFR_RNDN); /* an integer ≤ 1e18: exact at 128 bits */
+    /* an integer ≤ 1e18 (validate): exact at 128 bits */
+    if (mpfr_set_str(t, pb->T, 10, MPFR_RNDN) != 0) {
+        mpfr_clear(t);
+        return ul_fail(err, errlen, UL_EINPUT, "T: must be an integer (got '%s')", pb->T);
+    }
     ul_pre_state state = mpfr_cmp_ui(t, Tmin) >= 0               ? UL_PRE_HOLDS
                          : least || mpfr_cmp_ui(t, Tmin - 1) < 0 ? UL_PRE_FAILS
                                                                  : UL_PRE_UNDECIDED;

@@ -20,6 +20,7 @@
  * (E_γ(P‖Q) = 1 − γ + γE_{1/γ}(Q‖P), papers/000, with θ symmetric in P, Q);
  * r = 0 gives θ = max(0, 1 − e^ε) exactly.
  */
+#define UL_NUM_CHECKED /* every conversion result checked (num/encl.h) */
 #include "bounds/gaussian.h"
 
 #include <math.h>
@@ -325,12 +326,12 @@ static ul_side classify(const inverse_inputs *in, mpfr_srcptr x, mpfr_prec_t p)
     mpfi_init2(e, p);
     mpfi_init2(r, p);
     mpfi_init2(d, p);
-    ul_num_set_decimal(d, in->delta); /* checked before the search */
+    ul_num_set_valid(d, in->delta); /* checked before the search */
     if (in->eps != NULL) {
-        ul_num_set_decimal(e, in->eps);
+        ul_num_set_valid(e, in->eps);
         mpfi_set_fr(r, x);
     } else {
-        ul_num_set_decimal(r, in->r);
+        ul_num_set_valid(r, in->r);
         mpfi_set_fr(e, x);
     }
     ul_side side = compare_theta_delta(e, r, d, p);

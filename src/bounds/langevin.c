@@ -12,6 +12,7 @@
  * reach it" by a rigorous lower bound of the minimum over all α > 1
  * (branch and bound on boxes of α, below).
  */
+#define UL_NUM_CHECKED /* every conversion result checked (num/encl.h) */
 #include "bounds/langevin.h"
 
 #include <errno.h>
@@ -977,7 +978,7 @@ static void obj_eval_text(mpfi_ptr out, const objective *o, const char *text)
 {
     mpfi_t a;
     mpfi_init2(a, o->prec + 16);
-    ul_num_set_decimal(a, text); /* our own well-formed text */
+    ul_num_set_valid(a, text); /* our own well-formed text */
     obj_eval(out, o, a);
     mpfi_clear(a);
 }
@@ -1284,15 +1285,23 @@ static ul_status sc_validate(const ul_langevin_sc_problem *pb, const char *sigma
     if (st != UL_OK)
         return st;
 
+    /* the preconditions are decided on exact rationals: each input must
+     * read as one (the limits of num/input.h; L > 0 then makes 1/L exact) */
     mpq_t qn, qm, qL, qe, t;
     mpq_inits(qn, qm, qL, qe, t, (mpq_ptr)0);
-    ul_num_decimal_to_mpq(qn, pb->n);
-    ul_num_decimal_to_mpq(qm, pb->m);
-    ul_num_decimal_to_mpq(qL, pb->L);
-    if (pb->eta != NULL)
-        ul_num_decimal_to_mpq(qe, pb->eta);
-    else
+    st = ul_num_read_exact(qn, "n", pb->n, err, errlen);
+    if (st == UL_OK)
+        st = ul_num_read_exact(qm, "m", pb->m, err, errlen);
+    if (st == UL_OK)
+        st = ul_num_read_exact(qL, "L", pb->L, err, errlen);
+    if (st == UL_OK && pb->eta != NULL)
+        st = ul_num_read_exact(qe, "eta", pb->eta, err, errlen);
+    else if (st == UL_OK)
         mpq_inv(qe, qL); /* η = 1/L exactly */
+    if (st != UL_OK) {
+        mpq_clears(qn, qm, qL, qe, t, (mpq_ptr)0);
+        return st;
+    }
     mpq_set_ui(t, sc_S(pb), 1);
     if (mpq_cmp(t, qn) > 0)
         st = ul_fail(err, errlen, UL_EINPUT, "S: must be at most n (got %lu)", sc_S(pb));
@@ -1357,12 +1366,12 @@ static void sc_read(sc_reading *rd, const ul_langevin_sc_problem *pb, const char
     mpfi_t n, m, L, M, eta, t;
     mpfi_init2(n, w), mpfi_init2(m, w), mpfi_init2(L, w), mpfi_init2(M, w);
     mpfi_init2(eta, w), mpfi_init2(t, w);
-    ul_num_set_decimal(n, pb->n); /* all checked by sc_validate */
-    ul_num_set_decimal(m, pb->m);
-    ul_num_set_decimal(L, pb->L);
-    ul_num_set_decimal(M, pb->M);
+    ul_num_set_valid(n, pb->n); /* all checked by sc_validate */
+    ul_num_set_valid(m, pb->m);
+    ul_num_set_valid(L, pb->L);
+    ul_num_set_valid(M, pb->M);
     if (pb->eta != NULL)
-        ul_num_set_decimal(eta, pb->eta);
+        ul_num_set_valid(eta, pb->eta);
     else
         mpfi_ui_div(eta, 1, L);
     mpfi_mul_ui(t, M, sc_S(pb));
@@ -1383,11 +1392,11 @@ static void sc_read(sc_reading *rd, const ul_langevin_sc_problem *pb, const char
     }
     mpfi_set(rd->G, t);
     mpfi_mul(rd->R, m, eta); /* R = ηm: printed and corrected coincide (no erratum in case 3) */
-    ul_num_set_decimal(t, pb->delta);
+    ul_num_set_valid(t, pb->delta);
     mpfi_log(t, t);
     mpfi_neg(rd->B, t);
     if (eps != NULL)
-        ul_num_set_decimal(rd->target, eps);
+        ul_num_set_valid(rd->target, eps);
     else
         mpfi_set_ui(rd->target, 0);
     mpfi_clear(n), mpfi_clear(m), mpfi_clear(L), mpfi_clear(M);
@@ -1421,7 +1430,7 @@ static void sc_objective_text(objective *o, const sc_reading *rd, const char *si
 {
     mpfi_t s;
     mpfi_init2(s, rd->prec + 16);
-    ul_num_set_decimal(s, sigma);
+    ul_num_set_valid(s, sigma);
     sc_objective(o, rd, s, count, Ks);
     mpfi_clear(s);
 }
@@ -1707,7 +1716,7 @@ ul_status ul_langevin_sc_least_k(const ul_langevin_sc_problem *pb, const char *s
         if (st != UL_OK && st != UL_ECAP)
             break;
         mpfi_set_prec(target, mpfi_get_prec(eps_reached->enclosure));
-        ul_num_set_decimal(target, eps);
+        ul_num_set_valid(target, eps);
         if (mpfr_lessequal_p(&eps_reached->enclosure->right, &target->left))
             break;
         st = UL_ECAP;
@@ -1841,15 +1850,15 @@ static ul_status general_eval(ul_num_value *out, void *ctx, char *err, size_t er
     mpfi_init2(n, p), mpfi_init2(L, p), mpfi_init2(M, p), mpfi_init2(R, p);
     mpfi_init2(eta, p), mpfi_init2(sigma, p), mpfi_init2(C0, p), mpfi_init2(C_lsi, p);
     mpfi_init2(delta, p);
-    ul_num_set_decimal(n, pb->n); /* all checked by the caller */
-    ul_num_set_decimal(L, pb->L);
-    ul_num_set_decimal(M, pb->M);
-    ul_num_set_decimal(R, pb->R);
-    ul_num_set_decimal(eta, pb->eta);
-    ul_num_set_decimal(sigma, pb->sigma);
-    ul_num_set_decimal(C0, pb->C0);
-    ul_num_set_decimal(C_lsi, pb->C_lsi);
-    ul_num_set_decimal(delta, pb->delta);
+    ul_num_set_valid(n, pb->n); /* all checked by the caller */
+    ul_num_set_valid(L, pb->L);
+    ul_num_set_valid(M, pb->M);
+    ul_num_set_valid(R, pb->R);
+    ul_num_set_valid(eta, pb->eta);
+    ul_num_set_valid(sigma, pb->sigma);
+    ul_num_set_valid(C0, pb->C0);
+    ul_num_set_valid(C_lsi, pb->C_lsi);
+    ul_num_set_valid(delta, pb->delta);
     ul_langevin_setting s = {pb->kind, n, L, M, NULL, R, eta, sigma};
     objective o;
     obj_init(&o, 1, p);
@@ -1927,12 +1936,15 @@ ul_status ul_langevin_general_eps_certified(const ul_langevin_general_problem *p
         return st;
     mpq_t qn, qe, qL;
     mpq_inits(qn, qe, qL, (mpq_ptr)0);
-    ul_num_decimal_to_mpq(qn, pb->n);
-    ul_num_decimal_to_mpq(qe, pb->eta);
-    ul_num_decimal_to_mpq(qL, pb->L);
-    if (mpz_cmp_ui(mpq_numref(qn), pb->S == 0 ? 1 : pb->S) < 0)
+    st = ul_num_read_exact(qn, "n", pb->n, err, errlen);
+    if (st == UL_OK)
+        st = ul_num_read_exact(qe, "eta", pb->eta, err, errlen);
+    if (st == UL_OK)
+        st = ul_num_read_exact(qL, "L", pb->L, err, errlen);
+    bool read = st == UL_OK;
+    if (st == UL_OK && mpz_cmp_ui(mpq_numref(qn), pb->S == 0 ? 1 : pb->S) < 0)
         st = ul_fail(err, errlen, UL_EINPUT, "S: must be at most n (got %lu)", pb->S);
-    if (pb->kind == UL_LANGEVIN_CONVEX) {
+    if (read && pb->kind == UL_LANGEVIN_CONVEX) {
         static const char *const rule =
             "eta <= 2/L (Thm 3.3 convex case and Thm 3.2 case 2; spec/langevin.md §4)";
         mpq_mul(qe, qe, qL);

@@ -11,6 +11,7 @@
  * precision that the adaptive driver doubles until the digits asked for are
  * certain.  Anything with B in it travels as a logarithm.
  */
+#define UL_NUM_CHECKED /* every conversion result checked (num/encl.h) */
 #include "bounds/noisygd.h"
 
 #include <errno.h>
@@ -99,10 +100,9 @@ static ul_status read_text(mpq_ptr v, const char *name, const char *text, const 
     mpfi_clear(x);
     if (st != UL_OK)
         return st;
-    if (!ul_num_decimal_to_mpq(v, text))
-        return ul_fail(err, errlen, UL_EINPUT,
-                       "%s: too many digits or too large an exponent to read exactly (got '%s')",
-                       name, text);
+    st = ul_num_read_exact(v, name, text, err, errlen); /* the limits of num/input.h */
+    if (st != UL_OK)
+        return st;
     if (whole && mpz_cmp_ui(mpq_denref(v), 1) != 0)
         return ul_fail(err, errlen, UL_EINPUT, "%s: must be a whole number (got '%s')", name, text);
     return UL_OK;
@@ -169,7 +169,7 @@ static ul_status read_fields(reading *in, const ul_ngd_params *pb, unsigned need
         mpq_div(in->v[F_LOGB], in->v[F_B], s2);
         mpq_set_ui(s2, 4, 1);
         mpq_mul(in->v[F_LOGB], in->v[F_LOGB], s2);
-        ul_num_decimal_to_mpq(cap, UL_NGD_MAX_LOGB);
+        ul_num_mpq_valid(cap, UL_NGD_MAX_LOGB);
         bool too_big = mpq_cmp(in->v[F_LOGB], cap) > 0;
         mpq_clears(s2, cap, (mpq_ptr)0);
         if (too_big)

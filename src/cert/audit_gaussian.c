@@ -64,6 +64,7 @@
  * end), rounded up to --digits significant digits, when σ is absent or does
  * not support the claim; the result is audited again and must be supported.
  */
+#define UL_NUM_CHECKED /* every conversion result checked (num/encl.h) */
 #include <gmp.h>
 #include <limits.h>
 #include <math.h>
@@ -74,6 +75,7 @@
 #include "bounds/gaussian.h"
 #include "bounds/koloskova.h"
 #include "cert/audit.h"
+#include "num/input.h"
 #include "cert/audit_util.h"
 #include "cert/forensics.h"
 #include "num/encl.h"
@@ -128,9 +130,10 @@ static const ul_field_spec OP_STATED[] = {
 
 static void q_set_ull(mpq_ptr q, unsigned long long n)
 {
-    char buf[32];
-    snprintf(buf, sizeof buf, "%llu", n);
-    mpz_set_str(mpq_numref(q), buf, 10);
+    /* two 32-bit halves: exact whatever the width of unsigned long */
+    mpz_set_ui(mpq_numref(q), (unsigned long)(n >> 32));
+    mpz_mul_2exp(mpq_numref(q), mpq_numref(q), 32);
+    mpz_add_ui(mpq_numref(q), mpq_numref(q), (unsigned long)(n & 0xffffffffu));
     mpz_set_ui(mpq_denref(q), 1);
 }
 
@@ -355,52 +358,35 @@ static ul_status lists_check(gcert *g, const ul_cert_value *t, char *err, size_t
     return UL_OK;
 }
 
-/* Reads Δ_i and σ_i exactly and forms u_i (Δ_i/σ_i for a σ list, else Δ_i). */
-/* One decimal of a per-release field read exactly into q (path[i] named). */
-static ul_status term_read(mpq_ptr q, const char *text, const char *path, size_t i, bool list,
-                           char *err, size_t errlen)
-{
-    if (ul_num_decimal_to_mpq(q, text))
-        return UL_OK;
-    char where[32] = "";
-    if (list)
-        snprintf(where, sizeof where, "[%zu]", i);
-    return ul_fail(err, errlen, UL_EINPUT, "%s%s: must lie between 1e-20000 and 1e100 (got '%s')",
-                   path, where, text);
-}
-
 /* Reads Δ_i and σ_i exactly: sens = the one Δ (or 2·C0; 1 for a Δ list) and
  * u_i = (Δ_i or 1)/(σ_i or 1) over the lists, so S = T·sens²·Σ u_i² (a one
  * value is factored out: no k divisions by it). */
-static ul_status terms_read(gcert *g, const char *const *sens, const char *const *sig, char *err,
-                            size_t errlen)
+static void terms_read(gcert *g, const char *const *sens, const char *const *sig)
 {
     g->u = malloc(g->k * sizeof *g->u);
     if (g->u == NULL)
         abort();
     for (size_t i = 0; i < g->k; i++)
         mpq_init(g->u[i]);
-    ul_status st = UL_OK;
+    /* every decimal is within the reader's limits (num/input.h): exact */
     mpq_set_ui(g->sens, 1, 1);
     if (g->n_sens == 1)
-        st = term_read(g->sens, sens[0], g->base_path, 0, false, err, errlen);
-    if (st == UL_OK && g->is_op)
+        ul_num_mpq_valid(g->sens, sens[0]);
+    if (g->is_op)
         mpq_add(g->sens, g->sens, g->sens);
     mpq_t d;
     mpq_init(d);
-    for (size_t i = 0; i < g->k && st == UL_OK; i++) {
+    for (size_t i = 0; i < g->k; i++) {
         mpq_set_ui(g->u[i], 1, 1);
         if (g->n_sens > 1)
-            st = term_read(g->u[i], sens[i], g->base_path, i, true, err, errlen);
-        if (st == UL_OK && g->n_sigma > 1)
-            st = term_read(d, sig[i], g->sigma_path, i, true, err, errlen);
-        if (st == UL_OK && g->n_sigma > 1)
+            ul_num_mpq_valid(g->u[i], sens[i]);
+        if (g->n_sigma > 1) {
+            ul_num_mpq_valid(d, sig[i]);
             mpq_div(g->u[i], g->u[i], d);
+        }
     }
     mpq_clear(d);
-    if (st == UL_OK)
-        exact_s(g);
-    return st;
+    exact_s(g);
 }
 
 /* r = √(r²) ≤ UL_GAUSS_MAX_R: decided exactly when S is formed, else on its
@@ -411,7 +397,7 @@ static ul_status range_check(const gcert *g, char *err, size_t errlen)
     mpfi_init2(r2, 128);
     mpfi_init2(lim, 128);
     r2_enclose(r2, g);
-    ul_num_set_decimal(lim, UL_GAUSS_MAX_R);
+    ul_num_set_valid(lim, UL_GAUSS_MAX_R);
     mpfi_sqr(lim, lim);
     bool too_big = mpfr_greater_p(&r2->left, &lim->right);
     if (!too_big && g->have_s && !mpfr_lessequal_p(&r2->right, &lim->left)) {
@@ -422,7 +408,7 @@ static ul_status range_check(const gcert *g, char *err, size_t errlen)
             mpq_div(x, x, g->sig);
             mpq_div(x, x, g->sig);
         }
-        ul_num_decimal_to_mpq(l, UL_GAUSS_MAX_R);
+        ul_num_mpq_valid(l, UL_GAUSS_MAX_R);
         mpq_mul(l, l, l);
         too_big = mpq_cmp(x, l) > 0;
         mpq_clears(x, l, NULL);
@@ -505,12 +491,11 @@ static ul_status gcert_read(const ul_cert *c, bool is_op, bool need_sigma, gcert
                     "%s: missing required field (the noise standard deviation; `ulaudit "
                     "calibrate` fills it in)", g->sigma_path);
     if (s == UL_OK)
-        s = terms_read(g, sens, sig, err, errlen);
+        terms_read(g, sens, sig);
     if (s != UL_OK || g->sigma == NULL)
         return s;
-    if (g->n_sigma == 1 && !ul_num_decimal_to_mpq(g->sig, g->sigma))
-        return ul_fail(err, errlen, UL_EINPUT, "%s: must lie between 1e-20000 and 1e100 (got '%s')",
-                       g->sigma_path, g->sigma);
+    if (g->n_sigma == 1)
+        ul_num_mpq_valid(g->sig, g->sigma);
     return range_check(g, err, errlen);
 }
 
@@ -775,7 +760,7 @@ static bool stated_wrong(const char *stated, mpfi_srcptr x)
     mpfr_prec_t p = mpfi_get_prec(x) + 64;
     mpfi_t s;
     mpfi_init2(s, p);
-    ul_num_set_decimal(s, stated);
+    ul_num_set_valid(s, stated);
     mpfr_t u, lo, hi;
     mpfr_inits2(p, u, lo, hi, (mpfr_ptr)0);
     mpfr_set_zero(u, 1);
@@ -847,17 +832,16 @@ static void set_theorem(ul_audit_report *rep, const gcert *g, bool renyi)
  * mechanism, Dwork-Roth Thm A.1, spec/koloskova.md §2.2): its δ as the other
  * variant (never the verdict), whether it over-claims (gives less than the
  * exact θ), and, for 0 < δ < 1, the classic σ against stated.sigma_classic
- * and whether it delivers δ.  *skipped: δ beyond exact rationals (below
- * 10^-20000), where the classic-σ checks are not made. */
+ * and whether it delivers δ. */
 static ul_status op_classic(ul_audit_report *rep, const gcert *g, const ul_num_precision *want,
                             const ul_num_value *theta, bool delta_inner, bool *overclaims,
-                            ul_pre_state *delivers, bool *skipped, char *err, size_t errlen)
+                            ul_pre_state *delivers, char *err, size_t errlen)
 {
     mpfr_prec_t p = mpfi_get_prec(theta->enclosure) + 16;
     mpfi_t e, r;
     mpfi_init2(e, p);
     mpfi_init2(r, p);
-    ul_num_set_decimal(e, g->eps);
+    ul_num_set_valid(e, g->eps);
     r_enclose(r, g);
     ul_num_value classic;
     ul_num_value_init(&classic, p);
@@ -873,11 +857,7 @@ static ul_status op_classic(ul_audit_report *rep, const gcert *g, const ul_num_p
     ul_num_value_clear(&classic);
     mpfi_clear(e);
     mpfi_clear(r);
-    mpq_t dq;
-    mpq_init(dq);
-    *skipped = delta_inner && !ul_num_decimal_to_mpq(dq, g->delta);
-    mpq_clear(dq);
-    if (!delta_inner || *skipped)
+    if (!delta_inner)
         return UL_OK;
     ul_num_value cs;
     ul_num_value_init(&cs, 64);
@@ -986,11 +966,10 @@ static ul_status audit_eps_delta(const gcert *g, const ul_num_precision *want,
         snprintf(rep->variant, sizeof rep->variant, "corrected");
     bool delta_inner = ul_audit_dcmp(g->delta, "0") > 0 && ul_audit_dcmp(g->delta, "1") < 0;
     /* output perturbation: the printed (classic) rule as the other variant */
-    bool overclaims = false, skipped = false;
+    bool overclaims = false;
     ul_pre_state delivers = UL_PRE_UNDECIDED;
     if (st == UL_OK && g->is_op && ul_audit_dcmp(g->eps, "0") > 0)
-        st = op_classic(rep, g, want, &theta, delta_inner, &overclaims, &delivers, &skipped, err,
-                        errlen);
+        st = op_classic(rep, g, want, &theta, delta_inner, &overclaims, &delivers, err, errlen);
     if (st == UL_OK && rep->verdict != UL_VERDICT_SUPPORTED && delta_inner)
         st = eps_delta_reach(rep, g, want, err, errlen);
     if (st != UL_OK) {
@@ -1026,9 +1005,6 @@ static ul_status audit_eps_delta(const gcert *g, const ul_num_precision *want,
                          "<= %s, less than the exact delta; it holds only for eps < 1 and is no "
                          "bound on the exact delta at eps = %s.",
                          rep->other_variant.hi, g->eps);
-    if (skipped)
-        ul_audit_explain(rep, "The classic sigma is not checked: it needs delta as an exact "
-                              "rational (at least 10^-20000).");
     if (g->is_op && delivers == UL_PRE_FAILS && g->sigma_classic != NULL &&
         rep->first_wrong_stated[0] == '\0')
         ul_audit_explain(rep,
@@ -1096,8 +1072,7 @@ static int renyi_cmp(const gcert *g, mpq_srcptr a, mpq_srcptr claimed,
     }
 }
 
-static ul_status audit_renyi(const gcert *g, const ul_num_precision *want, ul_audit_report *rep,
-                             char *err, size_t errlen)
+static void audit_renyi(const gcert *g, const ul_num_precision *want, ul_audit_report *rep)
 {
     int digits = want->digits;
     snprintf(rep->claim, sizeof rep->claim, "(alpha, rho)-RDP with (alpha, rho) = (%s, %s)",
@@ -1105,11 +1080,8 @@ static ul_status audit_renyi(const gcert *g, const ul_num_precision *want, ul_au
     set_theorem(rep, g, true);
     mpq_t a, claimed;
     mpq_inits(a, claimed, NULL);
-    if (!ul_num_decimal_to_mpq(a, g->alpha) || !ul_num_decimal_to_mpq(claimed, g->rho)) {
-        mpq_clears(a, claimed, NULL);
-        return ul_fail(err, errlen, UL_EINPUT,
-                       "$.claim: renyi_order or renyi_value is out of the exactly readable range");
-    }
+    ul_num_mpq_valid(a, g->alpha); /* the reader's limits: exact */
+    ul_num_mpq_valid(claimed, g->rho);
     mpfi_t x;
     mpfi_init2(x, (mpfr_prec_t)(digits * 3.33) + 64);
     int cmp = renyi_cmp(g, a, claimed, want, x);
@@ -1147,7 +1119,6 @@ static ul_status audit_renyi(const gcert *g, const ul_num_precision *want, ul_au
                               "the precision cap (raise --max-bits).");
     mpfi_clear(x);
     mpq_clears(a, claimed, NULL);
-    return UL_OK;
 }
 
 /* ---- handlers ---------------------------------------------------------------------------- */
@@ -1158,9 +1129,10 @@ static ul_status audit_common(const ul_cert *c, bool is_op, const ul_num_precisi
     ul_audit_report_init(rep);
     gcert g;
     ul_status st = gcert_read(c, is_op, true, &g, err, errlen);
-    if (st == UL_OK)
-        st = g.eps != NULL ? audit_eps_delta(&g, want, rep, err, errlen)
-                           : audit_renyi(&g, want, rep, err, errlen);
+    if (st == UL_OK && g.eps != NULL)
+        st = audit_eps_delta(&g, want, rep, err, errlen);
+    else if (st == UL_OK)
+        audit_renyi(&g, want, rep);
     gcert_clear(&g);
     return st;
 }
@@ -1203,8 +1175,8 @@ static ul_status calibrate_target(const gcert *g, const ul_num_precision *want, 
     /* σ ≥ √(α·S/(2ρ)) (Mironov 2017 Prop. 7) */
     mpq_t a, v;
     mpq_inits(a, v, NULL);
-    ul_num_decimal_to_mpq(a, g->alpha);
-    ul_num_decimal_to_mpq(v, g->rho);
+    ul_num_mpq_valid(a, g->alpha);
+    ul_num_mpq_valid(v, g->rho);
     mpfi_set_prec(s, (mpfr_prec_t)(fine.digits * 3.33) + 64);
     renyi_enclose(s, g, false, a);
     mpfi_div_q(s, s, v);

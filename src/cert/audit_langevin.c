@@ -118,7 +118,9 @@
  * (ε, δ, I) (more output noise is post-processing) and the iteration
  * conditions hold.
  */
+#define UL_NUM_CHECKED /* every conversion result checked (num/encl.h) */
 #include "cert/audit.h"
+#include "num/input.h"
 #include "cert/audit_util.h"
 
 #include <gmp.h>
@@ -221,12 +223,7 @@ static const ul_field_spec LG_PARAMS[] = {
      .lo = "1",
      .hi = "1e15",
      .doc = "dataset size"},
-    {.name = "m",
-     .type = UL_FIELD_DECIMAL,
-     .lo = "0",
-     .lo_strict = true,
-     .hi = LG_MAX,
-     .doc = "strong convexity constant (strongly-convex case)"},
+    /* L before m: the required constant is read (and refused) first */
     {.name = "L",
      .type = UL_FIELD_DECIMAL,
      .required = true,
@@ -234,6 +231,12 @@ static const ul_field_spec LG_PARAMS[] = {
      .lo_strict = true,
      .hi = LG_MAX,
      .doc = "smoothness constant"},
+    {.name = "m",
+     .type = UL_FIELD_DECIMAL,
+     .lo = "0",
+     .lo_strict = true,
+     .hi = LG_MAX,
+     .doc = "strong convexity constant (strongly-convex case)"},
     {.name = "M",
      .type = UL_FIELD_DECIMAL,
      .required = true,
@@ -424,23 +427,11 @@ static ul_status lg_read(const ul_cert *c, lg_input *in, bool calibrating, char 
                        kind);
     if (!sc && in->C0 == NULL)
         in->C0 = "0";
-    /* the preconditions are decided on exact rationals (lg_preconditions) */
-    const char *exact[] = {"L", "eta", "m"};
-    for (size_t i = 0; i < 3; i++) {
-        const char *t = ul_audit_field_text(&p, exact[i]);
-        mpq_t q;
-        mpq_init(q);
-        bool ok = t == NULL || ul_num_decimal_to_mpq(q, t);
-        mpq_clear(q);
-        if (!ok)
-            return ul_fail(err, errlen, UL_EINPUT,
-                           "$.parameters.%s: out of range for exact arithmetic (a power of ten "
-                           "beyond 10^+-20000)",
-                           exact[i]);
-    }
+    /* the preconditions are decided on exact rationals (lg_preconditions):
+     * every decimal read converts exactly (the reader's limits, num/input.h) */
     mpq_t qn;
     mpq_init(qn);
-    ul_num_decimal_to_mpq(qn, in->n);
+    ul_num_mpq_valid(qn, in->n);
     bool s_ok = mpz_cmp_ui(mpq_numref(qn), in->S) >= 0;
     mpq_clear(qn);
     if (!s_ok)
@@ -476,13 +467,13 @@ static void lg_preconditions(const lg_input *in, ul_preconditions *pre)
     ul_pre_clear(pre);
     mpq_t m, L, eta, t;
     mpq_inits(m, L, eta, t, (mpq_ptr)0);
-    ul_num_decimal_to_mpq(L, in->L);
+    ul_num_mpq_valid(L, in->L);
     if (in->eta != NULL)
-        ul_num_decimal_to_mpq(eta, in->eta);
+        ul_num_mpq_valid(eta, in->eta);
     else
         mpq_inv(eta, L); /* η = 1/L exactly */
     if (in->kind == UL_LANGEVIN_STRONGLY_CONVEX) {
-        ul_num_decimal_to_mpq(m, in->m);
+        ul_num_mpq_valid(m, in->m);
         ul_pre_add(pre, "m_le_L",
                    "m <= L: an m-strongly convex, L-smooth loss needs m <= L (spec/langevin.md "
                    "1.1 (4)-(5))",
@@ -577,26 +568,26 @@ static ul_status lg_consts(const lg_point *pt, mpfr_prec_t p, lg_consts_t *k, ch
     mpfi_init2(n, w), mpfi_init2(m, w), mpfi_init2(L, w), mpfi_init2(M, w);
     mpfi_init2(R, w), mpfi_init2(eta, w), mpfi_init2(sigma, w), mpfi_init2(C0, w);
     mpfi_init2(C, w);
-    ul_num_set_decimal(n, in->n); /* all validated by the schema */
-    ul_num_set_decimal(L, in->L);
-    ul_num_set_decimal(M, in->M);
-    ul_num_set_decimal(sigma, pt->sigma);
+    ul_num_set_valid(n, in->n); /* all validated by the schema */
+    ul_num_set_valid(L, in->L);
+    ul_num_set_valid(M, in->M);
+    ul_num_set_valid(sigma, pt->sigma);
     if (in->eta != NULL)
-        ul_num_set_decimal(eta, in->eta);
+        ul_num_set_valid(eta, in->eta);
     else
         mpfi_ui_div(eta, 1, L);
     bool sc = in->kind == UL_LANGEVIN_STRONGLY_CONVEX;
     if (sc) {
-        ul_num_set_decimal(m, in->m);
+        ul_num_set_valid(m, in->m);
         mpfi_sqr(C, sigma);
         mpfi_mul_2ui(C, C, 1);
         mpfi_div(C, C, m); /* C_LSI = C0 = 2σ²/m */
         mpfi_set(C0, C);
         mpfi_set_ui(R, 0);
     } else {
-        ul_num_set_decimal(R, in->R);
-        ul_num_set_decimal(C0, in->C0);
-        ul_num_set_decimal(C, in->C_lsi);
+        ul_num_set_valid(R, in->R);
+        ul_num_set_valid(C0, in->C0);
+        ul_num_set_valid(C, in->C_lsi);
     }
     ul_langevin_setting s = {in->kind, n, L, M, sc ? m : NULL, sc ? NULL : R, eta, sigma};
     unsigned long Ks[UL_LANGEVIN_MAX_REQUESTS];
@@ -607,7 +598,7 @@ static ul_status lg_consts(const lg_point *pt, mpfr_prec_t p, lg_consts_t *k, ch
     if (st == UL_OK)
         st = ul_langevin_rate_sums(k->lp, &s, C, Ks, in->n_req, pt->rate, NULL, err, errlen);
     if (st == UL_OK && in->delta != NULL) {
-        ul_num_set_decimal(k->B, in->delta);
+        ul_num_set_valid(k->B, in->delta);
         mpfi_log(k->B, k->B);
         mpfi_neg(k->B, k->B);
     }
@@ -650,7 +641,7 @@ static ul_side lg_decide(const lg_point *pt, const char *eps, mpfi_ptr f, char *
         mpfi_init2(target, p);
         char *a = NULL;
         if (*st == UL_OK) {
-            ul_num_set_decimal(target, eps);
+            ul_num_set_valid(target, eps);
             side = ul_langevin_min_decide(k.E, (mpfi_srcptr const *)k.lp, k.count, k.B, target, p,
                                           &a);
         }
@@ -662,7 +653,7 @@ static ul_side lg_decide(const lg_point *pt, const char *eps, mpfi_ptr f, char *
                 mpfi_set_prec(f, p);
                 mpfi_t x;
                 mpfi_init2(x, p + 16);
-                ul_num_set_decimal(x, a);
+                ul_num_set_valid(x, a);
                 ul_langevin_objective_at(f, k.E, (mpfi_srcptr const *)k.lp, k.count, k.B, x);
                 mpfi_clear(x);
             }
@@ -791,7 +782,7 @@ static ul_status lg_renyi_eval(ul_num_value *out, void *ctx, char *err, size_t e
     if (st == UL_OK) {
         mpfi_t a;
         mpfi_init2(a, p);
-        ul_num_set_decimal(a, c->alpha);
+        ul_num_set_valid(a, c->alpha);
         mpfi_set_ui(k.B, 0); /* the Rényi value alone: no conversion term */
         ul_langevin_objective_at(out->enclosure, k.E, (mpfi_srcptr const *)k.lp, k.count, k.B, a);
         out->is_log = false;
@@ -853,7 +844,7 @@ static ul_verdict lg_dp_sc(const lg_input *in, const ul_num_precision *want, ul_
     ul_audit_number_set(&rep->recomputed, "eps", label, &v, digits);
     mpfi_t claim;
     mpfi_init2(claim, mpfi_get_prec(v.enclosure) + 64);
-    ul_num_set_decimal(claim, in->eps);
+    ul_num_set_valid(claim, in->eps);
     bool within = mpfr_lessequal_p(&v.enclosure->right, &claim->left);
     mpfi_clear(claim);
     ul_num_value_clear(&v);
@@ -1134,7 +1125,7 @@ static void lg_check_stated(const lg_input *in, const ul_num_precision *want, ul
             if (st == UL_OK || st == UL_ECAP) {
                 mpfi_t v;
                 mpfi_init2(v, mpfi_get_prec(s) + 64);
-                ul_num_set_decimal(v, in->st_sigma);
+                ul_num_set_valid(v, in->st_sigma);
                 if (mpfr_less_p(&v->right, &s->left)) {
                     char lo[64], hi[64];
                     fmt(lo, sizeof lo, &s->left, digits, MPFR_RNDD);
@@ -1689,7 +1680,7 @@ static ul_status d2d_decide(const d2d_input *in, const ul_num_precision *w, ul_n
         if (st != UL_OK && st != UL_ECAP)
             break;
         mpfi_set_prec(s, mpfi_get_prec(need->enclosure) + 64);
-        ul_num_set_decimal(s, in->sigma);
+        ul_num_set_valid(s, in->sigma);
         *v = mpfr_lessequal_p(&need->enclosure->right, &s->left) ? UL_VERDICT_SUPPORTED
              : mpfr_less_p(&s->right, &need->enclosure->left)    ? UL_VERDICT_UNSUPPORTED
                                                                  : UL_VERDICT_INCONCLUSIVE;
@@ -1711,7 +1702,7 @@ static bool d2d_least_I(const d2d_input *in, unsigned long I0, unsigned long *I)
     char err[256];
     mpfi_t s;
     mpfi_init2(s, 256);
-    ul_num_set_decimal(s, in->sigma);
+    ul_num_set_valid(s, in->sigma);
     /* side(I): 1 safe, 0 unsafe, -1 undecided or error */
     int side;
     unsigned long lo = I0 - 1, hi = I0;
@@ -1793,7 +1784,7 @@ static ul_status d2d_audit(const ul_cert *c, const ul_num_precision *want, ul_au
         if (in.pb.T != NULL) {
             mpq_t q;
             mpq_init(q);
-            ul_num_decimal_to_mpq(q, in.pb.T);
+            ul_num_mpq_valid(q, in.pb.T);
             int cmp = mpz_cmp_ui(mpq_numref(q), Tmin);
             mpq_clear(q);
             ul_pre_add(&rep->pre, "T_ge_learning_bound",
@@ -1891,7 +1882,7 @@ static ul_status d2d_audit(const ul_cert *c, const ul_num_precision *want, ul_au
     if (in.st_sigma != NULL && rep->first_wrong_stated[0] == '\0') {
         mpfi_t sv;
         mpfi_init2(sv, mpfi_get_prec(need.enclosure) + 64);
-        ul_num_set_decimal(sv, in.st_sigma);
+        ul_num_set_valid(sv, in.st_sigma);
         if (mpfr_less_p(&sv->right, &need.enclosure->left)) {
             snprintf(rep->first_wrong_stated, sizeof rep->first_wrong_stated,
                      "$.stated.sigma = %s: below the sigma of %s, certified in [%s, %s]",

@@ -83,7 +83,9 @@
  * Every value is a bound, not an exact privacy profile: a claim beyond it is
  * "unsupported", never "refuted".
  */
+#define UL_NUM_CHECKED /* every conversion result checked (num/encl.h) */
 #include "cert/audit.h"
+#include "num/input.h"
 #include "cert/audit_util.h"
 
 #include <gmp.h>
@@ -383,8 +385,8 @@ typedef struct {
 
 /* Reads a "noisy-gd" certificate.  calibrating: parameters.KAbar may be
  * absent under theorem g15 (the audit requires it). */
-/* Each parameter: exactly readable (a failed read must not leave a silent 0
- * in the rational checks), read by the theorem (a misplaced field would be
+/* Each parameter (exactly readable already: the reader's limits, num/input.h):
+ * read by the theorem (a misplaced field would be
  * silently ignored), present when the theorem needs it. */
 static ul_status ngd_fields_check(const ul_cert_values *pv, ngd_thm th, bool calibrating, char *err,
                                   size_t errlen)
@@ -392,21 +394,6 @@ static ul_status ngd_fields_check(const ul_cert_values *pv, ngd_thm th, bool cal
     const ul_cert_values p = *pv;
     const char *thm = THEOREMS[th];
     unsigned need = THM[th].need, opt = THM[th].opt;
-    mpq_t x;
-    mpq_init(x);
-    for (int f = 1; f < P_COUNT; f++) {
-        /* every decimal must be exactly readable (the rational checks below
-         * read them; a failed read must not leave a silent 0) */
-        const char *t = ul_audit_field_text(&p, NGD_PARAMS[f].name);
-        if (t != NULL && NGD_PARAMS[f].type == UL_FIELD_DECIMAL && !ul_num_decimal_to_mpq(x, t)) {
-            mpq_clear(x);
-            return ul_fail(err, errlen, UL_EINPUT,
-                           "$.parameters.%s: too many digits or too large an exponent to read "
-                           "exactly (at most 10^+-20000; got '%s')",
-                           NGD_PARAMS[f].name, t);
-        }
-    }
-    mpq_clear(x);
     for (int f = 1; f < P_COUNT; f++) {
         bool present = ul_audit_field_text(&p, NGD_PARAMS[f].name) != NULL;
         if (present && !((need | opt) & B(f)))
@@ -585,13 +572,13 @@ static void t51_preconditions(const ngd_input *in, ul_preconditions *pre)
     const ul_ngd_params *pb = &in->pb;
     mpq_t lam, beta, eta, a, b, s2;
     mpq_inits(lam, beta, eta, a, b, s2, (mpq_ptr)0);
-    ul_num_decimal_to_mpq(lam, pb->lambda);
-    ul_num_decimal_to_mpq(beta, pb->beta);
+    ul_num_mpq_valid(lam, pb->lambda);
+    ul_num_mpq_valid(beta, pb->beta);
     mpq_add(eta, lam, beta);
     mpq_mul_2exp(eta, eta, 1);
     mpq_inv(eta, eta); /* the prescription 1/(2(λ+β)) */
     if (pb->eta != NULL) {
-        ul_num_decimal_to_mpq(a, pb->eta);
+        ul_num_mpq_valid(a, pb->eta);
         ul_pre_add(pre, "eta_prescribed",
                    "step size eta = 1/(2(lambda + beta)) (Thm 5.1; spec/forget.md sec. 3); "
                    "other step sizes: cite Thm G.15",
@@ -600,10 +587,10 @@ static void t51_preconditions(const ngd_input *in, ul_preconditions *pre)
     /* σ*² = 4qL²/(λ·eps_dp·n²) */
     mpq_t q, L, n, edp;
     mpq_inits(q, L, n, edp, (mpq_ptr)0);
-    ul_num_decimal_to_mpq(q, pb->q);
-    ul_num_decimal_to_mpq(L, pb->L);
-    ul_num_decimal_to_mpq(n, pb->n);
-    ul_num_decimal_to_mpq(edp, pb->eps_dp);
+    ul_num_mpq_valid(q, pb->q);
+    ul_num_mpq_valid(L, pb->L);
+    ul_num_mpq_valid(n, pb->n);
+    ul_num_mpq_valid(edp, pb->eps_dp);
     mpq_mul(a, L, L);
     mpq_mul(a, a, q);
     mpq_mul_2exp(a, a, 2); /* 4qL² */
@@ -611,7 +598,7 @@ static void t51_preconditions(const ngd_input *in, ul_preconditions *pre)
     mpq_mul(b, b, edp);
     mpq_mul(b, b, lam); /* λ·eps_dp·n² */
     if (pb->sigma != NULL) {
-        ul_num_decimal_to_mpq(s2, pb->sigma);
+        ul_num_mpq_valid(s2, pb->sigma);
         mpq_mul(s2, s2, s2);
         mpq_t lhs;
         mpq_init(lhs);
@@ -628,7 +615,7 @@ static void t51_preconditions(const ngd_input *in, ul_preconditions *pre)
         /* ρ = N(0, σ²/(λ(1 − ηλ/2)) I) (G.15 via Lemma G.14) */
         mpq_t lhs, t;
         mpq_inits(lhs, t, (mpq_ptr)0);
-        ul_num_decimal_to_mpq(lhs, pb->init_var);
+        ul_num_mpq_valid(lhs, pb->init_var);
         mpq_mul(t, eta, lam);
         mpq_div_2exp(t, t, 1);
         mpq_set_ui(a, 1, 1);
@@ -665,17 +652,17 @@ static ul_status t51_eval(ul_num_value *out, void *ctx, char *err, size_t errlen
     mpfr_prec_t p = mpfi_get_prec(out->enclosure) + 16;
     mpq_t cq, t;
     mpq_inits(cq, t, (mpq_ptr)0);
-    ul_num_decimal_to_mpq(cq, pb->lambda);
-    ul_num_decimal_to_mpq(t, pb->beta);
+    ul_num_mpq_valid(cq, pb->lambda);
+    ul_num_mpq_valid(t, pb->beta);
     mpq_add(t, t, cq);
     mpq_mul_2exp(t, t, 2);
     mpq_div(cq, cq, t); /* c */
     mpfi_t lg, a, k;
     mpfi_init2(lg, p), mpfi_init2(a, p), mpfi_init2(k, p);
-    ul_num_decimal_to_mpq(t, pb->eps_dp);
+    ul_num_mpq_valid(t, pb->eps_dp);
     mpfi_set_q(lg, t);
     mpfi_log(lg, lg);
-    ul_num_decimal_to_mpq(t, pb->KAbar);
+    ul_num_mpq_valid(t, pb->KAbar);
     mpfi_set_q(k, t);
     if (c->form == UL_NGD_G15_STATED) {
         mpfi_set_q(a, cq);
@@ -700,10 +687,10 @@ static ul_status t51_eval(ul_num_value *out, void *ctx, char *err, size_t errlen
     }
     if (c->q != pb->q) {
         /* log(q'/q) */
-        ul_num_decimal_to_mpq(t, c->q);
+        ul_num_mpq_valid(t, c->q);
         mpq_t q0;
         mpq_init(q0);
-        ul_num_decimal_to_mpq(q0, pb->q);
+        ul_num_mpq_valid(q0, pb->q);
         mpq_div(t, t, q0);
         mpq_clear(q0);
         mpfi_set_q(a, t);
@@ -783,10 +770,10 @@ static bool exact_bound(const ngd_input *in, mpq_ptr out)
     if (in->thm == T_43) {
         mpq_t p, s, ka, kb;
         mpq_inits(p, s, ka, kb, (mpq_ptr)0);
-        ul_num_decimal_to_mpq(p, pb->p);
-        ul_num_decimal_to_mpq(s, pb->s);
-        ul_num_decimal_to_mpq(ka, pb->KA);
-        ul_num_decimal_to_mpq(kb, pb->KAbar);
+        ul_num_mpq_valid(p, pb->p);
+        ul_num_mpq_valid(s, pb->s);
+        ul_num_mpq_valid(ka, pb->KA);
+        ul_num_mpq_valid(kb, pb->KAbar);
         if (mpq_sgn(p) == 0) {
             mpq_set_ui(K, 0, 1);
         } else if (in->variant == UL_VARIANT_PRINTED) {
@@ -798,23 +785,23 @@ static bool exact_bound(const ngd_input *in, mpq_ptr out)
         }
         mpq_clears(p, s, ka, kb, (mpq_ptr)0);
     } else {
-        ul_num_decimal_to_mpq(K, pb->K);
+        ul_num_mpq_valid(K, pb->K);
     }
-    ul_num_decimal_to_mpq(out, pb->L);
+    ul_num_mpq_valid(out, pb->L);
     mpq_mul(out, out, out);
-    ul_num_decimal_to_mpq(t, pb->q);
+    ul_num_mpq_valid(t, pb->q);
     mpq_mul(out, out, t);
-    ul_num_decimal_to_mpq(t, pb->eta);
+    ul_num_mpq_valid(t, pb->eta);
     mpq_mul(out, out, t);
     mpq_mul(out, out, K);
-    ul_num_decimal_to_mpq(t, pb->sigma);
+    ul_num_mpq_valid(t, pb->sigma);
     mpq_mul(t, t, t);
     mpq_div(out, out, t);
-    ul_num_decimal_to_mpq(t, pb->n);
+    ul_num_mpq_valid(t, pb->n);
     mpq_mul(t, t, t);
     mpq_div(out, out, t);
     if (in->thm == T_43) {
-        ul_num_decimal_to_mpq(t, pb->eps_dd);
+        ul_num_mpq_valid(t, pb->eps_dd);
         mpq_add(out, out, t);
     }
     mpq_clears(t, K, (mpq_ptr)0);
@@ -889,7 +876,7 @@ static void renyi_other(const ngd_input *in, const ul_num_precision *want, ul_au
         mpfi_t cl, plain;
         mpfi_init2(cl, mpfi_get_prec(o.enclosure) + 64);
         mpfi_init2(plain, mpfi_get_prec(o.enclosure));
-        ul_num_set_decimal(cl, in->r_value);
+        ul_num_set_valid(cl, in->r_value);
         plain_of(plain, &o);
         bool printed_reaches = mpfr_lessequal_p(&plain->right, &cl->left);
         mpfi_clear(cl);
@@ -1063,10 +1050,10 @@ static ul_status dp_eps(const ngd_input *in, const ul_num_precision *w, mpfi_ptr
     plain_of(a, &v);
     ul_num_value_clear(&v);
     if (linear && in->thm == T_51) {
-        ul_num_set_decimal(t, in->q);
+        ul_num_set_valid(t, in->q);
         mpfi_div(a, a, t); /* the slope a = ε(q)/q */
     }
-    ul_num_set_decimal(ell, in->delta);
+    ul_num_set_valid(ell, in->delta);
     mpfi_log(ell, ell);
     mpfi_neg(ell, ell);
     if (linear) {
@@ -1076,7 +1063,7 @@ static ul_status dp_eps(const ngd_input *in, const ul_num_precision *w, mpfi_ptr
         mpfi_add_ui(qstar, qstar, 1);
     } else {
         /* Remark 2.1 at the given q: ρ + log(1/δ)/(q − 1) */
-        ul_num_set_decimal(qstar, in->q);
+        ul_num_set_valid(qstar, in->q);
         mpfi_sub_ui(t, qstar, 1);
         mpfi_div(t, ell, t);
         mpfi_add(eps, a, t);
@@ -1100,7 +1087,7 @@ static void renyi_read_as_eps(const ngd_input *in, const ul_num_precision *want,
         mpfi_init2(rp, mpfi_get_prec(r.enclosure) + 16);
         mpfi_init2(cl, mpfi_get_prec(r.enclosure) + 64);
         plain_of(rp, &r);
-        ul_num_set_decimal(cl, in->eps);
+        ul_num_set_valid(cl, in->eps);
         ul_audit_number rn;
         ul_audit_number_set(&rn, "renyi_value", "the Renyi bound itself", &r, digits);
         double rd = mpfr_get_d(&rp->left, MPFR_RNDN);
@@ -1237,7 +1224,7 @@ static void stated_eta(const ngd_input *in, const ul_num_precision *want, ul_aud
         UL_OK) {
         mpfi_t s;
         mpfi_init2(s, mpfi_get_prec(v.enclosure) + 64);
-        ul_num_set_decimal(s, in->st_eta);
+        ul_num_set_valid(s, in->st_eta);
         bool exact = mpfr_equal_p(&s->left, &v.enclosure->left) &&
                      mpfr_equal_p(&s->right, &v.enclosure->right);
         if (!exact && !ul_audit_rounds_to_nearest(in->st_eta, v.enclosure, NULL)) {
@@ -1263,7 +1250,7 @@ static void stated_sigma(const ngd_input *in, const ul_num_precision *want, ul_a
     mpfi_t s, sv;
     mpfi_init2(s, 128);
     mpfi_init2(sv, 256);
-    ul_num_set_decimal(sv, in->st_sigma);
+    ul_num_set_valid(sv, in->st_sigma);
     ul_status st;
     const char *what;
     if (in->thm == T_51) {

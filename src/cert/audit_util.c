@@ -1,6 +1,8 @@
 /* src/cert/audit_util.c — small helpers shared by the method handlers (see
  * audit_util.h for what each guarantees). */
+#define UL_NUM_CHECKED /* every conversion result checked (num/encl.h) */
 #include "cert/audit_util.h"
+#include "num/input.h"
 
 #include <gmp.h>
 #include <stdarg.h>
@@ -21,8 +23,7 @@ const char *ul_audit_field_text(const ul_cert_values *v, const char *name)
 int ul_audit_dcmp(const char *a, const char *b)
 {
     int c = 0;
-    ul_num_decimal_compare(a, b, &c);
-    return c;
+    return ul_num_decimal_compare(a, b, &c) ? c : 0;
 }
 
 int ul_audit_verdict_rank(ul_verdict v)

@@ -1,5 +1,6 @@
 /* src/cert/cert.c — the certificate envelope, typed fields with JSON paths,
  * and the atomic file writer. */
+#define UL_NUM_CHECKED
 #include "cert/cert.h"
 
 #include <errno.h>
@@ -14,6 +15,9 @@
 
 #include "num/encl.h"
 #include "num/input.h"
+
+_Static_assert(UL_NUM_DECIMAL_MAX_CHARS == UL_JSON_MAX_NUMBER_CHARS,
+               "a JSON number and a string of decimal text have the same length limit");
 
 const char *const ul_cert_methods[] = {
     "gaussian-mechanism", "output-perturbation",
@@ -431,7 +435,8 @@ ul_status ul_cert_load_buffer(const char *text, size_t len, ul_cert **out, char 
 /* ---- typed fields ----------------------------------------------------------- */
 
 /* The decimal text of v (a JSON number, or a string of decimal text),
- * checked against [lo, hi] exactly. */
+ * checked against the limits of exact input (ul_num_check_decimal) and
+ * then against [lo, hi] exactly. */
 static ul_status read_decimal(const ul_json_value *v, const char *path, const char *lo,
                               bool lo_strict, const char *hi, bool hi_strict, const char **text,
                               char *err, size_t errlen)
@@ -444,24 +449,24 @@ static ul_status read_decimal(const ul_json_value *v, const char *path, const ch
                        "like \"1e-6\"), got %s",
                        path, got);
     }
-    if (v->type == UL_JSON_STRING) {
-        if (v->text_len > UL_JSON_MAX_NUMBER_CHARS)
-            return ul_fail(err, errlen, UL_EINPUT,
-                           "%s: decimal text of %zu characters; the limit is %d", path, v->text_len,
-                           UL_JSON_MAX_NUMBER_CHARS);
-        if (!ul_num_is_decimal(v->text)) {
-            describe(got, sizeof got, v);
-            const char *t = v->text + (v->text[0] == '-' || v->text[0] == '+');
-            bool non_finite = strcasecmp(t, "nan") == 0 || strcasecmp(t, "inf") == 0 ||
-                              strcasecmp(t, "infinity") == 0;
-            return ul_fail(err, errlen, UL_EINPUT,
-                           non_finite ? "%s: must be finite (NaN and infinities are not numbers "
-                                        "a certificate may use), got %s"
-                                      : "%s: must be a decimal number like 0.5 or 1e-6 (a JSON "
-                                        "number or a string of decimal text), got %s",
-                           path, got);
-        }
+    if (v->type == UL_JSON_STRING && v->text_len <= UL_NUM_DECIMAL_MAX_CHARS &&
+        !ul_num_is_decimal(v->text)) {
+        /* the text quoted as JSON (escaped) */
+        describe(got, sizeof got, v);
+        const char *t = v->text + (v->text[0] == '-' || v->text[0] == '+');
+        bool non_finite = strcasecmp(t, "nan") == 0 || strcasecmp(t, "inf") == 0 ||
+                          strcasecmp(t, "infinity") == 0;
+        return ul_fail(err, errlen, UL_EINPUT,
+                       non_finite ? "%s: must be finite (NaN and infinities are not numbers "
+                                    "a certificate may use), got %s"
+                                  : "%s: must be a decimal number like 0.5 or 1e-6 (a JSON "
+                                    "number or a string of decimal text), got %s",
+                       path, got);
     }
+    /* the one check of every decimal's length and magnitude (num/input.h),
+     * so that every later exact conversion succeeds */
+    if (ul_num_check_decimal(path, v->text, err, errlen) != UL_OK)
+        return UL_EINPUT;
     mpfi_t x;
     mpfi_init2(x, 64);
     ul_status st = ul_num_read_checked(x, path, v->text, lo, lo_strict, hi, hi_strict, err, errlen);

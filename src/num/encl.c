@@ -4,6 +4,7 @@
  * them: a lower bound is only ever rounded toward -inf and an upper bound
  * toward +inf, so every printed or stored bound stays on its side.
  */
+#define UL_NUM_CHECKED
 #include "num/encl.h"
 
 #include <ctype.h>
@@ -86,38 +87,99 @@ ul_status ul_num_set_decimal(mpfi_ptr x, const char *text)
     return ok ? UL_OK : UL_EINPUT;
 }
 
-/* A decimal as sign·m·10^e with m a non-negative integer; false when the
- * exponent does not fit a long (such numbers never compare equal to a
+/* A decimal as m·10^e with m a whole number without trailing zeros (m = 0
+ * gives e = 0, whatever the exponent written); *digits (may be NULL) gets
+ * the number of digits of |m| (0 for m = 0).  False when the written
+ * exponent does not fit half a long (such numbers never compare equal to a
  * representable one, and the interval comparison decides them). */
-static bool decimal_to_integer(const char *text, mpz_ptr m, long *e)
+static bool decimal_to_integer(const char *text, mpz_ptr m, long *e, size_t *digits)
 {
     const char *s = text;
     bool negative = *s == '-';
     if (*s == '+' || *s == '-')
         s++;
-    mpz_set_ui(m, 0);
+    size_t n = strcspn(s, "eE");
+    char *d = malloc(n + 1);
+    if (d == NULL)
+        abort();
+    size_t k = 0;
     long frac = 0;
     bool in_frac = false;
-    for (; *s && *s != 'e' && *s != 'E'; s++) {
-        if (*s == '.') {
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '.') {
             in_frac = true;
             continue;
         }
-        mpz_mul_ui(m, m, 10);
-        mpz_add_ui(m, m, (unsigned long)(*s - '0'));
+        if (k > 0 || s[i] != '0') /* leading zeros dropped */
+            d[k++] = s[i];
         frac += in_frac;
     }
+    long zeros = 0;
+    while (k > 0 && d[k - 1] == '0') /* trailing zeros move into e */
+        k--, zeros++;
+    d[k] = '\0';
+    if (digits != NULL)
+        *digits = k;
+    if (k == 0) {
+        free(d);
+        mpz_set_ui(m, 0);
+        *e = 0;
+        return true;
+    }
+    mpz_set_str(m, d, 10); /* k > 0 decimal digits: cannot fail */
+    free(d);
     long exp10 = 0;
-    if (*s) {
+    if (s[n] != '\0') {
         errno = 0;
-        exp10 = strtol(s + 1, NULL, 10);
+        exp10 = strtol(s + n + 1, NULL, 10);
         if (errno != 0 || exp10 > LONG_MAX / 2 || exp10 < LONG_MIN / 2)
             return false;
     }
     if (negative)
         mpz_neg(m, m);
-    *e = exp10 - frac;
+    *e = exp10 - frac + zeros;
     return true;
+}
+
+/* The exponent of text in scientific notation d.ddd…·10^E (*adjusted), and
+ * whether |m| = 1 (the value is ±10^E exactly); false for 0, or an exponent
+ * beyond a long. */
+static bool decimal_exponent(const char *text, long *adjusted, bool *power_of_ten)
+{
+    mpz_t m;
+    mpz_init(m);
+    long e;
+    size_t k;
+    bool ok = decimal_to_integer(text, m, &e, &k) && k > 0;
+    if (ok) {
+        *adjusted = e + (long)k - 1;
+        *power_of_ten = mpz_cmpabs_ui(m, 1) == 0;
+    }
+    mpz_clear(m);
+    return ok;
+}
+
+int ul_num_decimal_magnitude(const char *text, long limit)
+{
+    long a;
+    bool p10;
+    if (!decimal_exponent(text, &a, &p10)) {
+        /* zero, or an exponent beyond a long: the written exponent's sign decides */
+        mpz_t m;
+        mpz_init(m);
+        long e;
+        bool zero = decimal_to_integer(text, m, &e, NULL) && mpz_sgn(m) == 0;
+        mpz_clear(m);
+        if (zero)
+            return 0;
+        const char *x = strpbrk(text, "eE");
+        return x != NULL && x[1] == '-' ? -1 : 1;
+    }
+    if (a < -limit)
+        return -1;
+    if (a > limit || (a == limit && !p10))
+        return 1;
+    return 0;
 }
 
 /* Exact comparison of two decimals through integers, when their exponents
@@ -127,7 +189,7 @@ static bool compare_as_integers(const char *a, const char *b, int *cmp)
     mpz_t ma, mb, scale;
     mpz_inits(ma, mb, scale, NULL);
     long ea, eb;
-    bool ok = decimal_to_integer(a, ma, &ea) && decimal_to_integer(b, mb, &eb) &&
+    bool ok = decimal_to_integer(a, ma, &ea, NULL) && decimal_to_integer(b, mb, &eb, NULL) &&
               labs(ea - eb) <= 100000;
     if (ok) {
         mpz_ui_pow_ui(scale, 10, (unsigned long)labs(ea - eb));
@@ -146,7 +208,7 @@ bool ul_num_decimal_to_mpq(mpq_ptr out, const char *text)
     mpz_t m, p;
     mpz_inits(m, p, NULL);
     long e;
-    bool ok = decimal_to_integer(text, m, &e) && labs(e) <= 20000;
+    bool ok = decimal_to_integer(text, m, &e, NULL) && labs(e) <= 21000;
     if (ok) {
         mpz_ui_pow_ui(p, 10, (unsigned long)labs(e));
         if (e >= 0) {

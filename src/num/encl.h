@@ -17,6 +17,20 @@
 
 #include "num/status.h"
 
+/* UL_MUST_CHECK marks a conversion whose result must be looked at (issue 12:
+ * an ignored failed conversion left L = 0 and crashed in mpq_inv).  It is
+ * GCC's warn_unused_result, so -Werror makes ignoring the result a compile
+ * error (a (void) cast does not silence it: test the result, or use the
+ * *_valid variants of num/input.h for text already validated).  For now it
+ * is on in the translation units that define UL_NUM_CHECKED before their
+ * first include; once every call site in the tree checks, the condition
+ * goes and it is on everywhere. */
+#if defined(UL_NUM_CHECKED) && defined(__GNUC__)
+#define UL_MUST_CHECK __attribute__((warn_unused_result))
+#else
+#define UL_MUST_CHECK
+#endif
+
 /* Widens MPFR's exponent range to the largest the build allows (the range is
  * per thread).  Idempotent and cheap; every public entry that creates numbers
  * calls it, so callers need not. */
@@ -35,19 +49,27 @@ bool ul_num_is_decimal(const char *text);
  * (lo = hi when the number is representable).  UL_EINPUT, with x untouched,
  * when text is not a decimal number or its magnitude leaves the exponent
  * range. */
-ul_status ul_num_set_decimal(mpfi_ptr x, const char *text);
+UL_MUST_CHECK ul_status ul_num_set_decimal(mpfi_ptr x, const char *text);
 
 /* Exact comparison of two decimal numbers: *cmp = sign(a - b).  Returns
  * false when either is not a decimal in range, or (only for numbers that
  * agree to 70 digits yet differ in exponent by more than 10^5) when the
- * exact comparison would be absurdly large. */
-bool ul_num_decimal_compare(const char *a, const char *b, int *cmp);
+ * exact comparison would be absurdly large.  Never false for two decimals
+ * that pass ul_num_check_decimal (num/input.h). */
+UL_MUST_CHECK bool ul_num_decimal_compare(const char *a, const char *b, int *cmp);
 
 /* The exact rational value of a decimal number (for preconditions decided
- * exactly, e.g. η(λ + β) < 1 with decimal η, λ, β).  False when text is not a
- * decimal, or is longer than 20000 characters, or its value needs a power of
- * ten beyond 10^±20000. */
-bool ul_num_decimal_to_mpq(mpq_ptr out, const char *text);
+ * exactly, e.g. η(λ + β) < 1 with decimal η, λ, β).  True for every decimal
+ * that passes ul_num_check_decimal (num/input.h); false when text is not a
+ * decimal, or is longer than 20000 characters, or, written m·10^e with m a
+ * whole number without trailing zeros, |e| exceeds 21000. */
+UL_MUST_CHECK bool ul_num_decimal_to_mpq(mpq_ptr out, const char *text);
+
+/* Where the decimal number text lies against 10^±limit: -1 when it is not 0
+ * and |x| < 10^-limit, 1 when |x| > 10^limit, else 0 (0 itself included).
+ * Exact (decided on the digits, whatever the exponent's size); text must be
+ * a decimal (ul_num_is_decimal). */
+int ul_num_decimal_magnitude(const char *text, long limit);
 
 /* The decimal text of x rounded in direction rnd (MPFR_RNDD for a lower
  * bound, MPFR_RNDU for an upper bound) to `digits` significant digits, as

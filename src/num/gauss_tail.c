@@ -27,6 +27,7 @@
  *     t² is large against the precision it is much faster than mpfr_erfc,
  *     whose cost grows sharply at moderate t and high precision.
  */
+#define UL_NUM_CHECKED /* every conversion result checked (num/encl.h) */
 #include "num/gauss_tail.h"
 
 #include "num/encl.h"
@@ -212,9 +213,55 @@ static void hazard_bound(mpfr_ptr bound, mpfr_srcptr y_max)
     mpfr_mul_2ui(bound, bound, 1, MPFR_RNDU);
 }
 
+static void log_q_finite(mpfi_ptr out, mpfi_srcptr x, ul_logq_method method);
+
+/* One end of log Q over X, in direction rnd, from the end e of X on the
+ * other side (log Q is decreasing): log Q(+∞) = −∞, log Q(−∞) = 0, NaN gives
+ * the trivial end (−∞ below, 0 above: log Q ≤ 0 everywhere), a finite e the
+ * matching end of the enclosure at the point e. */
+static void log_q_end(mpfr_ptr bound, mpfr_srcptr e, mpfr_rnd_t rnd, ul_logq_method method)
+{
+    if (mpfr_nan_p(e) || mpfr_inf_p(e)) {
+        bool minus_inf = mpfr_nan_p(e) ? rnd == MPFR_RNDD : mpfr_sgn(e) > 0;
+        if (minus_inf)
+            mpfr_set_inf(bound, -1);
+        else
+            mpfr_set_zero(bound, 1);
+        return;
+    }
+    mpfi_t point, l;
+    mpfi_init2(point, mpfr_get_prec(e));
+    mpfi_init2(l, mpfr_get_prec(bound));
+    mpfi_set_fr(point, e);
+    log_q_finite(l, point, method);
+    if (rnd == MPFR_RNDD)
+        mpfi_get_left(bound, l);
+    else
+        mpfi_get_right(bound, l);
+    mpfi_clear(point);
+    mpfi_clear(l);
+}
+
 void ul_num_log_q_by(mpfi_ptr out, mpfi_srcptr x, ul_logq_method method)
 {
     ul_num_init();
+    if (mpfr_number_p(&x->left) && mpfr_number_p(&x->right)) {
+        log_q_finite(out, x, method);
+        return;
+    }
+    /* an infinite (or NaN) end: the midpoint and the Lipschitz widening
+     * below have no meaning, so each end of log Q comes from one end of X */
+    mpfr_t lo, hi;
+    mpfr_inits2(mpfi_get_prec(out), lo, hi, (mpfr_ptr)0);
+    log_q_end(lo, &x->right, MPFR_RNDD, method);
+    log_q_end(hi, &x->left, MPFR_RNDU, method);
+    mpfi_interv_fr(out, lo, hi);
+    mpfr_clears(lo, hi, (mpfr_ptr)0);
+}
+
+/* ul_num_log_q_by for X with finite ends. */
+static void log_q_finite(mpfi_ptr out, mpfi_srcptr x, ul_logq_method method)
+{
     mpfr_prec_t w = mpfi_get_prec(out) + 8;
 
     mpfi_t sqrt2, xp, hull, lip;
