@@ -906,3 +906,144 @@ Test(renyi, bad_inputs_name_the_parameter)
     mpfi_clear(rho);
     ul_num_value_clear(&v);
 }
+
+/* ---- double precision (search only) ------------------------------------------ */
+
+/* ρ(α) from the certified enclosure (an independent evaluation: MPFI at 20
+ * digits, its own tail bound), as a double. */
+static double certified_sgm_rho(const char *q, const char *sigma, const char *alpha)
+{
+    ul_num_precision want = {20, 0, 0};
+    ul_num_value v = new_value();
+    ul_num_report rep;
+    char err[256] = "";
+    cr_assert_eq(ul_renyi_sgm_rdp_certified(q, sigma, alpha, &want, &v, &rep, err, sizeof err),
+                 UL_OK, "q=%s sigma=%s alpha=%s: %s", q, sigma, alpha, err);
+    mpfr_t mid;
+    mpfr_init2(mid, 128);
+    mpfi_mid(mid, v.enclosure);
+    double r = mpfr_get_d(mid, MPFR_RNDN);
+    mpfr_clear(mid);
+    ul_num_value_clear(&v);
+    return r;
+}
+
+/* |ρ_double − ρ_certified| ≤ rel·ρ + abs_log_a/(α − 1): the relative target
+ * of renyi.h (~1e-13), with an absolute floor on log A_α for q ≥ 0.45 where
+ * the plain series is summed. */
+static void check_sgm_double(const char *q, const char *sigma, const char *alpha, double rel)
+{
+    double ref = certified_sgm_rho(q, sigma, alpha);
+    double a = strtod(alpha, NULL), qq = strtod(q, NULL);
+    double d = ul_renyi_sgm_rdp_d(a, qq, strtod(sigma, NULL));
+    double floor_abs = qq >= 0.45 ? 4e-16 / (a - 1) : 0;
+    cr_assert(fabs(d - ref) <= rel * ref + floor_abs,
+              "q=%s sigma=%s alpha=%s: double %.17g, certified %.17g (rel %.2e)", q, sigma, alpha,
+              d, ref, fabs(d - ref) / ref);
+}
+
+Test(renyi, sgm_double_against_certified_grid)
+{
+    /* the range DP-SGD uses (q ≤ 0.1, σ ≥ 0.3): 2e-13 relative (measured
+     * worst over 400 random points 1.4e-13, at α − 1 < 0.01 and σ ≈ 0.4);
+     * up to q < 0.45, 1e-12 (q = 0.44, σ = 10, α = 1.01 measured 6e-13). */
+    const char *qs[] = {"1e-6", "1e-3", "0.004", "0.01", "0.04", "0.1", "0.3", "0.44"};
+    const char *ss[] = {"0.3", "0.8", "1.1", "4", "10"};
+    const char *as[] = {"1.01", "1.5", "2", "2.5", "3.7", "12.25", "32", "64.5", "255.5"};
+    for (size_t i = 0; i < 8; i++)
+        for (size_t j = 0; j < 5; j++)
+            for (size_t k = 0; k < 9; k++) {
+                if (j == 0 && k == 8)
+                    continue; /* σ = 0.3, α = 255.5: slow to certify, kept below */
+                check_sgm_double(qs[i], ss[j], as[k], i < 6 ? 2e-13 : 1e-12);
+            }
+}
+
+Test(renyi, sgm_double_against_certified_edges)
+{
+    check_sgm_double("0.01", "1.1", "1000.5", 1e-13);  /* large α */
+    check_sgm_double("0.04", "50", "1024", 1e-13);     /* large σ, integer */
+    check_sgm_double("1e-5", "0.3", "255.5", 1e-13);   /* small σ, large α */
+    check_sgm_double("0.5", "50", "1.01", 1e-13);      /* q ≥ 0.45: the floor */
+    check_sgm_double("0.7", "1", "2.5", 1e-13);
+    check_sgm_double("0.99", "10", "1.5", 1e-13);
+    check_sgm_double("1", "1.5", "7.25", 1e-15);       /* the Gaussian */
+    cr_assert_eq(ul_renyi_sgm_rdp_d(3.5, 0, 1), 0);
+    cr_assert(isnan(ul_renyi_sgm_rdp_d(1, 0.1, 1)) && isnan(ul_renyi_sgm_rdp_d(2, 1.5, 1)) &&
+              isnan(ul_renyi_sgm_rdp_d(2, 0.1, 0)));
+}
+
+Test(renyi, sgm_double_random_points)
+{
+    for (int i = 0; i < 40; i++) {
+        char q[32], sigma[32], alpha[32];
+        snprintf(q, sizeof q, "%.3g", pow(10, -5 + 4.5 * uniform01()) * 0.9);
+        snprintf(sigma, sizeof sigma, "%.3g", pow(10, -0.5 + 1.5 * uniform01()));
+        double a = 1 + pow(10, -2 + 4 * uniform01());
+        snprintf(alpha, sizeof alpha, "%.5g", i % 3 == 0 ? floor(a) + 1 : a);
+        check_sgm_double(q, sigma, alpha, strtod(q, NULL) <= 0.1 ? 2e-13 : 1e-12);
+    }
+}
+
+Test(renyi, log_q_double_against_mpfr)
+{
+    /* log Q(x) = log(erfc(x/√2)/2) with MPFR at 200 bits (correctly rounded
+     * erfc; beyond its range the asymptotic check below) */
+    mpfr_t x, t;
+    mpfr_inits2(200, x, t, (mpfr_ptr)0);
+    for (double v = -37; v <= 300; v += 0.37) { /* Q(37) ~ 6e-300: no subnormals */
+        /* t = Q(|v|) = erfc(|v|/√2)/2; log Q(v) = log t, or log1p(−t) for v < 0 */
+        mpfr_set_d(x, fabs(v), MPFR_RNDN);
+        mpfr_sqrt_ui(t, 2, MPFR_RNDN);
+        mpfr_div(t, x, t, MPFR_RNDN);
+        mpfr_erfc(t, t, MPFR_RNDN);
+        mpfr_div_2ui(t, t, 1, MPFR_RNDN);
+        if (v < 0) {
+            mpfr_neg(t, t, MPFR_RNDN);
+            mpfr_log1p(t, t, MPFR_RNDN);
+        } else {
+            mpfr_log(t, t, MPFR_RNDN);
+        }
+        double ref = mpfr_get_d(t, MPFR_RNDN), got = ul_renyi_log_q_d(v);
+        /* below −26, |log Q| < 1e-148 (negligible in every sum) comes from
+         * exp(log Q(−x)): exp of −x²/2 costs x²/2 ulps */
+        double rel = v > -26 ? 4e-16 : 1e-12;
+        cr_assert(fabs(got - ref) <= rel * fabs(ref), "x=%g: %.17g vs %.17g", v, got, ref);
+    }
+    mpfr_clears(x, t, (mpfr_ptr)0);
+    cr_assert(ul_renyi_log_q_d(-INFINITY) == 0 && ul_renyi_log_q_d(INFINITY) == -INFINITY);
+}
+
+/* The ε the double search settles on, certified, equals the ε certified at
+ * an α found by the slow certified search (both any-α-valid bounds; the
+ * optimum in α is flat, so they agree to ~1e-12), and no grid order beats it. */
+Test(renyi, double_search_matches_certified_search)
+{
+    ul_rdp_sgm_ctx g = {"0.04", "1.5"};
+    ul_rdp_curve part = {ul_renyi_sgm_curve, &g};
+    unsigned long steps = 2249;
+    ul_rdp_composition_ctx comp = {&part, &steps, 1};
+    ul_rdp_curve curve = {ul_renyi_composition_curve, &comp};
+    ul_rdp_sgm_d_ctx gd = {0.04, 1.5};
+    ul_rdp_curve_d pd = {ul_renyi_sgm_curve_d, &gd};
+    double sd = 2249;
+    ul_rdp_composition_d_ctx cd = {&pd, &sd, 1};
+    ul_rdp_curve_d search = {ul_renyi_composition_curve_d, &cd};
+    ul_num_precision want = {17, 0, 0};
+    ul_num_value v1 = new_value(), v2 = new_value();
+    ul_num_report rep;
+    char a1[UL_RENYI_ALPHA_TEXT_LEN], a2[UL_RENYI_ALPHA_TEXT_LEN], err[256] = "";
+    cr_assert_eq(ul_renyi_curve_searched_certified(UL_RDP_TO_EPS, &curve, &search, 256, "1e-5",
+                                                   UL_RDP_BBGHS, &want, &v1, a1, sizeof a1, &rep,
+                                                   err, sizeof err),
+                 UL_OK, "%s", err);
+    cr_assert_eq(ul_renyi_curve_certified(UL_RDP_TO_EPS, &curve, 256, "1e-5", UL_RDP_BBGHS, &want,
+                                          &v2, a2, sizeof a2, &rep, err, sizeof err),
+                 UL_OK, "%s", err);
+    double e1 = mpfr_get_d(&v1.enclosure->right, MPFR_RNDU);
+    double e2 = mpfr_get_d(&v2.enclosure->right, MPFR_RNDU);
+    cr_assert(fabs(e1 - e2) <= 1e-12 * e2, "double search %.17g (alpha %s), certified %.17g (%s)",
+              e1, a1, e2, a2);
+    ul_num_value_clear(&v1);
+    ul_num_value_clear(&v2);
+}

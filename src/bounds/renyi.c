@@ -1132,37 +1132,31 @@ ul_status ul_renyi_rdp_to_delta_certified(const char *alpha, const char *rdp, co
 /* ---- the α search (doubles; not rigorous, and need not be) ------------------ */
 
 typedef struct {
-    const ul_rdp_curve *curve;
+    const ul_rdp_curve *curve;   /* certified curve (slow), used when dcurve is NULL */
+    const ul_rdp_curve_d *dcurve; /* the same curve in doubles */
     ul_rdp_target target;
     ul_rdp_conversion conv;
     double given; /* log δ (to ε) or ε (to δ) */
     mpfi_t a, rho;
 } search_ctx;
 
-/* The bound at α in doubles; +inf where the curve gives nothing finite. */
-static double search_objective(search_ctx *s, double alpha)
+/* The conversion of one point (α, ρ) in doubles: ε (to ε) or log δ (to δ),
+ * the formulas of ul_renyi_eps_enclose / ul_renyi_log_delta_enclose. */
+static double convert_d(ul_rdp_target target, ul_rdp_conversion conv, double given, double alpha,
+                        double rho)
 {
-    if (!(alpha > 1) || !isfinite(alpha))
-        return INFINITY;
-    mpfi_set_d(s->a, alpha); /* exact */
-    char err[8];
-    if (s->curve->fn(s->rho, s->a, s->curve->ctx, err, sizeof err) != UL_OK)
-        return INFINITY;
-    double rho = mpfr_get_d(&s->rho->right, MPFR_RNDU);
-    if (!isfinite(rho))
-        return INFINITY;
     double am1 = alpha - 1, l1a = log1p(-1 / alpha);
-    if (s->target == UL_RDP_TO_EPS) {
-        double ld = s->given;
-        if (s->conv == UL_RDP_MIRONOV)
+    if (target == UL_RDP_TO_EPS) {
+        double ld = given;
+        if (conv == UL_RDP_MIRONOV)
             return rho - ld / am1;
         if (rho == 0 || 2 * ld >= log(-expm1(-rho)))
             return 0;
         double e = rho + l1a - (ld + log(alpha)) / am1;
         return e > 0 ? e : 0;
     }
-    double e = s->given, ld;
-    if (s->conv == UL_RDP_MIRONOV) {
+    double e = given, ld;
+    if (conv == UL_RDP_MIRONOV) {
         ld = am1 * (rho - e);
     } else {
         ld = am1 * (rho - e + l1a) - log(alpha);
@@ -1171,6 +1165,26 @@ static double search_objective(search_ctx *s, double alpha)
             ld = kl;
     }
     return ld < 0 ? ld : 0;
+}
+
+/* The bound at α in doubles; +inf where the curve gives nothing finite. */
+static double search_objective(search_ctx *s, double alpha)
+{
+    if (!(alpha > 1) || !isfinite(alpha))
+        return INFINITY;
+    double rho;
+    if (s->dcurve != NULL) {
+        rho = s->dcurve->fn(alpha, s->dcurve->ctx);
+    } else {
+        mpfi_set_d(s->a, alpha); /* exact */
+        char err[8];
+        if (s->curve->fn(s->rho, s->a, s->curve->ctx, err, sizeof err) != UL_OK)
+            return INFINITY;
+        rho = mpfr_get_d(&s->rho->right, MPFR_RNDU);
+    }
+    if (!isfinite(rho))
+        return INFINITY;
+    return convert_d(s->target, s->conv, s->given, alpha, rho);
 }
 
 static double objective_t(search_ctx *s, double t)
@@ -1241,10 +1255,32 @@ static bool format_alpha(double alpha, char *buf, size_t len)
     return false;
 }
 
-ul_status ul_renyi_curve_certified(ul_rdp_target target, const ul_rdp_curve *curve,
-                                   double alpha_max, const char *given, ul_rdp_conversion conv,
-                                   const ul_num_precision *want, ul_num_value *out, char *alpha_out,
-                                   size_t alpha_len, ul_num_report *rep, char *err, size_t errlen)
+double ul_renyi_search_alpha_d(ul_rdp_target target, const ul_rdp_curve_d *search,
+                               double alpha_max, double given, ul_rdp_conversion conv,
+                               double *value)
+{
+    if (search == NULL || search->fn == NULL || !conversion_valid(conv))
+        return NAN;
+    if (!(alpha_max > 1) || !isfinite(alpha_max))
+        alpha_max = 1e4;
+    search_ctx s; /* the mpfi members stay unused: dcurve is set */
+    s.curve = NULL;
+    s.dcurve = search;
+    s.target = target;
+    s.conv = conv;
+    s.given = given;
+    double alpha = search_alpha(&s, alpha_max);
+    if (value != NULL)
+        *value = isnan(alpha) ? NAN : search_objective(&s, alpha);
+    return alpha;
+}
+
+ul_status ul_renyi_curve_searched_certified(ul_rdp_target target, const ul_rdp_curve *curve,
+                                            const ul_rdp_curve_d *search, double alpha_max,
+                                            const char *given, ul_rdp_conversion conv,
+                                            const ul_num_precision *want, ul_num_value *out,
+                                            char *alpha_out, size_t alpha_len, ul_num_report *rep,
+                                            char *err, size_t errlen)
 {
     ul_num_init();
     ul_status st = check_conversion(conv, err, errlen);
@@ -1267,6 +1303,7 @@ ul_status ul_renyi_curve_certified(ul_rdp_target target, const ul_rdp_curve *cur
      * the double range of δ itself) */
     search_ctx s;
     s.curve = curve;
+    s.dcurve = search != NULL && search->fn != NULL ? search : NULL;
     s.target = target;
     s.conv = conv;
     mpfi_init2(s.a, 64);
@@ -1287,6 +1324,15 @@ ul_status ul_renyi_curve_certified(ul_rdp_target target, const ul_rdp_curve *cur
     const char *alphas[1] = {alpha_out};
     conv_job job = {target, conv, given, alphas, NULL, 1, curve, 0};
     return run_job(&job, want, out, rep, err, errlen);
+}
+
+ul_status ul_renyi_curve_certified(ul_rdp_target target, const ul_rdp_curve *curve,
+                                   double alpha_max, const char *given, ul_rdp_conversion conv,
+                                   const ul_num_precision *want, ul_num_value *out, char *alpha_out,
+                                   size_t alpha_len, ul_num_report *rep, char *err, size_t errlen)
+{
+    return ul_renyi_curve_searched_certified(target, curve, NULL, alpha_max, given, conv, want,
+                                             out, alpha_out, alpha_len, rep, err, errlen);
 }
 
 ul_status ul_renyi_gauss_eps_certified(const char *r, const char *delta, ul_rdp_conversion conv,
@@ -1381,4 +1427,243 @@ ul_status ul_renyi_sgm_rdp_certified(const char *q, const char *sigma, const cha
         return st;
     sgm_inputs in = {q, sigma, alpha};
     return ul_num_adaptive_eval(eval_sgm, &in, want, rdp_out, rep, err, errlen);
+}
+
+/* ---- the subsampled Gaussian in double precision (searches only) ------------ *
+ *
+ * Not a bound: a fast approximation for choosing α (DESIGN, "search in
+ * doubles, certify in MPFR"); the chosen α is then certified with
+ * ul_renyi_sgm_rdp.  It follows [MTZ] §3.3 like the enclosure above, but
+ * arranged so that double precision keeps ~1e-13 relative accuracy in
+ * log A_α even when A_α − 1 is tiny (small q, large σ), where summing A_α
+ * and taking its log would lose log10(1/(A_α − 1)) digits:
+ *
+ * Integer α ([MTZ] §3.3, as above): log(A_α − 1) as a log-sum-exp of the
+ *     positive terms C(α,k)(1−q)^{α−k} q^k expm1((k²−k)/(2σ²)), k ≥ 2.
+ *
+ * Fractional α: with b_i = C(α,i)(1−q)^{α−i} q^i, c_i = (i²−i)/(2σ²) and
+ * Φ_i = Φ((z0 − i)/σ), the I-term of the series above is I_i = b_i e^{c_i} Φ_i
+ * (per unit C).  For q < ½ the binomial series Σ_i b_i = ((1−q) + q)^α = 1
+ * converges (ratio q/(1−q) < 1), so subtracting it term by term
+ *     A_α − 1 = Σ_i [ b_i·h_i + C(α,i) J_i ],   h_i = e^{c_i}Φ_i − 1 = expm1(c_i + log Φ_i)
+ * [DERIVED] has no cancellation between large terms: for i = 0, 1 (c_i = 0)
+ * h_i = −Q((z0 − i)/σ), tiny when q is small, and the leading i = 2 term is
+ * b_2·expm1(1/σ² + log Φ_2) > 0.  (For q ≥ 0.45 the binomial series
+ * converges too slowly and the plain series Σ C(α,i)(I_i + J_i) is summed:
+ * A_α is then not close to 1 unless σ is very large.)
+ * The alternating tail (i > ⌈α⌉) is summed term by term while that converges
+ * quickly and by the Euler transform after (as euler_tail above; linear, so
+ * it applies to the difference of the two moment sequences too), until the
+ * remainder is below 1e-18 of the sum: no cut at e^{−30} as in dp_accounting.
+ * log Q comes from erfc for moderate arguments, from log1p(−Q(−x)) below 0,
+ * and from Laplace's continued fraction for the Mills ratio beyond 26
+ * (DLMF 7.9.2 with 7.1.2: Q(x) = φ(x)/(x + 1/(x + 2/(x + 3/(x + …))))).
+ * Terms are carried as (sign, log magnitude) in a running log-sum-exp, so
+ * nothing overflows for any σ or α. */
+
+#define LOG_SQRT_2PI_D 0.91893853320467274178
+#define SQRT1_2_D 0.70710678118654752440
+#define SQRT1_2_LO_D (-4.8336466567264567e-17) /* 1/√2 − SQRT1_2_D */
+#define M_2_SQRTPI_D 1.12837916709551257390 /* 2/√π */
+
+/* Q(x) for 0 ≤ x < 26 by erfc (erfc(18.4) ~ 1e-148: no underflow).  x/√2
+ * is rounded, an error that would cost 2z²·2^-53 relative at z = x/√2; it
+ * is taken back to first order: z = zh + zl (zl from an fma and the low part
+ * of 1/√2), erfc(zh + zl) = erfc(zh)·exp(−zl·2e^{−zh²}/(√π·erfc(zh))). */
+static double q_erfc(double x)
+{
+    double zh = x * SQRT1_2_D;
+    double zl = fma(x, SQRT1_2_D, -zh) + x * SQRT1_2_LO_D;
+    double e = erfc(zh);
+    return 0.5 * e * exp(-zl * M_2_SQRTPI_D * exp(-zh * zh) / e);
+}
+
+double ul_renyi_log_q_d(double x)
+{
+    if (isnan(x))
+        return NAN;
+    if (x < 0) /* Q(x) = 1 − Q(−x); below −26 |log Q| < 1e-148, to 1e-13 relative */
+        return log1p(x > -26 ? -q_erfc(-x) : -exp(ul_renyi_log_q_d(-x)));
+    if (x < 26)
+        return log(q_erfc(x));
+    if (isinf(x))
+        return -INFINITY;
+    /* Laplace's continued fraction, evaluated backwards: at x ≥ 26 forty
+     * levels are far more than double needs */
+    double f = x;
+    for (int k = 40; k >= 1; k--)
+        f = x + k / f;
+    return -0.5 * x * x - LOG_SQRT_2PI_D - log(f);
+}
+
+/* A running sum Σ sign·e^{l} kept as e^{m}·s. */
+typedef struct {
+    double m, s;
+} lse_acc;
+
+static void lse_add(lse_acc *a, double sign, double l)
+{
+    if (!(l > -INFINITY) || sign == 0)
+        return;
+    if (l > a->m) {
+        a->s = a->s * exp(a->m - l) + sign;
+        a->m = l;
+    } else {
+        a->s += sign * exp(l - a->m);
+    }
+}
+
+/* log |expm1(x)| for x ≠ 0. */
+static double log_abs_expm1_d(double x)
+{
+    if (x > 30)
+        return x + log1p(-exp(-x));
+    return log(fabs(expm1(x)));
+}
+
+/* log(e^l + 1) (softplus): log A from log(A − 1). */
+static double softplus_d(double l)
+{
+    return l > 0 ? l + log1p(exp(-l)) : log1p(exp(l));
+}
+
+/* Integer α = a ≥ 2: log(A_α − 1) (−inf when A_α = 1). */
+static double sgm_d_log_am1_int(double a, double q, double sigma)
+{
+    double lq = log(q), l1q = log1p(-q), s2 = 2 * sigma * sigma, lc = log(a);
+    lse_acc acc = {-INFINITY, 0};
+    for (double k = 2; k <= a; k++) {
+        lc += log((a - k + 1) / k); /* log C(a, k) */
+        double c = k * (k - 1) / s2;
+        lse_add(&acc, 1, lc + (a - k) * l1q + k * lq + log_abs_expm1_d(c));
+    }
+    return acc.s > 0 ? acc.m + log(acc.s) : -INFINITY;
+}
+
+typedef struct {
+    double alpha, sigma, s2, lq, l1q, z0;
+    bool minus_one; /* sum A − 1 (q < 0.45) instead of A */
+} sgm_d;
+
+/* Term i of the fractional series without its sign, as (sign, log) pairs
+ * for the I (or I − binomial) part and the J part; lc = log|C(α, i)|. */
+static void sgm_d_term(const sgm_d *s, double i, double lc, double *sign_i, double *l_i,
+                       double *l_j)
+{
+    double j = s->alpha - i;
+    double lb = lc + j * s->l1q + i * s->lq;
+    double x = i * (i - 1) / s->s2 + ul_renyi_log_q_d((i - s->z0) / s->sigma); /* c_i + log Φ_i */
+    if (s->minus_one) {
+        *sign_i = x > 0 ? 1 : (x < 0 ? -1 : 0);
+        *l_i = *sign_i != 0 ? lb + log_abs_expm1_d(x) : -INFINITY;
+    } else {
+        *sign_i = 1;
+        *l_i = lb + x;
+    }
+    *l_j = lc + j * s->lq + i * s->l1q + j * (j - 1) / s->s2 +
+           ul_renyi_log_q_d((s->z0 - j) / s->sigma);
+}
+
+/* The value of term i scaled by e^{−m} (its coefficient's sign excluded). */
+static double sgm_d_scaled(const sgm_d *s, double i, double lc, double m)
+{
+    double si, li, lj;
+    sgm_d_term(s, i, lc, &si, &li, &lj);
+    return si * exp(li - m) + exp(lj - m);
+}
+
+/* Σ_{k≥0} (−1)^k u_{i0+k} (scaled by e^{−m}) by the Euler transform
+ * Σ_t (−1)^t Δ^t u_{i0} / 2^{t+1}; lc is log|C(α, i0)|.  Stops when two
+ * consecutive contributions are below 1e-18·scale. */
+static double sgm_d_euler(const sgm_d *s, double i0, double lc, double m, double scale)
+{
+    enum { MAX_T = 200 };
+    double diag[MAX_T] = {0}; /* after u_t: diag[k] = Δ^k u_{i0+t−k} */
+    double sum = 0;
+    int small = 0;
+    for (int t = 0; t < MAX_T && small < 2; t++) {
+        double i = i0 + t;
+        double old = diag[0];
+        diag[0] = sgm_d_scaled(s, i, lc, m);
+        lc += log(fabs(s->alpha - i) / (i + 1));
+        for (int k = 1; k <= t; k++) {
+            double tmp = diag[k];
+            diag[k] = diag[k - 1] - old;
+            old = tmp;
+        }
+        double d = ldexp(t & 1 ? -diag[t] : diag[t], -(t + 1));
+        sum += d;
+        small = fabs(d) <= 1e-18 * scale ? small + 1 : 0;
+    }
+    return sum;
+}
+
+/* Fractional α: log A_α (plain) or log(A_α − 1) (minus_one). */
+static double sgm_d_log_frac(const sgm_d *s)
+{
+    double n = ceil(s->alpha), lc = 0; /* log C(α, 0) */
+    lse_acc acc = {-INFINITY, 0};
+    double i = 0;
+    for (; i <= n; i++) { /* C(α, i) > 0 for i ≤ ⌈α⌉ */
+        double si, li, lj;
+        sgm_d_term(s, i, lc, &si, &li, &lj);
+        lse_add(&acc, si, li);
+        lse_add(&acc, 1, lj);
+        lc += log(fabs(s->alpha - i) / (i + 1));
+    }
+    /* the alternating tail, sign (−1)^{i−n}, in the scale e^{acc.m} */
+    double m = acc.m, sum = acc.s, sign = -1;
+    int small = 0;
+    for (int k = 0; k < 64 && small < 2; k++, i++, sign = -sign) {
+        double u = sgm_d_scaled(s, i, lc, m);
+        lc += log(fabs(s->alpha - i) / (i + 1));
+        sum += sign * u;
+        small = fabs(u) <= 1e-18 * fabs(sum) ? small + 1 : 0;
+    }
+    if (small < 2)
+        sum += sign * sgm_d_euler(s, i, lc, m, fabs(sum));
+    return sum > 0 ? m + log(sum) : -INFINITY;
+}
+
+double ul_renyi_sgm_log_a_d(double alpha, double q, double sigma)
+{
+    if (!(alpha > 1) || !(q >= 0 && q <= 1) || !(sigma > 0) || !isfinite(alpha) ||
+        !isfinite(sigma))
+        return NAN;
+    if (q == 0)
+        return 0;
+    double s2 = 2 * sigma * sigma;
+    if (q == 1)
+        return (alpha - 1) * alpha / s2; /* the Gaussian: ρ = α/(2σ²) ([M17] Prop. 7) */
+    if (alpha == floor(alpha) && alpha <= 1e7)
+        return softplus_d(sgm_d_log_am1_int(alpha, q, sigma));
+    sgm_d s = {alpha, sigma, s2, log(q), log1p(-q), 0, q < 0.45};
+    s.z0 = s2 / 2 * (s.l1q - s.lq) + 0.5; /* where q·μ1 = (1−q)·μ0 */
+    double l = sgm_d_log_frac(&s);
+    return s.minus_one ? softplus_d(l) : l;
+}
+
+double ul_renyi_sgm_rdp_d(double alpha, double q, double sigma)
+{
+    double la = ul_renyi_sgm_log_a_d(alpha, q, sigma);
+    if (isnan(la))
+        return NAN;
+    double rho = la / (alpha - 1);
+    return rho > 0 ? rho : 0;
+}
+
+double ul_renyi_sgm_curve_d(double alpha, const void *ctx)
+{
+    const ul_rdp_sgm_d_ctx *g = ctx;
+    return ul_renyi_sgm_rdp_d(alpha, g->q, g->sigma);
+}
+
+double ul_renyi_composition_curve_d(double alpha, const void *ctx)
+{
+    /* [M17] Prop. 1, as ul_renyi_composition_curve */
+    const ul_rdp_composition_d_ctx *c = ctx;
+    double sum = 0;
+    for (size_t i = 0; i < c->n; i++)
+        sum += (c->counts != NULL ? c->counts[i] : 1) * c->parts[i].fn(alpha, c->parts[i].ctx);
+    return sum;
 }

@@ -205,4 +205,66 @@ ul_status ul_renyi_sgm_rdp_certified(const char *q, const char *sigma, const cha
                                      const ul_num_precision *want, ul_num_value *rdp_out,
                                      ul_num_report *rep, char *err, size_t errlen);
 
+/* ---- double precision, for searches only -------------------------------- */
+
+/* Not bounds: fast approximations for choosing a parameter (α) by search in
+ * doubles; the chosen point is then certified with the functions above
+ * (DESIGN, "search in doubles, certify in MPFR").  NaN outside the domain. */
+
+/* log Q(x), Q the standard normal tail, to ~1e-15 relative at every x
+ * (erfc, log1p(−Q(−x)) for x < 0, Laplace's continued fraction for x ≥ 26). */
+double ul_renyi_log_q_d(double x);
+
+/* log A_α of the Poisson-subsampled Gaussian ([MTZ] §3.3, as
+ * ul_renyi_sgm_rdp): α > 1, q ∈ [0, 1], σ > 0.  Integer α by the binomial
+ * sum, fractional α by the two series with the alternating tail summed to
+ * convergence (Euler transform; no cut); arranged to give log(A_α − 1)
+ * without cancellation when A_α is near 1 (renyi.c), so the relative error
+ * of log A_α is ~1e-13 or better for α ≤ 10000, σ ≥ 0.1, any q. */
+double ul_renyi_sgm_log_a_d(double alpha, double q, double sigma);
+
+/* ρ(α) = log A_α/(α−1) (≥ 0). */
+double ul_renyi_sgm_rdp_d(double alpha, double q, double sigma);
+
+/* A curve in doubles: ρ(α), or NaN/inf where not available. */
+typedef double (*ul_rdp_curve_d_fn)(double alpha, const void *ctx);
+typedef struct {
+    ul_rdp_curve_d_fn fn;
+    const void *ctx;
+} ul_rdp_curve_d;
+
+/* ctx: a ul_rdp_sgm_d_ctx. */
+typedef struct {
+    double q, sigma;
+} ul_rdp_sgm_d_ctx;
+double ul_renyi_sgm_curve_d(double alpha, const void *ctx);
+
+/* ctx: a ul_rdp_composition_d_ctx: Σ counts[i]·ρ_i(α) (counts NULL: one of each). */
+typedef struct {
+    const ul_rdp_curve_d *parts;
+    const double *counts;
+    size_t n;
+} ul_rdp_composition_d_ctx;
+double ul_renyi_composition_curve_d(double alpha, const void *ctx);
+
+/* As ul_renyi_curve_certified, but the α search evaluates `search` (the same
+ * curve in doubles) instead of certified enclosures; the bound is certified
+ * once, with `curve`, at the chosen α.  search NULL: the search evaluates
+ * `curve` itself (slow). */
+ul_status ul_renyi_curve_searched_certified(ul_rdp_target target, const ul_rdp_curve *curve,
+                                            const ul_rdp_curve_d *search, double alpha_max,
+                                            const char *given, ul_rdp_conversion conv,
+                                            const ul_num_precision *want, ul_num_value *out,
+                                            char *alpha_out, size_t alpha_len, ul_num_report *rep,
+                                            char *err, size_t errlen);
+
+/* The α the search picks, without certifying anything: the minimiser in doubles
+ * of the conversion's bound over (1, alpha_max] for the double curve, with
+ * log_delta (target eps) or eps (target delta) given as a double; *value
+ * receives the bound there in doubles (ε, or log δ).  NaN when the curve is
+ * nowhere finite. */
+double ul_renyi_search_alpha_d(ul_rdp_target target, const ul_rdp_curve_d *search,
+                               double alpha_max, double given, ul_rdp_conversion conv,
+                               double *value);
+
 #endif
