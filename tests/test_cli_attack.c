@@ -205,7 +205,6 @@ static void refuse_corrupted_checkpoints(const char *cfg, const char *dir)
     } cases[] = {
         {"tail after 10% zeroed", len / 10, len, len, len, "checksum"},
         {"one bit flipped", 0, 0, len / 2, len, "checksum"},
-        {"truncated to half", 0, 0, len, len / 2, "checksum"},
         {"truncated in the header", 0, 0, len, 40, "truncated"},
         {"another format version", 0, 0, 7, len, "version"},
     };
@@ -213,13 +212,24 @@ static void refuse_corrupted_checkpoints(const char *cfg, const char *dir)
         memcpy(b, good, len);
         memset(b + cases[i].from, 0, cases[i].to - cases[i].from);
         if (cases[i].flip < len)
-            b[cases[i].flip] ^= 1; /* at byte 7: "ULCKPT02" becomes "ULCKPT03" */
+            b[cases[i].flip] ^= 1; /* at byte 7: "ULCKPT03" becomes "ULCKPT02" */
         emp_test_write(ck, b, cases[i].keep);
         run_result r = run("attack", cfg, "--out", dir, "--resume", NULL);
         cr_assert(strstr(r.err, cases[i].reason), "%s: %s", cases[i].what, r.err);
         expect_usage_error("checkpoint.bin", r);
         cr_assert(!exists(dir, "result.json"), "%s: a result was written", cases[i].what);
     }
+    /* cut in half: what a kill in the middle of an append leaves.  The
+     * records before the cut verify and are used, the cut one is dropped
+     * and said so, and the run goes on to the end */
+    emp_test_write(ck, good, len / 2);
+    run_result r = run("attack", cfg, "--out", dir, "--resume", NULL);
+    cr_assert(r.status <= 1 && strstr(r.err, "cut off mid-write"), "%d: %s", r.status, r.err);
+    cr_assert(exists(dir, "result.json") && !exists(dir, "checkpoint.bin"));
+    run_free(&r);
+    char res[700];
+    snprintf(res, sizeof res, "%s/result.json", dir);
+    cr_assert_eq(unlink(res), 0);
     emp_test_write(ck, good, len);
     free(good), free(b);
 }
@@ -413,4 +423,114 @@ Test(cli_attack, messages_escape_control_bytes)
     expect_usage_error("d.csv", r);
     rm_rf(dir);
     free(target), free(cfg), free(dir);
+}
+
+/* ---- time budget, shards and merge (issues 12 and 16) ------------------------------- */
+
+/* Six chunks of 8 runs; the fitting half of the LR score (runs 0..23)
+ * ends inside chunk 2, so every kind of record occurs. */
+static const char *SHARDED =
+    "{\"format\": \"ulaudit-attack/1\",\n"
+    " \"data\": {\"source\": \"synthetic\", \"n\": 80, \"d\": 6, \"seed\": 3},\n"
+    " \"model\": {\"type\": \"logreg\", \"lambda\": \"0.05\", \"clip\": 1},\n"
+    " \"learner\": {\"sigma\": \"0.05\", \"train_steps\": 60, \"unlearn_steps\": 5},\n"
+    " \"runs\": 44, \"chunk\": 8, \"seed\": 9, \"claim\": {\"eps\": 2, \"delta\": \"1e-5\"},\n"
+    " \"save_models\": true}\n";
+
+/* The bytes of dir/name equal those of other/name. */
+static void same_file(const char *dir, const char *other, const char *name)
+{
+    char a[1100], b[1100];
+    snprintf(a, sizeof a, "%s/%s", dir, name);
+    snprintf(b, sizeof b, "%s/%s", other, name);
+    size_t la, lb;
+    unsigned char *x = emp_test_read(a, &la), *y = emp_test_read(b, &lb);
+    cr_assert(la == lb && memcmp(x, y, la) == 0, "%s differs from %s", a, b);
+    free(x), free(y);
+}
+
+Test(cli_attack, max_seconds_gives_inconclusive_and_resume_finishes)
+{
+    two_runs t = two_runs_new(SHARDED);
+    run_result r = run("attack", t.cfg, "--out", t.a, NULL);
+    cr_assert(r.status <= 1, "%s", r.err);
+    run_free(&r);
+    /* a budget far below one chunk: the first chunk is done, then it stops */
+    r = run("attack", t.cfg, "--out", t.b, "--max-seconds", "0.001", NULL);
+    cr_assert_eq(r.status, 3, "exit %d: %s", r.status, r.err);
+    cr_assert(strstr(r.out, "verdict: inconclusive"), "%s", r.out);
+    cr_assert(strstr(r.out, "stopped after 8 of 44 runs per world"), "%s", r.out);
+    cr_assert(strstr(r.out, "--resume continues"), "%s", r.out);
+    cr_assert(exists(t.b, "checkpoint.bin"), "the checkpoint must be kept");
+    char *res = slurp(t.b, "result.json");
+    json_object *o = json_tokener_parse(res);
+    cr_assert_not_null(o, "%s", res);
+    cr_assert_str_eq(field(o, "verdict"), "inconclusive");
+    json_object_put(o);
+    free(res);
+    run_free(&r);
+    /* --json says the same as one JSON object */
+    r = run("attack", t.cfg, "--out", t.b, "--resume", "--max-seconds", "0.001", "--json", NULL);
+    cr_assert_eq(r.status, 3, "exit %d: %s", r.status, r.err);
+    o = json_tokener_parse(r.out);
+    cr_assert_not_null(o, "%s", r.out);
+    cr_assert_str_eq(field(o, "verdict"), "inconclusive");
+    cr_assert(strstr(field(o, "reason"), "16 of 44"), "%s", r.out);
+    json_object_put(o);
+    run_free(&r);
+    /* resumed without a budget: the same bytes as the uninterrupted run */
+    r = run("attack", t.cfg, "--out", t.b, "--resume", NULL);
+    cr_assert(r.status <= 1, "%s", r.err);
+    run_free(&r);
+    same_file(t.a, t.b, "result.json");
+    same_file(t.a, t.b, "models_in.npy");
+    r = run("attack", t.cfg, "--max-seconds", "-1", NULL);
+    expect_usage_error("--max-seconds", r);
+    two_runs_free(&t);
+}
+
+Test(cli_attack, shards_merged_equal_one_run)
+{
+    two_runs t = two_runs_new(SHARDED);
+    run_result r = run("attack", t.cfg, "--out", t.a, NULL);
+    cr_assert(r.status <= 1, "%s", r.err);
+    run_free(&r);
+    char shards[600], merged[600];
+    snprintf(shards, sizeof shards, "%s/shards", t.dir);
+    snprintf(merged, sizeof merged, "%s/merged", t.dir);
+    const char *which[] = {"0/3", "1/3", "2/3"};
+    for (int i = 0; i < 3; i++) {
+        r = run("attack", t.cfg, "--shard", which[i], "--out", shards, NULL);
+        cr_assert_eq(r.status, 0, "shard %s: %s", which[i], r.err);
+        run_free(&r);
+    }
+    cr_assert(!exists(shards, "result.json"), "a shard writes no result");
+    r = run("attack", t.cfg, "--merge", shards, "--out", merged, NULL);
+    cr_assert(r.status <= 1, "%s", r.err);
+    run_free(&r);
+    same_file(t.a, merged, "result.json");
+    same_file(t.a, merged, "roc.csv");
+    same_file(t.a, merged, "models_in.npy");
+    same_file(t.a, merged, "models_out.npy");
+
+    /* refused: a gap, an overlap, another configuration, an incomplete shard */
+    char s0[700], s1[700], s2[700], list[3000];
+    snprintf(s0, sizeof s0, "%s/shard-0-of-3.bin", shards);
+    snprintf(s1, sizeof s1, "%s/shard-1-of-3.bin", shards);
+    snprintf(s2, sizeof s2, "%s/shard-2-of-3.bin", shards);
+    snprintf(list, sizeof list, "%s,%s", s0, s2);
+    expect_usage_error("missing", run("attack", t.cfg, "--merge", list, "--out", merged, NULL));
+    snprintf(list, sizeof list, "%s,%s,%s,%s", s0, s1, s1, s2);
+    expect_usage_error("overlap", run("attack", t.cfg, "--merge", list, "--out", merged, NULL));
+    char *other = write_in(t.dir, "other.json", NONPRIVATE);
+    expect_usage_error("another configuration",
+                       run("attack", other, "--merge", shards, "--out", merged, NULL));
+    size_t len;
+    unsigned char *bytes = emp_test_read(s1, &len);
+    emp_test_write(s1, bytes, len - 40);
+    expect_usage_error("incomplete", run("attack", t.cfg, "--merge", shards, "--out", merged, NULL));
+    free(bytes), free(other);
+    expect_usage_error("--shard", run("attack", t.cfg, "--shard", "3/3", "--out", shards, NULL));
+    expect_usage_error("--shard", run("attack", t.cfg, "--shard", "1/3", NULL));
+    two_runs_free(&t);
 }

@@ -377,6 +377,22 @@ static char *write_temp(const char *text)
     return path;
 }
 
+/* Runs every chunk of a fresh state of cfg_path. */
+static void run_all(ul_attack_state *s)
+{
+    char err[512];
+    while (s->next < s->c1)
+        cr_assert_eq(ul_attack_step(s, err, sizeof err), UL_OK, "%s", err);
+}
+
+/* The scores of a finished state (emp/shard.h), loss then LR arrays. */
+static void scores_of(ul_attack_state *s, double **loss, double **lr)
+{
+    char err[512];
+    cr_assert_eq(ul_shard_scores(&s->log, loss, lr, err, sizeof err), UL_OK, "%s", err);
+    cr_assert(*loss && *lr);
+}
+
 Test(emp_attack, checkpoint_resumes_bit_identically)
 {
     char *cfg_path = write_temp(CONFIG_TEXT);
@@ -387,26 +403,27 @@ Test(emp_attack, checkpoint_resumes_bit_identically)
     ul_attack_config c1, c2;
     ul_attack_state s1, s2;
     cr_assert_eq(ul_attack_config_load(cfg_path, &c1, err, sizeof err), UL_OK, "%s", err);
-    cr_assert_eq(ul_attack_config_load(cfg_path, &c2, err, sizeof err), UL_OK, "%s", err);
     cr_assert_eq(ul_attack_prepare(&s1, &c1, err, sizeof err), UL_OK, "%s", err);
+    run_all(&s1); /* s1: all at once, no file */
+    /* s2: one chunk appended to a checkpoint, then a fresh state resumes */
+    cr_assert_eq(ul_attack_config_load(cfg_path, &c2, err, sizeof err), UL_OK, "%s", err);
     cr_assert_eq(ul_attack_prepare(&s2, &c2, err, sizeof err), UL_OK, "%s", err);
-    /* s1: all at once; s2: one chunk, checkpoint, a fresh state resumes */
-    while (s1.done < c1.runs)
-        cr_assert_eq(ul_attack_step(&s1, err, sizeof err), UL_OK, "%s", err);
+    cr_assert_eq(ul_attack_checkpoint_start(&s2, ck, err, sizeof err), UL_OK, "%s", err);
     cr_assert_eq(ul_attack_step(&s2, err, sizeof err), UL_OK);
     cr_assert_eq(s2.done, 8u);
-    cr_assert_eq(ul_attack_checkpoint_save(&s2, ck, err, sizeof err), UL_OK, "%s", err);
     ul_attack_state_free(&s2);
     ul_attack_config_free(&c2);
     cr_assert_eq(ul_attack_config_load(cfg_path, &c2, err, sizeof err), UL_OK, "%s", err);
     cr_assert_eq(ul_attack_prepare(&s2, &c2, err, sizeof err), UL_OK, "%s", err);
     cr_assert_eq(ul_attack_checkpoint_load(&s2, ck, err, sizeof err), UL_OK, "%s", err);
     cr_assert_eq(s2.done, 8u);
-    while (s2.done < c2.runs)
-        cr_assert_eq(ul_attack_step(&s2, err, sizeof err), UL_OK, "%s", err);
-    size_t bytes = s1.p * c1.runs * sizeof(double);
-    cr_assert_eq(memcmp(s1.W_in, s2.W_in, bytes), 0);
-    cr_assert_eq(memcmp(s1.W_out, s2.W_out, bytes), 0);
+    run_all(&s2);
+    double *l1, *r1, *l2, *r2;
+    scores_of(&s1, &l1, &r1);
+    scores_of(&s2, &l2, &r2);
+    cr_assert_eq(memcmp(l1, l2, 2 * 24 * sizeof *l1), 0, "loss scores differ after resuming");
+    cr_assert_eq(memcmp(r1, r2, 2 * 12 * sizeof *r1), 0, "LR scores differ after resuming");
+    free(l1), free(r1), free(l2), free(r2);
     ul_attack_state_free(&s2);
     ul_attack_config_free(&c2);
 
@@ -431,19 +448,29 @@ Test(emp_attack, checkpoint_resumes_bit_identically)
 
 /* ---- checkpoints that must be refused (issue 12) ------------------------------------- */
 
-/* The layout of attack.h, written out here independently of attack.c:
- * "ULCKPT02", 64 hex of the configuration, 32 bytes of the data digest,
- * p, runs, done, target (u64), W_in, W_out, then the SHA-256 of the rest. */
-enum { CK_DATA = 72, CK_SHAPE = 104, CK_HEAD = 136, CK_SUM = 32 };
+/* The layout of emp/shard.h, written out here independently of shard.c:
+ * "ULCKPT03", 64 hex of the configuration, 32 bytes of the data digest,
+ * 8 u64 (p, runs, chunk, target, scores, save_models, c0, c1), a SHA-256
+ * of the bytes before; then per chunk u64 chunk, u64 kind, the arrays, and
+ * a SHA-256 of every byte before it. */
+enum { CK_DATA = 72, CK_SHAPE = 104, CK_HEAD = 168, CK_SUM = 32 };
 
-/* Recomputes the trailing SHA-256 (nettle, called here directly), for
- * files that are well-formed but wrong in one field. */
-static void reseal(unsigned char *b, size_t len)
+/* The digest at byte offset at := the SHA-256 (nettle, called here
+ * directly) of the bytes before it. */
+static void seal_at(unsigned char *b, size_t at)
 {
     struct sha256_ctx c;
     sha256_init(&c);
-    sha256_update(&c, len - CK_SUM, b);
-    sha256_digest(&c, CK_SUM, b + len - CK_SUM);
+    sha256_update(&c, at, b);
+    sha256_digest(&c, CK_SUM, b + at);
+}
+
+/* Both digests of a file of one record (rec bytes, its digest included). */
+static void reseal(unsigned char *b, size_t len, size_t rec)
+{
+    seal_at(b, CK_HEAD);
+    cr_assert_eq(len, (size_t)CK_HEAD + CK_SUM + rec);
+    seal_at(b, len - CK_SUM);
 }
 
 /* The configuration at cfg_path, loaded and prepared. */
@@ -471,6 +498,19 @@ static void expect_refused(const char *cfg_path, const char *ck, const char *rea
     ul_attack_config_free(&c);
 }
 
+/* Loads ck: accepted with `chunks` whole chunks (8 runs each) resumed. */
+static void expect_resumed(const char *cfg_path, const char *ck, size_t chunks)
+{
+    ul_attack_config c;
+    ul_attack_state s;
+    char err[1024];
+    load_prepared(cfg_path, &c, &s);
+    cr_assert_eq(ul_attack_checkpoint_load(&s, ck, err, sizeof err), UL_OK, "%s", err);
+    cr_assert_eq(s.done, 8 * chunks);
+    ul_attack_state_free(&s);
+    ul_attack_config_free(&c);
+}
+
 Test(emp_attack, checkpoint_layout_and_every_corruption_refused)
 {
     char *cfg_path = write_temp(CONFIG_TEXT);
@@ -480,15 +520,18 @@ Test(emp_attack, checkpoint_layout_and_every_corruption_refused)
     ul_attack_config c;
     ul_attack_state s;
     load_prepared(cfg_path, &c, &s);
+    cr_assert_eq(ul_attack_checkpoint_start(&s, ck, err, sizeof err), UL_OK, "%s", err);
+    size_t head_len;
+    free(emp_test_read(ck, &head_len));
+    cr_assert_eq(head_len, (size_t)CK_HEAD + CK_SUM, "a fresh checkpoint is its header");
     cr_assert_eq(ul_attack_step(&s, err, sizeof err), UL_OK, "%s", err);
-    cr_assert_eq(ul_attack_checkpoint_save(&s, ck, err, sizeof err), UL_OK, "%s", err);
-    size_t len, nw = s.p * s.done * sizeof(double);
-    unsigned char *good = emp_test_read(ck, &len), *b = malloc(len + 1);
-
-    /* the layout: magic, the configuration's SHA-256 (hashed here), the
-     * shape, the models, and a SHA-256 of everything before it */
-    cr_assert_eq(len, (size_t)CK_HEAD + 2 * nw + CK_SUM);
-    cr_assert_eq(memcmp(good, "ULCKPT02", 8), 0);
+    size_t len, p = s.p;
+    unsigned char *good = emp_test_read(ck, &len), *b = malloc(len + 64);
+    /* chunk 0 = runs 0..7, all in the fitting half (runs 0..11): 2·8 loss
+     * scores and 4·p moments, after the 16 bytes of chunk number and kind */
+    size_t rec = 16 + 8 * (2 * 8 + 4 * p) + CK_SUM;
+    cr_assert_eq(len, (size_t)CK_HEAD + CK_SUM + rec);
+    cr_assert_eq(memcmp(good, "ULCKPT03", 8), 0);
     struct sha256_ctx h;
     uint8_t d[32];
     char hex[65];
@@ -498,15 +541,27 @@ Test(emp_attack, checkpoint_layout_and_every_corruption_refused)
     for (int i = 0; i < 32; i++)
         snprintf(hex + 2 * i, 3, "%02x", d[i]);
     cr_assert_eq(memcmp(good + 8, hex, 64), 0);
-    uint64_t shape[4];
+    uint64_t shape[8];
     memcpy(shape, good + CK_SHAPE, sizeof shape);
-    cr_assert(shape[0] == s.p && shape[1] == 24 && shape[2] == 8 && shape[3] == 5);
-    cr_assert_eq(memcmp(good + CK_HEAD, s.W_in, nw), 0);
-    cr_assert_eq(memcmp(good + CK_HEAD + nw, s.W_out, nw), 0);
+    cr_assert(shape[0] == p && shape[1] == 24 && shape[2] == 8 && shape[3] == 5 &&
+              shape[4] == 3 && shape[5] == 0 && shape[6] == 0 && shape[7] == 3);
+    uint64_t rh[2];
+    memcpy(rh, good + CK_HEAD + CK_SUM, sizeof rh);
+    cr_assert(rh[0] == 0 && rh[1] == 0);
+    /* the loss scores stored are −ℓ of the models run 0..7 would give:
+     * recomputed here from ul_exp_run and the model's sample_loss */
+    double W[2 * 8 * 5], loss[16];
+    cr_assert_leq(p, 5u);
+    cr_assert_eq(ul_exp_run(&c.design, &s.plan, 0, 8, W, W + 8 * p, err, sizeof err), UL_OK);
+    const double *x = s.plan.data.x + 5 * s.plan.data.d;
+    for (size_t j = 0; j < 16; j++)
+        cr_assert_eq(-c.design.model.ops->sample_loss(&c.design.model, x, s.plan.data.d,
+                                                      s.plan.data.y[5], W + j * p),
+                     (memcpy(&loss[j], good + CK_HEAD + CK_SUM + 16 + 8 * j, 8), loss[j]));
+    /* both digests are SHA-256 of everything before them */
     memcpy(b, good, len);
-    reseal(b, len);
-    cr_assert_eq(memcmp(b + len - CK_SUM, good + len - CK_SUM, CK_SUM), 0,
-                 "trailer is not SHA-256");
+    reseal(b, len, rec);
+    cr_assert_eq(memcmp(b, good, len), 0, "a digest is not the SHA-256 of the bytes before it");
 
 #define CORRUPT(edit, new_len, reason)                                                             \
     do {                                                                                           \
@@ -515,39 +570,39 @@ Test(emp_attack, checkpoint_layout_and_every_corruption_refused)
         emp_test_write(ck, b, new_len);                                                            \
         expect_refused(cfg_path, ck, reason);                                                      \
     } while (0)
+    size_t r0 = CK_HEAD + CK_SUM; /* the first record */
     /* the issue's reproducer: every byte after the first 10 % zeroed */
     CORRUPT(memset(b + len / 10, 0, len - len / 10), len, "checksum");
-    CORRUPT(b[CK_HEAD + nw + 3] ^= 0x10, len, "checksum"); /* one bit of W_out */
-    CORRUPT(b[CK_HEAD + 1] ^= 0x01, len, "checksum");      /* one bit of W_in */
-    CORRUPT(b[CK_SHAPE] ^= 0x02, len, "checksum");         /* one bit of p */
-    CORRUPT(b[len - 1] ^= 0x80, len, "checksum");          /* one bit of the sum */
-    CORRUPT((void)0, len - 1, "checksum");                 /* one byte short */
-    CORRUPT((void)0, len - nw, "checksum");                /* W_out missing */
-    CORRUPT(b[len] = 0, len + 1, "checksum");              /* one byte more */
-    CORRUPT((void)0, 100, "truncated");                    /* inside the header */
-    CORRUPT((void)0, 5, "truncated");                      /* inside the magic */
-    CORRUPT((void)0, 0, "truncated");                      /* empty */
-    CORRUPT(b[0] = 'X', len, "not a ulaudit checkpoint");  /* no magic */
-    CORRUPT(memcpy(b + 6, "01", 2), len, "version 01");    /* the old format */
-    CORRUPT((memcpy(b + 6, "03", 2), reseal(b, len)), len, "version 03");
+    CORRUPT(b[r0 + 16 + 3] ^= 0x10, len, "checksum");    /* one bit of a loss score */
+    CORRUPT(b[len - CK_SUM - 1] ^= 0x01, len, "checksum"); /* one bit of the moments */
+    CORRUPT(b[CK_SHAPE] ^= 0x02, len, "checksum");        /* one bit of p */
+    CORRUPT(b[len - 1] ^= 0x80, len, "checksum");         /* one bit of the last digest */
+    CORRUPT(b[r0 - 1] ^= 0x80, len, "checksum");          /* one bit of the header's */
+    CORRUPT((void)0, 100, "truncated");                   /* inside the header */
+    CORRUPT((void)0, 5, "truncated");                     /* inside the magic */
+    CORRUPT((void)0, 0, "truncated");                     /* empty */
+    CORRUPT(b[0] = 'X', len, "not a ulaudit checkpoint"); /* no magic */
+    CORRUPT(memcpy(b + 6, "02", 2), len, "version 02");   /* the previous format */
+    CORRUPT((memcpy(b + 6, "04", 2), reseal(b, len, rec)), len, "version 04");
+    CORRUPT(b[r0] = 1, len, "chunk 0 was expected");     /* a record out of order */
     /* well-formed and sealed, but not this run's */
-    CORRUPT((b[CK_DATA] ^= 1, reseal(b, len)), len, "other data");
-    CORRUPT((b[8] = b[8] == 'a' ? 'b' : 'a', reseal(b, len)), len, "another configuration");
-    uint64_t v = 16; /* done = 16 announced, 8 stored */
-    CORRUPT((memcpy(b + CK_SHAPE + 16, &v, 8), reseal(b, len)), len, "header announces");
-    v = 5; /* not a multiple of the chunk */
-    CORRUPT((memcpy(b + CK_SHAPE + 16, &v, 8), reseal(b, len)), len, "shape");
-    v = 6; /* another target */
-    CORRUPT((memcpy(b + CK_SHAPE + 24, &v, 8), reseal(b, len)), len, "shape");
+    CORRUPT((b[CK_DATA] ^= 1, reseal(b, len, rec)), len, "other data");
+    CORRUPT((b[8] = b[8] == 'a' ? 'b' : 'a', reseal(b, len, rec)), len, "another configuration");
+    uint64_t v = 6; /* another target */
+    CORRUPT((memcpy(b + CK_SHAPE + 24, &v, 8), reseal(b, len, rec)), len, "shape");
+    v = 2; /* another slice */
+    CORRUPT((memcpy(b + CK_SHAPE + 56, &v, 8), reseal(b, len, rec)), len, "slice");
 #undef CORRUPT
+    /* a record cut off mid-append (the writer killed) is dropped, not used:
+     * the run resumes from the chunk before it */
+    emp_test_write(ck, good, len - 1);
+    expect_resumed(cfg_path, ck, 0);
+    free(emp_test_read(ck, &head_len));
+    cr_assert_eq(head_len, (size_t)CK_HEAD + CK_SUM, "the cut-off record is truncated away");
 
     /* the untouched file still resumes */
     emp_test_write(ck, good, len);
-    ul_attack_state_free(&s);
-    ul_attack_config_free(&c);
-    load_prepared(cfg_path, &c, &s);
-    cr_assert_eq(ul_attack_checkpoint_load(&s, ck, err, sizeof err), UL_OK, "%s", err);
-    cr_assert_eq(s.done, 8u);
+    expect_resumed(cfg_path, ck, 1);
     ul_attack_state_free(&s);
     ul_attack_config_free(&c);
     unlink(cfg_path), unlink(ck);

@@ -13,6 +13,7 @@
  */
 #include "cli/attack.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <omp.h>
@@ -31,6 +32,8 @@
 #include "emp/mlp.h"
 #include "emp/modelio.h"
 #include "emp/plot.h"
+#include "emp/shard_mpi.h"
+#include "num/deadline.h"
 #include "num/encl.h"
 
 #define EXIT_INTERRUPTED 130
@@ -98,6 +101,7 @@ static void say(const char *err)
 typedef struct {
     const char *config, *out, *threads, *plot;
     const char *in_models, *out_models, *target, *model, *hidden, *format, *dim;
+    const char *shard, *merge, *max_seconds;
     const char *eps, *delta, *renyi_order, *renyi_value, *alpha, *scores;
     bool json, resume, help;
 } attack_args;
@@ -125,6 +129,9 @@ static int parse_args(int argc, char **argv, attack_args *a)
         {"renyi-value", &a->renyi_value},
         {"alpha", &a->alpha},
         {"scores", &a->scores},
+        {"shard", &a->shard},
+        {"merge", &a->merge},
+        {"max-seconds", &a->max_seconds},
     };
     size_t nv = sizeof vals / sizeof vals[0];
     for (int i = 0; i < argc; i++) {
@@ -295,15 +302,17 @@ static int write_outputs(const char *dir, const char *plot, const ul_attack_resu
 
 static int save_models(const char *dir, const ul_attack_state *st)
 {
-    ul_model_set in = {.k = st->done, .p = st->p, .w = st->W_in};
-    ul_model_set out = {.k = st->done, .p = st->p, .w = st->W_out};
+    size_t runs = st->log.runs;
+    double *W = ul_shard_models(&st->log);
+    ul_model_set in = {.k = runs, .p = st->p, .w = W};
+    ul_model_set out = {.k = runs, .p = st->p, .w = W ? W + runs * st->p : NULL};
     char err[512];
     char *a = join(dir, "models_in.npy"), *b = join(dir, "models_out.npy");
     ul_status s = a && b ? ul_modelio_write_npy(a, &in, err, sizeof err)
                          : ul_fail(err, sizeof err, UL_EINPUT, "out of memory");
     if (s == UL_OK)
         s = ul_modelio_write_npy(b, &out, err, sizeof err);
-    free(a), free(b);
+    free(a), free(b), free(W);
     if (s != UL_OK)
         say(err);
     return s == UL_OK ? 0 : -1;
@@ -352,29 +361,254 @@ static void progress(size_t done, size_t total, double t0, bool tty, size_t *las
 
 /* ---- the configured experiment ---------------------------------------------------------- */
 
-/* --resume: the checkpoint in DIR, verified (emp/attack.h), or a fresh start
- * when the run was stopped before its first checkpoint. */
-static int resume_from(const attack_args *a, const char *ckpt, ul_attack_state *st)
+/* How a configured attack runs: the slice of the chunks (--shard, or the
+ * MPI rank), the checkpoint file, and who writes the result. */
+typedef struct {
+    size_t shard_i, shard_k; /* k = 0: no --shard */
+    int rank, ranks;         /* MPI (0 and 1 without) */
+    char *ckpt;              /* NULL without --out */
+    double max_seconds;      /* 0: none */
+} run_plan;
+
+/* --resume: the checkpoint, verified (emp/attack.h), or a fresh start when
+ * there is none yet; without --resume a fresh checkpoint. */
+static int open_checkpoint(const attack_args *a, const char *ckpt, ul_attack_state *st)
 {
     struct stat sb;
     char err[1024];
-    if (!a->resume)
+    ul_status s;
+    if (!ckpt)
         return 0;
-    if (lstat(ckpt, &sb) != 0 && errno == ENOENT) {
-        fprintf(stderr,
-                "attack: --resume: no checkpoint in %s yet (stopped before the first chunk "
-                "finished?); starting from the first run\n",
-                a->out);
-        return 0;
+    if (a->resume && !(lstat(ckpt, &sb) != 0 && errno == ENOENT)) {
+        s = ul_attack_checkpoint_load(st, ckpt, err, sizeof err);
+    } else {
+        if (a->resume)
+            fprintf(stderr,
+                    "attack: --resume: no checkpoint %s yet (stopped before the first chunk "
+                    "finished?); starting from the first run\n",
+                    ckpt);
+        s = ul_attack_checkpoint_start(st, ckpt, err, sizeof err);
     }
-    if (ul_attack_checkpoint_load(st, ckpt, err, sizeof err) != UL_OK) {
+    if (s != UL_OK)
+        say(err);
+    return s == UL_OK ? 0 : -1;
+}
+
+/* The chunks of the slice, one after another; stops early on Ctrl-C or
+ * when the time budget (--max-seconds) runs out, after a whole chunk. */
+static int train(ul_attack_state *st, bool quiet)
+{
+    char err[1024];
+    struct sigaction sa = {0}, old;
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old);
+    bool tty = isatty(STDERR_FILENO) && !quiet;
+    double t0 = now();
+    size_t last = 0;
+    int rc = UL_EXIT_OK;
+    while (st->next < st->c1 && !interrupted) {
+        if (ul_attack_step(st, err, sizeof err) != UL_OK) {
+            say(err);
+            rc = UL_EXIT_USAGE;
+            break;
+        }
+        if (!quiet)
+            progress(st->done, st->total, t0, tty, &last);
+        if (ul_deadline_passed())
+            break;
+    }
+    sigaction(SIGINT, &old, NULL);
+    if (tty && st->next < st->c1)
+        fputc('\n', stderr);
+    return rc;
+}
+
+/* Why the attack stopped short: exit 130 (Ctrl-C) or 3 (time budget: an
+ * inconclusive result, printed and written to DIR/result.json). */
+static int stopped(const attack_args *a, size_t done, size_t total, const char *why_extra)
+{
+    char why[512];
+    if (why_extra)
+        snprintf(why, sizeof why, "%s", why_extra);
+    else
+        snprintf(why, sizeof why,
+                 "stopped after %zu of %zu runs per world (--max-seconds %g)%s", done, total,
+                 ul_deadline_seconds(), a->out ? "; --resume continues" : "");
+    if (interrupted && !why_extra) {
+        if (a->out)
+            fprintf(stderr,
+                    "ulaudit attack: interrupted after %zu of %zu runs; continue with: ulaudit "
+                    "attack %s --out %s --resume\n",
+                    done, total, a->config, a->out);
+        else
+            fprintf(stderr, "ulaudit attack: interrupted (use --out DIR to keep a checkpoint)\n");
+        return EXIT_INTERRUPTED;
+    }
+    for (char *c = why; *c; c++) /* a JSON string: no quote, backslash or control byte */
+        if (*c == '"' || *c == '\\' || (unsigned char)*c < 0x20)
+            *c = '\'';
+    char json[1024];
+    snprintf(json, sizeof json,
+             "{\n  \"format\": \"ulaudit-attack-result/1\",\n  \"verdict\": \"inconclusive\",\n"
+             "  \"runs_done\": %zu,\n  \"runs\": %zu,\n  \"reason\": \"%s\"\n}\n",
+             done, total, why);
+    if (a->json)
+        fputs(json, stdout);
+    else
+        printf("verdict: inconclusive\n  %s\n", why);
+    fprintf(stderr, "ulaudit attack: inconclusive: %s\n", why);
+    /* DIR/result.json says so too (no earlier result left standing) */
+    if (a->out && !a->shard && write_file(a->out, "result.json", json) != 0)
+        return UL_EXIT_USAGE;
+    return UL_EXIT_INCONCLUSIVE;
+}
+
+/* Every chunk recorded: the statistics, printed and written. */
+static int conclude(const attack_args *a, const ul_attack_config *cfg, ul_attack_state *st)
+{
+    char err[1024];
+    ul_attack_result res;
+    ul_status s = ul_attack_finish(&res, st, err, sizeof err);
+    if (s != UL_OK) {
+        ul_attack_result_clear(&res);
+        if (s == UL_ETIME)
+            return stopped(a, cfg->runs, cfg->runs, err);
+        say(err);
+        return UL_EXIT_USAGE;
+    }
+    int rc = UL_EXIT_OK;
+    print_result(&res, a->json, "data", cfg->data_desc);
+    if ((a->out || a->plot) &&
+        (write_outputs(a->out, a->plot, &res, cfg->eps, cfg->delta, "membership inference ROC") !=
+             0 ||
+         (cfg->save_models && save_models(a->out, st) != 0)))
+        rc = UL_EXIT_USAGE;
+    if (rc == UL_EXIT_OK && strcmp(res.verdict, "refuted") == 0)
+        rc = 1;
+    ul_attack_result_clear(&res);
+    return rc;
+}
+
+/* --shard i/k: 0 <= i < k. */
+static int parse_shard(const char *text, run_plan *rp)
+{
+    unsigned long i, k;
+    const char *slash = text ? strchr(text, '/') : NULL;
+    char num[32];
+    if (!slash || (size_t)(slash - text) >= sizeof num)
+        goto bad;
+    memcpy(num, text, (size_t)(slash - text));
+    num[slash - text] = '\0';
+    if (!read_count(num, 1000000, &i) || !read_count(slash + 1, 1000000, &k) || k == 0 || i >= k)
+        goto bad;
+    rp->shard_i = i, rp->shard_k = k;
+    return 0;
+bad:
+    fprintf(stderr, "ulaudit attack: --shard: must be i/k with 0 <= i < k (got '%s')\n",
+            text ? text : "");
+    return -1;
+}
+
+/* The checkpoint's name in DIR: checkpoint.bin for the whole run, else the
+ * shard's (or the rank's) file. */
+static char *checkpoint_path(const char *dir, size_t i, size_t k)
+{
+    char name[96];
+    if (k <= 1)
+        snprintf(name, sizeof name, "checkpoint.bin");
+    else
+        snprintf(name, sizeof name, "shard-%zu-of-%zu.bin", i, k);
+    return join(dir, name);
+}
+
+/* After the training: a shard is done when its file is complete; the whole
+ * run (or rank 0 after the MPI gather) concludes. */
+static int after_training(const attack_args *a, const ul_attack_config *cfg, ul_attack_state *st,
+                          const run_plan *rp)
+{
+    char err[1024];
+    if (rp->ranks > 1 && ul_mpi_gather(st, rp->rank, rp->ranks, err, sizeof err) != UL_OK) {
+        say(err);
+        ul_mpi_abort(UL_EXIT_USAGE);
+    }
+    if (rp->rank != 0)
+        return UL_EXIT_OK;
+    if (rp->shard_k) {
+        if (st->next < st->c1)
+            return stopped(a, st->done, st->total, NULL);
+        fprintf(stderr, "attack: shard %zu/%zu done (runs %zu..%zu of each world): %s\n",
+                rp->shard_i, rp->shard_k, st->c0 * cfg->chunk, st->c0 * cfg->chunk + st->total - 1,
+                rp->ckpt);
+        return UL_EXIT_OK;
+    }
+    size_t have = 0;
+    for (size_t c = 0; c < st->log.nchunks; c++)
+        if (st->log.rec[c].present) {
+            size_t run0, M, nf;
+            ul_shard_chunk(&st->log, c, &run0, &M, &nf);
+            have += M;
+        }
+    if (have < cfg->runs)
+        return stopped(a, have, cfg->runs, NULL);
+    return conclude(a, cfg, st);
+}
+
+/* --merge F[,F…]: shard files, or directories whose shard-*.bin files are
+ * taken, merged into the run's records; then the result as one run. */
+static int merge_path(ul_attack_state *st, const char *path)
+{
+    char err[1024];
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, sizeof err, "--merge %s: cannot open: %s", path, strerror(errno));
         say(err);
         return -1;
     }
-    return 0;
+    ul_status s = ul_attack_merge_stream(st, f, path, err, sizeof err);
+    fclose(f);
+    if (s != UL_OK)
+        say(err);
+    return s == UL_OK ? 0 : -1;
 }
 
-static int run_config(const attack_args *a)
+static int merge_dir(ul_attack_state *st, const char *dir)
+{
+    struct dirent **list = NULL;
+    int n = scandir(dir, &list, NULL, alphasort), rc = 0, found = 0;
+    for (int i = 0; i < n; i++) {
+        const char *e = list[i]->d_name;
+        size_t len = strlen(e);
+        if (rc == 0 && strncmp(e, "shard-", 6) == 0 && len > 10 &&
+            strcmp(e + len - 4, ".bin") == 0) {
+            char *path = join(dir, e);
+            rc = path ? merge_path(st, path) : -1;
+            free(path);
+            found++;
+        }
+        free(list[i]);
+    }
+    free(list);
+    if (rc == 0 && found == 0) {
+        fprintf(stderr, "ulaudit attack: --merge %s: no shard-*.bin file there\n", dir);
+        rc = -1;
+    }
+    return rc;
+}
+
+static int merge_shards(const attack_args *a, const ul_attack_config *cfg, ul_attack_state *st)
+{
+    char *copy = strdup(a->merge), *save = NULL;
+    int rc = copy ? 0 : -1;
+    for (char *t = strtok_r(copy, ",", &save); rc == 0 && t; t = strtok_r(NULL, ",", &save)) {
+        struct stat sb;
+        rc = stat(t, &sb) == 0 && S_ISDIR(sb.st_mode) ? merge_dir(st, t) : merge_path(st, t);
+    }
+    free(copy);
+    return rc == 0 ? conclude(a, cfg, st) : UL_EXIT_USAGE;
+}
+
+static int run_config(const attack_args *a, run_plan *rp)
 {
     char err[1024];
     ul_attack_config cfg;
@@ -382,89 +616,53 @@ static int run_config(const attack_args *a)
         say(err);
         return UL_EXIT_USAGE;
     }
-    if ((a->resume || cfg.save_models) && !a->out) {
-        fprintf(stderr, "ulaudit attack: %s needs --out DIR\n",
-                a->resume ? "--resume" : "save_models");
+    const char *need_out = a->resume ? "--resume" : rp->shard_k ? "--shard" : a->merge ? "--merge"
+                           : cfg.save_models                      ? "save_models"
+                                                                  : NULL;
+    if (need_out && !a->out) {
+        fprintf(stderr, "ulaudit attack: %s needs --out DIR\n", need_out);
         ul_attack_config_free(&cfg);
         return UL_EXIT_USAGE;
     }
-    if (a->out && prepare_dir(a->out) != 0) {
+    if (a->out && rp->rank == 0 && prepare_dir(a->out) != 0) {
         ul_attack_config_free(&cfg);
         return UL_EXIT_USAGE;
     }
     ul_attack_state st;
-    int rc = UL_EXIT_OK;
-    char *ckpt = a->out ? join(a->out, "checkpoint.bin") : NULL;
-    if (ul_attack_prepare(&st, &cfg, err, sizeof err) != UL_OK) {
+    int rc = UL_EXIT_USAGE;
+    size_t si = rp->shard_k ? rp->shard_i : (size_t)rp->rank;
+    size_t sk = rp->shard_k ? rp->shard_k : (size_t)rp->ranks;
+    rp->ckpt = a->out && !a->merge ? checkpoint_path(a->out, si, sk) : NULL;
+    if (ul_attack_prepare(&st, &cfg, err, sizeof err) != UL_OK ||
+        ul_attack_set_slice(&st, si, sk, err, sizeof err) != UL_OK) {
         say(err);
-        rc = UL_EXIT_USAGE;
         goto done;
     }
-    if (resume_from(a, ckpt, &st) != 0) {
-        rc = UL_EXIT_USAGE;
+    if (a->merge) {
+        rc = merge_shards(a, &cfg, &st);
         goto done;
     }
-    fprintf(stderr, "attack: %s; target row %zu; %zu runs per world%s\n", cfg.data_desc,
-            st.plan.target, cfg.runs, st.done ? " (resumed)" : "");
-    struct sigaction sa = {0}, old;
-    sa.sa_handler = on_sigint;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old);
-    bool tty = isatty(STDERR_FILENO);
-    double t0 = now();
-    size_t last = 0;
-    while (st.done < cfg.runs && !interrupted) {
-        if (ul_attack_step(&st, err, sizeof err) != UL_OK) {
-            say(err);
-            rc = UL_EXIT_USAGE;
-            break;
-        }
-        progress(st.done, cfg.runs, t0, tty, &last);
-        /* a checkpoint after every chunk: Ctrl-C or a crash loses one chunk */
-        if (ckpt && st.done < cfg.runs &&
-            ul_attack_checkpoint_save(&st, ckpt, err, sizeof err) != UL_OK) {
-            say(err);
-            rc = UL_EXIT_USAGE;
-            break;
-        }
-    }
-    sigaction(SIGINT, &old, NULL);
-    if (rc != UL_EXIT_OK)
+    if (open_checkpoint(a, rp->ckpt, &st) != 0)
         goto done;
-    if (st.done < cfg.runs) {
-        if (tty)
-            fputc('\n', stderr);
-        if (ckpt)
-            fprintf(stderr,
-                    "ulaudit attack: interrupted after %zu of %zu runs; continue with: ulaudit "
-                    "attack %s --out %s --resume\n",
-                    st.done, cfg.runs, a->config, a->out);
-        else
-            fprintf(stderr, "ulaudit attack: interrupted (use --out DIR to keep a checkpoint)\n");
-        rc = EXIT_INTERRUPTED;
+    if (rp->rank == 0)
+        fprintf(stderr, "attack: %s; target row %zu; %zu runs per world%s\n", cfg.data_desc,
+                st.plan.target, cfg.runs, st.done ? " (resumed)" : "");
+    rc = train(&st, rp->rank != 0);
+    if (rc != UL_EXIT_OK) {
+        if (rp->ranks > 1)
+            ul_mpi_abort(rc);
         goto done;
     }
-    ul_attack_result res;
-    if (ul_attack_finish(&res, &st, err, sizeof err) != UL_OK) {
-        say(err);
-        ul_attack_result_clear(&res);
-        rc = UL_EXIT_USAGE;
-        goto done;
-    }
-    print_result(&res, a->json, "data", cfg.data_desc);
-    if (a->out || a->plot) {
-        if (write_outputs(a->out, a->plot, &res, cfg.eps, cfg.delta, "membership inference ROC") !=
-                0 ||
-            (cfg.save_models && save_models(a->out, &st) != 0))
-            rc = UL_EXIT_USAGE;
-        if (ckpt)
-            unlink(ckpt); /* finished: the checkpoint is spent */
-    }
-    if (rc == UL_EXIT_OK && strcmp(res.verdict, "refuted") == 0)
-        rc = 1;
-    ul_attack_result_clear(&res);
+    rc = after_training(a, &cfg, &st, rp);
+    /* finished (rank 0 says so to every rank): the checkpoints are spent */
+    bool spent = rc <= 1 && !rp->shard_k;
+    if (rp->ranks > 1)
+        spent = ul_mpi_bcast_int(spent) != 0;
+    if (spent && rp->ckpt)
+        unlink(rp->ckpt);
 done:
-    free(ckpt);
+    free(rp->ckpt);
+    rp->ckpt = NULL;
     ul_attack_state_free(&st);
     ul_attack_config_free(&cfg);
     return rc;
@@ -664,5 +862,33 @@ int ul_cli_attack(int argc, char **argv)
                             "and scores come from the file (flag not allowed here)\n");
             return UL_EXIT_USAGE;
         }
-    return run_config(&a);
+    run_plan rp = {0};
+    if (a.shard && parse_shard(a.shard, &rp) != 0)
+        return UL_EXIT_USAGE;
+    if (a.max_seconds) {
+        char *end;
+        errno = 0;
+        rp.max_seconds = strtod(a.max_seconds, &end);
+        if (errno || *end || !(rp.max_seconds > 0) || !isfinite(rp.max_seconds)) {
+            fprintf(stderr, "ulaudit attack: --max-seconds: must be a number > 0 (got '%s')\n",
+                    a.max_seconds);
+            return UL_EXIT_USAGE;
+        }
+        ul_deadline_set(rp.max_seconds);
+    }
+    if (a.merge && (a.shard || a.resume)) {
+        fprintf(stderr, "ulaudit attack: --merge takes no --shard or --resume\n");
+        return UL_EXIT_USAGE;
+    }
+    ul_mpi_start(NULL, NULL, &rp.rank, &rp.ranks);
+    if (rp.ranks > 1 && (a.shard || a.merge)) {
+        if (rp.rank == 0)
+            fprintf(stderr, "ulaudit attack: under MPI the ranks are the shards: no --shard or "
+                            "--merge\n");
+        ul_mpi_stop();
+        return UL_EXIT_USAGE;
+    }
+    rc = run_config(&a, &rp);
+    ul_mpi_stop();
+    return rc;
 }

@@ -53,26 +53,63 @@ ul_status ul_attack_prepare(ul_attack_state *st, ul_attack_config *cfg, char *er
         return s;
     data_digest(&st->plan.data, st->data_sha256);
     st->p = cfg->design.model.ops->nparams(&cfg->design.model, st->plan.data.d);
-    if (st->p > ((size_t)1 << 28) / cfg->runs)
+    if (st->p > ((size_t)1 << 28) / cfg->chunk ||
+        (cfg->save_models && st->p > ((size_t)1 << 28) / cfg->runs))
         return ul_fail(err, errlen, UL_EINPUT, "runs: %zu runs x %zu parameters is too much memory",
-                       cfg->runs, st->p);
-    st->W_in = malloc(st->p * cfg->runs * sizeof *st->W_in);
-    st->W_out = malloc(st->p * cfg->runs * sizeof *st->W_out);
+                       cfg->save_models ? cfg->runs : cfg->chunk, st->p);
+    s = ul_shard_log_init(&st->log, st->p, cfg->runs, cfg->chunk, cfg->scores, cfg->save_models,
+                          err, errlen);
+    if (s != UL_OK)
+        return s;
+    st->W_in = malloc(st->p * cfg->chunk * sizeof *st->W_in);
+    st->W_out = malloc(st->p * cfg->chunk * sizeof *st->W_out);
     if (!st->W_in || !st->W_out)
-        return ul_fail(err, errlen, UL_EINPUT, "out of memory for %zu runs", cfg->runs);
+        return ul_fail(err, errlen, UL_EINPUT, "out of memory for a chunk of %zu runs",
+                       cfg->chunk);
+    return ul_attack_set_slice(st, 0, 1, err, errlen);
+}
+
+ul_status ul_attack_set_slice(ul_attack_state *st, size_t i, size_t k, char *err, size_t errlen)
+{
+    size_t n = st->log.nchunks;
+    if (k < 1 || i >= k || k > n)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "shard %zu/%zu: need 0 <= i < k <= %zu (the number of chunks of %zu runs)",
+                       i, k, n, st->cfg->chunk);
+    if (st->done)
+        return ul_fail(err, errlen, UL_EINPUT, "shard: chosen after runs were done");
+    ul_shard_slice(n, i, k, &st->c0, &st->c1);
+    st->next = st->c0;
+    size_t a = st->c0 * st->cfg->chunk, b = st->c1 * st->cfg->chunk;
+    st->total = (b < st->cfg->runs ? b : st->cfg->runs) - a;
     return UL_OK;
+}
+
+ul_shard_id ul_attack_id(const ul_attack_state *st)
+{
+    ul_shard_id id = {.target = st->plan.target, .c0 = st->c0, .c1 = st->c1};
+    memcpy(id.cfg_sha256, st->cfg->sha256, 64);
+    memcpy(id.data_sha256, st->data_sha256, 32);
+    return id;
 }
 
 ul_status ul_attack_step(ul_attack_state *st, char *err, size_t errlen)
 {
     const ul_attack_config *cfg = st->cfg;
-    if (st->done >= cfg->runs)
+    if (st->next >= st->c1)
         return UL_OK;
-    size_t M = cfg->runs - st->done < cfg->chunk ? cfg->runs - st->done : cfg->chunk;
-    ul_status s = ul_exp_run(&cfg->design, &st->plan, st->done, M, st->W_in + st->done * st->p,
-                             st->W_out + st->done * st->p, err, errlen);
+    size_t run0, M, nf, c = st->next;
+    ul_shard_chunk(&st->log, c, &run0, &M, &nf);
+    const ul_dataset *D = &st->plan.data;
+    size_t t = st->plan.target;
+    ul_status s = ul_exp_run(&cfg->design, &st->plan, run0, M, st->W_in, st->W_out, err, errlen);
     if (s == UL_OK)
-        st->done += M;
+        s = ul_shard_add(&st->log, c, st->W_in, st->W_out, &cfg->design.model, D->x + t * D->d,
+                         D->d, D->y[t], err, errlen);
+    if (s == UL_OK && st->file.f)
+        s = ul_shard_file_append(&st->file, &st->log, c, err, errlen);
+    if (s == UL_OK)
+        st->next++, st->done += M;
     return s;
 }
 
@@ -81,180 +118,64 @@ void ul_attack_state_free(ul_attack_state *st)
     if (!st)
         return;
     ul_exp_plan_free(&st->plan);
+    ul_shard_log_free(&st->log);
+    ul_shard_file_close(&st->file);
     free(st->W_in);
     free(st->W_out);
     memset(st, 0, sizeof *st);
 }
 
-/* ---- checkpoints ----------------------------------------------------------------- */
+/* ---- checkpoints and shards (emp/shard.h) ---------------------------------------------- */
 
-/* Layout (attack.h): magic and version, the configuration's hash, the
- * data's digest, the shape, W_in and W_out, then the SHA-256 (FIPS 180-4,
- * by nettle) of all the bytes before it. */
-#define CKPT_MAGIC "ULCKPT"
-#define CKPT_VERSION "02"
-#define CKPT_HEAD (8 + 64 + SHA256_DIGEST_SIZE + 4 * 8)
-#define CKPT_DATA 72                         /* offset of the data's digest */
-#define CKPT_SHAPE (72 + SHA256_DIGEST_SIZE) /* offset of p, runs, done, target */
-#define CKPT_SUM SHA256_DIGEST_SIZE
-
-typedef struct {
-    FILE *f;
-    struct sha256_ctx sha;
-} ckpt_stream;
-
-/* Writes (or reads) n bytes and hashes them; false on a short transfer. */
-static bool ckpt_put(ckpt_stream *c, const void *p, size_t n)
+ul_status ul_attack_checkpoint_start(ul_attack_state *st, const char *path, char *err,
+                                     size_t errlen)
 {
-    if (n && fwrite(p, 1, n, c->f) != n)
-        return false;
-    sha256_update(&c->sha, n, p);
-    return true;
-}
-
-static bool ckpt_get(ckpt_stream *c, void *p, size_t n)
-{
-    if (n && fread(p, 1, n, c->f) != n)
-        return false;
-    sha256_update(&c->sha, n, p);
-    return true;
-}
-
-static const char *ckpt_fill(FILE *f, void *ctx)
-{
-    const ul_attack_state *st = ctx;
-    size_t nw = st->p * st->done * sizeof(double);
-    uint64_t head[4] = {st->p, st->cfg->runs, st->done, st->plan.target};
-    ckpt_stream c = {.f = f};
-    sha256_init(&c.sha);
-    uint8_t sum[CKPT_SUM];
-    bool ok = ckpt_put(&c, CKPT_MAGIC CKPT_VERSION, 8) && ckpt_put(&c, st->cfg->sha256, 64) &&
-              ckpt_put(&c, st->data_sha256, sizeof st->data_sha256) &&
-              ckpt_put(&c, head, sizeof head) && ckpt_put(&c, st->W_in, nw) &&
-              ckpt_put(&c, st->W_out, nw);
-    sha256_digest(&c.sha, sizeof sum, sum);
-    return ok && fwrite(sum, 1, sizeof sum, f) == sizeof sum ? NULL : "write failed";
-}
-
-ul_status ul_attack_checkpoint_save(const ul_attack_state *st, const char *path, char *err,
-                                    size_t errlen)
-{
-    return ul_write_file_atomic(path, ckpt_fill, (void *)st, -1, err, errlen);
-}
-
-/* Pass 1 of a load: the size, the magic and version, and the SHA-256 of
- * the content against the one stored at the end; nothing of the content
- * is interpreted before it verifies.  sum = the stored checksum. */
-static const char *ckpt_verify(FILE *f, long long size, uint8_t sum[CKPT_SUM], char *why,
-                               size_t whylen)
-{
-    unsigned char magic[8];
-    if (size < 8) {
-        snprintf(why, whylen, "truncated: %lld bytes, not even the 8-byte magic", size);
-        return why;
-    }
-    if (fread(magic, 1, 8, f) != 8 || memcmp(magic, CKPT_MAGIC, 6) != 0)
-        return "not a ulaudit checkpoint (no ULCKPT magic)";
-    if (memcmp(magic + 6, CKPT_VERSION, 2) != 0) {
-        char v[16];
-        snprintf(why, whylen,
-                 "checkpoint format version %s; this ulaudit reads version " CKPT_VERSION
-                 " only (start afresh without --resume)",
-                 ul_emp_escape(magic + 6, 2, v, sizeof v));
-        return why;
-    }
-    if (size < CKPT_HEAD + CKPT_SUM) {
-        snprintf(why, whylen, "truncated: %lld bytes, a checkpoint has at least %d", size,
-                 CKPT_HEAD + CKPT_SUM);
-        return why;
-    }
-    ckpt_stream c = {.f = f};
-    sha256_init(&c.sha);
-    sha256_update(&c.sha, 8, magic);
-    unsigned char buf[1 << 16];
-    for (long long left = size - 8 - CKPT_SUM; left > 0;) {
-        size_t n = left < (long long)sizeof buf ? (size_t)left : sizeof buf;
-        if (!ckpt_get(&c, buf, n))
-            return "read error";
-        left -= (long long)n;
-    }
-    uint8_t got[CKPT_SUM];
-    sha256_digest(&c.sha, sizeof got, got);
-    if (fread(sum, 1, CKPT_SUM, f) != CKPT_SUM)
-        return "read error";
-    if (memcmp(got, sum, CKPT_SUM) != 0)
-        return "content checksum mismatch: the SHA-256 of its bytes is not the one stored at "
-               "its end (corrupted or truncated; start afresh without --resume)";
-    return NULL;
-}
-
-/* Pass 2: the verified header against this run, then the models, hashed
- * again so that what is used is exactly what was verified. */
-static const char *ckpt_read(ul_attack_state *st, FILE *f, long long size,
-                             const uint8_t sum[CKPT_SUM], char *why, size_t whylen)
-{
-    unsigned char head[CKPT_HEAD];
-    uint64_t h[4];
-    ckpt_stream c = {.f = f};
-    sha256_init(&c.sha);
-    if (fseek(f, 0, SEEK_SET) != 0 || !ckpt_get(&c, head, sizeof head))
-        return "read error";
-    if (memcmp(head + 8, st->cfg->sha256, 64) != 0)
-        return "written for another configuration (its SHA-256 differs); start afresh without "
-               "--resume";
-    if (memcmp(head + CKPT_DATA, st->data_sha256, sizeof st->data_sha256) != 0)
-        return "written for other data (the SHA-256 of the prepared data set differs: a data "
-               "file changed?); start afresh without --resume";
-    memcpy(h, head + CKPT_SHAPE, sizeof h);
-    size_t runs = st->cfg->runs, chunk = st->cfg->chunk;
-    if (h[0] != st->p || h[1] != runs || h[2] > runs || (h[2] % chunk && h[2] != runs) ||
-        h[3] != st->plan.target) {
-        snprintf(why, whylen,
-                 "shape or target does not match this run (checkpoint: %llu parameters, %llu "
-                 "runs, %llu done, target %llu; this run: %zu, %zu, a multiple of %zu, %zu)",
-                 (unsigned long long)h[0], (unsigned long long)h[1], (unsigned long long)h[2],
-                 (unsigned long long)h[3], st->p, runs, chunk, st->plan.target);
-        return why;
-    }
-    size_t nw = st->p * (size_t)h[2] * sizeof(double);
-    if ((unsigned long long)size != CKPT_HEAD + 2 * (unsigned long long)nw + CKPT_SUM) {
-        snprintf(why, whylen, "%lld bytes where its header announces %llu", size,
-                 CKPT_HEAD + 2 * (unsigned long long)nw + CKPT_SUM);
-        return why;
-    }
-    uint8_t got[CKPT_SUM];
-    if (!ckpt_get(&c, st->W_in, nw) || !ckpt_get(&c, st->W_out, nw))
-        return "read error";
-    sha256_digest(&c.sha, sizeof got, got);
-    if (memcmp(got, sum, CKPT_SUM) != 0)
-        return "changed while it was read (checksum mismatch on the second pass)";
-    st->done = (size_t)h[2];
-    return NULL;
+    ul_shard_id id = ul_attack_id(st);
+    ul_shard_file_close(&st->file);
+    return ul_shard_file_create(&st->file, path, &st->log, &id, err, errlen);
 }
 
 ul_status ul_attack_checkpoint_load(ul_attack_state *st, const char *path, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return ul_emp_escaped(ul_fail(err, errlen, UL_EINPUT, "%s: cannot open the checkpoint: %s",
-                                      path, strerror(errno)),
-                              err, errlen);
-    struct stat sb;
-    char why[384];
-    uint8_t sum[CKPT_SUM];
-    const char *bad = NULL;
-    if (fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode))
-        bad = "not a regular file";
-    if (!bad)
-        bad = ckpt_verify(f, (long long)sb.st_size, sum, why, sizeof why);
-    if (!bad)
-        bad = ckpt_read(st, f, (long long)sb.st_size, sum, why, sizeof why);
-    fclose(f);
-    if (!bad)
-        return UL_OK;
-    st->done = 0; /* the models read, if any, are not used */
-    return ul_emp_escaped(ul_fail(err, errlen, UL_EINPUT, "%s: refused: %s", path, bad), err,
-                          errlen);
+    ul_shard_id id = ul_attack_id(st);
+    ul_shard_read rd;
+    ul_shard_file_close(&st->file);
+    ul_status s = ul_shard_file_resume(&st->file, path, &st->log, &id, &rd, err, errlen);
+    if (s != UL_OK)
+        return s;
+    if (rd.cut)
+        fprintf(stderr, "attack: %s: the last %lld bytes were a record cut off mid-write; "
+                "dropped (that chunk runs again)\n", path, rd.cut);
+    st->next = st->c0 + rd.got;
+    st->done = 0;
+    for (size_t c = st->c0; c < st->next; c++) {
+        size_t run0, M, nf;
+        ul_shard_chunk(&st->log, c, &run0, &M, &nf);
+        st->done += M;
+    }
+    return UL_OK;
+}
+
+ul_status ul_attack_merge_stream(ul_attack_state *st, FILE *f, const char *name, char *err,
+                                 size_t errlen)
+{
+    ul_shard_id id = ul_attack_id(st);
+    id.c0 = id.c1 = 0; /* any slice */
+    ul_shard_read rd;
+    ul_status s = ul_shard_file_read(f, name, &st->log, &id, &rd, err, errlen);
+    if (s == UL_OK && rd.got != rd.c1 - rd.c0) {
+        for (size_t i = 0; i < rd.got; i++) {
+            ul_shard_rec *r = &st->log.rec[rd.c0 + i];
+            free(r->loss), free(r->mom), free(r->test), free(r->models);
+            memset(r, 0, sizeof *r);
+        }
+        s = ul_emp_escaped(ul_fail(err, errlen, UL_EINPUT,
+                                   "%s: refused: an incomplete shard (%zu of its %zu chunks; "
+                                   "finish it with --resume)",
+                                   name, rd.got, rd.c1 - rd.c0),
+                           err, errlen);
+    }
+    return s;
 }
 
 /* ---- stale temporary files ------------------------------------------------------------ */
@@ -443,60 +364,13 @@ static ul_status score_stats(ul_attack_score *s, const char *name, const double 
     return advantage_interval(s, a_each, err, errlen);
 }
 
-ul_status ul_attack_score_models(ul_attack_result *res, const ul_attack_scoring *sc,
-                                 const double *W_in, size_t k_in, const double *W_out, size_t k_out,
-                                 size_t p, char *err, size_t errlen)
+/* The verdict: a score refutes when its ε lower bound exceeds the claimed
+ * ε (rounded up) or its advantage lower end exceeds the ceiling. */
+static void verdict(ul_attack_result *res, const ul_attack_scoring *sc)
 {
-    result_init(res);
-    res->p = p;
-    int want = sc->scores;
-    if (!(sc->model && sc->x))
-        want &= ~UL_SCORE_LOSS;
-    if ((want & UL_SCORE_LR) && (k_in < 4 || k_out < 4))
-        return ul_fail(err, errlen, UL_EINPUT,
-                       "gaussian-lr score: needs >= 4 models per world (half fit, half test)");
-    if (!want)
-        return ul_fail(err, errlen, UL_EINPUT,
-                       "no score to compute (the loss score needs the target record)");
-    if (k_in < 1 || k_out < 1)
-        return ul_fail(err, errlen, UL_EINPUT, "need at least one model per world");
-    res->n_scores = ((want & UL_SCORE_LOSS) != 0) + ((want & UL_SCORE_LR) != 0);
-    mpfi_t a_each;
-    mpfi_init2(a_each, 128);
-    alpha_each(a_each, sc->alpha, res->n_scores);
-    mpfr_snprintf(res->alpha_each, sizeof res->alpha_each, "%.6Rg", &a_each->left);
-    const char *delta = sc->delta && sc->delta[0] ? sc->delta : "0";
-    double *s_in = malloc((k_in + k_out) * sizeof *s_in);
-    ul_status st = s_in ? UL_OK : ul_fail(err, errlen, UL_EINPUT, "out of memory");
-    double *s_out = s_in ? s_in + k_in : NULL;
-    int i = 0;
-    if (st == UL_OK && (want & UL_SCORE_LOSS)) {
-        ul_score_loss(sc->model, sc->x, sc->d, sc->y, W_in, p, k_in, s_in);
-        ul_score_loss(sc->model, sc->x, sc->d, sc->y, W_out, p, k_out, s_out);
-        st = score_stats(&res->score[i++], "loss", s_in, k_in, s_out, k_out, a_each, delta, err,
-                         errlen);
-    }
-    if (st == UL_OK && (want & UL_SCORE_LR)) {
-        /* fit on the first half of each world, test on the second */
-        size_t f_in = k_in / 2, f_out = k_out / 2;
-        ul_score_lr lr;
-        st = ul_score_lr_fit(&lr, W_in, f_in, W_out, f_out, p, err, errlen);
-        if (st == UL_OK) {
-            ul_score_lr_apply(&lr, W_in + f_in * p, k_in - f_in, s_in);
-            ul_score_lr_apply(&lr, W_out + f_out * p, k_out - f_out, s_out);
-            ul_score_lr_free(&lr);
-            st = score_stats(&res->score[i++], "gaussian-lr", s_in, k_in - f_in, s_out,
-                             k_out - f_out, a_each, delta, err, errlen);
-        }
-    }
-    free(s_in);
-    mpfi_clear(a_each);
-    if (st != UL_OK)
-        return st;
-
     res->has_claim = (sc->eps && sc->eps[0]) || (sc->renyi_order && sc->renyi_order[0]);
     if (!res->has_claim)
-        return UL_OK;
+        return;
     claim_ceiling(res, sc);
     mpfr_t eps_hi;
     mpfr_init2(eps_hi, 128);
@@ -516,7 +390,83 @@ ul_status ul_attack_score_models(ul_attack_result *res, const ul_attack_scoring 
             res->verdict = "refuted";
     }
     mpfr_clear(eps_hi);
-    return UL_OK;
+}
+
+ul_status ul_attack_score_values(ul_attack_result *res, const ul_attack_scoring *sc,
+                                 const ul_attack_values *v, size_t p, char *err, size_t errlen)
+{
+    result_init(res);
+    res->p = p;
+    if (!v->loss_in && !v->lr_in)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "no score to compute (the loss score needs the target record)");
+    res->n_scores = (v->loss_in != NULL) + (v->lr_in != NULL);
+    mpfi_t a_each;
+    mpfi_init2(a_each, 128);
+    alpha_each(a_each, sc->alpha, res->n_scores);
+    mpfr_snprintf(res->alpha_each, sizeof res->alpha_each, "%.6Rg", &a_each->left);
+    const char *delta = sc->delta && sc->delta[0] ? sc->delta : "0";
+    ul_status st = UL_OK;
+    int i = 0;
+    if (v->loss_in)
+        st = score_stats(&res->score[i++], "loss", v->loss_in, v->n_in, v->loss_out, v->n_out,
+                         a_each, delta, err, errlen);
+    if (st == UL_OK && v->lr_in)
+        st = score_stats(&res->score[i++], "gaussian-lr", v->lr_in, v->lr_n_in, v->lr_out,
+                         v->lr_n_out, a_each, delta, err, errlen);
+    mpfi_clear(a_each);
+    if (st == UL_OK)
+        verdict(res, sc);
+    return st;
+}
+
+/* The scores of released models (emp/score.h), then their statistics. */
+ul_status ul_attack_score_models(ul_attack_result *res, const ul_attack_scoring *sc,
+                                 const double *W_in, size_t k_in, const double *W_out, size_t k_out,
+                                 size_t p, char *err, size_t errlen)
+{
+    int want = sc->scores;
+    if (!(sc->model && sc->x))
+        want &= ~UL_SCORE_LOSS;
+    if ((want & UL_SCORE_LR) && (k_in < 4 || k_out < 4))
+        return result_init(res), ul_fail(err, errlen, UL_EINPUT,
+                                         "gaussian-lr score: needs >= 4 models per world (half "
+                                         "fit, half test)");
+    if (!want || k_in < 1 || k_out < 1)
+        return result_init(res), ul_fail(err, errlen, UL_EINPUT,
+                                         !want ? "no score to compute (the loss score needs the "
+                                                 "target record)"
+                                               : "need at least one model per world");
+    double *buf = malloc(2 * (k_in + k_out) * sizeof *buf);
+    if (!buf)
+        return result_init(res), ul_fail(err, errlen, UL_EINPUT, "out of memory");
+    ul_attack_values v = {0};
+    ul_status st = UL_OK;
+    if (want & UL_SCORE_LOSS) {
+        v.loss_in = buf, v.loss_out = buf + k_in, v.n_in = k_in, v.n_out = k_out;
+        ul_score_loss(sc->model, sc->x, sc->d, sc->y, W_in, p, k_in, buf);
+        ul_score_loss(sc->model, sc->x, sc->d, sc->y, W_out, p, k_out, buf + k_in);
+    }
+    if (want & UL_SCORE_LR) {
+        /* fit on the first half of each world, test on the second */
+        size_t f_in = k_in / 2, f_out = k_out / 2;
+        double *lr = buf + k_in + k_out;
+        ul_score_lr fit;
+        st = ul_score_lr_fit(&fit, W_in, f_in, W_out, f_out, p, err, errlen);
+        if (st == UL_OK) {
+            ul_score_lr_apply(&fit, W_in + f_in * p, k_in - f_in, lr);
+            ul_score_lr_apply(&fit, W_out + f_out * p, k_out - f_out, lr + k_in - f_in);
+            ul_score_lr_free(&fit);
+            v.lr_in = lr, v.lr_out = lr + k_in - f_in;
+            v.lr_n_in = k_in - f_in, v.lr_n_out = k_out - f_out;
+        }
+    }
+    if (st == UL_OK)
+        st = ul_attack_score_values(res, sc, &v, p, err, errlen);
+    else
+        result_init(res);
+    free(buf);
+    return st;
 }
 
 /* ---- the whole experiment ------------------------------------------------------------ */
@@ -543,17 +493,11 @@ static ul_status audit_certificate(ul_attack_result *res, const ul_attack_config
     return st;
 }
 
-ul_status ul_attack_finish(ul_attack_result *res, const ul_attack_state *st, char *err,
-                           size_t errlen)
+ul_status ul_attack_finish(ul_attack_result *res, ul_attack_state *st, char *err, size_t errlen)
 {
     const ul_attack_config *cfg = st->cfg;
     const ul_dataset *D = &st->plan.data;
-    size_t t = st->plan.target;
     ul_attack_scoring sc = {
-        .model = &cfg->design.model,
-        .x = D->x + t * D->d,
-        .d = D->d,
-        .y = D->y[t],
         .scores = cfg->scores,
         .alpha = cfg->alpha,
         .eps = cfg->eps,
@@ -561,11 +505,26 @@ ul_status ul_attack_finish(ul_attack_result *res, const ul_attack_state *st, cha
         .renyi_order = cfg->renyi_order,
         .renyi_value = cfg->renyi_value,
     };
-    ul_status s = ul_attack_score_models(res, &sc, st->W_in, st->done, st->W_out, st->done, st->p,
-                                         err, errlen);
+    double *loss, *lr;
+    ul_status s = ul_shard_scores(&st->log, &loss, &lr, err, errlen);
+    if (s != UL_OK) {
+        result_init(res);
+        return s;
+    }
+    size_t runs = cfg->runs, half = st->log.half;
+    ul_attack_values v = {.loss_in = loss,
+                          .loss_out = loss ? loss + runs : NULL,
+                          .n_in = runs,
+                          .n_out = runs,
+                          .lr_in = lr,
+                          .lr_out = lr ? lr + runs - half : NULL,
+                          .lr_n_in = runs - half,
+                          .lr_n_out = runs - half};
+    s = ul_attack_score_values(res, &sc, &v, st->p, err, errlen);
+    free(loss), free(lr);
     if (s != UL_OK)
         return s;
-    res->target = t, res->n = D->n, res->d = D->d, res->runs = st->done;
+    res->target = st->plan.target, res->n = D->n, res->d = D->d, res->runs = runs;
     return audit_certificate(res, cfg, err, errlen);
 }
 

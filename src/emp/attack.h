@@ -25,9 +25,11 @@
  * attack did not beat the claim — which never proves it); "no claim" when
  * none was given.
  *
- * Long runs are cut into chunks of `chunk` runs; the state after any chunk
- * can be saved and resumed (ul_attack_checkpoint_*), with bit-identical
- * results because a run's model depends only on its number.
+ * Long runs are cut into chunks of `chunk` runs; each chunk leaves a record
+ * of its scores (emp/shard.h), appended to a checkpoint that resumes with
+ * bit-identical results because a run's model depends only on its number
+ * (and its chunk).  Shards of the chunks run anywhere and merge into the
+ * same result.
  */
 #ifndef UL_EMP_ATTACK_H
 #define UL_EMP_ATTACK_H
@@ -39,13 +41,12 @@
 
 #include "cert/audit.h"
 #include "emp/experiment.h"
+#include "emp/shard.h"
 #include "emp/stats.h"
 
 #define UL_ATTACK_FORMAT "ulaudit-attack/1"
 #define UL_ATTACK_MAX_RUNS 1000000
 #define UL_ATTACK_TEXT 64
-
-enum { UL_SCORE_LOSS = 1, UL_SCORE_LR = 2 };
 
 typedef struct {
     ul_exp_design design;
@@ -70,42 +71,52 @@ typedef struct {
 ul_status ul_attack_config_load(const char *path, ul_attack_config *cfg, char *err, size_t errlen);
 void ul_attack_config_free(ul_attack_config *cfg);
 
-/* The running state: the plan and the models of the runs done so far. */
+/* The running state: the plan, one chunk's models, and the records of the
+ * chunks done (emp/shard.h: scores, not models, unless save_models).  A
+ * state trains the chunks [c0, c1) of its slice in order (all of them
+ * unless ul_attack_set_slice chose a shard). */
 typedef struct {
     const ul_attack_config *cfg;
     ul_exp_plan plan;
     size_t p;                /* parameters per model */
-    size_t done;             /* runs finished (a multiple of chunk, or runs) */
-    double *W_in, *W_out;    /* p × runs each */
+    size_t c0, c1, next;     /* the slice's chunks; the next one to train */
+    size_t done, total;      /* runs per world finished / in the slice */
+    double *W_in, *W_out;    /* one chunk: p × chunk each */
+    ul_shard_log log;        /* the chunks' records */
+    ul_shard_file file;      /* the checkpoint being appended (file.f NULL: none) */
     uint8_t data_sha256[32]; /* SHA-256 of the prepared data (n, d, x, y) */
 } ul_attack_state;
 
 /* Picks the target, builds the plan (takes cfg->data) and allocates. */
 ul_status ul_attack_prepare(ul_attack_state *st, ul_attack_config *cfg, char *err, size_t errlen);
-/* Runs the next chunk (done advances); no-op when all runs are done. */
+/* Shard i of k (0 ≤ i < k ≤ number of chunks): the chunks ⌊i·n/k⌋ …
+ * ⌊(i+1)·n/k⌋ − 1 (emp/shard.h).  Before any step. */
+ul_status ul_attack_set_slice(ul_attack_state *st, size_t i, size_t k, char *err, size_t errlen);
+/* Runs the next chunk of the slice (done advances) and appends its record
+ * to the checkpoint when one is open; no-op when the slice is done. */
 ul_status ul_attack_step(ul_attack_state *st, char *err, size_t errlen);
 void ul_attack_state_free(ul_attack_state *st);
 
-/* Checkpoint file, format version 02 (host byte order, for resuming on the
- * same machine):
- *   bytes 0–7     "ULCKPT02": the magic "ULCKPT" and the version, 2 digits
- *   bytes 8–71    the configuration file's SHA-256, 64 lowercase hex digits
- *   bytes 72–103  the SHA-256 of the prepared data set (n, d as u64, then
- *                 x and y as doubles), raw
- *   bytes 104–135 p, runs, done, target (u64)
- *   then          W_in, then W_out: columns 0 … done − 1, p doubles each
- *   last 32 bytes the SHA-256 (FIPS 180-4, nettle) of all the bytes before
- * Written atomically (ul_write_file_atomic). */
-ul_status ul_attack_checkpoint_save(const ul_attack_state *st, const char *path, char *err,
-                                    size_t errlen);
-/* Restores done and the models, or refuses the file (UL_EINPUT, the path
- * and the reason): no magic, another version, truncated, a checksum that
- * does not verify, another configuration or data set, a shape, target or
- * size that does not match this run.  The content is verified before any
- * of it is interpreted, and what is used is re-hashed as it is read.  On
- * failure done stays 0. */
+/* This state's file identity (configuration, data, target, slice). */
+ul_shard_id ul_attack_id(const ul_attack_state *st);
+
+/* Checkpoints (and shard files: the same format, emp/shard.h, version 03).
+ * _start writes a fresh file at path (header only) that every step then
+ * appends to; _load verifies the file at path (every digest, the
+ * configuration, the data, the shape, target and slice), restores the
+ * records and continues appending after them.  A refused file: UL_EINPUT,
+ * the path and the reason, and nothing restored (done stays 0). */
+ul_status ul_attack_checkpoint_start(ul_attack_state *st, const char *path, char *err,
+                                     size_t errlen);
 ul_status ul_attack_checkpoint_load(ul_attack_state *st, const char *path, char *err,
                                     size_t errlen);
+
+/* Merging shards: reads a complete shard file (or any stream holding one,
+ * name for messages) into st, refusing another configuration, data or
+ * shape, a slice that overlaps chunks already read, and an incomplete
+ * shard.  After all of them ul_attack_finish refuses gaps. */
+ul_status ul_attack_merge_stream(ul_attack_state *st, FILE *f, const char *name, char *err,
+                                 size_t errlen);
 
 /* Removes, from the directory dir, the temporary files that
  * ul_write_file_atomic (cert/cert.h) leaves when its process is killed
@@ -161,9 +172,21 @@ ul_status ul_attack_score_models(ul_attack_result *res, const ul_attack_scoring 
                                  const double *W_in, size_t k_in, const double *W_out, size_t k_out,
                                  size_t p, char *err, size_t errlen);
 
-/* All of it for a finished state: scores, statistics, claim, certificate. */
-ul_status ul_attack_finish(ul_attack_result *res, const ul_attack_state *st, char *err,
-                           size_t errlen);
+/* The same from scores already computed (NULL arrays: that score not
+ * computed); sc->model and sc->x are not used. */
+typedef struct {
+    const double *loss_in, *loss_out; /* n_in, n_out loss scores */
+    size_t n_in, n_out;
+    const double *lr_in, *lr_out; /* the held-out gaussian-lr scores */
+    size_t lr_n_in, lr_n_out;
+} ul_attack_values;
+
+ul_status ul_attack_score_values(ul_attack_result *res, const ul_attack_scoring *sc,
+                                 const ul_attack_values *v, size_t p, char *err, size_t errlen);
+
+/* All of it once every chunk is recorded (all of a state's own, or merged
+ * shards): scores, statistics, claim, certificate.  Refuses gaps. */
+ul_status ul_attack_finish(ul_attack_result *res, ul_attack_state *st, char *err, size_t errlen);
 void ul_attack_result_clear(ul_attack_result *res);
 
 /* The result as text (for a terminal) and as JSON (stable keys, README);

@@ -1,0 +1,136 @@
+/* src/emp/shard_mpi.c — MPI gathering of an attack's records (emp/shard_mpi.h);
+ * stubs unless compiled with -DUL_WITH_MPI. */
+#include "emp/shard_mpi.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef UL_WITH_MPI
+#include <mpi.h>
+
+#define PIECE ((size_t)1 << 30) /* bytes per MPI message (count is an int) */
+
+bool ul_mpi_built(void)
+{
+    return true;
+}
+
+void ul_mpi_start(int *argc, char ***argv, int *rank, int *size)
+{
+    int on = 0;
+    MPI_Initialized(&on);
+    if (!on)
+        MPI_Init(argc, argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, rank);
+    MPI_Comm_size(MPI_COMM_WORLD, size);
+}
+
+void ul_mpi_stop(void)
+{
+    int on = 0, off = 0;
+    MPI_Initialized(&on);
+    MPI_Finalized(&off);
+    if (on && !off)
+        MPI_Finalize();
+}
+
+void ul_mpi_abort(int code)
+{
+    fflush(stdout), fflush(stderr);
+    MPI_Abort(MPI_COMM_WORLD, code);
+    exit(code);
+}
+
+int ul_mpi_bcast_int(int v)
+{
+    MPI_Bcast(&v, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    return v;
+}
+
+static void send_bytes(const char *buf, uint64_t len)
+{
+    MPI_Send(&len, 1, MPI_UINT64_T, 0, 1, MPI_COMM_WORLD);
+    for (uint64_t at = 0; at < len; at += PIECE) {
+        size_t n = len - at < PIECE ? (size_t)(len - at) : PIECE;
+        MPI_Send(buf + at, (int)n, MPI_BYTE, 0, 2, MPI_COMM_WORLD);
+    }
+}
+
+/* Rank r's bytes into a fresh buffer (*len 0: it did no chunk). */
+static char *recv_bytes(int r, uint64_t *len)
+{
+    MPI_Recv(len, 1, MPI_UINT64_T, r, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    char *buf = malloc(*len ? *len : 1);
+    for (uint64_t at = 0; at < *len; at += PIECE) {
+        size_t n = *len - at < PIECE ? (size_t)(*len - at) : PIECE;
+        MPI_Recv(buf ? buf + at : NULL, buf ? (int)n : 0, MPI_BYTE, r, 2, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+    }
+    return buf;
+}
+
+ul_status ul_mpi_gather(ul_attack_state *st, int rank, int size, char *err, size_t errlen)
+{
+    if (rank != 0) {
+        ul_shard_id id = ul_attack_id(st);
+        id.c1 = st->next; /* the chunks done (all of them unless stopped) */
+        char *buf = NULL;
+        size_t len = 0;
+        if (id.c1 > id.c0 && ul_shard_serialize(&st->log, &id, &buf, &len, err, errlen) != UL_OK)
+            len = 0; /* sent as nothing done: rank 0 reports the gap */
+        send_bytes(buf, len);
+        free(buf);
+        return UL_OK;
+    }
+    ul_status s = UL_OK;
+    for (int r = 1; r < size; r++) {
+        uint64_t len;
+        char *buf = recv_bytes(r, &len);
+        char name[64];
+        snprintf(name, sizeof name, "(records of MPI rank %d)", r);
+        if (s == UL_OK && !buf)
+            s = ul_fail(err, errlen, UL_EINPUT, "%s: out of memory", name);
+        FILE *f = s == UL_OK && len ? fmemopen(buf, len, "rb") : NULL;
+        if (f) {
+            s = ul_attack_merge_stream(st, f, name, err, errlen);
+            fclose(f);
+        }
+        free(buf);
+    }
+    return s;
+}
+
+#else
+
+bool ul_mpi_built(void)
+{
+    return false;
+}
+
+void ul_mpi_start(int *argc, char ***argv, int *rank, int *size)
+{
+    (void)argc, (void)argv;
+    *rank = 0, *size = 1;
+}
+
+void ul_mpi_stop(void) {}
+
+void ul_mpi_abort(int code)
+{
+    exit(code);
+}
+
+int ul_mpi_bcast_int(int v)
+{
+    return v;
+}
+
+ul_status ul_mpi_gather(ul_attack_state *st, int rank, int size, char *err, size_t errlen)
+{
+    (void)st, (void)rank, (void)size, (void)err, (void)errlen;
+    return UL_OK;
+}
+
+#endif
