@@ -32,6 +32,7 @@
 
 #include "bounds/bounds_util.h"
 #include "bounds/gaussian.h"
+#include "num/deadline.h"
 #include "num/input.h"
 
 /* ==== exact rationals ========================================================= */
@@ -533,6 +534,16 @@ static long mc_first_digits(const ul_num_precision *want, unsigned long steps)
     return want->digits + 16 + (long)ceil(log10(2.0 + (double)steps));
 }
 
+/* The time budget (num/deadline.h), asked before every round of the loops
+ * below that double their digits: UL_ETIME naming what was being computed. */
+static bool out_of_time(ul_status *st, const char *what, long digits, char *err, size_t errlen)
+{
+    if (!ul_deadline_passed())
+        return false;
+    *st = ul_fail(err, errlen, UL_ETIME, "computing %s at %ld digits", what, digits);
+    return true;
+}
+
 static long max_digits_for(const ul_num_precision *want)
 {
     return (long)((double)ul_num_max_bits(want) * 0.30103) + 1;
@@ -608,6 +619,8 @@ ul_status ul_kol_mc_delta_certified(const ul_kol_mc_problem *pb, const ul_num_pr
     ul_num_value_init(&lo, 64);
     ul_num_value_init(&hi, 64);
     for (long digits = mc_first_digits(want, pb->steps);; digits *= 2) {
+        if (out_of_time(&st, "the model-clipping delta_T", digits, err, errlen))
+            break;
         mc_corners c;
         mc_corners_make(&c, &x, pb, digits);
         ul_contraction_problem cp = mc_corner_problem(pb, &c, true);
@@ -698,6 +711,8 @@ ul_status ul_kol_mc_least_steps(const ul_kol_mc_problem *pb, const char *delta,
     unsigned long t_hi = 0;
     bool have_hi = false;
     for (long digits = mc_first_digits(&dummy, 1000);; digits *= 2) {
+        if (out_of_time(&st, "the least T of model clipping", digits, err, errlen))
+            break;
         mc_corners c;
         mc_corners_make(&c, &x, &one, digits);
         ul_contraction_problem cp = mc_corner_problem(&one, &c, true);
@@ -759,6 +774,8 @@ ul_status ul_kol_mc_sigma_min(const ul_kol_mc_problem *pb, const char *delta,
     rep->bits_used = 0;
     rep->cap_hit = false;
     for (long digits = mc_first_digits(want, pb->steps);; digits *= 2) {
+        if (out_of_time(&st, "the smallest sigma of model clipping", digits, err, errlen))
+            break;
         mc_corners c;
         mc_corners_make(&c, &x, pb, digits);
         ul_contraction_problem cp = mc_corner_problem(pb, &c, true);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "num/deadline.h"
 #include "num/encl.h"
 
 /* The handlers that exist; a method missing here is reported as not yet
@@ -132,6 +133,48 @@ static void seal_report(ul_audit_report *rep)
         seal_number(&rep->would_reach[i]);
 }
 
+/* ---- the time budget ------------------------------------------------------------ */
+
+#define TIME_OUT_WHAT "auditing the certificate"
+
+void ul_audit_time_out_text(char *buf, size_t n, const char *what)
+{
+    snprintf(buf, n,
+             "Time limit of %g s reached (--max-seconds) while %s: no verdict, inconclusive "
+             "(raise --max-seconds, or 0 for no limit, to let it finish).",
+             ul_deadline_seconds(), what != NULL && what[0] != '\0' ? what : TIME_OUT_WHAT);
+}
+
+void ul_audit_time_out(ul_audit_report *rep, const char *what)
+{
+    rep->verdict = UL_VERDICT_INCONCLUSIVE;
+    memset(&rep->recomputed, 0, sizeof rep->recomputed);
+    memset(&rep->other_variant, 0, sizeof rep->other_variant);
+    memset(rep->would_reach, 0, sizeof rep->would_reach);
+    rep->n_would_reach = 0;
+    rep->margin[0] = rep->first_wrong_stated[0] = rep->forensics[0] = '\0';
+    rep->explanation[0] = '\0';
+    rep->explanation_cut = false;
+    char text[1024];
+    ul_audit_time_out_text(text, sizeof text, what);
+    ul_audit_explain(rep, "%s", text);
+}
+
+/* Whether a handler's return means "stopped by the budget": UL_ETIME, or
+ * anything once the budget has run out (a handler may have turned a
+ * UL_ETIME of a helper into another status, or left a part out). */
+static bool timed_out(ul_status st)
+{
+    return st == UL_ETIME || ul_deadline_passed();
+}
+
+/* A UL_ETIME message is the phrase "what was being computed"; another
+ * status's message is not, and then the generic phrase is used. */
+static const char *time_out_what(ul_status st, const char *err)
+{
+    return st == UL_ETIME && err != NULL ? err : NULL;
+}
+
 ul_status ul_audit(const ul_cert *c, const ul_num_precision *want, ul_audit_report *rep,
                    char *err, size_t errlen)
 {
@@ -141,7 +184,14 @@ ul_status ul_audit(const ul_cert *c, const ul_num_precision *want, ul_audit_repo
         return ul_fail(err, errlen, UL_EINPUT, "$.method: '%s' cannot be audited yet",
                        ul_cert_method(c));
     fitted_full = fitted_quoted = INT_MAX;
+    if (err != NULL && errlen > 0)
+        err[0] = '\0';
     ul_status st = m->audit(c, want, rep, err, errlen);
+    if (timed_out(st)) {
+        ul_audit_time_out(rep, time_out_what(st, err));
+        seal_report(rep);
+        return UL_OK;
+    }
     int asked = want != NULL ? want->digits : 0;
     if (st == UL_OK && fitted_quoted < asked)
         ul_audit_explain(rep,
@@ -163,10 +213,21 @@ ul_status ul_audit_calibrate(const ul_cert *c, const ul_num_precision *want, cha
                              char *err, size_t errlen)
 {
     const ul_audit_method *m = find(ul_cert_method(c));
+    *completed = NULL;
     if (m == NULL || m->calibrate == NULL)
         return ul_fail(err, errlen, UL_EINPUT, "$.method: '%s' has no calibration",
                        ul_cert_method(c));
-    return m->calibrate(c, want, completed, err, errlen);
+    if (err != NULL && errlen > 0)
+        err[0] = '\0';
+    ul_status st = m->calibrate(c, want, completed, err, errlen);
+    if (!timed_out(st))
+        return st;
+    if (st == UL_OK) /* finished after the budget: not written either */
+        free(*completed);
+    *completed = NULL;
+    char text[1024];
+    ul_audit_time_out_text(text, sizeof text, time_out_what(st, err));
+    return ul_fail(err, errlen, UL_ETIME, "%s", text);
 }
 
 /* ---- report numbers ---------------------------------------------------------- */

@@ -142,12 +142,32 @@ typedef struct {
                            char *err, size_t errlen);
 } ul_audit_method;
 
-/* Audits a loaded certificate with the handler of its method. */
+/* Audits a loaded certificate with the handler of its method.
+ *
+ * Time budget (num/deadline.h, set by the caller, e.g. `--max-seconds`):
+ * when the handler returns UL_ETIME, or returns anything after the budget
+ * has run out, the audit did not finish in time and the report becomes
+ * ul_audit_time_out's (inconclusive, the reason in the explanation, no
+ * number), returned with UL_OK. */
 ul_status ul_audit(const ul_cert *c, const ul_num_precision *want, ul_audit_report *rep,
                    char *err, size_t errlen);
 
+/* Turns rep into the report of an audit stopped by the time budget: verdict
+ * inconclusive; claim, theorem, variant and the preconditions already decided
+ * are kept; every number, the margin, forensics and the old explanation are
+ * dropped (a number from an unfinished audit is never printed); the
+ * explanation says "Time limit of S s reached (--max-seconds) while <what>".
+ * what: a gerund phrase ("auditing the certificate"), or NULL for that one. */
+void ul_audit_time_out(ul_audit_report *rep, const char *what);
+
+/* The sentence ul_audit_time_out writes, into buf (for a caller that has no
+ * report, e.g. `calibrate`). */
+void ul_audit_time_out_text(char *buf, size_t n, const char *what);
+
 /* Completes a certificate (see ul_audit_method.calibrate).  UL_EINPUT when
- * the method has no calibration or nothing is missing. */
+ * the method has no calibration or nothing is missing.  UL_ETIME (message:
+ * ul_audit_time_out_text's) when the time budget ran out before it
+ * finished: *completed is then NULL. */
 ul_status ul_audit_calibrate(const ul_cert *c, const ul_num_precision *want, char **completed,
                              char *err, size_t errlen);
 

@@ -149,6 +149,7 @@
 
 #include "bounds/gaussian.h"
 #include "bounds/koloskova.h"
+#include "num/deadline.h"
 #include "num/input.h"
 
 /* ==== shared helpers ========================================================== */
@@ -450,6 +451,9 @@ static ul_status decide_raising(decide_fn fn, void *ctx, const ul_num_precision 
 {
     ul_num_precision w = *want;
     for (;;) {
+        if (ul_deadline_passed()) /* the time budget (num/deadline.h) */
+            return ul_fail(err, errlen, UL_ETIME, "deciding the verdict at %d digits",
+                           w.digits);
         bool cap_hit = false;
         ul_status st = fn(ctx, &w, verdict, &cap_hit, err, errlen);
         if (end != NULL)

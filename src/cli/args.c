@@ -25,6 +25,40 @@ bool ul_cli_read_count(const char *text, long *out)
     return true;
 }
 
+/* digits, an optional fraction, an optional exponent: the whole text */
+static bool is_plain_decimal(const char *t)
+{
+    size_t i = 0, mant = 0;
+    while (isdigit((unsigned char)t[i]))
+        i++, mant++;
+    if (t[i] == '.')
+        for (i++; isdigit((unsigned char)t[i]); i++)
+            mant++;
+    if (mant == 0)
+        return false;
+    if (t[i] == 'e' || t[i] == 'E') {
+        i++;
+        if (t[i] == '+' || t[i] == '-')
+            i++;
+        if (!isdigit((unsigned char)t[i]))
+            return false;
+        while (isdigit((unsigned char)t[i]))
+            i++;
+    }
+    return t[i] == '\0';
+}
+
+bool ul_cli_read_seconds(const char *text, double *out)
+{
+    if (strlen(text) > 64 || !is_plain_decimal(text))
+        return false;
+    double s = strtod(text, NULL);
+    if (!(s >= 0) || !(s <= UL_CLI_MAX_SECONDS))
+        return false;
+    *out = s;
+    return true;
+}
+
 __attribute__((format(printf, 3, 4))) static int fail(char *err, size_t errlen, const char *fmt,
                                                       ...)
 {

@@ -31,6 +31,12 @@ typedef struct {
  * digits.  False otherwise. */
 bool ul_cli_read_count(const char *text, long *out);
 
+/* --max-seconds S: a number of seconds written [digits][.digits] with
+ * optional e[+-]digits (no sign, no spaces, nan or inf), at most 1e9 (0: no
+ * limit).  False otherwise. */
+#define UL_CLI_MAX_SECONDS 1e9
+bool ul_cli_read_seconds(const char *text, double *out);
+
 /* Parses argv[0..argc) against flags[0..nflags).  values[i] receives the text
  * for flags[i] (or its default).  Returns 0, or 2 with a message in err. */
 int ul_cli_parse(int argc, char **argv, const ul_cli_flag *flags, int nflags,

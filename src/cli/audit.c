@@ -14,20 +14,128 @@
  */
 #include "cli/audit.h"
 
+#include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cert/audit.h"
 #include "cert/report.h"
 #include "cli/args.h"
 #include "cli/exitcodes.h"
+#include "num/deadline.h"
 
 #define ERR_LEN 1024
+
+/* Seconds after the --max-seconds budget at which the watchdog stops a
+ * computation that has not checked the budget itself. */
+#define WATCHDOG_GRACE 2.0
+
+/* ---- the time budget's backstop: a watchdog thread ------------------------------
+ * The computation checks the budget cooperatively (num/deadline.h: UL_ETIME,
+ * reported as inconclusive).  A step that never checks it cannot hang the
+ * command: the watchdog waits until the budget plus WATCHDOG_GRACE and then,
+ * unless the computation has returned, writes the prepared answer (the
+ * inconclusive report, or the calibrate message) and ends the process with
+ * exit 3.  One mutex decides who writes: the computation marks itself
+ * finished under it before it prints anything, and the watchdog writes only
+ * if it finds the computation still working (it then keeps the mutex until
+ * _exit), so the two outputs never mix. */
+
+typedef enum { RUN_WORKING, RUN_FINISHED, RUN_TIMED_OUT } run_state;
+
+typedef struct {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    run_state state;
+    struct timespec until; /* CLOCK_MONOTONIC */
+    const char *out_text;  /* for stdout when time runs out, or NULL */
+    const char *err_text;  /* for stderr when time runs out, or NULL */
+    pthread_t thread;
+    bool started;
+} watchdog;
+
+static void write_all(int fd, const char *text)
+{
+    size_t n = text != NULL ? strlen(text) : 0, done = 0;
+    while (done < n) {
+        ssize_t k = write(fd, text + done, n - done);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return;
+        done += (size_t)k;
+    }
+}
+
+static void *watchdog_main(void *arg)
+{
+    watchdog *w = arg;
+    pthread_mutex_lock(&w->mu);
+    while (w->state == RUN_WORKING)
+        if (pthread_cond_timedwait(&w->cv, &w->mu, &w->until) == ETIMEDOUT)
+            break;
+    if (w->state != RUN_WORKING) {
+        pthread_mutex_unlock(&w->mu);
+        return NULL;
+    }
+    w->state = RUN_TIMED_OUT; /* the mutex stays held: the computation never prints */
+    write_all(STDOUT_FILENO, w->out_text);
+    write_all(STDERR_FILENO, w->err_text);
+    _exit(UL_EXIT_INCONCLUSIVE);
+}
+
+/* For seconds > 0 (the budget already set with ul_deadline_set), starts the
+ * watchdog. */
+static void watchdog_start(watchdog *w, double seconds, const char *out_text,
+                           const char *err_text)
+{
+    memset(w, 0, sizeof *w);
+    if (!(seconds > 0))
+        return;
+    w->state = RUN_WORKING;
+    w->out_text = out_text;
+    w->err_text = err_text;
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&w->cv, &ca);
+    pthread_condattr_destroy(&ca);
+    pthread_mutex_init(&w->mu, NULL);
+    double total = seconds + WATCHDOG_GRACE, whole = (double)(time_t)total;
+    clock_gettime(CLOCK_MONOTONIC, &w->until);
+    w->until.tv_sec += (time_t)whole;
+    w->until.tv_nsec += (long)((total - whole) * 1e9);
+    if (w->until.tv_nsec >= 1000000000L) {
+        w->until.tv_sec += 1;
+        w->until.tv_nsec -= 1000000000L;
+    }
+    w->started = pthread_create(&w->thread, NULL, watchdog_main, w) == 0;
+}
+
+/* The computation has returned: after this the caller alone prints.  (If
+ * the watchdog has already taken over, this blocks until it ends the
+ * process.) */
+static void watchdog_stop(watchdog *w)
+{
+    ul_deadline_clear();
+    if (!w->started)
+        return;
+    pthread_mutex_lock(&w->mu);
+    w->state = RUN_FINISHED;
+    pthread_cond_signal(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+    pthread_join(w->thread, NULL);
+    pthread_cond_destroy(&w->cv);
+    pthread_mutex_destroy(&w->mu);
+}
 
 void ul_cli_audit_help(FILE *out)
 {
     fprintf(out,
-            "usage: ulaudit audit CERT.json [--json] [--digits N] [--max-bits B]\n\n"
+            "usage: ulaudit audit CERT.json [--json] [--digits N] [--max-bits B] [--max-seconds S]\n\n"
             "Recomputes the guarantee of the theorem a certificate cites, with certified\n"
             "(interval) arithmetic, and gives the verdict: supported, unsupported, refuted,\n"
             "invalid or inconclusive, with the recomputed enclosure, the preconditions,\n"
@@ -37,16 +145,25 @@ void ul_cli_audit_help(FILE *out)
             "                  preconditions, other_variant, would_reach, first_wrong_stated,\n"
             "                  forensics, explanation, digits)\n"
             "  --digits N      significant digits of the printed enclosures (default 17)\n"
-            "  --max-bits B    precision cap in bits (default 65536)\n\n"
-            "Exit codes: 0 supported, 1 unsupported/refuted/invalid, 3 inconclusive,\n"
+            "  --max-bits B    precision cap in bits (default 65536)\n"
+            "  --max-seconds S time budget in seconds, e.g. 0.5 (default 60; 0: no limit).\n"
+            "                  An audit not finished within S seconds is inconclusive\n"
+            "                  (exit 3) with the reason in the explanation (\"time limit of\n"
+            "                  S s reached (--max-seconds) while ...\"), never a partial\n"
+            "                  number; a step that does not check the budget itself is\n"
+            "                  stopped by a watchdog %g s after it, with the same report\n\n"
+            "Exit codes: 0 supported, 1 unsupported/refuted/invalid, 3 inconclusive (the\n"
+            "enclosure straddles the claim at the precision cap, or the time budget ran out),\n"
             "2 unreadable or malformed certificate (one line on stderr naming the JSON path).\n"
-            "Example: ulaudit audit audits/output-perturbation-classic-eps10.json\n");
+            "Example: ulaudit audit audits/output-perturbation-classic-eps10.json\n",
+            WATCHDOG_GRACE);
 }
 
 void ul_cli_calibrate_help(FILE *out)
 {
     fprintf(out,
-            "usage: ulaudit calibrate CERT.json [--out FILE] [--digits N] [--max-bits B] [--json]\n\n"
+            "usage: ulaudit calibrate CERT.json [--out FILE] [--digits N] [--max-bits B]\n"
+            "                                   [--max-seconds S] [--json]\n\n"
             "Prints the certificate completed with the parameter that makes its claim\n"
             "supported (sigma for gaussian-mechanism and output-perturbation: the certified\n"
             "safe end of the smallest sigma, rounded up to N digits), when it is missing or\n"
@@ -56,8 +173,13 @@ void ul_cli_calibrate_help(FILE *out)
             "                  rename) instead of printing it\n"
             "  --digits N      significant digits of the calibrated value (default 17)\n"
             "  --max-bits B    precision cap in bits (default 65536)\n"
+            "  --max-seconds S time budget in seconds (default 0: no limit); when it runs\n"
+            "                  out: exit 3, one line on stderr, nothing written (a step\n"
+            "                  that does not check the budget is stopped %g s after it)\n"
             "  --json          accepted for uniformity: the output is JSON either way\n\n"
-            "Exit codes: 0 success, 2 usage or input error (nothing written).\n");
+            "Exit codes: 0 success, 2 usage or input error (nothing written), 3 time budget\n"
+            "ran out (nothing written).\n",
+            WATCHDOG_GRACE);
 }
 
 /* Splits off the one positional argument (the certificate path) from the
@@ -102,9 +224,22 @@ static int split_args(int argc, char **argv, const char *const *value_flags,
 
 /* Common front half: arguments, help, the certificate.  Returns -1 to go
  * on, or an exit code. */
+/* The value of --max-seconds (the last declared flag) into *seconds: 0 or 2
+ * with a message. */
+static int read_budget(const char *text, double *seconds, char *err, size_t errlen)
+{
+    if (ul_cli_read_seconds(text, seconds))
+        return 0;
+    snprintf(err, errlen,
+             "--max-seconds: must be a number of seconds from 0 to 1e9 written as digits with "
+             "an optional fraction, e.g. 60 or 0.5 (0: no limit) (got '%.64s')",
+             text);
+    return UL_EXIT_USAGE;
+}
+
 static int load(const char *cmd, int argc, char **argv, const ul_cli_flag *flags, int nflags,
                 const char **values, ul_cli_common *common, ul_cert **cert, const char **path,
-                void (*help)(FILE *))
+                void (*help)(FILE *), double *seconds)
 {
     static const char *const bool_flags[] = {"json", "help", NULL};
     const char *value_flags[UL_CLI_MAX_FLAGS + 3] = {"digits", "max-bits"};
@@ -119,6 +254,8 @@ static int load(const char *cmd, int argc, char **argv, const ul_cli_flag *flags
     int rc = split_args(argc, argv, value_flags, bool_flags, rest, &nrest, path, err, sizeof err);
     if (rc == 0)
         rc = ul_cli_parse(nrest, rest, flags, nflags, values, common, err, sizeof err);
+    if (rc == 0 && !common->help)
+        rc = read_budget(values[nflags - 1], seconds, err, sizeof err);
     free(rest);
     if (rc != 0) {
         fprintf(stderr, "ulaudit %s: %s\n", cmd, err);
@@ -140,60 +277,126 @@ static int load(const char *cmd, int argc, char **argv, const ul_cli_flag *flags
     return -1;
 }
 
+/* What `audit` prints on stdout for a report (malloc'd). */
+static char *audit_output(const ul_audit_report *rep, const ul_cert *cert, const char *path,
+                          const ul_cli_common *common)
+{
+    char *body, *out = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    if (f == NULL)
+        abort();
+    if (common->json) {
+        body = ul_audit_report_json(rep, ul_cert_method(cert), ul_cert_source(cert),
+                                    common->digits);
+        fprintf(f, "%s\n", body);
+    } else {
+        body = ul_audit_report_text(rep, ul_cert_method(cert), ul_cert_source(cert));
+        fprintf(f, "%-20s%s\n%s", "certificate", path, body);
+    }
+    free(body);
+    if (fclose(f) != 0 || out == NULL)
+        abort();
+    return out;
+}
+
+/* The watchdog's report: what the audit prints when time ran out in a step
+ * that does not check the budget (malloc'd). */
+static char *late_output(const ul_cert *cert, const char *path, const ul_cli_common *common)
+{
+    ul_audit_report *late = malloc(sizeof *late);
+    if (late == NULL)
+        abort();
+    ul_audit_report_init(late);
+    snprintf(late->claim, sizeof late->claim, "as in the certificate (not read: the audit was "
+                                              "stopped by the time limit)");
+    snprintf(late->theorem, sizeof late->theorem, "not recomputed (the audit was stopped by the "
+                                                  "time limit)");
+    char what[256];
+    snprintf(what, sizeof what,
+             "auditing the certificate (a step that does not check the budget itself, stopped "
+             "%g s after it)",
+             WATCHDOG_GRACE);
+    ul_audit_time_out(late, what);
+    char *out = audit_output(late, cert, path, common);
+    free(late);
+    return out;
+}
+
 int ul_cli_audit(int argc, char **argv)
 {
+    static const ul_cli_flag flags[] = {
+        {"max-seconds", "S", "time budget in seconds (0: no limit)", "60"},
+    };
+    const char *values[1];
     ul_cli_common common;
     ul_cert *cert = NULL;
     const char *path;
-    int rc = load("audit", argc, argv, NULL, 0, NULL, &common, &cert, &path, ul_cli_audit_help);
+    double seconds = 0;
+    int rc = load("audit", argc, argv, flags, 1, values, &common, &cert, &path,
+                  ul_cli_audit_help, &seconds);
     if (rc >= 0)
         return rc;
 
     ul_num_precision want = {common.digits, 0, common.max_bits};
-    ul_audit_report rep;
+    ul_audit_report *rep = malloc(sizeof *rep);
+    if (rep == NULL)
+        abort();
     char err[ERR_LEN];
-    if (ul_audit(cert, &want, &rep, err, sizeof err) != UL_OK) {
+    ul_deadline_set(seconds);
+    char *late = seconds > 0 ? late_output(cert, path, &common) : NULL;
+    watchdog w;
+    watchdog_start(&w, seconds, late, NULL);
+    ul_status st = ul_audit(cert, &want, rep, err, sizeof err);
+    watchdog_stop(&w);
+    free(late);
+    if (st != UL_OK) {
         fprintf(stderr, "ulaudit audit: %s: %s\n", path, err);
-        ul_cert_free(cert);
-        return UL_EXIT_USAGE;
-    }
-    char *out;
-    if (common.json) {
-        out = ul_audit_report_json(&rep, ul_cert_method(cert), ul_cert_source(cert),
-                                   common.digits);
-        puts(out);
+        rc = UL_EXIT_USAGE;
     } else {
-        out = ul_audit_report_text(&rep, ul_cert_method(cert), ul_cert_source(cert));
-        printf("%-20s%s\n%s", "certificate", path, out);
+        char *out = audit_output(rep, cert, path, &common);
+        fputs(out, stdout);
+        free(out);
+        rc = ul_verdict_exit_code(rep->verdict);
     }
-    free(out);
+    free(rep);
     ul_cert_free(cert);
-    return ul_verdict_exit_code(rep.verdict);
+    return rc;
 }
 
 int ul_cli_calibrate(int argc, char **argv)
 {
     static const ul_cli_flag flags[] = {
         {"out", "FILE", "write the completed certificate to FILE atomically", ""},
+        {"max-seconds", "S", "time budget in seconds (0: no limit)", "0"},
     };
-    const char *values[1];
+    const char *values[2];
     ul_cli_common common;
     ul_cert *cert = NULL;
     const char *path;
-    int rc = load("calibrate", argc, argv, flags, 1, values, &common, &cert, &path,
-                  ul_cli_calibrate_help);
+    double seconds = 0;
+    int rc = load("calibrate", argc, argv, flags, 2, values, &common, &cert, &path,
+                  ul_cli_calibrate_help, &seconds);
     if (rc >= 0)
         return rc;
 
     ul_num_precision want = {common.digits, 0, common.max_bits};
-    char err[ERR_LEN];
+    char err[ERR_LEN], late[ERR_LEN + 512];
     char *completed = NULL;
-    if (ul_audit_calibrate(cert, &want, &completed, err, sizeof err) != UL_OK) {
-        fprintf(stderr, "ulaudit calibrate: %s: %s\n", path, err);
-        ul_cert_free(cert);
-        return UL_EXIT_USAGE;
-    }
+    ul_deadline_set(seconds);
+    char why[ERR_LEN];
+    ul_audit_time_out_text(why, sizeof why,
+                           "calibrating (a step that does not check the budget itself)");
+    snprintf(late, sizeof late, "ulaudit calibrate: %s: %s\n", path, why);
+    watchdog w;
+    watchdog_start(&w, seconds, NULL, late);
+    ul_status st = ul_audit_calibrate(cert, &want, &completed, err, sizeof err);
+    watchdog_stop(&w);
     ul_cert_free(cert);
+    if (st != UL_OK) {
+        fprintf(stderr, "ulaudit calibrate: %s: %s\n", path, err);
+        return st == UL_ETIME ? UL_EXIT_INCONCLUSIVE : UL_EXIT_USAGE;
+    }
     rc = UL_EXIT_OK;
     if (values[0][0] != '\0') {
         if (ul_cert_write_atomic(values[0], completed, strlen(completed), err, sizeof err) !=

@@ -3,6 +3,8 @@
 
 #include <math.h>
 
+#include "num/deadline.h"
+
 mpfr_prec_t ul_num_max_bits(const ul_num_precision *want)
 {
     return want->max_bits > 0 ? want->max_bits : UL_NUM_DEFAULT_MAX_BITS;
@@ -29,6 +31,11 @@ ul_status ul_num_adaptive_eval(ul_num_evaluator eval, void *ctx, const ul_num_pr
     mpfr_prec_t cap = ul_num_max_bits(want);
     mpfr_prec_t p = ul_num_start_bits(want, 0);
     for (;;) {
+        /* the time budget (deadline.h): checked before every round, so a
+         * loop that raises the precision stops within one evaluation */
+        if (ul_deadline_passed())
+            return ul_fail(err, errlen, UL_ETIME,
+                           "computing an enclosure at %ld bits of working precision", (long)p);
         mpfi_set_prec(out->enclosure, p);
         out->is_log = false;
         ul_status st = eval(out, ctx, err, errlen);

@@ -34,7 +34,8 @@ typedef ul_status (*ul_num_evaluator)(ul_num_value *out, void *ctx, char *err, s
 
 /* Runs the loop.  On UL_OK or UL_ECAP, *out (initialised by the caller at any
  * precision) holds the last, sound enclosure and *report says how it ended.
- * Other statuses come from the evaluator. */
+ * UL_ETIME when the time budget (num/deadline.h) has run out before a round:
+ * nothing is returned then.  Other statuses come from the evaluator. */
 ul_status ul_num_adaptive_eval(ul_num_evaluator eval, void *ctx, const ul_num_precision *want,
                                ul_num_value *out, ul_num_report *report, char *err, size_t errlen);
 
