@@ -153,7 +153,7 @@
  * Grid policy (automatic).  A coarse first round (about 8192 points over the
  * composed spread); then h shrinks by the square root of the ratio of 95% of
  * the width wanted to the gap measured (the CTD excess is ~ h²); the truncated
- * mass follows the bracket (1e-2·rel_width·lo).  A grid whose FFT would
+ * mass follows the bracket (2.5e-2·rel_width·lo).  A grid whose FFT would
  * exceed max_points is refused before any mass is computed.  Every round's
  * bracket is sound; the result is their intersection.
  *
@@ -175,8 +175,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "bounds/pld_fft.h"
+#include "num/deadline.h"
 #include "num/gauss_tail.h"
 
 #define SUM_BLOCK 256         /* B of §3(e) */
@@ -427,8 +429,12 @@ static void range_d(const mech *m, double tau, double *lo, double *hi)
         *lo = 0.5 * r * r - r * z;
         *hi = 0.5 * r * r + r * z;
     } else if (m->dir == DIR_REMOVE) {
+        /* P[L > ℓ(x)] = (1−q)Q(x) + qQ(x − r) ≤ tau when Q(x) ≤ tau/2 and
+         * Q(x − r) ≤ tau/(2q) (a choice: the mass above the grid is bounded
+         * in MPFI by discretise, whatever the range) */
+        double z2 = z_of_tail(tau / 2), zq = z_of_tail(fmin(0.5, tau / (2 * m->qd)));
         *lo = lrem_d(m, -z);
-        *hi = lrem_d(m, r + z);
+        *hi = lrem_d(m, fmax(z2, r + zq));
     } else {
         *lo = -lrem_d(m, z);
         *hi = -lrem_d(m, -z);
@@ -576,6 +582,7 @@ typedef struct {
     double var;                /* of the pessimistic array (a scale) */
     size_t group, ngroups;     /* Chernoff grouping (§2) */
     double *gmass;             /* ≥ group sums of pess */
+    double *lgmass;            /* log gmass (−inf for 0), doubles: choices only */
 } disc;
 
 static void disc_init(disc *d)
@@ -588,6 +595,7 @@ static void disc_clear(disc *d)
 {
     free(d->pess);
     free(d->gmass);
+    free(d->lgmass);
     mpfr_clears(d->p_inf, d->slack, d->sum_pess, d->excess, d->l2_pess, (mpfr_ptr)0);
 }
 
@@ -778,11 +786,30 @@ static bool normal_mass_series(mpfi_ptr out, mpfi_srcptr A, mpfi_srcptr D, const
 typedef struct {
     mpfi_t x;
     int kind;
+    bool has_phi;    /* subsampled recurrence path: phi, phir valid (kind 0) */
+    mpfi_t phi, phir; /* φ(x), φ(x − r) */
 } endpoint;
+
+static void endpoint_init(endpoint *e, mpfr_prec_t p)
+{
+    mpfi_init2(e->x, p);
+    mpfi_init2(e->phi, p);
+    mpfi_init2(e->phir, p);
+    e->kind = 0;
+    e->has_phi = false;
+}
+
+static void endpoint_clear(endpoint *e)
+{
+    mpfi_clear(e->x);
+    mpfi_clear(e->phi);
+    mpfi_clear(e->phir);
+}
 
 /* The noise value of the loss ℓ: Gaussian (ℓ − r²/2)/r; REMOVE x(ℓ); ADD x(−ℓ). */
 static void endpoint_at(endpoint *e, const mech *m, mpfr_srcptr loss, mpfr_prec_t p)
 {
+    e->has_phi = false;
     mpfi_t l;
     mpfi_init2(l, p);
     mpfi_set_fr(l, loss);
@@ -883,6 +910,88 @@ static void bin_pq(mpfi_ptr P, mpfi_ptr Q, const mech *m, const endpoint *prev,
         mpfi_add(P, P, t);
     }
     mpfi_clear(t);
+}
+
+/* The subsampled endpoint of the loss ℓ from g ⊇ e^{ℓ} (REMOVE) or e^{−ℓ}
+ * (ADD), carried by the caller's recurrence: with v = ±ℓ the REMOVE loss at
+ * the noise value x, e^{v} = 1 − q + q·e^{rx − r²/2} (pld.h), so
+ * t := (g − (1 − q))/q = e^{rx − r²/2}, x = (log t + r²/2)/r (one log where
+ * x_of_loss takes expm1 and log1p), φ(x) = e^{−x²/2}/√(2π) (one exp) and
+ * φ(x − r) = φ(x)·e^{rx − r²/2} = φ(x)·t (exact identity).  When t is not
+ * positive throughout, the endpoint is made by endpoint_at (the −∞ cases). */
+static void endpoint_sub(endpoint *e, const mech *m, mpfi_srcptr g, mpfr_srcptr loss,
+                         const mass_ctx *cx)
+{
+    mpfi_t t;
+    mpfi_init2(t, cx->p);
+    mpfi_sub(t, g, m->omq);
+    mpfi_div(t, t, m->q);
+    if (mpfr_sgn(&t->left) <= 0) {
+        endpoint_at(e, m, loss, cx->p);
+    } else {
+        mpfi_log(e->x, t);
+        mpfi_add(e->x, e->x, m->half_r2);
+        mpfi_div(e->x, e->x, m->r);
+        mpfi_sqr(e->phi, e->x);
+        mpfi_div_2ui(e->phi, e->phi, 1);
+        mpfi_neg(e->phi, e->phi);
+        mpfi_exp(e->phi, e->phi);
+        mpfi_mul(e->phi, e->phi, cx->inv_sqrt_2pi);
+        mpfi_mul(e->phir, e->phi, t);
+        e->kind = 0;
+        e->has_phi = true;
+    }
+    mpfi_clear(t);
+}
+
+/* bin_pq for a subsampled mechanism from endpoints with φ (endpoint_sub): the
+ * x-interval starts at lo (REMOVE: prev, ADD: cur) and has width d; the
+ * N(0,1) mass is φ(lo)·J and the N(r,1) mass φ(lo − r)·J′ (the series of
+ * normal_mass_series_phi); otherwise bin_pq. */
+static void bin_pq_sub(mpfi_ptr P, mpfi_ptr Q, const mech *m, const endpoint *prev,
+                       const endpoint *cur, const mass_ctx *cx)
+{
+    bool add = m->dir == DIR_ADD;
+    const endpoint *lo = add ? cur : prev, *up = add ? prev : cur;
+    bool ok = lo->has_phi && up->has_phi;
+    mpfi_t d, a, base, shifted;
+    mpfi_init2(d, cx->p);
+    mpfi_init2(a, cx->p);
+    mpfi_init2(base, cx->p);
+    mpfi_init2(shifted, cx->p);
+    if (ok) {
+        mpfi_sub(d, up->x, lo->x);
+        if (mpfr_sgn(&d->left) < 0)
+            mpfr_set_zero(&d->left, 1); /* the true width is ≥ 0 */
+        if (mpfr_sgn(&d->right) < 0)
+            mpfr_set_zero(&d->right, 1);
+        ok = normal_mass_series_phi(base, lo->x, d, lo->phi, cx);
+    }
+    if (ok) {
+        mpfi_sub(a, lo->x, m->r);
+        ok = normal_mass_series_phi(shifted, a, d, lo->phir, cx);
+    }
+    if (ok) {
+        mpfi_t unit;
+        mpfi_init2(unit, cx->p);
+        mpfi_set_ui(unit, 0);
+        mpfi_put_ui(unit, 1);
+        mpfi_intersect(base, base, unit); /* probabilities */
+        mpfi_intersect(shifted, shifted, unit);
+        mpfi_clear(unit);
+        /* REMOVE: Q = N(0,1), P = (1−q)N(0,1) + qN(r,1); ADD: P and Q swapped */
+        mpfi_ptr mix = add ? Q : P, pure = add ? P : Q;
+        mpfi_mul(mix, base, m->omq);
+        mpfi_mul(a, shifted, m->q);
+        mpfi_add(mix, mix, a);
+        mpfi_set(pure, base);
+    } else {
+        bin_pq(P, Q, m, prev, cur, cx);
+    }
+    mpfi_clear(d);
+    mpfi_clear(a);
+    mpfi_clear(base);
+    mpfi_clear(shifted);
 }
 
 /* The connect-the-dots split of one bin (§1): the atom at ℓ ∈ (ℓ_{k−1}, ℓ_k]
@@ -1018,6 +1127,48 @@ static mpfi_srcptr bin_pq_fast(mpfi_ptr P, mpfi_ptr Q, const mech *m, const endp
     return g->elk;
 }
 
+/* The subsampled recurrences: el ⊇ e^{ℓ_k}, eml ⊇ e^{−ℓ_k}, carried by
+ * one multiplication each (e^{±h} enclosed once; products of enclosures
+ * enclose the products), feeding endpoint_sub and the CTD split. */
+typedef struct {
+    mpfi_t el, eml, eh, emh;
+} sub_rec;
+
+static void sub_rec_init(sub_rec *sr, endpoint *e0, const mech *m, mpfr_srcptr loss0, double h,
+                         const mass_ctx *cx)
+{
+    mpfi_ptr v[] = {sr->el, sr->eml, sr->eh, sr->emh};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+        mpfi_init2(v[i], cx->p);
+    mpfi_set_fr(sr->el, loss0);
+    mpfi_exp(sr->el, sr->el);
+    mpfi_set_fr(sr->eml, loss0);
+    mpfi_neg(sr->eml, sr->eml);
+    mpfi_exp(sr->eml, sr->eml);
+    mpfi_set_d(sr->eh, h); /* exact */
+    mpfi_exp(sr->eh, sr->eh);
+    mpfi_set_d(sr->emh, -h);
+    mpfi_exp(sr->emh, sr->emh);
+    endpoint_sub(e0, m, m->dir == DIR_ADD ? sr->eml : sr->el, loss0, cx);
+}
+
+/* Moves to the next grid point (loss = ℓ_k) and makes its endpoint; returns e^{ℓ_k}. */
+static mpfi_srcptr sub_rec_step(sub_rec *sr, endpoint *cur, const mech *m, mpfr_srcptr loss,
+                                const mass_ctx *cx)
+{
+    mpfi_mul(sr->el, sr->el, sr->eh);
+    mpfi_mul(sr->eml, sr->eml, sr->emh);
+    endpoint_sub(cur, m, m->dir == DIR_ADD ? sr->eml : sr->el, loss, cx);
+    return sr->el;
+}
+
+static void sub_rec_clear(sub_rec *sr)
+{
+    mpfi_ptr v[] = {sr->el, sr->eml, sr->eh, sr->emh};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+        mpfi_clear(v[i]);
+}
+
 /* excess += max(0, (1 − RHO0)·stored − lower), rounded up (§1, mass_excess). */
 static void add_excess(mpfr_ptr excess, double stored, mpfr_srcptr lower)
 {
@@ -1060,8 +1211,8 @@ static ul_status discretise(disc *d, const mech *m, double h, double tau,
     mass_ctx cx;
     mass_ctx_init(&cx, p);
     endpoint e[2];
-    mpfi_init2(e[0].x, p);
-    mpfi_init2(e[1].x, p);
+    endpoint_init(&e[0], p);
+    endpoint_init(&e[1], p);
     mpfi_t P, Q, a, b, eh, ehm1;
     mpfi_ptr vars[] = {P, Q, a, b, eh, ehm1};
     for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
@@ -1084,24 +1235,25 @@ static ul_status discretise(disc *d, const mech *m, double h, double tau,
     exact_loss(loss, klo, h);
     loss_tail(P, m, loss, false, p);
     mpfr_set(atom_up, &P->right, MPFR_RNDU);
-    endpoint_at(&e[0], m, loss, p);
     gauss_rec g, *gp = NULL;
-    mpfi_t el; /* subsampled: e^{ℓ_k} by the recurrence e^{ℓ_k} = e^{ℓ_{k−1}}·e^h */
-    mpfi_init2(el, p);
-    mpfi_set_fr(el, loss);
-    mpfi_exp(el, el);
+    sub_rec sr;
     if (!m->subsampled) {
+        endpoint_at(&e[0], m, loss, p);
         gauss_rec_init(&g, m, e[0].x, loss, width, h, &cx);
         gp = &g;
+    } else {
+        sub_rec_init(&sr, &e[0], m, loss, h, &cx);
     }
     for (size_t k = 1; k < n; k++) {
         endpoint *prev = &e[(k - 1) & 1], *cur = &e[k & 1];
         exact_loss(loss, klo + (double)k, h);
-        endpoint_at(cur, m, loss, p);
-        mpfi_srcptr elk = bin_pq_fast(P, Q, m, prev, cur, width, gp, &cx);
-        if (elk == NULL) {
-            mpfi_mul(el, el, eh);
-            elk = el;
+        mpfi_srcptr elk;
+        if (gp != NULL) {
+            endpoint_at(cur, m, loss, p);
+            elk = bin_pq_fast(P, Q, m, prev, cur, width, gp, &cx);
+        } else {
+            elk = sub_rec_step(&sr, cur, m, loss, &cx);
+            bin_pq_sub(P, Q, m, prev, cur, &cx);
         }
         ctd_split(a, b, P, Q, loss, elk, eh, ehm1, p);
         if (gp != NULL)
@@ -1119,7 +1271,8 @@ static ul_status discretise(disc *d, const mech *m, double h, double tau,
     add_excess(d->excess, d->pess[n - 1], atom_lo);
     if (gp != NULL)
         gauss_rec_clear(gp);
-    mpfi_clear(el);
+    else
+        sub_rec_clear(&sr);
     /* the upper tail goes to +∞ */
     loss_tail(P, m, loss, true, p);
     mpfr_set(d->p_inf, &P->right, MPFR_RNDU);
@@ -1136,8 +1289,8 @@ static ul_status discretise(disc *d, const mech *m, double h, double tau,
     if (!(d->var > h * h))
         d->var = h * h;
 
-    mpfi_clear(e[0].x);
-    mpfi_clear(e[1].x);
+    endpoint_clear(&e[0]);
+    endpoint_clear(&e[1]);
     mpfi_clear(width);
     for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
         mpfi_clear(vars[i]);
@@ -1167,8 +1320,10 @@ static bool make_groups(disc *d, size_t group)
     d->group = group;
     d->ngroups = (d->n + group - 1) / group;
     free(d->gmass);
+    free(d->lgmass);
     d->gmass = malloc(d->ngroups * sizeof *d->gmass);
-    if (d->gmass == NULL)
+    d->lgmass = malloc(d->ngroups * sizeof *d->lgmass);
+    if (d->gmass == NULL || d->lgmass == NULL)
         return false;
     mpfr_t s;
     mpfr_init2(s, 64);
@@ -1178,6 +1333,7 @@ static bool make_groups(disc *d, size_t group)
         for (size_t k = g * group; k < end; k++)
             mpfr_add_d(s, s, d->pess[k], MPFR_RNDU);
         d->gmass[g] = mpfr_get_d(s, MPFR_RNDU);
+        d->lgmass[g] = d->gmass[g] > 0 ? log(d->gmass[g]) : -INFINITY;
     }
     mpfr_clear(s);
     return true;
@@ -1196,23 +1352,18 @@ static double group_index(const disc *d, size_t g, bool upper)
  * (for choosing λ and the window). */
 static double log_mgf_d(const disc *d, double lambda, bool upper, double h)
 {
-    double mx = -INFINITY;
+    double mx = -INFINITY, sl = (upper ? lambda : -lambda) * h;
     for (size_t g = 0; g < d->ngroups; g++) {
-        if (!(d->gmass[g] > 0))
-            continue;
-        double e = (upper ? lambda : -lambda) * group_index(d, g, upper) * h + log(d->gmass[g]);
+        double e = sl * group_index(d, g, upper) + d->lgmass[g];
         if (e > mx)
             mx = e;
     }
     if (isinf(mx))
         return -INFINITY;
     double s = 0;
-    for (size_t g = 0; g < d->ngroups; g++) {
-        if (!(d->gmass[g] > 0))
-            continue;
-        s += exp((upper ? lambda : -lambda) * group_index(d, g, upper) * h + log(d->gmass[g]) -
-                 mx);
-    }
+    for (size_t g = 0; g < d->ngroups; g++)
+        if (d->gmass[g] > 0)
+            s += exp(sl * group_index(d, g, upper) + d->lgmass[g] - mx);
     return mx + log(s);
 }
 
@@ -2191,67 +2342,103 @@ static void mass_at_infinity(mpfr_ptr pinf, const disc *ds, size_t nd)
     mpfr_clear(t);
 }
 
+/* One direction at one grid, composed: the discretised steps, the window,
+ * the composed array and its rounding bound, ready to be read at any ε
+ * (upper_end, lower_end).  dir_build fills it; dir_free releases it. */
+typedef struct {
+    disc *ds;
+    size_t nd;
+    double T, h;
+    window w;
+    fft_ctx fc;
+    bool have_fc;
+    composed c;
+    mpfr_t E2, pinf;
+} dir_state;
+
+static void dir_free(dir_state *S)
+{
+    if (S->have_fc)
+        fft_ctx_clear(&S->fc);
+    for (size_t i = 0; S->ds != NULL && i < S->nd; i++)
+        disc_clear(&S->ds[i]);
+    free(S->ds);
+    mpfr_clears(S->w.up_pess, S->w.lo_pess, (mpfr_ptr)0);
+    mpfr_clears(S->E2, S->pinf, (mpfr_ptr)0);
+}
+
+/* Discretises every mechanism (its direction set by the caller), chooses the
+ * window and composes (§1–3); res gets N, the grid size and the slack.
+ * S must be dir_free'd whatever the status. */
+static ul_status dir_build(dir_state *S, mech *ms, size_t nm, double h, double tau,
+                           const fft_format *f, unsigned long max_points, dir_result *res,
+                           char *err, size_t errlen)
+{
+    memset(S, 0, sizeof *S);
+    mpfr_inits2(64, S->w.up_pess, S->w.lo_pess, (mpfr_ptr)0);
+    mpfr_inits2(BUDGET_PREC, S->E2, S->pinf, (mpfr_ptr)0);
+    S->h = h;
+    S->nd = nm;
+    for (size_t i = 0; i < nm; i++)
+        S->T += (double)ms[i].steps;
+    S->ds = calloc(nm, sizeof *S->ds);
+    if (S->ds == NULL)
+        return ul_fail(err, errlen, UL_EINPUT, "out of memory");
+    for (size_t i = 0; i < nm; i++)
+        disc_init(&S->ds[i]);
+    ul_status st = precheck_size(ms, nm, h, tau, max_points, err, errlen);
+    for (size_t i = 0; i < nm && st == UL_OK; i++)
+        st = discretise(&S->ds[i], &ms[i], h, tau / (8 * S->T), max_points, err, errlen);
+    if (st == UL_OK)
+        st = choose_window(&S->w, S->ds, nm, h, tau / 8, max_points, err, errlen);
+    if (st != UL_OK)
+        return st;
+    res->N = S->w.N;
+    res->nmax = 0;
+    res->slack = 0;
+    for (size_t i = 0; i < nm; i++) {
+        if (S->ds[i].n > res->nmax)
+            res->nmax = S->ds[i].n;
+        res->slack += (double)S->ds[i].steps * mpfr_get_d(S->ds[i].slack, MPFR_RNDU);
+    }
+    mass_at_infinity(S->pinf, S->ds, nm);
+    if (!(nm == 1 && S->ds[0].steps == 1)) {
+        if (!fft_ctx_init(&S->fc, S->w.N, nm, f->is_long))
+            return ul_fail(err, errlen, UL_EINPUT,
+                           "grid-step: %g: out of memory for an FFT of %zu points", h, S->w.N);
+        S->have_fc = true;
+    }
+    if (!compose_all(&S->c, S->E2, S->have_fc ? &S->fc : NULL, S->ds, nm, &S->w, f))
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "grid-step: %g: out of memory for the FFT twiddles", h);
+    return UL_OK;
+}
+
+/* The certified ends at the box [eps_lo, eps_hi] (§4). */
+static void dir_read(dir_state *S, mpfr_srcptr eps_lo, mpfr_srcptr eps_hi, dir_result *res,
+                     bool want_hi, bool want_lo)
+{
+    if (want_hi)
+        upper_end(res->hi, res, &S->c, &S->w, S->h, eps_lo, S->E2, S->pinf);
+    if (want_lo)
+        lower_end(res->lo, res, &S->c, &S->w, S->ds, S->nd, S->h, S->T, eps_lo, eps_hi, S->E2);
+}
+
 static ul_status evaluate_direction(mech *ms, size_t nm, mpfi_srcptr eps, double h, double tau,
                                     const fft_format *f, unsigned long max_points,
                                     dir_result *res, char *err, size_t errlen)
 {
-    double T = 0;
-    for (size_t i = 0; i < nm; i++)
-        T += (double)ms[i].steps;
-    disc *ds = calloc(nm, sizeof *ds);
-    if (ds == NULL)
-        return ul_fail(err, errlen, UL_EINPUT, "out of memory");
-    for (size_t i = 0; i < nm; i++)
-        disc_init(&ds[i]);
-    window w;
-    mpfr_inits2(64, w.up_pess, w.lo_pess, (mpfr_ptr)0);
-    mpfr_t E2, pinf, eps_lo, eps_hi;
-    mpfr_inits2(BUDGET_PREC, E2, pinf, eps_lo, eps_hi, (mpfr_ptr)0);
-    mpfi_get_left(eps_lo, eps);
-    mpfi_get_right(eps_hi, eps);
-    fft_ctx fc, *fcp = NULL;
-    composed c;
-
-    ul_status st = precheck_size(ms, nm, h, tau, max_points, err, errlen);
-    for (size_t i = 0; i < nm && st == UL_OK; i++)
-        st = discretise(&ds[i], &ms[i], h, tau / (8 * T), max_points, err, errlen);
-    if (st == UL_OK)
-        st = choose_window(&w, ds, nm, h, tau / 8, max_points, err, errlen);
-    if (st != UL_OK)
-        goto done;
-    res->N = w.N;
-    res->nmax = 0;
-    res->slack = 0;
-    for (size_t i = 0; i < nm; i++) {
-        if (ds[i].n > res->nmax)
-            res->nmax = ds[i].n;
-        res->slack += (double)ds[i].steps * mpfr_get_d(ds[i].slack, MPFR_RNDU);
+    dir_state S;
+    ul_status st = dir_build(&S, ms, nm, h, tau, f, max_points, res, err, errlen);
+    if (st == UL_OK) {
+        mpfr_t eps_lo, eps_hi;
+        mpfr_inits2(BUDGET_PREC, eps_lo, eps_hi, (mpfr_ptr)0);
+        mpfi_get_left(eps_lo, eps);
+        mpfi_get_right(eps_hi, eps);
+        dir_read(&S, eps_lo, eps_hi, res, true, true);
+        mpfr_clears(eps_lo, eps_hi, (mpfr_ptr)0);
     }
-    mass_at_infinity(pinf, ds, nm);
-    if (!(nm == 1 && ds[0].steps == 1)) {
-        if (!fft_ctx_init(&fc, w.N, nm, f->is_long)) {
-            st = ul_fail(err, errlen, UL_EINPUT,
-                         "grid-step: %g: out of memory for an FFT of %zu points", h, w.N);
-            goto done;
-        }
-        fcp = &fc;
-    }
-    if (!compose_all(&c, E2, fcp, ds, nm, &w, f)) {
-        st = ul_fail(err, errlen, UL_EINPUT, "grid-step: %g: out of memory for the FFT twiddles",
-                     h);
-        goto done;
-    }
-    upper_end(res->hi, res, &c, &w, h, eps_lo, E2, pinf);
-    lower_end(res->lo, res, &c, &w, ds, nm, h, T, eps_lo, eps_hi, E2);
-
-done:
-    if (fcp != NULL)
-        fft_ctx_clear(fcp);
-    for (size_t i = 0; i < nm; i++)
-        disc_clear(&ds[i]);
-    free(ds);
-    mpfr_clears(w.up_pess, w.lo_pess, (mpfr_ptr)0);
-    mpfr_clears(E2, pinf, eps_lo, eps_hi, (mpfr_ptr)0);
+    dir_free(&S);
     return st;
 }
 
@@ -2284,42 +2471,107 @@ typedef struct {
     direction best_dir;
 } round_result;
 
+/* Per-direction brackets, intersected over the rounds (each round's is
+ * sound, so their intersection is).  A direction whose hi is below another
+ * direction's lo cannot change max(δ_ADD, δ_REMOVE) nor its bracket
+ * [max lo, max hi], so later rounds skip it (dir_skip). */
+typedef struct {
+    mpfr_t lo[2], hi[2]; /* indexed by direction */
+    bool have[2];
+} dir_brackets;
+
+static void dir_brackets_init(dir_brackets *db)
+{
+    for (int i = 0; i < 2; i++) {
+        mpfr_inits2(BUDGET_PREC, db->lo[i], db->hi[i], (mpfr_ptr)0);
+        mpfr_set_zero(db->lo[i], 1);
+        mpfr_set_ui(db->hi[i], 1, MPFR_RNDU);
+        db->have[i] = false;
+    }
+}
+
+static void dir_brackets_clear(dir_brackets *db)
+{
+    for (int i = 0; i < 2; i++)
+        mpfr_clears(db->lo[i], db->hi[i], (mpfr_ptr)0);
+}
+
+static bool dir_skip(const dir_brackets *db, direction d)
+{
+    int o = d == DIR_ADD ? DIR_REMOVE : DIR_ADD;
+    return db->have[d] && db->have[o] && mpfr_less_p(db->hi[d], db->lo[o]);
+}
+
+/* [max lo, max hi] over the directions asked. */
+static void dir_combined(mpfr_ptr lo, mpfr_ptr hi, const dir_brackets *db, const direction *dirs,
+                         size_t ndirs)
+{
+    mpfr_set_zero(lo, 1);
+    mpfr_set_zero(hi, 1);
+    for (size_t k = 0; k < ndirs; k++) {
+        if (mpfr_greater_p(db->lo[dirs[k]], lo))
+            mpfr_set(lo, db->lo[dirs[k]], MPFR_RNDD);
+        if (mpfr_greater_p(db->hi[dirs[k]], hi))
+            mpfr_set(hi, db->hi[dirs[k]], MPFR_RNDU);
+    }
+}
+
+static void keep_best_into(dir_result *to, const dir_result *d)
+{
+    mpfr_set(to->lo, d->lo, MPFR_RNDD);
+    mpfr_set(to->hi, d->hi, MPFR_RNDU);
+    to->pess = d->pess;
+    to->opt = d->opt;
+    to->tails_hi = d->tails_hi;
+    to->tails_lo = d->tails_lo;
+    to->round_hi = d->round_hi;
+    to->round_lo = d->round_lo;
+    to->slack = d->slack;
+    to->N = d->N;
+    to->nmax = d->nmax;
+}
+
+static void keep_best(round_result *rr, const dir_result *d, direction dir)
+{
+    keep_best_into(&rr->best, d);
+    rr->best_dir = dir;
+}
+
+/* One round at grid step h: each direction not skipped is evaluated and
+ * intersected into db; rr gets the combined bracket and the components of
+ * the evaluated direction with the largest hi (the one that limits the
+ * width). */
 static ul_status evaluate_round(mech *ms, size_t nm, const direction *dirs, size_t ndirs,
                                 mpfi_srcptr eps, double h, double tau, const fft_format *f,
-                                unsigned long max_points, round_result *rr, char *err,
-                                size_t errlen)
+                                unsigned long max_points, dir_brackets *db, round_result *rr,
+                                char *err, size_t errlen)
 {
     ul_status st = UL_OK;
-    mpfr_set_zero(rr->lo, 1);
-    mpfr_set_zero(rr->hi, 1);
+    bool any = false;
     rr->gap = rr->tails = rr->rounding = 0;
+    bool skip[2] = {dir_skip(db, DIR_REMOVE), dir_skip(db, DIR_ADD)};
     for (size_t k = 0; k < ndirs && st == UL_OK; k++) {
+        if (skip[dirs[k]])
+            continue;
         dir_result d;
         mpfr_inits2(BUDGET_PREC, d.lo, d.hi, (mpfr_ptr)0);
         for (size_t i = 0; i < nm; i++)
             ms[i].dir = dirs[k];
         st = evaluate_direction(ms, nm, eps, h, tau, f, max_points, &d, err, errlen);
         if (st == UL_OK) {
-            if (mpfr_greater_p(d.lo, rr->lo))
-                mpfr_set(rr->lo, d.lo, MPFR_RNDD);
-            if (k == 0 || mpfr_greater_p(d.hi, rr->hi)) {
-                mpfr_set(rr->hi, d.hi, MPFR_RNDU);
-                mpfr_set(rr->best.lo, d.lo, MPFR_RNDD);
-                mpfr_set(rr->best.hi, d.hi, MPFR_RNDU);
-                rr->best.pess = d.pess;
-                rr->best.opt = d.opt;
-                rr->best.tails_hi = d.tails_hi;
-                rr->best.tails_lo = d.tails_lo;
-                rr->best.round_hi = d.round_hi;
-                rr->best.round_lo = d.round_lo;
-                rr->best.slack = d.slack;
-                rr->best.N = d.N;
-                rr->best.nmax = d.nmax;
-                rr->best_dir = dirs[k];
-            }
+            direction dk = dirs[k];
+            if (!db->have[dk] || mpfr_greater_p(d.lo, db->lo[dk]))
+                mpfr_set(db->lo[dk], d.lo, MPFR_RNDD);
+            if (!db->have[dk] || mpfr_less_p(d.hi, db->hi[dk]))
+                mpfr_set(db->hi[dk], d.hi, MPFR_RNDU);
+            db->have[dk] = true;
+            if (!any || mpfr_greater_p(d.hi, rr->best.hi))
+                keep_best(rr, &d, dk);
+            any = true;
         }
         mpfr_clears(d.lo, d.hi, (mpfr_ptr)0);
     }
+    dir_combined(rr->lo, rr->hi, db, dirs, ndirs);
     /* the width of max(δ_ADD, δ_REMOVE) is governed by the direction on top */
     rr->gap = rr->best.pess - rr->best.opt;
     rr->tails = rr->best.tails_hi + rr->best.tails_lo;
@@ -2347,6 +2599,50 @@ static void fill_report(ul_pld_report *rep, const round_result *rr, double h, do
     rep->truncation = tau;
 }
 
+/* The directions to evaluate: both for add/remove, one otherwise; the
+ * Gaussian PLD is the same both ways (and under replace, with 2r). */
+static size_t directions_of(const mech *ms, size_t nm, const ul_pld_options *o, direction *dirs)
+{
+    bool any_sub = false;
+    for (size_t i = 0; i < nm; i++)
+        any_sub = any_sub || ms[i].subsampled;
+    size_t ndirs = 0;
+    if (!any_sub || o->adjacency != UL_PLD_ADD)
+        dirs[ndirs++] = DIR_REMOVE;
+    if (any_sub && o->adjacency != UL_PLD_REMOVE && o->adjacency != UL_PLD_REPLACE)
+        dirs[ndirs++] = DIR_ADD;
+    return ndirs;
+}
+
+static double wall_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Round-loop checks shared by both queries: the process deadline
+ * (UL_ETIME) and the max_seconds knob (true in *stop, with the reason). */
+static ul_status time_checks(const ul_pld_options *o, double t_start, double last_round,
+                             double growth, bool *stop, char *why, size_t whylen, char *err,
+                             size_t errlen)
+{
+    *stop = false;
+    if (ul_deadline_passed())
+        return ul_fail(err, errlen, UL_ETIME,
+                       "the time budget (%g s) ran out during the PLD composition",
+                       ul_deadline_seconds());
+    double elapsed = wall_seconds() - t_start;
+    if (o->max_seconds > 0 && elapsed + last_round * growth > o->max_seconds) {
+        *stop = true;
+        snprintf(why, whylen,
+                 "max-seconds (%g) reached: the next grid would take about %.2g s more; the "
+                 "bracket is sound",
+                 o->max_seconds, last_round * growth);
+    }
+    return UL_OK;
+}
+
 static ul_status drive(mech *ms, size_t nm, const char *eps_text, const ul_pld_options *o,
                        mpfr_ptr delta_lo, mpfr_ptr delta_hi, ul_pld_report *report, char *err,
                        size_t errlen)
@@ -2360,15 +2656,8 @@ static ul_status drive(mech *ms, size_t nm, const char *eps_text, const ul_pld_o
         return st;
     }
 
-    bool any_sub = false;
-    for (size_t i = 0; i < nm; i++)
-        any_sub = any_sub || ms[i].subsampled;
     direction dirs[2];
-    size_t ndirs = 0;
-    if (!any_sub || o->adjacency != UL_PLD_ADD)
-        dirs[ndirs++] = DIR_REMOVE; /* the Gaussian PLD is the same both ways */
-    if (any_sub && o->adjacency != UL_PLD_REMOVE)
-        dirs[ndirs++] = DIR_ADD;
+    size_t ndirs = directions_of(ms, nm, o, dirs);
 
     bool fixed = o->grid_step > 0, tau_auto = o->tail_bound == 0;
     double tau = tau_auto ? DEFAULT_TAIL : o->tail_bound;
@@ -2377,6 +2666,8 @@ static ul_status drive(mech *ms, size_t nm, const char *eps_text, const ul_pld_o
 
     round_result rr;
     mpfr_inits2(BUDGET_PREC, rr.lo, rr.hi, rr.best.lo, rr.best.hi, (mpfr_ptr)0);
+    dir_brackets db;
+    dir_brackets_init(&db);
     mpfr_t best_lo, best_hi, width, target;
     mpfr_inits2(BUDGET_PREC, best_lo, best_hi, width, target, (mpfr_ptr)0);
     mpfr_set_zero(best_lo, 1);
@@ -2385,10 +2676,26 @@ static ul_status drive(mech *ms, size_t nm, const char *eps_text, const ul_pld_o
     char reason[640] = "";
     st = UL_ECAP;
     int rounds = 0;
+    double t_start = wall_seconds(), last = 0, h_prev = h;
     for (; rounds < MAX_ROUNDS;) {
+        bool stop;
+        ul_status ts = time_checks(o, t_start, last, h_prev / h, &stop, reason, sizeof reason,
+                                   err, errlen);
+        if (ts != UL_OK) {
+            st = ts;
+            mpfr_set_zero(delta_lo, 1);
+            mpfr_set_ui(delta_hi, 1, MPFR_RNDU);
+            goto out;
+        }
+        if (stop && have)
+            break;
+        reason[0] = '\0';
         char rerr[256] = "";
-        ul_status rs = evaluate_round(ms, nm, dirs, ndirs, eps, h, tau, f, o->max_points, &rr,
-                                      rerr, sizeof rerr);
+        double t0 = wall_seconds();
+        h_prev = h;
+        ul_status rs = evaluate_round(ms, nm, dirs, ndirs, eps, h, tau, f, o->max_points, &db,
+                                      &rr, rerr, sizeof rerr);
+        last = wall_seconds() - t0;
         rounds++;
         if (rs != UL_OK) {
             if (!have) {
@@ -2481,7 +2788,7 @@ static ul_status drive(mech *ms, size_t nm, const char *eps_text, const ul_pld_o
         if (tau_auto) {
             double lo_d = mpfr_get_d(best_lo, MPFR_RNDD);
             if (lo_d > 0)
-                tau = fmin(fmax(1e-2 * o->rel_width * lo_d, 1e-300), 1e-10);
+                tau = fmin(fmax(2.5e-2 * o->rel_width * lo_d, 1e-300), 1e-10);
         }
         h = h_new;
     }
@@ -2496,19 +2803,357 @@ static ul_status drive(mech *ms, size_t nm, const char *eps_text, const ul_pld_o
     mpfr_set(delta_hi, best_hi, MPFR_RNDU);
 
 out:
+    dir_brackets_clear(&db);
     mpfr_clears(rr.lo, rr.hi, rr.best.lo, rr.best.hi, (mpfr_ptr)0);
     mpfr_clears(best_lo, best_hi, width, target, (mpfr_ptr)0);
     mpfi_clear(eps);
     return st;
 }
 
-/* ε(δ) (pld.h): not yet. */
+/* ---- ε(δ) (pld.h (b)): search in doubles, certify once per end -------------------- */
+
+/* δ of the CTD sum as a function of ε, in doubles (choices only): over the
+ * window positions j (loss ℓ_j = l0 + j·h), A_j = Σ_{i≥j} z_i and
+ * B_j = Σ_{i≥j} z_i e^{ℓ_j − ℓ_i} (every factor ≤ 1: no overflow), so for
+ * j0 the first position above ε, δ(ε) ≈ A_j0 − e^{ε − ℓ_j0}·B_j0 and
+ * −dδ/dε = e^{ε − ℓ_j0}·B_j0. */
+typedef struct {
+    double *A, *B;
+    size_t N;
+    double l0, h;
+} pess_model;
+
+static bool pess_model_init(pess_model *pm, const dir_state *S)
+{
+    size_t N = S->w.N;
+    pm->N = N;
+    pm->h = S->h;
+    pm->l0 = (S->w.base + S->w.m_lo) * S->h;
+    pm->A = malloc((N + 1) * sizeof *pm->A);
+    pm->B = malloc((N + 1) * sizeof *pm->B);
+    if (pm->A == NULL || pm->B == NULL)
+        return false;
+    double emh = exp(-S->h), scale = ldexp(1.0, -S->c.scale);
+    pm->A[N] = pm->B[N] = 0;
+    for (size_t j = N; j-- > 0;) {
+        double z = (double)composed_at(&S->c, &S->w, S->w.m_lo + (double)j) * scale;
+        pm->A[j] = pm->A[j + 1] + z;
+        pm->B[j] = z + emh * pm->B[j + 1];
+    }
+    return true;
+}
+
+static void pess_model_free(pess_model *pm)
+{
+    free(pm->A);
+    free(pm->B);
+}
+
+static size_t model_index(const pess_model *pm, double eps)
+{
+    double j = floor((eps - pm->l0) / pm->h) + 1;
+    if (!(j > 0))
+        return 0;
+    return j >= (double)pm->N ? pm->N : (size_t)j;
+}
+
+static double model_delta(const pess_model *pm, double eps)
+{
+    size_t j = model_index(pm, eps);
+    if (j >= pm->N)
+        return 0;
+    return pm->A[j] - exp(fmin(0, eps - (pm->l0 + (double)j * pm->h))) * pm->B[j];
+}
+
+static double model_slope(const pess_model *pm, double eps)
+{
+    size_t j = model_index(pm, eps);
+    if (j >= pm->N)
+        return 0;
+    return exp(fmin(0, eps - (pm->l0 + (double)j * pm->h))) * pm->B[j];
+}
+
+/* The ε ≥ 0 where model_delta(ε) + c crosses target (bisection; the model
+ * is nonincreasing): 0 when it is below target at 0, +∞ when it never is
+ * within the window and ε ≤ 1000. */
+static double model_root(const pess_model *pm, double c, double target)
+{
+    double a = 0, b = fmin(pm->l0 + (double)pm->N * pm->h, 1000);
+    if (model_delta(pm, a) + c <= target)
+        return 0;
+    if (!(b > 0) || model_delta(pm, b) + c > target)
+        return INFINITY;
+    for (int i = 0; i < 200 && b - a > 1e-15 * fmax(1, b); i++) {
+        double mid = 0.5 * (a + b);
+        if (model_delta(pm, mid) + c > target)
+            a = mid;
+        else
+            b = mid;
+    }
+    return b;
+}
+
+/* What one direction gives at one grid: its ε bracket and, for the grid
+ * choice, the slope and the δ-budget near the crossing. */
+typedef struct {
+    double eps_lo, eps_hi;
+    double slope, gap, tails, rounding;
+    dir_result res; /* the read at the crossing (report) */
+} eps_dir;
+
+/* hi(ε) ≤ δ_lo (the lower end of δ's enclosure) certified at the double ε. */
+static bool certify_hi(dir_state *S, double eps, mpfr_srcptr delta_lo, dir_result *r)
+{
+    mpfr_t e;
+    mpfr_init2(e, 64);
+    mpfr_set_d(e, eps, MPFR_RNDN); /* exact */
+    dir_read(S, e, e, r, true, false);
+    mpfr_clear(e);
+    return mpfr_lessequal_p(r->hi, delta_lo);
+}
+
+/* lo(ε) > δ_hi certified at the double ε. */
+static bool certify_lo(dir_state *S, double eps, mpfr_srcptr delta_hi, dir_result *r)
+{
+    mpfr_t e;
+    mpfr_init2(e, 64);
+    mpfr_set_d(e, eps, MPFR_RNDN);
+    dir_read(S, e, e, r, false, true);
+    mpfr_clear(e);
+    return mpfr_greater_p(r->lo, delta_hi);
+}
+
+#define EPS_TRIES 8 /* certifications per end before giving up on that end */
+
+/* The ε bracket of one built direction: the crossing of the CTD sum in
+ * doubles, one certified read there for the budget on each side, then each
+ * end moved by its budget and certified (retried with twice the budget if
+ * the double model was optimistic).  eps_lo stays 0 and eps_hi +∞ when not
+ * certified. */
+static void eps_direction(dir_state *S, const pess_model *pm, mpfi_srcptr delta, eps_dir *out)
+{
+    double dd = mpfi_get_d(delta);
+    dir_result r;
+    mpfr_inits2(BUDGET_PREC, r.lo, r.hi, (mpfr_ptr)0);
+    double e0 = model_root(pm, 0, dd);
+    double at = isfinite(e0) ? e0 : fmin(pm->l0 + (double)pm->N * pm->h, 1000);
+    mpfr_t e;
+    mpfr_init2(e, 64);
+    mpfr_set_d(e, fmax(at, 0), MPFR_RNDN);
+    dir_read(S, e, e, &out->res, true, true);
+    mpfr_clear(e);
+    double p0 = model_delta(pm, fmax(at, 0));
+    double ex_hi = fmax(0, mpfr_get_d(out->res.hi, MPFR_RNDU) - p0);
+    double ex_lo = fmax(0, p0 - mpfr_get_d(out->res.lo, MPFR_RNDD));
+    out->slope = model_slope(pm, fmax(at, 0));
+    out->gap = out->res.pess - out->res.opt;
+    out->tails = out->res.tails_hi + out->res.tails_lo;
+    out->rounding = out->res.round_hi + out->res.round_lo;
+    out->eps_hi = INFINITY;
+    out->eps_lo = 0;
+    double c = 1.05 * ex_hi + 1e-300;
+    for (int t = 0; t < EPS_TRIES; t++, c *= 2) {
+        double x = model_root(pm, c, dd);
+        if (!isfinite(x))
+            break;
+        if (certify_hi(S, x, &delta->left, &r)) {
+            out->eps_hi = x;
+            break;
+        }
+    }
+    c = 1.05 * ex_lo + 1e-300;
+    for (int t = 0; t < EPS_TRIES; t++, c *= 2) {
+        double x = model_root(pm, -c, dd);
+        if (!(x > 0) || !isfinite(x))
+            break;
+        if (certify_lo(S, x, &delta->right, &r)) {
+            out->eps_lo = x;
+            break;
+        }
+    }
+    mpfr_clears(r.lo, r.hi, (mpfr_ptr)0);
+}
+
+/* One round of the ε query at grid step h: every direction not skipped is
+ * built, searched and certified; db keeps the per-direction ε brackets
+ * (lo: max over rounds, hi: min), top the direction with the largest eps_hi
+ * this round.  false in *any when nothing was evaluated. */
+static ul_status eps_round(mech *ms, size_t nm, const direction *dirs, size_t ndirs,
+                           mpfi_srcptr delta, double h, double tau, const fft_format *f,
+                           unsigned long max_points, dir_brackets *db, eps_dir *top,
+                           direction *top_dir, char *err, size_t errlen)
+{
+    ul_status st = UL_OK;
+    bool any = false, skip[2] = {dir_skip(db, DIR_REMOVE), dir_skip(db, DIR_ADD)};
+    for (size_t k = 0; k < ndirs && st == UL_OK; k++) {
+        direction dk = dirs[k];
+        if (skip[dk])
+            continue;
+        for (size_t i = 0; i < nm; i++)
+            ms[i].dir = dk;
+        dir_state S;
+        eps_dir ed;
+        mpfr_inits2(BUDGET_PREC, ed.res.lo, ed.res.hi, (mpfr_ptr)0);
+        st = dir_build(&S, ms, nm, h, tau, f, max_points, &ed.res, err, errlen);
+        pess_model pm = {NULL, NULL, 0, 0, 0};
+        if (st == UL_OK && !pess_model_init(&pm, &S))
+            st = ul_fail(err, errlen, UL_EINPUT, "grid-step: %g: out of memory", h);
+        if (st == UL_OK) {
+            eps_direction(&S, &pm, delta, &ed);
+            if (!db->have[dk] || ed.eps_lo > mpfr_get_d(db->lo[dk], MPFR_RNDN))
+                mpfr_set_d(db->lo[dk], ed.eps_lo, MPFR_RNDD);
+            if (!db->have[dk] || ed.eps_hi < mpfr_get_d(db->hi[dk], MPFR_RNDN))
+                mpfr_set_d(db->hi[dk], ed.eps_hi, MPFR_RNDU);
+            db->have[dk] = true;
+            if (!any || ed.eps_hi > top->eps_hi ||
+                (ed.eps_hi == top->eps_hi && ed.eps_lo > top->eps_lo)) {
+                top->eps_lo = ed.eps_lo;
+                top->eps_hi = ed.eps_hi;
+                top->slope = ed.slope;
+                top->gap = ed.gap;
+                top->tails = ed.tails;
+                top->rounding = ed.rounding;
+                keep_best_into(&top->res, &ed.res);
+                *top_dir = dk;
+            }
+            any = true;
+        }
+        pess_model_free(&pm);
+        dir_free(&S);
+        mpfr_clears(ed.res.lo, ed.res.hi, (mpfr_ptr)0);
+    }
+    return st;
+}
+
+/* The ε query's grid step for the next round (the h² law of drive, aimed
+ * at the δ-width that the ε width asked allows: target_eps·slope), or 0
+ * when the grid cannot be refined (why says so). */
+static double eps_next_step(const eps_dir *top, double h, double target_eps,
+                            const ul_pld_options *o, double *tau, char *why, size_t whylen)
+{
+    double dwidth = target_eps * top->slope;
+    double target_gap = 0.9 * dwidth - top->rounding - top->tails;
+    double factor = (target_gap > 0 && top->gap > 0) ? sqrt(target_gap / top->gap) : 1.0 / 32;
+    factor = fmin(fmax(factor, 1.0 / 32), 0.9);
+    if ((double)top->res.N / factor > (double)o->max_points) {
+        double h_new = h * (double)top->res.N / (double)o->max_points;
+        if (!(h_new < 0.95 * h)) {
+            snprintf(why, whylen,
+                     "the relative width asked (%g) needs an FFT longer than max-points (%lu); "
+                     "the bracket is sound",
+                     o->rel_width, o->max_points);
+            return 0;
+        }
+        factor = h_new / h;
+    }
+    if (dwidth > 0)
+        *tau = fmin(fmax(2.5e-2 * dwidth, 1e-300), 1e-10);
+    return h * factor;
+}
+
+static void fill_report_eps(ul_pld_report *rep, const eps_dir *top, direction dir, double h,
+                            double tau, const fft_format *f, int rounds)
+{
+    if (rep == NULL)
+        return;
+    round_result rr;
+    rr.best = top->res;
+    rr.best_dir = dir;
+    fill_report(rep, &rr, h, tau, f, rounds);
+}
+
+/* ε(δ) (pld.h (b)).  Rounds like drive: the grid is refined until
+ * eps_hi − eps_lo ≤ rel_width·eps_hi; every round's bracket is sound, the
+ * result their intersection per direction, combined by max. */
 static ul_status drive_eps(mech *ms, size_t nm, const char *delta_text, const ul_pld_options *o,
                            mpfr_ptr eps_lo, mpfr_ptr eps_hi, ul_pld_report *report, char *err,
                            size_t errlen)
 {
-    (void)ms, (void)nm, (void)delta_text, (void)o, (void)eps_lo, (void)eps_hi, (void)report;
-    return ul_fail(err, errlen, UL_EINPUT, "delta: the eps(delta) query is not implemented yet");
+    double t_start = wall_seconds();
+    mpfi_t delta;
+    mpfi_init2(delta, INPUT_PREC);
+    ul_status st = ul_num_read_checked(delta, "delta", delta_text, "0", true, "1", true, err,
+                                       errlen);
+    if (st != UL_OK) {
+        mpfi_clear(delta);
+        return st;
+    }
+    direction dirs[2];
+    size_t ndirs = directions_of(ms, nm, o, dirs);
+    bool fixed = o->grid_step > 0;
+    double tau = o->tail_bound == 0 ? DEFAULT_TAIL : o->tail_bound;
+    double h = fixed ? o->grid_step : initial_step(ms, nm, tau, o->max_points);
+    const fft_format *f = o->fft == UL_PLD_FFT_LONG_DOUBLE ? &FORMAT_LONG : &FORMAT_DOUBLE;
+    dir_brackets db;
+    dir_brackets_init(&db);
+    eps_dir top;
+    mpfr_inits2(BUDGET_PREC, top.res.lo, top.res.hi, (mpfr_ptr)0);
+    direction top_dir = DIR_REMOVE;
+    mpfr_t lo, hi;
+    mpfr_inits2(BUDGET_PREC, lo, hi, (mpfr_ptr)0);
+    char why[400] = "";
+    bool have = false, done = false;
+    int rounds = 0;
+    double last = 0, growth = 1;
+    st = UL_ECAP;
+    while (rounds < MAX_ROUNDS && !done) {
+        bool stop;
+        ul_status ts = time_checks(o, t_start, last, growth, &stop, why, sizeof why, err, errlen);
+        if (ts != UL_OK || (stop && have)) {
+            st = ts != UL_OK ? ts : UL_ECAP;
+            break;
+        }
+        double t0 = wall_seconds();
+        char rerr[256] = "";
+        ul_status rs = eps_round(ms, nm, dirs, ndirs, delta, h, tau, f, o->max_points, &db, &top,
+                                 &top_dir, rerr, sizeof rerr);
+        rounds++;
+        last = wall_seconds() - t0;
+        if (rs != UL_OK) {
+            if (!have) {
+                st = ul_fail(err, errlen, rs, "%s", rerr);
+                break;
+            }
+            snprintf(why, sizeof why, "a finer grid was refused (%s); the bracket is sound",
+                     rerr);
+            break;
+        }
+        have = true;
+        fill_report_eps(report, &top, top_dir, h, tau, f, rounds);
+        dir_combined(lo, hi, &db, dirs, ndirs);
+        double l = mpfr_get_d(lo, MPFR_RNDD), u = mpfr_get_d(hi, MPFR_RNDU);
+        if (u - l <= o->rel_width * u) {
+            st = UL_OK;
+            break;
+        }
+        double target = o->rel_width * (isfinite(u) ? u : fmax(1, l));
+        if (top.rounding > 0.25 * target * top.slope && !f->is_long &&
+            o->fft == UL_PLD_FFT_AUTO) {
+            f = &FORMAT_LONG; /* same grid, long double */
+            continue;
+        }
+        double h_new = fixed ? 0 : eps_next_step(&top, h, target, o, &tau, why, sizeof why);
+        if (fixed)
+            snprintf(why, sizeof why, "grid-step %g is too coarse for the relative width asked "
+                     "(%g); the bracket is sound", h, o->rel_width);
+        done = !(h_new > 0);
+        growth = done ? 1 : h / h_new;
+        h = done ? h : h_new;
+    }
+    if (have && st != UL_ETIME) {
+        if (st == UL_ECAP)
+            ul_fail(err, errlen, UL_ECAP, "%s",
+                    why[0] ? why : "the relative width asked was not reached; the bracket is sound");
+        mpfr_set(eps_lo, lo, MPFR_RNDD);
+        mpfr_set(eps_hi, hi, MPFR_RNDU);
+    } else if (st == UL_ETIME) {
+        mpfr_set_zero(eps_lo, 1);
+        mpfr_set_inf(eps_hi, 1);
+    }
+    dir_brackets_clear(&db);
+    mpfr_clears(top.res.lo, top.res.hi, lo, hi, (mpfr_ptr)0);
+    mpfi_clear(delta);
+    return st;
 }
 
 /* ---- public entries ------------------------------------------------------------------ */
