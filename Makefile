@@ -10,7 +10,11 @@
 #   make bench        benchmarks with ratios against baselines run alongside
 #   make soak         the large boundary sweeps (>= 200 random certificates per method)
 #   make vectors      regenerate the committed reference vectors in vectors/
-#   make install PREFIX=/usr/local
+#   make install PREFIX=/usr/local [DESTDIR=/tmp/stage]
+#                     bin/ulaudit, lib/libulaudit.so.0 (+ .a), include/ulaudit.h,
+#                     lib/pkgconfig/ulaudit.pc, the man pages, bash completion and
+#                     the Python package (ulaudit, over the shared library)
+#   make lib          build/libulaudit.so + build/libulaudit.a (the public API, include/ulaudit.h)
 #   make clean
 #
 # Missing libraries are installed on first use by tools/install-deps.sh
@@ -24,39 +28,68 @@ SAN     ?=
 
 OMP      = -fopenmp
 WARN     = -std=c17 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
-CPPFLAGS = -Isrc -D_POSIX_C_SOURCE=200809L -MMD -MP $(PKG_CFLAGS)
+CPPFLAGS = -Isrc -Iinclude -D_POSIX_C_SOURCE=200809L -MMD -MP $(PKG_CFLAGS)
 OPT      = -O2 -g
 ifeq ($(SAN),1)
 OPT     = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 endif
 CFLAGS  ?=
-ALL_CFLAGS = $(WARN) $(OPT) $(OMP) $(CFLAGS)
+# Every object is position-independent: the same objects make the shared
+# library, the static one, the binary and the attack plugin.
+ALL_CFLAGS = $(WARN) $(OPT) -fPIC $(OMP) $(CFLAGS)
 ALL_LDFLAGS = $(if $(filter 1,$(SAN)),-fsanitize=address$(,)undefined) $(LDFLAGS)
 , := ,
 
 # Expanded when a recipe runs, i.e. after the dependency step has run.
 PKG_CFLAGS = $(shell pkg-config --cflags cairo)
-LIBS      = -lmpfi $(shell pkg-config --libs mpfr gmp json-c nettle) $(shell pkg-config --libs openblas cairo zlib) -lm
+CORE_LIBS = -lmpfi $(shell pkg-config --libs mpfr gmp json-c nettle) -lm
+ATTACK_LIBS = $(shell pkg-config --libs openblas cairo zlib)
+LIBS      = $(CORE_LIBS) $(ATTACK_LIBS)
 TEST_LIBS = $(shell pkg-config --libs criterion)
 
-LIB_SRC   = $(wildcard src/num/*.c src/bounds/*.c src/cert/*.c src/vectors/*.c src/emp/*.c)
-CLI_SRC   = $(wildcard src/cli/*.c)
-TEST_SRC  = $(wildcard tests/*.c)
-BENCH_SRC = $(wildcard tests/bench/*.c)
+# The layers (DESIGN.md).  CORE is everything but the empirical attack stack:
+# it makes libulaudit (with the calculator of src/cli/calc*.c and the API of
+# src/lib) and the binary.  ATTACK (OpenBLAS, cairo, zlib, OpenMP) is a
+# plugin the binary loads with dlopen for `ulaudit attack` only, so the
+# other commands start without loading those libraries.
+LIB_SRC    = $(wildcard src/num/*.c src/bounds/*.c src/cert/*.c src/vectors/*.c src/emp/*.c) \
+             $(CALC_SRC) $(API_SRC)
+CALC_SRC   = src/cli/args.c $(wildcard src/cli/calc*.c)
+API_SRC    = $(wildcard src/lib/*.c)
+# The certified statistics of src/emp (scores -> eps lower bound) need no
+# BLAS: they are in the core (ulaudit_attack_scores).
+CORE_EMP   = $(wildcard src/emp/stats.c src/emp/eps_lb.c src/emp/onerun.c)
+CORE_SRC   = $(wildcard src/num/*.c src/bounds/*.c src/cert/*.c src/vectors/*.c) \
+             $(CORE_EMP) $(CALC_SRC) $(API_SRC)
+ATTACK_SRC = $(filter-out $(CORE_EMP),$(wildcard src/emp/*.c)) src/cli/attack.c
+CLI_SRC    = $(filter-out $(CALC_SRC) src/cli/attack.c,$(wildcard src/cli/*.c))
+TEST_SRC   = $(wildcard tests/*.c)
+BENCH_SRC  = $(wildcard tests/bench/*.c)
 
-LIB_OBJ   = $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
-CLI_OBJ   = $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
-TEST_OBJ  = $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
-BENCH_BIN = $(BENCH_SRC:tests/bench/%.c=$(BUILD)/bench/%)
+LIB_OBJ    = $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
+CORE_OBJ   = $(CORE_SRC:%.c=$(BUILD)/obj/%.o)
+ATTACK_OBJ = $(ATTACK_SRC:%.c=$(BUILD)/obj/%.o)
+CLI_OBJ    = $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
+TEST_OBJ   = $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
+BENCH_BIN  = $(BENCH_SRC:tests/bench/%.c=$(BUILD)/bench/%)
+
+VERSION    = $(shell sed -n 's/^\#define ULAUDIT_VERSION_STRING "\(.*\)"/\1/p' include/ulaudit.h)
+SOVERSION  = $(firstword $(subst ., ,$(VERSION)))
 
 BIN       = $(BUILD)/ulaudit
-LIB       = $(BUILD)/libulaudit.a
+# LIB: every object (tests, fuzz harnesses, benchmarks link it statically).
+LIB       = $(BUILD)/libulaudit-all.a
+SO_REAL   = $(BUILD)/libulaudit.so.$(VERSION)
+SO_NAME   = libulaudit.so.$(SOVERSION)
+PUB_A     = $(BUILD)/libulaudit.a
+PLUGIN    = $(BUILD)/ulaudit-attack.so
 TEST_BIN  = $(BUILD)/ulaudit-tests
 DEPS_OK   = $(BUILD)/.deps-ok
 
 .PHONY: all demo test test-asan valgrind bench soak install clean deps format vectors
-.PHONY: test-clang-san fuzz fuzz-build fuzz-bins
-all: $(BIN)
+.PHONY: test-clang-san fuzz fuzz-build fuzz-bins lib test-lib test-install test-python
+all: $(BIN) $(PLUGIN) lib
+lib: $(BUILD)/libulaudit.so $(PUB_A)
 
 deps: $(DEPS_OK)
 $(DEPS_OK):
@@ -65,7 +98,15 @@ $(DEPS_OK):
 	@tools/check-deps.sh || { echo "make: libraries still missing after install-deps" >&2; exit 1; }
 	@touch $@
 
-$(BUILD)/obj/%.o: %.c | $(DEPS_OK)
+# Objects are rebuilt when the compiler flags change (e.g. -fPIC, added for
+# the shared library, or SAN=1 in the same directory).
+FLAGS_STAMP = $(BUILD)/.cflags
+.PHONY: FORCE
+$(FLAGS_STAMP): FORCE
+	@mkdir -p $(BUILD)
+	@echo '$(CC) $(ALL_CFLAGS)' | cmp -s - $@ || echo '$(CC) $(ALL_CFLAGS)' > $@
+
+$(BUILD)/obj/%.o: %.c $(FLAGS_STAMP) | $(DEPS_OK)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@
 
@@ -76,8 +117,26 @@ $(LIB): $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BIN): $(CLI_OBJ) $(LIB)
-	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(CLI_OBJ) $(LIB) $(LIBS) -o $@
+$(PUB_A): $(CORE_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+# The shared library exports the ulaudit_* API only (src/lib/ulaudit.map).
+$(SO_REAL): $(CORE_OBJ) src/lib/ulaudit.map
+	$(CC) -shared $(ALL_LDFLAGS) -Wl,-soname,$(SO_NAME) -Wl,--version-script=src/lib/ulaudit.map \
+	    -Wl,--as-needed $(CORE_OBJ) $(CORE_LIBS) -o $@
+$(BUILD)/libulaudit.so: $(SO_REAL)
+	ln -sf $(notdir $(SO_REAL)) $(BUILD)/$(SO_NAME)
+	ln -sf $(SO_NAME) $@
+
+# The binary holds the core objects (all of them, exported with -rdynamic
+# for the plugin) and no OpenBLAS/cairo/zlib/OpenMP: --as-needed drops them.
+$(BIN): $(CLI_OBJ) $(CORE_OBJ) | $(PLUGIN)
+	$(CC) $(WARN) $(OPT) $(CFLAGS) $(ALL_LDFLAGS) -rdynamic -Wl,--as-needed $(CLI_OBJ) $(CORE_OBJ) \
+	    $(CORE_LIBS) -ldl -o $@
+
+$(PLUGIN): $(ATTACK_OBJ)
+	$(CC) -shared $(ALL_CFLAGS) $(ALL_LDFLAGS) $(ATTACK_OBJ) $(ATTACK_LIBS) -lm -o $@
 
 $(TEST_BIN): $(TEST_OBJ) $(LIB)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(TEST_OBJ) $(LIB) $(TEST_LIBS) $(LIBS) -o $@
@@ -89,8 +148,34 @@ $(BUILD)/bench/%: tests/bench/%.c $(LIB) | $(DEPS_OK)
 demo: $(BIN)
 	@tools/demo.sh $(BIN)
 
-test: $(BIN) $(TEST_BIN)
+test: $(BIN) $(PLUGIN) $(TEST_BIN) test-lib
 	$(TEST_BIN) --jobs 2
+
+# The installed tree: `make install` into a temporary DESTDIR, then a C
+# program built with pkg-config against it, and the Python package's tests
+# against the build's shared library (Debian's python3-pytest).  Skipped
+# under the sanitizers (the library would need their runtime preloaded).
+test-lib: $(if $(filter 1,$(SAN)),,test-install test-python)
+
+PYTHON      ?= python3
+TEST_PYTHON ?= $(firstword $(wildcard /usr/bin/python3) python3)
+TEST_ROOT = $(abspath $(BUILD))/install-test
+test-install: all
+	rm -rf $(TEST_ROOT)
+	$(MAKE) --no-print-directory install DESTDIR=$(TEST_ROOT) PREFIX=/usr/local \
+	    PYTHON_SITEDIR=/usr/local/lib/python3/dist-packages >/dev/null
+	PKG_CONFIG_SYSROOT_DIR=$(TEST_ROOT) PKG_CONFIG_PATH=$(TEST_ROOT)/usr/local/lib/pkgconfig \
+	    sh -c '$(CC) -std=c17 -Wall -Wextra -Werror src/lib/examples/hello.c \
+	        $$(pkg-config --cflags --libs ulaudit) -o $(TEST_ROOT)/hello'
+	LD_LIBRARY_PATH=$(TEST_ROOT)/usr/local/lib $(TEST_ROOT)/hello
+	$(TEST_ROOT)/usr/local/bin/ulaudit --version
+	$(TEST_ROOT)/usr/local/bin/ulaudit help calc >/dev/null
+	ULAUDIT_LIBRARY= PYTHONPATH=$(TEST_ROOT)/usr/local/lib/python3/dist-packages \
+	    $(TEST_PYTHON) -c "import ulaudit; print(ulaudit.theta('1', '0.5'))"
+
+test-python: lib
+	ULAUDIT_LIBRARY=$(abspath $(BUILD)/$(SO_NAME)) PYTHONPATH=$(abspath python) \
+	    PYTHONDONTWRITEBYTECODE=1 $(TEST_PYTHON) -m pytest -q -p no:cacheprovider python/tests
 
 test-asan:
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
@@ -149,9 +234,34 @@ bench: $(BENCH_BIN)
 vectors: $(BIN)
 	$(BIN) vectors --out vectors
 
-install: $(BIN)
+# Where the Python package goes: PREFIX's dist-packages for a Debian python3
+# (on its sys.path for PREFIX=/usr/local), else that Python's own site
+# directory (pyenv, venv); override with PYTHON_SITEDIR=...
+PYTHON_SITEDIR ?= $(shell $(PYTHON) -c 'import sys, sysconfig; p = sysconfig.get_path("purelib"); \
+    print(p if not p.startswith("/usr/") else \
+          "$(PREFIX)/lib/python%d.%d/dist-packages" % sys.version_info[:2])' 2>/dev/null)
+LIBDIR    = $(PREFIX)/lib
+MAN_PAGES = $(wildcard man/*.1 man/*.5)
+install: all
 	install -D -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/ulaudit
-	install -D -m 644 man/ulaudit.1 $(DESTDIR)$(PREFIX)/share/man/man1/ulaudit.1
+	install -D -m 755 $(PLUGIN) $(DESTDIR)$(LIBDIR)/ulaudit/ulaudit-attack.so
+	install -D -m 755 $(SO_REAL) $(DESTDIR)$(LIBDIR)/$(notdir $(SO_REAL))
+	ln -sf $(notdir $(SO_REAL)) $(DESTDIR)$(LIBDIR)/$(SO_NAME)
+	ln -sf $(SO_NAME) $(DESTDIR)$(LIBDIR)/libulaudit.so
+	install -D -m 644 $(PUB_A) $(DESTDIR)$(LIBDIR)/libulaudit.a
+	install -D -m 644 include/ulaudit.h $(DESTDIR)$(PREFIX)/include/ulaudit.h
+	@mkdir -p $(DESTDIR)$(LIBDIR)/pkgconfig
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@VERSION@|$(VERSION)|' \
+	    src/lib/ulaudit.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/ulaudit.pc
+	for m in $(MAN_PAGES); do \
+	    install -D -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man$${m##*.}/$${m#man/} || exit 1; done
+	for c in $(wildcard tools/completion/ulaudit.bash); do \
+	    install -D -m 644 $$c $(DESTDIR)$(PREFIX)/share/bash-completion/completions/ulaudit; done
+	@test -n "$(wildcard python/ulaudit/*.py)" || exit 0; \
+	test -n "$(PYTHON_SITEDIR)" || { echo "make install: no python3: the Python package is skipped"; exit 0; }; \
+	    mkdir -p $(DESTDIR)$(PYTHON_SITEDIR)/ulaudit && \
+	    install -m 644 python/ulaudit/*.py $(DESTDIR)$(PYTHON_SITEDIR)/ulaudit/ && \
+	    echo 'LIBRARY = "$(LIBDIR)/$(SO_NAME)"' > $(DESTDIR)$(PYTHON_SITEDIR)/ulaudit/_installed.py
 
 format:
 	clang-format -i $(LIB_SRC) $(CLI_SRC) $(TEST_SRC) $(BENCH_SRC) $(wildcard src/*/*.h tests/*.h)
@@ -162,4 +272,4 @@ clean:
 # Fragments for optional builds (mk/*.mk: e.g. the MPI attack build), one per concern.
 -include $(wildcard mk/*.mk)
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(ATTACK_OBJ:.o=.d) $(TEST_OBJ:.o=.d)

@@ -9,9 +9,11 @@
 #include "cli/calc.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/calc_internal.h"
+#include "lib/calc_api.h"
 
 static const calc_quantity QUANTITIES[] = {
     {"theta",
@@ -287,29 +289,35 @@ void ul_cli_calc_help(FILE *out)
                  "(the enclosure printed is sound but has fewer digits than asked).\n");
 }
 
-int ul_cli_calc(int argc, char **argv)
+static const calc_quantity *find_quantity(const char *name)
 {
-    if (argc < 1 || strcmp(argv[0], "--help") == 0 || strcmp(argv[0], "-h") == 0) {
-        ul_cli_calc_help(argc < 1 ? stderr : stdout);
-        return argc < 1 ? UL_EXIT_USAGE : UL_EXIT_OK;
-    }
-    const calc_quantity *q = NULL;
     for (size_t i = 0; i < N_QUANTITIES; i++)
-        if (strcmp(argv[0], QUANTITIES[i].name) == 0)
-            q = &QUANTITIES[i];
-    if (q == NULL) {
-        fprintf(stderr, "ulaudit calc: unknown quantity '%s' (known:", argv[0]);
-        for (size_t i = 0; i < N_QUANTITIES; i++)
-            fprintf(stderr, " %s", QUANTITIES[i].name);
-        fprintf(stderr, "; see ulaudit calc --help)\n");
-        return UL_EXIT_USAGE;
-    }
+        if (strcmp(name, QUANTITIES[i].name) == 0)
+            return &QUANTITIES[i];
+    return NULL;
+}
 
+static void unknown_quantity(const char *name)
+{
+    fprintf(calc_err(), "ulaudit calc: unknown quantity '%s' (known:", name);
+    for (size_t i = 0; i < N_QUANTITIES; i++)
+        fprintf(calc_err(), " %s", QUANTITIES[i].name);
+    fprintf(calc_err(), "; see ulaudit calc --help)\n");
+}
+
+/* Parses the flags after the quantity and runs it; returns the exit code.
+ * allow_help is false under a sink (library, --batch): --help is refused. */
+static int run_quantity(const calc_quantity *q, int argc, char **argv, bool allow_help)
+{
     const char *values[UL_CLI_MAX_FLAGS];
     ul_cli_common common;
     char err[256];
-    if (ul_cli_parse(argc - 1, argv + 1, q->flags, q->nflags, values, &common, err, sizeof err)) {
-        fprintf(stderr, "ulaudit calc %s: %s\n", q->name, err);
+    if (ul_cli_parse(argc, argv, q->flags, q->nflags, values, &common, err, sizeof err)) {
+        fprintf(calc_err(), "ulaudit calc %s: %s\n", q->name, err);
+        return UL_EXIT_USAGE;
+    }
+    if (common.help && !allow_help) {
+        fprintf(calc_err(), "ulaudit calc %s: --help is not an input\n", q->name);
         return UL_EXIT_USAGE;
     }
     if (common.help) {
@@ -317,5 +325,101 @@ int ul_cli_calc(int argc, char **argv)
         print_quantity_help(stdout, q);
         return UL_EXIT_OK;
     }
+    if (!allow_help)
+        common.json = true;
     return q->run(q, values, &common);
+}
+
+/* Drops the trailing newline and the "ulaudit " prefix of each line. */
+static void copy_message(const char *text, char *err, size_t errlen)
+{
+    if (err == NULL || errlen == 0)
+        return;
+    size_t n = 0;
+    for (const char *line = text; *line != '\0' && n + 1 < errlen;) {
+        if (strncmp(line, "ulaudit ", 8) == 0)
+            line += 8;
+        size_t len = strcspn(line, "\n");
+        if (n > 0 && n + 2 < errlen)
+            err[n++] = ';', err[n++] = ' ';
+        size_t room = errlen - 1 - n;
+        memcpy(err + n, line, len < room ? len : room);
+        n += len < room ? len : room;
+        line += len;
+        if (*line == '\n')
+            line++;
+    }
+    err[n] = '\0';
+}
+
+int ul_cli_calc_capture(const char *quantity, int argc, char **argv, char **json, ul_status *st,
+                        char *err, size_t errlen)
+{
+    char *out_text = NULL, *err_text = NULL;
+    size_t out_len = 0, err_len = 0;
+    calc_sink sink = {open_memstream(&out_text, &out_len), open_memstream(&err_text, &err_len),
+                      UL_OK};
+    if (sink.out == NULL || sink.err == NULL)
+        abort();
+    calc_sink_set(&sink);
+    const calc_quantity *q = find_quantity(quantity);
+    int rc = UL_EXIT_USAGE;
+    if (q == NULL)
+        unknown_quantity(quantity);
+    else
+        rc = run_quantity(q, argc, argv, false);
+    calc_sink_set(NULL);
+    fclose(sink.out);
+    fclose(sink.err);
+    copy_message(err_text, err, errlen);
+    free(err_text);
+    *json = NULL;
+    *st = rc == UL_EXIT_OK ? UL_OK : rc == UL_EXIT_INCONCLUSIVE ? UL_ECAP : UL_EINPUT;
+    if (sink.status != UL_OK && sink.status != UL_ECAP)
+        *st = sink.status; /* ENOROOT, ETIME: the library's reason */
+    if (rc != UL_EXIT_USAGE && out_len > 0) {
+        *json = out_text;
+        (*json)[strcspn(*json, "\n")] = '\0';
+        return rc;
+    }
+    if (rc != UL_EXIT_USAGE) { /* a quantity that printed around the sink */
+        *st = UL_EINPUT;
+        snprintf(err, errlen, "calc %s: no result captured (the quantity writes to stdout "
+                 "directly; run it with ulaudit calc)", quantity);
+        rc = UL_EXIT_USAGE;
+    }
+    free(out_text);
+    return rc;
+}
+
+size_t ul_cli_calc_count(void)
+{
+    return N_QUANTITIES;
+}
+
+const ul_cli_flag *ul_cli_calc_quantity(size_t i, const char **name, const char **summary,
+                                        int *nflags)
+{
+    const calc_quantity *q = &QUANTITIES[i];
+    *name = q->name;
+    *summary = q->summary;
+    *nflags = q->nflags;
+    return q->flags;
+}
+
+int ul_cli_calc(int argc, char **argv)
+{
+    if (argc < 1 || strcmp(argv[0], "--help") == 0 || strcmp(argv[0], "-h") == 0) {
+        ul_cli_calc_help(argc < 1 ? stderr : stdout);
+        return argc < 1 ? UL_EXIT_USAGE : UL_EXIT_OK;
+    }
+    const calc_quantity *q = find_quantity(argv[0]);
+    if (q == NULL) {
+        unknown_quantity(argv[0]);
+        return UL_EXIT_USAGE;
+    }
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--batch") == 0 || strncmp(argv[i], "--batch=", 8) == 0)
+            return ul_cli_calc_batch(argv[0], argc - 1, argv + 1, i - 1);
+    return run_quantity(q, argc - 1, argv + 1, true);
 }

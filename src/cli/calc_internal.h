@@ -8,6 +8,7 @@
 
 #include <json-c/json.h>
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "cli/args.h"
 #include "cli/exitcodes.h"
@@ -33,6 +34,25 @@ typedef struct {
     const ul_cli_common *common;
     json_object *json;
 } calc_result;
+
+/* Where the quantities write.  The command writes to stdout and stderr; the
+ * library (src/lib) and `calc --batch` install a sink of memory streams, on
+ * the calling thread only (thread-local), and read back one JSON object and
+ * the error message.  Every quantity writes through calc_out()/calc_err()
+ * and prints its JSON with calc_print_json, never to stdout/stderr directly. */
+typedef struct {
+    FILE *out;        /* the result (JSON on one line) */
+    FILE *err;        /* error and warning lines */
+    ul_status status; /* the library status behind the last error (UL_OK when none) */
+} calc_sink;
+
+/* The calling thread's sink (NULL: stdout and stderr), set for one run. */
+void calc_sink_set(calc_sink *s);
+FILE *calc_out(void);
+FILE *calc_err(void);
+
+/* Prints a result object: pretty on stdout, on one line into a sink. */
+void calc_print_json(json_object *o);
 
 /* Starts a result with `quantity` and `inputs` (every flag as given or defaulted). */
 void calc_result_begin(calc_result *r, const calc_quantity *q, const char **values,

@@ -5,6 +5,30 @@
 
 #include "cli/calc_internal.h"
 
+static _Thread_local calc_sink *current_sink;
+
+void calc_sink_set(calc_sink *s)
+{
+    current_sink = s;
+}
+
+FILE *calc_out(void)
+{
+    return current_sink != NULL ? current_sink->out : stdout;
+}
+
+FILE *calc_err(void)
+{
+    return current_sink != NULL ? current_sink->err : stderr;
+}
+
+void calc_print_json(json_object *o)
+{
+    int flags = current_sink != NULL ? JSON_C_TO_STRING_PLAIN : JSON_C_TO_STRING_PRETTY;
+    fputs(json_object_to_json_string_ext(o, flags | JSON_C_TO_STRING_NOSLASHESCAPE), calc_out());
+    fputc('\n', calc_out());
+}
+
 void calc_result_begin(calc_result *r, const calc_quantity *q, const char **values,
                        const ul_cli_common *common)
 {
@@ -45,23 +69,22 @@ static const char *json_get(json_object *o, const char *key)
 int calc_result_end(calc_result *r, const char *meaning, const char *note, ul_status st)
 {
     if (r->common->json) {
-        puts(json_object_to_json_string_ext(r->json, JSON_C_TO_STRING_PRETTY |
-                                                         JSON_C_TO_STRING_NOSLASHESCAPE));
+        calc_print_json(r->json);
     } else {
-        printf("%s: %s\n  inputs ", r->q->name, meaning);
+        fprintf(calc_out(), "%s: %s\n  inputs ", r->q->name, meaning);
         for (int i = 0; i < r->q->nflags; i++)
-            printf("%s%s = %s", i ? ", " : " ", r->q->flags[i].name, r->values[i]);
+            fprintf(calc_out(), "%s%s = %s", i ? ", " : " ", r->q->flags[i].name, r->values[i]);
         json_object *pb;
         json_object_object_get_ex(r->json, "precision_bits", &pb);
-        printf("\n  lo      %s\n  hi      %s\n", json_get(r->json, "lo"), json_get(r->json, "hi"));
-        printf("  %d correct significant digits asked; working precision %s bits\n",
+        fprintf(calc_out(), "\n  lo      %s\n  hi      %s\n", json_get(r->json, "lo"), json_get(r->json, "hi"));
+        fprintf(calc_out(), "  %d correct significant digits asked; working precision %s bits\n",
                r->common->digits, json_object_get_string(pb));
         if (note != NULL)
-            printf("%s", note);
+            fprintf(calc_out(), "%s", note);
     }
     json_object_put(r->json);
     if (st == UL_ECAP) {
-        fprintf(stderr,
+        fprintf(calc_err(),
                 "ulaudit calc %s: warning: precision cap reached; the enclosure is sound but "
                 "has fewer than %d correct digits (raise --max-bits)\n",
                 r->q->name, r->common->digits);
@@ -75,18 +98,17 @@ int calc_result_end(calc_result *r, const char *meaning, const char *note, ul_st
 int calc_result_end_pld(calc_result *r, const char *note, ul_status st)
 {
     if (r->common->json) {
-        puts(json_object_to_json_string_ext(r->json, JSON_C_TO_STRING_PRETTY |
-                                                         JSON_C_TO_STRING_NOSLASHESCAPE));
+        calc_print_json(r->json);
     } else {
-        printf("%s: delta(eps) by FFT privacy-loss composition\n  inputs ", r->q->name);
+        fprintf(calc_out(), "%s: delta(eps) by FFT privacy-loss composition\n  inputs ", r->q->name);
         for (int i = 0; i < r->q->nflags; i++)
-            printf("%s%s = %s", i ? ", " : " ", r->q->flags[i].name, r->values[i]);
-        printf("\n  lo      %s\n  hi      %s\n%s", json_get(r->json, "lo"), json_get(r->json, "hi"),
+            fprintf(calc_out(), "%s%s = %s", i ? ", " : " ", r->q->flags[i].name, r->values[i]);
+        fprintf(calc_out(), "\n  lo      %s\n  hi      %s\n%s", json_get(r->json, "lo"), json_get(r->json, "hi"),
                note);
     }
     json_object_put(r->json);
     if (st == UL_ECAP) {
-        fprintf(stderr,
+        fprintf(calc_err(),
                 "ulaudit calc %s: warning: the bracket is sound but wider than --rel-width\n",
                 r->q->name);
         return UL_EXIT_INCONCLUSIVE;
@@ -98,7 +120,9 @@ int calc_result_end_pld(calc_result *r, const char *note, ul_status st)
  * flag name without dashes. */
 int calc_input_error(const calc_quantity *q, ul_status st, const char *msg)
 {
-    fprintf(stderr, "ulaudit calc %s: %s%s\n", q->name, st == UL_EINPUT ? "--" : "", msg);
+    if (current_sink != NULL)
+        current_sink->status = st;
+    fprintf(calc_err(), "ulaudit calc %s: %s%s\n", q->name, st == UL_EINPUT ? "--" : "", msg);
     return st == UL_ECAP ? UL_EXIT_INCONCLUSIVE : UL_EXIT_USAGE;
 }
 

@@ -47,9 +47,9 @@ __attribute__((format(printf, 3, 4))) static int flag_error(const calc_quantity 
 {
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "ulaudit calc %s: --%s: ", q->name, flag);
-    vfprintf(stderr, fmt, ap); /* no buffer: the flag's text is echoed whole */
-    fputc('\n', stderr);
+    fprintf(calc_err(), "ulaudit calc %s: --%s: ", q->name, flag);
+    vfprintf(calc_err(), fmt, ap); /* no buffer: the flag's text is echoed whole */
+    fputc('\n', calc_err());
     va_end(ap);
     return UL_EXIT_USAGE;
 }
@@ -178,17 +178,16 @@ static int end_integer(calc_result *r, const char *meaning, unsigned long value,
                        ul_status st, const char *cap_warning)
 {
     if (r->common->json) {
-        puts(json_object_to_json_string_ext(r->json, JSON_C_TO_STRING_PRETTY |
-                                                         JSON_C_TO_STRING_NOSLASHESCAPE));
+        calc_print_json(r->json);
     } else {
-        printf("%s: %s\n  inputs ", r->q->name, meaning);
+        fprintf(calc_out(), "%s: %s\n  inputs ", r->q->name, meaning);
         for (int i = 0; i < r->q->nflags; i++)
-            printf("%s%s = %s", i ? ", " : " ", r->q->flags[i].name, r->values[i]);
-        printf("\n  value   %lu\n%s", value, note);
+            fprintf(calc_out(), "%s%s = %s", i ? ", " : " ", r->q->flags[i].name, r->values[i]);
+        fprintf(calc_out(), "\n  value   %lu\n%s", value, note);
     }
     json_object_put(r->json);
     if (st == UL_ECAP) {
-        fprintf(stderr, "ulaudit calc %s: warning: precision cap reached; %s (raise --max-bits)\n",
+        fprintf(calc_err(), "ulaudit calc %s: warning: precision cap reached; %s (raise --max-bits)\n",
                 r->q->name, cap_warning);
         return UL_EXIT_INCONCLUSIVE;
     }
@@ -643,14 +642,14 @@ static int read_langevin(const calc_quantity *q, const char **v, ul_langevin_sc_
     pb->delta = v[5];
     long s;
     if (!ul_cli_read_count(v[7], &s) || s < 1) {
-        fprintf(stderr, "ulaudit calc %s: --S: must be a whole number from 1 to 999999999 (got '%s')\n",
+        fprintf(calc_err(), "ulaudit calc %s: --S: must be a whole number from 1 to 999999999 (got '%s')\n",
                 q->name, v[7]);
         return UL_EXIT_USAGE;
     }
     pb->S = (unsigned long)s;
     pb->eta = opt_text(v[8]);
     if (!ul_langevin_variant_parse(v[9], &pb->rate)) {
-        fprintf(stderr, "ulaudit calc %s: --rate: must be printed or corrected (got '%s')\n",
+        fprintf(calc_err(), "ulaudit calc %s: --rate: must be printed or corrected (got '%s')\n",
                 q->name, v[9]);
         return UL_EXIT_USAGE;
     }
@@ -658,7 +657,7 @@ static int read_langevin(const calc_quantity *q, const char **v, ul_langevin_sc_
         /* Thm 3.2 starts unlearning from the stationary law ν_D: a finite
          * learning time is outside its hypotheses (spec/langevin.md §3,
          * insufficient training), so no finite T gives a sound calibration */
-        fprintf(stderr,
+        fprintf(calc_err(),
                 "ulaudit calc %s: --T: must be none (learning run to convergence): Thm 3.2 "
                 "bounds unlearning started from the stationary law nu_D, and a finite T is "
                 "outside its hypotheses (got '%s')\n",
@@ -677,7 +676,7 @@ int calc_run_langevin_sigma(const calc_quantity *q, const char **v, const ul_cli
         return rc;
     long k;
     if (!ul_cli_read_count(v[6], &k)) {
-        fprintf(stderr, "ulaudit calc %s: --K: must be a whole number from 0 to 999999999 (got '%s')\n",
+        fprintf(calc_err(), "ulaudit calc %s: --K: must be a whole number from 0 to 999999999 (got '%s')\n",
                 q->name, v[6]);
         return UL_EXIT_USAGE;
     }

@@ -1,15 +1,30 @@
-/* src/cli/main.c — `ulaudit`: dispatch to commands. */
+/* src/cli/main.c — `ulaudit`: dispatch to commands.
+ *
+ * `attack` lives in a plugin (ulaudit-attack.so: the empirical stack with
+ * OpenBLAS, cairo, zlib and OpenMP) loaded with dlopen only when that
+ * command runs, so that `calc`, `audit` and `vectors` start without those
+ * libraries (README, start-up).  `help COMMAND` opens the manual page
+ * ulaudit-COMMAND(1) when man and the page are installed, else prints the
+ * command's help text.
+ */
+#include <dlfcn.h>
+#include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
-#include "cli/attack.h"
 #include "cli/audit.h"
 #include "cli/calc.h"
 #include "cli/exitcodes.h"
 #include "cli/vectors.h"
 #include "num/encl.h"
+#include "ulaudit.h"
 
-#define ULAUDIT_VERSION "0.1.0"
+#define ULAUDIT_VERSION ULAUDIT_VERSION_STRING
+#define PLUGIN_NAME "ulaudit-attack.so"
 
 static void usage(FILE *out)
 {
@@ -41,13 +56,128 @@ static void usage(FILE *out)
             "                  times and attack them (membership inference): empirical\n"
             "                  eps lower bound beside the claim; also scores released\n"
             "                  models (--in-models, --out-models)\n"
-            "  help            this text\n\n"
+            "  help [COMMAND]  this text, or the manual page of COMMAND (ulaudit help calc)\n\n"
             "Flags:\n"
             "  --help          help (also after a command: ulaudit calc theta --help)\n"
             "  --version       the version\n\n"
             "Every command takes --json (one JSON object on stdout).  Exit codes: 0\n"
             "success, 1 claim rejected (audit) or refuted (attack), 2 usage or input error, 3 inconclusive.\n"
-            "See man ulaudit and README.md.\n");
+            "See man ulaudit, man ulaudit-COMMAND, man 5 ulaudit-certificate.\n");
+}
+
+typedef int (*command_fn)(int argc, char **argv);
+typedef void (*help_fn)(FILE *out);
+
+/* The directory of the running binary (with its trailing slash) in dir. */
+static bool exe_dir(char *dir, size_t len)
+{
+    ssize_t n = readlink("/proc/self/exe", dir, len - 1);
+    if (n <= 0)
+        return false;
+    dir[n] = '\0';
+    char *slash = strrchr(dir, '/');
+    if (slash == NULL)
+        return false;
+    slash[1] = '\0';
+    return true;
+}
+
+/* Loads the attack plugin: $ULAUDIT_ATTACK_PLUGIN, else next to the binary
+ * (the build tree), else ../lib/ulaudit/ beside it (an installed tree, also
+ * under DESTDIR).  NULL with a message on stderr when none loads. */
+static void *load_attack_plugin(void)
+{
+    const char *env = getenv("ULAUDIT_ATTACK_PLUGIN");
+    char dir[PATH_MAX], path[PATH_MAX + 64];
+    const char *tried[3];
+    int n = 0;
+    if (env != NULL && env[0] != '\0') {
+        tried[n++] = env;
+    } else if (exe_dir(dir, sizeof dir)) {
+        static char p1[PATH_MAX + 64], p2[PATH_MAX + 64];
+        snprintf(p1, sizeof p1, "%s%s", dir, PLUGIN_NAME);
+        snprintf(p2, sizeof p2, "%s../lib/ulaudit/%s", dir, PLUGIN_NAME);
+        tried[n++] = p1;
+        tried[n++] = p2;
+    }
+    for (int i = 0; i < n; i++) {
+        snprintf(path, sizeof path, "%s", tried[i]);
+        if (access(path, R_OK) != 0)
+            continue;
+        void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+        if (h != NULL)
+            return h;
+        fprintf(stderr, "ulaudit attack: cannot load %s: %s\n", path, dlerror());
+        return NULL;
+    }
+    fprintf(stderr, "ulaudit attack: the attack plugin %s was not found (looked %s%s%s; set "
+                    "ULAUDIT_ATTACK_PLUGIN)\n", PLUGIN_NAME, n > 0 ? tried[0] : "nowhere",
+            n > 1 ? ", " : "", n > 1 ? tried[1] : "");
+    return NULL;
+}
+
+/* Resolves a symbol of the attack plugin (NULL when it cannot load). */
+static void *attack_symbol(const char *name)
+{
+    static void *handle;
+    if (handle == NULL)
+        handle = load_attack_plugin();
+    if (handle == NULL)
+        return NULL;
+    void *f = dlsym(handle, name);
+    if (f == NULL)
+        fprintf(stderr, "ulaudit attack: %s has no %s\n", PLUGIN_NAME, name);
+    return f;
+}
+
+static int run_attack(int argc, char **argv)
+{
+    command_fn f = (command_fn)(uintptr_t)attack_symbol("ul_cli_attack");
+    return f != NULL ? f(argc, argv) : UL_EXIT_USAGE;
+}
+
+static void attack_help(FILE *out)
+{
+    help_fn f = (help_fn)(uintptr_t)attack_symbol("ul_cli_attack_help");
+    if (f != NULL)
+        f(out);
+}
+
+static const struct {
+    const char *name;
+    help_fn help;
+} HELPS[] = {
+    {"calc", ul_cli_calc_help},       {"audit", ul_cli_audit_help},
+    {"calibrate", ul_cli_calibrate_help}, {"attack", attack_help},
+    {"vectors", ul_cli_vectors_help},
+};
+
+/* `ulaudit help COMMAND`: man ulaudit-COMMAND when man has the page (and
+ * stdout is a terminal, or ULAUDIT_HELP=man), else the help text. */
+static int help_command(const char *cmd)
+{
+    const char *mode = getenv("ULAUDIT_HELP");
+    bool want_man = mode != NULL ? strcmp(mode, "man") == 0 : isatty(STDOUT_FILENO);
+    for (size_t i = 0; i < sizeof HELPS / sizeof HELPS[0]; i++) {
+        if (strcmp(cmd, HELPS[i].name) != 0)
+            continue;
+        char page[64];
+        snprintf(page, sizeof page, "ulaudit-%s", strcmp(cmd, "calibrate") == 0 ? "audit" : cmd);
+        if (want_man) {
+            char check[128];
+            snprintf(check, sizeof check, "man -w %s >/dev/null 2>&1", page);
+            int st = system(check);
+            if (st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0) {
+                fflush(stdout);
+                execlp("man", "man", page, (char *)NULL);
+            }
+        }
+        HELPS[i].help(stdout);
+        return UL_EXIT_OK;
+    }
+    fprintf(stderr, "ulaudit help: unknown command '%s' (commands: calc, audit, calibrate, "
+                    "attack, vectors)\n", cmd);
+    return UL_EXIT_USAGE;
 }
 
 int main(int argc, char **argv)
@@ -57,6 +187,8 @@ int main(int argc, char **argv)
     if (argc < 2) {
         usage(stderr);
         rc = UL_EXIT_USAGE;
+    } else if (strcmp(argv[1], "help") == 0 && argc > 2) {
+        rc = help_command(argv[2]);
     } else if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
                strcmp(argv[1], "help") == 0) {
         usage(stdout);
@@ -71,7 +203,7 @@ int main(int argc, char **argv)
     } else if (strcmp(argv[1], "calibrate") == 0) {
         rc = ul_cli_calibrate(argc - 2, argv + 2);
     } else if (strcmp(argv[1], "attack") == 0) {
-        rc = ul_cli_attack(argc - 2, argv + 2);
+        rc = run_attack(argc - 2, argv + 2);
     } else if (strcmp(argv[1], "vectors") == 0) {
         rc = ul_cli_vectors(argc - 2, argv + 2);
     } else {

@@ -1,0 +1,175 @@
+/* ulaudit.h — the public C API of libulaudit: certified privacy-accounting
+ * quantities, certificate audits and attack statistics.
+ *
+ * Build:  cc prog.c $(pkg-config --cflags --libs ulaudit)
+ *
+ * CONTRACTS (they hold for every function below)
+ *
+ * Enclosure.  Every number returned is an enclosure [lo, hi] that provably
+ * contains the true value: inputs are read exactly from their decimal text
+ * ("0.1" is one tenth, never the nearest double), the arithmetic is MPFR/MPFI
+ * with directed rounding, lo is printed rounded down (toward -inf) and hi
+ * rounded up (toward +inf).  For an inverse (a smallest sigma, a smallest
+ * eps) hi is the certified safe value.  `digits` asks for that many correct
+ * significant digits (1..5000); the working precision is raised until the
+ * enclosure is that narrow or reaches `max_bits`.
+ *
+ * Status.  Functions return ULAUDIT_OK or one of:
+ *   ULAUDIT_ECAP: the precision cap was reached; the result IS returned and
+ *     still sound, only wider than asked (the caller decides whether to use it);
+ *   ULAUDIT_EINPUT: an input is outside the quantity's domain, a flag is
+ *     unknown, a file cannot be read or a certificate is malformed;
+ *   ULAUDIT_ENOROOT: an inverse has no solution in its domain;
+ *   ULAUDIT_ETIME: a time budget ran out (nothing certified returned).
+ * On any status other than OK and ECAP no result is returned (outputs are
+ * NULL) and `err` (may be NULL; errlen bytes, 256 is always enough for the
+ * first line, 1024 for every line) holds a one-line message naming the input
+ * and the rule broken.  Nothing is ever printed, the library never exits.
+ *
+ * Memory.  Every char * the library hands out (JSON texts, lo/hi strings) is
+ * malloc'd for the caller, who releases it with ulaudit_free() (or free()).
+ * Inputs are only read and may be freed as soon as the call returns.
+ *
+ * Threads.  Every function may be called from several threads at once
+ * (MPFR's state is thread-local, the library keeps no global mutable state).
+ * Call ulaudit_thread_cleanup() before a thread that used the library exits
+ * to release MPFR's per-thread caches (optional; valgrind-clean with it).
+ *
+ * Versioning.  ULAUDIT_VERSION_* below give the header's version and
+ * ulaudit_version() the library's; the shared library's soname is
+ * libulaudit.so.ULAUDIT_VERSION_MAJOR and changes when the ABI does.
+ */
+#ifndef ULAUDIT_H
+#define ULAUDIT_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define ULAUDIT_VERSION_MAJOR 0
+#define ULAUDIT_VERSION_MINOR 1
+#define ULAUDIT_VERSION_PATCH 0
+#define ULAUDIT_VERSION_STRING "0.1.0"
+/* MAJOR * 10000 + MINOR * 100 + PATCH, for #if */
+#define ULAUDIT_VERSION_NUMBER 100
+
+typedef enum {
+    ULAUDIT_OK = 0,
+    ULAUDIT_EINPUT = 1,
+    ULAUDIT_ECAP = 2,
+    ULAUDIT_ENOROOT = 3,
+    ULAUDIT_ETIME = 4,
+} ulaudit_status;
+
+/* Precision request.  NULL anywhere an options pointer is taken means the
+ * defaults: 17 digits, a 65536-bit cap (the command line's). */
+typedef struct {
+    int digits;    /* correct significant digits, 1..5000 (0: 17) */
+    long max_bits; /* working-precision cap in bits, 64..4194304 (0: 65536) */
+} ulaudit_options;
+
+/* The library's version, "MAJOR.MINOR.PATCH" (static storage: do not free). */
+const char *ulaudit_version(void);
+
+/* The name of a status ("ok", "input", "cap", "noroot", "time"), static. */
+const char *ulaudit_status_name(ulaudit_status st);
+
+/* Releases a string handed out by the library (NULL-safe). */
+void ulaudit_free(void *p);
+
+/* Releases MPFR's caches of the calling thread. */
+void ulaudit_thread_cleanup(void);
+
+/* ---- the calculator ------------------------------------------------------
+ * Every quantity of `ulaudit calc` (theta, gauss-sigma, gauss-eps,
+ * contraction, rdp-to-dp, gauss-rdp-eps, sgm-rdp, pld-compose, noisygd-k,
+ * model-clipping-t, langevin-sigma, ...; ulaudit_calc_list() lists them with
+ * their flags), by name.  names[i]/values[i] (n pairs) are the flags without
+ * dashes and their decimal text, e.g. {"eps", "r"} / {"1", "0.5"}; flags not
+ * given take their defaults.  *json receives the result object, one line of
+ * JSON, exactly the object of `ulaudit calc QUANTITY --json`: quantity,
+ * inputs, lo, hi, digits, precision_bits, cap_hit and quantity-specific
+ * fields (whole-number answers such as a least T are in `value`). */
+ulaudit_status ulaudit_calc(const char *quantity, const char *const *names,
+                            const char *const *values, size_t n, const ulaudit_options *opt,
+                            char **json, char *err, size_t errlen);
+
+/* Every quantity with its summary and flags (name, default or null when
+ * required), as a JSON array.  Caller frees *json. */
+ulaudit_status ulaudit_calc_list(char **json, char *err, size_t errlen);
+
+/* The same as ulaudit_calc for one real-valued quantity, returning only the
+ * enclosure: *lo, *hi receive decimal strings (caller frees both). */
+ulaudit_status ulaudit_calc_enclosure(const char *quantity, const char *const *names,
+                                      const char *const *values, size_t n,
+                                      const ulaudit_options *opt, char **lo, char **hi,
+                                      char *err, size_t errlen);
+
+/* theta_{e^eps}(r) = E_{e^eps}(N(0,1) || N(r,1)), the Gaussian hockey-stick
+ * divergence (Balle & Wang 2018, Thm 8); eps any real, r >= 0. */
+ulaudit_status ulaudit_theta(const char *eps, const char *r, const ulaudit_options *opt,
+                             char **lo, char **hi, char *err, size_t errlen);
+
+/* The smallest sigma with theta_{e^eps}(sensitivity / sigma) <= delta
+ * (sensitivity NULL: 1); hi is the certified safe sigma. */
+ulaudit_status ulaudit_gauss_sigma(const char *eps, const char *delta, const char *sensitivity,
+                                   const ulaudit_options *opt, char **lo, char **hi, char *err,
+                                   size_t errlen);
+
+/* The smallest eps >= 0 with theta_{e^eps}(r) <= delta; hi is safe. */
+ulaudit_status ulaudit_gauss_eps(const char *r, const char *delta, const ulaudit_options *opt,
+                                 char **lo, char **hi, char *err, size_t errlen);
+
+/* eps at delta from one RDP point (alpha, rdp); conversion "mironov" or
+ * "bbghs" (NULL: bbghs, Balle et al. 2020 Thm 21). */
+ulaudit_status ulaudit_rdp_to_dp(const char *alpha, const char *rdp, const char *delta,
+                                 const char *conversion, const ulaudit_options *opt, char **lo,
+                                 char **hi, char *err, size_t errlen);
+
+/* eps of the Gaussian mechanism (r = sensitivity/sigma) through RDP at the
+ * best order alpha (conversion as above). */
+ulaudit_status ulaudit_gauss_rdp_eps(const char *r, const char *delta, const char *conversion,
+                                     const ulaudit_options *opt, char **lo, char **hi, char *err,
+                                     size_t errlen);
+
+/* ---- audits ----------------------------------------------------------------
+ * Audits a certificate (the schema is ulaudit-certificate(5)) from a file or
+ * from JSON text (len bytes, need not be NUL-terminated).  *report receives
+ * the report object of `ulaudit audit --json` (verdict, exit_code, method,
+ * claim, recomputed, margin, preconditions, ... ), *verdict (may be NULL) the
+ * verdict.  A certificate that does not fit its method's schema is
+ * ULAUDIT_EINPUT with the JSON path in err; an unsupported or invalid claim
+ * is not an error (ULAUDIT_OK with that verdict). */
+typedef enum {
+    ULAUDIT_SUPPORTED = 0,
+    ULAUDIT_UNSUPPORTED = 1,
+    ULAUDIT_REFUTED = 2,
+    ULAUDIT_INVALID = 3,
+    ULAUDIT_INCONCLUSIVE = 4,
+} ulaudit_verdict;
+
+ulaudit_status ulaudit_audit_file(const char *path, const ulaudit_options *opt, char **report,
+                                  ulaudit_verdict *verdict, char *err, size_t errlen);
+ulaudit_status ulaudit_audit_string(const char *text, size_t len, const ulaudit_options *opt,
+                                    char **report, ulaudit_verdict *verdict, char *err,
+                                    size_t errlen);
+
+/* ---- attack statistics -----------------------------------------------------
+ * Membership-inference statistics from given scores (higher = more likely
+ * IN): the ROC of "score >= t => IN" over every distinct score, its AUC, TPR
+ * at FPR 1e-3/1e-2/1e-1, and the certified empirical eps lower bound at
+ * delta (one-sided Clopper-Pearson at confidence 1 - alpha, Bonferroni over
+ * the thresholds; Jagielski et al. 2020), rounded down.  alpha, delta are
+ * decimal strings (alpha NULL: "0.05").  *json: {"eps_lb", "auc",
+ * "tpr_at_fpr", "threshold", "fp", "fn", "n_thresholds", "n_in", "n_out"}. */
+ulaudit_status ulaudit_attack_scores(const double *in_scores, size_t n_in,
+                                     const double *out_scores, size_t n_out, const char *alpha,
+                                     const char *delta, char **json, char *err, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

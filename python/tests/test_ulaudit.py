@@ -1,0 +1,154 @@
+"""Tests of the Python package against independent references: a Taylor
+series of erf in decimal arithmetic (theta at eps = 0 is the total variation
+erf(r / (2 sqrt 2)), Balle & Wang 2018 eq. (5)), Mironov's closed-form
+RDP conversion (Mironov 2017, Prop. 3), and the audit corpus's expected
+verdicts (audits/README.md).  Run by `make test` with Debian's python3-pytest."""
+import decimal
+import json
+import os
+import warnings
+from decimal import Decimal
+from fractions import Fraction
+
+import pytest
+
+import ulaudit
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+# pi to 60 digits (OEIS A000796)
+PI = Decimal("3.14159265358979323846264338327950288419716939937510582097494")
+
+
+def erf_series(x, prec=60):
+    """erf(x) = 2/sqrt(pi) * sum (-1)^n x^(2n+1) / (n! (2n+1)), for small x."""
+    with decimal.localcontext() as ctx:
+        ctx.prec = prec + 10
+        term, total, n = x, Decimal(0), 0
+        while True:
+            add = term / (2 * n + 1)
+            if abs(add) < Decimal(10) ** -(prec + 5):
+                break
+            total += add
+            n += 1
+            term = -term * x * x / n
+        return +(2 / PI.sqrt() * total)
+
+
+def test_theta_at_eps_zero_is_the_erf_series():
+    with decimal.localcontext() as ctx:
+        ctx.prec = 70
+        x = Decimal("0.5") / (2 * Decimal(2).sqrt())
+    ref = Fraction(erf_series(x))
+    e = ulaudit.theta("0", "0.5", digits=30)
+    assert isinstance(e.lo, Fraction) and isinstance(e.hi, Fraction)
+    assert e.lo <= ref <= e.hi
+    assert (e.hi - e.lo) / e.lo < Fraction(1, 10**28)
+
+
+def test_enclosure_is_a_pair_with_its_strings():
+    e = ulaudit.theta("1", "0.5")
+    lo, hi = e
+    assert lo <= hi
+    assert Fraction(Decimal(e.lo_str)) == lo and Fraction(Decimal(e.hi_str)) == hi
+    assert "Enclosure(lo=" in repr(e)
+
+
+def test_inputs_are_exact_decimal_text():
+    assert ulaudit.theta(1, 0.5) == ulaudit.theta("1", "0.5")
+    assert ulaudit.theta(Decimal("1"), Fraction(1, 2)) == ulaudit.theta("1", "0.5")
+    with pytest.raises(ValueError, match="no finite decimal"):
+        ulaudit.theta("1", Fraction(1, 3))
+    with pytest.raises(TypeError):
+        ulaudit.theta(True, "1")
+
+
+def test_rdp_to_dp_mironov_closed_form():
+    with decimal.localcontext() as ctx:
+        ctx.prec = 60
+        ref = Fraction(Decimal("0.5") + Decimal(100000).ln() / 1)
+    e = ulaudit.rdp_to_dp("2", "0.5", "1e-5", conversion="mironov")
+    assert e.lo <= ref <= e.hi
+
+
+def test_gauss_sigma_at_eps_zero_inverts_the_erf_series():
+    with decimal.localcontext() as ctx:
+        ctx.prec = 70
+        x = 1 / (2 * Decimal(2).sqrt())
+    delta = erf_series(x, prec=60)  # theta_1(1/sigma) at sigma = 1
+    e = ulaudit.gauss_sigma("0", str(delta), digits=25)
+    assert e.contains(1) or abs(e.hi - 1) < Fraction(1, 10**50)
+    assert e.lo <= e.hi
+
+
+def test_bbghs_never_above_mironov():
+    a = ulaudit.gauss_rdp_eps("0.5", "1e-5")
+    b = ulaudit.gauss_rdp_eps("0.5", "1e-5", conversion="mironov")
+    assert a.lo <= b.hi
+
+
+def test_errors_carry_the_library_message():
+    with pytest.raises(ulaudit.InputError) as ei:
+        ulaudit.theta("1", "-1")
+    assert "--r" in ei.value.message and ei.value.status == "input"
+    with pytest.raises(ulaudit.InputError, match="unknown quantity"):
+        ulaudit.calc("no-such-quantity", eps="1")
+    with pytest.raises(ulaudit.InputError, match="digits"):
+        ulaudit.theta("1", "1", digits=100000)
+
+
+def test_precision_cap_warns_and_returns_a_sound_enclosure():
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        e = ulaudit.theta("0", "0.5", digits=5000, max_bits=64)
+    assert any(issubclass(x.category, ulaudit.PrecisionCapWarning) for x in w)
+    with decimal.localcontext() as ctx:
+        ctx.prec = 70
+        x = Decimal("0.5") / (2 * Decimal(2).sqrt())
+    assert e.lo <= Fraction(erf_series(x)) <= e.hi
+
+
+def test_generic_calc_gives_the_cli_object():
+    o = ulaudit.calc("gauss-eps", r="0.5", delta="1e-5")
+    assert o["quantity"] == "gauss-eps" and o["inputs"] == {"r": "0.5", "delta": "1e-5"}
+    assert Fraction(o["lo"]) <= Fraction(o["hi"]) == Fraction(o["safe"])
+
+
+def test_quantities_list_every_quantity_with_flags():
+    qs = {q["name"]: q for q in ulaudit.quantities()}
+    assert [f["name"] for f in qs["theta"]["flags"]] == ["eps", "r"]
+    assert "pld-compose" in qs and "langevin-k" in qs
+
+
+def corpus(name):
+    path = os.path.join(ROOT, "audits", name)
+    with open(path) as f:
+        return path, json.load(f)
+
+
+def test_audit_path_dict_and_text_give_the_expected_verdict():
+    path, cert = corpus("gaussian-one-minus-erf.json")
+    expected = cert["expected"]["verdict"]
+    assert ulaudit.audit(path)["verdict"] == expected
+    assert ulaudit.audit(cert)["verdict"] == expected
+    with open(path) as f:
+        assert ulaudit.audit(f.read())["verdict"] == expected
+
+
+def test_audit_errors_name_the_json_path():
+    _, cert = corpus("gaussian-one-minus-erf.json")
+    cert["parameters"]["sigma"] = "-1"
+    with pytest.raises(ulaudit.InputError, match="sigma"):
+        ulaudit.audit(cert)
+    with pytest.raises(ulaudit.InputError, match="/no/such/file.json"):
+        ulaudit.audit("/no/such/file.json")
+
+
+def test_attack_scores_identical_populations_give_no_evidence():
+    s = list(range(40))
+    r = ulaudit.attack_scores(s, s, delta="1e-5")
+    assert Fraction(r["eps_lb"]) == 0 and abs(r["auc"] - 0.5) < 1e-12
+
+
+def test_version_matches_the_header():
+    header = open(os.path.join(ROOT, "include", "ulaudit.h")).read()
+    assert '#define ULAUDIT_VERSION_STRING "%s"' % ulaudit.version() in header

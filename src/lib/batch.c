@@ -1,0 +1,372 @@
+/* src/lib/batch.c — `ulaudit calc QUANTITY --batch FILE|-`: many points in
+ * one process.
+ *
+ * Input: JSON lines (each line one object, keys = the quantity's flag names
+ * without dashes, values numbers, strings or arrays joined with commas) or
+ * CSV (a header line of flag names, then one row per point; a field may be
+ * "quoted" to hold commas; an empty field takes the flag's default).  The
+ * format is decided by the first line that is not blank or a # comment: a
+ * '{' starts JSON lines.  Numbers are kept as their decimal text (the strict
+ * reader of cert/json.h), so 0.1 is one tenth, as on the command line.
+ *
+ * Flags given on the command line beside --batch (--digits 30, --delta
+ * 1e-5, ...) apply to every record that does not set them itself.
+ *
+ * Output: one line per record on stdout, in input order: the result object
+ * of `ulaudit calc QUANTITY --json` on one line, or {"line":N,"error":"..."}
+ * naming the input line and the rule broken.  A bad record never stops the
+ * run; the exit code at the end is 2 if any record was bad, else 3 if any
+ * enclosure hit the precision cap, else 0.
+ */
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cert/json.h"
+#include "lib/calc_api.h"
+#include "cli/exitcodes.h"
+
+#define MAX_FIELDS 64
+#define ERR_LEN 1024
+
+/* One record: flag names and values (pointers into storage the caller owns). */
+typedef struct {
+    const char *name[MAX_FIELDS];
+    char *value[MAX_FIELDS];
+    int n;
+} record;
+
+/* The command-line flags beside --batch, as (name, value) pairs. */
+typedef struct {
+    const char *name[MAX_FIELDS];
+    const char *value[MAX_FIELDS];
+    int n;
+} fixed_flags;
+
+static void free_values(record *r)
+{
+    for (int i = 0; i < r->n; i++)
+        free(r->value[i]);
+    r->n = 0;
+}
+
+static char *dup_n(const char *s, size_t n)
+{
+    char *d = malloc(n + 1);
+    if (d == NULL)
+        abort();
+    memcpy(d, s, n);
+    d[n] = '\0';
+    return d;
+}
+
+/* ---- JSON lines ---------------------------------------------------------- */
+
+/* The text of one JSON value as a flag value: numbers and strings as
+ * written, arrays of them joined with commas.  NULL for anything else. */
+static char *json_flag_text(const ul_json_value *v)
+{
+    if (v->type == UL_JSON_NUMBER || v->type == UL_JSON_STRING)
+        return dup_n(v->text, v->text_len);
+    if (v->type != UL_JSON_ARRAY || v->count == 0)
+        return NULL;
+    size_t len = 0;
+    for (size_t i = 0; i < v->count; i++) {
+        const ul_json_value *e = v->items[i];
+        if (e->type != UL_JSON_NUMBER && e->type != UL_JSON_STRING)
+            return NULL;
+        len += e->text_len + 1;
+    }
+    char *out = malloc(len);
+    if (out == NULL)
+        abort();
+    size_t at = 0;
+    for (size_t i = 0; i < v->count; i++) {
+        memcpy(out + at, v->items[i]->text, v->items[i]->text_len);
+        at += v->items[i]->text_len;
+        out[at++] = i + 1 < v->count ? ',' : '\0';
+    }
+    return out;
+}
+
+static bool parse_json_record(const char *line, size_t len, record *r, char *err, size_t errlen)
+{
+    ul_json_doc *doc;
+    if (ul_json_parse(line, len, &doc, err, errlen) != UL_OK)
+        return false;
+    const ul_json_value *root = ul_json_root(doc);
+    bool ok = root->type == UL_JSON_OBJECT && root->count <= MAX_FIELDS;
+    if (!ok)
+        snprintf(err, errlen, "a record must be a JSON object of at most %d flags (got %s)",
+                 MAX_FIELDS, ul_json_type_name(root->type));
+    for (size_t i = 0; ok && i < root->count; i++) {
+        const ul_json_value *m = root->items[i];
+        char *text = json_flag_text(m);
+        if (text == NULL) {
+            snprintf(err, errlen, "$.%.64s: must be a number, a string or an array of them (got %s)",
+                     m->key, ul_json_type_name(m->type));
+            ok = false;
+            break;
+        }
+        r->name[r->n] = m->key;
+        r->value[r->n++] = text;
+    }
+    if (!ok) {
+        free_values(r);
+        ul_json_free(doc);
+        return false;
+    }
+    /* keys live in the document: copy them before freeing it */
+    for (int i = 0; i < r->n; i++) {
+        char *v = r->value[i];
+        size_t kl = strlen(r->name[i]), vl = strlen(v);
+        char *both = malloc(kl + vl + 2);
+        if (both == NULL)
+            abort();
+        memcpy(both, v, vl + 1);
+        memcpy(both + vl + 1, r->name[i], kl + 1);
+        free(v);
+        r->value[i] = both;
+        r->name[i] = both + vl + 1;
+    }
+    ul_json_free(doc);
+    return true;
+}
+
+/* ---- CSV ---------------------------------------------------------------- */
+
+/* Splits one CSV line into fields (RFC 4180 quoting: "a,b" and "" inside
+ * quotes).  Returns the number of fields or -1 (message in err). */
+static int split_csv(const char *line, size_t len, char **fields, char *err, size_t errlen)
+{
+    int n = 0;
+    size_t i = 0;
+    for (;;) {
+        if (n == MAX_FIELDS) {
+            snprintf(err, errlen, "more than %d fields", MAX_FIELDS);
+            goto fail;
+        }
+        char *f = malloc(len - i + 1);
+        if (f == NULL)
+            abort();
+        size_t k = 0;
+        if (i < len && line[i] == '"') {
+            for (i++;; i++) {
+                if (i >= len) {
+                    free(f);
+                    snprintf(err, errlen, "field %d: unterminated quote", n + 1);
+                    goto fail;
+                }
+                if (line[i] == '"' && (i + 1 >= len || line[i + 1] != '"'))
+                    break;
+                f[k++] = line[i];
+                i += line[i] == '"';
+            }
+            i++;
+        } else {
+            while (i < len && line[i] != ',')
+                f[k++] = line[i++];
+        }
+        f[k] = '\0';
+        fields[n++] = f;
+        if (i >= len)
+            return n;
+        if (line[i] != ',') {
+            snprintf(err, errlen, "field %d: text after the closing quote", n);
+            goto fail;
+        }
+        i++;
+    }
+fail:
+    while (n > 0)
+        free(fields[--n]);
+    return -1;
+}
+
+static bool parse_csv_record(const char *line, size_t len, char *const *header, int nheader,
+                             record *r, char *err, size_t errlen)
+{
+    char *fields[MAX_FIELDS];
+    int n = split_csv(line, len, fields, err, errlen);
+    if (n < 0)
+        return false;
+    if (n != nheader) {
+        snprintf(err, errlen, "%d fields where the header has %d", n, nheader);
+        while (n > 0)
+            free(fields[--n]);
+        return false;
+    }
+    for (int i = 0; i < n; i++) {
+        if (fields[i][0] == '\0') { /* empty: the flag's default */
+            free(fields[i]);
+            continue;
+        }
+        r->name[r->n] = header[i];
+        r->value[r->n++] = fields[i];
+    }
+    return true;
+}
+
+/* ---- running the records --------------------------------------------------- */
+
+static void print_error_line(unsigned long line, const char *msg)
+{
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "line", json_object_new_int64((int64_t)line));
+    json_object_object_add(o, "error", json_object_new_string(msg));
+    puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+    json_object_put(o);
+}
+
+/* Runs one record (plus the fixed flags it does not set); returns the exit code. */
+static int run_record(const char *quantity, const record *r, const fixed_flags *fx,
+                      unsigned long line)
+{
+    char *argv[4 * MAX_FIELDS];
+    char names[2 * MAX_FIELDS][72];
+    int argc = 0, k = 0;
+    for (int i = 0; i < r->n; i++) {
+        snprintf(names[k], sizeof names[k], "--%.64s", r->name[i]);
+        argv[argc++] = names[k++];
+        argv[argc++] = r->value[i];
+    }
+    for (int i = 0; i < fx->n; i++) {
+        bool set = false;
+        for (int j = 0; j < r->n; j++)
+            set = set || strcmp(fx->name[i], r->name[j]) == 0;
+        if (set)
+            continue;
+        snprintf(names[k], sizeof names[k], "--%.64s", fx->name[i]);
+        argv[argc++] = names[k++];
+        argv[argc++] = (char *)fx->value[i];
+    }
+    char *json;
+    ul_status st;
+    char err[ERR_LEN];
+    int rc = ul_cli_calc_capture(quantity, argc, argv, &json, &st, err, sizeof err);
+    if (json != NULL) {
+        puts(json);
+        free(json);
+    } else {
+        print_error_line(line, err);
+    }
+    return rc;
+}
+
+/* Reads the flags beside --batch (argv[batch] and its value) into fx and
+ * the file name into *path; 0 or 2 with a message on stderr. */
+static int read_flags(const char *quantity, int argc, char **argv, int batch, fixed_flags *fx,
+                      const char **path)
+{
+    fx->n = 0;
+    *path = NULL;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        const char *eq = strchr(a, '=');
+        bool has_eq = strncmp(a, "--", 2) == 0 && eq != NULL;
+        if (i == batch) {
+            *path = has_eq ? eq + 1 : i + 1 < argc ? argv[++i] : NULL;
+            continue;
+        }
+        if (strcmp(a, "--json") == 0)
+            continue; /* the output is JSON lines anyway */
+        if (strncmp(a, "--", 2) != 0 || fx->n == MAX_FIELDS || (!has_eq && i + 1 >= argc)) {
+            fprintf(stderr, "ulaudit calc %s: unexpected argument '%s' beside --batch (flags "
+                            "take a value: --name VALUE)\n", quantity, a);
+            return UL_EXIT_USAGE;
+        }
+        fx->name[fx->n] = has_eq ? dup_n(a + 2, (size_t)(eq - a - 2)) : dup_n(a + 2, strlen(a + 2));
+        fx->value[fx->n++] = has_eq ? eq + 1 : argv[++i];
+    }
+    if (*path == NULL || **path == '\0') {
+        fprintf(stderr, "ulaudit calc %s: --batch: needs a file name, or - for stdin\n", quantity);
+        return UL_EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* The worse of two batch exit codes: 2 over 3 over 0. */
+static int worse(int a, int b)
+{
+    if (a == UL_EXIT_USAGE || b == UL_EXIT_USAGE)
+        return UL_EXIT_USAGE;
+    return a != UL_EXIT_OK ? a : b;
+}
+
+static void free_header(char **header, int n)
+{
+    while (n > 0)
+        free(header[--n]);
+}
+
+/* Reads the stream line by line; returns the batch exit code. */
+static int run_stream(const char *quantity, FILE *in, const fixed_flags *fx)
+{
+    char *line = NULL, *header[MAX_FIELDS];
+    size_t cap = 0;
+    ssize_t len;
+    int nheader = -1, rc = UL_EXIT_OK;
+    bool json_lines = false, decided = false;
+    char err[ERR_LEN];
+    for (unsigned long lineno = 1; (len = getline(&line, &cap, in)) >= 0; lineno++) {
+        while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+            line[--len] = '\0';
+        size_t skip = strspn(line, " \t");
+        if (line[skip] == '\0' || line[skip] == '#')
+            continue;
+        if (!decided) {
+            decided = true;
+            json_lines = line[skip] == '{';
+            if (!json_lines) {
+                nheader = split_csv(line, (size_t)len, header, err, sizeof err);
+                if (nheader < 0) {
+                    fprintf(stderr, "ulaudit calc %s: --batch: line %lu (CSV header): %s\n",
+                            quantity, lineno, err);
+                    rc = UL_EXIT_USAGE;
+                    break;
+                }
+                continue;
+            }
+        }
+        record r = {.n = 0};
+        bool ok = json_lines ? parse_json_record(line, (size_t)len, &r, err, sizeof err)
+                             : parse_csv_record(line, (size_t)len, header, nheader, &r, err,
+                                                sizeof err);
+        if (!ok) {
+            char msg[ERR_LEN + 64];
+            snprintf(msg, sizeof msg, "calc %s: line %lu: %s", quantity, lineno, err);
+            print_error_line(lineno, msg);
+            rc = worse(rc, UL_EXIT_USAGE);
+            continue;
+        }
+        rc = worse(rc, run_record(quantity, &r, fx, lineno));
+        free_values(&r);
+    }
+    free(line);
+    if (nheader > 0)
+        free_header(header, nheader);
+    return rc;
+}
+
+int ul_cli_calc_batch(const char *quantity, int argc, char **argv, int batch)
+{
+    fixed_flags fx;
+    const char *path;
+    int rc = read_flags(quantity, argc, argv, batch, &fx, &path);
+    if (rc == 0) {
+        FILE *in = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
+        if (in == NULL) {
+            fprintf(stderr, "ulaudit calc %s: --batch: cannot open '%s'\n", quantity, path);
+            rc = UL_EXIT_USAGE;
+        } else {
+            rc = run_stream(quantity, in, &fx);
+            if (in != stdin)
+                fclose(in);
+        }
+    }
+    for (int i = 0; i < fx.n; i++)
+        free((char *)fx.name[i]);
+    return rc;
+}

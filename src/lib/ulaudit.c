@@ -1,0 +1,358 @@
+/* src/lib/ulaudit.c — the public API of include/ulaudit.h over the
+ * calculator table (cli/calc.h, output captured on the calling thread), the
+ * audit engine (cert/audit.h, cert/report.h) and the attack statistics
+ * (emp/stats.h).  Contracts: see include/ulaudit.h. */
+#include "ulaudit.h"
+
+#include <json-c/json.h>
+#include <math.h>
+#include <mpfr.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cert/audit.h"
+#include "cert/cert.h"
+#include "cert/report.h"
+#include "lib/calc_api.h"
+#include "emp/stats.h"
+#include "num/encl.h"
+
+#define UL_API __attribute__((visibility("default")))
+#define MAX_PAIRS 32
+
+/* The limits of the command line's --digits and --max-bits (cli/args.c). */
+#define DIGITS_MAX 5000
+#define BITS_MIN 64L
+#define BITS_MAX 4194304L
+
+UL_API const char *ulaudit_version(void)
+{
+    return ULAUDIT_VERSION_STRING;
+}
+
+UL_API const char *ulaudit_status_name(ulaudit_status st)
+{
+    static const char *const names[] = {"ok", "input", "cap", "noroot", "time"};
+    return (unsigned)st < sizeof names / sizeof names[0] ? names[st] : "unknown";
+}
+
+UL_API void ulaudit_free(void *p)
+{
+    free(p);
+}
+
+UL_API void ulaudit_thread_cleanup(void)
+{
+    mpfr_free_cache();
+}
+
+static ulaudit_status from_status(ul_status st)
+{
+    switch (st) {
+    case UL_OK:
+        return ULAUDIT_OK;
+    case UL_ECAP:
+        return ULAUDIT_ECAP;
+    case UL_ENOROOT:
+        return ULAUDIT_ENOROOT;
+    case UL_ETIME:
+        return ULAUDIT_ETIME;
+    default:
+        return ULAUDIT_EINPUT;
+    }
+}
+
+__attribute__((format(printf, 4, 5))) static ulaudit_status fail(char *err, size_t errlen,
+                                                                 ulaudit_status st,
+                                                                 const char *fmt, ...)
+{
+    if (err != NULL && errlen > 0) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return st;
+}
+
+/* The precision request of opt (NULL or zero fields: the defaults). */
+static ulaudit_status read_options(const ulaudit_options *opt, ul_num_precision *want, char *err,
+                                   size_t errlen)
+{
+    want->digits = opt != NULL && opt->digits != 0 ? opt->digits : 17;
+    want->start_bits = 0;
+    want->max_bits = opt != NULL && opt->max_bits != 0 ? opt->max_bits : UL_NUM_DEFAULT_MAX_BITS;
+    if (want->digits < 1 || want->digits > DIGITS_MAX)
+        return fail(err, errlen, ULAUDIT_EINPUT, "digits: must be from 1 to %d (got %d)",
+                    DIGITS_MAX, want->digits);
+    if (want->max_bits < BITS_MIN || want->max_bits > BITS_MAX)
+        return fail(err, errlen, ULAUDIT_EINPUT, "max_bits: must be from %ld to %ld (got %ld)",
+                    BITS_MIN, BITS_MAX, (long)want->max_bits);
+    return ULAUDIT_OK;
+}
+
+/* ---- calculator ------------------------------------------------------------ */
+
+UL_API ulaudit_status ulaudit_calc(const char *quantity, const char *const *names,
+                                   const char *const *values, size_t n,
+                                   const ulaudit_options *opt, char **json, char *err,
+                                   size_t errlen)
+{
+    *json = NULL;
+    ul_num_precision want;
+    ulaudit_status ust = read_options(opt, &want, err, errlen);
+    if (ust != ULAUDIT_OK)
+        return ust;
+    if (quantity == NULL || (n > 0 && (names == NULL || values == NULL)))
+        return fail(err, errlen, ULAUDIT_EINPUT, "calc: quantity, names and values must be given");
+    if (n > MAX_PAIRS)
+        return fail(err, errlen, ULAUDIT_EINPUT, "calc %s: at most %d flags (got %zu)", quantity,
+                    MAX_PAIRS, n);
+    char flag[MAX_PAIRS][80], digits[16], bits[24];
+    char *argv[2 * MAX_PAIRS + 4];
+    int argc = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (names[i] == NULL || values[i] == NULL || strlen(names[i]) > 64)
+            return fail(err, errlen, ULAUDIT_EINPUT, "calc %s: flag %zu: a name of at most 64 "
+                        "characters and a value are needed", quantity, i);
+        snprintf(flag[i], sizeof flag[i], "--%s", names[i]);
+        argv[argc++] = flag[i];
+        argv[argc++] = (char *)values[i];
+    }
+    snprintf(digits, sizeof digits, "%d", want.digits);
+    snprintf(bits, sizeof bits, "%ld", (long)want.max_bits);
+    argv[argc++] = "--digits";
+    argv[argc++] = digits;
+    argv[argc++] = "--max-bits";
+    argv[argc++] = bits;
+    ul_num_init(); /* MPFR's exponent range is per thread */
+    ul_status st;
+    char msg[1024];
+    ul_cli_calc_capture(quantity, argc, argv, json, &st, msg, sizeof msg);
+    if (*json == NULL || st != UL_OK)
+        fail(err, errlen, from_status(st), "%s", msg);
+    return from_status(st);
+}
+
+/* Copies the string member `key` of a JSON object text into *out. */
+static bool json_member(const char *json, const char *key, char **out)
+{
+    json_object *o = json_tokener_parse(json), *v;
+    *out = NULL;
+    if (o != NULL && json_object_object_get_ex(o, key, &v) &&
+        json_object_is_type(v, json_type_string))
+        *out = strdup(json_object_get_string(v));
+    json_object_put(o);
+    return *out != NULL;
+}
+
+UL_API ulaudit_status ulaudit_calc_enclosure(const char *quantity, const char *const *names,
+                                             const char *const *values, size_t n,
+                                             const ulaudit_options *opt, char **lo, char **hi,
+                                             char *err, size_t errlen)
+{
+    char *json;
+    *lo = *hi = NULL;
+    ulaudit_status st = ulaudit_calc(quantity, names, values, n, opt, &json, err, errlen);
+    if (json == NULL)
+        return st;
+    if (!json_member(json, "lo", lo) || !json_member(json, "hi", hi)) {
+        free(*lo);
+        free(*hi);
+        *lo = *hi = NULL;
+        st = fail(err, errlen, ULAUDIT_EINPUT,
+                  "calc %s: the result is not an enclosure (no lo/hi: use ulaudit_calc)", quantity);
+    }
+    free(json);
+    return st;
+}
+
+UL_API ulaudit_status ulaudit_theta(const char *eps, const char *r, const ulaudit_options *opt,
+                                    char **lo, char **hi, char *err, size_t errlen)
+{
+    const char *names[] = {"eps", "r"}, *values[] = {eps, r};
+    return ulaudit_calc_enclosure("theta", names, values, 2, opt, lo, hi, err, errlen);
+}
+
+UL_API ulaudit_status ulaudit_gauss_sigma(const char *eps, const char *delta,
+                                          const char *sensitivity, const ulaudit_options *opt,
+                                          char **lo, char **hi, char *err, size_t errlen)
+{
+    const char *names[] = {"eps", "delta", "sensitivity"},
+               *values[] = {eps, delta, sensitivity};
+    return ulaudit_calc_enclosure("gauss-sigma", names, values, sensitivity != NULL ? 3 : 2, opt,
+                                  lo, hi, err, errlen);
+}
+
+UL_API ulaudit_status ulaudit_gauss_eps(const char *r, const char *delta,
+                                        const ulaudit_options *opt, char **lo, char **hi,
+                                        char *err, size_t errlen)
+{
+    const char *names[] = {"r", "delta"}, *values[] = {r, delta};
+    return ulaudit_calc_enclosure("gauss-eps", names, values, 2, opt, lo, hi, err, errlen);
+}
+
+UL_API ulaudit_status ulaudit_rdp_to_dp(const char *alpha, const char *rdp, const char *delta,
+                                        const char *conversion, const ulaudit_options *opt,
+                                        char **lo, char **hi, char *err, size_t errlen)
+{
+    const char *names[] = {"alpha", "rdp", "delta", "conversion"},
+               *values[] = {alpha, rdp, delta, conversion};
+    return ulaudit_calc_enclosure("rdp-to-dp", names, values, conversion != NULL ? 4 : 3, opt,
+                                  lo, hi, err, errlen);
+}
+
+UL_API ulaudit_status ulaudit_gauss_rdp_eps(const char *r, const char *delta,
+                                            const char *conversion, const ulaudit_options *opt,
+                                            char **lo, char **hi, char *err, size_t errlen)
+{
+    const char *names[] = {"r", "delta", "conversion"}, *values[] = {r, delta, conversion};
+    return ulaudit_calc_enclosure("gauss-rdp-eps", names, values, conversion != NULL ? 3 : 2,
+                                  opt, lo, hi, err, errlen);
+}
+
+UL_API ulaudit_status ulaudit_calc_list(char **json, char *err, size_t errlen)
+{
+    (void)err;
+    (void)errlen;
+    json_object *list = json_object_new_array();
+    for (size_t i = 0; i < ul_cli_calc_count(); i++) {
+        const char *name, *summary;
+        int nflags;
+        const ul_cli_flag *flags = ul_cli_calc_quantity(i, &name, &summary, &nflags);
+        json_object *q = json_object_new_object(), *fl = json_object_new_array();
+        json_object_object_add(q, "name", json_object_new_string(name));
+        json_object_object_add(q, "summary", json_object_new_string(summary));
+        for (int k = 0; k < nflags; k++) {
+            json_object *f = json_object_new_object();
+            json_object_object_add(f, "name", json_object_new_string(flags[k].name));
+            json_object_object_add(f, "help", json_object_new_string(flags[k].help));
+            json_object_object_add(f, "default", flags[k].default_value == NULL ? NULL :
+                                   json_object_new_string(flags[k].default_value));
+            json_object_array_add(fl, f);
+        }
+        json_object_object_add(q, "flags", fl);
+        json_object_array_add(list, q);
+    }
+    *json = strdup(json_object_to_json_string_ext(list, JSON_C_TO_STRING_PLAIN |
+                                                            JSON_C_TO_STRING_NOSLASHESCAPE));
+    json_object_put(list);
+    return *json != NULL ? ULAUDIT_OK : ULAUDIT_EINPUT;
+}
+
+/* ---- audits ------------------------------------------------------------------ */
+
+static ulaudit_status audit_loaded(ul_cert *cert, const ul_num_precision *want, char **report,
+                                   ulaudit_verdict *verdict, char *err, size_t errlen)
+{
+    ul_audit_report rep;
+    ul_status st = ul_audit(cert, want, &rep, err, errlen);
+    if (st == UL_OK) {
+        *report = ul_audit_report_json(&rep, ul_cert_method(cert), ul_cert_source(cert),
+                                       want->digits);
+        if (verdict != NULL)
+            *verdict = (ulaudit_verdict)rep.verdict;
+    }
+    ul_cert_free(cert);
+    return from_status(st);
+}
+
+/* The common front of the two audits: options, the input given, MPFR's
+ * exponent range on this thread. */
+static ulaudit_status audit_begin(const ulaudit_options *opt, const void *input,
+                                  ul_num_precision *want, char **report, char *err, size_t errlen)
+{
+    *report = NULL;
+    ulaudit_status st = read_options(opt, want, err, errlen);
+    if (st == ULAUDIT_OK && input == NULL)
+        st = fail(err, errlen, ULAUDIT_EINPUT, "audit: no certificate given");
+    ul_num_init();
+    return st;
+}
+
+UL_API ulaudit_status ulaudit_audit_file(const char *path, const ulaudit_options *opt,
+                                         char **report, ulaudit_verdict *verdict, char *err,
+                                         size_t errlen)
+{
+    ul_num_precision want;
+    ulaudit_status ust = audit_begin(opt, path, &want, report, err, errlen);
+    if (ust != ULAUDIT_OK)
+        return ust;
+    ul_cert *cert;
+    ul_status st = ul_cert_load(path, &cert, err, errlen);
+    return st != UL_OK ? from_status(st) : audit_loaded(cert, &want, report, verdict, err, errlen);
+}
+
+UL_API ulaudit_status ulaudit_audit_string(const char *text, size_t len,
+                                           const ulaudit_options *opt, char **report,
+                                           ulaudit_verdict *verdict, char *err, size_t errlen)
+{
+    ul_num_precision want;
+    ulaudit_status ust = audit_begin(opt, text, &want, report, err, errlen);
+    if (ust != ULAUDIT_OK)
+        return ust;
+    ul_cert *cert;
+    ul_status st = ul_cert_load_buffer(text, len, &cert, err, errlen);
+    return st != UL_OK ? from_status(st) : audit_loaded(cert, &want, report, verdict, err, errlen);
+}
+
+/* ---- attack statistics ----------------------------------------------------------- */
+
+static json_object *roc_json(const ul_emp_roc *roc, size_t n_in, size_t n_out)
+{
+    json_object *o = json_object_new_object(), *t = json_object_new_object();
+    char *eps = ul_num_format(roc->eps_lb, 17, MPFR_RNDD);
+    json_object_object_add(o, "eps_lb", json_object_new_string(eps));
+    free(eps);
+    json_object_object_add(o, "auc", json_object_new_double(roc->auc));
+    for (int i = 0; i < UL_EMP_N_FPR_LEVELS; i++) {
+        char key[32];
+        snprintf(key, sizeof key, "%g", ul_emp_fpr_levels[i]);
+        json_object_object_add(t, key, json_object_new_double(roc->tpr_at_fpr[i]));
+    }
+    json_object_object_add(o, "tpr_at_fpr", t);
+    json_object_object_add(o, "threshold", json_object_new_double(roc->threshold));
+    json_object_object_add(o, "fp", json_object_new_int64((int64_t)roc->fp));
+    json_object_object_add(o, "fn", json_object_new_int64((int64_t)roc->fn));
+    json_object_object_add(o, "n_thresholds", json_object_new_int64((int64_t)roc->n_thresholds));
+    json_object_object_add(o, "n_in", json_object_new_int64((int64_t)n_in));
+    json_object_object_add(o, "n_out", json_object_new_int64((int64_t)n_out));
+    return o;
+}
+
+UL_API ulaudit_status ulaudit_attack_scores(const double *in_scores, size_t n_in,
+                                            const double *out_scores, size_t n_out,
+                                            const char *alpha, const char *delta, char **json,
+                                            char *err, size_t errlen)
+{
+    *json = NULL;
+    if (in_scores == NULL || out_scores == NULL || delta == NULL)
+        return fail(err, errlen, ULAUDIT_EINPUT, "attack: in_scores, out_scores and delta are "
+                    "needed");
+    ul_num_init();
+    mpfi_t a, d;
+    mpfi_init2(a, 128);
+    mpfi_init2(d, 128);
+    ulaudit_status st = ULAUDIT_OK;
+    if (ul_num_set_decimal(a, alpha != NULL ? alpha : "0.05") != UL_OK)
+        st = fail(err, errlen, ULAUDIT_EINPUT, "alpha: must be a decimal number (got '%s')", alpha);
+    else if (ul_num_set_decimal(d, delta) != UL_OK)
+        st = fail(err, errlen, ULAUDIT_EINPUT, "delta: must be a decimal number (got '%s')", delta);
+    ul_emp_roc roc;
+    if (st == ULAUDIT_OK) {
+        ul_status s = ul_emp_roc_compute(&roc, in_scores, n_in, out_scores, n_out, a, d, err,
+                                         errlen);
+        if (s == UL_OK || s == UL_ECAP) {
+            json_object *o = roc_json(&roc, n_in, n_out);
+            *json = strdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+            json_object_put(o);
+        }
+        st = from_status(s);
+        ul_emp_roc_clear(&roc);
+    }
+    mpfi_clear(a);
+    mpfi_clear(d);
+    return st;
+}
