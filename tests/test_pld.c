@@ -923,3 +923,232 @@ Test(pld, null_options_mean_defaults)
     mpfr_clears(ref, rt, (mpfr_ptr)0);
     outcome_clear(&o);
 }
+
+/* ---- the phase API (pld.h): σ and Δ, heterogeneous phases, ε(δ), replace -------- */
+
+static void run_phases(outcome *out, const ul_pld_phase *ph, size_t n, const char *eps,
+                       const ul_pld_options *opt)
+{
+    out->st = ul_pld_delta(ph, n, eps, opt, out->lo, out->hi, &out->rep, out->err,
+                           sizeof out->err);
+}
+
+static void run_eps(outcome *out, const ul_pld_phase *ph, size_t n, const char *delta,
+                    const ul_pld_options *opt)
+{
+    out->st = ul_pld_epsilon(ph, n, delta, opt, out->lo, out->hi, &out->rep, out->err,
+                             sizeof out->err);
+}
+
+/* σ and Δ as given: the T-fold Gaussian is Gaussian with r = Δ√T/σ (and
+ * heterogeneous Gaussian phases with r = √(Σ T_i Δ_i²/σ_i²)), θ from the
+ * oracle. */
+Test(pld, phases_of_gaussians_contain_theta)
+{
+    ul_pld_phase ph[] = {{"20", "2", NULL, 600}, {"5", NULL, "1", 400}};
+    outcome o;
+    outcome_init(&o);
+    ul_pld_options opt = options(0, 1e-3, UL_PLD_FFT_AUTO, UL_PLD_ADD_REMOVE);
+    run_phases(&o, ph, 2, "1", &opt);
+    cr_assert_eq(o.st, UL_OK, "%s", o.err);
+    const char *r[] = {"0.1", "0.2"}; /* Δ/σ of the two phases */
+    unsigned long T[] = {600, 400};
+    mpfr_t rt, ref;
+    mpfr_inits2(ORACLE_BITS, rt, ref, (mpfr_ptr)0);
+    combined_r(rt, r, T, 2);
+    theta_oracle(ref, "1", rt);
+    assert_contains(&o, ref, 1e-100, "two Gaussian phases");
+    cr_assert(rel_width(&o) <= 1e-3);
+    mpfr_clears(rt, ref, (mpfr_ptr)0);
+    outcome_clear(&o);
+}
+
+/* Replace-one without subsampling compares N(−Δ, σ²) with N(Δ, σ²)
+ * (dp_accounting REPLACE_ONE): θ at r = 2Δ√T/σ; with q < 1 it is refused. */
+Test(pld, replace_is_the_gaussian_with_twice_the_shift)
+{
+    ul_pld_phase ph = {"4", "1", NULL, 100};
+    outcome o;
+    outcome_init(&o);
+    ul_pld_options opt = options(0, 1e-3, UL_PLD_FFT_AUTO, UL_PLD_REPLACE);
+    run_phases(&o, &ph, 1, "2", &opt);
+    cr_assert_eq(o.st, UL_OK, "%s", o.err);
+    mpfr_t rt, ref;
+    mpfr_inits2(ORACLE_BITS, rt, ref, (mpfr_ptr)0);
+    mpfr_set_ui(rt, 5, MPFR_RNDN); /* 2·(1/4)·√100 */
+    theta_oracle(ref, "2", rt);
+    assert_contains(&o, ref, 1e-100, "replace, q = 1");
+    ph.q = "0.5";
+    run_phases(&o, &ph, 1, "2", &opt);
+    cr_assert_eq(o.st, UL_EINPUT);
+    cr_assert(strncmp(o.err, "adjacency", 9) == 0, "%s", o.err);
+    mpfr_clears(rt, ref, (mpfr_ptr)0);
+    outcome_clear(&o);
+}
+
+/* ε(δ) of the T-fold Gaussian: ε* = the root of θ(ε, r√T) = δ, and θ
+ * decreases in ε, so eps_lo ≤ ε* ≤ eps_hi is θ(eps_hi) ≤ δ ≤ θ(eps_lo)
+ * (oracle at ORACLE_BITS; eps_lo = 0 needs nothing). */
+Test(pld, eps_query_brackets_the_gaussian_inverse)
+{
+    struct {
+        const char *sigma, *delta;
+        unsigned long T;
+        const char *r_total;
+    } pts[] = {{"10", "0.5", 1000, "3.16227766016837933199889354443271853372"},
+               {"2", "1e-5", 20, "2.23606797749978969640917366873127623544"},
+               {"1", "1e-9", 1, "1"}};
+    for (size_t i = 0; i < sizeof pts / sizeof pts[0]; i++) {
+        ul_pld_phase ph = {pts[i].sigma, NULL, NULL, pts[i].T};
+        outcome o;
+        outcome_init(&o);
+        ul_pld_options opt = options(0, 1e-3, UL_PLD_FFT_AUTO, UL_PLD_ADD_REMOVE);
+        run_eps(&o, &ph, 1, pts[i].delta, &opt);
+        cr_assert_eq(o.st, UL_OK, "delta %s: %s", pts[i].delta, o.err);
+        cr_assert(mpfr_number_p(o.hi) && mpfr_lessequal_p(o.lo, o.hi));
+        cr_assert(rel_width(&o) <= 1e-3, "width %g", rel_width(&o));
+        mpfr_t rt, th, d, e;
+        mpfr_inits2(ORACLE_BITS, rt, th, d, e, (mpfr_ptr)0);
+        mpfr_set_str(rt, pts[i].r_total, 10, MPFR_RNDN);
+        mpfr_set_str(d, pts[i].delta, 10, MPFR_RNDN);
+        mpfr_set(e, o.hi, MPFR_RNDN);
+        oracle_log_theta(th, e, rt);
+        mpfr_exp(th, th, MPFR_RNDN);
+        cr_assert(mpfr_lessequal_p(th, d), "theta(eps_hi) > delta %s", pts[i].delta);
+        if (mpfr_sgn(o.lo) > 0) {
+            mpfr_set(e, o.lo, MPFR_RNDN);
+            oracle_log_theta(th, e, rt);
+            mpfr_exp(th, th, MPFR_RNDN);
+            cr_assert(mpfr_greaterequal_p(th, d), "theta(eps_lo) < delta %s", pts[i].delta);
+        }
+        mpfr_clears(rt, th, d, e, (mpfr_ptr)0);
+        outcome_clear(&o);
+    }
+}
+
+/* Two different subsampled steps, each one phase, against the quadrature
+ * ∫ p₁(x)·δ₂(ε − L₁(x)) dx written in this file (delta_one: the one-step
+ * closed form of the second step at the shifted ε). */
+static double delta_mixed(const sub_mech *m1, const sub_mech *m2, double eps, int n)
+{
+    double a = -14, b = 14 + m1->r, h = (b - a) / n, s = 0;
+    for (int i = 0; i <= n; i++) {
+        double x = a + h * i, w = (i == 0 || i == n) ? 1 : (i % 2 ? 4 : 2);
+        double dens = m1->add ? phid(x) : (1 - m1->q) * phid(x) + m1->q * phid(x - m1->r);
+        double loss = m1->add ? -lrem(m1, x) : lrem(m1, x);
+        s += w * dens * delta_one(m2, eps - loss);
+    }
+    return s * h / 3;
+}
+
+Test(pld, heterogeneous_subsampled_phases_match_quadrature)
+{
+    /* phase 1: σ = 2, Δ = 2 (r = 1), q = 0.3; phase 2: σ = 4, Δ = 2 (r = 0.5), q = 0.6 */
+    ul_pld_phase ph[] = {{"2", "2", "0.3", 1}, {"4", "2", "0.6", 1}};
+    for (int add = 0; add <= 1; add++) {
+        sub_mech m1 = {1, 0.3, add}, m2 = {0.5, 0.6, add};
+        double fine = delta_mixed(&m1, &m2, 0.5, 1 << 18),
+               coarse = delta_mixed(&m1, &m2, 0.5, 1 << 17);
+        cr_assert(fabs(fine - coarse) <= 1e-9 * fine, "quadrature not converged");
+        outcome o;
+        outcome_init(&o);
+        ul_pld_options opt = options(0, 1e-2, UL_PLD_FFT_AUTO, add ? UL_PLD_ADD : UL_PLD_REMOVE);
+        run_phases(&o, ph, 2, "0.5", &opt);
+        cr_assert_eq(o.st, UL_OK, "%s", o.err);
+        mpfr_t ref;
+        mpfr_init2(ref, 64);
+        mpfr_set_d(ref, fine, MPFR_RNDN);
+        assert_contains(&o, ref, 1e-8, add ? "two phases, add" : "two phases, remove");
+        mpfr_clear(ref);
+        outcome_clear(&o);
+    }
+}
+
+static bool overlap(const outcome *a, const outcome *b)
+{
+    return mpfr_lessequal_p(a->lo, b->hi) && mpfr_lessequal_p(b->lo, a->hi);
+}
+
+/* Composition adds independent losses: the order of the phases and the
+ * split of one phase of 2T steps into two of T do not change δ(ε), so the
+ * brackets of the different compositions (different grids and arrays)
+ * must overlap. */
+Test(pld, phase_order_and_splitting_agree)
+{
+    ul_pld_phase ab[] = {{"1", NULL, "0.02", 50}, {"2", "1.5", "0.05", 30}};
+    ul_pld_phase ba[] = {ab[1], ab[0]};
+    ul_pld_phase one[] = {{"1", NULL, "0.02", 100}};
+    ul_pld_phase two[] = {{"1", NULL, "0.02", 50}, {"1", NULL, "0.02", 50}};
+    outcome o[4];
+    ul_pld_options opt = options(0, 1e-3, UL_PLD_FFT_AUTO, UL_PLD_ADD_REMOVE);
+    for (int i = 0; i < 4; i++)
+        outcome_init(&o[i]);
+    run_phases(&o[0], ab, 2, "0.5", &opt);
+    run_phases(&o[1], ba, 2, "0.5", &opt);
+    run_phases(&o[2], one, 1, "0.5", &opt);
+    run_phases(&o[3], two, 2, "0.5", &opt);
+    for (int i = 0; i < 4; i++)
+        cr_assert_eq(o[i].st, UL_OK, "%d: %s", i, o[i].err);
+    cr_assert(overlap(&o[0], &o[1]), "phases permuted: disjoint brackets");
+    cr_assert(overlap(&o[2], &o[3]), "2T steps vs T + T: disjoint brackets");
+    for (int i = 0; i < 4; i++)
+        outcome_clear(&o[i]);
+}
+
+/* Published values: the Opacus PRV test vector of issue 14 (σ = 1.5,
+ * q = 0.04, T = 2249, δ = 1e-5: PRV's ε upper estimate 6.7774) and the
+ * DPBayes PLD-Accountant README (github.com/DPBayes/PLD-Accountant:
+ * q = 0.01, σ = 4, T = 10^4, ε = 1 → δ ≈ 4.2435e-6).  Neither is proven;
+ * the certified ε must lie at or below PRV's upper estimate, and ε at the
+ * DPBayes δ must be 1 up to the 5 digits printed. */
+Test(pld, eps_query_matches_published_values)
+{
+    ul_pld_options opt = options(0, 1e-3, UL_PLD_FFT_AUTO, UL_PLD_ADD_REMOVE);
+    ul_pld_phase opacus = {"1.5", NULL, "0.04", 2249};
+    outcome o;
+    outcome_init(&o);
+    run_eps(&o, &opacus, 1, "1e-5", &opt);
+    cr_assert_eq(o.st, UL_OK, "%s", o.err);
+    cr_assert(mpfr_cmp_d(o.hi, 6.7774) <= 0, "eps_hi above PRV's upper estimate");
+    cr_assert(mpfr_cmp_d(o.lo, 6.7) > 0, "eps_lo too low");
+    ul_pld_phase dpbayes = {"4", NULL, "0.01", 10000};
+    run_eps(&o, &dpbayes, 1, "4.2435e-6", &opt);
+    cr_assert_eq(o.st, UL_OK, "%s", o.err);
+    cr_assert(mpfr_cmp_d(o.lo, 1.0005) <= 0 && mpfr_cmp_d(o.hi, 0.9995) >= 0,
+              "eps at the DPBayes delta is not 1");
+    outcome_clear(&o);
+}
+
+Test(pld, phase_input_errors_name_the_field)
+{
+    struct {
+        ul_pld_phase ph;
+        const char *want;
+    } bad[] = {
+        {{"0", NULL, NULL, 10}, "phase[0].sigma"},
+        {{"1", "-2", NULL, 10}, "phase[0].sensitivity"},
+        {{"1", NULL, "1.5", 10}, "phase[0].q"},
+        {{"1", NULL, NULL, 0}, "phase[0].steps"},
+        {{"0.0001", "1", NULL, 10}, "phase[0].sigma"}, /* Δ/σ > 1000 */
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        outcome o;
+        outcome_init(&o);
+        run_phases(&o, &bad[i].ph, 1, "1", NULL);
+        cr_assert_eq(o.st, UL_EINPUT, "%zu", i);
+        cr_assert(strncmp(o.err, bad[i].want, strlen(bad[i].want)) == 0, "%zu: %s", i, o.err);
+        outcome_clear(&o);
+    }
+    ul_pld_phase ok = {"1", NULL, NULL, 10};
+    outcome o;
+    outcome_init(&o);
+    run_eps(&o, &ok, 1, "1", NULL);
+    cr_assert_eq(o.st, UL_EINPUT);
+    cr_assert(strncmp(o.err, "delta", 5) == 0, "%s", o.err);
+    ul_pld_options opt = options(0, 1e-3, UL_PLD_FFT_AUTO, UL_PLD_ADD_REMOVE);
+    opt.max_seconds = -1;
+    run_phases(&o, &ok, 1, "1", &opt);
+    cr_assert_eq(o.st, UL_EINPUT);
+    cr_assert(strncmp(o.err, "max-seconds", 11) == 0, "%s", o.err);
+    outcome_clear(&o);
+}
