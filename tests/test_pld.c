@@ -537,18 +537,24 @@ static double delta_one(const sub_mech *m, double eta)
     return pa - exp(eta) * pm;
 }
 
-/* δ after two steps: ∫ p(x)·δ_one(ε − L(x)) dx, Simpson with n intervals on
- * [−14, 14 + r] (the density outside is below 1e-40). */
-static double delta_two(const sub_mech *m, double eps, int n)
+/* δ after two steps (m1 then m2): ∫ p₁(x)·δ₂(ε − L₁(x)) dx, δ₂ the one-step
+ * closed form of m2 at the shifted ε; Simpson with n intervals on
+ * [−14, 14 + r₁] (the density outside is below 1e-40). */
+static double delta_mixed(const sub_mech *m1, const sub_mech *m2, double eps, int n)
 {
-    double a = -14, b = 14 + m->r, h = (b - a) / n, s = 0;
+    double a = -14, b = 14 + m1->r, h = (b - a) / n, s = 0;
     for (int i = 0; i <= n; i++) {
         double x = a + h * i, w = (i == 0 || i == n) ? 1 : (i % 2 ? 4 : 2);
-        double dens = m->add ? phid(x) : (1 - m->q) * phid(x) + m->q * phid(x - m->r);
-        double loss = m->add ? -lrem(m, x) : lrem(m, x);
-        s += w * dens * delta_one(m, eps - loss);
+        double dens = m1->add ? phid(x) : (1 - m1->q) * phid(x) + m1->q * phid(x - m1->r);
+        double loss = m1->add ? -lrem(m1, x) : lrem(m1, x);
+        s += w * dens * delta_one(m2, eps - loss);
     }
     return s * h / 3;
+}
+
+static double delta_two(const sub_mech *m, double eps, int n)
+{
+    return delta_mixed(m, m, eps, n);
 }
 
 Test(pld, subsampled_two_steps_match_quadrature)
@@ -1024,21 +1030,6 @@ Test(pld, eps_query_brackets_the_gaussian_inverse)
         mpfr_clears(rt, th, d, e, (mpfr_ptr)0);
         outcome_clear(&o);
     }
-}
-
-/* Two different subsampled steps, each one phase, against the quadrature
- * ∫ p₁(x)·δ₂(ε − L₁(x)) dx written in this file (delta_one: the one-step
- * closed form of the second step at the shifted ε). */
-static double delta_mixed(const sub_mech *m1, const sub_mech *m2, double eps, int n)
-{
-    double a = -14, b = 14 + m1->r, h = (b - a) / n, s = 0;
-    for (int i = 0; i <= n; i++) {
-        double x = a + h * i, w = (i == 0 || i == n) ? 1 : (i % 2 ? 4 : 2);
-        double dens = m1->add ? phid(x) : (1 - m1->q) * phid(x) + m1->q * phid(x - m1->r);
-        double loss = m1->add ? -lrem(m1, x) : lrem(m1, x);
-        s += w * dens * delta_one(m2, eps - loss);
-    }
-    return s * h / 3;
 }
 
 Test(pld, heterogeneous_subsampled_phases_match_quadrature)
