@@ -42,12 +42,13 @@ int ul_verdict_exit_code(ul_verdict v);
 /* The largest --digits the CLI accepts (src/cli/args.c: 1 to 5000). */
 #define UL_AUDIT_MAX_DIGITS 5000
 
-/* Room for one number as the handlers quote it in sentences (margin,
- * explanation, ...): they write lo and hi into fixed buffers of their own
- * (margin: 512 bytes, itself copied into 512- and 1100-byte buffers in
- * audit_koloskova.c), so these stay 96 bytes until those are sized from the
- * report's fields.  A number that does not fit is quoted with fewer digits,
- * still rounded outward, never cut. */
+/* Room for one number as the handlers quote it in sentences (explanation,
+ * first_wrong_stated, ...; audit_util.h's ul_audit_quote and the handlers'
+ * own buffers are sized by it).  A number that does not fit is quoted with
+ * fewer digits, still rounded outward, never cut; when not even 1 digit fits
+ * (an exponent of ~90 digits) the quoted ends are -inf/inf and the report
+ * prints the full ones (quoted_out below).  The margin holds its two numbers
+ * at the digits asked (its own size, below). */
 #define UL_AUDIT_NUMBER_CHARS 96
 
 /* Room for one number at UL_AUDIT_MAX_DIGITS significant digits: sign,
@@ -76,11 +77,17 @@ typedef struct {
      * with lo/hi, i.e. when no handler has written lo/hi directly since */
     char lo_full[UL_AUDIT_FULL_CHARS];
     char hi_full[UL_AUDIT_FULL_CHARS];
+    /* set by the helpers when not even 1 digit of a bound fits in lo/hi
+     * (an exponent of ~90 digits or more, e.g. δ below 10^(-10^100)): lo/hi
+     * then say "-inf"/"inf" (still an enclosure) and lo_full/hi_full hold the
+     * bounds */
+    bool quoted_out;
 } ul_audit_number;
 
 /* The bound to print: lo_full (hi_full) when it is a string that rounds, at
- * the digits of lo (hi) and in its direction, to exactly lo (hi), else lo
- * (hi) itself. */
+ * the digits of lo (hi) and in its direction, to exactly lo (hi), or, when
+ * quoted_out, any whole decimal (the helpers wrote it with lo/hi = -inf/inf);
+ * else lo (hi) itself. */
 const char *ul_audit_number_lo(const ul_audit_number *n);
 const char *ul_audit_number_hi(const ul_audit_number *n);
 
@@ -99,10 +106,10 @@ typedef struct {
 
     /* The certified guarantee at the claim (e.g. δ at the claimed ε). */
     ul_audit_number recomputed;
-    /* the claim beside the enclosure, in words.  Still 512: audit_koloskova.c
-     * copies it into 512-byte buffers (it grows with them); ul_audit_compare
-     * prints its numbers with fewer digits (outward) to make them fit. */
-    char margin[512];
+    /* the claim beside the enclosure, in words: room for both ends at any
+     * --digits and the claimed decimal (ul_audit_compare prints its numbers
+     * with fewer digits, outward, only if they still do not fit) */
+    char margin[2 * UL_AUDIT_FULL_CHARS + UL_JSON_MAX_NUMBER_CHARS + 512];
 
     ul_preconditions pre;  /* every precondition checked, by name */
 
@@ -118,8 +125,7 @@ typedef struct {
      * values), or "" */
     char first_wrong_stated[2 * UL_AUDIT_NUMBER_CHARS + UL_AUDIT_TEXT_CHARS];
     /* the faulty recipe that reproduces a wrong claimed number, or "" */
-    char forensics[512]; /* still 512: audit_koloskova.c copies it into a
-                          * 1100-byte buffer (it grows with it) */
+    char forensics[2 * UL_AUDIT_NUMBER_CHARS + UL_AUDIT_TEXT_CHARS];
     /* plain-language summary of why: whole sentences only (ul_audit_explain) */
     char explanation[8 * UL_AUDIT_NUMBER_CHARS + 2 * UL_AUDIT_TEXT_CHARS];
     bool explanation_cut; /* a sentence did not fit and was left out (said once

@@ -361,27 +361,36 @@ static bool agrees_double(const char *text, double x, double rel)
     return ok;
 }
 
-/* "[lo, hi]" (or the one number when both agree) of a value, into buf. */
+/* "[lo, hi]" (or the one number when both agree) of a value, into buf
+ * (n ≥ 12), or "hi" alone (hi_only).  Never cut: when it does not fit, the
+ * ends are formatted again with fewer digits (still rounded outward: lo
+ * down, hi up), and as -inf/inf when not even 1 digit fits (an exponent of
+ * over 100 digits, δ below 10^(-10^100), in a short buffer). */
+static void value_text_fit(char *buf, size_t n, const ul_num_value *v, int digits, bool hi_only)
+{
+    for (int d = digits; d >= 1; d--) {
+        char *lo, *hi;
+        ul_num_value_format(v, d, &lo, &hi);
+        int len = hi_only              ? snprintf(buf, n, "%s", hi)
+                  : strcmp(lo, hi) == 0 ? snprintf(buf, n, "%s", lo)
+                                        : snprintf(buf, n, "[%s, %s]", lo, hi);
+        free(lo);
+        free(hi);
+        if (len >= 0 && (size_t)len < n)
+            return;
+    }
+    snprintf(buf, n, "%s", hi_only ? "inf" : "[-inf, inf]");
+}
+
 static void value_text(char *buf, size_t n, const ul_num_value *v, int digits)
 {
-    char *lo, *hi;
-    ul_num_value_format(v, digits, &lo, &hi);
-    if (strcmp(lo, hi) == 0)
-        snprintf(buf, n, "%s", lo);
-    else
-        snprintf(buf, n, "[%s, %s]", lo, hi);
-    free(lo);
-    free(hi);
+    value_text_fit(buf, n, v, digits, false);
 }
 
 /* Upper end of a value as text (rounded up). */
 static void value_hi_text(char *buf, size_t n, const ul_num_value *v, int digits)
 {
-    char *lo, *hi;
-    ul_num_value_format(v, digits, &lo, &hi);
-    snprintf(buf, n, "%s", hi);
-    free(lo);
-    free(hi);
+    value_text_fit(buf, n, v, digits, true);
 }
 
 /* Marks the report invalid and explains which preconditions fail. */
@@ -1879,6 +1888,8 @@ static void set_text_number(ul_audit_number *n, const char *key, const char *lab
     snprintf(n->label, sizeof n->label, "%s", label);
     snprintf(n->lo, sizeof n->lo, "%s", text);
     snprintf(n->hi, sizeof n->hi, "%s", text);
+    n->lo_full[0] = n->hi_full[0] = '\0'; /* lo and hi print */
+    n->quoted_out = false;
 }
 
 /* The stated σ_t against the code's schedule: the first wrong one, and the
@@ -2000,7 +2011,7 @@ typedef struct {
     ul_verdict verdict, v_eps, v_ren;
     bool ren_decides, undecided_pre;
     ul_audit_number rec; /* the deciding claim's recomputed number */
-    char margin[512];
+    char margin[sizeof ((ul_audit_report *)0)->margin]; /* the deciding claim's, whole */
     decide_end end;
 } gc_eval;
 
@@ -3252,23 +3263,28 @@ static void dp_code_rule_accountant(const dp_state *s, char *what, size_t n)
     mpfi_clear(e);
 }
 
-/* Forensics on an unsupported claim: the claimed group δ by the code's rule. */
+/* Forensics on an unsupported claim: the claimed group δ by the code's rule
+ * (its sentence as long as the report's forensics field, ahead of what is
+ * there already). */
 static void dp_forensics(const dp_state *s, ul_audit_report *rep)
 {
     const dp_cert *d = &s->d;
-    char what[512] = "";
+    size_t n = sizeof rep->forensics;
+    char *what = calloc(1, n), *both = malloc(2 * n + 2);
+    if (what == NULL || both == NULL)
+        abort();
     if (rep->verdict == UL_VERDICT_UNSUPPORTED) {
         if (d->st_eps->present && d->st_delta->present)
-            dp_code_rule_stated(d, what, sizeof what);
+            dp_code_rule_stated(d, what, n);
         else
-            dp_code_rule_accountant(s, what, sizeof what);
+            dp_code_rule_accountant(s, what, n);
     }
     if (what[0] != '\0') {
-        char both[1100];
-        snprintf(both, sizeof both, "%s%s%s", what, rep->forensics[0] ? "; " : "",
-                 rep->forensics);
+        snprintf(both, 2 * n + 2, "%s%s%s", what, rep->forensics[0] ? "; " : "", rep->forensics);
         setf(rep->forensics, sizeof rep->forensics, "%s", both);
     }
+    free(what);
+    free(both);
     if (rep->forensics[0] != '\0')
         ul_audit_explain(rep, "Forensics: %s.", rep->forensics);
 }
