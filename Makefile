@@ -61,8 +61,8 @@ API_SRC    = $(wildcard src/lib/*.c)
 CORE_EMP   = $(wildcard src/emp/stats.c src/emp/eps_lb.c src/emp/onerun.c)
 CORE_SRC   = $(wildcard src/num/*.c src/bounds/*.c src/cert/*.c src/vectors/*.c) \
              $(CORE_EMP) $(CALC_SRC) $(API_SRC)
-ATTACK_SRC = $(filter-out $(CORE_EMP),$(wildcard src/emp/*.c)) src/cli/attack.c
-CLI_SRC    = $(filter-out $(CALC_SRC) src/cli/attack.c,$(wildcard src/cli/*.c))
+ATTACK_SRC = $(filter-out $(CORE_EMP),$(wildcard src/emp/*.c)) $(wildcard src/cli/attack*.c)
+CLI_SRC    = $(filter-out $(CALC_SRC) $(ATTACK_SRC),$(wildcard src/cli/*.c))
 TEST_SRC   = $(wildcard tests/*.c)
 BENCH_SRC  = $(wildcard tests/bench/*.c)
 
@@ -131,7 +131,7 @@ $(BUILD)/libulaudit.so: $(SO_REAL)
 
 # The binary holds the core objects (all of them, exported with -rdynamic
 # for the plugin) and no OpenBLAS/cairo/zlib/OpenMP: --as-needed drops them.
-$(BIN): $(CLI_OBJ) $(CORE_OBJ) | $(PLUGIN)
+$(BIN): $(CLI_OBJ) $(CORE_OBJ)
 	$(CC) $(WARN) $(OPT) $(CFLAGS) $(ALL_LDFLAGS) -rdynamic -Wl,--as-needed $(CLI_OBJ) $(CORE_OBJ) \
 	    $(CORE_LIBS) -ldl -o $@
 
@@ -141,6 +141,8 @@ $(PLUGIN): $(ATTACK_OBJ)
 $(TEST_BIN): $(TEST_OBJ) $(LIB)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(TEST_OBJ) $(LIB) $(TEST_LIBS) $(LIBS) -o $@
 
+# bench_batch runs the binary it is built beside.
+$(BUILD)/bench/bench_batch: CPPFLAGS += -DULAUDIT_BIN='"$(abspath $(BIN))"'
 $(BUILD)/bench/%: tests/bench/%.c $(LIB) | $(DEPS_OK)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $< $(LIB) $(LIBS) -o $@
@@ -226,7 +228,7 @@ valgrind: $(BIN)
 
 # bench_learner needs Debian's dataset-fashion-mnist (tools/bench-deps.sh
 # installs it; without it that benchmark prints SKIPPED).
-bench: $(BENCH_BIN)
+bench: $(BENCH_BIN) $(BIN) $(PLUGIN)
 	@tools/bench-deps.sh || echo "make bench: no Fashion-MNIST; bench_learner will say SKIPPED"
 	@for b in $(BENCH_BIN); do $$b || exit 1; done
 

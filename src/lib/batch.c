@@ -18,6 +18,7 @@
  * run; the exit code at the end is 2 if any record was bad, else 3 if any
  * enclosure hit the precision cap, else 0.
  */
+#include <errno.h>
 #include <json-c/json.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -358,7 +359,8 @@ int ul_cli_calc_batch(const char *quantity, int argc, char **argv, int batch)
     if (rc == 0) {
         FILE *in = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
         if (in == NULL) {
-            fprintf(stderr, "ulaudit calc %s: --batch: cannot open '%s'\n", quantity, path);
+            fprintf(stderr, "ulaudit calc %s: --batch: cannot open '%s': %s\n", quantity, path,
+                    strerror(errno));
             rc = UL_EXIT_USAGE;
         } else {
             rc = run_stream(quantity, in, &fx);
