@@ -534,3 +534,62 @@ Test(cli_attack, shards_merged_equal_one_run)
     expect_usage_error("--shard", run("attack", t.cfg, "--shard", "1/3", NULL));
     two_runs_free(&t);
 }
+
+/* ---- MPI (mk/mpi.mk) ------------------------------------------------------------------ */
+
+/* The MPI binary beside ULAUDIT_BIN, or NULL when it was not built. */
+static char *mpi_binary(void)
+{
+    char *p = malloc(strlen(ULAUDIT_BIN) + 8);
+    sprintf(p, "%s-mpi", ULAUDIT_BIN);
+    if (access(p, X_OK) != 0) {
+        free(p);
+        return NULL;
+    }
+    return p;
+}
+
+/* mpirun -n K MPI_BIN attack cfg --out dir [extra]: the exit status. */
+static int mpirun_attack(const char *bin, int K, const char *cfg, const char *dir,
+                         const char *extra, const char *extra2)
+{
+    char cmd[3000];
+    snprintf(cmd, sizeof cmd,
+             "mpirun %s --oversubscribe -n %d '%s' attack '%s' --out '%s' --threads 1 %s %s "
+             ">/dev/null 2>&1",
+             geteuid() == 0 ? "--allow-run-as-root" : "", K, bin, cfg, dir, extra ? extra : "",
+             extra2 ? extra2 : "");
+    int st = system(cmd);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+Test(cli_attack, mpi_ranks_give_the_result_of_one_run)
+{
+    char *bin = mpi_binary();
+    if (!bin || system("command -v mpirun >/dev/null 2>&1") != 0) {
+        free(bin);
+        cr_skip_test("no MPI build (make mpi needs Debian's openmpi-bin and libopenmpi-dev): "
+                     "skipped");
+    }
+    two_runs t = two_runs_new(SHARDED);
+    run_result r = run("attack", t.cfg, "--out", t.a, NULL);
+    cr_assert(r.status <= 1, "%s", r.err);
+    run_free(&r);
+    for (int K = 1; K <= 4; K++) {
+        char dir[600];
+        snprintf(dir, sizeof dir, "%s/k%d", t.dir, K);
+        int st = mpirun_attack(bin, K, t.cfg, dir, NULL, NULL);
+        cr_assert(st <= 1, "mpirun -n %d: exit %d", K, st);
+        same_file(t.a, dir, "result.json");
+        same_file(t.a, dir, "models_out.npy");
+        cr_assert(!exists(dir, "shard-0-of-2.bin") && !exists(dir, "checkpoint.bin"));
+    }
+    /* every rank stopped by the time budget after its first chunk keeps its
+     * range's checkpoint; --resume continues each range to the same bytes */
+    cr_assert_eq(mpirun_attack(bin, 2, t.cfg, t.b, "--max-seconds", "0.001"), 3);
+    cr_assert(exists(t.b, "shard-0-of-2.bin") && exists(t.b, "shard-1-of-2.bin"));
+    cr_assert(mpirun_attack(bin, 2, t.cfg, t.b, "--resume", NULL) <= 1);
+    same_file(t.a, t.b, "result.json");
+    free(bin);
+    two_runs_free(&t);
+}

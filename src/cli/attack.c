@@ -8,7 +8,12 @@
  *                  [--eps E --delta D] [--renyi-order Q --renyi-value V]
  *                  [--alpha A] [--scores loss,gaussian-lr] [--plot FILE] [--json]
  *
- * Exit codes: 0 consistent or no claim, 1 refuted, 2 bad input, 130
+ *   ulaudit attack CONFIG.json --shard I/K --out DIR      (one slice)
+ *   ulaudit attack CONFIG.json --merge SHARDS --out DIR   (slices merged)
+ *   mpirun -n K ulaudit-mpi attack CONFIG.json --out DIR  (mk/mpi.mk)
+ *
+ * Exit codes: 0 consistent or no claim, 1 refuted, 2 bad input, 3
+ * inconclusive (--max-seconds ran out; the checkpoint is kept), 130
  * interrupted (a checkpoint is left in --out DIR for --resume).
  */
 #include "cli/attack.h"
@@ -43,6 +48,9 @@ void ul_cli_attack_help(FILE *out)
     fprintf(
         out,
         "usage: ulaudit attack CONFIG.json [--out DIR] [--resume] [--threads N] [--json]\n"
+        "                      [--max-seconds S] [--shard I/K]\n"
+        "       ulaudit attack CONFIG.json --merge SHARD|DIR[,...] --out DIR [--json]\n"
+        "       mpirun -n K ulaudit-mpi attack CONFIG.json --out DIR [...]\n"
         "       ulaudit attack --in-models F[,F...] --out-models F[,F...] [--target FILE]\n"
         "                      [--model logreg|mlp] [--hidden H] [--format auto|npy|f64|f32]\n"
         "                      [--dim P] [--eps E --delta D] [--renyi-order Q --renyi-value V]\n"
@@ -66,14 +74,22 @@ void ul_cli_attack_help(FILE *out)
         "                   is refused with exit 2\n"
         "  --threads N      OpenMP threads (default: all cores); results do not\n"
         "                   depend on it\n"
+        "  --max-seconds S  stop after the chunk that runs past S seconds: verdict\n"
+        "                   inconclusive (exit 3), the checkpoint kept for --resume\n"
+        "  --shard I/K      train only slice I of K (0 <= I < K) of the runs into\n"
+        "                   DIR/shard-I-of-K.bin (a batch job each; --resume works)\n"
+        "  --merge LIST     shard files or directories of them: the result of one\n"
+        "                   run, byte for byte (mismatched, overlapping, incomplete or\n"
+        "                   missing shards refused)\n"
         "  --plot FILE      the ROC plot (.png or .svg; default DIR/roc.png)\n"
         "  --json           the result as one JSON object on stdout\n\n"
         "Released models: .npy (float64 or float32, shape (p,) or (k, p)), or raw\n"
         "little-endian float64 (.f64, .bin) / float32 (.f32) with --dim P.  --target\n"
         "is a CSV file whose one row is the target record, label (+1/-1) last.\n\n"
         "Exit codes: 0 consistent (or no claim), 1 refuted, 2 input error,\n"
-        "130 interrupted (resume with --resume).  Configuration format: README,\n"
-        "\"Attack configurations\"; example: ulaudit attack examples/attack-synthetic.json\n");
+        "3 inconclusive (--max-seconds), 130 interrupted (resume with --resume).\n"
+        "Configuration format: README, \"Attack configurations\"; example:\n"
+        "ulaudit attack examples/attack-synthetic.json\n");
 }
 
 /* ---- Ctrl-C ------------------------------------------------------------------- */
@@ -624,12 +640,17 @@ static int run_config(const attack_args *a, run_plan *rp)
         ul_attack_config_free(&cfg);
         return UL_EXIT_USAGE;
     }
-    if (a->out && rp->rank == 0 && prepare_dir(a->out) != 0) {
+    /* every rank makes the directory (a rank may get there first); rank 0
+     * alone removes stale temporary files */
+    if (a->out && (rp->rank == 0 ? prepare_dir(a->out) : make_dir(a->out)) != 0) {
         ul_attack_config_free(&cfg);
+        if (rp->ranks > 1)
+            ul_mpi_abort(UL_EXIT_USAGE);
         return UL_EXIT_USAGE;
     }
     ul_attack_state st;
     int rc = UL_EXIT_USAGE;
+    bool gathered = false;
     size_t si = rp->shard_k ? rp->shard_i : (size_t)rp->rank;
     size_t sk = rp->shard_k ? rp->shard_k : (size_t)rp->ranks;
     rp->ckpt = a->out && !a->merge ? checkpoint_path(a->out, si, sk) : NULL;
@@ -648,12 +669,10 @@ static int run_config(const attack_args *a, run_plan *rp)
         fprintf(stderr, "attack: %s; target row %zu; %zu runs per world%s\n", cfg.data_desc,
                 st.plan.target, cfg.runs, st.done ? " (resumed)" : "");
     rc = train(&st, rp->rank != 0);
-    if (rc != UL_EXIT_OK) {
-        if (rp->ranks > 1)
-            ul_mpi_abort(rc);
+    if (rc != UL_EXIT_OK)
         goto done;
-    }
     rc = after_training(a, &cfg, &st, rp);
+    gathered = true;
     /* finished (rank 0 says so to every rank): the checkpoints are spent */
     bool spent = rc <= 1 && !rp->shard_k;
     if (rp->ranks > 1)
@@ -661,6 +680,10 @@ static int run_config(const attack_args *a, run_plan *rp)
     if (spent && rp->ckpt)
         unlink(rp->ckpt);
 done:
+    /* a rank that fails before the gather stops them all: no rank waits
+     * for it forever */
+    if (rp->ranks > 1 && !gathered && rc != UL_EXIT_OK)
+        ul_mpi_abort(rc);
     free(rp->ckpt);
     rp->ckpt = NULL;
     ul_attack_state_free(&st);

@@ -134,3 +134,19 @@ ul_status ul_mpi_gather(ul_attack_state *st, int rank, int size, char *err, size
 }
 
 #endif
+
+#ifdef UL_MPI_MAIN
+/* build/ulaudit-mpi (mk/mpi.mk): `ulaudit-mpi attack …` only, with the
+ * runs split over the MPI ranks (cli/attack.c). */
+#include "cli/attack.h"
+
+int main(int argc, char **argv)
+{
+    if (argc >= 2 && strcmp(argv[1], "attack") == 0)
+        return ul_cli_attack(argc - 2, argv + 2);
+    fprintf(stderr, "usage: mpirun -n K ulaudit-mpi attack CONFIG.json --out DIR [--resume] "
+                    "[--threads N] [--max-seconds S] [--json]\n"
+                    "(the MPI build runs `attack` only; every other command is in ulaudit)\n");
+    return 2;
+}
+#endif
