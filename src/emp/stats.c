@@ -19,9 +19,12 @@
  */
 #include "emp/stats.h"
 
+#include "emp/eps_lb.h"
+
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "num/encl.h"
 #include "num/threshold.h"
@@ -362,7 +365,8 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static ul_status check_scores(const double *s, size_t n, const char *name, char *err, size_t errlen)
+ul_status ul_emp_check_scores(const double *s, size_t n, const char *name, char *err,
+                              size_t errlen)
 {
     if (s == NULL || n == 0)
         return ul_fail(err, errlen, UL_EINPUT, "%s must not be empty", name);
@@ -372,42 +376,68 @@ static ul_status check_scores(const double *s, size_t n, const char *name, char 
     return UL_OK;
 }
 
-/* Double-precision standard normal upper quantile z with Q(z) = a (for
- * ranking only), by bisection on erfc. */
-static double z_upper(double a)
+size_t ul_emp_roc_counts(const double *a, size_t n_in, const double *b, size_t n_out,
+                         unsigned long *fp, unsigned long *tp, double *thr)
 {
-    double lo = 0, hi = 40;
-    for (int i = 0; i < 200; i++) {
-        double mid = 0.5 * (lo + hi);
-        if (0.5 * erfc(mid / sqrt(2.0)) > a)
-            lo = mid;
-        else
-            hi = mid;
+    /* Sweep distinct values in descending order; ia/ib count scores ≥ t. */
+    size_t ia = 0, ib = 0, m = 0;
+    fp[0] = 0, tp[0] = 0;
+    while (ia < n_in || ib < n_out) {
+        double t = -INFINITY;
+        if (ia < n_in)
+            t = a[n_in - 1 - ia];
+        if (ib < n_out && b[n_out - 1 - ib] > t)
+            t = b[n_out - 1 - ib];
+        while (ia < n_in && a[n_in - 1 - ia] >= t)
+            ia++;
+        while (ib < n_out && b[n_out - 1 - ib] >= t)
+            ib++;
+        m++;
+        fp[m] = (unsigned long)ib, tp[m] = (unsigned long)ia;
+        if (thr)
+            thr[m] = t;
     }
-    return hi;
+    return m;
 }
-
-/* Wilson score one-sided upper bound for k/n (ranking only). */
-static double wilson_upper(double k, double n, double z)
-{
-    double ph = k / n, z2 = z * z;
-    double c = ph + z2 / (2 * n) + z * sqrt(ph * (1 - ph) / n + z2 / (4 * n * n));
-    double u = c / (1 + z2 / n);
-    return u > 1 ? 1 : u;
-}
-
-static double eps_estimate(double fu, double nu, double delta)
-{
-    double e1 = (1 - delta - nu) > 0 ? log((1 - delta - nu) / fu) : -INFINITY;
-    double e2 = (1 - delta - fu) > 0 ? log((1 - delta - fu) / nu) : -INFINITY;
-    return e1 > e2 ? e1 : e2;
-}
-
-#define UL_EMP_N_CANDIDATES 3
 
 ul_status ul_emp_roc_compute(ul_emp_roc *out, const double *in_scores, size_t n_in,
                              const double *out_scores, size_t n_out, mpfi_srcptr alpha,
                              mpfi_srcptr delta, char *err, size_t errlen)
+{
+    return ul_emp_roc_compute_opts(out, in_scores, n_in, out_scores, n_out, alpha, delta, NULL,
+                                   err, errlen);
+}
+
+/* Points, AUC and TPR at the FPR levels (the scores were checked). */
+static void roc_curve(ul_emp_roc *out, const double *in_scores, size_t n_in,
+                      const double *out_scores, size_t n_out)
+{
+    size_t cap = n_in + n_out + 1; /* at most n_in + n_out distinct thresholds */
+    double *a = malloc(n_in * sizeof *a), *b = malloc(n_out * sizeof *b);
+    unsigned long *fp = malloc(cap * sizeof *fp), *tp = malloc(cap * sizeof *tp);
+    out->points = malloc(cap * sizeof *out->points);
+    if (!a || !b || !fp || !tp || !out->points)
+        abort(); /* out of memory: as elsewhere in the library */
+    memcpy(a, in_scores, n_in * sizeof *a);
+    memcpy(b, out_scores, n_out * sizeof *b);
+    qsort(a, n_in, sizeof *a, cmp_double);
+    qsort(b, n_out, sizeof *b, cmp_double);
+    size_t m = ul_emp_roc_counts(a, n_in, b, n_out, fp, tp, NULL);
+    for (size_t i = 0; i <= m; i++)
+        out->points[i] = (ul_emp_roc_point){(double)fp[i] / (double)n_out, (double)tp[i] / (double)n_in};
+    out->n_points = m + 1;
+    for (size_t i = 1; i < out->n_points; i++) {
+        const ul_emp_roc_point *p = &out->points[i - 1], *q = &out->points[i];
+        out->auc += (q->fpr - p->fpr) * (q->tpr + p->tpr) / 2;
+    }
+    for (int l = 0; l < UL_EMP_N_FPR_LEVELS; l++)
+        for (size_t i = 0; i < out->n_points; i++)
+            if (out->points[i].fpr <= ul_emp_fpr_levels[l] && out->points[i].tpr > out->tpr_at_fpr[l])
+                out->tpr_at_fpr[l] = out->points[i].tpr;
+    free(a), free(b), free(fp), free(tp);
+}
+
+static void roc_init(ul_emp_roc *out)
 {
     ul_num_init();
     out->points = NULL;
@@ -421,119 +451,45 @@ ul_status ul_emp_roc_compute(ul_emp_roc *out, const double *in_scores, size_t n_
     out->fn = 0;
     mpfr_init2(out->eps_lb, 64);
     mpfr_set_zero(out->eps_lb, 1);
+}
 
-    ul_status st = check_scores(in_scores, n_in, "in_scores", err, errlen);
+ul_status ul_emp_roc_curve(ul_emp_roc *out, const double *in_scores, size_t n_in,
+                           const double *out_scores, size_t n_out, char *err, size_t errlen)
+{
+    roc_init(out);
+    ul_status st = ul_emp_check_scores(in_scores, n_in, "in_scores", err, errlen);
     if (st == UL_OK)
-        st = check_scores(out_scores, n_out, "out_scores", err, errlen);
+        st = ul_emp_check_scores(out_scores, n_out, "out_scores", err, errlen);
     if (st == UL_OK)
-        st = check_alpha(alpha, err, errlen);
-    if (st == UL_OK && (mpfi_nan_p(delta) || mpfr_sgn(&delta->left) < 0 ||
-                        mpfr_cmp_ui(&delta->right, 1) >= 0))
-        st = ul_fail(err, errlen, UL_EINPUT, "delta must lie in [0, 1)");
+        roc_curve(out, in_scores, n_in, out_scores, n_out);
+    return st;
+}
+
+ul_status ul_emp_roc_compute_opts(ul_emp_roc *out, const double *in_scores, size_t n_in,
+                                  const double *out_scores, size_t n_out, mpfi_srcptr alpha,
+                                  mpfi_srcptr delta, const ul_emp_lb_opts *opts, char *err,
+                                  size_t errlen)
+{
+    ul_status st = ul_emp_roc_curve(out, in_scores, n_in, out_scores, n_out, err, errlen);
     if (st != UL_OK)
         return st;
-
-    double *a = malloc(n_in * sizeof *a);
-    double *b = malloc(n_out * sizeof *b);
-    /* At most n_in + n_out thresholds; per threshold: value, fp, fn. */
-    size_t cap = n_in + n_out;
-    double *tv = malloc(cap * sizeof *tv);
-    unsigned long *tfp = malloc(cap * sizeof *tfp);
-    unsigned long *tfn = malloc(cap * sizeof *tfn);
-    out->points = malloc((cap + 1) * sizeof *out->points);
-    if (!a || !b || !tv || !tfp || !tfn || !out->points)
-        abort(); /* out of memory: as elsewhere in the library */
-    for (size_t i = 0; i < n_in; i++)
-        a[i] = in_scores[i];
-    for (size_t i = 0; i < n_out; i++)
-        b[i] = out_scores[i];
-    qsort(a, n_in, sizeof *a, cmp_double);
-    qsort(b, n_out, sizeof *b, cmp_double);
-
-    /* Sweep distinct values in descending order; ia/ib count scores ≥ t. */
-    size_t ia = 0, ib = 0, m = 0;
-    out->points[0] = (ul_emp_roc_point){0, 0};
-    while (ia < n_in || ib < n_out) {
-        double t = -INFINITY;
-        if (ia < n_in)
-            t = a[n_in - 1 - ia];
-        if (ib < n_out && b[n_out - 1 - ib] > t)
-            t = b[n_out - 1 - ib];
-        while (ia < n_in && a[n_in - 1 - ia] >= t)
-            ia++;
-        while (ib < n_out && b[n_out - 1 - ib] >= t)
-            ib++;
-        tv[m] = t;
-        tfp[m] = (unsigned long)ib;
-        tfn[m] = (unsigned long)(n_in - ia);
-        out->points[m + 1] = (ul_emp_roc_point){(double)ib / (double)n_out, (double)ia / (double)n_in};
-        m++;
+    /* The certified bound of emp/eps_lb.h (NULL: the legacy ALL method). */
+    ul_emp_lb_opts o = ul_emp_lb_defaults();
+    if (opts)
+        o = *opts;
+    else
+        o.method = UL_EMP_LB_ALL;
+    ul_emp_lb_result lb;
+    ul_emp_lb_init(&lb);
+    st = ul_emp_eps_lb(&lb, in_scores, n_in, out_scores, n_out, alpha, delta, &o, err, errlen);
+    if (st == UL_OK || st == UL_ECAP) {
+        mpfr_set(out->eps_lb, lb.eps_lb, MPFR_RNDD);
+        out->n_thresholds = lb.m;
+        out->threshold = lb.threshold;
+        out->fp = lb.fp;
+        out->fn = lb.fn;
     }
-    out->n_points = m + 1;
-    out->n_thresholds = (unsigned long)m;
-    for (size_t i = 1; i < out->n_points; i++) {
-        const ul_emp_roc_point *p = &out->points[i - 1], *q = &out->points[i];
-        out->auc += (q->fpr - p->fpr) * (q->tpr + p->tpr) / 2;
-    }
-    for (int l = 0; l < UL_EMP_N_FPR_LEVELS; l++)
-        for (size_t i = 0; i < out->n_points; i++)
-            if (out->points[i].fpr <= ul_emp_fpr_levels[l] && out->points[i].tpr > out->tpr_at_fpr[l])
-                out->tpr_at_fpr[l] = out->points[i].tpr;
-
-    /* Rank thresholds by a Wilson estimate of the Bonferroni-corrected ε. */
-    double lvl = mpfr_get_d(&alpha->left, MPFR_RNDD) / (2.0 * (double)m);
-    double z = z_upper(lvl);
-    double dd = mpfr_get_d(&delta->right, MPFR_RNDU);
-    size_t best[UL_EMP_N_CANDIDATES];
-    double best_e[UL_EMP_N_CANDIDATES];
-    size_t nb = 0;
-    for (size_t i = 0; i < m; i++) {
-        double e = eps_estimate(wilson_upper((double)tfp[i], (double)n_out, z),
-                                wilson_upper((double)tfn[i], (double)n_in, z), dd);
-        if (isnan(e))
-            e = -INFINITY;
-        size_t j;
-        if (nb < UL_EMP_N_CANDIDATES)
-            j = nb++;
-        else if (e > best_e[UL_EMP_N_CANDIDATES - 1])
-            j = UL_EMP_N_CANDIDATES - 1;
-        else
-            continue;
-        for (; j > 0 && best_e[j - 1] < e; j--) {
-            best[j] = best[j - 1];
-            best_e[j] = best_e[j - 1];
-        }
-        best[j] = i;
-        best_e[j] = e;
-    }
-
-    /* Certify the candidates; keep the largest certified bound. */
-    mpfr_t e;
-    mpfr_init2(e, 64);
-    bool have = false;
-    for (size_t c = 0; c < nb && st == UL_OK; c++) {
-        size_t i = best[c];
-        ul_status s = ul_emp_eps_lb_counts(e, tfp[i], (unsigned long)n_out, tfn[i],
-                                           (unsigned long)n_in, alpha, delta, (unsigned long)m,
-                                           NULL, NULL, err, errlen);
-        if (s != UL_OK && s != UL_ECAP) {
-            st = s;
-            break;
-        }
-        if (!have || mpfr_greater_p(e, out->eps_lb)) {
-            mpfr_set(out->eps_lb, e, MPFR_RNDD);
-            out->threshold = tv[i];
-            out->fp = tfp[i];
-            out->fn = tfn[i];
-            have = true;
-        }
-    }
-    mpfr_clear(e);
-    free(a);
-    free(b);
-    free(tv);
-    free(tfp);
-    free(tfn);
+    ul_emp_lb_clear(&lb);
     return st;
 }
 

@@ -4,7 +4,7 @@
  * bounds returned on their safe side, the empirical ε lower bound from
  * counts (spec/anchors.md §2.1–2.3: Jagielski et al. 2020, Nasr et al. 2021,
  * jax_privacy `epsilon_clopper_pearson`), and scores → ROC with the best
- * Bonferroni-corrected ε over thresholds.
+ * Bonferroni-corrected ε over a family of thresholds (emp/eps_lb.h).
  *
  * Layer rule: this module uses src/num only.  Scores are empirical data
  * (plain doubles); everything that feeds a claimed bound is certified.
@@ -15,6 +15,7 @@
 #include <mpfi.h>
 #include <stddef.h>
 
+#include "emp/eps_lb.h"
 #include "num/status.h"
 
 /* P[Bin(n, p) ≤ k] enclosed in `out` (at out's precision plus guard bits),
@@ -73,24 +74,45 @@ typedef struct {
     size_t n_points;
     double auc;                             /* trapezoid over the points */
     double tpr_at_fpr[UL_EMP_N_FPR_LEVELS]; /* max TPR over points with FPR ≤ level */
-    unsigned long n_thresholds;             /* distinct score values = Bonferroni m */
+    unsigned long n_thresholds;             /* tests paid for: the Bonferroni m */
     double threshold;     /* the threshold of the best ε: "IN" iff score ≥ it */
-    unsigned long fp, fn; /* its counts */
+    unsigned long fp, fn; /* its counts (the design counts, emp/eps_lb.h) */
     mpfr_t eps_lb;        /* certified ε lower bound (rounded down) */
 } ul_emp_roc;
 
 /* ROC of the rule "score ≥ t ⇒ IN" over every distinct score value t, its AUC,
- * TPR at the FPR levels above, and the best ε lower bound over those
- * thresholds with the Bonferroni correction m = n_thresholds.  Candidates
- * are ranked with a double-precision Wilson estimate (selection need not be
- * certified: the correction covers every threshold), and the best few are
- * certified with ul_emp_eps_lb_counts.  `out` is initialised here; release
- * it with ul_emp_roc_clear (also after an error).  UL_EINPUT names
- * "in_scores" / "out_scores" (empty or non-finite), "alpha" or "delta". */
+ * TPR at the FPR levels above, and a certified ε lower bound from
+ * emp/eps_lb.h: ul_emp_roc_compute uses its ALL method (every distinct
+ * score a threshold, Bonferroni m = their number, the exact maximum over
+ * them); ul_emp_roc_compute_opts the method in opts (NULL: ALL), e.g. the
+ * FAMILY of order-statistic thresholds whose m grows like log n.
+ * `out` is initialised here; release it with ul_emp_roc_clear (also after
+ * an error).  UL_EINPUT names "in_scores" / "out_scores" (empty or
+ * non-finite), "alpha" or "delta" (and the options' fields). */
 ul_status ul_emp_roc_compute(ul_emp_roc *out, const double *in_scores, size_t n_in,
                              const double *out_scores, size_t n_out, mpfi_srcptr alpha,
                              mpfi_srcptr delta, char *err, size_t errlen);
+/* The ROC, AUC and TPR at the FPR levels only (eps_lb 0, no threshold). */
+ul_status ul_emp_roc_curve(ul_emp_roc *out, const double *in_scores, size_t n_in,
+                           const double *out_scores, size_t n_out, char *err, size_t errlen);
+ul_status ul_emp_roc_compute_opts(ul_emp_roc *out, const double *in_scores, size_t n_in,
+                                  const double *out_scores, size_t n_out, mpfi_srcptr alpha,
+                                  mpfi_srcptr delta, const ul_emp_lb_opts *opts, char *err,
+                                  size_t errlen);
 
 void ul_emp_roc_clear(ul_emp_roc *r);
+
+/* UL_EINPUT naming `name` when s is NULL, n = 0 or some s[i] is not finite. */
+ul_status ul_emp_check_scores(const double *s, size_t n, const char *name, char *err,
+                              size_t errlen);
+
+/* The ROC staircase in counts: for ascending a (IN, n_in) and b (OUT,
+ * n_out), the rule "score ≥ t" at every distinct score t in descending
+ * order gives fp[i] OUT and tp[i] IN scores ≥ t, i = 1 … m, after
+ * (fp[0], tp[0]) = (0, 0); thr[i] (thr may be NULL) receives t.  fp, tp,
+ * thr need n_in + n_out + 1 entries; returns m (the number of distinct
+ * scores). */
+size_t ul_emp_roc_counts(const double *a, size_t n_in, const double *b, size_t n_out,
+                         unsigned long *fp, unsigned long *tp, double *thr);
 
 #endif

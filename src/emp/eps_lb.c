@@ -1,0 +1,539 @@
+/* src/emp/eps_lb.c — valid ε lower bounds from scores (emp/eps_lb.h has
+ * the lemma and the theorem; this file cites them by name).
+ *
+ * Doubles rank the candidates (Clopper–Pearson by bisection on a
+ * log-space binomial sum; the one-run p-value likewise); the chosen ones are
+ * certified by ul_emp_eps_lb_counts (emp/stats.h) or by the cell covering
+ * of ul_emp_onerun_eps, both in MPFR/MPFI with outward rounding. */
+#include "emp/eps_lb.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emp/gdp.h"
+#include "emp/stats.h"
+#include "num/encl.h"
+
+#define DEFAULT_RATIO 1.25
+#define DEFAULT_SPLIT 0.25
+#define N_CERTIFY 4        /* candidates certified at most (ties of the double ranking) */
+#define TIE_TOL 1e-6       /* double estimates this close to the best are certified too */
+
+ul_emp_lb_opts ul_emp_lb_defaults(void)
+{
+    ul_emp_lb_opts o = {UL_EMP_LB_FAMILY, false, 0.0, DEFAULT_SPLIT, DEFAULT_RATIO};
+    return o;
+}
+
+void ul_emp_lb_init(ul_emp_lb_result *res)
+{
+    memset(res, 0, sizeof *res);
+    mpfr_init2(res->eps_lb, 64);
+    mpfr_set_zero(res->eps_lb, 1);
+    res->threshold = INFINITY;
+    res->estimate = 0;
+}
+
+void ul_emp_lb_clear(ul_emp_lb_result *res)
+{
+    mpfr_clear(res->eps_lb);
+}
+
+/* ---- doubles: binomial tails and Clopper–Pearson (ranking only) ----------- */
+
+double ul_emp_log_choose(unsigned long n, unsigned long k)
+{
+    return lgamma((double)n + 1) - lgamma((double)k + 1) - lgamma((double)(n - k) + 1);
+}
+
+/* Continued fraction of the incomplete beta function, modified Lentz
+ * (Press et al., Numerical Recipes, 3rd ed., §6.4, eq. 6.4.5). */
+static double betacf(double a, double b, double x)
+{
+    const double tiny = 1e-300;
+    double c = 1, d = 1 - (a + b) * x / (a + 1);
+    d = 1 / (fabs(d) < tiny ? tiny : d);
+    double h = d;
+    for (int m = 1; m <= 10000; m++) {
+        double m2 = 2.0 * m, aa = m * (b - m) * x / ((a + m2 - 1) * (a + m2));
+        for (int half = 0; half < 2; half++) {
+            d = 1 + aa * d;
+            d = 1 / (fabs(d) < tiny ? tiny : d);
+            c = 1 + aa / c;
+            c = fabs(c) < tiny ? tiny : c;
+            h *= d * c;
+            aa = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1));
+        }
+        if (fabs(d * c - 1) < 1e-15)
+            break;
+    }
+    return h;
+}
+
+/* Regularised incomplete beta I_x(a, b) (NR eq. 6.4.9 with the symmetry
+ * I_x(a, b) = 1 − I_{1−x}(b, a) for convergence). */
+static double betai(double a, double b, double x)
+{
+    if (x <= 0)
+        return 0;
+    if (x >= 1)
+        return 1;
+    double lbt = lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x);
+    if (x < (a + 1) / (a + b + 2))
+        return exp(lbt) * betacf(a, b, x) / a;
+    return 1 - exp(lbt) * betacf(b, a, 1 - x) / b;
+}
+
+/* P[Bin(n, p) ≤ k] = I_{1−p}(n − k, k + 1) (NR eq. 6.4.12). */
+static double binom_cdf_d(unsigned long k, unsigned long n, double p)
+{
+    if (k >= n || p <= 0)
+        return 1;
+    if (p >= 1)
+        return 0;
+    return betai((double)(n - k), (double)k + 1, 1 - p);
+}
+
+double ul_emp_cp_upper_d(unsigned long k, unsigned long n, double beta)
+{
+    if (k >= n)
+        return 1;
+    double lo = 0, hi = 1; /* cdf(lo) > beta ≥ cdf(hi) */
+    for (int it = 0; it < 60; it++) {
+        double mid = 0.5 * (lo + hi);
+        if (binom_cdf_d(k, n, mid) > beta)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return hi;
+}
+
+/* ε from upper bounds f (FPR) and g (FNR), as ul_emp_eps_lb_counts. */
+static double eps_from_bounds(double f, double g, double delta)
+{
+    double e1 = (1 - delta - g) > 0 ? log((1 - delta - g) / f) : -INFINITY;
+    double e2 = (1 - delta - f) > 0 ? log((1 - delta - f) / g) : -INFINITY;
+    double e = e1 > e2 ? e1 : e2;
+    return e > 0 ? e : 0;
+}
+
+static double eps_counts_d(unsigned long fp, unsigned long n_out, unsigned long fn,
+                           unsigned long n_in, double beta, double delta)
+{
+    return eps_from_bounds(ul_emp_cp_upper_d(fp, n_out, beta), ul_emp_cp_upper_d(fn, n_in, beta),
+                           delta);
+}
+
+/* ---- the grid and sorted counts ------------------------------------------- */
+
+size_t ul_emp_lb_grid(unsigned long n, double ratio, unsigned long *ks, size_t cap)
+{
+    size_t c = 0;
+    for (unsigned long k = 0; k < n;) {
+        if (c < cap)
+            ks[c] = k;
+        c++;
+        unsigned long next = (unsigned long)floor(ratio * (double)k);
+        k = next > k + 1 ? next : k + 1;
+    }
+    return c;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double *sorted_copy(const double *s, size_t n)
+{
+    double *c = malloc((n ? n : 1) * sizeof *c);
+    if (!c)
+        abort(); /* out of memory: as elsewhere in the library */
+    memcpy(c, s, n * sizeof *c);
+    qsort(c, n, sizeof *c, cmp_double);
+    return c;
+}
+
+/* Number of entries of the ascending array a[0..n) that are ≥ t. */
+static size_t count_ge(const double *a, size_t n, double t)
+{
+    size_t lo = 0, hi = n; /* first index with a[i] ≥ t */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (a[mid] < t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return n - lo;
+}
+
+/* ---- checks ---------------------------------------------------------------- */
+
+static ul_status check_common(const double *in, size_t n_in, const double *out, size_t n_out,
+                              mpfi_srcptr alpha, mpfi_srcptr delta, const ul_emp_lb_opts *o,
+                              char *err, size_t errlen)
+{
+    ul_status st = ul_emp_check_scores(in, n_in, "in_scores", err, errlen);
+    if (st == UL_OK)
+        st = ul_emp_check_scores(out, n_out, "out_scores", err, errlen);
+    if (st != UL_OK)
+        return st;
+    if (mpfi_nan_p(alpha) || mpfr_sgn(&alpha->left) <= 0 || mpfr_cmp_ui(&alpha->right, 1) >= 0)
+        return ul_fail(err, errlen, UL_EINPUT, "alpha must lie strictly inside (0, 1)");
+    if (mpfi_nan_p(delta) || mpfr_sgn(&delta->left) < 0 || mpfr_cmp_ui(&delta->right, 1) >= 0)
+        return ul_fail(err, errlen, UL_EINPUT, "delta must lie in [0, 1)");
+    if (!(o->ratio == 0 || (o->ratio > 1 && o->ratio <= 16)))
+        return ul_fail(err, errlen, UL_EINPUT, "ratio must lie in (1, 16] (0: the default 1.25)");
+    if (o->method == UL_EMP_LB_FIXED && !isfinite(o->threshold))
+        return ul_fail(err, errlen, UL_EINPUT, "threshold must be a finite number");
+    if (o->method == UL_EMP_LB_SPLIT && !(o->split_frac > 0 && o->split_frac < 1))
+        return ul_fail(err, errlen, UL_EINPUT, "split_frac must lie strictly inside (0, 1)");
+    return UL_OK;
+}
+
+/* ---- the family ----------------------------------------------------------------- */
+
+typedef struct {
+    int dir;              /* +1 forward, −1 reversed */
+    unsigned long fp, fn; /* design/observed counts as the lemma prescribes */
+    double threshold;     /* rule "IN iff score ≥ threshold" */
+    double est;
+} candidate;
+
+/* Forward test k on ascending a (IN) and b (OUT): t = b[n_out−1−k]. */
+static candidate forward_test(const double *a, size_t n_in, const double *b, size_t n_out,
+                              unsigned long k)
+{
+    double t = b[n_out - 1 - k];
+    double thr = nextafter(t, INFINITY); /* "score > t" = "score ≥ next double" */
+    size_t tp = count_ge(a, n_in, thr);
+    candidate c = {+1, k, (unsigned long)(n_in - tp), thr, 0};
+    return c;
+}
+
+/* Reversed test j: u = a[j], rule "IN iff score ≥ u". */
+static candidate reversed_test(const double *a, size_t n_in, const double *b, size_t n_out,
+                               unsigned long j)
+{
+    (void)n_in;
+    double u = a[j];
+    candidate c = {-1, (unsigned long)count_ge(b, n_out, u), j, u, 0};
+    return c;
+}
+
+/* All tests of the family, with their double estimates at level beta. */
+static candidate *family_tests(const double *a, size_t n_in, const double *b, size_t n_out,
+                               const ul_emp_lb_opts *o, double beta, double delta, size_t *count)
+{
+    double ratio = o->ratio > 0 ? o->ratio : DEFAULT_RATIO;
+    size_t kf = ul_emp_lb_grid(n_out, ratio, NULL, 0);
+    size_t kr = o->one_sided ? 0 : ul_emp_lb_grid(n_in, ratio, NULL, 0);
+    unsigned long *ks = malloc((kf + kr + 1) * sizeof *ks);
+    candidate *c = malloc((kf + kr + 1) * sizeof *c);
+    if (!ks || !c)
+        abort();
+    ul_emp_lb_grid(n_out, ratio, ks, kf);
+    for (size_t i = 0; i < kf; i++)
+        c[i] = forward_test(a, n_in, b, n_out, ks[i]);
+    ul_emp_lb_grid(n_in, ratio, ks, kr);
+    for (size_t i = 0; i < kr; i++)
+        c[kf + i] = reversed_test(a, n_in, b, n_out, ks[i]);
+    for (size_t i = 0; i < kf + kr; i++)
+        c[i].est = eps_counts_d(c[i].fp, n_out, c[i].fn, n_in, beta, delta);
+    free(ks);
+    *count = kf + kr;
+    return c;
+}
+
+static void record(ul_emp_lb_result *res, const candidate *c, mpfr_srcptr e, size_t n_in,
+                   size_t n_out)
+{
+    mpfr_set(res->eps_lb, e, MPFR_RNDD);
+    res->direction = c->dir;
+    res->threshold = c->threshold;
+    res->fp = c->fp;
+    res->fn = c->fn;
+    res->n_in = (unsigned long)n_in;
+    res->n_out = (unsigned long)n_out;
+    res->estimate = c->est;
+}
+
+/* Certifies the candidates whose estimate is within TIE_TOL of the best
+ * (at most N_CERTIFY) with m tests paid for; keeps the largest. */
+static ul_status certify_best(ul_emp_lb_result *res, const candidate *c, size_t nc, size_t n_in,
+                              size_t n_out, mpfi_srcptr alpha, mpfi_srcptr delta, unsigned long m,
+                              char *err, size_t errlen)
+{
+    double best = -1;
+    for (size_t i = 0; i < nc; i++)
+        if (c[i].est > best)
+            best = c[i].est;
+    mpfr_t e;
+    mpfr_init2(e, 64);
+    ul_status st = UL_OK;
+    size_t done = 0;
+    bool have = false;
+    for (size_t i = 0; i < nc && done < N_CERTIFY; i++) {
+        if (c[i].est < best - TIE_TOL)
+            continue;
+        done++;
+        ul_status s = ul_emp_eps_lb_counts(e, c[i].fp, (unsigned long)n_out, c[i].fn,
+                                           (unsigned long)n_in, alpha, delta, m, NULL, NULL, err,
+                                           errlen);
+        if (s != UL_OK && s != UL_ECAP) {
+            st = s;
+            break;
+        }
+        if (s == UL_ECAP)
+            st = UL_ECAP;
+        if (!have || mpfr_greater_p(e, res->eps_lb)) {
+            record(res, &c[i], e, n_in, n_out);
+            have = true;
+        }
+    }
+    mpfr_clear(e);
+    res->m = m;
+    return st;
+}
+
+static double beta_d(mpfi_srcptr alpha, double div)
+{
+    return mpfr_get_d(&alpha->left, MPFR_RNDD) / div;
+}
+
+static ul_status run_family(ul_emp_lb_result *res, const double *a, size_t n_in, const double *b,
+                            size_t n_out, mpfi_srcptr alpha, mpfi_srcptr delta,
+                            const ul_emp_lb_opts *o, char *err, size_t errlen)
+{
+    double ratio = o->ratio > 0 ? o->ratio : DEFAULT_RATIO;
+    size_t m = ul_emp_lb_grid(n_out, ratio, NULL, 0) +
+               (o->one_sided ? 0 : ul_emp_lb_grid(n_in, ratio, NULL, 0));
+    size_t nc;
+    double dd = mpfr_get_d(&delta->right, MPFR_RNDU);
+    candidate *c = family_tests(a, n_in, b, n_out, o, beta_d(alpha, 2.0 * (double)m), dd, &nc);
+    ul_status st = certify_best(res, c, nc, n_in, n_out, alpha, delta, (unsigned long)m, err, errlen);
+    free(c);
+    return st;
+}
+
+/* ---- every distinct threshold (the legacy statistic) ----------------------------- */
+
+/* Candidates: the staircase's Pareto corners (most true positives for their
+ * false positives, fewest false positives for their true positives); every
+ * other threshold has larger fp and fn and so a smaller bound, which makes
+ * the maximum over the corners the maximum over all thresholds. */
+static ul_status run_all(ul_emp_lb_result *res, const double *a, size_t n_in, const double *b,
+                         size_t n_out, mpfi_srcptr alpha, mpfi_srcptr delta, char *err,
+                         size_t errlen)
+{
+    size_t cap = n_in + n_out + 1, nc = 0;
+    unsigned long *fp = malloc(cap * sizeof *fp), *tp = malloc(cap * sizeof *tp);
+    double *thr = malloc(cap * sizeof *thr);
+    candidate *c = malloc(cap * sizeof *c);
+    if (!fp || !tp || !thr || !c)
+        abort();
+    size_t m = ul_emp_roc_counts(a, n_in, b, n_out, fp, tp, thr);
+    double beta = beta_d(alpha, 2.0 * (double)m), dd = mpfr_get_d(&delta->right, MPFR_RNDU);
+    for (size_t i = 1; i <= m; i++) {
+        if (tp[i] == tp[i - 1] || (i < m && fp[i + 1] == fp[i]))
+            continue;
+        c[nc] = (candidate){+1, fp[i], (unsigned long)n_in - tp[i], thr[i], 0};
+        c[nc].est = eps_counts_d(c[nc].fp, n_out, c[nc].fn, n_in, beta, dd);
+        nc++;
+    }
+    ul_status st = certify_best(res, c, nc, n_in, n_out, alpha, delta, (unsigned long)m, err, errlen);
+    free(fp), free(tp), free(thr), free(c);
+    return st;
+}
+
+/* ---- fixed threshold ------------------------------------------------------------- */
+
+static ul_status run_fixed(ul_emp_lb_result *res, const double *a, size_t n_in, const double *b,
+                           size_t n_out, double t, mpfi_srcptr alpha, mpfi_srcptr delta,
+                           char *err, size_t errlen)
+{
+    candidate c = {+1, (unsigned long)count_ge(b, n_out, t),
+                   (unsigned long)(n_in - count_ge(a, n_in, t)), t, 0};
+    c.est = eps_counts_d(c.fp, n_out, c.fn, n_in, beta_d(alpha, 2),
+                         mpfr_get_d(&delta->right, MPFR_RNDU));
+    return certify_best(res, &c, 1, n_in, n_out, alpha, delta, 1, err, errlen);
+}
+
+/* ---- split --------------------------------------------------------------------- */
+
+/* Chooses on the pilot (sorted copies pa, pb) the family test whose counts,
+ * scaled to the certification sizes, predict the best bound at m = 1. */
+static double split_choose(const double *pa, size_t np_in, const double *pb, size_t np_out,
+                           size_t nc_in, size_t nc_out, const ul_emp_lb_opts *o, double beta,
+                           double delta)
+{
+    size_t nc;
+    candidate *c = family_tests(pa, np_in, pb, np_out, o, beta, delta, &nc);
+    double best = -1, thr = INFINITY;
+    for (size_t i = 0; i < nc; i++) {
+        unsigned long fp = (unsigned long)llround((double)c[i].fp * (double)nc_out / (double)np_out);
+        unsigned long fn = (unsigned long)llround((double)c[i].fn * (double)nc_in / (double)np_in);
+        double e = eps_counts_d(fp < nc_out ? fp : nc_out, nc_out, fn < nc_in ? fn : nc_in, nc_in,
+                                beta, delta);
+        if (e > best) {
+            best = e;
+            thr = c[i].threshold;
+        }
+    }
+    free(c);
+    return thr;
+}
+
+static ul_status run_split(ul_emp_lb_result *res, const double *in, size_t n_in, const double *out,
+                           size_t n_out, mpfi_srcptr alpha, mpfi_srcptr delta,
+                           const ul_emp_lb_opts *o, char *err, size_t errlen)
+{
+    size_t p_in = (size_t)floor(o->split_frac * (double)n_in);
+    size_t p_out = (size_t)floor(o->split_frac * (double)n_out);
+    if (p_in < 1 || p_out < 1 || p_in >= n_in || p_out >= n_out)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "split_frac %g leaves an empty part (n_in %zu, n_out %zu)", o->split_frac,
+                       n_in, n_out);
+    double *pa = sorted_copy(in, p_in), *pb = sorted_copy(out, p_out);
+    double *ca = sorted_copy(in + p_in, n_in - p_in), *cb = sorted_copy(out + p_out, n_out - p_out);
+    double t = split_choose(pa, p_in, pb, p_out, n_in - p_in, n_out - p_out, o, beta_d(alpha, 2),
+                            mpfr_get_d(&delta->right, MPFR_RNDU));
+    ul_status st = run_fixed(res, ca, n_in - p_in, cb, n_out - p_out, t, alpha, delta, err, errlen);
+    free(pa);
+    free(pb);
+    free(ca);
+    free(cb);
+    return st;
+}
+
+/* ---- one run ------------------------------------------------------------------- */
+
+ul_status ul_emp_eps_lb(ul_emp_lb_result *res, const double *in, size_t n_in, const double *out,
+                        size_t n_out, mpfi_srcptr alpha, mpfi_srcptr delta,
+                        const ul_emp_lb_opts *o, char *err, size_t errlen)
+{
+    ul_num_init();
+    ul_status st = check_common(in, n_in, out, n_out, alpha, delta, o, err, errlen);
+    if (st != UL_OK)
+        return st;
+    if (o->method == UL_EMP_LB_SPLIT)
+        return run_split(res, in, n_in, out, n_out, alpha, delta, o, err, errlen);
+    double *a = sorted_copy(in, n_in), *b = sorted_copy(out, n_out);
+    switch (o->method) {
+    case UL_EMP_LB_FIXED:
+        st = run_fixed(res, a, n_in, b, n_out, o->threshold, alpha, delta, err, errlen);
+        break;
+    case UL_EMP_LB_ALL:
+        st = run_all(res, a, n_in, b, n_out, alpha, delta, err, errlen);
+        break;
+    case UL_EMP_LB_ONERUN:
+        st = ul_emp_onerun_family(res, a, n_in, b, n_out, alpha, delta, o, err, errlen);
+        break;
+    default:
+        st = run_family(res, a, n_in, b, n_out, alpha, delta, o, err, errlen);
+    }
+    free(a);
+    free(b);
+    return st;
+}
+
+
+/* ---- the ROC's convex hull (for jax_privacy-compatible comparisons) ----------- */
+
+static double cross3(const unsigned long *x, const unsigned long *y, size_t o, size_t a, size_t b)
+{
+    return ((double)x[a] - (double)x[o]) * ((double)y[b] - (double)y[o]) -
+           ((double)y[a] - (double)y[o]) * ((double)x[b] - (double)x[o]);
+}
+
+size_t ul_emp_roc_hull(const double *in, size_t n_in, const double *out, size_t n_out,
+                       unsigned long *fp, unsigned long *tp)
+{
+    double *a = sorted_copy(in, n_in), *b = sorted_copy(out, n_out);
+    size_t m = ul_emp_roc_counts(a, n_in, b, n_out, fp, tp, NULL), h = 1;
+    for (size_t i = 1; i <= m; i++) { /* upper hull by the monotone chain, in place */
+        fp[h] = fp[i], tp[h] = tp[i];
+        while (h >= 2 && cross3(fp, tp, h - 2, h - 1, h) >= 0) {
+            fp[h - 1] = fp[h], tp[h - 1] = tp[h];
+            h--;
+        }
+        h++;
+    }
+    free(a);
+    free(b);
+    return h;
+}
+
+/* ---- the Gaussian-DP estimate (emp/gdp.h; here so that it is in the core
+ * build with the bounds it is reported beside) ---------------------------------- */
+
+
+/* Φ(x) = erfc(−x/√2)/2 */
+static double norm_cdf(double x)
+{
+    return 0.5 * erfc(-x / sqrt(2.0));
+}
+
+double ul_emp_norm_quantile(double p)
+{
+    if (!(p > 0 && p < 1))
+        return p == 0 ? -INFINITY : p == 1 ? INFINITY : NAN;
+    double lo = -40, hi = 40;
+    for (int it = 0; it < 200 && hi - lo > 1e-15 * (1 + fabs(lo)); it++) {
+        double mid = 0.5 * (lo + hi);
+        if (norm_cdf(mid) < p)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return 0.5 * (lo + hi);
+}
+
+double ul_emp_gdp_mu_from_auc(double auc)
+{
+    if (!(auc > 0.5))
+        return 0;
+    if (auc >= 1)
+        return INFINITY;
+    return sqrt(2.0) * ul_emp_norm_quantile(auc);
+}
+
+/* log δ(ε) for μ-GDP: log(Φ(a) − e^ε Φ(b)), a = −ε/μ + μ/2, b = a − μ. */
+static double log_delta(double eps, double mu)
+{
+    double a = -eps / mu + mu / 2, b = a - mu;
+    double la = log(norm_cdf(a)), lb = eps + log(norm_cdf(b));
+    if (!(la > lb))
+        return -INFINITY;
+    return la + log1p(-exp(lb - la));
+}
+
+double ul_emp_gdp_eps(double mu, double delta)
+{
+    if (!(delta > 0 && delta < 1))
+        return NAN;
+    if (!(mu > 0))
+        return 0;
+    if (isinf(mu))
+        return INFINITY;
+    double ld = log(delta);
+    if (log_delta(0, mu) <= ld)
+        return 0;
+    double lo = 0, hi = 1;
+    while (log_delta(hi, mu) > ld && hi < 1e6) {
+        lo = hi;
+        hi *= 2;
+    }
+    for (int it = 0; it < 200 && hi - lo > 1e-13 * hi; it++) {
+        double mid = 0.5 * (lo + hi);
+        if (log_delta(mid, mu) > ld)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return 0.5 * (lo + hi);
+}

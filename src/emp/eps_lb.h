@@ -1,0 +1,163 @@
+/* src/emp/eps_lb.h — valid empirical ε lower bounds from attack scores.
+ *
+ * Every bound here is valid without any assumption on the score laws:
+ * with probability ≥ 1 − α over the runs, ε_lb ≤ the ε of every (ε, δ)
+ * pair that the two score laws P_in, P_out satisfy.  Each is certified with
+ * MPFR binomial tails (emp/stats.h) and rounded down.  Thresholds and
+ * candidates are searched in doubles; only the chosen ones are certified.
+ *
+ * The lemma behind the threshold family (order-statistic thresholds).  Let
+ * Y_1 … Y_n be i.i.d. with G(t) = P[Y > t], k < n fixed, and t_k the
+ * (k+1)-th largest Y.  Then for every p ∈ [0, 1]
+ *     P[G(t_k) > p] ≤ P[Bin(n, p) ≤ k],
+ * so the Clopper–Pearson upper bound CP(k, n, β) bounds G(t_k) with
+ * probability ≥ 1 − β.  Proof: let u = inf{t : G(t) ≤ p}.  G(t_k) > p forces
+ * t_k < u, i.e. at most k of the Y_i are ≥ u; their number is Bin(n, q) with
+ * q = P[Y ≥ u] = lim_{t↑u} G(t) ≥ p, and P[Bin(n, q) ≤ k] ≤ P[Bin(n, p) ≤ k]
+ * (binomial tails decrease in q).  Ties and atoms are allowed.  The count
+ * used is the design count k, never the observed one.
+ *
+ * Methods (ul_emp_lb_method):
+ *   FAMILY  tests fixed before the data are seen (they depend on n_in, n_out
+ *           and the options only).  Forward test k ∈ K(n_out): t = (k+1)-th
+ *           largest OUT score, rule "IN iff score > t"; FPR(t) ≤ CP(k, n_out)
+ *           by the lemma, and given the OUT scores the true positives are
+ *           Bin(n_in, TPR(t)), so FNR(t) ≤ CP(fn, n_in).  Reversed test
+ *           j ∈ K(n_in): u = (j+1)-th smallest IN score, rule "IN iff
+ *           score ≥ u": FNR(u) ≤ CP(j, n_in) by the mirrored lemma and
+ *           FPR(u) ≤ CP(fp, n_out) given the IN scores.  Each CP at level
+ *           α/(2m), m = number of tests (Bonferroni); every test gives
+ *           ul_emp_eps_lb_counts's ε from its two bounds, the maximum is
+ *           reported.  K(n) = {0, 1, …} with k_{i+1} = max(k_i + 1,
+ *           ⌊ratio·k_i⌋), k < n: the corners of the ROC staircase (its
+ *           Pareto frontier: one threshold per false-positive count, the one
+ *           with the most true positives) on a geometric grid of counts, so
+ *           m grows like log n, not like the 2N distinct scores.
+ *   FIXED   one threshold t chosen before the data (rule "IN iff score ≥
+ *           t"), m = 1, each CP at α/2 (TF Privacy / jax_privacy `Explicit`).
+ *   SPLIT   the first ⌊frac·n⌋ scores of each world (in the given order,
+ *           which must not depend on the scores) choose the family test
+ *           with the best predicted bound; its threshold is then FIXED on
+ *           the remaining scores (jax_privacy `Split`).
+ *   ONERUN  the canaries of one training run (see ul_emp_onerun_eps).
+ *   ALL     the legacy statistic of ul_emp_roc_compute: every distinct
+ *           score is a threshold (observed counts), m = their number, and
+ *           the exact maximum over them (over the staircase's Pareto
+ *           corners, which dominate every other threshold).  With
+ *           continuous scores (no ties) m = n_in + n_out and the lemma's
+ *           union over all k and all j covers it; with ties the count m is
+ *           data-dependent and the lemma does not cover it: prefer FAMILY.
+ */
+#ifndef UL_EMP_EPS_LB_H
+#define UL_EMP_EPS_LB_H
+
+#include <mpfi.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "num/status.h"
+
+typedef enum {
+    UL_EMP_LB_FAMILY = 0,
+    UL_EMP_LB_FIXED,
+    UL_EMP_LB_SPLIT,
+    UL_EMP_LB_ONERUN,
+    UL_EMP_LB_ALL,
+} ul_emp_lb_method;
+
+typedef struct {
+    ul_emp_lb_method method;
+    bool one_sided;    /* FAMILY/SPLIT/ONERUN: forward tests only */
+    double threshold;  /* FIXED: rule "IN iff score ≥ threshold" */
+    double split_frac; /* SPLIT: fraction choosing the threshold, in (0, 1) */
+    double ratio;      /* FAMILY/ONERUN grid ratio (> 1; 0: the default 1.25) */
+} ul_emp_lb_opts;
+
+/* Defaults: FAMILY, two-sided, ratio 1.25, split_frac 0.25. */
+ul_emp_lb_opts ul_emp_lb_defaults(void);
+
+typedef struct {
+    mpfr_t eps_lb;         /* certified, rounded down; 0 when nothing certified */
+    unsigned long m;       /* tests paid for (Bonferroni count) */
+    int direction;         /* +1 forward, −1 reversed, 0 none */
+    double threshold;      /* rule "IN iff score ≥ threshold" of the best test */
+    unsigned long fp, fn;  /* the counts certified (design counts) */
+    unsigned long n_out, n_in; /* the trials behind them */
+    double estimate;       /* the double-precision value that chose it */
+} ul_emp_lb_result;
+
+/* Initialises res (clear with ul_emp_lb_clear, also after an error). */
+void ul_emp_lb_init(ul_emp_lb_result *res);
+void ul_emp_lb_clear(ul_emp_lb_result *res);
+
+/* The bound of o->method from in[0..n_in) and out[0..n_out) (finite
+ * scores; "higher = more IN"), at confidence 1 − α and the claimed δ.
+ * UL_EINPUT names "in_scores", "out_scores", "alpha", "delta", "threshold",
+ * "split_frac" or "ratio"; UL_ECAP: sound but looser. */
+ul_status ul_emp_eps_lb(ul_emp_lb_result *res, const double *in, size_t n_in, const double *out,
+                        size_t n_out, mpfi_srcptr alpha, mpfi_srcptr delta,
+                        const ul_emp_lb_opts *o, char *err, size_t errlen);
+
+/* The grid K(n) above: writes up to cap counts into ks, returns how many
+ * there are (call with cap 0 to count). */
+size_t ul_emp_lb_grid(unsigned long n, double ratio, unsigned long *ks, size_t cap);
+
+/* Double-precision one-sided Clopper–Pearson upper bound (for ranking
+ * only): the p with P[Bin(n, p) ≤ k] = beta; 1 when k ≥ n. */
+double ul_emp_cp_upper_d(unsigned long k, unsigned long n, double beta);
+
+/* ---- one training run (Steinke, Nasr, Jagielski 2023) -------------------------
+ *
+ * Theorem (SNJ23, "Privacy auditing with one (1) training run", NeurIPS
+ * 2023, arXiv:2305.08846: Theorem 3.1 for δ = 0, and its approximate-DP
+ * extension, in the form jax_privacy `_one_run_p_value` evaluates).  Let M : {−1, 1}^m → Y be
+ * (ε, δ)-DP with respect to changing one coordinate of S, let
+ * S ∈ {−1, 1}^m be uniform (i.i.d. fair signs: each canary included
+ * independently with probability ½), and let T = A(M(S)) ∈ {−1, 0, 1}^m be
+ * any guess with ‖T‖₁ ≤ r.  With W = #{i : T_i = S_i} (correct guesses)
+ * and q = e^ε/(1 + e^ε), for every v
+ *     P[W ≥ v] ≤ β + 2mδ · max_{1≤i≤v} (P[Bin(r, q) ≥ v − i] − β)/i,
+ *     β = P[Bin(r, q) ≥ v].
+ * Hypotheses the caller must guarantee: one run, canaries included by
+ * independent fair coins (not a fixed half), and the (ε, δ) claim holds for
+ * each single canary's inclusion with the others fixed.  Guesses made here:
+ * the r highest scores guessed IN (T_i = +1, "k_− = 0"); a tie at the r-th
+ * place is not guessed (fewer guesses: ‖T‖₁ ≤ r still holds).
+ *
+ * The p-value is not monotone in ε in general, so the reported bound is
+ * sup{ε : p(ε') ≤ level for every ε' ∈ [0, ε]}, certified by covering
+ * [0, ε_lb] with cells [a, b] on which p ≤ level is proven from the
+ * monotone tails: P[v−i ≤ Bin(r, q) < v] ≤ T_{v−i}(q_b) − T_v(q_a). */
+
+/* ε_lb for one count (r guesses, v correct, m canaries) at `level` (the
+ * full significance for this one test).  eps_lb is rounded down. */
+ul_status ul_emp_onerun_eps(mpfr_ptr eps_lb, unsigned long m, unsigned long r, unsigned long v,
+                            mpfi_srcptr delta, mpfi_srcptr level, char *err, size_t errlen);
+
+/* Double-precision p-value above (for searching and for tests). */
+double ul_emp_onerun_pvalue_d(unsigned long m, unsigned long r, unsigned long v, double eps,
+                              double delta);
+
+/* The ONERUN method on ascending score arrays a (IN canaries) and b (OUT
+ * canaries) of one run: m = n_in + n_out canaries, guesses "top r" for r in
+ * 1 + K(m) (the grid above, fixed before the data), Bonferroni over them,
+ * the best r (double search) certified with ul_emp_onerun_eps.  Called by
+ * ul_emp_eps_lb after its checks. */
+ul_status ul_emp_onerun_family(ul_emp_lb_result *res, const double *a, size_t n_in,
+                               const double *b, size_t n_out, mpfi_srcptr alpha,
+                               mpfi_srcptr delta, const ul_emp_lb_opts *o, char *err,
+                               size_t errlen);
+
+/* The vertices of the ROC's convex hull (its upper concave majorant, in
+ * counts: fp false positives, tp true positives, from (0, 0) to (n_out,
+ * n_in); collinear points dropped), as jax_privacy's `_pareto_frontier`
+ * keeps them.  fp, tp need room for n_in + n_out + 1 entries; returns the
+ * number of vertices.  For comparisons with jax_privacy only: a Bonferroni
+ * count taken from this data-dependent set is not covered by the lemma. */
+size_t ul_emp_roc_hull(const double *in, size_t n_in, const double *out, size_t n_out,
+                       unsigned long *fp, unsigned long *tp);
+
+/* log C(n, k) in doubles (lgamma). */
+double ul_emp_log_choose(unsigned long n, unsigned long k);
+
+#endif

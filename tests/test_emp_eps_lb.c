@@ -1,0 +1,406 @@
+/* tests/test_emp_eps_lb.c — the valid ε lower bounds of emp/eps_lb.h and
+ * the GDP estimate of emp/gdp.h, against independent values: closed forms
+ * evaluated here with plain 256-bit MPFR, exact GMP rationals, published
+ * vectors (TF Privacy, jax_privacy, with their sources), and false-
+ * refutation counts over many seeds on a pair whose privacy is exact. */
+#include <criterion/criterion.h>
+#include <gmp.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emp/eps_lb.h"
+#include "emp/gdp.h"
+#include "num/encl.h"
+
+static void setup(void)
+{
+    ul_num_init();
+}
+
+static void teardown(void)
+{
+    ul_num_shutdown();
+}
+
+TestSuite(emp_eps_lb, .init = setup, .fini = teardown);
+
+static void iv_set(mpfi_ptr a, const char *text)
+{
+    mpfi_init2(a, 128);
+    cr_assert_eq(ul_num_set_decimal(a, text), UL_OK);
+}
+
+/* ε = log((1 − p)/p) with p = 1 − β^(1/n): the CP upper bound for 0
+ * successes in n trials at level β is 1 − β^(1/n) (P[Bin(n, p) = 0] =
+ * (1 − p)^n = β), at 256 bits. */
+static double eps_zero_counts(unsigned long n, double beta)
+{
+    mpfr_t p, q;
+    mpfr_inits2(256, p, q, (mpfr_ptr)0);
+    mpfr_set_d(p, beta, MPFR_RNDN);
+    mpfr_log(p, p, MPFR_RNDN);
+    mpfr_div_ui(p, p, n, MPFR_RNDN);
+    mpfr_expm1(p, p, MPFR_RNDN);
+    mpfr_neg(p, p, MPFR_RNDN); /* p = 1 − β^(1/n) */
+    mpfr_ui_sub(q, 1, p, MPFR_RNDN);
+    mpfr_div(q, q, p, MPFR_RNDN);
+    mpfr_log(q, q, MPFR_RNDN);
+    double v = mpfr_get_d(q, MPFR_RNDN);
+    mpfr_clears(p, q, (mpfr_ptr)0);
+    return v;
+}
+
+/* ---- the grid ----------------------------------------------------------------- */
+
+Test(emp_eps_lb, grid_by_hand)
+{
+    /* K(20), ratio 1.25: k → max(k + 1, ⌊1.25 k⌋), worked by hand */
+    const unsigned long want[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 15, 18};
+    unsigned long ks[32];
+    size_t c = ul_emp_lb_grid(20, 1.25, ks, 32);
+    cr_assert_eq(c, sizeof want / sizeof want[0]);
+    for (size_t i = 0; i < c; i++)
+        cr_assert_eq(ks[i], want[i]);
+    /* ratio 2: 0, 1, 2, 4, 8, 16, 32 (< 40) */
+    cr_assert_eq(ul_emp_lb_grid(40, 2.0, NULL, 0), 7);
+    /* logarithmic growth: |K(n)| ≤ log(n)/log(1.25) + 10 */
+    cr_assert(ul_emp_lb_grid(1000000, 1.25, NULL, 0) <= (size_t)(log(1e6) / log(1.25)) + 10);
+}
+
+/* ---- published vectors --------------------------------------------------------- */
+
+/* TF Privacy's audit vector (tensorflow_privacy privacy_tests, quoted in
+ * issue 15): 500 IN and 500 OUT scores perfectly separated, α = 0.01, one
+ * pre-chosen threshold, δ = 0: ε_lb = 4.541915810224092.  Independently:
+ * log((1 − p)/p) with p = 1 − 0.005^(1/500). */
+Test(emp_eps_lb, tf_privacy_vector_fixed_threshold)
+{
+    enum { N = 500 };
+    double in[N], out[N];
+    for (int i = 0; i < N; i++) {
+        in[i] = 1.0 + i * 1e-3;
+        out[i] = -1.0 - i * 1e-3;
+    }
+    mpfi_t a, d;
+    iv_set(a, "0.01");
+    iv_set(d, "0");
+    ul_emp_lb_opts o = ul_emp_lb_defaults();
+    o.method = UL_EMP_LB_FIXED;
+    o.threshold = 0.0;
+    ul_emp_lb_result r;
+    ul_emp_lb_init(&r);
+    char err[256];
+    cr_assert_eq(ul_emp_eps_lb(&r, in, N, out, N, a, d, &o, err, sizeof err), UL_OK, "%s", err);
+    double e = mpfr_get_d(r.eps_lb, MPFR_RNDN);
+    cr_assert(e <= 4.541915810224092 + 1e-15 && e > 4.541915810224092 - 1e-9, "eps %.16g", e);
+    cr_assert(fabs(e - eps_zero_counts(N, 0.005)) < 1e-9);
+    cr_assert_eq(r.m, 1);
+    ul_emp_lb_clear(&r);
+    mpfi_clear(a);
+    mpfi_clear(d);
+}
+
+/* The family on separated scores: its best test has 0 false positives and
+ * 0 false negatives, paid for with m = 2|K(n)| tests at α/(2m) each. */
+Test(emp_eps_lb, family_closed_form_on_separated_scores)
+{
+    enum { N = 300 };
+    double in[N], out[N];
+    for (int i = 0; i < N; i++) {
+        in[i] = 5.0 + (i % 11);
+        out[i] = -(double)(i % 13);
+    }
+    mpfi_t a, d;
+    iv_set(a, "0.05");
+    iv_set(d, "0");
+    ul_emp_lb_opts o = ul_emp_lb_defaults();
+    ul_emp_lb_result r;
+    ul_emp_lb_init(&r);
+    char err[256];
+    cr_assert_eq(ul_emp_eps_lb(&r, in, N, out, N, a, d, &o, err, sizeof err), UL_OK, "%s", err);
+    unsigned long m = 2 * ul_emp_lb_grid(N, 1.25, NULL, 0);
+    cr_assert_eq(r.m, m);
+    double want = eps_zero_counts(N, 0.05 / (2.0 * (double)m));
+    double e = mpfr_get_d(r.eps_lb, MPFR_RNDN);
+    cr_assert(e <= want + 1e-12 && e > want - 1e-8, "eps %.12g want %.12g", e, want);
+    ul_emp_lb_clear(&r);
+    mpfi_clear(a);
+    mpfi_clear(d);
+}
+
+/* ---- one run -------------------------------------------------------------------- */
+
+/* Exact p-value at ε = log 3 (q = 3/4) with GMP rationals:
+ * β = P[Bin(r, ¾) ≥ v], p = β + 2mδ·max_i P[v−i ≤ X ≤ v−1]/i. */
+static void pvalue_exact(mpq_t p, unsigned long m, unsigned long r, unsigned long v, mpq_srcptr dl)
+{
+    mpq_t *b = malloc((r + 1) * sizeof *b), beta, win, t, amax;
+    mpz_t c, num;
+    mpz_inits(c, num, NULL);
+    mpq_inits(beta, win, t, amax, NULL);
+    for (unsigned long j = 0; j <= r; j++) { /* C(r, j) 3^j / 4^r */
+        mpq_init(b[j]);
+        mpz_bin_uiui(c, r, j);
+        mpz_ui_pow_ui(num, 3, j);
+        mpz_mul(num, num, c);
+        mpq_set_z(b[j], num);
+        mpz_ui_pow_ui(num, 4, r);
+        mpq_set_z(t, num);
+        mpq_div(b[j], b[j], t);
+    }
+    for (unsigned long j = v; j <= r; j++)
+        mpq_add(beta, beta, b[j]);
+    for (unsigned long i = 1; i <= v; i++) {
+        mpq_add(win, win, b[v - i]);
+        mpq_set_ui(t, 1, i);
+        mpq_mul(t, t, win);
+        if (mpq_cmp(t, amax) > 0)
+            mpq_set(amax, t);
+    }
+    mpq_set_ui(t, 2 * m, 1);
+    mpq_mul(t, t, dl);
+    mpq_mul(t, t, amax);
+    mpq_add(p, beta, t);
+    for (unsigned long j = 0; j <= r; j++)
+        mpq_clear(b[j]);
+    free(b);
+    mpq_clears(beta, win, t, amax, NULL);
+    mpz_clears(c, num, NULL);
+}
+
+Test(emp_eps_lb, onerun_pvalue_against_rationals)
+{
+    const unsigned long cases[][3] = {{100, 40, 36}, {1000, 60, 55}, {50, 20, 20}, {400, 200, 170}};
+    mpq_t dl, p;
+    mpq_inits(dl, p, NULL);
+    mpq_set_ui(dl, 1, 1000);
+    for (size_t c = 0; c < 4; c++) {
+        unsigned long m = cases[c][0], r = cases[c][1], v = cases[c][2];
+        pvalue_exact(p, m, r, v, dl);
+        double want = mpq_get_d(p) < 1 ? mpq_get_d(p) : 1;
+        double got = ul_emp_onerun_pvalue_d(m, r, v, log(3.0), 1e-3);
+        cr_assert(fabs(got - want) <= 1e-11 * want, "case %zu: %.17g vs %.17g", c, got, want);
+    }
+    mpq_clears(dl, p, NULL);
+}
+
+/* Certified ε_lb at the level equal to the exact p-value at log 3: the
+ * covering proves p ≤ level up to ε_lb, so ε_lb ≤ log 3 (p increases
+ * through log 3 here) and it comes within the search tolerance. */
+Test(emp_eps_lb, onerun_certified_inverts_the_exact_pvalue)
+{
+    const unsigned long m = 400, r = 60, v = 52;
+    mpq_t dl, p;
+    mpq_inits(dl, p, NULL);
+    mpq_set_ui(dl, 1, 1000);
+    pvalue_exact(p, m, r, v, dl);
+    mpfi_t lev, d;
+    mpfi_init2(lev, 256);
+    mpfi_set_q(lev, p);
+    iv_set(d, "0.001");
+    mpfr_t e;
+    mpfr_init2(e, 64);
+    char err[256];
+    cr_assert_eq(ul_emp_onerun_eps(e, m, r, v, d, lev, err, sizeof err), UL_OK, "%s", err);
+    double got = mpfr_get_d(e, MPFR_RNDN);
+    cr_assert(got <= log(3.0) + 1e-12 && got > log(3.0) - 1e-6, "eps %.12g vs log 3", got);
+    mpfr_clear(e);
+    mpfi_clear(lev);
+    mpfi_clear(d);
+    mpq_clears(dl, p, NULL);
+}
+
+/* jax_privacy auditing_test.py `test_epsilon_one_shot_close`
+ * (google-deepmind/jax_privacy, jax_privacy/auditing_test.py): n = 10000
+ * OUT scores Φ⁻¹((i + ½)/n), IN = OUT + shift, α = 0.05, δ = 1e-6, m =
+ * 20000 canaries, Bonferroni over the ROC hull's vertices, one-sided
+ * guesses; expected ε 1.13346 / 2.311945 / 4.395568 (rtol 1e-5 there).
+ * Reproduced here: the best vertex found with the double p-value, then
+ * certified; 4 digits asked. */
+static double jax_one_shot(double shift)
+{
+    enum { N = 10000 };
+    double *out = malloc(N * sizeof *out), *in = malloc(N * sizeof *in);
+    unsigned long *fp = malloc((2 * N + 1) * sizeof *fp), *tp = malloc((2 * N + 1) * sizeof *tp);
+    for (int i = 0; i < N; i++) {
+        out[i] = ul_emp_norm_quantile((i + 0.5) / N);
+        in[i] = out[i] + shift;
+    }
+    size_t h = ul_emp_roc_hull(in, N, out, N, fp, tp);
+    double level = 0.05 / (double)h, best = 0;
+    unsigned long br = 0, bv = 0;
+    for (size_t i = 1; i < h; i++) {
+        unsigned long r = fp[i] + tp[i], v = tp[i];
+        if ((double)v / (double)r <= 1 / (1 + exp(-best)) ||
+            ul_emp_onerun_pvalue_d(2 * N, r, v, best, 1e-6) > level)
+            continue; /* cannot beat the best so far (as jax prunes) */
+        double lo = best, hi = 64;
+        for (int it = 0; it < 60; it++) {
+            double mid = 0.5 * (lo + hi);
+            if (ul_emp_onerun_pvalue_d(2 * N, r, v, mid, 1e-6) <= level)
+                lo = mid;
+            else
+                hi = mid;
+        }
+        best = lo, br = r, bv = v;
+    }
+    mpfi_t lev, d;
+    mpfi_init2(lev, 128);
+    mpfi_set_d(lev, 0.05);
+    mpfi_div_ui(lev, lev, h);
+    iv_set(d, "1e-6");
+    mpfr_t e;
+    mpfr_init2(e, 64);
+    char err[256];
+    cr_assert_eq(ul_emp_onerun_eps(e, 2 * N, br, bv, d, lev, err, sizeof err), UL_OK, "%s", err);
+    double got = mpfr_get_d(e, MPFR_RNDN);
+    mpfr_clear(e);
+    mpfi_clear(lev);
+    mpfi_clear(d);
+    free(out), free(in), free(fp), free(tp);
+    return got;
+}
+
+Test(emp_eps_lb, onerun_jax_privacy_vectors, .timeout = 120)
+{
+    const double shift[] = {1, 2, 4}, want[] = {1.13346, 2.311945, 4.395568};
+    for (int i = 0; i < 3; i++) {
+        double e = jax_one_shot(shift[i]);
+        cr_assert(fabs(e - want[i]) <= 1e-4 * want[i], "shift %g: %.7g vs %.7g", shift[i], e,
+                  want[i]);
+    }
+}
+
+/* ---- false refutations ----------------------------------------------------------- */
+
+static uint64_t splitmix(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static double unif(uint64_t *s)
+{
+    return ((double)(splitmix(s) >> 11) + 0.5) * 0x1p-53;
+}
+
+/* Randomised response at ε = 1: the bit is 1 with probability e/(1 + e) in
+ * the IN world and 1/(1 + e) in the OUT world, plus a uniform jitter with
+ * the same law in both worlds (post-processing).  The pair is exactly
+ * (1, 0)-DP and no better, so a claim (ε, δ) = (1, 0) is true and tight. */
+static double rr_score(int in, uint64_t *s)
+{
+    double p1 = in ? exp(1.0) / (1 + exp(1.0)) : 1 / (1 + exp(1.0));
+    return (unif(s) < p1 ? 1.0 : 0.0) + 0.5 * unif(s);
+}
+
+/* Each seed is independent and refutes with probability ≤ α = 0.05 when
+ * the method is valid, so the count is stochastically below Bin(200, 0.05)
+ * (mean 10, sd 3.08); P[Bin(200, 0.05) > 20] ≈ 1.2e-3, so more than 20
+ * refutations would be evidence against validity at that level.  (The
+ * seeds are fixed: the outcome is deterministic.) */
+#define SEEDS 200
+#define ALLOWED 20
+
+static int count_refutations(ul_emp_lb_method method, size_t n)
+{
+    mpfi_t a, d;
+    iv_set(a, "0.05");
+    iv_set(d, "0");
+    double *in = malloc(2 * n * sizeof *in), *out = malloc(2 * n * sizeof *out);
+    int refuted = 0;
+    char err[256];
+    for (uint64_t seed = 1; seed <= SEEDS; seed++) {
+        uint64_t s = seed * 7919;
+        size_t ni = 0, no = 0;
+        for (size_t i = 0; i < 2 * n; i++) { /* ONERUN: fair independent inclusion */
+            int inc = method == UL_EMP_LB_ONERUN ? unif(&s) < 0.5 : (int)(i < n);
+            if (inc)
+                in[ni++] = rr_score(1, &s);
+            else
+                out[no++] = rr_score(0, &s);
+        }
+        ul_emp_lb_opts o = ul_emp_lb_defaults();
+        o.method = method;
+        o.threshold = 1.0; /* FIXED: chosen before the data */
+        ul_emp_lb_result r;
+        ul_emp_lb_init(&r);
+        cr_assert_eq(ul_emp_eps_lb(&r, in, ni, out, no, a, d, &o, err, sizeof err), UL_OK, "%s",
+                     err);
+        refuted += mpfr_cmp_ui(r.eps_lb, 1) > 0;
+        ul_emp_lb_clear(&r);
+    }
+    free(in);
+    free(out);
+    mpfi_clear(a);
+    mpfi_clear(d);
+    return refuted;
+}
+
+Test(emp_eps_lb, false_refutations_within_allowance, .timeout = 300)
+{
+    const ul_emp_lb_method ms[] = {UL_EMP_LB_FAMILY, UL_EMP_LB_FIXED, UL_EMP_LB_SPLIT,
+                                   UL_EMP_LB_ONERUN};
+    const char *names[] = {"family", "fixed", "split", "onerun"};
+    for (int i = 0; i < 4; i++) {
+        int c = count_refutations(ms[i], 400);
+        cr_log_info("%s: %d false refutations of %d", names[i], c, SEEDS);
+        cr_assert(c <= ALLOWED, "%s: %d false refutations of %d", names[i], c, SEEDS);
+    }
+}
+
+/* ---- GDP estimate ------------------------------------------------------------------ */
+
+/* μ from the AUC inverts AUC = Φ(μ/√2); ε(δ) against the closed form: at
+ * ε = 0, δ(0) = Φ(μ/2) − Φ(−μ/2) = erf(μ/(2√2)), so asking for exactly that
+ * δ gives ε = 0 (and a smaller δ a positive ε). */
+Test(emp_eps_lb, gdp_estimate_closed_forms)
+{
+    double mu = 1.7, auc = 0.5 * erfc(-mu / sqrt(2.0) / sqrt(2.0));
+    cr_assert(fabs(ul_emp_gdp_mu_from_auc(auc) - mu) < 1e-12);
+    double d0 = erf(mu / (2 * sqrt(2.0)));
+    cr_assert(ul_emp_gdp_eps(mu, d0 * (1 + 1e-12)) == 0);
+    double e = ul_emp_gdp_eps(mu, d0 / 2);
+    cr_assert(e > 0);
+    /* the profile at that ε gives back δ = d0/2 */
+    double x = 0.5 * erfc((e / mu - mu / 2) / sqrt(2.0)) -
+               exp(e) * 0.5 * erfc((e / mu + mu / 2) / sqrt(2.0));
+    cr_assert(fabs(x - d0 / 2) < 1e-10 * d0, "delta %.17g vs %.17g", x, d0 / 2);
+    cr_assert(ul_emp_gdp_mu_from_auc(0.4) == 0);
+    cr_assert(isnan(ul_emp_gdp_eps(1, 0)));
+}
+
+/* ---- bad inputs ----------------------------------------------------------------- */
+
+Test(emp_eps_lb, bad_inputs_name_the_parameter)
+{
+    mpfi_t a, d;
+    iv_set(a, "0.05");
+    iv_set(d, "0");
+    double s[] = {1, 2, 3};
+    ul_emp_lb_result r;
+    ul_emp_lb_init(&r);
+    char err[256];
+    ul_emp_lb_opts o = ul_emp_lb_defaults();
+    o.method = UL_EMP_LB_SPLIT;
+    o.split_frac = 1.5;
+    cr_assert_eq(ul_emp_eps_lb(&r, s, 3, s, 3, a, d, &o, err, sizeof err), UL_EINPUT);
+    cr_assert(strstr(err, "split_frac"));
+    o.method = UL_EMP_LB_FIXED;
+    o.threshold = NAN;
+    cr_assert_eq(ul_emp_eps_lb(&r, s, 3, s, 3, a, d, &o, err, sizeof err), UL_EINPUT);
+    cr_assert(strstr(err, "threshold"));
+    o = ul_emp_lb_defaults();
+    cr_assert_eq(ul_emp_eps_lb(&r, s, 0, s, 3, a, d, &o, err, sizeof err), UL_EINPUT);
+    cr_assert(strstr(err, "in_scores"));
+    o.ratio = 0.5;
+    cr_assert_eq(ul_emp_eps_lb(&r, s, 3, s, 3, a, d, &o, err, sizeof err), UL_EINPUT);
+    cr_assert(strstr(err, "ratio"));
+    ul_emp_lb_clear(&r);
+    mpfi_clear(a);
+    mpfi_clear(d);
+}
