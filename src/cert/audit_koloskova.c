@@ -2795,117 +2795,43 @@ static void dp_eps_example(const dp_cert *d, ul_num_value *v)
 /* ---- the order α, searched in doubles (never a bound) -------------------------
  * The certified subsampled-Gaussian RDP costs O(α) terms at every precision;
  * evaluating it inside the search made the audit take 15 s at 100 steps.
- * Here log A_α is summed in doubles as dp_accounting does (MTZ 2019 §3.3:
- * _compute_log_a_int, _compute_log_a_frac), the best α found, and only that
- * α is certified.  Any α gives a valid bound; the search only makes it tight. */
+ * The search runs on renyi.h's double-precision curve (log A_α summed as
+ * dp_accounting does, MTZ 2019 §3.3, but with A_α − 1 kept without
+ * cancellation and the alternating tail summed to convergence, so the
+ * objective has no bias near the optimum) and only the α found is
+ * certified.  Any α gives a valid bound; the search only makes it tight. */
 
-/* log(e^a + e^b) and log(e^a − e^b) (a ≥ b), in doubles. */
-static double log_add_d(double a, double b)
-{
-    if (a == -INFINITY)
-        return b;
-    if (b == -INFINITY)
-        return a;
-    return a > b ? a + log1p(exp(b - a)) : b + log1p(exp(a - b));
-}
-
-static double log_sub_d(double a, double b)
-{
-    return b == -INFINITY ? a : b >= a ? -INFINITY : a + log1p(-exp(b - a));
-}
-
-/* log erfc(x) in doubles, with the asymptotic series beyond x = 25. */
-static double log_erfc_d(double x)
-{
-    if (x < 25)
-        return log(erfc(x));
-    double x2 = x * x;
-    return -x2 - log(x) - 0.5 * log(3.14159265358979323846) +
-           log1p(-1 / (2 * x2) + 3 / (4 * x2 * x2));
-}
-
-/* log A_α of the Poisson-subsampled Gaussian (renyi.h, MTZ 2019 §3.3) in
- * doubles: the binomial sum for integer α, the two signed series for
- * fractional α (summed until both terms are below e^-30). */
-static double sgm_log_a_d(double q, double sigma, double alpha)
-{
-    double s2 = sigma * sigma, lq = log(q), l1q = log1p(-q);
-    if (alpha == floor(alpha)) {
-        double la = -INFINITY, lc = 0; /* log binom(α, k) */
-        for (double k = 0; k <= alpha; k++) {
-            la = log_add_d(la, lc + k * lq + (alpha - k) * l1q + (k * k - k) / (2 * s2));
-            lc += log(alpha - k) - log(k + 1);
-        }
-        return la;
-    }
-    double a0 = -INFINITY, a1 = -INFINITY, lc = 0, sign = 1;
-    double z0 = s2 * log(1 / q - 1) + 0.5;
-    for (double i = 0; i < 1e6; i++) {
-        double j = alpha - i;
-        double s0 = lc + i * lq + j * l1q + (i * i - i) / (2 * s2) +
-                    log(0.5) + log_erfc_d((i - z0) / (sqrt(2.0) * sigma));
-        double s1 = lc + j * lq + i * l1q + (j * j - j) / (2 * s2) +
-                    log(0.5) + log_erfc_d((z0 - j) / (sqrt(2.0) * sigma));
-        a0 = sign > 0 ? log_add_d(a0, s0) : log_sub_d(a0, s0);
-        a1 = sign > 0 ? log_add_d(a1, s1) : log_sub_d(a1, s1);
-        if (fmax(s0, s1) < -30)
-            break;
-        lc += log(fabs(alpha - i)) - log(i + 1);
-        if (alpha - i < 0)
-            sign = -sign;
-    }
-    return log_add_d(a0, a1);
-}
-
-/* What the search minimises at α: log δ' at ε' (DP_TO_DELTA) or ε' at δ'
- * (DP_TO_EPS) of steps·ρ_SGM(α), by the conversion's formula (renyi.h). */
-typedef enum { DP_TO_DELTA, DP_TO_EPS } dp_target;
-
+/* What the search minimises at α: log δ' at ε' (UL_RDP_TO_DELTA) or ε' at
+ * log δ' (UL_RDP_TO_EPS) of steps·ρ_SGM(α), by the conversion's formula. */
 typedef struct {
     double q, sigma, steps, given; /* given: ε' or log δ' */
-    dp_target target;
+    ul_rdp_target target;
     ul_rdp_conversion conv;
 } dp_search;
 
-static double dp_objective(const dp_search *s, double alpha)
+/* α as a short decimal (10 significant digits) unless that moves it by more
+ * than 1e-9·(α − 1) or onto 1 (α near 1), then 17. */
+static void dp_alpha_text(double alpha, char *out, size_t n)
 {
-    double la = sgm_log_a_d(s->q, s->sigma, alpha);
-    if (!isfinite(la))
-        return INFINITY;
-    double am1 = alpha - 1, rho = s->steps * la / am1, l1a = log1p(-1 / alpha);
-    if (s->target == DP_TO_DELTA)
-        return s->conv == UL_RDP_MIRONOV ? am1 * (rho - s->given)
-                                         : am1 * (rho - s->given + l1a) - log(alpha);
-    return s->conv == UL_RDP_MIRONOV ? rho - s->given / am1
-                                     : rho + l1a - (s->given + log(alpha)) / am1;
+    snprintf(out, n, "%.10g", alpha);
+    double back = strtod(out, NULL);
+    if (!(back > 1) || fabs(back - alpha) > 1e-9 * (alpha - 1))
+        snprintf(out, n, "%.17g", alpha);
 }
 
-/* The best α in (1, 10000] (renyi.h's domain of the subsampled Gaussian):
- * eight points per decade of α − 1 from 1e-3, golden section around the
- * best down to |Δ log(α − 1)| ≤ 1e-9 (the bound is then within ~1e-13
- * relative of its minimum over α).  Written as decimal text; false when the
- * objective is nowhere finite. */
+/* The best α in (1, 10000] (renyi.h's domain of the subsampled Gaussian),
+ * by ul_renyi_search_alpha_d on steps·ρ_SGM in doubles; written as decimal
+ * text.  False when the objective is nowhere finite. */
 static bool dp_best_alpha(const dp_search *s, char *out, size_t n)
 {
-    const double t_lo = log(1e-3), t_hi = log(9999.0), step = log(10.0) / 8;
-    double best_t = NAN, best_f = INFINITY;
-    for (double t = t_lo; t <= t_hi + 1e-9; t += step) {
-        double f = dp_objective(s, 1 + exp(t));
-        if (f < best_f)
-            best_f = f, best_t = t;
-    }
-    if (isnan(best_t))
+    ul_rdp_sgm_d_ctx sgm = {s->q, s->sigma};
+    ul_rdp_curve_d part = {ul_renyi_sgm_curve_d, &sgm};
+    ul_rdp_composition_d_ctx comp = {&part, &s->steps, 1};
+    ul_rdp_curve_d curve = {ul_renyi_composition_curve_d, &comp};
+    double alpha = ul_renyi_search_alpha_d(s->target, &curve, 1e4, s->given, s->conv, NULL);
+    if (!(alpha > 1) || !isfinite(alpha))
         return false;
-    double a = fmax(t_lo, best_t - step), b = fmin(t_hi, best_t + step);
-    const double g = 0.6180339887498949;
-    for (int it = 0; it < 60 && b - a > 1e-9; it++) {
-        double c = b - g * (b - a), d = a + g * (b - a);
-        if (dp_objective(s, 1 + exp(c)) <= dp_objective(s, 1 + exp(d)))
-            b = d;
-        else
-            a = c;
-    }
-    snprintf(out, n, "%.10g", 1 + exp(0.5 * (a + b)));
+    dp_alpha_text(alpha, out, n);
     return true;
 }
 
@@ -3026,7 +2952,7 @@ static void dp_eps_split_text(const dp_cert *d, char *eps1, char *eps1_short, si
 }
 
 /* The search problem of a certificate: q and σ in doubles. */
-static dp_search dp_search_of(const dp_cert *d, dp_target target, double given)
+static dp_search dp_search_of(const dp_cert *d, ul_rdp_target target, double given)
 {
     dp_search s = {mpq_get_d(d->q), strtod(d->pb.sigma, NULL), (double)d->pb.steps, given,
                    target, d->conv};
@@ -3042,7 +2968,7 @@ static ul_status dp_stated_pair(const dp_cert *d, const ul_num_precision *want, 
     if (!d->st_delta->present || !ul_num_decimal_compare(d->st_delta->text, "0", &c0) || c0 <= 0 ||
         !ul_num_decimal_compare(d->st_delta->text, "1", &c1) || c1 >= 0)
         return UL_OK;
-    dp_search s = dp_search_of(d, DP_TO_EPS, log_decimal_d(d->st_delta->text));
+    dp_search s = dp_search_of(d, UL_RDP_TO_EPS, log_decimal_d(d->st_delta->text));
     if (!dp_best_alpha(&s, pr->alpha, sizeof pr->alpha))
         return UL_OK;
     ul_status st =
@@ -3096,7 +3022,7 @@ static ul_status dp_decide(dp_state *s, const ul_num_precision *want, ul_audit_r
     const dp_cert *d = &s->d;
     char eps1[64], eps1_short[64], e2[256];
     dp_eps_split_text(d, eps1, eps1_short, sizeof eps1);
-    dp_search srch = dp_search_of(d, DP_TO_DELTA, strtod(eps1, NULL));
+    dp_search srch = dp_search_of(d, UL_RDP_TO_DELTA, strtod(eps1, NULL));
     ul_verdict v = UL_VERDICT_INCONCLUSIVE;
     if (!dp_best_alpha(&srch, s->ev.alpha, sizeof s->ev.alpha))
         return ul_fail(err, errlen, UL_EINPUT,
