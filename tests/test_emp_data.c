@@ -78,6 +78,45 @@ Test(emp_data, idx_round_trip)
     cr_assert_null(ds.x);
 }
 
+/* The binary reader with a limit against the two-step path (read all,
+ * select the binary task) cut to the same rows, and the pixel bytes. */
+Test(emp_data, idx_binary_limit_matches_select_then_cut)
+{
+    const char *im = put("img", idx_img, sizeof idx_img), *lb = put("lab", idx_lab, sizeof idx_lab);
+    ul_dataset all, sel, got;
+    char err[512] = "";
+    cr_assert_eq(ul_data_read_idx(im, lb, &all, err, sizeof err), UL_OK, "%s", err);
+    cr_assert_eq(ul_data_select_binary(&all, 1, 7, UL_LABELS_01, &sel, err, sizeof err), UL_OK);
+    for (size_t limit = 0; limit <= 4; limit++) {
+        cr_assert_eq(ul_data_read_idx_binary(im, lb, 1, 7, UL_LABELS_01, limit, &got, err,
+                                             sizeof err),
+                     UL_OK, "%s", err);
+        size_t want = limit == 0 || limit > sel.n ? sel.n : limit;
+        cr_assert_eq(got.n, want);
+        cr_assert_eq(got.d, 4);
+        for (size_t k = 0; k < want * 4; k++)
+            cr_assert_eq(got.x[k], sel.x[k]);
+        for (size_t i = 0; i < want; i++)
+            cr_assert_eq(got.y[i], sel.y[i]);
+        ul_dataset_free(&got);
+    }
+    /* class 1 is row 1 only: label 1 -> 1 under 0/1 coding, pixels 1, 2, 3, 4 */
+    cr_assert_eq(ul_data_read_idx_binary(im, lb, 1, 7, UL_LABELS_01, 1, &got, err, sizeof err),
+                 UL_OK);
+    cr_assert_eq(got.y[0], 0.0); /* row 0 has label 7 = class b */
+    cr_assert_eq(got.x[0], 0.0); /* its first pixel byte is 0 */
+    ul_dataset_free(&got);
+    /* the class checks of select_binary */
+    cr_assert_eq(ul_data_read_idx_binary(im, lb, 7, 7, UL_LABELS_PM1, 0, &got, err, sizeof err),
+                 UL_EINPUT);
+    cr_assert_not_null(strstr(err, "both 7"));
+    cr_assert_eq(ul_data_read_idx_binary(im, lb, 7, 3, UL_LABELS_PM1, 0, &got, err, sizeof err),
+                 UL_EINPUT);
+    cr_assert_not_null(strstr(err, "class 3 has 0"));
+    ul_dataset_free(&all);
+    ul_dataset_free(&sel);
+}
+
 Test(emp_data, idx_malformed)
 {
     char err[512];

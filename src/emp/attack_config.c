@@ -344,7 +344,10 @@ static ul_status load_data(const ul_json_value *obj, const char *dir, ul_field_a
         if (!get(&v, "images") || !get(&v, "labels"))
             return ul_fail(err, errlen, UL_EINPUT, "$.data: an idx source needs images and labels");
         f1 = resolve(dir, str(&v, "images", "")), f2 = resolve(dir, str(&v, "labels", ""));
-        st = f1 && f2 ? ul_data_read_idx(f1, f2, &raw, err, errlen)
+        /* the binary task and the limit while reading: only the kept rows
+         * become doubles (issue 15: not 60,000 images for a limit of 1000) */
+        st = f1 && f2 ? ul_data_read_idx_binary(f1, f2, cls[0], cls[1], UL_LABELS_PM1,
+                                                (size_t)cnt(&v, "limit", 0), &raw, err, errlen)
                       : ul_fail(err, errlen, UL_EINPUT, "out of memory");
         snprintf(cfg->data_desc, sizeof cfg->data_desc, "IDX %s", str(&v, "images", ""));
     } else {
@@ -370,7 +373,12 @@ static ul_status load_data(const ul_json_value *obj, const char *dir, ul_field_a
     free(f1), free(f2);
     if (st != UL_OK)
         return st;
-    st = ul_data_select_binary(&raw, cls[0], cls[1], UL_LABELS_PM1, &cfg->data, err, errlen);
+    if (strcmp(src, "idx") == 0) {
+        cfg->data = raw; /* already the binary task (and limited) */
+        memset(&raw, 0, sizeof raw);
+    } else {
+        st = ul_data_select_binary(&raw, cls[0], cls[1], UL_LABELS_PM1, &cfg->data, err, errlen);
+    }
     ul_dataset_free(&raw);
     if (st != UL_OK)
         return st;

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -291,52 +292,109 @@ fail:
     return st;
 }
 
-static ul_status read_idx(const char *images, const char *labels, ul_dataset *out, char *err,
-                          size_t errlen)
+/* Reads and cross-checks an image file and its label file (bytes only). */
+static ul_status idx_pair(const char *images, const char *labels, idx_file *im, idx_file *lb,
+                          char *err, size_t errlen)
 {
-    memset(out, 0, sizeof *out);
-    idx_file im, lb;
-    ul_status st = idx_read(images, &im, err, errlen);
+    ul_status st = idx_read(images, im, err, errlen);
     if (st != UL_OK)
         return st;
-    if (im.rank < 2) {
-        free(im.data);
+    if (im->rank < 2) {
+        free(im->data);
         return ul_fail(err, errlen, UL_EINPUT,
                        "%s: byte offset 3: an IDX image file needs rank ≥ 2, this one has rank %u",
-                       images, im.rank);
+                       images, im->rank);
     }
-    st = idx_read(labels, &lb, err, errlen);
+    st = idx_read(labels, lb, err, errlen);
     if (st != UL_OK) {
-        free(im.data);
+        free(im->data);
         return st;
     }
-    if (lb.rank != 1 || lb.dims[0] != im.dims[0]) {
+    if (lb->rank != 1 || lb->dims[0] != im->dims[0]) {
         ul_fail(err, errlen, UL_EINPUT,
                 "%s: byte offset 4: dims mismatch: %s has %zu images, the label file must have "
                 "rank 1 and %zu labels (it has rank %u, first dimension %zu)",
-                labels, images, im.dims[0], im.dims[0], lb.rank, lb.dims[0]);
-        free(im.data);
-        free(lb.data);
+                labels, images, im->dims[0], im->dims[0], lb->rank, lb->dims[0]);
+        free(im->data);
+        free(lb->data);
         return UL_EINPUT;
     }
-    size_t n = im.dims[0], d = im.count / n;
-    out->x = malloc(im.count * sizeof *out->x);
-    out->y = malloc(n * sizeof *out->y);
+    return UL_OK;
+}
+
+/* Which rows become doubles: all (binary false), or the rows of classes a
+ * and b relabelled, at most limit of them (0: no limit). */
+typedef struct {
+    bool binary;
+    double a, b;
+    ul_label_coding coding;
+    size_t limit;
+} idx_pick;
+
+static bool idx_keep(const idx_pick *k, double label)
+{
+    return !k->binary || label == k->a || label == k->b;
+}
+
+/* Converts the picked rows only (p/255), so a limit bounds the memory. */
+static ul_status idx_convert(const idx_file *im, const idx_file *lb, const idx_pick *k,
+                             ul_dataset *out, const char *images, char *err, size_t errlen)
+{
+    size_t n = 0, d = im->count / im->dims[0];
+    for (size_t i = 0; i < im->dims[0] && (!k->limit || n < k->limit); i++)
+        n += idx_keep(k, lb->data[i]);
+    out->x = malloc((n * d > 0 ? n * d : 1) * sizeof *out->x);
+    out->y = malloc((n ? n : 1) * sizeof *out->y);
     if (out->x == NULL || out->y == NULL) {
-        free(im.data);
-        free(lb.data);
         ul_dataset_free(out);
         return ul_fail(err, errlen, UL_EINPUT, "%s: out of memory", images);
     }
-    for (size_t k = 0; k < im.count; k++)
-        out->x[k] = im.data[k] / 255.0;
-    for (size_t i = 0; i < n; i++)
-        out->y[i] = lb.data[i];
+    double neg = k->coding == UL_LABELS_PM1 ? -1.0 : 0.0;
+    for (size_t i = 0, r = 0; r < n; i++) {
+        double y = lb->data[i];
+        if (!idx_keep(k, y))
+            continue;
+        for (size_t j = 0; j < d; j++)
+            out->x[r * d + j] = im->data[i * d + j] / 255.0;
+        out->y[r++] = !k->binary ? y : y == k->a ? 1.0 : neg;
+    }
     out->n = n;
     out->d = d;
+    return UL_OK;
+}
+
+/* The binary task's checks of ul_data_select_binary, over the whole file. */
+static ul_status idx_classes(const idx_file *lb, const idx_pick *k, char *err, size_t errlen)
+{
+    if (k->a == k->b)
+        return ul_fail(err, errlen, UL_EINPUT, "binary task: classes a and b are both %g", k->a);
+    size_t na = 0, nb = 0;
+    for (size_t i = 0; i < lb->dims[0]; i++) {
+        na += lb->data[i] == k->a;
+        nb += lb->data[i] == k->b;
+    }
+    if (na == 0 || nb == 0)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "binary task: class %g has %zu rows and class %g has %zu; both need some",
+                       k->a, na, k->b, nb);
+    return UL_OK;
+}
+
+static ul_status read_idx(const char *images, const char *labels, const idx_pick *k,
+                          ul_dataset *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    idx_file im, lb;
+    ul_status st = idx_pair(images, labels, &im, &lb, err, errlen);
+    if (st != UL_OK)
+        return st;
+    if (k->binary)
+        st = idx_classes(&lb, k, err, errlen);
+    if (st == UL_OK)
+        st = idx_convert(&im, &lb, k, out, images, err, errlen);
     free(im.data);
     free(lb.data);
-    return UL_OK;
+    return st;
 }
 
 /* ---- text helpers ------------------------------------------------------------ */
@@ -694,7 +752,16 @@ done:
 ul_status ul_data_read_idx(const char *images, const char *labels, ul_dataset *out, char *err,
                            size_t errlen)
 {
-    return ul_emp_escaped(read_idx(images, labels, out, err, errlen), err, errlen);
+    idx_pick all = {false, 0, 0, UL_LABELS_PM1, 0};
+    return ul_emp_escaped(read_idx(images, labels, &all, out, err, errlen), err, errlen);
+}
+
+ul_status ul_data_read_idx_binary(const char *images, const char *labels, double a, double b,
+                                  ul_label_coding coding, size_t limit, ul_dataset *out, char *err,
+                                  size_t errlen)
+{
+    idx_pick k = {true, a, b, coding, limit};
+    return ul_emp_escaped(read_idx(images, labels, &k, out, err, errlen), err, errlen);
 }
 
 ul_status ul_data_read_csv(const char *path, int label_col, int header, ul_dataset *out, char *err,
