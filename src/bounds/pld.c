@@ -628,6 +628,7 @@ static void array_norms(const double *x, size_t n, mpfr_ptr sum, mpfr_ptr l2)
 
 typedef struct {
     mpfr_prec_t p;
+    long target_bits;           /* relative accuracy the series aims at (a choice) */
     mpfi_t inv_sqrt_2pi;        /* 1/√(2π) */
     mpfr_t log2e_up;            /* ≥ log2(e), 32 bits */
     mpfi_t inv[SERIES_TERMS + 1]; /* inv[n] ⊇ 1/(n + 1) */
@@ -636,6 +637,7 @@ typedef struct {
 static void mass_ctx_init(mass_ctx *c, mpfr_prec_t p)
 {
     c->p = p;
+    c->target_bits = (long)p - 16;
     mpfi_init2(c->inv_sqrt_2pi, p);
     mpfi_const_pi(c->inv_sqrt_2pi);
     mpfi_mul_2ui(c->inv_sqrt_2pi, c->inv_sqrt_2pi, 1);
@@ -692,11 +694,11 @@ static bool normal_mass_series_phi(mpfi_ptr out, mpfi_srcptr A, mpfi_srcptr D,
     }
     int e;
     frexp(dmax, &e); /* dmax < 2^e */
-    /* relative target 2^-(p−16) (a choice: the remainder bound is added
-     * whatever N; p carries margin for the cancellations of discretise):
+    /* relative target 2^-target_bits (a choice: the remainder bound is
+     * added whatever N; discretise asks for what its split needs):
      * J ≥ d·e^{−|a|d − d²/2} (the integrand's minimum) and d ≥ 2^(e−1) (D
      * is one narrow box) */
-    double target = (double)(e - 1) - (double)(p - 16) -
+    double target = (double)(e - 1) - (double)cx->target_bits -
                     (amax * dmax + 0.5 * dmax * dmax) * 1.4426950408889634;
     int N = 0, j = 0;
     for (int n = 1; n <= SERIES_TERMS && N == 0; n++) {
@@ -912,6 +914,76 @@ static void bin_pq(mpfi_ptr P, mpfi_ptr Q, const mech *m, const endpoint *prev,
     mpfi_clear(t);
 }
 
+/* Narrow-box exp and log with one MPFR call (MPFI calls the function at
+ * both ends).  m = mid(X) (rounded to nearest), r₋ = m − X.left, r₊ =
+ * X.right − m (rounded up); y = f(m) rounded to nearest at the precision p
+ * of out is within 2^-p·|y| of f(m) (half an ulp).  exp: for t ∈ [−r₋, r₊],
+ * 1 − r₋ ≤ e^t ≤ 1/(1 − r₊) (r₊ < 1), so exp(X) ⊆ [y(1 − 2^{1−p})(1 − r₋),
+ * y(1 + 2^{1−p})/(1 − r₊)].  log (X > 0): log(1 + s) ≤ s and
+ * log(1 − s) ≥ −s/(1 − s), so log(X) ⊆ [log m − ρ₋/(1 − ρ₋), log m + ρ₊]
+ * with ρ± = r±/m, widened by 2^-p·|y|.  Every step is rounded outward.
+ * Wide boxes (r₊ or ρ₋ ≥ 2^-20) go to MPFI. */
+static bool narrow_box(mpfr_ptr m, mpfr_ptr rl, mpfr_ptr rh, mpfi_srcptr x)
+{
+    mpfi_mid(m, x);
+    mpfr_sub(rl, m, &x->left, MPFR_RNDU);
+    mpfr_sub(rh, &x->right, m, MPFR_RNDU);
+    return mpfr_cmp_ui_2exp(rh, 1, -20) < 0 && mpfr_cmp_ui_2exp(rl, 1, -20) < 0;
+}
+
+static void exp_narrow(mpfi_ptr out, mpfi_srcptr x)
+{
+    mpfr_prec_t p = mpfi_get_prec(out);
+    mpfr_t m, rl, rh, y, a, b;
+    mpfr_inits2(p, m, rl, rh, y, a, b, (mpfr_ptr)0);
+    if (!narrow_box(m, rl, rh, x)) {
+        mpfi_exp(out, x);
+    } else {
+        mpfr_exp(y, m, MPFR_RNDN);
+        mpfr_ui_sub(a, 1, rl, MPFR_RNDD);         /* 1 − r₋ */
+        mpfr_set_ui_2exp(b, 1, 1 - (long)p, MPFR_RNDU); /* 2^{1−p}, exact */
+        mpfr_ui_sub(b, 1, b, MPFR_RNDD);
+        mpfr_mul(a, a, b, MPFR_RNDD);
+        mpfr_mul(a, a, y, MPFR_RNDD);
+        mpfr_ui_sub(b, 1, rh, MPFR_RNDD); /* 1 − r₊ */
+        mpfr_div(b, y, b, MPFR_RNDU);
+        mpfr_set_ui_2exp(rh, 1, 1 - (long)p, MPFR_RNDU);
+        mpfr_add_ui(rh, rh, 1, MPFR_RNDU);
+        mpfr_mul(b, b, rh, MPFR_RNDU);
+        mpfi_interv_fr(out, a, b);
+    }
+    mpfr_clears(m, rl, rh, y, a, b, (mpfr_ptr)0);
+}
+
+/* X > 0 throughout. */
+static void log_narrow(mpfi_ptr out, mpfi_srcptr x)
+{
+    mpfr_prec_t p = mpfi_get_prec(out);
+    mpfr_t m, rl, rh, y, a, b;
+    mpfr_inits2(p, m, rl, rh, y, a, b, (mpfr_ptr)0);
+    bool ok = narrow_box(m, rl, rh, x) && mpfr_sgn(&x->left) > 0;
+    if (ok) {
+        mpfr_div(rl, rl, m, MPFR_RNDU); /* ρ₋ */
+        mpfr_div(rh, rh, m, MPFR_RNDU); /* ρ₊ */
+        ok = mpfr_cmp_ui_2exp(rl, 1, -20) < 0;
+    }
+    if (!ok) {
+        mpfi_log(out, x);
+    } else {
+        mpfr_log(y, m, MPFR_RNDN);
+        mpfr_abs(b, y, MPFR_RNDU);
+        mpfr_mul_2si(b, b, -(long)p, MPFR_RNDU); /* ≥ the rounding error of y */
+        mpfr_ui_sub(a, 1, rl, MPFR_RNDD);
+        mpfr_div(a, rl, a, MPFR_RNDU); /* ρ₋/(1 − ρ₋) */
+        mpfr_add(a, a, b, MPFR_RNDU);
+        mpfr_add(rh, rh, b, MPFR_RNDU);
+        mpfr_sub(a, y, a, MPFR_RNDD);
+        mpfr_add(b, y, rh, MPFR_RNDU);
+        mpfi_interv_fr(out, a, b);
+    }
+    mpfr_clears(m, rl, rh, y, a, b, (mpfr_ptr)0);
+}
+
 /* The subsampled endpoint of the loss ℓ from g ⊇ e^{ℓ} (REMOVE) or e^{−ℓ}
  * (ADD), carried by the caller's recurrence: with v = ±ℓ the REMOVE loss at
  * the noise value x, e^{v} = 1 − q + q·e^{rx − r²/2} (pld.h), so
@@ -929,13 +1001,13 @@ static void endpoint_sub(endpoint *e, const mech *m, mpfi_srcptr g, mpfr_srcptr 
     if (mpfr_sgn(&t->left) <= 0) {
         endpoint_at(e, m, loss, cx->p);
     } else {
-        mpfi_log(e->x, t);
+        log_narrow(e->x, t);
         mpfi_add(e->x, e->x, m->half_r2);
         mpfi_div(e->x, e->x, m->r);
         mpfi_sqr(e->phi, e->x);
         mpfi_div_2ui(e->phi, e->phi, 1);
         mpfi_neg(e->phi, e->phi);
-        mpfi_exp(e->phi, e->phi);
+        exp_narrow(e->phi, e->phi);
         mpfi_mul(e->phi, e->phi, cx->inv_sqrt_2pi);
         mpfi_mul(e->phir, e->phi, t);
         e->kind = 0;
@@ -1210,6 +1282,10 @@ static ul_status discretise(disc *d, const mech *m, double h, double tau,
     mpfr_prec_t p = disc_precision(m, n, h);
     mass_ctx cx;
     mass_ctx_init(&cx, p);
+    /* the atoms are kept to RHO0 = 2^-48 relative after the split, which
+     * loses log2(1/h) bits (ctd_split): masses to 2^-(72 + log2(1/h)) leave
+     * 24 bits of margin */
+    cx.target_bits = (long)fmin((double)cx.target_bits, 72 + ceil(-log2(h)));
     endpoint e[2];
     endpoint_init(&e[0], p);
     endpoint_init(&e[1], p);
@@ -1370,29 +1446,41 @@ static double log_mgf_d(const disc *d, double lambda, bool upper, double h)
 /* out ≥ log M(±λ) (MPFR, rounded up at every step). */
 static void log_mgf_up(mpfr_ptr out, const disc *d, double lambda, bool upper, double h)
 {
-    mpfr_t acc, t, loss;
-    mpfr_inits2(64, acc, t, (mpfr_ptr)0);
+    /* The weights e^{±λℓ} of consecutive groups differ by the factor
+     * e^{±λ·group·h} (the last group's extreme index is capped, so its true
+     * weight is smaller): carried by one multiplication rounded up, each an
+     * upper bound of a product of upper bounds. */
+    mpfr_t acc, t, loss, wgt, fac;
+    mpfr_inits2(64, acc, t, wgt, fac, (mpfr_ptr)0);
     mpfr_init2(loss, 128);
     mpfr_set_zero(acc, 1);
+    exact_loss(loss, group_index(d, 0, upper), h);
+    mpfr_set_d(t, (double)d->group, MPFR_RNDN); /* exact: group < 2^53 */
+    mpfr_mul_d(t, t, h, MPFR_RNDU);
+    if (upper) {
+        mpfr_mul_d(wgt, loss, lambda, MPFR_RNDU); /* ≥ λℓ */
+        mpfr_mul_d(fac, t, lambda, MPFR_RNDU);    /* ≥ λ·group·h */
+    } else {
+        mpfr_mul_d(wgt, loss, lambda, MPFR_RNDD);
+        mpfr_neg(wgt, wgt, MPFR_RNDU); /* ≥ −λℓ */
+        mpfr_mul_d(fac, t, lambda, MPFR_RNDD);
+        mpfr_neg(fac, fac, MPFR_RNDU); /* ≥ −λ·group·h */
+    }
+    mpfr_exp(wgt, wgt, MPFR_RNDU);
+    mpfr_exp(fac, fac, MPFR_RNDU);
     for (size_t g = 0; g < d->ngroups; g++) {
+        if (g > 0)
+            mpfr_mul(wgt, wgt, fac, MPFR_RNDU);
         if (!(d->gmass[g] > 0))
             continue;
-        exact_loss(loss, group_index(d, g, upper), h);
-        if (upper) {
-            mpfr_mul_d(t, loss, lambda, MPFR_RNDU); /* ≥ λℓ */
-        } else {
-            mpfr_mul_d(t, loss, lambda, MPFR_RNDD);
-            mpfr_neg(t, t, MPFR_RNDU); /* ≥ −λℓ */
-        }
-        mpfr_exp(t, t, MPFR_RNDU);
-        mpfr_mul_d(t, t, d->gmass[g], MPFR_RNDU);
+        mpfr_mul_d(t, wgt, d->gmass[g], MPFR_RNDU);
         mpfr_add(acc, acc, t, MPFR_RNDU);
     }
     if (mpfr_zero_p(acc))
         mpfr_set_inf(out, -1);
     else
         mpfr_log(out, acc, MPFR_RNDU);
-    mpfr_clears(acc, t, loss, (mpfr_ptr)0);
+    mpfr_clears(acc, t, loss, wgt, fac, (mpfr_ptr)0);
 }
 
 /* out ≥ log P[S ≥ x] (upper) or log P[S ≤ x] (!upper) for the composed

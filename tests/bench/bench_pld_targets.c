@@ -1,17 +1,19 @@
 /* tests/bench/bench_pld_targets.c — the PLD engine on the cases of issue 14.
  *
- * Each row is one ul_pld_compose call with the automatic grid (wall time,
- * CLOCK_MONOTONIC, and the process's CPU time beside it, one call: these
- * are seconds-long runs; targets are judged on wall time), its bracket, and
- * what the issue asks of it:
- *   - Gaussian compositions (r = Δ/σ, T steps): the exact δ is θ_{e^ε}(r√T),
- *     enclosed by the library's closed form (ul_gauss_theta_enclose, no PLD
- *     code) at the exact box r√T; the bracket must contain it and be at most
- *     the width asked;
- *   - Poisson-subsampled rows (add/remove adjacency, max of both directions):
- *     "decided" means the bracket lies on one side of the claimed δ.  σ = 4
- *     and σ = 1.5 become r = 1/σ; 1/1.5 is passed as 40 significant digits
- *     (a bench, not an audit: a certified audit reads σ exactly).
+ * Each row is one call of the phase API (ul_pld_delta, or ul_pld_epsilon for
+ * the ε(δ) rows) with the automatic grid: wall time (CLOCK_MONOTONIC) and the
+ * process's CPU time beside it (one call: these are second-long runs; the
+ * targets are judged on wall time, and CPU time says what the call itself
+ * cost on a loaded machine), its bracket, and what the issue asks of it:
+ *   - Gaussian compositions (σ, Δ = 1, T steps, r = 1/σ): the exact δ is
+ *     θ_{e^ε}(r√T), enclosed by the library's closed form
+ *     (ul_gauss_theta_enclose, no PLD code) at the exact box r√T; the
+ *     bracket must contain it and be at most the width asked;
+ *   - Poisson-subsampled rows (add/remove adjacency, max of both
+ *     directions): "decided" means the bracket lies on one side of the
+ *     claimed δ (δ rows) or of the claimed ε (ε rows: [eps_lo, eps_hi]
+ *     below the claim means the claim is proven, above it refuted).  σ is
+ *     read exactly as decimal text (1.5 is exact).
  * The baseline, run in the same process: one certified θ evaluation
  * (ul_gauss_theta_certified, 17 digits), the unit of the "ratio" column.
  *
@@ -47,41 +49,48 @@ static double cpu_seconds(void)
 
 typedef struct {
     const char *label;
-    const char *r, *q;   /* q NULL: plain Gaussian */
+    const char *sigma, *q; /* q NULL: plain Gaussian */
     unsigned long steps;
-    const char *eps;
-    double rel_width;    /* asked of the engine */
-    double max_width;    /* absolute width target (0: none) */
-    double max_seconds;  /* time target (0: none) */
-    double claim_delta;  /* subsampled: the δ to decide against (0: none) */
-    double published;    /* a peer's published δ, shown against the bracket (0: none) */
+    const char *eps;       /* the query: δ(eps), or, when NULL, ε(delta) */
+    const char *delta;
+    double rel_width;      /* asked of the engine */
+    double max_width;      /* absolute width target (0: none) */
+    double max_seconds;    /* time target (0: none) */
+    double claim;          /* the δ (δ rows) or ε (ε rows) to decide against (0: none) */
+    double published;      /* a peer's published value, shown against the bracket (0: none) */
 } row;
 
 static const row ROWS[] = {
-    {"r=0.1 T=1000 eps=1", "0.1", NULL, 1000, "1", 2e-6, 0, 0.6, 0, 0},
-    {"r=0.01 T=1e4 eps=0.5", "0.01", NULL, 10000, "0.5", 4e-4, 1e-4, 0, 0, 0},
-    {"r=0.01 T=1e6 eps=0.5", "0.01", NULL, 1000000, "0.5", 1e-4, 1e-4, 0, 0, 0},
-    {"q=0.01 sigma=1 T=1000 eps=1", "1", "0.01", 1000, "1", 1e-3, 0, 2, 0, 0},
+    {"r=0.1 T=1000 eps=1", "10", NULL, 1000, "1", NULL, 2e-6, 0, 0.6, 0, 0},
+    {"r=0.01 T=1e4 eps=0.5", "100", NULL, 10000, "0.5", NULL, 4e-4, 1e-4, 0, 0, 0},
+    {"r=0.01 T=1e6 eps=0.5", "100", NULL, 1000000, "0.5", NULL, 1e-4, 1e-4, 0, 0, 0},
+    {"q=0.01 sigma=1 T=1000 eps=1", "1", "0.01", 1000, "1", NULL, 1e-3, 0, 2, 0, 0},
     /* DPBayes README (github.com/DPBayes/PLD-Accountant): delta ~ 4.2435e-6 */
-    {"q=0.01 sigma=4 T=1e4 eps=1 (DPBayes)", "0.25", "0.01", 10000, "1", 0.1, 0, 5, 1e-5,
+    {"q=0.01 sigma=4 T=1e4 eps=1 (DPBayes)", "4", "0.01", 10000, "1", NULL, 0.1, 0, 5, 1e-5,
      4.2435e-6},
     /* Opacus PRV test vector: eps_up 6.7774 at delta = 1e-5 (issue 14) */
-    {"q=0.04 sigma=1.5 T=2249 eps=6.7774 (Opacus)", "0.6666666666666666666666666666666666666667",
-     "0.04", 2249, "6.7774", 0.1, 0, 5, 1e-5, 0},
+    {"q=0.04 sigma=1.5 T=2249 eps=6.7774 (Opacus)", "1.5", "0.04", 2249, "6.7774", NULL, 0.1, 0,
+     5, 1e-5, 0},
+    /* the same two rows as eps(delta) queries, the way a DP-SGD claim is stated */
+    {"q=0.04 sigma=1.5 T=2249 delta=1e-5 -> eps (Opacus, PRV eps_up 6.7774)", "1.5", "0.04",
+     2249, NULL, "1e-5", 1e-3, 0, 5, 6.7774, 6.7774},
+    {"q=0.01 sigma=4 T=1e4 delta=4.2435e-6 -> eps (DPBayes, eps = 1)", "4", "0.01", 10000, NULL,
+     "4.2435e-6", 1e-3, 0, 5, 0, 1},
 };
 
-/* θ_{e^ε}(r√T) enclosed at the exact box; false when r or ε do not parse. */
+/* θ_{e^ε}(r√T), r = 1/σ, enclosed at the exact box; false when σ or ε do
+ * not parse. */
 static bool exact_theta(const row *w, mpfr_ptr lo, mpfr_ptr hi)
 {
     mpfi_t e, r;
     mpfi_init2(e, 256);
     mpfi_init2(r, 256);
-    bool ok = mpfi_set_str(e, w->eps, 10) == 0 && mpfi_set_str(r, w->r, 10) == 0;
+    bool ok = mpfi_set_str(e, w->eps, 10) == 0 && mpfi_set_str(r, w->sigma, 10) == 0;
     mpfi_t t;
     mpfi_init2(t, 256);
     mpfi_set_ui(t, w->steps);
     mpfi_sqrt(t, t);
-    mpfi_mul(r, r, t);
+    mpfi_div(r, t, r); /* √T/σ */
     ul_num_value v;
     ul_num_value_init(&v, 256);
     if (ok) {
@@ -121,6 +130,28 @@ static double theta_seconds(void)
     return s;
 }
 
+/* The decision and the published value against the bracket [l, h]. */
+static void print_claim(const row *w, double l, double h)
+{
+    if (w->claim > 0) {
+        const char *d;
+        if (w->eps != NULL)
+            d = h < w->claim ? "decided: delta < claim" : l > w->claim ? "decided: delta > claim"
+                                                                       : "NOT decided";
+        else
+            d = h <= w->claim  ? "decided: proven (eps_hi <= claim)"
+                : l > w->claim ? "decided: refuted (eps_lo > claim)"
+                               : "NOT decided";
+        printf("  claim     %s = %g: %s\n", w->eps != NULL ? "delta" : "eps", w->claim, d);
+    }
+    if (w->published > 0)
+        printf("  published %s ~ %g: %s the bracket\n", w->eps != NULL ? "delta" : "eps",
+               w->published,
+               l <= w->published && w->published <= h ? "inside"
+               : w->published > h                     ? "above"
+                                                      : "below");
+}
+
 /* Runs one row, prints it; false when it fails or misses the exact value. */
 static bool run_row(const row *w, double theta_s)
 {
@@ -131,9 +162,11 @@ static bool run_row(const row *w, double theta_s)
     mpfr_inits2(128, lo, hi, xlo, xhi, (mpfr_ptr)0);
     ul_pld_report rep;
     char err[512] = "";
-    ul_pld_mechanism m = {w->r, w->q, w->steps};
+    ul_pld_phase ph = {w->sigma, NULL, w->q, w->steps};
     double t0 = now_seconds(), c0 = cpu_seconds();
-    ul_status st = ul_pld_compose(&m, 1, w->eps, &opt, lo, hi, &rep, err, sizeof err);
+    ul_status st = w->eps != NULL
+                       ? ul_pld_delta(&ph, 1, w->eps, &opt, lo, hi, &rep, err, sizeof err)
+                       : ul_pld_epsilon(&ph, 1, w->delta, &opt, lo, hi, &rep, err, sizeof err);
     double secs = now_seconds() - t0, cpu = cpu_seconds() - c0;
     bool ok = st == UL_OK || st == UL_ECAP;
     double l = mpfr_get_d(lo, MPFR_RNDD), h = mpfr_get_d(hi, MPFR_RNDU), width = h - l;
@@ -143,7 +176,8 @@ static bool run_row(const row *w, double theta_s)
         mpfr_clears(lo, hi, xlo, xhi, (mpfr_ptr)0);
         return false;
     }
-    mpfr_printf("  bracket   [%.12Re, %.12Re]%s\n", lo, hi, st == UL_ECAP ? " (UL_ECAP)" : "");
+    mpfr_printf("  %s   [%.12Re, %.12Re]%s\n", w->eps != NULL ? "delta" : "eps  ", lo, hi,
+                st == UL_ECAP ? " (UL_ECAP)" : "");
     printf("  width     %.3e absolute, %.3e relative (asked %g)", width, width / h, w->rel_width);
     if (w->max_width > 0)
         printf("; target <= %g: %s", w->max_width, width <= w->max_width ? "met" : "MISSED");
@@ -153,20 +187,12 @@ static bool run_row(const row *w, double theta_s)
     printf("\n  grid      h = %.4g, N = 2^%d, %lu points per step, %d rounds, %d-bit FFT\n",
            rep.grid_step, (int)lround(log2((double)rep.fft_length)), rep.grid_points, rep.rounds,
            rep.fft_bits);
-    if (w->q == NULL && exact_theta(w, xlo, xhi)) {
+    if (w->q == NULL && w->eps != NULL && exact_theta(w, xlo, xhi)) {
         bool inside = mpfr_lessequal_p(lo, xlo) && mpfr_lessequal_p(xhi, hi);
         mpfr_printf("  exact     theta = %.12Re: %s\n", xlo, inside ? "inside" : "OUTSIDE");
         ok = ok && inside;
     }
-    if (w->claim_delta > 0) {
-        const char *d = h < w->claim_delta   ? "decided: delta < claim"
-                        : l > w->claim_delta ? "decided: delta > claim"
-                                             : "NOT decided";
-        printf("  claim     delta = %g: %s\n", w->claim_delta, d);
-    }
-    if (w->published > 0)
-        printf("  published delta ~ %g: %s the bracket\n", w->published,
-               l <= w->published && w->published <= h ? "inside" : "outside");
+    print_claim(w, l, h);
     printf("\n");
     mpfr_clears(lo, hi, xlo, xhi, (mpfr_ptr)0);
     return ok;
