@@ -1,4 +1,4 @@
-/* src/emp/score.c — loss and Gaussian likelihood-ratio scores. */
+/* src/emp/score.c — loss, Gaussian likelihood-ratio and LiRA scores. */
 #include "emp/score.h"
 
 #include <math.h>
@@ -78,4 +78,64 @@ void ul_score_lr_free(ul_score_lr *lr)
     free(lr->weight);
     free(lr->mid);
     lr->weight = lr->mid = NULL;
+}
+
+/* ---- LiRA (emp/score.h: Carlini et al. 2022) -------------------------------------- */
+
+double ul_score_logit_conf(double loss)
+{
+    if (!(loss >= 0))
+        return NAN;
+    if (loss == 0)
+        return INFINITY;
+    /* log p − log(1 − p) with log p = −ℓ and 1 − p = −expm1(−ℓ) */
+    return -loss - log(-expm1(-loss));
+}
+
+/* Mean and unbiased standard deviation (two passes), floored as documented. */
+static ul_status gauss_fit(const double *x, size_t k, const char *name, double *mu, double *sd,
+                           char *err, size_t errlen)
+{
+    if (x == NULL || k < 2)
+        return ul_fail(err, errlen, UL_EINPUT, "LiRA: needs >= 2 %s runs to fit (have %zu)", name,
+                       x ? k : 0);
+    double s = 0, v = 0;
+    for (size_t i = 0; i < k; i++) {
+        if (!isfinite(x[i]))
+            return ul_fail(err, errlen, UL_EINPUT, "LiRA: %s statistic %zu is not finite", name, i);
+        s += x[i];
+    }
+    *mu = s / (double)k;
+    for (size_t i = 0; i < k; i++)
+        v += (x[i] - *mu) * (x[i] - *mu);
+    *sd = sqrt(v / (double)(k - 1));
+    double floor_sd = 1e-12 * fmax(1, fabs(*mu));
+    if (!(*sd > floor_sd))
+        *sd = floor_sd;
+    return UL_OK;
+}
+
+ul_status ul_score_lira_fit(ul_score_lira *f, int online, const double *phi_in, size_t k_in,
+                            const double *phi_out, size_t k_out, char *err, size_t errlen)
+{
+    f->online = online != 0;
+    f->mu_in = f->sd_in = 0;
+    ul_status st = gauss_fit(phi_out, k_out, "OUT", &f->mu_out, &f->sd_out, err, errlen);
+    if (st == UL_OK && f->online)
+        st = gauss_fit(phi_in, k_in, "IN", &f->mu_in, &f->sd_in, err, errlen);
+    return st;
+}
+
+void ul_score_lira_apply(const ul_score_lira *f, const double *phi, size_t k, double *scores)
+{
+    for (size_t j = 0; j < k; j++) {
+        double zo = (phi[j] - f->mu_out) / f->sd_out;
+        if (!f->online) {
+            scores[j] = zo;
+            continue;
+        }
+        double zi = (phi[j] - f->mu_in) / f->sd_in;
+        /* log N(φ; μ_in, σ_in²) − log N(φ; μ_out, σ_out²) */
+        scores[j] = 0.5 * (zo * zo - zi * zi) + log(f->sd_out / f->sd_in);
+    }
 }

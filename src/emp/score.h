@@ -44,4 +44,40 @@ ul_status ul_score_lr_fit(ul_score_lr *lr, const double *W_in, size_t k_in, cons
 void ul_score_lr_apply(const ul_score_lr *lr, const double *W, size_t k, double *scores);
 void ul_score_lr_free(ul_score_lr *lr);
 
+/* ---- LiRA --------------------------------------------------------------------
+ *
+ * The likelihood-ratio attack of Carlini, Chien, Nasr, Song, Terzis,
+ * Tramèr, "Membership inference attacks from first principles", IEEE S&P
+ * 2022 (§IV-B–C, Alg. 1), on one statistic per run: the logit-scaled
+ * confidence of the target record,
+ *     φ = log(p/(1 − p)),  p = e^(−ℓ)   (ℓ = its cross-entropy loss; §IV-A),
+ * which for logistic regression is the margin y·wᵀx.  Per world, φ is
+ * modelled as Gaussian, fitted on a FITTING part of the runs (as the
+ * gaussian-lr score is), and the held-out runs are scored:
+ *   online  s = log N(φ; μ_in, σ_in²) − log N(φ; μ_out, σ_out²)   (eq. 4)
+ *   offline s = (φ − μ_out)/σ_out   (the one-sided test on OUT fits only;
+ *           its p-value 1 − Φ(s) is monotone in s, so s ranks the same).
+ * The score works at any model dimension (one number per run), unlike the
+ * parameter-space gaussian-lr.  With many targets (one-run audits) fit and
+ * apply per target.  Standard deviations are floored at 1e-12·max(1, |μ|)
+ * so that a world whose φ never varies still gives finite scores.
+ */
+
+/* φ from a cross-entropy loss ℓ ≥ 0: −ℓ − log(−expm1(−ℓ)) (no cancellation
+ * for small or large ℓ); +∞ for ℓ = 0, NAN for ℓ < 0 or NaN. */
+double ul_score_logit_conf(double loss);
+
+typedef struct {
+    int online;               /* 1: online (both worlds fitted), 0: offline */
+    double mu_in, sd_in;      /* online only */
+    double mu_out, sd_out;
+} ul_score_lira;
+
+/* Fits (two-pass mean, unbiased variance).  Online needs k_in, k_out ≥ 2;
+ * offline k_out ≥ 2 (phi_in may be NULL).  UL_EINPUT names the count or a
+ * non-finite φ. */
+ul_status ul_score_lira_fit(ul_score_lira *f, int online, const double *phi_in, size_t k_in,
+                            const double *phi_out, size_t k_out, char *err, size_t errlen);
+void ul_score_lira_apply(const ul_score_lira *f, const double *phi, size_t k, double *scores);
+
 #endif
