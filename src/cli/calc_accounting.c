@@ -23,14 +23,14 @@ static int read_contraction(const calc_quantity *q, const char *eps, const char 
     long steps = 0;
     if (steps_text != NULL && (!ul_cli_read_count(steps_text, &steps) ||
                                (unsigned long)steps > UL_CONTRACTION_MAX_STEPS)) {
-        fprintf(stderr,
+        fprintf(calc_err(),
                 "ulaudit calc %s: --steps: must be a whole number from 0 to %lu (got '%s')\n",
                 q->name, UL_CONTRACTION_MAX_STEPS, steps_text);
         return UL_EXIT_USAGE;
     }
     ul_contraction_mode mode;
     if (!ul_contraction_mode_parse(mode_text, &mode)) {
-        fprintf(stderr, "ulaudit calc %s: --mode: must be product or adaptive (got '%s')\n",
+        fprintf(calc_err(), "ulaudit calc %s: --mode: must be product or adaptive (got '%s')\n",
                 q->name, mode_text);
         return UL_EXIT_USAGE;
     }
@@ -46,7 +46,7 @@ static int read_contraction(const calc_quantity *q, const char *eps, const char 
             abort();
         n_r = calc_split_list(*r_copy, *r_items, max_items);
         if (strchr(r_text, ',') != NULL && n_r != (size_t)steps) {
-            fprintf(stderr,
+            fprintf(calc_err(),
                     "ulaudit calc %s: --r: a list needs one value per step (%ld), got %s%zu\n",
                     q->name, steps, n_r == max_items ? "more than " : "", n_r);
             return UL_EXIT_USAGE;
@@ -111,7 +111,7 @@ int calc_run_contraction_steps(const calc_quantity *q, const char **v, const ul_
     long max_steps;
     if (!ul_cli_read_count(v[5], &max_steps) || max_steps < 1) {
         fprintf(
-            stderr,
+            calc_err(),
             "ulaudit calc %s: --max-steps: must be a whole number from 1 to 999999999 (got '%s')\n",
             q->name, v[5]);
         return UL_EXIT_USAGE;
@@ -134,12 +134,12 @@ int calc_run_contraction_steps(const calc_quantity *q, const char **v, const ul_
             json_object_object_add(r.json, "value", json_object_new_int64((int64_t)steps));
             json_object_object_add(r.json, "precision_bits", json_object_new_int64(rep.bits_used));
             if (c->json) {
-                puts(json_object_to_json_string_ext(r.json, JSON_C_TO_STRING_PRETTY |
-                                                                JSON_C_TO_STRING_NOSLASHESCAPE));
+                calc_print_json(r.json);
             } else {
-                printf("%s: the least T with delta_T <= delta\n  value   %lu\n"
-                       "  certified: delta_T <= delta%s\n",
-                       q->name, steps, steps > 0 ? " and delta_{T-1} > delta" : "");
+                fprintf(calc_out(),
+                        "%s: the least T with delta_T <= delta\n  value   %lu\n"
+                        "  certified: delta_T <= delta%s\n",
+                        q->name, steps, steps > 0 ? " and delta_{T-1} > delta" : "");
             }
             json_object_put(r.json);
             rc = UL_EXIT_OK;
@@ -186,7 +186,7 @@ static bool read_conversion(const calc_quantity *q, const char *text, ul_rdp_con
     char err[256];
     if (ul_renyi_parse_conversion(text, conv, err, sizeof err) == UL_OK)
         return true;
-    fprintf(stderr, "ulaudit calc %s: --%s\n", q->name, err);
+    fprintf(calc_err(), "ulaudit calc %s: --%s\n", q->name, err);
     return false;
 }
 
@@ -261,97 +261,248 @@ int calc_run_sgm_rdp(const calc_quantity *q, const char **v, const ul_cli_common
 
 /* ---- PLD composition --------------------------------------------------------------- */
 
+/* pld-compose reads its flags by name (pld_flag), so one function serves the
+ * table's rows as they are and as they grow: --r or --sigma/--sensitivity,
+ * --q, --steps or --phases, --eps or --delta, --adjacency, --rel-width,
+ * --fft, --max-seconds.  A flag the row does not declare reads as "none". */
+static const char *pld_flag(const calc_quantity *q, const char **v, const char *name)
+{
+    for (int i = 0; i < q->nflags; i++)
+        if (strcmp(q->flags[i].name, name) == 0)
+            return v[i];
+    return "none";
+}
+
+static bool pld_given(const char *text)
+{
+    return text != NULL && strcmp(text, "none") != 0;
+}
+
+#define PLD_MAX_PHASES 64 /* UL_PLD_MAX_MECHANISMS */
+
+/* The phases: --phases "SIGMA:Q:STEPS[:SENSITIVITY],..." or one phase from
+ * --sigma (or --r, read as sensitivity R over sigma 1), --q, --steps.  The
+ * texts point into *copy (freed by the caller).  0 or an exit code. */
+static int pld_phases(const calc_quantity *q, const char **v, ul_pld_phase *ph, size_t *count,
+                      char **copy)
+{
+    const char *phases = pld_flag(q, v, "phases"), *sens = pld_flag(q, v, "sensitivity");
+    const char *sigma = pld_flag(q, v, "sigma"), *r = pld_flag(q, v, "r");
+    const char *steps = pld_flag(q, v, "steps"), *qq = pld_flag(q, v, "q");
+    if (!pld_given(sens))
+        sens = "1";
+    *copy = NULL;
+    if (pld_given(phases)) {
+        if (pld_given(sigma) || pld_given(r) || pld_given(steps)) {
+            fprintf(calc_err(), "ulaudit calc %s: --phases: give either --phases or --sigma (or --r) "
+                            "with --steps, not both\n", q->name);
+            return UL_EXIT_USAGE;
+        }
+        *copy = strdup(phases);
+        if (*copy == NULL)
+            abort();
+        const char *items[PLD_MAX_PHASES + 1];
+        size_t n = calc_split_list(*copy, items, PLD_MAX_PHASES + 1);
+        if (n < 1 || n > PLD_MAX_PHASES) {
+            fprintf(calc_err(), "ulaudit calc %s: --phases: need 1 to %d phases SIGMA:Q:STEPS[:SENS] "
+                            "separated by commas (got '%s')\n", q->name, PLD_MAX_PHASES, phases);
+            return UL_EXIT_USAGE;
+        }
+        for (size_t i = 0; i < n; i++) {
+            char *f[5] = {NULL}, *save = NULL, *t = (char *)items[i];
+            int nf = 0;
+            for (char *tok = strtok_r(t, ":", &save); tok != NULL && nf < 5;
+                 tok = strtok_r(NULL, ":", &save))
+                f[nf++] = tok;
+            long st = 0;
+            if (nf < 3 || nf > 4 || !ul_cli_read_count(f[2], &st) || st < 1) {
+                fprintf(calc_err(), "ulaudit calc %s: --phases: phase %zu must be SIGMA:Q:STEPS or "
+                                "SIGMA:Q:STEPS:SENSITIVITY with STEPS a whole number >= 1 (got "
+                                "'%s')\n", q->name, i, phases);
+                return UL_EXIT_USAGE;
+            }
+            ph[i] = (ul_pld_phase){f[0], nf == 4 ? f[3] : sens, f[1], (unsigned long)st};
+        }
+        *count = n;
+        return 0;
+    }
+    long st = 0;
+    if (!pld_given(steps) || !ul_cli_read_count(steps, &st) || st < 1) {
+        fprintf(calc_err(), "ulaudit calc %s: --steps: must be a whole number from 1 to 999999999 "
+                        "(got '%s')\n", q->name, steps);
+        return UL_EXIT_USAGE;
+    }
+    if (pld_given(sigma) == pld_given(r)) {
+        fprintf(calc_err(), "ulaudit calc %s: --sigma: give exactly one of --sigma (noise multiplier) "
+                        "and --r (sensitivity/sigma)\n", q->name);
+        return UL_EXIT_USAGE;
+    }
+    /* --r R is the phase of sigma 1 and sensitivity R: r = R exactly */
+    ph[0] = pld_given(sigma) ? (ul_pld_phase){sigma, sens, qq, (unsigned long)st}
+                             : (ul_pld_phase){"1", r, qq, (unsigned long)st};
+    *count = 1;
+    return 0;
+}
+
+/* --adjacency, --rel-width, --fft, --max-seconds into opt; 0 or an exit code. */
+static int pld_options(const calc_quantity *q, const char **v, ul_pld_options *opt)
+{
+    ul_pld_options_default(opt);
+    const char *adj = pld_flag(q, v, "adjacency"), *w = pld_flag(q, v, "rel-width");
+    const char *fft = pld_flag(q, v, "fft"), *ms = pld_flag(q, v, "max-seconds");
+    static const char *const ADJ[] = {"both", "remove", "add", "replace"};
+    int a = pld_given(adj) ? -1 : 0;
+    for (int i = 0; i < 4 && a < 0; i++)
+        if (strcmp(adj, ADJ[i]) == 0)
+            a = i; /* the order of ul_pld_adjacency */
+    if (a < 0) {
+        fprintf(calc_err(), "ulaudit calc %s: --adjacency: must be both, add, remove or replace (got "
+                        "'%s')\n", q->name, adj);
+        return UL_EXIT_USAGE;
+    }
+    opt->adjacency = (ul_pld_adjacency)a;
+    char *end;
+    if (pld_given(w)) {
+        double width = strtod(w, &end); /* an accuracy request, not a certified input */
+        if (!ul_num_is_decimal(w) || *end != '\0' || !(width >= 1e-9 && width <= 1)) {
+            fprintf(calc_err(), "ulaudit calc %s: --rel-width: must be a decimal from 1e-9 to 1 (got "
+                            "'%s')\n", q->name, w);
+            return UL_EXIT_USAGE;
+        }
+        opt->rel_width = width;
+    }
+    if (!pld_given(fft) || strcmp(fft, "auto") == 0)
+        opt->fft = UL_PLD_FFT_AUTO;
+    else if (strcmp(fft, "double") == 0)
+        opt->fft = UL_PLD_FFT_DOUBLE;
+    else if (strcmp(fft, "long") == 0)
+        opt->fft = UL_PLD_FFT_LONG_DOUBLE;
+    else {
+        fprintf(calc_err(), "ulaudit calc %s: --fft: must be auto, double or long (got '%s')\n",
+                q->name, fft);
+        return UL_EXIT_USAGE;
+    }
+    if (pld_given(ms)) {
+        double secs = strtod(ms, &end);
+        if (!ul_num_is_decimal(ms) || *end != '\0' || !(secs > 0 && secs <= 1e6)) {
+            fprintf(calc_err(), "ulaudit calc %s: --max-seconds: must be a decimal from 0 to 1e6, 0 "
+                            "excluded (got '%s')\n", q->name, ms);
+            return UL_EXIT_USAGE;
+        }
+        opt->max_seconds = secs;
+    }
+    return 0;
+}
+
+/* The library's field names, as flags: phase[0].sigma is --sigma when the
+ * phase came from the single-phase flags; --phases entries keep their index. */
+static int pld_library_error(const calc_quantity *q, const char **v, ul_status st,
+                             const char *err, bool list)
+{
+    char msg[600];
+    const char *tail = strstr(err, "phase[0].");
+    if (list && strncmp(err, "phase[", 6) == 0)
+        snprintf(msg, sizeof msg, "phases: %s", err);
+    else if (!list && strncmp(err, "phase[0].sensitivity", 20) == 0 &&
+             pld_given(pld_flag(q, v, "r")))
+        snprintf(msg, sizeof msg, "r%s", err + 20); /* --r R is read as the sensitivity */
+    else if (!list && tail != NULL)
+        snprintf(msg, sizeof msg, "%.*s%s", (int)(tail - err), err, tail + 9);
+    else
+        snprintf(msg, sizeof msg, "%s", err);
+    return calc_input_error(q, st, msg);
+}
+
+/* The budget lines and JSON object of the report. */
+static char *pld_note(calc_result *r, const ul_pld_report *rep, const char *safe,
+                      const char *safe_meaning, ul_status st, const char *err)
+{
+    calc_add_string(r->json, "safe", safe);
+    json_object *b = json_object_new_object();
+    json_object_object_add(b, "grid_step", json_object_new_double(rep->grid_step));
+    json_object_object_add(b, "fft_length", json_object_new_int64((int64_t)rep->fft_length));
+    json_object_object_add(b, "fft_bits", json_object_new_int(rep->fft_bits));
+    json_object_object_add(b, "discretisation_gap",
+                           json_object_new_double(rep->discretisation_gap));
+    json_object_object_add(b, "tail_mass", json_object_new_double(rep->tail_mass));
+    json_object_object_add(b, "rounding", json_object_new_double(rep->rounding));
+    json_object_object_add(b, "mass_slack", json_object_new_double(rep->mass_slack));
+    json_object_object_add(r->json, "budget", b);
+    char *note = NULL;
+    size_t note_len = 0;
+    FILE *nf = open_memstream(&note, &note_len);
+    if (nf == NULL)
+        abort();
+    fprintf(nf,
+            "  safe    %s  (%s)\n"
+            "  budget  grid step %.3g, FFT length %lu (%d-bit), discretisation gap %.3g,\n"
+            "          tail mass %.3g, FFT rounding bound %.3g (direction %s)\n",
+            safe, safe_meaning, rep->grid_step, rep->fft_length, rep->fft_bits,
+            rep->discretisation_gap, rep->tail_mass, rep->rounding,
+            rep->direction == UL_PLD_ADD ? "add" : "remove");
+    if (st == UL_ECAP)
+        fprintf(nf, "  note    %s\n", err);
+    fclose(nf);
+    return note;
+}
+
+static char *pld_format(mpfr_srcptr x, int digits, mpfr_rnd_t rnd)
+{
+    return mpfr_inf_p(x) ? strdup("inf") : ul_num_format(x, digits, rnd);
+}
+
+/* δ(ε) or ε(δ) of the phases (pld.h): a proven bracket, hi the safe end. */
 int calc_run_pld_compose(const calc_quantity *q, const char **v, const ul_cli_common *c)
 {
-    /* flags: r steps eps q adjacency rel-width fft */
     ul_pld_options opt;
-    ul_pld_options_default(&opt);
-    long steps;
-    if (!ul_cli_read_count(v[1], &steps) || steps < 1) {
-        fprintf(stderr,
-                "ulaudit calc %s: --steps: must be a whole number from 1 to 999999999 (got '%s')\n",
-                q->name, v[1]);
+    int rc = pld_options(q, v, &opt);
+    if (rc != 0)
+        return rc;
+    const char *eps = pld_flag(q, v, "eps"), *delta = pld_flag(q, v, "delta");
+    if (pld_given(eps) == pld_given(delta)) {
+        fprintf(calc_err(), "ulaudit calc %s: --eps: give exactly one of --eps (for delta(eps)) and "
+                        "--delta (for eps(delta))\n", q->name);
         return UL_EXIT_USAGE;
     }
-    if (strcmp(v[4], "both") == 0)
-        opt.adjacency = UL_PLD_ADD_REMOVE;
-    else if (strcmp(v[4], "remove") == 0)
-        opt.adjacency = UL_PLD_REMOVE;
-    else if (strcmp(v[4], "add") == 0)
-        opt.adjacency = UL_PLD_ADD;
-    else {
-        fprintf(stderr, "ulaudit calc %s: --adjacency: must be both, add or remove (got '%s')\n",
-                q->name, v[4]);
-        return UL_EXIT_USAGE;
+    ul_pld_phase ph[PLD_MAX_PHASES];
+    size_t count = 0;
+    char *copy = NULL;
+    rc = pld_phases(q, v, ph, &count, &copy);
+    if (rc != 0) {
+        free(copy);
+        return rc;
     }
-    char *end;
-    double width = strtod(v[5], &end); /* an accuracy request, not a certified input */
-    if (!ul_num_is_decimal(v[5]) || *end != '\0' || !(width >= 1e-9 && width <= 1)) {
-        fprintf(stderr,
-                "ulaudit calc %s: --rel-width: must be a decimal from 1e-9 to 1 (got '%s')\n",
-                q->name, v[5]);
-        return UL_EXIT_USAGE;
-    }
-    opt.rel_width = width;
-    if (strcmp(v[6], "auto") == 0)
-        opt.fft = UL_PLD_FFT_AUTO;
-    else if (strcmp(v[6], "double") == 0)
-        opt.fft = UL_PLD_FFT_DOUBLE;
-    else if (strcmp(v[6], "long") == 0)
-        opt.fft = UL_PLD_FFT_LONG_DOUBLE;
-    else {
-        fprintf(stderr, "ulaudit calc %s: --fft: must be auto, double or long (got '%s')\n",
-                q->name, v[6]);
-        return UL_EXIT_USAGE;
-    }
-
-    char err[256] = "";
+    bool want_eps = pld_given(delta);
+    char err[512] = "";
     mpfr_t lo, hi;
     mpfr_inits2(64, lo, hi, (mpfr_ptr)0);
     ul_pld_report rep;
-    ul_status st = ul_pld_compose_subsampled(v[0], v[3], (unsigned long)steps, v[2], &opt, lo, hi,
-                                             &rep, err, sizeof err);
-    int rc;
+    ul_status st = want_eps ? ul_pld_epsilon(ph, count, delta, &opt, lo, hi, &rep, err, sizeof err)
+                            : ul_pld_delta(ph, count, eps, &opt, lo, hi, &rep, err, sizeof err);
     if (st != UL_OK && st != UL_ECAP) {
-        rc = calc_input_error(q, st, err);
+        rc = pld_library_error(q, v, st, err, copy != NULL);
     } else {
         calc_result r;
         calc_result_begin(&r, q, v, c);
         int digits = c->digits > 17 ? 17 : c->digits;
-        char *los = ul_num_format(lo, digits, MPFR_RNDD),
-             *his = ul_num_format(hi, digits, MPFR_RNDU);
+        char *los = pld_format(lo, digits, MPFR_RNDD), *his = pld_format(hi, digits, MPFR_RNDU);
         ul_num_report nrep = {rep.fft_bits, st == UL_ECAP};
         calc_result_bounds(&r, los, his, &nrep);
-        calc_add_string(r.json, "safe", his);
-        json_object *b = json_object_new_object();
-        json_object_object_add(b, "grid_step", json_object_new_double(rep.grid_step));
-        json_object_object_add(b, "fft_length", json_object_new_int64((int64_t)rep.fft_length));
-        json_object_object_add(b, "fft_bits", json_object_new_int(rep.fft_bits));
-        json_object_object_add(b, "discretisation_gap",
-                               json_object_new_double(rep.discretisation_gap));
-        json_object_object_add(b, "tail_mass", json_object_new_double(rep.tail_mass));
-        json_object_object_add(b, "rounding", json_object_new_double(rep.rounding));
-        json_object_object_add(b, "mass_slack", json_object_new_double(rep.mass_slack));
-        json_object_object_add(r.json, "budget", b);
-        char *note = NULL;
-        size_t note_len = 0;
-        FILE *nf = open_memstream(&note, &note_len);
-        if (nf == NULL)
-            abort();
-        fprintf(nf,
-                "  safe    %s  (a proven upper bound on delta)\n"
-                "  budget  grid step %.3g, FFT length %lu (%d-bit), discretisation gap %.3g,\n"
-                "          tail mass %.3g, FFT rounding bound %.3g\n",
-                his, rep.grid_step, rep.fft_length, rep.fft_bits, rep.discretisation_gap,
-                rep.tail_mass, rep.rounding);
-        if (st == UL_ECAP)
-            fprintf(nf, "  note    %s\n", err);
-        fclose(nf);
+        calc_add_string(r.json, "query", want_eps ? "eps(delta)" : "delta(eps)");
+        char *note = pld_note(&r, &rep, his,
+                              want_eps ? "a proven eps: the composition is (eps, delta)-DP; no "
+                                         "eps <= lo is"
+                                       : "a proven upper bound on delta; lo is a proven lower "
+                                         "bound",
+                              st, err);
+        rc = want_eps ? calc_result_end(&r, "eps(delta) by FFT privacy-loss composition, a proven "
+                                            "bracket", note, st)
+                      : calc_result_end_pld(&r, note, st);
         free(los);
         free(his);
-        rc = calc_result_end_pld(&r, note, st);
         free(note);
     }
     mpfr_clears(lo, hi, (mpfr_ptr)0);
+    free(copy);
     return rc;
 }
