@@ -273,7 +273,8 @@ static void print_quantity_help(FILE *out, const calc_quantity *q)
 
 void ul_cli_calc_help(FILE *out)
 {
-    fprintf(out, "usage: ulaudit calc QUANTITY [flags] [--digits N] [--max-bits B] [--json]\n\n"
+    fprintf(out, "usage: ulaudit calc QUANTITY [flags] [--digits N] [--max-bits B] [--json]\n"
+                 "       ulaudit calc QUANTITY [flags] --batch FILE|-\n\n"
                  "Certified calculator: every value is an enclosure [lo, hi] that contains the\n"
                  "true value (lo rounded down, hi rounded up).  Numbers are read exactly from\n"
                  "their decimal text.\n\n"
@@ -284,7 +285,11 @@ void ul_cli_calc_help(FILE *out)
                  "  --digits N     correct significant digits, 1..5000 (default 17)\n"
                  "  --max-bits B   working-precision cap in bits, 64..4194304 (default 65536)\n"
                  "  --json         one JSON object on stdout: quantity, inputs, lo, hi, digits,\n"
-                 "                 precision_bits, cap_hit, and quantity-specific fields\n\n"
+                 "                 precision_bits, cap_hit, and quantity-specific fields\n"
+                 "  --batch FILE   many points in one process: JSON lines (flag names as keys)\n"
+                 "                 or CSV (a header of flag names); - reads stdin; one result\n"
+                 "                 or {\"line\":N,\"error\":...} line per record; flags given\n"
+                 "                 beside it apply to every record (man ulaudit-calc)\n\n"
                  "Exit codes: 0 success, 2 usage or input error, 3 precision cap reached\n"
                  "(the enclosure printed is sound but has fewer digits than asked).\n");
 }
@@ -321,7 +326,8 @@ static int run_quantity(const calc_quantity *q, int argc, char **argv, bool allo
         return UL_EXIT_USAGE;
     }
     if (common.help) {
-        printf("usage: ulaudit calc %s [flags] [--digits N] [--max-bits B] [--json]\n\n", q->name);
+        printf("usage: ulaudit calc %s [flags] [--digits N] [--max-bits B] [--json] "
+               "[--batch FILE|-]\n\n", q->name);
         print_quantity_help(stdout, q);
         return UL_EXIT_OK;
     }

@@ -152,8 +152,26 @@ static const struct {
     {"vectors", ul_cli_vectors_help},
 };
 
-/* `ulaudit help COMMAND`: man ulaudit-COMMAND when man has the page (and
- * stdout is a terminal, or ULAUDIT_HELP=man), else the help text. */
+/* Replaces this process with `man ARGS...` when `man -w ARGS...` finds
+ * the page; returns when it does not. */
+static void exec_man_if_found(const char *page, const char *file)
+{
+    char check[PATH_MAX + 64];
+    snprintf(check, sizeof check, "man -w %s%s >/dev/null 2>&1", file ? "-l " : "",
+             file ? file : page);
+    int st = system(check);
+    if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+        return;
+    fflush(stdout);
+    if (file)
+        execlp("man", "man", "-l", file, (char *)NULL);
+    else
+        execlp("man", "man", page, (char *)NULL);
+}
+
+/* `ulaudit help COMMAND`: the page ulaudit-COMMAND(1) when man has it
+ * installed (or, in a source tree, man/ beside the build directory) and
+ * stdout is a terminal or ULAUDIT_HELP=man; else the help text. */
 static int help_command(const char *cmd)
 {
     const char *mode = getenv("ULAUDIT_HELP");
@@ -161,15 +179,14 @@ static int help_command(const char *cmd)
     for (size_t i = 0; i < sizeof HELPS / sizeof HELPS[0]; i++) {
         if (strcmp(cmd, HELPS[i].name) != 0)
             continue;
-        char page[64];
+        char page[64], dir[PATH_MAX], file[PATH_MAX + 96];
         snprintf(page, sizeof page, "ulaudit-%s", strcmp(cmd, "calibrate") == 0 ? "audit" : cmd);
         if (want_man) {
-            char check[128];
-            snprintf(check, sizeof check, "man -w %s >/dev/null 2>&1", page);
-            int st = system(check);
-            if (st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0) {
-                fflush(stdout);
-                execlp("man", "man", page, (char *)NULL);
+            exec_man_if_found(page, NULL);
+            if (exe_dir(dir, sizeof dir)) {
+                snprintf(file, sizeof file, "%s../man/%s.1", dir, page);
+                if (access(file, R_OK) == 0)
+                    exec_man_if_found(page, file);
             }
         }
         HELPS[i].help(stdout);
