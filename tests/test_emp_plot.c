@@ -355,6 +355,75 @@ Test(emp_plot, png_pixels_show_the_curves)
     remove_scratch_dir(&dir);
 }
 
+/* The pixel at (x, y) of a PNG, as 0xRRGGBB. */
+static uint32_t pixel_at(const char *path, int x, int y)
+{
+    cairo_surface_t *image = cairo_image_surface_create_from_png(path);
+    cr_assert_eq(cairo_surface_status(image), CAIRO_STATUS_SUCCESS);
+    cairo_surface_flush(image);
+    const unsigned char *data = cairo_image_surface_get_data(image);
+    int stride = cairo_image_surface_get_stride(image);
+    uint32_t v = ((const uint32_t *)(const void *)(data + (size_t)y * (size_t)stride))[x];
+    cairo_surface_destroy(image);
+    return v & 0xFFFFFF;
+}
+
+/* Issue 15: a perfect ROC (FPR 0 up to TPR 1) must show on log axes.  The
+ * ROC runs up the left edge (x = 100) from the axis minimum to TPR 1: the
+ * pixels on that edge halfway up are the ROC's blue, not the frame's black. */
+Test(emp_plot, perfect_roc_is_drawn_on_log_axes)
+{
+    static const ul_emp_roc_point perfect[] = {{0, 0}, {0, 0.5}, {0, 1}, {0.5, 1}, {1, 1}};
+    scratch_dir dir = make_scratch_dir();
+    char path[128], err[256] = "";
+    snprintf(path, sizeof path, "%s/perfect.png", dir.path);
+    cr_assert_eq(ul_emp_plot_roc(path, perfect, 5, 1.0, 1e-5, NULL, err, sizeof err), UL_OK, "%s",
+                 err);
+    uint32_t p = pixel_at(path, 100, 288); /* AXES_LEFT, between AXES_TOP 56 and BOTTOM 520 */
+    int r = (int)(p >> 16), g = (int)(p >> 8 & 0xFF), b = (int)(p & 0xFF);
+    cr_assert(b > 150 && r < 90 && g < 120, "left edge pixel %06x is not the ROC's blue", p);
+    remove_scratch_dir(&dir);
+}
+
+/* The band, linear axes and the lower bound's ceiling: the shaded band
+ * adds light-blue pixels (blue channel above red and green, not white),
+ * the lower bound's dashed curve orange ones. */
+Test(emp_plot, band_linear_axes_and_lower_bound)
+{
+    scratch_dir dir = make_scratch_dir();
+    char plain[128], rich[128], err[256] = "";
+    snprintf(plain, sizeof plain, "%s/plain.png", dir.path);
+    snprintf(rich, sizeof rich, "%s/rich.png", dir.path);
+    ul_emp_plot_spec sp = {.points = sample_roc, .n_points = SAMPLE_ROC_POINTS, .eps = NAN,
+                           .delta = 1e-5, .eps_lb = NAN, .linear = true, .title = "linear"};
+    cr_assert_eq(ul_emp_plot_roc_ex(plain, &sp, err, sizeof err), UL_OK, "%s", err);
+    sp.n_in = 200, sp.n_out = 200, sp.alpha = 0.05, sp.eps_lb = 0.3;
+    cr_assert_eq(ul_emp_plot_roc_ex(rich, &sp, err, sizeof err), UL_OK, "%s", err);
+    long tinted[2] = {0, 0}, orange[2] = {0, 0};
+    const char *paths[2] = {plain, rich};
+    for (int k = 0; k < 2; k++) {
+        cairo_surface_t *im = cairo_image_surface_create_from_png(paths[k]);
+        cairo_surface_flush(im);
+        const unsigned char *data = cairo_image_surface_get_data(im);
+        int stride = cairo_image_surface_get_stride(im);
+        for (int y = 56; y < 520; y++)
+            for (int x = 100; x < 770; x++) {
+                uint32_t v = ((const uint32_t *)(const void *)(data + (size_t)y * stride))[x];
+                int r = (int)(v >> 16 & 0xFF), g = (int)(v >> 8 & 0xFF), b = (int)(v & 0xFF);
+                tinted[k] += b > 200 && r < 235 && g < 235 && b - r > 20;
+                orange[k] += r > 200 && g > 100 && g < 180 && b < 60;
+            }
+        cairo_surface_destroy(im);
+    }
+    cr_assert_gt(tinted[1], tinted[0] + 1000, "band pixels %ld vs %ld", tinted[1], tinted[0]);
+    cr_assert_gt(orange[1], 100, "orange pixels %ld", orange[1]);
+    cr_assert_eq(orange[0], 0);
+    sp.alpha = 0; /* a band needs alpha in (0, 1) */
+    cr_assert_eq(ul_emp_plot_roc_ex(rich, &sp, err, sizeof err), UL_EINPUT);
+    cr_assert_not_null(strstr(err, "alpha"));
+    remove_scratch_dir(&dir);
+}
+
 Test(emp_plot, svg_is_written)
 {
     scratch_dir dir = make_scratch_dir();

@@ -60,19 +60,29 @@ static const double AXES_TOP = 56.0, AXES_BOTTOM = 520.0;
 
 typedef struct {
     int lowest_decade; /* log10 of the axis minimum: −4, −5 or −6 */
+    bool linear;       /* linear axes from 0 to 1 instead */
 } log_axes;
+
+/* Where a rate sits on an axis, as a fraction of its length; on log axes a
+ * rate below the minimum (0 included) sits at the minimum, so that a
+ * perfect ROC (FPR 0 up to TPR 1) is drawn along the left edge. */
+static double axis_fraction(const log_axes *axes, double v)
+{
+    if (axes->linear)
+        return v;
+    double lo = pow(10.0, axes->lowest_decade);
+    return (log10(v > lo ? v : lo) - axes->lowest_decade) / -axes->lowest_decade;
+}
 
 /* Picture coordinates of a rate on the x (FPR) and y (TPR) axes. */
 static double axes_x(const log_axes *axes, double fpr)
 {
-    double fraction = (log10(fpr) - axes->lowest_decade) / -axes->lowest_decade;
-    return AXES_LEFT + fraction * (AXES_RIGHT - AXES_LEFT);
+    return AXES_LEFT + axis_fraction(axes, fpr) * (AXES_RIGHT - AXES_LEFT);
 }
 
 static double axes_y(const log_axes *axes, double tpr)
 {
-    double fraction = (log10(tpr) - axes->lowest_decade) / -axes->lowest_decade;
-    return AXES_BOTTOM - fraction * (AXES_BOTTOM - AXES_TOP);
+    return AXES_BOTTOM - axis_fraction(axes, tpr) * (AXES_BOTTOM - AXES_TOP);
 }
 
 /* ---- colours and text ----------------------------------------------------- */
@@ -84,6 +94,7 @@ typedef struct {
 static const colour CHANCE_COLOUR = {0.55, 0.55, 0.55};
 static const colour ROC_COLOUR = {0.10, 0.30, 0.80};
 static const colour CEILING_COLOUR = {0.85, 0.10, 0.10};
+static const colour BOUND_COLOUR = {0.90, 0.55, 0.05};
 static const colour GRID_COLOUR = {0.90, 0.90, 0.90};
 static const colour INK = {0.0, 0.0, 0.0};
 
@@ -152,11 +163,39 @@ static void show_power_of_ten(cairo_t *cr, double x, double y, double x_align, i
 
 /* ---- the drawing ---------------------------------------------------------- */
 
+/* Linear axes: grid lines and labels at 0, 0.2, …, 1. */
+static void draw_linear_ticks(cairo_t *cr, const log_axes *axes)
+{
+    for (int i = 0; i <= 5; i++) {
+        double v = i / 5.0, x = axes_x(axes, v), y = axes_y(axes, v);
+        char label[8];
+        snprintf(label, sizeof label, i == 0 ? "0" : i == 5 ? "1" : "%.1f", v);
+        cairo_set_line_width(cr, 1.0);
+        set_colour(cr, GRID_COLOUR);
+        cairo_move_to(cr, x, AXES_TOP);
+        cairo_line_to(cr, x, AXES_BOTTOM);
+        cairo_move_to(cr, AXES_LEFT, y);
+        cairo_line_to(cr, AXES_RIGHT, y);
+        cairo_stroke(cr);
+        set_colour(cr, INK);
+        cairo_move_to(cr, x, AXES_BOTTOM);
+        cairo_line_to(cr, x, AXES_BOTTOM + 7.0);
+        cairo_move_to(cr, AXES_LEFT, y);
+        cairo_line_to(cr, AXES_LEFT - 7.0, y);
+        cairo_stroke(cr);
+        set_font(cr, 13.0, false);
+        show_text_at(cr, x, AXES_BOTTOM + 26.0, 0.5, label);
+        show_text_at(cr, AXES_LEFT - 10.0, y + 4.5, 1.0, label);
+    }
+}
+
 static void draw_frame_and_ticks(cairo_t *cr, const log_axes *axes, const char *minus)
 {
     const double label_size = 13.0;
+    if (axes->linear)
+        draw_linear_ticks(cr, axes);
     /* Decade grid lines and labels, minor ticks at 2…9 × 10^k. */
-    for (int k = axes->lowest_decade; k <= 0; k++) {
+    for (int k = axes->lowest_decade; !axes->linear && k <= 0; k++) {
         double decade = pow(10.0, k);
         double x = axes_x(axes, decade), y = axes_y(axes, decade);
         cairo_set_line_width(cr, 1.0);
@@ -203,7 +242,7 @@ static void draw_frame_and_ticks(cairo_t *cr, const log_axes *axes, const char *
 static void draw_chance_line(cairo_t *cr, const log_axes *axes)
 {
     static const double dashes[] = {7.0, 5.0};
-    double lowest = pow(10.0, axes->lowest_decade);
+    double lowest = axes->linear ? 0.0 : pow(10.0, axes->lowest_decade);
     set_colour(cr, CHANCE_COLOUR);
     cairo_set_line_width(cr, 1.5);
     cairo_set_dash(cr, dashes, 2, 0.0);
@@ -213,14 +252,13 @@ static void draw_chance_line(cairo_t *cr, const log_axes *axes)
     cairo_set_dash(cr, NULL, 0, 0.0);
 }
 
-/* The empirical ROC through its points with both rates positive. */
+/* The empirical ROC through all its points (on log axes, rates of 0 at the
+ * axis minimum: a perfect ROC runs up the left edge and along the top). */
 static void draw_roc(cairo_t *cr, const log_axes *axes, const ul_emp_roc_point *points,
                      size_t n_points)
 {
     bool started = false;
     for (size_t i = 0; i < n_points; i++) {
-        if (!(points[i].fpr > 0.0 && points[i].tpr > 0.0))
-            continue;
         double x = axes_x(axes, points[i].fpr), y = axes_y(axes, points[i].tpr);
         if (started)
             cairo_line_to(cr, x, y);
@@ -229,9 +267,47 @@ static void draw_roc(cairo_t *cr, const log_axes *axes, const ul_emp_roc_point *
         started = true;
     }
     set_colour(cr, ROC_COLOUR);
-    cairo_set_line_width(cr, 2.0);
+    cairo_set_line_width(cr, 2.5);
     cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
     cairo_stroke(cr);
+}
+
+/* Pointwise Clopper–Pearson intervals of both rates at each ROC point
+ * (two-sided, α/2 at each end: ul_emp_cp_upper_d, and the lower bound as
+ * 1 − the upper bound of the complementary count), drawn as the region
+ * between (FPR_lo, TPR_hi) and (FPR_hi, TPR_lo).  A picture, not a
+ * certificate: doubles, at most ~2000 points (evenly thinned). */
+static void draw_band(cairo_t *cr, const log_axes *axes, const ul_emp_roc_point *points,
+                      size_t n_points, size_t n_in, size_t n_out, double alpha)
+{
+    size_t step = n_points > 2000 ? (n_points + 1999) / 2000 : 1, m = 0;
+    size_t room = n_points / step + 2; /* points kept, the last included */
+    double *lo = malloc(4 * room * sizeof *lo), *hi = lo + 2 * room;
+    if (!lo)
+        return;
+    for (size_t i = 0;; i += step) {
+        if (i >= n_points)
+            i = n_points - 1; /* always end at the last point */
+        unsigned long kf = (unsigned long)llround(points[i].fpr * (double)n_out);
+        unsigned long kt = (unsigned long)llround(points[i].tpr * (double)n_in);
+        double a = alpha / 2;
+        double f_hi = ul_emp_cp_upper_d(kf, n_out, a), t_hi = ul_emp_cp_upper_d(kt, n_in, a);
+        double f_lo = kf ? 1 - ul_emp_cp_upper_d(n_out - kf, n_out, a) : 0;
+        double t_lo = kt ? 1 - ul_emp_cp_upper_d(n_in - kt, n_in, a) : 0;
+        lo[2 * m] = f_lo, lo[2 * m + 1] = t_hi; /* upper-left boundary */
+        hi[2 * m] = f_hi, hi[2 * m + 1] = t_lo; /* lower-right boundary */
+        m++;
+        if (i == n_points - 1)
+            break;
+    }
+    for (size_t j = 0; j < m; j++)
+        cairo_line_to(cr, axes_x(axes, lo[2 * j]), axes_y(axes, lo[2 * j + 1]));
+    for (size_t j = m; j-- > 0;)
+        cairo_line_to(cr, axes_x(axes, hi[2 * j]), axes_y(axes, hi[2 * j + 1]));
+    cairo_close_path(cr);
+    cairo_set_source_rgba(cr, ROC_COLOUR.red, ROC_COLOUR.green, ROC_COLOUR.blue, 0.18);
+    cairo_fill(cr);
+    free(lo);
 }
 
 static int compare_doubles(const void *a, const void *b)
@@ -245,13 +321,16 @@ static int compare_doubles(const void *a, const void *b)
  * and where each reaches TPR = 1, FPR = (1 − δ)e^{−ε} and FPR = 1 − δ. */
 enum { CEILING_SAMPLES = 480 };
 
-static void draw_ceiling(cairo_t *cr, const log_axes *axes, double eps, double delta)
+static void draw_ceiling(cairo_t *cr, const log_axes *axes, double eps, double delta,
+                         colour ink, bool dashed)
 {
+    static const double dashes[] = {7.0, 5.0};
     double fprs[CEILING_SAMPLES + 3];
     size_t n = 0;
     double lowest = axes->lowest_decade;
     for (int i = 0; i < CEILING_SAMPLES; i++)
-        fprs[n++] = pow(10.0, lowest - lowest * i / (CEILING_SAMPLES - 1));
+        fprs[n++] = axes->linear ? (double)i / (CEILING_SAMPLES - 1)
+                                 : pow(10.0, lowest - lowest * i / (CEILING_SAMPLES - 1));
     const double corners[3] = {(1.0 - delta) / (exp(eps) + 1.0), (1.0 - delta) * exp(-eps),
                                1.0 - delta};
     for (int c = 0; c < 3; c++)
@@ -267,10 +346,12 @@ static void draw_ceiling(cairo_t *cr, const log_axes *axes, double eps, double d
         else
             cairo_line_to(cr, x, y);
     }
-    set_colour(cr, CEILING_COLOUR);
+    set_colour(cr, ink);
     cairo_set_line_width(cr, 2.0);
+    cairo_set_dash(cr, dashes, dashed ? 2 : 0, 0.0);
     cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
     cairo_stroke(cr);
+    cairo_set_dash(cr, NULL, 0, 0.0);
 }
 
 typedef struct {
@@ -312,10 +393,35 @@ static void draw_legend(cairo_t *cr, const legend_entry *entries, size_t n_entri
     }
 }
 
-static void draw_picture(cairo_t *cr, const ul_emp_roc_point *points, size_t n_points, double eps,
-                         double delta, const char *title)
+static size_t legend_entries(legend_entry *e, const ul_emp_plot_spec *sp, bool greek)
 {
-    log_axes axes = {.lowest_decade = (int)lround(log10(ul_emp_plot_axis_min(points, n_points)))};
+    size_t n = 0;
+    e[n++] = (legend_entry){.text = "empirical ROC", .colour = ROC_COLOUR, .dashed = false};
+    if (sp->n_in > 0 && sp->n_out > 0) {
+        e[n] = (legend_entry){.colour = ROC_COLOUR, .dashed = false};
+        snprintf(e[n++].text, sizeof e[0].text, "pointwise %.4g%% Clopper-Pearson band",
+                 100 * (1 - sp->alpha));
+    }
+    e[n++] = (legend_entry){.text = "chance (TPR = FPR)", .colour = CHANCE_COLOUR, .dashed = true};
+    const char *ep = greek ? "\u03b5" : "eps", *de = greek ? "\u03b4" : "delta";
+    if (!isnan(sp->eps)) {
+        e[n] = (legend_entry){.colour = CEILING_COLOUR, .dashed = false};
+        snprintf(e[n++].text, sizeof e[0].text, "claimed (%s, %s) = (%.4g, %.4g) ceiling", ep, de,
+                 sp->eps, sp->delta);
+    }
+    if (!isnan(sp->eps_lb)) {
+        e[n] = (legend_entry){.colour = BOUND_COLOUR, .dashed = true};
+        snprintf(e[n++].text, sizeof e[0].text, "certified %s lower bound %.4g: its ceiling", ep,
+                 sp->eps_lb);
+    }
+    return n;
+}
+
+static void draw_picture(cairo_t *cr, const ul_emp_plot_spec *sp)
+{
+    log_axes axes = {.lowest_decade = (int)lround(log10(ul_emp_plot_axis_min(sp->points,
+                                                                             sp->n_points))),
+                     .linear = sp->linear};
 
     set_colour(cr, (colour){1.0, 1.0, 1.0});
     cairo_paint(cr);
@@ -327,32 +433,26 @@ static void draw_picture(cairo_t *cr, const ul_emp_roc_point *points, size_t n_p
     draw_frame_and_ticks(cr, &axes, minus);
 
     cairo_save(cr);
-    cairo_rectangle(cr, AXES_LEFT, AXES_TOP, AXES_RIGHT - AXES_LEFT, AXES_BOTTOM - AXES_TOP);
+    cairo_rectangle(cr, AXES_LEFT - 2, AXES_TOP - 2, AXES_RIGHT - AXES_LEFT + 4,
+                    AXES_BOTTOM - AXES_TOP + 4);
     cairo_clip(cr);
+    if (sp->n_in > 0 && sp->n_out > 0)
+        draw_band(cr, &axes, sp->points, sp->n_points, sp->n_in, sp->n_out, sp->alpha);
     draw_chance_line(cr, &axes);
-    if (!isnan(eps))
-        draw_ceiling(cr, &axes, eps, delta);
-    draw_roc(cr, &axes, points, n_points);
+    if (!isnan(sp->eps))
+        draw_ceiling(cr, &axes, sp->eps, sp->delta, CEILING_COLOUR, false);
+    if (!isnan(sp->eps_lb))
+        draw_ceiling(cr, &axes, sp->eps_lb, sp->delta, BOUND_COLOUR, true);
+    draw_roc(cr, &axes, sp->points, sp->n_points);
     cairo_restore(cr);
 
-    legend_entry entries[3] = {
-        {.text = "empirical ROC", .colour = ROC_COLOUR, .dashed = false},
-        {.text = "chance (TPR = FPR)", .colour = CHANCE_COLOUR, .dashed = true},
-    };
-    size_t n_entries = 2;
-    if (!isnan(eps)) {
-        entries[n_entries] = (legend_entry){.colour = CEILING_COLOUR, .dashed = false};
-        snprintf(entries[n_entries].text, sizeof entries[n_entries].text,
-                 "(%s, %s) = (%.4g, %.4g) ceiling", greek ? "\u03b5" : "eps",
-                 greek ? "\u03b4" : "delta", eps, delta);
-        n_entries++;
-    }
-    draw_legend(cr, entries, n_entries);
+    legend_entry entries[5];
+    draw_legend(cr, entries, legend_entries(entries, sp, greek));
 
-    if (title != NULL && title[0] != '\0') {
+    if (sp->title != NULL && sp->title[0] != '\0') {
         set_colour(cr, INK);
         set_font(cr, 17.0, true);
-        show_text_at(cr, 0.5 * (AXES_LEFT + AXES_RIGHT), AXES_TOP - 20.0, 0.5, title);
+        show_text_at(cr, 0.5 * (AXES_LEFT + AXES_RIGHT), AXES_TOP - 20.0, 0.5, sp->title);
     }
 }
 
@@ -380,8 +480,7 @@ static cairo_status_t write_to_sink(void *closure, const unsigned char *data, un
 /* Draws and encodes the picture into sink; the cairo status of the first
  * failure (CAIRO_STATUS_SUCCESS if none). */
 static cairo_status_t render(picture_format format, output_sink *sink,
-                             const ul_emp_roc_point *points, size_t n_points, double eps,
-                             double delta, const char *title)
+                             const ul_emp_plot_spec *spec)
 {
     cairo_surface_t *surface =
         format == FORMAT_PNG
@@ -393,7 +492,7 @@ static cairo_status_t render(picture_format format, output_sink *sink,
         cairo_t *cr = cairo_create(surface);
         status = cairo_status(cr);
         if (status == CAIRO_STATUS_SUCCESS) {
-            draw_picture(cr, points, n_points, eps, delta, title);
+            draw_picture(cr, spec);
             status = cairo_status(cr);
         }
         cairo_destroy(cr);
@@ -450,10 +549,7 @@ static ul_status check_arguments(const char *path, picture_format *format,
 
 typedef struct {
     picture_format format;
-    const ul_emp_roc_point *points;
-    size_t n_points;
-    double eps, delta;
-    const char *title;
+    ul_emp_plot_spec spec;
     char reason[256];
 } plot_job;
 
@@ -462,8 +558,7 @@ static const char *fill_picture(FILE *f, void *ctx)
 {
     plot_job *job = ctx;
     output_sink sink = {.file = f, .write_errno = 0};
-    cairo_status_t status =
-        render(job->format, &sink, job->points, job->n_points, job->eps, job->delta, job->title);
+    cairo_status_t status = render(job->format, &sink, &job->spec);
     if (status == CAIRO_STATUS_SUCCESS)
         return NULL;
     snprintf(job->reason, sizeof job->reason, "cannot draw the picture: cairo: %s%s%s",
@@ -472,20 +567,38 @@ static const char *fill_picture(FILE *f, void *ctx)
     return job->reason;
 }
 
+ul_status ul_emp_plot_roc_ex(const char *path, const ul_emp_plot_spec *spec, char *err,
+                             size_t errlen)
+{
+    picture_format format = FORMAT_PNG;
+    if (spec == NULL)
+        return ul_fail(err, errlen, UL_EINPUT, "spec: no picture described");
+    ul_status checked = check_arguments(path, &format, spec->points, spec->n_points, spec->eps,
+                                        spec->delta, err, errlen);
+    if (checked != UL_OK)
+        return checked;
+    if (!isnan(spec->eps_lb) && !(spec->eps_lb >= 0 && isfinite(spec->eps_lb)))
+        return ul_fail(err, errlen, UL_EINPUT, "eps_lb = %g: a finite number >= 0, or NAN",
+                       spec->eps_lb);
+    if ((spec->n_in > 0 || spec->n_out > 0) &&
+        (spec->n_in == 0 || spec->n_out == 0 || !(spec->alpha > 0 && spec->alpha < 1)))
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "n_in, n_out, alpha: a band needs both counts and alpha in (0, 1)");
+    if (isnan(spec->eps) && !isnan(spec->eps_lb) && !(spec->delta >= 0 && spec->delta <= 1))
+        return ul_fail(err, errlen, UL_EINPUT, "delta = %g is outside [0, 1]", spec->delta);
+    plot_job job = {.format = format, .spec = *spec};
+    /* 0644: a picture is for reading, whatever the umask */
+    return ul_write_file_atomic(path, fill_picture, &job, 0644, err, errlen);
+}
+
 ul_status ul_emp_plot_roc(const char *path, const ul_emp_roc_point *points, size_t n_points,
                           double eps, double delta, const char *title, char *err, size_t errlen)
 {
-    picture_format format = FORMAT_PNG;
-    ul_status checked = check_arguments(path, &format, points, n_points, eps, delta, err, errlen);
-    if (checked != UL_OK)
-        return checked;
-
-    plot_job job = {.format = format,
-                    .points = points,
-                    .n_points = n_points,
-                    .eps = eps,
-                    .delta = delta,
-                    .title = title};
-    /* 0644: a picture is for reading, whatever the umask */
-    return ul_write_file_atomic(path, fill_picture, &job, 0644, err, errlen);
+    ul_emp_plot_spec spec = {.points = points,
+                             .n_points = n_points,
+                             .eps = eps,
+                             .delta = delta,
+                             .eps_lb = NAN,
+                             .title = title};
+    return ul_emp_plot_roc_ex(path, &spec, err, errlen);
 }

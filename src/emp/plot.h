@@ -27,8 +27,8 @@
  *             "true positive rate", the caller's title at the top;
  *   curves    chance TPR = FPR (dashed grey, RGB 0.55 0.55 0.55);
  *             the empirical ROC (solid blue, RGB 0.10 0.30 0.80) through
- *             the points with FPR > 0 and TPR > 0 (the others have no
- *             place on log axes), joined by straight segments in the
+ *             every point, a rate of 0 drawn at the axis minimum L (so a
+ *             perfect ROC shows), joined by straight segments in the
  *             log-log plane;
  *             the (ε, δ) ceiling (solid red, RGB 0.85 0.10 0.10) when ε is
  *             finite;
@@ -46,6 +46,7 @@
 #ifndef UL_EMP_PLOT_H
 #define UL_EMP_PLOT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "emp/stats.h"
@@ -72,5 +73,32 @@ double ul_emp_plot_axis_min(const ul_emp_roc_point *points, size_t n_points);
  * UL_EINPUT, with the path and the reason in the message. */
 ul_status ul_emp_plot_roc(const char *path, const ul_emp_roc_point *points, size_t n_points,
                           double eps, double delta, const char *title, char *err, size_t errlen);
+
+/* The richer picture (issue 15): everything above, and
+ *   - linear axes from 0 to 1 (ticks every 0.2) when `linear`;
+ *   - on log axes every point is drawn, rates of 0 at the axis minimum, so
+ *     a perfect ROC runs up the left edge and along the top (the plain
+ *     form above now draws it so too);
+ *   - when n_in, n_out > 0: the pointwise (1 − alpha) Clopper–Pearson band
+ *     of both rates at each point (two-sided, alpha/2 each end), shaded
+ *     (RGBA 0.10 0.30 0.80 0.18) — a picture in doubles, not a certificate;
+ *   - when eps_lb is not NAN: the ceiling of (eps_lb, delta), dashed orange
+ *     (RGB 0.90 0.55 0.05): the certified lower bound's region, which the
+ *     claim's (solid red) must contain for the claim to survive.
+ * Same file handling and errors as ul_emp_plot_roc (also "spec", "eps_lb",
+ * "n_in, n_out, alpha"). */
+typedef struct {
+    const ul_emp_roc_point *points;
+    size_t n_points;
+    size_t n_in, n_out; /* 0, 0: no band */
+    double alpha;       /* the band's level */
+    double eps, delta;  /* the claim (eps NAN: none) */
+    double eps_lb;      /* NAN: none */
+    bool linear;
+    const char *title;
+} ul_emp_plot_spec;
+
+ul_status ul_emp_plot_roc_ex(const char *path, const ul_emp_plot_spec *spec, char *err,
+                             size_t errlen);
 
 #endif
