@@ -163,6 +163,24 @@ static void show_power_of_ten(cairo_t *cr, double x, double y, double x_align, i
 
 /* ---- the drawing ---------------------------------------------------------- */
 
+/* A grid line and a major tick on both axes at picture coordinates x, y. */
+static void grid_and_ticks(cairo_t *cr, double x, double y)
+{
+    cairo_set_line_width(cr, 1.0);
+    set_colour(cr, GRID_COLOUR);
+    cairo_move_to(cr, x, AXES_TOP);
+    cairo_line_to(cr, x, AXES_BOTTOM);
+    cairo_move_to(cr, AXES_LEFT, y);
+    cairo_line_to(cr, AXES_RIGHT, y);
+    cairo_stroke(cr);
+    set_colour(cr, INK);
+    cairo_move_to(cr, x, AXES_BOTTOM);
+    cairo_line_to(cr, x, AXES_BOTTOM + 7.0);
+    cairo_move_to(cr, AXES_LEFT, y);
+    cairo_line_to(cr, AXES_LEFT - 7.0, y);
+    cairo_stroke(cr);
+}
+
 /* Linear axes: grid lines and labels at 0, 0.2, …, 1. */
 static void draw_linear_ticks(cairo_t *cr, const log_axes *axes)
 {
@@ -170,19 +188,7 @@ static void draw_linear_ticks(cairo_t *cr, const log_axes *axes)
         double v = i / 5.0, x = axes_x(axes, v), y = axes_y(axes, v);
         char label[8];
         snprintf(label, sizeof label, i == 0 ? "0" : i == 5 ? "1" : "%.1f", v);
-        cairo_set_line_width(cr, 1.0);
-        set_colour(cr, GRID_COLOUR);
-        cairo_move_to(cr, x, AXES_TOP);
-        cairo_line_to(cr, x, AXES_BOTTOM);
-        cairo_move_to(cr, AXES_LEFT, y);
-        cairo_line_to(cr, AXES_RIGHT, y);
-        cairo_stroke(cr);
-        set_colour(cr, INK);
-        cairo_move_to(cr, x, AXES_BOTTOM);
-        cairo_line_to(cr, x, AXES_BOTTOM + 7.0);
-        cairo_move_to(cr, AXES_LEFT, y);
-        cairo_line_to(cr, AXES_LEFT - 7.0, y);
-        cairo_stroke(cr);
+        grid_and_ticks(cr, x, y);
         set_font(cr, 13.0, false);
         show_text_at(cr, x, AXES_BOTTOM + 26.0, 0.5, label);
         show_text_at(cr, AXES_LEFT - 10.0, y + 4.5, 1.0, label);
@@ -198,20 +204,7 @@ static void draw_frame_and_ticks(cairo_t *cr, const log_axes *axes, const char *
     for (int k = axes->lowest_decade; !axes->linear && k <= 0; k++) {
         double decade = pow(10.0, k);
         double x = axes_x(axes, decade), y = axes_y(axes, decade);
-        cairo_set_line_width(cr, 1.0);
-        set_colour(cr, GRID_COLOUR);
-        cairo_move_to(cr, x, AXES_TOP);
-        cairo_line_to(cr, x, AXES_BOTTOM);
-        cairo_move_to(cr, AXES_LEFT, y);
-        cairo_line_to(cr, AXES_RIGHT, y);
-        cairo_stroke(cr);
-
-        set_colour(cr, INK);
-        cairo_move_to(cr, x, AXES_BOTTOM);
-        cairo_line_to(cr, x, AXES_BOTTOM + 7.0);
-        cairo_move_to(cr, AXES_LEFT, y);
-        cairo_line_to(cr, AXES_LEFT - 7.0, y);
-        cairo_stroke(cr);
+        grid_and_ticks(cr, x, y);
         show_power_of_ten(cr, x, AXES_BOTTOM + 26.0, 0.5, k, minus, label_size);
         show_power_of_ten(cr, AXES_LEFT - 10.0, y + 0.35 * label_size, 1.0, k, minus, label_size);
 
