@@ -12,6 +12,7 @@
  * libm's erfcl; near-boundary claims (1e-12 relative) against the bounds
  * evaluated in plain MPFR here and the independent θ of tests/oracle.c; the
  * noisy-gd handler's printed variants (never deciding a verdict). */
+#define UL_NUM_CHECKED /* every conversion result checked (num/encl.h) */
 #include <criterion/criterion.h>
 #include <json-c/json.h>
 #include <math.h>
@@ -20,9 +21,11 @@
 #include <string.h>
 
 #include "cert/audit.h"
+#include "cert/audit_util.h"
 #include "cert/forensics.h"
 #include "cert/report.h"
 #include "num/encl.h"
+#include "num/input.h"
 
 static void teardown(void)
 {
@@ -1250,4 +1253,37 @@ Test(audit, gaussian_list_wrong_compositions_are_named)
         cr_assert_eq(rep.verdict, UL_VERDICT_REFUTED, "%s", claim);
         cr_assert(strstr(rep.forensics, cases[i].must) != NULL, "%s: '%s'", claim, rep.forensics);
     }
+}
+
+/* ==== calibrations write what a certificate can hold ============================== */
+
+Test(audit, calibrated_values_fit_a_certificate_and_stay_safe)
+{
+    /* x = 1/3 rounded down at 20000 bits (about 6000 digits): asked at 5000
+     * digits (the largest --digits) the text would be 5000+ characters, more than the
+     * 1000 a certificate's decimal may have (num/input.h); the text written
+     * must fit, read back, and still be >= x (rounded up: the safe side),
+     * compared here by mpfr_strtofr at 20000 bits and by the rule itself */
+    mpfr_t x, y;
+    mpfr_inits2(20000, x, y, (mpfr_ptr)0);
+    mpfr_set_ui(x, 1, MPFR_RNDN);
+    mpfr_div_ui(x, x, 3, MPFR_RNDD);
+    static const int asked[] = {17, 990, 1000, 5000};
+    for (size_t i = 0; i < sizeof asked / sizeof asked[0]; i++) {
+        char *t = ul_audit_format_up_readable(x, asked[i]);
+        char err[256] = "";
+        cr_assert_leq(strlen(t), 1000, "%d digits: %zu characters", asked[i], strlen(t));
+        cr_assert_eq(ul_num_check_decimal("$.x", t, err, sizeof err), UL_OK, "%s", err);
+        char *end;
+        mpfr_strtofr(y, t, &end, 10, MPFR_RNDN);
+        cr_assert(*end == '\0' && mpfr_greaterequal_p(y, x), "%d digits: below x", asked[i]);
+        /* the digits asked when they fit, else close to the 1000 characters */
+        int k = 0;
+        for (const char *p = t; *p && *p != 'e'; p++)
+            k += *p >= '0' && *p <= '9';
+        cr_assert(asked[i] < 990 ? k == asked[i] : k >= 990, "%d digits asked, %d written",
+                  asked[i], k);
+        free(t);
+    }
+    mpfr_clears(x, y, (mpfr_ptr)0);
 }

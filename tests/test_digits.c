@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cert/audit.h"
 #include "cli_run.h"
@@ -541,4 +542,66 @@ Test(digits, explanation_keeps_whole_sentences_and_says_once_it_was_cut)
     for (const char *p = rep.explanation; p < note; p += 701)
         cr_assert(p[0] == 'S' && p[699] == '.' && p[700] == ' ', "a sentence was cut at %td",
                   p - rep.explanation);
+}
+
+/* ---- sentences that quote a certified [lo, hi] built by a handler ------------------- */
+
+/* The handlers' own sentences (first_wrong_stated, forensics, explanation)
+ * quoted these enclosures through 64-byte buffers: past about 55 digits
+ * the ends were cut (no exponent).  A certificate whose stated number is
+ * wrong, audited at digits past that: every "in [lo, hi]" of the sentences
+ * must be a whole pair (check_audit), and first_wrong_stated must hold one. */
+static void check_wrong_stated(const char *json, const char *digits, const char *path)
+{
+    char file[] = "/tmp/ulaudit-digits-XXXXXX";
+    int fd = mkstemp(file);
+    cr_assert(fd >= 0);
+    cr_assert_eq(write(fd, json, strlen(json)), (ssize_t)strlen(json));
+    close(fd);
+    audit_case c = {file, digits, NULL};
+    check_audit(&c);
+    run_result r = run("audit", file, "--digits", digits, "--json", NULL);
+    json_object *o = json_tokener_parse(r.out), *x;
+    cr_assert_not_null(o, "not JSON: %s", r.err);
+    cr_assert(json_object_object_get_ex(o, "first_wrong_stated", &x));
+    const char *s = json_object_get_string(x);
+    cr_assert(strstr(s, path) != NULL, "first_wrong_stated does not name %s: %s", path, s);
+    cr_assert_geq(check_sentences(s, "first_wrong_stated"), 1, "no [lo, hi] in: %.200s", s);
+    json_object_put(o);
+    run_free(&r);
+    unlink(file);
+}
+
+/* audits/noisy-gd-thm51-logreg-deletion.json with a stated eta (then a stated
+ * sigma) that Thm 5.1 does not prescribe: eta = 1/(2(lambda + beta)) = 1.6,
+ * sigma = sqrt(4 q L^2/(lambda eps_dp n^2)) = 0.016 (spec/forget.md §5) */
+#define NGD_WRONG(eta, sigma)                                                                      \
+    "{\"format\": \"ulaudit-certificate/1\", \"method\": \"noisy-gd\", \"parameters\": "          \
+    "{\"theorem\": \"thm51\", \"L\": 1, \"lambda\": \"0.0625\", \"beta\": \"0.25\", \"n\": 1000, " \
+    "\"d\": 785, \"eps_dp\": 1, \"eta\": \"1.6\", \"sigma\": \"0.016\", \"KA\": 88, \"KAbar\": "   \
+    "47}, \"claim\": {\"renyi_order\": 4, \"renyi_value\": \"0.1\"}, \"stated\": {\"eta\": \""    \
+    eta "\", \"sigma\": \"" sigma "\", \"KA\": 88, \"KAbar\": 47}}"
+
+Test(digits, noisy_gd_wrong_stated_eta_quotes_whole_numbers)
+{
+    check_wrong_stated(NGD_WRONG("1.5", "0.016"), DIGITS_MAX, "$.stated.eta");
+}
+
+Test(digits, noisy_gd_wrong_stated_sigma_quotes_whole_numbers)
+{
+    check_wrong_stated(NGD_WRONG("1.6", "0.001"), DIGITS_MAX, "$.stated.sigma");
+}
+
+/* audits/langevin-table3-cifar10-eps0.05.json states sigma = 0.2431, below
+ * the smallest sigma (a certified bisection: 100 digits, past the old
+ * 64-byte buffers, keeps it to seconds) */
+Test(digits, langevin_wrong_stated_sigma_quotes_whole_numbers, .timeout = 300)
+{
+    FILE *f = fopen("audits/langevin-table3-cifar10-eps0.05.json", "r");
+    cr_assert_not_null(f);
+    char buf[8192];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    check_wrong_stated(buf, "100", "$.stated.sigma");
 }

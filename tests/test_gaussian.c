@@ -1,6 +1,7 @@
 /* tests/test_gaussian.c — θ_{e^ε}(r), its inverses and the loose bound,
  * against the independent oracle (tests/oracle.c), published values from
  * spec/koloskova.md, and mathematical properties. */
+#define UL_NUM_CHECKED /* every conversion result checked (num/encl.h) */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdint.h>
@@ -211,7 +212,7 @@ Test(gaussian, theta_at_eps_zero_is_tv_distance)
         mpfi_init2(q, 200);
         mpfi_init2(t, 200);
         mpfi_set_ui(e, 0);
-        ul_num_set_decimal(r, rs[i]);
+        cr_assert_eq(ul_num_set_decimal(r, rs[i]), UL_OK);
         mpfi_div_2ui(q, r, 1);
         ul_num_q(q, q);
         mpfi_mul_2ui(q, q, 1);
@@ -244,7 +245,7 @@ Test(gaussian, theta_reciprocity)
         mpfi_init2(g, 300);
         mpfi_init2(rhs, 300);
         mpfi_init2(lhs, 300);
-        ul_num_set_decimal(g, pairs[i][0]);
+        cr_assert_eq(ul_num_set_decimal(g, pairs[i][0]), UL_OK);
         mpfi_exp(g, g); /* γ = e^ε < 1 */
         mpfi_exp(rhs, pos.enclosure);
         mpfi_mul(rhs, rhs, g);

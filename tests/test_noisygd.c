@@ -3,6 +3,7 @@
  * comments) and against the paper's formulas re-evaluated here in plain MPFR
  * at 512 bits (never through the library), every precondition violated one
  * at a time, monotonicity, and the printed/corrected pairs. */
+#define UL_NUM_CHECKED /* every conversion result checked (num/encl.h) */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdint.h>
@@ -1436,7 +1437,7 @@ Test(noisygd, mi_threshold_inverts_the_ceiling)
         mpfi_t q, e;
         mpfi_init2(q, 200);
         mpfi_init2(e, 200);
-        ul_num_set_decimal(q, pts[i].q);
+        cr_assert_eq(ul_num_set_decimal(q, pts[i].q), UL_OK);
         mpfi_set(e, v.enclosure);
         mpfi_set_prec(c.enclosure, 200);
         ul_ngd_mi_ceiling_enclose(c.enclosure, q, e);

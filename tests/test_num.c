@@ -1,6 +1,7 @@
 /* tests/test_num.c — the certified arithmetic core: exact decimal input,
  * directed decimal output, Q and log Q against the oracle on every path,
  * the adaptive driver and the threshold search. */
+#define UL_NUM_CHECKED /* every conversion result checked (num/encl.h) */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,7 +121,7 @@ Test(num, format_rounds_outward)
 {
     mpfi_t x;
     mpfi_init2(x, 64);
-    ul_num_set_decimal(x, "0.1");
+    cr_assert_eq(ul_num_set_decimal(x, "0.1"), UL_OK);
     char *lo = ul_num_format(&x->left, 17, MPFR_RNDD);
     char *hi = ul_num_format(&x->right, 17, MPFR_RNDU);
     /* lo is just below 1/10 and hi just above: rounding each outward to 17
@@ -256,7 +257,7 @@ Test(num, q_in_the_far_tail_is_sound_not_zero_width)
     mpfi_t x, q;
     mpfi_init2(x, 64);
     mpfi_init2(q, 64);
-    ul_num_set_decimal(x, "1e10");
+    cr_assert_eq(ul_num_set_decimal(x, "1e10"), UL_OK);
     ul_num_q(q, x);
     cr_assert(mpfr_zero_p(&q->left));
     cr_assert(mpfr_sgn(&q->right) > 0);
@@ -352,7 +353,7 @@ static ul_side above_tiny(mpfr_srcptr x, mpfr_prec_t prec, void *ctx)
     (void)ctx;
     mpfi_t t;
     mpfi_init2(t, prec);
-    ul_num_set_decimal(t, "1e-300");
+    cr_assert_eq(ul_num_set_decimal(t, "1e-300"), UL_OK);
     ul_side side = mpfr_greater_p(x, &t->right) ? UL_SIDE_SAFE
                    : mpfr_less_p(x, &t->left)   ? UL_SIDE_UNSAFE
                                                 : UL_SIDE_UNDECIDED;

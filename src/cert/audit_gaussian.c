@@ -1215,7 +1215,7 @@ static ul_status calibrate_common(const ul_cert *c, bool is_op, const ul_num_pre
         mpfr_t hi;
         mpfr_init2(hi, mpfi_get_prec(s));
         mpfi_get_right(hi, s);
-        text = ul_num_format(hi, want->digits, MPFR_RNDU);
+        text = ul_audit_format_up_readable(hi, want->digits);
         mpfr_clear(hi);
         st = ul_cert_to_json_with(c, "parameters", "sigma", text, &out, err, errlen);
     }

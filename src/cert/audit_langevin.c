@@ -1127,9 +1127,8 @@ static void lg_check_stated(const lg_input *in, const ul_num_precision *want, ul
                 mpfi_init2(v, mpfi_get_prec(s) + 64);
                 ul_num_set_valid(v, in->st_sigma);
                 if (mpfr_less_p(&v->right, &s->left)) {
-                    char lo[64], hi[64];
-                    fmt(lo, sizeof lo, &s->left, digits, MPFR_RNDD);
-                    fmt(hi, sizeof hi, &s->right, digits, MPFR_RNDU);
+                    char lo[UL_AUDIT_NUMBER_CHARS], hi[UL_AUDIT_NUMBER_CHARS];
+                    ul_audit_quote(s, digits, lo, hi);
                     snprintf(rep->first_wrong_stated, sizeof rep->first_wrong_stated,
                              "$.stated.sigma = %s: below the smallest sigma reaching eps = %s "
                              "at K = %lu, certified in [%s, %s]",
@@ -1222,7 +1221,7 @@ static ul_verdict lg_renyi_claim(const lg_input *in, const ul_num_precision *w,
     ul_num_value v;
     ul_num_value_init(&v, 64);
     char e2[512] = "";
-    char label[128];
+    char label[sizeof rep->recomputed.label]; /* holds the claimed order whole */
     snprintf(label, sizeof label, "Renyi unlearning eps at alpha = %s after K = %lu step(s)",
              in->r_alpha, in->K);
     ul_audit_report tmp;
@@ -1432,7 +1431,8 @@ static ul_status lg_calibrate(const ul_cert *c, const ul_num_precision *want, ch
     }
     ul_langevin_sc_problem pb = lg_sc_problem(&in);
     ul_num_report nr;
-    char e2[512] = "", value[64] = "";
+    char e2[512] = "";
+    char *value = NULL; /* the value written (malloc'd) */
     const char *path;
     if (in.sigma != NULL) {
         path = "$.parameters.K";
@@ -1449,7 +1449,10 @@ static ul_status lg_calibrate(const ul_cert *c, const ul_num_precision *want, ch
                            UL_LANGEVIN_MAX_K, in.eps, in.sigma);
         if (st != UL_OK)
             return path_error(err, errlen, st, e2);
-        snprintf(value, sizeof value, "%lu", K);
+        value = malloc(32);
+        if (value == NULL)
+            abort();
+        snprintf(value, 32, "%lu", K);
         st = ul_cert_to_json_with(c, "parameters", "K", value, &text, err, errlen);
     } else {
         path = "$.parameters.sigma";
@@ -1467,15 +1470,14 @@ static ul_status lg_calibrate(const ul_cert *c, const ul_num_precision *want, ch
         mpfr_t hi;
         mpfr_init2(hi, mpfi_get_prec(s));
         mpfi_get_right(hi, s);
-        char *t = ul_num_format(hi, w.digits, MPFR_RNDU);
+        value = ul_audit_format_up_readable(hi, w.digits);
         mpfr_clear(hi);
         mpfi_clear(s);
-        snprintf(value, sizeof value, "%s", t);
-        free(t);
         st = ul_cert_to_json_with(c, "parameters", "sigma", value, &text, err, errlen);
     }
     if (st == UL_OK)
         st = lg_recheck(text, &w, path, value, err, errlen);
+    free(value);
     if (st != UL_OK) {
         free(text);
         return st;

@@ -970,7 +970,7 @@ static ul_verdict ngd_renyi(const ngd_input *in, const ul_num_precision *want, u
 {
     char e2[512] = "";
     bool del = THM[in->thm].deletion;
-    char label[128];
+    char label[sizeof rep->recomputed.label]; /* holds the order q whole */
     snprintf(label, sizeof label, "%s at order q = %s",
              in->thm == T_43 ? "adaptive deletion eps"
              : del           ? "deletion eps_dd"
@@ -1138,7 +1138,7 @@ static ul_verdict ngd_dp(const ngd_input *in, const ul_num_precision *want, ul_a
     mpfi_init2(eps, 64), mpfi_init2(qstar, 64);
     ul_audit_report tmp;
     ul_verdict verdict;
-    char label[128], qs[64];
+    char label[sizeof rep->recomputed.label], qs[64]; /* label: holds delta whole */
     for (;;) {
         bool cap = false;
         *status = dp_eps(in, &w2, eps, qstar, &cap, e2, sizeof e2);
@@ -1228,12 +1228,12 @@ static void stated_eta(const ngd_input *in, const ul_num_precision *want, ul_aud
         bool exact = mpfr_equal_p(&s->left, &v.enclosure->left) &&
                      mpfr_equal_p(&s->right, &v.enclosure->right);
         if (!exact && !ul_audit_rounds_to_nearest(in->st_eta, v.enclosure, NULL)) {
-            char *t = ul_num_format(&v.enclosure->left, digits, MPFR_RNDN);
+            char lo[UL_AUDIT_NUMBER_CHARS], hi[UL_AUDIT_NUMBER_CHARS];
+            ul_audit_quote_value(&v, digits, lo, hi);
             set_wrong(rep,
-                      "$.stated.eta = %s: Thm 5.1 prescribes eta = 1/(2(lambda + beta)) "
-                      "= %s%s",
-                      in->st_eta, t, "");
-            free(t);
+                      "$.stated.eta = %s: Thm 5.1 prescribes eta = 1/(2(lambda + beta)), "
+                      "certified in [%s, %s]",
+                      in->st_eta, lo, hi);
         }
         mpfi_clear(s);
     }
@@ -1273,14 +1273,9 @@ static void stated_sigma(const ngd_input *in, const ul_num_precision *want, ul_a
         what = "the smallest sigma reaching the claim";
     }
     if ((st == UL_OK || st == UL_ECAP) && mpfr_less_p(&sv->right, &s->left)) {
-        char lo[64], hi[64];
-        char *t = ul_num_format(&s->left, digits, MPFR_RNDD);
-        snprintf(lo, sizeof lo, "%s", t);
-        free(t);
-        t = ul_num_format(&s->right, digits, MPFR_RNDU);
-        snprintf(hi, sizeof hi, "%s", t);
-        free(t);
-        char range[160];
+        char lo[UL_AUDIT_NUMBER_CHARS], hi[UL_AUDIT_NUMBER_CHARS];
+        ul_audit_quote(s, digits, lo, hi);
+        char range[2 * UL_AUDIT_NUMBER_CHARS + 8];
         snprintf(range, sizeof range, "[%s, %s]", lo, hi);
         set_wrong(rep, "$.stated.sigma = %s: below %s, certified in %s", in->st_sigma, what, range);
         if (ul_audit_rounds_to_nearest(in->st_sigma, s, NULL) && rep->forensics[0] == '\0')

@@ -173,3 +173,42 @@ ul_status ul_audit_read_counts(const ul_cert_value *v, unsigned long hi, unsigne
     mpq_clear(q);
     return st;
 }
+
+void ul_audit_quote_value(const ul_num_value *v, int digits, char lo[UL_AUDIT_NUMBER_CHARS],
+                          char hi[UL_AUDIT_NUMBER_CHARS])
+{
+    /* through the report's own number formatting (audit.c: format_fitting),
+     * so that the shortening, its rounding and the note about it are the
+     * same as for every other number a sentence quotes */
+    ul_audit_number *n = calloc(1, sizeof *n);
+    if (n == NULL)
+        abort();
+    ul_audit_number_set(n, "quoted", "", v, digits);
+    memcpy(lo, n->lo, UL_AUDIT_NUMBER_CHARS);
+    memcpy(hi, n->hi, UL_AUDIT_NUMBER_CHARS);
+    free(n);
+}
+
+void ul_audit_quote(mpfi_srcptr x, int digits, char lo[UL_AUDIT_NUMBER_CHARS],
+                    char hi[UL_AUDIT_NUMBER_CHARS])
+{
+    ul_num_value v; /* a read-only view of x in linear form (shares its limbs) */
+    v.enclosure[0] = *x;
+    v.is_log = false;
+    ul_audit_quote_value(&v, digits, lo, hi);
+}
+
+char *ul_audit_format_up_readable(mpfr_srcptr x, int digits)
+{
+    for (;;) {
+        char *t = ul_num_format(x, digits, MPFR_RNDU);
+        size_t len = strlen(t);
+        if (len <= UL_NUM_DECIMAL_MAX_CHARS || digits <= 1)
+            return t;
+        free(t);
+        /* each digit fewer shortens the text by one (the exponent may lose
+         * one more): the next try fits or comes closer */
+        size_t over = len - UL_NUM_DECIMAL_MAX_CHARS;
+        digits = over >= (size_t)digits ? 1 : digits - (int)over;
+    }
+}

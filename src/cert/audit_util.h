@@ -45,6 +45,24 @@ ul_num_precision ul_audit_precision(const ul_num_precision *want);
  * NULL) receives v's count of decimals when the test was made. */
 bool ul_audit_rounds_to_nearest(const char *v, mpfi_srcptr x, long *decimals);
 
+/* lo (rounded down) and hi (rounded up) of x as quoted in a sentence: at
+ * `digits` significant digits, or at fewer (still outward) where a bound
+ * would not fit its UL_AUDIT_NUMBER_CHARS, exactly as the report's numbers
+ * are quoted (ul_audit_number_set; the audit then says once that sentences
+ * hold fewer digits than asked).  Never cut. */
+void ul_audit_quote(mpfi_srcptr x, int digits, char lo[UL_AUDIT_NUMBER_CHARS],
+                    char hi[UL_AUDIT_NUMBER_CHARS]);
+/* The same for a value in either form (linear or log). */
+void ul_audit_quote_value(const ul_num_value *v, int digits, char lo[UL_AUDIT_NUMBER_CHARS],
+                          char hi[UL_AUDIT_NUMBER_CHARS]);
+
+/* What a calibration writes for a safe upper end x: its decimal text rounded
+ * up at `digits` significant digits, or at fewer (still rounded up: still
+ * safe) when that text would exceed the UL_NUM_DECIMAL_MAX_CHARS a
+ * certificate may hold, so that the completed certificate reads back.
+ * malloc'd. */
+char *ul_audit_format_up_readable(mpfr_srcptr x, int digits);
+
 /* The method handler's audit function, as in ul_audit_method. */
 typedef ul_status (*ul_audit_fn)(const ul_cert *c, const ul_num_precision *want,
                                  ul_audit_report *rep, char *err, size_t errlen);
