@@ -685,6 +685,14 @@ static void mass_ctx_clear(mass_ctx *c)
  *     theorem gives (r_d + r_a·d²/2)·e^{|a|d + d²/2}, r_a and r_d the radii.
  * Exponentials are bounded by powers of two 2^⌈x·log2 e⌉ (MPFR, rounded up).
  * MPFI would evaluate both ends of every product: this is several times faster. */
+/* r ≥ max(mid − X.left, X.right − mid); tmp is scratch. */
+static void box_radius(mpfr_ptr r, mpfi_srcptr X, mpfr_srcptr mid, mpfr_ptr tmp)
+{
+    mpfr_sub(r, mid, &X->left, MPFR_RNDU);
+    mpfr_sub(tmp, &X->right, mid, MPFR_RNDU);
+    mpfr_max(r, r, tmp, MPFR_RNDU);
+}
+
 static void series_mid(mpfi_ptr out, mpfi_srcptr A, mpfi_srcptr D, int N, double amax,
                        double dmax, int e, const mass_ctx *cx)
 {
@@ -724,15 +732,10 @@ static void series_mid(mpfi_ptr out, mpfi_srcptr A, mpfi_srcptr D, int N, double
     mpfr_set_ui(t, 6UL * (unsigned long)N + 8, MPFR_RNDU);
     mpfr_mul_2si(t, t, 1 - (long)p + e + E1, MPFR_RNDU);
     /* box: (r_d + r_a·dmax²/2)·2^E1 */
-    mpfr_sub(ra, am, &A->left, MPFR_RNDU);
-    mpfr_sub(rd, &A->right, am, MPFR_RNDU);
-    mpfr_max(ra, ra, rd, MPFR_RNDU);
+    box_radius(ra, A, am, term);
+    mpfr_mul_d(ra, ra, 0.5 * dmax, MPFR_RNDU); /* dmax/2 is exact */
     mpfr_mul_d(ra, ra, dmax, MPFR_RNDU);
-    mpfr_mul_d(ra, ra, dmax, MPFR_RNDU);
-    mpfr_div_2ui(ra, ra, 1, MPFR_RNDU);
-    mpfr_sub(rd, dm, &D->left, MPFR_RNDU);
-    mpfr_sub(term, &D->right, dm, MPFR_RNDU);
-    mpfr_max(rd, rd, term, MPFR_RNDU);
+    box_radius(rd, D, dm, term);
     mpfr_add(ra, ra, rd, MPFR_RNDU);
     mpfr_mul_2si(ra, ra, E1, MPFR_RNDU);
     mpfr_add(t, t, ra, MPFR_RNDU);
