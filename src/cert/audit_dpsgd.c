@@ -35,13 +35,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "bounds/dpsgd.h"
 #include "cert/audit.h"
 #include "cert/audit_util.h"
 
-/* wall time the PLD accountant may take per reading (pld.h max_seconds) */
-#define DPSGD_PLD_SECONDS 30.0
+/* Wall time all PLD calls of one audit may start within (pld.h
+ * max_seconds: no refinement round starts after it; the bracket so far is
+ * sound).  Below the CLI's default --max-seconds of 60 s. */
+#define DPSGD_PLD_SECONDS 40.0
 
 static const char *const ADJACENCIES[] = {"add-remove", "replace", NULL};
 
@@ -89,7 +92,15 @@ typedef struct {
     bool adjacency_given, flat;
     const char *eps, *delta;
     ul_field_arena *arena;
+    double t0; /* when the audit started (monotonic seconds) */
 } dcert;
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 /* The list form: each element an object with the three phase fields. */
 static ul_status read_phases(dcert *d, const ul_cert_value *v, char *err, size_t errlen)
@@ -151,6 +162,7 @@ static ul_status dcert_read(const ul_cert *c, bool need_sigma, dcert *d, char *e
 {
     memset(d, 0, sizeof *d);
     d->run.phases = d->ph;
+    d->t0 = now_seconds();
     d->arena = ul_field_arena_new();
     if (d->arena == NULL)
         abort();
@@ -190,6 +202,14 @@ static void dcert_clear(dcert *d)
 }
 
 /* ---- deciding one reading ---------------------------------------------------- */
+
+/* The PLD time left of the audit's budget (at least 2 s, so that a call can
+ * finish one round), counted from the start of the audit. */
+static double pld_seconds_left(const dcert *d)
+{
+    double left = DPSGD_PLD_SECONDS - (now_seconds() - d->t0);
+    return left > 2 ? left : 2;
+}
 
 /* What one adjacency reading gave. */
 typedef struct {
@@ -279,14 +299,14 @@ static ul_status rdp_once(const dcert *d, const ul_dpsgd_run *run, const ul_num_
 static ul_status decide_pld(const dcert *d, const ul_dpsgd_run *run, const ul_num_precision *want,
                             ul_audit_report *rep, reading *r, char *err, size_t errlen)
 {
-    const double widths[2] = {1e-3, 1e-5};
+    const double widths[2] = {1e-3, 1e-4};
     mpfr_t lo, hi;
     mpfr_inits2(64, lo, hi, (mpfr_ptr)0);
     ul_status st = UL_OK;
     for (int k = 0; k < 2; k++) {
         ul_pld_report pr;
         char msg[256] = "";
-        st = ul_dpsgd_pld_delta(run, d->eps, widths[k], DPSGD_PLD_SECONDS, lo, hi, &pr, msg,
+        st = ul_dpsgd_pld_delta(run, d->eps, widths[k], pld_seconds_left(d), lo, hi, &pr, msg,
                                 sizeof msg);
         if (st == UL_ECAP)
             snprintf(r->pld_note, sizeof r->pld_note, "%s", msg);
@@ -334,8 +354,8 @@ static ul_status decide_reading(const dcert *d, ul_dpsgd_adjacency adj,
         }
     } else {
         snprintf(r->pld_note, sizeof r->pld_note,
-                 "no PLD: the accountant has no proven pair for replacement with Poisson "
-                 "subsampling");
+                 "The PLD accountant has no proven pair for replacement with Poisson "
+                 "subsampling (pld.h): only the RDP group bound applies");
     }
     if (st == UL_OK && r->verdict == UL_VERDICT_INCONCLUSIVE)
         r->verdict = UL_VERDICT_UNSUPPORTED; /* no accountant reaches it, none refutes it */
@@ -383,7 +403,7 @@ static ul_status reach_pld_eps(const dcert *d, ul_dpsgd_adjacency adj,
     mpfr_inits2(64, lo, hi, (mpfr_ptr)0);
     ul_pld_report pr;
     char msg[256] = "";
-    ul_status st = ul_dpsgd_pld_eps(&run, d->delta, 1e-4, DPSGD_PLD_SECONDS, lo, hi, &pr, msg,
+    ul_status st = ul_dpsgd_pld_eps(&run, d->delta, 1e-4, pld_seconds_left(d), lo, hi, &pr, msg,
                                     sizeof msg);
     if (st == UL_OK || st == UL_ECAP) {
         ul_num_value v;
@@ -461,7 +481,7 @@ static void explain(const dcert *d, const reading *r, ul_audit_report *rep)
                                        "or above the claimed delta without a proven excess"
                                      : "");
         if (r->pld_note[0] != '\0')
-            ul_audit_explain(rep, "PLD: %s.", r->pld_note);
+            ul_audit_explain(rep, "%s%s.", r->pld_done ? "PLD: " : "", r->pld_note);
         break;
     }
 }
@@ -479,7 +499,7 @@ static ul_status decide_all(const dcert *d, const ul_num_precision *want, ul_aud
     ul_audit_report scratch = *rep;
     st = decide_reading(d, UL_DPSGD_REPLACE, want, &scratch, &other, err, errlen);
     ul_audit_explain(rep,
-                     "adjacency is not stated: the claim must hold for add-remove and for "
+                     "Adjacency is not stated: the claim must hold for add-remove and for "
                      "replace neighbours (the reading least favourable to it); add-remove "
                      "gives %s, replace %s.",
                      ul_verdict_name(r->verdict), ul_verdict_name(other.verdict));
