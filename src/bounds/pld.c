@@ -184,6 +184,7 @@
 #define SUM_BLOCK 256         /* B of §3(e) */
 #define LAMBDA_COUNT 49       /* Chernoff exponents tried: 2^((j−24)/2)/σ */
 #define MAX_ROUNDS 10         /* evaluations of the automatic grid / precision loop */
+#define MIN_FACTOR (1.0 / 32)  /* the most one round refines h by */
 #define INPUT_PREC 128        /* precision of the input enclosures */
 #define BUDGET_PREC 128       /* precision of the budget arithmetic */
 #define INITIAL_POINTS 8192.0 /* grid points of the first automatic round */
@@ -2918,7 +2919,7 @@ static ul_status drive(mech *ms, size_t nm, const char *eps_text, const ul_pld_o
         }
         /* the CTD excess bound, which dominates the gap, is ~ T·h² (§1) */
         double factor = (target_gap > 0 && rr.gap > 0) ? sqrt(target_gap / rr.gap) : 1.0 / 32;
-        factor = fmin(fmax(factor, 1.0 / 32), 0.9);
+        factor = fmin(fmax(factor, MIN_FACTOR), 0.9);
         double h_new = h * factor;
         double n_pred = (double)rr.best.N / factor;
         if (n_pred > (double)o->max_points) {
@@ -3183,7 +3184,7 @@ static double eps_next_step(const eps_dir *top, double h, double target_eps,
     double dwidth = target_eps * top->slope;
     double target_gap = 0.9 * dwidth - top->rounding - top->tails;
     double factor = (target_gap > 0 && top->gap > 0) ? sqrt(target_gap / top->gap) : 1.0 / 32;
-    factor = fmin(fmax(factor, 1.0 / 32), 0.9);
+    factor = fmin(fmax(factor, MIN_FACTOR), 0.9);
     if ((double)top->res.N / factor > (double)o->max_points) {
         double h_new = h * (double)top->res.N / (double)o->max_points;
         if (!(h_new < 0.95 * h)) {
