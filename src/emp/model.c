@@ -72,28 +72,44 @@ static double clip_coef(double coef, double xn, double clip)
     return g > clip ? coef * (clip / g) : coef;
 }
 
-/* One block of runs j0 … j0 + mb − 1: margins, clipped coefficients, then
- * the data term, with Zb (n×mb, row-major) as scratch. */
-static void logreg_grad_block(const ul_model *m, const ul_dataset *ds, const double *xn,
-                              const double *W, size_t mb, double *G, double *Zb)
+/* The data term is split over the DATA, not over the runs: all M runs of a
+ * call go through each GEMM together, so X is packed by BLAS once per GEMM
+ * (twice per step) whatever M is, instead of twice per block of runs.  The
+ * splits are fixed (LOGREG_ROWS rows of X for the margins, LOGREG_COLS of
+ * its columns for the data term), so an element's arithmetic — one
+ * single-threaded GEMM over the whole inner dimension — does not depend on
+ * the thread count (emp/model.h). */
+#define LOGREG_ROWS 256
+#define LOGREG_COLS 256
+
+/* Rows i0 … i0 + nr − 1: margins Z (n×M, row-major) = X·W (W column-major
+ * d×M = row-major M×d), then each replaced by its clipped coefficient. */
+static void logreg_margins(const ul_model *m, const ul_dataset *ds, const double *xn,
+                           const double *W, size_t M, size_t i0, size_t nr, double *Z)
 {
-    size_t n = ds->n, d = ds->d;
-    /* Margins: Zb (n×mb) = X (n×d) · Wbᵀ, Wb column-major d×mb = row-major mb×d. */
-    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)n, (int)mb, (int)d, 1.0, ds->x,
-                (int)d, W, (int)d, 0.0, Zb, (int)mb);
-    for (size_t i = 0; i < n; i++) {
+    size_t d = ds->d;
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)nr, (int)M, (int)d, 1.0,
+                ds->x + i0 * d, (int)d, W, (int)d, 0.0, Z + i0 * M, (int)M);
+    for (size_t i = i0; i < i0 + nr; i++) {
         double y = ds->y[i];
-        for (size_t j = 0; j < mb; j++) {
-            double coef = -y * ul_sigmoid(-y * Zb[i * mb + j]);
-            Zb[i * mb + j] = clip_coef(coef, xn[i], m->clip);
+        for (size_t j = 0; j < M; j++) {
+            double coef = -y * ul_sigmoid(-y * Z[i * M + j]);
+            Z[i * M + j] = clip_coef(coef, xn[i], m->clip);
         }
     }
-    /* Gb (stored mb×d row-major) = (1/n) Cbᵀ (mb×n) · X (n×d). */
-    cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, (int)mb, (int)d, (int)n, 1.0 / (double)n,
-                Zb, (int)mb, ds->x, (int)d, 0.0, G, (int)d);
+}
+
+/* Columns k0 … k0 + nc − 1 of G (stored M×d row-major): (1/n) Cᵀ·X + λW. */
+static void logreg_data_term(const ul_model *m, const ul_dataset *ds, const double *W, size_t M,
+                             size_t k0, size_t nc, const double *Z, double *G)
+{
+    size_t n = ds->n, d = ds->d;
+    cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, (int)M, (int)nc, (int)n, 1.0 / (double)n,
+                Z, (int)M, ds->x + k0, (int)d, 0.0, G + k0, (int)d);
     if (m->lambda != 0)
-        for (size_t k = 0; k < mb * d; k++)
-            G[k] += m->lambda * W[k];
+        for (size_t j = 0; j < M; j++)
+            for (size_t k = k0; k < k0 + nc; k++)
+                G[j * d + k] += m->lambda * W[j * d + k];
 }
 
 static ul_status logreg_grad(const ul_model *m, const ul_dataset *ds, const double *W, size_t M,
@@ -102,18 +118,24 @@ static ul_status logreg_grad(const ul_model *m, const ul_dataset *ds, const doub
     size_t n = ds->n, d = ds->d;
     if (n == 0 || d == 0 || M == 0)
         return UL_EINPUT;
-    /* work: one n×mb scratch per block of runs; ‖x_i‖ cached. */
+    /* work: the n×M margins, then coefficients; ‖x_i‖ cached. */
     double *Z = ul_model_work_get(work, n * M);
     const double *xn = ul_model_work_rows(work, ds, row_norm);
     if (!Z || !xn)
         return UL_EINPUT; /* out of memory */
-    /* Fixed blocks of UL_EMP_RUN_BLOCK runs (model.h: why), spread over threads. */
-    size_t blocks = (M + UL_EMP_RUN_BLOCK - 1) / UL_EMP_RUN_BLOCK;
-#pragma omp parallel for schedule(static) if (blocks > 1 && n * d * M >= UL_EMP_PARALLEL_MIN)
-    for (size_t b = 0; b < blocks; b++) {
-        size_t j0 = b * UL_EMP_RUN_BLOCK;
-        size_t mb = M - j0 < UL_EMP_RUN_BLOCK ? M - j0 : UL_EMP_RUN_BLOCK;
-        logreg_grad_block(m, ds, xn, W + j0 * d, mb, G + j0 * d, Z + j0 * n);
+    size_t rb = (n + LOGREG_ROWS - 1) / LOGREG_ROWS, cb = (d + LOGREG_COLS - 1) / LOGREG_COLS;
+#pragma omp parallel if (n * d * M >= UL_EMP_PARALLEL_MIN)
+    {
+#pragma omp for schedule(static)
+        for (size_t b = 0; b < rb; b++) {
+            size_t i0 = b * LOGREG_ROWS;
+            logreg_margins(m, ds, xn, W, M, i0, n - i0 < LOGREG_ROWS ? n - i0 : LOGREG_ROWS, Z);
+        }
+#pragma omp for schedule(static)
+        for (size_t c = 0; c < cb; c++) {
+            size_t k0 = c * LOGREG_COLS;
+            logreg_data_term(m, ds, W, M, k0, d - k0 < LOGREG_COLS ? d - k0 : LOGREG_COLS, Z, G);
+        }
     }
     return UL_OK;
 }
