@@ -1449,8 +1449,10 @@ ul_status ul_renyi_sgm_rdp_certified(const char *q, const char *sigma, const cha
  * [DERIVED] has no cancellation between large terms: for i = 0, 1 (c_i = 0)
  * h_i = −Q((z0 − i)/σ), tiny when q is small, and the leading i = 2 term is
  * b_2·expm1(1/σ² + log Φ_2) > 0.  (For q ≥ 0.45 the binomial series
- * converges too slowly and the plain series Σ C(α,i)(I_i + J_i) is summed:
- * A_α is then not close to 1 unless σ is very large.)
+ * converges too slowly and the plain series Σ C(α,i)(I_i + J_i) is summed.
+ * Where q ≥ 0.2 and A_α is still near 1 — large σ, z0 near 0, where both
+ * forms cancel — A_α − 1 comes from a quadrature of a nonnegative
+ * integrand instead, sgm_d_am1_quad.)
  * The alternating tail (i > ⌈α⌉) is summed term by term while that converges
  * quickly and by the Euler transform after (as euler_tail above; linear, so
  * it applies to the difference of the two moment sequences too), until the
@@ -1625,6 +1627,42 @@ static double sgm_d_log_frac(const sgm_d *s)
     return sum > 0 ? m + log(sum) : -INFINITY;
 }
 
+/* f(x) = (1 + x)^α − 1 − αx ≥ 0 (x > −1), without cancellation: the
+ * binomial series Σ_{k≥2} C(α,k)x^k where (α−1)|x| < 0.1 and |x| < 0.5
+ * (then each term is less than half the one before), else directly (then
+ * αx/f(x) < 21: at most 5 bits lost). */
+static double binom_excess_d(double alpha, double x)
+{
+    if ((alpha - 1) * fabs(x) >= 0.1 || fabs(x) >= 0.5)
+        return expm1(alpha * log1p(x)) - alpha * x;
+    double term = alpha * (alpha - 1) / 2 * x * x, sum = 0;
+    for (int k = 2; k < 200 && fabs(term) > 1e-18 * fabs(sum); k++) {
+        sum += term;
+        term *= (alpha - k) / (k + 1) * x;
+    }
+    return sum;
+}
+
+/* A_α − 1 = E_{u∼N(0,1)}[f(q(e^{u/σ − 1/(2σ²)} − 1))] ([MTZ] §3.3 with
+ * z = σu; E[L − 1] = 0 for the likelihood ratio L, so the linear term
+ * integrates to 0) [DERIVED]: a nonnegative integrand, summed by the
+ * trapezoidal rule with step 1/4 over u ∈ [−38, 38 + α/σ].  The integrand
+ * is analytic in the strip |Im u| < πσ (1 + q(L − 1) ≠ 0 there), so with
+ * σ ≥ 1 the rule's relative error is below e^{9/2 − 2π·3·4} < 1e-30
+ * (Trefethen & Weideman 2014, SIAM Review 56(3), Thm 5.1, strip half-width
+ * 3); the tails beyond ±38 are below e^{−700}.  Used where the series of
+ * sgm_d_log_frac lose digits (q ≥ 0.2 with A_α close to 1, i.e. large σ). */
+static double sgm_d_am1_quad(double alpha, double q, double sigma)
+{
+    const double h = 0.25;
+    double sum = 0, hi = 38 + alpha / sigma;
+    for (double u = -38; u <= hi; u += h) {
+        double x = q * expm1(u / sigma - 0.5 / (sigma * sigma));
+        sum += exp(-0.5 * u * u) * binom_excess_d(alpha, x);
+    }
+    return sum * h / 2.5066282746310005; /* √(2π) */
+}
+
 double ul_renyi_sgm_log_a_d(double alpha, double q, double sigma)
 {
     if (!(alpha > 1) || !(q >= 0 && q <= 1) || !(sigma > 0) || !isfinite(alpha) ||
@@ -1640,7 +1678,11 @@ double ul_renyi_sgm_log_a_d(double alpha, double q, double sigma)
     sgm_d s = {alpha, sigma, s2, log(q), log1p(-q), 0, q < 0.45};
     s.z0 = s2 / 2 * (s.l1q - s.lq) + 0.5; /* where q·μ1 = (1−q)·μ0 */
     double l = sgm_d_log_frac(&s);
-    return s.minus_one ? softplus_d(l) : l;
+    double la = s.minus_one ? softplus_d(l) : l;
+    /* where q is not small and A_α is near 1 (then σ ≥ 1), the series lose
+     * digits to cancellation (the split point z0 is near 0): the quadrature
+     * gives A_α − 1 itself */
+    return q >= 0.2 && la < 0.5 && sigma >= 1 ? log1p(sgm_d_am1_quad(alpha, q, sigma)) : la;
 }
 
 double ul_renyi_sgm_rdp_d(double alpha, double q, double sigma)

@@ -219,8 +219,11 @@ double ul_renyi_log_q_d(double x);
  * ul_renyi_sgm_rdp): α > 1, q ∈ [0, 1], σ > 0.  Integer α by the binomial
  * sum, fractional α by the two series with the alternating tail summed to
  * convergence (Euler transform; no cut); arranged to give log(A_α − 1)
- * without cancellation when A_α is near 1 (renyi.c), so the relative error
- * of log A_α is ~1e-13 or better for α ≤ 10000, σ ≥ 0.1, any q. */
+ * without cancellation when A_α is near 1 (renyi.c: the binomial identity
+ * for q < 0.45, a quadrature of a nonnegative integrand for larger q and
+ * σ ≥ 1).  Relative error of log A_α against the certified enclosure
+ * (tests/test_renyi.c): at most 2.2e-13 measured over q ∈ (0, 0.9],
+ * σ ∈ [0.3, 10], α ∈ (1, 10^3.5] (the worst near α = 1.01, σ = 0.3). */
 double ul_renyi_sgm_log_a_d(double alpha, double q, double sigma);
 
 /* ρ(α) = log A_α/(α−1) (≥ 0). */
