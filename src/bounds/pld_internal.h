@@ -1,0 +1,146 @@
+/* src/bounds/pld_internal.h — what the files of the PLD accountant share
+ * (not an API): the per-step mechanism, the discretised step, the window,
+ * the FFT buffers and the composed array of one direction.  The argument
+ * for the bracket is at the top of pld.c (§0–§4); the files are
+ *   pld.c          inputs, the drivers (δ(ε) and ε(δ)), the public entries;
+ *   pld_disc.c     the loss distributions and the CTD discretisation (§1);
+ *   pld_window.c   the FFT window and its Chernoff tails (§2);
+ *   pld_compose.c  composition by FFT, the rounding budget, δ read off (§3–4);
+ *   pld_fft.c      the FFT with Higham's bound (pld_fft.h). */
+#ifndef UL_BOUNDS_PLD_INTERNAL_H
+#define UL_BOUNDS_PLD_INTERNAL_H
+
+#include <mpfi.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "bounds/pld.h"
+
+#define BUDGET_PREC 128       /* precision of the budget arithmetic */
+#define RHO0 0x1p-48          /* relative slack of a stored atom charged multiplicatively (§1) */
+#define MAX_EXACT_INDEX 4503599627370496.0 /* 2^52: grid indices stay exact doubles */
+#define INPUT_PREC 128        /* precision of the input enclosures */
+
+typedef enum { DIR_REMOVE = 0, DIR_ADD = 1 } direction;
+
+/* One per-step PLD: the Gaussian, or the subsampled Gaussian in one
+ * direction.  Enclosures at INPUT_PREC; doubles only for choices. */
+typedef struct {
+    bool subsampled;
+    direction dir;
+    unsigned long steps;
+    mpfi_t r, neg_r, q, omq, half_r, half_r2; /* r, −r, q, 1 − q, r/2, r²/2 */
+    double rd, qd;
+} mech;
+
+/* One discretised per-step PLD.  pess[k] sits at the loss (k_lo + k)·h. */
+typedef struct {
+    double k_lo; /* an integer, |k_lo| < 2^52 */
+    size_t n;
+    double *pess;
+    unsigned long steps;
+    mpfr_t p_inf;              /* ≥ P[L > ℓ_top], the pessimistic mass at +∞ */
+    mpfr_t slack;              /* ≥ Σ widths of the mass enclosures (informative) */
+    mpfr_t sum_pess;           /* ≥ Σ pess */
+    mpfr_t excess;             /* ≥ Σ_k max(0, (1 − RHO0)·pess[k] − w_k), w_k the exact atom
+                                  split from bins inside the grid (§1) */
+    mpfr_t l2_pess;            /* ≥ ‖pess‖₂ */
+    double var;                /* of the pessimistic array (a scale) */
+    size_t group, ngroups;     /* Chernoff grouping (§2) */
+    double *gmass;             /* ≥ group sums of pess */
+    double *lgmass;            /* log gmass (−inf for 0), doubles: choices only */
+} disc;
+
+typedef struct {
+    size_t N;       /* FFT length, a power of two */
+    double base;    /* Σ steps·k_lo: composed index m sits at the loss (base + m)·h */
+    double m_lo;    /* first composed index of the window */
+    bool wrapped;   /* some composed mass lies outside the window */
+    mpfr_t up_pess, lo_pess; /* ≥ composed mass above / below the window */
+} window;
+
+/* Buffers for one transform length (pld_fft.h: complex data in split
+ * arrays): work holds one input and its spectrum, acc the product of the
+ * spectra and then, after the inverse transform, the N unnormalised
+ * results (real parts in acc_re).  With one mechanism acc is work. */
+typedef struct {
+    size_t N;
+    bool is_long;
+    void *work_re, *work_im, *acc_re, *acc_im;
+} fft_ctx;
+
+/* The constants of one FFT precision. */
+typedef struct {
+    int mant;     /* p: u = 2^-p */
+    int min_exp;  /* emin of the format (FLT_MIN_EXP convention) */
+    bool is_long;
+} fft_format;
+
+/* The composed array ŷ (N unnormalised reals after an FFT, scale = log2 N;
+ * or the single-step array itself, scale 0). */
+typedef struct {
+    const void *y;
+    bool is_long;
+    size_t len;
+    int scale;
+} composed;
+
+typedef struct {
+    mpfr_t lo, hi;
+    double pess, opt;           /* the CTD sum, and it minus the CTD excess bound (§1) */
+    double tails_hi, tails_lo;  /* added to hi / subtracted from lo */
+    double round_hi, round_lo;  /* rounding bounds added / subtracted */
+    double slack;
+    size_t N, nmax;
+} dir_result;
+
+/* One direction at one grid, composed: the discretised steps, the window,
+ * the composed array and its rounding bound, ready to be read at any ε
+ * (upper_end, lower_end).  dir_build fills it; dir_free releases it. */
+typedef struct {
+    disc *ds;
+    size_t nd;
+    double T, h;
+    window w;
+    fft_ctx fc;
+    bool have_fc;
+    composed c;
+    mpfr_t E2, pinf;
+} dir_state;
+
+/* ---- the loss distributions and the discretisation (pld_disc.c) ---- */
+double pld_q_d(double x);
+double pld_z_of_tail(double tau);
+void pld_range_d(const mech *m, double tau, double *lo, double *hi);
+double pld_variance_d(const mech *m, double lo, double hi);
+typedef struct {
+    double T;     /* total steps */
+    double range; /* widest single-step loss range */
+    double total; /* Σ steps·range: the composed support's length */
+    double var;   /* Σ steps·variance: the composed variance */
+} pld_spread;
+pld_spread pld_spread_d(const mech *ms, size_t nm, double tau);
+void pld_exact_loss(mpfr_ptr loss, double idx, double h);
+void pld_disc_init(disc *d);
+void pld_disc_clear(disc *d);
+ul_status pld_discretise(disc *d, const mech *m, double h, double tau, unsigned long max_points,
+                         char *err, size_t errlen);
+
+/* ---- the window and its Chernoff tails (pld_window.c) ---- */
+ul_status pld_choose_window(window *w, disc *ds, size_t nd, double h, double tau_w,
+                            unsigned long max_points, char *err, size_t errlen);
+
+/* ---- composition, rounding bounds, reading δ off (pld_compose.c) ---- */
+extern const fft_format PLD_FORMAT_DOUBLE, PLD_FORMAT_LONG;
+long double pld_composed_at(const composed *c, const window *w, double m);
+ul_status pld_dir_build(dir_state *S, mech *ms, size_t nm, double h, double tau,
+                        const fft_format *f, unsigned long max_points, dir_result *res,
+                        char *err, size_t errlen);
+void pld_dir_read(dir_state *S, mpfr_srcptr eps_lo, mpfr_srcptr eps_hi, dir_result *res,
+                  bool want_hi, bool want_lo);
+void pld_dir_free(dir_state *S);
+ul_status pld_evaluate_direction(mech *ms, size_t nm, mpfi_srcptr eps, double h, double tau,
+                                 const fft_format *f, unsigned long max_points,
+                                 dir_result *res, char *err, size_t errlen);
+
+#endif
