@@ -543,6 +543,79 @@ static ul_status time_checks(const ul_pld_options *o, double t_start, double las
     return UL_OK;
 }
 
+/* The grid of the next δ round. */
+typedef struct {
+    double h, tau;
+    const fft_format *f;
+    bool fixed, tau_auto;
+} grid_state;
+
+/* Decides the next round from this one (rr) and the bracket so far (width
+ * wide, target tgt = rel_width·hi, hi and lo its ends): the same grid in long
+ * double when the rounding bound dominates, a smaller truncation when the
+ * tails do, else h by the h² law of the CTD excess (§1).  false (reason set)
+ * when nothing can narrow the bracket. */
+static bool next_grid(grid_state *g, const round_result *rr, double tgt, double hi_d,
+                      double width, double lo_d, const ul_pld_options *o, char *reason,
+                      size_t rlen)
+{
+    double target_gap;
+    char floor_reason[320];
+    snprintf(floor_reason, sizeof floor_reason,
+             "the FFT rounding bound (%.3g) exceeds the relative width asked (%g) at "
+             "delta <= %.3g with %d-bit FFT arithmetic: delta <= hi is proven, but delta "
+             "is below what FFT composition resolves here",
+             rr->rounding, o->rel_width, hi_d, g->f->mant);
+    bool at_floor = rr->rounding > 0.25 * tgt;
+    if (at_floor) {
+        if (!g->f->is_long && o->fft == UL_PLD_FFT_AUTO) {
+            g->f = &PLD_FORMAT_LONG; /* same grid, long double */
+            return true;
+        }
+        /* Precision exhausted: refine the grid only while it, not the
+         * rounding, dominates the width, so hi gets as low as it can. */
+        if (g->fixed || rr->gap <= 2 * rr->rounding + rr->tails) {
+            snprintf(reason, rlen, "%s", floor_reason);
+            return false;
+        }
+        target_gap = rr->rounding;
+    } else {
+        if (g->fixed) {
+            snprintf(reason, rlen,
+                     "grid-step %g is too coarse for the relative width asked (%g): the "
+                     "bracket is sound but %.3g wide",
+                     g->h, o->rel_width, width);
+            return false;
+        }
+        if (rr->tails > 0.25 * tgt && g->tau_auto && g->tau > 1e-290) {
+            g->tau = fmax(1e-300, g->tau * 1e-30);
+            return true;
+        }
+        target_gap = 0.95 * tgt - rr->rounding - rr->tails;
+    }
+    /* the CTD excess bound, which dominates the gap, is ~ T·h² (§1) */
+    double factor = (target_gap > 0 && rr->gap > 0) ? sqrt(target_gap / rr->gap) : 1.0 / 32;
+    factor = fmin(fmax(factor, MIN_FACTOR), 0.9);
+    double h_new = g->h * factor;
+    if ((double)rr->best.N / factor > (double)o->max_points) {
+        h_new = g->h * (double)rr->best.N / (double)o->max_points;
+        if (!(h_new < 0.95 * g->h)) {
+            if (at_floor)
+                snprintf(reason, rlen, "%s", floor_reason);
+            else
+                snprintf(reason, rlen,
+                         "the relative width asked (%g) needs an FFT longer than max-points "
+                         "(%lu); the bracket is sound but %.3g wide",
+                         o->rel_width, o->max_points, width);
+            return false;
+        }
+    }
+    if (g->tau_auto && lo_d > 0)
+        g->tau = fmin(fmax(2.5e-2 * o->rel_width * lo_d, 1e-300), 1e-10);
+    g->h = h_new;
+    return true;
+}
+
 static ul_status drive(mech *ms, size_t nm, const char *eps_text, const ul_pld_options *o,
                        mpfr_ptr delta_lo, mpfr_ptr delta_hi, ul_pld_report *report, char *err,
                        size_t errlen)
@@ -632,65 +705,14 @@ static ul_status drive(mech *ms, size_t nm, const char *eps_text, const ul_pld_o
             st = UL_OK;
             break;
         }
-        double tgt = mpfr_get_d(target, MPFR_RNDD), hi_d = mpfr_get_d(best_hi, MPFR_RNDU);
-        double target_gap;
-        char floor_reason[320];
-        snprintf(floor_reason, sizeof floor_reason,
-                 "the FFT rounding bound (%.3g) exceeds the relative width asked (%g) at "
-                 "delta <= %.3g with %d-bit FFT arithmetic: delta <= hi is proven, but delta "
-                 "is below what FFT composition resolves here",
-                 rr.rounding, o->rel_width, hi_d, f->mant);
-        bool at_floor = rr.rounding > 0.25 * tgt;
-        if (at_floor) {
-            if (!f->is_long && o->fft == UL_PLD_FFT_AUTO) {
-                f = &PLD_FORMAT_LONG; /* same grid, long double */
-                continue;
-            }
-            /* Precision exhausted: refine the grid only while it, not the
-             * rounding, dominates the width, so hi gets as low as it can. */
-            if (fixed || rr.gap <= 2 * rr.rounding + rr.tails) {
-                snprintf(reason, sizeof reason, "%s", floor_reason);
-                break;
-            }
-            target_gap = rr.rounding;
-        } else {
-            if (fixed) {
-                snprintf(reason, sizeof reason,
-                         "grid-step %g is too coarse for the relative width asked (%g): the "
-                         "bracket is sound but %.3g wide",
-                         h, o->rel_width, mpfr_get_d(width, MPFR_RNDU));
-                break;
-            }
-            if (rr.tails > 0.25 * tgt && tau_auto && tau > 1e-290) {
-                tau = fmax(1e-300, tau * 1e-30);
-                continue;
-            }
-            target_gap = 0.95 * tgt - rr.rounding - rr.tails;
-        }
-        /* the CTD excess bound, which dominates the gap, is ~ T·h² (§1) */
-        double factor = (target_gap > 0 && rr.gap > 0) ? sqrt(target_gap / rr.gap) : 1.0 / 32;
-        factor = fmin(fmax(factor, MIN_FACTOR), 0.9);
-        double h_new = h * factor;
-        double n_pred = (double)rr.best.N / factor;
-        if (n_pred > (double)o->max_points) {
-            h_new = h * (double)rr.best.N / (double)o->max_points;
-            if (!(h_new < 0.95 * h)) {
-                if (at_floor)
-                    snprintf(reason, sizeof reason, "%s", floor_reason);
-                else
-                    snprintf(reason, sizeof reason,
-                             "the relative width asked (%g) needs an FFT longer than "
-                             "max-points (%lu); the bracket is sound but %.3g wide",
-                             o->rel_width, o->max_points, mpfr_get_d(width, MPFR_RNDU));
-                break;
-            }
-        }
-        if (tau_auto) {
-            double lo_d = mpfr_get_d(best_lo, MPFR_RNDD);
-            if (lo_d > 0)
-                tau = fmin(fmax(2.5e-2 * o->rel_width * lo_d, 1e-300), 1e-10);
-        }
-        h = h_new;
+        grid_state g = {h, tau, f, fixed, tau_auto};
+        if (!next_grid(&g, &rr, mpfr_get_d(target, MPFR_RNDD), mpfr_get_d(best_hi, MPFR_RNDU),
+                       mpfr_get_d(width, MPFR_RNDU), mpfr_get_d(best_lo, MPFR_RNDD), o, reason,
+                       sizeof reason))
+            break;
+        h = g.h;
+        tau = g.tau;
+        f = g.f;
     }
     if (st == UL_ECAP && reason[0] == '\0')
         snprintf(reason, sizeof reason,
