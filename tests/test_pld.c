@@ -1143,3 +1143,65 @@ Test(pld, phase_input_errors_name_the_field)
     cr_assert(strncmp(o.err, "max-seconds", 11) == 0, "%s", o.err);
     outcome_clear(&o);
 }
+
+/* The two queries against each other on a heterogeneous subsampled list:
+ * the true δ(eps_hi) ≤ δ and δ(eps_lo) > δ (pld.h (b)), so the δ query's
+ * proven lower end at eps_hi is ≤ δ and its proven upper end at eps_lo is
+ * > δ, whatever grids the two calls choose. */
+Test(pld, eps_and_delta_queries_agree)
+{
+    ul_pld_phase ph[] = {{"1.2", NULL, "0.05", 200}, {"0.9", "0.5", "0.02", 100}};
+    ul_pld_options opt = options(0, 1e-3, UL_PLD_FFT_AUTO, UL_PLD_ADD_REMOVE);
+    outcome e, d;
+    outcome_init(&e);
+    outcome_init(&d);
+    run_eps(&e, ph, 2, "1e-4", &opt);
+    cr_assert_eq(e.st, UL_OK, "%s", e.err);
+    cr_assert(mpfr_sgn(e.lo) > 0 && mpfr_number_p(e.hi));
+    char at[64];
+    mpfr_snprintf(at, sizeof at, "%.25Rg", e.hi); /* the exact double, in decimal */
+    run_phases(&d, ph, 2, at, &opt);
+    cr_assert_eq(d.st, UL_OK, "%s", d.err);
+    cr_assert(mpfr_cmp_d(d.lo, 1e-4) <= 0, "delta_lo(eps_hi) > delta");
+    mpfr_snprintf(at, sizeof at, "%.25Rg", e.lo);
+    run_phases(&d, ph, 2, at, &opt);
+    cr_assert_eq(d.st, UL_OK, "%s", d.err);
+    cr_assert(mpfr_cmp_d(d.hi, 1e-4) > 0, "delta_hi(eps_lo) <= delta");
+    outcome_clear(&e);
+    outcome_clear(&d);
+}
+
+/* ε(δ) = 0 when δ ≥ δ(0): the Gaussian's δ(0) = θ_1(r) = 2Φ(r/2) − 1, here
+ * r = 0.5 (σ = 2): 0.197…; at δ = 0.5 the bracket is [0, 0]. */
+Test(pld, eps_query_is_zero_when_delta_exceeds_delta_at_zero)
+{
+    ul_pld_phase ph = {"2", NULL, NULL, 1};
+    outcome o;
+    outcome_init(&o);
+    run_eps(&o, &ph, 1, "0.5", NULL);
+    cr_assert_eq(o.st, UL_OK, "%s", o.err);
+    cr_assert(mpfr_zero_p(o.lo) && mpfr_zero_p(o.hi));
+    outcome_clear(&o);
+}
+
+/* max_seconds stops refining after the first round (a limit far below any
+ * round's duration): UL_ECAP with a bracket that is still proven (θ inside). */
+Test(pld, max_seconds_returns_a_sound_wider_bracket)
+{
+    ul_pld_phase ph = {"10", NULL, NULL, 1000};
+    ul_pld_options opt = options(0, 1e-6, UL_PLD_FFT_AUTO, UL_PLD_ADD_REMOVE);
+    opt.max_seconds = 1e-9;
+    outcome o;
+    outcome_init(&o);
+    run_phases(&o, &ph, 1, "1", &opt);
+    cr_assert_eq(o.st, UL_ECAP, "%d %s", o.st, o.err);
+    cr_assert(strstr(o.err, "max-seconds") != NULL, "%s", o.err);
+    cr_assert_eq(o.rep.rounds, 1);
+    mpfr_t rt, ref;
+    mpfr_inits2(ORACLE_BITS, rt, ref, (mpfr_ptr)0);
+    mpfr_set_str(rt, "3.16227766016837933199889354443271853372", 10, MPFR_RNDN);
+    theta_oracle(ref, "1", rt);
+    assert_contains(&o, ref, 1e-100, "after one round");
+    mpfr_clears(rt, ref, (mpfr_ptr)0);
+    outcome_clear(&o);
+}
