@@ -138,6 +138,25 @@ Test(audit_dpsgd, calibration_against_opacus_get_noise_multiplier)
     free(sigma);
 }
 
+Test(audit_dpsgd, pld_calibration_against_opacus_prv, .timeout = 600)
+{
+    /* pytorch/opacus opacus/tests/accountants_test.py,
+     * test_get_noise_multiplier_prv_epochs: eps 8, delta 1e-5, rate 0.04,
+     * 90 epochs (2249 steps), accountant "prv": 1.34765625 (4 places), its
+     * bisection stopping within 0.01 below the target epsilon; and
+     * test_get_noise_multiplier_gdp: 1.3232421875 by the CLT approximation,
+     * which under-reports epsilon (see dp-sgd-opacus-gdp-clt-refuted.json).
+     * The smallest σ the PLD accountant certifies lies between the two. */
+    ul_dpsgd_phase ph = {"1", "0.04", 2249};
+    ul_dpsgd_run run = {&ph, 1, NULL, UL_DPSGD_ADD_REMOVE};
+    char *sigma = NULL, err[256] = "";
+    cr_assert_eq(ul_dpsgd_sigma_min_pld(&run, "8", "1e-5", 1.42, 6, 0, &sigma, err, sizeof err),
+                 UL_OK, "%s", err);
+    double s = strtod(sigma, NULL);
+    cr_assert(s <= 1.34765625 + 5e-5 && s > 1.3232421875, "sigma %s", sigma);
+    free(sigma);
+}
+
 /* ---- q = 1: the closed forms ----------------------------------------------------- */
 
 /* The library's δ for the full-batch run against θ_{e^ε}(r) of the oracle. */

@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "bounds/gaussian.h"
 #include "num/input.h"
@@ -482,5 +483,85 @@ ul_status ul_dpsgd_sigma_min(const ul_dpsgd_run *run, const char *eps, const cha
     if (st == UL_OK && *sigma_text == NULL)
         st = ul_fail(err, errlen, UL_ENOROOT,
                      "noise_multiplier: the searched value could not be certified");
+    return st;
+}
+
+/* ---- calibration by the PLD accountant ------------------------------------------ */
+
+/* The PLD accountant's certified ε_hi(δ) of the run with every σ_i = sigma
+ * (decimal text); +inf when nothing ≤ 1000 is certified. */
+static ul_status pld_eps_at(const ul_dpsgd_run *run, const char *sigma, const char *delta,
+                            double seconds, double *eps_hi, char *err, size_t errlen)
+{
+    ul_dpsgd_phase ph[UL_DPSGD_MAX_PHASES];
+    for (size_t i = 0; i < run->n; i++)
+        ph[i] = (ul_dpsgd_phase){sigma, run->phases[i].q, run->phases[i].steps};
+    ul_dpsgd_run r = {ph, run->n, run->sensitivity, run->adjacency};
+    mpfr_t lo, hi;
+    mpfr_inits2(64, lo, hi, (mpfr_ptr)0);
+    ul_pld_report pr;
+    ul_status st = ul_dpsgd_pld_eps(&r, delta, 1e-4, seconds, lo, hi, &pr, err, errlen);
+    *eps_hi = st == UL_OK || st == UL_ECAP ? mpfr_get_d(hi, MPFR_RNDU) : INFINITY;
+    mpfr_clears(lo, hi, (mpfr_ptr)0);
+    return st == UL_ECAP ? UL_OK : st;
+}
+
+/* One PLD evaluation at σ (a double, written as 12-digit text rounded up):
+ * *ok when it certifies ε_hi ≤ target; *best keeps the smallest such σ. */
+static ul_status pld_try(const ul_dpsgd_run *run, double sigma, const char *delta, double target,
+                         double deadline, double *f, double *best, char *err, size_t errlen)
+{
+    mpfr_t x;
+    mpfr_init2(x, 64);
+    mpfr_set_d(x, sigma, MPFR_RNDU);
+    char *text = ul_num_format(x, 12, MPFR_RNDU);
+    double s = strtod(text, NULL), left = deadline - (double)time(NULL);
+    ul_status st = pld_eps_at(run, text, delta, left > 1 ? left : 1, f, err, errlen);
+    if (st == UL_OK && *f <= target && (*best <= 0 || s < *best))
+        *best = s;
+    free(text);
+    mpfr_clear(x);
+    return st;
+}
+
+ul_status ul_dpsgd_sigma_min_pld(const ul_dpsgd_run *run, const char *eps, const char *delta,
+                                 double sigma_upper, int digits, double max_seconds,
+                                 char **sigma_text, char *err, size_t errlen)
+{
+    *sigma_text = NULL;
+    ul_status st = ul_dpsgd_check(run, err, errlen);
+    if (st == UL_OK && !ul_dpsgd_pld_applies(run))
+        st = ul_fail(err, errlen, UL_EINPUT, "adjacency: no PLD accountant for replacement");
+    if (st != UL_OK)
+        return st;
+    /* a margin of 2e-4 on ε keeps the audit's own PLD bracket clear of the claim */
+    double target = strtod(eps, NULL) * (1 - 2e-4), best = 0;
+    double deadline = (double)time(NULL) + (max_seconds > 0 ? max_seconds : 1e9);
+    double a = log(sigma_upper), fa, b = a + log(0.9), fb;
+    st = pld_try(run, exp(a), delta, target, deadline, &fa, &best, err, errlen);
+    if (st == UL_OK)
+        st = pld_try(run, exp(b), delta, target, deadline, &fb, &best, err, errlen);
+    /* secant steps on log σ ↦ ε_hi (smooth and decreasing), search only:
+     * every σ kept was certified by its own evaluation */
+    for (int it = 0; st == UL_OK && it < 6 && (double)time(NULL) < deadline; it++) {
+        if (!isfinite(fa) || !isfinite(fb) || fa == fb)
+            break;
+        double c = b + (target - fb) * (b - a) / (fb - fa), fc;
+        c = c < b - 1 ? b - 1 : (c > b + 1 ? b + 1 : c);
+        if (fabs(c - b) < 2e-5)
+            break;
+        st = pld_try(run, exp(c), delta, target, deadline, &fc, &best, err, errlen);
+        a = b, fa = fb, b = c, fb = fc;
+    }
+    if (st == UL_OK && best > 0) {
+        /* rounding up keeps the guarantee: more noise is post-processing */
+        mpfr_t x;
+        mpfr_init2(x, 64);
+        mpfr_set_d(x, best, MPFR_RNDU);
+        *sigma_text = ul_num_format(x, digits, MPFR_RNDU);
+        mpfr_clear(x);
+    } else if (st == UL_OK) {
+        st = ul_fail(err, errlen, UL_ENOROOT, "noise_multiplier: the PLD search certified none");
+    }
     return st;
 }

@@ -109,4 +109,15 @@ ul_status ul_dpsgd_sigma_min(const ul_dpsgd_run *run, const char *eps, const cha
                              int digits, const ul_num_precision *want, char **sigma_text,
                              char *err, size_t errlen);
 
+/* The same by the PLD accountant (add/remove adjacency): a secant search on
+ * log σ ↦ ε_hi(δ) of ul_dpsgd_pld_eps from sigma_upper (e.g. the RDP
+ * value) down, at most 8 compositions within max_seconds (0: no limit),
+ * aiming 2e-4 below eps so that an audit's PLD bracket at the result clears
+ * the claim.  Every σ kept was certified by its own composition (ε_hi ≤ eps
+ * at δ), and rounding it up to `digits` keeps the guarantee (adding noise is
+ * post-processing).  UL_ENOROOT when no evaluated σ was certified. */
+ul_status ul_dpsgd_sigma_min_pld(const ul_dpsgd_run *run, const char *eps, const char *delta,
+                                 double sigma_upper, int digits, double max_seconds,
+                                 char **sigma_text, char *err, size_t errlen);
+
 #endif

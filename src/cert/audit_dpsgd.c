@@ -584,6 +584,30 @@ static ul_status calibrate_sigma(dcert *d, const ul_num_precision *want, char **
     return st;
 }
 
+/* The completed certificate at the smaller σ the PLD accountant certifies
+ * (add/remove, some q < 1), when it audits as supported; else NULL (the
+ * RDP or Gaussian value stands).  6 significant digits: the PLD search
+ * resolves σ to about 1e-5. */
+static char *calibrate_pld(const ul_cert *c, const dcert *d, const ul_num_precision *want,
+                           const char *rdp_sigma)
+{
+    if (!d->adjacency_given || !ul_dpsgd_pld_applies(&d->run) || ul_dpsgd_full_batch(&d->run))
+        return NULL;
+    char *text = NULL, *out = NULL, err[256], why[512];
+    int digits = want->digits < 6 ? want->digits : 6;
+    ul_status st = ul_dpsgd_sigma_min_pld(&d->run, d->eps, d->delta, strtod(rdp_sigma, NULL),
+                                          digits, DPSGD_PLD_SECONDS, &text, err, sizeof err);
+    if (st == UL_OK && ul_audit_dcmp(text, rdp_sigma) < 0)
+        st = ul_cert_to_json_with(c, "parameters", "noise_multiplier", text, &out, err,
+                                  sizeof err);
+    if (out != NULL && !ul_audit_recheck_supported(out, dpsgd_audit, want, why, sizeof why)) {
+        free(out);
+        out = NULL;
+    }
+    free(text);
+    return out;
+}
+
 static ul_status dpsgd_calibrate(const ul_cert *c, const ul_num_precision *want, char **completed,
                                  char *err, size_t errlen)
 {
@@ -598,9 +622,13 @@ static ul_status dpsgd_calibrate(const ul_cert *c, const ul_num_precision *want,
     if (st == UL_OK)
         st = calibrate_sigma(&d, want, &text, err, errlen);
     if (st == UL_OK)
+        out = calibrate_pld(c, &d, want, text); /* already re-audited */
+    bool recheck = out == NULL;
+    if (st == UL_OK && out == NULL)
         st = ul_cert_to_json_with(c, "parameters", "noise_multiplier", text, &out, err, errlen);
     char why[512];
-    if (st == UL_OK && !ul_audit_recheck_supported(out, dpsgd_audit, want, why, sizeof why)) {
+    if (st == UL_OK && recheck &&
+        !ul_audit_recheck_supported(out, dpsgd_audit, want, why, sizeof why)) {
         st = ul_fail(err, errlen, UL_EINPUT,
                      "$.parameters.noise_multiplier: the calibrated value %s did not audit as "
                      "supported (%s)",
