@@ -549,6 +549,64 @@ Test(audit_koloskova, model_clipping_long_adaptive_runs_are_bracketed)
     mpfr_clears(lt, x, l2, (mpfr_ptr)0);
 }
 
+/* log δ_T of the adaptive recursion in doubles, δ_0 = 1 (spec §2.3), far
+ * below the double range: ε̃ = log(1 + (e^ε − 1)/δ) in log form; for
+ * a = ε̃/r − r/2 ≥ 30, θ_{e^ε̃}(r) = Q(a) − e^ε̃·Q(a + r) with
+ * e^ε̃·Q(a + r)/Q(a) → a/(a + r) (Mills ratio: Q(x) ~ φ(x)/x, and
+ * e^ε̃·φ(a + r)/φ(a) = 1), so log θ ≈ log Q(a) + log(r/(a + r)) with
+ * log Q(a) ≈ −a²/2 − log a − ½ log 2π; relative error O(1/a²) there, erfc
+ * (~1e-15) below: far inside the margins of the tests that use it. */
+static double oracle_adaptive_log_delta_d(double eps, double r, int steps)
+{
+    double ld = 0;
+    for (int t = 0; t < steps; t++) {
+        double x = log(expm1(eps)) - ld;
+        double et = x > 30 ? x + log1p(exp(-x)) : log1p(exp(x));
+        double a = et / r - r / 2;
+        if (a < 30)
+            ld += log(0.5 * erfc(a / sqrt(2.0)) - exp(et) * 0.5 * erfc((a + r) / sqrt(2.0)));
+        else
+            ld += -a * a / 2 - log(a) - 0.5 * log(2 * 3.14159265358979323846) + log(r / (a + r));
+    }
+    return ld;
+}
+
+/* 10000 adaptive model-clipping steps at σ = 0.5, claim (1, 1e-5). */
+static void mc_adaptive_10000(const char *c2, ul_audit_report *rep)
+{
+    char text[512];
+    snprintf(text, sizeof text,
+             "{\"format\":\"ulaudit-certificate/1\",\"method\":\"model-clipping\","
+             "\"parameters\":{\"c2\":%s,\"sigma\":0.5,\"steps\":10000,"
+             "\"accounting\":\"adaptive\"},\"claim\":{\"eps\":1,\"delta\":1e-5}}",
+             c2);
+    audit_ok(&ul_audit_model_clipping, text, rep);
+}
+
+Test(audit_koloskova, model_clipping_band_bounds_enclose_the_recursion)
+{
+    /* Neither the product form nor δ_0·θ*^T decides these; the band
+     * sequences do, without running the recursion.  Against the recursion
+     * run here in doubles (oracle_adaptive_log_delta_d): C2 = 2.2 (r = 8.8)
+     * ends near 0.833, far above 1e-5, and the reported lower bound must lie
+     * in [1e-5, δ_T];
+     * C2 = 1.8 (r = 7.2) crosses 1e-5 near step 4900, and the reported upper
+     * bound must lie in [δ_T, 1e-5]. */
+    ul_audit_report rep;
+    mc_adaptive_10000("2.2", &rep);
+    double truth = exp(oracle_adaptive_log_delta_d(1, 8.8, 10000));
+    cr_assert_eq(rep.verdict, UL_VERDICT_UNSUPPORTED, "%s", rep.explanation);
+    cr_assert(strstr(rep.recomputed.label, "256 bands") != NULL, "%s", rep.recomputed.label);
+    cr_assert(strtod(rep.recomputed.hi, NULL) <= truth && strtod(rep.recomputed.lo, NULL) > 1e-5,
+              "lower bound %s vs delta_T %.17g", rep.recomputed.hi, truth);
+    mc_adaptive_10000("1.8", &rep);
+    truth = exp(oracle_adaptive_log_delta_d(1, 7.2, 10000));
+    cr_assert_eq(rep.verdict, UL_VERDICT_SUPPORTED, "%s", rep.explanation);
+    cr_assert(strstr(rep.recomputed.label, "256 bands") != NULL, "%s", rep.recomputed.label);
+    cr_assert(strtod(rep.recomputed.lo, NULL) >= truth && strtod(rep.recomputed.hi, NULL) <= 1e-5,
+              "upper bound %s vs delta_T %.17g", rep.recomputed.lo, truth);
+}
+
 Test(audit_koloskova, model_clipping_invalid_preconditions)
 {
     ul_audit_report rep;

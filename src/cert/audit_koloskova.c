@@ -868,6 +868,36 @@ static double mc_log_delta_d(const ul_kol_mc_problem *pb, double sigma, unsigned
 #define SIGMA_NEEDED_ADAPTIVE_MAX_STEPS 500UL
 #define STATED_CHECK_BUDGET 4000UL /* certified adaptive / per-step steps for the stated δ_t */
 
+/* The parts of a one-σ recursion at r's precision: r ⊇ D/σ, ld0 ⊇ log δ_0
+ * (δ_0 = 1: 0).  False when not computable. */
+static bool mc_parts(const ul_kol_mc_problem *pb, mpfi_ptr r, mpfi_ptr ld0)
+{
+    char *diam = NULL, e2[256];
+    ul_preconditions pre;
+    if (pb->n_sigma != 1 || ul_kol_mc_diameter(pb, &pre, &diam, e2, sizeof e2) != UL_OK)
+        return false;
+    mpfr_prec_t p = mpfi_get_prec(r);
+    ul_num_value d0;
+    ul_num_value_init(&d0, p);
+    ul_num_precision w = {20, 0, 0};
+    ul_num_report nr;
+    bool ok = ul_kol_mc_delta0_certified(pb, &w, &pre, &d0, &nr, e2, sizeof e2) == UL_OK;
+    mpfi_t s;
+    mpfi_init2(s, p);
+    ul_num_set_decimal(r, diam);
+    ul_num_set_decimal(s, pb->sigma[0]);
+    mpfi_div(r, r, s);
+    if (ok) {
+        mpfi_set(ld0, d0.enclosure);
+        if (!d0.is_log)
+            mpfi_log(ld0, ld0);
+    }
+    mpfi_clear(s);
+    ul_num_value_clear(&d0);
+    free(diam);
+    return ok;
+}
+
 /* The contraction per step that δ_t cannot beat while it stays above delta:
  * then ε̃_t < ε̃* = log(1 + (e^ε − 1)/δ) and θ is nonincreasing in ε, so
  * every step multiplies δ_t by at least θ* = θ_{e^ε̃*}(D/σ) (ε̃* = ε for the
@@ -876,42 +906,200 @@ static double mc_log_delta_d(const ul_kol_mc_problem *pb, double sigma, unsigned
 static bool mc_theta_star(const ul_kol_mc_problem *pb, const char *delta, mpfi_ptr lt,
                           mpfi_ptr ld0)
 {
-    char *diam = NULL, e2[256];
-    ul_preconditions pre;
-    if (pb->n_sigma != 1 || ul_kol_mc_diameter(pb, &pre, &diam, e2, sizeof e2) != UL_OK)
-        return false;
     mpfr_prec_t p = mpfi_get_prec(lt);
-    ul_num_value d0;
-    ul_num_value_init(&d0, p);
-    ul_num_precision w = {20, 0, 0};
-    ul_num_report nr;
-    bool ok = ul_kol_mc_delta0_certified(pb, &w, &pre, &d0, &nr, e2, sizeof e2) == UL_OK;
     mpfi_t r, s, et;
     mpfi_init2(r, p);
     mpfi_init2(s, p);
     mpfi_init2(et, p);
-    ul_num_set_decimal(r, diam);
-    ul_num_set_decimal(s, pb->sigma[0]);
-    mpfi_div(r, r, s);
+    bool ok = mc_parts(pb, r, ld0);
     ul_num_set_decimal(et, pb->eps);
-    if (pb->mode == UL_CONTRACTION_ADAPTIVE) {
+    if (ok && pb->mode == UL_CONTRACTION_ADAPTIVE) {
         ul_num_set_decimal(s, delta);
         mpfi_expm1(et, et);
         mpfi_div(et, et, s);
         mpfi_log1p(et, et);
     }
-    ul_gauss_log_theta_enclose(lt, et, r);
-    if (ok) {
-        mpfi_set(ld0, d0.enclosure); /* log δ_0 (δ_0 = 1: 0) */
-        if (!d0.is_log)
-            mpfi_log(ld0, ld0);
-    }
+    if (ok)
+        ul_gauss_log_theta_enclose(lt, et, r);
     mpfi_clear(r);
     mpfi_clear(s);
     mpfi_clear(et);
-    ul_num_value_clear(&d0);
-    free(diam);
     return ok && mpfr_number_p(&lt->left) && mpfr_sgn(&lt->right) < 0;
+}
+
+/* ---- the adaptive recursion between two step functions -------------------------
+ * g(L) = log θ_{e^{ε̃(L)}}(r), ε̃(L) = log(1 + (e^ε − 1)·e^{−L}), L = log δ, is
+ * nondecreasing in L (ε̃ falls as δ rises, θ is nonincreasing in ε: spec
+ * §2.1, §2.3), and F(L) = L + g(L), one step of the recursion, is increasing
+ * (contraction.c, chain_end).  So y_{t+1} = y_t + g_lo(y_t) with g_lo ≤ g
+ * stays at or below log δ_t (induction: y_{t+1} ≤ F(y_t) ≤ F(log δ_t)), and
+ * z_{t+1} = z_t + g_hi(z_t) with g_hi ≥ g stays at or above it.  With M
+ * equal bands (ℓ_{j+1}, ℓ_j] of L from log δ_0 down to log δ_claim, g_lo =
+ * g(ℓ_{j+1}) and g_hi = g(ℓ_j) on band j: 2M θ's, and each sequence walked a
+ * band at a time (many steps per band), whatever T is. */
+#define MC_BANDS 256
+
+typedef struct {
+    mpfr_prec_t p;
+    mpfi_t em1, r;                /* e^ε − 1, D/σ */
+    mpfr_t level[MC_BANDS + 1];  /* ℓ_0 > ℓ_1 > … > ℓ_M */
+    mpfi_t g;                     /* g at the level last asked for */
+    int g_at;                     /* its index, -1: none */
+} mc_bands;
+
+/* b->g ⊇ g(ℓ_j), computed once per band visited. */
+static void mc_band_g(mc_bands *b, int j)
+{
+    if (b->g_at == j)
+        return;
+    mpfi_t l, et;
+    mpfi_init2(l, b->p);
+    mpfi_init2(et, b->p);
+    mpfi_set_fr(l, b->level[j]);
+    mpfi_neg(et, l);
+    mpfi_exp(et, et);
+    mpfi_mul(et, et, b->em1);
+    mpfi_log1p(et, et); /* ε̃(ℓ_j) */
+    ul_gauss_log_theta_enclose(b->g, et, b->r);
+    b->g_at = j;
+    mpfi_clear(l);
+    mpfi_clear(et);
+}
+
+/* The lower sequence for T steps from *y (lower end of log δ_0), rounded
+ * down.  A jump of k steps on band j needs every start point above
+ * ℓ_{j+1}: k = ⌊(y − ℓ_{j+1})/|g_lo|⌋ (≥ 1, the first start is above it).
+ * False (nothing shown) once y reaches ℓ_M, the claim's level. */
+static bool mc_band_lower(mc_bands *b, unsigned long steps, mpfr_ptr y)
+{
+    mpfr_t a, k;
+    mpfr_inits2(b->p, a, k, (mpfr_ptr)0);
+    bool ok = true;
+    int j = 0;
+    for (unsigned long t = 0; t < steps && ok;) {
+        while (j < MC_BANDS && !mpfr_greater_p(y, b->level[j + 1]))
+            j++;
+        if (j < MC_BANDS)
+            mc_band_g(b, j + 1);
+        ok = j < MC_BANDS && mpfr_number_p(&b->g->left) && mpfr_sgn(&b->g->left) < 0;
+        if (!ok)
+            break;
+        mpfr_sub(a, y, b->level[j + 1], MPFR_RNDD);
+        mpfr_neg(k, &b->g->left, MPFR_RNDU);
+        mpfr_div(k, a, k, MPFR_RNDD);
+        mpfr_floor(k, k);
+        unsigned long n = mpfr_cmp_ui(k, 1) < 0 ? 1 : mpfr_get_ui(k, MPFR_RNDD);
+        n = n > steps - t ? steps - t : n;
+        mpfr_mul_ui(a, &b->g->left, n, MPFR_RNDD);
+        mpfr_add(y, y, a, MPFR_RNDD);
+        t += n;
+    }
+    mpfr_clears(a, k, (mpfr_ptr)0);
+    return ok;
+}
+
+/* The upper sequence for T steps from *z (upper end of log δ_0), rounded
+ * up; any jump length is valid (g_hi = g(ℓ_j) ≥ g below ℓ_j too), so k =
+ * ⌈(z − ℓ_{j+1})/|g_hi|⌉ reaches the next band.  True when z reached ℓ_M
+ * (δ_T ≤ δ_t ≤ e^{ℓ_M} ≤ the claim). */
+static bool mc_band_upper(mc_bands *b, unsigned long steps, mpfr_ptr z)
+{
+    mpfr_t a, k;
+    mpfr_inits2(b->p, a, k, (mpfr_ptr)0);
+    int j = 0;
+    bool below = false, stuck = false;
+    for (unsigned long t = 0; t < steps && !below && !stuck;) {
+        while (j < MC_BANDS && mpfr_lessequal_p(z, b->level[j + 1]))
+            j++;
+        below = j == MC_BANDS;
+        mc_band_g(b, j < MC_BANDS ? j : MC_BANDS);
+        stuck = !below && !(mpfr_number_p(&b->g->right) && mpfr_sgn(&b->g->right) < 0);
+        if (below || stuck)
+            break;
+        mpfr_sub(a, z, b->level[j + 1], MPFR_RNDU);
+        mpfr_neg(k, &b->g->right, MPFR_RNDD);
+        mpfr_div(k, a, k, MPFR_RNDU);
+        mpfr_ceil(k, k);
+        unsigned long n = mpfr_cmp_ui(k, steps - t) >= 0 ? steps - t : mpfr_get_ui(k, MPFR_RNDU);
+        n = n < 1 ? 1 : n;
+        mpfr_mul_ui(a, &b->g->right, n, MPFR_RNDU);
+        mpfr_add(z, z, a, MPFR_RNDU);
+        t += n;
+    }
+    below = below || mpfr_lessequal_p(z, b->level[MC_BANDS]);
+    mpfr_clears(a, k, (mpfr_ptr)0);
+    return below;
+}
+
+static void mc_bands_init(mc_bands *b, mpfr_prec_t p)
+{
+    b->p = p;
+    mpfi_init2(b->em1, p);
+    mpfi_init2(b->r, p);
+    mpfi_init2(b->g, p);
+    for (int j = 0; j <= MC_BANDS; j++)
+        mpfr_init2(b->level[j], p);
+    b->g_at = -1;
+}
+
+static void mc_bands_clear(mc_bands *b)
+{
+    mpfi_clear(b->em1);
+    mpfi_clear(b->r);
+    mpfi_clear(b->g);
+    for (int j = 0; j <= MC_BANDS; j++)
+        mpfr_clear(b->level[j]);
+}
+
+/* The adaptive claim decided by the two sequences, the recursion not run:
+ * UNSUPPORTED when the lower one ends above log δ_claim, SUPPORTED when the
+ * upper one reaches it, INCONCLUSIVE otherwise; *bound (log form, at p
+ * bits) is the deciding end.  One constant σ only. */
+static ul_verdict mc_band_decide(const ul_kol_mc_problem *pb, const char *claim, mpfr_prec_t p,
+                                 ul_num_value *bound)
+{
+    mc_bands b;
+    mc_bands_init(&b, p);
+    mpfi_t ld0, lc;
+    mpfi_init2(ld0, p);
+    mpfi_init2(lc, p);
+    bool ok = pb->mode == UL_CONTRACTION_ADAPTIVE && mc_parts(pb, b.r, ld0);
+    ul_num_set_decimal(b.em1, pb->eps);
+    mpfi_expm1(b.em1, b.em1);
+    ul_num_set_decimal(lc, claim);
+    mpfi_log(lc, lc);
+    ok = ok && mpfr_number_p(&lc->left) && mpfr_number_p(&ld0->right) &&
+         mpfr_less_p(&lc->left, &ld0->right);
+    ul_verdict v = UL_VERDICT_INCONCLUSIVE;
+    if (ok) {
+        /* ℓ_j = ℓ_0 + j·(ℓ_M − ℓ_0)/M: any points serve, in decreasing order */
+        mpfr_set(b.level[0], &ld0->right, MPFR_RNDU);
+        mpfr_set(b.level[MC_BANDS], &lc->left, MPFR_RNDD);
+        mpfr_t step, y;
+        mpfr_inits2(p, step, y, (mpfr_ptr)0);
+        mpfr_sub(step, b.level[MC_BANDS], b.level[0], MPFR_RNDN);
+        mpfr_div_ui(step, step, MC_BANDS, MPFR_RNDN);
+        for (int j = 1; j < MC_BANDS; j++)
+            mpfr_add(b.level[j], b.level[j - 1], step, MPFR_RNDN);
+        mpfr_set(y, &ld0->left, MPFR_RNDD);
+        if (mc_band_lower(&b, pb->steps, y) && mpfr_greater_p(y, &lc->right)) {
+            v = UL_VERDICT_UNSUPPORTED;
+        } else {
+            mpfr_set(y, &ld0->right, MPFR_RNDU);
+            if (mc_band_upper(&b, pb->steps, y))
+                v = UL_VERDICT_SUPPORTED;
+        }
+        if (v != UL_VERDICT_INCONCLUSIVE) {
+            mpfi_set_prec(bound->enclosure, p);
+            mpfi_set_fr(bound->enclosure, y);
+            bound->is_log = true;
+        }
+        mpfr_clears(step, y, (mpfr_ptr)0);
+    }
+    mpfi_clear(ld0);
+    mpfi_clear(lc);
+    mc_bands_clear(&b);
+    return v;
 }
 
 typedef struct {
@@ -934,8 +1122,9 @@ typedef struct {
 
 /* The adaptive δ_T lies below the product form's (ε̃_t ≥ ε while δ_t ≤ 1,
  * θ nonincreasing in ε) and above δ_0·θ*^T whenever that exceeds the claim
- * (mc_theta_star: no step before the claim is reached contracts more).
- * Either may decide the claim; *verdict INCONCLUSIVE when neither does. */
+ * (mc_theta_star: no step before the claim is reached contracts more), and
+ * between the two band sequences (mc_band_decide, 2·256 θ's).  Any may
+ * decide the claim; *verdict INCONCLUSIVE when none does. */
 static ul_status mc_bracket(mc_eval *e, const ul_num_precision *w, ul_verdict *verdict,
                             char *err, size_t errlen)
 {
@@ -969,6 +1158,22 @@ static ul_status mc_bracket(mc_eval *e, const ul_num_precision *w, ul_verdict *v
             e->bound_note = "a lower bound on delta_T: delta_0*theta*^T, theta* = theta at the "
                             "claimed delta";
             e->bound_upper = false;
+            mpfi_set_prec(e->delta.enclosure, p);
+            mpfi_set(e->delta.enclosure, lo.enclosure);
+            e->delta.is_log = true;
+            e->floor_reached = false;
+        }
+    }
+    if (*verdict == UL_VERDICT_INCONCLUSIVE) {
+        *verdict = mc_band_decide(e->pb, e->claim_delta, p, &lo);
+        if (*verdict != UL_VERDICT_INCONCLUSIVE) {
+            e->bound_upper = *verdict == UL_VERDICT_SUPPORTED;
+            e->bound_note = e->bound_upper ? "an upper bound on delta_T: the recursion with "
+                                             "theta frozen at the top of each of 256 bands of "
+                                             "log delta"
+                                           : "a lower bound on delta_T: the recursion with "
+                                             "theta frozen at the bottom of each of 256 bands "
+                                             "of log delta";
             mpfi_set_prec(e->delta.enclosure, p);
             mpfi_set(e->delta.enclosure, lo.enclosure);
             e->delta.is_log = true;
