@@ -107,8 +107,8 @@ ul_status ul_dpsgd_check(const ul_dpsgd_run *run, char *err, size_t errlen)
         return ul_fail(err, errlen, UL_EINPUT, "adjacency: must be add-remove or replace");
     mpfi_t x;
     mpfi_init2(x, 64);
-    ul_status st = ul_num_read_checked(x, "sensitivity", sens_text(run), "0", true,
-                                       UL_DPSGD_MAX_SENSITIVITY, false, err, errlen);
+    ul_status st = ul_num_read_checked(x, "sensitivity", sens_text(run), UL_DPSGD_MIN_SENSITIVITY,
+                                       false, UL_DPSGD_MAX_SENSITIVITY, false, err, errlen);
     mpfi_clear(x);
     unsigned long total = 0;
     for (size_t i = 0; i < run->n && st == UL_OK; i++)

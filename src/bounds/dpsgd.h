@@ -34,6 +34,7 @@
 #define UL_DPSGD_MAX_PHASES UL_PLD_MAX_MECHANISMS
 #define UL_DPSGD_MIN_SIGMA "1e-3" /* the RDP series' limits (renyi.h) */
 #define UL_DPSGD_MAX_SIGMA "1e6"
+#define UL_DPSGD_MIN_SENSITIVITY "1e-6" /* kept for the searches in doubles */
 #define UL_DPSGD_MAX_SENSITIVITY "1000"
 #define UL_DPSGD_MAX_STEPS UL_PLD_MAX_STEPS /* per phase and in total */
 /* the α search range: the group curve for replacement reads orders up to
@@ -51,7 +52,7 @@ typedef struct {
 typedef struct {
     const ul_dpsgd_phase *phases;
     size_t n;                 /* 1 … UL_DPSGD_MAX_PHASES */
-    const char *sensitivity;  /* Δ in (0, 1000]; NULL means 1 */
+    const char *sensitivity;  /* Δ in [1e-6, 1000]; NULL means 1 */
     ul_dpsgd_adjacency adjacency;
 } ul_dpsgd_run;
 

@@ -11,7 +11,7 @@
  *     [i].steps              whole number, 1 ≤ T ≤ 1e9 (total ≤ 1e9)
  *   or, for one phase, the same three fields directly in parameters (the
  *   form `calibrate` completes: noise_multiplier may then be left out);
- *   parameters.sensitivity   decimal, 0 < Δ ≤ 1000 (default 1): a record's
+ *   parameters.sensitivity   decimal, 1e-6 ≤ Δ ≤ 1000 (default 1): a record's
  *                            contribution to a step's sum has norm ≤ Δ·C
  *   parameters.adjacency     "add-remove" | "replace"; omitted: both readings
  *                            are audited and the worse verdict stands (the
@@ -64,7 +64,7 @@ static const ul_field_spec PARAMS[] = {
     {SIGMA_FIELD},
     {RATE_FIELD},
     {STEPS_FIELD},
-    {.name = "sensitivity", .type = UL_FIELD_DECIMAL, .lo = "0", .lo_strict = true,
+    {.name = "sensitivity", .type = UL_FIELD_DECIMAL, .lo = UL_DPSGD_MIN_SENSITIVITY,
      .hi = UL_DPSGD_MAX_SENSITIVITY, .doc = "per-record contribution in clipping norms (default 1)"},
     {.name = "adjacency", .type = UL_FIELD_STRING, .choices = ADJACENCIES,
      .doc = "add-remove or replace (omitted: both)"},
@@ -311,7 +311,7 @@ static ul_status decide_pld(const dcert *d, const ul_dpsgd_run *run, const ul_nu
         if (st == UL_ECAP)
             snprintf(r->pld_note, sizeof r->pld_note, "%s", msg);
         if (st != UL_OK && st != UL_ECAP) {
-            snprintf(r->pld_note, sizeof r->pld_note, "%s", msg);
+            snprintf(r->pld_note, sizeof r->pld_note, "The PLD accountant did not run: %s", msg);
             /* a refusal of the engine is reported, not an error of the certificate;
              * the time budget running out (UL_ETIME) stops the audit */
             st = st == UL_EINPUT ? UL_OK : ul_fail(err, errlen, st, "%s", msg);
