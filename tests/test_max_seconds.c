@@ -30,14 +30,16 @@ TestSuite(max_seconds);
 #define REASON "time limit of 0.01 s reached (--max-seconds)"
 
 /* A model-clipping certificate whose adaptive recursion must run 20000
- * certified steps (C2 = 2, sigma = 0.5, delta_T about 1.6e-2: neither O(1)
- * bound on it decides the claim 1e-5): about 2.6 s of CPU in the -O2 build
- * at 17 digits (its calibration 6 s), mostly in one call of the recursion
- * that does not itself ask the budget. */
+ * certified steps at 17 and again at 34 digits: C2 = 2, sigma = 0.5, the
+ * claim delta_T itself to 30 digits (1.57339618923932879926421399042e-2, a
+ * lower end printed by `--digits 30`: no cheap bound can separate a claim
+ * that close).  About 5 s of CPU in the -O2 build (its calibration 11 s),
+ * mostly in calls of the recursion that do not themselves ask the budget. */
 static const char *const SLOW_MC =
     "{\"format\": \"ulaudit-certificate/1\", \"method\": \"model-clipping\", "
     "\"parameters\": {\"variant\": \"cc1\", \"c2\": 2, \"sigma\": 0.5, \"steps\": 20000, "
-    "\"accounting\": \"adaptive\"}, \"claim\": {\"eps\": 1, \"delta\": 1e-5}}";
+    "\"accounting\": \"adaptive\"}, "
+    "\"claim\": {\"eps\": 1, \"delta\": 1.57339618923932879926421399042e-2}}";
 
 /* A dp-sgd-group certificate at sigma = 50 (best order about 2000, where the
  * certified subsampled-Gaussian series is long): about 1 s of CPU at 17
@@ -120,7 +122,8 @@ Test(max_seconds, engine_turns_etime_into_inconclusive)
     cr_assert_str_empty(rep->margin);
     cr_assert(contains_ci(rep->explanation, "time limit of 1e-09 s reached (--max-seconds)"),
               "%s", rep->explanation);
-    cr_assert(strstr(rep->claim, "1e-5") != NULL, "claim lost: '%s'", rep->claim);
+    cr_assert(strstr(rep->claim, "1.57339618923932879926421399042e-2") != NULL,
+              "claim lost: '%s'", rep->claim);
     free(rep);
     ul_cert_free(c);
 }
