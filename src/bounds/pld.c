@@ -884,9 +884,12 @@ static void eps_direction(dir_state *S, const pess_model *pm, mpfi_srcptr delta,
         }
     }
     c = 1.05 * ex_lo + 1e-300;
+    double cap = fmin(pm->l0 + (double)pm->N * pm->h, 1000);
     for (int t = 0; t < EPS_TRIES; t++, c *= 2) {
         double x = model_root(pm, -c, dd);
-        if (!(x > 0) || !isfinite(x))
+        if (!isfinite(x))
+            x = cap; /* δ(ε) > δ up to the cap, in the model: certify there */
+        if (!(x > 0))
             break;
         if (certify_lo(S, x, &delta->right, &r)) {
             out->eps_lo = x;
@@ -973,6 +976,62 @@ static double eps_next_step(const eps_dir *top, double h, double target_eps,
     return h * factor;
 }
 
+/* Decides the next ε round (like next_grid): with no ε certified yet
+ * (u = +∞) only a smaller truncation or long double can help, else the end
+ * is beyond the ε range or δ below what the FFT resolves; otherwise the
+ * precision, the truncation, then the grid by eps_next_step.  false (why
+ * set) when nothing can narrow the bracket. */
+static bool eps_next(grid_state *g, const eps_dir *top, double u, double dd,
+                     const ul_pld_options *o, char *why, size_t whylen)
+{
+    bool can_long = !g->f->is_long && o->fft == UL_PLD_FFT_AUTO;
+    double dwidth = isfinite(u) ? o->rel_width * u * top->slope : 0.25 * dd;
+    if (top->rounding > 0.25 * dwidth && can_long) {
+        g->f = &PLD_FORMAT_LONG; /* same grid, long double */
+        return true;
+    }
+    if (top->tails > 0.25 * dwidth && g->tau_auto && g->tau > 1e-290) {
+        g->tau = fmax(1e-300, fmin(g->tau * 1e-10, 2.5e-2 * dwidth));
+        return true;
+    }
+    if (!isfinite(u)) {
+        if (top->rounding > 0.25 * dd)
+            snprintf(why, whylen,
+                     "delta (%g) is below what FFT composition resolves here (rounding bound "
+                     "%.3g with %d-bit arithmetic): no eps is certified",
+                     dd, top->rounding, g->f->mant);
+        else
+            snprintf(why, whylen,
+                     "no eps <= %s is certified at this delta (eps is larger, or delta is "
+                     "within the truncated tails)",
+                     UL_PLD_MAX_ABS_EPS);
+        return false;
+    }
+    if (top->rounding > 0.25 * dwidth && top->gap <= 2 * top->rounding + top->tails) {
+        /* precision exhausted and the grid no longer dominates (next_grid) */
+        snprintf(why, whylen,
+                 "the FFT rounding bound (%.3g, %d-bit arithmetic) exceeds the delta-width the "
+                 "relative width asked (%g) allows: the bracket is sound but wider",
+                 top->rounding, g->f->mant, o->rel_width);
+        return false;
+    }
+    if (g->fixed) {
+        snprintf(why, whylen,
+                 "grid-step %g is too coarse for the relative width asked (%g); the bracket is "
+                 "sound",
+                 g->h, o->rel_width);
+        return false;
+    }
+    double tau = g->tau;
+    double h_new = eps_next_step(top, g->h, o->rel_width * u, o, &tau, why, whylen);
+    if (!(h_new > 0))
+        return false;
+    if (g->tau_auto)
+        g->tau = tau;
+    g->h = h_new;
+    return true;
+}
+
 static void fill_report_eps(ul_pld_report *rep, const eps_dir *top, direction dir, double h,
                             double tau, const fft_format *f, int rounds)
 {
@@ -1003,7 +1062,10 @@ static ul_status drive_eps(mech *ms, size_t nm, const char *delta_text, const ul
     direction dirs[2];
     size_t ndirs = directions_of(ms, nm, o, dirs);
     bool fixed = o->grid_step > 0;
-    double tau = o->tail_bound == 0 ? DEFAULT_TAIL : o->tail_bound;
+    /* the truncated mass enters hi whole: keep it well below δ·rel_width */
+    double tau = o->tail_bound != 0 ? o->tail_bound
+                                    : fmin(DEFAULT_TAIL, fmax(1e-300, 2.5e-2 * o->rel_width *
+                                                                          mpfi_get_d(delta)));
     double h = fixed ? o->grid_step : initial_step(ms, nm, tau, o->max_points);
     const fft_format *f = o->fft == UL_PLD_FFT_LONG_DOUBLE ? &PLD_FORMAT_LONG : &PLD_FORMAT_DOUBLE;
     dir_brackets db;
@@ -1044,23 +1106,16 @@ static ul_status drive_eps(mech *ms, size_t nm, const char *delta_text, const ul
         fill_report_eps(report, &top, top_dir, h, tau, f, rounds);
         dir_combined(lo, hi, &db, dirs, ndirs);
         double l = mpfr_get_d(lo, MPFR_RNDD), u = mpfr_get_d(hi, MPFR_RNDU);
-        if (u - l <= o->rel_width * u) {
+        if (isfinite(u) && u - l <= o->rel_width * u) {
             st = UL_OK;
             break;
         }
-        double target = o->rel_width * (isfinite(u) ? u : fmax(1, l));
-        if (top.rounding > 0.25 * target * top.slope && !f->is_long &&
-            o->fft == UL_PLD_FFT_AUTO) {
-            f = &PLD_FORMAT_LONG; /* same grid, long double */
-            continue;
-        }
-        double h_new = fixed ? 0 : eps_next_step(&top, h, target, o, &tau, why, sizeof why);
-        if (fixed)
-            snprintf(why, sizeof why, "grid-step %g is too coarse for the relative width asked "
-                     "(%g); the bracket is sound", h, o->rel_width);
-        done = !(h_new > 0);
-        growth = done ? 1 : h / h_new;
-        h = done ? h : h_new;
+        grid_state g = {h, tau, f, fixed, o->tail_bound == 0};
+        done = !eps_next(&g, &top, u, mpfi_get_d(delta), o, why, sizeof why);
+        growth = h / g.h;
+        h = g.h;
+        tau = g.tau;
+        f = g.f;
     }
     if (have && st != UL_ETIME) {
         if (st == UL_ECAP)
