@@ -310,7 +310,8 @@ static ul_status phase_read(mech *m, const ul_pld_phase *in, bool replace, const
     if (st == UL_OK) {
         mpfi_div(m->r, delta, m->r); /* r = Δ/σ, an enclosure */
         m->subsampled = true;        /* q = 1 exactly goes to the Gaussian path (mech_finish) */
-        if (mpfr_cmp_ui(&m->r->right, 1000) > 0) /* UL_PLD_MAX_R */
+        /* UL_PLD_MAX_R, a limit kept for cost: a ratio too close to tell counts as inside */
+        if (mpfr_cmp_ui(&m->r->left, 1000) > 0)
             st = ul_fail(err, errlen, UL_EINPUT,
                          "%ssigma: sensitivity/sigma must be at most %s (got %s/%s)", prefix,
                          UL_PLD_MAX_R, in->sensitivity ? in->sensitivity : "1", in->sigma);
