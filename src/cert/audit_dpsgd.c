@@ -333,6 +333,25 @@ static ul_status decide_pld(const dcert *d, const ul_dpsgd_run *run, const ul_nu
     return st;
 }
 
+/* The numbers ul_audit_compare writes, kept while another accountant or
+ * reading is tried. */
+typedef struct {
+    ul_audit_number recomputed;
+    char margin[sizeof ((ul_audit_report *)0)->margin];
+} decided;
+
+static void decided_save(decided *s, const ul_audit_report *rep)
+{
+    s->recomputed = rep->recomputed;
+    memcpy(s->margin, rep->margin, sizeof s->margin);
+}
+
+static void decided_restore(ul_audit_report *rep, const decided *s)
+{
+    rep->recomputed = s->recomputed;
+    memcpy(rep->margin, s->margin, sizeof rep->margin);
+}
+
 /* One reading: exact Gaussian, or RDP then PLD. */
 static ul_status decide_reading(const dcert *d, ul_dpsgd_adjacency adj,
                                 const ul_num_precision *want, ul_audit_report *rep, reading *r,
@@ -346,12 +365,11 @@ static ul_status decide_reading(const dcert *d, ul_dpsgd_adjacency adj,
     if (st != UL_OK || r->verdict == UL_VERDICT_SUPPORTED)
         return st;
     if (ul_dpsgd_pld_applies(&run)) {
-        ul_audit_report scratch = *rep;
-        st = decide_pld(d, &run, want, &scratch, r, err, errlen);
-        if (st == UL_OK && r->pld_done) {
-            rep->recomputed = scratch.recomputed;
-            memcpy(rep->margin, scratch.margin, sizeof rep->margin);
-        }
+        decided rdp;
+        decided_save(&rdp, rep);
+        st = decide_pld(d, &run, want, rep, r, err, errlen);
+        if (st != UL_OK || !r->pld_done)
+            decided_restore(rep, &rdp); /* the RDP numbers stand */
     } else {
         snprintf(r->pld_note, sizeof r->pld_note,
                  "The PLD accountant has no proven pair for replacement with Poisson "
@@ -496,20 +514,20 @@ static ul_status decide_all(const dcert *d, const ul_num_precision *want, ul_aud
         return st;
     reading other;
     reading_init(&other);
-    ul_audit_report scratch = *rep;
-    st = decide_reading(d, UL_DPSGD_REPLACE, want, &scratch, &other, err, errlen);
+    decided first;
+    decided_save(&first, rep);
+    st = decide_reading(d, UL_DPSGD_REPLACE, want, rep, &other, err, errlen);
     ul_audit_explain(rep,
                      "Adjacency is not stated: the claim must hold for add-remove and for "
                      "replace neighbours (the reading least favourable to it); add-remove "
                      "gives %s, replace %s.",
                      ul_verdict_name(r->verdict), ul_verdict_name(other.verdict));
     if (st == UL_OK && ul_audit_worse(r->verdict, other.verdict) != r->verdict) {
-        rep->recomputed = scratch.recomputed;
-        memcpy(rep->margin, scratch.margin, sizeof rep->margin);
         reading_clear(r);
         *r = other;
         *decisive = UL_DPSGD_REPLACE;
     } else {
+        decided_restore(rep, &first);
         reading_clear(&other);
     }
     return st;
