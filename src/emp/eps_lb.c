@@ -305,14 +305,19 @@ static double beta_d(mpfi_srcptr alpha, double div)
     return mpfr_get_d(&alpha->left, MPFR_RNDD) / div;
 }
 
+/* The number of tests of the family (the Bonferroni m). */
+static size_t family_size(size_t n_in, size_t n_out, const ul_emp_lb_opts *o)
+{
+    double ratio = o->ratio > 0 ? o->ratio : DEFAULT_RATIO;
+    return ul_emp_lb_grid(n_out, ratio, NULL, 0) +
+           (o->one_sided ? 0 : ul_emp_lb_grid(n_in, ratio, NULL, 0));
+}
+
 static ul_status run_family(ul_emp_lb_result *res, const double *a, size_t n_in, const double *b,
                             size_t n_out, mpfi_srcptr alpha, mpfi_srcptr delta,
                             const ul_emp_lb_opts *o, char *err, size_t errlen)
 {
-    double ratio = o->ratio > 0 ? o->ratio : DEFAULT_RATIO;
-    size_t m = ul_emp_lb_grid(n_out, ratio, NULL, 0) +
-               (o->one_sided ? 0 : ul_emp_lb_grid(n_in, ratio, NULL, 0));
-    size_t nc;
+    size_t m = family_size(n_in, n_out, o), nc;
     double dd = mpfr_get_d(&delta->right, MPFR_RNDU);
     candidate *c = family_tests(a, n_in, b, n_out, o, beta_d(alpha, 2.0 * (double)m), dd, &nc);
     ul_status st = certify_best(res, c, nc, n_in, n_out, alpha, delta, (unsigned long)m, err, errlen);
@@ -347,6 +352,134 @@ static ul_status run_all(ul_emp_lb_result *res, const double *a, size_t n_in, co
     }
     ul_status st = certify_best(res, c, nc, n_in, n_out, alpha, delta, (unsigned long)m, err, errlen);
     free(fp), free(tp), free(thr), free(c);
+    return st;
+}
+
+/* ---- the joint test on the family's thresholds ------------------------------- */
+
+#define JOINT_GRID 120
+
+/* The grid of false rates f_j = G⁻¹(u_j) (G the Beta(k+1, n0−k) law, by
+ * G(f) = 1 − P[Bin(n0, f) ≤ k]): half uniform in u, half with 1 − u
+ * log-spaced from 1e-2 down to level·1e-3 (the upper tail decides). */
+static size_t joint_grid(unsigned long k, unsigned long n0, double level, double *f)
+{
+    size_t J = 0, h = JOINT_GRID / 2;
+    for (size_t i = 1; i <= h; i++)
+        f[J++] = ul_emp_cp_upper_d(k, n0, 1 - 0.99 * (double)i / (double)h);
+    double lo = log(1e-2), hi = log(level * 1e-3);
+    for (size_t i = 1; i <= h; i++)
+        f[J++] = ul_emp_cp_upper_d(k, n0, exp(lo + (hi - lo) * (double)i / (double)h));
+    size_t m = 0; /* ascending, distinct, below 1 */
+    qsort(f, J, sizeof *f, cmp_double);
+    for (size_t i = 0; i < J; i++)
+        if (f[i] < 1 && (m == 0 || f[i] > f[m - 1]))
+            f[m++] = f[i];
+    return m;
+}
+
+/* P[Bin(n, p) ≥ x] = I_p(x, n − x + 1) (NR eq. 6.4.12). */
+static double binom_sf_d(unsigned long x, unsigned long n, double p)
+{
+    if (x == 0 || p >= 1)
+        return 1;
+    return p <= 0 ? 0 : betai((double)x, (double)(n - x) + 1, p);
+}
+
+/* The bound of ul_emp_joint_pvalue_upper (emp/stats.h) in doubles. */
+static double joint_p_d(unsigned long k, unsigned long n0, unsigned long x, unsigned long n1,
+                        double eps, double delta, const double *f, size_t J)
+{
+    double acc = 0, s = binom_sf_d(x, n1, fmin(1, exp(eps) * f[0] + delta));
+    for (size_t j = 0; j < J; j++) {
+        double next = j + 1 < J ? binom_sf_d(x, n1, fmin(1, exp(eps) * f[j + 1] + delta)) : 1;
+        acc += (1 - binom_cdf_d(k, n0, f[j])) * (next - s);
+        s = next;
+    }
+    return 1 - acc;
+}
+
+/* The largest ε (to ~1e-7) with the double p-value ≤ level (it increases in ε). */
+static double joint_search_d(unsigned long k, unsigned long n0, unsigned long x, unsigned long n1,
+                             double delta, double level, const double *f, size_t J)
+{
+    if (x == 0 || joint_p_d(k, n0, x, n1, 0, delta, f, J) > level)
+        return 0;
+    double lo = 0, hi = 64;
+    for (int it = 0; it < 40; it++) {
+        double mid = 0.5 * (lo + hi);
+        if (joint_p_d(k, n0, x, n1, mid, delta, f, J) <= level)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The joint test's (k, n0, x, n1) for a family candidate. */
+static void joint_counts(const candidate *c, size_t n_in, size_t n_out, unsigned long *k,
+                         unsigned long *n0, unsigned long *x, unsigned long *n1)
+{
+    if (c->dir > 0)
+        *k = c->fp, *n0 = n_out, *x = n_in - c->fn, *n1 = n_in;
+    else
+        *k = c->fn, *n0 = n_in, *x = n_out - c->fp, *n1 = n_out;
+}
+
+/* Certifies ε for one candidate: the p-value bound at ε ≤ inf(level),
+ * lowering ε a little when the double search was too close. */
+static ul_status joint_certify(mpfr_ptr e, const candidate *c, size_t n_in, size_t n_out,
+                               mpfi_srcptr level, mpfi_srcptr delta, char *err, size_t errlen)
+{
+    unsigned long k, n0, x, n1;
+    joint_counts(c, n_in, n_out, &k, &n0, &x, &n1);
+    double f[JOINT_GRID], eps = c->est;
+    size_t J = joint_grid(k, n0, mpfr_get_d(&level->left, MPFR_RNDD), f);
+    mpfr_t p, ee;
+    mpfr_inits2(64, p, ee, (mpfr_ptr)0);
+    mpfr_set_zero(e, 1);
+    ul_status st = UL_OK;
+    for (int attempt = 0; attempt < 4 && eps > 0 && st == UL_OK; attempt++) {
+        mpfr_set_d(ee, eps, MPFR_RNDN); /* exact */
+        st = ul_emp_joint_pvalue_upper(p, k, n0, x, n1, ee, delta, f, J, err, errlen);
+        if (st == UL_OK && mpfr_lessequal_p(p, &level->left)) {
+            mpfr_set(e, ee, MPFR_RNDD);
+            break;
+        }
+        eps -= 1e-6 * fmax(1, eps) * pow(10, attempt);
+    }
+    mpfr_clears(p, ee, (mpfr_ptr)0);
+    return st;
+}
+
+static ul_status run_joint(ul_emp_lb_result *res, const double *a, size_t n_in, const double *b,
+                           size_t n_out, mpfi_srcptr alpha, mpfi_srcptr delta,
+                           const ul_emp_lb_opts *o, char *err, size_t errlen)
+{
+    size_t m = family_size(n_in, n_out, o), nc, best = 0;
+    double dd = mpfr_get_d(&delta->right, MPFR_RNDU), level = beta_d(alpha, (double)m);
+    candidate *c = family_tests(a, n_in, b, n_out, o, level / 2, dd, &nc);
+    for (size_t i = 0; i < nc; i++) { /* every test: the whole α/m, one p-value */
+        unsigned long k, n0, x, n1;
+        double f[JOINT_GRID];
+        joint_counts(&c[i], n_in, n_out, &k, &n0, &x, &n1);
+        size_t J = joint_grid(k, n0, level, f);
+        c[i].est = joint_search_d(k, n0, x, n1, dd, level, f, J);
+        if (c[i].est > c[best].est)
+            best = i;
+    }
+    mpfi_t lev;
+    mpfi_init2(lev, mpfi_get_prec(alpha) + 32);
+    mpfi_div_ui(lev, alpha, (unsigned long)m);
+    mpfr_t e;
+    mpfr_init2(e, 64);
+    ul_status st = joint_certify(e, &c[best], n_in, n_out, lev, delta, err, errlen);
+    if (st == UL_OK)
+        record(res, &c[best], e, n_in, n_out);
+    res->m = (unsigned long)m;
+    mpfr_clear(e);
+    mpfi_clear(lev);
+    free(c);
     return st;
 }
 
@@ -429,6 +562,9 @@ ul_status ul_emp_eps_lb(ul_emp_lb_result *res, const double *in, size_t n_in, co
         break;
     case UL_EMP_LB_ALL:
         st = run_all(res, a, n_in, b, n_out, alpha, delta, err, errlen);
+        break;
+    case UL_EMP_LB_JOINT:
+        st = run_joint(res, a, n_in, b, n_out, alpha, delta, o, err, errlen);
         break;
     case UL_EMP_LB_ONERUN:
         st = ul_emp_onerun_family(res, a, n_in, b, n_out, alpha, delta, o, err, errlen);

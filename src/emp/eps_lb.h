@@ -40,6 +40,19 @@
  *           with the best predicted bound; its threshold is then FIXED on
  *           the remaining scores (jax_privacy `Split`).
  *   ONERUN  the canaries of one training run (see ul_emp_onerun_eps).
+ *   JOINT   the FAMILY's thresholds, each tested with ONE p-value instead of
+ *           two Clopper–Pearson bounds: under an (ε, δ) claim the false
+ *           rate F at the order-statistic threshold is stochastically below
+ *           Beta(k+1, n0−k) (the lemma), and given the threshold the other
+ *           world's count is Bin(n1, TPR) with TPR ≤ min(1, e^ε F + δ)
+ *           ((ε, δ)-indistinguishability of the event "score above t", or
+ *           "below u" for reversed tests).  So the count is stochastically
+ *           below the Beta-binomial-type mixture of ul_emp_joint_pvalue_upper
+ *           (emp/stats.h), whose upper tail at the observed count is a valid
+ *           p-value; it increases in ε, so the largest ε it rejects at level
+ *           α/m (m tests, Bonferroni; the whole α/m, not split in two) is a
+ *           valid lower bound, certified at that ε (MPFR tails, an upper
+ *           Riemann–Stieltjes sum).
  *   ALL     the legacy statistic of ul_emp_roc_compute: every distinct
  *           score is a threshold (observed counts), m = their number, and
  *           the exact maximum over them (over the staircase's Pareto
@@ -63,6 +76,7 @@ typedef enum {
     UL_EMP_LB_SPLIT,
     UL_EMP_LB_ONERUN,
     UL_EMP_LB_ALL,
+    UL_EMP_LB_JOINT,
 } ul_emp_lb_method;
 
 typedef struct {

@@ -357,6 +357,78 @@ ul_status ul_emp_eps_lb_counts(mpfr_ptr eps_lb, unsigned long fp, unsigned long 
     return st;
 }
 
+/* ---- the joint threshold test (emp/eps_lb.h, JOINT) ------------------------ */
+
+/* [lo, hi] enclosing P[Bin(n, p) ≥ x] for p ∈ [p_lo, p_hi] (the tail
+ * increases in p); p above 1 counts as 1. */
+static void sf_range(mpfr_ptr lo, mpfr_ptr hi, unsigned long x, unsigned long n, mpfr_srcptr p_lo,
+                     mpfr_srcptr p_hi, mpfi_ptr t)
+{
+    char err[64];
+    if (mpfr_cmp_ui(p_lo, 1) >= 0)
+        mpfr_set_ui(lo, 1, MPFR_RNDD);
+    else if (ul_emp_binom_sf(t, x, n, p_lo, err, sizeof err) == UL_OK)
+        mpfr_set(lo, &t->left, MPFR_RNDD);
+    else
+        mpfr_set_zero(lo, 1);
+    if (mpfr_cmp_ui(p_hi, 1) >= 0 || ul_emp_binom_sf(t, x, n, p_hi, err, sizeof err) != UL_OK)
+        mpfr_set_ui(hi, 1, MPFR_RNDU);
+    else
+        mpfr_set(hi, &t->right, MPFR_RNDU);
+}
+
+/* [p_lo, p_hi] ⊇ e^ε f + δ (ε, f exact; δ an enclosure). */
+static void shifted_rate(mpfr_ptr p_lo, mpfr_ptr p_hi, mpfr_srcptr eps, double f, mpfi_srcptr delta)
+{
+    mpfr_exp(p_lo, eps, MPFR_RNDD);
+    mpfr_exp(p_hi, eps, MPFR_RNDU);
+    mpfr_mul_d(p_lo, p_lo, f, MPFR_RNDD);
+    mpfr_mul_d(p_hi, p_hi, f, MPFR_RNDU);
+    mpfr_add(p_lo, p_lo, &delta->left, MPFR_RNDD);
+    mpfr_add(p_hi, p_hi, &delta->right, MPFR_RNDU);
+}
+
+ul_status ul_emp_joint_pvalue_upper(mpfr_ptr out, unsigned long k, unsigned long n0,
+                                    unsigned long x, unsigned long n1, mpfr_srcptr eps,
+                                    mpfi_srcptr delta, const double *f, size_t nf, char *err,
+                                    size_t errlen)
+{
+    ul_num_init();
+    if (k >= n0 || x > n1 || nf == 0)
+        return ul_fail(err, errlen, UL_EINPUT, "joint test: k < n0, x <= n1 and a grid needed");
+    mpfi_t t;
+    mpfi_init2(t, 96);
+    mpfr_t g, s_lo, s_hi, next_lo, p_lo, p_hi, acc, d;
+    mpfr_inits2(96, g, s_lo, s_hi, next_lo, p_lo, p_hi, acc, d, (mpfr_ptr)0);
+    mpfr_set_zero(acc, 1); /* Σ_j G(f_j)·(S(f_(j+1)) − S(f_j)), rounded down */
+    shifted_rate(p_lo, p_hi, eps, f[0], delta);
+    sf_range(s_lo, s_hi, x, n1, p_lo, p_hi, t);
+    for (size_t j = 0; j < nf; j++) {
+        if (j + 1 < nf) {
+            shifted_rate(p_lo, p_hi, eps, f[j + 1], delta);
+            sf_range(next_lo, d, x, n1, p_lo, p_hi, t);
+        } else {
+            mpfr_set_ui(next_lo, 1, MPFR_RNDD); /* S(f_(J+1)) := 1 */
+            mpfr_set_ui(d, 1, MPFR_RNDU);
+        }
+        mpfr_set_d(p_lo, f[j], MPFR_RNDN); /* exact */
+        if (ul_emp_binom_sf(t, k + 1, n0, p_lo, err, errlen) != UL_OK)
+            mpfr_set_zero(g, 1);
+        else
+            mpfr_set(g, &t->left, MPFR_RNDD); /* G(f_j) = P[Bin(n0, f_j) ≥ k + 1] */
+        mpfr_sub(s_hi, next_lo, s_hi, MPFR_RNDD); /* ≤ S(f_(j+1)) − S(f_j), which is ≥ 0 */
+        if (mpfr_sgn(s_hi) > 0) {
+            mpfr_mul(s_hi, s_hi, g, MPFR_RNDD);
+            mpfr_add(acc, acc, s_hi, MPFR_RNDD);
+        }
+        mpfr_set(s_hi, d, MPFR_RNDU); /* S(f_(j+1)) upper, for the next cell */
+    }
+    mpfr_ui_sub(out, 1, acc, MPFR_RNDU);
+    mpfr_clears(g, s_lo, s_hi, next_lo, p_lo, p_hi, acc, d, (mpfr_ptr)0);
+    mpfi_clear(t);
+    return UL_OK;
+}
+
 /* ---- scores → ROC ------------------------------------------------------------ */
 
 static int cmp_double(const void *a, const void *b)

@@ -61,6 +61,23 @@ ul_status ul_emp_eps_lb_counts(mpfr_ptr eps_lb, unsigned long fp, unsigned long 
                                mpfi_srcptr delta, unsigned long m, mpfr_ptr fpr_hi, mpfr_ptr fnr_hi,
                                char *err, size_t errlen);
 
+/* The joint threshold test of emp/eps_lb.h (JOINT).  With F ~ Beta(k + 1,
+ * n0 − k) (the law that bounds the false rate at the (k+1)-th order
+ * statistic threshold, lemma of emp/eps_lb.h) and X ~ Bin(n1, min(1, e^ε F
+ * + δ)) given F (the largest count the other world may show under an
+ * (ε, δ) claim), the p-value of an observed count x is
+ *     π = P[X ≥ x] = ∫ S(f) dG(f),  G(f) = P[F ≤ f] = P[Bin(n0, f) ≥ k + 1],
+ *                                  S(f) = P[Bin(n1, min(1, e^ε f + δ)) ≥ x].
+ * S increases in f, so for any ascending grid f_1 < … < f_J (Abel summation
+ * of the upper Riemann–Stieltjes sum, S(f_(J+1)) := 1)
+ *     π ≤ 1 − Σ_j G(f_j)·(S(f_(j+1)) − S(f_j)).
+ * `out` receives this bound rounded up, each G and S an MPFR binomial tail
+ * enclosure (lower G, lower differences).  ε exact, δ an enclosure. */
+ul_status ul_emp_joint_pvalue_upper(mpfr_ptr out, unsigned long k, unsigned long n0,
+                                    unsigned long x, unsigned long n1, mpfr_srcptr eps,
+                                    mpfi_srcptr delta, const double *f, size_t nf, char *err,
+                                    size_t errlen);
+
 typedef struct {
     double fpr, tpr;
 } ul_emp_roc_point;

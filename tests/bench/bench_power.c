@@ -22,9 +22,9 @@
 #include "emp/stats.h"
 #include "num/encl.h"
 
-#define N_METHODS 5
+#define N_METHODS 6
 static const char *names[N_METHODS] = {"family 2-sided", "family 1-sided", "split 0.25",
-                                       "split 0.5", "jax CP (baseline)"};
+                                       "joint 2-sided", "joint 1-sided", "jax CP (baseline)"};
 
 /* jax_privacy epsilon_clopper_pearson(significance, delta, one_sided=True,
  * Bonferroni()) on the same scores, in doubles. */
@@ -47,12 +47,11 @@ static double method_eps(int k, const double *in, size_t n, const double *out, m
                          mpfi_srcptr d)
 {
     ul_emp_lb_opts o = ul_emp_lb_defaults();
-    if (k == 1)
-        o.one_sided = true;
-    if (k == 2 || k == 3) {
+    o.one_sided = k == 1 || k == 4;
+    if (k == 2)
         o.method = UL_EMP_LB_SPLIT;
-        o.split_frac = k == 2 ? 0.25 : 0.5;
-    }
+    if (k == 3 || k == 4)
+        o.method = UL_EMP_LB_JOINT;
     ul_emp_lb_result r;
     ul_emp_lb_init(&r);
     char err[256];
