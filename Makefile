@@ -268,6 +268,7 @@ install: all
 	    src/lib/ulaudit.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/ulaudit.pc
 	for m in $(MAN_PAGES); do \
 	    install -D -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man$${m##*.}/$${m#man/} || exit 1; done
+	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ]; then ldconfig 2>/dev/null || true; fi
 	for c in $(wildcard tools/completion/ulaudit.bash); do \
 	    install -D -m 644 $$c $(DESTDIR)$(PREFIX)/share/bash-completion/completions/ulaudit; done
 	@test -n "$(wildcard python/ulaudit/*.py)" || exit 0; \

@@ -124,6 +124,8 @@ _lib.ulaudit_free.argtypes = [ctypes.c_void_p]
 _P = ctypes.POINTER(ctypes.c_void_p)
 _calc = _proto("ulaudit_calc", ctypes.c_char_p, _c_char_pp, _c_char_pp, ctypes.c_size_t,
                ctypes.POINTER(_Options), _P, ctypes.c_char_p, ctypes.c_size_t)
+_theta = _proto("ulaudit_theta", ctypes.c_char_p, ctypes.c_char_p, ctypes.POINTER(_Options), _P,
+                _P, ctypes.c_char_p, ctypes.c_size_t)
 _calc_list = _proto("ulaudit_calc_list", _P, ctypes.c_char_p, ctypes.c_size_t)
 _audit_file = _proto("ulaudit_audit_file", ctypes.c_char_p, ctypes.POINTER(_Options), _P,
                      ctypes.POINTER(ctypes.c_int), ctypes.c_char_p, ctypes.c_size_t)
@@ -248,8 +250,16 @@ def enclosure(quantity, digits=None, max_bits=None, **flags):
 
 
 def theta(eps, r, digits=None, max_bits=None):
-    """theta_{e^eps}(r) = E_{e^eps}(N(0,1) || N(r,1)), the Gaussian hockey-stick divergence."""
-    return enclosure("theta", digits, max_bits, eps=eps, r=r)
+    """theta_{e^eps}(r) = E_{e^eps}(N(0,1) || N(r,1)), the Gaussian hockey-stick divergence
+    (the library's direct ulaudit_theta: no JSON in between)."""
+    lo, hi = ctypes.c_void_p(), ctypes.c_void_p()
+    err = ctypes.create_string_buffer(_ERR_LEN)
+    opt = _options(digits, max_bits)
+    st = _theta(_decimal_text("eps", eps).encode(), _decimal_text("r", r).encode(),
+                ctypes.byref(opt), ctypes.byref(lo), ctypes.byref(hi), err, _ERR_LEN)
+    lo_s, hi_s = _take(lo), _take(hi)
+    _check(st, err, lo_s)
+    return Enclosure(lo_s, hi_s)
 
 
 def gauss_sigma(eps, delta, sensitivity=None, digits=None, max_bits=None):

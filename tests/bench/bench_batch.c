@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -29,6 +30,16 @@ static double now(void)
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* CPU seconds (user + system) of the finished children, or of this
+ * process: the figure that does not depend on the machine's other load. */
+static double cpu(int who)
+{
+    struct rusage u;
+    getrusage(who, &u);
+    return (double)(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+           1e-6 * (double)(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
 }
 
 static void point(int i, char *eps, char *r)
@@ -70,20 +81,22 @@ int main(void)
     fclose(f);
 
     char *batch[] = {ULAUDIT_BIN, "calc", "theta", "--batch", "-", NULL};
-    double t0 = now();
+    double t0 = now(), c0 = cpu(RUSAGE_CHILDREN);
     int rc = run(batch, path);
-    double t_batch = now() - t0;
+    double t_batch = now() - t0, c_batch = cpu(RUSAGE_CHILDREN) - c0;
     unlink(path);
 
     t0 = now();
+    c0 = cpu(RUSAGE_CHILDREN);
     for (int i = 0; i < N_PROCESS && rc == 0; i++) {
         point(i * 97, eps, r);
         char *one[] = {ULAUDIT_BIN, "calc", "theta", "--eps", eps, "--r", r, "--json", NULL};
         rc = run(one, NULL);
     }
-    double t_proc = now() - t0;
+    double t_proc = now() - t0, c_proc = cpu(RUSAGE_CHILDREN) - c0;
 
     t0 = now();
+    c0 = cpu(RUSAGE_SELF);
     for (int i = 0; i < N_BATCH && rc == 0; i++) {
         char *lo, *hi;
         point(i, eps, r);
@@ -92,7 +105,7 @@ int main(void)
         ulaudit_free(lo);
         ulaudit_free(hi);
     }
-    double t_lib = now() - t0;
+    double t_lib = now() - t0, c_lib = cpu(RUSAGE_SELF) - c0;
     if (rc != 0) {
         fprintf(stderr, "bench_batch: a run failed (exit %d)\n", rc);
         return 1;
@@ -100,12 +113,15 @@ int main(void)
     double p_batch = N_BATCH / t_batch, p_proc = N_PROCESS / t_proc, p_lib = N_BATCH / t_lib;
     printf("bench_batch: theta at 17 digits, %d points batched, %d processes\n", N_BATCH,
            N_PROCESS);
-    printf("  calc --batch (one process)   %9.0f points/s  %7.1f us/point\n", p_batch,
-           1e6 / p_batch);
-    printf("  one process per point        %9.0f points/s  %7.1f us/point\n", p_proc,
-           1e6 / p_proc);
-    printf("  ulaudit_theta (library)      %9.0f points/s  %7.1f us/point\n", p_lib, 1e6 / p_lib);
-    printf("  ratio batch / per-process    %9.1fx\n", p_batch / p_proc);
+    printf("  %-28s %9s %12s %14s\n", "", "points/s", "us/point", "CPU us/point");
+    printf("  %-28s %9.0f %12.1f %14.1f\n", "calc --batch (one process)", p_batch, 1e6 / p_batch,
+           1e6 * c_batch / N_BATCH);
+    printf("  %-28s %9.0f %12.1f %14.1f\n", "one process per point", p_proc, 1e6 / p_proc,
+           1e6 * c_proc / N_PROCESS);
+    printf("  %-28s %9.0f %12.1f %14.1f\n", "ulaudit_theta (library)", p_lib, 1e6 / p_lib,
+           1e6 * c_lib / N_BATCH);
+    printf("  batch / per-process: %.1fx the points/s, %.1fx less CPU per point\n",
+           p_batch / p_proc, (c_proc / N_PROCESS) / (c_batch / N_BATCH));
     printf("  reference: dp_accounting scalar delta 69-110 us/value (issue 17; not run here)\n");
     return 0;
 }
