@@ -387,14 +387,15 @@ int ul_cli_calibrate(int argc, char **argv)
     char why[ERR_LEN];
     ul_audit_time_out_text(why, sizeof why,
                            "calibrating (a step that does not check the budget itself)");
-    snprintf(late, sizeof late, "ulaudit calibrate: %s: %s\n", path, why);
+    snprintf(late, sizeof late, "ulaudit calibrate: %s: %s Nothing was written.\n", path, why);
     watchdog w;
     watchdog_start(&w, seconds, NULL, late);
     ul_status st = ul_audit_calibrate(cert, &want, &completed, err, sizeof err);
     watchdog_stop(&w);
     ul_cert_free(cert);
     if (st != UL_OK) {
-        fprintf(stderr, "ulaudit calibrate: %s: %s\n", path, err);
+        fprintf(stderr, "ulaudit calibrate: %s: %s%s\n", path, err,
+                st == UL_ETIME ? " Nothing was written." : "");
         return st == UL_ETIME ? UL_EXIT_INCONCLUSIVE : UL_EXIT_USAGE;
     }
     rc = UL_EXIT_OK;
