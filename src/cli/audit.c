@@ -135,7 +135,8 @@ static void watchdog_stop(watchdog *w)
 void ul_cli_audit_help(FILE *out)
 {
     fprintf(out,
-            "usage: ulaudit audit CERT.json [--json] [--digits N] [--max-bits B] [--max-seconds S]\n\n"
+            "usage: ulaudit audit CERT.json [--json] [--digits N] [--max-bits B]\n"
+            "                               [--max-seconds S]\n\n"
             "Recomputes the guarantee of the theorem a certificate cites, with certified\n"
             "(interval) arithmetic, and gives the verdict: supported, unsupported, refuted,\n"
             "invalid or inconclusive, with the recomputed enclosure, the preconditions,\n"
