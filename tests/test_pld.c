@@ -1205,3 +1205,43 @@ Test(pld, max_seconds_returns_a_sound_wider_bracket)
     mpfr_clears(rt, ref, (mpfr_ptr)0);
     outcome_clear(&o);
 }
+
+/* ε(δ) of one subsampled step against the closed form of its hockey-stick
+ * divergence (single_step_oracle, oracle Q at ORACLE_BITS), each direction
+ * and their max: δ_oracle(eps_hi) ≤ δ ≤ δ_oracle(eps_lo) (δ(ε) decreases),
+ * with eps_hi printed rounded up and eps_lo rounded down (the safe sides). */
+Test(pld, eps_query_single_subsampled_step_matches_closed_form)
+{
+    struct {
+        ul_pld_adjacency adj;
+        const char *delta;
+    } pts[] = {{UL_PLD_REMOVE, "0.01"}, {UL_PLD_ADD, "0.01"}, {UL_PLD_ADD_REMOVE, "1e-4"}};
+    ul_pld_phase ph = {"0.5", "0.5", "0.3", 1}; /* r = 1, q = 0.3 */
+    for (size_t i = 0; i < sizeof pts / sizeof pts[0]; i++) {
+        outcome o;
+        outcome_init(&o);
+        ul_pld_options opt = options(0, 1e-3, UL_PLD_FFT_AUTO, pts[i].adj);
+        run_eps(&o, &ph, 1, pts[i].delta, &opt);
+        cr_assert_eq(o.st, UL_OK, "%zu: %s", i, o.err);
+        cr_assert(mpfr_sgn(o.lo) > 0, "%zu: eps_lo = 0", i);
+        char hi_s[64], lo_s[64];
+        mpfr_snprintf(hi_s, sizeof hi_s, "%.30RUe", o.hi);
+        mpfr_snprintf(lo_s, sizeof lo_s, "%.30RDe", o.lo);
+        mpfr_t d, at_hi, at_lo, t;
+        mpfr_inits2(ORACLE_BITS, d, at_hi, at_lo, t, (mpfr_ptr)0);
+        mpfr_set_str(d, pts[i].delta, 10, MPFR_RNDN);
+        bool add = pts[i].adj == UL_PLD_ADD, both = pts[i].adj == UL_PLD_ADD_REMOVE;
+        single_step_oracle(at_hi, "1", "0.3", hi_s, add);
+        single_step_oracle(at_lo, "1", "0.3", lo_s, add);
+        if (both) { /* the max of the two directions */
+            single_step_oracle(t, "1", "0.3", hi_s, true);
+            mpfr_max(at_hi, at_hi, t, MPFR_RNDN);
+            single_step_oracle(t, "1", "0.3", lo_s, true);
+            mpfr_max(at_lo, at_lo, t, MPFR_RNDN);
+        }
+        cr_assert(mpfr_lessequal_p(at_hi, d), "%zu: delta(eps_hi) > delta", i);
+        cr_assert(mpfr_greaterequal_p(at_lo, d), "%zu: delta(eps_lo) < delta", i);
+        mpfr_clears(d, at_hi, at_lo, t, (mpfr_ptr)0);
+        outcome_clear(&o);
+    }
+}

@@ -43,6 +43,12 @@
  * the parameter as the CLI would: r, q, steps, eps, grid-step, rel-width,
  * tail-bound, max-points (mechanism[i].r … for ul_pld_compose lists).
  *
+ * The interface to use is the phase one at the end of this file
+ * (ul_pld_delta for δ(ε), ul_pld_epsilon for ε(δ), phases of σ, Δ, q,
+ * steps); ul_pld_compose* take r = Δ/σ directly.  The code: pld.c (inputs,
+ * drivers), pld_disc.c, pld_window.c, pld_compose.c, pld_fft.c
+ * (pld_internal.h lists who does what).
+ *
  * Not reentrant (the FFT's twiddle table is cached per process, see
  * pld_fft.h): call these functions from one thread at a time.
  */
