@@ -510,8 +510,18 @@ static ul_status decide_all(const dcert *d, const ul_num_precision *want, ul_aud
 {
     *decisive = d->run.adjacency;
     ul_status st = decide_reading(d, d->run.adjacency, want, rep, r, err, errlen);
-    if (st != UL_OK || d->adjacency_given || r->verdict != UL_VERDICT_SUPPORTED)
+    if (st != UL_OK || d->adjacency_given)
         return st;
+    if (r->verdict != UL_VERDICT_SUPPORTED) {
+        /* replace is never more favourable: 2r when q = 1, else the group
+         * bound, at least the add/remove RDP bound, and no PLD */
+        ul_audit_explain(rep,
+                         "Adjacency is not stated: the claim must hold for add-remove and for "
+                         "replace neighbours (the reading least favourable to it); add-remove "
+                         "already gives %s, and replace can only give the same or worse.",
+                         ul_verdict_name(r->verdict));
+        return st;
+    }
     reading other;
     reading_init(&other);
     decided first;
