@@ -24,9 +24,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "bounds/pld.h"
 #include "bounds/pld_fft.h"
+#include "num/deadline.h"
 #include "oracle.h"
 
 static void setup(void)
@@ -1244,4 +1246,24 @@ Test(pld, eps_query_single_subsampled_step_matches_closed_form)
         mpfr_clears(d, at_hi, at_lo, t, (mpfr_ptr)0);
         outcome_clear(&o);
     }
+}
+
+/* The process-wide budget (num/deadline.h) already spent: UL_ETIME before
+ * any round, and the trivial brackets, never a partial number. */
+Test(pld, spent_deadline_gives_etime_and_trivial_brackets)
+{
+    ul_pld_phase ph = {"1", NULL, "0.01", 1000};
+    outcome o;
+    outcome_init(&o);
+    ul_deadline_set(1e-9);
+    struct timespec pause = {0, 1000000};
+    nanosleep(&pause, NULL); /* 1 ms: far past the budget */
+    run_phases(&o, &ph, 1, "1", NULL);
+    cr_assert_eq(o.st, UL_ETIME, "%d %s", o.st, o.err);
+    cr_assert(mpfr_zero_p(o.lo) && mpfr_cmp_ui(o.hi, 1) == 0);
+    run_eps(&o, &ph, 1, "1e-5", NULL);
+    cr_assert_eq(o.st, UL_ETIME, "%d %s", o.st, o.err);
+    cr_assert(mpfr_zero_p(o.lo) && mpfr_inf_p(o.hi));
+    ul_deadline_clear();
+    outcome_clear(&o);
 }
