@@ -6,7 +6,7 @@ set -eu
 
 PACKAGES="build-essential pkg-config libgmp-dev libmpfr-dev libmpfi-dev \
 libjson-c-dev libcriterion-dev nettle-dev valgrind librandom123-dev libopenblas-dev \
-libcairo2-dev zlib1g-dev python3 python3-pytest python3-setuptools"
+libcairo2-dev zlib1g-dev python3 python3-pytest python3-setuptools python3-wheel"
 
 if [ "$(id -u)" -eq 0 ]; then
     SUDO=""
