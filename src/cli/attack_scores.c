@@ -54,7 +54,7 @@ void ul_cli_attack_scores_help(FILE *out)
             "           onerun  the scores are canaries of ONE training run, each included\n"
             "                   by an independent fair coin (Steinke-Nasr-Jagielski 2023)\n"
             "  --sides 1|2      forward tests only, or also the reversed rule (default 2)\n"
-            "  --ratio R        the grid ratio of family/onerun (default 1.25)\n"
+            "  --ratio R        the grid ratio (default 4 for joint, 1.25 otherwise)\n"
             "  --delta D        default 0 (an omitted delta is read as the strictest claim)\n"
             "  --alpha A        default 0.05\n\n"
             "Exit codes: 0 consistent (or no claim), 1 refuted, 2 input error.\n");
@@ -71,7 +71,7 @@ static const ul_cli_flag flags[NF] = {
     {"threshold", "T", "fixed threshold", ""},
     {"split-frac", "F", "split fraction", "0.25"},
     {"sides", "S", "1 or 2", "2"},
-    {"ratio", "R", "grid ratio", "1.25"},
+    {"ratio", "R", "grid ratio", ""},
 };
 
 typedef struct {
@@ -125,7 +125,8 @@ static int parse_method(job *j)
         !(j->o.split_frac < 1))
         return usage("--split-frac: a number strictly between 0 and 1 (got '%s')%s",
                      j->v[F_SPLIT], "");
-    if (!read_double(j->v[F_RATIO], &j->o.ratio) || !(j->o.ratio > 1) || j->o.ratio > 16)
+    if (j->v[F_RATIO][0] &&
+        (!read_double(j->v[F_RATIO], &j->o.ratio) || !(j->o.ratio > 1) || j->o.ratio > 16))
         return usage("--ratio: a number in (1, 16] (got '%s')%s", j->v[F_RATIO], "");
     if (strcmp(j->v[F_SIDES], "1") != 0 && strcmp(j->v[F_SIDES], "2") != 0)
         return usage("--sides: 1 or 2 (got '%s')%s", j->v[F_SIDES], "");

@@ -84,10 +84,10 @@ typedef struct {
     bool one_sided;    /* FAMILY/SPLIT/ONERUN: forward tests only */
     double threshold;  /* FIXED: rule "IN iff score ≥ threshold" */
     double split_frac; /* SPLIT: fraction choosing the threshold, in (0, 1) */
-    double ratio;      /* FAMILY/ONERUN grid ratio (> 1; 0: the default 1.25) */
+    double ratio;      /* grid ratio (> 1; 0: the method's default, 4 for JOINT, else 1.25) */
 } ul_emp_lb_opts;
 
-/* Defaults: FAMILY, two-sided, ratio 1.25, split_frac 0.25. */
+/* Defaults: FAMILY, two-sided, ratio 0 (the method's), split_frac 0.25. */
 ul_emp_lb_opts ul_emp_lb_defaults(void);
 
 typedef struct {
