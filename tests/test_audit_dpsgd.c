@@ -1,6 +1,7 @@
 /* tests/test_audit_dpsgd.c — DP-SGD accounting (bounds/dpsgd.h) and the
  * "dp-sgd" audit handler, against values independent of the code:
- *   - published test vectors of Opacus (tests/accountants_test.py) and TF
+ *   - published test vectors of Opacus (tests/accountants_test.py: RDP,
+ *     PRV and GDP epsilons, get_noise_multiplier for rdp and prv) and TF
  *     Privacy (compute_dp_sgd_privacy_test.py), each with its source;
  *   - the closed forms when every q = 1: δ(ε) = θ_{e^ε}(r) with the θ of
  *     tests/oracle.c (Taylor series and continued fraction in plain MPFR,
