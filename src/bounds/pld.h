@@ -240,7 +240,9 @@ ul_status ul_pld_delta(const ul_pld_phase *phases, size_t count, const char *eps
  * are certified once each, by the same read-off as ul_pld_delta, at the
  * exact binary values returned (eps_lo rounded down, eps_hi up, to the
  * caller's precision: they are doubles, so exact at ≥ 53 bits).
- * UL_OK when eps_hi − eps_lo ≤ rel_width·eps_hi. */
+ * UL_OK when eps_hi − eps_lo ≤ rel_width·eps_hi.  The report describes the
+ * last round's grid and the δ budget read at the crossing of the direction
+ * with the largest eps_hi. */
 ul_status ul_pld_epsilon(const ul_pld_phase *phases, size_t count, const char *delta,
                          const ul_pld_options *opt, mpfr_ptr eps_lo, mpfr_ptr eps_hi,
                          ul_pld_report *report, char *err, size_t errlen);
