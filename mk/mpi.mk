@@ -14,7 +14,8 @@
 MPICC    ?= mpicc
 MPI_BIN   = $(BUILD)/ulaudit-mpi
 MPI_SRC   = $(filter-out src/emp/shard_mpi.c,$(wildcard src/num/*.c src/bounds/*.c src/cert/*.c \
-              src/vectors/*.c src/emp/*.c)) src/cli/attack.c
+              src/vectors/*.c src/emp/*.c)) src/cli/attack.c \
+            $(wildcard src/cli/attack_scores.c src/cli/args.c)
 MPI_OBJ   = $(MPI_SRC:%.c=$(BUILD)/obj/%.o)
 MPI_MAIN  = $(BUILD)/obj/mpi/shard_mpi_main.o
 HAVE_MPICC := $(shell command -v $(MPICC) 2>/dev/null)

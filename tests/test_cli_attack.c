@@ -593,3 +593,31 @@ Test(cli_attack, mpi_ranks_give_the_result_of_one_run)
     free(bin);
     two_runs_free(&t);
 }
+
+/* `attack --scores IN,OUT` reaches cli/attack_scores.c through the attack
+ * command: TF Privacy's vector (500 vs 500 perfectly separated, α = 0.01,
+ * threshold 0 fixed in advance, δ = 0: ε_lb = 4.541915810224092, the value
+ * tests/test_emp_cli_scores.c cites) refutes a claim of 4.5. */
+Test(cli_attack, scores_of_an_external_attack_dispatch)
+{
+    char *dir = temp_dir();
+    char in[600], out[600], spec[1300];
+    snprintf(in, sizeof in, "%s/in.txt", dir);
+    snprintf(out, sizeof out, "%s/out.txt", dir);
+    FILE *fi = fopen(in, "w"), *fo = fopen(out, "w");
+    cr_assert(fi && fo);
+    for (int i = 0; i < 500; i++)
+        fprintf(fi, "%.17g\n", 1 + i * 1e-3), fprintf(fo, "%.17g\n", -1 - i * 1e-3);
+    fclose(fi), fclose(fo);
+    snprintf(spec, sizeof spec, "%s,%s", in, out);
+    run_result r = run("attack", "--scores", spec, "--method=fixed", "--threshold=0",
+                       "--alpha=0.01", "--claim-eps=4.5", "--json", NULL);
+    cr_assert_eq(r.status, 1, "exit %d: %s", r.status, r.err);
+    char *p = strstr(r.out, "\"eps_lower_bound\"");
+    cr_assert_not_null(p, "%s", r.out);
+    double e = strtod(strchr(p + 17, '"') + 1, NULL);
+    cr_assert(e <= 4.541915810224092 && e > 4.5419158, "eps %.16g", e);
+    run_free(&r);
+    rm_rf(dir);
+    free(dir);
+}

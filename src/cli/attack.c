@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "cert/cert.h"
+#include "cli/attack_scores.h"
 #include "cli/exitcodes.h"
 #include "emp/attack.h"
 #include "emp/escape.h"
@@ -51,6 +52,7 @@ void ul_cli_attack_help(FILE *out)
         "                      [--max-seconds S] [--shard I/K]\n"
         "       ulaudit attack CONFIG.json --merge SHARD|DIR[,...] --out DIR [--json]\n"
         "       mpirun -n K ulaudit-mpi attack CONFIG.json --out DIR [...]\n"
+        "       ulaudit attack --scores IN.csv,OUT.csv [...]   (see ulaudit attack --scores --help)\n"
         "       ulaudit attack --in-models F[,F...] --out-models F[,F...] [--target FILE]\n"
         "                      [--model logreg|mlp] [--hidden H] [--format auto|npy|f64|f32]\n"
         "                      [--dim P] [--eps E --delta D] [--renyi-order Q --renyi-value V]\n"
@@ -415,10 +417,6 @@ static int open_checkpoint(const attack_args *a, const char *ckpt, ul_attack_sta
 static int train(ul_attack_state *st, bool quiet)
 {
     char err[1024];
-    struct sigaction sa = {0}, old;
-    sa.sa_handler = on_sigint;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old);
     bool tty = isatty(STDERR_FILENO) && !quiet;
     double t0 = now();
     size_t last = 0;
@@ -434,7 +432,6 @@ static int train(ul_attack_state *st, bool quiet)
         if (ul_deadline_passed())
             break;
     }
-    sigaction(SIGINT, &old, NULL);
     if (tty && st->next < st->c1)
         fputc('\n', stderr);
     return rc;
@@ -663,12 +660,22 @@ static int run_config(const attack_args *a, run_plan *rp)
         rc = merge_shards(a, &cfg, &st);
         goto done;
     }
-    if (open_checkpoint(a, rp->ckpt, &st) != 0)
+    /* Ctrl-C from here on stops after a whole chunk (the checkpoint exists
+     * as soon as open_checkpoint returns) */
+    struct sigaction sa = {0}, old;
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old);
+    int opened = open_checkpoint(a, rp->ckpt, &st);
+    if (opened != 0) {
+        sigaction(SIGINT, &old, NULL);
         goto done;
+    }
     if (rp->rank == 0)
         fprintf(stderr, "attack: %s; target row %zu; %zu runs per world%s\n", cfg.data_desc,
                 st.plan.target, cfg.runs, st.done ? " (resumed)" : "");
     rc = train(&st, rp->rank != 0);
+    sigaction(SIGINT, &old, NULL);
     if (rc != UL_EXIT_OK)
         goto done;
     rc = after_training(a, &cfg, &st, rp);
@@ -840,8 +847,24 @@ done:
     return rc;
 }
 
+/* `attack --scores IN,OUT` (scores from an external attack, no models):
+ * cli/attack_scores.c.  --scores with --in-models/--out-models is the list
+ * of scores to compute on released models (below). */
+static bool scores_mode(int argc, char **argv)
+{
+    bool scores = false, models = false;
+    for (int i = 0; i < argc; i++) {
+        scores = scores || strcmp(argv[i], "--scores") == 0 || strncmp(argv[i], "--scores=", 9) == 0;
+        models = models || strncmp(argv[i], "--in-models", 11) == 0 ||
+                 strncmp(argv[i], "--out-models", 12) == 0;
+    }
+    return scores && !models;
+}
+
 int ul_cli_attack(int argc, char **argv)
 {
+    if (scores_mode(argc, argv))
+        return ul_cli_attack_scores(argc, argv);
     attack_args a;
     int rc = parse_args(argc, argv, &a);
     if (rc != UL_EXIT_OK)
