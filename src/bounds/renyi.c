@@ -1459,7 +1459,7 @@ ul_status ul_renyi_sgm_rdp_certified(const char *q, const char *sigma, const cha
  * remainder is below 1e-18 of the sum: no cut at e^{−30} as in dp_accounting.
  * log Q comes from erfc for moderate arguments, from log1p(−Q(−x)) below 0,
  * and from Laplace's continued fraction for the Mills ratio beyond 26
- * (DLMF 7.9.2 with 7.1.2: Q(x) = φ(x)/(x + 1/(x + 2/(x + 3/(x + …))))).
+ * (DLMF 7.9.1 with z = x/√2, Q(x) = erfc(z)/2: Q(x) = φ(x)/(x + 1/(x + 2/(x + 3/(x + …))))).
  * Terms are carried as (sign, log magnitude) in a running log-sum-exp, so
  * nothing overflows for any σ or α. */
 
