@@ -803,6 +803,42 @@ static void oracle_pabi_eps(mpfr_ptr eps, mpfr_srcptr rho, const char *delta)
     mpfr_clears(lo, hi, c, d, fc, fd, logd, (mpfr_ptr)0);
 }
 
+Test(audit_koloskova, pabi_margin_holds_every_digit_asked)
+{
+    /* The Figure-2 corpus certificate at 1000 digits: ρ_eff = 1 exactly
+     * (spec §4.1 table), ε at δ = 1e-5 by the BBGHS conversion at the best α
+     * (oracle_pabi_eps, 256 bits).  The handler keeps the deciding margin in
+     * its own copy, once 512 bytes: both ends, all 1000 digits, must appear
+     * in it whole, and they must enclose the oracle to its precision. */
+    char dir[512], path[1024], err[1024] = "";
+    corpus_dir(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/gradient-clipping-fig2-renyi-supported.json", dir);
+    ul_cert *c = NULL;
+    cr_assert_eq(ul_cert_load(path, &c, err, sizeof err), UL_OK, "%s", err);
+    ul_audit_report *rep = malloc(sizeof *rep);
+    const ul_num_precision want = {1000, 0, 0};
+    cr_assert_eq(ul_audit_gradient_clipping.audit(c, &want, rep, err, sizeof err), UL_OK, "%s",
+                 err);
+    const char *lo = ul_audit_number_lo(&rep->recomputed),
+               *hi = ul_audit_number_hi(&rep->recomputed);
+    cr_assert_gt(strlen(lo), 1000, "%s", lo);
+    cr_assert(strstr(rep->margin, lo) != NULL && strstr(rep->margin, hi) != NULL, "margin: %s",
+              rep->margin);
+    mpfr_t rho, eps, a, b;
+    mpfr_inits2(GC_BITS, rho, eps, (mpfr_ptr)0);
+    mpfr_inits2(4000, a, b, (mpfr_ptr)0);
+    mpfr_set_ui(rho, 1, MPFR_RNDN);
+    oracle_pabi_eps(eps, rho, "1e-5");
+    mpfr_set_str(a, lo, 10, MPFR_RNDD);
+    mpfr_set_str(b, hi, 10, MPFR_RNDU);
+    cr_assert(mpfr_cmp_d(a, mpfr_get_d(eps, MPFR_RNDN) * (1 + 1e-15)) <= 0 &&
+                  mpfr_cmp_d(b, mpfr_get_d(eps, MPFR_RNDN) * (1 - 1e-15)) >= 0,
+              "[%.40s..., %.40s...] vs oracle %.20g", lo, hi, mpfr_get_d(eps, MPFR_RNDN));
+    mpfr_clears(rho, eps, a, b, (mpfr_ptr)0);
+    free(rep);
+    ul_cert_free(c);
+}
+
 /* ρ_eff of the code's λ = 0 schedule from the closed forms of spec §2.4:
  * σ² = (2·C0 + 2·lr·C1·T)²/(k·ε_R·T), k = 4 (the code's branch) or 2
  * (corrected), and ρ_eff = ½·(D0 + s·T)²/(T·σ²) with ρ = 1, D0 = 2·C0,
