@@ -138,3 +138,26 @@ Test(batch, unreadable_file_and_missing_name_are_usage_errors)
     expect_usage_error("cannot open", run("calc", "theta", "--batch", "/no/such/file", NULL));
     expect_usage_error("--batch", run("calc", "theta", "--batch", NULL));
 }
+
+/* pld-compose by noise multiplier and by r: sigma 2 with sensitivity 1 is
+ * the mechanism of r = 1/2 (r = sensitivity/sigma), so both brackets of
+ * delta(1) after 10 steps contain the same number and must overlap. */
+Test(batch, pld_compose_by_sigma_and_by_r_agree)
+{
+    char *path = temp_file("{\"sigma\": 2, \"steps\": 10, \"eps\": 1}\n"
+                           "{\"r\": 0.5, \"steps\": 10, \"eps\": 1}\n");
+    run_result r = run("calc", "pld-compose", "--batch", path, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    char *line[4];
+    cr_assert_eq(lines(r.out, line, 4), 2, "%s", r.out);
+    json_object *a = json_tokener_parse(line[0]), *b = json_tokener_parse(line[1]);
+    cr_assert(a && b, "%s", r.out);
+    double alo = strtod(field(a, "lo"), NULL), ahi = strtod(field(a, "hi"), NULL);
+    double blo = strtod(field(b, "lo"), NULL), bhi = strtod(field(b, "hi"), NULL);
+    cr_assert(alo <= bhi && blo <= ahi, "[%g, %g] and [%g, %g] are disjoint", alo, ahi, blo, bhi);
+    json_object_put(a);
+    json_object_put(b);
+    run_free(&r);
+    unlink(path);
+    free(path);
+}
