@@ -24,7 +24,8 @@
  * On any status other than OK and ECAP no result is returned (outputs are
  * NULL) and `err` (may be NULL; errlen bytes, 256 is always enough for the
  * first line, 1024 for every line) holds a one-line message naming the input
- * and the rule broken.  Nothing is ever printed, the library never exits.
+ * and the rule broken.  Nothing is ever printed; the library never exits,
+ * except abort() when memory runs out (as everywhere in ulaudit).
  *
  * Memory.  Every char * the library hands out (JSON texts, lo/hi strings) is
  * malloc'd for the caller, who releases it with ulaudit_free() (or free()).
@@ -34,6 +35,9 @@
  * (MPFR's state is thread-local, the library keeps no global mutable state).
  * Call ulaudit_thread_cleanup() before a thread that used the library exits
  * to release MPFR's per-thread caches (optional; valgrind-clean with it).
+ *
+ * Locale.  Numbers are read and printed with '.' as the decimal point: keep
+ * LC_NUMERIC at "C" (the default of C programs and of Python).
  *
  * Versioning.  ULAUDIT_VERSION_* below give the header's version and
  * ulaudit_version() the library's; the shared library's soname is

@@ -367,3 +367,28 @@ Test(lib, concurrent_calls_agree_with_sequential_ones)
         ulaudit_free(jobs[i].hi);
     }
 }
+
+/* A whole-number quantity by name (calc_accounting.c writes through the
+ * sink too): in product mode with delta0 = 1 and a constant r, delta_T =
+ * theta^T, so the least T with delta_T <= D is ceil(log D / log theta)
+ * (spec/koloskova.md §2.3), theta from the series oracle. */
+Test(lib, contraction_steps_by_name_is_the_closed_form)
+{
+    const char *names[] = {"eps", "r", "delta"}, *values[] = {"1", "1.5", "1e-6"};
+    char *json, err[256];
+    cr_assert_eq(ulaudit_calc("contraction-steps", names, values, 3, NULL, &json, err, sizeof err),
+                 ULAUDIT_OK, "%s", err);
+    json_object *o = json_tokener_parse(json), *v;
+    cr_assert(json_object_object_get_ex(o, "value", &v), "%s", json);
+    mpfr_t lt, ld;
+    mpfr_inits2(ORACLE_BITS, lt, ld, (mpfr_ptr)0);
+    oracle_log_theta_str(lt, "1", "1.5");
+    mpfr_set_str(ld, "1e-6", 10, MPFR_RNDN);
+    mpfr_log(ld, ld, MPFR_RNDN);
+    mpfr_div(ld, ld, lt, MPFR_RNDN);
+    mpfr_ceil(ld, ld);
+    cr_assert_eq(json_object_get_int64(v), (int64_t)mpfr_get_si(ld, MPFR_RNDN), "%s", json);
+    mpfr_clears(lt, ld, (mpfr_ptr)0);
+    json_object_put(o);
+    ulaudit_free(json);
+}
