@@ -424,6 +424,29 @@ Test(emp_plot, band_linear_axes_and_lower_bound)
     remove_scratch_dir(&dir);
 }
 
+/* The ε(δ) picture: a claimed point (red, first curve) and a curve (blue,
+ * second) appear; a δ outside (0, 1) is refused naming the curve. */
+Test(emp_plot, eps_delta_picture)
+{
+    scratch_dir dir = make_scratch_dir();
+    char path[128], err[256] = "";
+    snprintf(path, sizeof path, "%s/eps.png", dir.path);
+    const double cd[] = {1e-5}, ce[] = {3};
+    const double d[] = {1e-8, 1e-6, 1e-4, 1e-2}, e[] = {6, 5, 4, 2};
+    ul_emp_eps_curve c[2] = {{"claim", cd, ce, 1, UL_EMP_CURVE_POINTS},
+                             {"certificate", d, e, 4, UL_EMP_CURVE_SOLID}};
+    ul_emp_eps_plot p = {c, 2, "eps(delta)"};
+    cr_assert_eq(ul_emp_plot_eps_delta(path, &p, err, sizeof err), UL_OK, "%s", err);
+    colour_census cs = census_of_png(path);
+    cr_assert_gt(cs.red, 20, "red pixels %ld", cs.red);
+    cr_assert_gt(cs.blue, 300, "blue pixels %ld", cs.blue);
+    const double bad[] = {0};
+    c[0].delta = bad;
+    cr_assert_eq(ul_emp_plot_eps_delta(path, &p, err, sizeof err), UL_EINPUT);
+    cr_assert_not_null(strstr(err, "curves[0]"));
+    remove_scratch_dir(&dir);
+}
+
 Test(emp_plot, svg_is_written)
 {
     scratch_dir dir = make_scratch_dir();

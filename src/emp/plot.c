@@ -181,6 +181,22 @@ static void grid_and_ticks(cairo_t *cr, double x, double y)
     cairo_stroke(cr);
 }
 
+/* The axes' frame, the x title below and the y title turned a quarter. */
+static void frame_and_titles(cairo_t *cr, const char *x_title, const char *y_title)
+{
+    set_colour(cr, INK);
+    cairo_set_line_width(cr, 1.0);
+    cairo_rectangle(cr, AXES_LEFT, AXES_TOP, AXES_RIGHT - AXES_LEFT, AXES_BOTTOM - AXES_TOP);
+    cairo_stroke(cr);
+    set_font(cr, 15.0, false);
+    show_text_at(cr, 0.5 * (AXES_LEFT + AXES_RIGHT), AXES_BOTTOM + 56.0, 0.5, x_title);
+    cairo_save(cr);
+    cairo_translate(cr, AXES_LEFT - 62.0, 0.5 * (AXES_TOP + AXES_BOTTOM));
+    cairo_rotate(cr, -acos(0.0)); /* a quarter turn counter-clockwise */
+    show_text_at(cr, 0.0, 0.0, 0.5, y_title);
+    cairo_restore(cr);
+}
+
 /* Linear axes: grid lines and labels at 0, 0.2, …, 1. */
 static void draw_linear_ticks(cairo_t *cr, const log_axes *axes)
 {
@@ -217,19 +233,7 @@ static void draw_frame_and_ticks(cairo_t *cr, const log_axes *axes, const char *
         }
         cairo_stroke(cr);
     }
-    set_colour(cr, INK);
-    cairo_set_line_width(cr, 1.0);
-    cairo_rectangle(cr, AXES_LEFT, AXES_TOP, AXES_RIGHT - AXES_LEFT, AXES_BOTTOM - AXES_TOP);
-    cairo_stroke(cr);
-
-    set_font(cr, 15.0, false);
-    show_text_at(cr, 0.5 * (AXES_LEFT + AXES_RIGHT), AXES_BOTTOM + 56.0, 0.5,
-                 "false positive rate");
-    cairo_save(cr);
-    cairo_translate(cr, AXES_LEFT - 62.0, 0.5 * (AXES_TOP + AXES_BOTTOM));
-    cairo_rotate(cr, -acos(0.0)); /* a quarter turn counter-clockwise */
-    show_text_at(cr, 0.0, 0.0, 0.5, "true positive rate");
-    cairo_restore(cr);
+    frame_and_titles(cr, "false positive rate", "true positive rate");
 }
 
 static void draw_chance_line(cairo_t *cr, const log_axes *axes)
@@ -449,6 +453,123 @@ static void draw_picture(cairo_t *cr, const ul_emp_plot_spec *sp)
     }
 }
 
+/* ---- the ε(δ) picture ------------------------------------------------------ */
+
+typedef struct {
+    int dlo, dhi; /* decades of the δ axis */
+    double ymax;  /* the ε axis runs from 0 to ymax */
+} eps_axes;
+
+static double eps_x(const eps_axes *a, double delta)
+{
+    double f = (log10(delta) - a->dlo) / (double)(a->dhi - a->dlo);
+    return AXES_LEFT + f * (AXES_RIGHT - AXES_LEFT);
+}
+
+static double eps_y(const eps_axes *a, double eps)
+{
+    return AXES_BOTTOM - eps / a->ymax * (AXES_BOTTOM - AXES_TOP);
+}
+
+/* Decades covering every positive δ, and a round ε maximum (1, 2 or 5 × 10^k
+ * above the largest finite ε). */
+static eps_axes eps_axes_of(const ul_emp_eps_plot *p)
+{
+    double lo = 1, hi = 0, top = 0;
+    for (size_t c = 0; c < p->n_curves; c++)
+        for (size_t i = 0; i < p->curves[c].n; i++) {
+            double d = p->curves[c].delta[i], e = p->curves[c].eps[i];
+            if (d > 0 && d < lo)
+                lo = d;
+            if (d > hi)
+                hi = d;
+            if (isfinite(e) && e > top)
+                top = e;
+        }
+    eps_axes a = {(int)floor(log10(lo)), (int)ceil(log10(hi > lo ? hi : 10 * lo)), 1};
+    if (a.dhi <= a.dlo)
+        a.dhi = a.dlo + 1;
+    double step = pow(10, floor(log10(top > 0 ? top : 1)));
+    a.ymax = top <= step ? step : top <= 2 * step ? 2 * step : top <= 5 * step ? 5 * step : 10 * step;
+    return a;
+}
+
+static void eps_frame(cairo_t *cr, const eps_axes *a, const char *minus, bool greek)
+{
+    for (int k = a->dlo; k <= a->dhi; k++) {
+        grid_and_ticks(cr, eps_x(a, pow(10, k)), AXES_BOTTOM);
+        show_power_of_ten(cr, eps_x(a, pow(10, k)), AXES_BOTTOM + 26.0, 0.5, k, minus, 13.0);
+    }
+    for (int i = 0; i <= 5; i++) {
+        char label[32];
+        snprintf(label, sizeof label, "%.3g", a->ymax * i / 5);
+        grid_and_ticks(cr, AXES_LEFT, eps_y(a, a->ymax * i / 5));
+        set_font(cr, 13.0, false);
+        show_text_at(cr, AXES_LEFT - 10.0, eps_y(a, a->ymax * i / 5) + 4.5, 1.0, label);
+    }
+    frame_and_titles(cr, greek ? "\u03b4" : "delta", greek ? "\u03b5" : "eps");
+}
+
+static const colour CURVE_COLOURS[] = {{0.85, 0.10, 0.10}, {0.10, 0.30, 0.80}, {0.90, 0.55, 0.05},
+                                       {0.10, 0.60, 0.20}, {0.45, 0.20, 0.65}};
+
+static void eps_curve(cairo_t *cr, const eps_axes *a, const ul_emp_eps_curve *c, colour ink)
+{
+    static const double dashes[] = {7.0, 5.0};
+    bool started = false;
+    for (size_t i = 0; i < c->n; i++) {
+        if (!(c->delta[i] > 0) || !isfinite(c->eps[i]))
+            continue;
+        double x = eps_x(a, c->delta[i]), y = eps_y(a, c->eps[i]);
+        if (c->style == UL_EMP_CURVE_POINTS) {
+            cairo_new_sub_path(cr);
+            cairo_arc(cr, x, y, 4.0, 0, 4 * acos(0.0));
+        } else if (started) {
+            cairo_line_to(cr, x, y);
+        } else {
+            cairo_move_to(cr, x, y);
+        }
+        started = true;
+    }
+    set_colour(cr, ink);
+    cairo_set_line_width(cr, 2.0);
+    cairo_set_dash(cr, dashes, c->style == UL_EMP_CURVE_DASHED ? 2 : 0, 0.0);
+    if (c->style == UL_EMP_CURVE_POINTS)
+        cairo_fill(cr);
+    else
+        cairo_stroke(cr);
+    cairo_set_dash(cr, NULL, 0, 0.0);
+}
+
+static void draw_eps_picture(cairo_t *cr, const void *what)
+{
+    const ul_emp_eps_plot *p = what;
+    eps_axes a = eps_axes_of(p);
+    set_colour(cr, (colour){1.0, 1.0, 1.0});
+    cairo_paint(cr);
+    set_font(cr, 13.0, false);
+    const char *minus = font_has_glyphs(cr, "\u2212") ? "\u2212" : "-";
+    eps_frame(cr, &a, minus, font_has_glyphs(cr, "\u03b5\u03b4"));
+    legend_entry entries[UL_EMP_EPS_MAX_CURVES];
+    cairo_save(cr);
+    cairo_rectangle(cr, AXES_LEFT, AXES_TOP, AXES_RIGHT - AXES_LEFT, AXES_BOTTOM - AXES_TOP);
+    cairo_clip(cr);
+    for (size_t c = 0; c < p->n_curves; c++) {
+        colour ink = CURVE_COLOURS[c % (sizeof CURVE_COLOURS / sizeof CURVE_COLOURS[0])];
+        eps_curve(cr, &a, &p->curves[c], ink);
+        entries[c] = (legend_entry){.colour = ink,
+                                    .dashed = p->curves[c].style == UL_EMP_CURVE_DASHED};
+        snprintf(entries[c].text, sizeof entries[c].text, "%s", p->curves[c].label);
+    }
+    cairo_restore(cr);
+    draw_legend(cr, entries, p->n_curves);
+    if (p->title && p->title[0]) {
+        set_colour(cr, INK);
+        set_font(cr, 17.0, true);
+        show_text_at(cr, 0.5 * (AXES_LEFT + AXES_RIGHT), AXES_TOP - 20.0, 0.5, p->title);
+    }
+}
+
 /* ---- the file ------------------------------------------------------------- */
 
 typedef enum { FORMAT_PNG, FORMAT_SVG } picture_format;
@@ -472,8 +593,15 @@ static cairo_status_t write_to_sink(void *closure, const unsigned char *data, un
 
 /* Draws and encodes the picture into sink; the cairo status of the first
  * failure (CAIRO_STATUS_SUCCESS if none). */
-static cairo_status_t render(picture_format format, output_sink *sink,
-                             const ul_emp_plot_spec *spec)
+typedef void (*draw_fn)(cairo_t *cr, const void *what);
+
+static void draw_roc_picture(cairo_t *cr, const void *what)
+{
+    draw_picture(cr, what);
+}
+
+static cairo_status_t render(picture_format format, output_sink *sink, draw_fn draw,
+                             const void *what)
 {
     cairo_surface_t *surface =
         format == FORMAT_PNG
@@ -485,7 +613,7 @@ static cairo_status_t render(picture_format format, output_sink *sink,
         cairo_t *cr = cairo_create(surface);
         status = cairo_status(cr);
         if (status == CAIRO_STATUS_SUCCESS) {
-            draw_picture(cr, spec);
+            draw(cr, what);
             status = cairo_status(cr);
         }
         cairo_destroy(cr);
@@ -543,6 +671,7 @@ static ul_status check_arguments(const char *path, picture_format *format,
 typedef struct {
     picture_format format;
     ul_emp_plot_spec spec;
+    const ul_emp_eps_plot *eps_plot; /* non-NULL: the ε(δ) picture instead */
     char reason[256];
 } plot_job;
 
@@ -551,7 +680,9 @@ static const char *fill_picture(FILE *f, void *ctx)
 {
     plot_job *job = ctx;
     output_sink sink = {.file = f, .write_errno = 0};
-    cairo_status_t status = render(job->format, &sink, &job->spec);
+    cairo_status_t status =
+        job->eps_plot ? render(job->format, &sink, draw_eps_picture, job->eps_plot)
+                      : render(job->format, &sink, draw_roc_picture, &job->spec);
     if (status == CAIRO_STATUS_SUCCESS)
         return NULL;
     snprintf(job->reason, sizeof job->reason, "cannot draw the picture: cairo: %s%s%s",
@@ -594,4 +725,34 @@ ul_status ul_emp_plot_roc(const char *path, const ul_emp_roc_point *points, size
                              .eps_lb = NAN,
                              .title = title};
     return ul_emp_plot_roc_ex(path, &spec, err, errlen);
+}
+
+ul_status ul_emp_plot_eps_delta(const char *path, const ul_emp_eps_plot *p, char *err,
+                                size_t errlen)
+{
+    static const ul_emp_roc_point dummy = {0, 0};
+    picture_format format = FORMAT_PNG;
+    ul_status st = check_arguments(path, &format, &dummy, 1, NAN, 0, err, errlen);
+    if (st != UL_OK)
+        return st;
+    if (p == NULL || p->n_curves == 0 || p->n_curves > UL_EMP_EPS_MAX_CURVES)
+        return ul_fail(err, errlen, UL_EINPUT, "curves: between 1 and %d curves",
+                       UL_EMP_EPS_MAX_CURVES);
+    size_t positive = 0;
+    for (size_t c = 0; c < p->n_curves; c++) {
+        const ul_emp_eps_curve *cv = &p->curves[c];
+        if (cv->label == NULL || (cv->n > 0 && (cv->delta == NULL || cv->eps == NULL)))
+            return ul_fail(err, errlen, UL_EINPUT, "curves[%zu]: label and arrays needed", c);
+        for (size_t i = 0; i < cv->n; i++) {
+            if (!(cv->delta[i] > 0 && cv->delta[i] < 1) || !(cv->eps[i] >= 0))
+                return ul_fail(err, errlen, UL_EINPUT,
+                               "curves[%zu] point %zu: delta must lie in (0, 1) and eps >= 0", c,
+                               i);
+            positive++;
+        }
+    }
+    if (positive == 0)
+        return ul_fail(err, errlen, UL_EINPUT, "curves: no point to draw");
+    plot_job job = {.format = format, .eps_plot = p};
+    return ul_write_file_atomic(path, fill_picture, &job, 0644, err, errlen);
 }

@@ -101,4 +101,34 @@ typedef struct {
 ul_status ul_emp_plot_roc_ex(const char *path, const ul_emp_plot_spec *spec, char *err,
                              size_t errlen);
 
+/* ---- ε against δ ----------------------------------------------------------
+ *
+ * The picture a person compares a claim with: ε(δ) curves on a log δ axis
+ * (decades covering every δ) and a linear ε axis (0 to a round maximum):
+ * e.g. the claimed ε at its δ (points), the certificate's theoretical curve,
+ * the certified empirical lower bound ε_lb(δ) (computed by the caller at
+ * each δ, e.g. with ul_emp_eps_lb) and the GDP estimate.  Curve colours in
+ * order: red, blue, orange, green, purple; legend lower right.  Same file
+ * handling as ul_emp_plot_roc.  UL_EINPUT names "path", "curves" or the
+ * curve and point (δ ∈ (0, 1), ε ≥ 0; +∞ allowed and not drawn). */
+#define UL_EMP_EPS_MAX_CURVES 5
+
+typedef enum { UL_EMP_CURVE_SOLID, UL_EMP_CURVE_DASHED, UL_EMP_CURVE_POINTS } ul_emp_curve_style;
+
+typedef struct {
+    const char *label;
+    const double *delta, *eps;
+    size_t n;
+    ul_emp_curve_style style;
+} ul_emp_eps_curve;
+
+typedef struct {
+    const ul_emp_eps_curve *curves;
+    size_t n_curves;
+    const char *title;
+} ul_emp_eps_plot;
+
+ul_status ul_emp_plot_eps_delta(const char *path, const ul_emp_eps_plot *p, char *err,
+                                size_t errlen);
+
 #endif
