@@ -40,7 +40,8 @@ static const ul_field_spec param_specs[] = {
      .required = true,
      .lo = "0",
      .lo_strict = true,
-     .doc = "L2 sensitivity"},
+     .doc = "L2 sensitivity",
+     .exact = true}, /* read as an exact rational: 10^±20000 (num/input.h) */
     {.name = "sigma",
      .type = UL_FIELD_DECIMAL,
      .required = true,
@@ -274,7 +275,8 @@ Test(cert, decimals_exact_and_as_strings)
         {"\"1E-400\"", "1E-400"},
         {"0.0", "0.0"},
         {"\".5\"", ".5"}, /* decimal text in a string follows ul_num_is_decimal */
-        {"1e-20000", "1e-20000"}, /* the smallest magnitude accepted (num/input.h) */
+        {"1e-20000", "1e-20000"},
+        {"1e-99999", "1e-99999"}, /* far below 10^-20000: delta is not read as a rational */
         {"\"0e-99999\"", "0e-99999"}, /* 0, whatever its exponent */
         {"0.00100e-19997", "0.00100e-19997"}, /* = 1e-20000: the magnitude, not the exponent */
     };
@@ -313,26 +315,41 @@ Test(cert, decimal_ranges_exact)
     free(text);
 }
 
-Test(cert, huge_exponents_give_magnitude_errors)
+Test(cert, huge_exponents_give_range_or_magnitude_errors)
 {
-    /* beyond 10^±20000 (num/input.h: what exact arithmetic accepts), whatever
-     * the field's range, checked before the range, as a number or a string */
-    REFUSE_CLAIM("\"eps\": 1, \"delta\": 1e999999",
-                 "$.claim.delta: 1e999999 is above the largest magnitude accepted (1e20000)");
-    REFUSE_CLAIM("\"eps\": 1, \"delta\": \"1e999999\"",
-                 "$.claim.delta: 1e999999 is above the largest magnitude accepted");
-    REFUSE_CLAIM("\"eps\": 1, \"delta\": -1e999999", "$.claim.delta: -1e999999 is above");
-    REFUSE_CLAIM("\"eps\": 1, \"delta\": 1e-20001",
-                 "$.claim.delta: 1e-20001 is below the smallest magnitude accepted (1e-20000");
-    REFUSE_CLAIM("\"eps\": 1, \"delta\": 0.0999e-19999", "below the smallest magnitude");
-    REFUSE_CLAIM("\"eps\": 1, \"delta\": 10.000000000000000001e19999", "above the largest");
+    /* 1e999999 is a finite decimal within every decimal's magnitudes
+     * (10^±(10^18), num/input.h): a bounded field refuses it by range */
+    REFUSE_CLAIM("\"eps\": 1, \"delta\": 1e999999", "$.claim.delta: must be <= 1 (got '1e999999')");
+    REFUSE_CLAIM("\"eps\": 1, \"delta\": \"1e999999\"", "$.claim.delta: must be <= 1");
+    REFUSE_CLAIM("\"eps\": 1, \"delta\": -1e999999", "$.claim.delta: must be >= 0");
+    /* beyond 10^±(10^18), whatever the bounds, checked before the range */
     REFUSE_PARAM("\"sensitivity\": 1, \"sigma\": 1e99999999999999999999999",
-                 "$.parameters.sigma: 1e99999999999999999999999 is above the largest magnitude");
+                 "$.parameters.sigma: 1e99999999999999999999999 is above the largest magnitude "
+                 "accepted (1e1000000000000000000)");
     REFUSE_PARAM("\"sensitivity\": 1, \"sigma\": 1e-99999999999999999999999",
-                 "$.parameters.sigma: 1e-99999999999999999999999 is below the smallest");
-    /* within the magnitudes, the range decides */
-    REFUSE_CLAIM("\"eps\": 1, \"delta\": 1e20000", "$.claim.delta: must be <= 1 (got '1e20000')");
-    REFUSE_CLAIM("\"eps\": 1, \"delta\": -1e-20000", "$.claim.delta: must be >= 0");
+                 "$.parameters.sigma: 1e-99999999999999999999999 is below the smallest magnitude "
+                 "accepted (1e-1000000000000000000");
+    REFUSE_CLAIM("\"eps\": 1, \"delta\": 1e-1000000000000000001", "$.claim.delta:",
+                 "below the smallest magnitude");
+    /* a field read as an exact rational (.exact): 10^±20000 */
+    REFUSE_PARAM("\"sensitivity\": 1e-20001, \"sigma\": 1",
+                 "$.parameters.sensitivity: 1e-20001 is below the smallest magnitude accepted for "
+                 "a number read as an exact rational (1e-20000");
+    REFUSE_PARAM("\"sensitivity\": \"10.000000000000000001e19999\", \"sigma\": 1",
+                 "$.parameters.sensitivity:", "above the largest magnitude accepted for a number "
+                                              "read as an exact rational (1e20000)");
+    REFUSE_PARAM("\"sensitivity\": 0.0999e-19999, \"sigma\": 1", "$.parameters.sensitivity:",
+                 "below the smallest");
+    /* … and the same value where the field is not read exactly: accepted */
+    char *text = cert_text("\"sensitivity\": 1e-20000, \"sigma\": 1e-20001", "\"eps\": 0, \"delta\": 0",
+                           "");
+    ul_cert *c = load_ok(text);
+    ul_cert_values v;
+    char err[768];
+    cr_assert_eq(ul_cert_read_object(c, "parameters", param_specs, N_PARAM, &v, err, sizeof err),
+                 UL_OK, "%s", err);
+    ul_cert_free(c);
+    free(text);
     /* a count refuses what is not a whole number up to 10^18 */
     REFUSE_PARAM("\"sensitivity\": 1, \"sigma\": 1, \"steps\": 1e19999",
                  "$.parameters.steps: must be a whole number from 0 to 1000000000000000000");
@@ -390,8 +407,6 @@ Test(cert, counts)
     REFUSE_PARAM("\"sensitivity\": 1, \"sigma\": 1, \"steps\": 0",
                  "$.parameters.steps: must be >= 1 (got '0')");
     REFUSE_PARAM("\"sensitivity\": 1, \"sigma\": 1, \"steps\": 1e-30000",
-                 "$.parameters.steps: 1e-30000 is below the smallest magnitude accepted");
-    REFUSE_PARAM("\"sensitivity\": 1, \"sigma\": 1, \"steps\": 1e-20000",
                  "$.parameters.steps: must be >= 1");
     REFUSE_PARAM("\"sensitivity\": 1, \"sigma\": 1, \"steps\": \"12 steps\"",
                  "$.parameters.steps: must be a decimal number");
@@ -462,8 +477,7 @@ Test(cert, lists)
     REFUSE_STATED("\"deltas\": [1e-5, null]", "$.stated.deltas[1]:", "got null");
     REFUSE_STATED("\"deltas\": [1e-5, [1e-5]]", "$.stated.deltas[1]:", "got an array");
     REFUSE_STATED("\"deltas\": [0.5, 1.5]", "$.stated.deltas[1]: must be <= 1 (got '1.5')");
-    REFUSE_STATED("\"deltas\": [0.5, \"1e999\"]", "$.stated.deltas[1]: must be <= 1");
-    REFUSE_STATED("\"deltas\": [0.5, \"1e999999\"]", "$.stated.deltas[1]: 1e999999 is above");
+    REFUSE_STATED("\"deltas\": [0.5, \"1e999999\"]", "$.stated.deltas[1]: must be <= 1");
     REFUSE_STATED("\"deltas\": [0.5], \"sigma\": 0", "$.stated.sigma: must be > 0");
 }
 
@@ -556,7 +570,7 @@ static const struct {
     {"nan.json", {"$.parameters.sigma: line 4", "NaN and Infinity are not JSON"}},
     {"infinity.json", {"$.claim.eps: line 5", "NaN and Infinity"}},
     {"neg_infinity.json", {"$.claim.eps: line 5", "NaN and Infinity"}},
-    {"huge_exponent.json", {"$.claim.delta: 1e999999 is above the largest magnitude accepted"}},
+    {"huge_exponent.json", {"$.claim.delta: must be <= 1 (got '1e999999')"}},
     {"huge_exponent_unbounded.json", {"$.parameters.sigma: 1e99999999999999999999999 is above"}},
     {"tiny_exponent.json", {"$.parameters.sigma:", "is below the smallest magnitude"}},
     {"wrong_type.json", {"$.parameters.sigma: must be a decimal number", "got an array"}},

@@ -30,6 +30,7 @@
 #include "cert/cert.h"
 #include "cert/json.h"
 #include "cli_run.h"
+#include "num/encl.h"
 
 TestSuite(fuzz_regressions);
 
@@ -129,15 +130,10 @@ Test(fuzz_regressions, delta_below_1e_20000_read_alike_by_both_gaussian_methods)
         audit_file(DATA "output-perturbation-delta-1e-20001.json", &op, err_op, sizeof err_op);
     ul_status s_gm =
         audit_file(DATA "gaussian-mechanism-delta-1e-20001.json", &gm, err_gm, sizeof err_gm);
-    cr_assert_eq(s_op, s_gm,
-                 "the same delta must be read alike: output-perturbation %d (%s), "
-                 "gaussian-mechanism %d (%s)",
-                 (int)s_op, err_op, (int)s_gm, err_gm);
-    if (s_op != UL_OK) {
-        cr_assert(strstr(err_op, "$.claim.delta") && strstr(err_gm, "$.claim.delta"),
-                  "a refusal names $.claim.delta: '%s' / '%s'", err_op, err_gm);
-        return;
-    }
+    /* δ is within every decimal's limits (num/input.h) and neither method
+     * reads it as an exact rational: both audit it */
+    cr_assert_eq(s_op, UL_OK, "output-perturbation: %s", err_op);
+    cr_assert_eq(s_gm, UL_OK, "gaussian-mechanism: %s", err_gm);
     /* Accepted: both are exact privacy profiles θ_{e^ε}(r) > 0 at r > 0, far
      * above 1e-20001, so both claims are false.  Output perturbation:
      * r = 2·C0/σ = 0.02/0.09689610525, θ_e(r) = 4.1137e-8 (mpmath,
@@ -159,6 +155,7 @@ Test(fuzz_regressions, delta_below_1e_20000_read_alike_by_both_gaussian_methods)
 static void read_whole(mpfr_ptr x, const char *text, size_t cap)
 {
     char *end = NULL;
+    ul_num_init(); /* the exponent range is per thread: widen it in this one */
     mpfr_strtofr(x, text, &end, 10, MPFR_RNDN);
     cr_assert(end != text && *end == '\0', "'%s' is not a whole decimal", text);
     cr_assert_lt(strlen(text), cap - 1, "'%.60s...' fills its buffer (cut?)", text);
@@ -177,7 +174,9 @@ Test(fuzz_regressions, delta_below_the_floor_printed_whole)
     /* δ_T = δ_0 · Π θ_t with every θ_t > 0 (r = D/σ finite): δ_T > 0, so a
      * sound enclosure has lo <= hi and hi > 0 */
     cr_assert(mpfr_lessequal_p(a, b), "lo %s > hi %s", lo, hi);
-    cr_assert(mpfr_sgn(b) > 0, "hi %s must be above 0 < delta_T", hi);
+    /* hi > 0 read on its digits: below 10^(-10^18) MPFR itself reads 0 */
+    size_t mant = strcspn(hi, "eE");
+    cr_assert(hi[0] != '-' && strspn(hi, "0.") < mant, "hi %s must be above 0 < delta_T", hi);
     mpfr_clears(a, b, (mpfr_ptr)0);
 }
 

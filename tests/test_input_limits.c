@@ -10,9 +10,12 @@
  * stderr naming the field's JSON path and the rule broken; and for a given
  * hostile value the words after the path are the same whatever the method
  * and the field (one validation, src/num/input.h, applied by the certificate
- * reader).  The limits themselves (10^±20000, 1000 characters) are the ones
- * documented in src/num/input.h; the oracle is that rule, not the program's
- * output. */
+ * reader).  Fields that handlers read as exact rationals are held to
+ * 10^±20000 as well: for one such field of each method that has them, the
+ * same with 10^±20001.  The limits themselves (10^±(10^18) for every
+ * decimal, 10^±20000 for exact rationals, 1000 characters) are the ones
+ * documented in src/num/input.h; the oracle is that rule, not the
+ * program's output. */
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <json-c/json.h>
@@ -42,14 +45,17 @@ static const hostile *hostiles(size_t *n)
     memset(digits_1e5, '7', 100000);
     digits_1e5[100000] = '\0';
     static const hostile h[] = {
-        {"huge exponent", "1e20001", true, false,
-         "1e20001 is above the largest magnitude accepted (1e20000)", true},
-        {"tiny exponent", "1e-20001", true, false,
-         "1e-20001 is below the smallest magnitude accepted (1e-20000", true},
+        {"huge exponent", "1e1000000000000000001", true, false,
+         "1e1000000000000000001 is above the largest magnitude accepted (1e1000000000000000000)",
+         true},
+        {"tiny exponent", "1e-1000000000000000001", true, false,
+         "1e-1000000000000000001 is below the smallest magnitude accepted "
+         "(1e-1000000000000000000",
+         true},
         {"huge exponent beyond a long", "1e99999999999999999999999", true, false,
-         "is above the largest magnitude accepted (1e20000)", true},
-        {"tiny magnitude in many digits", "0.00000000009e-19990", true, false, /* 9e-20001 */
-         "is below the smallest magnitude accepted (1e-20000", true},
+         "is above the largest magnitude accepted (1e1000000000000000000)", true},
+        {"tiny magnitude in many digits", "0.00000000009e-999999999999999990", true, false,
+         "is below the smallest magnitude accepted (1e-1000000000000000000", true},
         {"10^5 digits", digits_1e5, true, false, "characters; the limit is 1000", false},
         {"NaN text", "NaN", false, false, "must be finite", true},
         {"negative", "-1", true, true, "must be >", false},
@@ -219,6 +225,61 @@ Test(input_limits, every_method_refuses_every_hostile_decimal_alike, .timeout = 
         free(first);
     }
     cr_assert(runs > 100, "only %zu runs", runs);
+    for (size_t c = 0; c < n_methods; c++)
+        json_object_put(certs[c]);
+    free(certs);
+}
+
+/* One field read as an exact rational per method that has them (the specs
+ * with .exact in src/cert/audit_*.c), in the first certificate of that
+ * method in audits/. */
+static const struct {
+    const char *method, *object, *key;
+} EXACT_FIELDS[] = {
+    {"gaussian-mechanism", "parameters", "sigma"},
+    {"output-perturbation", "parameters", "c0"},
+    {"langevin", "parameters", "L"},
+    {"noisy-gd", "parameters", "L"},
+    {"noisy-gd", "claim", "renyi_order"},
+};
+
+Test(input_limits, exact_rationals_are_refused_alike_beyond_1e20000, .timeout = 300)
+{
+    size_t n_methods;
+    json_object **certs = one_per_method(&n_methods);
+    static const hostile h[] = {
+        {"below 1e-20000", "1e-20001", true, false,
+         "1e-20001 is below the smallest magnitude accepted for a number read as an exact "
+         "rational (1e-20000",
+         true},
+        {"above 1e20000", "1.0000000000000000001e20000", true, false,
+         "is above the largest magnitude accepted for a number read as an exact rational "
+         "(1e20000)",
+         true},
+    };
+    for (size_t k = 0; k < 2; k++) {
+        char *first = NULL;
+        for (size_t i = 0; i < sizeof EXACT_FIELDS / sizeof EXACT_FIELDS[0]; i++) {
+            json_object *cert = NULL, *m;
+            for (size_t c = 0; c < n_methods && cert == NULL; c++)
+                if (json_object_object_get_ex(certs[c], "method", &m) &&
+                    strcmp(json_object_get_string(m), EXACT_FIELDS[i].method) == 0)
+                    cert = certs[c];
+            cr_assert_not_null(cert, "no certificate of %s in audits/", EXACT_FIELDS[i].method);
+            for (int number = 0; number <= 1; number++) {
+                char *tail = refusal(cert, EXACT_FIELDS[i].object, EXACT_FIELDS[i].key, &h[k],
+                                     number);
+                if (first == NULL)
+                    first = tail;
+                else {
+                    cr_assert_str_eq(tail, first, "%s: not the same message everywhere",
+                                     h[k].what);
+                    free(tail);
+                }
+            }
+        }
+        free(first);
+    }
     for (size_t c = 0; c < n_methods; c++)
         json_object_put(certs[c]);
     free(certs);

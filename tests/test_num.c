@@ -457,24 +457,26 @@ Test(num, q_at_infinite_ends_uses_the_limits)
 
 /* ---- the limits of exact decimal input (num/input.h) ------------------------------- */
 
-static void limit_refused(const char *text, const char *must)
+static void limit_refused(const char *text, const char *must, bool exact)
 {
     char err[256] = "";
-    cr_assert_eq(ul_num_check_decimal("$.x", text, err, sizeof err), UL_EINPUT, "'%.50s' accepted",
-                 text);
+    ul_status st = exact ? ul_num_check_exact("$.x", text, err, sizeof err)
+                         : ul_num_check_decimal("$.x", text, err, sizeof err);
+    cr_assert_eq(st, UL_EINPUT, "'%.50s' accepted", text);
     cr_assert(strncmp(err, "$.x: ", 5) == 0 && strstr(err, must) != NULL,
               "'%.50s': message lacks '%s': %s", text, must, err);
 }
 
 Test(num, decimal_limits_are_exact_and_every_accepted_decimal_converts)
 {
-    /* accepted: the ends of the magnitude range written in several ways, and 0
-     * with any exponent; every one converts exactly (mpq) and compares */
+    /* the exact tier (10^±20000): the ends of its range written in several
+     * ways, and 0 with any exponent; every one converts exactly (mpq) and
+     * compares */
     const char *ok[] = {"1e-20000", "-1e-20000", "1e20000", "0.001e-19997", "100e-20002",
                         "9.999e19999", "0", "0e-99999999999999999999999", "-0.000", "1"};
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
         char err[256] = "";
-        cr_assert_eq(ul_num_check_decimal("$.x", ok[i], err, sizeof err), UL_OK, "%s: %s", ok[i],
+        cr_assert_eq(ul_num_check_exact("$.x", ok[i], err, sizeof err), UL_OK, "%s: %s", ok[i],
                      err);
         mpq_t q;
         mpq_init(q);
@@ -502,19 +504,39 @@ Test(num, decimal_limits_are_exact_and_every_accepted_decimal_converts)
     cr_assert(ul_num_decimal_to_mpq(a, big));
     mpq_clears(a, b, (mpq_ptr)0);
 
-    limit_refused("1e-20001", "1e-20001 is below the smallest magnitude accepted (1e-20000");
-    limit_refused("0.0999999e-19999", "below the smallest magnitude");
-    limit_refused("-1e-99999999999999999999999", "below the smallest magnitude");
-    limit_refused("1.0000000001e20000", "above the largest magnitude accepted (1e20000)");
-    limit_refused("10.1e19999", "above the largest"); /* 10e19999 = 1e20000 passes */
-    limit_refused("-1e99999999999999999999999", "above the largest");
-    limit_refused("nan", "must be finite");
-    limit_refused("-Infinity", "must be finite");
-    limit_refused("1,5", "must be a decimal number");
-    limit_refused("\x1b[31m1", "got '?[31m1'"); /* control bytes never echoed */
+    limit_refused("1e-20001", "1e-20001 is below the smallest magnitude accepted for a number read "
+                              "as an exact rational (1e-20000", true);
+    limit_refused("0.0999999e-19999", "below the smallest magnitude", true);
+    limit_refused("1.0000000001e20000", "above the largest magnitude accepted for a number read "
+                                        "as an exact rational (1e20000)", true);
+    limit_refused("10.1e19999", "above the largest", true); /* 10e19999 = 1e20000 passes */
+
+    /* every decimal (10^±(10^18)): far beyond the exact tier, read by MPFR
+     * as an enclosure, compared exactly */
+    const char *wide[] = {"1e-20001", "3.59735604458606395439e-732425979003190",
+                          "1e-1000000000000000000", "-1e1000000000000000000"};
+    for (size_t i = 0; i < sizeof wide / sizeof wide[0]; i++) {
+        char err[256] = "";
+        cr_assert_eq(ul_num_check_decimal("$.x", wide[i], err, sizeof err), UL_OK, "%s", err);
+        mpfi_t x;
+        mpfi_init2(x, 64);
+        cr_assert_eq(ul_num_set_decimal(x, wide[i]), UL_OK, "%s", wide[i]);
+        cr_assert(!mpfr_zero_p(&x->left) && mpfr_number_p(&x->right), "%s", wide[i]);
+        mpfi_clear(x);
+        int c;
+        cr_assert(ul_num_decimal_compare(wide[i], "0", &c) && c != 0, "%s", wide[i]);
+    }
+    limit_refused("1e-1000000000000000001", "is below the smallest magnitude accepted (1e-", false);
+    limit_refused("-1e-99999999999999999999999", "below the smallest magnitude", false);
+    limit_refused("1.0000000001e1000000000000000000", "above the largest magnitude accepted", false);
+    limit_refused("-1e99999999999999999999999", "above the largest", false);
+    limit_refused("nan", "must be finite", false);
+    limit_refused("-Infinity", "must be finite", false);
+    limit_refused("1,5", "must be a decimal number", false);
+    limit_refused("\x1b[31m1", "got '?[31m1'", false); /* control bytes never echoed */
     char *huge = malloc(100001);
     memset(huge, '1', 100000);
     huge[100000] = '\0';
-    limit_refused(huge, "decimal text of 100000 characters; the limit is 1000");
+    limit_refused(huge, "decimal text of 100000 characters; the limit is 1000", false);
     free(huge);
 }

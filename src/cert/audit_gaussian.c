@@ -84,9 +84,9 @@
 
 static const ul_field_spec GAUSS_PARAMS[] = {
     {.name = "sensitivity", .type = UL_FIELD_DECIMAL, .required = true, .lo = "0",
-     .lo_strict = true, .hi = "1e100", .doc = "l2 sensitivity of the query"},
+     .lo_strict = true, .hi = "1e100", .doc = "l2 sensitivity of the query", .exact = true},
     {.name = "sigma", .type = UL_FIELD_DECIMAL, .lo = "0", .lo_strict = true, .hi = "1e100",
-     .doc = "noise standard deviation (variance sigma^2)"},
+     .doc = "noise standard deviation (variance sigma^2)", .exact = true},
     {.name = "compositions", .type = UL_FIELD_COUNT, .lo = "1",
      .doc = "number of Gaussian releases composed (default 1)"},
 };
@@ -97,17 +97,18 @@ static const ul_field_spec GAUSS_CLAIM[] = {
      .doc = "claimed epsilon (natural log)"},
     {.name = "delta", .type = UL_FIELD_DECIMAL, .lo = "0", .hi = "1", .doc = "claimed delta"},
     {.name = "renyi_order", .type = UL_FIELD_DECIMAL, .lo = "1", .lo_strict = true,
-     .hi = UL_RENYI_MAX_ALPHA, .doc = "claimed Renyi order alpha > 1"},
+     .hi = UL_RENYI_MAX_ALPHA, .doc = "claimed Renyi order alpha > 1", .exact = true},
     {.name = "renyi_value", .type = UL_FIELD_DECIMAL, .lo = "0", .hi = UL_RENYI_MAX_RDP,
-     .doc = "claimed Renyi divergence at that order"},
+     .doc = "claimed Renyi divergence at that order", .exact = true},
 };
 #define N_GAUSS_CLAIM (sizeof GAUSS_CLAIM / sizeof GAUSS_CLAIM[0])
 
 static const ul_field_spec OP_PARAMS[] = {
     {.name = "c0", .type = UL_FIELD_DECIMAL, .required = true, .lo = "0", .lo_strict = true,
-     .hi = UL_KOL_MAX_PARAM, .doc = "radius C0 of the initial clip (sensitivity 2*C0)"},
+     .hi = UL_KOL_MAX_PARAM, .doc = "radius C0 of the initial clip (sensitivity 2*C0)",
+     .exact = true},
     {.name = "sigma", .type = UL_FIELD_DECIMAL, .lo = "0", .lo_strict = true,
-     .hi = UL_KOL_MAX_PARAM, .doc = "noise standard deviation (variance sigma^2)"},
+     .hi = UL_KOL_MAX_PARAM, .doc = "noise standard deviation (variance sigma^2)", .exact = true},
 };
 #define N_OP_PARAMS (sizeof OP_PARAMS / sizeof OP_PARAMS[0])
 
@@ -832,10 +833,12 @@ static void set_theorem(ul_audit_report *rep, const gcert *g, bool renyi)
  * mechanism, Dwork-Roth Thm A.1, spec/koloskova.md §2.2): its δ as the other
  * variant (never the verdict), whether it over-claims (gives less than the
  * exact θ), and, for 0 < δ < 1, the classic σ against stated.sigma_classic
- * and whether it delivers δ. */
+ * and whether it delivers δ.  *skipped: δ beyond exact rationals (below
+ * 10^-20000, num/input.h), where the classic-σ checks (exact rational
+ * arithmetic, bounds/koloskova.c) are not made. */
 static ul_status op_classic(ul_audit_report *rep, const gcert *g, const ul_num_precision *want,
                             const ul_num_value *theta, bool delta_inner, bool *overclaims,
-                            ul_pre_state *delivers, char *err, size_t errlen)
+                            ul_pre_state *delivers, bool *skipped, char *err, size_t errlen)
 {
     mpfr_prec_t p = mpfi_get_prec(theta->enclosure) + 16;
     mpfi_t e, r;
@@ -857,7 +860,8 @@ static ul_status op_classic(ul_audit_report *rep, const gcert *g, const ul_num_p
     ul_num_value_clear(&classic);
     mpfi_clear(e);
     mpfi_clear(r);
-    if (!delta_inner)
+    *skipped = delta_inner && ul_num_decimal_magnitude(g->delta, UL_NUM_EXACT_MAX_EXP10) != 0;
+    if (!delta_inner || *skipped)
         return UL_OK;
     ul_num_value cs;
     ul_num_value_init(&cs, 64);
@@ -966,10 +970,11 @@ static ul_status audit_eps_delta(const gcert *g, const ul_num_precision *want,
         snprintf(rep->variant, sizeof rep->variant, "corrected");
     bool delta_inner = ul_audit_dcmp(g->delta, "0") > 0 && ul_audit_dcmp(g->delta, "1") < 0;
     /* output perturbation: the printed (classic) rule as the other variant */
-    bool overclaims = false;
+    bool overclaims = false, skipped = false;
     ul_pre_state delivers = UL_PRE_UNDECIDED;
     if (st == UL_OK && g->is_op && ul_audit_dcmp(g->eps, "0") > 0)
-        st = op_classic(rep, g, want, &theta, delta_inner, &overclaims, &delivers, err, errlen);
+        st = op_classic(rep, g, want, &theta, delta_inner, &overclaims, &delivers, &skipped, err,
+                        errlen);
     if (st == UL_OK && rep->verdict != UL_VERDICT_SUPPORTED && delta_inner)
         st = eps_delta_reach(rep, g, want, err, errlen);
     if (st != UL_OK) {
@@ -1005,6 +1010,9 @@ static ul_status audit_eps_delta(const gcert *g, const ul_num_precision *want,
                          "<= %s, less than the exact delta; it holds only for eps < 1 and is no "
                          "bound on the exact delta at eps = %s.",
                          rep->other_variant.hi, g->eps);
+    if (skipped)
+        ul_audit_explain(rep, "The classic sigma is not checked: it needs delta as an exact "
+                              "rational (at least " UL_NUM_EXACT_SMALLEST ").");
     if (g->is_op && delivers == UL_PRE_FAILS && g->sigma_classic != NULL &&
         rep->first_wrong_stated[0] == '\0')
         ul_audit_explain(rep,

@@ -437,9 +437,8 @@ ul_status ul_cert_load_buffer(const char *text, size_t len, ul_cert **out, char 
 /* The decimal text of v (a JSON number, or a string of decimal text),
  * checked against the limits of exact input (ul_num_check_decimal) and
  * then against [lo, hi] exactly. */
-static ul_status read_decimal(const ul_json_value *v, const char *path, const char *lo,
-                              bool lo_strict, const char *hi, bool hi_strict, const char **text,
-                              char *err, size_t errlen)
+static ul_status read_decimal(const ul_json_value *v, const char *path, const ul_field_spec *s,
+                              const char **text, char *err, size_t errlen)
 {
     char got[128];
     if (v->type != UL_JSON_NUMBER && v->type != UL_JSON_STRING) {
@@ -464,12 +463,14 @@ static ul_status read_decimal(const ul_json_value *v, const char *path, const ch
                        path, got);
     }
     /* the one check of every decimal's length and magnitude (num/input.h),
-     * so that every later exact conversion succeeds */
-    if (ul_num_check_decimal(path, v->text, err, errlen) != UL_OK)
+     * so that every later conversion succeeds (exact rationals for .exact) */
+    if ((s->exact ? ul_num_check_exact(path, v->text, err, errlen)
+                  : ul_num_check_decimal(path, v->text, err, errlen)) != UL_OK)
         return UL_EINPUT;
     mpfi_t x;
     mpfi_init2(x, 64);
-    ul_status st = ul_num_read_checked(x, path, v->text, lo, lo_strict, hi, hi_strict, err, errlen);
+    ul_status st = ul_num_read_checked(x, path, v->text, s->lo, s->lo_strict, s->hi, s->hi_strict,
+                                       err, errlen);
     mpfi_clear(x);
     if (st == UL_OK)
         *text = v->text;
@@ -480,7 +481,7 @@ static ul_status read_count(const ul_json_value *v, const ul_field_spec *s, cons
                             ul_cert_value *out, char *err, size_t errlen)
 {
     ul_status st =
-        read_decimal(v, path, s->lo, s->lo_strict, s->hi, s->hi_strict, &out->text, err, errlen);
+        read_decimal(v, path, s, &out->text, err, errlen);
     if (st != UL_OK)
         return st;
     int lo_cmp, hi_cmp;
@@ -511,8 +512,7 @@ static ul_status read_one(pool *pl, const ul_json_value *v, const ul_field_spec 
     char got[128];
     switch (s->type) {
     case UL_FIELD_DECIMAL:
-        return read_decimal(v, path, s->lo, s->lo_strict, s->hi, s->hi_strict, &out->text, err,
-                            errlen);
+        return read_decimal(v, path, s, &out->text, err, errlen);
     case UL_FIELD_COUNT:
         return read_count(v, s, path, out, err, errlen);
     case UL_FIELD_BOOL:
@@ -553,8 +553,7 @@ static ul_status read_one(pool *pl, const ul_json_value *v, const ul_field_spec 
         for (size_t i = 0; i < v->count; i++) {
             char p[UL_JSON_PATH_MAX];
             ul_json_path_index(p, sizeof p, path, i);
-            ul_status st = read_decimal(v->items[i], p, s->lo, s->lo_strict, s->hi, s->hi_strict,
-                                        &items[i], err, errlen);
+            ul_status st = read_decimal(v->items[i], p, s, &items[i], err, errlen);
             if (st != UL_OK)
                 return st;
         }

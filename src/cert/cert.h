@@ -24,6 +24,15 @@
  * exact decimal comparison, for the certified layer to read exactly
  * (ul_num_set_decimal).  A decimal may be written as a JSON number or as a
  * JSON string of decimal text ("1e-400" and 1e-400 are the same value).
+ * Every decimal read here is also held to the limits of exact input
+ * (num/input.h), checked before its range, so that every method converts
+ * what it is given and refuses the same hostile value with the same words:
+ * at most UL_NUM_DECIMAL_MAX_CHARS (1000) characters and 0 or
+ * 10^-(10^18) <= |x| <= 10^(10^18) (ul_num_check_decimal); a field whose
+ * spec sets .exact (read by its handler as an exact rational) also
+ * 10^-20000 <= |x| <= 10^20000 (ul_num_check_exact), e.g.
+ *   "$.parameters.L: 1e-20001 is below the smallest magnitude accepted for a
+ *    number read as an exact rational (1e-20000; 0 itself is accepted)"
  *
  * Every error is UL_EINPUT with one line in (err, errlen) that names the JSON
  * path and the rule, e.g.
@@ -108,6 +117,8 @@ typedef struct {
     bool hi_strict;
     const char *const *choices;
     const char *doc;
+    bool exact; /* DECIMAL, DECIMAL_LIST: read by the handler as an exact rational,
+                 * so also within 10^±20000 (num/input.h, ul_num_check_exact) */
 } ul_field_spec;
 
 /* A field as read.  Strings are owned by the certificate (valid until

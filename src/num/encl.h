@@ -60,7 +60,7 @@ UL_MUST_CHECK bool ul_num_decimal_compare(const char *a, const char *b, int *cmp
 
 /* The exact rational value of a decimal number (for preconditions decided
  * exactly, e.g. η(λ + β) < 1 with decimal η, λ, β).  True for every decimal
- * that passes ul_num_check_decimal (num/input.h); false when text is not a
+ * that passes ul_num_check_exact (num/input.h); false when text is not a
  * decimal, or is longer than 20000 characters, or, written m·10^e with m a
  * whole number without trailing zeros, |e| exceeds 21000. */
 UL_MUST_CHECK bool ul_num_decimal_to_mpq(mpq_ptr out, const char *text);

@@ -22,6 +22,24 @@ static const char *printable(char out[48], const char *text)
     return out;
 }
 
+/* The magnitude rule: 0, or 10^-limit <= |text| <= 10^limit; `what` ends
+ * the rule's words ("" or " for a number read as …"). */
+static ul_status magnitude(const char *name, const char *text, long limit, const char *what,
+                           char *err, size_t errlen)
+{
+    int m = ul_num_decimal_magnitude(text, limit);
+    if (m < 0)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "%s: " QUOTE_FMT " is below the smallest magnitude accepted%s (1e-%ld; 0 "
+                       "itself is accepted)",
+                       name, QUOTE(text), what, limit);
+    if (m > 0)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "%s: " QUOTE_FMT " is above the largest magnitude accepted%s (1e%ld)", name,
+                       QUOTE(text), what, limit);
+    return UL_OK;
+}
+
 ul_status ul_num_check_decimal(const char *name, const char *text, char *err, size_t errlen)
 {
     if (text == NULL)
@@ -43,24 +61,22 @@ ul_status ul_num_check_decimal(const char *name, const char *text, char *err, si
                                   : "%s: must be a decimal number like 0.5 or 1e-6, got '%s'",
                        name, printable(shown, text));
     }
-    int m = ul_num_decimal_magnitude(text, UL_NUM_DECIMAL_MAX_EXP10);
-    if (m < 0)
-        return ul_fail(err, errlen, UL_EINPUT,
-                       "%s: " QUOTE_FMT " is below the smallest magnitude accepted (" UL_NUM_DECIMAL_SMALLEST
-                       "; 0 itself is accepted)",
-                       name, QUOTE(text));
-    if (m > 0)
-        return ul_fail(err, errlen, UL_EINPUT,
-                       "%s: " QUOTE_FMT " is above the largest magnitude accepted (" UL_NUM_DECIMAL_LARGEST
-                       ")",
-                       name, QUOTE(text));
-    return UL_OK;
+    return magnitude(name, text, UL_NUM_DECIMAL_MAX_EXP10, "", err, errlen);
+}
+
+ul_status ul_num_check_exact(const char *name, const char *text, char *err, size_t errlen)
+{
+    ul_status st = ul_num_check_decimal(name, text, err, errlen);
+    if (st == UL_OK)
+        st = magnitude(name, text, UL_NUM_EXACT_MAX_EXP10, " for a number read as an exact rational",
+                       err, errlen);
+    return st;
 }
 
 ul_status ul_num_read_exact(mpq_ptr out, const char *name, const char *text, char *err,
                             size_t errlen)
 {
-    ul_status st = ul_num_check_decimal(name, text, err, errlen);
+    ul_status st = ul_num_check_exact(name, text, err, errlen);
     if (st == UL_OK && !ul_num_decimal_to_mpq(out, text))
         st = ul_fail(err, errlen, UL_EINPUT, "%s: '" QUOTE_FMT "' cannot be read exactly", name,
                      QUOTE(text)); /* not reached: the limits make it convert */
