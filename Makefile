@@ -158,7 +158,7 @@ $(BUILD)/bench/%: tests/bench/%.c $(LIB) | $(DEPS_OK)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $< $(LIB) $(LIBS) -o $@
 
-demo: $(BIN)
+demo: $(BIN) $(PLUGIN)
 	@tools/demo.sh $(BIN)
 
 test: $(BIN) $(PLUGIN) $(TEST_BIN) test-lib
@@ -231,10 +231,10 @@ $(BUILD)/fuzz_%: fuzz/fuzz_%.c fuzz/common.c $(wildcard fuzz/*.h) $(LIB)
 
 # The boundary sweeps of tests/test_sweep_*.c run a few cases per method in
 # `make test`; ULAUDIT_SOAK=1 makes them draw hundreds (a few minutes).
-soak: $(BIN) $(TEST_BIN)
+soak: $(BIN) $(PLUGIN) $(TEST_BIN)
 	ULAUDIT_SOAK=1 $(TEST_BIN) --jobs 2 --timeout 3600 --filter 'sweep_*/*'
 
-valgrind: $(BIN)
+valgrind: $(BIN) $(PLUGIN)
 	@tools/valgrind-cli.sh $(BIN)
 
 # bench_learner needs Debian's dataset-fashion-mnist (tools/bench-deps.sh
