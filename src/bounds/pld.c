@@ -611,8 +611,12 @@ static bool next_grid(grid_state *g, const round_result *rr, double tgt, double 
             return false;
         }
     }
-    if (g->tau_auto && lo_d > 0)
-        g->tau = fmin(fmax(2.5e-2 * o->rel_width * lo_d, 1e-300), 1e-10);
+    /* the truncated mass takes 2.5% of the width asked, rel_width·hi; hi
+     * after a coarse round can be far above δ, so not less than lo, nor
+     * than a tenth of hi (a choice: any truncation is accounted for) */
+    double scale = fmax(lo_d, 0.1 * hi_d);
+    if (g->tau_auto && scale > 0)
+        g->tau = fmin(fmax(2.5e-2 * o->rel_width * scale, 1e-300), 1e-6);
     g->h = h_new;
     return true;
 }
@@ -973,7 +977,7 @@ static double eps_next_step(const eps_dir *top, double h, double target_eps,
         factor = h_new / h;
     }
     if (dwidth > 0)
-        *tau = fmin(fmax(2.5e-2 * dwidth, 1e-300), 1e-10);
+        *tau = fmin(fmax(2.5e-2 * dwidth, 1e-300), 1e-6);
     return h * factor;
 }
 
