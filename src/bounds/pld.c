@@ -153,9 +153,19 @@
  * Grid policy (automatic).  A coarse first round (about 8192 points over the
  * composed spread); then h shrinks by the square root of the ratio of 95% of
  * the width wanted to the gap measured (the CTD excess is ~ h²); the truncated
- * mass follows the bracket (2.5e-2·rel_width·lo).  A grid whose FFT would
- * exceed max_points is refused before any mass is computed.  Every round's
- * bracket is sound; the result is their intersection.
+ * mass follows the bracket (2.5e-2·rel_width·max(lo, hi/10), at most 1e-6).
+ * A grid whose FFT would exceed max_points is refused before any mass is
+ * computed.  Every round's bracket is sound; the result is their
+ * intersection, per direction (a direction whose hi is below the other's lo
+ * cannot move max(δ_ADD, δ_REMOVE) and is not evaluated again).
+ *
+ * ε(δ) (drive_eps).  Each round composes each direction once; the crossing
+ * of the CTD sum with δ is found in doubles on suffix sums of the composed
+ * array (pess_model), one certified read there gives the budget on each
+ * side, and each end is moved by its budget and certified once (a few
+ * retries with twice the budget when the double model was optimistic).
+ * eps_hi is an ε with a proven hi(ε) ≤ δ, eps_lo one with a proven
+ * lo(ε) > δ; the grid is refined for the δ-width rel_width·eps_hi·|δ′(ε)|.
  *
  * Precision policy.  When the rounding bound exceeds a quarter of the width
  * asked for, the composition is redone in long double; if it
