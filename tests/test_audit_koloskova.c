@@ -607,6 +607,46 @@ Test(audit_koloskova, model_clipping_band_bounds_enclose_the_recursion)
               "upper bound %s vs delta_T %.17g", rep.recomputed.lo, truth);
 }
 
+Test(audit_koloskova, model_clipping_below_the_floor_prints_whole_ends)
+{
+    /* tests/data/fuzz/model-clipping-adaptive-floor-printed-whole.json:
+     * C2 = 0.975, σ = 0.5 (r = 3.9), ε = 2, 36 adaptive steps.  δ_36 is about
+     * 10^(-2.4e165) (the oracle above), below the floor 10^(-10^100), whose
+     * decimal exponent alone (101 digits) does not fit the 96-byte quoted
+     * bounds: the report must print the full bounds, never [-inf, inf]. */
+    double ld = oracle_adaptive_log_delta_d(2, 3.9, 36);
+    cr_assert_lt(ld / log(10.0), -1e101, "oracle log10 delta_36 = %g", ld / log(10.0));
+    const char *text =
+        "{\"format\":\"ulaudit-certificate/1\",\"method\":\"model-clipping\","
+        "\"parameters\":{\"variant\":\"cc1\",\"c2\":0.975,\"sigma\":0.5,\"steps\":36,"
+        "\"accounting\":\"adaptive\"},\"claim\":{\"eps\":2,\"delta\":9.1487439e-07}}";
+    ul_cert *c = NULL;
+    char err[512] = "";
+    cr_assert_eq(ul_cert_load_buffer(text, strlen(text), &c, err, sizeof err), UL_OK, "%s", err);
+    ul_audit_report *rep = malloc(sizeof *rep);
+    cr_assert_eq(ul_audit(c, &WANT, rep, err, sizeof err), UL_OK, "%s", err);
+    cr_assert_eq(rep->verdict, UL_VERDICT_SUPPORTED, "%s", rep->explanation);
+    const char *lo = ul_audit_number_lo(&rep->recomputed),
+               *hi = ul_audit_number_hi(&rep->recomputed);
+    cr_assert(strstr(lo, "inf") == NULL && strstr(hi, "inf") == NULL, "[%s, %s]", lo, hi);
+    mpfr_t a, b;
+    mpfr_inits2(64, a, b, (mpfr_ptr)0);
+    char *end;
+    mpfr_strtofr(a, lo, &end, 10, MPFR_RNDD);
+    cr_assert(*end == '\0', "lo '%s' is not a whole decimal", lo);
+    mpfr_strtofr(b, hi, &end, 10, MPFR_RNDU);
+    cr_assert(*end == '\0', "hi '%s' is not a whole decimal", hi);
+    /* an enclosure of 0 < δ_36 < 10^(-10^100): lo ≤ 0 < hi, hi's decimal
+     * exponent below −10^100 (it has more than 100 digits) */
+    cr_assert(mpfr_sgn(a) <= 0 && mpfr_sgn(b) > 0, "[%s, %s]", lo, hi);
+    const char *ex = strrchr(hi, 'e');
+    cr_assert(ex != NULL && ex[1] == '-' && strlen(ex + 2) > 100, "hi = %.80s...", hi);
+    cr_assert(strstr(rep->explanation, "as few as 0") == NULL, "%s", rep->explanation);
+    mpfr_clears(a, b, (mpfr_ptr)0);
+    free(rep);
+    ul_cert_free(c);
+}
+
 Test(audit_koloskova, model_clipping_invalid_preconditions)
 {
     ul_audit_report rep;

@@ -280,6 +280,7 @@ static void format_fitting(const ul_num_value *v, int digits, size_t each, size_
         *lo = dup_text("-inf");
         *hi = dup_text("inf");
         digits = 0;
+        shortened = true;
     }
     if (shortened && digits < *track)
         *track = digits;
@@ -294,9 +295,16 @@ static void number_fill(ul_audit_number *n, const char *key, const char *label,
     format_fitting(v, digits, sizeof n->lo_full - 1, 0, SIZE_MAX, &fitted_full, &lo, &hi);
     copy_text(n->lo_full, sizeof n->lo_full, lo);
     copy_text(n->hi_full, sizeof n->hi_full, hi);
+    bool full_ok = ul_num_is_decimal(lo) && ul_num_is_decimal(hi);
     free(lo);
     free(hi);
-    format_fitting(v, digits, sizeof n->lo - 1, 0, SIZE_MAX, &fitted_quoted, &lo, &hi);
+    int quoted_digits = INT_MAX;
+    format_fitting(v, digits, sizeof n->lo - 1, 0, SIZE_MAX, &quoted_digits, &lo, &hi);
+    /* the quoted bounds became -inf/inf for their length alone: the full
+     * ones print (ul_audit_number_lo/_hi), and nothing was shortened */
+    n->quoted_out = quoted_digits == 0 && full_ok;
+    if (!n->quoted_out && quoted_digits < fitted_quoted)
+        fitted_quoted = quoted_digits;
     n->key = key;
     copy_text(n->label, sizeof n->label, label);
     copy_text(n->lo, sizeof n->lo, lo);
@@ -335,13 +343,25 @@ static bool full_agrees(const char *full, size_t size, const char *quoted, mpfr_
     return same;
 }
 
+/* The helpers quoted -inf (inf) for a bound only the full field holds. */
+static bool quoted_out(const ul_audit_number *n, const char *full, size_t size,
+                       const char *quoted, const char *infinity)
+{
+    return n->quoted_out && strcmp(quoted, infinity) == 0 && memchr(full, '\0', size) != NULL &&
+           ul_num_is_decimal(full);
+}
+
 const char *ul_audit_number_lo(const ul_audit_number *n)
 {
+    if (quoted_out(n, n->lo_full, sizeof n->lo_full, n->lo, "-inf"))
+        return n->lo_full;
     return full_agrees(n->lo_full, sizeof n->lo_full, n->lo, MPFR_RNDD) ? n->lo_full : n->lo;
 }
 
 const char *ul_audit_number_hi(const ul_audit_number *n)
 {
+    if (quoted_out(n, n->hi_full, sizeof n->hi_full, n->hi, "inf"))
+        return n->hi_full;
     return full_agrees(n->hi_full, sizeof n->hi_full, n->hi, MPFR_RNDU) ? n->hi_full : n->hi;
 }
 
@@ -364,6 +384,7 @@ void ul_audit_number_set_integer(ul_audit_number *n, const char *key, const char
                                  unsigned long value)
 {
     n->key = key;
+    n->quoted_out = false;
     copy_text(n->label, sizeof n->label, label);
     snprintf(n->lo, sizeof n->lo, "%lu", value);
     snprintf(n->hi, sizeof n->hi, "%lu", value);
