@@ -582,12 +582,13 @@ Test(cli_attack, mpi_ranks_give_the_result_of_one_run)
         cr_assert(st <= 1, "mpirun -n %d: exit %d", K, st);
         same_file(t.a, dir, "result.json");
         same_file(t.a, dir, "models_out.npy");
-        cr_assert(!exists(dir, "shard-0-of-2.bin") && !exists(dir, "checkpoint.bin"));
+        cr_assert(!exists(dir, "rank-0-of-2.bin") && !exists(dir, "rank-0-of-2-fit.bin") &&
+                  !exists(dir, "checkpoint.bin"));
     }
     /* every rank stopped by the time budget after its first chunk keeps its
      * range's checkpoint; --resume continues each range to the same bytes */
     cr_assert_eq(mpirun_attack(bin, 2, t.cfg, t.b, "--max-seconds", "0.001"), 3);
-    cr_assert(exists(t.b, "shard-0-of-2.bin") && exists(t.b, "shard-1-of-2.bin"));
+    cr_assert(exists(t.b, "rank-0-of-2-fit.bin") && exists(t.b, "rank-1-of-2-fit.bin"));
     cr_assert(mpirun_attack(bin, 2, t.cfg, t.b, "--resume", NULL) <= 1);
     same_file(t.a, t.b, "result.json");
     free(bin);

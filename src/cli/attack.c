@@ -385,6 +385,7 @@ typedef struct {
     size_t shard_i, shard_k; /* k = 0: no --shard */
     int rank, ranks;         /* MPI (0 and 1 without) */
     char *ckpt;              /* NULL without --out */
+    char *ckpt_fit;          /* MPI: the fitting phase's (NULL: none) */
     double max_seconds;      /* 0: none */
 } run_plan;
 
@@ -535,6 +536,39 @@ static char *checkpoint_path(const char *dir, size_t i, size_t k)
     return join(dir, name);
 }
 
+/* An MPI rank's checkpoint in DIR for one phase. */
+static char *rank_path(const char *dir, int rank, int ranks, bool fit)
+{
+    char name[96];
+    snprintf(name, sizeof name, "rank-%d-of-%d%s.bin", rank, ranks, fit ? "-fit" : "");
+    return join(dir, name);
+}
+
+/* MPI ranks train in two phases (emp/shard_mpi.h): their slice of the
+ * chunks holding fitting runs, shared with every rank, then their slice of
+ * the others, scored as they come.  Each phase has its own checkpoint, so
+ * a killed rank resumes its ranges.  A failure ends every rank. */
+static void train_ranks(const attack_args *a, ul_attack_state *st, run_plan *rp)
+{
+    char err[1024];
+    const ul_shard_log *log = &st->log;
+    size_t n = log->nchunks, r = (size_t)rp->rank, K = (size_t)rp->ranks;
+    size_t cf = (log->scores & UL_SCORE_LR) ? (log->half + log->chunk - 1) / log->chunk : 0;
+    for (int phase = 0; phase < 2; phase++) {
+        size_t lo = phase ? cf : 0, hi = phase ? n : cf, c0, c1;
+        ul_shard_slice(hi - lo, r, K, &c0, &c1);
+        ul_attack_set_range(st, lo + c0, lo + c1);
+        char *path = a->out && c1 > c0 ? rank_path(a->out, rp->rank, rp->ranks, !phase) : NULL;
+        *(phase ? &rp->ckpt : &rp->ckpt_fit) = path;
+        if (open_checkpoint(a, path, st) != 0 || train(st, rp->rank != 0) != UL_EXIT_OK)
+            ul_mpi_abort(UL_EXIT_USAGE);
+        if (!phase && ul_mpi_share(st, rp->rank, rp->ranks, err, sizeof err) != UL_OK) {
+            say(err);
+            ul_mpi_abort(UL_EXIT_USAGE);
+        }
+    }
+}
+
 /* After the training: a shard is done when its file is complete; the whole
  * run (or rank 0 after the MPI gather) concludes. */
 static int after_training(const attack_args *a, const ul_attack_config *cfg, ul_attack_state *st,
@@ -648,11 +682,13 @@ static int run_config(const attack_args *a, run_plan *rp)
     ul_attack_state st;
     int rc = UL_EXIT_USAGE;
     bool gathered = false;
-    size_t si = rp->shard_k ? rp->shard_i : (size_t)rp->rank;
-    size_t sk = rp->shard_k ? rp->shard_k : (size_t)rp->ranks;
-    rp->ckpt = a->out && !a->merge ? checkpoint_path(a->out, si, sk) : NULL;
+    size_t si = rp->shard_k ? rp->shard_i : 0, sk = rp->shard_k ? rp->shard_k : 1;
+    rp->ckpt = a->out && !a->merge && rp->ranks == 1 ? checkpoint_path(a->out, si, sk) : NULL;
     if (ul_attack_prepare(&st, &cfg, err, sizeof err) != UL_OK ||
-        ul_attack_set_slice(&st, si, sk, err, sizeof err) != UL_OK) {
+        ul_attack_set_slice(&st, si, sk, err, sizeof err) != UL_OK ||
+        (rp->ranks > (int)st.log.nchunks &&
+         !ul_fail(err, sizeof err, UL_EINPUT, "%d MPI ranks for %zu chunks: at most one rank a chunk",
+                  rp->ranks, st.log.nchunks))) {
         say(err);
         goto done;
     }
@@ -666,15 +702,20 @@ static int run_config(const attack_args *a, run_plan *rp)
     sa.sa_handler = on_sigint;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, &old);
-    int opened = open_checkpoint(a, rp->ckpt, &st);
+    int opened = rp->ranks > 1 ? 0 : open_checkpoint(a, rp->ckpt, &st);
     if (opened != 0) {
         sigaction(SIGINT, &old, NULL);
         goto done;
     }
     if (rp->rank == 0)
-        fprintf(stderr, "attack: %s; target row %zu; %zu runs per world%s\n", cfg.data_desc,
-                st.plan.target, cfg.runs, st.done ? " (resumed)" : "");
-    rc = train(&st, rp->rank != 0);
+        fprintf(stderr, "attack: %s; target row %zu; %zu runs per world%s%s\n", cfg.data_desc,
+                st.plan.target, cfg.runs, st.done ? " (resumed)" : "",
+                rp->ranks > 1 ? " over MPI ranks" : "");
+    rc = UL_EXIT_OK;
+    if (rp->ranks > 1)
+        train_ranks(a, &st, rp);
+    else
+        rc = train(&st, false);
     sigaction(SIGINT, &old, NULL);
     if (rc != UL_EXIT_OK)
         goto done;
@@ -686,13 +727,15 @@ static int run_config(const attack_args *a, run_plan *rp)
         spent = ul_mpi_bcast_int(spent) != 0;
     if (spent && rp->ckpt)
         unlink(rp->ckpt);
+    if (spent && rp->ckpt_fit)
+        unlink(rp->ckpt_fit);
 done:
     /* a rank that fails before the gather stops them all: no rank waits
      * for it forever */
     if (rp->ranks > 1 && !gathered && rc != UL_EXIT_OK)
         ul_mpi_abort(rc);
-    free(rp->ckpt);
-    rp->ckpt = NULL;
+    free(rp->ckpt), free(rp->ckpt_fit);
+    rp->ckpt = rp->ckpt_fit = NULL;
     ul_attack_state_free(&st);
     ul_attack_config_free(&cfg);
     return rc;

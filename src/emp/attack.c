@@ -78,11 +78,18 @@ ul_status ul_attack_set_slice(ul_attack_state *st, size_t i, size_t k, char *err
                        i, k, n, st->cfg->chunk);
     if (st->done)
         return ul_fail(err, errlen, UL_EINPUT, "shard: chosen after runs were done");
-    ul_shard_slice(n, i, k, &st->c0, &st->c1);
-    st->next = st->c0;
-    size_t a = st->c0 * st->cfg->chunk, b = st->c1 * st->cfg->chunk;
-    st->total = (b < st->cfg->runs ? b : st->cfg->runs) - a;
+    size_t c0, c1;
+    ul_shard_slice(n, i, k, &c0, &c1);
+    ul_attack_set_range(st, c0, c1);
     return UL_OK;
+}
+
+void ul_attack_set_range(ul_attack_state *st, size_t c0, size_t c1)
+{
+    ul_shard_file_close(&st->file);
+    st->c0 = c0, st->c1 = c1, st->next = c0, st->done = 0;
+    size_t a = c0 * st->cfg->chunk, b = c1 * st->cfg->chunk;
+    st->total = (b < st->cfg->runs ? b : st->cfg->runs) - (a < st->cfg->runs ? a : st->cfg->runs);
 }
 
 ul_shard_id ul_attack_id(const ul_attack_state *st)

@@ -92,6 +92,9 @@ ul_status ul_attack_prepare(ul_attack_state *st, ul_attack_config *cfg, char *er
 /* Shard i of k (0 ≤ i < k ≤ number of chunks): the chunks ⌊i·n/k⌋ …
  * ⌊(i+1)·n/k⌋ − 1 (emp/shard.h).  Before any step. */
 ul_status ul_attack_set_slice(ul_attack_state *st, size_t i, size_t k, char *err, size_t errlen);
+/* Any range of chunks [c0, c1) (c0 ≤ c1 ≤ number of chunks), e.g. one
+ * phase of an MPI rank; closes the checkpoint, keeps the records. */
+void ul_attack_set_range(ul_attack_state *st, size_t c0, size_t c1);
 /* Runs the next chunk of the slice (done advances) and appends its record
  * to the checkpoint when one is open; no-op when the slice is done. */
 ul_status ul_attack_step(ul_attack_state *st, char *err, size_t errlen);

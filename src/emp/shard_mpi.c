@@ -71,6 +71,45 @@ static char *recv_bytes(int r, uint64_t *len)
     return buf;
 }
 
+ul_status ul_mpi_share(ul_attack_state *st, int rank, int size, char *err, size_t errlen)
+{
+    ul_shard_id id = ul_attack_id(st);
+    id.c1 = st->next;
+    char *buf = NULL, *all = NULL;
+    size_t len = 0;
+    if (id.c1 > id.c0 && ul_shard_serialize(&st->log, &id, &buf, &len, err, errlen) != UL_OK)
+        len = 0;
+    long long mine = (long long)len, *lens = malloc((size_t)size * sizeof *lens);
+    int *counts = malloc((size_t)size * sizeof *counts), *disp = malloc((size_t)size * sizeof *disp);
+    ul_status s = lens && counts && disp ? UL_OK : ul_fail(err, errlen, UL_EINPUT, "out of memory");
+    if (s == UL_OK)
+        MPI_Allgather(&mine, 1, MPI_LONG_LONG, lens, 1, MPI_LONG_LONG, MPI_COMM_WORLD);
+    long long sum = 0;
+    for (int r = 0; s == UL_OK && r < size; r++) {
+        counts[r] = (int)lens[r], disp[r] = (int)sum;
+        sum += lens[r];
+    }
+    if (s == UL_OK && sum > 0x7fffffff)
+        s = ul_fail(err, errlen, UL_EINPUT, "MPI: the fitting records (%lld bytes) exceed 2 GiB; "
+                    "use a larger chunk", sum);
+    if (s == UL_OK && !(all = malloc(sum ? (size_t)sum : 1)))
+        s = ul_fail(err, errlen, UL_EINPUT, "out of memory");
+    if (s != UL_OK)
+        ul_mpi_abort(2); /* a collective cannot be left half-done */
+    MPI_Allgatherv(buf, (int)len, MPI_BYTE, all, counts, disp, MPI_BYTE, MPI_COMM_WORLD);
+    for (int r = 0; s == UL_OK && r < size; r++) {
+        char name[64];
+        snprintf(name, sizeof name, "(fitting records of MPI rank %d)", r);
+        FILE *f = r != rank && lens[r] ? fmemopen(all + disp[r], (size_t)lens[r], "rb") : NULL;
+        if (f) {
+            s = ul_attack_merge_stream(st, f, name, err, errlen);
+            fclose(f);
+        }
+    }
+    free(buf), free(all), free(lens), free(counts), free(disp);
+    return s;
+}
+
 ul_status ul_mpi_gather(ul_attack_state *st, int rank, int size, char *err, size_t errlen)
 {
     if (rank != 0) {
@@ -128,6 +167,12 @@ int ul_mpi_bcast_int(int v)
 }
 
 ul_status ul_mpi_gather(ul_attack_state *st, int rank, int size, char *err, size_t errlen)
+{
+    (void)st, (void)rank, (void)size, (void)err, (void)errlen;
+    return UL_OK;
+}
+
+ul_status ul_mpi_share(ul_attack_state *st, int rank, int size, char *err, size_t errlen)
 {
     (void)st, (void)rank, (void)size, (void)err, (void)errlen;
     return UL_OK;
