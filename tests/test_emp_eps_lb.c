@@ -70,6 +70,30 @@ Test(emp_eps_lb, grid_by_hand)
     cr_assert(ul_emp_lb_grid(1000000, 1.25, NULL, 0) <= (size_t)(log(1e6) / log(1.25)) + 10);
 }
 
+/* The double-precision Clopper–Pearson bound that ranks candidates against
+ * the certified MPFR one (emp/stats.h): within 1e-9 relative. */
+Test(emp_eps_lb, double_cp_matches_certified_cp)
+{
+    const unsigned long cases[][2] = {{0, 500}, {3, 4096}, {200, 4096}, {2000, 4096}, {9, 10}};
+    const char *levels[] = {"0.025", "1e-6"};
+    mpfr_t b;
+    mpfr_init2(b, 64);
+    char err[256];
+    for (int l = 0; l < 2; l++)
+        for (int c = 0; c < 5; c++) {
+            mpfi_t a;
+            iv_set(a, levels[l]);
+            cr_assert_eq(ul_emp_cp_upper(b, cases[c][0], cases[c][1], a, 12, err, sizeof err),
+                         UL_OK, "%s", err);
+            double want = mpfr_get_d(b, MPFR_RNDN);
+            double got = ul_emp_cp_upper_d(cases[c][0], cases[c][1], strtod(levels[l], NULL));
+            cr_assert(fabs(got - want) <= 1e-9 * want, "k=%lu n=%lu: %.15g vs %.15g",
+                      cases[c][0], cases[c][1], got, want);
+            mpfi_clear(a);
+        }
+    mpfr_clear(b);
+}
+
 /* ---- published vectors --------------------------------------------------------- */
 
 /* TF Privacy's audit vector (tensorflow_privacy privacy_tests, quoted in

@@ -22,9 +22,10 @@
 #include "emp/stats.h"
 #include "num/encl.h"
 
-#define N_METHODS 6
+#define N_METHODS 7
 static const char *names[N_METHODS] = {"family 2-sided", "family 1-sided", "split 0.25",
-                                       "joint 2-sided", "joint 1-sided", "jax CP (baseline)"};
+                                       "joint 2-sided", "joint 1-sided", "all (legacy, exact max)",
+                                       "jax CP (baseline)"};
 
 /* jax_privacy epsilon_clopper_pearson(significance, delta, one_sided=True,
  * Bonferroni()) on the same scores, in doubles. */
@@ -52,6 +53,8 @@ static double method_eps(int k, const double *in, size_t n, const double *out, m
         o.method = UL_EMP_LB_SPLIT;
     if (k == 3 || k == 4)
         o.method = UL_EMP_LB_JOINT;
+    if (k == 5)
+        o.method = UL_EMP_LB_ALL;
     ul_emp_lb_result r;
     ul_emp_lb_init(&r);
     char err[256];
