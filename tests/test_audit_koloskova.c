@@ -605,6 +605,19 @@ Test(audit_koloskova, model_clipping_band_bounds_enclose_the_recursion)
     cr_assert(strstr(rep.recomputed.label, "256 bands") != NULL, "%s", rep.recomputed.label);
     cr_assert(strtod(rep.recomputed.lo, NULL) >= truth && strtod(rep.recomputed.hi, NULL) <= 1e-5,
               "upper bound %s vs delta_T %.17g", rep.recomputed.lo, truth);
+    /* a claim far below: C2 = 2 (r = 8), 3000 steps, δ_T near 0.72 against
+     * 1e-1000 (the bands span 2300 in log δ: they must still be fine near
+     * δ_0, where this recursion stays) */
+    audit_ok(&ul_audit_model_clipping,
+             "{\"format\":\"ulaudit-certificate/1\",\"method\":\"model-clipping\","
+             "\"parameters\":{\"c2\":2,\"sigma\":0.5,\"steps\":3000,"
+             "\"accounting\":\"adaptive\"},\"claim\":{\"eps\":1,\"delta\":1e-1000}}",
+             &rep);
+    truth = exp(oracle_adaptive_log_delta_d(1, 8, 3000));
+    cr_assert_eq(rep.verdict, UL_VERDICT_UNSUPPORTED, "%s", rep.explanation);
+    cr_assert(strstr(rep.recomputed.label, "256 bands") != NULL, "%s", rep.recomputed.label);
+    cr_assert(strtod(rep.recomputed.hi, NULL) <= truth && strtod(rep.recomputed.lo, NULL) > 0.5,
+              "lower bound %s vs delta_T %.17g", rep.recomputed.hi, truth);
 }
 
 Test(audit_koloskova, model_clipping_below_the_floor_prints_whole_ends)

@@ -1072,15 +1072,22 @@ static ul_verdict mc_band_decide(const ul_kol_mc_problem *pb, const char *claim,
          mpfr_less_p(&lc->left, &ld0->right);
     ul_verdict v = UL_VERDICT_INCONCLUSIVE;
     if (ok) {
-        /* ℓ_j = ℓ_0 + j·(ℓ_M − ℓ_0)/M: any points serve, in decreasing order */
+        /* ℓ_j = ℓ_0 − expm1(j·U/M), U = log(1 + ℓ_0 − ℓ_M): narrow bands near
+         * δ_0, where a slowly contracting recursion spends its steps, wider
+         * ones deep down, where log δ_t falls fast.  Any decreasing points
+         * serve (each band's factors are evaluated at its own ends). */
         mpfr_set(b.level[0], &ld0->right, MPFR_RNDU);
         mpfr_set(b.level[MC_BANDS], &lc->left, MPFR_RNDD);
         mpfr_t step, y;
         mpfr_inits2(p, step, y, (mpfr_ptr)0);
-        mpfr_sub(step, b.level[MC_BANDS], b.level[0], MPFR_RNDN);
+        mpfr_sub(step, b.level[0], b.level[MC_BANDS], MPFR_RNDN);
+        mpfr_log1p(step, step, MPFR_RNDN);
         mpfr_div_ui(step, step, MC_BANDS, MPFR_RNDN);
-        for (int j = 1; j < MC_BANDS; j++)
-            mpfr_add(b.level[j], b.level[j - 1], step, MPFR_RNDN);
+        for (int j = 1; j < MC_BANDS; j++) {
+            mpfr_mul_ui(y, step, (unsigned long)j, MPFR_RNDN);
+            mpfr_expm1(y, y, MPFR_RNDN);
+            mpfr_sub(b.level[j], b.level[0], y, MPFR_RNDN);
+        }
         mpfr_set(y, &ld0->left, MPFR_RNDD);
         if (mc_band_lower(&b, pb->steps, y) && mpfr_greater_p(y, &lc->right)) {
             v = UL_VERDICT_UNSUPPORTED;
