@@ -85,7 +85,7 @@ Test(emp_cli_scores, bad_input_exits_2)
     write_scores("out.txt", 10, 0, 1);
     cr_redirect_stderr();
     cr_assert_eq(run("--method=bogus", NULL, NULL, NULL, NULL), 2);
-    cr_assert_eq(run("--threshold=1", NULL, NULL, NULL, NULL), 2); /* only with fixed */
+    cr_assert_eq(run("--threshold=1", NULL, NULL, NULL, NULL), 2);  /* only with fixed */
     cr_assert_eq(run("--method=fixed", NULL, NULL, NULL, NULL), 2); /* fixed needs it */
     cr_assert_eq(run("--alpha=1", NULL, NULL, NULL, NULL), 2);
     cr_assert_eq(run("--delta=-0.1", NULL, NULL, NULL, NULL), 2);

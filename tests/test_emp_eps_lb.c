@@ -87,8 +87,8 @@ Test(emp_eps_lb, double_cp_matches_certified_cp)
                          UL_OK, "%s", err);
             double want = mpfr_get_d(b, MPFR_RNDN);
             double got = ul_emp_cp_upper_d(cases[c][0], cases[c][1], strtod(levels[l], NULL));
-            cr_assert(fabs(got - want) <= 1e-9 * want, "k=%lu n=%lu: %.15g vs %.15g",
-                      cases[c][0], cases[c][1], got, want);
+            cr_assert(fabs(got - want) <= 1e-9 * want, "k=%lu n=%lu: %.15g vs %.15g", cases[c][0],
+                      cases[c][1], got, want);
             mpfi_clear(a);
         }
     mpfr_clear(b);
@@ -395,8 +395,8 @@ static double joint_quadrature(unsigned k, unsigned n0, unsigned x, unsigned n1,
             tail = 1;
         else
             for (unsigned i = x; i <= n1; i++)
-                tail += expl(lgammal(n1 + 1) - lgammal(i + 1) - lgammal(n1 - i + 1) +
-                             i * logl(p) + (n1 - i) * log1pl(-p));
+                tail += expl(lgammal(n1 + 1) - lgammal(i + 1) - lgammal(n1 - i + 1) + i * logl(p) +
+                             (n1 - i) * log1pl(-p));
         sum += tail * expl(k * logl(f) + (n0 - k - 1) * log1pl(-f) - lbeta);
     }
     return (double)(sum / cells);
@@ -422,10 +422,11 @@ Test(emp_eps_lb, joint_pvalue_bound_against_quadrature, .timeout = 120)
         cr_assert_eq(ul_emp_joint_pvalue_upper(p, cases[c].k, cases[c].n0, cases[c].x, cases[c].n1,
                                                e, d, f, J, err, sizeof err),
                      UL_OK, "%s", err);
-        double q = joint_quadrature(cases[c].k, cases[c].n0, cases[c].x, cases[c].n1,
-                                    cases[c].eps, 0.001);
+        double q =
+            joint_quadrature(cases[c].k, cases[c].n0, cases[c].x, cases[c].n1, cases[c].eps, 0.001);
         double got = mpfr_get_d(p, MPFR_RNDU);
-        cr_assert(got >= q * (1 - 1e-6), "case %d: bound %.10g below the integral %.10g", c, got, q);
+        cr_assert(got >= q * (1 - 1e-6), "case %d: bound %.10g below the integral %.10g", c, got,
+                  q);
         cr_assert(got <= q * 1.08 + 1e-12, "case %d: bound %.10g far above %.10g", c, got, q);
         mpfr_clears(e, p, (mpfr_ptr)0);
     }

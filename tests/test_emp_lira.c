@@ -16,8 +16,8 @@ Test(emp_lira, logit_confidence)
     const double ls[] = {0.05, 0.3, 0.6931471805599453, 2, 7};
     for (int i = 0; i < 5; i++) {
         double p = exp(-ls[i]), want = log(p / (1 - p));
-        cr_assert(fabs(ul_score_logit_conf(ls[i]) - want) <= 1e-13 * fmax(1, fabs(want)),
-                  "loss %g", ls[i]);
+        cr_assert(fabs(ul_score_logit_conf(ls[i]) - want) <= 1e-13 * fmax(1, fabs(want)), "loss %g",
+                  ls[i]);
     }
     /* ℓ = log 2: p = ½, φ = 0 */
     cr_assert(fabs(ul_score_logit_conf(log(2.0))) < 1e-15);
@@ -61,8 +61,8 @@ Test(emp_lira, online_and_offline_scores)
     ul_score_lira_apply(&f, phi, 5, s);
     for (int j = 0; j < 5; j++) {
         double want = log_normal_pdf(phi[j], mi, si) - log_normal_pdf(phi[j], mo, so);
-        cr_assert(fabs(s[j] - want) < 1e-12 * fmax(1, fabs(want)), "phi %g: %g vs %g", phi[j],
-                  s[j], want);
+        cr_assert(fabs(s[j] - want) < 1e-12 * fmax(1, fabs(want)), "phi %g: %g vs %g", phi[j], s[j],
+                  want);
     }
     /* offline: the OUT z-score only, and phi_in may be absent */
     cr_assert_eq(ul_score_lira_fit(&f, 0, NULL, 0, out, 5, err, sizeof err), UL_OK);

@@ -291,6 +291,10 @@ Test(emp_stats, roc_small_examples)
     cr_assert_eq(r.n_points, 5);
     cr_assert_float_eq(r.auc, 1.0, 1e-15);
     cr_assert_float_eq(r.tpr_at_fpr[0], 1.0, 1e-15);
+    /* 2 OUT scores: no level below 1/2 is defined (issue 15: TPR at FPR 1e-3
+     * from fewer than 1000 OUT runs) */
+    for (int l = 0; l < UL_EMP_N_FPR_LEVELS; l++)
+        cr_assert(!r.tpr_defined[l]);
     cr_assert_float_eq(r.points[4].fpr, 1.0, 0);
     cr_assert_float_eq(r.points[4].tpr, 1.0, 0);
     ul_emp_roc_clear(&r);

@@ -104,7 +104,7 @@ static int parse_method(job *j)
 {
     static const char *names[] = {"family", "fixed", "split", "onerun", "all", "joint"};
     static const ul_emp_lb_method ms[] = {UL_EMP_LB_FAMILY, UL_EMP_LB_FIXED, UL_EMP_LB_SPLIT,
-                                          UL_EMP_LB_ONERUN, UL_EMP_LB_ALL, UL_EMP_LB_JOINT};
+                                          UL_EMP_LB_ONERUN, UL_EMP_LB_ALL,   UL_EMP_LB_JOINT};
     j->o = ul_emp_lb_defaults();
     int k = -1;
     for (int i = 0; i < 6; i++)
@@ -115,16 +115,15 @@ static int parse_method(job *j)
                      j->v[F_METHOD], "");
     j->o.method = ms[k];
     if ((ms[k] == UL_EMP_LB_FIXED) != (j->v[F_THR][0] != '\0'))
-        return usage("--threshold: %s%s",
-                     ms[k] == UL_EMP_LB_FIXED ? "needed by --method fixed"
-                                              : "only with --method fixed",
-                     "");
+        return usage(
+            "--threshold: %s%s",
+            ms[k] == UL_EMP_LB_FIXED ? "needed by --method fixed" : "only with --method fixed", "");
     if (ms[k] == UL_EMP_LB_FIXED && !read_double(j->v[F_THR], &j->o.threshold))
         return usage("--threshold: a finite number (got '%s')%s", j->v[F_THR], "");
     if (!read_double(j->v[F_SPLIT], &j->o.split_frac) || !(j->o.split_frac > 0) ||
         !(j->o.split_frac < 1))
-        return usage("--split-frac: a number strictly between 0 and 1 (got '%s')%s",
-                     j->v[F_SPLIT], "");
+        return usage("--split-frac: a number strictly between 0 and 1 (got '%s')%s", j->v[F_SPLIT],
+                     "");
     if (j->v[F_RATIO][0] &&
         (!read_double(j->v[F_RATIO], &j->o.ratio) || !(j->o.ratio > 1) || j->o.ratio > 16))
         return usage("--ratio: a number in (1, 16] (got '%s')%s", j->v[F_RATIO], "");
@@ -178,8 +177,8 @@ static int push(double **v, size_t *n, size_t *cap, double x)
 }
 
 /* One line: skipped, a header (the first content line only), or a score. */
-static int score_line(const char *path, size_t lineno, char *s, bool *first, double **v,
-                      size_t *n, size_t *cap)
+static int score_line(const char *path, size_t lineno, char *s, bool *first, double **v, size_t *n,
+                      size_t *cap)
 {
     while (isspace((unsigned char)*s))
         s++;
@@ -198,8 +197,10 @@ static int score_line(const char *path, size_t lineno, char *s, bool *first, dou
     }
     *first = false;
     if (*n >= MAX_SCORES || push(v, n, cap, x) != 0) {
-        fprintf(stderr, "ulaudit attack: --scores: %s: line %zu: more than %lu scores or out of "
-                        "memory\n", path, lineno, MAX_SCORES);
+        fprintf(stderr,
+                "ulaudit attack: --scores: %s: line %zu: more than %lu scores or out of "
+                "memory\n",
+                path, lineno, MAX_SCORES);
         return -1;
     }
     return 0;
@@ -293,15 +294,16 @@ static void print_text(const job *j, const outcome *r)
     printf("scores: %zu IN, %zu OUT\n", j->n_in, j->n_out);
     printf("  AUC %.4f; TPR at FPR 1e-3 / 1e-2 / 1e-1:", r->roc.auc);
     for (int l = 0; l < UL_EMP_N_FPR_LEVELS; l++) {
-        if ((double)j->n_out * ul_emp_fpr_levels[l] < 1)
+        if (!r->roc.tpr_defined[l])
             printf(" n/a");
         else
             printf(" %.4f", r->roc.tpr_at_fpr[l]);
         printf(l + 1 < UL_EMP_N_FPR_LEVELS ? " /" : "\n");
     }
-    printf("  certified eps lower bound: %s  (method %s, %lu test%s paid for, alpha %s, delta %s)\n",
-           lb, method_name(j->o.method), r->lb.m, r->lb.m == 1 ? "" : "s", j->v[F_ALPHA],
-           j->v[F_DELTA]);
+    printf(
+        "  certified eps lower bound: %s  (method %s, %lu test%s paid for, alpha %s, delta %s)\n",
+        lb, method_name(j->o.method), r->lb.m, r->lb.m == 1 ? "" : "s", j->v[F_ALPHA],
+        j->v[F_DELTA]);
     if (r->lb.direction != 0)
         printf("    rule: IN iff score >= %.17g; %lu false positives of %lu, %lu false negatives "
                "of %lu\n",
@@ -326,24 +328,25 @@ static void print_json(const job *j, const outcome *r)
     const char *keys[] = {"0.001", "0.01", "0.1"};
     for (int l = 0; l < UL_EMP_N_FPR_LEVELS; l++)
         json_object_object_add(tp, keys[l],
-                               (double)j->n_out * ul_emp_fpr_levels[l] < 1
-                                   ? NULL
-                                   : json_object_new_double(r->roc.tpr_at_fpr[l]));
+                               r->roc.tpr_defined[l] ? json_object_new_double(r->roc.tpr_at_fpr[l])
+                                                     : NULL);
     json_object_object_add(o, "tpr_at_fpr", tp);
     json_object_object_add(o, "method", json_object_new_string(method_name(j->o.method)));
     json_object_object_add(o, "tests", json_object_new_int64((int64_t)r->lb.m));
     json_object_object_add(o, "alpha", json_object_new_string(j->v[F_ALPHA]));
     json_object_object_add(o, "delta", json_object_new_string(j->v[F_DELTA]));
     json_object_object_add(o, "eps_lower_bound", json_object_new_string(lb));
-    json_object_object_add(o, "threshold", r->lb.direction ? json_object_new_double(r->lb.threshold)
-                                                           : NULL);
+    json_object_object_add(o, "threshold",
+                           r->lb.direction ? json_object_new_double(r->lb.threshold) : NULL);
     json_object_object_add(o, "fp", json_object_new_int64((int64_t)r->lb.fp));
     json_object_object_add(o, "fn", json_object_new_int64((int64_t)r->lb.fn));
     json_object *g = json_object_new_object();
-    json_object_object_add(g, "assumption", json_object_new_string("Gaussian trade-off curve (GDP)"));
+    json_object_object_add(g, "assumption",
+                           json_object_new_string("Gaussian trade-off curve (GDP)"));
     json_object_object_add(g, "mu", json_object_new_double(r->mu));
-    json_object_object_add(g, "eps", isfinite(r->gdp_eps) ? json_object_new_double(r->gdp_eps)
-                                                          : json_object_new_string("inf"));
+    json_object_object_add(g, "eps",
+                           isfinite(r->gdp_eps) ? json_object_new_double(r->gdp_eps)
+                                                : json_object_new_string("inf"));
     json_object_object_add(o, "gdp_estimate", g);
     json_object_object_add(o, "claim_eps",
                            j->has_claim ? json_object_new_string(j->v[F_CLAIM]) : NULL);
@@ -357,16 +360,16 @@ static int compute(job *j, outcome *r)
     char err[512];
     ul_status s = ul_emp_roc_curve(&r->roc, j->in, j->n_in, j->out, j->n_out, err, sizeof err);
     if (s == UL_OK)
-        s = ul_emp_eps_lb(&r->lb, j->in, j->n_in, j->out, j->n_out, j->alpha, j->delta, &j->o,
-                          err, sizeof err);
+        s = ul_emp_eps_lb(&r->lb, j->in, j->n_in, j->out, j->n_out, j->alpha, j->delta, &j->o, err,
+                          sizeof err);
     if (s != UL_OK && s != UL_ECAP)
         return usage("%s%s", err, "");
     double d = mpfr_get_d(&j->delta->right, MPFR_RNDU);
     r->mu = ul_emp_gdp_mu_from_auc(r->roc.auc);
     r->gdp_eps = d > 0 ? ul_emp_gdp_eps(r->mu, d) : INFINITY;
-    r->verdict = !j->has_claim                                    ? "no claim"
+    r->verdict = !j->has_claim                                  ? "no claim"
                  : mpfr_cmp(r->lb.eps_lb, &j->claim->right) > 0 ? "refuted"
-                                                                 : "consistent";
+                                                                : "consistent";
     return 0;
 }
 

@@ -18,8 +18,8 @@
 #define DEFAULT_RATIO 1.25
 #define JOINT_RATIO 4.0 /* bench_power: the joint test's optimum is flat in k, few tests win */
 #define DEFAULT_SPLIT 0.25
-#define N_CERTIFY 4        /* candidates certified at most (ties of the double ranking) */
-#define TIE_TOL 1e-6       /* double estimates this close to the best are certified too */
+#define N_CERTIFY 4  /* candidates certified at most (ties of the double ranking) */
+#define TIE_TOL 1e-6 /* double estimates this close to the best are certified too */
 
 /* The grid ratio: the option, or the method's default. */
 static double ratio_of(const ul_emp_lb_opts *o)
@@ -288,9 +288,9 @@ static ul_status certify_best(ul_emp_lb_result *res, const candidate *c, size_t 
         if (c[i].est < best - TIE_TOL)
             continue;
         done++;
-        ul_status s = ul_emp_eps_lb_counts(e, c[i].fp, (unsigned long)n_out, c[i].fn,
-                                           (unsigned long)n_in, alpha, delta, m, NULL, NULL, err,
-                                           errlen);
+        ul_status s =
+            ul_emp_eps_lb_counts(e, c[i].fp, (unsigned long)n_out, c[i].fn, (unsigned long)n_in,
+                                 alpha, delta, m, NULL, NULL, err, errlen);
         if (s != UL_OK && s != UL_ECAP) {
             st = s;
             break;
@@ -327,7 +327,8 @@ static ul_status run_family(ul_emp_lb_result *res, const double *a, size_t n_in,
     size_t m = family_size(n_in, n_out, o), nc;
     double dd = mpfr_get_d(&delta->right, MPFR_RNDU);
     candidate *c = family_tests(a, n_in, b, n_out, o, beta_d(alpha, 2.0 * (double)m), dd, &nc);
-    ul_status st = certify_best(res, c, nc, n_in, n_out, alpha, delta, (unsigned long)m, err, errlen);
+    ul_status st =
+        certify_best(res, c, nc, n_in, n_out, alpha, delta, (unsigned long)m, err, errlen);
     free(c);
     return st;
 }
@@ -357,7 +358,8 @@ static ul_status run_all(ul_emp_lb_result *res, const double *a, size_t n_in, co
         c[nc].est = eps_counts_d(c[nc].fp, n_out, c[nc].fn, n_in, beta, dd);
         nc++;
     }
-    ul_status st = certify_best(res, c, nc, n_in, n_out, alpha, delta, (unsigned long)m, err, errlen);
+    ul_status st =
+        certify_best(res, c, nc, n_in, n_out, alpha, delta, (unsigned long)m, err, errlen);
     free(fp), free(tp), free(thr), free(c);
     return st;
 }
@@ -493,8 +495,8 @@ static ul_status run_joint(ul_emp_lb_result *res, const double *a, size_t n_in, 
 /* ---- fixed threshold ------------------------------------------------------------- */
 
 static ul_status run_fixed(ul_emp_lb_result *res, const double *a, size_t n_in, const double *b,
-                           size_t n_out, double t, mpfi_srcptr alpha, mpfi_srcptr delta,
-                           char *err, size_t errlen)
+                           size_t n_out, double t, mpfi_srcptr alpha, mpfi_srcptr delta, char *err,
+                           size_t errlen)
 {
     candidate c = {+1, (unsigned long)count_ge(b, n_out, t),
                    (unsigned long)(n_in - count_ge(a, n_in, t)), t, 0};
@@ -515,7 +517,8 @@ static double split_choose(const double *pa, size_t np_in, const double *pb, siz
     candidate *c = family_tests(pa, np_in, pb, np_out, o, beta, delta, &nc);
     double best = -1, thr = INFINITY;
     for (size_t i = 0; i < nc; i++) {
-        unsigned long fp = (unsigned long)llround((double)c[i].fp * (double)nc_out / (double)np_out);
+        unsigned long fp =
+            (unsigned long)llround((double)c[i].fp * (double)nc_out / (double)np_out);
         unsigned long fn = (unsigned long)llround((double)c[i].fn * (double)nc_in / (double)np_in);
         double e = eps_counts_d(fp < nc_out ? fp : nc_out, nc_out, fn < nc_in ? fn : nc_in, nc_in,
                                 beta, delta);
@@ -553,8 +556,8 @@ static ul_status run_split(ul_emp_lb_result *res, const double *in, size_t n_in,
 /* ---- one run ------------------------------------------------------------------- */
 
 ul_status ul_emp_eps_lb(ul_emp_lb_result *res, const double *in, size_t n_in, const double *out,
-                        size_t n_out, mpfi_srcptr alpha, mpfi_srcptr delta,
-                        const ul_emp_lb_opts *o, char *err, size_t errlen)
+                        size_t n_out, mpfi_srcptr alpha, mpfi_srcptr delta, const ul_emp_lb_opts *o,
+                        char *err, size_t errlen)
 {
     ul_num_init();
     ul_status st = check_common(in, n_in, out, n_out, alpha, delta, o, err, errlen);
@@ -584,7 +587,6 @@ ul_status ul_emp_eps_lb(ul_emp_lb_result *res, const double *in, size_t n_in, co
     return st;
 }
 
-
 /* ---- the ROC's convex hull (for jax_privacy-compatible comparisons) ----------- */
 
 static double cross3(const unsigned long *x, const unsigned long *y, size_t o, size_t a, size_t b)
@@ -613,7 +615,6 @@ size_t ul_emp_roc_hull(const double *in, size_t n_in, const double *out, size_t 
 
 /* ---- the Gaussian-DP estimate (emp/gdp.h; here so that it is in the core
  * build with the bounds it is reported beside) ---------------------------------- */
-
 
 /* Φ(x) = erfc(−x/√2)/2 */
 static double norm_cdf(double x)

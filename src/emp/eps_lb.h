@@ -91,13 +91,13 @@ typedef struct {
 ul_emp_lb_opts ul_emp_lb_defaults(void);
 
 typedef struct {
-    mpfr_t eps_lb;         /* certified, rounded down; 0 when nothing certified */
-    unsigned long m;       /* tests paid for (Bonferroni count) */
-    int direction;         /* +1 forward, −1 reversed, 0 none */
-    double threshold;      /* rule "IN iff score ≥ threshold" of the best test */
-    unsigned long fp, fn;  /* the counts certified (design counts) */
+    mpfr_t eps_lb;             /* certified, rounded down; 0 when nothing certified */
+    unsigned long m;           /* tests paid for (Bonferroni count) */
+    int direction;             /* +1 forward, −1 reversed, 0 none */
+    double threshold;          /* rule "IN iff score ≥ threshold" of the best test */
+    unsigned long fp, fn;      /* the counts certified (design counts) */
     unsigned long n_out, n_in; /* the trials behind them */
-    double estimate;       /* the double-precision value that chose it */
+    double estimate;           /* the double-precision value that chose it */
 } ul_emp_lb_result;
 
 /* Initialises res (clear with ul_emp_lb_clear, also after an error). */
@@ -109,8 +109,8 @@ void ul_emp_lb_clear(ul_emp_lb_result *res);
  * UL_EINPUT names "in_scores", "out_scores", "alpha", "delta", "threshold",
  * "split_frac" or "ratio"; UL_ECAP: sound but looser. */
 ul_status ul_emp_eps_lb(ul_emp_lb_result *res, const double *in, size_t n_in, const double *out,
-                        size_t n_out, mpfi_srcptr alpha, mpfi_srcptr delta,
-                        const ul_emp_lb_opts *o, char *err, size_t errlen);
+                        size_t n_out, mpfi_srcptr alpha, mpfi_srcptr delta, const ul_emp_lb_opts *o,
+                        char *err, size_t errlen);
 
 /* The grid K(n) above: writes up to cap counts into ks, returns how many
  * there are (call with cap 0 to count). */
@@ -157,10 +157,9 @@ double ul_emp_onerun_pvalue_d(unsigned long m, unsigned long r, unsigned long v,
  * 1 + K(m) (the grid above, fixed before the data), Bonferroni over them,
  * the best r (double search) certified with ul_emp_onerun_eps.  Called by
  * ul_emp_eps_lb after its checks. */
-ul_status ul_emp_onerun_family(ul_emp_lb_result *res, const double *a, size_t n_in,
-                               const double *b, size_t n_out, mpfi_srcptr alpha,
-                               mpfi_srcptr delta, const ul_emp_lb_opts *o, char *err,
-                               size_t errlen);
+ul_status ul_emp_onerun_family(ul_emp_lb_result *res, const double *a, size_t n_in, const double *b,
+                               size_t n_out, mpfi_srcptr alpha, mpfi_srcptr delta,
+                               const ul_emp_lb_opts *o, char *err, size_t errlen);
 
 /* The vertices of the ROC's convex hull (its upper concave majorant, in
  * counts: fp false positives, tp true positives, from (0, 0) to (n_out,

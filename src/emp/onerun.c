@@ -89,8 +89,8 @@ static void tails_enclose(mpfi_t *T, unsigned long r, double eps)
     mpfi_init2(b, CELL_PREC);
     mpfi_init2(t, CELL_PREC);
     mpfi_set_d(odds, eps);
-    mpfi_exp(odds, odds);     /* e^ε */
-    mpfi_add_ui(t, odds, 1);  /* 1 + e^ε ≥ 1 */
+    mpfi_exp(odds, odds);    /* e^ε */
+    mpfi_add_ui(t, odds, 1); /* 1 + e^ε ≥ 1 */
     mpfr_t lo, hi;
     mpfr_inits2(CELL_PREC, lo, hi, (mpfr_ptr)0);
     mpfr_pow_ui(lo, &t->right, r, MPFR_RNDU);
@@ -221,10 +221,9 @@ static unsigned long correct_top(const labelled *p, size_t m, size_t r, size_t *
     return v;
 }
 
-ul_status ul_emp_onerun_family(ul_emp_lb_result *res, const double *a, size_t n_in,
-                               const double *b, size_t n_out, mpfi_srcptr alpha,
-                               mpfi_srcptr delta, const ul_emp_lb_opts *o, char *err,
-                               size_t errlen)
+ul_status ul_emp_onerun_family(ul_emp_lb_result *res, const double *a, size_t n_in, const double *b,
+                               size_t n_out, mpfi_srcptr alpha, mpfi_srcptr delta,
+                               const ul_emp_lb_opts *o, char *err, size_t errlen)
 {
     size_t m = n_in + n_out;
     labelled *p = malloc(m * sizeof *p);

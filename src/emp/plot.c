@@ -318,8 +318,8 @@ static int compare_doubles(const void *a, const void *b)
  * and where each reaches TPR = 1, FPR = (1 − δ)e^{−ε} and FPR = 1 − δ. */
 enum { CEILING_SAMPLES = 480 };
 
-static void draw_ceiling(cairo_t *cr, const log_axes *axes, double eps, double delta,
-                         colour ink, bool dashed)
+static void draw_ceiling(cairo_t *cr, const log_axes *axes, double eps, double delta, colour ink,
+                         bool dashed)
 {
     static const double dashes[] = {7.0, 5.0};
     double fprs[CEILING_SAMPLES + 3];
@@ -416,8 +416,8 @@ static size_t legend_entries(legend_entry *e, const ul_emp_plot_spec *sp, bool g
 
 static void draw_picture(cairo_t *cr, const ul_emp_plot_spec *sp)
 {
-    log_axes axes = {.lowest_decade = (int)lround(log10(ul_emp_plot_axis_min(sp->points,
-                                                                             sp->n_points))),
+    log_axes axes = {.lowest_decade =
+                         (int)lround(log10(ul_emp_plot_axis_min(sp->points, sp->n_points))),
                      .linear = sp->linear};
 
     set_colour(cr, (colour){1.0, 1.0, 1.0});
@@ -490,7 +490,10 @@ static eps_axes eps_axes_of(const ul_emp_eps_plot *p)
     if (a.dhi <= a.dlo)
         a.dhi = a.dlo + 1;
     double step = pow(10, floor(log10(top > 0 ? top : 1)));
-    a.ymax = top <= step ? step : top <= 2 * step ? 2 * step : top <= 5 * step ? 5 * step : 10 * step;
+    a.ymax = top <= step       ? step
+             : top <= 2 * step ? 2 * step
+             : top <= 5 * step ? 5 * step
+                               : 10 * step;
     return a;
 }
 
@@ -510,8 +513,11 @@ static void eps_frame(cairo_t *cr, const eps_axes *a, const char *minus, bool gr
     frame_and_titles(cr, greek ? "\u03b4" : "delta", greek ? "\u03b5" : "eps");
 }
 
-static const colour CURVE_COLOURS[] = {{0.85, 0.10, 0.10}, {0.10, 0.30, 0.80}, {0.90, 0.55, 0.05},
-                                       {0.10, 0.60, 0.20}, {0.45, 0.20, 0.65}};
+static const colour CURVE_COLOURS[] = {{0.85, 0.10, 0.10},
+                                       {0.10, 0.30, 0.80},
+                                       {0.90, 0.55, 0.05},
+                                       {0.10, 0.60, 0.20},
+                                       {0.45, 0.20, 0.65}};
 
 static void eps_curve(cairo_t *cr, const eps_axes *a, const ul_emp_eps_curve *c, colour ink)
 {
@@ -557,8 +563,8 @@ static void draw_eps_picture(cairo_t *cr, const void *what)
     for (size_t c = 0; c < p->n_curves; c++) {
         colour ink = CURVE_COLOURS[c % (sizeof CURVE_COLOURS / sizeof CURVE_COLOURS[0])];
         eps_curve(cr, &a, &p->curves[c], ink);
-        entries[c] = (legend_entry){.colour = ink,
-                                    .dashed = p->curves[c].style == UL_EMP_CURVE_DASHED};
+        entries[c] =
+            (legend_entry){.colour = ink, .dashed = p->curves[c].style == UL_EMP_CURVE_DASHED};
         snprintf(entries[c].text, sizeof entries[c].text, "%s", p->curves[c].label);
     }
     cairo_restore(cr);
@@ -680,9 +686,9 @@ static const char *fill_picture(FILE *f, void *ctx)
 {
     plot_job *job = ctx;
     output_sink sink = {.file = f, .write_errno = 0};
-    cairo_status_t status =
-        job->eps_plot ? render(job->format, &sink, draw_eps_picture, job->eps_plot)
-                      : render(job->format, &sink, draw_roc_picture, &job->spec);
+    cairo_status_t status = job->eps_plot
+                                ? render(job->format, &sink, draw_eps_picture, job->eps_plot)
+                                : render(job->format, &sink, draw_roc_picture, &job->spec);
     if (status == CAIRO_STATUS_SUCCESS)
         return NULL;
     snprintf(job->reason, sizeof job->reason, "cannot draw the picture: cairo: %s%s%s",

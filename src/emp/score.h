@@ -68,8 +68,8 @@ void ul_score_lr_free(ul_score_lr *lr);
 double ul_score_logit_conf(double loss);
 
 typedef struct {
-    int online;               /* 1: online (both worlds fitted), 0: offline */
-    double mu_in, sd_in;      /* online only */
+    int online;          /* 1: online (both worlds fitted), 0: offline */
+    double mu_in, sd_in; /* online only */
     double mu_out, sd_out;
 } ul_score_lira;
 

@@ -183,14 +183,14 @@ static ul_status binom_tail(mpfi_ptr out, unsigned long k, unsigned long n, mpfr
     return UL_OK;
 }
 
-ul_status ul_emp_binom_cdf(mpfi_ptr out, unsigned long k, unsigned long n, mpfr_srcptr p,
-                           char *err, size_t errlen)
+ul_status ul_emp_binom_cdf(mpfi_ptr out, unsigned long k, unsigned long n, mpfr_srcptr p, char *err,
+                           size_t errlen)
 {
     return binom_tail(out, k, n, p, true, err, errlen);
 }
 
-ul_status ul_emp_binom_sf(mpfi_ptr out, unsigned long k, unsigned long n, mpfr_srcptr p,
-                          char *err, size_t errlen)
+ul_status ul_emp_binom_sf(mpfi_ptr out, unsigned long k, unsigned long n, mpfr_srcptr p, char *err,
+                          size_t errlen)
 {
     return binom_tail(out, k, n, p, false, err, errlen);
 }
@@ -303,8 +303,8 @@ static void log_ratio_down(mpfr_ptr out, mpfr_srcptr delta_hi, mpfr_srcptr a, mp
 
 ul_status ul_emp_eps_lb_counts(mpfr_ptr eps_lb, unsigned long fp, unsigned long n_out,
                                unsigned long fn, unsigned long n_in, mpfi_srcptr alpha,
-                               mpfi_srcptr delta, unsigned long m, mpfr_ptr fpr_hi,
-                               mpfr_ptr fnr_hi, char *err, size_t errlen)
+                               mpfi_srcptr delta, unsigned long m, mpfr_ptr fpr_hi, mpfr_ptr fnr_hi,
+                               char *err, size_t errlen)
 {
     ul_num_init();
     if (n_out == 0)
@@ -415,7 +415,7 @@ ul_status ul_emp_joint_pvalue_upper(mpfr_ptr out, unsigned long k, unsigned long
         if (ul_emp_binom_sf(t, k + 1, n0, p_lo, err, errlen) != UL_OK)
             mpfr_set_zero(g, 1);
         else
-            mpfr_set(g, &t->left, MPFR_RNDD); /* G(f_j) = P[Bin(n0, f_j) ≥ k + 1] */
+            mpfr_set(g, &t->left, MPFR_RNDD);     /* G(f_j) = P[Bin(n0, f_j) ≥ k + 1] */
         mpfr_sub(s_hi, next_lo, s_hi, MPFR_RNDD); /* ≤ S(f_(j+1)) − S(f_j), which is ≥ 0 */
         if (mpfr_sgn(s_hi) > 0) {
             mpfr_mul(s_hi, s_hi, g, MPFR_RNDD);
@@ -437,8 +437,7 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-ul_status ul_emp_check_scores(const double *s, size_t n, const char *name, char *err,
-                              size_t errlen)
+ul_status ul_emp_check_scores(const double *s, size_t n, const char *name, char *err, size_t errlen)
 {
     if (s == NULL || n == 0)
         return ul_fail(err, errlen, UL_EINPUT, "%s must not be empty", name);
@@ -476,8 +475,8 @@ ul_status ul_emp_roc_compute(ul_emp_roc *out, const double *in_scores, size_t n_
                              const double *out_scores, size_t n_out, mpfi_srcptr alpha,
                              mpfi_srcptr delta, char *err, size_t errlen)
 {
-    return ul_emp_roc_compute_opts(out, in_scores, n_in, out_scores, n_out, alpha, delta, NULL,
-                                   err, errlen);
+    return ul_emp_roc_compute_opts(out, in_scores, n_in, out_scores, n_out, alpha, delta, NULL, err,
+                                   errlen);
 }
 
 /* Points, AUC and TPR at the FPR levels (the scores were checked). */
@@ -496,15 +495,19 @@ static void roc_curve(ul_emp_roc *out, const double *in_scores, size_t n_in,
     qsort(b, n_out, sizeof *b, cmp_double);
     size_t m = ul_emp_roc_counts(a, n_in, b, n_out, fp, tp, NULL);
     for (size_t i = 0; i <= m; i++)
-        out->points[i] = (ul_emp_roc_point){(double)fp[i] / (double)n_out, (double)tp[i] / (double)n_in};
+        out->points[i] =
+            (ul_emp_roc_point){(double)fp[i] / (double)n_out, (double)tp[i] / (double)n_in};
     out->n_points = m + 1;
     for (size_t i = 1; i < out->n_points; i++) {
         const ul_emp_roc_point *p = &out->points[i - 1], *q = &out->points[i];
         out->auc += (q->fpr - p->fpr) * (q->tpr + p->tpr) / 2;
     }
     for (int l = 0; l < UL_EMP_N_FPR_LEVELS; l++)
+        out->tpr_defined[l] = (double)n_out * ul_emp_fpr_levels[l] >= 1;
+    for (int l = 0; l < UL_EMP_N_FPR_LEVELS; l++)
         for (size_t i = 0; i < out->n_points; i++)
-            if (out->points[i].fpr <= ul_emp_fpr_levels[l] && out->points[i].tpr > out->tpr_at_fpr[l])
+            if (out->points[i].fpr <= ul_emp_fpr_levels[l] &&
+                out->points[i].tpr > out->tpr_at_fpr[l])
                 out->tpr_at_fpr[l] = out->points[i].tpr;
     free(a), free(b), free(fp), free(tp);
 }
@@ -516,7 +519,7 @@ static void roc_init(ul_emp_roc *out)
     out->n_points = 0;
     out->auc = 0;
     for (int i = 0; i < UL_EMP_N_FPR_LEVELS; i++)
-        out->tpr_at_fpr[i] = 0;
+        out->tpr_at_fpr[i] = 0, out->tpr_defined[i] = false;
     out->n_thresholds = 0;
     out->threshold = INFINITY;
     out->fp = 0;

@@ -13,6 +13,7 @@
 #define UL_EMP_STATS_H
 
 #include <mpfi.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "emp/eps_lb.h"
@@ -91,10 +92,13 @@ typedef struct {
     size_t n_points;
     double auc;                             /* trapezoid over the points */
     double tpr_at_fpr[UL_EMP_N_FPR_LEVELS]; /* max TPR over points with FPR ≤ level */
-    unsigned long n_thresholds;             /* tests paid for: the Bonferroni m */
-    double threshold;     /* the threshold of the best ε: "IN" iff score ≥ it */
-    unsigned long fp, fn; /* its counts (the design counts, emp/eps_lb.h) */
-    mpfr_t eps_lb;        /* certified ε lower bound (rounded down) */
+    /* false when n_out·level < 1: fewer OUT runs than one false positive at
+     * that level needs, so tpr_at_fpr there says nothing (print "n/a") */
+    bool tpr_defined[UL_EMP_N_FPR_LEVELS];
+    unsigned long n_thresholds; /* tests paid for: the Bonferroni m */
+    double threshold;           /* the threshold of the best ε: "IN" iff score ≥ it */
+    unsigned long fp, fn;       /* its counts (the design counts, emp/eps_lb.h) */
+    mpfr_t eps_lb;              /* certified ε lower bound (rounded down) */
 } ul_emp_roc;
 
 /* ROC of the rule "score ≥ t ⇒ IN" over every distinct score value t, its AUC,

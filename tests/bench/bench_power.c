@@ -23,9 +23,9 @@
 #include "num/encl.h"
 
 #define N_METHODS 7
-static const char *names[N_METHODS] = {"family 2-sided", "family 1-sided", "split 0.25",
-                                       "joint 2-sided", "joint 1-sided", "all (legacy, exact max)",
-                                       "jax CP (baseline)"};
+static const char *names[N_METHODS] = {
+    "family 2-sided", "family 1-sided",          "split 0.25",       "joint 2-sided",
+    "joint 1-sided",  "all (legacy, exact max)", "jax CP (baseline)"};
 
 /* jax_privacy epsilon_clopper_pearson(significance, delta, one_sided=True,
  * Bonferroni()) on the same scores, in doubles. */
