@@ -378,6 +378,40 @@ Test(emp_eps_lb, false_refutations_within_allowance, .timeout = 300)
     }
 }
 
+/* The same with ties: scores are the randomised-response bits themselves
+ * (two atoms), which the lemma covers (atoms allowed); same allowance. */
+Test(emp_eps_lb, false_refutations_with_ties, .timeout = 300)
+{
+    mpfi_t a, d;
+    iv_set(a, "0.05");
+    iv_set(d, "0");
+    enum { N = 200 };
+    double in[N], out[N], e = exp(1.0);
+    const ul_emp_lb_method ms[] = {UL_EMP_LB_ALL, UL_EMP_LB_FAMILY, UL_EMP_LB_JOINT};
+    char err[256];
+    for (int m = 0; m < 3; m++) {
+        int refuted = 0;
+        for (uint64_t seed = 1; seed <= SEEDS; seed++) {
+            uint64_t s = seed * 104729;
+            for (int i = 0; i < N; i++) {
+                in[i] = unif(&s) < e / (1 + e);
+                out[i] = unif(&s) < 1 / (1 + e);
+            }
+            ul_emp_lb_opts o = ul_emp_lb_defaults();
+            o.method = ms[m];
+            ul_emp_lb_result r;
+            ul_emp_lb_init(&r);
+            cr_assert_eq(ul_emp_eps_lb(&r, in, N, out, N, a, d, &o, err, sizeof err), UL_OK, "%s",
+                         err);
+            refuted += mpfr_cmp_ui(r.eps_lb, 1) > 0;
+            ul_emp_lb_clear(&r);
+        }
+        cr_assert(refuted <= ALLOWED, "method %d: %d false refutations of %d", m, refuted, SEEDS);
+    }
+    mpfi_clear(a);
+    mpfi_clear(d);
+}
+
 /* ---- the joint test's p-value ------------------------------------------------------ */
 
 /* π = ∫ P[Bin(n1, min(1, e^ε f + δ)) ≥ x] dG(f), G the Beta(k+1, n0−k) law
