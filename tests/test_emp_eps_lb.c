@@ -331,6 +331,22 @@ static double rr_score(int in, uint64_t *s)
 #define SEEDS 200
 #define ALLOWED 20
 
+/* 1 when the method's bound exceeds the true ε = 1 (a false refutation). */
+static int refutes_eps_1(ul_emp_lb_method method, const double *in, size_t ni, const double *out,
+                         size_t no, mpfi_srcptr a, mpfi_srcptr d)
+{
+    char err[256];
+    ul_emp_lb_opts o = ul_emp_lb_defaults();
+    o.method = method;
+    o.threshold = 1.0; /* FIXED: chosen before the data */
+    ul_emp_lb_result r;
+    ul_emp_lb_init(&r);
+    cr_assert_eq(ul_emp_eps_lb(&r, in, ni, out, no, a, d, &o, err, sizeof err), UL_OK, "%s", err);
+    int v = mpfr_cmp_ui(r.eps_lb, 1) > 0;
+    ul_emp_lb_clear(&r);
+    return v;
+}
+
 static int count_refutations(ul_emp_lb_method method, size_t n)
 {
     mpfi_t a, d;
@@ -338,7 +354,6 @@ static int count_refutations(ul_emp_lb_method method, size_t n)
     iv_set(d, "0");
     double *in = malloc(2 * n * sizeof *in), *out = malloc(2 * n * sizeof *out);
     int refuted = 0;
-    char err[256];
     for (uint64_t seed = 1; seed <= SEEDS; seed++) {
         uint64_t s = seed * 7919;
         size_t ni = 0, no = 0;
@@ -349,15 +364,7 @@ static int count_refutations(ul_emp_lb_method method, size_t n)
             else
                 out[no++] = rr_score(0, &s);
         }
-        ul_emp_lb_opts o = ul_emp_lb_defaults();
-        o.method = method;
-        o.threshold = 1.0; /* FIXED: chosen before the data */
-        ul_emp_lb_result r;
-        ul_emp_lb_init(&r);
-        cr_assert_eq(ul_emp_eps_lb(&r, in, ni, out, no, a, d, &o, err, sizeof err), UL_OK, "%s",
-                     err);
-        refuted += mpfr_cmp_ui(r.eps_lb, 1) > 0;
-        ul_emp_lb_clear(&r);
+        refuted += refutes_eps_1(method, in, ni, out, no, a, d);
     }
     free(in);
     free(out);
@@ -388,7 +395,6 @@ Test(emp_eps_lb, false_refutations_with_ties, .timeout = 300)
     enum { N = 200 };
     double in[N], out[N], e = exp(1.0);
     const ul_emp_lb_method ms[] = {UL_EMP_LB_ALL, UL_EMP_LB_FAMILY, UL_EMP_LB_JOINT};
-    char err[256];
     for (int m = 0; m < 3; m++) {
         int refuted = 0;
         for (uint64_t seed = 1; seed <= SEEDS; seed++) {
@@ -397,14 +403,7 @@ Test(emp_eps_lb, false_refutations_with_ties, .timeout = 300)
                 in[i] = unif(&s) < e / (1 + e);
                 out[i] = unif(&s) < 1 / (1 + e);
             }
-            ul_emp_lb_opts o = ul_emp_lb_defaults();
-            o.method = ms[m];
-            ul_emp_lb_result r;
-            ul_emp_lb_init(&r);
-            cr_assert_eq(ul_emp_eps_lb(&r, in, N, out, N, a, d, &o, err, sizeof err), UL_OK, "%s",
-                         err);
-            refuted += mpfr_cmp_ui(r.eps_lb, 1) > 0;
-            ul_emp_lb_clear(&r);
+            refuted += refutes_eps_1(ms[m], in, N, out, N, a, d);
         }
         cr_assert(refuted <= ALLOWED, "method %d: %d false refutations of %d", m, refuted, SEEDS);
     }
