@@ -34,3 +34,5 @@ $(MPI_BIN): $(MPI_MAIN) $(MPI_OBJ)
 ifneq ($(HAVE_MPICC),)
 test: $(MPI_BIN)
 endif
+
+-include $(MPI_MAIN:.o=.d)
