@@ -58,7 +58,7 @@ CALC_SRC   = src/cli/args.c $(wildcard src/cli/calc*.c)
 API_SRC    = $(wildcard src/lib/*.c)
 # The certified statistics of src/emp (scores -> eps lower bound) need no
 # BLAS: they are in the core (ulaudit_attack_scores).
-CORE_EMP   = $(wildcard src/emp/stats.c src/emp/eps_lb.c src/emp/onerun.c)
+CORE_EMP   = $(wildcard src/emp/stats.c src/emp/eps_lb.c src/emp/onerun.c src/emp/gdp.c)
 CORE_SRC   = $(wildcard src/num/*.c src/bounds/*.c src/cert/*.c src/vectors/*.c) \
              $(CORE_EMP) $(CALC_SRC) $(API_SRC)
 ATTACK_SRC = $(filter-out $(CORE_EMP),$(wildcard src/emp/*.c)) $(wildcard src/cli/attack*.c)

@@ -88,27 +88,21 @@ static bool exe_dir(char *dir, size_t len)
 static void *load_attack_plugin(void)
 {
     const char *env = getenv("ULAUDIT_ATTACK_PLUGIN");
-    char dir[PATH_MAX], path[PATH_MAX + 64];
-    const char *tried[3];
+    char dir[PATH_MAX], tried[2][PATH_MAX + 64];
     int n = 0;
     if (env != NULL && env[0] != '\0') {
-        tried[n++] = env;
+        snprintf(tried[n++], sizeof tried[0], "%s", env);
     } else if (exe_dir(dir, sizeof dir)) {
-        static char p1[PATH_MAX + 64], p2[PATH_MAX + 64];
-        snprintf(p1, sizeof p1, "%s%s", dir, PLUGIN_NAME);
-        snprintf(p2, sizeof p2, "%s../lib/ulaudit/%s", dir, PLUGIN_NAME);
-        tried[n++] = p1;
-        tried[n++] = p2;
+        snprintf(tried[n++], sizeof tried[0], "%s%s", dir, PLUGIN_NAME);
+        snprintf(tried[n++], sizeof tried[0], "%s../lib/ulaudit/%s", dir, PLUGIN_NAME);
     }
     for (int i = 0; i < n; i++) {
-        snprintf(path, sizeof path, "%s", tried[i]);
-        if (access(path, R_OK) != 0)
+        if (access(tried[i], R_OK) != 0)
             continue;
-        void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-        if (h != NULL)
-            return h;
-        fprintf(stderr, "ulaudit attack: cannot load %s: %s\n", path, dlerror());
-        return NULL;
+        void *h = dlopen(tried[i], RTLD_NOW | RTLD_LOCAL);
+        if (h == NULL)
+            fprintf(stderr, "ulaudit attack: cannot load %s: %s\n", tried[i], dlerror());
+        return h;
     }
     fprintf(stderr, "ulaudit attack: the attack plugin %s was not found (looked %s%s%s; set "
                     "ULAUDIT_ATTACK_PLUGIN)\n", PLUGIN_NAME, n > 0 ? tried[0] : "nowhere",
