@@ -1,0 +1,317 @@
+/* src/cert/audit_koloskova_util.c — what the three Koloskova-paper audit
+ * handlers (audit_model_clipping.c, audit_gradient_clipping.c,
+ * audit_dp_sgd_group.c) share: field reading, the agreement of a stated
+ * number with a value, report texts, and the decision loop that raises the
+ * digits near the boundary.  See audit_koloskova_util.h. */
+#include "cert/audit_koloskova_util.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "num/deadline.h"
+#include "num/input.h"
+
+const char *const KOL_INITS[] = {"ball", "box", NULL};
+const char *const KOL_CONVERSIONS[] = {"bbghs", "mironov", NULL};
+
+/* printf into a fixed report field, cut at its size (a va_list keeps the
+ * compiler's truncation analysis out: cutting is intended here). */
+void kol_setf(char *dst, size_t n, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(dst, n, fmt, ap);
+    va_end(ap);
+}
+
+/* log of a decimal in doubles, finite even where the decimal itself is
+ * outside the double range (δ = 1e-400); a search value only. */
+double kol_log_decimal_d(const char *text)
+{
+    mpfr_t x;
+    mpfr_init2(x, 64);
+    mpfr_set_str(x, text, 10, MPFR_RNDN);
+    mpfr_log(x, x, MPFR_RNDN);
+    double d = mpfr_get_d(x, MPFR_RNDN);
+    mpfr_clear(x);
+    return d;
+}
+
+const ul_cert_value *kol_get(const ul_cert_values *v, const char *name)
+{
+    const ul_cert_value *x = ul_cert_values_get(v, name);
+    if (x == NULL)
+        abort(); /* every name used is in its table */
+    return x;
+}
+
+/* The texts of a "decimal or list" field (items, or the one decimal). */
+const char *const *kol_value_items(const ul_cert_value *v, size_t *n)
+{
+    if (v->type == UL_FIELD_DECIMAL_LIST) {
+        *n = v->n_items;
+        return v->items;
+    }
+    *n = 1;
+    return &v->text;
+}
+
+ul_status kol_unused(const ul_cert_value *v, const char *why, char *err, size_t errlen)
+{
+    return ul_fail(err, errlen, UL_EINPUT, "%s: not used %s (remove it)", v->path, why);
+}
+
+ul_status kol_missing(const char *path, const char *why, char *err, size_t errlen)
+{
+    return ul_fail(err, errlen, UL_EINPUT, "%s: missing, required %s", path, why);
+}
+
+/* Rewrites a message of src/bounds ("sigma: …", names as CLI flags) with the
+ * certificate's JSON path. */
+ul_status kol_with_path(ul_status st, const char *object, char *err, size_t errlen)
+{
+    if (st != UL_EINPUT || err == NULL || errlen == 0)
+        return st;
+    char copy[1024];
+    snprintf(copy, sizeof copy, "%s", err);
+    const char *colon = strchr(copy, ':');
+    if (colon == NULL || colon - copy > 40) {
+        snprintf(err, errlen, "$.%s: %s", object, copy);
+        return st;
+    }
+    char name[48];
+    snprintf(name, sizeof name, "%.*s", (int)(colon - copy), copy);
+    for (char *p = name; *p; p++)
+        if (*p == '-')
+            *p = '_';
+    const char *obj = strcmp(name, "eps") == 0 || strcmp(name, "delta") == 0 ? "claim" : object;
+    snprintf(err, errlen, "$.%s.%s%s", obj, name, colon);
+    return st;
+}
+
+/* Numbers that round to `text` at the digits it gives: text ± ½ unit of its
+ * last written digit, widened by rel·|text|; [lo, hi] enclosed outward.  A
+ * written zero ("0", "0.0", "-0e5") stands for exactly 0. */
+void kol_text_interval(const char *text, double rel, mpfr_ptr lo, mpfr_ptr hi)
+{
+    const char *p = text;
+    if (*p == '-' || *p == '+')
+        p++;
+    long frac = 0, ex = 0;
+    bool zero = true; /* a written zero is exact: 0 is reproduced only by 0 */
+    for (; *p >= '0' && *p <= '9'; p++)
+        zero = zero && *p == '0';
+    if (*p == '.')
+        for (p++; *p >= '0' && *p <= '9'; p++, frac++)
+            zero = zero && *p == '0';
+    if (*p == 'e' || *p == 'E')
+        ex = strtol(p + 1, NULL, 10);
+    mpfr_prec_t prec = mpfr_get_prec(lo);
+    mpfr_t s_lo, s_hi, h;
+    mpfr_inits2(prec, s_lo, s_hi, h, (mpfr_ptr)0);
+    mpfr_set_str(s_lo, text, 10, MPFR_RNDD);
+    mpfr_set_str(s_hi, text, 10, MPFR_RNDU);
+    char half[64];
+    snprintf(half, sizeof half, "5e%ld", ex - frac - 1);
+    mpfr_set_str(h, half, 10, MPFR_RNDU);
+    if (zero)
+        mpfr_set_zero(h, 1);
+    if (rel > 0 && !zero) {
+        mpfr_t r;
+        mpfr_init2(r, prec);
+        mpfr_abs(r, s_hi, MPFR_RNDU);
+        if (mpfr_cmpabs(s_lo, r) > 0)
+            mpfr_abs(r, s_lo, MPFR_RNDU);
+        mpfr_mul_d(r, r, rel, MPFR_RNDU);
+        if (mpfr_greater_p(r, h))
+            mpfr_set(h, r, MPFR_RNDU);
+        mpfr_clear(r);
+    }
+    mpfr_sub(lo, s_lo, h, MPFR_RNDD);
+    mpfr_add(hi, s_hi, h, MPFR_RNDU);
+    mpfr_clears(s_lo, s_hi, h, (mpfr_ptr)0);
+}
+
+/* The value's linear bounds (log form exponentiated outward). */
+void kol_value_bounds(const ul_num_value *v, mpfr_ptr lo, mpfr_ptr hi)
+{
+    mpfi_get_left(lo, v->enclosure);
+    mpfi_get_right(hi, v->enclosure);
+    if (v->is_log) {
+        mpfr_exp(lo, lo, MPFR_RNDD);
+        mpfr_exp(hi, hi, MPFR_RNDU);
+    }
+}
+
+/* Whether a certified value agrees with `text` at the digits given. */
+bool kol_agrees_value(const char *text, const ul_num_value *v)
+{
+    mpfr_prec_t p = mpfi_get_prec(v->enclosure) + 64;
+    if (p < 256)
+        p = 256;
+    mpfr_t lo, hi, vl, vh;
+    mpfr_inits2(p, lo, hi, vl, vh, (mpfr_ptr)0);
+    kol_text_interval(text, 0, lo, hi);
+    kol_value_bounds(v, vl, vh);
+    bool ok = mpfr_lessequal_p(vl, hi) && mpfr_greaterequal_p(vh, lo);
+    mpfr_clears(lo, hi, vl, vh, (mpfr_ptr)0);
+    return ok;
+}
+
+/* Whether the exact decimal `value` agrees with `text` at the digits given. */
+bool kol_agrees_decimal(const char *text, const char *value)
+{
+    ul_num_value v;
+    ul_num_value_init(&v, 256);
+    bool ok = ul_num_set_decimal(v.enclosure, value) == UL_OK && kol_agrees_value(text, &v);
+    ul_num_value_clear(&v);
+    return ok;
+}
+
+/* Whether a double (a recipe's output) reproduces `text`. */
+bool kol_agrees_double(const char *text, double x, double rel)
+{
+    if (!isfinite(x))
+        return false;
+    mpfr_t lo, hi;
+    mpfr_inits2(256, lo, hi, (mpfr_ptr)0);
+    kol_text_interval(text, rel, lo, hi);
+    bool ok = mpfr_cmp_d(lo, x) <= 0 && mpfr_cmp_d(hi, x) >= 0;
+    mpfr_clears(lo, hi, (mpfr_ptr)0);
+    return ok;
+}
+
+/* "[lo, hi]" (or the one number when both agree) of a value, into buf
+ * (n ≥ 12), or "hi" alone (hi_only).  Never cut: when it does not fit, the
+ * ends are formatted again with fewer digits (still rounded outward: lo
+ * down, hi up), and as -inf/inf when not even 1 digit fits (an exponent of
+ * over 100 digits, δ below 10^(-10^100), in a short buffer). */
+static void value_text_fit(char *buf, size_t n, const ul_num_value *v, int digits, bool hi_only)
+{
+    for (int d = digits; d >= 1; d--) {
+        char *lo, *hi;
+        ul_num_value_format(v, d, &lo, &hi);
+        int len = hi_only              ? snprintf(buf, n, "%s", hi)
+                  : strcmp(lo, hi) == 0 ? snprintf(buf, n, "%s", lo)
+                                        : snprintf(buf, n, "[%s, %s]", lo, hi);
+        free(lo);
+        free(hi);
+        if (len >= 0 && (size_t)len < n)
+            return;
+    }
+    snprintf(buf, n, "%s", hi_only ? "inf" : "[-inf, inf]");
+}
+
+void kol_value_text(char *buf, size_t n, const ul_num_value *v, int digits)
+{
+    value_text_fit(buf, n, v, digits, false);
+}
+
+/* Upper end of a value as text (rounded up). */
+void kol_value_hi_text(char *buf, size_t n, const ul_num_value *v, int digits)
+{
+    value_text_fit(buf, n, v, digits, true);
+}
+
+/* Marks the report invalid and explains which preconditions fail. */
+void kol_make_invalid(ul_audit_report *rep)
+{
+    rep->verdict = UL_VERDICT_INVALID;
+    char names[1024] = "";
+    size_t len = 0;
+    for (int i = 0; i < rep->pre.count && len < sizeof names; i++)
+        if (rep->pre.items[i].state == UL_PRE_FAILS)
+            len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", len ? ", " : "",
+                                    rep->pre.items[i].name);
+    ul_audit_explain(rep, "Invalid: precondition%s of the cited theorem fail%s: %s.",
+                     strchr(names, ',') ? "s" : "", strchr(names, ',') ? "" : "s", names);
+    const ul_precondition *first = ul_pre_first(&rep->pre, UL_PRE_FAILS);
+    if (first != NULL)
+        ul_audit_explain(rep, "(%s: %s.)", first->name, first->rule);
+}
+
+/* After a bounds call: UL_OK/UL_ECAP go on; UL_EINPUT with a failing
+ * precondition makes the verdict invalid (*done); other errors return. */
+ul_status kol_triage(ul_status st, ul_audit_report *rep, bool *done, const char *object,
+                        char *err, size_t errlen)
+{
+    *done = false;
+    if (st == UL_OK || st == UL_ECAP)
+        return UL_OK;
+    if (st == UL_EINPUT && ul_pre_first(&rep->pre, UL_PRE_FAILS) != NULL) {
+        kol_make_invalid(rep);
+        *done = true;
+        return UL_OK;
+    }
+    return kol_with_path(st, object, err, errlen);
+}
+
+/* ---- decisions near the boundary ----------------------------------------------
+ * A claim within a relative 10^-17 of the bound straddles the enclosure at
+ * the default digits.  The handlers then evaluate again at twice the digits
+ * (the pattern of audit_gaussian.c decide_theta and audit_rdp.c decide),
+ * until the verdict is decided or the precision cap (--max-bits) stops the
+ * evaluation.  Each method also has a digit limit where one more doubling
+ * would cost far more than the claim is worth (a claim within 10^-limit of
+ * its bound, or equal to it, then stays inconclusive and the report says
+ * why): the subsampled-Gaussian series of dp-sgd-group grows from 0.3 s at
+ * 240 digits to 20 s at 272 (α ≈ 500); the adaptive recursion costs about
+ * 1e-8 s · T · digits². */
+
+/* Runs fn at want's digits, then at doubled digits while it is inconclusive,
+ * up to max_digits; *end (may be NULL) says how it ended. */
+ul_status kol_decide_raising(kol_decide_fn fn, void *ctx, const ul_num_precision *want,
+                                int max_digits, ul_verdict *verdict, kol_decide_end *end, char *err,
+                                size_t errlen)
+{
+    ul_num_precision w = *want;
+    for (;;) {
+        if (ul_deadline_passed()) /* the time budget (num/deadline.h) */
+            return ul_fail(err, errlen, UL_ETIME, "deciding the verdict at %d digits",
+                           w.digits);
+        bool cap_hit = false;
+        ul_status st = fn(ctx, &w, verdict, &cap_hit, err, errlen);
+        if (end != NULL)
+            *end = (kol_decide_end){w.digits, cap_hit};
+        if (st != UL_OK || *verdict != UL_VERDICT_INCONCLUSIVE || cap_hit ||
+            2 * w.digits > max_digits)
+            return st;
+        w.digits *= 2;
+    }
+}
+
+/* Why a decision stayed inconclusive, in words. */
+void kol_undecided_why(const kol_decide_end *end, char *buf, size_t n)
+{
+    if (end->cap_hit)
+        snprintf(buf, n, "at the precision cap (raise --max-bits)");
+    else
+        snprintf(buf, n,
+                 "at %d digits, where this audit stops raising its precision (cost): the claim "
+                 "is within about 10^-%d of the bound",
+                 end->digits, end->digits - 2);
+}
+
+void kol_add_would_reach_value(ul_audit_report *rep, const char *key, const char *label,
+                                  const ul_num_value *v, int digits)
+{
+    if (rep->n_would_reach < UL_AUDIT_MAX_NUMBERS)
+        ul_audit_number_set(&rep->would_reach[rep->n_would_reach++], key, label, v, digits);
+}
+
+void kol_add_would_reach_mpfi(ul_audit_report *rep, const char *key, const char *label,
+                                 mpfi_srcptr x, int digits)
+{
+    if (rep->n_would_reach < UL_AUDIT_MAX_NUMBERS)
+        ul_audit_number_set_mpfi(&rep->would_reach[rep->n_would_reach++], key, label, x, digits);
+}
+
+void kol_add_would_reach_integer(ul_audit_report *rep, const char *key, const char *label,
+                                    unsigned long value)
+{
+    if (rep->n_would_reach < UL_AUDIT_MAX_NUMBERS)
+        ul_audit_number_set_integer(&rep->would_reach[rep->n_would_reach++], key, label, value);
+}
