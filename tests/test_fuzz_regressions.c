@@ -14,7 +14,11 @@
  *       printed cut to 95 characters, another number: every printed end must
  *       be a whole decimal, ordered, and on the right side of 0 < δ;
  *   (e) an adaptive model-clipping claim δ = 1e-400 (below the double range)
- *       made the σ search convert −inf to int (UB under clang's UBSan).
+ *       made the σ search convert −inf to int (UB under clang's UBSan);
+ *   (f) found by fuzz_calibrate: calibrating a model-clipping claim δ = 0e-410
+ *       overflowed a long in ul_num_q (signed overflow, UBSan): calibration
+ *       must refuse δ = 0 naming $.claim.delta, and the audit must not
+ *       support it (δ(ε) = θ-products > 0 for every finite σ).
  *
  * Expected values are independent of the code: Q(x) = ½ erfc(x/√2) from the
  * standard normal table, and the documented mpmath value of the corpus.
@@ -191,4 +195,25 @@ Test(fuzz_regressions, model_clipping_delta_below_double_range_is_decided)
     ul_audit_report rep;
     audit_ok(DATA "model-clipping-adaptive-delta-1e-400.json", &rep);
     cr_assert_eq(rep.verdict, UL_VERDICT_UNSUPPORTED, "%s", rep.explanation);
+}
+
+/* ---- (f) calibrating a claim δ = 0 ------------------------------------------ */
+
+Test(fuzz_regressions, model_clipping_calibrate_delta_zero_is_refused)
+{
+    const char *path = DATA "model-clipping-calibrate-delta-zero.json";
+    ul_cert *c = NULL;
+    char err[1024] = "";
+    cr_assert_eq(ul_cert_load(path, &c, err, sizeof err), UL_OK, "%s", err);
+    char *completed = NULL;
+    ul_status st = ul_audit_calibrate(c, &WANT, &completed, err, sizeof err);
+    ul_cert_free(c);
+    cr_assert_eq(st, UL_EINPUT, "calibrating delta = 0 must be refused, got status %d", (int)st);
+    cr_assert_null(completed);
+    cr_assert(strstr(err, "$.claim.delta") != NULL, "the message names the field: %s", err);
+
+    /* every Gaussian step has theta(eps, r) > 0, so no sigma gives delta = 0 */
+    ul_audit_report rep;
+    audit_ok(path, &rep);
+    cr_assert_neq(rep.verdict, UL_VERDICT_SUPPORTED, "%s", rep.explanation);
 }
