@@ -331,12 +331,16 @@ typedef struct {
 static void *worker(void *arg)
 {
     job *j = arg;
-    for (int k = 0; k < 20; k++) {
+    for (int k = 0; k < 21; k++) {
         if (k > 0) {
             ulaudit_free(j->lo);
             ulaudit_free(j->hi);
         }
-        j->st = ulaudit_theta("1e3", j->r, NULL, &j->lo, &j->hi, NULL, 0);
+        /* odd rounds through the calc table and its thread-local output sink */
+        const char *names[] = {"eps", "r"}, *values[] = {"1e3", j->r};
+        j->st = k % 2 ? ulaudit_calc_enclosure("theta", names, values, 2, NULL, &j->lo, &j->hi,
+                                               NULL, 0)
+                      : ulaudit_theta("1e3", j->r, NULL, &j->lo, &j->hi, NULL, 0);
     }
     ulaudit_thread_cleanup();
     return NULL;
