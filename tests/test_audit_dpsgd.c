@@ -333,6 +333,12 @@ Test(audit_dpsgd, handler_verdicts_full_batch)
                            "{\"eps\":1,\"delta\":0.5}");
     cr_assert_eq(audit_text(low, &rep, err, sizeof err), UL_OK, "%s", err);
     cr_assert_eq(rep.verdict, UL_VERDICT_REFUTED);
+    /* what would reach it: θ_e(10/σ) ≤ 0.5 at the noise multiplier shown */
+    double need = 0;
+    for (int i = 0; i < rep.n_would_reach; i++)
+        if (strcmp(rep.would_reach[i].key, "noise_multiplier_needed") == 0)
+            need = strtod(rep.would_reach[i].hi, NULL);
+    cr_assert(need > 5 && oracle_theta_at_most(10 / need, 0.5), "noise needed %.17g", need);
     const char *unstated =
         CERT("{\"noise_multiplier\":5,\"sample_rate\":1,\"steps\":100}", "{\"eps\":1,\"delta\":0.52}");
     cr_assert_eq(audit_text(unstated, &rep, err, sizeof err), UL_OK, "%s", err);

@@ -444,12 +444,41 @@ static ul_status reach_pld_eps(const dcert *d, ul_dpsgd_adjacency adj,
     return st;
 }
 
+/* The noise multiplier (every phase) that the exact profile (q = 1) or RDP
+ * certifies for the claim, added to would_reach; silent when none does. */
+static ul_status reach_sigma(const dcert *d, ul_dpsgd_adjacency adj, const ul_num_precision *want,
+                             ul_audit_report *rep, char *err, size_t errlen)
+{
+    ul_dpsgd_run run = d->run;
+    run.adjacency = adj;
+    char *text = NULL, msg[256];
+    ul_status st = ul_dpsgd_sigma_min(&run, d->eps, d->delta, want->digits < 6 ? want->digits : 6,
+                                      want, &text, msg, sizeof msg);
+    if (st == UL_OK) {
+        ul_audit_number n;
+        memset(&n, 0, sizeof n);
+        n.key = "noise_multiplier_needed";
+        snprintf(n.label, sizeof n.label,
+                 "a noise multiplier (every phase) the %s certifies for the claim; the PLD "
+                 "accountant may need less (ulaudit calibrate)",
+                 ul_dpsgd_full_batch(&run) ? "exact Gaussian profile" : "RDP accountant");
+        snprintf(n.lo, sizeof n.lo, "%.90s", text);
+        snprintf(n.hi, sizeof n.hi, "%.90s", text);
+        ul_audit_add_reach(rep, &n);
+    }
+    free(text);
+    return st == UL_ETIME ? ul_fail(err, errlen, st, "%s", msg) : UL_OK;
+}
+
 /* What the accountants certify, for a claim not supported. */
 static ul_status report_reach(const dcert *d, ul_dpsgd_adjacency adj, const reading *r,
                               const ul_num_precision *want, ul_audit_report *rep, char *err,
                               size_t errlen)
 {
     ul_audit_number n;
+    ul_status st = reach_sigma(d, adj, want, rep, err, errlen);
+    if (st != UL_OK)
+        return st;
     if (r->rdp_done) {
         char label[128];
         snprintf(label, sizeof label,
