@@ -592,6 +592,12 @@ Test(emp_attack, checkpoint_layout_and_every_corruption_refused)
     CORRUPT((memcpy(b + CK_SHAPE + 24, &v, 8), reseal(b, len, rec)), len, "shape");
     v = 2; /* another slice */
     CORRUPT((memcpy(b + CK_SHAPE + 56, &v, 8), reseal(b, len, rec)), len, "slice");
+    /* sealed, but holding what no run writes (a crafted file) */
+    double nan = NAN, minus = -1, huge = 1e200;
+    CORRUPT((memcpy(b + r0 + 16 + 8 * 3, &nan, 8), reseal(b, len, rec)), len, "not finite");
+    CORRUPT((memcpy(b + r0 + 16 + 8 * 20, &huge, 8), reseal(b, len, rec)), len, "beyond 1e100");
+    CORRUPT((memcpy(b + r0 + 16 + 8 * (16 + p), &minus, 8), reseal(b, len, rec)), len,
+            "negative sum of squares"); /* the first S of the IN world */
 #undef CORRUPT
     /* a record cut off mid-append (the writer killed) is dropped, not used:
      * the run resumes from the chunk before it */

@@ -162,7 +162,9 @@ static ul_status try_fit(ul_shard_log *log, char *err, size_t errlen)
         double v = (si[q] + so[q]) / (double)(2 * log->half - 2);
         lr->mid[q] = 0.5 * (mi[q] + mo[q]);
         lr->weight[q] = (v > 0 && isfinite(v)) ? (mi[q] - mo[q]) / v : 0.0;
-        if (!isfinite(lr->weight[q]))
+        /* beyond ±UL_SHARD_MAX_VALUE the variance is rounding noise: the
+         * coordinate is skipped as when V = 0 (and no score can overflow) */
+        if (!(fabs(lr->weight[q]) <= UL_SHARD_MAX_VALUE))
             lr->weight[q] = 0.0;
     }
     free(acc);
@@ -177,6 +179,47 @@ static double *alloc_n(size_t n, bool *ok)
     double *p = malloc(n * sizeof *p);
     *ok = *ok && p;
     return p;
+}
+
+/* Every number of a record is finite and within ±UL_SHARD_MAX_VALUE (so
+ * that the fit and the scores computed from records cannot overflow, even
+ * from a crafted file whose digests were recomputed), and the sums of
+ * squared deviations are >= 0.  A run that produced anything else (a
+ * diverging learner) is refused when it is recorded, so a checkpoint holds
+ * only what a reader accepts.  NULL when the values are sound. */
+static const char *rec_values_bad(const ul_shard_rec *rec, const rec_sizes *z, size_t c,
+                                  char *why, size_t whylen)
+{
+    const double *parts[4] = {rec->loss, rec->mom, rec->test, rec->models};
+    size_t lens[4] = {z->loss, z->mom, z->test, z->models}, p = z->mom / 4;
+    for (int i = 0; i < 4; i++)
+        for (size_t k = 0; k < lens[i]; k++) {
+            double v = parts[i][k];
+            /* mom = mean IN, S IN, mean OUT, S OUT (p each): S >= 0 */
+            bool neg_ssd = i == 1 && (k / p) % 2 == 1 && v < 0;
+            if (!(fabs(v) <= UL_SHARD_MAX_VALUE) || neg_ssd) {
+                snprintf(why, whylen, "the record of chunk %zu holds %s (value %zu of its %s)", c,
+                         neg_ssd ? "a negative sum of squares"
+                                 : "a value that is not finite or beyond 1e100 (diverged?)",
+                         k,
+                         i == 0 ? "loss scores" : i == 1 ? "moments" : i == 2 ? "test part"
+                                                                            : "models");
+                return why;
+            }
+        }
+    return NULL;
+}
+
+/* Chunk c's new record through rec_values_bad; removed when it fails. */
+static ul_status checked(ul_shard_log *log, size_t c, char *err, size_t errlen)
+{
+    char why[256];
+    rec_sizes z = sizes(log, c, log->rec[c].kind);
+    const char *bad = rec_values_bad(&log->rec[c], &z, c, why, sizeof why);
+    if (!bad)
+        return UL_OK;
+    rec_free(&log->rec[c]);
+    return ul_fail(err, errlen, UL_EINPUT, "attack: %s", bad);
 }
 
 ul_status ul_shard_add(ul_shard_log *log, size_t c, const double *W_in, const double *W_out,
@@ -213,7 +256,7 @@ ul_status ul_shard_add(ul_shard_log *log, size_t c, const double *W_in, const do
     ul_status st = try_fit(log, err, errlen);
     size_t nt = M - nf;
     if (st != UL_OK || !(log->scores & UL_SCORE_LR) || nt == 0)
-        return st;
+        return st == UL_OK ? checked(log, c, err, errlen) : st;
     r->kind = log->has_fit ? UL_REC_LR : UL_REC_MODELS;
     r->test = alloc_n(sizes(log, c, r->kind).test, &ok);
     if (!ok)
@@ -225,7 +268,7 @@ ul_status ul_shard_add(ul_shard_log *log, size_t c, const double *W_in, const do
         memcpy(r->test, W_in + nf * p, p * nt * sizeof *W_in);
         memcpy(r->test + p * nt, W_out + nf * p, p * nt * sizeof *W_out);
     }
-    return UL_OK;
+    return checked(log, c, err, errlen);
 }
 
 static ul_status all_present(const ul_shard_log *log, char *err, size_t errlen)
@@ -548,10 +591,12 @@ static const char *read_rec(reader *r, ul_shard_log *log, ul_shard_read *rd, boo
     for (int i = 0; i < 4 && !cut; i++)
         cut = get(r, parts[i], lens[i] * sizeof(double)) < lens[i] * sizeof(double);
     const char *bad = cut ? NULL : check_digest(r, &cut);
+    if (!cut && !bad)
+        bad = rec_values_bad(&rec, &z, c, why, whylen);
     if (cut || bad) {
         rec_free(&rec);
         *done = cut;
-        rd->cut = r->pos - start;
+        rd->cut = cut ? r->pos - start : 0;
         return bad;
     }
     rec.present = true;

@@ -29,7 +29,10 @@
  * a fixed sequence of operations whoever trained the chunks, so every way
  * of running the same configuration gives the same bits.  Then, as in
  * emp/score.h: V = (S_in + S_out)/(2·half − 2) (pooled), weight =
- * (m_in − m_out)/V (0 where V is 0 or not finite), mid = (m_in + m_out)/2.
+ * (m_in − m_out)/V (0 where V is 0 or the weight is beyond ±1e100), mid =
+ * (m_in + m_out)/2.  Every number recorded is finite and within ±1e100 (a
+ * run beyond that, a diverging learner, is refused), so nothing computed
+ * from records overflows.
  *
  * Files (format version 03; host byte order, like the checkpoints before):
  *   bytes 0–7     "ULCKPT03"
@@ -66,6 +69,11 @@
 #define UL_SHARD_MAGIC "ULCKPT"
 #define UL_SHARD_VERSION "03"
 #define UL_SHARD_HEAD 168 /* bytes before the header's digest */
+
+/* Largest magnitude of any number in a record, and of an LR weight
+ * (larger weights are set to 0): with p ≤ 2^28 parameters no score
+ * computed from records can overflow. */
+#define UL_SHARD_MAX_VALUE 1e100
 
 enum { UL_SCORE_LOSS = 1, UL_SCORE_LR = 2 };
 enum { UL_REC_LR = 0, UL_REC_MODELS = 1 };
