@@ -15,6 +15,7 @@
 #define UL_NUM_CHECKED /* every conversion result checked (num/encl.h) */
 #include <criterion/criterion.h>
 #include <json-c/json.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1271,4 +1272,64 @@ Test(audit, calibrated_values_fit_a_certificate_and_stay_safe)
         free(t);
     }
     mpfr_clears(x, y, (mpfr_ptr)0);
+}
+
+/* ---- the engine's decision loop (ul_audit_decide) ---------------------------------
+ * A scripted evaluation: undecided below `decided_at` digits, the cap hit at
+ * or above `cap_at`; it records the digits it was asked for.  The property
+ * checked: the digits double from those asked, and the loop stops at the
+ * first decision, at the cap, or where one more doubling would pass
+ * max_digits. */
+typedef struct {
+    int decided_at, cap_at;
+    int asked[32];
+    int n;
+} scripted;
+
+static ul_status scripted_once(void *ctx, const ul_num_precision *w, ul_verdict *verdict,
+                               bool *cap_hit, char *err, size_t errlen)
+{
+    (void)err;
+    (void)errlen;
+    scripted *s = ctx;
+    if (s->n < 32)
+        s->asked[s->n++] = w->digits;
+    *cap_hit = w->digits >= s->cap_at;
+    *verdict = w->digits >= s->decided_at ? UL_VERDICT_SUPPORTED : UL_VERDICT_INCONCLUSIVE;
+    return UL_OK;
+}
+
+Test(audit, decide_loop_doubles_digits_until_decided)
+{
+    scripted s = {.decided_at = 100, .cap_at = 1 << 30};
+    ul_verdict v;
+    ul_audit_decide_end end;
+    char err[256];
+    cr_assert_eq(ul_audit_decide(scripted_once, &s, &WANT, INT_MAX, &v, &end, err, sizeof err),
+                 UL_OK);
+    cr_assert_eq(v, UL_VERDICT_SUPPORTED);
+    int expect[] = {17, 34, 68, 136}; /* 17·2^k until ≥ 100 */
+    cr_assert_eq(s.n, 4);
+    for (int i = 0; i < 4; i++)
+        cr_assert_eq(s.asked[i], expect[i]);
+    cr_assert(end.digits == 136 && !end.cap_hit);
+}
+
+Test(audit, decide_loop_stops_at_the_cap_and_at_max_digits)
+{
+    scripted s = {.decided_at = 1 << 30, .cap_at = 68};
+    ul_verdict v;
+    ul_audit_decide_end end;
+    char err[256];
+    cr_assert_eq(ul_audit_decide(scripted_once, &s, &WANT, INT_MAX, &v, &end, err, sizeof err),
+                 UL_OK);
+    cr_assert(v == UL_VERDICT_INCONCLUSIVE && end.cap_hit && end.digits == 68 && s.n == 3);
+    scripted t = {.decided_at = 1 << 30, .cap_at = 1 << 30};
+    /* 17, 34, 68: one more doubling (136) would pass 100 */
+    cr_assert_eq(ul_audit_decide(scripted_once, &t, &WANT, 100, &v, &end, err, sizeof err), UL_OK);
+    cr_assert(v == UL_VERDICT_INCONCLUSIVE && !end.cap_hit && end.digits == 68 && t.n == 3);
+    /* max_digits = the digits asked: one evaluation, never raised */
+    scripted u = {.decided_at = 1 << 30, .cap_at = 1 << 30};
+    cr_assert_eq(ul_audit_decide(scripted_once, &u, &WANT, 17, &v, NULL, err, sizeof err), UL_OK);
+    cr_assert_eq(u.n, 1);
 }

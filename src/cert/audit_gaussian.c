@@ -618,27 +618,41 @@ static ul_status eps_needed(const gcert *g, const ul_num_precision *want, mpfi_p
 
 /* ---- the verdict, raising precision until it is decided ------------------------------ */
 
+/* What one evaluation of decide_theta needs and gives. */
+typedef struct {
+    ul_audit_report *rep;
+    const gcert *g;
+    ul_num_value *theta;
+} theta_decide_ctx;
+
+/* θ at w, compared with the claimed δ. */
+static ul_status theta_decide_once(void *ctx, const ul_num_precision *w, ul_verdict *verdict,
+                                   bool *cap_hit, char *err, size_t errlen)
+{
+    theta_decide_ctx *d = ctx;
+    ul_num_report nr = {0, false};
+    ul_preconditions pre;
+    ul_pre_clear(&pre);
+    ul_status st = theta_at(d->g, w, &pre, d->theta, &nr, err, errlen);
+    if (st != UL_OK && st != UL_ECAP)
+        return st;
+    if (d->g->is_op)
+        d->rep->pre = pre;
+    *verdict = ul_audit_compare(d->rep, "delta", "delta = theta_{e^eps}(r) at the claimed eps",
+                                d->theta, d->g->delta, true, w->digits);
+    *cap_hit = nr.cap_hit;
+    return UL_OK;
+}
+
 /* Computes θ at want->digits, compares, and while the enclosure straddles the
- * claim doubles the digits, until decided or the precision cap stops it. */
+ * claim doubles the digits, until decided or the precision cap stops it (the
+ * engine's loop, audit_util.h). */
 static ul_status decide_theta(ul_audit_report *rep, const gcert *g, const ul_num_precision *want,
                               ul_num_value *theta, char *err, size_t errlen)
 {
-    ul_num_precision w = *want;
-    for (;;) {
-        ul_num_report nr = {0, false};
-        ul_preconditions pre;
-        ul_pre_clear(&pre);
-        ul_status st = theta_at(g, &w, &pre, theta, &nr, err, errlen);
-        if (st != UL_OK && st != UL_ECAP)
-            return st;
-        if (g->is_op)
-            rep->pre = pre;
-        rep->verdict = ul_audit_compare(rep, "delta", "delta = theta_{e^eps}(r) at the claimed eps",
-                                        theta, g->delta, true, w.digits);
-        if (rep->verdict != UL_VERDICT_INCONCLUSIVE || nr.cap_hit || w.digits > INT_MAX / 2)
-            return UL_OK;
-        w.digits *= 2;
-    }
+    theta_decide_ctx d = {rep, g, theta};
+    return ul_audit_decide(theta_decide_once, &d, want, INT_MAX, &rep->verdict, NULL, err,
+                           errlen);
 }
 
 /* ---- forensics ----------------------------------------------------------------------- */

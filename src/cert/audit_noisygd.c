@@ -826,35 +826,48 @@ static const char *form_name(ul_ngd_g15_form f)
     return f == UL_NGD_G15_STATED ? "stated (relaxed, (111))" : "tight (the proof's line)";
 }
 
+/* What one evaluation of ngd_decide needs. */
+typedef struct {
+    const ngd_input *in;
+    ul_audit_report *rep;
+    const char *label;
+} ngd_decide_ctx;
+
+/* The cited bound at w (corrected variant) against the claimed Rényi value. */
+static ul_status ngd_decide_once(void *ctx, const ul_num_precision *w, ul_verdict *verdict,
+                                 bool *cap_hit, char *err, size_t errlen)
+{
+    const ngd_decide_ctx *d = ctx;
+    ul_num_value v;
+    ul_num_value_init(&v, 64);
+    ul_status st = ngd_bound_cap(d->in, d->in->q, d->in->form, UL_VARIANT_CORRECTED, w, &v, NULL,
+                                 cap_hit, err, errlen);
+    if (st == UL_OK)
+        *verdict = ul_audit_compare(d->rep, "renyi_value", d->label, &v, d->in->r_value, false,
+                                    w->digits);
+    ul_num_value_clear(&v);
+    return st;
+}
+
 /* The verdict of the cited bound (at the certificate's order, in the
  * variant that decides: always the corrected one) against the claimed Rényi
  * value, the digits doubled while the enclosure straddles the claim, until
- * it is decided or the precision cap (--max-bits) stops it.  The rational
- * bounds' ties are left to the caller (exact_bound). */
+ * it is decided or the precision cap (--max-bits) stops it (the engine's
+ * loop, audit_util.h).  The rational bounds are not raised: their ties are
+ * left to the caller (exact_bound). */
 static ul_verdict ngd_decide(const ngd_input *in, const ul_num_precision *want,
                              ul_audit_report *rep, const char *label, ul_status *status, char *e2,
                              size_t e2len)
 {
-    ul_num_precision w = *want;
     mpq_t ignored;
     mpq_init(ignored);
     bool rational = exact_bound(in, ignored);
     mpq_clear(ignored);
-    for (;;) {
-        ul_num_value v;
-        ul_num_value_init(&v, 64);
-        bool cap = false;
-        *status =
-            ngd_bound_cap(in, in->q, in->form, UL_VARIANT_CORRECTED, &w, &v, NULL, &cap, e2, e2len);
-        ul_verdict verdict = UL_VERDICT_INCONCLUSIVE;
-        if (*status == UL_OK)
-            verdict = ul_audit_compare(rep, "renyi_value", label, &v, in->r_value, false, w.digits);
-        ul_num_value_clear(&v);
-        if (*status != UL_OK || verdict != UL_VERDICT_INCONCLUSIVE || cap || rational ||
-            w.digits > INT_MAX / 2)
-            return verdict;
-        w.digits *= 2;
-    }
+    ngd_decide_ctx d = {in, rep, label};
+    ul_verdict verdict = UL_VERDICT_INCONCLUSIVE;
+    *status = ul_audit_decide(ngd_decide_once, &d, want, rational ? want->digits : INT_MAX,
+                              &verdict, NULL, e2, e2len);
+    return verdict;
 }
 
 /* The other G.15 form (both are true bounds: the proof's tight line and its
@@ -1083,6 +1096,41 @@ static ul_status dp_eps(const ngd_input *in, const ul_num_precision *w, mpfi_ptr
     return UL_OK;
 }
 
+/* What one evaluation of ngd_dp's decision needs and gives: the report tmp
+ * receives the number and margin, qs the order used (8 digits). */
+typedef struct {
+    const ngd_input *in;
+    ul_audit_report *tmp;
+    char *qs; /* 64 bytes */
+} dp_decide_ctx;
+
+/* ε(δ) at w (6 guard digits over those compared) against the claimed ε. */
+static ul_status dp_decide_once(void *ctx, const ul_num_precision *w, ul_verdict *verdict,
+                                bool *cap_hit, char *err, size_t errlen)
+{
+    const dp_decide_ctx *d = ctx;
+    const ngd_input *in = d->in;
+    bool linear = THM[in->thm].linear;
+    mpfi_t eps, qstar;
+    mpfi_init2(eps, 64), mpfi_init2(qstar, 64);
+    ul_status st = dp_eps(in, w, eps, qstar, cap_hit, err, errlen);
+    if (st == UL_OK) {
+        char *qtext = ul_num_format(&qstar->left, 8, MPFR_RNDN);
+        snprintf(d->qs, 64, "%s", qtext);
+        free(qtext);
+        char label[sizeof d->tmp->recomputed.label]; /* holds delta whole */
+        snprintf(label, sizeof label, "eps at delta = %s (Remark 2.1 at %s q = %s)", in->delta,
+                 linear ? "the best" : "the given", d->qs);
+        ul_num_value ev; /* a read-only view of eps in linear form */
+        ev.enclosure[0] = *eps;
+        ev.is_log = false;
+        ul_audit_report_init(d->tmp);
+        *verdict = ul_audit_compare(d->tmp, "eps", label, &ev, in->eps, false, w->digits - 6);
+    }
+    mpfi_clear(eps), mpfi_clear(qstar);
+    return st;
+}
+
 /* Forensics of an unsupported (ε, δ) reading: the claimed ε at most, or
  * equal to, the theorem's Rényi bound at the certificate's own order (a
  * Rényi value read as ε).  eps_lo: the converted ε's lower end, printed. */
@@ -1142,39 +1190,19 @@ static ul_verdict ngd_dp(const ngd_input *in, const ul_num_precision *want, ul_a
         return UL_VERDICT_INCONCLUSIVE;
     }
     /* the digits doubled while the enclosure straddles the claim, until
-     * decided or the precision cap (--max-bits) stops it */
+     * decided or the precision cap (--max-bits) stops it (the engine's loop,
+     * audit_util.h); 6 guard digits over those printed */
     ul_num_precision w2 = *want;
     w2.digits = digits + 6;
-    mpfi_t eps, qstar;
-    mpfi_init2(eps, 64), mpfi_init2(qstar, 64);
     ul_audit_report tmp;
-    ul_verdict verdict;
-    char label[sizeof rep->recomputed.label], qs[64]; /* label: holds delta whole */
-    for (;;) {
-        bool cap = false;
-        *status = dp_eps(in, &w2, eps, qstar, &cap, e2, sizeof e2);
-        if (*status != UL_OK) {
-            mpfi_clear(eps), mpfi_clear(qstar);
-            *status = path_error(err, errlen, *status, e2);
-            return UL_VERDICT_INCONCLUSIVE;
-        }
-        char *qtext = ul_num_format(&qstar->left, 8, MPFR_RNDN);
-        snprintf(qs, sizeof qs, "%s", qtext);
-        free(qtext);
-        snprintf(label, sizeof label, "eps at delta = %s (Remark 2.1 at %s q = %s)", in->delta,
-                 linear ? "the best" : "the given", qs);
-        ul_num_value ev;
-        ul_num_value_init(&ev, mpfi_get_prec(eps));
-        mpfi_set(ev.enclosure, eps);
-        ev.is_log = false;
-        ul_audit_report_init(&tmp);
-        verdict = ul_audit_compare(&tmp, "eps", label, &ev, in->eps, false, w2.digits - 6);
-        ul_num_value_clear(&ev);
-        if (verdict != UL_VERDICT_INCONCLUSIVE || cap || w2.digits > INT_MAX / 2)
-            break;
-        w2.digits *= 2;
+    ul_verdict verdict = UL_VERDICT_INCONCLUSIVE;
+    char qs[64];
+    dp_decide_ctx d = {in, &tmp, qs};
+    *status = ul_audit_decide(dp_decide_once, &d, &w2, INT_MAX, &verdict, NULL, e2, sizeof e2);
+    if (*status != UL_OK) {
+        *status = path_error(err, errlen, *status, e2);
+        return UL_VERDICT_INCONCLUSIVE;
     }
-    mpfi_clear(eps), mpfi_clear(qstar);
     if (primary) {
         rep->recomputed = tmp.recomputed;
         snprintf(rep->margin, sizeof rep->margin, "%s", tmp.margin);

@@ -106,25 +106,38 @@ static const char *conv_long(ul_rdp_conversion conv)
                  "log alpha)/(alpha-1)";
 }
 
+/* What one evaluation of decide needs and gives. */
+typedef struct {
+    const rcert *r;
+    ul_audit_report *rep;
+    ul_num_value *eps;
+    size_t *best;
+} rdp_decide_ctx;
+
+/* ε from the best listed point at w, compared with the claim. */
+static ul_status rdp_decide_once(void *ctx, const ul_num_precision *w, ul_verdict *verdict,
+                                 bool *cap_hit, char *err, size_t errlen)
+{
+    rdp_decide_ctx *d = ctx;
+    const rcert *r = d->r;
+    ul_num_report nr = {0, false};
+    ul_status st = ul_renyi_points_certified(UL_RDP_TO_EPS, r->alphas, r->rdps, r->n, r->delta,
+                                             r->conv, w, d->eps, d->best, &nr, err, errlen);
+    if (st != UL_OK && st != UL_ECAP)
+        return st;
+    *verdict = ul_audit_compare(d->rep, "eps", "eps at the claimed delta from the best listed point",
+                                d->eps, r->eps, false, w->digits);
+    *cap_hit = nr.cap_hit;
+    return UL_OK;
+}
+
 /* ε from the best listed point, with the precision raised while the
- * enclosure straddles the claim. */
+ * enclosure straddles the claim (the engine's loop, audit_util.h). */
 static ul_status decide(const rcert *r, const ul_num_precision *want, ul_audit_report *rep,
                         ul_num_value *eps, size_t *best, char *err, size_t errlen)
 {
-    ul_num_precision w = *want;
-    for (;;) {
-        ul_num_report nr = {0, false};
-        ul_status st = ul_renyi_points_certified(UL_RDP_TO_EPS, r->alphas, r->rdps, r->n, r->delta,
-                                                 r->conv, &w, eps, best, &nr, err, errlen);
-        if (st != UL_OK && st != UL_ECAP)
-            return st;
-        rep->verdict = ul_audit_compare(rep, "eps",
-                                        "eps at the claimed delta from the best listed point",
-                                        eps, r->eps, false, w.digits);
-        if (rep->verdict != UL_VERDICT_INCONCLUSIVE || nr.cap_hit || w.digits > INT_MAX / 2)
-            return UL_OK;
-        w.digits *= 2;
-    }
+    rdp_decide_ctx d = {r, rep, eps, best};
+    return ul_audit_decide(rdp_decide_once, &d, want, INT_MAX, &rep->verdict, NULL, err, errlen);
 }
 
 static void rdp_forensics(ul_audit_report *rep, const rcert *r)

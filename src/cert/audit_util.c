@@ -12,6 +12,7 @@
 
 #include "cert/json.h"
 
+#include "num/deadline.h"
 #include "num/encl.h"
 
 const char *ul_audit_field_text(const ul_cert_values *v, const char *name)
@@ -210,5 +211,26 @@ char *ul_audit_format_up_readable(mpfr_srcptr x, int digits)
          * one more): the next try fits or comes closer */
         size_t over = len - UL_NUM_DECIMAL_MAX_CHARS;
         digits = over >= (size_t)digits ? 1 : digits - (int)over;
+    }
+}
+
+ul_status ul_audit_decide(ul_audit_decide_fn fn, void *ctx, const ul_num_precision *want,
+                          int max_digits, ul_verdict *verdict, ul_audit_decide_end *end, char *err,
+                          size_t errlen)
+{
+    ul_num_precision w = *want;
+    for (;;) {
+        if (ul_deadline_passed()) /* the time budget (num/deadline.h) */
+            return ul_fail(err, errlen, UL_ETIME, "deciding the verdict at %d digits",
+                           w.digits);
+        bool cap_hit = false;
+        *verdict = UL_VERDICT_INCONCLUSIVE;
+        ul_status st = fn(ctx, &w, verdict, &cap_hit, err, errlen);
+        if (end != NULL)
+            *end = (ul_audit_decide_end){w.digits, cap_hit};
+        if (st != UL_OK || *verdict != UL_VERDICT_INCONCLUSIVE || cap_hit ||
+            w.digits > max_digits / 2)
+            return st;
+        w.digits *= 2;
     }
 }

@@ -89,4 +89,35 @@ ul_status ul_audit_read_object_list(const ul_cert *c, const char *object,
 ul_status ul_audit_read_counts(const ul_cert_value *v, unsigned long hi, unsigned long *out,
                                size_t max, size_t *n, char *err, size_t errlen);
 
+/* ---- the decision loop ------------------------------------------------------------
+ * The one loop that raises the precision of a decision (issue 13): the
+ * bounds' adaptive driver (num/adaptive.c) doubles the bits until the
+ * digits asked for are certain or --max-bits stops it; this loop doubles
+ * the digits asked for while the verdict is inconclusive.  It stops when
+ *   - the verdict is decided (anything but INCONCLUSIVE), or
+ *   - an evaluation reports the precision cap (--max-bits: *cap_hit), or
+ *   - doubling would pass max_digits (INT_MAX: no limit of the handler's
+ *     own; a handler whose evaluation grows too costly sets a lower one), or
+ *   - the time budget has run out (UL_ETIME, checked before every
+ *     evaluation; ul_audit turns it into an inconclusive report), or
+ *   - an evaluation fails (its status returned). */
+
+/* One evaluation at w: *verdict (INCONCLUSIVE while the enclosure straddles
+ * the claim) and *cap_hit (the precision cap stopped it). */
+typedef ul_status (*ul_audit_decide_fn)(void *ctx, const ul_num_precision *w, ul_verdict *verdict,
+                                        bool *cap_hit, char *err, size_t errlen);
+
+/* How a decision ended: the last digits asked for, and whether --max-bits
+ * stopped it. */
+typedef struct {
+    int digits;
+    bool cap_hit;
+} ul_audit_decide_end;
+
+/* Runs fn at want's digits, then at doubled digits while it is inconclusive,
+ * as above; *end (may be NULL) says how it ended. */
+ul_status ul_audit_decide(ul_audit_decide_fn fn, void *ctx, const ul_num_precision *want,
+                          int max_digits, ul_verdict *verdict, ul_audit_decide_end *end, char *err,
+                          size_t errlen);
+
 #endif
