@@ -97,6 +97,54 @@ ul_status ul_kol_mc_sigma_min(const ul_kol_mc_problem *pb, const char *delta,
                               const ul_num_precision *want, ul_preconditions *pre,
                               mpfi_ptr sigma, ul_num_report *rep, char *err, size_t errlen);
 
+/* ---- model clipping: brackets and searches (koloskova_mc.c) ------------------ */
+
+/* Where a certified quantity lies against a claimed value: certified at most
+ * the claim, certified above it, or undecided at this precision. */
+typedef enum { UL_KOL_UNDECIDED = 0, UL_KOL_AT_MOST, UL_KOL_ABOVE } ul_kol_side;
+
+/* σ0 > 0 (initial noise, so δ0 < 1), decided on the decimal text. */
+bool ul_kol_mc_initial_noise(const ul_kol_mc_problem *pb);
+
+/* A certified lower bound on the adaptive δ_T: log(δ0·θ*^T), θ* =
+ * θ_{e^ε̃*}(D/σ), ε̃* = log(1 + (e^ε − 1)/claim) (ε for the product form):
+ * while δ_t > claim, ε̃_t < ε̃* and θ is nonincreasing in ε (spec §2.1,
+ * §2.3), so every step multiplies δ_t by at least θ*.  Valid as a lower
+ * bound whenever it lies above the claim.  One constant σ; `lower` (log
+ * form) at p bits.  False when not computable. */
+bool ul_kol_mc_delta_lower_bound(const ul_kol_mc_problem *pb, const char *claim, mpfr_prec_t p,
+                                 ul_num_value *lower);
+
+/* The adaptive claim δ_T ≤ claim decided without running the recursion:
+ * with g(L) = log θ_{e^{ε̃(L)}}(D/σ) nondecreasing in L = log δ (spec §2.1,
+ * §2.3), the recursion with θ frozen at the bottom (top) of each of 256
+ * bands of log δ between δ0 and the claim stays below (above) the true
+ * log δ_t.  UL_KOL_ABOVE when the lower sequence ends above the claim,
+ * UL_KOL_AT_MOST when the upper one reaches it, else UL_KOL_UNDECIDED;
+ * *bound (log form, p bits) is the deciding end.  Adaptive mode, one
+ * constant σ. */
+ul_kol_side ul_kol_mc_band_decide(const ul_kol_mc_problem *pb, const char *claim, mpfr_prec_t p,
+                                  ul_num_value *bound);
+
+/* A certified lower bound on the least T with δ_T ≤ delta (one constant σ):
+ * T ≥ log(δ/δ0)/log θ* (θ* as above).  False when not computable. */
+bool ul_kol_mc_least_steps_lower_bound(const ul_kol_mc_problem *pb, const char *delta,
+                                       double *lb);
+
+/* The smallest constant σ with the adaptive δ_T ≤ delta after pb->steps
+ * steps: bisection on log σ in doubles (ul_kol_mc_log_delta_d), then one
+ * certified recursion on each side of the estimate (δ_T(hi) ≤ δ and
+ * δ_T(lo) > δ), widened up to three times: out ⊇ σ* (δ_T is nonincreasing
+ * in σ).  False when not certified. */
+bool ul_kol_mc_sigma_min_searched(const ul_kol_mc_problem *pb, const char *delta, mpfi_ptr out);
+
+/* Doubles, for searches only (never a bound).  log δ_T for `steps` steps at
+ * the constant σ `sigma` (> 0), or at the problem's σ_t when sigma = 0 (the
+ * recursion of spec §2.3 with Q by erfc and the Mills-ratio series); −inf
+ * once below 10^-300·e^-300.  And log of a decimal (finite for δ = 1e-400). */
+double ul_kol_mc_log_delta_d(const ul_kol_mc_problem *pb, double sigma, unsigned long steps);
+double ul_kol_log_decimal_d(const char *text);
+
 /* ==== gradient clipping, PABI (spec §1.3, §2.4) =============================== */
 
 /* Where the per-step noise comes from. */

@@ -469,7 +469,7 @@ static ul_status dp_stated_pair(const dp_cert *d, const ul_num_precision *want, 
     if (!d->st_delta->present || !ul_num_decimal_compare(d->st_delta->text, "0", &c0) || c0 <= 0 ||
         !ul_num_decimal_compare(d->st_delta->text, "1", &c1) || c1 >= 0)
         return UL_OK;
-    dp_search s = dp_search_of(d, UL_RDP_TO_EPS, kol_log_decimal_d(d->st_delta->text));
+    dp_search s = dp_search_of(d, UL_RDP_TO_EPS, ul_kol_log_decimal_d(d->st_delta->text));
     if (!dp_best_alpha(&s, pr->alpha, sizeof pr->alpha))
         return UL_OK;
     ul_status st =
@@ -623,7 +623,7 @@ static void dp_check_stated(const dp_state *s, ul_audit_report *rep)
              d->st_delta->path, d->st_delta->text, t);
         double k1 = (double)(d->k - 1);
         double et = strtod(d->eps, NULL) / (double)d->k;
-        double code = exp(kol_log_decimal_d(d->delta) + (et - 1) - (et * (double)d->k - 1));
+        double code = exp(ul_kol_log_decimal_d(d->delta) + (et - 1) - (et * (double)d->k - 1));
         if (kol_agrees_value(d->st_delta->text, &s->split_delta) ||
             kol_agrees_double(d->st_delta->text, code, EMULATION_SLACK))
             kol_setf(rep->forensics, sizeof rep->forensics,

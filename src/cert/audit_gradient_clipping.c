@@ -341,7 +341,7 @@ static bool largest_rho(const char *eps, const char *delta, ul_rdp_conversion co
     ul_num_value v;
     ul_num_value_init(&v, 64);
     double lo = log(rho_hi) - 60, hi = log(rho_hi), e = strtod(eps, NULL);
-    double ld = kol_log_decimal_d(delta);
+    double ld = ul_kol_log_decimal_d(delta);
     char text[64];
     bool found = false;
     for (int it = 0; it < 80; it++) {
@@ -923,7 +923,7 @@ static void gc_forensics(const gc_eval *e, ul_audit_report *rep)
              "a Renyi value read as eps: the claimed eps %s is the code's Renyi target eps_R "
              "(the figures' eps labels, spec/koloskova.md 3, 4.1)",
              g->eps);
-    else if (fabs(gc_code_eps_d(strtod(er, NULL), kol_log_decimal_d(g->delta)) -
+    else if (fabs(gc_code_eps_d(strtod(er, NULL), ul_kol_log_decimal_d(g->delta)) -
                   strtod(g->eps, NULL)) <= 1e-6 * strtod(g->eps, NULL) &&
              ul_kol_pabi_code_eps_certified(er, g->delta, &w, &ce, &gi, &nr, e2, sizeof e2) ==
                  UL_OK &&

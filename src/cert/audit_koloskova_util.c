@@ -27,19 +27,6 @@ void kol_setf(char *dst, size_t n, const char *fmt, ...)
     va_end(ap);
 }
 
-/* log of a decimal in doubles, finite even where the decimal itself is
- * outside the double range (δ = 1e-400); a search value only. */
-double kol_log_decimal_d(const char *text)
-{
-    mpfr_t x;
-    mpfr_init2(x, 64);
-    mpfr_set_str(x, text, 10, MPFR_RNDN);
-    mpfr_log(x, x, MPFR_RNDN);
-    double d = mpfr_get_d(x, MPFR_RNDN);
-    mpfr_clear(x);
-    return d;
-}
-
 const ul_cert_value *kol_get(const ul_cert_values *v, const char *name)
 {
     const ul_cert_value *x = ul_cert_values_get(v, name);
@@ -159,6 +146,18 @@ bool kol_agrees_value(const char *text, const ul_num_value *v)
     bool ok = mpfr_lessequal_p(vl, hi) && mpfr_greaterequal_p(vh, lo);
     mpfr_clears(lo, hi, vl, vh, (mpfr_ptr)0);
     return ok;
+}
+
+/* Whether every number that rounds to `text` lies below the value. */
+bool kol_text_below(const char *text, const ul_num_value *v)
+{
+    mpfr_t sl, sh, vl, vh;
+    mpfr_inits2(256, sl, sh, vl, vh, (mpfr_ptr)0);
+    kol_text_interval(text, 0, sl, sh);
+    kol_value_bounds(v, vl, vh);
+    bool under = mpfr_less_p(sh, vl);
+    mpfr_clears(sl, sh, vl, vh, (mpfr_ptr)0);
+    return under;
 }
 
 /* Whether the exact decimal `value` agrees with `text` at the digits given. */

@@ -50,10 +50,6 @@ extern const char *const KOL_CONVERSIONS[]; /* "bbghs", "mironov" */
  * compiler's truncation analysis out: cutting is intended here). */
 void kol_setf(char *dst, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* log of a decimal in doubles, finite even where the decimal itself is
- * outside the double range (δ = 1e-400); a search value only. */
-double kol_log_decimal_d(const char *text);
-
 /* The field `name` of a table read with ul_cert_read_object (abort() when
  * the name is not in the table: a bug of this program, never input). */
 const ul_cert_value *kol_get(const ul_cert_values *v, const char *name);
@@ -80,6 +76,8 @@ void kol_value_bounds(const ul_num_value *v, mpfr_ptr lo, mpfr_ptr hi);
 bool kol_agrees_value(const char *text, const ul_num_value *v);
 bool kol_agrees_decimal(const char *text, const char *value);
 bool kol_agrees_double(const char *text, double x, double rel);
+/* Whether every number that rounds to `text` lies below the value. */
+bool kol_text_below(const char *text, const ul_num_value *v);
 
 /* "[lo, hi]" (or the one number when both agree) of a value at `digits`,
  * never cut (fewer digits, still outward, when it does not fit); the upper

@@ -260,12 +260,6 @@ static ul_status mc_read(const ul_cert *c, mc_cert *m, bool calibrating, char *e
     return UL_OK;
 }
 
-/* σ0 > 0, decided on the decimal text. */
-static bool initial_noise(const ul_kol_mc_problem *pb)
-{
-    int cmp = 0;
-    return pb->sigma0 != NULL && ul_num_decimal_compare(pb->sigma0, "0", &cmp) && cmp > 0;
-}
 
 static const char *mode_name(ul_contraction_mode mode)
 {
@@ -303,7 +297,7 @@ static void mc_code_deltas(const ul_kol_mc_problem *pb, bool f32, double *out, s
 {
     double eps = strtod(pb->eps, NULL);
     double delta = 1;
-    if (initial_noise(pb)) {
+    if (ul_kol_mc_initial_noise(pb)) {
         double d0 = 2 * strtod(pb->c0, NULL);
         if (pb->init == UL_KOL_INIT_BOX)
             d0 *= sqrt((double)pb->dim);
@@ -361,67 +355,6 @@ static const char *mc_reproduce(const char *text, unsigned long t, const mc_reci
     return NULL;
 }
 
-/* ---- the recursion in doubles: searches only, never a bound ---------------------
- * "Search in doubles, certify once": these choose where the certified
- * functions are evaluated (the σ to certify, whether a least T is within
- * reach); nothing they return is reported as a bound. */
-
-/* log Q(x) in doubles: erfc, and beyond x = 30 (erfc(x/√2) < 1e-197) the
- * asymptotic series of the Mills ratio, Q(x) ≈ φ(x)/x·(1 − 1/x² + 3/x⁴ − 15/x⁶). */
-static double log_q_d(double x)
-{
-    if (x < 30)
-        return log(0.5 * erfc(x / sqrt(2.0)));
-    double x2 = x * x;
-    return -0.5 * x2 - log(x) - 0.5 * log(2 * 3.14159265358979323846) +
-           log1p(-1 / x2 + 3 / (x2 * x2) - 15 / (x2 * x2 * x2));
-}
-
-/* log θ_{e^ε}(r) in doubles, r > 0 (spec §2.1): 1 − Q(−a) − e^ε·Q(b) for
- * a < 0, Q(a)·(1 − e^ε·Q(b)/Q(a)) otherwise, a = ε/r − r/2, b = a + r. */
-static double log_theta_d(double eps, double r)
-{
-    double a = eps / r - r / 2, b = a + r;
-    if (a < 0) {
-        double t = exp(log_q_d(-a)) + exp(eps + log_q_d(b));
-        return t >= 1 ? -INFINITY : log1p(-t);
-    }
-    double lqa = log_q_d(a), d = eps + log_q_d(b) - lqa;
-    return d >= 0 ? -INFINITY : lqa + log(-expm1(d));
-}
-
-/* The pre-noise diameter D in doubles (spec §1.4). */
-static double mc_diameter_d(const ul_kol_mc_problem *pb)
-{
-    double c2 = strtod(pb->c2, NULL);
-    if (pb->variant == UL_KOL_CC2)
-        return 2 * (c2 + strtod(pb->lr, NULL) * strtod(pb->c1, NULL));
-    return 2 * c2;
-}
-
-/* log δ_T in doubles for `steps` steps at the constant σ (sigma > 0), or at
- * the problem's σ_t when sigma = 0; −inf once below 10^-300·e^-300. */
-static double mc_log_delta_d(const ul_kol_mc_problem *pb, double sigma, unsigned long steps)
-{
-    double eps = strtod(pb->eps, NULL), lem1 = log(expm1(eps)), ld = 0, d = mc_diameter_d(pb);
-    if (initial_noise(pb)) {
-        double d0 = 2 * strtod(pb->c0, NULL);
-        if (pb->init == UL_KOL_INIT_BOX)
-            d0 *= sqrt((double)pb->dim);
-        ld = log_theta_d(eps, d0 / strtod(pb->sigma0, NULL));
-    }
-    for (unsigned long t = 0; t < steps && ld > -1000; t++) {
-        double s = sigma > 0 ? sigma : strtod(pb->sigma[pb->n_sigma > 1 ? t : 0], NULL);
-        /* ε̃ = log(1 + (e^ε − 1)/δ) (spec §2.3) */
-        double x = lem1 - ld;
-        double et = pb->mode == UL_CONTRACTION_PRODUCT ? eps
-                    : x > 30                          ? x + log1p(exp(-x))
-                                                      : log1p(exp(x));
-        ld += log_theta_d(et, d / s);
-    }
-    return ld > -1000 ? ld : -INFINITY;
-}
-
 /* ---- model clipping: the verdict and what else the report says ------------------ */
 
 /* Cost limits of the optional numbers of a model-clipping report (a
@@ -430,247 +363,6 @@ static double mc_log_delta_d(const ul_kol_mc_problem *pb, double sigma, unsigned
 #define REPORT_T_MAX_ADAPTIVE 2000UL
 #define SIGMA_NEEDED_ADAPTIVE_MAX_STEPS 500UL
 #define STATED_CHECK_BUDGET 4000UL /* certified adaptive / per-step steps for the stated δ_t */
-
-/* The parts of a one-σ recursion at r's precision: r ⊇ D/σ, ld0 ⊇ log δ_0
- * (δ_0 = 1: 0).  False when not computable. */
-static bool mc_parts(const ul_kol_mc_problem *pb, mpfi_ptr r, mpfi_ptr ld0)
-{
-    char *diam = NULL, e2[256];
-    ul_preconditions pre;
-    if (pb->n_sigma != 1 || ul_kol_mc_diameter(pb, &pre, &diam, e2, sizeof e2) != UL_OK)
-        return false;
-    mpfr_prec_t p = mpfi_get_prec(r);
-    ul_num_value d0;
-    ul_num_value_init(&d0, p);
-    ul_num_precision w = {20, 0, 0};
-    ul_num_report nr;
-    bool ok = ul_kol_mc_delta0_certified(pb, &w, &pre, &d0, &nr, e2, sizeof e2) == UL_OK;
-    mpfi_t s;
-    mpfi_init2(s, p);
-    ul_num_set_decimal(r, diam);
-    ul_num_set_decimal(s, pb->sigma[0]);
-    mpfi_div(r, r, s);
-    if (ok) {
-        mpfi_set(ld0, d0.enclosure);
-        if (!d0.is_log)
-            mpfi_log(ld0, ld0);
-    }
-    mpfi_clear(s);
-    ul_num_value_clear(&d0);
-    free(diam);
-    return ok;
-}
-
-/* The contraction per step that δ_t cannot beat while it stays above delta:
- * then ε̃_t < ε̃* = log(1 + (e^ε − 1)/δ) and θ is nonincreasing in ε, so
- * every step multiplies δ_t by at least θ* = θ_{e^ε̃*}(D/σ) (ε̃* = ε for the
- * product form; spec §2.3).  lt ⊇ log θ*, ld0 ⊇ log δ_0 (at lt's precision);
- * one constant σ only; false when not computable. */
-static bool mc_theta_star(const ul_kol_mc_problem *pb, const char *delta, mpfi_ptr lt,
-                          mpfi_ptr ld0)
-{
-    mpfr_prec_t p = mpfi_get_prec(lt);
-    mpfi_t r, s, et;
-    mpfi_init2(r, p);
-    mpfi_init2(s, p);
-    mpfi_init2(et, p);
-    bool ok = mc_parts(pb, r, ld0);
-    ul_num_set_decimal(et, pb->eps);
-    if (ok && pb->mode == UL_CONTRACTION_ADAPTIVE) {
-        ul_num_set_decimal(s, delta);
-        mpfi_expm1(et, et);
-        mpfi_div(et, et, s);
-        mpfi_log1p(et, et);
-    }
-    if (ok)
-        ul_gauss_log_theta_enclose(lt, et, r);
-    mpfi_clear(r);
-    mpfi_clear(s);
-    mpfi_clear(et);
-    return ok && mpfr_number_p(&lt->left) && mpfr_sgn(&lt->right) < 0;
-}
-
-/* ---- the adaptive recursion between two step functions -------------------------
- * g(L) = log θ_{e^{ε̃(L)}}(r), ε̃(L) = log(1 + (e^ε − 1)·e^{−L}), L = log δ, is
- * nondecreasing in L (ε̃ falls as δ rises, θ is nonincreasing in ε: spec
- * §2.1, §2.3), and F(L) = L + g(L), one step of the recursion, is increasing
- * (contraction.c, chain_end).  So y_{t+1} = y_t + g_lo(y_t) with g_lo ≤ g
- * stays at or below log δ_t (induction: y_{t+1} ≤ F(y_t) ≤ F(log δ_t)), and
- * z_{t+1} = z_t + g_hi(z_t) with g_hi ≥ g stays at or above it.  With M
- * equal bands (ℓ_{j+1}, ℓ_j] of L from log δ_0 down to log δ_claim, g_lo =
- * g(ℓ_{j+1}) and g_hi = g(ℓ_j) on band j: 2M θ's, and each sequence walked a
- * band at a time (many steps per band), whatever T is. */
-#define MC_BANDS 256
-
-typedef struct {
-    mpfr_prec_t p;
-    mpfi_t em1, r;                /* e^ε − 1, D/σ */
-    mpfr_t level[MC_BANDS + 1];  /* ℓ_0 > ℓ_1 > … > ℓ_M */
-    mpfi_t g;                     /* g at the level last asked for */
-    int g_at;                     /* its index, -1: none */
-} mc_bands;
-
-/* b->g ⊇ g(ℓ_j), computed once per band visited. */
-static void mc_band_g(mc_bands *b, int j)
-{
-    if (b->g_at == j)
-        return;
-    mpfi_t l, et;
-    mpfi_init2(l, b->p);
-    mpfi_init2(et, b->p);
-    mpfi_set_fr(l, b->level[j]);
-    mpfi_neg(et, l);
-    mpfi_exp(et, et);
-    mpfi_mul(et, et, b->em1);
-    mpfi_log1p(et, et); /* ε̃(ℓ_j) */
-    ul_gauss_log_theta_enclose(b->g, et, b->r);
-    b->g_at = j;
-    mpfi_clear(l);
-    mpfi_clear(et);
-}
-
-/* The lower sequence for T steps from *y (lower end of log δ_0), rounded
- * down.  A jump of k steps on band j needs every start point above
- * ℓ_{j+1}: k = ⌊(y − ℓ_{j+1})/|g_lo|⌋ (≥ 1, the first start is above it).
- * False (nothing shown) once y reaches ℓ_M, the claim's level. */
-static bool mc_band_lower(mc_bands *b, unsigned long steps, mpfr_ptr y)
-{
-    mpfr_t a, k;
-    mpfr_inits2(b->p, a, k, (mpfr_ptr)0);
-    bool ok = true;
-    int j = 0;
-    for (unsigned long t = 0; t < steps && ok;) {
-        while (j < MC_BANDS && !mpfr_greater_p(y, b->level[j + 1]))
-            j++;
-        if (j < MC_BANDS)
-            mc_band_g(b, j + 1);
-        ok = j < MC_BANDS && mpfr_number_p(&b->g->left) && mpfr_sgn(&b->g->left) < 0;
-        if (!ok)
-            break;
-        mpfr_sub(a, y, b->level[j + 1], MPFR_RNDD);
-        mpfr_neg(k, &b->g->left, MPFR_RNDU);
-        mpfr_div(k, a, k, MPFR_RNDD);
-        mpfr_floor(k, k);
-        unsigned long n = mpfr_cmp_ui(k, 1) < 0 ? 1 : mpfr_get_ui(k, MPFR_RNDD);
-        n = n > steps - t ? steps - t : n;
-        mpfr_mul_ui(a, &b->g->left, n, MPFR_RNDD);
-        mpfr_add(y, y, a, MPFR_RNDD);
-        t += n;
-    }
-    mpfr_clears(a, k, (mpfr_ptr)0);
-    return ok;
-}
-
-/* The upper sequence for T steps from *z (upper end of log δ_0), rounded
- * up; any jump length is valid (g_hi = g(ℓ_j) ≥ g below ℓ_j too), so k =
- * ⌈(z − ℓ_{j+1})/|g_hi|⌉ reaches the next band.  True when z reached ℓ_M
- * (δ_T ≤ δ_t ≤ e^{ℓ_M} ≤ the claim). */
-static bool mc_band_upper(mc_bands *b, unsigned long steps, mpfr_ptr z)
-{
-    mpfr_t a, k;
-    mpfr_inits2(b->p, a, k, (mpfr_ptr)0);
-    int j = 0;
-    bool below = false, stuck = false;
-    for (unsigned long t = 0; t < steps && !below && !stuck;) {
-        while (j < MC_BANDS && mpfr_lessequal_p(z, b->level[j + 1]))
-            j++;
-        below = j == MC_BANDS;
-        mc_band_g(b, j < MC_BANDS ? j : MC_BANDS);
-        stuck = !below && !(mpfr_number_p(&b->g->right) && mpfr_sgn(&b->g->right) < 0);
-        if (below || stuck)
-            break;
-        mpfr_sub(a, z, b->level[j + 1], MPFR_RNDU);
-        mpfr_neg(k, &b->g->right, MPFR_RNDD);
-        mpfr_div(k, a, k, MPFR_RNDU);
-        mpfr_ceil(k, k);
-        unsigned long n = mpfr_cmp_ui(k, steps - t) >= 0 ? steps - t : mpfr_get_ui(k, MPFR_RNDU);
-        n = n < 1 ? 1 : n;
-        mpfr_mul_ui(a, &b->g->right, n, MPFR_RNDU);
-        mpfr_add(z, z, a, MPFR_RNDU);
-        t += n;
-    }
-    below = below || mpfr_lessequal_p(z, b->level[MC_BANDS]);
-    mpfr_clears(a, k, (mpfr_ptr)0);
-    return below;
-}
-
-static void mc_bands_init(mc_bands *b, mpfr_prec_t p)
-{
-    b->p = p;
-    mpfi_init2(b->em1, p);
-    mpfi_init2(b->r, p);
-    mpfi_init2(b->g, p);
-    for (int j = 0; j <= MC_BANDS; j++)
-        mpfr_init2(b->level[j], p);
-    b->g_at = -1;
-}
-
-static void mc_bands_clear(mc_bands *b)
-{
-    mpfi_clear(b->em1);
-    mpfi_clear(b->r);
-    mpfi_clear(b->g);
-    for (int j = 0; j <= MC_BANDS; j++)
-        mpfr_clear(b->level[j]);
-}
-
-/* The adaptive claim decided by the two sequences, the recursion not run:
- * UNSUPPORTED when the lower one ends above log δ_claim, SUPPORTED when the
- * upper one reaches it, INCONCLUSIVE otherwise; *bound (log form, at p
- * bits) is the deciding end.  One constant σ only. */
-static ul_verdict mc_band_decide(const ul_kol_mc_problem *pb, const char *claim, mpfr_prec_t p,
-                                 ul_num_value *bound)
-{
-    mc_bands b;
-    mc_bands_init(&b, p);
-    mpfi_t ld0, lc;
-    mpfi_init2(ld0, p);
-    mpfi_init2(lc, p);
-    bool ok = pb->mode == UL_CONTRACTION_ADAPTIVE && mc_parts(pb, b.r, ld0);
-    ul_num_set_decimal(b.em1, pb->eps);
-    mpfi_expm1(b.em1, b.em1);
-    ul_num_set_decimal(lc, claim);
-    mpfi_log(lc, lc);
-    ok = ok && mpfr_number_p(&lc->left) && mpfr_number_p(&ld0->right) &&
-         mpfr_less_p(&lc->left, &ld0->right);
-    ul_verdict v = UL_VERDICT_INCONCLUSIVE;
-    if (ok) {
-        /* ℓ_j = ℓ_0 − expm1(j·U/M), U = log(1 + ℓ_0 − ℓ_M): narrow bands near
-         * δ_0, where a slowly contracting recursion spends its steps, wider
-         * ones deep down, where log δ_t falls fast.  Any decreasing points
-         * serve (each band's factors are evaluated at its own ends). */
-        mpfr_set(b.level[0], &ld0->right, MPFR_RNDU);
-        mpfr_set(b.level[MC_BANDS], &lc->left, MPFR_RNDD);
-        mpfr_t step, y;
-        mpfr_inits2(p, step, y, (mpfr_ptr)0);
-        mpfr_sub(step, b.level[0], b.level[MC_BANDS], MPFR_RNDN);
-        mpfr_log1p(step, step, MPFR_RNDN);
-        mpfr_div_ui(step, step, MC_BANDS, MPFR_RNDN);
-        for (int j = 1; j < MC_BANDS; j++) {
-            mpfr_mul_ui(y, step, (unsigned long)j, MPFR_RNDN);
-            mpfr_expm1(y, y, MPFR_RNDN);
-            mpfr_sub(b.level[j], b.level[0], y, MPFR_RNDN);
-        }
-        mpfr_set(y, &ld0->left, MPFR_RNDD);
-        if (mc_band_lower(&b, pb->steps, y) && mpfr_greater_p(y, &lc->right)) {
-            v = UL_VERDICT_UNSUPPORTED;
-        } else {
-            mpfr_set(y, &ld0->right, MPFR_RNDU);
-            if (mc_band_upper(&b, pb->steps, y))
-                v = UL_VERDICT_SUPPORTED;
-        }
-        if (v != UL_VERDICT_INCONCLUSIVE) {
-            mpfi_set_prec(bound->enclosure, p);
-            mpfi_set_fr(bound->enclosure, y);
-            bound->is_log = true;
-        }
-        mpfr_clears(step, y, (mpfr_ptr)0);
-    }
-    mpfi_clear(ld0);
-    mpfi_clear(lc);
-    mc_bands_clear(&b);
-    return v;
-}
 
 typedef struct {
     const ul_kol_mc_problem *pb;
@@ -715,13 +407,8 @@ static ul_status mc_bracket(mc_eval *e, const ul_num_precision *w, ul_verdict *v
     mpfr_prec_t p = ul_num_start_bits(w, 64);
     ul_num_value lo;
     ul_num_value_init(&lo, p);
-    mpfi_t ld0;
-    mpfi_init2(ld0, p);
     *verdict = UL_VERDICT_INCONCLUSIVE;
-    if (mc_theta_star(e->pb, e->claim_delta, lo.enclosure, ld0)) {
-        mpfi_mul_ui(lo.enclosure, lo.enclosure, e->pb->steps);
-        mpfi_add(lo.enclosure, lo.enclosure, ld0); /* log(δ_0·θ*^T) */
-        lo.is_log = true;
+    if (ul_kol_mc_delta_lower_bound(e->pb, e->claim_delta, p, &lo)) {
         if (ul_audit_compare(&tmp, "delta", "", &lo, e->claim_delta, false, e->digits) ==
             UL_VERDICT_UNSUPPORTED) {
             *verdict = UL_VERDICT_UNSUPPORTED;
@@ -735,7 +422,10 @@ static ul_status mc_bracket(mc_eval *e, const ul_num_precision *w, ul_verdict *v
         }
     }
     if (*verdict == UL_VERDICT_INCONCLUSIVE) {
-        *verdict = mc_band_decide(e->pb, e->claim_delta, p, &lo);
+        ul_kol_side side = ul_kol_mc_band_decide(e->pb, e->claim_delta, p, &lo);
+        *verdict = side == UL_KOL_AT_MOST ? UL_VERDICT_SUPPORTED
+                   : side == UL_KOL_ABOVE ? UL_VERDICT_UNSUPPORTED
+                                          : UL_VERDICT_INCONCLUSIVE;
         if (*verdict != UL_VERDICT_INCONCLUSIVE) {
             e->bound_upper = *verdict == UL_VERDICT_SUPPORTED;
             e->bound_note = e->bound_upper ? "an upper bound on delta_T: the recursion with "
@@ -750,7 +440,6 @@ static ul_status mc_bracket(mc_eval *e, const ul_num_precision *w, ul_verdict *v
             e->floor_reached = false;
         }
     }
-    mpfi_clear(ld0);
     ul_num_value_clear(&lo);
     return UL_OK;
 }
@@ -794,30 +483,6 @@ static ul_status mc_eval_once(void *ctx, const ul_num_precision *w, ul_verdict *
     return UL_OK;
 }
 
-/* A certified lower bound on the least T with δ_T ≤ delta: each step
- * multiplies δ_t by at least θ* until then (mc_theta_star), hence
- * T ≥ log(δ/δ_0)/log θ*. */
-static bool mc_least_steps_lower_bound(const ul_kol_mc_problem *pb, const char *delta, double *lb)
-{
-    mpfi_t lt, ld0, ld;
-    mpfi_init2(lt, 128);
-    mpfi_init2(ld0, 128);
-    mpfi_init2(ld, 128);
-    bool ok = mc_theta_star(pb, delta, lt, ld0);
-    if (ok) {
-        ul_num_set_decimal(ld, delta);
-        mpfi_log(ld, ld);
-        mpfi_sub(ld, ld, ld0); /* log(δ/δ_0) */
-        mpfi_div(ld, ld, lt);
-        ok = mpfr_number_p(&ld->left);
-        *lb = ok ? mpfr_get_d(&ld->left, MPFR_RNDD) : 0;
-    }
-    mpfi_clear(lt);
-    mpfi_clear(ld0);
-    mpfi_clear(ld);
-    return ok;
-}
-
 /* The least T reaching the claim at this σ, certified where that is cheap. */
 static void mc_least_steps_note(const ul_kol_mc_problem *pb, const char *claim_delta,
                                 ul_audit_report *rep)
@@ -825,7 +490,7 @@ static void mc_least_steps_note(const ul_kol_mc_problem *pb, const char *claim_d
     unsigned long t_max =
         pb->mode == UL_CONTRACTION_PRODUCT ? LEAST_T_MAX_PRODUCT : REPORT_T_MAX_ADAPTIVE;
     double lb = 0;
-    if (mc_least_steps_lower_bound(pb, claim_delta, &lb) && lb > (double)t_max) {
+    if (ul_kol_mc_least_steps_lower_bound(pb, claim_delta, &lb) && lb > (double)t_max) {
         ul_audit_explain(rep, "At this sigma the %s accounting needs more than %.6g steps to "
                               "reach the claim (certified: every step multiplies delta_t by at "
                               "least theta at the claimed delta).",
@@ -833,9 +498,9 @@ static void mc_least_steps_note(const ul_kol_mc_problem *pb, const char *claim_d
         return;
     }
     if (pb->mode == UL_CONTRACTION_ADAPTIVE) {
-        double target = kol_log_decimal_d(claim_delta);
+        double target = ul_kol_log_decimal_d(claim_delta);
         double sigma = strtod(pb->sigma[0], NULL);
-        if (mc_log_delta_d(pb, sigma, REPORT_T_MAX_ADAPTIVE + REPORT_T_MAX_ADAPTIVE / 10) >
+        if (ul_kol_mc_log_delta_d(pb, sigma, REPORT_T_MAX_ADAPTIVE + REPORT_T_MAX_ADAPTIVE / 10) >
             target) {
             ul_audit_explain(rep, "At this sigma the adaptive accounting needs more than about "
                                   "%lu steps (estimated in double precision; the least T is "
@@ -860,76 +525,6 @@ static void mc_least_steps_note(const ul_kol_mc_problem *pb, const char *claim_d
         ul_audit_explain(rep, "At this sigma no T up to %lu reaches the claim.", t_max);
     }
 }
-
-/* Whether δ_T at the constant σ `text` is certified ≤ delta (want_safe) or
- * certified > delta (!want_safe). */
-static bool mc_sigma_side(const ul_kol_mc_problem *pb, const char *text, const char *delta,
-                          int digits, bool want_safe)
-{
-    ul_kol_mc_problem q = *pb;
-    const char *one[1] = {text};
-    q.sigma = one;
-    q.n_sigma = 1;
-    ul_num_value v;
-    ul_num_value_init(&v, 64);
-    char e2[256];
-    bool ok = false;
-    if (mc_delta_at(&q, q.steps, q.mode, digits, &v, e2, sizeof e2) == UL_OK) {
-        ul_audit_report tmp;
-        ul_audit_report_init(&tmp);
-        ul_verdict vd = ul_audit_compare(&tmp, "delta", "", &v, delta, false, digits);
-        ok = want_safe ? vd == UL_VERDICT_SUPPORTED : vd == UL_VERDICT_UNSUPPORTED;
-    }
-    ul_num_value_clear(&v);
-    return ok;
-}
-
-/* The smallest constant σ reaching the claim under the adaptive recursion:
- * bisection on log σ in doubles, then one certified recursion on each side
- * of the estimate (δ_T(hi) ≤ δ and δ_T(lo) > δ), widened up to three times.
- * [lo, hi] ⊇ σ* (δ_T is nonincreasing in σ).  False when not certified. */
-static bool mc_sigma_needed_adaptive(const ul_kol_mc_problem *pb, const char *delta, mpfi_ptr out)
-{
-    double target = kol_log_decimal_d(delta), lo = kol_log_decimal_d(pb->sigma[0]), hi = lo;
-    if (!isfinite(target) || !isfinite(lo))
-        return false;
-    for (int i = 0; i < 200 && mc_log_delta_d(pb, exp(hi), pb->steps) > target; i++)
-        hi += 1;
-    for (int i = 0; i < 200 && !(mc_log_delta_d(pb, exp(lo), pb->steps) > target); i++)
-        lo -= 1;
-    for (int i = 0; i < 60; i++) {
-        double mid = 0.5 * (lo + hi);
-        if (mc_log_delta_d(pb, exp(mid), pb->steps) > target)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    double s = exp(hi);
-    for (double w = 1e-9; w < 1e-5; w *= 1e3) {
-        char t_lo[40], t_hi[40];
-        snprintf(t_lo, sizeof t_lo, "%.12e", s * (1 - w));
-        snprintf(t_hi, sizeof t_hi, "%.12e", s * (1 + w));
-        /* a relative step w in σ moves log δ_T by about 2·w·|log δ| (θ depends
-         * on r = D/σ): the digits that see it, and whether doubles do */
-        double need = ceil(-log10(2 * w * fabs(target)));
-        if (!isfinite(need) || need > 1e6)
-            return false;
-        int digits = 3 + (int)need;
-        if (mc_log_delta_d(pb, strtod(t_hi, NULL), pb->steps) > target ||
-            !(mc_log_delta_d(pb, strtod(t_lo, NULL), pb->steps) > target) || digits > 60)
-            continue;
-        digits = digits < 20 ? 20 : digits;
-        if (mc_sigma_side(pb, t_hi, delta, digits, true) &&
-            mc_sigma_side(pb, t_lo, delta, digits, false)) {
-                mpfr_set_str(&out->left, t_lo, 10, MPFR_RNDD);
-            mpfr_set_str(&out->right, t_hi, 10, MPFR_RNDU);
-            return true;
-        }
-    }
-    return false;
-}
-
-/* The smallest constant σ reaching the claim in T steps. */
 static void mc_sigma_needed_note(const ul_kol_mc_problem *pb, const char *claim_delta,
                                  const ul_num_precision *want, ul_audit_report *rep)
 {
@@ -946,7 +541,7 @@ static void mc_sigma_needed_note(const ul_kol_mc_problem *pb, const char *claim_
         ul_status s2 = ul_kol_mc_sigma_min(&q, claim_delta, want, &scratch, sg, &r2, e2, sizeof e2);
         have = s2 == UL_OK || s2 == UL_ECAP;
     } else if (pb->steps <= SIGMA_NEEDED_ADAPTIVE_MAX_STEPS) {
-        have = mc_sigma_needed_adaptive(pb, claim_delta, sg);
+        have = ul_kol_mc_sigma_min_searched(pb, claim_delta, sg);
     }
     if (have) {
         kol_add_would_reach_mpfi(rep, "sigma_needed",
@@ -1004,12 +599,7 @@ static const char *mc_check_stated(const mc_cert *m, const mc_recipe *recipes, s
         }
         char cert[160];
         kol_value_text(cert, sizeof cert, &dt, 8);
-        mpfr_t sl, sh, vl, vh;
-        mpfr_inits2(256, sl, sh, vl, vh, (mpfr_ptr)0);
-        kol_text_interval(m->stated[i], 0, sl, sh);
-        kol_value_bounds(&dt, vl, vh);
-        bool under = mpfr_less_p(sh, vl);
-        mpfr_clears(sl, sh, vl, vh, (mpfr_ptr)0);
+        bool under = kol_text_below(m->stated[i], &dt);
         ul_num_value_clear(&dt);
         kol_setf(rep->first_wrong_stated, sizeof rep->first_wrong_stated,
              "%s[%zu] = %s is delta_%lu; the %s recursion certifies %s (%s)", m->stated_path, i,
@@ -1085,7 +675,7 @@ static void mc_explain(const mc_cert *m, const mc_eval *e, const ul_num_value *o
                      "steps from delta_0 %s, %s accounting: delta_T %s %s at eps = %s%s%s%s.",
                      pb->variant == UL_KOL_CC2 ? "cc2" : "cc1", m->diameter_note,
                      pb->n_sigma > 1 ? "a per-step" : "constant", pb->steps,
-                     initial_noise(pb) ? "from the initial noise" : "= 1", mode_name(pb->mode),
+                     ul_kol_mc_initial_noise(pb) ? "from the initial noise" : "= 1", mode_name(pb->mode),
                      e->bound_note == NULL ? "=" : e->bound_upper ? "<=" : ">=",
                      dtext, pb->eps, e->floor_reached ? " (below the floor 10^(-10^100))" : "",
                      e->bound_note != NULL ? " (" : "", e->bound_note != NULL ? e->bound_note : "");
@@ -1294,7 +884,7 @@ static ul_status mc_calibrate(const ul_cert *c, const ul_num_precision *want, ch
     ul_num_report nr;
     char e2[512] = "";
     double lb = 0; /* certified: no T below lb reaches the claim */
-    if (pb->n_sigma == 1 && mc_least_steps_lower_bound(pb, m.claim_delta, &lb) &&
+    if (pb->n_sigma == 1 && ul_kol_mc_least_steps_lower_bound(pb, m.claim_delta, &lb) &&
         lb > (double)t_max)
         st = UL_ENOROOT;
     else
