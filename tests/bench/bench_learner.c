@@ -28,7 +28,7 @@
  *     timed in the same process right after each learner trial, so that both
  *     see the same machine load: what the learner would cost if it were
  *     nothing but its GEMMs.  The ratio printed is the median of the
- *     per-trial ratios.  Target ≥ 0.6 (PASS / BELOW TARGET; never fails the
+ *     per-trial ratios.  Target ≥ 0.85 (issue 16; PASS / BELOW TARGET; never fails the
  *     run);
  *   - the speed-up over training the runs one at a time (M = 1, run0 = j,
  *     `seq_steps` steps each, runs 0 … seq_runs − 1, scaled to one step of
@@ -82,7 +82,7 @@
 #define RUNS 64
 #define START_SEED 4242u /* the random start W0 (noise uses NOISE_SEED) */
 #define NOISE_SEED 7u
-#define RATIO_TARGET 0.6
+#define RATIO_TARGET 0.85
 #define AGREE_TOL 1e-9 /* one-at-a-time vs batched, max |Δw| */
 #define MLP_HIDDEN 32
 
@@ -291,8 +291,16 @@ done:
     return fail;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    (void)argc;
+    /* OpenMP threads that wait sleep, as `ulaudit attack` runs them
+     * (bench_attack.c: spinning took 6x the CPU on the loaded machine);
+     * libgomp reads the policy before main, hence the re-execution.
+     * BENCH_SPIN=1 or an explicit OMP_WAIT_POLICY keeps the environment's. */
+    if (!getenv("BENCH_SPIN") && !getenv("OMP_WAIT_POLICY") &&
+        setenv("OMP_WAIT_POLICY", "PASSIVE", 1) == 0)
+        execv("/proc/self/exe", argv);
     double bench_start = now_seconds();
     ul_dataset task = {0};
     double read_s = 0;
@@ -321,7 +329,7 @@ int main(void)
            env_or("OMP_WAIT_POLICY", "(unset)"), openblas_get_num_threads(), omp_get_max_threads(),
            sysconf(_SC_NPROCESSORS_ONLN), openblas_get_config());
     printf("step = one step of all %d runs; GFLOP/s counts the two GEMMs only; ratio = "
-           "learner / raw dgemm (target >= %.1f);\n1-by-1 = the %d runs trained one at a time, "
+           "learner / raw dgemm (target >= %.2f);\n1-by-1 = the %d runs trained one at a time, "
            "per step of all; max|dw| = 1-by-1 vs batched\n\n",
            RUNS, RATIO_TARGET, RUNS);
     printf("%-10s %6s %9s %8s %8s %8s %6s %-12s %10s %8s %9s   %s\n", "model", "p", "step ms",
