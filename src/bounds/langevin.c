@@ -900,19 +900,21 @@ static double obj_logf_d(const objective *o, double beta)
     return isnan(r) ? INFINITY : r;
 }
 
-/* The β = α − 1 minimising F in doubles: a grid over t = log β, four points
- * per e-fold on [−30, 200], then golden-section refinement to |Δt| ≈ 1e-9.
- * Not rigorous; it needs not be. */
-static double obj_search_beta(const objective *o)
+/* The t minimising f(ctx, t) in doubles (search only, not rigorous): a
+ * grid of the given step on [t_lo, t_hi], then golden-section refinement
+ * around the best grid point to |Δt| ≈ 1e-9; the grid point is kept unless
+ * the refined one is at least as good. */
+typedef double (*d_objective)(const void *ctx, double t);
+
+static double d_argmin(d_objective f, const void *ctx, double t_lo, double t_hi, double step)
 {
-    const double t_lo = -30, t_hi = 200, step = 0.25;
     int n = (int)((t_hi - t_lo) / step) + 1;
     int best = 0;
     double fbest = INFINITY;
     for (int i = 0; i < n; i++) {
-        double f = obj_logf_d(o, exp(t_lo + i * step));
-        if (f < fbest) {
-            fbest = f;
+        double fi = f(ctx, t_lo + i * step);
+        if (fi < fbest) {
+            fbest = fi;
             best = i;
         }
     }
@@ -920,20 +922,33 @@ static double obj_search_beta(const objective *o)
     double a = tb - step, b = tb + step;
     const double g = 0.6180339887498949;
     double c = b - g * (b - a), d = a + g * (b - a);
-    double fc = obj_logf_d(o, exp(c)), fd = obj_logf_d(o, exp(d));
+    double fc = f(ctx, c), fd = f(ctx, d);
     for (int it = 0; it < 100 && b - a > 1e-9; it++) {
         if (fc <= fd) {
             b = d, d = c, fd = fc;
             c = b - g * (b - a);
-            fc = obj_logf_d(o, exp(c));
+            fc = f(ctx, c);
         } else {
             a = c, c = d, fc = fd;
             d = a + g * (b - a);
-            fd = obj_logf_d(o, exp(d));
+            fd = f(ctx, d);
         }
     }
     double tm = fc <= fd ? c : d, fm = fc <= fd ? fc : fd;
-    return exp(fm <= fbest ? tm : tb);
+    return fm <= fbest ? tm : tb;
+}
+
+/* log F at β = e^t (for d_argmin). */
+static double obj_logf_t(const void *ctx, double t)
+{
+    return obj_logf_d(ctx, exp(t));
+}
+
+/* The β = α − 1 minimising F in doubles: t = log β on a grid of four
+ * points per e-fold on [−30, 200], then golden section. */
+static double obj_search_beta(const objective *o)
+{
+    return exp(d_argmin(obj_logf_t, o, -30, 200, 0.25));
 }
 
 /* The decimal text of x > 0 rounded to `digits` significant digits
@@ -1763,6 +1778,170 @@ static ul_side classify_sigma(mpfr_srcptr x, mpfr_prec_t p, void *ctx)
     return side;
 }
 
+/* ---- smallest σ: searched without enclosures, certified at the two ends ---------------
+ *
+ * For one request, F(α, σ) = A(α)/σ² + B/(α − 1) with A(α) = G·α·e^{−Λ/α}
+ * (G, Λ = K·R, B of sc_reading; Thm 3.2 case 3, Thm 3.3 (3), Prop L.2), so
+ * for u = α − 1 > B/ε̂
+ *   F(α, σ) ≤ ε̂  ⟺  σ² ≥ A(α)/(ε̂ − B/u),
+ * and σ*² = G·min_α e^{h(α)} (spec §5, "clean specification", σ*), with
+ *   h   = log α − Λ/α − log(ε̂ − B/u),
+ *   h'  = 1/α + Λ/α² − B/(u(ε̂u − B)),
+ *   h'' = −1/α² − 2Λ/α³ + B(2ε̂u − B)/(u(ε̂u − B))².
+ * The minimiser is located in doubles (t = log(ε̂u/B − 1), d_argmin) and polished by Newton's method on h' = 0 in MPFR rounded to
+ * nearest: doubles alone give σ* to 16 digits, and the bracket asks for
+ * want->digits.  This estimate decides nothing: the bisection of
+ * ul_num_bracket_threshold runs against it, and only its two final ends
+ * are classified with enclosures (classify_sigma), once each.  Should
+ * either certification fail (the estimate landed on the wrong side of a
+ * midpoint), the fully certified bisection runs instead. */
+
+typedef struct {
+    double Lam, B, eps; /* Λ, B, ε̂ in doubles */
+} sigma_model;
+
+/* h at t = log(ε̂u/B − 1) in doubles (for d_argmin); ε̂ − B/u = ε̂·e^t/(1 + e^t). */
+static double sigma_h_d(const void *ctx, double t)
+{
+    const sigma_model *md = ctx;
+    double u = md->B / md->eps * (1 + exp(t)), a = 1 + u;
+    double r = log(a) - md->Lam / a - (log(md->eps) + t - log1p(exp(t)));
+    return isnan(r) ? INFINITY : r;
+}
+
+/* One Newton step on h' = 0 (formulas above), in place on alpha; false when
+ * it leaves the domain u > B/ε̂ or is not a number. */
+static bool sigma_newton_step(mpfr_ptr alpha, mpfr_srcptr Lam, mpfr_srcptr B, mpfr_srcptr eps,
+                              mpfr_ptr step)
+{
+    mpfr_prec_t p = mpfr_get_prec(alpha);
+    mpfr_t u, D, a2, h1, h2, t;
+    mpfr_inits2(p, u, D, a2, h1, h2, t, (mpfr_ptr)0);
+    mpfr_sub_ui(u, alpha, 1, MPFR_RNDN);
+    mpfr_mul(D, eps, u, MPFR_RNDN);
+    mpfr_sub(D, D, B, MPFR_RNDN);
+    mpfr_mul(D, D, u, MPFR_RNDN); /* u(ε̂u − B) */
+    mpfr_sqr(a2, alpha, MPFR_RNDN);
+    mpfr_div(h1, Lam, a2, MPFR_RNDN);
+    mpfr_ui_div(t, 1, alpha, MPFR_RNDN);
+    mpfr_add(h1, h1, t, MPFR_RNDN);
+    mpfr_div(t, B, D, MPFR_RNDN);
+    mpfr_sub(h1, h1, t, MPFR_RNDN); /* h' */
+    mpfr_mul(t, eps, u, MPFR_RNDN);
+    mpfr_mul_2ui(t, t, 1, MPFR_RNDN);
+    mpfr_sub(t, t, B, MPFR_RNDN);
+    mpfr_mul(t, t, B, MPFR_RNDN);
+    mpfr_div(t, t, D, MPFR_RNDN);
+    mpfr_div(h2, t, D, MPFR_RNDN); /* B(2ε̂u − B)/D² */
+    mpfr_ui_div(t, 1, a2, MPFR_RNDN);
+    mpfr_sub(h2, h2, t, MPFR_RNDN);
+    mpfr_div(t, Lam, a2, MPFR_RNDN);
+    mpfr_div(t, t, alpha, MPFR_RNDN);
+    mpfr_mul_2ui(t, t, 1, MPFR_RNDN);
+    mpfr_sub(h2, h2, t, MPFR_RNDN); /* h'' */
+    mpfr_div(step, h1, h2, MPFR_RNDN);
+    mpfr_sub(t, alpha, step, MPFR_RNDN);
+    bool ok = mpfr_number_p(t) && mpfr_sgn(D) > 0 && mpfr_sgn(h2) > 0;
+    if (ok) {
+        mpfr_sub_ui(u, t, 1, MPFR_RNDN);
+        mpfr_mul(u, u, eps, MPFR_RNDN);
+        ok = mpfr_greater_p(u, B); /* still ε̂u > B */
+    }
+    if (ok)
+        mpfr_set(alpha, t, MPFR_RNDN);
+    mpfr_clears(u, D, a2, h1, h2, t, (mpfr_ptr)0);
+    return ok;
+}
+
+/* out = σ̂ = √(A(α)/(ε̂ − B/u)) at the polished α, at out's precision (an
+ * estimate, rounded to nearest); false when none was found. */
+static bool sigma_estimate(mpfr_ptr out, const ul_langevin_sc_problem *pb, const char *eps,
+                           unsigned long K)
+{
+    mpfr_prec_t p = mpfr_get_prec(out);
+    sc_reading rd;
+    sc_read(&rd, pb, eps, p + 32);
+    mpfr_t G, Lam, B, e, alpha, step, t;
+    mpfr_inits2(p + 32, G, Lam, B, e, alpha, step, t, (mpfr_ptr)0);
+    mpfi_mid(G, rd.G);
+    mpfi_mid(Lam, rd.R);
+    mpfr_mul_ui(Lam, Lam, K, MPFR_RNDN);
+    mpfi_mid(B, rd.B);
+    mpfi_mid(e, rd.target);
+    sc_reading_clear(&rd);
+    sigma_model md = {mpfr_get_d(Lam, MPFR_RNDN), mpfr_get_d(B, MPFR_RNDN),
+                      mpfr_get_d(e, MPFR_RNDN)};
+    double tm = d_argmin(sigma_h_d, &md, -30, 60, 0.25); /* the minimiser, in doubles */
+    bool ok = isfinite(sigma_h_d(&md, tm)) && md.B > 0 && md.eps > 0;
+    mpfr_set_d(alpha, 1 + md.B / md.eps * (1 + exp(tm)), MPFR_RNDN);
+    for (int it = 0; ok && it < 64; it++) {
+        ok = sigma_newton_step(alpha, Lam, B, e, step);
+        mpfr_div(step, step, alpha, MPFR_RNDN);
+        if (ok && (mpfr_zero_p(step) || mpfr_get_exp(step) < -(mpfr_exp_t)(p + 8)))
+            break;
+    }
+    if (ok) {
+        mpfr_sub_ui(t, alpha, 1, MPFR_RNDN);
+        mpfr_div(t, B, t, MPFR_RNDN);
+        mpfr_sub(e, e, t, MPFR_RNDN); /* ε̂ − B/u */
+        mpfr_div(t, Lam, alpha, MPFR_RNDN);
+        mpfr_neg(t, t, MPFR_RNDN);
+        mpfr_exp(t, t, MPFR_RNDN);
+        mpfr_mul(t, t, alpha, MPFR_RNDN);
+        mpfr_mul(t, t, G, MPFR_RNDN); /* A(α) */
+        mpfr_div(t, t, e, MPFR_RNDN);
+        mpfr_sqrt(out, t, MPFR_RNDN);
+        ok = mpfr_number_p(out) && mpfr_sgn(out) > 0;
+    }
+    mpfr_clears(G, Lam, B, e, alpha, step, t, (mpfr_ptr)0);
+    return ok;
+}
+
+/* The side of x against the estimate σ̂ (ctx): a search, not a decision. */
+static ul_side classify_sigma_estimate(mpfr_srcptr x, mpfr_prec_t p, void *ctx)
+{
+    (void)p;
+    return mpfr_less_p(x, (mpfr_srcptr)ctx) ? UL_SIDE_UNSAFE : UL_SIDE_SAFE;
+}
+
+/* Whether classify_sigma certifies `expect` at x, the precision doubling
+ * from `start` to `cap` while undecided; *bits gets the highest used. */
+static bool sigma_certify(sigma_search *s, mpfr_srcptr x, ul_side expect, mpfr_prec_t start,
+                          mpfr_prec_t cap, mpfr_prec_t *bits)
+{
+    for (mpfr_prec_t p = start < cap ? start : cap;; p = 2 * p < cap ? 2 * p : cap) {
+        ul_side side = classify_sigma(x, p, s);
+        if (p > *bits)
+            *bits = p;
+        if (side != UL_SIDE_UNDECIDED || p >= cap)
+            return side == expect;
+    }
+}
+
+/* The bracket of σ* from the estimate, both ends certified; false when the
+ * estimate or a certification fails (the caller then bisects with
+ * certified decisions throughout). */
+static bool sigma_bracket_fast(sigma_search *s, const ul_num_precision *want, mpfr_ptr safe,
+                               mpfr_ptr unsafe, ul_num_report *rep)
+{
+    mpfr_t est;
+    mpfr_init2(est, (mpfr_prec_t)(want->digits * 3.33) + 64);
+    bool ok = sigma_estimate(est, s->pb, s->eps, s->K);
+    char e2[256];
+    if (ok)
+        ok = ul_num_bracket_threshold(classify_sigma_estimate, est, true, want, safe, unsafe, rep,
+                                      e2, sizeof e2) == UL_OK;
+    mpfr_clear(est);
+    if (ok) {
+        mpfr_prec_t start = ul_num_start_bits(want, 0), cap = ul_num_max_bits(want);
+        mpfr_prec_t bits = rep->bits_used;
+        ok = sigma_certify(s, safe, UL_SIDE_SAFE, start, cap, &bits) &&
+             sigma_certify(s, unsafe, UL_SIDE_UNSAFE, start, cap, &bits);
+        rep->bits_used = bits;
+    }
+    return ok;
+}
+
 ul_status ul_langevin_sc_sigma_min(const ul_langevin_sc_problem *pb, const char *eps,
                                    unsigned long K, const ul_num_precision *want, mpfi_ptr sigma,
                                    ul_preconditions *pre, ul_num_report *rep, char *err,
@@ -1777,7 +1956,9 @@ ul_status ul_langevin_sc_sigma_min(const ul_langevin_sc_problem *pb, const char 
     sigma_search s = {pb, eps, K, false, {0}};
     mpfr_t safe, unsafe;
     mpfr_inits2(64, safe, unsafe, (mpfr_ptr)0);
-    st = ul_num_bracket_threshold(classify_sigma, &s, true, want, safe, unsafe, rep, err, errlen);
+    if (!sigma_bracket_fast(&s, want, safe, unsafe, rep))
+        st = ul_num_bracket_threshold(classify_sigma, &s, true, want, safe, unsafe, rep, err,
+                                      errlen);
     if (s.have)
         sc_reading_clear(&s.rd);
     if (st == UL_OK || (st == UL_ECAP && !mpfr_nan_p(unsafe))) {
