@@ -347,10 +347,11 @@ Test(audit, op_wrong_stated_classic_sigma)
     cr_assert_eq(rep.verdict, UL_VERDICT_SUPPORTED);
     cr_assert(strstr(rep.first_wrong_stated, "$.stated.sigma_classic") != NULL, "%s",
               rep.first_wrong_stated);
-    /* truncated and rounded forms of the right value pass; one off by more
-     * than a unit of its last digit does not */
-    const char *ok[] = {"9.689", "9.69", "9.7", "9.6", "9.6896105252", "9.68961052521077884"};
-    for (size_t i = 0; i < 6; i++) {
+    /* the engine's stated-number rule (audit_util.h): forms of the right
+     * value rounded to nearest at their digits pass; a truncated one (9.689,
+     * 9.6: more than half a unit of the last digit below 9.68961...) does not */
+    const char *ok[] = {"9.69", "9.7", "9.6896105252", "9.68961052521077884"};
+    for (size_t i = 0; i < 4; i++) {
         char text[512];
         snprintf(text, sizeof text,
                  OP("\"c0\": 1, \"sigma\": 10", "\"eps\": 1, \"delta\": 1e-5",
@@ -367,6 +368,17 @@ Test(audit, op_wrong_stated_classic_sigma)
                             &rep, &WANT, err, sizeof err),
                  UL_OK, "%s", err);
     cr_assert_str_neq(rep.first_wrong_stated, "", "9.6895 is more than a unit off");
+    const char *truncated[] = {"9.689", "9.6"};
+    for (size_t i = 0; i < 2; i++) {
+        char text[512];
+        snprintf(text, sizeof text,
+                 OP("\"c0\": 1, \"sigma\": 10", "\"eps\": 1, \"delta\": 1e-5",
+                    "\"sigma_classic\": \"%s\""),
+                 truncated[i]);
+        cr_assert_eq(audit_text(&ul_audit_output_perturbation, text, &rep, &WANT, err, sizeof err),
+                     UL_OK, "%s", err);
+        cr_assert_str_neq(rep.first_wrong_stated, "", "%s (truncated) passed", truncated[i]);
+    }
 }
 
 /* ==== rdp-curve ============================================================== */
@@ -1332,4 +1344,47 @@ Test(audit, decide_loop_stops_at_the_cap_and_at_max_digits)
     scripted u = {.decided_at = 1 << 30, .cap_at = 1 << 30};
     cr_assert_eq(ul_audit_decide(scripted_once, &u, &WANT, 17, &v, NULL, err, sizeof err), UL_OK);
     cr_assert_eq(u.n, 1);
+}
+
+/* ---- the stated-number rule (ul_audit_stated_agrees) ------------------------------
+ * A stated decimal stands for [s - ½·10^k, s + ½·10^k], 10^k its last written
+ * digit; it is wrong only when that interval misses the certified enclosure.
+ * Checked against values chosen by hand on either side of the half-unit. */
+static bool agrees_exact(const char *stated, const char *value)
+{
+    ul_num_value v;
+    ul_num_value_init(&v, 128);
+    cr_assert_eq(ul_num_set_decimal(v.enclosure, value), UL_OK);
+    bool ok = ul_audit_stated_agrees(stated, &v);
+    ul_num_value_clear(&v);
+    return ok;
+}
+
+Test(audit, stated_rule_is_half_a_unit_of_the_last_digit)
+{
+    cr_assert(agrees_exact("0.12", "0.1249"));  /* rounds to 0.12 */
+    cr_assert(agrees_exact("0.12", "0.125"));   /* the tie: may round either way */
+    cr_assert(agrees_exact("0.12", "0.115"));
+    cr_assert(!agrees_exact("0.12", "0.1251")); /* rounds to 0.13 */
+    cr_assert(!agrees_exact("0.12", "0.1289")); /* truncated, not rounded: wrong */
+    cr_assert(!agrees_exact("0.12", "0.1149"));
+    cr_assert(agrees_exact("1.5e-3", "0.00152"));
+    cr_assert(!agrees_exact("1.5e-3", "0.00156"));
+    cr_assert(agrees_exact("15e-4", "0.001549"));
+    cr_assert(agrees_exact("0", "0"));          /* a written zero is exact */
+    cr_assert(!agrees_exact("0.000", "1e-30"));
+    cr_assert(!agrees_exact("-0.5", "0.5"));
+}
+
+Test(audit, stated_rule_reads_log_values_linearly)
+{
+    ul_num_value v; /* log(0.3) as an enclosure in log form */
+    ul_num_value_init(&v, 128);
+    cr_assert_eq(ul_num_set_decimal(v.enclosure, "0.3"), UL_OK);
+    mpfi_log(v.enclosure, v.enclosure);
+    v.is_log = true;
+    cr_assert(ul_audit_stated_agrees("0.3", &v));
+    cr_assert(ul_audit_stated_agrees("3e-1", &v));
+    cr_assert(!ul_audit_stated_agrees("0.31", &v));
+    ul_num_value_clear(&v);
 }

@@ -1624,3 +1624,88 @@ Test(noisygd, bad_inputs_name_the_parameter)
     cr_assert(strncmp(err, "logB:", 5) == 0, "%s", err);
     ul_num_value_clear(&v);
 }
+
+/* ---- Thm 5.1 at its prescriptions (noisygd_thm51.c) --------------------------------
+ * λ = 1, β = 3: κ = 4, c = ηλ/2 = 1/16 at η = 1/8.  By hand (Thm 5.1 with
+ * G.15, spec/forget.md sec. 3; 4qL²/(λσ²n²) = eps_dp = 1 at the prescribed σ):
+ *   stated (111): ε = eps_dp·exp(−c·K) = exp(−20/16)                 (K = 20)
+ *   tight:        ε = (eps_dp/2)/(1 − c)·exp(−2c(1 − c)K) = (8/15)·exp(−75/32)
+ * and at the order q' = 3 instead of q = 2, both times 3/2. */
+static void thm51_eps_oracle(mpfr_ptr out, bool tight, double scale)
+{
+    mpfr_init2(out, OB);
+    mpfr_t t;
+    mpfr_init2(t, OB);
+    if (tight) {
+        mpfr_set_si(out, -75, MPFR_RNDN);
+        mpfr_div_ui(out, out, 32, MPFR_RNDN);
+        mpfr_set_ui(t, 8, MPFR_RNDN);
+        mpfr_div_ui(t, t, 15, MPFR_RNDN);
+        mpfr_log(t, t, MPFR_RNDN);
+        mpfr_add(out, out, t, MPFR_RNDN);
+    } else {
+        mpfr_set_d(out, -1.25, MPFR_RNDN);
+    }
+    mpfr_set_d(t, scale, MPFR_RNDN); /* 1 or 1.5: exact in binary */
+    mpfr_log(t, t, MPFR_RNDN);
+    mpfr_add(out, out, t, MPFR_RNDN);
+    mpfr_clear(t);
+}
+
+Test(noisygd, thm51_deletion_eps_by_hand)
+{
+    ul_ngd_params pb = thm51_base();
+    pb.KAbar = "20";
+    const char *orders[] = {NULL, "3"};
+    double scales[] = {1, 1.5};
+    for (int f = 0; f < 2; f++)
+        for (int o = 0; o < 2; o++) {
+            ul_num_value v;
+            ul_num_value_init(&v, 64);
+            ul_num_report nr = {0, false};
+            char err[256] = "";
+            ul_ngd_g15_form form = f ? UL_NGD_G15_TIGHT : UL_NGD_G15_STATED;
+            cr_assert_eq(ul_ngd_thm51_deletion_eps(&pb, form, orders[o], &WANT40, &v, &nr, err,
+                                                   sizeof err),
+                         UL_OK, "%s", err);
+            mpfr_t ref;
+            thm51_eps_oracle(ref, f == 1, scales[o]);
+            assert_contains_log(&v, ref, f ? "tight" : "stated");
+            cr_assert(ul_num_value_narrow_enough(&v, 40));
+            mpfr_clear(ref);
+            ul_num_value_clear(&v);
+        }
+}
+
+static ul_pre_state pre_state(const ul_preconditions *pre, const char *name)
+{
+    for (int i = 0; i < pre->count; i++)
+        if (strcmp(pre->items[i].name, name) == 0)
+            return pre->items[i].state;
+    cr_assert_fail("precondition %s not checked", name);
+    return UL_PRE_UNDECIDED;
+}
+
+/* η = 1/(2(λ+β)) = 1/8; σ*² = 4qL²/(λ·eps_dp·n²) = 8e-6; the initialisation
+ * variance σ²/(λ(1 − ηλ/2)) = σ²·16/15 (9.6e-6 at σ = 0.003). */
+Test(noisygd, thm51_prescriptions_exactly)
+{
+    ul_ngd_params pb = thm51_base();
+    pb.eta = "0.125";
+    pb.sigma = "0.003";     /* σ² = 9e-6 ≥ 8e-6 */
+    pb.init_var = "0.0000096";
+    ul_preconditions pre;
+    ul_pre_clear(&pre);
+    ul_ngd_thm51_prescriptions(&pb, &pre);
+    cr_assert_eq(pre_state(&pre, "eta_prescribed"), UL_PRE_HOLDS);
+    cr_assert_eq(pre_state(&pre, "sigma2_ge_prescribed"), UL_PRE_HOLDS);
+    cr_assert_eq(pre_state(&pre, "init_variance_prescribed"), UL_PRE_HOLDS);
+    pb.eta = "0.12";
+    pb.sigma = "0.002";     /* σ² = 4e-6 < 8e-6 */
+    pb.init_var = "0.0000096"; /* σ²·16/15 is now 4.2666…e-6 */
+    ul_pre_clear(&pre);
+    ul_ngd_thm51_prescriptions(&pb, &pre);
+    cr_assert_eq(pre_state(&pre, "eta_prescribed"), UL_PRE_FAILS);
+    cr_assert_eq(pre_state(&pre, "sigma2_ge_prescribed"), UL_PRE_FAILS);
+    cr_assert_eq(pre_state(&pre, "init_variance_prescribed"), UL_PRE_FAILS);
+}

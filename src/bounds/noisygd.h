@@ -311,4 +311,29 @@ ul_status ul_ngd_abadi_sigmahat_min(const char *K, const char *eps, const char *
                                     ul_num_value *out, ul_num_report *rep, char *err,
                                     size_t errlen);
 
+/* ---- Thm 5.1 as a certificate cites it (noisygd_thm51.c) ------------------- */
+
+/* Thm G.15 evaluated at Thm 5.1's prescriptions η = 1/(2(λ+β)),
+ * σ² = 4qL²/(λ·eps_dp·n²) (spec/forget.md sec. 3), in the given form: with
+ * c = λ/(4(λ+β)),
+ *     stated (111): log ε = log eps_dp − c·K_Abar,
+ *     tight:        log ε = log(eps_dp/2) − log(1 − c) − 2c(1 − c)·K_Abar,
+ * at order q_at (NULL or pb->q itself: the certificate's q; another order
+ * q' keeps σ at the prescription for q, so ε scales by q'/q).  Reads lambda,
+ * beta, eps-dp, KAbar, q (and q_at): decimals already validated by the
+ * caller's reader (num/input.h).  Log value; the adaptive driver's statuses
+ * (UL_ECAP, UL_ETIME). */
+ul_status ul_ngd_thm51_deletion_eps(const ul_ngd_params *pb, ul_ngd_g15_form form,
+                                    const char *q_at, const ul_num_precision *want,
+                                    ul_num_value *out, ul_num_report *rep, char *err,
+                                    size_t errlen);
+
+/* Appends the exact checks of citing Thm 5.1 with pb's own η, σ and
+ * initialisation variance (each only when given): eta_prescribed (η =
+ * 1/(2(λ+β))), sigma2_ge_prescribed (σ² ≥ 4qL²/(λ·eps_dp·n²): more noise
+ * only lowers G.9 and G.15), init_variance_prescribed (ρ's variance =
+ * σ²/(λ(1 − ηλ/2)), G.15 via Lemma G.14).  Decided on exact rationals;
+ * fields validated by the caller's reader as above. */
+void ul_ngd_thm51_prescriptions(const ul_ngd_params *pb, ul_preconditions *pre);
+
 #endif

@@ -766,34 +766,6 @@ static void list_forensics(ul_audit_report *rep, const gcert *g)
 
 /* ---- the (ε, δ) audit ------------------------------------------------------------------ */
 
-/* Is the stated decimal wrong for the value x ⊂ enclosure?  WRONG only when
- * the enclosure lies entirely outside [s − u, s + u], u one unit of the last
- * printed digit: a stated number rounded or truncated to its digits passes. */
-static bool stated_wrong(const char *stated, mpfi_srcptr x)
-{
-    int n = ul_forensic_sig_digits(stated);
-    mpfr_prec_t p = mpfi_get_prec(x) + 64;
-    mpfi_t s;
-    mpfi_init2(s, p);
-    ul_num_set_valid(s, stated);
-    mpfr_t u, lo, hi;
-    mpfr_inits2(p, u, lo, hi, (mpfr_ptr)0);
-    mpfr_set_zero(u, 1);
-    if (n > 0) {
-        /* u = 10^(e − n + 1), e the decimal exponent of s (an error of one in
-         * e near a power of ten only makes u ten times more lenient) */
-        double e = floor(log10(fabs(ul_forensic_double(stated))));
-        mpfr_set_d(u, e - n + 1, MPFR_RNDN);
-        mpfr_ui_pow(u, 10, u, MPFR_RNDU);
-    }
-    mpfr_sub(lo, &s->left, u, MPFR_RNDD);
-    mpfr_add(hi, &s->right, u, MPFR_RNDU);
-    bool wrong = mpfr_less_p(&x->right, lo) || mpfr_greater_p(&x->left, hi);
-    mpfr_clears(u, lo, hi, (mpfr_ptr)0);
-    mpfi_clear(s);
-    return wrong;
-}
-
 static void put_number_mpfi(ul_audit_number *n, const char *key, const char *label, mpfi_srcptr x,
                             int digits)
 {
@@ -886,7 +858,7 @@ static ul_status op_classic(ul_audit_report *rep, const gcert *g, const ul_num_p
     ul_status s2 = ul_kol_op_sigma_certified(g->base, g->eps, g->delta, want, &pre2, &cs,
                                              delivers, exact, &nr, err, errlen);
     if ((s2 == UL_OK || s2 == UL_ECAP) && g->sigma_classic != NULL &&
-        stated_wrong(g->sigma_classic, cs.enclosure)) {
+        !ul_audit_stated_agrees(g->sigma_classic, &cs)) { /* the engine's rule */
         ul_audit_number n;
         ul_audit_number_set(&n, "sigma_classic", "", &cs, want->digits);
         snprintf(rep->first_wrong_stated, sizeof rep->first_wrong_stated,

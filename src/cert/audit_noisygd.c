@@ -574,147 +574,6 @@ static ul_status ngd_read(const ul_cert *c, ngd_input *in, bool calibrating, cha
 
 /* ---- Thm 5.1 at its prescriptions -------------------------------------------------------- */
 
-/* The exact preconditions of citing Thm 5.1 with the certificate's η and σ
- * (when given): η = 1/(2(λ+β)); σ² ≥ 4qL²/(λ·eps_dp·n²) (more noise only
- * lowers both G.9 and G.15); the initialisation variance of G.15 at the
- * σ used. */
-static void t51_preconditions(const ngd_input *in, ul_preconditions *pre)
-{
-    const ul_ngd_params *pb = &in->pb;
-    mpq_t lam, beta, eta, a, b, s2;
-    mpq_inits(lam, beta, eta, a, b, s2, (mpq_ptr)0);
-    ul_num_mpq_valid(lam, pb->lambda);
-    ul_num_mpq_valid(beta, pb->beta);
-    mpq_add(eta, lam, beta);
-    mpq_mul_2exp(eta, eta, 1);
-    mpq_inv(eta, eta); /* the prescription 1/(2(λ+β)) */
-    if (pb->eta != NULL) {
-        ul_num_mpq_valid(a, pb->eta);
-        ul_pre_add(pre, "eta_prescribed",
-                   "step size eta = 1/(2(lambda + beta)) (Thm 5.1; spec/forget.md sec. 3); "
-                   "other step sizes: cite Thm G.15",
-                   mpq_equal(a, eta) ? UL_PRE_HOLDS : UL_PRE_FAILS);
-    }
-    /* σ*² = 4qL²/(λ·eps_dp·n²) */
-    mpq_t q, L, n, edp;
-    mpq_inits(q, L, n, edp, (mpq_ptr)0);
-    ul_num_mpq_valid(q, pb->q);
-    ul_num_mpq_valid(L, pb->L);
-    ul_num_mpq_valid(n, pb->n);
-    ul_num_mpq_valid(edp, pb->eps_dp);
-    mpq_mul(a, L, L);
-    mpq_mul(a, a, q);
-    mpq_mul_2exp(a, a, 2); /* 4qL² */
-    mpq_mul(b, n, n);
-    mpq_mul(b, b, edp);
-    mpq_mul(b, b, lam); /* λ·eps_dp·n² */
-    if (pb->sigma != NULL) {
-        ul_num_mpq_valid(s2, pb->sigma);
-        mpq_mul(s2, s2, s2);
-        mpq_t lhs;
-        mpq_init(lhs);
-        mpq_mul(lhs, s2, b);
-        ul_pre_add(pre, "sigma2_ge_prescribed",
-                   "sigma^2 >= 4 q L^2/(lambda eps_dp n^2), Thm 5.1's prescription (more noise "
-                   "only lowers G.9 and G.15; spec/forget.md sec. 3)",
-                   mpq_cmp(lhs, a) >= 0 ? UL_PRE_HOLDS : UL_PRE_FAILS);
-        mpq_clear(lhs);
-    } else if (mpq_sgn(b) > 0) {
-        mpq_div(s2, a, b);
-    }
-    if (pb->init_var != NULL && mpq_sgn(b) > 0) {
-        /* ρ = N(0, σ²/(λ(1 − ηλ/2)) I) (G.15 via Lemma G.14) */
-        mpq_t lhs, t;
-        mpq_inits(lhs, t, (mpq_ptr)0);
-        ul_num_mpq_valid(lhs, pb->init_var);
-        mpq_mul(t, eta, lam);
-        mpq_div_2exp(t, t, 1);
-        mpq_set_ui(a, 1, 1);
-        mpq_sub(t, a, t);
-        mpq_mul(t, t, lam);
-        mpq_mul(lhs, lhs, t);
-        ul_pre_add(pre, "init_variance_prescribed",
-                   "initialisation rho = N(0, sigma^2/(lambda(1 - eta lambda/2)) I_d) (Thm 5.1, "
-                   "G.15 via Lemma G.14; spec/forget.md sec. 9 item 7)",
-                   mpq_equal(lhs, s2) ? UL_PRE_HOLDS : UL_PRE_FAILS);
-        mpq_clears(lhs, t, (mpq_ptr)0);
-    }
-    mpq_clears(q, L, n, edp, (mpq_ptr)0);
-    mpq_clears(lam, beta, eta, a, b, s2, (mpq_ptr)0);
-}
-
-typedef struct {
-    const ngd_input *in;
-    ul_ngd_g15_form form;
-    const char *q; /* order to evaluate at */
-} t51_ctx;
-
-/* G.15 at Thm 5.1's prescriptions, c = ηλ/2 = λ/(4(λ+β)) = 1/(4κ):
- *   stated: log ε = log eps_dp − c·K_Abar                      (4qL²/(λσ²n²) = eps_dp)
- *   tight:  log ε = log(eps_dp/2) − log(1 − c) − 2c(1 − c)·K_Abar
- * at the certificate's order; at another order q' (σ fixed at the
- * prescription for q) the bound scales by q'/q. */
-static ul_status t51_eval(ul_num_value *out, void *ctx, char *err, size_t errlen)
-{
-    (void)err;
-    (void)errlen;
-    const t51_ctx *c = ctx;
-    const ul_ngd_params *pb = &c->in->pb;
-    mpfr_prec_t p = mpfi_get_prec(out->enclosure) + 16;
-    mpq_t cq, t;
-    mpq_inits(cq, t, (mpq_ptr)0);
-    ul_num_mpq_valid(cq, pb->lambda);
-    ul_num_mpq_valid(t, pb->beta);
-    mpq_add(t, t, cq);
-    mpq_mul_2exp(t, t, 2);
-    mpq_div(cq, cq, t); /* c */
-    mpfi_t lg, a, k;
-    mpfi_init2(lg, p), mpfi_init2(a, p), mpfi_init2(k, p);
-    ul_num_mpq_valid(t, pb->eps_dp);
-    mpfi_set_q(lg, t);
-    mpfi_log(lg, lg);
-    ul_num_mpq_valid(t, pb->KAbar);
-    mpfi_set_q(k, t);
-    if (c->form == UL_NGD_G15_STATED) {
-        mpfi_set_q(a, cq);
-        mpfi_mul(a, a, k);
-        mpfi_sub(lg, lg, a);
-    } else {
-        mpq_t one_c;
-        mpq_init(one_c);
-        mpq_set_ui(one_c, 1, 1);
-        mpq_sub(one_c, one_c, cq);
-        mpfi_set_q(a, one_c);
-        mpfi_log(a, a);
-        mpfi_sub(lg, lg, a);
-        mpfi_const_log2(a);
-        mpfi_sub(lg, lg, a);
-        mpq_mul(one_c, one_c, cq);
-        mpq_mul_2exp(one_c, one_c, 1); /* 2c(1 − c) */
-        mpfi_set_q(a, one_c);
-        mpfi_mul(a, a, k);
-        mpfi_sub(lg, lg, a);
-        mpq_clear(one_c);
-    }
-    if (c->q != pb->q) {
-        /* log(q'/q) */
-        ul_num_mpq_valid(t, c->q);
-        mpq_t q0;
-        mpq_init(q0);
-        ul_num_mpq_valid(q0, pb->q);
-        mpq_div(t, t, q0);
-        mpq_clear(q0);
-        mpfi_set_q(a, t);
-        mpfi_log(a, a);
-        mpfi_add(lg, lg, a);
-    }
-    mpfi_set(out->enclosure, lg);
-    out->is_log = true;
-    mpfi_clear(lg), mpfi_clear(a), mpfi_clear(k);
-    mpq_clears(cq, t, (mpq_ptr)0);
-    return UL_OK;
-}
-
 /* ---- the bound of the cited theorem at order q ------------------------------------------- */
 
 /* out ⊇ the theorem's Rényi bound at order q (the parameters' q replaced),
@@ -740,11 +599,9 @@ static ul_status ngd_bound_cap(const ngd_input *in, const char *q, ul_ngd_g15_fo
     case T_G15:
         st = ul_ngd_deletion_g15(&pb, form, want, out, &local, &nr, err, errlen);
         break;
-    case T_51: {
-        t51_ctx c = {in, form, q};
-        st = ul_num_adaptive_eval(t51_eval, &c, want, out, &nr, err, errlen);
+    case T_51: /* G.15 at Thm 5.1's prescriptions (bounds/noisygd_thm51.c) */
+        st = ul_ngd_thm51_deletion_eps(&in->pb, form, q, want, out, &nr, err, errlen);
         break;
-    }
     case T_52D:
         st = ul_ngd_nonconvex_deletion_eps(&pb, want, out, &local, &nr, err, errlen);
         break;
@@ -1261,12 +1118,7 @@ static void stated_eta(const ngd_input *in, const ul_num_precision *want, ul_aud
     ul_num_value_init(&v, 64);
     if (ul_ngd_thm51(&pb, UL_NGD_51_ETA, in->variant, want, &v, NULL, &nr, e2, sizeof e2) ==
         UL_OK) {
-        mpfi_t s;
-        mpfi_init2(s, mpfi_get_prec(v.enclosure) + 64);
-        ul_num_set_valid(s, in->st_eta);
-        bool exact = mpfr_equal_p(&s->left, &v.enclosure->left) &&
-                     mpfr_equal_p(&s->right, &v.enclosure->right);
-        if (!exact && !ul_audit_rounds_to_nearest(in->st_eta, v.enclosure, NULL)) {
+        if (!ul_audit_stated_agrees(in->st_eta, &v)) { /* the engine's rule */
             char lo[UL_AUDIT_NUMBER_CHARS], hi[UL_AUDIT_NUMBER_CHARS];
             ul_audit_quote_value(&v, digits, lo, hi);
             set_wrong(rep,
@@ -1274,7 +1126,6 @@ static void stated_eta(const ngd_input *in, const ul_num_precision *want, ul_aud
                       "certified in [%s, %s]",
                       in->st_eta, lo, hi);
         }
-        mpfi_clear(s);
     }
     ul_num_value_clear(&v);
 }
@@ -1454,7 +1305,7 @@ static ul_status ngd_preconditions(const ngd_input *in, ul_audit_report *rep, ch
     if (st == UL_OK)
         pre_merge(&rep->pre, &pl);
     if (st == UL_OK && in->thm == T_51)
-        t51_preconditions(in, &rep->pre);
+        ul_ngd_thm51_prescriptions(&in->pb, &rep->pre);
     if (st == UL_OK && in->thm != T_51) {
         /* the library's list for the cited bound (at the certificate's order when
          * given; the linear bounds' conditions do not involve q beyond q > 1) */

@@ -234,3 +234,72 @@ ul_status ul_audit_decide(ul_audit_decide_fn fn, void *ctx, const ul_num_precisi
         w.digits *= 2;
     }
 }
+
+/* Where the last written digit of text sits: 10^(*exp10) (the exponent
+ * written minus the decimals written); *zero when every digit is 0. */
+static void last_digit_place(const char *text, long *exp10, bool *zero)
+{
+    const char *p = text;
+    if (*p == '-' || *p == '+')
+        p++;
+    long frac = 0, ex = 0;
+    *zero = true;
+    for (; *p >= '0' && *p <= '9'; p++)
+        *zero = *zero && *p == '0';
+    if (*p == '.')
+        for (p++; *p >= '0' && *p <= '9'; p++, frac++)
+            *zero = *zero && *p == '0';
+    if (*p == 'e' || *p == 'E')
+        ex = strtol(p + 1, NULL, 10); /* within ±10^18 (num/input.h's limits) */
+    *exp10 = ex - frac;
+}
+
+void ul_audit_stated_interval(const char *text, double rel, mpfr_ptr lo, mpfr_ptr hi)
+{
+    long place;
+    bool zero;
+    last_digit_place(text, &place, &zero);
+    mpfr_prec_t prec = mpfr_get_prec(lo);
+    mpfr_t s_lo, s_hi, h;
+    mpfr_inits2(prec, s_lo, s_hi, h, (mpfr_ptr)0);
+    mpfr_set_str(s_lo, text, 10, MPFR_RNDD);
+    mpfr_set_str(s_hi, text, 10, MPFR_RNDU);
+    char half[64];
+    snprintf(half, sizeof half, "5e%ld", place - 1); /* ½·10^place, rounded up */
+    mpfr_set_str(h, half, 10, MPFR_RNDU);
+    if (zero)
+        mpfr_set_zero(h, 1); /* a written zero is exact */
+    if (rel > 0 && !zero) {
+        mpfr_t r;
+        mpfr_init2(r, prec);
+        mpfr_abs(r, s_hi, MPFR_RNDU);
+        if (mpfr_cmpabs(s_lo, r) > 0)
+            mpfr_abs(r, s_lo, MPFR_RNDU);
+        mpfr_mul_d(r, r, rel, MPFR_RNDU);
+        if (mpfr_greater_p(r, h))
+            mpfr_set(h, r, MPFR_RNDU);
+        mpfr_clear(r);
+    }
+    mpfr_sub(lo, s_lo, h, MPFR_RNDD);
+    mpfr_add(hi, s_hi, h, MPFR_RNDU);
+    mpfr_clears(s_lo, s_hi, h, (mpfr_ptr)0);
+}
+
+bool ul_audit_stated_agrees(const char *text, const ul_num_value *v)
+{
+    mpfr_prec_t p = mpfi_get_prec(v->enclosure) + 64;
+    if (p < 256)
+        p = 256;
+    mpfr_t lo, hi, vl, vh;
+    mpfr_inits2(p, lo, hi, vl, vh, (mpfr_ptr)0);
+    ul_audit_stated_interval(text, 0, lo, hi);
+    mpfi_get_left(vl, v->enclosure);
+    mpfi_get_right(vh, v->enclosure);
+    if (v->is_log) { /* the linear ends, outward */
+        mpfr_exp(vl, vl, MPFR_RNDD);
+        mpfr_exp(vh, vh, MPFR_RNDU);
+    }
+    bool ok = mpfr_lessequal_p(vl, hi) && mpfr_greaterequal_p(vh, lo);
+    mpfr_clears(lo, hi, vl, vh, (mpfr_ptr)0);
+    return ok;
+}

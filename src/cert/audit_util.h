@@ -120,4 +120,28 @@ ul_status ul_audit_decide(ul_audit_decide_fn fn, void *ctx, const ul_num_precisi
                           int max_digits, ul_verdict *verdict, ul_audit_decide_end *end, char *err,
                           size_t errlen);
 
+/* ---- the stated-number rule ------------------------------------------------------
+ * The one rule by which an audit calls a stated number (a value the
+ * certificate states beside its claim: a σ, an η, a per-step δ, ...) wrong
+ * (issue 13).  A decimal s whose last written digit sits at 10^k stands for
+ * the numbers that round to it to nearest at that digit:
+ *     [s − ½·10^k, s + ½·10^k]
+ * (a written zero, "0", "0.00", "0e5", stands for exactly 0).  The stated
+ * number AGREES with a certified value when this interval meets the value's
+ * enclosure, and is WRONG when they are disjoint: then no value the theorem
+ * allows rounds to it, a proof, never a guess from a straddling enclosure.
+ * Rounding to nearest at the digits written passes; truncation, or rounding
+ * to the unsafe side, by more than half a unit does not (the claimant gets
+ * no more slack than the digits they chose to write). */
+
+/* [lo, hi] ⊇ the numbers text stands for, as above, widened to
+ * rel·|text| on each side when that is more than half a unit (rel ≤ 0:
+ * not widened; a recipe evaluated in doubles uses rel ~ 1e-12); lo rounded
+ * down, hi up, at lo's precision. */
+void ul_audit_stated_interval(const char *text, double rel, mpfr_ptr lo, mpfr_ptr hi);
+
+/* Whether the stated decimal text agrees with the certified value v (linear
+ * or log form) under the rule above; false means provably wrong. */
+bool ul_audit_stated_agrees(const char *text, const ul_num_value *v);
+
 #endif
