@@ -442,3 +442,50 @@ Test(gaussian, loose_bound_verdicts_agree_with_oracle)
     cr_assert(ul_gauss_loose_bound_check("3.79", "4.64") == UL_LOOSE_INVALID);
     cr_assert(invalid_seen > 0);
 }
+
+/* ---- composed mechanisms (gaussian_compose.c) --------------------------------------
+ * By hand: releases (Δ, σ) = (1, 2) and (2, 4), each composed T = 3 times:
+ * r² = 3·((1/2)² + (2/4)²) = 3/2 (Dong, Roth & Su 2022, Cor. 3.3), so the
+ * Rényi divergence at α = 2 is α·r²/2 = 3/2 (Mironov 2017 Prop. 7). */
+Test(gaussian, composition_of_listed_releases_by_hand)
+{
+    const char *sens[] = {"1", "2"}, *sig[] = {"2", "4"};
+    ul_gauss_comp c;
+    ul_gauss_comp_init(&c, sens, 2, false, sig, 2, 2, 3);
+    cr_assert(c.have_s);
+    mpfi_t r2;
+    mpfi_init2(r2, 200);
+    ul_gauss_comp_r2(r2, &c);
+    cr_assert(mpfr_cmp_d(&r2->left, 1.5) == 0 && mpfr_cmp_d(&r2->right, 1.5) == 0);
+    cr_assert(ul_gauss_comp_r_exceeds(&c, "1.2")); /* r = 1.2247... */
+    cr_assert(!ul_gauss_comp_r_exceeds(&c, "1.3"));
+    mpq_t a, claim;
+    mpq_inits(a, claim, NULL);
+    mpq_set_ui(a, 2, 1);
+    mpq_set_ui(claim, 3, 2);
+    cr_assert_eq(ul_gauss_comp_renyi_cmp(&c, a, claim, &(ul_num_precision){17, 0, 0}, r2), 0);
+    mpq_set_ui(claim, 7, 5);
+    cr_assert_eq(ul_gauss_comp_renyi_cmp(&c, a, claim, &(ul_num_precision){17, 0, 0}, r2), 1);
+    mpq_clears(a, claim, NULL);
+    mpfi_clear(r2);
+    ul_gauss_comp_clear(&c);
+}
+
+/* Output perturbation: sensitivity 2·C0 with one σ: C0 = 0.5, σ = 4 gives
+ * r = 2·0.5/4 = 1/4; with no σ (calibration) r is 2·C0 = 1. */
+Test(gaussian, composition_doubled_sensitivity_one_sigma)
+{
+    const char *c0[] = {"0.5"}, *sig[] = {"4"};
+    ul_gauss_comp c, d;
+    ul_gauss_comp_init(&c, c0, 1, true, sig, 1, 1, 1);
+    ul_gauss_comp_init(&d, c0, 1, true, NULL, 0, 1, 1);
+    mpfi_t r;
+    mpfi_init2(r, 100);
+    ul_gauss_comp_r(r, &c);
+    cr_assert(mpfr_cmp_d(&r->left, 0.25) == 0 && mpfr_cmp_d(&r->right, 0.25) == 0);
+    ul_gauss_comp_r(r, &d);
+    cr_assert(mpfr_cmp_d(&r->left, 1) == 0 && mpfr_cmp_d(&r->right, 1) == 0);
+    mpfi_clear(r);
+    ul_gauss_comp_clear(&c);
+    ul_gauss_comp_clear(&d);
+}

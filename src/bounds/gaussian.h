@@ -64,4 +64,60 @@ typedef enum { UL_LOOSE_UNDECIDED = 0, UL_LOOSE_VALID, UL_LOOSE_INVALID } ul_loo
  * upper bound for ε above about 3.787 (spec/koloskova.md §2.2). */
 ul_loose_validity ul_gauss_loose_bound_check(const char *eps, const char *r);
 
+/* ---- composed Gaussian mechanisms (gaussian_compose.c) ------------------------
+ * k releases with sensitivities Δ_i and noises σ_i (one value or one per
+ * release), each repeated T times, are exactly the Gaussian mechanism with
+ *     r² = T·Σ_i (Δ_i/σ_i)²
+ * (Dong, Roth & Su 2022, Cor. 3.3; Balle & Wang 2018 Thm 8 for θ; Mironov
+ * 2017 Prop. 7 for the Rényi divergence α·r²/2).  One sensitivity `sens`
+ * (or 1 for a list) and one σ are factored out: S = T·sens²·Σ u_i²,
+ * u_i = (Δ_i or 1)/(σ_i or 1), r² = S/σ² with one σ, S with a σ list or no
+ * σ (calibration: r at σ = 1). */
+typedef struct ul_gauss_comp_cache ul_gauss_comp_cache;
+typedef struct {
+    size_t k;              /* releases with their own terms */
+    unsigned long long T;  /* repetitions of the whole */
+    size_t n_sigma;        /* 0 (no σ), 1 (one σ) or k (one per release) */
+    mpq_t sens;            /* the sensitivity factored out (twice it when doubled) */
+    mpq_t sig;             /* the one σ (n_sigma = 1) */
+    mpq_t *u;              /* the k exact terms */
+    bool have_s;           /* s holds S exactly (terms of at most 2^22 bits in all) */
+    mpq_t s;
+    ul_gauss_comp_cache *cache; /* S at the highest precision asked (mutable) */
+} ul_gauss_comp;
+
+/* Reads the terms exactly.  sens: n_sens ≥ 1 decimals (one, or one per
+ * release); doubled: sensitivity 2·sens (output perturbation, 2·C0); sig:
+ * n_sigma decimals (0, 1 or k); k ≥ 1 releases; T ≥ 1.  Every decimal must
+ * already be validated (num/input.h's limits: the certificate reader's
+ * job); the lists' lengths must be 1 or k. */
+void ul_gauss_comp_init(ul_gauss_comp *c, const char *const *sens, size_t n_sens, bool doubled,
+                        const char *const *sig, size_t n_sigma, size_t k, unsigned long long T);
+void ul_gauss_comp_clear(ul_gauss_comp *c);
+
+/* out ⊇ S, r² and r at out's precision (outward). */
+void ul_gauss_comp_s(mpfi_ptr out, const ul_gauss_comp *c);
+void ul_gauss_comp_r2(mpfi_ptr out, const ul_gauss_comp *c);
+void ul_gauss_comp_r(mpfi_ptr r, const ul_gauss_comp *c);
+
+/* Whether r > limit (a decimal) certainly: on a 128-bit enclosure, exactly
+ * when that straddles and S is formed. */
+bool ul_gauss_comp_r_exceeds(const ul_gauss_comp *c, const char *limit);
+
+/* ρ = α·r²/2 (with_sigma) or α·S/2 (σ left out: ρ at σ = 1), exactly (needs
+ * have_s) or enclosed at x's precision. */
+void ul_gauss_comp_renyi_exact(mpq_ptr rho, const ul_gauss_comp *c, bool with_sigma,
+                               mpq_srcptr alpha);
+void ul_gauss_comp_renyi(mpfi_ptr x, const ul_gauss_comp *c, bool with_sigma, mpq_srcptr alpha);
+
+/* ρ at the order alpha against the claimed rational: −1, 0, +1 as ρ <, =, >
+ * claimed (exactly when S is formed; else on enclosures from x's precision
+ * doubled up to want's cap, −1 meaning ρ ≤ claimed, and 2 when still
+ * undecided there).  x receives ρ's enclosure. */
+int ul_gauss_comp_renyi_cmp(const ul_gauss_comp *c, mpq_srcptr alpha, mpq_srcptr claimed,
+                            const ul_num_precision *want, mpfi_ptr x);
+
+/* x = n exactly (n up to 2^64 − 1, whatever the width of unsigned long). */
+void ul_gauss_comp_set_ull(mpfi_ptr x, unsigned long long n);
+
 #endif

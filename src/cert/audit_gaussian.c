@@ -127,26 +127,6 @@ static const ul_field_spec OP_STATED[] = {
 };
 #define N_OP_STATED (sizeof OP_STATED / sizeof OP_STATED[0])
 
-/* ---- whole numbers ------------------------------------------------------------------ */
-
-static void q_set_ull(mpq_ptr q, unsigned long long n)
-{
-    /* two 32-bit halves: exact whatever the width of unsigned long */
-    mpz_set_ui(mpq_numref(q), (unsigned long)(n >> 32));
-    mpz_mul_2exp(mpq_numref(q), mpq_numref(q), 32);
-    mpz_add_ui(mpq_numref(q), mpq_numref(q), (unsigned long)(n & 0xffffffffu));
-    mpz_set_ui(mpq_denref(q), 1);
-}
-
-static void i_set_ull(mpfi_ptr x, unsigned long long n)
-{
-    mpq_t q;
-    mpq_init(q);
-    q_set_ull(q, n);
-    mpfi_set_q(x, q);
-    mpq_clear(q);
-}
-
 /* ---- "one value or one per release" fields ------------------------------------------ */
 
 /* The texts of a "decimal or list" field (items, or the one decimal); n = 0
@@ -170,9 +150,6 @@ static const char *const *field_items(const ul_cert_value *v, size_t *n)
 /* Longest list of per-release values (a longer run of equal releases is
  * written with `compositions`). */
 #define GAUSS_MAX_RELEASES 10000
-/* Largest total size (bits) of the per-release terms for which r² is also
- * formed as an exact rational (ties of Rényi claims, the range check). */
-#define GAUSS_EXACT_BITS (1ul << 22)
 
 typedef struct {
     bool is_op;              /* output perturbation (sensitivity 2·C0, T = 1) */
@@ -188,125 +165,20 @@ typedef struct {
     const char *const *sens_items, *const *sigma_items; /* their texts */
     size_t k;                /* releases with their own parameters: the longer list, else 1 */
     bool list;               /* k > 1 or a one-element list: the heterogeneous form */
-    mpq_t sens;              /* exact sensitivity Δ or 2·C0 (one value; 1 for a Δ list) */
-    mpq_t sig;               /* exact σ (one value, when given) */
-    mpq_t *u;                /* k exact terms (Δ_i or 1)/(σ_i or 1) over the lists */
-    bool have_s;             /* s holds S exactly */
-    mpq_t s;                 /* S = T·sens²·Σ u_i²: r² = S/σ² (one σ) or S (a σ list) */
-    struct s_cache {         /* S enclosed at the highest precision asked so far; */
-        mpfi_t x;            /* allocated by gcert_read, filled by s_enclose (the */
-        bool valid;          /* one mutable part of a gcert read) */
-    } *cache;
+    ul_gauss_comp comp;      /* the releases' terms, read exactly (bounds/gaussian.h);
+                              * set once sigma is read (comp.u != NULL) */
 } gcert;
 
 static void gcert_clear(gcert *g)
 {
-    mpq_clears(g->sens, g->sig, g->s, NULL);
-    for (size_t i = 0; g->u != NULL && i < g->k; i++)
-        mpq_clear(g->u[i]);
-    free(g->u);
-    g->u = NULL;
-    if (g->cache != NULL)
-        mpfi_clear(g->cache->x);
-    free(g->cache);
-    g->cache = NULL;
+    if (g->comp.u != NULL)
+        ul_gauss_comp_clear(&g->comp);
 }
 
 static const char *path_of(const ul_cert_values *v, const char *name)
 {
     const ul_cert_value *x = ul_cert_values_get(v, name);
     return x != NULL ? x->path : "$";
-}
-
-/* num/den ⊇ Σ_{lo ≤ i < hi} u_i², summed as a tree of unreduced fractions
- * (no gcd inside, so the cost is a few products of the final size). */
-static void sumsq_tree(mpz_ptr num, mpz_ptr den, mpq_t *u, size_t lo, size_t hi)
-{
-    if (hi - lo == 1) {
-        mpz_mul(num, mpq_numref(u[lo]), mpq_numref(u[lo]));
-        mpz_mul(den, mpq_denref(u[lo]), mpq_denref(u[lo]));
-        return;
-    }
-    size_t mid = lo + (hi - lo) / 2;
-    mpz_t n2, d2;
-    mpz_inits(n2, d2, NULL);
-    sumsq_tree(num, den, u, lo, mid);
-    sumsq_tree(n2, d2, u, mid, hi);
-    mpz_mul(num, num, d2); /* a/b + c/d = (ad + cb)/(bd) */
-    mpz_addmul(num, n2, den);
-    mpz_mul(den, den, d2);
-    mpz_clears(n2, d2, NULL);
-}
-
-/* S = T·sens²·Σ u_i² exactly, when the terms are small enough (GAUSS_EXACT_BITS). */
-static void exact_s(gcert *g)
-{
-    size_t bits = mpz_sizeinbase(mpq_numref(g->sens), 2) + mpz_sizeinbase(mpq_denref(g->sens), 2);
-    for (size_t i = 0; i < g->k; i++)
-        bits += mpz_sizeinbase(mpq_numref(g->u[i]), 2) + mpz_sizeinbase(mpq_denref(g->u[i]), 2);
-    g->have_s = bits <= GAUSS_EXACT_BITS;
-    if (!g->have_s)
-        return;
-    mpz_t num, den;
-    mpz_inits(num, den, NULL);
-    sumsq_tree(num, den, g->u, 0, g->k);
-    mpq_set_num(g->s, num);
-    mpq_set_den(g->s, den);
-    mpq_canonicalize(g->s);
-    mpq_t t;
-    mpq_init(t);
-    q_set_ull(t, g->T);
-    mpq_mul(g->s, g->s, t);
-    mpq_mul(t, g->sens, g->sens);
-    mpq_mul(g->s, g->s, t);
-    mpq_clears(t, NULL);
-    mpz_clears(num, den, NULL);
-}
-
-/* out ⊇ S = T·sens²·Σ u_i² at out's precision (exact S rounded outward when formed,
- * else the terms squared and summed with outward rounding). */
-static void s_enclose(mpfi_ptr out, const gcert *g)
-{
-    mpfr_prec_t p = mpfi_get_prec(out);
-    if (g->cache->valid && mpfi_get_prec(g->cache->x) >= p) {
-        mpfi_set(out, g->cache->x); /* rounded outward to out's precision */
-        return;
-    }
-    if (g->have_s) {
-        mpfi_set_q(out, g->s);
-    } else {
-        mpfi_t t;
-        mpfi_init2(t, p);
-        mpfi_set_ui(out, 0);
-        for (size_t i = 0; i < g->k; i++) {
-            mpfi_set_q(t, g->u[i]);
-            mpfi_sqr(t, t);
-            mpfi_add(out, out, t);
-        }
-        i_set_ull(t, g->T);
-        mpfi_mul(out, out, t);
-        mpfi_set_q(t, g->sens);
-        mpfi_sqr(t, t);
-        mpfi_mul(out, out, t);
-        mpfi_clear(t);
-    }
-    mpfi_set_prec(g->cache->x, p);
-    mpfi_set(g->cache->x, out);
-    g->cache->valid = true;
-}
-
-/* r² ⊇ S/σ² (one σ) or S (a list of σ's). */
-static void r2_enclose(mpfi_ptr out, const gcert *g)
-{
-    s_enclose(out, g);
-    if (g->n_sigma == 1) {
-        mpfi_t t;
-        mpfi_init2(t, mpfi_get_prec(out));
-        mpfi_set_q(t, g->sig);
-        mpfi_sqr(t, t);
-        mpfi_div(out, out, t);
-        mpfi_clear(t);
-    }
 }
 
 /* The claim: exactly one complete pair (ε, δ) or (α, ρ). */
@@ -359,63 +231,11 @@ static ul_status lists_check(gcert *g, const ul_cert_value *t, char *err, size_t
     return UL_OK;
 }
 
-/* Reads Δ_i and σ_i exactly: sens = the one Δ (or 2·C0; 1 for a Δ list) and
- * u_i = (Δ_i or 1)/(σ_i or 1) over the lists, so S = T·sens²·Σ u_i² (a one
- * value is factored out: no k divisions by it). */
-static void terms_read(gcert *g, const char *const *sens, const char *const *sig)
-{
-    g->u = malloc(g->k * sizeof *g->u);
-    if (g->u == NULL)
-        abort();
-    for (size_t i = 0; i < g->k; i++)
-        mpq_init(g->u[i]);
-    /* every decimal is within the reader's limits (num/input.h): exact */
-    mpq_set_ui(g->sens, 1, 1);
-    if (g->n_sens == 1)
-        ul_num_mpq_valid(g->sens, sens[0]);
-    if (g->is_op)
-        mpq_add(g->sens, g->sens, g->sens);
-    mpq_t d;
-    mpq_init(d);
-    for (size_t i = 0; i < g->k; i++) {
-        mpq_set_ui(g->u[i], 1, 1);
-        if (g->n_sens > 1)
-            ul_num_mpq_valid(g->u[i], sens[i]);
-        if (g->n_sigma > 1) {
-            ul_num_mpq_valid(d, sig[i]);
-            mpq_div(g->u[i], g->u[i], d);
-        }
-    }
-    mpq_clear(d);
-    exact_s(g);
-}
-
 /* r = √(r²) ≤ UL_GAUSS_MAX_R: decided exactly when S is formed, else on its
  * enclosure (refused only when certainly above). */
 static ul_status range_check(const gcert *g, char *err, size_t errlen)
 {
-    mpfi_t r2, lim;
-    mpfi_init2(r2, 128);
-    mpfi_init2(lim, 128);
-    r2_enclose(r2, g);
-    ul_num_set_valid(lim, UL_GAUSS_MAX_R);
-    mpfi_sqr(lim, lim);
-    bool too_big = mpfr_greater_p(&r2->left, &lim->right);
-    if (!too_big && g->have_s && !mpfr_lessequal_p(&r2->right, &lim->left)) {
-        mpq_t x, l;
-        mpq_inits(x, l, NULL);
-        mpq_set(x, g->s);
-        if (g->n_sigma == 1) {
-            mpq_div(x, x, g->sig);
-            mpq_div(x, x, g->sig);
-        }
-        ul_num_mpq_valid(l, UL_GAUSS_MAX_R);
-        mpq_mul(l, l, l);
-        too_big = mpq_cmp(x, l) > 0;
-        mpq_clears(x, l, NULL);
-    }
-    mpfi_clear(r2);
-    mpfi_clear(lim);
+    bool too_big = ul_gauss_comp_r_exceeds(&g->comp, UL_GAUSS_MAX_R);
     if (too_big)
         return ul_fail(err, errlen, UL_EINPUT,
                        "%s: too small: the ratio r = %s must be at most %s (got '%s'%s)",
@@ -432,12 +252,6 @@ static ul_status gcert_read(const ul_cert *c, bool is_op, bool need_sigma, gcert
                             size_t errlen)
 {
     memset(g, 0, sizeof *g);
-    mpq_inits(g->sens, g->sig, g->s, NULL);
-    g->cache = malloc(sizeof *g->cache);
-    if (g->cache == NULL)
-        abort();
-    mpfi_init2(g->cache->x, MPFR_PREC_MIN);
-    g->cache->valid = false;
     g->is_op = is_op;
     g->T = 1;
     /* sensitivity and sigma: one value or a list (the shared reader switches
@@ -491,26 +305,14 @@ static ul_status gcert_read(const ul_cert *c, bool is_op, bool need_sigma, gcert
         s = ul_fail(err, errlen, UL_EINPUT,
                     "%s: missing required field (the noise standard deviation; `ulaudit "
                     "calibrate` fills it in)", g->sigma_path);
-    if (s == UL_OK)
-        terms_read(g, sens, sig);
+    if (s == UL_OK) /* every decimal within the reader's limits (num/input.h) */
+        ul_gauss_comp_init(&g->comp, sens, g->n_sens, g->is_op, sig, g->n_sigma, g->k, g->T);
     if (s != UL_OK || g->sigma == NULL)
         return s;
-    if (g->n_sigma == 1)
-        ul_num_mpq_valid(g->sig, g->sigma);
     return range_check(g, err, errlen);
 }
 
 /* ---- enclosures -------------------------------------------------------------------- */
-
-/* r ⊇ √(r²) at r's precision (r² = Δ²T/σ², or Σ_i (Δ_i/σ_i)² for lists). */
-static void r_enclose(mpfi_ptr r, const gcert *g)
-{
-    mpfi_t t;
-    mpfi_init2(t, mpfi_get_prec(r) + 8);
-    r2_enclose(t, g);
-    mpfi_sqrt(r, t);
-    mpfi_clear(t);
-}
 
 typedef struct {
     const gcert *g;
@@ -525,7 +327,7 @@ static ul_status eval_theta(ul_num_value *out, void *ctx, char *err, size_t errl
     mpfi_init2(r, p);
     ul_status st = ul_num_set_decimal(e, c->g->eps);
     if (st == UL_OK) {
-        r_enclose(r, c->g);
+        ul_gauss_comp_r(r, &c->g->comp);
         ul_gauss_theta_enclose(out, e, r);
     } else {
         st = ul_fail(err, errlen, UL_EINPUT, "$.claim.eps: not a decimal number");
@@ -566,9 +368,9 @@ static ul_status sigma_needed(const gcert *g, const ul_num_precision *want, mpfi
         mpfi_t t;
         mpfi_init2(t, mpfi_get_prec(sigma) + 8);
         if (g->list)
-            s_enclose(t, g);
+            ul_gauss_comp_s(t, &g->comp);
         else
-            i_set_ull(t, g->T);
+            ul_gauss_comp_set_ull(t, g->T);
         mpfi_sqrt(t, t);
         mpfi_mul(sigma, sigma, t);
         mpfi_clear(t);
@@ -585,7 +387,7 @@ static ul_status eps_needed(const gcert *g, const ul_num_precision *want, mpfi_p
     int digits = want->digits + 4;
     mpfi_t r;
     mpfi_init2(r, (mpfr_prec_t)(digits * 3.33) + 64);
-    r_enclose(r, g);
+    ul_gauss_comp_r(r, &g->comp);
     mpfr_t b;
     mpfr_init2(b, mpfi_get_prec(r));
     mpfi_get_left(b, r);
@@ -663,7 +465,7 @@ static void gauss_forensics(ul_audit_report *rep, const gcert *g)
     double eps = ul_forensic_double(g->eps), delta = ul_forensic_double(g->delta);
     mpfi_t x;
     mpfi_init2(x, 64);
-    s_enclose(x, g);
+    ul_gauss_comp_s(x, &g->comp);
     mpfi_sqrt(x, x);
     double sens = mpfr_get_d(&x->left, MPFR_RNDN); /* √S: Δ√T, or √(T·sens²·Σ u_i²) */
     mpfi_clear(x);
@@ -831,7 +633,7 @@ static ul_status op_classic(ul_audit_report *rep, const gcert *g, const ul_num_p
     mpfi_init2(e, p);
     mpfi_init2(r, p);
     ul_num_set_valid(e, g->eps);
-    r_enclose(r, g);
+    ul_gauss_comp_r(r, &g->comp);
     ul_num_value classic;
     ul_num_value_init(&classic, p);
     ul_gauss_loose_bound_log_enclose(classic.enclosure, e, r); /* 1.25·exp(−ε²/(2r²)) */
@@ -982,7 +784,7 @@ static ul_status audit_eps_delta(const gcert *g, const ul_num_precision *want,
     if (g->list) {
         mpfi_t r;
         mpfi_init2(r, 64);
-        r_enclose(r, g);
+        ul_gauss_comp_r(r, &g->comp);
         ul_audit_number n;
         ul_audit_number_set_mpfi(&n, "r", "", r, want->digits);
         mpfi_clear(r);
@@ -1015,57 +817,6 @@ static ul_status audit_eps_delta(const gcert *g, const ul_num_precision *want,
 
 /* ---- the Rényi audit (exact rational) -------------------------------------------------- */
 
-/* ρ = α·S/(2σ²) exactly (Mironov 2017 Prop. 7: D_α = α·r²/2, r² = S/σ²);
- * with_sigma false, or a σ list, leaves σ out (σ = 1, or r² = S). */
-static void renyi_exact(mpq_ptr rho, const gcert *g, bool with_sigma, mpq_srcptr alpha)
-{
-    mpq_mul(rho, g->s, alpha);
-    if (with_sigma && g->n_sigma == 1) {
-        mpq_div(rho, rho, g->sig);
-        mpq_div(rho, rho, g->sig);
-    }
-    mpq_div_2exp(rho, rho, 1);
-}
-
-/* The same enclosed at x's precision (S not formed exactly). */
-static void renyi_enclose(mpfi_ptr x, const gcert *g, bool with_sigma, mpq_srcptr alpha)
-{
-    if (with_sigma)
-        r2_enclose(x, g);
-    else
-        s_enclose(x, g);
-    mpfi_mul_q(x, x, alpha);
-    mpfi_div_2ui(x, x, 1);
-}
-
-/* ρ(σ) against the claim: −1, 0, +1 as ρ <, =, > claimed (exactly when S is
- * formed; else on enclosures raised to the precision cap, 2 when still
- * undecided there).  x receives ρ's enclosure. */
-static int renyi_cmp(const gcert *g, mpq_srcptr a, mpq_srcptr claimed,
-                     const ul_num_precision *want, mpfi_ptr x)
-{
-    if (g->have_s) {
-        mpq_t rho;
-        mpq_init(rho);
-        renyi_exact(rho, g, true, a);
-        int cmp = mpq_cmp(rho, claimed);
-        mpfi_set_q(x, rho);
-        mpq_clear(rho);
-        return cmp < 0 ? -1 : cmp > 0;
-    }
-    mpfr_prec_t cap = ul_num_max_bits(want);
-    for (mpfr_prec_t p = mpfi_get_prec(x);; p *= 2) {
-        mpfi_set_prec(x, p < cap ? p : cap);
-        renyi_enclose(x, g, true, a);
-        if (mpfr_cmp_q(&x->right, claimed) <= 0)
-            return -1; /* ρ ≤ claimed; a tie cannot be told from below here */
-        if (mpfr_cmp_q(&x->left, claimed) > 0)
-            return 1;
-        if (p >= cap)
-            return 2;
-    }
-}
-
 static void audit_renyi(const gcert *g, const ul_num_precision *want, ul_audit_report *rep)
 {
     int digits = want->digits;
@@ -1078,24 +829,24 @@ static void audit_renyi(const gcert *g, const ul_num_precision *want, ul_audit_r
     ul_num_mpq_valid(claimed, g->rho);
     mpfi_t x;
     mpfi_init2(x, (mpfr_prec_t)(digits * 3.33) + 64);
-    int cmp = renyi_cmp(g, a, claimed, want, x);
+    int cmp = ul_gauss_comp_renyi_cmp(&g->comp, a, claimed, want, x);
     rep->verdict = cmp <= 0 ? UL_VERDICT_SUPPORTED
                    : cmp == 1 ? UL_VERDICT_REFUTED
                               : UL_VERDICT_INCONCLUSIVE;
     ul_audit_number_set_mpfi(&rep->recomputed, "renyi_value",
-                             g->have_s ? "D_alpha = alpha*r^2/2 at the claimed order (exact)"
+                             g->comp.have_s ? "D_alpha = alpha*r^2/2 at the claimed order (exact)"
                                        : "D_alpha = alpha*r^2/2 at the claimed order",
                              x, digits);
     snprintf(rep->margin, sizeof rep->margin, "claimed renyi_value %s; %s renyi_value in [%s, %s]%s: %s",
-             g->rho, g->have_s ? "exact" : "certified", rep->recomputed.lo, rep->recomputed.hi,
-             g->have_s ? " (a rational, compared exactly)" : "",
+             g->rho, g->comp.have_s ? "exact" : "certified", rep->recomputed.lo, rep->recomputed.hi,
+             g->comp.have_s ? " (a rational, compared exactly)" : "",
              cmp < 0    ? "the claim is within the exact value's bound"
              : cmp == 0 ? "the claim equals the exact value"
              : cmp == 1 ? "the exact value exceeds the claim"
                         : "the enclosure straddles the claim at the precision cap");
     if (cmp == 1 && mpq_sgn(claimed) > 0) {
         /* σ ≥ √(α·S/(2ρ)) (one σ), or the factor c ≥ √(α·S/(2ρ)) for a σ list */
-        renyi_enclose(x, g, false, a);
+        ul_gauss_comp_renyi(x, &g->comp, false, a);
         mpfi_div_q(x, x, claimed);
         mpfi_sqrt(x, x);
         put_sigma_reach(rep, g, x, digits, "the claimed Renyi value");
@@ -1172,7 +923,7 @@ static ul_status calibrate_target(const gcert *g, const ul_num_precision *want, 
     ul_num_mpq_valid(a, g->alpha);
     ul_num_mpq_valid(v, g->rho);
     mpfi_set_prec(s, (mpfr_prec_t)(fine.digits * 3.33) + 64);
-    renyi_enclose(s, g, false, a);
+    ul_gauss_comp_renyi(s, &g->comp, false, a);
     mpfi_div_q(s, s, v);
     mpfi_sqrt(s, s);
     mpq_clears(a, v, NULL);
