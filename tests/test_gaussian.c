@@ -489,3 +489,35 @@ Test(gaussian, composition_doubled_sensitivity_one_sigma)
     ul_gauss_comp_clear(&c);
     ul_gauss_comp_clear(&d);
 }
+
+/* The smallest σ of a composition, by its defining property against the
+ * independent θ of tests/oracle.c: releases Δ = (3, 4) under one σ, so
+ * r = 5/σ (Dong, Roth & Su Cor. 3.3); at (ε, δ) = (1, 1e-5) the upper end
+ * of σ* is safe (θ(5/σ_hi) ≤ δ) and the lower end unsafe (θ(5/σ_lo) > δ). */
+Test(gaussian, composition_sigma_min_by_its_definition)
+{
+    const char *sens[] = {"3", "4"}, *sig[] = {"1"};
+    ul_gauss_comp c;
+    ul_gauss_comp_init(&c, sens, 2, false, sig, 1, 2, 1);
+    mpfi_t s;
+    mpfi_init2(s, 64);
+    ul_num_report nr = {0, false};
+    char err[256] = "";
+    cr_assert_eq(ul_gauss_comp_sigma_min(&c, "1", "1e-5", NULL, false,
+                                         &(ul_num_precision){30, 0, 0}, s, &nr, err, sizeof err),
+                 UL_OK, "%s", err);
+    mpfr_t eps, r, lt, ld;
+    mpfr_inits2(ORACLE_BITS, eps, r, lt, ld, (mpfr_ptr)0);
+    mpfr_set_ui(eps, 1, MPFR_RNDN);
+    mpfr_set_str(ld, "1e-5", 10, MPFR_RNDN);
+    mpfr_log(ld, ld, MPFR_RNDN);
+    mpfr_ui_div(r, 5, &s->right, MPFR_RNDN);
+    oracle_log_theta(lt, eps, r);
+    cr_assert(mpfr_lessequal_p(lt, ld), "the safe end is not safe");
+    mpfr_ui_div(r, 5, &s->left, MPFR_RNDN);
+    oracle_log_theta(lt, eps, r);
+    cr_assert(mpfr_greater_p(lt, ld), "the unsafe end is safe");
+    mpfr_clears(eps, r, lt, ld, (mpfr_ptr)0);
+    mpfi_clear(s);
+    ul_gauss_comp_clear(&c);
+}

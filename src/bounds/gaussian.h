@@ -117,6 +117,28 @@ void ul_gauss_comp_renyi(mpfi_ptr x, const ul_gauss_comp *c, bool with_sigma, mp
 int ul_gauss_comp_renyi_cmp(const ul_gauss_comp *c, mpq_srcptr alpha, mpq_srcptr claimed,
                             const ul_num_precision *want, mpfi_ptr x);
 
+/* σ* ⊇ the smallest σ with θ_{e^eps}(r) ≤ delta, 0 < delta < 1: the
+ * smallest σ for the one sensitivity `base` (twice it when doubled), scaled
+ * by √T when T > 1; base NULL (lists): σ*(1)·√S, the smallest σ with one σ
+ * (r = √S/σ), the smallest factor on every σ_i with a σ list.  Upper end
+ * certified safe; statuses of ul_gauss_sigma_min (UL_ECAP returned as UL_OK,
+ * *nr saying so). */
+ul_status ul_gauss_comp_sigma_min(const ul_gauss_comp *c, const char *eps, const char *delta,
+                                  const char *base, bool doubled, const ul_num_precision *want,
+                                  mpfi_ptr sigma, ul_num_report *nr, char *err, size_t errlen);
+
+/* eps_out ⊇ the smallest ε ≥ 0 with θ_{e^ε}(r) ≤ delta at the composition's
+ * r (through decimals r_lo ≤ r ≤ r_hi at want's digits + 4: ε* increases
+ * with r); upper end certified safe. */
+ul_status ul_gauss_comp_eps_min(const ul_gauss_comp *c, const char *delta,
+                                const ul_num_precision *want, mpfi_ptr eps_out, char *err,
+                                size_t errlen);
+
+/* x ⊇ √(α·S/(2ρ)) at x's precision: the smallest σ (one σ) or σ-factor (a
+ * σ list) whose Rényi divergence at order alpha is at most rho > 0. */
+void ul_gauss_comp_renyi_sigma(mpfi_ptr x, const ul_gauss_comp *c, mpq_srcptr alpha,
+                               mpq_srcptr rho);
+
 /* x = n exactly (n up to 2^64 − 1, whatever the width of unsigned long). */
 void ul_gauss_comp_set_ull(mpfi_ptr x, unsigned long long n);
 

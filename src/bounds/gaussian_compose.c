@@ -281,3 +281,79 @@ int ul_gauss_comp_renyi_cmp(const ul_gauss_comp *c, mpq_srcptr alpha, mpq_srcptr
             return 2;
     }
 }
+
+/* ---- the inverses -------------------------------------------------------------------- */
+
+ul_status ul_gauss_comp_sigma_min(const ul_gauss_comp *c, const char *eps, const char *delta,
+                                  const char *base, bool doubled, const ul_num_precision *want,
+                                  mpfi_ptr sigma, ul_num_report *nr, char *err, size_t errlen)
+{
+    ul_status st = ul_gauss_sigma_min(eps, delta, base != NULL ? base : "1", want, sigma, nr, err,
+                                      errlen);
+    if (st != UL_OK && st != UL_ECAP)
+        return st;
+    if (doubled) {
+        mpfi_mul_2ui(sigma, sigma, 1); /* sensitivity 2·base */
+    } else if (base == NULL || c->T > 1) {
+        /* σ* is linear in the sensitivity: × √S for a list, × √T for T
+         * compositions of one release (r = Δ√T/σ) */
+        mpfi_t t;
+        mpfi_init2(t, mpfi_get_prec(sigma) + 8);
+        if (base == NULL)
+            ul_gauss_comp_s(t, c);
+        else
+            ul_gauss_comp_set_ull(t, c->T);
+        mpfi_sqrt(t, t);
+        mpfi_mul(sigma, sigma, t);
+        mpfi_clear(t);
+    }
+    return UL_OK;
+}
+
+ul_status ul_gauss_comp_eps_min(const ul_gauss_comp *c, const char *delta,
+                                const ul_num_precision *want, mpfi_ptr eps_out, char *err,
+                                size_t errlen)
+{
+    /* r need not be a finite decimal: ε* is increasing in r, so
+     * ε*(r) ∈ [lo ε*(r_lo), hi ε*(r_hi)] for decimals r_lo ≤ r ≤ r_hi */
+    int digits = want->digits + 4;
+    mpfi_t r;
+    mpfi_init2(r, (mpfr_prec_t)(digits * 3.33) + 64);
+    ul_gauss_comp_r(r, c);
+    mpfr_t b;
+    mpfr_init2(b, mpfi_get_prec(r));
+    mpfi_get_left(b, r);
+    char *r_lo = ul_num_format(b, digits, MPFR_RNDD);
+    mpfi_get_right(b, r);
+    char *r_hi = ul_num_format(b, digits, MPFR_RNDU);
+    mpfr_clear(b);
+    mpfi_clear(r);
+    mpfi_t e_lo, e_hi;
+    mpfi_init2(e_lo, 64);
+    mpfi_init2(e_hi, 64);
+    ul_num_report nr = {0, false};
+    ul_status st = ul_gauss_eps_min(r_lo, delta, want, e_lo, &nr, err, errlen);
+    if (st == UL_OK || st == UL_ECAP)
+        st = ul_gauss_eps_min(r_hi, delta, want, e_hi, &nr, err, errlen);
+    if (st == UL_OK || st == UL_ECAP) {
+        mpfr_prec_t p = mpfi_get_prec(e_lo) > mpfi_get_prec(e_hi) ? mpfi_get_prec(e_lo)
+                                                                  : mpfi_get_prec(e_hi);
+        mpfi_set_prec(eps_out, p);
+        mpfi_interv_fr(eps_out, &e_lo->left, &e_hi->right);
+        st = UL_OK;
+    }
+    mpfi_clear(e_lo);
+    mpfi_clear(e_hi);
+    free(r_lo);
+    free(r_hi);
+    return st;
+}
+
+void ul_gauss_comp_renyi_sigma(mpfi_ptr x, const ul_gauss_comp *c, mpq_srcptr alpha,
+                               mpq_srcptr rho)
+{
+    /* α·S/(2σ²) ≤ ρ ⇔ σ ≥ √(α·S/(2ρ)) (Mironov 2017 Prop. 7) */
+    ul_gauss_comp_renyi(x, c, false, alpha);
+    mpfi_div_q(x, x, rho);
+    mpfi_sqrt(x, x);
+}

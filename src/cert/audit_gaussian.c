@@ -349,73 +349,21 @@ static ul_status theta_at(const gcert *g, const ul_num_precision *want, ul_preco
     return ul_num_adaptive_eval(eval_theta, &c, want, out, nr, err, errlen);
 }
 
-/* σ* ⊇ the smallest σ with θ_{e^ε}(Δ√T/σ) ≤ δ, for 0 < δ < 1: the bound
- * function's σ* for the base sensitivity (Δ or C0), scaled exactly by √T or
- * by 2 (σ* is linear in the sensitivity).  For lists, σ*(1)·√S: with one σ
- * the smallest σ (r = √S/σ), with a σ list the smallest factor c such that
- * every σ_i·c reaches the claim (r = √S/c).  The upper end is certified safe. */
+/* σ* ⊇ the smallest σ with θ_{e^ε}(Δ√T/σ) ≤ δ, for 0 < δ < 1 (bounds/gaussian.h:
+ * ul_gauss_comp_sigma_min).  The upper end is certified safe. */
 static ul_status sigma_needed(const gcert *g, const ul_num_precision *want, mpfi_ptr sigma,
                               char *err, size_t errlen)
 {
     ul_num_report nr = {0, false};
-    ul_status st =
-        ul_gauss_sigma_min(g->eps, g->delta, g->list ? "1" : g->base, want, sigma, &nr, err, errlen);
-    if (st != UL_OK && st != UL_ECAP)
-        return st;
-    if (g->is_op) {
-        mpfi_mul_2ui(sigma, sigma, 1);
-    } else if (g->list || g->T > 1) {
-        mpfi_t t;
-        mpfi_init2(t, mpfi_get_prec(sigma) + 8);
-        if (g->list)
-            ul_gauss_comp_s(t, &g->comp);
-        else
-            ul_gauss_comp_set_ull(t, g->T);
-        mpfi_sqrt(t, t);
-        mpfi_mul(sigma, sigma, t);
-        mpfi_clear(t);
-    }
-    return UL_OK;
+    return ul_gauss_comp_sigma_min(&g->comp, g->eps, g->delta, g->list ? NULL : g->base, g->is_op,
+                                   want, sigma, &nr, err, errlen);
 }
 
-/* The smallest ε reached at the claimed δ by r = Δ√T/σ, which need not be
- * a finite decimal: ε* is increasing in r, so ε*(r) ∈ [lo ε*(r_lo), hi ε*(r_hi)]
- * for decimals r_lo ≤ r ≤ r_hi. */
+/* The smallest ε reached at the claimed δ by r (bounds/gaussian.h). */
 static ul_status eps_needed(const gcert *g, const ul_num_precision *want, mpfi_ptr eps_out,
                             char *err, size_t errlen)
 {
-    int digits = want->digits + 4;
-    mpfi_t r;
-    mpfi_init2(r, (mpfr_prec_t)(digits * 3.33) + 64);
-    ul_gauss_comp_r(r, &g->comp);
-    mpfr_t b;
-    mpfr_init2(b, mpfi_get_prec(r));
-    mpfi_get_left(b, r);
-    char *r_lo = ul_num_format(b, digits, MPFR_RNDD);
-    mpfi_get_right(b, r);
-    char *r_hi = ul_num_format(b, digits, MPFR_RNDU);
-    mpfr_clear(b);
-    mpfi_clear(r);
-
-    mpfi_t e_lo, e_hi;
-    mpfi_init2(e_lo, 64);
-    mpfi_init2(e_hi, 64);
-    ul_num_report nr = {0, false};
-    ul_status st = ul_gauss_eps_min(r_lo, g->delta, want, e_lo, &nr, err, errlen);
-    if (st == UL_OK || st == UL_ECAP)
-        st = ul_gauss_eps_min(r_hi, g->delta, want, e_hi, &nr, err, errlen);
-    if (st == UL_OK || st == UL_ECAP) {
-        mpfr_prec_t p = mpfi_get_prec(e_lo) > mpfi_get_prec(e_hi) ? mpfi_get_prec(e_lo)
-                                                                  : mpfi_get_prec(e_hi);
-        mpfi_set_prec(eps_out, p);
-        mpfi_interv_fr(eps_out, &e_lo->left, &e_hi->right);
-        st = UL_OK;
-    }
-    mpfi_clear(e_lo);
-    mpfi_clear(e_hi);
-    free(r_lo);
-    free(r_hi);
-    return st;
+    return ul_gauss_comp_eps_min(&g->comp, g->delta, want, eps_out, err, errlen);
 }
 
 /* ---- the verdict, raising precision until it is decided ------------------------------ */
@@ -846,9 +794,7 @@ static void audit_renyi(const gcert *g, const ul_num_precision *want, ul_audit_r
                         : "the enclosure straddles the claim at the precision cap");
     if (cmp == 1 && mpq_sgn(claimed) > 0) {
         /* σ ≥ √(α·S/(2ρ)) (one σ), or the factor c ≥ √(α·S/(2ρ)) for a σ list */
-        ul_gauss_comp_renyi(x, &g->comp, false, a);
-        mpfi_div_q(x, x, claimed);
-        mpfi_sqrt(x, x);
+        ul_gauss_comp_renyi_sigma(x, &g->comp, a, claimed);
         put_sigma_reach(rep, g, x, digits, "the claimed Renyi value");
     }
     if (cmp == 1)
@@ -923,9 +869,7 @@ static ul_status calibrate_target(const gcert *g, const ul_num_precision *want, 
     ul_num_mpq_valid(a, g->alpha);
     ul_num_mpq_valid(v, g->rho);
     mpfi_set_prec(s, (mpfr_prec_t)(fine.digits * 3.33) + 64);
-    ul_gauss_comp_renyi(s, &g->comp, false, a);
-    mpfi_div_q(s, s, v);
-    mpfi_sqrt(s, s);
+    ul_gauss_comp_renyi_sigma(s, &g->comp, a, v);
     mpq_clears(a, v, NULL);
     return UL_OK;
 }
