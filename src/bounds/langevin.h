@@ -286,4 +286,77 @@ ul_status ul_langevin_general_eps_certified(const ul_langevin_general_problem *p
                                             ul_preconditions *pre, ul_num_report *rep, char *err,
                                             size_t errlen);
 
+/* ---- certified entry points over one whole problem (langevin_problem.c) ----
+ *
+ * Any case of Thms 3.2/3.3 and any number of sequential requests (Cor 3.4),
+ * as the "langevin" audit reads them: decimal text already validated by the
+ * caller's schema (so read with ul_num_set_valid), learning run to
+ * convergence (T → ∞).  The strongly convex case takes C_LSI = C0 = 2σ²/m
+ * (App. D) and ignores R, C0, C_lsi; the others ignore m (C0 NULL = 0, a
+ * point initialisation). */
+typedef struct {
+    ul_langevin_case kind;
+    const char *n, *m, *L, *M, *eta, *R, *C0, *C_lsi; /* eta NULL: 1/L exactly */
+    const char *delta;       /* NULL: no (ε, δ) claim (B = 0) */
+    unsigned long S;         /* group size of one request, ≥ 1 */
+    const unsigned long *Ks; /* steps of each request, in order */
+    size_t count;            /* 1 ≤ count ≤ UL_LANGEVIN_MAX_REQUESTS */
+    mpfr_prec_t max_bits;    /* precision cap of the decisions over α */
+} ul_langevin_problem;
+
+/* Where the bound is evaluated: σ (decimal), the steps of the LAST request
+ * (the others are pb->Ks), and the forms of Thm 3.2's rates and Thm 3.3's
+ * sum (spec §9 items 1-3). */
+typedef struct {
+    const char *sigma;
+    unsigned long K;
+    ul_variant rate, eps0_form;
+} ul_langevin_point;
+
+/* Exact signs (−1, 0, 1) of ηL − 1, ηL − 2, ηm − 1 and m − L, the decimals
+ * read as rationals (η = 1/L exactly when eta is NULL; the m terms 0 when m
+ * is NULL): the step-size preconditions of Thms 3.2/3.3 (spec §4). */
+typedef struct {
+    int eta_L, eta_L2, eta_m, m_L;
+} ul_langevin_step_cmp;
+void ul_langevin_step_cmp_of(ul_langevin_step_cmp *c, const char *L, const char *eta,
+                             const char *m);
+
+/* Does min_{α>1} of the (ε, δ) bound at pt reach eps?  UL_SIDE_SAFE: at the
+ * decimal α written to alpha; UL_SIDE_UNSAFE: no α > 1 does (a rigorous
+ * lower bound of the minimum, ul_langevin_min_decide).  The precision
+ * doubles from 128 bits up to pb->max_bits while undecided.  f (initialised,
+ * or NULL) receives the bound at alpha (the witness, or the searched α),
+ * linear form.  *st: an error of the constants (then UNDECIDED). */
+ul_side ul_langevin_problem_reaches(const ul_langevin_problem *pb, const ul_langevin_point *pt,
+                                    const char *eps, ul_num_value *f, char *alpha, size_t alen,
+                                    ul_status *st, char *err, size_t errlen);
+
+/* The least K of the last request with the corrected bound at σ ≤ eps
+ * (ε_DP decreases in K: every R_k > 0): searched in doubles, certified both
+ * ways (K reaches eps; K − 1 provably does not).  UL_ENOROOT beyond 2^40,
+ * UL_ECAP when a certification is out of reach. */
+ul_status ul_langevin_problem_least_k(const ul_langevin_problem *pb, const char *sigma,
+                                      const char *eps, unsigned long *K, char *err, size_t errlen);
+
+/* A σ (decimal, 6 significant digits, rounded up) at which the corrected
+ * bound after K steps of the last request certifiably reaches eps:
+ * bisection on log σ in doubles above sigma0, then one certified check.
+ * Not proven least (the general bound need not be monotone in σ).  false
+ * when none is found below 2^40·sigma0. */
+bool ul_langevin_problem_sigma(const ul_langevin_problem *pb, unsigned long K, const char *sigma0,
+                               const char *eps, char *out, size_t len);
+
+/* ε^(s)(α) at the decimal order alpha (Thm 3.2 with Thm 3.3; Cor 3.4 for
+ * several requests), to want->digits; an enclosure either way (*capped, if
+ * not NULL, says whether the precision cap stopped it). */
+ul_status ul_langevin_problem_renyi(const ul_langevin_problem *pb, const ul_langevin_point *pt,
+                                    const char *alpha, const ul_num_precision *want,
+                                    ul_num_value *out, bool *capped, char *err, size_t errlen);
+
+/* −1 when the linear enclosure v is certainly ≤ the decimal text (its upper
+ * end at most the text's enclosure at v's precision + 64 bits), 1 when
+ * certainly above it, 0 when they overlap.  text: validated decimal. */
+int ul_langevin_value_cmp(const ul_num_value *v, const char *text);
+
 #endif

@@ -124,7 +124,6 @@
 #include "cert/audit_util.h"
 
 #include <gmp.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -162,14 +161,6 @@ static ul_pre_state holds(bool b)
     return b ? UL_PRE_HOLDS : UL_PRE_FAILS;
 }
 
-/* A short decimal of x (digits significant, direction rnd) into buf. */
-static void fmt(char *buf, size_t len, mpfr_srcptr x, int digits, mpfr_rnd_t rnd)
-{
-    char *s = ul_num_format(x, digits, rnd);
-    snprintf(buf, len, "%s", s);
-    free(s);
-}
-
 /* Lists the failing and undecided preconditions into the explanation;
  * returns the overall state. */
 static ul_pre_state explain_pre(ul_audit_report *rep)
@@ -185,22 +176,23 @@ static ul_pre_state explain_pre(ul_audit_report *rep)
     return all;
 }
 
-/* Forensics for a stated value v below a certified least value x ∈ [lo, hi]:
- * whether rounding x to nearest at the number of decimals v is written with
- * reproduces v.  Writes the sentence into out (empty when not). */
-static void rounding_forensics(char *out, size_t len, const char *v, mpfi_srcptr x,
+/* Forensics for a stated value v below a certified least value x ∈ [lo, hi]
+ * (linear form): whether rounding x to nearest at the number of decimals v
+ * is written with reproduces v.  Writes the sentence into out (empty when
+ * not). */
+static void rounding_forensics(char *out, size_t len, const char *v, const ul_num_value *x,
                                const char *what)
 {
     out[0] = '\0';
     long decimals = 0;
-    if (ul_audit_rounds_to_nearest(v, x, &decimals)) {
-        char xs[64];
-        fmt(xs, sizeof xs, &x->right, 10, MPFR_RNDU);
+    if (ul_audit_rounds_to_nearest(v, x->enclosure, &decimals)) {
+        char *xs = ul_audit_format_up_readable(&x->enclosure->right, 10);
         snprintf(out, len,
                  "Rounding the certified %s (%s) to nearest at %ld decimal(s) reproduces the "
                  "stated %s: it was rounded to nearest instead of up, which lands on the unsafe "
                  "side.",
                  what, xs, decimals, v);
+        free(xs);
     }
 }
 
@@ -355,6 +347,114 @@ static ul_variant variant_of(const char *text)
     return text != NULL && strcmp(text, "printed") == 0 ? UL_VARIANT_PRINTED : UL_VARIANT_CORRECTED;
 }
 
+/* The fields of the chosen case: m for the strongly convex case only; R,
+ * C_LSI (and C0, default 0) for the others only. */
+static ul_status lg_read_case(const ul_cert_values *p, lg_input *in, char *err, size_t errlen)
+{
+    const char *kind = ul_audit_field_text(p, "case");
+    bool sc = in->kind == UL_LANGEVIN_STRONGLY_CONVEX;
+    if (sc && in->m == NULL)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "$.parameters.m: missing (the strongly convex case needs m)");
+    if (!sc && in->m != NULL)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "$.parameters.m: only the strongly-convex case uses m (case is '%s')", kind);
+    static const char *const general_only[] = {"R", "C_LSI", "C0"};
+    for (size_t i = 0; i < 3; i++) {
+        if (sc && fhas(p, general_only[i]))
+            return ul_fail(err, errlen, UL_EINPUT,
+                           "$.parameters.%s: not used in the strongly-convex case (C_LSI = C0 = "
+                           "2 sigma^2/m there, App. D)",
+                           general_only[i]);
+    }
+    if (!sc && in->R == NULL)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "$.parameters.R: missing (the %s case needs the projection radius)", kind);
+    if (!sc && in->C_lsi == NULL)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "$.parameters.C_LSI: missing (the %s case needs the LSI constant of nu_D)",
+                       kind);
+    if (!sc && in->C0 == NULL)
+        in->C0 = "0";
+    char S[32];
+    snprintf(S, sizeof S, "%lu", in->S);
+    if (ul_audit_dcmp(S, in->n) > 0) /* exact: both whole numbers */
+        return ul_fail(err, errlen, UL_EINPUT, "$.parameters.S: must be at most n (got %lu)",
+                       in->S);
+    return UL_OK;
+}
+
+/* "parameters" into *in (sigma and K may be absent when calibrating). */
+static ul_status lg_read_params(const ul_cert_values *p, lg_input *in, bool calibrating,
+                                char *err, size_t errlen)
+{
+    const char *kind = ul_audit_field_text(p, "case");
+    in->kind = strcmp(kind, "strongly-convex") == 0 ? UL_LANGEVIN_STRONGLY_CONVEX
+               : strcmp(kind, "convex") == 0        ? UL_LANGEVIN_CONVEX
+                                                    : UL_LANGEVIN_NONCONVEX;
+    in->n = ul_audit_field_text(p, "n");
+    in->m = ul_audit_field_text(p, "m");
+    in->L = ul_audit_field_text(p, "L");
+    in->M = ul_audit_field_text(p, "M");
+    in->eta = ul_audit_field_text(p, "eta");
+    in->sigma = ul_audit_field_text(p, "sigma");
+    in->R = ul_audit_field_text(p, "R");
+    in->C0 = ul_audit_field_text(p, "C0");
+    in->C_lsi = ul_audit_field_text(p, "C_LSI");
+    if (!calibrating && in->sigma == NULL)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "$.parameters.sigma: missing required field (a decimal number: Langevin "
+                       "sigma: injected noise variance 2*eta*sigma^2 per step)");
+    const ul_cert_value *kv = ul_cert_values_get(p, "K");
+    in->has_K = kv->present;
+    if (!calibrating && !in->has_K)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "$.parameters.K: missing required field (a whole number: unlearning "
+                       "steps; or a list of them, one per sequential request)");
+    in->n_req = 1;
+    if (in->has_K) {
+        ul_status s = ul_audit_read_counts(kv, UL_LANGEVIN_MAX_K, in->Ks,
+                                           UL_LANGEVIN_MAX_REQUESTS, &in->n_req, err, errlen);
+        if (s != UL_OK)
+            return s;
+    }
+    in->K = in->Ks[in->n_req - 1];
+    in->max_bits = UL_NUM_DEFAULT_MAX_BITS; /* the callers apply --max-bits */
+    in->S = fcount(p, "S", 1);
+    in->T = fcount(p, "T", 0);
+    in->rate = variant_of(ul_audit_field_text(p, "rate"));
+    in->eps0_form = variant_of(ul_audit_field_text(p, "eps0_form"));
+    return lg_read_case(p, in, err, errlen);
+}
+
+/* "claim" and "stated" into *in. */
+static ul_status lg_read_claim(const ul_cert_values *cl, const ul_cert_values *st, lg_input *in,
+                               char *err, size_t errlen)
+{
+    in->eps = ul_audit_field_text(cl, "eps");
+    in->delta = ul_audit_field_text(cl, "delta");
+    in->r_alpha = ul_audit_field_text(cl, "renyi_order");
+    in->r_value = ul_audit_field_text(cl, "renyi_value");
+    if ((in->eps == NULL) != (in->delta == NULL))
+        return ul_fail(err, errlen, UL_EINPUT, "$.claim.%s: missing (eps and delta go together)",
+                       in->eps == NULL ? "eps" : "delta");
+    if ((in->r_alpha == NULL) != (in->r_value == NULL))
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "$.claim.%s: missing (renyi_order and renyi_value go together)",
+                       in->r_alpha == NULL ? "renyi_order" : "renyi_value");
+    if (in->eps == NULL && in->r_alpha == NULL)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "$.claim: needs eps and delta, or renyi_order and renyi_value");
+    in->st_sigma = ul_audit_field_text(st, "sigma");
+    in->has_st_K = fhas(st, "K");
+    in->st_K = fcount(st, "K", 0);
+    if ((in->st_sigma != NULL || in->has_st_K) && in->eps == NULL)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "$.stated.%s: a calibrated value needs an (eps, delta) claim to check",
+                       in->st_sigma != NULL ? "sigma" : "K");
+    return UL_OK;
+}
+
 /* Reads a "langevin" certificate.  calibrating: parameters.sigma or
  * parameters.K may be absent (the audit requires both). */
 static ul_status lg_read(const ul_cert *c, lg_input *in, bool calibrating, char *err,
@@ -370,136 +470,39 @@ static ul_status lg_read(const ul_cert *c, lg_input *in, bool calibrating, char 
     if (s != UL_OK)
         return s;
     memset(in, 0, sizeof *in);
-    const char *kind = ul_audit_field_text(&p, "case");
-    in->kind = strcmp(kind, "strongly-convex") == 0 ? UL_LANGEVIN_STRONGLY_CONVEX
-               : strcmp(kind, "convex") == 0        ? UL_LANGEVIN_CONVEX
-                                                    : UL_LANGEVIN_NONCONVEX;
-    bool sc = in->kind == UL_LANGEVIN_STRONGLY_CONVEX;
-    in->n = ul_audit_field_text(&p, "n");
-    in->m = ul_audit_field_text(&p, "m");
-    in->L = ul_audit_field_text(&p, "L");
-    in->M = ul_audit_field_text(&p, "M");
-    in->eta = ul_audit_field_text(&p, "eta");
-    in->sigma = ul_audit_field_text(&p, "sigma");
-    in->R = ul_audit_field_text(&p, "R");
-    in->C0 = ul_audit_field_text(&p, "C0");
-    in->C_lsi = ul_audit_field_text(&p, "C_LSI");
-    if (!calibrating && in->sigma == NULL)
-        return ul_fail(err, errlen, UL_EINPUT,
-                       "$.parameters.sigma: missing required field (a decimal number: Langevin "
-                       "sigma: injected noise variance 2*eta*sigma^2 per step)");
-    const ul_cert_value *kv = ul_cert_values_get(&p, "K");
-    in->has_K = kv->present;
-    if (!calibrating && !in->has_K)
-        return ul_fail(err, errlen, UL_EINPUT,
-                       "$.parameters.K: missing required field (a whole number: unlearning "
-                       "steps; or a list of them, one per sequential request)");
-    in->n_req = 1;
-    if (in->has_K) {
-        s = ul_audit_read_counts(kv, UL_LANGEVIN_MAX_K, in->Ks, UL_LANGEVIN_MAX_REQUESTS,
-                                 &in->n_req, err, errlen);
-        if (s != UL_OK)
-            return s;
-    }
-    in->K = in->Ks[in->n_req - 1];
-    in->max_bits = UL_NUM_DEFAULT_MAX_BITS; /* the callers apply --max-bits */
-    in->S = fcount(&p, "S", 1);
-    in->T = fcount(&p, "T", 0);
-    in->rate = variant_of(ul_audit_field_text(&p, "rate"));
-    in->eps0_form = variant_of(ul_audit_field_text(&p, "eps0_form"));
-    if (sc && in->m == NULL)
-        return ul_fail(err, errlen, UL_EINPUT,
-                       "$.parameters.m: missing (the strongly convex case needs m)");
-    if (!sc && in->m != NULL)
-        return ul_fail(err, errlen, UL_EINPUT,
-                       "$.parameters.m: only the strongly-convex case uses m (case is '%s')", kind);
-    static const char *const general_only[] = {"R", "C_LSI", "C0"};
-    for (size_t i = 0; i < 3; i++) {
-        if (sc && fhas(&p, general_only[i]))
-            return ul_fail(err, errlen, UL_EINPUT,
-                           "$.parameters.%s: not used in the strongly-convex case (C_LSI = C0 = "
-                           "2 sigma^2/m there, App. D)",
-                           general_only[i]);
-    }
-    if (!sc && in->R == NULL)
-        return ul_fail(err, errlen, UL_EINPUT,
-                       "$.parameters.R: missing (the %s case needs the projection radius)", kind);
-    if (!sc && in->C_lsi == NULL)
-        return ul_fail(err, errlen, UL_EINPUT,
-                       "$.parameters.C_LSI: missing (the %s case needs the LSI constant of nu_D)",
-                       kind);
-    if (!sc && in->C0 == NULL)
-        in->C0 = "0";
-    /* the preconditions are decided on exact rationals (lg_preconditions):
-     * every decimal read converts exactly (the reader's limits, num/input.h) */
-    mpq_t qn;
-    mpq_init(qn);
-    ul_num_mpq_valid(qn, in->n);
-    bool s_ok = mpz_cmp_ui(mpq_numref(qn), in->S) >= 0;
-    mpq_clear(qn);
-    if (!s_ok)
-        return ul_fail(err, errlen, UL_EINPUT, "$.parameters.S: must be at most n (got %lu)",
-                       in->S);
-    in->eps = ul_audit_field_text(&cl, "eps");
-    in->delta = ul_audit_field_text(&cl, "delta");
-    in->r_alpha = ul_audit_field_text(&cl, "renyi_order");
-    in->r_value = ul_audit_field_text(&cl, "renyi_value");
-    if ((in->eps == NULL) != (in->delta == NULL))
-        return ul_fail(err, errlen, UL_EINPUT, "$.claim.%s: missing (eps and delta go together)",
-                       in->eps == NULL ? "eps" : "delta");
-    if ((in->r_alpha == NULL) != (in->r_value == NULL))
-        return ul_fail(err, errlen, UL_EINPUT,
-                       "$.claim.%s: missing (renyi_order and renyi_value go together)",
-                       in->r_alpha == NULL ? "renyi_order" : "renyi_value");
-    if (in->eps == NULL && in->r_alpha == NULL)
-        return ul_fail(err, errlen, UL_EINPUT,
-                       "$.claim: needs eps and delta, or renyi_order and renyi_value");
-    in->st_sigma = ul_audit_field_text(&st, "sigma");
-    in->has_st_K = fhas(&st, "K");
-    in->st_K = fcount(&st, "K", 0);
-    if ((in->st_sigma != NULL || in->has_st_K) && in->eps == NULL)
-        return ul_fail(err, errlen, UL_EINPUT,
-                       "$.stated.%s: a calibrated value needs an (eps, delta) claim to check",
-                       in->st_sigma != NULL ? "sigma" : "K");
-    return UL_OK;
+    s = lg_read_params(&p, in, calibrating, err, errlen);
+    return s == UL_OK ? lg_read_claim(&cl, &st, in, err, errlen) : s;
 }
 
-/* The numerical preconditions, decided exactly on the rationals. */
+/* The numerical preconditions, decided exactly on the rationals
+ * (bounds/langevin.h ul_langevin_step_cmp_of). */
 static void lg_preconditions(const lg_input *in, ul_preconditions *pre)
 {
     ul_pre_clear(pre);
-    mpq_t m, L, eta, t;
-    mpq_inits(m, L, eta, t, (mpq_ptr)0);
-    ul_num_mpq_valid(L, in->L);
-    if (in->eta != NULL)
-        ul_num_mpq_valid(eta, in->eta);
-    else
-        mpq_inv(eta, L); /* η = 1/L exactly */
-    if (in->kind == UL_LANGEVIN_STRONGLY_CONVEX) {
-        ul_num_mpq_valid(m, in->m);
+    ul_langevin_step_cmp c;
+    bool sc = in->kind == UL_LANGEVIN_STRONGLY_CONVEX;
+    ul_langevin_step_cmp_of(&c, in->L, in->eta, sc ? in->m : NULL);
+    if (sc) {
         ul_pre_add(pre, "m_le_L",
                    "m <= L: an m-strongly convex, L-smooth loss needs m <= L (spec/langevin.md "
                    "1.1 (4)-(5))",
-                   holds(mpq_cmp(m, L) <= 0));
-        mpq_mul(t, eta, L);
+                   holds(c.m_L <= 0));
         ul_pre_add(pre, "eta_le_1_over_L",
                    "step size eta <= 1/L (Thm 3.2 case 3 and Thm 3.3 (3); spec/langevin.md 4)",
-                   holds(mpq_cmp_ui(t, 1, 1) <= 0));
-        mpq_mul(t, eta, m);
+                   holds(c.eta_L <= 0));
         ul_pre_add(pre, "eta_le_sc_bound",
                    "eta <= (2/m)(1 - sigma^2/(m C_LSI)) = 1/m with C_LSI = 2 sigma^2/m (Thm 3.2 "
                    "case 3, Thm 3.3 (3); spec/langevin.md 4, App. D)",
-                   holds(mpq_cmp_ui(t, 1, 1) <= 0));
+                   holds(c.eta_m <= 0));
         ul_pre_add(pre, "sigma2_over_m_lt_C_LSI",
                    "sigma^2/m < C_LSI = C0 = 2 sigma^2/m (Thm 3.2 case 3, Thm 3.3 (3); "
                    "spec/langevin.md App. D, Table 1)",
                    UL_PRE_HOLDS);
     } else if (in->kind == UL_LANGEVIN_CONVEX) {
-        mpq_mul(t, eta, L);
         ul_pre_add(pre, "eta_le_2_over_L",
                    "step size eta <= 2/L (Thm 3.2 case 2 and Thm 3.3 convex case; "
                    "spec/langevin.md 4)",
-                   holds(mpq_cmp_ui(t, 2, 1) <= 0));
+                   holds(c.eta_L2 <= 0));
     }
     if (in->T != 0)
         ul_pre_add(pre, "learning_stationary",
@@ -510,7 +513,6 @@ static void lg_preconditions(const lg_input *in, ul_preconditions *pre)
                    "against nu_{D'} (spec/langevin.md 3, insufficient training, whose bound is "
                    "not implemented); leave T out for learning run to convergence",
                    UL_PRE_FAILS);
-    mpq_clears(m, L, eta, t, (mpq_ptr)0);
 }
 
 static ul_langevin_sc_problem lg_sc_problem(const lg_input *in)
@@ -520,293 +522,33 @@ static ul_langevin_sc_problem lg_sc_problem(const lg_input *in)
     return pb;
 }
 
-/* ---- the bound's constants E, Λ_j, B on enclosures, every case --------------------- */
-
-typedef struct {
-    const lg_input *in;
-    const char *sigma; /* decimal text */
-    unsigned long K;   /* steps of the last request (the others: in->Ks) */
-    ul_variant rate, eps0_form;
-} lg_point;
-
-/* E ⊇ ε0(α)/α (Thm 3.3, learning run to convergence), lam[j] ⊇ Λ_{j+1} of
- * request j + 1 (Thm 3.2, Cor 3.4), B ⊇ log(1/δ) (set when δ is claimed). */
-typedef struct {
-    size_t count;
-    mpfi_t E, B;
-    mpfi_t lam[UL_LANGEVIN_MAX_REQUESTS];
-    mpfi_ptr lp[UL_LANGEVIN_MAX_REQUESTS]; /* lp[j] = lam[j], for the bounds API */
-} lg_consts_t;
-
-static void lgc_init(lg_consts_t *k, size_t count, mpfr_prec_t p)
+/* The whole problem for bounds/langevin_problem.c (learning read as run to
+ * convergence: a finite T fails lg_preconditions before any bound). */
+static ul_langevin_problem lg_problem(const lg_input *in)
 {
-    k->count = count;
-    mpfi_init2(k->E, p);
-    mpfi_init2(k->B, p);
-    mpfi_set_ui(k->B, 0);
-    for (size_t j = 0; j < count; j++) {
-        mpfi_init2(k->lam[j], p);
-        k->lp[j] = k->lam[j];
-    }
+    ul_langevin_problem pb = {in->kind, in->n,    in->m,  in->L,     in->M,
+                              in->eta,  in->R,    in->C0, in->C_lsi, in->delta,
+                              in->S,    in->Ks,   in->n_req, in->max_bits};
+    return pb;
 }
 
-static void lgc_clear(lg_consts_t *k)
+/* Does the corrected bound at (sigma, K of the last request) reach eps? */
+static ul_side lg_reaches(const lg_input *in, const char *sigma, const char *eps, char *err,
+                          size_t errlen, ul_status *st)
 {
-    mpfi_clear(k->E);
-    mpfi_clear(k->B);
-    for (size_t j = 0; j < k->count; j++)
-        mpfi_clear(k->lam[j]);
+    ul_langevin_problem pb = lg_problem(in);
+    ul_langevin_point pt = {sigma, in->K, UL_VARIANT_CORRECTED, UL_VARIANT_CORRECTED};
+    return ul_langevin_problem_reaches(&pb, &pt, eps, NULL, NULL, 0, st, err, errlen);
 }
 
-/* Fills *k at precision p.  The strongly convex case uses C_LSI = C0 =
- * 2σ²/m (App. D).  Learning is always read as run to convergence: a finite
- * T makes the certificate invalid before any bound is computed (Thm 3.2
- * needs the stationary law ν_D; lg_preconditions). */
-static ul_status lg_consts(const lg_point *pt, mpfr_prec_t p, lg_consts_t *k, char *err,
-                           size_t errlen)
-{
-    const lg_input *in = pt->in;
-    mpfr_prec_t w = p + 32;
-    mpfi_t n, m, L, M, R, eta, sigma, C0, C;
-    mpfi_init2(n, w), mpfi_init2(m, w), mpfi_init2(L, w), mpfi_init2(M, w);
-    mpfi_init2(R, w), mpfi_init2(eta, w), mpfi_init2(sigma, w), mpfi_init2(C0, w);
-    mpfi_init2(C, w);
-    ul_num_set_valid(n, in->n); /* all validated by the schema */
-    ul_num_set_valid(L, in->L);
-    ul_num_set_valid(M, in->M);
-    ul_num_set_valid(sigma, pt->sigma);
-    if (in->eta != NULL)
-        ul_num_set_valid(eta, in->eta);
-    else
-        mpfi_ui_div(eta, 1, L);
-    bool sc = in->kind == UL_LANGEVIN_STRONGLY_CONVEX;
-    if (sc) {
-        ul_num_set_valid(m, in->m);
-        mpfi_sqr(C, sigma);
-        mpfi_mul_2ui(C, C, 1);
-        mpfi_div(C, C, m); /* C_LSI = C0 = 2σ²/m */
-        mpfi_set(C0, C);
-        mpfi_set_ui(R, 0);
-    } else {
-        ul_num_set_valid(R, in->R);
-        ul_num_set_valid(C0, in->C0);
-        ul_num_set_valid(C, in->C_lsi);
-    }
-    ul_langevin_setting s = {in->kind, n, L, M, sc ? m : NULL, sc ? NULL : R, eta, sigma};
-    unsigned long Ks[UL_LANGEVIN_MAX_REQUESTS];
-    memcpy(Ks, in->Ks, in->n_req * sizeof *Ks);
-    Ks[in->n_req - 1] = pt->K;
-    ul_status st = ul_langevin_eps0_slope(k->E, &s, in->S, C0, UL_LANGEVIN_T_INF, pt->eps0_form,
-                                          NULL, err, errlen);
-    if (st == UL_OK)
-        st = ul_langevin_rate_sums(k->lp, &s, C, Ks, in->n_req, pt->rate, NULL, err, errlen);
-    if (st == UL_OK && in->delta != NULL) {
-        ul_num_set_valid(k->B, in->delta);
-        mpfi_log(k->B, k->B);
-        mpfi_neg(k->B, k->B);
-    }
-    mpfi_clear(n), mpfi_clear(m), mpfi_clear(L), mpfi_clear(M);
-    mpfi_clear(R), mpfi_clear(eta), mpfi_clear(sigma), mpfi_clear(C0);
-    mpfi_clear(C);
-    return st;
-}
-
-/* min over α of the (ε, δ) bound in doubles, or NaN on an error (search
- * only: never a verdict). */
-static double lg_min_d(const lg_point *pt)
-{
-    char err[256];
-    lg_consts_t k;
-    lgc_init(&k, pt->in->n_req, 64);
-    double f = NAN;
-    if (lg_consts(pt, 64, &k, err, sizeof err) == UL_OK)
-        f = ul_langevin_min_d(k.E, (mpfi_srcptr const *)k.lp, k.count, k.B);
-    lgc_clear(&k);
-    return f;
-}
-
-/* Does the (ε, δ) bound reach eps?  UL_SIDE_SAFE: at the decimal α written
- * to alpha; UL_SIDE_UNSAFE: no α > 1 does (a rigorous lower bound of the
- * minimum over α, bounds/langevin.h).  The precision doubles from 128 bits
- * up to in->max_bits while undecided.  f (initialised, or NULL) receives
- * the bound at alpha (the witness, or the searched α). */
-static ul_side lg_decide(const lg_point *pt, const char *eps, mpfi_ptr f, char *alpha, size_t alen,
-                         char *err, size_t errlen, ul_status *st)
-{
-    *st = UL_OK;
-    ul_side side = UL_SIDE_UNDECIDED;
-    mpfr_prec_t cap = pt->in->max_bits;
-    for (mpfr_prec_t p = cap < 128 ? cap : 128;; p = 2 * p < cap ? 2 * p : cap) {
-        lg_consts_t k;
-        lgc_init(&k, pt->in->n_req, p);
-        *st = lg_consts(pt, p, &k, err, errlen);
-        mpfi_t target;
-        mpfi_init2(target, p);
-        char *a = NULL;
-        if (*st == UL_OK) {
-            ul_num_set_valid(target, eps);
-            side = ul_langevin_min_decide(k.E, (mpfi_srcptr const *)k.lp, k.count, k.B, target, p,
-                                          &a);
-        }
-        bool last = *st != UL_OK || side != UL_SIDE_UNDECIDED || p >= cap;
-        if (last && a != NULL) {
-            if (alpha != NULL)
-                snprintf(alpha, alen, "%s", a);
-            if (f != NULL) {
-                mpfi_set_prec(f, p);
-                mpfi_t x;
-                mpfi_init2(x, p + 16);
-                ul_num_set_valid(x, a);
-                ul_langevin_objective_at(f, k.E, (mpfi_srcptr const *)k.lp, k.count, k.B, x);
-                mpfi_clear(x);
-            }
-        }
-        free(a);
-        mpfi_clear(target);
-        lgc_clear(&k);
-        if (last)
-            return *st == UL_OK ? side : UL_SIDE_UNDECIDED;
-    }
-}
-
-/* The least K for the last request with ε_DP ≤ eps (ε_DP decreases in K:
- * every R_k > 0): searched in doubles, then certified both ways (K reaches
- * eps; K − 1 provably does not).  UL_ENOROOT beyond 2^40, UL_ECAP when a
- * certification is out of reach. */
-static ul_status lg_general_least_k(const lg_input *in, const char *sigma, const char *eps,
-                                    unsigned long *K, char *err, size_t errlen)
-{
-    lg_point pt = {in, sigma, 0, UL_VARIANT_CORRECTED, UL_VARIANT_CORRECTED};
-    double target = strtod(eps, NULL);
-    unsigned long lo = 0, hi = 1; /* search: lo misses eps in doubles, hi reaches it */
-    if (lg_min_d(&pt) <= target) {
-        hi = 0;
-    } else {
-        for (pt.K = hi; !(lg_min_d(&pt) <= target); pt.K = hi) {
-            lo = hi;
-            if (hi >= (1UL << 40))
-                return UL_ENOROOT;
-            hi *= 2;
-        }
-        while (hi - lo > 1) {
-            pt.K = lo + (hi - lo) / 2;
-            if (lg_min_d(&pt) <= target)
-                hi = pt.K;
-            else
-                lo = pt.K;
-        }
-    }
-    /* certify: hi reaches eps, hi − 1 does not (stepping where doubles erred) */
-    ul_status st;
-    for (int tries = 0; tries < 64; tries++) {
-        pt.K = hi;
-        ul_side s = lg_decide(&pt, eps, NULL, NULL, 0, err, errlen, &st);
-        if (st != UL_OK)
-            return st;
-        if (s == UL_SIDE_UNDECIDED)
-            return UL_ECAP;
-        if (s == UL_SIDE_UNSAFE) {
-            hi++;
-            continue;
-        }
-        if (hi == 0) {
-            *K = 0;
-            return UL_OK;
-        }
-        pt.K = hi - 1;
-        s = lg_decide(&pt, eps, NULL, NULL, 0, err, errlen, &st);
-        if (st != UL_OK)
-            return st;
-        if (s == UL_SIDE_UNDECIDED)
-            return UL_ECAP;
-        if (s == UL_SIDE_UNSAFE) {
-            *K = hi;
-            return UL_OK;
-        }
-        hi--;
-    }
-    return UL_ECAP;
-}
-
-/* A σ (decimal, 6 significant digits, rounded up) at which the bound after
- * K steps of the last request certifiably reaches eps: bisection on log σ
- * in doubles, then one certified check.  Not proven least (the general
- * bound need not be monotone in σ).  false when none found below 2^40·σ0. */
-static bool lg_general_sigma(const lg_input *in, unsigned long K, const char *eps, char *out,
-                             size_t len)
-{
-    char text[64];
-    lg_point pt = {in, text, K, UL_VARIANT_CORRECTED, UL_VARIANT_CORRECTED};
-    double target = strtod(eps, NULL), lo = log(strtod(in->sigma, NULL)), hi = lo;
-    bool found = false;
-    for (int i = 0; i < 40 && !found; i++) {
-        hi += log(2.0);
-        snprintf(text, sizeof text, "%.6e", exp(hi));
-        found = lg_min_d(&pt) <= target;
-    }
-    if (!found)
-        return false;
-    for (int i = 0; i < 60 && hi - lo > 1e-8; i++) {
-        double mid = (lo + hi) / 2;
-        snprintf(text, sizeof text, "%.6e", exp(mid));
-        if (lg_min_d(&pt) <= target)
-            hi = mid;
-        else
-            lo = mid;
-    }
-    char err[256];
-    ul_status st;
-    for (int i = 0; i < 8; i++) {
-        snprintf(text, sizeof text, "%.6e", exp(hi) * (1 + 2e-6 * (1 << i)));
-        if (lg_decide(&pt, eps, NULL, NULL, 0, err, sizeof err, &st) == UL_SIDE_SAFE) {
-            snprintf(out, len, "%s", text);
-            return true;
-        }
-    }
-    return false;
-}
-
-/* ---- Rényi claims: the bound at the claimed order (no optimisation) ------------------ */
-
-typedef struct {
-    lg_point pt;
-    const char *alpha;
-} lg_renyi_ctx;
-
-/* ε_RU(α) at the claimed order, at out's precision: e^{−Λ/α}·α·E for one
- * request (Thm 3.2 with Thm 3.3), the recursion of Cor 3.4 for several. */
-static ul_status lg_renyi_eval(ul_num_value *out, void *ctx, char *err, size_t errlen)
-{
-    const lg_renyi_ctx *c = ctx;
-    mpfr_prec_t p = mpfi_get_prec(out->enclosure) + 16;
-    lg_consts_t k;
-    lgc_init(&k, c->pt.in->n_req, p);
-    ul_status st = lg_consts(&c->pt, p, &k, err, errlen);
-    if (st == UL_OK) {
-        mpfi_t a;
-        mpfi_init2(a, p);
-        ul_num_set_valid(a, c->alpha);
-        mpfi_set_ui(k.B, 0); /* the Rényi value alone: no conversion term */
-        ul_langevin_objective_at(out->enclosure, k.E, (mpfi_srcptr const *)k.lp, k.count, k.B, a);
-        out->is_log = false;
-        mpfi_clear(a);
-    }
-    lgc_clear(&k);
-    return st;
-}
-
-/* ε_RU at the claimed order to want->digits (an enclosure either way;
- * *capped, if not NULL, says whether the precision cap stopped it). */
+/* ε_RU at the claimed order (rates and Thm 3.3 form as given). */
 static ul_status lg_renyi(const lg_input *in, ul_variant rate, ul_variant e0,
                           const ul_num_precision *want, ul_num_value *out, bool *capped, char *err,
                           size_t errlen)
 {
-    lg_renyi_ctx c = {{in, in->sigma, in->K, rate, e0}, in->r_alpha};
-    ul_num_report nr;
-    ul_status st = ul_num_adaptive_eval(lg_renyi_eval, &c, want, out, &nr, err, errlen);
-    if (capped != NULL)
-        *capped = st == UL_ECAP;
-    return st == UL_ECAP ? UL_OK : st;
+    ul_langevin_problem pb = lg_problem(in);
+    ul_langevin_point pt = {in->sigma, in->K, rate, e0};
+    return ul_langevin_problem_renyi(&pb, &pt, in->r_alpha, want, out, capped, err, errlen);
 }
 
 /* ---- the (ε, δ) claim ------------------------------------------------------------------ */
@@ -821,18 +563,130 @@ static const char *const GEN_THEOREM[2] = {
     "Chien et al. 2024 (arXiv:2401.10371v4): Thm 3.2 case 1 (non-convex rates), Thm 3.3 "
     "(eps0, LSI recursion with caps), Prop L.2 (to (eps, delta)), minimised over alpha > 1"};
 
+/* Strongly convex, claim reached at the searched α: the report's sentences. */
+static void lg_sc_explain_within(const lg_input *in, const char *alpha, ul_audit_report *rep)
+{
+    snprintf(rep->margin, sizeof rep->margin,
+             "claimed eps %s; certified eps_DP <= %s at alpha = %s: the claim is within "
+             "the certified bound",
+             in->eps, rep->recomputed.hi, alpha);
+    ul_audit_explain(rep,
+                     "With sigma = %s and K = %lu the theorem certifies eps_DP <= %s at "
+                     "delta = %s (Renyi order alpha = %s), within the claimed eps = %s.",
+                     in->sigma, in->K, rep->recomputed.hi, in->delta, alpha, in->eps);
+}
+
+/* Strongly convex, the certified least K Kstar ≤ K reaches the claim. */
+static void lg_sc_explain_least_k(const lg_input *in, unsigned long Kstar, const char *alpha2,
+                                  const ul_num_value *reached, int digits, ul_audit_report *rep)
+{
+    ul_audit_number_set(&rep->recomputed, "eps",
+                        "eps_DP after the least K (>= the bound "
+                        "after K)",
+                        reached, digits);
+    snprintf(rep->margin, sizeof rep->margin,
+             "claimed eps %s; certified eps_DP <= %s after %lu <= K step(s) at alpha = %s: "
+             "the claim is within the certified bound",
+             in->eps, rep->recomputed.hi, Kstar, alpha2);
+    ul_audit_explain(rep,
+                     "After %lu <= K = %lu step(s) the theorem already certifies "
+                     "eps_DP <= %s (alpha = %s), within the claimed eps = %s.",
+                     Kstar, in->K, rep->recomputed.hi, alpha2, in->eps);
+}
+
+/* Strongly convex, unsupported: the least K (when found) and the smallest σ
+ * that reach the claim (certified by the library's calibrations). */
+static void lg_sc_explain_reach(const lg_input *in, const ul_num_precision *want, ul_status st,
+                                unsigned long Kstar, bool eps_zero, ul_audit_report *rep)
+{
+    ul_audit_number n = {0};
+    if (st == UL_OK) {
+        ul_audit_number_set_integer(&n, "steps_needed", "least K reaching the claim at this sigma",
+                                    Kstar);
+        ul_audit_add_reach(rep, &n);
+        ul_audit_explain(rep,
+                         "With sigma = %s the theorem needs K = %lu unlearning step(s) to "
+                         "reach eps = %s at delta = %s (certified least K: K - 1 steps do "
+                         "not reach it for any alpha > 1); the certificate runs K = %lu.",
+                         in->sigma, Kstar, in->eps, in->delta, in->K);
+    } else {
+        ul_audit_explain(rep,
+                         "No number of unlearning steps up to %lu reaches eps = %s at "
+                         "sigma = %s.",
+                         UL_LANGEVIN_MAX_K, in->eps, in->sigma);
+    }
+    if (eps_zero) {
+        ul_audit_explain(rep, "eps = 0 is out of reach: the conversion term "
+                              "log(1/delta)/(alpha - 1) is positive for every alpha.");
+        return;
+    }
+    ul_langevin_sc_problem pb = lg_sc_problem(in);
+    ul_num_value s;
+    ul_num_value_init(&s, 128);
+    ul_num_report nr;
+    char e2[512];
+    st = ul_langevin_sc_sigma_min(&pb, in->eps, in->K, want, s.enclosure, NULL, &nr, e2, sizeof e2);
+    if (st == UL_OK || st == UL_ECAP) {
+        ul_audit_number_set(&n, "sigma_needed",
+                            "smallest sigma reaching the claim at this K (hi is certified safe)",
+                            &s, want->digits);
+        ul_audit_add_reach(rep, &n);
+        ul_audit_explain(rep, "At K = %lu, sigma >= %s reaches it (smallest sigma in [%s, %s]).",
+                         in->K, n.hi, n.lo, n.hi);
+    }
+    ul_num_value_clear(&s);
+}
+
+/* Strongly convex, not reached at the searched α: the certified least K
+ * decides.  alpha: the searched α (for the margin). */
+static ul_verdict lg_sc_by_least_k(const lg_input *in, const ul_num_precision *want,
+                                   const char *alpha, ul_audit_report *rep)
+{
+    bool eps_zero = ul_audit_dcmp(in->eps, "0") == 0;
+    ul_langevin_sc_problem pb = lg_sc_problem(in);
+    unsigned long Kstar = 0;
+    ul_num_value reached;
+    ul_num_value_init(&reached, 64);
+    char alpha2[UL_LANGEVIN_ALPHA_TEXT_LEN] = "", e2[512];
+    ul_num_report nr;
+    ul_status st = eps_zero ? UL_ENOROOT
+                            : ul_langevin_sc_least_k(&pb, in->sigma, in->eps, want, &Kstar,
+                                                     &reached, alpha2, sizeof alpha2, NULL, &nr,
+                                                     e2, sizeof e2);
+    ul_verdict verdict = UL_VERDICT_INCONCLUSIVE;
+    if (st == UL_OK && Kstar <= in->K) {
+        lg_sc_explain_least_k(in, Kstar, alpha2, &reached, want->digits, rep);
+        verdict = UL_VERDICT_SUPPORTED;
+    } else if (st == UL_OK || st == UL_ENOROOT) {
+        verdict = UL_VERDICT_UNSUPPORTED;
+        snprintf(rep->margin, sizeof rep->margin,
+                 "claimed eps %s; no Renyi order alpha > 1 brings the bound to it after K = %lu "
+                 "step(s) (certified lower bound of the minimum over alpha); at alpha = %s the "
+                 "bound is in [%s, %s]",
+                 in->eps, in->K, alpha, rep->recomputed.lo, rep->recomputed.hi);
+        lg_sc_explain_reach(in, want, st, Kstar, eps_zero, rep);
+    } else {
+        snprintf(rep->margin, sizeof rep->margin,
+                 "claimed eps %s; the bound at alpha = %s is in [%s, %s] and the minimum over "
+                 "alpha could not be decided at the precision cap",
+                 in->eps, alpha, rep->recomputed.lo, rep->recomputed.hi);
+        ul_audit_explain(rep, "The claim lies within rounding of the certified bound; the "
+                              "precision cap was reached without a decision.");
+    }
+    ul_num_value_clear(&reached);
+    return verdict;
+}
+
 /* The (ε, δ) verdict, strongly convex case, with the library's certified
  * entry points (spec/langevin.md §5, "clean specification"). */
 static ul_verdict lg_dp_sc(const lg_input *in, const ul_num_precision *want, ul_audit_report *rep,
                            char *err, size_t errlen, ul_status *status)
 {
-    int digits = want->digits;
     ul_langevin_sc_problem pb = lg_sc_problem(in);
     ul_num_value v;
     ul_num_value_init(&v, 64);
-    char alpha[UL_LANGEVIN_ALPHA_TEXT_LEN] = "";
+    char alpha[UL_LANGEVIN_ALPHA_TEXT_LEN] = "", e2[512] = "";
     ul_num_report nr;
-    char e2[512] = "";
     *status = UL_OK;
     ul_status st = ul_langevin_sc_eps_certified(&pb, in->sigma, in->K, want, &v, alpha,
                                                 sizeof alpha, NULL, &nr, e2, sizeof e2);
@@ -844,101 +698,14 @@ static ul_verdict lg_dp_sc(const lg_input *in, const ul_num_precision *want, ul_
     char label[128];
     snprintf(label, sizeof label, "eps_DP after K = %lu step(s) (bound at alpha = %s)", in->K,
              alpha);
-    ul_audit_number_set(&rep->recomputed, "eps", label, &v, digits);
-    mpfi_t claim;
-    mpfi_init2(claim, mpfi_get_prec(v.enclosure) + 64);
-    ul_num_set_valid(claim, in->eps);
-    bool within = mpfr_lessequal_p(&v.enclosure->right, &claim->left);
-    mpfi_clear(claim);
+    ul_audit_number_set(&rep->recomputed, "eps", label, &v, want->digits);
+    bool within = ul_langevin_value_cmp(&v, in->eps) < 0;
     ul_num_value_clear(&v);
-    ul_verdict verdict = UL_VERDICT_INCONCLUSIVE;
     if (within) {
-        snprintf(rep->margin, sizeof rep->margin,
-                 "claimed eps %s; certified eps_DP <= %s at alpha = %s: the claim is within "
-                 "the certified bound",
-                 in->eps, rep->recomputed.hi, alpha);
-        ul_audit_explain(rep,
-                         "With sigma = %s and K = %lu the theorem certifies eps_DP <= %s at "
-                         "delta = %s (Renyi order alpha = %s), within the claimed eps = %s.",
-                         in->sigma, in->K, rep->recomputed.hi, in->delta, alpha, in->eps);
+        lg_sc_explain_within(in, alpha, rep);
         return UL_VERDICT_SUPPORTED;
     }
-    /* not reached at the searched α: the certified least K decides */
-    bool eps_zero = ul_audit_dcmp(in->eps, "0") == 0;
-    unsigned long Kstar = 0;
-    ul_num_value reached;
-    ul_num_value_init(&reached, 64);
-    char alpha2[UL_LANGEVIN_ALPHA_TEXT_LEN] = "";
-    st = eps_zero ? UL_ENOROOT
-                  : ul_langevin_sc_least_k(&pb, in->sigma, in->eps, want, &Kstar, &reached, alpha2,
-                                           sizeof alpha2, NULL, &nr, e2, sizeof e2);
-    if (st == UL_OK && Kstar <= in->K) {
-        ul_audit_number_set(&rep->recomputed, "eps",
-                            "eps_DP after the least K (>= the bound "
-                            "after K)",
-                            &reached, digits);
-        snprintf(rep->margin, sizeof rep->margin,
-                 "claimed eps %s; certified eps_DP <= %s after %lu <= K step(s) at alpha = %s: "
-                 "the claim is within the certified bound",
-                 in->eps, rep->recomputed.hi, Kstar, alpha2);
-        ul_audit_explain(rep,
-                         "After %lu <= K = %lu step(s) the theorem already certifies "
-                         "eps_DP <= %s (alpha = %s), within the claimed eps = %s.",
-                         Kstar, in->K, rep->recomputed.hi, alpha2, in->eps);
-        verdict = UL_VERDICT_SUPPORTED;
-    } else if (st == UL_OK || st == UL_ENOROOT) {
-        verdict = UL_VERDICT_UNSUPPORTED;
-        snprintf(rep->margin, sizeof rep->margin,
-                 "claimed eps %s; no Renyi order alpha > 1 brings the bound to it after K = %lu "
-                 "step(s) (certified lower bound of the minimum over alpha); at alpha = %s the "
-                 "bound is in [%s, %s]",
-                 in->eps, in->K, alpha, rep->recomputed.lo, rep->recomputed.hi);
-        ul_audit_number n = {0};
-        if (st == UL_OK) {
-            ul_audit_number_set_integer(&n, "steps_needed",
-                                        "least K reaching the claim at this sigma", Kstar);
-            ul_audit_add_reach(rep, &n);
-            ul_audit_explain(rep,
-                             "With sigma = %s the theorem needs K = %lu unlearning step(s) to "
-                             "reach eps = %s at delta = %s (certified least K: K - 1 steps do "
-                             "not reach it for any alpha > 1); the certificate runs K = %lu.",
-                             in->sigma, Kstar, in->eps, in->delta, in->K);
-        } else {
-            ul_audit_explain(rep,
-                             "No number of unlearning steps up to %lu reaches eps = %s at "
-                             "sigma = %s.",
-                             UL_LANGEVIN_MAX_K, in->eps, in->sigma);
-        }
-        if (!eps_zero) {
-            mpfi_t s;
-            mpfi_init2(s, 128);
-            st = ul_langevin_sc_sigma_min(&pb, in->eps, in->K, want, s, NULL, &nr, e2, sizeof e2);
-            if (st == UL_OK || st == UL_ECAP) {
-                ul_audit_number_set_mpfi(&n, "sigma_needed",
-                                         "smallest sigma reaching the claim at this K (hi is "
-                                         "certified safe)",
-                                         s, digits);
-                ul_audit_add_reach(rep, &n);
-                ul_audit_explain(rep,
-                                 "At K = %lu, sigma >= %s reaches it (smallest sigma in "
-                                 "[%s, %s]).",
-                                 in->K, n.hi, n.lo, n.hi);
-            }
-            mpfi_clear(s);
-        } else {
-            ul_audit_explain(rep, "eps = 0 is out of reach: the conversion term "
-                                  "log(1/delta)/(alpha - 1) is positive for every alpha.");
-        }
-    } else {
-        snprintf(rep->margin, sizeof rep->margin,
-                 "claimed eps %s; the bound at alpha = %s is in [%s, %s] and the minimum over "
-                 "alpha could not be decided at the precision cap",
-                 in->eps, alpha, rep->recomputed.lo, rep->recomputed.hi);
-        ul_audit_explain(rep, "The claim lies within rounding of the certified bound; the "
-                              "precision cap was reached without a decision.");
-    }
-    ul_num_value_clear(&reached);
-    return verdict;
+    return lg_sc_by_least_k(in, want, alpha, rep);
 }
 
 static const char *variant_name(ul_variant v)
@@ -960,17 +727,19 @@ static ul_verdict lg_dp_one(const lg_input *in, ul_variant rate, ul_variant e0, 
                             ul_audit_number *num, char *alpha_text, size_t alen, char *err,
                             size_t errlen, ul_status *status)
 {
-    lg_point pt = {in, in->sigma, in->K, rate, e0};
-    mpfi_t f;
-    mpfi_init2(f, 128);
-    ul_side s = lg_decide(&pt, in->eps, f, alpha_text, alen, err, errlen, status);
+    ul_langevin_problem pb = lg_problem(in);
+    ul_langevin_point pt = {in->sigma, in->K, rate, e0};
+    ul_num_value f;
+    ul_num_value_init(&f, 128);
+    ul_side s = ul_langevin_problem_reaches(&pb, &pt, in->eps, &f, alpha_text, alen, status, err,
+                                            errlen);
     if (*status == UL_OK) {
         char label[128];
         snprintf(label, sizeof label, "eps_DP after K = %lu step(s)%s (bound at alpha ~ %.12s)",
                  in->K, in->n_req > 1 ? " of the last request" : "", alpha_text);
-        ul_audit_number_set_mpfi(num, "eps", label, f, digits);
+        ul_audit_number_set(num, "eps", label, &f, digits);
     }
-    mpfi_clear(f);
+    ul_num_value_clear(&f);
     return s == UL_SIDE_SAFE     ? UL_VERDICT_SUPPORTED
            : s == UL_SIDE_UNSAFE ? UL_VERDICT_UNSUPPORTED
                                  : UL_VERDICT_INCONCLUSIVE;
@@ -988,7 +757,8 @@ static void lg_explain_reach(const lg_input *in, ul_audit_report *rep)
     char e2[512];
     unsigned long Kstar;
     ul_audit_number n = {0};
-    if (lg_general_least_k(in, in->sigma, in->eps, &Kstar, e2, sizeof e2) == UL_OK) {
+    ul_langevin_problem pb = lg_problem(in);
+    if (ul_langevin_problem_least_k(&pb, in->sigma, in->eps, &Kstar, e2, sizeof e2) == UL_OK) {
         ul_audit_number_set_integer(&n, "steps_needed",
                                     in->n_req > 1 ? "least K of the last request reaching the "
                                                     "claim at this sigma"
@@ -999,7 +769,7 @@ static void lg_explain_reach(const lg_input *in, ul_audit_report *rep)
                          Kstar);
     }
     char s[64];
-    if (lg_general_sigma(in, in->K, in->eps, s, sizeof s)) {
+    if (ul_langevin_problem_sigma(&pb, in->K, in->sigma, in->eps, s, sizeof s)) {
         n.key = "sigma_needed";
         snprintf(n.label, sizeof n.label,
                  "a sigma reaching the claim at this K (search; certified safe, not proven least)");
@@ -1111,84 +881,106 @@ static ul_verdict lg_dp_general(const lg_input *in, const ul_num_precision *want
 
 /* ---- stated numbers ---------------------------------------------------------------------- */
 
+/* $.stated.sigma, strongly convex single request: wrong when below the
+ * certified smallest σ (its enclosure's lower end). */
+static void lg_stated_sigma_sc(const lg_input *in, const ul_num_precision *want,
+                               ul_audit_report *rep)
+{
+    ul_langevin_sc_problem pb = lg_sc_problem(in);
+    ul_num_value s;
+    ul_num_value_init(&s, 128);
+    ul_num_report nr;
+    char e2[512];
+    ul_status st =
+        ul_langevin_sc_sigma_min(&pb, in->eps, in->K, want, s.enclosure, NULL, &nr, e2, sizeof e2);
+    if ((st == UL_OK || st == UL_ECAP) && ul_langevin_value_cmp(&s, in->st_sigma) > 0) {
+        char lo[UL_AUDIT_NUMBER_CHARS], hi[UL_AUDIT_NUMBER_CHARS];
+        ul_audit_quote_value(&s, want->digits, lo, hi);
+        snprintf(rep->first_wrong_stated, sizeof rep->first_wrong_stated,
+                 "$.stated.sigma = %s: below the smallest sigma reaching eps = %s "
+                 "at K = %lu, certified in [%s, %s]",
+                 in->st_sigma, in->eps, in->K, lo, hi);
+        rounding_forensics(rep->forensics, sizeof rep->forensics, in->st_sigma, &s,
+                           "smallest sigma");
+        ul_audit_explain(rep,
+                         "The stated sigma = %s does not reach the claim "
+                         "(the smallest sigma is %s).",
+                         in->st_sigma, hi);
+    }
+    ul_num_value_clear(&s);
+}
+
+/* $.stated.sigma, other cases: wrong when the bound at it provably
+ * exceeds the claim. */
+static void lg_stated_sigma_general(const lg_input *in, ul_audit_report *rep)
+{
+    char e2[512];
+    ul_status st;
+    if (lg_reaches(in, in->st_sigma, in->eps, e2, sizeof e2, &st) == UL_SIDE_UNSAFE)
+        snprintf(rep->first_wrong_stated, sizeof rep->first_wrong_stated,
+                 "$.stated.sigma = %s: the bound at this sigma after K = %lu step(s) "
+                 "provably exceeds eps = %s",
+                 in->st_sigma, in->K, in->eps);
+}
+
+/* The certified least K at the certificate's σ (library calibration for one
+ * strongly convex request, the general search otherwise). */
+static ul_status lg_least_k(const lg_input *in, bool sc, const ul_num_precision *want,
+                            unsigned long *Kstar)
+{
+    char e2[512];
+    if (!sc) {
+        ul_langevin_problem pb = lg_problem(in);
+        return ul_langevin_problem_least_k(&pb, in->sigma, in->eps, Kstar, e2, sizeof e2);
+    }
+    ul_langevin_sc_problem pb = lg_sc_problem(in);
+    ul_num_value r;
+    ul_num_value_init(&r, 64);
+    char alpha[UL_LANGEVIN_ALPHA_TEXT_LEN];
+    ul_num_report nr;
+    ul_status st = ul_langevin_sc_least_k(&pb, in->sigma, in->eps, want, Kstar, &r, alpha,
+                                          sizeof alpha, NULL, &nr, e2, sizeof e2);
+    ul_num_value_clear(&r);
+    return st;
+}
+
+/* $.stated.K against the certified least K. */
+static void lg_stated_k(const lg_input *in, bool sc, const ul_num_precision *want,
+                        ul_audit_report *rep)
+{
+    unsigned long Kstar = 0;
+    ul_status st = lg_least_k(in, sc, want, &Kstar);
+    if (st == UL_OK && in->st_K < Kstar) {
+        snprintf(rep->first_wrong_stated, sizeof rep->first_wrong_stated,
+                 "$.stated.K = %lu: below the least K reaching eps = %s at sigma = %s, "
+                 "certified %lu",
+                 in->st_K, in->eps, in->sigma, Kstar);
+    } else if (st == UL_OK && in->st_K == Kstar + 1) {
+        snprintf(rep->forensics, sizeof rep->forensics,
+                 "The stated K = %lu is the least K (%lu) plus one: Algorithm 5 as printed "
+                 "increments K after the successful check (off-by-one, spec/langevin.md 9 "
+                 "item 8).",
+                 in->st_K, Kstar);
+    } else if (st == UL_OK && in->st_K > Kstar) {
+        ul_audit_explain(rep,
+                         "The stated K = %lu reaches the claim but is not the least "
+                         "(%lu).",
+                         in->st_K, Kstar);
+    }
+}
+
 static void lg_check_stated(const lg_input *in, const ul_num_precision *want, ul_audit_report *rep)
 {
-    int digits = want->digits;
     bool sc = in->kind == UL_LANGEVIN_STRONGLY_CONVEX && in->n_req == 1; /* library path */
-    char e2[512];
-    ul_num_report nr;
-    if (in->st_sigma != NULL && rep->first_wrong_stated[0] == '\0' &&
-        ul_audit_dcmp(in->eps, "0") > 0) {
-        if (sc) {
-            ul_langevin_sc_problem pb = lg_sc_problem(in);
-            mpfi_t s;
-            mpfi_init2(s, 128);
-            ul_status st =
-                ul_langevin_sc_sigma_min(&pb, in->eps, in->K, want, s, NULL, &nr, e2, sizeof e2);
-            if (st == UL_OK || st == UL_ECAP) {
-                mpfi_t v;
-                mpfi_init2(v, mpfi_get_prec(s) + 64);
-                ul_num_set_valid(v, in->st_sigma);
-                if (mpfr_less_p(&v->right, &s->left)) {
-                    char lo[UL_AUDIT_NUMBER_CHARS], hi[UL_AUDIT_NUMBER_CHARS];
-                    ul_audit_quote(s, digits, lo, hi);
-                    snprintf(rep->first_wrong_stated, sizeof rep->first_wrong_stated,
-                             "$.stated.sigma = %s: below the smallest sigma reaching eps = %s "
-                             "at K = %lu, certified in [%s, %s]",
-                             in->st_sigma, in->eps, in->K, lo, hi);
-                    rounding_forensics(rep->forensics, sizeof rep->forensics, in->st_sigma, s,
-                                       "smallest sigma");
-                    ul_audit_explain(rep,
-                                     "The stated sigma = %s does not reach the claim "
-                                     "(the smallest sigma is %s).",
-                                     in->st_sigma, hi);
-                }
-                mpfi_clear(v);
-            }
-            mpfi_clear(s);
-        } else {
-            lg_point pt = {in, in->st_sigma, in->K, UL_VARIANT_CORRECTED, UL_VARIANT_CORRECTED};
-            ul_status st;
-            if (lg_decide(&pt, in->eps, NULL, NULL, 0, e2, sizeof e2, &st) == UL_SIDE_UNSAFE) {
-                snprintf(rep->first_wrong_stated, sizeof rep->first_wrong_stated,
-                         "$.stated.sigma = %s: the bound at this sigma after K = %lu step(s) "
-                         "provably exceeds eps = %s",
-                         in->st_sigma, in->K, in->eps);
-            }
-        }
+    bool positive = ul_audit_dcmp(in->eps, "0") > 0;
+    if (in->st_sigma != NULL && rep->first_wrong_stated[0] == '\0' && positive) {
+        if (sc)
+            lg_stated_sigma_sc(in, want, rep);
+        else
+            lg_stated_sigma_general(in, rep);
     }
-    if (in->has_st_K && rep->first_wrong_stated[0] == '\0' && ul_audit_dcmp(in->eps, "0") > 0) {
-        unsigned long Kstar = 0;
-        ul_status st;
-        if (sc) {
-            ul_langevin_sc_problem pb = lg_sc_problem(in);
-            ul_num_value r;
-            ul_num_value_init(&r, 64);
-            char alpha[UL_LANGEVIN_ALPHA_TEXT_LEN];
-            st = ul_langevin_sc_least_k(&pb, in->sigma, in->eps, want, &Kstar, &r, alpha,
-                                        sizeof alpha, NULL, &nr, e2, sizeof e2);
-            ul_num_value_clear(&r);
-        } else {
-            st = lg_general_least_k(in, in->sigma, in->eps, &Kstar, e2, sizeof e2);
-        }
-        if (st == UL_OK && in->st_K < Kstar) {
-            snprintf(rep->first_wrong_stated, sizeof rep->first_wrong_stated,
-                     "$.stated.K = %lu: below the least K reaching eps = %s at sigma = %s, "
-                     "certified %lu",
-                     in->st_K, in->eps, in->sigma, Kstar);
-        } else if (st == UL_OK && in->st_K == Kstar + 1) {
-            snprintf(rep->forensics, sizeof rep->forensics,
-                     "The stated K = %lu is the least K (%lu) plus one: Algorithm 5 as printed "
-                     "increments K after the successful check (off-by-one, spec/langevin.md 9 "
-                     "item 8).",
-                     in->st_K, Kstar);
-        } else if (st == UL_OK && in->st_K > Kstar) {
-            ul_audit_explain(rep,
-                             "The stated K = %lu reaches the claim but is not the least "
-                             "(%lu).",
-                             in->st_K, Kstar);
-        }
-    }
+    if (in->has_st_K && rep->first_wrong_stated[0] == '\0' && positive)
+        lg_stated_k(in, sc, want, rep);
 }
 
 /* ---- the handler --------------------------------------------------------------------------- */
@@ -1376,14 +1168,115 @@ static ul_status lg_recheck(const char *text, const ul_num_precision *want, cons
     return UL_OK;
 }
 
+/* Why this certificate cannot be calibrated (UL_OK when it can). */
+static ul_status lg_calibratable(const lg_input *in, char *err, size_t errlen)
+{
+    if (in->sigma == NULL && !in->has_K)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "$.parameters.sigma: missing, and so is $.parameters.K: calibrate fills "
+                       "in one of them; give the other");
+    if (in->kind != UL_LANGEVIN_STRONGLY_CONVEX)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "$.parameters.case: calibrate supports the strongly-convex case only");
+    if (in->n_req > 1)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "$.parameters.K: calibrate fills in one request's K or sigma; a list of "
+                       "sequential requests is audited, not calibrated");
+    if (in->T != 0)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "$.parameters.T: Thm 3.2 needs learning run to convergence (no finite T; "
+                       "see `ulaudit audit`), so nothing calibrates this certificate");
+    if (in->eps == NULL)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "$.claim.eps: calibrate needs an (eps, delta) claim to calibrate for");
+    if (ul_audit_dcmp(in->eps, "0") <= 0)
+        return ul_fail(err, errlen, UL_ENOROOT,
+                       "$.claim.eps: no sigma or K reaches eps = 0 (the conversion term "
+                       "log(1/delta)/(alpha - 1) is positive)");
+    return UL_OK;
+}
+
+/* K = the certified least K at σ (ul_langevin_sc_least_k: K − 1 steps
+ * provably do not reach the claim), as malloc'd text in *value. */
+static ul_status lg_calibrate_k(const lg_input *in, const ul_num_precision *w, char **value,
+                                char *err, size_t errlen)
+{
+    ul_langevin_sc_problem pb = lg_sc_problem(in);
+    unsigned long K = 0;
+    ul_num_value r;
+    ul_num_value_init(&r, 64);
+    char alpha[UL_LANGEVIN_ALPHA_TEXT_LEN], e2[512] = "";
+    ul_num_report nr;
+    ul_status st = ul_langevin_sc_least_k(&pb, in->sigma, in->eps, w, &K, &r, alpha, sizeof alpha,
+                                          NULL, &nr, e2, sizeof e2);
+    ul_num_value_clear(&r);
+    if (st == UL_ENOROOT)
+        return ul_fail(err, errlen, UL_ENOROOT,
+                       "$.parameters.K: no K up to %lu reaches eps = %s at sigma = %s",
+                       UL_LANGEVIN_MAX_K, in->eps, in->sigma);
+    if (st != UL_OK)
+        return path_error(err, errlen, st, e2);
+    *value = malloc(32);
+    if (*value == NULL)
+        abort();
+    snprintf(*value, 32, "%lu", K);
+    return UL_OK;
+}
+
+/* σ = the certified safe (upper) end of σ*(K) (ul_langevin_sc_sigma_min)
+ * rounded UP to w->digits significant digits, as malloc'd text.  σ* is
+ * bracketed a few digits beyond those printed, so that its safe end rounded
+ * up is the smallest safe σ at that many digits. */
+static ul_status lg_calibrate_sigma(const lg_input *in, const ul_num_precision *w, char **value,
+                                    char *err, size_t errlen)
+{
+    ul_langevin_sc_problem pb = lg_sc_problem(in);
+    ul_num_precision fine = *w;
+    fine.digits = w->digits + 5;
+    ul_num_value s;
+    ul_num_value_init(&s, 128);
+    ul_num_report nr;
+    char e2[512] = "";
+    ul_status st =
+        ul_langevin_sc_sigma_min(&pb, in->eps, in->K, &fine, s.enclosure, NULL, &nr, e2, sizeof e2);
+    if (st == UL_OK || st == UL_ECAP) {
+        *value = ul_audit_format_up_readable(&s.enclosure->right, w->digits);
+        st = UL_OK;
+    } else {
+        st = path_error(err, errlen, st, e2);
+    }
+    ul_num_value_clear(&s);
+    return st;
+}
+
+/* Both σ and K given: *done when they already support the claim (the
+ * certificate re-serialised into *completed). */
+static ul_status lg_calibrate_given(const ul_cert *c, const lg_input *in,
+                                    const ul_num_precision *w, char **completed, bool *done,
+                                    char *err, size_t errlen)
+{
+    *done = false;
+    ul_audit_report rep;
+    ul_status st = lg_audit(c, w, &rep, err, errlen);
+    if (st != UL_OK)
+        return st;
+    if (rep.verdict == UL_VERDICT_SUPPORTED) {
+        *done = true;
+        return ul_cert_to_json_with(c, "parameters", "sigma", in->sigma, completed, err, errlen);
+    }
+    if (rep.verdict == UL_VERDICT_INVALID)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "$.parameters: a precondition of the cited theorem fails (see "
+                       "`ulaudit audit`); no K makes the claim supported");
+    return UL_OK;
+}
+
 /* `ulaudit calibrate`, strongly convex case, (eps, delta) claim: K absent or
- * not supporting the claim at the given σ → K = the certified least K
- * (ul_langevin_sc_least_k: K − 1 steps provably do not reach it); σ absent
- * → σ = the upper end of the enclosure of σ*(K) (ul_langevin_sc_sigma_min,
- * the certified safe end) rounded UP to want->digits significant digits.  A
- * certificate that already audits as supported is returned unchanged
- * (re-serialised, "expected" dropped).  The completed certificate is
- * audited again and must come out supported, else UL_EINPUT. */
+ * not supporting the claim at the given σ → K = the certified least K; σ
+ * absent → σ = the certified safe end of σ*(K) rounded up.  A certificate
+ * that already audits as supported is returned unchanged (re-serialised,
+ * "expected" dropped).  The completed certificate is audited again and must
+ * come out supported, else UL_EINPUT. */
 static ul_status lg_calibrate(const ul_cert *c, const ul_num_precision *want, char **completed,
                               char *err, size_t errlen)
 {
@@ -1394,90 +1287,20 @@ static ul_status lg_calibrate(const ul_cert *c, const ul_num_precision *want, ch
     if (st != UL_OK)
         return st;
     ul_num_precision w = ul_audit_precision(want);
-    if (in.sigma == NULL && !in.has_K)
-        return ul_fail(err, errlen, UL_EINPUT,
-                       "$.parameters.sigma: missing, and so is $.parameters.K: calibrate fills "
-                       "in one of them; give the other");
     in.max_bits = ul_num_max_bits(&w);
-    if (in.kind != UL_LANGEVIN_STRONGLY_CONVEX)
-        return ul_fail(err, errlen, UL_EINPUT,
-                       "$.parameters.case: calibrate supports the strongly-convex case only");
-    if (in.n_req > 1)
-        return ul_fail(err, errlen, UL_EINPUT,
-                       "$.parameters.K: calibrate fills in one request's K or sigma; a list of "
-                       "sequential requests is audited, not calibrated");
-    if (in.T != 0)
-        return ul_fail(err, errlen, UL_EINPUT,
-                       "$.parameters.T: Thm 3.2 needs learning run to convergence (no finite T; "
-                       "see `ulaudit audit`), so nothing calibrates this certificate");
-    if (in.eps == NULL)
-        return ul_fail(err, errlen, UL_EINPUT,
-                       "$.claim.eps: calibrate needs an (eps, delta) claim to calibrate for");
-    if (ul_audit_dcmp(in.eps, "0") <= 0)
-        return ul_fail(err, errlen, UL_ENOROOT,
-                       "$.claim.eps: no sigma or K reaches eps = 0 (the conversion term "
-                       "log(1/delta)/(alpha - 1) is positive)");
-    char *text = NULL;
-    if (in.sigma != NULL && in.has_K) {
-        /* both given: kept when they already support the claim */
-        ul_audit_report rep;
-        st = lg_audit(c, &w, &rep, err, errlen);
-        if (st != UL_OK)
-            return st;
-        if (rep.verdict == UL_VERDICT_SUPPORTED)
-            return ul_cert_to_json_with(c, "parameters", "sigma", in.sigma, completed, err,
-                                        errlen);
-        if (rep.verdict == UL_VERDICT_INVALID)
-            return ul_fail(err, errlen, UL_EINPUT,
-                           "$.parameters: a precondition of the cited theorem fails (see "
-                           "`ulaudit audit`); no K makes the claim supported");
-    }
-    ul_langevin_sc_problem pb = lg_sc_problem(&in);
-    ul_num_report nr;
-    char e2[512] = "";
-    char *value = NULL; /* the value written (malloc'd) */
-    const char *path;
-    if (in.sigma != NULL) {
-        path = "$.parameters.K";
-        unsigned long K = 0;
-        ul_num_value r;
-        ul_num_value_init(&r, 64);
-        char alpha[UL_LANGEVIN_ALPHA_TEXT_LEN];
-        st = ul_langevin_sc_least_k(&pb, in.sigma, in.eps, &w, &K, &r, alpha, sizeof alpha, NULL,
-                                    &nr, e2, sizeof e2);
-        ul_num_value_clear(&r);
-        if (st == UL_ENOROOT)
-            return ul_fail(err, errlen, UL_ENOROOT,
-                           "%s: no K up to %lu reaches eps = %s at sigma = %s", path,
-                           UL_LANGEVIN_MAX_K, in.eps, in.sigma);
-        if (st != UL_OK)
-            return path_error(err, errlen, st, e2);
-        value = malloc(32);
-        if (value == NULL)
-            abort();
-        snprintf(value, 32, "%lu", K);
-        st = ul_cert_to_json_with(c, "parameters", "K", value, &text, err, errlen);
-    } else {
-        path = "$.parameters.sigma";
-        /* σ* a few digits beyond those printed, so that its safe end rounded
-         * up is the smallest safe σ at that many digits */
-        ul_num_precision fine = w;
-        fine.digits = w.digits + 5;
-        mpfi_t s;
-        mpfi_init2(s, 128);
-        st = ul_langevin_sc_sigma_min(&pb, in.eps, in.K, &fine, s, NULL, &nr, e2, sizeof e2);
-        if (st != UL_OK && st != UL_ECAP) {
-            mpfi_clear(s);
-            return path_error(err, errlen, st, e2);
-        }
-        mpfr_t hi;
-        mpfr_init2(hi, mpfi_get_prec(s));
-        mpfi_get_right(hi, s);
-        value = ul_audit_format_up_readable(hi, w.digits);
-        mpfr_clear(hi);
-        mpfi_clear(s);
-        st = ul_cert_to_json_with(c, "parameters", "sigma", value, &text, err, errlen);
-    }
+    st = lg_calibratable(&in, err, errlen);
+    bool done = false;
+    if (st == UL_OK && in.sigma != NULL && in.has_K)
+        st = lg_calibrate_given(c, &in, &w, completed, &done, err, errlen);
+    if (st != UL_OK || done)
+        return st;
+    char *value = NULL, *text = NULL; /* the value written, the completed text */
+    const char *path = in.sigma != NULL ? "$.parameters.K" : "$.parameters.sigma";
+    st = in.sigma != NULL ? lg_calibrate_k(&in, &w, &value, err, errlen)
+                          : lg_calibrate_sigma(&in, &w, &value, err, errlen);
+    if (st == UL_OK)
+        st = ul_cert_to_json_with(c, "parameters", in.sigma != NULL ? "K" : "sigma", value, &text,
+                                  err, errlen);
     if (st == UL_OK)
         st = lg_recheck(text, &w, path, value, err, errlen);
     free(value);
@@ -1892,7 +1715,7 @@ static ul_status d2d_audit(const ul_cert *c, const ul_num_precision *want, ul_au
             snprintf(rep->first_wrong_stated, sizeof rep->first_wrong_stated,
                      "$.stated.sigma = %s: below the sigma of %s, certified in [%s, %s]",
                      in.st_sigma, in.m2 ? "(88)" : "(86)", rep->recomputed.lo, rep->recomputed.hi);
-            rounding_forensics(rep->forensics, sizeof rep->forensics, in.st_sigma, need.enclosure,
+            rounding_forensics(rep->forensics, sizeof rep->forensics, in.st_sigma, &need,
                                "sigma");
         }
         mpfi_clear(sv);
