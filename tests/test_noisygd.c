@@ -1709,3 +1709,65 @@ Test(noisygd, thm51_prescriptions_exactly)
     cr_assert_eq(pre_state(&pre, "sigma2_ge_prescribed"), UL_PRE_FAILS);
     cr_assert_eq(pre_state(&pre, "init_variance_prescribed"), UL_PRE_FAILS);
 }
+
+/* ---- exact rationals and the (eps, delta) reading (noisygd_rational.c) ---------------
+ * By hand: q = 2, L = 1, eta = 1/10, sigma = 1, n = 10: G.7 at K = 10 is
+ * 2·1·(1/10)·10/(1·100) = 1/50.  Thm 4.3 with p = 2, s = 1, K_A = 10,
+ * K_Abar = 5, eps_dd = 1/2: corrected K43 = 10 + 5 = 15, 3/100 + 1/2 = 53/100;
+ * printed K43 = 2·max(10, 5) = 20, 4/100 + 1/2 = 54/100; p = 0: 1/2. */
+Test(noisygd, rational_bounds_by_hand)
+{
+    ul_ngd_params pb = {0};
+    pb.q = "2", pb.L = "1", pb.eta = "0.1", pb.sigma = "1", pb.n = "10", pb.K = "10";
+    pb.p = "2", pb.s = "1", pb.KA = "10", pb.KAbar = "5", pb.eps_dd = "0.5";
+    mpq_t v, want;
+    mpq_inits(v, want, (mpq_ptr)0);
+    struct {
+        bool t43;
+        ul_variant var;
+        unsigned long num, den;
+    } cases[] = {{false, UL_VARIANT_CORRECTED, 1, 50},
+                 {true, UL_VARIANT_CORRECTED, 53, 100},
+                 {true, UL_VARIANT_PRINTED, 54, 100}};
+    for (int i = 0; i < 3; i++) {
+        ul_ngd_rational_bound(v, &pb, cases[i].t43, cases[i].var);
+        mpq_set_ui(want, cases[i].num, cases[i].den);
+        mpq_canonicalize(want);
+        cr_assert(mpq_equal(v, want), "case %d", i);
+    }
+    pb.p = "0";
+    ul_ngd_rational_bound(v, &pb, true, UL_VARIANT_PRINTED);
+    mpq_set_ui(want, 1, 2);
+    cr_assert(mpq_equal(v, want));
+    mpq_clears(v, want, (mpq_ptr)0);
+}
+
+/* Remark 2.1: for rho(q) = a·q with a = 1/50 and delta = 1e-5, the best order
+ * gives a + 2√(a·ln 1e5) (checked in doubles, and as the minimum of
+ * a·q + ln(1e5)/(q − 1) over a fine grid of q); at the fixed order q = 3 a
+ * bound rho = 1/2 gives 1/2 + ln(1e5)/2. */
+Test(noisygd, rdp_to_dp_conversion_by_hand)
+{
+    ul_num_value b;
+    ul_num_value_init(&b, 128);
+    cr_assert_eq(ul_num_set_decimal(b.enclosure, "0.02"), UL_OK);
+    mpfi_t eps, qs;
+    mpfi_init2(eps, 64), mpfi_init2(qs, 64);
+    ul_ngd_rdp_to_dp(eps, qs, &b, true, NULL, NULL, "1e-5");
+    double l = log(1e5), a = 0.02, e = a + 2 * sqrt(a * l);
+    cr_assert(fabs(mpfr_get_d(&eps->left, MPFR_RNDN) - e) < 1e-13 * e);
+    cr_assert(fabs(mpfr_get_d(&qs->left, MPFR_RNDN) - (1 + sqrt(l / a))) < 1e-12);
+    for (double q = 1.01; q < 200; q += 0.01)
+        cr_assert(a * q + l / (q - 1) >= e * (1 - 1e-12), "q = %g below the minimum", q);
+    /* the same slope given per order: the bound at q = 4 is 0.08 */
+    cr_assert_eq(ul_num_set_decimal(b.enclosure, "0.08"), UL_OK);
+    ul_ngd_rdp_to_dp(eps, qs, &b, true, "4", NULL, "1e-5");
+    cr_assert(fabs(mpfr_get_d(&eps->left, MPFR_RNDN) - e) < 1e-13 * e);
+    cr_assert_eq(ul_num_set_decimal(b.enclosure, "0.5"), UL_OK);
+    ul_ngd_rdp_to_dp(eps, qs, &b, false, NULL, "3", "1e-5");
+    double e3 = 0.5 + l / 2;
+    cr_assert(fabs(mpfr_get_d(&eps->left, MPFR_RNDN) - e3) < 1e-13 * e3);
+    cr_assert(mpfr_cmp_ui(&qs->left, 3) == 0);
+    mpfi_clear(eps), mpfi_clear(qs);
+    ul_num_value_clear(&b);
+}

@@ -311,6 +311,24 @@ ul_status ul_ngd_abadi_sigmahat_min(const char *K, const char *eps, const char *
                                     ul_num_value *out, ul_num_report *rep, char *err,
                                     size_t errlen);
 
+/* ---- exact rationals and the (ε, δ) reading (noisygd_rational.c) ---------- */
+
+/* out = Thm G.7's q·L²·η·K/(σ²n²) exactly (reads q, L, eta, K, sigma, n),
+ * or with thm43 Thm 4.3's eps_dd + the same at K43 = K_A + s·K_Abar
+ * (corrected) or p·max(K_A, K_Abar) (printed), 0 steps when p = 0 (reads
+ * also p, s, KA, KAbar, eps-dd).  Decimals validated by the caller's
+ * reader (num/input.h). */
+void ul_ngd_rational_bound(mpq_ptr out, const ul_ngd_params *pb, bool thm43, ul_variant variant);
+
+/* Remark 2.1 (Mironov 2017 Prop. 3) applied to a Rényi bound: eps ⊇ ε(δ),
+ * qstar ⊇ the order used, both set to bound's precision + 32.  linear: the
+ * bound is a·q in the order q (bound given at q = 1, or at per_order, which
+ * it is divided by): the exact best order, ε = a + 2√(a·log(1/δ)) at
+ * q* = 1 + √(log(1/δ)/a); else ρ + log(1/δ)/(q − 1) at the given q.  q,
+ * per_order (may be NULL) and delta (0 < δ < 1): validated decimals. */
+void ul_ngd_rdp_to_dp(mpfi_ptr eps, mpfi_ptr qstar, const ul_num_value *bound, bool linear,
+                      const char *per_order, const char *q, const char *delta);
+
 /* ---- Thm 5.1 as a certificate cites it (noisygd_thm51.c) ------------------- */
 
 /* Thm G.15 evaluated at Thm 5.1's prescriptions η = 1/(2(λ+β)),

@@ -632,47 +632,7 @@ static bool exact_bound(const ngd_input *in, mpq_ptr out)
 {
     if (in->thm != T_G7 && in->thm != T_52P && in->thm != T_43)
         return false;
-    const ul_ngd_params *pb = &in->pb;
-    mpq_t t, K;
-    mpq_inits(t, K, (mpq_ptr)0);
-    if (in->thm == T_43) {
-        mpq_t p, s, ka, kb;
-        mpq_inits(p, s, ka, kb, (mpq_ptr)0);
-        ul_num_mpq_valid(p, pb->p);
-        ul_num_mpq_valid(s, pb->s);
-        ul_num_mpq_valid(ka, pb->KA);
-        ul_num_mpq_valid(kb, pb->KAbar);
-        if (mpq_sgn(p) == 0) {
-            mpq_set_ui(K, 0, 1);
-        } else if (in->variant == UL_VARIANT_PRINTED) {
-            mpq_set(K, mpq_cmp(ka, kb) >= 0 ? ka : kb);
-            mpq_mul(K, K, p);
-        } else {
-            mpq_mul(K, s, kb);
-            mpq_add(K, K, ka);
-        }
-        mpq_clears(p, s, ka, kb, (mpq_ptr)0);
-    } else {
-        ul_num_mpq_valid(K, pb->K);
-    }
-    ul_num_mpq_valid(out, pb->L);
-    mpq_mul(out, out, out);
-    ul_num_mpq_valid(t, pb->q);
-    mpq_mul(out, out, t);
-    ul_num_mpq_valid(t, pb->eta);
-    mpq_mul(out, out, t);
-    mpq_mul(out, out, K);
-    ul_num_mpq_valid(t, pb->sigma);
-    mpq_mul(t, t, t);
-    mpq_div(out, out, t);
-    ul_num_mpq_valid(t, pb->n);
-    mpq_mul(t, t, t);
-    mpq_div(out, out, t);
-    if (in->thm == T_43) {
-        ul_num_mpq_valid(t, pb->eps_dd);
-        mpq_add(out, out, t);
-    }
-    mpq_clears(t, K, (mpq_ptr)0);
+    ul_ngd_rational_bound(out, &in->pb, in->thm == T_43, in->variant); /* noisygd_rational.c */
     return true;
 }
 
@@ -891,20 +851,6 @@ static ul_verdict ngd_renyi(const ngd_input *in, const ul_num_precision *want, u
 /* ---- the (ε, δ) reading -----------------------------------------------------------------------
  */
 
-/* ε(δ) = min over q > 1 of a·q + log(1/δ)/(q − 1) = a + 2√(a·log(1/δ)),
- * at q* = 1 + √(log(1/δ)/a), for a bound a·q linear in q; exact (the
- * minimum, not a choice). */
-static void linear_eps(mpfi_ptr eps, mpfi_srcptr a, mpfi_srcptr ell)
-{
-    mpfi_t t;
-    mpfi_init2(t, mpfi_get_prec(eps) + 16);
-    mpfi_mul(t, a, ell);
-    mpfi_sqrt(t, t);
-    mpfi_mul_2ui(t, t, 1);
-    mpfi_add(eps, a, t);
-    mpfi_clear(t);
-}
-
 /* eps ⊇ ε(δ) of the cited Rényi bound (computed at w) converted by Remark
  * 2.1 (Mironov Prop. 3): at the best order for the bounds linear in q (the
  * exact minimum a + 2√(a·log(1/δ))), else at the certificate's q; qstar ⊇
@@ -923,33 +869,10 @@ static ul_status dp_eps(const ngd_input *in, const ul_num_precision *w, mpfi_ptr
         ul_num_value_clear(&v);
         return st;
     }
-    mpfr_prec_t p = mpfi_get_prec(v.enclosure) + 32;
-    mpfi_t a, ell, t;
-    mpfi_init2(a, p), mpfi_init2(ell, p), mpfi_init2(t, p);
-    mpfi_set_prec(eps, p);
-    mpfi_set_prec(qstar, p);
-    plain_of(a, &v);
+    /* Remark 2.1 (bounds/noisygd_rational.c) */
+    ul_ngd_rdp_to_dp(eps, qstar, &v, linear, linear && in->thm == T_51 ? in->q : NULL, in->q,
+                     in->delta);
     ul_num_value_clear(&v);
-    if (linear && in->thm == T_51) {
-        ul_num_set_valid(t, in->q);
-        mpfi_div(a, a, t); /* the slope a = ε(q)/q */
-    }
-    ul_num_set_valid(ell, in->delta);
-    mpfi_log(ell, ell);
-    mpfi_neg(ell, ell);
-    if (linear) {
-        linear_eps(eps, a, ell);
-        mpfi_div(qstar, ell, a); /* q* = 1 + √(log(1/δ)/a) */
-        mpfi_sqrt(qstar, qstar);
-        mpfi_add_ui(qstar, qstar, 1);
-    } else {
-        /* Remark 2.1 at the given q: ρ + log(1/δ)/(q − 1) */
-        ul_num_set_valid(qstar, in->q);
-        mpfi_sub_ui(t, qstar, 1);
-        mpfi_div(t, ell, t);
-        mpfi_add(eps, a, t);
-    }
-    mpfi_clear(a), mpfi_clear(ell), mpfi_clear(t);
     return UL_OK;
 }
 
