@@ -111,10 +111,12 @@ static ul_status read_text(mpq_ptr v, const char *name, const char *text, const 
 typedef struct {
     mpq_t v[F_COUNT];
     bool set[F_COUNT];
+    mpfr_prec_t cap; /* precision cap of the decided preconditions (--max-bits) */
 } reading;
 
 static void reading_init(reading *in)
 {
+    in->cap = UL_NUM_DEFAULT_MAX_BITS; /* functions given a precision set theirs */
     for (int f = 0; f < F_COUNT; f++) {
         mpq_init(in->v[f]);
         in->set[f] = false;
@@ -310,18 +312,18 @@ static ul_pre_state rat_less(mpq_srcptr a, mpq_srcptr b)
     return holds(mpq_cmp(a, b) < 0);
 }
 
-/* Decides a condition with enclosures at 128, 256, … bits up to the default
- * cap; UNDECIDED only if the cap is reached. */
+/* Decides a condition with enclosures at 128, 256, … bits up to in->cap
+ * (--max-bits where the caller gave a precision, else the default cap);
+ * UNDECIDED only if the cap is reached. */
 typedef ul_pre_state (*decider)(const reading *in, mpfr_prec_t p, const void *ctx);
 
 static ul_pre_state decide_rising(decider f, const reading *in, const void *ctx)
 {
-    for (mpfr_prec_t p = 128; p <= UL_NUM_DEFAULT_MAX_BITS; p *= 2) {
+    for (mpfr_prec_t p = 128 < in->cap ? 128 : in->cap;; p = 2 * p < in->cap ? 2 * p : in->cap) {
         ul_pre_state s = f(in, p, ctx);
-        if (s != UL_PRE_UNDECIDED)
+        if (s != UL_PRE_UNDECIDED || p >= in->cap)
             return s;
     }
-    return UL_PRE_UNDECIDED;
 }
 
 /* "a ≤ b" for enclosures. */
@@ -1911,6 +1913,7 @@ ul_status ul_ngd_nonconvex_deletion_eps(const ul_ngd_params *pb, const ul_num_pr
     ul_num_init();
     reading in;
     reading_init(&in);
+    in.cap = ul_num_max_bits(want);
     unsigned need = BIT(F_LAMBDA) | BIT(F_BETA) | BIT(F_ETA) | BIT(F_Q) | BIT(F_LOGB) | BIT(F_D) |
                     BIT(F_N) | BIT(F_R) | BIT(F_KA) | BIT(F_KABAR);
     ul_status st = read_fields(&in, pb, need, BIT(F_SIGMA) | BIT(F_INIT), err, errlen);
