@@ -1388,3 +1388,32 @@ Test(audit, stated_rule_reads_log_values_linearly)
     cr_assert(!ul_audit_stated_agrees("0.31", &v));
     ul_num_value_clear(&v);
 }
+
+/* Thm 5.1 prescribes eta = 1/(2(lambda + beta)) = 1/6 = 0.1666... at lambda = 1,
+ * beta = 2: a stated eta is judged by the engine's stated-number rule whatever
+ * its notation ("1.667e-1" was called wrong before: exponent notation was
+ * never accepted), and one more than half a unit of its last digit off (a
+ * truncation such as 0.1666) is wrong. */
+Test(audit, noisy_gd_stated_eta_by_the_engine_rule)
+{
+    static const struct {
+        const char *eta;
+        bool wrong;
+    } cases[] = {{"0.1667", false}, {"1.667e-1", false}, {"1667e-4", false}, {"0.17", false},
+                 {"0.1666", true},  {"0.16", true},      {"1.6e-1", true}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[1024];
+        snprintf(text, sizeof text,
+                 "{\"format\": \"ulaudit-certificate/1\", \"method\": \"noisy-gd\", "
+                 "\"parameters\": {\"theorem\": \"thm51\", \"L\": 1, \"lambda\": 1, \"beta\": 2, "
+                 "\"n\": 1000, \"eps_dp\": 1, \"KAbar\": 20}, \"claim\": {\"renyi_order\": 2, "
+                 "\"renyi_value\": 1}, \"stated\": {\"eta\": \"%s\"}}",
+                 cases[i].eta);
+        ul_audit_report rep;
+        char err[512] = "";
+        cr_assert_eq(audit_text(&ul_audit_noisy_gd, text, &rep, &WANT, err, sizeof err), UL_OK,
+                     "%s", err);
+        cr_assert_eq(strstr(rep.first_wrong_stated, "$.stated.eta") != NULL, cases[i].wrong,
+                     "%s: '%s'", cases[i].eta, rep.first_wrong_stated);
+    }
+}
