@@ -120,10 +120,8 @@
  */
 #define UL_NUM_CHECKED /* every conversion result checked (num/encl.h) */
 #include "cert/audit.h"
-#include "num/input.h"
 #include "cert/audit_util.h"
 
-#include <gmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1500,80 +1498,211 @@ static ul_status d2d_decide(const d2d_input *in, const ul_num_precision *w, ul_n
                             ul_verdict *v, char *err, size_t errlen)
 {
     ul_num_precision p = *w;
-    mpfi_t s;
-    mpfi_init2(s, 64);
     ul_status st;
     for (;;) {
         st = d2d_sigma(in, in->I, &p, need, err, errlen);
         if (st != UL_OK && st != UL_ECAP)
             break;
-        mpfi_set_prec(s, mpfi_get_prec(need->enclosure) + 64);
-        ul_num_set_valid(s, in->sigma);
-        *v = mpfr_lessequal_p(&need->enclosure->right, &s->left) ? UL_VERDICT_SUPPORTED
-             : mpfr_less_p(&s->right, &need->enclosure->left)    ? UL_VERDICT_UNSUPPORTED
-                                                                 : UL_VERDICT_INCONCLUSIVE;
+        int c = ul_langevin_value_cmp(need, in->sigma); /* the need against σ */
+        *v = c < 0   ? UL_VERDICT_SUPPORTED
+             : c > 0 ? UL_VERDICT_UNSUPPORTED
+                     : UL_VERDICT_INCONCLUSIVE;
         if (*v != UL_VERDICT_INCONCLUSIVE || st == UL_ECAP || p.digits > 100000) {
             st = UL_OK;
             break;
         }
         p.digits *= 2;
     }
-    mpfi_clear(s);
     return st;
+}
+
+/* The side of I: 1 safe (the σ formula at I is certainly ≤ sigma), 0 unsafe
+ * (certainly above), -1 undecided or an error. */
+static int d2d_side_of_I(const d2d_input *in, unsigned long I)
+{
+    ul_num_precision want = {6, 0, 0};
+    char err[256];
+    ul_num_value v;
+    ul_num_value_init(&v, 64);
+    int side = !d2d_ok(d2d_sigma(in, I, &want, &v, err, sizeof err)) ? -1 : 0;
+    if (side == 0) {
+        int c = ul_langevin_value_cmp(&v, in->sigma);
+        side = c < 0 ? 1 : c > 0 ? 0 : -1;
+    }
+    ul_num_value_clear(&v);
+    return side;
 }
 
 /* The least I ≥ I0 whose σ formula is ≤ sigma (decreasing in I: γ^I/(1 − γ^I)),
  * both sides certified; false when none up to 2^30. */
 static bool d2d_least_I(const d2d_input *in, unsigned long I0, unsigned long *I)
 {
-    ul_num_precision want = {6, 0, 0};
-    char err[256];
-    mpfi_t s;
-    mpfi_init2(s, 256);
-    ul_num_set_valid(s, in->sigma);
-    /* side(I): 1 safe, 0 unsafe, -1 undecided or error */
-    int side;
     unsigned long lo = I0 - 1, hi = I0;
-    bool ok = false;
+    int side;
     for (;;) {
-        ul_num_value v;
-        ul_num_value_init(&v, 64);
-        side = !d2d_ok(d2d_sigma(in, hi, &want, &v, err, sizeof err)) ? -1
-               : mpfr_lessequal_p(&v.enclosure->right, &s->left)      ? 1
-               : mpfr_greater_p(&v.enclosure->left, &s->right)        ? 0
-                                                                      : -1;
-        ul_num_value_clear(&v);
-        if (side == 1) {
-            ok = true;
+        side = d2d_side_of_I(in, hi);
+        if (side == 1)
             break;
-        }
         if (side < 0 || hi >= (1UL << 30))
-            break;
+            return false;
         lo = hi;
         hi *= 2;
     }
-    while (ok && hi - lo > 1) {
+    while (hi - lo > 1) {
         unsigned long mid = lo + (hi - lo) / 2;
-        ul_num_value v;
-        ul_num_value_init(&v, 64);
-        side = !d2d_ok(d2d_sigma(in, mid, &want, &v, err, sizeof err)) ? -1
-               : mpfr_lessequal_p(&v.enclosure->right, &s->left)       ? 1
-               : mpfr_greater_p(&v.enclosure->left, &s->right)         ? 0
-                                                                       : -1;
-        ul_num_value_clear(&v);
-        if (side < 0) {
-            ok = false;
-            break;
-        }
+        side = d2d_side_of_I(in, mid);
+        if (side < 0)
+            return false;
         if (side == 1)
             hi = mid;
         else
             lo = mid;
     }
-    mpfi_clear(s);
-    if (ok)
-        *I = hi;
-    return ok;
+    *I = hi;
+    return true;
+}
+
+/* The preconditions: m <= L exactly; the learning T (with R); M.2's (87).
+ * Fills the least T and I found (have_*: computed; least_*: proven least). */
+typedef struct {
+    unsigned long Tmin, Imin;
+    bool least_T, least_I, have_T, have_I;
+} d2d_conditions;
+
+static ul_status d2d_preconditions(const d2d_input *in, ul_audit_report *rep, d2d_conditions *k,
+                                   char *err, size_t errlen)
+{
+    char e2[512] = "";
+    memset(k, 0, sizeof *k);
+    ul_pre_clear(&rep->pre);
+    bool m_le_L = ul_audit_dcmp(in->pb.m, in->pb.L) <= 0;
+    ul_pre_add(&rep->pre, "m_le_L",
+               "m <= L: an m-strongly convex, L-smooth loss needs m <= L (Thm M.1/M.2; "
+               "spec/langevin.md 4)",
+               holds(m_le_L));
+    if (m_le_L && in->pb.R != NULL) {
+        ul_status st = ul_d2d_learning_iterations(&in->pb, in->I, &k->Tmin, &k->least_T, e2,
+                                                  sizeof e2);
+        if (st != UL_OK)
+            return path_error(err, errlen, st, e2);
+        k->have_T = true;
+        char Tmin[32];
+        snprintf(Tmin, sizeof Tmin, "%lu", k->Tmin);
+        if (in->pb.T != NULL)
+            ul_pre_add(&rep->pre, "T_ge_learning_bound",
+                       "learning runs T >= I + log(2Rmn/(2M))/log(1/gamma) GD steps (Thm M.1/M.2; "
+                       "spec/langevin.md 4, 9 item 18)",
+                       ul_audit_dcmp(in->pb.T, Tmin) >= 0 ? UL_PRE_HOLDS
+                       : k->least_T                      ? UL_PRE_FAILS
+                                                         : UL_PRE_UNDECIDED);
+    }
+    if (m_le_L && in->m2) {
+        ul_status st = ul_d2d_m2_least_I(&in->pb, &k->Imin, &k->least_I, e2, sizeof e2);
+        if (st != UL_OK)
+            return path_error(err, errlen, st, e2);
+        k->have_I = true;
+        ul_pre_add(
+            &rep->pre, "I_ge_m2_bound",
+            "I >= log(sqrt(2d)/((1-gamma)(sqrt(2 log(2/delta) + eps) - sqrt(2 log(2/delta)))))"
+            "/log(1/gamma) (Thm M.2 (87); spec/langevin.md 4)",
+            in->I >= k->Imin ? UL_PRE_HOLDS
+            : k->least_I     ? UL_PRE_FAILS
+                             : UL_PRE_UNDECIDED);
+    }
+    return UL_OK;
+}
+
+/* A failed precondition: the verdict "invalid" with what would meet it. */
+static void d2d_invalid(const d2d_input *in, const d2d_conditions *k, ul_audit_report *rep)
+{
+    rep->verdict = UL_VERDICT_INVALID;
+    ul_audit_number n = {0};
+    if (k->have_I && in->I < k->Imin) {
+        ul_audit_number_set_integer(&n, "I_needed", "least I meeting (87)", k->Imin);
+        ul_audit_add_reach(rep, &n);
+    }
+    if (k->have_T && in->pb.T != NULL) {
+        ul_audit_number_set_integer(&n, "T_needed", "least learning T", k->Tmin);
+        ul_audit_add_reach(rep, &n);
+    }
+    ul_audit_explain(rep, "The cited theorem does not apply, so it supports no claim here.");
+}
+
+/* The margin and sentences of the verdict v for the σ the theorem needs. */
+static void d2d_explain(const d2d_input *in, ul_verdict v, const ul_num_value *need, int digits,
+                        ul_audit_report *rep)
+{
+    snprintf(rep->margin, sizeof rep->margin,
+             "output noise sigma %s; the theorem needs sigma >= %s (certified in [%s, %s]) for "
+             "(eps, delta) = (%s, %s): %s",
+             in->sigma, rep->recomputed.hi, rep->recomputed.lo, rep->recomputed.hi, in->pb.eps,
+             in->pb.delta,
+             v == UL_VERDICT_SUPPORTED     ? "the claim is within the certified bound"
+             : v == UL_VERDICT_UNSUPPORTED ? "the noise is below what the theorem needs"
+                                           : "undecided");
+    if (v == UL_VERDICT_SUPPORTED) {
+        ul_audit_explain(rep,
+                         "The noise sigma = %s is at least the %s (%s) for (eps, delta) = "
+                         "(%s, %s) after I = %lu fine-tuning step(s).",
+                         in->sigma, rep->recomputed.hi, in->m2 ? "Thm M.2 sigma" : "Thm M.1 sigma",
+                         in->pb.eps, in->pb.delta, in->I);
+    } else if (v == UL_VERDICT_UNSUPPORTED) {
+        ul_audit_number n = {0};
+        ul_audit_number_set(&n, "sigma_needed", "noise std the theorem needs at this I", need,
+                            digits);
+        ul_audit_add_reach(rep, &n);
+        unsigned long I2;
+        if (d2d_least_I(in, in->I + 1, &I2)) {
+            ul_audit_number_set_integer(&n, "I_needed",
+                                        "least I whose sigma formula is <= this "
+                                        "sigma",
+                                        I2);
+            ul_audit_add_reach(rep, &n);
+            ul_audit_explain(rep, "At this sigma the formula needs I >= %lu fine-tuning steps.",
+                             I2);
+        }
+        ul_audit_explain(rep,
+                         "The noise sigma = %s is below the %s needed for (eps, delta) = "
+                         "(%s, %s) after I = %lu step(s).",
+                         in->sigma, rep->recomputed.lo, in->pb.eps, in->pb.delta, in->I);
+    } else {
+        ul_audit_explain(rep, "The noise sigma lies within rounding of the theorem's sigma.");
+    }
+}
+
+/* The stated numbers, in order; the first wrong one is reported. */
+static void d2d_check_stated(const d2d_input *in, const d2d_conditions *k, const ul_num_value *need,
+                             ul_audit_report *rep)
+{
+    char e2[512] = "";
+    if (in->st_sigma != NULL && ul_langevin_value_cmp(need, in->st_sigma) > 0) {
+        snprintf(rep->first_wrong_stated, sizeof rep->first_wrong_stated,
+                 "$.stated.sigma = %s: below the sigma of %s, certified in [%s, %s]", in->st_sigma,
+                 in->m2 ? "(88)" : "(86)", rep->recomputed.lo, rep->recomputed.hi);
+        rounding_forensics(rep->forensics, sizeof rep->forensics, in->st_sigma, need, "sigma");
+    }
+    if (in->has_iter && rep->first_wrong_stated[0] == '\0') {
+        unsigned long steps = in->I;
+        bool lst = true;
+        if (in->m2 && ul_d2d_m2_request_iterations(&in->pb, in->I, in->request, &steps, &lst, e2,
+                                                   sizeof e2) != UL_OK)
+            steps = 0;
+        if (steps > 0 && in->st_iter < steps && (lst || in->st_iter + 1 < steps))
+            snprintf(rep->first_wrong_stated, sizeof rep->first_wrong_stated,
+                     "$.stated.iterations = %lu: request %lu needs %lu fine-tuning step(s)%s",
+                     in->st_iter, in->request, steps,
+                     in->m2 ? " (I + ceil(log(log(4 d i/delta))/log(1/gamma)), Thm M.2)" : " (I)");
+    }
+    if (in->has_Imin && rep->first_wrong_stated[0] == '\0' && k->have_I &&
+        in->st_Imin < k->Imin && k->least_I)
+        snprintf(rep->first_wrong_stated, sizeof rep->first_wrong_stated,
+                 "$.stated.I_min = %lu: (87) needs I >= %lu", in->st_Imin, k->Imin);
+    if (in->has_Tmin && rep->first_wrong_stated[0] == '\0' && k->have_T &&
+        in->st_Tmin < k->Tmin && k->least_T)
+        snprintf(rep->first_wrong_stated, sizeof rep->first_wrong_stated,
+                 "$.stated.T_min = %lu: learning needs T >= %lu", in->st_Tmin, k->Tmin);
+    if (rep->first_wrong_stated[0] != '\0')
+        ul_audit_explain(rep, "First wrong stated number: %s.", rep->first_wrong_stated);
 }
 
 static ul_status d2d_audit(const ul_cert *c, const ul_num_precision *want, ul_audit_report *rep,
@@ -1586,7 +1715,6 @@ static ul_status d2d_audit(const ul_cert *c, const ul_num_precision *want, ul_au
     if (st != UL_OK)
         return st;
     ul_num_precision w = ul_audit_precision(want);
-    int digits = w.digits;
     char e2[512] = "";
     snprintf(rep->claim, sizeof rep->claim, "(eps, delta) = (%s, %s)", in.pb.eps, in.pb.delta);
     snprintf(rep->theorem, sizeof rep->theorem, "%s",
@@ -1594,66 +1722,17 @@ static ul_status d2d_audit(const ul_cert *c, const ul_num_precision *want, ul_au
                      "M.2 of arXiv:2401.10371v4, eqs. (87)-(88)"
                    : "Descent-to-Delete with internal non-private state: Neel et al. 2021 Thm 9 "
                      "as Thm M.1 of arXiv:2401.10371v4, eq. (86)");
-
-    /* preconditions: m <= L exactly; learning T; M.2's (87) */
-    ul_pre_clear(&rep->pre);
-    bool m_le_L = ul_audit_dcmp(in.pb.m, in.pb.L) <= 0;
-    ul_pre_add(&rep->pre, "m_le_L",
-               "m <= L: an m-strongly convex, L-smooth loss needs m <= L (Thm M.1/M.2; "
-               "spec/langevin.md 4)",
-               holds(m_le_L));
-    unsigned long Tmin = 0, Imin = 0;
-    bool least_T = false, least_I = false, have_T = false, have_I = false;
-    if (m_le_L && in.pb.R != NULL) {
-        st = ul_d2d_learning_iterations(&in.pb, in.I, &Tmin, &least_T, e2, sizeof e2);
-        if (st != UL_OK)
-            return path_error(err, errlen, st, e2);
-        have_T = true;
-        if (in.pb.T != NULL) {
-            mpq_t q;
-            mpq_init(q);
-            ul_num_mpq_valid(q, in.pb.T);
-            int cmp = mpz_cmp_ui(mpq_numref(q), Tmin);
-            mpq_clear(q);
-            ul_pre_add(&rep->pre, "T_ge_learning_bound",
-                       "learning runs T >= I + log(2Rmn/(2M))/log(1/gamma) GD steps (Thm M.1/M.2; "
-                       "spec/langevin.md 4, 9 item 18)",
-                       cmp >= 0  ? UL_PRE_HOLDS
-                       : least_T ? UL_PRE_FAILS
-                                 : UL_PRE_UNDECIDED);
-        }
-    }
-    if (m_le_L && in.m2) {
-        st = ul_d2d_m2_least_I(&in.pb, &Imin, &least_I, e2, sizeof e2);
-        if (st != UL_OK)
-            return path_error(err, errlen, st, e2);
-        have_I = true;
-        ul_pre_add(
-            &rep->pre, "I_ge_m2_bound",
-            "I >= log(sqrt(2d)/((1-gamma)(sqrt(2 log(2/delta) + eps) - sqrt(2 log(2/delta)))))"
-            "/log(1/gamma) (Thm M.2 (87); spec/langevin.md 4)",
-            in.I >= Imin ? UL_PRE_HOLDS
-            : least_I    ? UL_PRE_FAILS
-                         : UL_PRE_UNDECIDED);
-    }
+    d2d_conditions k;
+    st = d2d_preconditions(&in, rep, &k, err, errlen);
+    if (st != UL_OK)
+        return st;
     ul_pre_state all = explain_pre(rep);
     if (all == UL_PRE_FAILS) {
-        rep->verdict = UL_VERDICT_INVALID;
-        ul_audit_number n = {0};
-        if (have_I && in.I < Imin) {
-            ul_audit_number_set_integer(&n, "I_needed", "least I meeting (87)", Imin);
-            ul_audit_add_reach(rep, &n);
-        }
-        if (have_T && in.pb.T != NULL) {
-            ul_audit_number_set_integer(&n, "T_needed", "least learning T", Tmin);
-            ul_audit_add_reach(rep, &n);
-        }
-        ul_audit_explain(rep, "The cited theorem does not apply, so it supports no claim here.");
+        d2d_invalid(&in, &k, rep);
         return UL_OK;
     }
     ul_audit_explain(rep, "sigma is the standard deviation of the Gaussian noise added to the "
                           "published parameters (not a Langevin sigma).");
-
     /* the σ the theorem needs for the claim at I */
     ul_num_value need;
     ul_num_value_init(&need, 64);
@@ -1666,83 +1745,11 @@ static ul_status d2d_audit(const ul_cert *c, const ul_num_precision *want, ul_au
     char label[128];
     snprintf(label, sizeof label, "sigma the theorem needs for the claim at I = %lu (%s)", in.I,
              in.m2 ? "(88)" : "(86)");
-    ul_audit_number_set(&rep->recomputed, "sigma_needed", label, &need, digits);
+    ul_audit_number_set(&rep->recomputed, "sigma_needed", label, &need, w.digits);
     if (all == UL_PRE_UNDECIDED && v == UL_VERDICT_SUPPORTED)
         v = UL_VERDICT_INCONCLUSIVE;
-    snprintf(rep->margin, sizeof rep->margin,
-             "output noise sigma %s; the theorem needs sigma >= %s (certified in [%s, %s]) for "
-             "(eps, delta) = (%s, %s): %s",
-             in.sigma, rep->recomputed.hi, rep->recomputed.lo, rep->recomputed.hi, in.pb.eps,
-             in.pb.delta,
-             v == UL_VERDICT_SUPPORTED     ? "the claim is within the certified bound"
-             : v == UL_VERDICT_UNSUPPORTED ? "the noise is below what the theorem needs"
-                                           : "undecided");
-    if (v == UL_VERDICT_SUPPORTED) {
-        ul_audit_explain(rep,
-                         "The noise sigma = %s is at least the %s (%s) for (eps, delta) = "
-                         "(%s, %s) after I = %lu fine-tuning step(s).",
-                         in.sigma, rep->recomputed.hi, in.m2 ? "Thm M.2 sigma" : "Thm M.1 sigma",
-                         in.pb.eps, in.pb.delta, in.I);
-    } else if (v == UL_VERDICT_UNSUPPORTED) {
-        ul_audit_number n = {0};
-        ul_audit_number_set(&n, "sigma_needed", "noise std the theorem needs at this I", &need,
-                            digits);
-        ul_audit_add_reach(rep, &n);
-        unsigned long I2;
-        if (d2d_least_I(&in, in.I + 1, &I2)) {
-            ul_audit_number_set_integer(&n, "I_needed",
-                                        "least I whose sigma formula is <= this "
-                                        "sigma",
-                                        I2);
-            ul_audit_add_reach(rep, &n);
-            ul_audit_explain(rep, "At this sigma the formula needs I >= %lu fine-tuning steps.",
-                             I2);
-        }
-        ul_audit_explain(rep,
-                         "The noise sigma = %s is below the %s needed for (eps, delta) = "
-                         "(%s, %s) after I = %lu step(s).",
-                         in.sigma, rep->recomputed.lo, in.pb.eps, in.pb.delta, in.I);
-    } else {
-        ul_audit_explain(rep, "The noise sigma lies within rounding of the theorem's sigma.");
-    }
-
-    /* stated numbers, in order */
-    if (in.st_sigma != NULL && rep->first_wrong_stated[0] == '\0') {
-        mpfi_t sv;
-        mpfi_init2(sv, mpfi_get_prec(need.enclosure) + 64);
-        ul_num_set_valid(sv, in.st_sigma);
-        if (mpfr_less_p(&sv->right, &need.enclosure->left)) {
-            snprintf(rep->first_wrong_stated, sizeof rep->first_wrong_stated,
-                     "$.stated.sigma = %s: below the sigma of %s, certified in [%s, %s]",
-                     in.st_sigma, in.m2 ? "(88)" : "(86)", rep->recomputed.lo, rep->recomputed.hi);
-            rounding_forensics(rep->forensics, sizeof rep->forensics, in.st_sigma, &need,
-                               "sigma");
-        }
-        mpfi_clear(sv);
-    }
-    if (in.has_iter && rep->first_wrong_stated[0] == '\0') {
-        unsigned long steps = in.I;
-        bool lst = true;
-        if (in.m2) {
-            st =
-                ul_d2d_m2_request_iterations(&in.pb, in.I, in.request, &steps, &lst, e2, sizeof e2);
-            if (st != UL_OK)
-                steps = 0;
-        }
-        if (steps > 0 && in.st_iter < steps && (lst || in.st_iter + 1 < steps))
-            snprintf(rep->first_wrong_stated, sizeof rep->first_wrong_stated,
-                     "$.stated.iterations = %lu: request %lu needs %lu fine-tuning step(s)%s",
-                     in.st_iter, in.request, steps,
-                     in.m2 ? " (I + ceil(log(log(4 d i/delta))/log(1/gamma)), Thm M.2)" : " (I)");
-    }
-    if (in.has_Imin && rep->first_wrong_stated[0] == '\0' && have_I && in.st_Imin < Imin && least_I)
-        snprintf(rep->first_wrong_stated, sizeof rep->first_wrong_stated,
-                 "$.stated.I_min = %lu: (87) needs I >= %lu", in.st_Imin, Imin);
-    if (in.has_Tmin && rep->first_wrong_stated[0] == '\0' && have_T && in.st_Tmin < Tmin && least_T)
-        snprintf(rep->first_wrong_stated, sizeof rep->first_wrong_stated,
-                 "$.stated.T_min = %lu: learning needs T >= %lu", in.st_Tmin, Tmin);
-    if (rep->first_wrong_stated[0] != '\0')
-        ul_audit_explain(rep, "First wrong stated number: %s.", rep->first_wrong_stated);
+    d2d_explain(&in, v, &need, w.digits, rep);
+    d2d_check_stated(&in, &k, &need, rep);
     ul_audit_explain(rep, "Neel et al.'s guarantee is for add/remove adjacency; Chien et al. "
                           "use it unchanged for replacement (spec/langevin.md 9 item 18). The "
                           "bound is not an exact privacy profile: a claim beyond it is "
