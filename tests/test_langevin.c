@@ -415,6 +415,54 @@ Test(langevin, table3_smallest_sigma_is_below_the_printed_one_by_less_than_5e_4)
     }
 }
 
+/* σ* at 40 digits (the search estimates it without enclosures and certifies
+ * only the two ends, bounds/langevin.c): the bracket is 40 digits narrow,
+ * and the oracle (plain MPFR at 256 bits, golden section over α, written
+ * from spec §5 alone) puts the minimum over α at the upper end at or below
+ * ε̂ and at the lower end at or above it, to the oracle's own accuracy. */
+Test(langevin, sigma_min_at_40_digits_brackets_the_oracle_threshold)
+{
+    static const unsigned long Ks[] = {1, 10}, Ss[] = {1, 100};
+    for (int d = 0; d < 2; d++)
+        for (int i = 0; i < 2; i++) {
+            ul_langevin_sc_problem pb = t3_problem(d, UL_VARIANT_PRINTED);
+            pb.S = Ss[i];
+            ul_num_precision want = {40, 0, 0};
+            char err[256] = "";
+            mpfi_t s;
+            mpfi_init2(s, 64);
+            cr_assert_eq(ul_langevin_sc_sigma_min(&pb, "0.5", Ks[i], &want, s, NULL, NULL, err,
+                                                  sizeof err),
+                         UL_OK, "%s", err);
+            mpfr_t r, target;
+            mpfr_inits2(RB, r, target, (mpfr_ptr)0);
+            mpfr_sub(r, &s->right, &s->left, MPFR_RNDU);
+            mpfr_div(r, r, &s->left, MPFR_RNDU);
+            cr_assert_leq(mpfr_get_d(r, MPFR_RNDU), 1e-39, "bracket not 40 digits narrow");
+            ref(target, "0.5");
+            for (int side = 0; side < 2; side++) {
+                char buf[96];
+                mpfr_snprintf(buf, sizeof buf, "%.60Re", side == 0 ? &s->right : &s->left);
+                sc_oracle o;
+                sc_oracle_init(&o, T3[d].n, T3[d].m, T3[d].L, "1", buf, Ss[i], false, false,
+                               T3[d].delta);
+                o.K[0] = Ks[i];
+                sc_oracle_eps(&o, r);
+                mpfr_div(r, r, target, MPFR_RNDN);
+                mpfr_sub_ui(r, r, 1, MPFR_RNDN);
+                double rel = mpfr_get_d(r, MPFR_RNDN);
+                if (side == 0)
+                    cr_assert_leq(rel, 1e-60, "safe end: %g", rel);
+                else
+                    cr_assert_geq(rel, -1e-60, "unsafe end: %g", rel);
+                cr_assert_lt(fabs(rel), 1e-38, "end not at the threshold: %g", rel);
+                sc_oracle_clear(&o);
+            }
+            mpfr_clears(r, target, (mpfr_ptr)0);
+            mpfi_clear(s);
+        }
+}
+
 /* ---- Thm 3.3 ------------------------------------------------------------------------ */
 
 /* A setting from decimals (all at 128 bits). */
