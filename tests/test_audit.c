@@ -1417,3 +1417,32 @@ Test(audit, noisy_gd_stated_eta_by_the_engine_rule)
                      "%s: '%s'", cases[i].eta, rep.first_wrong_stated);
     }
 }
+
+/* ---- a certified value against a decimal (audit_util.h) ---------------------------
+ * Certain answers only: 1/3 (linear) and log(1/3) (log form) against decimals
+ * on either side of 0.3333...; undecided cases (the decimal inside the
+ * enclosure) answer false. */
+Test(audit, value_against_decimal_is_certain)
+{
+    ul_num_value v, w;
+    ul_num_value_init(&v, 100);
+    ul_num_value_init(&w, 100);
+    mpfi_set_ui(v.enclosure, 1);
+    mpfi_div_ui(v.enclosure, v.enclosure, 3);
+    mpfi_set(w.enclosure, v.enclosure);
+    mpfi_log(w.enclosure, w.enclosure);
+    w.is_log = true;
+    const ul_num_value *both[] = {&v, &w};
+    for (int i = 0; i < 2; i++) {
+        cr_assert(ul_audit_value_at_most(both[i], "0.33334"));
+        cr_assert(!ul_audit_value_at_most(both[i], "0.33333"));
+        cr_assert(ul_audit_decimal_below("0.33333", both[i]));
+        cr_assert(!ul_audit_decimal_below("0.33334", both[i]));
+        cr_assert(fabs(ul_audit_value_lo_double(both[i]) - 1.0 / 3) < 1e-15);
+    }
+    mpfi_interv_d(v.enclosure, 0.25, 0.5); /* straddles 0.3: neither */
+    v.is_log = false;
+    cr_assert(!ul_audit_value_at_most(&v, "0.3") && !ul_audit_decimal_below("0.3", &v));
+    ul_num_value_clear(&v);
+    ul_num_value_clear(&w);
+}

@@ -130,14 +130,6 @@ static void pre_merge(ul_preconditions *dst, const ul_preconditions *src)
     }
 }
 
-/* x's value as a plain enclosure (exp of a log form). */
-static void plain_of(mpfi_ptr out, const ul_num_value *x)
-{
-    if (x->is_log)
-        mpfi_exp(out, x->enclosure);
-    else
-        mpfi_set(out, x->enclosure);
-}
 
 /* ---- the schema ----------------------------------------------------------------------------- */
 
@@ -714,14 +706,7 @@ static void renyi_other(const ngd_input *in, const ul_num_precision *want, ul_au
                  in->form == UL_NGD_G15_TIGHT ? "tight" : "stated");
     } else {
         snprintf(rep->variant, sizeof rep->variant, "corrected");
-        mpfi_t cl, plain;
-        mpfi_init2(cl, mpfi_get_prec(o.enclosure) + 64);
-        mpfi_init2(plain, mpfi_get_prec(o.enclosure));
-        ul_num_set_valid(cl, in->r_value);
-        plain_of(plain, &o);
-        bool printed_reaches = mpfr_lessequal_p(&plain->right, &cl->left);
-        mpfi_clear(cl);
-        mpfi_clear(plain);
+        bool printed_reaches = ul_audit_value_at_most(&o, in->r_value);
         if (in->cited_variant == UL_VARIANT_PRINTED)
             ul_audit_explain(rep, "The certificate cites the printed Thm 4.3 (eps_dd + p eps_dp), "
                                   "a known error: it is reported as the other variant, and the "
@@ -922,16 +907,11 @@ static void renyi_read_as_eps(const ngd_input *in, const ul_num_precision *want,
     ul_num_value r;
     ul_num_value_init(&r, 64);
     if (ngd_bound(in, in->q, in->form, in->variant, want, &r, NULL, e2, sizeof e2) == UL_OK) {
-        mpfi_t rp, cl;
-        mpfi_init2(rp, mpfi_get_prec(r.enclosure) + 16);
-        mpfi_init2(cl, mpfi_get_prec(r.enclosure) + 64);
-        plain_of(rp, &r);
-        ul_num_set_valid(cl, in->eps);
         ul_audit_number rn;
         ul_audit_number_set(&rn, "renyi_value", "the Renyi bound itself", &r, digits);
-        double rd = mpfr_get_d(&rp->left, MPFR_RNDN);
+        double rd = ul_audit_value_lo_double(&r);
         bool reproduces = ul_forensic_matches_digits(in->eps, rd, 2);
-        bool below = mpfr_lessequal_p(&rp->right, &cl->left);
+        bool below = ul_audit_value_at_most(&r, in->eps);
         mpq_t ex, ce;
         mpq_inits(ex, ce, (mpq_ptr)0);
         ngd_input at_q = *in;
@@ -949,8 +929,6 @@ static void renyi_read_as_eps(const ngd_input *in, const ul_num_precision *want,
                      eps_lo, in->delta);
             ul_audit_explain(rep, "%s", rep->forensics);
         }
-        mpfi_clear(rp);
-        mpfi_clear(cl);
     }
     ul_num_value_clear(&r);
 }
@@ -1060,10 +1038,8 @@ static void stated_sigma(const ngd_input *in, const ul_num_precision *want, ul_a
     ul_num_report nr;
     ul_ngd_params pb = in->pb;
     int digits = want->digits;
-    mpfi_t s, sv;
+    mpfi_t s;
     mpfi_init2(s, 128);
-    mpfi_init2(sv, 256);
-    ul_num_set_valid(sv, in->st_sigma);
     ul_status st;
     const char *what;
     if (in->thm == T_51) {
@@ -1085,7 +1061,10 @@ static void stated_sigma(const ngd_input *in, const ul_num_precision *want, ul_a
                  : UL_ENOROOT;
         what = "the smallest sigma reaching the claim";
     }
-    if ((st == UL_OK || st == UL_ECAP) && mpfr_less_p(&sv->right, &s->left)) {
+    ul_num_value sval; /* a read-only view of s */
+    sval.enclosure[0] = *s;
+    sval.is_log = false;
+    if ((st == UL_OK || st == UL_ECAP) && ul_audit_decimal_below(in->st_sigma, &sval)) {
         char lo[UL_AUDIT_NUMBER_CHARS], hi[UL_AUDIT_NUMBER_CHARS];
         ul_audit_quote(s, digits, lo, hi);
         char range[2 * UL_AUDIT_NUMBER_CHARS + 8];
@@ -1098,7 +1077,6 @@ static void stated_sigma(const ngd_input *in, const ul_num_precision *want, ul_a
                      what, hi, in->st_sigma);
     }
     mpfi_clear(s);
-    mpfi_clear(sv);
 }
 
 /* A stated K_A below (17) (Thm 5.1) or (19) (Thm 5.2). */

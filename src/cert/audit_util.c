@@ -303,3 +303,56 @@ bool ul_audit_stated_agrees(const char *text, const ul_num_value *v)
     mpfr_clears(lo, hi, vl, vh, (mpfr_ptr)0);
     return ok;
 }
+
+/* lo/hi ⊇ v's ends in linear form at v's precision + 16 (outward). */
+static void value_ends(const ul_num_value *v, mpfr_ptr lo, mpfr_ptr hi)
+{
+    mpfi_get_left(lo, v->enclosure);
+    mpfi_get_right(hi, v->enclosure);
+    if (v->is_log) {
+        mpfr_exp(lo, lo, MPFR_RNDD);
+        mpfr_exp(hi, hi, MPFR_RNDU);
+    }
+}
+
+/* Compares v with text: *below (text < v) and *at_most (v ≤ text). */
+static void value_vs_decimal(const ul_num_value *v, const char *text, bool *below, bool *at_most)
+{
+    mpfr_prec_t p = mpfi_get_prec(v->enclosure);
+    mpfr_t lo, hi;
+    mpfr_inits2(p + 16, lo, hi, (mpfr_ptr)0);
+    value_ends(v, lo, hi);
+    mpfi_t d;
+    mpfi_init2(d, p + 64);
+    *below = *at_most = false;
+    if (ul_num_set_decimal(d, text) == UL_OK) {
+        *below = mpfr_less_p(&d->right, lo);
+        *at_most = mpfr_lessequal_p(hi, &d->left);
+    }
+    mpfi_clear(d);
+    mpfr_clears(lo, hi, (mpfr_ptr)0);
+}
+
+bool ul_audit_value_at_most(const ul_num_value *v, const char *text)
+{
+    bool below, at_most;
+    value_vs_decimal(v, text, &below, &at_most);
+    return at_most;
+}
+
+bool ul_audit_decimal_below(const char *text, const ul_num_value *v)
+{
+    bool below, at_most;
+    value_vs_decimal(v, text, &below, &at_most);
+    return below;
+}
+
+double ul_audit_value_lo_double(const ul_num_value *v)
+{
+    mpfr_t lo, hi;
+    mpfr_inits2(mpfi_get_prec(v->enclosure) + 16, lo, hi, (mpfr_ptr)0);
+    value_ends(v, lo, hi);
+    double d = mpfr_get_d(lo, MPFR_RNDN);
+    mpfr_clears(lo, hi, (mpfr_ptr)0);
+    return d;
+}

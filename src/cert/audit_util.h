@@ -144,4 +144,20 @@ void ul_audit_stated_interval(const char *text, double rel, mpfr_ptr lo, mpfr_pt
  * or log form) under the rule above; false means provably wrong. */
 bool ul_audit_stated_agrees(const char *text, const ul_num_value *v);
 
+/* ---- a certified value against a decimal ----------------------------------------
+ * Certain comparisons for the handlers' side remarks (stated numbers,
+ * forensics, the other variant), never a verdict (ul_audit_compare decides
+ * those): false when the enclosures do not decide.  v in either form; text a
+ * validated decimal, read as an enclosure at v's precision + 64 bits. */
+
+/* Every value of v is ≤ text. */
+bool ul_audit_value_at_most(const ul_num_value *v, const char *text);
+
+/* text is < every value of v. */
+bool ul_audit_decimal_below(const char *text, const ul_num_value *v);
+
+/* v's lower end in linear form, to nearest double: for recipes evaluated in
+ * doubles (forensics), never for a verdict. */
+double ul_audit_value_lo_double(const ul_num_value *v);
+
 #endif
