@@ -148,20 +148,125 @@ static ul_status consts_fill(const ul_langevin_problem *pb, const ul_langevin_po
     return st;
 }
 
-/* ---- the (ε, δ) bound: search value and certified decision ------------------------ */
+/* ---- the search model in doubles ---------------------------------------------------
+ *
+ * For the searches over K and σ only (never a verdict): E, B and the rate
+ * sums of the earlier requests as enclosures at 64 bits, once per σ; the
+ * rate sum of the last request in doubles for each K tried, by the
+ * recursion of Thm 3.2 (ul_langevin_rate_sums, langevin.c):
+ *   strongly convex (case 3): Λ = K·2ησ²/C_LSI;
+ *   convex (case 2, A_k = C_k), below the cap C̃ (C_{k+1} = C_k + 2ησ²) the
+ *     sum telescopes: Σ_{k<j} log(1 + s/(C + ks)) = log((C + js)/C) and
+ *     Σ_{k<j} ½(1/(C + ks)² − 1/(C + (k+1)s)²) = ½(1/C² − 1/(C + js)²),
+ *     s = 2ησ² (spec §4, corrected and printed);
+ *   otherwise step by step until C_{k+1} = C_k (stationary: the remaining
+ *     rates are equal), A_k = (1+ηL)²C_k grows geometrically (non-convex). */
+typedef struct {
+    bool ok, printed, sc;
+    consts_t k;            /* E, B, Λ_j of the earlier requests (64 bits) */
+    double g, s2, ctil, C; /* (1+ηL)² or 1, 2ησ², C̃, C at the last request's start */
+    double rate_sc;        /* 2ησ²/C_LSI (strongly convex) */
+} search_model;
 
-/* min over α of the bound in doubles, or NaN on an error (search only). */
-static double min_d(const ul_langevin_problem *pb, const ul_langevin_point *pt)
+/* One step of the rate recursion in doubles: returns R_k, updates *C. */
+static double rate_step_d(const search_model *md, double *C)
+{
+    double A = md->g * *C;
+    double R = md->printed ? 0.5 * (1 / (A * A) - 1 / ((A + md->s2) * (A + md->s2)))
+                           : log1p(md->s2 / A);
+    double Cn = A + md->s2;
+    *C = Cn < md->ctil ? Cn : md->ctil;
+    return R;
+}
+
+/* Λ of K steps from *C in doubles (updating *C), as described above. */
+static double rates_d(const search_model *md, double *C, unsigned long K)
+{
+    if (md->sc)
+        return (double)K * md->rate_sc;
+    double lam = 0;
+    unsigned long k = 0;
+    if (md->g == 1 && *C + md->s2 < md->ctil) { /* convex, below the cap: telescoped */
+        double room = floor((md->ctil - *C) / md->s2);
+        double j = (double)K < room ? (double)K : room;
+        double Cj = *C + j * md->s2;
+        lam = md->printed ? 0.5 * (1 / (*C * *C) - 1 / (Cj * Cj)) : log(Cj / *C);
+        *C = Cj;
+        k = (unsigned long)j;
+    }
+    for (; k < K; k++) {
+        double before = *C, R = rate_step_d(md, C);
+        lam += R;
+        if (*C == before) {
+            lam += R * (double)(K - k - 1);
+            break;
+        }
+    }
+    return lam;
+}
+
+static double mid_of(mpfi_srcptr x)
+{
+    return 0.5 * mpfr_get_d(&x->left, MPFR_RNDN) + 0.5 * mpfr_get_d(&x->right, MPFR_RNDN);
+}
+
+/* The model at σ = pt->sigma (pt->K is not used). */
+static void model_init(search_model *md, const ul_langevin_problem *pb, const ul_langevin_point *pt)
 {
     char err[256];
-    consts_t k;
-    consts_init(&k, pb->count, 64);
-    double f = NAN;
-    if (consts_fill(pb, pt, 64, &k, err, sizeof err) == UL_OK)
-        f = ul_langevin_min_d(k.E, (mpfi_srcptr const *)k.lp, k.count, k.B);
-    consts_clear(&k);
+    ul_langevin_point p0 = *pt;
+    p0.K = 0;
+    consts_init(&md->k, pb->count, 64);
+    md->ok = consts_fill(pb, &p0, 64, &md->k, err, sizeof err) == UL_OK;
+    md->printed = pt->rate == UL_VARIANT_PRINTED;
+    md->sc = pb->kind == UL_LANGEVIN_STRONGLY_CONVEX;
+    inputs_t x;
+    inputs_read(&x, pb, pt->sigma, 64);
+    mpfi_t t, cbar, ctil;
+    mpfi_init2(t, 64), mpfi_init2(cbar, 64), mpfi_init2(ctil, 64);
+    mpfi_sqr(t, x.sigma);
+    mpfi_mul(t, t, x.eta);
+    mpfi_mul_2ui(t, t, 1); /* 2ησ² */
+    md->s2 = mid_of(t);
+    mpfi_div(t, t, x.C);
+    md->rate_sc = mid_of(t); /* 2ησ²/C_LSI, Thm 3.2 case 3 */
+    mpfi_mul(t, x.eta, x.L);
+    mpfi_add_ui(t, t, 1);
+    mpfi_sqr(t, t);
+    md->g = pb->kind == UL_LANGEVIN_NONCONVEX ? mid_of(t) : 1;
+    ul_langevin_setting s = {pb->kind, x.n, x.L, x.M, NULL, x.R, x.eta, x.sigma};
+    if (!md->sc)
+        ul_langevin_caps(cbar, ctil, &s);
+    md->ctil = md->sc ? INFINITY : mid_of(ctil);
+    md->C = mid_of(x.C);
+    for (size_t j = 0; j + 1 < pb->count; j++)
+        rates_d(md, &md->C, pb->Ks[j]); /* the earlier requests move C on (eq. (38)) */
+    mpfi_clear(t), mpfi_clear(cbar), mpfi_clear(ctil);
+    inputs_clear(&x);
+}
+
+/* min over α of the bound after K steps of the last request, in doubles
+ * (NaN when the constants failed). */
+static double model_min_d(search_model *md, unsigned long K)
+{
+    if (!md->ok)
+        return NAN;
+    double C = md->C;
+    mpfi_set_d(md->k.lam[md->k.count - 1], rates_d(md, &C, K));
+    return ul_langevin_min_d(md->k.E, (mpfi_srcptr const *)md->k.lp, md->k.count, md->k.B);
+}
+
+/* min over α of the bound at pt in doubles, or NaN on an error (search only). */
+static double min_d(const ul_langevin_problem *pb, const ul_langevin_point *pt)
+{
+    search_model md;
+    model_init(&md, pb, pt);
+    double f = model_min_d(&md, pt->K);
+    consts_clear(&md.k);
     return f;
 }
+
+/* ---- the (ε, δ) bound: certified decision ------------------------------------------ */
 
 /* The bound at the decimal α `a` into f (at precision p). */
 static void value_at(ul_num_value *f, const consts_t *k, const char *a, mpfr_prec_t p)
@@ -211,29 +316,27 @@ ul_side ul_langevin_problem_reaches(const ul_langevin_problem *pb, const ul_lang
 
 /* ---- least K of the last request ------------------------------------------------- */
 
-/* The least K in doubles: *hi reaches eps in doubles (ε_DP decreases in K:
- * every R_k > 0), K − 1 does not; UL_ENOROOT beyond 2^40. */
-static ul_status least_k_guess(const ul_langevin_problem *pb, ul_langevin_point *pt,
-                               double target, unsigned long *hi_out)
+/* The least K in doubles: *hi_out reaches eps in the model (ε_DP decreases
+ * in K: every R_k > 0), K − 1 does not; UL_ENOROOT beyond 2^40. */
+static ul_status least_k_guess(search_model *md, double target, unsigned long *hi_out)
 {
     unsigned long lo = 0, hi = 1;
-    pt->K = 0;
-    if (min_d(pb, pt) <= target) {
+    if (model_min_d(md, 0) <= target) {
         *hi_out = 0;
         return UL_OK;
     }
-    for (pt->K = hi; !(min_d(pb, pt) <= target); pt->K = hi) {
+    while (!(model_min_d(md, hi) <= target)) {
         lo = hi;
         if (hi >= (1UL << 40))
             return UL_ENOROOT;
         hi *= 2;
     }
     while (hi - lo > 1) {
-        pt->K = lo + (hi - lo) / 2;
-        if (min_d(pb, pt) <= target)
-            hi = pt->K;
+        unsigned long mid = lo + (hi - lo) / 2;
+        if (model_min_d(md, mid) <= target)
+            hi = mid;
         else
-            lo = pt->K;
+            lo = mid;
     }
     *hi_out = hi;
     return UL_OK;
@@ -243,8 +346,11 @@ ul_status ul_langevin_problem_least_k(const ul_langevin_problem *pb, const char 
                                       const char *eps, unsigned long *K, char *err, size_t errlen)
 {
     ul_langevin_point pt = {sigma, 0, UL_VARIANT_CORRECTED, UL_VARIANT_CORRECTED};
-    unsigned long hi;
-    ul_status st = least_k_guess(pb, &pt, strtod(eps, NULL), &hi);
+    unsigned long hi = 0;
+    search_model md;
+    model_init(&md, pb, &pt);
+    ul_status st = least_k_guess(&md, strtod(eps, NULL), &hi);
+    consts_clear(&md.k);
     if (st != UL_OK)
         return st;
     /* certify: hi reaches eps, hi − 1 does not (stepping where doubles erred) */
