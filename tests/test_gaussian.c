@@ -521,3 +521,42 @@ Test(gaussian, composition_sigma_min_by_its_definition)
     mpfi_clear(s);
     ul_gauss_comp_clear(&c);
 }
+
+/* θ of a composition against the independent θ of tests/oracle.c at the r of
+ * Dong, Roth & Su Cor. 3.3: releases (Δ, σ) = (1, 2) and (2, 4), T = 3, give
+ * r = √(3/2); at ε = 1/2. */
+Test(gaussian, composition_theta_against_the_oracle)
+{
+    const char *sens[] = {"1", "2"}, *sig[] = {"2", "4"};
+    ul_gauss_comp c;
+    ul_gauss_comp_init(&c, sens, 2, false, sig, 2, 2, 3);
+    ul_num_value v;
+    ul_num_value_init(&v, 64);
+    ul_num_report nr = {0, false};
+    char err[256] = "";
+    cr_assert_eq(ul_gauss_comp_theta(&c, "0.5", &(ul_num_precision){30, 0, 0}, &v, &nr, err,
+                                     sizeof err),
+                 UL_OK, "%s", err);
+    mpfr_t e, r, lt, lo, hi;
+    mpfr_inits2(ORACLE_BITS, e, r, lt, lo, hi, (mpfr_ptr)0);
+    mpfr_set_d(e, 0.5, MPFR_RNDN);
+    mpfr_set_d(r, 1.5, MPFR_RNDN);
+    mpfr_sqrt(r, r, MPFR_RNDN);
+    oracle_log_theta(lt, e, r);
+    mpfi_get_left(lo, v.enclosure);
+    mpfi_get_right(hi, v.enclosure);
+    if (!v.is_log) {
+        mpfr_log(lo, lo, MPFR_RNDD);
+        mpfr_log(hi, hi, MPFR_RNDU);
+    }
+    mpfr_t tol; /* the oracle's own error, far below 30 digits */
+    mpfr_init2(tol, 64);
+    mpfr_set_d(tol, 1e-40, MPFR_RNDN);
+    mpfr_sub(lo, lo, tol, MPFR_RNDD);
+    mpfr_add(hi, hi, tol, MPFR_RNDU);
+    cr_assert(mpfr_lessequal_p(lo, lt) && mpfr_lessequal_p(lt, hi));
+    cr_assert(fabs(ul_gauss_comp_sqrt_s_double(&c) - sqrt(1.5)) < 1e-15);
+    mpfr_clears(e, r, lt, lo, hi, tol, (mpfr_ptr)0);
+    ul_num_value_clear(&v);
+    ul_gauss_comp_clear(&c);
+}

@@ -139,6 +139,16 @@ ul_status ul_gauss_comp_eps_min(const ul_gauss_comp *c, const char *delta,
 void ul_gauss_comp_renyi_sigma(mpfi_ptr x, const ul_gauss_comp *c, mpq_srcptr alpha,
                                mpq_srcptr rho);
 
+/* θ_{e^eps}(r) of the composition (Balle & Wang 2018 Thm 8 at the r above),
+ * to want's digits (num/adaptive.h's statuses; UL_EINPUT when eps is not a
+ * decimal). */
+ul_status ul_gauss_comp_theta(const ul_gauss_comp *c, const char *eps,
+                              const ul_num_precision *want, ul_num_value *out, ul_num_report *nr,
+                              char *err, size_t errlen);
+
+/* √S to nearest double (r at σ = 1): for recipes in doubles, never a bound. */
+double ul_gauss_comp_sqrt_s_double(const ul_gauss_comp *c);
+
 /* x = n exactly (n up to 2^64 − 1, whatever the width of unsigned long). */
 void ul_gauss_comp_set_ull(mpfi_ptr x, unsigned long long n);
 

@@ -357,3 +357,48 @@ void ul_gauss_comp_renyi_sigma(mpfi_ptr x, const ul_gauss_comp *c, mpq_srcptr al
     mpfi_div_q(x, x, rho);
     mpfi_sqrt(x, x);
 }
+
+/* ---- the privacy profile ---------------------------------------------------------------- */
+
+typedef struct {
+    const ul_gauss_comp *c;
+    const char *eps;
+} comp_theta_ctx;
+
+static ul_status comp_theta_eval(ul_num_value *out, void *ctx, char *err, size_t errlen)
+{
+    const comp_theta_ctx *t = ctx;
+    mpfr_prec_t p = mpfi_get_prec(out->enclosure) + 16;
+    mpfi_t e, r;
+    mpfi_init2(e, p);
+    mpfi_init2(r, p);
+    ul_status st = ul_num_set_decimal(e, t->eps);
+    if (st == UL_OK) {
+        ul_gauss_comp_r(r, t->c);
+        ul_gauss_theta_enclose(out, e, r); /* θ_{e^ε}(r), Balle & Wang 2018 Thm 8 */
+    } else {
+        st = ul_fail(err, errlen, UL_EINPUT, "eps: not a decimal number");
+    }
+    mpfi_clear(e);
+    mpfi_clear(r);
+    return st;
+}
+
+ul_status ul_gauss_comp_theta(const ul_gauss_comp *c, const char *eps,
+                              const ul_num_precision *want, ul_num_value *out, ul_num_report *nr,
+                              char *err, size_t errlen)
+{
+    comp_theta_ctx t = {c, eps};
+    return ul_num_adaptive_eval(comp_theta_eval, &t, want, out, nr, err, errlen);
+}
+
+double ul_gauss_comp_sqrt_s_double(const ul_gauss_comp *c)
+{
+    mpfi_t x;
+    mpfi_init2(x, 64);
+    ul_gauss_comp_s(x, c);
+    mpfi_sqrt(x, x);
+    double d = mpfr_get_d(&x->left, MPFR_RNDN);
+    mpfi_clear(x);
+    return d;
+}

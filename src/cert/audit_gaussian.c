@@ -314,29 +314,6 @@ static ul_status gcert_read(const ul_cert *c, bool is_op, bool need_sigma, gcert
 
 /* ---- enclosures -------------------------------------------------------------------- */
 
-typedef struct {
-    const gcert *g;
-} theta_ctx;
-
-static ul_status eval_theta(ul_num_value *out, void *ctx, char *err, size_t errlen)
-{
-    const theta_ctx *c = ctx;
-    mpfr_prec_t p = mpfi_get_prec(out->enclosure) + 16;
-    mpfi_t e, r;
-    mpfi_init2(e, p);
-    mpfi_init2(r, p);
-    ul_status st = ul_num_set_decimal(e, c->g->eps);
-    if (st == UL_OK) {
-        ul_gauss_comp_r(r, &c->g->comp);
-        ul_gauss_theta_enclose(out, e, r);
-    } else {
-        st = ul_fail(err, errlen, UL_EINPUT, "$.claim.eps: not a decimal number");
-    }
-    mpfi_clear(e);
-    mpfi_clear(r);
-    return st;
-}
-
 /* θ at the claimed ε, through ul_kol_op_delta_certified for output
  * perturbation (which also lists its preconditions). */
 static ul_status theta_at(const gcert *g, const ul_num_precision *want, ul_preconditions *pre,
@@ -345,8 +322,10 @@ static ul_status theta_at(const gcert *g, const ul_num_precision *want, ul_preco
     if (g->is_op)
         return ul_kol_op_delta_certified(g->base, g->sigma, g->eps, want, pre, out, nr, err,
                                          errlen);
-    theta_ctx c = {g};
-    return ul_num_adaptive_eval(eval_theta, &c, want, out, nr, err, errlen);
+    ul_status st = ul_gauss_comp_theta(&g->comp, g->eps, want, out, nr, err, errlen);
+    if (st == UL_EINPUT) /* the reader validated it: cannot happen */
+        st = ul_fail(err, errlen, UL_EINPUT, "$.claim.eps: not a decimal number");
+    return st;
 }
 
 /* σ* ⊇ the smallest σ with θ_{e^ε}(Δ√T/σ) ≤ δ, for 0 < δ < 1 (bounds/gaussian.h:
@@ -411,12 +390,7 @@ static ul_status decide_theta(ul_audit_report *rep, const gcert *g, const ul_num
 static void gauss_forensics(ul_audit_report *rep, const gcert *g)
 {
     double eps = ul_forensic_double(g->eps), delta = ul_forensic_double(g->delta);
-    mpfi_t x;
-    mpfi_init2(x, 64);
-    ul_gauss_comp_s(x, &g->comp);
-    mpfi_sqrt(x, x);
-    double sens = mpfr_get_d(&x->left, MPFR_RNDN); /* √S: Δ√T, or √(T·sens²·Σ u_i²) */
-    mpfi_clear(x);
+    double sens = ul_gauss_comp_sqrt_s_double(&g->comp); /* √S: Δ√T, or √(T·sens²·Σ u_i²) */
     double r = g->n_sigma > 1 ? sens : sens / ul_forensic_double(g->sigma);
     double exact = strtod(rep->recomputed.lo, NULL);
     int nd = ul_forensic_sig_digits(g->delta);
@@ -464,28 +438,6 @@ static void gauss_forensics(ul_audit_report *rep, const gcert *g)
     }
 }
 
-/* θ_{e^ε}(r) in double (a forensic value, not an enclosure). */
-static double theta_double(double eps, double r)
-{
-    mpfi_t e, x;
-    mpfi_init2(e, 64);
-    mpfi_init2(x, 64);
-    mpfi_set_d(e, eps);
-    mpfi_set_d(x, r);
-    ul_num_value v;
-    ul_num_value_init(&v, 64);
-    ul_gauss_theta_enclose(&v, e, x);
-    mpfr_t m;
-    mpfr_init2(m, 64);
-    mpfi_mid(m, v.enclosure);
-    double d = v.is_log ? exp(mpfr_get_d(m, MPFR_RNDN)) : mpfr_get_d(m, MPFR_RNDN);
-    mpfr_clear(m);
-    ul_num_value_clear(&v);
-    mpfi_clear(e);
-    mpfi_clear(x);
-    return d;
-}
-
 /* Wrong compositions of a list of releases that reproduce the claimed δ:
  * the mean σ in place of each σ_i (r = √(Σ Δ_i²)/mean σ), or one release
  * alone (the largest Δ_i/σ_i), instead of r = √(Σ (Δ_i/σ_i)²). */
@@ -501,13 +453,13 @@ static void list_forensics(ul_audit_report *rep, const gcert *g)
         rmax = fmax(rmax, d / s);
     }
     double rm = sqrt(d2 * (double)g->T) / smean;
-    if (g->n_sigma > 1 && ul_forensic_matches_digits(g->delta, theta_double(eps, rm), 2))
+    if (g->n_sigma > 1 && ul_forensic_matches_digits(g->delta, ul_forensic_theta(eps, rm), 2))
         ul_audit_add_forensic(rep,
                               "the claimed delta %s is theta at the mean sigma %.6g (r = %.6g): "
                               "averaging the sigmas is not composition (r = sqrt(sum_i "
                               "(Delta_i/sigma_i)^2))",
                               g->delta, smean, rm);
-    if (ul_forensic_matches_digits(g->delta, theta_double(eps, rmax), 2))
+    if (ul_forensic_matches_digits(g->delta, ul_forensic_theta(eps, rmax), 2))
         ul_audit_add_forensic(rep,
                               "the claimed delta %s is theta of one release alone (the largest "
                               "Delta_i/sigma_i = %.6g): the other releases are not composed",

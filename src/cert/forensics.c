@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bounds/gaussian.h"
 #include "num/encl.h"
 
 double ul_forensic_double(const char *text)
@@ -172,4 +173,25 @@ long ul_forensic_renyi_as_eps(const char *claimed_eps, const char *const *rdps, 
 double ul_forensic_group_delta_largest_term(double eps, double delta, unsigned long k)
 {
     return delta * exp((double)(k - 1) * eps);
+}
+
+double ul_forensic_theta(double eps, double r)
+{
+    mpfi_t e, x;
+    mpfi_init2(e, 64);
+    mpfi_init2(x, 64);
+    mpfi_set_d(e, eps);
+    mpfi_set_d(x, r);
+    ul_num_value v;
+    ul_num_value_init(&v, 64);
+    ul_gauss_theta_enclose(&v, e, x);
+    mpfr_t m;
+    mpfr_init2(m, 64);
+    mpfi_mid(m, v.enclosure);
+    double d = v.is_log ? exp(mpfr_get_d(m, MPFR_RNDN)) : mpfr_get_d(m, MPFR_RNDN);
+    mpfr_clear(m);
+    ul_num_value_clear(&v);
+    mpfi_clear(e);
+    mpfi_clear(x);
+    return d;
 }

@@ -61,6 +61,11 @@ double ul_forensic_q_one_minus_erf(double x);
  * May be negative or 0; r > 0. */
 double ul_forensic_theta_one_minus_erf(double eps, double r);
 
+/* The exact θ_{e^ε}(r) (bounds/gaussian.h, enclosed at 64 bits) rounded to a
+ * double: what a correct recipe at a wrong r gives (a forensic value, never
+ * a verdict). */
+double ul_forensic_theta(double eps, double r);
+
 /* The same on the float32 path of the stair-lab code under JAX defaults
  * (spec/koloskova.md §3, "Precision (dtype)"): r and the arguments
  * ε/r ∓ r/2 and x/√2 in float32, erf evaluated in double on the float32
