@@ -3,6 +3,7 @@
 
 #include <cblas.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -240,15 +241,11 @@ static ul_status serve_request(const ul_exp_design *de, const ul_dataset *ds, ui
                          err, errlen);
 }
 
-ul_status ul_exp_run(const ul_exp_design *de, const ul_exp_plan *plan, size_t run0, size_t M,
-                     double *W_in, double *W_out, char *err, size_t errlen)
+/* Runs run0 … run0 + M − 1 of both worlds, start to end (ul_exp_run). */
+static ul_status run_block(const ul_exp_design *de, const ul_exp_plan *plan, size_t run0, size_t M,
+                           double *W_in, double *W_out, char *err, size_t errlen)
 {
-    ul_status st = ul_exp_design_check(de, err, errlen);
-    if (st != UL_OK)
-        return st;
-    if (M == 0 || run0 + M > UL_EXP_MAX_RUNS || plan->requests != de->requests)
-        return ul_fail(err, errlen, UL_EINPUT, "experiment: runs %zu..%zu out of range", run0,
-                       run0 + M);
+    ul_status st;
     size_t p = de->model.ops->nparams(&de->model, plan->data.d);
     uint32_t in0 = (uint32_t)run0, out0 = UL_EXP_OUT_RUN0 + (uint32_t)run0;
     ul_pngd_params lp = learn_params(de);
@@ -271,5 +268,45 @@ ul_status ul_exp_run(const ul_exp_design *de, const ul_exp_plan *plan, size_t ru
     if (de->reference == UL_EXP_REF_CERTIFYING)
         for (size_t s = 0; st == UL_OK && s < de->requests; s++)
             st = serve_request(de, final, out0, M, s, W_out, err, errlen);
+    return st;
+}
+
+/* Blocks of UL_EMP_RUN_BLOCK runs go to the OpenMP threads whole: each
+ * thread trains its block through every step with no barrier in between
+ * (a barrier per step made a second thread cost more than it gave on the
+ * loaded 2-core machine, tests/bench/bench_attack.c).  The blocks are
+ * fixed, so a run's bits do not depend on the thread count; with one block
+ * the data term is parallel inside the gradient (emp/model.c) instead. */
+ul_status ul_exp_run(const ul_exp_design *de, const ul_exp_plan *plan, size_t run0, size_t M,
+                     double *W_in, double *W_out, char *err, size_t errlen)
+{
+    ul_status st = ul_exp_design_check(de, err, errlen);
+    if (st != UL_OK)
+        return st;
+    if (M == 0 || run0 + M > UL_EXP_MAX_RUNS || plan->requests != de->requests)
+        return ul_fail(err, errlen, UL_EINPUT, "experiment: runs %zu..%zu out of range", run0,
+                       run0 + M);
+    size_t p = de->model.ops->nparams(&de->model, plan->data.d);
+    size_t blocks = (M + UL_EMP_RUN_BLOCK - 1) / UL_EMP_RUN_BLOCK;
+    if (blocks == 1)
+        return run_block(de, plan, run0, M, W_in, W_out, err, errlen);
+    /* BLAS on one thread before the threads start: ul_pngd_train sets and
+     * restores it per call, which would race if it restored another count */
+    int blas_threads = openblas_get_num_threads();
+    openblas_set_num_threads(1);
+#pragma omp parallel for schedule(dynamic, 1)
+    for (size_t b = 0; b < blocks; b++) {
+        size_t j0 = b * UL_EMP_RUN_BLOCK, mb = M - j0 < UL_EMP_RUN_BLOCK ? M - j0 : UL_EMP_RUN_BLOCK;
+        char e[512];
+        ul_status s = run_block(de, plan, run0 + j0, mb, W_in + j0 * p, W_out + j0 * p, e, sizeof e);
+        if (s != UL_OK) {
+#pragma omp critical(ul_exp_run_error)
+            if (st == UL_OK) {
+                st = s;
+                snprintf(err, errlen, "%s", e);
+            }
+        }
+    }
+    openblas_set_num_threads(blas_threads);
     return st;
 }
