@@ -560,3 +560,22 @@ Test(gaussian, composition_theta_against_the_oracle)
     ul_num_value_clear(&v);
     ul_gauss_comp_clear(&c);
 }
+
+/* The classic delta 1.25·exp(−ε²/(2r²)) (Dwork & Roth Thm A.1) at the
+ * composition's r: Δ = 1 under σ = 2 twice (T = 2) gives r² = 2/4 = 1/2, so
+ * at ε = 1/2 it is 1.25·e^(−1/4), by hand. */
+Test(gaussian, composition_loose_delta_by_hand)
+{
+    const char *sens[] = {"1"}, *sig[] = {"2"};
+    ul_gauss_comp c;
+    ul_gauss_comp_init(&c, sens, 1, false, sig, 1, 1, 2);
+    ul_num_value v;
+    ul_num_value_init(&v, 80);
+    ul_gauss_comp_loose_delta(&v, &c, "0.5");
+    cr_assert(v.is_log);
+    double want = log(1.25) - 0.25;
+    cr_assert(mpfr_cmp_d(&v.enclosure->left, want + 1e-15) < 0 &&
+              mpfr_cmp_d(&v.enclosure->right, want - 1e-15) > 0);
+    ul_num_value_clear(&v);
+    ul_gauss_comp_clear(&c);
+}

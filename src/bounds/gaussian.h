@@ -149,6 +149,11 @@ ul_status ul_gauss_comp_theta(const ul_gauss_comp *c, const char *eps,
 /* √S to nearest double (r at σ = 1): for recipes in doubles, never a bound. */
 double ul_gauss_comp_sqrt_s_double(const ul_gauss_comp *c);
 
+/* out ⊇ the classic (loose) δ = 1.25·exp(−ε²/(2r²)) at the composition's r
+ * (Dwork & Roth Thm A.1 inverted; spec/koloskova.md §2.2: not a bound above
+ * ε ≈ 3.787), in log form at out's precision; eps a validated decimal. */
+void ul_gauss_comp_loose_delta(ul_num_value *out, const ul_gauss_comp *c, const char *eps);
+
 /* x = n exactly (n up to 2^64 − 1, whatever the width of unsigned long). */
 void ul_gauss_comp_set_ull(mpfi_ptr x, unsigned long long n);
 

@@ -402,3 +402,17 @@ double ul_gauss_comp_sqrt_s_double(const ul_gauss_comp *c)
     mpfi_clear(x);
     return d;
 }
+
+void ul_gauss_comp_loose_delta(ul_num_value *out, const ul_gauss_comp *c, const char *eps)
+{
+    mpfr_prec_t p = mpfi_get_prec(out->enclosure);
+    mpfi_t e, r;
+    mpfi_init2(e, p);
+    mpfi_init2(r, p);
+    ul_num_set_valid(e, eps);
+    ul_gauss_comp_r(r, c);
+    ul_gauss_loose_bound_log_enclose(out->enclosure, e, r); /* 1.25·exp(−ε²/(2r²)) */
+    out->is_log = true;
+    mpfi_clear(e);
+    mpfi_clear(r);
+}

@@ -528,16 +528,9 @@ static ul_status op_classic(ul_audit_report *rep, const gcert *g, const ul_num_p
                             const ul_num_value *theta, bool delta_inner, bool *overclaims,
                             ul_pre_state *delivers, bool *skipped, char *err, size_t errlen)
 {
-    mpfr_prec_t p = mpfi_get_prec(theta->enclosure) + 16;
-    mpfi_t e, r;
-    mpfi_init2(e, p);
-    mpfi_init2(r, p);
-    ul_num_set_valid(e, g->eps);
-    ul_gauss_comp_r(r, &g->comp);
-    ul_num_value classic;
-    ul_num_value_init(&classic, p);
-    ul_gauss_loose_bound_log_enclose(classic.enclosure, e, r); /* 1.25·exp(−ε²/(2r²)) */
-    classic.is_log = true;
+    ul_num_value classic; /* 1.25·exp(−ε²/(2r²)) (bounds/gaussian.h) */
+    ul_num_value_init(&classic, mpfi_get_prec(theta->enclosure) + 16);
+    ul_gauss_comp_loose_delta(&classic, &g->comp, g->eps);
     ul_audit_number_set(&rep->other_variant, "delta_classic",
                         "printed rule: the classic Gaussian mechanism's delta "
                         "1.25*exp(-eps^2 sigma^2/(8 C0^2)) (Dwork-Roth Thm A.1, eps < 1 only)",
@@ -546,8 +539,6 @@ static ul_status op_classic(ul_audit_report *rep, const gcert *g, const ul_num_p
     *overclaims = theta->is_log && mpfr_less_p(&classic.enclosure->right,
                                                &theta->enclosure->left);
     ul_num_value_clear(&classic);
-    mpfi_clear(e);
-    mpfi_clear(r);
     *skipped = delta_inner && ul_num_decimal_magnitude(g->delta, UL_NUM_EXACT_MAX_EXP10) != 0;
     if (!delta_inner || *skipped)
         return UL_OK;
