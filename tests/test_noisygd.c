@@ -1677,15 +1677,6 @@ Test(noisygd, thm51_deletion_eps_by_hand)
         }
 }
 
-static ul_pre_state pre_state(const ul_preconditions *pre, const char *name)
-{
-    for (int i = 0; i < pre->count; i++)
-        if (strcmp(pre->items[i].name, name) == 0)
-            return pre->items[i].state;
-    cr_assert_fail("precondition %s not checked", name);
-    return UL_PRE_UNDECIDED;
-}
-
 /* η = 1/(2(λ+β)) = 1/8; σ*² = 4qL²/(λ·eps_dp·n²) = 8e-6; the initialisation
  * variance σ²/(λ(1 − ηλ/2)) = σ²·16/15 (9.6e-6 at σ = 0.003). */
 Test(noisygd, thm51_prescriptions_exactly)
@@ -1697,17 +1688,17 @@ Test(noisygd, thm51_prescriptions_exactly)
     ul_preconditions pre;
     ul_pre_clear(&pre);
     ul_ngd_thm51_prescriptions(&pb, &pre);
-    cr_assert_eq(pre_state(&pre, "eta_prescribed"), UL_PRE_HOLDS);
-    cr_assert_eq(pre_state(&pre, "sigma2_ge_prescribed"), UL_PRE_HOLDS);
-    cr_assert_eq(pre_state(&pre, "init_variance_prescribed"), UL_PRE_HOLDS);
+    cr_assert_eq(state_of(&pre, "eta_prescribed"), UL_PRE_HOLDS);
+    cr_assert_eq(state_of(&pre, "sigma2_ge_prescribed"), UL_PRE_HOLDS);
+    cr_assert_eq(state_of(&pre, "init_variance_prescribed"), UL_PRE_HOLDS);
     pb.eta = "0.12";
     pb.sigma = "0.002";     /* σ² = 4e-6 < 8e-6 */
     pb.init_var = "0.0000096"; /* σ²·16/15 is now 4.2666…e-6 */
     ul_pre_clear(&pre);
     ul_ngd_thm51_prescriptions(&pb, &pre);
-    cr_assert_eq(pre_state(&pre, "eta_prescribed"), UL_PRE_FAILS);
-    cr_assert_eq(pre_state(&pre, "sigma2_ge_prescribed"), UL_PRE_FAILS);
-    cr_assert_eq(pre_state(&pre, "init_variance_prescribed"), UL_PRE_FAILS);
+    cr_assert_eq(state_of(&pre, "eta_prescribed"), UL_PRE_FAILS);
+    cr_assert_eq(state_of(&pre, "sigma2_ge_prescribed"), UL_PRE_FAILS);
+    cr_assert_eq(state_of(&pre, "init_variance_prescribed"), UL_PRE_FAILS);
 }
 
 /* ---- exact rationals and the (eps, delta) reading (noisygd_rational.c) ---------------
