@@ -1964,16 +1964,33 @@ void ul_kol_dpsgd_result_clear(ul_kol_dpsgd_result *r)
     ul_num_value_clear(&r->delta_group_code);
 }
 
-/* The composed subsampled-Gaussian curve: steps·ρ_SGM(α; q, σ), with q a
- * decimal or batch/n exactly. */
-typedef struct {
-    const ul_kol_dpsgd_problem *pb;
-    mpq_t q;
-} sgm_curve_ctx;
-
-static ul_status sgm_curve(mpfi_ptr rho, mpfi_srcptr alpha, void *ctx, char *err, size_t errlen)
+void ul_kol_dpsgd_curve_init(ul_kol_dpsgd_curve_ctx *c)
 {
-    const sgm_curve_ctx *c = ctx;
+    c->pb = NULL;
+    mpq_init(c->q);
+}
+
+void ul_kol_dpsgd_curve_set(ul_kol_dpsgd_curve_ctx *c, const ul_kol_dpsgd_problem *pb)
+{
+    c->pb = pb;
+    if (pb->q != NULL) {
+        ul_num_decimal_to_mpq(c->q, pb->q);
+    } else {
+        mpq_set_ui(c->q, pb->batch, pb->n);
+        mpq_canonicalize(c->q);
+    }
+}
+
+void ul_kol_dpsgd_curve_clear(ul_kol_dpsgd_curve_ctx *c)
+{
+    mpq_clear(c->q);
+}
+
+/* steps·ρ_SGM(α; q, σ): the subsampled Gaussian (MTZ 2019 §3.3, renyi.h)
+ * composed `steps` times (Mironov 2017 Prop. 1). */
+ul_status ul_kol_dpsgd_curve(mpfi_ptr rho, mpfi_srcptr alpha, void *ctx, char *err, size_t errlen)
+{
+    const ul_kol_dpsgd_curve_ctx *c = ctx;
     mpfr_prec_t p = mpfi_get_prec(rho) + 8;
     mpfi_t q, s;
     mpfi_init2(q, p);
@@ -1995,9 +2012,9 @@ ul_status ul_kol_dpsgd_group_certified(const ul_kol_dpsgd_problem *pb, const cha
                                        size_t errlen)
 {
     ul_num_init();
-    sgm_curve_ctx c;
+    ul_kol_dpsgd_curve_ctx c;
+    ul_kol_dpsgd_curve_init(&c);
     c.pb = pb;
-    mpq_init(c.q);
     mpq_t d;
     mpq_init(d);
     ul_status st = UL_OK;
@@ -2033,7 +2050,7 @@ ul_status ul_kol_dpsgd_group_certified(const ul_kol_dpsgd_problem *pb, const cha
          * adjacency, as dp_accounting), composed, α optimised (renyi.h) */
         ul_num_precision w = *want;
         w.digits = want->digits + 2 + (int)ceil(log10((double)k));
-        ul_rdp_curve curve = {sgm_curve, &c};
+        ul_rdp_curve curve = {ul_kol_dpsgd_curve, &c};
         /* Large fractional orders are costly (the subsampled Gaussian's series
          * grows like α), so the search first covers (1, 512] and widens to
          * renyi.h's limit only when its optimum sits near that edge.  Any α
@@ -2067,7 +2084,7 @@ ul_status ul_kol_dpsgd_group_certified(const ul_kol_dpsgd_problem *pb, const cha
         out->delta_group_code.is_log = true;
         mpfi_clear(ld);
     }
-    mpq_clear(c.q);
+    ul_kol_dpsgd_curve_clear(&c);
     mpq_clear(d);
     return st;
 }

@@ -231,6 +231,51 @@ ul_status ul_kol_pabi_code_steps(const char *c0, const char *c1, const char *lr,
                                  const char *lambda, unsigned long *steps, char *err,
                                  size_t errlen);
 
+/* ---- PABI: claims and searches (koloskova_pabi.c) ---------------------------- */
+
+/* The linear RDP curve ρ(α) = α·ρ (ul_rdp_curve_fn; Feldman et al. 2018
+ * Thm 22 gives it with ρ = ρ_eff), ρ an enclosure (rho, at its precision)
+ * or decimal text (rho_text, when not NULL). */
+typedef struct {
+    mpfi_srcptr rho;
+    const char *rho_text;
+} ul_kol_linear_ctx;
+ul_status ul_kol_linear_curve(mpfi_ptr rho, mpfi_srcptr alpha, void *ctx, char *err,
+                              size_t errlen);
+
+/* The largest ρ (6 significant digits, rounded down, as decimal text into
+ * out) whose certified ε at delta under conv is ≤ eps: bisection in log ρ
+ * below rho_bound's upper end in doubles, then the candidate certified.
+ * False when none is found. */
+bool ul_kol_pabi_largest_rho(const char *eps, const char *delta, ul_rdp_conversion conv,
+                             mpfi_srcptr rho_bound, char *out, size_t outlen);
+
+/* D_α ≤ α·ρ_eff at the decimal α `order` (plain, at rho's precision). */
+void ul_kol_pabi_renyi_bound(ul_num_value *out, const char *order, const ul_num_value *rho);
+
+/* value/α: the largest ρ_eff with α·ρ_eff ≤ value (at need's precision);
+ * false when it is 0. */
+bool ul_kol_pabi_rho_for_renyi(mpfi_ptr need, const char *value, const char *order);
+
+/* δ at eps of the linear curve α·ρ (ρ an enclosure), α searched over
+ * (1, 1e15] and certified (renyi.h); log form. */
+ul_status ul_kol_pabi_delta_at_eps(mpfi_srcptr rho, const char *eps, ul_rdp_conversion conv,
+                                   const ul_num_precision *want, ul_num_value *delta,
+                                   ul_num_report *rep, char *err, size_t errlen);
+
+/* The noise that brings ρ_eff = rho down to need (ρ_eff ∝ 1/σ², and ∝ ε_R
+ * for the code's schedules; spec §2.4): the constant σ (given noise, one σ),
+ * the factor on every σ_t (given noise, a list), or ε_R (code schedules). */
+void ul_kol_pabi_noise_needed(mpfi_ptr out, const ul_kol_pabi_problem *pb, mpfi_srcptr rho,
+                              mpfi_srcptr need);
+
+/* FAULTY RECIPES in doubles, for forensics only: the code's pabi_steps with
+ * double-precision ceil (spec §4.7), and its conversion of ε_R over the grid
+ * of ul_kol_pabi_code_eps_certified at log δ = ld (spec §3, §4.1), used
+ * only to decide whether the certified recipe is worth evaluating. */
+double ul_kol_pabi_code_steps_d(const ul_kol_pabi_problem *pb);
+double ul_kol_pabi_code_eps_d(double eps_r, double ld);
+
 /* ==== output perturbation (spec §1.5, §2.5) =================================== */
 
 /* `output-perturbation-sigma`.  classic ⊇ the classical Gaussian-mechanism
@@ -317,5 +362,70 @@ ul_status ul_kol_dpsgd_group_certified(const ul_kol_dpsgd_problem *pb, const cha
                                        const ul_num_precision *want, ul_preconditions *pre,
                                        ul_kol_dpsgd_result *out, ul_num_report *rep, char *err,
                                        size_t errlen);
+
+/* ---- DP-SGD + group privacy: claims and searches (koloskova_group.c) ---------- */
+
+/* The composed curve steps·ρ_SGM(α; q, σ) (ul_rdp_curve_fn; MTZ 2019 §3.3,
+ * Mironov 2017 Prop. 1) at the exact rate q (pb->q, or batch/n): init, then
+ * set (pb already checked: 1 ≤ batch ≤ n, q a decimal in [0, 1]), clear. */
+typedef struct {
+    const ul_kol_dpsgd_problem *pb;
+    mpq_t q;
+} ul_kol_dpsgd_curve_ctx;
+void ul_kol_dpsgd_curve_init(ul_kol_dpsgd_curve_ctx *c);
+void ul_kol_dpsgd_curve_set(ul_kol_dpsgd_curve_ctx *c, const ul_kol_dpsgd_problem *pb);
+void ul_kol_dpsgd_curve_clear(ul_kol_dpsgd_curve_ctx *c);
+ul_status ul_kol_dpsgd_curve(mpfi_ptr rho, mpfi_srcptr alpha, void *ctx, char *err,
+                             size_t errlen);
+
+/* The group δ at the claimed eps at the decimal order alpha: ε' = eps/k
+ * exactly, log δ' ⊇ the conversion (renyi.h) of (α, steps·ρ_SGM(α)) at ε',
+ * log δ_group = log δ' + log Σ_{i<k} e^{iε'} (spec §2.6); both log form,
+ * log_delta_example at the same precision. */
+ul_status ul_kol_dpsgd_group_delta_certified(const ul_kol_dpsgd_curve_ctx *curve, const char *alpha,
+                                             const char *eps, unsigned long k,
+                                             ul_rdp_conversion conv, const ul_num_precision *want,
+                                             ul_num_value *log_delta_group,
+                                             ul_num_value *log_delta_example, ul_num_report *rep,
+                                             char *err, size_t errlen);
+
+/* The per-example ε' at the decimal δ' of steps·ρ_SGM(α) at the decimal α
+ * (renyi.h's conversion; plain). */
+ul_status ul_kol_dpsgd_eps_at_certified(const ul_kol_dpsgd_curve_ctx *curve, const char *alpha,
+                                        const char *delta, ul_rdp_conversion conv,
+                                        const ul_num_precision *want, ul_num_value *eps,
+                                        ul_num_report *rep, char *err, size_t errlen);
+
+/* log of the per-example δ' group privacy needs at ε' = eps/k for the group
+ * δ `delta`: log δ − log Σ_{i<k} e^{iε'} (spec §2.6). */
+ul_status ul_kol_group_delta_needed_certified(const char *eps, const char *delta, unsigned long k,
+                                              const ul_num_precision *want, ul_num_value *out,
+                                              ul_num_report *rep, char *err, size_t errlen);
+
+/* ε/k at prec bits (plain); and as text to 20 and 8 digits (round to
+ * nearest; for searches and the report, not a bound). */
+void ul_kol_group_eps_split(ul_num_value *v, const char *eps, unsigned long k, mpfr_prec_t prec);
+void ul_kol_group_eps_split_text(const char *eps, unsigned long k, char *eps1, char *eps1_short,
+                                 size_t n);
+
+/* The group pair (k·ε', log(δ'·Σ_{i<k} e^{iε'})) of ε' = eps_example and the
+ * decimal δ' (Dwork–Roth; spec §2.6), at eps_example's precision. */
+void ul_kol_group_pair(const ul_num_value *eps_example, const char *delta_example, unsigned long k,
+                       ul_num_value *eps_group, ul_num_value *log_delta_group);
+
+/* FAULTY, the code's rule (spec §1.6, §4.4) on the accountant's pair:
+ * log(δ'·e^{(k−1)ε'}), ε' = eps/k, at the precision of log δ'. */
+void ul_kol_group_code_rule_at(ul_num_value *out, const char *eps, unsigned long k,
+                               const ul_num_value *log_delta_example);
+
+/* The order α in (1, 10000] minimising the conversion's bound (log δ' at
+ * ε' = given for UL_RDP_TO_DELTA, ε' at log δ' = given for UL_RDP_TO_EPS) of
+ * steps·ρ_SGM in doubles: renyi.h's ul_renyi_search_alpha_d on its double
+ * curve, refined by golden section near the optimum; written as the
+ * shortest decimal (10 to 17 digits) within 1e-13·(α − 1) of it.  Any α
+ * gives a valid bound; this only makes it tight.  False when the objective
+ * is nowhere finite. */
+bool ul_kol_dpsgd_best_alpha(const ul_kol_dpsgd_curve_ctx *curve, ul_rdp_target target,
+                             double given, ul_rdp_conversion conv, char *out, size_t n);
 
 #endif

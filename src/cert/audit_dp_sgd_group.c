@@ -97,7 +97,7 @@ static const ul_field_spec DP_STATED[] = {
 
 typedef struct {
     ul_kol_dpsgd_problem pb;
-    mpq_t q; /* the sampling rate, exactly */
+    ul_kol_dpsgd_curve_ctx curve; /* steps·ρ_SGM at the exact rate */
     unsigned long k;
     ul_rdp_conversion conv;
     const char *eps, *delta;
@@ -121,7 +121,6 @@ static ul_status dp_read(const ul_cert *c, dp_cert *d, char *err, size_t errlen)
             return kol_unused(batch->present ? batch : n, "with q (give q, or batch and n)", err,
                           errlen);
         d->pb.q = q->text;
-        ul_num_decimal_to_mpq(d->q, q->text);
     } else {
         if (!batch->present || !n->present)
             return kol_missing(batch->present ? n->path : batch->path,
@@ -132,11 +131,10 @@ static ul_status dp_read(const ul_cert *c, dp_cert *d, char *err, size_t errlen)
         d->pb.q = NULL;
         d->pb.batch = (unsigned long)batch->count;
         d->pb.n = (unsigned long)n->count;
-        mpq_set_ui(d->q, d->pb.batch, d->pb.n);
-        mpq_canonicalize(d->q);
     }
     d->pb.sigma = kol_get(&p, "sigma")->text;
     d->pb.steps = (unsigned long)kol_get(&p, "steps")->count;
+    ul_kol_dpsgd_curve_set(&d->curve, &d->pb);
     d->k = (unsigned long)kol_get(&p, "group_size")->count;
     const ul_cert_value *conv = kol_get(&p, "conversion");
     d->conv = conv->present && strcmp(conv->text, "mironov") == 0 ? UL_RDP_MIRONOV : UL_RDP_BBGHS;
@@ -145,195 +143,6 @@ static ul_status dp_read(const ul_cert *c, dp_cert *d, char *err, size_t errlen)
     d->st_eps = kol_get(&s, "eps_example");
     d->st_delta = kol_get(&s, "delta_example");
     return UL_OK;
-}
-
-/* steps·ρ_SGM(α; q, σ): the composed subsampled-Gaussian RDP curve (MTZ
- * 2019 §3.3; composition, Mironov 2017 Prop. 1). */
-static ul_status dp_curve(mpfi_ptr rho, mpfi_srcptr alpha, void *ctx, char *err, size_t errlen)
-{
-    const dp_cert *d = ctx;
-    mpfr_prec_t p = mpfi_get_prec(rho) + 8;
-    mpfi_t q, s;
-    mpfi_init2(q, p);
-    mpfi_init2(s, p);
-    mpfi_set_q(q, d->q);
-    ul_num_set_decimal(s, d->pb.sigma);
-    ul_status st = ul_renyi_sgm_rdp(rho, alpha, q, s, err, errlen);
-    if (st == UL_OK)
-        mpfi_mul_ui(rho, rho, d->pb.steps);
-    mpfi_clear(q);
-    mpfi_clear(s);
-    return st;
-}
-
-/* The group δ at the claimed ε, at one order α (the evaluator of the
- * adaptive driver): ε' = ε/k exactly, log δ' ⊇ the conversion of
- * (α, steps·ρ_SGM(α)) at ε', log δ_group = log δ' + log Σ_{i<k} e^{iε'}. */
-typedef struct {
-    const dp_cert *d;
-    const char *alpha;
-    ul_num_value *delta_example; /* log δ' at the same precision */
-} dp_group_ctx;
-
-static ul_status eval_dp_group(ul_num_value *out, void *ctx, char *err, size_t errlen)
-{
-    const dp_group_ctx *g = ctx;
-    mpfr_prec_t p = mpfi_get_prec(out->enclosure) + 16;
-    mpfi_t a, rho, e, ld;
-    mpfi_init2(a, p);
-    mpfi_init2(rho, p);
-    mpfi_init2(e, p);
-    mpfi_init2(ld, p);
-    ul_num_set_decimal(a, g->alpha);
-    ul_status st = dp_curve(rho, a, (void *)g->d, err, errlen);
-    if (st == UL_OK) {
-        ul_num_set_decimal(e, g->d->eps);
-        mpfi_div_ui(e, e, g->d->k);
-        ul_renyi_log_delta_enclose(ld, a, rho, e, g->d->conv);
-        mpfi_set_prec(g->delta_example->enclosure, p);
-        mpfi_set(g->delta_example->enclosure, ld);
-        g->delta_example->is_log = true;
-        ul_kol_group_log_delta_enclose(out->enclosure, e, ld, g->d->k, UL_KOL_GROUP_EXACT);
-        out->is_log = true;
-    }
-    mpfi_clear(a);
-    mpfi_clear(rho);
-    mpfi_clear(e);
-    mpfi_clear(ld);
-    return st;
-}
-
-/* log of the per-example δ' that group privacy needs at ε' = ε/k for the
- * claimed group δ: log δ − log Σ_{i<k} e^{iε'} (the evaluator). */
-typedef struct {
-    const dp_cert *d;
-} dp_need_ctx;
-
-static ul_status eval_dp_need(ul_num_value *out, void *ctx, char *err, size_t errlen)
-{
-    (void)err;
-    (void)errlen;
-    const dp_need_ctx *n = ctx;
-    mpfr_prec_t p = mpfi_get_prec(out->enclosure) + 16;
-    mpfi_t e, zero, ls, ld;
-    mpfi_init2(e, p);
-    mpfi_init2(zero, p);
-    mpfi_init2(ls, p);
-    mpfi_init2(ld, p);
-    ul_num_set_decimal(e, n->d->eps);
-    mpfi_div_ui(e, e, n->d->k);
-    mpfi_set_ui(zero, 0);
-    ul_kol_group_log_delta_enclose(ls, e, zero, n->d->k, UL_KOL_GROUP_EXACT); /* log Σ */
-    ul_num_set_decimal(ld, n->d->delta);
-    mpfi_log(ld, ld);
-    mpfi_sub(out->enclosure, ld, ls);
-    out->is_log = true;
-    mpfi_clear(e);
-    mpfi_clear(zero);
-    mpfi_clear(ls);
-    mpfi_clear(ld);
-    return UL_OK;
-}
-
-/* ε/k as an enclosure value. */
-static void dp_eps_example(const dp_cert *d, ul_num_value *v)
-{
-    mpfi_set_prec(v->enclosure, 256);
-    ul_num_set_decimal(v->enclosure, d->eps);
-    mpfi_div_ui(v->enclosure, v->enclosure, d->k);
-    v->is_log = false;
-}
-
-/* ---- the order α, searched in doubles (never a bound) -------------------------
- * The certified subsampled-Gaussian RDP costs O(α) terms at every precision;
- * evaluating it inside the search made the audit take 15 s at 100 steps.
- * The search runs on renyi.h's double-precision curve (log A_α summed as
- * dp_accounting does, MTZ 2019 §3.3, but with A_α − 1 kept without
- * cancellation and the alternating tail summed to convergence, so the
- * objective has no bias near the optimum) and only the α found is
- * certified.  Any α gives a valid bound; the search only makes it tight. */
-
-/* What the search minimises at α: log δ' at ε' (UL_RDP_TO_DELTA) or ε' at
- * log δ' (UL_RDP_TO_EPS) of steps·ρ_SGM(α), by the conversion's formula. */
-typedef struct {
-    double q, sigma, steps, given; /* given: ε' or log δ' */
-    ul_rdp_target target;
-    ul_rdp_conversion conv;
-} dp_search;
-
-/* α as decimal text with the fewest significant digits (10 to 17) that
- * keep it within 1e-13·(α − 1) of the double and above 1: near a sharp
- * minimum (steps·α large) a 10-digit α alone cost 2e-12 of δ. */
-static void dp_alpha_text(double alpha, char *out, size_t n)
-{
-    for (int digits = 10; digits <= 17; digits++) {
-        snprintf(out, n, "%.*g", digits, alpha);
-        double back = strtod(out, NULL); /* only to choose the length */
-        if (back > 1 && fabs(back - alpha) <= 1e-13 * (alpha - 1))
-            return;
-    }
-}
-
-/* The conversion's bound at α = 1 + e^t in doubles (Mironov 2017 Prop. 3;
- * Balle et al. 2020 Thm 21, as renyi.h's search), for the refinement. */
-static double dp_objective(const dp_search *s, double t)
-{
-    double alpha = 1 + exp(t), am1 = exp(t), l1a = log1p(-1 / alpha);
-    double rho = s->steps * ul_renyi_sgm_rdp_d(alpha, s->q, s->sigma);
-    if (!isfinite(rho))
-        return INFINITY;
-    if (s->target == UL_RDP_TO_DELTA)
-        return s->conv == UL_RDP_MIRONOV ? am1 * (rho - s->given)
-                                         : am1 * (rho - s->given + l1a) - log(alpha);
-    return s->conv == UL_RDP_MIRONOV ? rho - s->given / am1
-                                     : rho + l1a - (s->given + log(alpha)) / am1;
-}
-
-/* Golden section on t = log(α − 1) over [t0 − 2e-8, t0 + 2e-8] (the search
- * stops at a bracket of 1e-8) down to 1e-11: the bound at a minimum of
- * curvature f_tt exceeds the optimum by f_tt·Δt²/2, about 1e-10 relative at
- * Δt = 5e-9 and f_tt = 6e6 (344 steps, α ≈ 936), 1e-16 after this.  Keeps
- * t0 unless the refined point is at least as good. */
-static double dp_refine(const dp_search *s, double t0)
-{
-    const double g = 0.6180339887498949;
-    double a = t0 - 2e-8, b = t0 + 2e-8;
-    double c = b - g * (b - a), d = a + g * (b - a);
-    double fc = dp_objective(s, c), fd = dp_objective(s, d);
-    for (int it = 0; it < 60 && b - a > 1e-11; it++) {
-        if (fc <= fd) {
-            b = d, d = c, fd = fc;
-            c = b - g * (b - a);
-            fc = dp_objective(s, c);
-        } else {
-            a = c, c = d, fc = fd;
-            d = a + g * (b - a);
-            fd = dp_objective(s, d);
-        }
-    }
-    double tm = fc <= fd ? c : d;
-    return dp_objective(s, tm) <= dp_objective(s, t0) ? tm : t0;
-}
-
-/* The best α in (1, 10000] (renyi.h's domain of the subsampled Gaussian),
- * by ul_renyi_search_alpha_d on steps·ρ_SGM in doubles, refined
- * (dp_refine); written as decimal text.  False when the objective is
- * nowhere finite. */
-static bool dp_best_alpha(const dp_search *s, char *out, size_t n)
-{
-    ul_rdp_sgm_d_ctx sgm = {s->q, s->sigma};
-    ul_rdp_curve_d part = {ul_renyi_sgm_curve_d, &sgm};
-    ul_rdp_composition_d_ctx comp = {&part, &s->steps, 1};
-    ul_rdp_curve_d curve = {ul_renyi_composition_curve_d, &comp};
-    double alpha = ul_renyi_search_alpha_d(s->target, &curve, 1e4, s->given, s->conv, NULL);
-    if (!(alpha > 1) || !isfinite(alpha))
-        return false;
-    double t = dp_refine(s, log(alpha - 1));
-    alpha = 1 + exp(t);
-    if (alpha > 1e4)
-        alpha = 1e4;
-    dp_alpha_text(alpha, out, n);
-    return true;
 }
 
 /* ---- the verdict of a dp-sgd-group certificate ------------------------------------ */
@@ -356,9 +165,10 @@ static ul_status dp_eval_once(void *ctx, const ul_num_precision *w, ul_verdict *
                               bool *cap_hit, char *err, size_t errlen)
 {
     dp_eval *e = ctx;
-    dp_group_ctx gctx = {e->d, e->alpha, &e->dex};
     ul_num_report nr = {0, false};
-    ul_status st = ul_num_adaptive_eval(eval_dp_group, &gctx, w, &e->group, &nr, err, errlen);
+    ul_status st = ul_kol_dpsgd_group_delta_certified(&e->d->curve, e->alpha, e->d->eps, e->d->k,
+                                                      e->d->conv, w, &e->group, &e->dex, &nr,
+                                                      err, errlen);
     if (st != UL_OK && st != UL_ECAP)
         return kol_with_path(st, "parameters", err, errlen);
     *cap_hit = nr.cap_hit;
@@ -379,27 +189,6 @@ typedef struct {
     int digits;
 } dp_pair;
 
-static ul_status eval_dp_pair_eps(ul_num_value *out, void *ctx, char *err, size_t errlen)
-{
-    const dp_pair *pr = ctx;
-    mpfr_prec_t p = mpfi_get_prec(out->enclosure) + 16;
-    mpfi_t a, rho, dl;
-    mpfi_init2(a, p);
-    mpfi_init2(rho, p);
-    mpfi_init2(dl, p);
-    ul_num_set_decimal(a, pr->alpha);
-    ul_status st = dp_curve(rho, a, (void *)pr->d, err, errlen);
-    if (st == UL_OK) {
-        ul_num_set_decimal(dl, pr->d->st_delta->text);
-        ul_renyi_eps_enclose(out->enclosure, a, rho, dl, pr->d->conv);
-        out->is_log = false;
-    }
-    mpfi_clear(a);
-    mpfi_clear(rho);
-    mpfi_clear(dl);
-    return st;
-}
-
 static ul_status dp_pair_once(void *ctx, const ul_num_precision *w, ul_verdict *verdict,
                               bool *cap_hit, char *err, size_t errlen)
 {
@@ -409,24 +198,13 @@ static ul_status dp_pair_once(void *ctx, const ul_num_precision *w, ul_verdict *
     ul_num_precision we = *w;
     we.digits = w->digits + 2 + (int)ceil(log10((double)d->k));
     ul_num_report nr = {0, false};
-    ul_status st = ul_num_adaptive_eval(eval_dp_pair_eps, pr, &we, &pr->eps_example, &nr, err,
-                                        errlen);
+    ul_status st = ul_kol_dpsgd_eps_at_certified(&d->curve, pr->alpha, d->st_delta->text, d->conv,
+                                                 &we, &pr->eps_example, &nr, err, errlen);
     if (st != UL_OK && st != UL_ECAP)
         return kol_with_path(st, "parameters", err, errlen);
     *cap_hit = nr.cap_hit;
-    mpfr_prec_t p = mpfi_get_prec(pr->eps_example.enclosure);
-    mpfi_t ld;
-    mpfi_init2(ld, p);
-    ul_num_set_decimal(ld, d->st_delta->text);
-    mpfi_log(ld, ld);
-    mpfi_set_prec(pr->eps_group.enclosure, p);
-    mpfi_mul_ui(pr->eps_group.enclosure, pr->eps_example.enclosure, d->k);
-    pr->eps_group.is_log = false;
-    mpfi_set_prec(pr->delta_group.enclosure, p);
-    ul_kol_group_log_delta_enclose(pr->delta_group.enclosure, pr->eps_example.enclosure, ld, d->k,
-                                   UL_KOL_GROUP_EXACT);
-    pr->delta_group.is_log = true;
-    mpfi_clear(ld);
+    ul_kol_group_pair(&pr->eps_example, d->st_delta->text, d->k, &pr->eps_group,
+                      &pr->delta_group);
     ul_audit_report t1, t2;
     ul_audit_report_init(&t1);
     ul_audit_report_init(&t2);
@@ -434,30 +212,6 @@ static ul_status dp_pair_once(void *ctx, const ul_num_precision *w, ul_verdict *
         ul_audit_compare(&t1, "eps", "", &pr->eps_group, d->eps, false, pr->digits),
         ul_audit_compare(&t2, "delta", "", &pr->delta_group, d->delta, false, pr->digits));
     return UL_OK;
-}
-
-/* ε/k to 20 and to 8 digits, for the α search and the report. */
-static void dp_eps_split_text(const dp_cert *d, char *eps1, char *eps1_short, size_t n)
-{
-    mpfr_t x;
-    mpfr_init2(x, 128);
-    mpfr_set_str(x, d->eps, 10, MPFR_RNDN);
-    mpfr_div_ui(x, x, d->k, MPFR_RNDN);
-    char *t = ul_num_format(x, 20, MPFR_RNDN);
-    snprintf(eps1, n, "%s", t);
-    free(t);
-    t = ul_num_format(x, 8, MPFR_RNDN);
-    snprintf(eps1_short, n, "%s", t);
-    free(t);
-    mpfr_clear(x);
-}
-
-/* The search problem of a certificate: q and σ in doubles. */
-static dp_search dp_search_of(const dp_cert *d, ul_rdp_target target, double given)
-{
-    dp_search s = {mpq_get_d(d->q), strtod(d->pb.sigma, NULL), (double)d->pb.steps, given,
-                   target, d->conv};
-    return s;
 }
 
 /* (b), when the stated δ' is in (0, 1): *have tells whether it was computed. */
@@ -469,8 +223,8 @@ static ul_status dp_stated_pair(const dp_cert *d, const ul_num_precision *want, 
     if (!d->st_delta->present || !ul_num_decimal_compare(d->st_delta->text, "0", &c0) || c0 <= 0 ||
         !ul_num_decimal_compare(d->st_delta->text, "1", &c1) || c1 >= 0)
         return UL_OK;
-    dp_search s = dp_search_of(d, UL_RDP_TO_EPS, ul_kol_log_decimal_d(d->st_delta->text));
-    if (!dp_best_alpha(&s, pr->alpha, sizeof pr->alpha))
+    if (!ul_kol_dpsgd_best_alpha(&d->curve, UL_RDP_TO_EPS, ul_kol_log_decimal_d(d->st_delta->text),
+                                 d->conv, pr->alpha, sizeof pr->alpha))
         return UL_OK;
     ul_status st =
         kol_decide_raising(dp_pair_once, pr, want, DP_MAX_DIGITS, verdict, NULL, err, errlen);
@@ -492,7 +246,7 @@ typedef struct {
 static void dp_state_init(dp_state *s, ul_audit_report *rep, int digits)
 {
     memset(s, 0, sizeof *s);
-    mpq_init(s->d.q);
+    ul_kol_dpsgd_curve_init(&s->d.curve);
     ul_num_value *v[] = {&s->split_eps,       &s->split_delta,     &s->split_group,
                          &s->ev.group,        &s->ev.dex,          &s->pr.eps_example,
                          &s->pr.eps_group,    &s->pr.delta_group,  &s->need};
@@ -510,7 +264,7 @@ static void dp_state_clear(dp_state *s)
                          &s->pr.eps_group,    &s->pr.delta_group,  &s->need};
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
         ul_num_value_clear(v[i]);
-    mpq_clear(s->d.q);
+    ul_kol_dpsgd_curve_clear(&s->d.curve);
 }
 
 /* The verdict: (a) the group δ at the claimed ε, the order α searched in
@@ -522,10 +276,10 @@ static ul_status dp_decide(dp_state *s, const ul_num_precision *want, ul_audit_r
 {
     const dp_cert *d = &s->d;
     char eps1[64], eps1_short[64], e2[256];
-    dp_eps_split_text(d, eps1, eps1_short, sizeof eps1);
-    dp_search srch = dp_search_of(d, UL_RDP_TO_DELTA, strtod(eps1, NULL));
+    ul_kol_group_eps_split_text(d->eps, d->k, eps1, eps1_short, sizeof eps1);
     ul_verdict v = UL_VERDICT_INCONCLUSIVE;
-    if (!dp_best_alpha(&srch, s->ev.alpha, sizeof s->ev.alpha))
+    if (!ul_kol_dpsgd_best_alpha(&d->curve, UL_RDP_TO_DELTA, strtod(eps1, NULL), d->conv,
+                                 s->ev.alpha, sizeof s->ev.alpha))
         return ul_fail(err, errlen, UL_EINPUT,
                        "$.parameters: no order alpha in (1, 10000] where the RDP curve is finite");
     kol_decide_end end = {0, false};
@@ -579,11 +333,11 @@ static ul_status dp_decide(dp_state *s, const ul_num_precision *want, ul_audit_r
 /* The per-example δ' that would reach the claim, and what else would. */
 static void dp_would_reach(dp_state *s, const ul_num_precision *want, ul_audit_report *rep)
 {
-    dp_need_ctx nctx = {&s->d};
     ul_num_report nr;
     char e2[256];
     s->have_need =
-        ul_num_adaptive_eval(eval_dp_need, &nctx, want, &s->need, &nr, e2, sizeof e2) == UL_OK;
+        ul_kol_group_delta_needed_certified(s->d.eps, s->d.delta, s->d.k, want, &s->need, &nr, e2,
+                                            sizeof e2) == UL_OK;
     if (rep->verdict != UL_VERDICT_UNSUPPORTED)
         return;
     kol_add_would_reach_value(rep, "delta", "group delta certified at the claimed eps", &s->ev.group,
@@ -608,7 +362,7 @@ static void dp_check_stated(const dp_state *s, ul_audit_report *rep)
     const dp_cert *d = &s->d;
     ul_num_value ex;
     ul_num_value_init(&ex, 256);
-    dp_eps_example(d, &ex);
+    ul_kol_group_eps_split(&ex, d->eps, d->k, 256);
     if (d->st_eps->present && !kol_agrees_value(d->st_eps->text, &ex)) {
         char t[160];
         kol_value_text(t, sizeof t, &ex, 10);
@@ -671,23 +425,15 @@ static void dp_code_rule_stated(const dp_cert *d, char *what, size_t n)
 static void dp_code_rule_accountant(const dp_state *s, char *what, size_t n)
 {
     const dp_cert *d = &s->d;
-    mpfr_prec_t p = mpfi_get_prec(s->ev.dex.enclosure);
-    mpfi_t e;
-    mpfi_init2(e, p);
-    ul_num_set_decimal(e, d->eps);
-    mpfi_div_ui(e, e, d->k);
     ul_num_value cv;
-    ul_num_value_init(&cv, p);
-    ul_kol_group_log_delta_enclose(cv.enclosure, e, s->ev.dex.enclosure, d->k,
-                                   UL_KOL_GROUP_CODE_LARGEST_TERM);
-    cv.is_log = true;
+    ul_num_value_init(&cv, 64);
+    ul_kol_group_code_rule_at(&cv, d->eps, d->k, &s->ev.dex);
     if (kol_agrees_value(d->delta, &cv))
         snprintf(what, n,
                  "the claimed group delta %s is the code's group rule delta'*e^{(k-1) eps'} on "
                  "the accountant's per-example pair: the group delta without its sum",
                  d->delta);
     ul_num_value_clear(&cv);
-    mpfi_clear(e);
 }
 
 /* Forensics on an unsupported claim: the claimed group δ by the code's rule

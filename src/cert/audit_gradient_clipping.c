@@ -173,45 +173,14 @@ typedef struct {
     const ul_cert_value *st_steps, *st_sigma, *st_rho;
 } gc_cert;
 
-static ul_status gc_read(const ul_cert *c, gc_cert *g, char *err, size_t errlen)
+/* parameters.noise and what goes with it: σ (given) or ε_R and the λ = 0
+ * branch (code schedules). */
+static ul_status gc_read_noise(const ul_cert_values *pv, gc_cert *g, char *err, size_t errlen)
 {
-    ul_cert_values p, cl, s;
-    ul_status st =
-        ul_audit_read_object_list(c, "parameters", GC_PARAMS, sizeof GC_PARAMS / sizeof GC_PARAMS[0],
-                         "sigma", &p, err, errlen);
-    if (st == UL_OK)
-        st = ul_cert_read_object(c, "claim", GC_CLAIM, 4, &cl, err, errlen);
-    if (st == UL_OK)
-        st = ul_audit_read_object_list(c, "stated", GC_STATED, 3, "sigma", &s, err, errlen);
-    if (st != UL_OK)
-        return st;
-    memset(g, 0, sizeof *g);
     ul_kol_pabi_problem *pb = &g->pb;
-    pb->c0 = kol_get(&p, "c0")->text;
-    pb->c1 = kol_get(&p, "c1")->text;
-    pb->lr = kol_get(&p, "lr")->text;
-    pb->lambda = kol_get(&p, "lambda")->text;
-    int cmp = 1;
-    g->lambda_zero = ul_num_decimal_compare(pb->lambda, "0", &cmp) && cmp == 0;
-
-    const ul_cert_value *init = kol_get(&p, "init"), *dim = kol_get(&p, "dim");
-    pb->init = init->present && strcmp(init->text, "box") == 0 ? UL_KOL_INIT_BOX : UL_KOL_INIT_BALL;
-    if (pb->init == UL_KOL_INIT_BOX) {
-        if (!dim->present)
-            return kol_missing(dim->path, "by init box", err, errlen);
-        pb->dim = (unsigned long)dim->count;
-    } else if (dim->present) {
-        return kol_unused(dim, "by init ball", err, errlen);
-    }
-    const ul_cert_value *steps = kol_get(&p, "steps");
-    g->steps_from_code = !steps->present;
-    pb->steps = steps->present ? (unsigned long)steps->count : 0;
-    const ul_cert_value *lrs = kol_get(&p, "lr_schedule");
-    pb->lr_varies = lrs->present && strcmp(lrs->text, "varying") == 0;
-
-    const char *noise = kol_get(&p, "noise")->text;
-    const ul_cert_value *sigma = kol_get(&p, "sigma"), *er = kol_get(&p, "eps_renyi"),
-                        *variant = kol_get(&p, "variant");
+    const char *noise = kol_get(pv, "noise")->text;
+    const ul_cert_value *sigma = kol_get(pv, "sigma"), *er = kol_get(pv, "eps_renyi"),
+                        *variant = kol_get(pv, "variant");
     if (strcmp(noise, "given") == 0) {
         pb->noise = UL_KOL_PABI_GIVEN;
         if (!sigma->present)
@@ -237,11 +206,14 @@ static ul_status gc_read(const ul_cert *c, gc_cert *g, char *err, size_t errlen)
                           ? UL_VARIANT_CORRECTED
                           : UL_VARIANT_PRINTED;
     }
-    const ul_cert_value *conv = kol_get(&p, "conversion");
-    g->conv = conv->present && strcmp(conv->text, "mironov") == 0 ? UL_RDP_MIRONOV : UL_RDP_BBGHS;
+    return UL_OK;
+}
 
-    const ul_cert_value *e = kol_get(&cl, "eps"), *d = kol_get(&cl, "delta"), *o = kol_get(&cl, "renyi_order"),
-                        *v = kol_get(&cl, "renyi_value");
+/* The claim: (eps, delta) and/or (renyi_order, renyi_value), each pair whole. */
+static ul_status gc_read_claim(const ul_cert_values *clv, gc_cert *g, char *err, size_t errlen)
+{
+    const ul_cert_value *e = kol_get(clv, "eps"), *d = kol_get(clv, "delta"), *o = kol_get(clv, "renyi_order"),
+                        *v = kol_get(clv, "renyi_value");
     if (e->present != d->present)
         return kol_missing(e->present ? d->path : e->path, "with the other half of (eps, delta)", err,
                        errlen);
@@ -255,6 +227,48 @@ static ul_status gc_read(const ul_cert *c, gc_cert *g, char *err, size_t errlen)
     g->delta = d->present ? d->text : NULL;
     g->order = o->present ? o->text : NULL;
     g->value = v->present ? v->text : NULL;
+    return UL_OK;
+}
+
+static ul_status gc_read(const ul_cert *c, gc_cert *g, char *err, size_t errlen)
+{
+    ul_cert_values p, cl, s;
+    ul_status st =
+        ul_audit_read_object_list(c, "parameters", GC_PARAMS, sizeof GC_PARAMS / sizeof GC_PARAMS[0],
+                         "sigma", &p, err, errlen);
+    if (st == UL_OK)
+        st = ul_cert_read_object(c, "claim", GC_CLAIM, 4, &cl, err, errlen);
+    if (st == UL_OK)
+        st = ul_audit_read_object_list(c, "stated", GC_STATED, 3, "sigma", &s, err, errlen);
+    if (st != UL_OK)
+        return st;
+    memset(g, 0, sizeof *g);
+    ul_kol_pabi_problem *pb = &g->pb;
+    pb->c0 = kol_get(&p, "c0")->text;
+    pb->c1 = kol_get(&p, "c1")->text;
+    pb->lr = kol_get(&p, "lr")->text;
+    pb->lambda = kol_get(&p, "lambda")->text;
+    int cmp = 1;
+    g->lambda_zero = ul_num_decimal_compare(pb->lambda, "0", &cmp) && cmp == 0;
+
+    st = kol_read_init(kol_get(&p, "init"), kol_get(&p, "dim"), &pb->init, &pb->dim, err, errlen);
+    if (st != UL_OK)
+        return st;
+    const ul_cert_value *steps = kol_get(&p, "steps");
+    g->steps_from_code = !steps->present;
+    pb->steps = steps->present ? (unsigned long)steps->count : 0;
+    const ul_cert_value *lrs = kol_get(&p, "lr_schedule");
+    pb->lr_varies = lrs->present && strcmp(lrs->text, "varying") == 0;
+
+    st = gc_read_noise(&p, g, err, errlen);
+    if (st != UL_OK)
+        return st;
+    const ul_cert_value *conv = kol_get(&p, "conversion");
+    g->conv = conv->present && strcmp(conv->text, "mironov") == 0 ? UL_RDP_MIRONOV : UL_RDP_BBGHS;
+
+    st = gc_read_claim(&cl, g, err, errlen);
+    if (st != UL_OK)
+        return st;
 
     g->st_steps = kol_get(&s, "steps");
     g->st_sigma = kol_get(&s, "sigma");
@@ -262,127 +276,6 @@ static ul_status gc_read(const ul_cert *c, gc_cert *g, char *err, size_t errlen)
     if (g->st_sigma->present && pb->noise == UL_KOL_PABI_GIVEN)
         return kol_unused(g->st_sigma, "with noise given (sigma is a parameter)", err, errlen);
     return UL_OK;
-}
-
-/* The linear RDP curve ρ(α) = α·ρ with ρ an enclosure (at its precision) or
- * a decimal text. */
-typedef struct {
-    mpfi_srcptr rho;
-    const char *rho_text;
-} linear_ctx;
-
-static ul_status linear_curve(mpfi_ptr rho, mpfi_srcptr alpha, void *ctx, char *err, size_t errlen)
-{
-    (void)err;
-    (void)errlen;
-    const linear_ctx *l = ctx;
-    if (l->rho_text != NULL) {
-        mpfi_t r;
-        mpfi_init2(r, mpfi_get_prec(rho) + 8);
-        ul_num_set_decimal(r, l->rho_text);
-        mpfi_mul(rho, alpha, r);
-        mpfi_clear(r);
-    } else {
-        mpfi_mul(rho, alpha, l->rho);
-    }
-    return UL_OK;
-}
-
-/* The certified ε at delta of the linear curve α·ρ (ρ as text); false when
- * not computable. */
-static bool linear_eps(const char *rho_text, const char *delta, ul_rdp_conversion conv, int digits,
-                       ul_num_value *eps)
-{
-    linear_ctx l = {NULL, rho_text};
-    ul_rdp_curve curve = {linear_curve, &l};
-    ul_num_precision w = {digits, 0, 0};
-    ul_num_report nr;
-    char alpha[UL_RENYI_ALPHA_TEXT_LEN], e[256];
-    ul_status st = ul_renyi_curve_certified(UL_RDP_TO_EPS, &curve, 1e15, delta, conv, &w, eps,
-                                            alpha, sizeof alpha, &nr, e, sizeof e);
-    return st == UL_OK || st == UL_ECAP;
-}
-
-/* ε of D_α ≤ α·ρ at log δ = ld in doubles, minimised over α by golden
- * section on log(α − 1) (renyi.h's conversions: Balle et al. 2020 Thm 21
- * with its clamp at 0 and KL shortcut, or Mironov 2017 Prop. 3).  A search
- * aid only, never a bound. */
-static double linear_eps_d(double rho, double ld, ul_rdp_conversion conv)
-{
-    if (conv == UL_RDP_BBGHS && 2 * ld >= log(-expm1(-rho)))
-        return 0;
-    double a = log(1e-12), b = log(1e15);
-    const double g = 0.6180339887498949;
-    double fa[2];
-    for (int it = 0; it < 200 && b - a > 1e-10; it++) {
-        double t[2] = {b - g * (b - a), a + g * (b - a)};
-        for (int k = 0; k < 2; k++) {
-            double am1 = exp(t[k]), al = 1 + am1;
-            fa[k] = conv == UL_RDP_MIRONOV ? al * rho - ld / am1
-                                           : al * rho + log1p(-1 / al) - (ld + log(al)) / am1;
-        }
-        if (fa[0] <= fa[1])
-            b = t[1];
-        else
-            a = t[0];
-    }
-    return fmax(0, fmin(fa[0], fa[1]));
-}
-
-/* The largest ρ (6 significant digits, rounded down) whose certified ε at
- * delta is ≤ eps: bisection in log ρ below rho_hi in doubles, then the
- * candidate certified; false when none is found. */
-static bool largest_rho(const char *eps, const char *delta, ul_rdp_conversion conv, double rho_hi,
-                        char *out, size_t outlen)
-{
-    mpfr_t target;
-    mpfr_init2(target, 256);
-    mpfr_set_str(target, eps, 10, MPFR_RNDD);
-    ul_num_value v;
-    ul_num_value_init(&v, 64);
-    double lo = log(rho_hi) - 60, hi = log(rho_hi), e = strtod(eps, NULL);
-    double ld = ul_kol_log_decimal_d(delta);
-    char text[64];
-    bool found = false;
-    for (int it = 0; it < 80; it++) {
-        double mid = 0.5 * (lo + hi);
-        if (linear_eps_d(exp(mid), ld, conv) <= e)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    /* certify the final candidate, cut down to 6 significant digits (a few
-     * units lower if the search's double arithmetic put it just above ρ*) */
-    double x = exp(lo);
-    int e10 = (int)floor(log10(x)) - 5;
-    long mant = (long)floor(x / pow(10, e10));
-    for (int tries = 0; tries < 4 && !found && mant > 0; tries++, mant--) {
-        char digs[32];
-        int nd = snprintf(digs, sizeof digs, "%ld", mant);
-        snprintf(text, sizeof text, "%c.%se%d", digs[0], digs + 1, e10 + nd - 1);
-        if (linear_eps(text, delta, conv, 8, &v) && mpfr_lessequal_p(&v.enclosure->right, target)) {
-            snprintf(out, outlen, "%s", text);
-            found = true;
-        }
-    }
-    ul_num_value_clear(&v);
-    mpfr_clear(target);
-    return found;
-}
-
-/* The code's pabi_steps in double precision (np.ceil of double quotients,
- * spec §4.7): a FAULTY RECIPE for forensics. */
-static double gc_code_steps_double(const ul_kol_pabi_problem *pb)
-{
-    double c0 = strtod(pb->c0, NULL), c1 = strtod(pb->c1, NULL), lr = strtod(pb->lr, NULL),
-           lam = strtod(pb->lambda, NULL);
-    double t = ceil(c0 / (c1 * lr));
-    if (lam != 0) {
-        double t1 = ceil(log(lam * 2 * c0 / c1) / (lr * lam));
-        if (t1 > 0 && t1 < t)
-            t = t1;
-    }
-    return t;
 }
 
 static void set_text_number(ul_audit_number *n, const char *key, const char *label,
@@ -445,18 +338,11 @@ static bool gc_check_stated_sigma(const gc_cert *g, ul_audit_report *rep)
                              ? "the public code's /(4 eps_R T), giving rho_eff = 2 eps_R"
                              : "/(2 eps_R T)");
             }
-            if (rep->forensics[0] == '\0') {
-                mpfr_t lo, hi, vl, vh;
-                mpfr_inits2(256, lo, hi, vl, vh, (mpfr_ptr)0);
-                kol_text_interval(items[i], 2e-6, lo, hi);
-                kol_value_bounds(&sg, vl, vh);
-                if (mpfr_lessequal_p(vl, hi) && mpfr_greaterequal_p(vh, lo))
-                    kol_setf(rep->forensics, sizeof rep->forensics,
+            if (rep->forensics[0] == '\0' && kol_agrees_value_slack(items[i], &sg, 2e-6))
+                kol_setf(rep->forensics, sizeof rep->forensics,
                          "%s agrees with the schedule to float32 accuracy: the code "
                          "evaluates unlearn_sigma_t in jnp float32 (spec/koloskova.md 3)",
                          path);
-                mpfr_clears(lo, hi, vl, vh, (mpfr_ptr)0);
-            }
             ul_num_value_clear(&sg);
             return true;
         }
@@ -477,7 +363,7 @@ static void gc_check_stated(const gc_cert *g, const ul_num_value *rho_formula, b
              g->steps_from_code ? "the code's pabi_steps in exact arithmetic is"
                                 : "the parameters give",
              pb->steps);
-        if (g->steps_from_code && (double)g->st_steps->count == gc_code_steps_double(pb))
+        if (g->steps_from_code && (double)g->st_steps->count == ul_kol_pabi_code_steps_d(pb))
             kol_setf(rep->forensics, sizeof rep->forensics,
                  "%s is reproduced by the code's pabi_steps with double-precision ceil "
                  "(spec/koloskova.md 4.7)",
@@ -542,14 +428,7 @@ static void gc_eval_clear(gc_eval *e)
 static ul_verdict gc_renyi_verdict(gc_eval *e, ul_audit_report *cmp)
 {
     const gc_cert *g = e->g;
-    mpfr_prec_t p = mpfi_get_prec(e->rho.enclosure);
-    mpfi_set_prec(e->ren.enclosure, p);
-    mpfi_t a;
-    mpfi_init2(a, p);
-    ul_num_set_decimal(a, g->order);
-    mpfi_mul(e->ren.enclosure, a, e->rho.enclosure);
-    e->ren.is_log = false;
-    mpfi_clear(a);
+    ul_kol_pabi_renyi_bound(&e->ren, g->order, &e->rho);
     char label[128];
     snprintf(label, sizeof label, "D_alpha bound alpha*rho_eff at alpha = %.40s", g->order);
     return ul_audit_compare(cmp, "renyi_value", label, &e->ren, g->value, false, e->digits);
@@ -733,7 +612,7 @@ static bool gc_worse_eval(const gc_eval *a, const gc_eval *b)
         return ra > rb;
     const ul_num_value *va = a->ren_decides ? &a->ren : &a->eps;
     const ul_num_value *vb = b->ren_decides ? &b->ren : &b->eps;
-    return mpfr_greater_p(&va->enclosure->right, &vb->enclosure->right);
+    return kol_hi_greater(va, vb);
 }
 
 /* The public code computes pabi_steps with double-precision ceil (spec
@@ -745,7 +624,7 @@ static gc_eval *gc_code_ceil(const gc_eval *e, ul_kol_pabi_problem *q, gc_eval *
                              bool *alt_used, const ul_num_precision *want, ul_audit_report *rep)
 {
     const gc_cert *g = e->g;
-    double td = gc_code_steps_double(e->pb);
+    double td = ul_kol_pabi_code_steps_d(e->pb);
     *alt_used = false;
     /* a list of per-step σ fixes T by its length */
     if (!g->steps_from_code || !(td >= 1 && td <= 1e8) || (unsigned long)td == e->pb->steps ||
@@ -785,19 +664,14 @@ static bool gc_rho_needed(const gc_eval *e, mpfi_ptr need, ul_audit_report *rep)
     const gc_cert *g = e->g;
     int digits = e->digits;
     if (e->ren_decides) {
-        ul_num_set_decimal(need, g->value);
-        mpfi_t a;
-        mpfi_init2(a, mpfi_get_prec(need));
-        ul_num_set_decimal(a, g->order);
-        mpfi_div(need, need, a);
-        mpfi_clear(a);
+        bool nonzero = ul_kol_pabi_rho_for_renyi(need, g->value, g->order);
         kol_add_would_reach_mpfi(rep, "rho_eff_needed",
-                             "largest rho_eff reaching the claim (value/alpha)", need, digits);
-        return !mpfi_is_zero(need);
+                                 "largest rho_eff reaching the claim (value/alpha)", need, digits);
+        return nonzero;
     }
     char rho_needed[64] = "";
-    double rho_hi = mpfr_get_d(&e->rho.enclosure->right, MPFR_RNDU);
-    bool have = largest_rho(g->eps, g->delta, g->conv, rho_hi, rho_needed, sizeof rho_needed);
+    bool have = ul_kol_pabi_largest_rho(g->eps, g->delta, g->conv, e->rho.enclosure, rho_needed,
+                                        sizeof rho_needed);
     if (have) {
         ul_num_set_decimal(need, rho_needed);
         if (rep->n_would_reach < UL_AUDIT_MAX_NUMBERS)
@@ -807,15 +681,13 @@ static bool gc_rho_needed(const gc_eval *e, mpfi_ptr need, ul_audit_report *rep)
                             rho_needed);
     }
     /* δ reached at the claimed ε */
-    linear_ctx l = {e->rho.enclosure, NULL};
-    ul_rdp_curve curve = {linear_curve, &l};
     ul_num_value dv;
     ul_num_value_init(&dv, 64);
-    char a2[UL_RENYI_ALPHA_TEXT_LEN], e2[256];
+    char e2[256];
     ul_num_precision w = {digits, 0, 0};
     ul_num_report nr;
-    ul_status s2 = ul_renyi_curve_certified(UL_RDP_TO_DELTA, &curve, 1e15, g->eps, g->conv, &w,
-                                            &dv, a2, sizeof a2, &nr, e2, sizeof e2);
+    ul_status s2 =
+        ul_kol_pabi_delta_at_eps(e->rho.enclosure, g->eps, g->conv, &w, &dv, &nr, e2, sizeof e2);
     if (s2 == UL_OK || s2 == UL_ECAP) {
         kol_add_would_reach_value(rep, "delta", "delta the theorem certifies at the claimed eps", &dv,
                               digits);
@@ -837,54 +709,27 @@ static void gc_would_reach(const gc_eval *e, ul_audit_report *rep)
     mpfi_init2(need, mpfi_get_prec(e->rho.enclosure) + 64);
     mpfi_init2(f, mpfi_get_prec(need));
     if (gc_rho_needed(e, need, rep)) {
-        mpfi_div(f, e->rho.enclosure, need);
-        mpfi_sqrt(f, f);
+        ul_kol_pabi_noise_needed(f, pb, e->rho.enclosure, need);
         if (pb->noise == UL_KOL_PABI_GIVEN && pb->n_sigma == 1) {
-            mpfi_t s;
-            mpfi_init2(s, mpfi_get_prec(need));
-            ul_num_set_decimal(s, pb->sigma[0]);
-            mpfi_mul(f, f, s);
             kol_add_would_reach_mpfi(rep, "sigma_needed",
                                  "constant sigma reaching the claim (upper end safe)", f, digits);
-            mpfi_clear(s);
         } else if (pb->noise == UL_KOL_PABI_GIVEN) {
             kol_add_would_reach_mpfi(rep, "sigma_scale_needed",
                                  "factor on every sigma_t reaching the claim (upper end safe)", f,
                                  digits);
         } else {
-            ul_num_set_decimal(f, pb->eps_renyi);
-            mpfi_mul(f, f, need);
-            mpfi_div(f, f, e->rho.enclosure);
             kol_add_would_reach_mpfi(rep, "eps_renyi_needed",
                                  "eps_renyi for the code's schedule reaching the claim (lower end "
                                  "safe)",
                                  f, digits);
-            mpfr_t x;
-            mpfr_init2(x, mpfi_get_prec(f));
-            mpfi_get_left(x, f);
-            char *lo = ul_num_format(x, 6, MPFR_RNDD);
+            char *lo = kol_end_text(f, 6, false);
             ul_audit_explain(rep, "The code's schedule reaches the claim with eps_renyi <= %s.",
                              lo);
             free(lo);
-            mpfr_clear(x);
         }
     }
     mpfi_clear(f);
     mpfi_clear(need);
-}
-
-/* The public code's conversion in doubles (spec §3 dp_accountant, §4.1: ε_R
- * at every order, min over linspace(1.001, 1000, 10000)): only to decide
- * whether the certified recipe is worth evaluating. */
-static double gc_code_eps_d(double eps_r, double ld)
-{
-    double best = INFINITY;
-    for (int i = 0; i < 10000; i++) {
-        double a = 1.001 + i * 998.999 / 9999.0;
-        double e = eps_r + log((a - 1) / a) - (ld + log(a)) / (a - 1);
-        best = e < best ? e : best;
-    }
-    return best;
 }
 
 /* Forensics on an unsupported claim: a Rényi value read as ε. */
@@ -923,7 +768,7 @@ static void gc_forensics(const gc_eval *e, ul_audit_report *rep)
              "a Renyi value read as eps: the claimed eps %s is the code's Renyi target eps_R "
              "(the figures' eps labels, spec/koloskova.md 3, 4.1)",
              g->eps);
-    else if (fabs(gc_code_eps_d(strtod(er, NULL), ul_kol_log_decimal_d(g->delta)) -
+    else if (fabs(ul_kol_pabi_code_eps_d(strtod(er, NULL), ul_kol_log_decimal_d(g->delta)) -
                   strtod(g->eps, NULL)) <= 1e-6 * strtod(g->eps, NULL) &&
              ul_kol_pabi_code_eps_certified(er, g->delta, &w, &ce, &gi, &nr, e2, sizeof e2) ==
                  UL_OK &&

@@ -56,6 +56,20 @@ ul_status kol_missing(const char *path, const char *why, char *err, size_t errle
     return ul_fail(err, errlen, UL_EINPUT, "%s: missing, required %s", path, why);
 }
 
+ul_status kol_read_init(const ul_cert_value *init, const ul_cert_value *dim, ul_kol_init *shape,
+                        unsigned long *d, char *err, size_t errlen)
+{
+    *shape = init->present && strcmp(init->text, "box") == 0 ? UL_KOL_INIT_BOX : UL_KOL_INIT_BALL;
+    if (*shape == UL_KOL_INIT_BOX) {
+        if (!dim->present)
+            return kol_missing(dim->path, "by init box", err, errlen);
+        *d = (unsigned long)dim->count;
+    } else if (dim->present) {
+        return kol_unused(dim, "by init ball", err, errlen);
+    }
+    return UL_OK;
+}
+
 /* Rewrites a message of src/bounds ("sigma: …", names as CLI flags) with the
  * certificate's JSON path. */
 ul_status kol_with_path(ul_status st, const char *object, char *err, size_t errlen)
@@ -146,6 +160,48 @@ bool kol_agrees_value(const char *text, const ul_num_value *v)
     bool ok = mpfr_lessequal_p(vl, hi) && mpfr_greaterequal_p(vh, lo);
     mpfr_clears(lo, hi, vl, vh, (mpfr_ptr)0);
     return ok;
+}
+
+/* Whether `text` agrees with the value within a relative slack rel
+ * (at 256 bits). */
+bool kol_agrees_value_slack(const char *text, const ul_num_value *v, double rel)
+{
+    mpfr_t lo, hi, vl, vh;
+    mpfr_inits2(256, lo, hi, vl, vh, (mpfr_ptr)0);
+    kol_text_interval(text, rel, lo, hi);
+    kol_value_bounds(v, vl, vh);
+    bool ok = mpfr_lessequal_p(vl, hi) && mpfr_greaterequal_p(vh, lo);
+    mpfr_clears(lo, hi, vl, vh, (mpfr_ptr)0);
+    return ok;
+}
+
+/* Whether a's upper end is above b's. */
+bool kol_hi_greater(const ul_num_value *a, const ul_num_value *b)
+{
+    return mpfr_greater_p(&a->enclosure->right, &b->enclosure->right);
+}
+
+/* One end of x (upper rounded up, or lower rounded down) at `digits`;
+ * malloc'd. */
+char *kol_end_text(mpfi_srcptr x, int digits, bool upper)
+{
+    mpfr_t e;
+    mpfr_init2(e, mpfi_get_prec(x));
+    if (upper)
+        mpfi_get_right(e, x);
+    else
+        mpfi_get_left(e, x);
+    char *t = ul_num_format(e, digits, upper ? MPFR_RNDU : MPFR_RNDD);
+    mpfr_clear(e);
+    return t;
+}
+
+/* x ← v (its precision and value, log form or plain). */
+void kol_value_copy(ul_num_value *x, const ul_num_value *v)
+{
+    mpfi_set_prec(x->enclosure, mpfi_get_prec(v->enclosure));
+    mpfi_set(x->enclosure, v->enclosure);
+    x->is_log = v->is_log;
 }
 
 /* Whether every number that rounds to `text` lies below the value. */

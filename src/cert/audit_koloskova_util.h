@@ -61,6 +61,11 @@ const char *const *kol_value_items(const ul_cert_value *v, size_t *n);
 ul_status kol_unused(const ul_cert_value *v, const char *why, char *err, size_t errlen);
 ul_status kol_missing(const char *path, const char *why, char *err, size_t errlen);
 
+/* parameters.init and .dim (spec §1.2): "ball" (default) or "box", whose
+ * dimension is required; dim with the ball is unused. */
+ul_status kol_read_init(const ul_cert_value *init, const ul_cert_value *dim, ul_kol_init *shape,
+                        unsigned long *d, char *err, size_t errlen);
+
 /* Rewrites a message of src/bounds ("sigma: …", names as CLI flags) with the
  * certificate's JSON path ($.<object>.<name>, $.claim for eps and delta). */
 ul_status kol_with_path(ul_status st, const char *object, char *err, size_t errlen);
@@ -78,6 +83,15 @@ bool kol_agrees_decimal(const char *text, const char *value);
 bool kol_agrees_double(const char *text, double x, double rel);
 /* Whether every number that rounds to `text` lies below the value. */
 bool kol_text_below(const char *text, const ul_num_value *v);
+/* Whether `text` agrees with the value within a relative slack rel. */
+bool kol_agrees_value_slack(const char *text, const ul_num_value *v, double rel);
+/* Whether a's upper end is above b's. */
+bool kol_hi_greater(const ul_num_value *a, const ul_num_value *b);
+/* One end of x (upper rounded up, or lower rounded down) at `digits`;
+ * malloc'd. */
+char *kol_end_text(mpfi_srcptr x, int digits, bool upper);
+/* x ← v (precision, value and form). */
+void kol_value_copy(ul_num_value *x, const ul_num_value *v);
 
 /* "[lo, hi]" (or the one number when both agree) of a value at `digits`,
  * never cut (fewer digits, still outward, when it does not fit); the upper

@@ -169,6 +169,27 @@ typedef struct {
     bool has_steps; /* false only when calibrating */
 } mc_cert;
 
+/* The start of the run: sigma0, c0 and the initial clip (spec §1.2): δ_0 = 1
+ * without sigma0, and then init and dim are unused. */
+static ul_status mc_read_start(const ul_cert_values *p, ul_kol_mc_problem *pb, char *err,
+                               size_t errlen)
+{
+    const ul_cert_value *c0 = kol_get(p, "c0"), *sigma0 = kol_get(p, "sigma0"),
+                        *init = kol_get(p, "init"), *dim = kol_get(p, "dim");
+    if (sigma0->present) {
+        pb->sigma0 = sigma0->text;
+        int cmp = 0;
+        ul_num_decimal_compare(sigma0->text, "0", &cmp);
+        if (cmp != 0 && !c0->present)
+            return kol_missing(c0->path, "when sigma0 is not 0 (the initial clip radius C0)", err,
+                               errlen);
+    } else if (init->present || dim->present) {
+        return kol_unused(init->present ? init : dim, "without sigma0 (delta_0 = 1)", err, errlen);
+    }
+    pb->c0 = c0->present ? c0->text : NULL;
+    return kol_read_init(init, dim, &pb->init, &pb->dim, err, errlen);
+}
+
 /* Reads a "model-clipping" certificate.  calibrating: parameters.steps may
  * be absent (the audit requires it). */
 static ul_status mc_read(const ul_cert *c, mc_cert *m, bool calibrating, char *err, size_t errlen)
@@ -223,27 +244,9 @@ static ul_status mc_read(const ul_cert *c, mc_cert *m, bool calibrating, char *e
                        "%s: give one value or a list of exactly steps = %lu values (got %zu)",
                        sigma->path, pb->steps, pb->n_sigma);
 
-    const ul_cert_value *c0 = kol_get(&p, "c0"), *sigma0 = kol_get(&p, "sigma0"), *init = kol_get(&p, "init"),
-                        *dim = kol_get(&p, "dim");
-    pb->init = init->present && strcmp(init->text, "box") == 0 ? UL_KOL_INIT_BOX : UL_KOL_INIT_BALL;
-    if (sigma0->present) {
-        pb->sigma0 = sigma0->text;
-        int cmp = 0;
-        ul_num_decimal_compare(sigma0->text, "0", &cmp);
-        if (cmp != 0 && !c0->present)
-            return kol_missing(c0->path, "when sigma0 is not 0 (the initial clip radius C0)", err,
-                           errlen);
-    } else if (init->present || dim->present) {
-        return kol_unused(init->present ? init : dim, "without sigma0 (delta_0 = 1)", err, errlen);
-    }
-    pb->c0 = c0->present ? c0->text : NULL;
-    if (pb->init == UL_KOL_INIT_BOX) {
-        if (!dim->present)
-            return kol_missing(dim->path, "by init box", err, errlen);
-        pb->dim = (unsigned long)dim->count;
-    } else if (dim->present) {
-        return kol_unused(dim, "by init ball", err, errlen);
-    }
+    st = mc_read_start(&p, pb, err, errlen);
+    if (st != UL_OK)
+        return st;
     pb->mode = strcmp(kol_get(&p, "accounting")->text, "adaptive") == 0 ? UL_CONTRACTION_ADAPTIVE
                                                                     : UL_CONTRACTION_PRODUCT;
 
@@ -415,9 +418,7 @@ static ul_status mc_bracket(mc_eval *e, const ul_num_precision *w, ul_verdict *v
             e->bound_note = "a lower bound on delta_T: delta_0*theta*^T, theta* = theta at the "
                             "claimed delta";
             e->bound_upper = false;
-            mpfi_set_prec(e->delta.enclosure, p);
-            mpfi_set(e->delta.enclosure, lo.enclosure);
-            e->delta.is_log = true;
+            kol_value_copy(&e->delta, &lo);
             e->floor_reached = false;
         }
     }
@@ -434,9 +435,7 @@ static ul_status mc_bracket(mc_eval *e, const ul_num_precision *w, ul_verdict *v
                                            : "a lower bound on delta_T: the recursion with "
                                              "theta frozen at the bottom of each of 256 bands "
                                              "of log delta";
-            mpfi_set_prec(e->delta.enclosure, p);
-            mpfi_set(e->delta.enclosure, lo.enclosure);
-            e->delta.is_log = true;
+            kol_value_copy(&e->delta, &lo);
             e->floor_reached = false;
         }
     }
@@ -548,14 +547,10 @@ static void mc_sigma_needed_note(const ul_kol_mc_problem *pb, const char *claim_
                              "smallest constant sigma reaching the claim in T steps (upper end "
                              "certified safe)",
                              sg, want->digits);
-        mpfr_t h;
-        mpfr_init2(h, mpfi_get_prec(sg));
-        mpfi_get_right(h, sg);
-        char *hi = ul_num_format(h, 6, MPFR_RNDU);
+        char *hi = kol_end_text(sg, 6, true);
         ul_audit_explain(rep, "In T = %lu steps a constant sigma of %s reaches it.", pb->steps,
                          hi);
         free(hi);
-        mpfr_clear(h);
     }
     mpfi_clear(sg);
 }
