@@ -1025,52 +1025,31 @@ typedef struct {
     mpfr_t lo, hi; /* β = α − 1 */
 } bb_box;
 
-/* The certified decision (see above): UL_SIDE_SAFE = some α reaches ε̂
- * (witness set), UL_SIDE_UNSAFE = none does, UL_SIDE_UNDECIDED = not at
- * this precision.  o->target must be set. */
-static ul_side obj_decide(const objective *o, char **witness)
+/* The tails (see above): bl = β_L = B/(2ε̂) rounded down, with F > ε̂ for
+ * β ≤ β_L, and br = β_R with ℓ(1 + β_R) > ε̂, found by doubling.  false
+ * when either cannot be shown at this precision. */
+static bool obj_tails(const objective *o, mpfr_ptr bl, mpfr_ptr br)
 {
-    mpfr_prec_t p = o->prec, bp = o->prec + 64;
+    mpfr_prec_t p = o->prec;
     mpfi_t f, a;
     mpfi_init2(f, p);
     mpfi_init2(a, p + 16);
-
-    /* the double-precision optimum first: usually decides "yes" at once */
-    double beta_d = obj_search_beta(o);
-    if (isfinite(beta_d) && beta_d > 0) {
-        mpfr_t x;
-        mpfr_init2(x, 64);
-        mpfr_set_d(x, 1 + beta_d, MPFR_RNDN);
-        bool ok = try_witness(o, decimal_text(x, 17), f, witness);
-        mpfr_clear(x);
-        if (ok) {
-            mpfi_clear(f);
-            mpfi_clear(a);
-            return UL_SIDE_SAFE;
-        }
-    }
-
-    /* the tails */
-    mpfr_t bl, br, t;
-    mpfr_inits2(bp, bl, br, t, (mpfr_ptr)0);
+    mpfr_t t;
+    mpfr_init2(t, mpfr_get_prec(bl));
     mpfr_mul_2ui(t, &o->target->right, 1, MPFR_RNDU);
     mpfr_div(bl, &o->B->left, t, MPFR_RNDD); /* β_L = B/(2ε̂), rounded down */
-    ul_side result = UL_SIDE_UNSAFE;
-    bool open = false;
-    if (!(mpfr_sgn(bl) > 0)) {
-        result = UL_SIDE_UNDECIDED; /* B = 0 would need δ = 1: excluded upstream */
-        goto out;
+    bool ok = mpfr_sgn(bl) > 0; /* B = 0 would need δ = 1: excluded upstream */
+    if (ok) {
+        mpfi_set_fr(a, bl);
+        mpfi_div(f, o->B, a);
+        ok = mpfr_greater_p(&f->left, &o->target->right);
     }
-    mpfi_set_fr(a, bl);
-    mpfi_div(f, o->B, a);
-    if (!mpfr_greater_p(&f->left, &o->target->right)) {
-        result = UL_SIDE_UNDECIDED;
-        goto out;
+    if (ok) {
+        mpfr_mul_2ui(br, bl, 1, MPFR_RNDU);
+        if (mpfr_cmp_ui(br, 1) < 0)
+            mpfr_set_ui(br, 1, MPFR_RNDU);
     }
-    mpfr_mul_2ui(br, bl, 1, MPFR_RNDU);
-    if (mpfr_cmp_ui(br, 1) < 0)
-        mpfr_set_ui(br, 1, MPFR_RNDU);
-    for (int i = 0;; i++) {
+    for (int i = 0; ok; i++) {
         /* ℓ(α_R) = e^{−Λ_s/α_R}·E·α_R */
         mpfi_set_fr(a, br);
         mpfi_add_ui(a, a, 1);
@@ -1078,72 +1057,114 @@ static ul_side obj_decide(const objective *o, char **witness)
         decay(f, o->lam[o->count - 1], a, f);
         if (mpfr_greater_p(&f->left, &o->target->right))
             break;
-        if (i > 4000) {
-            result = UL_SIDE_UNDECIDED;
-            goto out;
-        }
-        mpfr_mul_2ui(br, br, 1, MPFR_RNDU);
+        if (i > 4000)
+            ok = false;
+        else
+            mpfr_mul_2ui(br, br, 1, MPFR_RNDU);
     }
+    mpfr_clear(t);
+    mpfi_clear(f);
+    mpfi_clear(a);
+    return ok;
+}
 
-    /* the middle, box by box (depth first) */
-    size_t cap = 64, n = 0, evals = 0;
-    bb_box *stack = malloc(cap * sizeof *stack);
-    if (stack == NULL)
-        abort();
-    /* initial boxes [β_L 2^k, β_L 2^{k+1}] ∩ [β_L, β_R], pushed right to left */
+/* A stack of boxes of β, the top processed first. */
+typedef struct {
+    bb_box *box;
+    size_t n, cap;
+    mpfr_prec_t prec;
+} bb_stack;
+
+static bb_box *bb_push(bb_stack *s, mpfr_srcptr lo, mpfr_srcptr hi)
+{
+    if (s->n == s->cap) {
+        s->cap = s->cap == 0 ? 64 : 2 * s->cap;
+        s->box = realloc(s->box, s->cap * sizeof *s->box);
+        if (s->box == NULL)
+            abort();
+    }
+    bb_box *b = &s->box[s->n++];
+    mpfr_init2(b->lo, s->prec);
+    mpfr_init2(b->hi, s->prec);
+    mpfr_set(b->lo, lo, MPFR_RNDN);
+    mpfr_set(b->hi, hi, MPFR_RNDN);
+    return b;
+}
+
+static void bb_pop(bb_stack *s)
+{
+    s->n--;
+    mpfr_clears(s->box[s->n].lo, s->box[s->n].hi, (mpfr_ptr)0);
+}
+
+/* The initial boxes [β_L 2^k, β_L 2^{k+1}] ∩ [β_L, β_R], the smallest β on
+ * top. */
+static void bb_initial(bb_stack *s, mpfr_srcptr bl, mpfr_srcptr br)
+{
+    mpfr_t t, u;
+    mpfr_inits2(s->prec, t, u, (mpfr_ptr)0);
     mpfr_set(t, bl, MPFR_RNDN);
-    size_t first = 0;
-    for (;;) {
-        if (n == cap) {
-            cap *= 2;
-            stack = realloc(stack, cap * sizeof *stack);
-            if (stack == NULL)
-                abort();
-        }
-        mpfr_init2(stack[n].lo, bp);
-        mpfr_init2(stack[n].hi, bp);
-        mpfr_set(stack[n].lo, t, MPFR_RNDN);
-        mpfr_mul_2ui(t, t, 1, MPFR_RNDN);
-        bool end = mpfr_greaterequal_p(t, br);
-        mpfr_set(stack[n].hi, end ? br : t, MPFR_RNDN);
-        n++;
-        if (end)
-            break;
+    for (bool end = false; !end;) {
+        mpfr_mul_2ui(u, t, 1, MPFR_RNDN);
+        end = mpfr_greaterequal_p(u, br);
+        bb_push(s, t, end ? br : u);
+        mpfr_set(t, u, MPFR_RNDN);
     }
-    /* reverse so the smallest β is processed first */
-    for (size_t i = first, j = n - 1; i < j; i++, j--) {
-        bb_box tmp = stack[i];
-        stack[i] = stack[j];
-        stack[j] = tmp;
+    for (size_t i = 0, j = s->n - 1; i < j; i++, j--) {
+        bb_box tmp = s->box[i];
+        s->box[i] = s->box[j];
+        s->box[j] = tmp;
     }
-    mpfr_t mid, width;
-    mpfr_inits2(bp, mid, width, (mpfr_ptr)0);
-    while (n > 0 && result == UL_SIDE_UNSAFE) {
-        bb_box *bx = &stack[n - 1];
+    mpfr_clears(t, u, (mpfr_ptr)0);
+}
+
+/* A witness near the middle of the box (mid, width), with as few digits as
+ * the box's width allows: true (and *witness set) when F there is ≤ ε̂. */
+static bool bb_try_middle(const objective *o, mpfr_srcptr mid, mpfr_srcptr width, mpfi_ptr f,
+                          char **witness)
+{
+    mpfr_t t;
+    mpfr_init2(t, mpfr_get_prec(mid));
+    mpfr_div(t, mid, width, MPFR_RNDN);
+    double ratio = mpfr_get_d(t, MPFR_RNDN);
+    int digits = (int)ceil(log10(ratio > 1 ? ratio : 1)) + 4;
+    if (digits < 6)
+        digits = 6;
+    if (digits > (int)(o->prec / 3) + 8)
+        digits = (int)(o->prec / 3) + 8;
+    mpfr_add_ui(t, mid, 1, MPFR_RNDN);
+    bool ok = try_witness(o, decimal_text(t, digits), f, witness);
+    mpfr_clear(t);
+    return ok;
+}
+
+/* The middle, box by box (depth first): UL_SIDE_SAFE on a witness,
+ * UL_SIDE_UNSAFE when every box is excluded, UL_SIDE_UNDECIDED when a box
+ * is too narrow to split at this precision or BB_MAX_BOXES is reached. */
+static ul_side bb_run(const objective *o, bb_stack *s, char **witness)
+{
+    mpfr_prec_t p = o->prec;
+    mpfi_t f;
+    mpfi_init2(f, p);
+    mpfr_t mid, width, t;
+    mpfr_inits2(s->prec, mid, width, t, (mpfr_ptr)0);
+    ul_side result = UL_SIDE_UNSAFE;
+    bool open = false;
+    for (size_t evals = 0; s->n > 0;) {
+        bb_box *bx = &s->box[s->n - 1];
         if (++evals > BB_MAX_BOXES) {
             open = true;
             break;
         }
         obj_box_lower(mid, o, bx->lo, bx->hi);
         if (mpfr_greater_p(mid, &o->target->right)) {
-            mpfr_clears(bx->lo, bx->hi, (mpfr_ptr)0);
-            n--;
+            bb_pop(s);
             continue; /* excluded */
         }
-        /* a witness near the middle of the box, with as few digits as the
-         * box's width allows */
         mpfr_add(mid, bx->lo, bx->hi, MPFR_RNDN);
         mpfr_div_2ui(mid, mid, 1, MPFR_RNDN);
         mpfr_sub(width, bx->hi, bx->lo, MPFR_RNDU);
-        mpfr_div(t, mid, width, MPFR_RNDN);
-        double ratio = mpfr_get_d(t, MPFR_RNDN);
-        int digits = (int)ceil(log10(ratio > 1 ? ratio : 1)) + 4;
-        if (digits < 6)
-            digits = 6;
-        if (digits > (int)(p / 3) + 8)
-            digits = (int)(p / 3) + 8;
-        mpfr_add_ui(t, mid, 1, MPFR_RNDN);
-        if (try_witness(o, decimal_text(t, digits), f, witness)) {
+        if (bb_try_middle(o, mid, width, f, witness)) {
             result = UL_SIDE_SAFE;
             break;
         }
@@ -1151,35 +1172,50 @@ static ul_side obj_decide(const objective *o, char **witness)
         mpfr_mul_2si(t, bx->lo, -(long)(p - 8), MPFR_RNDD);
         if (mpfr_lessequal_p(width, t) || !mpfr_less_p(bx->lo, mid) || !mpfr_less_p(mid, bx->hi)) {
             open = true;
-            mpfr_clears(bx->lo, bx->hi, (mpfr_ptr)0);
-            n--;
+            bb_pop(s);
             continue;
         }
-        if (n == cap) {
-            cap *= 2;
-            stack = realloc(stack, cap * sizeof *stack);
-            if (stack == NULL)
-                abort();
-            bx = &stack[n - 1];
-        }
         /* [lo, mid] on top (processed first), [mid, hi] below it */
-        mpfr_init2(stack[n].lo, bp);
-        mpfr_init2(stack[n].hi, bp);
-        mpfr_set(stack[n].lo, bx->lo, MPFR_RNDN);
-        mpfr_set(stack[n].hi, mid, MPFR_RNDN);
+        mpfr_set(t, bx->lo, MPFR_RNDN);
         mpfr_set(bx->lo, mid, MPFR_RNDN);
-        n++;
+        bb_push(s, t, mid);
     }
-    for (size_t i = 0; i < n; i++)
-        mpfr_clears(stack[i].lo, stack[i].hi, (mpfr_ptr)0);
-    free(stack);
-    mpfr_clears(mid, width, (mpfr_ptr)0);
-    if (result == UL_SIDE_UNSAFE && open)
-        result = UL_SIDE_UNDECIDED;
-out:
-    mpfr_clears(bl, br, t, (mpfr_ptr)0);
+    mpfr_clears(mid, width, t, (mpfr_ptr)0);
     mpfi_clear(f);
-    mpfi_clear(a);
+    return result == UL_SIDE_UNSAFE && open ? UL_SIDE_UNDECIDED : result;
+}
+
+/* The certified decision (see above): UL_SIDE_SAFE = some α reaches ε̂
+ * (witness set), UL_SIDE_UNSAFE = none does, UL_SIDE_UNDECIDED = not at
+ * this precision.  o->target must be set. */
+static ul_side obj_decide(const objective *o, char **witness)
+{
+    /* the double-precision optimum first: usually decides "yes" at once */
+    double beta_d = obj_search_beta(o);
+    if (isfinite(beta_d) && beta_d > 0) {
+        mpfi_t f;
+        mpfi_init2(f, o->prec);
+        mpfr_t x;
+        mpfr_init2(x, 64);
+        mpfr_set_d(x, 1 + beta_d, MPFR_RNDN);
+        bool ok = try_witness(o, decimal_text(x, 17), f, witness);
+        mpfr_clear(x);
+        mpfi_clear(f);
+        if (ok)
+            return UL_SIDE_SAFE;
+    }
+    bb_stack s = {NULL, 0, 0, o->prec + 64};
+    mpfr_t bl, br;
+    mpfr_inits2(s.prec, bl, br, (mpfr_ptr)0);
+    ul_side result = UL_SIDE_UNDECIDED;
+    if (obj_tails(o, bl, br)) {
+        bb_initial(&s, bl, br);
+        result = bb_run(o, &s, witness);
+    }
+    while (s.n > 0)
+        bb_pop(&s);
+    free(s.box);
+    mpfr_clears(bl, br, (mpfr_ptr)0);
     return result;
 }
 
