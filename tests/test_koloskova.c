@@ -1410,3 +1410,236 @@ Test(koloskova, dpsgd_per_example_against_opacus_and_quadrature)
     ul_kol_dpsgd_result_clear(&res);
     ul_kol_dpsgd_result_clear(&r2);
 }
+
+/* ==== what the audits ask beyond the theorems (koloskova_mc.c, _pabi.c, _group.c) ==== */
+
+/* The adaptive model-clipping brackets against the oracle recursion: a slow
+ * start (C2 = 2, σ = 1: r = 4, θ ≈ 0.93 at ε = 1 while δ_t is near 1, then
+ * faster as ε̃_t grows) run for 38 steps in plain MPFR (log δ_38 ≈ −10).  Whatever decides must be on the right side of the
+ * oracle's δ_T; the lower bound δ0·θ*^T must lie below it; the least-T
+ * lower bound must not exceed the least T the oracle sequence shows. */
+Test(koloskova, mc_brackets_against_the_oracle_recursion)
+{
+    const char *sg[] = {"1"};
+    const unsigned long T = 38;
+    ul_kol_mc_problem pb = cc1("1", "2", sg, 1, T, UL_CONTRACTION_ADAPTIVE);
+    mpfr_t l, l25, c;
+    mpfr_inits2(W, l, l25, c, (mpfr_ptr)0);
+    oracle_mc(l, "1", "4", sg, 1, T, NULL, NULL, true);
+    oracle_mc(l25, "1", "4", sg, 1, 25, NULL, NULL, true);
+    cr_assert(mpfr_cmp_d(l, -5) < 0 && mpfr_cmp_d(l, -100) > 0, "a nontrivial test point");
+    for (int side = 0; side <= 1; side++) {
+        /* a claim half a nat above (side 0) or below (side 1) the oracle's log δ_T */
+        char claim[64];
+        mpfr_add_d(c, l, side == 0 ? 0.5 : -0.5, MPFR_RNDN);
+        mpfr_exp(c, c, MPFR_RNDN);
+        mpfr_snprintf(claim, sizeof claim, "%.20Re", c);
+        ul_num_value b = new_value();
+        ul_kol_side s = ul_kol_mc_band_decide(&pb, claim, 128, &b);
+        cr_assert_neq(s, side == 0 ? UL_KOL_ABOVE : UL_KOL_AT_MOST, "a band bracket on the wrong side");
+        if (s != UL_KOL_UNDECIDED) {
+            /* the deciding end bounds the oracle's log δ_T from the right side */
+            if (s == UL_KOL_AT_MOST)
+                cr_assert(lower_d(&b) >= mpfr_get_d(l, MPFR_RNDD) - 1e-9, "upper sequence below delta_T");
+            else
+                cr_assert(upper_d(&b) <= mpfr_get_d(l, MPFR_RNDU) + 1e-9, "lower sequence above delta_T");
+        }
+        if (side == 1) {
+            /* δ_t stays above this claim: δ0·θ*^T is a lower bound */
+            ul_num_value lo = new_value();
+            cr_assert(ul_kol_mc_delta_lower_bound(&pb, claim, 128, &lo));
+            cr_assert(upper_d(&lo) <= mpfr_get_d(l, MPFR_RNDU) + 1e-9, "theta* bound above delta_T");
+            ul_num_value_clear(&lo);
+        }
+        ul_num_value_clear(&b);
+    }
+    /* a claim just below δ_25: the least T is 26, the bound at most that */
+    char claim[64];
+    mpfr_add_d(c, l25, -1e-9, MPFR_RNDN);
+    mpfr_exp(c, c, MPFR_RNDN);
+    mpfr_snprintf(claim, sizeof claim, "%.20Re", c);
+    double lb = 0;
+    cr_assert(ul_kol_mc_least_steps_lower_bound(&pb, claim, &lb));
+    cr_assert(lb > 0 && lb <= 26, "least-T lower bound %.17g", lb);
+    /* the double-precision recursion of the searches agrees with the oracle */
+    double d = ul_kol_mc_log_delta_d(&pb, 0, T);
+    cr_assert(fabs(d - mpfr_get_d(l, MPFR_RNDN)) <= 1e-9 * fabs(d), "doubles %.17g", d);
+    mpfr_clears(l, l25, c, (mpfr_ptr)0);
+}
+
+/* The adaptive σ search: the upper end safe, the lower end unsafe, by the
+ * oracle recursion at the printed ends (as mc_sigma_min_is_safe_and_tight). */
+Test(koloskova, mc_sigma_min_searched_is_safe_and_tight)
+{
+    ul_kol_mc_problem pb = cc1("1", "0.5", NULL, 0, 5, UL_CONTRACTION_ADAPTIVE);
+    const char *start[] = {"0.5"};
+    pb.sigma = start;
+    pb.n_sigma = 1;
+    mpfi_t s;
+    mpfi_init2(s, 64);
+    cr_assert(ul_kol_mc_sigma_min_searched(&pb, "1e-5", s));
+    mpfr_t l, ld;
+    mpfr_inits2(W, l, ld, (mpfr_ptr)0);
+    ref_set(ld, "1e-5");
+    mpfr_log(ld, ld, MPFR_RNDN);
+    char lo[64], hi[64];
+    mpfr_snprintf(lo, sizeof lo, "%.25RDe", &s->left);
+    mpfr_snprintf(hi, sizeof hi, "%.25RUe", &s->right);
+    const char *sl[] = {lo}, *sh[] = {hi};
+    oracle_mc(l, "1", "1", sh, 1, 5, NULL, NULL, true);
+    cr_assert(mpfr_lessequal_p(l, ld), "upper end must be safe");
+    oracle_mc(l, "1", "1", sl, 1, 5, NULL, NULL, true);
+    cr_assert(mpfr_greater_p(l, ld), "lower end must be unsafe");
+    mpfr_clears(l, ld, (mpfr_ptr)0);
+    mpfi_clear(s);
+}
+
+/* The linear curve α·ρ: α·ρ, value/α, Mironov's δ at ε in closed form
+ * (min over α of (α−1)(αρ − ε) at α* = (ε + ρ)/(2ρ): log δ = −(ε − ρ)²/(4ρ)),
+ * the largest ρ reaching (ε, δ) under Mironov in closed form
+ * (ε = ρ + 2√(ρ·L), L = log(1/δ): √ρ* = √(L + ε) − √L), the noise needed
+ * (ρ_eff ∝ 1/σ², ∝ ε_R), and the code's pabi_steps for Figure 2 (spec §2.4:
+ * T1 = ⌈log(2·50·20/10)/(0.01·50)⌉ = ⌈10.597⌉ = 11). */
+Test(koloskova, pabi_claims_against_closed_forms)
+{
+    ul_num_value rho = new_value(), ren = new_value(), dv = new_value();
+    ul_num_set_decimal(rho.enclosure, "0.2");
+    ul_kol_pabi_renyi_bound(&ren, "3.5", &rho);
+    mpfr_t t;
+    mpfr_init2(t, W);
+    ref_set(t, "0.7");
+    assert_contains(&ren, t, "alpha * rho");
+    mpfi_t need, f;
+    mpfi_init2(need, 128);
+    mpfi_init2(f, 128);
+    cr_assert(ul_kol_pabi_rho_for_renyi(need, "0.7", "3.5"));
+    cr_assert(mpfr_cmp_d(&need->left, 0.2 * (1 - 1e-15)) > 0 && mpfr_cmp_d(&need->right, 0.2 * (1 + 1e-15)) < 0);
+    /* δ at ε = 2 of α·0.1, Mironov: log δ = −1.9²/0.4 = −9.025 */
+    ul_num_set_decimal(rho.enclosure, "0.1");
+    ul_num_report rep;
+    char err[512] = "";
+    cr_assert_eq(ul_kol_pabi_delta_at_eps(rho.enclosure, "2", UL_RDP_MIRONOV, &WANT, &dv, &rep, err,
+                                          sizeof err),
+                 UL_OK, "%s", err);
+    cr_assert(lower_d(&dv) >= -9.025 - 1e-12, "below the optimum over alpha");
+    cr_assert(upper_d(&dv) <= -9.025 + 1e-9, "far from the optimum: %.17g", upper_d(&dv));
+    /* the largest ρ with ε ≤ 1 at δ = 1e-5 (Mironov) */
+    char out[64];
+    cr_assert(ul_kol_pabi_largest_rho("1", "1e-5", UL_RDP_MIRONOV, rho.enclosure, out, sizeof out));
+    double L = log(1e5), star = pow(sqrt(L + 1) - sqrt(L), 2), got = strtod(out, NULL);
+    cr_assert(got <= star && got >= star * (1 - 2e-5), "largest rho %s vs %.10g", out, star);
+    /* noise needed: σ = 2, ρ_eff = 0.4 → 0.1 needs σ·√4 = 4; ε_R = 1 → 0.25 */
+    ul_kol_pabi_problem pb;
+    memset(&pb, 0, sizeof pb);
+    const char *s2[] = {"2"};
+    pb.noise = UL_KOL_PABI_GIVEN;
+    pb.sigma = s2;
+    pb.n_sigma = 1;
+    mpfi_t r4;
+    mpfi_init2(r4, 128);
+    mpfi_set_d(r4, 0.4);
+    mpfi_set_d(need, 0.1);
+    ul_kol_pabi_noise_needed(f, &pb, r4, need);
+    cr_assert(mpfr_cmp_d(&f->left, 4 * (1 - 1e-15)) > 0 && mpfr_cmp_d(&f->right, 4 * (1 + 1e-15)) < 0);
+    pb.noise = UL_KOL_PABI_CODE_CONSTANT;
+    pb.eps_renyi = "1";
+    ul_kol_pabi_noise_needed(f, &pb, r4, need);
+    cr_assert(mpfr_cmp_d(&f->left, 0.25 * (1 - 1e-15)) > 0 && mpfr_cmp_d(&f->right, 0.25 * (1 + 1e-15)) < 0);
+    pb.c0 = "20";
+    pb.c1 = "10";
+    pb.lr = "0.01";
+    pb.lambda = "50";
+    cr_assert_eq(ul_kol_pabi_code_steps_d(&pb), 11);
+    mpfi_clear(r4);
+    mpfi_clear(need);
+    mpfi_clear(f);
+    mpfr_clear(t);
+    ul_num_value_clear(&rho);
+    ul_num_value_clear(&ren);
+    ul_num_value_clear(&dv);
+}
+
+/* Group privacy and DP-SGD at q = 1, where the subsampled Gaussian is the
+ * Gaussian mechanism: ρ(α) = steps·α/(2σ²) (Mironov 2017 Prop. 7), so with
+ * σ = 2, 3 steps, α = 5: ρ = 1.875, and Mironov's conversion gives
+ * ε' = ρ + log(1/δ')/(α − 1) and log δ' = (α − 1)(ρ − ε') in closed form;
+ * the best α for ε' is 1 + √(log(1/δ')/c), c = 3/8.  The group sums
+ * Σ_{i<k} e^{iε'} are summed term by term here. */
+Test(koloskova, dpsgd_group_claims_at_q_one)
+{
+    ul_kol_dpsgd_problem pb = {"1", 0, 0, "2", 3};
+    ul_kol_dpsgd_curve_ctx cv;
+    ul_kol_dpsgd_curve_init(&cv);
+    ul_kol_dpsgd_curve_set(&cv, &pb);
+    ul_num_value e = new_value(), g = new_value(), dex = new_value(), eg = new_value();
+    ul_num_report rep;
+    char err[512] = "";
+    mpfr_t t, sum, x;
+    mpfr_inits2(W, t, sum, x, (mpfr_ptr)0);
+    /* ε' at δ' = 1e-5, α = 5: 1.875 + log(1e5)/4 */
+    cr_assert_eq(ul_kol_dpsgd_eps_at_certified(&cv, "5", "1e-5", UL_RDP_MIRONOV, &WANT, &e, &rep,
+                                               err, sizeof err),
+                 UL_OK, "%s", err);
+    ref_set(t, "1e5");
+    mpfr_log(t, t, MPFR_RNDN);
+    mpfr_div_ui(t, t, 4, MPFR_RNDN);
+    ref_set(x, "1.875");
+    mpfr_add(t, t, x, MPFR_RNDN);
+    assert_contains(&e, t, "eps' at q = 1");
+    /* the group δ at ε = 8, k = 2 (ε' = 4): log δ' = 4·(1.875 − 4) = −8.5,
+     * plus log(1 + e^4) */
+    cr_assert_eq(ul_kol_dpsgd_group_delta_certified(&cv, "5", "8", 2, UL_RDP_MIRONOV, &WANT, &g,
+                                                    &dex, &rep, err, sizeof err),
+                 UL_OK, "%s", err);
+    ref_set(t, "-8.5");
+    assert_log_contains(&dex, t, "log delta' at q = 1");
+    mpfr_set_ui(x, 4, MPFR_RNDN);
+    mpfr_exp(x, x, MPFR_RNDN);
+    mpfr_log1p(x, x, MPFR_RNDN);
+    mpfr_add(t, t, x, MPFR_RNDN);
+    assert_log_contains(&g, t, "group delta at q = 1");
+    /* the code's rule on that pair: −8.5 + (k − 1)·4 */
+    ul_kol_group_code_rule_at(&eg, "8", 2, &dex);
+    ref_set(t, "-4.5");
+    assert_log_contains(&eg, t, "code rule");
+    /* the best α for ε' at δ' = 1e-5 */
+    char alpha[UL_RENYI_ALPHA_TEXT_LEN];
+    cr_assert(ul_kol_dpsgd_best_alpha(&cv, UL_RDP_TO_EPS, log(1e-5), UL_RDP_MIRONOV, alpha,
+                                      sizeof alpha));
+    double star = 1 + sqrt(log(1e5) / 0.375);
+    cr_assert(fabs(strtod(alpha, NULL) - star) <= 1e-6 * star, "alpha %s vs %.12g", alpha, star);
+    /* δ' needed for the group δ 1e-5 at ε = 1.4, k = 7 (ε' = 0.2), the pair
+     * of ε' = 0.2 and δ' = 1e-6, and ε/k */
+    mpfr_set_zero(sum, 1);
+    for (int i = 0; i < 7; i++) {
+        ref_set(x, "0.2");
+        mpfr_mul_ui(x, x, (unsigned long)i, MPFR_RNDN);
+        mpfr_exp(x, x, MPFR_RNDN);
+        mpfr_add(sum, sum, x, MPFR_RNDN);
+    }
+    cr_assert_eq(ul_kol_group_delta_needed_certified("1.4", "1e-5", 7, &WANT, &g, &rep, err,
+                                                     sizeof err),
+                 UL_OK, "%s", err);
+    ref_set(t, "1e-5");
+    mpfr_div(t, t, sum, MPFR_RNDN);
+    assert_contains(&g, t, "delta' needed");
+    ul_kol_group_eps_split(&e, "1.4", 7, 256);
+    ref_set(t, "0.2");
+    assert_contains(&e, t, "eps/k");
+    ul_kol_group_pair(&e, "1e-6", 7, &eg, &g);
+    ref_set(t, "1e-6");
+    mpfr_mul(t, t, sum, MPFR_RNDN);
+    assert_contains(&g, t, "group delta of the pair");
+    ref_set(t, "1.4");
+    assert_contains(&eg, t, "group eps of the pair");
+    char e20[64], e8[64];
+    ul_kol_group_eps_split_text("1", 3, e20, e8, sizeof e20);
+    cr_assert(fabs(strtod(e8, NULL) - 1.0 / 3) <= 1e-8 && fabs(strtod(e20, NULL) - 1.0 / 3) <= 1e-16,
+              "eps/k as text: %s, %s", e20, e8);
+    mpfr_clears(t, sum, x, (mpfr_ptr)0);
+    ul_num_value_clear(&e);
+    ul_num_value_clear(&g);
+    ul_num_value_clear(&dex);
+    ul_num_value_clear(&eg);
+    ul_kol_dpsgd_curve_clear(&cv);
+}
