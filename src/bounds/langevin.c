@@ -221,6 +221,44 @@ static mpfr_prec_t loop_guard(unsigned long steps)
     return 24 + (mpfr_prec_t)log2(1.0 + (double)k);
 }
 
+/* The stationary end of the Thm 3.3 sum (below): every remaining q_t is
+ * q = (1 + h/C1)^{-1}, q/(1 − q) = C1/h, and for k remaining steps (k = 0
+ * for T → ∞, where q^k → 0)
+ *   corrected  a ← a·q^k + (C1/h)(1 − q^k),
+ *   printed    a ← a + P·(C1/h)(1 − q^k),
+ * with q^k = exp(−k·log(1 + h/C1)). */
+static void eps0_tail(mpfi_ptr a, mpfi_srcptr P, mpfi_srcptr C1, mpfi_srcptr h, unsigned long k,
+                      bool printed)
+{
+    mpfr_prec_t w = mpfi_get_prec(a);
+    mpfi_t t1, qk;
+    mpfi_init2(t1, w);
+    mpfi_init2(qk, w);
+    mpfi_div(t1, C1, h); /* q/(1 − q) */
+    if (k == 0) {
+        mpfi_set_ui(qk, 0); /* T → ∞ */
+    } else {
+        mpfi_div(qk, h, C1);
+        mpfi_log1p(qk, qk);
+        mpfi_mul_ui(qk, qk, k);
+        mpfi_neg(qk, qk);
+        mpfi_exp(qk, qk);
+    }
+    if (printed) {
+        mpfi_ui_sub(qk, 1, qk);
+        mpfi_mul(t1, t1, qk);
+        mpfi_mul(t1, t1, P);
+        mpfi_add(a, a, t1);
+    } else {
+        mpfi_mul(a, a, qk);
+        mpfi_ui_sub(qk, 1, qk);
+        mpfi_mul(t1, t1, qk);
+        mpfi_add(a, a, t1);
+    }
+    mpfi_clear(t1);
+    mpfi_clear(qk);
+}
+
 /* Σ of Thm 3.3 (non-convex, convex), spec/langevin.md §4, "Proof
  * ingredients":  h = ησ² (the variance of each half-step, eq. (43)),
  *   C_{t,1} = min(g·C_t + h, C̄),   g = (1+ηL)² non-convex, 1 convex   (45),(46)
@@ -239,7 +277,7 @@ static ul_status eps0_sum(mpfi_ptr sum, const ul_langevin_setting *s, mpfi_srcpt
                           unsigned long T, ul_variant v, char *err, size_t errlen)
 {
     mpfr_prec_t w = mpfi_get_prec(sum) + loop_guard(T);
-    mpfi_t h, cbar, ctil, g, C, C1, Cn, q, a, P, t1;
+    mpfi_t h, cbar, ctil, g, C, C1, Cn, q, a, P;
     mpfi_init2(h, w);
     mpfi_init2(cbar, w);
     mpfi_init2(ctil, w);
@@ -250,7 +288,6 @@ static ul_status eps0_sum(mpfi_ptr sum, const ul_langevin_setting *s, mpfi_srcpt
     mpfi_init2(q, w);
     mpfi_init2(a, w);
     mpfi_init2(P, w);
-    mpfi_init2(t1, w);
     mpfi_sqr(h, s->sigma);
     mpfi_mul(h, h, s->eta);
     ul_langevin_caps(cbar, ctil, s);
@@ -292,35 +329,7 @@ static ul_status eps0_sum(mpfi_ptr sum, const ul_langevin_setting *s, mpfi_srcpt
         ul_bounds_interval_min(Cn, Cn, printed ? cbar : ctil);
         bool last = T != UL_LANGEVIN_T_INF && t + 1 >= T;
         if (!last && same_interval(Cn, C)) {
-            /* stationary from here on: closed form for the remaining steps */
-            mpfi_div(t1, C1, h); /* q/(1 − q) */
-            if (T == UL_LANGEVIN_T_INF) {
-                /* q^k → 0 */
-                if (printed)
-                    mpfi_mul(t1, t1, P), mpfi_add(a, a, t1);
-                else
-                    mpfi_set(a, t1);
-            } else {
-                mpfi_t qk;
-                mpfi_init2(qk, w);
-                mpfi_div(qk, h, C1);
-                mpfi_log1p(qk, qk);
-                mpfi_mul_ui(qk, qk, T - t - 1);
-                mpfi_neg(qk, qk);
-                mpfi_exp(qk, qk); /* q^k = exp(−k·log(1 + h/C1)) */
-                if (printed) {
-                    mpfi_ui_sub(qk, 1, qk);
-                    mpfi_mul(t1, t1, qk);
-                    mpfi_mul(t1, t1, P);
-                    mpfi_add(a, a, t1);
-                } else {
-                    mpfi_mul(a, a, qk);
-                    mpfi_ui_sub(qk, 1, qk);
-                    mpfi_mul(t1, t1, qk);
-                    mpfi_add(a, a, t1);
-                }
-                mpfi_clear(qk);
-            }
+            eps0_tail(a, P, C1, h, T == UL_LANGEVIN_T_INF ? 0 : T - t - 1, printed);
             done = true;
         }
         if (last)
@@ -331,7 +340,7 @@ static ul_status eps0_sum(mpfi_ptr sum, const ul_langevin_setting *s, mpfi_srcpt
         mpfi_set(sum, a);
     mpfi_clear(h), mpfi_clear(cbar), mpfi_clear(ctil), mpfi_clear(g);
     mpfi_clear(C), mpfi_clear(C1), mpfi_clear(Cn), mpfi_clear(q);
-    mpfi_clear(a), mpfi_clear(P), mpfi_clear(t1);
+    mpfi_clear(a), mpfi_clear(P);
     return st;
 }
 
