@@ -311,8 +311,9 @@ static void mc_exact_clear(mc_exact *x)
 /* Reads and checks a model-clipping problem (the σ list only when
  * need_sigma).  Input errors first (syntax, magnitude, list length, enums),
  * then every precondition of the theorem, decided exactly. */
-static ul_status mc_read(const ul_kol_mc_problem *pb, bool need_sigma, ul_preconditions *pre,
-                         mc_exact *x, char *err, size_t errlen)
+/* The numbers of a model-clipping problem, read exactly (names as CLI flags). */
+static ul_status mc_read_numbers(const ul_kol_mc_problem *pb, bool need_sigma, mc_exact *x,
+                                 char *err, size_t errlen)
 {
     ul_num_init();
     if (pb->variant != UL_KOL_CC1 && pb->variant != UL_KOL_CC2)
@@ -355,10 +356,14 @@ static ul_status mc_read(const ul_kol_mc_problem *pb, bool need_sigma, ul_precon
     x->init_noise = st == UL_OK && has_sigma0 && mpq_sgn(x->sigma0) > 0;
     if (st == UL_OK && x->init_noise)
         st = read_param(x->c0, "c0", pb->c0, err, errlen);
-    if (st != UL_OK)
-        return st;
+    return st;
+}
 
-    /* The theorem's preconditions (spec §1.4, §2.3). */
+/* The theorem's preconditions (spec §1.4, §2.3), decided exactly. */
+static ul_status mc_preconditions(const ul_kol_mc_problem *pb, bool need_sigma, const mc_exact *x,
+                                  ul_preconditions *pre, char *err, size_t errlen)
+{
+    bool has_sigma0 = pb->sigma0 != NULL;
     pre_builder b;
     pre_begin(&b);
     pre_put(&b, &PRE_EPS_NONNEG, holds_if(mpq_sgn(x->eps) >= 0), pb->eps);
@@ -382,11 +387,15 @@ static ul_status mc_read(const ul_kol_mc_problem *pb, bool need_sigma, ul_precon
                 pre_put(&b, &PRE_DIM, holds_if(pb->dim >= 1), "0");
         }
     }
-    st = pre_finish(&b, pre, err, errlen);
-    if (st != UL_OK)
-        return st;
+    return pre_finish(&b, pre, err, errlen);
+}
 
-    /* D = 2·C2 (cc1) or 2·(C2 + lr·C1) (cc2), spec §1.4. */
+/* D = 2·C2 (cc1) or 2·(C2 + lr·C1) (cc2), spec §1.4, and D and r_t = D/σ_t
+ * within contraction.h's domain. */
+static ul_status mc_diameter_exact(const ul_kol_mc_problem *pb, mc_exact *x, char *err,
+                                   size_t errlen)
+{
+    ul_status st = UL_OK;
     if (pb->variant == UL_KOL_CC2) {
         mpq_mul(x->diameter, x->lr, x->c1);
         mpq_add(x->diameter, x->diameter, x->c2);
@@ -395,7 +404,6 @@ static ul_status mc_read(const ul_kol_mc_problem *pb, bool need_sigma, ul_precon
     }
     mpq_add(x->diameter, x->diameter, x->diameter);
 
-    /* D and r_t = D/σ_t within contraction.h's domain */
     mpq_t r, lim;
     mpq_inits(r, lim, NULL);
     ul_num_decimal_to_mpq(lim, UL_KOL_MAX_PARAM);
@@ -411,6 +419,17 @@ static ul_status mc_read(const ul_kol_mc_problem *pb, bool need_sigma, ul_precon
                          UL_GAUSS_MAX_R, pb->sigma[i]);
     }
     mpq_clears(r, lim, NULL);
+    return st;
+}
+
+static ul_status mc_read(const ul_kol_mc_problem *pb, bool need_sigma, ul_preconditions *pre,
+                         mc_exact *x, char *err, size_t errlen)
+{
+    ul_status st = mc_read_numbers(pb, need_sigma, x, err, errlen);
+    if (st == UL_OK)
+        st = mc_preconditions(pb, need_sigma, x, pre, err, errlen);
+    if (st == UL_OK)
+        st = mc_diameter_exact(pb, x, err, errlen);
     return st;
 }
 
@@ -2005,6 +2024,30 @@ ul_status ul_kol_dpsgd_curve(mpfi_ptr rho, mpfi_srcptr alpha, void *ctx, char *e
     return st;
 }
 
+/* The group of k records from the per-example pair (out->eps_example, d):
+ * (k·ε, δ·Σ_{i<k} e^{iε}) and the code's δ·e^{(k−1)ε} (spec §2.6, §4.4). */
+static void dpsgd_group_of(ul_kol_dpsgd_result *out, mpq_srcptr d, unsigned long k)
+{
+    mpfr_prec_t p = mpfi_get_prec(out->eps_example.enclosure);
+    mpfi_t ld;
+    mpfi_init2(ld, p + 16);
+    mpfi_set_q(ld, d);
+    mpfi_log(ld, ld);
+    mpfi_set_prec(out->eps_group.enclosure, p);
+    mpfi_mul_ui(out->eps_group.enclosure, out->eps_example.enclosure, k);
+    out->eps_group.is_log = false;
+    mpfi_set_prec(out->delta_group.enclosure, p);
+    ul_kol_group_log_delta_enclose(out->delta_group.enclosure, out->eps_example.enclosure, ld,
+                                   k, UL_KOL_GROUP_EXACT);
+    out->delta_group.is_log = true;
+    mpfi_set_prec(out->delta_group_code.enclosure, p);
+    ul_kol_group_log_delta_enclose(out->delta_group_code.enclosure,
+                                   out->eps_example.enclosure, ld, k,
+                                   UL_KOL_GROUP_CODE_LARGEST_TERM);
+    out->delta_group_code.is_log = true;
+    mpfi_clear(ld);
+}
+
 ul_status ul_kol_dpsgd_group_certified(const ul_kol_dpsgd_problem *pb, const char *delta,
                                        unsigned long k, ul_rdp_conversion conv,
                                        const ul_num_precision *want, ul_preconditions *pre,
@@ -2063,27 +2106,8 @@ ul_status ul_kol_dpsgd_group_certified(const ul_kol_dpsgd_problem *pb, const cha
                                           &out->eps_example, out->alpha, sizeof out->alpha, rep,
                                           err, errlen);
     }
-    if (st == UL_OK || st == UL_ECAP) {
-        /* group of k records: (k·ε, δ·Σ_{i<k} e^{iε}) and the code's δ·e^{(k−1)ε} */
-        mpfr_prec_t p = mpfi_get_prec(out->eps_example.enclosure);
-        mpfi_t ld;
-        mpfi_init2(ld, p + 16);
-        mpfi_set_q(ld, d);
-        mpfi_log(ld, ld);
-        mpfi_set_prec(out->eps_group.enclosure, p);
-        mpfi_mul_ui(out->eps_group.enclosure, out->eps_example.enclosure, k);
-        out->eps_group.is_log = false;
-        mpfi_set_prec(out->delta_group.enclosure, p);
-        ul_kol_group_log_delta_enclose(out->delta_group.enclosure, out->eps_example.enclosure, ld,
-                                       k, UL_KOL_GROUP_EXACT);
-        out->delta_group.is_log = true;
-        mpfi_set_prec(out->delta_group_code.enclosure, p);
-        ul_kol_group_log_delta_enclose(out->delta_group_code.enclosure,
-                                       out->eps_example.enclosure, ld, k,
-                                       UL_KOL_GROUP_CODE_LARGEST_TERM);
-        out->delta_group_code.is_log = true;
-        mpfi_clear(ld);
-    }
+    if (st == UL_OK || st == UL_ECAP)
+        dpsgd_group_of(out, d, k);
     ul_kol_dpsgd_curve_clear(&c);
     mpq_clear(d);
     return st;
