@@ -49,30 +49,23 @@ static bool linear_eps(const char *rho_text, const char *delta, ul_rdp_conversio
     return st == UL_OK || st == UL_ECAP;
 }
 
-/* ε of D_α ≤ α·ρ at log δ = ld in doubles, minimised over α by golden
- * section on log(α − 1) (renyi.h's conversions: Balle et al. 2020 Thm 21
- * with its clamp at 0 and KL shortcut, or Mironov 2017 Prop. 3).  A search
- * aid only, never a bound. */
+/* The linear curve in doubles (renyi.h's ul_rdp_curve_d; ctx: ρ). */
+static double linear_curve_d(double alpha, const void *ctx)
+{
+    return alpha * *(const double *)ctx;
+}
+
+/* ε of D_α ≤ α·ρ at log δ = ld in doubles, minimised over α ∈ (1, 1e15] by
+ * renyi.h's search (Balle et al. 2020 Thm 21 with its clamp at 0 and KL
+ * shortcut, or Mironov 2017 Prop. 3).  A search aid only, never a bound. */
 static double linear_eps_d(double rho, double ld, ul_rdp_conversion conv)
 {
     if (conv == UL_RDP_BBGHS && 2 * ld >= log(-expm1(-rho)))
         return 0;
-    double a = log(1e-12), b = log(1e15);
-    const double g = 0.6180339887498949;
-    double fa[2];
-    for (int it = 0; it < 200 && b - a > 1e-10; it++) {
-        double t[2] = {b - g * (b - a), a + g * (b - a)};
-        for (int k = 0; k < 2; k++) {
-            double am1 = exp(t[k]), al = 1 + am1;
-            fa[k] = conv == UL_RDP_MIRONOV ? al * rho - ld / am1
-                                           : al * rho + log1p(-1 / al) - (ld + log(al)) / am1;
-        }
-        if (fa[0] <= fa[1])
-            b = t[1];
-        else
-            a = t[0];
-    }
-    return fmax(0, fmin(fa[0], fa[1]));
+    ul_rdp_curve_d curve = {linear_curve_d, &rho};
+    double eps = NAN;
+    ul_renyi_search_alpha_d(UL_RDP_TO_EPS, &curve, 1e15, ld, conv, &eps);
+    return isnan(eps) ? INFINITY : fmax(0, eps);
 }
 
 /* The largest ρ (6 significant digits, rounded down) whose certified ε at
