@@ -354,9 +354,4 @@ ul_status ul_langevin_problem_renyi(const ul_langevin_problem *pb, const ul_lang
                                     const char *alpha, const ul_num_precision *want,
                                     ul_num_value *out, bool *capped, char *err, size_t errlen);
 
-/* −1 when the linear enclosure v is certainly ≤ the decimal text (its upper
- * end at most the text's enclosure at v's precision + 64 bits), 1 when
- * certainly above it, 0 when they overlap.  text: validated decimal. */
-int ul_langevin_value_cmp(const ul_num_value *v, const char *text);
-
 #endif

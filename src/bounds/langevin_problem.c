@@ -463,17 +463,3 @@ ul_status ul_langevin_problem_renyi(const ul_langevin_problem *pb, const ul_lang
         *capped = st == UL_ECAP;
     return st == UL_ECAP ? UL_OK : st;
 }
-
-/* ---- comparing an enclosure with a decimal ---------------------------------------- */
-
-int ul_langevin_value_cmp(const ul_num_value *v, const char *text)
-{
-    mpfi_t c;
-    mpfi_init2(c, mpfi_get_prec(v->enclosure) + 64);
-    ul_num_set_valid(c, text);
-    int r = mpfr_lessequal_p(&v->enclosure->right, &c->left) ? -1
-            : mpfr_greater_p(&v->enclosure->left, &c->right) ? 1
-                                                              : 0;
-    mpfi_clear(c);
-    return r;
-}

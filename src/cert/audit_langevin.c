@@ -697,7 +697,7 @@ static ul_verdict lg_dp_sc(const lg_input *in, const ul_num_precision *want, ul_
     snprintf(label, sizeof label, "eps_DP after K = %lu step(s) (bound at alpha = %s)", in->K,
              alpha);
     ul_audit_number_set(&rep->recomputed, "eps", label, &v, want->digits);
-    bool within = ul_langevin_value_cmp(&v, in->eps) < 0;
+    bool within = ul_audit_value_at_most(&v, in->eps);
     ul_num_value_clear(&v);
     if (within) {
         lg_sc_explain_within(in, alpha, rep);
@@ -891,7 +891,7 @@ static void lg_stated_sigma_sc(const lg_input *in, const ul_num_precision *want,
     char e2[512];
     ul_status st =
         ul_langevin_sc_sigma_min(&pb, in->eps, in->K, want, s.enclosure, NULL, &nr, e2, sizeof e2);
-    if ((st == UL_OK || st == UL_ECAP) && ul_langevin_value_cmp(&s, in->st_sigma) > 0) {
+    if ((st == UL_OK || st == UL_ECAP) && ul_audit_decimal_below(in->st_sigma, &s)) {
         char lo[UL_AUDIT_NUMBER_CHARS], hi[UL_AUDIT_NUMBER_CHARS];
         ul_audit_quote_value(&s, want->digits, lo, hi);
         snprintf(rep->first_wrong_stated, sizeof rep->first_wrong_stated,
@@ -1503,10 +1503,9 @@ static ul_status d2d_decide(const d2d_input *in, const ul_num_precision *w, ul_n
         st = d2d_sigma(in, in->I, &p, need, err, errlen);
         if (st != UL_OK && st != UL_ECAP)
             break;
-        int c = ul_langevin_value_cmp(need, in->sigma); /* the need against σ */
-        *v = c < 0   ? UL_VERDICT_SUPPORTED
-             : c > 0 ? UL_VERDICT_UNSUPPORTED
-                     : UL_VERDICT_INCONCLUSIVE;
+        *v = ul_audit_value_at_most(need, in->sigma)   ? UL_VERDICT_SUPPORTED
+             : ul_audit_decimal_below(in->sigma, need) ? UL_VERDICT_UNSUPPORTED
+                                                       : UL_VERDICT_INCONCLUSIVE;
         if (*v != UL_VERDICT_INCONCLUSIVE || st == UL_ECAP || p.digits > 100000) {
             st = UL_OK;
             break;
@@ -1525,10 +1524,10 @@ static int d2d_side_of_I(const d2d_input *in, unsigned long I)
     ul_num_value v;
     ul_num_value_init(&v, 64);
     int side = !d2d_ok(d2d_sigma(in, I, &want, &v, err, sizeof err)) ? -1 : 0;
-    if (side == 0) {
-        int c = ul_langevin_value_cmp(&v, in->sigma);
-        side = c < 0 ? 1 : c > 0 ? 0 : -1;
-    }
+    if (side == 0)
+        side = ul_audit_value_at_most(&v, in->sigma)   ? 1
+               : ul_audit_decimal_below(in->sigma, &v) ? 0
+                                                       : -1;
     ul_num_value_clear(&v);
     return side;
 }
@@ -1675,7 +1674,7 @@ static void d2d_check_stated(const d2d_input *in, const d2d_conditions *k, const
                              ul_audit_report *rep)
 {
     char e2[512] = "";
-    if (in->st_sigma != NULL && ul_langevin_value_cmp(need, in->st_sigma) > 0) {
+    if (in->st_sigma != NULL && ul_audit_decimal_below(in->st_sigma, need)) {
         snprintf(rep->first_wrong_stated, sizeof rep->first_wrong_stated,
                  "$.stated.sigma = %s: below the sigma of %s, certified in [%s, %s]", in->st_sigma,
                  in->m2 ? "(88)" : "(86)", rep->recomputed.lo, rep->recomputed.hi);
