@@ -351,6 +351,38 @@ Test(langevin, table3_printed_sigmas_meet_their_targets)
     }
 }
 
+/* Asserts with the oracle (plain MPFR, spec §5) that the minimum over α of
+ * ε_DP at σ = the upper end of s is at most ε̂ and at the lower end at
+ * least ε̂, each to the relative tolerance tol, and both within 1e-15 of it
+ * (the ends sit at the threshold).  Table 3 setting d, group size S, K
+ * steps, δ = delta (NULL: 1/n); σ passed to the oracle with `digits`
+ * digits. */
+static void assert_sigma_bracket(mpfi_srcptr s, int d, unsigned long S, unsigned long K,
+                                 const char *delta, const char *eps, int digits, double tol)
+{
+    mpfr_t r, target;
+    mpfr_inits2(RB, r, target, (mpfr_ptr)0);
+    ref(target, eps);
+    for (int side = 0; side < 2; side++) {
+        char buf[128];
+        mpfr_snprintf(buf, sizeof buf, "%.*Re", digits, side == 0 ? &s->right : &s->left);
+        sc_oracle o;
+        sc_oracle_init(&o, T3[d].n, T3[d].m, T3[d].L, "1", buf, S, false, delta == NULL, delta);
+        o.K[0] = K;
+        sc_oracle_eps(&o, r);
+        mpfr_div(r, r, target, MPFR_RNDN);
+        mpfr_sub_ui(r, r, 1, MPFR_RNDN);
+        double rel = mpfr_get_d(r, MPFR_RNDN);
+        if (side == 0)
+            cr_assert_leq(rel, tol, "safe end: %g", rel);
+        else
+            cr_assert_geq(rel, -tol, "unsafe end: %g", rel);
+        cr_assert_lt(fabs(rel), 1e-15, "end not at the threshold: %g", rel);
+        sc_oracle_clear(&o);
+    }
+    mpfr_clears(r, target, (mpfr_ptr)0);
+}
+
 Test(langevin, table3_smallest_sigma_is_below_the_printed_one_by_less_than_5e_4)
 {
     for (int d = 0; d < 2; d++) {
@@ -384,26 +416,7 @@ Test(langevin, table3_smallest_sigma_is_below_the_printed_one_by_less_than_5e_4)
             }
             cr_assert_lt(paper - lo, 5e-4, "%s eps %s: sigma* %.10g", T3[d].name, T3_EPS[e], lo);
             /* the oracle: safe at hi, unsafe at lo (to rounding) */
-            char buf[64];
-            mpfr_t r, target;
-            mpfr_inits2(RB, r, target, (mpfr_ptr)0);
-            ref(target, T3_EPS[e]);
-            for (int side = 0; side < 2; side++) {
-                mpfr_snprintf(buf, sizeof buf, "%.30Re", side == 0 ? &s->right : &s->left);
-                sc_oracle o;
-                sc_oracle_init(&o, T3[d].n, T3[d].m, T3[d].L, "1", buf, 1, false, true, NULL);
-                o.K[0] = 1;
-                sc_oracle_eps(&o, r);
-                mpfr_div(r, r, target, MPFR_RNDN);
-                mpfr_sub_ui(r, r, 1, MPFR_RNDN);
-                double rel = mpfr_get_d(r, MPFR_RNDN);
-                if (side == 0)
-                    cr_assert_leq(rel, 1e-25, "safe end: %g", rel);
-                else
-                    cr_assert_geq(rel, -1e-25, "unsafe end: %g", rel);
-                sc_oracle_clear(&o);
-            }
-            mpfr_clears(r, target, (mpfr_ptr)0);
+            assert_sigma_bracket(s, d, 1, 1, NULL, T3_EPS[e], 30, 1e-25);
             /* the corrected (exactly integrated) rate never needs more noise */
             st = ul_langevin_sc_sigma_min(&pc, T3_EPS[e], 1, &want, sc, NULL, &rep, err,
                                           sizeof err);
@@ -434,31 +447,13 @@ Test(langevin, sigma_min_at_40_digits_brackets_the_oracle_threshold)
             cr_assert_eq(ul_langevin_sc_sigma_min(&pb, "0.5", Ks[i], &want, s, NULL, NULL, err,
                                                   sizeof err),
                          UL_OK, "%s", err);
-            mpfr_t r, target;
-            mpfr_inits2(RB, r, target, (mpfr_ptr)0);
+            mpfr_t r;
+            mpfr_init2(r, RB);
             mpfr_sub(r, &s->right, &s->left, MPFR_RNDU);
             mpfr_div(r, r, &s->left, MPFR_RNDU);
             cr_assert_leq(mpfr_get_d(r, MPFR_RNDU), 1e-39, "bracket not 40 digits narrow");
-            ref(target, "0.5");
-            for (int side = 0; side < 2; side++) {
-                char buf[96];
-                mpfr_snprintf(buf, sizeof buf, "%.60Re", side == 0 ? &s->right : &s->left);
-                sc_oracle o;
-                sc_oracle_init(&o, T3[d].n, T3[d].m, T3[d].L, "1", buf, Ss[i], false, false,
-                               T3[d].delta);
-                o.K[0] = Ks[i];
-                sc_oracle_eps(&o, r);
-                mpfr_div(r, r, target, MPFR_RNDN);
-                mpfr_sub_ui(r, r, 1, MPFR_RNDN);
-                double rel = mpfr_get_d(r, MPFR_RNDN);
-                if (side == 0)
-                    cr_assert_leq(rel, 1e-60, "safe end: %g", rel);
-                else
-                    cr_assert_geq(rel, -1e-60, "unsafe end: %g", rel);
-                cr_assert_lt(fabs(rel), 1e-38, "end not at the threshold: %g", rel);
-                sc_oracle_clear(&o);
-            }
-            mpfr_clears(r, target, (mpfr_ptr)0);
+            mpfr_clear(r);
+            assert_sigma_bracket(s, d, Ss[i], Ks[i], T3[d].delta, "0.5", 60, 1e-60);
             mpfi_clear(s);
         }
 }
