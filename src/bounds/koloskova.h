@@ -21,6 +21,14 @@
  * k, eps-total, delta-total.  Results are enclosures (ul_num_value, log form
  * where δ can be astronomically small) to want->digits correct digits, with
  * a ul_num_report; UL_ECAP means sound but wider than asked.
+ *
+ * Files: koloskova.c (the theorems), koloskova_mc.c (model clipping: the
+ * brackets that decide a claim without running the adaptive recursion, and
+ * the recursion in doubles for searches), koloskova_pabi.c (PABI: the linear
+ * RDP curve's claims and searches, the code's recipes in doubles),
+ * koloskova_group.c (DP-SGD + group privacy at a chosen order, and the order
+ * search).  The searches run in doubles and only choose where a certified
+ * function is evaluated (DESIGN, "search in doubles, certify once").
  */
 #ifndef UL_BOUNDS_KOLOSKOVA_H
 #define UL_BOUNDS_KOLOSKOVA_H
