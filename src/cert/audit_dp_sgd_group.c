@@ -152,7 +152,7 @@ static ul_status dp_read(const ul_cert *c, dp_cert *d, char *err, size_t errlen)
  * 20 s at 272 (α ≈ 500), so the doubling stops at 136. */
 #define DP_MAX_DIGITS 250
 
-/* (a) The group δ at the claimed ε, at the order α (kol_decide_fn). */
+/* (a) The group δ at the claimed ε, at the order α (ul_audit_decide_fn). */
 typedef struct {
     const dp_cert *d;
     char alpha[UL_RENYI_ALPHA_TEXT_LEN];
@@ -180,7 +180,7 @@ static ul_status dp_eval_once(void *ctx, const ul_num_precision *w, ul_verdict *
 }
 
 /* (b) The per-example ε' at the stated δ' and its group pair (k·ε',
- * δ'·Σ_{i<k} e^{iε'}): a valid guarantee whatever δ' is (kol_decide_fn; it
+ * δ'·Σ_{i<k} e^{iε'}): a valid guarantee whatever δ' is (ul_audit_decide_fn; it
  * supports the claim only when both halves are within it). */
 typedef struct {
     const dp_cert *d;
@@ -227,7 +227,7 @@ static ul_status dp_stated_pair(const dp_cert *d, const ul_num_precision *want, 
                                  d->conv, pr->alpha, sizeof pr->alpha))
         return UL_OK;
     ul_status st =
-        kol_decide_raising(dp_pair_once, pr, want, DP_MAX_DIGITS, verdict, NULL, err, errlen);
+        ul_audit_decide(dp_pair_once, pr, want, DP_MAX_DIGITS, verdict, NULL, err, errlen);
     *have = st == UL_OK;
     return UL_OK;
 }
@@ -282,9 +282,9 @@ static ul_status dp_decide(dp_state *s, const ul_num_precision *want, ul_audit_r
                                  s->ev.alpha, sizeof s->ev.alpha))
         return ul_fail(err, errlen, UL_EINPUT,
                        "$.parameters: no order alpha in (1, 10000] where the RDP curve is finite");
-    kol_decide_end end = {0, false};
+    ul_audit_decide_end end = {0, false};
     ul_status st =
-        kol_decide_raising(dp_eval_once, &s->ev, want, DP_MAX_DIGITS, &v, &end, err, errlen);
+        ul_audit_decide(dp_eval_once, &s->ev, want, DP_MAX_DIGITS, &v, &end, err, errlen);
     if (st != UL_OK)
         return st;
     rep->verdict = v;
@@ -363,13 +363,13 @@ static void dp_check_stated(const dp_state *s, ul_audit_report *rep)
     ul_num_value ex;
     ul_num_value_init(&ex, 256);
     ul_kol_group_eps_split(&ex, d->eps, d->k, 256);
-    if (d->st_eps->present && !kol_agrees_value(d->st_eps->text, &ex)) {
+    if (d->st_eps->present && !ul_audit_stated_agrees(d->st_eps->text, &ex)) {
         char t[160];
         kol_value_text(t, sizeof t, &ex, 10);
         kol_setf(rep->first_wrong_stated, sizeof rep->first_wrong_stated,
              "%s = %s; the per-example eps of the claim is eps/k = %s", d->st_eps->path,
              d->st_eps->text, t);
-    } else if (d->st_delta->present && s->have_need && !kol_agrees_value(d->st_delta->text, &s->need)) {
+    } else if (d->st_delta->present && s->have_need && !ul_audit_stated_agrees(d->st_delta->text, &s->need)) {
         char t[160];
         kol_value_text(t, sizeof t, &s->need, 8);
         kol_setf(rep->first_wrong_stated, sizeof rep->first_wrong_stated,
@@ -378,7 +378,7 @@ static void dp_check_stated(const dp_state *s, ul_audit_report *rep)
         double k1 = (double)(d->k - 1);
         double et = strtod(d->eps, NULL) / (double)d->k;
         double code = exp(ul_kol_log_decimal_d(d->delta) + (et - 1) - (et * (double)d->k - 1));
-        if (kol_agrees_value(d->st_delta->text, &s->split_delta) ||
+        if (ul_audit_stated_agrees(d->st_delta->text, &s->split_delta) ||
             kol_agrees_double(d->st_delta->text, code, EMULATION_SLACK))
             kol_setf(rep->forensics, sizeof rep->forensics,
                  "%s is the code's split delta*e^{-(k-1) eps/k} = delta*e^{-%.0f eps'} "
@@ -405,7 +405,7 @@ static void dp_code_rule_stated(const dp_cert *d, char *what, size_t n)
     if (ul_kol_group_certified(d->st_eps->text, d->st_delta->text, d->k,
                                UL_KOL_GROUP_CODE_LARGEST_TERM, &wc, &pre2, &ek, &dk, &nr, e2,
                                sizeof e2) == UL_OK &&
-        kol_agrees_value(d->delta, &dk)) {
+        ul_audit_stated_agrees(d->delta, &dk)) {
         char ct[160], xt[160] = "";
         kol_value_text(ct, sizeof ct, &dk, 8);
         if (ul_kol_group_certified(d->st_eps->text, d->st_delta->text, d->k, UL_KOL_GROUP_EXACT,
@@ -428,7 +428,7 @@ static void dp_code_rule_accountant(const dp_state *s, char *what, size_t n)
     ul_num_value cv;
     ul_num_value_init(&cv, 64);
     ul_kol_group_code_rule_at(&cv, d->eps, d->k, &s->ev.dex);
-    if (kol_agrees_value(d->delta, &cv))
+    if (ul_audit_stated_agrees(d->delta, &cv))
         snprintf(what, n,
                  "the claimed group delta %s is the code's group rule delta'*e^{(k-1) eps'} on "
                  "the accountant's per-example pair: the group delta without its sum",

@@ -312,7 +312,7 @@ static bool gc_check_stated_sigma(const gc_cert *g, ul_audit_report *rep)
         bool lz = false;
         ul_status st = ul_kol_pabi_code_sigma_certified(pb, (unsigned long)i, &w, &pre, &sg,
                                                         &lz, &nr, e2, sizeof e2);
-        if ((st == UL_OK || st == UL_ECAP) && !kol_agrees_value(items[i], &sg)) {
+        if ((st == UL_OK || st == UL_ECAP) && !ul_audit_stated_agrees(items[i], &sg)) {
             char cert[160];
             kol_value_text(cert, sizeof cert, &sg, 10);
             char path[UL_JSON_PATH_MAX];
@@ -329,7 +329,7 @@ static bool gc_check_stated_sigma(const gc_cert *g, ul_audit_report *rep)
                                                               : UL_VARIANT_PRINTED;
                 if (ul_kol_pabi_code_sigma_certified(&q, (unsigned long)i, &w, &pre, &sg, &lz,
                                                      &nr, e2, sizeof e2) == UL_OK &&
-                    kol_agrees_value(items[i], &sg))
+                    ul_audit_stated_agrees(items[i], &sg))
                     kol_setf(rep->forensics, sizeof rep->forensics,
                          "%s is the %s lambda = 0 branch's sigma (%s; spec/koloskova.md "
                          "4.5)",
@@ -372,7 +372,7 @@ static void gc_check_stated(const gc_cert *g, const ul_num_value *rho_formula, b
     }
     if (g->st_sigma->present && gc_check_stated_sigma(g, rep))
         return;
-    if (g->st_rho->present && have_rho && !kol_agrees_value(g->st_rho->text, rho_formula)) {
+    if (g->st_rho->present && have_rho && !ul_audit_stated_agrees(g->st_rho->text, rho_formula)) {
         char cert[160];
         kol_value_text(cert, sizeof cert, rho_formula, 10);
         kol_setf(rep->first_wrong_stated, sizeof rep->first_wrong_stated,
@@ -402,7 +402,7 @@ typedef struct {
     bool ren_decides, undecided_pre;
     ul_audit_number rec; /* the deciding claim's recomputed number */
     char margin[sizeof ((ul_audit_report *)0)->margin]; /* the deciding claim's, whole */
-    kol_decide_end end;
+    ul_audit_decide_end end;
 } gc_eval;
 
 static void gc_eval_init(gc_eval *e, const gc_cert *g, const ul_kol_pabi_problem *pb, int digits)
@@ -434,7 +434,7 @@ static ul_verdict gc_renyi_verdict(gc_eval *e, ul_audit_report *cmp)
     return ul_audit_compare(cmp, "renyi_value", label, &e->ren, g->value, false, e->digits);
 }
 
-/* kol_decide_fn: ρ_eff, then each claim, at w (spec §2.4). */
+/* ul_audit_decide_fn: ρ_eff, then each claim, at w (spec §2.4). */
 static ul_status gc_eval_once(void *ctx, const ul_num_precision *w, ul_verdict *verdict,
                               bool *cap_hit, char *err, size_t errlen)
 {
@@ -540,7 +540,7 @@ static bool gc_stated_sigma_is_printed(const gc_cert *g)
         char e2[256];
         is[k] = ul_kol_pabi_code_sigma_certified(&q, 0, &w, &pre, &sg, &lz, &nr, e2, sizeof e2) ==
                     UL_OK &&
-                kol_agrees_value(items[0], &sg);
+                ul_audit_stated_agrees(items[0], &sg);
         ul_num_value_clear(&sg);
     }
     return is[0] && !is[1];
@@ -636,7 +636,7 @@ static gc_eval *gc_code_ceil(const gc_eval *e, ul_kol_pabi_problem *q, gc_eval *
     *alt_used = true;
     ul_verdict v = UL_VERDICT_INCONCLUSIVE;
     char e2[256];
-    if (kol_decide_raising(gc_eval_once, alt, want, DECIDE_MAX_DIGITS, &v, &alt->end, e2,
+    if (ul_audit_decide(gc_eval_once, alt, want, DECIDE_MAX_DIGITS, &v, &alt->end, e2,
                        sizeof e2) != UL_OK ||
         alt->undecided_pre) {
         alt->verdict = UL_VERDICT_INCONCLUSIVE;
@@ -738,7 +738,7 @@ static void gc_forensics(const gc_eval *e, ul_audit_report *rep)
     const gc_cert *g = e->g;
     const ul_kol_pabi_problem *pb = e->pb;
     if (e->ren_decides) {
-        if (kol_agrees_value(g->value, &e->rho))
+        if (ul_audit_stated_agrees(g->value, &e->rho))
             kol_setf(rep->forensics, sizeof rep->forensics,
                  "the claimed D_alpha %s is rho_eff itself: the coefficient read as the "
                  "divergence at every order (D_alpha <= alpha*rho_eff)",
@@ -758,7 +758,7 @@ static void gc_forensics(const gc_eval *e, ul_audit_report *rep)
     unsigned long gi = 0;
     ul_num_precision w = {CHECK_DIGITS, 0, 0};
     ul_num_report nr;
-    if (kol_agrees_value(g->eps, &e->rho))
+    if (ul_audit_stated_agrees(g->eps, &e->rho))
         kol_setf(rep->forensics, sizeof rep->forensics,
              "a Renyi value read as eps: the claimed eps %s is rho_eff, the coefficient of "
              "D_alpha <= alpha*rho_eff, not an (eps, delta) guarantee (spec/koloskova.md 4.1)",
@@ -772,7 +772,7 @@ static void gc_forensics(const gc_eval *e, ul_audit_report *rep)
                   strtod(g->eps, NULL)) <= 1e-6 * strtod(g->eps, NULL) &&
              ul_kol_pabi_code_eps_certified(er, g->delta, &w, &ce, &gi, &nr, e2, sizeof e2) ==
                  UL_OK &&
-             kol_agrees_value(g->eps, &ce))
+             ul_audit_stated_agrees(g->eps, &ce))
         kol_setf(rep->forensics, sizeof rep->forensics,
              "a Renyi value read as eps: the claimed eps %s is the public code's conversion of "
              "eps_R = %.24s treated as the same at every order (min over linspace(1.001, 1000, "
@@ -909,7 +909,7 @@ static ul_status gc_audit(const ul_cert *c, const ul_num_precision *want, ul_aud
     gc_eval_init(&e, &g, pb, want->digits);
     ul_verdict v = UL_VERDICT_INCONCLUSIVE;
     bool done = false;
-    st = kol_decide_raising(gc_eval_once, &e, want, DECIDE_MAX_DIGITS, &v, &e.end, err, errlen);
+    st = ul_audit_decide(gc_eval_once, &e, want, DECIDE_MAX_DIGITS, &v, &e.end, err, errlen);
     rep->pre = e.pre;
     st = kol_triage(st, rep, &done, "parameters", err, errlen);
     if (st == UL_OK && !done && steps_st != UL_OK) {

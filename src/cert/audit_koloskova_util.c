@@ -93,49 +93,6 @@ ul_status kol_with_path(ul_status st, const char *object, char *err, size_t errl
     return st;
 }
 
-/* Numbers that round to `text` at the digits it gives: text ± ½ unit of its
- * last written digit, widened by rel·|text|; [lo, hi] enclosed outward.  A
- * written zero ("0", "0.0", "-0e5") stands for exactly 0. */
-void kol_text_interval(const char *text, double rel, mpfr_ptr lo, mpfr_ptr hi)
-{
-    const char *p = text;
-    if (*p == '-' || *p == '+')
-        p++;
-    long frac = 0, ex = 0;
-    bool zero = true; /* a written zero is exact: 0 is reproduced only by 0 */
-    for (; *p >= '0' && *p <= '9'; p++)
-        zero = zero && *p == '0';
-    if (*p == '.')
-        for (p++; *p >= '0' && *p <= '9'; p++, frac++)
-            zero = zero && *p == '0';
-    if (*p == 'e' || *p == 'E')
-        ex = strtol(p + 1, NULL, 10);
-    mpfr_prec_t prec = mpfr_get_prec(lo);
-    mpfr_t s_lo, s_hi, h;
-    mpfr_inits2(prec, s_lo, s_hi, h, (mpfr_ptr)0);
-    mpfr_set_str(s_lo, text, 10, MPFR_RNDD);
-    mpfr_set_str(s_hi, text, 10, MPFR_RNDU);
-    char half[64];
-    snprintf(half, sizeof half, "5e%ld", ex - frac - 1);
-    mpfr_set_str(h, half, 10, MPFR_RNDU);
-    if (zero)
-        mpfr_set_zero(h, 1);
-    if (rel > 0 && !zero) {
-        mpfr_t r;
-        mpfr_init2(r, prec);
-        mpfr_abs(r, s_hi, MPFR_RNDU);
-        if (mpfr_cmpabs(s_lo, r) > 0)
-            mpfr_abs(r, s_lo, MPFR_RNDU);
-        mpfr_mul_d(r, r, rel, MPFR_RNDU);
-        if (mpfr_greater_p(r, h))
-            mpfr_set(h, r, MPFR_RNDU);
-        mpfr_clear(r);
-    }
-    mpfr_sub(lo, s_lo, h, MPFR_RNDD);
-    mpfr_add(hi, s_hi, h, MPFR_RNDU);
-    mpfr_clears(s_lo, s_hi, h, (mpfr_ptr)0);
-}
-
 /* The value's linear bounds (log form exponentiated outward). */
 void kol_value_bounds(const ul_num_value *v, mpfr_ptr lo, mpfr_ptr hi)
 {
@@ -147,28 +104,13 @@ void kol_value_bounds(const ul_num_value *v, mpfr_ptr lo, mpfr_ptr hi)
     }
 }
 
-/* Whether a certified value agrees with `text` at the digits given. */
-bool kol_agrees_value(const char *text, const ul_num_value *v)
-{
-    mpfr_prec_t p = mpfi_get_prec(v->enclosure) + 64;
-    if (p < 256)
-        p = 256;
-    mpfr_t lo, hi, vl, vh;
-    mpfr_inits2(p, lo, hi, vl, vh, (mpfr_ptr)0);
-    kol_text_interval(text, 0, lo, hi);
-    kol_value_bounds(v, vl, vh);
-    bool ok = mpfr_lessequal_p(vl, hi) && mpfr_greaterequal_p(vh, lo);
-    mpfr_clears(lo, hi, vl, vh, (mpfr_ptr)0);
-    return ok;
-}
-
 /* Whether `text` agrees with the value within a relative slack rel
  * (at 256 bits). */
 bool kol_agrees_value_slack(const char *text, const ul_num_value *v, double rel)
 {
     mpfr_t lo, hi, vl, vh;
     mpfr_inits2(256, lo, hi, vl, vh, (mpfr_ptr)0);
-    kol_text_interval(text, rel, lo, hi);
+    ul_audit_stated_interval(text, rel, lo, hi);
     kol_value_bounds(v, vl, vh);
     bool ok = mpfr_lessequal_p(vl, hi) && mpfr_greaterequal_p(vh, lo);
     mpfr_clears(lo, hi, vl, vh, (mpfr_ptr)0);
@@ -209,7 +151,7 @@ bool kol_text_below(const char *text, const ul_num_value *v)
 {
     mpfr_t sl, sh, vl, vh;
     mpfr_inits2(256, sl, sh, vl, vh, (mpfr_ptr)0);
-    kol_text_interval(text, 0, sl, sh);
+    ul_audit_stated_interval(text, 0, sl, sh);
     kol_value_bounds(v, vl, vh);
     bool under = mpfr_less_p(sh, vl);
     mpfr_clears(sl, sh, vl, vh, (mpfr_ptr)0);
@@ -221,7 +163,7 @@ bool kol_agrees_decimal(const char *text, const char *value)
 {
     ul_num_value v;
     ul_num_value_init(&v, 256);
-    bool ok = ul_num_set_decimal(v.enclosure, value) == UL_OK && kol_agrees_value(text, &v);
+    bool ok = ul_num_set_decimal(v.enclosure, value) == UL_OK && ul_audit_stated_agrees(text, &v);
     ul_num_value_clear(&v);
     return ok;
 }
@@ -233,7 +175,7 @@ bool kol_agrees_double(const char *text, double x, double rel)
         return false;
     mpfr_t lo, hi;
     mpfr_inits2(256, lo, hi, (mpfr_ptr)0);
-    kol_text_interval(text, rel, lo, hi);
+    ul_audit_stated_interval(text, rel, lo, hi);
     bool ok = mpfr_cmp_d(lo, x) <= 0 && mpfr_cmp_d(hi, x) >= 0;
     mpfr_clears(lo, hi, (mpfr_ptr)0);
     return ok;
@@ -316,30 +258,8 @@ ul_status kol_triage(ul_status st, ul_audit_report *rep, bool *done, const char 
  * 240 digits to 20 s at 272 (α ≈ 500); the adaptive recursion costs about
  * 1e-8 s · T · digits². */
 
-/* Runs fn at want's digits, then at doubled digits while it is inconclusive,
- * up to max_digits; *end (may be NULL) says how it ended. */
-ul_status kol_decide_raising(kol_decide_fn fn, void *ctx, const ul_num_precision *want,
-                                int max_digits, ul_verdict *verdict, kol_decide_end *end, char *err,
-                                size_t errlen)
-{
-    ul_num_precision w = *want;
-    for (;;) {
-        if (ul_deadline_passed()) /* the time budget (num/deadline.h) */
-            return ul_fail(err, errlen, UL_ETIME, "deciding the verdict at %d digits",
-                           w.digits);
-        bool cap_hit = false;
-        ul_status st = fn(ctx, &w, verdict, &cap_hit, err, errlen);
-        if (end != NULL)
-            *end = (kol_decide_end){w.digits, cap_hit};
-        if (st != UL_OK || *verdict != UL_VERDICT_INCONCLUSIVE || cap_hit ||
-            2 * w.digits > max_digits)
-            return st;
-        w.digits *= 2;
-    }
-}
-
 /* Why a decision stayed inconclusive, in words. */
-void kol_undecided_why(const kol_decide_end *end, char *buf, size_t n)
+void kol_undecided_why(const ul_audit_decide_end *end, char *buf, size_t n)
 {
     if (end->cap_hit)
         snprintf(buf, n, "at the precision cap (raise --max-bits)");

@@ -11,7 +11,7 @@
  * or ambiguous field takes the reading least favourable to the claim, for
  * the public code's noise schedules what the code computes).  Near the
  * boundary every verdict is computed again at doubled digits until decided
- * (kol_decide_raising); only --max-bits (or KOL_DECIDE_MAX_DIGITS, a claim
+ * (ul_audit_decide, audit_util.h); only --max-bits (or KOL_DECIDE_MAX_DIGITS, a claim
  * equal to the bound) leaves it inconclusive.
  *
  * Forensics (spec §3, §4; anchors.md §2.6): the code's θ with Q = (1 − erf)/2
@@ -38,7 +38,7 @@
 #define CHECK_DIGITS 20
 /* relative agreement accepted for the libm-based emulations (see the top) */
 #define EMULATION_SLACK 1e-9
-/* The digit limit of kol_decide_raising for most decisions: one more
+/* The digit limit of ul_audit_decide for most decisions: one more
  * doubling would cost far more than a claim within 10^-2500 of its bound is
  * worth (it then stays inconclusive and the report says why). */
 #define DECIDE_MAX_DIGITS 2500
@@ -70,15 +70,11 @@ ul_status kol_read_init(const ul_cert_value *init, const ul_cert_value *dim, ul_
  * certificate's JSON path ($.<object>.<name>, $.claim for eps and delta). */
 ul_status kol_with_path(ul_status st, const char *object, char *err, size_t errlen);
 
-/* Numbers that round to `text` at the digits it gives: text ± ½ unit of its
- * last written digit, widened by rel·|text|; [lo, hi] enclosed outward.  A
- * written zero stands for exactly 0. */
-void kol_text_interval(const char *text, double rel, mpfr_ptr lo, mpfr_ptr hi);
 /* The value's linear bounds (log form exponentiated outward). */
 void kol_value_bounds(const ul_num_value *v, mpfr_ptr lo, mpfr_ptr hi);
-/* Whether a certified value, an exact decimal or a double (a recipe's
- * output, with relative slack rel) agrees with `text` at the digits given. */
-bool kol_agrees_value(const char *text, const ul_num_value *v);
+/* Whether an exact decimal or a double (a recipe's output, with relative
+ * slack rel) agrees with `text` at the digits given (the rule of
+ * ul_audit_stated_agrees, audit_util.h, which a certified value uses). */
 bool kol_agrees_decimal(const char *text, const char *value);
 bool kol_agrees_double(const char *text, double x, double rel);
 /* Whether every number that rounds to `text` lies below the value. */
@@ -108,27 +104,9 @@ void kol_make_invalid(ul_audit_report *rep);
 ul_status kol_triage(ul_status st, ul_audit_report *rep, bool *done, const char *object,
                      char *err, size_t errlen);
 
-/* One evaluation at w: *verdict (INCONCLUSIVE while the enclosure straddles
- * the claim) and *cap_hit (the precision cap stopped it). */
-typedef ul_status (*kol_decide_fn)(void *ctx, const ul_num_precision *w, ul_verdict *verdict,
-                                   bool *cap_hit, char *err, size_t errlen);
-
-/* How a decision ended: the last digits asked for, and whether --max-bits
- * stopped it. */
-typedef struct {
-    int digits;
-    bool cap_hit;
-} kol_decide_end;
-
-/* Runs fn at want's digits, then at doubled digits while it is inconclusive,
- * up to max_digits; *end (may be NULL) says how it ended.  UL_ETIME when the
- * time budget (num/deadline.h) runs out before an evaluation. */
-ul_status kol_decide_raising(kol_decide_fn fn, void *ctx, const ul_num_precision *want,
-                             int max_digits, ul_verdict *verdict, kol_decide_end *end, char *err,
-                             size_t errlen);
 
 /* Why a decision stayed inconclusive, in words. */
-void kol_undecided_why(const kol_decide_end *end, char *buf, size_t n);
+void kol_undecided_why(const ul_audit_decide_end *end, char *buf, size_t n);
 
 /* Appends to rep->would_reach (while there is room). */
 void kol_add_would_reach_value(ul_audit_report *rep, const char *key, const char *label,

@@ -351,7 +351,7 @@ static const char *mc_reproduce(const char *text, unsigned long t, const mc_reci
         if (rec[i].values != NULL) {
             if (t >= 1 && kol_agrees_double(text, rec[i].values[t - 1], rec[i].slack))
                 return rec[i].name;
-        } else if (other_t != NULL && kol_agrees_value(text, other_t)) {
+        } else if (other_t != NULL && ul_audit_stated_agrees(text, other_t)) {
             return rec[i].name;
         }
     }
@@ -375,7 +375,7 @@ typedef struct {
     bool floor_reached;
     const char *bound_note; /* δ_T itself (NULL), or which bound on it decided */
     bool bound_upper;
-    kol_decide_end end;
+    ul_audit_decide_end end;
     ul_audit_report *rep;
 } mc_eval;
 
@@ -443,7 +443,7 @@ static ul_status mc_bracket(mc_eval *e, const ul_num_precision *w, ul_verdict *v
     return UL_OK;
 }
 
-/* kol_decide_fn: δ_T of the cited accounting against the claimed δ. */
+/* ul_audit_decide_fn: δ_T of the cited accounting against the claimed δ. */
 static ul_status mc_eval_once(void *ctx, const ul_num_precision *w, ul_verdict *verdict,
                               bool *cap_hit, char *err, size_t errlen)
 {
@@ -587,7 +587,7 @@ static const char *mc_check_stated(const mc_cert *m, const mc_recipe *recipes, s
         ul_num_value dt;
         ul_num_value_init(&dt, 64);
         ul_status s2 = mc_delta_at(pb, t, pb->mode, CHECK_DIGITS, &dt, e2, sizeof e2);
-        bool wrong = (s2 == UL_OK || s2 == UL_ECAP) && !kol_agrees_value(m->stated[i], &dt);
+        bool wrong = (s2 == UL_OK || s2 == UL_ECAP) && !ul_audit_stated_agrees(m->stated[i], &dt);
         if (!wrong) {
             ul_num_value_clear(&dt);
             continue;
@@ -812,7 +812,7 @@ static ul_status mc_audit(const ul_cert *c, const ul_num_precision *want, ul_aud
     ul_num_value_init(&e.delta, 64);
     ul_verdict v = UL_VERDICT_INCONCLUSIVE;
     bool done = false;
-    st = kol_decide_raising(mc_eval_once, &e, want, mc_max_digits(pb), &v, &e.end, err, errlen);
+    st = ul_audit_decide(mc_eval_once, &e, want, mc_max_digits(pb), &v, &e.end, err, errlen);
     st = kol_triage(st, rep, &done, "parameters", err, errlen);
     if (st != UL_OK || done) {
         ul_num_value_clear(&e.delta);
