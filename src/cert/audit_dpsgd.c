@@ -219,7 +219,7 @@ typedef struct {
     bool rdp_done, pld_done;
     ul_num_value eps_rdp;     /* RDP (BBGHS) ε at the claimed δ */
     ul_num_value delta_pld;   /* PLD bracket at the claimed ε */
-    char pld_note[256];       /* why PLD did not run or was capped */
+    char pld_note[512];       /* why PLD did not run or was capped (a 256-byte message fits) */
 } reading;
 
 static void reading_init(reading *r)

@@ -24,7 +24,8 @@ const char *const ul_cert_methods[] = {
     "model-clipping",     "gradient-clipping",
     "dp-sgd-group",       "langevin",
     "noisy-gd",           "d2d",
-    "rdp-curve",          NULL,
+    "rdp-curve",          "dp-sgd",
+    NULL,
 };
 
 const char *const ul_cert_verdicts[] = {
