@@ -570,6 +570,13 @@ static int mpirun_attack(const char *bin, int K, const char *cfg, const char *di
 
 Test(cli_attack, mpi_ranks_give_the_result_of_one_run)
 {
+#if defined(__SANITIZE_ADDRESS__)
+    /* Open MPI's own allocations at exit make LeakSanitizer change the ranks'
+     * exit codes (the budget-stopped run exits 3 in the plain build, not under
+     * ASan); the test runs in `make test`, where the codes are the program's. */
+    cr_skip_test("MPI ranks under AddressSanitizer: exit codes are LeakSanitizer's; "
+                 "covered by the plain build");
+#endif
     char *bin = mpi_binary();
     if (!bin || system("command -v mpirun >/dev/null 2>&1") != 0) {
         free(bin);
