@@ -124,6 +124,11 @@ static pid_t spawn(const char *cfg, const char *out, bool resume)
     if (pid == 0) {
         freopen("/dev/null", "w", stdout);
         freopen("/dev/null", "w", stderr);
+        /* one thread each: OpenMP and OpenBLAS threads oversubscribing the
+         * test runner's own jobs made a run vary from 1 s to minutes */
+        setenv("OMP_NUM_THREADS", "1", 1);
+        setenv("OPENBLAS_NUM_THREADS", "1", 1);
+        setenv("OMP_WAIT_POLICY", "PASSIVE", 1);
         if (resume)
             execl(ULAUDIT_BIN, ULAUDIT_BIN, "attack", cfg, "--out", out, "--resume", (char *)NULL);
         else
