@@ -48,3 +48,24 @@ void ul_bounds_sigma_from_radius_bracket(mpfi_ptr sigma, const char *num_text, m
     mpfr_clears(lo, hi, (mpfr_ptr)0);
     mpfi_clear(n);
 }
+
+double ul_bounds_golden_min_d(ul_bounds_fn_d f, const void *ctx, double a, double b, double tol,
+                              int max_iter, double *f_min)
+{
+    const double g = 0.6180339887498949; /* (√5 − 1)/2 */
+    double c = b - g * (b - a), d = a + g * (b - a);
+    double fc = f(ctx, c), fd = f(ctx, d);
+    for (int it = 0; it < max_iter && b - a > tol; it++) {
+        if (fc <= fd) {
+            b = d, d = c, fd = fc;
+            c = b - g * (b - a);
+            fc = f(ctx, c);
+        } else {
+            a = c, c = d, fc = fd;
+            d = a + g * (b - a);
+            fd = f(ctx, d);
+        }
+    }
+    *f_min = fc <= fd ? fc : fd;
+    return fc <= fd ? c : d;
+}

@@ -32,4 +32,16 @@ void ul_bounds_interval_max(mpfi_ptr out, mpfi_srcptr a, mpfi_srcptr b);
 void ul_bounds_sigma_from_radius_bracket(mpfi_ptr sigma, const char *num_text, mpfr_srcptr safe_r,
                                          mpfr_srcptr unsafe_r, mpfr_prec_t p);
 
+/* ---- searches in doubles (never certified: the caller certifies the point) -- */
+
+/* A real function of one variable for the searches below. */
+typedef double (*ul_bounds_fn_d)(const void *ctx, double t);
+
+/* Golden-section search for a minimum of f on [a, b]: at most max_iter
+ * steps, stopping once the bracket is narrower than tol.  Returns the better
+ * of the two interior points and stores f there in *f_min.  The searches of
+ * renyi.c (the order α), langevin.c and koloskova_group.c share it. */
+double ul_bounds_golden_min_d(ul_bounds_fn_d f, const void *ctx, double a, double b, double tol,
+                              int max_iter, double *f_min);
+
 #endif

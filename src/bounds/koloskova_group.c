@@ -7,6 +7,7 @@
  * and the order α searched in doubles on renyi.h's double curve ("search in
  * doubles, certify once").  Entry points: koloskova.h, "DP-SGD + group
  * privacy: claims and searches". */
+#include "bounds/bounds_util.h"
 #include "bounds/koloskova.h"
 
 #include <math.h>
@@ -197,6 +198,12 @@ static double dp_objective(const dp_search *s, double t)
                                      : rho + l1a - (s->given + log(alpha)) / am1;
 }
 
+/* dp_objective as a ul_bounds_fn_d. */
+static double dp_objective_fn(const void *ctx, double t)
+{
+    return dp_objective(ctx, t);
+}
+
 /* Golden section on t = log(α − 1) over [t0 − 2e-8, t0 + 2e-8] (the search
  * stops at a bracket of 1e-8) down to 1e-11: the bound at a minimum of
  * curvature f_tt exceeds the optimum by f_tt·Δt²/2, about 1e-10 relative at
@@ -204,22 +211,8 @@ static double dp_objective(const dp_search *s, double t)
  * t0 unless the refined point is at least as good. */
 static double dp_refine(const dp_search *s, double t0)
 {
-    const double g = 0.6180339887498949;
-    double a = t0 - 2e-8, b = t0 + 2e-8;
-    double c = b - g * (b - a), d = a + g * (b - a);
-    double fc = dp_objective(s, c), fd = dp_objective(s, d);
-    for (int it = 0; it < 60 && b - a > 1e-11; it++) {
-        if (fc <= fd) {
-            b = d, d = c, fd = fc;
-            c = b - g * (b - a);
-            fc = dp_objective(s, c);
-        } else {
-            a = c, c = d, fc = fd;
-            d = a + g * (b - a);
-            fd = dp_objective(s, d);
-        }
-    }
-    double tm = fc <= fd ? c : d;
+    double f_min;
+    double tm = ul_bounds_golden_min_d(dp_objective_fn, s, t0 - 2e-8, t0 + 2e-8, 1e-11, 60, &f_min);
     return dp_objective(s, tm) <= dp_objective(s, t0) ? tm : t0;
 }
 

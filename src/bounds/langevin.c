@@ -913,7 +913,7 @@ static double obj_logf_d(const objective *o, double beta)
  * grid of the given step on [t_lo, t_hi], then golden-section refinement
  * around the best grid point to |Δt| ≈ 1e-9; the grid point is kept unless
  * the refined one is at least as good. */
-typedef double (*d_objective)(const void *ctx, double t);
+typedef ul_bounds_fn_d d_objective;
 
 static double d_argmin(d_objective f, const void *ctx, double t_lo, double t_hi, double step)
 {
@@ -927,23 +927,8 @@ static double d_argmin(d_objective f, const void *ctx, double t_lo, double t_hi,
             best = i;
         }
     }
-    double tb = t_lo + best * step;
-    double a = tb - step, b = tb + step;
-    const double g = 0.6180339887498949;
-    double c = b - g * (b - a), d = a + g * (b - a);
-    double fc = f(ctx, c), fd = f(ctx, d);
-    for (int it = 0; it < 100 && b - a > 1e-9; it++) {
-        if (fc <= fd) {
-            b = d, d = c, fd = fc;
-            c = b - g * (b - a);
-            fc = f(ctx, c);
-        } else {
-            a = c, c = d, fc = fd;
-            d = a + g * (b - a);
-            fd = f(ctx, d);
-        }
-    }
-    double tm = fc <= fd ? c : d, fm = fc <= fd ? fc : fd;
+    double tb = t_lo + best * step, fm;
+    double tm = ul_bounds_golden_min_d(f, ctx, tb - step, tb + step, 1e-9, 100, &fm);
     return fm <= fbest ? tm : tb;
 }
 

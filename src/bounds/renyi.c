@@ -1192,6 +1192,13 @@ static double objective_t(search_ctx *s, double t)
     return search_objective(s, 1 + exp(t));
 }
 
+/* objective_t as a ul_bounds_fn_d (ctx is the caller's own non-const search_ctx, whose
+ * scratch the evaluation writes: the cast gives back what it was). */
+static double objective_t_fn(const void *ctx, double t)
+{
+    return objective_t((search_ctx *)ctx, t);
+}
+
 /* Grid over t = log(α − 1) at four points per decade from α − 1 = 1e-12 to
  * alpha_max − 1, then golden-section refinement around the best grid point
  * down to |Δt| ≈ 1e-8 (near a smooth minimum the bound then exceeds the
@@ -1219,26 +1226,8 @@ static double search_alpha(search_ctx *s, double alpha_max)
     if (best < 0)
         return NAN;
     double tb = t_lo + best * step;
-    double a = best > 0 ? tb - step : tb, b = best < n - 1 ? tb + step : tb;
-    const double g = 0.6180339887498949;
-    double c = b - g * (b - a), d = a + g * (b - a);
-    double fc = objective_t(s, c), fd = objective_t(s, d);
-    for (int it = 0; it < 80 && b - a > 1e-8; it++) {
-        if (fc <= fd) {
-            b = d;
-            d = c;
-            fd = fc;
-            c = b - g * (b - a);
-            fc = objective_t(s, c);
-        } else {
-            a = c;
-            c = d;
-            fc = fd;
-            d = a + g * (b - a);
-            fd = objective_t(s, d);
-        }
-    }
-    double tm = fc <= fd ? c : d, fm = fc <= fd ? fc : fd;
+    double a = best > 0 ? tb - step : tb, b = best < n - 1 ? tb + step : tb, fm;
+    double tm = ul_bounds_golden_min_d(objective_t_fn, s, a, b, 1e-8, 80, &fm);
     return 1 + exp(fm <= fbest ? tm : tb);
 }
 
