@@ -145,10 +145,12 @@ void ul_audit_stated_interval(const char *text, double rel, mpfr_ptr lo, mpfr_pt
 bool ul_audit_stated_agrees(const char *text, const ul_num_value *v);
 
 /* ---- a certified value against a decimal ----------------------------------------
- * Certain comparisons for the handlers' side remarks (stated numbers,
- * forensics, the other variant), never a verdict (ul_audit_compare decides
- * those): false when the enclosures do not decide.  v in either form; text a
- * validated decimal, read as an enclosure at v's precision + 64 bits. */
+ * Certain comparisons: true only when the enclosures prove the relation,
+ * false when they do not decide (so a caller that supports a claim on true
+ * is sound).  Used for side remarks (stated numbers, forensics, the other
+ * variant) and by the Langevin and d2d decisions; unlike ul_audit_compare
+ * they add no "fewer digits" sentence to the report.  v in either form; text
+ * a validated decimal, read as an enclosure at v's precision + 64 bits. */
 
 /* Every value of v is ≤ text. */
 bool ul_audit_value_at_most(const ul_num_value *v, const char *text);
