@@ -241,11 +241,50 @@ Test(emp_attack, chunks_agree_with_one_batch)
 
 /* ---- statistics and verdicts ------------------------------------------------------ */
 
+/* P-value of the joint test (emp/eps_lb.h) at perfect separation, k = 0:
+ * every one of the n other-world runs is beyond the threshold, F ~
+ * Beta(1, n) (density n(1 − f)^(n−1)) and X ~ Bin(n, min(1, e^ε F + δ)),
+ * so π(ε) = P[X = n] = ∫₀^f* (e^ε f + δ)^n n(1 − f)^(n−1) df + (1 − f*)^n,
+ * f* = (1 − δ)e^(−ε) (beyond f* the rate is 1).  Composite Simpson with
+ * 200,000 cells in long double (the integrand is smooth on [0, f*]). */
+static double joint_perfect_pvalue(unsigned n, double eps, double delta)
+{
+    const int cells = 200000;
+    long double fs = (1 - (long double)delta) * expl(-eps), h = fs / cells, sum = 0;
+    if (fs > 1)
+        fs = 1, h = fs / cells;
+    for (int c = 0; c <= cells; c++) {
+        long double f = c * h, w = (c == 0 || c == cells) ? 1 : (c % 2 ? 4 : 2);
+        sum += w * expl(n * logl(expl(eps) * f + delta) + logl(n) + (n - 1) * log1pl(-f));
+    }
+    return (double)(sum * h / 3 + powl(1 - fs, n));
+}
+
+/* The largest ε with π(ε) ≤ level (π increases in ε), by bisection. */
+static double joint_perfect_eps(unsigned n, double delta, double level)
+{
+    double lo = 0, hi = 30;
+    for (int it = 0; it < 60; it++) {
+        double mid = 0.5 * (lo + hi);
+        if (joint_perfect_pvalue(n, mid, delta) <= level)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 /* A learner without noise and a point start: every IN model is the same
  * vector and every OUT model another, so the loss score separates the
- * worlds perfectly.  The ε lower bound must then equal the closed form of
- * the one-sided Clopper–Pearson bound at k = 0: f̄ = 1 − (α')^{1/n},
- * ε_lb = log((1 − δ − f̄)/f̄), α' = (α/2 scores)/(2·2 thresholds). */
+ * worlds perfectly.  The ε bound is the joint test (emp/eps_lb.h) on the
+ * grid K(200) = {0, 1, 4, 16, 64} (k_{i+1} = max(k_i + 1, ⌊4 k_i⌋) below
+ * n = 200), forward and reversed: m = 10 tests, each at α' = (α/2
+ * scores)/10.  At perfect separation the best test is k = 0 (a larger k
+ * only makes F stochastically larger), whose exact p-value is the integral
+ * above; the certified bound must lie below its root (validity) and
+ * within 2 % of it (the certificate's upper Riemann–Stieltjes sum on 120
+ * points).  The advantage interval pays for every distinct score (2 here):
+ * both CP bounds at k = 0 give 1 − 2f̄, f̄ = 1 − (α/2/(2·2))^(1/n). */
 Test(emp_attack, nonprivate_learner_is_refuted)
 {
     ul_exp_design de = design(0);
@@ -273,15 +312,17 @@ Test(emp_attack, nonprivate_learner_is_refuted)
     cr_assert_str_eq(res.verdict, "refuted");
     const ul_attack_score *s = &res.score[0];
     cr_assert_str_eq(s->name, "loss");
-    cr_assert_eq(s->roc.n_thresholds, 2u);
-    double a = 0.05 / 2 / (2 * 2);
-    double f = 1 - pow(a, 1.0 / (double)M);
-    double expect = log((1 - 1e-5 - f) / f);
+    cr_assert_eq(s->roc.n_thresholds, 10u);
+    double expect = joint_perfect_eps((unsigned)M, 1e-5, 0.05 / 2 / 10);
     double got = mpfr_get_d(s->roc.eps_lb, MPFR_RNDN);
-    cr_assert(got <= expect + 1e-9 && got >= expect - 1e-4, "eps_lb %g, closed form %g", got,
+    cr_assert(got <= expect + 1e-9 && got >= expect * 0.98, "eps_lb %g, exact root %g", got,
               expect);
     cr_assert(got > 3.5, "a non-private learner should show a large eps (%g)", got);
-    /* advantage: TPR 1, FPR 0; its lower end is 1 − 2 f̄ (both sides at k = 0 or n) */
+    /* the perfect rule: no false positive, no false negative */
+    cr_assert_eq(s->roc.fp, 0u);
+    cr_assert_eq(s->roc.fn, 0u);
+    /* advantage: TPR 1, FPR 0 */
+    double f = 1 - pow(0.05 / 2 / (2 * 2), 1.0 / (double)M);
     cr_assert_float_eq(s->advantage, 1.0, 0);
     double lo = mpfr_get_d(s->adv_lo, MPFR_RNDN);
     cr_assert(lo <= 1 - 2 * f + 1e-9 && lo >= 1 - 2 * f - 1e-4, "adv_lo %g vs %g", lo, 1 - 2 * f);

@@ -253,7 +253,9 @@ static void alpha_each(mpfi_ptr out, const char *alpha, int n_scores)
 }
 
 /* The advantage interval at the ROC point of largest TPR − FPR, each
- * binomial bound at level α_each/(2m) (m thresholds: Bonferroni). */
+ * binomial bound at level α_each/(2m), m = the number of distinct scores
+ * (the point is chosen among all of them: Bonferroni over every threshold,
+ * not over the ε bound's grid). */
 static ul_status advantage_interval(ul_attack_score *s, mpfi_srcptr a_each, char *err,
                                     size_t errlen)
 {
@@ -270,7 +272,7 @@ static ul_status advantage_interval(ul_attack_score *s, mpfi_srcptr a_each, char
     unsigned long fp = (unsigned long)llround(r->points[best].fpr * (double)s->n_out);
     mpfi_t lev;
     mpfi_init2(lev, 128);
-    mpfi_div_ui(lev, a_each, 2 * (r->n_thresholds ? r->n_thresholds : 1));
+    mpfi_div_ui(lev, a_each, 2 * (r->n_points > 1 ? r->n_points - 1 : 1));
     mpfr_t tpr_lo, tpr_hi, fpr_lo, fpr_hi;
     mpfr_inits2(128, tpr_lo, tpr_hi, fpr_lo, fpr_hi, (mpfr_ptr)0);
     ul_status st = ul_emp_cp_lower(tpr_lo, tp, s->n_in, lev, 8, err, errlen);
@@ -362,9 +364,17 @@ static ul_status score_stats(ul_attack_score *s, const char *name, const double 
     mpfi_t dl;
     mpfi_init2(dl, 128);
     ul_num_set_decimal(dl, delta && delta[0] ? delta : "0");
-    /* ul_emp_roc_compute initialises roc (also its eps_lb) itself. */
+    /* ul_emp_roc_compute_opts initialises roc (also its eps_lb) itself.
+     * The bound is the JOINT test of emp/eps_lb.h (two-sided, order-statistic
+     * thresholds on a grid fixed before the data, one exact p-value each,
+     * Bonferroni over the grid only). */
     mpfr_clear(s->roc.eps_lb);
-    ul_status st = ul_emp_roc_compute(&s->roc, in, n_in, out, n_out, a_each, dl, err, errlen);
+    ul_emp_lb_opts o = ul_emp_lb_defaults();
+    o.method = UL_EMP_LB_JOINT;
+    ul_status st =
+        ul_emp_roc_compute_opts(&s->roc, in, n_in, out, n_out, a_each, dl, &o, err, errlen);
+    if (st == UL_ECAP)
+        st = UL_OK; /* the bound is sound anyway, only looser */
     mpfi_clear(dl);
     if (st != UL_OK)
         return st; /* roc stays initialised (stats.h), cleared with the result */
@@ -566,8 +576,12 @@ char *ul_attack_result_text(const ul_attack_result *res)
                 s->roc.tpr_at_fpr[0], s->roc.tpr_at_fpr[1], s->roc.tpr_at_fpr[2]);
         fprintf(f, "  advantage %.4f, interval [%s, %s] at level 1 - %s\n", s->advantage, lo, hi,
                 res->alpha_each);
-        fprintf(f, "  empirical eps lower bound %s (%lu thresholds, Bonferroni)%s\n", lb,
-                s->roc.n_thresholds, s->refutes ? "  <-- beats the claim" : "");
+        fprintf(f, "  empirical eps lower bound %s (joint test, %lu tests paid for, Bonferroni)%s\n",
+                lb, s->roc.n_thresholds, s->refutes ? "  <-- beats the claim" : "");
+        if (s->roc.n_thresholds && isfinite(s->roc.threshold))
+            fprintf(f, "    rule: IN iff score >= %.17g; %lu false positives of %zu, %lu false "
+                       "negatives of %zu\n",
+                    s->roc.threshold, s->roc.fp, s->n_out, s->roc.fn, s->n_in);
     }
     if (res->has_claim) {
         char c[64];
@@ -625,8 +639,14 @@ char *ul_attack_result_json(const ul_attack_result *res)
         json_object_object_add(j, "advantage_lo", jnum_mpfr(s->adv_lo, MPFR_RNDD));
         json_object_object_add(j, "advantage_hi", jnum_mpfr(s->adv_hi, MPFR_RNDU));
         json_object_object_add(j, "eps_lower_bound", jnum_mpfr(s->roc.eps_lb, MPFR_RNDD));
+        json_object_object_add(j, "eps_method", json_object_new_string("joint"));
         json_object_object_add(j, "thresholds",
                                json_object_new_int64((int64_t)s->roc.n_thresholds));
+        if (isfinite(s->roc.threshold)) {
+            json_object_object_add(j, "threshold", json_object_new_double(s->roc.threshold));
+            json_object_object_add(j, "fp", json_object_new_int64((int64_t)s->roc.fp));
+            json_object_object_add(j, "fn", json_object_new_int64((int64_t)s->roc.fn));
+        }
         json_object_object_add(j, "refutes", json_object_new_boolean(s->refutes));
         json_object_array_add(arr, j);
     }

@@ -11,12 +11,15 @@
  * learner itself (strongly convex logistic regression on unit-norm rows).
  *
  * Statistics.  Each score s ∈ {loss, gaussian-lr} gets the level α/S
- * (S = number of scores: Bonferroni across scores), and within a score
- * every threshold of the ROC is paid for (Bonferroni, emp/stats.h), so
- * every "refuted" below holds with probability ≥ 1 − α over the runs:
- *   - the certified empirical ε lower bound at the claimed δ;
+ * (S = number of scores: Bonferroni across scores), so every "refuted"
+ * below holds with probability ≥ 1 − α over the runs:
+ *   - the certified empirical ε lower bound at the claimed δ: the JOINT
+ *     test of emp/eps_lb.h (order-statistic thresholds on a grid fixed
+ *     before the data, two-sided, one exact p-value per threshold,
+ *     Bonferroni over the grid's m tests only);
  *   - the advantage TPR − FPR at the threshold where the ROC's advantage is
- *     largest, with a (1 − α/S) interval from Clopper–Pearson bounds;
+ *     largest, with a (1 − α/S) interval from Clopper–Pearson bounds (every
+ *     distinct score paid for, since the point is chosen among all);
  *   - the advantage ceiling of the claim: (e^ε − 1 + 2δ)/(e^ε + 1) for an
  *     (ε, δ) claim (the privacy region of Kairouz, Oh, Viswanath 2015) and
  *     Thm 4.1 of spec/forget.md (eq. 10) for a Rényi claim.
