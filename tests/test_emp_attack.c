@@ -331,6 +331,37 @@ Test(emp_attack, nonprivate_learner_is_refuted)
     ul_exp_plan_free(&plan);
 }
 
+/* TPR at FPR level l says something only when one false positive is at
+ * most l of the OUT runs, n_out·l ≥ 1: with 200 OUT runs the level 1e-3
+ * is "n/a" in the text and null in the JSON, 1e-2 and 1e-1 are numbers;
+ * with 1000 OUT runs every level is a number. */
+Test(emp_attack, tpr_at_low_fpr_needs_enough_out_runs)
+{
+    size_t n_out[2] = {200, 1000};
+    for (int c = 0; c < 2; c++) {
+        size_t n = n_out[c];
+        double *in = malloc(n * sizeof *in), *out = malloc(n * sizeof *out);
+        for (size_t i = 0; i < n; i++)
+            in[i] = (double)i + 0.5, out[i] = (double)i; /* interleaved: AUC about 1/2 */
+        ul_attack_scoring sc = {.alpha = "0.05", .eps = "", .delta = "", .renyi_order = "",
+                                .renyi_value = ""};
+        ul_attack_values v = {.loss_in = in, .loss_out = out, .n_in = n, .n_out = n};
+        ul_attack_result res;
+        char err[256];
+        cr_assert_eq(ul_attack_score_values(&res, &sc, &v, 1, err, sizeof err), UL_OK, "%s", err);
+        char *text = ul_attack_result_text(&res), *json = ul_attack_result_json(&res);
+        cr_assert(text && json);
+        bool na = n < 1000;
+        cr_assert_eq(strstr(text, "1e-1: n/a / 0.") != NULL, na, "%s", text);
+        cr_assert_eq(strstr(text, "n/a") != NULL, na, "%s", text); /* only that level */
+        cr_assert_eq(strstr(json, "\"0.001\":null") != NULL, na, "%s", json);
+        cr_assert(strstr(json, "\"0.01\":null") == NULL && strstr(json, "\"0.1\":null") == NULL);
+        free(text), free(json);
+        ul_attack_result_clear(&res);
+        free(in), free(out);
+    }
+}
+
 /* IN and OUT models from the same law: the attack must not refute even the
  * strictest claim (ε, δ) = (0, 0) more often than α.  200 independent
  * experiments of 64 + 64 models; with α = 0.1 the count of refutations is

@@ -572,13 +572,17 @@ char *ul_attack_result_text(const ul_attack_result *res)
         fmt_mpfr(lo, sizeof lo, s->adv_lo, MPFR_RNDD);
         fmt_mpfr(hi, sizeof hi, s->adv_hi, MPFR_RNDU);
         fprintf(f, "score %s (%zu IN, %zu OUT):\n", s->name, s->n_in, s->n_out);
-        fprintf(f, "  AUC %.4f; TPR at FPR 1e-3 / 1e-2 / 1e-1: %.4f / %.4f / %.4f\n", s->roc.auc,
-                s->roc.tpr_at_fpr[0], s->roc.tpr_at_fpr[1], s->roc.tpr_at_fpr[2]);
-        fprintf(f, "  advantage %.4f, interval [%s, %s] at level 1 - %s\n", s->advantage, lo, hi,
-                res->alpha_each);
+        fprintf(f, "  AUC %.4f; TPR at FPR 1e-3 / 1e-2 / 1e-1:", s->roc.auc);
+        for (int l = 0; l < UL_EMP_N_FPR_LEVELS; l++)
+            if (s->roc.tpr_defined[l])
+                fprintf(f, "%s %.4f", l ? " /" : "", s->roc.tpr_at_fpr[l]);
+            else
+                fprintf(f, "%s n/a", l ? " /" : ""); /* fewer than 1/level OUT runs */
+        fprintf(f, "\n  advantage %.4f, interval [%s, %s] at level 1 - %s\n", s->advantage, lo,
+                hi, res->alpha_each);
         fprintf(f, "  empirical eps lower bound %s (joint test, %lu tests paid for, Bonferroni)%s\n",
                 lb, s->roc.n_thresholds, s->refutes ? "  <-- beats the claim" : "");
-        if (s->roc.n_thresholds && isfinite(s->roc.threshold))
+        if (mpfr_sgn(s->roc.eps_lb) > 0 && isfinite(s->roc.threshold))
             fprintf(f, "    rule: IN iff score >= %.17g; %lu false positives of %zu, %lu false "
                        "negatives of %zu\n",
                     s->roc.threshold, s->roc.fp, s->n_out, s->roc.fn, s->n_in);
@@ -631,9 +635,12 @@ char *ul_attack_result_json(const ul_attack_result *res)
         json_object_object_add(j, "n_out", json_object_new_int64((int64_t)s->n_out));
         json_object_object_add(j, "auc", json_object_new_double(s->roc.auc));
         json_object *tp = json_object_new_object();
-        json_object_object_add(tp, "0.001", json_object_new_double(s->roc.tpr_at_fpr[0]));
-        json_object_object_add(tp, "0.01", json_object_new_double(s->roc.tpr_at_fpr[1]));
-        json_object_object_add(tp, "0.1", json_object_new_double(s->roc.tpr_at_fpr[2]));
+        static const char *const level_key[UL_EMP_N_FPR_LEVELS] = {"0.001", "0.01", "0.1"};
+        for (int l = 0; l < UL_EMP_N_FPR_LEVELS; l++) /* null: fewer than 1/level OUT runs */
+            json_object_object_add(tp, level_key[l],
+                                   s->roc.tpr_defined[l]
+                                       ? json_object_new_double(s->roc.tpr_at_fpr[l])
+                                       : NULL);
         json_object_object_add(j, "tpr_at_fpr", tp);
         json_object_object_add(j, "advantage", json_object_new_double(s->advantage));
         json_object_object_add(j, "advantage_lo", jnum_mpfr(s->adv_lo, MPFR_RNDD));
@@ -642,7 +649,7 @@ char *ul_attack_result_json(const ul_attack_result *res)
         json_object_object_add(j, "eps_method", json_object_new_string("joint"));
         json_object_object_add(j, "thresholds",
                                json_object_new_int64((int64_t)s->roc.n_thresholds));
-        if (isfinite(s->roc.threshold)) {
+        if (mpfr_sgn(s->roc.eps_lb) > 0 && isfinite(s->roc.threshold)) {
             json_object_object_add(j, "threshold", json_object_new_double(s->roc.threshold));
             json_object_object_add(j, "fp", json_object_new_int64((int64_t)s->roc.fp));
             json_object_object_add(j, "fn", json_object_new_int64((int64_t)s->roc.fn));
