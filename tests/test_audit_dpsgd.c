@@ -155,6 +155,19 @@ Test(audit_dpsgd, pld_calibration_against_opacus_prv, .timeout = 600)
                  UL_OK, "%s", err);
     double s = strtod(sigma, NULL);
     cr_assert(s <= 1.34765625 + 5e-5 && s > 1.3232421875, "sigma %s", sigma);
+    /* close to the best: at σ(1 − 1e-3) the PLD LOWER bracket of the exact
+     * profile δ(8) is above 1e-5, a proof that no accountant certifies it
+     * (independent of the search, which runs on the estimate in doubles) */
+    char below[64];
+    snprintf(below, sizeof below, "%.9g", s * (1 - 1e-3));
+    ph.sigma = below;
+    mpfr_t lo, hi;
+    mpfr_inits2(64, lo, hi, (mpfr_ptr)0);
+    ul_pld_report pr;
+    ul_status st = ul_dpsgd_pld_delta(&run, "8", 1e-4, 0, lo, hi, &pr, err, sizeof err);
+    cr_assert(st == UL_OK || st == UL_ECAP, "%s", err);
+    cr_assert(mpfr_cmp_d(lo, 1e-5) > 0, "sigma %s: %s is not proven too small", sigma, below);
+    mpfr_clears(lo, hi, (mpfr_ptr)0);
     free(sigma);
 }
 
@@ -401,4 +414,28 @@ Test(audit_dpsgd, handler_calibrate_completes_and_reaudits)
     cr_assert_eq(ul_audit_dp_sgd.calibrate(c, &WANT, &out, err, sizeof err), UL_EINPUT);
     cr_assert(strncmp(err, "$.parameters.phases:", 20) == 0, "%s", err);
     ul_cert_free(c);
+}
+
+Test(audit_dpsgd, handler_pld_calibration_audits_as_supported, .timeout = 600)
+{
+    /* the Opacus get_noise_multiplier case (eps 8, delta 1e-5, q 0.04, 2249
+     * steps): the completed certificate audits as supported by the PLD
+     * accountant, below Opacus's RDP answer 1.416 and its PRV answer
+     * 1.34765625 + 5e-5 (accountants_test.py, see above) */
+    const char *t = CERT("{\"sample_rate\":0.04,\"steps\":2249,\"adjacency\":\"add-remove\"}",
+                         "{\"eps\":8,\"delta\":1e-5}");
+    ul_cert *c = load_or_skip(t);
+    ul_num_precision w = {6, 0, 0};
+    char *out = NULL, err[512] = "";
+    cr_assert_eq(ul_audit_dp_sgd.calibrate(c, &w, &out, err, sizeof err), UL_OK, "%s", err);
+    ul_cert_free(c);
+    const char *p = strstr(out, "\"noise_multiplier\"");
+    cr_assert(p != NULL, "%s", out);
+    double s = strtod(strchr(p, ':') + 1, NULL);
+    cr_assert(s < 1.34765625 + 5e-5 && s > 1.3232421875, "%s", out);
+    ul_audit_report rep;
+    cr_assert_eq(audit_text(out, &rep, err, sizeof err), UL_OK, "%s", err);
+    cr_assert_eq(rep.verdict, UL_VERDICT_SUPPORTED, "%s", rep.explanation);
+    cr_assert(strstr(rep.explanation, "PLD") != NULL, "%s", rep.explanation);
+    free(out);
 }

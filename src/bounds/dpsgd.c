@@ -26,6 +26,11 @@
 #include "bounds/gaussian.h"
 #include "num/input.h"
 
+/* PLD calibration: the search aims this far below the claimed ε (relative),
+ * and at most this many certifications are tried (ul_dpsgd_sigma_min_pld). */
+#define PLD_CAL_MARGIN 5e-5
+#define PLD_CAL_TRIES 6
+
 /* ---- the run ---------------------------------------------------------------- */
 
 static const char *sens_text(const ul_dpsgd_run *run)
@@ -488,10 +493,55 @@ ul_status ul_dpsgd_sigma_min(const ul_dpsgd_run *run, const char *eps, const cha
 
 /* ---- calibration by the PLD accountant ------------------------------------------ */
 
-/* The PLD accountant's certified ε_hi(δ) of the run with every σ_i = sigma
- * (decimal text); +inf when nothing ≤ 1000 is certified. */
-static ul_status pld_eps_at(const ul_dpsgd_run *run, const char *sigma, const char *delta,
-                            double seconds, double *eps_hi, char *err, size_t errlen)
+/* The PLD estimate of ε(δ) (pld.h ul_pld_epsilon_estimate_d: doubles, no
+ * error terms, search only) of the run with every σ_i = sigma. */
+static double pld_est(const ul_dpsgd_run *run, double sigma, double delta)
+{
+    ul_pld_phase_d ph[UL_DPSGD_MAX_PHASES];
+    double sens = strtod(sens_text(run), NULL);
+    for (size_t i = 0; i < run->n; i++)
+        ph[i] = (ul_pld_phase_d){sigma, sens, strtod(run->phases[i].q, NULL),
+                                 run->phases[i].steps};
+    return ul_pld_epsilon_estimate_d(ph, run->n, delta, 0);
+}
+
+/* The σ where the estimate crosses target (search only): from sigma_upper
+ * down by factors 0.9 to a bracket, then regula falsi with the Illinois
+ * modification on log σ ↦ ε (decreasing); the end whose estimate is at
+ * most target, or NAN when the estimate does not apply. */
+static double pld_search(const ul_dpsgd_run *run, double sigma_upper, double delta, double target)
+{
+    double hi = log(sigma_upper), fhi = pld_est(run, sigma_upper, delta) - target;
+    for (int k = 0; k < 20 && fhi > 0; k++) /* the estimate is above at sigma_upper: go up */
+        hi += log(1.1), fhi = pld_est(run, exp(hi), delta) - target;
+    double lo = hi, flo = fhi;
+    for (int k = 0; k < 40 && flo <= 0; k++)
+        hi = lo, fhi = flo, lo += log(0.9), flo = pld_est(run, exp(lo), delta) - target;
+    if (!(fhi <= 0) || !(flo > 0))
+        return NAN;
+    int side = 0;
+    /* stop at 1e-7 in log σ or 1e-6·target in ε: far inside PLD_CAL_MARGIN */
+    for (int it = 0; it < 30 && hi - lo > 1e-7 && -fhi > 1e-6 * target; it++) {
+        double m = hi - fhi * (hi - lo) / (fhi - flo), fm = pld_est(run, exp(m), delta) - target;
+        if (!isfinite(fm))
+            break;
+        if (fm > 0) {
+            lo = m, flo = fm;
+            fhi *= side == -1 ? 0.5 : 1, side = -1;
+        } else {
+            hi = m, fhi = fm;
+            flo *= side == 1 ? 0.5 : 1, side = 1;
+        }
+    }
+    return exp(hi);
+}
+
+/* Whether the PLD accountant proves the run with every σ_i = sigma (text)
+ * (eps, delta)-DP: the upper end of the bracket of δ(eps) at most delta, at
+ * the widths an audit asks (1e-3, then 1e-4 when the bracket straddles). */
+static ul_status pld_certified(const ul_dpsgd_run *run, const char *sigma, const char *eps,
+                               const char *delta, double seconds, bool *ok, char *err,
+                               size_t errlen)
 {
     ul_dpsgd_phase ph[UL_DPSGD_MAX_PHASES];
     for (size_t i = 0; i < run->n; i++)
@@ -499,28 +549,22 @@ static ul_status pld_eps_at(const ul_dpsgd_run *run, const char *sigma, const ch
     ul_dpsgd_run r = {ph, run->n, run->sensitivity, run->adjacency};
     mpfr_t lo, hi;
     mpfr_inits2(64, lo, hi, (mpfr_ptr)0);
-    ul_pld_report pr;
-    ul_status st = ul_dpsgd_pld_eps(&r, delta, 1e-4, seconds, lo, hi, &pr, err, errlen);
-    *eps_hi = st == UL_OK || st == UL_ECAP ? mpfr_get_d(hi, MPFR_RNDU) : INFINITY;
+    mpfi_t d;
+    mpfi_init2(d, 64);
+    ul_num_set_valid(d, delta);
+    ul_status st = UL_OK;
+    *ok = false;
+    const double widths[2] = {1e-3, 1e-4};
+    for (int k = 0; k < 2 && !*ok && st == UL_OK; k++) {
+        ul_pld_report pr;
+        st = ul_dpsgd_pld_delta(&r, eps, widths[k], seconds, lo, hi, &pr, err, errlen);
+        st = st == UL_ECAP ? UL_OK : st;
+        *ok = st == UL_OK && mpfr_lessequal_p(hi, &d->left);
+        if (st == UL_OK && mpfr_greater_p(lo, &d->right))
+            break; /* proven too little noise */
+    }
+    mpfi_clear(d);
     mpfr_clears(lo, hi, (mpfr_ptr)0);
-    return st == UL_ECAP ? UL_OK : st;
-}
-
-/* One PLD evaluation at σ (a double, written as 12-digit text rounded up):
- * *ok when it certifies ε_hi ≤ target; *best keeps the smallest such σ. */
-static ul_status pld_try(const ul_dpsgd_run *run, double sigma, const char *delta, double target,
-                         double deadline, double *f, double *best, char *err, size_t errlen)
-{
-    mpfr_t x;
-    mpfr_init2(x, 64);
-    mpfr_set_d(x, sigma, MPFR_RNDU);
-    char *text = ul_num_format(x, 12, MPFR_RNDU);
-    double s = strtod(text, NULL), left = deadline - (double)time(NULL);
-    ul_status st = pld_eps_at(run, text, delta, left > 1 ? left : 1, f, err, errlen);
-    if (st == UL_OK && *f <= target && (*best <= 0 || s < *best))
-        *best = s;
-    free(text);
-    mpfr_clear(x);
     return st;
 }
 
@@ -534,34 +578,33 @@ ul_status ul_dpsgd_sigma_min_pld(const ul_dpsgd_run *run, const char *eps, const
         st = ul_fail(err, errlen, UL_EINPUT, "adjacency: no PLD accountant for replacement");
     if (st != UL_OK)
         return st;
-    /* a margin of 2e-4 on ε keeps the audit's own PLD bracket clear of the claim */
-    double target = strtod(eps, NULL) * (1 - 2e-4), best = 0;
+    /* search in doubles, aiming PLD_CAL_MARGIN below eps (the estimate's
+     * error, pld.h, and the audit's bracket width stay inside it) */
+    double sigma = pld_search(run, sigma_upper, strtod(delta, NULL),
+                              strtod(eps, NULL) * (1 - PLD_CAL_MARGIN));
+    if (isnan(sigma))
+        return ul_fail(err, errlen, UL_ENOROOT,
+                       "noise_multiplier: the PLD estimate does not apply to this run");
+    /* certify once; when that fails (the estimate's error exceeded the
+     * margin), step σ up by (1 + 1e-4·2^k), k < PLD_CAL_TRIES: a bounded
+     * count of certified evaluations, never a search */
     double deadline = (double)time(NULL) + (max_seconds > 0 ? max_seconds : 1e9);
-    double a = log(sigma_upper), fa, b = a + log(0.9), fb;
-    st = pld_try(run, exp(a), delta, target, deadline, &fa, &best, err, errlen);
-    if (st == UL_OK)
-        st = pld_try(run, exp(b), delta, target, deadline, &fb, &best, err, errlen);
-    /* secant steps on log σ ↦ ε_hi (smooth and decreasing), search only:
-     * every σ kept was certified by its own evaluation */
-    for (int it = 0; st == UL_OK && it < 6 && (double)time(NULL) < deadline; it++) {
-        if (!isfinite(fa) || !isfinite(fb) || fa == fb)
-            break;
-        double c = b + (target - fb) * (b - a) / (fb - fa), fc;
-        c = c < b - 1 ? b - 1 : (c > b + 1 ? b + 1 : c);
-        if (fabs(c - b) < 2e-5)
-            break;
-        st = pld_try(run, exp(c), delta, target, deadline, &fc, &best, err, errlen);
-        a = b, fa = fb, b = c, fb = fc;
+    mpfr_t x;
+    mpfr_init2(x, 64);
+    for (int k = 0; k < PLD_CAL_TRIES && st == UL_OK && *sigma_text == NULL; k++) {
+        mpfr_set_d(x, k == 0 ? sigma : sigma * (1 + 1e-4 * ldexp(1.0, k - 1)), MPFR_RNDU);
+        char *text = ul_num_format(x, digits, MPFR_RNDU); /* more noise: post-processing */
+        double left = deadline - (double)time(NULL);
+        bool ok = false;
+        st = pld_certified(run, text, eps, delta, left > 2 ? left : 2, &ok, err, errlen);
+        if (st == UL_OK && ok)
+            *sigma_text = text;
+        else
+            free(text);
     }
-    if (st == UL_OK && best > 0) {
-        /* rounding up keeps the guarantee: more noise is post-processing */
-        mpfr_t x;
-        mpfr_init2(x, 64);
-        mpfr_set_d(x, best, MPFR_RNDU);
-        *sigma_text = ul_num_format(x, digits, MPFR_RNDU);
-        mpfr_clear(x);
-    } else if (st == UL_OK) {
-        st = ul_fail(err, errlen, UL_ENOROOT, "noise_multiplier: the PLD search certified none");
-    }
+    mpfr_clear(x);
+    if (st == UL_OK && *sigma_text == NULL)
+        st = ul_fail(err, errlen, UL_ENOROOT,
+                     "noise_multiplier: the PLD accountant certified none of the values tried");
     return st;
 }

@@ -110,13 +110,17 @@ ul_status ul_dpsgd_sigma_min(const ul_dpsgd_run *run, const char *eps, const cha
                              int digits, const ul_num_precision *want, char **sigma_text,
                              char *err, size_t errlen);
 
-/* The same by the PLD accountant (add/remove adjacency): a secant search on
- * log σ ↦ ε_hi(δ) of ul_dpsgd_pld_eps from sigma_upper (e.g. the RDP
- * value) down, at most 8 compositions within max_seconds (0: no limit),
- * aiming 2e-4 below eps so that an audit's PLD bracket at the result clears
- * the claim.  Every σ kept was certified by its own composition (ε_hi ≤ eps
- * at δ), and rounding it up to `digits` keeps the guarantee (adding noise is
- * post-processing).  UL_ENOROOT when no evaluated σ was certified. */
+/* The same by the PLD accountant (add/remove adjacency).  Search in doubles,
+ * certify once: σ is searched from sigma_upper (e.g. the RDP value) on the
+ * PLD estimate (pld.h ul_pld_epsilon_estimate_d, no certified arithmetic),
+ * aiming 5e-5 (relative) below eps; the σ found, rounded up to `digits`,
+ * is then certified by the PLD accountant as an audit does (ul_dpsgd_pld_delta
+ * at the claimed eps, relative widths 1e-3 then 1e-4: upper end ≤ delta).
+ * When that fails, σ is stepped up by (1 + 1e-4·2^k), at most 6
+ * certifications in all.  max_seconds (0: no limit) bounds the certified
+ * calls.  The σ returned was certified itself (rounding up keeps the
+ * guarantee: more noise is post-processing).  UL_ENOROOT when the estimate
+ * does not apply or no value tried was certified. */
 ul_status ul_dpsgd_sigma_min_pld(const ul_dpsgd_run *run, const char *eps, const char *delta,
                                  double sigma_upper, int digits, double max_seconds,
                                  char **sigma_text, char *err, size_t errlen);
