@@ -913,12 +913,17 @@ Test(emp_attack, config_errors_name_the_field)
 }
 
 /* Every shipped example reads (the Fashion-MNIST one only where Debian's
- * dataset-fashion-mnist is installed). */
+ * dataset-fashion-mnist is installed), and an auto certificate audits as
+ * the example's text says: attack-synthetic.json's and
+ * attack-fashion-mnist.json's texts say INVALID (their finite learning time
+ * T is outside the stationary Langevin theorem), attack-noisy-gd.json's
+ * that Thm G.15 covers it (supported). */
 Test(emp_attack, examples_read)
 {
     const char *names[] = {"attack-synthetic.json",      "attack-nonprivate.json",
                            "attack-model-clipping.json", "attack-mlp.json",
                            "attack-fashion-mnist.json",  "attack-noisy-gd.json"};
+    const ul_verdict said[] = {UL_VERDICT_INVALID, 0, 0, 0, UL_VERDICT_INVALID, UL_VERDICT_SUPPORTED};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         char path[256];
         snprintf(path, sizeof path, "examples/%s", names[i]);
@@ -938,6 +943,8 @@ Test(emp_attack, examples_read)
             ul_audit_report rep;
             ul_num_precision want = {.digits = 6, .start_bits = 128, .max_bits = 4096};
             cr_assert_eq(ul_audit(c, &want, &rep, err, sizeof err), UL_OK, "%s", err);
+            cr_assert_eq(rep.verdict, said[i], "%s: the audit says %s", names[i],
+                         ul_verdict_name(rep.verdict));
             ul_cert_free(c);
         }
         ul_attack_config_free(&cfg);

@@ -661,10 +661,13 @@ char *ul_attack_result_text(const ul_attack_result *res)
         fmt_mpfr(c, sizeof c, res->ceiling, MPFR_RNDU);
         fprintf(f, "claim: advantage ceiling %s by %s\n", c, res->ceiling_source);
     }
-    if (res->has_audit)
+    if (res->has_audit && res->audit.recomputed.label[0])
         fprintf(f, "certificate (%s): %s; %s = [%s, %s]\n", res->audit_method,
                 ul_verdict_name(res->audit.verdict), res->audit.recomputed.label,
                 res->audit.recomputed.lo, res->audit.recomputed.hi);
+    else if (res->has_audit) /* nothing recomputed (e.g. invalid): say why */
+        fprintf(f, "certificate (%s): %s: %s\n", res->audit_method,
+                ul_verdict_name(res->audit.verdict), res->audit.explanation);
     fprintf(f, "verdict: %s\n", res->verdict);
     if (strcmp(res->verdict, "refuted") == 0)
         fprintf(f, "  an attack beat the claim with confidence >= 1 - alpha: the claimed guarantee "
