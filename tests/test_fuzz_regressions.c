@@ -18,7 +18,12 @@
  *   (f) found by fuzz_calibrate: calibrating a model-clipping claim δ = 0e-410
  *       overflowed a long in ul_num_q (signed overflow, UBSan): calibration
  *       must refuse δ = 0 naming $.claim.delta, and the audit must not
- *       support it (δ(ε) = θ-products > 0 for every finite σ).
+ *       support it (δ(ε) = θ-products > 0 for every finite σ);
+ *   (g) found by checking every conversion (UL_MUST_CHECK): a dp-sgd-group
+ *       rate q = 1e-30000 failed its exact conversion unnoticed, the curve
+ *       ran at q = 0 and the audit printed "certified delta in [0, 0]" (the
+ *       true δ is > 0): q is read as an exact rational, refused beyond
+ *       10^±20000 naming $.parameters.q (src/num/input.h's rule).
  *
  * Expected values are independent of the code: Q(x) = ½ erfc(x/√2) from the
  * standard normal table, and the documented mpmath value of the corpus.
@@ -216,4 +221,21 @@ Test(fuzz_regressions, model_clipping_calibrate_delta_zero_is_refused)
     ul_audit_report rep;
     audit_ok(path, &rep);
     cr_assert_neq(rep.verdict, UL_VERDICT_SUPPORTED, "%s", rep.explanation);
+}
+
+/* ---- (g) dp-sgd-group: a rate q below 10^-20000 ------------------------------ */
+
+Test(fuzz_regressions, dp_sgd_group_rate_below_1e_20000_is_refused)
+{
+    const char *path = DATA "dp-sgd-group-q-1e-30000.json";
+    ul_audit_report rep;
+    char err[1024] = "";
+    ul_status st = audit_file(path, &rep, err, sizeof err);
+    cr_assert_eq(st, UL_EINPUT, "q = 1e-30000 cannot be read exactly: refused, got %d", (int)st);
+    /* the rule of src/num/input.h for a number read as an exact rational */
+    cr_assert(strstr(err, "$.parameters.q") != NULL &&
+                  strstr(err, "below the smallest magnitude accepted for a number read as an "
+                              "exact rational (1e-20000") != NULL,
+              "the message names the field and the rule: %s", err);
+    expect_usage_error("$.parameters.q", run("audit", path, NULL));
 }

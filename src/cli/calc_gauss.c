@@ -5,6 +5,7 @@
 
 #include "bounds/gaussian.h"
 #include "cli/calc_internal.h"
+#include "num/input.h"
 
 int calc_run_theta(const calc_quantity *q, const char **v, const ul_cli_common *c)
 {
@@ -34,8 +35,8 @@ int calc_run_theta(const calc_quantity *q, const char **v, const ul_cli_common *
     mpfi_t e, rr;
     mpfi_init2(e, rep.bits_used);
     mpfi_init2(rr, rep.bits_used);
-    ul_num_set_decimal(e, v[0]);
-    ul_num_set_decimal(rr, v[1]);
+    ul_num_set_valid(e, v[0]); /* both accepted by ul_gauss_theta_certified above */
+    ul_num_set_valid(rr, v[1]);
     if (mpfi_is_zero(rr)) {
         mpfi_set_ui(loose.enclosure, 0);
     } else {
