@@ -10,6 +10,8 @@
  *   fuzz_libsvm         LIBSVM (ul_data_read_libsvm)
  *   fuzz_modelio        .npy / raw f64 / raw f32 model files (ul_modelio_read, _append)
  *   fuzz_checkpoint     attack checkpoints (ul_attack_checkpoint_load, then the run resumed)
+ *   fuzz_batch          `calc --batch` files, JSON lines or CSV (ul_cli_calc_batch), and
+ *                       every calculator quantity behind it
  *
  * Build and run: `make fuzz` (FUZZ_SECONDS per harness, default 60; FUZZ=name
  * runs one), which builds the library with clang -fsanitize=fuzzer-no-link,
