@@ -30,7 +30,7 @@ $(MPI_MAIN): src/emp/shard_mpi.c | $(DEPS_OK)
 $(MPI_BIN): $(MPI_MAIN) $(MPI_OBJ)
 	$(MPICC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(MPI_MAIN) $(MPI_OBJ) $(LIBS) -o $@
 
-# `make test` builds $(MPI_BIN) when mpicc is there once the dependency step
+# `make test` (and `make bench`) builds $(MPI_BIN) when mpicc is there once the dependency step
 # has run (tools/install-deps.sh installs openmpi-bin and libopenmpi-dev, so a
 # fresh CI machine has it; a parse-time probe would miss it there), after the
 # plain objects are built (the sub-make then compiles only the MPI main and
@@ -44,5 +44,7 @@ mpi-if-present: $(LIB) $(PLUGIN) | $(DEPS_OK)
 ifneq ($(SAN),1)
 test: mpi-if-present
 endif
+# bench_mpi (and bench_attack's rank line) run the MPI build beside them.
+bench: mpi-if-present
 
 -include $(MPI_MAIN:.o=.d)
