@@ -44,7 +44,9 @@ mpi-if-present: $(LIB) $(PLUGIN) | $(DEPS_OK)
 ifneq ($(SAN),1)
 test: mpi-if-present
 endif
-# bench_mpi (and bench_attack's rank line) run the MPI build beside them.
+# bench_mpi (and bench_attack's rank line) run the MPI build beside them;
+# bench_mpi's shards run the plain binary (and so its plugin).
 bench: mpi-if-present
+$(BUILD)/bench/bench_mpi: | $(BIN)
 
 -include $(MPI_MAIN:.o=.d)
