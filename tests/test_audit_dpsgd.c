@@ -584,3 +584,30 @@ Test(audit_dpsgd, handler_calibrates_steps_and_reaudits, .timeout = 600)
     cr_assert(strncmp(err, "$.parameters.steps:", 19) == 0, "%s", err);
     ul_cert_free(c);
 }
+
+Test(audit_dpsgd, pld_calibration_below_the_fft_floor_still_beats_rdp, .timeout = 600)
+{
+    /* at δ = 1e-12 the PLD bracket is limited by its FFT rounding floor, so
+     * the first certification of the estimate's σ fails and the search is
+     * retargeted (dpsgd.c pld_retarget); the σ returned must still be proven
+     * by the PLD upper bracket at ε = 8, and be below the RDP answer */
+    ul_dpsgd_phase ph = {"1", "0.04", 2249};
+    ul_dpsgd_run run = {&ph, 1, NULL, UL_DPSGD_ADD_REMOVE};
+    char *rdp = NULL, *pld = NULL, err[256] = "";
+    cr_assert_eq(ul_dpsgd_sigma_min(&run, "8", "1e-12", 12, &WANT, &rdp, err, sizeof err), UL_OK,
+                 "%s", err);
+    cr_assert_eq(ul_dpsgd_sigma_min_pld(&run, "8", "1e-12", strtod(rdp, NULL), 6, 0, &pld, err,
+                                        sizeof err),
+                 UL_OK, "%s", err);
+    cr_assert(strtod(pld, NULL) < strtod(rdp, NULL), "PLD %s, RDP %s", pld, rdp);
+    ph.sigma = pld;
+    mpfr_t lo, hi;
+    mpfr_inits2(64, lo, hi, (mpfr_ptr)0);
+    ul_pld_report pr;
+    ul_status st = ul_dpsgd_pld_delta(&run, "8", 1e-3, 0, lo, hi, &pr, err, sizeof err);
+    cr_assert(st == UL_OK || st == UL_ECAP, "%s", err);
+    cr_assert(mpfr_cmp_d(hi, 1e-12) <= 0, "sigma %s not certified", pld);
+    mpfr_clears(lo, hi, (mpfr_ptr)0);
+    free(rdp);
+    free(pld);
+}

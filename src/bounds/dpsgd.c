@@ -685,6 +685,25 @@ static double seconds_left(double deadline)
     return left > 2 ? left : 2;
 }
 
+/* The next target of a PLD calibration search after a certification of the
+ * run r failed at a value the estimate put at `target`: lowered by how far
+ * the accountant's certified ε_hi(δ) lies above it (the engine's bracket
+ * width, e.g. its FFT rounding floor at a small δ), times 1.25, plus
+ * 1e-4·2^k·eps.  The certified number only steers the next search in
+ * doubles; it certifies nothing here. */
+static double pld_retarget(const ul_dpsgd_run *r, const char *delta, double target, double eps,
+                           int k, double seconds)
+{
+    mpfr_t lo, hi;
+    mpfr_inits2(64, lo, hi, (mpfr_ptr)0);
+    ul_pld_report pr;
+    char e[256];
+    ul_status st = ul_dpsgd_pld_eps(r, delta, 1e-4, seconds, lo, hi, &pr, e, sizeof e);
+    double gap = st == UL_OK || st == UL_ECAP ? mpfr_get_d(hi, MPFR_RNDU) - target : 0;
+    mpfr_clears(lo, hi, (mpfr_ptr)0);
+    return target - (isfinite(gap) && gap > 0 ? 1.25 * gap : 0) - 1e-4 * ldexp(1.0, k) * eps;
+}
+
 ul_status ul_dpsgd_sigma_min_pld(const ul_dpsgd_run *run, const char *eps, const char *delta,
                                  double scale_upper, int digits, double max_seconds,
                                  char **scale_text, char *err, size_t errlen)
@@ -693,26 +712,26 @@ ul_status ul_dpsgd_sigma_min_pld(const ul_dpsgd_run *run, const char *eps, const
     ul_status st = pld_applies_check(run, err, errlen);
     if (st != UL_OK)
         return st;
-    /* search in doubles, aiming PLD_CAL_MARGIN below eps (the estimate's
-     * error, pld.h, and the audit's bracket width stay inside it) */
-    double c = pld_search(run, scale_upper, strtod(delta, NULL),
-                          strtod(eps, NULL) * (1 - PLD_CAL_MARGIN));
-    if (isnan(c))
-        return ul_fail(err, errlen, UL_ENOROOT,
-                       "noise_multiplier: the PLD estimate does not apply to this run");
-    /* certify once; when that fails (the estimate's error exceeded the
-     * margin), step c up by (1 + 1e-4·2^k), k < PLD_CAL_TRIES: a bounded
-     * count of certified evaluations, never a search */
+    double e = strtod(eps, NULL), d = strtod(delta, NULL), target = e * (1 - PLD_CAL_MARGIN);
     double deadline = (double)time(NULL) + (max_seconds > 0 ? max_seconds : 1e9);
     mpfr_t x;
     mpfr_init2(x, 64);
+    /* search in doubles (aiming PLD_CAL_MARGIN below eps: the estimate's
+     * error, pld.h, and the audit's bracket width stay inside it), certify
+     * once; when that fails, search again for a lower target (pld_retarget),
+     * at most PLD_CAL_TRIES certifications in all */
     for (int k = 0; k < PLD_CAL_TRIES && st == UL_OK && *scale_text == NULL; k++) {
-        mpfr_set_d(x, k == 0 ? c : c * (1 + 1e-4 * ldexp(1.0, k - 1)), MPFR_RNDU);
+        double c = pld_search(run, scale_upper, d, target);
+        if (isnan(c))
+            break;
+        mpfr_set_d(x, c, MPFR_RNDU);
         char *text = ul_num_format(x, digits, MPFR_RNDU); /* more noise: post-processing */
         variant v;
         variant_init(&v, run, text, 0, 0);
         bool ok = false;
         st = pld_certified(&v.run, eps, delta, seconds_left(deadline), &ok, err, errlen);
+        if (st == UL_OK && !ok && k + 1 < PLD_CAL_TRIES)
+            target = pld_retarget(&v.run, delta, target, e, k, seconds_left(deadline));
         variant_clear(&v);
         if (st == UL_OK && ok)
             *scale_text = text;
@@ -771,11 +790,12 @@ static double steps_pld(const ul_dpsgd_run *run, size_t j, unsigned long T, void
     return pld_est(run, 1, j, T, ((steps_ctx *)ctx)->delta);
 }
 
-/* The largest certified T from the double guess t: certify once, and while
- * that fails step T down by (1 − 1e-4·2^k), k < PLD_CAL_TRIES (bounded). */
-static ul_status steps_certify(const ul_dpsgd_run *run, size_t j, unsigned long t, bool pld,
+/* The largest certified T from the double guess t (exact profile or RDP):
+ * certify once, and while that fails step T down by (1 − 1e-4·2^k),
+ * k < PLD_CAL_TRIES (bounded). */
+static ul_status steps_certify(const ul_dpsgd_run *run, size_t j, unsigned long t,
                                const char *eps, const char *delta, const ul_num_precision *want,
-                               double deadline, unsigned long *out, char *err, size_t errlen)
+                               unsigned long *out, char *err, size_t errlen)
 {
     ul_status st = UL_OK;
     *out = 0;
@@ -786,11 +806,38 @@ static ul_status steps_certify(const ul_dpsgd_run *run, size_t j, unsigned long 
         variant v;
         variant_init(&v, run, NULL, j, tk);
         bool ok = false;
-        st = pld ? pld_certified(&v.run, eps, delta, seconds_left(deadline), &ok, err, errlen)
-                 : run_certified(&v.run, eps, delta, want, &ok, err, errlen);
+        st = run_certified(&v.run, eps, delta, want, &ok, err, errlen);
         variant_clear(&v);
         if (st == UL_OK && ok)
             *out = tk;
+    }
+    return st;
+}
+
+/* The PLD accountant's most steps above t_ok: searched on the estimate
+ * (aiming PLD_CAL_MARGIN below eps), certified once; when that fails,
+ * searched again for a lower target (pld_retarget), at most PLD_CAL_TRIES
+ * certifications.  *got: the certified T, or 0. */
+static ul_status steps_pld_max(const ul_dpsgd_run *run, size_t j, steps_ctx *cx, const char *eps,
+                               const char *delta, unsigned long t_ok, unsigned long t_max,
+                               double deadline, unsigned long *got, char *err, size_t errlen)
+{
+    double e = strtod(eps, NULL), target = e * (1 - PLD_CAL_MARGIN);
+    ul_status st = UL_OK;
+    *got = 0;
+    for (int k = 0; k < PLD_CAL_TRIES && st == UL_OK && *got == 0; k++) {
+        unsigned long t = steps_search(steps_pld, run, j, cx, target, t_ok, t_max);
+        if (t <= t_ok)
+            break;
+        variant v;
+        variant_init(&v, run, NULL, j, t);
+        bool ok = false;
+        st = pld_certified(&v.run, eps, delta, seconds_left(deadline), &ok, err, errlen);
+        if (st == UL_OK && ok)
+            *got = t;
+        else if (st == UL_OK && k + 1 < PLD_CAL_TRIES)
+            target = pld_retarget(&v.run, delta, target, e, k, seconds_left(deadline));
+        variant_clear(&v);
     }
     return st;
 }
@@ -843,12 +890,10 @@ ul_status ul_dpsgd_steps_max(const ul_dpsgd_run *run, size_t j, const char *eps,
     else
         t = steps_search(steps_rdp, run, j, &cx, e, 0, t_max);
     if (st == UL_OK)
-        st = steps_certify(run, j, t, false, eps, delta, want, deadline, &best, err, errlen);
-    if (st == UL_OK && ul_dpsgd_pld_applies(run) && !ul_dpsgd_full_batch(run) && best < t_max) { /* the PLD accountant: from the RDP value up */
-        unsigned long tp = steps_search(steps_pld, run, j, &cx, e * (1 - PLD_CAL_MARGIN), best,
-                                        t_max), got = 0;
-        if (tp > best)
-            st = steps_certify(run, j, tp, true, eps, delta, want, deadline, &got, err, errlen);
+        st = steps_certify(run, j, t, eps, delta, want, &best, err, errlen);
+    if (st == UL_OK && ul_dpsgd_pld_applies(run) && !ul_dpsgd_full_batch(run) && best < t_max) {
+        unsigned long got = 0; /* the PLD accountant, from the RDP value up */
+        st = steps_pld_max(run, j, &cx, eps, delta, best, t_max, deadline, &got, err, errlen);
         if (st == UL_OK && got > best)
             best = got, *by_pld = true;
     }

@@ -123,8 +123,10 @@ ul_status ul_dpsgd_sigma_min(const ul_dpsgd_run *run, const char *eps, const cha
  * aiming 5e-5 (relative) below eps; the c found, rounded up to `digits`,
  * is then certified by the PLD accountant as an audit does (ul_dpsgd_pld_delta
  * at the claimed eps, relative widths 1e-3 then 1e-4: upper end ≤ delta).
- * When that fails, c is stepped up by (1 + 1e-4·2^k), at most 6
- * certifications in all.  max_seconds (0: no limit) bounds the certified
+ * When that fails (the estimate's error, or the accountant's bracket width,
+ * e.g. its FFT rounding floor at a small δ, exceeded the margin), the
+ * search is run again for a target lowered by 1.25 times the certified
+ * ε_hi(δ)'s excess over it plus 1e-4·2^k·eps; at most 6 certifications.  max_seconds (0: no limit) bounds the certified
  * calls.  The c returned was certified itself.  UL_ENOROOT when the
  * estimate does not apply or no value tried was certified. */
 ul_status ul_dpsgd_sigma_min_pld(const ul_dpsgd_run *run, const char *eps, const char *delta,
@@ -137,8 +139,9 @@ ul_status ul_dpsgd_sigma_min_pld(const ul_dpsgd_run *run, const char *eps, const
  * RDP curve in doubles (every q = 1: the exact Gaussian r² = Σ T_i(kΔ/σ_i)²)
  * and certified by RDP/BBGHS (exact profile when every q = 1); then, for
  * add/remove with some q < 1, searched upward on the PLD estimate (aiming
- * 5e-5 below eps) and certified by the PLD accountant.  A certification that
- * fails steps T down by (1 − 1e-4·2^k), at most 6 tries each.  steps: the
+ * 5e-5 below eps) and certified by the PLD accountant.  A failed
+ * certification steps T down by (1 − 1e-4·2^k) (RDP, exact profile) or
+ * retargets the PLD search as ul_dpsgd_sigma_min_pld; at most 6 tries each.  steps: the
  * largest certified T (within about 1e-6 relative of the search's optimum
  * when the first certification holds); by_pld: the PLD accountant
  * certified it.  UL_ENOROOT when not even T = 1 is certified. */
