@@ -278,10 +278,12 @@ static double joint_perfect_eps(unsigned n, double delta, double level)
  * vector and every OUT model another, so the loss score separates the
  * worlds perfectly.  The ε bound is the joint test (emp/eps_lb.h) on the
  * grid K(200) = {0, 1, 4, 16, 64} (k_{i+1} = max(k_i + 1, ⌊4 k_i⌋) below
- * n = 200), forward and reversed: m = 10 tests, each at α' = (α/2
- * scores)/10.  At perfect separation the best test is k = 0 (a larger k
- * only makes F stochastically larger), whose exact p-value is the integral
- * above; the certified bound must lie below its root (validity) and
+ * n = 200), forward and reversed: m = 10 tests, with geometric weights
+ * 1/4, 1/8, 1/16, 1/32, 1/32 per direction (2^−(i+1), the last 2^−(L−1),
+ * halved for two sides), so k = 0 runs at α' = (α/2 scores)/4.  At perfect
+ * separation the best test is k = 0 (a larger k only makes F
+ * stochastically larger, and its level is smaller), whose exact p-value is
+ * the integral above; the certified bound must lie below its root (validity) and
  * within 2 % of it (the certificate's upper Riemann–Stieltjes sum on 120
  * points).  The advantage interval pays for every distinct score (2 here):
  * both CP bounds at k = 0 give 1 − 2f̄, f̄ = 1 − (α/2/(2·2))^(1/n). */
@@ -313,7 +315,7 @@ Test(emp_attack, nonprivate_learner_is_refuted)
     const ul_attack_score *s = &res.score[0];
     cr_assert_str_eq(s->name, "loss");
     cr_assert_eq(s->roc.n_thresholds, 10u);
-    double expect = joint_perfect_eps((unsigned)M, 1e-5, 0.05 / 2 / 10);
+    double expect = joint_perfect_eps((unsigned)M, 1e-5, 0.05 / 2 / 4);
     double got = mpfr_get_d(s->roc.eps_lb, MPFR_RNDN);
     cr_assert(got <= expect + 1e-9 && got >= expect * 0.98, "eps_lb %g, exact root %g", got,
               expect);

@@ -79,6 +79,41 @@ Test(emp_cli_scores, tf_privacy_vector_from_the_cli)
     cr_assert_not_null(strstr(buf, "Gaussian trade-off curve"));
 }
 
+/* The eps_lower_bound of the JSON in buf (after `from`). */
+static double json_eps(const char *buf, const char *from)
+{
+    const char *p = strstr(from ? from : buf, "\"eps_lower_bound\"");
+    cr_assert_not_null(p);
+    return strtod(strchr(p + 17, '"') + 1, NULL);
+}
+
+/* Geometric weights (emp/eps_lb.h) at perfect separation, 500 vs 500: the
+ * best test is k = 0 (a larger k makes F stochastically larger), which runs
+ * at α/4 (two sides, weight 2^−1 each side halved) instead of α/m with m =
+ * 2·|{0, 1, 4, 16, 64, 256}| = 12; the p-value increases in ε, so a larger
+ * level gives a larger certified ε: geometric ≥ equal, with m = 12 tests
+ * paid for either way and the level divisors 4 and 12. */
+Test(emp_cli_scores, geometric_weights_raise_the_extreme_test)
+{
+    write_scores("in.txt", 500, 1, 1e-3);
+    write_scores("out.txt", 500, -1, -1e-3);
+    cr_redirect_stdout();
+    cr_assert_eq(run("--json", NULL, NULL, NULL, NULL), 0);
+    cr_assert_eq(run("--weights=geometric", "--json", NULL, NULL, NULL), 0);
+    fflush(stdout);
+    FILE *f = cr_get_redirected_stdout();
+    char buf[16384];
+    size_t got = fread(buf, 1, sizeof buf - 1, f);
+    buf[got] = '\0';
+    const char *second = strstr(buf, "\"geometric\"");
+    cr_assert_not_null(second, "%s", buf);
+    double e_equal = json_eps(buf, NULL), e_geo = json_eps(buf, second);
+    cr_assert(e_geo > e_equal, "geometric %.10g, equal %.10g", e_geo, e_equal);
+    cr_assert_not_null(strstr(buf, "\"tests\":12"), "%s", buf);
+    cr_assert_not_null(strstr(buf, "\"level_divisor\":12"), "%s", buf);
+    cr_assert_not_null(strstr(buf, "\"level_divisor\":4"), "%s", buf);
+}
+
 Test(emp_cli_scores, bad_input_exits_2)
 {
     write_scores("in.txt", 10, 1, 1);
@@ -87,6 +122,8 @@ Test(emp_cli_scores, bad_input_exits_2)
     cr_assert_eq(run("--method=bogus", NULL, NULL, NULL, NULL), 2);
     cr_assert_eq(run("--threshold=1", NULL, NULL, NULL, NULL), 2);  /* only with fixed */
     cr_assert_eq(run("--method=fixed", NULL, NULL, NULL, NULL), 2); /* fixed needs it */
+    cr_assert_eq(run("--weights=heavy", NULL, NULL, NULL, NULL), 2);
+    cr_assert_eq(run("--method=family", "--weights=geometric", NULL, NULL, NULL), 2);
     cr_assert_eq(run("--alpha=1", NULL, NULL, NULL, NULL), 2);
     cr_assert_eq(run("--delta=-0.1", NULL, NULL, NULL, NULL), 2);
     cr_assert_eq(run("--sides=3", NULL, NULL, NULL, NULL), 2);

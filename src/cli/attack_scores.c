@@ -5,6 +5,7 @@
  *
  *   ulaudit attack --scores IN.csv,OUT.csv [--claim-eps E] [--delta D]
  *                  [--alpha A] [--method joint|family|all|fixed|split|onerun]
+ *                  [--weights equal|geometric]
  *                  [--threshold T] [--split-frac F] [--sides 1|2]
  *                  [--ratio R] [--json]
  *
@@ -33,7 +34,8 @@ void ul_cli_attack_scores_help(FILE *out)
     fprintf(out,
             "usage: ulaudit attack --scores IN,OUT [--claim-eps E] [--delta D] [--alpha A]\n"
             "                      [--method joint|family|all|fixed|split|onerun] [--threshold T]\n"
-            "                      [--split-frac F] [--sides 1|2] [--ratio R] [--json]\n\n"
+            "                      [--split-frac F] [--sides 1|2] [--ratio R]\n"
+            "                      [--weights equal|geometric] [--json]\n\n"
             "Certified statistics for membership-inference scores computed by any tool.\n"
             "IN and OUT are text files, one score per line (higher = more likely IN;\n"
             "'#' lines, blank lines and one header line are skipped).  Reported: ROC,\n"
@@ -55,12 +57,28 @@ void ul_cli_attack_scores_help(FILE *out)
             "                   by an independent fair coin (Steinke-Nasr-Jagielski 2023)\n"
             "  --sides 1|2      forward tests only, or also the reversed rule (default 2)\n"
             "  --ratio R        the grid ratio (default 4 for joint, 1.25 otherwise)\n"
+            "  --weights geometric  joint: test i of each direction's grid at level\n"
+            "                   alpha 2^-(i+1) (the last 2^-(L-1); halved for 2 sides)\n"
+            "                   instead of alpha/m: favours the extreme order statistics\n"
+            "                   (what ulaudit attack CONFIG uses)\n"
             "  --delta D        default 0 (an omitted delta is read as the strictest claim)\n"
             "  --alpha A        default 0.05\n\n"
             "Exit codes: 0 consistent (or no claim), 1 refuted, 2 input error.\n");
 }
 
-enum { F_SCORES, F_CLAIM, F_DELTA, F_ALPHA, F_METHOD, F_THR, F_SPLIT, F_SIDES, F_RATIO, NF };
+enum {
+    F_SCORES,
+    F_CLAIM,
+    F_DELTA,
+    F_ALPHA,
+    F_METHOD,
+    F_THR,
+    F_SPLIT,
+    F_SIDES,
+    F_RATIO,
+    F_WEIGHTS,
+    NF
+};
 
 static const ul_cli_flag flags[NF] = {
     {"scores", "IN,OUT", "score files", NULL},
@@ -72,6 +90,7 @@ static const ul_cli_flag flags[NF] = {
     {"split-frac", "F", "split fraction", "0.25"},
     {"sides", "S", "1 or 2", "2"},
     {"ratio", "R", "grid ratio", ""},
+    {"weights", "W", "equal or geometric", "equal"},
 };
 
 typedef struct {
@@ -130,6 +149,11 @@ static int parse_method(job *j)
     if (strcmp(j->v[F_SIDES], "1") != 0 && strcmp(j->v[F_SIDES], "2") != 0)
         return usage("--sides: 1 or 2 (got '%s')%s", j->v[F_SIDES], "");
     j->o.one_sided = j->v[F_SIDES][0] == '1';
+    j->o.geometric = strcmp(j->v[F_WEIGHTS], "geometric") == 0;
+    if (!j->o.geometric && strcmp(j->v[F_WEIGHTS], "equal") != 0)
+        return usage("--weights: equal or geometric (got '%s')%s", j->v[F_WEIGHTS], "");
+    if (j->o.geometric && ms[k] != UL_EMP_LB_JOINT)
+        return usage("--weights geometric: only with --method joint%s%s", "", "");
     return 0;
 }
 
@@ -301,9 +325,10 @@ static void print_text(const job *j, const outcome *r)
         printf(l + 1 < UL_EMP_N_FPR_LEVELS ? " /" : "\n");
     }
     printf(
-        "  certified eps lower bound: %s  (method %s, %lu test%s paid for, alpha %s, delta %s)\n",
-        lb, method_name(j->o.method), r->lb.m, r->lb.m == 1 ? "" : "s", j->v[F_ALPHA],
-        j->v[F_DELTA]);
+        "  certified eps lower bound: %s  (method %s, %lu test%s paid for, %s weights, its level "
+        "alpha/%lu, alpha %s, delta %s)\n",
+        lb, method_name(j->o.method), r->lb.m, r->lb.m == 1 ? "" : "s", j->v[F_WEIGHTS],
+        r->lb.divisor, j->v[F_ALPHA], j->v[F_DELTA]);
     if (r->lb.direction != 0)
         printf("    rule: IN iff score >= %.17g; %lu false positives of %lu, %lu false negatives "
                "of %lu\n",
@@ -333,6 +358,8 @@ static void print_json(const job *j, const outcome *r)
     json_object_object_add(o, "tpr_at_fpr", tp);
     json_object_object_add(o, "method", json_object_new_string(method_name(j->o.method)));
     json_object_object_add(o, "tests", json_object_new_int64((int64_t)r->lb.m));
+    json_object_object_add(o, "weights", json_object_new_string(j->v[F_WEIGHTS]));
+    json_object_object_add(o, "level_divisor", json_object_new_int64((int64_t)r->lb.divisor));
     json_object_object_add(o, "alpha", json_object_new_string(j->v[F_ALPHA]));
     json_object_object_add(o, "delta", json_object_new_string(j->v[F_DELTA]));
     json_object_object_add(o, "eps_lower_bound", json_object_new_string(lb));

@@ -370,10 +370,12 @@ static ul_status score_stats(ul_attack_score *s, const char *name, const double 
     /* ul_emp_roc_compute_opts initialises roc (also its eps_lb) itself.
      * The bound is the JOINT test of emp/eps_lb.h (two-sided, order-statistic
      * thresholds on a grid fixed before the data, one exact p-value each,
-     * Bonferroni over the grid only). */
+     * weighted Bonferroni over the grid only, the geometric weights that
+     * favour the extreme order statistics). */
     mpfr_clear(s->roc.eps_lb);
     ul_emp_lb_opts o = ul_emp_lb_defaults();
     o.method = UL_EMP_LB_JOINT;
+    o.geometric = true;
     ul_status st =
         ul_emp_roc_compute_opts(&s->roc, in, n_in, out, n_out, a_each, dl, &o, err, errlen);
     if (st == UL_ECAP)
@@ -649,7 +651,7 @@ char *ul_attack_result_text(const ul_attack_result *res)
                 fprintf(f, "%s n/a", l ? " /" : ""); /* fewer than 1/level OUT runs */
         fprintf(f, "\n  advantage %.4f, interval [%s, %s] at level 1 - %s\n", s->advantage, lo,
                 hi, res->alpha_each);
-        fprintf(f, "  empirical eps lower bound %s (joint test, %lu tests paid for, Bonferroni)%s\n",
+        fprintf(f, "  empirical eps lower bound %s (joint test, %lu tests, geometric Bonferroni)%s\n",
                 lb, s->roc.n_thresholds, s->refutes ? "  <-- beats the claim" : "");
         if (mpfr_sgn(s->roc.eps_lb) > 0 && isfinite(s->roc.threshold))
             fprintf(f, "    rule: IN iff score >= %.17g; %lu false positives of %zu, %lu false "
@@ -718,7 +720,7 @@ char *ul_attack_result_json(const ul_attack_result *res)
         json_object_object_add(j, "advantage_lo", jnum_mpfr(s->adv_lo, MPFR_RNDD));
         json_object_object_add(j, "advantage_hi", jnum_mpfr(s->adv_hi, MPFR_RNDU));
         json_object_object_add(j, "eps_lower_bound", jnum_mpfr(s->roc.eps_lb, MPFR_RNDD));
-        json_object_object_add(j, "eps_method", json_object_new_string("joint"));
+        json_object_object_add(j, "eps_method", json_object_new_string("joint-geometric"));
         json_object_object_add(j, "thresholds",
                                json_object_new_int64((int64_t)s->roc.n_thresholds));
         if (mpfr_sgn(s->roc.eps_lb) > 0 && isfinite(s->roc.threshold)) {

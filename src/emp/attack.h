@@ -15,8 +15,8 @@
  * below holds with probability ≥ 1 − α over the runs:
  *   - the certified empirical ε lower bound at the claimed δ: the JOINT
  *     test of emp/eps_lb.h (order-statistic thresholds on a grid fixed
- *     before the data, two-sided, one exact p-value per threshold,
- *     Bonferroni over the grid's m tests only);
+ *     before the data, two-sided, one exact p-value per threshold, a
+ *     weighted Bonferroni over the grid's m tests only: geometric weights);
  *   - the advantage TPR − FPR at the threshold where the ROC's advantage is
  *     largest, with a (1 − α/S) interval from Clopper–Pearson bounds (every
  *     distinct score paid for, since the point is chosen among all);

@@ -29,7 +29,7 @@ static double ratio_of(const ul_emp_lb_opts *o)
 
 ul_emp_lb_opts ul_emp_lb_defaults(void)
 {
-    ul_emp_lb_opts o = {UL_EMP_LB_FAMILY, false, 0.0, DEFAULT_SPLIT, 0.0};
+    ul_emp_lb_opts o = {UL_EMP_LB_FAMILY, false, 0.0, DEFAULT_SPLIT, 0.0, false};
     return o;
 }
 
@@ -461,31 +461,47 @@ static ul_status joint_certify(mpfr_ptr e, const candidate *c, size_t n_in, size
     return st;
 }
 
+/* The level divisor of test i of the joint family (emp/eps_lb.h): m for
+ * plain Bonferroni; with geometric weights, within its direction's grid of
+ * L tests (index j), 2^(j+1) (j < L − 1) or 2^(L−1), times 2 when
+ * two-sided. */
+static unsigned long joint_divisor(size_t i, size_t kf, size_t m, const ul_emp_lb_opts *o)
+{
+    if (!o->geometric)
+        return (unsigned long)m;
+    size_t L = i < kf ? kf : m - kf, j = i < kf ? i : i - kf;
+    unsigned long d = 1UL << (j + 1 < L ? j + 1 : L - 1); /* L ≤ 64 for any n (ratio > 1) */
+    return o->one_sided ? d : 2 * d;
+}
+
 static ul_status run_joint(ul_emp_lb_result *res, const double *a, size_t n_in, const double *b,
                            size_t n_out, mpfi_srcptr alpha, mpfi_srcptr delta,
                            const ul_emp_lb_opts *o, char *err, size_t errlen)
 {
     size_t m = family_size(n_in, n_out, o), nc, best = 0;
-    double dd = mpfr_get_d(&delta->right, MPFR_RNDU), level = beta_d(alpha, (double)m);
-    candidate *c = family_tests(a, n_in, b, n_out, o, level / 2, dd, &nc);
-    for (size_t i = 0; i < nc; i++) { /* every test: the whole α/m, one p-value */
+    size_t kf = ul_emp_lb_grid(n_out, ratio_of(o), NULL, 0);
+    double dd = mpfr_get_d(&delta->right, MPFR_RNDU), a_d = beta_d(alpha, 1.0);
+    candidate *c = family_tests(a, n_in, b, n_out, o, a_d / (double)m / 2, dd, &nc);
+    for (size_t i = 0; i < nc; i++) { /* every test: its whole level, one p-value */
         unsigned long k, n0, x, n1;
-        double f[JOINT_GRID];
+        double f[JOINT_GRID], level = a_d / (double)joint_divisor(i, kf, m, o);
         joint_counts(&c[i], n_in, n_out, &k, &n0, &x, &n1);
         size_t J = joint_grid(k, n0, level, f);
         c[i].est = joint_search_d(k, n0, x, n1, dd, level, f, J);
         if (c[i].est > c[best].est)
             best = i;
     }
+    unsigned long div = joint_divisor(best, kf, m, o);
     mpfi_t lev;
     mpfi_init2(lev, mpfi_get_prec(alpha) + 32);
-    mpfi_div_ui(lev, alpha, (unsigned long)m);
+    mpfi_div_ui(lev, alpha, div);
     mpfr_t e;
     mpfr_init2(e, 64);
     ul_status st = joint_certify(e, &c[best], n_in, n_out, lev, delta, err, errlen);
     if (st == UL_OK)
         record(res, &c[best], e, n_in, n_out);
     res->m = (unsigned long)m;
+    res->divisor = div;
     mpfr_clear(e);
     mpfi_clear(lev);
     free(c);
@@ -563,8 +579,11 @@ ul_status ul_emp_eps_lb(ul_emp_lb_result *res, const double *in, size_t n_in, co
     ul_status st = check_common(in, n_in, out, n_out, alpha, delta, o, err, errlen);
     if (st != UL_OK)
         return st;
-    if (o->method == UL_EMP_LB_SPLIT)
-        return run_split(res, in, n_in, out, n_out, alpha, delta, o, err, errlen);
+    if (o->method == UL_EMP_LB_SPLIT) {
+        st = run_split(res, in, n_in, out, n_out, alpha, delta, o, err, errlen);
+        res->divisor = res->divisor ? res->divisor : res->m;
+        return st;
+    }
     double *a = sorted_copy(in, n_in), *b = sorted_copy(out, n_out);
     switch (o->method) {
     case UL_EMP_LB_FIXED:
@@ -582,9 +601,47 @@ ul_status ul_emp_eps_lb(ul_emp_lb_result *res, const double *in, size_t n_in, co
     default:
         st = run_family(res, a, n_in, b, n_out, alpha, delta, o, err, errlen);
     }
+    res->divisor = res->divisor ? res->divisor : res->m;
     free(a);
     free(b);
     return st;
+}
+
+double ul_emp_eps_lb_value(const double *in, size_t n_in, const double *out, size_t n_out,
+                           mpfi_srcptr alpha, mpfi_srcptr delta, const ul_emp_lb_opts *o, char *err,
+                           size_t errlen)
+{
+    ul_emp_lb_result r;
+    ul_emp_lb_init(&r);
+    ul_status st = ul_emp_eps_lb(&r, in, n_in, out, n_out, alpha, delta, o, err, errlen);
+    double e = st == UL_OK || st == UL_ECAP ? mpfr_get_d(r.eps_lb, MPFR_RNDD) : NAN;
+    ul_emp_lb_clear(&r);
+    return e;
+}
+
+/* jax_privacy `epsilon_clopper_pearson(significance, delta, one_sided=True,
+ * Bonferroni())` (jax_privacy/auditing, as bench_power re-implements it):
+ * Bonferroni over the ROC hull's h vertices, two CP bounds at α/(2h) each,
+ * ε = max log((1 − FNR̄ − δ)/FPR̄), in doubles.  For comparisons only: the
+ * hull is data-dependent, so its count is not covered by the lemma. */
+double ul_emp_jax_cp_d(const double *in, size_t n_in, const double *out, size_t n_out,
+                       double alpha, double delta)
+{
+    size_t cap = n_in + n_out + 1;
+    unsigned long *fp = malloc(cap * sizeof *fp), *tp = malloc(cap * sizeof *tp);
+    if (!fp || !tp)
+        abort();
+    size_t h = ul_emp_roc_hull(in, n_in, out, n_out, fp, tp);
+    double best = 0, s = alpha / (double)h / 2;
+    for (size_t i = 0; i < h; i++) {
+        double f = ul_emp_cp_upper_d(fp[i], (unsigned long)n_out, s);
+        double g = ul_emp_cp_upper_d((unsigned long)n_in - tp[i], (unsigned long)n_in, s);
+        if (1 - g > delta && log(1 - g - delta) - log(f) > best)
+            best = log(1 - g - delta) - log(f);
+    }
+    free(fp);
+    free(tp);
+    return best;
 }
 
 /* ---- the ROC's convex hull (for jax_privacy-compatible comparisons) ----------- */

@@ -53,6 +53,15 @@
  *           α/m (m tests, Bonferroni; the whole α/m, not split in two) is a
  *           valid lower bound, certified at that ε (MPFR tails, an upper
  *           Riemann–Stieltjes sum).
+ *           With `geometric`, the level is split unequally (weighted
+ *           Bonferroni: any fixed weights w_i ≥ 0 with Σ w_i ≤ 1 keep the
+ *           family-wise error ≤ α, by the union bound): in each direction's
+ *           grid of L counts k_0 < k_1 < …, test i gets w_i = 2^−(i+1)
+ *           (i < L − 1) and w_(L−1) = 2^−(L−1) (the weights sum to 1), halved
+ *           again when two-sided.  The weights are fixed before the data are
+ *           seen and favour small k: at large ε the best test sits at the
+ *           extreme order statistics, where the Beta quantile of F is the
+ *           most sensitive to its level (−log(level)/n at k = 0).
  *   ALL     the legacy statistic of ul_emp_roc_compute: every distinct
  *           score is a threshold (observed counts), m = their number, and
  *           the exact maximum over them (over the staircase's Pareto
@@ -85,6 +94,7 @@ typedef struct {
     double threshold;  /* FIXED: rule "IN iff score ≥ threshold" */
     double split_frac; /* SPLIT: fraction choosing the threshold, in (0, 1) */
     double ratio;      /* grid ratio (> 1; 0: the method's default, 4 for JOINT, else 1.25) */
+    bool geometric;    /* JOINT: weighted Bonferroni, weights halving along the grid (below) */
 } ul_emp_lb_opts;
 
 /* Defaults: FAMILY, two-sided, ratio 0 (the method's), split_frac 0.25. */
@@ -93,6 +103,7 @@ ul_emp_lb_opts ul_emp_lb_defaults(void);
 typedef struct {
     mpfr_t eps_lb;             /* certified, rounded down; 0 when nothing certified */
     unsigned long m;           /* tests paid for (Bonferroni count) */
+    unsigned long divisor;     /* the chosen test ran at level α/divisor (m, or its weight's) */
     int direction;             /* +1 forward, −1 reversed, 0 none */
     double threshold;          /* rule "IN iff score ≥ threshold" of the best test */
     unsigned long fp, fn;      /* the counts certified (design counts) */
@@ -111,6 +122,12 @@ void ul_emp_lb_clear(ul_emp_lb_result *res);
 ul_status ul_emp_eps_lb(ul_emp_lb_result *res, const double *in, size_t n_in, const double *out,
                         size_t n_out, mpfi_srcptr alpha, mpfi_srcptr delta, const ul_emp_lb_opts *o,
                         char *err, size_t errlen);
+
+/* ul_emp_eps_lb's certified bound as a double rounded down (benchmarks,
+ * reports); NAN on an error, described in err. */
+double ul_emp_eps_lb_value(const double *in, size_t n_in, const double *out, size_t n_out,
+                           mpfi_srcptr alpha, mpfi_srcptr delta, const ul_emp_lb_opts *o, char *err,
+                           size_t errlen);
 
 /* The grid K(n) above: writes up to cap counts into ks, returns how many
  * there are (call with cap 0 to count). */
@@ -169,6 +186,12 @@ ul_status ul_emp_onerun_family(ul_emp_lb_result *res, const double *a, size_t n_
  * count taken from this data-dependent set is not covered by the lemma. */
 size_t ul_emp_roc_hull(const double *in, size_t n_in, const double *out, size_t n_out,
                        unsigned long *fp, unsigned long *tp);
+
+/* jax_privacy's `epsilon_clopper_pearson` (one-sided, Bonferroni over the
+ * ROC hull's vertices, two CP bounds at α/(2h)) in doubles, on the same
+ * scores: the baseline of the power benchmarks, not a certified bound. */
+double ul_emp_jax_cp_d(const double *in, size_t n_in, const double *out, size_t n_out,
+                       double alpha, double delta);
 
 /* log C(n, k) in doubles (lgamma). */
 double ul_emp_log_choose(unsigned long n, unsigned long k);
