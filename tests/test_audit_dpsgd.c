@@ -47,6 +47,15 @@ static double rdp_eps(const ul_dpsgd_run *run, const char *delta, ul_rdp_convers
     return e;
 }
 
+/* The PLD bracket of δ(eps) of the run at relative width 1e-4. */
+static void pld_bracket(const ul_dpsgd_run *run, const char *eps, mpfr_ptr lo, mpfr_ptr hi)
+{
+    ul_pld_report pr;
+    char err[256] = "";
+    ul_status st = ul_dpsgd_pld_delta(run, eps, 1e-4, 0, lo, hi, &pr, err, sizeof err);
+    cr_assert(st == UL_OK || st == UL_ECAP, "%s", err);
+}
+
 /* ---- published vectors ------------------------------------------------------- */
 
 Test(audit_dpsgd, opacus_rdp_accountant_vector)
@@ -163,9 +172,7 @@ Test(audit_dpsgd, pld_calibration_against_opacus_prv, .timeout = 600)
     ph.sigma = below;
     mpfr_t lo, hi;
     mpfr_inits2(64, lo, hi, (mpfr_ptr)0);
-    ul_pld_report pr;
-    ul_status st = ul_dpsgd_pld_delta(&run, "8", 1e-4, 0, lo, hi, &pr, err, sizeof err);
-    cr_assert(st == UL_OK || st == UL_ECAP, "%s", err);
+    pld_bracket(&run, "8", lo, hi);
     cr_assert(mpfr_cmp_d(lo, 1e-5) > 0, "sigma %s: %s is not proven too small", sigma, below);
     mpfr_clears(lo, hi, (mpfr_ptr)0);
     free(sigma);
@@ -490,15 +497,6 @@ Test(audit_dpsgd, full_batch_scale_of_two_phases_brackets_the_oracle)
     free(c);
 }
 
-/* δ(8)'s PLD bracket of the run, at the widths given. */
-static void pld_bracket(const ul_dpsgd_run *run, const char *eps, mpfr_ptr lo, mpfr_ptr hi)
-{
-    ul_pld_report pr;
-    char err[256] = "";
-    ul_status st = ul_dpsgd_pld_delta(run, eps, 1e-4, 0, lo, hi, &pr, err, sizeof err);
-    cr_assert(st == UL_OK || st == UL_ECAP, "%s", err);
-}
-
 Test(audit_dpsgd, handler_calibrates_a_common_factor_on_phases, .timeout = 600)
 {
     /* two different phases (σ 1 and 2, rates 0.01 and 0.02): the completed
@@ -603,9 +601,7 @@ Test(audit_dpsgd, pld_calibration_below_the_fft_floor_still_beats_rdp, .timeout 
     ph.sigma = pld;
     mpfr_t lo, hi;
     mpfr_inits2(64, lo, hi, (mpfr_ptr)0);
-    ul_pld_report pr;
-    ul_status st = ul_dpsgd_pld_delta(&run, "8", 1e-3, 0, lo, hi, &pr, err, sizeof err);
-    cr_assert(st == UL_OK || st == UL_ECAP, "%s", err);
+    pld_bracket(&run, "8", lo, hi);
     cr_assert(mpfr_cmp_d(hi, 1e-12) <= 0, "sigma %s not certified", pld);
     mpfr_clears(lo, hi, (mpfr_ptr)0);
     free(rdp);
