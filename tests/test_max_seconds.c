@@ -34,7 +34,8 @@ TestSuite(max_seconds);
  * claim delta_T itself to 30 digits (1.57339618923932879926421399042e-2, a
  * lower end printed by `--digits 30`: no cheap bound can separate a claim
  * that close).  About 5 s of CPU in the -O2 build (its calibration 11 s),
- * mostly in calls of the recursion that do not themselves ask the budget. */
+ * mostly in the recursion (bounds/contraction.c asks the budget every 64
+ * steps). */
 static const char *const SLOW_MC =
     "{\"format\": \"ulaudit-certificate/1\", \"method\": \"model-clipping\", "
     "\"parameters\": {\"variant\": \"cc1\", \"c2\": 2, \"sigma\": 0.5, \"steps\": 20000, "
@@ -197,6 +198,33 @@ Test(max_seconds, bad_values_are_usage_errors)
                            run("calibrate", cert, "--max-seconds", bad[i], NULL));
     }
     expect_usage_error("--max-seconds", run("audit", cert, "--max-seconds", NULL));
+}
+
+/* calc's contraction quantities take --max-seconds too: the adaptive
+ * recursion at r = 7.9, eps = 1 runs about 2 s of CPU (-O2) to its floor
+ * over 10^5 steps, about 3 s to reach delta = 1e-300, and the sigma search
+ * over 10^5 steps longer still.  A budget of 0.01 s stops each: exit 2,
+ * nothing on stdout, the reason naming the budget; a value that is not a
+ * number of seconds is a usage error naming the flag. */
+Test(max_seconds, calc_contraction_quantities_stop_at_the_budget)
+{
+    run_result r[3] = {
+        run("calc", "contraction", "--eps", "1", "--r", "7.9", "--steps", "100000", "--mode",
+            "adaptive", "--max-seconds", "0.01", NULL),
+        run("calc", "contraction-steps", "--eps", "1", "--r", "7.9", "--delta", "1e-300",
+            "--mode", "adaptive", "--max-seconds", "0.01", NULL),
+        run("calc", "contraction-sigma", "--eps", "1", "--diameter", "3.95", "--steps", "100000",
+            "--delta", "1e-6", "--mode", "adaptive", "--max-seconds", "0.01", NULL)};
+    for (int i = 0; i < 3; i++) {
+        cr_assert_eq(r[i].status, 2, "exit %d; stdout: %s stderr: %s", r[i].status, r[i].out,
+                     r[i].err);
+        cr_assert_str_empty(r[i].out, "%s", r[i].out);
+        cr_assert(strstr(r[i].err, "the time budget of 0.01 s ran out while") != NULL, "%s",
+                  r[i].err);
+        run_free(&r[i]);
+    }
+    expect_usage_error("--max-seconds", run("calc", "contraction", "--eps", "1", "--r", "2",
+                                            "--steps", "3", "--max-seconds", "5s", NULL));
 }
 
 /* A fast certificate keeps its verdict (the corpus's expected one) with a

@@ -9,8 +9,49 @@
 #include "bounds/pld.h"
 #include "bounds/renyi.h"
 #include "cli/calc_internal.h"
+#include "num/deadline.h"
 
 /* ---- contraction ------------------------------------------------------------- */
+
+/* --max-seconds S of the contraction quantities: the time budget of
+ * num/deadline.h, which their recursions ask every 64 steps (a T of 10^8
+ * adaptive steps is hours of work).  Started unless a budget is already
+ * running (a caller's, e.g. the library's); *started says whether to end it.
+ * 0 or an exit code. */
+static int budget_start(const calc_quantity *q, const char *text, bool *started)
+{
+    *started = false;
+    double secs = 0;
+    if (strcmp(text, "none") != 0 && !ul_cli_read_seconds(text, &secs)) {
+        fprintf(calc_err(),
+                "ulaudit calc %s: --max-seconds: must be a number of seconds from 0 to 1e9, 0 "
+                "for none (got '%s')\n",
+                q->name, text);
+        return UL_EXIT_USAGE;
+    }
+    if (secs > 0 && ul_deadline_seconds() == 0) {
+        ul_deadline_set(secs);
+        *started = true;
+    }
+    return 0;
+}
+
+static void budget_end(bool started)
+{
+    if (started)
+        ul_deadline_clear();
+}
+
+/* calc_input_error, with the budget named when it ran out (UL_ETIME). */
+static int contraction_error(const calc_quantity *q, ul_status st, const char *err)
+{
+    if (st != UL_ETIME)
+        return calc_input_error(q, st, err);
+    char msg[512];
+    snprintf(msg, sizeof msg, "the time budget of %g s ran out while %s (no result)",
+             ul_deadline_seconds(), err);
+    return calc_input_error(q, st, msg);
+}
 
 /* Reads --steps, --mode and --r into a problem; 0 or an exit code.  The list
  * storage belongs to the caller. */
@@ -63,11 +104,14 @@ static int read_contraction(const calc_quantity *q, const char *eps, const char 
 
 int calc_run_contraction(const calc_quantity *q, const char **v, const ul_cli_common *c)
 {
-    /* flags: eps r steps delta0 mode */
+    /* flags: eps r steps delta0 mode max-seconds */
     char *r_copy;
     const char **r_items;
     ul_contraction_problem pb;
+    bool timed = false;
     int rc = read_contraction(q, v[0], v[1], v[2], v[3], v[4], &r_copy, &r_items, &pb);
+    if (rc == 0)
+        rc = budget_start(q, v[5], &timed);
     if (rc == 0) {
         char err[256];
         ul_num_precision want = calc_precision_of(c);
@@ -78,7 +122,7 @@ int calc_run_contraction(const calc_quantity *q, const char **v, const ul_cli_co
         ul_status st =
             ul_contraction_delta_certified(&pb, &want, &delta, &floor, &rep, err, sizeof err);
         if (st != UL_OK && st != UL_ECAP) {
-            rc = calc_input_error(q, st, err);
+            rc = contraction_error(q, st, err);
         } else {
             calc_result r;
             calc_result_begin(&r, q, v, c);
@@ -100,6 +144,7 @@ int calc_run_contraction(const calc_quantity *q, const char **v, const ul_cli_co
         }
         ul_num_value_clear(&delta);
     }
+    budget_end(timed);
     free(r_copy);
     free(r_items);
     return rc;
@@ -107,7 +152,7 @@ int calc_run_contraction(const calc_quantity *q, const char **v, const ul_cli_co
 
 int calc_run_contraction_steps(const calc_quantity *q, const char **v, const ul_cli_common *c)
 {
-    /* flags: eps r delta delta0 mode max-steps */
+    /* flags: eps r delta delta0 mode max-steps max-seconds */
     long max_steps;
     if (!ul_cli_read_count(v[5], &max_steps) || max_steps < 1) {
         fprintf(
@@ -119,7 +164,10 @@ int calc_run_contraction_steps(const calc_quantity *q, const char **v, const ul_
     char *r_copy;
     const char **r_items;
     ul_contraction_problem pb;
+    bool timed = false;
     int rc = read_contraction(q, v[0], v[1], NULL, v[3], v[4], &r_copy, &r_items, &pb);
+    if (rc == 0)
+        rc = budget_start(q, v[6], &timed);
     if (rc == 0) {
         char err[256];
         unsigned long steps = 0;
@@ -127,7 +175,7 @@ int calc_run_contraction_steps(const calc_quantity *q, const char **v, const ul_
         ul_status st = ul_contraction_least_steps(&pb, v[2], (unsigned long)max_steps, &steps, &rep,
                                                   err, sizeof err);
         if (st != UL_OK) {
-            rc = calc_input_error(q, st, err);
+            rc = contraction_error(q, st, err);
         } else {
             calc_result r;
             calc_result_begin(&r, q, v, c);
@@ -145,6 +193,7 @@ int calc_run_contraction_steps(const calc_quantity *q, const char **v, const ul_
             rc = UL_EXIT_OK;
         }
     }
+    budget_end(timed);
     free(r_copy);
     free(r_items);
     (void)c;
@@ -153,11 +202,14 @@ int calc_run_contraction_steps(const calc_quantity *q, const char **v, const ul_
 
 int calc_run_contraction_sigma(const calc_quantity *q, const char **v, const ul_cli_common *c)
 {
-    /* flags: eps diameter steps delta delta0 mode */
+    /* flags: eps diameter steps delta delta0 mode max-seconds */
     char *r_copy;
     const char **r_items;
     ul_contraction_problem pb;
+    bool timed = false;
     int rc = read_contraction(q, v[0], NULL, v[2], v[4], v[5], &r_copy, &r_items, &pb);
+    if (rc == 0)
+        rc = budget_start(q, v[6], &timed);
     if (rc == 0) {
         char err[256];
         ul_num_precision want = calc_precision_of(c);
@@ -167,13 +219,14 @@ int calc_run_contraction_sigma(const calc_quantity *q, const char **v, const ul_
         ul_status st =
             ul_contraction_sigma_min(&pb, v[1], v[3], &want, sigma, &rep, err, sizeof err);
         if (st != UL_OK && st != UL_ECAP)
-            rc = calc_input_error(q, st, err);
+            rc = contraction_error(q, st, err);
         else
             rc = calc_report_inverse(q, v, c, sigma, &rep,
                                      "the smallest constant sigma with delta_T <= delta",
                                      "certified: delta_T at this sigma is <= delta", st);
         mpfi_clear(sigma);
     }
+    budget_end(timed);
     free(r_copy);
     free(r_items);
     return rc;
