@@ -326,8 +326,8 @@ Test(cli_attack, released_models)
     }
     json_object_put(o);
     run_free(&r);
-    expect_usage_error("--target", run("attack", "--in-models", in, "--out-models", out,
-                                       "--scores", "lira-online", NULL));
+    expect_usage_error("--target", run("attack", "--in-models", in, "--out-models", out, "--scores",
+                                       "lira-online", NULL));
 
     /* bad input about released models */
     expect_usage_error("--out-models", run("attack", "--in-models", in, NULL));

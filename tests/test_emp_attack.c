@@ -345,8 +345,8 @@ Test(emp_attack, tpr_at_low_fpr_needs_enough_out_runs)
         double *in = malloc(n * sizeof *in), *out = malloc(n * sizeof *out);
         for (size_t i = 0; i < n; i++)
             in[i] = (double)i + 0.5, out[i] = (double)i; /* interleaved: AUC about 1/2 */
-        ul_attack_scoring sc = {.alpha = "0.05", .eps = "", .delta = "", .renyi_order = "",
-                                .renyi_value = ""};
+        ul_attack_scoring sc = {
+            .alpha = "0.05", .eps = "", .delta = "", .renyi_order = "", .renyi_value = ""};
         ul_attack_values v = {.loss_in = in, .loss_out = out, .n_in = n, .n_out = n};
         ul_attack_result res;
         char err[256];

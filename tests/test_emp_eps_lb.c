@@ -339,7 +339,7 @@ static int refutes_eps_1(ul_emp_lb_method method, bool geometric, const double *
     ul_emp_lb_opts o = ul_emp_lb_defaults();
     o.method = method;
     o.geometric = geometric; /* JOINT: weighted Bonferroni */
-    o.threshold = 1.0; /* FIXED: chosen before the data */
+    o.threshold = 1.0;       /* FIXED: chosen before the data */
     ul_emp_lb_result r;
     ul_emp_lb_init(&r);
     cr_assert_eq(ul_emp_eps_lb(&r, in, ni, out, no, a, d, &o, err, sizeof err), UL_OK, "%s", err);
@@ -379,8 +379,7 @@ Test(emp_eps_lb, false_refutations_within_allowance, .timeout = 300)
     const ul_emp_lb_method ms[] = {UL_EMP_LB_FAMILY, UL_EMP_LB_FIXED, UL_EMP_LB_SPLIT,
                                    UL_EMP_LB_ONERUN, UL_EMP_LB_JOINT, UL_EMP_LB_ALL,
                                    UL_EMP_LB_JOINT};
-    const char *names[] = {"family", "fixed", "split", "onerun", "joint", "all",
-                           "joint geometric"};
+    const char *names[] = {"family", "fixed", "split", "onerun", "joint", "all", "joint geometric"};
     for (int i = 0; i < 7; i++) {
         int c = count_refutations(ms[i], i == 6, 400);
         cr_log_info("%s: %d false refutations of %d", names[i], c, SEEDS);

@@ -60,15 +60,14 @@ ul_status ul_attack_prepare(ul_attack_state *st, ul_attack_config *cfg, char *er
     /* the shard records the loss and LR scores; LiRA is computed from the loss */
     int rec = (cfg->scores & (UL_SCORE_LOSS | UL_SCORE_LR)) |
               ((cfg->scores & UL_SCORE_LIRA) ? UL_SCORE_LOSS : 0);
-    s = ul_shard_log_init(&st->log, st->p, cfg->runs, cfg->chunk, rec, cfg->save_models,
-                          err, errlen);
+    s = ul_shard_log_init(&st->log, st->p, cfg->runs, cfg->chunk, rec, cfg->save_models, err,
+                          errlen);
     if (s != UL_OK)
         return s;
     st->W_in = malloc(st->p * cfg->chunk * sizeof *st->W_in);
     st->W_out = malloc(st->p * cfg->chunk * sizeof *st->W_out);
     if (!st->W_in || !st->W_out)
-        return ul_fail(err, errlen, UL_EINPUT, "out of memory for a chunk of %zu runs",
-                       cfg->chunk);
+        return ul_fail(err, errlen, UL_EINPUT, "out of memory for a chunk of %zu runs", cfg->chunk);
     return ul_attack_set_slice(st, 0, 1, err, errlen);
 }
 
@@ -154,8 +153,10 @@ ul_status ul_attack_checkpoint_load(ul_attack_state *st, const char *path, char 
     if (s != UL_OK)
         return s;
     if (rd.cut)
-        fprintf(stderr, "attack: %s: the last %lld bytes were a record cut off mid-write; "
-                "dropped (that chunk runs again)\n", path, rd.cut);
+        fprintf(stderr,
+                "attack: %s: the last %lld bytes were a record cut off mid-write; "
+                "dropped (that chunk runs again)\n",
+                path, rd.cut);
     st->next = st->c0 + rd.got;
     st->done = 0;
     for (size_t c = st->c0; c < st->next; c++) {
@@ -419,9 +420,9 @@ static void verdict(ul_attack_result *res, const ul_attack_scoring *sc)
  * (online: both worlds; offline: OUT only), the other runs scored.  buf
  * holds n_in + n_out doubles; *k_in, *k_out receive the scored counts
  * (IN scores at buf, OUT scores at buf + *k_in). */
-static ul_status lira_scores(int online, const double *loss_in, size_t n_in,
-                             const double *loss_out, size_t n_out, double *buf, size_t *k_in,
-                             size_t *k_out, char *err, size_t errlen)
+static ul_status lira_scores(int online, const double *loss_in, size_t n_in, const double *loss_out,
+                             size_t n_out, double *buf, size_t *k_in, size_t *k_out, char *err,
+                             size_t errlen)
 {
     size_t f_in = online ? n_in / 2 : 0, f_out = n_out / 2;
     if ((online && f_in < 2) || f_out < 2 || f_out == n_out || f_in == n_in)
@@ -649,13 +650,15 @@ char *ul_attack_result_text(const ul_attack_result *res)
                 fprintf(f, "%s %.4f", l ? " /" : "", s->roc.tpr_at_fpr[l]);
             else
                 fprintf(f, "%s n/a", l ? " /" : ""); /* fewer than 1/level OUT runs */
-        fprintf(f, "\n  advantage %.4f, interval [%s, %s] at level 1 - %s\n", s->advantage, lo,
-                hi, res->alpha_each);
-        fprintf(f, "  empirical eps lower bound %s (joint test, %lu tests, geometric Bonferroni)%s\n",
+        fprintf(f, "\n  advantage %.4f, interval [%s, %s] at level 1 - %s\n", s->advantage, lo, hi,
+                res->alpha_each);
+        fprintf(f,
+                "  empirical eps lower bound %s (joint test, %lu tests, geometric Bonferroni)%s\n",
                 lb, s->roc.n_thresholds, s->refutes ? "  <-- beats the claim" : "");
         if (mpfr_sgn(s->roc.eps_lb) > 0 && isfinite(s->roc.threshold))
-            fprintf(f, "    rule: IN iff score >= %.17g; %lu false positives of %zu, %lu false "
-                       "negatives of %zu\n",
+            fprintf(f,
+                    "    rule: IN iff score >= %.17g; %lu false positives of %zu, %lu false "
+                    "negatives of %zu\n",
                     s->roc.threshold, s->roc.fp, s->n_out, s->roc.fn, s->n_in);
     }
     if (res->has_claim) {
@@ -711,10 +714,9 @@ char *ul_attack_result_json(const ul_attack_result *res)
         json_object *tp = json_object_new_object();
         static const char *const level_key[UL_EMP_N_FPR_LEVELS] = {"0.001", "0.01", "0.1"};
         for (int l = 0; l < UL_EMP_N_FPR_LEVELS; l++) /* null: fewer than 1/level OUT runs */
-            json_object_object_add(tp, level_key[l],
-                                   s->roc.tpr_defined[l]
-                                       ? json_object_new_double(s->roc.tpr_at_fpr[l])
-                                       : NULL);
+            json_object_object_add(
+                tp, level_key[l],
+                s->roc.tpr_defined[l] ? json_object_new_double(s->roc.tpr_at_fpr[l]) : NULL);
         json_object_object_add(j, "tpr_at_fpr", tp);
         json_object_object_add(j, "advantage", json_object_new_double(s->advantage));
         json_object_object_add(j, "advantage_lo", jnum_mpfr(s->adv_lo, MPFR_RNDD));

@@ -624,8 +624,8 @@ double ul_emp_eps_lb_value(const double *in, size_t n_in, const double *out, siz
  * Bonferroni over the ROC hull's h vertices, two CP bounds at α/(2h) each,
  * ε = max log((1 − FNR̄ − δ)/FPR̄), in doubles.  For comparisons only: the
  * hull is data-dependent, so its count is not covered by the lemma. */
-double ul_emp_jax_cp_d(const double *in, size_t n_in, const double *out, size_t n_out,
-                       double alpha, double delta)
+double ul_emp_jax_cp_d(const double *in, size_t n_in, const double *out, size_t n_out, double alpha,
+                       double delta)
 {
     size_t cap = n_in + n_out + 1;
     unsigned long *fp = malloc(cap * sizeof *fp), *tp = malloc(cap * sizeof *tp);

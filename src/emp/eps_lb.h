@@ -190,8 +190,8 @@ size_t ul_emp_roc_hull(const double *in, size_t n_in, const double *out, size_t 
 /* jax_privacy's `epsilon_clopper_pearson` (one-sided, Bonferroni over the
  * ROC hull's vertices, two CP bounds at α/(2h)) in doubles, on the same
  * scores: the baseline of the power benchmarks, not a certified bound. */
-double ul_emp_jax_cp_d(const double *in, size_t n_in, const double *out, size_t n_out,
-                       double alpha, double delta);
+double ul_emp_jax_cp_d(const double *in, size_t n_in, const double *out, size_t n_out, double alpha,
+                       double delta);
 
 /* log C(n, k) in doubles (lgamma). */
 double ul_emp_log_choose(unsigned long n, unsigned long k);

@@ -1,5 +1,5 @@
-/* tests/bench/bench_emp_onerun_fmnist.c — a Fashion-MNIST logistic-
- * regression audit in ONE training run that refutes a mis-noised
+/* tests/bench/bench_emp_onerun_fmnist.c — Fashion-MNIST logistic-
+ * regression audits in ONE training run that refute a mis-noised
  * certificate with LiRA-calibrated scores where the loss score alone does
  * not (issue 15).
  *
@@ -51,8 +51,14 @@
  * one-run ε_lb of the loss score and of LiRA, and for comparison the largest ε_lb that ANY
  * multi-run attack could certify with the same number of training runs
  * (1 + REF, split between the worlds, perfect separation, the joint test).
- * PASS when LiRA refutes the claim and the loss score does not.  Without
- * Fashion-MNIST (tools/bench-deps.sh) it prints SKIPPED.
+ * PASS when LiRA refutes the claim and the loss score does not.
+ *
+ * Then the one-run UNLEARNING audit (issue 15): the IN canaries are learned
+ * and then unlearned by K_UNLEARN noisy steps on D, the OUT canaries never
+ * seen, the attacker guesses which were unlearned (unlearning_audit states
+ * the theorem's hypotheses for unlearning: a group guarantee, compared at
+ * twice its ε).  Without Fashion-MNIST (tools/bench-deps.sh) the bench
+ * prints SKIPPED.
  */
 #include <math.h>
 #include <stdio.h>
@@ -83,6 +89,9 @@
 #define LAMBDA 0.002
 #define RADIUS 10.0
 #define INIT_STD 0.01
+#ifndef K_UNLEARN
+#define K_UNLEARN 10 /* unlearning steps in the one-run unlearning audit */
+#endif
 #define REF 32 /* reference runs, each with its own canary coins */
 #ifndef S_CERT
 #define S_CERT 0.08 /* the certificate's per-step noise on the mean gradient */
@@ -129,16 +138,21 @@ static const char *cert_verdict(void)
     return v;
 }
 
-/* Trains M runs (run0 …) on ds from the Gaussian start into W (p×M). */
-static int train(const ul_model *mo, const ul_dataset *ds, double sigma, uint32_t run0, size_t M,
-                 double *W)
+/* Trains M runs (run0 …) on ds from the Gaussian start into W (p×M) for
+ * T_STEPS steps; then, when retain is not NULL, K more noisy steps (numbered
+ * T_STEPS …) on retain: unlearning by noisy fine-tuning on the retained data
+ * (the Langevin unlearning of Chien et al. for removals). */
+static int train(const ul_model *mo, const ul_dataset *ds, const ul_dataset *retain, size_t K,
+                 double sigma, uint32_t run0, size_t M, double *W)
 {
     char err[256];
-    ul_pngd_params par = {.eta = 1.0 / (0.25 + LAMBDA), .sigma = sigma, .radius = RADIUS,
-                          .seed = SEED};
+    ul_pngd_params par = {
+        .eta = 1.0 / (0.25 + LAMBDA), .sigma = sigma, .radius = RADIUS, .seed = SEED};
     ul_learner_init_gaussian(W, ds->d, M, SEED, run0, 0, INIT_STD);
-    if (ul_pngd_train(mo, ds, &par, M, run0, 0, T_STEPS, W, NULL, NULL, err, sizeof err) !=
-        UL_OK) {
+    ul_status st = ul_pngd_train(mo, ds, &par, M, run0, 0, T_STEPS, W, NULL, NULL, err, sizeof err);
+    if (st == UL_OK && retain)
+        st = ul_pngd_train(mo, retain, &par, M, run0, T_STEPS, K, W, NULL, NULL, err, sizeof err);
+    if (st != UL_OK) {
         fprintf(stderr, "bench_emp_onerun_fmnist: %s\n", err);
         return 1;
     }
@@ -153,15 +167,15 @@ static double margin(const double *w, const double *x, double y, size_t d)
     return y * s;
 }
 
-/* The certified bound of `method` (emp/eps_lb.h) at α = 0.05, δ = 1e-5
+/* The certified bound of `method` (emp/eps_lb.h) at α = 0.05 and δ
  * (NAN on an error, printed). */
-static double bound(ul_emp_lb_method method, const double *in, size_t n_in, const double *out,
-                    size_t n_out)
+static double bound(ul_emp_lb_method method, const char *delta, const double *in, size_t n_in,
+                    const double *out, size_t n_out)
 {
     mpfi_t a, dl;
     mpfi_init2(a, 128), mpfi_init2(dl, 128);
     ul_num_set_decimal(a, "0.05");
-    ul_num_set_decimal(dl, "1e-5");
+    ul_num_set_decimal(dl, delta);
     ul_emp_lb_opts o = ul_emp_lb_defaults();
     o.method = method;
     char err[256];
@@ -181,7 +195,7 @@ static double multirun_ceiling(size_t k_in, size_t k_out)
         in[i] = 1;
     for (size_t i = 0; i < k_out; i++)
         out[i] = 0;
-    return bound(UL_EMP_LB_JOINT, in, k_in, out, k_out);
+    return bound(UL_EMP_LB_JOINT, "1e-5", in, k_in, out, k_out);
 }
 
 /* Mann–Whitney AUC (pairs; ties ½). */
@@ -243,8 +257,8 @@ static ul_dataset with_canaries(const ul_dataset *D, const ul_dataset *C, const 
     size_t d = D->d, n = D->n;
     for (size_t i = 0; i < C->n; i++)
         n += coin[i];
-    ul_dataset T = {.n = n, .d = d, .x = malloc(n * d * sizeof(double)),
-                    .y = malloc(n * sizeof(double))};
+    ul_dataset T = {
+        .n = n, .d = d, .x = malloc(n * d * sizeof(double)), .y = malloc(n * sizeof(double))};
     if (!T.x || !T.y)
         abort();
     memcpy(T.x, D->x, D->n * d * sizeof(double));
@@ -262,9 +276,9 @@ static ul_dataset with_canaries(const ul_dataset *D, const ul_dataset *C, const 
  * its own fair coins (refcoin, drawn independently of coin: the guesses
  * stay functions of the output and of randomness independent of S); split
  * by the audit's coin into in/out arrays. */
-static void canary_scores(const ul_dataset *C, const int *coin, const int *refcoin,
-                          const double *w, const double *Wref, double *loss_in, double *loss_out,
-                          double *lira_in, double *lira_out, size_t *n_in, size_t *n_out)
+static void canary_scores(const ul_dataset *C, const int *coin, const int *refcoin, const double *w,
+                          const double *Wref, double *loss_in, double *loss_out, double *lira_in,
+                          double *lira_out, size_t *n_in, size_t *n_out)
 {
     size_t d = C->d;
     *n_in = *n_out = 0;
@@ -294,20 +308,87 @@ static void canary_scores(const ul_dataset *C, const int *coin, const int *refco
     }
 }
 
-/* Trains the REF reference runs, run r on D plus the canaries of its coins. */
-static int train_refs(const ul_model *mo, const ul_dataset *D, const ul_dataset *C, double sigma,
-                      int *refcoin, double *Wref)
+/* Trains the REF reference runs, run r on D plus the canaries of its coins
+ * (then, K > 0, unlearns them: K steps on D). */
+static int train_refs(const ul_model *mo, const ul_dataset *D, const ul_dataset *C, size_t K,
+                      double sigma, int *refcoin, double *Wref)
 {
     for (int r = 0; r < REF; r++) {
         int *c = refcoin + (size_t)r * C->n;
         for (size_t i = 0; i < C->n; i++)
             c[i] = ul_rng_uniform(SEED, 0x7ffffff0u - (uint32_t)r, 0, i) < 0.5;
         ul_dataset T = with_canaries(D, C, c);
-        int bad = train(mo, &T, sigma, 1 + (uint32_t)r, 1, Wref + (size_t)r * D->d);
+        int bad =
+            train(mo, &T, K ? D : NULL, K, sigma, 1 + (uint32_t)r, 1, Wref + (size_t)r * D->d);
         ul_dataset_free(&T);
         if (bad)
             return 1;
     }
+    return 0;
+}
+
+typedef struct {
+    size_t n_in;
+    double auc_loss, auc_lira, eps_loss, eps_lira;
+} audit_result;
+
+/* One one-run audit: the target run (D plus the canaries of `coin`; K > 0:
+ * then unlearned by K steps on D), the references alike with their own
+ * coins, the scores, and the one-run bounds at δ. */
+static int one_run_audit(const ul_dataset *D, const ul_dataset *C, const int *coin, size_t K,
+                         double sigma, const char *delta, audit_result *res)
+{
+    ul_dataset T = with_canaries(D, C, coin);
+    ul_model mo = ul_logreg_model(LAMBDA, 1.0);
+    size_t d = D->d, n_out;
+    double *w = malloc(d * sizeof *w), *Wref = malloc(REF * d * sizeof *Wref);
+    int *refcoin = malloc((size_t)REF * C->n * sizeof *refcoin);
+    double *sc = malloc(4 * C->n * sizeof *sc); /* loss in/out, LiRA in/out */
+    if (!w || !Wref || !refcoin || !sc)
+        abort();
+    int bad = train(&mo, &T, K ? D : NULL, K, sigma, 0, 1, w) ||
+              train_refs(&mo, D, C, K, sigma, refcoin, Wref);
+    if (!bad) {
+        double *li = sc, *lo = sc + C->n, *ri = sc + 2 * C->n, *ro = sc + 3 * C->n;
+        canary_scores(C, coin, refcoin, w, Wref, li, lo, ri, ro, &res->n_in, &n_out);
+        res->auc_loss = auc(li, res->n_in, lo, n_out);
+        res->auc_lira = auc(ri, res->n_in, ro, n_out);
+        res->eps_loss = bound(UL_EMP_LB_ONERUN, delta, li, res->n_in, lo, n_out);
+        res->eps_lira = bound(UL_EMP_LB_ONERUN, delta, ri, res->n_in, ro, n_out);
+    }
+    ul_dataset_free(&T);
+    free(w), free(Wref), free(refcoin), free(sc);
+    return bad;
+}
+
+/* One-run UNLEARNING audit: the canaries of the coins are learned and then
+ * unlearned (K_UNLEARN steps on D), the others never seen; the attacker
+ * guesses which canaries were unlearned.  The theorem needs M(S) to be
+ * (ε, δ)-DP in each coordinate of S.  A group-unlearning guarantee
+ * (ε_g, δ_g) says that for EVERY unlearned set U the output is
+ * (ε_g, δ_g)-indistinguishable from the reference R(D) (retraining without
+ * the canaries, which does not depend on S); so M(S) and M(S') (S' one
+ * coordinate flipped) are both within (ε_g, δ_g) of R(D), and by the weak
+ * triangle inequality for the hockey-stick divergence M is (2ε_g,
+ * (1 + e^(ε_g))·δ_g)-DP in S_i.  A guarantee for unlearning ONE record does
+ * not give this (U holds ~m/2 canaries): the comparison is with twice a
+ * group claim.  δ' = (1 + e)·1e-5 covers every ε_g ≤ 1. */
+static int unlearning_audit(const ul_dataset *D, const ul_dataset *C, const int *coin, double sigma)
+{
+    audit_result u;
+    if (one_run_audit(D, C, coin, K_UNLEARN, sigma, "3.7183e-5", &u))
+        return 1;
+    printf("  one-run UNLEARNING audit (the IN canaries learned, then unlearned by %d noisy "
+           "steps on D; OUT never seen): AUC loss %.4f, LiRA %.4f; eps_lb at delta' = "
+           "(1 + e) 1e-5: loss %.4f, LiRA %.4f\n",
+           K_UNLEARN, u.auc_loss, u.auc_lira, u.eps_loss, u.eps_lira);
+    double e = fmax(u.eps_loss, u.eps_lira) / 2;
+    if (e > 0)
+        printf("    refutes every group-unlearning claim (eps_g, 1e-5) with eps_g < %.4f "
+               "(= eps_lb/2, eps_g <= 1)\n",
+               fmin(e, 1));
+    else
+        printf("    refutes no group-unlearning claim\n");
     return 0;
 }
 
@@ -325,39 +406,30 @@ int main(void)
     int coin[M_CANARIES];
     for (size_t i = 0; i < M_CANARIES; i++) /* fair coins, independent of everything else */
         coin[i] = ul_rng_uniform(SEED, 0x7fffffffu, 0, i) < 0.5;
-    ul_dataset T = with_canaries(&D, &C, coin);
-    ul_model mo = ul_logreg_model(LAMBDA, 1.0);
     double eta = 1.0 / (0.25 + LAMBDA), s_true = S_CERT / NOISE_CUT;
     double sigma = s_true * sqrt(eta / 2); /* s = σ·√(2/η) */
-    size_t d = D.d;
-    double *w = malloc(d * sizeof *w), *Wref = malloc(REF * d * sizeof *Wref);
-    int *refcoin = malloc((size_t)REF * M_CANARIES * sizeof *refcoin);
-    if (!refcoin || train(&mo, &T, sigma, 0, 1, w) || train_refs(&mo, &D, &C, sigma, refcoin, Wref))
+    audit_result a;
+    if (one_run_audit(&D, &C, coin, 0, sigma, "1e-5", &a))
         return 1;
-    double li[M_CANARIES], lo[M_CANARIES], ri[M_CANARIES], ro[M_CANARIES];
-    size_t n_in, n_out;
-    canary_scores(&C, coin, refcoin, w, Wref, li, lo, ri, ro, &n_in, &n_out);
-    double e_loss = bound(UL_EMP_LB_ONERUN, li, n_in, lo, n_out);
-    double e_lira = bound(UL_EMP_LB_ONERUN, ri, n_in, ro, n_out);
-    double ceil_multi = multirun_ceiling((1 + REF) / 2, (1 + REF + 1) / 2);
-    printf("bench_emp_onerun_fmnist: Fashion-MNIST 0 vs 6, n_D = %d, d = %zu, %d mislabelled "
-           "canaries (%zu IN), T = %d, one target run + %d reference runs (%.1f s)\n",
-           N_D, d, M_CANARIES, n_in, T_STEPS, REF, now() - t0);
+    printf("bench_emp_onerun_fmnist: Fashion-MNIST 0 vs 6, n_D = %d, d = %zu, %d canaries "
+           "(%zu IN), T = %d, one target run + %d reference runs (%.1f s)\n",
+           N_D, D.d, M_CANARIES, a.n_in, T_STEPS, REF, now() - t0);
     printf("  certificate %s: gaussian-mechanism, %d releases, sensitivity %g, s = %g: audit %s, "
            "eps(1e-5) = %.4f (claim 1); the learner's s = %g: eps(1e-5) = %.4f\n",
-           CERT_FILE, T_STEPS, DELTA_CERT, S_CERT, cert_verdict(), cert_eps(S_CERT, 1e-5),
-           s_true, cert_eps(s_true, 1e-5));
-    printf("  AUC over the canaries: loss score %.4f, LiRA (online, %d references) %.4f\n", auc(li, n_in, lo, n_out),
-           REF, auc(ri, n_in, ro, n_out));
+           CERT_FILE, T_STEPS, DELTA_CERT, S_CERT, cert_verdict(), cert_eps(S_CERT, 1e-5), s_true,
+           cert_eps(s_true, 1e-5));
+    printf("  AUC over the canaries: loss score %.4f, LiRA (online, %d references) %.4f\n",
+           a.auc_loss, REF, a.auc_lira);
     printf("  one-run eps_lb (SNJ23, alpha 0.05, delta 1e-5): loss score %.4f, LiRA %.4f\n",
-           e_loss, e_lira);
+           a.eps_loss, a.eps_lira);
     printf("  any multi-run attack with the same %d training runs: eps_lb <= %.4f (perfect "
            "separation)\n",
-           1 + REF, ceil_multi);
-    int pass = e_lira > 1 && e_loss <= 1;
+           1 + REF, multirun_ceiling((1 + REF) / 2, (1 + REF + 1) / 2));
+    int pass = a.eps_lira > 1 && a.eps_loss <= 1;
     printf("  %s: LiRA %s the claim (1, 1e-5), the loss score %s\n", pass ? "PASS" : "NOT MET",
-           e_lira > 1 ? "refutes" : "does not refute", e_loss > 1 ? "does too" : "does not");
-    ul_dataset_free(&D), ul_dataset_free(&C), ul_dataset_free(&T);
-    free(w), free(Wref), free(refcoin);
-    return 0;
+           a.eps_lira > 1 ? "refutes" : "does not refute",
+           a.eps_loss > 1 ? "does too" : "does not");
+    int rc = unlearning_audit(&D, &C, coin, sigma);
+    ul_dataset_free(&D), ul_dataset_free(&C);
+    return rc;
 }
