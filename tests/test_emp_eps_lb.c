@@ -332,14 +332,17 @@ static double rr_score(int in, uint64_t *s)
 #define ALLOWED 20
 
 /* 1 when the method's bound exceeds the true ε = 1 (a false refutation). */
-static int refutes_eps_1(ul_emp_lb_method method, bool geometric, const double *in, size_t ni,
+/* variant 1: JOINT with geometric weights; 2: JOINT on k = 0 alone, one-sided */
+static int refutes_eps_1(ul_emp_lb_method method, int variant, const double *in, size_t ni,
                          const double *out, size_t no, mpfi_srcptr a, mpfi_srcptr d)
 {
     char err[256];
     ul_emp_lb_opts o = ul_emp_lb_defaults();
     o.method = method;
-    o.geometric = geometric; /* JOINT: weighted Bonferroni */
-    o.threshold = 1.0;       /* FIXED: chosen before the data */
+    o.geometric = variant == 1;
+    o.k_max = variant == 2 ? 0 : -1;
+    o.one_sided = variant == 2;
+    o.threshold = 1.0; /* FIXED: chosen before the data */
     ul_emp_lb_result r;
     ul_emp_lb_init(&r);
     cr_assert_eq(ul_emp_eps_lb(&r, in, ni, out, no, a, d, &o, err, sizeof err), UL_OK, "%s", err);
@@ -348,7 +351,7 @@ static int refutes_eps_1(ul_emp_lb_method method, bool geometric, const double *
     return v;
 }
 
-static int count_refutations(ul_emp_lb_method method, bool geometric, size_t n)
+static int count_refutations(ul_emp_lb_method method, int variant, size_t n)
 {
     mpfi_t a, d;
     iv_set(a, "0.05");
@@ -365,7 +368,7 @@ static int count_refutations(ul_emp_lb_method method, bool geometric, size_t n)
             else
                 out[no++] = rr_score(0, &s);
         }
-        refuted += refutes_eps_1(method, geometric, in, ni, out, no, a, d);
+        refuted += refutes_eps_1(method, variant, in, ni, out, no, a, d);
     }
     free(in);
     free(out);
@@ -378,10 +381,11 @@ Test(emp_eps_lb, false_refutations_within_allowance, .timeout = 300)
 {
     const ul_emp_lb_method ms[] = {UL_EMP_LB_FAMILY, UL_EMP_LB_FIXED, UL_EMP_LB_SPLIT,
                                    UL_EMP_LB_ONERUN, UL_EMP_LB_JOINT, UL_EMP_LB_ALL,
-                                   UL_EMP_LB_JOINT};
-    const char *names[] = {"family", "fixed", "split", "onerun", "joint", "all", "joint geometric"};
-    for (int i = 0; i < 7; i++) {
-        int c = count_refutations(ms[i], i == 6, 400);
+                                   UL_EMP_LB_JOINT,  UL_EMP_LB_JOINT};
+    const char *names[] = {"family", "fixed", "split",           "onerun",
+                           "joint",  "all",   "joint geometric", "joint k = 0"};
+    for (int i = 0; i < 8; i++) {
+        int c = count_refutations(ms[i], i < 6 ? 0 : i - 5, 400);
         cr_log_info("%s: %d false refutations of %d", names[i], c, SEEDS);
         cr_assert(c <= ALLOWED, "%s: %d false refutations of %d", names[i], c, SEEDS);
     }
@@ -397,8 +401,8 @@ Test(emp_eps_lb, false_refutations_with_ties, .timeout = 300)
     enum { N = 200 };
     double in[N], out[N], e = exp(1.0);
     const ul_emp_lb_method ms[] = {UL_EMP_LB_ALL, UL_EMP_LB_FAMILY, UL_EMP_LB_JOINT,
-                                   UL_EMP_LB_JOINT};
-    for (int m = 0; m < 4; m++) {
+                                   UL_EMP_LB_JOINT, UL_EMP_LB_JOINT};
+    for (int m = 0; m < 5; m++) {
         int refuted = 0;
         for (uint64_t seed = 1; seed <= SEEDS; seed++) {
             uint64_t s = seed * 104729;
@@ -406,7 +410,7 @@ Test(emp_eps_lb, false_refutations_with_ties, .timeout = 300)
                 in[i] = unif(&s) < e / (1 + e);
                 out[i] = unif(&s) < 1 / (1 + e);
             }
-            refuted += refutes_eps_1(ms[m], m == 3, in, N, out, N, a, d);
+            refuted += refutes_eps_1(ms[m], m < 3 ? 0 : m - 2, in, N, out, N, a, d);
         }
         cr_assert(refuted <= ALLOWED, "method %d: %d false refutations of %d", m, refuted, SEEDS);
     }

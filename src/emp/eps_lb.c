@@ -29,7 +29,7 @@ static double ratio_of(const ul_emp_lb_opts *o)
 
 ul_emp_lb_opts ul_emp_lb_defaults(void)
 {
-    ul_emp_lb_opts o = {UL_EMP_LB_FAMILY, false, 0.0, DEFAULT_SPLIT, 0.0, false};
+    ul_emp_lb_opts o = {UL_EMP_LB_FAMILY, false, 0.0, DEFAULT_SPLIT, 0.0, false, -1};
     return o;
 }
 
@@ -233,20 +233,35 @@ static candidate reversed_test(const double *a, size_t n_in, const double *b, si
 }
 
 /* All tests of the family, with their double estimates at level beta. */
+/* The grid K(n) of the options: ul_emp_lb_grid's counts, those ≤ k_max
+ * only when k_max ≥ 0 (the grid ascends, so a prefix). */
+static size_t grid_of(unsigned long n, const ul_emp_lb_opts *o, unsigned long *ks, size_t cap)
+{
+    size_t c = ul_emp_lb_grid(n, ratio_of(o), ks, cap);
+    if (o->k_max < 0)
+        return c;
+    size_t keep = 0;
+    for (unsigned long k = 0; k < n && k <= (unsigned long)o->k_max;) { /* the same recursion */
+        keep++;
+        unsigned long next = (unsigned long)floor(ratio_of(o) * (double)k);
+        k = next > k + 1 ? next : k + 1;
+    }
+    return keep < c ? keep : c;
+}
+
 static candidate *family_tests(const double *a, size_t n_in, const double *b, size_t n_out,
                                const ul_emp_lb_opts *o, double beta, double delta, size_t *count)
 {
-    double ratio = ratio_of(o);
-    size_t kf = ul_emp_lb_grid(n_out, ratio, NULL, 0);
-    size_t kr = o->one_sided ? 0 : ul_emp_lb_grid(n_in, ratio, NULL, 0);
+    size_t kf = grid_of(n_out, o, NULL, 0);
+    size_t kr = o->one_sided ? 0 : grid_of(n_in, o, NULL, 0);
     unsigned long *ks = malloc((kf + kr + 1) * sizeof *ks);
     candidate *c = malloc((kf + kr + 1) * sizeof *c);
     if (!ks || !c)
         abort();
-    ul_emp_lb_grid(n_out, ratio, ks, kf);
+    grid_of(n_out, o, ks, kf);
     for (size_t i = 0; i < kf; i++)
         c[i] = forward_test(a, n_in, b, n_out, ks[i]);
-    ul_emp_lb_grid(n_in, ratio, ks, kr);
+    grid_of(n_in, o, ks, kr);
     for (size_t i = 0; i < kr; i++)
         c[kf + i] = reversed_test(a, n_in, b, n_out, ks[i]);
     for (size_t i = 0; i < kf + kr; i++)
@@ -315,9 +330,7 @@ static double beta_d(mpfi_srcptr alpha, double div)
 /* The number of tests of the family (the Bonferroni m). */
 static size_t family_size(size_t n_in, size_t n_out, const ul_emp_lb_opts *o)
 {
-    double ratio = ratio_of(o);
-    return ul_emp_lb_grid(n_out, ratio, NULL, 0) +
-           (o->one_sided ? 0 : ul_emp_lb_grid(n_in, ratio, NULL, 0));
+    return grid_of(n_out, o, NULL, 0) + (o->one_sided ? 0 : grid_of(n_in, o, NULL, 0));
 }
 
 static ul_status run_family(ul_emp_lb_result *res, const double *a, size_t n_in, const double *b,
@@ -479,7 +492,7 @@ static ul_status run_joint(ul_emp_lb_result *res, const double *a, size_t n_in, 
                            const ul_emp_lb_opts *o, char *err, size_t errlen)
 {
     size_t m = family_size(n_in, n_out, o), nc, best = 0;
-    size_t kf = ul_emp_lb_grid(n_out, ratio_of(o), NULL, 0);
+    size_t kf = grid_of(n_out, o, NULL, 0);
     double dd = mpfr_get_d(&delta->right, MPFR_RNDU), a_d = beta_d(alpha, 1.0);
     candidate *c = family_tests(a, n_in, b, n_out, o, a_d / (double)m / 2, dd, &nc);
     for (size_t i = 0; i < nc; i++) { /* every test: its whole level, one p-value */

@@ -95,9 +95,12 @@ typedef struct {
     double split_frac; /* SPLIT: fraction choosing the threshold, in (0, 1) */
     double ratio;      /* grid ratio (> 1; 0: the method's default, 4 for JOINT, else 1.25) */
     bool geometric;    /* JOINT: weighted Bonferroni, weights halving along the grid (below) */
+    long k_max;        /* FAMILY/JOINT: only grid counts k ≤ k_max (−1: all; 0: the extreme
+                        * order statistic alone, one test per side) — fixed before the data */
 } ul_emp_lb_opts;
 
-/* Defaults: FAMILY, two-sided, ratio 0 (the method's), split_frac 0.25. */
+/* Defaults: FAMILY, two-sided, ratio 0 (the method's), split_frac 0.25,
+ * equal weights, k_max −1. */
 ul_emp_lb_opts ul_emp_lb_defaults(void);
 
 typedef struct {

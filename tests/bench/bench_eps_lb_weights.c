@@ -16,9 +16,11 @@
 #include "emp/rng.h"
 #include "num/encl.h"
 
-#define N_METHODS 5
-static const char *names[N_METHODS] = {"jax CP (baseline)", "joint 2-sided", "joint 1-sided",
-                                       "joint 2-sided geometric", "joint 1-sided geometric"};
+#define N_METHODS 7
+static const char *names[N_METHODS] = {"jax CP (baseline)",       "joint 2-sided",
+                                       "joint 1-sided",           "joint 2-sided geometric",
+                                       "joint 1-sided geometric", "joint 2-sided k = 0",
+                                       "joint 1-sided k = 0"};
 
 static double method_eps(int k, const double *in, size_t n, const double *out, mpfi_srcptr a,
                          mpfi_srcptr d)
@@ -27,8 +29,9 @@ static double method_eps(int k, const double *in, size_t n, const double *out, m
         return ul_emp_jax_cp_d(in, n, out, n, 0.05, 1e-5);
     ul_emp_lb_opts o = ul_emp_lb_defaults();
     o.method = UL_EMP_LB_JOINT;
-    o.one_sided = k == 2 || k == 4;
-    o.geometric = k >= 3;
+    o.one_sided = k % 2 == 0;
+    o.geometric = k == 3 || k == 4;
+    o.k_max = k >= 5 ? 0 : -1; /* the extreme order statistic alone */
     char err[256];
     double e = ul_emp_eps_lb_value(in, n, out, n, a, d, &o, err, sizeof err);
     if (isnan(e))
