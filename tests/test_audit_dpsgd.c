@@ -449,6 +449,17 @@ Test(audit_dpsgd, handler_calibrate_completes_and_reaudits)
     cr_assert(oracle_theta_at_most(1 / s, 1e-5), "%s", out);
     free(out);
     ul_cert_free(c);
+    /* out of reach: even at σ = 1e6, 1e5 steps at q = 0.5 are about μ-GDP
+     * with μ = q√T/σ ≈ 1.6e-4 (Dong, Roth, Su 2019, CLT), whose δ at
+     * ε = 1e-4 is about 1e-5, far above 1e-10; the message names the field
+     * the certificate would receive */
+    const char *far = CERT("{\"phases\":[{\"noise_multiplier\":1,\"sample_rate\":0.5,"
+                           "\"steps\":100000}],\"adjacency\":\"add-remove\"}",
+                           "{\"eps\":0.0001,\"delta\":1e-10}");
+    c = load_or_skip(far);
+    cr_assert_eq(ul_audit_dp_sgd.calibrate(c, &WANT, &out, err, sizeof err), UL_EINPUT);
+    cr_assert(strncmp(err, "$.parameters.noise_scale:", 25) == 0, "%s", err);
+    ul_cert_free(c);
 }
 
 Test(audit_dpsgd, handler_pld_calibration_audits_as_supported, .timeout = 600)

@@ -550,7 +550,8 @@ static ul_status scale_search(const ul_dpsgd_run *run, const char *eps, const ch
     lo = log(lo), hi = log(hi);
     if (!(eps_rdp_d(run, exp(hi), 0, 0, ld) <= e))
         return ul_fail(err, errlen, UL_ENOROOT,
-                       "noise_multiplier: no value up to %s reaches (eps, delta) = (%s, %s)",
+                       "noise_multiplier: no noise with every noise multiplier up to %s reaches "
+                       "(eps, delta) = (%s, %s)",
                        UL_DPSGD_MAX_SIGMA, eps, delta);
     for (int it = 0; it < 60 && hi - lo > 1e-13; it++) {
         double mid = 0.5 * (lo + hi);

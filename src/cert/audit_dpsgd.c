@@ -669,6 +669,13 @@ static bool fills_sigma(const dcert *d)
     return d->flat && d->scale == NULL;
 }
 
+/* The field calibrate fills in: the noise multiplier (one-phase form) or
+ * the common factor (phases). */
+static const char *scale_field(const dcert *d)
+{
+    return fills_sigma(d) ? "noise_multiplier" : "noise_scale";
+}
+
 /* The run calibrate works on: the phases as given (noise_scale not
  * applied), the one-phase form's noise multiplier set to 1 (so that the
  * common factor is the noise multiplier itself). */
@@ -711,14 +718,13 @@ static ul_status calibrate_scale(const dcert *d, const ul_num_precision *want, c
         free(*text);
         *text = NULL;
     }
+    if (st == UL_ENOROOT) { /* name the field this certificate would receive */
+        char msg[512];
+        const char *colon = strchr(err, ':');
+        snprintf(msg, sizeof msg, "%s", colon != NULL ? colon + 2 : err);
+        st = ul_fail(err, errlen, UL_EINPUT, "$.parameters.%s: %s", scale_field(d), msg);
+    }
     return st;
-}
-
-/* The field calibrate fills in: the noise multiplier (one-phase form) or
- * the common factor (phases). */
-static const char *scale_field(const dcert *d)
-{
-    return fills_sigma(d) ? "noise_multiplier" : "noise_scale";
 }
 
 /* The completed certificate at the smaller factor the PLD accountant
