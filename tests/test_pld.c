@@ -1344,3 +1344,24 @@ Test(pld, estimate_refuses_what_is_out_of_domain)
     ph.sigma = 1000, ph.steps = 1;
     cr_assert_eq(ul_pld_epsilon_estimate_d(&ph, 1, 0.5, 0), 0);
 }
+
+Test(pld, estimate_lies_in_the_certified_bracket_of_mixed_phases)
+{
+    /* three heterogeneous phases (subsampled at two rates, one full batch):
+     * the estimate in doubles within the certified engine's ε(δ) bracket (a
+     * separate implementation with proven error terms, 1e-4 wide), widened
+     * by 2e-5 relative */
+    ul_pld_phase ph[3] = {{"1.1", NULL, "0.01", 3000}, {"2", "1", "0.05", 800},
+                          {"30", NULL, "1", 50}};
+    ul_pld_phase_d pd[3] = {{1.1, 1, 0.01, 3000}, {2, 1, 0.05, 800}, {30, 1, 1, 50}};
+    ul_pld_options opt = options(0, 1e-4, UL_PLD_FFT_AUTO, UL_PLD_ADD_REMOVE);
+    outcome o;
+    outcome_init(&o);
+    run_eps(&o, ph, 3, "1e-6", &opt);
+    cr_assert(o.st == UL_OK || o.st == UL_ECAP, "%s", o.err);
+    double e = ul_pld_epsilon_estimate_d(pd, 3, 1e-6, 0);
+    double lo = mpfr_get_d(o.lo, MPFR_RNDD), hi = mpfr_get_d(o.hi, MPFR_RNDU);
+    cr_assert(e >= lo * (1 - 2e-5) && e <= hi * (1 + 2e-5), "estimate %.12g, bracket [%.12g, %.12g]",
+              e, lo, hi);
+    outcome_clear(&o);
+}
