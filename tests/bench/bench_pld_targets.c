@@ -17,6 +17,11 @@
  * The baseline, run in the same process: one certified θ evaluation
  * (ul_gauss_theta_certified, 17 digits), the unit of the "ratio" column.
  *
+ * Last, the calibration of issue 14 (dpsgd.h, "search in doubles, certify
+ * once"): Opacus's get_noise_multiplier case (ε = 8, δ = 1e-5, q = 0.04,
+ * 2249 steps; accountants_test.py: RDP 1.416, PRV 1.34765625), the RDP σ
+ * and then the PLD σ searched on the double estimate and certified once.
+ *
  * Timings never fail the run: exit 1 only when a call fails or a bracket
  * misses the exact value.
  */
@@ -28,6 +33,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bounds/dpsgd.h"
 #include "bounds/gaussian.h"
 #include "bounds/pld.h"
 #include "bounds/pld_fft.h"
@@ -198,6 +204,39 @@ static bool run_row(const row *w, double theta_s)
     return ok;
 }
 
+/* The calibration row: RDP σ, then the PLD σ from it; false on failure. */
+static bool run_calibration(void)
+{
+    ul_dpsgd_phase ph = {"1", "0.04", 2249};
+    ul_dpsgd_run run = {&ph, 1, NULL, UL_DPSGD_ADD_REMOVE};
+    ul_num_precision want = {17, 0, 0};
+    char *rdp = NULL, *pld = NULL, err[512] = "";
+    double t0 = now_seconds(), c0 = cpu_seconds();
+    ul_status st = ul_dpsgd_sigma_min(&run, "8", "1e-5", 12, &want, &rdp, err, sizeof err);
+    double t1 = now_seconds(), c1 = cpu_seconds();
+    if (st == UL_OK)
+        st = ul_dpsgd_sigma_min_pld(&run, "8", "1e-5", strtod(rdp, NULL), 6, 0, &pld, err,
+                                    sizeof err);
+    double t2 = now_seconds(), c2 = cpu_seconds();
+    ul_pld_phase_d pd = {1.34573, 1, 0.04, 2249};
+    double e = ul_pld_epsilon_estimate_d(&pd, 1, 1e-5, 0), c3 = cpu_seconds();
+    printf("calibration: Opacus get_noise_multiplier, eps 8, delta 1e-5, q 0.04, 2249 steps\n");
+    if (st != UL_OK) {
+        printf("  FAILED: %s\n\n", err);
+        free(rdp);
+        return false;
+    }
+    printf("  RDP       sigma %s in %.2f s wall (%.2f s CPU)   (Opacus rdp: 1.416)\n", rdp,
+           t1 - t0, c1 - c0);
+    printf("  PLD       sigma %s in %.2f s wall (%.2f s CPU)   (Opacus prv: 1.34765625)\n", pld,
+           t2 - t1, c2 - c1);
+    printf("  estimate  one eps(delta) in doubles: %.3f s CPU (eps %.8f at sigma 1.34573)\n\n",
+           c3 - c2, e);
+    free(rdp);
+    free(pld);
+    return true;
+}
+
 int main(void)
 {
     ul_num_init();
@@ -211,6 +250,8 @@ int main(void)
     for (size_t i = 0; i < sizeof ROWS / sizeof ROWS[0]; i++)
         if (!run_row(&ROWS[i], theta_s))
             code = 1;
+    if (!run_calibration())
+        code = 1;
     printf("(bench time %.1f s)\n", now_seconds() - start);
     ul_pld_fft_release();
     ul_num_shutdown();
