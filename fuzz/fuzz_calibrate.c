@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cert/audit.h"
+#include "audit/audit.h"
 #include "cert/cert.h"
 #include "common.h"
 

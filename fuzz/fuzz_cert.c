@@ -17,9 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cert/audit.h"
+#include "audit/audit.h"
 #include "cert/cert.h"
-#include "cert/report.h"
+#include "audit/report.h"
 #include "common.h"
 
 /* The cap: 256 bits (about 77 digits) decide most verdicts and keep an audit

@@ -21,10 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cert/audit.h"
-#include "cert/audit_util.h"
-#include "cert/forensics.h"
-#include "cert/report.h"
+#include "audit/audit.h"
+#include "audit/audit_util.h"
+#include "audit/forensics.h"
+#include "audit/report.h"
 #include "num/encl.h"
 #include "num/input.h"
 

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cert/audit.h"
+#include "audit/audit.h"
 #include "oracle.h"
 #include "renyi_oracle.h"
 

@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "bounds/langevin.h"
-#include "cert/audit.h"
+#include "audit/audit.h"
 #include "num/encl.h"
 
 static void teardown(void)

@@ -26,7 +26,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cert/audit.h"
+#include "audit/audit.h"
 #include "cli_run.h"
 #include "oracle.h"
 

@@ -30,9 +30,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cert/audit.h"
+#include "audit/audit.h"
 #include "cert/cert.h"
-#include "cert/json.h"
+#include "io/json.h"
 #include "cli_run.h"
 #include "num/encl.h"
 

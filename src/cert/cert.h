@@ -48,7 +48,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "cert/json.h"
+#include "io/json.h"
 #include "num/status.h"
 
 /* The format tag this reader accepts. */

@@ -21,8 +21,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cert/audit.h"
-#include "cert/report.h"
+#include "audit/audit.h"
+#include "audit/report.h"
 #include "cli/args.h"
 #include "cli/exitcodes.h"
 #include "num/deadline.h"

@@ -42,7 +42,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cert/audit.h"
+#include "audit/audit.h"
 #include "emp/experiment.h"
 #include "emp/shard.h"
 #include "emp/stats.h"

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "cert/cert.h"
-#include "cert/json.h"
+#include "io/json.h"
 #include "emp/escape.h"
 #include "emp/mlp.h"
 #include "num/encl.h"

@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cert/json.h"
+#include "io/json.h"
 #include "lib/calc_api.h"
 #include "cli/exitcodes.h"
 

@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cert/audit.h"
+#include "audit/audit.h"
 #include "cert/cert.h"
-#include "cert/report.h"
+#include "audit/report.h"
 #include "lib/calc_api.h"
 #include "bounds/gaussian.h"
 #include "emp/stats.h"

@@ -51,7 +51,7 @@
  * (§4.7).  The code's conversion treating ε_R as every order's (§4.1) never
  * decides.
  */
-#include "cert/audit_koloskova_util.h"
+#include "audit/audit_koloskova_util.h"
 
 #include <math.h>
 #include <stdio.h>

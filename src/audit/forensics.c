@@ -5,7 +5,7 @@
  * forensics.h), so it must round where that code rounded.  None of it is on
  * a certified path; verdicts never depend on it.
  */
-#include "cert/forensics.h"
+#include "audit/forensics.h"
 
 #include <ctype.h>
 #include <math.h>

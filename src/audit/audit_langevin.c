@@ -119,8 +119,8 @@
  * conditions hold.
  */
 #define UL_NUM_CHECKED /* every conversion result checked (num/encl.h) */
-#include "cert/audit.h"
-#include "cert/audit_util.h"
+#include "audit/audit.h"
+#include "audit/audit_util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

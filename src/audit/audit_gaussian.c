@@ -74,10 +74,10 @@
 
 #include "bounds/gaussian.h"
 #include "bounds/koloskova.h"
-#include "cert/audit.h"
+#include "audit/audit.h"
 #include "num/input.h"
-#include "cert/audit_util.h"
-#include "cert/forensics.h"
+#include "audit/audit_util.h"
+#include "audit/forensics.h"
 #include "num/encl.h"
 
 /* ---- field tables ------------------------------------------------------------------ */

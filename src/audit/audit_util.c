@@ -1,7 +1,7 @@
 /* src/cert/audit_util.c — small helpers shared by the method handlers (see
  * audit_util.h for what each guarantees). */
 #define UL_NUM_CHECKED /* every conversion result checked (num/encl.h) */
-#include "cert/audit_util.h"
+#include "audit/audit_util.h"
 #include "num/input.h"
 
 #include <gmp.h>
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cert/json.h"
+#include "io/json.h"
 
 #include "num/deadline.h"
 #include "num/encl.h"

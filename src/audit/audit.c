@@ -1,6 +1,6 @@
 /* src/cert/audit.c — dispatch to the method handlers, and the helpers they
  * share for verdicts and report numbers. */
-#include "cert/audit.h"
+#include "audit/audit.h"
 
 #include <limits.h>
 #include <stdarg.h>

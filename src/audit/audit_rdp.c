@@ -36,9 +36,9 @@
 #include <string.h>
 
 #include "bounds/renyi.h"
-#include "cert/audit.h"
-#include "cert/audit_util.h"
-#include "cert/forensics.h"
+#include "audit/audit.h"
+#include "audit/audit_util.h"
+#include "audit/forensics.h"
 #include "num/encl.h"
 
 static const char *const CONVERSIONS[] = {"mironov", "bbghs", NULL};

@@ -38,8 +38,8 @@
 #include <time.h>
 
 #include "bounds/dpsgd.h"
-#include "cert/audit.h"
-#include "cert/audit_util.h"
+#include "audit/audit.h"
+#include "audit/audit_util.h"
 
 /* Wall time all PLD calls of one audit may start within (pld.h
  * max_seconds: no refinement round starts after it; the bracket so far is

@@ -84,9 +84,9 @@
  * "unsupported", never "refuted".
  */
 #define UL_NUM_CHECKED /* every conversion result checked (num/encl.h) */
-#include "cert/audit.h"
+#include "audit/audit.h"
 #include "num/input.h"
-#include "cert/audit_util.h"
+#include "audit/audit_util.h"
 
 #include <gmp.h>
 #include <limits.h>
@@ -96,7 +96,7 @@
 #include <string.h>
 
 #include "bounds/noisygd.h"
-#include "cert/forensics.h"
+#include "audit/forensics.h"
 #include "num/encl.h"
 
 /* ---- helpers ----------------------------------------------------------------------------- */

@@ -29,7 +29,7 @@
  * conversion and group privacy with its sum δ'·Σ_{i<k} e^{iε'}; the code's
  * δ'·e^{(k−1)ε'} (§4.4) never decides.
  */
-#include "cert/audit_koloskova_util.h"
+#include "audit/audit_koloskova_util.h"
 
 #include <math.h>
 #include <stdio.h>

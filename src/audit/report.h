@@ -25,7 +25,7 @@
 #ifndef UL_CERT_REPORT_H
 #define UL_CERT_REPORT_H
 
-#include "cert/audit.h"
+#include "audit/audit.h"
 
 /* "holds", "fails", "undecided". */
 const char *ul_pre_state_name(ul_pre_state s);

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "cert/audit.h"
+#include "audit/audit.h"
 
 /* The text of the field `name` of v when it is present, else NULL (also NULL
  * when the name is not in v's table). */

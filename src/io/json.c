@@ -9,7 +9,7 @@
  * object of 100 000 keys costs milliseconds, not a quadratic scan).
  */
 #define UL_NUM_CHECKED /* every conversion result checked (num/encl.h) */
-#include "cert/json.h"
+#include "io/json.h"
 
 #include <errno.h>
 #include <fcntl.h>

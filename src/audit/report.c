@@ -1,5 +1,5 @@
 /* src/cert/report.c — an audit report as text and as JSON (see report.h). */
-#include "cert/report.h"
+#include "audit/report.h"
 
 #include <json-c/json.h>
 #include <stdarg.h>

@@ -26,8 +26,8 @@
 #ifndef UL_CERT_AUDIT_KOLOSKOVA_UTIL_H
 #define UL_CERT_AUDIT_KOLOSKOVA_UTIL_H
 
-#include "cert/audit.h"
-#include "cert/audit_util.h"
+#include "audit/audit.h"
+#include "audit/audit_util.h"
 
 #include "bounds/koloskova.h"
 

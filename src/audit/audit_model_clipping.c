@@ -52,7 +52,7 @@
  * data-dependent clamp, §4.6).  The code's float32/double θ recipes never
  * decide.
  */
-#include "cert/audit_koloskova_util.h"
+#include "audit/audit_koloskova_util.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -60,7 +60,7 @@
 #include <string.h>
 
 #include "bounds/gaussian.h"
-#include "cert/forensics.h"
+#include "audit/forensics.h"
 #include "num/input.h"
 
 #define MAX_STATED_DELTAS 1000
