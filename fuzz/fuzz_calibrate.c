@@ -6,7 +6,7 @@
  * the same with "sigma" removed, the parameter calibration most often
  * fills; tools/fuzz-seeds.sh).  Precision capped as in fuzz_cert.
  *
- * Contract (cert/audit.h): a refusal has a message and no output; a
+ * Contract (audit/audit.h): a refusal has a message and no output; a
  * completed certificate reads back (ul_cert_load_buffer) and its audit at the
  * same precision is "supported" (or "inconclusive" when the cap stops it):
  * calibration writes the parameter that makes the claim supported. */

@@ -1,6 +1,6 @@
 /* tests/test_audit.c — the gaussian-mechanism, output-perturbation and
  * rdp-curve handlers (called directly), their calibration, the faulty
- * recipes of cert/forensics.h and the report renderers.
+ * recipes of audit/forensics.h and the report renderers.
  *
  * Oracles: mpmath at 50–60 digits (values written with their source), the
  * numbers printed in spec/anchors.md and spec/koloskova.md (computed by the

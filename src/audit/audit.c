@@ -1,4 +1,4 @@
-/* src/cert/audit.c — dispatch to the method handlers, and the helpers they
+/* src/audit/audit.c — dispatch to the method handlers, and the helpers they
  * share for verdicts and report numbers. */
 #include "audit/audit.h"
 

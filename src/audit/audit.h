@@ -1,4 +1,4 @@
-/* src/cert/audit.h — the audit engine: a certificate in, a verdict and its
+/* src/audit/audit.h — the audit engine: a certificate in, a verdict and its
  * explanation out.
  *
  * One method handler per theorem family (audit_<family>.c) reads its fields
@@ -18,8 +18,8 @@
  * CLI exit codes: 0 supported, 1 unsupported/refuted/invalid, 3 inconclusive,
  * 2 unreadable input (DESIGN.md, command-line contract).
  */
-#ifndef UL_CERT_AUDIT_H
-#define UL_CERT_AUDIT_H
+#ifndef UL_AUDIT_AUDIT_H
+#define UL_AUDIT_AUDIT_H
 
 #include "bounds/theorem.h"
 #include "cert/cert.h"

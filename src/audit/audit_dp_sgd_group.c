@@ -1,4 +1,4 @@
-/* src/cert/audit_dp_sgd_group.c — audit handler of method "dp-sgd-group":
+/* src/audit/audit_dp_sgd_group.c — audit handler of method "dp-sgd-group":
  * the DP-SGD + group-privacy baseline of Koloskova, Allouah, Jha, Guerraoui,
  * Koyejo, "Certified Unlearning for Neural Networks" (ICML 2025)
  * (spec/koloskova.md §1.6, §2.6), through src/bounds/koloskova.h and

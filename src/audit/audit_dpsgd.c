@@ -1,4 +1,4 @@
-/* src/cert/audit_dpsgd.c — method "dp-sgd": an (ε, δ) claim for a run of
+/* src/audit/audit_dpsgd.c — method "dp-sgd": an (ε, δ) claim for a run of
  * DP-SGD (Poisson-subsampled Gaussian steps), decided by the certified
  * accountants of bounds/dpsgd.h (issue 14).  Read → call bounds → decide →
  * explain; no arithmetic of its own.

@@ -1,4 +1,4 @@
-/* src/cert/audit_gaussian.c — audit handlers for the Gaussian mechanism and
+/* src/audit/audit_gaussian.c — audit handlers for the Gaussian mechanism and
  * for output perturbation (the Koloskova et al. baseline), and their
  * calibration.
  *
@@ -57,7 +57,7 @@
  * Forensics (both methods, when the claim is not supported): the claimed δ
  * is compared with θ computed with Q = (1 − erf)/2 in double and on the
  * float32 path, and with the classic δ; the given σ with the classic σ
- * (cert/forensics.h).
+ * (audit/forensics.h).
  *
  * Calibration: σ is set to the upper end of the certified enclosure of the
  * smallest σ reaching the claim (ul_gauss_sigma_min, the certified safe

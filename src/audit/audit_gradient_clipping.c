@@ -1,4 +1,4 @@
-/* src/cert/audit_gradient_clipping.c — audit handler of method
+/* src/audit/audit_gradient_clipping.c — audit handler of method
  * "gradient-clipping": Koloskova, Allouah, Jha, Guerraoui, Koyejo, "Certified
  * Unlearning for Neural Networks" (ICML 2025), PABI (spec/koloskova.md §1.3,
  * §2.4), through src/bounds/koloskova.h; the public code is

@@ -1,4 +1,4 @@
-/* src/cert/audit_koloskova_util.c — what the three Koloskova-paper audit
+/* src/audit/audit_koloskova_util.c — what the three Koloskova-paper audit
  * handlers (audit_model_clipping.c, audit_gradient_clipping.c,
  * audit_dp_sgd_group.c) share: field reading, the agreement of a stated
  * number with a value, report texts, and the decision loop that raises the

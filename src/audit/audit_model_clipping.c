@@ -1,4 +1,4 @@
-/* src/cert/audit_model_clipping.c — audit handler of method "model-clipping":
+/* src/audit/audit_model_clipping.c — audit handler of method "model-clipping":
  * Koloskova, Allouah, Jha, Guerraoui, Koyejo, "Certified Unlearning for
  * Neural Networks" (ICML 2025), noisy fine-tuning with model clipping
  * (spec/koloskova.md §1.4, §2.3), through src/bounds/koloskova.h; the public
@@ -75,7 +75,7 @@
  *   θ = Q(ε/r − r/2) − e^ε·Q(ε/r + r/2),  Q(x) = (1 − erf(x/√2))/2,
  * (spec §3) evaluated as the code does. */
 
-/* The recipes themselves are src/cert/forensics.c's
+/* The recipes themselves are src/audit/forensics.c's
  * ul_forensic_theta_one_minus_erf (double throughout: the setup's δ_0, and
  * the whole accountant if the dtype inference of spec §3 were wrong) and
  * ul_forensic_theta_float32 (the float32 path of spec §3 "Precision

@@ -1,4 +1,4 @@
-/* src/cert/audit_noisygd.c — the audit handler for Noisy-GD learning and
+/* src/audit/audit_noisygd.c — the audit handler for Noisy-GD learning and
  * deletion (Chourasia & Shah, "Forget Unlearning", papers/004;
  * spec/forget.md), on the certified bounds of src/bounds/noisygd.h.
  *

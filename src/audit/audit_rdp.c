@@ -1,4 +1,4 @@
-/* src/cert/audit_rdp.c — audit handler for a certificate that lists points
+/* src/audit/audit_rdp.c — audit handler for a certificate that lists points
  * of a Rényi-DP curve and claims the (ε, δ) they convert to.
  *
  * ==== Schema ==============================================================

@@ -1,8 +1,8 @@
-/* src/cert/audit_util.h — small helpers shared by the method handlers
- * (audit_<family>.c).  Internal to src/cert: not part of the audit API of
+/* src/audit/audit_util.h — small helpers shared by the method handlers
+ * (audit_<family>.c).  Internal to src/audit: not part of the audit API of
  * audit.h.  Each function states what it guarantees. */
-#ifndef UL_CERT_AUDIT_UTIL_H
-#define UL_CERT_AUDIT_UTIL_H
+#ifndef UL_AUDIT_AUDIT_UTIL_H
+#define UL_AUDIT_AUDIT_UTIL_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,4 +1,4 @@
-/* src/cert/forensics.c — faulty recipes, computed the faulty way on purpose.
+/* src/audit/forensics.c — faulty recipes, computed the faulty way on purpose.
  *
  * Everything in this file runs in IEEE double or float32 BY DESIGN: each
  * function reproduces what a public implementation printed (see

@@ -1,4 +1,4 @@
-/* src/cert/forensics.h — the known faulty recipes of public code, computed the
+/* src/audit/forensics.h — the known faulty recipes of public code, computed the
  * faulty way on purpose, and a matcher that says whether one of them
  * reproduces a number a certificate printed.
  *
@@ -16,8 +16,8 @@
  * ul_forensic_double reads decimal text the way that code did (strtod,
  * round to nearest).
  */
-#ifndef UL_CERT_FORENSICS_H
-#define UL_CERT_FORENSICS_H
+#ifndef UL_AUDIT_FORENSICS_H
+#define UL_AUDIT_FORENSICS_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,4 +1,4 @@
-/* src/cert/report.c — an audit report as text and as JSON (see report.h). */
+/* src/audit/report.c — an audit report as text and as JSON (see report.h). */
 #include "audit/report.h"
 
 #include <json-c/json.h>

@@ -1,4 +1,4 @@
-/* src/cert/json.c — a strict JSON document reader (see json.h for why not json-c).
+/* src/io/json.c — a strict JSON document reader (see json.h for why not json-c).
  *
  * Recursive descent over the RFC 8259 grammar.  The recursion depth is bounded
  * by UL_JSON_MAX_DEPTH, so the C stack is never at risk.  Every node and
