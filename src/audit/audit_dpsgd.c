@@ -113,7 +113,7 @@ static ul_status read_phases(dcert *d, const ul_cert_value *v, char *err, size_t
         char path[UL_JSON_PATH_MAX];
         ul_json_path_index(path, sizeof path, v->path, i);
         ul_cert_values pv;
-        ul_status st = ul_json_read_fields(d->arena, a->items[i], path, PHASE, N_PHASE, &pv, err,
+        ul_status st = ul_io_read_fields(d->arena, a->items[i], path, PHASE, N_PHASE, &pv, err,
                                            errlen);
         if (st != UL_OK)
             return st;

@@ -411,7 +411,7 @@ static ul_status lg_read_params(const ul_cert_values *p, lg_input *in, bool cali
                        "steps; or a list of them, one per sequential request)");
     in->n_req = 1;
     if (in->has_K) {
-        ul_status s = ul_audit_read_counts(kv, UL_LANGEVIN_MAX_K, in->Ks,
+        ul_status s = ul_io_read_counts(kv, UL_LANGEVIN_MAX_K, in->Ks,
                                            UL_LANGEVIN_MAX_REQUESTS, &in->n_req, err, errlen);
         if (s != UL_OK)
             return s;

@@ -82,13 +82,6 @@ ul_status ul_audit_read_object_list(const ul_cert *c, const char *object,
                                     const ul_field_spec *specs, size_t n, const char *list_name,
                                     ul_cert_values *out, char *err, size_t errlen);
 
-/* The whole numbers of a count-or-list field v (UL_FIELD_COUNT or a
- * UL_FIELD_DECIMAL_LIST read by ul_audit_read_object_list): each ≤ hi and
- * whole, at most max of them, into out[]; *n their number.  UL_EINPUT
- * naming v->path and the element otherwise. */
-ul_status ul_audit_read_counts(const ul_cert_value *v, unsigned long hi, unsigned long *out,
-                               size_t max, size_t *n, char *err, size_t errlen);
-
 /* ---- the decision loop ------------------------------------------------------------
  * The one loop that raises the precision of a decision (issue 13): the
  * bounds' adaptive driver (num/adaptive.c) doubles the bits until the

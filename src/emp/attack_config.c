@@ -312,7 +312,7 @@ static ul_status load_data(const ul_json_value *obj, const char *dir, ul_field_a
                            ul_attack_config *cfg, char *err, size_t errlen)
 {
     ul_cert_values v;
-    ul_status st = ul_json_read_fields(ar, obj, "$.data", DATA, N_OF(DATA), &v, err, errlen);
+    ul_status st = ul_io_read_fields(ar, obj, "$.data", DATA, N_OF(DATA), &v, err, errlen);
     if (st != UL_OK)
         return st;
     const char *src = str(&v, "source", "");
@@ -405,13 +405,13 @@ static ul_status read_learning(const ul_json_value *model_obj, const ul_json_val
 {
     ul_exp_design *de = &cfg->design;
     ul_status st =
-        ul_json_read_fields(ar, model_obj, "$.model", MODEL, N_OF(MODEL), mv, err, errlen);
+        ul_io_read_fields(ar, model_obj, "$.model", MODEL, N_OF(MODEL), mv, err, errlen);
     if (st == UL_OK)
-        st = ul_json_read_fields(ar, learner_obj, "$.learner", LEARNER, N_OF(LEARNER), lv, err,
+        st = ul_io_read_fields(ar, learner_obj, "$.learner", LEARNER, N_OF(LEARNER), lv, err,
                                  errlen);
     ul_cert_values uv;
     if (st == UL_OK)
-        st = ul_json_read_fields(ar, unl_obj, "$.unlearning", UNLEARNING, N_OF(UNLEARNING), &uv,
+        st = ul_io_read_fields(ar, unl_obj, "$.unlearning", UNLEARNING, N_OF(UNLEARNING), &uv,
                                  err, errlen);
     if (st != UL_OK)
         return st;
@@ -567,7 +567,7 @@ static ul_status read_config(const ul_json_value *root, const char *dir, ul_fiel
                              ul_attack_config *cfg, char *err, size_t errlen)
 {
     ul_cert_values top, av, cv, mv, lv;
-    ul_status st = ul_json_read_fields(ar, root, "$", TOP, N_OF(TOP), &top, err, errlen);
+    ul_status st = ul_io_read_fields(ar, root, "$", TOP, N_OF(TOP), &top, err, errlen);
     if (st != UL_OK)
         return st;
     if (strcmp(str(&top, "format", ""), UL_ATTACK_FORMAT) != 0)
@@ -611,7 +611,7 @@ static ul_status read_config(const ul_json_value *root, const char *dir, ul_fiel
     }
 
     const ul_cert_value *a = get(&top, "attack");
-    st = ul_json_read_fields(ar, a ? a->json : NULL, "$.attack", ATTACK, N_OF(ATTACK), &av, err,
+    st = ul_io_read_fields(ar, a ? a->json : NULL, "$.attack", ATTACK, N_OF(ATTACK), &av, err,
                              errlen);
     if (st != UL_OK)
         return st;
@@ -644,7 +644,7 @@ static ul_status read_config(const ul_json_value *root, const char *dir, ul_fiel
                        "$.runs: the gaussian-lr score needs >= 4 runs (half fit, half test)");
 
     const ul_cert_value *c = get(&top, "claim");
-    st = ul_json_read_fields(ar, c ? c->json : NULL, "$.claim", CLAIM, N_OF(CLAIM), &cv, err,
+    st = ul_io_read_fields(ar, c ? c->json : NULL, "$.claim", CLAIM, N_OF(CLAIM), &cv, err,
                              errlen);
     if (st != UL_OK)
         return st;
