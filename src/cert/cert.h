@@ -98,25 +98,6 @@ const ul_json_value *ul_cert_object(const ul_cert *c, const char *object);
 ul_status ul_cert_read_object(const ul_cert *c, const char *object, const ul_field_spec *specs,
                               size_t n, ul_cert_values *out, char *err, size_t errlen);
 
-/* ---- writing --------------------------------------------------------------
- * Writes data[0..len) to path atomically: a temporary file in the same
- * directory (created with mode 0666 less the umask), written in full,
- * fsync'd, then renamed over path; the directory is then fsync'd (best
- * effort).  On any failure UL_EINPUT with the reason, the temporary file is
- * removed and path is untouched: either the old file or the complete new one,
- * never a partial one. */
-ul_status ul_cert_write_atomic(const char *path, const void *data, size_t len, char *err,
-                               size_t errlen);
-
-/* The same mechanism for content produced as it is written (model files,
- * pictures): fill(f, ctx) writes into a stream open on the temporary file
- * and returns NULL, or a short reason ("cairo: out of memory") that becomes
- * the message "<path>: <reason>".  mode ≥ 0 sets the file's permissions
- * exactly (fchmod); −1 leaves 0666 less the umask. */
-typedef const char *(*ul_atomic_fill)(FILE *f, void *ctx);
-ul_status ul_write_file_atomic(const char *path, ul_atomic_fill fill, void *ctx, int mode,
-                               char *err, size_t errlen);
-
 /* Re-serialises the certificate as JSON text (*out, malloc'd, NUL-terminated,
  * ending in a newline) with the field `field` of the object `object`
  * ("parameters", "claim" or "stated") set to the number decimal_text:

@@ -23,6 +23,7 @@
 
 #include "audit/audit.h"
 #include "audit/report.h"
+#include "io/file.h"
 #include "cli/args.h"
 #include "cli/exitcodes.h"
 #include "num/deadline.h"
@@ -401,7 +402,7 @@ int ul_cli_calibrate(int argc, char **argv)
     }
     rc = UL_EXIT_OK;
     if (values[0][0] != '\0') {
-        if (ul_cert_write_atomic(values[0], completed, strlen(completed), err, sizeof err) !=
+        if (ul_io_write_atomic_bytes(values[0], completed, strlen(completed), err, sizeof err) !=
             UL_OK) {
             fprintf(stderr, "ulaudit calibrate: %s\n", err);
             rc = UL_EXIT_USAGE;

@@ -187,7 +187,7 @@ ul_status ul_attack_merge_stream(ul_attack_state *st, FILE *f, const char *name,
 
 /* ---- stale temporary files ------------------------------------------------------------ */
 
-/* The pid of ".<name>.tmp.<pid>.<n>" (the pattern of ul_write_file_atomic,
+/* The pid of ".<name>.tmp.<pid>.<n>" (the pattern of ul_io_write_atomic,
  * cert/cert.c) for one of the names, or 0 when entry is not one. */
 static long temp_owner(const char *entry, const char *const *names, size_t n_names)
 {

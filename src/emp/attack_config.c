@@ -1,6 +1,6 @@
 /* src/emp/attack_config.c — reading an attack configuration
  * ("ulaudit-attack/1"): every field typed and range-checked by the
- * certificate field reader (cert/cert.h), every error naming its JSON path.
+ * typed field reader (io/fields.h), every error naming its JSON path.
  */
 #include "emp/attack.h"
 
@@ -12,7 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cert/cert.h"
+#include "io/fields.h"
+#include "io/file.h"
 #include "io/json.h"
 #include "emp/escape.h"
 #include "emp/mlp.h"
@@ -680,10 +681,10 @@ static void sha256_file_hex(const char *text, size_t len, char hex[65])
 ul_status ul_attack_config_load(const char *path, ul_attack_config *cfg, char *err, size_t errlen)
 {
     memset(cfg, 0, sizeof *cfg);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return ul_emp_escaped(ul_fail(err, errlen, UL_EINPUT, "%s: cannot open", path), err,
-                              errlen);
+    FILE *f;
+    long long size;
+    if (ul_io_fopen_regular(path, "configuration file", true, &f, &size, err, errlen) != UL_OK)
+        return ul_emp_escaped(UL_EINPUT, err, errlen);
     char *text = malloc(UL_JSON_MAX_BYTES + 1);
     size_t len = text ? fread(text, 1, UL_JSON_MAX_BYTES + 1, f) : 0;
     fclose(f);
