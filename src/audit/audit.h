@@ -158,6 +158,15 @@ typedef struct {
 ul_status ul_audit(const ul_cert *c, const ul_num_precision *want, ul_audit_report *rep,
                    char *err, size_t errlen);
 
+/* Loads a certificate (from text[0..len) when text is not NULL, else from
+ * the file path: ul_cert_load_buffer / ul_cert_load) and audits it
+ * (ul_audit).  method[0..methodlen) gets the certificate's method, or ""
+ * when it does not load.  For callers that hold no certificate of their
+ * own (emp/attack.c). */
+ul_status ul_audit_load(const char *path, const char *text, size_t len,
+                        const ul_num_precision *want, ul_audit_report *rep, char *method,
+                        size_t methodlen, char *err, size_t errlen);
+
 /* Turns rep into the report of an audit stopped by the time budget: verdict
  * inconclusive; claim, theorem, variant and the preconditions already decided
  * are kept; every number, the margin, forensics and the old explanation are
