@@ -70,20 +70,8 @@ static const ul_field_spec DP_PARAMS[] = {
 };
 
 static const ul_field_spec DP_CLAIM[] = {
-    {.name = "eps",
-     .type = UL_FIELD_DECIMAL,
-     .required = true,
-     .lo = "0",
-     .hi = "1e12",
-     .doc = "claimed epsilon for the group"},
-    {.name = "delta",
-     .type = UL_FIELD_DECIMAL,
-     .required = true,
-     .lo = "0",
-     .lo_strict = true,
-     .hi = "1",
-     .hi_strict = true,
-     .doc = "claimed delta for the group"},
+    UL_AUDIT_CLAIM_EPS(true, "1e12", "claimed epsilon for the group"),
+    UL_AUDIT_CLAIM_DELTA(true, "claimed delta for the group"),
 };
 
 static const ul_field_spec DP_STATED[] = {

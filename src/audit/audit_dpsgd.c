@@ -79,10 +79,8 @@ static const ul_field_spec PHASE[] = {
 #define N_PHASE (sizeof PHASE / sizeof PHASE[0])
 
 static const ul_field_spec CLAIM[] = {
-    {.name = "eps", .type = UL_FIELD_DECIMAL, .required = true, .lo = "0", .hi = "1000",
-     .doc = "claimed epsilon (natural log)"},
-    {.name = "delta", .type = UL_FIELD_DECIMAL, .required = true, .lo = "0", .lo_strict = true,
-     .hi = "1", .hi_strict = true, .doc = "claimed delta, 0 < delta < 1"},
+    UL_AUDIT_CLAIM_EPS(true, "1000", "claimed epsilon (natural log)"),
+    UL_AUDIT_CLAIM_DELTA(true, "claimed delta, 0 < delta < 1"),
 };
 #define N_CLAIM (sizeof CLAIM / sizeof CLAIM[0])
 

@@ -93,13 +93,21 @@ static const ul_field_spec GAUSS_PARAMS[] = {
 #define N_GAUSS_PARAMS (sizeof GAUSS_PARAMS / sizeof GAUSS_PARAMS[0])
 
 static const ul_field_spec GAUSS_CLAIM[] = {
-    {.name = "eps", .type = UL_FIELD_DECIMAL, .lo = "0", .hi = UL_GAUSS_MAX_ABS_EPS,
-     .doc = "claimed epsilon (natural log)"},
+    UL_AUDIT_CLAIM_EPS(false, UL_GAUSS_MAX_ABS_EPS, "claimed epsilon (natural log)"),
     {.name = "delta", .type = UL_FIELD_DECIMAL, .lo = "0", .hi = "1", .doc = "claimed delta"},
-    {.name = "renyi_order", .type = UL_FIELD_DECIMAL, .lo = "1", .lo_strict = true,
-     .hi = UL_RENYI_MAX_ALPHA, .doc = "claimed Renyi order alpha > 1", .exact = true},
-    {.name = "renyi_value", .type = UL_FIELD_DECIMAL, .lo = "0", .hi = UL_RENYI_MAX_RDP,
-     .doc = "claimed Renyi divergence at that order", .exact = true},
+    {.name = "renyi_order",
+     .type = UL_FIELD_DECIMAL,
+     .lo = "1",
+     .lo_strict = true,
+     .hi = UL_RENYI_MAX_ALPHA,
+     .doc = "claimed Renyi order alpha > 1",
+     .exact = true},
+    {.name = "renyi_value",
+     .type = UL_FIELD_DECIMAL,
+     .lo = "0",
+     .hi = UL_RENYI_MAX_RDP,
+     .doc = "claimed Renyi divergence at that order",
+     .exact = true},
 };
 #define N_GAUSS_CLAIM (sizeof GAUSS_CLAIM / sizeof GAUSS_CLAIM[0])
 
@@ -113,9 +121,12 @@ static const ul_field_spec OP_PARAMS[] = {
 #define N_OP_PARAMS (sizeof OP_PARAMS / sizeof OP_PARAMS[0])
 
 static const ul_field_spec OP_CLAIM[] = {
-    {.name = "eps", .type = UL_FIELD_DECIMAL, .required = true, .lo = "0",
-     .hi = UL_GAUSS_MAX_ABS_EPS, .doc = "claimed epsilon (natural log)"},
-    {.name = "delta", .type = UL_FIELD_DECIMAL, .required = true, .lo = "0", .hi = "1",
+    UL_AUDIT_CLAIM_EPS(true, UL_GAUSS_MAX_ABS_EPS, "claimed epsilon (natural log)"),
+    {.name = "delta",
+     .type = UL_FIELD_DECIMAL,
+     .required = true,
+     .lo = "0",
+     .hi = "1",
      .doc = "claimed delta"},
 };
 #define N_OP_CLAIM (sizeof OP_CLAIM / sizeof OP_CLAIM[0])

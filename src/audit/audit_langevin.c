@@ -285,29 +285,10 @@ static const ul_field_spec LG_PARAMS[] = {
 #define LG_N_PARAMS (sizeof LG_PARAMS / sizeof LG_PARAMS[0])
 
 static const ul_field_spec LG_CLAIM[] = {
-    {.name = "eps",
-     .type = UL_FIELD_DECIMAL,
-     .lo = "0",
-     .hi = "1e12",
-     .doc = "(eps, delta)-unlearning eps"},
-    {.name = "delta",
-     .type = UL_FIELD_DECIMAL,
-     .lo = "0",
-     .lo_strict = true,
-     .hi = "1",
-     .hi_strict = true,
-     .doc = "(eps, delta)-unlearning delta"},
-    {.name = "renyi_order",
-     .type = UL_FIELD_DECIMAL,
-     .lo = "1",
-     .lo_strict = true,
-     .hi = "1e12",
-     .doc = "Renyi order alpha"},
-    {.name = "renyi_value",
-     .type = UL_FIELD_DECIMAL,
-     .lo = "0",
-     .hi = "1e12",
-     .doc = "Renyi unlearning eps at that order"},
+    UL_AUDIT_CLAIM_EPS(false, "1e12", "(eps, delta)-unlearning eps"),
+    UL_AUDIT_CLAIM_DELTA(false, "(eps, delta)-unlearning delta"),
+    UL_AUDIT_CLAIM_RENYI_ORDER("1e12", "Renyi order alpha"),
+    UL_AUDIT_CLAIM_RENYI_VALUE("1e12", "Renyi unlearning eps at that order"),
 };
 #define LG_N_CLAIM (sizeof LG_CLAIM / sizeof LG_CLAIM[0])
 
@@ -1390,14 +1371,7 @@ static const ul_field_spec D2D_CLAIM[] = {
      .lo_strict = true,
      .hi = "1e12",
      .doc = "(eps, delta)-unlearning eps"},
-    {.name = "delta",
-     .type = UL_FIELD_DECIMAL,
-     .required = true,
-     .lo = "0",
-     .lo_strict = true,
-     .hi = "1",
-     .hi_strict = true,
-     .doc = "(eps, delta)-unlearning delta"},
+    UL_AUDIT_CLAIM_DELTA(true, "(eps, delta)-unlearning delta"),
 };
 #define D2D_N_CLAIM (sizeof D2D_CLAIM / sizeof D2D_CLAIM[0])
 

@@ -139,12 +139,7 @@ static const ul_field_spec MC_PARAMS[] = {
 };
 
 static const ul_field_spec EPS_DELTA_CLAIM[] = {
-    {.name = "eps",
-     .type = UL_FIELD_DECIMAL,
-     .required = true,
-     .lo = "0",
-     .hi = "1e9",
-     .doc = "claimed epsilon (natural log)"},
+    UL_AUDIT_CLAIM_EPS(true, "1e9", "claimed epsilon (natural log)"),
     {.name = "delta",
      .type = UL_FIELD_DECIMAL,
      .required = true,

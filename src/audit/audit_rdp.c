@@ -54,10 +54,8 @@ static const ul_field_spec RDP_PARAMS[] = {
 #define N_RDP_PARAMS (sizeof RDP_PARAMS / sizeof RDP_PARAMS[0])
 
 static const ul_field_spec RDP_CLAIM[] = {
-    {.name = "eps", .type = UL_FIELD_DECIMAL, .required = true, .lo = "0",
-     .hi = UL_RENYI_MAX_EPS, .doc = "claimed epsilon (natural log)"},
-    {.name = "delta", .type = UL_FIELD_DECIMAL, .required = true, .lo = "0", .lo_strict = true,
-     .hi = "1", .hi_strict = true, .doc = "claimed delta, 0 < delta < 1"},
+    UL_AUDIT_CLAIM_EPS(true, UL_RENYI_MAX_EPS, "claimed epsilon (natural log)"),
+    UL_AUDIT_CLAIM_DELTA(true, "claimed delta, 0 < delta < 1"),
 };
 #define N_RDP_CLAIM (sizeof RDP_CLAIM / sizeof RDP_CLAIM[0])
 

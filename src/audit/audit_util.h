@@ -13,6 +13,35 @@
  * when the name is not in v's table). */
 const char *ul_audit_field_text(const ul_cert_values *v, const char *name);
 
+/* ---- claim fields most methods share --------------------------------------
+ * Entries of a method's claim table (ul_field_spec): the range rule is here,
+ * once; the method gives whether the field is required, the upper bound
+ * where methods differ, and the doc shown when the field is missing.
+ *   eps          0 <= eps <= hi
+ *   delta        0 < delta < 1 (the methods that accept the closed ends,
+ *                gaussian-mechanism and model-clipping, write their own)
+ *   renyi_order  1 < alpha <= hi
+ *   renyi_value  0 <= value <= hi */
+#define UL_AUDIT_CLAIM_EPS(req, hi_, doc_)                                                         \
+    {                                                                                              \
+        .name = "eps", .type = UL_FIELD_DECIMAL, .required = (req), .lo = "0", .hi = (hi_),        \
+        .doc = (doc_)                                                                              \
+    }
+#define UL_AUDIT_CLAIM_DELTA(req, doc_)                                                            \
+    {                                                                                              \
+        .name = "delta", .type = UL_FIELD_DECIMAL, .required = (req), .lo = "0",                   \
+        .lo_strict = true, .hi = "1", .hi_strict = true, .doc = (doc_)                             \
+    }
+#define UL_AUDIT_CLAIM_RENYI_ORDER(hi_, doc_)                                                      \
+    {                                                                                              \
+        .name = "renyi_order", .type = UL_FIELD_DECIMAL, .lo = "1", .lo_strict = true,             \
+        .hi = (hi_), .doc = (doc_)                                                                 \
+    }
+#define UL_AUDIT_CLAIM_RENYI_VALUE(hi_, doc_)                                                      \
+    {                                                                                              \
+        .name = "renyi_value", .type = UL_FIELD_DECIMAL, .lo = "0", .hi = (hi_), .doc = (doc_)     \
+    }
+
 /* Exact comparison of two decimal texts, both already validated by the
  * schema: < 0, 0 or > 0 as a < b, a = b, a > b (0 if either fails to parse). */
 int ul_audit_dcmp(const char *a, const char *b);
