@@ -27,9 +27,6 @@
 
 #include "audit/audit.h"
 
-/* "holds", "fails", "undecided". */
-const char *ul_pre_state_name(ul_pre_state s);
-
 /* The report as readable text (malloc'd, ends in a newline).  method and
  * source may be NULL. */
 char *ul_audit_report_text(const ul_audit_report *rep, const char *method, const char *source);
