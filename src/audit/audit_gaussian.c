@@ -94,7 +94,7 @@ static const ul_field_spec GAUSS_PARAMS[] = {
 
 static const ul_field_spec GAUSS_CLAIM[] = {
     UL_AUDIT_CLAIM_EPS(false, UL_GAUSS_MAX_ABS_EPS, "claimed epsilon (natural log)"),
-    {.name = "delta", .type = UL_FIELD_DECIMAL, .lo = "0", .hi = "1", .doc = "claimed delta"},
+    UL_AUDIT_CLAIM_DELTA_CLOSED(false, "claimed delta"),
     {.name = "renyi_order",
      .type = UL_FIELD_DECIMAL,
      .lo = "1",
@@ -122,12 +122,7 @@ static const ul_field_spec OP_PARAMS[] = {
 
 static const ul_field_spec OP_CLAIM[] = {
     UL_AUDIT_CLAIM_EPS(true, UL_GAUSS_MAX_ABS_EPS, "claimed epsilon (natural log)"),
-    {.name = "delta",
-     .type = UL_FIELD_DECIMAL,
-     .required = true,
-     .lo = "0",
-     .hi = "1",
-     .doc = "claimed delta"},
+    UL_AUDIT_CLAIM_DELTA_CLOSED(true, "claimed delta"),
 };
 #define N_OP_CLAIM (sizeof OP_CLAIM / sizeof OP_CLAIM[0])
 

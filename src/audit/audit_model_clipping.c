@@ -140,12 +140,7 @@ static const ul_field_spec MC_PARAMS[] = {
 
 static const ul_field_spec EPS_DELTA_CLAIM[] = {
     UL_AUDIT_CLAIM_EPS(true, "1e9", "claimed epsilon (natural log)"),
-    {.name = "delta",
-     .type = UL_FIELD_DECIMAL,
-     .required = true,
-     .lo = "0",
-     .hi = "1",
-     .doc = "claimed delta"},
+    UL_AUDIT_CLAIM_DELTA_CLOSED(true, "claimed delta"),
 };
 
 static const ul_field_spec MC_STATED[] = {

@@ -18,8 +18,9 @@ const char *ul_audit_field_text(const ul_cert_values *v, const char *name);
  * once; the method gives whether the field is required, the upper bound
  * where methods differ, and the doc shown when the field is missing.
  *   eps          0 <= eps <= hi
- *   delta        0 < delta < 1 (the methods that accept the closed ends,
- *                gaussian-mechanism and model-clipping, write their own)
+ *   delta        0 < delta < 1
+ *   delta closed 0 <= delta <= 1 (what gaussian-mechanism, output-perturbation
+ *                and model-clipping accept)
  *   renyi_order  1 < alpha <= hi
  *   renyi_value  0 <= value <= hi */
 #define UL_AUDIT_CLAIM_EPS(req, hi_, doc_)                                                         \
@@ -31,6 +32,11 @@ const char *ul_audit_field_text(const ul_cert_values *v, const char *name);
     {                                                                                              \
         .name = "delta", .type = UL_FIELD_DECIMAL, .required = (req), .lo = "0",                   \
         .lo_strict = true, .hi = "1", .hi_strict = true, .doc = (doc_)                             \
+    }
+#define UL_AUDIT_CLAIM_DELTA_CLOSED(req, doc_)                                                     \
+    {                                                                                              \
+        .name = "delta", .type = UL_FIELD_DECIMAL, .required = (req), .lo = "0", .hi = "1",        \
+        .doc = (doc_)                                                                              \
     }
 #define UL_AUDIT_CLAIM_RENYI_ORDER(hi_, doc_)                                                      \
     {                                                                                              \
