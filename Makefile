@@ -149,11 +149,18 @@ $(BIN): $(CLI_OBJ) $(CORE_OBJ)
 $(PLUGIN): $(ATTACK_OBJ)
 	$(CC) -shared $(ALL_CFLAGS) $(ALL_LDFLAGS) $(ATTACK_OBJ) $(ATTACK_LIBS) -lm -o $@
 
+# `ulaudit attack` loads the plugin beside the binary, and the CLI tests run
+# the binary (ULAUDIT_BIN): whoever builds one gets the other, up to date.
+# Order-only: a new plugin does not relink the binary or the tests.
+$(BIN): | $(PLUGIN)
+$(TEST_BIN): | $(BIN) $(PLUGIN)
+
 $(TEST_BIN): $(TEST_OBJ) $(LIB)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(TEST_OBJ) $(LIB) $(TEST_LIBS) $(LIBS) -o $@
 
 # bench_batch runs the binary it is built beside.
 $(BUILD)/bench/bench_batch: CPPFLAGS += -DULAUDIT_BIN='"$(abspath $(BIN))"'
+$(BUILD)/bench/bench_batch: | $(BIN)
 $(BUILD)/bench/%: tests/bench/%.c $(LIB) | $(DEPS_OK)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $< $(LIB) $(LIBS) -o $@

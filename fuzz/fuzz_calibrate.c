@@ -4,7 +4,10 @@
  *
  * Input: the bytes of a certificate file (seeds: those of fuzz_cert, and
  * the same with "sigma" removed, the parameter calibration most often
- * fills; tools/fuzz-seeds.sh).  Precision capped as in fuzz_cert.
+ * fills; tools/fuzz-seeds.sh).  Precision capped as in fuzz_cert; the
+ * calibration and the audit of its output share FUZZ_BUDGET_SECONDS
+ * (common.h): a calibration stopped by it is a refusal (UL_ETIME, a
+ * message), an audit stopped by it is inconclusive.
  *
  * Contract (audit/audit.h): a refusal has a message and no output; a
  * completed certificate reads back (ul_cert_load_buffer) and its audit at the
@@ -16,6 +19,7 @@
 #include "audit/audit.h"
 #include "cert/cert.h"
 #include "common.h"
+#include "num/deadline.h"
 
 #define UL_FUZZ_MAX_BITS 256
 
@@ -43,6 +47,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     ul_num_precision want = {.digits = 10, .start_bits = 0, .max_bits = UL_FUZZ_MAX_BITS};
     char *completed = NULL;
+    ul_deadline_set(FUZZ_BUDGET_SECONDS);
     ul_status st = ul_audit_calibrate(c, &want, &completed, err, sizeof err);
     if (st == UL_OK) {
         FUZZ_CHECK(completed != NULL, "calibrated without output");
@@ -50,6 +55,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     } else {
         FUZZ_CHECK(err[0] && !completed, "refusal without a message, or with output");
     }
+    ul_deadline_clear();
     free(completed);
     ul_cert_free(c);
     return 0;

@@ -8,6 +8,8 @@
  * reached) at a low precision cap (UL_FUZZ_MAX_BITS) so each input is fast,
  * and the report is rendered as text and JSON, as `ulaudit audit` does.
  *
+ * Each input has FUZZ_BUDGET_SECONDS (common.h).
+ *
  * Contracts checked (abort = finding): a refusal carries a message and
  * leaves no certificate; every printed enclosure has lo <= hi, each end
  * reads back fully as a decimal, and no end fills its buffer (a full buffer
@@ -21,6 +23,7 @@
 #include "cert/cert.h"
 #include "audit/report.h"
 #include "common.h"
+#include "num/deadline.h"
 
 /* The cap: 256 bits (about 77 digits) decide most verdicts and keep an audit
  * in milliseconds; a wider enclosure is still sound (adaptive.h). */
@@ -85,7 +88,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     ul_audit_report rep;
     ul_audit_report_init(&rep);
     err[0] = '\0';
+    ul_deadline_set(FUZZ_BUDGET_SECONDS);
     ul_status st = ul_audit(c, &want, &rep, err, sizeof err);
+    ul_deadline_clear();
     if (st == UL_OK)
         check_report(c, &rep, digits);
     else

@@ -155,6 +155,19 @@ Test(audit_dpsgd, pld_calibration_against_opacus_prv, .timeout = 600)
                  UL_OK, "%s", err);
     double s = strtod(sigma, NULL);
     cr_assert(s <= 1.34765625 + 5e-5 && s > 1.3232421875, "sigma %s", sigma);
+    /* close to the best: at σ(1 − 1e-3) the PLD LOWER bracket of the exact
+     * profile δ(8) is above 1e-5, a proof that no accountant certifies it
+     * (independent of the search, which runs on the estimate in doubles) */
+    char below[64];
+    snprintf(below, sizeof below, "%.9g", s * (1 - 1e-3));
+    ph.sigma = below;
+    mpfr_t lo, hi;
+    mpfr_inits2(64, lo, hi, (mpfr_ptr)0);
+    ul_pld_report pr;
+    ul_status st = ul_dpsgd_pld_delta(&run, "8", 1e-4, 0, lo, hi, &pr, err, sizeof err);
+    cr_assert(st == UL_OK || st == UL_ECAP, "%s", err);
+    cr_assert(mpfr_cmp_d(lo, 1e-5) > 0, "sigma %s: %s is not proven too small", sigma, below);
+    mpfr_clears(lo, hi, (mpfr_ptr)0);
     free(sigma);
 }
 
@@ -308,6 +321,28 @@ static ul_status audit_text(const char *text, ul_audit_report *rep, char *err, s
     "{\"format\":\"ulaudit-certificate/1\",\"method\":\"dp-sgd\",\"parameters\":" params         \
     ",\"claim\":" claim "}"
 
+/* calibrate the certificate text at `digits`, read the number the field
+ * `key` of the completed certificate holds, and audit that certificate
+ * anew: it must be supported (*by_pld: its explanation names PLD). */
+static double calibrated_value(const char *text, const char *key, int digits, bool *by_pld)
+{
+    ul_cert *c = load_or_skip(text);
+    ul_num_precision w = {digits, 0, 0};
+    char *out = NULL, err[512] = "", field[64];
+    cr_assert_eq(ul_audit_dp_sgd.calibrate(c, &w, &out, err, sizeof err), UL_OK, "%s", err);
+    ul_cert_free(c);
+    snprintf(field, sizeof field, "\"%s\"", key);
+    const char *p = strstr(out, field);
+    cr_assert(p != NULL, "%s", out);
+    double v = strtod(strchr(p, ':') + 1, NULL);
+    ul_audit_report rep;
+    cr_assert_eq(audit_text(out, &rep, err, sizeof err), UL_OK, "%s", err);
+    cr_assert_eq(rep.verdict, UL_VERDICT_SUPPORTED, "%s", rep.explanation);
+    *by_pld = strstr(rep.explanation, "PLD") != NULL;
+    free(out);
+    return v;
+}
+
 Test(audit_dpsgd, handler_verdicts_full_batch)
 {
     /* 100 steps at σ = 5, q = 1: r = 2; θ_e(2) = Q(−½) − e·Q(3/2) = 0.5099…
@@ -395,10 +430,157 @@ Test(audit_dpsgd, handler_calibrate_completes_and_reaudits)
     cr_assert(strstr(out, "\"noise_multiplier\"") != NULL, "%s", out);
     free(out);
     ul_cert_free(c);
-    const char *phases = CERT("{\"phases\":[{\"noise_multiplier\":1,\"sample_rate\":1,\"steps\":1}]}",
+    /* a list of phases: noise_scale is filled in (exact profile: r² = 1/c²) */
+    const char *phases = CERT("{\"phases\":[{\"noise_multiplier\":1,\"sample_rate\":1,\"steps\":1}],"
+                              "\"adjacency\":\"add-remove\"}",
                               "{\"eps\":1,\"delta\":1e-5}");
     c = load_or_skip(phases);
+    cr_assert_eq(ul_audit_dp_sgd.calibrate(c, &WANT, &out, err, sizeof err), UL_OK, "%s", err);
+    const char *p = strstr(out, "\"noise_scale\"");
+    cr_assert(p != NULL, "%s", out);
+    double s = strtod(strchr(p, ':') + 1, NULL);
+    cr_assert(oracle_theta_at_most(1 / s, 1e-5), "%s", out);
+    free(out);
+    ul_cert_free(c);
+}
+
+Test(audit_dpsgd, handler_pld_calibration_audits_as_supported, .timeout = 600)
+{
+    /* the Opacus get_noise_multiplier case (eps 8, delta 1e-5, q 0.04, 2249
+     * steps): the completed certificate audits as supported by the PLD
+     * accountant, below Opacus's RDP answer 1.416 and its PRV answer
+     * 1.34765625 + 5e-5 (accountants_test.py, see above) */
+    const char *t = CERT("{\"sample_rate\":0.04,\"steps\":2249,\"adjacency\":\"add-remove\"}",
+                         "{\"eps\":8,\"delta\":1e-5}");
+    bool by_pld = false;
+    double s = calibrated_value(t, "noise_multiplier", 6, &by_pld);
+    cr_assert(s < 1.34765625 + 5e-5 && s > 1.3232421875, "%.9g", s);
+    cr_assert(by_pld, "not supported by the PLD accountant");
+}
+
+/* ---- calibration of several phases and of the number of steps -------------------- */
+
+Test(audit_dpsgd, decimal_product_is_exact)
+{
+    /* by hand: 1.5·0.948817 = 1.4232255; 0.04·25 = 1; 3e-3·2e4 = 60 */
+    const char *cases[][3] = {{"1.5", "0.948817", "1.4232255"}, {"0.04", "25", "1"},
+                              {"3e-3", "2e4", "60"}, {"1", "1.34573e+0", "1.34573"}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *p = ul_dpsgd_decimal_product(cases[i][0], cases[i][1]);
+        int cmp = 2;
+        cr_assert(ul_num_decimal_compare(p, cases[i][2], &cmp) && cmp == 0, "%s·%s = %s",
+                  cases[i][0], cases[i][1], p);
+        free(p);
+    }
+}
+
+Test(audit_dpsgd, full_batch_scale_of_two_phases_brackets_the_oracle)
+{
+    /* q = 1, 4 steps at σ = 2 and 3 at σ = 1: scaled by c, r² = (4/4 + 3)/c²
+     * = 4/c² (Dong-Roth-Su Cor. 3.3), so c is 2σ1 with σ1 the one-step
+     * answer: the oracle's θ_{e}(2/c) ≤ 1e-5 at c and > 1e-5 just below */
+    ul_dpsgd_phase ph[2] = {{"2", "1", 4}, {"1", "1", 3}};
+    ul_dpsgd_run run = {ph, 2, NULL, UL_DPSGD_ADD_REMOVE};
+    char *c = NULL, err[256] = "";
+    cr_assert_eq(ul_dpsgd_sigma_min(&run, "1", "1e-5", 12, &WANT, &c, err, sizeof err), UL_OK,
+                 "%s", err);
+    double s = strtod(c, NULL);
+    cr_assert(oracle_theta_at_most(2 / s, 1e-5), "theta above delta at %s", c);
+    cr_assert(!oracle_theta_at_most(2 / (s * (1 - 1e-9)), 1e-5), "%s is not the smallest", c);
+    free(c);
+}
+
+/* δ(8)'s PLD bracket of the run, at the widths given. */
+static void pld_bracket(const ul_dpsgd_run *run, const char *eps, mpfr_ptr lo, mpfr_ptr hi)
+{
+    ul_pld_report pr;
+    char err[256] = "";
+    ul_status st = ul_dpsgd_pld_delta(run, eps, 1e-4, 0, lo, hi, &pr, err, sizeof err);
+    cr_assert(st == UL_OK || st == UL_ECAP, "%s", err);
+}
+
+Test(audit_dpsgd, handler_calibrates_a_common_factor_on_phases, .timeout = 600)
+{
+    /* two different phases (σ 1 and 2, rates 0.01 and 0.02): the completed
+     * certificate carries noise_scale c and audits as supported; at c(1 −
+     * 1e-3) the PLD LOWER bracket of the exact profile is above δ, a proof
+     * that c is within 1e-3 of the least factor any accountant can certify */
+    const char *t = CERT("{\"phases\":[{\"noise_multiplier\":1,\"sample_rate\":0.01,\"steps\":1000},"
+                         "{\"noise_multiplier\":2,\"sample_rate\":0.02,\"steps\":500}],"
+                         "\"adjacency\":\"add-remove\"}",
+                         "{\"eps\":2,\"delta\":1e-6}");
+    bool by_pld = false;
+    double c = calibrated_value(t, "noise_scale", 6, &by_pld);
+    char s0[64], s1[64];
+    snprintf(s0, sizeof s0, "%.9g", 1 * c * (1 - 1e-3));
+    snprintf(s1, sizeof s1, "%.9g", 2 * c * (1 - 1e-3));
+    ul_dpsgd_phase ph[2] = {{s0, "0.01", 1000}, {s1, "0.02", 500}};
+    ul_dpsgd_run run = {ph, 2, NULL, UL_DPSGD_ADD_REMOVE};
+    mpfr_t lo, hi;
+    mpfr_inits2(64, lo, hi, (mpfr_ptr)0);
+    pld_bracket(&run, "2", lo, hi);
+    cr_assert(mpfr_cmp_d(lo, 1e-6) > 0, "c = %.9g: c(1 - 1e-3) is not proven too small", c);
+    mpfr_clears(lo, hi, (mpfr_ptr)0);
+}
+
+Test(audit_dpsgd, steps_max_is_the_largest_t, .timeout = 600)
+{
+    /* σ 1.5, q 0.04 (Opacus's test run) at Opacus's PRV epsilon 6.7774 for
+     * 2249 steps (accountants_test.py, above): the most steps is certified
+     * (PLD upper end ≤ 1e-5) and one more step is proven too many (PLD LOWER
+     * end > 1e-5), so it is the largest T of the exact profile */
+    ul_dpsgd_phase ph = {"1.5", "0.04", 1};
+    ul_dpsgd_run run = {&ph, 1, NULL, UL_DPSGD_ADD_REMOVE};
+    unsigned long T = 0;
+    bool by_pld = false;
+    char err[256] = "";
+    cr_assert_eq(ul_dpsgd_steps_max(&run, 0, "6.7774", "1e-5", &WANT, 0, &T, &by_pld, err,
+                                    sizeof err),
+                 UL_OK, "%s", err);
+    cr_assert(by_pld && T >= 2249, "T = %lu", T);
+    mpfr_t lo, hi;
+    mpfr_inits2(64, lo, hi, (mpfr_ptr)0);
+    ph.steps = T;
+    pld_bracket(&run, "6.7774", lo, hi);
+    cr_assert(mpfr_cmp_d(hi, 1e-5) <= 0, "T = %lu not certified", T);
+    ph.steps = T + 1;
+    pld_bracket(&run, "6.7774", lo, hi);
+    cr_assert(mpfr_cmp_d(lo, 1e-5) > 0, "T + 1 = %lu not proven too many", T + 1);
+    mpfr_clears(lo, hi, (mpfr_ptr)0);
+}
+
+Test(audit_dpsgd, steps_max_full_batch_against_the_oracle)
+{
+    /* q = 1, σ = 10: T steps are the Gaussian with r = √T/10; the largest T
+     * has θ_e(√T/10) ≤ 1e-5 < θ_e(√(T+1)/10) by the oracle */
+    ul_dpsgd_phase ph = {"10", "1", 1};
+    ul_dpsgd_run run = {&ph, 1, NULL, UL_DPSGD_ADD_REMOVE};
+    unsigned long T = 0;
+    bool by_pld = true;
+    char err[256] = "";
+    cr_assert_eq(ul_dpsgd_steps_max(&run, 0, "1", "1e-5", &WANT, 0, &T, &by_pld, err, sizeof err),
+                 UL_OK, "%s", err);
+    cr_assert(!by_pld);
+    cr_assert(oracle_theta_at_most(sqrt((double)T) / 10, 1e-5), "T = %lu", T);
+    cr_assert(!oracle_theta_at_most(sqrt((double)T + 1) / 10, 1e-5), "T + 1 = %lu", T + 1);
+}
+
+Test(audit_dpsgd, handler_calibrates_steps_and_reaudits, .timeout = 600)
+{
+    const char *t = CERT("{\"noise_multiplier\":10,\"sample_rate\":1,\"adjacency\":\"add-remove\"}",
+                         "{\"eps\":1,\"delta\":1e-5}");
+    char err[512] = "";
+    bool by_pld = true;
+    double T = calibrated_value(t, "steps", 17, &by_pld);
+    cr_assert(oracle_theta_at_most(sqrt(T) / 10, 1e-5) &&
+                  !oracle_theta_at_most(sqrt(T + 1) / 10, 1e-5),
+              "T = %.17g", T);
+    /* neither noise_multiplier nor steps: the message names one */
+    const char *none = CERT("{\"sample_rate\":1,\"adjacency\":\"add-remove\"}",
+                            "{\"eps\":1,\"delta\":1e-5}");
+    ul_cert *c = load_or_skip(none);
+    char *out = NULL;
     cr_assert_eq(ul_audit_dp_sgd.calibrate(c, &WANT, &out, err, sizeof err), UL_EINPUT);
-    cr_assert(strncmp(err, "$.parameters.phases:", 20) == 0, "%s", err);
+    cr_assert(strncmp(err, "$.parameters.steps:", 19) == 0, "%s", err);
     ul_cert_free(c);
 }

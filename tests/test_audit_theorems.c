@@ -467,10 +467,10 @@ static void gen_consts(mpfr_ptr E, mpfr_ptr Lam, mpfr_ptr B, ul_langevin_case ki
     mpfi_init2(eta, RB), mpfi_init2(sigma, RB), mpfi_init2(C0, RB), mpfi_init2(C, RB);
     mpfi_init2(e, RB), mpfi_init2(l, RB);
     mpfi_set_ui(n, 1000), mpfi_set_ui(L, 1), mpfi_set_ui(M, 1);
-    ul_num_set_decimal(R, "0.01");
-    ul_num_set_decimal(eta, "0.5");
+    cr_assert_eq(ul_num_set_decimal(R, "0.01"), UL_OK);
+    cr_assert_eq(ul_num_set_decimal(eta, "0.5"), UL_OK);
     mpfi_set_ui(sigma, 1), mpfi_set_ui(C0, 0);
-    ul_num_set_decimal(C, C_lsi);
+    cr_assert_eq(ul_num_set_decimal(C, C_lsi), UL_OK);
     ul_langevin_setting s = {kind, n, L, M, NULL, R, eta, sigma};
     char err[256];
     cr_assert_eq(ul_langevin_eps0_slope(e, &s, 1, C0, UL_LANGEVIN_T_INF, v, NULL, err, sizeof err),

@@ -305,6 +305,29 @@ Test(cli_attack, released_models)
     cr_assert(strstr(r.out, "\"loss\"") && strstr(r.out, "\"gaussian-lr\""), "%s", r.out);
     cr_assert(strstr(r.out, "\"no claim\""), "%s", r.out);
     run_free(&r);
+    /* LiRA from the loss scores: online scores the second halves (150 + 150
+     * of 300 + 300), offline every IN model and the second half of OUT */
+    r = run("attack", "--in-models", in, "--out-models", out, "--target", target, "--scores",
+            "lira-online,lira-offline", "--json", NULL);
+    cr_assert_eq(r.status, 0, "%s %s", r.out, r.err);
+    o = json_tokener_parse(r.out);
+    json_object *arr = NULL;
+    cr_assert(json_object_object_get_ex(o, "scores", &arr) && json_object_array_length(arr) == 2);
+    const char *want_name[2] = {"lira-online", "lira-offline"};
+    int want_in[2] = {150, 300}, want_out[2] = {150, 150};
+    for (size_t k = 0; k < 2; k++) {
+        json_object *sk = json_object_array_get_idx(arr, k);
+        cr_assert_str_eq(field(sk, "name"), want_name[k]);
+        json_object *ni, *no;
+        cr_assert(json_object_object_get_ex(sk, "n_in", &ni) &&
+                  json_object_object_get_ex(sk, "n_out", &no));
+        cr_assert_eq(json_object_get_int(ni), want_in[k]);
+        cr_assert_eq(json_object_get_int(no), want_out[k]);
+    }
+    json_object_put(o);
+    run_free(&r);
+    expect_usage_error("--target", run("attack", "--in-models", in, "--out-models", out,
+                                       "--scores", "lira-online", NULL));
 
     /* bad input about released models */
     expect_usage_error("--out-models", run("attack", "--in-models", in, NULL));

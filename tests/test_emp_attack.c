@@ -757,6 +757,126 @@ static void expect_config_error(const char *text, const char *mention)
 #define MODEL "\"model\": {\"type\": \"logreg\", \"lambda\": \"0.1\", \"clip\": 1}, "
 #define LEARN "\"learner\": {\"sigma\": \"0.1\", \"train_steps\": 20, \"unlearn_steps\": 3}"
 
+/* ---- LiRA from the loss scores ---------------------------------------------------- */
+
+/* Mann–Whitney AUC by counting pairs: P[IN > OUT] + ½ P[IN = OUT]. */
+static double auc_pairs(const double *in, size_t n_in, const double *out, size_t n_out)
+{
+    double c = 0;
+    for (size_t i = 0; i < n_in; i++)
+        for (size_t j = 0; j < n_out; j++)
+            c += in[i] > out[j] ? 1 : in[i] == out[j] ? 0.5 : 0;
+    return c / ((double)n_in * (double)n_out);
+}
+
+/* The logistic loss with margin φ, log(1 + e^(−φ)), whose logit-scaled
+ * confidence (emp/score.h) is φ again; the loss score is −ℓ. */
+static double loss_score_of_margin(double phi)
+{
+    return -(phi > 0 ? log1p(exp(-phi)) : -phi + log1p(exp(phi)));
+}
+
+/* IN margins φ ~ N(1, 1), OUT φ ~ N(1, 0.1²): the same centre, so the loss
+ * score (monotone in φ) has AUC near ½, while a test on both tails sees
+ * them.  Checked against definitions, not against the code's output:
+ *   - counts: online scores the second halves of both worlds, offline
+ *     every IN run and the second half of OUT (attack.h);
+ *   - offline ranks as the loss score does ((φ − μ)/σ is increasing in φ),
+ *     so its AUC is the pair-count AUC of the loss scores on those runs;
+ *   - online is the Gaussian log-likelihood ratio of fits on the first
+ *     halves (sample mean, unbiased sd), recomputed here; its AUC is the
+ *     pair-count AUC of the recomputed scores;
+ *   - the online AUC is near its population value: for the ratio test,
+ *     essentially |φ_in − 1| > |φ_out − 1|·σ-ratio, P[|Z| > 0.1|Z'|] =
+ *     1 − (2/π)·atan(0.1) ≈ 0.937 (sd of a 500 × 500 AUC ≈ 0.01: > 0.85);
+ *   - two scores share α: α/2 each. */
+Test(emp_attack, lira_scores_from_the_loss)
+{
+    size_t n = 1000, h = n / 2;
+    double *z = malloc(2 * n * sizeof *z), *in = malloc(n * sizeof *in),
+           *out = malloc(n * sizeof *out);
+    ul_rng_normals(77, 0, 0, 0, 2 * n, z);
+    for (size_t i = 0; i < n; i++)
+        in[i] = loss_score_of_margin(1 + z[i]), out[i] = loss_score_of_margin(1 + 0.1 * z[n + i]);
+    ul_attack_scoring sc = {.scores = UL_SCORE_LIRA_ONLINE | UL_SCORE_LIRA_OFFLINE,
+                            .alpha = "0.05", .eps = "", .delta = "", .renyi_order = "",
+                            .renyi_value = ""};
+    ul_attack_values v = {.loss_in = in, .loss_out = out, .n_in = n, .n_out = n};
+    ul_attack_result res;
+    char err[256];
+    cr_assert_eq(ul_attack_score_values(&res, &sc, &v, 1, err, sizeof err), UL_OK, "%s", err);
+    cr_assert_eq(res.n_scores, 2);
+    cr_assert_str_eq(res.alpha_each, "0.025");
+    const ul_attack_score *on = &res.score[0], *off = &res.score[1];
+    cr_assert_str_eq(on->name, "lira-online");
+    cr_assert_str_eq(off->name, "lira-offline");
+    cr_assert_eq(on->n_in, n - h);
+    cr_assert_eq(on->n_out, n - h);
+    cr_assert_eq(off->n_in, n);
+    cr_assert_eq(off->n_out, n - h);
+    double a_off = auc_pairs(in, n, out + h, n - h);
+    cr_assert(fabs(off->roc.auc - a_off) < 1e-9, "offline AUC %.12g, loss AUC %.12g", off->roc.auc,
+              a_off);
+    cr_assert(fabs(a_off - 0.5) < 0.1, "the loss score should not separate (AUC %g)", a_off);
+    /* online by hand: fits on the first halves of φ = 1 + z (IN), 1 + 0.1 z (OUT) */
+    double m[2] = {0, 0}, sd[2] = {0, 0};
+    for (int w = 0; w < 2; w++) {
+        for (size_t i = 0; i < h; i++)
+            m[w] += (w ? 1 + 0.1 * z[n + i] : 1 + z[i]) / (double)h;
+        for (size_t i = 0; i < h; i++) {
+            double d = (w ? 1 + 0.1 * z[n + i] : 1 + z[i]) - m[w];
+            sd[w] += d * d / (double)(h - 1);
+        }
+        sd[w] = sqrt(sd[w]);
+    }
+    double *ls = malloc(2 * (n - h) * sizeof *ls);
+    for (size_t i = 0; i < 2 * (n - h); i++) {
+        double phi = i < n - h ? 1 + z[h + i] : 1 + 0.1 * z[n + h + (i - (n - h))];
+        double zi = (phi - m[0]) / sd[0], zo = (phi - m[1]) / sd[1];
+        ls[i] = 0.5 * (zo * zo - zi * zi) + log(sd[1] / sd[0]);
+    }
+    double a_on = auc_pairs(ls, n - h, ls + (n - h), n - h);
+    cr_assert(fabs(on->roc.auc - a_on) < 2e-3, "online AUC %.6g, by hand %.6g", on->roc.auc, a_on);
+    cr_assert(a_on > 0.85, "online LiRA should see both tails (AUC %g)", a_on);
+    ul_attack_result_clear(&res);
+    /* LiRA needs the loss scores */
+    ul_attack_values none = {0};
+    cr_assert_eq(ul_attack_score_values(&res, &sc, &none, 1, err, sizeof err), UL_EINPUT);
+    cr_assert(strstr(err, "LiRA"), "%s", err);
+    ul_attack_result_clear(&res);
+    free(ls), free(z), free(in), free(out);
+}
+
+/* A configured run with "scores": ["lira-online"] records the loss scores
+ * and reports LiRA only: one score, on the second halves of the 24 runs. */
+Test(emp_attack, configured_lira_score)
+{
+    char *cfg_path = write_temp("{\"format\": \"ulaudit-attack/1\","
+                                " \"data\": {\"source\": \"synthetic\", \"n\": 40, \"d\": 4, \"seed\": 2},"
+                                " \"model\": {\"type\": \"logreg\", \"lambda\": \"0.1\", \"clip\": 1},"
+                                " \"learner\": {\"sigma\": \"0.1\", \"train_steps\": 20, "
+                                "\"unlearn_steps\": 3}, \"runs\": 24, \"chunk\": 8, \"seed\": 4, "
+                                "\"target\": 5, \"attack\": {\"scores\": [\"lira-online\"]}}");
+    ul_attack_config cfg;
+    ul_attack_state st;
+    ul_attack_result res;
+    char err[512];
+    cr_assert_eq(ul_attack_config_load(cfg_path, &cfg, err, sizeof err), UL_OK, "%s", err);
+    cr_assert_eq(ul_attack_prepare(&st, &cfg, err, sizeof err), UL_OK, "%s", err);
+    cr_assert_eq(st.log.scores, UL_SCORE_LOSS); /* what the shard records */
+    run_all(&st);
+    cr_assert_eq(ul_attack_finish(&res, &st, err, sizeof err), UL_OK, "%s", err);
+    cr_assert_eq(res.n_scores, 1);
+    cr_assert_str_eq(res.score[0].name, "lira-online");
+    cr_assert_eq(res.score[0].n_in, 12u);
+    cr_assert_eq(res.score[0].n_out, 12u);
+    ul_attack_result_clear(&res);
+    ul_attack_state_free(&st);
+    ul_attack_config_free(&cfg);
+    unlink(cfg_path);
+    free(cfg_path);
+}
+
 Test(emp_attack, config_errors_name_the_field)
 {
     expect_config_error("{\"format\": \"ulaudit-attack/2\", " DATA MODEL LEARN "}", "$.format");
@@ -786,17 +906,24 @@ Test(emp_attack, config_errors_name_the_field)
     expect_config_error(HEAD DATA MODEL LEARN ", \"certificate\": \"auto\"}", "$.certificate");
     expect_config_error(HEAD DATA MODEL LEARN ", \"attack\": {\"scores\": [\"loss\", \"loss\"]}}",
                         "$.attack.scores");
+    expect_config_error(HEAD DATA MODEL LEARN ", \"attack\": {\"scores\": [\"lira\"]}}",
+                        "$.attack.scores[0]");
     expect_config_error(HEAD DATA MODEL LEARN ", \"unlearning\": {\"batch\": 40}}", "fewer than n");
     expect_config_error(HEAD DATA MODEL LEARN, "end of input");
 }
 
 /* Every shipped example reads (the Fashion-MNIST one only where Debian's
- * dataset-fashion-mnist is installed). */
+ * dataset-fashion-mnist is installed), and an auto certificate audits as
+ * the example's text says: attack-synthetic.json's and
+ * attack-fashion-mnist.json's texts say INVALID (their finite learning time
+ * T is outside the stationary Langevin theorem), attack-noisy-gd.json's
+ * that Thm G.15 covers it (supported). */
 Test(emp_attack, examples_read)
 {
     const char *names[] = {"attack-synthetic.json",      "attack-nonprivate.json",
                            "attack-model-clipping.json", "attack-mlp.json",
                            "attack-fashion-mnist.json",  "attack-noisy-gd.json"};
+    const ul_verdict said[] = {UL_VERDICT_INVALID, 0, 0, 0, UL_VERDICT_INVALID, UL_VERDICT_SUPPORTED};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         char path[256];
         snprintf(path, sizeof path, "examples/%s", names[i]);
@@ -816,6 +943,8 @@ Test(emp_attack, examples_read)
             ul_audit_report rep;
             ul_num_precision want = {.digits = 6, .start_bits = 128, .max_bits = 4096};
             cr_assert_eq(ul_audit(c, &want, &rep, err, sizeof err), UL_OK, "%s", err);
+            cr_assert_eq(rep.verdict, said[i], "%s: the audit says %s", names[i],
+                         ul_verdict_name(rep.verdict));
             ul_cert_free(c);
         }
         ul_attack_config_free(&cfg);

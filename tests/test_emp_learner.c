@@ -285,3 +285,87 @@ Test(emp_learner, unlearn_replace_equals_training_on_new_data_continued)
     ul_dataset_free(&ds);
     ul_dataset_free(&ds2);
 }
+
+/* One noisy step of each rule by hand, with p = 1101 parameters (the noise
+ * is drawn in chunks inside the learner): w' = Π_R(w − η·g + √(2η)·σ·ξ)
+ * (UL_STEP_PNGD) and Π_R(w − η·g) + σ·ξ (UL_STEP_MODEL_CLIP), learner.h,
+ * with ξ_k = ul_rng_normal(seed, run, t, k) drawn one number at a time, g
+ * from the model's grad, and the projection by a plain sum of squares. */
+static void step_by_hand(const ul_model *m, const ul_dataset *ds, const ul_pngd_params *par,
+                         uint32_t run, uint64_t t, const double *w, double *out)
+{
+    size_t p = ds->d;
+    double *g = malloc(p * sizeof *g);
+    ul_model_work work = {0};
+    cr_assert_eq(m->ops->grad(m, ds, w, 1, g, &work), UL_OK);
+    bool clip_rule = par->rule == UL_STEP_MODEL_CLIP;
+    double ns = clip_rule ? par->sigma : sqrt(2 * par->eta) * par->sigma, s = 0;
+    for (size_t k = 0; k < p; k++) {
+        out[k] = w[k] - par->eta * g[k];
+        if (!clip_rule)
+            out[k] += ns * ul_rng_normal(par->seed, run, t, k);
+        s += out[k] * out[k];
+    }
+    double shrink = sqrt(s) > par->radius ? par->radius / sqrt(s) : 1;
+    for (size_t k = 0; k < p; k++)
+        out[k] = out[k] * shrink + (clip_rule ? ns * ul_rng_normal(par->seed, run, t, k) : 0);
+    free(g);
+    ul_model_work_free(&work);
+}
+
+Test(emp_learner, one_noisy_step_by_hand_over_many_noise_chunks)
+{
+    ul_dataset ds = make_data(6, 1101, 21);
+    ul_model m = ul_logreg_model(0.05, 0.5);
+    size_t p = ds.d;
+    char err[256];
+    for (int rule = 0; rule < 2; rule++) {
+        /* a radius that binds for the descent + noise (‖w‖ ≈ 33) */
+        ul_pngd_params par = {.eta = 0.5, .sigma = 0.7, .radius = 20, .seed = 99,
+                              .rule = rule ? UL_STEP_MODEL_CLIP : UL_STEP_PNGD};
+        double *W = start(p, 2, 1.0), *want = malloc(2 * p * sizeof *want);
+        for (uint32_t j = 0; j < 2; j++)
+            step_by_hand(&m, &ds, &par, 40 + j, 7, W + j * p, want + j * p);
+        cr_assert_eq(ul_pngd_train(&m, &ds, &par, 2, 40, 7, 1, W, NULL, NULL, err, sizeof err),
+                     UL_OK, "%s", err);
+        for (size_t k = 0; k < 2 * p; k++)
+            cr_assert(fabs(W[k] - want[k]) <= 1e-13 * (1 + fabs(want[k])),
+                      "rule %d, coordinate %zu: %.17g, by hand %.17g", rule, k % p, W[k],
+                      want[k]);
+        free(W);
+        free(want);
+    }
+    ul_dataset_free(&ds);
+}
+
+/* ul_pngd_train_work with one scratch kept across calls: the same bits as
+ * fresh ul_pngd_train calls, also when a row is replaced in place between
+ * calls by one of another norm (the clip depends on ‖x_i‖, which the
+ * scratch caches: a stale cache would change the direction). */
+Test(emp_learner, kept_scratch_gives_the_bits_of_fresh_calls)
+{
+    ul_dataset a = make_data(40, 5, 23), b = make_data(40, 5, 23);
+    ul_model m = ul_logreg_model(0.02, 0.3);
+    ul_pngd_params par = {.eta = 0.4, .sigma = 0.3, .radius = 3.0, .seed = 5};
+    size_t p = a.d, M = 3;
+    double *A = start(p, M, 1.0), *B = start(p, M, 1.0);
+    double xnew[5] = {1.5, -1.5, 1.5, -1.5, 0}; /* norm 3, rows have norm 1 */
+    char err[256];
+    cr_assert_eq(ul_pngd_train(&m, &a, &par, M, 0, 0, 10, A, NULL, NULL, err, sizeof err), UL_OK);
+    memcpy(a.x + 3 * p, xnew, sizeof xnew);
+    cr_assert_eq(ul_pngd_train(&m, &a, &par, M, 0, 10, 7, A, NULL, NULL, err, sizeof err), UL_OK);
+    ul_pngd_work w = {0};
+    for (uint64_t t0 = 0; t0 < 10; t0 += 5)
+        cr_assert_eq(ul_pngd_train_work(&m, &b, &par, M, 0, t0, 5, B, NULL, NULL, &w, err,
+                                        sizeof err),
+                     UL_OK, "%s", err);
+    memcpy(b.x + 3 * p, xnew, sizeof xnew);
+    cr_assert_eq(ul_pngd_train_work(&m, &b, &par, M, 0, 10, 7, B, NULL, NULL, &w, err, sizeof err),
+                 UL_OK, "%s", err);
+    cr_assert(memcmp(A, B, p * M * sizeof *A) == 0);
+    ul_pngd_work_free(&w);
+    free(A);
+    free(B);
+    ul_dataset_free(&a);
+    ul_dataset_free(&b);
+}

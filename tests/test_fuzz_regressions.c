@@ -18,7 +18,20 @@
  *   (f) found by fuzz_calibrate: calibrating a model-clipping claim δ = 0e-410
  *       overflowed a long in ul_num_q (signed overflow, UBSan): calibration
  *       must refuse δ = 0 naming $.claim.delta, and the audit must not
- *       support it (δ(ε) = θ-products > 0 for every finite σ).
+ *       support it (δ(ε) = θ-products > 0 for every finite σ);
+ *   (g) found by checking every conversion (UL_MUST_CHECK): a dp-sgd-group
+ *       rate q = 1e-30000 failed its exact conversion unnoticed, the curve
+ *       ran at q = 0 and the audit printed "certified delta in [0, 0]" (the
+ *       true δ is > 0): q is read as an exact rational, refused beyond
+ *       10^±20000 naming $.parameters.q (src/num/input.h's rule);
+ *   (h) found by fuzz_calibrate (a 30 s timeout): calibrating a model-clipping
+ *       adaptive claim whose least T is 19718 walked the certified recursion
+ *       twice (2.9 s CPU in the normal build, over 30 s under the sanitizers)
+ *       without asking the time budget inside it, so `--max-seconds` held only
+ *       through the CLI's watchdog: the recursions of bounds/contraction.c ask
+ *       it every 64 steps and the σ search before every decision.  Without
+ *       timing anything: with a budget already spent, each entry point stops
+ *       (UL_ETIME, a message, no number) where it used to finish its walk.
  *
  * Expected values are independent of the code: Q(x) = ½ erfc(x/√2) from the
  * standard normal table, and the documented mpmath value of the corpus.
@@ -29,11 +42,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "audit/audit.h"
+#include "bounds/contraction.h"
 #include "cert/cert.h"
 #include "io/json.h"
 #include "cli_run.h"
+#include "num/deadline.h"
 #include "num/encl.h"
 
 TestSuite(fuzz_regressions);
@@ -216,4 +232,81 @@ Test(fuzz_regressions, model_clipping_calibrate_delta_zero_is_refused)
     ul_audit_report rep;
     audit_ok(path, &rep);
     cr_assert_neq(rep.verdict, UL_VERDICT_SUPPORTED, "%s", rep.explanation);
+}
+
+/* ---- (g) dp-sgd-group: a rate q below 10^-20000 ------------------------------ */
+
+Test(fuzz_regressions, dp_sgd_group_rate_below_1e_20000_is_refused)
+{
+    const char *path = DATA "dp-sgd-group-q-1e-30000.json";
+    ul_audit_report rep;
+    char err[1024] = "";
+    ul_status st = audit_file(path, &rep, err, sizeof err);
+    cr_assert_eq(st, UL_EINPUT, "q = 1e-30000 cannot be read exactly: refused, got %d", (int)st);
+    /* the rule of src/num/input.h for a number read as an exact rational */
+    cr_assert(strstr(err, "$.parameters.q") != NULL &&
+                  strstr(err, "below the smallest magnitude accepted for a number read as an "
+                              "exact rational (1e-20000") != NULL,
+              "the message names the field and the rule: %s", err);
+    expect_usage_error("$.parameters.q", run("audit", path, NULL));
+}
+
+/* ---- (h) a calibration of 19718 adaptive steps stops within its budget -------- */
+
+/* A budget that has run out before the call (1 ns, then a sleep). */
+static void spent_budget(void)
+{
+    ul_deadline_set(1e-9);
+    struct timespec ns = {0, 1000000};
+    nanosleep(&ns, NULL);
+    cr_assert(ul_deadline_passed());
+}
+
+Test(fuzz_regressions, model_clipping_calibration_stops_at_its_budget)
+{
+    const char *path = DATA "model-clipping-calibrate-least-T-19718.json";
+    ul_cert *c = NULL;
+    char err[1024] = "";
+    cr_assert_eq(ul_cert_load(path, &c, err, sizeof err), UL_OK, "%s", err);
+    spent_budget();
+    char *completed = NULL;
+    ul_status st = ul_audit_calibrate(c, &WANT, &completed, err, sizeof err);
+    ul_deadline_clear();
+    ul_cert_free(c);
+    cr_assert_eq(st, UL_ETIME, "a spent budget stops the calibration, got status %d: %s", (int)st,
+                 err);
+    cr_assert_null(completed);
+    cr_assert(err[0] != '\0');
+}
+
+Test(fuzz_regressions, contraction_recursions_ask_the_budget_inside)
+{
+    /* the reproducer's recursion: cc1 diameter 2*C2 = 3.95 over sigma = 0.5,
+     * r = 7.9 (spec/koloskova.md 2.3), eps = 1, adaptive */
+    const char *r[1] = {"7.9"};
+    ul_contraction_problem pb = {"1", r, 1, 19718, NULL, UL_CONTRACTION_ADAPTIVE};
+    char err[512] = "";
+    ul_num_report rep;
+    unsigned long t = 0;
+    spent_budget();
+    ul_status st = ul_contraction_least_steps(&pb, "9.1487439e-07", 100000, &t, &rep, err,
+                                              sizeof err);
+    cr_assert_eq(st, UL_ETIME, "least T: status %d (T = %lu): %s", (int)st, t, err);
+    cr_assert(strstr(err, "least T") != NULL, "%s", err);
+
+    ul_num_value d;
+    ul_num_value_init(&d, 64);
+    bool floor = false;
+    st = ul_contraction_delta_certified(&pb, &WANT, &d, &floor, &rep, err, sizeof err);
+    ul_num_value_clear(&d);
+    cr_assert_eq(st, UL_ETIME, "delta_T: status %d: %s", (int)st, err);
+    cr_assert(strstr(err, "19718 steps") != NULL, "%s", err);
+
+    mpfi_t sigma;
+    mpfi_init2(sigma, 64);
+    st = ul_contraction_sigma_min(&pb, "3.95", "9.1487439e-07", &WANT, sigma, &rep, err,
+                                  sizeof err);
+    mpfi_clear(sigma);
+    ul_deadline_clear();
+    cr_assert_eq(st, UL_ETIME, "sigma search: status %d: %s", (int)st, err);
 }

@@ -1503,7 +1503,7 @@ Test(koloskova, mc_sigma_min_searched_is_safe_and_tight)
 Test(koloskova, pabi_claims_against_closed_forms)
 {
     ul_num_value rho = new_value(), ren = new_value(), dv = new_value();
-    ul_num_set_decimal(rho.enclosure, "0.2");
+    cr_assert_eq(ul_num_set_decimal(rho.enclosure, "0.2"), UL_OK);
     ul_kol_pabi_renyi_bound(&ren, "3.5", &rho);
     mpfr_t t;
     mpfr_init2(t, W);
@@ -1515,7 +1515,7 @@ Test(koloskova, pabi_claims_against_closed_forms)
     cr_assert(ul_kol_pabi_rho_for_renyi(need, "0.7", "3.5"));
     cr_assert(mpfr_cmp_d(&need->left, 0.2 * (1 - 1e-15)) > 0 && mpfr_cmp_d(&need->right, 0.2 * (1 + 1e-15)) < 0);
     /* δ at ε = 2 of α·0.1, Mironov: log δ = −1.9²/0.4 = −9.025 */
-    ul_num_set_decimal(rho.enclosure, "0.1");
+    cr_assert_eq(ul_num_set_decimal(rho.enclosure, "0.1"), UL_OK);
     ul_num_report rep;
     char err[512] = "";
     cr_assert_eq(ul_kol_pabi_delta_at_eps(rho.enclosure, "2", UL_RDP_MIRONOV, &WANT, &dv, &rep, err,

@@ -21,6 +21,8 @@
 
 #include "bounds/d2d.h"
 #include "bounds/langevin.h"
+#include "audit/audit.h"
+#include "cert/cert.h"
 
 static void setup(void)
 {
@@ -1508,4 +1510,77 @@ Test(langevin, input_errors_name_the_flag)
                  UL_EINPUT);
     cr_assert(strncmp(err, "requests:", 9) == 0, "%s", err);
     ul_num_value_clear(&v);
+}
+
+/* ---- a large cap C-bar: the convex recursion climbs by 2h per step --------------- */
+
+/* Convex, n = 10, L = 1, M = 1, R = 1.8, η = 1, σ = 1 (h = ησ² = 1): with
+ * D = R + ηM = 2.8, 4D² = 31.36, the caps of Lemma F.2 ((46), (40)) are
+ * C̄ = 6(4D² + h)e^{4D²/h} ≈ 8e15 and C̃ = 6(4D² + 2h)e^{4D²/(2h)} ≈ 1.3e9,
+ * so the recursion of Thm 3.3 from C0 = 0 would need C̃/(2h) ≈ 6e8 > 10^7
+ * steps.  Its T → ∞ limit (corrected) is C1* / h with C* = min(C̄ + h, C̃) =
+ * C̃ and C1* = C* + h: E = (2ηS²M²/(σ²n²))·(C̃ + 1)/1 = (C̃ + 1)/50,
+ * computed here by the formula in MPFR. */
+Test(langevin, eps0_large_cap_convex_limit_in_closed_form)
+{
+    setting_box b;
+    setting_init(&b, UL_LANGEVIN_CONVEX, "10", "1", "1", "1", "1.8", "1", "1");
+    mpfi_t C0, E, Ef;
+    mpfi_init2(C0, 128), mpfi_init2(E, 128), mpfi_init2(Ef, 128);
+    mpfi_set_ui(C0, 0);
+    char err[256] = "";
+    cr_assert_eq(ul_langevin_eps0_slope(E, &b.s, 1, C0, UL_LANGEVIN_T_INF, UL_VARIANT_CORRECTED,
+                                        NULL, err, sizeof err),
+                 UL_OK, "%s", err);
+    mpfr_t r;
+    mpfr_init2(r, RB);
+    mpfr_set_str(r, "15.68", 10, MPFR_RNDN); /* 4D²/(2h), D = 2.8 */
+    mpfr_exp(r, r, MPFR_RNDN);
+    mpfr_mul_d(r, r, 6 * 33.36, MPFR_RNDN); /* C̃ = 6(31.36 + 2)e^{15.68} */
+    mpfr_add_ui(r, r, 1, MPFR_RNDN);
+    mpfr_div_ui(r, r, 50, MPFR_RNDN);
+    mpfr_t lo, hi;
+    mpfr_inits2(RB, lo, hi, (mpfr_ptr)0);
+    mpfr_mul_d(lo, r, 1 - 1e-12, MPFR_RNDN);
+    mpfr_mul_d(hi, r, 1 + 1e-12, MPFR_RNDN);
+    cr_assert(mpfr_lessequal_p(&E->left, hi) && mpfr_lessequal_p(lo, &E->right),
+              "E misses (C-tilde + 1)/50");
+    /* every finite T is below the limit (a_T ≤ C1* / h, langevin.c) */
+    cr_assert_eq(ul_langevin_eps0_slope(Ef, &b.s, 1, C0, 1000, UL_VARIANT_CORRECTED, NULL, err,
+                                        sizeof err),
+                 UL_OK, "%s", err);
+    cr_assert(mpfr_lessequal_p(&Ef->right, &E->left));
+    /* the printed sum needs the whole walk: refused, naming eps0_form (T absent) */
+    cr_assert_eq(ul_langevin_eps0_slope(E, &b.s, 1, C0, UL_LANGEVIN_T_INF, UL_VARIANT_PRINTED,
+                                        NULL, err, sizeof err),
+                 UL_EINPUT);
+    cr_assert(strncmp(err, "eps0_form:", 10) == 0, "%s", err);
+    /* a given T beyond the walk: refused, naming T */
+    cr_assert_eq(ul_langevin_eps0_slope(E, &b.s, 1, C0, 20000000, UL_VARIANT_CORRECTED, NULL,
+                                        err, sizeof err),
+                 UL_EINPUT);
+    cr_assert(strncmp(err, "T:", 2) == 0, "%s", err);
+    mpfr_clears(r, lo, hi, (mpfr_ptr)0);
+    mpfi_clear(C0), mpfi_clear(E), mpfi_clear(Ef);
+    setting_clear(&b);
+}
+
+Test(langevin, handler_convex_large_cap_without_T_is_decided)
+{
+    /* the review's case: convex, T not given, C-bar astronomically large
+     * (R = 10, η = 1/L = 4, σ = 0.01: 4D²/(ησ²) = 4·14²/4e-4 ≈ 2e6); the
+     * audit used to fail naming $.parameters.T.  The corrected bound is
+     * ε0 ≥ α·(2ηM²/(σ²n²))·C̃/h, astronomically above eps = 1: unsupported */
+    const char *t = "{\"format\":\"ulaudit-certificate/1\",\"method\":\"langevin\","
+                    "\"parameters\":{\"case\":\"convex\",\"n\":10000,\"L\":\"0.25\","
+                    "\"M\":1,\"sigma\":\"0.01\",\"K\":100,\"R\":\"10\",\"C_LSI\":\"1\"},"
+                    "\"claim\":{\"eps\":1,\"delta\":\"1e-5\"}}";
+    ul_cert *c = NULL;
+    char err[512] = "";
+    cr_assert_eq(ul_cert_load_buffer(t, strlen(t), &c, err, sizeof err), UL_OK, "%s", err);
+    ul_num_precision want = {17, 0, 0};
+    ul_audit_report rep;
+    cr_assert_eq(ul_audit_langevin.audit(c, &want, &rep, err, sizeof err), UL_OK, "%s", err);
+    cr_assert_eq(rep.verdict, UL_VERDICT_UNSUPPORTED, "%s", rep.explanation);
+    ul_cert_free(c);
 }

@@ -1267,3 +1267,80 @@ Test(pld, spent_deadline_gives_etime_and_trivial_brackets)
     ul_deadline_clear();
     outcome_clear(&o);
 }
+
+/* ---- the estimate in doubles (ul_pld_epsilon_estimate_d, search only) ---- */
+
+/* δ(ε) of the oracle at ε·(1 + rel), T Gaussian steps of ratio r (r√T). */
+static double oracle_gauss_delta_at(double eps, double rel, const char *r_total)
+{
+    char e[64];
+    snprintf(e, sizeof e, "%.17g", eps * (1 + rel));
+    mpfr_t t;
+    mpfr_init2(t, ORACLE_BITS);
+    oracle_log_theta_str(t, e, r_total);
+    double v = exp(mpfr_get_d(t, MPFR_RNDN));
+    mpfr_clear(t);
+    return v;
+}
+
+Test(pld, estimate_brackets_the_gaussian_inverse)
+{
+    /* 1000 steps at σ = 10, q = 1: the Gaussian with r = √1000/10 = √10
+     * (3.16227766016837933); within 2e-5 relative of the exact inverse:
+     * θ(ε(1 − 2e-5)) > δ > θ(ε(1 + 2e-5)) by the oracle */
+    ul_pld_phase_d ph = {10, 1, 1, 1000};
+    double e = ul_pld_epsilon_estimate_d(&ph, 1, 1e-5, 0);
+    cr_assert(oracle_gauss_delta_at(e, -2e-5, "3.16227766016837933") > 1e-5, "eps %.17g", e);
+    cr_assert(oracle_gauss_delta_at(e, 2e-5, "3.16227766016837933") < 1e-5, "eps %.17g", e);
+    /* split into two phases (σ = 5 for 250 steps is r² = 250/25 = 10 too) */
+    ul_pld_phase_d two[2] = {{10, 1, 1, 500}, {10, 2, 1, 125}};
+    double e2 = ul_pld_epsilon_estimate_d(two, 2, 1e-5, 0);
+    cr_assert(fabs(e2 - e) <= 2e-5 * e, "two phases %.17g vs %.17g", e2, e);
+}
+
+Test(pld, estimate_brackets_a_single_subsampled_step)
+{
+    /* r = 1, q = 0.3, one step, add/remove: the max over both directions of
+     * the closed form (single_step_oracle) crosses δ = 1e-4 within 1e-4 */
+    ul_pld_phase_d ph = {0.5, 0.5, 0.3, 1};
+    double e = ul_pld_epsilon_estimate_d(&ph, 1, 1e-4, 0);
+    char lo_s[64], hi_s[64];
+    snprintf(lo_s, sizeof lo_s, "%.17g", e * (1 - 1e-4));
+    snprintf(hi_s, sizeof hi_s, "%.17g", e * (1 + 1e-4));
+    mpfr_t a, b;
+    mpfr_inits2(ORACLE_BITS, a, b, (mpfr_ptr)0);
+    single_step_oracle(a, "1", "0.3", lo_s, false);
+    single_step_oracle(b, "1", "0.3", lo_s, true);
+    cr_assert(mpfr_cmp_d(a, 1e-4) > 0 || mpfr_cmp_d(b, 1e-4) > 0, "eps %.17g too large", e);
+    single_step_oracle(a, "1", "0.3", hi_s, false);
+    single_step_oracle(b, "1", "0.3", hi_s, true);
+    cr_assert(mpfr_cmp_d(a, 1e-4) < 0 && mpfr_cmp_d(b, 1e-4) < 0, "eps %.17g too small", e);
+    mpfr_clears(a, b, (mpfr_ptr)0);
+}
+
+Test(pld, estimate_matches_published_values)
+{
+    /* DPBayes README (q = 0.01, σ = 4, T = 10000): δ ≈ 4.2435e-6 at ε = 1;
+     * Opacus test_prv_accountant (σ = 1.5, q = 0.04, T = 2249): ε(1e-5) ≤
+     * 6.7774 (PRV's upper estimate) and, by its eps_error 0.01, ≥ 6.7574 */
+    ul_pld_phase_d dpb = {4, 1, 0.01, 10000}, opc = {1.5, 1, 0.04, 2249};
+    double e = ul_pld_epsilon_estimate_d(&dpb, 1, 4.2435e-6, 0);
+    cr_assert(fabs(e - 1) <= 1e-4, "DPBayes eps %.17g", e);
+    e = ul_pld_epsilon_estimate_d(&opc, 1, 1e-5, 0);
+    cr_assert(e <= 6.7774 && e >= 6.7574, "Opacus eps %.17g", e);
+}
+
+Test(pld, estimate_refuses_what_is_out_of_domain)
+{
+    ul_pld_phase_d ph = {1, 1, 0.1, 10};
+    cr_assert(isnan(ul_pld_epsilon_estimate_d(&ph, 1, 0, 0)));
+    cr_assert(isnan(ul_pld_epsilon_estimate_d(&ph, 1, 1, 0)));
+    cr_assert(isnan(ul_pld_epsilon_estimate_d(&ph, 0, 1e-5, 0)));
+    ph.q = 1.5;
+    cr_assert(isnan(ul_pld_epsilon_estimate_d(&ph, 1, 1e-5, 0)));
+    ph.q = 0.1, ph.sigma = 1e-4; /* Δ/σ > 1000 */
+    cr_assert(isnan(ul_pld_epsilon_estimate_d(&ph, 1, 1e-5, 0)));
+    /* (0, δ)-DP: δ above δ(0) = TV distance of one tiny step */
+    ph.sigma = 1000, ph.steps = 1;
+    cr_assert_eq(ul_pld_epsilon_estimate_d(&ph, 1, 0.5, 0), 0);
+}

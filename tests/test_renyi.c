@@ -104,7 +104,7 @@ static ul_status linear_curve(mpfi_ptr rho, mpfi_srcptr alpha, void *ctx, char *
     (void)errlen;
     mpfi_t c;
     mpfi_init2(c, mpfi_get_prec(rho) + 8);
-    ul_num_set_decimal(c, ctx);
+    cr_assert_eq(ul_num_set_decimal(c, ctx), UL_OK);
     mpfi_mul(rho, c, alpha);
     mpfi_clear(c);
     return UL_OK;
@@ -237,8 +237,8 @@ Test(renyi, every_alpha_is_valid_and_none_beats_the_optimum)
     mpfi_init2(rho, 128);
     mpfi_init2(d, 128);
     mpfi_init2(e, 128);
-    ul_num_set_decimal(r, "0.7");
-    ul_num_set_decimal(d, "1e-6");
+    cr_assert_eq(ul_num_set_decimal(r, "0.7"), UL_OK);
+    cr_assert_eq(ul_num_set_decimal(d, "1e-6"), UL_OK);
     for (int i = 0; i < 400; i++) {
         double am1 = pow(10, -3 + 7 * uniform01());
         mpfi_set_d(a, 1 + am1);
@@ -635,7 +635,7 @@ static void sgm_composed(mpfi_ptr out, const char *q, const char *sigma, const c
     ul_rdp_composition_ctx comp = {&part, &steps, 1};
     mpfi_t a;
     mpfi_init2(a, 128);
-    ul_num_set_decimal(a, alpha);
+    cr_assert_eq(ul_num_set_decimal(a, alpha), UL_OK);
     char err[128] = "";
     cr_assert_eq(ul_renyi_composition_curve(out, a, &comp, err, sizeof err), UL_OK, "%s", err);
     mpfi_clear(a);
@@ -776,9 +776,9 @@ Test(renyi, published_opacus_rdp_accountant)
     mpfi_init2(rho, 64);
     mpfi_init2(d, 64);
     mpfi_init2(e, 64);
-    ul_num_set_decimal(q, "0.04");
-    ul_num_set_decimal(s, "1.5");
-    ul_num_set_decimal(d, "1e-5");
+    cr_assert_eq(ul_num_set_decimal(q, "0.04"), UL_OK);
+    cr_assert_eq(ul_num_set_decimal(s, "1.5"), UL_OK);
+    cr_assert_eq(ul_num_set_decimal(d, "1e-5"), UL_OK);
     double best = INFINITY;
     for (int x = 1; x < 100 + 52; x++) {
         char t[16];
@@ -786,7 +786,7 @@ Test(renyi, published_opacus_rdp_accountant)
             snprintf(t, sizeof t, "%d.%d", 1 + x / 10, x % 10);
         else
             snprintf(t, sizeof t, "%d", x - 100 + 12);
-        ul_num_set_decimal(a, t);
+        cr_assert_eq(ul_num_set_decimal(a, t), UL_OK);
         char err[128];
         cr_assert_eq(ul_renyi_sgm_rdp(rho, a, q, s, err, sizeof err), UL_OK, "%s", err);
         mpfi_mul_ui(rho, rho, 2250);

@@ -2,11 +2,15 @@
 # Installs the Debian packages ulaudit builds and tests with.
 # Run by the Makefile when pkg-config (or, for MPFI, which ships no .pc file,
 # a header probe) cannot find a library; safe to run by hand at any time.
+# Open MPI (openmpi-bin: mpirun; libopenmpi-dev: mpicc) is for the optional
+# MPI build (mk/mpi.mk): with it `make test` builds build/ulaudit-mpi and runs
+# the MPI ranks test instead of skipping it.
 set -eu
 
 PACKAGES="build-essential pkg-config libgmp-dev libmpfr-dev libmpfi-dev \
 libjson-c-dev libcriterion-dev nettle-dev valgrind librandom123-dev libopenblas-dev \
-libcairo2-dev zlib1g-dev python3 python3-pytest python3-setuptools python3-wheel"
+libcairo2-dev zlib1g-dev python3 python3-pytest python3-setuptools python3-wheel \
+openmpi-bin libopenmpi-dev"
 
 if [ "$(id -u)" -eq 0 ]; then
     SUDO=""

@@ -45,6 +45,7 @@ static const ul_field_spec DP_PARAMS[] = {
      .type = UL_FIELD_DECIMAL,
      .lo = "0",
      .hi = "1",
+     .exact = true, /* read as an exact rational (ul_kol_dpsgd_curve_set) */
      .doc = "Poisson sampling rate (or batch and n)"},
     {.name = "batch", .type = UL_FIELD_COUNT, .doc = "expected batch size: q = batch/n"},
     {.name = "n", .type = UL_FIELD_COUNT, .doc = "training-set size: q = batch/n"},

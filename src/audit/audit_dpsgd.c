@@ -10,7 +10,14 @@
  *     [i].sample_rate        decimal, 0 < q ≤ 1: Poisson sampling rate
  *     [i].steps              whole number, 1 ≤ T ≤ 1e9 (total ≤ 1e9)
  *   or, for one phase, the same three fields directly in parameters (the
- *   form `calibrate` completes: noise_multiplier may then be left out);
+ *   form `calibrate` completes: noise_multiplier, or steps, may then be
+ *   left out);
+ *   parameters.noise_scale   decimal, 1e-9 ≤ c ≤ 1e9 (default 1): every
+ *                            phase's noise_multiplier is multiplied by c
+ *                            (exactly: the run audited has σ_i·c); the
+ *                            field `calibrate` fills in for a list of
+ *                            phases (one common factor keeps the
+ *                            schedule's shape);
  *   parameters.sensitivity   decimal, 1e-6 ≤ Δ ≤ 1000 (default 1): a record's
  *                            contribution to a step's sum has norm ≤ Δ·C
  *   parameters.adjacency     "add-remove" | "replace"; omitted: both readings
@@ -31,6 +38,16 @@
  *                 bound of the exact privacy profile), else unsupported;
  *                 replace with q < 1: unsupported (no PLD pair, dpsgd.h).
  *   The Mironov conversion is reported beside BBGHS (never tighter).
+ *
+ * ==== Calibration ===========================================================
+ *
+ *   one phase, noise_multiplier absent (or present: recomputed): the
+ *       smallest noise multiplier (Opacus get_noise_multiplier, certified);
+ *   one phase, steps absent: the most steps (the largest T certified);
+ *   a list of phases: the smallest noise_scale (each σ_i as given).
+ *   Each is searched in doubles and certified once (bounds/dpsgd.h), by the
+ *   exact profile (q = 1), RDP, then PLD (add/remove, q < 1) when it does
+ *   better; the completed certificate is re-audited and must be supported.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +78,8 @@ static const char *const ADJACENCIES[] = {"add-remove", "replace", NULL};
 static const ul_field_spec PARAMS[] = {
     {.name = "phases", .type = UL_FIELD_ANY,
      .doc = "list of {noise_multiplier, sample_rate, steps} (Opacus accountant history)"},
+    {.name = "noise_scale", .type = UL_FIELD_DECIMAL, .lo = "1e-9", .hi = "1e9",
+     .doc = "common factor on every phase's noise_multiplier (default 1)"},
     {SIGMA_FIELD},
     {RATE_FIELD},
     {STEPS_FIELD},
@@ -86,6 +105,9 @@ static const ul_field_spec CLAIM[] = {
 
 typedef struct {
     ul_dpsgd_phase ph[UL_DPSGD_MAX_PHASES];
+    const char *base_sigma[UL_DPSGD_MAX_PHASES]; /* as given, before noise_scale */
+    char *scaled[UL_DPSGD_MAX_PHASES];           /* σ_i·noise_scale (malloc'd) */
+    const char *scale;                            /* noise_scale, or NULL */
     ul_dpsgd_run run;
     bool adjacency_given, flat;
     const char *eps, *delta;
@@ -123,16 +145,20 @@ static ul_status read_phases(dcert *d, const ul_cert_value *v, char *err, size_t
     return UL_OK;
 }
 
-/* The one-phase form; need_sigma false for calibrate. */
-static ul_status read_flat(dcert *d, const ul_cert_values *p, bool need_sigma, char *err,
+/* The one-phase form; for calibrate (need_all false) noise_multiplier or
+ * steps may be missing, not both. */
+static ul_status read_flat(dcert *d, const ul_cert_values *p, bool need_all, char *err,
                            size_t errlen)
 {
     const char *names[] = {"noise_multiplier", "sample_rate", "steps"};
-    for (int i = need_sigma ? 0 : 1; i < 3; i++)
-        if (!ul_cert_values_get(p, names[i])->present)
+    bool open_sigma = !need_all && !ul_cert_values_get(p, names[0])->present;
+    for (int i = 0; i < 3; i++)
+        if (!ul_cert_values_get(p, names[i])->present && !(i == 0 && open_sigma) &&
+            !(i == 2 && !need_all && !open_sigma))
             return ul_fail(err, errlen, UL_EINPUT,
                            "$.parameters.%s: missing (required: give phases, or "
-                           "noise_multiplier, sample_rate and steps)",
+                           "noise_multiplier, sample_rate and steps; calibrate fills in one of "
+                           "noise_multiplier and steps)",
                            names[i]);
     d->ph[0] = (ul_dpsgd_phase){ul_audit_field_text(p, "noise_multiplier"),
                                 ul_audit_field_text(p, "sample_rate"),
@@ -153,10 +179,23 @@ static ul_status check_run(const dcert *d, char *err, size_t errlen)
     const char *m = msg;
     if (d->flat && strncmp(m, "phases[0].", 10) == 0)
         m += 10;
-    return ul_fail(err, errlen, st, "$.parameters.%s", m);
+    return ul_fail(err, errlen, st, "$.parameters.%s%s", m,
+                   d->scale != NULL ? " (noise_multiplier times noise_scale)" : "");
 }
 
-static ul_status dcert_read(const ul_cert *c, bool need_sigma, dcert *d, char *err, size_t errlen)
+/* noise_scale applied: each σ_i becomes the exact product σ_i·c. */
+static void apply_scale(dcert *d)
+{
+    for (size_t i = 0; i < d->run.n; i++) {
+        d->base_sigma[i] = d->ph[i].sigma;
+        if (d->scale != NULL && d->ph[i].sigma != NULL)
+            d->ph[i].sigma = d->scaled[i] = ul_dpsgd_decimal_product(d->ph[i].sigma, d->scale);
+    }
+}
+
+/* need_all false for calibrate (flat form: noise_multiplier or steps may
+ * be missing). */
+static ul_status dcert_read(const ul_cert *c, bool need_all, dcert *d, char *err, size_t errlen)
 {
     memset(d, 0, sizeof *d);
     d->run.phases = d->ph;
@@ -180,9 +219,11 @@ static ul_status dcert_read(const ul_cert *c, bool need_sigma, dcert *d, char *e
         return ul_fail(err, errlen, UL_EINPUT,
                        "%s: give either phases or noise_multiplier/sample_rate/steps, not both",
                        ph->path);
-    s = ph->present ? read_phases(d, ph, err, errlen) : read_flat(d, &p, need_sigma, err, errlen);
+    s = ph->present ? read_phases(d, ph, err, errlen) : read_flat(d, &p, need_all, err, errlen);
     if (s != UL_OK)
         return s;
+    d->scale = ul_audit_field_text(&p, "noise_scale");
+    apply_scale(d);
     d->run.sensitivity = ul_audit_field_text(&p, "sensitivity");
     const char *adj = ul_audit_field_text(&p, "adjacency");
     d->adjacency_given = adj != NULL;
@@ -190,11 +231,14 @@ static ul_status dcert_read(const ul_cert *c, bool need_sigma, dcert *d, char *e
         adj != NULL && strcmp(adj, "replace") == 0 ? UL_DPSGD_REPLACE : UL_DPSGD_ADD_REMOVE;
     d->eps = ul_cert_values_get(&cl, "eps")->text;
     d->delta = ul_cert_values_get(&cl, "delta")->text;
-    return need_sigma || d->ph[0].sigma != NULL ? check_run(d, err, errlen) : UL_OK;
+    bool complete = d->ph[0].sigma != NULL && d->ph[0].steps > 0;
+    return need_all || complete ? check_run(d, err, errlen) : UL_OK;
 }
 
 static void dcert_clear(dcert *d)
 {
+    for (size_t i = 0; i < d->run.n; i++)
+        free(d->scaled[i]);
     ul_field_arena_free(d->arena);
     d->arena = NULL;
 }
@@ -442,23 +486,31 @@ static ul_status reach_pld_eps(const dcert *d, ul_dpsgd_adjacency adj,
     return st;
 }
 
-/* The noise multiplier (every phase) that the exact profile (q = 1) or RDP
+/* The noise multiplier (one phase) or the common factor on every phase's
+ * noise multiplier (several) that the exact profile (q = 1) or RDP
  * certifies for the claim, added to would_reach; silent when none does. */
 static ul_status reach_sigma(const dcert *d, ul_dpsgd_adjacency adj, const ul_num_precision *want,
                              ul_audit_report *rep, char *err, size_t errlen)
 {
     ul_dpsgd_run run = d->run;
     run.adjacency = adj;
+    ul_dpsgd_phase one = d->ph[0];
+    if (run.n == 1) { /* the factor on σ = 1 is the noise multiplier */
+        one.sigma = "1";
+        run.phases = &one;
+    }
     char *text = NULL, msg[256];
     ul_status st = ul_dpsgd_sigma_min(&run, d->eps, d->delta, want->digits < 6 ? want->digits : 6,
                                       want, &text, msg, sizeof msg);
     if (st == UL_OK) {
         ul_audit_number n;
         memset(&n, 0, sizeof n);
-        n.key = "noise_multiplier_needed";
+        n.key = run.n == 1 ? "noise_multiplier_needed" : "noise_scale_needed";
         snprintf(n.label, sizeof n.label,
-                 "a noise multiplier (every phase) the %s certifies for the claim; the PLD "
-                 "accountant may need less (ulaudit calibrate)",
+                 "a %s the %s certifies for the claim; the PLD accountant may need less "
+                 "(ulaudit calibrate)",
+                 run.n == 1 ? "noise multiplier"
+                            : "common factor on every phase's noise multiplier (as audited)",
                  ul_dpsgd_full_batch(&run) ? "exact Gaussian profile" : "RDP accountant");
         snprintf(n.lo, sizeof n.lo, "%.90s", text);
         snprintf(n.hi, sizeof n.hi, "%.90s", text);
@@ -608,20 +660,41 @@ static ul_status dpsgd_audit(const ul_cert *c, const ul_num_precision *want, ul_
 
 /* ---- calibration: Opacus's get_noise_multiplier, certified ------------------ */
 
-/* The smallest σ for each reading (both when adjacency is omitted), the
- * larger kept; digits capped at 12, the resolution of the search in doubles. */
-static ul_status calibrate_sigma(dcert *d, const ul_num_precision *want, char **text, char *err,
-                                 size_t errlen)
+/* Whether calibrate fills in noise_multiplier (the one-phase form without
+ * noise_scale) rather than noise_scale. */
+static bool fills_sigma(const dcert *d)
+{
+    return d->flat && d->scale == NULL;
+}
+
+/* The run calibrate works on: the phases as given (noise_scale not
+ * applied), the one-phase form's noise multiplier set to 1 (so that the
+ * common factor is the noise multiplier itself). */
+static ul_dpsgd_run base_run(const dcert *d, ul_dpsgd_phase *ph)
+{
+    ul_dpsgd_run run = d->run;
+    for (size_t i = 0; i < run.n; i++) {
+        ph[i] = d->ph[i];
+        ph[i].sigma = fills_sigma(d) ? "1" : d->base_sigma[i];
+    }
+    run.phases = ph;
+    return run;
+}
+
+/* The smallest factor for each reading (both when adjacency is omitted),
+ * the larger kept; digits capped at 12, the resolution of the search in
+ * doubles. */
+static ul_status calibrate_scale(const dcert *d, const ul_num_precision *want, char **text,
+                                 char *err, size_t errlen)
 {
     *text = NULL;
     int digits = want->digits < 12 ? want->digits : 12;
-    if (d->ph[0].sigma == NULL)
-        d->ph[0].sigma = "1"; /* ignored by ul_dpsgd_sigma_min; keeps the run checkable */
+    ul_dpsgd_phase ph[UL_DPSGD_MAX_PHASES];
     ul_status st = UL_OK;
     for (int k = 0; k < 2 && st == UL_OK; k++) {
         if (k == 1 && d->adjacency_given)
             break;
-        ul_dpsgd_run run = d->run;
+        ul_dpsgd_run run = base_run(d, ph);
         run.adjacency = k == 0 ? d->run.adjacency : UL_DPSGD_REPLACE;
         char *s = NULL;
         st = ul_dpsgd_sigma_min(&run, d->eps, d->delta, digits, want, &s, err, errlen);
@@ -639,22 +712,30 @@ static ul_status calibrate_sigma(dcert *d, const ul_num_precision *want, char **
     return st;
 }
 
-/* The completed certificate at the smaller σ the PLD accountant certifies
- * (add/remove, some q < 1), when it audits as supported; else NULL (the
- * RDP or Gaussian value stands).  6 significant digits: the PLD search
- * resolves σ to about 1e-5. */
+/* The field calibrate fills in: the noise multiplier (one-phase form) or
+ * the common factor (phases). */
+static const char *scale_field(const dcert *d)
+{
+    return fills_sigma(d) ? "noise_multiplier" : "noise_scale";
+}
+
+/* The completed certificate at the smaller factor the PLD accountant
+ * certifies (add/remove, some q < 1), when it audits as supported; else
+ * NULL (the RDP or Gaussian value stands).  6 significant digits: the PLD
+ * search resolves the factor to about 1e-5. */
 static char *calibrate_pld(const ul_cert *c, const dcert *d, const ul_num_precision *want,
-                           const char *rdp_sigma)
+                           const char *rdp_scale)
 {
     if (!d->adjacency_given || !ul_dpsgd_pld_applies(&d->run) || ul_dpsgd_full_batch(&d->run))
         return NULL;
     char *text = NULL, *out = NULL, err[256], why[512];
     int digits = want->digits < 6 ? want->digits : 6;
-    ul_status st = ul_dpsgd_sigma_min_pld(&d->run, d->eps, d->delta, strtod(rdp_sigma, NULL),
-                                          digits, DPSGD_PLD_SECONDS, &text, err, sizeof err);
-    if (st == UL_OK && ul_audit_dcmp(text, rdp_sigma) < 0)
-        st = ul_cert_to_json_with(c, "parameters", "noise_multiplier", text, &out, err,
-                                  sizeof err);
+    ul_dpsgd_phase ph[UL_DPSGD_MAX_PHASES];
+    ul_dpsgd_run run = base_run(d, ph);
+    ul_status st = ul_dpsgd_sigma_min_pld(&run, d->eps, d->delta, strtod(rdp_scale, NULL), digits,
+                                          DPSGD_PLD_SECONDS, &text, err, sizeof err);
+    if (st == UL_OK && ul_audit_dcmp(text, rdp_scale) < 0)
+        st = ul_cert_to_json_with(c, "parameters", scale_field(d), text, &out, err, sizeof err);
     if (out != NULL && !ul_audit_recheck_supported(out, dpsgd_audit, want, why, sizeof why)) {
         free(out);
         out = NULL;
@@ -663,33 +744,75 @@ static char *calibrate_pld(const ul_cert *c, const dcert *d, const ul_num_precis
     return out;
 }
 
+/* The most steps of the one-phase form, for each reading (both when
+ * adjacency is omitted), the smaller kept, as decimal text. */
+static ul_status calibrate_steps(const dcert *d, const ul_num_precision *want, char *text,
+                                 size_t len, char *err, size_t errlen)
+{
+    unsigned long best = 0;
+    ul_status st = UL_OK;
+    for (int k = 0; k < 2 && st == UL_OK; k++) {
+        if (k == 1 && d->adjacency_given)
+            break;
+        ul_dpsgd_run run = d->run;
+        run.adjacency = k == 0 ? d->run.adjacency : UL_DPSGD_REPLACE;
+        ul_dpsgd_phase one = d->ph[0];
+        one.steps = 1; /* ignored by ul_dpsgd_steps_max; keeps the run checkable */
+        run.phases = &one;
+        unsigned long t = 0;
+        bool by_pld = false;
+        st = ul_dpsgd_steps_max(&run, 0, d->eps, d->delta, want, DPSGD_PLD_SECONDS, &t, &by_pld,
+                                err, errlen);
+        if (st == UL_OK && (k == 0 || t < best))
+            best = t;
+    }
+    snprintf(text, len, "%lu", best);
+    if (st != UL_ENOROOT)
+        return st;
+    char msg[512];
+    snprintf(msg, sizeof msg, "%s", err);
+    return ul_fail(err, errlen, UL_EINPUT, "$.parameters.%s", msg);
+}
+
+/* The certificate completed with text in field, re-audited: it must be
+ * supported (else UL_EINPUT naming the field). */
+static ul_status complete_checked(const ul_cert *c, const char *field, const char *text,
+                                  const ul_num_precision *want, char **out, char *err,
+                                  size_t errlen)
+{
+    ul_status st = ul_cert_to_json_with(c, "parameters", field, text, out, err, errlen);
+    char why[512];
+    if (st == UL_OK && !ul_audit_recheck_supported(*out, dpsgd_audit, want, why, sizeof why)) {
+        st = ul_fail(err, errlen, UL_EINPUT,
+                     "$.parameters.%s: the calibrated value %s did not audit as supported (%s)",
+                     field, text, why);
+        free(*out);
+        *out = NULL;
+    }
+    return st;
+}
+
 static ul_status dpsgd_calibrate(const ul_cert *c, const ul_num_precision *want, char **completed,
                                  char *err, size_t errlen)
 {
     *completed = NULL;
     dcert d;
     ul_status st = dcert_read(c, false, &d, err, errlen);
-    if (st == UL_OK && !d.flat)
+    char *text = NULL, *out = NULL, steps[32];
+    if (st == UL_OK && d.flat && d.scale != NULL && d.ph[0].sigma == NULL)
         st = ul_fail(err, errlen, UL_EINPUT,
-                     "$.parameters.phases: calibrate fills in parameters.noise_multiplier of the "
-                     "one-phase form (noise_multiplier, sample_rate, steps), not a list of phases");
-    char *text = NULL, *out = NULL;
-    if (st == UL_OK)
-        st = calibrate_sigma(&d, want, &text, err, errlen);
-    if (st == UL_OK)
-        out = calibrate_pld(c, &d, want, text); /* already re-audited */
-    bool recheck = out == NULL;
-    if (st == UL_OK && out == NULL)
-        st = ul_cert_to_json_with(c, "parameters", "noise_multiplier", text, &out, err, errlen);
-    char why[512];
-    if (st == UL_OK && recheck &&
-        !ul_audit_recheck_supported(out, dpsgd_audit, want, why, sizeof why)) {
-        st = ul_fail(err, errlen, UL_EINPUT,
-                     "$.parameters.noise_multiplier: the calibrated value %s did not audit as "
-                     "supported (%s)",
-                     text, why);
-        free(out);
-        out = NULL;
+                     "$.parameters.noise_scale: calibrate fills in noise_scale only for given "
+                     "noise multipliers; leave it out to have noise_multiplier filled in");
+    if (st == UL_OK && d.flat && d.ph[0].steps == 0) {
+        st = calibrate_steps(&d, want, steps, sizeof steps, err, errlen);
+        if (st == UL_OK)
+            st = complete_checked(c, "steps", steps, want, &out, err, errlen);
+    } else if (st == UL_OK) {
+        st = calibrate_scale(&d, want, &text, err, errlen);
+        if (st == UL_OK)
+            out = calibrate_pld(c, &d, want, text); /* already re-audited */
+        if (st == UL_OK && out == NULL)
+            st = complete_checked(c, scale_field(&d), text, want, &out, err, errlen);
     }
     *completed = out;
     free(text);

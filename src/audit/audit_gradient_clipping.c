@@ -653,8 +653,8 @@ static bool gc_rho_needed(const gc_eval *e, mpfi_ptr need, ul_audit_report *rep)
     char rho_needed[64] = "";
     bool have = ul_kol_pabi_largest_rho(g->eps, g->delta, g->conv, e->rho.enclosure, rho_needed,
                                         sizeof rho_needed);
+    have = have && ul_num_set_decimal(need, rho_needed) == UL_OK;
     if (have) {
-        ul_num_set_decimal(need, rho_needed);
         if (rep->n_would_reach < UL_AUDIT_MAX_NUMBERS)
             set_text_number(&rep->would_reach[rep->n_would_reach++], "rho_eff_needed",
                             "a rho_eff reaching the claimed (eps, delta) (certified; 6 digits, "

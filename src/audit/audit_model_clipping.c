@@ -169,7 +169,9 @@ static ul_status mc_read_start(const ul_cert_values *p, ul_kol_mc_problem *pb, c
     if (sigma0->present) {
         pb->sigma0 = sigma0->text;
         int cmp = 0;
-        ul_num_decimal_compare(sigma0->text, "0", &cmp);
+        if (!ul_num_decimal_compare(sigma0->text, "0", &cmp))
+            return ul_fail(err, errlen, UL_EINPUT, "%s: must be a decimal number (got '%s')",
+                           sigma0->path, sigma0->text);
         if (cmp != 0 && !c0->present)
             return kol_missing(c0->path, "when sigma0 is not 0 (the initial clip radius C0)", err,
                                errlen);

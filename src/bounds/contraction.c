@@ -14,8 +14,19 @@
 
 #include "bounds/bounds_util.h"
 #include "bounds/gaussian.h"
+#include "num/deadline.h"
 #include "num/input.h"
 #include "num/threshold.h"
+
+/* The time budget (num/deadline.h) is asked every this many steps of a
+ * recursion: about 5 ms of θ evaluations at 128 bits, so `--max-seconds`
+ * holds at any T (a calibrated adaptive T of 19718 steps took 2.9 s). */
+#define STEPS_PER_DEADLINE_CHECK 64UL
+
+static bool late_at(unsigned long t)
+{
+    return t % STEPS_PER_DEADLINE_CHECK == 0 && t > 0 && ul_deadline_passed();
+}
 
 bool ul_contraction_mode_parse(const char *text, ul_contraction_mode *mode)
 {
@@ -124,7 +135,8 @@ static void eps_tilde(mpfi_ptr out, const reading *in, mpfi_srcptr log_delta)
     mpfi_sub(out, out, log_delta);
 }
 
-typedef enum { RUN_DONE, RUN_FLOOR, RUN_TOO_WIDE } run_outcome;
+/* RUN_LATE: the time budget ran out first (log_delta is then no enclosure). */
+typedef enum { RUN_DONE, RUN_FLOOR, RUN_TOO_WIDE, RUN_LATE } run_outcome;
 
 /* One end of the adaptive recursion.  The map F(L) = L + log θ_{e^{ε̃(L)}}(r)
  * is increasing in L = log δ (δ·θ_{e^{ε̃(δ)}}(r) grows with δ: ε̃ falls as δ
@@ -207,6 +219,10 @@ static run_outcome run_steps(mpfi_ptr log_delta, const reading *in, unsigned lon
             mpfi_add(log_delta, log_delta, lt);
         } else {
             for (unsigned long t = 0; t < steps; t++) {
+                if (late_at(t)) {
+                    outcome = RUN_LATE;
+                    break;
+                }
                 ul_gauss_log_theta_enclose(lt, in->eps, in->r[t]);
                 mpfi_add(log_delta, log_delta, lt);
             }
@@ -222,6 +238,10 @@ static run_outcome run_steps(mpfi_ptr log_delta, const reading *in, unsigned lon
         mpfr_init2(width, 64);
         bool both = true; /* false once only the upper end is still tracked */
         for (unsigned long t = 0; t < steps; t++) {
+            if (late_at(t)) {
+                outcome = RUN_LATE;
+                break;
+            }
             size_t ri = in->n_r == 1 ? 0 : t;
             chain_step(&hi, in, ri, true);
             if (both)
@@ -238,7 +258,7 @@ static run_outcome run_steps(mpfi_ptr log_delta, const reading *in, unsigned lon
                     both = false; /* too wide for the digits: only the floor can still help */
             }
         }
-        if (outcome != RUN_FLOOR) {
+        if (outcome == RUN_DONE) {
             if (!both)
                 outcome = RUN_TOO_WIDE;
             else
@@ -292,6 +312,11 @@ ul_status ul_contraction_delta_certified(const ul_contraction_problem *pb,
         *floor_reached = out == RUN_FLOOR;
         report->bits_used = p;
         report->cap_hit = false;
+        if (out == RUN_LATE) {
+            mpfr_clear(max_width);
+            return ul_fail(err, errlen, UL_ETIME, "computing delta after %lu steps at %ld bits",
+                           pb->steps, (long)p);
+        }
         if (out == RUN_FLOOR ||
             (out == RUN_DONE && ul_num_value_narrow_enough(delta, want->digits))) {
             mpfr_clear(max_width);
@@ -344,7 +369,7 @@ ul_status ul_contraction_least_steps(const ul_contraction_problem *pb, const cha
         ul_num_set_valid(ld, delta);
         mpfi_log(ld, ld);
         mpfi_set(log_delta, in.log_delta0);
-        int decided = 0; /* 1 found, -1 undecided, -2 exhausted */
+        int decided = 0; /* 1 found, -1 undecided, -2 exhausted, -3 out of time */
         for (unsigned long t = 0; decided == 0; t++) {
             if (mpfr_lessequal_p(&log_delta->right, &ld->left)) {
                 *steps = t;
@@ -353,6 +378,8 @@ ul_status ul_contraction_least_steps(const ul_contraction_problem *pb, const cha
                 decided = -1;
             } else if (t >= max_steps) {
                 decided = -2;
+            } else if (late_at(t)) {
+                decided = -3;
             } else {
                 if (pb->mode == UL_CONTRACTION_ADAPTIVE)
                     eps_tilde(et, &in, log_delta);
@@ -372,6 +399,8 @@ ul_status ul_contraction_least_steps(const ul_contraction_problem *pb, const cha
         report->cap_hit = false;
         if (decided == 1)
             return UL_OK;
+        if (decided == -3)
+            return ul_fail(err, errlen, UL_ETIME, "computing the least T at %ld bits", (long)p);
         if (decided == -2)
             return ul_fail(err, errlen, UL_ENOROOT, "delta: not reached within %lu steps",
                            max_steps);
@@ -408,11 +437,12 @@ static ul_side classify_r(mpfr_srcptr x, mpfr_prec_t p, void *ctx)
     mpfi_init2(log_delta, p);
     ul_num_set_valid(ld, s->delta);
     mpfi_log(ld, ld);
-    bool floor = run_steps(log_delta, &in, pb.steps, pb.mode, NULL, &ld->left) == RUN_FLOOR;
-    ul_side side = UL_SIDE_UNDECIDED;
-    if (mpfr_lessequal_p(&log_delta->right, &ld->left))
+    run_outcome out = run_steps(log_delta, &in, pb.steps, pb.mode, NULL, &ld->left);
+    bool floor = out == RUN_FLOOR;
+    ul_side side = UL_SIDE_UNDECIDED; /* RUN_LATE: the search stops (num/threshold.c) */
+    if (out != RUN_LATE && mpfr_lessequal_p(&log_delta->right, &ld->left))
         side = UL_SIDE_SAFE;
-    else if (!floor && mpfr_greater_p(&log_delta->left, &ld->right))
+    else if (out != RUN_LATE && !floor && mpfr_greater_p(&log_delta->left, &ld->right))
         side = UL_SIDE_UNSAFE;
     mpfi_clear(ld);
     mpfi_clear(log_delta);

@@ -46,6 +46,11 @@ typedef struct {
     ul_contraction_mode mode;
 } ul_contraction_problem;
 
+/* The time budget (num/deadline.h) is asked every 64 steps of a recursion
+ * and before every decision of the σ search: when it has run out, these
+ * return UL_ETIME with a message naming what was being computed (never a
+ * partial number). */
+
 /* δ_T as a certified value (log form).  *floor_reached tells whether the
  * result is the floor bound [0, δ_floor] rather than a tight enclosure. */
 ul_status ul_contraction_delta_certified(const ul_contraction_problem *pb,

@@ -26,6 +26,11 @@
 #include "bounds/gaussian.h"
 #include "num/input.h"
 
+/* PLD calibration: the search aims this far below the claimed ε (relative),
+ * and at most this many certifications are tried (ul_dpsgd_sigma_min_pld). */
+#define PLD_CAL_MARGIN 5e-5
+#define PLD_CAL_TRIES 6
+
 /* ---- the run ---------------------------------------------------------------- */
 
 static const char *sens_text(const ul_dpsgd_run *run)
@@ -196,8 +201,8 @@ static double run_curve_d(double alpha, const void *ctx)
            run_curve_base_d(2 * alpha - 1, r);
 }
 
-/* r's arrays for the run with every σ_i replaced by sigma when sigma > 0. */
-static void run_d_init(run_d *r, const ul_dpsgd_run *run, double sigma)
+/* r's arrays for the run with every σ_i multiplied by c (c ≤ 0: by 1). */
+static void run_d_init(run_d *r, const ul_dpsgd_run *run, double c)
 {
     r->n = run->n;
     r->q = malloc(run->n * sizeof *r->q);
@@ -208,7 +213,7 @@ static void run_d_init(run_d *r, const ul_dpsgd_run *run, double sigma)
     double kd = (double)ratio_factor(run) * strtod(sens_text(run), NULL);
     for (size_t i = 0; i < run->n; i++) {
         r->q[i] = strtod(run->phases[i].q, NULL);
-        r->s[i] = (sigma > 0 ? sigma : strtod(run->phases[i].sigma, NULL)) / kd;
+        r->s[i] = (c > 0 ? c : 1) * strtod(run->phases[i].sigma, NULL) / kd;
         r->t[i] = (double)run->phases[i].steps;
     }
     r->group = uses_group(run);
@@ -355,7 +360,73 @@ ul_status ul_dpsgd_pld_eps(const ul_dpsgd_run *run, const char *delta, double re
                                         errlen);
 }
 
-/* ---- calibration ------------------------------------------------------------------ */
+/* ---- calibration: scaled and lengthened runs ------------------------------------- */
+
+char *ul_dpsgd_decimal_product(const char *a, const char *b)
+{
+    /* a·b is a rational p/q with q = 2^x·5^y (both decimals): with
+     * k = max(x, y), p·10^k/q is an integer N and a·b = N·10^-k exactly */
+    mpq_t x, y;
+    mpq_inits(x, y, (mpq_ptr)0);
+    ul_num_mpq_valid(x, a);
+    ul_num_mpq_valid(y, b);
+    mpq_mul(x, x, y);
+    mpz_t d, n;
+    mpz_inits(d, n, (mpz_ptr)0);
+    mpz_set(d, mpq_denref(x));
+    unsigned long two = mpz_scan1(d, 0), five = 0;
+    mpz_tdiv_q_2exp(d, d, two);
+    while (mpz_divisible_ui_p(d, 5))
+        mpz_divexact_ui(d, d, 5), five++;
+    unsigned long k = two > five ? two : five;
+    mpz_ui_pow_ui(n, 10, k);
+    mpz_mul(n, n, mpq_numref(x));
+    mpz_divexact(n, n, mpq_denref(x));
+    char *digits = mpz_get_str(NULL, 10, n);
+    size_t len = strlen(digits) + 24;
+    char *out = malloc(len);
+    if (out == NULL)
+        abort();
+    if (k > 0)
+        snprintf(out, len, "%se-%lu", digits, k);
+    else
+        snprintf(out, len, "%s", digits);
+    void (*freefn)(void *, size_t);
+    mp_get_memory_functions(NULL, NULL, &freefn);
+    freefn(digits, strlen(digits) + 1);
+    mpz_clears(d, n, (mpz_ptr)0);
+    mpq_clears(x, y, (mpq_ptr)0);
+    return out;
+}
+
+/* The run with every σ_i multiplied by a decimal scale (exact products), or
+ * with phase j's steps replaced (steps_j > 0). */
+typedef struct {
+    ul_dpsgd_phase ph[UL_DPSGD_MAX_PHASES];
+    char *text[UL_DPSGD_MAX_PHASES];
+    ul_dpsgd_run run;
+} variant;
+
+static void variant_init(variant *v, const ul_dpsgd_run *run, const char *scale, size_t j,
+                         unsigned long steps_j)
+{
+    memset(v, 0, sizeof *v);
+    v->run = *run;
+    v->run.phases = v->ph;
+    for (size_t i = 0; i < run->n; i++) {
+        v->ph[i] = run->phases[i];
+        if (scale != NULL)
+            v->ph[i].sigma = v->text[i] = ul_dpsgd_decimal_product(run->phases[i].sigma, scale);
+        if (steps_j > 0 && i == j)
+            v->ph[i].steps = steps_j;
+    }
+}
+
+static void variant_clear(variant *v)
+{
+    for (size_t i = 0; i < v->run.n; i++)
+        free(v->text[i]);
+}
 
 /* Whether the certified value v (plain or log form) is ≤ the decimal bound. */
 static bool value_at_most(const ul_num_value *v, const char *bound)
@@ -371,26 +442,21 @@ static bool value_at_most(const ul_num_value *v, const char *bound)
     return ok;
 }
 
-/* Whether the run with every noise multiplier set to sigma is certified
- * (eps, delta)-DP: the exact profile when every q = 1, else RDP with BBGHS. */
-static ul_status sigma_certified(const ul_dpsgd_run *run, const char *sigma, const char *eps,
-                                 const char *delta, const ul_num_precision *want, bool *ok,
-                                 char *err, size_t errlen)
+/* Whether the run r is certified (eps, delta)-DP: the exact profile when
+ * every q = 1, else RDP with BBGHS. */
+static ul_status run_certified(const ul_dpsgd_run *r, const char *eps, const char *delta,
+                               const ul_num_precision *want, bool *ok, char *err, size_t errlen)
 {
-    ul_dpsgd_phase ph[UL_DPSGD_MAX_PHASES];
-    for (size_t i = 0; i < run->n; i++)
-        ph[i] = (ul_dpsgd_phase){sigma, run->phases[i].q, run->phases[i].steps};
-    ul_dpsgd_run r = {ph, run->n, run->sensitivity, run->adjacency};
     ul_num_value v;
     ul_num_value_init(&v, 64);
     ul_num_report rep;
     char alpha[UL_RENYI_ALPHA_TEXT_LEN];
     ul_status st;
-    if (ul_dpsgd_full_batch(&r)) {
-        st = ul_dpsgd_gauss_delta(&r, eps, want, &v, &rep, err, errlen);
+    if (ul_dpsgd_full_batch(r)) {
+        st = ul_dpsgd_gauss_delta(r, eps, want, &v, &rep, err, errlen);
         *ok = (st == UL_OK || st == UL_ECAP) && value_at_most(&v, delta);
     } else {
-        st = ul_dpsgd_rdp(&r, UL_RDP_TO_EPS, delta, UL_RDP_BBGHS, want, &v, alpha, sizeof alpha,
+        st = ul_dpsgd_rdp(r, UL_RDP_TO_EPS, delta, UL_RDP_BBGHS, want, &v, alpha, sizeof alpha,
                           &rep, err, errlen);
         *ok = (st == UL_OK || st == UL_ECAP) && value_at_most(&v, eps);
     }
@@ -398,89 +464,132 @@ static ul_status sigma_certified(const ul_dpsgd_run *run, const char *sigma, con
     return st == UL_ECAP ? UL_OK : st;
 }
 
-/* min over α of the BBGHS ε at log δ, every σ_i = sigma (doubles, search). */
-static double eps_at_sigma_d(const ul_dpsgd_run *run, double sigma, double log_delta)
+/* The same for the run with every σ_i multiplied by scale (text). */
+static ul_status scale_certified(const ul_dpsgd_run *run, const char *scale, const char *eps,
+                                 const char *delta, const ul_num_precision *want, bool *ok,
+                                 char *err, size_t errlen)
+{
+    variant v;
+    variant_init(&v, run, scale, 0, 0);
+    ul_status st = run_certified(&v.run, eps, delta, want, ok, err, errlen);
+    variant_clear(&v);
+    return st;
+}
+
+/* min over α of the BBGHS ε at log δ of the run with every σ_i·c and phase
+ * j at steps_j steps when steps_j > 0 (doubles, search). */
+static double eps_rdp_d(const ul_dpsgd_run *run, double c, size_t j, double steps_j,
+                        double log_delta)
 {
     run_d rd;
-    run_d_init(&rd, run, sigma);
-    ul_rdp_curve_d c = {run_curve_d, &rd};
+    run_d_init(&rd, run, c);
+    if (steps_j > 0)
+        rd.t[j] = steps_j;
+    ul_rdp_curve_d cv = {run_curve_d, &rd};
     double v = NAN;
-    double a =
-        ul_renyi_search_alpha_d(UL_RDP_TO_EPS, &c, UL_DPSGD_ALPHA_MAX, log_delta, UL_RDP_BBGHS, &v);
+    double a = ul_renyi_search_alpha_d(UL_RDP_TO_EPS, &cv, UL_DPSGD_ALPHA_MAX, log_delta,
+                                       UL_RDP_BBGHS, &v);
     run_d_clear(&rd);
     return isnan(a) || isnan(v) ? INFINITY : v;
 }
 
-/* The smallest σ in doubles: the exact Gaussian inverse (certified, its safe
- * end) when every q = 1, else bisection on log σ of the RDP ε (search). */
-static ul_status sigma_search(const ul_dpsgd_run *run, const char *eps, const char *delta,
-                              const ul_num_precision *want, double *sigma, char *err,
-                              size_t errlen)
+/* log δ from the decimal (finite where δ is below the double range). */
+static double log_delta_d(const char *delta)
 {
-    if (ul_dpsgd_full_batch(run)) {
-        /* σ = kΔ√(ΣT)·σ1 with σ1 = 1/r*, θ_{e^ε}(r*) = δ ([DRS] Cor. 3.3) */
-        mpfi_t s1;
-        mpfi_init2(s1, 128);
-        ul_num_report rep;
-        ul_status st = ul_gauss_sigma_min(eps, delta, "1", want, s1, &rep, err, errlen);
-        double total = 0;
-        for (size_t i = 0; i < run->n; i++)
-            total += (double)run->phases[i].steps;
-        *sigma = mpfr_get_d(&s1->right, MPFR_RNDU) * (double)ratio_factor(run) *
-                 strtod(sens_text(run), NULL) * sqrt(total);
-        mpfi_clear(s1);
-        return st == UL_ECAP ? UL_OK : st;
-    }
-    /* log δ from the decimal (finite where δ is below the double range) */
     mpfi_t l;
     mpfi_init2(l, 64);
     ul_num_set_valid(l, delta);
     mpfi_log(l, l);
-    double e = strtod(eps, NULL), ld = mpfr_get_d(&l->left, MPFR_RNDN);
+    double ld = mpfr_get_d(&l->left, MPFR_RNDN);
     mpfi_clear(l);
-    double lo = log(1e-3), hi = log(1e6);
-    if (!(eps_at_sigma_d(run, exp(hi), ld) <= e))
+    return ld;
+}
+
+/* The range of the common factor: every σ_i·c within [1e-3, 1e6]. */
+static void scale_range(const ul_dpsgd_run *run, double *lo, double *hi)
+{
+    double smin = INFINITY, smax = 0;
+    for (size_t i = 0; i < run->n; i++) {
+        double s = strtod(run->phases[i].sigma, NULL);
+        smin = s < smin ? s : smin;
+        smax = s > smax ? s : smax;
+    }
+    *lo = 1e-3 / smin, *hi = 1e6 / smax;
+}
+
+/* Every q = 1: c = kΔ·√(Σ_i T_i/σ_i²)·σ1, σ1 = 1/r* with θ_{e^ε}(r*) = δ
+ * ([DRS] Cor. 3.3: r² = Σ_i T_i(kΔ/(cσ_i))²), from the certified safe end
+ * of σ1. */
+static ul_status scale_gauss(const ul_dpsgd_run *run, const char *eps, const char *delta,
+                             const ul_num_precision *want, double *c, char *err, size_t errlen)
+{
+    mpfi_t s1;
+    mpfi_init2(s1, 128);
+    ul_num_report rep;
+    ul_status st = ul_gauss_sigma_min(eps, delta, "1", want, s1, &rep, err, errlen);
+    double sum = 0;
+    for (size_t i = 0; i < run->n; i++) {
+        double s = strtod(run->phases[i].sigma, NULL);
+        sum += (double)run->phases[i].steps / (s * s);
+    }
+    *c = mpfr_get_d(&s1->right, MPFR_RNDU) * (double)ratio_factor(run) *
+         strtod(sens_text(run), NULL) * sqrt(sum);
+    mpfi_clear(s1);
+    return st == UL_ECAP ? UL_OK : st;
+}
+
+/* The smallest factor in doubles: scale_gauss when every q = 1, else
+ * bisection on log c of the RDP ε (search). */
+static ul_status scale_search(const ul_dpsgd_run *run, const char *eps, const char *delta,
+                              const ul_num_precision *want, double *c, char *err, size_t errlen)
+{
+    if (ul_dpsgd_full_batch(run))
+        return scale_gauss(run, eps, delta, want, c, err, errlen);
+    double e = strtod(eps, NULL), ld = log_delta_d(delta), lo, hi;
+    scale_range(run, &lo, &hi);
+    lo = log(lo), hi = log(hi);
+    if (!(eps_rdp_d(run, exp(hi), 0, 0, ld) <= e))
         return ul_fail(err, errlen, UL_ENOROOT,
                        "noise_multiplier: no value up to %s reaches (eps, delta) = (%s, %s)",
                        UL_DPSGD_MAX_SIGMA, eps, delta);
     for (int it = 0; it < 60 && hi - lo > 1e-13; it++) {
         double mid = 0.5 * (lo + hi);
-        if (eps_at_sigma_d(run, exp(mid), ld) <= e)
+        if (eps_rdp_d(run, exp(mid), 0, 0, ld) <= e)
             hi = mid;
         else
             lo = mid;
     }
-    *sigma = exp(hi);
+    *c = exp(hi);
     return UL_OK;
 }
 
 ul_status ul_dpsgd_sigma_min(const ul_dpsgd_run *run, const char *eps, const char *delta,
-                             int digits, const ul_num_precision *want, char **sigma_text,
+                             int digits, const ul_num_precision *want, char **scale_text,
                              char *err, size_t errlen)
 {
-    *sigma_text = NULL;
+    *scale_text = NULL;
     ul_status st = ul_dpsgd_check(run, err, errlen);
     if (st != UL_OK)
         return st;
-    double sigma = 0;
-    st = sigma_search(run, eps, delta, want, &sigma, err, errlen);
+    double c = 0;
+    st = scale_search(run, eps, delta, want, &c, err, errlen);
     mpfr_t x;
     mpfr_init2(x, 64);
-    /* certify the double σ rounded up to `digits`; nudge up while it fails
-     * (the search's rounding), a handful of certified evaluations at most */
+    /* certify the double factor rounded up to `digits`; nudge up while it
+     * fails (the search's rounding), a handful of certified evaluations at most */
     for (int k = 0; st == UL_OK && k < 12; k++) {
-        mpfr_set_d(x, sigma * (1 + 1e-12 * ldexp(1.0, 2 * k)), MPFR_RNDU);
+        mpfr_set_d(x, c * (1 + 1e-12 * ldexp(1.0, 2 * k)), MPFR_RNDU);
         char *text = ul_num_format(x, digits, MPFR_RNDU);
         bool ok = false;
-        st = sigma_certified(run, text, eps, delta, want, &ok, err, errlen);
+        st = scale_certified(run, text, eps, delta, want, &ok, err, errlen);
         if (st == UL_OK && ok) {
-            *sigma_text = text;
+            *scale_text = text;
             break;
         }
         free(text);
     }
     mpfr_clear(x);
-    if (st == UL_OK && *sigma_text == NULL)
+    if (st == UL_OK && *scale_text == NULL)
         st = ul_fail(err, errlen, UL_ENOROOT,
                      "noise_multiplier: the searched value could not be certified");
     return st;
@@ -488,80 +597,264 @@ ul_status ul_dpsgd_sigma_min(const ul_dpsgd_run *run, const char *eps, const cha
 
 /* ---- calibration by the PLD accountant ------------------------------------------ */
 
-/* The PLD accountant's certified ε_hi(δ) of the run with every σ_i = sigma
- * (decimal text); +inf when nothing ≤ 1000 is certified. */
-static ul_status pld_eps_at(const ul_dpsgd_run *run, const char *sigma, const char *delta,
-                            double seconds, double *eps_hi, char *err, size_t errlen)
+/* The PLD estimate of ε(δ) (pld.h ul_pld_epsilon_estimate_d: doubles, no
+ * error terms, search only) of the run with every σ_i·c and phase j at
+ * steps_j steps when steps_j > 0. */
+static double pld_est(const ul_dpsgd_run *run, double c, size_t j, unsigned long steps_j,
+                      double delta)
 {
-    ul_dpsgd_phase ph[UL_DPSGD_MAX_PHASES];
+    ul_pld_phase_d ph[UL_DPSGD_MAX_PHASES];
+    double sens = strtod(sens_text(run), NULL);
     for (size_t i = 0; i < run->n; i++)
-        ph[i] = (ul_dpsgd_phase){sigma, run->phases[i].q, run->phases[i].steps};
-    ul_dpsgd_run r = {ph, run->n, run->sensitivity, run->adjacency};
-    mpfr_t lo, hi;
-    mpfr_inits2(64, lo, hi, (mpfr_ptr)0);
-    ul_pld_report pr;
-    ul_status st = ul_dpsgd_pld_eps(&r, delta, 1e-4, seconds, lo, hi, &pr, err, errlen);
-    *eps_hi = st == UL_OK || st == UL_ECAP ? mpfr_get_d(hi, MPFR_RNDU) : INFINITY;
-    mpfr_clears(lo, hi, (mpfr_ptr)0);
-    return st == UL_ECAP ? UL_OK : st;
+        ph[i] = (ul_pld_phase_d){c * strtod(run->phases[i].sigma, NULL), sens,
+                                 strtod(run->phases[i].q, NULL),
+                                 steps_j > 0 && i == j ? steps_j : run->phases[i].steps};
+    return ul_pld_epsilon_estimate_d(ph, run->n, delta, 0);
 }
 
-/* One PLD evaluation at σ (a double, written as 12-digit text rounded up):
- * *ok when it certifies ε_hi ≤ target; *best keeps the smallest such σ. */
-static ul_status pld_try(const ul_dpsgd_run *run, double sigma, const char *delta, double target,
-                         double deadline, double *f, double *best, char *err, size_t errlen)
+/* The factor where the estimate crosses target (search only): from c_upper
+ * down by factors 0.9 to a bracket, then regula falsi with the Illinois
+ * modification on log c ↦ ε (decreasing); the end whose estimate is at
+ * most target, or NAN when the estimate does not apply. */
+static double pld_search(const ul_dpsgd_run *run, double c_upper, double delta, double target)
 {
-    mpfr_t x;
-    mpfr_init2(x, 64);
-    mpfr_set_d(x, sigma, MPFR_RNDU);
-    char *text = ul_num_format(x, 12, MPFR_RNDU);
-    double s = strtod(text, NULL), left = deadline - (double)time(NULL);
-    ul_status st = pld_eps_at(run, text, delta, left > 1 ? left : 1, f, err, errlen);
-    if (st == UL_OK && *f <= target && (*best <= 0 || s < *best))
-        *best = s;
-    free(text);
-    mpfr_clear(x);
+    double hi = log(c_upper), fhi = pld_est(run, c_upper, 0, 0, delta) - target;
+    for (int k = 0; k < 20 && fhi > 0; k++) /* the estimate is above at c_upper: go up */
+        hi += log(1.1), fhi = pld_est(run, exp(hi), 0, 0, delta) - target;
+    double lo = hi, flo = fhi;
+    for (int k = 0; k < 40 && flo <= 0; k++)
+        hi = lo, fhi = flo, lo += log(0.9), flo = pld_est(run, exp(lo), 0, 0, delta) - target;
+    if (!(fhi <= 0) || !(flo > 0))
+        return NAN;
+    int side = 0;
+    /* stop at 1e-7 in log c or 1e-6·target in ε: far inside PLD_CAL_MARGIN */
+    for (int it = 0; it < 30 && hi - lo > 1e-7 && -fhi > 1e-6 * target; it++) {
+        double m = hi - fhi * (hi - lo) / (fhi - flo);
+        double fm = pld_est(run, exp(m), 0, 0, delta) - target;
+        if (!isfinite(fm))
+            break;
+        if (fm > 0) {
+            lo = m, flo = fm;
+            fhi *= side == -1 ? 0.5 : 1, side = -1;
+        } else {
+            hi = m, fhi = fm;
+            flo *= side == 1 ? 0.5 : 1, side = 1;
+        }
+    }
+    return exp(hi);
+}
+
+/* Whether the PLD accountant proves the run r (eps, delta)-DP: the upper
+ * end of the bracket of δ(eps) at most delta, at the widths an audit asks
+ * (1e-3, then 1e-4 when the bracket straddles). */
+static ul_status pld_certified(const ul_dpsgd_run *r, const char *eps, const char *delta,
+                               double seconds, bool *ok, char *err, size_t errlen)
+{
+    mpfr_t lo, hi;
+    mpfr_inits2(64, lo, hi, (mpfr_ptr)0);
+    mpfi_t d;
+    mpfi_init2(d, 64);
+    ul_num_set_valid(d, delta);
+    ul_status st = UL_OK;
+    *ok = false;
+    const double widths[2] = {1e-3, 1e-4};
+    for (int k = 0; k < 2 && !*ok && st == UL_OK; k++) {
+        ul_pld_report pr;
+        st = ul_dpsgd_pld_delta(r, eps, widths[k], seconds, lo, hi, &pr, err, errlen);
+        st = st == UL_ECAP ? UL_OK : st;
+        *ok = st == UL_OK && mpfr_lessequal_p(hi, &d->left);
+        if (st == UL_OK && mpfr_greater_p(lo, &d->right))
+            break; /* proven too little noise, or too many steps */
+    }
+    mpfi_clear(d);
+    mpfr_clears(lo, hi, (mpfr_ptr)0);
     return st;
 }
 
-ul_status ul_dpsgd_sigma_min_pld(const ul_dpsgd_run *run, const char *eps, const char *delta,
-                                 double sigma_upper, int digits, double max_seconds,
-                                 char **sigma_text, char *err, size_t errlen)
+static ul_status pld_applies_check(const ul_dpsgd_run *run, char *err, size_t errlen)
 {
-    *sigma_text = NULL;
     ul_status st = ul_dpsgd_check(run, err, errlen);
     if (st == UL_OK && !ul_dpsgd_pld_applies(run))
         st = ul_fail(err, errlen, UL_EINPUT, "adjacency: no PLD accountant for replacement");
+    return st;
+}
+
+static double seconds_left(double deadline)
+{
+    double left = deadline - (double)time(NULL);
+    return left > 2 ? left : 2;
+}
+
+ul_status ul_dpsgd_sigma_min_pld(const ul_dpsgd_run *run, const char *eps, const char *delta,
+                                 double scale_upper, int digits, double max_seconds,
+                                 char **scale_text, char *err, size_t errlen)
+{
+    *scale_text = NULL;
+    ul_status st = pld_applies_check(run, err, errlen);
     if (st != UL_OK)
         return st;
-    /* a margin of 2e-4 on ε keeps the audit's own PLD bracket clear of the claim */
-    double target = strtod(eps, NULL) * (1 - 2e-4), best = 0;
+    /* search in doubles, aiming PLD_CAL_MARGIN below eps (the estimate's
+     * error, pld.h, and the audit's bracket width stay inside it) */
+    double c = pld_search(run, scale_upper, strtod(delta, NULL),
+                          strtod(eps, NULL) * (1 - PLD_CAL_MARGIN));
+    if (isnan(c))
+        return ul_fail(err, errlen, UL_ENOROOT,
+                       "noise_multiplier: the PLD estimate does not apply to this run");
+    /* certify once; when that fails (the estimate's error exceeded the
+     * margin), step c up by (1 + 1e-4·2^k), k < PLD_CAL_TRIES: a bounded
+     * count of certified evaluations, never a search */
     double deadline = (double)time(NULL) + (max_seconds > 0 ? max_seconds : 1e9);
-    double a = log(sigma_upper), fa, b = a + log(0.9), fb;
-    st = pld_try(run, exp(a), delta, target, deadline, &fa, &best, err, errlen);
+    mpfr_t x;
+    mpfr_init2(x, 64);
+    for (int k = 0; k < PLD_CAL_TRIES && st == UL_OK && *scale_text == NULL; k++) {
+        mpfr_set_d(x, k == 0 ? c : c * (1 + 1e-4 * ldexp(1.0, k - 1)), MPFR_RNDU);
+        char *text = ul_num_format(x, digits, MPFR_RNDU); /* more noise: post-processing */
+        variant v;
+        variant_init(&v, run, text, 0, 0);
+        bool ok = false;
+        st = pld_certified(&v.run, eps, delta, seconds_left(deadline), &ok, err, errlen);
+        variant_clear(&v);
+        if (st == UL_OK && ok)
+            *scale_text = text;
+        else
+            free(text);
+    }
+    mpfr_clear(x);
+    if (st == UL_OK && *scale_text == NULL)
+        st = ul_fail(err, errlen, UL_ENOROOT,
+                     "noise_multiplier: the PLD accountant certified none of the values tried");
+    return st;
+}
+
+/* ---- the most steps ------------------------------------------------------------------ */
+
+/* The largest T ≤ t_max with f(T) ≤ target, f nondecreasing in T (search in
+ * doubles), between a T known to pass (t_ok, 0 for none) and t_max; 0 when
+ * even T = 1 fails. */
+typedef double (*steps_fn)(const ul_dpsgd_run *run, size_t j, unsigned long T, void *ctx);
+
+static unsigned long steps_search(steps_fn f, const ul_dpsgd_run *run, size_t j, void *ctx,
+                                  double target, unsigned long t_ok, unsigned long t_max)
+{
+    unsigned long lo = t_ok, hi = t_ok > 0 ? t_ok : 1;
+    if (t_ok == 0 && !(f(run, j, 1, ctx) <= target))
+        return 0;
+    lo = lo > 0 ? lo : 1;
+    /* grow to a failing T (×2), then bisect on integers */
+    while (hi < t_max && f(run, j, hi, ctx) <= target) {
+        lo = hi;
+        hi = hi > t_max / 2 ? t_max : 2 * hi;
+    }
+    if (hi == t_max && f(run, j, hi, ctx) <= target)
+        return t_max;
+    while (hi - lo > 1 && (double)(hi - lo) > 1e-6 * (double)lo) {
+        unsigned long mid = lo + (hi - lo) / 2;
+        if (f(run, j, mid, ctx) <= target)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+typedef struct {
+    double log_delta, delta;
+} steps_ctx;
+
+static double steps_rdp(const ul_dpsgd_run *run, size_t j, unsigned long T, void *ctx)
+{
+    return eps_rdp_d(run, 1, j, (double)T, ((steps_ctx *)ctx)->log_delta);
+}
+
+static double steps_pld(const ul_dpsgd_run *run, size_t j, unsigned long T, void *ctx)
+{
+    return pld_est(run, 1, j, T, ((steps_ctx *)ctx)->delta);
+}
+
+/* The largest certified T from the double guess t: certify once, and while
+ * that fails step T down by (1 − 1e-4·2^k), k < PLD_CAL_TRIES (bounded). */
+static ul_status steps_certify(const ul_dpsgd_run *run, size_t j, unsigned long t, bool pld,
+                               const char *eps, const char *delta, const ul_num_precision *want,
+                               double deadline, unsigned long *out, char *err, size_t errlen)
+{
+    ul_status st = UL_OK;
+    *out = 0;
+    for (int k = 0; k < PLD_CAL_TRIES && st == UL_OK && *out == 0 && t > 0; k++) {
+        unsigned long tk = k == 0 ? t : (unsigned long)((double)t * (1 - 1e-4 * ldexp(1.0, k - 1)));
+        if (tk < 1)
+            break;
+        variant v;
+        variant_init(&v, run, NULL, j, tk);
+        bool ok = false;
+        st = pld ? pld_certified(&v.run, eps, delta, seconds_left(deadline), &ok, err, errlen)
+                 : run_certified(&v.run, eps, delta, want, &ok, err, errlen);
+        variant_clear(&v);
+        if (st == UL_OK && ok)
+            *out = tk;
+    }
+    return st;
+}
+
+/* Every q = 1: T_j = ⌊(r*² − Σ_{i≠j} T_i(kΔ/σ_i)²)/(kΔ/σ_j)²⌋ with
+ * θ_{e^ε}(r*) = δ ([DRS] Cor. 3.3; r* = 1/σ1 of ul_gauss_sigma_min, a
+ * search value in doubles), 0 when negative, capped at t_max. */
+static ul_status steps_gauss(const ul_dpsgd_run *run, size_t j, const char *eps,
+                             const char *delta, const ul_num_precision *want, unsigned long t_max,
+                             unsigned long *t, char *err, size_t errlen)
+{
+    mpfi_t s1;
+    mpfi_init2(s1, 128);
+    ul_num_report rep;
+    ul_status st = ul_gauss_sigma_min(eps, delta, "1", want, s1, &rep, err, errlen);
+    double rs = 1 / mpfr_get_d(&s1->right, MPFR_RNDU), kd = (double)ratio_factor(run) *
+                                                            strtod(sens_text(run), NULL);
+    mpfi_clear(s1);
+    double rest = rs * rs;
+    for (size_t i = 0; i < run->n; i++) {
+        double ri = kd / strtod(run->phases[i].sigma, NULL);
+        rest -= i == j ? 0 : (double)run->phases[i].steps * ri * ri;
+    }
+    double rj = kd / strtod(run->phases[j].sigma, NULL), tj = floor(rest / (rj * rj));
+    *t = !(tj > 0) ? 0 : (tj >= (double)t_max ? t_max : (unsigned long)tj);
+    return st == UL_ECAP ? UL_OK : st;
+}
+
+ul_status ul_dpsgd_steps_max(const ul_dpsgd_run *run, size_t j, const char *eps,
+                             const char *delta, const ul_num_precision *want, double max_seconds,
+                             unsigned long *steps, bool *by_pld, char *err, size_t errlen)
+{
+    *steps = 0, *by_pld = false;
+    ul_status st = ul_dpsgd_check(run, err, errlen);
+    if (st == UL_OK && j >= run->n)
+        st = ul_fail(err, errlen, UL_EINPUT, "phases: no phase %zu", j);
+    if (st != UL_OK)
+        return st;
+    unsigned long others = 0; /* the total stays within UL_DPSGD_MAX_STEPS */
+    for (size_t i = 0; i < run->n; i++)
+        others += i == j ? 0 : run->phases[i].steps;
+    unsigned long t_max = UL_DPSGD_MAX_STEPS - others;
+    steps_ctx cx = {log_delta_d(delta), strtod(delta, NULL)};
+    double deadline = (double)time(NULL) + (max_seconds > 0 ? max_seconds : 1e9);
+    double e = strtod(eps, NULL);
+    /* the exact profile when every q = 1, else the RDP accountant */
+    unsigned long t = 0, best = 0;
+    if (ul_dpsgd_full_batch(run))
+        st = steps_gauss(run, j, eps, delta, want, t_max, &t, err, errlen);
+    else
+        t = steps_search(steps_rdp, run, j, &cx, e, 0, t_max);
     if (st == UL_OK)
-        st = pld_try(run, exp(b), delta, target, deadline, &fb, &best, err, errlen);
-    /* secant steps on log σ ↦ ε_hi (smooth and decreasing), search only:
-     * every σ kept was certified by its own evaluation */
-    for (int it = 0; st == UL_OK && it < 6 && (double)time(NULL) < deadline; it++) {
-        if (!isfinite(fa) || !isfinite(fb) || fa == fb)
-            break;
-        double c = b + (target - fb) * (b - a) / (fb - fa), fc;
-        c = c < b - 1 ? b - 1 : (c > b + 1 ? b + 1 : c);
-        if (fabs(c - b) < 2e-5)
-            break;
-        st = pld_try(run, exp(c), delta, target, deadline, &fc, &best, err, errlen);
-        a = b, fa = fb, b = c, fb = fc;
+        st = steps_certify(run, j, t, false, eps, delta, want, deadline, &best, err, errlen);
+    if (st == UL_OK && ul_dpsgd_pld_applies(run) && !ul_dpsgd_full_batch(run) && best < t_max) { /* the PLD accountant: from the RDP value up */
+        unsigned long tp = steps_search(steps_pld, run, j, &cx, e * (1 - PLD_CAL_MARGIN), best,
+                                        t_max), got = 0;
+        if (tp > best)
+            st = steps_certify(run, j, tp, true, eps, delta, want, deadline, &got, err, errlen);
+        if (st == UL_OK && got > best)
+            best = got, *by_pld = true;
     }
-    if (st == UL_OK && best > 0) {
-        /* rounding up keeps the guarantee: more noise is post-processing */
-        mpfr_t x;
-        mpfr_init2(x, 64);
-        mpfr_set_d(x, best, MPFR_RNDU);
-        *sigma_text = ul_num_format(x, digits, MPFR_RNDU);
-        mpfr_clear(x);
-    } else if (st == UL_OK) {
-        st = ul_fail(err, errlen, UL_ENOROOT, "noise_multiplier: the PLD search certified none");
-    }
+    *steps = best;
+    if (st == UL_OK && best == 0)
+        st = ul_fail(err, errlen, UL_ENOROOT,
+                     "steps: not even one step is certified (eps, delta) = (%s, %s)", eps, delta);
     return st;
 }

@@ -98,27 +98,52 @@ ul_status ul_dpsgd_pld_eps(const ul_dpsgd_run *run, const char *delta, double re
                            double max_seconds, mpfr_ptr eps_lo, mpfr_ptr eps_hi,
                            ul_pld_report *report, char *err, size_t errlen);
 
-/* Calibration (Opacus get_noise_multiplier, certified): the smallest noise
- * multiplier σ, one value for every phase (each phase's own σ is ignored),
- * at which the run is certified (eps, delta)-DP: by the exact Gaussian
- * profile when every q = 1, else by the RDP accountant with the BBGHS
- * conversion.  The σ is searched in doubles, then sigma_text (malloc'd)
- * receives it rounded up to `digits` significant digits and certified: the
- * run at that σ is proven (eps, delta)-DP.  UL_ENOROOT when no σ ≤ 1e6
- * reaches the target. */
+/* a·b of two decimal texts (valid, as ul_num_mpq_valid reads them), exact:
+ * "Ne-k" or "N" (malloc'd).  The noise multipliers of a scaled run. */
+char *ul_dpsgd_decimal_product(const char *a, const char *b);
+
+/* Calibration (Opacus get_noise_multiplier, certified, for any number of
+ * phases): the smallest common factor c by which every phase's noise
+ * multiplier is multiplied — the run with σ_i·c (exact products) — at which
+ * the run is certified (eps, delta)-DP: by the exact Gaussian profile when
+ * every q = 1 (c = kΔ·√(Σ T_i/σ_i²)/r*, θ_{e^ε}(r*) = δ), else by the RDP
+ * accountant with the BBGHS conversion.  With one phase at σ = 1, c is the
+ * noise multiplier itself (what `calibrate` fills in for the one-phase
+ * form).  c is searched in doubles, then scale_text (malloc'd) receives it
+ * rounded up to `digits` significant digits and certified: the scaled run
+ * is proven (eps, delta)-DP (more noise in every phase: post-processing).
+ * UL_ENOROOT when no c with every σ_i·c ≤ 1e6 reaches the target. */
 ul_status ul_dpsgd_sigma_min(const ul_dpsgd_run *run, const char *eps, const char *delta,
-                             int digits, const ul_num_precision *want, char **sigma_text,
+                             int digits, const ul_num_precision *want, char **scale_text,
                              char *err, size_t errlen);
 
-/* The same by the PLD accountant (add/remove adjacency): a secant search on
- * log σ ↦ ε_hi(δ) of ul_dpsgd_pld_eps from sigma_upper (e.g. the RDP
- * value) down, at most 8 compositions within max_seconds (0: no limit),
- * aiming 2e-4 below eps so that an audit's PLD bracket at the result clears
- * the claim.  Every σ kept was certified by its own composition (ε_hi ≤ eps
- * at δ), and rounding it up to `digits` keeps the guarantee (adding noise is
- * post-processing).  UL_ENOROOT when no evaluated σ was certified. */
+/* The same by the PLD accountant (add/remove adjacency).  Search in doubles,
+ * certify once: c is searched from scale_upper (e.g. the RDP value) on the
+ * PLD estimate (pld.h ul_pld_epsilon_estimate_d, no certified arithmetic),
+ * aiming 5e-5 (relative) below eps; the c found, rounded up to `digits`,
+ * is then certified by the PLD accountant as an audit does (ul_dpsgd_pld_delta
+ * at the claimed eps, relative widths 1e-3 then 1e-4: upper end ≤ delta).
+ * When that fails, c is stepped up by (1 + 1e-4·2^k), at most 6
+ * certifications in all.  max_seconds (0: no limit) bounds the certified
+ * calls.  The c returned was certified itself.  UL_ENOROOT when the
+ * estimate does not apply or no value tried was certified. */
 ul_status ul_dpsgd_sigma_min_pld(const ul_dpsgd_run *run, const char *eps, const char *delta,
-                                 double sigma_upper, int digits, double max_seconds,
-                                 char **sigma_text, char *err, size_t errlen);
+                                 double scale_upper, int digits, double max_seconds,
+                                 char **scale_text, char *err, size_t errlen);
+
+/* The most steps: the largest T for phase j (its own steps ignored) at
+ * which the run is certified (eps, delta)-DP, the total within
+ * UL_DPSGD_MAX_STEPS.  Search in doubles, certify once: T is searched on the
+ * RDP curve in doubles (every q = 1: the exact Gaussian r² = Σ T_i(kΔ/σ_i)²)
+ * and certified by RDP/BBGHS (exact profile when every q = 1); then, for
+ * add/remove with some q < 1, searched upward on the PLD estimate (aiming
+ * 5e-5 below eps) and certified by the PLD accountant.  A certification that
+ * fails steps T down by (1 − 1e-4·2^k), at most 6 tries each.  steps: the
+ * largest certified T (within about 1e-6 relative of the search's optimum
+ * when the first certification holds); by_pld: the PLD accountant
+ * certified it.  UL_ENOROOT when not even T = 1 is certified. */
+ul_status ul_dpsgd_steps_max(const ul_dpsgd_run *run, size_t j, const char *eps,
+                             const char *delta, const ul_num_precision *want, double max_seconds,
+                             unsigned long *steps, bool *by_pld, char *err, size_t errlen);
 
 #endif

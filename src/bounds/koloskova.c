@@ -406,11 +406,11 @@ static ul_status mc_diameter_exact(const ul_kol_mc_problem *pb, mc_exact *x, cha
 
     mpq_t r, lim;
     mpq_inits(r, lim, NULL);
-    ul_num_decimal_to_mpq(lim, UL_KOL_MAX_PARAM);
+    ul_num_mpq_valid(lim, UL_KOL_MAX_PARAM); /* a constant within the exact limits */
     if (mpq_cmp(x->diameter, lim) > 0)
         st = ul_fail(err, errlen, UL_EINPUT, "c2: the diameter must be at most %s",
                      UL_KOL_MAX_PARAM);
-    ul_num_decimal_to_mpq(lim, UL_GAUSS_MAX_R);
+    ul_num_mpq_valid(lim, UL_GAUSS_MAX_R);
     for (size_t i = 0; i < x->n_sigma && st == UL_OK; i++) {
         mpq_div(r, x->diameter, x->sigma[i]);
         if (mpq_cmp(r, lim) > 0)
@@ -1866,7 +1866,7 @@ ul_status ul_kol_op_delta_certified(const char *c0, const char *sigma, const cha
         mpq_inits(r, lim, NULL);
         mpq_add(r, qc, qc);
         mpq_div(r, r, qs);
-        ul_num_decimal_to_mpq(lim, UL_GAUSS_MAX_R);
+        ul_num_mpq_valid(lim, UL_GAUSS_MAX_R); /* a constant within the exact limits */
         if (mpq_cmp(r, lim) > 0)
             st = ul_fail(err, errlen, UL_EINPUT,
                          "sigma: the ratio 2*C0/sigma must be at most %s (got sigma '%s')",
@@ -1993,7 +1993,7 @@ void ul_kol_dpsgd_curve_set(ul_kol_dpsgd_curve_ctx *c, const ul_kol_dpsgd_proble
 {
     c->pb = pb;
     if (pb->q != NULL) {
-        ul_num_decimal_to_mpq(c->q, pb->q);
+        ul_num_mpq_valid(c->q, pb->q); /* read as exact (the reader's second tier) */
     } else {
         mpq_set_ui(c->q, pb->batch, pb->n);
         mpq_canonicalize(c->q);
@@ -2015,8 +2015,10 @@ ul_status ul_kol_dpsgd_curve(mpfi_ptr rho, mpfi_srcptr alpha, void *ctx, char *e
     mpfi_init2(q, p);
     mpfi_init2(s, p);
     mpfi_set_q(q, c->q);
-    ul_num_set_decimal(s, c->pb->sigma); /* checked */
-    ul_status st = ul_renyi_sgm_rdp(rho, alpha, q, s, err, errlen);
+    ul_status st = ul_num_read_checked(s, "sigma", c->pb->sigma, NULL, false, NULL, false, err,
+                                       errlen);
+    if (st == UL_OK)
+        st = ul_renyi_sgm_rdp(rho, alpha, q, s, err, errlen);
     if (st == UL_OK)
         mpfi_mul_ui(rho, rho, c->pb->steps); /* composition, Mironov 2017 Prop. 1 */
     mpfi_clear(q);

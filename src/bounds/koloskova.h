@@ -258,11 +258,12 @@ ul_status ul_kol_linear_curve(mpfi_ptr rho, mpfi_srcptr alpha, void *ctx, char *
 bool ul_kol_pabi_largest_rho(const char *eps, const char *delta, ul_rdp_conversion conv,
                              mpfi_srcptr rho_bound, char *out, size_t outlen);
 
-/* D_α ≤ α·ρ_eff at the decimal α `order` (plain, at rho's precision). */
+/* D_α ≤ α·ρ_eff at the decimal α `order` (plain, at rho's precision);
+ * order a field the reader accepted (ul_num_set_valid, num/input.h). */
 void ul_kol_pabi_renyi_bound(ul_num_value *out, const char *order, const ul_num_value *rho);
 
 /* value/α: the largest ρ_eff with α·ρ_eff ≤ value (at need's precision);
- * false when it is 0. */
+ * false when it is 0 or a text is not a decimal in range. */
 bool ul_kol_pabi_rho_for_renyi(mpfi_ptr need, const char *value, const char *order);
 
 /* δ at eps of the linear curve α·ρ (ρ an enclosure), α searched over
@@ -273,7 +274,8 @@ ul_status ul_kol_pabi_delta_at_eps(mpfi_srcptr rho, const char *eps, ul_rdp_conv
 
 /* The noise that brings ρ_eff = rho down to need (ρ_eff ∝ 1/σ², and ∝ ε_R
  * for the code's schedules; spec §2.4): the constant σ (given noise, one σ),
- * the factor on every σ_t (given noise, a list), or ε_R (code schedules). */
+ * the factor on every σ_t (given noise, a list), or ε_R (code schedules).
+ * pb's decimals are fields the reader accepted (ul_num_set_valid). */
 void ul_kol_pabi_noise_needed(mpfi_ptr out, const ul_kol_pabi_problem *pb, mpfi_srcptr rho,
                               mpfi_srcptr need);
 
@@ -375,7 +377,8 @@ ul_status ul_kol_dpsgd_group_certified(const ul_kol_dpsgd_problem *pb, const cha
 
 /* The composed curve steps·ρ_SGM(α; q, σ) (ul_rdp_curve_fn; MTZ 2019 §3.3,
  * Mironov 2017 Prop. 1) at the exact rate q (pb->q, or batch/n): init, then
- * set (pb already checked: 1 ≤ batch ≤ n, q a decimal in [0, 1]), clear. */
+ * set (pb already checked: 1 ≤ batch ≤ n, q a decimal in [0, 1] that
+ * ul_num_check_exact accepted; ul_num_mpq_valid aborts otherwise), clear. */
 typedef struct {
     const ul_kol_dpsgd_problem *pb;
     mpq_t q;
@@ -411,7 +414,9 @@ ul_status ul_kol_group_delta_needed_certified(const char *eps, const char *delta
                                               ul_num_report *rep, char *err, size_t errlen);
 
 /* ε/k at prec bits (plain); and as text to 20 and 8 digits (round to
- * nearest; for searches and the report, not a bound). */
+ * nearest; for searches and the report, not a bound).  The decimal texts
+ * of ul_kol_group_eps_split, _pair and _code_rule_at are fields the
+ * certificate reader accepted (read with ul_num_set_valid, num/input.h). */
 void ul_kol_group_eps_split(ul_num_value *v, const char *eps, unsigned long k, mpfr_prec_t prec);
 void ul_kol_group_eps_split_text(const char *eps, unsigned long k, char *eps1, char *eps1_short,
                                  size_t n);

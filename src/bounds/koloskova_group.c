@@ -36,10 +36,12 @@ static ul_status eval_dp_group(ul_num_value *out, void *ctx, char *err, size_t e
     mpfi_init2(rho, p);
     mpfi_init2(e, p);
     mpfi_init2(ld, p);
-    ul_num_set_decimal(a, g->alpha);
-    ul_status st = ul_kol_dpsgd_curve(rho, a, (void *)g->curve, err, errlen);
+    ul_status st = ul_num_read_checked(a, "alpha", g->alpha, NULL, false, NULL, false, err, errlen);
+    if (st == UL_OK)
+        st = ul_num_read_checked(e, "eps", g->eps, NULL, false, NULL, false, err, errlen);
+    if (st == UL_OK)
+        st = ul_kol_dpsgd_curve(rho, a, (void *)g->curve, err, errlen);
     if (st == UL_OK) {
-        ul_num_set_decimal(e, g->eps);
         mpfi_div_ui(e, e, g->k);
         ul_renyi_log_delta_enclose(ld, a, rho, e, g->conv);
         mpfi_set_prec(g->delta_example->enclosure, p);
@@ -75,8 +77,6 @@ typedef struct {
 
 static ul_status eval_dp_need(ul_num_value *out, void *ctx, char *err, size_t errlen)
 {
-    (void)err;
-    (void)errlen;
     const need_ctx *n = ctx;
     mpfr_prec_t p = mpfi_get_prec(out->enclosure) + 16;
     mpfi_t e, zero, ls, ld;
@@ -84,19 +84,22 @@ static ul_status eval_dp_need(ul_num_value *out, void *ctx, char *err, size_t er
     mpfi_init2(zero, p);
     mpfi_init2(ls, p);
     mpfi_init2(ld, p);
-    ul_num_set_decimal(e, n->eps);
-    mpfi_div_ui(e, e, n->k);
-    mpfi_set_ui(zero, 0);
-    ul_kol_group_log_delta_enclose(ls, e, zero, n->k, UL_KOL_GROUP_EXACT); /* log Σ */
-    ul_num_set_decimal(ld, n->delta);
-    mpfi_log(ld, ld);
-    mpfi_sub(out->enclosure, ld, ls);
-    out->is_log = true;
+    ul_status st = ul_num_read_checked(e, "eps", n->eps, NULL, false, NULL, false, err, errlen);
+    if (st == UL_OK)
+        st = ul_num_read_checked(ld, "delta", n->delta, NULL, false, NULL, false, err, errlen);
+    if (st == UL_OK) {
+        mpfi_div_ui(e, e, n->k);
+        mpfi_set_ui(zero, 0);
+        ul_kol_group_log_delta_enclose(ls, e, zero, n->k, UL_KOL_GROUP_EXACT); /* log Σ */
+        mpfi_log(ld, ld);
+        mpfi_sub(out->enclosure, ld, ls);
+        out->is_log = true;
+    }
     mpfi_clear(e);
     mpfi_clear(zero);
     mpfi_clear(ls);
     mpfi_clear(ld);
-    return UL_OK;
+    return st;
 }
 
 ul_status ul_kol_group_delta_needed_certified(const char *eps, const char *delta, unsigned long k,
@@ -111,7 +114,7 @@ ul_status ul_kol_group_delta_needed_certified(const char *eps, const char *delta
 void ul_kol_group_eps_split(ul_num_value *v, const char *eps, unsigned long k, mpfr_prec_t prec)
 {
     mpfi_set_prec(v->enclosure, prec);
-    ul_num_set_decimal(v->enclosure, eps);
+    ul_num_set_valid(v->enclosure, eps); /* a field the reader accepted */
     mpfi_div_ui(v->enclosure, v->enclosure, k);
     v->is_log = false;
 }
@@ -124,7 +127,7 @@ void ul_kol_group_code_rule_at(ul_num_value *out, const char *eps, unsigned long
     mpfr_prec_t p = mpfi_get_prec(log_delta_example->enclosure);
     mpfi_t e;
     mpfi_init2(e, p);
-    ul_num_set_decimal(e, eps);
+    ul_num_set_valid(e, eps); /* a field the reader accepted */
     mpfi_div_ui(e, e, k);
     mpfi_set_prec(out->enclosure, p);
     ul_kol_group_log_delta_enclose(out->enclosure, e, log_delta_example->enclosure, k,
@@ -141,7 +144,7 @@ void ul_kol_group_pair(const ul_num_value *eps_example, const char *delta_exampl
     mpfr_prec_t p = mpfi_get_prec(eps_example->enclosure);
     mpfi_t ld;
     mpfi_init2(ld, p);
-    ul_num_set_decimal(ld, delta_example);
+    ul_num_set_valid(ld, delta_example); /* a field the reader accepted */
     mpfi_log(ld, ld);
     mpfi_set_prec(eps_group->enclosure, p);
     mpfi_mul_ui(eps_group->enclosure, eps_example->enclosure, k);
@@ -260,10 +263,12 @@ static ul_status eval_dp_pair_eps(ul_num_value *out, void *ctx, char *err, size_
     mpfi_init2(a, p);
     mpfi_init2(rho, p);
     mpfi_init2(dl, p);
-    ul_num_set_decimal(a, pr->alpha);
-    ul_status st = ul_kol_dpsgd_curve(rho, a, (void *)pr->curve, err, errlen);
+    ul_status st = ul_num_read_checked(a, "alpha", pr->alpha, NULL, false, NULL, false, err, errlen);
+    if (st == UL_OK)
+        st = ul_num_read_checked(dl, "delta", pr->delta, NULL, false, NULL, false, err, errlen);
+    if (st == UL_OK)
+        st = ul_kol_dpsgd_curve(rho, a, (void *)pr->curve, err, errlen);
     if (st == UL_OK) {
-        ul_num_set_decimal(dl, pr->delta);
         ul_renyi_eps_enclose(out->enclosure, a, rho, dl, pr->conv);
         out->is_log = false;
     }

@@ -121,10 +121,10 @@ static bool mc_parts(const ul_kol_mc_problem *pb, mpfi_ptr r, mpfi_ptr ld0)
     bool ok = ul_kol_mc_delta0_certified(pb, &w, &pre, &d0, &nr, e2, sizeof e2) == UL_OK;
     mpfi_t s;
     mpfi_init2(s, p);
-    ul_num_set_decimal(r, diam);
-    ul_num_set_decimal(s, pb->sigma[0]);
-    mpfi_div(r, r, s);
+    ok = ok && ul_num_set_decimal(r, diam) == UL_OK &&
+         ul_num_set_decimal(s, pb->sigma[0]) == UL_OK;
     if (ok) {
+        mpfi_div(r, r, s);
         mpfi_set(ld0, d0.enclosure);
         if (!d0.is_log)
             mpfi_log(ld0, ld0);
@@ -148,10 +148,10 @@ static bool mc_theta_star(const ul_kol_mc_problem *pb, const char *delta, mpfi_p
     mpfi_init2(r, p);
     mpfi_init2(s, p);
     mpfi_init2(et, p);
-    bool ok = mc_parts(pb, r, ld0);
-    ul_num_set_decimal(et, pb->eps);
+    bool ok = mc_parts(pb, r, ld0) && ul_num_set_decimal(et, pb->eps) == UL_OK;
+    if (ok && pb->mode == UL_CONTRACTION_ADAPTIVE)
+        ok = ul_num_set_decimal(s, delta) == UL_OK;
     if (ok && pb->mode == UL_CONTRACTION_ADAPTIVE) {
-        ul_num_set_decimal(s, delta);
         mpfi_expm1(et, et);
         mpfi_div(et, et, s);
         mpfi_log1p(et, et);
@@ -319,11 +319,13 @@ ul_kol_side ul_kol_mc_band_decide(const ul_kol_mc_problem *pb, const char *claim
     mpfi_t ld0, lc;
     mpfi_init2(ld0, p);
     mpfi_init2(lc, p);
-    bool ok = pb->mode == UL_CONTRACTION_ADAPTIVE && mc_parts(pb, b.r, ld0);
-    ul_num_set_decimal(b.em1, pb->eps);
-    mpfi_expm1(b.em1, b.em1);
-    ul_num_set_decimal(lc, claim);
-    mpfi_log(lc, lc);
+    bool ok = pb->mode == UL_CONTRACTION_ADAPTIVE && mc_parts(pb, b.r, ld0) &&
+              ul_num_set_decimal(b.em1, pb->eps) == UL_OK &&
+              ul_num_set_decimal(lc, claim) == UL_OK;
+    if (ok) {
+        mpfi_expm1(b.em1, b.em1);
+        mpfi_log(lc, lc);
+    }
     ok = ok && mpfr_number_p(&lc->left) && mpfr_number_p(&ld0->right) &&
          mpfr_less_p(&lc->left, &ld0->right);
     ul_kol_side v = UL_KOL_UNDECIDED;
@@ -374,9 +376,8 @@ bool ul_kol_mc_least_steps_lower_bound(const ul_kol_mc_problem *pb, const char *
     mpfi_init2(lt, 128);
     mpfi_init2(ld0, 128);
     mpfi_init2(ld, 128);
-    bool ok = mc_theta_star(pb, delta, lt, ld0);
+    bool ok = mc_theta_star(pb, delta, lt, ld0) && ul_num_set_decimal(ld, delta) == UL_OK;
     if (ok) {
-        ul_num_set_decimal(ld, delta);
         mpfi_log(ld, ld);
         mpfi_sub(ld, ld, ld0); /* log(δ/δ_0) */
         mpfi_div(ld, ld, lt);

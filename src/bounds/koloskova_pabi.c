@@ -19,19 +19,19 @@
 
 ul_status ul_kol_linear_curve(mpfi_ptr rho, mpfi_srcptr alpha, void *ctx, char *err, size_t errlen)
 {
-    (void)err;
-    (void)errlen;
     const ul_kol_linear_ctx *l = ctx;
+    ul_status st = UL_OK;
     if (l->rho_text != NULL) {
         mpfi_t r;
         mpfi_init2(r, mpfi_get_prec(rho) + 8);
-        ul_num_set_decimal(r, l->rho_text);
-        mpfi_mul(rho, alpha, r);
+        st = ul_num_read_checked(r, "rho", l->rho_text, NULL, false, NULL, false, err, errlen);
+        if (st == UL_OK)
+            mpfi_mul(rho, alpha, r);
         mpfi_clear(r);
     } else {
         mpfi_mul(rho, alpha, l->rho);
     }
-    return UL_OK;
+    return st;
 }
 
 /* The certified ε at delta of the linear curve α·ρ (ρ as text); false when
@@ -147,23 +147,23 @@ void ul_kol_pabi_renyi_bound(ul_num_value *out, const char *order, const ul_num_
     mpfi_set_prec(out->enclosure, p);
     mpfi_t a;
     mpfi_init2(a, p);
-    ul_num_set_decimal(a, order);
+    ul_num_set_valid(a, order); /* a field the reader accepted */
     mpfi_mul(out->enclosure, a, rho->enclosure);
     out->is_log = false;
     mpfi_clear(a);
 }
 
 /* The largest ρ_eff with α·ρ_eff ≤ value: value/α, at need's precision;
- * false when it is 0. */
+ * false when it is 0 or a text is not a decimal in range. */
 bool ul_kol_pabi_rho_for_renyi(mpfi_ptr need, const char *value, const char *order)
 {
-    ul_num_set_decimal(need, value);
     mpfi_t a;
     mpfi_init2(a, mpfi_get_prec(need));
-    ul_num_set_decimal(a, order);
-    mpfi_div(need, need, a);
+    bool ok = ul_num_set_decimal(need, value) == UL_OK && ul_num_set_decimal(a, order) == UL_OK;
+    if (ok)
+        mpfi_div(need, need, a);
     mpfi_clear(a);
-    return !mpfi_is_zero(need);
+    return ok && !mpfi_is_zero(need);
 }
 
 /* δ at ε of the linear curve α·ρ (ρ an enclosure), α searched over
@@ -188,7 +188,7 @@ void ul_kol_pabi_noise_needed(mpfi_ptr out, const ul_kol_pabi_problem *pb, mpfi_
                               mpfi_srcptr need)
 {
     if (pb->noise != UL_KOL_PABI_GIVEN) {
-        ul_num_set_decimal(out, pb->eps_renyi);
+        ul_num_set_valid(out, pb->eps_renyi); /* fields the reader accepted */
         mpfi_mul(out, out, need);
         mpfi_div(out, out, rho);
         return;
@@ -198,7 +198,7 @@ void ul_kol_pabi_noise_needed(mpfi_ptr out, const ul_kol_pabi_problem *pb, mpfi_
     if (pb->n_sigma == 1) {
         mpfi_t s;
         mpfi_init2(s, mpfi_get_prec(need));
-        ul_num_set_decimal(s, pb->sigma[0]);
+        ul_num_set_valid(s, pb->sigma[0]);
         mpfi_mul(out, out, s);
         mpfi_clear(s);
     }

@@ -259,6 +259,53 @@ static void eps0_tail(mpfi_ptr a, mpfi_srcptr P, mpfi_srcptr C1, mpfi_srcptr h, 
     mpfi_clear(qk);
 }
 
+/* The stationary point of the Thm 3.3 recursion (eps0_sum, below):
+ *   C* = min(C̄ + h, cap),   C1* = min(g·C* + h, C̄).
+ * Why (g ≥ 1, h > 0, C_t ≥ 0): C* is a fixed point (if C̄ + h ≤ cap,
+ * C_{t,1} = C̄ since g·C* + h > C̄, and C_{t+1} = C̄ + h; otherwise C* = cap
+ * and C_{t,1} + h > cap).  C_t ≤ C* for t ≥ 1 (C_{t,1} ≤ C̄), and while
+ * C_t < C*, C_{t+1} ≥ min(C_t + 2h, C*) (C_{t,1} ≥ min(C_t + h, C̄)): so
+ * C_t = C* for every t ≥ t_s, t_s ≤ C* / (2h) + 2, and then q_t = q* =
+ * (1 + h/C1*)^{-1}; before, C_{t,1} ≤ C1*, so q_t ≤ q* for t ≥ 1. */
+static void lsi_stationary(mpfi_ptr Cs, mpfi_ptr C1s, mpfi_srcptr g, mpfi_srcptr h,
+                           mpfi_srcptr cbar, mpfi_srcptr cap)
+{
+    mpfi_add(Cs, cbar, h);
+    ul_bounds_interval_min(Cs, Cs, cap);
+    mpfi_mul(C1s, g, Cs);
+    mpfi_add(C1s, C1s, h);
+    ul_bounds_interval_min(C1s, C1s, cbar);
+}
+
+/* Whether the convex recursion (g = 1, increments of at least 2h, at most
+ * C* / (2h) + 2 steps: lsi_stationary) could run past UL_LANGEVIN_MAX_LOOP
+ * before becoming stationary (doubles: a choice of which error to give
+ * before walking 10^7 steps, never a bound). */
+static bool too_long(mpfi_srcptr g, mpfi_srcptr Cs, mpfi_srcptr h, unsigned long T)
+{
+    double n = mpfr_get_d(&Cs->right, MPFR_RNDU) / (2 * mpfr_get_d(&h->left, MPFR_RNDD));
+    return T > UL_LANGEVIN_MAX_LOOP && mpfr_cmp_ui(&g->right, 1) <= 0 &&
+           !(n < 0.5 * (double)UL_LANGEVIN_MAX_LOOP);
+}
+
+/* The error for a recursion too long to walk: the field the reading
+ * depends on (T when given, else the printed form of the sum: the
+ * corrected one with T → ∞ needs no recursion) and the rule. */
+static ul_status too_long_error(unsigned long T, char *err, size_t errlen)
+{
+    if (T == UL_LANGEVIN_T_INF)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "eps0_form: the printed sum of Thm 3.3 follows the LSI recursion to its "
+                       "cap C-bar (Lemma F.2 eq. (46), from R, eta, M and sigma), more than %lu "
+                       "steps here; not computed (the corrected form needs no recursion)",
+                       UL_LANGEVIN_MAX_LOOP);
+    return ul_fail(err, errlen, UL_EINPUT,
+                   "T: the LSI recursion of Thm 3.3 does not reach its cap C-bar (Lemma F.2 eq. "
+                   "(46), from R, eta, M and sigma) within %lu steps; give T <= %lu, or leave T "
+                   "out (learning run to convergence)",
+                   UL_LANGEVIN_MAX_LOOP, UL_LANGEVIN_MAX_LOOP);
+}
+
 /* Σ of Thm 3.3 (non-convex, convex), spec/langevin.md §4, "Proof
  * ingredients":  h = ησ² (the variance of each half-step, eq. (43)),
  *   C_{t,1} = min(g·C_t + h, C̄),   g = (1+ηL)² non-convex, 1 convex   (45),(46)
@@ -272,44 +319,42 @@ static void eps0_tail(mpfi_ptr a, mpfi_srcptr P, mpfi_srcptr C1, mpfi_srcptr h, 
  * q_t is the same q, and the rest is a geometric series with
  * q/(1 − q) = C_{t,1}/h:
  *   a_T = a_{t+1}·q^k + (C_{t,1}/h)(1 − q^k),   Σ_T = Σ_{t+1} + P_{t+1}(C_{t,1}/h)(1 − q^k),
- * k = T − t − 1 remaining steps (q^k = 0 for T → ∞). */
+ * k = T − t − 1 remaining steps (q^k = 0 for T → ∞).  CORRECTED with T → ∞
+ * is that limit from the start, a_∞ = C1* / h (lsi_stationary), whatever the
+ * path, so a large C̄ (the convex case climbs by 2h per step) costs
+ * nothing; any other recursion longer than UL_LANGEVIN_MAX_LOOP is refused
+ * (too_long_error). */
 static ul_status eps0_sum(mpfi_ptr sum, const ul_langevin_setting *s, mpfi_srcptr C0,
                           unsigned long T, ul_variant v, char *err, size_t errlen)
 {
     mpfr_prec_t w = mpfi_get_prec(sum) + loop_guard(T);
-    mpfi_t h, cbar, ctil, g, C, C1, Cn, q, a, P;
-    mpfi_init2(h, w);
-    mpfi_init2(cbar, w);
-    mpfi_init2(ctil, w);
-    mpfi_init2(g, w);
-    mpfi_init2(C, w);
-    mpfi_init2(C1, w);
-    mpfi_init2(Cn, w);
-    mpfi_init2(q, w);
-    mpfi_init2(a, w);
-    mpfi_init2(P, w);
+    mpfi_t h, cbar, ctil, g, C, C1, Cn, q, a, P, Cs, C1s;
+    mpfi_init2(h, w), mpfi_init2(cbar, w), mpfi_init2(ctil, w), mpfi_init2(g, w);
+    mpfi_init2(C, w), mpfi_init2(C1, w), mpfi_init2(Cn, w), mpfi_init2(q, w);
+    mpfi_init2(a, w), mpfi_init2(P, w), mpfi_init2(Cs, w), mpfi_init2(C1s, w);
     mpfi_sqr(h, s->sigma);
     mpfi_mul(h, h, s->eta);
     ul_langevin_caps(cbar, ctil, s);
+    mpfi_set_ui(g, 1);
     if (s->kind == UL_LANGEVIN_NONCONVEX) {
         mpfi_mul(g, s->eta, s->L);
         mpfi_add_ui(g, g, 1);
         mpfi_sqr(g, g);
-    } else {
-        mpfi_set_ui(g, 1);
     }
+    bool printed = v == UL_VARIANT_PRINTED;
+    lsi_stationary(Cs, C1s, g, h, cbar, printed ? cbar : ctil);
     mpfi_set(C, C0);
     mpfi_set_ui(a, 0); /* corrected: a_t;  printed: running Σ */
     mpfi_set_ui(P, 1); /* printed: P_t = Π_{t'<t} q_t' */
-    bool printed = v == UL_VARIANT_PRINTED;
     bool done = T == 0;
-    ul_status st = UL_OK;
-    for (unsigned long t = 0; !done; t++) {
+    if (!done && !printed && T == UL_LANGEVIN_T_INF) {
+        mpfi_div(a, C1s, h); /* the limit a_∞ = C1* / h */
+        done = true;
+    }
+    ul_status st = !done && too_long(g, Cs, h, T) ? too_long_error(T, err, errlen) : UL_OK;
+    for (unsigned long t = 0; !done && st == UL_OK; t++) {
         if (t >= UL_LANGEVIN_MAX_LOOP) {
-            st = ul_fail(err, errlen, UL_EINPUT,
-                         "T: the LSI recursion of Thm 3.3 is not stationary after %lu steps; "
-                         "give T <= %lu",
-                         UL_LANGEVIN_MAX_LOOP, UL_LANGEVIN_MAX_LOOP);
+            st = too_long_error(T, err, errlen);
             break;
         }
         mpfi_mul(C1, g, C);
@@ -332,15 +377,14 @@ static ul_status eps0_sum(mpfi_ptr sum, const ul_langevin_setting *s, mpfi_srcpt
             eps0_tail(a, P, C1, h, T == UL_LANGEVIN_T_INF ? 0 : T - t - 1, printed);
             done = true;
         }
-        if (last)
-            done = true;
+        done = done || last;
         mpfi_set(C, Cn);
     }
     if (st == UL_OK)
         mpfi_set(sum, a);
     mpfi_clear(h), mpfi_clear(cbar), mpfi_clear(ctil), mpfi_clear(g);
     mpfi_clear(C), mpfi_clear(C1), mpfi_clear(Cn), mpfi_clear(q);
-    mpfi_clear(a), mpfi_clear(P);
+    mpfi_clear(a), mpfi_clear(P), mpfi_clear(Cs), mpfi_clear(C1s);
     return st;
 }
 

@@ -116,8 +116,11 @@ void ul_langevin_caps(mpfi_ptr cbar, mpfi_ptr ctilde, const ul_langevin_setting 
  *   strongly convex (3): E = 4S²M²/(mσ²n²)·(1 − e^{−mηT}) (v ignored).
  * Preconditions: convex "eta_le_2_over_L"; strongly convex "m_le_L",
  * "C0_gt_sigma2_over_m", "eta_le_sc_bound", "eta_le_1_over_L".
- * UL_EINPUT for a value outside the domain or a recursion longer than
- * UL_LANGEVIN_MAX_LOOP that does not become stationary. */
+ * UL_EINPUT for a value outside the domain, or a recursion that does not
+ * become stationary within UL_LANGEVIN_MAX_LOOP steps (a large cap C̄:
+ * the message names T when T is finite, eps0_form for the printed sum with
+ * T → ∞); the corrected sum with T → ∞ is its limit C1* / h in closed form
+ * (langevin.c lsi_stationary) and never fails. */
 ul_status ul_langevin_eps0_slope(mpfi_ptr E, const ul_langevin_setting *s, unsigned long S,
                                  mpfi_srcptr C0, unsigned long T, ul_variant v,
                                  ul_preconditions *pre, char *err, size_t errlen);

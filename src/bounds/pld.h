@@ -247,4 +247,26 @@ ul_status ul_pld_epsilon(const ul_pld_phase *phases, size_t count, const char *d
                          const ul_pld_options *opt, mpfr_ptr eps_lo, mpfr_ptr eps_hi,
                          ul_pld_report *report, char *err, size_t errlen);
 
+/* ==== An estimate in doubles (searches only; never a bound) ====================
+ *
+ * ε(δ) of the add/remove composition of the phases (max of the ADD and REMOVE
+ * directions), computed like ul_pld_epsilon but in floating point with no
+ * error terms (pld_estimate.c): connect-the-dots discretisation, long double
+ * FFT on a window chosen by Chernoff bounds, δ(ε) read off and inverted by
+ * bisection.  Its error is of second order in the grid step (about 1e-5
+ * relative at the default grid on DP-SGD-sized runs: tests/test_pld.c) but
+ * unproven: callers search on it and certify the value they choose with
+ * ul_pld_delta or ul_pld_epsilon.  points: grid points over the window of
+ * the composed loss (0: 65536).  NAN when an input is out of the domain of
+ * ul_pld_delta (σ, Δ > 0, Δ/σ ≤ 1000, 0 < q ≤ 1, steps ≥ 1, 1 … 64 phases,
+ * 0 < δ < 1) or the grid would exceed 2^22 points; +∞ when δ is below what
+ * the window resolves; 0 when the composition is (0, δ)-DP by the estimate. */
+typedef struct {
+    double sigma, sensitivity, q;
+    unsigned long steps;
+} ul_pld_phase_d;
+
+double ul_pld_epsilon_estimate_d(const ul_pld_phase_d *phases, size_t count, double delta,
+                                 double points);
+
 #endif

@@ -1296,8 +1296,13 @@ ul_status ul_renyi_curve_searched_certified(ul_rdp_target target, const ul_rdp_c
     s.target = target;
     s.conv = conv;
     mpfi_init2(s.a, 64);
+    st = ul_num_read_checked(s.a, target == UL_RDP_TO_EPS ? "delta" : "eps", given, NULL, false,
+                             NULL, false, err, errlen);
+    if (st != UL_OK) {
+        mpfi_clear(s.a);
+        return st;
+    }
     mpfi_init2(s.rho, 64);
-    ul_num_set_decimal(s.a, given); /* checked above */
     if (target == UL_RDP_TO_EPS)
         mpfi_log(s.a, s.a);
     s.given = mpfr_get_d(&s.a->left, MPFR_RNDN);
@@ -1358,12 +1363,11 @@ static ul_status check_soft_range(const char *text, const char *name, const char
     mpfi_t x, b;
     mpfi_init2(x, 128);
     mpfi_init2(b, 128);
-    ul_status st = UL_OK;
-    ul_num_set_decimal(x, text);
-    ul_num_set_decimal(b, lo);
-    if (mpfr_less_p(&x->right, &b->left))
+    ul_status st = ul_num_read_checked(x, name, text, NULL, false, NULL, false, err, errlen);
+    ul_num_set_valid(b, lo); /* lo and hi: the program's constants */
+    if (st == UL_OK && mpfr_less_p(&x->right, &b->left))
         st = ul_fail(err, errlen, UL_EINPUT, "%s: must be >= %s (got '%s')", name, lo, text);
-    ul_num_set_decimal(b, hi);
+    ul_num_set_valid(b, hi);
     if (st == UL_OK && mpfr_greater_p(&x->left, &b->right))
         st = ul_fail(err, errlen, UL_EINPUT, "%s: must be <= %s (got '%s')", name, hi, text);
     mpfi_clear(x);

@@ -6,7 +6,8 @@
  *   ulaudit attack --in-models F[,F…] --out-models F[,F…] [--target FILE]
  *                  [--model logreg|mlp] [--hidden H] [--format FMT] [--dim P]
  *                  [--eps E --delta D] [--renyi-order Q --renyi-value V]
- *                  [--alpha A] [--scores loss,gaussian-lr] [--plot FILE] [--json]
+ *                  [--alpha A] [--scores loss,gaussian-lr,lira-online,lira-offline]
+ *                  [--plot FILE] [--json]
  *
  *   ulaudit attack CONFIG.json --shard I/K --out DIR      (one slice)
  *   ulaudit attack CONFIG.json --merge SHARDS --out DIR   (slices merged)
@@ -56,16 +57,19 @@ void ul_cli_attack_help(FILE *out)
         "       ulaudit attack --in-models F[,F...] --out-models F[,F...] [--target FILE]\n"
         "                      [--model logreg|mlp] [--hidden H] [--format auto|npy|f64|f32]\n"
         "                      [--dim P] [--eps E --delta D] [--renyi-order Q --renyi-value V]\n"
-        "                      [--alpha A] [--scores loss,gaussian-lr] [--plot FILE] [--json]\n\n"
+        "                      [--alpha A] [--scores loss,gaussian-lr,lira-online,lira-offline]\n"
+        "                      [--plot FILE] [--json]\n\n"
         "Membership inference against unlearning.  The first form trains and unlearns\n"
         "with the configured noisy gradient-descent learner RUNS times in each world\n"
         "(IN: trained with the target, then unlearned; OUT: the reference process\n"
         "without it) and attacks the released models; the second scores models\n"
         "somebody else released.  Reported per score (loss on the target, Gaussian\n"
-        "likelihood ratio on the parameters): ROC, AUC, TPR at FPR 1e-3/1e-2/1e-1,\n"
-        "the advantage with its interval, and a certified empirical eps lower bound at\n"
-        "the claimed delta (Clopper-Pearson, Bonferroni over thresholds and scores,\n"
-        "binomial tails in MPFR).  Beside them: the claim's advantage ceiling and the\n"
+        "likelihood ratio on the parameters, LiRA online/offline on the target's\n"
+        "logit-scaled confidence): ROC, AUC, TPR at FPR 1e-3/1e-2/1e-1 (n/a with\n"
+        "fewer than 1/FPR OUT runs), the advantage with its interval, and a certified\n"
+        "empirical eps lower bound at the claimed delta (the joint order-statistic\n"
+        "test, Bonferroni over its grid and the scores, binomial tails in MPFR).\n"
+        "Beside them: the claim's advantage ceiling and the\n"
         "audit of the certificate.  Verdict: refuted (an attack beat the claim with\n"
         "confidence 1 - alpha) or consistent.\n\n"
         "  --out DIR        write result.json, scores, roc.png (and models with\n"
@@ -793,19 +797,23 @@ static int run_released(const attack_args *a)
     if (a->scores) {
         char *copy = strdup(a->scores), *save = NULL;
         for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
-            scores |= strcmp(t, "loss") == 0          ? UL_SCORE_LOSS
-                      : strcmp(t, "gaussian-lr") == 0 ? UL_SCORE_LR
-                                                      : 0x100;
+            scores |= strcmp(t, "loss") == 0           ? UL_SCORE_LOSS
+                      : strcmp(t, "gaussian-lr") == 0  ? UL_SCORE_LR
+                      : strcmp(t, "lira-online") == 0  ? UL_SCORE_LIRA_ONLINE
+                      : strcmp(t, "lira-offline") == 0 ? UL_SCORE_LIRA_OFFLINE
+                                                       : 0x100;
         free(copy);
         if (scores == 0 || (scores & 0x100)) {
-            fprintf(stderr, "ulaudit attack: --scores: a comma list of loss, gaussian-lr\n");
+            fprintf(stderr, "ulaudit attack: --scores: a comma list of loss, gaussian-lr, "
+                            "lira-online, lira-offline\n");
             return UL_EXIT_USAGE;
         }
     } else {
         scores = UL_SCORE_LR | (a->target ? UL_SCORE_LOSS : 0);
     }
-    if ((scores & UL_SCORE_LOSS) && !a->target) {
-        fprintf(stderr, "ulaudit attack: --scores loss needs --target FILE (the target record)\n");
+    if ((scores & (UL_SCORE_LOSS | UL_SCORE_LIRA)) && !a->target) {
+        fprintf(stderr, "ulaudit attack: --scores loss and lira-* need --target FILE (the target "
+                        "record)\n");
         return UL_EXIT_USAGE;
     }
     /* validate decimal claims before the (possibly long) reads */

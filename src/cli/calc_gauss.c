@@ -5,6 +5,7 @@
 
 #include "bounds/gaussian.h"
 #include "cli/calc_internal.h"
+#include "num/input.h"
 
 int calc_run_theta(const calc_quantity *q, const char **v, const ul_cli_common *c)
 {
@@ -35,8 +36,9 @@ int calc_run_theta(const calc_quantity *q, const char **v, const ul_cli_common *
     mpfi_t e, rr;
     mpfi_init2(e, rep.bits_used);
     mpfi_init2(rr, rep.bits_used);
-    ul_num_set_decimal(e, calc_flag(q, v, "eps"));
-    ul_num_set_decimal(rr, calc_flag(q, v, "r"));
+    /* both accepted by ul_gauss_theta_certified above */
+    ul_num_set_valid(e, calc_flag(q, v, "eps"));
+    ul_num_set_valid(rr, calc_flag(q, v, "r"));
     if (mpfi_is_zero(rr)) {
         mpfi_set_ui(loose.enclosure, 0);
     } else {

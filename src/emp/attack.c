@@ -56,7 +56,10 @@ ul_status ul_attack_prepare(ul_attack_state *st, ul_attack_config *cfg, char *er
         (cfg->save_models && st->p > ((size_t)1 << 28) / cfg->runs))
         return ul_fail(err, errlen, UL_EINPUT, "runs: %zu runs x %zu parameters is too much memory",
                        cfg->save_models ? cfg->runs : cfg->chunk, st->p);
-    s = ul_shard_log_init(&st->log, st->p, cfg->runs, cfg->chunk, cfg->scores, cfg->save_models,
+    /* the shard records the loss and LR scores; LiRA is computed from the loss */
+    int rec = (cfg->scores & (UL_SCORE_LOSS | UL_SCORE_LR)) |
+              ((cfg->scores & UL_SCORE_LIRA) ? UL_SCORE_LOSS : 0);
+    s = ul_shard_log_init(&st->log, st->p, cfg->runs, cfg->chunk, rec, cfg->save_models,
                           err, errlen);
     if (s != UL_OK)
         return s;
@@ -331,7 +334,7 @@ static void claim_ceiling(ul_attack_result *res, const ul_attack_scoring *sc)
 static void result_init(ul_attack_result *res)
 {
     memset(res, 0, sizeof *res);
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < UL_ATTACK_MAX_SCORES; i++) {
         mpfr_inits2(128, res->score[i].adv_lo, res->score[i].adv_hi, (mpfr_ptr)0);
         res->score[i].roc.points = NULL;
         mpfr_init2(res->score[i].roc.eps_lb, 128);
@@ -346,7 +349,7 @@ void ul_attack_result_clear(ul_attack_result *res)
 {
     if (!res)
         return;
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < UL_ATTACK_MAX_SCORES; i++) {
         mpfr_clears(res->score[i].adv_lo, res->score[i].adv_hi, (mpfr_ptr)0);
         ul_emp_roc_clear(&res->score[i].roc);
     }
@@ -408,15 +411,77 @@ static void verdict(ul_attack_result *res, const ul_attack_scoring *sc)
     mpfr_clear(eps_hi);
 }
 
+/* LiRA scores (emp/score.h) from loss scores (−ℓ, run order), as attack.h
+ * describes: φ = log(p/(1 − p)), p = e^(−ℓ); fit on the first halves
+ * (online: both worlds; offline: OUT only), the other runs scored.  buf
+ * holds n_in + n_out doubles; *k_in, *k_out receive the scored counts
+ * (IN scores at buf, OUT scores at buf + *k_in). */
+static ul_status lira_scores(int online, const double *loss_in, size_t n_in,
+                             const double *loss_out, size_t n_out, double *buf, size_t *k_in,
+                             size_t *k_out, char *err, size_t errlen)
+{
+    size_t f_in = online ? n_in / 2 : 0, f_out = n_out / 2;
+    if ((online && f_in < 2) || f_out < 2 || f_out == n_out || f_in == n_in)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "lira-%s score: needs >= 4 runs per world (half fit, half test)",
+                       online ? "online" : "offline");
+    double *phi = malloc((n_in + n_out) * sizeof *phi);
+    if (!phi)
+        return ul_fail(err, errlen, UL_EINPUT, "out of memory");
+    for (size_t i = 0; i < n_in + n_out; i++) /* ℓ = −score */
+        phi[i] = ul_score_logit_conf(-(i < n_in ? loss_in[i] : loss_out[i - n_in]));
+    ul_score_lira fit;
+    ul_status st = ul_score_lira_fit(&fit, online, phi, f_in, phi + n_in, f_out, err, errlen);
+    if (st == UL_OK) {
+        *k_in = n_in - f_in, *k_out = n_out - f_out;
+        ul_score_lira_apply(&fit, phi + f_in, *k_in, buf);
+        ul_score_lira_apply(&fit, phi + n_in + f_out, *k_out, buf + *k_in);
+    }
+    free(phi);
+    return st;
+}
+
+/* The LiRA scores asked for in sc->scores, each with its statistics, into
+ * res->score[*i …]. */
+static ul_status lira_stats(ul_attack_result *res, int *i, const ul_attack_scoring *sc,
+                            const ul_attack_values *v, mpfi_srcptr a_each, const char *delta,
+                            char *err, size_t errlen)
+{
+    static const int bit[2] = {UL_SCORE_LIRA_ONLINE, UL_SCORE_LIRA_OFFLINE};
+    static const char *const name[2] = {"lira-online", "lira-offline"};
+    ul_status st = UL_OK;
+    double *buf = malloc((v->n_in + v->n_out) * sizeof *buf);
+    if (!buf)
+        return ul_fail(err, errlen, UL_EINPUT, "out of memory");
+    for (int o = 0; o < 2 && st == UL_OK; o++) {
+        if (!(sc->scores & bit[o]))
+            continue;
+        size_t k_in = 0, k_out = 0;
+        st = lira_scores(o == 0, v->loss_in, v->n_in, v->loss_out, v->n_out, buf, &k_in, &k_out,
+                         err, errlen);
+        if (st == UL_OK)
+            st = score_stats(&res->score[(*i)++], name[o], buf, k_in, buf + k_in, k_out, a_each,
+                             delta, err, errlen);
+    }
+    free(buf);
+    return st;
+}
+
 ul_status ul_attack_score_values(ul_attack_result *res, const ul_attack_scoring *sc,
                                  const ul_attack_values *v, size_t p, char *err, size_t errlen)
 {
     result_init(res);
     res->p = p;
-    if (!v->loss_in && !v->lr_in)
+    int lira = sc->scores & UL_SCORE_LIRA;
+    if (lira && !v->loss_in)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "the LiRA scores need the loss scores (the target record)");
+    bool loss = v->loss_in && (!lira || (sc->scores & UL_SCORE_LOSS));
+    if (!loss && !v->lr_in && !lira)
         return ul_fail(err, errlen, UL_EINPUT,
                        "no score to compute (the loss score needs the target record)");
-    res->n_scores = (v->loss_in != NULL) + (v->lr_in != NULL);
+    res->n_scores = loss + (v->lr_in != NULL) + !!(lira & UL_SCORE_LIRA_ONLINE) +
+                    !!(lira & UL_SCORE_LIRA_OFFLINE);
     mpfi_t a_each;
     mpfi_init2(a_each, 128);
     alpha_each(a_each, sc->alpha, res->n_scores);
@@ -424,12 +489,14 @@ ul_status ul_attack_score_values(ul_attack_result *res, const ul_attack_scoring 
     const char *delta = sc->delta && sc->delta[0] ? sc->delta : "0";
     ul_status st = UL_OK;
     int i = 0;
-    if (v->loss_in)
+    if (loss)
         st = score_stats(&res->score[i++], "loss", v->loss_in, v->n_in, v->loss_out, v->n_out,
                          a_each, delta, err, errlen);
     if (st == UL_OK && v->lr_in)
         st = score_stats(&res->score[i++], "gaussian-lr", v->lr_in, v->lr_n_in, v->lr_out,
                          v->lr_n_out, a_each, delta, err, errlen);
+    if (st == UL_OK && lira)
+        st = lira_stats(res, &i, sc, v, a_each, delta, err, errlen);
     mpfi_clear(a_each);
     if (st == UL_OK)
         verdict(res, sc);
@@ -442,8 +509,10 @@ ul_status ul_attack_score_models(ul_attack_result *res, const ul_attack_scoring 
                                  size_t p, char *err, size_t errlen)
 {
     int want = sc->scores;
+    if (want & UL_SCORE_LIRA)
+        want |= UL_SCORE_LOSS; /* LiRA is computed from the loss scores */
     if (!(sc->model && sc->x))
-        want &= ~UL_SCORE_LOSS;
+        want &= ~(UL_SCORE_LOSS | UL_SCORE_LIRA);
     if ((want & UL_SCORE_LR) && (k_in < 4 || k_out < 4))
         return result_init(res), ul_fail(err, errlen, UL_EINPUT,
                                          "gaussian-lr score: needs >= 4 models per world (half "
@@ -583,10 +652,13 @@ char *ul_attack_result_text(const ul_attack_result *res)
         fmt_mpfr(c, sizeof c, res->ceiling, MPFR_RNDU);
         fprintf(f, "claim: advantage ceiling %s by %s\n", c, res->ceiling_source);
     }
-    if (res->has_audit)
+    if (res->has_audit && res->audit.recomputed.label[0])
         fprintf(f, "certificate (%s): %s; %s = [%s, %s]\n", res->audit_method,
                 ul_verdict_name(res->audit.verdict), res->audit.recomputed.label,
                 res->audit.recomputed.lo, res->audit.recomputed.hi);
+    else if (res->has_audit) /* nothing recomputed (e.g. invalid): say why */
+        fprintf(f, "certificate (%s): %s: %s\n", res->audit_method,
+                ul_verdict_name(res->audit.verdict), res->audit.explanation);
     fprintf(f, "verdict: %s\n", res->verdict);
     if (strcmp(res->verdict, "refuted") == 0)
         fprintf(f, "  an attack beat the claim with confidence >= 1 - alpha: the claimed guarantee "

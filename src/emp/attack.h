@@ -10,7 +10,7 @@
  * engine, and "auto" writes the Langevin certificate of the configured PNGD
  * learner itself (strongly convex logistic regression on unit-norm rows).
  *
- * Statistics.  Each score s ∈ {loss, gaussian-lr} gets the level α/S
+ * Statistics.  Each score s ∈ {loss, gaussian-lr, lira-online, lira-offline} gets the level α/S
  * (S = number of scores: Bonferroni across scores), so every "refuted"
  * below holds with probability ≥ 1 − α over the runs:
  *   - the certified empirical ε lower bound at the claimed δ: the JOINT
@@ -48,6 +48,21 @@
 #include "emp/stats.h"
 
 #define UL_ATTACK_FORMAT "ulaudit-attack/1"
+
+/* Scores computed from the recorded ones (beside emp/shard.h's
+ * UL_SCORE_LOSS and UL_SCORE_LR, which a run records): LiRA (emp/score.h,
+ * Carlini et al. 2022) on the target's logit-scaled confidence, computed
+ * from the loss scores.  Online: Gaussian fits of both worlds on the first
+ * ⌊k/2⌋ runs of each, the other runs scored.  Offline: a fit of the OUT
+ * world on its first ⌊k_out/2⌋ runs, every IN run and the other OUT runs
+ * scored.  The scored runs never enter a fit, so given the fit they are
+ * i.i.d. per world and the bounds stay valid.  For ONE target the offline
+ * score ranks runs exactly as the loss score does (φ and (φ − μ)/σ are
+ * increasing functions of −ℓ); online it is a two-sided (quadratic) test
+ * that gains when the worlds' spreads differ. */
+enum { UL_SCORE_LIRA_ONLINE = 4, UL_SCORE_LIRA_OFFLINE = 8 };
+#define UL_SCORE_LIRA (UL_SCORE_LIRA_ONLINE | UL_SCORE_LIRA_OFFLINE)
+#define UL_ATTACK_MAX_SCORES 4
 #define UL_ATTACK_MAX_RUNS 1000000
 #define UL_ATTACK_TEXT 64
 
@@ -57,7 +72,7 @@ typedef struct {
     char data_desc[256];
     long target; /* row in data, or −1: adversarial */
     size_t runs, chunk;
-    int scores; /* UL_SCORE_* bits */
+    int scores; /* UL_SCORE_* bits (emp/shard.h, and LiRA's above) */
     char alpha[UL_ATTACK_TEXT];
     /* the claim (texts empty when absent) */
     char eps[UL_ATTACK_TEXT], delta[UL_ATTACK_TEXT];
@@ -137,7 +152,7 @@ size_t ul_attack_clean_temps(const char *dir, const char *const *names, size_t n
 
 /* One score's statistics. */
 typedef struct {
-    const char *name; /* "loss" or "gaussian-lr" */
+    const char *name; /* "loss", "gaussian-lr", "lira-online" or "lira-offline" */
     size_t n_in, n_out;
     ul_emp_roc roc;        /* ROC, AUC, TPR@FPR, certified ε lower bound */
     double advantage;      /* TPR − FPR at the best-advantage threshold */
@@ -149,7 +164,7 @@ typedef struct {
     size_t target, n, d, p, runs;
     char alpha_each[UL_ATTACK_TEXT]; /* α / number of scores */
     int n_scores;
-    ul_attack_score score[2];
+    ul_attack_score score[UL_ATTACK_MAX_SCORES];
     bool has_claim;
     mpfr_t ceiling; /* the claim's advantage ceiling (rounded up) */
     char ceiling_source[128];
@@ -170,7 +185,7 @@ typedef struct {
     const double *x;       /* target features (d), NULL: none */
     size_t d;
     double y;
-    int scores; /* UL_SCORE_* bits */
+    int scores; /* UL_SCORE_* bits, LiRA's included */
     const char *alpha, *eps, *delta, *renyi_order, *renyi_value;
 } ul_attack_scoring;
 
@@ -179,7 +194,10 @@ ul_status ul_attack_score_models(ul_attack_result *res, const ul_attack_scoring 
                                  size_t p, char *err, size_t errlen);
 
 /* The same from scores already computed (NULL arrays: that score not
- * computed); sc->model and sc->x are not used. */
+ * computed); sc->model and sc->x are not used.  The LiRA bits of
+ * sc->scores add the LiRA scores computed from the loss scores (in run
+ * order); when a LiRA bit is set, the loss score itself is reported only
+ * if UL_SCORE_LOSS is set too. */
 typedef struct {
     const double *loss_in, *loss_out; /* n_in, n_out loss scores */
     size_t n_in, n_out;

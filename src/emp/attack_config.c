@@ -200,7 +200,9 @@ static const ul_field_spec UNLEARNING[] = {
 };
 
 static const ul_field_spec ATTACK[] = {
-    {.name = "scores", .type = UL_FIELD_ANY, .doc = "list of \"loss\", \"gaussian-lr\""},
+    {.name = "scores",
+     .type = UL_FIELD_ANY,
+     .doc = "list of \"loss\", \"gaussian-lr\", \"lira-online\", \"lira-offline\""},
     {.name = "alpha",
      .type = UL_FIELD_DECIMAL,
      .lo = "0",
@@ -624,25 +626,29 @@ static ul_status read_config(const ul_json_value *root, const char *dir, ul_fiel
         if (j->type != UL_JSON_ARRAY || j->count == 0)
             return ul_fail(
                 err, errlen, UL_EINPUT,
-                "$.attack.scores: must be a non-empty list of \"loss\", \"gaussian-lr\"");
+                "$.attack.scores: must be a non-empty list of \"loss\", \"gaussian-lr\", "
+                "\"lira-online\", \"lira-offline\"");
         cfg->scores = 0;
         for (size_t i = 0; i < j->count; i++) {
             const ul_json_value *e = j->items[i];
-            int bit = e->type != UL_JSON_STRING             ? 0
-                      : strcmp(e->text, "loss") == 0        ? UL_SCORE_LOSS
-                      : strcmp(e->text, "gaussian-lr") == 0 ? UL_SCORE_LR
-                                                            : 0;
+            int bit = e->type != UL_JSON_STRING              ? 0
+                      : strcmp(e->text, "loss") == 0         ? UL_SCORE_LOSS
+                      : strcmp(e->text, "gaussian-lr") == 0  ? UL_SCORE_LR
+                      : strcmp(e->text, "lira-online") == 0  ? UL_SCORE_LIRA_ONLINE
+                      : strcmp(e->text, "lira-offline") == 0 ? UL_SCORE_LIRA_OFFLINE
+                                                             : 0;
             if (!bit || (cfg->scores & bit))
                 return ul_fail(err, errlen, UL_EINPUT,
-                               "$.attack.scores[%zu]: must be \"loss\" or \"gaussian-lr\", each "
-                               "at most once",
+                               "$.attack.scores[%zu]: must be \"loss\", \"gaussian-lr\", "
+                               "\"lira-online\" or \"lira-offline\", each at most once",
                                i);
             cfg->scores |= bit;
         }
     }
-    if ((cfg->scores & UL_SCORE_LR) && cfg->runs < 4)
+    if ((cfg->scores & (UL_SCORE_LR | UL_SCORE_LIRA)) && cfg->runs < 4)
         return ul_fail(err, errlen, UL_EINPUT,
-                       "$.runs: the gaussian-lr score needs >= 4 runs (half fit, half test)");
+                       "$.runs: the gaussian-lr and lira-* scores need >= 4 runs (half fit, half "
+                       "test)");
 
     const ul_cert_value *c = get(&top, "claim");
     st = ul_io_read_fields(ar, c ? c->json : NULL, "$.claim", CLAIM, N_OF(CLAIM), &cv, err,

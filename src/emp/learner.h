@@ -66,6 +66,25 @@ ul_status ul_pngd_train(const ul_model *model, const ul_dataset *ds, const ul_pn
                         size_t M, uint32_t run0, uint64_t step0, size_t K, double *W,
                         ul_pngd_hook hook, void *ctx, char *err, size_t errlen);
 
+/* The scratch of ul_pngd_train_work (the directions G, p×M, and the
+ * model's ul_model_work), kept between calls so that a caller training in
+ * many short calls allocates (and page-faults in) once: zero-initialise,
+ * free with ul_pngd_work_free.  Any model, data set and M may follow each
+ * other (per-row statistics are recomputed at every call). */
+typedef struct {
+    double *G;
+    size_t G_cap; /* doubles */
+    ul_model_work model;
+} ul_pngd_work;
+
+void ul_pngd_work_free(ul_pngd_work *w);
+
+/* ul_pngd_train with the caller's scratch (the same steps, the same bits). */
+ul_status ul_pngd_train_work(const ul_model *model, const ul_dataset *ds,
+                             const ul_pngd_params *par, size_t M, uint32_t run0, uint64_t step0,
+                             size_t K, double *W, ul_pngd_hook hook, void *ctx,
+                             ul_pngd_work *work, char *err, size_t errlen);
+
 /* Unlearning by replacement: row `row` of ds becomes (x_new, y_new) — ds is
  * modified in place — then K steps step0 … step0 + K − 1 continue from W on
  * the new data (step0 is normally the number of training steps done). */

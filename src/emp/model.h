@@ -45,7 +45,8 @@ typedef double (*ul_row_stat)(const double *x, size_t d);
 /* Scratch that a model's grad may reuse across calls (owned by the caller,
  * zero-initialise, free with ul_model_work_free).  It also caches one
  * per-row statistic of the data set it last served; so a work belongs to
- * one unmodified data set (ul_pngd_train makes a fresh one per call). */
+ * one unmodified data set (ul_pngd_train_work, which keeps one across
+ * calls, drops the cache at every call: the data may have changed). */
 typedef struct {
     double *buf;
     size_t cap;            /* doubles */

@@ -9,8 +9,30 @@
 
 #ifdef UL_WITH_MPI
 #include <mpi.h>
+#include <time.h>
 
 #define PIECE ((size_t)1 << 30) /* bytes per MPI message (count is an int) */
+
+/* Returns when every rank has called it, testing a non-blocking barrier
+ * with sleeps in between (50 us doubling up to 2 ms).  Open MPI's blocking
+ * calls poll at full speed: a rank that finished its share first, or that
+ * waits while rank 0 certifies and writes the result, burned a core the
+ * other ranks needed on the shared 2-core machine (tests/bench/bench_mpi.c:
+ * 2 ranks took 1.3 to 1.6 times the CPU of 1 rank before this, under a
+ * load average of 7).  Every collective below starts with it, so that the
+ * ranks enter the collective together. */
+static void quiet_barrier(void)
+{
+    MPI_Request req;
+    int done = 0;
+    long ns = 50000;
+    MPI_Ibarrier(MPI_COMM_WORLD, &req);
+    while (MPI_Test(&req, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS && !done) {
+        struct timespec ts = {0, ns};
+        nanosleep(&ts, NULL);
+        ns = ns < 2000000 ? 2 * ns : ns;
+    }
+}
 
 bool ul_mpi_built(void)
 {
@@ -32,8 +54,10 @@ void ul_mpi_stop(void)
     int on = 0, off = 0;
     MPI_Initialized(&on);
     MPI_Finalized(&off);
-    if (on && !off)
+    if (on && !off) {
+        quiet_barrier();
         MPI_Finalize();
+    }
 }
 
 void ul_mpi_abort(int code)
@@ -45,6 +69,7 @@ void ul_mpi_abort(int code)
 
 int ul_mpi_bcast_int(int v)
 {
+    quiet_barrier();
     MPI_Bcast(&v, 1, MPI_INT, 0, MPI_COMM_WORLD);
     return v;
 }
@@ -82,6 +107,7 @@ ul_status ul_mpi_share(ul_attack_state *st, int rank, int size, char *err, size_
     long long mine = (long long)len, *lens = malloc((size_t)size * sizeof *lens);
     int *counts = malloc((size_t)size * sizeof *counts), *disp = malloc((size_t)size * sizeof *disp);
     ul_status s = lens && counts && disp ? UL_OK : ul_fail(err, errlen, UL_EINPUT, "out of memory");
+    quiet_barrier();
     if (s == UL_OK)
         MPI_Allgather(&mine, 1, MPI_LONG_LONG, lens, 1, MPI_LONG_LONG, MPI_COMM_WORLD);
     long long sum = 0;
@@ -112,6 +138,7 @@ ul_status ul_mpi_share(ul_attack_state *st, int rank, int size, char *err, size_
 
 ul_status ul_mpi_gather(ul_attack_state *st, int rank, int size, char *err, size_t errlen)
 {
+    quiet_barrier();
     if (rank != 0) {
         ul_shard_id id = ul_attack_id(st);
         id.c1 = st->next; /* the chunks done (all of them unless stopped) */

@@ -5,18 +5,27 @@
 
 #include <stdlib.h>
 
-/* Search state: the working precision only ever rises. */
+#include "num/deadline.h"
+
+/* Search state: the working precision only ever rises.  late: the time
+ * budget (num/deadline.h) ran out, and every decision since is undecided. */
 typedef struct {
     ul_num_classifier classify;
     void *ctx;
     mpfr_prec_t prec;
     mpfr_prec_t cap;
+    bool late;
 } search;
 
-/* Classifies x, doubling the precision until a decision or the cap. */
+/* Classifies x, doubling the precision until a decision or the cap (or the
+ * end of the time budget, asked before every classification). */
 static ul_side decide(search *s, mpfr_srcptr x)
 {
     for (;;) {
+        if (s->late || ul_deadline_passed()) {
+            s->late = true;
+            return UL_SIDE_UNDECIDED;
+        }
         ul_side side = s->classify(x, s->prec, s->ctx);
         if (side != UL_SIDE_UNDECIDED || s->prec >= s->cap)
             return side;
@@ -79,6 +88,12 @@ static ul_status search_exponent(search *s, bool safe_above, long *k_safe, long 
     return UL_OK;
 }
 
+/* UL_ETIME, worded as the other budget checks (num/adaptive.c). */
+static ul_status out_of_time(const search *s, char *err, size_t errlen)
+{
+    return ul_fail(err, errlen, UL_ETIME, "searching a threshold at %ld bits", (long)s->prec);
+}
+
 /* True when |a - b| ≤ 10^(1-digits)/4 · min(|a|, |b|). */
 static bool bracket_narrow(mpfr_srcptr a, mpfr_srcptr b, int digits)
 {
@@ -103,11 +118,13 @@ ul_status ul_num_bracket_threshold(ul_num_classifier classify, void *ctx, bool s
                                    const ul_num_precision *want, mpfr_ptr safe, mpfr_ptr unsafe,
                                    ul_num_report *report, char *err, size_t errlen)
 {
-    search s = {classify, ctx, ul_num_start_bits(want, 0), ul_num_max_bits(want)};
+    search s = {classify, ctx, ul_num_start_bits(want, 0), ul_num_max_bits(want), false};
     report->cap_hit = false;
     long k_safe = 0, k_unsafe = 0;
     ul_status st = search_exponent(&s, safe_above, &k_safe, &k_unsafe, err, errlen);
     report->bits_used = s.prec;
+    if (st != UL_OK && s.late)
+        st = out_of_time(&s, err, errlen);
     if (st != UL_OK) {
         report->cap_hit = st == UL_ECAP;
         mpfr_set_nan(safe);
@@ -141,6 +158,10 @@ ul_status ul_num_bracket_threshold(ul_num_classifier classify, void *ctx, bool s
         }
         mpfr_div_2ui(mid, mid, 1, MPFR_RNDN); /* exact */
         ul_side side = decide(&s, mid);
+        if (side == UL_SIDE_UNDECIDED && s.late) {
+            st = out_of_time(&s, err, errlen);
+            break;
+        }
         if (side == UL_SIDE_UNDECIDED) {
             report->cap_hit = true;
             st = ul_fail(err, errlen, UL_ECAP,

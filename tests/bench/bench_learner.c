@@ -19,8 +19,14 @@
  *
  * What is measured (CLOCK_MONOTONIC wall time):
  *   - steps per second, a step being one step of all 64 runs: after `warmup`
- *     untimed steps, `trials` ul_pngd_train calls of `steps` steps each
- *     (logreg: 5 × 4 = 20 steps after 2), the median per-step time;
+ *     untimed steps, `trials` ul_pngd_train_work calls of `steps` steps each
+ *     (logreg: 5 × 4 = 20 steps after 2), the median per-step time.  The
+ *     calls share one scratch (ul_pngd_work), as the raw GEMMs share their
+ *     buffers: an attack trains a block of runs in one call of hundreds of
+ *     steps, whose allocation is nothing per step, whereas a fresh scratch
+ *     for each 1-step trial of the network (page-faulted in at each call)
+ *     cost 2.6 % of its CPU time (perf stat, 1 thread, with the 85 MB of
+ *     the learner that also kept its noise in a p×M array);
  *   - GFLOP/s counting only the two GEMMs of a step (margins X·W, n×d times
  *     d×M, then Cᵀ·X, M×n times n×d: 2·n·d·M flops each, model.h), and the
  *     ratio to RAW cblas_dgemm calls of exactly those shapes, layouts and
@@ -203,6 +209,7 @@ static int run_case(const bench_case *bc, const ul_dataset *ds)
     double *t_raw = malloc(bc->trials * sizeof *t_raw);
     double *ratio = malloc(bc->trials * sizeof *ratio);
     raw_gemm raw = {0};
+    ul_pngd_work work = {0}; /* the learner's scratch, kept across the trials */
     char err[512] = "";
     int fail = 0;
     if (!W0 || !W || !Wseq || !w1 || !t_learn || !t_raw || !ratio ||
@@ -218,14 +225,15 @@ static int run_case(const bench_case *bc, const ul_dataset *ds)
     memcpy(W, W0, p * M * sizeof *W);
     double obj0 = m->ops->objective(m, ds, W);
     uint64_t step = 0;
-    if (ul_pngd_train(m, ds, &par, M, 0, step, bc->warmup, W, NULL, NULL, err, sizeof err) != UL_OK)
+    if (ul_pngd_train_work(m, ds, &par, M, 0, step, bc->warmup, W, NULL, NULL, &work, err,
+                           sizeof err) != UL_OK)
         goto train_failed;
     step += bc->warmup;
     raw_gemm_seconds(&raw, ds, 1);
     for (size_t k = 0; k < bc->trials; k++) {
         double t0 = now_seconds();
-        if (ul_pngd_train(m, ds, &par, M, 0, step, bc->steps, W, NULL, NULL, err, sizeof err) !=
-            UL_OK)
+        if (ul_pngd_train_work(m, ds, &par, M, 0, step, bc->steps, W, NULL, NULL, &work, err,
+                               sizeof err) != UL_OK)
             goto train_failed;
         t_learn[k] = (now_seconds() - t0) / (double)bc->steps;
         step += bc->steps;
@@ -288,6 +296,7 @@ done:
     free(t_raw);
     free(ratio);
     raw_gemm_free(&raw);
+    ul_pngd_work_free(&work);
     return fail;
 }
 
