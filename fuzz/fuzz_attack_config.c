@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cert/json.h"
+#include "io/json.h"
 #include "common.h"
 #include "emp/attack.h"
 

@@ -9,14 +9,14 @@
  * (common.h): a calibration stopped by it is a refusal (UL_ETIME, a
  * message), an audit stopped by it is inconclusive.
  *
- * Contract (cert/audit.h): a refusal has a message and no output; a
+ * Contract (audit/audit.h): a refusal has a message and no output; a
  * completed certificate reads back (ul_cert_load_buffer) and its audit at the
  * same precision is "supported" (or "inconclusive" when the cap stops it):
  * calibration writes the parameter that makes the claim supported. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "cert/audit.h"
+#include "audit/audit.h"
 #include "cert/cert.h"
 #include "common.h"
 #include "num/deadline.h"

@@ -19,9 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cert/audit.h"
+#include "audit/audit.h"
 #include "cert/cert.h"
-#include "cert/report.h"
+#include "audit/report.h"
 #include "common.h"
 #include "num/deadline.h"
 

@@ -13,7 +13,7 @@
 
 MPICC    ?= mpicc
 MPI_BIN   = $(BUILD)/ulaudit-mpi
-MPI_SRC   = $(filter-out src/emp/shard_mpi.c,$(wildcard src/num/*.c src/bounds/*.c src/cert/*.c \
+MPI_SRC   = $(filter-out src/emp/shard_mpi.c,$(wildcard src/num/*.c src/bounds/*.c src/io/*.c src/cert/*.c src/audit/*.c \
               src/vectors/*.c src/emp/*.c)) src/cli/attack.c \
             $(wildcard src/cli/attack_scores.c src/cli/args.c)
 MPI_OBJ   = $(MPI_SRC:%.c=$(BUILD)/obj/%.o)

@@ -1,6 +1,6 @@
 /* tests/test_audit.c — the gaussian-mechanism, output-perturbation and
  * rdp-curve handlers (called directly), their calibration, the faulty
- * recipes of cert/forensics.h and the report renderers.
+ * recipes of audit/forensics.h and the report renderers.
  *
  * Oracles: mpmath at 50–60 digits (values written with their source), the
  * numbers printed in spec/anchors.md and spec/koloskova.md (computed by the
@@ -21,10 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cert/audit.h"
-#include "cert/audit_util.h"
-#include "cert/forensics.h"
-#include "cert/report.h"
+#include "audit/audit.h"
+#include "audit/audit_util.h"
+#include "audit/forensics.h"
+#include "audit/report.h"
 #include "num/encl.h"
 #include "num/input.h"
 

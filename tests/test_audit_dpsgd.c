@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "bounds/dpsgd.h"
-#include "cert/audit.h"
+#include "audit/audit.h"
 #include "oracle.h"
 
 static void teardown(void)

@@ -1,5 +1,5 @@
 /* tests/test_audit_koloskova.c — the model-clipping, gradient-clipping and
- * dp-sgd-group audit handlers (src/cert/audit_model_clipping.c,
+ * dp-sgd-group audit handlers (src/audit/audit_model_clipping.c,
  * audit_gradient_clipping.c, audit_dp_sgd_group.c), called directly,
  * and their audits/ corpus.  References are independent of the code under
  * test:
@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cert/audit.h"
+#include "audit/audit.h"
 #include "oracle.h"
 #include "renyi_oracle.h"
 

@@ -1,5 +1,5 @@
 /* tests/test_audit_theorems.c — the audit handlers for Langevin unlearning,
- * Noisy-GD (Chourasia & Shah) and Descent-to-Delete (src/cert/
+ * Noisy-GD (Chourasia & Shah) and Descent-to-Delete (src/audit/
  * audit_langevin.c, audit_noisygd.c), called directly on certificates, and
  * their part of the audits/ corpus.
  *
@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "bounds/langevin.h"
-#include "cert/audit.h"
+#include "audit/audit.h"
 #include "num/encl.h"
 
 static void teardown(void)

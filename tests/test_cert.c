@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cert/cert.h"
+#include "io/file.h"
 #include "num/encl.h"
 
 static void teardown(void)
@@ -760,15 +761,15 @@ Test(cert, write_atomic_creates_and_replaces, .init = make_tmpdir, .fini = remov
     char path[256], err[512];
     snprintf(path, sizeof path, "%s/out.json", tmpdir);
     const char *a = "{\"verdict\": \"supported\"}\n";
-    cr_assert_eq(ul_cert_write_atomic(path, a, strlen(a), err, sizeof err), UL_OK, "%s", err);
+    cr_assert_eq(ul_io_write_atomic_bytes(path, a, strlen(a), err, sizeof err), UL_OK, "%s", err);
     cr_assert_str_eq(slurp(path), a);
     const char *b = "{\"verdict\": \"unsupported\"}\n";
-    cr_assert_eq(ul_cert_write_atomic(path, b, strlen(b), err, sizeof err), UL_OK, "%s", err);
+    cr_assert_eq(ul_io_write_atomic_bytes(path, b, strlen(b), err, sizeof err), UL_OK, "%s", err);
     cr_assert_str_eq(slurp(path), b);
     /* no temporary file is left behind */
     cr_assert_eq(count_entries(tmpdir), 1);
     /* an empty output is a valid (empty) file */
-    cr_assert_eq(ul_cert_write_atomic(path, "", 0, err, sizeof err), UL_OK, "%s", err);
+    cr_assert_eq(ul_io_write_atomic_bytes(path, "", 0, err, sizeof err), UL_OK, "%s", err);
     cr_assert_str_eq(slurp(path), "");
     /* mode follows the umask like any new file: not the 0600 of mkstemp */
     struct stat st;
@@ -783,7 +784,7 @@ Test(cert, write_atomic_relative_path, .init = make_tmpdir, .fini = remove_tmpdi
     char cwd[4096], err[512];
     cr_assert_not_null(getcwd(cwd, sizeof cwd));
     cr_assert_eq(chdir(tmpdir), 0);
-    cr_assert_eq(ul_cert_write_atomic("plain.txt", "x", 1, err, sizeof err), UL_OK, "%s", err);
+    cr_assert_eq(ul_io_write_atomic_bytes("plain.txt", "x", 1, err, sizeof err), UL_OK, "%s", err);
     cr_assert_str_eq(slurp("plain.txt"), "x");
     cr_assert_eq(chdir(cwd), 0);
     cr_assert_eq(count_entries(tmpdir), 1);
@@ -794,20 +795,20 @@ Test(cert, write_atomic_failures_leave_nothing, .init = make_tmpdir, .fini = rem
     char path[256], err[512];
     /* the directory does not exist */
     snprintf(path, sizeof path, "%s/no/such/dir/out.json", tmpdir);
-    cr_assert_eq(ul_cert_write_atomic(path, "x", 1, err, sizeof err), UL_EINPUT);
+    cr_assert_eq(ul_io_write_atomic_bytes(path, "x", 1, err, sizeof err), UL_EINPUT);
     cr_assert(strstr(err, "cannot create a temporary file") && strstr(err, "No such file"), "%s",
               err);
     cr_assert_eq(count_entries(tmpdir), 0);
     /* the target is a directory: the rename fails, the temporary file goes */
     snprintf(path, sizeof path, "%s/adir", tmpdir);
     cr_assert_eq(mkdir(path, 0755), 0);
-    cr_assert_eq(ul_cert_write_atomic(path, "x", 1, err, sizeof err), UL_EINPUT);
+    cr_assert_eq(ul_io_write_atomic_bytes(path, "x", 1, err, sizeof err), UL_EINPUT);
     cr_assert(strstr(err, "cannot replace the file"), "%s", err);
     cr_assert_eq(count_entries(tmpdir), 1);
     cr_assert_eq(count_entries(path), 0);
     /* a path with no file name */
     snprintf(path, sizeof path, "%s/", tmpdir);
-    cr_assert_eq(ul_cert_write_atomic(path, "x", 1, err, sizeof err), UL_EINPUT);
+    cr_assert_eq(ul_io_write_atomic_bytes(path, "x", 1, err, sizeof err), UL_EINPUT);
     cr_assert(strstr(err, "not a file name"), "%s", err);
     cr_assert_eq(count_entries(tmpdir), 1);
 }
@@ -834,7 +835,7 @@ static int write_into(const char *dir)
 {
     char path[300], err[512];
     snprintf(path, sizeof path, "%s/out.json", dir);
-    if (ul_cert_write_atomic(path, "x", 1, err, sizeof err) != UL_EINPUT)
+    if (ul_io_write_atomic_bytes(path, "x", 1, err, sizeof err) != UL_EINPUT)
         return 1;
     if (strstr(err, "cannot create a temporary file") == NULL ||
         strstr(err, "Permission denied") == NULL)

@@ -13,7 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cert/json.h"
+#include "io/json.h"
 
 TestSuite(cert_json);
 

@@ -26,7 +26,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cert/audit.h"
+#include "audit/audit.h"
 #include "cli_run.h"
 #include "oracle.h"
 
@@ -481,7 +481,7 @@ static void check_audit(const audit_case *c)
     run_free(&r);
 }
 
-/* One certificate per method (ul_audit's registry, src/cert/audit.c), the
+/* One certificate per method (ul_audit's registry, src/audit/audit.c), the
  * quickest with numbers to print, plus the issue's reproducer (audits/
  * gaussian-one-minus-erf.json at --digits 100: recomputed.lo/hi were cut).
  * output-perturbation and dp-sgd-group take seconds at 1000 digits. */

@@ -44,10 +44,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "audit/audit.h"
 #include "bounds/contraction.h"
-#include "cert/audit.h"
 #include "cert/cert.h"
-#include "cert/json.h"
+#include "io/json.h"
 #include "cli_run.h"
 #include "num/deadline.h"
 #include "num/encl.h"

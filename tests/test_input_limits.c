@@ -231,7 +231,7 @@ Test(input_limits, every_method_refuses_every_hostile_decimal_alike, .timeout = 
 }
 
 /* One field read as an exact rational per method that has them (the specs
- * with .exact in src/cert/audit_*.c), in the first certificate of that
+ * with .exact in src/audit/audit_*.c), in the first certificate of that
  * method in audits/. */
 static const struct {
     const char *method, *object, *key;

@@ -21,7 +21,7 @@
 
 #include "bounds/d2d.h"
 #include "bounds/langevin.h"
-#include "cert/audit.h"
+#include "audit/audit.h"
 #include "cert/cert.h"
 
 static void setup(void)

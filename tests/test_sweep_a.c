@@ -27,7 +27,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "cert/audit.h"
+#include "audit/audit.h"
 #include "num/encl.h"
 #include "sweep_oracle_a.h"
 

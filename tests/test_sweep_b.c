@@ -34,8 +34,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "cert/audit.h"
-#include "cert/report.h"
+#include "audit/audit.h"
+#include "audit/report.h"
 #include "oracle.h"
 #include "sweep_oracle_b.h"
 

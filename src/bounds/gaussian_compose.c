@@ -1,6 +1,6 @@
 /* src/bounds/gaussian_compose.c — composed Gaussian mechanisms: the one
  * ratio r of k releases with their own sensitivities Δ_i and noises σ_i,
- * each repeated T times (moved out of cert/audit_gaussian.c, issue 13).
+ * each repeated T times (moved out of audit/audit_gaussian.c, issue 13).
  *
  * The composition of Gaussian mechanisms N(f_i(D), σ_i²I) with
  * sensitivities Δ_i is, for every (ε, δ) and every Rényi order, exactly the

@@ -35,7 +35,7 @@ bool ul_kol_mc_initial_noise(const ul_kol_mc_problem *pb)
 }
 
 /* Where a value (log form or plain) lies against a decimal δ > 0, read at
- * the value's precision + 64 bits: the rule of ul_audit_compare (cert/audit.c)
+ * the value's precision + 64 bits: the rule of ul_audit_compare (audit/audit.c)
  * for a nonzero claim. */
 static ul_kol_side value_side(const ul_num_value *v, const char *delta)
 {

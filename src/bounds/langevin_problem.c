@@ -2,7 +2,7 @@
  * Langevin problem given as decimal text (Chien, Wang, Chen, Li,
  * arXiv:2401.10371v4, papers/003; spec/langevin.md): every case of Thms
  * 3.2/3.3, sequential requests (Cor 3.4), conversion to (ε, δ) (Prop L.2).
- * These are what the "langevin" audit handler calls (cert/audit_langevin.c);
+ * These are what the "langevin" audit handler calls (audit/audit_langevin.c);
  * the mathematics is in langevin.c, which these functions only assemble:
  *
  *   ε_DP = min_{α>1} [ ε^(s)(α) + log(1/δ)/(α − 1) ],   ε0(α) = α·E,

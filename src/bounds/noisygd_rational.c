@@ -1,7 +1,7 @@
 /* src/bounds/noisygd_rational.c — the Noisy-GD bounds that are exact
  * rationals, and the Rényi-to-(ε, δ) conversion an audit applies to any of
  * them (Chourasia & Shah, papers/004; spec/forget.md).  Moved out of
- * cert/audit_noisygd.c (issue 13).
+ * audit/audit_noisygd.c (issue 13).
  *
  * Thm G.7 (Abadi-style composition of K Gaussian steps, spec sec. 4):
  *     ε = q·L²·η·K/(σ²n²),

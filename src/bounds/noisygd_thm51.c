@@ -2,7 +2,7 @@
  * spec/forget.md sec. 3, "spec" below) as a handler cites it: the
  * deletion bound of Thm G.15 evaluated AT Thm 5.1's prescriptions, and the
  * exact checks that a certificate's η, σ and initialisation are those
- * prescriptions.  Moved out of cert/audit_noisygd.c (issue 13): the audit
+ * prescriptions.  Moved out of audit/audit_noisygd.c (issue 13): the audit
  * handler calls these and does no arithmetic of its own.
  *
  * The prescriptions (Thm 5.1, spec sec. 3):

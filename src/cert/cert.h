@@ -1,4 +1,4 @@
-/* src/cert/cert.h — the certificate envelope and typed, path-named field access.
+/* src/cert/cert.h — the certificate envelope (its objects read by io/fields.h).
  *
  * A certificate (format "ulaudit-certificate/1") is one JSON object with
  * exactly these top-level keys:
@@ -48,14 +48,12 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "cert/json.h"
+#include "io/fields.h"
+#include "io/json.h"
 #include "num/status.h"
 
 /* The format tag this reader accepts. */
 #define UL_CERT_FORMAT "ulaudit-certificate/1"
-
-/* Largest value a UL_FIELD_COUNT accepts whatever its spec says (10^18). */
-#define UL_CERT_COUNT_MAX "1000000000000000000"
 
 /* The methods, NULL-terminated: gaussian-mechanism, output-perturbation,
  * model-clipping, gradient-clipping, dp-sgd-group, langevin, noisy-gd, d2d,
@@ -90,60 +88,6 @@ const char *ul_cert_expected_explanation(const ul_cert *c); /* NULL when absent 
  * absent; for callers that need more than ul_cert_read_object gives. */
 const ul_json_value *ul_cert_object(const ul_cert *c, const char *object);
 
-/* ---- typed fields ------------------------------------------------------- */
-
-typedef enum {
-    UL_FIELD_DECIMAL,      /* a finite decimal: JSON number or string of decimal text */
-    UL_FIELD_COUNT,        /* a whole number 0 ≤ n ≤ UL_CERT_COUNT_MAX (decimal text whose
-                            * exact value is whole: 1000, "1000", 1e3 and 1000.0 all pass) */
-    UL_FIELD_STRING,       /* a JSON string; one of `choices` when choices is not NULL */
-    UL_FIELD_DECIMAL_LIST, /* a non-empty JSON array of decimals; lo/hi apply to each */
-    UL_FIELD_BOOL,         /* true or false */
-    UL_FIELD_OBJECT,       /* an object, read by the caller through ul_cert_value.json */
-    UL_FIELD_ANY,          /* any value, checked by the caller (ul_cert_value.json) */
-} ul_field_type;
-
-/* One field of an object.  lo / hi are decimal text bounds (NULL = none),
- * compared exactly; strict flags make them < / >.  choices is a
- * NULL-terminated list (UL_FIELD_STRING only).  doc is a short description
- * shown when the field is missing. */
-typedef struct {
-    const char *name;
-    ul_field_type type;
-    bool required;
-    const char *lo;
-    bool lo_strict;
-    const char *hi;
-    bool hi_strict;
-    const char *const *choices;
-    const char *doc;
-    bool exact; /* DECIMAL, DECIMAL_LIST: read by the handler as an exact rational,
-                 * so also within 10^±20000 (num/input.h, ul_num_check_exact) */
-} ul_field_spec;
-
-/* A field as read.  Strings are owned by the certificate (valid until
- * ul_cert_free). */
-typedef struct {
-    const char *name; /* the spec's name */
-    const char *path; /* "$.parameters.sigma" */
-    ul_field_type type;
-    bool present;              /* false only for an absent optional field */
-    const char *text;          /* DECIMAL, COUNT: the decimal text as written;
-                                * STRING: the string; BOOL: "true" / "false" */
-    unsigned long long count;  /* COUNT: the value */
-    bool boolean;              /* BOOL: the value */
-    size_t n_items;            /* DECIMAL_LIST: number of elements (≥ 1) */
-    const char *const *items;  /* DECIMAL_LIST: each element's decimal text */
-    const ul_json_value *json; /* OBJECT, ANY: the value */
-} ul_cert_value;
-
-/* The fields of one object, v[i] for specs[i] (same order).  Owned by the
- * certificate. */
-typedef struct {
-    size_t n;
-    const ul_cert_value *v;
-} ul_cert_values;
-
 /* Reads object "parameters", "claim" or "stated" against specs[0..n):
  * every key present must be a spec (unknown field → error listing the known
  * ones), every required spec must be present, each value must have its
@@ -153,39 +97,6 @@ typedef struct {
  * *out = {0, NULL}. */
 ul_status ul_cert_read_object(const ul_cert *c, const char *object, const ul_field_spec *specs,
                               size_t n, ul_cert_values *out, char *err, size_t errlen);
-
-/* The same typed reading for any object of any JSON document (the attack
- * configuration uses it): obj (NULL reads as an empty object) at JSON path
- * `path`, values owned by `arena` (from ul_field_arena_new; valid until
- * ul_field_arena_free).  UL_EINPUT when obj is not an object. */
-typedef struct ul_field_arena ul_field_arena;
-ul_field_arena *ul_field_arena_new(void);    /* NULL when out of memory */
-void ul_field_arena_free(ul_field_arena *a); /* NULL-safe */
-ul_status ul_json_read_fields(ul_field_arena *arena, const ul_json_value *obj, const char *path,
-                              const ul_field_spec *specs, size_t n, ul_cert_values *out, char *err,
-                              size_t errlen);
-
-/* The value for `name` in vals (NULL when no spec had that name). */
-const ul_cert_value *ul_cert_values_get(const ul_cert_values *vals, const char *name);
-
-/* ---- writing --------------------------------------------------------------
- * Writes data[0..len) to path atomically: a temporary file in the same
- * directory (created with mode 0666 less the umask), written in full,
- * fsync'd, then renamed over path; the directory is then fsync'd (best
- * effort).  On any failure UL_EINPUT with the reason, the temporary file is
- * removed and path is untouched: either the old file or the complete new one,
- * never a partial one. */
-ul_status ul_cert_write_atomic(const char *path, const void *data, size_t len, char *err,
-                               size_t errlen);
-
-/* The same mechanism for content produced as it is written (model files,
- * pictures): fill(f, ctx) writes into a stream open on the temporary file
- * and returns NULL, or a short reason ("cairo: out of memory") that becomes
- * the message "<path>: <reason>".  mode ≥ 0 sets the file's permissions
- * exactly (fchmod); −1 leaves 0666 less the umask. */
-typedef const char *(*ul_atomic_fill)(FILE *f, void *ctx);
-ul_status ul_write_file_atomic(const char *path, ul_atomic_fill fill, void *ctx, int mode,
-                               char *err, size_t errlen);
 
 /* Re-serialises the certificate as JSON text (*out, malloc'd, NUL-terminated,
  * ending in a newline) with the field `field` of the object `object`

@@ -31,7 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cert/cert.h"
+#include "io/file.h"
 #include "cli/attack_scores.h"
 #include "cli/exitcodes.h"
 #include "emp/attack.h"
@@ -232,7 +232,7 @@ static int make_dir(const char *dir)
 }
 
 /* The files this command writes into --out DIR (each through a temporary
- * ".<name>.tmp.<pid>.<n>" file, cert/cert.h). */
+ * ".<name>.tmp.<pid>.<n>" file, io/file.h). */
 static const char *const OUT_FILES[] = {"checkpoint.bin", "result.json",   "roc.csv",
                                         "roc.png",        "models_in.npy", "models_out.npy"};
 
@@ -267,7 +267,7 @@ static int write_file(const char *dir, const char *name, const char *text)
 {
     char *path = join(dir, name);
     char err[512];
-    ul_status st = path ? ul_cert_write_atomic(path, text, strlen(text), err, sizeof err)
+    ul_status st = path ? ul_io_write_atomic_bytes(path, text, strlen(text), err, sizeof err)
                         : ul_fail(err, sizeof err, UL_EINPUT, "out of memory");
     free(path);
     if (st != UL_OK) {

@@ -27,6 +27,7 @@
 #include "emp/eps_lb.h"
 #include "emp/gdp.h"
 #include "emp/stats.h"
+#include "io/file.h"
 #include "num/encl.h"
 
 void ul_cli_attack_scores_help(FILE *out)
@@ -232,13 +233,11 @@ static int score_line(const char *path, size_t lineno, char *s, bool *first, dou
 
 static int read_score_file(const char *path, double **v, size_t *n)
 {
-    struct stat st;
-    FILE *f = fopen(path, "r");
-    if (!f || fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-        fprintf(stderr, "ulaudit attack: --scores: %s: %s\n", path,
-                f ? "not a regular file" : strerror(errno));
-        if (f)
-            fclose(f);
+    FILE *f;
+    long long size;
+    char err[512];
+    if (ul_io_fopen_regular(path, "score file", true, &f, &size, err, sizeof err) != UL_OK) {
+        fprintf(stderr, "ulaudit attack: --scores: %s\n", err);
         return UL_EXIT_USAGE;
     }
     char *line = NULL;

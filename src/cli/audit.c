@@ -9,8 +9,11 @@
  * and the JSON path, and nothing on stdout.
  *
  * calibrate: prints the certificate completed with the missing or
- * insufficient parameter (σ for gaussian-mechanism and output-perturbation),
- * or writes it atomically with --out FILE (nothing on stdout then).
+ * insufficient parameter (the methods with a calibrate function in the
+ * registry, audit/audit.c: σ for gaussian-mechanism and output-perturbation,
+ * K or σ for langevin, T for model-clipping, K_Abar for noisy-gd, the noise
+ * multiplier for dp-sgd), or writes it atomically with --out FILE (nothing
+ * on stdout then).
  */
 #include "cli/audit.h"
 
@@ -21,8 +24,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cert/audit.h"
-#include "cert/report.h"
+#include "audit/audit.h"
+#include "audit/report.h"
+#include "io/file.h"
 #include "cli/args.h"
 #include "cli/exitcodes.h"
 #include "num/deadline.h"
@@ -166,10 +170,13 @@ void ul_cli_calibrate_help(FILE *out)
             "usage: ulaudit calibrate CERT.json [--out FILE] [--digits N] [--max-bits B]\n"
             "                                   [--max-seconds S] [--json]\n\n"
             "Prints the certificate completed with the parameter that makes its claim\n"
-            "supported (sigma for gaussian-mechanism and output-perturbation: the certified\n"
-            "safe end of the smallest sigma, rounded up to N digits), when it is missing or\n"
-            "does not support the claim; a sufficient sigma is kept.  The \"expected\" object\n"
-            "of a corpus certificate is dropped.\n\n"
+            "supported (the certified safe end of the smallest value, rounded up to N\n"
+            "digits), when it is missing or does not support the claim; a sufficient value\n"
+            "is kept: sigma for gaussian-mechanism and output-perturbation, K (or sigma at\n"
+            "the given K) for langevin (strongly convex), steps for model-clipping, KAbar\n"
+            "for noisy-gd (theorem g15), noise_multiplier for dp-sgd.  The other methods\n"
+            "have no calibration (exit 2).  The \"expected\" object of a corpus certificate\n"
+            "is dropped.\n\n"
             "  --out FILE      write the certificate to FILE atomically (temporary file, then\n"
             "                  rename) instead of printing it\n"
             "  --digits N      significant digits of the calibrated value (default 17)\n"
@@ -401,7 +408,7 @@ int ul_cli_calibrate(int argc, char **argv)
     }
     rc = UL_EXIT_OK;
     if (values[0][0] != '\0') {
-        if (ul_cert_write_atomic(values[0], completed, strlen(completed), err, sizeof err) !=
+        if (ul_io_write_atomic_bytes(values[0], completed, strlen(completed), err, sizeof err) !=
             UL_OK) {
             fprintf(stderr, "ulaudit calibrate: %s\n", err);
             rc = UL_EXIT_USAGE;

@@ -53,12 +53,15 @@ static int contraction_error(const calc_quantity *q, ul_status st, const char *e
     return calc_input_error(q, st, msg);
 }
 
-/* Reads --steps, --mode and --r into a problem; 0 or an exit code.  The list
- * storage belongs to the caller. */
-static int read_contraction(const calc_quantity *q, const char *eps, const char *r_text,
-                            const char *steps_text, const char *delta0, const char *mode_text,
-                            char **r_copy, const char ***r_items, ul_contraction_problem *pb)
+/* Reads --eps, --steps, --delta0, --mode and --r (the last two when the
+ * row has them) into a problem; 0 or an exit code.  The list storage
+ * belongs to the caller. */
+static int read_contraction(const calc_quantity *q, const char **v, char **r_copy,
+                            const char ***r_items, ul_contraction_problem *pb)
 {
+    const char *r_text = calc_flag_or(q, v, "r", NULL);
+    const char *steps_text = calc_flag_or(q, v, "steps", NULL);
+    const char *mode_text = calc_flag(q, v, "mode");
     *r_copy = NULL; /* the caller frees both on every path */
     *r_items = NULL;
     long steps = 0;
@@ -93,25 +96,24 @@ static int read_contraction(const calc_quantity *q, const char *eps, const char 
             return UL_EXIT_USAGE;
         }
     }
-    pb->eps = eps;
+    pb->eps = calc_flag(q, v, "eps");
     pb->r = *r_items;
     pb->n_r = n_r;
     pb->steps = (unsigned long)steps;
-    pb->delta0 = delta0;
+    pb->delta0 = calc_flag(q, v, "delta0");
     pb->mode = mode;
     return 0;
 }
 
 int calc_run_contraction(const calc_quantity *q, const char **v, const ul_cli_common *c)
 {
-    /* flags: eps r steps delta0 mode max-seconds */
     char *r_copy;
     const char **r_items;
     ul_contraction_problem pb;
     bool timed = false;
-    int rc = read_contraction(q, v[0], v[1], v[2], v[3], v[4], &r_copy, &r_items, &pb);
+    int rc = read_contraction(q, v, &r_copy, &r_items, &pb);
     if (rc == 0)
-        rc = budget_start(q, v[5], &timed);
+        rc = budget_start(q, calc_flag(q, v, "max-seconds"), &timed);
     if (rc == 0) {
         char err[256];
         ul_num_precision want = calc_precision_of(c);
@@ -152,28 +154,27 @@ int calc_run_contraction(const calc_quantity *q, const char **v, const ul_cli_co
 
 int calc_run_contraction_steps(const calc_quantity *q, const char **v, const ul_cli_common *c)
 {
-    /* flags: eps r delta delta0 mode max-steps max-seconds */
     long max_steps;
-    if (!ul_cli_read_count(v[5], &max_steps) || max_steps < 1) {
+    if (!ul_cli_read_count(calc_flag(q, v, "max-steps"), &max_steps) || max_steps < 1) {
         fprintf(
             calc_err(),
             "ulaudit calc %s: --max-steps: must be a whole number from 1 to 999999999 (got '%s')\n",
-            q->name, v[5]);
+            q->name, calc_flag(q, v, "max-steps"));
         return UL_EXIT_USAGE;
     }
     char *r_copy;
     const char **r_items;
     ul_contraction_problem pb;
     bool timed = false;
-    int rc = read_contraction(q, v[0], v[1], NULL, v[3], v[4], &r_copy, &r_items, &pb);
+    int rc = read_contraction(q, v, &r_copy, &r_items, &pb);
     if (rc == 0)
-        rc = budget_start(q, v[6], &timed);
+        rc = budget_start(q, calc_flag(q, v, "max-seconds"), &timed);
     if (rc == 0) {
         char err[256];
         unsigned long steps = 0;
         ul_num_report rep;
-        ul_status st = ul_contraction_least_steps(&pb, v[2], (unsigned long)max_steps, &steps, &rep,
-                                                  err, sizeof err);
+        ul_status st = ul_contraction_least_steps(
+            &pb, calc_flag(q, v, "delta"), (unsigned long)max_steps, &steps, &rep, err, sizeof err);
         if (st != UL_OK) {
             rc = contraction_error(q, st, err);
         } else {
@@ -202,14 +203,13 @@ int calc_run_contraction_steps(const calc_quantity *q, const char **v, const ul_
 
 int calc_run_contraction_sigma(const calc_quantity *q, const char **v, const ul_cli_common *c)
 {
-    /* flags: eps diameter steps delta delta0 mode max-seconds */
     char *r_copy;
     const char **r_items;
     ul_contraction_problem pb;
     bool timed = false;
-    int rc = read_contraction(q, v[0], NULL, v[2], v[4], v[5], &r_copy, &r_items, &pb);
+    int rc = read_contraction(q, v, &r_copy, &r_items, &pb);
     if (rc == 0)
-        rc = budget_start(q, v[6], &timed);
+        rc = budget_start(q, calc_flag(q, v, "max-seconds"), &timed);
     if (rc == 0) {
         char err[256];
         ul_num_precision want = calc_precision_of(c);
@@ -217,7 +217,8 @@ int calc_run_contraction_sigma(const calc_quantity *q, const char **v, const ul_
         mpfi_t sigma;
         mpfi_init2(sigma, 64);
         ul_status st =
-            ul_contraction_sigma_min(&pb, v[1], v[3], &want, sigma, &rep, err, sizeof err);
+            ul_contraction_sigma_min(&pb, calc_flag(q, v, "diameter"), calc_flag(q, v, "delta"),
+                                     &want, sigma, &rep, err, sizeof err);
         if (st != UL_OK && st != UL_ECAP)
             rc = contraction_error(q, st, err);
         else
@@ -245,17 +246,17 @@ static bool read_conversion(const calc_quantity *q, const char *text, ul_rdp_con
 
 int calc_run_rdp_to_dp(const calc_quantity *q, const char **v, const ul_cli_common *c)
 {
-    /* flags: alpha rdp delta conversion */
     ul_rdp_conversion conv;
-    if (!read_conversion(q, v[3], &conv))
+    if (!read_conversion(q, calc_flag(q, v, "conversion"), &conv))
         return UL_EXIT_USAGE;
     char err[256];
     ul_num_precision want = calc_precision_of(c);
     ul_num_value eps;
     ul_num_value_init(&eps, 64);
     ul_num_report rep;
-    ul_status st =
-        ul_renyi_rdp_to_dp_certified(v[0], v[1], v[2], conv, &want, &eps, &rep, err, sizeof err);
+    ul_status st = ul_renyi_rdp_to_dp_certified(calc_flag(q, v, "alpha"), calc_flag(q, v, "rdp"),
+                                                calc_flag(q, v, "delta"), conv, &want, &eps, &rep,
+                                                err, sizeof err);
     int rc = st != UL_OK && st != UL_ECAP
                  ? calc_input_error(q, st, err)
                  : calc_report_value(
@@ -271,17 +272,17 @@ int calc_run_rdp_to_dp(const calc_quantity *q, const char **v, const ul_cli_comm
 
 int calc_run_gauss_rdp_eps(const calc_quantity *q, const char **v, const ul_cli_common *c)
 {
-    /* flags: r delta conversion */
     ul_rdp_conversion conv;
-    if (!read_conversion(q, v[2], &conv))
+    if (!read_conversion(q, calc_flag(q, v, "conversion"), &conv))
         return UL_EXIT_USAGE;
     char err[256], alpha[UL_RENYI_ALPHA_TEXT_LEN] = "";
     ul_num_precision want = calc_precision_of(c);
     ul_num_value eps;
     ul_num_value_init(&eps, 64);
     ul_num_report rep;
-    ul_status st = ul_renyi_gauss_eps_certified(v[0], v[1], conv, &want, &eps, alpha, sizeof alpha,
-                                                &rep, err, sizeof err);
+    ul_status st =
+        ul_renyi_gauss_eps_certified(calc_flag(q, v, "r"), calc_flag(q, v, "delta"), conv, &want,
+                                     &eps, alpha, sizeof alpha, &rep, err, sizeof err);
     int rc = st != UL_OK && st != UL_ECAP
                  ? calc_input_error(q, st, err)
                  : calc_report_value(q, v, c, &eps, &rep,
@@ -294,13 +295,14 @@ int calc_run_gauss_rdp_eps(const calc_quantity *q, const char **v, const ul_cli_
 
 int calc_run_sgm_rdp(const calc_quantity *q, const char **v, const ul_cli_common *c)
 {
-    /* flags: q sigma alpha */
     char err[256];
     ul_num_precision want = calc_precision_of(c);
     ul_num_value rdp;
     ul_num_value_init(&rdp, 64);
     ul_num_report rep;
-    ul_status st = ul_renyi_sgm_rdp_certified(v[0], v[1], v[2], &want, &rdp, &rep, err, sizeof err);
+    ul_status st =
+        ul_renyi_sgm_rdp_certified(calc_flag(q, v, "q"), calc_flag(q, v, "sigma"),
+                                   calc_flag(q, v, "alpha"), &want, &rdp, &rep, err, sizeof err);
     int rc =
         st != UL_OK && st != UL_ECAP
             ? calc_input_error(q, st, err)
@@ -314,16 +316,13 @@ int calc_run_sgm_rdp(const calc_quantity *q, const char **v, const ul_cli_common
 
 /* ---- PLD composition --------------------------------------------------------------- */
 
-/* pld-compose reads its flags by name (pld_flag), so one function serves the
- * table's rows as they are and as they grow: --r or --sigma/--sensitivity,
- * --q, --steps or --phases, --eps or --delta, --adjacency, --rel-width,
- * --fft, --max-seconds.  A flag the row does not declare reads as "none". */
+/* pld-compose's flags: --r or --sigma/--sensitivity, --q, --steps or
+ * --phases, --eps or --delta, --adjacency, --rel-width, --fft,
+ * --max-seconds.  A flag the row does not declare reads as "none", so one
+ * function serves the table's rows as they are and as they grow. */
 static const char *pld_flag(const calc_quantity *q, const char **v, const char *name)
 {
-    for (int i = 0; i < q->nflags; i++)
-        if (strcmp(q->flags[i].name, name) == 0)
-            return v[i];
-    return "none";
+    return calc_flag_or(q, v, name, "none");
 }
 
 static bool pld_given(const char *text)

@@ -14,7 +14,8 @@ int calc_run_theta(const calc_quantity *q, const char **v, const ul_cli_common *
     ul_num_value theta;
     ul_num_value_init(&theta, 64);
     ul_num_report rep;
-    ul_status st = ul_gauss_theta_certified(v[0], v[1], &want, &theta, &rep, err, sizeof err);
+    ul_status st = ul_gauss_theta_certified(calc_flag(q, v, "eps"), calc_flag(q, v, "r"), &want,
+                                            &theta, &rep, err, sizeof err);
     if (st != UL_OK && st != UL_ECAP) {
         ul_num_value_clear(&theta);
         return calc_input_error(q, st, err);
@@ -35,8 +36,9 @@ int calc_run_theta(const calc_quantity *q, const char **v, const ul_cli_common *
     mpfi_t e, rr;
     mpfi_init2(e, rep.bits_used);
     mpfi_init2(rr, rep.bits_used);
-    ul_num_set_valid(e, v[0]); /* both accepted by ul_gauss_theta_certified above */
-    ul_num_set_valid(rr, v[1]);
+    /* both accepted by ul_gauss_theta_certified above */
+    ul_num_set_valid(e, calc_flag(q, v, "eps"));
+    ul_num_set_valid(rr, calc_flag(q, v, "r"));
     if (mpfi_is_zero(rr)) {
         mpfi_set_ui(loose.enclosure, 0);
     } else {
@@ -44,7 +46,8 @@ int calc_run_theta(const calc_quantity *q, const char **v, const ul_cli_common *
         loose.is_log = true;
     }
     ul_num_value_format(&loose, c->digits, &lo, &hi);
-    ul_loose_validity valid = ul_gauss_loose_bound_check(v[0], v[1]);
+    ul_loose_validity valid =
+        ul_gauss_loose_bound_check(calc_flag(q, v, "eps"), calc_flag(q, v, "r"));
     json_object *lb = json_object_new_object();
     calc_add_string(lb, "lo", lo);
     calc_add_string(lb, "hi", hi);
@@ -83,7 +86,9 @@ int calc_run_gauss_sigma(const calc_quantity *q, const char **v, const ul_cli_co
     ul_num_report rep;
     mpfi_t sigma;
     mpfi_init2(sigma, 64);
-    ul_status st = ul_gauss_sigma_min(v[0], v[1], v[2], &want, sigma, &rep, err, sizeof err);
+    ul_status st =
+        ul_gauss_sigma_min(calc_flag(q, v, "eps"), calc_flag(q, v, "delta"),
+                           calc_flag(q, v, "sensitivity"), &want, sigma, &rep, err, sizeof err);
     int rc;
     if (st != UL_OK && st != UL_ECAP)
         rc = calc_input_error(q, st, err);
@@ -103,7 +108,8 @@ int calc_run_gauss_eps(const calc_quantity *q, const char **v, const ul_cli_comm
     ul_num_report rep;
     mpfi_t eps;
     mpfi_init2(eps, 64);
-    ul_status st = ul_gauss_eps_min(v[0], v[1], &want, eps, &rep, err, sizeof err);
+    ul_status st = ul_gauss_eps_min(calc_flag(q, v, "r"), calc_flag(q, v, "delta"), &want, eps,
+                                    &rep, err, sizeof err);
     int rc;
     if (st != UL_OK && st != UL_ECAP)
         rc = calc_input_error(q, st, err);

@@ -89,6 +89,14 @@ int calc_report_value(const calc_quantity *q, const char **v, const ul_cli_commo
                       const ul_num_value *value, const ul_num_report *rep, const char *meaning,
                       const char *extra_key, const char *extra_value, ul_status st);
 
+/* The value of the flag `name` of quantity q (as given, or its default),
+ * looked up by name in q's row, never by position.  A name the row does
+ * not declare is a fault of this program's tables, never of the input:
+ * calc_flag aborts, calc_flag_or returns dflt. */
+const char *calc_flag(const calc_quantity *q, const char **v, const char *name);
+const char *calc_flag_or(const calc_quantity *q, const char **v, const char *name,
+                         const char *dflt);
+
 /* Splits a comma-separated list in place; returns the count (at most max). */
 size_t calc_split_list(char *text, const char **items, size_t max);
 

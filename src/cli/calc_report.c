@@ -205,3 +205,19 @@ size_t calc_split_list(char *text, const char **items, size_t max)
     }
     return n;
 }
+
+const char *calc_flag_or(const calc_quantity *q, const char **v, const char *name, const char *dflt)
+{
+    for (int i = 0; i < q->nflags; i++)
+        if (strcmp(q->flags[i].name, name) == 0)
+            return v[i];
+    return dflt;
+}
+
+const char *calc_flag(const calc_quantity *q, const char **v, const char *name)
+{
+    const char *text = calc_flag_or(q, v, name, NULL);
+    if (text == NULL)
+        abort(); /* a name missing from this program's table, never input */
+    return text;
+}

@@ -252,26 +252,25 @@ static void begin_least_k(calc_result *r, const calc_quantity *q, const char **v
 
 int calc_run_noisygd_k(const calc_quantity *q, const char **v, const ul_cli_common *c)
 {
-    /* flags: q l lambda beta sigma eta n eps-dd init-var form max-k */
     ul_ngd_g15_form form;
-    if (!read_g15_form(q, v[9], &form))
+    if (!read_g15_form(q, calc_flag(q, v, "form"), &form))
         return UL_EXIT_USAGE;
     unsigned long max_k;
     int rc = UL_EXIT_USAGE;
-    if (!read_limit(q, "max-k", v[10], &max_k, &rc))
+    if (!read_limit(q, "max-k", calc_flag(q, v, "max-k"), &max_k, &rc))
         return rc;
 
     ul_ngd_params pb;
     memset(&pb, 0, sizeof pb);
-    pb.q = v[0];
-    pb.L = v[1];
-    pb.lambda = v[2];
-    pb.beta = v[3];
-    pb.sigma = v[4];
-    pb.eta = v[5];
-    pb.n = v[6];
-    pb.eps_dd = v[7];
-    pb.init_var = opt_text(v[8]);
+    pb.q = calc_flag(q, v, "q");
+    pb.L = calc_flag(q, v, "l");
+    pb.lambda = calc_flag(q, v, "lambda");
+    pb.beta = calc_flag(q, v, "beta");
+    pb.sigma = calc_flag(q, v, "sigma");
+    pb.eta = calc_flag(q, v, "eta");
+    pb.n = calc_flag(q, v, "n");
+    pb.eps_dd = calc_flag(q, v, "eps-dd");
+    pb.init_var = opt_text(calc_flag(q, v, "init-var"));
 
     char err[256] = "";
     ul_num_precision want = calc_precision_of(c);
@@ -338,38 +337,39 @@ static const struct {
 
 int calc_run_noisygd_sigma(const calc_quantity *q, const char **v, const ul_cli_common *c)
 {
-    /* flags: kind q l eta n lambda beta k kabar eps-dp eps-dd form */
+    static const char *const optional[6] = {"lambda", "beta", "k", "kabar", "eps-dp", "eps-dd"};
+    const char *kind_text = calc_flag(q, v, "kind");
     size_t kind = 0;
-    while (kind < 3 && strcmp(v[0], SIGMA_KINDS[kind].name) != 0)
+    while (kind < 3 && strcmp(kind_text, SIGMA_KINDS[kind].name) != 0)
         kind++;
     if (kind == 3)
-        return flag_error(q, "kind", "must be g7, g9 or g15 (got '%s')", v[0]);
+        return flag_error(q, "kind", "must be g7, g9 or g15 (got '%s')", kind_text);
     const char *use = SIGMA_KINDS[kind].use;
     for (int i = 0; i < 6; i++) {
-        const char *flag = q->flags[5 + i].name, *text = v[5 + i];
+        const char *flag = optional[i], *text = calc_flag(q, v, flag);
         if (use[i] == 'r' && is_none(text))
-            return flag_error(q, flag, "missing (required with --kind %s)", v[0]);
+            return flag_error(q, flag, "missing (required with --kind %s)", kind_text);
         if (use[i] == '-' && !is_none(text))
-            return flag_error(q, flag, "not used with --kind %s", v[0]);
+            return flag_error(q, flag, "not used with --kind %s", kind_text);
     }
     ul_ngd_g15_form form;
-    if (!read_g15_form(q, v[11], &form))
+    if (!read_g15_form(q, calc_flag(q, v, "form"), &form))
         return UL_EXIT_USAGE;
     if (SIGMA_KINDS[kind].kind != UL_NGD_SIGMA_G15 && form != UL_NGD_G15_TIGHT)
         return flag_error(q, "form", "only used with --kind g15");
 
     ul_ngd_params pb;
     memset(&pb, 0, sizeof pb);
-    pb.q = v[1];
-    pb.L = v[2];
-    pb.eta = v[3];
-    pb.n = v[4];
-    pb.lambda = opt_text(v[5]);
-    pb.beta = opt_text(v[6]);
-    pb.K = opt_text(v[7]);
-    pb.KAbar = opt_text(v[8]);
-    pb.eps_dp = opt_text(v[9]);
-    pb.eps_dd = opt_text(v[10]);
+    pb.q = calc_flag(q, v, "q");
+    pb.L = calc_flag(q, v, "l");
+    pb.eta = calc_flag(q, v, "eta");
+    pb.n = calc_flag(q, v, "n");
+    pb.lambda = opt_text(calc_flag(q, v, "lambda"));
+    pb.beta = opt_text(calc_flag(q, v, "beta"));
+    pb.K = opt_text(calc_flag(q, v, "k"));
+    pb.KAbar = opt_text(calc_flag(q, v, "kabar"));
+    pb.eps_dp = opt_text(calc_flag(q, v, "eps-dp"));
+    pb.eps_dd = opt_text(calc_flag(q, v, "eps-dd"));
 
     char err[256] = "";
     ul_num_precision want = calc_precision_of(c);
@@ -400,58 +400,62 @@ int calc_run_noisygd_sigma(const calc_quantity *q, const char **v, const ul_cli_
 
 /* ---- model clipping (Koloskova et al.) -------------------------------------------- */
 
-/* The flags shared by model-clipping-t and model-clipping-sigma, at the same
- * places: eps c2 [sigma|steps] delta variant c1 lr c0 sigma0 init dim mode. */
+/* The flags shared by model-clipping-t and model-clipping-sigma: eps c2
+ * variant c1 lr c0 sigma0 init dim mode. */
 static int read_model_clipping(const calc_quantity *q, const char **v, ul_kol_mc_problem *pb)
 {
     memset(pb, 0, sizeof *pb);
-    pb->eps = v[0];
-    pb->c2 = v[1];
-    if (strcmp(v[4], "cc1") == 0)
+    pb->eps = calc_flag(q, v, "eps");
+    pb->c2 = calc_flag(q, v, "c2");
+    const char *variant = calc_flag(q, v, "variant");
+    if (strcmp(variant, "cc1") == 0)
         pb->variant = UL_KOL_CC1;
-    else if (strcmp(v[4], "cc2") == 0)
+    else if (strcmp(variant, "cc2") == 0)
         pb->variant = UL_KOL_CC2;
     else
-        return flag_error(q, "variant", "must be cc1 or cc2 (got '%s')", v[4]);
-    for (int i = 5; i <= 6; i++) {
-        if (pb->variant == UL_KOL_CC1 && !is_none(v[i]))
-            return flag_error(q, q->flags[i].name, "only used with --variant cc2");
-        if (pb->variant == UL_KOL_CC2 && is_none(v[i]))
-            return flag_error(q, q->flags[i].name, "missing (required with --variant cc2)");
+        return flag_error(q, "variant", "must be cc1 or cc2 (got '%s')", variant);
+    static const char *const cc2_only[] = {"c1", "lr"};
+    for (int i = 0; i < 2; i++) {
+        const char *text = calc_flag(q, v, cc2_only[i]);
+        if (pb->variant == UL_KOL_CC1 && !is_none(text))
+            return flag_error(q, cc2_only[i], "only used with --variant cc2");
+        if (pb->variant == UL_KOL_CC2 && is_none(text))
+            return flag_error(q, cc2_only[i], "missing (required with --variant cc2)");
     }
-    pb->c1 = opt_text(v[5]);
-    pb->lr = opt_text(v[6]);
+    pb->c1 = opt_text(calc_flag(q, v, "c1"));
+    pb->lr = opt_text(calc_flag(q, v, "lr"));
 
     /* initial noise: --sigma0 (none: δ0 = 1), its clip --c0 and shape */
-    pb->sigma0 = opt_text(v[8]);
-    pb->c0 = opt_text(v[7]);
+    pb->sigma0 = opt_text(calc_flag(q, v, "sigma0"));
+    pb->c0 = opt_text(calc_flag(q, v, "c0"));
     if (pb->sigma0 == NULL && pb->c0 != NULL)
         return flag_error(q, "c0", "only used with --sigma0 (the initial noise)");
     int cmp = 0;
     if (pb->sigma0 != NULL && pb->c0 == NULL && ul_num_is_decimal(pb->sigma0) &&
         ul_num_decimal_compare(pb->sigma0, "0", &cmp) && cmp > 0)
         return flag_error(q, "c0", "missing (required when --sigma0 > 0)");
-    if (strcmp(v[9], "ball") == 0)
+    if (strcmp(calc_flag(q, v, "init"), "ball") == 0)
         pb->init = UL_KOL_INIT_BALL;
-    else if (strcmp(v[9], "box") == 0)
+    else if (strcmp(calc_flag(q, v, "init"), "box") == 0)
         pb->init = UL_KOL_INIT_BOX;
     else
-        return flag_error(q, "init", "must be ball or box (got '%s')", v[9]);
+        return flag_error(q, "init", "must be ball or box (got '%s')", calc_flag(q, v, "init"));
     if (pb->init == UL_KOL_INIT_BOX && pb->sigma0 == NULL)
         return flag_error(q, "init", "only used with --sigma0 (the initial noise)");
-    if (!is_none(v[10])) {
+    if (!is_none(calc_flag(q, v, "dim"))) {
         long dim;
         if (pb->init != UL_KOL_INIT_BOX)
             return flag_error(q, "dim", "only used with --init box");
-        if (!ul_cli_read_count(v[10], &dim) || dim < 1)
+        if (!ul_cli_read_count(calc_flag(q, v, "dim"), &dim) || dim < 1)
             return flag_error(q, "dim", "must be a whole number from 1 to 999999999 (got '%s')",
-                              v[10]);
+                              calc_flag(q, v, "dim"));
         pb->dim = (unsigned long)dim;
     } else if (pb->init == UL_KOL_INIT_BOX) {
         return flag_error(q, "dim", "missing (required with --init box)");
     }
-    if (!ul_contraction_mode_parse(v[11], &pb->mode))
-        return flag_error(q, "mode", "must be product or adaptive (got '%s')", v[11]);
+    if (!ul_contraction_mode_parse(calc_flag(q, v, "mode"), &pb->mode))
+        return flag_error(q, "mode", "must be product or adaptive (got '%s')",
+                          calc_flag(q, v, "mode"));
     return 0;
 }
 
@@ -475,18 +479,17 @@ static const char *mc_accounting(const ul_kol_mc_problem *pb)
 
 int calc_run_model_clipping_t(const calc_quantity *q, const char **v, const ul_cli_common *c)
 {
-    /* flags: eps c2 sigma delta variant c1 lr c0 sigma0 init dim mode max-steps */
     ul_kol_mc_problem pb;
     int rc = read_model_clipping(q, v, &pb);
     if (rc != 0)
         return rc;
     long max_steps;
-    if (!ul_cli_read_count(v[12], &max_steps) || max_steps < 1)
+    if (!ul_cli_read_count(calc_flag(q, v, "max-steps"), &max_steps) || max_steps < 1)
         return flag_error(q, "max-steps", "must be a whole number from 1 to 999999999 (got '%s')",
-                          v[12]);
-    if (strchr(v[2], ',') != NULL)
+                          calc_flag(q, v, "max-steps"));
+    if (strchr(calc_flag(q, v, "sigma"), ',') != NULL)
         return flag_error(q, "sigma", "one constant value (the least T is for a constant sigma)");
-    const char *sigma[1] = {v[2]};
+    const char *sigma[1] = {calc_flag(q, v, "sigma")};
     pb.sigma = sigma;
     pb.n_sigma = 1;
 
@@ -495,8 +498,8 @@ int calc_run_model_clipping_t(const calc_quantity *q, const char **v, const ul_c
     ul_pre_clear(&pre);
     ul_num_report rep = {0, false};
     unsigned long steps = 0;
-    ul_status st = ul_kol_mc_least_steps(&pb, v[3], (unsigned long)max_steps, &pre, &steps, &rep,
-                                         err, sizeof err);
+    ul_status st = ul_kol_mc_least_steps(&pb, calc_flag(q, v, "delta"), (unsigned long)max_steps,
+                                         &pre, &steps, &rep, err, sizeof err);
     if (st != UL_OK && st != UL_ECAP)
         return theorem_error(q, st, err, st == UL_ENOROOT ? " (raise --max-steps)" : NULL);
 
@@ -525,16 +528,15 @@ int calc_run_model_clipping_t(const calc_quantity *q, const char **v, const ul_c
 
 int calc_run_model_clipping_sigma(const calc_quantity *q, const char **v, const ul_cli_common *c)
 {
-    /* flags: eps c2 steps delta variant c1 lr c0 sigma0 init dim mode */
     ul_kol_mc_problem pb;
     int rc = read_model_clipping(q, v, &pb);
     if (rc != 0)
         return rc;
     long steps;
-    if (!ul_cli_read_count(v[2], &steps) || steps < 1 ||
+    if (!ul_cli_read_count(calc_flag(q, v, "steps"), &steps) || steps < 1 ||
         (unsigned long)steps > UL_CONTRACTION_MAX_STEPS)
         return flag_error(q, "steps", "must be a whole number from 1 to %lu (got '%s')",
-                          UL_CONTRACTION_MAX_STEPS, v[2]);
+                          UL_CONTRACTION_MAX_STEPS, calc_flag(q, v, "steps"));
     pb.steps = (unsigned long)steps;
 
     char err[256] = "";
@@ -544,7 +546,8 @@ int calc_run_model_clipping_sigma(const calc_quantity *q, const char **v, const 
     ul_num_report rep = {0, false};
     mpfi_t sigma;
     mpfi_init2(sigma, 64);
-    ul_status st = ul_kol_mc_sigma_min(&pb, v[3], &want, &pre, sigma, &rep, err, sizeof err);
+    ul_status st = ul_kol_mc_sigma_min(&pb, calc_flag(q, v, "delta"), &want, &pre, sigma, &rep, err,
+                                       sizeof err);
     if (st != UL_OK && st != UL_ECAP) {
         rc = theorem_error(q, st, err, NULL);
     } else {
@@ -571,7 +574,6 @@ int calc_run_model_clipping_sigma(const calc_quantity *q, const char **v, const 
 int calc_run_output_perturbation_sigma(const calc_quantity *q, const char **v,
                                        const ul_cli_common *c)
 {
-    /* flags: c0 eps delta */
     char err[256] = "";
     ul_num_precision want = calc_precision_of(c);
     ul_preconditions pre;
@@ -582,8 +584,9 @@ int calc_run_output_perturbation_sigma(const calc_quantity *q, const char **v,
     ul_pre_state delivers = UL_PRE_UNDECIDED;
     mpfi_t exact;
     mpfi_init2(exact, 64);
-    ul_status st = ul_kol_op_sigma_certified(v[0], v[1], v[2], &want, &pre, &classic, &delivers,
-                                             exact, &rep, err, sizeof err);
+    ul_status st = ul_kol_op_sigma_certified(calc_flag(q, v, "c0"), calc_flag(q, v, "eps"),
+                                             calc_flag(q, v, "delta"), &want, &pre, &classic,
+                                             &delivers, exact, &rep, err, sizeof err);
     int rc;
     if (st != UL_OK && st != UL_ECAP) {
         rc = theorem_error(q, st, err, NULL);
@@ -635,25 +638,26 @@ int calc_run_output_perturbation_sigma(const calc_quantity *q, const char **v,
 static int read_langevin(const calc_quantity *q, const char **v, ul_langevin_sc_problem *pb)
 {
     memset(pb, 0, sizeof *pb);
-    pb->n = v[0];
-    pb->m = v[1];
-    pb->L = v[2];
-    pb->M = v[3];
-    pb->delta = v[5];
+    pb->n = calc_flag(q, v, "n");
+    pb->m = calc_flag(q, v, "m");
+    pb->L = calc_flag(q, v, "L");
+    pb->M = calc_flag(q, v, "M");
+    pb->delta = calc_flag(q, v, "delta");
     long s;
-    if (!ul_cli_read_count(v[7], &s) || s < 1) {
-        fprintf(calc_err(), "ulaudit calc %s: --S: must be a whole number from 1 to 999999999 (got '%s')\n",
-                q->name, v[7]);
+    if (!ul_cli_read_count(calc_flag(q, v, "S"), &s) || s < 1) {
+        fprintf(calc_err(),
+                "ulaudit calc %s: --S: must be a whole number from 1 to 999999999 (got '%s')\n",
+                q->name, calc_flag(q, v, "S"));
         return UL_EXIT_USAGE;
     }
     pb->S = (unsigned long)s;
-    pb->eta = opt_text(v[8]);
-    if (!ul_langevin_variant_parse(v[9], &pb->rate)) {
+    pb->eta = opt_text(calc_flag(q, v, "eta"));
+    if (!ul_langevin_variant_parse(calc_flag(q, v, "rate"), &pb->rate)) {
         fprintf(calc_err(), "ulaudit calc %s: --rate: must be printed or corrected (got '%s')\n",
-                q->name, v[9]);
+                q->name, calc_flag(q, v, "rate"));
         return UL_EXIT_USAGE;
     }
-    if (!is_none(v[10])) {
+    if (!is_none(calc_flag(q, v, "T"))) {
         /* Thm 3.2 starts unlearning from the stationary law ν_D: a finite
          * learning time is outside its hypotheses (spec/langevin.md §3,
          * insufficient training), so no finite T gives a sound calibration */
@@ -661,7 +665,7 @@ static int read_langevin(const calc_quantity *q, const char **v, ul_langevin_sc_
                 "ulaudit calc %s: --T: must be none (learning run to convergence): Thm 3.2 "
                 "bounds unlearning started from the stationary law nu_D, and a finite T is "
                 "outside its hypotheses (got '%s')\n",
-                q->name, v[10]);
+                q->name, calc_flag(q, v, "T"));
         return UL_EXIT_USAGE;
     }
     pb->T = UL_LANGEVIN_T_INF;
@@ -675,9 +679,10 @@ int calc_run_langevin_sigma(const calc_quantity *q, const char **v, const ul_cli
     if (rc != 0)
         return rc;
     long k;
-    if (!ul_cli_read_count(v[6], &k)) {
-        fprintf(calc_err(), "ulaudit calc %s: --K: must be a whole number from 0 to 999999999 (got '%s')\n",
-                q->name, v[6]);
+    if (!ul_cli_read_count(calc_flag(q, v, "K"), &k)) {
+        fprintf(calc_err(),
+                "ulaudit calc %s: --K: must be a whole number from 0 to 999999999 (got '%s')\n",
+                q->name, calc_flag(q, v, "K"));
         return UL_EXIT_USAGE;
     }
     char err[256] = "";
@@ -687,8 +692,8 @@ int calc_run_langevin_sigma(const calc_quantity *q, const char **v, const ul_cli
     ul_num_report rep = {0, false};
     mpfi_t sigma;
     mpfi_init2(sigma, 64);
-    ul_status st = ul_langevin_sc_sigma_min(&pb, v[4], (unsigned long)k, &want, sigma, &pre, &rep,
-                                            err, sizeof err);
+    ul_status st = ul_langevin_sc_sigma_min(&pb, calc_flag(q, v, "eps"), (unsigned long)k, &want,
+                                            sigma, &pre, &rep, err, sizeof err);
     if (st != UL_OK && st != UL_ECAP) {
         rc = calc_input_error(q, st, err);
     } else {
@@ -722,8 +727,9 @@ int calc_run_langevin_k(const calc_quantity *q, const char **v, const ul_cli_com
     ul_num_value eps;
     ul_num_value_init(&eps, 64);
     unsigned long k = 0;
-    ul_status st = ul_langevin_sc_least_k(&pb, v[6], v[4], &want, &k, &eps, alpha, sizeof alpha,
-                                          &pre, &rep, err, sizeof err);
+    ul_status st =
+        ul_langevin_sc_least_k(&pb, calc_flag(q, v, "sigma"), calc_flag(q, v, "eps"), &want, &k,
+                               &eps, alpha, sizeof alpha, &pre, &rep, err, sizeof err);
     if (st != UL_OK && st != UL_ECAP) {
         rc = calc_input_error(q, st, err);
     } else {

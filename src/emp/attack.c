@@ -17,7 +17,6 @@
 #include <unistd.h>
 
 #include "bounds/noisygd.h"
-#include "cert/cert.h"
 #include "emp/escape.h"
 #include "emp/score.h"
 #include "num/encl.h"
@@ -191,7 +190,7 @@ ul_status ul_attack_merge_stream(ul_attack_state *st, FILE *f, const char *name,
 
 /* ---- stale temporary files ------------------------------------------------------------ */
 
-/* The pid of ".<name>.tmp.<pid>.<n>" (the pattern of ul_write_file_atomic,
+/* The pid of ".<name>.tmp.<pid>.<n>" (the pattern of ul_io_write_atomic,
  * cert/cert.c) for one of the names, or 0 when entry is not one. */
 static long temp_owner(const char *entry, const char *const *names, size_t n_names)
 {
@@ -563,22 +562,14 @@ ul_status ul_attack_score_models(ul_attack_result *res, const ul_attack_scoring 
 static ul_status audit_certificate(ul_attack_result *res, const ul_attack_config *cfg, char *err,
                                    size_t errlen)
 {
-    ul_cert *c = NULL;
-    ul_status st;
-    if (cfg->certificate_text)
-        st = ul_cert_load_buffer(cfg->certificate_text, strlen(cfg->certificate_text), &c, err,
-                                 errlen);
-    else if (cfg->certificate_path)
-        st = ul_cert_load(cfg->certificate_path, &c, err, errlen);
-    else
+    if (cfg->certificate_text == NULL && cfg->certificate_path == NULL)
         return UL_OK;
-    if (st == UL_OK) {
-        ul_num_precision want = {.digits = 6, .start_bits = 128, .max_bits = 65536};
-        st = ul_audit(c, &want, &res->audit, err, errlen);
-        snprintf(res->audit_method, sizeof res->audit_method, "%s", ul_cert_method(c));
-        res->has_audit = st == UL_OK;
-    }
-    ul_cert_free(c);
+    const char *text = cfg->certificate_text;
+    ul_num_precision want = {.digits = 6, .start_bits = 128, .max_bits = 65536};
+    ul_status st = ul_audit_load(cfg->certificate_path, text, text ? strlen(text) : 0, &want,
+                                 &res->audit, res->audit_method, sizeof res->audit_method, err,
+                                 errlen);
+    res->has_audit = st == UL_OK;
     return st;
 }
 

@@ -42,7 +42,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cert/audit.h"
+#include "audit/audit.h"
 #include "emp/experiment.h"
 #include "emp/shard.h"
 #include "emp/stats.h"
@@ -140,7 +140,7 @@ ul_status ul_attack_merge_stream(ul_attack_state *st, FILE *f, const char *name,
                                  size_t errlen);
 
 /* Removes, from the directory dir, the temporary files that
- * ul_write_file_atomic (cert/cert.h) leaves when its process is killed
+ * ul_io_write_atomic (io/file.h) leaves when its process is killed
  * mid-write (SIGKILL, power loss): regular files named
  * ".<name>.tmp.<pid>.<n>" for one of the n_names names, whose process
  * <pid> no longer exists.  Files of a live process (this one included) and

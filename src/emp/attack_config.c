@@ -1,6 +1,6 @@
 /* src/emp/attack_config.c — reading an attack configuration
  * ("ulaudit-attack/1"): every field typed and range-checked by the
- * certificate field reader (cert/cert.h), every error naming its JSON path.
+ * typed field reader (io/fields.h), every error naming its JSON path.
  */
 #include "emp/attack.h"
 
@@ -12,8 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cert/cert.h"
-#include "cert/json.h"
+#include "io/fields.h"
+#include "io/file.h"
+#include "io/json.h"
 #include "emp/escape.h"
 #include "emp/mlp.h"
 #include "num/encl.h"
@@ -314,7 +315,7 @@ static ul_status load_data(const ul_json_value *obj, const char *dir, ul_field_a
                            ul_attack_config *cfg, char *err, size_t errlen)
 {
     ul_cert_values v;
-    ul_status st = ul_json_read_fields(ar, obj, "$.data", DATA, N_OF(DATA), &v, err, errlen);
+    ul_status st = ul_io_read_fields(ar, obj, "$.data", DATA, N_OF(DATA), &v, err, errlen);
     if (st != UL_OK)
         return st;
     const char *src = str(&v, "source", "");
@@ -407,13 +408,13 @@ static ul_status read_learning(const ul_json_value *model_obj, const ul_json_val
 {
     ul_exp_design *de = &cfg->design;
     ul_status st =
-        ul_json_read_fields(ar, model_obj, "$.model", MODEL, N_OF(MODEL), mv, err, errlen);
+        ul_io_read_fields(ar, model_obj, "$.model", MODEL, N_OF(MODEL), mv, err, errlen);
     if (st == UL_OK)
-        st = ul_json_read_fields(ar, learner_obj, "$.learner", LEARNER, N_OF(LEARNER), lv, err,
+        st = ul_io_read_fields(ar, learner_obj, "$.learner", LEARNER, N_OF(LEARNER), lv, err,
                                  errlen);
     ul_cert_values uv;
     if (st == UL_OK)
-        st = ul_json_read_fields(ar, unl_obj, "$.unlearning", UNLEARNING, N_OF(UNLEARNING), &uv,
+        st = ul_io_read_fields(ar, unl_obj, "$.unlearning", UNLEARNING, N_OF(UNLEARNING), &uv,
                                  err, errlen);
     if (st != UL_OK)
         return st;
@@ -569,7 +570,7 @@ static ul_status read_config(const ul_json_value *root, const char *dir, ul_fiel
                              ul_attack_config *cfg, char *err, size_t errlen)
 {
     ul_cert_values top, av, cv, mv, lv;
-    ul_status st = ul_json_read_fields(ar, root, "$", TOP, N_OF(TOP), &top, err, errlen);
+    ul_status st = ul_io_read_fields(ar, root, "$", TOP, N_OF(TOP), &top, err, errlen);
     if (st != UL_OK)
         return st;
     if (strcmp(str(&top, "format", ""), UL_ATTACK_FORMAT) != 0)
@@ -613,7 +614,7 @@ static ul_status read_config(const ul_json_value *root, const char *dir, ul_fiel
     }
 
     const ul_cert_value *a = get(&top, "attack");
-    st = ul_json_read_fields(ar, a ? a->json : NULL, "$.attack", ATTACK, N_OF(ATTACK), &av, err,
+    st = ul_io_read_fields(ar, a ? a->json : NULL, "$.attack", ATTACK, N_OF(ATTACK), &av, err,
                              errlen);
     if (st != UL_OK)
         return st;
@@ -650,7 +651,7 @@ static ul_status read_config(const ul_json_value *root, const char *dir, ul_fiel
                        "test)");
 
     const ul_cert_value *c = get(&top, "claim");
-    st = ul_json_read_fields(ar, c ? c->json : NULL, "$.claim", CLAIM, N_OF(CLAIM), &cv, err,
+    st = ul_io_read_fields(ar, c ? c->json : NULL, "$.claim", CLAIM, N_OF(CLAIM), &cv, err,
                              errlen);
     if (st != UL_OK)
         return st;
@@ -686,10 +687,10 @@ static void sha256_file_hex(const char *text, size_t len, char hex[65])
 ul_status ul_attack_config_load(const char *path, ul_attack_config *cfg, char *err, size_t errlen)
 {
     memset(cfg, 0, sizeof *cfg);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return ul_emp_escaped(ul_fail(err, errlen, UL_EINPUT, "%s: cannot open", path), err,
-                              errlen);
+    FILE *f;
+    long long size;
+    if (ul_io_fopen_regular(path, "configuration file", true, &f, &size, err, errlen) != UL_OK)
+        return ul_emp_escaped(UL_EINPUT, err, errlen);
     char *text = malloc(UL_JSON_MAX_BYTES + 1);
     size_t len = text ? fread(text, 1, UL_JSON_MAX_BYTES + 1, f) : 0;
     fclose(f);

@@ -15,6 +15,7 @@
 
 #include "emp/escape.h"
 #include "emp/rng.h"
+#include "io/file.h"
 
 void ul_dataset_free(ul_dataset *ds)
 {
@@ -37,30 +38,7 @@ static ul_status open_data(const char *path, FILE **fp, long long *size, char *e
     *fp = NULL;
     if (path == NULL || path[0] == '\0')
         return ul_fail(err, errlen, UL_EINPUT, "data file: no file name given");
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return ul_fail(err, errlen, UL_EINPUT, "%s: cannot open: %s", path, strerror(errno));
-    struct stat st;
-    if (fstat(fileno(f), &st) != 0) {
-        int e = errno;
-        fclose(f);
-        return ul_fail(err, errlen, UL_EINPUT, "%s: cannot stat: %s", path, strerror(e));
-    }
-    if (S_ISDIR(st.st_mode)) {
-        fclose(f);
-        return ul_fail(err, errlen, UL_EINPUT, "%s: is a directory, not a data file", path);
-    }
-    if (!S_ISREG(st.st_mode)) {
-        fclose(f);
-        return ul_fail(err, errlen, UL_EINPUT, "%s: not a regular file", path);
-    }
-    if (st.st_size == 0) {
-        fclose(f);
-        return ul_fail(err, errlen, UL_EINPUT, "%s: empty file", path);
-    }
-    *fp = f;
-    *size = (long long)st.st_size;
-    return UL_OK;
+    return ul_io_fopen_regular(path, "data file", false, fp, size, err, errlen);
 }
 
 /* ---- IDX ------------------------------------------------------------------ */
@@ -100,22 +78,19 @@ static const char *gz_reason(gzFile gz, int *errnum)
     return cut ? cut + 3 : msg;
 }
 
-/* Opens path (a regular non-empty file, checked by open_data) for gzread. */
+/* Opens path (a regular non-empty file, ul_io_open_regular) for gzread. */
 static ul_status idx_open(const char *path, idx_stream *s, char *err, size_t errlen)
 {
     memset(s, 0, sizeof *s);
     s->path = path;
     s->label = "";
-    FILE *f;
+    if (path == NULL || path[0] == '\0')
+        return ul_fail(err, errlen, UL_EINPUT, "data file: no file name given");
+    int fd;
     long long size;
-    ul_status st = open_data(path, &f, &size, err, errlen);
+    ul_status st = ul_io_open_regular(path, "data file", false, &fd, &size, err, errlen);
     if (st != UL_OK)
         return st;
-    int fd = dup(fileno(f));
-    int e = errno;
-    fclose(f);
-    if (fd < 0)
-        return ul_fail(err, errlen, UL_EINPUT, "%s: cannot open: %s", path, strerror(e));
     s->gz = gzdopen(fd, "rb");
     if (s->gz == NULL) {
         close(fd);

@@ -4,7 +4,7 @@
  * where one applies, and the reason. */
 #include "emp/modelio.h"
 
-#include "cert/cert.h"
+#include "io/file.h"
 #include "emp/escape.h"
 
 #include <errno.h>
@@ -141,26 +141,7 @@ static ul_status open_model_file(const char *path, FILE **fp, long long *size, c
     *fp = NULL;
     if (path == NULL || path[0] == '\0')
         return ul_fail(err, errlen, UL_EINPUT, "model file: no file name given");
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return ul_fail(err, errlen, UL_EINPUT, "%s: cannot open: %s", path, strerror(errno));
-    struct stat st;
-    if (fstat(fileno(f), &st) != 0) {
-        int e = errno;
-        fclose(f);
-        return ul_fail(err, errlen, UL_EINPUT, "%s: cannot stat: %s", path, strerror(e));
-    }
-    const char *why = S_ISDIR(st.st_mode)    ? "is a directory, not a model file"
-                      : !S_ISREG(st.st_mode) ? "not a regular file"
-                      : st.st_size == 0      ? "empty file"
-                                             : NULL;
-    if (why != NULL) {
-        fclose(f);
-        return ul_fail(err, errlen, UL_EINPUT, "%s: %s", path, why);
-    }
-    *fp = f;
-    *size = (long long)st.st_size;
-    return UL_OK;
+    return ul_io_fopen_regular(path, "model file", false, fp, size, err, errlen);
 }
 
 /* ---- the .npy header dict ------------------------------------------------ */
@@ -795,7 +776,7 @@ ul_status ul_modelio_write_npy(const char *path, const ul_model_set *set, char *
     w.header_len = npy_header_v1(set->k, set->p, header, sizeof header);
     ul_status st = w.header_len == 0 || w.buf == NULL
                        ? ul_fail(err, errlen, UL_EINPUT, "%s: out of memory", path)
-                       : ul_write_file_atomic(path, fill_npy, &w, -1, err, errlen);
+                       : ul_io_write_atomic(path, fill_npy, &w, -1, err, errlen);
     free(w.buf);
     return st;
 }

@@ -1,7 +1,7 @@
 /* src/emp/plot.c — log-log ROC pictures with cairo (see emp/plot.h). */
 #include "emp/plot.h"
 
-#include "cert/cert.h"
+#include "io/file.h"
 
 #include <cairo-svg.h>
 #include <cairo.h>
@@ -681,7 +681,7 @@ typedef struct {
     char reason[256];
 } plot_job;
 
-/* Draws and encodes the picture into the temporary file (ul_write_file_atomic). */
+/* Draws and encodes the picture into the temporary file (ul_io_write_atomic). */
 static const char *fill_picture(FILE *f, void *ctx)
 {
     plot_job *job = ctx;
@@ -718,7 +718,7 @@ ul_status ul_emp_plot_roc_ex(const char *path, const ul_emp_plot_spec *spec, cha
         return ul_fail(err, errlen, UL_EINPUT, "delta = %g is outside [0, 1]", spec->delta);
     plot_job job = {.format = format, .spec = *spec};
     /* 0644: a picture is for reading, whatever the umask */
-    return ul_write_file_atomic(path, fill_picture, &job, 0644, err, errlen);
+    return ul_io_write_atomic(path, fill_picture, &job, 0644, err, errlen);
 }
 
 ul_status ul_emp_plot_roc(const char *path, const ul_emp_roc_point *points, size_t n_points,
@@ -760,5 +760,5 @@ ul_status ul_emp_plot_eps_delta(const char *path, const ul_emp_eps_plot *p, char
     if (positive == 0)
         return ul_fail(err, errlen, UL_EINPUT, "curves: no point to draw");
     plot_job job = {.format = format, .eps_plot = p};
-    return ul_write_file_atomic(path, fill_picture, &job, 0644, err, errlen);
+    return ul_io_write_atomic(path, fill_picture, &job, 0644, err, errlen);
 }

@@ -37,7 +37,7 @@
  *             reads "(ε, δ) = (…, …) ceiling", with "eps"/"delta" instead
  *             of the Greek letters if the font found has no glyphs for them.
  *
- * Files are written atomically (ul_write_file_atomic, cert/cert.h): the
+ * Files are written atomically (ul_io_write_atomic, io/file.h): the
  * picture is drawn into a temporary file ".<name>.tmp.<pid>.<n>" in the same
  * directory (mode 0644), which is renamed
  * onto path only when every cairo and write status was good.  On any

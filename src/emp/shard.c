@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cert/cert.h"
+#include "io/file.h"
 #include "emp/escape.h"
 
 #define SUM SHA256_DIGEST_SIZE
@@ -409,7 +409,7 @@ ul_status ul_shard_file_create(ul_shard_file *sf, const char *path, const ul_sha
 {
     memset(sf, 0, sizeof *sf);
     head_ctx h = {log, id};
-    ul_status st = ul_write_file_atomic(path, fill_head, &h, -1, err, errlen);
+    ul_status st = ul_io_write_atomic(path, fill_head, &h, -1, err, errlen);
     if (st != UL_OK)
         return st;
     sf->f = fopen(path, "r+b");

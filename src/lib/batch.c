@@ -7,7 +7,7 @@
  * "quoted" to hold commas; an empty field takes the flag's default).  The
  * format is decided by the first line that is not blank or a # comment: a
  * '{' starts JSON lines.  Numbers are kept as their decimal text (the strict
- * reader of cert/json.h), so 0.1 is one tenth, as on the command line.
+ * reader of io/json.h), so 0.1 is one tenth, as on the command line.
  *
  * Flags given on the command line beside --batch (--digits 30, --delta
  * 1e-5, ...) apply to every record that does not set them itself.
@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cert/json.h"
+#include "io/json.h"
 #include "lib/calc_api.h"
 #include "cli/exitcodes.h"
 

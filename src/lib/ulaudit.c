@@ -1,6 +1,6 @@
 /* src/lib/ulaudit.c — the public API of include/ulaudit.h over the
  * calculator table (cli/calc.h, output captured on the calling thread), the
- * audit engine (cert/audit.h, cert/report.h) and the attack statistics
+ * audit engine (audit/audit.h, audit/report.h) and the attack statistics
  * (emp/stats.h).  Contracts: see include/ulaudit.h. */
 #include "ulaudit.h"
 
@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cert/audit.h"
+#include "audit/audit.h"
 #include "cert/cert.h"
-#include "cert/report.h"
+#include "audit/report.h"
 #include "lib/calc_api.h"
 #include "bounds/gaussian.h"
 #include "emp/stats.h"

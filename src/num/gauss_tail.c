@@ -57,7 +57,6 @@ static int series_applies(mpfr_srcptr t, mpfr_prec_t w)
     return 2 * (long)e - 2 < log2w;
 }
 
-/* log(erfc(t)) - log 2 at the exact point t, via one erfc call. */
 /* erfc(t) enclosed as 1 − erf(t) for 2 ≤ t ≤ 16: erf has no cancellation,
  * and is 3–4 times faster there than mpfr_erfc (MPFR 4.2), which is slow in
  * that band.  erf is evaluated with ⌈1.45·t²⌉ + 16 extra bits, enough for the
@@ -79,6 +78,9 @@ static bool erfc_by_erf(mpfr_ptr lo, mpfr_ptr hi, mpfr_srcptr t, mpfr_prec_t w)
     return mpfr_sgn(lo) > 0;
 }
 
+/* log(erfc(t)) - log 2 at the exact point t: erfc(t) enclosed as 1 − erf(t)
+ * (erfc_by_erf, 2 ≤ t ≤ 16) or by one correctly rounded mpfr_erfc call and
+ * its neighbour above. */
 static void log_q_point_erfc(mpfi_ptr out, mpfr_srcptr t, mpfr_prec_t w)
 {
     mpfr_t lo, hi;

@@ -22,8 +22,8 @@
  *     succeeds at a bounded cost (a power of ten of at most 21000 digits).
  * Claims such as δ = 10^-732425979003190 (the adaptive recursions of
  * model clipping reach such values) are ordinary in the first tier.  The
- * certificate and configuration reader (cert.c: every decimal of
- * ul_cert_read_object / ul_json_read_fields; the second tier for fields
+ * certificate and configuration reader (io/fields.c: every decimal of
+ * ul_cert_read_object / ul_io_read_fields; the second tier for fields
  * whose spec sets .exact) applies them, so no method handler or bound meets
  * a decimal it cannot convert, and every method words a refusal alike. */
 

@@ -20,6 +20,8 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "io/file.h"
+
 const ul_vec_family ul_vec_families[] = {
     {"theta", "theta.csv",
      "theta_{e^eps}(r) and log theta: Gaussian hockey-stick divergence, eps -20 to 1e6, r 0 to 50",
@@ -93,33 +95,16 @@ static char *join(const char *dir, const char *name)
     return p;
 }
 
-/* Writes data to dir/name through dir/.name.tmp and rename(2), so a reader
+/* Writes data to dir/name atomically (ul_io_write_atomic_bytes): a reader
  * sees the old file or the new one, never a partial one. */
 static ul_status write_atomic(const char *dir, const char *name, const char *data, size_t len,
                               char *err, size_t errlen)
 {
     char *path = join(dir, name);
-    size_t n = strlen(name) + 6;
-    char *tmpname = malloc(n);
-    if (tmpname == NULL)
-        abort();
-    snprintf(tmpname, n, ".%s.tmp", name);
-    char *tmp = join(dir, tmpname);
-    free(tmpname);
-    ul_status st = UL_OK;
-    FILE *f = fopen(tmp, "wb");
-    if (f == NULL) {
-        st = ul_fail(err, errlen, UL_EINPUT, "out: cannot write %s: %s", tmp, strerror(errno));
-    } else {
-        bool ok = fwrite(data, 1, len, f) == len;
-        ok = (fflush(f) == 0) && ok;
-        ok = (fclose(f) == 0) && ok;
-        if (!ok || rename(tmp, path) != 0) {
-            st = ul_fail(err, errlen, UL_EINPUT, "out: cannot write %s: %s", path, strerror(errno));
-            remove(tmp);
-        }
-    }
-    free(tmp);
+    char msg[768];
+    ul_status st = ul_io_write_atomic_bytes(path, data, len, msg, sizeof msg);
+    if (st != UL_OK)
+        ul_fail(err, errlen, st, "out: %s", msg);
     free(path);
     return st;
 }

@@ -67,7 +67,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cert/audit.h"
+#include "audit/audit.h"
 #include "cert/cert.h"
 #include "emp/data.h"
 #include "emp/eps_lb.h"

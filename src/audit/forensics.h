@@ -1,4 +1,4 @@
-/* src/cert/forensics.h — the known faulty recipes of public code, computed the
+/* src/audit/forensics.h — the known faulty recipes of public code, computed the
  * faulty way on purpose, and a matcher that says whether one of them
  * reproduces a number a certificate printed.
  *
@@ -16,8 +16,8 @@
  * ul_forensic_double reads decimal text the way that code did (strtod,
  * round to nearest).
  */
-#ifndef UL_CERT_FORENSICS_H
-#define UL_CERT_FORENSICS_H
+#ifndef UL_AUDIT_FORENSICS_H
+#define UL_AUDIT_FORENSICS_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -49,11 +49,6 @@ bool ul_forensic_matches(const char *claimed, double value);
 bool ul_forensic_matches_digits(const char *claimed, double value, int min_digits);
 
 /* ---- the Gaussian hockey-stick divergence, computed badly --------------------- */
-
-/* Q(x) = (1 − erf(x/√2))/2 in double, as stair-lab's src/utils/dp.py
- * (spec/koloskova.md §3): absolute error ≈ 1.1e-16, so relative error
- * explodes once Q(x) is below about 1e-15 (x ≳ 8), and Q(x) = 0 for x ≳ 8.3. */
-double ul_forensic_q_one_minus_erf(double x);
 
 /* θ_{e^ε}(r) = Q(ε/r − r/2) − e^ε·Q(ε/r + r/2) with that Q, everything in
  * double: the stair-lab `theta_epsilon`.  At ε = 14.357, r = 2 it gives
@@ -107,7 +102,9 @@ long ul_forensic_renyi_as_eps(const char *claimed_eps, const char *const *rdps, 
 
 /* δ·e^{(k−1)ε}: the largest term of the group-privacy δ·Σ_{i<k} e^{iε}
  * only (stair-lab's DP-SGD baseline, spec/koloskova.md §1.6, §4.4), in
- * double. */
+ * double.  Test-only: the dp-sgd-group handler computes this rule certified
+ * (UL_KOL_GROUP_CODE_LARGEST_TERM, bounds/koloskova.h); tests/test_audit.c
+ * uses this one to reproduce the baseline's printed δ. */
 double ul_forensic_group_delta_largest_term(double eps, double delta, unsigned long k);
 
 #endif

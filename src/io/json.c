@@ -1,4 +1,4 @@
-/* src/cert/json.c — a strict JSON document reader (see json.h for why not json-c).
+/* src/io/json.c — a strict JSON document reader (see json.h for why not json-c).
  *
  * Recursive descent over the RFC 8259 grammar.  The recursion depth is bounded
  * by UL_JSON_MAX_DEPTH, so the C stack is never at risk.  Every node and
@@ -9,16 +9,16 @@
  * object of 100 000 keys costs milliseconds, not a quadratic scan).
  */
 #define UL_NUM_CHECKED /* every conversion result checked (num/encl.h) */
-#include "cert/json.h"
+#include "io/json.h"
+
+#include "io/file.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 /* ---- arena ---------------------------------------------------------------- */
@@ -856,30 +856,16 @@ ul_status ul_json_parse(const char *text, size_t len, ul_json_doc **out, char *e
 ul_status ul_json_parse_file(const char *path, ul_json_doc **out, char *err, size_t errlen)
 {
     *out = NULL;
-    /* O_NONBLOCK: opening a FIFO must not wait for a writer. */
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0)
-        return ul_fail(err, errlen, UL_EINPUT, "%s: cannot open: %s", path, strerror(errno));
-    struct stat st;
-    if (fstat(fd, &st) != 0) {
-        int e = errno;
-        close(fd);
-        return ul_fail(err, errlen, UL_EINPUT, "%s: cannot stat: %s", path, strerror(e));
-    }
-    if (S_ISDIR(st.st_mode)) {
-        close(fd);
-        return ul_fail(err, errlen, UL_EINPUT, "%s: is a directory, not a JSON file", path);
-    }
-    if (!S_ISREG(st.st_mode)) {
-        close(fd);
-        return ul_fail(err, errlen, UL_EINPUT,
-                       "%s: not a regular file (device, pipe or socket); give a JSON file", path);
-    }
-    if ((uintmax_t)st.st_size > UL_JSON_MAX_BYTES) {
+    int fd;
+    long long size;
+    ul_status opened = ul_io_open_regular(path, "JSON file", true, &fd, &size, err, errlen);
+    if (opened != UL_OK)
+        return opened;
+    if ((uintmax_t)size > UL_JSON_MAX_BYTES) {
         close(fd);
         return ul_fail(err, errlen, UL_EINPUT,
                        "%s: file is %jd bytes; the limit is %zu bytes (1 MiB)", path,
-                       (intmax_t)st.st_size, UL_JSON_MAX_BYTES);
+                       (intmax_t)size, UL_JSON_MAX_BYTES);
     }
     /* Read at most one byte past the limit: the file may have grown. */
     size_t cap = UL_JSON_MAX_BYTES + 1, len = 0;

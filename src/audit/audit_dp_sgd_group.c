@@ -1,4 +1,4 @@
-/* src/cert/audit_dp_sgd_group.c — audit handler of method "dp-sgd-group":
+/* src/audit/audit_dp_sgd_group.c — audit handler of method "dp-sgd-group":
  * the DP-SGD + group-privacy baseline of Koloskova, Allouah, Jha, Guerraoui,
  * Koyejo, "Certified Unlearning for Neural Networks" (ICML 2025)
  * (spec/koloskova.md §1.6, §2.6), through src/bounds/koloskova.h and
@@ -29,7 +29,7 @@
  * conversion and group privacy with its sum δ'·Σ_{i<k} e^{iε'}; the code's
  * δ'·e^{(k−1)ε'} (§4.4) never decides.
  */
-#include "cert/audit_koloskova_util.h"
+#include "audit/audit_koloskova_util.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -71,20 +71,8 @@ static const ul_field_spec DP_PARAMS[] = {
 };
 
 static const ul_field_spec DP_CLAIM[] = {
-    {.name = "eps",
-     .type = UL_FIELD_DECIMAL,
-     .required = true,
-     .lo = "0",
-     .hi = "1e12",
-     .doc = "claimed epsilon for the group"},
-    {.name = "delta",
-     .type = UL_FIELD_DECIMAL,
-     .required = true,
-     .lo = "0",
-     .lo_strict = true,
-     .hi = "1",
-     .hi_strict = true,
-     .doc = "claimed delta for the group"},
+    UL_AUDIT_CLAIM_EPS(true, "1e12", "claimed epsilon for the group"),
+    UL_AUDIT_CLAIM_DELTA(true, "claimed delta for the group"),
 };
 
 static const ul_field_spec DP_STATED[] = {

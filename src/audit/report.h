@@ -1,4 +1,4 @@
-/* src/cert/report.h — an audit report as text and as JSON.
+/* src/audit/report.h — an audit report as text and as JSON.
  *
  * JSON (one object; field names are stable and documented in README):
  *
@@ -22,13 +22,10 @@
  *
  * The text form shows the same content, one labelled line or block each.
  */
-#ifndef UL_CERT_REPORT_H
-#define UL_CERT_REPORT_H
+#ifndef UL_AUDIT_REPORT_H
+#define UL_AUDIT_REPORT_H
 
-#include "cert/audit.h"
-
-/* "holds", "fails", "undecided". */
-const char *ul_pre_state_name(ul_pre_state s);
+#include "audit/audit.h"
 
 /* The report as readable text (malloc'd, ends in a newline).  method and
  * source may be NULL. */

@@ -1,4 +1,4 @@
-/* src/cert/json.h — a strict JSON document reader for certificates.
+/* src/io/json.h — a strict JSON document reader for certificates.
  *
  * Why not json-c (which the CLI uses for *writing* JSON)?  Measured on the
  * installed json-c 0.16 with JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8:
@@ -27,8 +27,8 @@
  * Library rules: never exits, never prints; returns a ul_status with one line
  * in the caller's (err, errlen).  Nothing is allocated on failure.
  */
-#ifndef UL_CERT_JSON_H
-#define UL_CERT_JSON_H
+#ifndef UL_IO_JSON_H
+#define UL_IO_JSON_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,4 +1,4 @@
-/* src/cert/audit.h — the audit engine: a certificate in, a verdict and its
+/* src/audit/audit.h — the audit engine: a certificate in, a verdict and its
  * explanation out.
  *
  * One method handler per theorem family (audit_<family>.c) reads its fields
@@ -18,8 +18,8 @@
  * CLI exit codes: 0 supported, 1 unsupported/refuted/invalid, 3 inconclusive,
  * 2 unreadable input (DESIGN.md, command-line contract).
  */
-#ifndef UL_CERT_AUDIT_H
-#define UL_CERT_AUDIT_H
+#ifndef UL_AUDIT_AUDIT_H
+#define UL_AUDIT_AUDIT_H
 
 #include "bounds/theorem.h"
 #include "cert/cert.h"
@@ -157,6 +157,15 @@ typedef struct {
  * number), returned with UL_OK. */
 ul_status ul_audit(const ul_cert *c, const ul_num_precision *want, ul_audit_report *rep,
                    char *err, size_t errlen);
+
+/* Loads a certificate (from text[0..len) when text is not NULL, else from
+ * the file path: ul_cert_load_buffer / ul_cert_load) and audits it
+ * (ul_audit).  method[0..methodlen) gets the certificate's method, or ""
+ * when it does not load.  For callers that hold no certificate of their
+ * own (emp/attack.c). */
+ul_status ul_audit_load(const char *path, const char *text, size_t len,
+                        const ul_num_precision *want, ul_audit_report *rep, char *method,
+                        size_t methodlen, char *err, size_t errlen);
 
 /* Turns rep into the report of an audit stopped by the time budget: verdict
  * inconclusive; claim, theorem, variant and the preconditions already decided

@@ -1,4 +1,4 @@
-/* src/cert/audit_koloskova_util.h — what the audit handlers of Koloskova,
+/* src/audit/audit_koloskova_util.h — what the audit handlers of Koloskova,
  * Allouah, Jha, Guerraoui, Koyejo, "Certified Unlearning for Neural
  * Networks" (ICML 2025) share: methods model-clipping
  * (audit_model_clipping.c), gradient-clipping (audit_gradient_clipping.c)
@@ -23,11 +23,11 @@
  * float32 use this platform's erf, which may differ from SciPy's by an ulp, so
  * for them agreement to 9 significant digits also counts (KOL_EMULATION_SLACK).
  */
-#ifndef UL_CERT_AUDIT_KOLOSKOVA_UTIL_H
-#define UL_CERT_AUDIT_KOLOSKOVA_UTIL_H
+#ifndef UL_AUDIT_AUDIT_KOLOSKOVA_UTIL_H
+#define UL_AUDIT_AUDIT_KOLOSKOVA_UTIL_H
 
-#include "cert/audit.h"
-#include "cert/audit_util.h"
+#include "audit/audit.h"
+#include "audit/audit_util.h"
 
 #include "bounds/koloskova.h"
 

@@ -1,4 +1,4 @@
-/* src/cert/audit_model_clipping.c — audit handler of method "model-clipping":
+/* src/audit/audit_model_clipping.c — audit handler of method "model-clipping":
  * Koloskova, Allouah, Jha, Guerraoui, Koyejo, "Certified Unlearning for
  * Neural Networks" (ICML 2025), noisy fine-tuning with model clipping
  * (spec/koloskova.md §1.4, §2.3), through src/bounds/koloskova.h; the public
@@ -52,7 +52,7 @@
  * data-dependent clamp, §4.6).  The code's float32/double θ recipes never
  * decide.
  */
-#include "cert/audit_koloskova_util.h"
+#include "audit/audit_koloskova_util.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -60,7 +60,7 @@
 #include <string.h>
 
 #include "bounds/gaussian.h"
-#include "cert/forensics.h"
+#include "audit/forensics.h"
 #include "num/input.h"
 
 #define MAX_STATED_DELTAS 1000
@@ -75,7 +75,7 @@
  *   θ = Q(ε/r − r/2) − e^ε·Q(ε/r + r/2),  Q(x) = (1 − erf(x/√2))/2,
  * (spec §3) evaluated as the code does. */
 
-/* The recipes themselves are src/cert/forensics.c's
+/* The recipes themselves are src/audit/forensics.c's
  * ul_forensic_theta_one_minus_erf (double throughout: the setup's δ_0, and
  * the whole accountant if the dtype inference of spec §3 were wrong) and
  * ul_forensic_theta_float32 (the float32 path of spec §3 "Precision
@@ -139,18 +139,8 @@ static const ul_field_spec MC_PARAMS[] = {
 };
 
 static const ul_field_spec EPS_DELTA_CLAIM[] = {
-    {.name = "eps",
-     .type = UL_FIELD_DECIMAL,
-     .required = true,
-     .lo = "0",
-     .hi = "1e9",
-     .doc = "claimed epsilon (natural log)"},
-    {.name = "delta",
-     .type = UL_FIELD_DECIMAL,
-     .required = true,
-     .lo = "0",
-     .hi = "1",
-     .doc = "claimed delta"},
+    UL_AUDIT_CLAIM_EPS(true, "1e9", "claimed epsilon (natural log)"),
+    UL_AUDIT_CLAIM_DELTA_CLOSED(true, "claimed delta"),
 };
 
 static const ul_field_spec MC_STATED[] = {

@@ -1,6 +1,6 @@
-/* src/cert/audit.c — dispatch to the method handlers, and the helpers they
+/* src/audit/audit.c — dispatch to the method handlers, and the helpers they
  * share for verdicts and report numbers. */
-#include "cert/audit.h"
+#include "audit/audit.h"
 
 #include <limits.h>
 #include <stdarg.h>
@@ -206,6 +206,23 @@ ul_status ul_audit(const ul_cert *c, const ul_num_precision *want, ul_audit_repo
                          "rounded outward (lo down, hi up).",
                          fitted_full, asked);
     seal_report(rep);
+    return st;
+}
+
+ul_status ul_audit_load(const char *path, const char *text, size_t len,
+                        const ul_num_precision *want, ul_audit_report *rep, char *method,
+                        size_t methodlen, char *err, size_t errlen)
+{
+    ul_cert *c = NULL;
+    if (methodlen > 0)
+        method[0] = '\0';
+    ul_status st = text != NULL ? ul_cert_load_buffer(text, len, &c, err, errlen)
+                                : ul_cert_load(path, &c, err, errlen);
+    if (st == UL_OK) {
+        snprintf(method, methodlen, "%s", ul_cert_method(c));
+        st = ul_audit(c, want, rep, err, errlen);
+    }
+    ul_cert_free(c);
     return st;
 }
 

@@ -1,9 +1,9 @@
-/* src/cert/audit_koloskova_util.c — what the three Koloskova-paper audit
+/* src/audit/audit_koloskova_util.c — what the three Koloskova-paper audit
  * handlers (audit_model_clipping.c, audit_gradient_clipping.c,
  * audit_dp_sgd_group.c) share: field reading, the agreement of a stated
  * number with a value, report texts, and the decision loop that raises the
  * digits near the boundary.  See audit_koloskova_util.h. */
-#include "cert/audit_koloskova_util.h"
+#include "audit/audit_koloskova_util.h"
 
 #include <math.h>
 #include <stdarg.h>

@@ -1,4 +1,4 @@
-/* src/cert/audit_langevin.c — audit handlers for Langevin unlearning (Chien,
+/* src/audit/audit_langevin.c — audit handlers for Langevin unlearning (Chien,
  * Wang, Chen, Li, arXiv:2401.10371v4, papers/003; spec/langevin.md) and for
  * its Descent-to-Delete baseline (Neel, Roth, Sharifi-Malvajerdi 2021, as
  * restated in App. M of the same paper: Thms M.1 and M.2).
@@ -119,8 +119,8 @@
  * conditions hold.
  */
 #define UL_NUM_CHECKED /* every conversion result checked (num/encl.h) */
-#include "cert/audit.h"
-#include "cert/audit_util.h"
+#include "audit/audit.h"
+#include "audit/audit_util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -285,29 +285,10 @@ static const ul_field_spec LG_PARAMS[] = {
 #define LG_N_PARAMS (sizeof LG_PARAMS / sizeof LG_PARAMS[0])
 
 static const ul_field_spec LG_CLAIM[] = {
-    {.name = "eps",
-     .type = UL_FIELD_DECIMAL,
-     .lo = "0",
-     .hi = "1e12",
-     .doc = "(eps, delta)-unlearning eps"},
-    {.name = "delta",
-     .type = UL_FIELD_DECIMAL,
-     .lo = "0",
-     .lo_strict = true,
-     .hi = "1",
-     .hi_strict = true,
-     .doc = "(eps, delta)-unlearning delta"},
-    {.name = "renyi_order",
-     .type = UL_FIELD_DECIMAL,
-     .lo = "1",
-     .lo_strict = true,
-     .hi = "1e12",
-     .doc = "Renyi order alpha"},
-    {.name = "renyi_value",
-     .type = UL_FIELD_DECIMAL,
-     .lo = "0",
-     .hi = "1e12",
-     .doc = "Renyi unlearning eps at that order"},
+    UL_AUDIT_CLAIM_EPS(false, "1e12", "(eps, delta)-unlearning eps"),
+    UL_AUDIT_CLAIM_DELTA(false, "(eps, delta)-unlearning delta"),
+    UL_AUDIT_CLAIM_RENYI_ORDER("1e12", "Renyi order alpha"),
+    UL_AUDIT_CLAIM_RENYI_VALUE("1e12", "Renyi unlearning eps at that order"),
 };
 #define LG_N_CLAIM (sizeof LG_CLAIM / sizeof LG_CLAIM[0])
 
@@ -411,7 +392,7 @@ static ul_status lg_read_params(const ul_cert_values *p, lg_input *in, bool cali
                        "steps; or a list of them, one per sequential request)");
     in->n_req = 1;
     if (in->has_K) {
-        ul_status s = ul_audit_read_counts(kv, UL_LANGEVIN_MAX_K, in->Ks,
+        ul_status s = ul_io_read_counts(kv, UL_LANGEVIN_MAX_K, in->Ks,
                                            UL_LANGEVIN_MAX_REQUESTS, &in->n_req, err, errlen);
         if (s != UL_OK)
             return s;
@@ -1390,14 +1371,7 @@ static const ul_field_spec D2D_CLAIM[] = {
      .lo_strict = true,
      .hi = "1e12",
      .doc = "(eps, delta)-unlearning eps"},
-    {.name = "delta",
-     .type = UL_FIELD_DECIMAL,
-     .required = true,
-     .lo = "0",
-     .lo_strict = true,
-     .hi = "1",
-     .hi_strict = true,
-     .doc = "(eps, delta)-unlearning delta"},
+    UL_AUDIT_CLAIM_DELTA(true, "(eps, delta)-unlearning delta"),
 };
 #define D2D_N_CLAIM (sizeof D2D_CLAIM / sizeof D2D_CLAIM[0])
 

@@ -1,4 +1,4 @@
-/* src/cert/audit_rdp.c — audit handler for a certificate that lists points
+/* src/audit/audit_rdp.c — audit handler for a certificate that lists points
  * of a Rényi-DP curve and claims the (ε, δ) they convert to.
  *
  * ==== Schema ==============================================================
@@ -36,9 +36,9 @@
 #include <string.h>
 
 #include "bounds/renyi.h"
-#include "cert/audit.h"
-#include "cert/audit_util.h"
-#include "cert/forensics.h"
+#include "audit/audit.h"
+#include "audit/audit_util.h"
+#include "audit/forensics.h"
 #include "num/encl.h"
 
 static const char *const CONVERSIONS[] = {"mironov", "bbghs", NULL};
@@ -54,10 +54,8 @@ static const ul_field_spec RDP_PARAMS[] = {
 #define N_RDP_PARAMS (sizeof RDP_PARAMS / sizeof RDP_PARAMS[0])
 
 static const ul_field_spec RDP_CLAIM[] = {
-    {.name = "eps", .type = UL_FIELD_DECIMAL, .required = true, .lo = "0",
-     .hi = UL_RENYI_MAX_EPS, .doc = "claimed epsilon (natural log)"},
-    {.name = "delta", .type = UL_FIELD_DECIMAL, .required = true, .lo = "0", .lo_strict = true,
-     .hi = "1", .hi_strict = true, .doc = "claimed delta, 0 < delta < 1"},
+    UL_AUDIT_CLAIM_EPS(true, UL_RENYI_MAX_EPS, "claimed epsilon (natural log)"),
+    UL_AUDIT_CLAIM_DELTA(true, "claimed delta, 0 < delta < 1"),
 };
 #define N_RDP_CLAIM (sizeof RDP_CLAIM / sizeof RDP_CLAIM[0])
 

@@ -1,11 +1,11 @@
-/* src/cert/forensics.c — faulty recipes, computed the faulty way on purpose.
+/* src/audit/forensics.c — faulty recipes, computed the faulty way on purpose.
  *
  * Everything in this file runs in IEEE double or float32 BY DESIGN: each
  * function reproduces what a public implementation printed (see
  * forensics.h), so it must round where that code rounded.  None of it is on
  * a certified path; verdicts never depend on it.
  */
-#include "cert/forensics.h"
+#include "audit/forensics.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -82,7 +82,10 @@ bool ul_forensic_matches_digits(const char *claimed, double value, int min_digit
 
 /* ---- θ, badly -------------------------------------------------------------------- */
 
-double ul_forensic_q_one_minus_erf(double x)
+/* Q(x) = (1 − erf(x/√2))/2 in double, as stair-lab's src/utils/dp.py
+ * (spec/koloskova.md §3): absolute error ≈ 1.1e-16, so relative error
+ * explodes once Q(x) is below about 1e-15 (x ≳ 8), and Q(x) = 0 for x ≳ 8.3. */
+static double q_one_minus_erf(double x)
 {
     return (1.0 - erf(x / sqrt(2.0))) / 2.0; /* the cancellation is the point */
 }
@@ -90,7 +93,7 @@ double ul_forensic_q_one_minus_erf(double x)
 double ul_forensic_theta_one_minus_erf(double eps, double r)
 {
     double a = eps / r - r / 2.0, b = eps / r + r / 2.0;
-    return ul_forensic_q_one_minus_erf(a) - exp(eps) * ul_forensic_q_one_minus_erf(b);
+    return q_one_minus_erf(a) - exp(eps) * q_one_minus_erf(b);
 }
 
 /* Q on the float32 path: float32 argument, erf in double rounded to

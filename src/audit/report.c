@@ -1,5 +1,5 @@
-/* src/cert/report.c — an audit report as text and as JSON (see report.h). */
-#include "cert/report.h"
+/* src/audit/report.c — an audit report as text and as JSON (see report.h). */
+#include "audit/report.h"
 
 #include <json-c/json.h>
 #include <stdarg.h>
@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *ul_pre_state_name(ul_pre_state s)
+/* "holds", "fails", "undecided". */
+static const char *pre_state_name(ul_pre_state s)
 {
     switch (s) {
     case UL_PRE_HOLDS:
@@ -132,7 +133,7 @@ char *ul_audit_report_text(const ul_audit_report *rep, const char *method, const
         for (int i = 0; i < rep->pre.count; i++) {
             const ul_precondition *p = &rep->pre.items[i];
             char *item = text_of("%s: %s", p->name, p->rule);
-            fprintf(f, "  %-10s", ul_pre_state_name(p->state));
+            fprintf(f, "  %-10s", pre_state_name(p->state));
             put_wrapped(f, item, 12);
             free(item);
         }
@@ -194,7 +195,7 @@ char *ul_audit_report_json(const ul_audit_report *rep, const char *method, const
         json_object *item = json_object_new_object();
         json_object_object_add(item, "name", json_object_new_string(p->name));
         json_object_object_add(item, "rule", json_object_new_string(p->rule));
-        json_object_object_add(item, "state", json_object_new_string(ul_pre_state_name(p->state)));
+        json_object_object_add(item, "state", json_object_new_string(pre_state_name(p->state)));
         json_object_array_add(pre, item);
     }
     json_object_object_add(o, "preconditions", pre);

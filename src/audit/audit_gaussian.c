@@ -1,4 +1,4 @@
-/* src/cert/audit_gaussian.c — audit handlers for the Gaussian mechanism and
+/* src/audit/audit_gaussian.c — audit handlers for the Gaussian mechanism and
  * for output perturbation (the Koloskova et al. baseline), and their
  * calibration.
  *
@@ -57,7 +57,7 @@
  * Forensics (both methods, when the claim is not supported): the claimed δ
  * is compared with θ computed with Q = (1 − erf)/2 in double and on the
  * float32 path, and with the classic δ; the given σ with the classic σ
- * (cert/forensics.h).
+ * (audit/forensics.h).
  *
  * Calibration: σ is set to the upper end of the certified enclosure of the
  * smallest σ reaching the claim (ul_gauss_sigma_min, the certified safe
@@ -74,10 +74,10 @@
 
 #include "bounds/gaussian.h"
 #include "bounds/koloskova.h"
-#include "cert/audit.h"
+#include "audit/audit.h"
 #include "num/input.h"
-#include "cert/audit_util.h"
-#include "cert/forensics.h"
+#include "audit/audit_util.h"
+#include "audit/forensics.h"
 #include "num/encl.h"
 
 /* ---- field tables ------------------------------------------------------------------ */
@@ -93,13 +93,21 @@ static const ul_field_spec GAUSS_PARAMS[] = {
 #define N_GAUSS_PARAMS (sizeof GAUSS_PARAMS / sizeof GAUSS_PARAMS[0])
 
 static const ul_field_spec GAUSS_CLAIM[] = {
-    {.name = "eps", .type = UL_FIELD_DECIMAL, .lo = "0", .hi = UL_GAUSS_MAX_ABS_EPS,
-     .doc = "claimed epsilon (natural log)"},
-    {.name = "delta", .type = UL_FIELD_DECIMAL, .lo = "0", .hi = "1", .doc = "claimed delta"},
-    {.name = "renyi_order", .type = UL_FIELD_DECIMAL, .lo = "1", .lo_strict = true,
-     .hi = UL_RENYI_MAX_ALPHA, .doc = "claimed Renyi order alpha > 1", .exact = true},
-    {.name = "renyi_value", .type = UL_FIELD_DECIMAL, .lo = "0", .hi = UL_RENYI_MAX_RDP,
-     .doc = "claimed Renyi divergence at that order", .exact = true},
+    UL_AUDIT_CLAIM_EPS(false, UL_GAUSS_MAX_ABS_EPS, "claimed epsilon (natural log)"),
+    UL_AUDIT_CLAIM_DELTA_CLOSED(false, "claimed delta"),
+    {.name = "renyi_order",
+     .type = UL_FIELD_DECIMAL,
+     .lo = "1",
+     .lo_strict = true,
+     .hi = UL_RENYI_MAX_ALPHA,
+     .doc = "claimed Renyi order alpha > 1",
+     .exact = true},
+    {.name = "renyi_value",
+     .type = UL_FIELD_DECIMAL,
+     .lo = "0",
+     .hi = UL_RENYI_MAX_RDP,
+     .doc = "claimed Renyi divergence at that order",
+     .exact = true},
 };
 #define N_GAUSS_CLAIM (sizeof GAUSS_CLAIM / sizeof GAUSS_CLAIM[0])
 
@@ -113,10 +121,8 @@ static const ul_field_spec OP_PARAMS[] = {
 #define N_OP_PARAMS (sizeof OP_PARAMS / sizeof OP_PARAMS[0])
 
 static const ul_field_spec OP_CLAIM[] = {
-    {.name = "eps", .type = UL_FIELD_DECIMAL, .required = true, .lo = "0",
-     .hi = UL_GAUSS_MAX_ABS_EPS, .doc = "claimed epsilon (natural log)"},
-    {.name = "delta", .type = UL_FIELD_DECIMAL, .required = true, .lo = "0", .hi = "1",
-     .doc = "claimed delta"},
+    UL_AUDIT_CLAIM_EPS(true, UL_GAUSS_MAX_ABS_EPS, "claimed epsilon (natural log)"),
+    UL_AUDIT_CLAIM_DELTA_CLOSED(true, "claimed delta"),
 };
 #define N_OP_CLAIM (sizeof OP_CLAIM / sizeof OP_CLAIM[0])
 

@@ -1,4 +1,4 @@
-/* src/cert/audit_noisygd.c — the audit handler for Noisy-GD learning and
+/* src/audit/audit_noisygd.c — the audit handler for Noisy-GD learning and
  * deletion (Chourasia & Shah, "Forget Unlearning", papers/004;
  * spec/forget.md), on the certified bounds of src/bounds/noisygd.h.
  *
@@ -84,9 +84,9 @@
  * "unsupported", never "refuted".
  */
 #define UL_NUM_CHECKED /* every conversion result checked (num/encl.h) */
-#include "cert/audit.h"
+#include "audit/audit.h"
 #include "num/input.h"
-#include "cert/audit_util.h"
+#include "audit/audit_util.h"
 
 #include <gmp.h>
 #include <limits.h>
@@ -96,7 +96,7 @@
 #include <string.h>
 
 #include "bounds/noisygd.h"
-#include "cert/forensics.h"
+#include "audit/forensics.h"
 #include "num/encl.h"
 
 /* ---- helpers ----------------------------------------------------------------------------- */
@@ -329,23 +329,9 @@ static const ul_field_spec NGD_CLAIM[] = {
      .hi = UL_NGD_MAX_Q,
      .doc = "the order q",
      .exact = true},
-    {.name = "renyi_value",
-     .type = UL_FIELD_DECIMAL,
-     .lo = "0",
-     .hi = UL_NGD_MAX_EPS,
-     .doc = "the Renyi RDP or deletion eps at order q"},
-    {.name = "eps",
-     .type = UL_FIELD_DECIMAL,
-     .lo = "0",
-     .hi = "1e12",
-     .doc = "an (eps, delta) reading"},
-    {.name = "delta",
-     .type = UL_FIELD_DECIMAL,
-     .lo = "0",
-     .lo_strict = true,
-     .hi = "1",
-     .hi_strict = true,
-     .doc = "an (eps, delta) reading"},
+    UL_AUDIT_CLAIM_RENYI_VALUE(UL_NGD_MAX_EPS, "the Renyi RDP or deletion eps at order q"),
+    UL_AUDIT_CLAIM_EPS(false, "1e12", "an (eps, delta) reading"),
+    UL_AUDIT_CLAIM_DELTA(false, "an (eps, delta) reading"),
     {.name = "one_sided",
      .type = UL_FIELD_BOOL,
      .doc = "the (eps, delta) reading is one-sided, P[unlearned in O] <= e^eps P[reference in O] "

@@ -1,4 +1,4 @@
-/* src/cert/audit_dpsgd.c — method "dp-sgd": an (ε, δ) claim for a run of
+/* src/audit/audit_dpsgd.c — method "dp-sgd": an (ε, δ) claim for a run of
  * DP-SGD (Poisson-subsampled Gaussian steps), decided by the certified
  * accountants of bounds/dpsgd.h (issue 14).  Read → call bounds → decide →
  * explain; no arithmetic of its own.
@@ -55,8 +55,8 @@
 #include <time.h>
 
 #include "bounds/dpsgd.h"
-#include "cert/audit.h"
-#include "cert/audit_util.h"
+#include "audit/audit.h"
+#include "audit/audit_util.h"
 
 /* Wall time all PLD calls of one audit may start within (pld.h
  * max_seconds: no refinement round starts after it; the bracket so far is
@@ -98,10 +98,8 @@ static const ul_field_spec PHASE[] = {
 #define N_PHASE (sizeof PHASE / sizeof PHASE[0])
 
 static const ul_field_spec CLAIM[] = {
-    {.name = "eps", .type = UL_FIELD_DECIMAL, .required = true, .lo = "0", .hi = "1000",
-     .doc = "claimed epsilon (natural log)"},
-    {.name = "delta", .type = UL_FIELD_DECIMAL, .required = true, .lo = "0", .lo_strict = true,
-     .hi = "1", .hi_strict = true, .doc = "claimed delta, 0 < delta < 1"},
+    UL_AUDIT_CLAIM_EPS(true, "1000", "claimed epsilon (natural log)"),
+    UL_AUDIT_CLAIM_DELTA(true, "claimed delta, 0 < delta < 1"),
 };
 #define N_CLAIM (sizeof CLAIM / sizeof CLAIM[0])
 
@@ -135,7 +133,7 @@ static ul_status read_phases(dcert *d, const ul_cert_value *v, char *err, size_t
         char path[UL_JSON_PATH_MAX];
         ul_json_path_index(path, sizeof path, v->path, i);
         ul_cert_values pv;
-        ul_status st = ul_json_read_fields(d->arena, a->items[i], path, PHASE, N_PHASE, &pv, err,
+        ul_status st = ul_io_read_fields(d->arena, a->items[i], path, PHASE, N_PHASE, &pv, err,
                                            errlen);
         if (st != UL_OK)
             return st;

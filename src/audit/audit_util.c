@@ -1,7 +1,7 @@
-/* src/cert/audit_util.c — small helpers shared by the method handlers (see
+/* src/audit/audit_util.c — small helpers shared by the method handlers (see
  * audit_util.h for what each guarantees). */
 #define UL_NUM_CHECKED /* every conversion result checked (num/encl.h) */
-#include "cert/audit_util.h"
+#include "audit/audit_util.h"
 #include "num/input.h"
 
 #include <gmp.h>
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cert/json.h"
+#include "io/json.h"
 
 #include "num/deadline.h"
 #include "num/encl.h"
@@ -144,35 +144,6 @@ ul_status ul_audit_read_object_list(const ul_cert *c, const char *object,
             if (strcmp(local[i].name, list_name) == 0)
                 local[i].type = UL_FIELD_DECIMAL_LIST;
     return ul_cert_read_object(c, object, local, n, out, err, errlen);
-}
-
-ul_status ul_audit_read_counts(const ul_cert_value *v, unsigned long hi, unsigned long *out,
-                               size_t max, size_t *n, char *err, size_t errlen)
-{
-    *n = 0;
-    if (v->type == UL_FIELD_COUNT) {
-        out[(*n)++] = (unsigned long)v->count;
-        return UL_OK;
-    }
-    if (v->n_items > max)
-        return ul_fail(err, errlen, UL_EINPUT, "%s: at most %zu elements (got %zu)", v->path, max,
-                       v->n_items);
-    ul_status st = UL_OK;
-    mpq_t q;
-    mpq_init(q);
-    for (size_t i = 0; i < v->n_items && st == UL_OK; i++) {
-        bool whole = ul_num_decimal_to_mpq(q, v->items[i]) &&
-                     mpz_cmp_ui(mpq_denref(q), 1) == 0 && mpq_sgn(q) >= 0 &&
-                     mpz_cmp_ui(mpq_numref(q), hi) <= 0;
-        if (!whole)
-            st = ul_fail(err, errlen, UL_EINPUT,
-                         "%s[%zu]: must be a whole number between 0 and %lu (got %s)", v->path, i,
-                         hi, v->items[i]);
-        else
-            out[(*n)++] = mpz_get_ui(mpq_numref(q));
-    }
-    mpq_clear(q);
-    return st;
 }
 
 void ul_audit_quote_value(const ul_num_value *v, int digits, char lo[UL_AUDIT_NUMBER_CHARS],

@@ -1,4 +1,4 @@
-/* src/cert/audit_gradient_clipping.c — audit handler of method
+/* src/audit/audit_gradient_clipping.c — audit handler of method
  * "gradient-clipping": Koloskova, Allouah, Jha, Guerraoui, Koyejo, "Certified
  * Unlearning for Neural Networks" (ICML 2025), PABI (spec/koloskova.md §1.3,
  * §2.4), through src/bounds/koloskova.h; the public code is
@@ -51,7 +51,7 @@
  * (§4.7).  The code's conversion treating ε_R as every order's (§4.1) never
  * decides.
  */
-#include "cert/audit_koloskova_util.h"
+#include "audit/audit_koloskova_util.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -131,29 +131,10 @@ static const ul_field_spec GC_PARAMS[] = {
 };
 
 static const ul_field_spec GC_CLAIM[] = {
-    {.name = "eps",
-     .type = UL_FIELD_DECIMAL,
-     .lo = "0",
-     .hi = "1e12",
-     .doc = "claimed epsilon (with delta)"},
-    {.name = "delta",
-     .type = UL_FIELD_DECIMAL,
-     .lo = "0",
-     .lo_strict = true,
-     .hi = "1",
-     .hi_strict = true,
-     .doc = "claimed delta (with eps)"},
-    {.name = "renyi_order",
-     .type = UL_FIELD_DECIMAL,
-     .lo = "1",
-     .lo_strict = true,
-     .hi = "1e12",
-     .doc = "Renyi order alpha > 1 (with renyi_value)"},
-    {.name = "renyi_value",
-     .type = UL_FIELD_DECIMAL,
-     .lo = "0",
-     .hi = "1e12",
-     .doc = "claimed D_alpha (with renyi_order)"},
+    UL_AUDIT_CLAIM_EPS(false, "1e12", "claimed epsilon (with delta)"),
+    UL_AUDIT_CLAIM_DELTA(false, "claimed delta (with eps)"),
+    UL_AUDIT_CLAIM_RENYI_ORDER("1e12", "Renyi order alpha > 1 (with renyi_value)"),
+    UL_AUDIT_CLAIM_RENYI_VALUE("1e12", "claimed D_alpha (with renyi_order)"),
 };
 
 static const ul_field_spec GC_STATED[] = {

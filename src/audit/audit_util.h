@@ -1,17 +1,52 @@
-/* src/cert/audit_util.h — small helpers shared by the method handlers
- * (audit_<family>.c).  Internal to src/cert: not part of the audit API of
+/* src/audit/audit_util.h — small helpers shared by the method handlers
+ * (audit_<family>.c).  Internal to src/audit: not part of the audit API of
  * audit.h.  Each function states what it guarantees. */
-#ifndef UL_CERT_AUDIT_UTIL_H
-#define UL_CERT_AUDIT_UTIL_H
+#ifndef UL_AUDIT_AUDIT_UTIL_H
+#define UL_AUDIT_AUDIT_UTIL_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "cert/audit.h"
+#include "audit/audit.h"
 
 /* The text of the field `name` of v when it is present, else NULL (also NULL
  * when the name is not in v's table). */
 const char *ul_audit_field_text(const ul_cert_values *v, const char *name);
+
+/* ---- claim fields most methods share --------------------------------------
+ * Entries of a method's claim table (ul_field_spec): the range rule is here,
+ * once; the method gives whether the field is required, the upper bound
+ * where methods differ, and the doc shown when the field is missing.
+ *   eps          0 <= eps <= hi
+ *   delta        0 < delta < 1
+ *   delta closed 0 <= delta <= 1 (what gaussian-mechanism, output-perturbation
+ *                and model-clipping accept)
+ *   renyi_order  1 < alpha <= hi
+ *   renyi_value  0 <= value <= hi */
+#define UL_AUDIT_CLAIM_EPS(req, hi_, doc_)                                                         \
+    {                                                                                              \
+        .name = "eps", .type = UL_FIELD_DECIMAL, .required = (req), .lo = "0", .hi = (hi_),        \
+        .doc = (doc_)                                                                              \
+    }
+#define UL_AUDIT_CLAIM_DELTA(req, doc_)                                                            \
+    {                                                                                              \
+        .name = "delta", .type = UL_FIELD_DECIMAL, .required = (req), .lo = "0",                   \
+        .lo_strict = true, .hi = "1", .hi_strict = true, .doc = (doc_)                             \
+    }
+#define UL_AUDIT_CLAIM_DELTA_CLOSED(req, doc_)                                                     \
+    {                                                                                              \
+        .name = "delta", .type = UL_FIELD_DECIMAL, .required = (req), .lo = "0", .hi = "1",        \
+        .doc = (doc_)                                                                              \
+    }
+#define UL_AUDIT_CLAIM_RENYI_ORDER(hi_, doc_)                                                      \
+    {                                                                                              \
+        .name = "renyi_order", .type = UL_FIELD_DECIMAL, .lo = "1", .lo_strict = true,             \
+        .hi = (hi_), .doc = (doc_)                                                                 \
+    }
+#define UL_AUDIT_CLAIM_RENYI_VALUE(hi_, doc_)                                                      \
+    {                                                                                              \
+        .name = "renyi_value", .type = UL_FIELD_DECIMAL, .lo = "0", .hi = (hi_), .doc = (doc_)     \
+    }
 
 /* Exact comparison of two decimal texts, both already validated by the
  * schema: < 0, 0 or > 0 as a < b, a = b, a > b (0 if either fails to parse). */
@@ -81,13 +116,6 @@ bool ul_audit_recheck_supported(const char *text, ul_audit_fn audit, const ul_nu
 ul_status ul_audit_read_object_list(const ul_cert *c, const char *object,
                                     const ul_field_spec *specs, size_t n, const char *list_name,
                                     ul_cert_values *out, char *err, size_t errlen);
-
-/* The whole numbers of a count-or-list field v (UL_FIELD_COUNT or a
- * UL_FIELD_DECIMAL_LIST read by ul_audit_read_object_list): each ≤ hi and
- * whole, at most max of them, into out[]; *n their number.  UL_EINPUT
- * naming v->path and the element otherwise. */
-ul_status ul_audit_read_counts(const ul_cert_value *v, unsigned long hi, unsigned long *out,
-                               size_t max, size_t *n, char *err, size_t errlen);
 
 /* ---- the decision loop ------------------------------------------------------------
  * The one loop that raises the precision of a decision (issue 13): the
