@@ -14,10 +14,13 @@
  * as late, so that a drift of the machine's load weighs on both alike):
  * per K the median wall time (CLOCK_MONOTONIC around mpirun), runs (per
  * world) per second, and the CPU time of mpirun and its ranks
- * (getrusage RUSAGE_CHILDREN).  The 1-minute load average is printed
- * before each command: on the shared 2-core machine a speed-up means
- * something only when it is below 1 (target 1.8x for 2 ranks there; the
- * benchmark never fails on it).  CPU time that grows with K is work the
+ * (getrusage RUSAGE_CHILDREN).  Two measures of the machine's other work:
+ * the 1-minute load average before each command, and "others", the CPU
+ * seconds the rest of the machine used meanwhile (/proc/stat busy time
+ * minus the command's).  The load average alone misleads: on the shared
+ * machine it stayed at 4-6 while bench_learner ran at its full two-core
+ * speed.  A speed-up means something only when "others" is near 0
+ * (target 1.8x for 2 ranks on 2 cores; the benchmark never fails on it).  CPU time that grows with K is work the
  * split adds (start-up, the fit's records sent to every rank, the gather).
  *
  * Bytes per run.  The two shards of 256, 1024 and 4096 runs per world: the
@@ -70,6 +73,22 @@ static double load1(void)
     return l;
 }
 
+/* CPU seconds the whole machine has been busy (/proc/stat: user, nice,
+ * system, irq, softirq, steal), or a negative number. */
+static double machine_busy(void)
+{
+    unsigned long long v[8] = {0};
+    FILE *f = fopen("/proc/stat", "r");
+    int got = f ? fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2],
+                         &v[3], &v[4], &v[5], &v[6], &v[7])
+                : 0;
+    if (f)
+        fclose(f);
+    if (got != 8)
+        return -1;
+    return (double)(v[0] + v[1] + v[2] + v[5] + v[6] + v[7]) / (double)sysconf(_SC_CLK_TCK);
+}
+
 static long long file_bytes(const char *path)
 {
     struct stat sb;
@@ -119,18 +138,21 @@ static int ranks(const char *bin_dir, const char *dir, const char *cfg)
     }
     double wall[2][3], cpu[2][3];
     int seen[2] = {0, 0};
-    printf("%5s %6s %9s %9s %9s\n", "ranks", "load1", "wall s", "runs/s", "cpu s");
+    printf("%5s %6s %9s %9s %9s %9s\n", "ranks", "load1", "wall s", "runs/s", "cpu s",
+           "others s");
     for (int i = 0; i < ORDER_LEN; i++) {
         int K = order[i], k = K - 1;
         snprintf(cmd, sizeof cmd,
                  "rm -rf '%s/mpi' && OMP_WAIT_POLICY=PASSIVE mpirun %s --oversubscribe -n %d "
                  "'%s' attack '%s' --out '%s/mpi' --threads 1 >/dev/null 2>&1",
                  dir, geteuid() == 0 ? "--allow-run-as-root" : "", K, mpi, cfg, dir);
-        double l = load1(), *w = &wall[k][seen[k]], *c = &cpu[k][seen[k]];
+        double l = load1(), *w = &wall[k][seen[k]], *c = &cpu[k][seen[k]], b0 = machine_busy();
         if (timed(cmd, w, c) != 0)
             return 1;
+        double others = b0 >= 0 ? machine_busy() - b0 - *c : -1;
         seen[k]++;
-        printf("%5d %6.2f %9.2f %9.1f %9.2f\n", K, l, *w, RANK_RUNS / *w, *c);
+        printf("%5d %6.2f %9.2f %9.1f %9.2f %9.2f\n", K, l, *w, RANK_RUNS / *w, *c,
+               others > 0 ? others : 0);
         fflush(stdout);
     }
     double w1 = median3(wall[0]), w2 = median3(wall[1]);
