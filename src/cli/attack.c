@@ -53,7 +53,7 @@ void ul_cli_attack_help(FILE *out)
         "                      [--max-seconds S] [--shard I/K]\n"
         "       ulaudit attack CONFIG.json --merge SHARD|DIR[,...] --out DIR [--json]\n"
         "       mpirun -n K ulaudit-mpi attack CONFIG.json --out DIR [...]\n"
-        "       ulaudit attack --scores IN.csv,OUT.csv [...]   (see ulaudit attack --scores --help)\n"
+        "       ulaudit attack --scores IN.csv,OUT.csv [...]   (see man ulaudit-attack)\n"
         "       ulaudit attack --in-models F[,F...] --out-models F[,F...] [--target FILE]\n"
         "                      [--model logreg|mlp] [--hidden H] [--format auto|npy|f64|f32]\n"
         "                      [--dim P] [--eps E --delta D] [--renyi-order Q --renyi-value V]\n"
@@ -94,7 +94,7 @@ void ul_cli_attack_help(FILE *out)
         "is a CSV file whose one row is the target record, label (+1/-1) last.\n\n"
         "Exit codes: 0 consistent (or no claim), 1 refuted, 2 input error,\n"
         "3 inconclusive (--max-seconds), 130 interrupted (resume with --resume).\n"
-        "Configuration format: README, \"Attack configurations\"; example:\n"
+        "Configuration format: man ulaudit-attack, CONFIGURATION; example:\n"
         "ulaudit attack examples/attack-synthetic.json\n");
 }
 

@@ -123,7 +123,9 @@ int calc_input_error(const calc_quantity *q, ul_status st, const char *msg)
     if (current_sink != NULL)
         current_sink->status = st;
     fprintf(calc_err(), "ulaudit calc %s: %s%s\n", q->name, st == UL_EINPUT ? "--" : "", msg);
-    return st == UL_ECAP ? UL_EXIT_INCONCLUSIVE : UL_EXIT_USAGE;
+    /* the precision cap and the time budget leave the question open (exit 3,
+     * as audit, calibrate and attack); anything else is the input's fault */
+    return st == UL_ECAP || st == UL_ETIME ? UL_EXIT_INCONCLUSIVE : UL_EXIT_USAGE;
 }
 
 ul_num_precision calc_precision_of(const ul_cli_common *c)
