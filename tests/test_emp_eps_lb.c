@@ -524,3 +524,50 @@ Test(emp_eps_lb, bad_inputs_name_the_parameter)
     mpfi_clear(a);
     mpfi_clear(d);
 }
+
+/* Geometric weights 2^-(j+1) along a grid of L counts need divisors up to
+ * 2^(L-1) (two-sided 2^L): beyond 64 bits the shift wrapped and the weights
+ * summed above 1 (ratio 1.05, n = 1000: L = 111, a test at level alpha/2).
+ * L is counted here by the grid's recursion (emp/eps_lb.h: k_0 = 0,
+ * k_{i+1} = max(floor(r k_i), k_i + 1), k < n), independently. */
+static size_t grid_len(unsigned long n, double r)
+{
+    size_t L = 0;
+    for (unsigned long k = 0; k < n; L++)
+        k = (unsigned long)floor(r * (double)k) > k + 1 ? (unsigned long)floor(r * (double)k) : k + 1;
+    return L;
+}
+
+Test(emp_eps_lb, geometric_weights_refuse_a_grid_beyond_64_bits)
+{
+    mpfi_t a, d;
+    iv_set(a, "0.05");
+    iv_set(d, "0");
+    enum { N = 1000 };
+    double *in = malloc(N * sizeof *in), *out = malloc(N * sizeof *out);
+    for (int i = 0; i < N; i++)
+        in[i] = 1 + i, out[i] = -1 - i; /* separated: the k = 0 test decides */
+    ul_emp_lb_result r;
+    ul_emp_lb_init(&r);
+    char err[256];
+    ul_emp_lb_opts o = ul_emp_lb_defaults();
+    o.method = UL_EMP_LB_JOINT;
+    o.geometric = true;
+    o.ratio = 1.05;
+    cr_assert(grid_len(N, 1.05) > 64, "L = %zu", grid_len(N, 1.05));
+    cr_assert_eq(ul_emp_eps_lb(&r, in, N, out, N, a, d, &o, err, sizeof err), UL_EINPUT);
+    cr_assert(strncmp(err, "ratio:", 6) == 0, "%s", err);
+    /* ratio 1.1: L = 64, refused two-sided (divisor 2^64), accepted one-sided
+     * with the k = 0 test at level alpha/2 (weight 1/2) */
+    o.ratio = 1.1;
+    cr_assert_eq(grid_len(N, 1.1), 64);
+    cr_assert_eq(ul_emp_eps_lb(&r, in, N, out, N, a, d, &o, err, sizeof err), UL_EINPUT);
+    o.one_sided = true;
+    cr_assert_eq(ul_emp_eps_lb(&r, in, N, out, N, a, d, &o, err, sizeof err), UL_OK, "%s", err);
+    cr_assert_eq(r.divisor, 2, "divisor %lu", r.divisor);
+    ul_emp_lb_clear(&r);
+    free(in);
+    free(out);
+    mpfi_clear(a);
+    mpfi_clear(d);
+}

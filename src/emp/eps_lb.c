@@ -487,6 +487,26 @@ static unsigned long joint_divisor(size_t i, size_t kf, size_t m, const ul_emp_l
     return o->one_sided ? d : 2 * d;
 }
 
+/* Geometric weights need every divisor 2^e (two-sided 2^(e+1)) to fit an
+ * unsigned long: e ≤ L − 1 with L the larger direction's grid, so at most
+ * 64 grid counts one-sided and 63 two-sided (a larger grid, from a small
+ * ratio, would wrap the shift and give weights summing above 1). */
+static ul_status check_weights(size_t n_in, size_t n_out, const ul_emp_lb_opts *o, char *err,
+                               size_t errlen)
+{
+    if (o->method != UL_EMP_LB_JOINT || !o->geometric)
+        return UL_OK;
+    size_t L = grid_of(n_out, o, NULL, 0), Lr = o->one_sided ? 0 : grid_of(n_in, o, NULL, 0);
+    L = Lr > L ? Lr : L;
+    size_t cap = o->one_sided ? 64 : 63;
+    if (L <= cap)
+        return UL_OK;
+    return ul_fail(err, errlen, UL_EINPUT,
+                   "ratio: geometric weights allow at most %zu grid counts per direction (%s), "
+                   "ratio %g gives %zu here; use a larger ratio, k_max or equal weights",
+                   cap, o->one_sided ? "one-sided" : "two-sided", ratio_of(o), L);
+}
+
 static ul_status run_joint(ul_emp_lb_result *res, const double *a, size_t n_in, const double *b,
                            size_t n_out, mpfi_srcptr alpha, mpfi_srcptr delta,
                            const ul_emp_lb_opts *o, char *err, size_t errlen)
@@ -590,6 +610,8 @@ ul_status ul_emp_eps_lb(ul_emp_lb_result *res, const double *in, size_t n_in, co
 {
     ul_num_init();
     ul_status st = check_common(in, n_in, out, n_out, alpha, delta, o, err, errlen);
+    if (st == UL_OK)
+        st = check_weights(n_in, n_out, o, err, errlen);
     if (st != UL_OK)
         return st;
     if (o->method == UL_EMP_LB_SPLIT) {
