@@ -483,7 +483,7 @@ static unsigned long joint_divisor(size_t i, size_t kf, size_t m, const ul_emp_l
     if (!o->geometric)
         return (unsigned long)m;
     size_t L = i < kf ? kf : m - kf, j = i < kf ? i : i - kf;
-    unsigned long d = 1UL << (j + 1 < L ? j + 1 : L - 1); /* L ≤ 64 for any n (ratio > 1) */
+    unsigned long d = 1UL << (j + 1 < L ? j + 1 : L - 1); /* L ≤ 63 or 64: check_weights */
     return o->one_sided ? d : 2 * d;
 }
 
