@@ -323,8 +323,10 @@ Test(emp_attack, nonprivate_learner_is_refuted)
     /* the perfect rule: no false positive, no false negative */
     cr_assert_eq(s->roc.fp, 0u);
     cr_assert_eq(s->roc.fn, 0u);
-    /* advantage: TPR 1, FPR 0 */
-    double f = 1 - pow(0.05 / 2 / (2 * 2), 1.0 / (double)M);
+    /* advantage: TPR 1, FPR 0, each end a Clopper-Pearson bound at 0 (or n) of
+     * n in closed form, 1 - level^(1/n), at alpha/2 (two scores) spread over
+     * the 2(n_in + n_out + 2) bounds of the order-statistic family */
+    double f = 1 - pow(0.05 / 2 / (2.0 * (2 * M + 2)), 1.0 / (double)M);
     cr_assert_float_eq(s->advantage, 1.0, 0);
     double lo = mpfr_get_d(s->adv_lo, MPFR_RNDN);
     cr_assert(lo <= 1 - 2 * f + 1e-9 && lo >= 1 - 2 * f - 1e-4, "adv_lo %g vs %g", lo, 1 - 2 * f);

@@ -61,7 +61,8 @@ void ul_cli_attack_scores_help(FILE *out)
             "  --weights geometric  joint: test i of each direction's grid at level\n"
             "                   alpha 2^-(i+1) (the last 2^-(L-1); halved for 2 sides)\n"
             "                   instead of alpha/m: favours the extreme order statistics\n"
-            "                   (what ulaudit attack CONFIG uses)\n"
+            "                   (what ulaudit attack CONFIG uses); at most 64 grid\n"
+            "                   counts per direction one-sided, 63 two-sided\n"
             "  --delta D        default 0 (an omitted delta is read as the strictest claim)\n"
             "  --alpha A        default 0.05\n\n"
             "Exit codes: 0 consistent (or no claim), 1 refuted, 2 input error.\n");

@@ -275,7 +275,12 @@ static ul_status advantage_interval(ul_attack_score *s, mpfi_srcptr a_each, char
     unsigned long fp = (unsigned long)llround(r->points[best].fpr * (double)s->n_out);
     mpfi_t lev;
     mpfi_init2(lev, 128);
-    mpfi_div_ui(lev, a_each, 2 * (r->n_points > 1 ? r->n_points - 1 : 1));
+    /* Bonferroni over a family fixed before the data: the thresholds at the
+     * k-th largest OUT score (k = 0..n_out) and IN score (k = 0..n_in), two
+     * bounds each.  The best point is one of them whatever the ties; the
+     * number of distinct scores (used before) depends on the data and, with
+     * ties, undercounts the family (eps_lb.h: ALL is not covered with ties). */
+    mpfi_div_ui(lev, a_each, 2 * ((unsigned long)s->n_in + (unsigned long)s->n_out + 2));
     mpfr_t tpr_lo, tpr_hi, fpr_lo, fpr_hi;
     mpfr_inits2(128, tpr_lo, tpr_hi, fpr_lo, fpr_hi, (mpfr_ptr)0);
     ul_status st = ul_emp_cp_lower(tpr_lo, tp, s->n_in, lev, 8, err, errlen);

@@ -18,8 +18,10 @@
  *     before the data, two-sided, one exact p-value per threshold, a
  *     weighted Bonferroni over the grid's m tests only: geometric weights);
  *   - the advantage TPR − FPR at the threshold where the ROC's advantage is
- *     largest, with a (1 − α/S) interval from Clopper–Pearson bounds (every
- *     distinct score paid for, since the point is chosen among all);
+ *     largest, with a (1 − α/S) interval from Clopper–Pearson bounds
+ *     (Bonferroni over the 2(n_in + n_out + 2) bounds of the thresholds at
+ *     every OUT and IN order statistic, a family fixed before the data: the
+ *     point is chosen among all of them, ties or not);
  *   - the advantage ceiling of the claim: (e^ε − 1 + 2δ)/(e^ε + 1) for an
  *     (ε, δ) claim (the privacy region of Kairouz, Oh, Viswanath 2015) and
  *     Thm 4.1 of spec/forget.md (eq. 10) for a Rényi claim.
