@@ -12,7 +12,6 @@
  * libm's erfcl; near-boundary claims (1e-12 relative) against the bounds
  * evaluated in plain MPFR here and the independent θ of tests/oracle.c; the
  * noisy-gd handler's printed variants (never deciding a verdict). */
-#define UL_NUM_CHECKED /* every conversion result checked (num/encl.h) */
 #include <criterion/criterion.h>
 #include <json-c/json.h>
 #include <limits.h>

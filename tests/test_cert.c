@@ -4,7 +4,6 @@
  *
  * The field tables here are test tables shaped like the audit engine's, not
  * the engine's own. */
-#define UL_NUM_CHECKED /* every conversion result checked (num/encl.h) */
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <stdio.h>

@@ -2,7 +2,6 @@
  * exact number text it keeps, every malformed input it must refuse (each
  * with the JSON path, line:column and the rule), and its limits (depth,
  * size), including generated 10 MB and deeply nested files. */
-#define UL_NUM_CHECKED /* every conversion result checked (num/encl.h) */
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <stdio.h>

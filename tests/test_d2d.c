@@ -4,7 +4,6 @@
  * formed literally, unlike the library's cancellation-free rewrites), and
  * against Table 2 of arXiv:2401.10371v4 (App. L.4) where it is reproducible:
  * the ratios within a row. */
-#define UL_NUM_CHECKED /* every conversion result checked (num/encl.h) */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>

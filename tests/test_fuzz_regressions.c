@@ -36,7 +36,6 @@
  * Expected values are independent of the code: Q(x) = ½ erfc(x/√2) from the
  * standard normal table, and the documented mpmath value of the corpus.
  */
-#define UL_NUM_CHECKED /* every conversion result checked (num/encl.h) */
 #include <criterion/criterion.h>
 #include <mpfr.h>
 #include <stdio.h>

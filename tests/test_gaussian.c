@@ -1,7 +1,6 @@
 /* tests/test_gaussian.c — θ_{e^ε}(r), its inverses and the loose bound,
  * against the independent oracle (tests/oracle.c), published values from
  * spec/koloskova.md, and mathematical properties. */
-#define UL_NUM_CHECKED /* every conversion result checked (num/encl.h) */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdint.h>

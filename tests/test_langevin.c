@@ -12,7 +12,6 @@
  *     the numbers the spec author derived (spec §9 items 10, 12; §4, §7);
  *   - properties: more noise or more unlearning steps never worsen a bound.
  * Never a value printed by the library and pasted back. */
-#define UL_NUM_CHECKED /* every conversion result checked (num/encl.h) */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>

@@ -3,7 +3,6 @@
  * comments) and against the paper's formulas re-evaluated here in plain MPFR
  * at 512 bits (never through the library), every precondition violated one
  * at a time, monotonicity, and the printed/corrected pairs. */
-#define UL_NUM_CHECKED /* every conversion result checked (num/encl.h) */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdint.h>

@@ -1,7 +1,6 @@
 /* tests/test_num.c — the certified arithmetic core: exact decimal input,
  * directed decimal output, Q and log Q against the oracle on every path,
  * the adaptive driver and the threshold search. */
-#define UL_NUM_CHECKED /* every conversion result checked (num/encl.h) */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>

@@ -64,7 +64,6 @@
  * end), rounded up to --digits significant digits, when σ is absent or does
  * not support the claim; the result is audited again and must be supported.
  */
-#define UL_NUM_CHECKED /* every conversion result checked (num/encl.h) */
 #include <gmp.h>
 #include <limits.h>
 #include <math.h>

@@ -118,7 +118,6 @@
  * (ε, δ, I) (more output noise is post-processing) and the iteration
  * conditions hold.
  */
-#define UL_NUM_CHECKED /* every conversion result checked (num/encl.h) */
 #include "audit/audit.h"
 #include "audit/audit_util.h"
 

@@ -83,7 +83,6 @@
  * Every value is a bound, not an exact privacy profile: a claim beyond it is
  * "unsupported", never "refuted".
  */
-#define UL_NUM_CHECKED /* every conversion result checked (num/encl.h) */
 #include "audit/audit.h"
 #include "num/input.h"
 #include "audit/audit_util.h"

@@ -29,7 +29,6 @@
  * claimed ε that the cited conversion gives in double but the exact value
  * exceeds (double rounding below the bound).
  */
-#define UL_NUM_CHECKED /* every conversion result checked (num/encl.h) */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,5 @@
 /* src/audit/audit_util.c — small helpers shared by the method handlers (see
  * audit_util.h for what each guarantees). */
-#define UL_NUM_CHECKED /* every conversion result checked (num/encl.h) */
 #include "audit/audit_util.h"
 #include "num/input.h"
 

@@ -1,6 +1,5 @@
 /* src/bounds/bounds_util.c — interval helpers shared by the files of src/bounds/
  * (see bounds_util.h for what each one guarantees). */
-#define UL_NUM_CHECKED /* every conversion result checked (num/encl.h) */
 #include "bounds/bounds_util.h"
 
 #include "num/input.h"

@@ -5,7 +5,6 @@
  * steps, and the whole evaluation is repeated at twice the precision when
  * the result is too wide (each round is sound on its own).
  */
-#define UL_NUM_CHECKED /* every conversion result checked (num/encl.h) */
 #include "bounds/contraction.h"
 
 #include <math.h>

@@ -11,7 +11,6 @@
  * when both ends of the enclosure have the same ceiling, the precision
  * rising to 4096 bits otherwise.
  */
-#define UL_NUM_CHECKED /* every conversion result checked (num/encl.h) */
 #include "bounds/d2d.h"
 
 #include <gmp.h>

@@ -20,7 +20,6 @@
  * (E_γ(P‖Q) = 1 − γ + γE_{1/γ}(Q‖P), papers/000, with θ symmetric in P, Q);
  * r = 0 gives θ = max(0, 1 − e^ε) exactly.
  */
-#define UL_NUM_CHECKED /* every conversion result checked (num/encl.h) */
 #include "bounds/gaussian.h"
 
 #include <math.h>

@@ -17,7 +17,6 @@
  * exact rational when its terms are small enough (UL_GAUSS_COMP_EXACT_BITS;
  * the sum of squares as a tree of unreduced fractions), so ties are decided
  * exactly; otherwise it is enclosed term by term with outward rounding. */
-#define UL_NUM_CHECKED /* every conversion result checked (num/encl.h) */
 #include "bounds/gaussian.h"
 
 #include <stdlib.h>

@@ -12,7 +12,6 @@
  * reach it" by a rigorous lower bound of the minimum over all α > 1
  * (branch and bound on boxes of α, below).
  */
-#define UL_NUM_CHECKED /* every conversion result checked (num/encl.h) */
 #include "bounds/langevin.h"
 
 #include <errno.h>

@@ -16,7 +16,6 @@
  * (the LSI recursion has no closed form) and at the decision's precision in
  * the certification.
  */
-#define UL_NUM_CHECKED /* every conversion result checked (num/encl.h) */
 #include "bounds/langevin.h"
 
 #include <gmp.h>

@@ -11,7 +11,6 @@
  * precision that the adaptive driver doubles until the digits asked for are
  * certain.  Anything with B in it travels as a logarithm.
  */
-#define UL_NUM_CHECKED /* every conversion result checked (num/encl.h) */
 #include "bounds/noisygd.h"
 
 #include <errno.h>

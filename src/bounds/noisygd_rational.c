@@ -15,7 +15,6 @@
  * δ)-DP.  For a bound linear in the order, ρ(q) = a·q, the best order is
  * exact: ε(δ) = min_{q>1} a·q + log(1/δ)/(q − 1) = a + 2√(a·log(1/δ)) at
  * q* = 1 + √(log(1/δ)/a). */
-#define UL_NUM_CHECKED /* every conversion result checked (num/encl.h) */
 #include "bounds/noisygd.h"
 
 #include "num/input.h"

@@ -19,7 +19,6 @@
  * fail.  c, 1 − c and 2c(1 − c) are exact rationals; the one transcendental
  * step per term (a logarithm) is an MPFI enclosure (outward rounding), so
  * the sum encloses log ε at any precision; the adaptive driver raises it. */
-#define UL_NUM_CHECKED /* every conversion result checked (num/encl.h) */
 #include "bounds/noisygd.h"
 
 #include "num/input.h"

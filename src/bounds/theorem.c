@@ -1,5 +1,4 @@
 /* src/bounds/theorem.c — named preconditions. */
-#define UL_NUM_CHECKED /* every conversion result checked (num/encl.h) */
 #include "bounds/theorem.h"
 
 #include <stdlib.h>

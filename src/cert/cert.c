@@ -1,6 +1,5 @@
 /* src/cert/cert.c — the certificate envelope; its objects are read by the
  * typed field reader of io/fields.c. */
-#define UL_NUM_CHECKED
 #include "cert/cert.h"
 
 #include <stdio.h>

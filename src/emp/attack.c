@@ -20,6 +20,7 @@
 #include "emp/escape.h"
 #include "emp/score.h"
 #include "num/encl.h"
+#include "num/input.h"
 
 /* ---- running ------------------------------------------------------------------ */
 
@@ -251,7 +252,7 @@ size_t ul_attack_clean_temps(const char *dir, const char *const *names, size_t n
 /* α_each = α/S as an enclosure. */
 static void alpha_each(mpfi_ptr out, const char *alpha, int n_scores)
 {
-    ul_num_set_decimal(out, alpha);
+    ul_num_set_valid(out, alpha); /* validated by the configuration reader or the CLI */
     mpfi_div_ui(out, out, (unsigned long)n_scores);
 }
 
@@ -308,8 +309,8 @@ static void claim_ceiling(ul_attack_result *res, const ul_attack_scoring *sc)
     if (sc->eps && sc->eps[0]) {
         /* (e^ε − 1 + 2δ)/(e^ε + 1): Kairouz, Oh, Viswanath 2015, the largest
          * TPR − FPR in the (ε, δ) privacy region. */
-        ul_num_set_decimal(e, sc->eps);
-        ul_num_set_decimal(d, sc->delta);
+        ul_num_set_valid(e, sc->eps); /* the claim's fields, validated where read */
+        ul_num_set_valid(d, sc->delta);
         mpfi_exp(e, e);
         mpfi_mul_ui(d, d, 2);
         mpfi_sub_ui(c, e, 1);
@@ -322,8 +323,8 @@ static void claim_ceiling(ul_attack_result *res, const ul_attack_scoring *sc)
     }
     if (sc->renyi_order && sc->renyi_order[0]) {
         /* spec/forget.md Thm 4.1, eq. (10) */
-        ul_num_set_decimal(t, sc->renyi_order);
-        ul_num_set_decimal(e, sc->renyi_value);
+        ul_num_set_valid(t, sc->renyi_order);
+        ul_num_set_valid(e, sc->renyi_value);
         ul_ngd_mi_ceiling_enclose(c, t, e);
         if (mpfr_cmp(&c->right, res->ceiling) < 0) {
             mpfr_set(res->ceiling, &c->right, MPFR_RNDU);
@@ -371,7 +372,10 @@ static ul_status score_stats(ul_attack_score *s, const char *name, const double 
     s->n_in = n_in, s->n_out = n_out;
     mpfi_t dl;
     mpfi_init2(dl, 128);
-    ul_num_set_decimal(dl, delta && delta[0] ? delta : "0");
+    if (ul_num_set_decimal(dl, delta && delta[0] ? delta : "0") != UL_OK) {
+        mpfi_clear(dl);
+        return ul_fail(err, errlen, UL_EINPUT, "delta: not a decimal number the statistics can use");
+    }
     /* ul_emp_roc_compute_opts initialises roc (also its eps_lb) itself.
      * The bound is the JOINT test of emp/eps_lb.h (two-sided, order-statistic
      * thresholds on a grid fixed before the data, one exact p-value each,
@@ -405,7 +409,7 @@ static void verdict(ul_attack_result *res, const ul_attack_scoring *sc)
     if (sc->eps && sc->eps[0]) {
         mpfi_t e;
         mpfi_init2(e, 128);
-        ul_num_set_decimal(e, sc->eps);
+        ul_num_set_valid(e, sc->eps);
         mpfr_set(eps_hi, &e->right, MPFR_RNDU); /* the claim rounded up: refute only beyond it */
         mpfi_clear(e);
     }

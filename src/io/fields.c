@@ -2,7 +2,6 @@
  * object against a field table (see fields.h): the certificate's
  * "parameters" / "claim" / "stated" (cert/cert.c) and the attack
  * configuration (emp/attack_config.c) are read by this one reader. */
-#define UL_NUM_CHECKED
 #include "io/fields.h"
 
 #include <stdint.h>

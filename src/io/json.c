@@ -8,7 +8,6 @@
  * are found when an object closes, by sorting its members (n log n: a 1 MiB
  * object of 100 000 keys costs milliseconds, not a quadratic scan).
  */
-#define UL_NUM_CHECKED /* every conversion result checked (num/encl.h) */
 #include "io/json.h"
 
 #include "io/file.h"

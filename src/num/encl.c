@@ -4,7 +4,6 @@
  * them: a lower bound is only ever rounded toward -inf and an upper bound
  * toward +inf, so every printed or stored bound stays on its side.
  */
-#define UL_NUM_CHECKED
 #include "num/encl.h"
 
 #include <ctype.h>

@@ -21,11 +21,10 @@
  * an ignored failed conversion left L = 0 and crashed in mpq_inv).  It is
  * GCC's warn_unused_result, so -Werror makes ignoring the result a compile
  * error (a (void) cast does not silence it: test the result, or use the
- * *_valid variants of num/input.h for text already validated).  For now it
- * is on in the translation units that define UL_NUM_CHECKED before their
- * first include; once every call site in the tree checks, the condition
- * goes and it is on everywhere. */
-#if defined(UL_NUM_CHECKED) && defined(__GNUC__)
+ * *_valid variants of num/input.h for text already validated; clang,
+ * which accepts a (void) cast, is held to the same rule by gcc's build).
+ * It is on in every translation unit that includes this header. */
+#if defined(__GNUC__)
 #define UL_MUST_CHECK __attribute__((warn_unused_result))
 #else
 #define UL_MUST_CHECK

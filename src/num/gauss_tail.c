@@ -27,7 +27,6 @@
  *     t² is large against the precision it is much faster than mpfr_erfc,
  *     whose cost grows sharply at moderate t and high precision.
  */
-#define UL_NUM_CHECKED /* every conversion result checked (num/encl.h) */
 #include "num/gauss_tail.h"
 
 #include "num/encl.h"

@@ -1,5 +1,4 @@
 /* src/num/input.c — decimal inputs read exactly and checked against their domain. */
-#define UL_NUM_CHECKED
 #include "num/input.h"
 
 #include <stdlib.h>

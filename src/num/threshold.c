@@ -1,6 +1,5 @@
 /* src/num/threshold.c — exponential search and bisection with certified
  * decisions and rising precision. */
-#define UL_NUM_CHECKED /* every conversion result checked (num/encl.h) */
 #include "num/threshold.h"
 
 #include <stdlib.h>

@@ -15,6 +15,7 @@
 
 #include "bounds/contraction.h"
 #include "bounds/gaussian.h"
+#include "num/input.h"
 
 static double now(void)
 {
@@ -53,8 +54,8 @@ int main(void)
         mpfi_init2(e, rep.bits_used);
         mpfi_init2(rr, rep.bits_used);
         mpfi_init2(out, rep.bits_used);
-        ul_num_set_decimal(e, cases[i][0]);
-        ul_num_set_decimal(rr, cases[i][1]);
+        ul_num_set_valid(e, cases[i][0]);
+        ul_num_set_valid(rr, cases[i][1]);
         t0 = now();
         for (unsigned long k = 0; k < steps; k++)
             ul_gauss_log_theta_enclose(out, e, rr);

@@ -77,6 +77,7 @@
 #include "emp/rng.h"
 #include "emp/score.h"
 #include "num/encl.h"
+#include "num/input.h"
 
 #define FMNIST "/usr/share/datasets/fashion-mnist/"
 #ifndef N_D
@@ -174,8 +175,8 @@ static double bound(ul_emp_lb_method method, const char *delta, const double *in
 {
     mpfi_t a, dl;
     mpfi_init2(a, 128), mpfi_init2(dl, 128);
-    ul_num_set_decimal(a, "0.05");
-    ul_num_set_decimal(dl, delta);
+    ul_num_set_valid(a, "0.05");
+    ul_num_set_valid(dl, delta);
     ul_emp_lb_opts o = ul_emp_lb_defaults();
     o.method = method;
     char err[256];
