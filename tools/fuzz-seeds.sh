@@ -12,7 +12,7 @@ build=${1:-build-fuzz}
 seeds=$build/seeds
 rm -rf "$seeds" "$build/dict"
 mkdir -p "$build/dict"
-for h in cert calibrate attack_config csv libsvm idx modelio checkpoint; do mkdir -p "$seeds/$h"; done
+for h in cert calibrate attack_config csv libsvm idx modelio checkpoint batch; do mkdir -p "$seeds/$h"; done
 
 # Certificates: the audit corpus (every method), the reader's fixtures, the
 # regression reproducers.
@@ -80,11 +80,16 @@ npy_head() { # $1: the dict; pads the header to 64 bytes (NumPy's alignment)
 ULFUZZ_SEED_DIR=$seeds/checkpoint "$build/fuzz_checkpoint" -runs=0 >/dev/null 2>&1 ||
     { echo "fuzz-seeds: the checkpoint harness could not write its seeds" >&2; exit 1; }
 
+# calc --batch files: written by the harness from the calculator's flag table
+# (one JSON-lines and one CSV file per quantity, fuzz/fuzz_batch.c).
+ULFUZZ_SEED_DIR=$seeds/batch "$build/fuzz_batch" -runs=0 >/dev/null 2>&1 ||
+    { echo "fuzz-seeds: the batch harness could not write its seeds" >&2; exit 1; }
+
 # Dictionaries: the keys and string values of the certificates and
 # configurations, so mutations speak the schema.
 dict() { # $1: output; the rest: files
     out=$1; shift
-    grep -ohE '"[A-Za-z_][A-Za-z0-9_.+-]{0,40}"' "$@" | sort -u | sed 's/"/\\"/g; s/.*/"&"/' >"$out"
+    grep -aohE '"[A-Za-z_][A-Za-z0-9_.+-]{0,40}"' "$@" | sort -u | sed 's/"/\\"/g; s/.*/"&"/' >"$out"
     # structure, and numbers at the edges: exact-arithmetic limits (10^+-20000),
     # beyond doubles (1e-400, 1e400), subnormal, zero, negative
     printf '"{}"\n"[]"\n"null"\n"true"\n"false"\n"1e-20001"\n"1e20001"\n"-0"\n"0.5"\n' >>"$out"
@@ -94,8 +99,9 @@ dict "$build/dict/cert.dict" audits/*.json tests/data/certs/good/*.json
 cp "$build/dict/cert.dict" "$build/dict/calibrate.dict"
 dict "$build/dict/attack_config.dict" examples/*.json tests/data/attack-tiny.json \
     "$seeds/attack_config/"*.json
+dict "$build/dict/batch.dict" "$seeds/batch/"*.jsonl
 printf '"\\x93NUMPY"\n"descr"\n"fortran_order"\n"shape"\n"<f8"\n"<f4"\n"False"\n"True"\n' \
     >"$build/dict/modelio.dict"
-for h in cert calibrate attack_config csv libsvm idx modelio checkpoint; do
+for h in cert calibrate attack_config csv libsvm idx modelio checkpoint batch; do
     printf '%s: %s seeds\n' "$h" "$(ls "$seeds/$h" | wc -l)"
 done
