@@ -219,7 +219,14 @@ static ul_status checked(ul_shard_log *log, size_t c, char *err, size_t errlen)
     if (!bad)
         return UL_OK;
     rec_free(&log->rec[c]);
-    return ul_fail(err, errlen, UL_EINPUT, "attack: %s", bad);
+    /* a new chunk's test part is scored with the fit of the records before
+     * it: when those came from a checkpoint, extreme (but admissible) values
+     * there, not this chunk, are the likely cause */
+    bool from_fit = log->has_fit && strstr(bad, "test part") != NULL;
+    return ul_fail(err, errlen, UL_EINPUT, "attack: %s%s", bad,
+                   from_fit ? "; its likelihood-ratio scores use the fit of the earlier chunks' "
+                              "records (from a checkpoint: are they sound?)"
+                            : "");
 }
 
 ul_status ul_shard_add(ul_shard_log *log, size_t c, const double *W_in, const double *W_out,
