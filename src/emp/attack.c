@@ -257,9 +257,9 @@ static void alpha_each(mpfi_ptr out, const char *alpha, int n_scores)
 }
 
 /* The advantage interval at the ROC point of largest TPR − FPR, each
- * binomial bound at level α_each/(2m), m = the number of distinct scores
- * (the point is chosen among all of them: Bonferroni over every threshold,
- * not over the ε bound's grid). */
+ * binomial bound at level α_each/(2m), m = n_in + n_out + 2 thresholds
+ * (every OUT and IN order statistic: the point is chosen among all of
+ * them, so Bonferroni over that family, not over the ε bound's grid). */
 static ul_status advantage_interval(ul_attack_score *s, mpfi_srcptr a_each, char *err,
                                     size_t errlen)
 {

@@ -188,7 +188,7 @@ static double *alloc_n(size_t n, bool *ok)
  * diverging learner) is refused when it is recorded, so a checkpoint holds
  * only what a reader accepts.  NULL when the values are sound. */
 static const char *rec_values_bad(const ul_shard_rec *rec, const rec_sizes *z, size_t c,
-                                  char *why, size_t whylen)
+                                  int *part, char *why, size_t whylen)
 {
     const double *parts[4] = {rec->loss, rec->mom, rec->test, rec->models};
     size_t lens[4] = {z->loss, z->mom, z->test, z->models}, p = z->mom / 4;
@@ -204,6 +204,7 @@ static const char *rec_values_bad(const ul_shard_rec *rec, const rec_sizes *z, s
                          k,
                          i == 0 ? "loss scores" : i == 1 ? "moments" : i == 2 ? "test part"
                                                                             : "models");
+                *part = i;
                 return why;
             }
         }
@@ -215,14 +216,15 @@ static ul_status checked(ul_shard_log *log, size_t c, char *err, size_t errlen)
 {
     char why[256];
     rec_sizes z = sizes(log, c, log->rec[c].kind);
-    const char *bad = rec_values_bad(&log->rec[c], &z, c, why, sizeof why);
+    int part = -1;
+    const char *bad = rec_values_bad(&log->rec[c], &z, c, &part, why, sizeof why);
     if (!bad)
         return UL_OK;
     rec_free(&log->rec[c]);
     /* a new chunk's test part is scored with the fit of the records before
      * it: when those came from a checkpoint, extreme (but admissible) values
      * there, not this chunk, are the likely cause */
-    bool from_fit = log->has_fit && strstr(bad, "test part") != NULL;
+    bool from_fit = log->has_fit && part == 2; /* 2: the test part */
     return ul_fail(err, errlen, UL_EINPUT, "attack: %s%s", bad,
                    from_fit ? "; its likelihood-ratio scores use the fit of the earlier chunks' "
                               "records (from a checkpoint: are they sound?)"
@@ -598,8 +600,9 @@ static const char *read_rec(reader *r, ul_shard_log *log, ul_shard_read *rd, boo
     for (int i = 0; i < 4 && !cut; i++)
         cut = get(r, parts[i], lens[i] * sizeof(double)) < lens[i] * sizeof(double);
     const char *bad = cut ? NULL : check_digest(r, &cut);
+    int part;
     if (!cut && !bad)
-        bad = rec_values_bad(&rec, &z, c, why, whylen);
+        bad = rec_values_bad(&rec, &z, c, &part, why, whylen);
     if (cut || bad) {
         rec_free(&rec);
         *done = cut;
