@@ -31,7 +31,13 @@
  *       through the CLI's watchdog: the recursions of bounds/contraction.c ask
  *       it every 64 steps and the σ search before every decision.  Without
  *       timing anything: with a budget already spent, each entry point stops
- *       (UL_ETIME, a message, no number) where it used to finish its walk.
+ *       (UL_ETIME, a message, no number) where it used to finish its walk;
+ *   (i) found by fuzz_batch (a slow unit): `calc theta --eps 5 --r 1e-200015`
+ *       took 8.5 s of CPU and r = 1e-1000000 never returned.  θ itself was
+ *       quick; the printer wrote exp(log θ) with its whole decimal exponent
+ *       (log10 θ ≈ −5.4·10^400030, four hundred thousand digits, at a
+ *       precision growing with them).  Beyond 10^±(10^1023) the printed end
+ *       is now moved outward to a fixed value (num/encl.h).
  *
  * Expected values are independent of the code: Q(x) = ½ erfc(x/√2) from the
  * standard normal table, and the documented mpmath value of the corpus.
@@ -308,4 +314,25 @@ Test(fuzz_regressions, contraction_recursions_ask_the_budget_inside)
     mpfi_clear(sigma);
     ul_deadline_clear();
     cr_assert_eq(st, UL_ETIME, "sigma search: status %d: %s", (int)st, err);
+}
+
+/* ---- (i) the printer of astronomically small values ----------------------- */
+
+Test(fuzz_regressions, theta_of_a_hostile_r_prints_a_short_sound_enclosure, .timeout = 60)
+{
+    /* θ(5, 10^-10^6) <= exp(−(ε/r − r/2)²/2) (the Gaussian tail bound
+     * Q(a) <= exp(−a²/2)), with log10 of it about −5.4·10^2000000, far below
+     * 10^-(10^1023): so "0" and "1e-1" followed by 1023 zeros enclose it. */
+    run_result r = run("calc", "theta", "--eps", "5", "--r", "1e-1000000", "--max-bits", "256",
+                       "--json", NULL);
+    cr_assert(r.status == 0 || r.status == 3, "exit %d: %s", r.status, r.err);
+    json_object *o = json_tokener_parse(r.out);
+    cr_assert_not_null(o, "JSON on stdout: %.200s", r.out);
+    cr_assert_str_eq(field(o, "lo"), "0");
+    const char *hi = field(o, "hi");
+    cr_assert_eq(strlen(hi), 4 + 1023, "hi has %zu characters", strlen(hi));
+    cr_assert_eq(strncmp(hi, "1e-1", 4), 0, "%.40s", hi);
+    cr_assert_eq(strspn(hi + 4, "0"), 1023u, "%.40s", hi);
+    json_object_put(o);
+    run_free(&r);
 }

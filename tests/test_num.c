@@ -167,6 +167,52 @@ Test(num, format_exp_matches_direct_format_and_reaches_huge_exponents)
     mpfr_clears(l, v, (mpfr_ptr)0);
 }
 
+/* The decimal exponent of exp(L) has floor(log10(|L|/ln 10)) + 1 digits. */
+static size_t exponent_digits(const char *s)
+{
+    const char *e = strchr(s, 'e');
+    cr_assert_not_null(e, "%.60s", s);
+    return strlen(e + 2);
+}
+
+Test(num, format_exp_prints_whole_exponents_up_to_1e1023_then_fixed_ends)
+{
+    mpfr_t l;
+    mpfr_init2(l, 128);
+    /* e^(−10^1000): 10^1000/ln 10 = 4.3429448190325182765…·10^999, so the
+     * exponent is −4342944819032518276…, 1000 digits, printed whole. */
+    mpfr_set_str(l, "-1e1000", 10, MPFR_RNDN);
+    char *lo = ul_num_format_exp(l, 5, MPFR_RNDD);
+    char *hi = ul_num_format_exp(l, 5, MPFR_RNDU);
+    cr_assert(strstr(lo, "e-43429448190325182765") != NULL, "%.60s", lo);
+    cr_assert_eq(exponent_digits(lo), 1000u);
+    cr_assert_eq(exponent_digits(hi), 1000u);
+    free(lo);
+    free(hi);
+
+    /* |L| = 2^3401: |log10 exp(L)| = 2^3401/ln 10 ≈ 1.03·10^1023 > 10^1023,
+     * so 0 <= e^L <= 10^-(10^1023) and 10^(10^1023) <= e^-L <= inf. */
+    mpfr_set_ui_2exp(l, 1, 3401, MPFR_RNDN);
+    mpfr_neg(l, l, MPFR_RNDN);
+    lo = ul_num_format_exp(l, 5, MPFR_RNDD);
+    hi = ul_num_format_exp(l, 5, MPFR_RNDU);
+    cr_assert_str_eq(lo, "0");
+    cr_assert_eq(strncmp(hi, "1e-1", 4), 0, "%.40s", hi);
+    cr_assert_eq(strlen(hi), 4 + 1023u);
+    cr_assert_eq(strspn(hi + 4, "0"), 1023u);
+    free(lo);
+    free(hi);
+    mpfr_neg(l, l, MPFR_RNDN);
+    lo = ul_num_format_exp(l, 5, MPFR_RNDD);
+    hi = ul_num_format_exp(l, 5, MPFR_RNDU);
+    cr_assert_eq(strncmp(lo, "1e+1", 4), 0, "%.40s", lo);
+    cr_assert_eq(strspn(lo + 4, "0"), 1023u);
+    cr_assert_str_eq(hi, "inf");
+    free(lo);
+    free(hi);
+    mpfr_clear(l);
+}
+
 /* ---- Q and log Q ------------------------------------------------------------ */
 
 static void check_log_q(const char *x_text, ul_logq_method method, mpfr_prec_t prec)

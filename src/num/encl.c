@@ -307,17 +307,53 @@ char *ul_num_format(mpfr_srcptr x, int digits, mpfr_rnd_t rnd)
     return out;
 }
 
+/* Beyond the printable range: |log_x| >= 2^UL_PRINT_LOG_EXP_BITS.  Then
+ * |log10 x| = |log_x| / ln 10 >= 2^3400 / 2.3026 > 10^1023, so
+ * x < 10^-(10^1023) (log_x < 0) or x > 10^(10^1023) (log_x > 0).  Printing the
+ * exact decimal exponent would take more than a thousand digits and time that
+ * grows with its length (a hostile r = 1e-1000000 in calc theta asked for a
+ * two-million-digit exponent), so the bound is moved outward to a fixed end:
+ * 0 or 10^-(10^1023) for a tiny x, 10^(10^1023) or inf for a huge one. */
+#define UL_PRINT_LOG_EXP_BITS 3400
+#define UL_PRINT_EXP10_DIGITS 1023
+
+static char *clamped_string(bool tiny, mpfr_rnd_t rnd)
+{
+    bool inner = (tiny && rnd == MPFR_RNDU) || (!tiny && rnd == MPFR_RNDD);
+    if (!inner) {
+        if (tiny)
+            return zero_string();
+        char *s = malloc(4);
+        if (s == NULL)
+            abort();
+        memcpy(s, "inf", 4);
+        return s;
+    }
+    /* "1e-1000…0" or "1e+1000…0": 10^(∓10^1023) */
+    size_t n = 4 + UL_PRINT_EXP10_DIGITS;
+    char *s = malloc(n + 1);
+    if (s == NULL)
+        abort();
+    memcpy(s, tiny ? "1e-1" : "1e+1", 4);
+    memset(s + 4, '0', UL_PRINT_EXP10_DIGITS);
+    s[n] = '\0';
+    return s;
+}
+
 char *ul_num_format_exp(mpfr_srcptr log_x, int digits, mpfr_rnd_t rnd)
 {
     ul_num_init();
     if (mpfr_inf_p(log_x) && mpfr_sgn(log_x) < 0)
         return zero_string();
+    if (mpfr_inf_p(log_x)
+        || (mpfr_regular_p(log_x) && mpfr_get_exp(log_x) > UL_PRINT_LOG_EXP_BITS))
+        return clamped_string(mpfr_sgn(log_x) < 0, rnd);
 
     /* u = log10(x) = log_x / ln 10, enclosed; take the bound on rnd's side.
      * Precision: enough for the integer part of u plus the digits asked. */
     mpfr_prec_t p = mpfr_get_prec(log_x) + 64 + (mpfr_prec_t)(3.33 * digits);
-    if (mpfr_get_exp(log_x) > 0)
-        p += mpfr_get_exp(log_x);
+    if (mpfr_regular_p(log_x) && mpfr_get_exp(log_x) > 0)
+        p += mpfr_get_exp(log_x); /* <= UL_PRINT_LOG_EXP_BITS, see above */
     mpfi_t u, ln10;
     mpfi_init2(u, p);
     mpfi_init2(ln10, p);

@@ -77,7 +77,11 @@ int ul_num_decimal_magnitude(const char *text, long limit);
 char *ul_num_format(mpfr_srcptr x, int digits, mpfr_rnd_t rnd);
 
 /* The same for exp(log_x), computed without forming exp(log_x), so it works
- * where exp(log_x) leaves the exponent range.  log_x = -inf gives "0". */
+ * where exp(log_x) leaves the exponent range.  log_x = -inf gives "0".
+ * Beyond 10^±(10^1023) (|log_x| >= 2^3400) the bound is moved outward to a
+ * fixed end, so the text stays short and the time bounded: a tiny x prints
+ * "0" (RNDD) or "1e-1000…0" = 10^-(10^1023) (RNDU); a huge x prints
+ * "1e+1000…0" (RNDD) or "inf" (RNDU). */
 char *ul_num_format_exp(mpfr_srcptr log_x, int digits, mpfr_rnd_t rnd);
 
 /* A certified positive-or-zero quantity: the enclosure of the value itself
