@@ -1,10 +1,12 @@
 /* tests/test_emp_mlp.c — the one-hidden-layer network (emp/mlp.h): layout,
  * gradients against finite differences, batched GEMM path against the
- * one-sample path, clipping, thread-count independence, and that the hidden
- * layer fits XOR-like data that logistic regression cannot. */
+ * one-sample path, clipping, thread-count independence, that the hidden
+ * layer fits XOR-like data that logistic regression cannot, and the
+ * network's tanh against MPFR. */
 #include <cblas.h>
 #include <criterion/criterion.h>
 #include <math.h>
+#include <mpfr.h>
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -292,6 +294,61 @@ Test(emp_mlp, refuses_zero_hidden_units)
     cr_assert_eq(m.ops->grad(&m, &ds, w, 1, g, &work), UL_EINPUT);
     ul_model_work_free(&work);
     ul_dataset_free(&ds);
+}
+
+/* |v − tanh x| in ulps of tanh x, tanh x from MPFR at 160 bits (correctly
+ * rounded there: independent of the Cephes formulas of ul_mlp_tanh).  The
+ * ulp of a value in [2^(e−1), 2^e) is 2^(e−53) (mpfr_get_exp gives e). */
+static double tanh_ulp_error(double x, double v)
+{
+    mpfr_t t;
+    mpfr_init2(t, 160);
+    mpfr_set_d(t, x, MPFR_RNDN);
+    mpfr_tanh(t, t, MPFR_RNDN);
+    long e = (long)mpfr_get_exp(t);
+    mpfr_sub_d(t, t, v, MPFR_RNDN);
+    mpfr_abs(t, t, MPFR_RNDN);
+    mpfr_mul_2si(t, t, 53 - e, MPFR_RNDN);
+    double ulps = mpfr_get_d(t, MPFR_RNDU);
+    mpfr_clear(t);
+    return ulps;
+}
+
+/* The network's tanh (emp/mlp.h: within 4 ulp) over |x| from 1e-300 to 30,
+ * log-spaced, both signs, and at the points where its range reduction
+ * switches (k = round(2|x|/ln 2) changes at |x| = (k + ½)·ln(2)/2, k = 0 …
+ * 57), a few ulps either side.  Beyond: odd (bit for bit), ±0 kept, exactly
+ * ±1 for |x| ≥ 20 (tanh 20 = 1 − 8.5e-18 rounds to 1), ±1 at ±∞, NaN. */
+Test(emp_mlp, tanh_within_4_ulp_of_mpfr)
+{
+    double worst = 0, worst_x = 0;
+    for (int i = 0; i <= 20000; i++) {
+        double x = 1e-300 * pow(30 / 1e-300, i / 20000.0);
+        double e = tanh_ulp_error(x, ul_mlp_tanh(x));
+        if (e > worst)
+            worst = e, worst_x = x;
+        double neg = ul_mlp_tanh(-x), pos = ul_mlp_tanh(x);
+        cr_assert(neg == -pos && signbit(neg), "tanh(-x) != -tanh(x) at x = %a", x);
+    }
+    for (int k = 0; k <= 57; k++) {
+        double c = (k + 0.5) * log(2.0) / 2;
+        for (int s = -4; s <= 4; s++) {
+            double x = c;
+            for (int t = 0; t < (s < 0 ? -s : s); t++)
+                x = nextafter(x, s < 0 ? 0 : INFINITY);
+            double e = tanh_ulp_error(x, ul_mlp_tanh(x));
+            if (e > worst)
+                worst = e, worst_x = x;
+        }
+    }
+    cr_assert_leq(worst, 4.0, "%.3f ulp at x = %.17g", worst, worst_x);
+    cr_assert_eq(ul_mlp_tanh(20.0), 1.0);
+    cr_assert_eq(ul_mlp_tanh(-1e300), -1.0);
+    cr_assert_eq(ul_mlp_tanh(INFINITY), 1.0);
+    cr_assert_eq(ul_mlp_tanh(-INFINITY), -1.0);
+    cr_assert(ul_mlp_tanh(0.0) == 0 && !signbit(ul_mlp_tanh(0.0)));
+    cr_assert(ul_mlp_tanh(-0.0) == 0 && signbit(ul_mlp_tanh(-0.0)));
+    cr_assert(isnan(ul_mlp_tanh(NAN)));
 }
 
 /* XOR-like data: x uniform in [−1, 1]² away from the axes (|x_k| ≥ 0.15),
