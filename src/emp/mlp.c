@@ -9,6 +9,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* tanh_abs rounds with 1.5·2^52 and reads bits: it needs IEEE arithmetic
+ * as written, which -ffast-math does not promise. */
+#ifdef __FAST_MATH__
+#error "src/emp/mlp.c needs IEEE arithmetic: build without -ffast-math"
+#endif
+
+/* The `omp simd` loops below are elementwise (no reduction): vectorised or
+ * not, they give the same bits; vectorising is only for speed.  clang warns
+ * when it does not (at -O1 under the sanitizers), an error with -Werror. */
+#if defined(__clang__)
+#pragma clang diagnostic ignored "-Wpass-failed"
+#endif
+
 /* Rows are taken ROW_CHUNK at a time (the GEMM height), which bounds the
  * pre-activation scratch to ROW_CHUNK × h per run. */
 enum { ROW_CHUNK = 2048 };
