@@ -520,6 +520,11 @@ Test(emp_eps_lb, bad_inputs_name_the_parameter)
     o.ratio = 0.5;
     cr_assert_eq(ul_emp_eps_lb(&r, s, 3, s, 3, a, d, &o, err, sizeof err), UL_EINPUT);
     cr_assert(strstr(err, "ratio"));
+    o = ul_emp_lb_defaults(); /* SUM: at most 16 order statistics (k_max ≤ 15) */
+    o.method = UL_EMP_LB_SUM;
+    o.k_max = 16;
+    cr_assert_eq(ul_emp_eps_lb(&r, s, 3, s, 3, a, d, &o, err, sizeof err), UL_EINPUT);
+    cr_assert(strstr(err, "k_max"));
     ul_emp_lb_clear(&r);
     mpfi_clear(a);
     mpfi_clear(d);
@@ -570,4 +575,215 @@ Test(emp_eps_lb, geometric_weights_refuse_a_grid_beyond_64_bits)
     free(out);
     mpfi_clear(a);
     mpfi_clear(d);
+}
+
+/* ---- the weighted sum over order statistics (SUM) ---------------------------------- */
+
+/* The K smallest of n uniforms, ascending (selection by insertion). */
+static void smallest_uniforms(uint64_t *s, unsigned n, unsigned K, double *u)
+{
+    unsigned have = 0;
+    for (unsigned i = 0; i < n; i++) {
+        double v = unif(s);
+        if (have == K && v >= u[K - 1])
+            continue;
+        unsigned j = have < K ? have++ : K - 1;
+        while (j > 0 && u[j - 1] > v) {
+            u[j] = u[j - 1];
+            j--;
+        }
+        u[j] = v;
+    }
+}
+
+/* P[Σ_k c_k U_(k+1) > ℓ] against (1 − ℓ)^n0 for K = 1 (U_(1) ~ Beta(1, n0),
+ * 256-bit MPFR) and against a Monte-Carlo of sorted uniforms for K = 5
+ * (200,000 draws; within 5 standard errors). */
+Test(emp_eps_lb, sum_tail_against_closed_form_and_monte_carlo, .timeout = 60)
+{
+    const unsigned long one[1] = {1};
+    const double ells[] = {1e-3, 0.02, 0.1};
+    for (int i = 0; i < 3; i++) {
+        mpfr_t q;
+        mpfr_init2(q, 256);
+        mpfr_set_d(q, ells[i], MPFR_RNDN);
+        mpfr_ui_sub(q, 1, q, MPFR_RNDN);
+        mpfr_pow_ui(q, q, 50, MPFR_RNDN);
+        double want = mpfr_get_d(q, MPFR_RNDN), got = ul_emp_sum_tail_upper(one, 1, 50, ells[i]);
+        cr_assert(got >= want * (1 - 1e-15) && got <= want * (1 + 1e-12), "K = 1, ell %g: %.17g vs %.17g",
+                  ells[i], got, want);
+        mpfr_clear(q);
+    }
+    const unsigned long c[5] = {60, 30, 20, 15, 12};
+    enum { N0 = 40, DRAWS = 200000 };
+    const double probe[] = {4.0, 7.0, 11.0};
+    int above[3] = {0, 0, 0};
+    uint64_t s = 12345;
+    for (int d = 0; d < DRAWS; d++) {
+        double u[5], L = 0;
+        smallest_uniforms(&s, N0, 5, u);
+        for (int k = 0; k < 5; k++)
+            L += (double)c[k] * u[k];
+        for (int i = 0; i < 3; i++)
+            above[i] += L > probe[i];
+    }
+    for (int i = 0; i < 3; i++) {
+        double ph = (double)above[i] / DRAWS, se = sqrt(ph * (1 - ph) / DRAWS) + 1e-6;
+        double got = ul_emp_sum_tail_upper(c, 5, N0, probe[i]);
+        cr_log_info("K = 5, ell %g: formula %.6f, Monte-Carlo %.6f", probe[i], got, ph);
+        cr_assert(fabs(got - ph) <= 5 * se, "K = 5, ell %g: %.6f vs Monte-Carlo %.6f (se %.1e)",
+                  probe[i], got, ph, se);
+    }
+}
+
+static double sum_run(const double *in, size_t ni, const double *out, size_t no, long k_max,
+                      bool one_sided, const char *delta)
+{
+    mpfi_t a, d;
+    iv_set(a, "0.05");
+    iv_set(d, delta);
+    ul_emp_lb_opts o = ul_emp_lb_defaults();
+    o.method = UL_EMP_LB_SUM;
+    o.k_max = k_max;
+    o.one_sided = one_sided;
+    char err[256];
+    double e = ul_emp_eps_lb_value(in, ni, out, no, a, d, &o, err, sizeof err);
+    cr_assert(!isnan(e), "%s", err);
+    mpfi_clear(a);
+    mpfi_clear(d);
+    return e;
+}
+
+/* Hoeffding's bound exp(−n·KL(x‖p)) (1 when p ≥ x), written out here. */
+static long double hoeffding_l(long double x, unsigned n, long double p)
+{
+    if (p >= x)
+        return 1;
+    long double kl = x * logl(x / p) + (x < 1 ? (1 - x) * logl((1 - x) / (1 - p)) : 0);
+    return expl(-(long double)n * kl);
+}
+
+/* K = 1: the bound is ∫ H(x; min(1, e^ε u + δ)) dBeta(1, n0)(u), here by a
+ * 100,000-cell midpoint rule on the density n0 (1 − u)^(n0 − 1) in long
+ * double (no Rényi, no hypoexponential formula); ε_q its root at α = 0.05
+ * by bisection.  The certified ε must not exceed ε_q (the integral at it
+ * ≤ α, up to the quadrature's 1e-4) and must be within 0.02 of it. */
+static long double sum_k1_quadrature(unsigned n0, unsigned n1, long double x, long double eps,
+                                     long double delta)
+{
+    const int cells = 100000;
+    long double acc = 0;
+    for (int c = 0; c < cells; c++) {
+        long double u = (c + 0.5L) / cells, p = fminl(1, expl(eps) * u + delta);
+        acc += hoeffding_l(x, n1, p) * n0 * expl((n0 - 1) * log1pl(-u));
+    }
+    return acc / cells;
+}
+
+Test(emp_eps_lb, sum_k1_against_quadrature, .timeout = 60)
+{
+    enum { N0 = 100, N1 = 50 };
+    double in[N1], out[N0];
+    const unsigned hits[2] = {50, 40}; /* IN scores above every OUT score */
+    const char *deltas[2] = {"0", "0.001"};
+    for (int c = 0; c < 2; c++) {
+        for (int i = 0; i < N0; i++)
+            out[i] = i / (double)N0;
+        for (int i = 0; i < N1; i++)
+            in[i] = i < (int)hits[c] ? 2 + i / 100.0 : -1;
+        double e = sum_run(in, N1, out, N0, 0, true, deltas[c]);
+        long double x = hits[c] / (long double)N1, dl = c ? 0.001L : 0, lo = 0, hi = 20;
+        for (int it = 0; it < 30; it++) {
+            long double mid = (lo + hi) / 2;
+            if (sum_k1_quadrature(N0, N1, x, mid, dl) <= 0.05L)
+                lo = mid;
+            else
+                hi = mid;
+        }
+        cr_log_info("K = 1, %u of %u: certified %.6f, quadrature %.6Lf", hits[c], N1, e, lo);
+        cr_assert(sum_k1_quadrature(N0, N1, x, e, dl) <= 0.05L * (1 + 1e-4L), "case %d", c);
+        cr_assert(e >= lo - 0.02L && e > 0, "case %d: %.6f far below %.6Lf", c, e, lo);
+    }
+}
+
+static double normal(uint64_t *s)
+{
+    return sqrt(-2 * log(unif(s))) * cos(6.283185307179586 * unif(s)); /* Box–Muller, 2π */
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The whole SUM chain (K = 5, one-sided) against an independent
+ * computation: the statistic counted here, and the bound E[H(x; e^ε L/C +
+ * δ)] by a Monte-Carlo of L = Σ c_k U_(k+1) from sorted uniforms (100,000
+ * draws).  At the certified ε the Monte-Carlo p-value is ≤ α (within 4
+ * standard errors); 0.05 above it, it exceeds α (the bound is not loose). */
+Test(emp_eps_lb, sum_whole_chain_against_monte_carlo, .timeout = 60)
+{
+    enum { N = 200, DRAWS = 100000 };
+    const double c[5] = {60, 30, 20, 15, 12}, C = 137;
+    double in[N], out[N];
+    uint64_t s = 777;
+    for (int i = 0; i < N; i++) {
+        in[i] = 3 + normal(&s);
+        out[i] = normal(&s);
+    }
+    double e = sum_run(in, N, out, N, -1, true, "0.00001");
+    qsort(out, N, sizeof *out, cmp_d);
+    double stat = 0;
+    for (int k = 0; k < 5; k++)
+        for (int i = 0; i < N; i++)
+            stat += c[k] * (in[i] > out[N - 1 - k]);
+    long double x = stat / (N * C);
+    double *L = malloc(DRAWS * sizeof *L);
+    for (int d = 0; d < DRAWS; d++) {
+        double u[5];
+        smallest_uniforms(&s, N, 5, u);
+        L[d] = 0;
+        for (int k = 0; k < 5; k++)
+            L[d] += c[k] * u[k];
+    }
+    double pv[2];
+    for (int t = 0; t < 2; t++) {
+        long double acc = 0, ee = expl(e + 0.05 * t);
+        for (int d = 0; d < DRAWS; d++)
+            acc += hoeffding_l(x, N, fminl(1, ee * L[d] / C + 1e-5L));
+        pv[t] = (double)(acc / DRAWS);
+    }
+    free(L);
+    cr_log_info("SUM K = 5: eps %.4f, x %.4Lf, Monte-Carlo p %.5f (at eps + 0.05: %.5f)", e, x,
+                pv[0], pv[1]);
+    cr_assert(e > 0);
+    cr_assert(pv[0] <= 0.05 + 4 * sqrt(0.05 * 0.95 / DRAWS), "p %.5f at the certified eps", pv[0]);
+    cr_assert(pv[1] > 0.05, "p %.5f at eps + 0.05: the bound is loose", pv[1]);
+}
+
+/* False refutations of the true claim (1, 0) over 200 seeds, as above
+ * (same allowance, same binomial justification): SUM two-sided with K = 5,
+ * one-sided with K = 16, on continuous scores (n = 400 per world) and on
+ * the two-atom scores (ties, n = 200). */
+Test(emp_eps_lb, sum_false_refutations_within_allowance, .timeout = 120)
+{
+    enum { N = 400 };
+    double *in = malloc(N * sizeof *in), *out = malloc(N * sizeof *out), e1 = exp(1.0);
+    for (int v = 0; v < 4; v++) {
+        int refuted = 0, n = v < 2 ? N : N / 2;
+        for (uint64_t seed = 1; seed <= SEEDS; seed++) {
+            uint64_t s = seed * (v < 2 ? 7919 : 104729);
+            for (int i = 0; i < n; i++) {
+                in[i] = v < 2 ? rr_score(1, &s) : unif(&s) < e1 / (1 + e1);
+                out[i] = v < 2 ? rr_score(0, &s) : unif(&s) < 1 / (1 + e1);
+            }
+            refuted += sum_run(in, n, out, n, v % 2 ? 15 : -1, v % 2, "0") > 1;
+        }
+        cr_log_info("sum variant %d: %d false refutations of %d", v, refuted, SEEDS);
+        cr_assert(refuted <= ALLOWED, "sum variant %d: %d false refutations of %d", v, refuted,
+                  SEEDS);
+    }
+    free(in);
+    free(out);
 }

@@ -34,7 +34,8 @@ void ul_cli_attack_scores_help(FILE *out)
 {
     fprintf(out,
             "usage: ulaudit attack --scores IN,OUT [--claim-eps E] [--delta D] [--alpha A]\n"
-            "                      [--method joint|family|all|fixed|split|onerun] [--threshold T]\n"
+            "                      [--method joint|sum|family|all|fixed|split|onerun]\n"
+            "                      [--threshold T]\n"
             "                      [--split-frac F] [--sides 1|2] [--ratio R]\n"
             "                      [--weights equal|geometric] [--json]\n\n"
             "Certified statistics for membership-inference scores computed by any tool.\n"
@@ -48,6 +49,10 @@ void ul_cli_attack_scores_help(FILE *out)
             "  --method joint   thresholds at OUT/IN order statistics on a geometric grid\n"
             "                   fixed before the data, Bonferroni over them, each tested\n"
             "                   with one exact p-value (default; the most powerful here)\n"
+            "           sum     ONE statistic over the 5 largest OUT scores (and, two-sided,\n"
+            "                   the 5 smallest IN): sum_k 60/(k+1) * #{IN > t_(k)}, its\n"
+            "                   exact law under the claim (Renyi's representation +\n"
+            "                   Hoeffding); the most powerful here when eps is large\n"
             "           family  the same thresholds, two Clopper-Pearson bounds each\n"
             "           all     every distinct score a threshold (legacy)\n"
             "           fixed   one threshold --threshold T chosen BEFORE seeing the scores\n"
@@ -123,16 +128,17 @@ static bool read_double(const char *t, double *x)
 
 static int parse_method(job *j)
 {
-    static const char *names[] = {"family", "fixed", "split", "onerun", "all", "joint"};
+    static const char *names[] = {"family", "fixed", "split", "onerun", "all", "joint", "sum"};
     static const ul_emp_lb_method ms[] = {UL_EMP_LB_FAMILY, UL_EMP_LB_FIXED, UL_EMP_LB_SPLIT,
-                                          UL_EMP_LB_ONERUN, UL_EMP_LB_ALL,   UL_EMP_LB_JOINT};
+                                          UL_EMP_LB_ONERUN, UL_EMP_LB_ALL,   UL_EMP_LB_JOINT,
+                                          UL_EMP_LB_SUM};
     j->o = ul_emp_lb_defaults();
     int k = -1;
-    for (int i = 0; i < 6; i++)
+    for (int i = 0; i < 7; i++)
         if (strcmp(j->v[F_METHOD], names[i]) == 0)
             k = i;
     if (k < 0)
-        return usage("--method: one of joint, family, all, fixed, split, onerun (got '%s')%s",
+        return usage("--method: one of joint, sum, family, all, fixed, split, onerun (got '%s')%s",
                      j->v[F_METHOD], "");
     j->o.method = ms[k];
     if ((ms[k] == UL_EMP_LB_FIXED) != (j->v[F_THR][0] != '\0'))
@@ -307,7 +313,7 @@ static void fmt_down(char *buf, size_t n, mpfr_srcptr x)
 
 static const char *method_name(ul_emp_lb_method m)
 {
-    static const char *names[] = {"family", "fixed", "split", "onerun", "all", "joint"};
+    static const char *names[] = {"family", "fixed", "split", "onerun", "all", "joint", "sum"};
     return names[m];
 }
 
@@ -330,8 +336,9 @@ static void print_text(const job *j, const outcome *r)
         lb, method_name(j->o.method), r->lb.m, r->lb.m == 1 ? "" : "s", j->v[F_WEIGHTS],
         r->lb.divisor, j->v[F_ALPHA], j->v[F_DELTA]);
     if (r->lb.direction != 0)
-        printf("    rule: IN iff score >= %.17g; %lu false positives of %lu, %lu false negatives "
+        printf("    %s: IN iff score >= %.17g; %lu false positives of %lu, %lu false negatives "
                "of %lu\n",
+               j->o.method == UL_EMP_LB_SUM ? "deepest threshold of the sum" : "rule",
                r->lb.threshold, r->lb.fp, r->lb.n_out, r->lb.fn, r->lb.n_in);
     printf("  GDP estimate (assumes a Gaussian trade-off curve; never decides): mu %.4f, "
            "eps(delta) %.4f\n",

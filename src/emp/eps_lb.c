@@ -18,6 +18,7 @@
 #define DEFAULT_RATIO 1.25
 #define JOINT_RATIO 4.0 /* bench_power: the joint test's optimum is flat in k, few tests win */
 #define DEFAULT_SPLIT 0.25
+#define SUM_K_MAX 16 /* SUM: lcm(1…16) = 720720, the weights stay exact integers */
 #define N_CERTIFY 4  /* candidates certified at most (ties of the double ranking) */
 #define TIE_TOL 1e-6 /* double estimates this close to the best are certified too */
 
@@ -197,6 +198,10 @@ static ul_status check_common(const double *in, size_t n_in, const double *out, 
         return ul_fail(err, errlen, UL_EINPUT, "ratio must lie in (1, 16] (0: the default 1.25)");
     if (o->method == UL_EMP_LB_FIXED && !isfinite(o->threshold))
         return ul_fail(err, errlen, UL_EINPUT, "threshold must be a finite number");
+    if (o->method == UL_EMP_LB_SUM && o->k_max >= SUM_K_MAX)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "k_max: the sum test uses at most %d order statistics (k_max <= %d)",
+                       SUM_K_MAX, SUM_K_MAX - 1);
     if (o->method == UL_EMP_LB_SPLIT && !(o->split_frac > 0 && o->split_frac < 1))
         return ul_fail(err, errlen, UL_EINPUT, "split_frac must lie strictly inside (0, 1)");
     return UL_OK;
@@ -541,6 +546,314 @@ static ul_status run_joint(ul_emp_lb_result *res, const double *a, size_t n_in, 
     return st;
 }
 
+/* ---- the weighted sum over order statistics (SUM; emp/eps_lb.h) ------------ */
+
+#define SUM_K_DEFAULT 5  /* bench_eps_lb_weights: K = 4…8 within 0.01 of the best at μ = 2 */
+#define SUM_GRID 240     /* the grid of ℓ for the Riemann–Stieltjes sum */
+#define SUM_SPAN 40.0    /* the grid runs from E[L]/50 to SUM_SPAN·E[L] */
+
+typedef struct {
+    size_t K;                  /* thresholds t_(0) … t_(K−1) */
+    unsigned long c[SUM_K_MAX]; /* weights c_k = lcm(1…K)/(k + 1) */
+    double C;                  /* Σ c_k (an exact integer) */
+    unsigned long n0, n1;      /* thresholds' world, counted world */
+    size_t J;
+    double l[SUM_GRID], T[SUM_GRID]; /* T_j ≥ P[L > l_j], certified */
+} sum_design;
+
+/* K of the options: k_max + 1 when k_max ≥ 0, else the default; at most n0. */
+static size_t sum_k(const ul_emp_lb_opts *o, unsigned long n0)
+{
+    size_t K = o->k_max >= 0 ? (size_t)o->k_max + 1 : SUM_K_DEFAULT;
+    return K < n0 ? K : (size_t)n0;
+}
+
+static unsigned long gcd_ul(unsigned long a, unsigned long b)
+{
+    while (b) {
+        unsigned long t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* c_k = lcm(1…K)/(k + 1): weights ∝ 1/(k + 1), exact integers. */
+static void sum_weights(size_t K, unsigned long *c)
+{
+    unsigned long l = 1;
+    for (unsigned long k = 2; k <= K; k++)
+        l = l / gcd_ul(l, k) * k;
+    for (size_t k = 0; k < K; k++)
+        c[k] = l / (k + 1);
+}
+
+/* The exact tail of L = Σ_k c_k U_(k+1) (emp/eps_lb.h, SUM): with d_j =
+ * Σ_{k≥j} c_k, a_j = d_j − ℓ > 0 and m = n0 + 1 − K,
+ *     P[L > ℓ] = Σ_j Π_{i≠j} a_j/(a_j − a_i) · (1 + ℓ/a_j)^(−m)
+ * (Rényi's representation and the hypoexponential survival function), in
+ * MPFI at 256 bits; a_j − a_i = d_j − d_i is an exact integer. */
+double ul_emp_sum_tail_upper(const unsigned long *c, size_t K, unsigned long n0, double ell)
+{
+    if (K == 0 || K > n0 || K > SUM_K_MAX || !(ell > 0))
+        return 1;
+    double d[SUM_K_MAX], acc_d = 0;
+    for (size_t j = K; j-- > 0;)
+        d[j] = acc_d += (double)c[j];
+    if (ell >= d[K - 1]) /* some a_j ≤ 0: the formula above does not apply */
+        return 1;
+    mpfi_t v[4];
+    for (int i = 0; i < 4; i++)
+        mpfi_init2(v[i], 256);
+    mpfi_ptr a = v[0], t = v[1], u = v[2], acc = v[3];
+    mpfi_set_ui(acc, 0);
+    for (size_t j = 0; j < K; j++) {
+        mpfi_set_d(a, d[j]);
+        mpfi_sub_d(a, a, ell);
+        mpfi_set_ui(t, 1);
+        for (size_t i = 0; i < K; i++)
+            if (i != j) {
+                mpfi_div_d(u, a, d[j] - d[i]); /* exact integer divisor */
+                mpfi_mul(t, t, u);
+            }
+        mpfi_d_div(u, ell, a);
+        mpfi_log1p(u, u);
+        mpfi_mul_ui(u, u, n0 + 1 - K);
+        mpfi_neg(u, u);
+        mpfi_exp(u, u);
+        mpfi_mul(t, t, u);
+        mpfi_add(acc, acc, t);
+    }
+    double r = mpfr_get_d(&acc->right, MPFR_RNDU);
+    for (int i = 0; i < 4; i++)
+        mpfi_clear(v[i]);
+    return isnan(r) || r > 1 ? 1 : r < 0 ? 0 : r;
+}
+
+/* The design: weights, and the certified tails of L on a grid of ℓ,
+ * geometric from E[L]/50 to SUM_SPAN·E[L] (E[U_(k+1)] = (k+1)/(n0+1)),
+ * kept below d_(K−1) = c_(K−1) (where the tail formula holds). */
+static void sum_design_init(sum_design *D, size_t K, unsigned long n0, unsigned long n1)
+{
+    D->K = K, D->n0 = n0, D->n1 = n1, D->C = 0;
+    sum_weights(K, D->c);
+    double mean = 0;
+    for (size_t k = 0; k < K; k++) {
+        D->C += (double)D->c[k];
+        mean += (double)D->c[k] * (double)(k + 1) / ((double)n0 + 1);
+    }
+    double lo = mean / 50, hi = fmin(SUM_SPAN * mean, 0.999 * (double)D->c[K - 1]);
+    D->J = 0;
+    for (size_t j = 0; j < SUM_GRID && lo < hi; j++) {
+        D->l[D->J] = lo * pow(hi / lo, (double)j / (SUM_GRID - 1));
+        D->T[D->J] = ul_emp_sum_tail_upper(D->c, K, n0, D->l[D->J]);
+        D->J++;
+    }
+}
+
+/* S = Σ_k c_k #{i : a_i > t_(k)}, t_(k) the (k+1)-th largest of b
+ * (ascending arrays a of n1, b of n0 scores). */
+static unsigned long long sum_stat(const sum_design *D, const double *a, const double *b)
+{
+    unsigned long long s = 0;
+    size_t idx = D->n1; /* a[idx…] > t */
+    for (size_t k = 0; k < D->K; k++) {
+        double t = b[D->n0 - 1 - k];
+        while (idx > 0 && a[idx - 1] > t)
+            idx--;
+        s += (unsigned long long)D->c[k] * (D->n1 - idx);
+    }
+    return s;
+}
+
+/* Hoeffding's bound in doubles: exp(−n1·KL(x‖p)) for p < x, else 1. */
+static double sum_h_d(double x, unsigned long n1, double p)
+{
+    if (p >= x)
+        return 1;
+    double kl = x * log(x / p) + (x < 1 ? (1 - x) * log((1 - x) / (1 - p)) : 0);
+    return exp(-(double)n1 * kl);
+}
+
+/* The p-value bound of emp/eps_lb.h (SUM) in doubles: the upper
+ * Riemann–Stieltjes sum of E[g(L)], g(ℓ) = Hoeffding at p = e^ε ℓ/C + δ. */
+static double sum_p_d(const sum_design *D, unsigned long long s, double eps, double delta)
+{
+    double x = (double)s / ((double)D->n1 * D->C), ee = exp(eps);
+    double prev = sum_h_d(x, D->n1, ee * D->l[0] / D->C + delta), acc = prev;
+    for (size_t j = 1; j < D->J; j++) {
+        double g = fmax(prev, sum_h_d(x, D->n1, ee * D->l[j] / D->C + delta));
+        acc += (g - prev) * D->T[j - 1];
+        prev = g;
+    }
+    return acc + (1 - prev) * D->T[D->J - 1];
+}
+
+/* The largest ε (to ~1e-9 relative) whose double p-value is ≤ level. */
+static double sum_search_d(const sum_design *D, unsigned long long s, double delta, double level)
+{
+    if (s == 0 || D->J == 0 || sum_p_d(D, s, 0, delta) > level)
+        return 0;
+    double lo = 0, hi = 64;
+    for (int it = 0; it < 50; it++) {
+        double mid = 0.5 * (lo + hi);
+        if (sum_p_d(D, s, mid, delta) <= level)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* g ≥ Hoeffding's bound exp(−n1·KL(x‖p)) at p = e^ε ℓ/C + δ, x = s/(n1·C),
+ * certified: p is rounded up to p̄ (KL(x‖p) decreases in p below x), KL(x‖p̄)
+ * enclosed in MPFI and taken at its lower end, exp rounded up; 1 when
+ * p̄ ≥ x. */
+static void sum_h_upper(mpfr_ptr g, const sum_design *D, unsigned long long s, mpfr_srcptr eps,
+                        double ell, mpfi_srcptr delta)
+{
+    mpfr_t p;
+    mpfi_t v[4];
+    mpfr_init2(p, 128);
+    for (int i = 0; i < 4; i++)
+        mpfi_init2(v[i], 128);
+    mpfi_ptr x = v[0], kl = v[1], u = v[2], q = v[3];
+    mpfr_exp(p, eps, MPFR_RNDU);
+    mpfr_mul_d(p, p, ell, MPFR_RNDU);
+    mpfr_div_d(p, p, D->C, MPFR_RNDU);
+    mpfr_add(p, p, &delta->right, MPFR_RNDU);
+    mpfi_set_d(x, (double)s); /* s < 2^53: exact */
+    mpfi_div_d(x, x, (double)D->n1 * D->C);
+    mpfr_set_ui(g, 1, MPFR_RNDU);
+    if (mpfr_cmp(p, &x->left) < 0) {
+        mpfi_set_fr(q, p); /* the point p̄ */
+        mpfi_div(kl, x, q); /* x·log(x/p̄) */
+        mpfi_log(kl, kl);
+        mpfi_mul(kl, kl, x);
+        if ((double)s < (double)D->n1 * D->C) { /* + (1 − x)·log((1 − x)/(1 − p̄)) */
+            mpfi_ui_sub(u, 1, x);
+            mpfi_ui_sub(q, 1, q);
+            mpfi_div(q, u, q);
+            mpfi_log(q, q);
+            mpfi_mul(u, u, q);
+            mpfi_add(kl, kl, u);
+        }
+        mpfr_mul_ui(p, &kl->left, D->n1, MPFR_RNDD);
+        mpfr_neg(p, p, MPFR_RNDU);
+        mpfr_exp(g, p, MPFR_RNDU);
+        if (!(mpfr_cmp_ui(g, 1) <= 0))
+            mpfr_set_ui(g, 1, MPFR_RNDU);
+    }
+    mpfr_clear(p);
+    for (int i = 0; i < 4; i++)
+        mpfi_clear(v[i]);
+}
+
+/* The p-value bound at ε, certified: g_0 + Σ_j (g_j − g_(j−1))·T_(j−1) +
+ * (1 − g_(J−1))·T_(J−1) with the g_j made nondecreasing (still upper bounds
+ * of a nondecreasing g), every step rounded up. */
+static void sum_p_upper(mpfr_ptr out, const sum_design *D, unsigned long long s, mpfr_srcptr eps,
+                        mpfi_srcptr delta)
+{
+    mpfr_t prev, g, d;
+    mpfr_inits2(128, prev, g, d, (mpfr_ptr)0);
+    sum_h_upper(prev, D, s, eps, D->l[0], delta);
+    mpfr_set(out, prev, MPFR_RNDU);
+    for (size_t j = 1; j < D->J; j++) {
+        sum_h_upper(g, D, s, eps, D->l[j], delta);
+        mpfr_max(g, g, prev, MPFR_RNDU);
+        mpfr_sub(d, g, prev, MPFR_RNDU);
+        mpfr_mul_d(d, d, D->T[j - 1], MPFR_RNDU);
+        mpfr_add(out, out, d, MPFR_RNDU);
+        mpfr_set(prev, g, MPFR_RNDU);
+    }
+    mpfr_ui_sub(d, 1, prev, MPFR_RNDU);
+    mpfr_mul_d(d, d, D->T[D->J - 1], MPFR_RNDU);
+    mpfr_add(out, out, d, MPFR_RNDU);
+    mpfr_clears(prev, g, d, (mpfr_ptr)0);
+}
+
+/* Certifies the double estimate est (lowered a little when too close):
+ * e = the largest tried ε whose certified p-value is ≤ inf(level). */
+static void sum_certify(mpfr_ptr e, const sum_design *D, unsigned long long s, double est,
+                        mpfi_srcptr level, mpfi_srcptr delta)
+{
+    mpfr_t p, ee;
+    mpfr_inits2(128, p, ee, (mpfr_ptr)0);
+    mpfr_set_zero(e, 1);
+    for (int attempt = 0; attempt < 6 && est > 0; attempt++) {
+        mpfr_set_d(ee, est, MPFR_RNDN); /* exact */
+        sum_p_upper(p, D, s, ee, delta);
+        if (mpfr_lessequal_p(p, &level->left)) {
+            mpfr_set(e, ee, MPFR_RNDD);
+            break;
+        }
+        est -= 1e-6 * fmax(1, est) * pow(10, attempt);
+    }
+    mpfr_clears(p, ee, (mpfr_ptr)0);
+}
+
+/* One direction of SUM: thresholds at the order statistics of b (n0,
+ * ascending), counts of a (n1, ascending) above them; est and s out. */
+static void sum_direction(sum_design *D, const double *a, size_t n1, const double *b, size_t n0,
+                          const ul_emp_lb_opts *o, double delta, double level,
+                          unsigned long long *s, double *est)
+{
+    static _Thread_local sum_design cache[2]; /* the tails depend on (K, n0) only */
+    static _Thread_local int next;
+    size_t K = sum_k(o, n0);
+    int hit = -1;
+    for (int i = 0; i < 2; i++)
+        if (cache[i].J > 0 && cache[i].K == K && cache[i].n0 == n0)
+            hit = i;
+    if (hit < 0) {
+        hit = next, next ^= 1;
+        sum_design_init(&cache[hit], K, n0, n1);
+    }
+    *D = cache[hit];
+    D->n1 = n1;
+    *s = sum_stat(D, a, b);
+    *est = sum_search_d(D, *s, delta, level);
+}
+
+static ul_status run_sum(ul_emp_lb_result *res, const double *a, size_t n_in, const double *b,
+                         size_t n_out, mpfi_srcptr alpha, mpfi_srcptr delta,
+                         const ul_emp_lb_opts *o)
+{
+    unsigned long m = o->one_sided ? 1 : 2;
+    double dd = mpfr_get_d(&delta->right, MPFR_RNDU), lev_d = beta_d(alpha, (double)m);
+    sum_design *D = malloc(2 * sizeof *D);
+    double *na = malloc(n_out * sizeof *na), *nb = malloc(n_in * sizeof *nb), est[2] = {0, 0};
+    if (!D || !na || !nb)
+        abort();
+    unsigned long long s[2] = {0, 0};
+    sum_direction(&D[0], a, n_in, b, n_out, o, dd, lev_d, &s[0], &est[0]);
+    if (!o->one_sided) { /* reversed: OUT below the IN order statistics = the forward test on −scores */
+        for (size_t i = 0; i < n_out; i++)
+            na[i] = -b[n_out - 1 - i];
+        for (size_t i = 0; i < n_in; i++)
+            nb[i] = -a[n_in - 1 - i];
+        sum_direction(&D[1], na, n_out, nb, n_in, o, dd, lev_d, &s[1], &est[1]);
+    }
+    int w = est[1] > est[0];
+    mpfi_t lev;
+    mpfi_init2(lev, mpfi_get_prec(alpha) + 32);
+    mpfi_div_ui(lev, alpha, m);
+    mpfr_t e;
+    mpfr_init2(e, 64);
+    sum_certify(e, &D[w], s[w], est[w], lev, delta);
+    size_t K = D[w].K;
+    candidate c = w == 0 ? forward_test(a, n_in, b, n_out, K - 1)
+                         : reversed_test(a, n_in, b, n_out, K - 1);
+    c.est = est[w];
+    record(res, &c, e, n_in, n_out);
+    res->m = res->divisor = m;
+    mpfr_clear(e);
+    mpfi_clear(lev);
+    free(D), free(na), free(nb);
+    return UL_OK;
+}
+
 /* ---- fixed threshold ------------------------------------------------------------- */
 
 static ul_status run_fixed(ul_emp_lb_result *res, const double *a, size_t n_in, const double *b,
@@ -629,6 +942,9 @@ ul_status ul_emp_eps_lb(ul_emp_lb_result *res, const double *in, size_t n_in, co
         break;
     case UL_EMP_LB_JOINT:
         st = run_joint(res, a, n_in, b, n_out, alpha, delta, o, err, errlen);
+        break;
+    case UL_EMP_LB_SUM:
+        st = run_sum(res, a, n_in, b, n_out, alpha, delta, o);
         break;
     case UL_EMP_LB_ONERUN:
         st = ul_emp_onerun_family(res, a, n_in, b, n_out, alpha, delta, o, err, errlen);

@@ -16,11 +16,11 @@
 #include "emp/rng.h"
 #include "num/encl.h"
 
-#define N_METHODS 7
-static const char *names[N_METHODS] = {"jax CP (baseline)",       "joint 2-sided",
-                                       "joint 1-sided",           "joint 2-sided geometric",
-                                       "joint 1-sided geometric", "joint 2-sided k = 0",
-                                       "joint 1-sided k = 0"};
+#define N_METHODS 9
+static const char *names[N_METHODS] = {
+    "jax CP (baseline)",       "joint 2-sided",       "joint 1-sided",
+    "joint 2-sided geometric", "joint 1-sided geometric", "joint 2-sided k = 0",
+    "joint 1-sided k = 0",     "sum 2-sided (K = 5)", "sum 1-sided (K = 5)"};
 
 static double method_eps(int k, const double *in, size_t n, const double *out, mpfi_srcptr a,
                          mpfi_srcptr d)
@@ -28,10 +28,10 @@ static double method_eps(int k, const double *in, size_t n, const double *out, m
     if (k == 0)
         return ul_emp_jax_cp_d(in, n, out, n, 0.05, 1e-5);
     ul_emp_lb_opts o = ul_emp_lb_defaults();
-    o.method = UL_EMP_LB_JOINT;
+    o.method = k >= 7 ? UL_EMP_LB_SUM : UL_EMP_LB_JOINT;
     o.one_sided = k % 2 == 0;
     o.geometric = k == 3 || k == 4;
-    o.k_max = k >= 5 ? 0 : -1; /* the extreme order statistic alone */
+    o.k_max = k == 5 || k == 6 ? 0 : -1; /* the extreme order statistic alone */
     char err[256];
     double e = ul_emp_eps_lb_value(in, n, out, n, a, d, &o, err, sizeof err);
     if (isnan(e))
