@@ -14,29 +14,46 @@
 
 #include "cli/calc_internal.h"
 #include "lib/calc_api.h"
+#include "num/deadline.h"
+
+/* Every quantity's time budget (issue 12, bounded time on hostile input):
+ * run_quantity sets it as the process deadline (num/deadline.h), which the
+ * library's loops ask between rounds; past it the answer is inconclusive
+ * (exit 3) with the reason, never a hang.  The default is audit's; it is
+ * an object of its own, so that a flag left at it is told by its address
+ * from one given as the same text (read_budget). */
+static const char budget_default[] = CALC_DEFAULT_MAX_SECONDS;
+#define CALC_MAX_SECONDS_FLAG                                                                      \
+    {"max-seconds", "S",                                                                           \
+     "time budget in seconds, 0 to 1e9, 0: none (default " CALC_DEFAULT_MAX_SECONDS                \
+     "; past it exit 3)",                                                                          \
+     budget_default}
 
 static const calc_quantity QUANTITIES[] = {
     {"theta",
      "E_{e^E}(N(0,1) || N(R,1)) = theta_{e^E}(R), the Gaussian hockey-stick divergence",
      "ulaudit calc theta --eps 1 --r 0.5",
      {{"eps", "E", "privacy parameter, any real (negative uses reciprocity), |E| <= 1e9", NULL},
-      {"r", "R", "distance of the means over sigma, 0 <= R <= 1e9", NULL}},
-     2,
+      {"r", "R", "distance of the means over sigma, 0 <= R <= 1e9", NULL},
+      CALC_MAX_SECONDS_FLAG},
+     3,
      calc_run_theta},
     {"gauss-sigma",
      "the smallest sigma with theta_{e^E}(S/sigma) <= D",
      "ulaudit calc gauss-sigma --eps 1 --delta 1e-5 --sensitivity 2",
      {{"eps", "E", "privacy parameter, 0 <= E <= 1e9", NULL},
       {"delta", "D", "target, 0 < D < 1", NULL},
-      {"sensitivity", "S", "l2 sensitivity, 0 < S <= 1e100 (default 1)", "1"}},
-     3,
+      {"sensitivity", "S", "l2 sensitivity, 0 < S <= 1e100 (default 1)", "1"},
+      CALC_MAX_SECONDS_FLAG},
+     4,
      calc_run_gauss_sigma},
     {"gauss-eps",
      "the smallest eps >= 0 with theta_{e^eps}(R) <= D",
      "ulaudit calc gauss-eps --r 0.5 --delta 1e-5",
      {{"r", "R", "distance of the means over sigma, 0 <= R <= 1e9", NULL},
-      {"delta", "D", "target, 0 < D < 1", NULL}},
-     2,
+      {"delta", "D", "target, 0 < D < 1", NULL},
+      CALC_MAX_SECONDS_FLAG},
+     3,
      calc_run_gauss_eps},
     {"contraction",
      "delta after T clipping + noise steps: delta_0 * prod theta_{e^E}(R_t), or the adaptive "
@@ -47,7 +64,7 @@ static const calc_quantity QUANTITIES[] = {
       {"steps", "T", "number of noisy steps, 0..100000000", NULL},
       {"delta0", "D0", "starting delta, 0 < D0 <= 1 (default 1)", "1"},
       {"mode", "M", "product or adaptive (default product)", "product"},
-      {"max-seconds", "S", "time budget in seconds, 0: none (default none)", "none"}},
+      CALC_MAX_SECONDS_FLAG},
      6,
      calc_run_contraction},
     {"contraction-steps",
@@ -59,7 +76,7 @@ static const calc_quantity QUANTITIES[] = {
       {"delta0", "D0", "starting delta, 0 < D0 <= 1 (default 1)", "1"},
       {"mode", "M", "product or adaptive (default product)", "product"},
       {"max-steps", "N", "give up after N steps (default 100000000)", "100000000"},
-      {"max-seconds", "S", "time budget in seconds, 0: none (default none)", "none"}},
+      CALC_MAX_SECONDS_FLAG},
      7,
      calc_run_contraction_steps},
     {"contraction-sigma",
@@ -71,7 +88,7 @@ static const calc_quantity QUANTITIES[] = {
       {"delta", "D", "target, 0 < D < 1", NULL},
       {"delta0", "D0", "starting delta, 0 < D0 <= 1 (default 1)", "1"},
       {"mode", "M", "product or adaptive (default product)", "product"},
-      {"max-seconds", "S", "time budget in seconds, 0: none (default none)", "none"}},
+      CALC_MAX_SECONDS_FLAG},
      7,
      calc_run_contraction_sigma},
     {"rdp-to-dp",
@@ -80,24 +97,27 @@ static const calc_quantity QUANTITIES[] = {
      {{"alpha", "A", "Renyi order, 1 < A <= 1e12", NULL},
       {"rdp", "V", "Renyi divergence at A, 0 <= V <= 1e12", NULL},
       {"delta", "D", "target, 0 < D < 1", NULL},
-      {"conversion", "C", "mironov or bbghs (default bbghs)", "bbghs"}},
-     4,
+      {"conversion", "C", "mironov or bbghs (default bbghs)", "bbghs"},
+      CALC_MAX_SECONDS_FLAG},
+     5,
      calc_run_rdp_to_dp},
     {"gauss-rdp-eps",
      "eps of the Gaussian mechanism (r = sensitivity/sigma) through RDP at the best alpha",
      "ulaudit calc gauss-rdp-eps --r 0.5 --delta 1e-5",
      {{"r", "R", "sensitivity/sigma, 0 < R <= 1e9", NULL},
       {"delta", "D", "target, 0 < D < 1", NULL},
-      {"conversion", "C", "mironov or bbghs (default bbghs)", "bbghs"}},
-     3,
+      {"conversion", "C", "mironov or bbghs (default bbghs)", "bbghs"},
+      CALC_MAX_SECONDS_FLAG},
+     4,
      calc_run_gauss_rdp_eps},
     {"sgm-rdp",
      "RDP of the Poisson-subsampled Gaussian at order A (integer or fractional)",
      "ulaudit calc sgm-rdp --q 0.01 --sigma 1.1 --alpha 8",
      {{"q", "Q", "sampling rate, 0 <= Q <= 1", NULL},
       {"sigma", "S", "noise multiplier sigma/sensitivity, 1e-3 <= S <= 1e6", NULL},
-      {"alpha", "A", "Renyi order, 1 < A <= 10000", NULL}},
-     3,
+      {"alpha", "A", "Renyi order, 1 < A <= 10000", NULL},
+      CALC_MAX_SECONDS_FLAG},
+     4,
      calc_run_sgm_rdp},
     {"pld-compose",
      "delta(eps), or eps(delta), of the composed (subsampled) Gaussian by FFT privacy-loss "
@@ -117,7 +137,7 @@ static const calc_quantity QUANTITIES[] = {
       {"adjacency", "A", "both, add, remove or replace (default both: the max)", "both"},
       {"rel-width", "W", "target relative width of the bracket (default 1e-3)", "1e-3"},
       {"fft", "F", "auto, double or long (default auto)", "auto"},
-      {"max-seconds", "S", "time budget in seconds (default none)", "none"}},
+      CALC_MAX_SECONDS_FLAG},
      12,
      calc_run_pld_compose},
     {"noisygd-k",
@@ -141,8 +161,9 @@ static const calc_quantity QUANTITIES[] = {
       {"form", "F",
        "tight (the proof's bound) or stated (the relaxed one Thm 5.1 uses) (default tight)",
        "tight"},
-      {"max-k", "K", "give up after K steps, 1..999999999 (default none: no limit)", "none"}},
-     11,
+      {"max-k", "K", "give up after K steps, 1..999999999 (default none: no limit)", "none"},
+      CALC_MAX_SECONDS_FLAG},
+     12,
      calc_run_noisygd_k},
     {"noisygd-sigma",
      "the smallest Noisy-GD sigma (step noise variance 2*eta*sigma^2) reaching an RDP target "
@@ -166,8 +187,9 @@ static const calc_quantity QUANTITIES[] = {
       {"kabar", "KBAR", "unlearning iterations K_Abar, whole 0..1e300 (g15; default none)", "none"},
       {"eps-dp", "E", "RDP target of order Q, 0 < E <= 1e12 (g7, g9; default none)", "none"},
       {"eps-dd", "E", "deletion target of order Q, 0 < E <= 1e12 (g15; default none)", "none"},
-      {"form", "F", "g15's form: tight or stated (default tight)", "tight"}},
-     12,
+      {"form", "F", "g15's form: tight or stated (default tight)", "tight"},
+      CALC_MAX_SECONDS_FLAG},
+     13,
      calc_run_noisygd_sigma},
     {"model-clipping-t",
      "the least T with delta_T <= D for model clipping at a constant sigma (Koloskova et al. "
@@ -196,8 +218,9 @@ static const calc_quantity QUANTITIES[] = {
        "product (default: the non-adaptive bound the paper's theorem states) or adaptive (the "
        "code's)",
        "product"},
-      {"max-steps", "N", "give up after N steps, 1..999999999 (default 100000000)", "100000000"}},
-     13,
+      {"max-steps", "N", "give up after N steps, 1..999999999 (default 100000000)", "100000000"},
+      CALC_MAX_SECONDS_FLAG},
+     14,
      calc_run_model_clipping_t},
     {"model-clipping-sigma",
      "the smallest constant sigma with delta_T <= D after T model-clipping steps (Koloskova et "
@@ -217,8 +240,9 @@ static const calc_quantity QUANTITIES[] = {
       {"mode", "M",
        "product (default: the paper's non-adaptive theorem) or adaptive (the public code's "
        "recursion)",
-       "product"}},
-     12,
+       "product"},
+      CALC_MAX_SECONDS_FLAG},
+     13,
      calc_run_model_clipping_sigma},
     {"output-perturbation-sigma",
      "the smallest sigma with theta_{e^E}(2*C0/sigma) <= D (output perturbation), beside the "
@@ -227,8 +251,9 @@ static const calc_quantity QUANTITIES[] = {
      {{"c0", "C0", "radius of the clip before the noise, 0 < C0 <= 1e100", NULL},
       {"eps", "E", "target eps, 0 < E <= 1e9 (the classic domain E < 1: reported, not enforced)",
        NULL},
-      {"delta", "D", "target, 0 < D < 1", NULL}},
-     3,
+      {"delta", "D", "target, 0 < D < 1", NULL},
+      CALC_MAX_SECONDS_FLAG},
+     4,
      calc_run_output_perturbation_sigma},
     {"langevin-sigma",
      "the smallest Langevin sigma with eps_DP(K, sigma, S) <= E (Chien et al., strongly convex)",
@@ -244,8 +269,9 @@ static const calc_quantity QUANTITIES[] = {
       {"S", "S", "points removed per request (default 1)", "1"},
       {"eta", "H", "step size, eta <= 1/L (default none: 1/L)", "none"},
       {"rate", "R", "printed or corrected (default corrected; equal in this case)", "corrected"},
-      {"T", "T", "learning iterations: only none (run to convergence; Thm 3.2 needs it)", "none"}},
-     11,
+      {"T", "T", "learning iterations: only none (run to convergence; Thm 3.2 needs it)", "none"},
+      CALC_MAX_SECONDS_FLAG},
+     12,
      calc_run_langevin_sigma},
     {"langevin-k",
      "the least K >= 0 with eps_DP(K, sigma, S) <= E, with the eps it reaches and the alpha used",
@@ -261,8 +287,9 @@ static const calc_quantity QUANTITIES[] = {
       {"S", "S", "points removed per request (default 1)", "1"},
       {"eta", "H", "step size, eta <= 1/L (default none: 1/L)", "none"},
       {"rate", "R", "printed or corrected (default corrected; equal in this case)", "corrected"},
-      {"T", "T", "learning iterations: only none (run to convergence; Thm 3.2 needs it)", "none"}},
-     11,
+      {"T", "T", "learning iterations: only none (run to convergence; Thm 3.2 needs it)", "none"},
+      CALC_MAX_SECONDS_FLAG},
+     12,
      calc_run_langevin_k},
 };
 
@@ -321,6 +348,49 @@ static void unknown_quantity(const char *name)
     fprintf(calc_err(), "; see ulaudit calc --help)\n");
 }
 
+/* --max-seconds S (the rule of ul_cli_read_seconds; "none" reads as 0)
+ * into *secs; false, with the message, when it breaks the rule.  Under a
+ * sink (allow_help false: the library, --batch) a defaulted budget is not
+ * applied, only one given: the deadline is process-wide, and the library
+ * promises threads that it keeps no global state unless asked (--batch
+ * passes the default as a flag, see batch.c). */
+static bool read_budget(const calc_quantity *q, const char **values, bool allow_help,
+                        double *secs)
+{
+    int slot = -1;
+    for (int i = 0; i < q->nflags; i++)
+        if (strcmp(q->flags[i].name, "max-seconds") == 0)
+            slot = i;
+    *secs = 0;
+    if (slot < 0)
+        abort(); /* every row declares it (CALC_MAX_SECONDS_FLAG) */
+    if (!allow_help && values[slot] == budget_default)
+        values[slot] = "0"; /* as echoed in the result's inputs */
+    if (strcmp(values[slot], "none") == 0 || ul_cli_read_seconds(values[slot], secs))
+        return true;
+    fprintf(calc_err(),
+            "ulaudit calc %s: --max-seconds: must be a number of seconds from 0 to 1e9, 0 for "
+            "none (got '%s')\n",
+            q->name, values[slot]);
+    return false;
+}
+
+/* Runs q under its budget, unless a caller's budget is already running. */
+static int run_budgeted(const calc_quantity *q, const char **values, const ul_cli_common *common,
+                        bool allow_help)
+{
+    double secs;
+    if (!read_budget(q, values, allow_help, &secs))
+        return UL_EXIT_USAGE;
+    bool started = secs > 0 && ul_deadline_seconds() == 0;
+    if (started)
+        ul_deadline_set(secs);
+    int rc = q->run(q, values, common);
+    if (started)
+        ul_deadline_clear();
+    return rc;
+}
+
 /* Parses the flags after the quantity and runs it; returns the exit code.
  * allow_help is false under a sink (library, --batch): --help is refused. */
 static int run_quantity(const calc_quantity *q, int argc, char **argv, bool allow_help)
@@ -344,7 +414,7 @@ static int run_quantity(const calc_quantity *q, int argc, char **argv, bool allo
     }
     if (!allow_help)
         common.json = true;
-    return q->run(q, values, &common);
+    return run_budgeted(q, values, &common, allow_help);
 }
 
 /* Drops the trailing newline and the "ulaudit " prefix of each line. */
@@ -389,6 +459,7 @@ int ul_cli_calc_capture(const char *quantity, int argc, char **argv, char **json
     fclose(sink.out);
     fclose(sink.err);
     copy_message(err_text, err, errlen);
+    bool said = err_len > 0;
     free(err_text);
     *json = NULL;
     *st = rc == UL_EXIT_OK ? UL_OK : rc == UL_EXIT_INCONCLUSIVE ? UL_ECAP : UL_EINPUT;
@@ -397,6 +468,10 @@ int ul_cli_calc_capture(const char *quantity, int argc, char **argv, char **json
     if (rc != UL_EXIT_USAGE && out_len > 0) {
         *json = out_text;
         (*json)[strcspn(*json, "\n")] = '\0';
+        return rc;
+    }
+    if (rc == UL_EXIT_INCONCLUSIVE && said) { /* no result: the budget ran out */
+        free(out_text);
         return rc;
     }
     if (rc != UL_EXIT_USAGE) { /* a quantity that printed around the sink */
@@ -420,7 +495,11 @@ const ul_cli_flag *ul_cli_calc_quantity(size_t i, const char **name, const char 
     const calc_quantity *q = &QUANTITIES[i];
     *name = q->name;
     *summary = q->summary;
-    *nflags = q->nflags;
+    /* the library's flags: the budget (last in every row) is the command
+     * line's and --batch's default; the library applies none unless it is
+     * passed (read_budget), so its listing leaves it out */
+    bool last_is_budget = q->nflags > 0 && q->flags[q->nflags - 1].default_value == budget_default;
+    *nflags = q->nflags - (last_is_budget ? 1 : 0);
     return q->flags;
 }
 

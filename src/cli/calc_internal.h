@@ -16,6 +16,10 @@
 
 typedef struct calc_quantity calc_quantity;
 
+/* The default --max-seconds of every quantity on the command line and in
+ * --batch (audit's default budget); the library applies none unless asked. */
+#define CALC_DEFAULT_MAX_SECONDS "60"
+
 /* One row of the quantity table: flags, summary, example, and the function
  * that computes and reports the quantity (returning the exit code). */
 struct calc_quantity {

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/calc_internal.h"
+#include "num/deadline.h"
 
 static _Thread_local calc_sink *current_sink;
 
@@ -122,7 +123,13 @@ int calc_input_error(const calc_quantity *q, ul_status st, const char *msg)
 {
     if (current_sink != NULL)
         current_sink->status = st;
-    fprintf(calc_err(), "ulaudit calc %s: %s%s\n", q->name, st == UL_EINPUT ? "--" : "", msg);
+    if (st == UL_ETIME) /* the library says what it was computing (num/deadline.h) */
+        fprintf(calc_err(), "ulaudit calc %s: %s%g s ran out%s%s (no result; --max-seconds S "
+                "sets it, 0 for none)\n", q->name, "the time budget of ", ul_deadline_seconds(),
+                strncmp(msg, "the time budget", 15) == 0 ? ": " : " while ", msg);
+    else
+        fprintf(calc_err(), "ulaudit calc %s: %s%s\n", q->name, st == UL_EINPUT ? "--" : "",
+                msg);
     /* the precision cap and the time budget leave the question open (exit 3,
      * as audit, calibrate and attack); anything else is the input's fault */
     return st == UL_ECAP || st == UL_ETIME ? UL_EXIT_INCONCLUSIVE : UL_EXIT_USAGE;

@@ -25,9 +25,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/calc_internal.h"
+#include "cli/exitcodes.h"
 #include "io/json.h"
 #include "lib/calc_api.h"
-#include "cli/exitcodes.h"
 
 #define MAX_FIELDS 64
 #define ERR_LEN 1024
@@ -284,6 +285,15 @@ static int read_flags(const char *quantity, int argc, char **argv, int batch, fi
     if (*path == NULL || **path == '\0') {
         fprintf(stderr, "ulaudit calc %s: --batch: needs a file name, or - for stdin\n", quantity);
         return UL_EXIT_USAGE;
+    }
+    /* each record is budgeted as on the command line (calc.c applies no
+     * default under a sink, so it comes as a flag a record may override) */
+    bool budget = false;
+    for (int i = 0; i < fx->n; i++)
+        budget = budget || strcmp(fx->name[i], "max-seconds") == 0;
+    if (!budget && fx->n < MAX_FIELDS) {
+        fx->name[fx->n] = dup_n("max-seconds", strlen("max-seconds"));
+        fx->value[fx->n++] = CALC_DEFAULT_MAX_SECONDS;
     }
     return 0;
 }

@@ -1,0 +1,175 @@
+/* tests/test_calc_hostile.c — `ulaudit calc` on hostile input (issue 12,
+ * bounded time): the inputs of H3's adversarial sweep of every quantity that
+ * ran past 2 s of CPU, crashed or answered outside the documented exits.
+ *
+ * No assertion depends on how fast the machine is.  Each slow input below
+ * was measured in the normal -O2 build (the CPU time is in its comment; a
+ * slower machine only makes it slower) and runs against a budget of 0.01 s:
+ * the assertions are the exit status 3 (inconclusive), an empty stdout and a
+ * message naming the budget, never a duration.  The rules asserted are the
+ * documented ones (`ulaudit calc --help`, the --max-seconds line of every
+ * quantity), not values taken from the program's output.  Criterion's
+ * .timeout is only a backstop against a hang.
+ */
+#include <criterion/criterion.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "cli_run.h"
+
+TestSuite(calc_hostile, .timeout = 60);
+
+#define BUDGET_RAN_OUT "the time budget of 0.01 s ran out"
+
+/* exit 3, nothing on stdout, one message naming the budget; frees r */
+static void expect_budget_stop(run_result r, const char *what)
+{
+    cr_assert_eq(r.status, 3, "%s: exit %d; stdout: %.300s stderr: %.300s", what, r.status, r.out,
+                 r.err);
+    cr_assert_str_empty(r.out, "%s: stdout must stay empty, got %.300s", what, r.out);
+    cr_assert(strstr(r.err, BUDGET_RAN_OUT) != NULL, "%s: %s", what, r.err);
+    cr_assert(strstr(r.err, "--max-seconds") != NULL, "%s: the message names the flag: %s", what,
+                 r.err);
+    run_free(&r);
+}
+
+/* Quantities that had no budget.  model-clipping-t in the adaptive mode with
+ * a pre-noise diameter 2000 times the noise: delta barely moves per step and
+ * the certified walk towards --max-steps 10^8 ran past 20 s (killed). */
+Test(calc_hostile, model_clipping_t_large_diameter_stops_at_the_budget)
+{
+    expect_budget_stop(run("calc", "model-clipping-t", "--eps", "1", "--c2", "1000", "--sigma", "1",
+                           "--delta", "1e-5", "--mode", "adaptive", "--max-seconds", "0.01", NULL),
+                       "model-clipping-t c2 1000");
+}
+
+/* model-clipping-sigma, adaptive, 10^4 steps: each bisection point of the
+ * sigma search walks the certified recursion (past 20 s, killed). */
+Test(calc_hostile, model_clipping_sigma_many_steps_stops_at_the_budget)
+{
+    expect_budget_stop(run("calc", "model-clipping-sigma", "--eps", "1", "--c2", "1", "--steps",
+                           "10000", "--delta", "1e-5", "--mode", "adaptive", "--max-seconds",
+                           "0.01", NULL),
+                       "model-clipping-sigma 10^4 steps");
+}
+
+/* gauss-sigma and gauss-eps at --digits 1000 (allowed: 1..5000): 8.6 s and
+ * 8.8 s of CPU for the threshold search at that precision. */
+Test(calc_hostile, inverses_at_many_digits_stop_at_the_budget)
+{
+    expect_budget_stop(run("calc", "gauss-sigma", "--eps", "1", "--delta", "1e-5", "--digits",
+                           "1000", "--max-seconds", "0.01", NULL),
+                       "gauss-sigma --digits 1000");
+    expect_budget_stop(run("calc", "gauss-eps", "--r", "0.5", "--delta", "1e-5", "--digits", "1000",
+                           "--max-seconds", "0.01", NULL),
+                       "gauss-eps --digits 1000");
+}
+
+/* contraction-steps keeps its flag; its default is now a budget: with r
+ * 10^4 the adaptive recursion moves delta by almost nothing per step and the
+ * certified walk to the 10^8-step limit ran past 20 s (killed). */
+Test(calc_hostile, contraction_steps_large_r_stops_at_the_budget)
+{
+    expect_budget_stop(run("calc", "contraction-steps", "--eps", "1", "--r", "10000", "--delta",
+                           "1e-6", "--mode", "adaptive", "--max-seconds", "0.01", NULL),
+                       "contraction-steps r 1e4");
+}
+
+/* The default: every quantity echoes a budget of 60 s (audit's) in its
+ * inputs, and 0 turns it off. */
+Test(calc_hostile, every_quantity_has_a_default_budget)
+{
+    run_result r = run("calc", "theta", "--eps", "1", "--r", "0.5", "--json", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    json_object *o = json_tokener_parse(r.out), *in;
+    cr_assert(o != NULL && json_object_object_get_ex(o, "inputs", &in), "%s", r.out);
+    cr_assert_str_eq(field(in, "max-seconds"), "60");
+    json_object_put(o);
+    run_free(&r);
+    r = run("calc", "theta", "--eps", "1", "--r", "0.5", "--max-seconds", "0", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_free(&r);
+}
+
+/* The rule of --max-seconds is the same for every quantity (it was 0..1e9
+ * for the contraction quantities, 0 < S <= 1e6 for pld-compose, absent
+ * elsewhere): a number of seconds from 0 to 1e9 written as a plain decimal. */
+Test(calc_hostile, max_seconds_rule_is_one_for_every_quantity)
+{
+    static const char *const bad[] = {"-1", "1e10", "nan", "inf", "5s", "", "0x10", "1e"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        expect_usage_error("--max-seconds",
+                           run("calc", "theta", "--eps", "1", "--r", "0.5", "--max-seconds",
+                               bad[i], NULL));
+        expect_usage_error("--max-seconds",
+                           run("calc", "pld-compose", "--sigma", "1", "--steps", "1", "--eps", "1",
+                               "--max-seconds", bad[i], NULL));
+    }
+    run_result r = run("calc", "pld-compose", "--sigma", "1", "--steps", "1", "--eps", "1",
+                       "--max-seconds", "0", NULL);
+    cr_assert_eq(r.status, 0, "pld-compose takes 0 (no budget) like the others: %s", r.err);
+    run_free(&r);
+}
+
+/* A batch file with a temporary name; the caller unlinks it. */
+static void write_batch(char *path, const char *text)
+{
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    cr_assert(f != NULL);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* --batch: a record whose budget runs out is an error line naming the
+ * budget, the records after it still run, and the exit is 3.  Before, the
+ * capture took the empty stdout for a quantity printing around it ("no
+ * result captured") and the exit was 2. */
+Test(calc_hostile, batch_record_out_of_time_is_inconclusive)
+{
+    char path[] = "/tmp/ulaudit-hostile-XXXXXX";
+    write_batch(path, "eps,c2,sigma,delta,mode\n"
+                      "1,1000,1,1e-5,adaptive\n"
+                      "1,1,1,1e-5,product\n");
+    run_result r = run("calc", "model-clipping-t", "--batch", path, "--max-seconds", "0.01", NULL);
+    unlink(path);
+    cr_assert_eq(r.status, 3, "exit %d: %s %s", r.status, r.out, r.err);
+    char *second = strchr(r.out, '\n');
+    cr_assert(second != NULL, "two lines: %s", r.out);
+    *second++ = '\0';
+    json_object *a = json_tokener_parse(r.out), *b = json_tokener_parse(second), *v;
+    cr_assert(a != NULL && b != NULL, "%s / %s", r.out, second);
+    cr_assert(strstr(field(a, "error"), BUDGET_RAN_OUT) != NULL, "%s", r.out);
+    cr_assert(json_object_object_get_ex(b, "value", &v), "the second record runs: %s", second);
+    json_object_put(a);
+    json_object_put(b);
+    run_free(&r);
+}
+
+/* --batch gives every record the command line's default budget unless the
+ * record (or a flag beside --batch) sets one. */
+Test(calc_hostile, batch_records_get_the_default_budget)
+{
+    char path[] = "/tmp/ulaudit-hostile-XXXXXX";
+    write_batch(path, "{\"eps\":1,\"r\":0.5}\n{\"eps\":1,\"r\":0.5,\"max-seconds\":\"0\"}\n");
+    run_result r = run("calc", "theta", "--batch", path, NULL);
+    unlink(path);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    char *second = strchr(r.out, '\n');
+    cr_assert(second != NULL);
+    *second++ = '\0';
+    json_object *a = json_tokener_parse(r.out), *b = json_tokener_parse(second), *in;
+    cr_assert(a != NULL && b != NULL);
+    cr_assert(json_object_object_get_ex(a, "inputs", &in));
+    cr_assert_str_eq(field(in, "max-seconds"), "60");
+    cr_assert(json_object_object_get_ex(b, "inputs", &in));
+    cr_assert_str_eq(field(in, "max-seconds"), "0");
+    json_object_put(a);
+    json_object_put(b);
+    run_free(&r);
+}
