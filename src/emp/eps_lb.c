@@ -549,8 +549,10 @@ static ul_status run_joint(ul_emp_lb_result *res, const double *a, size_t n_in, 
 /* ---- the weighted sum over order statistics (SUM; emp/eps_lb.h) ------------ */
 
 #define SUM_K_DEFAULT 5  /* bench_eps_lb_weights: K = 4…8 within 0.01 of the best at μ = 2 */
-#define SUM_GRID 240     /* the grid of ℓ for the Riemann–Stieltjes sum */
-#define SUM_SPAN 40.0    /* the grid runs from E[L]/50 to SUM_SPAN·E[L] */
+#define SUM_GRID 1200 /* the grid of ℓ for the Riemann–Stieltjes sum: steps of 0.5 % */
+#define SUM_LO 0.05   /* it runs from SUM_LO·E[L] … */
+#define SUM_HI 30.0   /* … to SUM_HI·E[L] (the tail there: below e^-30 for every K) */
+#define SUM_TAIL_END 1e-10 /* or to the first ℓ whose tail is below this */
 
 typedef struct {
     size_t K;                  /* thresholds t_(0) … t_(K−1) */
@@ -631,7 +633,7 @@ double ul_emp_sum_tail_upper(const unsigned long *c, size_t K, unsigned long n0,
 }
 
 /* The design: weights, and the certified tails of L on a grid of ℓ,
- * geometric from E[L]/50 to SUM_SPAN·E[L] (E[U_(k+1)] = (k+1)/(n0+1)),
+ * geometric from SUM_LO·E[L] to SUM_HI·E[L] (E[U_(k+1)] = (k+1)/(n0+1)),
  * kept below d_(K−1) = c_(K−1) (where the tail formula holds). */
 static void sum_design_init(sum_design *D, size_t K, unsigned long n0, unsigned long n1)
 {
@@ -642,12 +644,13 @@ static void sum_design_init(sum_design *D, size_t K, unsigned long n0, unsigned 
         D->C += (double)D->c[k];
         mean += (double)D->c[k] * (double)(k + 1) / ((double)n0 + 1);
     }
-    double lo = mean / 50, hi = fmin(SUM_SPAN * mean, 0.999 * (double)D->c[K - 1]);
+    double lo = SUM_LO * mean, hi = fmin(SUM_HI * mean, 0.999 * (double)D->c[K - 1]);
     D->J = 0;
     for (size_t j = 0; j < SUM_GRID && lo < hi; j++) {
         D->l[D->J] = lo * pow(hi / lo, (double)j / (SUM_GRID - 1));
         D->T[D->J] = ul_emp_sum_tail_upper(D->c, K, n0, D->l[D->J]);
-        D->J++;
+        if (D->T[D->J++] < SUM_TAIL_END) /* the rest adds at most this to the p-value */
+            break;
     }
 }
 
@@ -675,58 +678,100 @@ static double sum_h_d(double x, unsigned long n1, double p)
     return exp(-(double)n1 * kl);
 }
 
+/* E(B − h)_+ for B ~ Bin(n, p), integer h ≥ 0: Σ_{b>h} (b − h) P[B = b] =
+ * n p P[Bin(n − 1, p) ≥ h] − h P[Bin(n, p) ≥ h + 1] (b·C(n, b) = n·C(n − 1,
+ * b − 1)). */
+static double excess_d(unsigned long h, unsigned long n, double p)
+{
+    return (double)n * p * binom_sf_d(h, n - 1, p) - (double)h * binom_sf_d(h + 1, n, p);
+}
+
+/* The convex-order bound (emp/eps_lb.h, SUM (ii')) in doubles at the count
+ * xs = s/C: min over integers h < xs near the Chernoff tangent point
+ * xs − 1/λ* of E(B − h)_+/(xs − h); 1 when p ≥ xs/n.  *h_out: the best h. */
+static double conv_d(double xs, unsigned long n, double p, unsigned long *h_out)
+{
+    double f = xs / (double)n;
+    *h_out = 0;
+    if (n < 2 || p >= f || p <= 0)
+        return 1;
+    double lam = f < 1 ? log(f * (1 - p) / (p * (1 - f))) : INFINITY;
+    double top = ceil(xs) - 1, h0 = floor(xs - 1 / lam), best = 1;
+    for (double h = fmax(0, h0 - 2); h <= fmin(top, h0 + 2); h++) {
+        double r = excess_d((unsigned long)h, n, p) / (xs - h);
+        if (r < best)
+            best = r, *h_out = (unsigned long)h;
+    }
+    return best;
+}
+
+/* g(ℓ) in doubles: Hoeffding's bound, and with `conv` the smaller of it and
+ * the convex one. */
+static double sum_g_d(double x, unsigned long n1, double p, bool conv)
+{
+    unsigned long h;
+    double hb = sum_h_d(x, n1, p); /* below 1e-12 the convex bound cannot matter here */
+    return !conv || hb < 1e-12 ? hb : fmin(hb, conv_d(x * (double)n1, n1, p, &h));
+}
+
 /* The p-value bound of emp/eps_lb.h (SUM) in doubles: the upper
- * Riemann–Stieltjes sum of E[g(L)], g(ℓ) = Hoeffding at p = e^ε ℓ/C + δ. */
-static double sum_p_d(const sum_design *D, unsigned long long s, double eps, double delta)
+ * Riemann–Stieltjes sum of E[g(L)], g(ℓ) at p = e^ε ℓ/C + δ; the sum stops
+ * once it exceeds `stop` (its terms are ≥ 0: only "≤ stop?" is asked). */
+static double sum_p_d(const sum_design *D, unsigned long long s, double eps, double delta,
+                      bool conv, double stop)
 {
     double x = (double)s / ((double)D->n1 * D->C), ee = exp(eps);
-    double prev = sum_h_d(x, D->n1, ee * D->l[0] / D->C + delta), acc = prev;
-    for (size_t j = 1; j < D->J; j++) {
-        double g = fmax(prev, sum_h_d(x, D->n1, ee * D->l[j] / D->C + delta));
+    double prev = sum_g_d(x, D->n1, ee * D->l[0] / D->C + delta, conv), acc = prev;
+    for (size_t j = 1; j < D->J && acc <= stop; j++) {
+        double g = fmax(prev, sum_g_d(x, D->n1, ee * D->l[j] / D->C + delta, conv));
         acc += (g - prev) * D->T[j - 1];
         prev = g;
     }
     return acc + (1 - prev) * D->T[D->J - 1];
 }
 
-/* The largest ε (to ~1e-9 relative) whose double p-value is ≤ level. */
+/* The largest ε (to ~1e-8) whose double p-value is ≤ level: Hoeffding's
+ * bound alone first (its root is below the full one: conv only lowers g),
+ * then the full bound on [that root, root + 2]. */
 static double sum_search_d(const sum_design *D, unsigned long long s, double delta, double level)
 {
-    if (s == 0 || D->J == 0 || sum_p_d(D, s, 0, delta) > level)
+    if (s == 0 || D->J == 0)
         return 0;
     double lo = 0, hi = 64;
-    for (int it = 0; it < 50; it++) {
-        double mid = 0.5 * (lo + hi);
-        if (sum_p_d(D, s, mid, delta) <= level)
-            lo = mid;
-        else
-            hi = mid;
+    for (int pass = 0; pass < 2; pass++) {
+        bool conv = pass == 1;
+        if (conv)
+            for (hi = lo + 2; hi < 64 && sum_p_d(D, s, hi, delta, true, level) <= level; hi += 2)
+                lo = hi;
+        else if (sum_p_d(D, s, 0, delta, true, level) > level)
+            return 0;
+        for (int it = 0; it < (conv ? 28 : 40); it++) {
+            double mid = 0.5 * (lo + hi);
+            if (sum_p_d(D, s, mid, delta, conv, level) <= level)
+                lo = mid;
+            else
+                hi = mid;
+        }
     }
     return lo;
 }
 
-/* g ≥ Hoeffding's bound exp(−n1·KL(x‖p)) at p = e^ε ℓ/C + δ, x = s/(n1·C),
- * certified: p is rounded up to p̄ (KL(x‖p) decreases in p below x), KL(x‖p̄)
+/* g ≥ Hoeffding's bound exp(−n1·KL(x‖p̄)), x = s/(n1·C), certified: KL
  * enclosed in MPFI and taken at its lower end, exp rounded up; 1 when
  * p̄ ≥ x. */
-static void sum_h_upper(mpfr_ptr g, const sum_design *D, unsigned long long s, mpfr_srcptr eps,
-                        double ell, mpfi_srcptr delta)
+static void hoeffding_upper(mpfr_ptr g, const sum_design *D, unsigned long long s, mpfr_srcptr pb)
 {
-    mpfr_t p;
+    mpfr_t t;
     mpfi_t v[4];
-    mpfr_init2(p, 128);
+    mpfr_init2(t, 128);
     for (int i = 0; i < 4; i++)
         mpfi_init2(v[i], 128);
     mpfi_ptr x = v[0], kl = v[1], u = v[2], q = v[3];
-    mpfr_exp(p, eps, MPFR_RNDU);
-    mpfr_mul_d(p, p, ell, MPFR_RNDU);
-    mpfr_div_d(p, p, D->C, MPFR_RNDU);
-    mpfr_add(p, p, &delta->right, MPFR_RNDU);
     mpfi_set_d(x, (double)s); /* s < 2^53: exact */
     mpfi_div_d(x, x, (double)D->n1 * D->C);
     mpfr_set_ui(g, 1, MPFR_RNDU);
-    if (mpfr_cmp(p, &x->left) < 0) {
-        mpfi_set_fr(q, p); /* the point p̄ */
+    if (mpfr_cmp(pb, &x->left) < 0) {
+        mpfi_set_fr(q, pb);
         mpfi_div(kl, x, q); /* x·log(x/p̄) */
         mpfi_log(kl, kl);
         mpfi_mul(kl, kl, x);
@@ -738,15 +783,68 @@ static void sum_h_upper(mpfr_ptr g, const sum_design *D, unsigned long long s, m
             mpfi_mul(u, u, q);
             mpfi_add(kl, kl, u);
         }
-        mpfr_mul_ui(p, &kl->left, D->n1, MPFR_RNDD);
-        mpfr_neg(p, p, MPFR_RNDU);
-        mpfr_exp(g, p, MPFR_RNDU);
+        mpfr_mul_ui(t, &kl->left, D->n1, MPFR_RNDD);
+        mpfr_neg(t, t, MPFR_RNDU);
+        mpfr_exp(g, t, MPFR_RNDU);
         if (!(mpfr_cmp_ui(g, 1) <= 0))
             mpfr_set_ui(g, 1, MPFR_RNDU);
     }
-    mpfr_clear(p);
+    mpfr_clear(t);
     for (int i = 0; i < 4; i++)
         mpfi_clear(v[i]);
+}
+
+/* g ≥ the convex-order bound E(B − h)_+/(xs − h), B ~ Bin(n1, p̄), xs =
+ * s/C, at the h the double search picks (any integer h < xs is valid):
+ * n1 p̄ P[Bin(n1 − 1, p̄) ≥ h] rounded up minus h P[Bin(n1, p̄) ≥ h + 1]
+ * rounded down, over xs − h rounded down (MPFR binomial tails, emp/stats.h).
+ * g is left alone when the bound is not smaller or a tail fails. */
+static void conv_upper(mpfr_ptr g, const sum_design *D, unsigned long long s, mpfr_srcptr pb)
+{
+    unsigned long h, n = D->n1;
+    double xs = (double)s / D->C; /* for the choice of h only */
+    if (conv_d(xs, n, mpfr_get_d(pb, MPFR_RNDU), &h) >= 1)
+        return;
+    mpfi_t t;
+    mpfr_t num, den;
+    mpfi_init2(t, 128);
+    mpfr_inits2(128, num, den, (mpfr_ptr)0);
+    char e[128];
+    if (ul_emp_binom_sf(t, h, n - 1, pb, e, sizeof e) == UL_OK) {
+        mpfr_mul(num, &t->right, pb, MPFR_RNDU);
+        mpfr_mul_ui(num, num, n, MPFR_RNDU);
+        if (ul_emp_binom_sf(t, h + 1, n, pb, e, sizeof e) == UL_OK) {
+            mpfr_mul_ui(den, &t->left, h, MPFR_RNDD);
+            mpfr_sub(num, num, den, MPFR_RNDU);
+            mpfr_set_d(den, (double)s, MPFR_RNDD); /* exact */
+            mpfr_div_d(den, den, D->C, MPFR_RNDD);
+            mpfr_sub_ui(den, den, h, MPFR_RNDD);
+            if (mpfr_sgn(den) > 0) {
+                mpfr_div(num, num, den, MPFR_RNDU);
+                if (mpfr_less_p(num, g))
+                    mpfr_set(g, num, MPFR_RNDU);
+            }
+        }
+    }
+    mpfi_clear(t);
+    mpfr_clears(num, den, (mpfr_ptr)0);
+}
+
+/* g(ℓ) certified: p̄ = e^ε ℓ/C + δ rounded up to a double (both bounds
+ * grow with p), then the smaller of the two bounds. */
+static void sum_h_upper(mpfr_ptr g, const sum_design *D, unsigned long long s, mpfr_srcptr eps,
+                        double ell, mpfi_srcptr delta)
+{
+    mpfr_t pb;
+    mpfr_init2(pb, 53);
+    mpfr_exp(pb, eps, MPFR_RNDU);
+    mpfr_mul_d(pb, pb, ell, MPFR_RNDU);
+    mpfr_div_d(pb, pb, D->C, MPFR_RNDU);
+    mpfr_add(pb, pb, &delta->right, MPFR_RNDU);
+    hoeffding_upper(g, D, s, pb);
+    if (mpfr_cmp_ui(pb, 1) < 0)
+        conv_upper(g, D, s, pb);
+    mpfr_clear(pb);
 }
 
 /* The p-value bound at ε, certified: g_0 + Σ_j (g_j − g_(j−1))·T_(j−1) +

@@ -74,9 +74,12 @@
  *           P_in(E) ≤ e^ε P_out(E) + δ for every event E.  Let E_1 … E_(n0+1)
  *           be i.i.d. Exp(1), d_j = Σ_{k ≥ j} c_k (j = 0…K−1) and
  *               L = Σ_j d_j E_(j+1) / (E_1 + … + E_(n0+1)).
- *           Then for every s, with x = s/(n1·C), H(x; p) = exp(−n1·KL(x‖p))
- *           for p < x and 1 otherwise (KL the Bernoulli divergence),
- *               P[S ≥ s] ≤ E[ H(x; min(1, e^ε L/C + δ)) ].
+ *           Then for every s, with x = s/(n1·C), B_p ~ Bin(n1, p) and
+ *               g(p) = min( H(x; p), min_{integer h < n1 x} E(B_p − h)_+ /
+ *                                                        (n1 x − h) ),
+ *           H(x; p) = exp(−n1·KL(x‖p)) for p < x and 1 otherwise (KL the
+ *           Bernoulli divergence),
+ *               P[S ≥ s] ≤ E[ g(min(1, e^ε L/C + δ)) ].
  *           Proof.  (i) Quantile coupling: with G(t) = P[Y > t] (right-
  *           continuous, non-increasing) and Q(v) = inf{t : G(t) ≤ v},
  *           Y = Q(V) for V uniform has the law of Y (Q(v) > t iff G(t) > v),
@@ -89,7 +92,17 @@
  *           (W. Hoeffding, "Probability inequalities for sums of bounded
  *           random variables", JASA 58 (1963), Theorem 1, eq. (2.1); its
  *           bound grows with the mean when p < x) bounds P[S ≥ s | OUT] by
- *           H(x; ·) at that mean, and H increases in it.  (iii) Rényi's
+ *           H(x; ·) at that mean.  The convex-order bound (the form of
+ *           V. Bentkus, "On Hoeffding's inequalities", Ann. Probab. 32
+ *           (2004)): a variable Y ∈ [0, 1] is below the Bernoulli of its mean
+ *           in convex order (Y = E[B | Y] with B ~ Bernoulli(Y)), the order is
+ *           kept by sums of independent terms (Shaked & Shanthikumar,
+ *           Stochastic Orders, 2007, Thm 3.A.12), and Bin(n1, μ) ≤ Bin(n1, p)
+ *           stochastically for μ ≤ p; (y − h)_+ is convex and increasing, so
+ *           E(S/C − h)_+ ≤ E(B_p − h)_+ and Markov's inequality gives
+ *           P[S ≥ s] ≤ E(B_p − h)_+/(n1 x − h) for every h < n1 x (h is
+ *           picked near the Chernoff tangent point; any h is valid).  Both
+ *           bounds increase in p.  (iii) Rényi's
  *           representation (A. Rényi, "On the theory of order statistics",
  *           Acta Math. Acad. Sci. Hung. 4 (1953); David & Nagaraja, Order
  *           Statistics, 3rd ed., §2.5): (V_(1), …, V_(n0)) has the law of
@@ -104,12 +117,15 @@
  *               P[L > ℓ] = Σ_j Π_{i≠j} a_j/(a_j − a_i) · (1 + ℓ/a_j)^(−m),
  *           evaluated in MPFI (ul_emp_sum_tail_upper).  The expectation is
  *           bounded by the upper Riemann–Stieltjes sum on a grid ℓ_0 < … <
- *           ℓ_(J−1) (any grid): E g(L) ≤ g_0 + Σ_j (g_j − g_(j−1)) P[L >
+ *           ℓ_(J−1) (any grid; here steps of 0.5 % up to the first ℓ whose
+ *           tail is below 1e-10): E g(L) ≤ g_0 + Σ_j (g_j − g_(j−1)) P[L >
  *           ℓ_(j−1)] + (1 − g_(J−1)) P[L > ℓ_(J−1)] for non-decreasing g ≤ 1.
  *           The bound increases in ε; the largest ε whose bound is ≤ the
  *           level is searched in doubles and certified once (MPFR/MPFI,
- *           upward rounding).  Why it gains: the best single tests sit at
- *           the random maximum of the OUT scores, whose false rate V_(1) is
+ *           upward rounding; E(B − h)_+ = n1 p P[Bin(n1 − 1, p) ≥ h] −
+ *           h P[Bin(n1, p) ≥ h + 1] from certified binomial tails).  Why
+ *           it gains: the best single tests sit at the random maximum of
+ *           the OUT scores, whose false rate V_(1) is
  *           certified only up to a factor ≈ ln(1/β); the weighted sum of K
  *           order statistics has relative spread O(1/√K).  Reversed
  *           (two-sided): the same on the negated scores with the worlds
