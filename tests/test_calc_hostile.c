@@ -173,3 +173,31 @@ Test(calc_hostile, batch_records_get_the_default_budget)
     json_object_put(b);
     run_free(&r);
 }
+
+/* pld-compose with sigma 10^-3 (grid step about 4.9e3): the composition
+ * leaves its discretisation gap undetermined (NaN), which the JSON printed
+ * as the token NaN (not JSON, RFC 8259 §6) and the text as "-nan".  With
+ * --rel-width 1 the first round is the answer, whatever the machine's
+ * speed.  The output must parse as strict JSON with the gap null or a
+ * number. */
+Test(calc_hostile, pld_budget_figures_are_json)
+{
+    run_result r = run("calc", "pld-compose", "--sigma", "1e-3", "--q", "0.01", "--steps", "1000",
+                       "--eps", "1", "--rel-width", "1", "--max-seconds", "0", "--json", NULL);
+    cr_assert(r.status == 0 || r.status == 3, "exit %d: %s", r.status, r.err);
+    json_tokener *tok = json_tokener_new();
+    json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
+    json_object *o = json_tokener_parse_ex(tok, r.out, (int)strlen(r.out)), *b, *gap;
+    cr_assert(o != NULL, "not strict JSON (%s): %s",
+              json_tokener_error_desc(json_tokener_get_error(tok)), r.out);
+    cr_assert(json_object_object_get_ex(o, "budget", &b));
+    cr_assert(json_object_object_get_ex(b, "discretisation_gap", &gap));
+    cr_assert(gap == NULL || json_object_is_type(gap, json_type_double), "%s", r.out);
+    json_object_put(o);
+    json_tokener_free(tok);
+    run_free(&r);
+    r = run("calc", "pld-compose", "--sigma", "1e-3", "--q", "0.01", "--steps", "1000", "--eps",
+            "1", "--rel-width", "1", "--max-seconds", "0", NULL);
+    cr_assert(strstr(r.out, "nan") == NULL, "%s", r.out);
+    run_free(&r);
+}

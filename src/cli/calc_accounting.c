@@ -1,6 +1,7 @@
 /* src/cli/calc_accounting.c — the accounting quantities: contraction,
  * contraction-steps, contraction-sigma, rdp-to-dp, gauss-rdp-eps, sgm-rdp,
  * pld-compose. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -409,32 +410,54 @@ static int pld_library_error(const calc_quantity *q, const char **v, ul_status s
     return calc_input_error(q, st, msg);
 }
 
+/* A budget figure in JSON, which has no infinity or NaN (json-c would print
+ * the invalid tokens Infinity and NaN): a number when finite, the string
+ * "inf" or "-inf", null when the composition left it undetermined (NaN, as
+ * a grid step far from the loss's scale gives). */
+static json_object *budget_number(double x)
+{
+    if (isfinite(x))
+        return json_object_new_double(x);
+    return isnan(x) ? NULL : json_object_new_string(x > 0 ? "inf" : "-inf");
+}
+
+/* The same figure in the text report ("undetermined" for NaN, not "-nan"). */
+static const char *budget_text(char *buf, size_t len, double x)
+{
+    if (isnan(x))
+        return "undetermined";
+    snprintf(buf, len, "%.3g", x);
+    return buf;
+}
+
 /* The budget lines and JSON object of the report. */
 static char *pld_note(calc_result *r, const ul_pld_report *rep, const char *safe,
                       const char *safe_meaning, ul_status st, const char *err)
 {
     calc_add_string(r->json, "safe", safe);
     json_object *b = json_object_new_object();
-    json_object_object_add(b, "grid_step", json_object_new_double(rep->grid_step));
+    json_object_object_add(b, "grid_step", budget_number(rep->grid_step));
     json_object_object_add(b, "fft_length", json_object_new_int64((int64_t)rep->fft_length));
     json_object_object_add(b, "fft_bits", json_object_new_int(rep->fft_bits));
-    json_object_object_add(b, "discretisation_gap",
-                           json_object_new_double(rep->discretisation_gap));
-    json_object_object_add(b, "tail_mass", json_object_new_double(rep->tail_mass));
-    json_object_object_add(b, "rounding", json_object_new_double(rep->rounding));
-    json_object_object_add(b, "mass_slack", json_object_new_double(rep->mass_slack));
+    json_object_object_add(b, "discretisation_gap", budget_number(rep->discretisation_gap));
+    json_object_object_add(b, "tail_mass", budget_number(rep->tail_mass));
+    json_object_object_add(b, "rounding", budget_number(rep->rounding));
+    json_object_object_add(b, "mass_slack", budget_number(rep->mass_slack));
     json_object_object_add(r->json, "budget", b);
     char *note = NULL;
     size_t note_len = 0;
     FILE *nf = open_memstream(&note, &note_len);
     if (nf == NULL)
         abort();
+    char t[4][32];
     fprintf(nf,
             "  safe    %s  (%s)\n"
-            "  budget  grid step %.3g, FFT length %lu (%d-bit), discretisation gap %.3g,\n"
-            "          tail mass %.3g, FFT rounding bound %.3g (direction %s)\n",
-            safe, safe_meaning, rep->grid_step, rep->fft_length, rep->fft_bits,
-            rep->discretisation_gap, rep->tail_mass, rep->rounding,
+            "  budget  grid step %s, FFT length %lu (%d-bit), discretisation gap %s,\n"
+            "          tail mass %s, FFT rounding bound %s (direction %s)\n",
+            safe, safe_meaning, budget_text(t[0], sizeof t[0], rep->grid_step), rep->fft_length,
+            rep->fft_bits, budget_text(t[1], sizeof t[1], rep->discretisation_gap),
+            budget_text(t[2], sizeof t[2], rep->tail_mass),
+            budget_text(t[3], sizeof t[3], rep->rounding),
             rep->direction == UL_PLD_ADD ? "add" : "remove");
     if (st == UL_ECAP)
         fprintf(nf, "  note    %s\n", err);
