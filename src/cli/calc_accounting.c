@@ -514,9 +514,11 @@ int calc_run_pld_compose(const calc_quantity *q, const char **v, const ul_cli_co
                                        : "a proven upper bound on delta; lo is a proven lower "
                                          "bound",
                               st, err);
-        rc = want_eps ? calc_result_end(&r, "eps(delta) by FFT privacy-loss composition, a proven "
-                                            "bracket", note, st)
-                      : calc_result_end_pld(&r, note, st);
+        rc = calc_result_end_pld(&r,
+                                 want_eps ? "eps(delta) by FFT privacy-loss composition, a "
+                                            "proven bracket"
+                                          : "delta(eps) by FFT privacy-loss composition",
+                                 note, st);
         free(los);
         free(his);
         free(note);

@@ -73,7 +73,7 @@ void calc_result_bounds(calc_result *r, const char *lo, const char *hi, const ul
 int calc_result_end(calc_result *r, const char *meaning, const char *note, ul_status st);
 
 /* The same for the PLD bracket, whose width is set by --rel-width. */
-int calc_result_end_pld(calc_result *r, const char *note, ul_status st);
+int calc_result_end_pld(calc_result *r, const char *meaning, const char *note, ul_status st);
 
 /* Reports a library error on stderr (its message starts with the parameter
  * name, the flag name without dashes) and returns 2 (input) or 3 (cap). */

@@ -95,13 +95,14 @@ int calc_result_end(calc_result *r, const char *meaning, const char *note, ul_st
 }
 
 /* result_end for the PLD bracket, whose width is set by --rel-width rather
- * than --digits: the digits line is replaced by the budget note. */
-int calc_result_end_pld(calc_result *r, const char *note, ul_status st)
+ * than --digits (or --max-bits): the digits line is replaced by the budget
+ * note, for delta(eps) and eps(delta) alike. */
+int calc_result_end_pld(calc_result *r, const char *meaning, const char *note, ul_status st)
 {
     if (r->common->json) {
         calc_print_json(r->json);
     } else {
-        fprintf(calc_out(), "%s: delta(eps) by FFT privacy-loss composition\n  inputs ", r->q->name);
+        fprintf(calc_out(), "%s: %s\n  inputs ", r->q->name, meaning);
         for (int i = 0; i < r->q->nflags; i++)
             fprintf(calc_out(), "%s%s = %s", i ? ", " : " ", r->q->flags[i].name, r->values[i]);
         fprintf(calc_out(), "\n  lo      %s\n  hi      %s\n%s", json_get(r->json, "lo"), json_get(r->json, "hi"),
