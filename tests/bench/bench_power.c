@@ -22,10 +22,10 @@
 #include "emp/stats.h"
 #include "num/encl.h"
 
-#define N_METHODS 7
+#define N_METHODS 8
 static const char *names[N_METHODS] = {
-    "family 2-sided", "family 1-sided",          "split 0.25",       "joint 2-sided",
-    "joint 1-sided",  "all (legacy, exact max)", "jax CP (baseline)"};
+    "family 2-sided", "family 1-sided",          "split 0.25",          "joint 2-sided",
+    "joint 1-sided",  "all (legacy, exact max)", "sum 1-sided (K = 5)", "jax CP (baseline)"};
 
 /* jax_privacy epsilon_clopper_pearson(significance, delta, one_sided=True,
  * Bonferroni()) on the same scores, in doubles. */
@@ -48,7 +48,9 @@ static double method_eps(int k, const double *in, size_t n, const double *out, m
                          mpfi_srcptr d)
 {
     ul_emp_lb_opts o = ul_emp_lb_defaults();
-    o.one_sided = k == 1 || k == 4;
+    o.one_sided = k == 1 || k == 4 || k == 6;
+    if (k == 6)
+        o.method = UL_EMP_LB_SUM;
     if (k == 2)
         o.method = UL_EMP_LB_SPLIT;
     if (k == 3 || k == 4)
