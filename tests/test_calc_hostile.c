@@ -217,3 +217,41 @@ Test(calc_hostile, pld_eps_of_delta_wide_bracket_names_rel_width)
     cr_assert(strstr(r.out, "safe    inf") != NULL, "the safe end is +inf: %s", r.out);
     run_free(&r);
 }
+
+/* contraction's --r list: one value per step, counted in full.  A list
+ * longer than --steps was cut to its first T values without a word (1,2,3
+ * with --steps 2 computed the product of theta at 1 and 2), and the least T
+ * of contraction-steps, which has no --steps, said "one value per step (0)". */
+Test(calc_hostile, contraction_r_list_must_match_steps)
+{
+    expect_usage_error("--r", run("calc", "contraction", "--eps", "1", "--r", "1,2,3", "--steps",
+                                  "2", NULL));
+    expect_usage_error("--r", run("calc", "contraction", "--eps", "1", "--r", "1,2", "--steps",
+                                  "3", NULL));
+    expect_usage_error("--r", run("calc", "contraction-steps", "--eps", "1", "--r", "1,2",
+                                  "--delta", "1e-5", NULL));
+    run_result r = run("calc", "contraction", "--eps", "1", "--r", "1,2,3", "--steps", "3", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_free(&r);
+}
+
+/* --steps 10^8 (the documented maximum) with one r allocated room for 10^8
+ * list items (800 MB) before reading the one value: under an address-space
+ * limit of 300 MB the run aborted (SIGABRT).  The limit is this test
+ * process's (Criterion runs each test in a process of its own) and the
+ * child's; a sanitizer build reserves far more than that and is skipped. */
+Test(calc_hostile, contraction_max_steps_one_r_fits_in_little_memory)
+{
+#if defined(__SANITIZE_ADDRESS__)
+    cr_skip_test("AddressSanitizer reserves more address space than the limit");
+#endif
+    if (getenv("ASAN_OPTIONS") != NULL || getenv("VALGRIND") != NULL)
+        cr_skip_test("a sanitizer or valgrind run");
+    struct rlimit lim = {300L << 20, 300L << 20};
+    cr_assert_eq(setrlimit(RLIMIT_AS, &lim), 0);
+    run_result r =
+        run("calc", "contraction", "--eps", "1", "--r", "2", "--steps", "100000000", NULL);
+    cr_assert_eq(r.status, 0, "exit %d (-1: killed by a signal): %s", r.status, r.err);
+    cr_assert(strstr(r.out, "hi ") != NULL, "%s", r.out);
+    run_free(&r);
+}

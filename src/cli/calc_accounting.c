@@ -38,7 +38,14 @@ static int read_contraction(const calc_quantity *q, const char **v, char **r_cop
                 q->name, mode_text);
         return UL_EXIT_USAGE;
     }
-    size_t max_items = (size_t)steps > 0 ? (size_t)steps : 1;
+    /* room for the values given, never for all T steps: --steps 10^8 with
+     * one r allocated 800 MB and aborted under a memory limit (H3's sweep) */
+    size_t max_items = (size_t)steps > 0 ? (size_t)steps : 1, given = 1;
+    for (const char *c = r_text != NULL ? strchr(r_text, ',') : NULL; c != NULL;
+         c = strchr(c + 1, ','))
+        given++;
+    if (max_items > given)
+        max_items = given;
     *r_copy = NULL;
     *r_items = malloc(max_items * sizeof **r_items);
     if (*r_items == NULL)
@@ -49,10 +56,17 @@ static int read_contraction(const calc_quantity *q, const char **v, char **r_cop
         if (*r_copy == NULL)
             abort();
         n_r = calc_split_list(*r_copy, *r_items, max_items);
-        if (strchr(r_text, ',') != NULL && n_r != (size_t)steps) {
+        /* every value counted, not only those read: a list longer than
+         * --steps was cut to its first T values without a word */
+        if (given > 1 && steps_text == NULL) {
+            fprintf(calc_err(), "ulaudit calc %s: --r: one constant value, not a list (got %zu "
+                                "values)\n", q->name, given);
+            return UL_EXIT_USAGE;
+        }
+        if (given > 1 && given != (size_t)steps) {
             fprintf(calc_err(),
-                    "ulaudit calc %s: --r: a list needs one value per step (%ld), got %s%zu\n",
-                    q->name, steps, n_r == max_items ? "more than " : "", n_r);
+                    "ulaudit calc %s: --r: a list needs one value per step (%ld), got %zu\n",
+                    q->name, steps, given);
             return UL_EXIT_USAGE;
         }
     }
