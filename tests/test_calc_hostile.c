@@ -255,3 +255,29 @@ Test(calc_hostile, contraction_max_steps_one_r_fits_in_little_memory)
     cr_assert(strstr(r.out, "hi ") != NULL, "%s", r.out);
     run_free(&r);
 }
+
+/* vectors had no budget: --digits 1000 (its documented maximum) runs for
+ * minutes (gauss-sigma alone 8.7 s per row at 1000 digits in calc).  A
+ * budget that has run out before the work starts (1 ns) stops the first
+ * certified loop whatever the machine's speed: exit 3, the reason, and no
+ * manifest (a set without its manifest is never taken for a whole one),
+ * nor any other file. */
+Test(calc_hostile, vectors_stop_at_the_budget_without_a_manifest)
+{
+    char dir[] = "/tmp/ulaudit-hostile-vec-XXXXXX";
+    cr_assert(mkdtemp(dir) != NULL);
+    run_result r = run("vectors", "--out", dir, "--only", "gauss-sigma", "--max-seconds", "1e-9",
+                       NULL);
+    cr_assert_eq(r.status, 3, "exit %d: %s", r.status, r.err);
+    cr_assert(strstr(r.err, "--max-seconds") != NULL && strstr(r.err, "ran out") != NULL, "%s",
+              r.err);
+    char manifest[128];
+    snprintf(manifest, sizeof manifest, "%s/manifest.json", dir);
+    cr_assert(access(manifest, F_OK) != 0, "no manifest after a stop");
+    run_free(&r);
+    expect_usage_error("--max-seconds",
+                       run("vectors", "--out", dir, "--max-seconds", "-1", NULL));
+    expect_usage_error("--max-seconds",
+                       run("vectors", "--out", dir, "--max-seconds", "5s", NULL));
+    cr_assert_eq(rmdir(dir), 0, "the directory is left empty (no file or temporary file)");
+}

@@ -11,6 +11,7 @@
 
 #include "cli/args.h"
 #include "cli/exitcodes.h"
+#include "num/deadline.h"
 #include "vectors/vectors.h"
 
 void ul_cli_vectors_help(FILE *out)
@@ -27,13 +28,16 @@ void ul_cli_vectors_help(FILE *out)
             "  --out DIR       output directory (created if missing; its parent must exist)\n"
             "  --digits N      significant digits of lo and hi, %d to %d (default %d)\n"
             "  --only FAMILY   write one family (and a manifest listing only it)\n"
+            "  --max-seconds S time budget in seconds, 0 to 1e9 (default 0: none); past it\n"
+            "                  exit 3 and no manifest (--digits 1000 runs for minutes)\n"
             "  --json          one JSON object on stdout: the files written\n\n"
             "Families:\n",
             UL_VEC_MIN_DIGITS, UL_VEC_MAX_DIGITS, UL_VEC_DEFAULT_DIGITS);
     for (const ul_vec_family *f = ul_vec_families; f->name != NULL; f++)
         fprintf(out, "  %-15s %s\n", f->name, f->summary);
     fprintf(out, "\nExit codes: 0 written, 2 usage or input error, 3 a value could not be\n"
-                 "certified to N digits.  Example: ulaudit vectors --out /tmp/vectors\n");
+                 "certified to N digits or --max-seconds ran out.  Example: ulaudit vectors --out\n"
+                 "/tmp/vectors\n");
 }
 
 /* The value argv gives the flag `name` (as --name VALUE or --name=VALUE;
@@ -116,13 +120,14 @@ int ul_cli_vectors(int argc, char **argv)
     static const ul_cli_flag flags[] = {
         {"out", "DIR", "output directory", NULL},
         {"only", "FAMILY", "one family (default: all)", "all"},
+        {"max-seconds", "S", "time budget in seconds (default 0: none)", "0"},
     };
-    const char *values[2];
+    const char *values[3];
     ul_cli_common common;
     char err[1024];
     if (!vectors_digits_ok(argc, argv))
         return UL_EXIT_USAGE;
-    if (ul_cli_parse(argc, argv, flags, 2, values, &common, err, sizeof err) != 0) {
+    if (ul_cli_parse(argc, argv, flags, 3, values, &common, err, sizeof err) != 0) {
         fprintf(stderr, "ulaudit vectors: %s\n", err);
         return UL_EXIT_USAGE;
     }
@@ -150,11 +155,25 @@ int ul_cli_vectors(int argc, char **argv)
         return UL_EXIT_USAGE;
     }
 
+    double secs = 0;
+    if (!ul_cli_read_seconds(values[2], &secs)) {
+        fprintf(stderr, "ulaudit vectors: --max-seconds: must be a number of seconds from 0 to 1e9, "
+                        "0 for none (got '%s')\n", values[2]);
+        return UL_EXIT_USAGE;
+    }
+
     progress_ctx p = {common.json, common.json ? json_object_new_array() : NULL, values[0], digits,
                       false};
+    if (secs > 0)
+        ul_deadline_set(secs); /* the certified loops ask it between rounds (num/deadline.h) */
     ul_status st = ul_vec_generate(values[0], digits, only, progress, &p, err, sizeof err);
+    ul_deadline_clear();
     int rc;
-    if (st != UL_OK) {
+    if (st == UL_ETIME) {
+        fprintf(stderr, "ulaudit vectors: the time budget of %g s (--max-seconds) ran out: %s (no "
+                        "manifest written)\n", secs, err);
+        rc = UL_EXIT_INCONCLUSIVE;
+    } else if (st != UL_OK) {
         /* the library names its parameters without dashes (out, digits, only) */
         bool flag = strncmp(err, "out:", 4) == 0 || strncmp(err, "digits:", 7) == 0 ||
                     strncmp(err, "only:", 5) == 0;
