@@ -115,6 +115,20 @@ Test(calc_hostile, max_seconds_rule_is_one_for_every_quantity)
     run_free(&r);
 }
 
+/* An address-space limit of 300 MB on this test's process and the child it
+ * runs (Criterion runs each test in a process of its own); skipped under a
+ * sanitizer or valgrind, which reserve far more than that. */
+static void limit_address_space(void)
+{
+#if defined(__SANITIZE_ADDRESS__)
+    cr_skip_test("AddressSanitizer reserves more address space than the limit");
+#endif
+    if (getenv("ASAN_OPTIONS") != NULL || getenv("VALGRIND") != NULL)
+        cr_skip_test("a sanitizer or valgrind run");
+    struct rlimit lim = {300L << 20, 300L << 20};
+    cr_assert_eq(setrlimit(RLIMIT_AS, &lim), 0);
+}
+
 /* A batch file with a temporary name; the caller unlinks it. */
 static void write_batch(char *path, const char *text)
 {
@@ -242,13 +256,7 @@ Test(calc_hostile, contraction_r_list_must_match_steps)
  * child's; a sanitizer build reserves far more than that and is skipped. */
 Test(calc_hostile, contraction_max_steps_one_r_fits_in_little_memory)
 {
-#if defined(__SANITIZE_ADDRESS__)
-    cr_skip_test("AddressSanitizer reserves more address space than the limit");
-#endif
-    if (getenv("ASAN_OPTIONS") != NULL || getenv("VALGRIND") != NULL)
-        cr_skip_test("a sanitizer or valgrind run");
-    struct rlimit lim = {300L << 20, 300L << 20};
-    cr_assert_eq(setrlimit(RLIMIT_AS, &lim), 0);
+    limit_address_space();
     run_result r =
         run("calc", "contraction", "--eps", "1", "--r", "2", "--steps", "100000000", NULL);
     cr_assert_eq(r.status, 0, "exit %d (-1: killed by a signal): %s", r.status, r.err);
@@ -280,4 +288,33 @@ Test(calc_hostile, vectors_stop_at_the_budget_without_a_manifest)
     expect_usage_error("--max-seconds",
                        run("vectors", "--out", dir, "--max-seconds", "5s", NULL));
     cr_assert_eq(rmdir(dir), 0, "the directory is left empty (no file or temporary file)");
+}
+
+/* --batch read lines with getline, which has no bound: /dev/zero (no
+ * newline, ever) grew one line until memory ran out, and then the failed
+ * read was taken for the end of the input (exit 0, no output, under a 1 GB
+ * limit).  A line is now at most 16 MiB: the longer one gets an error line
+ * and the batch stops (exit 2).  Under a 300 MB address-space limit (this
+ * test's process and its child; skipped under a sanitizer, which reserves
+ * more) the run must end by itself with that refusal. */
+Test(calc_hostile, batch_endless_line_is_refused)
+{
+    limit_address_space();
+    run_result r = run("calc", "theta", "--batch", "/dev/zero", NULL);
+    cr_assert_eq(r.status, 2, "exit %d: %.300s %.300s", r.status, r.out, r.err);
+    json_object *o = json_tokener_parse(r.out);
+    cr_assert(o != NULL, "one error line: %.300s", r.out);
+    cr_assert(strstr(field(o, "error"), "longer than") != NULL, "%s", r.out);
+    json_object_put(o);
+    run_free(&r);
+}
+
+/* A read error is not the end of the input: a directory opens but cannot
+ * be read (EISDIR), which exited 0 with no output. */
+Test(calc_hostile, batch_unreadable_input_is_an_error)
+{
+    run_result r = run("calc", "theta", "--batch", "/tmp", NULL);
+    cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+    cr_assert(strstr(r.err, "--batch: cannot read") != NULL, "%s", r.err);
+    run_free(&r);
 }

@@ -32,6 +32,7 @@
 
 #define MAX_FIELDS 64
 #define ERR_LEN 1024
+#define MAX_LINE (16u << 20) /* bytes of one record line (16 MiB) */
 
 /* One record: flag names and values (pointers into storage the caller owns). */
 typedef struct {
@@ -312,6 +313,36 @@ static void free_header(char **header, int n)
         free(header[--n]);
 }
 
+/* Reads one line, without its newline, into *line (NUL-terminated; a NUL
+ * inside ends it for the string functions, as with getline).  Returns its
+ * length, -1 at the end of the input, or -2 when the line is longer than
+ * MAX_LINE: getline had no bound, so `--batch /dev/zero` (no newline ever)
+ * grew its buffer until memory ran out (H3's sweep). */
+static ssize_t read_line(FILE *in, char **line, size_t *cap)
+{
+    size_t len = 0;
+    int c;
+    while ((c = getc_unlocked(in)) != EOF && c != '\n') {
+        if (len == MAX_LINE)
+            return -2;
+        if (len + 2 > *cap) {
+            size_t grown = *cap < 256 ? 256 : 2 * *cap;
+            char *bigger = realloc(*line, grown > MAX_LINE + 2 ? MAX_LINE + 2 : grown);
+            if (bigger == NULL)
+                abort();
+            *line = bigger;
+            *cap = grown > MAX_LINE + 2 ? MAX_LINE + 2 : grown;
+        }
+        (*line)[len++] = (char)c;
+    }
+    if (c == EOF && len == 0)
+        return -1;
+    if (*line == NULL && (*line = malloc(*cap = 256)) == NULL)
+        abort();
+    (*line)[len] = '\0';
+    return (ssize_t)len;
+}
+
 /* Reads the stream line by line; returns the batch exit code. */
 static int run_stream(const char *quantity, FILE *in, const fixed_flags *fx)
 {
@@ -321,7 +352,15 @@ static int run_stream(const char *quantity, FILE *in, const fixed_flags *fx)
     int nheader = -1, rc = UL_EXIT_OK;
     bool json_lines = false, decided = false;
     char err[ERR_LEN];
-    for (unsigned long lineno = 1; (len = getline(&line, &cap, in)) >= 0; lineno++) {
+    for (unsigned long lineno = 1; (len = read_line(in, &line, &cap)) != -1; lineno++) {
+        if (len == -2) { /* the rest of the input is not read: it may never end */
+            snprintf(err, sizeof err, "calc %s: line %lu: longer than %u bytes (a record is one "
+                     "line of at most 16 MiB); the batch stops here", quantity, lineno,
+                     (unsigned)MAX_LINE);
+            print_error_line(lineno, err);
+            rc = UL_EXIT_USAGE;
+            break;
+        }
         while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
             line[--len] = '\0';
         size_t skip = strspn(line, " \t");
@@ -374,6 +413,11 @@ int ul_cli_calc_batch(const char *quantity, int argc, char **argv, int batch)
             rc = UL_EXIT_USAGE;
         } else {
             rc = run_stream(quantity, in, &fx);
+            if (ferror(in)) { /* a read error is not the end of the input (a directory: EISDIR) */
+                fprintf(stderr, "ulaudit calc %s: --batch: cannot read '%s': %s (the records "
+                                "before it were run)\n", quantity, path, strerror(errno));
+                rc = UL_EXIT_USAGE;
+            }
             if (in != stdin)
                 fclose(in);
         }
