@@ -97,10 +97,15 @@ Test(calc_hostile, every_quantity_has_a_default_budget)
 
 /* The rule of --max-seconds is the same for every quantity (it was 0..1e9
  * for the contraction quantities, 0 < S <= 1e6 for pld-compose, absent
- * elsewhere): a number of seconds from 0 to 1e9 written as a plain decimal. */
+ * elsewhere): 0, or a number of seconds from 1e-9 to 1e9 written as a plain
+ * decimal. */
 Test(calc_hostile, max_seconds_rule_is_one_for_every_quantity)
 {
-    static const char *const bad[] = {"-1", "1e10", "nan", "inf", "5s", "", "0x10", "1e"};
+    /* 1e-20000 and 1e-10: positive, but below 1 ns; strtod read 1e-20000 as 0,
+     * which turned the budget into none (H3's pair sweep: contraction-steps
+     * with r 1e9 ran past 4 s under --max-seconds 1e-20000) */
+    static const char *const bad[] = {"-1", "1e10", "nan", "inf", "5s", "", "0x10", "1e",
+                                      "1e-20000", "1e-10", "1e-999999999999999999"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         expect_usage_error("--max-seconds",
                            run("calc", "theta", "--eps", "1", "--r", "0.5", "--max-seconds",
@@ -287,6 +292,8 @@ Test(calc_hostile, vectors_stop_at_the_budget_without_a_manifest)
                        run("vectors", "--out", dir, "--max-seconds", "-1", NULL));
     expect_usage_error("--max-seconds",
                        run("vectors", "--out", dir, "--max-seconds", "5s", NULL));
+    expect_usage_error("--max-seconds",
+                       run("vectors", "--out", dir, "--max-seconds", "1e-20000", NULL));
     cr_assert_eq(rmdir(dir), 0, "the directory is left empty (no file or temporary file)");
 }
 

@@ -25,7 +25,7 @@
 static const char budget_default[] = CALC_DEFAULT_MAX_SECONDS;
 #define CALC_MAX_SECONDS_FLAG                                                                      \
     {"max-seconds", "S",                                                                           \
-     "time budget in seconds, 0 to 1e9, 0: none (default " CALC_DEFAULT_MAX_SECONDS                \
+     "time budget in seconds, 1e-9 to 1e9, 0: none (default " CALC_DEFAULT_MAX_SECONDS             \
      "; past it exit 3)",                                                                          \
      budget_default}
 
@@ -348,8 +348,7 @@ static void unknown_quantity(const char *name)
     fprintf(calc_err(), "; see ulaudit calc --help)\n");
 }
 
-/* --max-seconds S (the rule of ul_cli_read_seconds; "none" reads as 0)
- * into *secs; false, with the message, when it breaks the rule.  Under a
+/* --max-seconds S (calc_read_budget's rule) into *secs; false, with the message, when it breaks the rule.  Under a
  * sink (allow_help false: the library, --batch) a defaulted budget is not
  * applied, only one given: the deadline is process-wide, and the library
  * promises threads that it keeps no global state unless asked (--batch
@@ -366,11 +365,9 @@ static bool read_budget(const calc_quantity *q, const char **values, bool allow_
         abort(); /* every row declares it (CALC_MAX_SECONDS_FLAG) */
     if (!allow_help && values[slot] == budget_default)
         values[slot] = "0"; /* as echoed in the result's inputs */
-    if (strcmp(values[slot], "none") == 0 || ul_cli_read_seconds(values[slot], secs))
+    if (calc_read_budget(values[slot], secs))
         return true;
-    fprintf(calc_err(),
-            "ulaudit calc %s: --max-seconds: must be a number of seconds from 0 to 1e9, 0 for "
-            "none (got '%s')\n",
+    fprintf(calc_err(), "ulaudit calc %s: --max-seconds: must be " CALC_BUDGET_RULE " (got '%s')\n",
             q->name, values[slot]);
     return false;
 }

@@ -400,7 +400,7 @@ static int pld_options(const calc_quantity *q, const char **v, ul_pld_options *o
      * the composition's own budget stops before a round that would not fit,
      * keeping the sound bracket so far (exit 3) */
     double secs = 0;
-    if (pld_given(ms) && ul_cli_read_seconds(ms, &secs))
+    if (pld_given(ms) && calc_read_budget(ms, &secs))
         opt->max_seconds = secs;
     return 0;
 }

@@ -101,6 +101,13 @@ const char *calc_flag(const calc_quantity *q, const char **v, const char *name);
 const char *calc_flag_or(const calc_quantity *q, const char **v, const char *name,
                          const char *dflt);
 
+/* --max-seconds S of calc and vectors: "none" or 0 (no budget), or a
+ * plain decimal from 1e-9 (1 ns) to 1e9 seconds (ul_cli_read_seconds's
+ * form).  A positive text below 1 ns is refused: strtod took 1e-20000 for
+ * 0, which turned a budget into none.  False when the text breaks the rule. */
+#define CALC_BUDGET_RULE "0 (none) or a number of seconds from 1e-9 to 1e9"
+bool calc_read_budget(const char *text, double *secs);
+
 /* Splits a comma-separated list in place; returns the count (at most max). */
 size_t calc_split_list(char *text, const char **items, size_t max);
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli/args.h"
+#include "cli/calc_internal.h"
 #include "cli/exitcodes.h"
 #include "num/deadline.h"
 #include "vectors/vectors.h"
@@ -28,7 +29,7 @@ void ul_cli_vectors_help(FILE *out)
             "  --out DIR       output directory (created if missing; its parent must exist)\n"
             "  --digits N      significant digits of lo and hi, %d to %d (default %d)\n"
             "  --only FAMILY   write one family (and a manifest listing only it)\n"
-            "  --max-seconds S time budget in seconds, 0 to 1e9 (default 0: none); past it\n"
+            "  --max-seconds S time budget in seconds, 1e-9 to 1e9 (default 0: none); past it\n"
             "                  exit 3 and no manifest (--digits 1000 runs for minutes)\n"
             "  --json          one JSON object on stdout: the files written\n\n"
             "Families:\n",
@@ -156,9 +157,9 @@ int ul_cli_vectors(int argc, char **argv)
     }
 
     double secs = 0;
-    if (!ul_cli_read_seconds(values[2], &secs)) {
-        fprintf(stderr, "ulaudit vectors: --max-seconds: must be a number of seconds from 0 to 1e9, "
-                        "0 for none (got '%s')\n", values[2]);
+    if (!calc_read_budget(values[2], &secs)) {
+        fprintf(stderr, "ulaudit vectors: --max-seconds: must be " CALC_BUDGET_RULE " (got '%s')\n",
+                values[2]);
         return UL_EXIT_USAGE;
     }
 
