@@ -325,3 +325,37 @@ Test(calc_hostile, batch_unreadable_input_is_an_error)
     cr_assert(strstr(r.err, "--batch: cannot read") != NULL, "%s", r.err);
     run_free(&r);
 }
+
+/* A CSV header must name flags of the quantity (or digits, max-bits,
+ * max-seconds).  A file of JSON arrays ("[1,2]" is not '{', so CSV) was
+ * read as a header of unknown names with no record after it: exit 0 and no
+ * output.  The refused name is quoted with its control bytes escaped (it
+ * comes from the file).  A JSON key with '=' became "--eps=5" and its value
+ * a stray argument. */
+Test(calc_hostile, batch_header_and_keys_are_flag_names)
+{
+    char path[] = "/tmp/ulaudit-hostile-XXXXXX";
+    write_batch(path, "[1,2]\n[3,4]\n");
+    expect_usage_error("not a flag of theta", run("calc", "theta", "--batch", path, NULL));
+    unlink(path);
+    char esc[] = "/tmp/ulaudit-hostile-XXXXXX";
+    write_batch(esc, "eps,\033[2Jr\n1,0.5\n");
+    run_result r = run("calc", "theta", "--batch", esc, NULL);
+    unlink(esc);
+    cr_assert_eq(r.status, 2, "%s", r.err);
+    cr_assert(strchr(r.err, '\033') == NULL && strstr(r.err, "\\x1B[2Jr") != NULL, "%s", r.err);
+    run_free(&r);
+    char key[] = "/tmp/ulaudit-hostile-XXXXXX";
+    write_batch(key, "{\"eps=5\":1,\"r\":0.5}\n");
+    r = run("calc", "theta", "--batch", key, NULL);
+    unlink(key);
+    cr_assert_eq(r.status, 2, "%s", r.err);
+    cr_assert(strstr(r.out, "not a flag name") != NULL, "%s", r.out);
+    run_free(&r);
+    char ok[] = "/tmp/ulaudit-hostile-XXXXXX";
+    write_batch(ok, "eps,r,digits,max-bits,max-seconds\n1,0.5,5,128,0\n");
+    r = run("calc", "theta", "--batch", ok, NULL);
+    unlink(ok);
+    cr_assert_eq(r.status, 0, "the common flags are header names too: %s %s", r.out, r.err);
+    run_free(&r);
+}

@@ -65,6 +65,59 @@ static char *dup_n(const char *s, size_t n)
     return d;
 }
 
+/* ---- flag names ----------------------------------------------------------- */
+
+/* A flag name is letters, digits and '-' (as every row of the calculator's
+ * table): a key such as "eps=5" became the argument --eps=5 and its value a
+ * stray argument. */
+static bool is_flag_name(const char *s)
+{
+    return s[0] != '\0' && s[strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                      "0123456789-")] == '\0';
+}
+
+/* s quoted for a message: printable ASCII kept, every other byte \xNN (the
+ * name comes from the file: no terminal control sequence goes through). */
+static const char *quoted(const char *s, char *out, size_t outlen)
+{
+    size_t n = 0;
+    for (; *s != '\0' && n + 5 < outlen; s++)
+        n += (size_t)snprintf(out + n, outlen - n, *s >= 0x20 && *s < 0x7f ? "%c" : "\\x%02X",
+                              (unsigned char)*s);
+    out[n] = '\0';
+    return out;
+}
+
+/* A CSV header names flags of the quantity or the common digits, max-bits
+ * and max-seconds: a header of anything else (a file of JSON arrays,
+ * "[1,2]") ran no record and exited 0.  0, or -1 with the message. */
+static int check_header(const char *quantity, char *const *header, int n, char *err,
+                        size_t errlen)
+{
+    const ul_cli_flag *flags = NULL;
+    int nflags = 0;
+    for (size_t i = 0; i < ul_cli_calc_count() && flags == NULL; i++) {
+        const char *name, *summary;
+        const ul_cli_flag *f = ul_cli_calc_quantity(i, &name, &summary, &nflags);
+        flags = strcmp(name, quantity) == 0 ? f : NULL;
+    }
+    static const char *const COMMON[] = {"digits", "max-bits", "max-seconds"};
+    for (int k = 0; flags != NULL && k < n; k++) {
+        bool known = false;
+        for (int i = 0; i < nflags && !known; i++)
+            known = strcmp(header[k], flags[i].name) == 0;
+        for (size_t i = 0; i < sizeof COMMON / sizeof COMMON[0] && !known; i++)
+            known = strcmp(header[k], COMMON[i]) == 0;
+        char q[200];
+        if (!known) {
+            snprintf(err, errlen, "field %d: '%s' is not a flag of %s (ulaudit calc %s --help)",
+                     k + 1, quoted(header[k], q, sizeof q), quantity, quantity);
+            return -1;
+        }
+    }
+    return 0; /* an unknown quantity is reported with the first record */
+}
+
 /* ---- JSON lines ---------------------------------------------------------- */
 
 /* The text of one JSON value as a flag value: numbers and strings as
@@ -106,6 +159,11 @@ static bool parse_json_record(const char *line, size_t len, record *r, char *err
                  MAX_FIELDS, ul_json_type_name(root->type));
     for (size_t i = 0; ok && i < root->count; i++) {
         const ul_json_value *m = root->items[i];
+        if (!is_flag_name(m->key)) {
+            snprintf(err, errlen, "$.%.64s: not a flag name (letters, digits and '-')", m->key);
+            ok = false;
+            break;
+        }
         char *text = json_flag_text(m);
         if (text == NULL) {
             snprintf(err, errlen, "$.%.64s: must be a number, a string or an array of them (got %s)",
@@ -371,6 +429,10 @@ static int run_stream(const char *quantity, FILE *in, const fixed_flags *fx)
             json_lines = line[skip] == '{';
             if (!json_lines) {
                 nheader = split_csv(line, (size_t)len, header, err, sizeof err);
+                if (nheader >= 0 && check_header(quantity, header, nheader, err, sizeof err)) {
+                    free_header(header, nheader);
+                    nheader = -1;
+                }
                 if (nheader < 0) {
                     fprintf(stderr, "ulaudit calc %s: --batch: line %lu (CSV header): %s\n",
                             quantity, lineno, err);
