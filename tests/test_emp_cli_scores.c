@@ -145,3 +145,142 @@ Test(emp_cli_scores, bad_input_exits_2)
     cr_assert_not_null(strstr(buf, "line 15"));
     cr_assert_not_null(strstr(buf, "IN,OUT"));
 }
+
+/* ---- --method sum (emp/eps_lb.h, SUM) ------------------------------------ */
+
+/* Everything the redirected stdout (or stderr) holds. */
+static void slurp(FILE *f, char *buf, size_t n)
+{
+    size_t got = fread(buf, 1, n - 1, f);
+    buf[got] = '\0';
+}
+
+/* The k-th (0-based) JSON object of buf: its "n_in" key onwards. */
+static const char *nth_object(const char *buf, int k)
+{
+    const char *p = buf;
+    for (int i = 0; i <= k; i++) {
+        p = strstr(i ? p + 1 : p, "\"n_in\"");
+        cr_assert_not_null(p, "object %d of %s", k, buf);
+    }
+    return p;
+}
+
+/* `--method sum --json` with the claim flag, one-sided then two-sided, both
+ * expected to exit rc; their output into buf. */
+static void sum_both_sides(const char *claim, int rc, char *buf, size_t n)
+{
+    cr_redirect_stdout();
+    cr_assert_eq(run("--method=sum", "--sides=1", claim, "--json", NULL), rc);
+    cr_assert_eq(run("--method=sum", claim, "--json", NULL, NULL), rc);
+    fflush(stdout);
+    slurp(cr_get_redirected_stdout(), buf, n);
+}
+
+/* Perfect separation, 500 vs 500, α = 0.05, δ = 0: the observed statistic
+ * is its maximum, x = s/(n1·C) = 1, so Hoeffding's bound is p^n1 (the
+ * convex-order bound E(B − h)_+/(n1 − h) ≥ P[B = n1] is not smaller).
+ * Oracles from the theorem, not from the code:
+ *  - above: the p-value bound is ≥ E[g(min(1, e^ε L/C))] ≥ P[L/C ≥ e^−ε]
+ *    (g(1) = 1), and L/C = Σ c_k V_(k+1)/C ≥ V_(1) ~ Beta(1, n0), so it is
+ *    ≥ (1 − e^−ε)^n0: no ε with (1 − e^−ε)^500 > β is rejected, i.e.
+ *    ε_lb ≤ −ln(1 − β^(1/500)) = 5.12041363459593 at β = α one-sided and
+ *    4.912971968942167 at β = α/2 per direction two-sided (the reversed
+ *    direction is the same problem here: OUT all below the 5 smallest IN);
+ *  - below: at ε = 3, split at L/C = 0.04: L/C ≤ V_(5) (a weighted mean of
+ *    V_(1) … V_(5)), P[V_(5) > 0.04] = P[Bin(500, 0.04) ≤ 4] = 1.297e-5;
+ *    on L/C ≤ 0.04 the upper Riemann–Stieltjes sum (grid ratio ≈ 1.005,
+ *    emp/eps_lb.h: steps of 0.5 %) takes g at most (e^3·1.01·0.04)^500 =
+ *    4.3e-46; the grid's end adds ≤ 1e-10.  Total < 1.4e-5 < α/2, so ε = 3
+ *    is rejected either way: ε_lb ≥ 3 and a claim of 2.9 is refuted. */
+Test(emp_cli_scores, sum_separated_between_theorem_bounds)
+{
+    write_scores("in.txt", 500, 1, 1e-3);
+    write_scores("out.txt", 500, -1, -1e-3);
+    char buf[16384];
+    sum_both_sides("--claim-eps=2.9", 1, buf, sizeof buf);
+    const char *one = nth_object(buf, 0), *two = nth_object(buf, 1);
+    double e1 = json_eps(buf, one), e2 = json_eps(buf, two);
+    cr_assert(e1 >= 3 && e1 <= 5.12041363459593, "one-sided %.10g", e1);
+    cr_assert(e2 >= 3 && e2 <= 4.912971968942167, "two-sided %.10g", e2);
+    cr_assert_not_null(strstr(one, "\"method\":\"sum\""), "%s", buf);
+    cr_assert_not_null(strstr(one, "\"weights\":\"c_k = 60/(k+1), k = 0..4\""), "%s", buf);
+    cr_assert_not_null(strstr(two, "\"method\":\"sum\""), "%s", buf);
+    /* one statistic per direction: level α one-sided, α/2 each two-sided */
+    cr_assert_not_null(strstr(one, "\"level_divisor\":1"), "%s", buf);
+    cr_assert_not_null(strstr(two, "\"level_divisor\":2"), "%s", buf);
+    const char *v1 = strstr(one, "\"refuted\"");
+    cr_assert(v1 && v1 < two, "%s", buf);
+    cr_assert_not_null(strstr(two, "\"refuted\""), "%s", buf);
+}
+
+/* No signal: IN and OUT the same 200 distinct scores.  Then #{IN > t_(k)}
+ * = k and S = Σ_k c_k·k = 30 + 40 + 45 + 48 = 163 (both directions, by
+ * symmetry).  The claim (0, 0) holds for IN, OUT i.i.d. continuous, and
+ * under that law, when the 2 largest of the 400 pooled scores are IN every
+ * count #{IN > t_(k)} is ≥ 2, so S ≥ 2C = 274 ≥ 163: P[S ≥ 163] ≥
+ * (200/400)(199/399) = 0.2494 > α.  The theorem's bound on P[S ≥ 163] is
+ * valid for that law, so it exceeds α (and α/2): ε = 0 is not rejected,
+ * ε_lb = 0 one- and two-sided, and the claim (0, 0) stands. */
+Test(emp_cli_scores, sum_no_signal_is_not_refuted)
+{
+    write_scores("in.txt", 200, 0, 0.37);
+    write_scores("out.txt", 200, 0, 0.37);
+    char buf[16384];
+    sum_both_sides("--claim-eps=0", 0, buf, sizeof buf);
+    cr_assert_eq(json_eps(buf, nth_object(buf, 0)), 0, "%s", buf);
+    cr_assert_eq(json_eps(buf, nth_object(buf, 1)), 0, "%s", buf);
+    cr_assert_null(strstr(buf, "\"refuted\""), "%s", buf);
+}
+
+/* The text names the method and the sum's own weights c_k = lcm(1…K)/(k+1)
+ * (lcm(1…5) = 60; with 3 OUT scores K = 3 forward, lcm(1, 2, 3) = 6, while
+ * the reversed direction keeps K = 5), not --weights' "equal", which does
+ * not apply to it; the Bonferroni methods still echo --weights. */
+Test(emp_cli_scores, sum_text_names_method_and_its_weights)
+{
+    write_scores("in.txt", 40, 1, 1e-2);
+    write_scores("out.txt", 40, -1, -1e-2);
+    cr_redirect_stdout();
+    cr_assert_eq(run("--method=sum", NULL, NULL, NULL, NULL), 0);
+    cr_assert_eq(run("--method=joint", NULL, NULL, NULL, NULL), 0);
+    write_scores("out.txt", 3, -1, -1e-2);
+    cr_assert_eq(run("--method=sum", NULL, NULL, NULL, NULL), 0);
+    fflush(stdout);
+    char buf[16384];
+    slurp(cr_get_redirected_stdout(), buf, sizeof buf);
+    const char *joint = strstr(buf, "method joint"), *small = strstr(buf, "scores: 40 IN, 3 OUT");
+    cr_assert(joint && small, "%s", buf);
+    const char *sum =
+        strstr(buf, "(method sum, 2 tests paid for, weights c_k = 60/(k+1), k = 0..4,");
+    cr_assert(sum && sum < joint, "%s", buf);
+    cr_assert_not_null(strstr(sum, "deepest threshold of the sum"), "%s", buf);
+    cr_assert_not_null(strstr(joint, "equal weights"), "%s", buf);
+    cr_assert(strstr(buf, "equal weights") > sum, "%s", buf);
+    cr_assert_not_null(strstr(small, "weights c_k = 6/(k+1), k = 0..2 forward, c_k = 60/(k+1), "
+                                     "k = 0..4 reversed"),
+                       "%s", buf);
+}
+
+/* A misspelt method, or --weights/--threshold that do not apply to sum:
+ * exit 2 and the flag named on stderr. */
+Test(emp_cli_scores, sum_bad_flags_exit_2)
+{
+    write_scores("in.txt", 10, 1, 1);
+    write_scores("out.txt", 10, 0, 1);
+    cr_redirect_stderr();
+    cr_redirect_stdout();
+    cr_assert_eq(run("--method=sums", NULL, NULL, NULL, NULL), 2);
+    cr_assert_eq(run("--method=sum", "--weights=geometric", NULL, NULL, NULL), 2);
+    cr_assert_eq(run("--method=sum", "--threshold=1", NULL, NULL, NULL), 2);
+    fflush(stderr);
+    fflush(stdout);
+    char buf[4096], out[64];
+    slurp(cr_get_redirected_stderr(), buf, sizeof buf);
+    slurp(cr_get_redirected_stdout(), out, sizeof out);
+    cr_assert_not_null(strstr(buf, "--method: one of joint, sum,"), "%s", buf);
+    cr_assert_not_null(strstr(buf, "'sums'"), "%s", buf);
+    cr_assert_not_null(strstr(buf, "--weights geometric: only with --method joint"), "%s", buf);
+    cr_assert_not_null(strstr(buf, "--threshold: only with --method fixed"), "%s", buf);
+    cr_assert_str_empty(out);
+}

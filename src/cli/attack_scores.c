@@ -4,7 +4,7 @@
  * (emp/gdp.h, labelled as an estimate) and a verdict on a claimed (ε, δ).
  *
  *   ulaudit attack --scores IN.csv,OUT.csv [--claim-eps E] [--delta D]
- *                  [--alpha A] [--method joint|family|all|fixed|split|onerun]
+ *                  [--alpha A] [--method joint|sum|family|all|fixed|split|onerun]
  *                  [--weights equal|geometric]
  *                  [--threshold T] [--split-frac F] [--sides 1|2]
  *                  [--ratio R] [--json]
@@ -317,10 +317,48 @@ static const char *method_name(ul_emp_lb_method m)
     return names[m];
 }
 
+static unsigned long gcd_ul(unsigned long a, unsigned long b)
+{
+    while (b) {
+        unsigned long t = a % b;
+        a = b, b = t;
+    }
+    return a;
+}
+
+/* lcm(1…K) / (k + 1), the SUM weights' numerator for K order statistics. */
+static unsigned long lcm_upto(size_t K)
+{
+    unsigned long l = 1;
+    for (unsigned long k = 2; k <= K; k++)
+        l = l / gcd_ul(l, k) * k;
+    return l;
+}
+
+/* What the level is split by: --weights for the Bonferroni methods; for SUM
+ * the statistic's own weights c_k = lcm(1…K)/(k+1), K = k_max + 1 or 5, at
+ * most the size of the world whose scores are the thresholds (emp/eps_lb.h,
+ * SUM: OUT forward, IN reversed), which --weights does not touch. */
+static void weights_text(const job *j, char *buf, size_t n)
+{
+    if (j->o.method != UL_EMP_LB_SUM) {
+        snprintf(buf, n, "%s", j->v[F_WEIGHTS]);
+        return;
+    }
+    size_t K = j->o.k_max < 0 ? 5 : (size_t)j->o.k_max + 1;
+    size_t kf = K < j->n_out ? K : j->n_out, kr = K < j->n_in ? K : j->n_in;
+    int w = snprintf(buf, n, "c_k = %lu/(k+1), k = 0..%zu", lcm_upto(kf), kf - 1);
+    if (!j->o.one_sided && kr != kf && w >= 0 && (size_t)w < n)
+        snprintf(buf + w, n - (size_t)w, " forward, c_k = %lu/(k+1), k = 0..%zu reversed",
+                 lcm_upto(kr), kr - 1);
+}
+
 static void print_text(const job *j, const outcome *r)
 {
-    char lb[64];
+    char lb[64], w[128];
     fmt_down(lb, sizeof lb, r->lb.eps_lb);
+    weights_text(j, w, sizeof w);
+    bool sum = j->o.method == UL_EMP_LB_SUM;
     printf("scores: %zu IN, %zu OUT\n", j->n_in, j->n_out);
     printf("  AUC %.4f; TPR at FPR 1e-3 / 1e-2 / 1e-1:", r->roc.auc);
     for (int l = 0; l < UL_EMP_N_FPR_LEVELS; l++) {
@@ -330,11 +368,10 @@ static void print_text(const job *j, const outcome *r)
             printf(" %.4f", r->roc.tpr_at_fpr[l]);
         printf(l + 1 < UL_EMP_N_FPR_LEVELS ? " /" : "\n");
     }
-    printf(
-        "  certified eps lower bound: %s  (method %s, %lu test%s paid for, %s weights, its level "
-        "alpha/%lu, alpha %s, delta %s)\n",
-        lb, method_name(j->o.method), r->lb.m, r->lb.m == 1 ? "" : "s", j->v[F_WEIGHTS],
-        r->lb.divisor, j->v[F_ALPHA], j->v[F_DELTA]);
+    printf("  certified eps lower bound: %s  (method %s, %lu test%s paid for, %s%s%s, its level "
+           "alpha/%lu, alpha %s, delta %s)\n",
+           lb, method_name(j->o.method), r->lb.m, r->lb.m == 1 ? "" : "s", sum ? "weights " : "", w,
+           sum ? "" : " weights", r->lb.divisor, j->v[F_ALPHA], j->v[F_DELTA]);
     if (r->lb.direction != 0)
         printf("    %s: IN iff score >= %.17g; %lu false positives of %lu, %lu false negatives "
                "of %lu\n",
@@ -365,7 +402,9 @@ static void print_json(const job *j, const outcome *r)
     json_object_object_add(o, "tpr_at_fpr", tp);
     json_object_object_add(o, "method", json_object_new_string(method_name(j->o.method)));
     json_object_object_add(o, "tests", json_object_new_int64((int64_t)r->lb.m));
-    json_object_object_add(o, "weights", json_object_new_string(j->v[F_WEIGHTS]));
+    char w[128];
+    weights_text(j, w, sizeof w);
+    json_object_object_add(o, "weights", json_object_new_string(w));
     json_object_object_add(o, "level_divisor", json_object_new_int64((int64_t)r->lb.divisor));
     json_object_object_add(o, "alpha", json_object_new_string(j->v[F_ALPHA]));
     json_object_object_add(o, "delta", json_object_new_string(j->v[F_DELTA]));
@@ -385,7 +424,8 @@ static void print_json(const job *j, const outcome *r)
     json_object_object_add(o, "claim_eps",
                            j->has_claim ? json_object_new_string(j->v[F_CLAIM]) : NULL);
     json_object_object_add(o, "verdict", json_object_new_string(r->verdict));
-    printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY));
+    printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+                                                         JSON_C_TO_STRING_NOSLASHESCAPE));
     json_object_put(o);
 }
 
