@@ -89,8 +89,9 @@ show 0 calibrate "$CERT" --digits 8
 
 say "ulaudit attack runs the learner itself: Langevin unlearning of one record," \
     "512 runs in each world, attacked with the loss and likelihood-ratio scores." \
-    "sigma = 0.3 is enough for (1, 1e-5) by the theorem (the auto certificate is" \
-    "supported) and no attack beats it (verdict consistent, exit 0)."
+    "No attack beats the claim (1, 1e-5) (verdict consistent, exit 0); the auto" \
+    "certificate is invalid, not supported: the learner trains for a finite T and" \
+    "the theorem needs learning run to stationarity (its hypothesis is checked)."
 show 0 attack examples/attack-synthetic.json --threads 2
 
 say "A learner without noise claiming the same: the attack refutes it with a certified" \
