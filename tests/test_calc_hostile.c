@@ -359,3 +359,22 @@ Test(calc_hostile, batch_header_and_keys_are_flag_names)
     cr_assert_eq(r.status, 0, "the common flags are header names too: %s %s", r.out, r.err);
     run_free(&r);
 }
+
+/* Steps that never ask the budget: pld-compose at a grid step of about
+ * 1e-300 (sensitivity 1e-300: a certified sum over 8.4 million grid points
+ * per round) and the Langevin branch and bound at --digits 1000 ran for
+ * minutes under --max-seconds 5 (killed at 120 s).  The command line's
+ * backstop stops them 2 s after the budget: exit 3, no stdout, the budget
+ * named. */
+Test(calc_hostile, steps_that_ignore_the_budget_are_stopped)
+{
+    expect_budget_stop(run("calc", "pld-compose", "--sigma", "1.1", "--q", "0.01", "--steps",
+                           "1000", "--eps", "1", "--sensitivity", "1e-300", "--max-seconds",
+                           "0.01", NULL),
+                       "pld-compose sensitivity 1e-300");
+    expect_budget_stop(run("calc", "langevin-sigma", "--n", "11982", "--m", "0.011982", "--L",
+                           "0.261982", "--M", "1", "--eps", "0.5", "--delta",
+                           "8.3458521115005842e-5", "--K", "1", "--digits", "1000",
+                           "--max-seconds", "0.01", NULL),
+                       "langevin-sigma --digits 1000");
+}

@@ -55,6 +55,13 @@ void calc_sink_set(calc_sink *s);
 FILE *calc_out(void);
 FILE *calc_err(void);
 
+/* The command line's backstop of --max-seconds S: S + 2 s after this, a
+ * quantity that has printed nothing yet (calc_out, calc_err disarm it) is
+ * stopped with a message and exit 3.  Not under a sink (it ends the
+ * process).  calc_backstop_end disarms it. */
+void calc_backstop_arm(const char *quantity, double seconds);
+void calc_backstop_end(void);
+
 /* Prints a result object: pretty on stdout, on one line into a sink. */
 void calc_print_json(json_object *o);
 

@@ -1,7 +1,11 @@
 /* src/cli/calc_report.c — the output shape shared by every calc quantity. */
+#include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
+#include <unistd.h>
 
 #include "cli/calc_internal.h"
 #include "num/deadline.h"
@@ -13,13 +17,72 @@ void calc_sink_set(calc_sink *s)
     current_sink = s;
 }
 
+/* ---- the budget's backstop ----------------------------------------------------
+ * The budget is cooperative (num/deadline.h): a step that never asks it
+ * (H3's sweep: the PLD sums over 8.4 million grid points at a grid step of
+ * 1e-300, the Langevin branch and bound at --digits 1000) ran for minutes
+ * under --max-seconds 5.  On the command line a real-time timer fires
+ * CALC_BACKSTOP_GRACE seconds after the budget: its handler writes the
+ * prepared message and ends the process with exit 3 (write and _exit are
+ * async-signal-safe).  The first output of the quantity (calc_out or
+ * calc_err) disarms it, so a result is never cut by it. */
+#define CALC_BACKSTOP_GRACE 2.0
+
+static char backstop_msg[256];
+static volatile sig_atomic_t backstop_armed;
+
+static void backstop_fire(int sig)
+{
+    (void)sig;
+    if (!backstop_armed)
+        return;
+    ssize_t k = write(STDERR_FILENO, backstop_msg, strlen(backstop_msg));
+    (void)k;
+    _exit(UL_EXIT_INCONCLUSIVE);
+}
+
+static void backstop_disarm(void)
+{
+    if (!backstop_armed)
+        return;
+    backstop_armed = 0;
+    struct itimerval off = {{0, 0}, {0, 0}};
+    setitimer(ITIMER_REAL, &off, NULL);
+}
+
+void calc_backstop_arm(const char *quantity, double seconds)
+{
+    double total = seconds + CALC_BACKSTOP_GRACE;
+    snprintf(backstop_msg, sizeof backstop_msg,
+             "ulaudit calc %s: the time budget of %g s ran out in a step that does not check it; "
+             "stopped %g s later (no result; --max-seconds S sets it, 0 for none)\n",
+             quantity, seconds, CALC_BACKSTOP_GRACE);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = backstop_fire;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(SIGALRM, &sa, NULL) != 0)
+        return;
+    struct itimerval at = {{0, 0}, {(time_t)total, (suseconds_t)((total - floor(total)) * 1e6)}};
+    backstop_armed = 1;
+    if (setitimer(ITIMER_REAL, &at, NULL) != 0)
+        backstop_armed = 0;
+}
+
+void calc_backstop_end(void)
+{
+    backstop_disarm();
+}
+
 FILE *calc_out(void)
 {
+    backstop_disarm();
     return current_sink != NULL ? current_sink->out : stdout;
 }
 
 FILE *calc_err(void)
 {
+    backstop_disarm();
     return current_sink != NULL ? current_sink->err : stderr;
 }
 
