@@ -378,3 +378,22 @@ Test(calc_hostile, steps_that_ignore_the_budget_are_stopped)
                            "--max-seconds", "0.01", NULL),
                        "langevin-sigma --digits 1000");
 }
+
+/* vectors' langevin-sigma family at --digits 1000 never asks the budget (the
+ * branch and bound of src/bounds/langevin.c): it ran past 5 minutes under
+ * --max-seconds 40.  The backstop stops it: exit 3, the budget named, no
+ * manifest. */
+Test(calc_hostile, vectors_backstop_stops_steps_that_ignore_the_budget)
+{
+    char dir[] = "/tmp/ulaudit-hostile-vec-XXXXXX";
+    cr_assert(mkdtemp(dir) != NULL);
+    run_result r = run("vectors", "--out", dir, "--only", "langevin-sigma", "--digits", "1000",
+                       "--max-seconds", "0.01", NULL);
+    cr_assert_eq(r.status, 3, "exit %d: %s", r.status, r.err);
+    cr_assert(strstr(r.err, "the time budget of 0.01 s ran out") != NULL, "%s", r.err);
+    char manifest[128];
+    snprintf(manifest, sizeof manifest, "%s/manifest.json", dir);
+    cr_assert(access(manifest, F_OK) != 0, "no manifest after a stop");
+    run_free(&r);
+    cr_assert_eq(rmdir(dir), 0, "the directory is left empty");
+}

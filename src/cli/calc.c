@@ -382,8 +382,10 @@ static int run_budgeted(const calc_quantity *q, const char **values, const ul_cl
     bool started = secs > 0 && ul_deadline_seconds() == 0;
     if (started)
         ul_deadline_set(secs);
+    char command[64];
+    snprintf(command, sizeof command, "calc %s", q->name);
     if (started && allow_help) /* the command line only: the backstop ends the process */
-        calc_backstop_arm(q->name, secs);
+        calc_backstop_arm(command, secs);
     int rc = q->run(q, values, common);
     calc_backstop_end();
     if (started)

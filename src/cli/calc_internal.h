@@ -56,10 +56,11 @@ FILE *calc_out(void);
 FILE *calc_err(void);
 
 /* The command line's backstop of --max-seconds S: S + 2 s after this, a
- * quantity that has printed nothing yet (calc_out, calc_err disarm it) is
- * stopped with a message and exit 3.  Not under a sink (it ends the
- * process).  calc_backstop_end disarms it. */
-void calc_backstop_arm(const char *quantity, double seconds);
+ * command ("calc theta", "vectors") that has printed nothing through
+ * calc_out or calc_err (which disarm it) is stopped with a message naming
+ * it and exit 3.  Not under a sink (it ends the process).
+ * calc_backstop_end disarms it. */
+void calc_backstop_arm(const char *command, double seconds);
 void calc_backstop_end(void);
 
 /* Prints a result object: pretty on stdout, on one line into a sink. */

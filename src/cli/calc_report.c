@@ -50,13 +50,13 @@ static void backstop_disarm(void)
     setitimer(ITIMER_REAL, &off, NULL);
 }
 
-void calc_backstop_arm(const char *quantity, double seconds)
+void calc_backstop_arm(const char *command, double seconds)
 {
     double total = seconds + CALC_BACKSTOP_GRACE;
     snprintf(backstop_msg, sizeof backstop_msg,
-             "ulaudit calc %s: the time budget of %g s ran out in a step that does not check it; "
+             "ulaudit %s: the time budget of %g s ran out in a step that does not check it; "
              "stopped %g s later (no result; --max-seconds S sets it, 0 for none)\n",
-             quantity, seconds, CALC_BACKSTOP_GRACE);
+             command, seconds, CALC_BACKSTOP_GRACE);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = backstop_fire;

@@ -165,9 +165,12 @@ int ul_cli_vectors(int argc, char **argv)
 
     progress_ctx p = {common.json, common.json ? json_object_new_array() : NULL, values[0], digits,
                       false};
-    if (secs > 0)
+    if (secs > 0) {
         ul_deadline_set(secs); /* the certified loops ask it between rounds (num/deadline.h) */
+        calc_backstop_arm("vectors", secs); /* and the steps that do not: no manifest either */
+    }
     ul_status st = ul_vec_generate(values[0], digits, only, progress, &p, err, sizeof err);
+    calc_backstop_end();
     ul_deadline_clear();
     int rc;
     if (st == UL_ETIME) {
