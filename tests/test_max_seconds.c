@@ -190,8 +190,10 @@ Test(max_seconds, slow_calibrate_exits_3_and_writes_nothing)
 Test(max_seconds, bad_values_are_usage_errors)
 {
     const char *cert = "audits/output-perturbation-classic-eps10.json";
+    /* the last three are positive but below 1 ns: strtod reads 1e-20000 as 0,
+     * which used to turn a budget into none (H3's sweep) */
     const char *bad[] = {"-1", "nan", "NaN", "inf", "abc", "", " 5", "5s", "0x10", "1e10",
-                         "1,5", "+3"};
+                         "1,5", "+3", "1e-20000", "1e-10", "0.0000000001"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         expect_usage_error("--max-seconds", run("audit", cert, "--max-seconds", bad[i], NULL));
         expect_usage_error("--max-seconds",

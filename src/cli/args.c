@@ -55,6 +55,11 @@ bool ul_cli_read_seconds(const char *text, double *out)
     double s = strtod(text, NULL);
     if (!(s >= 0) || !(s <= UL_CLI_MAX_SECONDS))
         return false;
+    /* a text that is not zero must not read as no limit: strtod takes
+     * 1e-20000 to 0, and anything below a nanosecond is refused */
+    bool nonzero = strcspn(text, "123456789") < strcspn(text, "eE");
+    if (nonzero && !(s >= UL_CLI_MIN_SECONDS))
+        return false;
     *out = s;
     return true;
 }

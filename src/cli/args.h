@@ -32,9 +32,11 @@ typedef struct {
 bool ul_cli_read_count(const char *text, long *out);
 
 /* --max-seconds S: a number of seconds written [digits][.digits] with
- * optional e[+-]digits (no sign, no spaces, nan or inf), at most 1e9 (0: no
- * limit).  False otherwise. */
+ * optional e[+-]digits (no sign, no spaces, nan or inf): 0 (no limit) or
+ * from 1e-9 to 1e9 (a nonzero text below 1e-9, e.g. 1e-20000, is refused,
+ * not read as 0).  False otherwise. */
 #define UL_CLI_MAX_SECONDS 1e9
+#define UL_CLI_MIN_SECONDS 1e-9
 bool ul_cli_read_seconds(const char *text, double *out);
 
 /* Parses argv[0..argc) against flags[0..nflags).  values[i] receives the text

@@ -241,8 +241,8 @@ static int read_budget(const char *text, double *seconds, char *err, size_t errl
     if (ul_cli_read_seconds(text, seconds))
         return 0;
     snprintf(err, errlen,
-             "--max-seconds: must be a number of seconds from 0 to 1e9 written as digits with "
-             "an optional fraction, e.g. 60 or 0.5 (0: no limit) (got '%.64s')",
+             "--max-seconds: must be 0 (no limit) or a number of seconds from 1e-9 to 1e9 "
+             "written as digits with an optional fraction, e.g. 60 or 0.5 (got '%.64s')",
              text);
     return UL_EXIT_USAGE;
 }

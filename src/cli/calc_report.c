@@ -270,11 +270,7 @@ bool calc_read_budget(const char *text, double *secs)
     *secs = 0;
     if (strcmp(text, "none") == 0)
         return true;
-    if (!ul_cli_read_seconds(text, secs))
-        return false;
-    size_t mantissa = strcspn(text, "eE");
-    bool nonzero = strcspn(text, "123456789") < mantissa;
-    return nonzero ? *secs >= 1e-9 : true;
+    return ul_cli_read_seconds(text, secs);
 }
 
 size_t calc_split_list(char *text, const char **items, size_t max)
