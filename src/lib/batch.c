@@ -16,7 +16,9 @@
  * of `ulaudit calc QUANTITY --json` on one line, or {"line":N,"error":"..."}
  * naming the input line and the rule broken.  A bad record never stops the
  * run; the exit code at the end is 2 if any record was bad, else 3 if any
- * enclosure hit the precision cap, else 0.
+ * enclosure hit the precision cap or a record ran out of its time budget
+ * (an error line saying so; each record has the command line's default
+ * budget unless it sets --max-seconds), else 0.
  */
 #include <errno.h>
 #include <json-c/json.h>
