@@ -397,3 +397,45 @@ Test(calc_hostile, vectors_backstop_stops_steps_that_ignore_the_budget)
     run_free(&r);
     cr_assert_eq(rmdir(dir), 0, "the directory is left empty");
 }
+
+/* ---- steps that never asked the budget, through --batch (no backstop) -------
+ * A batch record has only the cooperative budget: the command line's timer
+ * would end the whole batch.  Two library loops were fixed at their root:
+ *   - pld_compose.c's search for the first grid point above ε stepped a
+ *     double index by 1 past 2^53 (ε/h = 1.1e17 at --sensitivity 1e-14),
+ *     which never moved: an endless loop even with no budget at all;
+ *   - langevin.c's branch and bound (--digits 1000) never asked the budget. */
+Test(calc_hostile, batch_pld_tiny_sensitivity_finishes_without_a_budget)
+{
+    char path[] = "/tmp/ulaudit-hostile-XXXXXX";
+    write_batch(path, "{\"sigma\":1.1,\"q\":0.01,\"steps\":1000,\"eps\":1,"
+                      "\"sensitivity\":1e-14,\"max-seconds\":0}\n");
+    run_result r = run("calc", "pld-compose", "--batch", path, NULL);
+    unlink(path);
+    cr_assert(r.status == 0 || r.status == 3, "exit %d: %s %s", r.status, r.out, r.err);
+    json_object *o = json_tokener_parse(r.out);
+    cr_assert_not_null(o, "%s", r.out);
+    /* δ(1) of 1000 steps at r = 1e-14/1.1: by RDP at α = 300 (the unsampled
+     * Gaussian's α r²/2 per step bounds the subsampled one; Mironov 2017
+     * Prop. 3), δ <= exp((α − 1)(1000·α·r²/2 − 1)) < e^-298 < 1e-100. */
+    double lo = strtod(field(o, "lo"), NULL), hi = strtod(field(o, "hi"), NULL);
+    cr_assert(lo >= 0 && lo <= hi && hi < 1e-100, "[%g, %g]", lo, hi);
+    json_object_put(o);
+    run_free(&r);
+}
+
+Test(calc_hostile, batch_langevin_branch_and_bound_asks_the_budget)
+{
+    char path[] = "/tmp/ulaudit-hostile-XXXXXX";
+    write_batch(path, "{\"n\":11982,\"m\":0.011982,\"L\":0.261982,\"M\":1,\"eps\":0.5,"
+                      "\"delta\":8.3458521115005842e-5,\"K\":1,\"digits\":1000,"
+                      "\"max-seconds\":0.5}\n");
+    run_result r = run("calc", "langevin-sigma", "--batch", path, NULL);
+    unlink(path);
+    cr_assert_eq(r.status, 3, "exit %d: %s %s", r.status, r.out, r.err);
+    json_object *o = json_tokener_parse(r.out);
+    cr_assert_not_null(o, "%s", r.out);
+    cr_assert(strstr(field(o, "error"), "the time budget of 0.5 s ran out") != NULL, "%s", r.out);
+    json_object_put(o);
+    run_free(&r);
+}

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "bounds/bounds_util.h"
+#include "num/deadline.h"
 #include "num/input.h"
 #include "num/threshold.h"
 
@@ -1177,7 +1178,8 @@ static bool bb_try_middle(const objective *o, mpfr_srcptr mid, mpfr_srcptr width
 
 /* The middle, box by box (depth first): UL_SIDE_SAFE on a witness,
  * UL_SIDE_UNSAFE when every box is excluded, UL_SIDE_UNDECIDED when a box
- * is too narrow to split at this precision or BB_MAX_BOXES is reached. */
+ * is too narrow to split at this precision, BB_MAX_BOXES is reached or the
+ * time budget ran out. */
 static ul_side bb_run(const objective *o, bb_stack *s, char **witness)
 {
     mpfr_prec_t p = o->prec;
@@ -1189,7 +1191,9 @@ static ul_side bb_run(const objective *o, bb_stack *s, char **witness)
     bool open = false;
     for (size_t evals = 0; s->n > 0;) {
         bb_box *bx = &s->box[s->n - 1];
-        if (++evals > BB_MAX_BOXES) {
+        /* out of boxes or out of time (num/deadline.h; H3's sweep: at
+         * --digits 1000 this loop ran for minutes): undecided, never a side */
+        if (++evals > BB_MAX_BOXES || ul_deadline_passed()) {
             open = true;
             break;
         }

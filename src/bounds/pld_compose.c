@@ -249,20 +249,33 @@ static void sum_weighted(weighted_sum *out, const void *y, bool y_long, size_t l
     mpfr_set_zero(out->err, 1);
     out->K = 0;
 
-    /* first m with (base + m)h > eps, by exact comparisons */
-    mpfr_div_d(q, eps, h, MPFR_RNDD);
-    mpfr_floor(q, q);
-    double m0 = mpfr_get_d(q, MPFR_RNDN) - w->base;
-    pld_exact_loss(loss, w->base + m0, h);
-    while (mpfr_greater_p(loss, eps)) {
-        m0 -= 1;
+    /* first m with (base + m)h > eps, by exact comparisons.  ε outside the
+     * window is decided at its ends first: eps/h can pass 2^53 (a tiny
+     * sensitivity makes h tiny), where a double step m0 ± 1 is lost and the
+     * walk below never ended (H3's sweep: pld-compose --sensitivity 1e-14). */
+    double m_end = w->m_lo + (double)N - 1, m0;
+    pld_exact_loss(loss, w->base + m_end, h);
+    bool empty = !mpfr_greater_p(loss, eps);
+    pld_exact_loss(loss, w->base + w->m_lo, h);
+    if (empty) {
+        m0 = m_end + 1;
+    } else if (mpfr_greater_p(loss, eps)) {
+        m0 = w->m_lo;
+    } else { /* loss(m_lo) <= eps < loss(m_end): m0 in (m_lo, m_end] */
+        mpfr_div_d(q, eps, h, MPFR_RNDD);
+        mpfr_floor(q, q);
+        m0 = fmin(fmax(mpfr_get_d(q, MPFR_RNDN) - w->base, w->m_lo), m_end);
         pld_exact_loss(loss, w->base + m0, h);
+        while (mpfr_greater_p(loss, eps)) {
+            m0 -= 1;
+            pld_exact_loss(loss, w->base + m0, h);
+        }
+        do {
+            m0 += 1;
+            pld_exact_loss(loss, w->base + m0, h);
+        } while (!mpfr_greater_p(loss, eps));
     }
-    do {
-        m0 += 1;
-        pld_exact_loss(loss, w->base + m0, h);
-    } while (!mpfr_greater_p(loss, eps));
-    double m_start = fmax(m0, w->m_lo), m_end = w->m_lo + (double)N - 1;
+    double m_start = fmax(m0, w->m_lo);
     if (m_start > m_end) {
         mpfr_clears(loss, q, ra, rrho, blk, theta, t, (mpfr_ptr)0);
         mpfi_clear(arg);
