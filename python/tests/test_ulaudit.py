@@ -109,7 +109,10 @@ def test_precision_cap_warns_and_returns_a_sound_enclosure():
 
 def test_generic_calc_gives_the_cli_object():
     o = ulaudit.calc("gauss-eps", r="0.5", delta="1e-5")
-    assert o["quantity"] == "gauss-eps" and o["inputs"] == {"r": "0.5", "delta": "1e-5"}
+    # every flag is echoed, defaults included; through the library the time
+    # budget is none ("0") unless one is given (the CLI's default is 60 s)
+    inputs = {"r": "0.5", "delta": "1e-5", "max-seconds": "0"}
+    assert o["quantity"] == "gauss-eps" and o["inputs"] == inputs
     assert Fraction(o["lo"]) <= Fraction(o["hi"]) == Fraction(o["safe"])
 
 
