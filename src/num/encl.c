@@ -275,27 +275,23 @@ static char *scientific(const char *digits, mpz_srcptr exp10)
     return out;
 }
 
-static char *zero_string(void)
+/* A malloc'd copy of a fixed word ("0", "inf", "nan", ...). */
+static char *word_string(const char *word)
 {
-    char *s = malloc(2);
+    size_t n = strlen(word) + 1;
+    char *s = malloc(n);
     if (s == NULL)
         abort();
-    memcpy(s, "0", 2);
+    memcpy(s, word, n);
     return s;
 }
 
 char *ul_num_format(mpfr_srcptr x, int digits, mpfr_rnd_t rnd)
 {
     if (mpfr_zero_p(x))
-        return zero_string();
-    if (!mpfr_number_p(x)) {
-        const char *word = mpfr_nan_p(x) ? "nan" : mpfr_sgn(x) > 0 ? "inf" : "-inf";
-        char *s = malloc(strlen(word) + 1);
-        if (s == NULL)
-            abort();
-        memcpy(s, word, strlen(word) + 1);
-        return s;
-    }
+        return word_string("0");
+    if (!mpfr_number_p(x))
+        return word_string(mpfr_nan_p(x) ? "nan" : mpfr_sgn(x) > 0 ? "inf" : "-inf");
     mpfr_exp_t e;
     /* mpfr_get_str rounds correctly in direction rnd. */
     char *s = mpfr_get_str(NULL, &e, 10, (size_t)digits, x, rnd);
@@ -320,15 +316,8 @@ char *ul_num_format(mpfr_srcptr x, int digits, mpfr_rnd_t rnd)
 static char *clamped_string(bool tiny, mpfr_rnd_t rnd)
 {
     bool inner = (tiny && rnd == MPFR_RNDU) || (!tiny && rnd == MPFR_RNDD);
-    if (!inner) {
-        if (tiny)
-            return zero_string();
-        char *s = malloc(4);
-        if (s == NULL)
-            abort();
-        memcpy(s, "inf", 4);
-        return s;
-    }
+    if (!inner)
+        return word_string(tiny ? "0" : "inf");
     /* "1e-1000…0" or "1e+1000…0": 10^(∓10^1023) */
     size_t n = 4 + UL_PRINT_EXP10_DIGITS;
     char *s = malloc(n + 1);
@@ -344,7 +333,7 @@ char *ul_num_format_exp(mpfr_srcptr log_x, int digits, mpfr_rnd_t rnd)
 {
     ul_num_init();
     if (mpfr_inf_p(log_x) && mpfr_sgn(log_x) < 0)
-        return zero_string();
+        return word_string("0");
     if (mpfr_inf_p(log_x)
         || (mpfr_regular_p(log_x) && mpfr_get_exp(log_x) > UL_PRINT_LOG_EXP_BITS))
         return clamped_string(mpfr_sgn(log_x) < 0, rnd);
