@@ -40,14 +40,11 @@ static int read_contraction(const calc_quantity *q, const char **v, char **r_cop
     }
     /* room for the values given, never for all T steps: --steps 10^8 with
      * one r allocated 800 MB and aborted under a memory limit (H3's sweep) */
-    size_t max_items = (size_t)steps > 0 ? (size_t)steps : 1, given = 1;
+    size_t given = 1;
     for (const char *c = r_text != NULL ? strchr(r_text, ',') : NULL; c != NULL;
          c = strchr(c + 1, ','))
         given++;
-    if (max_items > given)
-        max_items = given;
-    *r_copy = NULL;
-    *r_items = malloc(max_items * sizeof **r_items);
+    *r_items = malloc(given * sizeof **r_items);
     if (*r_items == NULL)
         abort();
     size_t n_r = 1;
@@ -55,7 +52,7 @@ static int read_contraction(const calc_quantity *q, const char **v, char **r_cop
         *r_copy = strdup(r_text);
         if (*r_copy == NULL)
             abort();
-        n_r = calc_split_list(*r_copy, *r_items, max_items);
+        n_r = calc_split_list(*r_copy, *r_items, given);
         /* every value counted, not only those read: a list longer than
          * --steps was cut to its first T values without a word */
         if (given > 1 && steps_text == NULL) {

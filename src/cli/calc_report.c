@@ -264,7 +264,6 @@ int calc_report_value(const calc_quantity *q, const char **v, const ul_cli_commo
     return rc;
 }
 
-/* Splits a comma-separated list in place; returns the count (at most max). */
 bool calc_read_budget(const char *text, double *secs)
 {
     *secs = 0;
@@ -272,6 +271,8 @@ bool calc_read_budget(const char *text, double *secs)
         return true;
     return ul_cli_read_seconds(text, secs);
 }
+
+/* Splits a comma-separated list in place; returns the count (at most max). */
 
 size_t calc_split_list(char *text, const char **items, size_t max)
 {

@@ -375,10 +375,11 @@ static void free_header(char **header, int n)
 
 /* Reads one line, without its newline, into *line (NUL-terminated; a NUL
  * inside ends it for the string functions, as with getline).  Returns its
- * length, -1 at the end of the input, or -2 when the line is longer than
+ * length, -1 at the end of the input (*read_errno: 0, or the errno of a read
+ * error, saved before any record runs), or -2 when the line is longer than
  * MAX_LINE: getline had no bound, so `--batch /dev/zero` (no newline ever)
  * grew its buffer until memory ran out (H3's sweep). */
-static ssize_t read_line(FILE *in, char **line, size_t *cap)
+static ssize_t read_line(FILE *in, char **line, size_t *cap, int *read_errno)
 {
     size_t len = 0;
     int c;
@@ -395,6 +396,8 @@ static ssize_t read_line(FILE *in, char **line, size_t *cap)
         }
         (*line)[len++] = (char)c;
     }
+    if (c == EOF && ferror(in))
+        *read_errno = errno ? errno : EIO;
     if (c == EOF && len == 0)
         return -1;
     if (*line == NULL && (*line = malloc(*cap = 256)) == NULL)
@@ -403,8 +406,9 @@ static ssize_t read_line(FILE *in, char **line, size_t *cap)
     return (ssize_t)len;
 }
 
-/* Reads the stream line by line; returns the batch exit code. */
-static int run_stream(const char *quantity, FILE *in, const fixed_flags *fx)
+/* Reads the stream line by line; returns the batch exit code (*read_errno as
+ * read_line's). */
+static int run_stream(const char *quantity, FILE *in, const fixed_flags *fx, int *read_errno)
 {
     char *line = NULL, *header[MAX_FIELDS];
     size_t cap = 0;
@@ -412,7 +416,7 @@ static int run_stream(const char *quantity, FILE *in, const fixed_flags *fx)
     int nheader = -1, rc = UL_EXIT_OK;
     bool json_lines = false, decided = false;
     char err[ERR_LEN];
-    for (unsigned long lineno = 1; (len = read_line(in, &line, &cap)) != -1; lineno++) {
+    for (unsigned long lineno = 1; (len = read_line(in, &line, &cap, read_errno)) != -1; lineno++) {
         if (len == -2) { /* the rest of the input is not read: it may never end */
             snprintf(err, sizeof err, "calc %s: line %lu: longer than %u bytes (a record is one "
                      "line of at most 16 MiB); the batch stops here", quantity, lineno,
@@ -476,10 +480,11 @@ int ul_cli_calc_batch(const char *quantity, int argc, char **argv, int batch)
                     strerror(errno));
             rc = UL_EXIT_USAGE;
         } else {
-            rc = run_stream(quantity, in, &fx);
-            if (ferror(in)) { /* a read error is not the end of the input (a directory: EISDIR) */
+            int read_errno = 0;
+            rc = run_stream(quantity, in, &fx, &read_errno);
+            if (read_errno != 0) { /* not the end of the input (a directory: EISDIR) */
                 fprintf(stderr, "ulaudit calc %s: --batch: cannot read '%s': %s (the records "
-                                "before it were run)\n", quantity, path, strerror(errno));
+                                "before it were run)\n", quantity, path, strerror(read_errno));
                 rc = UL_EXIT_USAGE;
             }
             if (in != stdin)
