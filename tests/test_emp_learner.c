@@ -1,7 +1,9 @@
 /* tests/test_emp_learner.c — logistic regression model and projected noisy GD
  * (convergence, batching consistency, determinism, projection, clipping). */
+#include <cblas.h>
 #include <criterion/criterion.h>
 #include <math.h>
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -368,4 +370,73 @@ Test(emp_learner, kept_scratch_gives_the_bits_of_fresh_calls)
     free(B);
     ul_dataset_free(&a);
     ul_dataset_free(&b);
+}
+
+/* The clipped direction of one run by a plain loop over the samples
+ * (emp/model.h: coef = −y·σ(−y·wᵀx), clipped to |coef|·‖x‖ ≤ clip, mean, plus
+ * λw), independent of the model's GEMM path. */
+static size_t clipped_direction_plain(const ul_dataset *ds, double lambda, double clip,
+                                      const double *w, double *g)
+{
+    size_t n = ds->n, d = ds->d, clipped = 0;
+    for (size_t k = 0; k < d; k++)
+        g[k] = 0;
+    for (size_t i = 0; i < n; i++) {
+        const double *x = ds->x + i * d;
+        double z = 0, xx = 0;
+        for (size_t k = 0; k < d; k++)
+            z += x[k] * w[k], xx += x[k] * x[k];
+        double y = ds->y[i], c = -y / (1 + exp(y * z)), norm = fabs(c) * sqrt(xx);
+        if (norm > clip)
+            c *= clip / norm, clipped++;
+        for (size_t k = 0; k < d; k++)
+            g[k] += c * x[k];
+    }
+    for (size_t k = 0; k < d; k++)
+        g[k] = g[k] / (double)n + lambda * w[k];
+    return clipped; /* samples whose clip binds */
+}
+
+/* m's direction on `threads` OpenMP threads, BLAS on one (as ul_pngd_train
+ * runs it); the thread counts are restored after. */
+static void grad_on_threads(const ul_model *m, const ul_dataset *ds, const double *W, size_t M,
+                            double *G, ul_model_work *work, int threads)
+{
+    int omp_before = omp_get_max_threads(), blas_before = openblas_get_num_threads();
+    openblas_set_num_threads(1);
+    omp_set_num_threads(threads);
+    ul_status st = m->ops->grad(m, ds, W, M, G, work);
+    omp_set_num_threads(omp_before);
+    openblas_set_num_threads(blas_before);
+    cr_assert_eq(st, UL_OK);
+}
+
+/* n = 2000 rows: the gradient sums seven fixed chunks of rows, walked in
+ * sub-blocks, and the chunks are spread over OpenMP threads.  With BLAS on
+ * one thread (as ul_pngd_train runs it) every bit must be the same for 1
+ * and 3 threads, and each run must equal the plain loop to rounding. */
+Test(emp_learner, logreg_grad_does_not_depend_on_thread_count)
+{
+    ul_dataset ds = make_data(2000, 12, 9);
+    ul_model m = ul_logreg_model(0.03, 0.2);
+    size_t p = ds.d, M = 9;
+    double *W = start(p, M, 2.0), *G1 = malloc(p * M * sizeof *G1), *G3 = malloc(p * M * sizeof *G3);
+    double g[12];
+    cr_assert(G1 && G3);
+    ul_model_work work = {0};
+    grad_on_threads(&m, &ds, W, M, G1, &work, 1);
+    grad_on_threads(&m, &ds, W, M, G3, &work, 3);
+    cr_assert(memcmp(G1, G3, p * M * sizeof *G1) == 0, "1 thread and 3 threads differ");
+    size_t clipped = 0;
+    for (size_t j = 0; j < M; j++) {
+        clipped += clipped_direction_plain(&ds, m.lambda, m.clip, W + j * p, g);
+        cr_assert(close_to(g, G1 + j * p, p), "run %zu: GEMM path vs plain loop", j);
+    }
+    /* the clip binds for some samples and not others, so both paths are tried */
+    cr_assert(clipped > 0 && clipped < M * ds.n, "%zu of %zu clipped", clipped, M * ds.n);
+    ul_model_work_free(&work);
+    free(W);
+    free(G1);
+    free(G3);
+    ul_dataset_free(&ds);
 }

@@ -43,9 +43,10 @@
  *     the last bits may): they are compared with batched runs from the same
  *     start (max |Δw| over those columns, must be ≤ 1e-9).
  *
- * Threads.  ul_pngd_train runs BLAS on one thread and spreads blocks of
- * UL_EMP_RUN_BLOCK runs over OpenMP threads (model.h), so OMP_NUM_THREADS
- * sets the learner's parallelism; the raw baseline is one GEMM of all 64
+ * Threads.  ul_pngd_train runs BLAS on one thread and spreads fixed pieces
+ * of the gradient over OpenMP threads (model.h): chunks of rows for
+ * logistic regression (model.c), blocks of UL_EMP_RUN_BLOCK runs for the
+ * network, so OMP_NUM_THREADS sets the learner's parallelism; the raw baseline is one GEMM of all 64
  * columns on OpenBLAS's own threads (OPENBLAS_NUM_THREADS): the ideal the
  * learner is held to.
  *
