@@ -1,4 +1,4 @@
-/* tests/test_emp_escape.c — untrusted bytes in messages (emp/escape.h):
+/* tests/test_emp_escape.c — untrusted bytes in messages (io/escape.h):
  * the escape against hand-written expectations and against iconv's UTF-8
  * decoder (an independent implementation of RFC 3629), and every data
  * reader's message on a file whose bytes carry terminal control sequences
@@ -13,7 +13,7 @@
 
 #include "emp/attack.h"
 #include "emp/data.h"
-#include "emp/escape.h"
+#include "io/escape.h"
 #include "emp/modelio.h"
 #include "emp/rng.h"
 #include "test_emp_files.h"
@@ -36,7 +36,7 @@ TestSuite(emp_escape, .init = setup, .fini = teardown);
 static const char *esc(const char *s, size_t n)
 {
     static char out[512];
-    return ul_emp_escape(s, n, out, sizeof out);
+    return ul_io_escape(s, n, out, sizeof out);
 }
 
 #define ESC(lit) esc(lit, sizeof lit - 1)
@@ -76,14 +76,14 @@ Test(emp_escape, cut_between_whole_units)
 {
     char out[12];
     /* 11 usable bytes: "ab" + "\x1B" = 6, the next escape does not fit with "..." */
-    ul_emp_escape("ab\x1b\x1b\x1b", 5, out, sizeof out);
+    ul_io_escape("ab\x1b\x1b\x1b", 5, out, sizeof out);
     cr_assert_str_eq(out, "ab\\x1B...");
-    ul_emp_escape("abcdefghijklmnop", 16, out, sizeof out);
+    ul_io_escape("abcdefghijklmnop", 16, out, sizeof out);
     cr_assert_str_eq(out, "abcdefgh...");
-    ul_emp_escape("abcdefghij", 10, out, sizeof out); /* fits exactly: no "..." */
+    ul_io_escape("abcdefghij", 10, out, sizeof out); /* fits exactly: no "..." */
     cr_assert_str_eq(out, "abcdefghij");
     char msg[16] = "x\x1b[31my";
-    ul_emp_escape_message(msg, sizeof msg);
+    ul_io_escape_message(msg, sizeof msg);
     cr_assert_str_eq(msg, "x\\x1B[31my");
 }
 
@@ -114,7 +114,7 @@ Test(emp_escape, random_bytes_come_out_safe_and_stable)
         size_t n = 1 + (size_t)(u[0] * 63);
         for (size_t i = 0; i < n; i++) /* mostly high bytes and controls, some ASCII */
             in[i] = (char)(u[i] < 0.3 ? (int)(u[i] * 100) : 0x60 + (int)(u[i] * 159));
-        ul_emp_escape(in, n, out, sizeof out);
+        ul_io_escape(in, n, out, sizeof out);
         size_t m;
         cr_assert(iconv_decode(out, cps, 400, &m), "not UTF-8 after escaping (trial %u)", trial);
         for (size_t k = 0; k < m; k++) {
@@ -124,7 +124,7 @@ Test(emp_escape, random_bytes_come_out_safe_and_stable)
                           !(c >= 0x2066 && c <= 0x2069) && c != 0x200e && c != 0x200f,
                       "U+%04X left in the output (trial %u)", c, trial);
         }
-        ul_emp_escape(out, strlen(out), again, sizeof again);
+        ul_io_escape(out, strlen(out), again, sizeof again);
         cr_assert_str_eq(again, out);
     }
 }

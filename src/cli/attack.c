@@ -35,7 +35,7 @@
 #include "cli/attack_scores.h"
 #include "cli/exitcodes.h"
 #include "emp/attack.h"
-#include "emp/escape.h"
+#include "io/escape.h"
 #include "emp/mlp.h"
 #include "emp/modelio.h"
 #include "emp/plot.h"
@@ -110,12 +110,12 @@ static void on_sigint(int sig)
 
 /* ---- messages ------------------------------------------------------------------- */
 
-/* A library message on stderr, escaped once more (emp/escape.h): some come
+/* A library message on stderr, escaped once more (io/escape.h): some come
  * from modules that quote certificate or configuration values as read. */
 static void say(const char *err)
 {
     char safe[1024];
-    fprintf(stderr, "ulaudit attack: %s\n", ul_emp_escape(err, strlen(err), safe, sizeof safe));
+    fprintf(stderr, "ulaudit attack: %s\n", ul_io_escape(err, strlen(err), safe, sizeof safe));
 }
 
 /* ---- flags ---------------------------------------------------------------------- */

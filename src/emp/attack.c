@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "bounds/noisygd.h"
-#include "emp/escape.h"
+#include "io/escape.h"
 #include "emp/score.h"
 #include "num/encl.h"
 #include "num/input.h"
@@ -180,7 +180,7 @@ ul_status ul_attack_merge_stream(ul_attack_state *st, FILE *f, const char *name,
             free(r->loss), free(r->mom), free(r->test), free(r->models);
             memset(r, 0, sizeof *r);
         }
-        s = ul_emp_escaped(ul_fail(err, errlen, UL_EINPUT,
+        s = ul_io_escaped(ul_fail(err, errlen, UL_EINPUT,
                                    "%s: refused: an incomplete shard (%zu of its %zu chunks; "
                                    "finish it with --resume)",
                                    name, rd.got, rd.c1 - rd.c0),
@@ -239,7 +239,7 @@ size_t ul_attack_clean_temps(const char *dir, const char *const *names, size_t n
         } else if (!reported) {
             ul_fail(err, errlen, UL_EINPUT, "%s/%s: cannot remove the stale temporary file: %s",
                     dir, e->d_name, strerror(errno));
-            ul_emp_escape_message(err, errlen);
+            ul_io_escape_message(err, errlen);
             reported = true;
         }
     }

@@ -15,7 +15,7 @@
 #include "io/fields.h"
 #include "io/file.h"
 #include "io/json.h"
-#include "emp/escape.h"
+#include "io/escape.h"
 #include "emp/mlp.h"
 #include "num/encl.h"
 
@@ -690,7 +690,7 @@ ul_status ul_attack_config_load(const char *path, ul_attack_config *cfg, char *e
     FILE *f;
     long long size;
     if (ul_io_fopen_regular(path, "configuration file", true, &f, &size, err, errlen) != UL_OK)
-        return ul_emp_escaped(UL_EINPUT, err, errlen);
+        return ul_io_escaped(UL_EINPUT, err, errlen);
     char *text = malloc(UL_JSON_MAX_BYTES + 1);
     size_t len = text ? fread(text, 1, UL_JSON_MAX_BYTES + 1, f) : 0;
     fclose(f);
@@ -718,12 +718,12 @@ ul_status ul_attack_config_load(const char *path, ul_attack_config *cfg, char *e
     ul_json_free(doc);
     free(text);
     /* the file's name and values (and the data file names in data_desc) are
-     * untrusted bytes: escaped for messages (emp/escape.h) */
+     * untrusted bytes: escaped for messages (io/escape.h) */
     if (st != UL_OK) {
         ul_attack_config_free(cfg);
-        return ul_emp_escaped(ul_fail(err, errlen, st, "%s: %s", path, msg), err, errlen);
+        return ul_io_escaped(ul_fail(err, errlen, st, "%s: %s", path, msg), err, errlen);
     }
-    ul_emp_escape_message(cfg->data_desc, sizeof cfg->data_desc);
+    ul_io_escape_message(cfg->data_desc, sizeof cfg->data_desc);
     return UL_OK;
 }
 

@@ -13,7 +13,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "emp/escape.h"
+#include "io/escape.h"
 #include "emp/rng.h"
 #include "io/file.h"
 
@@ -722,13 +722,13 @@ done:
 /* ---- the readers' messages ------------------------------------------------------ */
 
 /* The file names and the cells a reader quotes are untrusted bytes: every
- * message leaves through ul_emp_escape_message (control bytes and invalid
- * UTF-8 as \xNN, emp/escape.h). */
+ * message leaves through ul_io_escape_message (control bytes and invalid
+ * UTF-8 as \xNN, io/escape.h). */
 ul_status ul_data_read_idx(const char *images, const char *labels, ul_dataset *out, char *err,
                            size_t errlen)
 {
     idx_pick all = {false, 0, 0, UL_LABELS_PM1, 0};
-    return ul_emp_escaped(read_idx(images, labels, &all, out, err, errlen), err, errlen);
+    return ul_io_escaped(read_idx(images, labels, &all, out, err, errlen), err, errlen);
 }
 
 ul_status ul_data_read_idx_binary(const char *images, const char *labels, double a, double b,
@@ -736,19 +736,19 @@ ul_status ul_data_read_idx_binary(const char *images, const char *labels, double
                                   size_t errlen)
 {
     idx_pick k = {true, a, b, coding, limit};
-    return ul_emp_escaped(read_idx(images, labels, &k, out, err, errlen), err, errlen);
+    return ul_io_escaped(read_idx(images, labels, &k, out, err, errlen), err, errlen);
 }
 
 ul_status ul_data_read_csv(const char *path, int label_col, int header, ul_dataset *out, char *err,
                            size_t errlen)
 {
-    return ul_emp_escaped(read_csv(path, label_col, header, out, err, errlen), err, errlen);
+    return ul_io_escaped(read_csv(path, label_col, header, out, err, errlen), err, errlen);
 }
 
 ul_status ul_data_read_libsvm(const char *path, size_t dim, ul_dataset *out, char *err,
                               size_t errlen)
 {
-    return ul_emp_escaped(read_libsvm(path, dim, out, err, errlen), err, errlen);
+    return ul_io_escaped(read_libsvm(path, dim, out, err, errlen), err, errlen);
 }
 
 /* ---- synthetic, binary tasks, scaling ------------------------------------ */

@@ -5,7 +5,7 @@
 #include "emp/modelio.h"
 
 #include "io/file.h"
-#include "emp/escape.h"
+#include "io/escape.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -128,10 +128,10 @@ static const char *shape_text(const size_t *dims, unsigned rank, char *buf, size
     return buf;
 }
 
-/* s[0..n) for a message, escaped (emp/escape.h) and cut to the buffer. */
+/* s[0..n) for a message, escaped (io/escape.h) and cut to the buffer. */
 static const char *printable(const unsigned char *s, size_t n, char *buf, size_t cap)
 {
-    return ul_emp_escape(s, n, buf, cap);
+    return ul_io_escape(s, n, buf, cap);
 }
 
 /* Opens a regular, non-empty file for reading; *size = its length. */
@@ -655,11 +655,11 @@ done:
 }
 
 /* The file name and the header bytes quoted are untrusted: every message
- * of a read leaves escaped (emp/escape.h). */
+ * of a read leaves escaped (io/escape.h). */
 ul_status ul_modelio_read(const char *path, ul_modelio_format fmt, size_t p, ul_model_set *out,
                           char *err, size_t errlen)
 {
-    return ul_emp_escaped(read_file(path, fmt, p, out, err, errlen), err, errlen);
+    return ul_io_escaped(read_file(path, fmt, p, out, err, errlen), err, errlen);
 }
 
 static ul_status append_file(ul_model_set *set, const char *path, ul_modelio_format fmt, char *err,
@@ -699,7 +699,7 @@ static ul_status append_file(ul_model_set *set, const char *path, ul_modelio_for
 ul_status ul_modelio_append(ul_model_set *set, const char *path, ul_modelio_format fmt, char *err,
                             size_t errlen)
 {
-    return ul_emp_escaped(append_file(set, path, fmt, err, errlen), err, errlen);
+    return ul_io_escaped(append_file(set, path, fmt, err, errlen), err, errlen);
 }
 
 /* ---- writing ------------------------------------------------------------- */

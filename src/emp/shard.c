@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "io/file.h"
-#include "emp/escape.h"
+#include "io/escape.h"
 
 #define SUM SHA256_DIGEST_SIZE
 #define REC_HEAD 16 /* u64 chunk number, u64 kind */
@@ -423,7 +423,7 @@ ul_status ul_shard_file_create(ul_shard_file *sf, const char *path, const ul_sha
         return st;
     sf->f = fopen(path, "r+b");
     if (!sf->f)
-        return ul_emp_escaped(
+        return ul_io_escaped(
             ul_fail(err, errlen, UL_EINPUT, "%s: cannot reopen: %s", path, strerror(errno)), err,
             errlen);
     /* the running digest: the same header bytes hashed again, then its digest */
@@ -526,7 +526,7 @@ static const char *read_head(reader *r, const ul_shard_log *log, const ul_shard_
         snprintf(why, whylen,
                  "format version %s; this ulaudit reads version " UL_SHARD_VERSION
                  " only (start afresh without --resume)",
-                 ul_emp_escape(h + 6, 2, v, sizeof v));
+                 ul_io_escape(h + 6, 2, v, sizeof v));
         return why;
     }
     bool cut = n < sizeof h;
@@ -638,7 +638,7 @@ ul_status ul_shard_file_read(FILE *f, const char *name, ul_shard_log *log, const
         for (size_t i = 0; i < rd->got; i++)
             rec_free(&log->rec[rd->c0 + i]);
         rd->got = 0;
-        return ul_emp_escaped(ul_fail(err, errlen, UL_EINPUT, "%s: refused: %s", name, bad), err,
+        return ul_io_escaped(ul_fail(err, errlen, UL_EINPUT, "%s: refused: %s", name, bad), err,
                               errlen);
     }
     rd->len = len, rd->sha = last;
@@ -651,7 +651,7 @@ ul_status ul_shard_file_resume(ul_shard_file *sf, const char *path, ul_shard_log
     memset(sf, 0, sizeof *sf);
     FILE *f = fopen(path, "r+b");
     if (!f)
-        return ul_emp_escaped(
+        return ul_io_escaped(
             ul_fail(err, errlen, UL_EINPUT, "%s: cannot open: %s", path, strerror(errno)), err,
             errlen);
     ul_status st = ul_shard_file_read(f, path, log, id, rd, err, errlen);

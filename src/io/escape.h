@@ -1,4 +1,4 @@
-/* src/emp/escape.h — untrusted bytes (data file contents, configuration
+/* src/io/escape.h — untrusted bytes (data file contents, configuration
  * values, file names) made safe to quote in a one-line message on a
  * terminal, so that a data file cannot move the cursor, recolour the screen
  * or retitle the window of whoever reads the error (ECMA-48 control
@@ -18,8 +18,8 @@
  * above.  The output is printable ASCII and well-formed UTF-8 only, so
  * escaping it again changes nothing.
  */
-#ifndef UL_EMP_ESCAPE_H
-#define UL_EMP_ESCAPE_H
+#ifndef UL_IO_ESCAPE_H
+#define UL_IO_ESCAPE_H
 
 #include <stddef.h>
 
@@ -28,16 +28,16 @@
 /* Escapes s[0..len) into out (outlen ≥ 4), NUL-terminated.  When the
  * escaped text does not fit, it is cut between two whole units (a byte, an
  * escape or a UTF-8 character) and ends in "...".  Returns out. */
-const char *ul_emp_escape(const void *s, size_t len, char *out, size_t outlen);
+const char *ul_io_escape(const void *s, size_t len, char *out, size_t outlen);
 
 /* Escapes the NUL-terminated message msg in place, within its buffer of
  * msglen bytes (cut with "..." when the escapes make it longer).  For the
  * error buffer of a reader whose messages quote what it read.  NULL or
  * msglen < 4: nothing is done. */
-void ul_emp_escape_message(char *msg, size_t msglen);
+void ul_io_escape_message(char *msg, size_t msglen);
 
-/* st, after escaping err (ul_emp_escape_message) when st is a failure: the
+/* st, after escaping err (ul_io_escape_message) when st is a failure: the
  * last step of a reader whose messages quote file names or contents. */
-ul_status ul_emp_escaped(ul_status st, char *err, size_t errlen);
+ul_status ul_io_escaped(ul_status st, char *err, size_t errlen);
 
 #endif

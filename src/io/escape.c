@@ -1,5 +1,5 @@
-/* src/emp/escape.c — untrusted bytes quoted safely in messages (escape.h). */
-#include "emp/escape.h"
+/* src/io/escape.c — untrusted bytes quoted safely in messages (escape.h). */
+#include "io/escape.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -47,7 +47,7 @@ static bool hidden_effect(unsigned long cp)
            cp == 0x200F || (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
 }
 
-const char *ul_emp_escape(const void *s, size_t len, char *out, size_t outlen)
+const char *ul_io_escape(const void *s, size_t len, char *out, size_t outlen)
 {
     const unsigned char *p = s;
     size_t o = 0, mark = 0; /* mark: the last unit boundary with room for "..." */
@@ -74,7 +74,7 @@ const char *ul_emp_escape(const void *s, size_t len, char *out, size_t outlen)
     return out;
 }
 
-void ul_emp_escape_message(char *msg, size_t msglen)
+void ul_io_escape_message(char *msg, size_t msglen)
 {
     if (msg == NULL || msglen < 4)
         return;
@@ -89,13 +89,13 @@ void ul_emp_escape_message(char *msg, size_t msglen)
         return;
     }
     memcpy(copy, msg, n);
-    ul_emp_escape(copy, n, msg, msglen);
+    ul_io_escape(copy, n, msg, msglen);
     free(copy);
 }
 
-ul_status ul_emp_escaped(ul_status st, char *err, size_t errlen)
+ul_status ul_io_escaped(ul_status st, char *err, size_t errlen)
 {
     if (st != UL_OK)
-        ul_emp_escape_message(err, errlen);
+        ul_io_escape_message(err, errlen);
     return st;
 }
