@@ -11,6 +11,7 @@
  *     T_v(q_b) + 2mδ · max_i (T_(v−i)(q_b) − T_v(q_a))/i,
  * T_j(q) = P[Bin(r, q) ≥ j], because every T_j increases with q. */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,16 +32,14 @@ static void pmf_d(unsigned long r, double eps, double *b)
         b[j] = exp(ul_emp_log_choose(r, j) + (double)j * eps - (double)r * l1);
 }
 
-double ul_emp_onerun_pvalue_d(unsigned long m, unsigned long r, unsigned long v, double eps,
-                              double delta)
+/* The p-value above with b (r + 1 doubles) as the pmf's room. */
+static double pvalue_in(unsigned long m, unsigned long r, unsigned long v, double eps,
+                        double delta, double *b)
 {
     if (v == 0)
         return 1;
     if (v > r)
         return 0;
-    double *b = malloc((r + 1) * sizeof *b);
-    if (!b)
-        abort();
     pmf_d(r, eps, b);
     double beta = 0;
     for (unsigned long j = v; j <= r; j++)
@@ -51,26 +50,50 @@ double ul_emp_onerun_pvalue_d(unsigned long m, unsigned long r, unsigned long v,
         if (win / (double)i > amax)
             amax = win / (double)i;
     }
-    free(b);
     double p = beta + amax * delta * 2.0 * (double)m;
     return p < 1 ? p : 1;
+}
+
+/* r + 1 doubles for the pmf, NULL (and UL_ENOMEM in *st) when r, a count
+ * of the input, is too large for memory (policy: num/status.h). */
+static double *pmf_room(unsigned long r, ul_status *st, char *err, size_t errlen)
+{
+    double *b = r < SIZE_MAX / sizeof *b ? malloc(((size_t)r + 1) * sizeof *b) : NULL;
+    if (b == NULL)
+        *st = ul_fail(err, errlen, UL_ENOMEM,
+                      "onerun: out of memory for the binomial table of r = %lu guesses", r);
+    return b;
+}
+
+double ul_emp_onerun_pvalue_d(unsigned long m, unsigned long r, unsigned long v, double eps,
+                              double delta)
+{
+    if (v == 0 || v > r)
+        return pvalue_in(m, r, v, eps, delta, NULL);
+    ul_status st;
+    double *b = pmf_room(r, &st, NULL, 0);
+    /* 1 bounds every p-value: without room for the table (r beyond memory)
+     * the bound stays sound; the library's own callers use pvalue_in */
+    double p = b != NULL ? pvalue_in(m, r, v, eps, delta, b) : 1;
+    free(b);
+    return p;
 }
 
 /* An ε where the double p-value reaches `level` (doubling, then bisection);
  * 0 when p(0) > level.  The certification covers [0, ε] afterwards. */
 static double search_d(unsigned long m, unsigned long r, unsigned long v, double delta,
-                       double level)
+                       double level, double *b)
 {
-    if (ul_emp_onerun_pvalue_d(m, r, v, 0, delta) > level)
+    if (pvalue_in(m, r, v, 0, delta, b) > level)
         return 0;
     double lo = 0, hi = 1;
-    while (hi < 256 && ul_emp_onerun_pvalue_d(m, r, v, hi, delta) <= level) {
+    while (hi < 256 && pvalue_in(m, r, v, hi, delta, b) <= level) {
         lo = hi;
         hi *= 2;
     }
     for (int it = 0; it < 60; it++) {
         double mid = 0.5 * (lo + hi);
-        if (ul_emp_onerun_pvalue_d(m, r, v, mid, delta) <= level)
+        if (pvalue_in(m, r, v, mid, delta, b) <= level)
             lo = mid;
         else
             hi = mid;
@@ -144,13 +167,20 @@ static bool cell_ok(mpfi_t *Ta, mpfi_t *Tb, unsigned long m, unsigned long r, un
 }
 
 /* Covers [0, target] upward with cells, doubling after a proven cell and
- * halving after a failed one; returns the end of the proven part. */
-static double cover(unsigned long m, unsigned long r, unsigned long v, double target,
-                    mpfi_srcptr delta, mpfi_srcptr level)
+ * halving after a failed one; *end gets the end of the proven part.
+ * UL_ENOMEM when the two tables of r + 1 intervals cannot be had. */
+static ul_status cover(unsigned long m, unsigned long r, unsigned long v, double target,
+                       mpfi_srcptr delta, mpfi_srcptr level, double *end, char *err,
+                       size_t errlen)
 {
-    mpfi_t *Ta = malloc((r + 1) * sizeof *Ta), *Tb = malloc((r + 1) * sizeof *Tb);
-    if (!Ta || !Tb)
-        abort();
+    bool fits = r < SIZE_MAX / sizeof(mpfi_t);
+    mpfi_t *Ta = fits ? malloc(((size_t)r + 1) * sizeof *Ta) : NULL;
+    mpfi_t *Tb = fits ? malloc(((size_t)r + 1) * sizeof *Tb) : NULL;
+    if (!Ta || !Tb) {
+        free(Ta), free(Tb);
+        return ul_fail(err, errlen, UL_ENOMEM,
+                       "onerun: out of memory for the certified tails of r = %lu guesses", r);
+    }
     for (unsigned long j = 0; j <= r; j++) {
         mpfi_init2(Ta[j], CELL_PREC);
         mpfi_init2(Tb[j], CELL_PREC);
@@ -171,7 +201,8 @@ static double cover(unsigned long m, unsigned long r, unsigned long v, double ta
     }
     free(Ta);
     free(Tb);
-    return a;
+    *end = a;
+    return UL_OK;
 }
 
 ul_status ul_emp_onerun_eps(mpfr_ptr eps_lb, unsigned long m, unsigned long r, unsigned long v,
@@ -186,10 +217,20 @@ ul_status ul_emp_onerun_eps(mpfr_ptr eps_lb, unsigned long m, unsigned long r, u
         return ul_fail(err, errlen, UL_EINPUT, "alpha (level) must lie strictly inside (0, 1)");
     if (mpfi_nan_p(delta) || mpfr_sgn(&delta->left) < 0 || mpfr_cmp_ui(&delta->right, 1) >= 0)
         return ul_fail(err, errlen, UL_EINPUT, "delta must lie in [0, 1)");
-    double target = v == 0 ? 0
-                           : search_d(m, r, v, mpfr_get_d(&delta->right, MPFR_RNDU),
-                                      mpfr_get_d(&level->left, MPFR_RNDD));
-    double e = target > 0 ? cover(m, r, v, target, delta, level) : 0;
+    ul_status st = UL_OK;
+    double target = 0, e = 0;
+    if (v > 0) {
+        double *b = pmf_room(r, &st, err, errlen);
+        if (b == NULL)
+            return st;
+        target = search_d(m, r, v, mpfr_get_d(&delta->right, MPFR_RNDU),
+                          mpfr_get_d(&level->left, MPFR_RNDD), b);
+        free(b);
+    }
+    if (target > 0)
+        st = cover(m, r, v, target, delta, level, &e, err, errlen);
+    if (st != UL_OK)
+        return st;
     mpfr_set_d(eps_lb, e, MPFR_RNDD); /* e is exact: the end of the proven cells */
     return UL_OK;
 }
@@ -230,8 +271,13 @@ ul_status ul_emp_onerun_family(ul_emp_lb_result *res, const double *a, size_t n_
     double ratio = o->ratio > 0 ? o->ratio : 1.25;
     size_t nr = ul_emp_lb_grid((unsigned long)m, ratio, NULL, 0);
     unsigned long *ks = malloc(nr * sizeof *ks);
-    if (!p || !ks)
-        abort();
+    double *pmf = malloc((m + 1) * sizeof *pmf); /* every r ≤ m */
+    if (!p || !ks || !pmf) {
+        free(p), free(ks), free(pmf);
+        return ul_fail(err, errlen, UL_ENOMEM,
+                       "onerun: out of memory for %zu canary scores (%zu IN, %zu OUT)", m, n_in,
+                       n_out);
+    }
     for (size_t i = 0; i < n_in; i++)
         p[i] = (labelled){a[i], 1};
     for (size_t i = 0; i < n_out; i++)
@@ -245,7 +291,7 @@ ul_status ul_emp_onerun_family(ul_emp_lb_result *res, const double *a, size_t n_
     for (size_t i = 0; i < nr; i++) {
         size_t r = ks[i] + 1;
         unsigned long v = correct_top(p, m, r, &g);
-        double e = v ? search_d((unsigned long)m, (unsigned long)r, v, dd, level) : 0;
+        double e = v ? search_d((unsigned long)m, (unsigned long)r, v, dd, level, pmf) : 0;
         if (e > best) {
             best = e, best_r = r, best_v = v;
             res->threshold = g ? p[g - 1].s : INFINITY;
@@ -254,6 +300,7 @@ ul_status ul_emp_onerun_family(ul_emp_lb_result *res, const double *a, size_t n_
     }
     free(p);
     free(ks);
+    free(pmf);
     res->m = (unsigned long)nr;
     res->direction = best_r ? +1 : 0;
     res->estimate = best;

@@ -479,16 +479,23 @@ ul_status ul_emp_roc_compute(ul_emp_roc *out, const double *in_scores, size_t n_
                                    errlen);
 }
 
-/* Points, AUC and TPR at the FPR levels (the scores were checked). */
-static void roc_curve(ul_emp_roc *out, const double *in_scores, size_t n_in,
-                      const double *out_scores, size_t n_out)
+/* Points, AUC and TPR at the FPR levels (the scores were checked).
+ * UL_ENOMEM when the arrays for n_in + n_out scores cannot be had (sized by
+ * the input: policy of num/status.h). */
+static ul_status roc_curve(ul_emp_roc *out, const double *in_scores, size_t n_in,
+                           const double *out_scores, size_t n_out, char *err, size_t errlen)
 {
     size_t cap = n_in + n_out + 1; /* at most n_in + n_out distinct thresholds */
     double *a = malloc(n_in * sizeof *a), *b = malloc(n_out * sizeof *b);
     unsigned long *fp = malloc(cap * sizeof *fp), *tp = malloc(cap * sizeof *tp);
     out->points = malloc(cap * sizeof *out->points);
-    if (!a || !b || !fp || !tp || !out->points)
-        abort(); /* out of memory: as elsewhere in the library */
+    if (!a || !b || !fp || !tp || !out->points) {
+        free(a), free(b), free(fp), free(tp), free(out->points);
+        out->points = NULL;
+        return ul_fail(err, errlen, UL_ENOMEM,
+                       "roc: out of memory for the curve of %zu in_scores and %zu out_scores",
+                       n_in, n_out);
+    }
     memcpy(a, in_scores, n_in * sizeof *a);
     memcpy(b, out_scores, n_out * sizeof *b);
     qsort(a, n_in, sizeof *a, cmp_double);
@@ -510,6 +517,7 @@ static void roc_curve(ul_emp_roc *out, const double *in_scores, size_t n_in,
                 out->points[i].tpr > out->tpr_at_fpr[l])
                 out->tpr_at_fpr[l] = out->points[i].tpr;
     free(a), free(b), free(fp), free(tp);
+    return UL_OK;
 }
 
 static void roc_init(ul_emp_roc *out)
@@ -536,7 +544,7 @@ ul_status ul_emp_roc_curve(ul_emp_roc *out, const double *in_scores, size_t n_in
     if (st == UL_OK)
         st = ul_emp_check_scores(out_scores, n_out, "out_scores", err, errlen);
     if (st == UL_OK)
-        roc_curve(out, in_scores, n_in, out_scores, n_out);
+        st = roc_curve(out, in_scores, n_in, out_scores, n_out, err, errlen);
     return st;
 }
 
