@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/escape.h"
 #include "num/adaptive.h"
 
 #define DIGITS_MAX 5000
@@ -74,6 +75,20 @@ __attribute__((format(printf, 3, 4))) static int fail(char *err, size_t errlen, 
     return 2;
 }
 
+/* What the user typed, for a message: control bytes and bytes that are not
+ * UTF-8 as \xNN (io/escape.h), so that an argument cannot recolour or clear
+ * the terminal of whoever reads the error; cut with "..." past 96 bytes. */
+typedef struct {
+    char text[100];
+} shown_text;
+
+static shown_text shown(const char *text)
+{
+    shown_text s;
+    ul_io_escape(text, strlen(text), s.text, sizeof s.text);
+    return s;
+}
+
 static int set_common(const char *name, const char *value, ul_cli_common *common, char *err,
                       size_t errlen)
 {
@@ -81,13 +96,13 @@ static int set_common(const char *name, const char *value, ul_cli_common *common
     if (strcmp(name, "digits") == 0) {
         if (!ul_cli_read_count(value, &v) || v < 1 || v > DIGITS_MAX)
             return fail(err, errlen, "--digits: must be a whole number from 1 to 5000 (got '%s')",
-                        value);
+                        shown(value).text);
         common->digits = (int)v;
     } else {
         if (!ul_cli_read_count(value, &v) || v < MAX_BITS_MIN || v > MAX_BITS_MAX)
             return fail(err, errlen,
                         "--max-bits: must be a whole number from 64 to 4194304 (got '%s')",
-                        value);
+                        shown(value).text);
         common->max_bits = v;
     }
     return 0;
@@ -115,7 +130,7 @@ int ul_cli_parse(int argc, char **argv, const ul_cli_flag *flags, int nflags,
             continue;
         }
         if (strncmp(arg, "--", 2) != 0 || arg[2] == '\0')
-            return fail(err, errlen, "unexpected argument '%s'", arg);
+            return fail(err, errlen, "unexpected argument '%s'", shown(arg).text);
 
         /* --name=value or --name value */
         char name[64];
@@ -123,7 +138,7 @@ int ul_cli_parse(int argc, char **argv, const ul_cli_flag *flags, int nflags,
         const char *eq = strchr(arg + 2, '=');
         size_t len = eq ? (size_t)(eq - arg - 2) : strlen(arg + 2);
         if (len >= sizeof name)
-            return fail(err, errlen, "unknown flag '%s'", arg);
+            return fail(err, errlen, "unknown flag '%s'", shown(arg).text);
         memcpy(name, arg + 2, len);
         name[len] = '\0';
         if (eq) {
@@ -131,7 +146,7 @@ int ul_cli_parse(int argc, char **argv, const ul_cli_flag *flags, int nflags,
         } else if (i + 1 < argc) {
             value = argv[++i];
         } else {
-            return fail(err, errlen, "--%s: missing value", name);
+            return fail(err, errlen, "--%s: missing value", shown(name).text);
         }
 
         int slot = -1;
@@ -143,10 +158,17 @@ int ul_cli_parse(int argc, char **argv, const ul_cli_flag *flags, int nflags,
         else if (strcmp(name, "max-bits") == 0)
             slot = nflags + 1;
         if (slot < 0)
-            return fail(err, errlen, "unknown flag --%s", name);
+            return fail(err, errlen, "unknown flag --%s", shown(name).text);
         if (seen[slot])
             return fail(err, errlen, "--%s: given more than once", name);
         seen[slot] = true;
+        /* the value is quoted by the messages of whoever reads it: no
+         * terminal control goes through (io/escape.h) */
+        if (ul_io_has_control(value, strlen(value)))
+            return fail(err, errlen,
+                        "--%s: holds a control character (a value is printable text: no C0, "
+                        "DEL, C1 or bidirectional control), got '%s'",
+                        name, shown(value).text);
         if (slot >= nflags) {
             int rc = set_common(name, value, common, err, errlen);
             if (rc != 0)

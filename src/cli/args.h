@@ -40,7 +40,11 @@ bool ul_cli_read_count(const char *text, long *out);
 bool ul_cli_read_seconds(const char *text, double *out);
 
 /* Parses argv[0..argc) against flags[0..nflags).  values[i] receives the text
- * for flags[i] (or its default).  Returns 0, or 2 with a message in err. */
+ * for flags[i] (or its default).  Returns 0, or 2 with a message in err.
+ * A value holding a terminal control character (io/escape.h,
+ * ul_io_has_control: C0, DEL, C1, bidirectional controls) is refused, as
+ * every later message may quote it; what err quotes of the arguments is
+ * escaped (\xNN). */
 int ul_cli_parse(int argc, char **argv, const ul_cli_flag *flags, int nflags,
                  const char **values, ul_cli_common *common, char *err, size_t errlen);
 

@@ -47,6 +47,22 @@ static bool hidden_effect(unsigned long cp)
            cp == 0x200F || (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
 }
 
+bool ul_io_has_control(const void *s, size_t len)
+{
+    const unsigned char *p = s;
+    for (size_t i = 0; i < len;) {
+        unsigned long cp = 0;
+        size_t u = p[i] >= 0x80 ? utf8_sequence(p + i, len - i, &cp) : 0;
+        if (u > 1 && hidden_effect(cp))
+            return true;
+        /* C0, DEL and a C1 byte outside a UTF-8 sequence (an 8-bit terminal's CSI is 0x9B) */
+        if (u == 0 && (p[i] < 0x20 || (p[i] >= 0x7F && p[i] <= 0x9F)))
+            return true;
+        i += u > 1 ? u : 1;
+    }
+    return false;
+}
+
 const char *ul_io_escape(const void *s, size_t len, char *out, size_t outlen)
 {
     const unsigned char *p = s;

@@ -21,9 +21,18 @@
 #ifndef UL_IO_ESCAPE_H
 #define UL_IO_ESCAPE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "num/status.h"
+
+/* True when s[0..len) holds a character that acts on a terminal: a C0
+ * control 0x00–0x1F, DEL 0x7F, a C1 control (U+0080–U+009F in UTF-8, or a
+ * byte 0x80–0x9F outside a well-formed sequence), a line or paragraph
+ * separator or a bidirectional formatting character (the code points listed
+ * above).  Other bytes that are not UTF-8 (a Latin-1 file name's é, 0xE9)
+ * are not controls: ul_io_escape writes them as \xNN, this returns false. */
+bool ul_io_has_control(const void *s, size_t len);
 
 /* Escapes s[0..len) into out (outlen ≥ 4), NUL-terminated.  When the
  * escaped text does not fit, it is cut between two whole units (a byte, an

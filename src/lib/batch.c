@@ -29,6 +29,7 @@
 
 #include "cli/calc_internal.h"
 #include "cli/exitcodes.h"
+#include "io/escape.h"
 #include "io/json.h"
 #include "lib/calc_api.h"
 
@@ -78,18 +79,6 @@ static bool is_flag_name(const char *s)
                                       "0123456789-")] == '\0';
 }
 
-/* s quoted for a message: printable ASCII kept, every other byte \xNN (the
- * name comes from the file: no terminal control sequence goes through). */
-static const char *quoted(const char *s, char *out, size_t outlen)
-{
-    size_t n = 0;
-    for (; *s != '\0' && n + 5 < outlen; s++)
-        n += (size_t)snprintf(out + n, outlen - n, *s >= 0x20 && *s < 0x7f ? "%c" : "\\x%02X",
-                              (unsigned char)*s);
-    out[n] = '\0';
-    return out;
-}
-
 /* A CSV header names flags of the quantity or the common digits, max-bits
  * and max-seconds: a header of anything else (a file of JSON arrays,
  * "[1,2]") ran no record and exited 0.  0, or -1 with the message. */
@@ -113,7 +102,8 @@ static int check_header(const char *quantity, char *const *header, int n, char *
         char q[200];
         if (!known) {
             snprintf(err, errlen, "field %d: '%s' is not a flag of %s (ulaudit calc %s --help)",
-                     k + 1, quoted(header[k], q, sizeof q), quantity, quantity);
+                     k + 1, ul_io_escape(header[k], strlen(header[k]), q, sizeof q), quantity,
+                     quantity);
             return -1;
         }
     }
@@ -162,7 +152,9 @@ static bool parse_json_record(const char *line, size_t len, record *r, char *err
     for (size_t i = 0; ok && i < root->count; i++) {
         const ul_json_value *m = root->items[i];
         if (!is_flag_name(m->key)) {
-            snprintf(err, errlen, "$.%.64s: not a flag name (letters, digits and '-')", m->key);
+            char q[68];
+            snprintf(err, errlen, "$.%s: not a flag name (letters, digits and '-')",
+                     ul_io_escape(m->key, strlen(m->key), q, sizeof q));
             ok = false;
             break;
         }
@@ -336,8 +328,10 @@ static int read_flags(const char *quantity, int argc, char **argv, int batch, fi
         if (strcmp(a, "--json") == 0)
             continue; /* the output is JSON lines anyway */
         if (strncmp(a, "--", 2) != 0 || fx->n == MAX_FIELDS || (!has_eq && i + 1 >= argc)) {
+            char q[200];
             fprintf(stderr, "ulaudit calc %s: unexpected argument '%s' beside --batch (flags "
-                            "take a value: --name VALUE)\n", quantity, a);
+                            "take a value: --name VALUE)\n",
+                    quantity, ul_io_escape(a, strlen(a), q, sizeof q));
             return UL_EXIT_USAGE;
         }
         fx->name[fx->n] = has_eq ? dup_n(a + 2, (size_t)(eq - a - 2)) : dup_n(a + 2, strlen(a + 2));
@@ -475,8 +469,10 @@ int ul_cli_calc_batch(const char *quantity, int argc, char **argv, int batch)
     int rc = read_flags(quantity, argc, argv, batch, &fx, &path);
     if (rc == 0) {
         FILE *in = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
+        char q[200]; /* the name for a message (io/escape.h) */
+        ul_io_escape(path, strlen(path), q, sizeof q);
         if (in == NULL) {
-            fprintf(stderr, "ulaudit calc %s: --batch: cannot open '%s': %s\n", quantity, path,
+            fprintf(stderr, "ulaudit calc %s: --batch: cannot open '%s': %s\n", quantity, q,
                     strerror(errno));
             rc = UL_EXIT_USAGE;
         } else {
@@ -484,7 +480,7 @@ int ul_cli_calc_batch(const char *quantity, int argc, char **argv, int batch)
             rc = run_stream(quantity, in, &fx, &read_errno);
             if (read_errno != 0) { /* not the end of the input (a directory: EISDIR) */
                 fprintf(stderr, "ulaudit calc %s: --batch: cannot read '%s': %s (the records "
-                                "before it were run)\n", quantity, path, strerror(read_errno));
+                                "before it were run)\n", quantity, q, strerror(read_errno));
                 rc = UL_EXIT_USAGE;
             }
             if (in != stdin)
