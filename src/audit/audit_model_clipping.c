@@ -714,9 +714,11 @@ static void mc_explain(const mc_cert *m, const mc_eval *e, const ul_num_value *o
 }
 
 /* Forensics: the stated per-step δ_t against the code's own path (cheap, in
- * doubles), and a claimed δ the theorem does not give. */
-static void mc_forensics(const mc_cert *m, const ul_num_value *other, bool have_other,
-                         ul_audit_report *rep)
+ * doubles), and a claimed δ the theorem does not give.  UL_ENOMEM when the
+ * two paths (one entry per step or stated value: sized by the certificate)
+ * cannot be had. */
+static ul_status mc_forensics(const mc_cert *m, const ul_num_value *other, bool have_other,
+                              ul_audit_report *rep, char *err, size_t errlen)
 {
     const ul_kol_mc_problem *pb = &m->pb;
     size_t n_code = m->n_stated;
@@ -724,8 +726,13 @@ static void mc_forensics(const mc_cert *m, const ul_num_value *other, bool have_
         n_code = pb->steps;
     double *code64 = calloc(n_code + 1, sizeof *code64);
     double *code32 = calloc(n_code + 1, sizeof *code32);
-    if (code64 == NULL || code32 == NULL)
-        abort();
+    if (code64 == NULL || code32 == NULL) {
+        free(code64), free(code32);
+        return ul_fail(err, errlen, UL_ENOMEM,
+                       "$.parameters.steps: out of memory for the code's delta_t path of %zu "
+                       "steps",
+                       n_code);
+    }
     mc_code_deltas(pb, false, code64, n_code);
     mc_code_deltas(pb, true, code32, n_code);
     const mc_recipe recipes[] = {
@@ -759,6 +766,7 @@ static void mc_forensics(const mc_cert *m, const ul_num_value *other, bool have_
                          claim_who);
     free(code64);
     free(code32);
+    return UL_OK;
 }
 
 /* The digits the adaptive recursion (or a per-step σ list) is raised to:
@@ -813,18 +821,22 @@ static ul_status mc_audit(const ul_cert *c, const ul_num_precision *want, ul_aud
     rep->verdict = v;
     char *diam = NULL, e2[256];
     ul_preconditions scratch;
-    if (ul_kol_mc_diameter(pb, &scratch, &diam, e2, sizeof e2) == UL_OK) {
+    st = ul_kol_mc_diameter(pb, &scratch, &diam, e2, sizeof e2);
+    if (st == UL_OK) {
         snprintf(m.diameter_note, sizeof m.diameter_note, "%.10g", strtod(diam, NULL));
         free(diam);
+    } else if (st == UL_ENOMEM) { /* the note needs the diameter's text: no report without it */
+        ul_num_value_clear(&e.delta);
+        return ul_fail(err, errlen, st, "%s", e2);
     }
     ul_num_value other;
     ul_num_value_init(&other, 64);
     bool have_other = mc_other(pb, want->digits, &other, rep);
     mc_explain(&m, &e, &other, have_other, want, rep);
-    mc_forensics(&m, &other, have_other, rep);
+    st = mc_forensics(&m, &other, have_other, rep, err, errlen);
     ul_num_value_clear(&other);
     ul_num_value_clear(&e.delta);
-    return UL_OK;
+    return st;
 }
 
 /* `ulaudit calibrate`: parameters.steps absent, or given but not supporting

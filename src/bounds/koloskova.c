@@ -62,23 +62,24 @@ static ul_status read_param(mpq_ptr q, const char *name, const char *text, char 
                     errlen);
 }
 
+/* A malloc'd copy of s; NULL when out of memory. */
 static char *dup_text(const char *s)
 {
     size_t n = strlen(s) + 1;
     char *out = malloc(n);
-    if (out == NULL)
-        abort();
-    memcpy(out, s, n);
+    if (out != NULL)
+        memcpy(out, s, n);
     return out;
 }
 
-/* "<m>e<e>" as malloc'd text. */
+/* "<m>e<e>" as malloc'd text; NULL when out of memory (m's digits come from
+ * the input's numbers: policy of num/status.h). */
 static char *mantissa_text(mpz_srcptr m, long e)
 {
     size_t cap = mpz_sizeinbase(m, 10) + 32;
     char *out = malloc(cap);
     if (out == NULL)
-        abort();
+        return NULL;
     mpz_get_str(out, 10, m);
     size_t len = strlen(out);
     snprintf(out + len, cap - len, "e%ld", e);
@@ -86,7 +87,7 @@ static char *mantissa_text(mpz_srcptr m, long e)
 }
 
 /* The exact decimal text of q when q terminates in base 10 with at most
- * max_digits mantissa digits; NULL otherwise. */
+ * max_digits mantissa digits; NULL otherwise, and when out of memory. */
 static char *rat_exact_text(mpq_srcptr q, size_t max_digits)
 {
     mpz_t t, five, m, pw;
@@ -110,7 +111,7 @@ static char *rat_exact_text(mpq_srcptr q, size_t max_digits)
 }
 
 /* q > 0 rounded to about `digits` significant digits, toward +inf (up) or
- * toward 0, as decimal text.  The exponent is chosen in doubles; the
+ * toward 0, as decimal text (NULL when out of memory).  The exponent is chosen in doubles; the
  * rounding itself is exact integer division. */
 static char *rat_round_text(mpq_srcptr q, long digits, bool up)
 {
@@ -308,6 +309,30 @@ static void mc_exact_clear(mc_exact *x)
     free(x->sigma);
 }
 
+/* The σ list (one value, or one per step), read exactly into *list (n
+ * entries, every one initialised); UL_ENOMEM when n values cannot be had. */
+static ul_status read_sigma_list(mpq_t **list, size_t *n, const char *const *text, size_t n_text,
+                                 unsigned long steps, char *err, size_t errlen)
+{
+    if (text == NULL || n_text == 0)
+        return ul_fail(err, errlen, UL_EINPUT, "sigma: missing");
+    if (n_text != 1 && n_text != steps)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "sigma: give one value or one per step (%lu values), got %zu", steps,
+                       n_text);
+    *list = malloc(n_text * sizeof **list);
+    if (*list == NULL)
+        return ul_fail(err, errlen, UL_ENOMEM, "sigma: out of memory for a list of %zu values",
+                       n_text);
+    for (size_t i = 0; i < n_text; i++)
+        mpq_init((*list)[i]);
+    *n = n_text;
+    ul_status st = UL_OK;
+    for (size_t i = 0; i < n_text && st == UL_OK; i++)
+        st = read_param((*list)[i], "sigma", text[i], err, errlen);
+    return st;
+}
+
 /* Reads and checks a model-clipping problem (the σ list only when
  * need_sigma).  Input errors first (syntax, magnitude, list length, enums),
  * then every precondition of the theorem, decided exactly. */
@@ -334,22 +359,9 @@ static ul_status mc_read_numbers(const ul_kol_mc_problem *pb, bool need_sigma, m
         if (st == UL_OK)
             st = read_param(x->lr, "lr", pb->lr, err, errlen);
     }
-    if (st == UL_OK && need_sigma) {
-        if (pb->sigma == NULL || pb->n_sigma == 0)
-            return ul_fail(err, errlen, UL_EINPUT, "sigma: missing");
-        if (pb->n_sigma != 1 && pb->n_sigma != pb->steps)
-            return ul_fail(err, errlen, UL_EINPUT,
-                           "sigma: give one value or one per step (%lu values), got %zu",
-                           pb->steps, pb->n_sigma);
-        x->sigma = malloc(pb->n_sigma * sizeof *x->sigma);
-        if (x->sigma == NULL)
-            abort();
-        for (size_t i = 0; i < pb->n_sigma; i++)
-            mpq_init(x->sigma[i]);
-        x->n_sigma = pb->n_sigma;
-        for (size_t i = 0; i < pb->n_sigma && st == UL_OK; i++)
-            st = read_param(x->sigma[i], "sigma", pb->sigma[i], err, errlen);
-    }
+    if (st == UL_OK && need_sigma)
+        st = read_sigma_list(&x->sigma, &x->n_sigma, pb->sigma, pb->n_sigma, pb->steps, err,
+                             errlen);
     bool has_sigma0 = pb->sigma0 != NULL;
     if (st == UL_OK && has_sigma0)
         st = read_param(x->sigma0, "sigma0", pb->sigma0, err, errlen);
@@ -466,18 +478,25 @@ typedef struct {
     bool exact;          /* both corners are the exact problem */
 } mc_corners;
 
-static void mc_corners_make(mc_corners *c, const mc_exact *x, const ul_kol_mc_problem *pb,
-                            long digits)
+static void mc_corners_clear(mc_corners *c)
 {
-    c->n = x->n_sigma;
-    c->r_lo = calloc(c->n + 1, sizeof *c->r_lo);
-    c->r_hi = calloc(c->n + 1, sizeof *c->r_hi);
-    if (c->r_lo == NULL || c->r_hi == NULL)
-        abort();
-    c->exact = true;
+    for (size_t i = 0; i < c->n; i++) {
+        free(c->r_lo[i]);
+        free(c->r_hi[i]);
+    }
+    free(c->r_lo);
+    free(c->r_hi);
+    free(c->d0_lo);
+    free(c->d0_hi);
+}
+
+/* The corners' r_i texts; false when out of memory (entries NULL). */
+static bool mc_corners_r(mc_corners *c, const mc_exact *x, long digits)
+{
+    bool ok = true;
     mpq_t r;
     mpq_init(r);
-    for (size_t i = 0; i < c->n; i++) {
+    for (size_t i = 0; i < c->n && ok; i++) {
         mpq_div(r, x->diameter, x->sigma[i]);
         char *ex = rat_exact_text(r, (size_t)digits + 40);
         if (ex != NULL) {
@@ -488,13 +507,35 @@ static void mc_corners_make(mc_corners *c, const mc_exact *x, const ul_kol_mc_pr
             c->r_lo[i] = rat_round_text(r, digits, false);
             c->r_hi[i] = rat_round_text(r, digits, true);
             int cmp;
-            if (ul_num_decimal_compare(c->r_hi[i], UL_GAUSS_MAX_R, &cmp) && cmp > 0) {
+            if (c->r_hi[i] != NULL && ul_num_decimal_compare(c->r_hi[i], UL_GAUSS_MAX_R, &cmp) &&
+                cmp > 0) {
                 free(c->r_hi[i]); /* r ≤ 1e9 exactly (mc_read): 1e9 still bounds it */
                 c->r_hi[i] = dup_text(UL_GAUSS_MAX_R);
             }
         }
+        ok = c->r_lo[i] != NULL && c->r_hi[i] != NULL;
     }
     mpq_clear(r);
+    return ok;
+}
+
+/* The corners at `digits` digits; UL_ENOMEM when the n texts of r_i (sized
+ * by the σ list and the digits) cannot be had: c is then empty. */
+static ul_status mc_corners_make(mc_corners *c, const mc_exact *x, const ul_kol_mc_problem *pb,
+                                 long digits, char *err, size_t errlen)
+{
+    memset(c, 0, sizeof *c);
+    c->r_lo = calloc(x->n_sigma + 1, sizeof *c->r_lo);
+    c->r_hi = calloc(x->n_sigma + 1, sizeof *c->r_hi);
+    c->n = c->r_lo != NULL && c->r_hi != NULL ? x->n_sigma : 0;
+    c->exact = true;
+    if (c->n != x->n_sigma || !mc_corners_r(c, x, digits)) {
+        mc_corners_clear(c);
+        memset(c, 0, sizeof *c);
+        return ul_fail(err, errlen, UL_ENOMEM,
+                       "sigma: out of memory for the corners of %zu values at %ld digits",
+                       x->n_sigma, digits);
+    }
     c->d0_lo = c->d0_hi = NULL;
     c->d0_lo_zero = false;
     if (x->init_noise) {
@@ -518,18 +559,7 @@ static void mc_corners_make(mc_corners *c, const mc_exact *x, const ul_kol_mc_pr
         }
         mpfi_clear(l);
     }
-}
-
-static void mc_corners_clear(mc_corners *c)
-{
-    for (size_t i = 0; i < c->n; i++) {
-        free(c->r_lo[i]);
-        free(c->r_hi[i]);
-    }
-    free(c->r_lo);
-    free(c->r_hi);
-    free(c->d0_lo);
-    free(c->d0_hi);
+    return UL_OK;
 }
 
 static ul_contraction_problem mc_corner_problem(const ul_kol_mc_problem *pb, const mc_corners *c,
@@ -568,6 +598,15 @@ static long max_digits_for(const ul_num_precision *want)
     return (long)((double)ul_num_max_bits(want) * 0.30103) + 1;
 }
 
+/* UL_ENOMEM for the exact text of the diameter (its digits grow with the
+ * input's numbers: policy of num/status.h). */
+static ul_status diameter_no_memory(const mc_exact *x, char *err, size_t errlen)
+{
+    return ul_fail(err, errlen, UL_ENOMEM,
+                   "diameter: out of memory for its exact text (%zu digits)",
+                   mpz_sizeinbase(mpq_numref(x->diameter), 10));
+}
+
 ul_status ul_kol_mc_diameter(const ul_kol_mc_problem *pb, ul_preconditions *pre,
                              char **diameter, char *err, size_t errlen)
 {
@@ -577,8 +616,8 @@ ul_status ul_kol_mc_diameter(const ul_kol_mc_problem *pb, ul_preconditions *pre,
     *diameter = NULL;
     if (st == UL_OK) {
         *diameter = rat_exact_text(x.diameter, (size_t)-1); /* sums and products of decimals */
-        if (*diameter == NULL)
-            abort();
+        if (*diameter == NULL) /* so NULL is out of memory */
+            st = diameter_no_memory(&x, err, errlen);
     }
     mc_exact_clear(&x);
     return st;
@@ -641,7 +680,8 @@ ul_status ul_kol_mc_delta_certified(const ul_kol_mc_problem *pb, const ul_num_pr
         if (out_of_time(&st, "the model-clipping delta_T", digits, err, errlen))
             break;
         mc_corners c;
-        mc_corners_make(&c, &x, pb, digits);
+        if ((st = mc_corners_make(&c, &x, pb, digits, err, errlen)) != UL_OK)
+            break;
         ul_contraction_problem cp = mc_corner_problem(pb, &c, true);
         ul_num_report r_hi = {0, false}, r_lo = {0, false};
         bool floor_hi = false, floor_lo = false;
@@ -733,7 +773,8 @@ ul_status ul_kol_mc_least_steps(const ul_kol_mc_problem *pb, const char *delta,
         if (out_of_time(&st, "the least T of model clipping", digits, err, errlen))
             break;
         mc_corners c;
-        mc_corners_make(&c, &x, &one, digits);
+        if ((st = mc_corners_make(&c, &x, &one, digits, err, errlen)) != UL_OK)
+            break;
         ul_contraction_problem cp = mc_corner_problem(&one, &c, true);
         ul_num_report r = {0, false};
         unsigned long t_lo = 0;
@@ -783,8 +824,11 @@ ul_status ul_kol_mc_sigma_min(const ul_kol_mc_problem *pb, const char *delta,
         return st;
     }
     char *diameter = rat_exact_text(x.diameter, (size_t)-1);
-    if (diameter == NULL)
-        abort();
+    if (diameter == NULL) { /* it terminates (sums and products of decimals): out of memory */
+        st = diameter_no_memory(&x, err, errlen);
+        mc_exact_clear(&x);
+        return st;
+    }
     ul_num_precision corner_want = *want;
     corner_want.digits = want->digits + 1;
     long max_digits = max_digits_for(want);
@@ -796,7 +840,8 @@ ul_status ul_kol_mc_sigma_min(const ul_kol_mc_problem *pb, const char *delta,
         if (out_of_time(&st, "the smallest sigma of model clipping", digits, err, errlen))
             break;
         mc_corners c;
-        mc_corners_make(&c, &x, pb, digits);
+        if ((st = mc_corners_make(&c, &x, pb, digits, err, errlen)) != UL_OK)
+            break;
         ul_contraction_problem cp = mc_corner_problem(pb, &c, true);
         ul_num_report r = {0, false};
         st = ul_contraction_sigma_min(&cp, diameter, delta, &corner_want, sigma, &r, err, errlen);
@@ -1024,22 +1069,9 @@ static ul_status pabi_read(const ul_kol_pabi_problem *pb, bool with_lr_constant,
         st = read_param(x->lambda, "lambda", pb->lambda, err, errlen);
     if (st == UL_OK && x->code)
         st = read_param(x->eps_renyi, "eps-renyi", pb->eps_renyi, err, errlen);
-    if (st == UL_OK && !x->code) {
-        if (pb->sigma == NULL || pb->n_sigma == 0)
-            return ul_fail(err, errlen, UL_EINPUT, "sigma: missing");
-        if (pb->n_sigma != 1 && pb->n_sigma != pb->steps)
-            return ul_fail(err, errlen, UL_EINPUT,
-                           "sigma: give one value or one per step (%lu values), got %zu",
-                           pb->steps, pb->n_sigma);
-        x->sigma = malloc(pb->n_sigma * sizeof *x->sigma);
-        if (x->sigma == NULL)
-            abort();
-        for (size_t i = 0; i < pb->n_sigma; i++)
-            mpq_init(x->sigma[i]);
-        x->n_sigma = pb->n_sigma;
-        for (size_t i = 0; i < pb->n_sigma && st == UL_OK; i++)
-            st = read_param(x->sigma[i], "sigma", pb->sigma[i], err, errlen);
-    }
+    if (st == UL_OK && !x->code)
+        st = read_sigma_list(&x->sigma, &x->n_sigma, pb->sigma, pb->n_sigma, pb->steps, err,
+                             errlen);
     if (st != UL_OK)
         return st;
     x->lambda_zero = mpq_sgn(x->lambda) == 0;
@@ -1798,12 +1830,15 @@ ul_status ul_kol_op_sigma_certified(const char *c0, const char *eps, const char 
         mpq_t two_c0;
         mpq_init(two_c0);
         mpq_add(two_c0, qc, qc);
-        char *sens = rat_exact_text(two_c0, (size_t)-1);
+        char *sens = rat_exact_text(two_c0, (size_t)-1); /* 2·C0 terminates: NULL is memory */
+        size_t sens_digits = mpz_sizeinbase(mpq_numref(two_c0), 10);
         mpq_clear(two_c0);
-        if (sens == NULL)
-            abort();
         ul_num_report r2 = {0, false};
-        ul_status st2 = ul_gauss_sigma_min(eps, delta, sens, want, exact, &r2, err, errlen);
+        ul_status st2 =
+            sens != NULL ? ul_gauss_sigma_min(eps, delta, sens, want, exact, &r2, err, errlen)
+                         : ul_fail(err, errlen, UL_ENOMEM,
+                                   "c0: out of memory for the exact text of 2*c0 (%zu digits)",
+                                   sens_digits);
         free(sens);
         report_merge(rep, &r2);
         if (st2 != UL_OK)
