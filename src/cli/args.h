@@ -10,14 +10,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "lib/calc_api.h"
+
 #define UL_CLI_MAX_FLAGS 16
 
-typedef struct {
-    const char *name;          /* without dashes */
-    const char *meta;          /* placeholder in help, e.g. "E" */
-    const char *help;          /* one line */
-    const char *default_value; /* NULL: required */
-} ul_cli_flag;
+/* name (without dashes), meta (the placeholder in help, e.g. "E"), help
+ * (one line), default_value (NULL: required): the row type the calculator's
+ * interface with the library declares (lib/calc_api.h), one type for both. */
+typedef ul_calc_flag ul_cli_flag;
 
 /* Flags every calculator quantity shares. */
 typedef struct {

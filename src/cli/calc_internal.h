@@ -12,13 +12,20 @@
 
 #include "cli/args.h"
 #include "cli/exitcodes.h"
+#include "lib/calc_api.h"
 #include "num/adaptive.h"
+
+/* The library's view of the exit codes (lib/calc_api.h) is the command line's. */
+_Static_assert(UL_CALC_EXIT_OK == UL_EXIT_OK && UL_CALC_EXIT_USAGE == UL_EXIT_USAGE &&
+                   UL_CALC_EXIT_INCONCLUSIVE == UL_EXIT_INCONCLUSIVE,
+               "lib/calc_api.h and cli/exitcodes.h disagree");
 
 typedef struct calc_quantity calc_quantity;
 
 /* The default --max-seconds of every quantity on the command line and in
- * --batch (audit's default budget); the library applies none unless asked. */
-#define CALC_DEFAULT_MAX_SECONDS "60"
+ * --batch (audit's default budget); the library applies none unless asked.
+ * Declared with the library's interface, which --batch reads it from. */
+#define CALC_DEFAULT_MAX_SECONDS UL_CALC_DEFAULT_MAX_SECONDS
 
 /* One row of the quantity table: flags, summary, example, and the function
  * that computes and reports the quantity (returning the exit code). */

@@ -27,8 +27,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/calc_internal.h"
-#include "cli/exitcodes.h"
 #include "io/escape.h"
 #include "io/json.h"
 #include "lib/calc_api.h"
@@ -85,11 +83,11 @@ static bool is_flag_name(const char *s)
 static int check_header(const char *quantity, char *const *header, int n, char *err,
                         size_t errlen)
 {
-    const ul_cli_flag *flags = NULL;
+    const ul_calc_flag *flags = NULL;
     int nflags = 0;
     for (size_t i = 0; i < ul_cli_calc_count() && flags == NULL; i++) {
         const char *name, *summary;
-        const ul_cli_flag *f = ul_cli_calc_quantity(i, &name, &summary, &nflags);
+        const ul_calc_flag *f = ul_cli_calc_quantity(i, &name, &summary, &nflags);
         flags = strcmp(name, quantity) == 0 ? f : NULL;
     }
     static const char *const COMMON[] = {"digits", "max-bits", "max-seconds"};
@@ -332,14 +330,14 @@ static int read_flags(const char *quantity, int argc, char **argv, int batch, fi
             fprintf(stderr, "ulaudit calc %s: unexpected argument '%s' beside --batch (flags "
                             "take a value: --name VALUE)\n",
                     quantity, ul_io_escape(a, strlen(a), q, sizeof q));
-            return UL_EXIT_USAGE;
+            return UL_CALC_EXIT_USAGE;
         }
         fx->name[fx->n] = has_eq ? dup_n(a + 2, (size_t)(eq - a - 2)) : dup_n(a + 2, strlen(a + 2));
         fx->value[fx->n++] = has_eq ? eq + 1 : argv[++i];
     }
     if (*path == NULL || **path == '\0') {
         fprintf(stderr, "ulaudit calc %s: --batch: needs a file name, or - for stdin\n", quantity);
-        return UL_EXIT_USAGE;
+        return UL_CALC_EXIT_USAGE;
     }
     /* each record is budgeted as on the command line (calc.c applies no
      * default under a sink, so it comes as a flag a record may override) */
@@ -348,7 +346,7 @@ static int read_flags(const char *quantity, int argc, char **argv, int batch, fi
         budget = budget || strcmp(fx->name[i], "max-seconds") == 0;
     if (!budget && fx->n < MAX_FIELDS) {
         fx->name[fx->n] = dup_n("max-seconds", strlen("max-seconds"));
-        fx->value[fx->n++] = CALC_DEFAULT_MAX_SECONDS;
+        fx->value[fx->n++] = UL_CALC_DEFAULT_MAX_SECONDS;
     }
     return 0;
 }
@@ -356,9 +354,9 @@ static int read_flags(const char *quantity, int argc, char **argv, int batch, fi
 /* The worse of two batch exit codes: 2 over 3 over 0. */
 static int worse(int a, int b)
 {
-    if (a == UL_EXIT_USAGE || b == UL_EXIT_USAGE)
-        return UL_EXIT_USAGE;
-    return a != UL_EXIT_OK ? a : b;
+    if (a == UL_CALC_EXIT_USAGE || b == UL_CALC_EXIT_USAGE)
+        return UL_CALC_EXIT_USAGE;
+    return a != UL_CALC_EXIT_OK ? a : b;
 }
 
 static void free_header(char **header, int n)
@@ -407,7 +405,7 @@ static int run_stream(const char *quantity, FILE *in, const fixed_flags *fx, int
     char *line = NULL, *header[MAX_FIELDS];
     size_t cap = 0;
     ssize_t len;
-    int nheader = -1, rc = UL_EXIT_OK;
+    int nheader = -1, rc = UL_CALC_EXIT_OK;
     bool json_lines = false, decided = false;
     char err[ERR_LEN];
     for (unsigned long lineno = 1; (len = read_line(in, &line, &cap, read_errno)) != -1; lineno++) {
@@ -416,7 +414,7 @@ static int run_stream(const char *quantity, FILE *in, const fixed_flags *fx, int
                      "line of at most 16 MiB); the batch stops here", quantity, lineno,
                      (unsigned)MAX_LINE);
             print_error_line(lineno, err);
-            rc = UL_EXIT_USAGE;
+            rc = UL_CALC_EXIT_USAGE;
             break;
         }
         while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
@@ -436,7 +434,7 @@ static int run_stream(const char *quantity, FILE *in, const fixed_flags *fx, int
                 if (nheader < 0) {
                     fprintf(stderr, "ulaudit calc %s: --batch: line %lu (CSV header): %s\n",
                             quantity, lineno, err);
-                    rc = UL_EXIT_USAGE;
+                    rc = UL_CALC_EXIT_USAGE;
                     break;
                 }
                 continue;
@@ -450,7 +448,7 @@ static int run_stream(const char *quantity, FILE *in, const fixed_flags *fx, int
             char msg[ERR_LEN + 64];
             snprintf(msg, sizeof msg, "calc %s: line %lu: %s", quantity, lineno, err);
             print_error_line(lineno, msg);
-            rc = worse(rc, UL_EXIT_USAGE);
+            rc = worse(rc, UL_CALC_EXIT_USAGE);
             continue;
         }
         rc = worse(rc, run_record(quantity, &r, fx, lineno));
@@ -474,14 +472,14 @@ int ul_cli_calc_batch(const char *quantity, int argc, char **argv, int batch)
         if (in == NULL) {
             fprintf(stderr, "ulaudit calc %s: --batch: cannot open '%s': %s\n", quantity, q,
                     strerror(errno));
-            rc = UL_EXIT_USAGE;
+            rc = UL_CALC_EXIT_USAGE;
         } else {
             int read_errno = 0;
             rc = run_stream(quantity, in, &fx, &read_errno);
             if (read_errno != 0) { /* not the end of the input (a directory: EISDIR) */
                 fprintf(stderr, "ulaudit calc %s: --batch: cannot read '%s': %s (the records "
                                 "before it were run)\n", quantity, q, strerror(read_errno));
-                rc = UL_EXIT_USAGE;
+                rc = UL_CALC_EXIT_USAGE;
             }
             if (in != stdin)
                 fclose(in);

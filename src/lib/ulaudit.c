@@ -245,7 +245,7 @@ UL_API ulaudit_status ulaudit_calc_list(char **json, char *err, size_t errlen)
     for (size_t i = 0; i < ul_cli_calc_count(); i++) {
         const char *name, *summary;
         int nflags;
-        const ul_cli_flag *flags = ul_cli_calc_quantity(i, &name, &summary, &nflags);
+        const ul_calc_flag *flags = ul_cli_calc_quantity(i, &name, &summary, &nflags);
         json_object *q = json_object_new_object(), *fl = json_object_new_array();
         json_object_object_add(q, "name", json_object_new_string(name));
         json_object_object_add(q, "summary", json_object_new_string(summary));
