@@ -6,10 +6,10 @@
 #
 # One self-contained binary (no plugin): the core and attack objects of the
 # plain build, linked by mpicc with src/emp/shard_mpi.c compiled again with
-# -DUL_WITH_MPI (the gathering of records to rank 0) and -DUL_MPI_MAIN (a
-# main that runs `attack` only).  When mpicc exists, `make test` builds it
-# too (mpi-if-present below), and the CLI tests run it under mpirun (they skip
-# with a message otherwise).
+# -DUL_WITH_MPI (the gathering of records to rank 0) and src/cli/mpi_main.c
+# with -DUL_MPI_MAIN (a main that runs `attack` only; empty without it).
+# When mpicc exists, `make test` builds it too (mpi-if-present below), and
+# the CLI tests run it under mpirun (they skip with a message otherwise).
 
 MPICC    ?= mpicc
 MPI_BIN   = $(BUILD)/ulaudit-mpi
@@ -17,12 +17,14 @@ MPI_SRC   = $(filter-out src/emp/shard_mpi.c,$(wildcard src/num/*.c src/bounds/*
               src/vectors/*.c src/emp/*.c)) src/cli/attack.c \
             $(wildcard src/cli/attack_scores.c src/cli/args.c)
 MPI_OBJ   = $(MPI_SRC:%.c=$(BUILD)/obj/%.o)
-MPI_MAIN  = $(BUILD)/obj/mpi/shard_mpi_main.o
+MPI_MAIN  = $(BUILD)/obj/mpi/shard_mpi.o $(BUILD)/obj/mpi/mpi_main.o
 
 .PHONY: mpi
 mpi: $(MPI_BIN)
 
-$(MPI_MAIN): src/emp/shard_mpi.c | $(DEPS_OK)
+$(BUILD)/obj/mpi/shard_mpi.o: src/emp/shard_mpi.c
+$(BUILD)/obj/mpi/mpi_main.o: src/cli/mpi_main.c
+$(MPI_MAIN): | $(DEPS_OK)
 	@mkdir -p $(dir $@)
 	@command -v $(MPICC) >/dev/null || { echo "make mpi: no $(MPICC): apt-get install openmpi-bin libopenmpi-dev" >&2; exit 1; }
 	$(MPICC) $(CPPFLAGS) $(ALL_CFLAGS) -DUL_WITH_MPI -DUL_MPI_MAIN -c $< -o $@

@@ -5,7 +5,6 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #ifdef UL_WITH_MPI
 #include <mpi.h>
@@ -205,28 +204,4 @@ ul_status ul_mpi_share(ul_attack_state *st, int rank, int size, char *err, size_
     return UL_OK;
 }
 
-#endif
-
-#ifdef UL_MPI_MAIN
-/* build/ulaudit-mpi (mk/mpi.mk): `ulaudit-mpi attack …` only, with the
- * runs split over the MPI ranks (cli/attack.c). */
-#include "cli/attack.h"
-
-#include <unistd.h>
-
-int main(int argc, char **argv)
-{
-    /* OpenMP threads that wait sleep instead of spinning (libgomp reads
-     * OMP_WAIT_POLICY once, before main: hence the re-execution).  Spinning
-     * threads took 6x the CPU of one thread on the shared 2-core machine
-     * (tests/bench/bench_attack.c); an explicit OMP_WAIT_POLICY is kept. */
-    if (!getenv("OMP_WAIT_POLICY") && setenv("OMP_WAIT_POLICY", "PASSIVE", 1) == 0)
-        execv("/proc/self/exe", argv); /* on failure: go on spinning */
-    if (argc >= 2 && strcmp(argv[1], "attack") == 0)
-        return ul_cli_attack(argc - 2, argv + 2);
-    fprintf(stderr, "usage: mpirun -n K ulaudit-mpi attack CONFIG.json --out DIR [--resume] "
-                    "[--threads N] [--max-seconds S] [--json]\n"
-                    "(the MPI build runs `attack` only; every other command is in ulaudit)\n");
-    return 2;
-}
 #endif
