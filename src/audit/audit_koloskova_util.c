@@ -71,10 +71,11 @@ ul_status kol_read_init(const ul_cert_value *init, const ul_cert_value *dim, ul_
 }
 
 /* Rewrites a message of src/bounds ("sigma: …", names as CLI flags) with the
- * certificate's JSON path. */
+ * certificate's JSON path (an input error, or out of memory for a size the
+ * certificate chose). */
 ul_status kol_with_path(ul_status st, const char *object, char *err, size_t errlen)
 {
-    if (st != UL_EINPUT || err == NULL || errlen == 0)
+    if ((st != UL_EINPUT && st != UL_ENOMEM) || err == NULL || errlen == 0)
         return st;
     char copy[1024];
     snprintf(copy, sizeof copy, "%s", err);

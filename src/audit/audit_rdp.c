@@ -137,7 +137,9 @@ static ul_status decide(const rcert *r, const ul_num_precision *want, ul_audit_r
     return ul_audit_decide(rdp_decide_once, &d, want, INT_MAX, &rep->verdict, NULL, err, errlen);
 }
 
-static void rdp_forensics(ul_audit_report *rep, const rcert *r)
+/* UL_ENOMEM when the doubles of the n listed points (sized by the
+ * certificate: policy of num/status.h) cannot be had. */
+static ul_status rdp_forensics(ul_audit_report *rep, const rcert *r, char *err, size_t errlen)
 {
     long i = ul_forensic_renyi_as_eps(r->eps, r->rdps, r->n);
     if (i >= 0)
@@ -147,8 +149,11 @@ static void rdp_forensics(ul_audit_report *rep, const rcert *r)
             "order alpha = %s ($.parameters.rdps[%ld]), not an (eps, delta) guarantee",
             r->eps, r->alphas[i], i);
     double *a = malloc(r->n * sizeof *a), *v = malloc(r->n * sizeof *v);
-    if (a == NULL || v == NULL)
-        abort();
+    if (a == NULL || v == NULL) {
+        free(a), free(v);
+        return ul_fail(err, errlen, UL_ENOMEM,
+                       "$.parameters.rdps: out of memory for the %zu listed points", r->n);
+    }
     for (size_t k = 0; k < r->n; k++) {
         a[k] = ul_forensic_double(r->alphas[k]);
         v[k] = ul_forensic_double(r->rdps[k]);
@@ -172,6 +177,7 @@ static void rdp_forensics(ul_audit_report *rep, const rcert *r)
                               r->eps, ul_renyi_conversion_name(r->conv), r->alphas[best]);
     free(a);
     free(v);
+    return UL_OK;
 }
 
 /* The other conversion (also a theorem) beside the cited one, which decides;
@@ -263,7 +269,7 @@ static ul_status audit_rdp(const ul_cert *c, const ul_num_precision *want, ul_au
     if (st == UL_OK && rep->verdict != UL_VERDICT_SUPPORTED) {
         st = rdp_reach(&r, want, rep, &eps, best, err, errlen);
         if (st == UL_OK && rep->verdict == UL_VERDICT_UNSUPPORTED)
-            rdp_forensics(rep, &r);
+            st = rdp_forensics(rep, &r, err, errlen);
     }
     if (st == UL_OK) {
         switch (rep->verdict) {

@@ -784,15 +784,17 @@ ul_status ul_kol_mc_least_steps(const ul_kol_mc_problem *pb, const char *delta,
         bool exact = c.exact;
         if (st == UL_OK)
             have_hi = true;
-        if (!exact && !c.d0_lo_zero && st != UL_EINPUT) {
+        bool stop = st == UL_EINPUT || st == UL_ENOMEM; /* another round would fail alike */
+        if (!exact && !c.d0_lo_zero && !stop) {
             cp = mc_corner_problem(&one, &c, false);
             st_lo = ul_contraction_least_steps(&cp, delta, max_steps, &t_lo, &r, err, errlen);
             report_merge(rep, &r);
         }
         mc_corners_clear(&c);
-        if (exact || st == UL_EINPUT)
+        if (exact || stop)
             break;
-        if (st_lo == UL_ENOROOT) { /* the low corner bounds every true δ_t from below */
+        /* the low corner bounds every true δ_t from below (UL_ENOROOT); or no memory */
+        if (st_lo == UL_ENOROOT || st_lo == UL_ENOMEM) {
             st = st_lo;
             break;
         }
