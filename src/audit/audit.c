@@ -252,8 +252,9 @@ ul_status ul_audit_calibrate(const ul_cert *c, const ul_num_precision *want, cha
 static char *dup_text(const char *s)
 {
     char *d = strdup(s);
+    /* a report number: at most --digits digits */
     if (d == NULL)
-        abort();
+        abort(); /* fixed size: out of memory aborts, as GMP does (policy: num/status.h) */
     return d;
 }
 
@@ -421,8 +422,9 @@ static char *vformat(const char *fmt, va_list ap)
     va_copy(again, ap);
     int n = vsnprintf(NULL, 0, fmt, ap);
     char *s = malloc(n > 0 ? (size_t)n + 1 : 1);
+    /* a sentence of the explanation, whose field has a fixed size */
     if (s == NULL)
-        abort();
+        abort(); /* fixed size: out of memory aborts, as GMP does (policy: num/status.h) */
     if (n > 0)
         vsnprintf(s, (size_t)n + 1, fmt, again);
     else

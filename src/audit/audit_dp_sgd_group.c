@@ -433,8 +433,9 @@ static void dp_forensics(const dp_state *s, ul_audit_report *rep)
     const dp_cert *d = &s->d;
     size_t n = sizeof rep->forensics;
     char *what = calloc(1, n), *both = malloc(2 * n + 2);
+    /* twice the report's forensics field */
     if (what == NULL || both == NULL)
-        abort();
+        abort(); /* fixed size: out of memory aborts, as GMP does (policy: num/status.h) */
     if (rep->verdict == UL_VERDICT_UNSUPPORTED) {
         if (d->st_eps->present && d->st_delta->present)
             dp_code_rule_stated(d, what, n);

@@ -202,7 +202,7 @@ static ul_status dcert_read(const ul_cert *c, bool need_all, dcert *d, char *err
     d->t0 = now_seconds();
     d->arena = ul_field_arena_new();
     if (d->arena == NULL)
-        abort();
+        abort(); /* fixed size: out of memory aborts, as GMP does (policy: num/status.h) */
     ul_cert_values p, cl, st;
     ul_status s = ul_cert_read_object(c, "parameters", PARAMS, N_PARAMS, &p, err, errlen);
     if (s == UL_OK)

@@ -974,7 +974,7 @@ static ul_verdict lg_dp(const lg_input *in, const ul_num_precision *w, ul_audit_
         return lg_dp_general(in, w, rep, err, errlen, st);
     ul_audit_report *before = malloc(sizeof *before);
     if (before == NULL)
-        abort(); /* out of memory, as elsewhere in the library */
+        abort(); /* fixed size: out of memory aborts, as GMP does (policy: num/status.h) */
     *before = *rep;
     ul_verdict v = lg_dp_sc(in, w, rep, err, errlen, st);
     if (*st == UL_OK && v == UL_VERDICT_INCONCLUSIVE) {
@@ -1196,7 +1196,7 @@ static ul_status lg_calibrate_k(const lg_input *in, const ul_num_precision *w, c
         return path_error(err, errlen, st, e2);
     *value = malloc(32);
     if (*value == NULL)
-        abort();
+        abort(); /* fixed size: out of memory aborts, as GMP does (policy: num/status.h) */
     snprintf(*value, 32, "%lu", K);
     return UL_OK;
 }

@@ -153,7 +153,7 @@ void ul_audit_quote_value(const ul_num_value *v, int digits, char lo[UL_AUDIT_NU
      * same as for every other number a sentence quotes */
     ul_audit_number *n = calloc(1, sizeof *n);
     if (n == NULL)
-        abort();
+        abort(); /* fixed size: out of memory aborts, as GMP does (policy: num/status.h) */
     ul_audit_number_set(n, "quoted", "", v, digits);
     memcpy(lo, n->lo, UL_AUDIT_NUMBER_CHARS);
     memcpy(hi, n->hi, UL_AUDIT_NUMBER_CHARS);

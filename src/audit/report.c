@@ -65,14 +65,15 @@ __attribute__((format(printf, 1, 2))) static char *text_of(const char *fmt, ...)
     char *text = NULL;
     size_t len = 0;
     FILE *m = open_memstream(&text, &len);
+    /* the report's fields have fixed sizes */
     if (m == NULL)
-        abort();
+        abort(); /* fixed size: out of memory aborts, as GMP does (policy: num/status.h) */
     va_list ap;
     va_start(ap, fmt);
     vfprintf(m, fmt, ap);
     va_end(ap);
     if (fclose(m) != 0 || text == NULL)
-        abort();
+        abort(); /* fixed size: out of memory aborts, as GMP does (policy: num/status.h) */
     return text;
 }
 
@@ -108,8 +109,9 @@ char *ul_audit_report_text(const ul_audit_report *rep, const char *method, const
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
+    /* the report's fields have fixed sizes */
     if (f == NULL)
-        abort();
+        abort(); /* fixed size: out of memory aborts, as GMP does (policy: num/status.h) */
     char verdict[64];
     snprintf(verdict, sizeof verdict, "%s (exit %d)", upper_verdict(rep->verdict),
              ul_verdict_exit_code(rep->verdict));
@@ -213,6 +215,6 @@ char *ul_audit_report_json(const ul_audit_report *rep, const char *method, const
     char *out = strdup(text);
     json_object_put(o);
     if (out == NULL)
-        abort();
+        abort(); /* fixed size: out of memory aborts, as GMP does (policy: num/status.h) */
     return out;
 }

@@ -208,8 +208,9 @@ static void run_d_init(run_d *r, const ul_dpsgd_run *run, double c)
     r->q = malloc(run->n * sizeof *r->q);
     r->s = malloc(run->n * sizeof *r->s);
     r->t = malloc(run->n * sizeof *r->t);
+    /* at most UL_DPSGD_MAX_PHASES phases */
     if (r->q == NULL || r->s == NULL || r->t == NULL)
-        abort();
+        abort(); /* fixed size: out of memory aborts, as GMP does (policy: num/status.h) */
     double kd = (double)ratio_factor(run) * strtod(sens_text(run), NULL);
     for (size_t i = 0; i < run->n; i++) {
         r->q[i] = strtod(run->phases[i].q, NULL);
@@ -385,8 +386,9 @@ char *ul_dpsgd_decimal_product(const char *a, const char *b)
     char *digits = mpz_get_str(NULL, 10, n);
     size_t len = strlen(digits) + 24;
     char *out = malloc(len);
+    /* the digits of a product of two decimals within num/input.h's limits */
     if (out == NULL)
-        abort();
+        abort(); /* fixed size: out of memory aborts, as GMP does (policy: num/status.h) */
     if (k > 0)
         snprintf(out, len, "%se-%lu", digits, k);
     else

@@ -110,8 +110,9 @@ void ul_gauss_comp_init(ul_gauss_comp *c, const char *const *sens, size_t n_sens
     mpq_inits(c->sens, c->sig, c->s, NULL);
     c->cache = malloc(sizeof *c->cache);
     c->u = malloc(k * sizeof *c->u);
+    /* k <= GAUSS_MAX_RELEASES, checked by the reader (audit_gaussian.c) */
     if (c->cache == NULL || c->u == NULL)
-        abort();
+        abort(); /* fixed size: out of memory aborts, as GMP does (policy: num/status.h) */
     mpfi_init2(c->cache->x, MPFR_PREC_MIN);
     c->cache->valid = false;
     for (size_t i = 0; i < k; i++)

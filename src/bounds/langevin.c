@@ -766,8 +766,9 @@ static void obj_init(objective *o, size_t count, mpfr_prec_t p)
     mpfi_init2(o->target, p);
     o->lam = malloc(count * sizeof *o->lam);
     o->lamd = malloc(count * sizeof *o->lamd);
+    /* count <= UL_LANGEVIN_MAX_REQUESTS (checked where requests are read) */
     if (o->lam == NULL || o->lamd == NULL)
-        abort();
+        abort(); /* fixed size: out of memory aborts, as GMP does (policy: num/status.h) */
     for (size_t j = 0; j < count; j++) {
         mpfi_init2(o->lam[j], p);
         mpfi_set_ui(o->lam[j], 0);
@@ -996,19 +997,20 @@ static char *decimal_text(mpfr_srcptr x, int digits)
 {
     mpfr_exp_t e;
     char *s = mpfr_get_str(NULL, &e, 10, (size_t)digits, x, MPFR_RNDN);
+    /* digits: at most the --digits cap */
     if (s == NULL)
-        abort();
+        abort(); /* fixed size: out of memory aborts, as GMP does (policy: num/status.h) */
     size_t n = strlen(s), len = n + 32;
     char *out = malloc(len);
     if (out == NULL)
-        abort();
+        abort(); /* fixed size: out of memory aborts, as GMP does (policy: num/status.h) */
     if (s[0] != '-' && e >= 1 && e <= 20) {
         /* value = 0.s × 10^e: the point goes after e digits (zeros padded) */
         len = (size_t)e + n + 2;
         free(out);
         out = malloc(len);
         if (out == NULL)
-            abort();
+            abort(); /* fixed size: out of memory aborts, as GMP does (policy: num/status.h) */
         size_t k = (size_t)e < n ? (size_t)e : n;
         memcpy(out, s, k);
         while (k < (size_t)e)
@@ -1118,8 +1120,9 @@ static bb_box *bb_push(bb_stack *s, mpfr_srcptr lo, mpfr_srcptr hi)
     if (s->n == s->cap) {
         s->cap = s->cap == 0 ? 64 : 2 * s->cap;
         s->box = realloc(s->box, s->cap * sizeof *s->box);
+        /* at most BB_MAX_BOXES boxes are ever pushed */
         if (s->box == NULL)
-            abort();
+            abort(); /* fixed size: out of memory aborts, as GMP does (policy: num/status.h) */
     }
     bb_box *b = &s->box[s->n++];
     mpfr_init2(b->lo, s->prec);
@@ -2074,7 +2077,7 @@ ul_status ul_langevin_sc_sequential_k(const ul_langevin_sc_problem *pb, const ch
             used = ks.bits_used;
         if (st == UL_OK)
             K_list[i - 1] = K;
-        else if (st != UL_EINPUT)
+        else if (st != UL_EINPUT && st != UL_ENOMEM) /* those messages say it already */
             ul_fail(err, errlen, st, "request %zu: %s", i,
                     st == UL_ENOROOT ? "eps not reached within the step limit"
                                      : "could not decide within the precision cap");

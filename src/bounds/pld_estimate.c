@@ -115,8 +115,9 @@ static bool step_discretise(step *s, double r, double q, bool add, double h)
         return false;
     s->n = (size_t)(k1 - s->k0 + 1);
     s->arr = calloc(s->n, sizeof *s->arr);
+    /* at most EST_MAX_BINS bins, whatever the input */
     if (s->arr == NULL)
-        abort();
+        abort(); /* fixed size: out of memory aborts, as GMP does (policy: num/status.h) */
     double below = 0, above = 0, l0 = (double)s->k0 * h, lt = (double)k1 * h;
     bin_masses(s, -INFINITY, l0, &below, &above); /* folded onto ℓ_{k0} */
     s->arr[0] = below;
@@ -185,8 +186,9 @@ static void cpow_ul(long double *re, long double *im, unsigned long t)
 static bool compose(const comp *c, size_t N, long double *acc_re, long double *acc_im)
 {
     long double *re = malloc(N * sizeof *re), *im = malloc(N * sizeof *im);
+    /* at most EST_MAX_N slots, whatever the input */
     if (re == NULL || im == NULL)
-        abort();
+        abort(); /* fixed size: out of memory aborts, as GMP does (policy: num/status.h) */
     bool ok = true;
     for (size_t i = 0; i < c->n && ok; i++) {
         memset(re, 0, N * sizeof *re);
@@ -233,8 +235,9 @@ static void readoff_build(readoff *ro, const long double *acc_re, double e_h)
 {
     ro->S0 = malloc((ro->N + 1) * sizeof *ro->S0);
     ro->W = malloc((ro->N + 1) * sizeof *ro->W);
+    /* at most EST_MAX_N + 1 sums, whatever the input */
     if (ro->S0 == NULL || ro->W == NULL)
-        abort();
+        abort(); /* fixed size: out of memory aborts, as GMP does (policy: num/status.h) */
     ro->S0[ro->N] = ro->W[ro->N] = 0;
     for (size_t t = ro->N; t-- > 0;) {
         long k = (ro->A + (long)t) % (long)ro->N;
@@ -302,8 +305,9 @@ static double direction_eps(const ul_pld_phase_d *ph, size_t n, bool add, double
 {
     step *st = calloc(n, sizeof *st);
     double steps[UL_PLD_MAX_MECHANISMS], out = NAN, h = 0.05;
+    /* at most UL_PLD_MAX_MECHANISMS phases */
     if (st == NULL)
-        abort();
+        abort(); /* fixed size: out of memory aborts, as GMP does (policy: num/status.h) */
     for (size_t i = 0; i < n; i++)
         steps[i] = (double)ph[i].steps;
     comp c = {st, steps, n, 0, 0};
@@ -325,8 +329,9 @@ static double direction_eps(const ul_pld_phase_d *ph, size_t n, bool add, double
         log_keep += steps[i] * log1p(-st[i].p_inf);
     ro.p_inf = -expm1(log_keep); /* 1 − Π(1 − p∞_i)^{T_i} */
     long double *acc_re = malloc(ro.N * sizeof *acc_re), *acc_im = malloc(ro.N * sizeof *acc_im);
+    /* at most EST_MAX_N slots, whatever the input */
     if (acc_re == NULL || acc_im == NULL)
-        abort();
+        abort(); /* fixed size: out of memory aborts, as GMP does (policy: num/status.h) */
     if ((double)ro.N >= (c.b - c.a) / h + 3 && compose(&c, ro.N, acc_re, acc_im)) {
         readoff_build(&ro, acc_re, exp(-h));
         out = solve_eps(&ro, delta);

@@ -13,7 +13,7 @@ void ul_pre_add(ul_preconditions *p, const char *name, const char *rule, ul_pre_
     if (p == NULL)
         return;
     if (p->count >= UL_MAX_PRECONDITIONS)
-        abort();
+        abort(); /* not out of memory: a broken invariant of the program (policy: num/status.h) */
     p->items[p->count].name = name;
     p->items[p->count].rule = rule;
     p->items[p->count].state = state;

@@ -99,8 +99,10 @@ static bool decimal_to_integer(const char *text, mpz_ptr m, long *e, size_t *dig
         s++;
     size_t n = strcspn(s, "eE");
     char *d = malloc(n + 1);
+    /* a copy of decimal text already held: an input decimal has at most
+     * UL_NUM_DECIMAL_MAX_CHARS characters (num/input.h) */
     if (d == NULL)
-        abort();
+        abort(); /* fixed size: out of memory aborts, as GMP does (policy: num/status.h) */
     size_t k = 0;
     long frac = 0;
     bool in_frac = false;
@@ -263,8 +265,9 @@ static char *scientific(const char *digits, mpz_srcptr exp10)
     mpz_sub_ui(e, exp10, 1);
     size_t cap = n + mpz_sizeinbase(e, 10) + 16;
     char *out = malloc(cap);
+    /* at most --digits (5000) digits and a clamped exponent */
     if (out == NULL)
-        abort();
+        abort(); /* fixed size: out of memory aborts, as GMP does (policy: num/status.h) */
     int len = snprintf(out, cap, "%s%c", negative ? "-" : "", d[0]);
     if (n > 1)
         len += snprintf(out + len, cap - (size_t)len, ".%s", d + 1);
@@ -281,7 +284,7 @@ static char *word_string(const char *word)
     size_t n = strlen(word) + 1;
     char *s = malloc(n);
     if (s == NULL)
-        abort();
+        abort(); /* fixed size: out of memory aborts, as GMP does (policy: num/status.h) */
     memcpy(s, word, n);
     return s;
 }
@@ -322,7 +325,7 @@ static char *clamped_string(bool tiny, mpfr_rnd_t rnd)
     size_t n = 4 + UL_PRINT_EXP10_DIGITS;
     char *s = malloc(n + 1);
     if (s == NULL)
-        abort();
+        abort(); /* fixed size: out of memory aborts, as GMP does (policy: num/status.h) */
     memcpy(s, tiny ? "1e-1" : "1e+1", 4);
     memset(s + 4, '0', UL_PRINT_EXP10_DIGITS);
     s[n] = '\0';

@@ -7,16 +7,19 @@
  * Out of memory (the one policy of the library).  GMP, MPFR and MPFI abort
  * when an allocation fails, so "never abort" cannot be had; the line drawn is
  * the size of the request:
- *   - an allocation whose SIZE the input chooses (a grid of N points, K steps,
- *     a table of n rows, a list of n scores or σ values, a precision asked
- *     with --digits...) fails with UL_ENOMEM and a message that names the
- *     field and the size ("pld: out of memory for a grid of 16777216 points
+ *   - an allocation whose SIZE the input chooses without a small bound of
+ *     the program (a grid of N points, K steps, a table of n rows, a list of
+ *     n scores or σ values...) fails with UL_ENOMEM and a message that names
+ *     the field and the size ("pld: out of memory for a grid of 16777216 points
  *     (--grid)"), propagated by every caller to the CLI, --batch and the API;
  *     it never aborts;
- *   - a small allocation of a fixed size, or one bounded by a constant of the
- *     program (a few MPFR variables, a struct, a report field, a number printed
- *     with at most the --digits cap) aborts like GMP does, and says so at the
- *     site: fixed size: out of memory aborts, as GMP does (policy: num/status.h).
+ *   - a small allocation of a fixed size, or one that a constant of the
+ *     program bounds whatever the input (a few MPFR variables, a struct, a
+ *     report field, a number printed with at most the --digits cap of 5000, a copy of
+ *     a decimal within the limits of num/input.h, a table of at most
+ *     UL_LANGEVIN_MAX_REQUESTS entries) aborts like GMP does, and says so at
+ *     the site, with the bound in a comment where it is not plain:
+ *     fixed size: out of memory aborts, as GMP does (policy: num/status.h).
  * abort() is otherwise kept only for a broken invariant of the program itself
  * (a table of its own too small, text a caller should have validated), never
  * for anything input can reach.

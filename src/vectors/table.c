@@ -26,8 +26,9 @@ static void append(ul_vec_table *t, const char *s, size_t n)
         while (t->len + n + 1 > cap)
             cap *= 2;
         char *b = realloc(t->buf, cap);
+        /* the program's own vector tables */
         if (b == NULL)
-            abort();
+            abort(); /* fixed size: out of memory aborts, as GMP does (policy: num/status.h) */
         t->buf = b;
         t->cap = cap;
     }
@@ -104,7 +105,7 @@ void ul_vec_row_end(ul_vec_table *t)
 {
     if (t->col != t->ncols) {
         fprintf(stderr, "ul_vec_row_end: %zu cells for %zu columns\n", t->col, t->ncols);
-        abort();
+        abort(); /* not out of memory: a broken invariant of the program (policy: num/status.h) */
     }
     append_str(t, "\n");
     t->col = 0;

@@ -89,8 +89,9 @@ static char *join(const char *dir, const char *name)
 {
     size_t n = strlen(dir) + strlen(name) + 2;
     char *p = malloc(n);
+    /* a directory and a file name */
     if (p == NULL)
-        abort();
+        abort(); /* fixed size: out of memory aborts, as GMP does (policy: num/status.h) */
     snprintf(p, n, "%s/%s", dir, name);
     return p;
 }
@@ -151,14 +152,15 @@ __attribute__((format(printf, 2, 3))) static void sb_printf(strbuf *b, const cha
     int n = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
     if (n < 0)
-        abort();
+        abort(); /* not out of memory: a broken invariant of the program (policy: num/status.h) */
     if (b->len + (size_t)n + 1 > b->cap) {
         size_t cap = b->cap ? b->cap : 1024;
         while (b->len + (size_t)n + 1 > cap)
             cap *= 2;
         char *s = realloc(b->s, cap);
+        /* the manifest of the program's own families */
         if (s == NULL)
-            abort();
+            abort(); /* fixed size: out of memory aborts, as GMP does (policy: num/status.h) */
         b->s = s;
         b->cap = cap;
     }
@@ -241,8 +243,9 @@ ul_status ul_vec_generate(const char *dir, int digits, const char *only, ul_vec_
     while (ul_vec_families[count].name != NULL)
         count++;
     ul_vec_file_report *files = calloc(count, sizeof *files);
+    /* one entry per family of the program */
     if (files == NULL)
-        abort();
+        abort(); /* fixed size: out of memory aborts, as GMP does (policy: num/status.h) */
     size_t written = 0;
     for (const ul_vec_family *f = ul_vec_families; f->name != NULL && st == UL_OK; f++) {
         if (only != NULL && strcmp(only, f->name) != 0)
