@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "bounds/koloskova.h"
 #include "emp/eps_lb.h"
 #include "emp/stats.h"
 #include "num/encl.h"
@@ -167,4 +168,45 @@ Test(oom, roc_of_many_scores_under_a_memory_limit_is_an_error)
     cr_assert_eq(free_run.status, UL_OK, "%s", free_run.err);
     free(a.in);
     free(a.out);
+}
+
+/* ---- model clipping: one σ per step (bounds/koloskova.c) ------------------- */
+
+#define KOL_STEPS 4000000UL /* a σ list of 4e6 entries (< UL_CONTRACTION_MAX_STEPS) */
+
+static ul_status kol_run(void *arg, char *err, size_t errlen)
+{
+    ul_kol_mc_problem pb;
+    memset(&pb, 0, sizeof pb);
+    pb.eps = "1";
+    pb.variant = UL_KOL_CC1;
+    pb.c2 = "0.5";
+    pb.sigma = (const char *const *)arg;
+    pb.n_sigma = KOL_STEPS;
+    pb.steps = KOL_STEPS;
+    pb.mode = UL_CONTRACTION_PRODUCT;
+    ul_num_precision want = {17, 0, 0};
+    ul_num_value delta;
+    ul_num_value_init(&delta, 64);
+    ul_num_report rep = {0, false};
+    ul_preconditions pre;
+    bool floor_reached = false;
+    ul_status st =
+        ul_kol_mc_delta_certified(&pb, &want, &pre, &delta, &floor_reached, &rep, err, errlen);
+    ul_num_value_clear(&delta);
+    return st;
+}
+
+/* The list of 4e6 pointers (32 MB) is the input; its exact values (4e6
+ * rationals of 32 bytes each, 128 MB) do not fit in 48 MB more. */
+Test(oom, model_clipping_sigma_list_under_a_memory_limit_is_an_error)
+{
+    const char **sigma = malloc(KOL_STEPS * sizeof *sigma);
+    cr_assert_not_null(sigma);
+    for (size_t i = 0; i < KOL_STEPS; i++)
+        sigma[i] = "2";
+    child_result c = in_child(kol_run, sigma, (size_t)48 << 20);
+    cr_assert_eq(c.status, UL_ENOMEM, "status %d: %s", c.status, c.err);
+    cr_assert_str_eq(c.err, "sigma: out of memory for a list of 4000000 values");
+    free(sigma);
 }
