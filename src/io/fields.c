@@ -324,7 +324,8 @@ static ul_status read_one(pool *pl, const ul_json_value *v, const ul_field_spec 
                            "%s: must be a non-empty list of decimal numbers, got []", path);
         const char **items = pool_alloc(pl, v->count * sizeof *items);
         if (items == NULL)
-            return ul_fail(err, errlen, UL_EINPUT, "%s: out of memory", path);
+            return ul_fail(err, errlen, UL_ENOMEM, "%s: out of memory for a list of %zu values",
+                           path, v->count);
         for (size_t i = 0; i < v->count; i++) {
             char p[UL_JSON_PATH_MAX];
             ul_json_path_index(p, sizeof p, path, i);
@@ -380,7 +381,7 @@ static ul_status read_fields(pool *pl, const ul_json_value *obj, const char *pat
     const char **names = pool_alloc(pl, (n ? n : 1) * sizeof *names);
     ul_cert_value *vals = pool_alloc(pl, (n ? n : 1) * sizeof *vals);
     if (names == NULL || vals == NULL)
-        return ul_fail(err, errlen, UL_EINPUT, "%s: out of memory", path);
+        return ul_fail(err, errlen, UL_ENOMEM, "%s: out of memory", path);
     for (size_t i = 0; i < n; i++) {
         if (specs[i].name == NULL)
             return ul_fail(err, errlen, UL_EINPUT, "%s: field table entry %zu has no name", path,
@@ -398,7 +399,7 @@ static ul_status read_fields(pool *pl, const ul_json_value *obj, const char *pat
         ul_json_path_key(p, sizeof p, path, s->name);
         vals[i] = (ul_cert_value){.name = s->name, .type = s->type};
         if ((vals[i].path = pool_strdup(pl, p)) == NULL)
-            return ul_fail(err, errlen, UL_EINPUT, "%s: out of memory", p);
+            return ul_fail(err, errlen, UL_ENOMEM, "%s: out of memory", p);
         const ul_json_value *v = ul_json_get(obj, s->name);
         if (v == NULL) {
             if (s->required)

@@ -86,7 +86,7 @@ ul_status ul_io_write_atomic(const char *path, ul_io_fill fill, void *ctx, int m
     if (dir == NULL || tmp == NULL) {
         free(dir);
         free(tmp);
-        return ul_fail(err, errlen, UL_EINPUT, "%s: out of memory", path);
+        return ul_fail(err, errlen, UL_ENOMEM, "%s: out of memory", path);
     }
     memcpy(dir, slash == NULL ? "." : slash == path ? "/" : path, dir_len);
     dir[dir_len] = '\0';

@@ -261,9 +261,12 @@ fail_key(parser *p, size_t pos, const char *extra_key, const char *fmt, ...)
 
 #define fail(p, pos, ...) fail_key(p, pos, NULL, __VA_ARGS__)
 
+/* Out of memory while parsing (the document is at most UL_JSON_MAX_BYTES,
+ * but its nesting and members are the input's): UL_ENOMEM (num/status.h). */
 static ul_status oom(parser *p)
 {
-    return fail(p, p->pos, "out of memory");
+    fail(p, p->pos, "out of memory");
+    return UL_ENOMEM;
 }
 
 static bool at_end(const parser *p)
@@ -871,7 +874,8 @@ ul_status ul_json_parse_file(const char *path, ul_json_doc **out, char *err, siz
     char *buf = malloc(cap);
     if (buf == NULL) {
         close(fd);
-        return ul_fail(err, errlen, UL_EINPUT, "%s: out of memory", path);
+        return ul_fail(err, errlen, UL_ENOMEM, "%s: out of memory for a read buffer of %zu bytes",
+                       path, cap);
     }
     while (len < cap) {
         ssize_t r = read(fd, buf + len, cap - len);
