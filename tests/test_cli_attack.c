@@ -519,6 +519,13 @@ Test(cli_attack, max_seconds_gives_inconclusive_and_resume_finishes)
     same_file(t.a, t.b, "models_in.npy");
     r = run("attack", t.cfg, "--max-seconds", "-1", NULL);
     expect_usage_error("--max-seconds", r);
+    /* strtod reads 1e-20000 as 0, "no limit": refused, the rule of every command */
+    r = run("attack", t.cfg, "--max-seconds", "1e-20000", NULL);
+    expect_usage_error("--max-seconds", r);
+    /* what the user typed is quoted escaped: a terminal control never reaches stderr raw */
+    r = run("attack", t.cfg, "--\x1b[31m", NULL);
+    cr_assert(strstr(r.err, "\\x1B[31m") && !strchr(r.err, '\x1b'), "%s", r.err);
+    expect_usage_error("unknown flag", r);
     two_runs_free(&t);
 }
 

@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "io/file.h"
+#include "cli/args.h"
 #include "cli/attack_scores.h"
 #include "cli/exitcodes.h"
 #include "emp/attack.h"
@@ -44,6 +45,12 @@
 #include "num/encl.h"
 
 #define EXIT_INTERRUPTED 130
+
+/* s escaped for a message (io/escape.h): what the user typed, quoted. */
+static const char *escaped(const char *s, char *buf, size_t len)
+{
+    return ul_io_escape(s, strlen(s), buf, len);
+}
 
 void ul_cli_attack_help(FILE *out)
 {
@@ -81,7 +88,8 @@ void ul_cli_attack_help(FILE *out)
         "  --threads N      OpenMP threads (default: all cores); results do not\n"
         "                   depend on it\n"
         "  --max-seconds S  stop after the chunk that runs past S seconds: verdict\n"
-        "                   inconclusive (exit 3), the checkpoint kept for --resume\n"
+        "                   inconclusive (exit 3), the checkpoint kept for --resume;\n"
+        "                   0 for none (the default)\n"
         "  --shard I/K      train only slice I of K (0 <= I < K) of the runs into\n"
         "                   DIR/shard-I-of-K.bin (a batch job each; --resume works)\n"
         "  --merge LIST     shard files or directories of them: the result of one\n"
@@ -172,8 +180,9 @@ static int parse_args(int argc, char **argv, attack_args *a)
         }
         if (strncmp(s, "--", 2) != 0) {
             if (a->config) {
+                char e1[128], e2[128];
                 fprintf(stderr, "ulaudit attack: one configuration file only (got '%s' and '%s')\n",
-                        a->config, s);
+                        escaped(a->config, e1, sizeof e1), escaped(s, e2, sizeof e2));
                 return UL_EXIT_USAGE;
             }
             a->config = s;
@@ -185,7 +194,9 @@ static int parse_args(int argc, char **argv, attack_args *a)
         while (k < nv && !(strlen(vals[k].name) == len && strncmp(s + 2, vals[k].name, len) == 0))
             k++;
         if (k == nv) {
-            fprintf(stderr, "ulaudit attack: unknown flag '%s' (see ulaudit attack --help)\n", s);
+            char e[128];
+            fprintf(stderr, "ulaudit attack: unknown flag '%s' (see ulaudit attack --help)\n",
+                    escaped(s, e, sizeof e));
             return UL_EXIT_USAGE;
         }
         const char *v = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
@@ -523,8 +534,9 @@ static int parse_shard(const char *text, run_plan *rp)
     rp->shard_i = i, rp->shard_k = k;
     return 0;
 bad:
+    char e[128];
     fprintf(stderr, "ulaudit attack: --shard: must be i/k with 0 <= i < k (got '%s')\n",
-            text ? text : "");
+            escaped(text ? text : "", e, sizeof e));
     return -1;
 }
 
@@ -827,10 +839,11 @@ static int run_released(const attack_args *a)
         if (!ul_num_decimal_compare(dec[i], lo[i], &c1) ||
             !ul_num_decimal_compare(dec[i], hi[i], &c2) || c1 < 0 || c2 > 0 ||
             ((i == 2 || i == 4) && c1 == 0) || ((i == 1) && c2 == 0)) {
+            char e[128];
             fprintf(stderr,
                     "ulaudit attack: --%s: must be a decimal number in %s%s, %s%s (got '%s')\n",
                     names[i], (i == 2 || i == 4) ? "(" : "[", lo[i], hi[i], (i == 1) ? ")" : "]",
-                    dec[i]);
+                    escaped(dec[i], e, sizeof e));
             return UL_EXIT_USAGE;
         }
     }
@@ -962,17 +975,17 @@ int ul_cli_attack(int argc, char **argv)
     run_plan rp = {0};
     if (a.shard && parse_shard(a.shard, &rp) != 0)
         return UL_EXIT_USAGE;
-    if (a.max_seconds) {
-        char *end;
-        errno = 0;
-        rp.max_seconds = strtod(a.max_seconds, &end);
-        if (errno || *end || !(rp.max_seconds > 0) || !isfinite(rp.max_seconds)) {
-            fprintf(stderr, "ulaudit attack: --max-seconds: must be a number > 0 (got '%s')\n",
-                    a.max_seconds);
-            return UL_EXIT_USAGE;
-        }
-        ul_deadline_set(rp.max_seconds);
+    if (a.max_seconds && !ul_cli_read_seconds(a.max_seconds, &rp.max_seconds)) {
+        char e[128]; /* the rule of every command (cli/args.h) */
+        fprintf(stderr,
+                "ulaudit attack: --max-seconds: must be 0 (no limit) or a number of seconds from "
+                "1e-9 to 1e9 written as digits with an optional fraction, e.g. 60 or 0.5 "
+                "(got '%s')\n",
+                escaped(a.max_seconds, e, sizeof e));
+        return UL_EXIT_USAGE;
     }
+    if (rp.max_seconds > 0)
+        ul_deadline_set(rp.max_seconds);
     if (a.merge && (a.shard || a.resume)) {
         fprintf(stderr, "ulaudit attack: --merge takes no --shard or --resume\n");
         return UL_EXIT_USAGE;

@@ -7,7 +7,7 @@
  * output is left empty (nothing to free) and err names the file, the line
  * (text formats) or byte offset (IDX), and the reason; file names and
  * quoted cells are escaped (control bytes and invalid UTF-8 as \xNN,
- * emp/escape.h).  Sizes over UL_DATA_MAX_CELLS doubles are refused before
+ * io/escape.h).  Sizes over UL_DATA_MAX_CELLS doubles are refused before
  * the matrix is allocated.
  */
 #ifndef UL_EMP_DATA_H

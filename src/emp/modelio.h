@@ -7,7 +7,7 @@
  * left as it was (empty for ul_modelio_read) and err names the file, the
  * byte offset where one applies, and the reason (file names and quoted
  * header bytes escaped: control bytes and invalid UTF-8 as \xNN,
- * emp/escape.h).  Every value must be
+ * io/escape.h).  Every value must be
  * finite: NaN or ±inf is an error naming the model and parameter index.
  * Sets over UL_MODELIO_MAX_VALUES doubles in total are refused before
  * anything is allocated.

@@ -133,7 +133,7 @@ static double mpi_wall(const char *cfg, const char *dir, int K)
 int main(int argc, char **argv)
 {
     (void)argc;
-    /* as ulaudit attack runs (emp/shard_mpi.c, cli/main.c): OpenMP threads
+    /* as ulaudit attack runs (cli/mpi_main.c, cli/main.c): OpenMP threads
      * that wait sleep; libgomp reads the policy before main, hence the
      * re-execution.  BENCH_SPIN=1 measures libgomp's default (spinning). */
     if (!getenv("BENCH_SPIN") && !getenv("OMP_WAIT_POLICY") &&
