@@ -332,6 +332,37 @@ static double beta_d(mpfi_srcptr alpha, double div)
     return mpfr_get_d(&alpha->left, MPFR_RNDD) / div;
 }
 
+/* A test's certified p-value bound at ε (rounded up; it increases in ε). */
+typedef ul_status (*pvalue_upper_fn)(mpfr_ptr p, const void *test, mpfr_srcptr eps,
+                                     mpfi_srcptr delta, char *err, size_t errlen);
+
+/* Certifies a double estimate est of the largest ε a test rejects (JOINT and
+ * SUM, emp/eps_lb.h: their p-value bounds increase in ε, so every ε whose
+ * bound is ≤ the level is a valid lower bound): e = the first of est, est
+ * lowered by 1e-6·max(1, est)·10^i (i < tries; the double search may sit a
+ * hair above the certified root), whose bound pv, computed in `prec` bits,
+ * is ≤ inf(level); 0 when none is.  A failing pv stops and is returned. */
+static ul_status certify_eps(mpfr_ptr e, pvalue_upper_fn pv, const void *test, double est,
+                             int tries, mpfr_prec_t prec, mpfi_srcptr level, mpfi_srcptr delta,
+                             char *err, size_t errlen)
+{
+    mpfr_t p, ee;
+    mpfr_inits2(prec, p, ee, (mpfr_ptr)0);
+    mpfr_set_zero(e, 1);
+    ul_status st = UL_OK;
+    for (int attempt = 0; attempt < tries && est > 0 && st == UL_OK; attempt++) {
+        mpfr_set_d(ee, est, MPFR_RNDN); /* exact */
+        st = pv(p, test, ee, delta, err, errlen);
+        if (st == UL_OK && mpfr_lessequal_p(p, &level->left)) {
+            mpfr_set(e, ee, MPFR_RNDD);
+            break;
+        }
+        est -= 1e-6 * fmax(1, est) * pow(10, attempt);
+    }
+    mpfr_clears(p, ee, (mpfr_ptr)0);
+    return st;
+}
+
 /* The number of tests of the family (the Bonferroni m). */
 static size_t family_size(size_t n_in, size_t n_out, const ul_emp_lb_opts *o)
 {
@@ -453,30 +484,29 @@ static void joint_counts(const candidate *c, size_t n_in, size_t n_out, unsigned
         *k = c->fn, *n0 = n_in, *x = n_out - c->fp, *n1 = n_out;
 }
 
-/* Certifies ε for one candidate: the p-value bound at ε ≤ inf(level),
- * lowering ε a little when the double search was too close. */
+/* The joint test of one candidate: its counts and its grid of false rates. */
+typedef struct {
+    unsigned long k, n0, x, n1;
+    double f[JOINT_GRID];
+    size_t J;
+} joint_test;
+
+static ul_status joint_pvalue(mpfr_ptr p, const void *test, mpfr_srcptr eps, mpfi_srcptr delta,
+                              char *err, size_t errlen)
+{
+    const joint_test *t = test;
+    return ul_emp_joint_pvalue_upper(p, t->k, t->n0, t->x, t->n1, eps, delta, t->f, t->J, err,
+                                     errlen);
+}
+
+/* Certifies the candidate's double estimate (certify_eps, 4 tries, 64 bits). */
 static ul_status joint_certify(mpfr_ptr e, const candidate *c, size_t n_in, size_t n_out,
                                mpfi_srcptr level, mpfi_srcptr delta, char *err, size_t errlen)
 {
-    unsigned long k, n0, x, n1;
-    joint_counts(c, n_in, n_out, &k, &n0, &x, &n1);
-    double f[JOINT_GRID], eps = c->est;
-    size_t J = joint_grid(k, n0, mpfr_get_d(&level->left, MPFR_RNDD), f);
-    mpfr_t p, ee;
-    mpfr_inits2(64, p, ee, (mpfr_ptr)0);
-    mpfr_set_zero(e, 1);
-    ul_status st = UL_OK;
-    for (int attempt = 0; attempt < 4 && eps > 0 && st == UL_OK; attempt++) {
-        mpfr_set_d(ee, eps, MPFR_RNDN); /* exact */
-        st = ul_emp_joint_pvalue_upper(p, k, n0, x, n1, ee, delta, f, J, err, errlen);
-        if (st == UL_OK && mpfr_lessequal_p(p, &level->left)) {
-            mpfr_set(e, ee, MPFR_RNDD);
-            break;
-        }
-        eps -= 1e-6 * fmax(1, eps) * pow(10, attempt);
-    }
-    mpfr_clears(p, ee, (mpfr_ptr)0);
-    return st;
+    joint_test t;
+    joint_counts(c, n_in, n_out, &t.k, &t.n0, &t.x, &t.n1);
+    t.J = joint_grid(t.k, t.n0, mpfr_get_d(&level->left, MPFR_RNDD), t.f);
+    return certify_eps(e, joint_pvalue, &t, c->est, 4, 64, level, delta, err, errlen);
 }
 
 /* The level divisor of test i of the joint family (emp/eps_lb.h): m for
@@ -875,24 +905,27 @@ static void sum_p_upper(mpfr_ptr out, const sum_design *D, unsigned long long s,
     mpfr_clears(prev, g, d, (mpfr_ptr)0);
 }
 
-/* Certifies the double estimate est (lowered a little when too close):
- * e = the largest tried ε whose certified p-value is ≤ inf(level). */
+typedef struct {
+    const sum_design *D;
+    unsigned long long s;
+} sum_test;
+
+static ul_status sum_pvalue(mpfr_ptr p, const void *test, mpfr_srcptr eps, mpfi_srcptr delta,
+                            char *err, size_t errlen)
+{
+    (void)err, (void)errlen;
+    const sum_test *t = test;
+    sum_p_upper(p, t->D, t->s, eps, delta);
+    return UL_OK;
+}
+
+/* Certifies the double estimate est of the statistic s (certify_eps, 6
+ * tries, 128 bits; sum_p_upper cannot fail). */
 static void sum_certify(mpfr_ptr e, const sum_design *D, unsigned long long s, double est,
                         mpfi_srcptr level, mpfi_srcptr delta)
 {
-    mpfr_t p, ee;
-    mpfr_inits2(128, p, ee, (mpfr_ptr)0);
-    mpfr_set_zero(e, 1);
-    for (int attempt = 0; attempt < 6 && est > 0; attempt++) {
-        mpfr_set_d(ee, est, MPFR_RNDN); /* exact */
-        sum_p_upper(p, D, s, ee, delta);
-        if (mpfr_lessequal_p(p, &level->left)) {
-            mpfr_set(e, ee, MPFR_RNDD);
-            break;
-        }
-        est -= 1e-6 * fmax(1, est) * pow(10, attempt);
-    }
-    mpfr_clears(p, ee, (mpfr_ptr)0);
+    sum_test t = {D, s};
+    certify_eps(e, sum_pvalue, &t, est, 6, 128, level, delta, NULL, 0);
 }
 
 /* One direction of SUM: thresholds at the order statistics of b (n0,
