@@ -786,6 +786,56 @@ Test(emp_eps_lb, sum_whole_chain_against_monte_carlo, .timeout = 60)
     cr_assert(pv[1] > 0.05, "p %.5f at eps + 0.05: the bound is loose", pv[1]);
 }
 
+/* SUM reports the weights it used (emp/eps_lb.h: c_k = lcm(1…K)/(k+1),
+ * K = k_max + 1 or 5, at most the size of the thresholds' world), here
+ * against values written out by hand: lcm(1…5) = 60 (60, 30, 20, 15, 12);
+ * lcm(1, 2, 3) = 6 (6, 3, 2); lcm(1…16) = 720720 (OEIS A003418), whose last
+ * weight is 720720/16 = 45045.  With 3 IN scores the reversed K is 3 (the
+ * IN scores are its thresholds); one-sided and the other methods report
+ * none. */
+static void sum_weights_of(ul_emp_lb_result *r, size_t ni, size_t no, long k_max, bool one_sided,
+                           ul_emp_lb_method method)
+{
+    double s[40];
+    for (int i = 0; i < 40; i++)
+        s[i] = 0.5 * i;
+    mpfi_t a, d;
+    iv_set(a, "0.05");
+    iv_set(d, "0");
+    ul_emp_lb_opts o = ul_emp_lb_defaults();
+    o.method = method;
+    o.k_max = k_max;
+    o.one_sided = one_sided;
+    char err[256];
+    ul_emp_lb_init(r);
+    cr_assert_eq(ul_emp_eps_lb(r, s, ni, s + 1, no, a, d, &o, err, sizeof err), UL_OK, "%s", err);
+    mpfi_clear(a);
+    mpfi_clear(d);
+}
+
+Test(emp_eps_lb, sum_reports_the_weights_it_used)
+{
+    const unsigned long five[5] = {60, 30, 20, 15, 12}, three[3] = {6, 3, 2};
+    ul_emp_lb_result r;
+    sum_weights_of(&r, 20, 20, -1, false, UL_EMP_LB_SUM);
+    cr_assert(r.sum_K[0] == 5 && r.sum_K[1] == 5);
+    for (int d = 0; d < 2; d++)
+        cr_assert_arr_eq(r.sum_c[d], five, sizeof five);
+    ul_emp_lb_clear(&r);
+    sum_weights_of(&r, 3, 20, -1, false, UL_EMP_LB_SUM);
+    cr_assert(r.sum_K[0] == 5 && r.sum_K[1] == 3);
+    cr_assert_arr_eq(r.sum_c[0], five, sizeof five);
+    cr_assert_arr_eq(r.sum_c[1], three, sizeof three);
+    ul_emp_lb_clear(&r);
+    sum_weights_of(&r, 20, 30, 15, true, UL_EMP_LB_SUM);
+    cr_assert(r.sum_K[0] == 16 && r.sum_K[1] == 0);
+    cr_assert(r.sum_c[0][0] == 720720 && r.sum_c[0][15] == 45045);
+    ul_emp_lb_clear(&r);
+    sum_weights_of(&r, 20, 20, -1, false, UL_EMP_LB_JOINT);
+    cr_assert(r.sum_K[0] == 0 && r.sum_K[1] == 0);
+    ul_emp_lb_clear(&r);
+}
+
 /* False refutations of the true claim (1, 0) over 200 seeds, as above
  * (same allowance, same binomial justification): SUM two-sided with K = 5,
  * one-sided with K = 16, on continuous scores (n = 400 per world) and on

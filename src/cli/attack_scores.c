@@ -317,47 +317,28 @@ static const char *method_name(ul_emp_lb_method m)
     return names[m];
 }
 
-static unsigned long gcd_ul(unsigned long a, unsigned long b)
-{
-    while (b) {
-        unsigned long t = a % b;
-        a = b, b = t;
-    }
-    return a;
-}
-
-/* lcm(1…K) / (k + 1), the SUM weights' numerator for K order statistics. */
-static unsigned long lcm_upto(size_t K)
-{
-    unsigned long l = 1;
-    for (unsigned long k = 2; k <= K; k++)
-        l = l / gcd_ul(l, k) * k;
-    return l;
-}
-
 /* What the level is split by: --weights for the Bonferroni methods; for SUM
- * the statistic's own weights c_k = lcm(1…K)/(k+1), K = k_max + 1 or 5, at
- * most the size of the world whose scores are the thresholds (emp/eps_lb.h,
- * SUM: OUT forward, IN reversed), which --weights does not touch. */
-static void weights_text(const job *j, char *buf, size_t n)
+ * the statistic's own weights c_k = c_0/(k+1) as the library used them
+ * (emp/eps_lb.h, SUM: K order statistics per direction, OUT forward, IN
+ * reversed), which --weights does not touch. */
+static void weights_text(const job *j, const ul_emp_lb_result *lb, char *buf, size_t n)
 {
     if (j->o.method != UL_EMP_LB_SUM) {
         snprintf(buf, n, "%s", j->v[F_WEIGHTS]);
         return;
     }
-    size_t K = j->o.k_max < 0 ? 5 : (size_t)j->o.k_max + 1;
-    size_t kf = K < j->n_out ? K : j->n_out, kr = K < j->n_in ? K : j->n_in;
-    int w = snprintf(buf, n, "c_k = %lu/(k+1), k = 0..%zu", lcm_upto(kf), kf - 1);
-    if (!j->o.one_sided && kr != kf && w >= 0 && (size_t)w < n)
+    size_t kf = lb->sum_K[0], kr = lb->sum_K[1];
+    int w = snprintf(buf, n, "c_k = %lu/(k+1), k = 0..%zu", lb->sum_c[0][0], kf - 1);
+    if (kr > 0 && kr != kf && w >= 0 && (size_t)w < n)
         snprintf(buf + w, n - (size_t)w, " forward, c_k = %lu/(k+1), k = 0..%zu reversed",
-                 lcm_upto(kr), kr - 1);
+                 lb->sum_c[1][0], kr - 1);
 }
 
 static void print_text(const job *j, const outcome *r)
 {
     char lb[64], w[128];
     fmt_down(lb, sizeof lb, r->lb.eps_lb);
-    weights_text(j, w, sizeof w);
+    weights_text(j, &r->lb, w, sizeof w);
     bool sum = j->o.method == UL_EMP_LB_SUM;
     printf("scores: %zu IN, %zu OUT\n", j->n_in, j->n_out);
     printf("  AUC %.4f; TPR at FPR 1e-3 / 1e-2 / 1e-1:", r->roc.auc);
@@ -403,7 +384,7 @@ static void print_json(const job *j, const outcome *r)
     json_object_object_add(o, "method", json_object_new_string(method_name(j->o.method)));
     json_object_object_add(o, "tests", json_object_new_int64((int64_t)r->lb.m));
     char w[128];
-    weights_text(j, w, sizeof w);
+    weights_text(j, &r->lb, w, sizeof w);
     json_object_object_add(o, "weights", json_object_new_string(w));
     json_object_object_add(o, "level_divisor", json_object_new_int64((int64_t)r->lb.divisor));
     json_object_object_add(o, "alpha", json_object_new_string(j->v[F_ALPHA]));

@@ -18,7 +18,7 @@
 #define DEFAULT_RATIO 1.25
 #define JOINT_RATIO 4.0 /* bench_power: the joint test's optimum is flat in k, few tests win */
 #define DEFAULT_SPLIT 0.25
-#define SUM_K_MAX 16 /* SUM: lcm(1…16) = 720720, the weights stay exact integers */
+#define SUM_K_MAX UL_EMP_SUM_K_MAX /* emp/eps_lb.h */
 #define N_CERTIFY 4  /* candidates certified at most (ties of the double ranking) */
 #define TIE_TOL 1e-6 /* double estimates this close to the best are certified too */
 
@@ -983,6 +983,10 @@ static ul_status run_sum(ul_emp_lb_result *res, const double *a, size_t n_in, co
     c.est = est[w];
     record(res, &c, e, n_in, n_out);
     res->m = res->divisor = m;
+    for (unsigned long d = 0; d < m; d++) { /* the weights of each direction, as used */
+        res->sum_K[d] = D[d].K;
+        memcpy(res->sum_c[d], D[d].c, D[d].K * sizeof D[d].c[0]);
+    }
     mpfr_clear(e);
     mpfi_clear(lev);
     free(D), free(na), free(nb);

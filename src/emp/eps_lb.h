@@ -175,6 +175,10 @@ typedef struct {
  * equal weights, k_max −1. */
 ul_emp_lb_opts ul_emp_lb_defaults(void);
 
+/* SUM: at most this many order statistics (lcm(1…16) = 720720: the weights
+ * c_k = lcm(1…K)/(k+1) stay exact integers). */
+#define UL_EMP_SUM_K_MAX 16
+
 typedef struct {
     mpfr_t eps_lb;             /* certified, rounded down; 0 when nothing certified */
     unsigned long m;           /* tests paid for (Bonferroni count) */
@@ -184,6 +188,12 @@ typedef struct {
     unsigned long fp, fn;      /* the counts certified (design counts) */
     unsigned long n_out, n_in; /* the trials behind them */
     double estimate;           /* the double-precision value that chose it */
+    /* SUM: the statistic's weights as used, direction d = 0 forward, 1
+     * reversed: K = sum_K[d] order statistics, weights sum_c[d][0 … K−1]
+     * (c_k = lcm(1…K)/(k+1)); sum_K[1] = 0 when one-sided, both 0 for the
+     * other methods. */
+    size_t sum_K[2];
+    unsigned long sum_c[2][UL_EMP_SUM_K_MAX];
 } ul_emp_lb_result;
 
 /* Initialises res (clear with ul_emp_lb_clear, also after an error). */
