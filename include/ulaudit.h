@@ -20,12 +20,15 @@
  *   ULAUDIT_EINPUT: an input is outside the quantity's domain, a flag is
  *     unknown, a file cannot be read or a certificate is malformed;
  *   ULAUDIT_ENOROOT: an inverse has no solution in its domain;
- *   ULAUDIT_ETIME: a time budget ran out (nothing certified returned).
+ *   ULAUDIT_ETIME: a time budget ran out (nothing certified returned);
+ *   ULAUDIT_ENOMEM: memory ran out for an allocation whose size the input
+ *     chose (a list, a grid, a table); err names the input and the size.
  * On any status other than OK and ECAP no result is returned (outputs are
  * NULL) and `err` (may be NULL; errlen bytes, 256 is always enough for the
  * first line, 1024 for every line) holds a one-line message naming the input
  * and the rule broken.  Nothing is ever printed; the library never exits,
- * except abort() when memory runs out (as everywhere in ulaudit).
+ * except abort() when memory runs out for a small allocation of a size the
+ * program fixes (as GMP and MPFR do; the policy is in src/num/status.h).
  *
  * Memory.  Every char * the library hands out (JSON texts, lo/hi strings) is
  * malloc'd for the caller, who releases it with ulaudit_free() (or free()).
@@ -65,6 +68,7 @@ typedef enum {
     ULAUDIT_ECAP = 2,
     ULAUDIT_ENOROOT = 3,
     ULAUDIT_ETIME = 4,
+    ULAUDIT_ENOMEM = 5,
 } ulaudit_status;
 
 /* Precision request.  NULL anywhere an options pointer is taken means the
@@ -77,7 +81,8 @@ typedef struct {
 /* The library's version, "MAJOR.MINOR.PATCH" (static storage: do not free). */
 const char *ulaudit_version(void);
 
-/* The name of a status ("ok", "input", "cap", "noroot", "time"), static. */
+/* The name of a status ("ok", "input", "cap", "noroot", "time", "memory"),
+ * static. */
 const char *ulaudit_status_name(ulaudit_status st);
 
 /* Releases a string handed out by the library (NULL-safe). */

@@ -33,14 +33,14 @@ import warnings
 from fractions import Fraction
 
 __all__ = [
-    "Enclosure", "UlauditError", "InputError", "NoRootError", "TimeBudgetError",
+    "Enclosure", "UlauditError", "InputError", "NoRootError", "TimeBudgetError", "OutOfMemoryError",
     "PrecisionCapWarning", "version", "quantities", "calc", "enclosure", "theta",
     "gauss_sigma", "gauss_eps", "rdp_to_dp", "gauss_rdp_eps", "sgm_rdp", "audit",
     "attack_scores", "VERDICTS",
 ]
 
 _SONAME = "libulaudit.so.0"
-_OK, _EINPUT, _ECAP, _ENOROOT, _ETIME = range(5)
+_OK, _EINPUT, _ECAP, _ENOROOT, _ETIME, _ENOMEM = range(6)
 VERDICTS = ("supported", "unsupported", "refuted", "invalid", "inconclusive")
 _ERR_LEN = 4096
 
@@ -64,6 +64,10 @@ class NoRootError(UlauditError):
 
 class TimeBudgetError(UlauditError):
     """The time budget ran out; nothing certified was returned."""
+
+
+class OutOfMemoryError(UlauditError, MemoryError):
+    """Memory ran out for an allocation whose size an input chose; the message names it."""
 
 
 class PrecisionCapWarning(UserWarning):
@@ -159,8 +163,10 @@ def _check(status, err, result):
     if status == _ECAP and result is not None:
         warnings.warn(msg or "precision cap reached", PrecisionCapWarning, stacklevel=3)
         return
-    cls = {_ENOROOT: NoRootError, _ETIME: TimeBudgetError}.get(status, InputError)
-    name = {_EINPUT: "input", _ECAP: "cap", _ENOROOT: "noroot", _ETIME: "time"}.get(status)
+    cls = {_ENOROOT: NoRootError, _ETIME: TimeBudgetError, _ENOMEM: OutOfMemoryError}.get(
+        status, InputError)
+    name = {_EINPUT: "input", _ECAP: "cap", _ENOROOT: "noroot", _ETIME: "time",
+            _ENOMEM: "memory"}.get(status)
     raise cls(name, msg)
 
 

@@ -35,7 +35,7 @@ UL_API const char *ulaudit_version(void)
 
 UL_API const char *ulaudit_status_name(ulaudit_status st)
 {
-    static const char *const names[] = {"ok", "input", "cap", "noroot", "time"};
+    static const char *const names[] = {"ok", "input", "cap", "noroot", "time", "memory"};
     return (unsigned)st < sizeof names / sizeof names[0] ? names[st] : "unknown";
 }
 
@@ -60,6 +60,8 @@ static ulaudit_status from_status(ul_status st)
         return ULAUDIT_ENOROOT;
     case UL_ETIME:
         return ULAUDIT_ETIME;
+    case UL_ENOMEM:
+        return ULAUDIT_ENOMEM;
     default:
         return ULAUDIT_EINPUT;
     }
