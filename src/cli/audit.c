@@ -17,124 +17,25 @@
  */
 #include "cli/audit.h"
 
-#include <errno.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "audit/audit.h"
 #include "audit/report.h"
 #include "io/file.h"
 #include "cli/args.h"
 #include "cli/exitcodes.h"
+#include "cli/watchdog.h"
 #include "num/deadline.h"
 
 #define ERR_LEN 1024
 
-/* Seconds after the --max-seconds budget at which the watchdog stops a
- * computation that has not checked the budget itself. */
-#define WATCHDOG_GRACE 2.0
-
-/* ---- the time budget's backstop: a watchdog thread ------------------------------
- * The computation checks the budget cooperatively (num/deadline.h: UL_ETIME,
- * reported as inconclusive).  A step that never checks it cannot hang the
- * command: the watchdog waits until the budget plus WATCHDOG_GRACE and then,
- * unless the computation has returned, writes the prepared answer (the
- * inconclusive report, or the calibrate message) and ends the process with
- * exit 3.  One mutex decides who writes: the computation marks itself
- * finished under it before it prints anything, and the watchdog writes only
- * if it finds the computation still working (it then keeps the mutex until
- * _exit), so the two outputs never mix. */
-
-typedef enum { RUN_WORKING, RUN_FINISHED, RUN_TIMED_OUT } run_state;
-
-typedef struct {
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-    run_state state;
-    struct timespec until; /* CLOCK_MONOTONIC */
-    const char *out_text;  /* for stdout when time runs out, or NULL */
-    const char *err_text;  /* for stderr when time runs out, or NULL */
-    pthread_t thread;
-    bool started;
-} watchdog;
-
-static void write_all(int fd, const char *text)
-{
-    size_t n = text != NULL ? strlen(text) : 0, done = 0;
-    while (done < n) {
-        ssize_t k = write(fd, text + done, n - done);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            return;
-        done += (size_t)k;
-    }
-}
-
-static void *watchdog_main(void *arg)
-{
-    watchdog *w = arg;
-    pthread_mutex_lock(&w->mu);
-    while (w->state == RUN_WORKING)
-        if (pthread_cond_timedwait(&w->cv, &w->mu, &w->until) == ETIMEDOUT)
-            break;
-    if (w->state != RUN_WORKING) {
-        pthread_mutex_unlock(&w->mu);
-        return NULL;
-    }
-    w->state = RUN_TIMED_OUT; /* the mutex stays held: the computation never prints */
-    write_all(STDOUT_FILENO, w->out_text);
-    write_all(STDERR_FILENO, w->err_text);
-    _exit(UL_EXIT_INCONCLUSIVE);
-}
-
-/* For seconds > 0 (the budget already set with ul_deadline_set), starts the
- * watchdog. */
-static void watchdog_start(watchdog *w, double seconds, const char *out_text,
-                           const char *err_text)
-{
-    memset(w, 0, sizeof *w);
-    if (!(seconds > 0))
-        return;
-    w->state = RUN_WORKING;
-    w->out_text = out_text;
-    w->err_text = err_text;
-    pthread_condattr_t ca;
-    pthread_condattr_init(&ca);
-    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-    pthread_cond_init(&w->cv, &ca);
-    pthread_condattr_destroy(&ca);
-    pthread_mutex_init(&w->mu, NULL);
-    double total = seconds + WATCHDOG_GRACE, whole = (double)(time_t)total;
-    clock_gettime(CLOCK_MONOTONIC, &w->until);
-    w->until.tv_sec += (time_t)whole;
-    w->until.tv_nsec += (long)((total - whole) * 1e9);
-    if (w->until.tv_nsec >= 1000000000L) {
-        w->until.tv_sec += 1;
-        w->until.tv_nsec -= 1000000000L;
-    }
-    w->started = pthread_create(&w->thread, NULL, watchdog_main, w) == 0;
-}
-
-/* The computation has returned: after this the caller alone prints.  (If
- * the watchdog has already taken over, this blocks until it ends the
- * process.) */
-static void watchdog_stop(watchdog *w)
-{
-    ul_deadline_clear();
-    if (!w->started)
-        return;
-    pthread_mutex_lock(&w->mu);
-    w->state = RUN_FINISHED;
-    pthread_cond_signal(&w->cv);
-    pthread_mutex_unlock(&w->mu);
-    pthread_join(w->thread, NULL);
-    pthread_cond_destroy(&w->cv);
-    pthread_mutex_destroy(&w->mu);
-}
+/* The time budget's backstop is the command line's watchdog (watchdog.h):
+ * the computation checks the budget cooperatively (num/deadline.h:
+ * UL_ETIME, reported as inconclusive); a step that never checks it is
+ * ended UL_WATCHDOG_GRACE s after the budget with the prepared answer (the
+ * inconclusive report, or calibrate's message) and exit 3.  Nothing is
+ * printed before ul_watchdog_stop, so the two answers never mix. */
 
 void ul_cli_audit_help(FILE *out)
 {
@@ -161,7 +62,7 @@ void ul_cli_audit_help(FILE *out)
             "enclosure straddles the claim at the precision cap, or the time budget ran out),\n"
             "2 unreadable or malformed certificate (one line on stderr naming the JSON path).\n"
             "Example: ulaudit audit audits/output-perturbation-classic-eps10.json\n",
-            WATCHDOG_GRACE);
+            UL_WATCHDOG_GRACE);
 }
 
 void ul_cli_calibrate_help(FILE *out)
@@ -189,7 +90,7 @@ void ul_cli_calibrate_help(FILE *out)
             "  --json          accepted for uniformity: the output is JSON either way\n\n"
             "Exit codes: 0 success, 2 usage or input error (nothing written), 3 time budget\n"
             "ran out (nothing written).\n",
-            WATCHDOG_GRACE);
+            UL_WATCHDOG_GRACE);
 }
 
 /* Splits off the one positional argument (the certificate path) from the
@@ -324,9 +225,9 @@ static char *late_output(const ul_cert *cert, const char *path, const ul_cli_com
                                                   "time limit)");
     char what[256];
     snprintf(what, sizeof what,
-             "auditing the certificate (a step that does not check the budget itself, stopped "
-             "%g s after it)",
-             WATCHDOG_GRACE);
+             "auditing the certificate, in a step that does not check the budget (stopped %g s "
+             "later)",
+             UL_WATCHDOG_GRACE);
     ul_audit_time_out(late, what);
     char *out = audit_output(late, cert, path, common);
     free(late);
@@ -355,10 +256,10 @@ int ul_cli_audit(int argc, char **argv)
     char err[ERR_LEN];
     ul_deadline_set(seconds);
     char *late = seconds > 0 ? late_output(cert, path, &common) : NULL;
-    watchdog w;
-    watchdog_start(&w, seconds, late, NULL);
+    ul_watchdog_start("audit", seconds, late, NULL); /* the report says why: no stderr line */
     ul_status st = ul_audit(cert, &want, rep, err, sizeof err);
-    watchdog_stop(&w);
+    ul_watchdog_stop();
+    ul_deadline_clear();
     free(late);
     if (st != UL_OK) {
         fprintf(stderr, "ulaudit audit: %s: %s\n", path, err);
@@ -393,17 +294,13 @@ int ul_cli_calibrate(int argc, char **argv)
         return rc;
 
     ul_num_precision want = {common.digits, 0, common.max_bits};
-    char err[ERR_LEN], late[ERR_LEN + 512];
+    char err[ERR_LEN];
     char *completed = NULL;
     ul_deadline_set(seconds);
-    char why[ERR_LEN];
-    ul_audit_time_out_text(why, sizeof why,
-                           "calibrating (a step that does not check the budget itself)");
-    snprintf(late, sizeof late, "ulaudit calibrate: %s: %s Nothing was written.\n", path, why);
-    watchdog w;
-    watchdog_start(&w, seconds, NULL, late);
+    ul_watchdog_start("calibrate", seconds, NULL, "nothing written");
     ul_status st = ul_audit_calibrate(cert, &want, &completed, err, sizeof err);
-    watchdog_stop(&w);
+    ul_watchdog_stop();
+    ul_deadline_clear();
     ul_cert_free(cert);
     if (st != UL_OK) {
         fprintf(stderr, "ulaudit calibrate: %s: %s%s\n", path, err,

@@ -12,6 +12,7 @@
 #include "cli/args.h"
 #include "cli/calc_internal.h"
 #include "cli/exitcodes.h"
+#include "cli/watchdog.h"
 #include "num/deadline.h"
 #include "vectors/vectors.h"
 
@@ -93,9 +94,10 @@ typedef struct {
                        * unusable --out prints nothing on stdout */
 } progress_ctx;
 
-static void progress(const ul_vec_file_report *f, void *ctx)
+/* Runs between ul_watchdog_hold and ul_watchdog_release: a line is never
+ * cut by the watchdog. */
+static void progress_line(const ul_vec_file_report *f, progress_ctx *p)
 {
-    progress_ctx *p = ctx;
     if (!p->json && !p->header_done) {
         printf("vectors: writing to %s (%d digits)\n", p->dir, p->digits);
         p->header_done = true;
@@ -114,6 +116,13 @@ static void progress(const ul_vec_file_report *f, void *ctx)
                f->bytes, f->seconds, f->sha256);
         fflush(stdout);
     }
+}
+
+static void progress(const ul_vec_file_report *f, void *ctx)
+{
+    ul_watchdog_hold();
+    progress_line(f, ctx);
+    ul_watchdog_release();
 }
 
 int ul_cli_vectors(int argc, char **argv)
@@ -167,10 +176,13 @@ int ul_cli_vectors(int argc, char **argv)
                       false};
     if (secs > 0) {
         ul_deadline_set(secs); /* the certified loops ask it between rounds (num/deadline.h) */
-        calc_backstop_arm("vectors", secs); /* and the steps that do not: no manifest either */
+        /* and the steps that do not: the watchdog, which leaves no manifest
+         * and no temporary file of the atomic writes in --out */
+        ul_watchdog_clean_dir(values[0]);
+        ul_watchdog_start("vectors", secs, NULL, "no manifest written");
     }
     ul_status st = ul_vec_generate(values[0], digits, only, progress, &p, err, sizeof err);
-    calc_backstop_end();
+    ul_watchdog_stop();
     ul_deadline_clear();
     int rc;
     if (st == UL_ETIME) {
