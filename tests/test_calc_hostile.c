@@ -379,6 +379,24 @@ Test(calc_hostile, steps_that_ignore_the_budget_are_stopped)
                        "langevin-sigma --digits 1000");
 }
 
+/* The PLD composition's own budget check (bounds/pld.c) said "the time
+ * budget ... ran out during the PLD composition", which calc then wrapped
+ * in its own "the time budget of S s ran out: ...": the budget was named
+ * twice.  pld-compose at q = 0.01, sigma = 1, 1000 steps takes about 0.8 s
+ * of CPU (pld.c's history) against 0.01 s here: the message names the
+ * budget once, with what was being computed, whichever check stops it. */
+Test(calc_hostile, pld_time_out_names_the_budget_once)
+{
+    run_result r = run("calc", "pld-compose", "--sigma", "1", "--q", "0.01", "--steps", "1000",
+                       "--eps", "1", "--max-seconds", "0.01", NULL);
+    cr_assert_eq(r.status, 3, "exit %d: %s", r.status, r.err);
+    const char *first = strstr(r.err, BUDGET_RAN_OUT);
+    cr_assert(first != NULL, "%s", r.err);
+    cr_assert_null(strstr(first + strlen(BUDGET_RAN_OUT), "budget"), "the budget named twice: %s",
+                   r.err);
+    run_free(&r);
+}
+
 /* vectors' langevin-sigma family at --digits 1000 never asked the budget (the
  * branch and bound of src/bounds/langevin.c): it ran past 5 minutes under
  * --max-seconds 40.  The backstop stopped it, and the branch and bound now

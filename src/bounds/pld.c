@@ -540,9 +540,7 @@ static ul_status time_checks(const ul_pld_options *o, double t_start, double las
 {
     *stop = false;
     if (ul_deadline_passed())
-        return ul_fail(err, errlen, UL_ETIME,
-                       "the time budget (%g s) ran out during the PLD composition",
-                       ul_deadline_seconds());
+        return ul_fail(err, errlen, UL_ETIME, "composing the privacy loss distributions");
     double elapsed = wall_seconds() - t_start;
     if (o->max_seconds > 0 && elapsed + last_round * growth > o->max_seconds) {
         *stop = true;

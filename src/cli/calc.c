@@ -384,7 +384,9 @@ static int run_budgeted(const calc_quantity *q, const char **values, const ul_cl
         ul_deadline_set(secs);
     char command[64];
     snprintf(command, sizeof command, "calc %s", q->name);
-    if (started && allow_help) /* the command line only: the backstop ends the process */
+    /* the command line only: the watchdog ends the process (calc_report.c
+     * reaches it through the hooks main.c installs, calc.h) */
+    if (started && allow_help)
         calc_backstop_arm(command, secs);
     int rc = q->run(q, values, common);
     calc_backstop_end();

@@ -1,12 +1,9 @@
 /* src/cli/calc_report.c — the output shape shared by every calc quantity. */
-#include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/time.h>
-#include <unistd.h>
 
+#include "cli/calc.h"
 #include "cli/calc_internal.h"
 #include "num/deadline.h"
 
@@ -21,68 +18,53 @@ void calc_sink_set(calc_sink *s)
  * The budget is cooperative (num/deadline.h): a step that never asks it
  * (H3's sweep: the PLD sums over 8.4 million grid points at a grid step of
  * 1e-300, the Langevin branch and bound at --digits 1000) ran for minutes
- * under --max-seconds 5.  On the command line a real-time timer fires
- * CALC_BACKSTOP_GRACE seconds after the budget: its handler writes the
- * prepared message and ends the process with exit 3 (write and _exit are
- * async-signal-safe).  The first output of the quantity (calc_out or
- * calc_err) disarms it, so a result is never cut by it. */
-#define CALC_BACKSTOP_GRACE 2.0
+ * under --max-seconds 5.  On the command line the watchdog of
+ * src/cli/watchdog.h ends such a run; this library file reaches it only
+ * through the hooks main.c installs (calc.h).  The first output of the
+ * quantity (calc_out or calc_err) claims it, so a result is never cut. */
 
-static char backstop_msg[256];
-static volatile sig_atomic_t backstop_armed;
+static const ul_cli_calc_backstop *backstop; /* set once, by main.c */
 
-static void backstop_fire(int sig)
+/* This thread's run: 0 none, 1 started, 2 started and claimed. */
+static _Thread_local int backstop_state;
+
+void ul_cli_calc_set_backstop(const ul_cli_calc_backstop *b)
 {
-    (void)sig;
-    if (!backstop_armed)
-        return;
-    ssize_t k = write(STDERR_FILENO, backstop_msg, strlen(backstop_msg));
-    (void)k;
-    _exit(UL_EXIT_INCONCLUSIVE);
-}
-
-static void backstop_disarm(void)
-{
-    if (!backstop_armed)
-        return;
-    backstop_armed = 0;
-    struct itimerval off = {{0, 0}, {0, 0}};
-    setitimer(ITIMER_REAL, &off, NULL);
+    backstop = b;
 }
 
 void calc_backstop_arm(const char *command, double seconds)
 {
-    double total = seconds + CALC_BACKSTOP_GRACE;
-    snprintf(backstop_msg, sizeof backstop_msg,
-             "ulaudit %s: the time budget of %g s ran out in a step that does not check it; "
-             "stopped %g s later (no result; --max-seconds S sets it, 0 for none)\n",
-             command, seconds, CALC_BACKSTOP_GRACE);
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = backstop_fire;
-    sigemptyset(&sa.sa_mask);
-    if (sigaction(SIGALRM, &sa, NULL) != 0)
+    if (backstop == NULL || current_sink != NULL || backstop_state != 0)
         return;
-    struct itimerval at = {{0, 0}, {(time_t)total, (suseconds_t)((total - floor(total)) * 1e6)}};
-    backstop_armed = 1;
-    if (setitimer(ITIMER_REAL, &at, NULL) != 0)
-        backstop_armed = 0;
+    backstop->start(command, seconds);
+    backstop_state = 1;
 }
 
 void calc_backstop_end(void)
 {
-    backstop_disarm();
+    if (backstop_state != 0)
+        backstop->stop();
+    backstop_state = 0;
+}
+
+static void backstop_claim(void)
+{
+    if (backstop_state == 1) {
+        backstop_state = 2;
+        backstop->claim();
+    }
 }
 
 FILE *calc_out(void)
 {
-    backstop_disarm();
+    backstop_claim();
     return current_sink != NULL ? current_sink->out : stdout;
 }
 
 FILE *calc_err(void)
 {
-    backstop_disarm();
+    backstop_claim();
     return current_sink != NULL ? current_sink->err : stderr;
 }
 
@@ -188,9 +170,9 @@ int calc_input_error(const calc_quantity *q, ul_status st, const char *msg)
     if (current_sink != NULL)
         current_sink->status = st;
     if (st == UL_ETIME) /* the library says what it was computing (num/deadline.h) */
-        fprintf(calc_err(), "ulaudit calc %s: %s%g s ran out%s%s (no result; --max-seconds S "
-                "sets it, 0 for none)\n", q->name, "the time budget of ", ul_deadline_seconds(),
-                strncmp(msg, "the time budget", 15) == 0 ? ": " : " while ", msg);
+        fprintf(calc_err(), "ulaudit calc %s: the time budget of %g s ran out while %s (no "
+                "result; --max-seconds S sets it, 0 for none)\n", q->name, ul_deadline_seconds(),
+                msg);
     else
         fprintf(calc_err(), "ulaudit calc %s: %s%s\n", q->name, st == UL_EINPUT ? "--" : "",
                 msg);

@@ -20,6 +20,7 @@
 #include "cli/calc.h"
 #include "cli/exitcodes.h"
 #include "cli/vectors.h"
+#include "cli/watchdog.h"
 #include "num/encl.h"
 #include "ulaudit.h"
 
@@ -65,6 +66,16 @@ static void usage(FILE *out)
             "success, 1 claim rejected (audit) or refuted (attack), 2 usage or input error, 3 inconclusive.\n"
             "See man ulaudit, man ulaudit-COMMAND, man 5 ulaudit-certificate.\n");
 }
+
+/* calc's hooks into the watchdog (calc.h): the quantities are library
+ * code, so the command line installs the backstop for them. */
+static void calc_watchdog_start(const char *command, double seconds)
+{
+    ul_watchdog_start(command, seconds, NULL, "no result");
+}
+
+static const ul_cli_calc_backstop CALC_WATCHDOG = {calc_watchdog_start, ul_watchdog_claim,
+                                                   ul_watchdog_stop};
 
 typedef int (*command_fn)(int argc, char **argv);
 typedef void (*help_fn)(FILE *out);
@@ -217,6 +228,7 @@ int main(int argc, char **argv)
         printf("ulaudit %s\n", ULAUDIT_VERSION);
         rc = UL_EXIT_OK;
     } else if (strcmp(argv[1], "calc") == 0) {
+        ul_cli_calc_set_backstop(&CALC_WATCHDOG);
         rc = ul_cli_calc(argc - 2, argv + 2);
     } else if (strcmp(argv[1], "audit") == 0) {
         rc = ul_cli_audit(argc - 2, argv + 2);
