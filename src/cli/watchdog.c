@@ -195,6 +195,10 @@ void ul_watchdog_start(const char *command, double seconds, const char *out_text
     pthread_condattr_destroy(&ca);
     wd.until = monotonic_after(seconds + UL_WATCHDOG_GRACE);
     wd.worker = pthread_self();
+    sigset_t park_set; /* a mask inherited across exec must not keep it from parking */
+    sigemptyset(&park_set);
+    sigaddset(&park_set, PARK_SIGNAL);
+    pthread_sigmask(SIG_UNBLOCK, &park_set, NULL);
     /* without the thread only the cooperative budget is left, as before */
     wd.started = pthread_create(&wd.thread, NULL, watchdog_main, NULL) == 0;
     if (!wd.started) {
