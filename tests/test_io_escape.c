@@ -105,3 +105,15 @@ Test(io_escape, batch_names_are_quoted_escaped)
     expect_refused(run("calc", "theta", "--batch", "-", "\x1b[1mx", NULL), "unexpected argument",
                    "'\\x1B[1mx'");
 }
+
+/* The command names, vectors' early --digits check and the file reader's
+ * "cannot open" quote what was typed escaped as well. */
+Test(io_escape, commands_and_paths_are_quoted_escaped)
+{
+    expect_refused(run("\x1b[2J", NULL), "unknown command", "'\\x1B[2J'");
+    expect_refused(run("help", "\x1b[2Jx", NULL), "unknown command", "'\\x1B[2Jx'");
+    expect_refused(run("calc", "\x1b[31m", NULL), "unknown quantity", "'\\x1B[31m'");
+    expect_refused(run("vectors", "--digits", "\x1b[31m", NULL), "--digits", "'\\x1B[31m'");
+    expect_refused(run("audit", "/nonexistent/c\x1b[31m.json", NULL), "cannot open",
+                   "/nonexistent/c\\x1B[31m.json");
+}

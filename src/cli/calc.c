@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cli/calc_internal.h"
+#include "io/escape.h"
 #include "lib/calc_api.h"
 #include "num/deadline.h"
 
@@ -342,7 +343,9 @@ static const calc_quantity *find_quantity(const char *name)
 
 static void unknown_quantity(const char *name)
 {
-    fprintf(calc_err(), "ulaudit calc: unknown quantity '%s' (known:", name);
+    char quoted[128];
+    fprintf(calc_err(), "ulaudit calc: unknown quantity '%s' (known:",
+            ul_io_escape(name, strlen(name), quoted, sizeof quoted));
     for (size_t i = 0; i < N_QUANTITIES; i++)
         fprintf(calc_err(), " %s", QUANTITIES[i].name);
     fprintf(calc_err(), "; see ulaudit calc --help)\n");

@@ -62,11 +62,11 @@ void calc_sink_set(calc_sink *s);
 FILE *calc_out(void);
 FILE *calc_err(void);
 
-/* The command line's backstop of --max-seconds S: S + 2 s after this, a
- * command ("calc theta", "vectors") that has printed nothing through
- * calc_out or calc_err (which disarm it) is stopped with a message naming
- * it and exit 3.  Not under a sink (it ends the process).
- * calc_backstop_end disarms it. */
+/* The command line's backstop of --max-seconds S: starts the watchdog of
+ * src/cli/watchdog.h through the hooks main.c installs (calc.h,
+ * ul_cli_calc_set_backstop); a no-op under a sink or without hooks, so the
+ * library and --batch never arm it.  calc_out and calc_err claim the output
+ * from it (a result is never cut); calc_backstop_end stops it. */
 void calc_backstop_arm(const char *command, double seconds);
 void calc_backstop_end(void);
 

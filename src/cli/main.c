@@ -21,6 +21,7 @@
 #include "cli/exitcodes.h"
 #include "cli/vectors.h"
 #include "cli/watchdog.h"
+#include "io/escape.h"
 #include "num/encl.h"
 #include "ulaudit.h"
 
@@ -206,8 +207,9 @@ static int help_command(const char *cmd)
         HELPS[i].help(stdout);
         return UL_EXIT_OK;
     }
+    char quoted[128];
     fprintf(stderr, "ulaudit help: unknown command '%s' (commands: calc, audit, calibrate, "
-                    "attack, vectors)\n", cmd);
+                    "attack, vectors)\n", ul_io_escape(cmd, strlen(cmd), quoted, sizeof quoted));
     return UL_EXIT_USAGE;
 }
 
@@ -239,7 +241,9 @@ int main(int argc, char **argv)
     } else if (strcmp(argv[1], "vectors") == 0) {
         rc = ul_cli_vectors(argc - 2, argv + 2);
     } else {
-        fprintf(stderr, "ulaudit: unknown command '%s' (see ulaudit --help)\n", argv[1]);
+        char quoted[128];
+        fprintf(stderr, "ulaudit: unknown command '%s' (see ulaudit --help)\n",
+                ul_io_escape(argv[1], strlen(argv[1]), quoted, sizeof quoted));
         rc = UL_EXIT_USAGE;
     }
     ul_num_shutdown();

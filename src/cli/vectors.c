@@ -13,6 +13,7 @@
 #include "cli/calc_internal.h"
 #include "cli/exitcodes.h"
 #include "cli/watchdog.h"
+#include "io/escape.h"
 #include "num/deadline.h"
 #include "vectors/vectors.h"
 
@@ -80,8 +81,10 @@ static bool vectors_digits_ok(int argc, char **argv)
     if (text == NULL || (ul_cli_read_count(text, &v) && v >= UL_VEC_MIN_DIGITS &&
                          v <= UL_VEC_MAX_DIGITS))
         return true;
+    char quoted[128];
     fprintf(stderr, "ulaudit vectors: --digits: must be a whole number from %d to %d (got '%s')\n",
-            UL_VEC_MIN_DIGITS, UL_VEC_MAX_DIGITS, text);
+            UL_VEC_MIN_DIGITS, UL_VEC_MAX_DIGITS,
+            ul_io_escape(text, strlen(text), quoted, sizeof quoted));
     return false;
 }
 

@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "io/escape.h"
+
 /* ---- reading ------------------------------------------------------------- */
 
 /* Why st (of a file opened to read) is refused, into why; false if it is not. */
@@ -26,7 +28,7 @@ static bool refused(const struct stat *st, const char *what, bool allow_empty, c
     return true;
 }
 
-ul_status ul_io_open_regular(const char *path, const char *what, bool allow_empty, int *fd,
+static ul_status open_regular(const char *path, const char *what, bool allow_empty, int *fd,
                              long long *size, char *err, size_t errlen)
 {
     *fd = -1;
@@ -54,6 +56,14 @@ ul_status ul_io_open_regular(const char *path, const char *what, bool allow_empt
     return UL_OK;
 }
 
+/* The messages quote the path: escaped (io/escape.h), so a file name holding
+ * a terminal control never reaches a terminal raw. */
+ul_status ul_io_open_regular(const char *path, const char *what, bool allow_empty, int *fd,
+                             long long *size, char *err, size_t errlen)
+{
+    return ul_io_escaped(open_regular(path, what, allow_empty, fd, size, err, errlen), err, errlen);
+}
+
 ul_status ul_io_fopen_regular(const char *path, const char *what, bool allow_empty, FILE **fp,
                               long long *size, char *err, size_t errlen)
 {
@@ -65,15 +75,17 @@ ul_status ul_io_fopen_regular(const char *path, const char *what, bool allow_emp
     if ((*fp = fdopen(fd, "rb")) == NULL) {
         int e = errno;
         close(fd);
-        return ul_fail(err, errlen, UL_EINPUT, "%s: cannot open: %s", path, strerror(e));
+        return ul_io_escaped(ul_fail(err, errlen, UL_EINPUT, "%s: cannot open: %s", path,
+                                     strerror(e)),
+                             err, errlen);
     }
     return UL_OK;
 }
 
 /* ---- atomic writing -------------------------------------------------------- */
 
-ul_status ul_io_write_atomic(const char *path, ul_io_fill fill, void *ctx, int mode, char *err,
-                             size_t errlen)
+static ul_status write_atomic(const char *path, ul_io_fill fill, void *ctx, int mode, char *err,
+                               size_t errlen)
 {
     static _Atomic unsigned counter;
     const char *slash = strrchr(path, '/');
@@ -147,6 +159,12 @@ typedef struct {
     const void *data;
     size_t len;
 } bytes;
+
+ul_status ul_io_write_atomic(const char *path, ul_io_fill fill, void *ctx, int mode, char *err,
+                             size_t errlen)
+{
+    return ul_io_escaped(write_atomic(path, fill, ctx, mode, err, errlen), err, errlen);
+}
 
 static const char *fill_bytes(FILE *f, void *ctx)
 {
