@@ -584,14 +584,22 @@ static ul_status run_joint(ul_emp_lb_result *res, const double *a, size_t n_in, 
 #define SUM_HI 30.0   /* … to SUM_HI·E[L] (the tail there: below e^-30 for every K) */
 #define SUM_TAIL_END 1e-10 /* or to the first ℓ whose tail is below this */
 
+/* The design of one direction: it depends on (K, n0) only. */
 typedef struct {
     size_t K;                  /* thresholds t_(0) … t_(K−1) */
     unsigned long c[SUM_K_MAX]; /* weights c_k = lcm(1…K)/(k + 1) */
     double C;                  /* Σ c_k (an exact integer) */
-    unsigned long n0, n1;      /* thresholds' world, counted world */
+    unsigned long n0;          /* the thresholds' world */
     size_t J;
     double l[SUM_GRID], T[SUM_GRID]; /* T_j ≥ P[L > l_j], certified */
 } sum_design;
+
+/* One direction's test: its design, the counted world's size, the statistic. */
+typedef struct {
+    const sum_design *D;
+    unsigned long n1;
+    unsigned long long s;
+} sum_test;
 
 /* K of the options: k_max + 1 when k_max ≥ 0, else the default; at most n0. */
 static size_t sum_k(const ul_emp_lb_opts *o, unsigned long n0)
@@ -665,9 +673,9 @@ double ul_emp_sum_tail_upper(const unsigned long *c, size_t K, unsigned long n0,
 /* The design: weights, and the certified tails of L on a grid of ℓ,
  * geometric from SUM_LO·E[L] to SUM_HI·E[L] (E[U_(k+1)] = (k+1)/(n0+1)),
  * kept below d_(K−1) = c_(K−1) (where the tail formula holds). */
-static void sum_design_init(sum_design *D, size_t K, unsigned long n0, unsigned long n1)
+static void sum_design_init(sum_design *D, size_t K, unsigned long n0)
 {
-    D->K = K, D->n0 = n0, D->n1 = n1, D->C = 0;
+    D->K = K, D->n0 = n0, D->C = 0;
     sum_weights(K, D->c);
     double mean = 0;
     for (size_t k = 0; k < K; k++) {
@@ -684,17 +692,38 @@ static void sum_design_init(sum_design *D, size_t K, unsigned long n0, unsigned 
     }
 }
 
+/* The design of (K, n0), kept per thread for the next calls: its tails
+ * (SUM_GRID MPFI evaluations) cost about 80 ms at K = 5 and 330 ms at
+ * K = 16, more than a search and certification (1–130 ms), and repeated
+ * calls at one size (benchmarks, tests over many seeds) reuse it.  The two
+ * most recently used designs are kept, so the two of one call (forward and
+ * reversed) never evict each other. */
+static const sum_design *sum_design_of(size_t K, unsigned long n0)
+{
+    static _Thread_local sum_design cache[2];
+    static _Thread_local int lru; /* the slot to replace next */
+    int i = 0;
+    while (i < 2 && !(cache[i].K == K && cache[i].n0 == n0))
+        i++;
+    if (i == 2) {
+        i = lru;
+        sum_design_init(&cache[i], K, n0);
+    }
+    lru = i ^ 1;
+    return &cache[i];
+}
+
 /* S = Σ_k c_k #{i : a_i > t_(k)}, t_(k) the (k+1)-th largest of b
- * (ascending arrays a of n1, b of n0 scores). */
-static unsigned long long sum_stat(const sum_design *D, const double *a, const double *b)
+ * (ascending arrays a of n1, b of D->n0 scores). */
+static unsigned long long sum_stat(const sum_design *D, const double *a, size_t n1, const double *b)
 {
     unsigned long long s = 0;
-    size_t idx = D->n1; /* a[idx…] > t */
+    size_t idx = n1; /* a[idx…] > t */
     for (size_t k = 0; k < D->K; k++) {
         double t = b[D->n0 - 1 - k];
         while (idx > 0 && a[idx - 1] > t)
             idx--;
-        s += (unsigned long long)D->c[k] * (D->n1 - idx);
+        s += (unsigned long long)D->c[k] * (n1 - idx);
     }
     return s;
 }
@@ -747,13 +776,13 @@ static double sum_g_d(double x, unsigned long n1, double p, bool conv)
 /* The p-value bound of emp/eps_lb.h (SUM) in doubles: the upper
  * Riemann–Stieltjes sum of E[g(L)], g(ℓ) at p = e^ε ℓ/C + δ; the sum stops
  * once it exceeds `stop` (its terms are ≥ 0: only "≤ stop?" is asked). */
-static double sum_p_d(const sum_design *D, unsigned long long s, double eps, double delta,
-                      bool conv, double stop)
+static double sum_p_d(const sum_test *t, double eps, double delta, bool conv, double stop)
 {
-    double x = (double)s / ((double)D->n1 * D->C), ee = exp(eps);
-    double prev = sum_g_d(x, D->n1, ee * D->l[0] / D->C + delta, conv), acc = prev;
+    const sum_design *D = t->D;
+    double x = (double)t->s / ((double)t->n1 * D->C), ee = exp(eps);
+    double prev = sum_g_d(x, t->n1, ee * D->l[0] / D->C + delta, conv), acc = prev;
     for (size_t j = 1; j < D->J && acc <= stop; j++) {
-        double g = fmax(prev, sum_g_d(x, D->n1, ee * D->l[j] / D->C + delta, conv));
+        double g = fmax(prev, sum_g_d(x, t->n1, ee * D->l[j] / D->C + delta, conv));
         acc += (g - prev) * D->T[j - 1];
         prev = g;
     }
@@ -763,21 +792,21 @@ static double sum_p_d(const sum_design *D, unsigned long long s, double eps, dou
 /* The largest ε (to ~1e-8) whose double p-value is ≤ level: Hoeffding's
  * bound alone first (its root is below the full one: conv only lowers g),
  * then the full bound on [that root, root + 2]. */
-static double sum_search_d(const sum_design *D, unsigned long long s, double delta, double level)
+static double sum_search_d(const sum_test *t, double delta, double level)
 {
-    if (s == 0 || D->J == 0)
+    if (t->s == 0 || t->D->J == 0)
         return 0;
     double lo = 0, hi = 64;
     for (int pass = 0; pass < 2; pass++) {
         bool conv = pass == 1;
         if (conv)
-            for (hi = lo + 2; hi < 64 && sum_p_d(D, s, hi, delta, true, level) <= level; hi += 2)
+            for (hi = lo + 2; hi < 64 && sum_p_d(t, hi, delta, true, level) <= level; hi += 2)
                 lo = hi;
-        else if (sum_p_d(D, s, 0, delta, true, level) > level)
+        else if (sum_p_d(t, 0, delta, true, level) > level)
             return 0;
         for (int it = 0; it < (conv ? 28 : 40); it++) {
             double mid = 0.5 * (lo + hi);
-            if (sum_p_d(D, s, mid, delta, conv, level) <= level)
+            if (sum_p_d(t, mid, delta, conv, level) <= level)
                 lo = mid;
             else
                 hi = mid;
@@ -789,23 +818,24 @@ static double sum_search_d(const sum_design *D, unsigned long long s, double del
 /* g ≥ Hoeffding's bound exp(−n1·KL(x‖p̄)), x = s/(n1·C), certified: KL
  * enclosed in MPFI and taken at its lower end, exp rounded up; 1 when
  * p̄ ≥ x. */
-static void hoeffding_upper(mpfr_ptr g, const sum_design *D, unsigned long long s, mpfr_srcptr pb)
+static void hoeffding_upper(mpfr_ptr g, const sum_test *st, mpfr_srcptr pb)
 {
+    double n1C = (double)st->n1 * st->D->C;
     mpfr_t t;
     mpfi_t v[4];
     mpfr_init2(t, 128);
     for (int i = 0; i < 4; i++)
         mpfi_init2(v[i], 128);
     mpfi_ptr x = v[0], kl = v[1], u = v[2], q = v[3];
-    mpfi_set_d(x, (double)s); /* s < 2^53: exact */
-    mpfi_div_d(x, x, (double)D->n1 * D->C);
+    mpfi_set_d(x, (double)st->s); /* s < 2^53: exact */
+    mpfi_div_d(x, x, n1C);
     mpfr_set_ui(g, 1, MPFR_RNDU);
     if (mpfr_cmp(pb, &x->left) < 0) {
         mpfi_set_fr(q, pb);
         mpfi_div(kl, x, q); /* x·log(x/p̄) */
         mpfi_log(kl, kl);
         mpfi_mul(kl, kl, x);
-        if ((double)s < (double)D->n1 * D->C) { /* + (1 − x)·log((1 − x)/(1 − p̄)) */
+        if ((double)st->s < n1C) { /* + (1 − x)·log((1 − x)/(1 − p̄)) */
             mpfi_ui_sub(u, 1, x);
             mpfi_ui_sub(q, 1, q);
             mpfi_div(q, u, q);
@@ -813,7 +843,7 @@ static void hoeffding_upper(mpfr_ptr g, const sum_design *D, unsigned long long 
             mpfi_mul(u, u, q);
             mpfi_add(kl, kl, u);
         }
-        mpfr_mul_ui(t, &kl->left, D->n1, MPFR_RNDD);
+        mpfr_mul_ui(t, &kl->left, st->n1, MPFR_RNDD);
         mpfr_neg(t, t, MPFR_RNDU);
         mpfr_exp(g, t, MPFR_RNDU);
         if (!(mpfr_cmp_ui(g, 1) <= 0))
@@ -829,10 +859,10 @@ static void hoeffding_upper(mpfr_ptr g, const sum_design *D, unsigned long long 
  * n1 p̄ P[Bin(n1 − 1, p̄) ≥ h] rounded up minus h P[Bin(n1, p̄) ≥ h + 1]
  * rounded down, over xs − h rounded down (MPFR binomial tails, emp/stats.h).
  * g is left alone when the bound is not smaller or a tail fails. */
-static void conv_upper(mpfr_ptr g, const sum_design *D, unsigned long long s, mpfr_srcptr pb)
+static void conv_upper(mpfr_ptr g, const sum_test *st, mpfr_srcptr pb)
 {
-    unsigned long h, n = D->n1;
-    double xs = (double)s / D->C; /* for the choice of h only */
+    unsigned long h, n = st->n1;
+    double xs = (double)st->s / st->D->C; /* for the choice of h only */
     double cd = conv_d(xs, n, mpfr_get_d(pb, MPFR_RNDU), &h);
     /* the MPFR tails only where they can lower g: the double value of the
      * same bound is far above g when they cannot (a skip only keeps g higher,
@@ -850,8 +880,8 @@ static void conv_upper(mpfr_ptr g, const sum_design *D, unsigned long long s, mp
         if (ul_emp_binom_sf(t, h + 1, n, pb, e, sizeof e) == UL_OK) {
             mpfr_mul_ui(den, &t->left, h, MPFR_RNDD);
             mpfr_sub(num, num, den, MPFR_RNDU);
-            mpfr_set_d(den, (double)s, MPFR_RNDD); /* exact */
-            mpfr_div_d(den, den, D->C, MPFR_RNDD);
+            mpfr_set_d(den, (double)st->s, MPFR_RNDD); /* exact */
+            mpfr_div_d(den, den, st->D->C, MPFR_RNDD);
             mpfr_sub_ui(den, den, h, MPFR_RNDD);
             if (mpfr_sgn(den) > 0) {
                 mpfr_div(num, num, den, MPFR_RNDU);
@@ -866,33 +896,33 @@ static void conv_upper(mpfr_ptr g, const sum_design *D, unsigned long long s, mp
 
 /* g(ℓ) certified: p̄ = e^ε ℓ/C + δ rounded up to a double (both bounds
  * grow with p), then the smaller of the two bounds. */
-static void sum_h_upper(mpfr_ptr g, const sum_design *D, unsigned long long s, mpfr_srcptr eps,
-                        double ell, mpfi_srcptr delta)
+static void sum_h_upper(mpfr_ptr g, const sum_test *t, mpfr_srcptr eps, double ell,
+                        mpfi_srcptr delta)
 {
     mpfr_t pb;
     mpfr_init2(pb, 53);
     mpfr_exp(pb, eps, MPFR_RNDU);
     mpfr_mul_d(pb, pb, ell, MPFR_RNDU);
-    mpfr_div_d(pb, pb, D->C, MPFR_RNDU);
+    mpfr_div_d(pb, pb, t->D->C, MPFR_RNDU);
     mpfr_add(pb, pb, &delta->right, MPFR_RNDU);
-    hoeffding_upper(g, D, s, pb);
+    hoeffding_upper(g, t, pb);
     if (mpfr_cmp_ui(pb, 1) < 0)
-        conv_upper(g, D, s, pb);
+        conv_upper(g, t, pb);
     mpfr_clear(pb);
 }
 
 /* The p-value bound at ε, certified: g_0 + Σ_j (g_j − g_(j−1))·T_(j−1) +
  * (1 − g_(J−1))·T_(J−1) with the g_j made nondecreasing (still upper bounds
  * of a nondecreasing g), every step rounded up. */
-static void sum_p_upper(mpfr_ptr out, const sum_design *D, unsigned long long s, mpfr_srcptr eps,
-                        mpfi_srcptr delta)
+static void sum_p_upper(mpfr_ptr out, const sum_test *t, mpfr_srcptr eps, mpfi_srcptr delta)
 {
+    const sum_design *D = t->D;
     mpfr_t prev, g, d;
     mpfr_inits2(128, prev, g, d, (mpfr_ptr)0);
-    sum_h_upper(prev, D, s, eps, D->l[0], delta);
+    sum_h_upper(prev, t, eps, D->l[0], delta);
     mpfr_set(out, prev, MPFR_RNDU);
     for (size_t j = 1; j < D->J; j++) {
-        sum_h_upper(g, D, s, eps, D->l[j], delta);
+        sum_h_upper(g, t, eps, D->l[j], delta);
         mpfr_max(g, g, prev, MPFR_RNDU);
         mpfr_sub(d, g, prev, MPFR_RNDU);
         mpfr_mul_d(d, d, D->T[j - 1], MPFR_RNDU);
@@ -905,50 +935,31 @@ static void sum_p_upper(mpfr_ptr out, const sum_design *D, unsigned long long s,
     mpfr_clears(prev, g, d, (mpfr_ptr)0);
 }
 
-typedef struct {
-    const sum_design *D;
-    unsigned long long s;
-} sum_test;
-
 static ul_status sum_pvalue(mpfr_ptr p, const void *test, mpfr_srcptr eps, mpfi_srcptr delta,
                             char *err, size_t errlen)
 {
     (void)err, (void)errlen;
-    const sum_test *t = test;
-    sum_p_upper(p, t->D, t->s, eps, delta);
+    sum_p_upper(p, test, eps, delta);
     return UL_OK;
 }
 
-/* Certifies the double estimate est of the statistic s (certify_eps, 6
- * tries, 128 bits; sum_p_upper cannot fail). */
-static void sum_certify(mpfr_ptr e, const sum_design *D, unsigned long long s, double est,
-                        mpfi_srcptr level, mpfi_srcptr delta)
+/* Certifies the double estimate est of the test (certify_eps, 6 tries,
+ * 128 bits; sum_p_upper cannot fail). */
+static void sum_certify(mpfr_ptr e, const sum_test *t, double est, mpfi_srcptr level,
+                        mpfi_srcptr delta)
 {
-    sum_test t = {D, s};
-    certify_eps(e, sum_pvalue, &t, est, 6, 128, level, delta, NULL, 0);
+    certify_eps(e, sum_pvalue, t, est, 6, 128, level, delta, NULL, 0);
 }
 
 /* One direction of SUM: thresholds at the order statistics of b (n0,
- * ascending), counts of a (n1, ascending) above them; est and s out. */
-static void sum_direction(sum_design *D, const double *a, size_t n1, const double *b, size_t n0,
-                          const ul_emp_lb_opts *o, double delta, double level,
-                          unsigned long long *s, double *est)
+ * ascending), counts of a (n1, ascending); the test and its estimate. */
+static sum_test sum_direction(const double *a, size_t n1, const double *b, size_t n0,
+                              const ul_emp_lb_opts *o, double delta, double level, double *est)
 {
-    static _Thread_local sum_design cache[2]; /* the tails depend on (K, n0) only */
-    static _Thread_local int next;
-    size_t K = sum_k(o, n0);
-    int hit = -1;
-    for (int i = 0; i < 2; i++)
-        if (cache[i].J > 0 && cache[i].K == K && cache[i].n0 == n0)
-            hit = i;
-    if (hit < 0) {
-        hit = next, next ^= 1;
-        sum_design_init(&cache[hit], K, n0, n1);
-    }
-    *D = cache[hit];
-    D->n1 = n1;
-    *s = sum_stat(D, a, b);
-    *est = sum_search_d(D, *s, delta, level);
+    sum_test t = {sum_design_of(sum_k(o, n0), n0), n1, 0};
+    t.s = sum_stat(t.D, a, n1, b);
+    *est = sum_search_d(&t, delta, level);
+    return t;
 }
 
 static ul_status run_sum(ul_emp_lb_result *res, const double *a, size_t n_in, const double *b,
@@ -957,18 +968,17 @@ static ul_status run_sum(ul_emp_lb_result *res, const double *a, size_t n_in, co
 {
     unsigned long m = o->one_sided ? 1 : 2;
     double dd = mpfr_get_d(&delta->right, MPFR_RNDU), lev_d = beta_d(alpha, (double)m);
-    sum_design *D = malloc(2 * sizeof *D);
     double *na = malloc(n_out * sizeof *na), *nb = malloc(n_in * sizeof *nb), est[2] = {0, 0};
-    if (!D || !na || !nb)
+    if (!na || !nb)
         abort();
-    unsigned long long s[2] = {0, 0};
-    sum_direction(&D[0], a, n_in, b, n_out, o, dd, lev_d, &s[0], &est[0]);
+    sum_test t[2];
+    t[0] = sum_direction(a, n_in, b, n_out, o, dd, lev_d, &est[0]);
     if (!o->one_sided) { /* reversed: OUT below the IN order statistics = the forward test on −scores */
         for (size_t i = 0; i < n_out; i++)
             na[i] = -b[n_out - 1 - i];
         for (size_t i = 0; i < n_in; i++)
             nb[i] = -a[n_in - 1 - i];
-        sum_direction(&D[1], na, n_out, nb, n_in, o, dd, lev_d, &s[1], &est[1]);
+        t[1] = sum_direction(na, n_out, nb, n_in, o, dd, lev_d, &est[1]);
     }
     int w = est[1] > est[0];
     mpfi_t lev;
@@ -976,20 +986,20 @@ static ul_status run_sum(ul_emp_lb_result *res, const double *a, size_t n_in, co
     mpfi_div_ui(lev, alpha, m);
     mpfr_t e;
     mpfr_init2(e, 64);
-    sum_certify(e, &D[w], s[w], est[w], lev, delta);
-    size_t K = D[w].K;
+    sum_certify(e, &t[w], est[w], lev, delta);
+    size_t K = t[w].D->K;
     candidate c = w == 0 ? forward_test(a, n_in, b, n_out, K - 1)
                          : reversed_test(a, n_in, b, n_out, K - 1);
     c.est = est[w];
     record(res, &c, e, n_in, n_out);
     res->m = res->divisor = m;
     for (unsigned long d = 0; d < m; d++) { /* the weights of each direction, as used */
-        res->sum_K[d] = D[d].K;
-        memcpy(res->sum_c[d], D[d].c, D[d].K * sizeof D[d].c[0]);
+        res->sum_K[d] = t[d].D->K;
+        memcpy(res->sum_c[d], t[d].D->c, t[d].D->K * sizeof t[d].D->c[0]);
     }
     mpfr_clear(e);
     mpfi_clear(lev);
-    free(D), free(na), free(nb);
+    free(na), free(nb);
     return UL_OK;
 }
 
