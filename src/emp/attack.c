@@ -66,8 +66,10 @@ ul_status ul_attack_prepare(ul_attack_state *st, ul_attack_config *cfg, char *er
         return s;
     st->W_in = malloc(st->p * cfg->chunk * sizeof *st->W_in);
     st->W_out = malloc(st->p * cfg->chunk * sizeof *st->W_out);
-    if (!st->W_in || !st->W_out)
-        return ul_fail(err, errlen, UL_EINPUT, "out of memory for a chunk of %zu runs", cfg->chunk);
+    if (!st->W_in || !st->W_out) /* chunk x p: the input's (policy: num/status.h) */
+        return ul_fail(err, errlen, UL_ENOMEM,
+                       "out of memory for a chunk of %zu runs x %zu parameters", cfg->chunk,
+                       st->p);
     return ul_attack_set_slice(st, 0, 1, err, errlen);
 }
 
@@ -423,6 +425,15 @@ static void verdict(ul_attack_result *res, const ul_attack_scoring *sc)
     mpfr_clear(eps_hi);
 }
 
+/* Out of memory for the `what` scores of n_in + n_out runs or models, counts
+ * the input chose (policy: num/status.h). */
+static ul_status scores_room(char *err, size_t errlen, const char *what, size_t n_in,
+                             size_t n_out)
+{
+    return ul_fail(err, errlen, UL_ENOMEM, "%s scores: out of memory for %zu + %zu runs", what,
+                   n_in, n_out);
+}
+
 /* LiRA scores (emp/score.h) from loss scores (−ℓ, run order), as attack.h
  * describes: φ = log(p/(1 − p)), p = e^(−ℓ); fit on the first halves
  * (online: both worlds; offline: OUT only), the other runs scored.  buf
@@ -438,8 +449,8 @@ static ul_status lira_scores(int online, const double *loss_in, size_t n_in, con
                        "lira-%s score: needs >= 4 runs per world (half fit, half test)",
                        online ? "online" : "offline");
     double *phi = malloc((n_in + n_out) * sizeof *phi);
-    if (!phi)
-        return ul_fail(err, errlen, UL_EINPUT, "out of memory");
+    if (!phi) /* one per run: the input's (policy: num/status.h) */
+        return scores_room(err, errlen, "lira", n_in, n_out);
     for (size_t i = 0; i < n_in + n_out; i++) /* ℓ = −score */
         phi[i] = ul_score_logit_conf(-(i < n_in ? loss_in[i] : loss_out[i - n_in]));
     ul_score_lira fit;
@@ -464,7 +475,7 @@ static ul_status lira_stats(ul_attack_result *res, int *i, const ul_attack_scori
     ul_status st = UL_OK;
     double *buf = malloc((v->n_in + v->n_out) * sizeof *buf);
     if (!buf)
-        return ul_fail(err, errlen, UL_EINPUT, "out of memory");
+        return scores_room(err, errlen, "lira", v->n_in, v->n_out);
     for (int o = 0; o < 2 && st == UL_OK; o++) {
         if (!(sc->scores & bit[o]))
             continue;
@@ -536,7 +547,7 @@ ul_status ul_attack_score_models(ul_attack_result *res, const ul_attack_scoring 
                                                : "need at least one model per world");
     double *buf = malloc(2 * (k_in + k_out) * sizeof *buf);
     if (!buf)
-        return result_init(res), ul_fail(err, errlen, UL_EINPUT, "out of memory");
+        return result_init(res), scores_room(err, errlen, "model", k_in, k_out);
     ul_attack_values v = {0};
     ul_status st = UL_OK;
     if (want & UL_SCORE_LOSS) {

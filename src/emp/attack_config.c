@@ -347,19 +347,21 @@ static ul_status load_data(const ul_json_value *obj, const char *dir, ul_field_a
         if (!get(&v, "images") || !get(&v, "labels"))
             return ul_fail(err, errlen, UL_EINPUT, "$.data: an idx source needs images and labels");
         f1 = resolve(dir, str(&v, "images", "")), f2 = resolve(dir, str(&v, "labels", ""));
+        /* the paths are within UL_JSON_MAX_BYTES: out of memory has no
+         * size of the input's to name (policy: num/status.h) */
         /* the binary task and the limit while reading: only the kept rows
          * become doubles (issue 15: not 60,000 images for a limit of 1000) */
         st = f1 && f2 ? ul_data_read_idx_binary(f1, f2, cls[0], cls[1], UL_LABELS_PM1,
                                                 (size_t)cnt(&v, "limit", 0), &raw, err, errlen)
-                      : ul_fail(err, errlen, UL_EINPUT, "out of memory");
+                      : ul_fail(err, errlen, UL_ENOMEM, "out of memory");
         snprintf(cfg->data_desc, sizeof cfg->data_desc, "IDX %s", str(&v, "images", ""));
     } else {
         if (!get(&v, "path"))
             return ul_fail(err, errlen, UL_EINPUT, "$.data.path: missing required field (%s file)",
                            src);
         f1 = resolve(dir, str(&v, "path", ""));
-        if (!f1)
-            st = ul_fail(err, errlen, UL_EINPUT, "out of memory");
+        if (!f1) /* a path within UL_JSON_MAX_BYTES (policy: num/status.h) */
+            st = ul_fail(err, errlen, UL_ENOMEM, "out of memory");
         else if (strcmp(src, "csv") == 0) {
             const char *h = str(&v, "header", "auto");
             int header = strcmp(h, "yes") == 0 ? 1 : strcmp(h, "no") == 0 ? 0 : -1;
@@ -523,8 +525,10 @@ static ul_status auto_certificate(ul_attack_config *cfg, const ul_cert_values *m
         return ul_fail(err, errlen, UL_EINPUT, "$.certificate: \"auto\" does not apply: %s", why);
     const char *lambda = str(mv, "lambda", "0");
     char *L = decimal_sum("0.25", lambda); /* L = 1/4 + λ, spec/langevin.md §6.2 */
+    /* λ > 0 as a double and within num/input.h's 1000 characters, so it is
+     * read exactly: NULL only when out of memory for its few digits */
     if (!L)
-        return ul_fail(err, errlen, UL_EINPUT, "out of memory");
+        return ul_fail(err, errlen, UL_ENOMEM, "out of memory");
     char eta[96];
     if (get(lv, "eta"))
         snprintf(eta, sizeof eta, "\"eta\": \"%s\", ", str(lv, "eta", ""));
@@ -538,9 +542,9 @@ static ul_status auto_certificate(ul_attack_config *cfg, const ul_cert_values *m
                  cfg->renyi_order, cfg->renyi_value);
     size_t len = 4096;
     cfg->certificate_text = malloc(len);
-    if (!cfg->certificate_text) {
+    if (!cfg->certificate_text) { /* fixed size (4096): nothing of the input's to name */
         free(L);
-        return ul_fail(err, errlen, UL_EINPUT, "out of memory");
+        return ul_fail(err, errlen, UL_ENOMEM, "out of memory");
     }
     if (de->algorithm == UL_EXP_PNGD)
         snprintf(cfg->certificate_text, len,
@@ -668,8 +672,8 @@ static ul_status read_config(const ul_json_value *root, const char *dir, ul_fiel
     const char *cert = str(&top, "certificate", NULL);
     if (cert && strcmp(cert, "auto") == 0)
         return auto_certificate(cfg, &mv, &lv, err, errlen);
-    if (cert && (cfg->certificate_path = resolve(dir, cert)) == NULL)
-        return ul_fail(err, errlen, UL_EINPUT, "out of memory");
+    if (cert && (cfg->certificate_path = resolve(dir, cert)) == NULL) /* within the JSON's size */
+        return ul_fail(err, errlen, UL_ENOMEM, "out of memory");
     return UL_OK;
 }
 
@@ -689,13 +693,17 @@ ul_status ul_attack_config_load(const char *path, ul_attack_config *cfg, char *e
     memset(cfg, 0, sizeof *cfg);
     FILE *f;
     long long size;
-    if (ul_io_fopen_regular(path, "configuration file", true, &f, &size, err, errlen) != UL_OK)
-        return ul_io_escaped(UL_EINPUT, err, errlen);
+    ul_status opened = ul_io_fopen_regular(path, "configuration file", true, &f, &size, err, errlen);
+    if (opened != UL_OK)
+        return ul_io_escaped(opened, err, errlen);
     char *text = malloc(UL_JSON_MAX_BYTES + 1);
     size_t len = text ? fread(text, 1, UL_JSON_MAX_BYTES + 1, f) : 0;
     fclose(f);
-    if (!text)
-        return ul_fail(err, errlen, UL_EINPUT, "out of memory");
+    if (!text) /* fixed size (UL_JSON_MAX_BYTES + 1) */
+        return ul_io_escaped(ul_fail(err, errlen, UL_ENOMEM,
+                                     "%s: out of memory for a read buffer of %zu bytes", path,
+                                     (size_t)UL_JSON_MAX_BYTES + 1),
+                             err, errlen);
     ul_json_doc *doc = NULL;
     char msg[768];
     ul_status st = len > UL_JSON_MAX_BYTES
@@ -706,8 +714,8 @@ ul_status ul_attack_config_load(const char *path, ul_attack_config *cfg, char *e
         sha256_file_hex(text, len, cfg->sha256);
         char *copy = strdup(path);
         ul_field_arena *ar = ul_field_arena_new();
-        if (!copy || !ar)
-            st = ul_fail(msg, sizeof msg, UL_EINPUT, "out of memory");
+        if (!copy || !ar) /* fixed size (a path, an arena's head) */
+            st = ul_fail(msg, sizeof msg, UL_ENOMEM, "out of memory");
         else if (ul_json_root(doc)->type != UL_JSON_OBJECT)
             st = ul_fail(msg, sizeof msg, UL_EINPUT, "$: must be an object");
         else

@@ -32,6 +32,21 @@ static int cells_ok(size_t n, size_t d)
     return d == 0 || n <= UL_DATA_MAX_CELLS / d;
 }
 
+/* out->x (n·d doubles, zeroed when zero) and out->y (n), at least one
+ * each; n and d are the input's (n·d ≤ UL_DATA_MAX_CELLS), so out of memory
+ * is UL_ENOMEM naming them after `who` (policy: num/status.h). */
+static ul_status data_room(ul_dataset *out, size_t n, size_t d, bool zero, const char *who,
+                           char *err, size_t errlen)
+{
+    size_t cells = n * d > 0 ? n * d : 1;
+    out->x = zero ? calloc(cells, sizeof *out->x) : malloc(cells * sizeof *out->x);
+    out->y = malloc((n ? n : 1) * sizeof *out->y);
+    if (out->x != NULL && out->y != NULL)
+        return UL_OK;
+    ul_dataset_free(out);
+    return ul_fail(err, errlen, UL_ENOMEM, "%s: out of memory for %zu x %zu values", who, n, d);
+}
+
 /* Opens a regular, non-empty file for reading; *size = its length. */
 static ul_status open_data(const char *path, FILE **fp, long long *size, char *err, size_t errlen)
 {
@@ -92,9 +107,9 @@ static ul_status idx_open(const char *path, idx_stream *s, char *err, size_t err
     if (st != UL_OK)
         return st;
     s->gz = gzdopen(fd, "rb");
-    if (s->gz == NULL) {
+    if (s->gz == NULL) { /* fixed size (zlib's state): UL_ENOMEM with nothing to name */
         close(fd);
-        return ul_fail(err, errlen, UL_EINPUT, "%s: out of memory (zlib)", path);
+        return ul_fail(err, errlen, UL_ENOMEM, "%s: out of memory (zlib)", path);
     }
     gzbuffer(s->gz, IDX_GZ_BUFFER);
     return UL_OK;
@@ -229,8 +244,10 @@ static ul_status idx_read(const char *path, idx_file *ix, char *err, size_t errl
         ix->count *= v;
     }
     ix->data = malloc(ix->count);
-    if (ix->data == NULL) {
-        st = ul_fail(err, errlen, UL_EINPUT, "%s: out of memory", path);
+    if (ix->data == NULL) { /* the size its header declares (≤ UL_DATA_MAX_CELLS) */
+        st = ul_fail(err, errlen, UL_ENOMEM,
+                     "%s%s: out of memory for the %zu bytes of IDX data its header declares",
+                     path, s.label, ix->count);
         goto fail;
     }
     st = idx_take(&s, ix->data, ix->count, &got, err, errlen);
@@ -318,12 +335,9 @@ static ul_status idx_convert(const idx_file *im, const idx_file *lb, const idx_p
     size_t n = 0, d = im->count / im->dims[0];
     for (size_t i = 0; i < im->dims[0] && (!k->limit || n < k->limit); i++)
         n += idx_keep(k, lb->data[i]);
-    out->x = malloc((n * d > 0 ? n * d : 1) * sizeof *out->x);
-    out->y = malloc((n ? n : 1) * sizeof *out->y);
-    if (out->x == NULL || out->y == NULL) {
-        ul_dataset_free(out);
-        return ul_fail(err, errlen, UL_EINPUT, "%s: out of memory", images);
-    }
+    ul_status st = data_room(out, n, d, false, images, err, errlen);
+    if (st != UL_OK)
+        return st;
     double neg = k->coding == UL_LABELS_PM1 ? -1.0 : 0.0;
     for (size_t i = 0, r = 0; r < n; i++) {
         double y = lb->data[i];
@@ -379,17 +393,24 @@ typedef struct {
     size_t len, cap;
 } dvec;
 
+/* The list's next size: doubled, at most UL_DATA_MAX_CELLS. */
+static size_t dvec_next_cap(const dvec *a)
+{
+    size_t cap = a->cap ? 2 * a->cap : 64;
+    return cap > UL_DATA_MAX_CELLS ? UL_DATA_MAX_CELLS : cap;
+}
+
+/* 0, or -1 past UL_DATA_MAX_CELLS values, or -2 when the list's next size
+ * (dvec_next_cap: the input's) cannot be allocated. */
 static int dvec_push(dvec *a, double x)
 {
     if (a->len == a->cap) {
-        size_t cap = a->cap ? 2 * a->cap : 64;
-        if (cap > UL_DATA_MAX_CELLS)
-            cap = UL_DATA_MAX_CELLS;
+        size_t cap = dvec_next_cap(a);
         if (a->len >= cap)
             return -1;
         double *v = realloc(a->v, cap * sizeof *v);
         if (v == NULL)
-            return -1;
+            return -2;
         a->v = v;
         a->cap = cap;
     }
@@ -415,6 +436,30 @@ static int parse_number(const char *s, const char *e, double *x)
         return 0;
     *x = v;
     return 1;
+}
+
+/* Out of memory for a list of n values read up to line lineno (policy:
+ * num/status.h). */
+static ul_status values_room(const char *path, size_t lineno, size_t n, char *err, size_t errlen)
+{
+    return ul_fail(err, errlen, UL_ENOMEM, "%s: line %zu: out of memory for a list of %zu values",
+                   path, lineno, n);
+}
+
+/* Why a getline loop ended after line lineno: the end of the file (UL_OK),
+ * a read error, or getline's failure to grow its buffer of linecap bytes
+ * for the next line, the input's (UL_ENOMEM; neither EOF nor an error
+ * flag then): never taken for the end of the data. */
+static ul_status lines_end(FILE *f, const char *path, size_t lineno, size_t linecap, char *err,
+                           size_t errlen)
+{
+    if (ferror(f))
+        return ul_fail(err, errlen, UL_EINPUT, "%s: read error after line %zu", path, lineno);
+    if (!feof(f))
+        return ul_fail(err, errlen, UL_ENOMEM,
+                       "%s: line %zu: out of memory for a line of more than %zu bytes", path,
+                       lineno + 1, linecap);
+    return UL_OK;
 }
 
 static void trim(const char **s, const char **e)
@@ -481,10 +526,12 @@ static ul_status read_csv(const char *path, int label_col, int header, ul_datase
                                  lineno, ncols, first_line, ncols);
                     goto done;
                 }
-                if (dvec_push(&cells, v) != 0) {
-                    st = ul_fail(err, errlen, UL_EINPUT,
-                                 "%s: line %zu: more than %zu values or out of memory; refused",
-                                 path, lineno, UL_DATA_MAX_CELLS);
+                int full = dvec_push(&cells, v);
+                if (full != 0) {
+                    st = full == -2 ? values_room(path, lineno, dvec_next_cap(&cells), err, errlen)
+                                    : ul_fail(err, errlen, UL_EINPUT,
+                                              "%s: line %zu: more than %zu values; refused", path,
+                                              lineno, UL_DATA_MAX_CELLS);
                     goto done;
                 }
             }
@@ -523,23 +570,18 @@ static ul_status read_csv(const char *path, int label_col, int header, ul_datase
         first = 0;
         rows++;
     }
-    if (ferror(f)) {
-        st = ul_fail(err, errlen, UL_EINPUT, "%s: read error after line %zu", path, lineno);
+    st = lines_end(f, path, lineno, linecap, err, errlen);
+    if (st != UL_OK)
         goto done;
-    }
     if (rows == 0) {
         st = ul_fail(err, errlen, UL_EINPUT, "%s: no data rows (%zu lines read)", path, lineno);
         goto done;
     }
     size_t lc = label_col < 0 ? (size_t)((long)ncols + label_col) : (size_t)label_col;
     size_t d = ncols - 1;
-    out->x = malloc(rows * d * sizeof *out->x);
-    out->y = malloc(rows * sizeof *out->y);
-    if (out->x == NULL || out->y == NULL) {
-        ul_dataset_free(out);
-        st = ul_fail(err, errlen, UL_EINPUT, "%s: out of memory", path);
+    st = data_room(out, rows, d, false, path, err, errlen);
+    if (st != UL_OK)
         goto done;
-    }
     for (size_t i = 0; i < rows; i++) {
         const double *r = cells.v + i * ncols;
         double *xi = out->x + i * d;
@@ -601,9 +643,11 @@ static ul_status read_libsvm(const char *path, size_t dim, ul_dataset *out, char
                          path, lineno, (int)((te - s) > 40 ? 40 : (te - s)), s);
             goto done;
         }
-        if (dvec_push(&labels, lab) != 0) {
-            st = ul_fail(err, errlen, UL_EINPUT, "%s: line %zu: too many rows; refused", path,
-                         lineno);
+        int full = dvec_push(&labels, lab);
+        if (full != 0) {
+            st = full == -2 ? values_room(path, lineno, dvec_next_cap(&labels), err, errlen)
+                            : ul_fail(err, errlen, UL_EINPUT, "%s: line %zu: too many rows; refused",
+                                      path, lineno);
             goto done;
         }
         size_t prev = 0;
@@ -664,9 +708,13 @@ static ul_status read_libsvm(const char *path, size_t dim, ul_dataset *out, char
                 size_t cap = tcap ? 2 * tcap : 256;
                 triplet *nt2 = cap <= UL_DATA_MAX_CELLS ? realloc(t, cap * sizeof *t) : NULL;
                 if (nt2 == NULL) {
-                    st = ul_fail(err, errlen, UL_EINPUT,
-                                 "%s: line %zu: too many entries or out of memory; refused", path,
-                                 lineno);
+                    st = cap <= UL_DATA_MAX_CELLS
+                             ? ul_fail(err, errlen, UL_ENOMEM,
+                                       "%s: line %zu: out of memory for a list of %zu entries",
+                                       path, lineno, cap)
+                             : ul_fail(err, errlen, UL_EINPUT,
+                                       "%s: line %zu: more than %zu entries; refused", path,
+                                       lineno, UL_DATA_MAX_CELLS);
                     goto done;
                 }
                 t = nt2;
@@ -679,10 +727,9 @@ static ul_status read_libsvm(const char *path, size_t dim, ul_dataset *out, char
         }
         rows++;
     }
-    if (ferror(f)) {
-        st = ul_fail(err, errlen, UL_EINPUT, "%s: read error after line %zu", path, lineno);
+    st = lines_end(f, path, lineno, linecap, err, errlen);
+    if (st != UL_OK)
         goto done;
-    }
     if (rows == 0) {
         st = ul_fail(err, errlen, UL_EINPUT, "%s: no data rows (%zu lines read)", path, lineno);
         goto done;
@@ -699,13 +746,9 @@ static ul_status read_libsvm(const char *path, size_t dim, ul_dataset *out, char
                      rows, d, UL_DATA_MAX_CELLS);
         goto done;
     }
-    out->x = calloc(rows * d, sizeof *out->x);
-    out->y = malloc(rows * sizeof *out->y);
-    if (out->x == NULL || out->y == NULL) {
-        ul_dataset_free(out);
-        st = ul_fail(err, errlen, UL_EINPUT, "%s: out of memory", path);
+    st = data_room(out, rows, d, true, path, err, errlen);
+    if (st != UL_OK)
         goto done;
-    }
     for (size_t k = 0; k < nt; k++)
         out->x[t[k].row * d + t[k].col] = t[k].v;
     memcpy(out->y, labels.v, rows * sizeof *out->y);
@@ -767,12 +810,9 @@ ul_status ul_data_synthetic(size_t n, size_t d, double separation, uint32_t seed
     if (!isfinite(separation) || separation < 0)
         return ul_fail(err, errlen, UL_EINPUT,
                        "synthetic data: separation must be finite and ≥ 0, got %g", separation);
-    out->x = malloc(n * d * sizeof *out->x);
-    out->y = malloc(n * sizeof *out->y);
-    if (out->x == NULL || out->y == NULL) {
-        ul_dataset_free(out);
-        return ul_fail(err, errlen, UL_EINPUT, "synthetic data: out of memory");
-    }
+    ul_status st = data_room(out, n, d, false, "synthetic data", err, errlen);
+    if (st != UL_OK)
+        return st;
     ul_rng_normals(seed, UL_RNG_RUN_DATA, 0, 0, n * d, out->x);
     double shift = separation / sqrt((double)d);
     for (size_t i = 0; i < n; i++) {
@@ -802,12 +842,9 @@ ul_status ul_data_select_binary(const ul_dataset *in, double a, double b, ul_lab
                        "binary task: class %g has %zu rows and class %g has %zu; both need some", a,
                        na, b, nb);
     size_t n = na + nb, d = in->d;
-    out->x = malloc(n * d * sizeof *out->x);
-    out->y = malloc(n * sizeof *out->y);
-    if (out->x == NULL || out->y == NULL) {
-        ul_dataset_free(out);
-        return ul_fail(err, errlen, UL_EINPUT, "binary task: out of memory");
-    }
+    ul_status st = data_room(out, n, d, false, "binary task", err, errlen);
+    if (st != UL_OK)
+        return st;
     double neg = coding == UL_LABELS_PM1 ? -1.0 : 0.0;
     size_t k = 0;
     for (size_t i = 0; i < in->n; i++) {

@@ -83,9 +83,10 @@ ul_status ul_exp_pick_target(const ul_exp_design *de, const ul_dataset *ds, size
         return st;
     size_t p = de->model.ops->nparams(&de->model, ds->d);
     double *w = malloc(p * sizeof *w), *g = malloc(p * sizeof *g);
-    if (!w || !g) {
+    if (!w || !g) { /* the model's parameter count (policy: num/status.h) */
         free(w), free(g);
-        return ul_fail(err, errlen, UL_EINPUT, "experiment: out of memory");
+        return ul_fail(err, errlen, UL_ENOMEM,
+                       "experiment: out of memory for a model of %zu parameters", p);
     }
     for (size_t k = 0; k < p; k++)
         w[k] = de->init_mean;
@@ -122,7 +123,10 @@ void ul_exp_plan_free(ul_exp_plan *plan)
     memset(plan, 0, sizeof *plan);
 }
 
-static ul_status copy_rows(ul_dataset *out, const ul_dataset *in, const unsigned char *drop)
+/* The rows of in not dropped, into out: the data set after request s
+ * (its size the input's: UL_ENOMEM naming it, num/status.h). */
+static ul_status copy_rows(ul_dataset *out, const ul_dataset *in, const unsigned char *drop,
+                           size_t s, char *err, size_t errlen)
 {
     size_t keep = 0;
     for (size_t i = 0; i < in->n; i++)
@@ -132,7 +136,10 @@ static ul_status copy_rows(ul_dataset *out, const ul_dataset *in, const unsigned
     out->y = malloc((keep ? keep : 1) * sizeof *out->y);
     if (!out->x || !out->y) {
         ul_dataset_free(out);
-        return UL_EINPUT;
+        return ul_fail(err, errlen, UL_ENOMEM,
+                       "experiment: out of memory for the data after request %zu (%zu x %zu "
+                       "values)",
+                       s + 1, keep, in->d);
     }
     for (size_t i = 0, k = 0; i < in->n; i++) {
         if (drop && drop[i])
@@ -181,9 +188,12 @@ ul_status ul_exp_plan_build(ul_exp_plan *plan, const ul_exp_design *de, ul_datas
     plan->rows = malloc(edits * sizeof *plan->rows);
     unsigned char *taken = calloc(n, 1);
     double *xr = malloc(d * sizeof *xr);
-    if (!plan->rows || !taken || !xr) {
+    if (!plan->rows || !taken || !xr) { /* n rows, requests x batch edits: the input's */
         free(taken), free(xr);
-        st = ul_fail(err, errlen, UL_EINPUT, "experiment: out of memory");
+        st = ul_fail(err, errlen, UL_ENOMEM,
+                     "experiment: out of memory for a plan of %zu edits of %zu rows of %zu "
+                     "values",
+                     edits, n, d);
         goto fail;
     }
     /* Rows without replacement: the target, then uniform draws, rejecting
@@ -206,18 +216,16 @@ ul_status ul_exp_plan_build(ul_exp_plan *plan, const ul_exp_design *de, ul_datas
         if (de->edit == UL_EXP_REMOVE) {
             for (size_t k = 0; k < de->batch; k++)
                 taken[rows[k]] = 1;
-            st = copy_rows(&plan->after[s], &plan->data, taken);
+            st = copy_rows(&plan->after[s], &plan->data, taken, s, err, errlen);
         } else {
             const ul_dataset *prev = s ? &plan->after[s - 1] : &plan->data;
-            st = copy_rows(&plan->after[s], prev, NULL);
+            st = copy_rows(&plan->after[s], prev, NULL, s, err, errlen);
             for (size_t k = 0; st == UL_OK && k < de->batch; k++) {
                 size_t i = rows[k];
                 replacement_row(de, d, s * de->batch + k, xr, &plan->after[s].y[i]);
                 memcpy(plan->after[s].x + i * d, xr, d * sizeof *xr);
             }
         }
-        if (st != UL_OK)
-            st = ul_fail(err, errlen, UL_EINPUT, "experiment: out of memory");
     }
     free(taken), free(xr);
     if (st == UL_OK)

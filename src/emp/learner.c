@@ -111,8 +111,10 @@ ul_status ul_pngd_train_work(const ul_model *model, const ul_dataset *ds,
     size_t p = model->ops->nparams(model, ds->d);
     if (work->G_cap < p * M) {
         double *G = realloc(work->G, p * M * sizeof *G);
-        if (!G)
-            return ul_fail(err, errlen, UL_EINPUT, "pngd: out of memory");
+        if (!G) /* M runs x p: the input's (policy: num/status.h) */
+            return ul_fail(err, errlen, UL_ENOMEM,
+                           "pngd: out of memory for the gradients of %zu runs x %zu parameters", M,
+                           p);
         work->G = G, work->G_cap = p * M;
     }
     /* the data may have changed since the last call (an unlearning
@@ -131,7 +133,13 @@ ul_status ul_pngd_train_work(const ul_model *model, const ul_dataset *ds,
         uint64_t t = step0 + k;
         st = model->ops->grad(model, ds, W, M, G, &work->model);
         if (st != UL_OK) {
-            st = ul_fail(err, errlen, st, "pngd: gradient failed (out of memory?)");
+            st = st == UL_ENOMEM
+                     ? ul_fail(err, errlen, st,
+                               "pngd: out of memory for the gradient's scratch (%zu runs x %zu "
+                               "parameters, %zu rows)",
+                               M, p, ds->n)
+                     : ul_fail(err, errlen, st,
+                               "pngd: gradient failed (sizes beyond the model's range)");
             break;
         }
 #pragma omp parallel for schedule(static) if (M * p >= UL_EMP_PARALLEL_MIN)

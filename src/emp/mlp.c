@@ -348,7 +348,7 @@ static ul_status mlp_grad(const ul_model *m, const ul_dataset *ds, const double 
     double *scratch = ul_model_work_get(work, blocks * per_block);
     const double *xx = ul_model_work_rows(work, ds, row_norm2); /* ‖x_i‖², cached */
     if (!scratch || !xx)
-        return UL_EINPUT; /* out of memory */
+        return UL_ENOMEM; /* scratch sized by n, d, M, h (policy: num/status.h) */
 #pragma omp parallel for schedule(static) if (blocks > 1 && n * d * M >= UL_EMP_PARALLEL_MIN)
     for (size_t b = 0; b < blocks; b++) {
         size_t j0 = b * UL_EMP_RUN_BLOCK;

@@ -49,8 +49,9 @@
 extern const ul_model_ops ul_mlp_ops;
 
 /* A network with `hidden` ≥ 1 tanh units (λ ≥ 0, clip > 0 or INFINITY).
- * ul_mlp_ops.grad returns UL_EINPUT for hidden = 0, for sizes that do not fit
- * BLAS int arguments, or when scratch memory cannot be allocated. */
+ * ul_mlp_ops.grad returns UL_EINPUT for hidden = 0 or for sizes that do not
+ * fit BLAS int arguments, UL_ENOMEM when its scratch memory cannot be
+ * allocated. */
 ul_model ul_mlp_model(size_t hidden, double lambda, double clip);
 
 /* tanh(x) to within 4 ulp (measured ≤ 3.2 against MPFR), odd, ±1 from

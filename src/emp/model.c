@@ -167,7 +167,7 @@ static ul_status logreg_grad(const ul_model *m, const ul_dataset *ds, const doub
     /* work: per chunk LOGREG_SUB×M coefficients, then the partials P_1 … */
     double *Z = ul_model_work_get(work, parts * LOGREG_SUB * M + (parts - 1) * M * d);
     if (!Z)
-        return UL_EINPUT; /* out of memory */
+        return UL_ENOMEM; /* scratch sized by n, d, M (policy: num/status.h) */
     double *P = Z + parts * LOGREG_SUB * M;
 #pragma omp parallel if (parts > 1 && n * d * M >= UL_EMP_PARALLEL_MIN)
     {

@@ -72,7 +72,9 @@ typedef struct {
     /* Number of parameters p for d input features. */
     size_t (*nparams)(const ul_model *m, size_t d);
     /* G (p×M, column-major like W) = the update direction (clipped data
-     * gradient + regulariser) of each of the M columns of W on ds. */
+     * gradient + regulariser) of each of the M columns of W on ds.
+     * UL_EINPUT for sizes out of its range, UL_ENOMEM when its scratch
+     * (sized by n, d, M: the input's) cannot be allocated. */
     ul_status (*grad)(const ul_model *m, const ul_dataset *ds, const double *W, size_t M, double *G,
                       ul_model_work *work);
     /* The objective (unclipped loss mean + regulariser) at one vector w. */

@@ -450,8 +450,8 @@ static ul_status npy_read_header(const char *path, FILE *f, long long size, npy_
     if (fseek(f, (long)hstart, SEEK_SET) != 0)
         return ul_fail(err, errlen, UL_EINPUT, "%s: read error", path);
     unsigned char *hdr = malloc(hlen > 0 ? hlen : 1);
-    if (hdr == NULL)
-        return ul_fail(err, errlen, UL_EINPUT, "%s: out of memory", path);
+    if (hdr == NULL) /* at most NPY_MAX_HEADER bytes: nothing of the input's to name */
+        return ul_fail(err, errlen, UL_ENOMEM, "%s: out of memory", path);
     if (fread(hdr, 1, hlen, f) != hlen) {
         free(hdr);
         return ul_fail(err, errlen, UL_EINPUT, "%s: read error", path);
@@ -486,14 +486,22 @@ static ul_status npy_read_header(const char *path, FILE *f, long long size, npy_
 
 /* ---- reading ------------------------------------------------------------- */
 
+/* Out of memory for k models of p parameters, sizes the files chose
+ * (policy: num/status.h). */
+static ul_status models_room(const char *path, size_t k, size_t p, char *err, size_t errlen)
+{
+    return ul_fail(err, errlen, UL_ENOMEM, "%s: out of memory for %zu models x %zu parameters",
+                   path, k, p);
+}
+
 /* Reads count items of itemsize bytes (little-endian float) from f at file
  * offset `offset` into w, refusing non-finite values; p is for messages. */
 static ul_status read_values(const char *path, FILE *f, long long offset, size_t itemsize,
                              size_t count, size_t p, double *w, char *err, size_t errlen)
 {
     unsigned char *buf = malloc(IO_CHUNK);
-    if (buf == NULL)
-        return ul_fail(err, errlen, UL_EINPUT, "%s: out of memory", path);
+    if (buf == NULL) /* fixed size (IO_CHUNK): nothing of the input's to name */
+        return ul_fail(err, errlen, UL_ENOMEM, "%s: out of memory", path);
     size_t per_chunk = IO_CHUNK / itemsize;
     for (size_t done = 0; done < count;) {
         size_t m = count - done < per_chunk ? count - done : per_chunk;
@@ -632,8 +640,8 @@ static ul_status read_file(const char *path, ul_modelio_format fmt, size_t p, ul
         offset = 0;
     }
     double *w = malloc(k * p * sizeof *w);
-    if (w == NULL) {
-        st = ul_fail(err, errlen, UL_EINPUT, "%s: out of memory", path);
+    if (w == NULL) { /* the file's k·p ≤ UL_MODELIO_MAX_VALUES (policy: num/status.h) */
+        st = models_room(path, k, p, err, errlen);
         goto done;
     }
     if (fseek(f, (long)offset, SEEK_SET) != 0) {
@@ -687,7 +695,7 @@ static ul_status append_file(ul_model_set *set, const char *path, ul_modelio_for
     double *w = realloc(set->w, (set->k + more.k) * set->p * sizeof *w);
     if (w == NULL) {
         ul_model_set_free(&more);
-        return ul_fail(err, errlen, UL_EINPUT, "%s: out of memory", path);
+        return models_room(path, set->k + more.k, set->p, err, errlen);
     }
     memcpy(w + set->k * set->p, more.w, more.k * more.p * sizeof *w);
     set->w = w;
@@ -774,9 +782,15 @@ ul_status ul_modelio_write_npy(const char *path, const ul_model_set *set, char *
     unsigned char header[NPY_PREFIX_LEN + 2 + 256];
     npy_writer w = {.set = set, .header = header, .buf = malloc(IO_CHUNK)};
     w.header_len = npy_header_v1(set->k, set->p, header, sizeof header);
-    ul_status st = w.header_len == 0 || w.buf == NULL
-                       ? ul_fail(err, errlen, UL_EINPUT, "%s: out of memory", path)
-                       : ul_io_write_atomic(path, fill_npy, &w, -1, err, errlen);
+    /* the buffer has a fixed size (IO_CHUNK); the header always fits its
+     * room (two numbers of at most 20 digits) */
+    ul_status st;
+    if (w.buf == NULL)
+        st = ul_fail(err, errlen, UL_ENOMEM, "%s: out of memory", path);
+    else if (w.header_len == 0)
+        st = ul_fail(err, errlen, UL_EINPUT, "%s: the .npy header does not fit", path);
+    else
+        st = ul_io_write_atomic(path, fill_npy, &w, -1, err, errlen);
     free(w.buf);
     return st;
 }

@@ -280,8 +280,9 @@ static void draw_band(cairo_t *cr, const log_axes *axes, const ul_emp_roc_point 
     size_t step = n_points > 2000 ? (n_points + 1999) / 2000 : 1, m = 0;
     size_t room = n_points / step + 2; /* points kept, the last included */
     double *lo = malloc(4 * room * sizeof *lo), *hi = lo + 2 * room;
+    /* at most 2002 points kept, whatever n_points */
     if (!lo)
-        return;
+        abort(); /* fixed size: out of memory aborts, as GMP does (policy: num/status.h) */
     for (size_t i = 0;; i += step) {
         if (i >= n_points)
             i = n_points - 1; /* always end at the last point */
@@ -679,7 +680,19 @@ typedef struct {
     ul_emp_plot_spec spec;
     const ul_emp_eps_plot *eps_plot; /* non-NULL: the ε(δ) picture instead */
     char reason[256];
+    bool nomem; /* cairo ran out of memory: its paths hold the input's points */
 } plot_job;
+
+/* The points a job draws (its size: the input's). */
+static size_t picture_points(const plot_job *job)
+{
+    if (!job->eps_plot)
+        return job->spec.n_points;
+    size_t n = 0;
+    for (size_t c = 0; c < job->eps_plot->n_curves; c++)
+        n += job->eps_plot->curves[c].n;
+    return n;
+}
 
 /* Draws and encodes the picture into the temporary file (ul_io_write_atomic). */
 static const char *fill_picture(FILE *f, void *ctx)
@@ -691,10 +704,26 @@ static const char *fill_picture(FILE *f, void *ctx)
                                 : render(job->format, &sink, draw_roc_picture, &job->spec);
     if (status == CAIRO_STATUS_SUCCESS)
         return NULL;
+    job->nomem = status == CAIRO_STATUS_NO_MEMORY;
+    if (job->nomem) {
+        snprintf(job->reason, sizeof job->reason,
+                 "cannot draw the picture: cairo: out of memory for its %zu points",
+                 picture_points(job));
+        return job->reason;
+    }
     snprintf(job->reason, sizeof job->reason, "cannot draw the picture: cairo: %s%s%s",
              cairo_status_to_string(status), sink.write_errno ? ": " : "",
              sink.write_errno ? strerror(sink.write_errno) : "");
     return job->reason;
+}
+
+/* The picture written atomically to path; UL_ENOMEM when cairo ran out of
+ * memory (policy: num/status.h), the message from ul_io_write_atomic. */
+static ul_status write_job(const char *path, plot_job *job, char *err, size_t errlen)
+{
+    /* 0644: a picture is for reading, whatever the umask */
+    ul_status st = ul_io_write_atomic(path, fill_picture, job, 0644, err, errlen);
+    return st != UL_OK && job->nomem ? UL_ENOMEM : st;
 }
 
 ul_status ul_emp_plot_roc_ex(const char *path, const ul_emp_plot_spec *spec, char *err,
@@ -717,8 +746,7 @@ ul_status ul_emp_plot_roc_ex(const char *path, const ul_emp_plot_spec *spec, cha
     if (isnan(spec->eps) && !isnan(spec->eps_lb) && !(spec->delta >= 0 && spec->delta <= 1))
         return ul_fail(err, errlen, UL_EINPUT, "delta = %g is outside [0, 1]", spec->delta);
     plot_job job = {.format = format, .spec = *spec};
-    /* 0644: a picture is for reading, whatever the umask */
-    return ul_io_write_atomic(path, fill_picture, &job, 0644, err, errlen);
+    return write_job(path, &job, err, errlen);
 }
 
 ul_status ul_emp_plot_roc(const char *path, const ul_emp_roc_point *points, size_t n_points,
@@ -760,5 +788,5 @@ ul_status ul_emp_plot_eps_delta(const char *path, const ul_emp_eps_plot *p, char
     if (positive == 0)
         return ul_fail(err, errlen, UL_EINPUT, "curves: no point to draw");
     plot_job job = {.format = format, .eps_plot = p};
-    return ul_io_write_atomic(path, fill_picture, &job, 0644, err, errlen);
+    return write_job(path, &job, err, errlen);
 }

@@ -70,7 +70,8 @@ double ul_emp_plot_axis_min(const ul_emp_roc_point *points, size_t n_points);
  * title may be NULL (no title).
  * UL_EINPUT names "path" (NULL, or an extension other than .png / .svg),
  * "points", "eps" or "delta"; a file-system or cairo failure is also
- * UL_EINPUT, with the path and the reason in the message. */
+ * UL_EINPUT, with the path and the reason in the message, except cairo out
+ * of memory: UL_ENOMEM naming the points (num/status.h). */
 ul_status ul_emp_plot_roc(const char *path, const ul_emp_roc_point *points, size_t n_points,
                           double eps, double delta, const char *title, char *err, size_t errlen);
 

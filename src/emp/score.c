@@ -44,7 +44,8 @@ ul_status ul_score_lr_fit(ul_score_lr *lr, const double *W_in, size_t k_in, cons
     if (!buf || !lr->weight || !lr->mid) {
         free(buf);
         ul_score_lr_free(lr);
-        return ul_fail(err, errlen, UL_EINPUT, "likelihood-ratio score: out of memory");
+        return ul_fail(err, errlen, UL_ENOMEM, /* p: the models' (policy: num/status.h) */
+                       "likelihood-ratio score: out of memory for the fit of %zu parameters", p);
     }
     double *mi = buf, *si = buf + p, *mo = buf + 2 * p, *so = buf + 3 * p;
     moments(W_in, k_in, p, mi, si);

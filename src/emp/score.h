@@ -38,7 +38,7 @@ typedef struct {
 } ul_score_lr;
 
 /* Fits on W_in (p×k_in) and W_out (p×k_out), k_in, k_out ≥ 2.  UL_EINPUT
- * naming the reason (too few runs, out of memory). */
+ * naming the reason (too few runs); UL_ENOMEM naming p when out of memory. */
 ul_status ul_score_lr_fit(ul_score_lr *lr, const double *W_in, size_t k_in, const double *W_out,
                           size_t k_out, size_t p, char *err, size_t errlen);
 void ul_score_lr_apply(const ul_score_lr *lr, const double *W, size_t k, double *scores);

@@ -32,8 +32,8 @@ ul_status ul_shard_log_init(ul_shard_log *log, size_t p, size_t runs, size_t chu
                           .scores = scores,
                           .save_models = save_models};
     log->rec = calloc(log->nchunks, sizeof *log->rec);
-    if (!log->rec)
-        return ul_fail(err, errlen, UL_EINPUT, "attack: out of memory for %zu chunks",
+    if (!log->rec) /* runs / chunk records: the input's size (policy: num/status.h) */
+        return ul_fail(err, errlen, UL_ENOMEM, "attack: out of memory for %zu chunk records",
                        log->nchunks);
     return UL_OK;
 }
@@ -142,7 +142,8 @@ static ul_status try_fit(ul_shard_log *log, char *err, size_t errlen)
     if (!acc || !lr->weight || !lr->mid) {
         free(acc);
         ul_score_lr_free(lr);
-        return ul_fail(err, errlen, UL_EINPUT, "likelihood-ratio score: out of memory");
+        return ul_fail(err, errlen, UL_ENOMEM,
+                       "likelihood-ratio score: out of memory for the fit of %zu parameters", p);
     }
     for (size_t c = 0; c < cf; c++) {
         size_t run0, M, nf;
@@ -247,7 +248,9 @@ ul_status ul_shard_add(ul_shard_log *log, size_t c, const double *W_in, const do
     r->loss = alloc_n(z.loss, &ok), r->mom = alloc_n(z.mom, &ok), r->models = alloc_n(z.models, &ok);
     if (!ok) {
         rec_free(r);
-        return ul_fail(err, errlen, UL_EINPUT, "attack: out of memory");
+        return ul_fail(err, errlen, UL_ENOMEM,
+                       "attack: out of memory for the record of chunk %zu (%zu values)", c,
+                       total(z));
     }
     if (r->loss) {
         ul_score_loss(model, x, d, y, W_in, p, M, r->loss);
@@ -269,7 +272,9 @@ ul_status ul_shard_add(ul_shard_log *log, size_t c, const double *W_in, const do
     r->kind = log->has_fit ? UL_REC_LR : UL_REC_MODELS;
     r->test = alloc_n(sizes(log, c, r->kind).test, &ok);
     if (!ok)
-        return ul_fail(err, errlen, UL_EINPUT, "attack: out of memory");
+        return ul_fail(err, errlen, UL_ENOMEM,
+                       "attack: out of memory for the test part of chunk %zu (%zu values)", c,
+                       sizes(log, c, r->kind).test);
     if (r->kind == UL_REC_LR) {
         ul_score_lr_apply(&log->fit, W_in + nf * p, nt, r->test);
         ul_score_lr_apply(&log->fit, W_out + nf * p, nt, r->test + nt);
@@ -321,7 +326,8 @@ ul_status ul_shard_scores(ul_shard_log *log, double **loss, double **lr, char *e
     if (!ok) {
         free(*loss), free(*lr);
         *loss = *lr = NULL;
-        return ul_fail(err, errlen, UL_EINPUT, "attack: out of memory for the scores");
+        return ul_fail(err, errlen, UL_ENOMEM, "attack: out of memory for the scores of %zu runs",
+                       runs);
     }
     for (size_t c = 0; c < log->nchunks; c++) {
         size_t run0, M, nf;
@@ -487,6 +493,7 @@ typedef struct {
     FILE *f;
     struct sha256_ctx sha;
     long long pos;
+    bool nomem; /* the refusal was out of memory (UL_ENOMEM), not the file's fault */
 } reader;
 
 /* Reads n bytes (hashed); returns how many were read. */
@@ -591,9 +598,12 @@ static const char *read_rec(reader *r, ul_shard_log *log, ul_shard_read *rd, boo
     bool ok = true, cut = false;
     rec.loss = alloc_n(z.loss, &ok), rec.mom = alloc_n(z.mom, &ok);
     rec.test = alloc_n(z.test, &ok), rec.models = alloc_n(z.models, &ok);
-    if (!ok) {
+    if (!ok) { /* the sizes of the log (--runs, parameters): UL_ENOMEM, num/status.h */
         rec_free(&rec);
-        return "out of memory";
+        r->nomem = true;
+        snprintf(why, whylen, "out of memory for the record of chunk %zu (%zu values)", c,
+                 total(z));
+        return why;
     }
     double *parts[4] = {rec.loss, rec.mom, rec.test, rec.models};
     size_t lens[4] = {z.loss, z.mom, z.test, z.models};
@@ -638,8 +648,9 @@ ul_status ul_shard_file_read(FILE *f, const char *name, ul_shard_log *log, const
         for (size_t i = 0; i < rd->got; i++)
             rec_free(&log->rec[rd->c0 + i]);
         rd->got = 0;
-        return ul_io_escaped(ul_fail(err, errlen, UL_EINPUT, "%s: refused: %s", name, bad), err,
-                              errlen);
+        return ul_io_escaped(ul_fail(err, errlen, r.nomem ? UL_ENOMEM : UL_EINPUT, "%s: %s%s",
+                                     name, r.nomem ? "" : "refused: ", bad),
+                             err, errlen);
     }
     rd->len = len, rd->sha = last;
     return UL_OK;

@@ -124,7 +124,8 @@ ul_status ul_shard_add(ul_shard_log *log, size_t c, const double *W_in, const do
 ul_status ul_shard_scores(ul_shard_log *log, double **loss, double **lr, char *err, size_t errlen);
 
 /* Every chunk present and save_models: all models, p×runs per world
- * (malloc'd, IN then OUT). */
+ * (malloc'd, IN then OUT); NULL otherwise, and when the 2·p·runs doubles
+ * cannot be allocated. */
 double *ul_shard_models(const ul_shard_log *log);
 
 /* ---- files ---- */
