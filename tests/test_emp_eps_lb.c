@@ -7,8 +7,11 @@
 #include <gmp.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "emp/eps_lb.h"
 #include "emp/gdp.h"
@@ -492,6 +495,78 @@ Test(emp_eps_lb, gdp_estimate_closed_forms)
     cr_assert(fabs(x - d0 / 2) < 1e-10 * d0, "delta %.17g vs %.17g", x, d0 / 2);
     cr_assert(ul_emp_gdp_mu_from_auc(0.4) == 0);
     cr_assert(isnan(ul_emp_gdp_eps(1, 0)));
+}
+
+/* ---- out of memory (policy of num/status.h) ------------------------------------ */
+
+#define OOM_N 2000000 /* scores per world: 16 MB each */
+
+/* The address space this process maps now, in bytes (the first field of
+ * /proc/self/statm counts pages). */
+static size_t mapped_bytes(void)
+{
+    char line[128] = "";
+    FILE *f = fopen("/proc/self/statm", "r");
+    cr_assert(f != NULL && fgets(line, sizeof line, f) != NULL);
+    fclose(f);
+    return (size_t)strtoul(line, NULL, 10) * (size_t)sysconf(_SC_PAGESIZE);
+}
+
+/* ul_emp_eps_lb of `method` must fail with UL_ENOMEM and a message naming
+ * the number of scores, not abort (the test would crash). */
+static void expect_no_room(const double *in, const double *out, ul_emp_lb_method method)
+{
+    mpfi_t a, d;
+    iv_set(a, "0.05");
+    iv_set(d, "0");
+    ul_emp_lb_opts o = ul_emp_lb_defaults();
+    o.method = method;
+    char err[256] = "";
+    ul_emp_lb_result r;
+    ul_emp_lb_init(&r);
+    ul_status st = ul_emp_eps_lb(&r, in, OOM_N, out, OOM_N, a, d, &o, err, sizeof err);
+    cr_log_info("method %d: %s", (int)method, err);
+    cr_assert_eq(st, UL_ENOMEM, "method %d: status %d (%s)", (int)method, (int)st, err);
+    cr_assert_not_null(strstr(err, "out of memory"), "%s", err);
+    cr_assert_not_null(strstr(err, "2000000 in_scores and 2000000 out_scores"), "%s", err);
+    ul_emp_lb_clear(&r);
+    mpfi_clear(a);
+    mpfi_clear(d);
+}
+
+/* Arrays sized by the number of scores fail with UL_ENOMEM under an
+ * address-space limit just above what the process maps with the scores
+ * loaded (Criterion runs each test in a process of its own, so the limit
+ * stays here): 8 MB more leaves no room for the sorted copies (16 MB each),
+ * for every method; 40 MB more holds the copies but not the legacy method's
+ * thresholds (4 arrays of 2n + 1 entries) nor SUM's negated copies.
+ * Skipped under a sanitizer or valgrind, which map memory of their own. */
+Test(emp_eps_lb, scores_beyond_memory_are_an_error_not_an_abort)
+{
+#if defined(__SANITIZE_ADDRESS__)
+    cr_skip_test("AddressSanitizer maps shadow memory beside every allocation");
+#endif
+    if (getenv("ASAN_OPTIONS") != NULL || getenv("VALGRIND") != NULL)
+        cr_skip_test("a sanitizer or valgrind run");
+    double *in = malloc(OOM_N * sizeof *in), *out = malloc(OOM_N * sizeof *out);
+    cr_assert(in != NULL && out != NULL);
+    for (size_t i = 0; i < OOM_N; i++)
+        in[i] = (double)i + 0.5, out[i] = (double)i;
+    const size_t headroom[2] = {(size_t)8 << 20, (size_t)40 << 20};
+    const ul_emp_lb_method small[] = {UL_EMP_LB_FAMILY, UL_EMP_LB_FIXED, UL_EMP_LB_SPLIT,
+                                      UL_EMP_LB_ALL,    UL_EMP_LB_JOINT, UL_EMP_LB_SUM};
+    struct rlimit lim; /* the soft limit only: it can be raised again */
+    cr_assert_eq(getrlimit(RLIMIT_AS, &lim), 0);
+    lim.rlim_cur = mapped_bytes() + headroom[0];
+    cr_assert_eq(setrlimit(RLIMIT_AS, &lim), 0);
+    for (size_t i = 0; i < sizeof small / sizeof small[0]; i++)
+        expect_no_room(in, out, small[i]);
+    lim.rlim_cur = mapped_bytes() + headroom[1];
+    cr_assert_eq(setrlimit(RLIMIT_AS, &lim), 0);
+    expect_no_room(in, out, UL_EMP_LB_ALL);
+    expect_no_room(in, out, UL_EMP_LB_SUM);
+    free(in);
+    free(out);
 }
 
 /* ---- bad inputs ----------------------------------------------------------------- */

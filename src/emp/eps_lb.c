@@ -155,11 +155,22 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* Out of memory for an array sized by the scores (policy of num/status.h:
+ * UL_ENOMEM naming the size, never abort). */
+static ul_status no_room(char *err, size_t errlen, const char *what, size_t n_in, size_t n_out)
+{
+    return ul_fail(err, errlen, UL_ENOMEM,
+                   "eps_lb: out of memory for %s of %zu in_scores and %zu out_scores", what, n_in,
+                   n_out);
+}
+
+/* An ascending copy of s[0..n); NULL when out of memory (the caller reports
+ * it with no_room). */
 static double *sorted_copy(const double *s, size_t n)
 {
     double *c = malloc((n ? n : 1) * sizeof *c);
     if (!c)
-        abort(); /* out of memory: as elsewhere in the library */
+        return NULL;
     memcpy(c, s, n * sizeof *c);
     qsort(c, n, sizeof *c, cmp_double);
     return c;
@@ -261,8 +272,10 @@ static candidate *family_tests(const double *a, size_t n_in, const double *b, si
     size_t kr = o->one_sided ? 0 : grid_of(n_in, o, NULL, 0);
     unsigned long *ks = malloc((kf + kr + 1) * sizeof *ks);
     candidate *c = malloc((kf + kr + 1) * sizeof *c);
-    if (!ks || !c)
-        abort();
+    if (!ks || !c) {
+        free(ks), free(c);
+        return NULL;
+    }
     grid_of(n_out, o, ks, kf);
     for (size_t i = 0; i < kf; i++)
         c[i] = forward_test(a, n_in, b, n_out, ks[i]);
@@ -376,6 +389,8 @@ static ul_status run_family(ul_emp_lb_result *res, const double *a, size_t n_in,
     size_t m = family_size(n_in, n_out, o), nc;
     double dd = mpfr_get_d(&delta->right, MPFR_RNDU);
     candidate *c = family_tests(a, n_in, b, n_out, o, beta_d(alpha, 2.0 * (double)m), dd, &nc);
+    if (!c)
+        return no_room(err, errlen, "the family's tests", n_in, n_out);
     ul_status st =
         certify_best(res, c, nc, n_in, n_out, alpha, delta, (unsigned long)m, err, errlen);
     free(c);
@@ -396,8 +411,10 @@ static ul_status run_all(ul_emp_lb_result *res, const double *a, size_t n_in, co
     unsigned long *fp = malloc(cap * sizeof *fp), *tp = malloc(cap * sizeof *tp);
     double *thr = malloc(cap * sizeof *thr);
     candidate *c = malloc(cap * sizeof *c);
-    if (!fp || !tp || !thr || !c)
-        abort();
+    if (!fp || !tp || !thr || !c) {
+        free(fp), free(tp), free(thr), free(c);
+        return no_room(err, errlen, "the thresholds", n_in, n_out);
+    }
     size_t m = ul_emp_roc_counts(a, n_in, b, n_out, fp, tp, thr);
     double beta = beta_d(alpha, 2.0 * (double)m), dd = mpfr_get_d(&delta->right, MPFR_RNDU);
     for (size_t i = 1; i <= m; i++) {
@@ -550,6 +567,8 @@ static ul_status run_joint(ul_emp_lb_result *res, const double *a, size_t n_in, 
     size_t kf = grid_of(n_out, o, NULL, 0);
     double dd = mpfr_get_d(&delta->right, MPFR_RNDU), a_d = beta_d(alpha, 1.0);
     candidate *c = family_tests(a, n_in, b, n_out, o, a_d / (double)m / 2, dd, &nc);
+    if (!c)
+        return no_room(err, errlen, "the family's tests", n_in, n_out);
     for (size_t i = 0; i < nc; i++) { /* every test: its whole level, one p-value */
         unsigned long k, n0, x, n1;
         double f[JOINT_GRID], level = a_d / (double)joint_divisor(i, kf, m, o);
@@ -962,23 +981,40 @@ static sum_test sum_direction(const double *a, size_t n1, const double *b, size_
     return t;
 }
 
+/* The reversed direction: OUT below the IN order statistics = the forward
+ * test on the negated scores, the worlds swapped. */
+static ul_status sum_reversed(sum_test *t, const double *a, size_t n_in, const double *b,
+                              size_t n_out, const ul_emp_lb_opts *o, double delta, double level,
+                              double *est, char *err, size_t errlen)
+{
+    double *na = malloc((n_out ? n_out : 1) * sizeof *na);
+    double *nb = malloc((n_in ? n_in : 1) * sizeof *nb);
+    if (!na || !nb) {
+        free(na), free(nb);
+        return no_room(err, errlen, "the negated scores", n_in, n_out);
+    }
+    for (size_t i = 0; i < n_out; i++)
+        na[i] = -b[n_out - 1 - i];
+    for (size_t i = 0; i < n_in; i++)
+        nb[i] = -a[n_in - 1 - i];
+    *t = sum_direction(na, n_out, nb, n_in, o, delta, level, est);
+    free(na), free(nb);
+    return UL_OK;
+}
+
 static ul_status run_sum(ul_emp_lb_result *res, const double *a, size_t n_in, const double *b,
                          size_t n_out, mpfi_srcptr alpha, mpfi_srcptr delta,
-                         const ul_emp_lb_opts *o)
+                         const ul_emp_lb_opts *o, char *err, size_t errlen)
 {
     unsigned long m = o->one_sided ? 1 : 2;
     double dd = mpfr_get_d(&delta->right, MPFR_RNDU), lev_d = beta_d(alpha, (double)m);
-    double *na = malloc(n_out * sizeof *na), *nb = malloc(n_in * sizeof *nb), est[2] = {0, 0};
-    if (!na || !nb)
-        abort();
+    double est[2] = {0, 0};
     sum_test t[2];
     t[0] = sum_direction(a, n_in, b, n_out, o, dd, lev_d, &est[0]);
-    if (!o->one_sided) { /* reversed: OUT below the IN order statistics = the forward test on −scores */
-        for (size_t i = 0; i < n_out; i++)
-            na[i] = -b[n_out - 1 - i];
-        for (size_t i = 0; i < n_in; i++)
-            nb[i] = -a[n_in - 1 - i];
-        t[1] = sum_direction(na, n_out, nb, n_in, o, dd, lev_d, &est[1]);
+    if (!o->one_sided) {
+        ul_status st = sum_reversed(&t[1], a, n_in, b, n_out, o, dd, lev_d, &est[1], err, errlen);
+        if (st != UL_OK)
+            return st;
     }
     int w = est[1] > est[0];
     mpfi_t lev;
@@ -999,7 +1035,6 @@ static ul_status run_sum(ul_emp_lb_result *res, const double *a, size_t n_in, co
     }
     mpfr_clear(e);
     mpfi_clear(lev);
-    free(na), free(nb);
     return UL_OK;
 }
 
@@ -1019,14 +1054,18 @@ static ul_status run_fixed(ul_emp_lb_result *res, const double *a, size_t n_in, 
 /* ---- split --------------------------------------------------------------------- */
 
 /* Chooses on the pilot (sorted copies pa, pb) the family test whose counts,
- * scaled to the certification sizes, predict the best bound at m = 1. */
-static double split_choose(const double *pa, size_t np_in, const double *pb, size_t np_out,
-                           size_t nc_in, size_t nc_out, const ul_emp_lb_opts *o, double beta,
-                           double delta)
+ * scaled to the certification sizes, predict the best bound at m = 1: its
+ * threshold in *thr. */
+static ul_status split_choose(double *thr, const double *pa, size_t np_in, const double *pb,
+                              size_t np_out, size_t nc_in, size_t nc_out, const ul_emp_lb_opts *o,
+                              double beta, double delta, char *err, size_t errlen)
 {
     size_t nc;
     candidate *c = family_tests(pa, np_in, pb, np_out, o, beta, delta, &nc);
-    double best = -1, thr = INFINITY;
+    if (!c)
+        return no_room(err, errlen, "the pilot's tests", np_in, np_out);
+    double best = -1;
+    *thr = INFINITY;
     for (size_t i = 0; i < nc; i++) {
         unsigned long fp =
             (unsigned long)llround((double)c[i].fp * (double)nc_out / (double)np_out);
@@ -1035,11 +1074,11 @@ static double split_choose(const double *pa, size_t np_in, const double *pb, siz
                                 beta, delta);
         if (e > best) {
             best = e;
-            thr = c[i].threshold;
+            *thr = c[i].threshold;
         }
     }
     free(c);
-    return thr;
+    return UL_OK;
 }
 
 static ul_status run_split(ul_emp_lb_result *res, const double *in, size_t n_in, const double *out,
@@ -1054,9 +1093,14 @@ static ul_status run_split(ul_emp_lb_result *res, const double *in, size_t n_in,
                        n_in, n_out);
     double *pa = sorted_copy(in, p_in), *pb = sorted_copy(out, p_out);
     double *ca = sorted_copy(in + p_in, n_in - p_in), *cb = sorted_copy(out + p_out, n_out - p_out);
-    double t = split_choose(pa, p_in, pb, p_out, n_in - p_in, n_out - p_out, o, beta_d(alpha, 2),
-                            mpfr_get_d(&delta->right, MPFR_RNDU));
-    ul_status st = run_fixed(res, ca, n_in - p_in, cb, n_out - p_out, t, alpha, delta, err, errlen);
+    double t = INFINITY;
+    ul_status st =
+        pa && pb && ca && cb
+            ? split_choose(&t, pa, p_in, pb, p_out, n_in - p_in, n_out - p_out, o, beta_d(alpha, 2),
+                           mpfr_get_d(&delta->right, MPFR_RNDU), err, errlen)
+            : no_room(err, errlen, "the sorted copies", n_in, n_out);
+    if (st == UL_OK)
+        st = run_fixed(res, ca, n_in - p_in, cb, n_out - p_out, t, alpha, delta, err, errlen);
     free(pa);
     free(pb);
     free(ca);
@@ -1065,6 +1109,27 @@ static ul_status run_split(ul_emp_lb_result *res, const double *in, size_t n_in,
 }
 
 /* ---- one run ------------------------------------------------------------------- */
+
+/* The methods on the ascending copies a (IN), b (OUT). */
+static ul_status run_sorted(ul_emp_lb_result *res, const double *a, size_t n_in, const double *b,
+                            size_t n_out, mpfi_srcptr alpha, mpfi_srcptr delta,
+                            const ul_emp_lb_opts *o, char *err, size_t errlen)
+{
+    switch (o->method) {
+    case UL_EMP_LB_FIXED:
+        return run_fixed(res, a, n_in, b, n_out, o->threshold, alpha, delta, err, errlen);
+    case UL_EMP_LB_ALL:
+        return run_all(res, a, n_in, b, n_out, alpha, delta, err, errlen);
+    case UL_EMP_LB_JOINT:
+        return run_joint(res, a, n_in, b, n_out, alpha, delta, o, err, errlen);
+    case UL_EMP_LB_SUM:
+        return run_sum(res, a, n_in, b, n_out, alpha, delta, o, err, errlen);
+    case UL_EMP_LB_ONERUN:
+        return ul_emp_onerun_family(res, a, n_in, b, n_out, alpha, delta, o, err, errlen);
+    default:
+        return run_family(res, a, n_in, b, n_out, alpha, delta, o, err, errlen);
+    }
+}
 
 ul_status ul_emp_eps_lb(ul_emp_lb_result *res, const double *in, size_t n_in, const double *out,
                         size_t n_out, mpfi_srcptr alpha, mpfi_srcptr delta, const ul_emp_lb_opts *o,
@@ -1082,25 +1147,8 @@ ul_status ul_emp_eps_lb(ul_emp_lb_result *res, const double *in, size_t n_in, co
         return st;
     }
     double *a = sorted_copy(in, n_in), *b = sorted_copy(out, n_out);
-    switch (o->method) {
-    case UL_EMP_LB_FIXED:
-        st = run_fixed(res, a, n_in, b, n_out, o->threshold, alpha, delta, err, errlen);
-        break;
-    case UL_EMP_LB_ALL:
-        st = run_all(res, a, n_in, b, n_out, alpha, delta, err, errlen);
-        break;
-    case UL_EMP_LB_JOINT:
-        st = run_joint(res, a, n_in, b, n_out, alpha, delta, o, err, errlen);
-        break;
-    case UL_EMP_LB_SUM:
-        st = run_sum(res, a, n_in, b, n_out, alpha, delta, o);
-        break;
-    case UL_EMP_LB_ONERUN:
-        st = ul_emp_onerun_family(res, a, n_in, b, n_out, alpha, delta, o, err, errlen);
-        break;
-    default:
-        st = run_family(res, a, n_in, b, n_out, alpha, delta, o, err, errlen);
-    }
+    st = a && b ? run_sorted(res, a, n_in, b, n_out, alpha, delta, o, err, errlen)
+                : no_room(err, errlen, "the sorted copies", n_in, n_out);
     res->divisor = res->divisor ? res->divisor : res->m;
     free(a);
     free(b);
@@ -1125,13 +1173,16 @@ double ul_emp_eps_lb_value(const double *in, size_t n_in, const double *out, siz
  * ε = max log((1 − FNR̄ − δ)/FPR̄), in doubles.  For comparisons only: the
  * hull is data-dependent, so its count is not covered by the lemma. */
 double ul_emp_jax_cp_d(const double *in, size_t n_in, const double *out, size_t n_out, double alpha,
-                       double delta)
+                       double delta, char *err, size_t errlen)
 {
     size_t cap = n_in + n_out + 1;
     unsigned long *fp = malloc(cap * sizeof *fp), *tp = malloc(cap * sizeof *tp);
-    if (!fp || !tp)
-        abort();
-    size_t h = ul_emp_roc_hull(in, n_in, out, n_out, fp, tp);
+    size_t h = fp && tp ? ul_emp_roc_hull(in, n_in, out, n_out, fp, tp) : 0;
+    if (h == 0) { /* out of memory here or in ul_emp_roc_hull */
+        free(fp), free(tp);
+        no_room(err, errlen, "the ROC hull", n_in, n_out);
+        return NAN;
+    }
     double best = 0, s = alpha / (double)h / 2;
     for (size_t i = 0; i < h; i++) {
         double f = ul_emp_cp_upper_d(fp[i], (unsigned long)n_out, s);
@@ -1156,6 +1207,10 @@ size_t ul_emp_roc_hull(const double *in, size_t n_in, const double *out, size_t 
                        unsigned long *fp, unsigned long *tp)
 {
     double *a = sorted_copy(in, n_in), *b = sorted_copy(out, n_out);
+    if (!a || !b) {
+        free(a), free(b);
+        return 0; /* out of memory (a hull has at least its vertex (0, 0)) */
+    }
     size_t m = ul_emp_roc_counts(a, n_in, b, n_out, fp, tp, NULL), h = 1;
     for (size_t i = 1; i <= m; i++) { /* upper hull by the monotone chain, in place */
         fp[h] = fp[i], tp[h] = tp[i];

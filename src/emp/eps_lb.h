@@ -274,16 +274,18 @@ ul_status ul_emp_onerun_family(ul_emp_lb_result *res, const double *a, size_t n_
  * counts: fp false positives, tp true positives, from (0, 0) to (n_out,
  * n_in); collinear points dropped), as jax_privacy's `_pareto_frontier`
  * keeps them.  fp, tp need room for n_in + n_out + 1 entries; returns the
- * number of vertices.  For comparisons with jax_privacy only: a Bonferroni
+ * number of vertices, 0 when the sorted copies of the scores cannot be had
+ * (out of memory).  For comparisons with jax_privacy only: a Bonferroni
  * count taken from this data-dependent set is not covered by the lemma. */
 size_t ul_emp_roc_hull(const double *in, size_t n_in, const double *out, size_t n_out,
                        unsigned long *fp, unsigned long *tp);
 
 /* jax_privacy's `epsilon_clopper_pearson` (one-sided, Bonferroni over the
  * ROC hull's vertices, two CP bounds at α/(2h)) in doubles, on the same
- * scores: the baseline of the power benchmarks, not a certified bound. */
+ * scores: the baseline of the power benchmarks, not a certified bound.
+ * NAN when out of memory for the hull, described in err. */
 double ul_emp_jax_cp_d(const double *in, size_t n_in, const double *out, size_t n_out, double alpha,
-                       double delta);
+                       double delta, char *err, size_t errlen);
 
 /* log C(n, k) in doubles (lgamma). */
 double ul_emp_log_choose(unsigned long n, unsigned long k);

@@ -25,15 +25,20 @@ static const char *names[N_METHODS] = {
 static double method_eps(int k, const double *in, size_t n, const double *out, mpfi_srcptr a,
                          mpfi_srcptr d)
 {
-    if (k == 0)
-        return ul_emp_jax_cp_d(in, n, out, n, 0.05, 1e-5);
+    char err[256];
+    double e;
+    if (k == 0) {
+        e = ul_emp_jax_cp_d(in, n, out, n, 0.05, 1e-5, err, sizeof err);
+        if (isnan(e))
+            fprintf(stderr, "bench_eps_lb_weights: %s\n", err);
+        return e;
+    }
     ul_emp_lb_opts o = ul_emp_lb_defaults();
     o.method = k >= 7 ? UL_EMP_LB_SUM : UL_EMP_LB_JOINT;
     o.one_sided = k % 2 == 0;
     o.geometric = k == 3 || k == 4;
     o.k_max = k == 5 || k == 6 ? 0 : -1; /* the extreme order statistic alone */
-    char err[256];
-    double e = ul_emp_eps_lb_value(in, n, out, n, a, d, &o, err, sizeof err);
+    e = ul_emp_eps_lb_value(in, n, out, n, a, d, &o, err, sizeof err);
     if (isnan(e))
         fprintf(stderr, "bench_eps_lb_weights: %s\n", err);
     return e;
@@ -45,8 +50,10 @@ static void table_row(double mu, size_t n, int draws, mpfi_srcptr a, mpfi_srcptr
 {
     double mean[N_METHODS] = {0};
     double *x = malloc(2 * n * sizeof *x);
-    if (!x)
-        abort();
+    if (!x) {
+        fprintf(stderr, "bench_eps_lb_weights: out of memory for %zu runs per world\n", n);
+        exit(2);
+    }
     for (int s = 0; s < draws; s++) { /* bench_power's draws: seed 1000 + s, runs 1 (IN), 2 (OUT) */
         ul_rng_normals(1000 + (uint32_t)s, 1, 0, 0, n, x);
         ul_rng_normals(1000 + (uint32_t)s, 2, 0, 0, n, x + n);
