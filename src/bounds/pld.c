@@ -683,6 +683,12 @@ static ul_status drive(mech *ms, size_t nm, const char *eps_text, const ul_pld_o
                                       &rr, rerr, sizeof rerr);
         last = wall_seconds() - t0;
         rounds++;
+        if (rs == UL_ETIME) { /* inside the round: no result, as at its start */
+            st = ul_fail(err, errlen, rs, "%s", rerr);
+            mpfr_set_zero(delta_lo, 1);
+            mpfr_set_ui(delta_hi, 1, MPFR_RNDU);
+            goto out;
+        }
         if (rs != UL_OK) {
             if (!have) {
                 st = ul_fail(err, errlen, rs, "%s", rerr);
@@ -1107,7 +1113,7 @@ static ul_status drive_eps(mech *ms, size_t nm, const char *delta_text, const ul
         rounds++;
         last = wall_seconds() - t0;
         if (rs != UL_OK) {
-            if (!have) {
+            if (!have || rs == UL_ETIME) {
                 st = ul_fail(err, errlen, rs, "%s", rerr);
                 break;
             }

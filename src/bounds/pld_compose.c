@@ -52,9 +52,10 @@
 
 #define DEFINE_COMPOSE(NAME, CPOW, FFT, REAL)                                           \
     /* The circular convolution Π_i p_i^{*steps_i} of the pess arrays, length N,    \
-     * unnormalised (N times it), as the first N reals of acc_re; NULL when the      \
-     * twiddle table cannot be allocated. */                                        \
-    static const REAL *NAME(fft_ctx *c, const disc *ds, size_t nd)                      \
+     * unnormalised (N times it), as the first N reals of acc_re; NULL, with *end    \
+     * saying why, when the twiddle table cannot be allocated or the deadline     \
+     * passed (asked in the transforms and every PLD_CHECK_POINTS powers). */      \
+    static const REAL *NAME(fft_ctx *c, const disc *ds, size_t nd, ul_pld_fft_end *end) \
     {                                                                                   \
         REAL *wr = c->work_re, *wi = c->work_im, *ar = c->acc_re, *ai = c->acc_im;      \
         for (size_t i = 0; i < nd; i++) {                                               \
@@ -62,9 +63,13 @@
             memset(wi, 0, c->N * sizeof(REAL));                                         \
             for (size_t k = 0; k < ds[i].n; k++)                                        \
                 wr[k] = (REAL)ds[i].pess[k]; /* exact */                                \
-            if (!FFT(wr, wi, c->N, false))                                              \
+            if ((*end = FFT(wr, wi, c->N, false, true)) != UL_PLD_FFT_DONE)             \
                 return NULL;                                                            \
             for (size_t j = 0; j < c->N; j++) {                                         \
+                if (j % PLD_CHECK_POINTS == 0 && j > 0 && ul_pld_late()) {              \
+                    *end = UL_PLD_FFT_LATE;                                             \
+                    return NULL;                                                        \
+                }                                                                       \
                 REAL re = wr[j], im = wi[j];                                            \
                 CPOW(&re, &im, ds[i].steps);                                            \
                 if (i == 0) {                                                           \
@@ -77,15 +82,15 @@
                 }                                                                       \
             }                                                                           \
         }                                                                               \
-        if (!FFT(ar, ai, c->N, true))                                                   \
+        if ((*end = FFT(ar, ai, c->N, true, true)) != UL_PLD_FFT_DONE)                  \
             return NULL;                                                                \
         return ar;                                                                      \
     }
 
 DEFINE_CPOW(cpow_d, double)
 DEFINE_CPOW(cpow_l, long double)
-DEFINE_COMPOSE(compose_d, cpow_d, ul_pld_fft_d, double)
-DEFINE_COMPOSE(compose_l, cpow_l, ul_pld_fft_l, long double)
+DEFINE_COMPOSE(compose_d, cpow_d, ul_pld_fft_d_watch, double)
+DEFINE_COMPOSE(compose_l, cpow_l, ul_pld_fft_l_watch, long double)
 
 static void fft_ctx_clear(fft_ctx *c)
 {
@@ -118,6 +123,12 @@ static bool fft_ctx_init(fft_ctx *c, size_t N, size_t nd, bool is_long)
 }
 
 
+
+ul_status pld_time_out(char *err, size_t errlen, const char *what, size_t points)
+{
+    return ul_fail(err, errlen, UL_ETIME,
+                   "composing the privacy loss distributions (%s, %zu points)", what, points);
+}
 
 const fft_format PLD_FORMAT_DOUBLE = {DBL_MANT_DIG, DBL_MIN_EXP, false};
 const fft_format PLD_FORMAT_LONG = {LDBL_MANT_DIG, LDBL_MIN_EXP, true};
@@ -367,25 +378,28 @@ static void sum_weighted(weighted_sum *out, const void *y, bool y_long, size_t l
 
 
 /* Composes the pess arrays (none for a single step: one mechanism applied
- * once); E2 ≥ ‖ẑ − z‖₂ (§3c; 0 without a transform).  false: out of memory. */
-static bool compose_all(composed *c, mpfr_ptr E2, fft_ctx *fc, const disc *ds, size_t nd,
-                        const window *w, const fft_format *f)
+ * once); E2 ≥ ‖ẑ − z‖₂ (§3c; 0 without a transform).  UL_PLD_FFT_NOMEM: out
+ * of memory; UL_PLD_FFT_LATE: the deadline passed. */
+static ul_pld_fft_end compose_all(composed *c, mpfr_ptr E2, fft_ctx *fc, const disc *ds,
+                                  size_t nd, const window *w, const fft_format *f)
 {
     mpfr_set_zero(E2, 1);
     if (fc == NULL) {
         *c = (composed){ds[0].pess, false, ds[0].n, 0};
-        return true;
+        return UL_PLD_FFT_DONE;
     }
-    c->y = f->is_long ? (const void *)compose_l(fc, ds, nd) : (const void *)compose_d(fc, ds, nd);
+    ul_pld_fft_end end = UL_PLD_FFT_DONE;
+    c->y = f->is_long ? (const void *)compose_l(fc, ds, nd, &end)
+                      : (const void *)compose_d(fc, ds, nd, &end);
     if (c->y == NULL)
-        return false;
+        return end;
     c->is_long = f->is_long;
     c->len = w->N;
     c->scale = 0;
     while (((size_t)1 << c->scale) < w->N)
         c->scale++;
     rounding_l2(E2, ds, nd, w->N, f);
-    return true;
+    return UL_PLD_FFT_DONE;
 }
 
 /* The window indices whose loss may lie in [a, b] (one index of margin). */
@@ -840,7 +854,10 @@ ul_status pld_dir_build(dir_state *S, mech *ms, size_t nm, double h, double tau,
                            "grid-step: %g: out of memory for an FFT of %zu points", h, S->w.N);
         S->have_fc = true;
     }
-    if (!compose_all(&S->c, S->E2, S->have_fc ? &S->fc : NULL, S->ds, nm, &S->w, f))
+    ul_pld_fft_end end = compose_all(&S->c, S->E2, S->have_fc ? &S->fc : NULL, S->ds, nm, &S->w, f);
+    if (end == UL_PLD_FFT_LATE)
+        return pld_time_out(err, errlen, "the FFT", S->w.N);
+    if (end != UL_PLD_FFT_DONE)
         return ul_fail(err, errlen, UL_EINPUT,
                        "grid-step: %g: out of memory for the FFT twiddles", h);
     return UL_OK;

@@ -968,11 +968,28 @@ static void add_excess(mpfr_ptr excess, double stored, mpfr_srcptr lower)
     mpfr_clear(t);
 }
 
+/* The norms of the stored array and its variance (a scale for the window). */
+static void disc_moments(disc *d, size_t n, double klo, double h)
+{
+    array_norms(d->pess, n, d->sum_pess, d->l2_pess);
+    double s0 = 0, s1 = 0, s2 = 0;
+    for (size_t k = 0; k < n; k++) {
+        double c = (klo + (double)k) * h;
+        s0 += d->pess[k];
+        s1 += d->pess[k] * c;
+        s2 += d->pess[k] * c * c;
+    }
+    d->var = s0 > 0 ? s2 / s0 - (s1 / s0) * (s1 / s0) : 0;
+    if (!(d->var > h * h))
+        d->var = h * h;
+}
+
 /* Discretises m on the grid of spacing h by connect-the-dots (§1),
  * truncating about tau in each tail.  UL_EINPUT (naming grid-step) when it
  * needs more than max_points points.  Guarantee: pess[k] ≥ the CTD atom at
  * ℓ_k (pess[0] also ≥ P[L ≤ ℓ_0], folded up), p_inf ≥ P[L > ℓ_{n−1}],
- * sum_in ≤ the total mass of the atoms split from bins inside the grid. */
+ * sum_in ≤ the total mass of the atoms split from bins inside the grid.
+ * UL_ETIME when the time budget ran out (asked every PLD_CHECK_BINS bins). */
 ul_status pld_discretise(disc *d, const mech *m, double h, double tau,
                             unsigned long max_points, char *err, size_t errlen)
 {
@@ -1034,7 +1051,12 @@ ul_status pld_discretise(disc *d, const mech *m, double h, double tau,
     } else {
         sub_rec_init(&sr, &e[0], m, loss, h, &cx);
     }
+    bool late = false;
     for (size_t k = 1; k < n; k++) {
+        if (k % PLD_CHECK_BINS == 0 && ul_pld_late()) {
+            late = true; /* the time budget: nothing below is needed */
+            break;
+        }
         endpoint *prev = &e[(k - 1) & 1], *cur = &e[k & 1];
         pld_exact_loss(loss, klo + (double)k, h);
         mpfi_srcptr elk;
@@ -1057,27 +1079,18 @@ ul_status pld_discretise(disc *d, const mech *m, double h, double tau,
         mpfi_diam_abs(w, P);
         mpfr_add(d->slack, d->slack, w, MPFR_RNDU);
     }
-    d->pess[n - 1] = mpfr_get_d(atom_up, MPFR_RNDU);
-    add_excess(d->excess, d->pess[n - 1], atom_lo);
     if (gp != NULL)
         gauss_rec_clear(gp);
     else
         sub_rec_clear(&sr);
-    /* the upper tail goes to +∞ */
-    loss_tail(P, m, loss, true, p);
-    mpfr_set(d->p_inf, &P->right, MPFR_RNDU);
-
-    array_norms(d->pess, n, d->sum_pess, d->l2_pess);
-    double s0 = 0, s1 = 0, s2 = 0;
-    for (size_t k = 0; k < n; k++) {
-        double c = (klo + (double)k) * h;
-        s0 += d->pess[k];
-        s1 += d->pess[k] * c;
-        s2 += d->pess[k] * c * c;
+    if (!late) {
+        d->pess[n - 1] = mpfr_get_d(atom_up, MPFR_RNDU);
+        add_excess(d->excess, d->pess[n - 1], atom_lo);
+        /* the upper tail goes to +∞ */
+        loss_tail(P, m, loss, true, p);
+        mpfr_set(d->p_inf, &P->right, MPFR_RNDU);
+        disc_moments(d, n, klo, h);
     }
-    d->var = s0 > 0 ? s2 / s0 - (s1 / s0) * (s1 / s0) : 0;
-    if (!(d->var > h * h))
-        d->var = h * h;
 
     endpoint_clear(&e[0]);
     endpoint_clear(&e[1]);
@@ -1087,6 +1100,6 @@ ul_status pld_discretise(disc *d, const mech *m, double h, double tau,
     mass_ctx_clear(&cx);
     mpfr_clear(loss);
     mpfr_clears(w, atom_up, atom_lo, (mpfr_ptr)0);
-    return UL_OK;
+    return late ? pld_time_out(err, errlen, "the discretisation", n) : UL_OK;
 }
 

@@ -20,6 +20,26 @@
 #include <float.h>
 #include <stdlib.h>
 
+#include "num/deadline.h"
+
+/* The deadline is asked every PLD_CHECK_POINTS points of a long pass (bit
+ * reversal, the twiddle table, one butterfly stage), and before every stage
+ * of a block of at least CHECK_BLOCK points: whatever N, at most about a
+ * million butterflies run between two asks. */
+#define CHECK_BLOCK ((size_t)1 << 16)
+
+static bool (*late_hook)(void);
+
+void ul_pld_set_late_hook(bool (*hook)(void))
+{
+    late_hook = hook;
+}
+
+bool ul_pld_late(void)
+{
+    return late_hook != NULL ? late_hook() : ul_deadline_passed();
+}
+
 typedef struct {
     size_t N;       /* the largest length served */
     void *re, *im;  /* stage-major: entry half + k is ω_{2·half}^k, half = 1, 2, … N/2 */
@@ -55,23 +75,28 @@ static void cos_sin(long double *c, long double *s, mpfr_ptr x, mpfr_ptr y, size
  * ω^{aB}·ω^{b} (j = aB + b, B = 2^⌈t/2⌉) from two correctly rounded long
  * double tables, multiplied in long double, then stored in REAL (§ header). */
 #define DEFINE_TABLE(NAME, REAL)                                                        \
-    static bool NAME(twiddles *t, size_t N)                                             \
+    static ul_pld_fft_end NAME(twiddles *t, size_t N, bool watch)                       \
     {                                                                                   \
         if (t->N >= N)                                                                  \
-            return true;                                                                \
+            return UL_PLD_FFT_DONE;                                                     \
         table_free(t);                                                                  \
         size_t H = N / 2 > 0 ? N / 2 : 1, B = 1;                                        \
         while (B * B < N)                                                               \
             B <<= 1;                                                                    \
         REAL *re = malloc(2 * H * sizeof *re), *im = malloc(2 * H * sizeof *im);        \
         long double *fc = malloc(B * sizeof *fc), *fs = malloc(B * sizeof *fs);         \
-        bool ok = re != NULL && im != NULL && fc != NULL && fs != NULL;                 \
+        bool ok = re != NULL && im != NULL && fc != NULL && fs != NULL, late = false;   \
         mpfr_t x, y;                                                                    \
         mpfr_init2(x, 64);                                                              \
         mpfr_init2(y, LDBL_MANT_DIG);                                                   \
         for (size_t b = 0; ok && b < B; b++)                                            \
             cos_sin(&fc[b], &fs[b], x, y, b, N);                                        \
         for (size_t a = 0; ok && a * B < H; a++) { /* ω^j into im/re[H + j] */        \
+            if (watch && a * B % PLD_CHECK_POINTS == 0 && a > 0 && ul_pld_late()) {    \
+                ok = false;                                                             \
+                late = true;                                                            \
+                break;                                                                  \
+            }                                                                           \
             long double cc, cs;                                                         \
             cos_sin(&cc, &cs, x, y, a * B, N);                                          \
             for (size_t b = 0; b < B && a * B + b < H; b++) {                           \
@@ -93,50 +118,64 @@ static void cos_sin(long double *c, long double *s, mpfr_ptr x, mpfr_ptr y, size
         if (!ok) {                                                                      \
             free(re);                                                                   \
             free(im);                                                                   \
-            return false;                                                               \
+            return late ? UL_PLD_FFT_LATE : UL_PLD_FFT_NOMEM;                           \
         }                                                                               \
         t->N = N;                                                                       \
         t->re = re;                                                                     \
         t->im = im;                                                                     \
-        return true;                                                                    \
+        return UL_PLD_FFT_DONE;                                                         \
     }
 
 /* The butterflies of the stages len = 2 … n on the block [0, n) (after bit
  * reversal), depth first: blocks that fit in cache finish all their stages
  * before the next block starts.  Independent butterflies in another order:
- * the same operations on the same operands, so the same result bit for bit. */
+ * the same operations on the same operands, so the same result bit for bit.
+ * With watch, a block of at least CHECK_BLOCK points asks the deadline
+ * before its last stage and every PLD_CHECK_POINTS butterflies of it (the
+ * same butterflies in the same order): false when it has passed. */
 #define DEFINE_STAGES(NAME, REAL)                                                       \
-    static void NAME(REAL *re, REAL *im, size_t n, const REAL *wr, const REAL *wi,      \
-                     REAL sgn)                                                          \
+    static bool NAME(REAL *re, REAL *im, size_t n, const REAL *wr, const REAL *wi,      \
+                     REAL sgn, bool watch)                                              \
     {                                                                                   \
         size_t first = 2;                                                               \
         if (n > 4096) {                                                                 \
-            NAME(re, im, n / 2, wr, wi, sgn);                                       \
-            NAME(re + n / 2, im + n / 2, n / 2, wr, wi, sgn);                       \
+            if (!NAME(re, im, n / 2, wr, wi, sgn, watch) ||                             \
+                !NAME(re + n / 2, im + n / 2, n / 2, wr, wi, sgn, watch))               \
+                return false;                                                           \
             first = n;                                                                  \
         }                                                                               \
+        bool ask = watch && n >= CHECK_BLOCK;                                           \
         for (size_t len = first; len <= n; len <<= 1) {                                 \
             size_t half = len / 2;                                                      \
             for (size_t b = 0; b < n; b += len) {                                       \
                 REAL *ar = re + b, *ai = im + b, *br = re + b + half, *bi = im + b + half; \
-                for (size_t k = 0; k < half; k++) {                                     \
-                    REAL cr = wr[half + k], ci = sgn * wi[half + k];                    \
-                    REAL tr = cr * br[k] - ci * bi[k], ti = cr * bi[k] + ci * br[k];    \
-                    br[k] = ar[k] - tr;                                                 \
-                    bi[k] = ai[k] - ti;                                                 \
-                    ar[k] = ar[k] + tr;                                                 \
-                    ai[k] = ai[k] + ti;                                                 \
+                for (size_t k0 = 0; k0 < half; k0 += PLD_CHECK_POINTS) {                \
+                    if (ask && ul_pld_late())                                           \
+                        return false;                                                   \
+                    size_t k1 = half - k0 > PLD_CHECK_POINTS ? k0 + PLD_CHECK_POINTS : half; \
+                    for (size_t k = k0; k < k1; k++) {                                  \
+                        REAL cr = wr[half + k], ci = sgn * wi[half + k];                \
+                        REAL tr = cr * br[k] - ci * bi[k], ti = cr * bi[k] + ci * br[k]; \
+                        br[k] = ar[k] - tr;                                             \
+                        bi[k] = ai[k] - ti;                                             \
+                        ar[k] = ar[k] + tr;                                             \
+                        ai[k] = ai[k] + ti;                                             \
+                    }                                                                   \
                 }                                                                       \
             }                                                                           \
         }                                                                               \
+        return true;                                                                    \
     }
 
 #define DEFINE_FFT(NAME, TABLE, STAGES, TW, REAL)                                       \
-    bool NAME(REAL *re, REAL *im, size_t N, bool inverse)                               \
+    ul_pld_fft_end NAME##_watch(REAL *re, REAL *im, size_t N, bool inverse, bool watch) \
     {                                                                                   \
-        if (!TABLE(&TW, N))                                                             \
-            return false;                                                               \
+        ul_pld_fft_end e = TABLE(&TW, N, watch);                                        \
+        if (e != UL_PLD_FFT_DONE)                                                       \
+            return e;                                                                   \
         for (size_t i = 1, j = 0; i < N; i++) { /* bit reversal */                      \
+            if (watch && i % PLD_CHECK_POINTS == 0 && ul_pld_late())                    \
+                return UL_PLD_FFT_LATE;                                                 \
             size_t bit = N >> 1;                                                        \
             for (; j & bit; bit >>= 1)                                                  \
                 j ^= bit;                                                               \
@@ -150,8 +189,14 @@ static void cos_sin(long double *c, long double *s, mpfr_ptr x, mpfr_ptr y, size
                 im[j] = t;                                                              \
             }                                                                           \
         }                                                                               \
-        STAGES(re, im, N, (const REAL *)TW.re, (const REAL *)TW.im, inverse ? -1 : 1); \
-        return true;                                                                    \
+        if (!STAGES(re, im, N, (const REAL *)TW.re, (const REAL *)TW.im, inverse ? -1 : 1, \
+                    watch))                                                             \
+            return UL_PLD_FFT_LATE;                                                     \
+        return UL_PLD_FFT_DONE;                                                         \
+    }                                                                                   \
+    bool NAME(REAL *re, REAL *im, size_t N, bool inverse)                               \
+    {                                                                                   \
+        return NAME##_watch(re, im, N, inverse, false) == UL_PLD_FFT_DONE;              \
     }
 
 DEFINE_TABLE(table_d, double)

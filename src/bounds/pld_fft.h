@@ -39,6 +39,31 @@
 bool ul_pld_fft_d(double *re, double *im, size_t N, bool inverse);
 bool ul_pld_fft_l(long double *re, long double *im, size_t N, bool inverse);
 
+/* How a watched transform ended. */
+typedef enum { UL_PLD_FFT_DONE = 0, UL_PLD_FFT_NOMEM, UL_PLD_FFT_LATE } ul_pld_fft_end;
+
+/* Points between two asks of the deadline in the long passes of the PLD
+ * accountant (the FFT's, the frequency-domain powers, the discretisation's
+ * masses are asked more often: every PLD_CHECK_BINS bins). */
+#define PLD_CHECK_POINTS ((size_t)1 << 20)
+#define PLD_CHECK_BINS 128
+
+/* The same transforms (bit for bit); with watch, the process deadline
+ * (num/deadline.h, through ul_pld_late) is asked every PLD_CHECK_POINTS
+ * points of a pass and before the stages of every block of 2^16 points or
+ * more: UL_PLD_FFT_LATE when it had passed (the data are then partly
+ * transformed), UL_PLD_FFT_NOMEM when the twiddles cannot be allocated. */
+ul_pld_fft_end ul_pld_fft_d_watch(double *re, double *im, size_t N, bool inverse, bool watch);
+ul_pld_fft_end ul_pld_fft_l_watch(long double *re, long double *im, size_t N, bool inverse,
+                                  bool watch);
+
+/* true once the time budget has run out (ul_deadline_passed), for every
+ * loop of the PLD accountant.  A test may replace the question with its own
+ * (a count of asks, a deadline after the k-th ask); NULL restores it.  Not
+ * reentrant, as the rest of the accountant. */
+bool ul_pld_late(void);
+void ul_pld_set_late_hook(bool (*hook)(void));
+
 /* g ≥ γ of Higham Thm 24.2 for length N and mant-bit arithmetic (μ above). */
 void ul_pld_fft_gamma(mpfr_ptr g, size_t N, int mant);
 

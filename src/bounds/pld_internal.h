@@ -108,6 +108,11 @@ typedef struct {
     mpfr_t E2, pinf;
 } dir_state;
 
+/* UL_ETIME: the time budget (num/deadline.h, asked through ul_pld_late)
+ * ran out during `what` over `points` grid points; the message says what
+ * was being done, as pld.c's check between rounds (pld_compose.c). */
+ul_status pld_time_out(char *err, size_t errlen, const char *what, size_t points);
+
 /* ---- the loss distributions and the discretisation (pld_disc.c) ---- */
 double pld_q_d(double x);
 double pld_z_of_tail(double tau);

@@ -18,8 +18,10 @@
 
 
 
-/* Group sizes and group sums (rounded up) of the pessimistic arrays. */
-static bool make_groups(disc *d, size_t group)
+/* Group sizes and group sums (rounded up) of the pessimistic arrays.
+ * UL_PLD_FFT_LATE when the deadline passed (asked every PLD_CHECK_POINTS
+ * points), UL_PLD_FFT_NOMEM when out of memory. */
+static ul_pld_fft_end make_groups(disc *d, size_t group)
 {
     if (group < 1)
         group = 1;
@@ -32,10 +34,18 @@ static bool make_groups(disc *d, size_t group)
     d->gmass = malloc(d->ngroups * sizeof *d->gmass);
     d->lgmass = malloc(d->ngroups * sizeof *d->lgmass);
     if (d->gmass == NULL || d->lgmass == NULL)
-        return false;
+        return UL_PLD_FFT_NOMEM;
     mpfr_t s;
     mpfr_init2(s, 64);
+    size_t asked = 0;
     for (size_t g = 0; g < d->ngroups; g++) {
+        if (g * group >= asked + PLD_CHECK_POINTS) {
+            asked = g * group;
+            if (ul_pld_late()) {
+                mpfr_clear(s);
+                return UL_PLD_FFT_LATE;
+            }
+        }
         mpfr_set_zero(s, 1);
         size_t end = (g + 1) * group < d->n ? (g + 1) * group : d->n;
         for (size_t k = g * group; k < end; k++)
@@ -44,7 +54,7 @@ static bool make_groups(disc *d, size_t group)
         d->lgmass[g] = d->gmass[g] > 0 ? log(d->gmass[g]) : -INFINITY;
     }
     mpfr_clear(s);
-    return true;
+    return UL_PLD_FFT_DONE;
 }
 
 /* The extreme index of group g: its top (upper) or bottom. */
@@ -57,11 +67,14 @@ static double group_index(const disc *d, size_t g, bool upper)
 }
 
 /* log M(±λ) in doubles, M(λ) = Σ_g gmass·e^{λ·ℓ_top}, M(−λ) = Σ_g gmass·e^{−λ·ℓ_bot}
- * (for choosing λ and the window). */
+ * (for choosing λ and the window); NaN when the deadline passed (asked
+ * every PLD_CHECK_POINTS groups). */
 static double log_mgf_d(const disc *d, double lambda, bool upper, double h)
 {
     double mx = -INFINITY, sl = (upper ? lambda : -lambda) * h;
     for (size_t g = 0; g < d->ngroups; g++) {
+        if (g % PLD_CHECK_POINTS == 0 && g > 0 && ul_pld_late())
+            return NAN;
         double e = sl * group_index(d, g, upper) + d->lgmass[g];
         if (e > mx)
             mx = e;
@@ -195,9 +208,13 @@ ul_status pld_choose_window(window *w, disc *ds, size_t nd, double h, double tau
 
     double sigma = sqrt(var), zw = sqrt(2 * log(1 / tau_w));
     double group = floor(0.25 * sigma / (zw * T * h));
-    for (size_t i = 0; i < nd; i++)
-        if (!make_groups(&ds[i], group > 1 ? (size_t)fmin(group, 1e9) : 1))
+    for (size_t i = 0; i < nd; i++) {
+        ul_pld_fft_end e = make_groups(&ds[i], group > 1 ? (size_t)fmin(group, 1e9) : 1);
+        if (e == UL_PLD_FFT_LATE)
+            return pld_time_out(err, errlen, "the window's group sums", ds[i].n);
+        if (e != UL_PLD_FFT_DONE)
             return ul_fail(err, errlen, UL_EINPUT, "grid-step: %g: out of memory", h);
+    }
 
     /* Chernoff in doubles over a grid of λ: the loss x_up above which, and
      * y_lo below which, at most tau_w of the composed mass lies. */
@@ -207,8 +224,12 @@ ul_status pld_choose_window(window *w, disc *ds, size_t nd, double h, double tau
         lam[j] = pow(2.0, (j - 24) / 2.0) / sigma;
         cgf_up[j] = cgf_dn[j] = 0;
         for (size_t i = 0; i < nd; i++) {
-            cgf_up[j] += (double)ds[i].steps * log_mgf_d(&ds[i], lam[j], true, h);
-            cgf_dn[j] += (double)ds[i].steps * log_mgf_d(&ds[i], lam[j], false, h);
+            double up = log_mgf_d(&ds[i], lam[j], true, h);
+            double dn = isnan(up) ? NAN : log_mgf_d(&ds[i], lam[j], false, h);
+            if (isnan(dn) || ul_pld_late())
+                return pld_time_out(err, errlen, "the window's Chernoff exponents", ds[i].ngroups);
+            cgf_up[j] += (double)ds[i].steps * up;
+            cgf_dn[j] += (double)ds[i].steps * dn;
         }
         double xu = (cgf_up[j] - log_tau) / lam[j], yl = (log_tau - cgf_dn[j]) / lam[j];
         if (xu < x_up)

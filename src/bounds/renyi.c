@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "bounds/bounds_util.h"
+#include "num/deadline.h"
 #include "num/gauss_tail.h"
 #include "num/input.h"
 
@@ -338,6 +339,15 @@ void ul_renyi_weak_triangle_difference(mpfi_ptr out, mpfi_srcptr alpha, mpfi_src
  */
 
 #define SGM_MAX_ALPHA_ENCL 10001.0 /* enclosure-level cap (the text cap is 10000) */
+#define SGM_CHECK_TERMS 8          /* terms between two asks of the time budget */
+
+/* The time budget (num/deadline.h), asked every SGM_CHECK_TERMS terms of
+ * a series: a term costs up to milliseconds at thousands of bits, and
+ * α = 10^4 has 10^4 of them before the tail. */
+static bool late_at(unsigned long k)
+{
+    return k % SGM_CHECK_TERMS == 0 && k > 0 && ul_deadline_passed();
+}
 
 /* A growable array of intervals. */
 typedef struct {
@@ -383,8 +393,9 @@ static void raise_max(mpfr_ptr m, mpfi_srcptr x)
         mpfr_set(m, &x->right, MPFR_RNDU);
 }
 
-/* log(A_α − 1) for integer α = a ≥ 2 and 0 < q < 1 (boxes q, s2 = 2σ²). */
-static void sgm_log_a_minus_1_int(mpfi_ptr out, unsigned long a, mpfi_srcptr q, mpfi_srcptr s2,
+/* log(A_α − 1) for integer α = a ≥ 2 and 0 < q < 1 (boxes q, s2 = 2σ²);
+ * false (out unset) when the time budget ran out. */
+static bool sgm_log_a_minus_1_int(mpfi_ptr out, unsigned long a, mpfi_srcptr q, mpfi_srcptr s2,
                                   mpfr_prec_t w)
 {
     mpfi_t lq, l1q, x, t;
@@ -403,7 +414,10 @@ static void sgm_log_a_minus_1_int(mpfi_ptr out, unsigned long a, mpfi_srcptr q, 
     mpfr_set_inf(m, -1);
     mpz_t c;
     mpz_init_set_ui(c, a); /* C(a, 1) */
+    bool late = false;
     for (unsigned long k = 2; k <= a; k++) {
+        if ((late = late_at(k)))
+            break;
         mpz_mul_ui(c, c, a - k + 1);
         mpz_divexact_ui(c, c, k); /* C(a, k), exact */
         mpfi_ptr e = ivec_push(&ell);
@@ -421,7 +435,7 @@ static void sgm_log_a_minus_1_int(mpfi_ptr out, unsigned long a, mpfi_srcptr q, 
     }
     /* log Σ e^{ℓ_k} = m + log Σ e^{ℓ_k − m}, for any exact m */
     mpfi_set_ui(x, 0);
-    for (size_t i = 0; i < ell.n; i++) {
+    for (size_t i = 0; i < ell.n && !late; i++) {
         mpfi_sub_fr(t, ell.v[i], m);
         mpfi_exp(t, t);
         mpfi_add(x, x, t);
@@ -435,6 +449,7 @@ static void sgm_log_a_minus_1_int(mpfi_ptr out, unsigned long a, mpfi_srcptr q, 
     mpfi_clear(l1q);
     mpfi_clear(x);
     mpfi_clear(t);
+    return !late;
 }
 
 /* The fractional series over a box of parameters: α (containing no integer,
@@ -531,8 +546,8 @@ static void frac_next_scaled(frac_series *s, mpfi_ptr out)
  * Δ^k a_{i+M−k} for k = 0..M, so d_M = (−1)^M b[M].  Stops when the
  * remainder d_M/2^M is below tau, or below the rounding width E_M has
  * gathered (more terms would not narrow the result), or after max_m terms;
- * sound whenever it stops. */
-static void euler_tail(frac_series *s, mpfi_ptr out, mpfi_srcptr first, mpfi_srcptr second,
+ * sound whenever it stops.  false (out unset) when the time budget ran out. */
+static bool euler_tail(frac_series *s, mpfi_ptr out, mpfi_srcptr first, mpfi_srcptr second,
                        mpfr_srcptr tau, unsigned long max_m)
 {
     mpfr_prec_t w = s->w;
@@ -548,7 +563,8 @@ static void euler_tail(frac_series *s, mpfi_ptr out, mpfi_srcptr first, mpfi_src
     mpfr_t rem, lo, hi, diam;
     mpfr_inits2(w, rem, lo, hi, diam, (mpfr_ptr)0);
     mpfi_set_ui(e, 0);
-    for (unsigned long mm = 0;; mm++) {
+    bool late = false;
+    for (unsigned long mm = 0; !(late = late_at(mm)); mm++) {
         if (mm & 1)
             mpfi_neg(d, b.v[mm]);
         else
@@ -588,6 +604,7 @@ static void euler_tail(frac_series *s, mpfi_ptr out, mpfi_srcptr first, mpfi_src
     mpfi_clear(tmp);
     mpfi_clear(fresh);
     ivec_clear(&b);
+    return !late;
 }
 
 /* x ← x + sign·[0, a.hi]: the tail of an alternating series with decreasing
@@ -607,8 +624,59 @@ static void add_first_term_bound(mpfi_ptr x, mpfi_srcptr a, int sign)
     mpfr_clears(lo, hi, (mpfr_ptr)0);
 }
 
-/* log A_α over the box (alpha, q, sigma); s2 = 2σ². */
-static void sgm_log_a_frac(mpfi_ptr out, mpfi_srcptr alpha, mpfi_srcptr q, mpfi_srcptr sigma,
+/* sum ← sum + T, the alternating tail T = Σ_{k≥0} (−1)^k a_{n+k} from the
+ * logs (l0, l1) of a_n, s->next_i = n + 1.  While its terms fall fast
+ * (ratio ≤ 3/4; a choice of method only, both are sound), add them one by
+ * one and stop when a term is below the rounding level (the rest lies
+ * between 0 and it); else switch to the Euler bound, which wins once the
+ * quickly decaying part of λ is spent (tuned by counting terms over the
+ * regimes of the tests).  false when the time budget ran out. */
+static bool frac_tail(frac_series *s, mpfi_ptr sum, mpfi_srcptr l0, mpfi_srcptr l1,
+                      mpfr_prec_t w)
+{
+    mpfi_t cur, nxt, t;
+    mpfi_init2(cur, w);
+    mpfi_init2(nxt, w);
+    mpfi_init2(t, w);
+    mpfr_t tau, ratio;
+    mpfr_inits2(w, tau, ratio, (mpfr_ptr)0);
+    mpfr_mul_2si(tau, &sum->left, -(long)w, MPFR_RNDD);
+    unsigned long max_terms = 4 * (unsigned long)w + 64;
+    frac_scale(s, cur, l0, l1);
+    frac_next_scaled(s, nxt);
+    int sign = 1;
+    bool late = false;
+    for (unsigned long k = 0; !(late = late_at(k)); k++) {
+        if (mpfr_lessequal_p(&cur->right, tau)) {
+            add_first_term_bound(sum, cur, sign);
+            break;
+        }
+        mpfr_div(ratio, &nxt->right, &cur->left, MPFR_RNDU);
+        if (!(mpfr_cmp_d(ratio, 0.75) <= 0) || k >= max_terms) {
+            late = !euler_tail(s, t, cur, nxt, tau, max_terms);
+            if (sign < 0)
+                mpfi_neg(t, t);
+            mpfi_add(sum, sum, t);
+            break;
+        }
+        if (sign > 0)
+            mpfi_add(sum, sum, cur);
+        else
+            mpfi_sub(sum, sum, cur);
+        sign = -sign;
+        mpfi_swap(cur, nxt);
+        frac_next_scaled(s, nxt);
+    }
+    mpfr_clears(tau, ratio, (mpfr_ptr)0);
+    mpfi_clear(cur);
+    mpfi_clear(nxt);
+    mpfi_clear(t);
+    return !late;
+}
+
+/* log A_α over the box (alpha, q, sigma); s2 = 2σ².  false (out unset)
+ * when the time budget ran out. */
+static bool sgm_log_a_frac(mpfi_ptr out, mpfi_srcptr alpha, mpfi_srcptr q, mpfi_srcptr sigma,
                            mpfi_srcptr s2, mpfr_prec_t w)
 {
     frac_series s;
@@ -646,7 +714,8 @@ static void sgm_log_a_frac(mpfi_ptr out, mpfi_srcptr alpha, mpfi_srcptr q, mpfi_
     ivec_init(&l0s, w);
     ivec_init(&l1s, w);
     mpfr_set_inf(s.m, -1);
-    for (unsigned long i = 0; i <= n; i++) {
+    bool late = false;
+    for (unsigned long i = 0; i <= n && !(late = late_at(i)); i++) {
         mpfi_ptr a0 = ivec_push(&l0s), a1 = ivec_push(&l1s);
         frac_next_terms(&s, a0, a1);
         raise_max(s.m, a0);
@@ -655,58 +724,23 @@ static void sgm_log_a_frac(mpfi_ptr out, mpfi_srcptr alpha, mpfi_srcptr q, mpfi_
     if (!mpfr_number_p(s.m))
         mpfr_set_zero(s.m, 1); /* any exact reference is sound */
 
-    mpfi_t sum, cur, nxt, t;
+    mpfi_t sum, t;
     mpfi_init2(sum, w);
-    mpfi_init2(cur, w);
-    mpfi_init2(nxt, w);
     mpfi_init2(t, w);
     mpfi_set_ui(sum, 0);
-    for (unsigned long i = 0; i < n; i++) {
+    for (unsigned long i = 0; i < n && !late; i++) {
         frac_scale(&s, t, l0s.v[i], l1s.v[i]);
         mpfi_add(sum, sum, t);
     }
-
-    /* The alternating tail T = Σ_{k≥0} (−1)^k a_{n+k}.  While its terms
-     * fall fast (ratio ≤ 3/4; a choice of method only, both are sound), add
-     * them one by one and stop when a term is below the rounding level (the
-     * rest lies between 0 and it); else switch to the Euler bound, which
-     * wins once the quickly decaying part of λ is spent (tuned by counting
-     * terms over the regimes of the tests). */
-    mpfr_t tau, ratio;
-    mpfr_inits2(w, tau, ratio, (mpfr_ptr)0);
-    mpfr_mul_2si(tau, &sum->left, -(long)w, MPFR_RNDD);
-    unsigned long max_terms = 4 * (unsigned long)w + 64;
-    frac_scale(&s, cur, l0s.v[n], l1s.v[n]);
-    frac_next_scaled(&s, nxt);
-    int sign = 1;
-    for (unsigned long k = 0;; k++) {
-        if (mpfr_lessequal_p(&cur->right, tau)) {
-            add_first_term_bound(sum, cur, sign);
-            break;
-        }
-        mpfr_div(ratio, &nxt->right, &cur->left, MPFR_RNDU);
-        if (!(mpfr_cmp_d(ratio, 0.75) <= 0) || k >= max_terms) {
-            euler_tail(&s, t, cur, nxt, tau, max_terms);
-            if (sign < 0)
-                mpfi_neg(t, t);
-            mpfi_add(sum, sum, t);
-            break;
-        }
-        if (sign > 0)
-            mpfi_add(sum, sum, cur);
-        else
-            mpfi_sub(sum, sum, cur);
-        sign = -sign;
-        mpfi_swap(cur, nxt);
-        frac_next_scaled(&s, nxt);
+    if (!late)
+        late = !frac_tail(&s, sum, l0s.v[n], l1s.v[n], w);
+    if (!late) {
+        mpfi_log(sum, sum);
+        mpfi_add_fr(out, sum, s.m);
     }
-    mpfi_log(sum, sum);
-    mpfi_add_fr(out, sum, s.m);
 
-    mpfr_clears(tau, ratio, up, (mpfr_ptr)0);
+    mpfr_clear(up);
     mpfi_clear(sum);
-    mpfi_clear(cur);
-    mpfi_clear(nxt);
     mpfi_clear(t);
     ivec_clear(&l0s);
     ivec_clear(&l1s);
@@ -718,6 +752,7 @@ static void sgm_log_a_frac(mpfi_ptr out, mpfi_srcptr alpha, mpfi_srcptr q, mpfi_
     mpfi_clear(s.s2);
     mpfi_clear(s.lc);
     mpfr_clear(s.m);
+    return !late;
 }
 
 /* Extra working bits for the subsampled Gaussian (a choice, not a bound:
@@ -763,13 +798,14 @@ static bool sgm_regular(mpfi_srcptr alpha, mpfi_srcptr q)
     return same;
 }
 
-/* ρ over the box, at out's precision (domain checked by the caller). */
-static void sgm_box(mpfi_ptr out, mpfi_srcptr alpha, mpfi_srcptr q, mpfi_srcptr sigma)
+/* ρ over the box, at out's precision (domain checked by the caller); false
+ * (out unset) when the time budget ran out inside the series. */
+static bool sgm_box(mpfi_ptr out, mpfi_srcptr alpha, mpfi_srcptr q, mpfi_srcptr sigma)
 {
     mpfr_prec_t p = mpfi_get_prec(out);
     if (mpfr_zero_p(&q->right)) {
         mpfi_set_ui(out, 0); /* q = 0: no record is ever used */
-        return;
+        return true;
     }
     mpfr_prec_t w =
         p + sgm_guard_bits(mpfr_get_d(&alpha->right, MPFR_RNDN), mpfr_get_d(&q->left, MPFR_RNDN),
@@ -780,15 +816,16 @@ static void sgm_box(mpfi_ptr out, mpfi_srcptr alpha, mpfi_srcptr q, mpfi_srcptr 
     mpfi_init2(am1, w);
     mpfi_sqr(s2, sigma);
     mpfi_mul_2ui(s2, s2, 1); /* 2σ² */
+    bool done = true;
     if (mpfr_cmp_ui(&q->left, 1) == 0) {
         /* q = 1: the Gaussian mechanism with r = 1/σ, ρ = α/(2σ²) ([M17] Prop. 7) */
         mpfi_div(out, alpha, s2);
     } else {
         if (is_point(alpha) && mpfr_integer_p(&alpha->left)) {
-            sgm_log_a_minus_1_int(la, mpfr_get_ui(&alpha->left, MPFR_RNDN), q, s2, w);
+            done = sgm_log_a_minus_1_int(la, mpfr_get_ui(&alpha->left, MPFR_RNDN), q, s2, w);
             softplus(la, la); /* log A = log1p(A − 1) */
         } else {
-            sgm_log_a_frac(la, alpha, q, sigma, s2, w);
+            done = sgm_log_a_frac(la, alpha, q, sigma, s2, w);
         }
         mpfi_sub_ui(am1, alpha, 1);
         mpfi_div(out, la, am1);
@@ -797,10 +834,12 @@ static void sgm_box(mpfi_ptr out, mpfi_srcptr alpha, mpfi_srcptr q, mpfi_srcptr 
     mpfi_clear(s2);
     mpfi_clear(la);
     mpfi_clear(am1);
+    return done;
 }
 
-/* The box reduced to one corner: each of alpha, q, sigma set to one end. */
-static void sgm_corner(mpfi_ptr out, mpfr_srcptr alpha, mpfr_srcptr q, mpfr_srcptr sigma)
+/* The box reduced to one corner: each of alpha, q, sigma set to one end
+ * (false: the time budget ran out). */
+static bool sgm_corner(mpfi_ptr out, mpfr_srcptr alpha, mpfr_srcptr q, mpfr_srcptr sigma)
 {
     mpfi_t a, qq, s;
     mpfi_init2(a, mpfr_get_prec(alpha));
@@ -809,10 +848,21 @@ static void sgm_corner(mpfi_ptr out, mpfr_srcptr alpha, mpfr_srcptr q, mpfr_srcp
     mpfi_set_fr(a, alpha);
     mpfi_set_fr(qq, q);
     mpfi_set_fr(s, sigma);
-    sgm_box(out, a, qq, s); /* points with q ∈ {0, 1} or regular */
+    bool done = sgm_box(out, a, qq, s); /* points with q ∈ {0, 1} or regular */
     mpfi_clear(a);
     mpfi_clear(qq);
     mpfi_clear(s);
+    return done;
+}
+
+/* UL_ETIME for the series of the subsampled Gaussian, worded as the other
+ * budget checks (what was being computed). */
+static ul_status sgm_out_of_time(mpfi_ptr rho, char *err, size_t errlen)
+{
+    mpfi_set_prec(rho, mpfi_get_prec(rho)); /* NaN: nothing certified */
+    return ul_fail(err, errlen, UL_ETIME,
+                   "summing the subsampled Gaussian's RDP series at %ld bits",
+                   (long)mpfi_get_prec(rho));
 }
 
 ul_status ul_renyi_sgm_rdp(mpfi_ptr rho, mpfi_srcptr alpha, mpfi_srcptr q, mpfi_srcptr sigma,
@@ -829,9 +879,8 @@ ul_status ul_renyi_sgm_rdp(mpfi_ptr rho, mpfi_srcptr alpha, mpfi_srcptr q, mpfi_
         return ul_fail(err, errlen, UL_EINPUT, "sigma: must be > 0 and finite");
 
     bool q_end = is_point(q) && (mpfr_zero_p(&q->left) || mpfr_cmp_ui(&q->left, 1) == 0);
-    if (q_end || sgm_regular(alpha, q)) {
-        sgm_box(rho, alpha, q, sigma); /* one evaluation over the whole box */
-        return UL_OK;
+    if (q_end || sgm_regular(alpha, q)) { /* one evaluation over the whole box */
+        return sgm_box(rho, alpha, q, sigma) ? UL_OK : sgm_out_of_time(rho, err, errlen);
     }
     /* ρ is nondecreasing in α (D_α is, [M17] Prop. 9) and in q (A_α is
      * convex in q with its minimum 1 at q = 0), and nonincreasing in σ
@@ -843,14 +892,14 @@ ul_status ul_renyi_sgm_rdp(mpfi_ptr rho, mpfi_srcptr alpha, mpfi_srcptr q, mpfi_
     mpfi_init2(at, p);
     mpfr_t lo, hi;
     mpfr_inits2(p, lo, hi, (mpfr_ptr)0);
-    sgm_corner(at, &alpha->left, &q->left, &sigma->right);
+    bool done = sgm_corner(at, &alpha->left, &q->left, &sigma->right);
     mpfr_set(lo, &at->left, MPFR_RNDD);
-    sgm_corner(at, &alpha->right, &q->right, &sigma->left);
+    done = done && sgm_corner(at, &alpha->right, &q->right, &sigma->left);
     mpfr_set(hi, &at->right, MPFR_RNDU);
     mpfi_interv_fr(rho, lo, hi);
     mpfr_clears(lo, hi, (mpfr_ptr)0);
     mpfi_clear(at);
-    return UL_OK;
+    return done ? UL_OK : sgm_out_of_time(rho, err, errlen);
 }
 
 /* ---- curves ----------------------------------------------------------------- */

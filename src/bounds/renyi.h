@@ -103,7 +103,8 @@ void ul_renyi_weak_triangle_difference(mpfi_ptr out, mpfi_srcptr alpha, mpfi_src
  * evaluated in interval arithmetic, or, when it straddles an integer α or
  * touches q = 1 without being that point, from its two corners (ρ is
  * nondecreasing in α and q, nonincreasing in σ).  UL_EINPUT (message naming
- * the parameter) outside the domain. */
+ * the parameter) outside the domain; UL_ETIME (rho NaN) when the time budget
+ * (num/deadline.h) ran out inside the series, asked every few terms. */
 ul_status ul_renyi_sgm_rdp(mpfi_ptr rho, mpfi_srcptr alpha, mpfi_srcptr q, mpfi_srcptr sigma,
                            char *err, size_t errlen);
 
