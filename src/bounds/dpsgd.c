@@ -600,40 +600,54 @@ ul_status ul_dpsgd_sigma_min(const ul_dpsgd_run *run, const char *eps, const cha
 
 /* ---- calibration by the PLD accountant ------------------------------------------ */
 
-/* The PLD estimate of ε(δ) (pld.h ul_pld_epsilon_estimate_d: doubles, no
+/* The first failure of the estimate in a search (UL_ENOMEM: its arrays are
+ * sized by the run, pld.h), with its message in err. */
+typedef struct {
+    ul_status st;
+    char *err;
+    size_t errlen;
+} est_fail;
+
+/* The PLD estimate of ε(δ) (pld.h ul_pld_epsilon_estimate: doubles, no
  * error terms, search only) of the run with every σ_i·c and phase j at
- * steps_j steps when steps_j > 0. */
+ * steps_j steps when steps_j > 0; NAN once the estimate failed (ef->st),
+ * which ends every search. */
 static double pld_est(const ul_dpsgd_run *run, double c, size_t j, unsigned long steps_j,
-                      double delta)
+                      double delta, est_fail *ef)
 {
+    if (ef->st != UL_OK)
+        return NAN;
     ul_pld_phase_d ph[UL_DPSGD_MAX_PHASES];
     double sens = strtod(sens_text(run), NULL);
     for (size_t i = 0; i < run->n; i++)
         ph[i] = (ul_pld_phase_d){c * strtod(run->phases[i].sigma, NULL), sens,
                                  strtod(run->phases[i].q, NULL),
                                  steps_j > 0 && i == j ? steps_j : run->phases[i].steps};
-    return ul_pld_epsilon_estimate_d(ph, run->n, delta, 0);
+    double e = NAN;
+    ef->st = ul_pld_epsilon_estimate(ph, run->n, delta, 0, &e, ef->err, ef->errlen);
+    return e;
 }
 
 /* The factor where the estimate crosses target (search only): from c_upper
  * down by factors 0.9 to a bracket, then regula falsi with the Illinois
  * modification on log c ↦ ε (decreasing); the end whose estimate is at
- * most target, or NAN when the estimate does not apply. */
-static double pld_search(const ul_dpsgd_run *run, double c_upper, double delta, double target)
+ * most target, or NAN when the estimate does not apply or failed (ef). */
+static double pld_search(const ul_dpsgd_run *run, double c_upper, double delta, double target,
+                         est_fail *ef)
 {
-    double hi = log(c_upper), fhi = pld_est(run, c_upper, 0, 0, delta) - target;
+    double hi = log(c_upper), fhi = pld_est(run, c_upper, 0, 0, delta, ef) - target;
     for (int k = 0; k < 20 && fhi > 0; k++) /* the estimate is above at c_upper: go up */
-        hi += log(1.1), fhi = pld_est(run, exp(hi), 0, 0, delta) - target;
+        hi += log(1.1), fhi = pld_est(run, exp(hi), 0, 0, delta, ef) - target;
     double lo = hi, flo = fhi;
     for (int k = 0; k < 40 && flo <= 0; k++)
-        hi = lo, fhi = flo, lo += log(0.9), flo = pld_est(run, exp(lo), 0, 0, delta) - target;
+        hi = lo, fhi = flo, lo += log(0.9), flo = pld_est(run, exp(lo), 0, 0, delta, ef) - target;
     if (!(fhi <= 0) || !(flo > 0))
         return NAN;
     int side = 0;
     /* stop at 1e-7 in log c or 1e-6·target in ε: far inside PLD_CAL_MARGIN */
     for (int it = 0; it < 30 && hi - lo > 1e-7 && -fhi > 1e-6 * target; it++) {
         double m = hi - fhi * (hi - lo) / (fhi - flo);
-        double fm = pld_est(run, exp(m), 0, 0, delta) - target;
+        double fm = pld_est(run, exp(m), 0, 0, delta, ef) - target;
         if (!isfinite(fm))
             break;
         if (fm > 0) {
@@ -723,9 +737,11 @@ ul_status ul_dpsgd_sigma_min_pld(const ul_dpsgd_run *run, const char *eps, const
      * error, pld.h, and the audit's bracket width stay inside it), certify
      * once; when that fails, search again for a lower target (pld_retarget),
      * at most PLD_CAL_TRIES certifications in all */
+    est_fail ef = {UL_OK, err, errlen};
     for (int k = 0; k < PLD_CAL_TRIES && st == UL_OK && *scale_text == NULL; k++) {
-        double c = pld_search(run, scale_upper, d, target);
-        if (isnan(c))
+        double c = pld_search(run, scale_upper, d, target, &ef);
+        st = ef.st; /* out of memory in the estimate: the message is in err */
+        if (st != UL_OK || isnan(c))
             break;
         mpfr_set_d(x, c, MPFR_RNDU);
         char *text = ul_num_format(x, digits, MPFR_RNDU); /* more noise: post-processing */
@@ -781,6 +797,7 @@ static unsigned long steps_search(steps_fn f, const ul_dpsgd_run *run, size_t j,
 
 typedef struct {
     double log_delta, delta;
+    est_fail *ef; /* the PLD estimate's failure (steps_pld) */
 } steps_ctx;
 
 static double steps_rdp(const ul_dpsgd_run *run, size_t j, unsigned long T, void *ctx)
@@ -790,7 +807,8 @@ static double steps_rdp(const ul_dpsgd_run *run, size_t j, unsigned long T, void
 
 static double steps_pld(const ul_dpsgd_run *run, size_t j, unsigned long T, void *ctx)
 {
-    return pld_est(run, 1, j, T, ((steps_ctx *)ctx)->delta);
+    const steps_ctx *cx = ctx;
+    return pld_est(run, 1, j, T, cx->delta, cx->ef);
 }
 
 /* The largest certified T from the double guess t (exact profile or RDP):
@@ -830,7 +848,8 @@ static ul_status steps_pld_max(const ul_dpsgd_run *run, size_t j, steps_ctx *cx,
     *got = 0;
     for (int k = 0; k < PLD_CAL_TRIES && st == UL_OK && *got == 0; k++) {
         unsigned long t = steps_search(steps_pld, run, j, cx, target, t_ok, t_max);
-        if (t <= t_ok)
+        st = cx->ef->st; /* out of memory in the estimate: the message is in err */
+        if (st != UL_OK || t <= t_ok)
             break;
         variant v;
         variant_init(&v, run, NULL, j, t);
@@ -883,7 +902,8 @@ ul_status ul_dpsgd_steps_max(const ul_dpsgd_run *run, size_t j, const char *eps,
     for (size_t i = 0; i < run->n; i++)
         others += i == j ? 0 : run->phases[i].steps;
     unsigned long t_max = UL_DPSGD_MAX_STEPS - others;
-    steps_ctx cx = {log_delta_d(delta), strtod(delta, NULL)};
+    est_fail ef = {UL_OK, err, errlen};
+    steps_ctx cx = {log_delta_d(delta), strtod(delta, NULL), &ef};
     double deadline = (double)time(NULL) + (max_seconds > 0 ? max_seconds : 1e9);
     double e = strtod(eps, NULL);
     /* the exact profile when every q = 1, else the RDP accountant */

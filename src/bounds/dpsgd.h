@@ -119,16 +119,18 @@ ul_status ul_dpsgd_sigma_min(const ul_dpsgd_run *run, const char *eps, const cha
 
 /* The same by the PLD accountant (add/remove adjacency).  Search in doubles,
  * certify once: c is searched from scale_upper (e.g. the RDP value) on the
- * PLD estimate (pld.h ul_pld_epsilon_estimate_d, no certified arithmetic),
+ * PLD estimate (pld.h ul_pld_epsilon_estimate, no certified arithmetic),
  * aiming 5e-5 (relative) below eps; the c found, rounded up to `digits`,
  * is then certified by the PLD accountant as an audit does (ul_dpsgd_pld_delta
  * at the claimed eps, relative widths 1e-3 then 1e-4: upper end ≤ delta).
  * When that fails (the estimate's error, or the accountant's bracket width,
  * e.g. its FFT rounding floor at a small δ, exceeded the margin), the
  * search is run again for a target lowered by 1.25 times the certified
- * ε_hi(δ)'s excess over it plus 1e-4·2^k·eps; at most 6 certifications.  max_seconds (0: no limit) bounds the certified
- * calls.  The c returned was certified itself.  UL_ENOROOT when the
- * estimate does not apply or no value tried was certified. */
+ * ε_hi(δ)'s excess over it plus 1e-4·2^k·eps; at most 6 certifications.
+ * max_seconds (0: no limit) bounds the certified calls.  The c returned was
+ * certified itself.  UL_ENOROOT when the estimate does not apply or no
+ * value tried was certified; UL_ENOMEM (the message naming the size) when
+ * the estimate's arrays cannot be allocated. */
 ul_status ul_dpsgd_sigma_min_pld(const ul_dpsgd_run *run, const char *eps, const char *delta,
                                  double scale_upper, int digits, double max_seconds,
                                  char **scale_text, char *err, size_t errlen);
@@ -144,7 +146,8 @@ ul_status ul_dpsgd_sigma_min_pld(const ul_dpsgd_run *run, const char *eps, const
  * retargets the PLD search as ul_dpsgd_sigma_min_pld; at most 6 tries each.  steps: the
  * largest certified T (within about 1e-6 relative of the search's optimum
  * when the first certification holds); by_pld: the PLD accountant
- * certified it.  UL_ENOROOT when not even T = 1 is certified. */
+ * certified it.  UL_ENOROOT when not even T = 1 is certified; UL_ENOMEM as
+ * ul_dpsgd_sigma_min_pld. */
 ul_status ul_dpsgd_steps_max(const ul_dpsgd_run *run, size_t j, const char *eps,
                              const char *delta, const ul_num_precision *want, double max_seconds,
                              unsigned long *steps, bool *by_pld, char *err, size_t errlen);

@@ -266,6 +266,15 @@ typedef struct {
     unsigned long steps;
 } ul_pld_phase_d;
 
+/* The estimate into *eps (NAN, +∞ or 0 as above), UL_OK; UL_ENOMEM, *eps
+ * NAN, when its arrays cannot be allocated (at the caps, 2^20 loss points
+ * per phase and an FFT of 2^22, hundreds of MB), the message naming the
+ * size (num/status.h). */
+ul_status ul_pld_epsilon_estimate(const ul_pld_phase_d *phases, size_t count, double delta,
+                                  double points, double *eps, char *err, size_t errlen);
+
+/* The same as a double: NAN also when out of memory (tests and benchmarks;
+ * the library's callers use ul_pld_epsilon_estimate). */
 double ul_pld_epsilon_estimate_d(const ul_pld_phase_d *phases, size_t count, double delta,
                                  double points);
 

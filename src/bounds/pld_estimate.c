@@ -1,7 +1,12 @@
 /* src/bounds/pld_estimate.c — ε(δ) of a composition of (subsampled) Gaussian
- * phases estimated in doubles (pld.h ul_pld_epsilon_estimate_d): no error
+ * phases estimated in doubles (pld.h ul_pld_epsilon_estimate): no error
  * terms and no enclosures, for searches only.  dpsgd.c's calibrations search
  * on it and then certify once with the engine (ul_pld_delta).
+ *
+ * Out of memory (num/status.h): the arrays are capped (EST_MAX_BINS per
+ * phase, EST_MAX_N for the FFT) but the phases and the grid choose their
+ * sizes, hundreds of MB at the caps, so a failed allocation is UL_ENOMEM
+ * naming the size, never abort().
  *
  * The mathematics is the certified engine's (pld.c §0–§2) without the
  * budgets:
@@ -26,12 +31,30 @@
 
 #include "bounds/pld.h"
 #include "bounds/pld_fft.h"
+#include "num/status.h"
 
 #define EST_Z 10.0               /* x range: ±10 standard deviations (Q(10) ≈ 7.6e-24) */
 #define EST_LOG_TAIL (-45.0)     /* log of the composed mass allowed outside the window */
 #define EST_MAX_BINS (1UL << 20) /* per phase */
 #define EST_MAX_N (1UL << 22)    /* FFT length */
 #define EST_N_AIM 32768.0        /* grid points over the window (and half as many) */
+
+/* Where an out-of-memory failure is reported: the caller's buffer, and
+ * UL_ENOMEM once an allocation failed. */
+typedef struct {
+    char *err;
+    size_t errlen;
+    ul_status st;
+} est_ctx;
+
+/* Records that n `what` could not be allocated; false (for the caller's
+ * return). */
+static bool est_nomem(est_ctx *cx, const char *what, size_t n)
+{
+    cx->st = ul_fail(cx->err, cx->errlen, UL_ENOMEM,
+                     "pld estimate: out of memory for %s of %zu points", what, n);
+    return false;
+}
 
 /* ---- one step ----------------------------------------------------------- */
 
@@ -101,8 +124,9 @@ static void split_bin(step *s, size_t j)
     s->arr[j - 1] += P - b;
 }
 
-/* The step's array at grid h; false when it would exceed EST_MAX_BINS. */
-static bool step_discretise(step *s, double r, double q, bool add, double h)
+/* The step's array at grid h; false when it would exceed EST_MAX_BINS, or
+ * (cx->st = UL_ENOMEM) when it cannot be allocated. */
+static bool step_discretise(step *s, double r, double q, bool add, double h, est_ctx *cx)
 {
     memset(s, 0, sizeof *s);
     s->r = r, s->q = q, s->add = add, s->h = h;
@@ -115,9 +139,8 @@ static bool step_discretise(step *s, double r, double q, bool add, double h)
         return false;
     s->n = (size_t)(k1 - s->k0 + 1);
     s->arr = calloc(s->n, sizeof *s->arr);
-    /* at most EST_MAX_BINS bins, whatever the input */
-    if (s->arr == NULL)
-        abort(); /* fixed size: out of memory aborts, as GMP does (policy: num/status.h) */
+    if (s->arr == NULL) /* ≤ EST_MAX_BINS, 8 MB, per phase: up to 64 phases */
+        return est_nomem(cx, "a phase's loss grid", s->n);
     double below = 0, above = 0, l0 = (double)s->k0 * h, lt = (double)k1 * h;
     bin_masses(s, -INFINITY, l0, &below, &above); /* folded onto ℓ_{k0} */
     s->arr[0] = below;
@@ -182,13 +205,18 @@ static void cpow_ul(long double *re, long double *im, unsigned long t)
     *re = rr, *im = ri;
 }
 
-/* The composed array on N slots: slot (k mod N) holds the loss index k. */
-static bool compose(const comp *c, size_t N, long double *acc_re, long double *acc_im)
+/* The composed array on N slots: slot (k mod N) holds the loss index k;
+ * false (cx->st = UL_ENOMEM) when its arrays or the FFT's twiddles (N ≤
+ * EST_MAX_N, a valid length, so that is the FFT's only failure) cannot be
+ * allocated. */
+static bool compose(const comp *c, size_t N, long double *acc_re, long double *acc_im,
+                    est_ctx *cx)
 {
     long double *re = malloc(N * sizeof *re), *im = malloc(N * sizeof *im);
-    /* at most EST_MAX_N slots, whatever the input */
-    if (re == NULL || im == NULL)
-        abort(); /* fixed size: out of memory aborts, as GMP does (policy: num/status.h) */
+    if (re == NULL || im == NULL) {
+        free(re), free(im);
+        return est_nomem(cx, "an FFT", N);
+    }
     bool ok = true;
     for (size_t i = 0; i < c->n && ok; i++) {
         memset(re, 0, N * sizeof *re);
@@ -207,7 +235,8 @@ static bool compose(const comp *c, size_t N, long double *acc_re, long double *a
     }
     free(re);
     free(im);
-    return ok && ul_pld_fft_l(acc_re, acc_im, N, true);
+    return ok && ul_pld_fft_l(acc_re, acc_im, N, true) ? true
+                                                       : est_nomem(cx, "the FFT's twiddles", N);
 }
 
 /* The composed masses in loss order from index A: S0[t] = Σ_{u ≥ t} z_u and
@@ -230,14 +259,14 @@ static double delta_at(const readoff *ro, double eps)
     return (double)(ro->S0[t] - expl((long double)(eps - lt)) * ro->W[t]) + ro->p_inf;
 }
 
-/* The suffix sums of the composed array (acc_re: unnormalised, N slots). */
-static void readoff_build(readoff *ro, const long double *acc_re, double e_h)
+/* The suffix sums of the composed array (acc_re: unnormalised, N slots);
+ * false (cx->st = UL_ENOMEM) when they cannot be allocated. */
+static bool readoff_build(readoff *ro, const long double *acc_re, double e_h, est_ctx *cx)
 {
     ro->S0 = malloc((ro->N + 1) * sizeof *ro->S0);
     ro->W = malloc((ro->N + 1) * sizeof *ro->W);
-    /* at most EST_MAX_N + 1 sums, whatever the input */
     if (ro->S0 == NULL || ro->W == NULL)
-        abort(); /* fixed size: out of memory aborts, as GMP does (policy: num/status.h) */
+        return est_nomem(cx, "the read-off's sums", ro->N + 1);
     ro->S0[ro->N] = ro->W[ro->N] = 0;
     for (size_t t = ro->N; t-- > 0;) {
         long k = (ro->A + (long)t) % (long)ro->N;
@@ -246,6 +275,7 @@ static void readoff_build(readoff *ro, const long double *acc_re, double e_h)
         ro->S0[t] = ro->S0[t + 1] + z;
         ro->W[t] = z + (long double)e_h * ro->W[t + 1];
     }
+    return true;
 }
 
 /* ε ≥ 0 with δ(ε) = delta, by bisection. */
@@ -274,11 +304,13 @@ static void steps_free(step *st, size_t n)
         free(st[i].arr);
 }
 
-/* Every phase discretised at h in one direction; false past EST_MAX_BINS. */
-static bool discretise_all(step *st, const ul_pld_phase_d *ph, size_t n, bool add, double h)
+/* Every phase discretised at h in one direction; false past EST_MAX_BINS
+ * or out of memory (cx->st). */
+static bool discretise_all(step *st, const ul_pld_phase_d *ph, size_t n, bool add, double h,
+                           est_ctx *cx)
 {
     for (size_t i = 0; i < n; i++) {
-        if (!step_discretise(&st[i], ph[i].sensitivity / ph[i].sigma, ph[i].q, add, h)) {
+        if (!step_discretise(&st[i], ph[i].sensitivity / ph[i].sigma, ph[i].q, add, h, cx)) {
             steps_free(st, i);
             return false;
         }
@@ -299,9 +331,36 @@ static double grid_for(const step *st, size_t n, double w, double points)
     return h;
 }
 
-/* ε(δ) of one direction, NAN when the grid would be too large. */
+/* ε(δ) read off the composition of the phases st (discretised at h) on the
+ * window of c; NAN when the window needs more than EST_MAX_N points, or
+ * out of memory (cx->st). */
+static double window_eps(comp *c, double h, double delta, est_ctx *cx)
+{
+    readoff ro = {(long)floor(c->a / h) - 1, 2, h, 0, NULL, NULL};
+    while ((double)ro.N < (c->b - c->a) / h + 3 && ro.N < EST_MAX_N)
+        ro.N *= 2;
+    if ((double)ro.N < (c->b - c->a) / h + 3)
+        return NAN;
+    double log_keep = 0, out = NAN;
+    for (size_t i = 0; i < c->n; i++)
+        log_keep += c->steps[i] * log1p(-c->st[i].p_inf);
+    ro.p_inf = -expm1(log_keep); /* 1 − Π(1 − p∞_i)^{T_i} */
+    long double *acc_re = malloc(ro.N * sizeof *acc_re), *acc_im = malloc(ro.N * sizeof *acc_im);
+    if (acc_re == NULL || acc_im == NULL)
+        est_nomem(cx, "the composition", ro.N);
+    else if (compose(c, ro.N, acc_re, acc_im, cx) && readoff_build(&ro, acc_re, exp(-h), cx))
+        out = solve_eps(&ro, delta);
+    free(acc_re);
+    free(acc_im);
+    free(ro.S0);
+    free(ro.W);
+    return out;
+}
+
+/* ε(δ) of one direction, NAN when the grid would be too large, or out of
+ * memory (cx->st = UL_ENOMEM). */
 static double direction_eps(const ul_pld_phase_d *ph, size_t n, bool add, double delta,
-                            double points)
+                            double points, est_ctx *cx)
 {
     step *st = calloc(n, sizeof *st);
     double steps[UL_PLD_MAX_MECHANISMS], out = NAN, h = 0.05;
@@ -313,7 +372,7 @@ static double direction_eps(const ul_pld_phase_d *ph, size_t n, bool add, double
     comp c = {st, steps, n, 0, 0};
     /* a coarse pass for the window, then the grid that fills it */
     for (int pass = 0; pass < 2; pass++) {
-        if (!discretise_all(st, ph, n, add, h))
+        if (!discretise_all(st, ph, n, add, h, cx))
             goto done;
         choose_window(&c);
         if (pass == 0) {
@@ -321,50 +380,54 @@ static double direction_eps(const ul_pld_phase_d *ph, size_t n, bool add, double
             steps_free(st, n);
         }
     }
-    readoff ro = {(long)floor(c.a / h) - 1, 2, h, 0, NULL, NULL};
-    while ((double)ro.N < (c.b - c.a) / h + 3 && ro.N < EST_MAX_N)
-        ro.N *= 2;
-    double log_keep = 0;
-    for (size_t i = 0; i < n; i++)
-        log_keep += steps[i] * log1p(-st[i].p_inf);
-    ro.p_inf = -expm1(log_keep); /* 1 − Π(1 − p∞_i)^{T_i} */
-    long double *acc_re = malloc(ro.N * sizeof *acc_re), *acc_im = malloc(ro.N * sizeof *acc_im);
-    /* at most EST_MAX_N slots, whatever the input */
-    if (acc_re == NULL || acc_im == NULL)
-        abort(); /* fixed size: out of memory aborts, as GMP does (policy: num/status.h) */
-    if ((double)ro.N >= (c.b - c.a) / h + 3 && compose(&c, ro.N, acc_re, acc_im)) {
-        readoff_build(&ro, acc_re, exp(-h));
-        out = solve_eps(&ro, delta);
-    }
-    free(acc_re);
-    free(acc_im);
-    free(ro.S0);
-    free(ro.W);
+    out = window_eps(&c, h, delta, cx);
     steps_free(st, n);
 done:
     free(st);
     return out;
 }
 
-double ul_pld_epsilon_estimate_d(const ul_pld_phase_d *phases, size_t count, double delta,
-                                 double points)
+/* Whether the phases and δ are in the estimate's domain (pld.h). */
+static bool estimate_applies(const ul_pld_phase_d *phases, size_t count, double delta)
 {
     if (count < 1 || count > UL_PLD_MAX_MECHANISMS || !(delta > 0 && delta < 1))
-        return NAN;
+        return false;
     for (size_t i = 0; i < count; i++) {
         const ul_pld_phase_d *p = &phases[i];
         if (!(p->sigma > 0 && p->sensitivity > 0 && p->q > 0 && p->q <= 1 && p->steps >= 1 &&
               p->sensitivity / p->sigma <= 1000))
-            return NAN;
+            return false;
     }
-    double pts = points > 0 ? points : EST_N_AIM, e[2];
-    for (int add = 0; add < 2; add++) {
+    return true;
+}
+
+ul_status ul_pld_epsilon_estimate(const ul_pld_phase_d *phases, size_t count, double delta,
+                                  double points, double *eps, char *err, size_t errlen)
+{
+    *eps = NAN;
+    if (!estimate_applies(phases, count, delta))
+        return UL_OK;
+    est_ctx cx = {err, errlen, UL_OK};
+    double pts = points > 0 ? points : EST_N_AIM, e[2] = {NAN, NAN};
+    for (int add = 0; add < 2 && cx.st == UL_OK; add++) {
         /* Richardson: the connect-the-dots error is of second order in h
          * (pld.c §1), so ε(h) + (ε(h) − ε(2h))/3 removes its leading term */
-        double e1 = direction_eps(phases, count, add, delta, pts);
-        double e2 = direction_eps(phases, count, add, delta, 0.5 * pts);
+        double e1 = direction_eps(phases, count, add, delta, pts, &cx);
+        double e2 = cx.st == UL_OK ? direction_eps(phases, count, add, delta, 0.5 * pts, &cx) : NAN;
         e[add] = isfinite(e1) && isfinite(e2) && e1 > 0 && e2 > 0 ? e1 + (e1 - e2) / 3 : e1;
     }
     ul_pld_fft_release();
-    return isnan(e[0]) || isnan(e[1]) ? NAN : fmax(e[0], fmax(e[1], 0));
+    if (cx.st != UL_OK)
+        return cx.st;
+    *eps = isnan(e[0]) || isnan(e[1]) ? NAN : fmax(e[0], fmax(e[1], 0));
+    return UL_OK;
+}
+
+double ul_pld_epsilon_estimate_d(const ul_pld_phase_d *phases, size_t count, double delta,
+                                 double points)
+{
+    double eps = NAN;
+    /* out of memory leaves eps at NAN, as a grid too large does */
+    (void)ul_pld_epsilon_estimate(phases, count, delta, points, &eps, NULL, 0);
+    return eps;
 }
