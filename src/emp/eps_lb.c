@@ -345,6 +345,30 @@ static double beta_d(mpfi_srcptr alpha, double div)
     return mpfr_get_d(&alpha->left, MPFR_RNDD) / div;
 }
 
+/* A test's p-value in doubles at ε (it increases in ε; `level` may end
+ * the computation early once the value is above it). */
+typedef double (*pvalue_d_fn)(const void *test, double eps, double delta, double level);
+
+/* Search in doubles (JOINT and SUM, emp/eps_lb.h): the largest ε in
+ * [0, 64) whose double p-value is ≤ level, by one bisection of `halvings`
+ * steps (to 64·2^−halvings); 0 when ε = 0 is not rejected.  Only its result
+ * is certified (certify_eps). */
+static double search_eps_d(pvalue_d_fn p, const void *test, double delta, double level,
+                           int halvings)
+{
+    if (p(test, 0, delta, level) > level)
+        return 0;
+    double lo = 0, hi = 64;
+    for (int it = 0; it < halvings; it++) {
+        double mid = 0.5 * (lo + hi);
+        if (p(test, mid, delta, level) <= level)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 /* A test's certified p-value bound at ε (rounded up; it increases in ε). */
 typedef ul_status (*pvalue_upper_fn)(mpfr_ptr p, const void *test, mpfr_srcptr eps,
                                      mpfi_srcptr delta, char *err, size_t errlen);
@@ -474,23 +498,6 @@ static double joint_p_d(unsigned long k, unsigned long n0, unsigned long x, unsi
     return 1 - acc;
 }
 
-/* The largest ε (to ~1e-7) with the double p-value ≤ level (it increases in ε). */
-static double joint_search_d(unsigned long k, unsigned long n0, unsigned long x, unsigned long n1,
-                             double delta, double level, const double *f, size_t J)
-{
-    if (x == 0 || joint_p_d(k, n0, x, n1, 0, delta, f, J) > level)
-        return 0;
-    double lo = 0, hi = 64;
-    for (int it = 0; it < 40; it++) {
-        double mid = 0.5 * (lo + hi);
-        if (joint_p_d(k, n0, x, n1, mid, delta, f, J) <= level)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 /* The joint test's (k, n0, x, n1) for a family candidate. */
 static void joint_counts(const candidate *c, size_t n_in, size_t n_out, unsigned long *k,
                          unsigned long *n0, unsigned long *x, unsigned long *n1)
@@ -501,12 +508,28 @@ static void joint_counts(const candidate *c, size_t n_in, size_t n_out, unsigned
         *k = c->fn, *n0 = n_in, *x = n_out - c->fp, *n1 = n_out;
 }
 
-/* The joint test of one candidate: its counts and its grid of false rates. */
+/* The joint test of one candidate at a level: its counts and its grid of
+ * false rates. */
 typedef struct {
     unsigned long k, n0, x, n1;
     double f[JOINT_GRID];
     size_t J;
 } joint_test;
+
+static void joint_test_of(joint_test *t, const candidate *c, size_t n_in, size_t n_out,
+                          double level)
+{
+    joint_counts(c, n_in, n_out, &t->k, &t->n0, &t->x, &t->n1);
+    t->J = joint_grid(t->k, t->n0, level, t->f);
+}
+
+/* The double p-value of the test (search_eps_d). */
+static double joint_p_search(const void *test, double eps, double delta, double level)
+{
+    (void)level;
+    const joint_test *t = test;
+    return joint_p_d(t->k, t->n0, t->x, t->n1, eps, delta, t->f, t->J);
+}
 
 static ul_status joint_pvalue(mpfr_ptr p, const void *test, mpfr_srcptr eps, mpfi_srcptr delta,
                               char *err, size_t errlen)
@@ -521,8 +544,7 @@ static ul_status joint_certify(mpfr_ptr e, const candidate *c, size_t n_in, size
                                mpfi_srcptr level, mpfi_srcptr delta, char *err, size_t errlen)
 {
     joint_test t;
-    joint_counts(c, n_in, n_out, &t.k, &t.n0, &t.x, &t.n1);
-    t.J = joint_grid(t.k, t.n0, mpfr_get_d(&level->left, MPFR_RNDD), t.f);
+    joint_test_of(&t, c, n_in, n_out, mpfr_get_d(&level->left, MPFR_RNDD));
     return certify_eps(e, joint_pvalue, &t, c->est, 4, 64, level, delta, err, errlen);
 }
 
@@ -570,11 +592,10 @@ static ul_status run_joint(ul_emp_lb_result *res, const double *a, size_t n_in, 
     if (!c)
         return no_room(err, errlen, "the family's tests", n_in, n_out);
     for (size_t i = 0; i < nc; i++) { /* every test: its whole level, one p-value */
-        unsigned long k, n0, x, n1;
-        double f[JOINT_GRID], level = a_d / (double)joint_divisor(i, kf, m, o);
-        joint_counts(&c[i], n_in, n_out, &k, &n0, &x, &n1);
-        size_t J = joint_grid(k, n0, level, f);
-        c[i].est = joint_search_d(k, n0, x, n1, dd, level, f, J);
+        double level = a_d / (double)joint_divisor(i, kf, m, o);
+        joint_test t;
+        joint_test_of(&t, &c[i], n_in, n_out, level);
+        c[i].est = t.x == 0 ? 0 : search_eps_d(joint_p_search, &t, dd, level, 40);
         if (c[i].est > c[best].est)
             best = i;
     }
@@ -602,6 +623,10 @@ static ul_status run_joint(ul_emp_lb_result *res, const double *a, size_t n_in, 
 #define SUM_LO 0.05   /* it runs from SUM_LO·E[L] … */
 #define SUM_HI 30.0   /* … to SUM_HI·E[L] (the tail there: below e^-30 for every K) */
 #define SUM_TAIL_END 1e-10 /* or to the first ℓ whose tail is below this */
+/* The search's halvings: to 64·2^-33 ≈ 7.5e-9, the resolution of the former
+ * two-pass search; a finer one lands closer to the double root than the
+ * doubles' own error, and certify_eps then has to lower ε by 1e-6. */
+#define SUM_HALVINGS 33
 
 /* The design of one direction: it depends on (K, n0) only. */
 typedef struct {
@@ -783,55 +808,35 @@ static double conv_d(double xs, unsigned long n, double p, unsigned long *h_out)
     return best;
 }
 
-/* g(ℓ) in doubles: Hoeffding's bound, and with `conv` the smaller of it and
- * the convex one. */
-static double sum_g_d(double x, unsigned long n1, double p, bool conv)
+/* g(ℓ) in doubles: the smaller of Hoeffding's bound and the convex one. */
+static double sum_g_d(double x, unsigned long n1, double p)
 {
     unsigned long h;
     double hb = sum_h_d(x, n1, p); /* below 1e-12 the convex bound cannot matter here */
-    return !conv || hb < 1e-12 ? hb : fmin(hb, conv_d(x * (double)n1, n1, p, &h));
+    return hb < 1e-12 ? hb : fmin(hb, conv_d(x * (double)n1, n1, p, &h));
 }
 
 /* The p-value bound of emp/eps_lb.h (SUM) in doubles: the upper
  * Riemann–Stieltjes sum of E[g(L)], g(ℓ) at p = e^ε ℓ/C + δ; the sum stops
  * once it exceeds `stop` (its terms are ≥ 0: only "≤ stop?" is asked). */
-static double sum_p_d(const sum_test *t, double eps, double delta, bool conv, double stop)
+static double sum_p_d(const sum_test *t, double eps, double delta, double stop)
 {
     const sum_design *D = t->D;
     double x = (double)t->s / ((double)t->n1 * D->C), ee = exp(eps);
-    double prev = sum_g_d(x, t->n1, ee * D->l[0] / D->C + delta, conv), acc = prev;
+    double prev = sum_g_d(x, t->n1, ee * D->l[0] / D->C + delta), acc = prev;
     for (size_t j = 1; j < D->J && acc <= stop; j++) {
-        double g = fmax(prev, sum_g_d(x, t->n1, ee * D->l[j] / D->C + delta, conv));
+        double g = fmax(prev, sum_g_d(x, t->n1, ee * D->l[j] / D->C + delta));
         acc += (g - prev) * D->T[j - 1];
         prev = g;
     }
     return acc + (1 - prev) * D->T[D->J - 1];
 }
 
-/* The largest ε (to ~1e-8) whose double p-value is ≤ level: Hoeffding's
- * bound alone first (its root is below the full one: conv only lowers g),
- * then the full bound on [that root, root + 2]. */
-static double sum_search_d(const sum_test *t, double delta, double level)
+/* The double p-value of the test (search_eps_d); the sum stops above
+ * the level, which is all the search asks. */
+static double sum_p_search(const void *test, double eps, double delta, double level)
 {
-    if (t->s == 0 || t->D->J == 0)
-        return 0;
-    double lo = 0, hi = 64;
-    for (int pass = 0; pass < 2; pass++) {
-        bool conv = pass == 1;
-        if (conv)
-            for (hi = lo + 2; hi < 64 && sum_p_d(t, hi, delta, true, level) <= level; hi += 2)
-                lo = hi;
-        else if (sum_p_d(t, 0, delta, true, level) > level)
-            return 0;
-        for (int it = 0; it < (conv ? 28 : 40); it++) {
-            double mid = 0.5 * (lo + hi);
-            if (sum_p_d(t, mid, delta, conv, level) <= level)
-                lo = mid;
-            else
-                hi = mid;
-        }
-    }
-    return lo;
+    return sum_p_d(test, eps, delta, level);
 }
 
 /* g ≥ Hoeffding's bound exp(−n1·KL(x‖p̄)), x = s/(n1·C), certified: KL
@@ -977,7 +982,8 @@ static sum_test sum_direction(const double *a, size_t n1, const double *b, size_
 {
     sum_test t = {sum_design_of(sum_k(o, n0), n0), n1, 0};
     t.s = sum_stat(t.D, a, n1, b);
-    *est = sum_search_d(&t, delta, level);
+    bool none = t.s == 0 || t.D->J == 0; /* no IN score above a threshold, or no grid */
+    *est = none ? 0 : search_eps_d(sum_p_search, &t, delta, level, SUM_HALVINGS);
     return t;
 }
 
