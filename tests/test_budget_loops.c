@@ -15,6 +15,7 @@
 #include "bounds/renyi.h"
 #include "num/deadline.h"
 #include "num/encl.h"
+#include "num/threshold.h"
 
 /* ---- a hook that counts the asks and says "late" from the k-th on ---- */
 
@@ -253,4 +254,126 @@ Test(budget_loops, sgm_rdp_unchanged_without_a_budget)
     mpfr_clear(ref);
     for (size_t i = 0; i < 5; i++)
         mpfi_clear(all[i]);
+}
+
+/* ---- the threshold search (num/threshold.c): graded precision, and
+ * "search in numbers, certify once" with an estimate ---- */
+
+/* √2 as a threshold: x is safe when x² < 2 is certain (safe below). */
+static ul_side below_sqrt2(mpfr_srcptr x, mpfr_prec_t p, void *ctx)
+{
+    (void)ctx;
+    mpfi_t t;
+    mpfi_init2(t, p);
+    mpfi_set_fr(t, x);
+    mpfi_sqr(t, t);
+    ul_side side = mpfr_cmp_ui(&t->right, 2) < 0  ? UL_SIDE_SAFE
+                   : mpfr_cmp_ui(&t->left, 2) > 0 ? UL_SIDE_UNSAFE
+                                                  : UL_SIDE_UNDECIDED;
+    mpfi_clear(t);
+    return side;
+}
+
+static double shift; /* the estimate's error, relative: 0 for an honest one */
+static bool fail_estimate;
+
+/* x² − 2(1 + shift): negative on the safe side. */
+static bool sqrt2_estimate(mpfr_ptr g, mpfr_srcptr x, mpfr_prec_t p, void *ctx)
+{
+    (void)ctx;
+    (void)p;
+    mpfr_sqr(g, x, MPFR_RNDN);
+    mpfr_sub_ui(g, g, 2, MPFR_RNDN);
+    mpfr_sub_d(g, g, 2 * shift, MPFR_RNDN);
+    return !fail_estimate;
+}
+
+/* The bracket of √2 to `digits` digits by a plain bisection of [1, 2] (the
+ * powers of two around √2, where the exponential search ends), each
+ * midpoint decided exactly (mid² against 2 at twice its bits) and stopped
+ * by the rule of threshold.h: |safe − unsafe| ≤ 10^(1−digits)/4·min. */
+static void plain_bisection(mpfr_ptr safe, mpfr_ptr unsafe, int digits)
+{
+    mpfr_prec_t bits = 16 + (mpfr_prec_t)(3.33 * digits);
+    mpfr_set_prec(safe, bits);
+    mpfr_set_prec(unsafe, bits);
+    mpfr_set_ui(safe, 1, MPFR_RNDN);
+    mpfr_set_ui(unsafe, 2, MPFR_RNDN);
+    mpfr_t mid, sq, lim;
+    mpfr_inits2(2 * bits, mid, sq, lim, (mpfr_ptr)0);
+    for (;;) {
+        mpfr_sub(sq, unsafe, safe, MPFR_RNDN); /* exact */
+        mpfr_set_si(lim, 1 - digits, MPFR_RNDN);
+        mpfr_exp10(lim, lim, MPFR_RNDD);
+        mpfr_div_2ui(lim, lim, 2, MPFR_RNDD);
+        mpfr_mul(lim, lim, safe, MPFR_RNDD);
+        if (mpfr_lessequal_p(sq, lim))
+            break;
+        mpfr_add(mid, safe, unsafe, MPFR_RNDN);
+        mpfr_div_2ui(mid, mid, 1, MPFR_RNDN); /* exact at 2·bits */
+        mpfr_sqr(sq, mid, MPFR_RNDN);         /* exact: mid has ≤ bits + 1 bits */
+        mpfr_set(mpfr_cmp_ui(sq, 2) < 0 ? safe : unsafe, mid, MPFR_RNDN);
+    }
+    mpfr_clears(mid, sq, lim, (mpfr_ptr)0);
+}
+
+static ul_status sqrt2_bracket(ul_num_estimator est, int digits, mpfr_ptr safe, mpfr_ptr unsafe,
+                               unsigned long *calls, unsigned long *bits)
+{
+    ul_num_precision want = {digits, 0, 0};
+    ul_num_report rep;
+    char err[256] = "";
+    ul_status st = ul_num_bracket_threshold_est(below_sqrt2, est, NULL, false, &want, safe,
+                                                unsafe, &rep, err, sizeof err);
+    ul_num_threshold_counts(calls, bits);
+    return st;
+}
+
+/* Without an estimate: the bracket of the plain bisection, one decision per
+ * bit (digits·log2(10) of them), each tried at the bits the bracket calls
+ * for, so on average well below the top precision (start bits). */
+Test(budget_loops, threshold_graded_bisection_is_the_plain_one)
+{
+    int digits = 300;
+    mpfr_t safe, unsafe, ref_s, ref_u;
+    mpfr_inits2(64, safe, unsafe, ref_s, ref_u, (mpfr_ptr)0);
+    unsigned long calls, bits;
+    cr_assert_eq(sqrt2_bracket(NULL, digits, safe, unsafe, &calls, &bits), UL_OK);
+    plain_bisection(ref_s, ref_u, digits);
+    cr_assert(mpfr_equal_p(safe, ref_s) && mpfr_equal_p(unsafe, ref_u), "not the same bracket");
+    ul_num_precision want = {digits, 0, 0};
+    mpfr_prec_t top = ul_num_start_bits(&want, 0);
+    cr_assert_geq(calls, (unsigned long)(3.3 * digits), "%lu decisions", calls);
+    cr_assert_lt(bits, calls * (unsigned long)top * 3 / 4, "%lu bits over %lu decisions", bits,
+                 calls);
+    mpfr_clears(safe, unsafe, ref_s, ref_u, (mpfr_ptr)0);
+}
+
+/* With an honest estimate: the same bracket from a handful of
+ * classifications (the exponential search's and the two ends'); with one
+ * that is off (by 1e-30 relative: wrong at the last thousand bits) or that
+ * fails, the ends are not both certified and the certified bisection gives
+ * the same bracket again: never a bracket the classifier did not decide. */
+Test(budget_loops, threshold_estimate_certifies_once)
+{
+    int digits = 300;
+    mpfr_t safe, unsafe, ref_s, ref_u;
+    mpfr_inits2(64, safe, unsafe, ref_s, ref_u, (mpfr_ptr)0);
+    plain_bisection(ref_s, ref_u, digits);
+    double shifts[] = {0, 1e-30, 0};
+    bool fails[] = {false, false, true};
+    for (int i = 0; i < 3; i++) {
+        shift = shifts[i];
+        fail_estimate = fails[i];
+        unsigned long calls, bits;
+        cr_assert_eq(sqrt2_bracket(sqrt2_estimate, digits, safe, unsafe, &calls, &bits), UL_OK);
+        cr_assert(mpfr_equal_p(safe, ref_s) && mpfr_equal_p(unsafe, ref_u), "case %d", i);
+        if (i == 0)
+            cr_assert_leq(calls, 8, "%lu classifications with an honest estimate", calls);
+        else
+            cr_assert_geq(calls, (unsigned long)(3.3 * digits), "case %d: %lu", i, calls);
+    }
+    shift = 0;
+    fail_estimate = false;
+    mpfr_clears(safe, unsafe, ref_s, ref_u, (mpfr_ptr)0);
 }

@@ -32,4 +32,28 @@ ul_status ul_num_bracket_threshold(ul_num_classifier classify, void *ctx, bool s
                                    const ul_num_precision *want, mpfr_ptr safe, mpfr_ptr unsafe,
                                    ul_num_report *report, char *err, size_t errlen);
 
+/* An estimate for searching, never for deciding: g(x) at about `prec` bits,
+ * negative on the safe side and positive on the unsafe side of the
+ * threshold, smooth there (a secant step must make progress: e.g. the log
+ * of the ratio of the two sides the classifier compares, at midpoints).
+ * false when it cannot be computed at x. */
+typedef bool (*ul_num_estimator)(mpfr_ptr g, mpfr_srcptr x, mpfr_prec_t prec, void *ctx);
+
+/* ul_num_bracket_threshold with an estimate: "search in numbers, certify
+ * once".  After the exponential search, the threshold is found by the
+ * secant method on the estimate at growing precision; the bisection is run
+ * against that number (no classification) and only its two final ends are
+ * classified.  When both are certified the bracket is the one the certified
+ * bisection gives, from two classifications instead of one per bit; when
+ * not (the estimate failed, or was off), the certified bisection runs as
+ * in ul_num_bracket_threshold.  estimate NULL: that function. */
+ul_status ul_num_bracket_threshold_est(ul_num_classifier classify, ul_num_estimator estimate,
+                                       void *ctx, bool safe_above, const ul_num_precision *want,
+                                       mpfr_ptr safe, mpfr_ptr unsafe, ul_num_report *report,
+                                       char *err, size_t errlen);
+
+/* The classifications the last ul_num_bracket_threshold made, and the sum
+ * of their precisions in bits (a cost measure for tests and benchmarks). */
+void ul_num_threshold_counts(unsigned long *calls, unsigned long *bits);
+
 #endif
