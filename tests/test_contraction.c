@@ -296,3 +296,64 @@ Test(contraction, bad_inputs_name_the_parameter)
     }
     ul_num_value_clear(&v);
 }
+
+/* The least T of the product mode by an independent walk: log θ once from
+ * the oracle (plain MPFR series, no library code) at 4·ORACLE_BITS, then
+ * log δ_t = log δ_0 + t·log θ stepped by plain additions until it is at or
+ * below log δ; max_steps + 1 when not reached by max_steps. */
+static unsigned long oracle_least_steps(const char *eps, const char *r, const char *delta0,
+                                        const char *delta, unsigned long max_steps)
+{
+    mpfr_prec_t w = 4 * ORACLE_BITS;
+    mpfr_t e, rr, lt, l, ld;
+    mpfr_inits2(w, e, rr, lt, l, ld, (mpfr_ptr)0);
+    mpfr_set_str(e, eps, 10, MPFR_RNDN);
+    mpfr_set_str(rr, r, 10, MPFR_RNDN);
+    oracle_log_theta(lt, e, rr);
+    mpfr_set_str(l, delta0 != NULL ? delta0 : "1", 10, MPFR_RNDN);
+    mpfr_log(l, l, MPFR_RNDN);
+    mpfr_set_str(ld, delta, 10, MPFR_RNDN);
+    mpfr_log(ld, ld, MPFR_RNDN);
+    unsigned long t = 0;
+    while (mpfr_greater_p(l, ld) && t <= max_steps) {
+        mpfr_add(l, l, lt, MPFR_RNDN);
+        t++;
+    }
+    mpfr_clears(e, rr, lt, l, ld, (mpfr_ptr)0);
+    return t;
+}
+
+/* The product mode finds T from a candidate in doubles certified at T − 1
+ * and T (contraction.c, least_linear): over a sweep of ε, r, δ_0 and δ it
+ * gives the least T of the independent walk, and UL_ENOROOT exactly when
+ * the walk does not reach δ within max_steps. */
+Test(contraction, least_steps_product_matches_a_plain_walk)
+{
+    const char *epss[] = {"0", "0.5", "1", "3"};
+    const char *rs[] = {"0.3", "1", "1.5", "4"};
+    const char *d0s[] = {NULL, "0.1"};
+    const char *deltas[] = {"1e-3", "1e-8", "1e-20"};
+    unsigned long max_steps = 400;
+    for (size_t a = 0; a < 4; a++)
+        for (size_t b = 0; b < 4; b++)
+            for (size_t c = 0; c < 2; c++)
+                for (size_t d = 0; d < 3; d++) {
+                    const char *r[] = {rs[b]};
+                    ul_contraction_problem pb = {epss[a], r, 1, 0, d0s[c],
+                                                 UL_CONTRACTION_PRODUCT};
+                    unsigned long T = 0, want =
+                        oracle_least_steps(epss[a], rs[b], d0s[c], deltas[d], max_steps);
+                    ul_num_report rep;
+                    char err[256] = "";
+                    ul_status st = ul_contraction_least_steps(&pb, deltas[d], max_steps, &T,
+                                                              &rep, err, sizeof err);
+                    if (want > max_steps) {
+                        cr_assert_eq(st, UL_ENOROOT, "eps %s r %s d0 %s delta %s: %d %s",
+                                     epss[a], rs[b], d0s[c] ? d0s[c] : "1", deltas[d], st, err);
+                    } else {
+                        cr_assert_eq(st, UL_OK, "%s", err);
+                        cr_assert_eq(T, want, "eps %s r %s d0 %s delta %s: T %lu, walk %lu",
+                                     epss[a], rs[b], d0s[c] ? d0s[c] : "1", deltas[d], T, want);
+                    }
+                }
+}

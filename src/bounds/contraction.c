@@ -334,6 +334,111 @@ ul_status ul_contraction_delta_certified(const ul_contraction_problem *pb,
 
 /* ---- least T ------------------------------------------------------------------ */
 
+/* How a search for the least T ended. */
+typedef enum { LEAST_UNDECIDED = 0, LEAST_FOUND, LEAST_EXHAUSTED, LEAST_LATE } least_end;
+
+/* The walk: log δ_t step by step at in's precision, deciding "δ_t ≤ δ"
+ * (ld = log δ) with enclosures at every t.  The adaptive recursion needs it
+ * (each step depends on the last); it asks the deadline every
+ * STEPS_PER_DEADLINE_CHECK steps. */
+static least_end least_walk(const reading *in, mpfi_srcptr ld, ul_contraction_mode mode,
+                            unsigned long max_steps, unsigned long *steps)
+{
+    mpfr_prec_t p = in->prec;
+    mpfi_t log_delta, lt, et;
+    mpfi_init2(log_delta, p);
+    mpfi_init2(lt, p);
+    mpfi_init2(et, p);
+    mpfi_set(log_delta, in->log_delta0);
+    least_end end = LEAST_UNDECIDED;
+    for (unsigned long t = 0;; t++) {
+        if (mpfr_lessequal_p(&log_delta->right, &ld->left)) {
+            *steps = t;
+            end = LEAST_FOUND;
+            break;
+        }
+        if (!mpfr_greater_p(&log_delta->left, &ld->right))
+            break; /* undecided */
+        if (t >= max_steps || late_at(t)) {
+            end = t >= max_steps ? LEAST_EXHAUSTED : LEAST_LATE;
+            break;
+        }
+        if (mode == UL_CONTRACTION_ADAPTIVE)
+            eps_tilde(et, in, log_delta);
+        else
+            mpfi_set(et, in->eps);
+        if (t == 0 || mode == UL_CONTRACTION_ADAPTIVE)
+            ul_gauss_log_theta_enclose(lt, et, in->r[0]);
+        mpfi_add(log_delta, log_delta, lt);
+    }
+    mpfi_clear(log_delta);
+    mpfi_clear(lt);
+    mpfi_clear(et);
+    return end;
+}
+
+/* Whether log δ_t = log δ_0 + t·log θ (lt ⊇ log θ) is certainly ≤ log δ
+ * (+1), certainly > log δ (−1), or undecided (0). */
+static int linear_side(const reading *in, mpfi_srcptr lt, mpfi_srcptr ld, unsigned long t)
+{
+    mpfi_t x;
+    mpfi_init2(x, in->prec);
+    if (t == 0) {
+        mpfi_set(x, in->log_delta0);
+    } else {
+        mpfi_mul_ui(x, lt, t); /* lt may be [−∞, −∞] (θ = 0): then so is x */
+        mpfi_add(x, x, in->log_delta0);
+    }
+    int side = 0;
+    if (mpfr_lessequal_p(&x->right, &ld->left))
+        side = 1;
+    else if (mpfr_greater_p(&x->left, &ld->right))
+        side = -1;
+    mpfi_clear(x);
+    return side;
+}
+
+/* Product mode, constant r: log δ_t = log δ_0 + t·log θ_{e^ε}(r) is linear
+ * and nonincreasing in t (θ ≤ 1; spec/koloskova.md §2.3).  The candidate
+ * T = ⌈(log δ − log δ_0)/log θ⌉ comes from doubles (search only); it is
+ * certified by two enclosures: reached at T and not reached at T − 1 (so at
+ * no t < T, by monotonicity).  A candidate off by one or two (double
+ * rounding) is moved; anything else is undecided, and the caller walks. */
+static least_end least_linear(const reading *in, mpfi_srcptr ld, unsigned long max_steps,
+                              unsigned long *steps)
+{
+    mpfi_t lt;
+    mpfi_init2(lt, in->prec);
+    ul_gauss_log_theta_enclose(lt, in->eps, in->r[0]);
+    double a = mpfi_get_d(in->log_delta0), b = mpfi_get_d(lt), g = mpfi_get_d(ld);
+    /* b < 0 unless θ rounds to 1 (then never, as far as doubles tell) */
+    double x = a <= g ? 0 : b < 0 ? ceil((g - a) / b) : INFINITY;
+    unsigned long T = !(x < (double)max_steps) ? max_steps + 1 : x > 0 ? (unsigned long)x : 0;
+    least_end end = LEAST_UNDECIDED;
+    for (int moves = 0; moves < 4 && end == LEAST_UNDECIDED; moves++) {
+        if (T > max_steps) { /* not reached within max_steps, if certified there */
+            if (linear_side(in, lt, ld, max_steps) < 0)
+                end = LEAST_EXHAUSTED;
+            else
+                T = max_steps;
+            continue;
+        }
+        int at = linear_side(in, lt, ld, T), before = T > 0 ? linear_side(in, lt, ld, T - 1) : -1;
+        if (at > 0 && before < 0) {
+            *steps = T;
+            end = LEAST_FOUND;
+        } else if (at < 0) {
+            T++; /* not reached at T: the candidate was low */
+        } else if (before > 0) {
+            T--; /* reached already at T − 1: it was high */
+        } else {
+            break; /* undecided at this precision */
+        }
+    }
+    mpfi_clear(lt);
+    return end;
+}
+
 ul_status ul_contraction_least_steps(const ul_contraction_problem *pb, const char *delta,
                                      unsigned long max_steps, unsigned long *steps,
                                      ul_num_report *report, char *err, size_t errlen)
@@ -354,53 +459,33 @@ ul_status ul_contraction_least_steps(const ul_contraction_problem *pb, const cha
     if (max_steps > UL_CONTRACTION_MAX_STEPS)
         max_steps = UL_CONTRACTION_MAX_STEPS;
 
-    /* Walk the recursion step by step, deciding "δ_t ≤ δ" with enclosures;
-     * an undecided step restarts the walk at twice the precision. */
+    /* Product mode: the candidate in doubles, certified at T − 1 and T;
+     * else (adaptive, or undecided) walk the recursion step by step.  An
+     * undecided walk restarts at twice the precision. */
     mpfr_prec_t cap = UL_NUM_DEFAULT_MAX_BITS;
     for (mpfr_prec_t p = 128;; p = 2 * p > cap ? cap : 2 * p) {
+        if (ul_deadline_passed())
+            return ul_fail(err, errlen, UL_ETIME, "computing the least T at %ld bits", (long)p);
         reading in;
         reading_init(&in, pb, p);
-        mpfi_t ld, log_delta, lt, et;
+        mpfi_t ld;
         mpfi_init2(ld, p);
-        mpfi_init2(log_delta, p);
-        mpfi_init2(lt, p);
-        mpfi_init2(et, p);
         ul_num_set_valid(ld, delta);
         mpfi_log(ld, ld);
-        mpfi_set(log_delta, in.log_delta0);
-        int decided = 0; /* 1 found, -1 undecided, -2 exhausted, -3 out of time */
-        for (unsigned long t = 0; decided == 0; t++) {
-            if (mpfr_lessequal_p(&log_delta->right, &ld->left)) {
-                *steps = t;
-                decided = 1;
-            } else if (!mpfr_greater_p(&log_delta->left, &ld->right)) {
-                decided = -1;
-            } else if (t >= max_steps) {
-                decided = -2;
-            } else if (late_at(t)) {
-                decided = -3;
-            } else {
-                if (pb->mode == UL_CONTRACTION_ADAPTIVE)
-                    eps_tilde(et, &in, log_delta);
-                else
-                    mpfi_set(et, in.eps);
-                if (t == 0 || pb->mode == UL_CONTRACTION_ADAPTIVE)
-                    ul_gauss_log_theta_enclose(lt, et, in.r[0]);
-                mpfi_add(log_delta, log_delta, lt);
-            }
-        }
+        least_end end = LEAST_UNDECIDED;
+        if (pb->mode != UL_CONTRACTION_ADAPTIVE)
+            end = least_linear(&in, ld, max_steps, steps);
+        if (end == LEAST_UNDECIDED)
+            end = least_walk(&in, ld, pb->mode, max_steps, steps);
         mpfi_clear(ld);
-        mpfi_clear(log_delta);
-        mpfi_clear(lt);
-        mpfi_clear(et);
         reading_clear(&in);
         report->bits_used = p;
         report->cap_hit = false;
-        if (decided == 1)
+        if (end == LEAST_FOUND)
             return UL_OK;
-        if (decided == -3)
+        if (end == LEAST_LATE)
             return ul_fail(err, errlen, UL_ETIME, "computing the least T at %ld bits", (long)p);
-        if (decided == -2)
+        if (end == LEAST_EXHAUSTED)
             return ul_fail(err, errlen, UL_ENOROOT, "delta: not reached within %lu steps",
                            max_steps);
         if (p >= cap) {
@@ -419,11 +504,11 @@ typedef struct {
     const char *delta;
 } sigma_search;
 
-/* x = r = D/σ: safe when δ_T(r) ≤ δ is certain (δ_T is increasing in r in
- * both modes: θ is increasing in r, and δ·θ_{e^{ε̃(δ)}} is increasing in δ). */
-static ul_side classify_r(mpfr_srcptr x, mpfr_prec_t p, void *ctx)
+/* log δ_T at r = x and log δ, at p bits (log_delta, ld initialised by the
+ * caller at p); with stop_early the run stops once δ_t ≤ δ is certain. */
+static run_outcome log_delta_at(const sigma_search *s, mpfr_srcptr x, mpfr_prec_t p,
+                                mpfi_ptr log_delta, mpfi_ptr ld, bool stop_early)
 {
-    const sigma_search *s = ctx;
     ul_contraction_problem pb = *s->pb;
     const char *placeholder = "1";
     pb.r = &placeholder;
@@ -431,12 +516,22 @@ static ul_side classify_r(mpfr_srcptr x, mpfr_prec_t p, void *ctx)
     reading in;
     reading_init(&in, &pb, p);
     mpfi_set_fr(in.r[0], x);
+    ul_num_set_valid(ld, s->delta);
+    mpfi_log(ld, ld);
+    run_outcome out =
+        run_steps(log_delta, &in, pb.steps, pb.mode, NULL, stop_early ? &ld->left : NULL);
+    reading_clear(&in);
+    return out;
+}
+
+/* x = r = D/σ: safe when δ_T(r) ≤ δ is certain (δ_T is increasing in r in
+ * both modes: θ is increasing in r, and δ·θ_{e^{ε̃(δ)}} is increasing in δ). */
+static ul_side classify_r(mpfr_srcptr x, mpfr_prec_t p, void *ctx)
+{
     mpfi_t ld, log_delta;
     mpfi_init2(ld, p);
     mpfi_init2(log_delta, p);
-    ul_num_set_valid(ld, s->delta);
-    mpfi_log(ld, ld);
-    run_outcome out = run_steps(log_delta, &in, pb.steps, pb.mode, NULL, &ld->left);
+    run_outcome out = log_delta_at(ctx, x, p, log_delta, ld, true);
     bool floor = out == RUN_FLOOR;
     ul_side side = UL_SIDE_UNDECIDED; /* RUN_LATE: the search stops (num/threshold.c) */
     if (out != RUN_LATE && mpfr_lessequal_p(&log_delta->right, &ld->left))
@@ -445,8 +540,25 @@ static ul_side classify_r(mpfr_srcptr x, mpfr_prec_t p, void *ctx)
         side = UL_SIDE_UNSAFE;
     mpfi_clear(ld);
     mpfi_clear(log_delta);
-    reading_clear(&in);
     return side;
+}
+
+/* The estimate of the σ search (num/threshold.h; searching only): the
+ * midpoint of log δ_T(r) − log δ at p bits, negative on the safe side
+ * (small r).  false at the floor (no number) or out of time. */
+static bool estimate_r(mpfr_ptr g, mpfr_srcptr x, mpfr_prec_t p, void *ctx)
+{
+    mpfi_t ld, log_delta;
+    mpfi_init2(ld, p);
+    mpfi_init2(log_delta, p);
+    bool ok = log_delta_at(ctx, x, p, log_delta, ld, false) == RUN_DONE;
+    if (ok) {
+        mpfi_sub(log_delta, log_delta, ld);
+        mpfi_mid(g, log_delta);
+    }
+    mpfi_clear(ld);
+    mpfi_clear(log_delta);
+    return ok;
 }
 
 ul_status ul_contraction_sigma_min(const ul_contraction_problem *pb, const char *diameter,
@@ -481,8 +593,8 @@ ul_status ul_contraction_sigma_min(const ul_contraction_problem *pb, const char 
     sigma_search s = {pb, delta};
     mpfr_t safe_r, unsafe_r;
     mpfr_inits2(64, safe_r, unsafe_r, (mpfr_ptr)0);
-    st = ul_num_bracket_threshold(classify_r, &s, false, want, safe_r, unsafe_r, report, err,
-                                  errlen);
+    st = ul_num_bracket_threshold_est(classify_r, estimate_r, &s, false, want, safe_r, unsafe_r,
+                                      report, err, errlen);
     if (st == UL_OK || (st == UL_ECAP && !mpfr_nan_p(unsafe_r))) {
         /* σ* ∈ [D_lo / r_unsafe, D_hi / r_safe]; the upper end is safe. */
         ul_bounds_sigma_from_radius_bracket(sigma, diameter, safe_r, unsafe_r,
