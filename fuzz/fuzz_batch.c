@@ -40,7 +40,7 @@ static const char *out_path;
 /* ---- seeds ------------------------------------------------------------------ */
 
 /* A value for a flag without a default: one that most quantities accept. */
-static const char *seed_value(const ul_cli_flag *f)
+static const char *seed_value(const ul_calc_flag *f)
 {
     return f->default_value != NULL ? f->default_value : "0.5";
 }
@@ -50,7 +50,7 @@ static void write_seeds(const char *dir)
     for (size_t i = 0; i < ul_cli_calc_count(); i++) {
         const char *name, *summary;
         int n;
-        const ul_cli_flag *flags = ul_cli_calc_quantity(i, &name, &summary, &n);
+        const ul_calc_flag *flags = ul_cli_calc_quantity(i, &name, &summary, &n);
         char path[4096];
         for (int csv = 0; csv <= 1; csv++) {
             snprintf(path, sizeof path, "%s/%s.%s", dir, name, csv ? "csv" : "jsonl");
