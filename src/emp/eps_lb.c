@@ -624,8 +624,9 @@ static ul_status run_joint(ul_emp_lb_result *res, const double *a, size_t n_in, 
 #define SUM_HI 30.0   /* … to SUM_HI·E[L] (the tail there: below e^-30 for every K) */
 #define SUM_TAIL_END 1e-10 /* or to the first ℓ whose tail is below this */
 /* The search's halvings: to 64·2^-33 ≈ 7.5e-9, the resolution of the former
- * two-pass search; a finer one lands closer to the double root than the
- * doubles' own error, and certify_eps then has to lower ε by 1e-6. */
+ * two-pass search.  A finer one can land closer to the double root than the
+ * doubles' own error, and certify_eps then has to lower ε by 1e-6 (40
+ * halvings: 1 of 612 fixed runs; 33: none). */
 #define SUM_HALVINGS 33
 
 /* The design of one direction: it depends on (K, n0) only. */
