@@ -131,7 +131,10 @@
  *           (two-sided): the same on the negated scores with the worlds
  *           swapped (OUT scores below the K smallest IN scores).  The
  *           result's threshold, fp, fn are those of the deepest threshold
- *           t_(K−1) (fp = K − 1); m = divisor = the number of directions.
+ *           t_(K−1) of the direction with the larger estimate (forward:
+ *           fp = K − 1, fn observed; reversed: fn = K − 1, fp observed);
+ *           sum_K, sum_c the weights of each direction; m = divisor = the
+ *           number of directions.
  *   ALL     the legacy statistic of ul_emp_roc_compute: every distinct
  *           score is a threshold (observed counts), m = their number, and
  *           the exact maximum over them (over the staircase's Pareto
