@@ -7,6 +7,7 @@
  * abort() shows as a killed child, and the limit never touches the test
  * runner itself. */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -17,6 +18,8 @@
 #include <unistd.h>
 
 #include "bounds/koloskova.h"
+#include "bounds/pld.h"
+#include "emp/data.h"
 #include "emp/eps_lb.h"
 #include "emp/stats.h"
 #include "num/encl.h"
@@ -209,4 +212,161 @@ Test(oom, model_clipping_sigma_list_under_a_memory_limit_is_an_error)
     cr_assert_eq(c.status, UL_ENOMEM, "status %d: %s", c.status, c.err);
     cr_assert_str_eq(c.err, "sigma: out of memory for a list of 4000000 values");
     free(sigma);
+}
+
+/* ---- data readers: n x d values (emp/data.c) ------------------------------- */
+
+/* AddressSanitizer and valgrind map memory of their own beside every
+ * allocation (and refuse sizes no machine has): the limits below say
+ * nothing there. */
+#if defined(__SANITIZE_ADDRESS__)
+#define SKIP_UNDER_SANITIZER() cr_skip_test("AddressSanitizer maps shadow memory of its own")
+#else
+#define SKIP_UNDER_SANITIZER()                                                    \
+    do {                                                                          \
+        if (getenv("ASAN_OPTIONS") != NULL || getenv("VALGRIND") != NULL)         \
+            cr_skip_test("a sanitizer or valgrind run");                          \
+    } while (0)
+#endif
+
+/* A temporary file holding len bytes; its name in path (PATH_MAX-free). */
+static void temp_file(char path[64], const void *bytes, size_t len)
+{
+    snprintf(path, 64, "/tmp/ul-oom-XXXXXX");
+    int fd = mkstemp(path);
+    cr_assert_neq(fd, -1);
+    cr_assert_eq(write(fd, bytes, len), (ssize_t)len);
+    close(fd);
+}
+
+static ul_status idx_run(void *arg, char *err, size_t errlen)
+{
+    const char *path = arg;
+    ul_dataset ds;
+    ul_status st = ul_data_read_idx(path, path, &ds, err, errlen);
+    ul_dataset_free(&ds);
+    return st;
+}
+
+/* An IDX header (http://yann.lecun.com/exdb/mnist/: 00 00 08 rank, then
+ * big-endian u32 dimensions) declaring 16384 x 16384 unsigned bytes: 2^28
+ * values, just within UL_DATA_MAX_CELLS, so the reader asks for them
+ * before it reads; 64 MB more address space cannot hold them. */
+Test(oom, idx_size_declared_beyond_a_memory_limit_is_an_error)
+{
+    SKIP_UNDER_SANITIZER();
+    const unsigned char head[12] = {0, 0, 8, 2, 0, 0, 0x40, 0, 0, 0, 0x40, 0};
+    char path[64];
+    temp_file(path, head, sizeof head);
+    child_result c = in_child(idx_run, path, (size_t)64 << 20);
+    cr_assert_eq(c.status, UL_ENOMEM, "status %d: %s", c.status, c.err);
+    cr_assert_not_null(strstr(c.err, "out of memory for the 268435456 bytes"), "%s", c.err);
+    cr_assert_not_null(strstr(c.err, path), "%s", c.err);
+    /* without the limit the same file is refused for what it is: no data */
+    child_result free_run = in_child(idx_run, path, 0);
+    cr_assert_eq(free_run.status, UL_EINPUT, "%s", free_run.err);
+    cr_assert_not_null(strstr(free_run.err, "truncated IDX data"), "%s", free_run.err);
+    unlink(path);
+}
+
+typedef struct {
+    const char *path;
+    size_t dim;
+} libsvm_arg;
+
+static ul_status libsvm_run(void *arg, char *err, size_t errlen)
+{
+    const libsvm_arg *a = arg;
+    ul_dataset ds;
+    ul_status st = ul_data_read_libsvm(a->path, a->dim, &ds, err, errlen);
+    /* the free run: the two rows as written, zeros elsewhere (sampled) */
+    if (st == UL_OK && !(ds.n == 2 && ds.d == a->dim && ds.y[0] == 1 && ds.y[1] == -1 &&
+                         ds.x[0] == 0.5 && ds.x[a->dim + a->dim - 1] == 2 &&
+                         ds.x[a->dim / 2] == 0 && ds.x[a->dim + 3] == 0))
+        st = ul_fail(err, errlen, UL_EINPUT, "the rows read back wrong");
+    ul_dataset_free(&ds);
+    return st;
+}
+
+/* Two LIBSVM rows (label index:value ..., 1-based; Chang & Lin, LIBSVM
+ * FAQ) read at the caller's dimension 2^27: 2 x 2^27 = 2^28 values, within
+ * UL_DATA_MAX_CELLS, 2 GB of doubles; 64 MB more address space cannot hold
+ * them.  (A list of many values grown by realloc is not forced so: glibc
+ * may grow it inside an arena's heap, address space reserved before the
+ * limit, and falls back to that heap when mmap fails.) */
+Test(oom, libsvm_dimension_beyond_a_memory_limit_is_an_error)
+{
+    SKIP_UNDER_SANITIZER();
+    const char rows[] = "1 1:0.5\n-1 134217728:2\n";
+    char path[64];
+    temp_file(path, rows, sizeof rows - 1);
+    libsvm_arg a = {path, (size_t)1 << 27};
+    child_result c = in_child(libsvm_run, &a, (size_t)64 << 20);
+    cr_assert_eq(c.status, UL_ENOMEM, "status %d: %s", c.status, c.err);
+    cr_assert_not_null(strstr(c.err, "out of memory for 2 x 134217728 values"), "%s", c.err);
+    /* without the limit: calloc maps the zeros without touching them */
+    child_result free_run = in_child(libsvm_run, &a, 0);
+    cr_assert_eq(free_run.status, UL_OK, "%s", free_run.err);
+    unlink(path);
+}
+
+/* ---- the PLD estimate (bounds/pld_estimate.c) ------------------------------ */
+
+/* One Gaussian phase: σ = 20, Δ = 1, q = 1, T = 100 steps, i.e. a Gaussian
+ * mechanism of μ = √T·Δ/σ = 0.5 (Dong, Roth, Su 2019, Cor. 3.3). */
+static const ul_pld_phase_d GAUSS_PHASE = {20, 1, 1, 100};
+
+typedef struct {
+    double points, eps;
+} est_arg;
+
+static ul_status est_run(void *arg, char *err, size_t errlen)
+{
+    est_arg *a = arg;
+    return ul_pld_epsilon_estimate(&GAUSS_PHASE, 1, 1e-5, a->points, &a->eps, err, errlen);
+}
+
+/* δ(ε) of the Gaussian mechanism of parameter μ (Balle, Wang 2018, Thm 8):
+ * Φ(−ε/μ + μ/2) − e^ε·Φ(−ε/μ − μ/2). */
+static double gauss_delta(double eps, double mu)
+{
+    double s = 0.7071067811865476; /* 1/√2 */
+    return 0.5 * erfc((eps / mu - mu / 2) * s) - exp(eps) * 0.5 * erfc((eps / mu + mu / 2) * s);
+}
+
+/* A grid of 2e6 points needs an FFT of 2^21 long doubles (32 MB per array,
+ * several arrays); 16 MB more address space cannot hold it: UL_ENOMEM, not
+ * abort(), naming a power of two ≥ the points asked (the FFT's length). */
+Test(oom, pld_estimate_grid_under_a_memory_limit_is_an_error)
+{
+    SKIP_UNDER_SANITIZER();
+    est_arg a = {2e6, 0};
+    child_result c = in_child(est_run, &a, (size_t)16 << 20);
+    cr_assert_eq(c.status, UL_ENOMEM, "status %d: %s", c.status, c.err);
+    const char *at = strstr(c.err, "pld estimate: out of memory for ");
+    cr_assert_not_null(at, "%s", c.err);
+    const char *of = NULL; /* the last " of ": "... of N points" */
+    for (const char *t = strstr(at, " of "); t != NULL; t = strstr(t + 1, " of "))
+        of = t;
+    unsigned long n = 0;
+    cr_assert(of != NULL && sscanf(of, " of %lu points", &n) == 1, "%s", c.err);
+    cr_assert(n >= 2000000 && (n & (n - 1)) == 0, "%lu points: %s", n, c.err);
+}
+
+/* At the default grid the same call answers, within 1e-4 (relative) of the
+ * exact ε(δ) of the Gaussian mechanism (bisection on gauss_delta). */
+Test(oom, pld_estimate_default_grid_still_answers)
+{
+    est_arg a = {0, NAN};
+    char err[256] = "";
+    cr_assert_eq(est_run(&a, err, sizeof err), UL_OK, "%s", err);
+    double lo = 0, hi = 20, mu = 0.5;
+    for (int i = 0; i < 200; i++) {
+        double mid = 0.5 * (lo + hi);
+        if (gauss_delta(mid, mu) > 1e-5)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    cr_assert(fabs(a.eps - hi) <= 1e-4 * hi, "estimate %.10g, exact %.10g", a.eps, hi);
 }
