@@ -32,7 +32,11 @@ static const char *names[N_METHODS] = {
 static double jax_cp(const double *in, size_t n, const double *out, double alpha, double delta)
 {
     unsigned long *fp = malloc((2 * n + 1) * sizeof *fp), *tp = malloc((2 * n + 1) * sizeof *tp);
-    size_t h = ul_emp_roc_hull(in, n, out, n, fp, tp);
+    size_t h = fp && tp ? ul_emp_roc_hull(in, n, out, n, fp, tp) : 0;
+    if (h == 0) { /* the hull has at least its two ends: 0 is out of memory */
+        fprintf(stderr, "bench_power: out of memory for the ROC hull of %zu scores\n", 2 * n);
+        exit(1);
+    }
     double best = 0, s = alpha / (double)h / 2;
     for (size_t i = 0; i < h; i++) {
         double f = ul_emp_cp_upper_d(fp[i], n, s), g = ul_emp_cp_upper_d(n - tp[i], n, s);
