@@ -850,7 +850,7 @@ static bool certify_hi(dir_state *S, double eps, mpfr_srcptr delta_lo, dir_resul
     mpfr_set_d(e, eps, MPFR_RNDN); /* exact */
     pld_dir_read(S, e, e, r, true, false);
     mpfr_clear(e);
-    return mpfr_lessequal_p(r->hi, delta_lo);
+    return !S->late && mpfr_lessequal_p(r->hi, delta_lo);
 }
 
 /* lo(ε) > δ_hi certified at the double ε. */
@@ -861,7 +861,7 @@ static bool certify_lo(dir_state *S, double eps, mpfr_srcptr delta_hi, dir_resul
     mpfr_set_d(e, eps, MPFR_RNDN);
     pld_dir_read(S, e, e, r, false, true);
     mpfr_clear(e);
-    return mpfr_greater_p(r->lo, delta_hi);
+    return !S->late && mpfr_greater_p(r->lo, delta_hi);
 }
 
 #define EPS_TRIES 8 /* certifications per end before giving up on that end */
@@ -893,7 +893,7 @@ static void eps_direction(dir_state *S, const pess_model *pm, mpfi_srcptr delta,
     out->eps_hi = INFINITY;
     out->eps_lo = 0;
     double c = 1.05 * ex_hi + 1e-300;
-    for (int t = 0; t < EPS_TRIES; t++, c *= 2) {
+    for (int t = 0; t < EPS_TRIES && !S->late; t++, c *= 2) {
         double x = model_root(pm, c, dd);
         if (!isfinite(x))
             break;
@@ -904,7 +904,7 @@ static void eps_direction(dir_state *S, const pess_model *pm, mpfi_srcptr delta,
     }
     c = 1.05 * ex_lo + 1e-300;
     double cap = fmin(pm->l0 + (double)pm->N * pm->h, 1000);
-    for (int t = 0; t < EPS_TRIES; t++, c *= 2) {
+    for (int t = 0; t < EPS_TRIES && !S->late; t++, c *= 2) {
         double x = model_root(pm, -c, dd);
         if (!isfinite(x))
             x = cap; /* δ(ε) > δ up to the cap, in the model: certify there */
@@ -942,8 +942,11 @@ static ul_status eps_round(mech *ms, size_t nm, const direction *dirs, size_t nd
         pess_model pm = {NULL, NULL, 0, 0, 0};
         if (st == UL_OK && !pess_model_init(&pm, &S))
             st = ul_fail(err, errlen, UL_EINPUT, "grid-step: %g: out of memory", h);
-        if (st == UL_OK) {
+        if (st == UL_OK)
             eps_direction(&S, &pm, delta, &ed);
+        if (st == UL_OK && S.late)
+            st = pld_time_out(err, errlen, "searching eps", S.w.N);
+        if (st == UL_OK) {
             if (!db->have[dk] || ed.eps_lo > mpfr_get_d(db->lo[dk], MPFR_RNDN))
                 mpfr_set_d(db->lo[dk], ed.eps_lo, MPFR_RNDD);
             if (!db->have[dk] || ed.eps_hi < mpfr_get_d(db->hi[dk], MPFR_RNDN))

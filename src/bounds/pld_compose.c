@@ -59,6 +59,10 @@
     {                                                                                   \
         REAL *wr = c->work_re, *wi = c->work_im, *ar = c->acc_re, *ai = c->acc_im;      \
         for (size_t i = 0; i < nd; i++) {                                               \
+            if (ul_pld_late()) { /* before each transform's setup */                    \
+                *end = UL_PLD_FFT_LATE;                                                 \
+                return NULL;                                                            \
+            }                                                                           \
             memset(wr, 0, c->N * sizeof(REAL));                                         \
             memset(wi, 0, c->N * sizeof(REAL));                                         \
             for (size_t k = 0; k < ds[i].n; k++)                                        \
@@ -215,6 +219,7 @@ typedef struct {
     mpfr_t lo, hi;   /* Σ w̃ŷ/N accumulated down and up */
     mpfr_t err;      /* ≥ |Σ w ẑ − computed| (§3e) */
     double K;        /* window points above ε */
+    bool late;       /* the time budget ran out: no bound (asked every PLD_CHECK_POINTS) */
 } weighted_sum;
 
 /* A long double t̃ near e^{arg} for every arg in the box, and
@@ -259,6 +264,7 @@ static void sum_weighted(weighted_sum *out, const void *y, bool y_long, size_t l
     mpfr_set_zero(out->hi, 1);
     mpfr_set_zero(out->err, 1);
     out->K = 0;
+    out->late = false;
 
     /* first m with (base + m)h > eps, by exact comparisons.  ε outside the
      * window is decided at its ends first: eps/h can pass 2^53 (a tiny
@@ -309,6 +315,10 @@ static void sum_weighted(weighted_sum *out, const void *y, bool y_long, size_t l
     mpfr_set_zero(abs_sum, 1);
 
     for (double mb = m_start; mb <= m_end; mb += SUM_BLOCK) {
+        if (fmod(mb - m_start, (double)PLD_CHECK_POINTS) == 0 && mb > m_start && ul_pld_late()) {
+            out->late = true;
+            break;
+        }
         double me = fmin(mb + SUM_BLOCK - 1, m_end);
         pld_exact_loss(loss, w->base + mb, h);
         mpfi_set_fr(arg, eps);
@@ -726,13 +736,14 @@ static ul_status precheck_size(const mech *ms, size_t nm, double h, double tau,
 /* hi (§4): the CTD sum at ε's lower end + its rounding + the mass at +∞ and
  * the window tails, capped at 1. */
 static void upper_end(mpfr_ptr hi, dir_result *res, const composed *c, const window *w,
-                      double h, mpfr_srcptr eps_lo, mpfr_srcptr E2, mpfr_srcptr pinf)
+                      double h, mpfr_srcptr eps_lo, mpfr_srcptr E2, mpfr_srcptr pinf, bool *late)
 {
     weighted_sum ws;
     mpfr_inits2(BUDGET_PREC, ws.lo, ws.hi, ws.err, (mpfr_ptr)0);
     mpfr_t rnd, t, bottom;
     mpfr_inits2(BUDGET_PREC, rnd, t, bottom, (mpfr_ptr)0);
     sum_weighted(&ws, c->y, c->is_long, c->len, c->scale, w, h, eps_lo);
+    *late = *late || ws.late;
     rounding_total(rnd, &ws, E2);
     res->round_hi = mpfr_get_d(rnd, MPFR_RNDU);
     mpfr_add(hi, ws.hi, rnd, MPFR_RNDU);
@@ -753,13 +764,14 @@ static void upper_end(mpfr_ptr hi, dir_result *res, const composed *c, const win
  * least max(0, 1 − e^ε). */
 static void lower_end(mpfr_ptr lo, dir_result *res, const composed *c, const window *w,
                       const disc *ds, size_t nd, double h, double T, mpfr_srcptr eps_lo,
-                      mpfr_srcptr eps_hi, mpfr_srcptr E2)
+                      mpfr_srcptr eps_hi, mpfr_srcptr E2, bool *late)
 {
     weighted_sum ws;
     mpfr_inits2(BUDGET_PREC, ws.lo, ws.hi, ws.err, (mpfr_ptr)0);
     mpfr_t rnd, t, ex, sc;
     mpfr_inits2(BUDGET_PREC, rnd, t, ex, sc, (mpfr_ptr)0);
     sum_weighted(&ws, c->y, c->is_long, c->len, c->scale, w, h, eps_hi);
+    *late = *late || ws.late;
     rounding_total(rnd, &ws, E2);
     res->round_lo = mpfr_get_d(rnd, MPFR_RNDU);
     mpfr_sub(lo, ws.lo, rnd, MPFR_RNDD);
@@ -863,14 +875,16 @@ ul_status pld_dir_build(dir_state *S, mech *ms, size_t nm, double h, double tau,
     return UL_OK;
 }
 
-/* The certified ends at the box [eps_lo, eps_hi] (§4). */
+/* The certified ends at the box [eps_lo, eps_hi] (§4); S->late (and no
+ * bound in res) when the time budget ran out. */
 void pld_dir_read(dir_state *S, mpfr_srcptr eps_lo, mpfr_srcptr eps_hi, dir_result *res,
                      bool want_hi, bool want_lo)
 {
     if (want_hi)
-        upper_end(res->hi, res, &S->c, &S->w, S->h, eps_lo, S->E2, S->pinf);
-    if (want_lo)
-        lower_end(res->lo, res, &S->c, &S->w, S->ds, S->nd, S->h, S->T, eps_lo, eps_hi, S->E2);
+        upper_end(res->hi, res, &S->c, &S->w, S->h, eps_lo, S->E2, S->pinf, &S->late);
+    if (want_lo && !S->late)
+        lower_end(res->lo, res, &S->c, &S->w, S->ds, S->nd, S->h, S->T, eps_lo, eps_hi, S->E2,
+                  &S->late);
 }
 
 ul_status pld_evaluate_direction(mech *ms, size_t nm, mpfi_srcptr eps, double h, double tau,
@@ -886,6 +900,8 @@ ul_status pld_evaluate_direction(mech *ms, size_t nm, mpfi_srcptr eps, double h,
         mpfi_get_right(eps_hi, eps);
         pld_dir_read(&S, eps_lo, eps_hi, res, true, true);
         mpfr_clears(eps_lo, eps_hi, (mpfr_ptr)0);
+        if (S.late)
+            st = pld_time_out(err, errlen, "reading delta off", S.w.N);
     }
     pld_dir_free(&S);
     return st;

@@ -106,6 +106,7 @@ typedef struct {
     bool have_fc;
     composed c;
     mpfr_t E2, pinf;
+    bool late; /* a read stopped at the time budget (pld_dir_read): no bound */
 } dir_state;
 
 /* UL_ETIME: the time budget (num/deadline.h, asked through ul_pld_late)
