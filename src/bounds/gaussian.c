@@ -319,12 +319,10 @@ typedef struct {
     const char *eps, *r, *delta; /* the one being searched is NULL */
 } inverse_inputs;
 
-static ul_side classify(const inverse_inputs *in, mpfr_srcptr x, mpfr_prec_t p)
+/* (ε, r, δ) at the search point x: x is whichever of ε and r is NULL. */
+static void inverse_point(const inverse_inputs *in, mpfr_srcptr x, mpfi_ptr e, mpfi_ptr r,
+                          mpfi_ptr d)
 {
-    mpfi_t e, r, d;
-    mpfi_init2(e, p);
-    mpfi_init2(r, p);
-    mpfi_init2(d, p);
     ul_num_set_valid(d, in->delta); /* checked before the search */
     if (in->eps != NULL) {
         ul_num_set_valid(e, in->eps);
@@ -333,6 +331,15 @@ static ul_side classify(const inverse_inputs *in, mpfr_srcptr x, mpfr_prec_t p)
         ul_num_set_valid(r, in->r);
         mpfi_set_fr(e, x);
     }
+}
+
+static ul_side classify(const inverse_inputs *in, mpfr_srcptr x, mpfr_prec_t p)
+{
+    mpfi_t e, r, d;
+    mpfi_init2(e, p);
+    mpfi_init2(r, p);
+    mpfi_init2(d, p);
+    inverse_point(in, x, e, r, d);
     ul_side side = compare_theta_delta(e, r, d, p);
     mpfi_clear(e);
     mpfi_clear(r);
@@ -343,6 +350,30 @@ static ul_side classify(const inverse_inputs *in, mpfr_srcptr x, mpfr_prec_t p)
 static ul_side classify_any(mpfr_srcptr x, mpfr_prec_t p, void *ctx)
 {
     return classify(ctx, x, p);
+}
+
+/* The estimate of the inverses' search (num/threshold.h: it only steers the
+ * search; the two ends are classified): the midpoint of log θ − log δ at x,
+ * p bits, negative where θ ≤ δ (the safe side); false where it is not a
+ * finite number. */
+static bool estimate_any(mpfr_ptr g, mpfr_srcptr x, mpfr_prec_t p, void *ctx)
+{
+    mpfi_t e, r, d, lt;
+    mpfi_init2(e, p);
+    mpfi_init2(r, p);
+    mpfi_init2(d, p);
+    mpfi_init2(lt, p);
+    inverse_point(ctx, x, e, r, d);
+    ul_gauss_log_theta_enclose(lt, e, r);
+    mpfi_log(d, d);
+    mpfi_sub(lt, lt, d);
+    mpfi_mid(g, lt);
+    bool ok = mpfr_number_p(g);
+    mpfi_clear(e);
+    mpfi_clear(r);
+    mpfi_clear(d);
+    mpfi_clear(lt);
+    return ok;
 }
 
 ul_status ul_gauss_sigma_min(const char *eps, const char *delta, const char *sensitivity,
@@ -366,8 +397,8 @@ ul_status ul_gauss_sigma_min(const char *eps, const char *delta, const char *sen
     inverse_inputs in = {eps, NULL, delta};
     mpfr_t safe_r, unsafe_r;
     mpfr_inits2(64, safe_r, unsafe_r, (mpfr_ptr)0);
-    st = ul_num_bracket_threshold(classify_any, &in, false, want, safe_r, unsafe_r, report, err,
-                                  errlen);
+    st = ul_num_bracket_threshold_est(classify_any, estimate_any, &in, false, want, safe_r,
+                                      unsafe_r, report, err, errlen);
     if (st == UL_OK || (st == UL_ECAP && !mpfr_nan_p(unsafe_r))) {
         /* σ* ∈ [S_lo / r_unsafe, S_hi / r_safe]; the upper end is safe. */
         ul_bounds_sigma_from_radius_bracket(sigma, sensitivity, safe_r, unsafe_r,
@@ -424,8 +455,8 @@ ul_status ul_gauss_eps_min(const char *r, const char *delta, const ul_num_precis
     /* θ decreases to 0 as ε grows: large ε is the safe side. */
     mpfr_t safe_e, unsafe_e;
     mpfr_inits2(64, safe_e, unsafe_e, (mpfr_ptr)0);
-    st = ul_num_bracket_threshold(classify_any, &in, true, want, safe_e, unsafe_e, report, err,
-                                  errlen);
+    st = ul_num_bracket_threshold_est(classify_any, estimate_any, &in, true, want, safe_e,
+                                      unsafe_e, report, err, errlen);
     if (st == UL_OK || (st == UL_ECAP && !mpfr_nan_p(unsafe_e))) {
         mpfi_set_prec(eps_out, mpfr_get_prec(safe_e));
         mpfi_interv_fr(eps_out, unsafe_e, safe_e);
