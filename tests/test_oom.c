@@ -89,6 +89,19 @@ static child_result in_child(ul_status (*fn)(void *, char *, size_t), void *arg,
     return r;
 }
 
+/* AddressSanitizer and valgrind map memory of their own beside every
+ * allocation (and refuse sizes no machine has): the limits below say
+ * nothing there. */
+#if defined(__SANITIZE_ADDRESS__)
+#define SKIP_UNDER_SANITIZER() cr_skip_test("AddressSanitizer maps shadow memory of its own")
+#else
+#define SKIP_UNDER_SANITIZER()                                                    \
+    do {                                                                          \
+        if (getenv("ASAN_OPTIONS") != NULL || getenv("VALGRIND") != NULL)         \
+            cr_skip_test("a sanitizer or valgrind run");                          \
+    } while (0)
+#endif
+
 /* ---- onerun: r guesses (emp/onerun.c) -------------------------------------- */
 
 /* ul_emp_onerun_eps at δ = 0, level 0.05, m = r canaries; *zero (may be
@@ -121,6 +134,7 @@ static ul_status onerun_huge(void *arg, char *err, size_t errlen)
  * (x86-64 user space is 2^47 bytes), so malloc must fail. */
 Test(oom, onerun_guess_count_beyond_memory_is_an_error)
 {
+    SKIP_UNDER_SANITIZER();
     unsigned long r = 1UL << 58;
     child_result c = in_child(onerun_huge, &r, 0);
     cr_assert_eq(c.status, UL_ENOMEM, "status %d: %s", c.status, c.err);
@@ -159,6 +173,7 @@ static ul_status roc_run(void *arg, char *err, size_t errlen)
  * in 32 MB more address space.  Without the limit the same call succeeds. */
 Test(oom, roc_of_many_scores_under_a_memory_limit_is_an_error)
 {
+    SKIP_UNDER_SANITIZER();
     roc_arg a = {malloc(ROC_N * sizeof(double)), malloc(ROC_N * sizeof(double))};
     cr_assert(a.in != NULL && a.out != NULL);
     for (size_t i = 0; i < ROC_N; i++)
@@ -204,6 +219,7 @@ static ul_status kol_run(void *arg, char *err, size_t errlen)
  * rationals of 32 bytes each, 128 MB) do not fit in 48 MB more. */
 Test(oom, model_clipping_sigma_list_under_a_memory_limit_is_an_error)
 {
+    SKIP_UNDER_SANITIZER();
     const char **sigma = malloc(KOL_STEPS * sizeof *sigma);
     cr_assert_not_null(sigma);
     for (size_t i = 0; i < KOL_STEPS; i++)
@@ -215,19 +231,6 @@ Test(oom, model_clipping_sigma_list_under_a_memory_limit_is_an_error)
 }
 
 /* ---- data readers: n x d values (emp/data.c) ------------------------------- */
-
-/* AddressSanitizer and valgrind map memory of their own beside every
- * allocation (and refuse sizes no machine has): the limits below say
- * nothing there. */
-#if defined(__SANITIZE_ADDRESS__)
-#define SKIP_UNDER_SANITIZER() cr_skip_test("AddressSanitizer maps shadow memory of its own")
-#else
-#define SKIP_UNDER_SANITIZER()                                                    \
-    do {                                                                          \
-        if (getenv("ASAN_OPTIONS") != NULL || getenv("VALGRIND") != NULL)         \
-            cr_skip_test("a sanitizer or valgrind run");                          \
-    } while (0)
-#endif
 
 /* A temporary file holding len bytes; its name in path (PATH_MAX-free). */
 static void temp_file(char path[64], const void *bytes, size_t len)
