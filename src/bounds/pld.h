@@ -259,7 +259,8 @@ ul_status ul_pld_epsilon(const ul_pld_phase *phases, size_t count, const char *d
  * relative at the default grid on DP-SGD-sized runs: tests/test_pld.c) but
  * unproven: callers search on it and certify the value they choose with
  * ul_pld_delta or ul_pld_epsilon.  points: grid points over the window of
- * the composed loss (0: 65536).  NAN when an input is out of the domain of
+ * the composed loss (0: 32768, pld_estimate.c's EST_N_AIM).  NAN when an
+ * input is out of the domain of
  * ul_pld_delta (σ, Δ > 0, Δ/σ ≤ 1000, 0 < q ≤ 1, steps ≥ 1, 1 … 64 phases,
  * 0 < δ < 1) or the grid would exceed 2^22 points; +∞ when δ is below what
  * the window resolves; 0 when the composition is (0, δ)-DP by the estimate. */

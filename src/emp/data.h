@@ -8,7 +8,9 @@
  * (text formats) or byte offset (IDX), and the reason; file names and
  * quoted cells are escaped (control bytes and invalid UTF-8 as \xNN,
  * io/escape.h).  Sizes over UL_DATA_MAX_CELLS doubles are refused before
- * the matrix is allocated.
+ * the matrix is allocated.  Out of memory for a size the file declares or
+ * holds (its values, its lines, the n x d matrix) is UL_ENOMEM naming that
+ * size (num/status.h); the other refusals are UL_EINPUT.
  */
 #ifndef UL_EMP_DATA_H
 #define UL_EMP_DATA_H
