@@ -691,7 +691,12 @@ char *ul_attack_result_text(const ul_attack_result *res)
     else if (strcmp(res->verdict, "consistent") == 0)
         fprintf(f, "  no attack beat the claim; this does not prove it (an audit only bounds "
                    "from below)\n");
-    fclose(f);
+    /* a memory stream fails to close only when it could not grow (a text of
+     * fixed lines per score, at most 4 scores): NULL, not a cut text */
+    if (fclose(f) != 0) {
+        free(buf);
+        return NULL;
+    }
     return buf;
 }
 

@@ -472,17 +472,25 @@ ul_status ul_shard_serialize(const ul_shard_log *log, const ul_shard_id *id, cha
 {
     *buf = NULL, *len = 0;
     FILE *f = open_memstream(buf, len);
-    if (!f)
-        return ul_fail(err, errlen, UL_EINPUT, "attack: out of memory");
+    if (!f) /* fixed size (a stream's head): nothing of the input's to name */
+        return ul_fail(err, errlen, UL_ENOMEM, "attack: out of memory");
     struct sha256_ctx sha;
     sha256_init(&sha);
-    bool ok = put_head(f, &sha, log, id);
-    for (size_t c = id->c0; ok && c < id->c1; c++)
-        ok = log->rec[c].present && put_rec(f, &sha, log, c);
+    bool ok = put_head(f, &sha, log, id), missing = false;
+    for (size_t c = id->c0; ok && c < id->c1; c++) {
+        missing = !log->rec[c].present;
+        ok = !missing && put_rec(f, &sha, log, c);
+    }
+    /* a memory stream fails to write or close only when it cannot grow:
+     * the records' size, the input's (policy: num/status.h) */
     if (fclose(f) != 0 || !ok) {
         free(*buf);
         *buf = NULL;
-        return ul_fail(err, errlen, UL_EINPUT, "attack: cannot serialise the records");
+        return missing ? ul_fail(err, errlen, UL_EINPUT,
+                                 "attack: cannot serialise the records: a chunk is missing")
+                       : ul_fail(err, errlen, UL_ENOMEM,
+                                 "attack: out of memory for the records of chunks [%llu, %llu)",
+                                 (unsigned long long)id->c0, (unsigned long long)id->c1);
     }
     return UL_OK;
 }
