@@ -312,6 +312,8 @@ static int write_outputs(const char *dir, const char *plot, const ul_attack_resu
     char *json = ul_attack_result_json(res);
     char *csv = scores_csv(res);
     int rc = (!json || !csv) ? -1 : 0;
+    if (rc != 0) /* the scores' CSV is sized by the runs */
+        say("out of memory for the result's JSON or the scores' CSV");
     if (rc == 0 && dir)
         rc = write_file(dir, "result.json", json);
     if (rc == 0 && dir)
@@ -341,8 +343,14 @@ static int save_models(const char *dir, const ul_attack_state *st)
     ul_model_set out = {.k = runs, .p = st->p, .w = W ? W + runs * st->p : NULL};
     char err[512];
     char *a = join(dir, "models_in.npy"), *b = join(dir, "models_out.npy");
-    ul_status s = a && b ? ul_modelio_write_npy(a, &in, err, sizeof err)
-                         : ul_fail(err, sizeof err, UL_EINPUT, "out of memory");
+    ul_status s = UL_OK;
+    if (!a || !b)
+        s = ul_fail(err, sizeof err, UL_ENOMEM, "%s: out of memory for the file names", dir);
+    else if (!W && runs > 0) /* the runs are all there (checked before): W did not fit */
+        s = ul_fail(err, sizeof err, UL_ENOMEM, "save_models: out of memory for 2 x %zu x %zu values",
+                    runs, st->p);
+    else
+        s = ul_modelio_write_npy(a, &in, err, sizeof err);
     if (s == UL_OK)
         s = ul_modelio_write_npy(b, &out, err, sizeof err);
     free(a), free(b), free(W);
@@ -351,17 +359,21 @@ static int save_models(const char *dir, const ul_attack_state *st)
     return s == UL_OK ? 0 : -1;
 }
 
-/* The result on stdout: JSON, or text after a line saying what was attacked. */
-static void print_result(const ul_attack_result *res, bool json, const char *label,
-                         const char *what)
+/* The result on stdout: JSON, or text after a line saying what was attacked.
+ * -1 (said) when its text could not be built: out of memory. */
+static int print_result(const ul_attack_result *res, bool json, const char *label,
+                        const char *what)
 {
     char *text = json ? ul_attack_result_json(res) : ul_attack_result_text(res);
-    if (text) {
-        if (!json)
-            printf("%s: %s\n", label, what);
-        fputs(text, stdout);
+    if (!text) {
+        say("out of memory for the result's text");
+        return -1;
     }
+    if (!json)
+        printf("%s: %s\n", label, what);
+    fputs(text, stdout);
     free(text);
+    return 0;
 }
 
 /* ---- progress ------------------------------------------------------------------------ */
@@ -506,9 +518,8 @@ static int conclude(const attack_args *a, const ul_attack_config *cfg, ul_attack
         say(err);
         return UL_EXIT_USAGE;
     }
-    int rc = UL_EXIT_OK;
-    print_result(&res, a->json, "data", cfg->data_desc);
-    if ((a->out || a->plot) &&
+    int rc = print_result(&res, a->json, "data", cfg->data_desc) == 0 ? UL_EXIT_OK : UL_EXIT_USAGE;
+    if (rc == UL_EXIT_OK && (a->out || a->plot) &&
         (write_outputs(a->out, a->plot, &res, cfg->eps, cfg->delta, "membership inference ROC") !=
              0 ||
          (cfg->save_models && save_models(a->out, st) != 0)))
@@ -896,8 +907,8 @@ static int run_released(const attack_args *a)
     }
     char what[128];
     snprintf(what, sizeof what, "%zu IN, %zu OUT, %zu parameters each", in.k, out.k, in.p);
-    print_result(&res, a->json, "released models", what);
-    if ((a->out && prepare_dir(a->out) != 0) ||
+    if (print_result(&res, a->json, "released models", what) != 0 ||
+        (a->out && prepare_dir(a->out) != 0) ||
         ((a->out || a->plot) &&
          write_outputs(a->out, a->plot, &res, sc.eps, sc.delta, "released models: ROC") != 0))
         rc = UL_EXIT_USAGE;

@@ -105,7 +105,9 @@ ul_status ul_mpi_share(ul_attack_state *st, int rank, int size, char *err, size_
         len = 0;
     long long mine = (long long)len, *lens = malloc((size_t)size * sizeof *lens);
     int *counts = malloc((size_t)size * sizeof *counts), *disp = malloc((size_t)size * sizeof *disp);
-    ul_status s = lens && counts && disp ? UL_OK : ul_fail(err, errlen, UL_EINPUT, "out of memory");
+    ul_status s = lens && counts && disp ? UL_OK /* fixed by the rank count */
+                                         : ul_fail(err, errlen, UL_ENOMEM,
+                                                   "MPI: out of memory for %d ranks' lengths", size);
     quiet_barrier();
     if (s == UL_OK)
         MPI_Allgather(&mine, 1, MPI_LONG_LONG, lens, 1, MPI_LONG_LONG, MPI_COMM_WORLD);
@@ -118,7 +120,8 @@ ul_status ul_mpi_share(ul_attack_state *st, int rank, int size, char *err, size_
         s = ul_fail(err, errlen, UL_EINPUT, "MPI: the fitting records (%lld bytes) exceed 2 GiB; "
                     "use a larger chunk", sum);
     if (s == UL_OK && !(all = malloc(sum ? (size_t)sum : 1)))
-        s = ul_fail(err, errlen, UL_EINPUT, "out of memory");
+        s = ul_fail(err, errlen, UL_ENOMEM,
+                    "MPI: out of memory for the fitting records (%lld bytes)", sum);
     if (s != UL_OK)
         ul_mpi_abort(2); /* a collective cannot be left half-done */
     MPI_Allgatherv(buf, (int)len, MPI_BYTE, all, counts, disp, MPI_BYTE, MPI_COMM_WORLD);
@@ -156,7 +159,8 @@ ul_status ul_mpi_gather(ul_attack_state *st, int rank, int size, char *err, size
         char name[64];
         snprintf(name, sizeof name, "(records of MPI rank %d)", r);
         if (s == UL_OK && !buf)
-            s = ul_fail(err, errlen, UL_EINPUT, "%s: out of memory", name);
+            s = ul_fail(err, errlen, UL_ENOMEM, "%s: out of memory for %llu bytes", name,
+                        (unsigned long long)len);
         FILE *f = s == UL_OK && len ? fmemopen(buf, len, "rb") : NULL;
         if (f) {
             s = ul_attack_merge_stream(st, f, name, err, errlen);
