@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "cli_run.h"
+#include "memlimit.h"
 
 TestSuite(calc_hostile, .timeout = 60);
 
@@ -125,11 +126,7 @@ Test(calc_hostile, max_seconds_rule_is_one_for_every_quantity)
  * sanitizer or valgrind, which reserve far more than that. */
 static void limit_address_space(void)
 {
-#if defined(__SANITIZE_ADDRESS__)
-    cr_skip_test("AddressSanitizer reserves more address space than the limit");
-#endif
-    if (getenv("ASAN_OPTIONS") != NULL || getenv("VALGRIND") != NULL)
-        cr_skip_test("a sanitizer or valgrind run");
+    MEMLIMIT_SKIP_UNDER_SANITIZER();
     struct rlimit lim = {300L << 20, 300L << 20};
     cr_assert_eq(setrlimit(RLIMIT_AS, &lim), 0);
 }

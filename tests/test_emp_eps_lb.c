@@ -16,6 +16,7 @@
 #include "emp/eps_lb.h"
 #include "emp/gdp.h"
 #include "emp/stats.h"
+#include "memlimit.h"
 #include "num/encl.h"
 
 static void setup(void)
@@ -501,16 +502,6 @@ Test(emp_eps_lb, gdp_estimate_closed_forms)
 
 #define OOM_N 2000000 /* scores per world: 16 MB each */
 
-/* The address space this process maps now, in bytes (the first field of
- * /proc/self/statm counts pages). */
-static size_t mapped_bytes(void)
-{
-    char line[128] = "";
-    FILE *f = fopen("/proc/self/statm", "r");
-    cr_assert(f != NULL && fgets(line, sizeof line, f) != NULL);
-    fclose(f);
-    return (size_t)strtoul(line, NULL, 10) * (size_t)sysconf(_SC_PAGESIZE);
-}
 
 /* ul_emp_eps_lb of `method` must fail with UL_ENOMEM and a message naming
  * the number of scores, not abort (the test would crash). */
@@ -543,11 +534,7 @@ static void expect_no_room(const double *in, const double *out, ul_emp_lb_method
  * Skipped under a sanitizer or valgrind, which map memory of their own. */
 Test(emp_eps_lb, scores_beyond_memory_are_an_error_not_an_abort)
 {
-#if defined(__SANITIZE_ADDRESS__)
-    cr_skip_test("AddressSanitizer maps shadow memory beside every allocation");
-#endif
-    if (getenv("ASAN_OPTIONS") != NULL || getenv("VALGRIND") != NULL)
-        cr_skip_test("a sanitizer or valgrind run");
+    MEMLIMIT_SKIP_UNDER_SANITIZER();
     double *in = malloc(OOM_N * sizeof *in), *out = malloc(OOM_N * sizeof *out);
     cr_assert(in != NULL && out != NULL);
     for (size_t i = 0; i < OOM_N; i++)
@@ -557,11 +544,11 @@ Test(emp_eps_lb, scores_beyond_memory_are_an_error_not_an_abort)
                                       UL_EMP_LB_ALL,    UL_EMP_LB_JOINT, UL_EMP_LB_SUM};
     struct rlimit lim; /* the soft limit only: it can be raised again */
     cr_assert_eq(getrlimit(RLIMIT_AS, &lim), 0);
-    lim.rlim_cur = mapped_bytes() + headroom[0];
+    lim.rlim_cur = memlimit_mapped_bytes() + headroom[0];
     cr_assert_eq(setrlimit(RLIMIT_AS, &lim), 0);
     for (size_t i = 0; i < sizeof small / sizeof small[0]; i++)
         expect_no_room(in, out, small[i]);
-    lim.rlim_cur = mapped_bytes() + headroom[1];
+    lim.rlim_cur = memlimit_mapped_bytes() + headroom[1];
     cr_assert_eq(setrlimit(RLIMIT_AS, &lim), 0);
     expect_no_room(in, out, UL_EMP_LB_ALL);
     expect_no_room(in, out, UL_EMP_LB_SUM);

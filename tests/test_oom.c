@@ -22,6 +22,7 @@
 #include "emp/data.h"
 #include "emp/eps_lb.h"
 #include "emp/stats.h"
+#include "memlimit.h"
 #include "num/encl.h"
 
 static void setup(void)
@@ -42,17 +43,6 @@ typedef struct {
     char err[512];
 } child_result;
 
-/* The bytes of address space this process maps now (/proc/self/statm). */
-static size_t mapped_bytes(void)
-{
-    FILE *f = fopen("/proc/self/statm", "r");
-    unsigned long pages = 0;
-    cr_assert_not_null(f);
-    cr_assert_eq(fscanf(f, "%lu", &pages), 1);
-    fclose(f);
-    return (size_t)pages * (size_t)sysconf(_SC_PAGESIZE);
-}
-
 /* Runs fn(arg) in a forked child, under RLIMIT_AS = mapped + headroom when
  * headroom > 0; the child's result, or a failed assertion if it died (an
  * abort() is SIGABRT). */
@@ -68,7 +58,7 @@ static child_result in_child(ul_status (*fn)(void *, char *, size_t), void *arg,
         close(fd[0]);
         child_result r = {0, ""};
         if (headroom > 0) {
-            size_t lim = mapped_bytes() + headroom;
+            size_t lim = memlimit_mapped_bytes() + headroom;
             struct rlimit rl = {lim, lim};
             if (setrlimit(RLIMIT_AS, &rl) != 0)
                 _exit(100);
@@ -89,18 +79,6 @@ static child_result in_child(ul_status (*fn)(void *, char *, size_t), void *arg,
     return r;
 }
 
-/* AddressSanitizer and valgrind map memory of their own beside every
- * allocation (and refuse sizes no machine has): the limits below say
- * nothing there. */
-#if defined(__SANITIZE_ADDRESS__)
-#define SKIP_UNDER_SANITIZER() cr_skip_test("AddressSanitizer maps shadow memory of its own")
-#else
-#define SKIP_UNDER_SANITIZER()                                                    \
-    do {                                                                          \
-        if (getenv("ASAN_OPTIONS") != NULL || getenv("VALGRIND") != NULL)         \
-            cr_skip_test("a sanitizer or valgrind run");                          \
-    } while (0)
-#endif
 
 /* ---- onerun: r guesses (emp/onerun.c) -------------------------------------- */
 
@@ -134,7 +112,7 @@ static ul_status onerun_huge(void *arg, char *err, size_t errlen)
  * (x86-64 user space is 2^47 bytes), so malloc must fail. */
 Test(oom, onerun_guess_count_beyond_memory_is_an_error)
 {
-    SKIP_UNDER_SANITIZER();
+    MEMLIMIT_SKIP_UNDER_SANITIZER();
     unsigned long r = 1UL << 58;
     child_result c = in_child(onerun_huge, &r, 0);
     cr_assert_eq(c.status, UL_ENOMEM, "status %d: %s", c.status, c.err);
@@ -173,7 +151,7 @@ static ul_status roc_run(void *arg, char *err, size_t errlen)
  * in 32 MB more address space.  Without the limit the same call succeeds. */
 Test(oom, roc_of_many_scores_under_a_memory_limit_is_an_error)
 {
-    SKIP_UNDER_SANITIZER();
+    MEMLIMIT_SKIP_UNDER_SANITIZER();
     roc_arg a = {malloc(ROC_N * sizeof(double)), malloc(ROC_N * sizeof(double))};
     cr_assert(a.in != NULL && a.out != NULL);
     for (size_t i = 0; i < ROC_N; i++)
@@ -219,7 +197,7 @@ static ul_status kol_run(void *arg, char *err, size_t errlen)
  * rationals of 32 bytes each, 128 MB) do not fit in 48 MB more. */
 Test(oom, model_clipping_sigma_list_under_a_memory_limit_is_an_error)
 {
-    SKIP_UNDER_SANITIZER();
+    MEMLIMIT_SKIP_UNDER_SANITIZER();
     const char **sigma = malloc(KOL_STEPS * sizeof *sigma);
     cr_assert_not_null(sigma);
     for (size_t i = 0; i < KOL_STEPS; i++)
@@ -257,7 +235,7 @@ static ul_status idx_run(void *arg, char *err, size_t errlen)
  * before it reads; 64 MB more address space cannot hold them. */
 Test(oom, idx_size_declared_beyond_a_memory_limit_is_an_error)
 {
-    SKIP_UNDER_SANITIZER();
+    MEMLIMIT_SKIP_UNDER_SANITIZER();
     const unsigned char head[12] = {0, 0, 8, 2, 0, 0, 0x40, 0, 0, 0, 0x40, 0};
     char path[64];
     temp_file(path, head, sizeof head);
@@ -299,7 +277,7 @@ static ul_status libsvm_run(void *arg, char *err, size_t errlen)
  * limit, and falls back to that heap when mmap fails.) */
 Test(oom, libsvm_dimension_beyond_a_memory_limit_is_an_error)
 {
-    SKIP_UNDER_SANITIZER();
+    MEMLIMIT_SKIP_UNDER_SANITIZER();
     const char rows[] = "1 1:0.5\n-1 134217728:2\n";
     char path[64];
     temp_file(path, rows, sizeof rows - 1);
@@ -342,7 +320,7 @@ static double gauss_delta(double eps, double mu)
  * abort(), naming a power of two ≥ the points asked (the FFT's length). */
 Test(oom, pld_estimate_grid_under_a_memory_limit_is_an_error)
 {
-    SKIP_UNDER_SANITIZER();
+    MEMLIMIT_SKIP_UNDER_SANITIZER();
     est_arg a = {2e6, 0};
     child_result c = in_child(est_run, &a, (size_t)16 << 20);
     cr_assert_eq(c.status, UL_ENOMEM, "status %d: %s", c.status, c.err);
