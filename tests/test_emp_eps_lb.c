@@ -7,11 +7,9 @@
 #include <gmp.h>
 #include <math.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <unistd.h>
 
 #include "emp/eps_lb.h"
 #include "emp/gdp.h"
@@ -501,7 +499,6 @@ Test(emp_eps_lb, gdp_estimate_closed_forms)
 /* ---- out of memory (policy of num/status.h) ------------------------------------ */
 
 #define OOM_N 2000000 /* scores per world: 16 MB each */
-
 
 /* ul_emp_eps_lb of `method` must fail with UL_ENOMEM and a message naming
  * the number of scores, not abort (the test would crash). */

@@ -302,7 +302,10 @@ static char *scores_csv(const ul_attack_result *res)
         for (size_t i = 0; i < res->score[k].roc.n_points; i++)
             fprintf(f, "%s,%.17g,%.17g\n", res->score[k].name, res->score[k].roc.points[i].fpr,
                     res->score[k].roc.points[i].tpr);
-    fclose(f);
+    if (fclose(f) != 0) { /* the stream could not grow: cut short, so none */
+        free(buf);
+        return NULL;
+    }
     return buf;
 }
 
@@ -535,7 +538,7 @@ static int parse_shard(const char *text, run_plan *rp)
 {
     unsigned long i, k;
     const char *slash = text ? strchr(text, '/') : NULL;
-    char num[32];
+    char num[32], e[128];
     if (!slash || (size_t)(slash - text) >= sizeof num)
         goto bad;
     memcpy(num, text, (size_t)(slash - text));
@@ -545,7 +548,6 @@ static int parse_shard(const char *text, run_plan *rp)
     rp->shard_i = i, rp->shard_k = k;
     return 0;
 bad:
-    char e[128];
     fprintf(stderr, "ulaudit attack: --shard: must be i/k with 0 <= i < k (got '%s')\n",
             escaped(text ? text : "", e, sizeof e));
     return -1;

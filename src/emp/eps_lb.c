@@ -817,11 +817,13 @@ static double sum_g_d(double x, unsigned long n1, double p)
     return hb < 1e-12 ? hb : fmin(hb, conv_d(x * (double)n1, n1, p, &h));
 }
 
-/* The p-value bound of emp/eps_lb.h (SUM) in doubles: the upper
- * Riemann–Stieltjes sum of E[g(L)], g(ℓ) at p = e^ε ℓ/C + δ; the sum stops
- * once it exceeds `stop` (its terms are ≥ 0: only "≤ stop?" is asked). */
-static double sum_p_d(const sum_test *t, double eps, double delta, double stop)
+/* The p-value bound of emp/eps_lb.h (SUM) in doubles, the search's
+ * p-value (search_eps_d; test is a sum_test): the upper Riemann–Stieltjes
+ * sum of E[g(L)], g(ℓ) at p = e^ε ℓ/C + δ; the sum stops once it exceeds
+ * `stop`, the level (its terms are ≥ 0: only "≤ level?" is asked). */
+static double sum_p_d(const void *test, double eps, double delta, double stop)
 {
+    const sum_test *t = test;
     const sum_design *D = t->D;
     double x = (double)t->s / ((double)t->n1 * D->C), ee = exp(eps);
     double prev = sum_g_d(x, t->n1, ee * D->l[0] / D->C + delta), acc = prev;
@@ -831,13 +833,6 @@ static double sum_p_d(const sum_test *t, double eps, double delta, double stop)
         prev = g;
     }
     return acc + (1 - prev) * D->T[D->J - 1];
-}
-
-/* The double p-value of the test (search_eps_d); the sum stops above
- * the level, which is all the search asks. */
-static double sum_p_search(const void *test, double eps, double delta, double level)
-{
-    return sum_p_d(test, eps, delta, level);
 }
 
 /* g ≥ Hoeffding's bound exp(−n1·KL(x‖p̄)), x = s/(n1·C), certified: KL
@@ -984,7 +979,7 @@ static sum_test sum_direction(const double *a, size_t n1, const double *b, size_
     sum_test t = {sum_design_of(sum_k(o, n0), n0), n1, 0};
     t.s = sum_stat(t.D, a, n1, b);
     bool none = t.s == 0 || t.D->J == 0; /* no IN score above a threshold, or no grid */
-    *est = none ? 0 : search_eps_d(sum_p_search, &t, delta, level, SUM_HALVINGS);
+    *est = none ? 0 : search_eps_d(sum_p_d, &t, delta, level, SUM_HALVINGS);
     return t;
 }
 

@@ -2,6 +2,7 @@
 #include "emp/model.h"
 
 #include <cblas.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -162,8 +163,10 @@ static ul_status logreg_grad(const ul_model *m, const ul_dataset *ds, const doub
     if (n == 0 || d == 0 || M == 0)
         return UL_EINPUT;
     size_t parts = logreg_parts(n), chunk = (n + parts - 1) / parts;
-    if (M > SIZE_MAX / sizeof(double) / (parts * LOGREG_SUB + (parts - 1) * d))
-        return UL_EINPUT; /* the scratch size would wrap */
+    /* BLAS takes int sizes; the scratch size must not wrap */
+    if (M > INT_MAX || d > INT_MAX ||
+        M > SIZE_MAX / sizeof(double) / (parts * LOGREG_SUB + (parts - 1) * d))
+        return UL_EINPUT;
     /* work: per chunk LOGREG_SUB×M coefficients, then the partials P_1 … */
     double *Z = ul_model_work_get(work, parts * LOGREG_SUB * M + (parts - 1) * M * d);
     if (!Z)

@@ -28,24 +28,16 @@ static const char *names[N_METHODS] = {
     "joint 1-sided",  "all (legacy, exact max)", "sum 1-sided (K = 5)", "jax CP (baseline)"};
 
 /* jax_privacy epsilon_clopper_pearson(significance, delta, one_sided=True,
- * Bonferroni()) on the same scores, in doubles. */
+ * Bonferroni()) on the same scores, in doubles (ul_emp_jax_cp_d). */
 static double jax_cp(const double *in, size_t n, const double *out, double alpha, double delta)
 {
-    unsigned long *fp = malloc((2 * n + 1) * sizeof *fp), *tp = malloc((2 * n + 1) * sizeof *tp);
-    size_t h = fp && tp ? ul_emp_roc_hull(in, n, out, n, fp, tp) : 0;
-    if (h == 0) { /* the hull has at least its two ends: 0 is out of memory */
-        fprintf(stderr, "bench_power: out of memory for the ROC hull of %zu scores\n", 2 * n);
+    char err[256];
+    double e = ul_emp_jax_cp_d(in, n, out, n, alpha, delta, err, sizeof err);
+    if (isnan(e)) {
+        fprintf(stderr, "bench_power: %s\n", err);
         exit(1);
     }
-    double best = 0, s = alpha / (double)h / 2;
-    for (size_t i = 0; i < h; i++) {
-        double f = ul_emp_cp_upper_d(fp[i], n, s), g = ul_emp_cp_upper_d(n - tp[i], n, s);
-        if (1 - g > delta && log(1 - g - delta) - log(f) > best)
-            best = log(1 - g - delta) - log(f);
-    }
-    free(fp);
-    free(tp);
-    return best;
+    return e;
 }
 
 static double method_eps(int k, const double *in, size_t n, const double *out, mpfi_srcptr a,
