@@ -728,10 +728,10 @@ static ul_status mc_forensics(const mc_cert *m, const ul_num_value *other, bool 
     double *code32 = calloc(n_code + 1, sizeof *code32);
     if (code64 == NULL || code32 == NULL) {
         free(code64), free(code32);
+        bool by_steps = n_code != m->n_stated || m->stated_path == NULL; /* which set the size */
         return ul_fail(err, errlen, UL_ENOMEM,
-                       "$.parameters.steps: out of memory for the code's delta_t path of %zu "
-                       "steps",
-                       n_code);
+                       "%s: out of memory for the code's delta_t path of %zu steps",
+                       by_steps ? "$.parameters.steps" : m->stated_path, n_code);
     }
     mc_code_deltas(pb, false, code64, n_code);
     mc_code_deltas(pb, true, code32, n_code);

@@ -75,8 +75,13 @@ typedef struct {
     size_t n_r;
 } reading;
 
-static void reading_init(reading *in, const ul_contraction_problem *pb, mpfr_prec_t p)
+/* false, with nothing to clear, when the r list (pb->n_r values: a size the
+ * input chooses) does not fit in memory. */
+static bool reading_init(reading *in, const ul_contraction_problem *pb, mpfr_prec_t p)
 {
+    in->r = malloc((pb->n_r ? pb->n_r : 1) * sizeof *in->r);
+    if (in->r == NULL)
+        return false;
     in->prec = p;
     mpfi_init2(in->eps, p);
     mpfi_init2(in->expm1_eps, p);
@@ -100,13 +105,11 @@ static void reading_init(reading *in, const ul_contraction_problem *pb, mpfr_pre
     mpfi_mul(in->log_floor, in->log_floor, ln10);
     mpfi_clear(ln10);
     in->n_r = pb->n_r;
-    in->r = malloc(pb->n_r * sizeof *in->r);
-    if (in->r == NULL)
-        abort();
     for (size_t i = 0; i < pb->n_r; i++) {
         mpfi_init2(in->r[i], p);
         ul_num_set_valid(in->r[i], pb->r[i]);
     }
+    return true;
 }
 
 static void reading_clear(reading *in)
@@ -301,7 +304,11 @@ ul_status ul_contraction_delta_certified(const ul_contraction_problem *pb,
     mpfr_exp10(max_width, max_width, MPFR_RNDU); /* the widest log δ that can pass */
     for (;;) {
         reading in;
-        reading_init(&in, pb, p);
+        if (!reading_init(&in, pb, p)) {
+            mpfr_clear(max_width);
+            return ul_fail(err, errlen, UL_ENOMEM, "r: out of memory for a list of %zu values",
+                           pb->n_r);
+        }
         mpfi_set_prec(delta->enclosure, p);
         delta->is_log = true;
         /* at the cap, walk to the end whatever the width: the result is sound */
@@ -467,7 +474,8 @@ ul_status ul_contraction_least_steps(const ul_contraction_problem *pb, const cha
         if (ul_deadline_passed())
             return ul_fail(err, errlen, UL_ETIME, "computing the least T at %ld bits", (long)p);
         reading in;
-        reading_init(&in, pb, p);
+        if (!reading_init(&in, pb, p)) /* n_r = 1 (checked above) */
+            abort(); /* fixed size: out of memory aborts, as GMP does (num/status.h) */
         mpfi_t ld;
         mpfi_init2(ld, p);
         ul_num_set_valid(ld, delta);
@@ -514,7 +522,8 @@ static run_outcome log_delta_at(const sigma_search *s, mpfr_srcptr x, mpfr_prec_
     pb.r = &placeholder;
     pb.n_r = 1;
     reading in;
-    reading_init(&in, &pb, p);
+    if (!reading_init(&in, &pb, p)) /* n_r = 1 */
+        abort(); /* fixed size: out of memory aborts, as GMP does (num/status.h) */
     mpfi_set_fr(in.r[0], x);
     ul_num_set_valid(ld, s->delta);
     mpfi_log(ld, ld);

@@ -62,16 +62,6 @@ static ul_status read_param(mpq_ptr q, const char *name, const char *text, char 
                     errlen);
 }
 
-/* A malloc'd copy of s; NULL when out of memory. */
-static char *dup_text(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *out = malloc(n);
-    if (out != NULL)
-        memcpy(out, s, n);
-    return out;
-}
-
 /* "<m>e<e>" as malloc'd text; NULL when out of memory (m's digits come from
  * the input's numbers: policy of num/status.h). */
 static char *mantissa_text(mpz_srcptr m, long e)
@@ -501,7 +491,7 @@ static bool mc_corners_r(mc_corners *c, const mc_exact *x, long digits)
         char *ex = rat_exact_text(r, (size_t)digits + 40);
         if (ex != NULL) {
             c->r_lo[i] = ex;
-            c->r_hi[i] = dup_text(ex);
+            c->r_hi[i] = strdup(ex);
         } else {
             c->exact = false;
             c->r_lo[i] = rat_round_text(r, digits, false);
@@ -510,7 +500,7 @@ static bool mc_corners_r(mc_corners *c, const mc_exact *x, long digits)
             if (c->r_hi[i] != NULL && ul_num_decimal_compare(c->r_hi[i], UL_GAUSS_MAX_R, &cmp) &&
                 cmp > 0) {
                 free(c->r_hi[i]); /* r ≤ 1e9 exactly (mc_read): 1e9 still bounds it */
-                c->r_hi[i] = dup_text(UL_GAUSS_MAX_R);
+                c->r_hi[i] = strdup(UL_GAUSS_MAX_R);
             }
         }
         ok = c->r_lo[i] != NULL && c->r_hi[i] != NULL;
@@ -527,9 +517,10 @@ static ul_status mc_corners_make(mc_corners *c, const mc_exact *x, const ul_kol_
     memset(c, 0, sizeof *c);
     c->r_lo = calloc(x->n_sigma + 1, sizeof *c->r_lo);
     c->r_hi = calloc(x->n_sigma + 1, sizeof *c->r_hi);
-    c->n = c->r_lo != NULL && c->r_hi != NULL ? x->n_sigma : 0;
+    bool room = c->r_lo != NULL && c->r_hi != NULL; /* n_sigma may be 0: test the pointers */
+    c->n = room ? x->n_sigma : 0;
     c->exact = true;
-    if (c->n != x->n_sigma || !mc_corners_r(c, x, digits)) {
+    if (!room || !mc_corners_r(c, x, digits)) {
         mc_corners_clear(c);
         memset(c, 0, sizeof *c);
         return ul_fail(err, errlen, UL_ENOMEM,

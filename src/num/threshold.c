@@ -289,14 +289,16 @@ static bool value_near(search *s, ul_num_estimator est, bool safe_above, mpfr_pt
     return false;
 }
 
-/* Bits to which x0 and x1 agree: −log2(|x1 − x0|/|x1|), at most cap. */
+/* Bits to which x0 and x1 agree: −log2(|x1 − x0|/|x1|), in [0, cap] (a
+ * step far below x0, from a bracket wider than a binade, gives 0, never a
+ * negative count that would become a precision below MPFR's minimum). */
 static long agreement(mpfr_srcptr x0, mpfr_srcptr x1, mpfr_ptr tmp, long cap)
 {
     mpfr_sub(tmp, x1, x0, MPFR_RNDN);
     if (mpfr_zero_p(tmp))
         return cap;
     long bits = mpfr_get_exp(x1) - mpfr_get_exp(tmp);
-    return bits < cap ? bits : cap;
+    return bits < 0 ? 0 : bits < cap ? bits : cap;
 }
 
 /* root ≈ the threshold in (lo, hi) by the secant method on the estimate
@@ -403,8 +405,10 @@ ul_status ul_num_bracket_threshold_est(ul_num_classifier classify, ul_num_estima
         report->bits_used = s.prec;
         return UL_OK;
     }
-    if (s.late) {
+    if (s.late) { /* the simulated ends may be set but were never classified */
         report->bits_used = s.prec;
+        mpfr_set_nan(safe);
+        mpfr_set_nan(unsafe);
         return out_of_time(&s, err, errlen);
     }
     /* the certified bisection (graded precision), from the same start */
