@@ -26,6 +26,7 @@
 #include "cli/args.h"
 #include "cli/exitcodes.h"
 #include "cli/watchdog.h"
+#include "io/escape.h"
 #include "num/deadline.h"
 
 #define ERR_LEN 1024
@@ -169,6 +170,7 @@ static int load(const char *cmd, int argc, char **argv, const ul_cli_flag *flags
         rc = read_budget(values[nflags - 1], seconds, err, sizeof err);
     free(rest);
     if (rc != 0) {
+        ul_io_escape_message(err, sizeof err); /* it quotes what was typed */
         fprintf(stderr, "ulaudit %s: %s\n", cmd, err);
         return UL_EXIT_USAGE;
     }
@@ -182,6 +184,7 @@ static int load(const char *cmd, int argc, char **argv, const ul_cli_flag *flags
         return UL_EXIT_USAGE;
     }
     if (ul_cert_load(*path, cert, err, sizeof err) != UL_OK) {
+        ul_io_escape_message(err, sizeof err); /* it quotes the path and the file */
         fprintf(stderr, "ulaudit %s: %s\n", cmd, err);
         return UL_EXIT_USAGE;
     }
@@ -203,7 +206,9 @@ static char *audit_output(const ul_audit_report *rep, const ul_cert *cert, const
         fprintf(f, "%s\n", body);
     } else {
         body = ul_audit_report_text(rep, ul_cert_method(cert), ul_cert_source(cert));
-        fprintf(f, "%-20s%s\n%s", "certificate", path, body);
+        char shown[256];
+        fprintf(f, "%-20s%s\n%s", "certificate", ul_io_escape(path, strlen(path), shown, sizeof shown),
+                body);
     }
     free(body);
     if (fclose(f) != 0 || out == NULL)
@@ -262,7 +267,9 @@ int ul_cli_audit(int argc, char **argv)
     ul_deadline_clear();
     free(late);
     if (st != UL_OK) {
-        fprintf(stderr, "ulaudit audit: %s: %s\n", path, err);
+        char shown[256];
+        fprintf(stderr, "ulaudit audit: %s: %s\n", ul_io_escape(path, strlen(path), shown, sizeof shown),
+                err);
         rc = UL_EXIT_USAGE;
     } else {
         char *out = audit_output(rep, cert, path, &common);
@@ -303,7 +310,9 @@ int ul_cli_calibrate(int argc, char **argv)
     ul_deadline_clear();
     ul_cert_free(cert);
     if (st != UL_OK) {
-        fprintf(stderr, "ulaudit calibrate: %s: %s%s\n", path, err,
+        char shown[256];
+        fprintf(stderr, "ulaudit calibrate: %s: %s%s\n",
+                ul_io_escape(path, strlen(path), shown, sizeof shown), err,
                 st == UL_ETIME ? " Nothing was written." : "");
         return st == UL_ETIME ? UL_EXIT_INCONCLUSIVE : UL_EXIT_USAGE;
     }
