@@ -229,6 +229,23 @@ static void refuse_corrupted_checkpoints(const char *cfg, const char *dir)
         expect_usage_error("checkpoint.bin", r);
         cr_assert(!exists(dir, "result.json"), "%s: a result was written", cases[i].what);
     }
+    /* the last record's kind flipped from 0 (LR scores) to 1 (models): a
+     * record with test runs then looks cut off mid-write (its digest shows
+     * the damage: test_emp_shard.c), one of the fitting half fails its
+     * digest; refused either way, and the file left whole (not truncated) */
+    size_t at = len - 16;
+    while (at > 200 && !(b[at + 8] == 0 && memcmp(b + at + 9, "\0\0\0\0\0\0\0", 7) == 0 &&
+                         b[at] < 24 && memcmp(b + at + 1, "\0\0\0\0\0\0\0", 7) == 0))
+        at--; /* the head (u64 chunk < 24, u64 kind 0) nearest the end */
+    memcpy(b, good, len);
+    b[at + 8] ^= 1;
+    emp_test_write(ck, b, len);
+    run_result rk = run("attack", cfg, "--out", dir, "--resume", NULL);
+    cr_assert(strstr(rk.err, "kind") || strstr(rk.err, "checksum"), "flipped kind: %s", rk.err);
+    expect_usage_error("checkpoint.bin", rk);
+    size_t kept;
+    free(emp_test_read(ck, &kept));
+    cr_assert_eq(kept, len, "a damaged checkpoint was cut to %zu of %zu bytes", kept, len);
     /* cut in half: what a kill in the middle of an append leaves.  The
      * records before the cut verify and are used, the cut one is dropped
      * and said so, and the run goes on to the end */

@@ -10,6 +10,7 @@
 
 #include "emp/experiment.h"
 #include "emp/shard.h"
+#include "test_emp_files.h"
 
 TestSuite(emp_shard);
 
@@ -127,19 +128,34 @@ Test(emp_shard, slices_tile_the_chunks)
         }
 }
 
+/* The log of the file tests: p = 3, 45 runs, chunks of 8 (six chunks, the
+ * fitting half ending inside chunk 2); every chunk added in order.  The
+ * models (W, for the caller to free) are returned. */
+static double *six_chunks(ul_shard_log *a)
+{
+    size_t p = 3, R = 45, chunk = 8, order[6] = {0, 1, 2, 3, 4, 5};
+    double *W = malloc(2 * p * R * sizeof *W);
+    fake_models(p, R, W, W + p * R);
+    build(a, p, R, chunk, order, W, W + p * R);
+    return W;
+}
+
+/* An empty log of the same shape, to read files into. */
+static void empty_log(ul_shard_log *b)
+{
+    char err[256];
+    cr_assert_eq(ul_shard_log_init(b, 3, 45, 8, UL_SCORE_LOSS | UL_SCORE_LR, false, err,
+                                   sizeof err),
+                 UL_OK, "%s", err);
+}
+
 /* A serialised slice read back into a fresh log: the same records. */
 Test(emp_shard, a_serialised_slice_reads_back)
 {
-    size_t p = 3, R = 45, chunk = 8;
-    double *W = malloc(2 * p * R * sizeof *W);
-    fake_models(p, R, W, W + p * R);
-    size_t order[6] = {0, 1, 2, 3, 4, 5};
     ul_shard_log a, b;
-    build(&a, p, R, chunk, order, W, W + p * R);
+    double *W = six_chunks(&a);
+    empty_log(&b);
     char err[256];
-    cr_assert_eq(ul_shard_log_init(&b, p, R, chunk, UL_SCORE_LOSS | UL_SCORE_LR, false, err,
-                                   sizeof err),
-                 UL_OK);
     ul_shard_id id = {.target = 7, .c0 = 2, .c1 = 5};
     memset(id.cfg_sha256, 'a', 64);
     char *buf;
@@ -165,4 +181,76 @@ Test(emp_shard, a_serialised_slice_reads_back)
     free(buf), free(W);
     ul_shard_log_free(&a);
     ul_shard_log_free(&b);
+}
+
+/* The byte offset of chunk c's record head (u64 c, u64 kind 0) in buf:
+ * found by its bytes, not by the reader's sizes. */
+static size_t head_of(const char *buf, size_t len, uint64_t c)
+{
+    uint64_t want[2] = {c, UL_REC_LR};
+    for (size_t at = UL_SHARD_HEAD + 32; at + sizeof want <= len; at++)
+        if (memcmp(buf + at, want, sizeof want) == 0)
+            return at;
+    cr_assert_fail("no record head of chunk %llu", (unsigned long long)c);
+    return 0;
+}
+
+/* One bit flipped in a record's kind (0, LR scores, read as 1, models)
+ * sizes it larger than it is: near the end of the file it then looks cut
+ * off mid-write.  Damage, not a torn tail: refused (naming the file, the
+ * record's byte offset and the kind), the file left as it was, never
+ * truncated; a truly torn last record is still dropped. */
+Test(emp_shard, a_flipped_kind_bit_is_refused_not_taken_for_a_torn_record)
+{
+    ul_shard_log a, b;
+    double *W = six_chunks(&a);
+    char err[512];
+    ul_shard_id id = {.target = 7, .c0 = 0, .c1 = 6};
+    memset(id.cfg_sha256, 'a', 64);
+    char *buf;
+    size_t len;
+    cr_assert_eq(ul_shard_serialize(&a, &id, &buf, &len, err, sizeof err), UL_OK, "%s", err);
+    char *dir = emp_test_mkdtemp();
+    /* chunk 4: a valid record follows it; chunk 5: the last one.  As kind 1
+     * both would run past the end (chunk 4: 2·3·5 + 10 + 16 + … doubles) */
+    for (uint64_t c = 4; c <= 5; c++) {
+        size_t at = head_of(buf, len, c);
+        buf[at + 8] ^= 1;
+        const char *path = emp_test_put(dir, "checkpoint.bin", buf, len);
+        buf[at + 8] ^= 1;
+        empty_log(&b);
+        ul_shard_file sf;
+        ul_shard_read rd;
+        cr_assert_eq(ul_shard_file_resume(&sf, path, &b, &id, &rd, err, sizeof err), UL_EINPUT,
+                     "chunk %llu: a damaged kind accepted", (unsigned long long)c);
+        char offset[64];
+        snprintf(offset, sizeof offset, "byte offset %zu", at);
+        cr_assert(strstr(err, "checkpoint.bin") && strstr(err, offset) && strstr(err, "kind"),
+                  "%s", err);
+        size_t now;
+        unsigned char *left = emp_test_read(path, &now);
+        cr_assert_eq(now, len, "chunk %llu: the file was cut to %zu of %zu bytes",
+                     (unsigned long long)c, now, len);
+        free(left);
+        for (size_t k = 0; k < 6; k++)
+            cr_assert(!b.rec[k].present, "a refused file left chunk %zu in the log", k);
+        ul_shard_log_free(&b);
+    }
+    /* torn: the last record cut in its middle is dropped, the rest kept */
+    size_t at5 = head_of(buf, len, 5), keep = at5 + (len - at5) / 2;
+    const char *path = emp_test_put(dir, "torn.bin", buf, keep);
+    empty_log(&b);
+    ul_shard_file sf;
+    ul_shard_read rd;
+    cr_assert_eq(ul_shard_file_resume(&sf, path, &b, &id, &rd, err, sizeof err), UL_OK, "%s",
+                 err);
+    cr_assert(rd.got == 5 && rd.cut == (long long)(keep - at5) && rd.len == (long long)at5);
+    ul_shard_file_close(&sf);
+    size_t now;
+    free(emp_test_read(path, &now));
+    cr_assert_eq(now, at5, "the torn record was not cut away");
+    ul_shard_log_free(&b);
+    emp_test_rm_rf(dir);
+    free(dir), free(buf), free(W);
+    ul_shard_log_free(&a);
 }

@@ -576,6 +576,55 @@ static const char *read_head(reader *r, const ul_shard_log *log, const ul_shard_
     return NULL;
 }
 
+/* The bytes of a record after its 16-byte head, as read: the arrays loss,
+ * mom, test, models one after another (len[i] bytes of each, got in all). */
+typedef struct {
+    const unsigned char *part[4];
+    size_t len[4], got;
+} rec_bytes;
+
+/* Bytes [from, from + n) of the record's body: hashed into sha, or copied
+ * to out. */
+static void body_walk(const rec_bytes *b, size_t from, size_t n, struct sha256_ctx *sha,
+                      unsigned char *out)
+{
+    for (int i = 0; i < 4 && n; i++) {
+        if (from >= b->len[i]) {
+            from -= b->len[i];
+            continue;
+        }
+        size_t k = b->len[i] - from < n ? b->len[i] - from : n;
+        if (sha)
+            sha256_update(sha, k, b->part[i] + from);
+        else
+            memcpy(out, b->part[i] + from, k), out += k;
+        n -= k, from = 0;
+    }
+}
+
+/* A record cut short at the end of the file is what a writer killed
+ * mid-append leaves, and is dropped.  But a damaged kind field looks the
+ * same: kind 1 (models) read where the writer wrote 0 (LR scores) sizes the
+ * record larger than it is, so the file seems to end inside it.  The digest
+ * decides (emp/shard.h: it covers the head): true when the bytes read
+ * verify as a record of the other kind, i.e. the kind is damaged, not the
+ * record torn.  before: the running digest before the record's head. */
+static bool verifies_as_other_kind(const struct sha256_ctx *before, const uint64_t h[2],
+                                   const ul_shard_log *log, const rec_bytes *b)
+{
+    uint64_t other[2] = {h[0], h[1] == UL_REC_MODELS ? UL_REC_LR : UL_REC_MODELS};
+    size_t body = total(sizes(log, (size_t)h[0], other[1])) * sizeof(double);
+    if (body + SUM > b->got)
+        return false;
+    struct sha256_ctx sha = *before;
+    uint8_t want[SUM], stored[SUM];
+    sha256_update(&sha, sizeof other, (const uint8_t *)other);
+    body_walk(b, 0, body, &sha, NULL);
+    sha256_digest(&sha, SUM, want);
+    body_walk(b, body, SUM, NULL, stored);
+    return memcmp(want, stored, SUM) == 0;
+}
+
 /* One record into log (chunk c0 + got expected); *done at a clean end or
  * a cut-off record. */
 static const char *read_rec(reader *r, ul_shard_log *log, ul_shard_read *rd, bool *done,
@@ -583,7 +632,10 @@ static const char *read_rec(reader *r, ul_shard_log *log, ul_shard_read *rd, boo
 {
     uint64_t h[2];
     long long start = r->pos;
+    struct sha256_ctx before = r->sha;
     size_t n = get(r, h, sizeof h), c = rd->c0 + rd->got;
+    if (ferror(r->f))
+        return "read error";
     if (n == 0 || (n < sizeof h) || c >= rd->c1) {
         *done = true;
         rd->cut = n && c < rd->c1 ? (long long)n : 0;
@@ -615,12 +667,27 @@ static const char *read_rec(reader *r, ul_shard_log *log, ul_shard_read *rd, boo
     }
     double *parts[4] = {rec.loss, rec.mom, rec.test, rec.models};
     size_t lens[4] = {z.loss, z.mom, z.test, z.models};
-    for (int i = 0; i < 4 && !cut; i++)
-        cut = get(r, parts[i], lens[i] * sizeof(double)) < lens[i] * sizeof(double);
+    rec_bytes body = {.got = 0};
+    for (int i = 0; i < 4 && !cut; i++) {
+        body.part[i] = (const unsigned char *)parts[i];
+        body.len[i] = get(r, parts[i], lens[i] * sizeof(double));
+        body.got += body.len[i];
+        cut = body.len[i] < lens[i] * sizeof(double);
+    }
     const char *bad = cut ? NULL : check_digest(r, &cut);
     int part;
-    if (!cut && !bad)
+    if (cut && ferror(r->f)) {
+        cut = false, bad = "read error";
+    } else if (cut && verifies_as_other_kind(&before, h, log, &body)) {
+        /* not torn: damaged, and the records after it would be lost */
+        snprintf(why, whylen, "byte offset %lld: the record of chunk %zu says kind %llu but its "
+                 "SHA-256 digest verifies for kind %d: a damaged kind field (corrupted; start "
+                 "afresh without --resume)", start, c, (unsigned long long)h[1],
+                 h[1] == UL_REC_MODELS ? UL_REC_LR : UL_REC_MODELS);
+        cut = false, bad = why;
+    } else if (!cut && !bad) {
         bad = rec_values_bad(&rec, &z, c, &part, why, whylen);
+    }
     if (cut || bad) {
         rec_free(&rec);
         *done = cut;

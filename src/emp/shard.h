@@ -51,7 +51,10 @@
  * file is a complete one (all its chunks).  A reader verifies each digest
  * before it uses the bytes it covers; a last record cut short (the writer
  * killed mid-append) is dropped and reported, anything else that does not
- * verify is refused.
+ * verify is refused.  A record only looks cut when the file ends inside
+ * it, and a damaged kind field (0 read as 1) makes it look so (the record
+ * sized larger than it is): a cut record whose bytes verify as a record of
+ * the other kind is refused as damaged, never dropped with what follows.
  */
 #ifndef UL_EMP_SHARD_H
 #define UL_EMP_SHARD_H
