@@ -614,3 +614,73 @@ Test(emp_modelio, raw_and_file_malformed)
     /* a bad format value */
     expect_read_error(put("w.f64", six_f64, 48), (ul_modelio_format)42, 0, "unknown model format");
 }
+
+/* ---- lists over the size limit ------------------------------------------ */
+
+/* An .npy header for shape (k, p) of '<f4' followed by k·p items that are
+ * all 0 (a sparse file: no disk used) but the first, a NaN: a reader that
+ * reads this file's data refuses the NaN, so a refusal that names the
+ * counts instead shows that the data was not read. */
+static const char *put_big_npy(const char *name, size_t k, size_t p)
+{
+    char dict[128];
+    snprintf(dict, sizeof dict, "{'descr': '<f4', 'fortran_order': False, 'shape': (%zu, %zu), }",
+             k, p);
+    static const unsigned char nan32[4] = {0, 0, 0xC0, 0x7F}; /* quiet NaN, IEEE-754 */
+    const char *path = put_npy(name, 1, dict, nan32, sizeof nan32);
+    struct stat sb;
+    cr_assert_eq(stat(path, &sb), 0);
+    cr_assert_eq(truncate(path, sb.st_size - 4 + (off_t)(k * p * 4)), 0);
+    return path;
+}
+
+/* 4096 x 65536 = 2^28 values (the limit, UL_MODELIO_MAX_VALUES) in a.npy,
+ * one more model in b.npy: the list is refused from the two headers with
+ * the counts 4096 + 1, before a byte of data is read (reading a.npy would
+ * meet its NaN first). */
+Test(emp_modelio, a_list_over_the_limit_is_refused_from_the_headers)
+{
+    cr_assert_eq((size_t)4096 * 65536, UL_MODELIO_MAX_VALUES);
+    const char *a = put_big_npy("a.npy", 4096, 65536), *b = put_big_npy("b.npy", 1, 65536);
+    const char *paths[2] = {a, b};
+    char err[512] = "";
+    ul_model_set s = {.k = 7};
+    expect_error(ul_modelio_read_list(paths, 2, UL_MODELIO_AUTO, 0, &s, err, sizeof err), err, b,
+                 "4096 + 1 models of 65536 parameters");
+    cr_assert(strstr(err, "NaN") == NULL, "the data was read: %s", err);
+    cr_assert(s.k == 0 && s.w == NULL, "a refused list left %zu models", s.k);
+    /* each file alone is within the limit: the headers are valid */
+    const char *one[1] = {b};
+    cr_assert_eq(ul_modelio_read_list(one, 1, UL_MODELIO_AUTO, 0, &s, err, sizeof err), UL_EINPUT);
+    cr_assert(strstr(err, "NaN"), "b.npy's data is read when it fits: %s", err);
+    /* appending b.npy to a set already holding 4096 such models: the same
+     * counts, from b.npy's header (the set's values are not touched) */
+    double unused = 0;
+    ul_model_set full = {.k = 4096, .p = 65536, .w = &unused};
+    expect_error(ul_modelio_append(&full, b, UL_MODELIO_AUTO, err, sizeof err), err, b,
+                 "4096 + 1 models of 65536 parameters");
+    cr_assert(full.k == 4096 && full.w == &unused);
+}
+
+/* A list read whole: the files' models in order, as appending them one by
+ * one gives. */
+Test(emp_modelio, a_list_reads_as_the_files_appended)
+{
+    const char *one =
+        put_npy("one.npy", 1, "{'descr': '<f8', 'fortran_order': False, 'shape': (3,), }",
+                six_f64 + 24, 24); /* 1+2⁻⁵², −0, 3 */
+    const char *two = put_npy("two.npy", 1, dict_f8_23, six_f64, sizeof six_f64);
+    const char *paths[2] = {one, two};
+    char err[512] = "";
+    ul_model_set s;
+    cr_assert_eq(ul_modelio_read_list(paths, 2, UL_MODELIO_AUTO, 0, &s, err, sizeof err), UL_OK,
+                 "%s", err);
+    const double want[9] = {1.0 + 0x1p-52, -0.0, 3, 1.5, -2, 0.25, 1.0 + 0x1p-52, -0.0, 3};
+    cr_assert(s.k == 3 && s.p == 3);
+    expect_bits(s.w, want, 9);
+    ul_model_set_free(&s);
+    /* p required: the first file already disagrees */
+    expect_error(ul_modelio_read_list(paths, 2, UL_MODELIO_AUTO, 2, &s, err, sizeof err), err,
+                 one, "3 parameters, 2 expected");
+    cr_assert(s.k == 0 && s.w == NULL);
+}

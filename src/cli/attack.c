@@ -772,20 +772,32 @@ done:
 
 /* ---- released models ------------------------------------------------------------------------ */
 
-static int read_models(const char *list, ul_modelio_format fmt, size_t p, ul_model_set *set)
+/* The comma list of model files: every header read before any data, so
+ * that a list over the size limit is refused at once (emp/modelio.h). */
+static int read_models(const char *flag, const char *list, ul_modelio_format fmt, size_t p,
+                       ul_model_set *set)
 {
     char *copy = strdup(list), *save = NULL, err[1024];
+    size_t n = 0, cap = 1;
+    for (const char *c = list; *c; c++)
+        cap += *c == ',';
+    const char **paths = malloc(cap * sizeof *paths);
+    ul_status s = UL_ENOMEM;
     *set = (ul_model_set){.p = p};
-    for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        if (ul_modelio_append(set, tok, fmt, err, sizeof err) != UL_OK) {
-            say(err);
-            free(copy);
-            ul_model_set_free(set);
-            return -1;
-        }
+    if (copy && paths) {
+        for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+            paths[n++] = tok;
+        s = ul_modelio_read_list(paths, n, fmt, p, set, err, sizeof err);
+    } else { /* the list's length: the input's size */
+        snprintf(err, sizeof err, "out of memory for the list of %zu model files", cap);
     }
-    free(copy);
-    return 0;
+    if (s != UL_OK) {
+        char safe[1024]; /* as say(): library messages escaped once more */
+        fprintf(stderr, "ulaudit attack: %s: %s\n", flag,
+                ul_io_escape(err, strlen(err), safe, sizeof safe));
+    }
+    free(copy), free(paths);
+    return s == UL_OK ? 0 : -1;
 }
 
 static int run_released(const attack_args *a)
@@ -861,9 +873,9 @@ static int run_released(const attack_args *a)
         }
     }
     ul_model_set in = {0}, out = {0};
-    if (read_models(a->in_models, fmt, dim, &in) != 0)
+    if (read_models("--in-models", a->in_models, fmt, dim, &in) != 0)
         return UL_EXIT_USAGE;
-    if (read_models(a->out_models, fmt, in.p, &out) != 0) {
+    if (read_models("--out-models", a->out_models, fmt, in.p, &out) != 0) {
         ul_model_set_free(&in);
         return UL_EXIT_USAGE;
     }

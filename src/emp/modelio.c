@@ -565,11 +565,71 @@ static ul_status resolve_format(const char *path, FILE *f, long long size, ul_mo
     return UL_OK;
 }
 
-/* One file into a fresh set; p > 0: required parameters per model. */
-static ul_status read_file(const char *path, ul_modelio_format fmt, size_t p, ul_model_set *out,
-                           char *err, size_t errlen)
+/* Where a file's models are: k models of p parameters, itemsize-byte
+ * items from byte offset `offset`. */
+typedef struct {
+    size_t k, p, itemsize;
+    long long offset;
+} layout;
+
+/* The layout of an .npy file from its header; p > 0: required. */
+static ul_status npy_layout(const char *path, FILE *f, long long size, size_t p, layout *lay,
+                            char *err, size_t errlen)
 {
-    memset(out, 0, sizeof *out);
+    npy_info info;
+    ul_status st = npy_read_header(path, f, size, &info, err, errlen);
+    if (st != UL_OK)
+        return st;
+    size_t file_p = info.dims[info.rank - 1];
+    if (p > 0 && file_p != p) {
+        char txt[64];
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "%s: shape %s: the models have %zu parameters, %zu expected", path,
+                       shape_text(info.dims, info.rank, txt, sizeof txt), file_p, p);
+    }
+    *lay = (layout){.k = info.rank == 1 ? 1 : info.dims[0],
+                    .p = file_p,
+                    .itemsize = info.itemsize,
+                    .offset = info.data_offset};
+    return UL_OK;
+}
+
+/* The layout of a raw file from its size; p = 0: the whole file. */
+static ul_status raw_layout(const char *path, ul_modelio_format fmt, bool magic, long long size,
+                            size_t p, layout *lay, char *err, size_t errlen)
+{
+    size_t itemsize = fmt == UL_MODELIO_F64 ? 8 : 4;
+    if (magic)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "%s: starts with the NumPy magic \"\\x93NUMPY\": it is an .npy file, "
+                       "not raw %s; read it as npy",
+                       path, ul_modelio_format_name(fmt));
+    unsigned long long ull = (unsigned long long)size;
+    if (ull % itemsize != 0)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "%s: raw %s file of %lld bytes is not a multiple of %zu bytes", path,
+                       ul_modelio_format_name(fmt), size, itemsize);
+    unsigned long long values = ull / itemsize;
+    if (values > UL_MODELIO_MAX_VALUES)
+        return ul_fail(err, errlen, UL_EINPUT, "%s: %llu values is over %zu; refused", path,
+                       values, UL_MODELIO_MAX_VALUES);
+    if (p > 0 && values % p != 0)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "%s: raw %s file of %lld bytes is not a multiple of %zu·p = %zu bytes "
+                       "(p = %zu parameters per model)",
+                       path, ul_modelio_format_name(fmt), size, itemsize, itemsize * p, p);
+    if (p == 0)
+        p = (size_t)values;
+    *lay = (layout){.k = (size_t)values / p, .p = p, .itemsize = itemsize, .offset = 0};
+    return UL_OK;
+}
+
+/* Opens path and reads its layout from the header (npy) or the size (raw),
+ * no data; *fp is left open (NULL on failure).  p > 0: required. */
+static ul_status probe_file(const char *path, ul_modelio_format fmt, size_t p, FILE **fp,
+                            layout *lay, char *err, size_t errlen)
+{
+    *fp = NULL;
     if (fmt != UL_MODELIO_AUTO && fmt != UL_MODELIO_NPY && fmt != UL_MODELIO_F64 &&
         fmt != UL_MODELIO_F32)
         return ul_fail(err, errlen, UL_EINPUT, "%s: unknown model format %d", path ? path : "",
@@ -584,82 +644,48 @@ static ul_status read_file(const char *path, ul_modelio_format fmt, size_t p, ul
         return st;
     bool magic = false;
     st = resolve_format(path, f, size, &fmt, &magic, err, errlen);
+    if (st == UL_OK)
+        st = fmt == UL_MODELIO_NPY ? npy_layout(path, f, size, p, lay, err, errlen)
+                                   : raw_layout(path, fmt, magic, size, p, lay, err, errlen);
     if (st != UL_OK)
-        goto done;
-    size_t k, itemsize;
-    long long offset;
-    if (fmt == UL_MODELIO_NPY) {
-        npy_info info;
-        st = npy_read_header(path, f, size, &info, err, errlen);
-        if (st != UL_OK)
-            goto done;
-        k = info.rank == 1 ? 1 : info.dims[0];
-        size_t file_p = info.dims[info.rank - 1];
-        if (p > 0 && file_p != p) {
-            char txt[64];
-            st = ul_fail(err, errlen, UL_EINPUT,
-                         "%s: shape %s: the models have %zu parameters, %zu expected", path,
-                         shape_text(info.dims, info.rank, txt, sizeof txt), file_p, p);
-            goto done;
-        }
-        p = file_p;
-        itemsize = info.itemsize;
-        offset = info.data_offset;
-    } else {
-        itemsize = fmt == UL_MODELIO_F64 ? 8 : 4;
-        if (magic) {
-            st = ul_fail(err, errlen, UL_EINPUT,
-                         "%s: starts with the NumPy magic \"\\x93NUMPY\": it is an .npy file, "
-                         "not raw %s; read it as npy",
-                         path, ul_modelio_format_name(fmt));
-            goto done;
-        }
-        unsigned long long ull = (unsigned long long)size;
-        if (ull % itemsize != 0) {
-            st = ul_fail(err, errlen, UL_EINPUT,
-                         "%s: raw %s file of %lld bytes is not a multiple of %zu bytes", path,
-                         ul_modelio_format_name(fmt), size, itemsize);
-            goto done;
-        }
-        unsigned long long values = ull / itemsize;
-        if (values > UL_MODELIO_MAX_VALUES) {
-            st = ul_fail(err, errlen, UL_EINPUT, "%s: %llu values is over %zu; refused", path,
-                         values, UL_MODELIO_MAX_VALUES);
-            goto done;
-        }
-        if (p > 0 && values % p != 0) {
-            st = ul_fail(err, errlen, UL_EINPUT,
-                         "%s: raw %s file of %lld bytes is not a multiple of %zu·p = %zu bytes "
-                         "(p = %zu parameters per model)",
-                         path, ul_modelio_format_name(fmt), size, itemsize, itemsize * p, p);
-            goto done;
-        }
-        if (p == 0)
-            p = (size_t)values;
-        k = (size_t)values / p;
-        offset = 0;
-    }
-    double *w = malloc(k * p * sizeof *w);
-    if (w == NULL) { /* the file's k·p ≤ UL_MODELIO_MAX_VALUES (policy: num/status.h) */
-        st = models_room(path, k, p, err, errlen);
-        goto done;
-    }
-    if (fseek(f, (long)offset, SEEK_SET) != 0) {
-        free(w);
-        st = ul_fail(err, errlen, UL_EINPUT, "%s: read error", path);
-        goto done;
-    }
-    st = read_values(path, f, offset, itemsize, k * p, p, w, err, errlen);
+        fclose(f);
+    else
+        *fp = f;
+    return st;
+}
+
+/* The data of an open, probed file into w (lay->k · lay->p values). */
+static ul_status read_data(const char *path, FILE *f, const layout *lay, double *w, char *err,
+                           size_t errlen)
+{
+    if (fseek(f, (long)lay->offset, SEEK_SET) != 0)
+        return ul_fail(err, errlen, UL_EINPUT, "%s: read error", path);
+    return read_values(path, f, lay->offset, lay->itemsize, lay->k * lay->p, lay->p, w, err,
+                       errlen);
+}
+
+/* One file into a fresh set; p > 0: required parameters per model. */
+static ul_status read_file(const char *path, ul_modelio_format fmt, size_t p, ul_model_set *out,
+                           char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    FILE *f;
+    layout lay;
+    ul_status st = probe_file(path, fmt, p, &f, &lay, err, errlen);
+    if (st != UL_OK)
+        return st;
+    double *w = malloc(lay.k * lay.p * sizeof *w);
+    if (w == NULL) /* the file's k·p ≤ UL_MODELIO_MAX_VALUES (policy: num/status.h) */
+        st = models_room(path, lay.k, lay.p, err, errlen);
+    else
+        st = read_data(path, f, &lay, w, err, errlen);
+    fclose(f);
     if (st != UL_OK) {
         free(w);
-        goto done;
+        return st;
     }
-    out->k = k;
-    out->p = p;
-    out->w = w;
-done:
-    fclose(f);
-    return st;
+    *out = (ul_model_set){.k = lay.k, .p = lay.p, .w = w};
+    return UL_OK;
 }
 
 /* The file name and the header bytes quoted are untrusted: every message
@@ -670,44 +696,105 @@ ul_status ul_modelio_read(const char *path, ul_modelio_format fmt, size_t p, ul_
     return ul_io_escaped(read_file(path, fmt, p, out, err, errlen), err, errlen);
 }
 
+/* k more models on top of `have` within UL_MODELIO_MAX_VALUES values, or
+ * the refusal naming both counts (from the headers: nothing read yet). */
+static ul_status room_for(const char *path, size_t have, size_t k, size_t p, char *err,
+                          size_t errlen)
+{
+    if (k <= UL_MODELIO_MAX_VALUES / p - have)
+        return UL_OK;
+    return ul_fail(err, errlen, UL_EINPUT,
+                   "%s: %zu + %zu models of %zu parameters is over %zu values; refused from the "
+                   "headers, before reading any data",
+                   path, have, k, p, UL_MODELIO_MAX_VALUES);
+}
+
+/* The probed file's models appended to *set (grown to hold them). */
+static ul_status append_probed(ul_model_set *set, const char *path, FILE *f, const layout *lay,
+                               char *err, size_t errlen)
+{
+    double *w = realloc(set->w, (set->k + lay->k) * lay->p * sizeof *w);
+    if (w == NULL) /* the files' sizes (policy: num/status.h) */
+        return models_room(path, set->k + lay->k, lay->p, err, errlen);
+    set->w = w;
+    ul_status st = read_data(path, f, lay, w + set->k * lay->p, err, errlen);
+    if (st == UL_OK)
+        set->k += lay->k, set->p = lay->p;
+    return st;
+}
+
 static ul_status append_file(ul_model_set *set, const char *path, ul_modelio_format fmt, char *err,
                              size_t errlen)
 {
     if (set->k > 0 && (set->p == 0 || set->w == NULL))
         return ul_fail(err, errlen, UL_EINPUT, "%s: the model set to append to is inconsistent",
                        path ? path : "");
-    ul_model_set more;
-    ul_status st = read_file(path, fmt, set->p, &more, err, errlen);
+    FILE *f;
+    layout lay;
+    ul_status st = probe_file(path, fmt, set->p, &f, &lay, err, errlen);
     if (st != UL_OK)
         return st;
-    if (set->k == 0) {
-        free(set->w);
-        *set = more;
-        return UL_OK;
+    st = room_for(path, set->k, lay.k, lay.p, err, errlen);
+    if (st == UL_OK) {
+        /* on failure *set keeps its models (the new ones not counted); an
+         * empty set is left empty, without the room grown for them */
+        st = append_probed(set, path, f, &lay, err, errlen);
+        if (st != UL_OK && set->k == 0) {
+            free(set->w);
+            set->w = NULL;
+        }
     }
-    /* set->p = more.p here (read_file enforced it) */
-    if (more.k > UL_MODELIO_MAX_VALUES / set->p - set->k) {
-        ul_model_set_free(&more);
-        return ul_fail(err, errlen, UL_EINPUT,
-                       "%s: %zu + %zu models of %zu parameters is over %zu values; refused", path,
-                       set->k, more.k, set->p, UL_MODELIO_MAX_VALUES);
-    }
-    double *w = realloc(set->w, (set->k + more.k) * set->p * sizeof *w);
-    if (w == NULL) {
-        ul_model_set_free(&more);
-        return models_room(path, set->k + more.k, set->p, err, errlen);
-    }
-    memcpy(w + set->k * set->p, more.w, more.k * more.p * sizeof *w);
-    set->w = w;
-    set->k += more.k;
-    ul_model_set_free(&more);
-    return UL_OK;
+    fclose(f);
+    return st;
 }
 
 ul_status ul_modelio_append(ul_model_set *set, const char *path, ul_modelio_format fmt, char *err,
                             size_t errlen)
 {
     return ul_io_escaped(append_file(set, path, fmt, err, errlen), err, errlen);
+}
+
+/* Every header first: the counts summed and refused over the limit before
+ * any data is read (a list of large files costs no read then); then each
+ * file's data, checked against its header read before (a file that
+ * changed in between is refused). */
+static ul_status read_list(const char *const *paths, size_t n, ul_modelio_format fmt, size_t p,
+                           ul_model_set *out, char *err, size_t errlen)
+{
+    *out = (ul_model_set){.p = p};
+    size_t k = 0;
+    ul_status st = n ? UL_OK : ul_fail(err, errlen, UL_EINPUT, "model files: none given");
+    for (size_t i = 0; i < n && st == UL_OK; i++) {
+        FILE *f;
+        layout lay;
+        st = probe_file(paths[i], fmt, out->p, &f, &lay, err, errlen);
+        if (st != UL_OK)
+            break;
+        fclose(f);
+        st = room_for(paths[i], k, lay.k, lay.p, err, errlen);
+        k += lay.k, out->p = lay.p;
+    }
+    for (size_t i = 0, before = 0; i < n && st == UL_OK; i++, before = out->k) {
+        FILE *f;
+        layout lay;
+        st = probe_file(paths[i], fmt, out->p, &f, &lay, err, errlen);
+        if (st == UL_OK && lay.k > k - before)
+            st = ul_fail(err, errlen, UL_EINPUT, "%s: changed while the model files were read",
+                         paths[i]);
+        if (st == UL_OK)
+            st = append_probed(out, paths[i], f, &lay, err, errlen);
+        if (f)
+            fclose(f);
+    }
+    if (st != UL_OK)
+        ul_model_set_free(out);
+    return st;
+}
+
+ul_status ul_modelio_read_list(const char *const *paths, size_t n, ul_modelio_format fmt,
+                               size_t p, ul_model_set *out, char *err, size_t errlen)
+{
+    return ul_io_escaped(read_list(paths, n, fmt, p, out, err, errlen), err, errlen);
 }
 
 /* ---- writing ------------------------------------------------------------- */

@@ -89,10 +89,23 @@ ul_status ul_modelio_read(const char *path, ul_modelio_format fmt, size_t p, ul_
 /* Reads one file and appends its models to *set (for a list of paths from
  * the command line: one model per file, or several).  Start from a zeroed
  * set to infer p from the first file, or from {.p = p} to require p; every
- * later file must have set->p parameters per model.  On failure *set is
- * unchanged. */
+ * later file must have set->p parameters per model.  A file whose models
+ * would take the set over UL_MODELIO_MAX_VALUES values is refused from its
+ * header, before its data is read ("PATH: K1 + K2 models of P parameters
+ * is over …": K1 in the set, K2 in the file).  On failure *set holds the
+ * models it held. */
 ul_status ul_modelio_append(ul_model_set *set, const char *path, ul_modelio_format fmt, char *err,
                             size_t errlen);
+
+/* Reads the n files paths[0..n) into a fresh set (*out overwritten; p as
+ * for ul_modelio_read, the first file's for the others when 0).  Every
+ * file's header (or raw size) is read first and the counts summed: a list
+ * over UL_MODELIO_MAX_VALUES values is refused naming the file that takes
+ * it over and both counts ("PATH: K1 + K2 models …": K1 in the files
+ * before it), before any data is read or allocated.  On failure *out is
+ * empty. */
+ul_status ul_modelio_read_list(const char *const *paths, size_t n, ul_modelio_format fmt,
+                               size_t p, ul_model_set *out, char *err, size_t errlen);
 
 /* Writes the set as .npy version 1.0: descr '<f8', fortran_order False,
  * shape (k, p), the header padded so the data starts at a multiple of 64
