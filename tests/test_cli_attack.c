@@ -570,6 +570,20 @@ Test(cli_attack, shards_merged_equal_one_run)
     same_file(t.a, merged, "models_in.npy");
     same_file(t.a, merged, "models_out.npy");
 
+    /* a budget that runs out in the statistics (the training was the
+     * shards'): inconclusive, and the reason names the budget and the flag,
+     * not only what was being computed */
+    char late[600];
+    snprintf(late, sizeof late, "%s/late", t.dir);
+    r = run("attack", t.cfg, "--merge", shards, "--out", late, "--max-seconds", "1e-9", NULL);
+    cr_assert_eq(r.status, 3, "exit %d: %s", r.status, r.err);
+    cr_assert(strstr(r.out, "verdict: inconclusive"), "%s", r.out);
+    cr_assert(strstr(r.out, "ime limit of 1e-09 s reached (--max-seconds) while "), "%s", r.out);
+    char *why = slurp(late, "result.json");
+    cr_assert(strstr(why, "(--max-seconds) while "), "%s", why);
+    free(why);
+    run_free(&r);
+
     /* refused: a gap, an overlap, another configuration, an incomplete shard */
     char s0[700], s1[700], s2[700], list[3000];
     snprintf(s0, sizeof s0, "%s/shard-0-of-3.bin", shards);

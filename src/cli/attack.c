@@ -31,6 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "audit/audit.h"
 #include "io/file.h"
 #include "cli/args.h"
 #include "cli/attack_scores.h"
@@ -516,8 +517,13 @@ static int conclude(const attack_args *a, const ul_attack_config *cfg, ul_attack
     ul_status s = ul_attack_finish(&res, st, err, sizeof err);
     if (s != UL_OK) {
         ul_attack_result_clear(&res);
-        if (s == UL_ETIME)
-            return stopped(a, cfg->runs, cfg->runs, err);
+        if (s == UL_ETIME) {
+            /* err names what was being computed; the reason names the
+             * budget too, in the audit's words (audit/audit.h) */
+            char why[1200];
+            ul_audit_time_out_text(why, sizeof why, err);
+            return stopped(a, cfg->runs, cfg->runs, why);
+        }
         say(err);
         return UL_EXIT_USAGE;
     }
