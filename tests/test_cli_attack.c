@@ -364,6 +364,26 @@ Test(cli_attack, released_models)
     free(target), free(dir);
 }
 
+/* The plain binary's --resume in a directory where the MPI build left the
+ * checkpoints of 2 ranks (made here with the names it gives them): refused,
+ * naming the 2 ranks, the files left as they were, nothing started. */
+Test(cli_attack, resume_of_an_mpi_directory_is_refused)
+{
+    char *dir = temp_dir();
+    char *cfg = write_in(dir, "cfg.json", NONPRIVATE);
+    free(write_in(dir, "rank-0-of-2-fit.bin", "ULCKPT03"));
+    free(write_in(dir, "rank-1-of-2.bin", "ULCKPT03"));
+    run_result r = run("attack", cfg, "--out", dir, "--resume", NULL);
+    cr_assert(strstr(r.err, "2 MPI ranks"), "%s", r.err);
+    expect_usage_error("--resume", r);
+    cr_assert(!exists(dir, "checkpoint.bin") && !exists(dir, "result.json"));
+    char *left = slurp(dir, "rank-1-of-2.bin");
+    cr_assert_str_eq(left, "ULCKPT03");
+    free(left);
+    rm_rf(dir);
+    free(cfg), free(dir);
+}
+
 Test(cli_attack, bad_input)
 {
     char *dir = temp_dir();
@@ -667,6 +687,12 @@ Test(cli_attack, mpi_ranks_give_the_result_of_one_run)
      * range's checkpoint; --resume continues each range to the same bytes */
     cr_assert_eq(mpirun_attack(bin, 2, t.cfg, t.b, "--max-seconds", "0.001"), 3);
     cr_assert(exists(t.b, "rank-0-of-2-fit.bin") && exists(t.b, "rank-1-of-2-fit.bin"));
+    /* another rank count, or one process, would start over: refused */
+    cr_assert_eq(mpirun_attack(bin, 3, t.cfg, t.b, "--resume", NULL), 2);
+    run_result rr = run("attack", t.cfg, "--out", t.b, "--resume", NULL);
+    cr_assert(strstr(rr.err, "2 MPI ranks"), "%s", rr.err);
+    expect_usage_error("--resume", rr);
+    cr_assert(!exists(t.b, "rank-0-of-3-fit.bin") && !exists(t.b, "checkpoint.bin"));
     cr_assert(mpirun_attack(bin, 2, t.cfg, t.b, "--resume", NULL) <= 1);
     same_file(t.a, t.b, "result.json");
     free(bin);

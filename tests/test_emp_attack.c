@@ -741,6 +741,39 @@ Test(emp_attack, stale_temporaries_of_dead_writers_only_are_removed)
     cr_assert_eq(system(path), 0);
 }
 
+/* --resume continues a run of the same layout only.  A directory holding
+ * the files the MPI build writes for 2 ranks (named as cli/attack.c and
+ * man ulaudit-attack give them; their content is not read) is refused for
+ * one process and for 3 ranks, naming the 2 ranks it holds, and accepted
+ * for 2; a one-process checkpoint.bin is refused for MPI ranks. */
+Test(emp_attack, resume_refuses_another_rank_count)
+{
+    char *dir = emp_test_mkdtemp();
+    const char *names[] = {"rank-0-of-2-fit.bin", "rank-1-of-2-fit.bin", "rank-0-of-2.bin",
+                           "rank-1-of-2.bin", "notes-of-7.bin", "rank-9-of-4.bin"};
+    for (int i = 0; i < 6; i++) /* the last two: not rank files (a name, R ≥ K) */
+        emp_test_put(dir, names[i], "x", 1);
+    char err[1024];
+    int refused[] = {1, 3};
+    for (int i = 0; i < 2; i++) {
+        cr_assert_eq(ul_attack_resume_layout(dir, refused[i], err, sizeof err), UL_EINPUT,
+                     "%d ranks resumed a run of 2", refused[i]);
+        cr_assert(strstr(err, dir) && strstr(err, "2 MPI ranks") && strstr(err, "mpirun -n 2"),
+                  "%s", err);
+    }
+    cr_assert_eq(ul_attack_resume_layout(dir, 2, err, sizeof err), UL_OK, "%s", err);
+    emp_test_rm_rf(dir);
+    free(dir);
+    /* a one-process directory: fine for one process, not for MPI ranks */
+    dir = emp_test_mkdtemp();
+    emp_test_put(dir, "checkpoint.bin", "x", 1);
+    cr_assert_eq(ul_attack_resume_layout(dir, 1, err, sizeof err), UL_OK, "%s", err);
+    cr_assert_eq(ul_attack_resume_layout(dir, 2, err, sizeof err), UL_EINPUT);
+    cr_assert(strstr(err, "without MPI") && strstr(err, "checkpoint.bin"), "%s", err);
+    emp_test_rm_rf(dir);
+    free(dir);
+}
+
 /* ---- configuration errors ------------------------------------------------------------- */
 
 static void expect_config_error(const char *text, const char *mention)

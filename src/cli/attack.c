@@ -714,6 +714,18 @@ static int run_config(const attack_args *a, run_plan *rp)
             ul_mpi_abort(UL_EXIT_USAGE);
         return UL_EXIT_USAGE;
     }
+    /* --resume continues the run of the same layout (ranks) only: another
+     * would find none of its files, start over and leave the others */
+    if (a->resume && ul_attack_resume_layout(a->out, rp->ranks, err, sizeof err) != UL_OK) {
+        if (rp->rank == 0) /* every rank sees the same directory: one says it */
+            say(err);
+        ul_attack_config_free(&cfg);
+        if (rp->ranks > 1) { /* no rank ends the others before rank 0 has said it */
+            ul_mpi_bcast_int(0);
+            ul_mpi_abort(UL_EXIT_USAGE);
+        }
+        return UL_EXIT_USAGE;
+    }
     ul_attack_state st;
     int rc = UL_EXIT_USAGE;
     bool gathered = false;

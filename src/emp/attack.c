@@ -249,6 +249,58 @@ size_t ul_attack_clean_temps(const char *dir, const char *const *names, size_t n
     return removed;
 }
 
+/* K of "rank-R-of-K.bin" or "rank-R-of-K-fit.bin" (0 ≤ R < K), else 0. */
+static long rank_count(const char *entry)
+{
+    char *end;
+    if (strncmp(entry, "rank-", 5) != 0 || entry[5] < '0' || entry[5] > '9')
+        return 0;
+    errno = 0;
+    long r = strtol(entry + 5, &end, 10);
+    if (errno || strncmp(end, "-of-", 4) != 0 || end[4] < '1' || end[4] > '9')
+        return 0;
+    long k = strtol(end + 4, &end, 10);
+    if (errno || r >= k || (strcmp(end, ".bin") != 0 && strcmp(end, "-fit.bin") != 0))
+        return 0;
+    return k;
+}
+
+ul_status ul_attack_resume_layout(const char *dir, int ranks, char *err, size_t errlen)
+{
+    DIR *d = opendir(dir);
+    long other = 0;
+    bool plain = false;
+    if (d == NULL)
+        return UL_OK;
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        long k = rank_count(e->d_name);
+        if (k > 0 && k != ranks && (other == 0 || k < other))
+            other = k; /* the smallest: the same message whatever readdir's order */
+        plain = plain || strcmp(e->d_name, "checkpoint.bin") == 0;
+    }
+    closedir(d);
+    ul_status st = UL_OK;
+    if (other > 0 && ranks > 1)
+        st = ul_fail(err, errlen, UL_EINPUT,
+                     "%s: --resume: the directory holds the checkpoints of a run over %ld MPI "
+                     "ranks (rank-*-of-%ld.bin), not %d: resume with mpirun -n %ld, or start "
+                     "afresh without --resume",
+                     dir, other, other, ranks, other);
+    else if (other > 0)
+        st = ul_fail(err, errlen, UL_EINPUT,
+                     "%s: --resume: the directory holds the checkpoints of a run over %ld MPI "
+                     "ranks (rank-*-of-%ld.bin): resume with mpirun -n %ld ulaudit-mpi, or start "
+                     "afresh without --resume",
+                     dir, other, other, other);
+    else if (plain && ranks > 1)
+        st = ul_fail(err, errlen, UL_EINPUT,
+                     "%s: --resume: the directory holds the checkpoint of a run without MPI "
+                     "(checkpoint.bin), not of %d ranks: resume with ulaudit attack, or start "
+                     "afresh without --resume",
+                     dir, ranks);
+    return ul_io_escaped(st, err, errlen);
+}
+
 /* ---- statistics --------------------------------------------------------------------- */
 
 /* α_each = α/S as an enclosure. */

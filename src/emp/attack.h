@@ -152,6 +152,17 @@ ul_status ul_attack_merge_stream(ul_attack_state *st, FILE *f, const char *name,
 size_t ul_attack_clean_temps(const char *dir, const char *const *names, size_t n_names, char *err,
                              size_t errlen);
 
+/* Whether the checkpoints in the directory dir were written by a run of
+ * the same layout as this one, which --resume continues: ranks = this
+ * run's MPI ranks (1 without MPI).  The MPI build names its checkpoints
+ * "rank-R-of-K.bin" and "rank-R-of-K-fit.bin" (cli/attack.c), one process
+ * "checkpoint.bin"; a rank count that differs would find no file of its
+ * own and start over, leaving the others.  UL_EINPUT naming the directory
+ * and the rank count it holds when a rank file of K ≠ ranks is there, or
+ * (ranks > 1) checkpoint.bin; UL_OK otherwise (a directory that cannot be
+ * read included: opening the checkpoint then says why). */
+ul_status ul_attack_resume_layout(const char *dir, int ranks, char *err, size_t errlen);
+
 /* One score's statistics. */
 typedef struct {
     const char *name; /* "loss", "gaussian-lr", "lira-online" or "lira-offline" */
