@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -288,16 +290,22 @@ static void write_models(const char *path, double shift, uint32_t seed, size_t k
     free(s.w);
 }
 
+/* dir/in.npy (IN, shifted) and dir/out.npy (OUT) as above. */
+static void released_pair(const char *dir, char in[512], char out[512])
+{
+    snprintf(in, 512, "%s/in.npy", dir);
+    snprintf(out, 512, "%s/out.npy", dir);
+    write_models(in, 0.3, 1, 300, 40);
+    write_models(out, 0.0, 3, 300, 40);
+}
+
 Test(cli_attack, released_models)
 {
     char *dir = temp_dir();
     char in[512], same[512], out[512];
-    snprintf(in, sizeof in, "%s/in.npy", dir);
+    released_pair(dir, in, out);
     snprintf(same, sizeof same, "%s/same.npy", dir);
-    snprintf(out, sizeof out, "%s/out.npy", dir);
-    write_models(in, 0.3, 1, 300, 40);
     write_models(same, 0.0, 2, 300, 40);
-    write_models(out, 0.0, 3, 300, 40);
     run_result r = run("attack", "--in-models", in, "--out-models", out, "--eps", "0.05", "--delta",
                        "0", "--json", NULL);
     cr_assert_eq(r.status, 1, "%s %s", r.out, r.err);
@@ -465,6 +473,64 @@ Test(cli_attack, sigkill_temporaries_cleaned_by_the_next_run)
     cr_assert(exists(t.b, ".notes.tmp.1.0"));
     free(foreign);
     two_runs_free(&t);
+}
+
+/* An --out DIR left as it was by a run that could not write its files:
+ * none of result.json, roc.csv, roc.png there (nor a temporary one). */
+static void no_new_output(const char *out)
+{
+    const char *files[] = {"result.json", "roc.csv"};
+    for (int i = 0; i < 2; i++)
+        cr_assert(!exists(out, files[i]), "%s left after a failed write", files[i]);
+    cr_assert_eq(temporaries(out), 0, "a temporary file left in %s", out);
+}
+
+/* Writing the outputs fails: every file is written before the report is
+ * printed, so nothing reaches stdout, and the files placed before the one
+ * that failed are removed again (no result.json left to be taken for the
+ * run's).  (a) roc.png cannot be renamed into place: a directory has its
+ * name (after roc.csv was placed); (b) the disk fills up: a file size
+ * limit (RLIMIT_FSIZE, SIGXFSZ ignored) makes write(2) fail with EFBIG,
+ * as ENOSPC would, and the message names the file and the system's
+ * reason. */
+Test(cli_attack, a_failed_output_write_prints_nothing_and_leaves_no_result)
+{
+    char *dir = temp_dir();
+    char in[512], out[512], res[600];
+    released_pair(dir, in, out);
+    snprintf(res, sizeof res, "%s/res", dir);
+    char png[700];
+    snprintf(png, sizeof png, "%s/roc.png", res);
+    cr_assert_eq(mkdir(res, 0777), 0);
+    cr_assert_eq(mkdir(png, 0777), 0);
+    run_result r = run("attack", "--in-models", in, "--out-models", out, "--eps", "0.05",
+                       "--delta", "0", "--out", res, NULL);
+    cr_assert(strstr(r.err, "roc.png") && strstr(r.err, strerror(EISDIR)), "%s", r.err);
+    expect_usage_error("roc.png", r);
+    no_new_output(res);
+    cr_assert_eq(rmdir(png), 0);
+
+    struct rlimit old, small = {.rlim_cur = 2000, .rlim_max = RLIM_INFINITY};
+    cr_assert_eq(getrlimit(RLIMIT_FSIZE, &old), 0);
+    small.rlim_max = old.rlim_max;
+    void (*was)(int) = signal(SIGXFSZ, SIG_IGN); /* inherited by the child */
+    cr_assert_eq(setrlimit(RLIMIT_FSIZE, &small), 0);
+    r = run("attack", "--in-models", in, "--out-models", out, "--eps", "0.05", "--delta", "0",
+            "--out", res, "--json", NULL);
+    cr_assert_eq(setrlimit(RLIMIT_FSIZE, &old), 0);
+    signal(SIGXFSZ, was);
+    cr_assert(strstr(r.err, res) && strstr(r.err, strerror(EFBIG)), "%s", r.err);
+    expect_usage_error("roc.csv", r);
+    no_new_output(res);
+    /* and with room: every file, and the report */
+    r = run("attack", "--in-models", in, "--out-models", out, "--eps", "0.05", "--delta", "0",
+            "--out", res, NULL);
+    cr_assert_eq(r.status, 1, "%s", r.err);
+    cr_assert(strstr(r.out, "verdict: refuted"), "%s", r.out);
+    cr_assert(exists(res, "result.json") && exists(res, "roc.csv") && exists(res, "roc.png"));
+    run_free(&r);
+    rm_rf(dir);
+    free(dir);
 }
 
 /* Issue 12: error messages quoting a data file or configuration escape its

@@ -275,18 +275,68 @@ static char *join(const char *dir, const char *file)
     return p;
 }
 
-static int write_file(const char *dir, const char *name, const char *text)
+/* The files one result places (io/file.h: each written to a temporary file
+ * in its directory, flushed, fsync'd and closed with every step checked,
+ * then renamed into place).  A failure removes again the ones this result
+ * placed before it: a failed run leaves no new output file, and no mix of
+ * this run's files with an earlier run's. */
+typedef struct {
+    char *placed[8];
+    int n;
+} out_files;
+
+static void out_undo(out_files *o)
 {
-    char *path = join(dir, name);
-    char err[512];
-    ul_status st = path ? ul_io_write_atomic_bytes(path, text, strlen(text), err, sizeof err)
-                        : ul_fail(err, sizeof err, UL_EINPUT, "out of memory");
-    free(path);
+    for (int i = 0; i < o->n; i++)
+        unlink(o->placed[i]), free(o->placed[i]);
+    o->n = 0;
+}
+
+static void out_keep(out_files *o)
+{
+    for (int i = 0; i < o->n; i++)
+        free(o->placed[i]);
+    o->n = 0;
+}
+
+/* A write's outcome: path (malloc'd) placed, or the message said. */
+static int placed(out_files *o, char *path, ul_status st, const char *err)
+{
     if (st != UL_OK) {
         say(err);
+        free(path);
         return -1;
     }
+    if (o && o->n < (int)(sizeof o->placed / sizeof o->placed[0]))
+        o->placed[o->n++] = path;
+    else
+        free(path);
     return 0;
+}
+
+typedef struct {
+    const char *text;
+    char reason[128]; /* the system's reason for a failed write (a full disk) */
+} text_job;
+
+static const char *fill_text(FILE *f, void *ctx)
+{
+    text_job *t = ctx;
+    size_t n = strlen(t->text);
+    if (n == 0 || fwrite(t->text, 1, n, f) == n)
+        return NULL;
+    snprintf(t->reason, sizeof t->reason, "write failed: %s", strerror(errno ? errno : EIO));
+    return t->reason;
+}
+
+/* DIR/name holding text, atomically; o (NULL: none) records it. */
+static int write_file(const char *dir, const char *name, const char *text, out_files *o)
+{
+    char *path = join(dir, name), err[1024];
+    text_job t = {.text = text};
+    ul_status st = path ? ul_io_write_atomic(path, fill_text, &t, -1, err, sizeof err)
+                        : ul_fail(err, sizeof err, UL_ENOMEM, "%s: out of memory", dir);
+    return placed(o, path, st, err);
 }
 
 /* scores.csv: world, run, and each score's value (for re-analysis). */
@@ -310,36 +360,21 @@ static char *scores_csv(const ul_attack_result *res)
     return buf;
 }
 
-static int write_outputs(const char *dir, const char *plot, const ul_attack_result *res,
-                         const char *eps, const char *delta, const char *title)
+/* The ROC plot (the first score: the loss score when computed). */
+static int write_plot(const char *path, const ul_attack_result *res, const char *eps,
+                      const char *delta, const char *title, out_files *o)
 {
-    char *json = ul_attack_result_json(res);
-    char *csv = scores_csv(res);
-    int rc = (!json || !csv) ? -1 : 0;
-    if (rc != 0) /* the scores' CSV is sized by the runs */
-        say("out of memory for the result's JSON or the scores' CSV");
-    if (rc == 0 && dir)
-        rc = write_file(dir, "result.json", json);
-    if (rc == 0 && dir)
-        rc = write_file(dir, "roc.csv", csv);
-    free(json), free(csv);
-    char *plot_path = plot ? strdup(plot) : dir ? join(dir, "roc.png") : NULL;
-    if (rc == 0 && plot_path && res->n_scores > 0) {
-        /* the plot shows the first score (the loss score when computed) */
-        char err[512];
-        double e = eps && *eps ? strtod(eps, NULL) : NAN;
-        double d = delta && *delta ? strtod(delta, NULL) : 0;
-        if (ul_emp_plot_roc(plot_path, res->score[0].roc.points, res->score[0].roc.n_points, e, d,
-                            title, err, sizeof err) != UL_OK) {
-            say(err);
-            rc = -1;
-        }
-    }
-    free(plot_path);
-    return rc;
+    char err[512];
+    char *copy = strdup(path);
+    double e = eps && *eps ? strtod(eps, NULL) : NAN;
+    double d = delta && *delta ? strtod(delta, NULL) : 0;
+    ul_status st = copy ? ul_emp_plot_roc(path, res->score[0].roc.points,
+                                          res->score[0].roc.n_points, e, d, title, err, sizeof err)
+                        : ul_fail(err, sizeof err, UL_ENOMEM, "%s: out of memory", path);
+    return placed(o, copy, st, err);
 }
 
-static int save_models(const char *dir, const ul_attack_state *st)
+static int save_models(const char *dir, const ul_attack_state *st, out_files *o)
 {
     size_t runs = st->log.runs;
     double *W = ul_shard_models(&st->log);
@@ -355,29 +390,68 @@ static int save_models(const char *dir, const ul_attack_state *st)
                     runs, st->p);
     else
         s = ul_modelio_write_npy(a, &in, err, sizeof err);
-    if (s == UL_OK)
-        s = ul_modelio_write_npy(b, &out, err, sizeof err);
-    free(a), free(b), free(W);
-    if (s != UL_OK)
-        say(err);
-    return s == UL_OK ? 0 : -1;
+    int rc = placed(o, a, s, err);
+    if (rc == 0)
+        rc = placed(o, b, ul_modelio_write_npy(b, &out, err, sizeof err), err);
+    else
+        free(b);
+    free(W);
+    return rc;
 }
 
-/* The result on stdout: JSON, or text after a line saying what was attacked.
- * -1 (said) when its text could not be built: out of memory. */
-static int print_result(const ul_attack_result *res, bool json, const char *label,
-                        const char *what)
+/* What one result writes: into dir (NULL: none) roc.csv, the plot (or to
+ * plot), the models when st is given (save_models), result.json last. */
+typedef struct {
+    const char *dir, *plot, *eps, *delta, *title;
+    const ul_attack_state *models;
+} out_plan;
+
+/* Every output file, or none new (out_files).  -1 when one failed (said). */
+static int write_outputs(const out_plan *op, const ul_attack_result *res)
+{
+    char *json = ul_attack_result_json(res);
+    char *csv = scores_csv(res);
+    int rc = (!json || !csv) ? -1 : 0;
+    if (rc != 0) /* the scores' CSV is sized by the runs */
+        say("out of memory for the result's JSON or the scores' CSV");
+    out_files o = {.n = 0};
+    if (rc == 0 && op->dir)
+        rc = write_file(op->dir, "roc.csv", csv, &o);
+    char *plot_path = op->plot ? strdup(op->plot) : op->dir ? join(op->dir, "roc.png") : NULL;
+    if (rc == 0 && plot_path && res->n_scores > 0)
+        rc = write_plot(plot_path, res, op->eps, op->delta, op->title, &o);
+    if (rc == 0 && op->models)
+        rc = save_models(op->dir, op->models, &o);
+    /* last: a result.json stands only beside the files it describes */
+    if (rc == 0 && op->dir)
+        rc = write_file(op->dir, "result.json", json, &o);
+    if (rc != 0)
+        out_undo(&o);
+    out_keep(&o);
+    free(json), free(csv), free(plot_path);
+    return rc;
+}
+
+/* The result: every output file first, then the report on stdout (JSON, or
+ * text after a line saying what was attacked), so that a run that fails to
+ * write prints nothing.  -1 (said) on a failure: out of memory for the
+ * report's text, or a file not written. */
+static int deliver(const out_plan *op, const ul_attack_result *res, bool json, const char *label,
+                   const char *what)
 {
     char *text = json ? ul_attack_result_json(res) : ul_attack_result_text(res);
     if (!text) {
         say("out of memory for the result's text");
         return -1;
     }
-    if (!json)
-        printf("%s: %s\n", label, what);
-    fputs(text, stdout);
+    int rc = (op->dir || op->plot) ? write_outputs(op, res) : 0;
+    if (rc == 0) {
+        if (!json)
+            printf("%s: %s\n", label, what);
+        fputs(text, stdout);
+    }
     free(text);
-    return 0;
+    return rc;
 }
 
 /* ---- progress ------------------------------------------------------------------------ */
@@ -498,14 +572,15 @@ static int stopped(const attack_args *a, size_t done, size_t total, const char *
              "{\n  \"format\": \"ulaudit-attack-result/1\",\n  \"verdict\": \"inconclusive\",\n"
              "  \"runs_done\": %zu,\n  \"runs\": %zu,\n  \"reason\": \"%s\"\n}\n",
              done, total, why);
+    /* DIR/result.json says so too (no earlier result left standing),
+     * written before anything is printed */
+    if (a->out && !a->shard && write_file(a->out, "result.json", json, NULL) != 0)
+        return UL_EXIT_USAGE;
     if (a->json)
         fputs(json, stdout);
     else
         printf("verdict: inconclusive\n  %s\n", why);
     fprintf(stderr, "ulaudit attack: inconclusive: %s\n", why);
-    /* DIR/result.json says so too (no earlier result left standing) */
-    if (a->out && !a->shard && write_file(a->out, "result.json", json) != 0)
-        return UL_EXIT_USAGE;
     return UL_EXIT_INCONCLUSIVE;
 }
 
@@ -527,12 +602,13 @@ static int conclude(const attack_args *a, const ul_attack_config *cfg, ul_attack
         say(err);
         return UL_EXIT_USAGE;
     }
-    int rc = print_result(&res, a->json, "data", cfg->data_desc) == 0 ? UL_EXIT_OK : UL_EXIT_USAGE;
-    if (rc == UL_EXIT_OK && (a->out || a->plot) &&
-        (write_outputs(a->out, a->plot, &res, cfg->eps, cfg->delta, "membership inference ROC") !=
-             0 ||
-         (cfg->save_models && save_models(a->out, st) != 0)))
-        rc = UL_EXIT_USAGE;
+    out_plan op = {.dir = a->out,
+                   .plot = a->plot,
+                   .eps = cfg->eps,
+                   .delta = cfg->delta,
+                   .title = "membership inference ROC",
+                   .models = cfg->save_models ? st : NULL};
+    int rc = deliver(&op, &res, a->json, "data", cfg->data_desc) == 0 ? UL_EXIT_OK : UL_EXIT_USAGE;
     if (rc == UL_EXIT_OK && strcmp(res.verdict, "refuted") == 0)
         rc = 1;
     ul_attack_result_clear(&res);
@@ -939,10 +1015,13 @@ static int run_released(const attack_args *a)
     }
     char what[128];
     snprintf(what, sizeof what, "%zu IN, %zu OUT, %zu parameters each", in.k, out.k, in.p);
-    if (print_result(&res, a->json, "released models", what) != 0 ||
-        (a->out && prepare_dir(a->out) != 0) ||
-        ((a->out || a->plot) &&
-         write_outputs(a->out, a->plot, &res, sc.eps, sc.delta, "released models: ROC") != 0))
+    out_plan op = {.dir = a->out,
+                   .plot = a->plot,
+                   .eps = sc.eps,
+                   .delta = sc.delta,
+                   .title = "released models: ROC"};
+    if ((a->out && prepare_dir(a->out) != 0) ||
+        deliver(&op, &res, a->json, "released models", what) != 0)
         rc = UL_EXIT_USAGE;
     if (rc == UL_EXIT_OK && strcmp(res.verdict, "refuted") == 0)
         rc = 1;

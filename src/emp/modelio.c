@@ -829,23 +829,25 @@ typedef struct {
     const unsigned char *header;
     size_t header_len;
     unsigned char *buf; /* IO_CHUNK bytes */
+    char reason[128];   /* why a write failed: the system's reason (a full disk) */
 } npy_writer;
 
 /* The header, then the values as little-endian float64, a chunk at a time. */
 static const char *fill_npy(FILE *f, void *ctx)
 {
-    const npy_writer *w = ctx;
+    npy_writer *w = ctx;
     size_t count = w->set->k * w->set->p, per_chunk = IO_CHUNK / 8;
-    if (fwrite(w->header, 1, w->header_len, f) != w->header_len)
-        return "write failed";
-    for (size_t i = 0; i < count; i += per_chunk) {
+    bool ok = fwrite(w->header, 1, w->header_len, f) == w->header_len;
+    for (size_t i = 0; ok && i < count; i += per_chunk) {
         size_t m = count - i < per_chunk ? count - i : per_chunk;
         for (size_t j = 0; j < m; j++)
             f64_to_le(w->set->w[i + j], w->buf + 8 * j);
-        if (fwrite(w->buf, 8, m, f) != m)
-            return "write failed";
+        ok = fwrite(w->buf, 8, m, f) == m;
     }
-    return NULL;
+    if (ok)
+        return NULL;
+    snprintf(w->reason, sizeof w->reason, "write failed: %s", strerror(errno ? errno : EIO));
+    return w->reason;
 }
 
 ul_status ul_modelio_write_npy(const char *path, const ul_model_set *set, char *err, size_t errlen)
