@@ -289,7 +289,14 @@ static char *side_path(const char *dir, const char *name, const char *kind)
     return join(dir, leaf);
 }
 
-/* Writes every new file beside its place, then links every old one. */
+static bool is_dir(const char *path)
+{
+    struct stat sb;
+    return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
+}
+
+/* Writes every new file beside its place, then links every old one (a
+ * directory at a file's place fails here, link's EPERM, before any rename). */
 static ul_status commit_prepare(commit_file *c, size_t n, char *err, size_t errlen)
 {
     ul_status st = UL_OK;
@@ -304,9 +311,9 @@ static ul_status commit_prepare(commit_file *c, size_t n, char *err, size_t errl
         (void)unlink(c[i].old); /* a leftover of a killed run of this pid */
         if (link(c[i].path, c[i].old) == 0)
             c[i].had_old = true;
-        else if (errno != ENOENT) /* e.g. a directory at the name: EPERM */
+        else if (errno != ENOENT)
             st = ul_fail(err, errlen, UL_EINPUT, "out: cannot keep the old %s aside: %s",
-                         c[i].path, strerror(errno));
+                         c[i].path, is_dir(c[i].path) ? "it is a directory" : strerror(errno));
     }
     return st;
 }
