@@ -803,13 +803,26 @@ ul_status ul_kol_mc_least_steps(const ul_kol_mc_problem *pb, const char *delta,
     return st;
 }
 
-/* The search runs at the diameter 1 and scales by the exact D: δ_T sees D
- * and σ only through r_t = D/σ (spec §1.4, §2.3), so the smallest σ is
- * σ* = D/r* with r* the largest admissible r, which does not depend on D
- * (contraction.c, ul_contraction_sigma_min: σ* ∈ [D/r_unsafe, D/r_safe]).
- * mpfi_mul_q rounds outward: still an enclosure.  Passing D itself would
- * hold D to contraction-sigma's --diameter limit (1e100), which no flag of
- * model clipping states. */
+/* out ⊇ the smallest σ of one corner problem.  The search runs at the
+ * diameter 1 and scales by the exact D: δ_T sees D and σ only through
+ * r_t = D/σ (spec §1.4, §2.3), so σ* = D/r* with r* the largest admissible
+ * r, which does not depend on D (contraction.c, ul_contraction_sigma_min:
+ * σ* ∈ [D/r_unsafe, D/r_safe]); mpfi_mul_q rounds outward.  Passing D itself
+ * would hold D to contraction-sigma's --diameter limit (1e100), which no
+ * flag of model clipping states.  out is NaN when the search set nothing
+ * (UL_ECAP without a bracket), never a value of an earlier round scaled
+ * twice. */
+static ul_status mc_corner_sigma(const ul_contraction_problem *cp, const mc_exact *x,
+                                 const char *delta, const ul_num_precision *want, mpfi_ptr out,
+                                 ul_num_report *rep, char *err, size_t errlen)
+{
+    mpfr_set_nan(&out->left);
+    mpfr_set_nan(&out->right);
+    ul_status st = ul_contraction_sigma_min(cp, "1", delta, want, out, rep, err, errlen);
+    mpfi_mul_q(out, out, x->diameter);
+    return st;
+}
+
 ul_status ul_kol_mc_sigma_min(const ul_kol_mc_problem *pb, const char *delta,
                               const ul_num_precision *want, ul_preconditions *pre,
                               mpfi_ptr sigma, ul_num_report *rep, char *err, size_t errlen)
@@ -836,15 +849,13 @@ ul_status ul_kol_mc_sigma_min(const ul_kol_mc_problem *pb, const char *delta,
             break;
         ul_contraction_problem cp = mc_corner_problem(pb, &c, true);
         ul_num_report r = {0, false};
-        st = ul_contraction_sigma_min(&cp, "1", delta, &corner_want, sigma, &r, err, errlen);
-        mpfi_mul_q(sigma, sigma, x.diameter); /* σ* = D/r* (see above) */
+        st = mc_corner_sigma(&cp, &x, delta, &corner_want, sigma, &r, err, errlen);
         report_merge(rep, &r);
         ul_status st_lo = UL_OK;
         bool exact = !x.init_noise, lo_zero = c.d0_lo_zero;
         if ((st == UL_OK || st == UL_ECAP) && !exact && !lo_zero) {
             cp = mc_corner_problem(pb, &c, false);
-            st_lo = ul_contraction_sigma_min(&cp, "1", delta, &corner_want, lo, &r, err, errlen);
-            mpfi_mul_q(lo, lo, x.diameter);
+            st_lo = mc_corner_sigma(&cp, &x, delta, &corner_want, lo, &r, err, errlen);
             report_merge(rep, &r);
         }
         mc_corners_clear(&c);
