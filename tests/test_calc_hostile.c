@@ -12,6 +12,7 @@
  * .timeout is only a backstop against a hang.
  */
 #include <criterion/criterion.h>
+#include <dirent.h>
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -292,6 +293,116 @@ Test(calc_hostile, vectors_stop_at_the_budget_without_a_manifest)
     expect_usage_error("--max-seconds",
                        run("vectors", "--out", dir, "--max-seconds", "1e-20000", NULL));
     cr_assert_eq(rmdir(dir), 0, "the directory is left empty (no file or temporary file)");
+}
+
+/* ---- a time-out over an existing set ---------------------------------------
+ * vectors removed the old manifest.json before its first family and wrote
+ * each file as it was done, so a run that timed out over an existing set
+ * left no manifest and files of mixed digits.  The set is now computed in
+ * memory and renamed into place only when complete: a time-out, by the
+ * cooperative budget or by the watchdog, leaves every old file byte for
+ * byte, a file vectors never writes (a README) too, and no temporary. */
+
+typedef struct {
+    char name[256];
+    char *data;
+    size_t len;
+} dir_entry;
+
+/* Every entry of dir (at most max) with its bytes; the count. */
+static size_t dir_snapshot(const char *dir, dir_entry *out, size_t max)
+{
+    DIR *d = opendir(dir);
+    cr_assert_not_null(d, "%s", dir);
+    size_t n = 0;
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        cr_assert_lt(n, max, "too many entries in %s", dir);
+        snprintf(out[n].name, sizeof out[n].name, "%s", e->d_name);
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        FILE *f = fopen(path, "rb");
+        cr_assert_not_null(f, "%s", path);
+        out[n].data = malloc(1 << 20);
+        cr_assert_not_null(out[n].data);
+        out[n].len = fread(out[n].data, 1, 1 << 20, f);
+        fclose(f);
+        n++;
+    }
+    closedir(d);
+    return n;
+}
+
+static void dir_snapshot_free(dir_entry *e, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(e[i].data);
+}
+
+/* dir holds exactly the entries of before, byte for byte. */
+static void expect_dir_unchanged(const char *dir, const dir_entry *before, size_t n,
+                                 const char *what)
+{
+    dir_entry now[16];
+    size_t m = dir_snapshot(dir, now, 16);
+    cr_assert_eq(m, n, "%s: %zu entries before, %zu after (a temporary left, or a file gone)",
+                 what, n, m);
+    for (size_t i = 0; i < n; i++) {
+        size_t j = 0;
+        while (j < m && strcmp(now[j].name, before[i].name) != 0)
+            j++;
+        cr_assert_lt(j, m, "%s: %s is gone", what, before[i].name);
+        cr_assert(now[j].len == before[i].len &&
+                      memcmp(now[j].data, before[i].data, before[i].len) == 0,
+                  "%s: %s changed", what, before[i].name);
+    }
+    dir_snapshot_free(now, m);
+}
+
+Test(calc_hostile, vectors_time_out_leaves_the_old_set_as_it_was)
+{
+    char dir[] = "/tmp/ulaudit-hostile-vec-XXXXXX";
+    cr_assert(mkdtemp(dir) != NULL);
+    run_result r = run("vectors", "--out", dir, "--only", "gauss-sigma", "--digits", "5", NULL);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    run_free(&r);
+    char readme[128];
+    snprintf(readme, sizeof readme, "%s/README.md", dir);
+    FILE *f = fopen(readme, "w");
+    cr_assert_not_null(f);
+    fputs("not written by vectors\n", f);
+    fclose(f);
+    dir_entry before[16];
+    size_t n = dir_snapshot(dir, before, 16);
+    cr_assert_eq(n, 3, "gauss_sigma.csv, manifest.json, README.md");
+
+    /* the cooperative budget: 1 ns has run out before the first round */
+    r = run("vectors", "--out", dir, "--only", "gauss-sigma", "--digits", "40", "--max-seconds",
+            "1e-9", NULL);
+    cr_assert_eq(r.status, 3, "exit %d: %s", r.status, r.err);
+    cr_assert(strstr(r.err, "ran out") != NULL && strstr(r.err, "left as they were") != NULL,
+              "%s", r.err);
+    run_free(&r);
+    expect_dir_unchanged(dir, before, n, "cooperative time-out");
+
+    /* the watchdog (or the branch and bound's own check, see
+     * vectors_backstop_stops_steps_that_ignore_the_budget) */
+    r = run("vectors", "--out", dir, "--only", "langevin-sigma", "--digits", "1000",
+            "--max-seconds", "0.01", NULL);
+    cr_assert_eq(r.status, 3, "exit %d: %s", r.status, r.err);
+    cr_assert(strstr(r.err, "ran out") != NULL, "%s", r.err);
+    run_free(&r);
+    expect_dir_unchanged(dir, before, n, "time-out by the watchdog");
+
+    for (size_t i = 0; i < n; i++) {
+        char path[512];
+        int len = snprintf(path, sizeof path, "%s/%s", dir, before[i].name);
+        cr_assert(len > 0 && (size_t)len < sizeof path);
+        cr_assert_eq(remove(path), 0, "%s", path);
+    }
+    dir_snapshot_free(before, n);
+    cr_assert_eq(rmdir(dir), 0);
 }
 
 /* --batch read lines with getline, which has no bound: /dev/zero (no

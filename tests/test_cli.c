@@ -3,6 +3,7 @@
 #include <criterion/criterion.h>
 #include <json-c/json.h>
 #include <mpfr.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -236,6 +237,88 @@ Test(cli, renyi_quantities_run)
     /* q = 1 is the plain Gaussian: α/(2σ²) = 3/8 */
     lo = strtod(field(o, "lo"), NULL), hi = strtod(field(o, "hi"), NULL);
     cr_assert(lo <= 0.375 && hi >= 0.375, "[%g, %g]", lo, hi);
+    json_object_put(o);
+    run_free(&r);
+}
+
+/* rdp-to-dp printed [0, 0] from the KL shortcut with a meaning line that
+ * named only Thm 21's formula.  decided_by names the bound; the expected
+ * one is worked out here from the papers' statements in MPFR:
+ *   kl           δ² ≥ 1 − e^{−ρ} (Bretagnolle–Huber: TV ≤ √(1 − e^{−KL}),
+ *                KL ≤ D_α ≤ ρ), ε = 0;
+ *   bbghs_clamp  not kl, and f = ρ + log(1 − 1/α) − (log δ + log α)/(α − 1)
+ *                (Balle et al. 2020 Thm 21) ≤ 0, ε = 0;
+ *   bbghs        not kl and f > 0, ε = f. */
+static const char *expected_bbghs_decider(const char *alpha, const char *rdp, const char *delta,
+                                          mpfr_ptr f)
+{
+    mpfr_t a, r, d, t, u;
+    mpfr_inits2(256, a, r, d, t, u, (mpfr_ptr)0);
+    mpfr_set_str(a, alpha, 10, MPFR_RNDN);
+    mpfr_set_str(r, rdp, 10, MPFR_RNDN);
+    mpfr_set_str(d, delta, 10, MPFR_RNDN);
+    mpfr_sqr(t, d, MPFR_RNDN);
+    mpfr_neg(u, r, MPFR_RNDN);
+    mpfr_exp(u, u, MPFR_RNDN);
+    mpfr_ui_sub(u, 1, u, MPFR_RNDN); /* 1 − e^{−ρ} */
+    bool kl = mpfr_greaterequal_p(t, u);
+    mpfr_ui_div(t, 1, a, MPFR_RNDN);
+    mpfr_ui_sub(t, 1, t, MPFR_RNDN);
+    mpfr_log(t, t, MPFR_RNDN); /* log(1 − 1/α) */
+    mpfr_add(f, r, t, MPFR_RNDN);
+    mpfr_log(t, d, MPFR_RNDN);
+    mpfr_log(u, a, MPFR_RNDN);
+    mpfr_add(t, t, u, MPFR_RNDN);
+    mpfr_sub_ui(u, a, 1, MPFR_RNDN);
+    mpfr_div(t, t, u, MPFR_RNDN);
+    mpfr_sub(f, f, t, MPFR_RNDN);
+    mpfr_clears(a, r, d, t, u, (mpfr_ptr)0);
+    return kl ? "kl" : mpfr_sgn(f) <= 0 ? "bbghs_clamp" : "bbghs";
+}
+
+Test(cli, rdp_to_dp_says_which_bound_decided)
+{
+    static const char *const cases[][3] = {
+        {"32", "0", "1e-5"},     /* ρ = 0: identical laws, always kl */
+        {"32", "1e-12", "1e-5"}, /* δ² = 1e-10 ≥ 1 − e^{−1e-12} */
+        {"2", "0.5", "0.5"},     /* 0.25 < 0.39, f = 0.5 − log 2 < 0 */
+        {"32", "0.5", "1e-5"},   /* f ≈ 0.73 */
+    };
+    mpfr_t f, lo, hi;
+    mpfr_inits2(256, f, lo, hi, (mpfr_ptr)0);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *want = expected_bbghs_decider(cases[i][0], cases[i][1], cases[i][2], f);
+        run_result r = run("calc", "rdp-to-dp", "--alpha", cases[i][0], "--rdp", cases[i][1],
+                           "--delta", cases[i][2], "--json", NULL);
+        cr_assert_eq(r.status, 0, "%s", r.err);
+        json_object *o = json_tokener_parse(r.out);
+        cr_assert_not_null(o);
+        cr_assert_str_eq(field(o, "decided_by"), want, "alpha %s rdp %s delta %s", cases[i][0],
+                         cases[i][1], cases[i][2]);
+        mpfr_set_str(lo, field(o, "lo"), 10, MPFR_RNDN);
+        mpfr_set_str(hi, field(o, "hi"), 10, MPFR_RNDN);
+        if (strcmp(want, "bbghs") == 0)
+            cr_assert(mpfr_lessequal_p(lo, f) && mpfr_lessequal_p(f, hi), "[%s, %s]",
+                      field(o, "lo"), field(o, "hi"));
+        else
+            cr_assert(mpfr_zero_p(lo) && mpfr_zero_p(hi), "%s: [%s, %s], want [0, 0]", want,
+                      field(o, "lo"), field(o, "hi"));
+        json_object_put(o);
+        run_free(&r);
+    }
+    mpfr_clears(f, lo, hi, (mpfr_ptr)0);
+
+    run_result r = run("calc", "rdp-to-dp", "--alpha", "32", "--rdp", "0", "--delta", "1e-5",
+                       NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert(strstr(r.out, "decided by kl") != NULL && strstr(r.out, "KL shortcut") != NULL,
+              "the text says which bound: %s", r.out);
+    run_free(&r);
+    r = run("calc", "rdp-to-dp", "--alpha", "11", "--rdp", "0", "--delta", "1e-5", "--conversion",
+            "mironov", "--json", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    json_object *o = json_tokener_parse(r.out);
+    cr_assert_str_eq(field(o, "decided_by"), "mironov", "Mironov's Prop. 3 has no shortcut");
     json_object_put(o);
     run_free(&r);
 }

@@ -398,32 +398,41 @@ Test(cli_theorems, model_clipping_t_bad_inputs)
 
 /* ---- model-clipping-sigma ----------------------------------------------------------------- */
 
-Test(cli_theorems, model_clipping_sigma_is_safe_and_least_by_the_oracle)
+/* o (product accounting, δ0 = 1, ε = 1, δ = 1e-5, T steps) against the
+ * oracle: δ_T = θ_{e^ε}(D/σ)^T, so at safe T·log θ ≤ log δ and at lo
+ * (certified unsafe) T·log θ > log δ; D is checked against want_diameter,
+ * the exact 2·C2 or 2·(C2 + lr·C1) worked out by hand. */
+static void expect_mc_sigma_safe_and_least(json_object *o, const char *want_diameter,
+                                           unsigned long steps)
 {
-    wide_exponents();
-    /* product accounting, δ0 = 1: δ_T = θ_{e^ε}(2·C2/σ)^T; at safe, T·log θ ≤ log δ;
-     * at lo (certified unsafe), T·log θ > log δ.  θ from the oracle. */
-    json_object *o = run_json(run("calc", "model-clipping-sigma", "--eps", "1", "--c2", "1",
-                                  "--steps", "8", "--delta", "1e-5", "--json", NULL));
     cr_assert_str_eq(field(o, "safe"), field(o, "hi"));
-    mpfr_t two, s, lt, ld;
-    mpfr_inits2(ORACLE_BITS, two, s, lt, ld, (mpfr_ptr)0);
-    get_num(s, o, "diameter");
-    cr_assert_eq(mpfr_cmp_ui(s, 2), 0, "diameter 2*C2 = 2, got %s", field(o, "diameter"));
-    mpfr_set_ui(two, 2, MPFR_RNDN);
+    mpfr_t d, s, lt, ld;
+    mpfr_inits2(ORACLE_BITS, d, s, lt, ld, (mpfr_ptr)0);
+    get_num(d, o, "diameter");
+    mpfr_set_str(s, want_diameter, 10, MPFR_RNDN); /* exact: both fit in ORACLE_BITS */
+    cr_assert(mpfr_equal_p(d, s), "diameter %s, want %s", field(o, "diameter"), want_diameter);
     mpfr_set_str(ld, "1e-5", 10, MPFR_RNDN);
     mpfr_log(ld, ld, MPFR_RNDN);
     get_num(s, o, "safe");
-    oracle_log_theta_ratio(lt, "1", two, s);
-    mpfr_mul_ui(lt, lt, 8, MPFR_RNDN);
-    cr_assert(mpfr_lessequal_p(lt, ld), "delta_T at safe exceeds delta");
+    oracle_log_theta_ratio(lt, "1", d, s);
+    mpfr_mul_ui(lt, lt, steps, MPFR_RNDN);
+    cr_assert(mpfr_lessequal_p(lt, ld), "delta_T at safe exceeds delta (D = %s)", want_diameter);
     get_num(s, o, "lo");
-    oracle_log_theta_ratio(lt, "1", two, s);
-    mpfr_mul_ui(lt, lt, 8, MPFR_RNDN);
-    cr_assert(mpfr_greater_p(lt, ld), "delta_T at lo is within delta: lo is not least");
+    oracle_log_theta_ratio(lt, "1", d, s);
+    mpfr_mul_ui(lt, lt, steps, MPFR_RNDN);
+    cr_assert(mpfr_greater_p(lt, ld), "delta_T at lo is within delta: lo is not least (D = %s)",
+              want_diameter);
+    mpfr_clears(d, s, lt, ld, (mpfr_ptr)0);
+}
+
+Test(cli_theorems, model_clipping_sigma_is_safe_and_least_by_the_oracle)
+{
+    wide_exponents();
+    json_object *o = run_json(run("calc", "model-clipping-sigma", "--eps", "1", "--c2", "1",
+                                  "--steps", "8", "--delta", "1e-5", "--json", NULL));
+    expect_mc_sigma_safe_and_least(o, "2", 8);
     double product = strtod(field(o, "lo"), NULL);
     json_object_put(o);
-    mpfr_clears(two, s, lt, ld, (mpfr_ptr)0);
 
     /* adaptive needs less noise than product at the same T */
     o = run_json(run("calc", "model-clipping-sigma", "--eps", "1", "--c2", "1", "--steps", "8",
@@ -552,6 +561,85 @@ Test(cli_theorems, output_perturbation_sigma_bad_inputs)
                                       "1", "--delta", "1", NULL));
     expect_usage_error("--sigma", run("calc", "output-perturbation-sigma", "--c0", "1", "--eps",
                                       "1", "--delta", "0.1", "--sigma", "1", NULL));
+}
+
+/* ---- the whole domain of --c0 and --c2 ---------------------------------------------------- */
+
+/* Both were refused below their documented limit 1e100 with a message in
+ * derived terms: output-perturbation-sigma --c0 6e99 as "sensitivity: must
+ * be <= 1e100 (got '12000...e0')" (2·C0 handed to gauss-sigma), and
+ * model-clipping-* --c2 6e99 as "--c2: the diameter must be at most 1e100"
+ * (2·C2, not what was typed).  Every value of the documented domains now
+ * works, checked by the oracle at the top of the range. */
+Test(cli_theorems, c0_and_c2_take_every_value_of_their_domain)
+{
+    wide_exponents();
+    check_output_perturbation("6e99", "1", "1e-5", true);
+    check_output_perturbation("1e100", "0.5", "1e-5", true);
+
+    /* D = 2·C2 = 1.2e100 (an integer: exact in the oracle's precision) */
+    json_object *o = run_json(run("calc", "model-clipping-sigma", "--eps", "1", "--c2", "6e99",
+                                  "--steps", "8", "--delta", "1e-5", "--json", NULL));
+    expect_mc_sigma_safe_and_least(o, "1.2e100", 8);
+    json_object_put(o);
+    /* cc2: D = 2·(C2 + lr·C1) = 2·(1e100 + 1e50·1e50) = 4e100 */
+    o = run_json(run("calc", "model-clipping-sigma", "--eps", "1", "--c2", "1e100", "--steps", "8",
+                     "--delta", "1e-5", "--variant", "cc2", "--c1", "1e50", "--lr", "1e50",
+                     "--json", NULL));
+    expect_mc_sigma_safe_and_least(o, "4e100", 8);
+    json_object_put(o);
+
+    /* model-clipping-t sees r = D/σ only: 2·1e100/1e100 = 2, and cc2's
+     * 2·(2.5e99 + 5e49·1e50)/7.5e99 = 2 (D = 1.5e100), both least by
+     * `calc contraction` */
+    o = run_json(run("calc", "model-clipping-t", "--eps", "1", "--c2", "1e100", "--sigma", "1e100",
+                     "--delta", "1e-5", "--json", NULL));
+    expect_least_t(value_of(o), "2", "product", 1e-5);
+    json_object_put(o);
+    o = run_json(run("calc", "model-clipping-t", "--eps", "1", "--c2", "2.5e99", "--sigma",
+                     "7.5e99", "--delta", "1e-5", "--variant", "cc2", "--c1", "1e50", "--lr",
+                     "5e49", "--json", NULL));
+    expect_least_t(value_of(o), "2", "product", 1e-5);
+    json_object_put(o);
+}
+
+/* A refusal of --c0 / --c2 names the flag, quotes what was typed and
+ * states the rule in the flag's own terms (no derived "sensitivity" or
+ * "diameter"); frees r. */
+static void expect_refusal_in_flag_terms(const char *flag, const char *typed, const char *rule,
+                                         run_result r)
+{
+    cr_assert(strstr(r.err, typed) != NULL, "%s: the typed '%s' is not quoted: %s", flag, typed,
+              r.err);
+    cr_assert(strstr(r.err, rule) != NULL, "%s: the rule '%s' is not stated: %s", flag, rule,
+              r.err);
+    cr_assert_null(strstr(r.err, "sensitivity"), "%s: derived terms: %s", flag, r.err);
+    cr_assert_null(strstr(r.err, "diameter"), "%s: derived terms: %s", flag, r.err);
+    expect_usage_error(flag, r);
+}
+
+Test(cli_theorems, c0_and_c2_refusals_name_the_flag_and_quote_it)
+{
+    expect_refusal_in_flag_terms("--c0", "'2e100'", "1e100",
+                                 run("calc", "output-perturbation-sigma", "--c0", "2e100", "--eps",
+                                     "1", "--delta", "1e-5", NULL));
+    /* inside 0 < C0 but below what is read as an exact rational (man page) */
+    expect_refusal_in_flag_terms("--c0", "1e-30000", "1e-20000",
+                                 run("calc", "output-perturbation-sigma", "--c0", "1e-30000",
+                                     "--eps", "1", "--delta", "1e-5", NULL));
+    expect_refusal_in_flag_terms("--c2", "'2e100'", "1e100",
+                                 run("calc", "model-clipping-t", "--eps", "1", "--c2", "2e100",
+                                     "--sigma", "1e100", "--delta", "1e-5", NULL));
+    expect_refusal_in_flag_terms("--c2", "'2e100'", "1e100",
+                                 run("calc", "model-clipping-sigma", "--eps", "1", "--c2", "2e100",
+                                     "--steps", "8", "--delta", "1e-5", NULL));
+    expect_refusal_in_flag_terms("--c1", "'2e100'", "1e100",
+                                 run("calc", "model-clipping-sigma", "--eps", "1", "--c2", "1",
+                                     "--steps", "8", "--delta", "1e-5", "--variant", "cc2", "--c1",
+                                     "2e100", "--lr", "1", NULL));
+    /* the one joint limit, D/σ <= 1e9, is --sigma's (its help says so) */
+    expect_usage_error("--sigma", run("calc", "model-clipping-t", "--eps", "1", "--c2", "1e100",
+                                      "--sigma", "1", "--delta", "1e-5", NULL));
 }
 
 /* ---- help -------------------------------------------------------------------------------------

@@ -162,6 +162,23 @@ Test(lib, generic_calc_returns_the_cli_object)
     ulaudit_free(json);
 }
 
+/* The library hands back the command's object whole: rdp-to-dp's
+ * decided_by (ρ = 0: the KL shortcut, δ² ≥ 1 − e^0 = 0) is there, as the
+ * same string as on the command line (tests/test_cli.c). */
+Test(lib, generic_calc_keeps_rdp_to_dp_decided_by)
+{
+    const char *names[] = {"alpha", "rdp", "delta"}, *values[] = {"32", "0", "1e-5"};
+    char *json, err[256];
+    cr_assert_eq(ulaudit_calc("rdp-to-dp", names, values, 3, NULL, &json, err, sizeof err),
+                 ULAUDIT_OK, "%s", err);
+    json_object *o = json_tokener_parse(json), *v;
+    cr_assert_not_null(o, "not JSON: %s", json);
+    cr_assert(json_object_object_get_ex(o, "decided_by", &v), "no decided_by: %s", json);
+    cr_assert_str_eq(json_object_get_string(v), "kl");
+    json_object_put(o);
+    ulaudit_free(json);
+}
+
 Test(lib, input_errors_name_the_flag_and_return_nothing)
 {
     char *lo = (char *)1, *hi = (char *)1, err[256];

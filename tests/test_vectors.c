@@ -562,23 +562,45 @@ Test(vectors, only_writes_one_family_and_its_manifest)
     remove_dir(dir);
 }
 
-/* Issue 12: a run over an existing set that fails (here: the family's file
- * cannot be renamed into place, a directory stands at its name) must not
- * leave the old manifest, whose checksums would no longer match the files. */
-Test(vectors, a_failed_run_leaves_no_stale_manifest)
+/* Issue 12, then the all-or-nothing commit: a run over an existing set that
+ * fails (here: theta.csv cannot be put in place, a directory stands at its
+ * name) once removed the old manifest and left the files finished before
+ * the failure; now it leaves the old set exactly as it was (the manifest
+ * and the file byte for byte) and no temporary file beside them. */
+Test(vectors, a_failed_run_leaves_the_old_set_as_it_was)
 {
     char dir[] = "/tmp/ulaudit-vectors-XXXXXX";
     cr_assert_not_null(mkdtemp(dir));
-    char err[1024] = "", path[512];
+    char err[1024] = "", manifest[512], csv_path[512], blocker[512];
     cr_assert_eq(ul_vec_generate(dir, 5, "noisygd-sigma", NULL, NULL, err, sizeof err), UL_OK,
                  "%s", err);
-    snprintf(path, sizeof path, "%s/%s", dir, UL_VEC_MANIFEST);
-    cr_assert_eq(access(path, R_OK), 0, "the first run wrote no manifest");
-    char blocker[512];
+    snprintf(manifest, sizeof manifest, "%s/%s", dir, UL_VEC_MANIFEST);
+    snprintf(csv_path, sizeof csv_path, "%s/noisygd_sigma.csv", dir);
+    size_t lm, lc;
+    char *old_manifest = slurp(manifest, &lm), *old_csv = slurp(csv_path, &lc);
+    cr_assert(old_manifest != NULL && old_csv != NULL, "the first run wrote no set");
     snprintf(blocker, sizeof blocker, "%s/theta.csv", dir);
     cr_assert_eq(mkdir(blocker, 0700), 0);
-    cr_assert_neq(ul_vec_generate(dir, 5, "theta", NULL, NULL, err, sizeof err), UL_OK);
-    cr_assert_neq(access(path, F_OK), 0, "the old manifest survived a failed run");
+    cr_assert_eq(ul_vec_generate(dir, 5, "theta", NULL, NULL, err, sizeof err), UL_EINPUT);
+    cr_assert(strncmp(err, "out:", 4) == 0 && strstr(err, "theta.csv") != NULL, "%s", err);
+    size_t lm2, lc2;
+    char *new_manifest = slurp(manifest, &lm2), *new_csv = slurp(csv_path, &lc2);
+    cr_assert(new_manifest != NULL && lm2 == lm && memcmp(new_manifest, old_manifest, lm) == 0,
+              "the old manifest did not survive the failed run as it was");
+    cr_assert(new_csv != NULL && lc2 == lc && memcmp(new_csv, old_csv, lc) == 0,
+              "the old file did not survive the failed run as it was");
+    DIR *d = opendir(dir);
+    cr_assert_not_null(d);
+    int entries = 0;
+    for (struct dirent *e; (e = readdir(d)) != NULL;)
+        entries += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+    closedir(d);
+    cr_assert_eq(entries, 3, "manifest, noisygd_sigma.csv and the blocker only: %d entries",
+                 entries);
+    free(old_manifest);
+    free(old_csv);
+    free(new_manifest);
+    free(new_csv);
     rmdir(blocker);
     remove_dir(dir);
 }

@@ -46,11 +46,10 @@ static ul_status read_rat(mpq_ptr q, const char *name, const char *text, const c
     mpfi_init2(x, 64);
     ul_status st = ul_num_read_checked(x, name, text, lo, lo_strict, hi, hi_strict, err, errlen);
     mpfi_clear(x);
-    if (st == UL_OK && !ul_num_decimal_to_mpq(q, text))
-        st = ul_fail(err, errlen, UL_EINPUT,
-                     "%s: too large for exact arithmetic (at most 20000 characters and "
-                     "10^±20000; got '%s')",
-                     name, text);
+    /* the exact tier's rule in its own words (num/input.h): "too large"
+     * was also said of 1e-30000, a value inside c0's 0 < C0 <= 1e100 */
+    if (st == UL_OK)
+        st = ul_num_read_exact(q, name, text, err, errlen);
     return st;
 }
 
@@ -392,8 +391,11 @@ static ul_status mc_preconditions(const ul_kol_mc_problem *pb, bool need_sigma, 
     return pre_finish(&b, pre, err, errlen);
 }
 
-/* D = 2·C2 (cc1) or 2·(C2 + lr·C1) (cc2), spec §1.4, and D and r_t = D/σ_t
- * within contraction.h's domain. */
+/* D = 2·C2 (cc1) or 2·(C2 + lr·C1) (cc2), spec §1.4, and r_t = D/σ_t
+ * within contraction.h's domain.  D itself has no limit of its own: every
+ * C2, C1, lr of their domains (≤ 1e100) is taken, the bounds see only r_t,
+ * and ul_kol_mc_sigma_min scales by D exactly (a D above 1e100 was refused
+ * as "c2: the diameter", a derived number, even for C2 ≤ 1e100). */
 static ul_status mc_diameter_exact(const ul_kol_mc_problem *pb, mc_exact *x, char *err,
                                    size_t errlen)
 {
@@ -408,11 +410,7 @@ static ul_status mc_diameter_exact(const ul_kol_mc_problem *pb, mc_exact *x, cha
 
     mpq_t r, lim;
     mpq_inits(r, lim, NULL);
-    ul_num_mpq_valid(lim, UL_KOL_MAX_PARAM); /* a constant within the exact limits */
-    if (mpq_cmp(x->diameter, lim) > 0)
-        st = ul_fail(err, errlen, UL_EINPUT, "c2: the diameter must be at most %s",
-                     UL_KOL_MAX_PARAM);
-    ul_num_mpq_valid(lim, UL_GAUSS_MAX_R);
+    ul_num_mpq_valid(lim, UL_GAUSS_MAX_R); /* a constant within the exact limits */
     for (size_t i = 0; i < x->n_sigma && st == UL_OK; i++) {
         mpq_div(r, x->diameter, x->sigma[i]);
         if (mpq_cmp(r, lim) > 0)
@@ -805,6 +803,26 @@ ul_status ul_kol_mc_least_steps(const ul_kol_mc_problem *pb, const char *delta,
     return st;
 }
 
+/* out ⊇ the smallest σ of one corner problem.  The search runs at the
+ * diameter 1 and scales by the exact D: δ_T sees D and σ only through
+ * r_t = D/σ (spec §1.4, §2.3), so σ* = D/r* with r* the largest admissible
+ * r, which does not depend on D (contraction.c, ul_contraction_sigma_min:
+ * σ* ∈ [D/r_unsafe, D/r_safe]); mpfi_mul_q rounds outward.  Passing D itself
+ * would hold D to contraction-sigma's --diameter limit (1e100), which no
+ * flag of model clipping states.  out is NaN when the search set nothing
+ * (UL_ECAP without a bracket), never a value of an earlier round scaled
+ * twice. */
+static ul_status mc_corner_sigma(const ul_contraction_problem *cp, const mc_exact *x,
+                                 const char *delta, const ul_num_precision *want, mpfi_ptr out,
+                                 ul_num_report *rep, char *err, size_t errlen)
+{
+    mpfr_set_nan(&out->left);
+    mpfr_set_nan(&out->right);
+    ul_status st = ul_contraction_sigma_min(cp, "1", delta, want, out, rep, err, errlen);
+    mpfi_mul_q(out, out, x->diameter);
+    return st;
+}
+
 ul_status ul_kol_mc_sigma_min(const ul_kol_mc_problem *pb, const char *delta,
                               const ul_num_precision *want, ul_preconditions *pre,
                               mpfi_ptr sigma, ul_num_report *rep, char *err, size_t errlen)
@@ -813,12 +831,6 @@ ul_status ul_kol_mc_sigma_min(const ul_kol_mc_problem *pb, const char *delta,
     mc_exact_init(&x);
     ul_status st = mc_read(pb, false, pre, &x, err, errlen);
     if (st != UL_OK) {
-        mc_exact_clear(&x);
-        return st;
-    }
-    char *diameter = rat_exact_text(x.diameter, (size_t)-1);
-    if (diameter == NULL) { /* it terminates (sums and products of decimals): out of memory */
-        st = diameter_no_memory(&x, err, errlen);
         mc_exact_clear(&x);
         return st;
     }
@@ -837,14 +849,13 @@ ul_status ul_kol_mc_sigma_min(const ul_kol_mc_problem *pb, const char *delta,
             break;
         ul_contraction_problem cp = mc_corner_problem(pb, &c, true);
         ul_num_report r = {0, false};
-        st = ul_contraction_sigma_min(&cp, diameter, delta, &corner_want, sigma, &r, err, errlen);
+        st = mc_corner_sigma(&cp, &x, delta, &corner_want, sigma, &r, err, errlen);
         report_merge(rep, &r);
         ul_status st_lo = UL_OK;
         bool exact = !x.init_noise, lo_zero = c.d0_lo_zero;
         if ((st == UL_OK || st == UL_ECAP) && !exact && !lo_zero) {
             cp = mc_corner_problem(pb, &c, false);
-            st_lo = ul_contraction_sigma_min(&cp, diameter, delta, &corner_want, lo, &r, err,
-                                             errlen);
+            st_lo = mc_corner_sigma(&cp, &x, delta, &corner_want, lo, &r, err, errlen);
             report_merge(rep, &r);
         }
         mc_corners_clear(&c);
@@ -879,7 +890,6 @@ ul_status ul_kol_mc_sigma_min(const ul_kol_mc_problem *pb, const char *delta,
         }
     }
     mpfi_clear(lo);
-    free(diameter);
     mc_exact_clear(&x);
     return st;
 }
@@ -1819,20 +1829,15 @@ ul_status ul_kol_op_sigma_certified(const char *c0, const char *eps, const char 
     }
     if (st == UL_OK || st == UL_ECAP) {
         *classic_delivers = classic_delivers_eval(qe, qd, ul_num_max_bits(want));
-        /* the exact smallest σ (Balle–Wang; spec §2.5): sensitivity 2·C0 */
-        mpq_t two_c0;
-        mpq_init(two_c0);
-        mpq_add(two_c0, qc, qc);
-        char *sens = rat_exact_text(two_c0, (size_t)-1); /* 2·C0 terminates: NULL is memory */
-        size_t sens_digits = mpz_sizeinbase(mpq_numref(two_c0), 10);
-        mpq_clear(two_c0);
+        /* the exact smallest σ for the sensitivity 2·C0: σ_min = 2·C0/r*
+         * with θ_{e^ε}(r*) = δ (spec §2.5; Balle–Wang 2018, Thm 8).  So
+         * σ_min(2·C0) = 2·σ_min(C0), and doubling an interval is exact.
+         * Asking for σ_min(C0) keeps every C0 of c0's domain (0 < C0 ≤
+         * 1e100) inside gauss-sigma's (sensitivity ≤ 1e100): a C0 above
+         * 5e99 was refused as the derived "sensitivity" 2·C0. */
         ul_num_report r2 = {0, false};
-        ul_status st2 =
-            sens != NULL ? ul_gauss_sigma_min(eps, delta, sens, want, exact, &r2, err, errlen)
-                         : ul_fail(err, errlen, UL_ENOMEM,
-                                   "c0: out of memory for the exact text of 2*c0 (%zu digits)",
-                                   sens_digits);
-        free(sens);
+        ul_status st2 = ul_gauss_sigma_min(eps, delta, c0, want, exact, &r2, err, errlen);
+        mpfi_mul_2ui(exact, exact, 1);
         report_merge(rep, &r2);
         if (st2 != UL_OK)
             st = st2;

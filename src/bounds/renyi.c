@@ -138,8 +138,9 @@ static void log_expm1(mpfi_ptr out, mpfi_srcptr x)
 
 /* ---- conversions ------------------------------------------------------------ */
 
-void ul_renyi_eps_enclose(mpfi_ptr eps, mpfi_srcptr alpha, mpfi_srcptr rho, mpfi_srcptr delta,
-                          ul_rdp_conversion conv)
+/* eps ⊇ ε(α, ρ, δ) as ul_renyi_eps_enclose, and which bound decided it. */
+static ul_rdp_decider eps_enclose_by(mpfi_ptr eps, mpfi_srcptr alpha, mpfi_srcptr rho,
+                                     mpfi_srcptr delta, ul_rdp_conversion conv)
 {
     ul_num_init();
     mpfr_prec_t w = mpfi_get_prec(eps) + 16;
@@ -150,6 +151,7 @@ void ul_renyi_eps_enclose(mpfi_ptr eps, mpfi_srcptr alpha, mpfi_srcptr rho, mpfi
     mpfi_init2(f, w);
     mpfi_sub_ui(am1, alpha, 1);
     mpfi_log(t, delta);
+    ul_rdp_decider by = UL_RDP_BY_MIRONOV;
 
     if (conv == UL_RDP_MIRONOV) {
         /* [M17] Prop. 3: ε = ρ + log(1/δ)/(α−1) > 0. */
@@ -165,6 +167,9 @@ void ul_renyi_eps_enclose(mpfi_ptr eps, mpfi_srcptr alpha, mpfi_srcptr rho, mpfi
         mpfi_log1p(u, u);
         mpfi_add(f, rho, u);
         mpfi_sub(f, f, t);
+        by = mpfr_sgn(&f->left) > 0    ? UL_RDP_BY_BBGHS
+             : mpfr_sgn(&f->right) <= 0 ? UL_RDP_BY_CLAMP
+                                        : UL_RDP_BY_UNDECIDED;
         /* (ε', δ)-DP with ε' < 0 implies (0, δ)-DP: E_γ decreases in γ. */
         clamp_nonneg(f);
 
@@ -175,6 +180,7 @@ void ul_renyi_eps_enclose(mpfi_ptr eps, mpfi_srcptr alpha, mpfi_srcptr rho, mpfi
         mpfi_add(t, t, u);
         if (mpfr_sgn(&t->left) >= 0) {
             mpfi_set_ui(eps, 0);
+            by = UL_RDP_BY_KL;
         } else if (mpfr_sgn(&t->right) < 0) {
             mpfi_set(eps, f);
         } else {
@@ -185,12 +191,48 @@ void ul_renyi_eps_enclose(mpfi_ptr eps, mpfi_srcptr alpha, mpfi_srcptr rho, mpfi
             mpfr_set(hi, &f->right, MPFR_RNDU);
             mpfi_interv_fr(eps, lo, hi);
             mpfr_clears(lo, hi, (mpfr_ptr)0);
+            by = UL_RDP_BY_UNDECIDED;
         }
     }
     mpfi_clear(am1);
     mpfi_clear(t);
     mpfi_clear(u);
     mpfi_clear(f);
+    return by;
+}
+
+void ul_renyi_eps_enclose(mpfi_ptr eps, mpfi_srcptr alpha, mpfi_srcptr rho, mpfi_srcptr delta,
+                          ul_rdp_conversion conv)
+{
+    (void)eps_enclose_by(eps, alpha, rho, delta, conv);
+}
+
+ul_rdp_decider ul_renyi_rdp_to_dp_decider(const char *alpha, const char *rdp, const char *delta,
+                                          ul_rdp_conversion conv, mpfr_prec_t max_bits)
+{
+    ul_rdp_decider by = UL_RDP_BY_UNDECIDED;
+    for (mpfr_prec_t p = 64; by == UL_RDP_BY_UNDECIDED && p <= max_bits; p *= 2) {
+        mpfi_t a, r, d, e;
+        mpfi_init2(a, p);
+        mpfi_init2(r, p);
+        mpfi_init2(d, p);
+        mpfi_init2(e, p);
+        ul_num_set_valid(a, alpha); /* validated by ul_renyi_rdp_to_dp_certified */
+        ul_num_set_valid(r, rdp);
+        ul_num_set_valid(d, delta);
+        by = eps_enclose_by(e, a, r, d, conv);
+        mpfi_clear(a);
+        mpfi_clear(r);
+        mpfi_clear(d);
+        mpfi_clear(e);
+    }
+    return by;
+}
+
+const char *ul_renyi_decider_name(ul_rdp_decider by)
+{
+    static const char *const names[] = {"mironov", "bbghs", "bbghs_clamp", "kl"};
+    return by >= UL_RDP_BY_MIRONOV && by <= UL_RDP_BY_KL ? names[by] : NULL;
 }
 
 void ul_renyi_log_delta_enclose(mpfi_ptr log_delta, mpfi_srcptr alpha, mpfi_srcptr rho,

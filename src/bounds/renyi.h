@@ -67,6 +67,34 @@ const char *ul_renyi_conversion_name(ul_rdp_conversion conv);
 void ul_renyi_eps_enclose(mpfi_ptr eps, mpfi_srcptr alpha, mpfi_srcptr rho, mpfi_srcptr delta,
                           ul_rdp_conversion conv);
 
+/* Which bound gives ε(α, ρ, δ) (the branches of ul_renyi_eps_enclose):
+ *   MIRONOV  [M17] Prop. 3 (conversion mironov: always);
+ *   BBGHS    Thm 21's formula, positive;
+ *   CLAMP    Thm 21's formula is ≤ 0, so ε = 0 ((ε', δ)-DP with ε' < 0
+ *            implies (0, δ)-DP);
+ *   KL       δ ≥ √(1 − e^{−ρ}), so ε = 0 by the KL shortcut: TV ≤
+ *            √(1 − e^{−KL}) (Bretagnolle–Huber), KL = D_1 ≤ D_α ≤ ρ
+ *            (van Erven–Harremoës 2014 Thm 3), and (0, δ)-DP is TV ≤ δ;
+ *            dp_accounting's compute_epsilon takes it (spec/anchors.md §1.1);
+ *            always at ρ = 0;
+ *   UNDECIDED  not decided at the precision allowed. */
+typedef enum {
+    UL_RDP_BY_MIRONOV,
+    UL_RDP_BY_BBGHS,
+    UL_RDP_BY_CLAMP,
+    UL_RDP_BY_KL,
+    UL_RDP_BY_UNDECIDED,
+} ul_rdp_decider;
+
+/* The bound that decides rdp-to-dp's ε for decimal texts that
+ * ul_renyi_rdp_to_dp_certified accepted, deciding at 64 bits and doubling
+ * up to max_bits. */
+ul_rdp_decider ul_renyi_rdp_to_dp_decider(const char *alpha, const char *rdp, const char *delta,
+                                          ul_rdp_conversion conv, mpfr_prec_t max_bits);
+
+/* "mironov", "bbghs", "bbghs_clamp", "kl"; NULL for UNDECIDED. */
+const char *ul_renyi_decider_name(ul_rdp_decider by);
+
 /* log_delta ⊇ log δ(α, ρ, ε) for α > 1, ρ ≥ 0, ε ≥ 0; never above 0 (δ ≤ 1);
  * -inf where δ = 0 (ρ = 0 with bbghs). */
 void ul_renyi_log_delta_enclose(mpfi_ptr log_delta, mpfi_srcptr alpha, mpfi_srcptr rho,

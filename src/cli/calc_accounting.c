@@ -203,6 +203,28 @@ static bool read_conversion(const calc_quantity *q, const char *text, ul_rdp_con
     return false;
 }
 
+/* The text line naming the bound that decided rdp-to-dp's eps (JSON
+ * decided_by: ul_renyi_decider_name, null when undecided). */
+static const char *decider_note(ul_rdp_decider by)
+{
+    switch (by) {
+    case UL_RDP_BY_MIRONOV:
+        return "  decided by mironov: eps = rdp + log(1/delta)/(alpha-1) (Mironov 2017 Prop. 3)\n";
+    case UL_RDP_BY_BBGHS:
+        return "  decided by bbghs: Balle et al. 2020 Thm 21's formula\n";
+    case UL_RDP_BY_CLAMP:
+        return "  decided by bbghs_clamp: Thm 21's formula is <= 0, and (eps', delta)-DP with\n"
+               "    eps' < 0 is (0, delta)-DP: eps = 0\n";
+    case UL_RDP_BY_KL:
+        return "  decided by kl: delta >= sqrt(1 - e^-rdp), so eps = 0: TV <= sqrt(1 - e^-KL)\n"
+               "    (Bretagnolle-Huber) and KL = D_1 <= D_alpha <= rdp (van Erven-Harremoes\n"
+               "    2014 Thm 3); (0, delta)-DP is TV <= delta\n";
+    default:
+        return "  decided by: not decided within --max-bits (the KL shortcut's 0, or Thm 21's\n"
+               "    formula clamped at 0)\n";
+    }
+}
+
 int calc_run_rdp_to_dp(const calc_quantity *q, const char **v, const ul_cli_common *c)
 {
     ul_rdp_conversion conv;
@@ -213,18 +235,27 @@ int calc_run_rdp_to_dp(const calc_quantity *q, const char **v, const ul_cli_comm
     ul_num_value eps;
     ul_num_value_init(&eps, 64);
     ul_num_report rep;
-    ul_status st = ul_renyi_rdp_to_dp_certified(calc_flag(q, v, "alpha"), calc_flag(q, v, "rdp"),
-                                                calc_flag(q, v, "delta"), conv, &want, &eps, &rep,
-                                                err, sizeof err);
-    int rc = st != UL_OK && st != UL_ECAP
-                 ? calc_input_error(q, st, err)
-                 : calc_report_value(
-                       q, v, c, &eps, &rep,
-                       conv == UL_RDP_MIRONOV
-                           ? "eps = rdp + log(1/delta)/(alpha-1) (Mironov 2017 Prop. 3)"
-                           : "eps = rdp + log1p(-1/alpha) - (log delta + log alpha)/(alpha-1) "
-                             "(Balle et al. 2020 Thm 21)",
-                       NULL, NULL, st);
+    const char *alpha = calc_flag(q, v, "alpha"), *rdp = calc_flag(q, v, "rdp"),
+               *delta = calc_flag(q, v, "delta");
+    ul_status st = ul_renyi_rdp_to_dp_certified(alpha, rdp, delta, conv, &want, &eps, &rep, err,
+                                                sizeof err);
+    int rc;
+    if (st != UL_OK && st != UL_ECAP) {
+        rc = calc_input_error(q, st, err);
+    } else {
+        /* which of the conversion's bounds gave eps: with bbghs a 0 comes
+         * from the clamp or from the KL shortcut, which the formula alone
+         * does not show (man/ulaudit-calc.1, rdp-to-dp) */
+        ul_rdp_decider by =
+            ul_renyi_rdp_to_dp_decider(alpha, rdp, delta, conv, ul_num_max_bits(&want));
+        rc = calc_report_value_note(
+            q, v, c, &eps, &rep,
+            conv == UL_RDP_MIRONOV
+                ? "eps = rdp + log(1/delta)/(alpha-1) (Mironov 2017 Prop. 3)"
+                : "eps = max(0, rdp + log1p(-1/alpha) - (log delta + log alpha)/(alpha-1)) "
+                  "(Balle et al. 2020 Thm 21), or 0 when delta >= sqrt(1 - e^-rdp) (KL shortcut)",
+            "decided_by", ul_renyi_decider_name(by), decider_note(by), st);
+    }
     ul_num_value_clear(&eps);
     return rc;
 }

@@ -103,6 +103,13 @@ int calc_report_inverse(const calc_quantity *q, const char **v, const ul_cli_com
                         mpfi_srcptr x, const ul_num_report *rep, const char *meaning,
                         const char *safe_note, ul_status st);
 
+/* A certified value with the JSON field json_key (may be NULL) holding the
+ * string json_value (NULL: JSON null), and the text note (may be NULL). */
+int calc_report_value_note(const calc_quantity *q, const char **v, const ul_cli_common *c,
+                           const ul_num_value *value, const ul_num_report *rep,
+                           const char *meaning, const char *json_key, const char *json_value,
+                           const char *note, ul_status st);
+
 /* A certified value; extra_key/extra_value (may be NULL) add one string field. */
 int calc_report_value(const calc_quantity *q, const char **v, const ul_cli_common *c,
                       const ul_num_value *value, const ul_num_report *rep, const char *meaning,

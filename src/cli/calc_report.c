@@ -221,9 +221,10 @@ int calc_report_inverse(const calc_quantity *q, const char **v, const ul_cli_com
 
 /* Reports a certified value; extra_key/extra_value (may be NULL) add one
  * quantity-specific string field. */
-int calc_report_value(const calc_quantity *q, const char **v, const ul_cli_common *c,
-                      const ul_num_value *value, const ul_num_report *rep, const char *meaning,
-                      const char *extra_key, const char *extra_value, ul_status st)
+int calc_report_value_note(const calc_quantity *q, const char **v, const ul_cli_common *c,
+                           const ul_num_value *value, const ul_num_report *rep,
+                           const char *meaning, const char *json_key, const char *json_value,
+                           const char *note, ul_status st)
 {
     calc_result r;
     calc_result_begin(&r, q, v, c);
@@ -232,16 +233,26 @@ int calc_report_value(const calc_quantity *q, const char **v, const ul_cli_commo
     calc_result_bounds(&r, lo, hi, rep);
     free(lo);
     free(hi);
+    if (json_key != NULL)
+        json_object_object_add(r.json, json_key,
+                               json_value != NULL ? json_object_new_string(json_value) : NULL);
+    return calc_result_end(&r, meaning, note, st);
+}
+
+int calc_report_value(const calc_quantity *q, const char **v, const ul_cli_common *c,
+                      const ul_num_value *value, const ul_num_report *rep, const char *meaning,
+                      const char *extra_key, const char *extra_value, ul_status st)
+{
     char *note = NULL;
     if (extra_key != NULL) {
-        calc_add_string(r.json, extra_key, extra_value);
         size_t note_len = strlen(extra_key) + strlen(extra_value) + 16;
         note = malloc(note_len);
         if (note == NULL)
             abort();
         snprintf(note, note_len, "  %-7s %s\n", extra_key, extra_value);
     }
-    int rc = calc_result_end(&r, meaning, note, st);
+    int rc = calc_report_value_note(q, v, c, value, rep, meaning, extra_key, extra_value, note,
+                                    st);
     free(note);
     return rc;
 }

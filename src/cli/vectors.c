@@ -27,12 +27,15 @@ void ul_cli_vectors_help(FILE *out)
             "[lo, hi] determines it, and a flag where that double is 0, subnormal or\n"
             "infinite while the true value is not) and manifest.json (format and generator\n"
             "versions, digits, row count and SHA-256 of every file).  The output is the same\n"
-            "byte for byte on every run.  vectors/README.md describes the files.\n\n"
+            "byte for byte on every run.  The files are replaced all or nothing: the set is\n"
+            "computed first, then renamed into place; on any failure the old ones stay.\n"
+            "vectors/README.md describes the files.\n\n"
             "  --out DIR       output directory (created if missing; its parent must exist)\n"
             "  --digits N      significant digits of lo and hi, %d to %d (default %d)\n"
             "  --only FAMILY   write one family (and a manifest listing only it)\n"
             "  --max-seconds S time budget in seconds, 1e-9 to 1e9 (default 0: none); past it\n"
-            "                  exit 3 and no manifest (--digits 1000 runs for minutes)\n"
+            "                  exit 3, the files in DIR left as they were (--digits 1000\n"
+            "                  runs for minutes)\n"
             "  --json          one JSON object on stdout: the files written\n\n"
             "Families:\n",
             UL_VEC_MIN_DIGITS, UL_VEC_MAX_DIGITS, UL_VEC_DEFAULT_DIGITS);
@@ -179,18 +182,24 @@ int ul_cli_vectors(int argc, char **argv)
                       false};
     if (secs > 0) {
         ul_deadline_set(secs); /* the certified loops ask it between rounds (num/deadline.h) */
-        /* and the steps that do not: the watchdog, which leaves no manifest
-         * and no temporary file of the atomic writes in --out */
+        /* and the steps that do not: the watchdog.  It can only fire while
+         * the set is built in memory, before any file of --out is touched */
         ul_watchdog_clean_dir(values[0]);
-        ul_watchdog_start("vectors", secs, NULL, "no manifest written");
+        ul_watchdog_start("vectors", secs, NULL, "the files in --out left as they were");
     }
-    ul_status st = ul_vec_generate(values[0], digits, only, progress, &p, err, sizeof err);
+    ul_vec_set set;
+    ul_status st = ul_vec_build(values[0], digits, only, progress, &p, &set, err, sizeof err);
+    /* the set is complete: from here the watchdog never fires, so the
+     * commit (all or nothing, vectors.h) is never cut midway */
     ul_watchdog_stop();
     ul_deadline_clear();
+    if (st == UL_OK)
+        st = ul_vec_commit(values[0], &set, err, sizeof err);
+    ul_vec_set_free(&set);
     int rc;
     if (st == UL_ETIME) {
-        fprintf(stderr, "ulaudit vectors: the time budget of %g s (--max-seconds) ran out: %s (no "
-                        "manifest written)\n", secs, err);
+        fprintf(stderr, "ulaudit vectors: the time budget of %g s (--max-seconds) ran out: %s (the "
+                        "files in --out left as they were)\n", secs, err);
         rc = UL_EXIT_INCONCLUSIVE;
     } else if (st != UL_OK) {
         /* the library names its parameters without dashes (out, digits, only) */

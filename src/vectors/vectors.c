@@ -1,9 +1,15 @@
 /* src/vectors/vectors.c — the family registry, the manifest, and writing the
- * set: every file is built in memory, hashed, written to a temporary name
- * and renamed into place, the manifest last.  A manifest already in the
- * directory is removed before the first file is touched, so a run that is
- * interrupted (Ctrl-C, SIGKILL, a full disk) leaves files without a
- * manifest, never a manifest whose checksums no longer match the files.
+ * set in two phases.  ul_vec_build computes every file in memory and touches
+ * no file of the output directory (the slow phase, where a time budget runs
+ * out).  ul_vec_commit then writes each file, the manifest too, beside its
+ * place (".<name>.new.<pid>"), keeps each old file under a hard link
+ * (".<name>.old.<pid>") and renames the new ones into place, the manifest
+ * last.  Any failure, before or during the renames, puts the old files back
+ * (the same inodes) and removes every temporary: the directory is the old
+ * set or the new one.  Only a process killed during the renames (a few
+ * system calls) can leave a mix, and then without a manifest: the old one
+ * is removed just before the first rename, so a manifest never vouches for
+ * files it does not describe.
  *
  * SHA-256 comes from nettle (a well-kept library, already on every Debian
  * system as a GnuTLS dependency) rather than a hand-written hash: the
@@ -19,6 +25,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "io/file.h"
 
@@ -96,20 +103,6 @@ static char *join(const char *dir, const char *name)
     return p;
 }
 
-/* Writes data to dir/name atomically (ul_io_write_atomic_bytes): a reader
- * sees the old file or the new one, never a partial one. */
-static ul_status write_atomic(const char *dir, const char *name, const char *data, size_t len,
-                              char *err, size_t errlen)
-{
-    char *path = join(dir, name);
-    char msg[768];
-    ul_status st = ul_io_write_atomic_bytes(path, data, len, msg, sizeof msg);
-    if (st != UL_OK)
-        ul_fail(err, errlen, st, "out: %s", msg);
-    free(path);
-    return st;
-}
-
 static ul_status ensure_dir(const char *dir, char *err, size_t errlen)
 {
     struct stat sb;
@@ -122,19 +115,6 @@ static ul_status ensure_dir(const char *dir, char *err, size_t errlen)
         return ul_fail(err, errlen, UL_EINPUT, "out: cannot create directory '%s': %s", dir,
                        strerror(errno));
     return UL_OK;
-}
-
-/* Removes dir/manifest.json (absent is fine): from here until the new one
- * is renamed into place, the directory has no manifest to vouch for it. */
-static ul_status remove_old_manifest(const char *dir, char *err, size_t errlen)
-{
-    char *path = join(dir, UL_VEC_MANIFEST);
-    ul_status st = UL_OK;
-    if (remove(path) != 0 && errno != ENOENT)
-        st = ul_fail(err, errlen, UL_EINPUT, "out: cannot remove the old %s: %s", path,
-                     strerror(errno));
-    free(path);
-    return st;
 }
 
 /* ---- the manifest ------------------------------------------------------------ */
@@ -224,60 +204,190 @@ static double now_seconds(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-ul_status ul_vec_generate(const char *dir, int digits, const char *only, ul_vec_progress progress,
-                          void *ctx, char *err, size_t errlen)
+void ul_vec_set_free(ul_vec_set *set)
+{
+    for (size_t i = 0; i < set->n; i++)
+        ul_vec_table_free(&set->tables[i]);
+    free(set->tables);
+    free(set->files);
+    memset(set, 0, sizeof *set);
+}
+
+/* Generates family f into the next slot of set; progress after it. */
+static ul_status build_one(const ul_vec_family *f, ul_vec_set *set, ul_vec_progress progress,
+                           void *ctx, char *err, size_t errlen)
+{
+    double t0 = now_seconds();
+    ul_vec_table *t = &set->tables[set->n];
+    /* the generator sets the header; digits travel in the table */
+    memset(t, 0, sizeof *t);
+    t->digits = set->digits;
+    char why[512] = "";
+    ul_status st = f->generate(t, why, sizeof why);
+    if (st != UL_OK) {
+        ul_vec_table_free(t);
+        return ul_fail(err, errlen, st, "%s: %s", f->file, why);
+    }
+    ul_vec_file_report *r = &set->files[set->n++];
+    r->family = f;
+    r->rows = t->rows;
+    r->bytes = t->len;
+    ul_vec_sha256_hex(t->buf, t->len, r->sha256);
+    r->seconds = now_seconds() - t0;
+    if (progress != NULL)
+        progress(r, ctx);
+    return UL_OK;
+}
+
+ul_status ul_vec_build(const char *dir, int digits, const char *only, ul_vec_progress progress,
+                       void *ctx, ul_vec_set *set, char *err, size_t errlen)
 {
     ul_num_init();
+    memset(set, 0, sizeof *set);
     if (digits < UL_VEC_MIN_DIGITS || digits > UL_VEC_MAX_DIGITS)
         return ul_fail(err, errlen, UL_EINPUT, "digits: must be from %d to %d (got %d)",
                        UL_VEC_MIN_DIGITS, UL_VEC_MAX_DIGITS, digits);
     if (only != NULL && ul_vec_family_find(only) == NULL)
         return ul_fail(err, errlen, UL_EINPUT, "only: unknown family '%s'", only);
-    ul_status st = ensure_dir(dir, err, errlen);
-    if (st == UL_OK)
-        st = remove_old_manifest(dir, err, errlen);
+    ul_status st = ensure_dir(dir, err, errlen); /* an unusable --out fails before the work */
     if (st != UL_OK)
         return st;
-
     size_t count = 0;
     while (ul_vec_families[count].name != NULL)
         count++;
-    ul_vec_file_report *files = calloc(count, sizeof *files);
+    set->digits = digits;
+    set->tables = calloc(count, sizeof *set->tables);
+    set->files = calloc(count, sizeof *set->files);
     /* one entry per family of the program */
-    if (files == NULL)
+    if (set->tables == NULL || set->files == NULL)
         abort(); /* fixed size: out of memory aborts, as GMP does (policy: num/status.h) */
-    size_t written = 0;
-    for (const ul_vec_family *f = ul_vec_families; f->name != NULL && st == UL_OK; f++) {
-        if (only != NULL && strcmp(only, f->name) != 0)
-            continue;
-        double t0 = now_seconds();
-        ul_vec_table t;
-        /* the generator sets the header; digits travel in the table */
-        memset(&t, 0, sizeof t);
-        t.digits = digits;
-        char why[512] = "";
-        st = f->generate(&t, why, sizeof why);
-        if (st != UL_OK) {
-            ul_fail(err, errlen, st, "%s: %s", f->file, why);
-        } else {
-            ul_vec_file_report *r = &files[written++];
-            r->family = f;
-            r->rows = t.rows;
-            r->bytes = t.len;
-            ul_vec_sha256_hex(t.buf, t.len, r->sha256);
-            st = write_atomic(dir, f->file, t.buf, t.len, err, errlen);
-            r->seconds = now_seconds() - t0;
-            if (st == UL_OK && progress != NULL)
-                progress(r, ctx);
-        }
-        ul_vec_table_free(&t);
+    for (const ul_vec_family *f = ul_vec_families; f->name != NULL && st == UL_OK; f++)
+        if (only == NULL || strcmp(only, f->name) == 0)
+            st = build_one(f, set, progress, ctx, err, errlen);
+    if (st != UL_OK)
+        ul_vec_set_free(set);
+    return st;
+}
+
+/* ---- committing the set ------------------------------------------------------- */
+
+/* One file of the commit: its place, the new text beside it, the link that
+ * keeps the old file, and how far the commit got with it. */
+typedef struct {
+    char *path, *fresh, *old;
+    const char *data;
+    size_t len;
+    bool staged, had_old, placed;
+} commit_file;
+
+/* dir/.<name>.<kind>.<pid>: beside its place, on the same file system
+ * (rename and link need it), hidden, and this process's own. */
+static char *side_path(const char *dir, const char *name, const char *kind)
+{
+    char leaf[256];
+    snprintf(leaf, sizeof leaf, ".%s.%s.%ld", name, kind, (long)getpid());
+    return join(dir, leaf);
+}
+
+static bool is_dir(const char *path)
+{
+    struct stat sb;
+    return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
+}
+
+/* Writes every new file beside its place, then links every old one (a
+ * directory at a file's place fails here, link's EPERM, before any rename). */
+static ul_status commit_prepare(commit_file *c, size_t n, char *err, size_t errlen)
+{
+    ul_status st = UL_OK;
+    char msg[768];
+    for (size_t i = 0; i < n && st == UL_OK; i++) {
+        st = ul_io_write_atomic_bytes(c[i].fresh, c[i].data, c[i].len, msg, sizeof msg);
+        c[i].staged = st == UL_OK;
+        if (st != UL_OK)
+            ul_fail(err, errlen, st, "out: %s", msg);
     }
-    if (st == UL_OK) {
-        strbuf b = {NULL, 0, 0};
-        manifest(&b, digits, files, written);
-        st = write_atomic(dir, UL_VEC_MANIFEST, b.s, b.len, err, errlen);
-        free(b.s);
+    for (size_t i = 0; i < n && st == UL_OK; i++) {
+        (void)unlink(c[i].old); /* a leftover of a killed run of this pid */
+        if (link(c[i].path, c[i].old) == 0)
+            c[i].had_old = true;
+        else if (errno != ENOENT)
+            st = ul_fail(err, errlen, UL_EINPUT, "out: cannot keep the old %s aside: %s",
+                         c[i].path, is_dir(c[i].path) ? "it is a directory" : strerror(errno));
     }
-    free(files);
+    return st;
+}
+
+/* Renames the new files into place, the manifest (the last) last. */
+static ul_status commit_swap(commit_file *c, size_t n, char *err, size_t errlen)
+{
+    if (c[n - 1].had_old && unlink(c[n - 1].path) != 0)
+        return ul_fail(err, errlen, UL_EINPUT, "out: cannot remove the old %s: %s",
+                       c[n - 1].path, strerror(errno));
+    for (size_t i = 0; i < n; i++) {
+        if (rename(c[i].fresh, c[i].path) != 0)
+            return ul_fail(err, errlen, UL_EINPUT, "out: cannot rename %s to %s: %s",
+                           c[i].fresh, c[i].path, strerror(errno));
+        c[i].staged = false;
+        c[i].placed = true;
+    }
+    return UL_OK;
+}
+
+/* After a failure: the old files back in place (or none where there was
+ * none), the manifest included; then, either way, no temporary left. */
+static void commit_finish(commit_file *c, size_t n, bool failed)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (failed && c[i].had_old)
+            (void)rename(c[i].old, c[i].path); /* the old inode, exactly as it was */
+        else if (failed && c[i].placed)
+            (void)unlink(c[i].path);
+        /* rename of two links of one inode does nothing (POSIX): the link
+         * may still be there, and goes now */
+        if (c[i].had_old)
+            (void)unlink(c[i].old);
+        if (c[i].staged)
+            (void)unlink(c[i].fresh);
+        free(c[i].path);
+        free(c[i].fresh);
+        free(c[i].old);
+    }
+}
+
+ul_status ul_vec_commit(const char *dir, const ul_vec_set *set, char *err, size_t errlen)
+{
+    strbuf b = {NULL, 0, 0};
+    manifest(&b, set->digits, set->files, set->n);
+    size_t n = set->n + 1;
+    commit_file *c = calloc(n, sizeof *c);
+    /* one entry per family of the program, and the manifest */
+    if (c == NULL)
+        abort(); /* fixed size: out of memory aborts, as GMP does (policy: num/status.h) */
+    for (size_t i = 0; i < n; i++) {
+        const char *name = i < set->n ? set->files[i].family->file : UL_VEC_MANIFEST;
+        c[i].path = join(dir, name);
+        c[i].fresh = side_path(dir, name, "new");
+        c[i].old = side_path(dir, name, "old");
+        c[i].data = i < set->n ? set->tables[i].buf : b.s;
+        c[i].len = i < set->n ? set->tables[i].len : b.len;
+    }
+    ul_status st = commit_prepare(c, n, err, errlen);
+    if (st == UL_OK)
+        st = commit_swap(c, n, err, errlen);
+    commit_finish(c, n, st != UL_OK);
+    free(c);
+    free(b.s);
+    return st;
+}
+
+ul_status ul_vec_generate(const char *dir, int digits, const char *only, ul_vec_progress progress,
+                          void *ctx, char *err, size_t errlen)
+{
+    ul_vec_set set;
+    ul_status st = ul_vec_build(dir, digits, only, progress, ctx, &set, err, errlen);
+    if (st == UL_OK)
+        st = ul_vec_commit(dir, &set, err, errlen);
+    ul_vec_set_free(&set);
     return st;
 }

@@ -176,18 +176,38 @@ typedef struct {
 
 typedef void (*ul_vec_progress)(const ul_vec_file_report *file, void *ctx);
 
-/* Writes the set into dir (created if missing; its parent must exist):
- * every family, or only the one named `only` (NULL: all), then the manifest
- * listing the files written by this call.  Each file is written to a
- * temporary name and renamed into place, so no file is ever half-written.
- * digits in [UL_VEC_MIN_DIGITS, UL_VEC_MAX_DIGITS].  progress (may be NULL)
- * is called after each file.  UL_EINPUT names the problem (bad digits,
- * unknown family, unwritable directory, a row that failed); UL_ECAP when a
- * row could not be certified to the digits asked below the precision cap.
- * A manifest already in dir is removed first (an error if it cannot be), and
- * the new one is written only after every file, so an interrupted or failed
- * run leaves no manifest at all rather than one whose checksums lie.  Files
- * finished before a failure stay written; the manifest is not. */
+/* The set in memory: one table per family built, with its report. */
+typedef struct {
+    ul_vec_table *tables;
+    ul_vec_file_report *files;
+    size_t n;
+    int digits;
+} ul_vec_set;
+
+/* Computes the set in memory: every family, or only the one named `only`
+ * (NULL: all), at digits in [UL_VEC_MIN_DIGITS, UL_VEC_MAX_DIGITS].  dir
+ * is created if missing (its parent must exist), so that an unusable
+ * directory fails before the work; no file in it is touched.  progress
+ * (may be NULL) is called after each family.  UL_EINPUT names the problem
+ * (bad digits, unknown family, unusable directory, a row that failed);
+ * UL_ECAP when a row could not be certified to the digits asked below the
+ * precision cap; UL_ETIME when the budget (num/deadline.h) ran out.  On
+ * failure set is empty. */
+ul_status ul_vec_build(const char *dir, int digits, const char *only, ul_vec_progress progress,
+                       void *ctx, ul_vec_set *set, char *err, size_t errlen);
+
+/* Replaces the set's files and the manifest (listing the files of this
+ * set) in dir, all or nothing: the new files are written beside their
+ * places, the old ones kept under hard links, and the new ones renamed into
+ * place, the manifest last.  On any failure (UL_EINPUT, "out: ...") the old
+ * files are put back exactly as they were (the same inodes) and no
+ * temporary file is left.  Other files of dir (another family's, a
+ * README) are never touched. */
+ul_status ul_vec_commit(const char *dir, const ul_vec_set *set, char *err, size_t errlen);
+
+void ul_vec_set_free(ul_vec_set *set);
+
+/* ul_vec_build, then ul_vec_commit. */
 ul_status ul_vec_generate(const char *dir, int digits, const char *only, ul_vec_progress progress,
                           void *ctx, char *err, size_t errlen);
 
