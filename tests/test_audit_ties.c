@@ -236,7 +236,7 @@ Test(audit_ties, noisygd_thm51_at_kabar_0_both_forms)
     mpq_clears(tie, c, (mpq_ptr)0);
 }
 
-/* ---- Langevin, strongly convex ---------------------------------------------------------------- */
+/* ---- Langevin, strongly convex ------------------------------------------------------------ */
 
 #define LG_HEAD "{\"format\":\"ulaudit-certificate/1\",\"method\":\"langevin\",\"source\":\"t\","
 
@@ -280,4 +280,24 @@ Test(audit_ties, langevin_k_positive_is_not_taken_for_a_rational)
              &WANT, &rep);
     cr_assert_eq(rep.verdict, UL_VERDICT_SUPPORTED, "%s", rep.margin);
     cr_assert_null(strstr(rep.explanation, "exact rational evaluation"), "%s", rep.explanation);
+}
+
+Test(audit_ties, noisygd_g15_calibrate_at_the_tie_returns_kabar_0)
+{
+    /* calibrate re-audits what it completes: at a claim equal to G.15's
+     * constant 0.96 (stated form, as above) K_Abar = 0 reaches it with
+     * equality, and that re-audit is the exact tie */
+    const char *text =
+        NGD_HEAD "\"parameters\":{\"theorem\":\"g15\",\"L\":\"1.5\",\"lambda\":\"0.5\","
+                 "\"beta\":1,\"sigma\":\"0.5\",\"eta\":\"0.1\",\"n\":15,\"g15_form\":\"stated\"},"
+                 "\"claim\":{\"renyi_order\":3,\"renyi_value\":\"0.96\"}}";
+    char err[1024] = "", *completed = NULL;
+    ul_cert *c = NULL;
+    cr_assert_eq(ul_cert_load_buffer(text, strlen(text), &c, err, sizeof err), UL_OK, "%s", err);
+    ul_num_precision want = {17, 0, 0};
+    cr_assert_eq(ul_audit_noisy_gd.calibrate(c, &want, &completed, err, sizeof err), UL_OK, "%s",
+                 err);
+    cr_assert_not_null(strstr(completed, "\"KAbar\": 0"), "%s", completed);
+    free(completed);
+    ul_cert_free(c);
 }

@@ -1594,8 +1594,15 @@ Test(langevin, handler_convex_large_cap_without_T_is_decided)
 Test(langevin, renyi_exact_only_where_rational)
 {
     unsigned long Ks[3] = {0, 0, 0};
-    ul_langevin_problem pb = {UL_LANGEVIN_STRONGLY_CONVEX, "1", "1", "1", "1", NULL, NULL, NULL,
-                              NULL, NULL, 1, Ks, 3, 256};
+    ul_langevin_problem pb = {.kind = UL_LANGEVIN_STRONGLY_CONVEX,
+                              .n = "1",
+                              .m = "1",
+                              .L = "1",
+                              .M = "1",
+                              .S = 1,
+                              .Ks = Ks,
+                              .count = 3,
+                              .max_bits = 256};
     ul_langevin_point pt = {"1", 0, UL_VARIANT_CORRECTED, UL_VARIANT_CORRECTED};
     mpq_t v;
     mpq_init(v);

@@ -988,10 +988,11 @@ static ul_verdict lg_dp(const lg_input *in, const ul_num_precision *w, ul_audit_
 /* Why the strongly convex bound at K = 0 is rational, in words. */
 static const char *lg_exact_why(const lg_input *in)
 {
-    return in->n_req > 1 ? "strongly convex case, K = 0 in every request: each exp(-Lambda_j/alpha) "
-                           "= 1 in Cor 3.4's recursion"
-                         : "strongly convex case, K = 0: exp(-Lambda/alpha) = 1, so eps = alpha E "
-                           "with E = 4 S^2 M^2/(m sigma^2 n^2) (Thm 3.3 (3))";
+    return in->n_req > 1
+               ? "strongly convex case, K = 0 in every request: each exp(-Lambda_j/alpha) "
+                 "= 1 in Cor 3.4's recursion"
+               : "strongly convex case, K = 0: exp(-Lambda/alpha) = 1, so eps = alpha E "
+                 "with E = 4 S^2 M^2/(m sigma^2 n^2) (Thm 3.3 (3))";
 }
 
 /* The Rényi claim against the corrected forms: a claim within the
@@ -1026,9 +1027,9 @@ static ul_verdict lg_renyi_decide(const lg_input *in, const ul_num_precision *w,
             break;
     }
     if (*st == UL_OK && vr == UL_VERDICT_INCONCLUSIVE && rational)
-        vr = ul_audit_exact_verdict(rep, tmp->margin, sizeof tmp->margin, "renyi_value",
-                                    in->r_value, exact, tmp->recomputed.lo, tmp->recomputed.hi,
-                                    lg_exact_why(in));
+        vr =
+            ul_audit_exact_verdict(rep, tmp->margin, sizeof tmp->margin, "renyi_value", in->r_value,
+                                   exact, tmp->recomputed.lo, tmp->recomputed.hi, lg_exact_why(in));
     ul_num_value_clear(&v);
     mpq_clear(exact);
     return vr;

@@ -640,7 +640,7 @@ static const char *exact_why(const ngd_input *in)
     case T_51:
         return "Thm 5.1 with K_Abar = 0: exp(0) = 1 (or eps_dp = 0)";
     default:
-        return "G.7's q L^2 eta K/(sigma^2 n^2) is rational";
+        return "G.7's q L^2 eta K/(sigma^2 n^2) (plus eps_dd for Thm 4.3) is rational";
     }
 }
 
@@ -826,9 +826,9 @@ static ul_verdict ngd_renyi(const ngd_input *in, const ul_num_precision *want, u
     mpq_t exact;
     mpq_init(exact);
     if (verdict == UL_VERDICT_INCONCLUSIVE && exact_bound(in, exact)) /* a tie, on the rationals */
-        verdict = ul_audit_exact_verdict(rep, rep->margin, sizeof rep->margin, "renyi_value",
-                                         in->r_value, exact, rep->recomputed.lo,
-                                         rep->recomputed.hi, exact_why(in));
+        verdict =
+            ul_audit_exact_verdict(rep, rep->margin, sizeof rep->margin, "renyi_value", in->r_value,
+                                   exact, rep->recomputed.lo, rep->recomputed.hi, exact_why(in));
     mpq_clear(exact);
     const char *what = in->thm == T_43 ? "adaptive data-deletion" : del ? "data-deletion" : "RDP";
     ul_audit_explain(rep,

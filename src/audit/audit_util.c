@@ -216,8 +216,9 @@ ul_verdict ul_audit_exact_verdict(ul_audit_report *rep, char *margin, size_t mle
     mpq_clear(c);
     if (!read)
         return UL_VERDICT_INCONCLUSIVE;
-    snprintf(margin, mlen, "claimed %s %s; certified %s in [%s, %s], a rational compared exactly: %s",
-             key, claimed, key, lo, hi,
+    snprintf(margin, mlen,
+             "claimed %s %s; certified %s in [%s, %s], a rational compared exactly: %s", key,
+             claimed, key, lo, hi,
              cmp == 0  ? "the bound equals the claim"
              : cmp < 0 ? "the claim is within the certified bound"
                        : "the bound does not reach the claim");

@@ -647,8 +647,8 @@ bool ul_ngd_g15_exact(mpq_ptr out, const ul_ngd_params *pb, ul_ngd_g15_form form
     reading in;
     reading_init(&in);
     char err[256];
-    bool exact = read_fields(&in, pb, G15_NEED | BIT(F_KABAR), BIT(F_INIT), err, sizeof err) ==
-                 UL_OK;
+    bool exact =
+        read_fields(&in, pb, G15_NEED | BIT(F_KABAR), BIT(F_INIT), err, sizeof err) == UL_OK;
     mpq_t a;
     mpq_init(a);
     if (exact && g15_constants(out, a, &in, form)) {
