@@ -1583,3 +1583,38 @@ Test(langevin, handler_convex_large_cap_without_T_is_decided)
     cr_assert_eq(rep.verdict, UL_VERDICT_UNSUPPORTED, "%s", rep.explanation);
     ul_cert_free(c);
 }
+
+/* ul_langevin_problem_renyi_exact (spec/langevin.md §4-5): strongly convex,
+ * n = m = M = σ = S = 1, so E = 4S²M²/(mσ²n²) = 4, three requests all with
+ * K = 0, α = 2; by hand with c(a) = (a − ½)/(a − 1) (Cor 3.4):
+ *   ε^(1)(8) = 8E = 32;  ε^(2)(4) = c(4)·(ε0(8) + 32) = (7/6)·64 = 224/3;
+ *   ε^(3)(2) = c(2)·(ε0(4) + 224/3) = (3/2)·(16 + 224/3) = 136.
+ * One request with K = 1 (a factor e^{−R/α}) or the convex case (E carries
+ * the caps of Lemma F.2, multiples of an exponential) is no rational. */
+Test(langevin, renyi_exact_only_where_rational)
+{
+    unsigned long Ks[3] = {0, 0, 0};
+    ul_langevin_problem pb = {.kind = UL_LANGEVIN_STRONGLY_CONVEX,
+                              .n = "1",
+                              .m = "1",
+                              .L = "1",
+                              .M = "1",
+                              .S = 1,
+                              .Ks = Ks,
+                              .count = 3,
+                              .max_bits = 256};
+    ul_langevin_point pt = {"1", 0, UL_VARIANT_CORRECTED, UL_VARIANT_CORRECTED};
+    mpq_t v;
+    mpq_init(v);
+    cr_assert(ul_langevin_problem_renyi_exact(v, &pb, &pt, "2"));
+    cr_assert_eq(mpq_cmp_ui(v, 136, 1), 0);
+    pb.count = 1;
+    cr_assert(ul_langevin_problem_renyi_exact(v, &pb, &pt, "2"));
+    cr_assert_eq(mpq_cmp_ui(v, 8, 1), 0); /* α·E */
+    pt.K = 1;
+    cr_assert_not(ul_langevin_problem_renyi_exact(v, &pb, &pt, "2"));
+    pt.K = 0;
+    pb.kind = UL_LANGEVIN_CONVEX, pb.m = NULL, pb.R = "1", pb.C0 = "0", pb.C_lsi = "1";
+    cr_assert_not(ul_langevin_problem_renyi_exact(v, &pb, &pt, "2"));
+    mpq_clear(v);
+}

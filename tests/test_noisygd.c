@@ -1732,6 +1732,59 @@ Test(noisygd, rational_bounds_by_hand)
     mpq_clears(v, want, (mpq_ptr)0);
 }
 
+/* The bounds that are rationals only at some parameters (noisygd.h, "exact
+ * ties").  By hand, q = 2, L = 1, lambda = 1, beta = 1, sigma = 1, eta =
+ * 1/10, n = 10: C = 4qL²/(λσ²n²) = 8/100 = 2/25.
+ *   G.9: K absent 2/25; K = 0 or eta = 0: C·(1 − e^0) = 0; K = 3: e^{−0.15}
+ *     is transcendental, no rational.
+ *   G.15 at K_Abar = 0: stated C = 2/25, tight 2qL²/(λσ²n²(1 − ηλ/2)) =
+ *     (1/25)/(19/20) = 4/95; K_Abar = 3: none; eta = 2 (ηλ = 2): the tight
+ *     form is +inf, none.
+ *   Thm 5.1, eps_dp = 3/10, K_Abar = 0: stated 3/10; tight, c = λ/(4(λ+β)) =
+ *     1/8: (3/10)/(2·7/8) = 6/35; stated at order q' = 4 for q = 2: 3/5. */
+static bool exact_is(bool got, mpq_srcptr v, unsigned long num, unsigned long den)
+{
+    mpq_t w;
+    mpq_init(w);
+    mpq_set_ui(w, num, den);
+    mpq_canonicalize(w);
+    bool same = got && mpq_equal(v, w);
+    mpq_clear(w);
+    return same;
+}
+
+Test(noisygd, exact_ties_by_hand)
+{
+    ul_ngd_params pb = {0};
+    pb.q = "2", pb.L = "1", pb.lambda = "1", pb.beta = "1", pb.sigma = "1", pb.eta = "0.1";
+    pb.n = "10";
+    mpq_t v;
+    mpq_init(v);
+    cr_assert(exact_is(ul_ngd_g9_exact(v, &pb), v, 2, 25));
+    pb.K = "0";
+    cr_assert(exact_is(ul_ngd_g9_exact(v, &pb), v, 0, 1));
+    pb.K = "3";
+    cr_assert_not(ul_ngd_g9_exact(v, &pb));
+    pb.eta = "0";
+    cr_assert(exact_is(ul_ngd_g9_exact(v, &pb), v, 0, 1));
+    pb.eta = "0.1", pb.L = "0";
+    cr_assert(exact_is(ul_ngd_g9_exact(v, &pb), v, 0, 1));
+    pb.L = "1", pb.K = NULL, pb.KAbar = "0";
+    cr_assert(exact_is(ul_ngd_g15_exact(v, &pb, UL_NGD_G15_STATED), v, 2, 25));
+    cr_assert(exact_is(ul_ngd_g15_exact(v, &pb, UL_NGD_G15_TIGHT), v, 4, 95));
+    pb.KAbar = "3";
+    cr_assert_not(ul_ngd_g15_exact(v, &pb, UL_NGD_G15_STATED));
+    pb.KAbar = "0", pb.eta = "2";
+    cr_assert_not(ul_ngd_g15_exact(v, &pb, UL_NGD_G15_TIGHT));
+    pb.eta = NULL, pb.sigma = NULL, pb.eps_dp = "0.3";
+    cr_assert(exact_is(ul_ngd_thm51_exact(v, &pb, UL_NGD_G15_STATED, pb.q), v, 3, 10));
+    cr_assert(exact_is(ul_ngd_thm51_exact(v, &pb, UL_NGD_G15_TIGHT, pb.q), v, 6, 35));
+    cr_assert(exact_is(ul_ngd_thm51_exact(v, &pb, UL_NGD_G15_STATED, "4"), v, 3, 5));
+    pb.KAbar = "5";
+    cr_assert_not(ul_ngd_thm51_exact(v, &pb, UL_NGD_G15_STATED, pb.q));
+    mpq_clear(v);
+}
+
 /* Remark 2.1: for rho(q) = a·q with a = 1/50 and delta = 1e-5, the best order
  * gives a + 2√(a·ln 1e5) (checked in doubles, and as the minimum of
  * a·q + ln(1e5)/(q − 1) over a fine grid of q); at the fixed order q = 3 a

@@ -985,37 +985,69 @@ static ul_verdict lg_dp(const lg_input *in, const ul_num_precision *w, ul_audit_
     return v;
 }
 
+/* Why the strongly convex bound at K = 0 is rational, in words. */
+static const char *lg_exact_why(const lg_input *in)
+{
+    return in->n_req > 1
+               ? "strongly convex case, K = 0 in every request: each exp(-Lambda_j/alpha) "
+                 "= 1 in Cor 3.4's recursion"
+               : "strongly convex case, K = 0: exp(-Lambda/alpha) = 1, so eps = alpha E "
+                 "with E = 4 S^2 M^2/(m sigma^2 n^2) (Thm 3.3 (3))";
+}
+
+/* The Rényi claim against the corrected forms: a claim within the
+ * enclosure asks again with twice the digits, up to the precision cap
+ * (lg_renyi stops there).  Where the bound is a rational (strongly convex,
+ * K = 0: ul_langevin_problem_renyi_exact) no precision decides a claim
+ * equal to it: it is evaluated once and a tie decided on the rationals.
+ * tmp receives the number and the margin; the tie's sentence goes to rep. */
+static ul_verdict lg_renyi_decide(const lg_input *in, const ul_num_precision *w,
+                                  ul_audit_report *rep, ul_audit_report *tmp, ul_status *st,
+                                  char *e2, size_t e2len)
+{
+    char label[sizeof tmp->recomputed.label]; /* holds the claimed order whole */
+    snprintf(label, sizeof label, "Renyi unlearning eps at alpha = %s after K = %lu step(s)",
+             in->r_alpha, in->K);
+    ul_langevin_problem pb = lg_problem(in);
+    ul_langevin_point pt = {in->sigma, in->K, UL_VARIANT_CORRECTED, UL_VARIANT_CORRECTED};
+    mpq_t exact;
+    mpq_init(exact);
+    bool rational = ul_langevin_problem_renyi_exact(exact, &pb, &pt, in->r_alpha);
+    ul_num_value v;
+    ul_num_value_init(&v, 64);
+    ul_verdict vr = UL_VERDICT_INCONCLUSIVE;
+    for (ul_num_precision p = *w;; p.digits *= 2) {
+        bool capped = false;
+        *st = lg_renyi(in, UL_VARIANT_CORRECTED, UL_VARIANT_CORRECTED, &p, &v, &capped, e2, e2len);
+        if (*st != UL_OK)
+            break;
+        ul_audit_report_init(tmp);
+        vr = ul_audit_compare(tmp, "renyi_value", label, &v, in->r_value, false, w->digits);
+        if (vr != UL_VERDICT_INCONCLUSIVE || capped || rational || p.digits > 20000)
+            break;
+    }
+    if (*st == UL_OK && vr == UL_VERDICT_INCONCLUSIVE && rational)
+        vr =
+            ul_audit_exact_verdict(rep, tmp->margin, sizeof tmp->margin, "renyi_value", in->r_value,
+                                   exact, tmp->recomputed.lo, tmp->recomputed.hi, lg_exact_why(in));
+    ul_num_value_clear(&v);
+    mpq_clear(exact);
+    return vr;
+}
+
 /* The Rényi claim at its order: decided by the corrected forms; the printed
  * ones (convex, non-convex) are computed and shown.  Returns its verdict. */
 static ul_verdict lg_renyi_claim(const lg_input *in, const ul_num_precision *w,
                                  ul_audit_report *rep, char *err, size_t errlen, ul_status *st)
 {
     bool sc = in->kind == UL_LANGEVIN_STRONGLY_CONVEX;
-    ul_num_value v;
-    ul_num_value_init(&v, 64);
     char e2[512] = "";
-    char label[sizeof rep->recomputed.label]; /* holds the claimed order whole */
-    snprintf(label, sizeof label, "Renyi unlearning eps at alpha = %s after K = %lu step(s)",
-             in->r_alpha, in->K);
     ul_audit_report tmp;
-    ul_verdict vr = UL_VERDICT_INCONCLUSIVE;
-    /* a claim within the enclosure asks again with twice the digits, up
-     * to the precision cap (lg_renyi stops there) */
-    for (ul_num_precision p = *w;; p.digits *= 2) {
-        bool capped = false;
-        *st = lg_renyi(in, UL_VARIANT_CORRECTED, UL_VARIANT_CORRECTED, &p, &v, &capped, e2,
-                       sizeof e2);
-        if (*st != UL_OK) {
-            ul_num_value_clear(&v);
-            *st = path_error(err, errlen, *st, e2);
-            return UL_VERDICT_INCONCLUSIVE;
-        }
-        ul_audit_report_init(&tmp);
-        vr = ul_audit_compare(&tmp, "renyi_value", label, &v, in->r_value, false, w->digits);
-        if (vr != UL_VERDICT_INCONCLUSIVE || capped || p.digits > 20000)
-            break;
+    ul_verdict vr = lg_renyi_decide(in, w, rep, &tmp, st, e2, sizeof e2);
+    if (*st != UL_OK) {
+        *st = path_error(err, errlen, *st, e2);
+        return UL_VERDICT_INCONCLUSIVE;
     }
-    ul_num_value_clear(&v);
     if (in->eps == NULL) {
         rep->recomputed = tmp.recomputed;
         snprintf(rep->margin, sizeof rep->margin, "%s", tmp.margin);

@@ -602,15 +602,46 @@ static ul_status ngd_bound(const ngd_input *in, const char *q, ul_ngd_g15_form f
     return ngd_bound_cap(in, q, form, variant, want, out, pre, NULL, err, errlen);
 }
 
-/* The exact rational value of the rational bounds (G.7, Thm 5.2(1), Thm 4.3),
- * for a claim that equals it (enclosures cannot decide a tie):
- * qL²ηK/(σ²n²), plus eps_dd for Thm 4.3.  false for the other theorems. */
+/* The exact rational value of the cited bound, when it is one (enclosures
+ * cannot decide a claim equal to it): always for G.7, Thm 5.2(1) and Thm
+ * 4.3 (qL²ηK/(σ²n²), plus eps_dd for Thm 4.3, noisygd_rational.c); for
+ * G.9, G.15 and Thm 5.1 where the exponential factor is exactly 1 or the
+ * K → ∞ limit is cited (noisygd.h, "exact ties": elsewhere their bounds are
+ * transcendental).  Thm 5.2(2)'s recursion carries B = e^{log B}, log B > 0,
+ * so it is never rational.  false when it is not. */
 static bool exact_bound(const ngd_input *in, mpq_ptr out)
 {
-    if (in->thm != T_G7 && in->thm != T_52P && in->thm != T_43)
+    switch (in->thm) {
+    case T_G7:
+    case T_52P:
+    case T_43:
+        ul_ngd_rational_bound(out, &in->pb, in->thm == T_43, in->variant);
+        return true;
+    case T_G9:
+        return ul_ngd_g9_exact(out, &in->pb);
+    case T_G15:
+        return ul_ngd_g15_exact(out, &in->pb, in->form);
+    case T_51:
+        return ul_ngd_thm51_exact(out, &in->pb, in->form, in->q);
+    default:
         return false;
-    ul_ngd_rational_bound(out, &in->pb, in->thm == T_43, in->variant); /* noisygd_rational.c */
-    return true;
+    }
+}
+
+/* Why exact_bound's value is rational, in words (for the report). */
+static const char *exact_why(const ngd_input *in)
+{
+    switch (in->thm) {
+    case T_G9:
+        return in->pb.K == NULL ? "K absent: G.9's supremum over K, 4qL^2/(lambda sigma^2 n^2)"
+                                : "G.9 with lambda eta K = 0 or L = 0: 1 - exp(0) = 0";
+    case T_G15:
+        return "G.15 with eta K_Abar = 0: exp(0) = 1 (or L = 0)";
+    case T_51:
+        return "Thm 5.1 with K_Abar = 0: exp(0) = 1 (or eps_dp = 0)";
+    default:
+        return "G.7's q L^2 eta K/(sigma^2 n^2) (plus eps_dd for Thm 4.3) is rational";
+    }
 }
 
 /* ---- the Rényi claim ---------------------------------------------------------------------- */
@@ -792,20 +823,13 @@ static ul_verdict ngd_renyi(const ngd_input *in, const ul_num_precision *want, u
         *status = path_error(err, errlen, *status, e2);
         return UL_VERDICT_INCONCLUSIVE;
     }
-    mpq_t exact, claim;
-    mpq_inits(exact, claim, (mpq_ptr)0);
-    if (verdict == UL_VERDICT_INCONCLUSIVE && exact_bound(in, exact) &&
-        ul_num_decimal_to_mpq(claim, in->r_value)) {
-        /* a tie is decided on the rationals */
-        verdict = mpq_cmp(exact, claim) <= 0 ? UL_VERDICT_SUPPORTED : UL_VERDICT_UNSUPPORTED;
-        snprintf(rep->margin, sizeof rep->margin,
-                 "claimed renyi_value %s; the bound is the rational in [%s, %s], compared "
-                 "exactly: %s",
-                 in->r_value, rep->recomputed.lo, rep->recomputed.hi,
-                 verdict == UL_VERDICT_SUPPORTED ? "the claim is within the certified bound"
-                                                 : "the bound does not reach the claim");
-    }
-    mpq_clears(exact, claim, (mpq_ptr)0);
+    mpq_t exact;
+    mpq_init(exact);
+    if (verdict == UL_VERDICT_INCONCLUSIVE && exact_bound(in, exact)) /* a tie, on the rationals */
+        verdict =
+            ul_audit_exact_verdict(rep, rep->margin, sizeof rep->margin, "renyi_value", in->r_value,
+                                   exact, rep->recomputed.lo, rep->recomputed.hi, exact_why(in));
+    mpq_clear(exact);
     const char *what = in->thm == T_43 ? "adaptive data-deletion" : del ? "data-deletion" : "RDP";
     ul_audit_explain(rep,
                      "The theorem certifies (q, eps)-%s with eps in [%s, %s] at q = %s "

@@ -205,6 +205,39 @@ ul_status ul_audit_decide(ul_audit_decide_fn fn, void *ctx, const ul_num_precisi
     }
 }
 
+ul_verdict ul_audit_exact_verdict(ul_audit_report *rep, char *margin, size_t mlen, const char *key,
+                                  const char *claimed, mpq_srcptr exact, const char *lo,
+                                  const char *hi, const char *why)
+{
+    mpq_t c;
+    mpq_init(c);
+    bool read = ul_num_decimal_to_mpq(c, claimed);
+    int cmp = read ? mpq_cmp(exact, c) : 1;
+    mpq_clear(c);
+    if (!read)
+        return UL_VERDICT_INCONCLUSIVE;
+    snprintf(margin, mlen,
+             "claimed %s %s; certified %s in [%s, %s], a rational compared exactly: %s", key,
+             claimed, key, lo, hi,
+             cmp == 0  ? "the bound equals the claim"
+             : cmp < 0 ? "the claim is within the certified bound"
+                       : "the bound does not reach the claim");
+    if (cmp == 0) {
+        /* the value itself when it is short enough to read (e.g. 4/25);
+         * mpq_get_str needs sizeinbase(num) + sizeinbase(den) + 3 bytes */
+        char q[64] = "";
+        if (mpz_sizeinbase(mpq_numref(exact), 10) + mpz_sizeinbase(mpq_denref(exact), 10) <= 40)
+            mpq_get_str(q, 10, exact);
+        ul_audit_explain(rep,
+                         "The bound equals the claimed %s = %s exactly (exact rational "
+                         "evaluation%s%s%s%s): a tie, so the claim holds; no enclosure can show "
+                         "a tie, the rationals do.",
+                         key, claimed, q[0] != '\0' ? ": " : "", q, why != NULL ? "; " : "",
+                         why != NULL ? why : "");
+    }
+    return cmp <= 0 ? UL_VERDICT_SUPPORTED : UL_VERDICT_UNSUPPORTED;
+}
+
 /* Where the last written digit of text sits: 10^(*exp10) (the exponent
  * written minus the decimals written); *zero when every digit is 0. */
 static void last_digit_place(const char *text, long *exp10, bool *zero)

@@ -148,6 +148,25 @@ ul_status ul_audit_decide(ul_audit_decide_fn fn, void *ctx, const ul_num_precisi
                           int max_digits, ul_verdict *verdict, ul_audit_decide_end *end, char *err,
                           size_t errlen);
 
+/* ---- a bound that is an exact rational -------------------------------------------
+ * At some parameters a cited bound is a rational (a K = 0 makes every
+ * exp(-c*K) factor exactly 1; a K -> infinity limit is a rational
+ * constant).  An enclosure of it then straddles a claim written at that
+ * value at every precision, so the loop above never decides the tie.
+ * Compared as rationals, a tie is a proof that the claim holds. */
+
+/* The verdict of the bound, whose exact value is `exact`, against the
+ * claimed decimal `claimed` read exactly: SUPPORTED when exact <= claimed,
+ * UNSUPPORTED when exact > claimed, INCONCLUSIVE (nothing written) when
+ * claimed is beyond the limits of an exact reading (num/encl.h).  margin
+ * (mlen bytes) receives the report's margin sentence, quoting the
+ * enclosure [lo, hi] already computed; on a tie the explanation of rep says
+ * that the bound equals the claim exactly, and why (`why`: the parameters
+ * that make it rational, e.g. "K = 0: exp(-m eta K/alpha) = 1"). */
+ul_verdict ul_audit_exact_verdict(ul_audit_report *rep, char *margin, size_t mlen, const char *key,
+                                  const char *claimed, mpq_srcptr exact, const char *lo,
+                                  const char *hi, const char *why);
+
 /* ---- the stated-number rule ------------------------------------------------------
  * The one rule by which an audit calls a stated number (a value the
  * certificate states beside its claim: a σ, an η, a per-step δ, ...) wrong

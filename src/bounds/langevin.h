@@ -357,4 +357,17 @@ ul_status ul_langevin_problem_renyi(const ul_langevin_problem *pb, const ul_lang
                                     const char *alpha, const ul_num_precision *want,
                                     ul_num_value *out, bool *capped, char *err, size_t errlen);
 
+/* Whether ul_langevin_problem_renyi's ε^(s)(α) (same arguments) is a
+ * rational, and then out = it: the strongly convex case with K = 0 for
+ * every request, where each factor e^{−Λ_j/α} is exactly 1, so
+ *   ε^(1)(α) = α·E,  E = 4S²M²/(mσ²n²)            (Thm 3.3 (3), T → ∞),
+ *   ε^(j)(α) = ((α − ½)/(α − 1))·(2α·E + ε^(j−1)(2α))            (Cor 3.4).
+ * Elsewhere it is not: a K > 0 brings e^{−Λ/α} with Λ a positive multiple
+ * of mη or log(1 + ·) (transcendental, Lindemann), and the convex and
+ * non-convex E carry the caps C̄, C̃ of Lemma F.2, rational multiples of
+ * e^{4(R+ηM)²/(ησ²)} with R + ηM > 0.  False also for a decimal beyond an
+ * exact reading's limits (num/encl.h). */
+bool ul_langevin_problem_renyi_exact(mpq_ptr out, const ul_langevin_problem *pb,
+                                     const ul_langevin_point *pt, const char *alpha);
+
 #endif

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "num/encl.h"
 #include "num/input.h"
 
 /* ---- exact step-size comparisons (decimals are rationals) ------------------------ */
@@ -418,6 +419,64 @@ bool ul_langevin_problem_sigma(const ul_langevin_problem *pb, unsigned long K, c
         }
     }
     return false;
+}
+
+/* ---- the Rényi bound where it is a rational ------------------------------------------ */
+
+/* E = 4S²M²/(mσ²n²), Thm 3.3 (3) with T → ∞ (spec/langevin.md §4, Alg. 8). */
+static bool sc_slope_q(mpq_ptr E, const ul_langevin_problem *pb, const char *sigma)
+{
+    mpq_t den, t;
+    mpq_inits(den, t, (mpq_ptr)0);
+    bool ok = ul_num_decimal_to_mpq(E, pb->M) && ul_num_decimal_to_mpq(den, sigma) &&
+              ul_num_decimal_to_mpq(t, pb->n);
+    if (ok) {
+        mpq_mul(den, den, t); /* σn > 0 */
+        mpq_div(E, E, den);
+        mpq_mul(E, E, E); /* M²/(σ²n²) */
+        mpq_set_ui(t, pb->S, 1);
+        mpq_mul(E, E, t);
+        mpq_mul(E, E, t);
+        mpq_mul_2exp(E, E, 2); /* 4S²M²/(σ²n²) */
+        ok = ul_num_decimal_to_mpq(t, pb->m);
+    }
+    if (ok)
+        mpq_div(E, E, t); /* m > 0 */
+    mpq_clears(den, t, (mpq_ptr)0);
+    return ok;
+}
+
+bool ul_langevin_problem_renyi_exact(mpq_ptr out, const ul_langevin_problem *pb,
+                                     const ul_langevin_point *pt, const char *alpha)
+{
+    if (pb->kind != UL_LANGEVIN_STRONGLY_CONVEX || pt->K != 0)
+        return false;
+    for (size_t j = 0; j + 1 < pb->count; j++)
+        if (pb->Ks[j] != 0)
+            return false;
+    mpq_t E, a, c, t;
+    mpq_inits(E, a, c, t, (mpq_ptr)0);
+    bool ok = sc_slope_q(E, pb, pt->sigma) && ul_num_decimal_to_mpq(a, alpha);
+    if (ok) {
+        /* ul_langevin_sequential with every Λ_j = 0: request j at order
+         * a_j = 2^{count−j}·α, ε^(1)(a_1) = a_1·E, then
+         * ε^(j)(a_j) = c(a_j)·(2a_j·E + ε^(j−1)(2a_j)), c(a) = (a − ½)/(a − 1) */
+        mpq_mul_2exp(a, a, (mp_bitcnt_t)(pb->count - 1));
+        mpq_mul(out, a, E);
+        for (size_t j = 1; j < pb->count; j++) {
+            mpq_mul(t, a, E); /* ε0(a_{j-1}) = 2a_j·E, a still a_{j-1} */
+            mpq_add(out, out, t);
+            mpq_div_2exp(a, a, 1);
+            mpq_set_ui(t, 1, 2);
+            mpq_sub(c, a, t);
+            mpq_set_ui(t, 1, 1);
+            mpq_sub(t, a, t);
+            mpq_div(c, c, t);
+            mpq_mul(out, out, c);
+        }
+    }
+    mpq_clears(E, a, c, t, (mpq_ptr)0);
+    return ok;
 }
 
 /* ---- the Rényi bound at one order (no optimisation) --------------------------------- */

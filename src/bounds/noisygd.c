@@ -522,6 +522,31 @@ ul_status ul_ngd_rdp_g9(const ul_ngd_params *pb, const ul_num_precision *want, u
     return st;
 }
 
+/* G.9's bound c·(1 − e^{−x}), x = ληK/2 (Thm G.9, spec sec. 5), is a
+ * rational exactly when K is absent (the supremum c = 4qL²/(λσ²n²)), when
+ * x = 0 (K = 0 or η = 0: 1 − e^0 = 0) or when c = 0 (L = 0).  For any other
+ * rational x > 0, e^{−x} is transcendental (Lindemann) and so is the bound:
+ * no claim written as a decimal can equal it. */
+bool ul_ngd_g9_exact(mpq_ptr out, const ul_ngd_params *pb)
+{
+    reading in;
+    reading_init(&in);
+    char err[256];
+    bool exact = read_fields(&in, pb,
+                             BIT(F_Q) | BIT(F_L) | BIT(F_LAMBDA) | BIT(F_BETA) | BIT(F_SIGMA) |
+                                 BIT(F_ETA) | BIT(F_N),
+                             BIT(F_K), err, sizeof err) == UL_OK;
+    if (exact) {
+        rat_c4(out, &in);
+        bool x_zero = in.set[F_K] && (mpq_sgn(Q(&in, F_K)) == 0 || mpq_sgn(Q(&in, F_ETA)) == 0);
+        exact = !in.set[F_K] || x_zero || mpq_sgn(out) == 0;
+        if (x_zero)
+            mpq_set_ui(out, 0, 1); /* c·(1 − 1) */
+    }
+    reading_clear(&in);
+    return exact;
+}
+
 /* ---- Thm G.15 ------------------------------------------------------------------ */
 
 /* The bound is C·e^{−a·K} with rationals C, a (spec sec. 5, Thm G.15):
@@ -611,6 +636,30 @@ ul_status ul_ngd_deletion_g15(const ul_ngd_params *pb, ul_ngd_g15_form form,
     }
     reading_clear(&in);
     return st;
+}
+
+/* G.15's C·e^{−a·K_Abar} (g15_constants) is a rational exactly when
+ * a·K_Abar = 0 (K_Abar = 0 or η = 0: e^0 = 1, the bound is C) or C = 0
+ * (L = 0); for a·K_Abar > 0 rational, e^{−a·K_Abar} is transcendental
+ * (Lindemann) and so is C·e^{−a·K_Abar} with C > 0. */
+bool ul_ngd_g15_exact(mpq_ptr out, const ul_ngd_params *pb, ul_ngd_g15_form form)
+{
+    reading in;
+    reading_init(&in);
+    char err[256];
+    bool exact =
+        read_fields(&in, pb, G15_NEED | BIT(F_KABAR), BIT(F_INIT), err, sizeof err) == UL_OK;
+    mpq_t a;
+    mpq_init(a);
+    if (exact && g15_constants(out, a, &in, form)) {
+        mpq_mul(a, a, Q(&in, F_KABAR));
+        exact = mpq_sgn(a) == 0 || mpq_sgn(out) == 0;
+    } else {
+        exact = false; /* unread, or the tight form undefined (+inf) */
+    }
+    mpq_clear(a);
+    reading_clear(&in);
+    return exact;
 }
 
 ul_status ul_ngd_g15_plateau(const ul_ngd_params *pb, ul_variant variant,

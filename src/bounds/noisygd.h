@@ -329,6 +329,25 @@ void ul_ngd_rational_bound(mpq_ptr out, const ul_ngd_params *pb, bool thm43, ul_
 void ul_ngd_rdp_to_dp(mpfi_ptr eps, mpfi_ptr qstar, const ul_num_value *bound, bool linear,
                       const char *per_order, const char *q, const char *delta);
 
+/* ---- exact ties (noisygd.c, noisygd_thm51.c) ------------------------------- */
+
+/* Whether the bound of ul_ngd_rdp_g9 (same fields) is a rational at pb,
+ * and then out = it: K absent (the supremum 4qL²/(λσ²n²)), K = 0 or η = 0
+ * (0), or L = 0 (0).  Elsewhere it is transcendental, so no decimal claim
+ * ties with it.  False also when a field does not read. */
+bool ul_ngd_g9_exact(mpq_ptr out, const ul_ngd_params *pb);
+
+/* The same for ul_ngd_deletion_g15 in the given form: K_Abar = 0 or η = 0
+ * (the constant C: stated 4qL²/(λσ²n²), tight 2qL²/(λσ²n²(1 − ηλ/2))),
+ * or L = 0 (0).  False where the tight form is +inf (ηλ ≥ 2). */
+bool ul_ngd_g15_exact(mpq_ptr out, const ul_ngd_params *pb, ul_ngd_g15_form form);
+
+/* The same for ul_ngd_thm51_deletion_eps (same arguments): K_Abar = 0
+ * (stated eps_dp, tight eps_dp/(2(1 − c)), times q_at/q) or eps_dp = 0.
+ * Fields validated by the caller's reader, as there. */
+bool ul_ngd_thm51_exact(mpq_ptr out, const ul_ngd_params *pb, ul_ngd_g15_form form,
+                        const char *q_at);
+
 /* ---- Thm 5.1 as a certificate cites it (noisygd_thm51.c) ------------------- */
 
 /* Thm G.15 evaluated at Thm 5.1's prescriptions η = 1/(2(λ+β)),

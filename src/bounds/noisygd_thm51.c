@@ -117,6 +117,37 @@ ul_status ul_ngd_thm51_deletion_eps(const ul_ngd_params *pb, ul_ngd_g15_form for
     return ul_num_adaptive_eval(thm51_eval, &c, want, out, rep, err, errlen);
 }
 
+/* The same bound is a rational exactly when c·K_Abar = 0, i.e. K_Abar = 0
+ * (c = λ/(4(λ+β)) > 0): the formulas at the top give
+ *     stated: ε = eps_dp,     tight: ε = eps_dp/(2(1 − c)),
+ * times q'/q at another order; or when eps_dp = 0 (ε = 0).  For K_Abar > 0
+ * the factor e^{−c·K_Abar} (stated) or e^{−2c(1−c)·K_Abar} (tight) is
+ * transcendental (Lindemann), and so is the bound. */
+bool ul_ngd_thm51_exact(mpq_ptr out, const ul_ngd_params *pb, ul_ngd_g15_form form,
+                        const char *q_at)
+{
+    mpq_t cq, t;
+    mpq_inits(cq, t, (mpq_ptr)0);
+    ul_num_mpq_valid(out, pb->eps_dp);
+    ul_num_mpq_valid(t, pb->KAbar);
+    bool exact = mpq_sgn(t) == 0 || mpq_sgn(out) == 0;
+    if (exact && form == UL_NGD_G15_TIGHT) {
+        thm51_c(cq, pb);
+        mpq_set_ui(t, 1, 1);
+        mpq_sub(t, t, cq);
+        mpq_mul_2exp(t, t, 1); /* 2(1 − c) */
+        mpq_div(out, out, t);
+    }
+    if (exact && q_at != NULL && q_at != pb->q) {
+        ul_num_mpq_valid(t, q_at);
+        mpq_mul(out, out, t);
+        ul_num_mpq_valid(t, pb->q);
+        mpq_div(out, out, t); /* · q'/q */
+    }
+    mpq_clears(cq, t, (mpq_ptr)0);
+    return exact;
+}
+
 void ul_ngd_thm51_prescriptions(const ul_ngd_params *pb, ul_preconditions *pre)
 {
     mpq_t lam, beta, eta, a, b, s2;
