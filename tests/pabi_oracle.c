@@ -64,3 +64,41 @@ void pabi_oracle_best(mpfr_ptr out, mpfr_srcptr rho, mpfr_srcptr s, mpfr_srcptr 
             mpfr_set(out, c, MPFR_RNDN);
     mpfr_clear(c);
 }
+
+void pabi_oracle_best_str(mpfr_ptr out, const char *c0, const char *c1, const char *lr,
+                          const char *lambda, mpfr_t *sigma2, unsigned T)
+{
+    mpfr_t rho, s, d0, v;
+    mpfr_inits2(PO_BITS, rho, s, d0, v, (mpfr_ptr)0);
+    mpfr_set_str(rho, lr, 10, MPFR_RNDN);
+    mpfr_set_str(v, lambda, 10, MPFR_RNDN);
+    mpfr_mul(rho, rho, v, MPFR_RNDN);
+    mpfr_ui_sub(rho, 1, rho, MPFR_RNDN);
+    mpfr_set_str(s, lr, 10, MPFR_RNDN);
+    mpfr_set_str(v, c1, 10, MPFR_RNDN);
+    mpfr_mul(s, s, v, MPFR_RNDN);
+    mpfr_mul_2ui(s, s, 1, MPFR_RNDN);
+    mpfr_set_str(d0, c0, 10, MPFR_RNDN);
+    mpfr_mul_2ui(d0, d0, 1, MPFR_RNDN);
+    pabi_oracle_best(out, rho, s, d0, sigma2, T);
+    mpfr_clears(rho, s, d0, v, (mpfr_ptr)0);
+}
+
+void pabi_oracle_fig2_decreasing(mpfr_ptr out)
+{
+    mpfr_t A, sig2[11];
+    mpfr_init2(A, PO_BITS);
+    /* A = 40·2^-11 + (2/5)·(1 − 2^-11) = (40·5 + 2·2047)/(5·2048) */
+    mpfr_set_ui(A, 40 * 5 + 2 * 2047, MPFR_RNDN);
+    mpfr_div_ui(A, A, 5 * 2048, MPFR_RNDN);
+    for (int t = 0; t < 11; t++) {
+        mpfr_init2(sig2[t], PO_BITS);
+        mpfr_sqr(sig2[t], A, MPFR_RNDN);
+        mpfr_div_ui(sig2[t], sig2[t], 22, MPFR_RNDN);           /* A²/(2·ε_R·T) */
+        mpfr_mul_2ui(sig2[t], sig2[t], 2 * (10 - t), MPFR_RNDN); /* ·0.5^{−2(T−t−1)} */
+    }
+    pabi_oracle_best_str(out, "20", "10", "0.01", "50", sig2, 11);
+    for (int t = 0; t < 11; t++)
+        mpfr_clear(sig2[t]);
+    mpfr_clear(A);
+}

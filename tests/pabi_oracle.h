@@ -22,4 +22,14 @@
 void pabi_oracle_best(mpfr_ptr out, mpfr_srcptr rho, mpfr_srcptr s, mpfr_srcptr d0,
                       mpfr_t *sigma2, unsigned T);
 
+/* The same from decimal C0, C1, lr, λ (D0 = 2·C0, s = 2·lr·C1, ρ = 1 − lr·λ). */
+void pabi_oracle_best_str(mpfr_ptr out, const char *c0, const char *c1, const char *lr,
+                          const char *lambda, mpfr_t *sigma2, unsigned T);
+
+/* The best feasible cost for the code's decreasing schedule in the Figure-2
+ * configuration (C0 = 20, C1 = 10, lr = 0.01, λ = 50, T = 11, ε_R = 1; spec
+ * §2.4): σ_t² = A²/(2·ε_R·T)·0.5^{−2(T−t−1)}, A = 40·2^-11 + 0.4·(1 − 2^-11)
+ * by hand. */
+void pabi_oracle_fig2_decreasing(mpfr_ptr out);
+
 #endif

@@ -743,27 +743,6 @@ Test(koloskova, pabi_lambda_zero_branch_printed_doubles_rho)
     ul_num_value_clear(&e_corrected);
 }
 
-/* The best feasible allocation's cost by enumeration (pabi_oracle.h) for
- * C0, C1, lr, λ (decimals) and σ_t² = sigma2[t]. */
-static void oracle_best(mpfr_ptr out, const char *c0, const char *c1, const char *lr,
-                        const char *lambda, mpfr_t *sigma2, unsigned T)
-{
-    mpfr_t rho, s, d0, v;
-    mpfr_inits2(W, rho, s, d0, v, (mpfr_ptr)0);
-    ref_set(rho, lr);
-    ref_set(v, lambda);
-    mpfr_mul(rho, rho, v, MPFR_RNDN);
-    mpfr_ui_sub(rho, 1, rho, MPFR_RNDN);
-    ref_set(s, lr);
-    ref_set(v, c1);
-    mpfr_mul(s, s, v, MPFR_RNDN);
-    mpfr_mul_2ui(s, s, 1, MPFR_RNDN);
-    ref_set(d0, c0);
-    mpfr_mul_2ui(d0, d0, 1, MPFR_RNDN);
-    pabi_oracle_best(out, rho, s, d0, sigma2, T);
-    mpfr_clears(rho, s, d0, v, (mpfr_ptr)0);
-}
-
 /* v, a certified feasible allocation's cost, is ≥ the optimum ref (less a
  * hair for the oracle's rounding) and within rel of it. */
 static void assert_near_optimum(const ul_num_value *v, mpfr_srcptr ref, double rel,
@@ -816,8 +795,8 @@ Test(koloskova, pabi_searched_allocation_is_the_enumerated_optimum)
             ref_set(sig2[t], cases[i].sigma[t]);
             mpfr_sqr(sig2[t], sig2[t], MPFR_RNDN);
         }
-        oracle_best(best, cases[i].c0, cases[i].c1, cases[i].lr, cases[i].lambda, sig2,
-                    cases[i].T);
+        pabi_oracle_best_str(best, cases[i].c0, cases[i].c1, cases[i].lr, cases[i].lambda, sig2,
+                             cases[i].T);
         char what[32];
         snprintf(what, sizeof what, "case %zu", i);
         assert_near_optimum(&v, best, 1e-12, what);
@@ -915,25 +894,12 @@ Test(koloskova, pabi_decreasing_schedule_shift_feasibility)
                  UL_OK, "%s", err);
     cr_assert_eq(state_of(&pre, "pabi_shifts_feasible"), UL_PRE_HOLDS);
     cr_assert(alloc.searched && alloc.closed_form_fails);
-    {
-        mpfr_t A, best, sig2[11];
-        mpfr_inits2(W, A, best, (mpfr_ptr)0);
-        /* A = 40·2^-11 + (2/5)·(1 − 2^-11) = (40·5 + 2·2047)/(5·2048) */
-        mpfr_set_ui(A, 40 * 5 + 2 * 2047, MPFR_RNDN);
-        mpfr_div_ui(A, A, 5 * 2048, MPFR_RNDN);
-        for (int t = 0; t < 11; t++) {
-            mpfr_init2(sig2[t], W);
-            mpfr_sqr(sig2[t], A, MPFR_RNDN);
-            mpfr_div_ui(sig2[t], sig2[t], 22, MPFR_RNDN);        /* A²/(2·ε_R·T) */
-            mpfr_mul_2ui(sig2[t], sig2[t], 2 * (10 - t), MPFR_RNDN); /* ·0.5^{−2(T−t−1)} */
-        }
-        oracle_best(best, "20", "10", "0.01", "50", sig2, 11);
-        cr_assert_gt(mpfr_get_d(best, MPFR_RNDN), 1.0);
-        assert_near_optimum(&v, best, 1e-12, "Figure-2 decreasing schedule");
-        for (int t = 0; t < 11; t++)
-            mpfr_clear(sig2[t]);
-        mpfr_clears(A, best, (mpfr_ptr)0);
-    }
+    mpfr_t best;
+    mpfr_init2(best, W);
+    pabi_oracle_fig2_decreasing(best);
+    cr_assert_gt(mpfr_get_d(best, MPFR_RNDN), 1.0);
+    assert_near_optimum(&v, best, 1e-12, "Figure-2 decreasing schedule");
+    mpfr_clear(best);
     pabi_rho(&v, &pb, false);
     assert_near(&v, 1.0, 1e-15, "the formula's value");
     /* the decreasing σ_t against its closed form: σ_t² = A²/(2·ε_R·T)·4^{T−t−1}
