@@ -807,6 +807,37 @@ Test(koloskova, pabi_searched_allocation_is_the_enumerated_optimum)
     }
 }
 
+Test(koloskova, pabi_searched_allocation_long_run_by_hand)
+{
+    /* λ = 0, D0 = 2, s = 2·0.001·1 = 0.002, σ = 50 for 100 steps then 0.05
+     * for 1900: the closed form would spread D0 + s·T over the cheap steps and
+     * drive the shift negative.  By hand (KKT), the optimum removes
+     * D0 + 100·s = 2.2 evenly over the first 100 steps (z_100 = 0) and then s
+     * at every step (z stays 0; equal σ, the segment's closed form):
+     * 2.2²/(2·100·50²) + 1900·0.002²/(2·0.05²) = 9.68e-6 + 1.52. */
+    enum { T = 2000 };
+    static const char *sg[T];
+    for (int t = 0; t < T; t++)
+        sg[t] = t < 100 ? "50" : "0.05";
+    ul_kol_pabi_problem pb = pabi("1", "1", "0.001", "0", T, sg, T);
+    ul_num_value v = new_value();
+    ul_num_report rep;
+    ul_preconditions pre;
+    ul_kol_pabi_alloc alloc;
+    char err[512] = "";
+    cr_assert_eq(ul_kol_pabi_rho_alloc_certified(&pb, &WANT, &pre, &v, &alloc, &rep, err,
+                                                 sizeof err),
+                 UL_OK, "%s", err);
+    cr_assert(alloc.searched && alloc.closed_form_fails);
+    cr_assert_eq(alloc.zero_at[0], 100);
+    mpfr_t ref;
+    mpfr_init2(ref, W);
+    mpfr_set_str(ref, "1.52000968", 10, MPFR_RNDN);
+    assert_near_optimum(&v, ref, 1e-12, "long front-loaded run");
+    mpfr_clear(ref);
+    ul_num_value_clear(&v);
+}
+
 Test(koloskova, pabi_rho_exact_where_rational)
 {
     /* λ = 0, ball: ρ_eff = (D0 + s·T)²/(2·Σσ_t²) by hand.  C0 = 1, C1 = 1,
