@@ -20,7 +20,9 @@
 #include <string.h>
 
 #include "audit/audit.h"
+#include "bounds/koloskova.h"
 #include "oracle.h"
+#include "pabi_oracle.h"
 #include "renyi_oracle.h"
 
 static void setup(void)
@@ -280,13 +282,166 @@ Test(audit_koloskova, corpus_pabi_figure_label)
     cr_assert_lt(strtod(need->hi, NULL), 1.0);
 }
 
-Test(audit_koloskova, corpus_pabi_decreasing_schedule_is_invalid)
+static void oracle_pabi_eps(mpfr_ptr eps, mpfr_srcptr rho, const char *delta);
+static void claim_text(char *out, size_t n, mpfr_srcptr bound, const char *rel);
+
+Test(audit_koloskova, corpus_pabi_decreasing_schedule_searched_allocation)
 {
+    /* The closed-form allocation of the decreasing schedule is infeasible
+     * (z_t < 0); Thm 22 holds for every feasible allocation, so the bound is
+     * the best one's (enumerated independently, pabi_oracle.h), ≥ ρ_eff = 1,
+     * and its ε at δ = 1e-5 (oracle_pabi_eps) is what the audit reports */
     ul_audit_report rep;
-    audit_corpus_file("gradient-clipping-fig2-decreasing-invalid.json", &rep);
-    cr_assert_eq(pre_state(&rep, "pabi_shifts_feasible"), UL_PRE_FAILS);
+    audit_corpus_file("gradient-clipping-fig2-decreasing-shifts-searched.json", &rep);
+    cr_assert_eq(rep.verdict, UL_VERDICT_UNSUPPORTED);
+    cr_assert_eq(pre_state(&rep, "pabi_shifts_feasible"), UL_PRE_HOLDS);
     cr_assert_eq(pre_state(&rep, "lr_lambda_lt_1"), UL_PRE_HOLDS);
-    cr_assert(strstr(rep.explanation, "pabi_shifts_feasible") != NULL);
+    cr_assert(strstr(rep.explanation, "searched in doubles") != NULL, "%s", rep.explanation);
+    mpfr_t best, eps;
+    mpfr_inits2(256, best, eps, (mpfr_ptr)0);
+    pabi_oracle_fig2_decreasing(best);
+    cr_assert_gt(mpfr_get_d(best, MPFR_RNDN), 1.0);
+    oracle_pabi_eps(eps, best, "1e-5");
+    double want = mpfr_get_d(eps, MPFR_RNDN);
+    cr_assert_str_eq(rep.recomputed.key, "eps");
+    cr_assert_lt(rel_err(strtod(rep.recomputed.lo, NULL), want), 1e-12, "%s vs %.17g",
+                 rep.recomputed.lo, want);
+    cr_assert_lt(rel_err(strtod(rep.recomputed.hi, NULL), want), 1e-12);
+    mpfr_clears(best, eps, (mpfr_ptr)0);
+}
+
+/* The front-loaded schedule of the corpus certificate
+ * gradient-clipping-front-loaded-feasible-allocation.json: C0 = 1, C1 = 1,
+ * lr = 0.1, λ = 0, T = 4, σ = (4, 2, 1, 1), claim D_2 ≤ value. */
+static ul_verdict gc_front_loaded(const char *value, ul_audit_report *rep)
+{
+    char text[1024];
+    snprintf(text, sizeof text,
+             "{\"format\":\"ulaudit-certificate/1\",\"method\":\"gradient-clipping\","
+             "\"parameters\":{\"c0\":1,\"c1\":1,\"lr\":0.1,\"lambda\":0,\"steps\":4,"
+             "\"noise\":\"given\",\"sigma\":[4,2,1,1]},"
+             "\"claim\":{\"renyi_order\":2,\"renyi_value\":\"%s\"}}",
+             value);
+    audit_ok(&ul_audit_gradient_clipping, text, rep);
+    return rep->verdict;
+}
+
+/* Σ_t a_t²/(2σ_t²) in exact rationals for the shifts z (doubles, read
+ * exactly; z_0 replaced by D0 = 2) of the schedule above, after checking
+ * exactly that they are feasible for Feldman et al. 2018 Thm 22: every
+ * a_t = z_t + s − z_{t+1} ≥ 0 (λ = 0, s = 1/5), every z_t ≥ 0, z_T = 0. */
+static void front_loaded_cost_exact(mpq_ptr cost, const double *z)
+{
+    static const unsigned long sig2[] = {16, 4, 1, 1};
+    mpq_t zt, zn, s, a;
+    mpq_inits(zt, zn, s, a, NULL);
+    mpq_set_ui(zt, 2, 1);
+    mpq_set_ui(s, 1, 5);
+    mpq_set_ui(cost, 0, 1);
+    cr_assert_eq(z[4], 0.0);
+    for (int t = 0; t < 4; t++) {
+        mpq_set_d(zn, z[t + 1]);
+        cr_assert_geq(mpq_sgn(zn), 0, "z_%d < 0", t + 1);
+        mpq_add(a, zt, s);
+        mpq_sub(a, a, zn);
+        cr_assert_geq(mpq_sgn(a), 0, "a_%d < 0", t);
+        mpq_mul(a, a, a);
+        mpq_div_2exp(a, a, 1);
+        mpq_set_ui(zt, sig2[t], 1);
+        mpq_div(a, a, zt);
+        mpq_add(cost, cost, a);
+        mpq_set(zt, zn);
+    }
+    mpq_clears(zt, zn, s, a, NULL);
+}
+
+Test(audit_koloskova, corpus_pabi_front_loaded_feasible_allocation)
+{
+    /* By hand (the certificate's source): the closed form a_t = B·σ_t²/S,
+     * B = 2 + 0.8, S = 22, leaves z_2 = 2 + 0.4 − 2.8·20/22 < 0: infeasible.
+     * The best feasible allocation has z_2 = 0 (a_t = 0.12·σ_t² on steps
+     * 0-1, 0.2 on steps 2-3): ρ = 0.184 = 23/125; enumeration (pabi_oracle.h)
+     * agrees.  D_2 ≤ 0.37 ≥ 2·0.184 is supported. */
+    mpq_t cf, opt, cost, d;
+    mpq_inits(cf, opt, cost, d, NULL);
+    mpq_set_ui(cf, 28 * 20, 10 * 22);
+    mpq_canonicalize(cf);
+    mpq_set_ui(d, 24, 10);
+    cr_assert_lt(mpq_cmp(d, cf), 0, "the closed form would be feasible");
+    mpq_set_ui(opt, 23, 125);
+    mpfr_t best, sig2[4];
+    mpfr_init2(best, 256);
+    for (int t = 0; t < 4; t++) {
+        mpfr_init2(sig2[t], 256);
+        mpfr_set_ui(sig2[t], t == 0 ? 16 : t == 1 ? 4 : 1, MPFR_RNDN);
+    }
+    pabi_oracle_best_str(best, "1", "1", "0.1", "0", sig2, 4);
+    cr_assert_lt(fabs(mpfr_get_d(best, MPFR_RNDN) - 0.184), 1e-15);
+
+    ul_audit_report rep;
+    audit_corpus_file("gradient-clipping-front-loaded-feasible-allocation.json", &rep);
+    cr_assert_eq(rep.verdict, UL_VERDICT_SUPPORTED);
+    cr_assert_eq(pre_state(&rep, "pabi_shifts_feasible"), UL_PRE_HOLDS);
+    cr_assert(strstr(rep.explanation, "searched in doubles") != NULL, "%s", rep.explanation);
+    cr_assert(strstr(rep.explanation, "z_3 negative") != NULL, "%s", rep.explanation);
+
+    /* the allocation used, verified in exact rationals: feasible, its cost
+     * ≥ the optimum 23/125 and within 1e-12 of it, and 2·cost inside the
+     * audit's certified enclosure of the bound */
+    static const char *sg[] = {"4", "2", "1", "1"};
+    ul_kol_pabi_problem pb;
+    memset(&pb, 0, sizeof pb);
+    pb.c0 = pb.c1 = "1";
+    pb.lr = "0.1";
+    pb.lambda = "0";
+    pb.steps = 4;
+    pb.noise = UL_KOL_PABI_GIVEN;
+    pb.sigma = sg;
+    pb.n_sigma = 4;
+    double *z = NULL;
+    char err[256] = "";
+    cr_assert_eq(ul_kol_pabi_searched_shifts(&pb, &z, err, sizeof err), UL_OK, "%s", err);
+    cr_assert_not_null(z, "the closed form was used");
+    front_loaded_cost_exact(cost, z);
+    free(z);
+    mpq_sub(d, cost, opt);
+    cr_assert_geq(mpq_sgn(d), 0);
+    cr_assert_lt(mpq_get_d(d), 1e-12 * 0.184);
+    mpq_mul_2exp(cost, cost, 1);
+    mpfr_t lo, hi, c;
+    mpfr_inits2(256, lo, hi, c, (mpfr_ptr)0);
+    mpfr_set_str(lo, rep.recomputed.lo, 10, MPFR_RNDD);
+    mpfr_set_str(hi, rep.recomputed.hi, 10, MPFR_RNDU);
+    mpfr_set_q(c, cost, MPFR_RNDN);
+    cr_assert(mpfr_lessequal_p(lo, c) && mpfr_lessequal_p(c, hi), "%s %s", rep.recomputed.lo,
+              rep.recomputed.hi);
+    mpfr_clears(lo, hi, c, best, (mpfr_ptr)0);
+    for (int t = 0; t < 4; t++)
+        mpfr_clear(sig2[t]);
+    mpq_clears(cf, opt, cost, d, NULL);
+}
+
+Test(audit_koloskova, pabi_front_loaded_claims_either_side_of_the_optimum)
+{
+    /* D_2 ≤ 2·0.184·(1 ± 1e-9) (the optimum by hand, see above): supported
+     * above, unsupported below although still above the infeasible closed
+     * form's 2·2.8²/44 = 0.3564 (no feasible allocation reaches it); the
+     * report's bound is the best certified one, ≈ 0.368 */
+    mpfr_t b;
+    mpfr_init2(b, 4 * ORACLE_BITS);
+    mpfr_set_ui(b, 46, MPFR_RNDN);
+    mpfr_div_ui(b, b, 125, MPFR_RNDN); /* 2·23/125 */
+    char c[128];
+    ul_audit_report rep;
+    claim_text(c, sizeof c, b, "1e-9");
+    cr_assert_eq(gc_front_loaded(c, &rep), UL_VERDICT_SUPPORTED, "%s", rep.explanation);
+    claim_text(c, sizeof c, b, "-1e-9");
+    cr_assert_gt(strtod(c, NULL), 2 * 2.8 * 2.8 / 44);
+    cr_assert_eq(gc_front_loaded(c, &rep), UL_VERDICT_UNSUPPORTED, "%s", rep.explanation);
+    cr_assert_lt(rel_err(strtod(rep.recomputed.lo, NULL), 0.368), 1e-12, "%s",
+                 rep.recomputed.lo);
+    cr_assert(strstr(rep.explanation, "searched in doubles") != NULL, "%s", rep.explanation);
+    mpfr_clear(b);
 }
 
 Test(audit_koloskova, corpus_dp_sgd_group_delta_without_its_sum)
@@ -744,22 +899,100 @@ static void gc_lambda0(const char *variant, const char *claim, const char *state
     audit_ok(&ul_audit_gradient_clipping, text, rep);
 }
 
-Test(audit_koloskova, pabi_claim_equal_to_the_bound_stops_at_the_digit_limit)
+/* α·ρ_eff at λ = 0 in exact rationals from the hand formula ρ_eff =
+ * (2·C0 + 2·lr·C1·T)²/(2·Σσ_t²) (spec §2.4, Thm 22 with ρ = 1), written
+ * as the decimal m·10^-k that it is (every input here a decimal with
+ * denominators 2 and 5 only). */
+static void tie_claim(char *out, size_t n, const char *c0, const char *c1, const char *lr,
+                      unsigned long T, const char *const *sigma, size_t n_sigma,
+                      const char *alpha)
 {
-    /* ρ_eff = (2 + 2)²/20 = 0.8 (as in pabi_given_sigma_closed_form), so
-     * D_3 ≤ 2.4 is the bound itself: no enclosure of the non-binary 2.4
-     * decides it, and the audit stops doubling its digits at its limit
-     * (2500) and says so, not the precision cap */
-    ul_audit_report rep;
-    audit_ok(&ul_audit_gradient_clipping,
+    mpq_t B, S, v, w;
+    mpq_inits(B, S, v, w, NULL);
+    cr_assert(ul_num_decimal_to_mpq(B, lr) && ul_num_decimal_to_mpq(v, c1));
+    mpq_mul(B, B, v);
+    mpq_set_ui(v, 2 * T, 1);
+    mpq_mul(B, B, v);
+    cr_assert(ul_num_decimal_to_mpq(v, c0));
+    mpq_add(B, B, v);
+    mpq_add(B, B, v); /* B = 2·C0 + 2·lr·C1·T */
+    for (unsigned long t = 0; t < T; t++) {
+        cr_assert(ul_num_decimal_to_mpq(v, sigma[n_sigma == 1 ? 0 : t]));
+        mpq_mul(v, v, v);
+        mpq_add(S, S, v);
+    }
+    mpq_mul(B, B, B);
+    mpq_div(B, B, S);
+    mpq_div_2exp(B, B, 1);
+    cr_assert(ul_num_decimal_to_mpq(w, alpha));
+    mpq_mul(B, B, w);
+    int k = 0;
+    for (; mpz_cmp_ui(mpq_denref(B), 1) != 0 && k < 60; k++) {
+        mpq_set_ui(v, 10, 1);
+        mpq_mul(B, B, v);
+    }
+    cr_assert_eq(mpz_cmp_ui(mpq_denref(B), 1), 0, "not a terminating decimal");
+    char *m = mpz_get_str(NULL, 10, mpq_numref(B));
+    snprintf(out, n, "%se-%d", m, k);
+    free(m);
+    mpq_clears(B, S, v, w, NULL);
+}
+
+/* A λ = 0 given-noise certificate with claim D_α ≤ value. */
+static ul_verdict gc_tie_case(const char *c0, unsigned long T, const char *sigma, const char *alpha,
+                              const char *value, ul_audit_report *rep)
+{
+    char text[1024];
+    snprintf(text, sizeof text,
              "{\"format\":\"ulaudit-certificate/1\",\"method\":\"gradient-clipping\","
-             "\"parameters\":{\"c0\":1,\"c1\":1,\"lr\":0.1,\"lambda\":0,\"steps\":10,"
-             "\"noise\":\"given\",\"sigma\":1},"
-             "\"claim\":{\"renyi_order\":3,\"renyi_value\":2.4}}",
-             &rep);
-    cr_assert_eq(rep.verdict, UL_VERDICT_INCONCLUSIVE, "%s", rep.explanation);
-    cr_assert(strstr(rep.explanation, "stops raising its precision") != NULL, "%s",
-              rep.explanation);
+             "\"parameters\":{\"c0\":%s,\"c1\":1,\"lr\":0.1,\"lambda\":0,\"steps\":%lu,"
+             "\"noise\":\"given\",\"sigma\":%s},"
+             "\"claim\":{\"renyi_order\":%s,\"renyi_value\":\"%s\"}}",
+             c0, T, sigma, alpha, value);
+    audit_ok(&ul_audit_gradient_clipping, text, rep);
+    return rep->verdict;
+}
+
+Test(audit_koloskova, pabi_claim_equal_to_the_bound_is_an_exact_tie)
+{
+    /* A claim equal to the bound holds: D_α ≤ α·ρ_eff = value.  No
+     * enclosure of a non-binary value decides it, so the audit compares in
+     * exact rationals where ρ_eff is rational.  The claims come from the
+     * hand formula in GMP (tie_claim): (2 + 2)²/20·3 = 12/5, and for the
+     * list (1, 2), T = 2: (2 + 0.4)²/10·2.5 = 36/25. */
+    static const char *one[] = {"1"}, *l12[] = {"1", "2"};
+    char v[128];
+    ul_audit_report rep;
+    tie_claim(v, sizeof v, "1", "1", "0.1", 10, one, 1, "3");
+    cr_assert_eq(gc_tie_case("1", 10, "1", "3", v, &rep), UL_VERDICT_SUPPORTED, "%s: %s", v,
+                 rep.explanation);
+    cr_assert(strstr(rep.explanation, "exact tie") != NULL, "%s", rep.explanation);
+    cr_assert(strstr(rep.margin, "equals it exactly") != NULL, "%s", rep.margin);
+    tie_claim(v, sizeof v, "1", "1", "0.1", 2, l12, 2, "2.5");
+    cr_assert_eq(gc_tie_case("1", 2, "[1,2]", "2.5", v, &rep), UL_VERDICT_SUPPORTED, "%s: %s",
+                 v, rep.explanation);
+    cr_assert(strstr(rep.explanation, "exact tie") != NULL, "%s", rep.explanation);
+    /* just below the bound, 10^-40 under 12/5: unsupported, not a tie */
+    cr_assert_eq(gc_tie_case("1", 10, "1", "3", "2.3999999999999999999999999999999999999999", &rep),
+                 UL_VERDICT_UNSUPPORTED, "%s", rep.explanation);
+    cr_assert(strstr(rep.explanation, "exact tie") == NULL, "%s", rep.explanation);
+}
+
+Test(audit_koloskova, pabi_code_schedule_tie_at_lambda_positive)
+{
+    /* The code's constant schedule makes ρ_eff = ε_R exactly (spec §2.4),
+     * Figure-2 configuration with ε_R = 1: D_4.175 ≤ 4.175 is the bound
+     * itself, a tie, decided exactly (ρ^{2T} = 0.5^22 is small) */
+    ul_audit_report rep;
+    char text[1024];
+    snprintf(text, sizeof text,
+             "{\"format\":\"ulaudit-certificate/1\",\"method\":\"gradient-clipping\","
+             "\"parameters\":{\"c0\":20,\"c1\":10,\"lr\":0.01,\"lambda\":50,\"steps\":11,"
+             "\"noise\":\"code-constant\",\"eps_renyi\":1},"
+             "\"claim\":{\"renyi_order\":4.175,\"renyi_value\":4.175}}");
+    audit_ok(&ul_audit_gradient_clipping, text, &rep);
+    cr_assert_eq(rep.verdict, UL_VERDICT_SUPPORTED, "%s", rep.explanation);
+    cr_assert(strstr(rep.explanation, "exact tie") != NULL, "%s", rep.explanation);
 }
 
 Test(audit_koloskova, pabi_lambda_zero_printed_branch)

@@ -20,6 +20,7 @@
 
 #include "bounds/koloskova.h"
 #include "oracle.h"
+#include "pabi_oracle.h"
 #include "renyi_oracle.h"
 
 static void setup(void)
@@ -742,16 +743,175 @@ Test(koloskova, pabi_lambda_zero_branch_printed_doubles_rho)
     ul_num_value_clear(&e_corrected);
 }
 
+/* v, a certified feasible allocation's cost, is ≥ the optimum ref (less a
+ * hair for the oracle's rounding) and within rel of it. */
+static void assert_near_optimum(const ul_num_value *v, mpfr_srcptr ref, double rel,
+                                const char *what)
+{
+    double r = mpfr_get_d(ref, MPFR_RNDN);
+    double hi = mpfr_get_d(&v->enclosure->right, MPFR_RNDU);
+    double lo = mpfr_get_d(&v->enclosure->left, MPFR_RNDD);
+    cr_assert(hi >= r * (1 - 1e-15), "%s: [%.17g, %.17g] below the optimum %.17g", what, lo, hi, r);
+    cr_assert(lo <= r * (1 + rel), "%s: [%.17g, %.17g] vs optimum %.17g", what, lo, hi, r);
+}
+
+Test(koloskova, pabi_searched_allocation_is_the_enumerated_optimum)
+{
+    /* Front-loaded per-step lists whose closed form is infeasible, λ = 0 and
+     * λ > 0 (ρ = 0.8, 0.5): the certified bound of the searched allocation
+     * against the best of every active set (pabi_oracle.h, enumeration, a
+     * method independent of the library's convex hull); a feasible
+     * allocation can never beat the optimum, and the search must find it to
+     * double-rounding accuracy. */
+    static const char *l1[] = {"5", "3", "1", "0.5", "0.5", "0.2"};
+    static const char *l2[] = {"40", "1", "30", "0.1", "2", "0.05", "0.05"};
+    static const char *l3[] = {"4", "2", "1", "1"};
+    const struct {
+        const char *c0, *c1, *lr, *lambda;
+        const char *const *sigma;
+        unsigned T;
+    } cases[] = {
+        {"1", "1", "0.1", "2", l1, 6},
+        {"1", "1", "0.1", "0", l1, 6},
+        {"0.5", "2", "0.25", "2", l2, 7},
+        {"1", "1", "0.1", "0", l3, 4},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ul_kol_pabi_problem pb = pabi(cases[i].c0, cases[i].c1, cases[i].lr, cases[i].lambda,
+                                      cases[i].T, cases[i].sigma, cases[i].T);
+        ul_num_value v = new_value();
+        ul_num_report rep;
+        ul_preconditions pre;
+        ul_kol_pabi_alloc alloc;
+        char err[512] = "";
+        cr_assert_eq(ul_kol_pabi_rho_alloc_certified(&pb, &WANT, &pre, &v, &alloc, &rep, err,
+                                                     sizeof err),
+                     UL_OK, "case %zu: %s", i, err);
+        cr_assert(alloc.searched, "case %zu: the closed form is feasible", i);
+        mpfr_t best, sig2[8];
+        mpfr_init2(best, W);
+        for (unsigned t = 0; t < cases[i].T; t++) {
+            mpfr_init2(sig2[t], W);
+            ref_set(sig2[t], cases[i].sigma[t]);
+            mpfr_sqr(sig2[t], sig2[t], MPFR_RNDN);
+        }
+        pabi_oracle_best_str(best, cases[i].c0, cases[i].c1, cases[i].lr, cases[i].lambda, sig2,
+                             cases[i].T);
+        char what[32];
+        snprintf(what, sizeof what, "case %zu", i);
+        assert_near_optimum(&v, best, 1e-12, what);
+        for (unsigned t = 0; t < cases[i].T; t++)
+            mpfr_clear(sig2[t]);
+        mpfr_clear(best);
+        ul_num_value_clear(&v);
+    }
+}
+
+Test(koloskova, pabi_searched_allocation_long_run_by_hand)
+{
+    /* λ = 0, D0 = 2, s = 2·0.001·1 = 0.002, σ = 50 for 100 steps then 0.05
+     * for 1900: the closed form would spread D0 + s·T over the cheap steps and
+     * drive the shift negative.  By hand (KKT), the optimum removes
+     * D0 + 100·s = 2.2 evenly over the first 100 steps (z_100 = 0) and then s
+     * at every step (z stays 0; equal σ, the segment's closed form):
+     * 2.2²/(2·100·50²) + 1900·0.002²/(2·0.05²) = 9.68e-6 + 1.52. */
+    enum { T = 2000 };
+    static const char *sg[T];
+    for (int t = 0; t < T; t++)
+        sg[t] = t < 100 ? "50" : "0.05";
+    ul_kol_pabi_problem pb = pabi("1", "1", "0.001", "0", T, sg, T);
+    ul_num_value v = new_value();
+    ul_num_report rep;
+    ul_preconditions pre;
+    ul_kol_pabi_alloc alloc;
+    char err[512] = "";
+    cr_assert_eq(ul_kol_pabi_rho_alloc_certified(&pb, &WANT, &pre, &v, &alloc, &rep, err,
+                                                 sizeof err),
+                 UL_OK, "%s", err);
+    cr_assert(alloc.searched && alloc.closed_form_fails);
+    cr_assert_eq(alloc.zero_at[0], 100);
+    mpfr_t ref;
+    mpfr_init2(ref, W);
+    mpfr_set_str(ref, "1.52000968", 10, MPFR_RNDN);
+    assert_near_optimum(&v, ref, 1e-12, "long front-loaded run");
+    mpfr_clear(ref);
+    ul_num_value_clear(&v);
+}
+
+Test(koloskova, pabi_rho_exact_where_rational)
+{
+    /* λ = 0, ball: ρ_eff = (D0 + s·T)²/(2·Σσ_t²) by hand.  C0 = 1, C1 = 1,
+     * lr = 0.1, T = 10, σ = 1: (2 + 2)²/20 = 4/5 exactly. */
+    const char *one[] = {"1"};
+    ul_kol_pabi_problem pb = pabi("1", "1", "0.1", "0", 10, one, 1);
+    mpq_t r, want;
+    mpq_inits(r, want, NULL);
+    cr_assert(ul_kol_pabi_rho_exact(&pb, r));
+    mpq_set_ui(want, 4, 5);
+    cr_assert(mpq_equal(r, want));
+    /* the box with d = 9: D0 = 2·1·3 = 6, (6 + 2)²/20 = 16/5; d = 2 is irrational */
+    pb.init = UL_KOL_INIT_BOX;
+    pb.dim = 9;
+    cr_assert(ul_kol_pabi_rho_exact(&pb, r));
+    mpq_set_ui(want, 16, 5);
+    cr_assert(mpq_equal(r, want));
+    pb.dim = 2;
+    cr_assert(!ul_kol_pabi_rho_exact(&pb, r));
+    /* a feasible list [1, 2]: T = 2, B = 2 + 0.4, S = 5: 2.4²/10 = 0.576 = 72/125 */
+    const char *l[] = {"1", "2"};
+    pb = pabi("1", "1", "0.1", "0", 2, l, 2);
+    cr_assert(ul_kol_pabi_rho_exact(&pb, r));
+    mpq_set_ui(want, 72, 125);
+    cr_assert(mpq_equal(r, want));
+    /* the code's λ = 0 schedule, printed branch: ρ_eff = 2·ε_R (spec §4.5) */
+    pb = pabi("1", "1", "0.1", "0", 10, NULL, 0);
+    pb.noise = UL_KOL_PABI_CODE_CONSTANT;
+    pb.eps_renyi = "1.5";
+    pb.variant = UL_VARIANT_PRINTED;
+    cr_assert(ul_kol_pabi_rho_exact(&pb, r));
+    mpq_set_ui(want, 3, 1);
+    cr_assert(mpq_equal(r, want));
+    /* λ > 0, ρ = 0.8: against the term-by-term definition in MPFR at W bits */
+    pb = pabi("1", "0.5", "0.1", "2", 7, one, 1);
+    cr_assert(ul_kol_pabi_rho_exact(&pb, r));
+    mpfr_t ref, got;
+    mpfr_inits2(W, ref, got, (mpfr_ptr)0);
+    oracle_rho(ref, "1", "0.5", "0.1", "2", 7, NULL, one, 1);
+    mpfr_set_q(got, r, MPFR_RNDN);
+    mpfr_sub(got, got, ref, MPFR_RNDN);
+    mpfr_div(got, got, ref, MPFR_RNDN);
+    cr_assert_lt(fabs(mpfr_get_d(got, MPFR_RNDN)), 1e-300);
+    mpfr_clears(ref, got, (mpfr_ptr)0);
+    /* the code's constant schedule at λ > 0 makes ρ_eff = ε_R exactly (spec
+     * §2.4), Figure-2 configuration */
+    pb = pabi("20", "10", "0.01", "50", 11, NULL, 0);
+    pb.noise = UL_KOL_PABI_CODE_CONSTANT;
+    pb.eps_renyi = "1";
+    cr_assert(ul_kol_pabi_rho_exact(&pb, r));
+    cr_assert_eq(mpq_cmp_ui(r, 1, 1), 0);
+    /* not the closed form's value: the decreasing schedule at λ > 0 (left to
+     * the enclosures), a front-loaded list (infeasible closed form) */
+    pb.noise = UL_KOL_PABI_CODE_DECREASING;
+    cr_assert(!ul_kol_pabi_rho_exact(&pb, r));
+    const char *bad[] = {"100", "0.01", "0.01"};
+    pb = pabi("0.1", "1", "0.1", "0", 3, bad, 3);
+    cr_assert(!ul_kol_pabi_rho_exact(&pb, r));
+    mpq_clears(r, want, NULL);
+}
+
 Test(koloskova, pabi_decreasing_schedule_shift_feasibility)
 {
     /* The code's decreasing schedule, Figure-2 configuration (C0 = 20,
      * C1 = 10, lr = 0.01, λ = 50, T = 11, ε_R = 1).  By hand: ρ = 0.5,
      * s = 0.2, A = B ≈ 40·0.5^11 + 0.4·(1 − 0.5^11) ≈ 0.41933, and
-     * w_t²σ_t² = A²/(2·ε_R·T) for every t, so the optimal reductions are
+     * w_t²σ_t² = A²/(2·ε_R·T) for every t, so the closed form's reductions are
      * a_t = B·w_t·σ_t²/S = A/(T·w_t): a_0 = 0.41933·2^10/11 ≈ 39.03, while the
-     * shift before the first noise is only ρ·D0 + s = 20.2.  So z_1 < 0 and
-     * Feldman et al.'s Thm 22 does not apply: the precondition fails, although
-     * the formula itself evaluates to exactly ε_R = 1 (every term equal). */
+     * shift before the first noise is only ρ·D0 + s = 20.2.  So z_1 < 0: that
+     * allocation is not one Feldman et al.'s Thm 22 allows, although the
+     * formula evaluates to exactly ε_R = 1 (every term equal).  The theorem
+     * holds for every feasible allocation: the bound is the best one's, found
+     * here by enumeration (pabi_oracle.h), and it is ≥ 1, the minimum without
+     * the z_t ≥ 0 constraints. */
     ul_kol_pabi_problem pb = pabi("20", "10", "0.01", "50", 11, NULL, 0);
     pb.noise = UL_KOL_PABI_CODE_DECREASING;
     pb.eps_renyi = "1";
@@ -759,8 +919,18 @@ Test(koloskova, pabi_decreasing_schedule_shift_feasibility)
     ul_num_report rep;
     ul_preconditions pre;
     char err[512] = "";
-    expect_violation(ul_kol_pabi_rho_certified(&pb, &WANT, &pre, &v, &rep, err, sizeof err), err,
-                     &pre, "pabi_shifts_feasible", "sigma");
+    ul_kol_pabi_alloc alloc;
+    cr_assert_eq(ul_kol_pabi_rho_alloc_certified(&pb, &WANT, &pre, &v, &alloc, &rep, err,
+                                                 sizeof err),
+                 UL_OK, "%s", err);
+    cr_assert_eq(state_of(&pre, "pabi_shifts_feasible"), UL_PRE_HOLDS);
+    cr_assert(alloc.searched && alloc.closed_form_fails);
+    mpfr_t best;
+    mpfr_init2(best, W);
+    pabi_oracle_fig2_decreasing(best);
+    cr_assert_gt(mpfr_get_d(best, MPFR_RNDN), 1.0);
+    assert_near_optimum(&v, best, 1e-12, "Figure-2 decreasing schedule");
+    mpfr_clear(best);
     pabi_rho(&v, &pb, false);
     assert_near(&v, 1.0, 1e-15, "the formula's value");
     /* the decreasing σ_t against its closed form: σ_t² = A²/(2·ε_R·T)·4^{T−t−1}
@@ -798,11 +968,18 @@ Test(koloskova, pabi_decreasing_schedule_shift_feasibility)
                  "%s", err);
     cr_assert_eq(state_of(&pre, "pabi_shifts_feasible"), UL_PRE_HOLDS);
     assert_near(&v, 1.0, 1e-15, "feasible decreasing schedule");
-    /* a given per-step list that is infeasible: huge early noise, tiny later */
+    /* a given per-step list whose closed form is infeasible: huge early
+     * noise, tiny later.  D0 = 0.2, s = 0.2, λ = 0, so the closed form puts
+     * a_0 = B·σ_0²/S ≈ 0.8 > z_0 + s = 0.4.  By hand, the best feasible
+     * allocation removes all of z_0 + s = 0.4 at step 0 (z_1 = 0) and s = 0.2
+     * at each later step: 0.4²/(2·100²) + 2·0.2²/(2·0.01²) = 400.000008 (any
+     * shift left after step 0 would cost 1/0.01² per unit² later). */
     const char *bad[] = {"100", "0.01", "0.01"};
     pb = pabi("0.1", "1", "0.1", "0", 3, bad, 3);
-    expect_violation(ul_kol_pabi_rho_certified(&pb, &WANT, &pre, &v, &rep, err, sizeof err), err,
-                     &pre, "pabi_shifts_feasible", "sigma");
+    cr_assert_eq(ul_kol_pabi_rho_certified(&pb, &WANT, &pre, &v, &rep, err, sizeof err), UL_OK,
+                 "%s", err);
+    cr_assert_eq(state_of(&pre, "pabi_shifts_feasible"), UL_PRE_HOLDS);
+    assert_near(&v, 400.000008, 1e-12, "front-loaded list, by hand");
     ul_num_value_clear(&a);
     ul_num_value_clear(&b);
     ul_num_value_clear(&v);

@@ -44,6 +44,11 @@
  *
  * What decides the verdict: ρ_eff of the noise actually added (Feldman et
  * al. Thm 22) under the cited conversion (bbghs or mironov, both valid).
+ * The theorem holds for every feasible shift allocation: where the closed
+ * form's is infeasible (front-loaded σ_t) the bound is a searched feasible
+ * allocation's, certified (koloskova.h ul_kol_pabi_rho_alloc_certified), and
+ * the report says which was used and why.  A Rényi claim equal to a rational
+ * bound (λ = 0, or cheap at λ > 0) is compared exactly: a tie is supported.
  * Code schedules at λ = 0: the printed branch (the code's) unless `variant:
  * corrected` is stated, and then the report says the verdict rests on that
  * statement; a stated σ of the printed branch overrides it.  steps omitted:
@@ -381,6 +386,8 @@ typedef struct {
     char alpha[UL_RENYI_ALPHA_TEXT_LEN];
     ul_verdict verdict, v_eps, v_ren;
     bool ren_decides, undecided_pre;
+    bool exact_tie;            /* the Rényi claim equals the bound, shown in rationals */
+    ul_kol_pabi_alloc alloc;   /* which shift allocation ρ_eff is of */
     ul_audit_number rec; /* the deciding claim's recomputed number */
     char margin[sizeof ((ul_audit_report *)0)->margin]; /* the deciding claim's, whole */
     ul_audit_decide_end end;
@@ -405,6 +412,36 @@ static void gc_eval_clear(gc_eval *e)
     ul_num_value_clear(&e->ren);
 }
 
+/* A Rényi claim the enclosures leave undecided may be equal to the bound,
+ * which no enclosure of a non-binary value can show: where ρ_eff is
+ * rational and cheap to have exactly (the closed form; always at λ = 0;
+ * koloskova.h ul_kol_pabi_rho_exact) α·ρ_eff and the claimed decimal are
+ * compared exactly, and equality proves D_α ≤ value.  Any other order is
+ * left to the enclosures (more digits separate it, or --max-bits says why
+ * not). */
+static ul_verdict gc_renyi_tie(gc_eval *e, ul_verdict v, ul_audit_report *cmp)
+{
+    const gc_cert *g = e->g;
+    if (v != UL_VERDICT_INCONCLUSIVE || e->alloc.searched)
+        return v;
+    mpq_t r, a, c;
+    mpq_inits(r, a, c, NULL);
+    if (ul_kol_pabi_rho_exact(e->pb, r) && ul_num_decimal_to_mpq(a, g->order) &&
+        ul_num_decimal_to_mpq(c, g->value)) {
+        mpq_mul(r, r, a);
+        if (mpq_equal(r, c)) {
+            v = UL_VERDICT_SUPPORTED;
+            e->exact_tie = true;
+            kol_setf(cmp->margin, sizeof cmp->margin,
+                     "claimed renyi_value %s; the bound alpha*rho_eff, rational here, equals it "
+                     "exactly: the claim holds with equality",
+                     g->value);
+        }
+    }
+    mpq_clears(r, a, c, NULL);
+    return v;
+}
+
 /* The Rényi claim: α·ρ_eff against the claimed value (D_α ≤ α·ρ_eff). */
 static ul_verdict gc_renyi_verdict(gc_eval *e, ul_audit_report *cmp)
 {
@@ -412,7 +449,9 @@ static ul_verdict gc_renyi_verdict(gc_eval *e, ul_audit_report *cmp)
     ul_kol_pabi_renyi_bound(&e->ren, g->order, &e->rho);
     char label[128];
     snprintf(label, sizeof label, "D_alpha bound alpha*rho_eff at alpha = %.40s", g->order);
-    return ul_audit_compare(cmp, "renyi_value", label, &e->ren, g->value, false, e->digits);
+    ul_verdict v =
+        ul_audit_compare(cmp, "renyi_value", label, &e->ren, g->value, false, e->digits);
+    return gc_renyi_tie(e, v, cmp);
 }
 
 /* ul_audit_decide_fn: ρ_eff, then each claim, at w (spec §2.4). */
@@ -423,7 +462,8 @@ static ul_status gc_eval_once(void *ctx, const ul_num_precision *w, ul_verdict *
     const gc_cert *g = e->g;
     ul_num_report nr = {0, false};
     ul_pre_clear(&e->pre);
-    ul_status st = ul_kol_pabi_rho_certified(e->pb, w, &e->pre, &e->rho, &nr, err, errlen);
+    ul_status st = ul_kol_pabi_rho_alloc_certified(e->pb, w, &e->pre, &e->rho, &e->alloc, &nr,
+                                                   err, errlen);
     if (st != UL_OK && st != UL_ECAP)
         return st;
     *cap_hit = nr.cap_hit;
@@ -465,6 +505,39 @@ static const char *verdict_word(ul_verdict v)
                                          : "undecided (the enclosure straddles it)";
 }
 
+/* Which shift allocation ρ_eff is of, and why (Feldman et al. 2018 Thm 22
+ * holds for every feasible one: a_t ≥ 0, z_t ≥ 0, z_T = 0; spec §2.4). */
+static void gc_explain_alloc(const gc_eval *e, ul_audit_report *rep)
+{
+    const ul_kol_pabi_alloc *a = &e->alloc;
+    if (!a->searched) {
+        ul_audit_explain(rep, "Shift allocation: the closed form a_t ~ rho^(T-1-t)*sigma_t^2, "
+                              "which keeps every intermediate shift >= 0 here and so is the "
+                              "optimum.");
+        return;
+    }
+    char why[96], at[96];
+    if (a->closed_form_fails)
+        snprintf(why, sizeof why, "would make the intermediate shift z_%lu negative",
+                 a->negative_at);
+    else
+        snprintf(why, sizeof why, "is not provably feasible at the precision cap");
+    size_t n = 0;
+    at[0] = '\0';
+    for (unsigned long i = 0; i < a->n_zero && i < 4; i++)
+        n += (size_t)snprintf(at + n, sizeof at - n, "%s%lu", i ? ", " : "", a->zero_at[i]);
+    ul_audit_explain(rep,
+                     "Shift allocation: the closed form a_t ~ rho^(T-1-t)*sigma_t^2 %s, which "
+                     "Feldman et al. 2018 Thm 22 does not allow; the theorem holds for every "
+                     "allocation with a_t >= 0, z_t >= 0 and z_T = 0, so rho_eff here is "
+                     "sum_t a_t^2/(2 sigma_t^2) of a feasible one, searched in doubles (the KKT "
+                     "optimum: the lower convex hull of the cumulative shift budget; optimal up "
+                     "to that search's rounding) and certified, its feasibility proved with "
+                     "directed rounding. Its shift is brought to 0 at %lu intermediate step%s%s%s%s.",
+                     why, a->n_zero, a->n_zero == 1 ? "" : "s", a->n_zero ? " (t = " : "", at,
+                     a->n_zero > 4 ? ", ...)" : a->n_zero ? ")" : "");
+}
+
 /* The sentences of a decided evaluation. */
 static void gc_explain_eval(const gc_eval *e, ul_audit_report *rep)
 {
@@ -479,6 +552,7 @@ static void gc_explain_eval(const gc_eval *e, ul_audit_report *rep)
                      : pb->noise == UL_KOL_PABI_CODE_CONSTANT ? "the code's constant"
                                                               : "the code's decreasing",
                      pb->steps, g->steps_from_code ? " (the code's pabi_steps)" : "", rtext, rtext);
+    gc_explain_alloc(e, rep);
     if (g->eps != NULL) {
         char etext[160];
         kol_value_text(etext, sizeof etext, &e->eps, 8);
@@ -491,6 +565,10 @@ static void gc_explain_eval(const gc_eval *e, ul_audit_report *rep)
         kol_value_text(vtext, sizeof vtext, &e->ren, 8);
         ul_audit_explain(rep, "At alpha = %s the bound is %s; the claimed %s is %s.", g->order,
                          vtext, g->value, verdict_word(e->v_ren));
+        if (e->exact_tie)
+            ul_audit_explain(rep, "The enclosures cannot separate them, but rho_eff is rational "
+                                  "here: alpha*rho_eff equals the claim exactly, so D_alpha <= "
+                                  "the claimed value holds (an exact tie).");
     }
     if (e->verdict == UL_VERDICT_INCONCLUSIVE) {
         char why[160];
@@ -794,7 +872,8 @@ static void gc_describe(const gc_cert *g, ul_audit_report *rep)
                  cl ? " and " : "", g->value, g->order);
     kol_setf(rep->theorem, sizeof rep->theorem,
          "gradient clipping (PABI): D_alpha <= alpha*rho_eff, rho_eff = B^2/(2 sum_t "
-         "rho^(2(T-1-t)) sigma_t^2) (Feldman et al. 2018 Thm 22; spec/koloskova.md 2.4)%s",
+         "rho^(2(T-1-t)) sigma_t^2) where that allocation is feasible, else sum_t a_t^2/(2 "
+         "sigma_t^2) of a feasible one (Feldman et al. 2018 Thm 22; spec/koloskova.md 2.4)%s",
          g->eps != NULL ? (g->conv == UL_RDP_BBGHS ? ", to (eps, delta) by Balle et al. 2020 "
                                                      "Thm 21"
                                                    : ", to (eps, delta) by Mironov 2017 Prop. 3")

@@ -184,8 +184,10 @@ static const pre_def PRE_EPS_RENYI = {
     "eps_R > 0: the code's Renyi target (spec/koloskova.md §2.4)"};
 static const pre_def PRE_FEASIBLE = {
     "pabi_shifts_feasible", "sigma",
-    "the shift allocation a_t ~ w_t*sigma_t^2 behind rho_eff keeps every intermediate shift "
-    "z_t >= 0, as Feldman et al. 2018 Thm 22 requires (spec/koloskova.md §2.4)"};
+    "the shift allocation behind the bound has every a_t >= 0, every intermediate shift "
+    "z_t >= 0 and z_T = 0, as Feldman et al. 2018 Thm 22 requires: the closed form a_t ~ "
+    "w_t*sigma_t^2 where it is feasible, else one searched and certified (spec/koloskova.md "
+    "§2.4)"};
 static const pre_def PRE_GROUP = {
     "group_size_positive", "k", "k >= 1 records in the forget set (spec/koloskova.md §2.6)"};
 
@@ -1025,6 +1027,8 @@ typedef struct {
     mpq_t *sigma;
     size_t n_sigma;
     bool lambda_zero, per_step, code;
+    double *z;               /* the searched shifts z_0..z_T, or NULL: the closed form */
+    ul_kol_pabi_alloc alloc; /* which allocation, and why */
 } pabi_exact;
 
 static void pabi_exact_init(pabi_exact *x, const ul_kol_pabi_problem *pb)
@@ -1035,6 +1039,8 @@ static void pabi_exact_init(pabi_exact *x, const ul_kol_pabi_problem *pb)
     x->sigma = NULL;
     x->n_sigma = 0;
     x->lambda_zero = x->per_step = x->code = false;
+    x->z = NULL;
+    memset(&x->alloc, 0, sizeof x->alloc);
 }
 
 static void pabi_exact_clear(pabi_exact *x)
@@ -1044,6 +1050,7 @@ static void pabi_exact_clear(pabi_exact *x)
     for (size_t i = 0; i < x->n_sigma; i++)
         mpq_clear(x->sigma[i]);
     free(x->sigma);
+    free(x->z);
 }
 
 /* Input errors, then the preconditions (into b, not finished: the caller may
@@ -1314,12 +1321,48 @@ static void pabi_den(mpfi_ptr S, const pabi_exact *x, const pabi_num *n)
     mpfi_clear(v);
 }
 
+/* ρ(a) = Σ_{t<T} a_t²/(2σ_t²) of the searched allocation: a_t = ρ·z_t + s −
+ * z_{t+1}, z_0 = D0 exactly and z_1..z_T the doubles x->z (Feldman et al.
+ * 2018 Thm 22: step t's shift reduction costs R_α(N(0, σ_t²I), a_t) =
+ * α·a_t²/(2σ_t²), Lemma 20 / spec §2.4). */
+static void pabi_alloc_cost(mpfi_ptr out, const pabi_exact *x, const pabi_num *n, mpfr_prec_t p)
+{
+    sigma_walk w;
+    sigma_walk_init(&w, x, n, p);
+    mpfi_t z, a, v;
+    mpfi_init2(z, p);
+    mpfi_init2(a, p);
+    mpfi_init2(v, p);
+    mpfi_set(z, n->d0);
+    mpfi_set_ui(out, 0);
+    for (unsigned long t = 0; t < x->pb->steps; t++) {
+        mpfi_mul(a, z, n->rho);
+        mpfi_add(a, a, n->s);
+        mpfi_set_d(z, x->z[t + 1]); /* exact: p ≥ 53 */
+        mpfi_sub(a, a, z);
+        mpfi_sqr(a, a);
+        sigma_walk_get(v, &w, x, t);
+        mpfi_div(a, a, v);
+        mpfi_add(out, out, a);
+    }
+    mpfi_div_2ui(out, out, 1);
+    mpfi_clear(z);
+    mpfi_clear(a);
+    mpfi_clear(v);
+    sigma_walk_clear(&w);
+}
+
 /* ρ_eff = ½·B²/S (Feldman et al. 2018 Thm 22 with the shifts optimised by
- * Cauchy–Schwarz, spec §2.4). */
+ * Cauchy–Schwarz, spec §2.4), or the searched allocation's ρ(a). */
 static void pabi_rho_eval(mpfi_ptr out, const pabi_exact *x, mpfr_prec_t p)
 {
     pabi_num n;
     pabi_num_init(&n, x, p);
+    if (x->z != NULL) {
+        pabi_alloc_cost(out, x, &n, p);
+        pabi_num_clear(&n);
+        return;
+    }
     mpfi_t S;
     mpfi_init2(S, p);
     pabi_den(S, x, &n);
@@ -1342,8 +1385,10 @@ static void pabi_rho_eval(mpfi_ptr out, const pabi_exact *x, mpfr_prec_t p)
  * P_t ≥ s·[(Σ_all w)(Σ_{u>t} w²)/(Σ_all w²) − Σ_{u>t} w] ≥ 0, because the
  * w-weighted mean of w over the largest w's (u > t; w increases with u as
  * ρ ≤ 1) is at least the mean over all.
- *   Per-step σ: checked here, walking u = T−1 down to 1. */
-static ul_pre_state pabi_feasible_eval(const pabi_exact *x, mpfr_prec_t p)
+ *   Per-step σ: checked here, walking u = T−1 down to 1; *negative_at is
+ * the u with z_u < 0 that stops the walk (failing only). */
+static ul_pre_state pabi_feasible_eval(const pabi_exact *x, mpfr_prec_t p,
+                                       unsigned long *negative_at)
 {
     if (!x->per_step)
         return UL_PRE_HOLDS;
@@ -1385,9 +1430,10 @@ static ul_pre_state pabi_feasible_eval(const pabi_exact *x, mpfr_prec_t p)
         mpfi_mul(P, ratio, w2s);
         mpfi_mul(v, n.s, ws);
         mpfi_sub(P, P, v); /* P_{u−1} */
-        if (mpfr_sgn(&P->right) < 0)
+        if (mpfr_sgn(&P->right) < 0) {
             state = UL_PRE_FAILS;
-        else if (mpfr_sgn(&P->left) < 0)
+            *negative_at = u;
+        } else if (mpfr_sgn(&P->left) < 0)
             state = UL_PRE_UNDECIDED;
         mpfi_mul(w, w, n.rho);
     }
@@ -1404,6 +1450,176 @@ static ul_pre_state pabi_feasible_eval(const pabi_exact *x, mpfr_prec_t p)
     return state;
 }
 
+/* ---- PABI: a feasible shift allocation where the closed form is not ---------- */
+
+/* log σ_t² for t < T, in doubles: the search's input only. */
+static void pabi_log_sigma2_d(const pabi_exact *x, double *lv)
+{
+    pabi_num n;
+    pabi_num_init(&n, x, 64);
+    sigma_walk w;
+    sigma_walk_init(&w, x, &n, 64);
+    mpfi_t v;
+    mpfi_init2(v, 64);
+    for (unsigned long t = 0; t < x->pb->steps; t++) {
+        sigma_walk_get(v, &w, x, t);
+        mpfi_log(v, v);
+        lv[t] = mpfi_get_d(v);
+    }
+    mpfi_clear(v);
+    sigma_walk_clear(&w);
+    pabi_num_clear(&n);
+}
+
+/* The optimal allocation's breakpoints, in doubles.  In the coordinates
+ * X_i = Σ_{t<i} w_t²σ_t² (scaled by e^{−M}) and Y_i = ρ^T·D0 + s·Σ_{t<i} w_t,
+ * i = 1..T, the path P_i = Σ_{t<i} w_t·a_t must stay ≤ Y_i (that is z_i ≥ 0,
+ * as ρ^{T−i}·z_i = Y_i − P_i), start at P_0 = 0 and end at P_T = Y_T = B
+ * (z_T = 0), and it costs Σ_t (ΔP)²/(2·ΔX) (= Σ a_t²/(2σ_t²)).  The KKT
+ * conditions of this convex programme make its slopes a_t/(w_t·σ_t²)
+ * nondecreasing and change them only where z_i = 0: the optimum is the lower
+ * convex hull of (0, 0) and the (X_i, Y_i), whose slopes are ≥ 0 (a_t ≥ 0).
+ * Andrew's monotone chain; h gets the hull's indices (0 first, T last). */
+static size_t pabi_hull_d(const double *lv, double lrho, double d0, double s, double M,
+                          unsigned long T, double *X, double *Y, unsigned long *h)
+{
+    X[0] = Y[0] = 0;
+    double wsum = 0;
+    for (unsigned long i = 1; i <= T; i++) {
+        double k = (double)(T - i); /* T − 1 − t for t = i − 1 */
+        X[i] = X[i - 1] + exp(lv[i - 1] + 2 * k * lrho - M);
+        wsum += exp(k * lrho);
+        Y[i] = exp((double)T * lrho) * d0 + s * wsum;
+    }
+    size_t nh = 0;
+    for (unsigned long i = 0; i <= T; i++) {
+        while (nh >= 2) {
+            unsigned long o = h[nh - 2], a = h[nh - 1];
+            double cross = (X[a] - X[o]) * (Y[i] - Y[o]) - (Y[a] - Y[o]) * (X[i] - X[o]);
+            if (cross > 0)
+                break;
+            nh--;
+        }
+        h[nh++] = i;
+    }
+    return nh;
+}
+
+/* z_1..z_T (doubles) of the hull's allocation: on a segment between hull
+ * points j < k, a_t = μ·w_t·σ_t² with μ = (Y_k − Y_j)/Σ_{j≤t<k} w_t²σ_t²
+ * (the segment's own closed form, summed locally to avoid cancellation and
+ * scaled by the segment's largest term), z_{t+1} = ρ·z_t + s − a_t, z_k = 0. */
+static void pabi_shifts_from_hull_d(double *z, const unsigned long *h, size_t nh, const double *lv,
+                                    double lrho, double d0, double s, unsigned long T)
+{
+    double rho = exp(lrho);
+    z[0] = d0;
+    for (size_t m = 0; m + 1 < nh; m++) {
+        unsigned long j = h[m], k = h[m + 1];
+        double num = j == 0 ? exp((double)T * lrho) * d0 : 0, Ms = -INFINITY, den = 0;
+        for (unsigned long t = j; t < k; t++) {
+            num += s * exp((double)(T - 1 - t) * lrho);
+            Ms = fmax(Ms, lv[t] + 2 * (double)(T - 1 - t) * lrho);
+        }
+        for (unsigned long t = j; t < k; t++)
+            den += exp(lv[t] + 2 * (double)(T - 1 - t) * lrho - Ms);
+        double mu = num / den;
+        for (unsigned long t = j; t < k; t++) {
+            double a = mu * exp(lv[t] + (double)(T - 1 - t) * lrho - Ms);
+            z[t + 1] = fmax(0, rho * z[t] + s - a);
+        }
+        z[k] = 0;
+    }
+}
+
+/* Makes the doubles z_1..z_T provably feasible: z_T = 0, every z_t ≥ 0, and
+ * z_{t+1} ≤ the lower end of an enclosure of ρ·z_t + s (z_0 = D0 exactly),
+ * so a_t = ρ·z_t + s − z_{t+1} ≥ 0 for every t whatever precision later
+ * encloses it: a double the search put marginally too high is lowered to
+ * that end, rounded down (it is ≥ 0 as ρ·z_t + s ≥ s > 0). */
+static void pabi_shifts_repair(double *z, const pabi_exact *x)
+{
+    unsigned long T = x->pb->steps;
+    pabi_num n;
+    pabi_num_init(&n, x, 128);
+    mpfi_t v;
+    mpfi_init2(v, 128);
+    mpfi_set(v, n.d0);
+    z[T] = 0;
+    for (unsigned long t = 0; t < T; t++) {
+        mpfi_mul(v, v, n.rho);
+        mpfi_add(v, v, n.s);
+        double lo = mpfr_get_d(&v->left, MPFR_RNDD);
+        if (!(z[t + 1] <= lo)) /* also a NaN from the search */
+            z[t + 1] = lo;
+        if (!(z[t + 1] >= 0))
+            z[t + 1] = 0;
+        mpfi_set_d(v, z[t + 1]);
+    }
+    mpfi_clear(v);
+    pabi_num_clear(&n);
+}
+
+/* The search in doubles (hull, then shifts), the repair, and which
+ * intermediate shifts came out 0 (the binding constraints z_t ≥ 0). */
+static ul_status pabi_search_shifts(pabi_exact *x, char *err, size_t errlen)
+{
+    unsigned long T = x->pb->steps;
+    double *lv = malloc(T * sizeof *lv), *X = malloc((T + 1) * sizeof *X),
+           *Y = malloc((T + 1) * sizeof *Y);
+    unsigned long *h = malloc((T + 1) * sizeof *h);
+    x->z = malloc((T + 1) * sizeof *x->z);
+    ul_status st = UL_OK;
+    if (lv == NULL || X == NULL || Y == NULL || h == NULL || x->z == NULL) {
+        st = ul_fail(err, errlen, UL_ENOMEM,
+                     "sigma: out of memory for the shift search over %lu steps", T);
+    } else {
+        pabi_log_sigma2_d(x, lv);
+        double lrho = log(mpq_get_d(x->rho)), d0 = 0, s = 2 * mpq_get_d(x->lr) * mpq_get_d(x->c1);
+        pabi_num n;
+        pabi_num_init(&n, x, 64);
+        d0 = mpfi_get_d(n.d0);
+        pabi_num_clear(&n);
+        double M = -INFINITY;
+        for (unsigned long t = 0; t < T; t++)
+            M = fmax(M, lv[t] + 2 * (double)(T - 1 - t) * lrho);
+        size_t nh = pabi_hull_d(lv, lrho, d0, s, M, T, X, Y, h);
+        pabi_shifts_from_hull_d(x->z, h, nh, lv, lrho, d0, s, T);
+        pabi_shifts_repair(x->z, x);
+        x->z[0] = d0;
+        x->alloc.searched = true;
+        for (unsigned long t = 1; t < T; t++)
+            if (x->z[t] == 0 && x->alloc.n_zero++ < 4)
+                x->alloc.zero_at[x->alloc.n_zero - 1] = t;
+    }
+    free(lv);
+    free(X);
+    free(Y);
+    free(h);
+    return st;
+}
+
+/* pabi_shifts_feasible: the closed form's allocation where it is feasible
+ * (decided by enclosures, raising the precision to want's cap), else the
+ * searched one, feasible by construction.  *f its state. */
+static ul_status pabi_choose_alloc(pabi_exact *x, const ul_num_precision *want, ul_pre_state *f,
+                                   char *err, size_t errlen)
+{
+    mpfr_prec_t cap = ul_num_max_bits(want);
+    for (mpfr_prec_t p = 128;; p = 2 * p > cap ? cap : 2 * p) {
+        *f = pabi_feasible_eval(x, p, &x->alloc.negative_at);
+        if (*f != UL_PRE_UNDECIDED || p >= cap)
+            break;
+    }
+    if (*f == UL_PRE_HOLDS)
+        return UL_OK;
+    x->alloc.closed_form_fails = *f == UL_PRE_FAILS;
+    ul_status st = pabi_search_shifts(x, err, errlen);
+    if (st == UL_OK)
+        *f = UL_PRE_HOLDS;
+    return st;
+}
+
 /* Reads the problem and checks the guarantee's preconditions (with the
  * feasibility of the shifts when with_feasible), raising the precision for
  * the one precondition decided by enclosures. */
@@ -1418,15 +1634,11 @@ static ul_status pabi_prepare(const ul_kol_pabi_problem *pb, const ul_num_precis
         return st;
     if (with_feasible) {
         ul_pre_state f = UL_PRE_UNDECIDED;
-        if (b.first_failed == NULL) {
-            mpfr_prec_t cap = ul_num_max_bits(want);
-            for (mpfr_prec_t p = 128;; p = 2 * p > cap ? cap : 2 * p) {
-                f = pabi_feasible_eval(x, p);
-                if (f != UL_PRE_UNDECIDED || p >= cap)
-                    break;
-            }
-        }
-        pre_put(&b, &PRE_FEASIBLE, f, "a schedule whose optimal shifts go negative");
+        if (b.first_failed == NULL)
+            st = pabi_choose_alloc(x, want, &f, err, errlen);
+        if (st != UL_OK)
+            return st;
+        pre_put(&b, &PRE_FEASIBLE, f, "no feasible shift allocation");
     }
     st = pre_finish(&b, pre, err, errlen);
     if (st == UL_OK && b.undecided)
@@ -1446,30 +1658,215 @@ static ul_status eval_pabi_rho(ul_num_value *out, void *ctx, char *err, size_t e
     return UL_OK;
 }
 
+/* ρ_eff as a guarantee (every precondition, the allocation chosen) or as
+ * the bare formula (guarantee false: the closed form, what the code logs). */
+static ul_status pabi_rho_run(const ul_kol_pabi_problem *pb, const ul_num_precision *want,
+                              bool guarantee, ul_preconditions *pre, ul_num_value *rho,
+                              ul_kol_pabi_alloc *alloc, ul_num_report *rep, char *err,
+                              size_t errlen)
+{
+    pabi_exact x;
+    pabi_exact_init(&x, pb);
+    ul_status st = pabi_prepare(pb, want, guarantee, guarantee, pre, &x, err, errlen);
+    if (st == UL_OK)
+        st = ul_num_adaptive_eval(eval_pabi_rho, &x, want, rho, rep, err, errlen);
+    if (alloc != NULL)
+        *alloc = x.alloc;
+    pabi_exact_clear(&x);
+    return st;
+}
+
+ul_status ul_kol_pabi_rho_alloc_certified(const ul_kol_pabi_problem *pb,
+                                          const ul_num_precision *want, ul_preconditions *pre,
+                                          ul_num_value *rho, ul_kol_pabi_alloc *alloc,
+                                          ul_num_report *rep, char *err, size_t errlen)
+{
+    return pabi_rho_run(pb, want, true, pre, rho, alloc, rep, err, errlen);
+}
+
 ul_status ul_kol_pabi_rho_certified(const ul_kol_pabi_problem *pb, const ul_num_precision *want,
                                     ul_preconditions *pre, ul_num_value *rho, ul_num_report *rep,
                                     char *err, size_t errlen)
 {
+    return ul_kol_pabi_rho_alloc_certified(pb, want, pre, rho, NULL, rep, err, errlen);
+}
+
+ul_status ul_kol_pabi_searched_shifts(const ul_kol_pabi_problem *pb, double **z, char *err,
+                                      size_t errlen)
+{
     pabi_exact x;
     pabi_exact_init(&x, pb);
-    ul_status st = pabi_prepare(pb, want, true, true, pre, &x, err, errlen);
+    ul_num_precision want = {17, 0, 0};
+    ul_status st = pabi_prepare(pb, &want, true, true, NULL, &x, err, errlen);
+    *z = st == UL_OK ? x.z : NULL;
     if (st == UL_OK)
-        st = ul_num_adaptive_eval(eval_pabi_rho, &x, want, rho, rep, err, errlen);
+        x.z = NULL; /* handed over */
     pabi_exact_clear(&x);
     return st;
+}
+
+/* D0 as a rational: 2·C0, or 2·C0·√d when d is a square; false otherwise. */
+static bool pabi_d0_exact(mpq_ptr out, const pabi_exact *x)
+{
+    mpq_add(out, x->c0, x->c0);
+    if (x->pb->init != UL_KOL_INIT_BOX)
+        return true;
+    mpz_t d;
+    mpz_init_set_ui(d, x->pb->dim);
+    bool square = mpz_perfect_square_p(d) != 0;
+    mpz_sqrt(d, d);
+    mpz_mul(mpq_numref(out), mpq_numref(out), d);
+    mpq_canonicalize(out);
+    mpz_clear(d);
+    return square;
+}
+
+/* r^k exactly (r canonical, out ≠ r: coprime powers stay canonical). */
+static void q_pow_ui(mpq_ptr out, mpq_srcptr r, unsigned long k)
+{
+    mpz_pow_ui(mpq_numref(out), mpq_numref(r), k);
+    mpz_pow_ui(mpq_denref(out), mpq_denref(r), k);
+}
+
+/* Σ_{k<n} r^k: n when r = 1, else (1 − r^n)/(1 − r). */
+static void q_geom_sum(mpq_ptr out, mpq_srcptr r, unsigned long n)
+{
+    if (mpq_cmp_ui(r, 1, 1) == 0) {
+        mpq_set_ui(out, n, 1);
+        return;
+    }
+    mpq_t u;
+    mpq_init(u);
+    q_pow_ui(out, r, n);
+    mpq_set_ui(u, 1, 1);
+    mpq_sub(out, u, out);
+    mpq_sub(u, u, r);
+    mpq_div(out, out, u);
+    mpq_clear(u);
+}
+
+/* The exact pieces of the closed form (spec §2.4): B = ρ^T·D0 + s·Σ_{k<T} ρ^k
+ * (into B, D0 given in it) and S = Σ_t ρ^{2(T−1−t)}·σ_t², σ_t² given or the
+ * code's constant schedule (λ = 0: B²/(k·ε_R·T), k = 4 printed, 2 corrected;
+ * λ > 0: B²·lrλ(2 − lrλ)/(2·ε_R·(1 − ρ^{2T}))).  Per-step σ by Horner. */
+static void pabi_pieces_exact(mpq_ptr B, mpq_ptr S, const pabi_exact *x, mpq_srcptr s)
+{
+    unsigned long T = x->pb->steps;
+    mpq_t r2, v, g;
+    mpq_inits(r2, v, g, NULL);
+    q_pow_ui(v, x->rho, T);
+    mpq_mul(B, B, v);
+    q_geom_sum(g, x->rho, T);
+    mpq_mul(g, g, s);
+    mpq_add(B, B, g);
+    mpq_mul(r2, x->rho, x->rho);
+    if (x->per_step) {
+        mpq_set_ui(S, 0, 1);
+        for (unsigned long t = 0; t < T; t++) {
+            mpq_mul(S, S, r2);
+            mpq_mul(v, x->sigma[t], x->sigma[t]);
+            mpq_add(S, S, v);
+        }
+    } else {
+        if (!x->code) {
+            mpq_mul(v, x->sigma[0], x->sigma[0]);
+        } else if (x->lambda_zero) {
+            mpq_mul(v, B, B);
+            mpq_div(v, v, x->eps_renyi);
+            mpq_set_ui(g, T * (x->pb->variant == UL_VARIANT_PRINTED ? 4 : 2), 1);
+            mpq_div(v, v, g);
+        } else {
+            mpq_set_ui(g, 2, 1);
+            mpq_sub(g, g, x->lrl);
+            mpq_mul(g, g, x->lrl);
+            mpq_mul(v, B, B);
+            mpq_mul(v, v, g); /* B²·lrλ(2 − lrλ) */
+            q_pow_ui(g, r2, T);
+            mpq_set_ui(S, 1, 1);
+            mpq_sub(g, S, g);
+            mpq_mul(g, g, x->eps_renyi);
+            mpq_mul_2exp(g, g, 1);
+            mpq_div(v, v, g);
+        }
+        q_geom_sum(S, r2, T);
+        mpq_mul(S, S, v);
+    }
+    mpq_clears(r2, v, g, NULL);
+}
+
+/* The closed form is feasible iff P_{u−1} = (B/S)·Σ_{u'≥u} w²σ² −
+ * s·Σ_{u'≥u} w ≥ 0 for u = T−1..1 (pabi_feasible_eval's condition, w_u =
+ * ρ^{T−1−u}), decided exactly; always so for constant σ. */
+static bool pabi_feasible_exact(const pabi_exact *x, mpq_srcptr ratio, mpq_srcptr s)
+{
+    if (!x->per_step)
+        return true;
+    mpq_t w, w2s, ws, P, v;
+    mpq_inits(w, w2s, ws, P, v, NULL);
+    mpq_set_ui(w, 1, 1);
+    bool ok = true;
+    for (unsigned long u = x->pb->steps - 1; u >= 1 && ok; u--) {
+        mpq_mul(v, x->sigma[u], x->sigma[u]);
+        mpq_mul(v, v, w);
+        mpq_mul(v, v, w);
+        mpq_add(w2s, w2s, v);
+        mpq_add(ws, ws, w);
+        mpq_mul(P, ratio, w2s);
+        mpq_mul(v, s, ws);
+        ok = mpq_cmp(P, v) >= 0;
+        mpq_mul(w, w, x->rho);
+    }
+    mpq_clears(w, w2s, ws, P, v, NULL);
+    return ok;
+}
+
+/* Whether the exact evaluation is cheap: ρ^{2T} has about 2T·bits(ρ) bits
+ * (none grow at λ = 0); per-step σ costs T operations on such numbers.  The
+ * code's decreasing schedule at λ > 0 is left to the enclosures. */
+static bool pabi_exact_cheap(const pabi_exact *x)
+{
+    if (x->lambda_zero)
+        return true;
+    if (x->code && x->pb->noise == UL_KOL_PABI_CODE_DECREASING)
+        return false;
+    double bits = (double)mpz_sizeinbase(mpq_numref(x->rho), 2) +
+                  (double)mpz_sizeinbase(mpq_denref(x->rho), 2);
+    return bits * (double)x->pb->steps <= (x->per_step ? 65536.0 : 4194304.0);
+}
+
+/* ρ_eff = B²/(2S) (spec §2.4) in rationals. */
+bool ul_kol_pabi_rho_exact(const ul_kol_pabi_problem *pb, mpq_ptr out)
+{
+    pabi_exact x;
+    pabi_exact_init(&x, pb);
+    pre_builder b;
+    pre_begin(&b);
+    char err[256];
+    bool ok = pabi_read(pb, true, &b, &x, err, sizeof err) == UL_OK && b.first_failed == NULL &&
+              pabi_exact_cheap(&x);
+    mpq_t s, B, S;
+    mpq_inits(s, B, S, NULL);
+    if (ok)
+        ok = pabi_d0_exact(B, &x);
+    if (ok) {
+        mpq_mul(s, x.lr, x.c1);
+        mpq_add(s, s, s);
+        pabi_pieces_exact(B, S, &x, s);
+        mpq_div(out, B, S); /* B/S, the closed form's a_t/(w_t·σ_t²) */
+        ok = pabi_feasible_exact(&x, out, s);
+        mpq_mul(out, out, B);
+        mpq_div_2exp(out, out, 1);
+    }
+    mpq_clears(s, B, S, NULL);
+    pabi_exact_clear(&x);
+    return ok;
 }
 
 ul_status ul_kol_pabi_rho_formula_certified(const ul_kol_pabi_problem *pb,
                                             const ul_num_precision *want, ul_num_value *rho,
                                             ul_num_report *rep, char *err, size_t errlen)
 {
-    pabi_exact x;
-    pabi_exact_init(&x, pb);
-    ul_status st = pabi_prepare(pb, want, false, false, NULL, &x, err, errlen);
-    if (st == UL_OK)
-        st = ul_num_adaptive_eval(eval_pabi_rho, &x, want, rho, rep, err, errlen);
-    pabi_exact_clear(&x);
-    return st;
+    return pabi_rho_run(pb, want, false, NULL, rho, NULL, rep, err, errlen);
 }
 
 typedef struct {

@@ -179,16 +179,54 @@ typedef struct {
                                           (default) is the λ → 0 limit, /(2·ε_R·T) */
 } ul_kol_pabi_problem;
 
-/* The shifted-Rényi coefficient (Feldman et al. 2018 Thm 22, spec §2.4):
- *   D_α(X_T‖X'_T) ≤ α·ρ_eff,   ρ_eff = ½·B² / Σ_{t<T} w_t²·σ_t²,
+/* The shifted-Rényi coefficient (Feldman et al. 2018 Thm 22, spec §2.4).
+ * Step t maps the shift z to ρ·z + s and its noise removes a_t ≥ 0 at cost
+ * α·a_t²/(2σ_t²); from z_0 = D0, z_{t+1} = ρ·z_t + s − a_t, and EVERY
+ * allocation with a_t ≥ 0, z_t ≥ 0 (0 < t < T) and z_T = 0 gives
+ *   D_α(X_T‖X'_T) ≤ α·ρ(a),   ρ(a) = Σ_{t<T} a_t²/(2σ_t²).
+ * Its minimum without the z_t ≥ 0 constraints is the closed form
+ *   ρ_eff = ½·B² / Σ_{t<T} w_t²·σ_t²,
  *   B = ρ^T·D0 + Σ_{t<T} w_t·s,   w_t = ρ^{T−1−t},  ρ = 1 − lr·λ,  s = 2·lr·C1,
- * as a guarantee: every precondition, including pabi_shifts_feasible (the
- * optimal shift allocation behind the formula keeps every intermediate shift
- * ≥ 0, as Thm 22 requires; it always does for constant σ, and fails for the
- * code's decreasing schedule in its Figure-2 configuration). */
+ * at a_t = B·w_t·σ_t²/S: when that allocation keeps every z_t ≥ 0 (always for
+ * constant σ) it is the optimum and ρ_eff is returned.  When it does not (a
+ * front-loaded per-step σ; the code's decreasing schedule in its Figure-2
+ * configuration) a feasible allocation is searched in doubles (the KKT
+ * solution, see koloskova.c) and its ρ(a) is certified instead; such an
+ * allocation always exists, so pabi_shifts_feasible then holds too.  alloc
+ * (may be NULL) says which allocation the value is of. */
+typedef struct {
+    bool searched;               /* the closed form is not feasible (or not provably): searched */
+    bool closed_form_fails;      /* searched because the closed form provably fails (else
+                                    undecided at the precision cap) */
+    unsigned long negative_at;   /* closed form failing: the latest t with z_t < 0 */
+    unsigned long n_zero;        /* searched: intermediate shifts z_t (0 < t < T) set to 0 */
+    unsigned long zero_at[4];    /* the first min(n_zero, 4) of those t */
+} ul_kol_pabi_alloc;
+
+ul_status ul_kol_pabi_rho_alloc_certified(const ul_kol_pabi_problem *pb,
+                                          const ul_num_precision *want, ul_preconditions *pre,
+                                          ul_num_value *rho, ul_kol_pabi_alloc *alloc,
+                                          ul_num_report *rep, char *err, size_t errlen);
+/* The same without alloc. */
 ul_status ul_kol_pabi_rho_certified(const ul_kol_pabi_problem *pb, const ul_num_precision *want,
                                     ul_preconditions *pre, ul_num_value *rho, ul_num_report *rep,
                                     char *err, size_t errlen);
+
+/* The shifts z_0..z_T of the allocation ul_kol_pabi_rho_certified uses, into
+ * *z (T + 1 doubles, malloc'd, the caller frees; z_0 is D0 rounded to
+ * nearest, the exact D0 being what is certified), or *z = NULL when it uses
+ * the closed form.  The searched z_t (t ≥ 1) are exactly the doubles whose
+ * a_t = ρ·z_t + s − z_{t+1} are certified: for an independent check. */
+ul_status ul_kol_pabi_searched_shifts(const ul_kol_pabi_problem *pb, double **z, char *err,
+                                      size_t errlen);
+
+/* ρ_eff exactly, into out, where every operation of the closed form is
+ * rational and cheap: D0 rational (the ball, or the box with a square dim),
+ * σ given or the code's constant schedule (or either schedule at λ = 0),
+ * ρ^{2T} of modest size (always at λ = 0: ρ = 1), the closed form feasible
+ * (decided exactly) and every precondition holding.  False otherwise (out
+ * then unspecified).  For deciding a claim equal to the bound (a tie). */
+bool ul_kol_pabi_rho_exact(const ul_kol_pabi_problem *pb, mpq_ptr out);
 
 /* The same expression evaluated without the two preconditions that do not
  * affect its definition (pabi_shifts_feasible, lr_schedule_constant): what
