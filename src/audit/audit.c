@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "audit/audit_omitted.h"
 #include "num/deadline.h"
 #include "num/encl.h"
 
@@ -64,7 +65,7 @@ void ul_audit_report_init(ul_audit_report *rep)
     ul_pre_clear(&rep->pre);
 }
 
-static const ul_audit_method *find(const char *method)
+const ul_audit_method *ul_audit_find(const char *method)
 {
     for (size_t i = 0; REGISTRY[i] != NULL; i++)
         if (strcmp(REGISTRY[i]->method, method) == 0)
@@ -179,7 +180,7 @@ ul_status ul_audit(const ul_cert *c, const ul_num_precision *want, ul_audit_repo
                    char *err, size_t errlen)
 {
     ul_audit_report_init(rep);
-    const ul_audit_method *m = find(ul_cert_method(c));
+    const ul_audit_method *m = ul_audit_find(ul_cert_method(c));
     if (m == NULL)
         return ul_fail(err, errlen, UL_EINPUT, "$.method: '%s' cannot be audited yet",
                        ul_cert_method(c));
@@ -192,6 +193,8 @@ ul_status ul_audit(const ul_cert *c, const ul_num_precision *want, ul_audit_repo
         seal_report(rep);
         return UL_OK;
     }
+    if (st == UL_OK)
+        ul_audit_apply_omitted(rep);
     int asked = want != NULL ? want->digits : 0;
     if (st == UL_OK && fitted_quoted < asked)
         ul_audit_explain(rep,
@@ -229,7 +232,7 @@ ul_status ul_audit_load(const char *path, const char *text, size_t len,
 ul_status ul_audit_calibrate(const ul_cert *c, const ul_num_precision *want, char **completed,
                              char *err, size_t errlen)
 {
-    const ul_audit_method *m = find(ul_cert_method(c));
+    const ul_audit_method *m = ul_audit_find(ul_cert_method(c));
     *completed = NULL;
     if (m == NULL || m->calibrate == NULL)
         return ul_fail(err, errlen, UL_EINPUT, "$.method: '%s' has no calibration",

@@ -93,6 +93,20 @@ const char *ul_audit_number_hi(const ul_audit_number *n);
 
 #define UL_AUDIT_MAX_NUMBERS 6
 
+/* An omitted fact (ul_field_spec.omitted): the field, the reading the audit
+ * took (the one least favourable to the claim) and the line that would state
+ * it. */
+typedef struct {
+    char field[UL_JSON_PATH_MAX]; /* "$.parameters.adjacency" */
+    char reading[512];            /* the spec's .omitted text */
+    char state_it[512];           /* e.g. "\"adjacency\": \"add-remove\" (or \"replacement\")" */
+    bool fails;                   /* no reading can be checked: the theorem does not apply */
+    char pre_name[96];            /* when fails: the precondition "<field>_stated" it fails */
+    char pre_rule[1024];          /* and its rule (rep->pre points into both) */
+} ul_audit_omitted;
+
+#define UL_AUDIT_MAX_OMITTED 12
+
 /* ul_audit() checks each text field after the handler: a field filled to
  * its last byte (a handler's snprintf cut it) is cut back to whole words and
  * marked "[cut: ...]", and a cut lo/hi becomes -inf/inf, so no printed number
@@ -121,6 +135,13 @@ typedef struct {
     ul_audit_number would_reach[UL_AUDIT_MAX_NUMBERS];
     int n_would_reach;
 
+    /* The optional facts the certificate leaves out, each with the reading
+     * taken (audit_omitted.h).  A failing omission's precondition in pre
+     * points into its entry here: a copy of a finished report keeps its
+     * strings only while the original lives. */
+    ul_audit_omitted omitted[UL_AUDIT_MAX_OMITTED];
+    int n_omitted;
+
     /* the first wrong number under "stated" (path, stated and certified
      * values), or "" */
     char first_wrong_stated[2 * UL_AUDIT_NUMBER_CHARS + UL_AUDIT_TEXT_CHARS];
@@ -146,7 +167,15 @@ typedef struct {
                        char *err, size_t errlen);
     ul_status (*calibrate)(const ul_cert *c, const ul_num_precision *want, char **completed,
                            char *err, size_t errlen);
+    /* The method's "parameters" table: the one declaration of its fields,
+     * facts with their omitted reading among them (tests and the manual's
+     * table of omitted fields read it too). */
+    const ul_field_spec *params;
+    size_t n_params;
 } ul_audit_method;
+
+/* The handler of a method name, or NULL. */
+const ul_audit_method *ul_audit_find(const char *method);
 
 /* Audits a loaded certificate with the handler of its method.
  *

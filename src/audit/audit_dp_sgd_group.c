@@ -493,4 +493,4 @@ static ul_status dp_audit(const ul_cert *c, const ul_num_precision *want, ul_aud
     return st;
 }
 
-const ul_audit_method ul_audit_dp_sgd_group = {"dp-sgd-group", dp_audit, NULL};
+const ul_audit_method ul_audit_dp_sgd_group = {"dp-sgd-group", dp_audit, NULL, DP_PARAMS, sizeof DP_PARAMS / sizeof DP_PARAMS[0]};

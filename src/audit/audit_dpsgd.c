@@ -56,6 +56,7 @@
 
 #include "bounds/dpsgd.h"
 #include "audit/audit.h"
+#include "audit/audit_omitted.h"
 #include "audit/audit_util.h"
 
 /* Wall time all PLD calls of one audit may start within (pld.h
@@ -86,7 +87,9 @@ static const ul_field_spec PARAMS[] = {
     {.name = "sensitivity", .type = UL_FIELD_DECIMAL, .lo = UL_DPSGD_MIN_SENSITIVITY,
      .hi = UL_DPSGD_MAX_SENSITIVITY, .doc = "per-record contribution in clipping norms (default 1)"},
     {.name = "adjacency", .type = UL_FIELD_STRING, .choices = ADJACENCIES,
-     .doc = "add-remove or replace (omitted: both)"},
+     .doc = "add-remove or replace",
+     .omitted = "both: the claim must hold for add-remove and for replace neighbours, and the "
+                "worse verdict stands (the explanation names the reading that decided)"},
 };
 #define N_PARAMS (sizeof PARAMS / sizeof PARAMS[0])
 
@@ -634,6 +637,8 @@ static ul_status dpsgd_audit(const ul_cert *c, const ul_num_precision *want, ul_
     }
     snprintf(rep->claim, sizeof rep->claim, "(eps, delta) = (%s, %s) for %zu DP-SGD phase%s",
              d.eps, d.delta, d.run.n, d.run.n == 1 ? "" : "s");
+    if (!d.adjacency_given)
+        ul_audit_note_omitted(rep, "parameters", &PARAMS[N_PARAMS - 1]); /* adjacency */
     snprintf(rep->theorem, sizeof rep->theorem,
              "the privacy profile of composed Poisson-subsampled Gaussian steps: RDP "
              "(Mironov-Talwar-Zhang 2019 s3.3, composition Mironov 2017 Prop. 1, BBGHS "
@@ -826,4 +831,4 @@ static ul_status dpsgd_calibrate(const ul_cert *c, const ul_num_precision *want,
     return st;
 }
 
-const ul_audit_method ul_audit_dp_sgd = {"dp-sgd", dpsgd_audit, dpsgd_calibrate};
+const ul_audit_method ul_audit_dp_sgd = {"dp-sgd", dpsgd_audit, dpsgd_calibrate, PARAMS, N_PARAMS};

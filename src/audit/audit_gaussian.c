@@ -75,6 +75,7 @@
 #include "bounds/koloskova.h"
 #include "audit/audit.h"
 #include "num/input.h"
+#include "audit/audit_omitted.h"
 #include "audit/audit_util.h"
 #include "audit/forensics.h"
 #include "num/encl.h"
@@ -87,7 +88,11 @@ static const ul_field_spec GAUSS_PARAMS[] = {
     {.name = "sigma", .type = UL_FIELD_DECIMAL, .lo = "0", .lo_strict = true, .hi = "1e100",
      .doc = "noise standard deviation (variance sigma^2)", .exact = true},
     {.name = "compositions", .type = UL_FIELD_COUNT, .lo = "1",
-     .doc = "number of Gaussian releases composed (default 1)"},
+     .doc = "number of Gaussian releases composed",
+     /* r = Δ√T/σ grows with T and θ_{e^ε}(r) with r (Balle & Wang 2018, Thm 8) */
+     .omitted = "any number of releases: delta(eps) of T compositions grows to 1 with T, so no "
+                "claim with delta < 1 is supported; one that fails at T = 1 fails for every T "
+                "(refuted)"},
 };
 #define N_GAUSS_PARAMS (sizeof GAUSS_PARAMS / sizeof GAUSS_PARAMS[0])
 
@@ -163,6 +168,7 @@ typedef struct {
     const char *sigma;       /* NULL when absent; the first of a list */
     const char *sigma_path;
     unsigned long long T;    /* compositions */
+    bool T_omitted;          /* compositions left out with one value each (GAUSS_PARAMS) */
     const char *eps, *delta; /* NULL unless an (ε, δ) claim */
     const char *alpha, *rho; /* NULL unless a Rényi claim */
     const char *sigma_classic, *sigma_classic_path;
@@ -225,6 +231,8 @@ static ul_status lists_check(gcert *g, const ul_cert_value *t, char *err, size_t
                        "compositions), got %zu",
                        g->n_sigma == g->k ? g->sigma_path : g->base_path, GAUSS_MAX_RELEASES,
                        g->k);
+    if (g->list)
+        g->T_omitted = false; /* the list gives the releases */
     if (g->list && t != NULL && t->present) {
         if (t->count != g->k)
             return ul_fail(err, errlen, UL_EINPUT,
@@ -295,6 +303,7 @@ static ul_status gcert_read(const ul_cert *c, bool is_op, bool need_sigma, gcert
     const ul_cert_value *t = is_op ? NULL : ul_cert_values_get(&p, "compositions");
     if (t != NULL && t->present)
         g->T = t->count;
+    g->T_omitted = !is_op && (t == NULL || !t->present);
     g->eps = ul_audit_field_text(&cl, "eps");
     g->delta = ul_audit_field_text(&cl, "delta");
     g->alpha = ul_audit_field_text(&cl, "renyi_order");
@@ -762,6 +771,24 @@ static void audit_renyi(const gcert *g, const ul_num_precision *want, ul_audit_r
 
 /* ---- handlers ---------------------------------------------------------------------------- */
 
+/* compositions omitted (one value each): the audit at T = 1 decides only a
+ * refutation, which holds for every T ≥ 1 since δ(ε) and the Rényi
+ * divergence α·r²/2 grow with r = Δ√T/σ (Balle & Wang 2018 Thm 8; Mironov
+ * 2017 Prop. 7); anything else is unsupported, the reading least favourable
+ * to the claim (GAUSS_PARAMS). */
+static void compositions_omitted(const gcert *g, ul_audit_report *rep)
+{
+    if (!g->T_omitted)
+        return;
+    ul_audit_note_omitted(rep, "parameters", &GAUSS_PARAMS[2]); /* compositions */
+    if (rep->verdict == UL_VERDICT_REFUTED || rep->verdict == UL_VERDICT_UNSUPPORTED)
+        return;
+    rep->verdict = UL_VERDICT_UNSUPPORTED;
+    ul_audit_explain(rep, "The number of releases is not stated: the figures above are for one "
+                          "release, and the guarantee degrades with every further one, so the "
+                          "claim is unsupported until \"compositions\" is stated.");
+}
+
 static ul_status audit_common(const ul_cert *c, bool is_op, const ul_num_precision *want,
                               ul_audit_report *rep, char *err, size_t errlen)
 {
@@ -772,6 +799,8 @@ static ul_status audit_common(const ul_cert *c, bool is_op, const ul_num_precisi
         st = audit_eps_delta(&g, want, rep, err, errlen);
     else if (st == UL_OK)
         audit_renyi(&g, want, rep);
+    if (st == UL_OK)
+        compositions_omitted(&g, rep);
     gcert_clear(&g);
     return st;
 }
@@ -828,6 +857,11 @@ static ul_status calibrate_common(const ul_cert *c, bool is_op, const ul_num_pre
     *completed = NULL;
     gcert g;
     ul_status st = gcert_read(c, is_op, false, &g, err, errlen);
+    if (st == UL_OK && g.T_omitted)
+        st = ul_fail(err, errlen, UL_EINPUT,
+                     "$.parameters.compositions: missing (no sigma supports a claim for any "
+                     "number of releases; state how many Gaussian releases are composed, e.g. "
+                     "\"compositions\": 1)");
     if (st == UL_OK && g.n_sigma > 1)
         st = ul_fail(err, errlen, UL_EINPUT,
                      "%s: a list of per-release sigmas; calibrate fills in one sigma for every "
@@ -884,7 +918,7 @@ static ul_status calibrate_op(const ul_cert *c, const ul_num_precision *want, ch
     return calibrate_common(c, true, want, completed, err, errlen);
 }
 
-const ul_audit_method ul_audit_gaussian_mechanism = {"gaussian-mechanism", audit_gauss,
-                                                     calibrate_gauss};
+const ul_audit_method ul_audit_gaussian_mechanism = {
+    "gaussian-mechanism", audit_gauss, calibrate_gauss, GAUSS_PARAMS, N_GAUSS_PARAMS};
 const ul_audit_method ul_audit_output_perturbation = {"output-perturbation", audit_op,
-                                                      calibrate_op};
+                                                      calibrate_op, OP_PARAMS, N_OP_PARAMS};

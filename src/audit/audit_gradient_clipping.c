@@ -57,6 +57,7 @@
  * decides.
  */
 #include "audit/audit_koloskova_util.h"
+#include "audit/audit_omitted.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -99,16 +100,31 @@ static const ul_field_spec GC_PARAMS[] = {
     {.name = "init",
      .type = UL_FIELD_STRING,
      .choices = KOL_INITS,
-     .doc = "initial clip: ball (default) or box"},
+     .doc = "initial clip: ball or box",
+     /* with noise given; the code's schedules are computed from the same D0,
+      * so there rho_eff does not depend on it (spec koloskova 4.3) */
+     .omitted = "unknown (noise given): a box's diameter 2 C0 sqrt(dim) has no bound without "
+                "its dimension, and rho_eff grows with the initial distance D0 (Feldman et al. "
+                "2018, Thm 22)",
+     .omitted_fails = true},
     {.name = "dim", .type = UL_FIELD_COUNT, .hi = "999999999", .doc = "dimension of the box"},
     {.name = "steps",
      .type = UL_FIELD_COUNT,
+     .lo = "1", /* a run has a noisy step */
      .hi = "100000000",
-     .doc = "number of noisy steps T (absent: the code's pabi_steps)"},
+     .doc = "number of noisy steps T",
+     .omitted = "with the code's noise schedules, the code's pabi_steps, the worse of its exact "
+                "value and the code's double-precision ceil; with noise given, any number of "
+                "steps: rho_eff depends on T (the code's pabi_steps is about the T that "
+                "minimises it), so the claim is unsupported until T is stated"},
     {.name = "lr_schedule",
      .type = UL_FIELD_STRING,
      .choices = GC_LR_SCHEDULES,
-     .doc = "constant (default) or varying"},
+     .doc = "constant or varying",
+     .omitted = "unknown: PABI's formulas (Feldman et al. 2018, Thm 22, as Koloskova et al. use "
+                "them) need a constant learning rate, and the public code's lambda > 0 branch "
+                "runs with a varying one",
+     .omitted_fails = true},
     {.name = "noise",
      .type = UL_FIELD_STRING,
      .required = true,
@@ -127,8 +143,9 @@ static const ul_field_spec GC_PARAMS[] = {
     {.name = "variant",
      .type = UL_FIELD_STRING,
      .choices = GC_VARIANTS,
-     .doc = "the code schedule's lambda = 0 branch: printed (default, the code's) or "
-            "corrected"},
+     .doc = "the code schedule's lambda = 0 branch: printed (the code's) or corrected",
+     .omitted = "printed, the public code's lambda = 0 branch, whose rho_eff = 2 eps_R is the "
+                "worse"},
     {.name = "conversion",
      .type = UL_FIELD_STRING,
      .choices = KOL_CONVERSIONS,
@@ -154,6 +171,7 @@ typedef struct {
     ul_kol_pabi_problem pb;
     bool steps_from_code, lambda_zero;
     bool variant_given; /* parameters.variant present */
+    bool init_given, lr_schedule_given;
     ul_rdp_conversion conv;
     const char *eps, *delta, *order, *value; /* NULL when that claim is absent */
     const ul_cert_value *st_steps, *st_sigma, *st_rho;
@@ -244,6 +262,8 @@ static ul_status gc_read(const ul_cert *c, gc_cert *g, char *err, size_t errlen)
     g->steps_from_code = !steps->present;
     pb->steps = steps->present ? (unsigned long)steps->count : 0;
     const ul_cert_value *lrs = kol_get(&p, "lr_schedule");
+    g->init_given = kol_get(&p, "init")->present;
+    g->lr_schedule_given = lrs->present;
     pb->lr_varies = lrs->present && strcmp(lrs->text, "varying") == 0;
 
     st = gc_read_noise(&p, g, err, errlen);
@@ -943,6 +963,37 @@ static void gc_finish(gc_eval *e, gc_branch_how how, const ul_num_value *rho_for
         gc_eval_clear(&alt);
 }
 
+/* The parameter spec of `name` (one of GC_PARAMS). */
+static const ul_field_spec *gc_spec(const char *name)
+{
+    return ul_audit_spec_named(GC_PARAMS, sizeof GC_PARAMS / sizeof GC_PARAMS[0], name);
+}
+
+/* The facts left out, with their readings (GC_PARAMS): lr_schedule fails;
+ * init fails with noise given (the code's schedules do not depend on it);
+ * steps with noise given makes the claim unsupported; the λ = 0 branch of
+ * the code's schedules is the printed one. */
+static void gc_note_omitted(const gc_cert *g, ul_audit_report *rep)
+{
+    bool given = g->pb.noise == UL_KOL_PABI_GIVEN;
+    if (!g->lr_schedule_given)
+        ul_audit_note_omitted(rep, "parameters", gc_spec("lr_schedule"));
+    if (!g->init_given && given)
+        ul_audit_note_omitted(rep, "parameters", gc_spec("init"));
+    if (!given && g->lambda_zero && !g->variant_given)
+        ul_audit_note_omitted(rep, "parameters", gc_spec("variant"));
+    if (!g->steps_from_code)
+        return;
+    ul_audit_note_omitted(rep, "parameters", gc_spec("steps"));
+    if (given && (rep->verdict == UL_VERDICT_SUPPORTED ||
+                  rep->verdict == UL_VERDICT_INCONCLUSIVE)) {
+        rep->verdict = UL_VERDICT_UNSUPPORTED;
+        ul_audit_explain(rep, "The number of steps is not stated: the figures above are for the "
+                              "code's pabi_steps, but with the noise given rho_eff depends on T, "
+                              "so the claim is unsupported until steps is stated.");
+    }
+}
+
 static ul_status gc_audit(const ul_cert *c, const ul_num_precision *want, ul_audit_report *rep,
                           char *err, size_t errlen)
 {
@@ -988,9 +1039,12 @@ static ul_status gc_audit(const ul_cert *c, const ul_num_precision *want, ul_aud
         gc_not_decided(&g, &e, done, &rho_formula, have_rho, rep);
     else if (st == UL_OK)
         gc_finish(&e, how, &rho_formula, have_rho, want, rep);
+    if (st == UL_OK)
+        gc_note_omitted(&g, rep);
     ul_num_value_clear(&rho_formula);
     gc_eval_clear(&e);
     return st;
 }
 
-const ul_audit_method ul_audit_gradient_clipping = {"gradient-clipping", gc_audit, NULL};
+const ul_audit_method ul_audit_gradient_clipping = {"gradient-clipping", gc_audit, NULL,
+                                                    GC_PARAMS, sizeof GC_PARAMS / sizeof GC_PARAMS[0]};

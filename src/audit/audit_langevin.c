@@ -119,6 +119,7 @@
  * conditions hold.
  */
 #include "audit/audit.h"
+#include "audit/audit_omitted.h"
 #include "audit/audit_util.h"
 
 #include <stdio.h>
@@ -240,8 +241,12 @@ static const ul_field_spec LG_PARAMS[] = {
      .lo = "0",
      .lo_strict = true,
      .hi = LG_MAX,
-     .doc = "step size (default 1/L)",
-     .exact = true},
+     .doc = "step size",
+     .exact = true,
+     .omitted = "unknown: Thms 3.2 and 3.3 hold only for eta <= 1/L (2/L in the convex case, "
+                "1/m bounds it too in the strongly convex one), and an unstated step size "
+                "cannot be checked against them",
+     .omitted_fails = true},
     /* sigma and K: required by `audit` (checked in lg_read, same message as a
      * required field's); `calibrate` fills in the one that is missing */
     {.name = "sigma",
@@ -254,8 +259,21 @@ static const ul_field_spec LG_PARAMS[] = {
      .type = UL_FIELD_COUNT,
      .hi = "1000000000000000",
      .doc = "unlearning steps"},
-    {.name = "S", .type = UL_FIELD_COUNT, .lo = "1", .doc = "records replaced per request"},
+    {.name = "S",
+     .type = UL_FIELD_COUNT,
+     .lo = "1",
+     .doc = "records replaced per request",
+     .omitted = "S = n, every record in one request: the bound grows with S (Thm 3.3, eps0 "
+                "of a group of S records, the S^2 of its sensitivity)"},
     {.name = "T", .type = UL_FIELD_COUNT, .lo = "1", .doc = "learning iterations"},
+    {.name = "converged",
+     .type = UL_FIELD_BOOL,
+     .doc = "learning ran to convergence: the learned model follows the stationary law nu_D "
+            "(Thm 3.2's y_0 = x_inf); instead of a finite T",
+     .omitted = "not shown to have converged (when T is omitted too): Thm 3.2 and Cor 3.4 start "
+                "unlearning from the stationary law of learning, and nothing says learning "
+                "reached it",
+     .omitted_fails = true},
     {.name = "rate",
      .type = UL_FIELD_STRING,
      .choices = VARIANTS,
@@ -279,7 +297,10 @@ static const ul_field_spec LG_PARAMS[] = {
      .type = UL_FIELD_DECIMAL,
      .lo = "0",
      .hi = LG_MAX,
-     .doc = "LSI constant of the initial law (convex, nonconvex)"},
+     .doc = "LSI constant of the initial law (convex, nonconvex)",
+     .omitted = "unknown initial law (convex, nonconvex): Thm 3.3's LSI recursion starts from "
+                "the initial law's constant C0, and an unstated one cannot be checked",
+     .omitted_fails = true},
 };
 #define LG_N_PARAMS (sizeof LG_PARAMS / sizeof LG_PARAMS[0])
 
@@ -309,6 +330,8 @@ typedef struct {
     ul_langevin_case kind;
     const char *n, *m, *L, *M, *eta, *sigma, *R, *C0, *C_lsi;
     unsigned long K, S, T; /* K: the last request's steps; T = 0: to convergence */
+    bool converged;        /* T = 0 stated as "converged": true */
+    ul_cert_values params; /* as read, for the omitted facts */
     unsigned long Ks[UL_LANGEVIN_MAX_REQUESTS]; /* steps per request, in order */
     size_t n_req;          /* requests (Cor 3.4); 1 = a single request (Thm 3.2) */
     bool has_K;            /* false only when calibrating (K then reads 0) */
@@ -353,7 +376,7 @@ static ul_status lg_read_case(const ul_cert_values *p, lg_input *in, char *err, 
                        "$.parameters.C_LSI: missing (the %s case needs the LSI constant of nu_D)",
                        kind);
     if (!sc && in->C0 == NULL)
-        in->C0 = "0";
+        in->C0 = "0"; /* any value: its omission fails (LG_PARAMS) */
     char S[32];
     snprintf(S, sizeof S, "%lu", in->S);
     if (ul_audit_dcmp(S, in->n) > 0) /* exact: both whole numbers */
@@ -398,8 +421,17 @@ static ul_status lg_read_params(const ul_cert_values *p, lg_input *in, bool cali
     }
     in->K = in->Ks[in->n_req - 1];
     in->max_bits = UL_NUM_DEFAULT_MAX_BITS; /* the callers apply --max-bits */
-    in->S = fcount(p, "S", 1);
+    /* S omitted: n, the reading least favourable to the claim (LG_PARAMS) */
+    in->S = fcount(p, "S", fcount(p, "n", 1));
     in->T = fcount(p, "T", 0);
+    const ul_cert_value *cv = ul_cert_values_get(p, "converged");
+    in->converged = cv->present && cv->boolean;
+    if (in->converged && in->T != 0)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "$.parameters.converged: true contradicts the finite learning time "
+                       "$.parameters.T = %lu (state one or the other)",
+                       in->T);
+    in->params = *p;
     in->rate = variant_of(ul_audit_field_text(p, "rate"));
     in->eps0_form = variant_of(ul_audit_field_text(p, "eps0_form"));
     return lg_read_case(p, in, err, errlen);
@@ -482,14 +514,15 @@ static void lg_preconditions(const lg_input *in, ul_preconditions *pre)
                    "spec/langevin.md 4)",
                    holds(c.eta_L2 <= 0));
     }
-    if (in->T != 0)
+    if (in->T != 0 || (!in->converged && ul_audit_field_text(&in->params, "converged") != NULL))
         ul_pre_add(pre, "learning_stationary",
                    "Thm 3.2 (and Cor 3.4) bound unlearning started from the stationary law "
                    "nu_D (y_0 = x_inf, learning run to convergence); a finite learning time T "
                    "starts it from nu_{D,T}, which the theorem does not cover: the factor "
                    "(1 - e^{-m eta T}) of Thm 3.3 bounds two T-step learning runs, not nu_{D,T} "
                    "against nu_{D'} (spec/langevin.md 3, insufficient training, whose bound is "
-                   "not implemented); leave T out for learning run to convergence",
+                   "not implemented); state \"converged\": true for learning run to "
+                   "convergence",
                    UL_PRE_FAILS);
 }
 
@@ -1114,6 +1147,24 @@ static void lg_describe(const lg_input *in, ul_audit_report *rep)
     }
 }
 
+/* The facts the certificate leaves out, each with its reading (LG_PARAMS):
+ * eta, converged (when T is omitted too) and, outside the strongly convex
+ * case, C0 fail; S is read as n. */
+static void lg_note_omitted(const lg_input *in, ul_audit_report *rep)
+{
+    static const char *const FACTS[] = {"eta", "S", "converged", "C0"};
+    for (size_t i = 0; i < sizeof FACTS / sizeof FACTS[0]; i++) {
+        const char *name = FACTS[i];
+        if (strcmp(name, "converged") == 0 && in->T != 0)
+            continue; /* a finite T is stated instead */
+        if (strcmp(name, "C0") == 0 && in->kind == UL_LANGEVIN_STRONGLY_CONVEX)
+            continue; /* C0 = 2 sigma^2/m there (App. D), not a field */
+        const ul_cert_value *v = ul_cert_values_get(&in->params, name);
+        if (!v->present)
+            ul_audit_note_omitted(rep, "parameters", &LG_PARAMS[v - in->params.v]);
+    }
+}
+
 static ul_status lg_audit(const ul_cert *c, const ul_num_precision *want, ul_audit_report *rep,
                           char *err, size_t errlen)
 {
@@ -1126,6 +1177,7 @@ static ul_status lg_audit(const ul_cert *c, const ul_num_precision *want, ul_aud
     ul_num_precision w = ul_audit_precision(want);
     in.max_bits = ul_num_max_bits(&w);
     bool sc = in.kind == UL_LANGEVIN_STRONGLY_CONVEX;
+    lg_note_omitted(&in, rep);
     lg_describe(&in, rep);
     lg_preconditions(&in, &rep->pre);
     if (explain_pre(rep) == UL_PRE_FAILS) {
@@ -1322,12 +1374,14 @@ static ul_status lg_calibrate(const ul_cert *c, const ul_num_precision *want, ch
     return UL_OK;
 }
 
-const ul_audit_method ul_audit_langevin = {"langevin", lg_audit, lg_calibrate};
+const ul_audit_method ul_audit_langevin = {"langevin", lg_audit, lg_calibrate,
+                                          LG_PARAMS, sizeof LG_PARAMS / sizeof LG_PARAMS[0]};
 
 /* ====================================================================================== */
 /* ---- method "d2d" ----------------------------------------------------------------------- */
 
 static const char *const D2D_THEOREMS[] = {"M.1", "M.2", NULL};
+static const char *const D2D_ADJACENCIES[] = {"replacement", "add-remove", NULL};
 
 static const ul_field_spec D2D_PARAMS[] = {
     {.name = "theorem",
@@ -1390,7 +1444,18 @@ static const ul_field_spec D2D_PARAMS[] = {
     {.name = "T",
      .type = UL_FIELD_COUNT,
      .hi = "1000000000000000000",
-     .doc = "learning iterations"},
+     .doc = "learning iterations (with R)",
+     .omitted = "unknown: Thms M.1 and M.2 need learning to run T >= I + "
+                "log(2Rmn/(2M))/log(1/gamma) steps (Neel et al. 2021, Thms 9 and 28), and an "
+                "unstated T cannot be checked against it",
+     .omitted_fails = true},
+    {.name = "adjacency",
+     .type = UL_FIELD_STRING,
+     .choices = D2D_ADJACENCIES,
+     .doc = "replacement (Chien et al.'s setting) or add-remove (Neel et al.'s)",
+     .omitted = "replacement, Chien et al.'s setting (arXiv:2401.10371 Sec. 2): a replaced "
+                "record moves a gradient by up to 2M, twice Neel et al.'s add/remove "
+                "sensitivity, so the sigma of (86)/(88) is doubled"},
 };
 #define D2D_N_PARAMS (sizeof D2D_PARAMS / sizeof D2D_PARAMS[0])
 
@@ -1421,12 +1486,14 @@ static const ul_field_spec D2D_STATED[] = {
 
 typedef struct {
     bool m2;
+    bool replacement; /* adjacency: replacement (also when omitted) or add-remove */
     ul_d2d_problem pb;
     unsigned long I, request;
     const char *sigma;
     const char *st_sigma;
     bool has_iter, has_Imin, has_Tmin;
     unsigned long st_iter, st_Imin, st_Tmin;
+    ul_cert_values params; /* as read, for the omitted facts */
 } d2d_input;
 
 static ul_status d2d_read(const ul_cert *c, d2d_input *in, char *err, size_t errlen)
@@ -1441,6 +1508,9 @@ static ul_status d2d_read(const ul_cert *c, d2d_input *in, char *err, size_t err
         return s;
     memset(in, 0, sizeof *in);
     in->m2 = strcmp(ul_audit_field_text(&p, "theorem"), "M.2") == 0;
+    const char *adjacency = ul_audit_field_text(&p, "adjacency");
+    in->replacement = adjacency == NULL || strcmp(adjacency, "replacement") == 0;
+    in->params = p;
     in->pb.L = ul_audit_field_text(&p, "L");
     in->pb.m = ul_audit_field_text(&p, "m");
     in->pb.M = ul_audit_field_text(&p, "M");
@@ -1478,7 +1548,12 @@ static ul_status d2d_read(const ul_cert *c, d2d_input *in, char *err, size_t err
     return UL_OK;
 }
 
-/* σ of (86) / (88) at I (plain value); pre checks are done by the caller. */
+/* σ of (86) / (88) at I (plain value); pre checks are done by the caller.
+ * Under replacement adjacency the σ is doubled: (86) and (88) are linear in
+ * the gradient sensitivity, M for Neel et al.'s add/remove neighbours
+ * (Neel et al. 2021 Thms 9, 28) and 2M when a record is replaced (the two
+ * records' gradients each have norm ≤ M; Chien et al., arXiv:2401.10371,
+ * use replacement, App. M).  Doubling is exact in binary. */
 static ul_status d2d_sigma(const d2d_input *in, unsigned long I, const ul_num_precision *want,
                            ul_num_value *out, char *err, size_t errlen)
 {
@@ -1487,6 +1562,17 @@ static ul_status d2d_sigma(const d2d_input *in, unsigned long I, const ul_num_pr
     ul_num_report nr;
     ul_status st = in->m2 ? ul_d2d_m2_sigma_certified(&pb, I, want, out, NULL, &nr, err, errlen)
                           : ul_d2d_m1_sigma_certified(&pb, I, want, out, NULL, &nr, err, errlen);
+    if ((st == UL_OK || st == UL_ECAP) && in->replacement) {
+        if (out->is_log) {
+            mpfi_t log2;
+            mpfi_init2(log2, mpfi_get_prec(out->enclosure));
+            mpfi_const_log2(log2); /* outward: MPFI encloses log 2 */
+            mpfi_add(out->enclosure, out->enclosure, log2);
+            mpfi_clear(log2);
+        } else {
+            mpfi_mul_2ui(out->enclosure, out->enclosure, 1); /* exact */
+        }
+    }
     return st;
 }
 
@@ -1718,9 +1804,11 @@ static ul_status d2d_audit(const ul_cert *c, const ul_num_precision *want, ul_au
     ul_status st = d2d_read(c, &in, err, errlen);
     if (st != UL_OK)
         return st;
+    ul_audit_note_omitted_facts(rep, "parameters", D2D_PARAMS, D2D_N_PARAMS, &in.params, 0);
     ul_num_precision w = ul_audit_precision(want);
     char e2[512] = "";
-    snprintf(rep->claim, sizeof rep->claim, "(eps, delta) = (%s, %s)", in.pb.eps, in.pb.delta);
+    snprintf(rep->claim, sizeof rep->claim, "(eps, delta) = (%s, %s) under %s adjacency",
+             in.pb.eps, in.pb.delta, in.replacement ? "replacement" : "add/remove");
     snprintf(rep->theorem, sizeof rep->theorem, "%s",
              in.m2 ? "Descent-to-Delete without internal state: Neel et al. 2021 Thm 28 as Thm "
                      "M.2 of arXiv:2401.10371v4, eqs. (87)-(88)"
@@ -1754,13 +1842,17 @@ static ul_status d2d_audit(const ul_cert *c, const ul_num_precision *want, ul_au
         v = UL_VERDICT_INCONCLUSIVE;
     d2d_explain(&in, v, &need, w.digits, rep);
     d2d_check_stated(&in, &k, &need, rep);
-    ul_audit_explain(rep, "Neel et al.'s guarantee is for add/remove adjacency; Chien et al. "
-                          "use it unchanged for replacement (spec/langevin.md 9 item 18). The "
-                          "bound is not an exact privacy profile: a claim beyond it is "
+    ul_audit_explain(rep,
+                     in.replacement
+                         ? "Adjacency is replacement (Chien et al.'s setting): the sensitivity "
+                           "is 2M, so the sigma needed is twice that of Neel et al.'s add/remove "
+                           "bound, which Chien et al. use unchanged."
+                         : "Adjacency is add/remove, Neel et al.'s own setting.");
+    ul_audit_explain(rep, "The bound is not an exact privacy profile: a claim beyond it is "
                           "unsupported, not refuted.");
     ul_num_value_clear(&need);
     rep->verdict = v;
     return UL_OK;
 }
 
-const ul_audit_method ul_audit_d2d = {"d2d", d2d_audit, NULL};
+const ul_audit_method ul_audit_d2d = {"d2d", d2d_audit, NULL, D2D_PARAMS, D2D_N_PARAMS};

@@ -60,6 +60,7 @@
 #include <string.h>
 
 #include "bounds/gaussian.h"
+#include "audit/audit_omitted.h"
 #include "audit/forensics.h"
 #include "num/input.h"
 
@@ -90,7 +91,13 @@ static const ul_field_spec MC_PARAMS[] = {
     {.name = "variant",
      .type = UL_FIELD_STRING,
      .choices = MC_VARIANTS,
-     .doc = "cc1 (pre-noise diameter 2*C2) or cc2 (2*(C2 + lr*C1))"},
+     .doc = "cc1 (pre-noise diameter 2*C2) or cc2 (2*(C2 + lr*C1))",
+     /* the larger diameter gives the larger theta, hence delta (Koloskova et al.
+      * Thm 3.4); without c1 and lr cc2's diameter has no bound */
+     .omitted = "cc2 when c1 and lr are given (the larger pre-noise diameter 2(C2 + lr C1)); "
+                "without them unknown: the code may have run cc2, whose diameter cannot then be "
+                "bounded",
+     .omitted_fails = true},
     {.name = "c2",
      .type = UL_FIELD_DECIMAL,
      .required = true,
@@ -125,11 +132,15 @@ static const ul_field_spec MC_PARAMS[] = {
      .type = UL_FIELD_DECIMAL,
      .lo = NEG_MAG,
      .hi = MAG,
-     .doc = "std of the initial noise (absent or 0: delta_0 = 1)"},
+     .doc = "std of the initial noise (0: delta_0 = 1)",
+     .omitted = "none: delta_0 = 1, no initial noise counted"},
     {.name = "init",
      .type = UL_FIELD_STRING,
      .choices = KOL_INITS,
-     .doc = "initial clip: ball (default) or box"},
+     .doc = "initial clip: ball or box",
+     .omitted = "a box of unknown dimension (with sigma0 > 0): the clipped initial model's "
+                "diameter 2 C0 sqrt(dim) has no bound, so delta_0 = 1 and the initial noise "
+                "counts for nothing"},
     {.name = "dim", .type = UL_FIELD_COUNT, .hi = "999999999", .doc = "dimension of the box"},
     {.name = "accounting",
      .type = UL_FIELD_STRING,
@@ -137,6 +148,12 @@ static const ul_field_spec MC_PARAMS[] = {
      .choices = MC_ACCOUNTINGS,
      .doc = "the cited theorem: product (as stated) or adaptive (the code's recursion)"},
 };
+
+/* The parameter spec of `name` (one of MC_PARAMS). */
+static const ul_field_spec *mc_spec(const char *name)
+{
+    return ul_audit_spec_named(MC_PARAMS, sizeof MC_PARAMS / sizeof MC_PARAMS[0], name);
+}
 
 static const ul_field_spec EPS_DELTA_CLAIM[] = {
     UL_AUDIT_CLAIM_EPS(true, "1e9", "claimed epsilon (natural log)"),
@@ -157,15 +174,17 @@ typedef struct {
     const char *stated_path;
     char diameter_note[64];
     bool has_steps; /* false only when calibrating */
+    bool variant_omitted, init_omitted, sigma0_omitted; /* facts read least favourably */
 } mc_cert;
 
 /* The start of the run: sigma0, c0 and the initial clip (spec §1.2): δ_0 = 1
  * without sigma0, and then init and dim are unused. */
-static ul_status mc_read_start(const ul_cert_values *p, ul_kol_mc_problem *pb, char *err,
-                               size_t errlen)
+static ul_status mc_read_start(const ul_cert_values *p, mc_cert *m, char *err, size_t errlen)
 {
+    ul_kol_mc_problem *pb = &m->pb;
     const ul_cert_value *c0 = kol_get(p, "c0"), *sigma0 = kol_get(p, "sigma0"),
                         *init = kol_get(p, "init"), *dim = kol_get(p, "dim");
+    m->sigma0_omitted = !sigma0->present;
     if (sigma0->present) {
         pb->sigma0 = sigma0->text;
         int cmp = 0;
@@ -179,7 +198,14 @@ static ul_status mc_read_start(const ul_cert_values *p, ul_kol_mc_problem *pb, c
         return kol_unused(init->present ? init : dim, "without sigma0 (delta_0 = 1)", err, errlen);
     }
     pb->c0 = c0->present ? c0->text : NULL;
-    return kol_read_init(init, dim, &pb->init, &pb->dim, err, errlen);
+    ul_status st = kol_read_init(init, dim, &pb->init, &pb->dim, err, errlen);
+    int cmp = 0;
+    if (st == UL_OK && sigma0->present && !init->present &&
+        ul_num_decimal_compare(sigma0->text, "0", &cmp) && cmp != 0) {
+        m->init_omitted = true;
+        pb->sigma0 = NULL; /* delta_0 = 1: the box's diameter is unbounded */
+    }
+    return st;
 }
 
 /* Reads a "model-clipping" certificate.  calibrating: parameters.steps may
@@ -202,7 +228,15 @@ static ul_status mc_read(const ul_cert *c, mc_cert *m, bool calibrating, char *e
     m->claim_delta = kol_get(&cl, "delta")->text;
 
     const ul_cert_value *variant = kol_get(&p, "variant"), *c1 = kol_get(&p, "c1"), *lr = kol_get(&p, "lr");
-    pb->variant = variant->present && strcmp(variant->text, "cc2") == 0 ? UL_KOL_CC2 : UL_KOL_CC1;
+    /* omitted: cc2 when its c1 and lr are given, else cc1 computed and the
+     * omission fails (MC_PARAMS) */
+    pb->variant = variant->present ? (strcmp(variant->text, "cc2") == 0 ? UL_KOL_CC2 : UL_KOL_CC1)
+                  : c1->present && lr->present ? UL_KOL_CC2
+                                               : UL_KOL_CC1;
+    m->variant_omitted = !variant->present;
+    if (!variant->present && pb->variant == UL_KOL_CC1 && (c1->present || lr->present))
+        return kol_missing(c1->present ? lr->path : c1->path, "with the other of c1, lr", err,
+                           errlen);
     if (pb->variant == UL_KOL_CC2) {
         if (!c1->present)
             return kol_missing(c1->path, "by variant cc2", err, errlen);
@@ -236,7 +270,7 @@ static ul_status mc_read(const ul_cert *c, mc_cert *m, bool calibrating, char *e
                        "%s: give one value or a list of exactly steps = %lu values (got %zu)",
                        sigma->path, pb->steps, pb->n_sigma);
 
-    st = mc_read_start(&p, pb, err, errlen);
+    st = mc_read_start(&p, m, err, errlen);
     if (st != UL_OK)
         return st;
     pb->mode = strcmp(kol_get(&p, "accounting")->text, "adaptive") == 0 ? UL_CONTRACTION_ADAPTIVE
@@ -791,6 +825,13 @@ static ul_status mc_audit(const ul_cert *c, const ul_num_precision *want, ul_aud
     if (st != UL_OK)
         return st;
     ul_kol_mc_problem *pb = &m.pb;
+    if (m.variant_omitted) /* read as cc2 (c1, lr given): checkable; else it fails */
+        ul_audit_note_omitted_as(rep, "parameters", &MC_PARAMS[0], MC_PARAMS[0].omitted,
+                                 pb->variant != UL_KOL_CC2);
+    if (m.init_omitted)
+        ul_audit_note_omitted(rep, "parameters", mc_spec("init"));
+    if (m.sigma0_omitted)
+        ul_audit_note_omitted(rep, "parameters", mc_spec("sigma0"));
     kol_setf(rep->claim, sizeof rep->claim, "(eps, delta) = (%s, %s) after T = %lu steps", pb->eps,
          m.claim_delta, pb->steps);
     kol_setf(rep->theorem, sizeof rep->theorem, "%s",
@@ -920,4 +961,5 @@ static ul_status mc_calibrate(const ul_cert *c, const ul_num_precision *want, ch
     return UL_OK;
 }
 
-const ul_audit_method ul_audit_model_clipping = {"model-clipping", mc_audit, mc_calibrate};
+const ul_audit_method ul_audit_model_clipping = {"model-clipping", mc_audit, mc_calibrate,
+                                                 MC_PARAMS, sizeof MC_PARAMS / sizeof MC_PARAMS[0]};

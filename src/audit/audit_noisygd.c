@@ -85,6 +85,7 @@
  */
 #include "audit/audit.h"
 #include "num/input.h"
+#include "audit/audit_omitted.h"
 #include "audit/audit_util.h"
 
 #include <gmp.h>
@@ -206,13 +207,31 @@ static const ul_field_spec NGD_PARAMS[P_COUNT] = {
                  .lo = "0",
                  .lo_strict = true,
                  .hi = NGD_MAX,
-                 .doc = "paper's sigma: step noise variance 2*eta*sigma^2"},
-    [P_ETA] =
-        {.name = "eta", .type = UL_FIELD_DECIMAL, .exact = true, .lo = "0", .hi = NGD_MAX, .doc = "step size"},
+                 .doc = "paper's sigma: step noise variance 2*eta*sigma^2",
+                 /* optional only for thm51 */
+                 .omitted = "unknown (thm51): Thm 5.1 holds only for sigma^2 >= "
+                            "4qL^2/(lambda eps_dp n^2), and an unstated noise cannot be checked "
+                            "against it",
+                 .omitted_fails = true},
+    [P_ETA] = {.name = "eta",
+               .type = UL_FIELD_DECIMAL,
+               .exact = true,
+               .lo = "0",
+               .hi = NGD_MAX,
+               .doc = "step size",
+               /* optional only for thm51 */
+               .omitted = "unknown (thm51): Thm 5.1 holds only for eta = 1/(2(lambda + beta)), "
+                          "and an unstated step size cannot be checked against it",
+               .omitted_fails = true},
     [P_N] = {.name = "n", .type = UL_FIELD_COUNT, .lo = "1", .doc = "database size"},
     [P_D] = {.name = "d", .type = UL_FIELD_COUNT, .lo = "1", .doc = "dimension"},
     [P_R] = {.name = "r", .type = UL_FIELD_COUNT, .lo = "1", .doc = "records per request"},
-    [P_K] = {.name = "K", .type = UL_FIELD_COUNT, .doc = "iterations of one run"},
+    [P_K] = {.name = "K",
+             .type = UL_FIELD_COUNT,
+             .doc = "iterations of one run",
+             /* optional only for G.9, whose bound increases in K */
+             .omitted = "any number of steps (G.9): the bound's supremum over K, its K -> "
+                        "infinity limit 4qL^2/(lambda sigma^2 n^2)"},
     [P_KA] = {.name = "KA", .type = UL_FIELD_COUNT, .doc = "learner iterations"},
     [P_KABAR] = {.name = "KAbar", .type = UL_FIELD_COUNT, .doc = "unlearner iterations"},
     [P_EPS_DP] = {.name = "eps_dp",
@@ -247,7 +266,13 @@ static const ul_field_spec NGD_PARAMS[P_COUNT] = {
                 .lo = "0",
                 .lo_strict = true,
                 .hi = NGD_MAX,
-                .doc = "initialisation variance"},
+                .doc = "initialisation variance",
+                /* read by g15, thm51 and thm52-deletion */
+                .omitted = "unknown: the proofs of Thm G.15, 5.1 and 5.2 start from the "
+                           "theorem's own initialisation rho = N(0, sigma^2/(lambda(1 - eta "
+                           "lambda/2)) I) (sigma^2/lambda for Thm 5.2) and say nothing of any "
+                           "other; an unstated one cannot be checked",
+                .omitted_fails = true},
     [P_P] = {.name = "p", .type = UL_FIELD_COUNT, .doc = "observed releases"},
     [P_S] = {.name = "s", .type = UL_FIELD_COUNT, .doc = "index of the last observed release"},
     [P_FORM] = {.name = "g15_form",
@@ -646,6 +671,34 @@ static const char *exact_why(const ngd_input *in)
 
 /* ---- the Rényi claim ---------------------------------------------------------------------- */
 
+/* G.9's bound 4qL²/(λσ²n²)(1 − e^{−ληK/2}) is below its supremum over K,
+ * the rational 4qL²/(λσ²n²) (Thm G.9): a claim at or above the supremum
+ * holds at every K, decided exactly where the enclosure at a large K
+ * cannot leave the claim (the reading of an omitted K is that supremum, so
+ * a stated K is never judged more harshly than an omitted one). */
+static bool g9_under_supremum(const ngd_input *in, ul_audit_report *rep)
+{
+    if (in->thm != T_G9 || in->pb.K == NULL || in->r_value == NULL)
+        return false;
+    ul_ngd_params sup = in->pb;
+    sup.K = NULL;
+    mpq_t s, claim;
+    mpq_inits(s, claim, (mpq_ptr)0);
+    bool holds = ul_ngd_g9_exact(s, &sup) && ul_num_decimal_to_mpq(claim, in->r_value) &&
+                 mpq_cmp(s, claim) <= 0;
+    char frac[UL_AUDIT_NUMBER_CHARS] = "";
+    if (holds && gmp_snprintf(frac, sizeof frac, "%Qd", s) >= (int)sizeof frac)
+        snprintf(frac, sizeof frac, "a rational");
+    if (holds)
+        ul_audit_explain(rep,
+                         "The claimed renyi_value %s is at least G.9's supremum over K, "
+                         "4qL^2/(lambda sigma^2 n^2) = %s (compared exactly), so it holds at "
+                         "K = %s.",
+                         in->r_value, frac, in->pb.K);
+    mpq_clears(s, claim, (mpq_ptr)0);
+    return holds;
+}
+
 static const char *form_name(ul_ngd_g15_form f)
 {
     return f == UL_NGD_G15_STATED ? "stated (relaxed, (111))" : "tight (the proof's line)";
@@ -830,6 +883,8 @@ static ul_verdict ngd_renyi(const ngd_input *in, const ul_num_precision *want, u
             ul_audit_exact_verdict(rep, rep->margin, sizeof rep->margin, "renyi_value", in->r_value,
                                    exact, rep->recomputed.lo, rep->recomputed.hi, exact_why(in));
     mpq_clear(exact);
+    if (verdict == UL_VERDICT_INCONCLUSIVE && g9_under_supremum(in, rep))
+        verdict = UL_VERDICT_SUPPORTED;
     const char *what = in->thm == T_43 ? "adaptive data-deletion" : del ? "data-deletion" : "RDP";
     ul_audit_explain(rep,
                      "The theorem certifies (q, eps)-%s with eps in [%s, %s] at q = %s "
@@ -1258,20 +1313,27 @@ static void ngd_classify(ul_audit_report *rep, bool *invalid, bool *undecided, b
 }
 
 /* What is taken as given, in words. */
-static void ngd_conventions(const ngd_input *in, ul_audit_report *rep)
+static void ngd_conventions(ul_audit_report *rep)
 {
     ul_audit_explain(rep, "Every eps of Chourasia & Shah is a Renyi divergence of order q; "
                           "sigma is the paper's: each step adds noise of variance 2*eta*sigma^2 "
                           "per coordinate.");
-    if (in->thm == T_51 && in->pb.sigma == NULL)
-        ul_audit_explain(rep, "sigma and eta are Thm 5.1's prescriptions (not given).");
-    if ((in->thm == T_G15 || in->thm == T_51 || in->thm == T_52D) && in->pb.init_var == NULL)
-        ul_audit_explain(rep,
-                         "init_var is not given: the guarantee holds only for the theorem's "
-                         "own initialisation rho = N(0, %s I_d), which is load-bearing "
-                         "(spec/forget.md sec. 9 item 7); any other initialisation voids it.",
-                         in->thm == T_52D ? "sigma^2/lambda"
-                                          : "sigma^2/(lambda(1 - eta lambda/2))");
+}
+
+/* The facts the theorem reads that the certificate leaves out (the omitted
+ * readings of NGD_PARAMS: thm51's sigma and eta, the initialisation of the
+ * deletion theorems fail; G.9's K is read as its supremum). */
+static void ngd_note_omitted(const ngd_input *in, ul_audit_report *rep)
+{
+    const ul_ngd_params *pb = &in->pb;
+    if (in->thm == T_51 && pb->sigma == NULL)
+        ul_audit_note_omitted(rep, "parameters", &NGD_PARAMS[P_SIGMA]);
+    if (in->thm == T_51 && pb->eta == NULL)
+        ul_audit_note_omitted(rep, "parameters", &NGD_PARAMS[P_ETA]);
+    if ((in->thm == T_G15 || in->thm == T_51 || in->thm == T_52D) && pb->init_var == NULL)
+        ul_audit_note_omitted(rep, "parameters", &NGD_PARAMS[P_INIT]);
+    if (in->thm == T_G9 && pb->K == NULL)
+        ul_audit_note_omitted(rep, "parameters", &NGD_PARAMS[P_K]);
 }
 
 /* The verdict of the claims (Rényi, (ε, δ) or both: the worse). */
@@ -1322,6 +1384,7 @@ static ul_status ngd_audit(const ul_cert *c, const ul_num_precision *want, ul_au
         return st;
     ul_num_precision w = ul_audit_precision(want);
     ngd_claim_text(&in, rep);
+    ngd_note_omitted(&in, rep);
     st = ngd_preconditions(&in, rep, err, errlen);
     if (st != UL_OK)
         return st;
@@ -1332,7 +1395,7 @@ static ul_status ngd_audit(const ul_cert *c, const ul_num_precision *want, ul_au
         ul_audit_explain(rep, "The cited theorem does not apply, so it supports no claim here.");
         return UL_OK;
     }
-    ngd_conventions(&in, rep);
+    ngd_conventions(rep);
     ul_verdict verdict;
     st = ngd_verdict(&in, &w, rep, undecided, counts_fail, &verdict, err, errlen);
     if (st != UL_OK)
@@ -1436,4 +1499,5 @@ static ul_status ngd_calibrate(const ul_cert *c, const ul_num_precision *want, c
     return UL_OK;
 }
 
-const ul_audit_method ul_audit_noisy_gd = {"noisy-gd", ngd_audit, ngd_calibrate};
+const ul_audit_method ul_audit_noisy_gd = {"noisy-gd", ngd_audit, ngd_calibrate,
+                                          NGD_PARAMS, P_COUNT};

@@ -310,4 +310,4 @@ static ul_status audit_rdp(const ul_cert *c, const ul_num_precision *want, ul_au
     return st;
 }
 
-const ul_audit_method ul_audit_rdp_curve = {"rdp-curve", audit_rdp, NULL};
+const ul_audit_method ul_audit_rdp_curve = {"rdp-curve", audit_rdp, NULL, RDP_PARAMS, N_RDP_PARAMS};

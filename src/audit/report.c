@@ -140,6 +140,17 @@ char *ul_audit_report_text(const ul_audit_report *rep, const char *method, const
             free(item);
         }
     }
+    if (rep->n_omitted > 0) {
+        fprintf(f, "omitted\n");
+        for (int i = 0; i < rep->n_omitted; i++) {
+            const ul_audit_omitted *o = &rep->omitted[i];
+            char *item = text_of("%s not stated: read as %s. To state it, %s.", o->field,
+                                 o->reading, o->state_it);
+            fprintf(f, "  ");
+            put_wrapped(f, item, 4);
+            free(item);
+        }
+    }
     if (rep->other_variant.key != NULL) {
         fprintf(f, "other variant\n");
         number_text(f, &rep->other_variant, 2);
@@ -201,6 +212,16 @@ char *ul_audit_report_json(const ul_audit_report *rep, const char *method, const
         json_object_array_add(pre, item);
     }
     json_object_object_add(o, "preconditions", pre);
+    json_object *omitted = json_object_new_array();
+    for (int i = 0; i < rep->n_omitted; i++) {
+        json_object *item = json_object_new_object();
+        json_object_object_add(item, "field", json_object_new_string(rep->omitted[i].field));
+        json_object_object_add(item, "reading", json_object_new_string(rep->omitted[i].reading));
+        json_object_object_add(item, "state_it",
+                               json_object_new_string(rep->omitted[i].state_it));
+        json_object_array_add(omitted, item);
+    }
+    json_object_object_add(o, "omitted", omitted);
     json_object_object_add(o, "other_variant", number_json(&rep->other_variant));
     json_object *reach = json_object_new_array();
     for (int i = 0; i < rep->n_would_reach; i++)

@@ -13,6 +13,9 @@
  *                       (lo rounded down, hi rounded up), or null when nothing was computed
  *   margin              the claim beside the enclosure, in words
  *   preconditions       [{name, rule, state: "holds" | "fails" | "undecided"}]
+ *   omitted             [{field, reading, state_it}]: each optional fact the certificate
+ *                       leaves out (a JSON path), the reading the audit took (the one least
+ *                       favourable to the claim) and the line that would state it
  *   other_variant       {key, label, lo, hi} for the other form, or null
  *   would_reach         [{key, label, lo, hi}]: what the theorem does certify (σ, K, T, δ, ε)
  *   first_wrong_stated  the first wrong number under "stated" (path and certified value), or null

@@ -57,6 +57,19 @@ typedef struct {
     const char *doc;
     bool exact; /* DECIMAL, DECIMAL_LIST: read by the handler as an exact rational,
                  * so also within 10^±20000 (num/input.h, ul_num_check_exact) */
+    /* An optional field that states a FACT about the mechanism, the data or
+     * the training (adjacency, sampling, initialisation, step size, learning
+     * time, steps, the branch the claimant's code took): what an omitted
+     * value is read as, always the reading least favourable to the claim
+     * (ulaudit-certificate(5), "Omitted fields"; the audit report names it).
+     * NULL for a field that is not such a fact: a required field, the
+     * auditor's own choice (which valid conversion), a number to check. */
+    const char *omitted;
+    /* With .omitted: no reading of an omitted value can be checked (an
+     * unstated initialisation, learning time or step size the theorem's
+     * hypotheses constrain), so the theorem's precondition fails and the
+     * audit is invalid (audit/audit_omitted.h). */
+    bool omitted_fails;
 } ul_field_spec;
 
 /* A field as read.  Strings are owned by the certificate (valid until
