@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "audit/audit.h"
+#include "num/deadline.h"
 #include "num/encl.h"
 
 static void teardown(void)
@@ -37,6 +38,11 @@ static void teardown(void)
 TestSuite(audit_omission, .fini = teardown);
 
 static const ul_num_precision WANT = {17, 0, 0};
+
+/* Each audit's time budget: one that runs out is left out of the
+ * comparison (a stated value: the test only gets weaker; the omitted form:
+ * the field is skipped and logged), never counted as a verdict. */
+#define AUDIT_SECONDS 5.0
 
 /* Favourability to the claim: what the property orders. */
 static int favour(ul_verdict v)
@@ -51,7 +57,8 @@ static void repo_path(char *out, size_t n, const char *rel)
     snprintf(out, n, "%.*s../%s", slash ? (int)(slash - self + 1) : 0, self, rel);
 }
 
-/* Audits the certificate doc.  False when it is refused as input. */
+/* Audits the certificate doc.  False when it is refused as input or its
+ * time budget ran out. */
 static bool audit_doc(json_object *doc, ul_verdict *v, ul_audit_report *rep)
 {
     const char *text = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN);
@@ -59,9 +66,12 @@ static bool audit_doc(json_object *doc, ul_verdict *v, ul_audit_report *rep)
     char err[1024];
     if (ul_cert_load_buffer(text, strlen(text), &c, err, sizeof err) != UL_OK)
         return false;
+    ul_deadline_set(AUDIT_SECONDS);
     ul_status st = ul_audit(c, &WANT, rep, err, sizeof err);
+    bool late = ul_deadline_passed();
+    ul_deadline_clear();
     ul_cert_free(c);
-    if (st != UL_OK)
+    if (st != UL_OK || late)
         return false;
     *v = rep->verdict;
     return true;
@@ -69,9 +79,8 @@ static bool audit_doc(json_object *doc, ul_verdict *v, ul_audit_report *rep)
 
 /* The values stated for a field of type t (NULL-terminated); own is the
  * certificate's own text of it (or NULL). */
-static const char *const COUNTS[] = {"0", "1", "2", "3", "10", "100", "10000", "1000000", NULL};
-static const char *const DECIMALS[] = {"0", "1e-6", "0.001", "0.01", "0.1", "0.5", "1",
-                                       "2", "10", "1000", "1000000", NULL};
+static const char *const COUNTS[] = {"0", "1", "2", "10", "1000", "1000000", NULL};
+static const char *const DECIMALS[] = {"0", "1e-6", "0.01", "0.5", "1", "10", "1000000", NULL};
 
 static json_object *value_json(const ul_field_spec *s, const char *text)
 {
@@ -103,6 +112,12 @@ static void check_field(const char *name, json_object *doc, const ul_field_spec 
     snprintf(path, sizeof path, "$.parameters.%s", s->name);
     for (int i = 0; ok && i < rep.n_omitted; i++)
         named = named || strcmp(rep.omitted[i].field, path) == 0;
+    if (ok && favour(omitted) == 0 && named) { /* holds whatever the stated verdicts */
+        t->audited++;
+        if (own != NULL)
+            json_object_object_add(params, s->name, own);
+        return;
+    }
 
     const char *bools[] = {"true", "false", NULL};
     const char *const *values = s->type == UL_FIELD_STRING ? s->choices
