@@ -139,6 +139,7 @@ static const char *const THEOREMS[] = {
     "g7", "g9", "g15", "thm51", "thm52-privacy", "thm52-deletion", "thm43", NULL};
 static const char *const FORMS[] = {"tight", "stated", NULL};
 static const char *const VARIANTS[] = {"printed", "corrected", NULL};
+static const char *const INIT_LAWS[] = {"theorem", NULL};
 
 #define NGD_MAX "1e100"
 
@@ -166,6 +167,7 @@ enum {
     P_S,
     P_FORM,
     P_VARIANT,
+    P_INIT_LAW,
     P_COUNT
 };
 
@@ -271,7 +273,8 @@ static const ul_field_spec NGD_PARAMS[P_COUNT] = {
                 .omitted = "unknown: the proofs of Thm G.15, 5.1 and 5.2 start from the "
                            "theorem's own initialisation rho = N(0, sigma^2/(lambda(1 - eta "
                            "lambda/2)) I) (sigma^2/lambda for Thm 5.2) and say nothing of any "
-                           "other; an unstated one cannot be checked",
+                           "other; an unstated one cannot be checked (state init_var, or "
+                           "\"initialisation\": \"theorem\" for rho itself)",
                 .omitted_fails = true},
     [P_P] = {.name = "p", .type = UL_FIELD_COUNT, .doc = "observed releases"},
     [P_S] = {.name = "s", .type = UL_FIELD_COUNT, .doc = "index of the last observed release"},
@@ -279,6 +282,11 @@ static const ul_field_spec NGD_PARAMS[P_COUNT] = {
                 .type = UL_FIELD_STRING,
                 .choices = FORMS,
                 .doc = "tight or stated"},
+    [P_INIT_LAW] = {.name = "initialisation",
+                    .type = UL_FIELD_STRING,
+                    .choices = INIT_LAWS,
+                    .doc = "\"theorem\": the run starts from the theorem's own law rho (instead of "
+                           "init_var, whose exact value may have no finite decimal)"},
     [P_VARIANT] = {.name = "variant",
                    .type = UL_FIELD_STRING,
                    .choices = VARIANTS,
@@ -303,12 +311,13 @@ static const struct {
               "(q, 4qL^2/(lambda sigma^2 n^2)(1 - exp(-lambda eta K/2)))-RDP",
               false, true},
     [T_G15] = {B(P_L) | B(P_LAMBDA) | B(P_BETA) | B(P_SIGMA) | B(P_ETA) | B(P_N) | B(P_KABAR),
-               B(P_Q) | B(P_INIT) | B(P_FORM),
+               B(P_Q) | B(P_INIT) | B(P_INIT_LAW) | B(P_FORM),
                "Chourasia & Shah, Thm G.15: (q, eps_dd)-data-deletion of convex Noisy-GD after "
                "K_Abar steps",
                true, true},
     [T_51] = {B(P_L) | B(P_LAMBDA) | B(P_BETA) | B(P_N) | B(P_EPS_DP) | B(P_KABAR),
-              B(P_Q) | B(P_SIGMA) | B(P_ETA) | B(P_INIT) | B(P_FORM) | B(P_KA) | B(P_D) | B(P_R) |
+              B(P_Q) | B(P_SIGMA) | B(P_ETA) | B(P_INIT) | B(P_INIT_LAW) | B(P_FORM) | B(P_KA) |
+                  B(P_D) | B(P_R) |
                   B(P_EPS_DD) | B(P_VARIANT),
               "Chourasia & Shah, Thm 5.1(2): with eta = 1/(2(lambda+beta)), sigma^2 = "
               "4qL^2/(lambda eps_dp n^2), K_Abar >= 4 kappa log(eps_dp/eps_dd) gives "
@@ -320,7 +329,8 @@ static const struct {
                false, true},
     [T_52D] = {B(P_L) | B(P_LAMBDA) | B(P_BETA) | B(P_SIGMA) | B(P_ETA) | B(P_N) | B(P_D) | B(P_R) |
                    B(P_KA) | B(P_KABAR) | B(P_EPS_DP),
-               B(P_Q) | B(P_LOGB) | B(P_B) | B(P_INIT) | B(P_EPS_DD) | B(P_VARIANT),
+               B(P_Q) | B(P_LOGB) | B(P_B) | B(P_INIT) | B(P_INIT_LAW) | B(P_EPS_DD) |
+                   B(P_VARIANT),
                "Chourasia & Shah, Thm 5.2(2): (q, eps_dd)-data-deletion, non-convex bounded loss "
                "(G.22, G.23, B.4)",
                true, false},
@@ -382,6 +392,7 @@ static const ul_field_spec NGD_STATED[] = {
 
 typedef struct {
     ngd_thm thm;
+    bool init_law_stated; /* parameters.initialisation: "theorem" */
     ul_ngd_params pb;
     ul_ngd_g15_form form;
     ul_variant variant;       /* the variant that decides: always the corrected one */
@@ -554,6 +565,11 @@ static ul_status ngd_read(const ul_cert *c, ngd_input *in, bool calibrating, cha
     pb->log_B = ul_audit_field_text(&p, "logB");
     pb->b = ul_audit_field_text(&p, "b");
     pb->init_var = ul_audit_field_text(&p, "init_var");
+    in->init_law_stated = ul_audit_field_text(&p, "initialisation") != NULL;
+    if (in->init_law_stated && pb->init_var != NULL)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "$.parameters.initialisation: states the theorem's own law, and init_var "
+                       "states a variance: give one of them");
     pb->p = ul_audit_field_text(&p, "p");
     pb->s = ul_audit_field_text(&p, "s");
     const char *form = ul_audit_field_text(&p, "g15_form");
@@ -1330,7 +1346,8 @@ static void ngd_note_omitted(const ngd_input *in, ul_audit_report *rep)
         ul_audit_note_omitted(rep, "parameters", &NGD_PARAMS[P_SIGMA]);
     if (in->thm == T_51 && pb->eta == NULL)
         ul_audit_note_omitted(rep, "parameters", &NGD_PARAMS[P_ETA]);
-    if ((in->thm == T_G15 || in->thm == T_51 || in->thm == T_52D) && pb->init_var == NULL)
+    if ((in->thm == T_G15 || in->thm == T_51 || in->thm == T_52D) && pb->init_var == NULL &&
+        !in->init_law_stated)
         ul_audit_note_omitted(rep, "parameters", &NGD_PARAMS[P_INIT]);
     if (in->thm == T_G9 && pb->K == NULL)
         ul_audit_note_omitted(rep, "parameters", &NGD_PARAMS[P_K]);

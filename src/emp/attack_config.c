@@ -560,7 +560,8 @@ static ul_status auto_certificate(ul_attack_config *cfg, const ul_cert_values *m
                  "{\"format\": \"ulaudit-certificate/1\", \"method\": \"noisy-gd\", "
                  "\"source\": \"written by ulaudit attack for its own Noisy-GD experiment\", "
                  "\"parameters\": {\"theorem\": \"g15\", \"L\": \"%s\", \"lambda\": \"%s\", "
-                 "\"beta\": \"0.25\", \"n\": %zu, %s\"sigma\": \"%s\", \"KAbar\": %zu}, "
+                 "\"beta\": \"0.25\", \"n\": %zu, %s\"sigma\": \"%s\", \"KAbar\": %zu, "
+                 "\"initialisation\": \"theorem\"}, "
                  "\"claim\": {%s}}",
                  str(mv, "clip", ""), lambda, cfg->data.n, eta, str(lv, "sigma", ""),
                  de->unlearn_steps, claim);
