@@ -870,6 +870,8 @@ static ul_status calibrate_common(const ul_cert *c, bool is_op, const ul_num_pre
     ul_audit_report rep;
     if (st == UL_OK && g.sigma != NULL) {
         st = audit_common(c, is_op, want, &rep, err, errlen);
+        if (st == UL_OK)
+            ul_audit_apply_omitted(&rep); /* as ul_audit does */
         if (st == UL_OK && rep.verdict == UL_VERDICT_SUPPORTED) {
             st = ul_cert_to_json_with(c, "parameters", "sigma", g.sigma, completed, err, errlen);
             gcert_clear(&g);

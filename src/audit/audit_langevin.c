@@ -1322,6 +1322,7 @@ static ul_status lg_calibrate_given(const ul_cert *c, const lg_input *in,
     ul_status st = lg_audit(c, w, &rep, err, errlen);
     if (st != UL_OK)
         return st;
+    ul_audit_apply_omitted(&rep); /* as ul_audit does */
     if (rep.verdict == UL_VERDICT_SUPPORTED) {
         *done = true;
         return ul_cert_to_json_with(c, "parameters", "sigma", in->sigma, completed, err, errlen);

@@ -903,6 +903,7 @@ static ul_status mc_calibrate(const ul_cert *c, const ul_num_precision *want, ch
         st = mc_audit(c, want, &rep, err, errlen);
         if (st != UL_OK)
             return st;
+        ul_audit_apply_omitted(&rep); /* as ul_audit does */
         if (rep.verdict == UL_VERDICT_SUPPORTED) {
             snprintf(value, sizeof value, "%lu", pb->steps);
             return ul_cert_to_json_with(c, "parameters", "steps", value, completed, err, errlen);
@@ -951,6 +952,8 @@ static ul_status mc_calibrate(const ul_cert *c, const ul_num_precision *want, ch
     if (s2 == UL_OK)
         s2 = mc_audit(done, want, &rep, e2, sizeof e2);
     ul_cert_free(done);
+    if (s2 == UL_OK)
+        ul_audit_apply_omitted(&rep); /* as ul_audit does */
     if (s2 != UL_OK || rep.verdict != UL_VERDICT_SUPPORTED) {
         free(text);
         return ul_fail(err, errlen, UL_EINPUT,

@@ -1480,6 +1480,7 @@ static ul_status ngd_calibrate(const ul_cert *c, const ul_num_precision *want, c
         st = ngd_audit(c, &w, &rep, err, errlen);
         if (st != UL_OK)
             return st;
+        ul_audit_apply_omitted(&rep); /* as ul_audit does */
         if (rep.verdict == UL_VERDICT_SUPPORTED)
             return ul_cert_to_json_with(c, "parameters", "KAbar", in.pb.KAbar, completed, err,
                                         errlen);

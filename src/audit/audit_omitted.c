@@ -90,6 +90,17 @@ void ul_audit_apply_omitted(ul_audit_report *rep)
                           "supports no claim here until it is stated.");
 }
 
+bool ul_audit_omitted_failure(const ul_audit_report *rep, char *why, size_t n)
+{
+    for (int i = 0; i < rep->n_omitted; i++)
+        if (rep->omitted[i].fails) {
+            snprintf(why, n, "invalid: %s is not stated; to state it, %s", rep->omitted[i].field,
+                     rep->omitted[i].state_it);
+            return true;
+        }
+    return false;
+}
+
 void ul_audit_note_omitted_facts(ul_audit_report *rep, const char *object,
                                  const ul_field_spec *specs, size_t n, const ul_cert_values *v,
                                  uint64_t skip)

@@ -33,6 +33,10 @@ void ul_audit_note_omitted_as(ul_audit_report *rep, const char *object, const ul
  * sentence saying why. */
 void ul_audit_apply_omitted(ul_audit_report *rep);
 
+/* When an omission of rep fails: true, and why[0..n) says which field and
+ * how to state it (for calibrate's refusals). */
+bool ul_audit_omitted_failure(const ul_audit_report *rep, char *why, size_t n);
+
 /* Notes every fact of specs[0..n) that v (read against the same table) does
  * not hold, except those whose bit i is set in skip (facts the theorem cited
  * does not read). */

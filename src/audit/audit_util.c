@@ -1,6 +1,7 @@
 /* src/audit/audit_util.c — small helpers shared by the method handlers (see
  * audit_util.h for what each guarantees). */
 #include "audit/audit_util.h"
+#include "audit/audit_omitted.h"
 #include "num/input.h"
 
 #include <gmp.h>
@@ -122,8 +123,10 @@ bool ul_audit_recheck_supported(const char *text, ul_audit_fn audit, const ul_nu
     ul_cert_free(done);
     if (st != UL_OK)
         return false;
+    ul_audit_apply_omitted(&rep); /* as ul_audit does after the handler */
     if (rep.verdict != UL_VERDICT_SUPPORTED) {
-        snprintf(why, whylen, "%s", ul_verdict_name(rep.verdict));
+        if (!ul_audit_omitted_failure(&rep, why, whylen))
+            snprintf(why, whylen, "%s", ul_verdict_name(rep.verdict));
         return false;
     }
     return true;
