@@ -101,7 +101,7 @@ typedef struct {
     char reading[512];            /* the spec's .omitted text */
     char state_it[512];           /* e.g. "\"adjacency\": \"add-remove\" (or \"replacement\")" */
     bool fails;                   /* no reading can be checked: the theorem does not apply */
-    char pre_name[96];            /* when fails: the precondition "<field>_stated" it fails */
+    char pre_name[UL_JSON_PATH_MAX + 16]; /* when fails: the precondition "<field>_stated" */
     char pre_rule[1024];          /* and its rule (rep->pre points into both) */
 } ul_audit_omitted;
 
