@@ -97,6 +97,11 @@ static const ul_audit_number *reach(const ul_audit_report *rep, const char *key)
 #define GAUSS(params, claim)                                                                       \
     "{\"format\": \"ulaudit-certificate/1\", \"method\": \"gaussian-mechanism\", "                 \
     "\"parameters\": {" params "}, \"claim\": {" claim "}}"
+/* One release, stated: an omitted "compositions" with one σ and Δ is read as
+ * an unknown number of releases, so a claim not refuted at T = 1 is
+ * unsupported (ulaudit-certificate(5), OMITTED FIELDS); tests about T = 1
+ * state it, as the old default read it. */
+#define GAUSS1(params, claim) GAUSS("\"compositions\": 1, " params, claim)
 #define OP(params, claim, stated)                                                                  \
     "{\"format\": \"ulaudit-certificate/1\", \"method\": \"output-perturbation\", "                \
     "\"parameters\": {" params "}, \"claim\": {" claim "}, \"stated\": {" stated "}}"
@@ -146,15 +151,15 @@ Test(audit, gaussian_exact_eps_decides_both_sides)
 {
     /* σ = 4.530877117 (tensorflow/privacy rdp_accountant_test.py): exact eps
      * at δ = 1e-6 is 0.92739233799744306369 (mpmath findroot, 50 digits) */
-    cr_assert_eq(
-        verdict_of(&ul_audit_gaussian_mechanism, GAUSS("\"sensitivity\": 1, \"sigma\": 4.530877117",
-                                                       "\"eps\": 0.92739234, \"delta\": 1e-6")),
-        UL_VERDICT_SUPPORTED);
+    cr_assert_eq(verdict_of(&ul_audit_gaussian_mechanism,
+                            GAUSS1("\"sensitivity\": 1, \"sigma\": 4.530877117",
+                                   "\"eps\": 0.92739234, \"delta\": 1e-6")),
+                 UL_VERDICT_SUPPORTED);
     ul_audit_report rep;
     char err[512];
     cr_assert_eq(audit_text(&ul_audit_gaussian_mechanism,
-                            GAUSS("\"sensitivity\": 1, \"sigma\": 4.530877117",
-                                  "\"eps\": 0.92739233, \"delta\": 1e-6"),
+                            GAUSS1("\"sensitivity\": 1, \"sigma\": 4.530877117",
+                                   "\"eps\": 0.92739233, \"delta\": 1e-6"),
                             &rep, &WANT, err, sizeof err),
                  UL_OK, "%s", err);
     cr_assert_eq(rep.verdict, UL_VERDICT_REFUTED);
@@ -175,7 +180,7 @@ Test(audit, gaussian_compositions_are_one_mechanism)
                  UL_OK, "%s", err);
     cr_assert_eq(
         audit_text(&ul_audit_gaussian_mechanism,
-                   GAUSS("\"sensitivity\": 1, \"sigma\": 1.5", "\"eps\": 0.5, \"delta\": 0.1"), &b,
+                   GAUSS1("\"sensitivity\": 1, \"sigma\": 1.5", "\"eps\": 0.5, \"delta\": 0.1"), &b,
                    &WANT, err, sizeof err),
         UL_OK, "%s", err);
     cr_assert_eq(a.verdict, UL_VERDICT_REFUTED);
@@ -216,15 +221,15 @@ Test(audit, gaussian_renyi_claim_is_exact)
 {
     /* tensorflow/privacy: compute_rdp(q=1, σ=10, 1 step, α=20) == 0.1 */
     cr_assert_eq(verdict_of(&ul_audit_gaussian_mechanism,
-                            GAUSS("\"sensitivity\": 1, \"sigma\": 10",
-                                  "\"renyi_order\": 20, \"renyi_value\": 0.1")),
+                            GAUSS1("\"sensitivity\": 1, \"sigma\": 10",
+                                   "\"renyi_order\": 20, \"renyi_value\": 0.1")),
                  UL_VERDICT_SUPPORTED);
     ul_audit_report rep;
     char err[512];
     cr_assert_eq(audit_text(&ul_audit_gaussian_mechanism,
-                            GAUSS("\"sensitivity\": 1, \"sigma\": 10",
-                                  "\"renyi_order\": 20, \"renyi_value\": "
-                                  "\"0.0999999999999999999999999999999\""),
+                            GAUSS1("\"sensitivity\": 1, \"sigma\": 10",
+                                   "\"renyi_order\": 20, \"renyi_value\": "
+                                   "\"0.0999999999999999999999999999999\""),
                             &rep, &WANT, err, sizeof err),
                  UL_OK, "%s", err);
     cr_assert_eq(rep.verdict, UL_VERDICT_REFUTED);
@@ -236,8 +241,8 @@ Test(audit, gaussian_inconclusive_at_a_low_cap_decided_at_the_default)
 {
     /* theta_e(1) = 0.12693673750664394580082962475776688041508 (mpmath, 50
      * digits); the claim is it rounded up at 30 digits */
-    const char *text = GAUSS("\"sensitivity\": 1, \"sigma\": 1",
-                             "\"eps\": 1, \"delta\": \"0.126936737506643945800829624758\"");
+    const char *text = GAUSS1("\"sensitivity\": 1, \"sigma\": 1",
+                              "\"eps\": 1, \"delta\": \"0.126936737506643945800829624758\"");
     cr_assert_eq(verdict_of(&ul_audit_gaussian_mechanism, text), UL_VERDICT_SUPPORTED);
     ul_num_precision capped = {17, 0, 64};
     ul_audit_report rep;
@@ -248,8 +253,8 @@ Test(audit, gaussian_inconclusive_at_a_low_cap_decided_at_the_default)
     cr_assert_eq(ul_verdict_exit_code(rep.verdict), 3);
     /* and the same claim rounded down is refuted */
     cr_assert_eq(verdict_of(&ul_audit_gaussian_mechanism,
-                            GAUSS("\"sensitivity\": 1, \"sigma\": 1",
-                                  "\"eps\": 1, \"delta\": \"0.126936737506643945800829624757\"")),
+                            GAUSS1("\"sensitivity\": 1, \"sigma\": 1",
+                                   "\"eps\": 1, \"delta\": \"0.126936737506643945800829624757\"")),
                  UL_VERDICT_REFUTED);
 }
 
@@ -524,13 +529,13 @@ Test(audit, calibrate_replaces_an_insufficient_sigma_and_keeps_a_sufficient_one)
     free(done);
     done = calibrate_text(
         &ul_audit_gaussian_mechanism,
-        GAUSS("\"sensitivity\": 1, \"sigma\": 10", "\"renyi_order\": 20, \"renyi_value\": 0.1"),
+        GAUSS1("\"sensitivity\": 1, \"sigma\": 10", "\"renyi_order\": 20, \"renyi_value\": 0.1"),
         17);
     sigma_of(done, sigma, sizeof sigma);
     cr_assert_str_eq(sigma, "10");
     free(done);
     done = calibrate_text(&ul_audit_gaussian_mechanism,
-                          GAUSS("\"sensitivity\": 1", "\"renyi_order\": 20, \"renyi_value\": 0.1"),
+                          GAUSS1("\"sensitivity\": 1", "\"renyi_order\": 20, \"renyi_value\": 0.1"),
                           17);
     sigma_of(done, sigma, sizeof sigma);
     cr_assert_str_eq(sigma, "1.0000000000000000e+1"); /* √(20/0.2) = 10 exactly */
@@ -539,7 +544,7 @@ Test(audit, calibrate_replaces_an_insufficient_sigma_and_keeps_a_sufficient_one)
 
 Test(audit, calibrate_refuses_what_no_sigma_reaches)
 {
-    ul_cert *c = cert_of(GAUSS("\"sensitivity\": 1", "\"eps\": 1, \"delta\": 0"));
+    ul_cert *c = cert_of(GAUSS1("\"sensitivity\": 1", "\"eps\": 1, \"delta\": 0"));
     char *out = NULL;
     char err[512];
     cr_assert_neq(ul_audit_gaussian_mechanism.calibrate(c, &WANT, &out, err, sizeof err), UL_OK);
@@ -930,7 +935,7 @@ Test(audit, near_boundary_gaussian_and_output_perturbation)
     oracle_log_theta(b, e, r);
     mpfr_exp(b, b, MPFR_RNDN);
     near_boundary(&ul_audit_gaussian_mechanism,
-                  GAUSS("\"sensitivity\": 2, \"sigma\": 1.3", "\"eps\": 1, \"delta\": \"%s\""), b,
+                  GAUSS1("\"sensitivity\": 2, \"sigma\": 1.3", "\"eps\": 1, \"delta\": \"%s\""), b,
                   UL_VERDICT_REFUTED);
     /* output perturbation: θ_{e^0.7}(2·0.5/0.8) */
     mpfr_set_str(e, "0.7", 10, MPFR_RNDN);
@@ -1146,18 +1151,18 @@ Test(audit, tiny_delta_is_read_by_both_gaussian_methods)
     cr_assert_eq(verdict_of(&ul_audit_output_perturbation,
                             OP("\"c0\": 1, \"sigma\": 1", "\"eps\": 1, \"delta\": \"1e-20001\"", "")),
                  UL_VERDICT_REFUTED);
-    cr_assert_eq(verdict_of(&ul_audit_gaussian_mechanism,
-                            GAUSS("\"sensitivity\": 2, \"sigma\": 1",
-                                  "\"eps\": 1, \"delta\": \"1e-20001\"")),
-                 UL_VERDICT_REFUTED);
+    cr_assert_eq(
+        verdict_of(&ul_audit_gaussian_mechanism, GAUSS1("\"sensitivity\": 2, \"sigma\": 1",
+                                                        "\"eps\": 1, \"delta\": \"1e-20001\"")),
+        UL_VERDICT_REFUTED);
     cr_assert_eq(verdict_of(&ul_audit_output_perturbation,
                             OP("\"c0\": 1, \"sigma\": 1", "\"eps\": 620, \"delta\": \"1e-20001\"",
                                "\"sigma_classic\": 1")),
                  UL_VERDICT_SUPPORTED);
-    cr_assert_eq(verdict_of(&ul_audit_gaussian_mechanism,
-                            GAUSS("\"sensitivity\": 2, \"sigma\": 1",
-                                  "\"eps\": 620, \"delta\": \"1e-20001\"")),
-                 UL_VERDICT_SUPPORTED);
+    cr_assert_eq(
+        verdict_of(&ul_audit_gaussian_mechanism, GAUSS1("\"sensitivity\": 2, \"sigma\": 1",
+                                                        "\"eps\": 620, \"delta\": \"1e-20001\"")),
+        UL_VERDICT_SUPPORTED);
 }
 
 Test(audit, noisy_gd_one_directional_theorems_give_one_sided_eps_delta)

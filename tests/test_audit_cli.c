@@ -41,6 +41,48 @@ static void expect_one_error_line(run_result *r, int status, const char *must)
     cr_assert(nl != NULL && nl[1] == '\0', "one line expected: %s", r->err);
 }
 
+/* One text replacement of corpus_edited. */
+typedef struct {
+    const char *find, *put;
+} text_edit;
+
+/* Copies the corpus certificate `file` to a fresh temporary file (its path
+ * to out), replacing on each line the first occurrence of every edit's
+ * `find` by its `put`: the corpus states what its source gives, a test that
+ * needs a fact stated (or a number written otherwise) states it here. */
+static void corpus_edited(char *out, size_t n, const char *file, const text_edit *ed, size_t n_ed)
+{
+    char p[1024];
+    corpus_path(p, sizeof p, file);
+    snprintf(out, n, "/tmp/ulaudit-audit-cli-XXXXXX");
+    int fd = mkstemp(out);
+    cr_assert(fd >= 0);
+    FILE *in = fopen(p, "r");
+    FILE *f = fdopen(fd, "w");
+    cr_assert(in && f, "%s", p);
+    char line[4096];
+    while (fgets(line, sizeof line, in)) {
+        char buf[8192];
+        snprintf(buf, sizeof buf, "%s", line);
+        for (size_t i = 0; i < n_ed; i++) {
+            char *k = strstr(buf, ed[i].find);
+            if (k == NULL)
+                continue;
+            char rest[8192];
+            snprintf(rest, sizeof rest, "%s", k + strlen(ed[i].find));
+            snprintf(k, sizeof buf - (size_t)(k - buf), "%s%s", ed[i].put, rest);
+        }
+        fputs(buf, f);
+    }
+    fclose(in);
+    fclose(f);
+}
+
+/* A Gaussian-mechanism corpus certificate with "compositions": 1 stated
+ * after its one `"sigma": 1`: omitted, compositions is read as an unknown
+ * number of releases (ulaudit-certificate(5), OMITTED FIELDS). */
+static const text_edit ONE_RELEASE = {"\"sigma\": 1", "\"sigma\": 1, \"compositions\": 1"};
+
 Test(audit_cli, refuted_text_report)
 {
     char p[1024];
@@ -107,8 +149,8 @@ Test(audit_cli, inconclusive_at_the_cap_exits_3)
     char p[256];
     temp_cert(p, sizeof p,
               "{\"format\": \"ulaudit-certificate/1\", \"method\": \"gaussian-mechanism\", "
-              "\"parameters\": {\"sensitivity\": 1, \"sigma\": 1}, \"claim\": {\"eps\": 1, "
-              "\"delta\": \"0.126936737506643945800829624758\"}}");
+              "\"parameters\": {\"sensitivity\": 1, \"sigma\": 1, \"compositions\": 1}, "
+              "\"claim\": {\"eps\": 1, \"delta\": \"0.126936737506643945800829624758\"}}");
     run_result r = run("audit", p, "--max-bits", "64", NULL);
     cr_assert_eq(r.status, 3, "stdout: %s stderr: %s", r.out, r.err);
     cr_assert(strstr(r.out, "INCONCLUSIVE") != NULL);
@@ -209,7 +251,7 @@ Test(audit_cli, calibrate_prints_a_supported_certificate)
 Test(audit_cli, calibrate_out_writes_atomically)
 {
     char p[1024];
-    corpus_path(p, sizeof p, "gaussian-one-minus-erf.json");
+    corpus_edited(p, sizeof p, "gaussian-one-minus-erf.json", &ONE_RELEASE, 1);
     char dir[] = "/tmp/ulaudit-calibrate-XXXXXX";
     cr_assert_not_null(mkdtemp(dir));
     char out[512];
@@ -232,6 +274,7 @@ Test(audit_cli, calibrate_out_writes_atomically)
     cr_assert_neq(stat(out, &st), 0);
     run_free(&r);
     rmdir(dir);
+    unlink(p);
 }
 
 Test(audit_cli, calibrate_refusals)
@@ -241,9 +284,18 @@ Test(audit_cli, calibrate_refusals)
     run_result r = run("calibrate", p, NULL);
     expect_one_error_line(&r, 2, "no calibration");
     run_free(&r);
-    corpus_path(p, sizeof p, "gaussian-float32-zero.json");
+    /* δ = 0: no σ reaches it (the Gaussian mechanism is never (ε, 0)-DP) */
+    corpus_edited(p, sizeof p, "gaussian-float32-zero.json", &ONE_RELEASE, 1);
     r = run("calibrate", p, NULL);
     expect_one_error_line(&r, 2, "$.claim.delta");
+    run_free(&r);
+    unlink(p);
+    /* as the corpus writes it, compositions omitted: no σ supports a claim
+     * for an unknown number of releases (ulaudit-certificate(5), OMITTED
+     * FIELDS), so calibrate names the fact to state first */
+    corpus_path(p, sizeof p, "gaussian-float32-zero.json");
+    r = run("calibrate", p, NULL);
+    expect_one_error_line(&r, 2, "$.parameters.compositions");
     run_free(&r);
     expect_usage_error("certificate file", run("calibrate", NULL));
 }
@@ -319,11 +371,15 @@ Test(audit_cli, calibrate_langevin_sigma)
     /* sigma left out: the smallest sigma at K = 1 is 0.24310476081872…
      * (bisection of the Langevin closed form in mpmath, independently of
      * ulaudit; Table 3 prints 0.2431), whose safe end rounded up at 7 digits
-     * is 0.2431048 */
+     * is 0.2431048.  The facts that oracle assumes are stated (omitted, they
+     * make the theorem inapplicable): learning converged, and eta = 1/L =
+     * 1/0.26, written at 40 decimals rounded down (eta <= 1/L; the change of
+     * about 1e-41 relative is far below the 7 digits checked). */
     const char *text =
         "{\"format\": \"ulaudit-certificate/1\", \"method\": \"langevin\",\n"
         " \"parameters\": {\"case\": \"strongly-convex\", \"n\": 10000, \"m\": \"0.01\",\n"
-        "   \"L\": \"0.26\", \"M\": 1, \"K\": 1, \"S\": 1},\n"
+        "   \"L\": \"0.26\", \"M\": 1, \"K\": 1, \"S\": 1, \"converged\": true,\n"
+        "   \"eta\": \"3.8461538461538461538461538461538461538461\"},\n"
         " \"claim\": {\"eps\": \"0.05\", \"delta\": \"0.0001\"}}\n";
     char p[256];
     temp_cert(p, sizeof p, text);
@@ -361,12 +417,18 @@ Test(audit_cli, calibrate_model_clipping_least_steps)
 Test(audit_cli, calibrate_noisy_gd_g15_least_kabar)
 {
     /* Thm 5.1's logistic-regression setting cited through G.15 (relaxed
-     * form): K_Abar >= 4 kappa log(eps_dp/eps_dd) = 20 log 10 = 46.05, so 47 */
+     * form): K_Abar >= 4 kappa log(eps_dp/eps_dd) = 20 log 10 = 46.05, so 47,
+     * with G.15's C = 4qL^2/(lambda sigma^2 n^2) = 1 and a = eta lambda/2 =
+     * 0.05.  G.15 needs its initialisation stated, exactly init_var =
+     * sigma^2/(lambda(1 - eta lambda/2)) = sigma^2/0.059375 (omitted, the
+     * theorem is inapplicable); 0.059375 = 19/320, so L = 1.9 and sigma =
+     * 16L/n = 0.0304 keep C = 1 and make it the finite decimal 0.0155648
+     * (0.0155648 * 0.059375 = 0.00092416 = 0.0304^2). */
     const char *text =
         "{\"format\": \"ulaudit-certificate/1\", \"method\": \"noisy-gd\",\n"
-        " \"parameters\": {\"theorem\": \"g15\", \"L\": 1, \"lambda\": \"0.0625\",\n"
-        "   \"beta\": \"0.25\", \"n\": 1000, \"eta\": \"1.6\", \"sigma\": \"0.016\",\n"
-        "   \"g15_form\": \"stated\"},\n"
+        " \"parameters\": {\"theorem\": \"g15\", \"L\": \"1.9\", \"lambda\": \"0.0625\",\n"
+        "   \"beta\": \"0.25\", \"n\": 1000, \"eta\": \"1.6\", \"sigma\": \"0.0304\",\n"
+        "   \"init_var\": \"0.0155648\", \"g15_form\": \"stated\"},\n"
         " \"claim\": {\"renyi_order\": 4, \"renyi_value\": \"0.1\"}}\n";
     char p[256];
     temp_cert(p, sizeof p, text);
@@ -419,23 +481,21 @@ Test(audit_cli, cert_to_json_with_sets_one_field_and_drops_expected)
  * its exact value, not cut at the '.' (it once was reported as 8 < 88). */
 Test(audit_cli, stated_count_in_exponent_form)
 {
-    char path[] = "/tmp/ul-stated-ka-XXXXXX";
-    int fd = mkstemp(path);
-    cr_assert_geq(fd, 0);
-    FILE *in = fopen("audits/noisy-gd-thm51-logreg-deletion.json", "r");
-    FILE *out = fdopen(fd, "w");
-    cr_assert(in && out);
-    char line[4096];
-    while (fgets(line, sizeof line, in)) {
-        char *k = strstr(line, "\"KA\": 88");
-        if (k)
-            fprintf(out, "%.*s\"KA\": \"8.8e1\"%s", (int)(k - line), line,
-                    k + strlen("\"KA\": 88"));
-        else
-            fputs(line, out);
-    }
-    fclose(in);
-    fclose(out);
+    /* Thm 5.1 needs its initialisation stated, exactly init_var =
+     * sigma^2/(lambda(1 - eta lambda/2)) = sigma^2/0.059375 (omitted, the
+     * theorem is inapplicable, as the corpus certificate expects); 0.059375
+     * = 19/320 has no finite decimal quotient at the prescribed sigma =
+     * 0.016, so sigma = 0.019 (above the prescription, which Thm 5.1 allows:
+     * more noise only lowers the bound) gives init_var = 0.000361/0.059375 =
+     * 0.00608 exactly.  K_A's (17) does not involve sigma. */
+    static const text_edit ed[] = {
+        {"\"KA\": 88", "\"KA\": \"8.8e1\""},
+        {"\"sigma\": \"0.016\"", "\"sigma\": \"0.019\""},
+        {"\"eps_dp\": 1,", "\"eps_dp\": 1, \"init_var\": \"0.00608\","},
+    };
+    char path[1024];
+    corpus_edited(path, sizeof path, "noisy-gd-thm51-logreg-deletion.json", ed,
+                  sizeof ed / sizeof ed[0]);
     run_result r = run("audit", path, "--json", NULL);
     cr_assert_eq(r.status, 0, "%s %s", r.out, r.err);
     json_object *o = json_tokener_parse(r.out);
