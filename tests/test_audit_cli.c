@@ -78,10 +78,11 @@ static void corpus_edited(char *out, size_t n, const char *file, const text_edit
     fclose(f);
 }
 
-/* A Gaussian-mechanism corpus certificate with "compositions": 1 stated
- * after its one `"sigma": 1`: omitted, compositions is read as an unknown
+/* A one-release Gaussian-mechanism corpus certificate with its
+ * "compositions": 1 taken out: omitted, compositions is read as an unknown
  * number of releases (ulaudit-certificate(5), OMITTED FIELDS). */
-static const text_edit ONE_RELEASE = {"\"sigma\": 1", "\"sigma\": 1, \"compositions\": 1"};
+static const text_edit NO_RELEASES[] = {{"\"sigma\": 1,", "\"sigma\": 1"},
+                                        {"\"compositions\": 1", ""}};
 
 Test(audit_cli, refuted_text_report)
 {
@@ -251,7 +252,7 @@ Test(audit_cli, calibrate_prints_a_supported_certificate)
 Test(audit_cli, calibrate_out_writes_atomically)
 {
     char p[1024];
-    corpus_edited(p, sizeof p, "gaussian-one-minus-erf.json", &ONE_RELEASE, 1);
+    corpus_path(p, sizeof p, "gaussian-one-minus-erf.json");
     char dir[] = "/tmp/ulaudit-calibrate-XXXXXX";
     cr_assert_not_null(mkdtemp(dir));
     char out[512];
@@ -274,7 +275,6 @@ Test(audit_cli, calibrate_out_writes_atomically)
     cr_assert_neq(stat(out, &st), 0);
     run_free(&r);
     rmdir(dir);
-    unlink(p);
 }
 
 Test(audit_cli, calibrate_refusals)
@@ -285,18 +285,18 @@ Test(audit_cli, calibrate_refusals)
     expect_one_error_line(&r, 2, "no calibration");
     run_free(&r);
     /* δ = 0: no σ reaches it (the Gaussian mechanism is never (ε, 0)-DP) */
-    corpus_edited(p, sizeof p, "gaussian-float32-zero.json", &ONE_RELEASE, 1);
+    corpus_path(p, sizeof p, "gaussian-float32-zero.json");
     r = run("calibrate", p, NULL);
     expect_one_error_line(&r, 2, "$.claim.delta");
     run_free(&r);
-    unlink(p);
-    /* as the corpus writes it, compositions omitted: no σ supports a claim
-     * for an unknown number of releases (ulaudit-certificate(5), OMITTED
-     * FIELDS), so calibrate names the fact to state first */
-    corpus_path(p, sizeof p, "gaussian-float32-zero.json");
+    /* compositions omitted: no σ supports a claim for an unknown number of
+     * releases (ulaudit-certificate(5), OMITTED FIELDS), so calibrate names
+     * the fact to state first */
+    corpus_edited(p, sizeof p, "gaussian-float32-zero.json", NO_RELEASES, 2);
     r = run("calibrate", p, NULL);
     expect_one_error_line(&r, 2, "$.parameters.compositions");
     run_free(&r);
+    unlink(p);
     expect_usage_error("certificate file", run("calibrate", NULL));
 }
 

@@ -289,7 +289,8 @@ Test(audit_ties, noisygd_g15_calibrate_at_the_tie_returns_kabar_0)
      * equality, and that re-audit is the exact tie */
     const char *text =
         NGD_HEAD "\"parameters\":{\"theorem\":\"g15\",\"L\":\"1.5\",\"lambda\":\"0.5\","
-                 "\"beta\":1,\"sigma\":\"0.5\",\"eta\":\"0.1\",\"n\":15,\"g15_form\":\"stated\"},"
+                 "\"beta\":1,\"sigma\":\"0.5\",\"eta\":\"0.1\",\"n\":15,\"g15_form\":\"stated\","
+                 "\"initialisation\":\"theorem\"},"
                  "\"claim\":{\"renyi_order\":3,\"renyi_value\":\"0.96\"}}";
     char err[1024] = "", *completed = NULL;
     ul_cert *c = NULL;
