@@ -166,24 +166,42 @@ static void oracle_min(mpfr_ptr out, mpfr_srcptr E, mpfr_srcptr Lam, mpfr_srcptr
     mpfr_clears(v, best, v1, v2, (mpfr_ptr)0);
 }
 
+/* η = 1/L written as a decimal of 45 significant digits rounded DOWN (so
+ * η ≤ 1/L holds, Thm 3.2): the certificates state it (an omitted η is
+ * invalid, ulaudit-certificate(5) OMITTED FIELDS) and the oracle reads the
+ * same decimal back, so both use the η the certificate states.  L is read
+ * rounded up, 1/L rounded down, the text rounded down. */
+static void eta_down(char *out, size_t n, const char *L)
+{
+    mpfr_t x;
+    mpfr_init2(x, 4 * RB);
+    mpfr_set_str(x, L, 10, MPFR_RNDU);
+    mpfr_ui_div(x, 1, x, MPFR_RNDD);
+    mpfr_snprintf(out, n, "%.44RDe", x);
+    mpfr_clear(x);
+}
+
 /* The strongly convex closed form (spec/langevin.md §5, App. D), with
- * η = 1/L, C_LSI = 2σ²/m: E = 4S²M²/(mσ²n²), Λ = K·m·η, B = log(1/δ). */
+ * η = eta_down(L), C_LSI = 2σ²/m: E = 4S²M²/(mσ²n²) (S = M = 1),
+ * Λ = K·m·η, B = log(1/δ). */
 static void sc_consts(mpfr_ptr E, mpfr_ptr Lam, mpfr_ptr B, const char *n, const char *m,
                       const char *L, const char *sigma, const char *delta, unsigned long K)
 {
-    mpfr_t nn, mm, LL, s, t;
-    mpfr_inits2(RB, nn, mm, LL, s, t, (mpfr_ptr)0);
-    ref(nn, n), ref(mm, m), ref(LL, L), ref(s, sigma);
+    char eta[64];
+    eta_down(eta, sizeof eta, L);
+    mpfr_t nn, mm, ee, s, t;
+    mpfr_inits2(RB, nn, mm, ee, s, t, (mpfr_ptr)0);
+    ref(nn, n), ref(mm, m), ref(ee, eta), ref(s, sigma);
     mpfr_mul(t, s, nn, MPFR_RNDN);
     mpfr_sqr(t, t, MPFR_RNDN);
     mpfr_mul(t, t, mm, MPFR_RNDN);
     mpfr_ui_div(E, 4, t, MPFR_RNDN);
-    mpfr_div(Lam, mm, LL, MPFR_RNDN);
+    mpfr_mul(Lam, mm, ee, MPFR_RNDN);
     mpfr_mul_ui(Lam, Lam, K, MPFR_RNDN);
     ref(t, delta);
     mpfr_log(t, t, MPFR_RNDN);
     mpfr_neg(B, t, MPFR_RNDN);
-    mpfr_clears(nn, mm, LL, s, t, (mpfr_ptr)0);
+    mpfr_clears(nn, mm, ee, s, t, (mpfr_ptr)0);
 }
 
 /* ---- the corpus ------------------------------------------------------------------------------ */
@@ -217,11 +235,13 @@ Test(audit_theorems, corpus_files_give_their_expected_verdicts)
         cr_assert_not_null(ul_cert_source(c), "%s: no source", name);
         cr_assert_not_null(ul_cert_expected_verdict(c), "%s: no expected verdict", name);
         cr_assert_not_null(ul_cert_expected_explanation(c), "%s: no explanation", name);
-        const ul_audit_method *m = handler_of(ul_cert_method(c));
-        cr_assert_not_null(m, "%s: method %s", name, ul_cert_method(c));
+        cr_assert_not_null(handler_of(ul_cert_method(c)), "%s: method %s", name,
+                           ul_cert_method(c));
+        /* through ul_audit, as the CLI: it applies the omitted facts'
+         * readings (an unstated fact the theorem needs: invalid) */
         ul_audit_report rep;
         ul_num_precision want = {17, 0, 0};
-        cr_assert_eq(m->audit(c, &want, &rep, err, sizeof err), UL_OK, "%s: %s", name, err);
+        cr_assert_eq(ul_audit(c, &want, &rep, err, sizeof err), UL_OK, "%s: %s", name, err);
         cr_assert_str_eq(ul_verdict_name(rep.verdict), ul_cert_expected_verdict(c),
                          "%s: verdict %s, expected %s\n%s", name, ul_verdict_name(rep.verdict),
                          ul_cert_expected_verdict(c), rep.explanation);
@@ -242,17 +262,26 @@ Test(audit_theorems, corpus_files_give_their_expected_verdicts)
 
 #define MN_DELTA "0.00008345852111500584209647805040894675346352"
 
+/* A strongly convex certificate stating the facts Table 3 assumes (App.
+ * L.4): S = 1, learning run to convergence, η = eta_down(L) unless
+ * extra_params states another η. */
 static char *sc_cert(const char *n, const char *m, const char *L, const char *sigma,
                      const char *eps, const char *delta, const char *extra_params,
                      const char *stated)
 {
+    char eta[96] = "";
+    if (strstr(extra_params, "\"eta\"") == NULL) {
+        char e[64];
+        eta_down(e, sizeof e, L);
+        snprintf(eta, sizeof eta, ",\"eta\":\"%s\"", e);
+    }
     char *buf = malloc(4096);
     snprintf(buf, 4096,
              "{\"format\":\"ulaudit-certificate/1\",\"method\":\"langevin\","
              "\"parameters\":{\"case\":\"strongly-convex\",\"n\":%s,\"m\":\"%s\",\"L\":\"%s\","
-             "\"M\":1,\"sigma\":\"%s\",\"K\":1%s},"
+             "\"M\":1,\"sigma\":\"%s\",\"K\":1,\"S\":1,\"converged\":true%s%s},"
              "\"claim\":{\"eps\":\"%s\",\"delta\":\"%s\"}%s%s%s}",
-             n, m, L, sigma, extra_params, eps, delta, stated ? ",\"stated\":" : "",
+             n, m, L, sigma, eta, extra_params, eps, delta, stated ? ",\"stated\":" : "",
              stated ? stated : "", "");
     return buf;
 }
@@ -371,7 +400,7 @@ Test(audit_theorems, langevin_renyi_claim_matches_the_closed_form)
     const char *text =
         "{\"format\":\"ulaudit-certificate/1\",\"method\":\"langevin\",\"parameters\":{"
         "\"case\":\"strongly-convex\",\"n\":1000,\"m\":\"0.5\",\"L\":2,\"M\":1,\"eta\":\"0.25\","
-        "\"sigma\":\"0.1\",\"K\":7,\"S\":2},"
+        "\"sigma\":\"0.1\",\"K\":7,\"S\":2,\"converged\":true},"
         "\"claim\":{\"renyi_order\":12,\"renyi_value\":\"0.0001\"}}";
     ul_audit_report rep;
     audit_ok(text, &rep);
@@ -425,7 +454,7 @@ Test(audit_theorems, langevin_invalid_preconditions_are_named)
     cr_assert(has_pre(&rep, "eta_le_1_over_L", UL_PRE_FAILS));
     cr_assert(strstr(rep.explanation, "eta_le_1_over_L") != NULL);
     free(text);
-    /* η = 1/L exactly (default) holds; m > L fails */
+    /* η = 1/L rounded down holds; m > L fails */
     text = sc_cert("10000", "0.5", "0.26", "0.0125", "1", "0.0001", "", NULL);
     audit_ok(text, &rep);
     cr_assert_eq(rep.verdict, UL_VERDICT_INVALID);
@@ -451,7 +480,8 @@ static char *gen_cert(const char *kind, const char *C_lsi, unsigned long K, cons
     snprintf(buf, 2048,
              "{\"format\":\"ulaudit-certificate/1\",\"method\":\"langevin\",\"parameters\":{"
              "\"case\":\"%s\",\"n\":1000,\"L\":1,\"M\":1,\"R\":\"0.01\",\"eta\":\"0.5\","
-             "\"sigma\":1,\"C_LSI\":\"%s\",\"K\":%lu%s},\"claim\":{\"eps\":\"%s\","
+             "\"sigma\":1,\"C_LSI\":\"%s\",\"K\":%lu,\"S\":1,\"C0\":\"0\","
+             "\"converged\":true%s},\"claim\":{\"eps\":\"%s\","
              "\"delta\":\"1e-5\"}}",
              kind, C_lsi, K, extra, eps);
     return buf;
@@ -846,6 +876,12 @@ Test(audit_theorems, noisygd_g9_and_thm52_privacy_values)
 
 #define D2D_HEAD "{\"format\":\"ulaudit-certificate/1\",\"method\":\"d2d\","
 
+/* The facts (86)/(88) as printed assume: Neel et al.'s add/remove
+ * adjacency, and learning long enough, T ≥ I + log(2Rmn/(2M))/log(1/γ)
+ * (Neel et al. 2021, Thms 9, 28): with R = 10 and the CIFAR-10 constants
+ * below 1 + log(1000)/log(1.08) ≈ 90.8 (I = 1), 197.8 (I = 108); T = 1000. */
+#define D2D_FACTS "\"adjacency\":\"add-remove\",\"R\":10,\"T\":1000"
+
 /* Thm M.1 (86) in double. */
 static double m1_sigma(double L, double m, double M, double n, double eps, double delta, unsigned I)
 {
@@ -859,7 +895,7 @@ Test(audit_theorems, d2d_table2_against_formula_86)
      * γ = (L − m)/(L + m) gives 4.4054 (spec/langevin.md §9 item 9). */
     ul_audit_report rep;
     audit_ok(D2D_HEAD "\"parameters\":{\"theorem\":\"M.1\",\"L\":\"0.26\",\"m\":\"0.01\","
-                      "\"M\":1,\"n\":10000,\"I\":1,\"sigma\":\"3.0504\"},"
+                      "\"M\":1,\"n\":10000,\"I\":1,\"sigma\":\"3.0504\"," D2D_FACTS "},"
                       "\"claim\":{\"eps\":1,\"delta\":\"0.0001\"},"
                       "\"stated\":{\"sigma\":\"3.0504\"}}",
              &rep);
@@ -876,7 +912,7 @@ Test(audit_theorems, d2d_table2_against_formula_86)
     char text[1024];
     snprintf(text, sizeof text,
              D2D_HEAD "\"parameters\":{\"theorem\":\"M.1\",\"L\":\"0.26\",\"m\":\"0.01\","
-                      "\"M\":1,\"n\":10000,\"I\":1,\"sigma\":\"%.10g\"},"
+                      "\"M\":1,\"n\":10000,\"I\":1,\"sigma\":\"%.10g\"," D2D_FACTS "},"
                       "\"claim\":{\"eps\":1,\"delta\":\"0.0001\"}}",
              o * (1 + 1e-9));
     audit_ok(text, &rep);
@@ -921,7 +957,7 @@ Test(audit_theorems, d2d_preconditions_and_iterations)
     snprintf(text, sizeof text,
              D2D_HEAD "\"parameters\":{\"theorem\":\"M.2\",\"L\":\"0.26\",\"m\":\"0.01\","
                       "\"M\":1,\"n\":10000,\"d\":512,\"I\":108,\"sigma\":\"0.0002\","
-                      "\"request\":3},\"claim\":{\"eps\":1,\"delta\":\"0.0001\"},"
+                      "\"request\":3," D2D_FACTS "},\"claim\":{\"eps\":1,\"delta\":\"0.0001\"},"
                       "\"stated\":{\"iterations\":%lu}}",
              steps - 1);
     audit_ok(text, &rep);
