@@ -1033,3 +1033,274 @@ Test(audit_theorems, schema_errors_name_the_json_path)
                          "\"claim\":{\"eps\":1,\"delta\":\"0.1\"}}",
                 "$.parameters.q");
 }
+
+/* ---- omitted facts: never read in the claim's favour ------------------------------------------
+ * ulaudit-certificate(5), OMITTED FIELDS: an optional fact left out is read
+ * the way least favourable to the claim; where no reading can be checked
+ * the theorem does not apply (invalid, precondition "<field>_stated").  That
+ * last step is ul_audit's (ul_audit_apply_omitted), so these tests go
+ * through ul_audit as the CLI does, not through a handler alone. */
+
+/* Audits a certificate given as text through ul_audit and expects success. */
+static void audit_full(const char *text, ul_audit_report *rep)
+{
+    char err[1024] = "";
+    ul_cert *c = NULL;
+    cr_assert_eq(ul_cert_load_buffer(text, strlen(text), &c, err, sizeof err), UL_OK, "load: %s",
+                 err);
+    ul_num_precision want = {17, 0, 0};
+    ul_status st = ul_audit(c, &want, rep, err, sizeof err);
+    ul_cert_free(c);
+    cr_assert_eq(st, UL_OK, "audit failed: %s\n%s", err, text);
+}
+
+static bool names_omitted(const ul_audit_report *rep, const char *path)
+{
+    for (int i = 0; i < rep->n_omitted; i++)
+        if (strcmp(rep->omitted[i].field, path) == 0)
+            return true;
+    return false;
+}
+
+/* |x/o − 1| < 1e-12 for the lower end of a report number. */
+static void assert_rel(const ul_audit_number *n, double o, const char *what)
+{
+    double x = strtod(n->lo, NULL);
+    cr_assert(fabs(x / o - 1) < 1e-12, "%s: %s vs %.17g", what, n->lo, o);
+}
+
+/* A CIFAR-10 M.1 certificate (Table 2's constants, I = 1, (1, 1e-4)) with
+ * σ as "%.12g" and the extra parameters given. */
+static void d2d_case(double sigma, const char *extra, ul_audit_report *rep)
+{
+    char text[1024];
+    snprintf(text, sizeof text,
+             D2D_HEAD "\"parameters\":{\"theorem\":\"M.1\",\"L\":\"0.26\",\"m\":\"0.01\","
+                      "\"M\":1,\"n\":10000,\"I\":1,\"sigma\":\"%.12g\",\"R\":10%s},"
+                      "\"claim\":{\"eps\":1,\"delta\":\"0.0001\"}}",
+             sigma, extra);
+    audit_full(text, rep);
+}
+
+Test(audit_theorems, d2d_adjacency_omitted_doubles_sigma_and_T_must_be_stated)
+{
+    /* (86) is for Neel et al.'s add/remove neighbours, gradient sensitivity
+     * M; under replacement (Chien et al. Sec. 2) one record's gradient moves
+     * by up to 2M, and (86) is linear in M: the σ needed is exactly twice */
+    double o = m1_sigma(0.26, 0.01, 1, 10000, 1, 1e-4, 1);
+    double o2 = m1_sigma(0.26, 0.01, 2, 10000, 1, 1e-4, 1);
+    cr_assert(fabs(o2 / (2 * o) - 1) < 1e-15);
+    ul_audit_report ar, rp, om;
+    d2d_case(1.5 * o, ",\"T\":1000,\"adjacency\":\"add-remove\"", &ar);
+    d2d_case(1.5 * o, ",\"T\":1000,\"adjacency\":\"replacement\"", &rp);
+    d2d_case(1.5 * o, ",\"T\":1000", &om);
+    assert_rel(&ar.recomputed, o, "add-remove");
+    assert_rel(&rp.recomputed, o2, "replacement");
+    assert_rel(&om.recomputed, o2, "omitted");
+    /* 1.5·σ_add-remove lies between the two */
+    cr_assert_eq(ar.verdict, UL_VERDICT_SUPPORTED, "%s", ar.explanation);
+    cr_assert_eq(rp.verdict, UL_VERDICT_UNSUPPORTED, "%s", rp.explanation);
+    cr_assert_eq(om.verdict, UL_VERDICT_UNSUPPORTED, "%s", om.explanation);
+    cr_assert(names_omitted(&om, "$.parameters.adjacency"));
+    cr_assert(!names_omitted(&ar, "$.parameters.adjacency"));
+    cr_assert(!names_omitted(&rp, "$.parameters.adjacency"));
+    /* T omitted: the learning condition T ≥ I + log(2Rmn/(2M))/log(1/γ)
+     * cannot be checked, so the theorem does not apply */
+    d2d_case(1.5 * o, ",\"adjacency\":\"add-remove\"", &om);
+    cr_assert_eq(om.verdict, UL_VERDICT_INVALID, "%s", om.explanation);
+    cr_assert(has_pre(&om, "T_stated", UL_PRE_FAILS));
+    cr_assert(names_omitted(&om, "$.parameters.T"));
+}
+
+/* G.15 (tight form; spec/forget.md sec. 5): C·e^{−a·K} with C =
+ * 2qL²/(λσ²n²(1 − ηλ/2)), a = ηλ(1 − ηλ/2); all arguments decimals, σ²
+ * given as sigma2. */
+static void g15_tight(mpfr_ptr out, const char *q, const char *L, const char *lambda,
+                      const char *sigma2, const char *n, const char *eta, unsigned long K)
+{
+    mpfr_t h, c, a, t;
+    mpfr_inits2(RB, h, c, a, t, (mpfr_ptr)0);
+    ref(h, eta), ref(t, lambda);
+    mpfr_mul(a, h, t, MPFR_RNDN); /* ηλ */
+    mpfr_div_2ui(h, a, 1, MPFR_RNDN);
+    mpfr_ui_sub(h, 1, h, MPFR_RNDN); /* 1 − ηλ/2 */
+    mpfr_mul(a, a, h, MPFR_RNDN);
+    mpfr_mul(c, t, h, MPFR_RNDN); /* λ(1 − ηλ/2) */
+    ref(t, sigma2), mpfr_mul(c, c, t, MPFR_RNDN);
+    ref(t, n), mpfr_sqr(t, t, MPFR_RNDN), mpfr_mul(c, c, t, MPFR_RNDN);
+    ref(t, L), mpfr_sqr(t, t, MPFR_RNDN), mpfr_div(c, t, c, MPFR_RNDN);
+    ref(t, q), mpfr_mul(c, c, t, MPFR_RNDN), mpfr_mul_2ui(c, c, 1, MPFR_RNDN);
+    mpfr_mul_ui(a, a, K, MPFR_RNDN);
+    mpfr_neg(a, a, MPFR_RNDN);
+    mpfr_exp(a, a, MPFR_RNDN);
+    mpfr_mul(out, c, a, MPFR_RNDN);
+    mpfr_clears(h, c, a, t, (mpfr_ptr)0);
+}
+
+Test(audit_theorems, noisygd_initialisation_and_thm51_noise_must_be_stated)
+{
+    /* G.15 at λ = 0.0625, η = 0.75: 1 − ηλ/2 = 0.9765625 = 125/128, so the
+     * prescribed init = σ²/(λ(1 − ηλ/2)) = 0.000256·2048/125 = 0.004194304
+     * exactly (σ = 0.016) */
+#define G15_CERT(init)                                                                             \
+    NGD_HEAD "\"parameters\":{\"theorem\":\"g15\",\"L\":1,\"lambda\":\"0.0625\","                   \
+             "\"beta\":\"0.25\",\"n\":1000,\"eta\":\"0.75\",\"sigma\":\"0.016\",\"KAbar\":47" init \
+             "},\"claim\":{\"renyi_order\":4,\"renyi_value\":\"0.1\"}}"
+    ul_audit_report rep;
+    audit_full(G15_CERT(""), &rep);
+    cr_assert_eq(rep.verdict, UL_VERDICT_INVALID, "%s", rep.explanation);
+    cr_assert(has_pre(&rep, "init_var_stated", UL_PRE_FAILS));
+    cr_assert(names_omitted(&rep, "$.parameters.init_var"));
+    audit_full(G15_CERT(",\"init_var\":\"0.004194304\""), &rep);
+    mpfr_t x;
+    mpfr_init2(x, RB);
+    g15_tight(x, "4", "1", "0.0625", "0.000256", "1000", "0.75", 47);
+    cr_assert_lt(mpfr_cmp_d(x, 0.1), 0); /* ≈ 0.0595: the claim 0.1 is above it */
+    assert_contains(&rep.recomputed, x, "G.15 tight");
+    cr_assert_eq(rep.verdict, UL_VERDICT_SUPPORTED, "%s", rep.explanation);
+    cr_assert(has_pre(&rep, "init_variance_prescribed", UL_PRE_HOLDS));
+    /* another initialisation is outside the theorem's proof */
+    audit_full(G15_CERT(",\"init_var\":\"0.0042\""), &rep);
+    cr_assert_eq(rep.verdict, UL_VERDICT_INVALID, "%s", rep.explanation);
+    cr_assert(has_pre(&rep, "init_variance_prescribed", UL_PRE_FAILS));
+#undef G15_CERT
+    /* Thm 5.1 at λ = 0.2, β = 0.05: η = 1/(2(λ + β)) = 2, 1 − ηλ/2 = 0.8;
+     * σ = 0.009 ≥ the prescribed √(4qL²/(λ eps_dp n²)) = √8e-5 ≈ 0.00894;
+     * init = 8.1e-5/(0.2·0.8) = 5.0625e-4 exactly */
+    static const struct {
+        const char *facts, *missing;
+    } t51[] = {
+        {",\"sigma\":\"0.009\",\"eta\":2,\"init_var\":\"0.00050625\"", NULL},
+        {",\"eta\":2,\"init_var\":\"0.00050625\"", "sigma_stated"},
+        {",\"sigma\":\"0.009\",\"init_var\":\"0.00050625\"", "eta_stated"},
+    };
+    /* Thm 5.1's bound is G.15 at the prescribed σ² = 8e-5 (a larger σ
+     * only adds noise): ≈ 0.625·e^{−32} at K_Abar = 100 */
+    g15_tight(x, "4", "1", "0.2", "0.00008", "1000", "2", 100);
+    for (size_t i = 0; i < sizeof t51 / sizeof t51[0]; i++) {
+        char text[1024];
+        snprintf(text, sizeof text,
+                 NGD_HEAD "\"parameters\":{\"theorem\":\"thm51\",\"L\":1,\"lambda\":\"0.2\","
+                          "\"beta\":\"0.05\",\"n\":1000,\"eps_dp\":1,\"KAbar\":100%s},"
+                          "\"claim\":{\"renyi_order\":4,\"renyi_value\":\"0.5\"}}",
+                 t51[i].facts);
+        audit_full(text, &rep);
+        if (t51[i].missing == NULL) {
+            /* every fact stated: the bound decides */
+            cr_assert_lt(mpfr_cmp_d(x, 0.5), 0);
+            assert_contains(&rep.recomputed, x, "Thm 5.1 via G.15");
+            cr_assert_eq(rep.verdict, UL_VERDICT_SUPPORTED, "%s", rep.explanation);
+        } else {
+            cr_assert_eq(rep.verdict, UL_VERDICT_INVALID, "%s", rep.explanation);
+            cr_assert(has_pre(&rep, t51[i].missing, UL_PRE_FAILS), "%s", t51[i].missing);
+        }
+    }
+    mpfr_clear(x);
+}
+
+/* The text of audits/<name> (malloc'd). */
+static char *corpus_text(const char *name)
+{
+    char dir[1024], path[2048];
+    audits_dir(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "rb");
+    cr_assert_not_null(f, "cannot open %s", path);
+    char *buf = calloc(1, 65536);
+    size_t len = fread(buf, 1, 65535, f);
+    fclose(f);
+    cr_assert(len > 0 && len < 65535, "%s: %zu bytes", path, len);
+    return buf;
+}
+
+/* Removes the line holding `"key":` (one member per line, as the corpus
+ * is written) and, when it was the object's last member, the comma before. */
+static void cut_member(char *text, const char *key)
+{
+    char pat[64];
+    snprintf(pat, sizeof pat, "\"%s\":", key);
+    char *p = strstr(text, pat);
+    cr_assert_not_null(p, "no %s", pat);
+    char *start = p, *end = strchr(p, '\n');
+    cr_assert_not_null(end);
+    while (start > text && start[-1] != '\n')
+        start--;
+    bool last = end[-1] != ',';
+    memmove(start, end + 1, strlen(end + 1) + 1);
+    if (last) { /* the previous member's comma */
+        char *q = start - 1;
+        while (q > text && *q != ',')
+            q--;
+        *q = ' ';
+    }
+}
+
+/* Replaces the first `from` by `to` (to no longer than 64 bytes more). */
+static void replace_once(char *text, const char *from, const char *to)
+{
+    char *p = strstr(text, from);
+    cr_assert_not_null(p, "no '%s'", from);
+    size_t lf = strlen(from), lt = strlen(to);
+    memmove(p + lt, p + lf, strlen(p + lf) + 1);
+    memcpy(p, to, lt);
+}
+
+/* audits/<file> without parameters.<key>: invalid, "<key>_stated" fails. */
+static void invalid_without(const char *file, const char *key)
+{
+    char pre[64];
+    snprintf(pre, sizeof pre, "%s_stated", key);
+    char *text = corpus_text(file);
+    cut_member(text, key);
+    ul_audit_report rep;
+    audit_full(text, &rep);
+    free(text);
+    cr_assert_eq(rep.verdict, UL_VERDICT_INVALID, "%s: %s", key, rep.explanation);
+    cr_assert(has_pre(&rep, pre, UL_PRE_FAILS), "%s", pre);
+}
+
+Test(audit_theorems, langevin_omitted_eta_converged_and_S)
+{
+    /* Table 3, MNIST, ε = 0.05 (audits/): supported with η = 1/L (rounded
+     * down) stated; η omitted cannot be checked against η ≤ 1/L: invalid */
+    const char *file = "langevin-table3-mnist-eps0.05.json";
+    ul_audit_report rep;
+    char *text = corpus_text(file);
+    audit_full(text, &rep);
+    cr_assert_eq(rep.verdict, UL_VERDICT_SUPPORTED, "%s", rep.explanation);
+    free(text);
+    invalid_without(file, "eta");
+    /* converged and T both omitted: nothing says learning reached ν_D,
+     * where Thm 3.2 starts: invalid */
+    invalid_without(file, "converged");
+    /* converged with a finite T contradicts itself: an input error */
+    text = corpus_text(file);
+    replace_once(text, "\"K\": 1,", "\"K\": 1, \"T\": 100,");
+    audit_error(text, "$.parameters.converged");
+    free(text);
+    /* S omitted reads as S = n: the same verdict and bound as "S": 11982,
+     * and (E of Thm 3.3 grows as S²) the oracle's minimum with S = n is
+     * far above the claim */
+    ul_audit_report with_n;
+    text = corpus_text(file);
+    replace_once(text, "\"S\": 1,", "\"S\": 11982,");
+    audit_full(text, &with_n);
+    free(text);
+    text = corpus_text(file);
+    cut_member(text, "S");
+    audit_full(text, &rep);
+    free(text);
+    cr_assert_eq(rep.verdict, with_n.verdict);
+    cr_assert_str_eq(rep.recomputed.lo, with_n.recomputed.lo);
+    cr_assert_str_eq(rep.recomputed.hi, with_n.recomputed.hi);
+    cr_assert(names_omitted(&rep, "$.parameters.S"));
+    mpfr_t E, Lam, B, mn, claim;
+    mpfr_inits2(RB, E, Lam, B, mn, claim, (mpfr_ptr)0);
+    sc_consts(E, Lam, B, "11982", "0.011982", "0.261982", "0.1872", MN_DELTA, 1);
+    mpfr_mul_ui(E, E, 11982UL * 11982UL, MPFR_RNDN);
+    oracle_min(mn, E, Lam, B);
+    ref(claim, "0.05");
+    cr_assert(mpfr_greater_p(mn, claim));
+    cr_assert_eq(rep.verdict, UL_VERDICT_UNSUPPORTED, "%s", rep.explanation);
+    mpfr_clears(E, Lam, B, mn, claim, (mpfr_ptr)0);
+}
