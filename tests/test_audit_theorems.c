@@ -1,7 +1,9 @@
 /* tests/test_audit_theorems.c — the audit handlers for Langevin unlearning,
  * Noisy-GD (Chourasia & Shah) and Descent-to-Delete (src/audit/
- * audit_langevin.c, audit_noisygd.c), called directly on certificates, and
- * their part of the audits/ corpus.
+ * audit_langevin.c, audit_noisygd.c), on certificates audited through
+ * ul_audit as the CLI does (so an omitted fact the theorem needs makes it
+ * invalid, ulaudit-certificate(5) OMITTED FIELDS: the certificates state
+ * the facts their tests assume), and their part of the audits/ corpus.
  *
  * Oracles are independent of the handlers: closed forms re-derived here in
  * MPFR at 256 bits (the strongly convex ε_DP minimised over α by golden
@@ -46,16 +48,16 @@ static const ul_audit_method *handler_of(const char *method)
     return NULL;
 }
 
-/* Audits a certificate given as text with its method's handler. */
+/* Audits a certificate given as text through ul_audit (its method's
+ * handler, then the omitted facts' readings). */
 static ul_status audit_text(const char *text, ul_audit_report *rep, char *err, size_t errlen)
 {
     ul_cert *c = NULL;
     ul_status st = ul_cert_load_buffer(text, strlen(text), &c, err, errlen);
     cr_assert_eq(st, UL_OK, "load: %s", err);
-    const ul_audit_method *m = handler_of(ul_cert_method(c));
-    cr_assert_not_null(m, "no handler for %s", ul_cert_method(c));
+    cr_assert_not_null(handler_of(ul_cert_method(c)), "no handler for %s", ul_cert_method(c));
     ul_num_precision want = {17, 0, 0};
-    st = m->audit(c, &want, rep, err, errlen);
+    st = ul_audit(c, &want, rep, err, errlen);
     ul_cert_free(c);
     return st;
 }
@@ -623,19 +625,22 @@ Test(audit_theorems, noisygd_g7_exact_value_and_tie)
 
 Test(audit_theorems, noisygd_thm51_prescriptions_match_g15_at_the_same_values)
 {
-    /* Thm 5.1 at λ = 1/16, β = 1/4, L = 1, n = 1000, q = 4, eps_dp = 1:
-     * η = 1/(2(λ+β)) = 1.6, σ² = 4qL²/(λ eps_dp n²) = 2.56e-4 (σ = 0.016).
+    /* Thm 5.1 at λ = 1/16, β = 1/4, L = 1, n = 1000, q = 361, eps_dp = 1:
+     * η = 1/(2(λ+β)) = 1.6, σ² = 4qL²/(λ eps_dp n²) = 0.023104 (σ = 0.152),
+     * init_var = σ²/(λ(1 − ηλ/2)) = 0.023104/0.059375 = 0.38912 exactly
+     * (q = 19² makes it a finite decimal; at the prescribed σ the bound
+     * does not depend on q: C = eps_dp/(2(1 − ηλ/2)), a = ηλ(1 − ηλ/2)).
      * The handler's closed form at the prescriptions and the bounds layer's
      * G.15 at the explicit η, σ must agree; hand values: relaxed
      * exp(−47/20), tight (1/2)/0.95·exp(−0.1·0.95·47). */
     const char *t51 = NGD_HEAD
         "\"parameters\":{\"theorem\":\"thm51\",\"L\":1,\"lambda\":\"0.0625\",\"beta\":\"0.25\","
-        "\"n\":1000,\"eps_dp\":1,\"KAbar\":47},\"claim\":{\"renyi_order\":4,"
-        "\"renyi_value\":\"0.1\"}}";
+        "\"n\":1000,\"eps_dp\":1,\"KAbar\":47,\"eta\":\"1.6\",\"sigma\":\"0.152\","
+        "\"init_var\":\"0.38912\"},\"claim\":{\"renyi_order\":361,\"renyi_value\":\"0.1\"}}";
     const char *g15 = NGD_HEAD
         "\"parameters\":{\"theorem\":\"g15\",\"L\":1,\"lambda\":\"0.0625\",\"beta\":\"0.25\","
-        "\"n\":1000,\"eta\":\"1.6\",\"sigma\":\"0.016\",\"KAbar\":47},\"claim\":{"
-        "\"renyi_order\":4,\"renyi_value\":\"0.1\"}}";
+        "\"n\":1000,\"eta\":\"1.6\",\"sigma\":\"0.152\",\"KAbar\":47,\"init_var\":\"0.38912\"},"
+        "\"claim\":{\"renyi_order\":361,\"renyi_value\":\"0.1\"}}";
     ul_audit_report a, b;
     audit_ok(t51, &a);
     audit_ok(g15, &b);
@@ -658,6 +663,8 @@ Test(audit_theorems, noisygd_thm51_prescriptions_match_g15_at_the_same_values)
     mpfr_clears(tight, relaxed, t, (mpfr_ptr)0);
     cr_assert(strstr(a.explanation, "K_Abar >= 47") != NULL, "%s", a.explanation);
 }
+
+#define T51_FACTS "\"eta\":\"1.6\",\"sigma\":\"0.019\",\"init_var\":\"0.00608\""
 
 Test(audit_theorems, noisygd_thm51_prescription_preconditions)
 {
@@ -683,9 +690,12 @@ Test(audit_theorems, noisygd_thm51_prescription_preconditions)
              &rep);
     cr_assert_eq(rep.verdict, UL_VERDICT_INVALID);
     cr_assert(has_pre(&rep, "eps_dd_le_eps_dp", UL_PRE_FAILS));
-    /* too few steps: unsupported, with the K_Abar of (16) */
+    /* too few steps: unsupported, with the K_Abar of (16); the facts
+     * stated (omitted ones are invalid): η = 1/(2(λ+β)) = 1.6, σ = 0.019 ≥
+     * the prescribed 0.016 (a multiple of 19 so that init_var =
+     * σ²/(λ(1 − ηλ/2)) = 0.000361/0.059375 = 0.00608 is a finite decimal) */
     audit_ok(NGD_HEAD "\"parameters\":{\"theorem\":\"thm51\",\"L\":1,\"lambda\":\"0.0625\","
-                      "\"beta\":\"0.25\",\"n\":1000,\"eps_dp\":1,\"KAbar\":10},"
+                      "\"beta\":\"0.25\",\"n\":1000,\"eps_dp\":1,\"KAbar\":10," T51_FACTS "},"
                       "\"claim\":{\"renyi_order\":4,\"renyi_value\":\"0.01\"},"
                       "\"stated\":{\"KAbar\":50}}",
              &rep);
@@ -799,7 +809,7 @@ Test(audit_theorems, noisygd_thm52_deletion_counts_and_preconditions)
      * K_A given; the proof's recursion does not contract either. */
     ul_audit_report rep;
     audit_ok(NGD_HEAD "\"parameters\":{\"theorem\":\"thm52-deletion\",\"L\":1,\"lambda\":1,"
-                      "\"beta\":1,\"sigma\":\"0.1\",\"eta\":\"1e-9\",\"n\":1000,\"d\":10,\"r\":1,"
+                      "\"beta\":1,\"sigma\":\"0.1\",\"init_var\":\"0.01\",\"eta\":\"1e-9\",\"n\":1000,\"d\":10,\"r\":1,"
                       "\"KA\":100,\"KAbar\":100,\"eps_dp\":1,\"logB\":\"0.5\"},"
                       "\"claim\":{\"renyi_order\":2,\"renyi_value\":\"0.5\"},"
                       "\"stated\":{\"KA\":5}}",
@@ -814,7 +824,7 @@ Test(audit_theorems, noisygd_thm52_deletion_counts_and_preconditions)
     cr_assert(strncmp(rep.first_wrong_stated, "$.stated.KA", 11) == 0);
     /* eps_dp ≥ d fails a precondition of the theorem */
     audit_ok(NGD_HEAD "\"parameters\":{\"theorem\":\"thm52-deletion\",\"L\":1,\"lambda\":1,"
-                      "\"beta\":1,\"sigma\":\"0.1\",\"eta\":\"1e-9\",\"n\":1000,\"d\":1,\"r\":1,"
+                      "\"beta\":1,\"sigma\":\"0.1\",\"init_var\":\"0.01\",\"eta\":\"1e-9\",\"n\":1000,\"d\":1,\"r\":1,"
                       "\"KA\":100,\"KAbar\":100,\"eps_dp\":1,\"logB\":\"0.5\"},"
                       "\"claim\":{\"renyi_order\":2,\"renyi_value\":\"0.5\"}}",
              &rep);
@@ -833,7 +843,7 @@ Test(audit_theorems, noisygd_thm52_deletion_supported_when_every_condition_holds
     cr_assert(11431 > ka + 1 && 22880 > kb + 1, "%.3f %.3f", ka, kb);
     ul_audit_report rep;
     audit_ok(NGD_HEAD "\"parameters\":{\"theorem\":\"thm52-deletion\",\"L\":1,\"lambda\":1,"
-                      "\"beta\":1,\"sigma\":\"0.1\",\"eta\":\"0.0002\",\"n\":1000,\"d\":2,"
+                      "\"beta\":1,\"sigma\":\"0.1\",\"init_var\":\"0.01\",\"eta\":\"0.0002\",\"n\":1000,\"d\":2,"
                       "\"r\":1,\"KA\":11431,\"KAbar\":22880,\"eps_dp\":1,\"logB\":\"0.5\"},"
                       "\"claim\":{\"renyi_order\":2,\"renyi_value\":\"0.5\"}}",
              &rep);
@@ -1038,21 +1048,8 @@ Test(audit_theorems, schema_errors_name_the_json_path)
  * ulaudit-certificate(5), OMITTED FIELDS: an optional fact left out is read
  * the way least favourable to the claim; where no reading can be checked
  * the theorem does not apply (invalid, precondition "<field>_stated").  That
- * last step is ul_audit's (ul_audit_apply_omitted), so these tests go
- * through ul_audit as the CLI does, not through a handler alone. */
-
-/* Audits a certificate given as text through ul_audit and expects success. */
-static void audit_full(const char *text, ul_audit_report *rep)
-{
-    char err[1024] = "";
-    ul_cert *c = NULL;
-    cr_assert_eq(ul_cert_load_buffer(text, strlen(text), &c, err, sizeof err), UL_OK, "load: %s",
-                 err);
-    ul_num_precision want = {17, 0, 0};
-    ul_status st = ul_audit(c, &want, rep, err, sizeof err);
-    ul_cert_free(c);
-    cr_assert_eq(st, UL_OK, "audit failed: %s\n%s", err, text);
-}
+ * last step is ul_audit's (ul_audit_apply_omitted), which audit_text goes
+ * through. */
 
 static bool names_omitted(const ul_audit_report *rep, const char *path)
 {
@@ -1079,7 +1076,7 @@ static void d2d_case(double sigma, const char *extra, ul_audit_report *rep)
                       "\"M\":1,\"n\":10000,\"I\":1,\"sigma\":\"%.12g\",\"R\":10%s},"
                       "\"claim\":{\"eps\":1,\"delta\":\"0.0001\"}}",
              sigma, extra);
-    audit_full(text, rep);
+    audit_ok(text, rep);
 }
 
 Test(audit_theorems, d2d_adjacency_omitted_doubles_sigma_and_T_must_be_stated)
@@ -1147,11 +1144,11 @@ Test(audit_theorems, noisygd_initialisation_and_thm51_noise_must_be_stated)
              "\"beta\":\"0.25\",\"n\":1000,\"eta\":\"0.75\",\"sigma\":\"0.016\",\"KAbar\":47" init \
              "},\"claim\":{\"renyi_order\":4,\"renyi_value\":\"0.1\"}}"
     ul_audit_report rep;
-    audit_full(G15_CERT(""), &rep);
+    audit_ok(G15_CERT(""), &rep);
     cr_assert_eq(rep.verdict, UL_VERDICT_INVALID, "%s", rep.explanation);
     cr_assert(has_pre(&rep, "init_var_stated", UL_PRE_FAILS));
     cr_assert(names_omitted(&rep, "$.parameters.init_var"));
-    audit_full(G15_CERT(",\"init_var\":\"0.004194304\""), &rep);
+    audit_ok(G15_CERT(",\"init_var\":\"0.004194304\""), &rep);
     mpfr_t x;
     mpfr_init2(x, RB);
     g15_tight(x, "4", "1", "0.0625", "0.000256", "1000", "0.75", 47);
@@ -1160,7 +1157,7 @@ Test(audit_theorems, noisygd_initialisation_and_thm51_noise_must_be_stated)
     cr_assert_eq(rep.verdict, UL_VERDICT_SUPPORTED, "%s", rep.explanation);
     cr_assert(has_pre(&rep, "init_variance_prescribed", UL_PRE_HOLDS));
     /* another initialisation is outside the theorem's proof */
-    audit_full(G15_CERT(",\"init_var\":\"0.0042\""), &rep);
+    audit_ok(G15_CERT(",\"init_var\":\"0.0042\""), &rep);
     cr_assert_eq(rep.verdict, UL_VERDICT_INVALID, "%s", rep.explanation);
     cr_assert(has_pre(&rep, "init_variance_prescribed", UL_PRE_FAILS));
 #undef G15_CERT
@@ -1184,7 +1181,7 @@ Test(audit_theorems, noisygd_initialisation_and_thm51_noise_must_be_stated)
                           "\"beta\":\"0.05\",\"n\":1000,\"eps_dp\":1,\"KAbar\":100%s},"
                           "\"claim\":{\"renyi_order\":4,\"renyi_value\":\"0.5\"}}",
                  t51[i].facts);
-        audit_full(text, &rep);
+        audit_ok(text, &rep);
         if (t51[i].missing == NULL) {
             /* every fact stated: the bound decides */
             cr_assert_lt(mpfr_cmp_d(x, 0.5), 0);
@@ -1253,7 +1250,7 @@ static void invalid_without(const char *file, const char *key)
     char *text = corpus_text(file);
     cut_member(text, key);
     ul_audit_report rep;
-    audit_full(text, &rep);
+    audit_ok(text, &rep);
     free(text);
     cr_assert_eq(rep.verdict, UL_VERDICT_INVALID, "%s: %s", key, rep.explanation);
     cr_assert(has_pre(&rep, pre, UL_PRE_FAILS), "%s", pre);
@@ -1266,7 +1263,7 @@ Test(audit_theorems, langevin_omitted_eta_converged_and_S)
     const char *file = "langevin-table3-mnist-eps0.05.json";
     ul_audit_report rep;
     char *text = corpus_text(file);
-    audit_full(text, &rep);
+    audit_ok(text, &rep);
     cr_assert_eq(rep.verdict, UL_VERDICT_SUPPORTED, "%s", rep.explanation);
     free(text);
     invalid_without(file, "eta");
@@ -1284,11 +1281,11 @@ Test(audit_theorems, langevin_omitted_eta_converged_and_S)
     ul_audit_report with_n;
     text = corpus_text(file);
     replace_once(text, "\"S\": 1,", "\"S\": 11982,");
-    audit_full(text, &with_n);
+    audit_ok(text, &with_n);
     free(text);
     text = corpus_text(file);
     cut_member(text, "S");
-    audit_full(text, &rep);
+    audit_ok(text, &rep);
     free(text);
     cr_assert_eq(rep.verdict, with_n.verdict);
     cr_assert_str_eq(rep.recomputed.lo, with_n.recomputed.lo);
