@@ -539,18 +539,31 @@ Test(audit_koloskova, model_clipping_cc2_and_initial_noise)
              &a);
     audit_ok(&ul_audit_model_clipping,
              "{\"format\":\"ulaudit-certificate/1\",\"method\":\"model-clipping\","
-             "\"parameters\":{\"c2\":1,\"sigma\":[1,1,1,1],"
+             "\"parameters\":{\"variant\":\"cc1\",\"c2\":1,\"sigma\":[1,1,1,1],"
              "\"steps\":4,\"accounting\":\"adaptive\"},\"claim\":{\"eps\":1,\"delta\":0.01}}",
              &b);
     cr_assert_str_eq(a.recomputed.lo, b.recomputed.lo);
     cr_assert_str_eq(a.recomputed.hi, b.recomputed.hi);
+    /* the initial clip stated (a ball of radius C0): its noise counts */
     ul_audit_report c;
     audit_ok(&ul_audit_model_clipping,
              "{\"format\":\"ulaudit-certificate/1\",\"method\":\"model-clipping\","
-             "\"parameters\":{\"c2\":1,\"sigma\":1,\"steps\":4,\"sigma0\":4,\"c0\":2,"
+             "\"parameters\":{\"variant\":\"cc1\",\"c2\":1,\"sigma\":1,\"steps\":4,"
+             "\"sigma0\":4,\"c0\":2,\"init\":\"ball\","
              "\"accounting\":\"adaptive\"},\"claim\":{\"eps\":1,\"delta\":0.01}}",
              &c);
     cr_assert_lt(strtod(c.recomputed.hi, NULL), strtod(b.recomputed.lo, NULL));
+    /* init omitted: possibly a box of unknown dimension, whose diameter
+     * 2·C0·√dim has no bound, so the initial noise can count for nothing:
+     * δ_0 = 1, the same recursion as with no σ0 at all (run b) */
+    audit_ok(&ul_audit_model_clipping,
+             "{\"format\":\"ulaudit-certificate/1\",\"method\":\"model-clipping\","
+             "\"parameters\":{\"variant\":\"cc1\",\"c2\":1,\"sigma\":1,\"steps\":4,"
+             "\"sigma0\":4,\"c0\":2,"
+             "\"accounting\":\"adaptive\"},\"claim\":{\"eps\":1,\"delta\":0.01}}",
+             &c);
+    cr_assert_str_eq(c.recomputed.lo, b.recomputed.lo);
+    cr_assert_str_eq(c.recomputed.hi, b.recomputed.hi);
 }
 
 /* ---- near the boundary: decided at the default settings, both sides ---------- */
@@ -1254,6 +1267,7 @@ static ul_verdict gc_ceil_case(const char *c0, const char *extra, const char *si
     snprintf(text, sizeof text,
              "{\"format\":\"ulaudit-certificate/1\",\"method\":\"gradient-clipping\","
              "\"parameters\":{\"c0\":%s,\"c1\":3,\"lr\":0.3,\"lambda\":0%s,"
+             "\"lr_schedule\":\"constant\",\"init\":\"ball\","
              "\"noise\":\"given\",\"sigma\":%s},"
              "\"claim\":{\"renyi_order\":2,\"renyi_value\":%s}}",
              c0, extra, sigma, value);
@@ -1275,9 +1289,17 @@ Test(audit_koloskova, pabi_steps_omitted_takes_the_worse_ceil)
                  rep.explanation);
     cr_assert_lt(fabs(strtod(rep.recomputed.lo, NULL) - 14.58), 1e-14);
     cr_assert(strstr(rep.explanation, "double-precision ceil") != NULL, "%s", rep.explanation);
-    /* D_2 ≤ 15 holds with either T; the bound reported is the larger, 14.58 */
-    cr_assert_eq(gc_ceil_case("0.9", "", "1", "15", &rep), UL_VERDICT_SUPPORTED, "%s",
+    /* D_2 ≤ 15 holds with either pabi_steps (the bound reported is the
+     * larger, 14.58), but with the noise given an omitted T is any T (the
+     * "omitted fact never helps the claim" contract, ulaudit-certificate(5)
+     * OMITTED FIELDS): ρ_eff = (D0 + s·T)²/(2·T·σ²) grows without bound in
+     * T (≥ s²·T/2 = 1.62·T), so no claim holds for every T: unsupported */
+    cr_assert_eq(gc_ceil_case("0.9", "", "1", "15", &rep), UL_VERDICT_UNSUPPORTED, "%s",
                  rep.explanation);
+    cr_assert_lt(fabs(strtod(rep.recomputed.hi, NULL) - 14.58), 1e-14);
+    cr_assert(strstr(rep.explanation, "steps is stated") != NULL, "%s", rep.explanation);
+    cr_assert_eq(gc_ceil_case("0.9", ",\"steps\":2", "1", "15", &rep), UL_VERDICT_SUPPORTED,
+                 "%s", rep.explanation);
     cr_assert_lt(fabs(strtod(rep.recomputed.hi, NULL) - 14.58), 1e-14);
     /* the same run with steps = 1 stated: supported (12.96 ≤ 13) */
     cr_assert_eq(gc_ceil_case("0.9", ",\"steps\":1", "1", "13", &rep), UL_VERDICT_SUPPORTED,
@@ -1285,14 +1307,16 @@ Test(audit_koloskova, pabi_steps_omitted_takes_the_worse_ceil)
     cr_assert_lt(fabs(strtod(rep.recomputed.hi, NULL) - 12.96), 1e-14);
     /* C0 = 1.8: exact T = 2, double 1.8/(3·0.3) = 2.0000000000000004, T = 3.
      * D0 = 3.6: T = 2 gives ρ_eff = 7.2²/4 = 12.96, T = 3 gives 9²/6 = 13.5.
-     * D_2 ≤ 26: one σ leaves T open (27 > 26: unsupported); a list of two σ_t
-     * fixes T = 2 (25.92 ≤ 26: supported) */
+     * D_2 ≤ 26: one σ leaves T open (27 > 26: unsupported); two σ_t with
+     * steps = 2 stated fix T = 2 (25.92 ≤ 26: supported).  (A list of two σ_t
+     * alone no longer fixes T: with steps omitted and the noise given the
+     * claim is unsupported whatever the list, ulaudit-certificate(5).) */
     cr_assert_eq(ceil(1.8 / (3.0 * 0.3)), 3.0);
     cr_assert_eq(gc_ceil_case("1.8", "", "1", "26", &rep), UL_VERDICT_UNSUPPORTED, "%s",
                  rep.explanation);
     cr_assert_lt(fabs(strtod(rep.recomputed.lo, NULL) - 27), 1e-14);
-    cr_assert_eq(gc_ceil_case("1.8", "", "[1,1]", "26", &rep), UL_VERDICT_SUPPORTED, "%s",
-                 rep.explanation);
+    cr_assert_eq(gc_ceil_case("1.8", ",\"steps\":2", "[1,1]", "26", &rep), UL_VERDICT_SUPPORTED,
+                 "%s", rep.explanation);
     cr_assert_lt(fabs(strtod(rep.recomputed.hi, NULL) - 25.92), 1e-13);
 }
 
@@ -1546,9 +1570,15 @@ Test(audit_koloskova, schema_errors)
                       MC("\"c2\":1,\"sigma\":1,\"steps\":2", "\"eps\":1,\"delta\":1e-5"),
                       "$.parameters.accounting");
     audit_input_error(&ul_audit_model_clipping,
-                      MC("\"c2\":1,\"c1\":1,\"sigma\":1,\"steps\":2,\"accounting\":\"product\"",
+                      MC("\"variant\":\"cc1\",\"c2\":1,\"c1\":1,\"sigma\":1,\"steps\":2,"
+                         "\"accounting\":\"product\"",
                          "\"eps\":1,\"delta\":1e-5"),
                       "$.parameters.c1");
+    /* variant omitted with c1 alone: cc2 is read only with both of c1, lr */
+    audit_input_error(&ul_audit_model_clipping,
+                      MC("\"c2\":1,\"c1\":1,\"sigma\":1,\"steps\":2,\"accounting\":\"product\"",
+                         "\"eps\":1,\"delta\":1e-5"),
+                      "$.parameters.lr");
     audit_input_error(&ul_audit_model_clipping,
                       MC("\"variant\":\"cc2\",\"c2\":1,\"c1\":1,\"sigma\":1,\"steps\":2,"
                          "\"accounting\":\"product\"",

@@ -1,7 +1,9 @@
 /* tests/test_audit_theorems.c — the audit handlers for Langevin unlearning,
  * Noisy-GD (Chourasia & Shah) and Descent-to-Delete (src/audit/
- * audit_langevin.c, audit_noisygd.c), called directly on certificates, and
- * their part of the audits/ corpus.
+ * audit_langevin.c, audit_noisygd.c), on certificates audited through
+ * ul_audit as the CLI does (so an omitted fact the theorem needs makes it
+ * invalid, ulaudit-certificate(5) OMITTED FIELDS: the certificates state
+ * the facts their tests assume), and their part of the audits/ corpus.
  *
  * Oracles are independent of the handlers: closed forms re-derived here in
  * MPFR at 256 bits (the strongly convex ε_DP minimised over α by golden
@@ -46,16 +48,16 @@ static const ul_audit_method *handler_of(const char *method)
     return NULL;
 }
 
-/* Audits a certificate given as text with its method's handler. */
+/* Audits a certificate given as text through ul_audit (its method's
+ * handler, then the omitted facts' readings). */
 static ul_status audit_text(const char *text, ul_audit_report *rep, char *err, size_t errlen)
 {
     ul_cert *c = NULL;
     ul_status st = ul_cert_load_buffer(text, strlen(text), &c, err, errlen);
     cr_assert_eq(st, UL_OK, "load: %s", err);
-    const ul_audit_method *m = handler_of(ul_cert_method(c));
-    cr_assert_not_null(m, "no handler for %s", ul_cert_method(c));
+    cr_assert_not_null(handler_of(ul_cert_method(c)), "no handler for %s", ul_cert_method(c));
     ul_num_precision want = {17, 0, 0};
-    st = m->audit(c, &want, rep, err, errlen);
+    st = ul_audit(c, &want, rep, err, errlen);
     ul_cert_free(c);
     return st;
 }
@@ -166,24 +168,42 @@ static void oracle_min(mpfr_ptr out, mpfr_srcptr E, mpfr_srcptr Lam, mpfr_srcptr
     mpfr_clears(v, best, v1, v2, (mpfr_ptr)0);
 }
 
+/* η = 1/L written as a decimal of 45 significant digits rounded DOWN (so
+ * η ≤ 1/L holds, Thm 3.2): the certificates state it (an omitted η is
+ * invalid, ulaudit-certificate(5) OMITTED FIELDS) and the oracle reads the
+ * same decimal back, so both use the η the certificate states.  L is read
+ * rounded up, 1/L rounded down, the text rounded down. */
+static void eta_down(char *out, size_t n, const char *L)
+{
+    mpfr_t x;
+    mpfr_init2(x, 4 * RB);
+    mpfr_set_str(x, L, 10, MPFR_RNDU);
+    mpfr_ui_div(x, 1, x, MPFR_RNDD);
+    mpfr_snprintf(out, n, "%.44RDe", x);
+    mpfr_clear(x);
+}
+
 /* The strongly convex closed form (spec/langevin.md §5, App. D), with
- * η = 1/L, C_LSI = 2σ²/m: E = 4S²M²/(mσ²n²), Λ = K·m·η, B = log(1/δ). */
+ * η = eta_down(L), C_LSI = 2σ²/m: E = 4S²M²/(mσ²n²) (S = M = 1),
+ * Λ = K·m·η, B = log(1/δ). */
 static void sc_consts(mpfr_ptr E, mpfr_ptr Lam, mpfr_ptr B, const char *n, const char *m,
                       const char *L, const char *sigma, const char *delta, unsigned long K)
 {
-    mpfr_t nn, mm, LL, s, t;
-    mpfr_inits2(RB, nn, mm, LL, s, t, (mpfr_ptr)0);
-    ref(nn, n), ref(mm, m), ref(LL, L), ref(s, sigma);
+    char eta[64];
+    eta_down(eta, sizeof eta, L);
+    mpfr_t nn, mm, ee, s, t;
+    mpfr_inits2(RB, nn, mm, ee, s, t, (mpfr_ptr)0);
+    ref(nn, n), ref(mm, m), ref(ee, eta), ref(s, sigma);
     mpfr_mul(t, s, nn, MPFR_RNDN);
     mpfr_sqr(t, t, MPFR_RNDN);
     mpfr_mul(t, t, mm, MPFR_RNDN);
     mpfr_ui_div(E, 4, t, MPFR_RNDN);
-    mpfr_div(Lam, mm, LL, MPFR_RNDN);
+    mpfr_mul(Lam, mm, ee, MPFR_RNDN);
     mpfr_mul_ui(Lam, Lam, K, MPFR_RNDN);
     ref(t, delta);
     mpfr_log(t, t, MPFR_RNDN);
     mpfr_neg(B, t, MPFR_RNDN);
-    mpfr_clears(nn, mm, LL, s, t, (mpfr_ptr)0);
+    mpfr_clears(nn, mm, ee, s, t, (mpfr_ptr)0);
 }
 
 /* ---- the corpus ------------------------------------------------------------------------------ */
@@ -217,11 +237,13 @@ Test(audit_theorems, corpus_files_give_their_expected_verdicts)
         cr_assert_not_null(ul_cert_source(c), "%s: no source", name);
         cr_assert_not_null(ul_cert_expected_verdict(c), "%s: no expected verdict", name);
         cr_assert_not_null(ul_cert_expected_explanation(c), "%s: no explanation", name);
-        const ul_audit_method *m = handler_of(ul_cert_method(c));
-        cr_assert_not_null(m, "%s: method %s", name, ul_cert_method(c));
+        cr_assert_not_null(handler_of(ul_cert_method(c)), "%s: method %s", name,
+                           ul_cert_method(c));
+        /* through ul_audit, as the CLI: it applies the omitted facts'
+         * readings (an unstated fact the theorem needs: invalid) */
         ul_audit_report rep;
         ul_num_precision want = {17, 0, 0};
-        cr_assert_eq(m->audit(c, &want, &rep, err, sizeof err), UL_OK, "%s: %s", name, err);
+        cr_assert_eq(ul_audit(c, &want, &rep, err, sizeof err), UL_OK, "%s: %s", name, err);
         cr_assert_str_eq(ul_verdict_name(rep.verdict), ul_cert_expected_verdict(c),
                          "%s: verdict %s, expected %s\n%s", name, ul_verdict_name(rep.verdict),
                          ul_cert_expected_verdict(c), rep.explanation);
@@ -242,17 +264,26 @@ Test(audit_theorems, corpus_files_give_their_expected_verdicts)
 
 #define MN_DELTA "0.00008345852111500584209647805040894675346352"
 
+/* A strongly convex certificate stating the facts Table 3 assumes (App.
+ * L.4): S = 1, learning run to convergence, η = eta_down(L) unless
+ * extra_params states another η. */
 static char *sc_cert(const char *n, const char *m, const char *L, const char *sigma,
                      const char *eps, const char *delta, const char *extra_params,
                      const char *stated)
 {
+    char eta[96] = "";
+    if (strstr(extra_params, "\"eta\"") == NULL) {
+        char e[64];
+        eta_down(e, sizeof e, L);
+        snprintf(eta, sizeof eta, ",\"eta\":\"%s\"", e);
+    }
     char *buf = malloc(4096);
     snprintf(buf, 4096,
              "{\"format\":\"ulaudit-certificate/1\",\"method\":\"langevin\","
              "\"parameters\":{\"case\":\"strongly-convex\",\"n\":%s,\"m\":\"%s\",\"L\":\"%s\","
-             "\"M\":1,\"sigma\":\"%s\",\"K\":1%s},"
+             "\"M\":1,\"sigma\":\"%s\",\"K\":1,\"S\":1,\"converged\":true%s%s},"
              "\"claim\":{\"eps\":\"%s\",\"delta\":\"%s\"}%s%s%s}",
-             n, m, L, sigma, extra_params, eps, delta, stated ? ",\"stated\":" : "",
+             n, m, L, sigma, eta, extra_params, eps, delta, stated ? ",\"stated\":" : "",
              stated ? stated : "", "");
     return buf;
 }
@@ -371,7 +402,7 @@ Test(audit_theorems, langevin_renyi_claim_matches_the_closed_form)
     const char *text =
         "{\"format\":\"ulaudit-certificate/1\",\"method\":\"langevin\",\"parameters\":{"
         "\"case\":\"strongly-convex\",\"n\":1000,\"m\":\"0.5\",\"L\":2,\"M\":1,\"eta\":\"0.25\","
-        "\"sigma\":\"0.1\",\"K\":7,\"S\":2},"
+        "\"sigma\":\"0.1\",\"K\":7,\"S\":2,\"converged\":true},"
         "\"claim\":{\"renyi_order\":12,\"renyi_value\":\"0.0001\"}}";
     ul_audit_report rep;
     audit_ok(text, &rep);
@@ -425,7 +456,7 @@ Test(audit_theorems, langevin_invalid_preconditions_are_named)
     cr_assert(has_pre(&rep, "eta_le_1_over_L", UL_PRE_FAILS));
     cr_assert(strstr(rep.explanation, "eta_le_1_over_L") != NULL);
     free(text);
-    /* η = 1/L exactly (default) holds; m > L fails */
+    /* η = 1/L rounded down holds; m > L fails */
     text = sc_cert("10000", "0.5", "0.26", "0.0125", "1", "0.0001", "", NULL);
     audit_ok(text, &rep);
     cr_assert_eq(rep.verdict, UL_VERDICT_INVALID);
@@ -451,7 +482,8 @@ static char *gen_cert(const char *kind, const char *C_lsi, unsigned long K, cons
     snprintf(buf, 2048,
              "{\"format\":\"ulaudit-certificate/1\",\"method\":\"langevin\",\"parameters\":{"
              "\"case\":\"%s\",\"n\":1000,\"L\":1,\"M\":1,\"R\":\"0.01\",\"eta\":\"0.5\","
-             "\"sigma\":1,\"C_LSI\":\"%s\",\"K\":%lu%s},\"claim\":{\"eps\":\"%s\","
+             "\"sigma\":1,\"C_LSI\":\"%s\",\"K\":%lu,\"S\":1,\"C0\":\"0\","
+             "\"converged\":true%s},\"claim\":{\"eps\":\"%s\","
              "\"delta\":\"1e-5\"}}",
              kind, C_lsi, K, extra, eps);
     return buf;
@@ -593,19 +625,22 @@ Test(audit_theorems, noisygd_g7_exact_value_and_tie)
 
 Test(audit_theorems, noisygd_thm51_prescriptions_match_g15_at_the_same_values)
 {
-    /* Thm 5.1 at λ = 1/16, β = 1/4, L = 1, n = 1000, q = 4, eps_dp = 1:
-     * η = 1/(2(λ+β)) = 1.6, σ² = 4qL²/(λ eps_dp n²) = 2.56e-4 (σ = 0.016).
+    /* Thm 5.1 at λ = 1/16, β = 1/4, L = 1, n = 1000, q = 361, eps_dp = 1:
+     * η = 1/(2(λ+β)) = 1.6, σ² = 4qL²/(λ eps_dp n²) = 0.023104 (σ = 0.152),
+     * init_var = σ²/(λ(1 − ηλ/2)) = 0.023104/0.059375 = 0.38912 exactly
+     * (q = 19² makes it a finite decimal; at the prescribed σ the bound
+     * does not depend on q: C = eps_dp/(2(1 − ηλ/2)), a = ηλ(1 − ηλ/2)).
      * The handler's closed form at the prescriptions and the bounds layer's
      * G.15 at the explicit η, σ must agree; hand values: relaxed
      * exp(−47/20), tight (1/2)/0.95·exp(−0.1·0.95·47). */
     const char *t51 = NGD_HEAD
         "\"parameters\":{\"theorem\":\"thm51\",\"L\":1,\"lambda\":\"0.0625\",\"beta\":\"0.25\","
-        "\"n\":1000,\"eps_dp\":1,\"KAbar\":47},\"claim\":{\"renyi_order\":4,"
-        "\"renyi_value\":\"0.1\"}}";
+        "\"n\":1000,\"eps_dp\":1,\"KAbar\":47,\"eta\":\"1.6\",\"sigma\":\"0.152\","
+        "\"init_var\":\"0.38912\"},\"claim\":{\"renyi_order\":361,\"renyi_value\":\"0.1\"}}";
     const char *g15 = NGD_HEAD
         "\"parameters\":{\"theorem\":\"g15\",\"L\":1,\"lambda\":\"0.0625\",\"beta\":\"0.25\","
-        "\"n\":1000,\"eta\":\"1.6\",\"sigma\":\"0.016\",\"KAbar\":47},\"claim\":{"
-        "\"renyi_order\":4,\"renyi_value\":\"0.1\"}}";
+        "\"n\":1000,\"eta\":\"1.6\",\"sigma\":\"0.152\",\"KAbar\":47,\"init_var\":\"0.38912\"},"
+        "\"claim\":{\"renyi_order\":361,\"renyi_value\":\"0.1\"}}";
     ul_audit_report a, b;
     audit_ok(t51, &a);
     audit_ok(g15, &b);
@@ -628,6 +663,8 @@ Test(audit_theorems, noisygd_thm51_prescriptions_match_g15_at_the_same_values)
     mpfr_clears(tight, relaxed, t, (mpfr_ptr)0);
     cr_assert(strstr(a.explanation, "K_Abar >= 47") != NULL, "%s", a.explanation);
 }
+
+#define T51_FACTS "\"eta\":\"1.6\",\"sigma\":\"0.019\",\"init_var\":\"0.00608\""
 
 Test(audit_theorems, noisygd_thm51_prescription_preconditions)
 {
@@ -653,9 +690,12 @@ Test(audit_theorems, noisygd_thm51_prescription_preconditions)
              &rep);
     cr_assert_eq(rep.verdict, UL_VERDICT_INVALID);
     cr_assert(has_pre(&rep, "eps_dd_le_eps_dp", UL_PRE_FAILS));
-    /* too few steps: unsupported, with the K_Abar of (16) */
+    /* too few steps: unsupported, with the K_Abar of (16); the facts
+     * stated (omitted ones are invalid): η = 1/(2(λ+β)) = 1.6, σ = 0.019 ≥
+     * the prescribed 0.016 (a multiple of 19 so that init_var =
+     * σ²/(λ(1 − ηλ/2)) = 0.000361/0.059375 = 0.00608 is a finite decimal) */
     audit_ok(NGD_HEAD "\"parameters\":{\"theorem\":\"thm51\",\"L\":1,\"lambda\":\"0.0625\","
-                      "\"beta\":\"0.25\",\"n\":1000,\"eps_dp\":1,\"KAbar\":10},"
+                      "\"beta\":\"0.25\",\"n\":1000,\"eps_dp\":1,\"KAbar\":10," T51_FACTS "},"
                       "\"claim\":{\"renyi_order\":4,\"renyi_value\":\"0.01\"},"
                       "\"stated\":{\"KAbar\":50}}",
              &rep);
@@ -769,7 +809,7 @@ Test(audit_theorems, noisygd_thm52_deletion_counts_and_preconditions)
      * K_A given; the proof's recursion does not contract either. */
     ul_audit_report rep;
     audit_ok(NGD_HEAD "\"parameters\":{\"theorem\":\"thm52-deletion\",\"L\":1,\"lambda\":1,"
-                      "\"beta\":1,\"sigma\":\"0.1\",\"eta\":\"1e-9\",\"n\":1000,\"d\":10,\"r\":1,"
+                      "\"beta\":1,\"sigma\":\"0.1\",\"init_var\":\"0.01\",\"eta\":\"1e-9\",\"n\":1000,\"d\":10,\"r\":1,"
                       "\"KA\":100,\"KAbar\":100,\"eps_dp\":1,\"logB\":\"0.5\"},"
                       "\"claim\":{\"renyi_order\":2,\"renyi_value\":\"0.5\"},"
                       "\"stated\":{\"KA\":5}}",
@@ -784,7 +824,7 @@ Test(audit_theorems, noisygd_thm52_deletion_counts_and_preconditions)
     cr_assert(strncmp(rep.first_wrong_stated, "$.stated.KA", 11) == 0);
     /* eps_dp ≥ d fails a precondition of the theorem */
     audit_ok(NGD_HEAD "\"parameters\":{\"theorem\":\"thm52-deletion\",\"L\":1,\"lambda\":1,"
-                      "\"beta\":1,\"sigma\":\"0.1\",\"eta\":\"1e-9\",\"n\":1000,\"d\":1,\"r\":1,"
+                      "\"beta\":1,\"sigma\":\"0.1\",\"init_var\":\"0.01\",\"eta\":\"1e-9\",\"n\":1000,\"d\":1,\"r\":1,"
                       "\"KA\":100,\"KAbar\":100,\"eps_dp\":1,\"logB\":\"0.5\"},"
                       "\"claim\":{\"renyi_order\":2,\"renyi_value\":\"0.5\"}}",
              &rep);
@@ -803,7 +843,7 @@ Test(audit_theorems, noisygd_thm52_deletion_supported_when_every_condition_holds
     cr_assert(11431 > ka + 1 && 22880 > kb + 1, "%.3f %.3f", ka, kb);
     ul_audit_report rep;
     audit_ok(NGD_HEAD "\"parameters\":{\"theorem\":\"thm52-deletion\",\"L\":1,\"lambda\":1,"
-                      "\"beta\":1,\"sigma\":\"0.1\",\"eta\":\"0.0002\",\"n\":1000,\"d\":2,"
+                      "\"beta\":1,\"sigma\":\"0.1\",\"init_var\":\"0.01\",\"eta\":\"0.0002\",\"n\":1000,\"d\":2,"
                       "\"r\":1,\"KA\":11431,\"KAbar\":22880,\"eps_dp\":1,\"logB\":\"0.5\"},"
                       "\"claim\":{\"renyi_order\":2,\"renyi_value\":\"0.5\"}}",
              &rep);
@@ -846,6 +886,12 @@ Test(audit_theorems, noisygd_g9_and_thm52_privacy_values)
 
 #define D2D_HEAD "{\"format\":\"ulaudit-certificate/1\",\"method\":\"d2d\","
 
+/* The facts (86)/(88) as printed assume: Neel et al.'s add/remove
+ * adjacency, and learning long enough, T ≥ I + log(2Rmn/(2M))/log(1/γ)
+ * (Neel et al. 2021, Thms 9, 28): with R = 10 and the CIFAR-10 constants
+ * below 1 + log(1000)/log(1.08) ≈ 90.8 (I = 1), 197.8 (I = 108); T = 1000. */
+#define D2D_FACTS "\"adjacency\":\"add-remove\",\"R\":10,\"T\":1000"
+
 /* Thm M.1 (86) in double. */
 static double m1_sigma(double L, double m, double M, double n, double eps, double delta, unsigned I)
 {
@@ -859,7 +905,7 @@ Test(audit_theorems, d2d_table2_against_formula_86)
      * γ = (L − m)/(L + m) gives 4.4054 (spec/langevin.md §9 item 9). */
     ul_audit_report rep;
     audit_ok(D2D_HEAD "\"parameters\":{\"theorem\":\"M.1\",\"L\":\"0.26\",\"m\":\"0.01\","
-                      "\"M\":1,\"n\":10000,\"I\":1,\"sigma\":\"3.0504\"},"
+                      "\"M\":1,\"n\":10000,\"I\":1,\"sigma\":\"3.0504\"," D2D_FACTS "},"
                       "\"claim\":{\"eps\":1,\"delta\":\"0.0001\"},"
                       "\"stated\":{\"sigma\":\"3.0504\"}}",
              &rep);
@@ -876,7 +922,7 @@ Test(audit_theorems, d2d_table2_against_formula_86)
     char text[1024];
     snprintf(text, sizeof text,
              D2D_HEAD "\"parameters\":{\"theorem\":\"M.1\",\"L\":\"0.26\",\"m\":\"0.01\","
-                      "\"M\":1,\"n\":10000,\"I\":1,\"sigma\":\"%.10g\"},"
+                      "\"M\":1,\"n\":10000,\"I\":1,\"sigma\":\"%.10g\"," D2D_FACTS "},"
                       "\"claim\":{\"eps\":1,\"delta\":\"0.0001\"}}",
              o * (1 + 1e-9));
     audit_ok(text, &rep);
@@ -921,7 +967,7 @@ Test(audit_theorems, d2d_preconditions_and_iterations)
     snprintf(text, sizeof text,
              D2D_HEAD "\"parameters\":{\"theorem\":\"M.2\",\"L\":\"0.26\",\"m\":\"0.01\","
                       "\"M\":1,\"n\":10000,\"d\":512,\"I\":108,\"sigma\":\"0.0002\","
-                      "\"request\":3},\"claim\":{\"eps\":1,\"delta\":\"0.0001\"},"
+                      "\"request\":3," D2D_FACTS "},\"claim\":{\"eps\":1,\"delta\":\"0.0001\"},"
                       "\"stated\":{\"iterations\":%lu}}",
              steps - 1);
     audit_ok(text, &rep);
@@ -996,4 +1042,262 @@ Test(audit_theorems, schema_errors_name_the_json_path)
                          "\"n\":10,\"KA\":1,\"KAbar\":1,\"eps_dd\":1,\"p\":1,\"s\":1},"
                          "\"claim\":{\"eps\":1,\"delta\":\"0.1\"}}",
                 "$.parameters.q");
+}
+
+/* ---- omitted facts: never read in the claim's favour ------------------------------------------
+ * ulaudit-certificate(5), OMITTED FIELDS: an optional fact left out is read
+ * the way least favourable to the claim; where no reading can be checked
+ * the theorem does not apply (invalid, precondition "<field>_stated").  That
+ * last step is ul_audit's (ul_audit_apply_omitted), which audit_text goes
+ * through. */
+
+static bool names_omitted(const ul_audit_report *rep, const char *path)
+{
+    for (int i = 0; i < rep->n_omitted; i++)
+        if (strcmp(rep->omitted[i].field, path) == 0)
+            return true;
+    return false;
+}
+
+/* |x/o − 1| < 1e-12 for the lower end of a report number. */
+static void assert_rel(const ul_audit_number *n, double o, const char *what)
+{
+    double x = strtod(n->lo, NULL);
+    cr_assert(fabs(x / o - 1) < 1e-12, "%s: %s vs %.17g", what, n->lo, o);
+}
+
+/* A CIFAR-10 M.1 certificate (Table 2's constants, I = 1, (1, 1e-4)) with
+ * σ as "%.12g" and the extra parameters given. */
+static void d2d_case(double sigma, const char *extra, ul_audit_report *rep)
+{
+    char text[1024];
+    snprintf(text, sizeof text,
+             D2D_HEAD "\"parameters\":{\"theorem\":\"M.1\",\"L\":\"0.26\",\"m\":\"0.01\","
+                      "\"M\":1,\"n\":10000,\"I\":1,\"sigma\":\"%.12g\",\"R\":10%s},"
+                      "\"claim\":{\"eps\":1,\"delta\":\"0.0001\"}}",
+             sigma, extra);
+    audit_ok(text, rep);
+}
+
+Test(audit_theorems, d2d_adjacency_omitted_doubles_sigma_and_T_must_be_stated)
+{
+    /* (86) is for Neel et al.'s add/remove neighbours, gradient sensitivity
+     * M; under replacement (Chien et al. Sec. 2) one record's gradient moves
+     * by up to 2M, and (86) is linear in M: the σ needed is exactly twice */
+    double o = m1_sigma(0.26, 0.01, 1, 10000, 1, 1e-4, 1);
+    double o2 = m1_sigma(0.26, 0.01, 2, 10000, 1, 1e-4, 1);
+    cr_assert(fabs(o2 / (2 * o) - 1) < 1e-15);
+    ul_audit_report ar, rp, om;
+    d2d_case(1.5 * o, ",\"T\":1000,\"adjacency\":\"add-remove\"", &ar);
+    d2d_case(1.5 * o, ",\"T\":1000,\"adjacency\":\"replacement\"", &rp);
+    d2d_case(1.5 * o, ",\"T\":1000", &om);
+    assert_rel(&ar.recomputed, o, "add-remove");
+    assert_rel(&rp.recomputed, o2, "replacement");
+    assert_rel(&om.recomputed, o2, "omitted");
+    /* 1.5·σ_add-remove lies between the two */
+    cr_assert_eq(ar.verdict, UL_VERDICT_SUPPORTED, "%s", ar.explanation);
+    cr_assert_eq(rp.verdict, UL_VERDICT_UNSUPPORTED, "%s", rp.explanation);
+    cr_assert_eq(om.verdict, UL_VERDICT_UNSUPPORTED, "%s", om.explanation);
+    cr_assert(names_omitted(&om, "$.parameters.adjacency"));
+    cr_assert(!names_omitted(&ar, "$.parameters.adjacency"));
+    cr_assert(!names_omitted(&rp, "$.parameters.adjacency"));
+    /* T omitted: the learning condition T ≥ I + log(2Rmn/(2M))/log(1/γ)
+     * cannot be checked, so the theorem does not apply */
+    d2d_case(1.5 * o, ",\"adjacency\":\"add-remove\"", &om);
+    cr_assert_eq(om.verdict, UL_VERDICT_INVALID, "%s", om.explanation);
+    cr_assert(has_pre(&om, "T_stated", UL_PRE_FAILS));
+    cr_assert(names_omitted(&om, "$.parameters.T"));
+}
+
+/* G.15 (tight form; spec/forget.md sec. 5): C·e^{−a·K} with C =
+ * 2qL²/(λσ²n²(1 − ηλ/2)), a = ηλ(1 − ηλ/2); all arguments decimals, σ²
+ * given as sigma2. */
+static void g15_tight(mpfr_ptr out, const char *q, const char *L, const char *lambda,
+                      const char *sigma2, const char *n, const char *eta, unsigned long K)
+{
+    mpfr_t h, c, a, t;
+    mpfr_inits2(RB, h, c, a, t, (mpfr_ptr)0);
+    ref(h, eta), ref(t, lambda);
+    mpfr_mul(a, h, t, MPFR_RNDN); /* ηλ */
+    mpfr_div_2ui(h, a, 1, MPFR_RNDN);
+    mpfr_ui_sub(h, 1, h, MPFR_RNDN); /* 1 − ηλ/2 */
+    mpfr_mul(a, a, h, MPFR_RNDN);
+    mpfr_mul(c, t, h, MPFR_RNDN); /* λ(1 − ηλ/2) */
+    ref(t, sigma2), mpfr_mul(c, c, t, MPFR_RNDN);
+    ref(t, n), mpfr_sqr(t, t, MPFR_RNDN), mpfr_mul(c, c, t, MPFR_RNDN);
+    ref(t, L), mpfr_sqr(t, t, MPFR_RNDN), mpfr_div(c, t, c, MPFR_RNDN);
+    ref(t, q), mpfr_mul(c, c, t, MPFR_RNDN), mpfr_mul_2ui(c, c, 1, MPFR_RNDN);
+    mpfr_mul_ui(a, a, K, MPFR_RNDN);
+    mpfr_neg(a, a, MPFR_RNDN);
+    mpfr_exp(a, a, MPFR_RNDN);
+    mpfr_mul(out, c, a, MPFR_RNDN);
+    mpfr_clears(h, c, a, t, (mpfr_ptr)0);
+}
+
+Test(audit_theorems, noisygd_initialisation_and_thm51_noise_must_be_stated)
+{
+    /* G.15 at λ = 0.0625, η = 0.75: 1 − ηλ/2 = 0.9765625 = 125/128, so the
+     * prescribed init = σ²/(λ(1 − ηλ/2)) = 0.000256·2048/125 = 0.004194304
+     * exactly (σ = 0.016) */
+#define G15_CERT(init)                                                                             \
+    NGD_HEAD "\"parameters\":{\"theorem\":\"g15\",\"L\":1,\"lambda\":\"0.0625\","                   \
+             "\"beta\":\"0.25\",\"n\":1000,\"eta\":\"0.75\",\"sigma\":\"0.016\",\"KAbar\":47" init \
+             "},\"claim\":{\"renyi_order\":4,\"renyi_value\":\"0.1\"}}"
+    ul_audit_report rep;
+    audit_ok(G15_CERT(""), &rep);
+    cr_assert_eq(rep.verdict, UL_VERDICT_INVALID, "%s", rep.explanation);
+    cr_assert(has_pre(&rep, "init_var_stated", UL_PRE_FAILS));
+    cr_assert(names_omitted(&rep, "$.parameters.init_var"));
+    audit_ok(G15_CERT(",\"init_var\":\"0.004194304\""), &rep);
+    mpfr_t x;
+    mpfr_init2(x, RB);
+    g15_tight(x, "4", "1", "0.0625", "0.000256", "1000", "0.75", 47);
+    cr_assert_lt(mpfr_cmp_d(x, 0.1), 0); /* ≈ 0.0595: the claim 0.1 is above it */
+    assert_contains(&rep.recomputed, x, "G.15 tight");
+    cr_assert_eq(rep.verdict, UL_VERDICT_SUPPORTED, "%s", rep.explanation);
+    cr_assert(has_pre(&rep, "init_variance_prescribed", UL_PRE_HOLDS));
+    /* another initialisation is outside the theorem's proof */
+    audit_ok(G15_CERT(",\"init_var\":\"0.0042\""), &rep);
+    cr_assert_eq(rep.verdict, UL_VERDICT_INVALID, "%s", rep.explanation);
+    cr_assert(has_pre(&rep, "init_variance_prescribed", UL_PRE_FAILS));
+#undef G15_CERT
+    /* Thm 5.1 at λ = 0.2, β = 0.05: η = 1/(2(λ + β)) = 2, 1 − ηλ/2 = 0.8;
+     * σ = 0.009 ≥ the prescribed √(4qL²/(λ eps_dp n²)) = √8e-5 ≈ 0.00894;
+     * init = 8.1e-5/(0.2·0.8) = 5.0625e-4 exactly */
+    static const struct {
+        const char *facts, *missing;
+    } t51[] = {
+        {",\"sigma\":\"0.009\",\"eta\":2,\"init_var\":\"0.00050625\"", NULL},
+        {",\"eta\":2,\"init_var\":\"0.00050625\"", "sigma_stated"},
+        {",\"sigma\":\"0.009\",\"init_var\":\"0.00050625\"", "eta_stated"},
+    };
+    /* Thm 5.1's bound is G.15 at the prescribed σ² = 8e-5 (a larger σ
+     * only adds noise): ≈ 0.625·e^{−32} at K_Abar = 100 */
+    g15_tight(x, "4", "1", "0.2", "0.00008", "1000", "2", 100);
+    for (size_t i = 0; i < sizeof t51 / sizeof t51[0]; i++) {
+        char text[1024];
+        snprintf(text, sizeof text,
+                 NGD_HEAD "\"parameters\":{\"theorem\":\"thm51\",\"L\":1,\"lambda\":\"0.2\","
+                          "\"beta\":\"0.05\",\"n\":1000,\"eps_dp\":1,\"KAbar\":100%s},"
+                          "\"claim\":{\"renyi_order\":4,\"renyi_value\":\"0.5\"}}",
+                 t51[i].facts);
+        audit_ok(text, &rep);
+        if (t51[i].missing == NULL) {
+            /* every fact stated: the bound decides */
+            cr_assert_lt(mpfr_cmp_d(x, 0.5), 0);
+            assert_contains(&rep.recomputed, x, "Thm 5.1 via G.15");
+            cr_assert_eq(rep.verdict, UL_VERDICT_SUPPORTED, "%s", rep.explanation);
+        } else {
+            cr_assert_eq(rep.verdict, UL_VERDICT_INVALID, "%s", rep.explanation);
+            cr_assert(has_pre(&rep, t51[i].missing, UL_PRE_FAILS), "%s", t51[i].missing);
+        }
+    }
+    mpfr_clear(x);
+}
+
+/* The text of audits/<name> (malloc'd). */
+static char *corpus_text(const char *name)
+{
+    char dir[1024], path[2048];
+    audits_dir(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "rb");
+    cr_assert_not_null(f, "cannot open %s", path);
+    char *buf = calloc(1, 65536);
+    size_t len = fread(buf, 1, 65535, f);
+    fclose(f);
+    cr_assert(len > 0 && len < 65535, "%s: %zu bytes", path, len);
+    return buf;
+}
+
+/* Removes the line holding `"key":` (one member per line, as the corpus
+ * is written) and, when it was the object's last member, the comma before. */
+static void cut_member(char *text, const char *key)
+{
+    char pat[64];
+    snprintf(pat, sizeof pat, "\"%s\":", key);
+    char *p = strstr(text, pat);
+    cr_assert_not_null(p, "no %s", pat);
+    char *start = p, *end = strchr(p, '\n');
+    cr_assert_not_null(end);
+    while (start > text && start[-1] != '\n')
+        start--;
+    bool last = end[-1] != ',';
+    memmove(start, end + 1, strlen(end + 1) + 1);
+    if (last) { /* the previous member's comma */
+        char *q = start - 1;
+        while (q > text && *q != ',')
+            q--;
+        *q = ' ';
+    }
+}
+
+/* Replaces the first `from` by `to` (to no longer than 64 bytes more). */
+static void replace_once(char *text, const char *from, const char *to)
+{
+    char *p = strstr(text, from);
+    cr_assert_not_null(p, "no '%s'", from);
+    size_t lf = strlen(from), lt = strlen(to);
+    memmove(p + lt, p + lf, strlen(p + lf) + 1);
+    memcpy(p, to, lt);
+}
+
+/* audits/<file> without parameters.<key>: invalid, "<key>_stated" fails. */
+static void invalid_without(const char *file, const char *key)
+{
+    char pre[64];
+    snprintf(pre, sizeof pre, "%s_stated", key);
+    char *text = corpus_text(file);
+    cut_member(text, key);
+    ul_audit_report rep;
+    audit_ok(text, &rep);
+    free(text);
+    cr_assert_eq(rep.verdict, UL_VERDICT_INVALID, "%s: %s", key, rep.explanation);
+    cr_assert(has_pre(&rep, pre, UL_PRE_FAILS), "%s", pre);
+}
+
+Test(audit_theorems, langevin_omitted_eta_converged_and_S)
+{
+    /* Table 3, MNIST, ε = 0.05 (audits/): supported with η = 1/L (rounded
+     * down) stated; η omitted cannot be checked against η ≤ 1/L: invalid */
+    const char *file = "langevin-table3-mnist-eps0.05.json";
+    ul_audit_report rep;
+    char *text = corpus_text(file);
+    audit_ok(text, &rep);
+    cr_assert_eq(rep.verdict, UL_VERDICT_SUPPORTED, "%s", rep.explanation);
+    free(text);
+    invalid_without(file, "eta");
+    /* converged and T both omitted: nothing says learning reached ν_D,
+     * where Thm 3.2 starts: invalid */
+    invalid_without(file, "converged");
+    /* converged with a finite T contradicts itself: an input error */
+    text = corpus_text(file);
+    replace_once(text, "\"K\": 1,", "\"K\": 1, \"T\": 100,");
+    audit_error(text, "$.parameters.converged");
+    free(text);
+    /* S omitted reads as S = n: the same verdict and bound as "S": 11982,
+     * and (E of Thm 3.3 grows as S²) the oracle's minimum with S = n is
+     * far above the claim */
+    ul_audit_report with_n;
+    text = corpus_text(file);
+    replace_once(text, "\"S\": 1,", "\"S\": 11982,");
+    audit_ok(text, &with_n);
+    free(text);
+    text = corpus_text(file);
+    cut_member(text, "S");
+    audit_ok(text, &rep);
+    free(text);
+    cr_assert_eq(rep.verdict, with_n.verdict);
+    cr_assert_str_eq(rep.recomputed.lo, with_n.recomputed.lo);
+    cr_assert_str_eq(rep.recomputed.hi, with_n.recomputed.hi);
+    cr_assert(names_omitted(&rep, "$.parameters.S"));
+    mpfr_t E, Lam, B, mn, claim;
+    mpfr_inits2(RB, E, Lam, B, mn, claim, (mpfr_ptr)0);
+    sc_consts(E, Lam, B, "11982", "0.011982", "0.261982", "0.1872", MN_DELTA, 1);
+    mpfr_mul_ui(E, E, 11982UL * 11982UL, MPFR_RNDN);
+    oracle_min(mn, E, Lam, B);
+    ref(claim, "0.05");
+    cr_assert(mpfr_greater_p(mn, claim));
+    cr_assert_eq(rep.verdict, UL_VERDICT_UNSUPPORTED, "%s", rep.explanation);
+    mpfr_clears(E, Lam, B, mn, claim, (mpfr_ptr)0);
 }

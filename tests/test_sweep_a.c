@@ -204,7 +204,9 @@ static void draw_gauss(swa_rng *rng, bool op, gauss_case *c)
     size_t o = json_values(c->json, sizeof c->json, op ? "c0" : "sensitivity", c->sp, ns);
     o += (size_t)snprintf(c->json + o, sizeof c->json - o, ", ");
     o += json_values(c->json + o, sizeof c->json - o, "sigma", c->gp, k);
-    if (T > 1)
+    /* one σ: T stated, 1 included (an omitted count is any count,
+     * ulaudit-certificate(5) OMITTED FIELDS); the oracle composes T */
+    if (!op && k == 1)
         snprintf(c->json + o, sizeof c->json - o, ", \"compositions\": %lu", T);
     if (op) { /* the oracle's sensitivity 2·C0, exact: C0 has 4 digits */
         swa_dec(c->sens[1], sizeof c->sens[1], 2 * strtod(c->sens[0], NULL), 5);
@@ -335,7 +337,7 @@ Test(sweep_rdp_curve, eps_at_delta, .fini = teardown, .timeout = 3600)
 
 /* The parameters of one Noisy-GD case, as decimal text. */
 typedef struct {
-    char L[32], lambda[64], beta[32], sigma[32], eta[64], n[32], K[32], init[128];
+    char L[32], lambda[64], beta[64], sigma[64], eta[64], n[32], K[32], init[128];
     char eps_dp[32], q[32];
 } ngd_text;
 
@@ -385,6 +387,118 @@ static void draw_convex(swa_rng *rng, ngd_text *x, bool eta)
         swa_dec(x->eta, sizeof x->eta, swa_uniform(rng, 0.05, 0.95) * room, 3);
 }
 
+/* The decimal text s ("1.23e-05", "0.5", "-2") as an exact rational. */
+static void dec_q(mpq_ptr out, const char *s)
+{
+    char digits[128];
+    size_t nd = 0;
+    long frac = 0;
+    bool neg = *s == '-', dot = false;
+    const char *c = s + (*s == '-' || *s == '+');
+    for (; *c != '\0' && *c != 'e' && *c != 'E' && nd + 1 < sizeof digits; c++) {
+        if (*c == '.')
+            dot = true;
+        else
+            digits[nd++] = *c, frac += dot;
+    }
+    digits[nd] = '\0';
+    long ex = (*c != '\0' ? strtol(c + 1, NULL, 10) : 0) - frac;
+    mpz_t num, pw;
+    mpz_init_set_str(num, digits, 10);
+    mpz_init(pw);
+    mpz_ui_pow_ui(pw, 10, (unsigned long)labs(ex));
+    if (ex >= 0)
+        mpz_mul(num, num, pw), mpz_set_ui(pw, 1);
+    mpq_set_num(out, num);
+    mpq_set_den(out, pw);
+    mpq_canonicalize(out);
+    if (neg)
+        mpq_neg(out, out);
+    mpz_clears(num, pw, (mpz_ptr)0);
+}
+
+/* The least m·10^e ≥ s, m ∈ {1, 1.25, 1.6, 2, 2.5, 3.2, 4, 5, 6.4, 8}
+ * (each 2^a·5^b, so 1/(m·10^e) is a finite decimal; consecutive ones are
+ * at most 28% apart). */
+static void nice_above(mpq_ptr u, mpq_srcptr s)
+{
+    static const char *const M[] = {"1", "5/4", "8/5", "2", "5/2", "16/5", "4", "5", "32/5", "8"};
+    mpq_t m, p;
+    mpq_inits(m, p, (mpq_ptr)0);
+    int e = (int)floor(log10(mpq_get_d(s))) - 1;
+    mpq_set_ui(p, 1, 1);
+    for (int i = 0; i < (e < 0 ? -e : e); i++)
+        mpq_mul_2exp(p, p, 1), mpq_set_ui(m, 5, 1), mpq_mul(p, p, m);
+    if (e < 0)
+        mpq_inv(p, p); /* p = 10^e */
+    for (bool found = false; !found; mpq_set_ui(m, 10, 1), mpq_mul(p, p, m))
+        for (size_t i = 0; i < sizeof M / sizeof M[0] && !found; i++) {
+            mpq_set_str(m, M[i], 10);
+            mpq_mul(u, m, p);
+            found = mpq_cmp(u, s) >= 0;
+        }
+    mpq_clears(m, p, (mpq_ptr)0);
+}
+
+/* Thm 5.1's facts, stated exactly (sigma, eta and init_var omitted are
+ * invalid, ulaudit-certificate(5) OMITTED FIELDS).  β is raised until
+ * u = λ + β is nice_above's, so the prescribed η = 1/(2u) is a finite
+ * decimal.  init_var = σ²·r, r = 1/(λ(1 − ηλ/2)) (Lemma G.14), must be one
+ * too: σ is the least multiple of g/10^s (g: r's denominator without its
+ * 2s and 5s, s: ~4 digits) at or above the prescribed √(4qL²/(λ ε_dp n²))
+ * (Thm 5.1).  The oracle (t51_slope) reads λ, β, ε_dp, q: the theorem's
+ * bound is at its prescriptions, which a larger σ only satisfies. */
+static void t51_facts(ngd_text *x)
+{
+    mpq_t lam, u, t, r, s2, sig;
+    mpq_inits(lam, u, t, r, s2, sig, (mpq_ptr)0);
+    dec_q(lam, x->lambda);
+    dec_q(t, x->beta);
+    mpq_add(t, t, lam);
+    nice_above(u, t);
+    mpq_sub(t, u, lam);
+    swa_dec_exact(x->beta, sizeof x->beta, t);
+    mpq_mul_2exp(t, u, 1);
+    mpq_inv(t, t);
+    swa_dec_exact(x->eta, sizeof x->eta, t);
+    mpq_mul(r, t, lam);
+    mpq_div_2exp(r, r, 1);
+    mpq_set_ui(t, 1, 1);
+    mpq_sub(r, t, r);
+    mpq_mul(r, r, lam);
+    mpq_inv(r, r); /* 1/(λ(1 − ηλ/2)) */
+    dec_q(s2, x->L), mpq_mul(s2, s2, s2), mpq_mul_2exp(s2, s2, 2);
+    dec_q(t, x->q), mpq_mul(s2, s2, t);
+    mpq_div(s2, s2, lam);
+    dec_q(t, x->eps_dp), mpq_div(s2, s2, t);
+    dec_q(t, x->n), mpq_mul(t, t, t), mpq_div(s2, s2, t); /* prescribed σ² */
+    mpz_t g, j, ten;
+    mpz_inits(g, j, ten, (mpz_ptr)0);
+    mpz_set(g, mpq_denref(r));
+    mpz_set_ui(ten, 2), mpz_remove(g, g, ten);
+    mpz_set_ui(ten, 5), mpz_remove(g, g, ten);
+    double smin = sqrt(mpq_get_d(s2));
+    int sd = (int)ceil(log10(mpz_get_d(g) * 1000 / smin));
+    mpz_ui_pow_ui(ten, 10, (unsigned long)(sd > 0 ? sd : 0));
+    if (sd < 0)
+        mpz_mul(g, g, ten), mpz_set_ui(ten, 1); /* step g·10^|sd| */
+    mpz_set_d(j, floor(smin * mpz_get_d(ten) / mpz_get_d(g)));
+    for (;;) { /* σ = j·g/10^sd ≥ the prescribed σ, exactly */
+        mpz_mul(mpq_numref(sig), j, g);
+        mpz_set(mpq_denref(sig), ten);
+        mpq_canonicalize(sig);
+        mpq_mul(t, sig, sig);
+        if (mpq_cmp(t, s2) >= 0)
+            break;
+        mpz_add_ui(j, j, 1);
+    }
+    swa_dec_exact(x->sigma, sizeof x->sigma, sig);
+    mpq_mul(t, t, r);
+    swa_dec_exact(x->init, sizeof x->init, t);
+    mpz_clears(g, j, ten, (mpz_ptr)0);
+    mpq_clears(lam, u, t, r, s2, sig, (mpq_ptr)0);
+}
+
 static void draw_ngd(swa_rng *rng, swa_ngd_thm thm, ngd_text *x, swa_ngd *p)
 {
     swa_dec(x->L, sizeof x->L, swa_log_uniform(rng, 0.1, 10), 3);
@@ -399,6 +513,7 @@ static void draw_ngd(swa_rng *rng, swa_ngd_thm thm, ngd_text *x, swa_ngd *p)
     } else if (thm == SWA_T51) {
         draw_convex(rng, x, false); /* η and σ are the theorem's prescriptions */
         swa_dec(x->eps_dp, sizeof x->eps_dp, swa_log_uniform(rng, 0.01, 10), 3);
+        t51_facts(x);
     } else {
         swa_dec(x->sigma, sizeof x->sigma, swa_log_uniform(rng, 0.01, 10), 4);
         if (thm == SWA_G9)
@@ -432,14 +547,16 @@ static void ngd_params_json(char *buf, size_t len, swa_ngd_thm thm, const ngd_te
     else if (renyi)
         snprintf(buf, len,
                  "\"theorem\": \"thm51\", \"L\": \"%s\", \"lambda\": \"%s\", \"beta\": "
-                 "\"%s\", \"n\": %s, \"eps_dp\": \"%s\", \"KAbar\": %s",
-                 x->L, x->lambda, x->beta, x->n, x->eps_dp, x->K);
+                 "\"%s\", \"n\": %s, \"eps_dp\": \"%s\", \"KAbar\": %s, \"sigma\": \"%s\", "
+                 "\"eta\": \"%s\", \"init_var\": \"%s\"",
+                 x->L, x->lambda, x->beta, x->n, x->eps_dp, x->K, x->sigma, x->eta, x->init);
     else /* the schema wants the deletion budget: eps_dd = eps_dp meets 0 < eps_dd <= eps_dp */
         snprintf(buf, len,
                  "\"theorem\": \"thm51\", \"L\": \"%s\", \"lambda\": \"%s\", \"beta\": "
                  "\"%s\", \"n\": %s, \"eps_dp\": \"%s\", \"eps_dd\": \"%s\", \"KAbar\": %s, "
-                 "\"q\": \"%s\"",
-                 x->L, x->lambda, x->beta, x->n, x->eps_dp, x->eps_dp, x->K, x->q);
+                 "\"q\": \"%s\", \"sigma\": \"%s\", \"eta\": \"%s\", \"init_var\": \"%s\"",
+                 x->L, x->lambda, x->beta, x->n, x->eps_dp, x->eps_dp, x->K, x->q, x->sigma,
+                 x->eta, x->init);
 }
 
 /* Alternating claims: the Rényi value at a drawn order q (a·q), and ε at a

@@ -270,8 +270,23 @@ TestSuite(sweep_langevin_convex, .fini = teardown);
 TestSuite(sweep_langevin_nonconvex, .fini = teardown);
 
 typedef struct {
-    char n[32], m[32], L[32], M[32], eta[32], sigma[32], R[32], C_lsi[32], C0[32], delta[32];
+    char n[32], m[32], L[32], M[32], eta[64], sigma[32], R[32], C_lsi[32], C0[32], delta[32];
 } lg_texts;
+
+/* η = 1/L as 40 significant digits rounded down (L read rounded up), so
+ * that η ≤ 1/L holds exactly: the paper's η = 1/L stated, since an omitted
+ * η is invalid (ulaudit-certificate(5) OMITTED FIELDS); the oracle reads
+ * this decimal as the certificate's η. */
+static const char *eta_one_over(char *buf, size_t n, const char *L)
+{
+    mpfr_t x;
+    mpfr_init2(x, SOB_BITS);
+    mpfr_set_str(x, L, 10, MPFR_RNDU);
+    mpfr_ui_div(x, 1, x, MPFR_RNDD);
+    mpfr_snprintf(buf, n, "%.39RDe", x);
+    mpfr_clear(x);
+    return buf;
+}
 
 /* Strongly convex: the paper's experiments (m = λ, L = 1/4 + λ-like, M = 1,
  * δ ~ 1/n) widened: n ∈ [1e3, 1e5], m ∈ [1e-3, 0.1], L/m ∈ [1.5, 100],
@@ -282,7 +297,8 @@ static void lg_draw_sc(rng *r, lg_texts *t, sob_langevin *o)
     snprintf(t->n, sizeof t->n, "%lu", (unsigned long)logu(r, 1e3, 1e5));
     dec(t->m, sizeof t->m, m);
     dec(t->L, sizeof t->L, L);
-    o->eta = irange(r, 0, 1) ? dec(t->eta, sizeof t->eta, unif(r, 0.3, 0.99) / L) : NULL;
+    o->eta = irange(r, 0, 1) ? dec(t->eta, sizeof t->eta, unif(r, 0.3, 0.99) / L)
+                             : eta_one_over(t->eta, sizeof t->eta, t->L);
     dec(t->M, sizeof t->M, logu(r, 0.5, 2));
     dec(t->sigma, sizeof t->sigma, logu(r, 0.005, 0.5));
     o->m = t->m;
@@ -293,13 +309,13 @@ static void lg_draw_sc(rng *r, lg_texts *t, sob_langevin *o)
  * (convex: η ≤ 1.95/L < 2/L), M ∈ [0.1, 1], R ∈ [0.01, 1], and σ chosen so
  * that x = 4r²/(2ησ²) ∈ [0.2, 4] (r = R + ηM): the caps C̃ ≈ 6(4r² + 2h)e^x
  * stay a few thousand h, so the LSI recursion becomes stationary quickly.
- * C_LSI = 2ησ²·[0.1, 30], C0 absent or a point-like law (T → ∞ forgets it). */
+ * C_LSI = 2ησ²·[0.1, 30], C0 = 0 or a point-like law (T → ∞ forgets it). */
 static void lg_draw_general(rng *r, lg_texts *t, sob_langevin *o, bool convex)
 {
     double L = logu(r, 0.1, 2), eta = 1 / L;
     snprintf(t->n, sizeof t->n, "%lu", (unsigned long)logu(r, 100, 1e4));
     dec(t->L, sizeof t->L, L);
-    o->eta = NULL;
+    o->eta = eta_one_over(t->eta, sizeof t->eta, t->L);
     if (irange(r, 0, 1)) {
         eta = (convex ? unif(r, 0.3, 1.95) : unif(r, 0.1, 1)) / L;
         o->eta = dec(t->eta, sizeof t->eta, eta);
@@ -310,7 +326,9 @@ static void lg_draw_general(rng *r, lg_texts *t, sob_langevin *o, bool convex)
     dec(t->R, sizeof t->R, R);
     dec(t->sigma, sizeof t->sigma, sigma);
     dec(t->C_lsi, sizeof t->C_lsi, 2 * eta * sigma * sigma * logu(r, 0.1, 30));
-    t->C0[0] = '\0';
+    /* C0 = 0 (a point mass) stated where none is drawn: an omitted C0 is
+     * invalid; T → ∞ forgets it, so the oracle does not read it */
+    snprintf(t->C0, sizeof t->C0, "0");
     if (irange(r, 0, 1))
         dec(t->C0, sizeof t->C0, eta * sigma * sigma * logu(r, 1e-3, 1));
     o->m = NULL;
@@ -336,16 +354,14 @@ static void lg_case(sweep_stats *s, int idx, rng *r, sob_lg_case kind)
                        "{\"format\": \"ulaudit-certificate/1\", \"method\": \"langevin\", "
                        "\"source\": \"issue 11 boundary sweep\", \"parameters\": {\"case\": "
                        "\"%s\", \"n\": %s, \"L\": %s, \"M\": %s, \"sigma\": %s, \"K\": %lu, "
-                       "\"S\": %lu",
-                       LG_CASE_NAMES[kind], t.n, t.L, t.M, t.sigma, o.K, o.S);
+                       "\"S\": %lu, \"converged\": true, \"eta\": %s",
+                       LG_CASE_NAMES[kind], t.n, t.L, t.M, t.sigma, o.K, o.S, o.eta);
     if (o.m != NULL)
         len += snprintf(c.head + len, sizeof c.head - len, ", \"m\": %s", o.m);
-    if (o.eta != NULL)
-        len += snprintf(c.head + len, sizeof c.head - len, ", \"eta\": %s", o.eta);
     if (o.R != NULL)
         len +=
             snprintf(c.head + len, sizeof c.head - len, ", \"R\": %s, \"C_LSI\": %s", o.R, o.C_lsi);
-    if (kind != SOB_LG_STRONGLY_CONVEX && t.C0[0] != '\0')
+    if (kind != SOB_LG_STRONGLY_CONVEX)
         len += snprintf(c.head + len, sizeof c.head - len, ", \"C0\": %s", t.C0);
     snprintf(c.head + len, sizeof c.head - len, "}, ");
     snprintf(c.claim_pre, sizeof c.claim_pre, "\"claim\": {\"eps\": \"");
@@ -403,7 +419,14 @@ TestSuite(sweep_d2d, .fini = teardown);
  * m = λ, M = 1): λ ∈ [0.005, 0.05], M ∈ [0.5, 2], n ∈ [1e3, 6e4], d ∈ [10,
  * 1000], δ ∈ [1e-6, 1e-3], a target ε ∈ [0.05, 5] whose σ (rounded to 4
  * digits) is the certificate's; M.1 takes I ∈ [1, 300], M.2 I ≥ the least
- * I of (87) at 0.9 times the target, so (87) holds at both claims. */
+ * I of (87) at 0.9 times the target, so (87) holds at both claims.
+ * Adjacency by case (no draw): add-remove, Neel et al.'s, where (86)/(88)
+ * hold as printed; replacement, stated or omitted (its reading), where a
+ * replaced record moves a gradient by up to 2M and the σ needed doubles
+ * ((86)/(88) are linear in M): there the certificate's σ is twice the
+ * target's and the oracle's ε is at σ/2.  R = 1 and T the least learning
+ * length Neel et al. ask, T ≥ I + log(2Rmn/(2M))/log(1/γ) (Thms 9, 28),
+ * plus a margin of 2 for the double arithmetic. */
 static void d2d_case(sweep_stats *s, int idx, rng *r)
 {
     char L[32], m[32], M[32], n[32], d[32], delta[32], sigma[32];
@@ -424,15 +447,25 @@ static void d2d_case(sweep_stats *s, int idx, rng *r)
     } else {
         o.I = (unsigned long)logu(r, 1, 300);
     }
+    int adj = idx % 4 < 2 ? 0 : idx % 8 < 6 ? 1 : 2; /* add-remove, replacement, omitted */
+    static const char *const ADJ[] = {", \"adjacency\": \"add-remove\"",
+                                      ", \"adjacency\": \"replacement\"", ""};
+    char half[32];
     sob_d2d_sigma(x, &o, target);
-    dec(sigma, sizeof sigma, mpfr_get_d(x, MPFR_RNDN));
-    sob_d2d_eps(bound, &o, sigma);
+    dec(sigma, sizeof sigma, mpfr_get_d(x, MPFR_RNDN) * (adj > 0 ? 2 : 1));
+    /* σ/2 is exact: 4 significant digits halved need at most 5 */
+    snprintf(half, sizeof half, "%.4e", strtod(sigma, NULL) / 2);
+    sob_d2d_eps(bound, &o, adj > 0 ? half : sigma);
+    double Ld = strtod(L, NULL), md = strtod(m, NULL);
+    double grow = log(fmax(md * strtod(n, NULL) / strtod(M, NULL), 1)); /* R = 1 */
+    unsigned long T = o.I + (unsigned long)ceil(grow / log((Ld + md) / (Ld - md))) + 2;
     sweep_case c = {.method = "d2d"};
     int len = snprintf(c.head, sizeof c.head,
                        "{\"format\": \"ulaudit-certificate/1\", \"method\": \"d2d\", \"source\": "
                        "\"issue 11 boundary sweep\", \"parameters\": {\"theorem\": \"%s\", "
-                       "\"L\": %s, \"m\": %s, \"M\": %s, \"n\": %s, \"I\": %lu, \"sigma\": %s",
-                       o.m2 ? "M.2" : "M.1", L, m, M, n, o.I, sigma);
+                       "\"L\": %s, \"m\": %s, \"M\": %s, \"n\": %s, \"I\": %lu, \"sigma\": %s, "
+                       "\"R\": 1, \"T\": %lu%s",
+                       o.m2 ? "M.2" : "M.1", L, m, M, n, o.I, sigma, T, ADJ[adj]);
     if (o.m2)
         len += snprintf(c.head + len, sizeof c.head - len, ", \"d\": %s", d);
     if (o.m2 && irange(r, 0, 1))
@@ -579,11 +612,15 @@ static void gc_case(sweep_stats *s, int idx, rng *r)
                    "{\"format\": \"ulaudit-certificate/1\", \"method\": \"gradient-clipping\", "
                    "\"source\": \"issue 11 boundary sweep\", \"parameters\": {\"c0\": %s, "
                    "\"c1\": %s, \"lr\": %s, \"lambda\": %s, \"steps\": %lu, \"noise\": "
-                   "\"given\", \"sigma\": %s",
+                   "\"given\", \"sigma\": %s, \"lr_schedule\": \"constant\"",
                    c0, c1, lr, lambda, o.steps, sigma);
+    /* the clip the oracle assumes, stated (an omitted one is invalid with
+     * the noise given): D0 = 2·C0 for a ball, 2·C0·√dim for a box */
     if (o.box)
         len +=
             snprintf(c.head + len, sizeof c.head - len, ", \"init\": \"box\", \"dim\": %lu", o.dim);
+    else
+        len += snprintf(c.head + len, sizeof c.head - len, ", \"init\": \"ball\"");
     if (conv > 0)
         len += snprintf(c.head + len, sizeof c.head - len, ", \"conversion\": \"%s\"",
                         conv == 1 ? "bbghs" : "mironov");
