@@ -158,7 +158,9 @@ void ul_audit_report_init(ul_audit_report *rep);
 
 /* One method handler.  audit: fills rep, returning UL_OK whatever the
  * verdict, or UL_EINPUT (message naming the JSON path) when the certificate
- * does not fit the method's schema.  calibrate (may be NULL): writes into
+ * does not fit the method's schema; the omitted facts it notes are applied
+ * to the verdict by ul_audit (audit_omitted.h), so callers go through
+ * ul_audit, or apply them themselves (ul_audit_apply_omitted).  calibrate (may be NULL): writes into
  * *completed (malloc'd JSON text) the certificate completed with the
  * missing parameter (σ, K or T) that makes the claim supported. */
 typedef struct {

@@ -982,8 +982,8 @@ static void gc_note_omitted(const gc_cert *g, ul_audit_report *rep)
         ul_audit_note_omitted(rep, "parameters", gc_spec("init"));
     if (!given && g->lambda_zero && !g->variant_given)
         ul_audit_note_omitted(rep, "parameters", gc_spec("variant"));
-    if (!g->steps_from_code)
-        return;
+    if (!g->steps_from_code || (given && g->pb.n_sigma > 1))
+        return; /* stated, or given by the length of the sigma list (gc_steps) */
     ul_audit_note_omitted(rep, "parameters", gc_spec("steps"));
     if (given && (rep->verdict == UL_VERDICT_SUPPORTED ||
                   rep->verdict == UL_VERDICT_INCONCLUSIVE)) {
