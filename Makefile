@@ -199,7 +199,7 @@ test-python: lib
 
 test-asan:
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	    LSAN_OPTIONS=suppressions=$(abspath tools/lsan.supp) \
+	    LSAN_OPTIONS=suppressions=$(abspath tools/lsan.supp):print_suppressions=0 \
 	    $(MAKE) BUILD=build-asan SAN=1 test
 
 # clang's UBSan checks what gcc's does not (pointer arithmetic on NULL, issue
@@ -209,7 +209,7 @@ CLANG_SAN_CFLAGS = -Wno-error=format -Wno-error=format-invalid-specifier -Wno-er
 test-clang-san:
 	@tools/fuzz-deps.sh
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	    LSAN_OPTIONS=suppressions=$(abspath tools/lsan.supp) \
+	    LSAN_OPTIONS=suppressions=$(abspath tools/lsan.supp):print_suppressions=0 \
 	    $(MAKE) CC=clang BUILD=build-clang SAN=1 CFLAGS="$(CLANG_SAN_CFLAGS)" test
 
 # libFuzzer harnesses (fuzz/fuzz_*.c, described in fuzz/common.h): the
