@@ -416,3 +416,30 @@ Test(cli, vectors_digits_errors_state_one_range)
         expect_usage_error("--digits", r);
     }
 }
+
+/* ---- a mistyped flag or command names the one meant --------------------------- */
+
+/* Each suggestion is the flag or command this tool documents for the word:
+ * a one-letter slip (Damerau distance 1: --esp, --digit, audti, --jsn) or
+ * a peer's name for the same quantity (Opacus's noise_multiplier is the
+ * noise std over the clipping norm, --sigma here; dp_accounting's epsilon
+ * is --eps).  A word close to nothing gets no suggestion. */
+Test(cli, a_mistyped_flag_or_command_names_the_one_meant)
+{
+    expect_usage_error("did you mean '--eps'?", run("calc", "theta", "--esp", "1", "--r", "1", NULL));
+    expect_usage_error("did you mean '--eps'?",
+                       run("calc", "theta", "--epsilon", "1", "--r", "1", NULL));
+    expect_usage_error("did you mean '--digits'?",
+                       run("calc", "theta", "--digit", "5", "--eps", "1", "--r", "1", NULL));
+    expect_usage_error("did you mean '--sigma'?",
+                       run("calc", "pld-compose", "--noise-multiplier", "1", "--q", "0.01",
+                           "--steps", "10", "--delta", "1e-5", NULL));
+    expect_usage_error("did you mean 'audit'?", run("audti", "x.json", NULL));
+    expect_usage_error("did you mean 'audit'?", run("help", "audti", NULL));
+    expect_usage_error("did you mean '--json'?", run("audit", "--jsn", "x.json", NULL));
+    expect_usage_error("did you mean '--scores'?", run("attack", "--score", "a,b", NULL));
+    run_result r = run("calc", "theta", "--zzz", "1", NULL);
+    cr_assert_eq(r.status, 2);
+    cr_assert_null(strstr(r.err, "did you mean"), "%s", r.err);
+    run_free(&r);
+}

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "io/escape.h"
+#include "io/fields.h"
 #include "num/adaptive.h"
 
 #define DIGITS_MAX 5000
@@ -157,8 +158,15 @@ int ul_cli_parse(int argc, char **argv, const ul_cli_flag *flags, int nflags,
             slot = nflags;
         else if (strcmp(name, "max-bits") == 0)
             slot = nflags + 1;
-        if (slot < 0)
-            return fail(err, errlen, "unknown flag --%s", shown(name).text);
+        if (slot < 0) {
+            const char *names[UL_CLI_MAX_FLAGS + 4] = {"digits", "max-bits", "json", "help"};
+            size_t n = 4;
+            for (int k = 0; k < nflags && n < sizeof names / sizeof names[0]; k++)
+                names[n++] = flags[k].name;
+            char hint[128];
+            ul_io_did_you_mean(hint, sizeof hint, name, names, n, "--");
+            return fail(err, errlen, "unknown flag --%s%s", shown(name).text, hint);
+        }
         if (seen[slot])
             return fail(err, errlen, "--%s: given more than once", name);
         seen[slot] = true;

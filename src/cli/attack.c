@@ -38,6 +38,7 @@
 #include "cli/exitcodes.h"
 #include "emp/attack.h"
 #include "io/escape.h"
+#include "io/fields.h"
 #include "emp/mlp.h"
 #include "emp/modelio.h"
 #include "emp/plot.h"
@@ -195,9 +196,14 @@ static int parse_args(int argc, char **argv, attack_args *a)
         while (k < nv && !(strlen(vals[k].name) == len && strncmp(s + 2, vals[k].name, len) == 0))
             k++;
         if (k == nv) {
-            char e[128];
-            fprintf(stderr, "ulaudit attack: unknown flag '%s' (see ulaudit attack --help)\n",
-                    escaped(s, e, sizeof e));
+            const char *names[sizeof vals / sizeof vals[0] + 3] = {"json", "resume", "help"};
+            for (size_t j = 0; j < nv; j++)
+                names[3 + j] = vals[j].name;
+            char e[128], word[65], hint[128];
+            snprintf(word, sizeof word, "%.*s", (int)(len > 64 ? 64 : len), s + 2);
+            ul_io_did_you_mean(hint, sizeof hint, word, names, nv + 3, "--");
+            fprintf(stderr, "ulaudit attack: unknown flag '%s'%s (see ulaudit attack --help)\n",
+                    escaped(s, e, sizeof e), hint);
             return UL_EXIT_USAGE;
         }
         const char *v = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);

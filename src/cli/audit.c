@@ -27,6 +27,7 @@
 #include "cli/exitcodes.h"
 #include "cli/watchdog.h"
 #include "io/escape.h"
+#include "io/fields.h"
 #include "num/deadline.h"
 
 #define ERR_LEN 1024
@@ -116,7 +117,16 @@ static int split_args(int argc, char **argv, const char *const *value_flags,
                 if (strlen(bool_flags[k]) == len && strncmp(a + 2, bool_flags[k], len) == 0)
                     known = true;
             if (!known) {
-                snprintf(err, errlen, "unknown flag --%.*s", (int)(len > 64 ? 64 : len), a + 2);
+                const char *names[32];
+                size_t n = 0;
+                for (size_t k = 0; value_flags[k] != NULL && n < 32; k++)
+                    names[n++] = value_flags[k];
+                for (size_t k = 0; bool_flags[k] != NULL && n < 32; k++)
+                    names[n++] = bool_flags[k];
+                char word[65], hint[128];
+                snprintf(word, sizeof word, "%.*s", (int)(len > 64 ? 64 : len), a + 2);
+                ul_io_did_you_mean(hint, sizeof hint, word, names, n, "--");
+                snprintf(err, errlen, "unknown flag --%s%s", word, hint);
                 return UL_EXIT_USAGE;
             }
             rest[(*nrest)++] = argv[i];

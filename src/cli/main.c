@@ -22,6 +22,7 @@
 #include "cli/vectors.h"
 #include "cli/watchdog.h"
 #include "io/escape.h"
+#include "io/fields.h"
 #include "num/encl.h"
 #include "ulaudit.h"
 
@@ -184,6 +185,10 @@ static void exec_man_if_found(const char *page, const char *file)
         execlp("man", "man", page, (char *)NULL);
 }
 
+/* The commands, for the suggestion of a mistyped one ("help" last: not a
+ * page of `ulaudit help`). */
+static const char *const COMMANDS[] = {"calc", "audit", "calibrate", "attack", "vectors", "help"};
+
 /* `ulaudit help COMMAND`: the page ulaudit-COMMAND(1) when man has it
  * installed (or, in a source tree, man/ beside the build directory) and
  * stdout is a terminal or ULAUDIT_HELP=man; else the help text. */
@@ -207,9 +212,11 @@ static int help_command(const char *cmd)
         HELPS[i].help(stdout);
         return UL_EXIT_OK;
     }
-    char quoted[128];
-    fprintf(stderr, "ulaudit help: unknown command '%s' (commands: calc, audit, calibrate, "
-                    "attack, vectors)\n", ul_io_escape(cmd, strlen(cmd), quoted, sizeof quoted));
+    char quoted[128], hint[64];
+    ul_io_did_you_mean(hint, sizeof hint, cmd, COMMANDS, sizeof COMMANDS / sizeof COMMANDS[0] - 1,
+                       "");
+    fprintf(stderr, "ulaudit help: unknown command '%s'%s (commands: calc, audit, calibrate, "
+                    "attack, vectors)\n", ul_io_escape(cmd, strlen(cmd), quoted, sizeof quoted), hint);
     return UL_EXIT_USAGE;
 }
 
@@ -241,9 +248,11 @@ int main(int argc, char **argv)
     } else if (strcmp(argv[1], "vectors") == 0) {
         rc = ul_cli_vectors(argc - 2, argv + 2);
     } else {
-        char quoted[128];
-        fprintf(stderr, "ulaudit: unknown command '%s' (see ulaudit --help)\n",
-                ul_io_escape(argv[1], strlen(argv[1]), quoted, sizeof quoted));
+        char quoted[128], hint[64];
+        ul_io_did_you_mean(hint, sizeof hint, argv[1], COMMANDS,
+                           sizeof COMMANDS / sizeof COMMANDS[0], "");
+        fprintf(stderr, "ulaudit: unknown command '%s'%s (see ulaudit --help)\n",
+                ul_io_escape(argv[1], strlen(argv[1]), quoted, sizeof quoted), hint);
         rc = UL_EXIT_USAGE;
     }
     ul_num_shutdown();

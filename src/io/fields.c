@@ -95,10 +95,25 @@ static size_t distance(const char *a, const char *b)
     return d[m][n];
 }
 
-/* "did you mean 'sigma'? " when one candidate is close to word, then
- * "known: a, b, c" — written into out. */
-void ul_io_suggest(char *out, size_t outlen, const char *word, const char *const *names, size_t n)
+/* The names other tools give the quantities this one calls otherwise
+ * (Opacus, dp_accounting, TF Privacy, the papers): a suggestion only when
+ * the canonical name is one of the candidates. */
+static const struct {
+    const char *alias, *name;
+} ALIASES[] = {
+    {"epsilon", "eps"},         {"target-epsilon", "eps"},  {"target-delta", "delta"},
+    {"noise-multiplier", "sigma"}, {"noise", "sigma"},      {"sample-rate", "q"},
+    {"sampling-rate", "q"},     {"sampling-probability", "q"}, {"iterations", "steps"},
+    {"epochs", "steps"},        {"order", "alpha"},         {"orders", "alphas"},
+};
+
+static const char *closest(const char *word, const char *const *names, size_t n)
 {
+    for (size_t k = 0; k < sizeof ALIASES / sizeof ALIASES[0]; k++)
+        if (strcmp(word, ALIASES[k].alias) == 0)
+            for (size_t i = 0; i < n; i++)
+                if (strcmp(names[i], ALIASES[k].name) == 0)
+                    return names[i];
     const char *best = NULL;
     size_t best_d = 3;
     for (size_t i = 0; i < n; i++) {
@@ -107,6 +122,14 @@ void ul_io_suggest(char *out, size_t outlen, const char *word, const char *const
         if (d <= limit && d < best_d)
             best = names[i], best_d = d;
     }
+    return best;
+}
+
+/* "did you mean 'sigma'? " when one candidate is close to word, then
+ * "known: a, b, c" — written into out. */
+void ul_io_suggest(char *out, size_t outlen, const char *word, const char *const *names, size_t n)
+{
+    const char *best = closest(word, names, n);
     size_t len = 0;
     out[0] = '\0';
     if (best != NULL)
@@ -117,6 +140,16 @@ void ul_io_suggest(char *out, size_t outlen, const char *word, const char *const
         len += (size_t)snprintf(out + len, outlen - len, "%s%s", i ? ", " : "", names[i]);
     if (n == 0 && len < outlen)
         snprintf(out + len, outlen - len, "none");
+}
+
+void ul_io_did_you_mean(char *out, size_t outlen, const char *word, const char *const *names,
+                        size_t n, const char *prefix)
+{
+    const char *best = closest(word, names, n);
+    if (best != NULL)
+        snprintf(out, outlen, " (did you mean '%s%s'?)", prefix, best);
+    else if (outlen > 0)
+        out[0] = '\0';
 }
 
 /* text as a quoted, one-line excerpt: control characters, '"' and '\\'

@@ -126,6 +126,13 @@ ul_status ul_io_read_counts(const ul_cert_value *v, unsigned long hi, unsigned l
 /* "did you mean 'sigma'? " when one of names[0..n) is close to word, then
  * "known: a, b, c". */
 void ul_io_suggest(char *out, size_t outlen, const char *word, const char *const *names, size_t n);
+/* " (did you mean 'PREFIXname'?)" when one of names[0..n) is close to word
+ * (a typo: Damerau distance 1 for names of up to 3 characters, else 2) or
+ * is the canonical name of word among the peers' spellings this tool knows
+ * (epsilon for eps, noise-multiplier for sigma, ...); else "".  For the
+ * messages of unknown flags and commands. */
+void ul_io_did_you_mean(char *out, size_t outlen, const char *word, const char *const *names,
+                        size_t n, const char *prefix);
 /* text as a quoted one-line excerpt, control characters escaped, cut after
  * about max bytes at a UTF-8 character boundary. */
 void ul_io_quote(char *out, size_t outlen, const char *text, size_t max);
