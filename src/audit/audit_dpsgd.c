@@ -638,7 +638,7 @@ static ul_status dpsgd_audit(const ul_cert *c, const ul_num_precision *want, ul_
     snprintf(rep->claim, sizeof rep->claim, "(eps, delta) = (%s, %s) for %zu DP-SGD phase%s",
              d.eps, d.delta, d.run.n, d.run.n == 1 ? "" : "s");
     if (!d.adjacency_given)
-        ul_audit_note_omitted(rep, "parameters", &PARAMS[N_PARAMS - 1]); /* adjacency */
+        ul_audit_note_omitted(rep, "parameters", ul_audit_spec_named(PARAMS, N_PARAMS, "adjacency"));
     snprintf(rep->theorem, sizeof rep->theorem,
              "the privacy profile of composed Poisson-subsampled Gaussian steps: RDP "
              "(Mironov-Talwar-Zhang 2019 s3.3, composition Mironov 2017 Prop. 1, BBGHS "

@@ -780,7 +780,8 @@ static void compositions_omitted(const gcert *g, ul_audit_report *rep)
 {
     if (!g->T_omitted)
         return;
-    ul_audit_note_omitted(rep, "parameters", &GAUSS_PARAMS[2]); /* compositions */
+    ul_audit_note_omitted(rep, "parameters",
+                          ul_audit_spec_named(GAUSS_PARAMS, N_GAUSS_PARAMS, "compositions"));
     if (rep->verdict == UL_VERDICT_REFUTED || rep->verdict == UL_VERDICT_UNSUPPORTED)
         return;
     rep->verdict = UL_VERDICT_UNSUPPORTED;

@@ -62,7 +62,8 @@ void ul_audit_note_omitted_as(ul_audit_report *rep, const char *object, const ul
 
 void ul_audit_note_omitted(ul_audit_report *rep, const char *object, const ul_field_spec *spec)
 {
-    ul_audit_note_omitted_as(rep, object, spec, spec->omitted, spec->omitted_fails);
+    if (spec != NULL)
+        ul_audit_note_omitted_as(rep, object, spec, spec->omitted, spec->omitted_fails);
 }
 
 void ul_audit_apply_omitted(ul_audit_report *rep)

@@ -18,7 +18,7 @@
 
 /* Notes one omitted fact: the path "$.<object>.<spec->name>", the reading
  * spec->omitted, and a line stating it built from the spec (its choices, or
- * its doc for a number).  Does nothing when spec->omitted is NULL, when the
+ * its doc for a number).  Does nothing when spec or spec->omitted is NULL, when the
  * same path is already noted, or when the report holds
  * UL_AUDIT_MAX_OMITTED. */
 void ul_audit_note_omitted(ul_audit_report *rep, const char *object, const ul_field_spec *spec);
