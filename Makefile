@@ -52,16 +52,16 @@ TEST_LIBS = $(shell pkg-config --libs criterion)
 # src/lib) and the binary.  ATTACK (OpenBLAS, cairo, zlib, OpenMP) is a
 # plugin the binary loads with dlopen for `ulaudit attack` only, so the
 # other commands start without loading those libraries.
-LIB_SRC    = $(wildcard src/num/*.c src/bounds/*.c src/io/*.c src/cert/*.c src/audit/*.c src/vectors/*.c src/emp/*.c) \
+LIB_SRC    = $(wildcard src/num/*.c src/bounds/*.c src/io/*.c src/cert/*.c src/audit/*.c src/vectors/*.c src/stats/*.c src/emp/*.c) \
              $(CALC_SRC) $(API_SRC)
 CALC_SRC   = src/cli/args.c $(wildcard src/cli/calc*.c)
 API_SRC    = $(wildcard src/lib/*.c)
-# The certified statistics of src/emp (scores -> eps lower bound) need no
+# The certified statistics of src/stats (scores -> eps lower bound) need no
 # BLAS: they are in the core (ulaudit_attack_scores).
-CORE_EMP   = $(wildcard src/emp/stats.c src/emp/eps_lb.c src/emp/onerun.c src/emp/gdp.c)
+CORE_EMP   = $(wildcard src/stats/*.c)
 CORE_SRC   = $(wildcard src/num/*.c src/bounds/*.c src/io/*.c src/cert/*.c src/audit/*.c src/vectors/*.c) \
              $(CORE_EMP) $(CALC_SRC) $(API_SRC)
-ATTACK_SRC = $(filter-out $(CORE_EMP),$(wildcard src/emp/*.c)) $(wildcard src/cli/attack*.c)
+ATTACK_SRC = $(wildcard src/emp/*.c) $(wildcard src/cli/attack*.c)
 CLI_SRC    = $(filter-out $(CALC_SRC) $(ATTACK_SRC),$(wildcard src/cli/*.c))
 TEST_SRC   = $(wildcard tests/*.c)
 BENCH_SRC  = $(wildcard tests/bench/*.c)

@@ -241,7 +241,7 @@ Test(emp_attack, chunks_agree_with_one_batch)
 
 /* ---- statistics and verdicts ------------------------------------------------------ */
 
-/* P-value of the joint test (emp/eps_lb.h) at perfect separation, k = 0:
+/* P-value of the joint test (stats/eps_lb.h) at perfect separation, k = 0:
  * every one of the n other-world runs is beyond the threshold, F ~
  * Beta(1, n) (density n(1 − f)^(n−1)) and X ~ Bin(n, min(1, e^ε F + δ)),
  * so π(ε) = P[X = n] = ∫₀^f* (e^ε f + δ)^n n(1 − f)^(n−1) df + (1 − f*)^n,
@@ -276,7 +276,7 @@ static double joint_perfect_eps(unsigned n, double delta, double level)
 
 /* A learner without noise and a point start: every IN model is the same
  * vector and every OUT model another, so the loss score separates the
- * worlds perfectly.  The ε bound is the joint test (emp/eps_lb.h) on the
+ * worlds perfectly.  The ε bound is the joint test (stats/eps_lb.h) on the
  * grid K(200) = {0, 1, 4, 16, 64} (k_{i+1} = max(k_i + 1, ⌊4 k_i⌋) below
  * n = 200), forward and reversed: m = 10 tests, with geometric weights
  * 1/4, 1/8, 1/16, 1/32, 1/32 per direction (2^−(i+1), the last 2^−(L−1),

@@ -87,7 +87,7 @@ static double json_eps(const char *buf, const char *from)
     return strtod(strchr(p + 17, '"') + 1, NULL);
 }
 
-/* Geometric weights (emp/eps_lb.h) at perfect separation, 500 vs 500: the
+/* Geometric weights (stats/eps_lb.h) at perfect separation, 500 vs 500: the
  * best test is k = 0 (a larger k makes F stochastically larger), which runs
  * at α/4 (two sides, weight 2^−1 each side halved) instead of α/m with m =
  * 2·|{0, 1, 4, 16, 64, 256}| = 12; the p-value increases in ε, so a larger
@@ -146,7 +146,7 @@ Test(emp_cli_scores, bad_input_exits_2)
     cr_assert_not_null(strstr(buf, "IN,OUT"));
 }
 
-/* ---- --method sum (emp/eps_lb.h, SUM) ------------------------------------ */
+/* ---- --method sum (stats/eps_lb.h, SUM) ------------------------------------ */
 
 /* Everything the redirected stdout (or stderr) holds. */
 static void slurp(FILE *f, char *buf, size_t n)
@@ -190,7 +190,7 @@ static void sum_both_sides(const char *claim, int rc, char *buf, size_t n)
  *  - below: at ε = 3, split at L/C = 0.04: L/C ≤ V_(5) (a weighted mean of
  *    V_(1) … V_(5)), P[V_(5) > 0.04] = P[Bin(500, 0.04) ≤ 4] = 1.297e-5;
  *    on L/C ≤ 0.04 the upper Riemann–Stieltjes sum (grid ratio ≈ 1.005,
- *    emp/eps_lb.h: steps of 0.5 %) takes g at most (e^3·1.01·0.04)^500 =
+ *    stats/eps_lb.h: steps of 0.5 %) takes g at most (e^3·1.01·0.04)^500 =
  *    4.3e-46; the grid's end adds ≤ 1e-10.  Total < 1.4e-5 < α/2, so ε = 3
  *    is rejected either way: ε_lb ≥ 3 and a claim of 2.9 is refuted. */
 Test(emp_cli_scores, sum_separated_between_theorem_bounds)

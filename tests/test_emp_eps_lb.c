@@ -1,5 +1,5 @@
-/* tests/test_emp_eps_lb.c — the valid ε lower bounds of emp/eps_lb.h and
- * the GDP estimate of emp/gdp.h, against independent values: closed forms
+/* tests/test_emp_eps_lb.c — the valid ε lower bounds of stats/eps_lb.h and
+ * the GDP estimate of stats/gdp.h, against independent values: closed forms
  * evaluated here with plain 256-bit MPFR, exact GMP rationals, published
  * vectors (TF Privacy, jax_privacy, with their sources), and false-
  * refutation counts over many seeds on a pair whose privacy is exact. */
@@ -11,9 +11,9 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "emp/eps_lb.h"
-#include "emp/gdp.h"
-#include "emp/stats.h"
+#include "stats/eps_lb.h"
+#include "stats/gdp.h"
+#include "stats/stats.h"
 #include "memlimit.h"
 #include "num/encl.h"
 
@@ -73,7 +73,7 @@ Test(emp_eps_lb, grid_by_hand)
 }
 
 /* The double-precision Clopper–Pearson bound that ranks candidates against
- * the certified MPFR one (emp/stats.h): within 1e-9 relative. */
+ * the certified MPFR one (stats/stats.h): within 1e-9 relative. */
 Test(emp_eps_lb, double_cp_matches_certified_cp)
 {
     const unsigned long cases[][2] = {{0, 500}, {3, 4096}, {200, 4096}, {2000, 4096}, {9, 10}};
@@ -592,7 +592,7 @@ Test(emp_eps_lb, bad_inputs_name_the_parameter)
 /* Geometric weights 2^-(j+1) along a grid of L counts need divisors up to
  * 2^(L-1) (two-sided 2^L): beyond 64 bits the shift wrapped and the weights
  * summed above 1 (ratio 1.05, n = 1000: L = 111, a test at level alpha/2).
- * L is counted here by the grid's recursion (emp/eps_lb.h: k_0 = 0,
+ * L is counted here by the grid's recursion (stats/eps_lb.h: k_0 = 0,
  * k_{i+1} = max(floor(r k_i), k_i + 1), k < n), independently. */
 static size_t grid_len(unsigned long n, double r)
 {
@@ -845,7 +845,7 @@ Test(emp_eps_lb, sum_whole_chain_against_monte_carlo, .timeout = 60)
     cr_assert(pv[1] > 0.05, "p %.5f at eps + 0.05: the bound is loose", pv[1]);
 }
 
-/* SUM reports the weights it used (emp/eps_lb.h: c_k = lcm(1…K)/(k+1),
+/* SUM reports the weights it used (stats/eps_lb.h: c_k = lcm(1…K)/(k+1),
  * K = k_max + 1 or 5, at most the size of the thresholds' world), here
  * against values written out by hand: lcm(1…5) = 60 (60, 30, 20, 15, 12);
  * lcm(1, 2, 3) = 6 (6, 3, 2); lcm(1…16) = 720720 (OEIS A003418), whose last

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "emp/stats.h"
+#include "stats/stats.h"
 #include "num/encl.h"
 
 static void setup(void)

@@ -20,8 +20,8 @@
 #include "bounds/koloskova.h"
 #include "bounds/pld.h"
 #include "emp/data.h"
-#include "emp/eps_lb.h"
-#include "emp/stats.h"
+#include "stats/eps_lb.h"
+#include "stats/stats.h"
 #include "memlimit.h"
 #include "num/encl.h"
 
@@ -80,7 +80,7 @@ static child_result in_child(ul_status (*fn)(void *, char *, size_t), void *arg,
 }
 
 
-/* ---- onerun: r guesses (emp/onerun.c) -------------------------------------- */
+/* ---- onerun: r guesses (stats/onerun.c) -------------------------------------- */
 
 /* ul_emp_onerun_eps at δ = 0, level 0.05, m = r canaries; *zero (may be
  * NULL) tells whether ε_lb came out 0. */
@@ -121,7 +121,7 @@ Test(oom, onerun_guess_count_beyond_memory_is_an_error)
 }
 
 /* The same function at a small r still answers (the error is the size's):
- * v = 0 correct guesses prove nothing, ε_lb = 0 (emp/eps_lb.h). */
+ * v = 0 correct guesses prove nothing, ε_lb = 0 (stats/eps_lb.h). */
 Test(oom, onerun_small_guess_count_still_answers)
 {
     char err[256] = "";
@@ -130,7 +130,7 @@ Test(oom, onerun_small_guess_count_still_answers)
     cr_assert(zero);
 }
 
-/* ---- ROC: n scores (emp/stats.c) ------------------------------------------- */
+/* ---- ROC: n scores (stats/stats.c) ------------------------------------------- */
 
 #define ROC_N 2000000 /* scores per world: the curve needs ~160 MB more */
 

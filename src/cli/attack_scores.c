@@ -1,7 +1,7 @@
 /* src/cli/attack_scores.c — `ulaudit attack --scores IN,OUT`: per-run
  * scores from any membership-inference tool (LiRA, RMIA, …) get ulaudit's
- * certified ε lower bound (emp/eps_lb.h), the ROC, the GDP estimate
- * (emp/gdp.h, labelled as an estimate) and a verdict on a claimed (ε, δ).
+ * certified ε lower bound (stats/eps_lb.h), the ROC, the GDP estimate
+ * (stats/gdp.h, labelled as an estimate) and a verdict on a claimed (ε, δ).
  *
  *   ulaudit attack --scores IN.csv,OUT.csv [--claim-eps E] [--delta D]
  *                  [--alpha A] [--method joint|sum|family|all|fixed|split|onerun]
@@ -24,9 +24,9 @@
 
 #include "cli/args.h"
 #include "cli/exitcodes.h"
-#include "emp/eps_lb.h"
-#include "emp/gdp.h"
-#include "emp/stats.h"
+#include "stats/eps_lb.h"
+#include "stats/gdp.h"
+#include "stats/stats.h"
 #include "io/file.h"
 #include "num/encl.h"
 
@@ -319,7 +319,7 @@ static const char *method_name(ul_emp_lb_method m)
 
 /* What the level is split by: --weights for the Bonferroni methods; for SUM
  * the statistic's own weights c_k = c_0/(k+1) as the library used them
- * (emp/eps_lb.h, SUM: K order statistics per direction, OUT forward, IN
+ * (stats/eps_lb.h, SUM: K order statistics per direction, OUT forward, IN
  * reversed), which --weights does not touch. */
 static void weights_text(const job *j, const ul_emp_lb_result *lb, char *buf, size_t n)
 {

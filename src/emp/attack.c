@@ -431,7 +431,7 @@ static ul_status score_stats(ul_attack_score *s, const char *name, const double 
         return ul_fail(err, errlen, UL_EINPUT, "delta: not a decimal number the statistics can use");
     }
     /* ul_emp_roc_compute_opts initialises roc (also its eps_lb) itself.
-     * The bound is the JOINT test of emp/eps_lb.h (two-sided, order-statistic
+     * The bound is the JOINT test of stats/eps_lb.h (two-sided, order-statistic
      * thresholds on a grid fixed before the data, one exact p-value each,
      * weighted Bonferroni over the grid only, the geometric weights that
      * favour the extreme order statistics). */

@@ -1,6 +1,6 @@
 /* src/emp/attack.h — a membership-inference audit of an unlearning claim:
  * the configured experiment (emp/experiment.h) run many times, the scores
- * (emp/score.h), certified statistics (emp/stats.h), and the claim beside
+ * (emp/score.h), certified statistics (stats/stats.h), and the claim beside
  * them.
  *
  * Configuration ("ulaudit-attack/1", README "Attack configurations"): data,
@@ -14,7 +14,7 @@
  * (S = number of scores: Bonferroni across scores), so every "refuted"
  * below holds with probability ≥ 1 − α over the runs:
  *   - the certified empirical ε lower bound at the claimed δ: the JOINT
- *     test of emp/eps_lb.h (order-statistic thresholds on a grid fixed
+ *     test of stats/eps_lb.h (order-statistic thresholds on a grid fixed
  *     before the data, two-sided, one exact p-value per threshold, a
  *     weighted Bonferroni over the grid's m tests only: geometric weights);
  *   - the advantage TPR − FPR at the threshold where the ROC's advantage is
@@ -47,7 +47,7 @@
 #include "audit/audit.h"
 #include "emp/experiment.h"
 #include "emp/shard.h"
-#include "emp/stats.h"
+#include "stats/stats.h"
 
 #define UL_ATTACK_FORMAT "ulaudit-attack/1"
 

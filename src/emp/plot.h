@@ -16,7 +16,7 @@
  *     TPR_max(FPR) = min(1, e^ε·FPR + δ, 1 − e^{−ε}·(1 − δ − FPR)).
  *
  * An empirical ROC point above this curve refutes the claim (up to sampling
- * error: the certified statement is ul_emp_eps_lb_counts in emp/stats.h).
+ * error: the certified statement is ul_emp_eps_lb_counts in stats/stats.h).
  *
  * The picture (800×600; PNG pixels or SVG points):
  *   axes      x = FPR, y = TPR, both logarithmic from L to 1, where
@@ -49,7 +49,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "emp/stats.h"
+#include "stats/stats.h"
 #include "num/status.h"
 
 /* TPR_max(fpr) above: the largest TPR at false positive rate fpr that an

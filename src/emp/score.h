@@ -16,7 +16,7 @@
  * the Neyman–Pearson statistic between the two fitted laws.  Coordinates
  * whose pooled variance is 0 (or not finite) are skipped.  Fitting on runs
  * the statistics never see keeps the threshold counts binomial, which the
- * certified bounds of emp/stats.h assume.
+ * certified bounds of stats/stats.h assume.
  */
 #ifndef UL_EMP_SCORE_H
 #define UL_EMP_SCORE_H

@@ -1,7 +1,7 @@
 /* src/lib/ulaudit.c — the public API of include/ulaudit.h over the
  * calculator table (cli/calc.h, output captured on the calling thread), the
  * audit engine (audit/audit.h, audit/report.h) and the attack statistics
- * (emp/stats.h).  Contracts: see include/ulaudit.h. */
+ * (stats/stats.h).  Contracts: see include/ulaudit.h. */
 #include "ulaudit.h"
 
 #include <json-c/json.h>
@@ -17,7 +17,7 @@
 #include "audit/report.h"
 #include "lib/calc_api.h"
 #include "bounds/gaussian.h"
-#include "emp/stats.h"
+#include "stats/stats.h"
 #include "num/encl.h"
 
 #define UL_API __attribute__((visibility("default")))

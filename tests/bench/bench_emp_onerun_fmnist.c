@@ -29,7 +29,7 @@
  * canaries unequally hard (their margins under models without them differ
  * widely), which is what defeats the raw loss score.
  *
- * The audit (Steinke, Nasr, Jagielski 2023, emp/eps_lb.h ONERUN): the m
+ * The audit (Steinke, Nasr, Jagielski 2023, stats/eps_lb.h ONERUN): the m
  * canaries are each included by an independent fair coin; ONE training run
  * on D plus the included canaries; the attacker ranks the canaries and
  * guesses the top r "IN" (r on the grid fixed in advance, Bonferroni over
@@ -47,7 +47,7 @@
  * (measured: all of them by +0.3 to +1), a shift the references must share.
  *
  * Printed: the certificate's audit verdict, its ε at the stated and at the
- * true noise (the Gaussian profile in doubles, emp/gdp.h), the AUC and the
+ * true noise (the Gaussian profile in doubles, stats/gdp.h), the AUC and the
  * one-run ε_lb of the loss score and of LiRA, and for comparison the largest ε_lb that ANY
  * multi-run attack could certify with the same number of training runs
  * (1 + REF, split between the worlds, perfect separation, the joint test).
@@ -70,8 +70,8 @@
 #include "audit/audit.h"
 #include "cert/cert.h"
 #include "emp/data.h"
-#include "emp/eps_lb.h"
-#include "emp/gdp.h"
+#include "stats/eps_lb.h"
+#include "stats/gdp.h"
 #include "emp/learner.h"
 #include "emp/model.h"
 #include "emp/rng.h"
@@ -168,7 +168,7 @@ static double margin(const double *w, const double *x, double y, size_t d)
     return y * s;
 }
 
-/* The certified bound of `method` (emp/eps_lb.h) at α = 0.05 and δ
+/* The certified bound of `method` (stats/eps_lb.h) at α = 0.05 and δ
  * (NAN on an error, printed). */
 static double bound(ul_emp_lb_method method, const char *delta, const double *in, size_t n_in,
                     const double *out, size_t n_out)

@@ -1,4 +1,4 @@
-/* tests/bench/bench_eps_lb_weights.c — the joint test of emp/eps_lb.h with
+/* tests/bench/bench_eps_lb_weights.c — the joint test of stats/eps_lb.h with
  * plain and with geometric (weighted) Bonferroni, against jax_privacy's
  * Clopper–Pearson bound on the same scores (ul_emp_jax_cp_d), on the
  * Gaussian released models of issue 15: IN ~ N(μ, 1), OUT ~ N(0, 1), n
@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "emp/eps_lb.h"
+#include "stats/eps_lb.h"
 #include "emp/rng.h"
 #include "num/encl.h"
 

@@ -16,10 +16,10 @@
 #include <stdlib.h>
 
 #include "bounds/gaussian.h"
-#include "emp/eps_lb.h"
-#include "emp/gdp.h"
+#include "stats/eps_lb.h"
+#include "stats/gdp.h"
 #include "emp/rng.h"
-#include "emp/stats.h"
+#include "stats/stats.h"
 #include "num/encl.h"
 
 #define N_METHODS 8

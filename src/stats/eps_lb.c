@@ -1,24 +1,24 @@
-/* src/emp/eps_lb.c — valid ε lower bounds from scores (emp/eps_lb.h has
+/* src/stats/eps_lb.c — valid ε lower bounds from scores (stats/eps_lb.h has
  * the lemma and the theorem; this file cites them by name).
  *
  * Doubles rank the candidates (Clopper–Pearson by bisection on a
  * log-space binomial sum; the one-run p-value likewise); the chosen ones are
- * certified by ul_emp_eps_lb_counts (emp/stats.h) or by the cell covering
+ * certified by ul_emp_eps_lb_counts (stats/stats.h) or by the cell covering
  * of ul_emp_onerun_eps, both in MPFR/MPFI with outward rounding. */
-#include "emp/eps_lb.h"
+#include "stats/eps_lb.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "emp/gdp.h"
-#include "emp/stats.h"
+#include "stats/gdp.h"
+#include "stats/stats.h"
 #include "num/encl.h"
 
 #define DEFAULT_RATIO 1.25
 #define JOINT_RATIO 4.0 /* bench_power: the joint test's optimum is flat in k, few tests win */
 #define DEFAULT_SPLIT 0.25
-#define SUM_K_MAX UL_EMP_SUM_K_MAX /* emp/eps_lb.h */
+#define SUM_K_MAX UL_EMP_SUM_K_MAX /* stats/eps_lb.h */
 #define N_CERTIFY 4  /* candidates certified at most (ties of the double ranking) */
 #define TIE_TOL 1e-6 /* double estimates this close to the best are certified too */
 
@@ -349,7 +349,7 @@ static double beta_d(mpfi_srcptr alpha, double div)
  * the computation early once the value is above it). */
 typedef double (*pvalue_d_fn)(const void *test, double eps, double delta, double level);
 
-/* Search in doubles (JOINT and SUM, emp/eps_lb.h): the largest ε in
+/* Search in doubles (JOINT and SUM, stats/eps_lb.h): the largest ε in
  * [0, 64) whose double p-value is ≤ level, by one bisection of `halvings`
  * steps (to 64·2^−halvings); 0 when ε = 0 is not rejected.  Only its result
  * is certified (certify_eps). */
@@ -374,7 +374,7 @@ typedef ul_status (*pvalue_upper_fn)(mpfr_ptr p, const void *test, mpfr_srcptr e
                                      mpfi_srcptr delta, char *err, size_t errlen);
 
 /* Certifies a double estimate est of the largest ε a test rejects (JOINT and
- * SUM, emp/eps_lb.h: their p-value bounds increase in ε, so every ε whose
+ * SUM, stats/eps_lb.h: their p-value bounds increase in ε, so every ε whose
  * bound is ≤ the level is a valid lower bound): e = the first of est, est
  * lowered by 1e-6·max(1, est)·10^i (i < tries; the double search may sit a
  * hair above the certified root), whose bound pv, computed in `prec` bits,
@@ -485,7 +485,7 @@ static double binom_sf_d(unsigned long x, unsigned long n, double p)
     return p <= 0 ? 0 : betai((double)x, (double)(n - x) + 1, p);
 }
 
-/* The bound of ul_emp_joint_pvalue_upper (emp/stats.h) in doubles. */
+/* The bound of ul_emp_joint_pvalue_upper (stats/stats.h) in doubles. */
 static double joint_p_d(unsigned long k, unsigned long n0, unsigned long x, unsigned long n1,
                         double eps, double delta, const double *f, size_t J)
 {
@@ -548,7 +548,7 @@ static ul_status joint_certify(mpfr_ptr e, const candidate *c, size_t n_in, size
     return certify_eps(e, joint_pvalue, &t, c->est, 4, 64, level, delta, err, errlen);
 }
 
-/* The level divisor of test i of the joint family (emp/eps_lb.h): m for
+/* The level divisor of test i of the joint family (stats/eps_lb.h): m for
  * plain Bonferroni; with geometric weights, within its direction's grid of
  * L tests (index j), 2^(j+1) (j < L − 1) or 2^(L−1), times 2 when
  * two-sided. */
@@ -616,7 +616,7 @@ static ul_status run_joint(ul_emp_lb_result *res, const double *a, size_t n_in, 
     return st;
 }
 
-/* ---- the weighted sum over order statistics (SUM; emp/eps_lb.h) ------------ */
+/* ---- the weighted sum over order statistics (SUM; stats/eps_lb.h) ------------ */
 
 #define SUM_K_DEFAULT 5  /* bench_eps_lb_weights: K = 4…8 within 0.01 of the best at μ = 2 */
 #define SUM_GRID 1200 /* the grid of ℓ for the Riemann–Stieltjes sum: steps of 0.5 % */
@@ -673,7 +673,7 @@ static void sum_weights(size_t K, unsigned long *c)
         c[k] = l / (k + 1);
 }
 
-/* The exact tail of L = Σ_k c_k U_(k+1) (emp/eps_lb.h, SUM): with d_j =
+/* The exact tail of L = Σ_k c_k U_(k+1) (stats/eps_lb.h, SUM): with d_j =
  * Σ_{k≥j} c_k, a_j = d_j − ℓ > 0 and m = n0 + 1 − K,
  *     P[L > ℓ] = Σ_j Π_{i≠j} a_j/(a_j − a_i) · (1 + ℓ/a_j)^(−m)
  * (Rényi's representation and the hypoexponential survival function), in
@@ -790,7 +790,7 @@ static double excess_d(unsigned long h, unsigned long n, double p)
     return (double)n * p * binom_sf_d(h, n - 1, p) - (double)h * binom_sf_d(h + 1, n, p);
 }
 
-/* The convex-order bound (emp/eps_lb.h, SUM (ii')) in doubles at the count
+/* The convex-order bound (stats/eps_lb.h, SUM (ii')) in doubles at the count
  * xs = s/C: min over integers h < xs near the Chernoff tangent point
  * xs − 1/λ* of E(B − h)_+/(xs − h); 1 when p ≥ xs/n.  *h_out: the best h. */
 static double conv_d(double xs, unsigned long n, double p, unsigned long *h_out)
@@ -817,7 +817,7 @@ static double sum_g_d(double x, unsigned long n1, double p)
     return hb < 1e-12 ? hb : fmin(hb, conv_d(x * (double)n1, n1, p, &h));
 }
 
-/* The p-value bound of emp/eps_lb.h (SUM) in doubles, the search's
+/* The p-value bound of stats/eps_lb.h (SUM) in doubles, the search's
  * p-value (search_eps_d; test is a sum_test): the upper Riemann–Stieltjes
  * sum of E[g(L)], g(ℓ) at p = e^ε ℓ/C + δ; the sum stops once it exceeds
  * `stop`, the level (its terms are ≥ 0: only "≤ level?" is asked). */
@@ -877,7 +877,7 @@ static void hoeffding_upper(mpfr_ptr g, const sum_test *st, mpfr_srcptr pb)
 /* g ≥ the convex-order bound E(B − h)_+/(xs − h), B ~ Bin(n1, p̄), xs =
  * s/C, at the h the double search picks (any integer h < xs is valid):
  * n1 p̄ P[Bin(n1 − 1, p̄) ≥ h] rounded up minus h P[Bin(n1, p̄) ≥ h + 1]
- * rounded down, over xs − h rounded down (MPFR binomial tails, emp/stats.h).
+ * rounded down, over xs − h rounded down (MPFR binomial tails, stats/stats.h).
  * g is left alone when the bound is not smaller or a tail fails. */
 static void conv_upper(mpfr_ptr g, const sum_test *st, mpfr_srcptr pb)
 {
@@ -1227,7 +1227,7 @@ size_t ul_emp_roc_hull(const double *in, size_t n_in, const double *out, size_t 
     return h;
 }
 
-/* ---- the Gaussian-DP estimate (emp/gdp.h; here so that it is in the core
+/* ---- the Gaussian-DP estimate (stats/gdp.h; here so that it is in the core
  * build with the bounds it is reported beside) ---------------------------------- */
 
 /* Φ(x) = erfc(−x/√2)/2 */

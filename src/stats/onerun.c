@@ -1,6 +1,6 @@
-/* src/emp/onerun.c — the one-run audit bound of Steinke, Nasr & Jagielski
+/* src/stats/onerun.c — the one-run audit bound of Steinke, Nasr & Jagielski
  * (2023); the theorem, its hypotheses and the covering argument are stated
- * in emp/eps_lb.h.
+ * in stats/eps_lb.h.
  *
  * Certified evaluation.  For an exact ε, q = e^ε/(1 + e^ε), so the
  * Binomial(r, q) masses are b_0 = (1 + e^ε)^(−r) and
@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emp/eps_lb.h"
-#include "emp/stats.h"
+#include "stats/eps_lb.h"
+#include "stats/stats.h"
 #include "num/encl.h"
 
 #define CELL_PREC 160

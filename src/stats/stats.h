@@ -1,10 +1,10 @@
-/* src/emp/stats.h — certified statistics for empirical privacy audits.
+/* src/stats/stats.h — certified statistics for empirical privacy audits.
  *
  * Binomial tails enclosed in interval arithmetic, one-sided Clopper–Pearson
  * bounds returned on their safe side, the empirical ε lower bound from
  * counts (spec/anchors.md §2.1–2.3: Jagielski et al. 2020, Nasr et al. 2021,
  * jax_privacy `epsilon_clopper_pearson`), and scores → ROC with the best
- * Bonferroni-corrected ε over a family of thresholds (emp/eps_lb.h).
+ * Bonferroni-corrected ε over a family of thresholds (stats/eps_lb.h).
  *
  * Layer rule: this module uses src/num only.  Scores are empirical data
  * (plain doubles); everything that feeds a claimed bound is certified.
@@ -16,7 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "emp/eps_lb.h"
+#include "stats/eps_lb.h"
 #include "num/status.h"
 
 /* P[Bin(n, p) ≤ k] enclosed in `out` (at out's precision plus guard bits),
@@ -62,9 +62,9 @@ ul_status ul_emp_eps_lb_counts(mpfr_ptr eps_lb, unsigned long fp, unsigned long 
                                mpfi_srcptr delta, unsigned long m, mpfr_ptr fpr_hi, mpfr_ptr fnr_hi,
                                char *err, size_t errlen);
 
-/* The joint threshold test of emp/eps_lb.h (JOINT).  With F ~ Beta(k + 1,
+/* The joint threshold test of stats/eps_lb.h (JOINT).  With F ~ Beta(k + 1,
  * n0 − k) (the law that bounds the false rate at the (k+1)-th order
- * statistic threshold, lemma of emp/eps_lb.h) and X ~ Bin(n1, min(1, e^ε F
+ * statistic threshold, lemma of stats/eps_lb.h) and X ~ Bin(n1, min(1, e^ε F
  * + δ)) given F (the largest count the other world may show under an
  * (ε, δ) claim), the p-value of an observed count x is
  *     π = P[X ≥ x] = ∫ S(f) dG(f),  G(f) = P[F ≤ f] = P[Bin(n0, f) ≥ k + 1],
@@ -97,13 +97,13 @@ typedef struct {
     bool tpr_defined[UL_EMP_N_FPR_LEVELS];
     unsigned long n_thresholds; /* tests paid for: the Bonferroni m */
     double threshold;           /* the threshold of the best ε: "IN" iff score ≥ it */
-    unsigned long fp, fn;       /* its counts (the design counts, emp/eps_lb.h) */
+    unsigned long fp, fn;       /* its counts (the design counts, stats/eps_lb.h) */
     mpfr_t eps_lb;              /* certified ε lower bound (rounded down) */
 } ul_emp_roc;
 
 /* ROC of the rule "score ≥ t ⇒ IN" over every distinct score value t, its AUC,
  * TPR at the FPR levels above, and a certified ε lower bound from
- * emp/eps_lb.h: ul_emp_roc_compute uses its ALL method (every distinct
+ * stats/eps_lb.h: ul_emp_roc_compute uses its ALL method (every distinct
  * score a threshold, Bonferroni m = their number, the exact maximum over
  * them); ul_emp_roc_compute_opts the method in opts (NULL: ALL), e.g. the
  * FAMILY of order-statistic thresholds whose m grows like log n.

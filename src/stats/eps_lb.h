@@ -1,9 +1,9 @@
-/* src/emp/eps_lb.h — valid empirical ε lower bounds from attack scores.
+/* src/stats/eps_lb.h — valid empirical ε lower bounds from attack scores.
  *
  * Every bound here is valid without any assumption on the score laws:
  * with probability ≥ 1 − α over the runs, ε_lb ≤ the ε of every (ε, δ)
  * pair that the two score laws P_in, P_out satisfy.  Each is certified with
- * MPFR binomial tails (emp/stats.h) and rounded down.  Thresholds and
+ * MPFR binomial tails (stats/stats.h) and rounded down.  Thresholds and
  * candidates are searched in doubles; only the chosen ones are certified.
  *
  * The lemma behind the threshold family (order-statistic thresholds).  Let
@@ -48,7 +48,7 @@
  *           ((ε, δ)-indistinguishability of the event "score above t", or
  *           "below u" for reversed tests).  So the count is stochastically
  *           below the Beta-binomial-type mixture of ul_emp_joint_pvalue_upper
- *           (emp/stats.h), whose upper tail at the observed count is a valid
+ *           (stats/stats.h), whose upper tail at the observed count is a valid
  *           p-value; it increases in ε, so the largest ε it rejects at level
  *           α/m (m tests, Bonferroni; the whole α/m, not split in two) is a
  *           valid lower bound, certified at that ε (MPFR tails, an upper

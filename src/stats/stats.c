@@ -1,4 +1,4 @@
-/* src/emp/stats.c — binomial tails, Clopper–Pearson, empirical ε, ROC.
+/* src/stats/stats.c — binomial tails, Clopper–Pearson, empirical ε, ROC.
  *
  * Binomial tails.  For an exact p and q = 1 − p (enclosed), the terms
  * b_i = C(n, i) p^i q^(n−i) satisfy b_0 = q^n and
@@ -17,9 +17,9 @@
  * ul_num_bracket_threshold with certified comparisons of the enclosed tail
  * against the enclosure of α; the lower bound likewise with P[Bin ≥ k].
  */
-#include "emp/stats.h"
+#include "stats/stats.h"
 
-#include "emp/eps_lb.h"
+#include "stats/eps_lb.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -357,7 +357,7 @@ ul_status ul_emp_eps_lb_counts(mpfr_ptr eps_lb, unsigned long fp, unsigned long 
     return st;
 }
 
-/* ---- the joint threshold test (emp/eps_lb.h, JOINT) ------------------------ */
+/* ---- the joint threshold test (stats/eps_lb.h, JOINT) ------------------------ */
 
 /* [lo, hi] enclosing P[Bin(n, p) ≥ x] for p ∈ [p_lo, p_hi] (the tail
  * increases in p); p above 1 counts as 1. */
@@ -556,7 +556,7 @@ ul_status ul_emp_roc_compute_opts(ul_emp_roc *out, const double *in_scores, size
     ul_status st = ul_emp_roc_curve(out, in_scores, n_in, out_scores, n_out, err, errlen);
     if (st != UL_OK)
         return st;
-    /* The certified bound of emp/eps_lb.h (NULL: the legacy ALL method). */
+    /* The certified bound of stats/eps_lb.h (NULL: the legacy ALL method). */
     ul_emp_lb_opts o = ul_emp_lb_defaults();
     if (opts)
         o = *opts;

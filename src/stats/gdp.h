@@ -1,4 +1,4 @@
-/* src/emp/gdp.h — the Gaussian-DP ESTIMATE of ε beside the valid bounds.
+/* src/stats/gdp.h — the Gaussian-DP ESTIMATE of ε beside the valid bounds.
  *
  * This is an estimate, not a bound: it assumes that the attack's trade-off
  * curve is a Gaussian one, G_μ(α) = Φ(Φ⁻¹(1 − α) − μ) (Dong, Roth, Su,
