@@ -15,19 +15,10 @@
 
 /* The handlers that exist; a method missing here is reported as not yet
  * auditable (never guessed). */
-static const ul_audit_method *const REGISTRY[] = {
-    &ul_audit_gaussian_mechanism,
-    &ul_audit_output_perturbation,
-    &ul_audit_rdp_curve,
-    &ul_audit_langevin,
-    &ul_audit_noisy_gd,
-    &ul_audit_d2d,
-    &ul_audit_model_clipping,
-    &ul_audit_gradient_clipping,
-    &ul_audit_dp_sgd_group,
-    &ul_audit_dp_sgd,
-    NULL,
-};
+/* Every method of cert/methods.h, by its handler. */
+#define UL_AUDIT_REGISTER(name, id) &ul_audit_##id,
+static const ul_audit_method *const REGISTRY[] = {UL_CERT_METHOD_LIST(UL_AUDIT_REGISTER) NULL};
+#undef UL_AUDIT_REGISTER
 
 const char *ul_verdict_name(ul_verdict v)
 {

@@ -23,6 +23,7 @@
 
 #include "bounds/theorem.h"
 #include "cert/cert.h"
+#include "cert/methods.h"
 #include "num/adaptive.h"
 
 typedef enum {
@@ -245,16 +246,10 @@ void ul_audit_number_set_integer(ul_audit_number *n, const char *key, const char
 void ul_audit_explain(ul_audit_report *rep, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
-/* The handlers (audit_<family>.c). */
-extern const ul_audit_method ul_audit_gaussian_mechanism;
-extern const ul_audit_method ul_audit_output_perturbation;
-extern const ul_audit_method ul_audit_rdp_curve;
-extern const ul_audit_method ul_audit_model_clipping;
-extern const ul_audit_method ul_audit_gradient_clipping;
-extern const ul_audit_method ul_audit_dp_sgd_group;
-extern const ul_audit_method ul_audit_dp_sgd;
-extern const ul_audit_method ul_audit_langevin;
-extern const ul_audit_method ul_audit_noisy_gd;
-extern const ul_audit_method ul_audit_d2d;
+/* The handlers (audit_<family>.c): ul_audit_<id> for every method of
+ * cert/methods.h. */
+#define UL_AUDIT_DECLARE_METHOD(name, id) extern const ul_audit_method ul_audit_##id;
+UL_CERT_METHOD_LIST(UL_AUDIT_DECLARE_METHOD)
+#undef UL_AUDIT_DECLARE_METHOD
 
 #endif

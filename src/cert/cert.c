@@ -1,6 +1,7 @@
 /* src/cert/cert.c — the certificate envelope; its objects are read by the
  * typed field reader of io/fields.c. */
 #include "cert/cert.h"
+#include "cert/methods.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,14 +10,9 @@
 #include "num/encl.h"
 #include "num/input.h"
 
-const char *const ul_cert_methods[] = {
-    "gaussian-mechanism", "output-perturbation",
-    "model-clipping",     "gradient-clipping",
-    "dp-sgd-group",       "langevin",
-    "noisy-gd",           "d2d",
-    "rdp-curve",          "dp-sgd",
-    NULL,
-};
+#define UL_CERT_METHOD_NAME(name, id) name,
+const char *const ul_cert_methods[] = {UL_CERT_METHOD_LIST(UL_CERT_METHOD_NAME) NULL};
+#undef UL_CERT_METHOD_NAME
 
 const char *const ul_cert_verdicts[] = {
     "supported", "unsupported", "refuted", "invalid", "inconclusive", NULL,

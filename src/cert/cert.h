@@ -55,9 +55,7 @@
 /* The format tag this reader accepts. */
 #define UL_CERT_FORMAT "ulaudit-certificate/1"
 
-/* The methods, NULL-terminated: gaussian-mechanism, output-perturbation,
- * model-clipping, gradient-clipping, dp-sgd-group, langevin, noisy-gd, d2d,
- * rdp-curve. */
+/* The method names of cert/methods.h (UL_CERT_METHOD_LIST), NULL-terminated. */
 extern const char *const ul_cert_methods[];
 
 /* The verdicts "expected.verdict" may name, NULL-terminated: supported,
