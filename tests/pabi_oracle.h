@@ -1,5 +1,5 @@
 /* tests/pabi_oracle.h — an independent reference for the best feasible shift
- * allocation of PABI (Feldman et al. 2018 Thm 22; spec/koloskova.md §2.4),
+ * allocation of PABI (Feldman et al. 2018 Thm 22; docs/neural-unlearning.md, "Gradient clipping"),
  * by enumeration, not by the library's convex-hull search.
  *
  * Shifts z_0 = D0, z_{t+1} = ρ·z_t + s − a_t, feasible when a_t ≥ 0, z_t ≥ 0

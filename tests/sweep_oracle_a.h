@@ -101,7 +101,8 @@ void swa_ngd_slope(mpfr_ptr a, const swa_ngd *p);
  * to the closed form a + 2√(a·log(1/δ)) as a self-check of the search. */
 double swa_ngd_eps(mpfr_ptr eps, mpfr_srcptr a, const char *delta);
 
-/* ---- DP-SGD with group privacy (spec/koloskova.md §1.6, §2.6) -------------- */
+/* ---- DP-SGD with group privacy (docs/neural-unlearning.md, "DP-SGD with group privacy")
+ * -------------- */
 
 /* log of the group δ at the group ε: ε' = ε/k, per-example δ' from the
  * Poisson-subsampled Gaussian (rate q, noise multiplier σ) composed `steps`

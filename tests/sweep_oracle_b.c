@@ -70,8 +70,8 @@ void sob_minimise(mpfr_ptr out, sob_objective f, const void *ctx, double t_lo, d
 
 /* ---- Langevin ------------------------------------------------------------------------ */
 
-/* The stationary constant C1s of Thm 3.3's LSI recursion (spec/langevin.md
- * §4 "Proof ingredients", corrected cap of §9 item 3):
+/* The stationary constant C1s of Thm 3.3's LSI recursion (docs/langevin.md,
+ * "Learning privacy", corrected cap of Errata L3):
  *   C_{t,1} = min(g·C_t + h, C̄),  C_{t+1} = min(C_{t,1} + h, C̃),  h = ησ².
  * The map C_t ↦ C_{t+1} is non-decreasing and C_{t+1} ≥ min(C_t + 2h, C̄ + h,
  * C̃), so from any C0 it reaches Cs = min(C̃, C̄ + h) in finitely many steps
@@ -161,9 +161,9 @@ static void lg_setup_clear(lg_setup *z)
 
 /* E and Λ_K of the convex / non-convex cases, T → ∞:
  *   Thm 3.3 (51) with the recursion (50) iterated: ε0/α = coef·a_T,
- *   a_{t+1} = (a_t + 1)·q_t, q_t = (1 + h/C_{t,1})^{-1} (spec §9 item 2); as
+ *   a_{t+1} = (a_t + 1)·q_t, q_t = (1 + h/C_{t,1})^{-1} (docs/langevin.md, Errata L2); as
  *   T → ∞ every late q_t is qs = (1 + h/C1s)^{-1}, so a_T → qs/(1 − qs) = C1s/h;
- *   Thm 3.2 cases 1–2 with the corrected rates (spec §9 item 1):
+ *   Thm 3.2 cases 1–2 with the corrected rates (docs/langevin.md, Errata L1):
  *   Λ_K = Σ_{k<K} log(1 + 2h/A_k), A_k = g·C_k, C_0 = C_LSI,
  *   C_{k+1} = min(A_k + 2h, C̃). */
 static void lg_general(mpfr_ptr E, mpfr_ptr lam, const sob_langevin *p, const lg_setup *z)
@@ -426,7 +426,7 @@ static void log_theta_ratio(mpfr_ptr out, mpfr_srcptr eps, mpfr_srcptr num, cons
     mpfr_clear(r);
 }
 
-/* spec/koloskova.md §2.3: δ0 = θ_{e^ε}(D0/σ0) (D0 = 2·C0, or 2·C0·√dim for
+/* docs/neural-unlearning.md, "Model clipping": δ0 = θ_{e^ε}(D0/σ0) (D0 = 2·C0, or 2·C0·√dim for
  * the box) or 1;  product:  δ_T = δ0·Π_t θ_{e^ε}(D/σ_t);  adaptive:
  * δ_{t+1} = δ_t·θ_{e^{ε̃_t}}(D/σ_{t+1}), ε̃_t = log(1 + (e^ε − 1)/δ_t),
  * computed as −log δ_t + log(e^{log δ_t} + expm1(ε)); D = 2·C2 (cc1) or

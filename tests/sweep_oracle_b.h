@@ -3,8 +3,8 @@
  * Thms 3.2, 3.3, Prop L.2), Descent-to-Delete (App. M, Thms M.1 and M.2),
  * model clipping and gradient clipping (Koloskova et al.; PABI).
  *
- * Written from the spec formulas (../shared/spec/langevin.md,
- * ../shared/spec/koloskova.md) in plain MPFR at SOB_BITS, without calling
+ * Written from the formulas of docs/langevin.md and
+ * docs/neural-unlearning.md in plain MPFR at SOB_BITS, without calling
  * anything in src/: different algorithms where the library has a choice (a
  * closed-form fixed point instead of the walked LSI recursion, a closed-form
  * ε instead of a σ comparison, golden-section search instead of a double
@@ -40,7 +40,7 @@ typedef struct {
 } sob_langevin;
 
 /* ε_DP = min_{α>1} [ α·E·exp(−Λ_K/α) + log(1/δ)/(α − 1) ] (Prop L.2 (80) with
- * Thms 3.2, 3.3; spec/langevin.md §4, §9 item 1). */
+ * Thms 3.2, 3.3; docs/langevin.md, Errata L1). */
 void sob_langevin_eps(mpfr_ptr out, const sob_langevin *p);
 
 /* The (α, ε)-Rényi unlearning bound at one order: α·E·exp(−Λ_K/α) (Thm 3.2
@@ -80,7 +80,8 @@ void sob_d2d_eps(mpfr_ptr out, const sob_d2d *p, const char *sigma);
 /* The least I ≥ 1 meeting (87) at (ε, δ, d) (M.2). */
 unsigned long sob_d2d_m2_least_I(const sob_d2d *p, mpfr_srcptr eps);
 
-/* ---- model clipping (Koloskova et al., spec/koloskova.md §2.3) ------------ */
+/* ---- model clipping (Koloskova et al., docs/neural-unlearning.md, "Model clipping") ------------
+ * */
 
 typedef struct {
     bool cc2;                 /* D = 2(C2 + lr·C1), else D = 2·C2 */
@@ -98,7 +99,8 @@ typedef struct {
 /* log δ_T (at ORACLE_BITS). */
 void sob_mc_log_delta(mpfr_ptr out, const sob_mc *p);
 
-/* ---- gradient clipping (PABI, spec/koloskova.md §2.4) --------------------- */
+/* ---- gradient clipping (PABI, docs/neural-unlearning.md, "Gradient clipping")
+ * --------------------- */
 
 typedef struct {
     const char *c0, *c1, *lr, *lambda, *sigma; /* one constant σ */

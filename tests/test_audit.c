@@ -3,8 +3,8 @@
  * recipes of audit/forensics.h and the report renderers.
  *
  * Oracles: mpmath at 50–60 digits (values written with their source), the
- * numbers printed in spec/anchors.md and spec/koloskova.md (computed by the
- * spec's authors, not by this code), published test values of
+ * numbers printed in spec/anchors.md and docs/neural-unlearning.md (computed by the
+ * pages' authors, not by this code), published test values of
  * tensorflow/privacy, and exact properties (T compositions of σ = 2√T·… are
  * one mechanism; a calibrated σ audits as supported and a σ just below the
  * certified unsafe end as refuted).  Heterogeneous compositions (σ or Δ
@@ -131,7 +131,7 @@ Test(audit, gaussian_one_minus_erf_claim_is_refuted_and_named)
 
 Test(audit, gaussian_zero_delta_from_float32)
 {
-    /* spec/koloskova.md §4.2: theta_{e^15}(2) exact 9.1712418e-12, float32 0 */
+    /* docs/neural-unlearning.md, Errata K2: theta_{e^15}(2) exact 9.1712418e-12, float32 0 */
     ul_audit_report rep;
     char err[512];
     cr_assert_eq(audit_text(&ul_audit_gaussian_mechanism,
@@ -203,7 +203,8 @@ Test(audit, gaussian_compositions_are_one_mechanism)
 Test(audit, gaussian_classic_sigma_outside_its_domain_is_named)
 {
     /* σ = √(2 ln(1.25e5))/9 = 0.5383116958450432690 (mpmath): the classic
-     * calibration for (9, 1e-5), which fails beyond eps ≈ 8.5 (spec §2.2) */
+     * calibration for (9, 1e-5), which fails beyond eps ≈ 8.5 (docs/neural-unlearning.md,
+     * "Simplified Gaussian bound") */
     ul_audit_report rep;
     char err[512];
     cr_assert_eq(audit_text(&ul_audit_gaussian_mechanism,
@@ -323,7 +324,7 @@ Test(audit, op_classic_bound_at_eps_10_is_refuted)
 
 Test(audit, op_released_config_is_supported)
 {
-    /* spec/koloskova.md §4.9: valid at eps = 1 (theta = 4.11e-8 << 1e-5) */
+    /* docs/neural-unlearning.md, Errata K9: valid at eps = 1 (theta = 4.11e-8 << 1e-5) */
     ul_audit_report rep;
     char err[512];
     cr_assert_eq(
@@ -558,7 +559,7 @@ Test(audit, calibrate_refuses_what_no_sigma_reaches)
 
 Test(audit, forensic_theta_recipes_match_the_spec_tables)
 {
-    /* spec/koloskova.md §4.2, columns exact / code-double / float32-emulated */
+    /* docs/neural-unlearning.md, Errata K2, columns exact / code-double / float32-emulated */
     cr_assert(ul_forensic_matches("7.835643e-8", ul_forensic_theta_one_minus_erf(12, 2)));
     cr_assert(ul_forensic_matches("4.016e-11", ul_forensic_theta_one_minus_erf(15, 2)));
     cr_assert_eq(ul_forensic_theta_one_minus_erf(30, 2), 0.0);
@@ -569,9 +570,10 @@ Test(audit, forensic_theta_recipes_match_the_spec_tables)
     /* spec/anchors.md §2.6 */
     cr_assert(ul_forensic_matches("3.7584e-11",
                                   ul_forensic_theta_one_minus_erf(14.356835994553729734, 2)));
-    /* spec/koloskova.md §2.2: 1.25·exp(−ε²/(2r²)) at ε = 5, r = 3 = 0.311690260972 */
+    /* docs/neural-unlearning.md, "Simplified Gaussian bound": 1.25·exp(−ε²/(2r²)) at ε = 5, r = 3
+     * = 0.311690260972 */
     cr_assert(ul_forensic_matches("0.311690260972", ul_forensic_classic_delta(5, 3)));
-    /* spec/koloskova.md §4.9: σ/(2 C0) = 4.8448 at (1, 1e-5) */
+    /* docs/neural-unlearning.md, Errata K9: σ/(2 C0) = 4.8448 at (1, 1e-5) */
     cr_assert(ul_forensic_matches("4.8448", ul_forensic_classic_sigma(1, 1, 1e-5)));
 }
 
@@ -590,7 +592,7 @@ Test(audit, forensic_rdp_and_group_recipes)
     cr_assert_eq(ul_forensic_renyi_as_eps("0.284021383242", rdps, 2), 1);
     cr_assert_eq(ul_forensic_renyi_as_eps("0.3", rdps, 2), -1);
     cr_assert_eq(ul_forensic_renyi_as_eps("0.50", rdps, 2), 0);
-    /* spec/koloskova.md §4.4: δ_train = 2.4087171e-27 with ε_train = 50/225,
+    /* docs/neural-unlearning.md, Errata K4: δ_train = 2.4087171e-27 with ε_train = 50/225,
      * k = 225 gives the code's "unlearn" δ = 1.0000e-5 */
     cr_assert(ul_forensic_matches(
         "1.0000e-5", ul_forensic_group_delta_largest_term(50.0 / 225, 2.4087171e-27, 225)));

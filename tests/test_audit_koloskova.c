@@ -5,7 +5,8 @@
  * test:
  *   - the model-clipping recursions run here in plain MPFR with the θ oracle
  *     of tests/oracle.c, and θ_e(2)^T from libm's erfc for the product form;
- *   - numbers printed in spec/koloskova.md (§2.4, §3, §4.1, §4.2, §4.4, §4.10),
+ *   - numbers printed in docs/neural-unlearning.md ("Gradient clipping", "Public code",
+ *     Errata K1, K2, K4, K10),
  *     each cited where used: the float32-emulated θ's, ε_DP of ρ_eff = 1 and
  *     10, the code's logged ε_R + 0.0036093, the group δ 5.0185e-5, T = 6
  *     versus 18, the Figure-2 σ;
@@ -199,7 +200,8 @@ Test(audit_koloskova, corpus_r2_float32_run_against_the_oracle_recursion)
     cr_assert(strstr(rep.forensics, "float32") != NULL, "%s", rep.forensics);
     cr_assert(strstr(rep.forensics, "6 of the 6") != NULL, "%s", rep.forensics);
     cr_assert(strstr(rep.first_wrong_stated, "$.stated.deltas[0]") != NULL);
-    /* spec §4.10: the product form needs 18 steps at r = 2, the adaptive 6 */
+    /* docs/neural-unlearning.md, Errata K10: the product form needs 18 steps at r = 2, the
+     * adaptive 6 */
     cr_assert_str_eq(rep.other_variant.key, "delta");
     const ul_audit_number *t = would_reach(&rep, "steps_needed");
     cr_assert_not_null(t);
@@ -224,7 +226,7 @@ Test(audit_koloskova, corpus_product_reading_needs_18_steps)
     cr_assert_lt(rel_err(strtod(rep.recomputed.hi, NULL), want), 1e-12);
     const ul_audit_number *t = would_reach(&rep, "steps_needed");
     cr_assert_not_null(t);
-    cr_assert_str_eq(t->lo, "18"); /* spec §4.10 */
+    cr_assert_str_eq(t->lo, "18"); /* docs/neural-unlearning.md, Errata K10 */
     /* the adaptive recursion (reported beside) reaches 1e-5 in 6 steps */
     cr_assert_lt(strtod(rep.other_variant.hi, NULL), 1e-5);
     cr_assert(strstr(rep.explanation, "would support the claim") != NULL);
@@ -235,7 +237,7 @@ Test(audit_koloskova, corpus_negative_logged_delta)
 {
     ul_audit_report rep;
     audit_corpus_file("model-clipping-mnist-r0.2-negative-delta.json", &rep);
-    /* spec §4.2: θ_e(0.2) = 1.7546333e−8 exactly */
+    /* docs/neural-unlearning.md, Errata K2: θ_e(0.2) = 1.7546333e−8 exactly */
     cr_assert_lt(rel_err(strtod(rep.recomputed.hi, NULL), 1.7546333e-8), 1e-7);
     cr_assert(strstr(rep.first_wrong_stated, "under-states") != NULL, "%s", rep.first_wrong_stated);
     cr_assert(strstr(rep.forensics, "float32") != NULL);
@@ -259,7 +261,7 @@ Test(audit_koloskova, corpus_pabi_logged_eps_is_a_renyi_value)
 {
     ul_audit_report rep;
     audit_corpus_file("gradient-clipping-cifar-eps-sweep-renyi10.json", &rep);
-    /* spec §4.1 table: ρ_eff = 10 gives ε_DP = 30.111 at δ = 1e-5 */
+    /* docs/neural-unlearning.md, Errata K1 table: ρ_eff = 10 gives ε_DP = 30.111 at δ = 1e-5 */
     cr_assert_str_eq(rep.recomputed.key, "eps");
     cr_assert_lt(fabs(strtod(rep.recomputed.lo, NULL) - 30.111), 1e-3);
     cr_assert(strstr(rep.forensics, "Renyi value read as eps") != NULL, "%s", rep.forensics);
@@ -272,9 +274,10 @@ Test(audit_koloskova, corpus_pabi_figure_label)
 {
     ul_audit_report rep;
     audit_corpus_file("gradient-clipping-fig2-eps1-label.json", &rep);
-    /* spec §2.4: ρ = 1 gives ε_DP = 7.0772 at δ = 1e-5 */
+    /* docs/neural-unlearning.md, "Gradient clipping": ρ = 1 gives ε_DP = 7.0772 at δ = 1e-5 */
     cr_assert_lt(fabs(strtod(rep.recomputed.lo, NULL) - 7.0772), 1e-4);
-    /* the stated T = 11, σ = 0.2567898 (spec §3 Figures) and ρ_eff = 1 are right */
+    /* the stated T = 11, σ = 0.2567898 (docs/neural-unlearning.md, "Public code" Figures) and
+     * ρ_eff = 1 are right */
     cr_assert_str_eq(rep.first_wrong_stated, "");
     cr_assert(strstr(rep.forensics, "Renyi value read as eps") != NULL, "%s", rep.forensics);
     const ul_audit_number *need = would_reach(&rep, "rho_eff_needed");
@@ -456,16 +459,16 @@ Test(audit_koloskova, corpus_dp_sgd_group_delta_without_its_sum)
     cr_assert_not_null(n);
     cr_assert_lt(rel_err(strtod(n->lo, NULL), need), 1e-12);
     cr_assert(strstr(rep.first_wrong_stated, "$.stated.delta_example") != NULL);
-    /* spec §4.4: the stated pair's exact group δ is 5.0185e−5 */
+    /* docs/neural-unlearning.md, Errata K4: the stated pair's exact group δ is 5.0185e−5 */
     cr_assert(strstr(rep.forensics, "5.0185") != NULL, "%s", rep.forensics);
     cr_assert(strstr(rep.forensics, "without its sum") != NULL);
     cr_assert_gt(strtod(rep.recomputed.lo, NULL), 1e-5);
 }
 
-/* ---- the float32 and double recipes against spec/koloskova.md §4.2 --------- */
+/* ---- the float32 and double recipes against docs/neural-unlearning.md, Errata K2 --------- */
 
 /* One step from δ_0 = 1 has ε̃ = log(1 + (e^ε − 1)) = ε, so δ_1 = θ_{e^ε}(r):
- * the spec's float32-emulated and double values of θ reproduce. */
+ * the float32-emulated and double values of Errata K2 of θ reproduce. */
 static void one_step(const char *eps, const char *c2, const char *sigma, const char *stated,
                      ul_audit_report *rep)
 {
@@ -481,10 +484,10 @@ static void one_step(const char *eps, const char *c2, const char *sigma, const c
 Test(audit_koloskova, float32_recipe_matches_the_spec)
 {
     ul_audit_report rep;
-    /* θ_e(0.2): float32 −9.23e−9 (spec §4.2) */
+    /* θ_e(0.2): float32 −9.23e−9 (docs/neural-unlearning.md, Errata K2) */
     one_step("1", "0.1", "1", "-9.23e-9", &rep);
     cr_assert(strstr(rep.forensics, "float32") != NULL, "%s", rep.forensics);
-    /* θ_{e^12}(2): float32 2.98e−7, exact 7.8355948e−8 (spec §4.2) */
+    /* θ_{e^12}(2): float32 2.98e−7, exact 7.8355948e−8 (docs/neural-unlearning.md, Errata K2) */
     one_step("12", "1", "1", "2.98e-7", &rep);
     cr_assert(strstr(rep.forensics, "float32") != NULL, "%s", rep.forensics);
     cr_assert_lt(rel_err(strtod(rep.recomputed.hi, NULL), 7.8355948e-8), 1e-7);
@@ -602,7 +605,7 @@ static ul_verdict mc_near(const char *accounting, int steps, mpfr_srcptr bound, 
 Test(audit_koloskova, model_clipping_near_boundary_is_decided)
 {
     /* the bounds from the oracle: the adaptive recursion in plain MPFR, and
-     * θ_e(2)^T for the product form (spec §2.3) */
+     * θ_e(2)^T for the product form (docs/neural-unlearning.md, "Model clipping") */
     mpfr_t ad, pr, lt;
     mpfr_inits2(4 * ORACLE_BITS, ad, pr, lt, (mpfr_ptr)0);
     oracle_adaptive(ad, "1", "2", 6);
@@ -718,7 +721,8 @@ Test(audit_koloskova, model_clipping_long_adaptive_runs_are_bracketed)
     mpfr_clears(lt, x, l2, (mpfr_ptr)0);
 }
 
-/* log δ_T of the adaptive recursion in doubles, δ_0 = 1 (spec §2.3), far
+/* log δ_T of the adaptive recursion in doubles, δ_0 = 1 (docs/neural-unlearning.md, "Model
+ * clipping"), far
  * below the double range: ε̃ = log(1 + (e^ε − 1)/δ) in log form; for
  * a = ε̃/r − r/2 ≥ 30, θ_{e^ε̃}(r) = Q(a) − e^ε̃·Q(a + r) with
  * e^ε̃·Q(a + r)/Q(a) → a/(a + r) (Mills ratio: Q(x) ~ φ(x)/x, and
@@ -913,7 +917,8 @@ static void gc_lambda0(const char *variant, const char *claim, const char *state
 }
 
 /* α·ρ_eff at λ = 0 in exact rationals from the hand formula ρ_eff =
- * (2·C0 + 2·lr·C1·T)²/(2·Σσ_t²) (spec §2.4, Thm 22 with ρ = 1), written
+ * (2·C0 + 2·lr·C1·T)²/(2·Σσ_t²) (docs/neural-unlearning.md, "Gradient clipping", Thm 22 with ρ =
+ * 1), written
  * as the decimal m·10^-k that it is (every input here a decimal with
  * denominators 2 and 5 only). */
 static void tie_claim(char *out, size_t n, const char *c0, const char *c1, const char *lr,
@@ -993,7 +998,8 @@ Test(audit_koloskova, pabi_claim_equal_to_the_bound_is_an_exact_tie)
 
 Test(audit_koloskova, pabi_code_schedule_tie_at_lambda_positive)
 {
-    /* The code's constant schedule makes ρ_eff = ε_R exactly (spec §2.4),
+    /* The code's constant schedule makes ρ_eff = ε_R exactly (docs/neural-unlearning.md, "Gradient
+     * clipping"),
      * Figure-2 configuration with ε_R = 1: D_4.175 ≤ 4.175 is the bound
      * itself, a tie, decided exactly (ρ^{2T} = 0.5^22 is small) */
     ul_audit_report rep;
@@ -1011,8 +1017,9 @@ Test(audit_koloskova, pabi_code_schedule_tie_at_lambda_positive)
 Test(audit_koloskova, pabi_lambda_zero_printed_branch)
 {
     /* λ = 0 code schedule, C0 = 1, C1 = 1, lr = 0.1: pabi_steps T = 10.  The
-     * printed branch σ² = (D0 + 2·lr·C1·T)²/(4·ε_R·T) gives ρ_eff = 2·ε_R (spec
-     * §4.5): with ε_R = 1, D_2 ≤ 2 (what ε_R promises) fails, D_2 ≤ 4 holds. */
+     * printed branch σ² = (D0 + 2·lr·C1·T)²/(4·ε_R·T) gives ρ_eff = 2·ε_R
+     * (docs/neural-unlearning.md, Errata K5): with ε_R = 1, D_2 ≤ 2 (what ε_R promises) fails, D_2
+     * ≤ 4 holds. */
     const char *d2 = "\"renyi_order\":2,\"renyi_value\":3.9";
     ul_audit_report rep;
     gc_lambda0(",\"variant\":\"printed\"", d2, "", &rep);
@@ -1052,12 +1059,14 @@ Test(audit_koloskova, pabi_lambda_zero_printed_branch)
     cr_assert(strstr(rep.forensics, "corrected lambda = 0 branch") != NULL, "%s", rep.forensics);
 }
 
-/* ---- an independent PABI oracle (spec/koloskova.md §2.4) ---------------------- */
+/* ---- an independent PABI oracle (docs/neural-unlearning.md, "Gradient clipping")
+ * ---------------------- */
 
 #define GC_BITS 256
 
 /* ε(α) = α·ρ + log((α−1)/α) − (log δ + log α)/(α−1)  (Balle et al. 2020
- * Thm 21 for D_α ≤ α·ρ; spec §2.4 "Rényi → (ε,δ) conversion"), at α = 1 + e^t. */
+ * Thm 21 for D_α ≤ α·ρ; docs/neural-unlearning.md, "Gradient clipping" "Rényi → (ε,δ)
+ * conversion"), at α = 1 + e^t. */
 static void bbghs_at(mpfr_ptr out, mpfr_srcptr t, mpfr_srcptr rho, mpfr_srcptr logd)
 {
     mpfr_t am1, a, u;
@@ -1106,7 +1115,8 @@ static void oracle_pabi_eps(mpfr_ptr eps, mpfr_srcptr rho, const char *delta)
 Test(audit_koloskova, pabi_margin_holds_every_digit_asked)
 {
     /* The Figure-2 corpus certificate at 1000 digits: ρ_eff = 1 exactly
-     * (spec §4.1 table), ε at δ = 1e-5 by the BBGHS conversion at the best α
+     * (docs/neural-unlearning.md, Errata K1 table), ε at δ = 1e-5 by the BBGHS conversion at the
+     * best α
      * (oracle_pabi_eps, 256 bits).  The handler keeps the deciding margin in
      * its own copy, once 512 bytes: both ends, all 1000 digits, must appear
      * in it whole, and they must enclose the oracle to its precision. */
@@ -1139,7 +1149,8 @@ Test(audit_koloskova, pabi_margin_holds_every_digit_asked)
     ul_cert_free(c);
 }
 
-/* ρ_eff of the code's λ = 0 schedule from the closed forms of spec §2.4:
+/* ρ_eff of the code's λ = 0 schedule from the closed forms of docs/neural-unlearning.md, "Gradient
+ * clipping":
  * σ² = (2·C0 + 2·lr·C1·T)²/(k·ε_R·T), k = 4 (the code's branch) or 2
  * (corrected), and ρ_eff = ½·(D0 + s·T)²/(T·σ²) with ρ = 1, D0 = 2·C0,
  * s = 2·lr·C1 (Feldman et al. Thm 22 at λ = 0). */
@@ -1168,7 +1179,7 @@ Test(audit_koloskova, pabi_lambda_zero_code_default_is_the_printed_branch)
 {
     /* issue 11 reproducer 3: no variant; the code's branch gives ρ_eff = 2,
      * ε = 10.7248 (the issue) > 7.08, the corrected one ρ_eff = 1, ε = 7.0772
-     * (spec §2.4) ≤ 7.08 */
+     * (docs/neural-unlearning.md, "Gradient clipping") ≤ 7.08 */
     ul_audit_report rep;
     audit_corpus_file("gradient-clipping-lambda0-code-default.json", &rep);
     cr_assert_eq(rep.verdict, UL_VERDICT_UNSUPPORTED);
@@ -1184,7 +1195,8 @@ Test(audit_koloskova, pabi_lambda_zero_code_default_is_the_printed_branch)
     cr_assert_lt(rel_err(strtod(rep.recomputed.hi, NULL), want), 1e-15);
     oracle_lambda0_rho(rho, "1", "1", "0.1", 10, "1", 2);
     oracle_pabi_eps(eps, rho, "1e-5");
-    cr_assert_lt(fabs(mpfr_get_d(eps, MPFR_RNDN) - 7.0772), 1e-4); /* spec §2.4 */
+    /* docs/neural-unlearning.md, "Gradient clipping" */
+    cr_assert_lt(fabs(mpfr_get_d(eps, MPFR_RNDN) - 7.0772), 1e-4);
     cr_assert_lt(rel_err(strtod(rep.other_variant.lo, NULL), mpfr_get_d(eps, MPFR_RNDN)), 1e-15);
     cr_assert(strstr(rep.explanation, "public code's branch") != NULL, "%s", rep.explanation);
     cr_assert(strstr(rep.explanation, "does not add that noise") != NULL, "%s", rep.explanation);
@@ -1193,7 +1205,8 @@ Test(audit_koloskova, pabi_lambda_zero_code_default_is_the_printed_branch)
 
 /* A gradient-clipping certificate of the Figure-2 configuration (C0 = 20,
  * C1 = 10, lr = 0.01, λ = 50, T = 11, the code's constant schedule at
- * ε_R = 1: ρ_eff = ε_R exactly, spec §2.4) with the given claim members. */
+ * ε_R = 1: ρ_eff = ε_R exactly, docs/neural-unlearning.md, "Gradient clipping") with the given
+ * claim members. */
 static ul_verdict gc_fig2_at(const char *claim, const ul_num_precision *want,
                              ul_audit_report *rep)
 {
@@ -1216,7 +1229,7 @@ static ul_verdict gc_fig2(const char *claim, ul_audit_report *rep)
 Test(audit_koloskova, pabi_near_boundary_is_decided)
 {
     /* ε at δ = 1e-5 of D_α ≤ α·1 (the oracle's minimum over α; 7.0772 in
-     * spec §2.4), and the Rényi bound D_3 ≤ 3 exactly */
+     * docs/neural-unlearning.md, "Gradient clipping"), and the Rényi bound D_3 ≤ 3 exactly */
     mpfr_t rho, eps, three;
     mpfr_inits2(GC_BITS, rho, eps, (mpfr_ptr)0);
     mpfr_init2(three, 4 * ORACLE_BITS);
@@ -1278,8 +1291,9 @@ static ul_verdict gc_ceil_case(const char *c0, const char *extra, const char *si
 Test(audit_koloskova, pabi_steps_omitted_takes_the_worse_ceil)
 {
     /* C0 = 0.9, C1 = 3, lr = 0.3, λ = 0: the exact pabi_steps is ⌈0.9/0.9⌉ = 1,
-     * but in double 0.9/(3·0.3) = 1.0000000000000002 and np.ceil gives 2 (spec
-     * §4.7).  With σ = 1, ρ_eff = (D0 + s·T)²/(2·T·σ²), D0 = 1.8, s = 1.8:
+     * but in double 0.9/(3·0.3) = 1.0000000000000002 and np.ceil gives 2
+     * (docs/neural-unlearning.md, Errata K7).  With σ = 1, ρ_eff = (D0 + s·T)²/(2·T·σ²), D0 = 1.8,
+     * s = 1.8:
      * T = 1 gives 3.6²/2 = 6.48, T = 2 gives 5.4²/4 = 7.29.  D_2 ≤ 13 holds at
      * T = 1 (12.96) and fails at T = 2 (14.58): with steps omitted either may
      * be the run's T, so the claim is unsupported. */
@@ -1406,7 +1420,8 @@ static void dp_k2(const char *delta, ul_audit_report *rep)
 /* log of the group δ of dp_k2 at the order alpha, from the quadrature oracle
  * of tests/renyi_oracle.c: ρ = 100·ρ_SGM(α), per example at ε' = ε/k = 1
  * log δ' = (α−1)(ρ − ε' + log(1 − 1/α)) − log α (Balle et al. 2020 Thm 21),
- * and group privacy for k = 2: δ = δ'·(1 + e^{ε'}) (spec §2.6). */
+ * and group privacy for k = 2: δ = δ'·(1 + e^{ε'}) (docs/neural-unlearning.md, "DP-SGD with group
+ * privacy"). */
 static void oracle_dp_k2_log_delta(mpfr_ptr ld, const char *alpha)
 {
     mpfr_t rho, err, a, t;
@@ -1494,8 +1509,9 @@ Test(audit_koloskova, issue12_model_clipping_c2_6_25_is_decided)
     /* C2 = 6.25, σ = 0.5, 9 adaptive steps (the r = 2.5 corpus run with C2
      * ten times larger), claim (1, 3.7257615e-7).  r = 2·C2/σ = 25.  While
      * δ_t > 3.7257615e-7 each step keeps at least θ* = θ_{e^ε̃*}(25),
-     * ε̃* = log(1 + (e − 1)/3.7257615e-7) (mc_theta_star's argument, spec
-     * §2.3); δ_0·θ*^9 (the θ oracle) is above the claim: unsupported. */
+     * ε̃* = log(1 + (e − 1)/3.7257615e-7) (mc_theta_star's argument,
+     * docs/neural-unlearning.md, "Model clipping"); δ_0·θ*^9 (the θ oracle) is above the claim:
+     * unsupported. */
     ul_audit_report rep;
     audit_ok(&ul_audit_model_clipping,
              "{\"format\":\"ulaudit-certificate/1\",\"method\":\"model-clipping\","
@@ -1522,7 +1538,7 @@ Test(audit_koloskova, issue12_model_clipping_c2_6_25_is_decided)
 /* log of the group δ at ε from the per-example RDP ρ at the order α, BBGHS
  * conversion (Balle et al. 2020 Thm 21: log δ' = (α−1)(ρ − ε' + log(1 − 1/α))
  * − log α at ε' = ε/k) and group privacy (δ'·(e^{kε'} − 1)/(e^{ε'} − 1),
- * spec §2.6). */
+ * docs/neural-unlearning.md, "DP-SGD with group privacy"). */
 static double group_log_delta_bbghs(double alpha, double rho, double eps, double k)
 {
     double e1 = eps / k;

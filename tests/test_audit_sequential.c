@@ -1,7 +1,8 @@
 /* tests/test_audit_sequential.c — Langevin certificates with sequential
  * deletion requests (Chien et al., arXiv:2401.10371v4, Cor 3.4 and
- * Algorithm 7; spec/langevin.md §3 "Corollary 3.4" and §5), audited against
- * an oracle written here from the spec's formulas alone (plain MPFR at 320
+ * Algorithm 7; Chien et al. 2024, Corollary 3.4; docs/langevin.md,
+ * "Sequential requests" and "Strongly convex closed form"), audited against
+ * an oracle written here from the formulas alone (plain MPFR at 320
  * bits, no library function):
  *
  *   E        = ε0(α)/α: strongly convex 4S²M²/(mσ²n²) (Thm 3.3 (3), T → ∞);
@@ -266,7 +267,7 @@ static void check_boundary(const seq_case *c)
 
 Test(audit_sequential, strongly_convex_boundary_matches_algorithm_7)
 {
-    /* the CIFAR-10 setting of Fig. 3b (spec/langevin.md §6): n = 10000,
+    /* the CIFAR-10 setting of Fig. 3b (docs/langevin.md, "Experimental setting"): n = 10000,
      * m = λ = 0.01, L = 0.26, M = 1, η = 1/L, σ = 0.03, b = 5 per request */
     seq_case c = {false, "10000", "0.01", "0.26", "1", NULL, "0.03", NULL, NULL, "1e-4",
                   5,     {40, 12, 9, 7}, 4};

@@ -183,7 +183,7 @@ static void eta_down(char *out, size_t n, const char *L)
     mpfr_clear(x);
 }
 
-/* The strongly convex closed form (spec/langevin.md §5, App. D), with
+/* The strongly convex closed form (docs/langevin.md, "Strongly convex closed form", App. D), with
  * η = eta_down(L), C_LSI = 2σ²/m: E = 4S²M²/(mσ²n²) (S = M = 1),
  * Λ = K·m·η, B = log(1/δ). */
 static void sc_consts(mpfr_ptr E, mpfr_ptr Lam, mpfr_ptr B, const char *n, const char *m,
@@ -570,7 +570,7 @@ Test(audit_theorems, langevin_general_verdict_flips_at_the_minimum)
 
 Test(audit_theorems, langevin_printed_rates_over_claim_is_said)
 {
-    /* Convex, C_LSI = 0.1: the printed rates (spec §9 item 1) give a much
+    /* Convex, C_LSI = 0.1: the printed rates (docs/langevin.md, Errata L1) give a much
      * smaller bound (≈ 0.028) than the corrected ones (≈ 0.057); a claim of
      * 0.04 is reached only by the printed form, a known error. */
     char *text = gen_cert("convex", "0.1", 5, "0.04", "");
@@ -902,7 +902,7 @@ static double m1_sigma(double L, double m, double M, double n, double eps, doubl
 Test(audit_theorems, d2d_table2_against_formula_86)
 {
     /* Table 2 (App. L.4), CIFAR-10, I = 1, ε = 1: printed 3.0504; (86) with
-     * γ = (L − m)/(L + m) gives 4.4054 (spec/langevin.md §9 item 9). */
+     * γ = (L − m)/(L + m) gives 4.4054 (docs/langevin.md, Errata L9). */
     ul_audit_report rep;
     audit_ok(D2D_HEAD "\"parameters\":{\"theorem\":\"M.1\",\"L\":\"0.26\",\"m\":\"0.01\","
                       "\"M\":1,\"n\":10000,\"I\":1,\"sigma\":\"3.0504\"," D2D_FACTS "},"

@@ -2,7 +2,8 @@
  * rational (audit_util.h, "a bound that is an exact rational"): Noisy-GD
  * (Chourasia & Shah, spec/forget.md sec. 5) G.9 with K absent or K = 0,
  * G.15 and Thm 5.1 at K_Abar = 0 (or η = 0), and Langevin's strongly
- * convex case at K = 0 (spec/langevin.md sec. 4-5, Cor 3.4).
+ * convex case at K = 0 (Chien et al. 2024, Thm 3.2 case 3,
+ * Cor 3.4; docs/langevin.md, "Strongly convex closed form").
  *
  * An enclosure of such a bound straddles the claim at every precision, so
  * only exact arithmetic decides the tie.  Oracle: each tie value is

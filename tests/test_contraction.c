@@ -19,7 +19,7 @@ static void teardown(void)
 
 TestSuite(contraction, .init = setup, .fini = teardown);
 
-/* log δ_T by the oracle: the recursion of spec/koloskova.md §2.3 in plain
+/* log δ_T by the oracle: the recursion of docs/neural-unlearning.md, "Model clipping" in plain
  * MPFR at high precision (log θ from tests/oracle.c, no library code). */
 static void oracle_log_delta(mpfr_ptr out, const char *eps, const char *const *r, size_t n_r,
                              unsigned long steps, const char *delta0, bool adaptive)

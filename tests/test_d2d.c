@@ -1,4 +1,4 @@
-/* tests/test_d2d.c — Descent-to-Delete baselines (spec/langevin.md §4, Thm
+/* tests/test_d2d.c — Descent-to-Delete baselines (Chien et al. 2024, Thm
  * M.1 and M.2), against the formulas exactly as printed, evaluated here in
  * plain MPFR at 256 bits (with the square-root differences and γ^I/(1 − γ^I)
  * formed literally, unlike the library's cancellation-free rewrites), and
@@ -233,7 +233,7 @@ Test(d2d, table2_ratios_within_a_row)
 {
     /* Table 2 of arXiv:2401.10371v4 (App. L.4), D2D noise for Fig 3a by
      * Thm M.1.  The absolute values need an effective γ other than
-     * (L − m)/(L + m) (spec §9 item 9: 0.8964 / 0.8841 instead of 0.9259 /
+     * (L − m)/(L + m) (docs/langevin.md, Errata L9: 0.8964 / 0.8841 instead of 0.9259 /
      * 0.9125), but within a row only the ε-factor of (86) changes, so the
      * ratios σ(ε)/σ(0.05) are reproducible.  They match to within 7e-4
      * relative (a little more than the 4 printed decimals explain: up to

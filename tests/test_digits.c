@@ -157,7 +157,7 @@ static void theta_half_one(mpfr_ptr out)
 }
 
 /* delta_0 * theta^2 for two product steps at eps = 1/2, r = 1, delta_0 = 0.1
- * (spec/koloskova.md 2.3, product form). */
+ * (docs/neural-unlearning.md, "Model clipping", product form). */
 static void contraction_two_steps(mpfr_ptr out)
 {
     theta_half_one(out);

@@ -289,7 +289,7 @@ Test(fuzz_regressions, model_clipping_calibration_stops_at_its_budget)
 Test(fuzz_regressions, contraction_recursions_ask_the_budget_inside)
 {
     /* the reproducer's recursion: cc1 diameter 2*C2 = 3.95 over sigma = 0.5,
-     * r = 7.9 (spec/koloskova.md 2.3), eps = 1, adaptive */
+     * r = 7.9 (docs/neural-unlearning.md, "Model clipping"), eps = 1, adaptive */
     const char *r[1] = {"7.9"};
     ul_contraction_problem pb = {"1", r, 1, 19718, NULL, UL_CONTRACTION_ADAPTIVE};
     char err[512] = "";

@@ -1,6 +1,6 @@
 /* tests/test_gaussian.c — θ_{e^ε}(r), its inverses and the loose bound,
  * against the independent oracle (tests/oracle.c), published values from
- * spec/koloskova.md, and mathematical properties. */
+ * docs/neural-unlearning.md, and mathematical properties. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdint.h>
@@ -126,7 +126,7 @@ Test(gaussian, theta_hard_corners)
     check_theta("1e6", "1", 17);
 }
 
-/* Published values, spec/koloskova.md §2.2 (computed there at high
+/* Published values, docs/neural-unlearning.md, "Simplified Gaussian bound" (computed there at high
  * precision, 12 significant digits shown). */
 Test(gaussian, theta_matches_spec_counterexamples)
 {
@@ -412,7 +412,8 @@ static bool oracle_loose_valid(const char *eps, const char *r)
 
 Test(gaussian, loose_bound_fails_at_spec_counterexamples)
 {
-    /* spec/koloskova.md §2.2: θ exceeds the bound at these points */
+    /* docs/neural-unlearning.md, "Simplified Gaussian bound": θ exceeds the bound at these points
+     * */
     cr_assert_eq(ul_gauss_loose_bound_check("5", "3"), UL_LOOSE_INVALID);
     cr_assert_eq(ul_gauss_loose_bound_check("10", "5"), UL_LOOSE_INVALID);
     cr_assert_eq(ul_gauss_loose_bound_check("20", "3.55"), UL_LOOSE_INVALID);
@@ -421,7 +422,8 @@ Test(gaussian, loose_bound_fails_at_spec_counterexamples)
 Test(gaussian, loose_bound_verdicts_agree_with_oracle)
 {
     /* Across ε ≤ 1 (inside Dwork–Roth's domain) it must hold; near the
-     * switch ε* ≈ 3.78686, r ≈ 4.64 (spec §2.2) it flips. */
+     * switch ε* ≈ 3.78686, r ≈ 4.64 (docs/neural-unlearning.md, "Simplified Gaussian bound") it
+     * flips. */
     const char *eps[] = {"0.1", "0.5", "1", "2", "3.5", "3.78", "3.8", "4", "6"};
     const char *rs[] = {"0.3", "1", "2", "3", "4.64", "6", "10"};
     int invalid_seen = 0;

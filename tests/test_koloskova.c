@@ -7,7 +7,7 @@
  *     and from a dense search in doubles;
  *   - the quadrature oracle of tests/renyi_oracle.c for the subsampled
  *     Gaussian;
- *   - values printed in spec/koloskova.md and in public test files, each with
+ *   - values printed in docs/neural-unlearning.md and in public test files, each with
  *     its location;
  *   - hand derivations written next to the assertion;
  *   - properties (monotonicity, printed-versus-corrected over-claims).
@@ -152,7 +152,7 @@ static void expect_violation(ul_status st, const char *err, const ul_preconditio
 
 /* ==== model clipping ========================================================== */
 
-/* log δ_T by the recursions of spec/koloskova.md §2.3 in plain MPFR:
+/* log δ_T by the recursions of docs/neural-unlearning.md, "Model clipping" in plain MPFR:
  * r_t = D/σ_t (D = 2·C2 as decimal strings divided at W bits), log θ from
  * tests/oracle.c, δ0 = θ_{e^ε}(2·C0/σ0) or 1. */
 static void oracle_mc(mpfr_ptr out, const char *eps, const char *diameter,
@@ -259,7 +259,8 @@ Test(koloskova, mc_cc1_delta_matches_the_oracle_recursions)
                  "%s", err);
     oracle_log_theta_str(ref, "1", "0.5");
     assert_log_contains(&v, ref, "delta0 = theta_e(0.5)");
-    /* σ0 = 0 means no initial noise: δ0 = 1 exactly (spec §2.3) */
+    /* σ0 = 0 means no initial noise: δ0 = 1 exactly (docs/neural-unlearning.md, "Model clipping")
+     * */
     pb.sigma0 = "0";
     cr_assert_eq(ul_kol_mc_delta0_certified(&pb, &WANT, NULL, &v, &rep, err, sizeof err), UL_OK);
     cr_assert(!v.is_log && mpfr_cmp_ui(&v.enclosure->left, 1) == 0 &&
@@ -272,7 +273,8 @@ Test(koloskova, mc_cc2_diameter_and_box_initialisation)
 {
     char err[512] = "";
     char *d = NULL;
-    /* cc2: D = 2·(C2 + lr·C1) = 2·(0.5 + 0.01·10) = 1.2 (spec §1.4); cc1: 2·C2 = 1 */
+    /* cc2: D = 2·(C2 + lr·C1) = 2·(0.5 + 0.01·10) = 1.2 (docs/neural-unlearning.md, "Model
+     * clipping"); cc1: 2·C2 = 1 */
     const char *s1[] = {"0.5"};
     ul_kol_mc_problem pb = cc1("1", "0.5", s1, 1, 4, UL_CONTRACTION_ADAPTIVE);
     pb.variant = UL_KOL_CC2;
@@ -297,7 +299,8 @@ Test(koloskova, mc_cc2_diameter_and_box_initialisation)
     cr_assert(ul_num_decimal_compare(d, "1", &cmp) && cmp == 0, "cc1 diameter %s", d);
     free(d);
 
-    /* clamp box [−C0, C0]^d: diameter 2·C0·√d (spec §1.2, §4.6); with d = 4
+    /* clamp box [−C0, C0]^d: diameter 2·C0·√d (docs/neural-unlearning.md, "Notation", Errata K6);
+     * with d = 4
      * and C0 = 1 it is the ball of radius 2 */
     ul_num_report rep;
     pb1.c0 = "1";
@@ -362,7 +365,7 @@ Test(koloskova, mc_least_steps_spec_values_and_oracle)
     ul_preconditions pre;
     char err[512] = "";
     unsigned long t = 0;
-    /* spec/koloskova.md §4.10: for r = 2 (CIFAR config σ = C2 = 0.5, ε = 1,
+    /* docs/neural-unlearning.md, Errata K10: for r = 2 (CIFAR config σ = C2 = 0.5, ε = 1,
      * δ0 = 1, δ = 1e-5) the adaptive recursion needs T = 6 steps, versus 18
      * for the product δ0·θ_{e^ε}(r)^T. */
     const char *s[] = {"0.5"};
@@ -463,7 +466,7 @@ Test(koloskova, mc_more_noise_or_more_steps_never_worsen)
         mc_delta(&b, &pb);
         cr_assert(upper_d(&a) <= lower_d(&b));
     }
-    /* the adaptive accounting is never above the product (spec §4.10) */
+    /* the adaptive accounting is never above the product (docs/neural-unlearning.md, Errata K10) */
     ul_kol_mc_problem pa = cc1("1", "0.5", sa, 1, 4, UL_CONTRACTION_PRODUCT);
     ul_kol_mc_problem pb = cc1("1", "0.5", sa, 1, 4, UL_CONTRACTION_ADAPTIVE);
     mc_delta(&a, &pa);
@@ -557,7 +560,8 @@ static ul_kol_pabi_problem pabi(const char *c0, const char *c1, const char *lr,
     return pb;
 }
 
-/* ρ_eff from its definition (spec §2.4), with every product and sum spelled
+/* ρ_eff from its definition (docs/neural-unlearning.md, "Gradient clipping"), with every product
+ * and sum spelled
  * out term by term in plain MPFR:
  *   ½·[(∏_{t<T} ρ)·D0 + Σ_{t<T} (∏_{k=t+1}^{T−1} ρ)·s]² / Σ_{t<T} (∏_{k=t+1}^{T−1} ρ²)·σ_t². */
 static void oracle_rho(mpfr_ptr out, const char *c0, const char *c1, const char *lr,
@@ -657,7 +661,7 @@ Test(koloskova, pabi_rho_matches_its_definition)
 
 Test(koloskova, pabi_code_calibration_figure_2)
 {
-    /* spec/koloskova.md §3, Figure 2 (convergence): PABI with C0 = 20,
+    /* docs/neural-unlearning.md, "Public code", Figure 2 (convergence): PABI with C0 = 20,
      * C1 = 10, η = 0.01, λ = 50, ε_R = 1 gives T = 11, σ = 0.2567898.
      * T: T0 = ⌈20/(10·0.01)⌉ = 200; T1 = ⌈log(2·50·20/10)/(0.01·50)⌉ =
      * ⌈2·log 200⌉ = ⌈10.5966⌉ = 11 < 200. */
@@ -678,7 +682,8 @@ Test(koloskova, pabi_code_calibration_figure_2)
                  UL_OK, "%s", err);
     cr_assert(!flag);
     assert_near(&v, 0.2567898, 2e-7, "Figure 2 sigma");
-    /* and that σ makes ρ_eff = ε_R (spec §2.4 [NUM]: 1.000 on every released
+    /* and that σ makes ρ_eff = ε_R (docs/neural-unlearning.md, "Gradient clipping" [NUM]: 1.000 on
+     * every released
      * config): the definition evaluated at the certified σ's two ends
      * brackets 1 */
     mpfr_t ref;
@@ -702,7 +707,8 @@ Test(koloskova, pabi_lambda_zero_branch_printed_doubles_rho)
     /* λ = 0, C0 = 1, C1 = 0.5, lr = 0.1, T = 8, ε_R = 0.5:
      * B = 2·C0 + 2·lr·C1·T = 2 + 0.8 = 2.8 and S = T·σ², so ρ_eff =
      * B²/(2·T·σ²).  The code's σ² = B²/(4·ε_R·T) gives ρ_eff = 2·ε_R = 1; the
-     * corrected σ² = B²/(2·ε_R·T) (the λ → 0 limit, spec §4.5) gives ε_R. */
+     * corrected σ² = B²/(2·ε_R·T) (the λ → 0 limit, docs/neural-unlearning.md, Errata K5) gives
+     * ε_R. */
     ul_kol_pabi_problem pb = pabi("1", "0.5", "0.1", "0", 8, NULL, 0);
     pb.noise = UL_KOL_PABI_CODE_CONSTANT;
     pb.eps_renyi = "0.5";
@@ -863,7 +869,8 @@ Test(koloskova, pabi_rho_exact_where_rational)
     cr_assert(ul_kol_pabi_rho_exact(&pb, r));
     mpq_set_ui(want, 72, 125);
     cr_assert(mpq_equal(r, want));
-    /* the code's λ = 0 schedule, printed branch: ρ_eff = 2·ε_R (spec §4.5) */
+    /* the code's λ = 0 schedule, printed branch: ρ_eff = 2·ε_R (docs/neural-unlearning.md, Errata
+     * K5) */
     pb = pabi("1", "1", "0.1", "0", 10, NULL, 0);
     pb.noise = UL_KOL_PABI_CODE_CONSTANT;
     pb.eps_renyi = "1.5";
@@ -882,8 +889,8 @@ Test(koloskova, pabi_rho_exact_where_rational)
     mpfr_div(got, got, ref, MPFR_RNDN);
     cr_assert_lt(fabs(mpfr_get_d(got, MPFR_RNDN)), 1e-300);
     mpfr_clears(ref, got, (mpfr_ptr)0);
-    /* the code's constant schedule at λ > 0 makes ρ_eff = ε_R exactly (spec
-     * §2.4), Figure-2 configuration */
+    /* the code's constant schedule at λ > 0 makes ρ_eff = ε_R exactly
+     * (docs/neural-unlearning.md, "Gradient clipping"), Figure-2 configuration */
     pb = pabi("20", "10", "0.01", "50", 11, NULL, 0);
     pb.noise = UL_KOL_PABI_CODE_CONSTANT;
     pb.eps_renyi = "1";
@@ -1012,7 +1019,7 @@ Test(koloskova, pabi_eps_conversions_against_closed_forms_and_spec)
      *   ρ = 0.1: T = 5, C0 = 0.25, C1 = 0.05 (B = 1);  ρ = 1: T = 2, C0 = 0.5,
      *   C1 = 0.25 (B = 2);  ρ = 10: T = 5, C0 = 2.5, C1 = 0.5 (B = 10);
      *   ρ = 100: T = 2, C0 = 5, C1 = 2.5 (B = 20).
-     * spec/koloskova.md §4.1 table (δ = 1e-5): 1.9142 (α* 10.57), 7.0772
+     * docs/neural-unlearning.md, Errata K1 table (δ = 1e-5): 1.9142 (α* 10.57), 7.0772
      * (4.175), 30.111 (2.039), 165.62 (1.335); §2.4: the cruder form
      * ρ + 2√(ρ·log(1/δ)) (Mironov) gives 7.7861 at ρ = 1. */
     struct {
@@ -1037,7 +1044,7 @@ Test(koloskova, pabi_eps_conversions_against_closed_forms_and_spec)
         cr_assert_eq(ul_kol_pabi_eps_certified(&pb, "1e-5", UL_RDP_BBGHS, &WANT, &pre, &v, alpha,
                                                sizeof alpha, &rep, err, sizeof err),
                      UL_OK, "%s", err);
-        assert_near(&v, rows[i].spec, rows[i].half_unit / rows[i].spec, "spec §4.1 table");
+        assert_near(&v, rows[i].spec, rows[i].half_unit / rows[i].spec, "Errata K1 table");
         assert_near(&v, dense_bbghs(rows[i].rho, 1e-5), 1e-9, "dense search");
         double a = strtod(alpha, NULL);
         cr_assert(fabs(a - rows[i].alpha) < 0.01, "alpha %s vs %g", alpha, rows[i].alpha);
@@ -1057,7 +1064,7 @@ Test(koloskova, pabi_eps_conversions_against_closed_forms_and_spec)
             /* the α search stops at |Δ log(α−1)| ≈ 1e-8: quadratic loss */
             mpfr_sub(tol, ref, &v.enclosure->left, MPFR_RNDN);
             cr_assert(mpfr_cmp_d(tol, 1e-12) <= 0 && mpfr_cmp_d(tol, -1e-12) >= 0);
-            assert_near(&v, 7.7861, 2e-5, "spec §2.4 crude form");
+            assert_near(&v, 7.7861, 2e-5, "\"Gradient clipping\": crude form");
             mpfr_clears(ref, l, tol, (mpfr_ptr)0);
         }
     }
@@ -1066,7 +1073,7 @@ Test(koloskova, pabi_eps_conversions_against_closed_forms_and_spec)
 
 Test(koloskova, pabi_code_conversion_is_the_faulty_recipe)
 {
-    /* spec/koloskova.md §4.1: the code's conversion gives ε_R + 0.0036093 at
+    /* docs/neural-unlearning.md, Errata K1: the code's conversion gives ε_R + 0.0036093 at
      * δ = 1e-5, its minimum on the grid edge α = 1000.  By hand at α = 1000:
      * log(999/1000) − (log 1e-5 + log 1000)/999 = −0.0010005 + 4.6052/999
      * = 0.0036093. */
@@ -1089,7 +1096,7 @@ Test(koloskova, pabi_code_conversion_is_the_faulty_recipe)
     mpfr_sub(ref, ref, t, MPFR_RNDN);
     mpfr_add_ui(ref, ref, 1, MPFR_RNDN);
     assert_contains(&v, ref, "faulty recipe at alpha = 1000");
-    assert_near(&v, 1.0036093, 1e-7, "spec §4.1");
+    assert_near(&v, 1.0036093, 1e-7, "docs/neural-unlearning.md, Errata K1");
     /* it over-claims: the correct conversion of the same ρ_eff = 1 is 7.0772 */
     const char *one[] = {"1"};
     ul_kol_pabi_problem pb = pabi("0.5", "0.25", "1", "0", 2, one, 1);
@@ -1125,7 +1132,8 @@ Test(koloskova, pabi_code_steps_in_exact_arithmetic)
 {
     char err[512] = "";
     unsigned long t = 0;
-    /* spec §4.7: 1.0/(0.1·0.1) = 99.99999999999999 in doubles; exactly 100 */
+    /* docs/neural-unlearning.md, Errata K7: 1.0/(0.1·0.1) = 99.99999999999999 in doubles; exactly
+     * 100 */
     cr_assert_eq(ul_kol_pabi_code_steps("1", "0.1", "0.1", "0", &t, err, sizeof err), UL_OK);
     cr_assert_eq(t, 100);
     /* 0.01/(100·0.001) = 0.1: T0 = 1 */
@@ -1135,7 +1143,8 @@ Test(koloskova, pabi_code_steps_in_exact_arithmetic)
      * 30.000000000000004 in doubles (the code's ceil would give 31); exactly 30 */
     cr_assert_eq(ul_kol_pabi_code_steps("0.9", "1", "0.03", "0", &t, err, sizeof err), UL_OK);
     cr_assert_eq(t, 30);
-    /* spec §4.7 degenerate T1 = 0: 2·λ·C0 = C1 (C0 = 0.1, C1 = 10, λ = 50)
+    /* docs/neural-unlearning.md, Errata K7 degenerate T1 = 0: 2·λ·C0 = C1 (C0 = 0.1, C1 = 10, λ =
+     * 50)
      * falls back to T0 = ⌈0.1/(10·0.01)⌉ = 1 */
     cr_assert_eq(ul_kol_pabi_code_steps("0.1", "10", "0.01", "50", &t, err, sizeof err), UL_OK);
     cr_assert_eq(t, 1);
@@ -1244,7 +1253,7 @@ Test(koloskova, pabi_preconditions_violated_one_at_a_time)
 
 Test(koloskova, op_classic_and_exact_sigma)
 {
-    /* C0 = 0.5 so that the sensitivity 2·C0 is 1.  spec/koloskova.md §4.9 at
+    /* C0 = 0.5 so that the sensitivity 2·C0 is 1.  docs/neural-unlearning.md, Errata K9 at
      * ε = 1, δ = 1e-5: σ/(2·C0) = 4.8448 (classic) versus the exact minimum
      * 3.7306, and θ = 4.11e-8 ≪ 1e-5 at the classic σ.  Hand: the classic σ is
      * √(2·log 125000). */
@@ -1265,7 +1274,7 @@ Test(koloskova, op_classic_and_exact_sigma)
     mpfr_mul_2ui(ref, ref, 1, MPFR_RNDN);
     mpfr_sqrt(ref, ref, MPFR_RNDN);
     assert_contains(&classic, ref, "classic sigma");
-    assert_near(&classic, 4.8448, 2e-5, "spec §4.9 classic");
+    assert_near(&classic, 4.8448, 2e-5, "docs/neural-unlearning.md, Errata K9 classic");
     cr_assert_eq(delivers, UL_PRE_HOLDS);
     cr_assert_eq(state_of(&pre, "eps_lt_1"), UL_PRE_FAILS); /* ε = 1 is not < 1: reported */
     cr_assert(fabs(mpfr_get_d(&exact->right, MPFR_RNDU) - 3.7306) < 1e-4, "exact sigma");
@@ -1290,7 +1299,7 @@ Test(koloskova, op_classic_and_exact_sigma)
     cr_assert_eq(ul_kol_op_delta_certified("0.5", "4.8448052627", "1", &WANT, &pre, &d, &rep, err,
                                            sizeof err),
                  UL_OK, "%s", err);
-    assert_near(&d, 4.11e-8, 3e-3, "spec §4.9 theta at the classic sigma");
+    assert_near(&d, 4.11e-8, 3e-3, "Errata K9: theta at the classic sigma");
     /* inside the domain both hold */
     cr_assert_eq(ul_kol_op_sigma_certified("0.5", "0.5", "1e-5", &WANT, &pre, &classic,
                                            &delivers, exact, &rep, err, sizeof err),
@@ -1305,7 +1314,8 @@ Test(koloskova, op_classic_and_exact_sigma)
 
 Test(koloskova, op_classic_over_claims_beyond_its_domain)
 {
-    /* spec/koloskova.md §2.2: read as a calibration rule, the classical
+    /* docs/neural-unlearning.md, "Simplified Gaussian bound": read as a calibration rule, the
+     * classical
      * mechanism first fails at ε ≈ 8.5 for δ = 1e-5 (θ = 1.0438e-5 there).
      * At ε = 9 the classic σ claims δ = 1e-5 but delivers more. */
     ul_num_value classic = new_value(), d = new_value();
@@ -1328,7 +1338,7 @@ Test(koloskova, op_classic_over_claims_beyond_its_domain)
     cr_assert_eq(ul_kol_op_delta_certified("0.5", hi, "9", &WANT, &pre, &d, &rep, err, sizeof err),
                  UL_OK, "%s", err);
     cr_assert(lower_d(&d) > log(1e-5));
-    /* ε = 8.5: spec's θ = 1.0438e-5 at the classic σ */
+    /* ε = 8.5: θ = 1.0438e-5 at the classic σ (docs/neural-unlearning.md, Errata K13) */
     cr_assert_eq(ul_kol_op_sigma_certified("0.5", "8.5", "1e-5", &WANT, &pre, &classic,
                                            &delivers, exact, &rep, err, sizeof err),
                  UL_OK);
@@ -1337,7 +1347,7 @@ Test(koloskova, op_classic_over_claims_beyond_its_domain)
     cr_assert_eq(ul_kol_op_delta_certified("0.5", hi, "8.5", &WANT, &pre, &d, &rep, err,
                                            sizeof err),
                  UL_OK);
-    assert_near(&d, 1.0438e-5, 1e-4, "spec §2.2");
+    assert_near(&d, 1.0438e-5, 1e-4, "docs/neural-unlearning.md, \"Simplified Gaussian bound\"");
     mpfi_clear(exact);
     ul_num_value_clear(&classic);
     ul_num_value_clear(&d);
@@ -1480,7 +1490,8 @@ Test(koloskova, group_exact_is_the_sum_and_code_is_its_largest_term)
 
 Test(koloskova, dpsgd_code_split_spec_values)
 {
-    /* spec/koloskova.md §1.6, §4.4: target (50, 1e-5), k = 225:
+    /* docs/neural-unlearning.md, "DP-SGD with group privacy", Errata K4: target (50, 1e-5), k =
+     * 225:
      * ε_train = 50/225, δ_train = 2.4087171e-27, and the exact group δ of
      * that pair is 5.0185e-5, not 1e-5.  Hand: δ_train·(e^{kε} − 1)/(e^ε − 1)
      * = δ_tot·(e^ε − e^{−(k−1)ε})/(e^ε − 1) ≈ 1e-5·1.24884/0.24884 = 5.0186e-5. */
@@ -1675,7 +1686,8 @@ Test(koloskova, mc_sigma_min_searched_is_safe_and_tight)
  * (min over α of (α−1)(αρ − ε) at α* = (ε + ρ)/(2ρ): log δ = −(ε − ρ)²/(4ρ)),
  * the largest ρ reaching (ε, δ) under Mironov in closed form
  * (ε = ρ + 2√(ρ·L), L = log(1/δ): √ρ* = √(L + ε) − √L), the noise needed
- * (ρ_eff ∝ 1/σ², ∝ ε_R), and the code's pabi_steps for Figure 2 (spec §2.4:
+ * (ρ_eff ∝ 1/σ², ∝ ε_R), and the code's pabi_steps for Figure 2 (docs/neural-unlearning.md,
+ * "Gradient clipping":
  * T1 = ⌈log(2·50·20/10)/(0.01·50)⌉ = ⌈10.597⌉ = 11). */
 Test(koloskova, pabi_claims_against_closed_forms)
 {

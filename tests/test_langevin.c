@@ -1,15 +1,15 @@
-/* tests/test_langevin.c — Langevin unlearning (spec/langevin.md), against
+/* tests/test_langevin.c — Langevin unlearning (docs/langevin.md), against
  * independent oracles written here in plain MPFR at 256 bits (no library
  * call on the oracle side):
  *   - the closed forms and recursions of Thms 3.2, 3.3, Cor 3.4, Prop L.2
- *     re-derived from the spec, in a different algebraic form where one
+ *     re-derived from docs/langevin.md, in a different algebraic form where one
  *     exists (explicit double sums instead of the library's recurrences,
  *     q = C/(C + h) instead of 1/(1 + h/C));
  *   - the minimum over α by golden-section search (the one-request objective
- *     is convex in α, spec §10);
+ *     is convex in α: α·e^{−c/α} and 1/(α − 1) are convex);
  *   - published values with their location: Table 3 of arXiv:2401.10371v4
  *     (App. L.4), Fig 3b's "40% fewer iterations" (App. L.5 / Sec. 4), and
- *     the numbers the spec author derived (spec §9 items 10, 12; §4, §7);
+ *     the numbers derived in docs/langevin.md (Errata L10, L12);
  *   - properties: more noise or more unlearning steps never worsen a bound.
  * Never a value printed by the library and pasted back. */
 #include <criterion/criterion.h>
@@ -134,7 +134,8 @@ static void oracle_min(mpfr_ptr out, mpfr_ptr argmin, ofun f, void *ctx, double 
     mpfr_clears(t, v, best, a, b, c, d, fc, fd, (mpfr_ptr)0);
 }
 
-/* ---- oracle: the strongly convex objective (spec §5 "clean specification") -------------- */
+/* ---- oracle: the strongly convex objective (docs/langevin.md, "Strongly convex closed form")
+ * -------------- */
 
 /* Requests of b points, Algorithm 7 literally:
  *   eps(α, 1) = exp(−ηm K_1/α)·ε0(α),
@@ -264,7 +265,7 @@ static void assert_least(const ul_langevin_sc_problem *pb, const char *sigma, co
 /* ---- Table 3 of arXiv:2401.10371v4 (App. L.4) ------------------------------------------ */
 
 /* "The σ found with different target ε̂", K̂ = 1, S = 1, η = 1/L, δ = 1/n,
- * λ = 10^-6·n exactly (spec §9 item 12: Table 1's 0.0119 is λ truncated),
+ * λ = 10^-6·n exactly (docs/langevin.md, Errata L12: Table 1's 0.0119 is λ truncated),
  * m = λ, L = 1/4 + λ, M = 1.  MNIST's δ = 1/11982 is not a finite decimal:
  * it is given rounded DOWN to 40 digits (a smaller δ only raises ε). */
 static const char *const T3_EPS[6] = {"0.05", "0.1", "0.5", "1", "2", "5"};
@@ -352,7 +353,8 @@ Test(langevin, table3_printed_sigmas_meet_their_targets)
     }
 }
 
-/* Asserts with the oracle (plain MPFR, spec §5) that the minimum over α of
+/* Asserts with the oracle (plain MPFR, docs/langevin.md, "Strongly convex
+ * closed form") that the minimum over α of
  * ε_DP at σ = the upper end of s is at most ε̂ and at the lower end at
  * least ε̂, each to the relative tolerance tol, and both within 1e-15 of it
  * (the ends sit at the threshold).  Table 3 setting d, group size S, K
@@ -432,7 +434,7 @@ Test(langevin, table3_smallest_sigma_is_below_the_printed_one_by_less_than_5e_4)
 /* σ* at 40 digits (the search estimates it without enclosures and certifies
  * only the two ends, bounds/langevin.c): the bracket is 40 digits narrow,
  * and the oracle (plain MPFR at 256 bits, golden section over α, written
- * from spec §5 alone) puts the minimum over α at the upper end at or below
+ * from docs/langevin.md alone) puts the minimum over α at the upper end at or below
  * ε̂ and at the lower end at or above it, to the oracle's own accuracy. */
 Test(langevin, sigma_min_at_40_digits_brackets_the_oracle_threshold)
 {
@@ -733,7 +735,7 @@ Test(langevin, eps0_convex_precondition)
 
 Test(langevin, eps0_printed_sum_overclaims_from_a_point_start)
 {
-    /* spec §9 item 2: from a point start (C0 = 0) the non-convex C_{t,1}
+    /* docs/langevin.md, Errata L2: from a point start (C0 = 0) the non-convex C_{t,1}
      * grows, so q_t grows and the printed Σ (products of early q) is
      * smaller than the recursion's (products of late q): an over-claim.
      * Convex: same direction (C grows by 2ησ² per step).  Certified:
@@ -816,7 +818,7 @@ Test(langevin, caps_hand_values)
 
 Test(langevin, rate_printed_overclaims_on_the_spec_example)
 {
-    /* spec §4 / §9 item 1: A = C_LSI = 0.01 (convex), 2ησ² = 0.01 (η = 0.5,
+    /* docs/langevin.md, Errata L1: A = C_LSI = 0.01 (convex), 2ησ² = 0.01 (η = 0.5,
      * σ = 0.1): printed R_0 = ½(1/A² − 1/(2A)²) = ½(10000 − 2500) = 3750,
      * corrected log(1 + 1) = log 2.  The printed bound after one step,
      * e^{−3750/α}·ε0, is far below the correct e^{−log 2/α}·ε0. */
@@ -982,7 +984,7 @@ Test(langevin, rate_sums_match_the_oracle_walk)
 Test(langevin, rate_strongly_convex_printed_and_corrected)
 {
     /* m = 0.1, L = 1, η = 1, σ = 1, C_LSI = 20 (= 2σ²/m): R = 2σ²η/C = 0.1 = mη,
-     * so K = 7 steps give 0.7.  The spec flags no erratum in case 3, so the
+     * so K = 7 steps give 0.7.  docs/langevin.md flags no erratum in case 3, so the
      * corrected variant must coincide with the printed one. */
     setting_box b;
     setting_init(&b, UL_LANGEVIN_STRONGLY_CONVEX, "100", "1", "1", "0.1", "0", "1", "1");
@@ -1150,7 +1152,7 @@ static const ul_langevin_sc_problem CIFAR = {"10000", "0.01", "0.26", "1", NULL,
 
 Test(langevin, least_k_batch_fig3c_values_and_oracle)
 {
-    /* Fig 3c setting (batch of S = 100, target (1, 1/n)): spec §9 item 10
+    /* Fig 3c setting (batch of S = 100, target (1, 1/n)): docs/langevin.md, Errata L10
      * derives K = 1738 (MNIST) and 2186 (CIFAR-10) at σ = 0.05 from the
      * stated formulas, and ε0 ≈ 28 / 40 (the (ε, 1/n) guarantee before any
      * unlearning, K = 0). */
@@ -1324,7 +1326,7 @@ Test(langevin, sequential_k_lists_fig3b_against_oracle_and_d2d)
 {
     /* Fig 3b (App. L.5): σ = 0.03, ε̂ = 1, δ = 1/n, 100 deletions in
      * requests of b ∈ {5, 20} points; D2D deletes one point per request with
-     * Thm M.2 (d = 784 for MNIST, 28×28; spec §9 item 11).  Claims: with
+     * Thm M.2 (d = 784 for MNIST, 28×28; docs/langevin.md, Errata L11).  Claims: with
      * b = 20 Langevin saves about 40% of the accumulated unlearning steps;
      * with b = 5 it can cost more than D2D.  Each K_i is checked against the
      * oracle (Alg. 7 literally): K_i reaches ε̂, K_i − 1 does not. */
@@ -1584,7 +1586,8 @@ Test(langevin, handler_convex_large_cap_without_T_is_decided)
     ul_cert_free(c);
 }
 
-/* ul_langevin_problem_renyi_exact (spec/langevin.md §4-5): strongly convex,
+/* ul_langevin_problem_renyi_exact (Chien et al. 2024, Thms 3.2-3.3; docs/langevin.md,
+ * "Strongly convex closed form"): strongly convex,
  * n = m = M = σ = S = 1, so E = 4S²M²/(mσ²n²) = 4, three requests all with
  * K = 0, α = 2; by hand with c(a) = (a − ½)/(a − 1) (Cor 3.4):
  *   ε^(1)(8) = 8E = 32;  ε^(2)(4) = c(4)·(ε0(8) + 32) = (7/6)·64 = 224/3;

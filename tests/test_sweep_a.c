@@ -180,7 +180,7 @@ static size_t json_values(char *buf, size_t len, const char *name, const char *c
 /* Draws the releases: one (T = 1), T composed, k with a list of σ_i, or k
  * with lists of Δ_i and σ_i (issue 11: heterogeneous compositions), the σ's
  * scaled so that r is log-uniform in [0.05, 20].  Output perturbation: one
- * release, Δ = 2·C0 (spec/koloskova.md §1.5). */
+ * release, Δ = 2·C0 (docs/neural-unlearning.md, "Output perturbation"). */
 static void draw_gauss(swa_rng *rng, bool op, gauss_case *c)
 {
     int form = op ? 0 : (int)swa_uniform(rng, 0, 4);

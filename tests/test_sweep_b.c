@@ -25,7 +25,7 @@
  * golden-section search, the d2d inversion against its forward formula, the
  * T → ∞ fixed point of Thm 3.3 against the recursion walked step by step,
  * and published values (issue 11's non-convex example, Table 3 of Chien et
- * al., the Balle et al. conversions of spec/koloskova.md §4.1). */
+ * al., the Balle et al. conversions of docs/neural-unlearning.md, Errata K1). */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdint.h>
@@ -415,7 +415,7 @@ Test(sweep_langevin_nonconvex, boundary)
 
 TestSuite(sweep_d2d, .fini = teardown);
 
-/* The paper's settings widened (spec/langevin.md §6.2-6.3: L = 1/4 + λ,
+/* The paper's settings widened (docs/langevin.md, "Experimental setting": L = 1/4 + λ,
  * m = λ, M = 1): λ ∈ [0.005, 0.05], M ∈ [0.5, 2], n ∈ [1e3, 6e4], d ∈ [10,
  * 1000], δ ∈ [1e-6, 1e-3], a target ε ∈ [0.05, 5] whose σ (rounded to 4
  * digits) is the certificate's; M.1 takes I ∈ [1, 300], M.2 I ≥ the least
@@ -488,7 +488,7 @@ TestSuite(sweep_model_clipping, .fini = teardown);
 
 #define MC_MAX_STEPS 12
 
-/* spec/koloskova.md §3's released configs widened: C2 ∈ [0.05, 1], r = D/σ ∈
+/* docs/neural-unlearning.md, "Public code"'s released configs widened: C2 ∈ [0.05, 1], r = D/σ ∈
  * [0.5, 4] (one σ, or one per step), ε ∈ [0.1, 3], T ≤ 12 (half of the
  * product runs with one σ: T ∈ [10, 1e5]); cc2 with C1 ∈ [0.5, 5], lr ∈
  * [1e-4, 0.1]; a third with initial noise (C0 ∈ [1, 30], ball or box of
@@ -712,7 +712,7 @@ Test(sweep_oracle_b, golden_section_against_closed_forms)
     mpfr_clears(got, E, ref, rho, (mpfr_ptr)0);
 }
 
-/* spec/koloskova.md §2.4 (computed by the spec's authors): ρ_eff = 1 at
+/* docs/neural-unlearning.md, "Gradient clipping" (computed by the spec's authors): ρ_eff = 1 at
  * δ = 1e-5 gives ε_DP = 7.0772 with the Balle et al. conversion, and ε_R =
  * 0.1, 10, 100 give 1.9142, 30.111, 165.62 (§4.1's table). */
 Test(sweep_oracle_b, bbghs_against_spec_table)
@@ -776,9 +776,9 @@ Test(sweep_oracle_b, eps0_fixed_point_against_walk)
 }
 
 /* Published values.  Issue 11 (computed there with mpmath at 60-80 digits
- * from spec/langevin.md): non-convex, n = 10000, L = M = 1, η = 0.1,
+ * from docs/langevin.md): non-convex, n = 10000, L = M = 1, η = 0.1,
  * σ = 0.25, K = 5, R = 0.01, C_LSI = 0.005, δ = 1e-5, corrected rates:
- * Λ_5 = 2.118, ε_DP = 0.0707.  Chien et al. Table 3 (spec/langevin.md §6.4,
+ * Λ_5 = 2.118, ε_DP = 0.0707.  Chien et al. Table 3 (docs/langevin.md, "Experimental setting",
  * §7 A1): CIFAR-10 (n = 10000, m = 0.01, L = 0.26, M = 1, δ = 1e-4, K = 1)
  * at ε̂ = 1 gives σ = 0.0125, the rounded-up end of a bisection whose
  * least σ lies within 4e-4 below it: ε_DP(0.0125) ≤ 1 < ε_DP(0.0121). */

@@ -823,7 +823,7 @@ Test(vectors, gauss_eps_hi_is_safe_and_lo_unsafe_by_the_oracle)
     csv_free(&c);
 }
 
-/* log δ_T by the recursion of spec/koloskova.md §2.3 in plain MPFR with the
+/* log δ_T by the recursion of docs/neural-unlearning.md, "Model clipping" in plain MPFR with the
  * oracle's θ (as tests/test_contraction.c). */
 static void oracle_log_delta(mpfr_ptr out, const char *eps, const char *r, unsigned long steps,
                              const char *delta0, bool adaptive)
@@ -1175,7 +1175,7 @@ Test(vectors, pld_brackets_contain_the_exact_delta)
 
 #define LB 256
 
-/* The strongly convex ε_DP of spec/langevin.md §5 with η = 1/L, T = ∞:
+/* The strongly convex ε_DP of docs/langevin.md, "Strongly convex closed form" with η = 1/L, T = ∞:
  *   f(α) = e^{−K·R/α}·α·G/σ² + B/(α−1),  G = 4S²M²/(m n²), R = m/L, B = log(1/δ). */
 typedef struct {
     mpfr_t G, R, B;

@@ -1,11 +1,12 @@
 /* src/audit/audit_dp_sgd_group.c — audit handler of method "dp-sgd-group":
  * the DP-SGD + group-privacy baseline of Koloskova, Allouah, Jha, Guerraoui,
  * Koyejo, "Certified Unlearning for Neural Networks" (ICML 2025)
- * (spec/koloskova.md §1.6, §2.6), through src/bounds/koloskova.h and
+ * (docs/neural-unlearning.md, "DP-SGD with group privacy"), through src/bounds/koloskova.h and
  * src/bounds/renyi.h.  Shared parts: audit_koloskova_util.h.
  *
  * ==== Schema (format "ulaudit-certificate/1") =================================
- * method "dp-sgd-group" — the DP-SGD + group-privacy baseline, spec §1.6, §2.6:
+ * method "dp-sgd-group" — the DP-SGD + group-privacy baseline, docs/neural-unlearning.md, "DP-SGD
+ * with group privacy":
  * DP-SGD with Poisson rate q and noise multiplier σ for `steps` steps; the
  * forget set of k records is covered by group privacy, (ε', δ')-DP per example
  * giving (k·ε', δ'·Σ_{i<k} e^{iε'}) for the group.
@@ -224,7 +225,8 @@ static ul_status dp_stated_pair(const dp_cert *d, const ul_num_precision *want, 
 /* Everything a dp-sgd-group audit computes. */
 typedef struct {
     dp_cert d;
-    ul_num_value split_eps, split_delta, split_group; /* the code's split, spec §1.6 */
+    /* the code's split, docs/neural-unlearning.md, "DP-SGD with group privacy" */
+    ul_num_value split_eps, split_delta, split_group;
     dp_eval ev;                                       /* (a) */
     dp_pair pr;                                       /* (b) */
     bool have_b, have_need;
@@ -371,7 +373,8 @@ static void dp_check_stated(const dp_state *s, ul_audit_report *rep)
             kol_agrees_double(d->st_delta->text, code, EMULATION_SLACK))
             kol_setf(rep->forensics, sizeof rep->forensics,
                  "%s is the code's split delta*e^{-(k-1) eps/k} = delta*e^{-%.0f eps'} "
-                 "(spec/koloskova.md 1.6): the group delta without its sum "
+                 "(docs/neural-unlearning.md, \"DP-SGD with group privacy\"): the group delta "
+                 "without its sum "
                  "sum_{i<k} e^{i eps'}",
                  d->st_delta->path, k1);
     }
@@ -380,7 +383,8 @@ static void dp_check_stated(const dp_state *s, ul_audit_report *rep)
     ul_num_value_clear(&ex);
 }
 
-/* Whether the claimed group δ is the code's rule δ'·e^{(k−1)ε'} (spec §4.4)
+/* Whether the claimed group δ is the code's rule δ'·e^{(k−1)ε'} (docs/neural-unlearning.md, Errata
+ * K4)
  * on the stated per-example pair; its words into what. */
 static void dp_code_rule_stated(const dp_cert *d, char *what, size_t n)
 {
@@ -454,7 +458,7 @@ static void dp_forensics(const dp_state *s, ul_audit_report *rep)
 
 /* Which readings decide (README): the subsampled-Gaussian RDP under the
  * cited conversion and group privacy with its sum; the code's
- * δ'·e^{(k−1)ε'} (spec §4.4) is forensics only. */
+ * δ'·e^{(k−1)ε'} (docs/neural-unlearning.md, Errata K4) is forensics only. */
 static ul_status dp_audit(const ul_cert *c, const ul_num_precision *want, ul_audit_report *rep,
                           char *err, size_t errlen)
 {
@@ -472,7 +476,7 @@ static ul_status dp_audit(const ul_cert *c, const ul_num_precision *want, ul_aud
     kol_setf(rep->theorem, sizeof rep->theorem,
          "DP-SGD per-example RDP (Poisson-subsampled Gaussian, Mironov-Talwar-Zhang 2019, "
          "composed; %s conversion) and group privacy (k*eps', delta'*sum_{i<k} e^{i eps'}) "
-         "(Dwork-Roth; spec/koloskova.md 1.6, 2.6)",
+         "(Dwork-Roth; docs/neural-unlearning.md, \"DP-SGD with group privacy\")",
          ul_renyi_conversion_name(d->conv));
     /* the code's split (and the precondition k ≥ 1) */
     ul_num_precision wc = {CHECK_DIGITS, 0, 0};

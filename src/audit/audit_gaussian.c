@@ -33,13 +33,14 @@
  *   stated                   no fields
  *
  *   Guarantee: δ(ε) = θ_{e^ε}(r), r = Δ√T/σ, the EXACT privacy profile of the
- *   Gaussian mechanism (Balle & Wang 2018, Thm 8; spec/koloskova.md §2.1), so
+ *   Gaussian mechanism (Balle & Wang 2018, Thm 8; docs/neural-unlearning.md, "Hockey-stick
+ * divergence of Gaussians"), so
  *   a claim below it is refuted, not merely unsupported.  Rényi: D_α = α·r²/2
  *   exactly (Mironov 2017, Prop. 7; additive under composition), decided in
  *   exact rational arithmetic.
  *
  * method "output-perturbation": the Koloskova et al. baseline ("dp-baseline",
- * spec/koloskova.md §1.5): x = clip(x̂, C0) + N(0, σ²I), a Gaussian
+ * docs/neural-unlearning.md, "Output perturbation"): x = clip(x̂, C0) + N(0, σ²I), a Gaussian
  * mechanism with ℓ2 sensitivity 2·C0, followed by post-processing.
  *
  *   parameters.c0            decimal, 0 < C0 ≤ 1e100  radius of the initial clip
@@ -52,7 +53,8 @@
  *   Guarantee: δ = θ_{e^ε}(2·C0/σ), exact (corrected variant).  The printed
  *   rule, the classic Gaussian mechanism δ = 1.25·exp(−ε²σ²/(8·C0²))
  *   (Dwork–Roth Thm A.1, valid for ε < 1; not an upper bound on θ beyond
- *   ε ≈ 3.787, spec/koloskova.md §2.2), is reported as the other variant.
+ *   ε ≈ 3.787, docs/neural-unlearning.md, "Simplified Gaussian bound"), is reported as the other
+ * variant.
  *
  * Forensics (both methods, when the claim is not supported): the claimed δ
  * is compared with θ computed with Q = (1 − erf)/2 in double and on the
@@ -426,7 +428,8 @@ static void gauss_forensics(ul_audit_report *rep, const gcert *g)
         ul_audit_add_forensic(
             rep,
             "the claimed delta %s is the same theta on the float32 path (the stair-lab "
-            "code under JAX float32; spec/koloskova.md §3, §4.2): Q off by ~6e-8",
+            "code under JAX float32; docs/neural-unlearning.md, \"Public code\", Errata K2): Q off "
+            "by ~6e-8",
             g->delta);
     if (eps > 0 && r > 0) {
         v = ul_forensic_classic_delta(eps, r);
@@ -435,7 +438,8 @@ static void gauss_forensics(ul_audit_report *rep, const gcert *g)
                 rep,
                 "the claimed delta %s is the classic bound 1.25*exp(-eps^2/(2 r^2)) "
                 "(Dwork-Roth Thm A.1) used at eps = %s, outside its domain eps < 1 "
-                "(no bound on theta beyond eps ~ 3.787, spec/koloskova.md §2.2)",
+                "(no bound on theta beyond eps ~ 3.787, docs/neural-unlearning.md, \"Simplified "
+                "Gaussian bound\")",
                 g->delta, g->eps);
     }
     if (eps > 0 && delta > 0 && delta < 1 && g->n_sigma == 1) {
@@ -445,7 +449,8 @@ static void gauss_forensics(ul_audit_report *rep, const gcert *g)
                 rep,
                 "%s = %s is the classic calibration %s*sqrt(2 ln(1.25/delta))/eps for "
                 "the claim (to its %d digits; Dwork-Roth Thm A.1%s) used at eps = %s, "
-                "outside its domain eps < 1 (spec/koloskova.md §2.2)",
+                "outside its domain eps < 1 (docs/neural-unlearning.md, \"Simplified Gaussian "
+                "bound\")",
                 g->sigma_path, g->sigma, g->is_op ? "2*C0" : "sensitivity",
                 ul_forensic_sig_digits(g->sigma), g->is_op ? "; the stair-lab dp-baseline" : "",
                 g->eps);
@@ -495,15 +500,16 @@ static void set_theorem(ul_audit_report *rep, const gcert *g, bool renyi)
     if (g->is_op) {
         snprintf(rep->theorem, sizeof rep->theorem,
                  "delta = theta_{e^eps}(2*C0/sigma): the exact privacy profile of the Gaussian "
-                 "mechanism with sensitivity 2*C0 (output perturbation, spec/koloskova.md §1.5, "
-                 "§2.1, §2.5; Balle-Wang 2018 Thm 8)");
+                 "mechanism with sensitivity 2*C0 (output perturbation, docs/neural-unlearning.md, "
+                 "\"Output perturbation\"; Balle-Wang 2018 Thm 8)");
         snprintf(rep->variant, sizeof rep->variant, "corrected");
         return; /* the bound function lists the preconditions */
     }
     const char *what = renyi ? "D_alpha = alpha*r^2/2" : "delta = theta_{e^eps}(r)";
     const char *exact = renyi ? "exact (Mironov 2017 Prop. 7; additive, Prop. 1)"
-                              : "the exact profile (Balle-Wang 2018 Thm 8; spec/koloskova.md "
-                                "§2.1)";
+                              : "the exact profile (Balle-Wang 2018 Thm 8; "
+                                "docs/neural-unlearning.md, \"Hockey-stick divergence of "
+                                "Gaussians\")";
     if (g->list)
         snprintf(rep->theorem, sizeof rep->theorem,
                  "%s, r = sqrt(sum_i (Delta_i/sigma_i)^2) over %zu releases, composed exactly "
@@ -517,8 +523,9 @@ static void set_theorem(ul_audit_report *rep, const gcert *g, bool renyi)
     else
         snprintf(rep->theorem, sizeof rep->theorem,
                  "delta = theta_{e^eps}(r), r = sensitivity*sqrt(T)/sigma: the exact privacy "
-                 "profile of the Gaussian mechanism (Balle-Wang 2018 Thm 8; spec/koloskova.md "
-                 "§2.1), T compositions being one Gaussian mechanism with r*sqrt(T)");
+                 "profile of the Gaussian mechanism (Balle-Wang 2018 Thm 8; "
+                 "docs/neural-unlearning.md, \"Hockey-stick divergence of Gaussians\"), T "
+                 "compositions being one Gaussian mechanism with r*sqrt(T)");
     ul_pre_clear(&rep->pre);
     ul_pre_add(&rep->pre, "sensitivity_positive",
                g->list ? "sensitivity > 0: l2 sensitivity of each released query"
@@ -532,7 +539,8 @@ static void set_theorem(ul_audit_report *rep, const gcert *g, bool renyi)
 }
 
 /* What output perturbation's printed rule says (the classic Gaussian
- * mechanism, Dwork-Roth Thm A.1, spec/koloskova.md §2.2): its δ as the other
+ * mechanism, Dwork-Roth Thm A.1, docs/neural-unlearning.md, "Simplified Gaussian bound"): its δ as
+ * the other
  * variant (never the verdict), whether it over-claims (gives less than the
  * exact θ), and, for 0 < δ < 1, the classic σ against stated.sigma_classic
  * and whether it delivers δ.  *skipped: δ beyond exact rationals (below

@@ -1,12 +1,14 @@
 /* src/audit/audit_gradient_clipping.c — audit handler of method
  * "gradient-clipping": Koloskova, Allouah, Jha, Guerraoui, Koyejo, "Certified
- * Unlearning for Neural Networks" (ICML 2025), PABI (spec/koloskova.md §1.3,
- * §2.4), through src/bounds/koloskova.h; the public code is
+ * Unlearning for Neural Networks" (ICML 2025), PABI
+ * (docs/neural-unlearning.md, "Gradient clipping"), through src/bounds/koloskova.h; the public
+ * code is
  * stair-lab/certified-unlearning-neural-networks-icml-2025.
  * Shared parts: audit_koloskova_util.h.
  *
  * ==== Schema (format "ulaudit-certificate/1") =================================
- * method "gradient-clipping" — PABI, spec §1.3, §2.4: x_{t+1} = x_t −
+ * method "gradient-clipping" — PABI, docs/neural-unlearning.md, "Gradient clipping": x_{t+1} = x_t
+ * −
  * lr·(clip(g_t, C1) + λx_t) + N(0, σ_t² I) from the initial model clipped to C0.
  * Guarantee: D_α(X_T‖X'_T) ≤ α·ρ_eff for every α > 1 (Feldman et al. 2018
  * Thm 22), converted to (ε, δ) at the best α.
@@ -17,8 +19,9 @@
  *     steps       count, optional    T ≥ 1; absent: the code's `pabi_steps`,
  *                                    T0 = ⌈C0/(C1·lr)⌉, or T1 = ⌈log(2λC0/C1)/(lr·λ)⌉
  *                                    when 0 < T1 < T0, in exact arithmetic; where the
- *                                    code's double-precision ceil gives another T (spec
- *                                    §4.7) the verdict is the worse of the two
+ *                                    code's double-precision ceil gives another T
+ *                                    (docs/neural-unlearning.md, Errata K7) the verdict is the
+ *                                    worse of the two
  *     lr_schedule string, optional   "constant" (default) or "varying" (the formulas
  *                                    need a constant lr: invalid)
  *     noise       string, required   "given" (sigma below), "code-constant" or
@@ -29,7 +32,8 @@
  *     variant     string, optional   code schedules at λ = 0 only matter: "printed"
  *                                    (default: what the public code's unlearn_sigma_t
  *                                    computes, σ² = (D0 + 2·lr·C1·T)²/(4·ε_R·T), giving
- *                                    ρ_eff = 2·ε_R, spec §4.5) or "corrected" (the λ → 0
+ *                                    ρ_eff = 2·ε_R, docs/neural-unlearning.md, Errata K5) or
+ * "corrected" (the λ → 0
  *                                    limit, /(2·ε_R·T), ρ_eff = ε_R: a statement that this
  *                                    noise was added, which the verdict takes as stated
  *                                    and the report names; a stated σ of the printed
@@ -102,7 +106,8 @@ static const ul_field_spec GC_PARAMS[] = {
      .choices = KOL_INITS,
      .doc = "initial clip: ball or box",
      /* with noise given; the code's schedules are computed from the same D0,
-      * so there rho_eff does not depend on it (spec koloskova 4.3) */
+      * so there rho_eff does not depend on it (docs/neural-unlearning.md,
+      * "Gradient clipping") */
      .omitted = "unknown (noise given): a box's diameter 2 C0 sqrt(dim) has no bound without "
                 "its dimension, and rho_eff grows with the initial distance D0 (Feldman et al. "
                 "2018, Thm 22)",
@@ -203,7 +208,8 @@ static ul_status gc_read_noise(const ul_cert_values *pv, gc_cert *g, char *err, 
         if (sigma->present)
             return kol_unused(sigma, "with a code schedule (the schedule gives sigma)", err, errlen);
         pb->eps_renyi = er->text;
-        /* omitted: the public code's branch (spec §4.5), the reading least
+        /* omitted: the public code's branch (docs/neural-unlearning.md, Errata K5), the reading
+         * least
          * favourable to the claim */
         g->variant_given = variant->present;
         pb->variant = variant->present && strcmp(variant->text, "corrected") == 0
@@ -337,8 +343,8 @@ static bool gc_check_stated_sigma(const gc_cert *g, ul_audit_report *rep)
                                                      &nr, e2, sizeof e2) == UL_OK &&
                     ul_audit_stated_agrees(items[i], &sg))
                     kol_setf(rep->forensics, sizeof rep->forensics,
-                         "%s is the %s lambda = 0 branch's sigma (%s; spec/koloskova.md "
-                         "4.5)",
+                         "%s is the %s lambda = 0 branch's sigma (%s; docs/neural-unlearning.md, "
+                         "Errata K5)",
                          path, q.variant == UL_VARIANT_PRINTED ? "printed" : "corrected",
                          q.variant == UL_VARIANT_PRINTED
                              ? "the public code's /(4 eps_R T), giving rho_eff = 2 eps_R"
@@ -347,7 +353,8 @@ static bool gc_check_stated_sigma(const gc_cert *g, ul_audit_report *rep)
             if (rep->forensics[0] == '\0' && kol_agrees_value_slack(items[i], &sg, 2e-6))
                 kol_setf(rep->forensics, sizeof rep->forensics,
                          "%s agrees with the schedule to float32 accuracy: the code "
-                         "evaluates unlearn_sigma_t in jnp float32 (spec/koloskova.md 3)",
+                         "evaluates unlearn_sigma_t in jnp float32 (docs/neural-unlearning.md, "
+                         "\"Public code\")",
                          path);
             ul_num_value_clear(&sg);
             return true;
@@ -372,7 +379,7 @@ static void gc_check_stated(const gc_cert *g, const ul_num_value *rho_formula, b
         if (g->steps_from_code && (double)g->st_steps->count == ul_kol_pabi_code_steps_d(pb))
             kol_setf(rep->forensics, sizeof rep->forensics,
                  "%s is reproduced by the code's pabi_steps with double-precision ceil "
-                 "(spec/koloskova.md 4.7)",
+                 "(docs/neural-unlearning.md, Errata K7)",
                  g->st_steps->path);
         return;
     }
@@ -389,7 +396,8 @@ static void gc_check_stated(const gc_cert *g, const ul_num_value *rho_formula, b
                  "%s is the code's target eps_R, which its schedule does not deliver here%s",
                  g->st_rho->path,
                  g->lambda_zero && pb->variant == UL_VARIANT_PRINTED
-                     ? " (the lambda = 0 branch gives rho_eff = 2 eps_R, spec/koloskova.md 4.5)"
+                     ? " (the lambda = 0 branch gives rho_eff = 2 eps_R, "
+                       "docs/neural-unlearning.md, Errata K5)"
                      : "");
     }
 }
@@ -474,7 +482,8 @@ static ul_verdict gc_renyi_verdict(gc_eval *e, ul_audit_report *cmp)
     return gc_renyi_tie(e, v, cmp);
 }
 
-/* ul_audit_decide_fn: ρ_eff, then each claim, at w (spec §2.4). */
+/* ul_audit_decide_fn: ρ_eff, then each claim, at w (docs/neural-unlearning.md, "Gradient
+ * clipping"). */
 static ul_status gc_eval_once(void *ctx, const ul_num_precision *w, ul_verdict *verdict,
                               bool *cap_hit, char *err, size_t errlen)
 {
@@ -526,7 +535,8 @@ static const char *verdict_word(ul_verdict v)
 }
 
 /* Which shift allocation ρ_eff is of, and why (Feldman et al. 2018 Thm 22
- * holds for every feasible one: a_t ≥ 0, z_t ≥ 0, z_T = 0; spec §2.4). */
+ * holds for every feasible one: a_t ≥ 0, z_t ≥ 0, z_T = 0; docs/neural-unlearning.md, "Gradient
+ * clipping"). */
 static void gc_explain_alloc(const gc_eval *e, ul_audit_report *rep)
 {
     const ul_kol_pabi_alloc *a = &e->alloc;
@@ -625,7 +635,8 @@ static bool gc_stated_sigma_is_printed(const gc_cert *g)
     return is[0] && !is[1];
 }
 
-/* The code's noise schedule at λ = 0 (spec §2.4, §4.5): which branch decided
+/* The code's noise schedule at λ = 0 (docs/neural-unlearning.md, "Gradient clipping", Errata K5):
+ * which branch decided
  * and what the other one gives.  `how` is why the deciding branch was taken. */
 typedef enum { GC_BRANCH_DEFAULT, GC_BRANCH_STATED, GC_BRANCH_CONTRADICTED } gc_branch_how;
 
@@ -639,8 +650,9 @@ static void gc_explain_branch(const gc_eval *e, gc_branch_how how, ul_audit_repo
     if (printed)
         ul_audit_explain(rep,
                          "%sThe lambda = 0 noise is the public code's branch sigma^2 = "
-                         "(D0 + 2 lr C1 T)^2/(4 eps_R T) (unlearn_sigma_t; spec/koloskova.md "
-                         "4.5), which gives rho_eff = 2 eps_R, not eps_R.",
+                         "(D0 + 2 lr C1 T)^2/(4 eps_R T) (unlearn_sigma_t; "
+                         "docs/neural-unlearning.md, "
+                         "Errata K5), which gives rho_eff = 2 eps_R, not eps_R.",
                          how == GC_BRANCH_DEFAULT ? "Variant omitted: the reading least "
                                                     "favourable to the claim is what the public "
                                                     "code computes. "
@@ -649,8 +661,9 @@ static void gc_explain_branch(const gc_eval *e, gc_branch_how how, ul_audit_repo
         ul_audit_explain(rep, "The certificate states variant corrected: the verdict takes the "
                               "noise it states, sigma^2 = (D0 + 2 lr C1 T)^2/(2 eps_R T) "
                               "(rho_eff = eps_R), which is not what the public code's lambda = "
-                              "0 branch adds (/(4 eps_R T), rho_eff = 2 eps_R; spec/koloskova.md "
-                              "4.5).");
+                              "0 branch adds (/(4 eps_R T), rho_eff = 2 eps_R; "
+                              "docs/neural-unlearning.md, "
+                              "Errata K5).");
 }
 
 static void gc_other_branch(const gc_eval *e, gc_branch_how how, const ul_num_precision *want,
@@ -694,8 +707,9 @@ static bool gc_worse_eval(const gc_eval *a, const gc_eval *b)
     return kol_hi_greater(va, vb);
 }
 
-/* The public code computes pabi_steps with double-precision ceil (spec
- * §4.7), the exact T is what its formula means: with steps omitted either
+/* The public code computes pabi_steps with double-precision ceil
+ * (docs/neural-unlearning.md, Errata K7), the exact T is what its formula means: with steps
+ * omitted either
  * may be the run's T, so the verdict is the worse of the two (on a tie, the
  * larger bound is reported).  Returns the evaluation at the code's T when it
  * decides (else NULL); q holds its problem. */
@@ -720,7 +734,8 @@ static gc_eval *gc_code_ceil(const gc_eval *e, ul_kol_pabi_problem *q, gc_eval *
         alt->undecided_pre) {
         alt->verdict = UL_VERDICT_INCONCLUSIVE;
         ul_audit_explain(rep, "The public code's pabi_steps in double precision is T = %lu "
-                              "(spec/koloskova.md 4.7); the bound at that T is not computed.",
+                              "(docs/neural-unlearning.md, Errata K7); the bound at that T is not "
+                              "computed.",
                          q->steps);
         return gc_worse_eval(alt, e) ? alt : NULL;
     }
@@ -728,7 +743,8 @@ static gc_eval *gc_code_ceil(const gc_eval *e, ul_kol_pabi_problem *q, gc_eval *
     kol_value_text(rtext, sizeof rtext, &alt->rho, 8);
     ul_audit_explain(rep,
                      "The public code computes pabi_steps with double-precision ceil: T = %lu, "
-                     "not the exact %lu (spec/koloskova.md 4.7). With steps omitted either may "
+                     "not the exact %lu (docs/neural-unlearning.md, Errata K7). With steps omitted "
+                     "either may "
                      "be the run's, so the verdict is the worse of the two; at T = %lu rho_eff "
                      "= %s and the claim is %s.",
                      q->steps, e->pb->steps, q->steps, rtext, verdict_word(v));
@@ -840,12 +856,13 @@ static void gc_forensics(const gc_eval *e, ul_audit_report *rep)
     if (ul_audit_stated_agrees(g->eps, &e->rho))
         kol_setf(rep->forensics, sizeof rep->forensics,
              "a Renyi value read as eps: the claimed eps %s is rho_eff, the coefficient of "
-             "D_alpha <= alpha*rho_eff, not an (eps, delta) guarantee (spec/koloskova.md 4.1)",
+             "D_alpha <= alpha*rho_eff, not an (eps, delta) guarantee (docs/neural-unlearning.md, "
+             "Errata K1)",
              g->eps);
     else if (pb->eps_renyi != NULL && kol_agrees_decimal(g->eps, pb->eps_renyi))
         kol_setf(rep->forensics, sizeof rep->forensics,
              "a Renyi value read as eps: the claimed eps %s is the code's Renyi target eps_R "
-             "(the figures' eps labels, spec/koloskova.md 3, 4.1)",
+             "(the figures' eps labels, docs/neural-unlearning.md, \"Public code\", Errata K1)",
              g->eps);
     else if (fabs(ul_kol_pabi_code_eps_d(strtod(er, NULL), ul_kol_log_decimal_d(g->delta)) -
                   strtod(g->eps, NULL)) <= 1e-6 * strtod(g->eps, NULL) &&
@@ -855,8 +872,9 @@ static void gc_forensics(const gc_eval *e, ul_audit_report *rep)
         kol_setf(rep->forensics, sizeof rep->forensics,
              "a Renyi value read as eps: the claimed eps %s is the public code's conversion of "
              "eps_R = %.24s treated as the same at every order (min over linspace(1.001, 1000, "
-             "10000), optimum at grid index %lu, alpha = %.6g; spec/koloskova.md 3 "
-             "dp_accountant, 4.1)",
+             "10000), optimum at grid index %lu, alpha = %.6g; docs/neural-unlearning.md, "
+             "\"Public code\" "
+             "dp_accountant, Errata K1)",
              g->eps, er, gi, 1.001 + (double)gi * 998.999 / 9999.0);
     ul_num_value_clear(&ce);
 }
@@ -893,7 +911,8 @@ static void gc_describe(const gc_cert *g, ul_audit_report *rep)
     kol_setf(rep->theorem, sizeof rep->theorem,
          "gradient clipping (PABI): D_alpha <= alpha*rho_eff, rho_eff = B^2/(2 sum_t "
          "rho^(2(T-1-t)) sigma_t^2) where that allocation is feasible, else sum_t a_t^2/(2 "
-         "sigma_t^2) of a feasible one (Feldman et al. 2018 Thm 22; spec/koloskova.md 2.4)%s",
+         "sigma_t^2) of a feasible one (Feldman et al. 2018 Thm 22; docs/neural-unlearning.md, "
+         "\"Gradient clipping\")%s",
          g->eps != NULL ? (g->conv == UL_RDP_BBGHS ? ", to (eps, delta) by Balle et al. 2020 "
                                                      "Thm 21"
                                                    : ", to (eps, delta) by Mironov 2017 Prop. 3")
@@ -1008,7 +1027,8 @@ static ul_status gc_audit(const ul_cert *c, const ul_num_precision *want, ul_aud
         return st;
     ul_kol_pabi_problem *pb = &g.pb;
     gc_describe(&g, rep);
-    /* the code's λ = 0 branch: printed unless stated otherwise (spec §4.5) */
+    /* the code's λ = 0 branch: printed unless stated otherwise (docs/neural-unlearning.md, Errata
+     * K5) */
     gc_branch_how how = g.variant_given ? GC_BRANCH_STATED : GC_BRANCH_DEFAULT;
     if (pb->noise != UL_KOL_PABI_GIVEN && g.lambda_zero && pb->variant == UL_VARIANT_CORRECTED &&
         gc_stated_sigma_is_printed(&g)) {

@@ -14,7 +14,8 @@
  * (ul_audit_decide, audit_util.h); only --max-bits (or KOL_DECIDE_MAX_DIGITS, a claim
  * equal to the bound) leaves it inconclusive.
  *
- * Forensics (spec §3, §4; anchors.md §2.6): the code's θ with Q = (1 − erf)/2
+ * Forensics (docs/neural-unlearning.md, "Public code", Errata K1-K13; anchors.md §2.6): the code's
+ * θ with Q = (1 − erf)/2
  * in double and on its float32 path, adaptive versus product accounting, a
  * Rényi value read as ε (the code's conversion over linspace(1.001, 1000,
  * 10000) treating ε_R as α-independent), the λ = 0 branch, and the group δ
@@ -61,7 +62,8 @@ const char *const *kol_value_items(const ul_cert_value *v, size_t *n);
 ul_status kol_unused(const ul_cert_value *v, const char *why, char *err, size_t errlen);
 ul_status kol_missing(const char *path, const char *why, char *err, size_t errlen);
 
-/* parameters.init and .dim (spec §1.2): "ball" (default) or "box", whose
+/* parameters.init and .dim (docs/neural-unlearning.md, "Notation"): "ball" (default) or "box",
+ * whose
  * dimension is required; dim with the ball is unused. */
 ul_status kol_read_init(const ul_cert_value *init, const ul_cert_value *dim, ul_kol_init *shape,
                         unsigned long *d, char *err, size_t errlen);

@@ -1,5 +1,5 @@
 /* src/audit/audit_langevin.c — audit handlers for Langevin unlearning (Chien,
- * Wang, Chen, Li, arXiv:2401.10371v4, papers/003; spec/langevin.md) and for
+ * Wang, Chen, Li, arXiv:2401.10371v4, papers/003; docs/langevin.md) and for
  * its Descent-to-Delete baseline (Neel, Roth, Sharifi-Malvajerdi 2021, as
  * restated in App. M of the same paper: Thms M.1 and M.2).
  *
@@ -34,10 +34,10 @@
  *                                 conservative reading
  *   rate       string, optional   "printed" | "corrected" (default): the
  *                                 per-step rates R_k of Thm 3.2 cases 1–2
- *                                 (spec §9 item 1)
+ *                                 (docs/langevin.md, Errata L1)
  *   eps0_form  string, optional   "printed" | "corrected" (default): the sum
- *                                 and cap of Thm 3.3, cases 1–2 (spec §9 items
- *                                 2–3)
+ *                                 and cap of Thm 3.3, cases 1–2 (docs/langevin.md,
+ *                                 Errata L2–L3)
  *   R          decimal            radius of the projection ball C_R, ≥ 0;
  *                                 required for "convex" / "nonconvex"
  *   C_LSI      decimal            LSI constant of the learned law ν_D (Chewi's
@@ -106,7 +106,7 @@
  *   T          count, optional    learning GD iterations; checked against
  *                                 I + log(2Rmn/(2M))/log(1/γ) (needs R)
  * "claim": eps > 0, delta (0 < δ < 1): (ε, δ)-unlearning for add/remove
- *   adjacency (Neel et al.'s; spec/langevin.md §9 item 18).
+ *   adjacency (Neel et al.'s; docs/langevin.md, Errata L18).
  * "stated" (optional, checked in this order):
  *   sigma       decimal > 0       the σ the certificate computed from (86)
  *                                 (M.1) or (88) (M.2) for its claim and I
@@ -494,24 +494,24 @@ static void lg_preconditions(const lg_input *in, ul_preconditions *pre)
     ul_langevin_step_cmp_of(&c, in->L, in->eta, sc ? in->m : NULL);
     if (sc) {
         ul_pre_add(pre, "m_le_L",
-                   "m <= L: an m-strongly convex, L-smooth loss needs m <= L (spec/langevin.md "
-                   "1.1 (4)-(5))",
+                   "m <= L: an m-strongly convex, L-smooth loss needs m <= L (Chien et al. 2024, "
+                   "App. B (4)-(5))",
                    holds(c.m_L <= 0));
         ul_pre_add(pre, "eta_le_1_over_L",
-                   "step size eta <= 1/L (Thm 3.2 case 3 and Thm 3.3 (3); spec/langevin.md 4)",
+                   "step size eta <= 1/L (Thm 3.2 case 3 and Thm 3.3 (3); Chien et al. 2024)",
                    holds(c.eta_L <= 0));
         ul_pre_add(pre, "eta_le_sc_bound",
                    "eta <= (2/m)(1 - sigma^2/(m C_LSI)) = 1/m with C_LSI = 2 sigma^2/m (Thm 3.2 "
-                   "case 3, Thm 3.3 (3); spec/langevin.md 4, App. D)",
+                   "case 3, Thm 3.3 (3); Chien et al. 2024, App. D)",
                    holds(c.eta_m <= 0));
         ul_pre_add(pre, "sigma2_over_m_lt_C_LSI",
                    "sigma^2/m < C_LSI = C0 = 2 sigma^2/m (Thm 3.2 case 3, Thm 3.3 (3); "
-                   "spec/langevin.md App. D, Table 1)",
+                   "Chien et al. 2024, App. D, Table 1)",
                    UL_PRE_HOLDS);
     } else if (in->kind == UL_LANGEVIN_CONVEX) {
         ul_pre_add(pre, "eta_le_2_over_L",
                    "step size eta <= 2/L (Thm 3.2 case 2 and Thm 3.3 convex case; "
-                   "spec/langevin.md 4)",
+                   "Chien et al. 2024)",
                    holds(c.eta_L2 <= 0));
     }
     if (in->T != 0 || (!in->converged && ul_audit_field_text(&in->params, "converged") != NULL))
@@ -520,7 +520,7 @@ static void lg_preconditions(const lg_input *in, ul_preconditions *pre)
                    "nu_D (y_0 = x_inf, learning run to convergence); a finite learning time T "
                    "starts it from nu_{D,T}, which the theorem does not cover: the factor "
                    "(1 - e^{-m eta T}) of Thm 3.3 bounds two T-step learning runs, not nu_{D,T} "
-                   "against nu_{D'} (spec/langevin.md 3, insufficient training, whose bound is "
+                   "against nu_{D'} (docs/langevin.md, \"Insufficient training\", whose bound is "
                    "not implemented); state \"converged\": true for learning run to "
                    "convergence",
                    UL_PRE_FAILS);
@@ -689,7 +689,7 @@ static ul_verdict lg_sc_by_least_k(const lg_input *in, const ul_num_precision *w
 }
 
 /* The (ε, δ) verdict, strongly convex case, with the library's certified
- * entry points (spec/langevin.md §5, "clean specification"). */
+ * entry points (docs/langevin.md, "Strongly convex closed form"). */
 static ul_verdict lg_dp_sc(const lg_input *in, const ul_num_precision *want, ul_audit_report *rep,
                            char *err, size_t errlen, ul_status *status)
 {
@@ -724,8 +724,8 @@ static const char *variant_name(ul_variant v)
     return v == UL_VARIANT_PRINTED ? "printed" : "corrected";
 }
 
-/* Whether the certificate cites a printed form with a known error (spec
- * §9 items 1–3): such a form is computed and reported, never decides. */
+/* Whether the certificate cites a printed form with a known error
+ * (docs/langevin.md, Errata L1–L3): such a form is computed and reported, never decides. */
 static bool lg_cites_printed(const lg_input *in)
 {
     return in->kind != UL_LANGEVIN_STRONGLY_CONVEX &&
@@ -798,15 +798,15 @@ static void lg_explain_printed(const lg_input *in, ul_verdict v, ul_verdict vo,
 {
     if (!lg_cites_printed(in)) {
         ul_audit_explain(rep,
-                         "For the record, the printed forms (a known error, spec/langevin.md 9 "
-                         "items 1-3) give [%s, %s]; they decide nothing.",
+                         "For the record, the printed forms (a known error, docs/langevin.md, "
+                         "Errata L1-L3) give [%s, %s]; they decide nothing.",
                          rep->other_variant.lo, rep->other_variant.hi);
         return;
     }
     if (vo == UL_VERDICT_SUPPORTED && v != UL_VERDICT_SUPPORTED)
         ul_audit_explain(rep,
                          "The certificate cites the printed %s, which would give eps_DP <= %s "
-                         "and support the claim; but %s (spec/langevin.md 9 items 1-3), so the "
+                         "and support the claim; but %s (docs/langevin.md, Errata L1-L3), so the "
                          "cited formula over-claims and the verdict follows the corrected "
                          "forms.",
                          in->rate == UL_VARIANT_PRINTED ? "rates R_k of Thm 3.2" : "Thm 3.3 sum",
@@ -821,7 +821,7 @@ static void lg_explain_printed(const lg_input *in, ul_verdict v, ul_verdict vo,
     else
         ul_audit_explain(rep,
                          "The certificate cites the printed forms, a known error "
-                         "(spec/langevin.md 9 items 1-3): they give [%s, %s] and decide "
+                         "(docs/langevin.md, Errata L1-L3): they give [%s, %s] and decide "
                          "nothing; the verdict follows the corrected forms.",
                          rep->other_variant.lo, rep->other_variant.hi);
 }
@@ -969,8 +969,8 @@ static void lg_stated_k(const lg_input *in, bool sc, const ul_num_precision *wan
     } else if (st == UL_OK && in->st_K == Kstar + 1) {
         snprintf(rep->forensics, sizeof rep->forensics,
                  "The stated K = %lu is the least K (%lu) plus one: Algorithm 5 as printed "
-                 "increments K after the successful check (off-by-one, spec/langevin.md 9 "
-                 "item 8).",
+                 "increments K after the successful check (off-by-one, docs/langevin.md, "
+                 "Errata L8).",
                  in->st_K, Kstar);
     } else if (st == UL_OK && in->st_K > Kstar) {
         ul_audit_explain(rep,
@@ -1106,7 +1106,7 @@ static ul_verdict lg_renyi_claim(const lg_input *in, const ul_num_precision *w,
         ul_audit_number on = {0};
         ul_audit_number_set(&on, "renyi_value", "Renyi eps with the printed forms", &o, w->digits);
         ul_audit_explain(rep,
-                         "The printed forms%s (a known error, spec/langevin.md 9 items 1-3) "
+                         "The printed forms%s (a known error, docs/langevin.md, Errata L1-L3) "
                          "give [%s, %s] at that order; they decide nothing.",
                          cites ? " the certificate cites" : "", on.lo, on.hi);
         if (in->eps == NULL)
@@ -1669,7 +1669,7 @@ static ul_status d2d_preconditions(const d2d_input *in, ul_audit_report *rep, d2
     bool m_le_L = ul_audit_dcmp(in->pb.m, in->pb.L) <= 0;
     ul_pre_add(&rep->pre, "m_le_L",
                "m <= L: an m-strongly convex, L-smooth loss needs m <= L (Thm M.1/M.2; "
-               "spec/langevin.md 4)",
+               "Chien et al. 2024)",
                holds(m_le_L));
     if (m_le_L && in->pb.R != NULL) {
         ul_status st = ul_d2d_learning_iterations(&in->pb, in->I, &k->Tmin, &k->least_T, e2,
@@ -1682,7 +1682,7 @@ static ul_status d2d_preconditions(const d2d_input *in, ul_audit_report *rep, d2
         if (in->pb.T != NULL)
             ul_pre_add(&rep->pre, "T_ge_learning_bound",
                        "learning runs T >= I + log(2Rmn/(2M))/log(1/gamma) GD steps (Thm M.1/M.2; "
-                       "spec/langevin.md 4, 9 item 18)",
+                       "Chien et al. 2024; docs/langevin.md, Errata L18)",
                        ul_audit_dcmp(in->pb.T, Tmin) >= 0 ? UL_PRE_HOLDS
                        : k->least_T                      ? UL_PRE_FAILS
                                                          : UL_PRE_UNDECIDED);
@@ -1695,7 +1695,7 @@ static ul_status d2d_preconditions(const d2d_input *in, ul_audit_report *rep, d2
         ul_pre_add(
             &rep->pre, "I_ge_m2_bound",
             "I >= log(sqrt(2d)/((1-gamma)(sqrt(2 log(2/delta) + eps) - sqrt(2 log(2/delta)))))"
-            "/log(1/gamma) (Thm M.2 (87); spec/langevin.md 4)",
+            "/log(1/gamma) (Thm M.2 (87); Chien et al. 2024)",
             in->I >= k->Imin ? UL_PRE_HOLDS
             : k->least_I     ? UL_PRE_FAILS
                              : UL_PRE_UNDECIDED);

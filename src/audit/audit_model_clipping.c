@@ -1,7 +1,7 @@
 /* src/audit/audit_model_clipping.c — audit handler of method "model-clipping":
  * Koloskova, Allouah, Jha, Guerraoui, Koyejo, "Certified Unlearning for
  * Neural Networks" (ICML 2025), noisy fine-tuning with model clipping
- * (spec/koloskova.md §1.4, §2.3), through src/bounds/koloskova.h; the public
+ * (docs/neural-unlearning.md, "Model clipping"), through src/bounds/koloskova.h; the public
  * code is stair-lab/certified-unlearning-neural-networks-icml-2025.
  * Shared parts: audit_koloskova_util.h.
  *
@@ -12,7 +12,8 @@
  * NOT schema errors: they make the verdict "invalid", each failing one listed
  * by name.  Unknown, missing, duplicate or unused fields are errors.
  *
- * method "model-clipping" — noisy fine-tuning with model clipping, spec §1.4,
+ * method "model-clipping" — noisy fine-tuning with model clipping, docs/neural-unlearning.md,
+ * "Model clipping",
  * §2.3.  Each step x ← Π_{C2}(x − lr·(g + λx)) + N(0, σ_t² I) (cc1) or with the
  * gradient clipped to C1 and the noise before the projection (cc2).
  *   parameters:
@@ -47,7 +48,8 @@
  *           path logs negative values)
  *
  * What decides the verdict: the cited accounting, product or adaptive (both
- * valid: Asoodeh et al. 2020, spec §2.3, §4.10), with cc1/cc2 and the initial
+ * valid: Asoodeh et al. 2020, docs/neural-unlearning.md, "Model clipping", Errata K10), with
+ * cc1/cc2 and the initial
  * clip as stated (the box at its true diameter 2·C0·√d, not the code's
  * data-dependent clamp, §4.6).  The code's float32/double θ recipes never
  * decide.
@@ -74,13 +76,14 @@
 /* ==== the public code's θ, for forensics ======================================
  * FAULTY RECIPES, never a bound: src/utils/dp.py `theta_epsilon`,
  *   θ = Q(ε/r − r/2) − e^ε·Q(ε/r + r/2),  Q(x) = (1 − erf(x/√2))/2,
- * (spec §3) evaluated as the code does. */
+ * (docs/neural-unlearning.md, "Public code") evaluated as the code does. */
 
 /* The recipes themselves are src/audit/forensics.c's
  * ul_forensic_theta_one_minus_erf (double throughout: the setup's δ_0, and
- * the whole accountant if the dtype inference of spec §3 were wrong) and
- * ul_forensic_theta_float32 (the float32 path of spec §3 "Precision
- * (dtype)"; a float r passes to it exactly). */
+ * the whole accountant if the dtype inference of docs/neural-unlearning.md, "Public code" were
+ * wrong) and
+ * ul_forensic_theta_float32 (the float32 path of docs/neural-unlearning.md,
+ * "Precision"; a float r passes to it exactly). */
 
 /* ==== model clipping ========================================================== */
 
@@ -177,7 +180,8 @@ typedef struct {
     bool variant_omitted, init_omitted, sigma0_omitted; /* facts read least favourably */
 } mc_cert;
 
-/* The start of the run: sigma0, c0 and the initial clip (spec §1.2): δ_0 = 1
+/* The start of the run: sigma0, c0 and the initial clip (docs/neural-unlearning.md, "Notation"):
+ * δ_0 = 1
  * without sigma0, and then init and dim are unused. */
 static ul_status mc_read_start(const ul_cert_values *p, mc_cert *m, char *err, size_t errlen)
 {
@@ -320,7 +324,8 @@ static ul_status mc_delta_at(const ul_kol_mc_problem *pb, unsigned long t, ul_co
     return ul_kol_mc_delta_certified(&q, &w, &pre, out, &floor_reached, &nr, err, errlen);
 }
 
-/* The code's logged δ_1..δ_n (adaptive recursion, spec §3 `dp_accountant`),
+/* The code's logged δ_1..δ_n (adaptive recursion, docs/neural-unlearning.md, "Public code"
+ * `dp_accountant`),
  * in double (f32 = false) or on the float32 path. */
 static void mc_code_deltas(const ul_kol_mc_problem *pb, bool f32, double *out, size_t n)
 {
@@ -341,7 +346,7 @@ static void mc_code_deltas(const ul_kol_mc_problem *pb, bool f32, double *out, s
         double gamma;
         if (f32) {
             /* 2*C2/σ: the Python float 2*C2 meets the float32 σ; cc2 also has
-             * the float32 learning rate (spec §3) */
+             * the float32 learning rate (docs/neural-unlearning.md, "Public code") */
             float r;
             if (pb->variant == UL_KOL_CC2) {
                 float step = (float)lr * (float)c1;
@@ -664,7 +669,7 @@ static const char *mc_check_stated(const mc_cert *m, const mc_recipe *recipes, s
 }
 
 /* The other accounting, reported beside (never the verdict: the cited one
- * decides; both are valid theorems, spec §2.3, §4.10). */
+ * decides; both are valid theorems, docs/neural-unlearning.md, "Model clipping", Errata K10). */
 static bool mc_other(const ul_kol_mc_problem *pb, int digits, ul_num_value *other,
                      ul_audit_report *rep)
 {
@@ -772,10 +777,10 @@ static ul_status mc_forensics(const mc_cert *m, const ul_num_value *other, bool 
     const mc_recipe recipes[] = {
         {"the other accounting (product versus adaptive confusion)", NULL, 0},
         {"the public code's accountant on its float32 path (r = 2*C2/sigma, the erf arguments "
-         "and Q = (1 - erf)/2 in float32; spec/koloskova.md 3, 4.2)",
+         "and Q = (1 - erf)/2 in float32; docs/neural-unlearning.md, \"Public code\", Errata K2)",
          code32, EMULATION_SLACK},
         {"the public code's accountant in double precision with Q = (1 - erf)/2 "
-         "(spec/koloskova.md 3)",
+         "(docs/neural-unlearning.md, \"Public code\")",
          code64, EMULATION_SLACK},
     };
     const size_t n_recipes = sizeof recipes / sizeof recipes[0];
@@ -813,8 +818,9 @@ static int mc_max_digits(const ul_kol_mc_problem *pb)
 }
 
 /* Which readings decide (README): the cited accounting (product or
- * adaptive: both valid, spec §2.3, §4.10), cc1/cc2 and the initial clip as
- * stated, with the box's true diameter 2·C0·√d (spec §4.6); the code's
+ * adaptive: both valid, docs/neural-unlearning.md, "Model clipping", Errata K10), cc1/cc2 and the
+ * initial clip as
+ * stated, with the box's true diameter 2·C0·√d (docs/neural-unlearning.md, Errata K6); the code's
  * float32 and double recipes never decide. */
 static ul_status mc_audit(const ul_cert *c, const ul_num_precision *want, ul_audit_report *rep,
                           char *err, size_t errlen)
@@ -838,10 +844,11 @@ static ul_status mc_audit(const ul_cert *c, const ul_num_precision *want, ul_aud
          pb->mode == UL_CONTRACTION_PRODUCT
              ? "model clipping, non-adaptive contraction delta_T = delta_0 * prod_t "
                "theta_{e^eps}(D/sigma_t) (Asoodeh et al. 2020 Thm 2; Koloskova et al. 2025 as "
-               "stated; spec/koloskova.md 2.3)"
+               "stated; docs/neural-unlearning.md, \"Model clipping\")"
              : "model clipping, adaptive contraction delta_{t+1} = delta_t * "
                "theta_{e^{eps~_t}}(D/sigma_{t+1}), eps~_t = log(1 + (e^eps - 1)/delta_t) "
-               "(Asoodeh et al. 2020; the public code's accountant; spec/koloskova.md 2.3)");
+               "(Asoodeh et al. 2020; the public code's accountant; docs/neural-unlearning.md, "
+               "\"Model clipping\")");
 
     /* the guarantee of the cited theorem at the claimed ε, decided */
     mc_eval e;

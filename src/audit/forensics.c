@@ -83,7 +83,7 @@ bool ul_forensic_matches_digits(const char *claimed, double value, int min_digit
 /* ---- θ, badly -------------------------------------------------------------------- */
 
 /* Q(x) = (1 − erf(x/√2))/2 in double, as stair-lab's src/utils/dp.py
- * (spec/koloskova.md §3): absolute error ≈ 1.1e-16, so relative error
+ * (docs/neural-unlearning.md, "Public code"): absolute error ≈ 1.1e-16, so relative error
  * explodes once Q(x) is below about 1e-15 (x ≳ 8), and Q(x) = 0 for x ≳ 8.3. */
 static double q_one_minus_erf(double x)
 {

@@ -4,7 +4,8 @@
  *
  * NOTHING HERE IS CERTIFIED.  These functions emulate code that computes in
  * IEEE double (or float32) with the formulas the public implementations use
- * (spec/anchors.md §2.6, spec/koloskova.md §3–§4): they exist so that an
+ * (spec/anchors.md §2.6, docs/neural-unlearning.md, "Public code", Errata K1-K13): they exist so
+ * that an
  * audit can say "the claimed δ = 3.7584e-11 is what θ gives when Q is
  * computed as (1 − erf)/2 in double precision", never to decide a verdict.
  * Verdicts come from src/bounds (enclosures) only.  Doubles and floats are
@@ -62,19 +63,20 @@ double ul_forensic_theta_one_minus_erf(double eps, double r);
 double ul_forensic_theta(double eps, double r);
 
 /* The same on the float32 path of the stair-lab code under JAX defaults
- * (spec/koloskova.md §3, "Precision (dtype)"): r and the arguments
+ * (docs/neural-unlearning.md, "Precision"): r and the arguments
  * ε/r ∓ r/2 and x/√2 in float32, erf evaluated in double on the float32
  * argument and rounded to float32 (scipy's float32 loop), 1 − erf and /2 in
  * float32; e^ε and the final subtraction in double.  Q then carries an
  * absolute error ≈ 6e-8: θ_e(0.2) comes out negative, θ_{e^15}(2) as 0
- * (spec/koloskova.md §4.2). */
+ * (docs/neural-unlearning.md, Errata K2). */
 double ul_forensic_theta_float32(double eps, double r);
 
 /* ---- the classic Gaussian mechanism outside its domain ------------------------- */
 
 /* σ = Δ·√(2·ln(1.25/δ))/ε (Dwork–Roth Thm A.1; the stair-lab dp-baseline
- * with Δ = 2·C0, spec/koloskova.md §1.5), in double.  The theorem needs
- * ε < 1; as a tail bound it fails from ε ≈ 3.787 (spec/koloskova.md §2.2). */
+ * with Δ = 2·C0, docs/neural-unlearning.md, "Output perturbation"), in double.  The theorem needs
+ * ε < 1; as a tail bound it fails from ε ≈ 3.787 (docs/neural-unlearning.md, "Simplified Gaussian
+ * bound"). */
 double ul_forensic_classic_sigma(double sensitivity, double eps, double delta);
 
 /* δ = 1.25·exp(−ε²/(2r²)): the same rule solved for δ, in double. */
@@ -101,7 +103,8 @@ long ul_forensic_renyi_as_eps(const char *claimed_eps, const char *const *rdps, 
 /* ---- group privacy without its sum --------------------------------------------- */
 
 /* δ·e^{(k−1)ε}: the largest term of the group-privacy δ·Σ_{i<k} e^{iε}
- * only (stair-lab's DP-SGD baseline, spec/koloskova.md §1.6, §4.4), in
+ * only (stair-lab's DP-SGD baseline, docs/neural-unlearning.md, "DP-SGD with group privacy",
+ * Errata K4), in
  * double.  Test-only: the dp-sgd-group handler computes this rule certified
  * (UL_KOL_GROUP_CODE_LARGEST_TERM, bounds/koloskova.h); tests/test_audit.c
  * uses this one to reproduce the baseline's printed δ. */

@@ -1,6 +1,6 @@
 /* src/bounds/contraction.c — δ after T clipping + noise steps, in log space.
  *
- * Formulas: spec/koloskova.md §2.3 (see contraction.h).  Every quantity is an
+ * Formulas: docs/neural-unlearning.md, "Model clipping" (see contraction.h).  Every quantity is an
  * interval; the recursion is evaluated at one working precision for all T
  * steps, and the whole evaluation is repeated at twice the precision when
  * the result is too wide (each round is sound on its own).
@@ -406,7 +406,7 @@ static int linear_side(const reading *in, mpfi_srcptr lt, mpfi_srcptr ld, unsign
 }
 
 /* Product mode, constant r: log δ_t = log δ_0 + t·log θ_{e^ε}(r) is linear
- * and nonincreasing in t (θ ≤ 1; spec/koloskova.md §2.3).  The candidate
+ * and nonincreasing in t (θ ≤ 1; docs/neural-unlearning.md, "Model clipping").  The candidate
  * T = ⌈(log δ − log δ_0)/log θ⌉ comes from doubles (search only); it is
  * certified by two enclosures: reached at T and not reached at T − 1 (so at
  * no t < T, by monotonicity).  A candidate off by one or two (double

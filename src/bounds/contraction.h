@@ -3,7 +3,7 @@
  * A step x ↦ Π(x) + N(0, σ_t² I) whose pre-noise point Π(x) lies in a set of
  * diameter D_t contracts the hockey-stick divergence by the coefficient
  * η_γ = θ_γ(D_t/σ_t) (Asoodeh, Diaz, Calmon 2020, Thm 2 and Prop 1; papers/000;
- * spec/koloskova.md §2.3).  Two accountings of T such steps, starting from
+ * docs/neural-unlearning.md, "Model clipping").  Two accountings of T such steps, starting from
  * E_{e^ε} ≤ δ_0:
  *
  *   product:  δ_T = δ_0 · Π_{t=1..T} θ_{e^ε}(r_t),                r_t = D_t/σ_t

@@ -1,5 +1,5 @@
 /* src/bounds/d2d.c — Descent-to-Delete noise and iteration counts
- * (spec/langevin.md §4, Thm M.1 and M.2; formulas in d2d.h).
+ * (Chien et al. 2024, Thm M.1 and M.2; formulas in d2d.h).
  *
  * Rounding.  MPFI throughout (outward rounding), with the formulas rewritten
  * so that no variable occurs twice and nothing cancels:
@@ -89,12 +89,12 @@ static ul_status check_eps_delta(mpfi_srcptr eps, mpfi_srcptr delta, char *err, 
 
 static const char *const RULE_M_LE_L =
     "m <= L: an m-strongly convex, L-smooth loss needs m <= L, so that gamma = (L-m)/(L+m) is "
-    "in [0, 1) (Thm M.1, M.2; spec/langevin.md §4)";
+    "in [0, 1) (Thm M.1, M.2; Chien et al. 2024)";
 static const char *const RULE_I_M2 =
     "I >= log(sqrt(2d)/((1-gamma)(sqrt(2 log(2/delta)+eps) - sqrt(2 log(2/delta)))))/log(1/gamma) "
-    "(Thm M.2 (87); spec/langevin.md §4)";
+    "(Thm M.2 (87); Chien et al. 2024)";
 static const char *const RULE_T =
-    "learning steps T >= I + log(2Rmn/(2M))/log(1/gamma) (Thm M.1, M.2; spec/langevin.md §4)";
+    "learning steps T >= I + log(2Rmn/(2M))/log(1/gamma) (Thm M.1, M.2; Chien et al. 2024)";
 
 /* ---- the formulas on enclosures -------------------------------------------------------- */
 

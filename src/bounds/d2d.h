@@ -1,6 +1,6 @@
 /* src/bounds/d2d.h — Descent-to-Delete baselines (Neel, Roth,
  * Sharifi-Malvajerdi 2021, Thms 9 and 28), as restated by Chien et al. in
- * App. M (spec/langevin.md §4, Thm M.1 and M.2; papers/003).
+ * App. M (Chien et al. 2024, Thm M.1 and M.2; papers/003).
  *
  * Setting: every f(·; d) m-strongly convex, M-Lipschitz, L-smooth; gradient
  * descent with step 2/(L + m) contracts by γ = (L − m)/(L + m) per step.
@@ -12,7 +12,7 @@
  *    Z ~ N(0, σ²I_d) (Alg. 2 line 8), not the Langevin σ of langevin.h
  *    (whose per-step noise variance is 2ησ²).
  *  - Adjacency is add/remove one record (Neel et al.'s own); Chien et al.
- *    use the bounds unchanged for replacement (spec §9 item 18), which
+ *    use the bounds unchanged for replacement (docs/langevin.md, Errata L18), which
  *    favours the baseline slightly.
  *  - Neel et al. assume ε = O(log(1/δ)), an asymptotic condition with no
  *    numeric form: it is not checked and not listed.

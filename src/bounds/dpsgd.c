@@ -12,7 +12,7 @@
  * Zhang 2019 (arXiv 1908.10530); [BBGHS] Balle et al. 2020 (arXiv
  * 1905.09982); [DRS] Dong, Roth, Su 2019 "Gaussian differential privacy"
  * (arXiv 1905.02383); [BW] Balle, Wang 2018 (arXiv 1805.06530); [H.2]
- * spec/langevin.md Prop H.2 eq. (52) (group privacy by the weak triangle
+ * Chien et al. 2024, Prop H.2 eq. (52) (group privacy by the weak triangle
  * inequality, [M17] Cor. 4).
  */
 #include "bounds/dpsgd.h"

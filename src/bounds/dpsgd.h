@@ -15,7 +15,7 @@
  *       r = 2Δ/σ per step (a replacement moves the sum by up to 2ΔC).  Some
  *       q < 1: a replacement is a removal then an addition, so group privacy
  *       for 2 records applies to the add/remove RDP curve of the whole run
- *       (spec/langevin.md Prop H.2 eq. (52), renyi.h ul_renyi_group_curve);
+ *       (Chien et al. 2024, Prop H.2 eq. (52), renyi.h ul_renyi_group_curve);
  *       the PLD engine has no proven pair for it (pld.h), so no PLD.
  *
  * Everything here is certified except what is named "search": α, and σ in

@@ -4,7 +4,8 @@
  * is a one-ulp interval), and the formula is evaluated in interval
  * arithmetic over the box.  A box that straddles two regimes (only wide,
  * hand-made boxes do) falls back to its corners: θ is decreasing in ε and
- * increasing in r.  For ε > 0, r > 0 (spec/koloskova.md §2.1), with
+ * increasing in r.  For ε > 0, r > 0 (docs/neural-unlearning.md, "Hockey-stick divergence of
+ * Gaussians"), with
  * a = ε/r − r/2 and b = ε/r + r/2:
  *
  *     log θ = log Q(a) + log(1 − e^d),   d = ε + log Q(b) − log Q(a) < 0,
@@ -15,7 +16,8 @@
  * adaptive driver doubles it), never by clamping.  When the precision cannot
  * yet show d < 0, the enclosure keeps only the certain θ ≤ Q(a).
  *
- * Special points: ε = 0 gives θ_1(r) = 1 − 2Q(r/2) = erf(r/(2√2)) (spec §2.1,
+ * Special points: ε = 0 gives θ_1(r) = 1 − 2Q(r/2) = erf(r/(2√2)) (docs/neural-unlearning.md,
+ * "Hockey-stick divergence of Gaussians",
  * the TV distance); ε < 0 uses reciprocity, θ_γ(r) = 1 − γ + γ·θ_{1/γ}(r)
  * (E_γ(P‖Q) = 1 − γ + γE_{1/γ}(Q‖P), papers/000, with θ symmetric in P, Q);
  * r = 0 gives θ = max(0, 1 − e^ε) exactly.

@@ -1,6 +1,7 @@
 /* src/bounds/gaussian.h — the Gaussian hockey-stick divergence θ and its inverses.
  *
- * For ε ∈ ℝ and r = ‖μ1 − μ2‖/σ ≥ 0 (spec/koloskova.md §2.1; Asoodeh et al.,
+ * For ε ∈ ℝ and r = ‖μ1 − μ2‖/σ ≥ 0 (docs/neural-unlearning.md, "Hockey-stick divergence of
+ * Gaussians"; Asoodeh et al.,
  * papers/000–002, Lemma 3 / Remark 1):
  *
  *     θ_{e^ε}(r) = E_{e^ε}( N(μ1,σ²I) ‖ N(μ2,σ²I) )
@@ -54,14 +55,15 @@ ul_status ul_gauss_eps_min(const char *r, const char *delta, const ul_num_precis
                            mpfi_ptr eps_out, ul_num_report *report, char *err, size_t errlen);
 
 /* The loose bound 1.25·exp(−ε²/(2r²)) (Dwork–Roth Thm A.1 inverted; "Lemma
- * A.4" of the seed summaries, spec/koloskova.md §2.2), as a log enclosure. */
+ * A.4" of the paper; docs/neural-unlearning.md, "Simplified Gaussian
+ * bound"), as a log enclosure. */
 void ul_gauss_loose_bound_log_enclose(mpfi_ptr out, mpfi_srcptr eps, mpfi_srcptr r);
 
 typedef enum { UL_LOOSE_UNDECIDED = 0, UL_LOOSE_VALID, UL_LOOSE_INVALID } ul_loose_validity;
 
 /* Whether 1.25·exp(−ε²/(2r²)) ≥ θ_{e^ε}(r) at the decimal point (eps, r),
  * decided with enclosures (raising precision up to 4096 bits).  It is not an
- * upper bound for ε above about 3.787 (spec/koloskova.md §2.2). */
+ * upper bound for ε above about 3.787 (docs/neural-unlearning.md, "Simplified Gaussian bound"). */
 ul_loose_validity ul_gauss_loose_bound_check(const char *eps, const char *r);
 
 /* ---- composed Gaussian mechanisms (gaussian_compose.c) ------------------------
@@ -150,7 +152,8 @@ ul_status ul_gauss_comp_theta(const ul_gauss_comp *c, const char *eps,
 double ul_gauss_comp_sqrt_s_double(const ul_gauss_comp *c);
 
 /* out ⊇ the classic (loose) δ = 1.25·exp(−ε²/(2r²)) at the composition's r
- * (Dwork & Roth Thm A.1 inverted; spec/koloskova.md §2.2: not a bound above
+ * (Dwork & Roth Thm A.1 inverted; docs/neural-unlearning.md, "Simplified Gaussian bound": not a
+ * bound above
  * ε ≈ 3.787), in log form at out's precision; eps a validated decimal. */
 void ul_gauss_comp_loose_delta(ul_num_value *out, const ul_gauss_comp *c, const char *eps);
 

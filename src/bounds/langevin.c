@@ -1,4 +1,4 @@
-/* src/bounds/langevin.c — Langevin unlearning bounds (spec/langevin.md).
+/* src/bounds/langevin.c — Langevin unlearning bounds (docs/langevin.md).
  *
  * Rounding.  Every quantity is an MPFI interval; MPFI rounds each operation
  * outward, so each function's result encloses the exact value of its formula
@@ -184,15 +184,16 @@ static void sc_preconditions(const ul_langevin_setting *s, mpfi_srcptr C, bool t
     mpfi_init2(a, w);
     mpfi_init2(b, w);
     ul_pre_add(pre, "m_le_L",
-               "m <= L: an m-strongly convex, L-smooth loss needs m <= L (spec/langevin.md §1.1 "
+               "m <= L: an m-strongly convex, L-smooth loss needs m <= L (Chien et al. 2024, App. "
+               "B "
                "(4)-(5))",
                ul_pre_leq(s->m, s->L));
     mpfi_sqr(a, s->sigma);
     mpfi_div(a, a, s->m); /* σ²/m */
     ul_pre_add(pre, thm33 ? "C0_gt_sigma2_over_m" : "sigma2_over_m_lt_C_LSI",
                thm33 ? "initial LSI constant C_0 > sigma^2/m (Thm 3.3, strongly convex case; "
-                       "spec/langevin.md §4)"
-                     : "sigma^2/m < C_LSI (Thm 3.2 case 3; spec/langevin.md §4)",
+                       "Chien et al. 2024)"
+                     : "sigma^2/m < C_LSI (Thm 3.2 case 3; Chien et al. 2024)",
                ul_pre_less(a, C));
     mpfi_div(a, a, C);
     mpfi_ui_sub(a, 1, a);
@@ -200,12 +201,12 @@ static void sc_preconditions(const ul_langevin_setting *s, mpfi_srcptr C, bool t
     mpfi_mul(b, s->eta, s->m);
     ul_pre_add(pre, "eta_le_sc_bound",
                thm33 ? "eta <= (2/m)(1 - sigma^2/(m C_0)) (Thm 3.3, strongly convex case; "
-                       "spec/langevin.md §4)"
-                     : "eta <= (2/m)(1 - sigma^2/(m C_LSI)) (Thm 3.2 case 3; spec/langevin.md §4)",
+                       "Chien et al. 2024)"
+                     : "eta <= (2/m)(1 - sigma^2/(m C_LSI)) (Thm 3.2 case 3; Chien et al. 2024)",
                ul_pre_leq(b, a));
     ul_pre_add(pre, "eta_le_1_over_L",
-               thm33 ? "eta <= 1/L (Thm 3.3, strongly convex case; spec/langevin.md §4)"
-                     : "eta <= 1/L (Thm 3.2 case 3; spec/langevin.md §4)",
+               thm33 ? "eta <= 1/L (Thm 3.3, strongly convex case; Chien et al. 2024)"
+                     : "eta <= 1/L (Thm 3.2 case 3; Chien et al. 2024)",
                eta_le_c_over_L(s, 1));
     mpfi_clear(a);
     mpfi_clear(b);
@@ -306,15 +307,16 @@ static ul_status too_long_error(unsigned long T, char *err, size_t errlen)
                    UL_LANGEVIN_MAX_LOOP, UL_LANGEVIN_MAX_LOOP);
 }
 
-/* Σ of Thm 3.3 (non-convex, convex), spec/langevin.md §4, "Proof
- * ingredients":  h = ησ² (the variance of each half-step, eq. (43)),
+/* Σ of Thm 3.3 (non-convex, convex), Chien et al.
+ * 2024, App. G (docs/langevin.md, "Learning privacy"):  h = ησ² (the variance of each half-step,
+ * eq. (43)),
  *   C_{t,1} = min(g·C_t + h, C̄),   g = (1+ηL)² non-convex, 1 convex   (45),(46)
  *   q_t     = (1 + h/C_{t,1})^{-1}
  *   C_{t+1} = min(C_{t,1} + h, cap),  cap = C̄ (PRINTED) or C̃ (CORRECTED, (47))
  * and
  *   PRINTED   Σ = Σ_{t=1..T} Π_{t'=0..t−1} q_t'           (the theorem as stated)
  *   CORRECTED Σ = a_T, a_{t+1} = (a_t + 1)·q_t, a_0 = 0    (iterating (50):
- *               a_T = Σ_{j<T} Π_{t'=j..T−1} q_t'; spec §9 item 2).
+ *               a_T = Σ_{j<T} Π_{t'=j..T−1} q_t'; docs/langevin.md, Errata L2).
  * Once C_{t+1} = C_t (as intervals: the caps have taken over), every later
  * q_t is the same q, and the rest is a geometric series with
  * q/(1 − q) = C_{t,1}/h:
@@ -429,7 +431,7 @@ ul_status ul_langevin_eps0_slope(mpfi_ptr E, const ul_langevin_setting *s, unsig
     } else {
         if (s->kind == UL_LANGEVIN_CONVEX)
             ul_pre_add(pre, "eta_le_2_over_L",
-                       "eta <= 2/L (Thm 3.3, convex case; spec/langevin.md §4)",
+                       "eta <= 2/L (Thm 3.3, convex case; Chien et al. 2024)",
                        eta_le_c_over_L(s, 2));
         st = eps0_sum(t, s, C0, T, v, err, errlen);
         /* (51): ε0/α = (2ηS²M²/(σ²n²))·Σ */
@@ -467,7 +469,7 @@ ul_status ul_langevin_eps0(mpfi_ptr eps0, const ul_langevin_setting *s, mpfi_src
 /* The general-case rate recursion of Thm 3.2 cases 1–2 over K steps, from
  * the LSI constant in C (updated to the constant after the K steps):
  *   A_k = (1+ηL)²C_k (non-convex) or C_k (convex),
- *   R_k = log(1 + 2ησ²/A_k)                 corrected (spec §9 item 1, [DERIVED])
+ *   R_k = log(1 + 2ησ²/A_k)                 corrected (docs/langevin.md, Errata L1, [DERIVED])
  *       = ½(1/A_k² − 1/(A_k + 2ησ²)²)       printed,
  *   C_{k+1} = min(A_k + 2ησ², C̃)             (38), (40).
  * sum += Σ R_k.  g = (1+ηL)² or 1, s2 = 2ησ², ctil = C̃. */
@@ -488,7 +490,7 @@ static ul_status rate_run(mpfi_ptr sum, mpfi_ptr C, unsigned long K, bool printe
         }
         mpfi_mul(A, g, C); /* A_k = (1+ηL)²C_k or C_k */
         if (printed) {
-            /* (1/2)(1/A² − 1/(A + 2ησ²)²), as printed (spec §9 item 1) */
+            /* (1/2)(1/A² − 1/(A + 2ησ²)²), as printed (docs/langevin.md, Errata L1) */
             mpfi_sqr(Rk, A);
             mpfi_ui_div(Rk, 1, Rk);
             mpfi_add(t, A, s2);
@@ -497,7 +499,7 @@ static ul_status rate_run(mpfi_ptr sum, mpfi_ptr C, unsigned long K, bool printe
             mpfi_sub(Rk, Rk, t);
             mpfi_div_2ui(Rk, Rk, 1);
         } else {
-            /* ∫_0^η 2σ²/(A + 2tσ²) dt = log(1 + 2ησ²/A) (spec §4, [DERIVED]) */
+            /* ∫_0^η 2σ²/(A + 2tσ²) dt = log(1 + 2ησ²/A) (docs/langevin.md, "Unlearning rates") */
             mpfi_div(Rk, s2, A);
             mpfi_log1p(Rk, Rk);
         }
@@ -547,14 +549,14 @@ ul_status ul_langevin_rate_sums(mpfi_ptr *lambda, const ul_langevin_setting *s, 
         sc_preconditions(s, C_lsi, false, pre);
         /* Case 3 (strongly convex): R = 2σ²η/C_LSI, and ρ_k stays C_LSI-LSI
          * for every k, so every request starts from the same constant (Cor
-         * 3.4's hypothesis holds here).  The errata of spec/langevin.md §9
-         * items 1–3 concern cases 1 and 2: printed and corrected coincide. */
+         * 3.4's hypothesis holds here).  Errata L1–L3 of docs/langevin.md
+         * concern cases 1 and 2: printed and corrected coincide. */
         mpfi_div(Rk, s2, C_lsi);
         for (size_t j = 0; j < count; j++)
             mpfi_mul_ui(lambda[j], Rk, K[j]);
     } else {
         if (s->kind == UL_LANGEVIN_CONVEX)
-            ul_pre_add(pre, "eta_le_2_over_L", "eta <= 2/L (Thm 3.2 case 2; spec/langevin.md §4)",
+            ul_pre_add(pre, "eta_le_2_over_L", "eta <= 2/L (Thm 3.2 case 2; Chien et al. 2024)",
                        eta_le_c_over_L(s, 2));
         ul_langevin_caps(cbar, ctil, s);
         if (s->kind == UL_LANGEVIN_NONCONVEX) {
@@ -564,8 +566,8 @@ ul_status ul_langevin_rate_sums(mpfi_ptr *lambda, const ul_langevin_setting *s, 
         } else {
             mpfi_set_ui(g, 1);
         }
-        /* Cor 3.4 assumes every request starts from a C_LSI-LSI law (spec
-         * §3, [FLAG]: assumed, not proven).  Instead the LSI recursion runs
+        /* Cor 3.4 assumes every request starts from a C_LSI-LSI law (docs/langevin.md,
+         * Errata L17: assumed, not proven).  Instead the LSI recursion runs
          * on across requests: request j starts from the constant the
          * recursion reached after requests 1..j−1, which (38) proves. */
         mpfi_set(C, C_lsi);
@@ -699,7 +701,7 @@ void ul_langevin_insufficient(mpfi_ptr out, mpfi_srcptr alpha, mpfi_srcptr lambd
     mpfi_init2(a2, w);
     mpfi_init2(c, w);
     mpfi_init2(v, w);
-    /* spec §4 "Insufficient training" [DERIVED]:
+    /* docs/langevin.md, "Insufficient training":
      *   d_{2α}(ρ_K, ν_{D'}) ≤ e^{−Λ/(2α)}·c(2α)·(ε_T(4α) + ε0(4α))
      *     (Thm 3.2 at order 2α from ρ_0 = ν_T, then the weak triangle (57)
      *      through ν_D),
@@ -1325,15 +1327,15 @@ void ul_langevin_objective_at(mpfi_ptr out, mpfi_srcptr E, mpfi_srcptr const *la
 #define SC_MAX "1e100"
 
 static const char *const RULE_M_LE_L =
-    "m <= L: an m-strongly convex, L-smooth loss needs m <= L (spec/langevin.md §1.1 (4)-(5))";
+    "m <= L: an m-strongly convex, L-smooth loss needs m <= L (Chien et al. 2024, App. B (4)-(5))";
 static const char *const RULE_SC_ETA_L =
-    "eta <= 1/L (Thm 3.2 case 3 and Thm 3.3 (3); spec/langevin.md §4)";
+    "eta <= 1/L (Thm 3.2 case 3 and Thm 3.3 (3); Chien et al. 2024)";
 static const char *const RULE_SC_ETA_M =
     "eta <= (2/m)(1 - sigma^2/(m C_LSI)) = 1/m with C_LSI = 2 sigma^2/m (Thm 3.2 case 3, "
-    "Thm 3.3 (3); spec/langevin.md §4, App. D)";
+    "Thm 3.3 (3); Chien et al. 2024, App. D)";
 static const char *const RULE_SC_CLSI =
     "sigma^2/m < C_LSI = 2 sigma^2/m (Thm 3.2 case 3; Thm 3.3 (3) with C_0 = C_LSI; "
-    "spec/langevin.md App. D, Table 1)";
+    "Chien et al. 2024, App. D, Table 1)";
 
 static unsigned long sc_S(const ul_langevin_sc_problem *pb)
 {
@@ -1864,7 +1866,7 @@ static ul_side classify_sigma(mpfr_srcptr x, mpfr_prec_t p, void *ctx)
  * (G, Λ = K·R, B of sc_reading; Thm 3.2 case 3, Thm 3.3 (3), Prop L.2), so
  * for u = α − 1 > B/ε̂
  *   F(α, σ) ≤ ε̂  ⟺  σ² ≥ A(α)/(ε̂ − B/u),
- * and σ*² = G·min_α e^{h(α)} (spec §5, "clean specification", σ*), with
+ * and σ*² = G·min_α e^{h(α)} (docs/langevin.md, "Strongly convex closed form"), with
  *   h   = log α − Λ/α − log(ε̂ − B/u),
  *   h'  = 1/α + Λ/α² − B/(u(ε̂u − B)),
  *   h'' = −1/α² − 2Λ/α³ + B(2ε̂u − B)/(u(ε̂u − B))².
@@ -2207,7 +2209,7 @@ ul_status ul_langevin_general_eps_certified(const ul_langevin_general_problem *p
         st = ul_fail(err, errlen, UL_EINPUT, "S: must be at most n (got %lu)", pb->S);
     if (read && pb->kind == UL_LANGEVIN_CONVEX) {
         static const char *const rule =
-            "eta <= 2/L (Thm 3.3 convex case and Thm 3.2 case 2; spec/langevin.md §4)";
+            "eta <= 2/L (Thm 3.3 convex case and Thm 3.2 case 2; Chien et al. 2024)";
         mpq_mul(qe, qe, qL);
         bool holds = mpq_cmp_ui(qe, 2, 1) <= 0;
         ul_pre_add(pre, "eta_le_2_over_L", rule, state_of(holds));

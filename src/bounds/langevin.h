@@ -1,11 +1,11 @@
 /* src/bounds/langevin.h — Langevin unlearning (Chien, Wang, Chen, Li,
- * arXiv:2401.10371v4, papers/003; spec/langevin.md).
+ * arXiv:2401.10371v4, papers/003; docs/langevin.md).
  *
  * Learning M is projected noisy gradient descent (PNGD, eq. (1)) on
  * f_D = (1/n) Σ f(·; d_i) over the ball C_R; unlearning U is K more PNGD steps
  * on the edited dataset D' started from the learned parameter (eq. (2)).
  *
- * CONVENTIONS (they differ between papers; spec/langevin.md §1):
+ * CONVENTIONS (they differ between papers; docs/langevin.md, "Conventions"):
  *  - sigma is the LANGEVIN σ: one PNGD step adds √(2ησ²)·W, W ~ N(0, I_d),
  *    so the injected noise VARIANCE per coordinate is 2ησ² (standard
  *    deviation √(2η)·σ), not σ².  With η = 1/L the noise is √(2σ²/L)·W
@@ -18,19 +18,20 @@
  *  - In every case of Thm 3.3, ε0 is linear in α; several functions carry
  *    the slope E = ε0(α)/α.
  *
- * Implemented (each with the spec's section next to its formula in
+ * Implemented (each with its source next to its formula in
  * langevin.c): Thm 3.3 (ε0 of learning: non-convex, convex, strongly convex,
  * with the LSI recursion and its caps C̄, C̃), Thm 3.2 (Rényi unlearning
  * after K steps, rates R_k), Corollary 3.4 (sequential requests), Prop L.2
  * (conversion to (ε, δ)), the insufficient-training bound of Sec 3.3 (the
- * form derived in spec §4), and the calibrations of Algorithms 4–8 done right
- * (spec §5, "clean specification").
+ * form derived in docs/langevin.md, "Insufficient training"), and the calibrations of Algorithms
+ * 4–8 done right
+ * (docs/langevin.md, "Strongly convex closed form").
  *
  * Printed and corrected (ul_variant, default CORRECTED):
- *  - Thm 3.3 (spec §9 items 2–3): PRINTED sums Σ_{t=1..T} Π_{t'<t} q_t' and
+ *  - Thm 3.3 (docs/langevin.md, Errata L2–L3): PRINTED sums Σ_{t=1..T} Π_{t'<t} q_t' and
  *    caps C_{t+1} by C̄; CORRECTED sums what the recursion (50) implies,
  *    Σ_{j<T} Π_{t'=j..T−1} q_t', and caps C_{t+1} by C̃ (eq. (47)).
- *  - Thm 3.2 rates (spec §9 item 1): PRINTED R_k = ½(1/A² − 1/(A + 2ησ²)²);
+ *  - Thm 3.2 rates (docs/langevin.md, Errata L1): PRINTED R_k = ½(1/A² − 1/(A + 2ησ²)²);
  *    CORRECTED R_k = log(1 + 2ησ²/A), A = (1+ηL)²C_k (non-convex) or C_k
  *    (convex).  Strongly convex: PRINTED R = 2σ²η/C_LSI (case 3 as stated,
  *    sound); CORRECTED R = log(1 + 2ησ²/((1−ηm)²C_LSI)), the same Gronwall
@@ -196,7 +197,8 @@ ul_status ul_langevin_linear_curve(mpfi_ptr rho, mpfi_srcptr alpha, void *ctx, c
 void ul_langevin_to_dp(mpfi_ptr eps, mpfi_srcptr alpha, const ul_num_value *eps_ru,
                        mpfi_srcptr delta);
 
-/* Insufficient training (Sec 3.3, the form derived in spec §4): unlearning
+/* Insufficient training (Sec 3.3, the form derived in docs/langevin.md, "Insufficient training"):
+ * unlearning
  * started from ν_T with d_α(ν_T, ν_D) ≤ ε_T(α) for all D,
  *   d_α(ρ_K, ν'_T) ≤ c(α)·[ e^{−Λ_K/(2α)}·c(2α)·(ε_T(4α) + ε0(4α)) + ε_T(2α) ],
  * c(a) = (a − ½)/(a − 1).  out ⊇ the right-hand side. */
@@ -204,7 +206,8 @@ void ul_langevin_insufficient(mpfi_ptr out, mpfi_srcptr alpha, mpfi_srcptr lambd
                               mpfi_srcptr eps_T_2alpha, mpfi_srcptr eps_T_4alpha,
                               mpfi_srcptr eps0_4alpha);
 
-/* ---- certified entry points: strongly convex closed form (spec §5) -------- */
+/* ---- certified entry points: strongly convex closed form (docs/langevin.md, "Strongly convex
+ * closed form") -------- */
 
 /* Algorithms 4–8 with C_LSI = 2σ²/m (App. D, Table 1), so that
  *   ε_RU(α; K) = e^{−K·R/α}·ε0(α),  ε0(α) = 4αS²M²/(mσ²n²)·(1 − e^{−mηT}),
@@ -309,7 +312,7 @@ typedef struct {
 
 /* Where the bound is evaluated: σ (decimal), the steps of the LAST request
  * (the others are pb->Ks), and the forms of Thm 3.2's rates and Thm 3.3's
- * sum (spec §9 items 1-3). */
+ * sum (docs/langevin.md, Errata L1–L3). */
 typedef struct {
     const char *sigma;
     unsigned long K;
@@ -318,7 +321,7 @@ typedef struct {
 
 /* Exact signs (−1, 0, 1) of ηL − 1, ηL − 2, ηm − 1 and m − L, the decimals
  * read as rationals (η = 1/L exactly when eta is NULL; the m terms 0 when m
- * is NULL): the step-size preconditions of Thms 3.2/3.3 (spec §4). */
+ * is NULL): the step-size preconditions of Thms 3.2/3.3 (Chien et al. 2024). */
 typedef struct {
     int eta_L, eta_L2, eta_m, m_L;
 } ul_langevin_step_cmp;

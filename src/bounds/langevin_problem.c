@@ -1,6 +1,6 @@
 /* src/bounds/langevin_problem.c — certified entry points over one whole
  * Langevin problem given as decimal text (Chien, Wang, Chen, Li,
- * arXiv:2401.10371v4, papers/003; spec/langevin.md): every case of Thms
+ * arXiv:2401.10371v4, papers/003; docs/langevin.md): every case of Thms
  * 3.2/3.3, sequential requests (Cor 3.4), conversion to (ε, δ) (Prop L.2).
  * These are what the "langevin" audit handler calls (audit/audit_langevin.c);
  * the mathematics is in langevin.c, which these functions only assemble:
@@ -158,7 +158,7 @@ static ul_status consts_fill(const ul_langevin_problem *pb, const ul_langevin_po
  *   convex (case 2, A_k = C_k), below the cap C̃ (C_{k+1} = C_k + 2ησ²) the
  *     sum telescopes: Σ_{k<j} log(1 + s/(C + ks)) = log((C + js)/C) and
  *     Σ_{k<j} ½(1/(C + ks)² − 1/(C + (k+1)s)²) = ½(1/C² − 1/(C + js)²),
- *     s = 2ησ² (spec §4, corrected and printed);
+ *     s = 2ησ² (Thm 3.2, corrected and printed);
  *   otherwise step by step until C_{k+1} = C_k (stationary: the remaining
  *     rates are equal), A_k = (1+ηL)²C_k grows geometrically (non-convex). */
 typedef struct {
@@ -423,7 +423,7 @@ bool ul_langevin_problem_sigma(const ul_langevin_problem *pb, unsigned long K, c
 
 /* ---- the Rényi bound where it is a rational ------------------------------------------ */
 
-/* E = 4S²M²/(mσ²n²), Thm 3.3 (3) with T → ∞ (spec/langevin.md §4, Alg. 8). */
+/* E = 4S²M²/(mσ²n²), Thm 3.3 (3) with T → ∞ (Chien et al. 2024, Alg. 8). */
 static bool sc_slope_q(mpq_ptr E, const ul_langevin_problem *pb, const char *sigma)
 {
     mpq_t den, t;

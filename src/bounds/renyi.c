@@ -13,7 +13,7 @@
  *   [M17]   Mironov, "Rényi Differential Privacy", CSF 2017 (arXiv 1702.07476):
  *           Prop. 1 composition, Prop. 3 RDP → (ε, δ), Prop. 7 Gaussian,
  *           Cor. 4 weak triangle inequality.
- *   [H.2]   spec/langevin.md Prop H.2, eqs. (52) and (57) (Chien et al.
+ *   [H.2]   Chien et al. 2024, Prop H.2, eqs. (52) and (57) (Chien et al.
  *           2024, App. H, restating [M17] Cor. 4).
  *   [BBGHS] Balle, Barthe, Gaboardi, Hsu, Sato 2020 (arXiv 1905.09982) Thm 21
  *           = Canonne, Kamath, Steinke 2020 (arXiv 2004.00010) Prop. 12;

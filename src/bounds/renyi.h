@@ -105,7 +105,7 @@ void ul_renyi_log_delta_enclose(mpfi_ptr log_delta, mpfi_srcptr alpha, mpfi_srcp
 /* Gaussian mechanism: rho ⊇ α·r²/2 (Mironov 2017, Prop. 7). */
 void ul_renyi_gauss_rdp(mpfi_ptr rho, mpfi_srcptr alpha, mpfi_srcptr r);
 
-/* Weak triangle inequality, spec/langevin.md Prop H.2 (Mironov 2017 Cor. 4),
+/* Weak triangle inequality, Chien et al. 2024, Prop H.2 (Mironov 2017 Cor. 4),
  * for p > 1, q = p/(p−1):
  *   D_α(P‖R) ≤ ((α − 1/p)/(α − 1))·D_{pα}(P‖Q) + D_{q(α−1/p)}(Q‖R).
  * out ⊇ the right-hand side, given d_pq ⊇ D_{pα}(P‖Q) and
@@ -114,7 +114,7 @@ void ul_renyi_gauss_rdp(mpfi_ptr rho, mpfi_srcptr alpha, mpfi_srcptr r);
 void ul_renyi_weak_triangle(mpfi_ptr out, mpfi_srcptr alpha, mpfi_srcptr p, mpfi_srcptr d_pq,
                             mpfi_srcptr d_qr);
 
-/* Its Rényi-difference form, spec/langevin.md eq. (57):
+/* Its Rényi-difference form, Chien et al. 2024, eq. (57):
  *   d_α(P,R) ≤ ((α − 1/2)/(α − 1))·(d_{2α}(P,Q) + d_{2α}(Q,R)),
  * given d_pq ⊇ d_{2α}(P,Q), d_qr ⊇ d_{2α}(Q,R). */
 void ul_renyi_weak_triangle_difference(mpfi_ptr out, mpfi_srcptr alpha, mpfi_srcptr d_pq,
@@ -171,7 +171,7 @@ typedef struct {
 ul_status ul_renyi_composition_curve(mpfi_ptr rho, mpfi_srcptr alpha, void *ctx, char *err,
                                      size_t errlen);
 
-/* Group privacy for groups of k ≥ 1 records, from spec/langevin.md Prop H.2
+/* Group privacy for groups of k ≥ 1 records, from Chien et al. 2024, Prop H.2
  * eq. (52) applied recursively along a path D → D' → D'' with D' at distance
  * ⌊k/2⌋ from D and ⌈k/2⌉ from D'':
  *   ρ_k(α) ≤ ((α−1/2)/(α−1))·ρ_{⌊k/2⌋}(2α) + ρ_{⌈k/2⌉}(2α−1),   ρ_1 = ρ.

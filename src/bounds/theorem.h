@@ -3,9 +3,9 @@
  *
  * A theorem function fills a ul_preconditions list with every precondition
  * it checked, each by a stable name ("eta_le_2_over_L") and a one-line rule
- * with its source ("step size eta <= 2/L (Thm 3.3, spec/langevin.md §2)"),
+ * with its source ("step size eta <= 2/L (Thm 3.3, Chien et al. 2024)"),
  * so that an audit can list each violated one rather than say "invalid".
- * Where the spec files flags a printed formula as wrong, the function takes a
+ * Where a docs/ page's Errata flag a printed formula as wrong, the function takes a
  * ul_variant and computes either; the default everywhere is the corrected.
  */
 #ifndef UL_BOUNDS_THEOREM_H
@@ -34,7 +34,7 @@ typedef struct {
 } ul_preconditions;
 
 typedef enum {
-    UL_VARIANT_CORRECTED = 0, /* the form the spec files derives as right (default) */
+    UL_VARIANT_CORRECTED = 0, /* the form docs/ derives as right (default) */
     UL_VARIANT_PRINTED,       /* the formula as printed in the paper */
 } ul_variant;
 

@@ -439,7 +439,8 @@ static ul_status read_learning(const ul_json_value *model_obj, const ul_json_val
     if (get(lv, "eta"))
         de->eta = dbl(lv, "eta", 0);
     else if (!mlp && de->normalized)
-        de->eta = 1.0 / (0.25 + lambda); /* η = 1/L, L = 1/4 + λ (spec/langevin.md §6.2) */
+        /* η = 1/L, L = 1/4 + λ (docs/langevin.md, "Experimental setting") */
+        de->eta = 1.0 / (0.25 + lambda);
     else
         return ul_fail(err, errlen, UL_EINPUT,
                        "$.learner.eta: missing required field (there is a default, 1/(1/4 + "
@@ -458,7 +459,7 @@ static ul_status read_learning(const ul_json_value *model_obj, const ul_json_val
     de->train_sigma = dbl(lv, "train_sigma", 0);
     de->unlearn_clip = dbl(lv, "c0", INFINITY);
     de->init_mean = dbl(lv, "init_mean", 0);
-    /* Default initial law: the papers' (N(μ0, 2σ²/m), spec/langevin.md §6.3,
+    /* Default initial law: the papers' (N(μ0, 2σ²/m), docs/langevin.md, "Experimental setting",
      * for PNGD; N(0, σ²/(λ(1 − ηλ/2))), spec/forget.md Thm 5.1, for
      * Noisy-GD); a point when λ = 0 or for model clipping. */
     double s2 = de->sigma * de->sigma, init_std = 0;
@@ -524,7 +525,8 @@ static ul_status auto_certificate(ul_attack_config *cfg, const ul_cert_values *m
     if (why)
         return ul_fail(err, errlen, UL_EINPUT, "$.certificate: \"auto\" does not apply: %s", why);
     const char *lambda = str(mv, "lambda", "0");
-    char *L = decimal_sum("0.25", lambda); /* L = 1/4 + λ, spec/langevin.md §6.2 */
+    /* L = 1/4 + λ, docs/langevin.md, "Experimental setting" */
+    char *L = decimal_sum("0.25", lambda);
     /* λ > 0 as a double and within num/input.h's 1000 characters, so it is
      * read exactly: NULL only when out of memory for its few digits */
     if (!L)

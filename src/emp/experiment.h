@@ -1,13 +1,13 @@
 /* src/emp/experiment.h — the unlearning experiment behind a membership-
  * inference audit: the two worlds of the game, run M at a time.
  *
- * The game (U-LiRA style; spec/forget.md §10, spec/koloskova.md §1.1):
+ * The game (U-LiRA style; spec/forget.md §10, docs/neural-unlearning.md, "Definition"):
  *
  *   IN  world: learn on D (which holds the target), then serve the requests
  *              u_1 … u_R, the first of which deletes the target: request s
  *              runs K unlearning steps on D_s, warm-started from the model
- *              request s − 1 released (spec/langevin.md §3 "sequential
- *              unlearning", spec/forget.md Def 5.1).
+ *              request s − 1 released (Chien et al. 2024, Corollary 3.4,
+ *              sequential unlearning; spec/forget.md Def 5.1).
  *   OUT world: the certificate's reference process on the final data D_R:
  *              RETRAIN     learn on D_R from a fresh start (Chien et al.,
  *                          Chourasia–Shah: the retrained model's law);
@@ -17,19 +17,19 @@
  * The attacker sees one released model and must say which world it came
  * from.  Both worlds use the same learner (emp/learner.h):
  *
- *   PNGD        Langevin PNGD, projection radius R (spec/langevin.md eq. 1)
+ *   PNGD        Langevin PNGD, projection radius R (Chien et al. 2024, eq. 1)
  *   NOISY_GD    the same with no projection (spec/forget.md Alg. 2)
  *   MODEL_CLIP  learning A = noisy GD with train_sigma (0: plain GD); an
  *               unlearning request clips the model to C0 (unlearn_clip) and
- *               runs K "cc1" steps Π_{C2}(w − η∇) + σξ (spec/koloskova.md
- *               §1.4; C2 = radius)
+ *               runs K "cc1" steps Π_{C2}(w − η∇) + σξ
+ *               (docs/neural-unlearning.md, "Model clipping"; C2 = radius)
  *
  * Requests.  Each request edits `batch` rows of the original data set: the
  * first holds the target, the other rows are drawn without replacement by
  * the plan's seed.  REPLACE writes a replacement row in place (features
  * N(0, I_d), scaled to norm 1 when the data were, label ±1 with probability
- * ½: the Langevin experiments' null-point replacement, spec/langevin.md
- * §6.3, normalised so that the certificate's smoothness constant still
+ * ½: the Langevin experiments' null-point replacement, docs/langevin.md,
+ * "Experimental setting", normalised so that the certificate's smoothness constant still
  * holds); REMOVE deletes the rows (n shrinks).
  *
  * Randomness.  Run i of the IN world is learner run i, of the OUT world run

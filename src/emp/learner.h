@@ -1,13 +1,13 @@
 /* src/emp/learner.h — noisy gradient descent for M runs side by side: the
- * learners and unlearners of the papers (spec/langevin.md §3,
- * spec/forget.md §3, spec/koloskova.md §1.4).
+ * learners and unlearners of the papers (Chien et al. 2024, eqs. (1)-(2),
+ * spec/forget.md §3, docs/neural-unlearning.md, "Model clipping").
  *
  * One step t of run r (global run number run0 + j) with parameters w and
  * update direction g(w) (ul_model_ops.grad: clipped data gradient + λw):
  *
  *   UL_STEP_PNGD (Langevin PNGD eq. (1)/(2); Noisy-GD Alg. 2 when R = ∞):
  *     w ← Π_R( w − η·g(w) + √(2ησ²)·ξ )            noise VARIANCE 2ησ²
- *   UL_STEP_MODEL_CLIP (Koloskova et al. "cc1", spec/koloskova.md §1.4):
+ *   UL_STEP_MODEL_CLIP (Koloskova et al. "cc1", docs/neural-unlearning.md, "Model clipping"):
  *     w ← Π_R( w − η·g(w) ) + σ·ξ                  noise VARIANCE σ²
  *
  * ξ_k = ul_rng_normal(seed, r, t, k) and Π_R is the projection onto the ℓ2
@@ -53,7 +53,7 @@ typedef struct {
 
 /* Column j of W (p×M) = mean + std·ξ, ξ_k = ul_rng_normal(seed, run0 + j,
  * UL_STEP_INIT, k): the Gaussian initialisation ρ = N(mean, std²I) of the
- * papers (spec/langevin.md §6.3, spec/forget.md Def 5.1). */
+ * papers (docs/langevin.md, "Experimental setting", spec/forget.md Def 5.1). */
 void ul_learner_init_gaussian(double *W, size_t p, size_t M, uint32_t seed, uint32_t run0,
                               double mean, double std);
 

@@ -21,7 +21,7 @@
  *     ‖∇ℓ‖²  = ‖δ‖²·(‖x‖² + 1) + c²·(‖u‖² + 1)
  *
  * Clipping, objective and direction are those of logistic regression
- * (emp/model.h, spec/langevin.md §6.2 eq. 84–85) on the whole vector of all
+ * (emp/model.h, docs/langevin.md, "Experimental setting" eq. 84–85) on the whole vector of all
  * p entries: clip(g, M) = g·min(1, M/‖g‖), objective = (1/n) Σ ℓ_i +
  * (λ/2)‖w‖², direction = (1/n) Σ clip(∇ℓ_i, M) + λ·w (λ·w on every
  * parameter, not clipped).  Clipping rescales a sample's δ and c by one

@@ -1,4 +1,4 @@
-/* src/emp/model.h — models for the empirical module (spec/langevin.md §6.2).
+/* src/emp/model.h — models for the empirical module (docs/langevin.md, "Experimental setting").
  *
  * A model is a small vtable (ul_model_ops) plus its hyper-parameters.  Its
  * parameters for M runs side by side are a d×M matrix W stored column by

@@ -7,7 +7,7 @@
  * The ceiling.  (ε, δ)-indistinguishability of IN and OUT implies, for any
  * membership test with false positive rate FPR and false negative rate FNR
  * (Kairouz, Oh, Viswanath 2015, "The composition theorem for differential
- * privacy", ICML 2015, §2: the privacy region R(ε, δ); spec/langevin.md §10)
+ * privacy", ICML 2015, §2: the privacy region R(ε, δ))
  *
  *     FPR + e^ε·FNR ≥ 1 − δ   and   e^ε·FPR + FNR ≥ 1 − δ,
  *

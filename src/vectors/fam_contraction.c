@@ -1,5 +1,5 @@
 /* src/vectors/fam_contraction.c — δ after T projection + Gaussian noise steps
- * (bounds/contraction.h; Asoodeh, Diaz, Calmon 2020; spec/koloskova.md §2.3):
+ * (bounds/contraction.h; Asoodeh, Diaz, Calmon 2020; docs/neural-unlearning.md, "Model clipping"):
  *
  *   product:   δ_T = δ_0 · θ_{e^ε}(r)^T
  *   adaptive:  δ_{t+1} = δ_t · θ_{e^{ε̃_t}}(r),  ε̃_t = log(1 + (e^ε − 1)/δ_t)

@@ -2,7 +2,8 @@
  * and the two inverses (σ for (ε, δ), ε for (r, δ)).
  *
  * θ_{e^ε}(r) = Q(ε/r − r/2) − e^ε·Q(ε/r + r/2) = E_{e^ε}(N(0,1) ‖ N(r,1))
- * (spec/koloskova.md §2.1; bounds/gaussian.h), r = Δ/σ with noise variance
+ * (docs/neural-unlearning.md, "Hockey-stick divergence of Gaussians"; bounds/gaussian.h), r = Δ/σ
+ * with noise variance
  * σ², natural-log ε.  The grids reach the regimes where double-precision
  * accountants break: θ below the least double (tiny r with large ε), ε < 0
  * (reciprocity), θ within 10^-130 of 1 (where log θ needs hundreds of

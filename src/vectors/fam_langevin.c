@@ -1,5 +1,5 @@
 /* src/vectors/fam_langevin.c — Langevin unlearning calibrations (Chien, Wang,
- * Chen, Li, arXiv:2401.10371v4; spec/langevin.md; bounds/langevin.h),
+ * Chen, Li, arXiv:2401.10371v4; docs/langevin.md; bounds/langevin.h),
  * strongly convex case, on the paper's own settings:
  *
  *   ε_DP(K, σ, S) = min_{α>1} [ e^{−K·mη/α} · 4αS²M²/(mσ²n²) · (1 − e^{−mηT})
