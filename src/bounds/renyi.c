@@ -1515,7 +1515,7 @@ ul_status ul_renyi_sgm_rdp_certified(const char *q, const char *sigma, const cha
 
 /* ---- the subsampled Gaussian in double precision (searches only) ------------ *
  *
- * Not a bound: a fast approximation for choosing α (docs/design.md, "search in
+ * Not a bound: a fast approximation for choosing α (docs/design.md, "Search in
  * doubles, certify in MPFR"); the chosen α is then certified with
  * ul_renyi_sgm_rdp.  It follows [MTZ] §3.3 like the enclosure above, but
  * arranged so that double precision keeps ~1e-13 relative accuracy in
