@@ -39,8 +39,12 @@ static char *slurp(const char *path)
     size_t got;
     while (buf != NULL && (got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
         n += got;
-        if (n + 1 == cap)
-            buf = realloc(buf, cap *= 2);
+        if (n + 1 == cap) {
+            char *grown = realloc(buf, cap *= 2);
+            if (grown == NULL)
+                free(buf);
+            buf = grown;
+        }
     }
     fclose(f);
     if (buf != NULL)
