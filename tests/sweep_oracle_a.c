@@ -139,7 +139,7 @@ void swa_gauss_renyi(mpfr_ptr out, const char *alpha, const swa_gauss *g)
 /* One point.  Mironov 2017 Prop. 3: ε = ρ + log(1/δ)/(α − 1).  Balle et al.
  * 2020 Thm 21: ε = ρ + log((α − 1)/α) − (log δ + log α)/(α − 1), clamped at
  * 0, and 0 when δ ≥ √(1 − e^{−ρ}) (dp_accounting rdp_privacy_accountant
- * _compute_epsilon; spec/anchors.md §1.1). */
+ * _compute_epsilon, v0.6.0). */
 static void point_eps(mpfr_ptr out, const char *alpha, const char *rdp, mpfr_srcptr logd,
                       swa_conv conv)
 {
@@ -192,7 +192,7 @@ void swa_rdp_points_eps(mpfr_ptr out, const char *const *alphas, const char *con
 /* ---- Noisy-GD ------------------------------------------------------------------- */
 
 /* e^{−ηλ(1 − ηλ/2)K}/(1 − ηλ/2), the factor of the tight G.15 line
- * (spec/forget.md Thm G.15, "tighter"), from η, λ and K. */
+ * (Chourasia & Shah 2023, Thm G.15, "tighter"), from η, λ and K. */
 static void g15_factor(mpfr_ptr out, mpfr_srcptr eta, mpfr_srcptr lam, mpfr_srcptr K)
 {
     mpfr_t u, c;
@@ -208,7 +208,7 @@ static void g15_factor(mpfr_ptr out, mpfr_srcptr eta, mpfr_srcptr lam, mpfr_srcp
     mpfr_clears(u, c, (mpfr_ptr)0);
 }
 
-/* Thm 5.1: ε_dp/(2q)·g15_factor at η = 1/(2(λ+β)) (spec/forget.md Thm 5.1). */
+/* Thm 5.1: ε_dp/(2q)·g15_factor at η = 1/(2(λ+β)) (Chourasia & Shah 2023, Thm 5.1). */
 static void t51_slope(mpfr_ptr a, const swa_ngd *p, mpfr_srcptr lam, mpfr_srcptr K)
 {
     mpfr_t eta, t;
@@ -340,7 +340,7 @@ double swa_ngd_eps(mpfr_ptr eps, mpfr_srcptr a, const char *delta)
     mpfr_add(t, lo, hi, MPFR_RNDN);
     mpfr_div_2ui(t, t, 1, MPFR_RNDN);
     ngd_objective(eps, a, ell, t);
-    /* the closed form a + 2√(a·ℓ) (spec/forget.md §6, [DERIVED]) as a check */
+    /* the closed form a + 2√(a·ℓ) (docs/noisy-gd.md "Derived formulas", [DERIVED]) as a check */
     mpfr_mul(closed, a, ell, MPFR_RNDN);
     mpfr_sqrt(closed, closed, MPFR_RNDN);
     mpfr_mul_2ui(closed, closed, 1, MPFR_RNDN);

@@ -78,7 +78,7 @@ typedef enum { SWA_MIRONOV, SWA_BBGHS } swa_conv;
 void swa_rdp_points_eps(mpfr_ptr out, const char *const *alphas, const char *const *rdps, size_t n,
                         const char *delta, swa_conv conv);
 
-/* ---- Noisy-GD (Chourasia & Shah; spec/forget.md §6) ------------------------ */
+/* ---- Noisy-GD (Chourasia & Shah; docs/noisy-gd.md "Derived formulas") ------------------------ */
 
 typedef enum { SWA_G7, SWA_G9, SWA_G15, SWA_T51 } swa_ngd_thm;
 

@@ -3,7 +3,7 @@
  * recipes of audit/forensics.h and the report renderers.
  *
  * Oracles: mpmath at 50–60 digits (values written with their source), the
- * numbers printed in spec/anchors.md and docs/neural-unlearning.md (computed by the
+ * numbers printed in docs/accounting.md and docs/neural-unlearning.md (computed by the
  * pages' authors, not by this code), published test values of
  * tensorflow/privacy, and exact properties (T compositions of σ = 2√T·… are
  * one mechanism; a calibrated σ audits as supported and a σ just below the
@@ -113,7 +113,8 @@ static const ul_audit_number *reach(const ul_audit_report *rep, const char *key)
 
 Test(audit, gaussian_one_minus_erf_claim_is_refuted_and_named)
 {
-    /* spec/anchors.md §2.6: eps_tilde = ln(1 + (e-1)/1e-6), r = 2: true
+    /* docs/accounting.md "Numerical soundness of theta_epsilon":
+     * eps_tilde = ln(1 + (e-1)/1e-6), r = 2: true
      * 7.6651074e-11, stair-lab's double 1 - erf gives 3.7584e-11 */
     ul_audit_report rep;
     char err[512];
@@ -567,7 +568,7 @@ Test(audit, forensic_theta_recipes_match_the_spec_tables)
     cr_assert(ul_forensic_matches("-9.23e-9", ul_forensic_theta_float32(1, 0.2)));
     cr_assert(ul_forensic_matches("2.98e-7", ul_forensic_theta_float32(12, 2)));
     cr_assert_eq(ul_forensic_theta_float32(15, 2), 0.0);
-    /* spec/anchors.md §2.6 */
+    /* docs/accounting.md "Numerical soundness of theta_epsilon" */
     cr_assert(ul_forensic_matches("3.7584e-11",
                                   ul_forensic_theta_one_minus_erf(14.356835994553729734, 2)));
     /* docs/neural-unlearning.md, "Simplified Gaussian bound": 1.25·exp(−ε²/(2r²)) at ε = 5, r = 3
@@ -1018,7 +1019,8 @@ Test(audit, near_boundary_rdp_curve)
 
 Test(audit, near_boundary_noisy_gd)
 {
-    /* the bounds of spec/forget.md §5-6, evaluated here in plain MPFR:
+    /* the bounds of docs/noisy-gd.md "Theorems audited", "Derived formulas",
+     * evaluated here in plain MPFR:
      *   G.9:  4qL²/(λσ²n²)·(1 − e^{−ληK/2});  G.15 tight: 2qL²/(λσ²n²(1 − ηλ/2))·
      *   e^{−ηλ(1 − ηλ/2)K};  Thm 5.1 at its prescriptions, c = λ/(4(λ+β)):
      *   (eps_dp/2)/(1 − c)·e^{−2c(1−c)K};  G.7 read as (ε, δ) at the best
@@ -1081,7 +1083,7 @@ Test(audit, noisy_gd_printed_thm43_never_supports)
 {
     /* q = 2, L = 1, σ = 0.05, η = 0.01, n = 1000: G.7 per step 2·0.01/(0.0025·1e6) = 8e-6;
      * p = 2, s = 20, K_A = 1000, K_Abar = 100: printed 0.05 + 8e-6·2·1000 = 0.066,
-     * corrected 0.05 + 8e-6·(1000 + 20·100) = 0.074 (spec/forget.md §9 item 2).  The
+     * corrected 0.05 + 8e-6·(1000 + 20·100) = 0.074 (docs/noisy-gd.md erratum N2).  The
      * claim 0.07 is reached only by the printed form, cited or not. */
     static const char *const cites[] = {"\"variant\": \"printed\", ", "\"variant\": \"corrected\", ",
                                         ""};
@@ -1111,7 +1113,7 @@ Test(audit, noisy_gd_printed_thm52_step_condition_is_not_enough)
 {
     /* λ = β = 1, log B = 0.5, q = 2, d = 1, eps_dd = 0.9 < eps_dp = 0.95 < d:
      * printed η ≤ λ eps_dd/(64 d q B (β+λ)²) = 0.9/(512 e^0.5) ≈ 1.066e-3, G.22's
-     * η ≤ λ/(64 B q² (β+λ)²) = 1/(1024 e^0.5) ≈ 5.92e-4 (spec/forget.md §9 item 3):
+     * η ≤ λ/(64 B q² (β+λ)²) = 1/(1024 e^0.5) ≈ 5.92e-4 (docs/noisy-gd.md erratum N3):
      * η = 1e-3 meets the printed condition only */
     cr_assert(1e-3 < 0.9 / (512 * exp(0.5)) && 1e-3 > 1 / (1024 * exp(0.5)));
     ul_audit_report rep;

@@ -1,6 +1,6 @@
 /* tests/test_audit_omission.c — an omitted fact never helps the claimant.
  *
- * The property (DESIGN: "the claimant never gets the benefit of the doubt";
+ * The property (docs/design.md, "Least-favourable readings of omitted fields";
  * ulaudit-certificate(5), "Omitted fields"): for every certificate of the
  * audits/ corpus and every optional field of its method's parameter table
  * that states a fact (ul_field_spec.omitted), the verdict with the field

@@ -1109,7 +1109,7 @@ Test(audit_theorems, d2d_adjacency_omitted_doubles_sigma_and_T_must_be_stated)
     cr_assert(names_omitted(&om, "$.parameters.T"));
 }
 
-/* G.15 (tight form; spec/forget.md sec. 5): C·e^{−a·K} with C =
+/* G.15 (tight form; docs/noisy-gd.md "Theorems audited"): C·e^{−a·K} with C =
  * 2qL²/(λσ²n²(1 − ηλ/2)), a = ηλ(1 − ηλ/2); all arguments decimals, σ²
  * given as sigma2. */
 static void g15_tight(mpfr_ptr out, const char *q, const char *L, const char *lambda,

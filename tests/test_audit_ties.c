@@ -1,6 +1,6 @@
 /* tests/test_audit_ties.c — claims written exactly at a bound that is a
  * rational (audit_util.h, "a bound that is an exact rational"): Noisy-GD
- * (Chourasia & Shah, spec/forget.md sec. 5) G.9 with K absent or K = 0,
+ * (Chourasia & Shah, docs/noisy-gd.md "Theorems audited") G.9 with K absent or K = 0,
  * G.15 and Thm 5.1 at K_Abar = 0 (or η = 0), and Langevin's strongly
  * convex case at K = 0 (Chien et al. 2024, Thm 3.2 case 3,
  * Cor 3.4; docs/langevin.md, "Strongly convex closed form").
@@ -206,8 +206,8 @@ Test(audit_ties, noisygd_g15_at_kabar_0_both_forms_and_eta_0)
 
 Test(audit_ties, noisygd_thm51_at_kabar_0_both_forms)
 {
-    /* Thm 5.1's prescriptions make 4qL²/(λσ²n²) = eps_dp (spec/forget.md
-     * sec. 3): stated form at K_Abar = 0, ε = eps_dp·e^0 = 0.3 */
+    /* Thm 5.1's prescriptions make 4qL²/(λσ²n²) = eps_dp (docs/noisy-gd.md
+     * "Algorithm and prescriptions"): stated form at K_Abar = 0, ε = eps_dp·e^0 = 0.3 */
     mpq_t tie, c;
     mpq_inits(tie, c, (mpq_ptr)0);
     q_set(tie, "0.3");

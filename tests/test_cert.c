@@ -258,7 +258,7 @@ Test(cert, every_method_is_accepted)
     size_t n = 0;
     while (ul_cert_methods[n] != NULL)
         n++;
-    cr_assert_eq(n, 10); /* the nine of DESIGN.md plus dp-sgd (issue 14) */
+    cr_assert_eq(n, 10); /* the nine of the original design plus dp-sgd (issue 14) */
 }
 
 /* ---- numbers: exact text, strings, ranges, huge exponents ------------------ */

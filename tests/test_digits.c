@@ -417,7 +417,8 @@ typedef struct {
 /* audits/gaussian-one-minus-erf.json: delta = theta_{e^eps}(r) at the
  * claimed eps = 14.356835994553729734 with r = sensitivity 2 / sigma 1 = 2,
  * by tests/oracle.h (Taylor series and Laplace's continued fraction, no
- * mpfr_erfc), 1200 bits; spec/anchors.md 2.6 gives 7.6651074e-11 (mpmath). */
+ * mpfr_erfc), 1200 bits; docs/accounting.md "Numerical soundness of theta_epsilon"
+ * gives 7.6651074e-11 (mpmath). */
 static void one_minus_erf_delta(mpfr_ptr out)
 {
     mpfr_t l;
@@ -574,7 +575,7 @@ static void check_wrong_stated(const char *json, const char *digits, const char 
 
 /* audits/noisy-gd-thm51-logreg-deletion.json with a stated eta (then a stated
  * sigma) that Thm 5.1 does not prescribe: eta = 1/(2(lambda + beta)) = 1.6,
- * sigma = sqrt(4 q L^2/(lambda eps_dp n^2)) = 0.016 (spec/forget.md §5) */
+ * sigma = sqrt(4 q L^2/(lambda eps_dp n^2)) = 0.016 (docs/noisy-gd.md "Theorems audited") */
 #define NGD_WRONG(eta, sigma)                                                                      \
     "{\"format\": \"ulaudit-certificate/1\", \"method\": \"noisy-gd\", \"parameters\": "          \
     "{\"theorem\": \"thm51\", \"L\": 1, \"lambda\": \"0.0625\", \"beta\": \"0.25\", \"n\": 1000, " \

@@ -403,7 +403,7 @@ Test(emp_attack, identical_worlds_rarely_refuted, .timeout = 120)
 /* The (ε, δ) advantage ceiling (e^ε − 1 + 2δ)/(e^ε + 1) by hand: ε = ln 3,
  * δ = 0 gives 1/2; δ = 0.1 gives 0.55.  The Rényi ceiling is Thm 4.1:
  * at q = 2, ε = 0.02 the first term √(2ε) = 0.2 and the second
- * 2·e^{0.01}·√2 − 1 ≈ 1.857 (spec/forget.md eq. 10), so 0.2. */
+ * 2·e^{0.01}·√2 − 1 ≈ 1.857 (Chourasia & Shah 2023, eq. 10, so 0.2. */
 Test(emp_attack, advantage_ceilings)
 {
     double W[4 * 4];

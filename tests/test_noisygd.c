@@ -1,5 +1,5 @@
 /* tests/test_noisygd.c — Noisy-GD learning and deletion (Chourasia & Shah,
- * papers/004, spec/forget.md): every theorem against hand derivations (in the
+ * arXiv:2210.08911, docs/noisy-gd.md): every theorem against hand derivations (in the
  * comments) and against the paper's formulas re-evaluated here in plain MPFR
  * at 512 bits (never through the library), every precondition violated one
  * at a time, monotonicity, and the printed/corrected pairs. */
@@ -764,7 +764,7 @@ static double risk_step(double e, double kappa, double L, double lambda, double 
 Test(noisygd, thm51_printed_utility_bounds_overclaim)
 {
     /* The proof's text asks K_A ≥ 2κ log(eps_dp n²/(4qd)) and K_Abar ≥ 2κ log max{5κ,
-     * 8r²/(qd)} (spec sec. 9 item 10).  At those K the proof's own recursion does not
+     * 8r²/(qd)} (docs/noisy-gd.md erratum N10).  At those K the proof's own recursion does not
      * reach its claimed risk 10κqdL²/(λ eps_dp n²) = 8·10⁻⁴; at the statement's it
      * does.  (Doubles suffice: the margins are factors of 20 and 2.) */
     ul_ngd_params pb = thm51_base();
@@ -1132,7 +1132,7 @@ Test(noisygd, thm52_preconditions_one_at_a_time)
 
 Test(noisygd, thm52_printed_step_size_condition_overclaims)
 {
-    /* spec sec. 9 item 3: with q·eps_dd > d the printed η ≤ λ eps_dd/(64dqB(β+λ)²)
+    /* docs/noisy-gd.md erratum N3: with q·eps_dd > d the printed η ≤ λ eps_dd/(64dqB(β+λ)²)
      * does not imply G.22's η ≤ λ/(64Bq²(β+λ)²).  d = 1, q = 4, eps_dd = 0.5,
      * eps_dp = 0.9 < d, λ = β = 1, log B = 1: printed bound 0.5/(1024e) = 1.80e-4,
      * G.22's 1/(4096e)·… = 1/(64·e·16·4) = 8.98e-5.  η = 10⁻⁴ sits between: the
@@ -1296,7 +1296,7 @@ Test(noisygd, adaptive_eps_generic_and_nonconvex_printed_overclaims)
     assert_contains(&v, ref, "Thm 4.3");
     /* Non-convex: A = qL²η/(σ²n²) = 2·0.25/(0.01·10⁴) = 0.005 per step; p = 2
      * observations at s = (0, 100), K_A = 100, K_Abar = 10.  Printed: 0.1 + 2·0.005·100
-     * = 1.1; corrected: 0.1 + 0.005·(100 + 100·10) = 5.6 (spec sec. 9 item 2). */
+     * = 1.1; corrected: 0.1 + 0.005·(100 + 100·10) = 5.6 (docs/noisy-gd.md erratum N2). */
     pb = base();
     pb.eps_dd = "0.1";
     pb.KA = "100";
@@ -1626,7 +1626,8 @@ Test(noisygd, bad_inputs_name_the_parameter)
 
 /* ---- Thm 5.1 at its prescriptions (noisygd_thm51.c) --------------------------------
  * λ = 1, β = 3: κ = 4, c = ηλ/2 = 1/16 at η = 1/8.  By hand (Thm 5.1 with
- * G.15, spec/forget.md sec. 3; 4qL²/(λσ²n²) = eps_dp = 1 at the prescribed σ):
+ * G.15, docs/noisy-gd.md "Algorithm and prescriptions"; 4qL²/(λσ²n²) = eps_dp = 1
+ * at the prescribed σ):
  *   stated (111): ε = eps_dp·exp(−c·K) = exp(−20/16)                 (K = 20)
  *   tight:        ε = (eps_dp/2)/(1 − c)·exp(−2c(1 − c)K) = (8/15)·exp(−75/32)
  * and at the order q' = 3 instead of q = 2, both times 3/2. */

@@ -8,7 +8,7 @@
  *     form, done here by Simpson's rule in doubles (its accuracy is checked
  *     against the half-step rule in the test itself);
  *   - published values: dp_accounting's privacy_loss_mechanism_test
- *     (spec/anchors.md §1.1) and TF-Privacy's RDP table (§1.4);
+ *     (v0.6.0) and TF-Privacy's RDP table (as quoted by autodp's tests);
  *   - properties: δ decreasing in ε, brackets narrowing with the grid (also
  *     at T = 20000, where T·h exceeds the composed spread), q = 1 equal to
  *     the plain Gaussian, and δ ≤ the RDP bound (a theorem, so the lower end
@@ -472,7 +472,7 @@ Test(pld, subsampled_single_step_matches_closed_form)
 }
 
 /* dp_accounting, pld/privacy_loss_mechanism_test.py,
- * test_gaussian_get_delta_for_epsilon (spec/anchors.md §1.1): (standard
+ * test_gaussian_get_delta_for_epsilon (v0.6.0): (standard
  * deviation, sensitivity, sampling probability, adjacency, ε) → δ, one step.
  * r = sensitivity / standard deviation. */
 Test(pld, subsampled_matches_dp_accounting_published_values)
@@ -632,7 +632,8 @@ static void log_a_alpha(mpfr_ptr out, const char *r_s, const char *q_s, unsigned
 
 Test(pld, subsampled_respects_rdp_bound)
 {
-    /* the RDP code against TF-Privacy's table (spec/anchors.md §1.4):
+    /* the RDP code against TF-Privacy's table (as quoted by autodp's
+     * test/unit_test_dp_sgd_poisson_sampling_add_remove.py):
      * q = 0.01, σ = 1, α = 2 → 1.7181342207453428e-04 */
     mpfr_t la;
     mpfr_init2(la, 256);
@@ -642,7 +643,7 @@ Test(pld, subsampled_respects_rdp_bound)
 
     /* δ(ε) ≤ min_α exp((α−1)(T·R_α − ε) + (α−1)·log(1 − 1/α) − log α)
      * (Balle et al. 2020 Thm 21 = Canonne–Kamath–Steinke Prop. 12, in the δ form
-     * of dp_accounting's compute_delta, spec/anchors.md §1.1) */
+     * of dp_accounting v0.6.0's compute_delta) */
     const char *r = "1", *q = "0.1";
     unsigned long T = 100;
     double eps = 2, best = INFINITY;

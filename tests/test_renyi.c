@@ -647,7 +647,7 @@ Test(renyi, published_dp_accounting_sampled_gaussian)
      * rdp_privacy_accountant_test.py, test_compute_rdp_poisson_sampled_gaussian:
      * q = 0.01, noise multiplier 2.5, 50 steps, rtol 1e-4.  At α = 1.5 the test
      * held 6.5007e-04 until commit 0b109e9 (2024) and 6.70579741e-04 after,
-     * when the fractional series became an upper bound (spec/anchors.md §1.1;
+     * when the fractional series became an upper bound (docs/accounting.md "dp_accounting";
      * the exact value there, [recomputed] with mpmath, is 6.500708972e-04). */
     const char *orders[] = {"1.5", "2.5", "5", "50", "100"};
     const double old_values[] = {6.5007e-04, 1.0854e-03, 2.1808e-03, 2.3846e-02, 1.6742e+02};
@@ -664,7 +664,7 @@ Test(renyi, published_dp_accounting_sampled_gaussian)
             cr_assert(mpfr_cmp_d(&rho->right, new_values[0]) < 0,
                       "the exact value must lie below dp_accounting's upper bound");
         if (i == 0)
-            assert_near(rho, 6.500708972e-04, 1e-9, 0, "spec/anchors.md recomputed value");
+            assert_near(rho, 6.500708972e-04, 1e-9, 0, "recomputed value (mpmath, signed series)");
     }
     mpfi_clear(rho);
 }
@@ -693,7 +693,7 @@ Test(renyi, published_tf_privacy_table_via_autodp)
         {"0.01", "2", "4.5", 1, 6.440025440052329e-05},
         {"0.01", "2", "64", 1, 3.321746408681008},
         {"0.01", "10", "1.25", 1, 6.280881026314128e-07},
-        /* spec/anchors.md §1.4 quotes this row of the same table */
+        /* autodp's test/unit_test_dp_sgd_poisson_sampling_add_remove.py quotes this row */
         {"0.1", "1", "4.5", 1, 0.08420910671682878},
     };
     mpfi_t rho;
@@ -743,7 +743,7 @@ Test(renyi, published_dp_accounting_conversions)
 
     /* test_compute_epsilon_delta_gaussian: noise multiplier 4.530877117 "to
      * obtain exactly (1, 1e-6)-DP", orders 1.000..99.999: ε ≈ 1 (7 places),
-     * compute_delta(ε = 1) ≈ 1e-6.  spec/anchors.md §1.1 [recomputed]: the
+     * compute_delta(ε = 1) ≈ 1e-6.  Recomputed (docs/accounting.md "dp_accounting"): the
      * grid gives 1.00000000027 at α* ≈ 21.985; optimising over real α can only
      * do as well or better.  q = 1 makes the subsampled Gaussian the plain one. */
     ul_rdp_sgm_ctx g = {"1", "4.530877117"};

@@ -5,7 +5,7 @@
  * with ul_cert_read_object, recomputes the cited guarantee with the certified
  * functions of src/bounds, and fills a ul_audit_report.  The verdict is
  * always decided on the side of the enclosure that could hurt the
- * claimant's users (DESIGN.md, "Certificates and verdicts"):
+ * claimant's users (docs/design.md, "Verdicts"):
  *
  *   supported     the certified bound is within the claim (upper end ≤ claim)
  *   unsupported   the cited theorem, computed soundly, does not reach the
@@ -16,7 +16,7 @@
  *   inconclusive  the enclosure straddles the claim at the precision cap
  *
  * CLI exit codes: 0 supported, 1 unsupported/refuted/invalid, 3 inconclusive,
- * 2 unreadable input (DESIGN.md, command-line contract).
+ * 2 unreadable input (docs/design.md, "Exit codes").
  */
 #ifndef UL_AUDIT_AUDIT_H
 #define UL_AUDIT_AUDIT_H

@@ -419,7 +419,8 @@ static void gauss_forensics(ul_audit_report *rep, const gcert *g)
         ul_audit_add_forensic(
             rep,
             "the claimed delta %s is theta with Q(x) = (1 - erf(x/sqrt 2))/2 in double "
-            "(stair-lab src/utils/dp.py theta_epsilon; spec/anchors.md §2.6), to its "
+            "(stair-lab src/utils/dp.py theta_epsilon; docs/accounting.md "
+            "'Numerical soundness of theta_epsilon'), to its "
             "%d digits: 1 - erf cancels%s",
             g->delta, nd, how);
     }

@@ -14,8 +14,8 @@
  * (ul_audit_decide, audit_util.h); only --max-bits (or KOL_DECIDE_MAX_DIGITS, a claim
  * equal to the bound) leaves it inconclusive.
  *
- * Forensics (docs/neural-unlearning.md, "Public code", Errata K1-K13; anchors.md §2.6): the code's
- * θ with Q = (1 − erf)/2
+ * Forensics (docs/neural-unlearning.md, "Public code", Errata K1-K13; docs/accounting.md
+ * "Numerical soundness of theta_epsilon"): the code's θ with Q = (1 − erf)/2
  * in double and on its float32 path, adaptive versus product accounting, a
  * Rényi value read as ε (the code's conversion over linspace(1.001, 1000,
  * 10000) treating ε_R as α-independent), the λ = 0 branch, and the group δ

@@ -792,7 +792,7 @@ static void lg_explain_reach(const lg_input *in, ul_audit_report *rep)
 }
 
 /* The report's sentences about the printed forms: they are computed and
- * shown, and never decide (DESIGN.md, "Certificates and verdicts"). */
+ * shown, and never decide (docs/design.md, "Printed forms with known errors"). */
 static void lg_explain_printed(const lg_input *in, ul_verdict v, ul_verdict vo,
                                ul_audit_report *rep)
 {

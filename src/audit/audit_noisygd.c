@@ -1,6 +1,6 @@
 /* src/audit/audit_noisygd.c — the audit handler for Noisy-GD learning and
- * deletion (Chourasia & Shah, "Forget Unlearning", papers/004;
- * spec/forget.md), on the certified bounds of src/bounds/noisygd.h.
+ * deletion (Chourasia & Shah, "Forget Unlearning", arXiv:2210.08911;
+ * docs/noisy-gd.md), on the certified bounds of src/bounds/noisygd.h.
  *
  * ===== method "noisy-gd" =====================================================
  *
@@ -50,9 +50,9 @@
  *                                 relaxation) | "stated" (the relaxed form behind
  *                                 (111) and Thm 5.1's K bound)
  *   variant    string             "corrected" (default) | "printed": thm43 (unobserved
- *                                 runs composed or not, spec §9 item 2), thm52-deletion
- *                                 (G.22's step-size condition, item 3), thm51's (17)
- *                                 utility bound for stated.KA (item 10).  The variant
+ *                                 runs composed or not, docs/noisy-gd.md N2), thm52-deletion
+ *                                 (G.22's step-size condition, N3), thm51's (17)
+ *                                 utility bound for stated.KA (N10).  The variant
  *                                 cited is reported; the verdict is decided by the
  *                                 corrected form only (a printed form with a known
  *                                 error never supports a claim)
@@ -345,7 +345,8 @@ static const struct {
 /* Whether the theorem bounds the Rényi divergence in one direction only, so
  * that it gives one-sided (ε, δ) (Remark 2.1) and no two-sided claim (Def
  * 2.1): Thm 5.2(2) bounds R_q(μ_i ‖ π(D_i)), π the Gibbs law (G.22), and Thm
- * 4.3 composes one-directional deletion budgets (spec/forget.md sec. 2, 5).
+ * 4.3 composes one-directional deletion budgets (docs/noisy-gd.md "Conventions",
+ * "Theorems audited").
  * RDP (G.7, G.9, Thm 5.2(1)) holds for both orders of every neighbouring
  * pair; G.15's tracing-diffusion argument is symmetric in the two runs (G.13's
  * drift bound 2L/n is symmetric and G.14 gives both laws the same LSI), so it
@@ -575,7 +576,7 @@ static ul_status ngd_read(const ul_cert *c, ngd_input *in, bool calibrating, cha
     const char *form = ul_audit_field_text(&p, "g15_form");
     in->form = form != NULL && strcmp(form, "stated") == 0 ? UL_NGD_G15_STATED : UL_NGD_G15_TIGHT;
     const char *var = ul_audit_field_text(&p, "variant");
-    /* a printed form with a known error (spec/forget.md sec. 9 items 2, 3, 10) is
+    /* a printed form with a known error (docs/noisy-gd.md errata N2, N3, N10) is
      * computed and reported, never what decides the verdict */
     in->cited_variant =
         var != NULL && strcmp(var, "printed") == 0 ? UL_VARIANT_PRINTED : UL_VARIANT_CORRECTED;
@@ -799,7 +800,7 @@ static void renyi_other(const ngd_input *in, const ul_num_precision *want, ul_au
         if (printed_reaches && verdict == UL_VERDICT_UNSUPPORTED)
             ul_audit_explain(rep, "The printed Thm 4.3 (eps_dd + p eps_dp) over-claims: it would "
                                   "support the claim, but the runs between observed releases "
-                                  "also touch the target record (spec/forget.md sec. 9 item 2).");
+                                  "also touch the target record (docs/noisy-gd.md erratum N2).");
     }
     ul_audit_explain(rep, "The %s gives [%s, %s].", label, rep->other_variant.lo,
                      rep->other_variant.hi);
@@ -1184,7 +1185,7 @@ static void stated_ka(const ngd_input *in, ul_audit_report *rep)
             kp == stated && rep->forensics[0] == '\0')
             snprintf(rep->forensics, sizeof rep->forensics,
                      "The stated K_A = %llu is what the proof text's 2 kappa gives instead of "
-                     "the statement's 4 kappa (spec/forget.md sec. 9 item 10).",
+                     "the statement's 4 kappa (docs/noisy-gd.md erratum N10).",
                      stated);
     }
 }
@@ -1251,7 +1252,7 @@ static void ngd_claim_text(const ngd_input *in, ul_audit_report *rep)
     if (in->eps != NULL && off < sizeof rep->claim)
         snprintf(rep->claim + off, sizeof rep->claim - off, "%s(eps, delta) = (%s, %s)",
                  off > 0 ? "; " : "", in->eps, in->delta);
-    snprintf(rep->theorem, sizeof rep->theorem, "%s (papers/004; spec/forget.md)",
+    snprintf(rep->theorem, sizeof rep->theorem, "%s (arXiv:2210.08911; docs/noisy-gd.md)",
              THM[in->thm].cite);
 }
 
@@ -1280,8 +1281,8 @@ static ul_status ngd_preconditions(const ngd_input *in, ul_audit_report *rep, ch
         if (in->cited_variant == UL_VARIANT_PRINTED)
             ul_audit_explain(rep, "The certificate cites Thm 5.2(2)'s printed step-size "
                                   "condition alone; G.22, which its proof invokes, also needs "
-                                  "eta <= lambda/(64 B q^2 (beta + lambda)^2) (spec/forget.md "
-                                  "sec. 9 item 3), so both are required.");
+                                  "eta <= lambda/(64 B q^2 (beta + lambda)^2) (docs/noisy-gd.md "
+                                  "erratum N3), so both are required.");
     }
     if (st == UL_OK)
         pre_merge(&rep->pre, &pl);
@@ -1383,7 +1384,8 @@ static ul_status ngd_verdict(const ngd_input *in, const ul_num_precision *w, ul_
     }
     if (in->thm == T_52D && counts_fail && *verdict == UL_VERDICT_SUPPORTED)
         ul_audit_explain(rep, "Thm 5.2's iteration counts (19) are not met, but the recursion "
-                              "of its proof (G.22, G.23, B.4; spec/forget.md sec. 6) still "
+                              "of its proof (G.22, G.23, B.4; docs/noisy-gd.md "
+                              "'Derived formulas') still "
                               "reaches the claim.");
     if (undecided && *verdict == UL_VERDICT_SUPPORTED)
         *verdict = UL_VERDICT_INCONCLUSIVE;

@@ -4,7 +4,7 @@
  * A field of a method's table whose spec carries .omitted (io/fields.h) states
  * a fact about the mechanism, the data or the training.  When a certificate
  * leaves it out, the handler takes the reading least favourable to the claim
- * (DESIGN: "the claimant never gets the benefit of the doubt";
+ * (docs/design.md, "Least-favourable readings of omitted fields";
  * ulaudit-certificate(5), "Omitted fields") and notes it here, so that every
  * report names each omitted fact, the reading taken, and the line that would
  * state it.  Internal to src/audit. */

@@ -4,8 +4,8 @@
  *
  * NOTHING HERE IS CERTIFIED.  These functions emulate code that computes in
  * IEEE double (or float32) with the formulas the public implementations use
- * (spec/anchors.md §2.6, docs/neural-unlearning.md, "Public code", Errata K1-K13): they exist so
- * that an
+ * (docs/accounting.md "Numerical soundness of theta_epsilon", docs/neural-unlearning.md,
+ * "Public code", Errata K1-K13): they exist so that an
  * audit can say "the claimed δ = 3.7584e-11 is what θ gives when Q is
  * computed as (1 − erf)/2 in double precision", never to decide a verdict.
  * Verdicts come from src/bounds (enclosures) only.  Doubles and floats are
@@ -53,7 +53,8 @@ bool ul_forensic_matches_digits(const char *claimed, double value, int min_digit
 
 /* θ_{e^ε}(r) = Q(ε/r − r/2) − e^ε·Q(ε/r + r/2) with that Q, everything in
  * double: the stair-lab `theta_epsilon`.  At ε = 14.357, r = 2 it gives
- * 3.7584e-11 for the true 7.6651e-11 (spec/anchors.md §2.6): half the true δ.
+ * 3.7584e-11 for the true 7.6651e-11 (docs/accounting.md "Numerical soundness of
+ * theta_epsilon"): half the true δ.
  * May be negative or 0; r > 0. */
 double ul_forensic_theta_one_minus_erf(double eps, double r);
 

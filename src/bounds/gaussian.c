@@ -19,7 +19,8 @@
  * Special points: ε = 0 gives θ_1(r) = 1 − 2Q(r/2) = erf(r/(2√2)) (docs/neural-unlearning.md,
  * "Hockey-stick divergence of Gaussians",
  * the TV distance); ε < 0 uses reciprocity, θ_γ(r) = 1 − γ + γ·θ_{1/γ}(r)
- * (E_γ(P‖Q) = 1 − γ + γE_{1/γ}(Q‖P), papers/000, with θ symmetric in P, Q);
+ * (E_γ(P‖Q) = 1 − γ + γE_{1/γ}(Q‖P), Asoodeh, Diaz, Calmon 2020; docs/accounting.md
+ * "Hockey-stick divergence and the Gaussian mechanism"; θ symmetric in P, Q);
  * r = 0 gives θ = max(0, 1 − e^ε) exactly.
  */
 #include "bounds/gaussian.h"

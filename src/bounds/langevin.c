@@ -7,7 +7,8 @@
  * cancellation), the identity is written next to it.
  *
  * Choices made by search (the Rényi order α, a least K, a smallest σ) follow
- * DESIGN.md: a search in doubles proposes, enclosures decide.  "K reaches the
+ * docs/design.md, "Search in doubles, certify in MPFR": a search in doubles
+ * proposes, enclosures decide.  "K reaches the
  * target" is certified by one α (a decimal) whose bound is ≤ ε̂; "K does not
  * reach it" by a rigorous lower bound of the minimum over all α > 1
  * (branch and bound on boxes of α, below).

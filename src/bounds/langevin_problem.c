@@ -11,8 +11,8 @@
  *          across requests, eq. (38)),
  *   ε^(s) the recursion of Cor 3.4 (ul_langevin_min_decide).
  *
- * Searches (a least K, a σ) follow DESIGN.md: doubles propose, enclosures
- * decide; the constants E and Λ_j are enclosures at 64 bits in the search
+ * Searches (a least K, a σ) follow docs/design.md, "Search in doubles,
+ * certify in MPFR": doubles propose, enclosures decide; the constants E and Λ_j are enclosures at 64 bits in the search
  * (the LSI recursion has no closed form) and at the decision's precision in
  * the certification.
  */

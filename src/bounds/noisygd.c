@@ -1,5 +1,5 @@
 /* src/bounds/noisygd.c — Noisy-GD learning and deletion (Chourasia & Shah,
- * papers/004; spec/forget.md, "spec" below).  Conventions: noisygd.h.
+ * ICML 2023, arXiv:2210.08911; docs/noisy-gd.md).  Conventions: noisygd.h.
  *
  * How it is computed.  Every decimal input is read once as an exact rational
  * (GMP mpq).  Preconditions between rationals are then decided exactly; the
@@ -331,9 +331,10 @@ static ul_pre_state encl_leq(mpfi_srcptr a, mpfi_srcptr b)
     return ul_pre_leq(a, b);
 }
 
-static const char RULE_Q[] = "Renyi order q > 1 (Def 2.2; spec/forget.md sec. 2)";
+static const char RULE_Q[] = "Renyi order q > 1 (Def 2.2; docs/noisy-gd.md 'Conventions')";
 static const char RULE_ETA_CONVEX[] =
-    "step size eta < 1/(lambda + beta) (Thm G.9, G.15, Lemma G.12; spec/forget.md sec. 5)";
+    "step size eta < 1/(lambda + beta) (Thm G.9, G.15, Lemma G.12; "
+    "docs/noisy-gd.md 'Theorems audited')";
 
 static void pre_q(ul_preconditions *pre, const reading *in)
 {
@@ -369,7 +370,7 @@ static void pre_init_g15(ul_preconditions *pre, const reading *in)
     rat_sigma2(s2, in);
     ul_pre_add(pre, "init_variance_prescribed",
                "initialisation rho = N(0, sigma^2/(lambda(1 - eta lambda/2)) I_d) (Thm G.15 via "
-               "Lemma G.14; spec/forget.md sec. 5, sec. 9 item 7)",
+               "Lemma G.14; docs/noisy-gd.md 'Theorems audited', erratum N7)",
                holds(mpq_equal(lhs, s2)));
     mpq_clears(lhs, s2, (mpq_ptr)0);
 }
@@ -416,7 +417,7 @@ static void value_rational(ul_num_value *out, const reading *in, const void *arg
 
 /* ---- Thm G.7 ------------------------------------------------------------------ */
 
-/* ε = qL²ηK/(σ²n²) exactly (Thm G.7, spec sec. 5). */
+/* ε = qL²ηK/(σ²n²) exactly (Thm G.7, docs/noisy-gd.md "Theorems audited"). */
 static void rat_g7(mpq_ptr out, const reading *in, mpq_srcptr K)
 {
     mpq_t s2;
@@ -522,7 +523,7 @@ ul_status ul_ngd_rdp_g9(const ul_ngd_params *pb, const ul_num_precision *want, u
     return st;
 }
 
-/* G.9's bound c·(1 − e^{−x}), x = ληK/2 (Thm G.9, spec sec. 5), is a
+/* G.9's bound c·(1 − e^{−x}), x = ληK/2 (Thm G.9, docs/noisy-gd.md "Theorems audited"), is a
  * rational exactly when K is absent (the supremum c = 4qL²/(λσ²n²)), when
  * x = 0 (K = 0 or η = 0: 1 − e^0 = 0) or when c = 0 (L = 0).  For any other
  * rational x > 0, e^{−x} is transcendental (Lindemann) and so is the bound:
@@ -549,7 +550,7 @@ bool ul_ngd_g9_exact(mpq_ptr out, const ul_ngd_params *pb)
 
 /* ---- Thm G.15 ------------------------------------------------------------------ */
 
-/* The bound is C·e^{−a·K} with rationals C, a (spec sec. 5, Thm G.15):
+/* The bound is C·e^{−a·K} with rationals C, a (docs/noisy-gd.md "Theorems audited", Thm G.15):
  *   stated: C = 4qL²/(λσ²n²),               a = ηλ/2;
  *   tight:  C = 2qL²/(λσ²n²(1 − ηλ/2)),     a = ηλ(1 − ηλ/2).
  * False (bound undefined) when the tight form has 1 − ηλ/2 ≤ 0. */
@@ -910,7 +911,7 @@ ul_status ul_ngd_sigma_min(const ul_ngd_params *pb, ul_ngd_sigma_kind kind, ul_n
     mpq_set(sp.t, Q(&in, target));
     sp.f = FACTOR_ONE;
     bool defined = true;
-    /* The rationals below are ε·σ² with σ left out (spec sec. 5). */
+    /* The rationals below are ε·σ² with σ left out (docs/noisy-gd.md "Theorems audited"). */
     if (kind == UL_NGD_SIGMA_G7) {
         /* G.7: σ² ε = qL²ηK/n² */
         rat_qL2_n2(sp.N, &in);
@@ -1108,7 +1109,7 @@ static void value_coef_log(ul_num_value *out, mpq_srcptr coef, mpq_srcptr x)
 }
 
 /* The (17) utility bound on K_Abar: cκ·log max{5κ, m·r²/(qd)} with c = 4,
- * m = 8·eps_dp (statement) or c = 2, m = 8 (proof text, spec sec. 9 item 10). */
+ * m = 8·eps_dp (statement) or c = 2, m = 8 (proof text, docs/noisy-gd.md erratum N10). */
 static void value_51_kabar_utility(ul_num_value *out, const reading *in, ul_variant v)
 {
     mpq_t kappa, coef, x, y;
@@ -1268,16 +1269,17 @@ static void pre_51(ul_preconditions *pre, const reading *in)
     if (pre == NULL)
         return;
     ul_pre_clear(pre);
-    ul_pre_add(pre, "lambda_pos", "lambda > 0 (Thm 5.1; spec/forget.md sec. 5)",
+    ul_pre_add(pre, "lambda_pos", "lambda > 0 (Thm 5.1; docs/noisy-gd.md 'Theorems audited')",
                holds(mpq_sgn(Q(in, F_LAMBDA)) > 0));
-    ul_pre_add(pre, "beta_pos", "beta > 0 (Thm 5.1; spec/forget.md sec. 5)",
+    ul_pre_add(pre, "beta_pos", "beta > 0 (Thm 5.1; docs/noisy-gd.md 'Theorems audited')",
                holds(mpq_sgn(Q(in, F_BETA)) > 0));
-    ul_pre_add(pre, "L_pos", "L > 0 (Thm 5.1; spec/forget.md sec. 5)",
+    ul_pre_add(pre, "L_pos", "L > 0 (Thm 5.1; docs/noisy-gd.md 'Theorems audited')",
                holds(mpq_sgn(Q(in, F_L)) > 0));
     pre_q(pre, in);
-    ul_pre_add(pre, "eps_dd_pos", "0 < eps_dd (Thm 5.1; spec/forget.md sec. 5)",
+    ul_pre_add(pre, "eps_dd_pos", "0 < eps_dd (Thm 5.1; docs/noisy-gd.md 'Theorems audited')",
                holds(mpq_sgn(Q(in, F_EPS_DD)) > 0));
-    ul_pre_add(pre, "eps_dd_le_eps_dp", "eps_dd <= eps_dp (Thm 5.1; spec/forget.md sec. 5)",
+    ul_pre_add(pre, "eps_dd_le_eps_dp",
+               "eps_dd <= eps_dp (Thm 5.1; docs/noisy-gd.md 'Theorems audited')",
                rat_leq(Q(in, F_EPS_DD), Q(in, F_EPS_DP)));
     if (in->set[F_R])
         ul_pre_add(pre, "r_le_n", "a request replaces r <= n distinct records (Def 2.5)",
@@ -1723,8 +1725,8 @@ static ul_pre_state decide(const reading *in, dec_kind kind)
 }
 
 static const char RULE_ETA_G22[] =
-    "eta <= lambda/(64 B q^2 (beta + lambda)^2), needed by Thm G.22 (spec/forget.md sec. 9 "
-    "item 3)";
+    "eta <= lambda/(64 B q^2 (beta + lambda)^2), needed by Thm G.22 (docs/noisy-gd.md "
+    "erratum N3)";
 
 static ul_pre_state state_eta_g22(const reading *in)
 {
@@ -1738,22 +1740,23 @@ static ul_pre_state state_eta_g22(const reading *in)
 static void pre_52_shared(ul_preconditions *pre, const reading *in, const ul_ngd_params *pb,
                           bool full)
 {
-    ul_pre_add(pre, "lambda_pos", "lambda > 0 (Thm 5.2; spec/forget.md sec. 5)",
+    ul_pre_add(pre, "lambda_pos", "lambda > 0 (Thm 5.2; docs/noisy-gd.md 'Theorems audited')",
                holds(mpq_sgn(Q(in, F_LAMBDA)) > 0));
-    ul_pre_add(pre, "beta_pos", "beta > 0 (Thm 5.2; spec/forget.md sec. 5)",
+    ul_pre_add(pre, "beta_pos", "beta > 0 (Thm 5.2; docs/noisy-gd.md 'Theorems audited')",
                holds(mpq_sgn(Q(in, F_BETA)) > 0));
     if (full)
-        ul_pre_add(pre, "L_pos", "L > 0 (Thm 5.2; spec/forget.md sec. 5)",
+        ul_pre_add(pre, "L_pos", "L > 0 (Thm 5.2; docs/noisy-gd.md 'Theorems audited')",
                    holds(mpq_sgn(Q(in, F_L)) > 0));
-    ul_pre_add(pre, "eta_pos", "eta > 0 (Thm 5.2; spec/forget.md sec. 5)",
+    ul_pre_add(pre, "eta_pos", "eta > 0 (Thm 5.2; docs/noisy-gd.md 'Theorems audited')",
                holds(mpq_sgn(Q(in, F_ETA)) > 0));
     pre_q(pre, in);
     if (full) {
-        ul_pre_add(pre, "eps_dd_pos", "0 < eps_dd (Thm 5.2; spec/forget.md sec. 5)",
+        ul_pre_add(pre, "eps_dd_pos", "0 < eps_dd (Thm 5.2; docs/noisy-gd.md 'Theorems audited')",
                    holds(mpq_sgn(Q(in, F_EPS_DD)) > 0));
-        ul_pre_add(pre, "eps_dd_le_eps_dp", "eps_dd <= eps_dp (Thm 5.2; spec/forget.md sec. 5)",
+        ul_pre_add(pre, "eps_dd_le_eps_dp",
+                   "eps_dd <= eps_dp (Thm 5.2; docs/noisy-gd.md 'Theorems audited')",
                    rat_leq(Q(in, F_EPS_DD), Q(in, F_EPS_DP)));
-        ul_pre_add(pre, "eps_dp_lt_d", "eps_dp < d (Thm 5.2; spec/forget.md sec. 5)",
+        ul_pre_add(pre, "eps_dp_lt_d", "eps_dp < d (Thm 5.2; docs/noisy-gd.md 'Theorems audited')",
                    rat_less(Q(in, F_EPS_DP), Q(in, F_D)));
     }
     ul_pre_add(pre, "r_le_n", "a request replaces r <= n distinct records (Def 2.5)",
@@ -1767,7 +1770,7 @@ static void pre_52_shared(ul_preconditions *pre, const reading *in, const ul_ngd
         mpq_div_2exp(rhs, rhs, 2);
         ul_pre_add(pre, "loss_bound_le_sigma2_logB_over_4",
                    "the loss is (sigma^2 log B/4)-bounded: b <= sigma^2 log B/4 (Thm 5.2, G.22; "
-                   "spec/forget.md sec. 9 item 5)",
+                   "docs/noisy-gd.md erratum N5)",
                    rat_leq(Q(in, F_B), rhs));
         mpq_clear(rhs);
     }
@@ -1779,7 +1782,7 @@ static void pre_52_shared(ul_preconditions *pre, const reading *in, const ul_ngd
         rat_sigma2(s2, in);
         ul_pre_add(pre, "init_variance_prescribed",
                    "initialisation rho = N(0, (sigma^2/lambda) I_d) (Thm 5.2, base case (153); "
-                   "spec/forget.md sec. 9 item 7)",
+                   "docs/noisy-gd.md erratum N7)",
                    holds(mpq_equal(l, s2)));
         mpq_clears(l, s2, (mpq_ptr)0);
     }
@@ -1988,7 +1991,7 @@ ul_status ul_ngd_nonconvex_deletion_eps(const ul_ngd_params *pb, const ul_num_pr
     }
     ul_pre_add(pre, "contraction_lt_1",
                "c = q exp(-lambda eta K_Abar/(2B)) < 1, so the recursion of G.22, G.23 and B.4 "
-               "stays bounded (spec/forget.md sec. 6, [DERIVED])",
+               "stays bounded (docs/noisy-gd.md 'Derived formulas', [DERIVED])",
                s);
     st = evaluate(value_nonconvex, &in, NULL, want, out, rep, err, errlen);
     reading_clear(&in);
@@ -2045,7 +2048,7 @@ ul_status ul_ngd_adaptive_eps_nonconvex(const ul_ngd_params *pb, ul_variant vari
             rat_max(steps, Q(&in, F_KA), Q(&in, F_KABAR));
             mpq_mul(steps, steps, Q(&in, F_P));
         } else {
-            /* G.7(K_A + s·K_Abar): every step up to release s (spec sec. 9 item 2) */
+            /* G.7(K_A + s·K_Abar): every step up to release s (docs/noisy-gd.md erratum N2) */
             mpq_mul(steps, Q(&in, F_S), Q(&in, F_KABAR));
             mpq_add(steps, steps, Q(&in, F_KA));
         }
@@ -2221,7 +2224,7 @@ ul_status ul_ngd_abadi_sigmahat_min(const char *K, const char *eps, const char *
     abadi a;
     mpq_inits(a.K, a.eps, a.delta, (mpq_ptr)0);
     /* Remark G.8 prints factor 1; G.7 with 2ησ² = η²σ̂²L²/n² gives RDP 2qK/σ̂², and
-     * 2qK/σ̂² ≤ ε/2 at q = 1 + (2/ε) log(1/δ) needs factor 2 (spec sec. 9 item 12). */
+     * 2qK/σ̂² ≤ ε/2 at q = 1 + (2/ε) log(1/δ) needs factor 2 (docs/noisy-gd.md erratum N12). */
     a.factor = variant == UL_VARIANT_PRINTED ? 1 : 2;
     ul_status st = read_text(a.K, "K", K, "0", false, UL_NGD_MAX_STEPS, false, true, err, errlen);
     if (st == UL_OK)

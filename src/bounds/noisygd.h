@@ -1,6 +1,6 @@
 /* src/bounds/noisygd.h — Noisy-GD learning and deletion: Chourasia & Shah,
  * "Forget Unlearning: Towards True Data-Deletion in Machine Learning"
- * (papers/004; spec/forget.md, cited as "spec" below, with its §9 errata).
+ * (ICML 2023, arXiv:2210.08911; docs/noisy-gd.md, with its errata N1-N23).
  *
  * Conventions (the paper's; other modules differ, so read these):
  *
@@ -26,7 +26,7 @@
  *   Log-Sobolev: the paper's LS(c) carries σ² in Γ (Def G.1), so N(0, s² I)
  *     has constant σ²/s²; it matters only for the initialisations below.
  *   Thm 5.2's B: the loss is (σ²·log B/4)-bounded, i.e. B = exp(4b/σ²) for a
- *     loss bounded by b (spec §9 item 5).  B is never formed: inputs give
+ *     loss bounded by b (docs/noisy-gd.md erratum N5).  B is never formed: inputs give
  *     log B (or b), and every quantity with B travels in log form.
  *
  * Hypotheses on the SHAPE of the loss (convex, L-Lipschitz or clipped,
@@ -126,7 +126,7 @@ ul_status ul_ngd_deletion_g15(const ul_ngd_params *pb, ul_ngd_g15_form form,
 /* The phase-I plateau of R_q between the two worlds before the deletion
  * (G.15 proof, Figure 1).  CORRECTED: the proof's q·c2/c1 =
  * 2qL²/(λσ²n²(1 − ηλ/2)); PRINTED: Figure 1's qL²/(λn²σ²), which is 2 to 4
- * times smaller (spec §9 item 13).  Reads as G.15; same preconditions. */
+ * times smaller (docs/noisy-gd.md erratum N13).  Reads as G.15; same preconditions. */
 ul_status ul_ngd_g15_plateau(const ul_ngd_params *pb, ul_variant variant,
                              const ul_num_precision *want, ul_num_value *out, ul_preconditions *pre,
                              ul_num_report *rep, char *err, size_t errlen);
@@ -178,7 +178,7 @@ typedef enum {
 
 /* One quantity of Thm 5.1.  Reads lambda, beta, L, q, eps-dp, eps-dd, and n,
  * d, r where the quantity needs them.  The (17) utility bounds take a variant
- * (spec §9 item 10): CORRECTED = the statement (4κ; 8·eps_dp·r²/(qd)), which
+ * (docs/noisy-gd.md erratum N10): CORRECTED = the statement (4κ; 8·eps_dp·r²/(qd)), which
  * is what the proof's arithmetic needs; PRINTED = the proof's text (2κ;
  * 8r²/(qd)), which asks for fewer iterations than the proof uses.  Other
  * quantities ignore it.  Preconditions: lambda_pos, beta_pos, L_pos, q_gt_1,
@@ -208,7 +208,7 @@ typedef enum { UL_NGD_52_PRIVACY = 1, UL_NGD_52_DELETION = 2 } ul_ngd_52_part;
  * eta_le_deletion_bound, KA_ge_bound, KAbar_ge_bound (19) and, in the
  * CORRECTED variant only, eta_le_g22_bound: η ≤ λ/(64Bq²(β+λ)²), which G.22
  * needs and the printed step-size condition implies only when q·eps_dd ≤ d
- * (spec §9 item 3).  When every item holds, the theorem gives (q, eps-dp)-RDP
+ * (docs/noisy-gd.md erratum N3).  When every item holds, the theorem gives (q, eps-dp)-RDP
  * (part 1) or (q, eps-dd)-data-deletion (part 2). */
 ul_status ul_ngd_thm52_check(const ul_ngd_params *pb, ul_ngd_52_part part, ul_variant variant,
                              ul_preconditions *pre, char *err, size_t errlen);
@@ -239,7 +239,8 @@ ul_status ul_ngd_thm52(const ul_ngd_params *pb, ul_ngd_52_quantity which,
 ul_status ul_ngd_thm52_least_k(const ul_ngd_params *pb, ul_ngd_52_quantity which, unsigned long *k,
                                ul_num_report *rep, char *err, size_t errlen);
 
-/* [DERIVED, spec §6] The deletion ε Thm 5.2's proof actually achieves for
+/* [DERIVED, docs/noisy-gd.md "Derived formulas"] The deletion ε Thm 5.2's
+ * proof actually achieves for
  * arbitrary η, K_A, K_Abar: with D* = 32dηqB(β+λ)²/λ (G.22) and
  * c = q·exp(−ληK_Abar/(2B)),
  *   ε_0 = q·exp(−ληK_A/(2B))·logB/2 + D*   (G.22 from ρ, base (153)),
@@ -263,7 +264,7 @@ ul_status ul_ngd_adaptive_eps(const ul_ngd_params *pb, const ul_num_precision *w
                               ul_num_value *out, ul_num_report *rep, char *err, size_t errlen);
 
 /* Thm 4.3 for Noisy-GD privacy by G.7 (non-convex, Thm 5.2(1)), the
- * requester observing p releases, the last at index s (spec §9 item 2).
+ * requester observing p releases, the last at index s (docs/noisy-gd.md erratum N2).
  * PRINTED: eps_dd + p·G.7(max{K_A, K_Abar}), the theorem applied with Thm
  * 5.2(1)'s eps_dp; it ignores the unobserved runs in between.  CORRECTED:
  * eps_dd + G.7(K_A + s·K_Abar), all the Noisy-GD steps up to the last
@@ -304,7 +305,7 @@ ul_status ul_ngd_mi_threshold(const char *q, const char *delta, const ul_num_pre
  * (1 + (2/ε)log(1/δ), ε/2)-RDP, hence (ε, δ)-DP after K steps.
  * CORRECTED: σ̂ = 2·√(K(ε + 2log(1/δ)))/ε (re-derived from G.7);
  * PRINTED: √(K(ε + 2log(1/δ)))/ε (Remark G.8), which gives RDP 2ε, four
- * times the budget ε/2 (spec §9 item 12).  K whole ≥ 0, eps ∈ (0, 1e12],
+ * times the budget ε/2 (docs/noisy-gd.md erratum N12).  K whole ≥ 0, eps ∈ (0, 1e12],
  * delta ∈ (0, 1).  Plain value. */
 ul_status ul_ngd_abadi_sigmahat_min(const char *K, const char *eps, const char *delta,
                                     ul_variant variant, const ul_num_precision *want,
@@ -351,7 +352,7 @@ bool ul_ngd_thm51_exact(mpq_ptr out, const ul_ngd_params *pb, ul_ngd_g15_form fo
 /* ---- Thm 5.1 as a certificate cites it (noisygd_thm51.c) ------------------- */
 
 /* Thm G.15 evaluated at Thm 5.1's prescriptions η = 1/(2(λ+β)),
- * σ² = 4qL²/(λ·eps_dp·n²) (spec/forget.md sec. 3), in the given form: with
+ * σ² = 4qL²/(λ·eps_dp·n²) (docs/noisy-gd.md "Algorithm and prescriptions"), in the given form: with
  * c = λ/(4(λ+β)),
  *     stated (111): log ε = log eps_dp − c·K_Abar,
  *     tight:        log ε = log(eps_dp/2) − log(1 − c) − 2c(1 − c)·K_Abar,

@@ -1,15 +1,15 @@
 /* src/bounds/noisygd_rational.c — the Noisy-GD bounds that are exact
  * rationals, and the Rényi-to-(ε, δ) conversion an audit applies to any of
- * them (Chourasia & Shah, papers/004; spec/forget.md).  Moved out of
+ * them (Chourasia & Shah, arXiv:2210.08911; docs/noisy-gd.md).  Moved out of
  * audit/audit_noisygd.c (issue 13).
  *
- * Thm G.7 (Abadi-style composition of K Gaussian steps, spec sec. 4):
+ * Thm G.7 (Abadi-style composition of K Gaussian steps, docs/noisy-gd.md "Theorems audited"):
  *     ε = q·L²·η·K/(σ²n²),
  * a rational in the decimal inputs; Thm 5.2's privacy part uses it at its
- * own K, and Thm 4.3 (p-adaptive requesters, spec sec. 6) adds eps_dd to it
+ * own K, and Thm 4.3 (p-adaptive requesters, docs/noisy-gd.md "Theorems audited") adds eps_dd to it
  * at the composed number of steps K43:
  *     corrected: K43 = K_A + s·K_Abar;   printed: K43 = p·max(K_A, K_Abar)
- * (K43 = 0 when p = 0; spec sec. 9 on the printed composition).
+ * (K43 = 0 when p = 0; docs/noisy-gd.md erratum N2).
  *
  * Remark 2.1 (Mironov 2017 Prop. 3): (q, ρ)-RDP gives (ρ + log(1/δ)/(q − 1),
  * δ)-DP.  For a bound linear in the order, ρ(q) = a·q, the best order is

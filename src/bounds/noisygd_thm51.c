@@ -1,11 +1,11 @@
-/* src/bounds/noisygd_thm51.c — Thm 5.1 of Chourasia & Shah (papers/004;
- * spec/forget.md sec. 3, "spec" below) as a handler cites it: the
+/* src/bounds/noisygd_thm51.c — Thm 5.1 of Chourasia & Shah (arXiv:2210.08911;
+ * docs/noisy-gd.md "Algorithm and prescriptions") as a handler cites it: the
  * deletion bound of Thm G.15 evaluated AT Thm 5.1's prescriptions, and the
  * exact checks that a certificate's η, σ and initialisation are those
  * prescriptions.  Moved out of audit/audit_noisygd.c (issue 13): the audit
  * handler calls these and does no arithmetic of its own.
  *
- * The prescriptions (Thm 5.1, spec sec. 3):
+ * The prescriptions (Thm 5.1, docs/noisy-gd.md "Algorithm and prescriptions"):
  *     η  = 1/(2(λ + β)),      σ² = 4qL²/(λ·eps_dp·n²),
  *     ρ  = N(0, σ²/(λ(1 − ηλ/2)) I_d)         (G.15 via Lemma G.14).
  * At them, c = ηλ/2 = λ/(4(λ + β)) = 1/(4κ), and G.15's two forms
@@ -160,7 +160,8 @@ void ul_ngd_thm51_prescriptions(const ul_ngd_params *pb, ul_preconditions *pre)
     if (pb->eta != NULL) {
         ul_num_mpq_valid(a, pb->eta);
         ul_pre_add(pre, "eta_prescribed",
-                   "step size eta = 1/(2(lambda + beta)) (Thm 5.1; spec/forget.md sec. 3); "
+                   "step size eta = 1/(2(lambda + beta)) (Thm 5.1; docs/noisy-gd.md "
+                   "'Algorithm and prescriptions'); "
                    "other step sizes: cite Thm G.15",
                    mpq_equal(a, eta) ? UL_PRE_HOLDS : UL_PRE_FAILS);
     }
@@ -185,7 +186,7 @@ void ul_ngd_thm51_prescriptions(const ul_ngd_params *pb, ul_preconditions *pre)
         mpq_mul(lhs, s2, b);
         ul_pre_add(pre, "sigma2_ge_prescribed",
                    "sigma^2 >= 4 q L^2/(lambda eps_dp n^2), Thm 5.1's prescription (more noise "
-                   "only lowers G.9 and G.15; spec/forget.md sec. 3)",
+                   "only lowers G.9 and G.15; docs/noisy-gd.md 'Algorithm and prescriptions')",
                    mpq_cmp(lhs, a) >= 0 ? UL_PRE_HOLDS : UL_PRE_FAILS);
         mpq_clear(lhs);
     } else if (mpq_sgn(b) > 0) {
@@ -204,7 +205,7 @@ void ul_ngd_thm51_prescriptions(const ul_ngd_params *pb, ul_preconditions *pre)
         mpq_mul(lhs, lhs, t);
         ul_pre_add(pre, "init_variance_prescribed",
                    "initialisation rho = N(0, sigma^2/(lambda(1 - eta lambda/2)) I_d) (Thm 5.1, "
-                   "G.15 via Lemma G.14; spec/forget.md sec. 9 item 7)",
+                   "G.15 via Lemma G.14; docs/noisy-gd.md erratum N7)",
                    mpq_equal(lhs, s2) ? UL_PRE_HOLDS : UL_PRE_FAILS);
         mpq_clears(lhs, t, (mpq_ptr)0);
     }

@@ -172,7 +172,7 @@
  * still does, the grid is refined only while it dominates the rounding bound
  * (so hi gets as low as it can), and the sound bracket is returned with
  * UL_ECAP and the reason.  The failure of prv_accountant issue #17
- * (spec/anchors.md §1.3), a small δ printed below the rounding noise, cannot
+ * (microsoft/prv_accountant issue #17), a small δ printed below the rounding noise, cannot
  * happen here because the rounding bound is inside the bracket.
  */
 #include "bounds/pld.h"

@@ -17,7 +17,7 @@
  *
  *   - Gaussian: P = N(0,1), Q = N(r,1); L ~ N(r²/2, r²); δ(ε) = θ_{e^ε}(r).
  *   - Poisson-subsampled Gaussian with rate q, add/remove adjacency (the
- *     conventions of dp_accounting, spec/anchors.md §1.1):
+ *     conventions of dp_accounting v0.6.0, pld/privacy_loss_mechanism.py):
  *       REMOVE: P = (1−q)·N(0,1) + q·N(r,1), Q = N(0,1),
  *               L = log(1 − q + q·exp(r·X − r²/2)), X ~ P;
  *       ADD:    P = N(0,1), Q = (1−q)·N(0,1) + q·N(r,1),

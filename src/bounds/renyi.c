@@ -18,7 +18,7 @@
  *   [BBGHS] Balle, Barthe, Gaboardi, Hsu, Sato 2020 (arXiv 1905.09982) Thm 21
  *           = Canonne, Kamath, Steinke 2020 (arXiv 2004.00010) Prop. 12;
  *           as used by dp_accounting compute_epsilon / compute_delta
- *           (spec/anchors.md §1.1, §1.7), with its KL shortcut.
+ *           (dp_accounting v0.6.0 rdp_privacy_accountant.py), with its KL shortcut.
  *   [BH]    Bretagnolle–Huber: TV(P, Q) ≤ √(1 − e^{−KL(P‖Q)}); with
  *           KL = D_1 ≤ D_α (monotonicity in α, [M17] Prop. 9 / van Erven–
  *           Harremoës 2014 Thm 3) it gives (0, δ)-DP for δ ≥ √(1 − e^{−ρ}).
@@ -339,7 +339,7 @@ void ul_renyi_weak_triangle_difference(mpfi_ptr out, mpfi_srcptr alpha, mpfi_src
  * C(α,k) is an exact GMP integer.
  *
  * Fractional α (MTZ §3.3; dp_accounting _compute_log_a_frac, the signed
- * series of spec/anchors.md §1.1).  Split the real line at
+ * series dp_accounting used before commit 0b109e9).  Split the real line at
  * z0 = σ²·log(1/q − 1) + ½, where qμ1 = (1−q)μ0; below z0 put
  * x(z) = qμ1/((1−q)μ0) = e^{(z−z0)/σ²} ∈ (0, 1], above it y = 1/x ∈ (0, 1],
  * and expand (1 + x)^α, (1 + y)^α by the binomial series (convergent and
@@ -1515,7 +1515,7 @@ ul_status ul_renyi_sgm_rdp_certified(const char *q, const char *sigma, const cha
 
 /* ---- the subsampled Gaussian in double precision (searches only) ------------ *
  *
- * Not a bound: a fast approximation for choosing α (DESIGN, "search in
+ * Not a bound: a fast approximation for choosing α (docs/design.md, "Search in
  * doubles, certify in MPFR"); the chosen α is then certified with
  * ul_renyi_sgm_rdp.  It follows [MTZ] §3.3 like the enclosure above, but
  * arranged so that double precision keeps ~1e-13 relative accuracy in

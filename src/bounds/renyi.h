@@ -51,7 +51,7 @@ typedef enum {
     /* Balle et al. 2020 Thm 21 = Canonne–Kamath–Steinke 2020 Prop. 12:
      *   ε = ρ + log1p(−1/α) − (log δ + log α)/(α−1),
      *   δ = exp((α−1)(ρ − ε + log1p(−1/α))) / α,
-     * as dp_accounting applies it (spec/anchors.md §1.1, §1.7), at every
+     * as dp_accounting applies it (dp_accounting v0.6.0, rdp/rdp_privacy_accountant.py), at every
      * α > 1 (dp_accounting skips α ≤ 1.01 for double-precision reasons only):
      * ε clamped at 0; the KL (Bretagnolle–Huber) shortcut TV ≤ √(1 − e^{−ρ}):
      * ε = 0 when δ ≥ √(1 − e^{−ρ}), and δ(ε) ≤ √(1 − e^{−ρ}); δ ≤ 1. */
@@ -75,7 +75,7 @@ void ul_renyi_eps_enclose(mpfi_ptr eps, mpfi_srcptr alpha, mpfi_srcptr rho, mpfi
  *   KL       δ ≥ √(1 − e^{−ρ}), so ε = 0 by the KL shortcut: TV ≤
  *            √(1 − e^{−KL}) (Bretagnolle–Huber), KL = D_1 ≤ D_α ≤ ρ
  *            (van Erven–Harremoës 2014 Thm 3), and (0, δ)-DP is TV ≤ δ;
- *            dp_accounting's compute_epsilon takes it (spec/anchors.md §1.1);
+ *            dp_accounting's compute_epsilon takes it (docs/accounting.md, "The KL shortcut");
  *            always at ρ = 0;
  *   UNDECIDED  not decided at the precision allowed. */
 typedef enum {
@@ -238,7 +238,7 @@ ul_status ul_renyi_sgm_rdp_certified(const char *q, const char *sigma, const cha
 
 /* Not bounds: fast approximations for choosing a parameter (α) by search in
  * doubles; the chosen point is then certified with the functions above
- * (DESIGN, "search in doubles, certify in MPFR").  NaN outside the domain. */
+ * (docs/design.md, "Search in doubles, certify in MPFR").  NaN outside the domain. */
 
 /* log Q(x), Q the standard normal tail, to ~1e-15 relative at every x
  * (erfc, log1p(−Q(−x)) for x < 0, Laplace's continued fraction for x ≥ 26). */

@@ -376,7 +376,7 @@ static void claim_ceiling(ul_attack_result *res, const ul_attack_scoring *sc)
                  "(e^eps - 1 + 2 delta)/(e^eps + 1) at (%s, %s)", sc->eps, sc->delta);
     }
     if (sc->renyi_order && sc->renyi_order[0]) {
-        /* spec/forget.md Thm 4.1, eq. (10) */
+        /* Chourasia & Shah 2023, Thm 4.1, eq. (10) */
         ul_num_set_valid(t, sc->renyi_order);
         ul_num_set_valid(e, sc->renyi_value);
         ul_ngd_mi_ceiling_enclose(c, t, e);

@@ -24,7 +24,7 @@
  *     point is chosen among all of them, ties or not);
  *   - the advantage ceiling of the claim: (e^ε − 1 + 2δ)/(e^ε + 1) for an
  *     (ε, δ) claim (the privacy region of Kairouz, Oh, Viswanath 2015) and
- *     Thm 4.1 of spec/forget.md (eq. 10) for a Rényi claim.
+ *     Thm 4.1 of Chourasia & Shah 2023 (eq. 10) for a Rényi claim.
  * Verdict: "refuted" when some ε lower bound exceeds the claimed ε or some
  * advantage lower bound exceeds the ceiling; "consistent" otherwise (the
  * attack did not beat the claim — which never proves it); "no claim" when

@@ -460,7 +460,7 @@ static ul_status read_learning(const ul_json_value *model_obj, const ul_json_val
     de->unlearn_clip = dbl(lv, "c0", INFINITY);
     de->init_mean = dbl(lv, "init_mean", 0);
     /* Default initial law: the papers' (N(μ0, 2σ²/m), docs/langevin.md, "Experimental setting",
-     * for PNGD; N(0, σ²/(λ(1 − ηλ/2))), spec/forget.md Thm 5.1, for
+     * for PNGD; N(0, σ²/(λ(1 − ηλ/2))), Chourasia & Shah 2023, Thm 5.1, for
      * Noisy-GD); a point when λ = 0 or for model clipping. */
     double s2 = de->sigma * de->sigma, init_std = 0;
     if (lambda > 0 && de->algorithm == UL_EXP_PNGD)

@@ -1,13 +1,13 @@
 /* src/emp/experiment.h — the unlearning experiment behind a membership-
  * inference audit: the two worlds of the game, run M at a time.
  *
- * The game (U-LiRA style; spec/forget.md §10, docs/neural-unlearning.md, "Definition"):
+ * The game (U-LiRA style; docs/noisy-gd.md "Empirical tests", docs/neural-unlearning.md, "Definition"):
  *
  *   IN  world: learn on D (which holds the target), then serve the requests
  *              u_1 … u_R, the first of which deletes the target: request s
  *              runs K unlearning steps on D_s, warm-started from the model
  *              request s − 1 released (Chien et al. 2024, Corollary 3.4,
- *              sequential unlearning; spec/forget.md Def 5.1).
+ *              sequential unlearning; Chourasia & Shah 2023, Def 5.1).
  *   OUT world: the certificate's reference process on the final data D_R:
  *              RETRAIN     learn on D_R from a fresh start (Chien et al.,
  *                          Chourasia–Shah: the retrained model's law);
@@ -18,7 +18,7 @@
  * from.  Both worlds use the same learner (emp/learner.h):
  *
  *   PNGD        Langevin PNGD, projection radius R (Chien et al. 2024, eq. 1)
- *   NOISY_GD    the same with no projection (spec/forget.md Alg. 2)
+ *   NOISY_GD    the same with no projection (Chourasia & Shah 2023, Alg. 2)
  *   MODEL_CLIP  learning A = noisy GD with train_sigma (0: plain GD); an
  *               unlearning request clips the model to C0 (unlearn_clip) and
  *               runs K "cc1" steps Π_{C2}(w − η∇) + σξ

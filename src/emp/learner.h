@@ -1,6 +1,6 @@
 /* src/emp/learner.h — noisy gradient descent for M runs side by side: the
  * learners and unlearners of the papers (Chien et al. 2024, eqs. (1)-(2),
- * spec/forget.md §3, docs/neural-unlearning.md, "Model clipping").
+ * docs/noisy-gd.md "Algorithm and prescriptions", docs/neural-unlearning.md, "Model clipping").
  *
  * One step t of run r (global run number run0 + j) with parameters w and
  * update direction g(w) (ul_model_ops.grad: clipped data gradient + λw):
@@ -53,7 +53,7 @@ typedef struct {
 
 /* Column j of W (p×M) = mean + std·ξ, ξ_k = ul_rng_normal(seed, run0 + j,
  * UL_STEP_INIT, k): the Gaussian initialisation ρ = N(mean, std²I) of the
- * papers (docs/langevin.md, "Experimental setting", spec/forget.md Def 5.1). */
+ * papers (docs/langevin.md, "Experimental setting", Chourasia & Shah 2023, Def 5.1). */
 void ul_learner_init_gaussian(double *W, size_t p, size_t M, uint32_t seed, uint32_t run0,
                               double mean, double std);
 

@@ -2,7 +2,7 @@
  *
  * One picture: the empirical ROC of an attack against the ceiling that a
  * certified (ε, δ) claim allows, on log-log axes so that the low-FPR corner
- * (where attacks are judged, spec/anchors.md: TPR at 0.1% FPR) is visible.
+ * (where attacks are judged, Carlini et al. 2022 LiRA: TPR at 0.1% FPR) is visible.
  *
  * The ceiling.  (ε, δ)-indistinguishability of IN and OUT implies, for any
  * membership test with false positive rate FPR and false negative rate FNR

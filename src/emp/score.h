@@ -6,7 +6,7 @@
  * be lower).  Needs no fitting: every run is scored.
  *
  * Gaussian likelihood-ratio score on the parameters (a LiRA-style test
- * applied to the released vector itself, spec/anchors.md §2): fit
+ * applied to the released vector itself, Carlini et al. 2022): fit
  * N(μ_in, V) and N(μ_out, V) with one shared diagonal covariance V (the
  * pooled per-coordinate variance) on a FITTING half of the runs, then score
  * each held-out run by the log likelihood ratio

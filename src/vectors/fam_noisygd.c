@@ -1,5 +1,5 @@
 /* src/vectors/fam_noisygd.c — Noisy-GD learning and deletion calibrations
- * (Chourasia & Shah, "Forget Unlearning"; spec/forget.md; bounds/noisygd.h).
+ * (Chourasia & Shah, "Forget Unlearning", arXiv:2210.08911; docs/noisy-gd.md; bounds/noisygd.h).
  *
  * σ is the paper's: one Noisy-GD step adds noise of variance 2ησ² per
  * coordinate (not σ²).  Every ε here is a Rényi divergence of order q, not
@@ -12,7 +12,7 @@
  *        tight:   2qL²/(λσ²n²(1 − ηλ/2)) · exp(−ηλ(1 − ηλ/2)·K̄)
  *        stated:  4qL²/(λσ²n²) · exp(−ηλ·K̄/2)
  *
- * The paper has no experiments (spec/forget.md); the settings follow its
+ * The paper has no experiments (docs/noisy-gd.md "Empirical tests"); the settings follow its
  * Table 1 and Thm 5.1 (1-Lipschitz, 1-smooth loss, L2 constant 0.01 to 1)
  * at MNIST-like and small n, with η = 1/4, which keeps η(λ + β) < 1 (the
  * theorems' step-size precondition) for every λ here.

@@ -7,7 +7,7 @@
  *   bbghs (Balle et al. 2020, Thm 21; Canonne–Kamath–Steinke 2020):
  *       ε = ρ + log1p(−1/α) − (log δ + log α)/(α − 1)                    (≥ 0)
  *       δ = exp((α − 1)(ρ − ε + log1p(−1/α)))/α                           (≤ 1)
- *     with the KL shortcut of spec/anchors.md §1.7: ε = 0 when
+ *     with the KL shortcut of docs/accounting.md "The KL shortcut": ε = 0 when
  *     δ ≥ √(1 − e^{−ρ}), and δ ≤ √(1 − e^{−ρ}).
  *   subsampled Gaussian (Mironov, Talwar, Zhang 2019, §3.3), q the Poisson
  *     rate, sigma the noise multiplier σ/Δ, add/remove adjacency:
