@@ -1,5 +1,5 @@
 /* src/audit/audit_langevin.c — audit handlers for Langevin unlearning (Chien,
- * Wang, Chen, Li, arXiv:2401.10371v4, papers/003; docs/langevin.md) and for
+ * Wang, Chen, Li, arXiv:2401.10371v4; docs/langevin.md) and for
  * its Descent-to-Delete baseline (Neel, Roth, Sharifi-Malvajerdi 2021, as
  * restated in App. M of the same paper: Thms M.1 and M.2).
  *

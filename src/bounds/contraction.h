@@ -2,7 +2,7 @@
  *
  * A step x ↦ Π(x) + N(0, σ_t² I) whose pre-noise point Π(x) lies in a set of
  * diameter D_t contracts the hockey-stick divergence by the coefficient
- * η_γ = θ_γ(D_t/σ_t) (Asoodeh, Diaz, Calmon 2020, Thm 2 and Prop 1; papers/000;
+ * η_γ = θ_γ(D_t/σ_t) (Asoodeh, Diaz, Calmon 2020, Thm 2 and Prop 1;
  * docs/neural-unlearning.md, "Model clipping").  Two accountings of T such steps, starting from
  * E_{e^ε} ≤ δ_0:
  *

@@ -1,6 +1,6 @@
 /* src/bounds/d2d.h — Descent-to-Delete baselines (Neel, Roth,
  * Sharifi-Malvajerdi 2021, Thms 9 and 28), as restated by Chien et al. in
- * App. M (Chien et al. 2024, Thm M.1 and M.2; papers/003).
+ * App. M (Chien et al. 2024, Thm M.1 and M.2; arXiv:2401.10371v4).
  *
  * Setting: every f(·; d) m-strongly convex, M-Lipschitz, L-smooth; gradient
  * descent with step 2/(L + m) contracts by γ = (L − m)/(L + m) per step.

@@ -1,8 +1,8 @@
 /* src/bounds/gaussian.h — the Gaussian hockey-stick divergence θ and its inverses.
  *
  * For ε ∈ ℝ and r = ‖μ1 − μ2‖/σ ≥ 0 (docs/neural-unlearning.md, "Hockey-stick divergence of
- * Gaussians"; Asoodeh et al.,
- * papers/000–002, Lemma 3 / Remark 1):
+ * Gaussians"; Asoodeh, Diaz, Calmon 2020,
+ * Lemma 3 / Remark 1):
  *
  *     θ_{e^ε}(r) = E_{e^ε}( N(μ1,σ²I) ‖ N(μ2,σ²I) )
  *                = Q(ε/r − r/2) − e^ε · Q(ε/r + r/2),     Q(x) = ½ erfc(x/√2).

@@ -1,5 +1,5 @@
 /* src/bounds/langevin.h — Langevin unlearning (Chien, Wang, Chen, Li,
- * arXiv:2401.10371v4, papers/003; docs/langevin.md).
+ * arXiv:2401.10371v4; docs/langevin.md).
  *
  * Learning M is projected noisy gradient descent (PNGD, eq. (1)) on
  * f_D = (1/n) Σ f(·; d_i) over the ball C_R; unlearning U is K more PNGD steps

@@ -1,6 +1,6 @@
 /* src/bounds/langevin_problem.c — certified entry points over one whole
  * Langevin problem given as decimal text (Chien, Wang, Chen, Li,
- * arXiv:2401.10371v4, papers/003; docs/langevin.md): every case of Thms
+ * arXiv:2401.10371v4; docs/langevin.md): every case of Thms
  * 3.2/3.3, sequential requests (Cor 3.4), conversion to (ε, δ) (Prop L.2).
  * These are what the "langevin" audit handler calls (audit/audit_langevin.c);
  * the mathematics is in langevin.c, which these functions only assemble:

@@ -373,7 +373,7 @@ void ul_renyi_weak_triangle_difference(mpfi_ptr out, mpfi_srcptr alpha, mpfi_src
  * terms of small σ or q near ½), where the plain bound would crawl.  The
  * 2^m growth of the differences' rounding errors is cancelled by the 2^{−m}
  * weights, so the working precision only needs the digits asked for.
- * [DERIVED] marks this bound as derived for this project (spec/ has no tail
+ * [DERIVED] marks this bound as derived for this project (the papers give no tail
  * bound: dp_accounting stops when terms fall below e^{−30}).
  *
  * Everything is carried as logarithms of terms and exponentiated relative to
