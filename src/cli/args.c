@@ -133,8 +133,7 @@ static int find_row(const ul_cli_grammar *g, const char *name)
 }
 
 /* "unknown flag --NAME" with the suggestion among the rows, then the
- * switches (the calculator's order since issue 24: --digits, --max-bits
- * lead its rows). */
+ * switches (ul_io_did_you_mean takes the first of equally close names). */
 static int unknown_flag(const ul_cli_grammar *g, const char *name, char *err, size_t errlen)
 {
     const char *names[UL_CLI_MAX_ROWS + UL_CLI_MAX_SWITCHES];
