@@ -95,7 +95,7 @@ Test(io_escape, calc_values_and_arguments_are_quoted_escaped)
                        "--\x9b"
                        "2J",
                        NULL),
-                   "missing value", "--\\x9B2J");
+                   "unknown flag", "--\\x9B2J");
 }
 
 Test(io_escape, batch_names_are_quoted_escaped)

@@ -38,7 +38,6 @@
 #include "cli/exitcodes.h"
 #include "emp/attack.h"
 #include "io/escape.h"
-#include "io/fields.h"
 #include "emp/mlp.h"
 #include "emp/modelio.h"
 #include "emp/plot.h"
@@ -138,85 +137,52 @@ typedef struct {
     bool json, resume, help;
 } attack_args;
 
+/* The valued flags, in the order of attack_args' slots (args.h rows; ""
+ * marks "not given": each slot stays NULL unless the flag is). */
+#define ROW(name)                                                                                  \
+    {                                                                                              \
+        name, "V", "", ""                                                                          \
+    }
+static const ul_cli_flag ATTACK_ROWS[] = {
+    ROW("out"),    ROW("threads"), ROW("plot"),        ROW("in-models"),   ROW("out-models"),
+    ROW("target"), ROW("model"),   ROW("hidden"),      ROW("format"),      ROW("dim"),
+    ROW("eps"),    ROW("delta"),   ROW("renyi-order"), ROW("renyi-value"), ROW("alpha"),
+    ROW("scores"), ROW("shard"),   ROW("merge"),       ROW("max-seconds"),
+};
+#undef ROW
+static const char *const ATTACK_SWITCHES[] = {"json", "resume", "help"};
+
+/* The flags by the one parser of every command (args.h); an empty value
+ * (--out=) is no value here: every flag of attack names something. */
 static int parse_args(int argc, char **argv, attack_args *a)
 {
     memset(a, 0, sizeof *a);
-    struct {
-        const char *name;
-        const char **slot;
-    } vals[] = {
-        {"out", &a->out},
-        {"threads", &a->threads},
-        {"plot", &a->plot},
-        {"in-models", &a->in_models},
-        {"out-models", &a->out_models},
-        {"target", &a->target},
-        {"model", &a->model},
-        {"hidden", &a->hidden},
-        {"format", &a->format},
-        {"dim", &a->dim},
-        {"eps", &a->eps},
-        {"delta", &a->delta},
-        {"renyi-order", &a->renyi_order},
-        {"renyi-value", &a->renyi_value},
-        {"alpha", &a->alpha},
-        {"scores", &a->scores},
-        {"shard", &a->shard},
-        {"merge", &a->merge},
-        {"max-seconds", &a->max_seconds},
-    };
-    size_t nv = sizeof vals / sizeof vals[0];
-    for (int i = 0; i < argc; i++) {
-        const char *s = argv[i];
-        if (strcmp(s, "--json") == 0) {
-            a->json = true;
-            continue;
-        }
-        if (strcmp(s, "--resume") == 0) {
-            a->resume = true;
-            continue;
-        }
-        if (strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0) {
-            a->help = true;
-            continue;
-        }
-        if (strncmp(s, "--", 2) != 0) {
-            if (a->config) {
-                char e1[128], e2[128];
-                fprintf(stderr, "ulaudit attack: one configuration file only (got '%s' and '%s')\n",
-                        escaped(a->config, e1, sizeof e1), escaped(s, e2, sizeof e2));
-                return UL_EXIT_USAGE;
-            }
-            a->config = s;
-            continue;
-        }
-        const char *eq = strchr(s, '=');
-        size_t len = eq ? (size_t)(eq - s - 2) : strlen(s + 2);
-        size_t k = 0;
-        while (k < nv && !(strlen(vals[k].name) == len && strncmp(s + 2, vals[k].name, len) == 0))
-            k++;
-        if (k == nv) {
-            const char *names[sizeof vals / sizeof vals[0] + 3] = {"json", "resume", "help"};
-            for (size_t j = 0; j < nv; j++)
-                names[3 + j] = vals[j].name;
-            char e[128], word[65], hint[128];
-            snprintf(word, sizeof word, "%.*s", (int)(len > 64 ? 64 : len), s + 2);
-            ul_io_did_you_mean(hint, sizeof hint, word, names, nv + 3, "--");
-            fprintf(stderr, "ulaudit attack: unknown flag '%s'%s (see ulaudit attack --help)\n",
-                    escaped(s, e, sizeof e), hint);
-            return UL_EXIT_USAGE;
-        }
-        const char *v = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
-        if (!v || !*v) {
-            fprintf(stderr, "ulaudit attack: --%s needs a value\n", vals[k].name);
-            return UL_EXIT_USAGE;
-        }
-        if (*vals[k].slot) {
-            fprintf(stderr, "ulaudit attack: --%s given twice\n", vals[k].name);
-            return UL_EXIT_USAGE;
-        }
-        *vals[k].slot = v;
+    const char **slots[] = {&a->out,         &a->threads,     &a->plot,       &a->in_models,
+                            &a->out_models,  &a->target,      &a->model,      &a->hidden,
+                            &a->format,      &a->dim,         &a->eps,        &a->delta,
+                            &a->renyi_order, &a->renyi_value, &a->alpha,      &a->scores,
+                            &a->shard,       &a->merge,       &a->max_seconds};
+    enum { NROWS = sizeof ATTACK_ROWS / sizeof ATTACK_ROWS[0] };
+    _Static_assert(sizeof slots / sizeof slots[0] == NROWS, "one slot per row");
+    ul_cli_grammar g = {ATTACK_ROWS, NROWS, ATTACK_SWITCHES,
+                        3,           1,     " (one configuration file per run)"};
+    ul_cli_args p;
+    char err[512];
+    if (ul_cli_parse_grammar(&g, argc, argv, &p, err, sizeof err) != 0) {
+        fprintf(stderr, "ulaudit attack: %s\n", err);
+        return UL_EXIT_USAGE;
     }
+    for (int k = 0; k < NROWS; k++) {
+        if (p.given[k] && p.values[k][0] == '\0') {
+            fprintf(stderr, "ulaudit attack: --%s: missing value\n", ATTACK_ROWS[k].name);
+            return UL_EXIT_USAGE;
+        }
+        *slots[k] = p.given[k] ? p.values[k] : NULL;
+    }
+    a->config = p.nargs > 0 ? p.args[0] : NULL;
+    a->json = p.on[0];
+    a->resume = p.on[1];
+    a->help = p.on[2];
     return UL_EXIT_OK;
 }
 

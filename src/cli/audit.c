@@ -27,7 +27,6 @@
 #include "cli/exitcodes.h"
 #include "cli/watchdog.h"
 #include "io/escape.h"
-#include "io/fields.h"
 #include "num/deadline.h"
 
 #define ERR_LEN 1024
@@ -95,57 +94,6 @@ void ul_cli_calibrate_help(FILE *out)
             UL_WATCHDOG_GRACE);
 }
 
-/* Splits off the one positional argument (the certificate path) from the
- * flags.  value_flags take a value (in the next argument unless written
- * --name=value); bool_flags do not; any other --flag is refused here, so
- * that its value is not mistaken for the certificate path. */
-static int split_args(int argc, char **argv, const char *const *value_flags,
-                      const char *const *bool_flags, char **rest, int *nrest, const char **path,
-                      char *err, size_t errlen)
-{
-    *path = NULL;
-    *nrest = 0;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        if (strncmp(a, "--", 2) == 0 && a[2] != '\0') {
-            size_t len = strcspn(a + 2, "=");
-            bool takes_value = false, known = false;
-            for (size_t k = 0; value_flags[k] != NULL; k++)
-                if (strlen(value_flags[k]) == len && strncmp(a + 2, value_flags[k], len) == 0)
-                    known = takes_value = true;
-            for (size_t k = 0; bool_flags[k] != NULL; k++)
-                if (strlen(bool_flags[k]) == len && strncmp(a + 2, bool_flags[k], len) == 0)
-                    known = true;
-            if (!known) {
-                const char *names[32];
-                size_t n = 0;
-                for (size_t k = 0; value_flags[k] != NULL && n < 32; k++)
-                    names[n++] = value_flags[k];
-                for (size_t k = 0; bool_flags[k] != NULL && n < 32; k++)
-                    names[n++] = bool_flags[k];
-                char word[65], hint[128];
-                snprintf(word, sizeof word, "%.*s", (int)(len > 64 ? 64 : len), a + 2);
-                ul_io_did_you_mean(hint, sizeof hint, word, names, n, "--");
-                snprintf(err, errlen, "unknown flag --%s%s", word, hint);
-                return UL_EXIT_USAGE;
-            }
-            rest[(*nrest)++] = argv[i];
-            if (takes_value && a[2 + len] != '=' && i + 1 < argc)
-                rest[(*nrest)++] = argv[++i];
-        } else if (strcmp(a, "-h") == 0) {
-            rest[(*nrest)++] = argv[i];
-        } else if (*path == NULL) {
-            *path = a;
-        } else {
-            snprintf(err, errlen, "unexpected argument '%s' (one certificate file per run)", a);
-            return UL_EXIT_USAGE;
-        }
-    }
-    return 0;
-}
-
-/* Common front half: arguments, help, the certificate.  Returns -1 to go
- * on, or an exit code. */
 /* The value of --max-seconds (the last declared flag) into *seconds: 0 or 2
  * with a message. */
 static int read_budget(const char *text, double *seconds, char *err, size_t errlen)
@@ -159,26 +107,20 @@ static int read_budget(const char *text, double *seconds, char *err, size_t errl
     return UL_EXIT_USAGE;
 }
 
+/* Common front half: arguments, help, the certificate.  Returns -1 to go
+ * on, or an exit code. */
 static int load(const char *cmd, int argc, char **argv, const ul_cli_flag *flags, int nflags,
                 const char **values, ul_cli_common *common, ul_cert **cert, const char **path,
                 void (*help)(FILE *), double *seconds)
 {
-    static const char *const bool_flags[] = {"json", "help", NULL};
-    const char *value_flags[UL_CLI_MAX_FLAGS + 3] = {"digits", "max-bits"};
-    for (int i = 0; i < nflags && i < UL_CLI_MAX_FLAGS; i++)
-        value_flags[2 + i] = flags[i].name;
-    value_flags[2 + (nflags < UL_CLI_MAX_FLAGS ? nflags : UL_CLI_MAX_FLAGS)] = NULL;
+    /* the one parser of every command (args.h): one certificate file */
+    ul_cli_grammar g = {flags, nflags, NULL, 0, 1, " (one certificate file per run)"};
     char err[ERR_LEN];
-    char **rest = malloc((size_t)(argc + 1) * sizeof *rest);
-    if (rest == NULL)
-        abort();
-    int nrest;
-    int rc = split_args(argc, argv, value_flags, bool_flags, rest, &nrest, path, err, sizeof err);
-    if (rc == 0)
-        rc = ul_cli_parse(nrest, rest, flags, nflags, values, common, err, sizeof err);
+    int nargs = 0;
+    *path = NULL;
+    int rc = ul_cli_parse_with_args(&g, argc, argv, values, common, path, &nargs, err, sizeof err);
     if (rc == 0 && !common->help)
         rc = read_budget(values[nflags - 1], seconds, err, sizeof err);
-    free(rest);
     if (rc != 0) {
         ul_io_escape_message(err, sizeof err); /* it quotes what was typed */
         fprintf(stderr, "ulaudit %s: %s\n", cmd, err);

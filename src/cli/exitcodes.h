@@ -1,4 +1,5 @@
-/* src/cli/exitcodes.h — the exit codes of the command-line contract (DESIGN.md). */
+/* src/cli/exitcodes.h — the exit codes of the command-line contract
+ * (docs/design.md, "Exit codes"). */
 #ifndef UL_CLI_EXITCODES_H
 #define UL_CLI_EXITCODES_H
 

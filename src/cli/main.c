@@ -5,7 +5,8 @@
  * command runs, so that `calc`, `audit` and `vectors` start without those
  * libraries (README, start-up).  `help COMMAND` opens the manual page
  * ulaudit-COMMAND(1) when man and the page are installed, else prints the
- * command's help text.
+ * command's help text; `help certificate` opens ulaudit-certificate(5).
+ * The top-level flags go through the parser of every command (args.h).
  */
 #include <dlfcn.h>
 #include <limits.h>
@@ -16,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cli/args.h"
 #include "cli/audit.h"
 #include "cli/calc.h"
 #include "cli/exitcodes.h"
@@ -60,7 +62,9 @@ static void usage(FILE *out)
             "                  times and attack them (membership inference): empirical\n"
             "                  eps lower bound beside the claim; also scores released\n"
             "                  models (--in-models, --out-models)\n"
-            "  help [COMMAND]  this text, or the manual page of COMMAND (ulaudit help calc)\n\n"
+            "  help [COMMAND]  this text, or the manual page of COMMAND (ulaudit help calc)\n"
+            "  help certificate\n"
+            "                  the certificate format, ulaudit-certificate(5)\n\n"
             "Flags:\n"
             "  --help          help (also after a command: ulaudit calc theta --help)\n"
             "  --version       the version\n\n"
@@ -168,13 +172,13 @@ static const struct {
     {"vectors", ul_cli_vectors_help},
 };
 
-/* Replaces this process with `man ARGS...` when `man -w ARGS...` finds
- * the page; returns when it does not. */
-static void exec_man_if_found(const char *page, const char *file)
+/* Replaces this process with `man [SECTION] PAGE` (or `man -l FILE`) when
+ * `man -w` finds the page; returns when it does not. */
+static void exec_man_if_found(const char *section, const char *page, const char *file)
 {
     char check[PATH_MAX + 64];
-    snprintf(check, sizeof check, "man -w %s%s >/dev/null 2>&1", file ? "-l " : "",
-             file ? file : page);
+    snprintf(check, sizeof check, "man -w %s%s%s >/dev/null 2>&1", file ? "-l " : section,
+             file ? "" : " ", file ? file : page);
     int st = system(check);
     if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
         return;
@@ -182,41 +186,139 @@ static void exec_man_if_found(const char *page, const char *file)
     if (file)
         execlp("man", "man", "-l", file, (char *)NULL);
     else
-        execlp("man", "man", page, (char *)NULL);
+        execlp("man", "man", section, page, (char *)NULL);
 }
 
 /* The commands, for the suggestion of a mistyped one ("help" last: not a
  * page of `ulaudit help`). */
 static const char *const COMMANDS[] = {"calc", "audit", "calibrate", "attack", "vectors", "help"};
 
-/* `ulaudit help COMMAND`: the page ulaudit-COMMAND(1) when man has it
- * installed (or, in a source tree, man/ beside the build directory) and
- * stdout is a terminal or ULAUDIT_HELP=man; else the help text. */
-static int help_command(const char *cmd)
+/* The topics of `ulaudit help`: the commands, then the certificate format. */
+static const char *const TOPICS[] = {"calc",    "audit",       "calibrate", "attack",
+                                     "vectors", "certificate", "help"};
+
+/* Whether `ulaudit help` shows a manual page: stdout a terminal, or
+ * ULAUDIT_HELP=man (ULAUDIT_HELP=text: never). */
+static bool help_wants_man(void)
 {
     const char *mode = getenv("ULAUDIT_HELP");
-    bool want_man = mode != NULL ? strcmp(mode, "man") == 0 : isatty(STDOUT_FILENO);
+    return mode != NULL ? strcmp(mode, "man") == 0 : isatty(STDOUT_FILENO);
+}
+
+/* The file of manual page PAGE.SECTION beside the binary: man/ of the
+ * source tree (build/../man) or share/man/manSECTION of an installed tree
+ * (bin/../share/man); false when neither is readable. */
+static bool man_file_beside(const char *page, const char *section, char *file, size_t len)
+{
+    char dir[PATH_MAX];
+    if (!exe_dir(dir, sizeof dir))
+        return false;
+    snprintf(file, len, "%s../man/%s.%s", dir, page, section);
+    if (access(file, R_OK) == 0)
+        return true;
+    snprintf(file, len, "%s../share/man/man%s/%s.%s", dir, section, page, section);
+    return access(file, R_OK) == 0;
+}
+
+/* Opens PAGE(SECTION) with man when wanted and found (installed, else the
+ * file beside the binary); returns when it does not. */
+static void open_man_page(const char *page, const char *section)
+{
+    char file[PATH_MAX + 96];
+    if (!help_wants_man())
+        return;
+    exec_man_if_found(section, page, NULL);
+    if (man_file_beside(page, section, file, sizeof file))
+        exec_man_if_found(section, page, file);
+}
+
+/* `ulaudit help certificate`: the page ulaudit-certificate(5), or where
+ * it is and what it describes. */
+static int help_certificate(void)
+{
+    open_man_page("ulaudit-certificate", "5");
+    char file[PATH_MAX + 96];
+    bool beside = man_file_beside("ulaudit-certificate", "5", file, sizeof file);
+    printf("ulaudit-certificate(5): the certificate format read by ulaudit audit and\n"
+           "ulaudit calibrate (ulaudit-certificate/1).\n\n"
+           "The page: man 5 ulaudit-certificate");
+    if (beside)
+        printf(", or man -l %s", file);
+    printf("\n(man/ulaudit-certificate.5 in the source tree).\n\n"
+           "A certificate is one JSON object (UTF-8, at most 1 MiB) with the keys format\n"
+           "(\"ulaudit-certificate/1\"), method (the theorem or mechanism the claim rests\n"
+           "on), source (where the claim comes from), parameters (the method's), claim\n"
+           "(eps and delta, or renyi_order and renyi_value), stated (the numbers the\n"
+           "source printed, checked against the recomputation) and expected (corpus\n"
+           "files only).  The page lists each method's parameters, their domains, the\n"
+           "omitted fields and examples; audits/ holds worked certificates.\n");
+    return UL_EXIT_OK;
+}
+
+/* `ulaudit help TOPIC`: a command's page ulaudit-COMMAND(1) when man has
+ * it installed (or, in a source tree, man/ beside the build directory) and
+ * stdout is a terminal or ULAUDIT_HELP=man, else the help text; the
+ * certificate format's page; "help" itself: the usage. */
+static int help_command(const char *cmd)
+{
+    if (strcmp(cmd, "certificate") == 0)
+        return help_certificate();
+    if (strcmp(cmd, "help") == 0) {
+        usage(stdout);
+        return UL_EXIT_OK;
+    }
     for (size_t i = 0; i < sizeof HELPS / sizeof HELPS[0]; i++) {
         if (strcmp(cmd, HELPS[i].name) != 0)
             continue;
-        char page[64], dir[PATH_MAX], file[PATH_MAX + 96];
+        char page[64];
         snprintf(page, sizeof page, "ulaudit-%s", strcmp(cmd, "calibrate") == 0 ? "audit" : cmd);
-        if (want_man) {
-            exec_man_if_found(page, NULL);
-            if (exe_dir(dir, sizeof dir)) {
-                snprintf(file, sizeof file, "%s../man/%s.1", dir, page);
-                if (access(file, R_OK) == 0)
-                    exec_man_if_found(page, file);
-            }
-        }
+        open_man_page(page, "1");
         HELPS[i].help(stdout);
         return UL_EXIT_OK;
     }
     char quoted[128], hint[64];
-    ul_io_did_you_mean(hint, sizeof hint, cmd, COMMANDS, sizeof COMMANDS / sizeof COMMANDS[0] - 1,
-                       "");
-    fprintf(stderr, "ulaudit help: unknown command '%s'%s (commands: calc, audit, calibrate, "
-                    "attack, vectors)\n", ul_io_escape(cmd, strlen(cmd), quoted, sizeof quoted), hint);
+    ul_io_did_you_mean(hint, sizeof hint, cmd, TOPICS, sizeof TOPICS / sizeof TOPICS[0], "");
+    fprintf(stderr,
+            "ulaudit help: unknown command '%s'%s (topics: calc, audit, calibrate, "
+            "attack, vectors, certificate)\n",
+            ul_io_escape(cmd, strlen(cmd), quoted, sizeof quoted), hint);
+    return UL_EXIT_USAGE;
+}
+
+/* `ulaudit --help [TOPIC]`, `ulaudit -h`, `ulaudit --version`: the
+ * top-level switches, by the parser of every command (args.h), so that
+ * --versoin names --version and --help=yes works. */
+static int top_flags(int argc, char **argv)
+{
+    static const char *const switches[] = {"help", "version"};
+    const ul_cli_grammar g = {NULL, 0, switches, 2, 1, " (see ulaudit --help)"};
+    ul_cli_args a;
+    char err[512];
+    if (ul_cli_parse_grammar(&g, argc, argv, &a, err, sizeof err) != 0) {
+        fprintf(stderr, "ulaudit: %s\n", err);
+        return UL_EXIT_USAGE;
+    }
+    if (a.on[0] && a.nargs > 0)
+        return help_command(a.args[0]);
+    if (a.on[0]) {
+        usage(stdout);
+        return UL_EXIT_OK;
+    }
+    if (a.on[1] && a.nargs == 0) {
+        printf("ulaudit %s\n", ULAUDIT_VERSION);
+        return UL_EXIT_OK;
+    }
+    usage(stderr); /* --help=no, or --version with an argument */
+    return UL_EXIT_USAGE;
+}
+
+/* An unknown command: one line naming the one meant. */
+static int unknown_command(const char *cmd)
+{
+    char quoted[128], hint[64];
+    ul_io_did_you_mean(hint, sizeof hint, cmd, COMMANDS, sizeof COMMANDS / sizeof COMMANDS[0], "");
+    fprintf(stderr, "ulaudit: unknown command '%s'%s (see ulaudit --help)\n",
+            ul_io_escape(cmd, strlen(cmd), quoted, sizeof quoted), hint);
     return UL_EXIT_USAGE;
 }
 
@@ -229,13 +331,11 @@ int main(int argc, char **argv)
         rc = UL_EXIT_USAGE;
     } else if (strcmp(argv[1], "help") == 0 && argc > 2) {
         rc = help_command(argv[2]);
-    } else if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
-               strcmp(argv[1], "help") == 0) {
+    } else if (strcmp(argv[1], "help") == 0) {
         usage(stdout);
         rc = UL_EXIT_OK;
-    } else if (strcmp(argv[1], "--version") == 0) {
-        printf("ulaudit %s\n", ULAUDIT_VERSION);
-        rc = UL_EXIT_OK;
+    } else if (strcmp(argv[1], "-h") == 0 || strncmp(argv[1], "--", 2) == 0) {
+        rc = top_flags(argc - 1, argv + 1);
     } else if (strcmp(argv[1], "calc") == 0) {
         ul_cli_calc_set_backstop(&CALC_WATCHDOG);
         rc = ul_cli_calc(argc - 2, argv + 2);
@@ -248,12 +348,7 @@ int main(int argc, char **argv)
     } else if (strcmp(argv[1], "vectors") == 0) {
         rc = ul_cli_vectors(argc - 2, argv + 2);
     } else {
-        char quoted[128], hint[64];
-        ul_io_did_you_mean(hint, sizeof hint, argv[1], COMMANDS,
-                           sizeof COMMANDS / sizeof COMMANDS[0], "");
-        fprintf(stderr, "ulaudit: unknown command '%s'%s (see ulaudit --help)\n",
-                ul_io_escape(argv[1], strlen(argv[1]), quoted, sizeof quoted), hint);
-        rc = UL_EXIT_USAGE;
+        rc = unknown_command(argv[1]);
     }
     ul_num_shutdown();
     return rc;

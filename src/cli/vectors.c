@@ -46,43 +46,12 @@ void ul_cli_vectors_help(FILE *out)
                  "/tmp/vectors\n");
 }
 
-/* The value argv gives the flag `name` (as --name VALUE or --name=VALUE;
- * "" when --name is last), or NULL when it is not given, walking the
- * arguments the way ul_cli_parse does (a flag without '=' consumes the next
- * argument), so that a value is never taken for a flag. */
-static const char *flag_value(int argc, char **argv, const char *name)
+/* vectors' own --digits range (not the calculator's 1..5000), so that
+ * every wrong value gets the same message. */
+static bool vectors_digits_ok(const char *text)
 {
-    size_t n = strlen(name);
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--json") == 0 || strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
-            continue;
-        if (strncmp(a, "--", 2) != 0)
-            continue;
-        bool has_eq = strchr(a, '=') != NULL;
-        if (strncmp(a + 2, name, n) == 0 && a[2 + n] == '=')
-            return a + 3 + n;
-        if (strncmp(a + 2, name, n) == 0 && a[2 + n] == '\0')
-            return i + 1 < argc ? argv[i + 1] : "";
-        if (!has_eq)
-            i++;
-    }
-    return NULL;
-}
-
-static bool flag_given(int argc, char **argv, const char *name)
-{
-    return flag_value(argc, argv, name) != NULL;
-}
-
-/* vectors' own --digits range, checked before ul_cli_parse (whose range is
- * the calculator's), so that every wrong value gets the same message. */
-static bool vectors_digits_ok(int argc, char **argv)
-{
-    const char *text = flag_value(argc, argv, "digits");
     long v;
-    if (text == NULL || (ul_cli_read_count(text, &v) && v >= UL_VEC_MIN_DIGITS &&
-                         v <= UL_VEC_MAX_DIGITS))
+    if (ul_cli_read_count(text, &v) && v >= UL_VEC_MIN_DIGITS && v <= UL_VEC_MAX_DIGITS)
         return true;
     char quoted[128];
     fprintf(stderr, "ulaudit vectors: --digits: must be a whole number from %d to %d (got '%s')\n",
@@ -133,31 +102,41 @@ static void progress(const ul_vec_file_report *f, void *ctx)
 
 int ul_cli_vectors(int argc, char **argv)
 {
+    /* the one parser of every command (args.h); --digits and --max-bits are
+     * rows of vectors' own: its digits range is not the calculator's, and
+     * --max-bits is refused by name rather than as an unknown flag */
     static const ul_cli_flag flags[] = {
         {"out", "DIR", "output directory", NULL},
         {"only", "FAMILY", "one family (default: all)", "all"},
         {"max-seconds", "S", "time budget in seconds (default 0: none)", "0"},
+        {"digits", "N", "significant digits", ""},
+        {"max-bits", "B", "not taken", ""},
     };
-    const char *values[3];
-    ul_cli_common common;
+    static const char *const switches[] = {"json", "help"};
+    const ul_cli_grammar g = {flags, 5, switches, 2, 0, NULL};
+    ul_cli_args parsed;
     char err[1024];
-    if (!vectors_digits_ok(argc, argv))
-        return UL_EXIT_USAGE;
-    if (ul_cli_parse(argc, argv, flags, 3, values, &common, err, sizeof err) != 0) {
+    if (ul_cli_parse_grammar(&g, argc, argv, &parsed, err, sizeof err) != 0) {
         fprintf(stderr, "ulaudit vectors: %s\n", err);
         return UL_EXIT_USAGE;
     }
+    const char *const *values = parsed.values;
+    ul_cli_common common = {parsed.on[0], parsed.on[1], UL_VEC_DEFAULT_DIGITS, 0};
     if (common.help) {
         ul_cli_vectors_help(stdout);
         return UL_EXIT_OK;
     }
-    if (flag_given(argc, argv, "max-bits")) {
+    if (parsed.given[4]) {
         fprintf(stderr, "ulaudit vectors: --max-bits: not taken by vectors (the precision rises "
                         "as far as the digits need)\n");
         return UL_EXIT_USAGE;
     }
-    /* ul_cli_parse's default is the calculator's 17; vectors has its own. */
-    int digits = flag_given(argc, argv, "digits") ? common.digits : UL_VEC_DEFAULT_DIGITS;
+    if (parsed.given[3] && !vectors_digits_ok(values[3]))
+        return UL_EXIT_USAGE;
+    long digits_read = UL_VEC_DEFAULT_DIGITS;
+    if (parsed.given[3])
+        ul_cli_read_count(values[3], &digits_read);
+    int digits = (int)digits_read;
     const char *only = strcmp(values[1], "all") == 0 ? NULL : values[1];
     if (only != NULL && ul_vec_family_find(only) == NULL) {
         fprintf(stderr, "ulaudit vectors: --only: unknown family '%s' (one of", only);

@@ -10,6 +10,8 @@
 #   ulaudit attack --scores a,b --<TAB> the flags of the --scores form
 #   ulaudit attack --scores in.txt,<TAB>    file names after the comma
 #   ulaudit vectors --only <TAB>        the families of `vectors --help`
+#   ulaudit help <TAB>                  the commands and certificate (the
+#                                       format's page, ulaudit-certificate(5))
 
 _ulaudit_help()
 {
@@ -131,7 +133,7 @@ _ulaudit()
     case "$cmd" in
     help)
         [ "$COMP_CWORD" -eq 2 ] &&
-            COMPREPLY=($(compgen -W "calc audit calibrate attack vectors" -- "$cur"))
+            COMPREPLY=($(compgen -W "calc audit calibrate attack vectors certificate" -- "$cur"))
         ;;
     calc)
         if [ "$COMP_CWORD" -eq 2 ]; then
