@@ -13,7 +13,10 @@
  */
 #define _XOPEN_SOURCE 700
 #include <criterion/criterion.h>
+#include <ctype.h>
 #include <ftw.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -209,4 +212,87 @@ Test(doc_citations, checker_tells_resolved_from_unresolved)
     cr_assert_eq(unresolved, 2);
     unresolved = 0;
     free(page);
+}
+
+/* ---- nothing cites a file outside the repository --------------------------
+ * The team's private notes (a spec directory of per-paper notes, a design
+ * note, numbered paper extracts, a shared directory) are not in the
+ * repository: a reader of a report, a man page or the code cannot follow a
+ * citation of them.  Searched for: "<spec>/", "<shared>/", "<papers>/0",
+ * "<DESIGN>.md" and a bare "<notes>.md" not under docs/.  The needles are
+ * assembled at run time so that this file does not match itself. */
+static int outside;
+
+static bool bare_note(const char *s, const char *at)
+{
+    static const char *const notes[] = {"langevin", "forget", "koloskova", "anchors"};
+    for (size_t i = 0; i < sizeof notes / sizeof *notes; i++) {
+        size_t n = strlen(notes[i]);
+        if (at - s < (ptrdiff_t)n || strncmp(at - n, notes[i], n) != 0)
+            continue;
+        const char *b = at - n; /* the note's name must start a word, not be under docs/ */
+        if (b > s && (isalnum((unsigned char)b[-1]) || b[-1] == '-' || b[-1] == '_'))
+            continue;
+        return !(b - s >= 5 && strncmp(b - 5, "docs/", 5) == 0);
+    }
+    return false;
+}
+
+static void report_outside(const char *file, const char *s, const char *at)
+{
+    const char *line = at;
+    while (line > s && line[-1] != '\n')
+        line--;
+    int len = (int)strcspn(line, "\n");
+    cr_log_error("%s: cites a file outside the repository: %.*s", file, len > 160 ? 160 : len,
+                 line);
+    outside++;
+}
+
+static void scan_outside(const char *file)
+{
+    char needles[4][16];
+    snprintf(needles[0], sizeof needles[0], "%s/", "spec");
+    snprintf(needles[1], sizeof needles[1], "%s/", "shared");
+    snprintf(needles[2], sizeof needles[2], "%s/0", "papers");
+    snprintf(needles[3], sizeof needles[3], "%s.md", "DESIGN");
+    char *s = slurp(file);
+    if (s == NULL)
+        return;
+    for (size_t k = 0; k < 4; k++)
+        for (const char *p = strstr(s, needles[k]); p != NULL; p = strstr(p + 1, needles[k]))
+            report_outside(file, s, p);
+    for (const char *p = strstr(s, ".md"); p != NULL; p = strstr(p + 1, ".md"))
+        if (bare_note(s, p))
+            report_outside(file, s, p);
+    free(s);
+}
+
+static int visit_outside(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+    (void)st;
+    (void)ftw;
+    if (type == FTW_F && strstr(path, "/__pycache__/") == NULL && strstr(path, "/data/") == NULL)
+        scan_outside(path);
+    return 0;
+}
+
+Test(doc_citations, nothing_cites_a_file_outside_the_repository)
+{
+    static const char *dirs[] = {"src",    "include", "tests", "audits", "man",  "examples",
+                                 "python", "tools",   "fuzz",  "docs",   "mk",   "vectors"};
+    static const char *files[] = {"README.md", "ARCHITECTURE.md", "Makefile", ".ci/run"};
+    repo_root();
+    char path[1200];
+    outside = 0;
+    for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++) {
+        snprintf(path, sizeof path, "%s/%s", root, dirs[i]);
+        nftw(path, visit_outside, 16, FTW_PHYS);
+    }
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+        snprintf(path, sizeof path, "%s/%s", root, files[i]);
+        scan_outside(path);
+    }
+    cr_assert_eq(outside, 0, "%d citations of files outside the repository (see the log)",
+                 outside);
 }
