@@ -228,10 +228,6 @@ size_t ul_emp_lb_grid(unsigned long n, double ratio, unsigned long *ks, size_t c
  * applicable). */
 double ul_emp_sum_tail_upper(const unsigned long *c, size_t K, unsigned long n0, double ell);
 
-/* Double-precision one-sided Clopper–Pearson upper bound (for ranking
- * only): the p with P[Bin(n, p) ≤ k] = beta; 1 when k ≥ n. */
-double ul_emp_cp_upper_d(unsigned long k, unsigned long n, double beta);
-
 /* ---- one training run (Steinke, Nasr, Jagielski 2023) -------------------------
  *
  * Theorem (SNJ23, "Privacy auditing with one (1) training run", NeurIPS
@@ -272,25 +268,5 @@ double ul_emp_onerun_pvalue_d(unsigned long m, unsigned long r, unsigned long v,
 ul_status ul_emp_onerun_family(ul_emp_lb_result *res, const double *a, size_t n_in, const double *b,
                                size_t n_out, mpfi_srcptr alpha, mpfi_srcptr delta,
                                const ul_emp_lb_opts *o, char *err, size_t errlen);
-
-/* The vertices of the ROC's convex hull (its upper concave majorant, in
- * counts: fp false positives, tp true positives, from (0, 0) to (n_out,
- * n_in); collinear points dropped), as jax_privacy's `_pareto_frontier`
- * keeps them.  fp, tp need room for n_in + n_out + 1 entries; returns the
- * number of vertices, 0 when the sorted copies of the scores cannot be had
- * (out of memory).  For comparisons with jax_privacy only: a Bonferroni
- * count taken from this data-dependent set is not covered by the lemma. */
-size_t ul_emp_roc_hull(const double *in, size_t n_in, const double *out, size_t n_out,
-                       unsigned long *fp, unsigned long *tp);
-
-/* jax_privacy's `epsilon_clopper_pearson` (one-sided, Bonferroni over the
- * ROC hull's vertices, two CP bounds at α/(2h)) in doubles, on the same
- * scores: the baseline of the power benchmarks, not a certified bound.
- * NAN when out of memory for the hull, described in err. */
-double ul_emp_jax_cp_d(const double *in, size_t n_in, const double *out, size_t n_out, double alpha,
-                       double delta, char *err, size_t errlen);
-
-/* log C(n, k) in doubles (lgamma). */
-double ul_emp_log_choose(unsigned long n, unsigned long k);
 
 #endif
