@@ -51,8 +51,7 @@
 #define UL_KOL_PABI_MAX_LOOP_STEPS 1000000UL
 
 /* Shape of the initial clip of the trained model (docs/neural-unlearning.md, "Notation"): the ℓ2
- * ball of
- * radius C0 (code `clip`, diameter 2·C0) or the box [−C0, C0]^d (code
+ * ball of radius C0 (code `clip`, diameter 2·C0) or the box [−C0, C0]^d (code
  * `clamp`, diameter 2·C0·√d; docs/neural-unlearning.md, Errata K6: the code's own clamp C0 is
  * data-dependent, here C0 is the box half-width). */
 typedef enum { UL_KOL_INIT_BALL = 0, UL_KOL_INIT_BOX } ul_kol_init;

@@ -52,8 +52,8 @@ void ul_kol_group_log_delta_enclose(mpfi_ptr log_delta_k, mpfi_srcptr eps, mpfi_
         mpfi_add(log_delta_k, log_delta, s);
     } else {
         /* Dwork–Roth group privacy (docs/neural-unlearning.md, "DP-SGD with group privacy"):
-         * δ·Σ_{i<k} e^{iε}, increasing in
-         * ε, so its ends come from the ends of eps (clamped at 0, its domain). */
+         * δ·Σ_{i<k} e^{iε}, increasing in ε, so its ends come from the ends of eps (clamped at 0,
+         * its domain). */
         mpfr_t e;
         mpfr_init2(e, mpfi_get_prec(eps));
         mpfi_t lo, hi;
@@ -154,8 +154,7 @@ static ul_status eval_split(ul_num_value *out, void *ctx, char *err, size_t errl
     mpfi_init2(ld, p + 16);
     mpfi_init2(v, p + 16);
     /* ε_train = ε_tot/k;  log δ_train = log δ_tot − (k−1)·ε_train (docs/neural-unlearning.md,
-     * "DP-SGD with group privacy":
-     * exp(ln δ_tot + (ε_train − 1) − (k·ε_train − 1))) */
+     * "DP-SGD with group privacy": exp(ln δ_tot + (ε_train − 1) − (k·ε_train − 1))) */
     mpfi_set_q(e, c->eps_total);
     mpfi_div_ui(e, e, c->k);
     mpfi_set_q(ld, c->delta_total);

@@ -1,7 +1,6 @@
 /* src/bounds/koloskova_group.h — DP-SGD + group privacy, the baseline of
  * Koloskova et al. (ICML 2025; docs/neural-unlearning.md, "DP-SGD with group privacy"): group
- * privacy of a
- * per-example (ε, δ) (Dwork–Roth), the public code's split of a group
+ * privacy of a per-example (ε, δ) (Dwork–Roth), the public code's split of a group
  * target, and the Poisson-subsampled Gaussian accountant (Mironov, Talwar,
  * Zhang 2019).  The pair and the accountant in koloskova_group.c, claims at
  * an order and the order search in koloskova_group_search.c; conventions in
@@ -18,8 +17,8 @@ typedef enum {
      * privacy"). */
     UL_KOL_GROUP_EXACT = 0,
     /* FAULTY, the public code's (docs/neural-unlearning.md, "DP-SGD with group privacy", Errata
-     * K4): δ·e^{(k−1)ε}, the largest
-     * term of the sum only.  Not a group-privacy guarantee for k ≥ 2. */
+     * K4): δ·e^{(k−1)ε}, the largest term of the sum only.  Not a group-privacy guarantee for k ≥
+     * 2. */
     UL_KOL_GROUP_CODE_LARGEST_TERM,
 } ul_kol_group_rule;
 
@@ -34,9 +33,8 @@ ul_status ul_kol_group_certified(const char *eps, const char *delta, unsigned lo
                                  ul_preconditions *pre, ul_num_value *eps_k, ul_num_value *delta_k,
                                  ul_num_report *rep, char *err, size_t errlen);
 
-/* The code's per-example target (docs/neural-unlearning.md, "DP-SGD with group privacy"): ε_train
- * = ε_tot/k and
- * δ_train = δ_tot·e^{−(k−1)·ε_train} (the code's reading of group privacy),
+/* The code's per-example target (docs/neural-unlearning.md, "DP-SGD with group privacy"): ε_train =
+ * ε_tot/k and δ_train = δ_tot·e^{−(k−1)·ε_train} (the code's reading of group privacy),
  * and the group δ that per-example pair really gives,
  * group_delta = δ_train·Σ_{i<k} e^{i·ε_train} (docs/neural-unlearning.md, Errata K4: 5.0185e-5, not
  * 1e-5, for (50, 1e-5) and k = 225).  eps_train plain; the δ's log form. */
@@ -94,8 +92,7 @@ ul_status ul_kol_dpsgd_curve(mpfi_ptr rho, mpfi_srcptr alpha, void *ctx, char *e
 /* The group δ at the claimed eps at the decimal order alpha: ε' = eps/k
  * exactly, log δ' ⊇ the conversion (renyi.h) of (α, steps·ρ_SGM(α)) at ε',
  * log δ_group = log δ' + log Σ_{i<k} e^{iε'} (docs/neural-unlearning.md, "DP-SGD with group
- * privacy"); both log form,
- * log_delta_example at the same precision. */
+ * privacy"); both log form, log_delta_example at the same precision. */
 ul_status ul_kol_dpsgd_group_delta_certified(const ul_kol_dpsgd_curve_ctx *curve, const char *alpha,
                                              const char *eps, unsigned long k,
                                              ul_rdp_conversion conv, const ul_num_precision *want,
@@ -126,14 +123,13 @@ void ul_kol_group_eps_split_text(const char *eps, unsigned long k, char *eps1, c
                                  size_t n);
 
 /* The group pair (k·ε', log(δ'·Σ_{i<k} e^{iε'})) of ε' = eps_example and the
- * decimal δ' (Dwork–Roth; docs/neural-unlearning.md, "DP-SGD with group privacy"), at
- * eps_example's precision. */
+ * decimal δ' (Dwork–Roth; docs/neural-unlearning.md, "DP-SGD with group privacy"), at eps_example's
+ * precision. */
 void ul_kol_group_pair(const ul_num_value *eps_example, const char *delta_example, unsigned long k,
                        ul_num_value *eps_group, ul_num_value *log_delta_group);
 
 /* FAULTY, the code's rule (docs/neural-unlearning.md, "DP-SGD with group privacy", Errata K4) on
- * the accountant's pair:
- * log(δ'·e^{(k−1)ε'}), ε' = eps/k, at the precision of log δ'. */
+ * the accountant's pair: log(δ'·e^{(k−1)ε'}), ε' = eps/k, at the precision of log δ'. */
 void ul_kol_group_code_rule_at(ul_num_value *out, const char *eps, unsigned long k,
                                const ul_num_value *log_delta_example);
 

@@ -1,11 +1,12 @@
-/* src/bounds/koloskova_group_search.c — the DP-SGD + group-privacy baseline of
- * Koloskova et al. 2025 (docs/neural-unlearning.md, "DP-SGD with group
- * privacy") as an audit asks it: the group δ at a claimed ε at one order α (per-example ε' = ε/k
- * exactly, δ' from the composed subsampled-Gaussian RDP, Mironov-Talwar-Zhang 2019 §3.3, converted
- * by renyi.h, then δ'·Σ_{i<k} e^{iε'}, Dwork–Roth), the per-example ε' at a stated δ' and its group
- * pair, the δ' a claim needs, and the order α searched in doubles on renyi.h's double curve
- * (docs/design.md, "Search in doubles, certify in MPFR").  Entry points: koloskova_group.h, "DP-SGD
- * + group privacy: claims and searches". */
+/* src/bounds/koloskova_group_search.c — the DP-SGD + group-privacy baseline
+ * of Koloskova et al. 2025 (docs/neural-unlearning.md, "DP-SGD with group privacy") as an audit
+ * asks it: the group δ at a claimed ε at one order α (per-example ε' = ε/k exactly, δ' from
+ * the composed subsampled-Gaussian RDP, Mironov-Talwar-Zhang 2019 §3.3,
+ * converted by renyi.h, then δ'·Σ_{i<k} e^{iε'}, Dwork–Roth), the
+ * per-example ε' at a stated δ' and its group pair, the δ' a claim needs,
+ * and the order α searched in doubles on renyi.h's double curve
+ * (docs/design.md, "Search in doubles, certify in MPFR").  Entry points:
+ * koloskova_group.h, "DP-SGD + group privacy: claims and searches". */
 #include "bounds/bounds_util.h"
 #include "bounds/koloskova_group.h"
 
@@ -244,12 +245,8 @@ static bool best_alpha(const dp_search *s, char *out, size_t n)
 bool ul_kol_dpsgd_best_alpha(const ul_kol_dpsgd_curve_ctx *curve, ul_rdp_target target,
                              double given, ul_rdp_conversion conv, char *out, size_t n)
 {
-    dp_search s = {mpq_get_d(curve->q),
-                   strtod(curve->pb->sigma, NULL),
-                   (double)curve->pb->steps,
-                   given,
-                   target,
-                   conv};
+    dp_search s = {mpq_get_d(curve->q), strtod(curve->pb->sigma, NULL), (double)curve->pb->steps,
+                   given, target, conv};
     return best_alpha(&s, out, n);
 }
 
@@ -268,8 +265,7 @@ static ul_status eval_dp_pair_eps(ul_num_value *out, void *ctx, char *err, size_
     mpfi_init2(a, p);
     mpfi_init2(rho, p);
     mpfi_init2(dl, p);
-    ul_status st =
-        ul_num_read_checked(a, "alpha", pr->alpha, NULL, false, NULL, false, err, errlen);
+    ul_status st = ul_num_read_checked(a, "alpha", pr->alpha, NULL, false, NULL, false, err, errlen);
     if (st == UL_OK)
         st = ul_num_read_checked(dl, "delta", pr->delta, NULL, false, NULL, false, err, errlen);
     if (st == UL_OK)

@@ -111,8 +111,7 @@ static ul_status mc_preconditions(const ul_kol_mc_problem *pb, bool need_sigma, 
 }
 
 /* D = 2·C2 (cc1) or 2·(C2 + lr·C1) (cc2), docs/neural-unlearning.md, "Model clipping", and r_t =
- * D/σ_t
- * within contraction.h's domain.  D itself has no limit of its own: every
+ * D/σ_t within contraction.h's domain.  D itself has no limit of its own: every
  * C2, C1, lr of their domains (≤ 1e100) is taken, the bounds see only r_t,
  * and ul_kol_mc_sigma_min scales by D exactly (a D above 1e100 was refused
  * as "c2: the diameter", a derived number, even for C2 ≤ 1e100). */
@@ -154,8 +153,7 @@ static ul_status mc_read(const ul_kol_mc_problem *pb, bool need_sigma, ul_precon
 }
 
 /* log δ0 ⊇ log θ_{e^ε}(D0/σ0) at out's precision (docs/neural-unlearning.md, "Model clipping": the
- * start of
- * the chain after clipping to C0 and adding N(0, σ0²I)); [0, 0] without
+ * start of the chain after clipping to C0 and adding N(0, σ0²I)); [0, 0] without
  * initial noise. */
 static void mc_log_delta0(mpfi_ptr out, const mc_exact *x, const ul_kol_mc_problem *pb)
 {
@@ -345,8 +343,8 @@ static ul_status eval_delta0(ul_num_value *out, void *ctx, char *err, size_t err
     (void)errlen;
     const mc_delta0_ctx *c = ctx;
     if (!c->x->init_noise) {
-        mpfi_set_ui(out->enclosure, 1); /* δ0 = 1: any starting pair (docs/neural-unlearning.md,
-        "Model clipping") */
+        /* δ0 = 1: any starting pair (docs/neural-unlearning.md, "Model clipping") */
+        mpfi_set_ui(out->enclosure, 1);
         out->is_log = false;
         return UL_OK;
     }
@@ -527,8 +525,7 @@ ul_status ul_kol_mc_least_steps(const ul_kol_mc_problem *pb, const char *delta,
 /* out ⊇ the smallest σ of one corner problem.  The search runs at the
  * diameter 1 and scales by the exact D: δ_T sees D and σ only through
  * r_t = D/σ (docs/neural-unlearning.md, "Model clipping"), so σ* = D/r* with r* the largest
- * admissible
- * r, which does not depend on D (contraction.c, ul_contraction_sigma_min:
+ * admissible r, which does not depend on D (contraction.c, ul_contraction_sigma_min:
  * σ* ∈ [D/r_unsafe, D/r_safe]); mpfi_mul_q rounds outward.  Passing D itself
  * would hold D to contraction-sigma's --diameter limit (1e100), which no
  * flag of model clipping states.  out is NaN when the search set nothing

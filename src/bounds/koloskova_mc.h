@@ -72,8 +72,7 @@ bool ul_kol_mc_initial_noise(const ul_kol_mc_problem *pb);
  * θ_{e^ε̃*}(D/σ), ε̃* = log(1 + (e^ε − 1)/claim) (ε for the product form):
  * while δ_t > claim, ε̃_t < ε̃* and θ is nonincreasing in ε (docs/neural-unlearning.md,
  * "Hockey-stick divergence of Gaussians", "Model clipping"), so every step multiplies δ_t by at
- * least θ*.  Valid as a lower
- * bound whenever it lies above the claim.  One constant σ; `lower` (log
+ * least θ*.  Valid as a lower bound whenever it lies above the claim.  One constant σ; `lower` (log
  * form) at p bits.  False when not computable. */
 bool ul_kol_mc_delta_lower_bound(const ul_kol_mc_problem *pb, const char *claim, mpfr_prec_t p,
                                  ul_num_value *lower);
@@ -81,12 +80,10 @@ bool ul_kol_mc_delta_lower_bound(const ul_kol_mc_problem *pb, const char *claim,
 /* The adaptive claim δ_T ≤ claim decided without running the recursion:
  * with g(L) = log θ_{e^{ε̃(L)}}(D/σ) nondecreasing in L = log δ (docs/neural-unlearning.md,
  * "Hockey-stick divergence of Gaussians", "Model clipping"), the recursion with θ frozen at the
- * bottom (top) of each of 256
- * bands of log δ between δ0 and the claim stays below (above) the true
- * log δ_t.  UL_KOL_ABOVE when the lower sequence ends above the claim,
- * UL_KOL_AT_MOST when the upper one reaches it, else UL_KOL_UNDECIDED;
- * *bound (log form, p bits) is the deciding end.  Adaptive mode, one
- * constant σ. */
+ * bottom (top) of each of 256 bands of log δ between δ0 and the claim stays below (above) the true
+ * log δ_t.  UL_KOL_ABOVE when the lower sequence ends above the claim, UL_KOL_AT_MOST when the
+ * upper one reaches it, else UL_KOL_UNDECIDED; *bound (log form, p bits) is the deciding end.
+ * Adaptive mode, one constant σ. */
 ul_kol_side ul_kol_mc_band_decide(const ul_kol_mc_problem *pb, const char *claim, mpfr_prec_t p,
                                   ul_num_value *bound);
 
@@ -104,8 +101,7 @@ bool ul_kol_mc_sigma_min_searched(const ul_kol_mc_problem *pb, const char *delta
 /* Doubles, for searches only (never a bound).  log δ_T for `steps` steps at
  * the constant σ `sigma` (> 0), or at the problem's σ_t when sigma = 0 (the
  * recursion of docs/neural-unlearning.md, "Model clipping" with Q by erfc and the Mills-ratio
- * series); −inf
- * once below 10^-300·e^-300.  And log of a decimal (finite for δ = 1e-400). */
+ * series); −inf once below 10^-300·e^-300.  And log of a decimal (finite for δ = 1e-400). */
 double ul_kol_mc_log_delta_d(const ul_kol_mc_problem *pb, double sigma, unsigned long steps);
 
 #endif

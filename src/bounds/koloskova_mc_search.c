@@ -1,11 +1,11 @@
 /* src/bounds/koloskova_mc_search.c — model clipping (Koloskova et al. 2025,
- * docs/neural-unlearning.md, "Model clipping"): what decides a claim on δ_T
- * without running the whole adaptive recursion, certified (θ* and the band
- * sequences), and the recursion in doubles that the searches use (search in
- * doubles, certify once: docs/design.md, "Search in doubles, certify in
- * MPFR"; the double values only choose where the certified functions of
- * koloskova_mc.c are evaluated; none is reported as a bound).  Entry points:
- * koloskova_mc.h, "model clipping: brackets and searches". */
+ * docs/neural-unlearning.md, "Model clipping"): what decides a claim on δ_T without running the
+ * whole adaptive recursion, certified (θ* and the band sequences), and the
+ * recursion in doubles that the searches use (search in doubles, certify
+ * once: docs/design.md, "Search in doubles, certify in MPFR"; the double
+ * values only choose where the certified functions of koloskova_mc.c are
+ * evaluated; none is reported as a bound).  Entry points: koloskova_mc.h,
+ * "model clipping: brackets and searches". */
 #include "bounds/koloskova_mc.h"
 
 #include <math.h>
@@ -61,9 +61,8 @@ static ul_kol_side value_side(const ul_num_value *v, const char *delta)
  * reach); nothing they return is reported as a bound. */
 
 /* log θ_{e^ε}(r) in doubles, r > 0 (docs/neural-unlearning.md, "Hockey-stick divergence of
- * Gaussians"): 1 − Q(−a) − e^ε·Q(b) for
- * a < 0, Q(a)·(1 − e^ε·Q(b)/Q(a)) otherwise, a = ε/r − r/2, b = a + r; log Q
- * from renyi.h (ul_renyi_log_q_d). */
+ * Gaussians"): 1 − Q(−a) − e^ε·Q(b) for a < 0, Q(a)·(1 − e^ε·Q(b)/Q(a)) otherwise, a = ε/r − r/2,
+ * b = a + r; log Q from renyi.h (ul_renyi_log_q_d). */
 static double log_theta_d(double eps, double r)
 {
     double a = eps / r - r / 2, b = a + r;
@@ -100,8 +99,8 @@ double ul_kol_mc_log_delta_d(const ul_kol_mc_problem *pb, double sigma, unsigned
         /* ε̃ = log(1 + (e^ε − 1)/δ) (docs/neural-unlearning.md, "Model clipping") */
         double x = lem1 - ld;
         double et = pb->mode == UL_CONTRACTION_PRODUCT ? eps
-                    : x > 30                           ? x + log1p(exp(-x))
-                                                       : log1p(exp(x));
+                    : x > 30                          ? x + log1p(exp(-x))
+                                                      : log1p(exp(x));
         ld += log_theta_d(et, d / s);
     }
     return ld > -1000 ? ld : -INFINITY;
@@ -123,7 +122,8 @@ static bool mc_parts(const ul_kol_mc_problem *pb, mpfi_ptr r, mpfi_ptr ld0)
     bool ok = ul_kol_mc_delta0_certified(pb, &w, &pre, &d0, &nr, e2, sizeof e2) == UL_OK;
     mpfi_t s;
     mpfi_init2(s, p);
-    ok = ok && ul_num_set_decimal(r, diam) == UL_OK && ul_num_set_decimal(s, pb->sigma[0]) == UL_OK;
+    ok = ok && ul_num_set_decimal(r, diam) == UL_OK &&
+         ul_num_set_decimal(s, pb->sigma[0]) == UL_OK;
     if (ok) {
         mpfi_div(r, r, s);
         mpfi_set(ld0, d0.enclosure);
@@ -140,9 +140,9 @@ static bool mc_parts(const ul_kol_mc_problem *pb, mpfi_ptr r, mpfi_ptr ld0)
  * then ε̃_t < ε̃* = log(1 + (e^ε − 1)/δ) and θ is nonincreasing in ε, so
  * every step multiplies δ_t by at least θ* = θ_{e^ε̃*}(D/σ) (ε̃* = ε for the
  * product form; docs/neural-unlearning.md, "Model clipping").  lt ⊇ log θ*, ld0 ⊇ log δ_0 (at lt's
- * precision);
- * one constant σ only; false when not computable. */
-static bool mc_theta_star(const ul_kol_mc_problem *pb, const char *delta, mpfi_ptr lt, mpfi_ptr ld0)
+ * precision); one constant σ only; false when not computable. */
+static bool mc_theta_star(const ul_kol_mc_problem *pb, const char *delta, mpfi_ptr lt,
+                          mpfi_ptr ld0)
 {
     mpfr_prec_t p = mpfi_get_prec(lt);
     mpfi_t r, s, et;
@@ -188,21 +188,19 @@ bool ul_kol_mc_delta_lower_bound(const ul_kol_mc_problem *pb, const char *claim,
  * g(L) = log θ_{e^{ε̃(L)}}(r), ε̃(L) = log(1 + (e^ε − 1)·e^{−L}), L = log δ, is
  * nondecreasing in L (ε̃ falls as δ rises, θ is nonincreasing in ε: docs/neural-unlearning.md,
  * "Hockey-stick divergence of Gaussians", "Model clipping"), and F(L) = L + g(L), one step of the
- * recursion, is increasing
- * (contraction.c, chain_end).  So y_{t+1} = y_t + g_lo(y_t) with g_lo ≤ g
- * stays at or below log δ_t (induction: y_{t+1} ≤ F(y_t) ≤ F(log δ_t)), and
- * z_{t+1} = z_t + g_hi(z_t) with g_hi ≥ g stays at or above it.  With M
- * equal bands (ℓ_{j+1}, ℓ_j] of L from log δ_0 down to log δ_claim, g_lo =
- * g(ℓ_{j+1}) and g_hi = g(ℓ_j) on band j: 2M θ's, and each sequence walked a
- * band at a time (many steps per band), whatever T is. */
+ * recursion, is increasing (contraction.c, chain_end).  So y_{t+1} = y_t + g_lo(y_t) with g_lo ≤ g
+ * stays at or below log δ_t (induction: y_{t+1} ≤ F(y_t) ≤ F(log δ_t)), and z_{t+1} = z_t +
+ * g_hi(z_t) with g_hi ≥ g stays at or above it.  With M equal bands (ℓ_{j+1}, ℓ_j] of L from log
+ * δ_0 down to log δ_claim, g_lo = g(ℓ_{j+1}) and g_hi = g(ℓ_j) on band j: 2M θ's, and each sequence
+ * walked a band at a time (many steps per band), whatever T is. */
 #define MC_BANDS 256
 
 typedef struct {
     mpfr_prec_t p;
-    mpfi_t em1, r;              /* e^ε − 1, D/σ */
-    mpfr_t level[MC_BANDS + 1]; /* ℓ_0 > ℓ_1 > … > ℓ_M */
-    mpfi_t g;                   /* g at the level last asked for */
-    int g_at;                   /* its index, -1: none */
+    mpfi_t em1, r;                /* e^ε − 1, D/σ */
+    mpfr_t level[MC_BANDS + 1];  /* ℓ_0 > ℓ_1 > … > ℓ_M */
+    mpfi_t g;                     /* g at the level last asked for */
+    int g_at;                     /* its index, -1: none */
 } mc_bands;
 
 /* b->g ⊇ g(ℓ_j), computed once per band visited. */
@@ -322,7 +320,8 @@ ul_kol_side ul_kol_mc_band_decide(const ul_kol_mc_problem *pb, const char *claim
     mpfi_init2(ld0, p);
     mpfi_init2(lc, p);
     bool ok = pb->mode == UL_CONTRACTION_ADAPTIVE && mc_parts(pb, b.r, ld0) &&
-              ul_num_set_decimal(b.em1, pb->eps) == UL_OK && ul_num_set_decimal(lc, claim) == UL_OK;
+              ul_num_set_decimal(b.em1, pb->eps) == UL_OK &&
+              ul_num_set_decimal(lc, claim) == UL_OK;
     if (ok) {
         mpfi_expm1(b.em1, b.em1);
         mpfi_log(lc, lc);
@@ -391,6 +390,7 @@ bool ul_kol_mc_least_steps_lower_bound(const ul_kol_mc_problem *pb, const char *
     return ok;
 }
 
+
 /* Whether δ_T at the constant σ `text` is certified ≤ delta (want_safe) or
  * certified > delta (!want_safe). */
 static bool mc_sigma_side(const ul_kol_mc_problem *pb, const char *text, const char *delta,
@@ -408,7 +408,8 @@ static bool mc_sigma_side(const ul_kol_mc_problem *pb, const char *text, const c
     ul_preconditions pre;
     ul_num_report nr;
     bool floor_reached = false;
-    if (ul_kol_mc_delta_certified(&q, &w, &pre, &v, &floor_reached, &nr, e2, sizeof e2) == UL_OK) {
+    if (ul_kol_mc_delta_certified(&q, &w, &pre, &v, &floor_reached, &nr, e2, sizeof e2) ==
+        UL_OK) {
         ul_kol_side sd = value_side(&v, delta);
         ok = want_safe ? sd == UL_KOL_AT_MOST : sd == UL_KOL_ABOVE;
     }
@@ -453,7 +454,7 @@ bool ul_kol_mc_sigma_min_searched(const ul_kol_mc_problem *pb, const char *delta
         digits = digits < 20 ? 20 : digits;
         if (mc_sigma_side(pb, t_hi, delta, digits, true) &&
             mc_sigma_side(pb, t_lo, delta, digits, false)) {
-            mpfr_set_str(&out->left, t_lo, 10, MPFR_RNDD);
+                mpfr_set_str(&out->left, t_lo, 10, MPFR_RNDD);
             mpfr_set_str(&out->right, t_hi, 10, MPFR_RNDU);
             return true;
         }

@@ -36,9 +36,8 @@ typedef struct {
     mpq_srcptr c0, eps, delta;
 } op_ctx;
 
-/* σ = 2·C0·√(2·log(1.25/δ))/ε (docs/neural-unlearning.md, "Output perturbation"; Dwork–Roth Thm
- * A.1 with
- * ℓ2 sensitivity 2·C0). */
+/* σ = 2·C0·√(2·log(1.25/δ))/ε (docs/neural-unlearning.md, "Output perturbation"; Dwork–Roth Thm A.1
+ * with ℓ2 sensitivity 2·C0). */
 static ul_status eval_classic_sigma(ul_num_value *out, void *ctx, char *err, size_t errlen)
 {
     (void)err;
@@ -63,8 +62,7 @@ static ul_status eval_classic_sigma(ul_num_value *out, void *ctx, char *err, siz
 /* Does the classic σ deliver (ε, δ)?  At σ_classic the ratio is
  * r = 2·C0/σ = ε/√(2·log(1.25/δ)), where the loose bound 1.25·e^{−ε²/(2r²)}
  * ("Lemma A.4", docs/neural-unlearning.md, "Simplified Gaussian bound") equals δ; so the question
- * is exactly whether the
- * loose bound is an upper bound on θ there (ul_gauss_loose_bound_check's
+ * is exactly whether the loose bound is an upper bound on θ there (ul_gauss_loose_bound_check's
  * question, asked at this irrational r through the enclosure functions). */
 static ul_pre_state classic_delivers_eval(mpq_srcptr eps, mpq_srcptr delta, mpfr_prec_t cap)
 {
@@ -128,8 +126,7 @@ ul_status ul_kol_op_sigma_certified(const char *c0, const char *eps, const char 
         *classic_delivers = classic_delivers_eval(qe, qd, ul_num_max_bits(want));
         /* the exact smallest σ for the sensitivity 2·C0: σ_min = 2·C0/r*
          * with θ_{e^ε}(r*) = δ (docs/neural-unlearning.md, "Output perturbation"; Balle–Wang 2018,
-         * Thm 8).  So
-         * σ_min(2·C0) = 2·σ_min(C0), and doubling an interval is exact.
+         * Thm 8).  So σ_min(2·C0) = 2·σ_min(C0), and doubling an interval is exact.
          * Asking for σ_min(C0) keeps every C0 of c0's domain (0 < C0 ≤
          * 1e100) inside gauss-sigma's (sensitivity ≤ 1e100): a C0 above
          * 5e99 was refused as the derived "sensitivity" 2·C0. */

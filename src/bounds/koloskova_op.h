@@ -1,7 +1,6 @@
 /* src/bounds/koloskova_op.h — output perturbation, the baseline of
  * Koloskova et al. (ICML 2025; docs/neural-unlearning.md, "Output perturbation"): the classical
- * Gaussian
- * mechanism's σ (Dwork–Roth Thm A.1) and the exact δ of a σ (Balle & Wang
+ * Gaussian mechanism's σ (Dwork–Roth Thm A.1) and the exact δ of a σ (Balle & Wang
  * 2018).  Conventions in bounds/koloskova_common.h. */
 #ifndef UL_BOUNDS_KOLOSKOVA_OP_H
 #define UL_BOUNDS_KOLOSKOVA_OP_H

@@ -379,8 +379,7 @@ static void pabi_rho_eval(mpfi_ptr out, const pabi_exact *x, mpfr_prec_t p)
 
 /* Whether the optimal shift allocation is admissible.  Step t maps the
  * shift z to ρ·z + s (the step is ρ-Lipschitz up to s = 2·lr·C1, docs/neural-unlearning.md,
- * "Gradient clipping")
- * and its noise N(0, σ_t²) removes a_t at Rényi cost α·a_t²/(2σ_t²).  With
+ * "Gradient clipping") and its noise N(0, σ_t²) removes a_t at Rényi cost α·a_t²/(2σ_t²).  With
  * w_t = ρ^{T−1−t}, z_T = 0 needs Σ w_t·a_t = B, and Cauchy–Schwarz gives the
  * minimiser a_t = B·w_t·σ_t²/S and the cost α·B²/(2S) = α·ρ_eff.  Thm 22
  * also needs every intermediate shift z_{t+1} = ρ·z_t + s − a_t ≥ 0; one
@@ -750,9 +749,8 @@ static void q_geom_sum(mpq_ptr out, mpq_srcptr r, unsigned long n)
     mpq_clear(u);
 }
 
-/* The exact pieces of the closed form (docs/neural-unlearning.md, "Gradient clipping"): B = ρ^T·D0
- * + s·Σ_{k<T} ρ^k
- * (into B, D0 given in it) and S = Σ_t ρ^{2(T−1−t)}·σ_t², σ_t² given or the
+/* The exact pieces of the closed form (docs/neural-unlearning.md, "Gradient clipping"): B =
+ * ρ^T·D0 + s·Σ_{k<T} ρ^k (into B, D0 given in it) and S = Σ_t ρ^{2(T−1−t)}·σ_t², σ_t² given or the
  * code's constant schedule (λ = 0: B²/(k·ε_R·T), k = 4 printed, 2 corrected;
  * λ > 0: B²·lrλ(2 − lrλ)/(2·ε_R·(1 − ρ^{2T}))).  Per-step σ by Horner. */
 static void pabi_pieces_exact(mpq_ptr B, mpq_ptr S, const pabi_exact *x, mpq_srcptr s)
@@ -950,9 +948,8 @@ ul_status ul_kol_pabi_eps_certified(const ul_kol_pabi_problem *pb, const char *d
     ul_status st = pabi_prepare(pb, want, true, true, pre, &x, err, errlen);
     if (st == UL_OK) {
         /* Both directions D_α(X_T‖X'_T), D_α(X'_T‖X_T) ≤ α·ρ_eff (docs/neural-unlearning.md,
-         * "Gradient clipping"), so
-         * each hockey-stick divergence obeys the conversion (docs/neural-unlearning.md,
-         * "Definition"). */
+         * "Gradient clipping"), so each hockey-stick divergence obeys the conversion
+         * (docs/neural-unlearning.md, "Definition"). */
         pabi_curve_ctx c;
         c.x = &x;
         mpfi_init2(c.cache, 64);

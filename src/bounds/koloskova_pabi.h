@@ -1,8 +1,7 @@
 /* src/bounds/koloskova_pabi.h — gradient clipping, PABI (Koloskova et al.,
  * ICML 2025; privacy amplification by iteration, Feldman et al. 2018
  * Thm 22; docs/neural-unlearning.md, "Gradient clipping"): the Rényi bound of a shift allocation,
- * its
- * (ε, δ) conversion, and the public code's recipes.  The theorem and the
+ * its (ε, δ) conversion, and the public code's recipes.  The theorem and the
  * allocation in koloskova_pabi.c, claims and searches in
  * koloskova_pabi_search.c; conventions in bounds/koloskova_common.h. */
 #ifndef UL_BOUNDS_KOLOSKOVA_PABI_H
@@ -31,9 +30,8 @@ typedef struct {
     const char *eps_renyi; /* code schedules: the target ε_R > 0 */
     ul_variant variant;    /* code schedules at λ = 0: PRINTED is the public
                               code's branch σ² = (D0 + 2·lr·C1·T)²/(4·ε_R·T),
-                              which gives ρ_eff = 2·ε_R (docs/neural-unlearning.md,
-                              Errata K5); CORRECTED
-                              (default) is the λ → 0 limit, /(2·ε_R·T) */
+                              which gives ρ_eff = 2·ε_R (docs/neural-unlearning.md, Errata K5);
+                              CORRECTED (default) is the λ → 0 limit, /(2·ε_R·T) */
 } ul_kol_pabi_problem;
 
 /* The shifted-Rényi coefficient (Feldman et al. 2018 Thm 22, docs/neural-unlearning.md, "Gradient
@@ -116,8 +114,9 @@ ul_status ul_kol_pabi_eps_certified(const ul_kol_pabi_problem *pb, const char *d
                                     ul_preconditions *pre, ul_num_value *eps, char *alpha_out,
                                     size_t alpha_len, ul_num_report *rep, char *err, size_t errlen);
 
-/* FAULTY RECIPE, for forensics (docs/neural-unlearning.md, "Public code" `dp_accountant`,
- * Errata K1): the public code's conversion, which treats eps_renyi as the Rényi ε at every order,
+/* FAULTY RECIPE, for forensics (docs/neural-unlearning.md, "Public code", `dp_accountant`;
+ * docs/neural-unlearning.md, Errata K1): the public code's conversion, which treats eps_renyi as
+ * the Rényi ε at every order,
  *   ε_code = min_{α ∈ grid} [ ε_R + log((α−1)/α) − (log δ + log α)/(α−1) ],
  * over its grid α_i = 1.001 + i·998.999/9999, i = 0..9999 (numpy
  * linspace(1.001, 1000, 10000); numpy's doubles lie within an ulp of these
@@ -129,8 +128,7 @@ ul_status ul_kol_pabi_code_eps_certified(const char *eps_renyi, const char *delt
                                          size_t errlen);
 
 /* The code's `pabi_steps`, in exact arithmetic (docs/neural-unlearning.md, "Gradient clipping",
- * Errata K7):
- * T0 = ⌈C0/(C1·lr)⌉; when λ > 0, T1 = ⌈log(2·λ·C0/C1)/(lr·λ)⌉, used when
+ * Errata K7): T0 = ⌈C0/(C1·lr)⌉; when λ > 0, T1 = ⌈log(2·λ·C0/C1)/(lr·λ)⌉, used when
  * 0 < T1 < T0.  (The code's C0 here is the radius, also for the box.) */
 ul_status ul_kol_pabi_code_steps(const char *c0, const char *c1, const char *lr, const char *lambda,
                                  unsigned long *steps, char *err, size_t errlen);
@@ -169,18 +167,15 @@ ul_status ul_kol_pabi_delta_at_eps(mpfi_srcptr rho, const char *eps, ul_rdp_conv
 
 /* The noise that brings ρ_eff = rho down to need (ρ_eff ∝ 1/σ², and ∝ ε_R
  * for the code's schedules; docs/neural-unlearning.md, "Gradient clipping"): the constant σ (given
- * noise, one σ),
- * the factor on every σ_t (given noise, a list), or ε_R (code schedules).
+ * noise, one σ), the factor on every σ_t (given noise, a list), or ε_R (code schedules).
  * pb's decimals are fields the reader accepted (ul_num_set_valid). */
 void ul_kol_pabi_noise_needed(mpfi_ptr out, const ul_kol_pabi_problem *pb, mpfi_srcptr rho,
                               mpfi_srcptr need);
 
 /* FAULTY RECIPES in doubles, for forensics only: the code's pabi_steps with
  * double-precision ceil (docs/neural-unlearning.md, Errata K7), and its conversion of ε_R over the
- * grid
- * of ul_kol_pabi_code_eps_certified at log δ = ld (docs/neural-unlearning.md, "Public code",
- * Errata K1), used
- * only to decide whether the certified recipe is worth evaluating. */
+ * grid of ul_kol_pabi_code_eps_certified at log δ = ld (docs/neural-unlearning.md, "Public code",
+ * Errata K1), used only to decide whether the certified recipe is worth evaluating. */
 double ul_kol_pabi_code_steps_d(const ul_kol_pabi_problem *pb);
 double ul_kol_pabi_code_eps_d(double eps_r, double ld);
 

@@ -1,6 +1,6 @@
 /* src/bounds/koloskova_pabi_search.c — gradient clipping, PABI (Koloskova
- * et al. 2025, docs/neural-unlearning.md, "Gradient clipping"): what an
- * audit needs beside koloskova_pabi.c's ρ_eff — the (ε, δ) of the linear RDP curve α·ρ_eff, the
+ * et al. 2025, docs/neural-unlearning.md, "Gradient clipping"): what an audit needs beside
+ * koloskova_pabi.c's ρ_eff — the (ε, δ) of the linear RDP curve α·ρ_eff, the
  * largest ρ_eff reaching a claim (searched in doubles, certified once), the
  * Rényi bound α·ρ_eff and the noise that would reach a claim — and the
  * public code's recipes in doubles (pabi_steps with double ceil, its
@@ -125,9 +125,9 @@ double ul_kol_pabi_code_steps_d(const ul_kol_pabi_problem *pb)
     return t;
 }
 
-/* The public code's conversion in doubles (docs/neural-unlearning.md, "Public code" dp_accountant,
- * Errata K1: ε_R at every order, min over linspace(1.001, 1000, 10000)): only to decide
- * whether the certified recipe is worth evaluating. */
+/* The public code's conversion in doubles (docs/neural-unlearning.md, "Public code", dp_accountant;
+ * docs/neural-unlearning.md, Errata K1: ε_R at every order, min over linspace(1.001, 1000, 10000)):
+ * only to decide whether the certified recipe is worth evaluating. */
 double ul_kol_pabi_code_eps_d(double eps_r, double ld)
 {
     double best = INFINITY;
@@ -139,9 +139,8 @@ double ul_kol_pabi_code_eps_d(double eps_r, double ld)
     return best;
 }
 
-/* D_α ≤ α·ρ_eff (Feldman et al. 2018 Thm 22; docs/neural-unlearning.md, "Gradient clipping") at
- * the decimal α
- * `order`: out (plain) at rho's precision. */
+/* D_α ≤ α·ρ_eff (Feldman et al. 2018 Thm 22; docs/neural-unlearning.md, "Gradient clipping") at the
+ * decimal α `order`: out (plain) at rho's precision. */
 void ul_kol_pabi_renyi_bound(ul_num_value *out, const char *order, const ul_num_value *rho)
 {
     mpfr_prec_t p = mpfi_get_prec(rho->enclosure);
@@ -181,8 +180,7 @@ ul_status ul_kol_pabi_delta_at_eps(mpfi_srcptr rho, const char *eps, ul_rdp_conv
 }
 
 /* The noise reaching ρ* = need from ρ_eff = rho (docs/neural-unlearning.md, "Gradient clipping":
- * ρ_eff = B²/(2
- * Σ_t w_t² σ_t²) scales as 1/σ² when every σ_t is scaled alike, and the
+ * ρ_eff = B²/(2 Σ_t w_t² σ_t²) scales as 1/σ² when every σ_t is scaled alike, and the
  * code's schedules, σ² ∝ 1/ε_R, give ρ_eff ∝ ε_R): given noise, one σ:
  * σ·√(ρ_eff/ρ*); given noise, a list: the factor √(ρ_eff/ρ*) on every σ_t;
  * a code schedule: ε_R·ρ* / ρ_eff.  out at its own precision. */
