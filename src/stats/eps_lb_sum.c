@@ -1,8 +1,70 @@
-/* src/stats/eps_lb_sum.c — SUM (stats/eps_lb.h, where the theorem and its
- * proof are): one statistic S = Σ_k c_k #{IN > t_(k)} over the K largest
- * OUT scores, its p-value bounded by Hoeffding's and the convex-order bound
- * under the exact law of Σ_k c_k U_(k+1) (Rényi's representation), searched
- * in doubles and certified in MPFR/MPFI. */
+/* src/stats/eps_lb_sum.c — SUM (stats/eps_lb.h defines the statistic): one
+ * statistic S = Σ_k c_k #{IN > t_(k)} over the K largest OUT scores, its
+ * p-value bounded by Hoeffding's and the convex-order bound under the exact
+ * law of L = Σ_k c_k U_(k+1) (Rényi's representation), searched in doubles
+ * and certified in MPFR/MPFI.
+ *
+ * Theorem (proved here; used at level α, or α/2 per direction
+ * when two-sided).  Let the OUT scores Y_1…Y_n0 and the IN
+ * scores X_1…X_n1 be independent, i.i.d. within each world, and
+ * P_in(E) ≤ e^ε P_out(E) + δ for every event E.  Let E_1 … E_(n0+1)
+ * be i.i.d. Exp(1), d_j = Σ_{k ≥ j} c_k (j = 0…K−1) and
+ *     L = Σ_j d_j E_(j+1) / (E_1 + … + E_(n0+1)).
+ * Then for every s, with x = s/(n1·C), B_p ~ Bin(n1, p) and
+ *     g(p) = min( H(x; p), min_{integer h < n1 x} E(B_p − h)_+ /
+ *                                              (n1 x − h) ),
+ * H(x; p) = exp(−n1·KL(x‖p)) for p < x and 1 otherwise (KL the
+ * Bernoulli divergence),
+ *     P[S ≥ s] ≤ E[ g(min(1, e^ε L/C + δ)) ].
+ * Proof.  (i) Quantile coupling: with G(t) = P[Y > t] (right-
+ * continuous, non-increasing) and Q(v) = inf{t : G(t) ≤ v},
+ * Y = Q(V) for V uniform has the law of Y (Q(v) > t iff G(t) > v),
+ * and G(Q(v)) ≤ v.  Q is non-increasing, so with Y_i = Q(V_i)
+ * the (k+1)-th largest Y is Q(V_(k+1)) and G(t_(k)) ≤ V_(k+1) for
+ * every k at once (ties and atoms allowed).  (ii) Given the OUT
+ * scores, the IN terms Z_i = Σ_k c_k 1[X_i > t_(k)] ∈ [0, C] are
+ * i.i.d. with E[Z_i] = Σ_k c_k P_in(X > t_(k)) ≤ Σ_k c_k (e^ε
+ * G(t_(k)) + δ) ≤ e^ε Σ_k c_k V_(k+1) + δC.  Hoeffding's inequality
+ * (W. Hoeffding, "Probability inequalities for sums of bounded
+ * random variables", JASA 58 (1963), Theorem 1, eq. (2.1); its
+ * bound grows with the mean when p < x) bounds P[S ≥ s | OUT] by
+ * H(x; ·) at that mean.  The convex-order bound (the form of
+ * V. Bentkus, "On Hoeffding's inequalities", Ann. Probab. 32
+ * (2004)): a variable Y ∈ [0, 1] is below the Bernoulli of its mean
+ * in convex order (Y = E[B | Y] with B ~ Bernoulli(Y)), the order is
+ * kept by sums of independent terms (Shaked & Shanthikumar,
+ * Stochastic Orders, 2007, Thm 3.A.12), and Bin(n1, μ) ≤ Bin(n1, p)
+ * stochastically for μ ≤ p; (y − h)_+ is convex and increasing, so
+ * E(S/C − h)_+ ≤ E(B_p − h)_+ and Markov's inequality gives
+ * P[S ≥ s] ≤ E(B_p − h)_+/(n1 x − h) for every h < n1 x (h is
+ * picked near the Chernoff tangent point; any h is valid).  Both
+ * bounds increase in p.  (iii) Rényi's
+ * representation (A. Rényi, "On the theory of order statistics",
+ * Acta Math. Acad. Sci. Hung. 4 (1953); David & Nagaraja, Order
+ * Statistics, 3rd ed., §2.5): (V_(1), …, V_(n0)) has the law of
+ * (Γ_1, …, Γ_n0)/Γ_(n0+1), Γ_i = E_1 + … + E_i, so Σ_k c_k V_(k+1)
+ * has the law of L (exchange the sums).  Take expectations.  ∎
+ * The law of L is exact: with a_j = d_j − ℓ > 0 (ℓ < c_(K−1)) and
+ * m = n0 + 1 − K, L > ℓ iff Σ_j a_j E_(j+1) > ℓ·Γ', Γ' ~
+ * Gamma(m, 1) independent; the hypoexponential survival function
+ * P[Σ a_j E_(j+1) > w] = Σ_j Π_{i≠j} a_j/(a_j − a_i) e^(−w/a_j)
+ * (distinct a_j; e.g. Ross, Introduction to Probability Models,
+ * §5.2.4) and E e^(−ℓΓ'/a_j) = (1 + ℓ/a_j)^(−m) give
+ *     P[L > ℓ] = Σ_j Π_{i≠j} a_j/(a_j − a_i) · (1 + ℓ/a_j)^(−m),
+ * evaluated in MPFI (ul_emp_sum_tail_upper).  The expectation is
+ * bounded by the upper Riemann–Stieltjes sum on a grid ℓ_0 < … <
+ * ℓ_(J−1) (any grid; here steps of 0.5 % up to the first ℓ whose
+ * tail is below 1e-10): E g(L) ≤ g_0 + Σ_j (g_j − g_(j−1)) P[L >
+ * ℓ_(j−1)] + (1 − g_(J−1)) P[L > ℓ_(J−1)] for non-decreasing g ≤ 1.
+ * The bound increases in ε; the largest ε whose bound is ≤ the
+ * level is searched in doubles and certified once (MPFR/MPFI,
+ * upward rounding; E(B − h)_+ = n1 p P[Bin(n1 − 1, p) ≥ h] −
+ * h P[Bin(n1, p) ≥ h + 1] from certified binomial tails).  Why
+ * it gains: the best single tests sit at the random maximum of
+ * the OUT scores, whose false rate V_(1) is
+ * certified only up to a factor ≈ ln(1/β); the weighted sum of K
+ * order statistics has relative spread O(1/√K).
+ */
 #include "stats/eps_lb_internal.h"
 
 #include <math.h>
@@ -12,7 +74,7 @@
 #include "stats/special_d.h"
 #include "stats/stats.h"
 
-/* ---- the weighted sum over order statistics (SUM; stats/eps_lb.h) ------------ */
+/* ---- the weighted sum over order statistics (SUM; the theorem above) ------------ */
 
 #define SUM_K_MAX UL_EMP_SUM_K_MAX /* stats/eps_lb.h */
 #define SUM_K_DEFAULT 5    /* bench_eps_lb_weights: K = 4…8 within 0.01 of the best at μ = 2 */
@@ -70,7 +132,7 @@ static void sum_weights(size_t K, unsigned long *c)
         c[k] = l / (k + 1);
 }
 
-/* The exact tail of L = Σ_k c_k U_(k+1) (stats/eps_lb.h, SUM): with d_j =
+/* The exact tail of L = Σ_k c_k U_(k+1) (the theorem above): with d_j =
  * Σ_{k≥j} c_k, a_j = d_j − ℓ > 0 and m = n0 + 1 − K,
  *     P[L > ℓ] = Σ_j Π_{i≠j} a_j/(a_j − a_i) · (1 + ℓ/a_j)^(−m)
  * (Rényi's representation and the hypoexponential survival function), in
@@ -188,7 +250,7 @@ static double excess_d(unsigned long h, unsigned long n, double p)
            (double)h * ul_emp_binom_sf_d(h + 1, n, p);
 }
 
-/* The convex-order bound (stats/eps_lb.h, SUM (ii')) in doubles at the count
+/* The convex-order bound (the theorem above, (ii)) in doubles at the count
  * xs = s/C: min over integers h < xs near the Chernoff tangent point
  * xs − 1/λ* of E(B − h)_+/(xs − h); 1 when p ≥ xs/n.  *h_out: the best h. */
 static double conv_d(double xs, unsigned long n, double p, unsigned long *h_out)
@@ -215,7 +277,7 @@ static double sum_g_d(double x, unsigned long n1, double p)
     return hb < 1e-12 ? hb : fmin(hb, conv_d(x * (double)n1, n1, p, &h));
 }
 
-/* The p-value bound of stats/eps_lb.h (SUM) in doubles, the search's
+/* The p-value bound of the theorem above in doubles, the search's
  * p-value (ul_lb_search_eps_d; test is a sum_test): the upper Riemann–Stieltjes
  * sum of E[g(L)], g(ℓ) at p = e^ε ℓ/C + δ; the sum stops once it exceeds
  * `stop`, the level (its terms are ≥ 0: only "≤ level?" is asked). */
