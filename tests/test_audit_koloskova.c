@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "audit/audit.h"
-#include "bounds/koloskova.h"
+#include "bounds/koloskova_pabi.h"
 #include "oracle.h"
 #include "pabi_oracle.h"
 #include "renyi_oracle.h"

@@ -13,6 +13,8 @@
 
 #include "stats/eps_lb.h"
 #include "stats/gdp.h"
+#include "stats/roc_hull.h"
+#include "stats/special_d.h"
 #include "stats/stats.h"
 #include "memlimit.h"
 #include "num/encl.h"

@@ -182,7 +182,7 @@ Test(emp_stats, cp_closed_forms)
  *    interval (0.0199, 0.1023); a quoted 0.1024 does not reproduce: 0.10225338).
  * Sources: Clopper & Pearson 1934 (Biometrika 26:404); the quantile form
  * Beta^{-1}(1 − α; k + 1, n − k) as in jax_privacy `_clopper_pearson_upper`
- * (google-deepmind/jax_privacy, jax_privacy/auditing.py).
+ * (jax_privacy/auditing.py; docs/accounting.md, "jax_privacy auditing").
  * Each is re-derived here by ref_cp_upper (independent 256-bit computation),
  * which must agree with the printed 4 digits, and the library must agree with
  * the re-derivation to 1e-10 and be on its safe side. */
@@ -245,7 +245,8 @@ Test(emp_stats, cp_monotone_in_k_and_alpha)
 
 /* ---- ε from counts ------------------------------------------------------------ */
 
-/* tensorflow/privacy research/audit_2020 audit_test.py (Jagielski et al. 2020):
+/* tensorflow/privacy research/audit_2020 audit_test.py (docs/accounting.md,
+ * "TensorFlow Privacy"):
  * 500 vs 500 perfectly separated, α = 0.01 two-sided (α/2 per rate), k = 1 →
  * ε = log(p1/p0) with p1 = 0.005^(1/500) = 4.541915810224092.  Our m = 1,
  * δ = 0 reproduces the same level α/2 per rate. */

@@ -18,7 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bounds/koloskova.h"
+#include "bounds/koloskova_mc.h"
+#include "bounds/koloskova_pabi.h"
+#include "bounds/koloskova_op.h"
+#include "bounds/koloskova_group.h"
 #include "oracle.h"
 #include "pabi_oracle.h"
 #include "renyi_oracle.h"

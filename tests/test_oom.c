@@ -17,7 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "bounds/koloskova.h"
+#include "bounds/koloskova_mc.h"
 #include "bounds/pld.h"
 #include "emp/data.h"
 #include "stats/eps_lb.h"

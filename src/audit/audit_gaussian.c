@@ -74,7 +74,7 @@
 #include <string.h>
 
 #include "bounds/gaussian.h"
-#include "bounds/koloskova.h"
+#include "bounds/koloskova_op.h"
 #include "audit/audit.h"
 #include "num/input.h"
 #include "audit/audit_omitted.h"

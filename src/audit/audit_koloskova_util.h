@@ -30,7 +30,9 @@
 #include "audit/audit.h"
 #include "audit/audit_util.h"
 
-#include "bounds/koloskova.h"
+#include "bounds/koloskova_group.h"
+#include "bounds/koloskova_mc.h"
+#include "bounds/koloskova_pabi.h"
 
 /* Bounds of the radii, rates and σ's read (cost, not soundness). */
 #define MAG "1e100"

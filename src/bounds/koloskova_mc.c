@@ -1,465 +1,614 @@
-/* src/bounds/koloskova_mc.c — model clipping (Koloskova et al. 2025,
- * spec/koloskova.md §1.4, §2.3): what decides a claim on δ_T without running
- * the whole adaptive recursion, certified (θ* and the band sequences), and
- * the recursion in doubles that the searches use ("search in doubles,
- * certify once": the double values only choose where the certified
- * functions of koloskova.c are evaluated; none is reported as a bound).
- * Entry points: koloskova.h, "model clipping: searches and brackets". */
-#include "bounds/koloskova.h"
+/* src/bounds/koloskova_mc.c — model clipping (bounds/koloskova_mc.h): the
+ * theorem certified by brackets of the exact diameter ratios and δ0 (how:
+ * bounds/koloskova_common.c). */
+#include "bounds/koloskova_mc.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "bounds/bounds_util.h"
 #include "bounds/gaussian.h"
+#include "num/deadline.h"
 #include "num/input.h"
 
-/* log of a decimal in doubles, finite even where the decimal itself is
- * outside the double range (δ = 1e-400); a search value only. */
-double ul_kol_log_decimal_d(const char *text)
+/* ==== model clipping ========================================================== */
+
+/* The problem in exact rationals. */
+typedef struct {
+    mpq_t eps, c2, c1, lr, c0, sigma0, diameter;
+    mpq_t *sigma;
+    size_t n_sigma;
+    bool init_noise; /* σ0 > 0 */
+} mc_exact;
+
+static void mc_exact_init(mc_exact *x)
 {
-    mpfr_t x;
-    mpfr_init2(x, 64);
-    mpfr_set_str(x, text, 10, MPFR_RNDN);
-    mpfr_log(x, x, MPFR_RNDN);
-    double d = mpfr_get_d(x, MPFR_RNDN);
-    mpfr_clear(x);
-    return d;
+    mpq_inits(x->eps, x->c2, x->c1, x->lr, x->c0, x->sigma0, x->diameter, NULL);
+    x->sigma = NULL;
+    x->n_sigma = 0;
+    x->init_noise = false;
 }
 
-/* σ0 > 0, decided on the decimal text. */
-bool ul_kol_mc_initial_noise(const ul_kol_mc_problem *pb)
+static void mc_exact_clear(mc_exact *x)
 {
-    int cmp = 0;
-    return pb->sigma0 != NULL && ul_num_decimal_compare(pb->sigma0, "0", &cmp) && cmp > 0;
+    mpq_clears(x->eps, x->c2, x->c1, x->lr, x->c0, x->sigma0, x->diameter, NULL);
+    for (size_t i = 0; i < x->n_sigma; i++)
+        mpq_clear(x->sigma[i]);
+    free(x->sigma);
 }
-
-/* Where a value (log form or plain) lies against a decimal δ > 0, read at
- * the value's precision + 64 bits: the rule of ul_audit_compare (audit/audit.c)
- * for a nonzero claim. */
-static ul_kol_side value_side(const ul_num_value *v, const char *delta)
+/* Reads and checks a model-clipping problem (the σ list only when
+ * need_sigma).  Input errors first (syntax, magnitude, list length, enums),
+ * then every precondition of the theorem, decided exactly. */
+/* The numbers of a model-clipping problem, read exactly (names as CLI flags). */
+static ul_status mc_read_numbers(const ul_kol_mc_problem *pb, bool need_sigma, mc_exact *x,
+                                 char *err, size_t errlen)
 {
-    mpfi_t c;
-    mpfi_init2(c, mpfi_get_prec(v->enclosure) + 64);
-    ul_kol_side s = UL_KOL_UNDECIDED;
-    if (ul_num_set_decimal(c, delta) == UL_OK && !mpfi_is_zero(c)) {
-        if (v->is_log)
-            mpfi_log(c, c);
-        if (mpfr_lessequal_p(&v->enclosure->right, &c->left))
-            s = UL_KOL_AT_MOST;
-        else if (mpfr_greater_p(&v->enclosure->left, &c->right))
-            s = UL_KOL_ABOVE;
+    ul_num_init();
+    if (pb->variant != UL_KOL_CC1 && pb->variant != UL_KOL_CC2)
+        return ul_fail(err, errlen, UL_EINPUT, "variant: must be cc1 or cc2");
+    if (pb->init != UL_KOL_INIT_BALL && pb->init != UL_KOL_INIT_BOX)
+        return ul_fail(err, errlen, UL_EINPUT, "init: must be the ball (clip) or the box (clamp)");
+    if (pb->mode != UL_CONTRACTION_PRODUCT && pb->mode != UL_CONTRACTION_ADAPTIVE)
+        return ul_fail(err, errlen, UL_EINPUT, "mode: must be product or adaptive");
+    if (pb->steps > UL_CONTRACTION_MAX_STEPS)
+        return ul_fail(err, errlen, UL_EINPUT, "steps: must be at most %lu (got %lu)",
+                       UL_CONTRACTION_MAX_STEPS, pb->steps);
+    ul_status st = ul_kol_read_rat(x->eps, "eps", pb->eps, "-" UL_GAUSS_MAX_ABS_EPS, false,
+                                   UL_GAUSS_MAX_ABS_EPS, false, err, errlen);
+    if (st == UL_OK)
+        st = ul_kol_read_param(x->c2, "c2", pb->c2, err, errlen);
+    if (st == UL_OK && pb->variant == UL_KOL_CC2) {
+        st = ul_kol_read_param(x->c1, "c1", pb->c1, err, errlen);
+        if (st == UL_OK)
+            st = ul_kol_read_param(x->lr, "lr", pb->lr, err, errlen);
     }
-    mpfi_clear(c);
-    return s;
+    if (st == UL_OK && need_sigma)
+        st = ul_kol_read_sigma_list(&x->sigma, &x->n_sigma, pb->sigma, pb->n_sigma, pb->steps, err,
+                                    errlen);
+    bool has_sigma0 = pb->sigma0 != NULL;
+    if (st == UL_OK && has_sigma0)
+        st = ul_kol_read_param(x->sigma0, "sigma0", pb->sigma0, err, errlen);
+    x->init_noise = st == UL_OK && has_sigma0 && mpq_sgn(x->sigma0) > 0;
+    if (st == UL_OK && x->init_noise)
+        st = ul_kol_read_param(x->c0, "c0", pb->c0, err, errlen);
+    return st;
 }
 
-/* ---- the recursion in doubles: searches only, never a bound ---------------------
- * "Search in doubles, certify once": these choose where the certified
- * functions are evaluated (the σ to certify, whether a least T is within
- * reach); nothing they return is reported as a bound. */
-
-/* log θ_{e^ε}(r) in doubles, r > 0 (spec §2.1): 1 − Q(−a) − e^ε·Q(b) for
- * a < 0, Q(a)·(1 − e^ε·Q(b)/Q(a)) otherwise, a = ε/r − r/2, b = a + r; log Q
- * from renyi.h (ul_renyi_log_q_d). */
-static double log_theta_d(double eps, double r)
+/* The theorem's preconditions (docs/neural-unlearning.md, "Model clipping"), decided exactly. */
+static ul_status mc_preconditions(const ul_kol_mc_problem *pb, bool need_sigma, const mc_exact *x,
+                                  ul_preconditions *pre, char *err, size_t errlen)
 {
-    double a = eps / r - r / 2, b = a + r;
-    if (a < 0) {
-        double t = exp(ul_renyi_log_q_d(-a)) + exp(eps + ul_renyi_log_q_d(b));
-        return t >= 1 ? -INFINITY : log1p(-t);
+    bool has_sigma0 = pb->sigma0 != NULL;
+    ul_kol_pre_builder b;
+    ul_kol_pre_begin(&b);
+    ul_kol_pre_put(&b, &ul_kol_pre_eps_nonneg, ul_kol_holds_if(mpq_sgn(x->eps) >= 0), pb->eps);
+    ul_kol_pre_put(&b, &ul_kol_pre_c2, ul_kol_holds_if(mpq_sgn(x->c2) > 0), pb->c2);
+    if (pb->variant == UL_KOL_CC2) {
+        ul_kol_pre_put(&b, &ul_kol_pre_c1, ul_kol_holds_if(mpq_sgn(x->c1) > 0), pb->c1);
+        ul_kol_pre_put(&b, &ul_kol_pre_lr, ul_kol_holds_if(mpq_sgn(x->lr) > 0), pb->lr);
     }
-    double lqa = ul_renyi_log_q_d(a), d = eps + ul_renyi_log_q_d(b) - lqa;
-    return d >= 0 ? -INFINITY : lqa + log(-expm1(d));
-}
-
-/* The pre-noise diameter D in doubles (spec §1.4). */
-static double mc_diameter_d(const ul_kol_mc_problem *pb)
-{
-    double c2 = strtod(pb->c2, NULL);
-    if (pb->variant == UL_KOL_CC2)
-        return 2 * (c2 + strtod(pb->lr, NULL) * strtod(pb->c1, NULL));
-    return 2 * c2;
-}
-
-/* log δ_T in doubles for `steps` steps at the constant σ (sigma > 0), or at
- * the problem's σ_t when sigma = 0; −inf once below 10^-300·e^-300. */
-double ul_kol_mc_log_delta_d(const ul_kol_mc_problem *pb, double sigma, unsigned long steps)
-{
-    double eps = strtod(pb->eps, NULL), lem1 = log(expm1(eps)), ld = 0, d = mc_diameter_d(pb);
-    if (ul_kol_mc_initial_noise(pb)) {
-        double d0 = 2 * strtod(pb->c0, NULL);
-        if (pb->init == UL_KOL_INIT_BOX)
-            d0 *= sqrt((double)pb->dim);
-        ld = log_theta_d(eps, d0 / strtod(pb->sigma0, NULL));
+    if (need_sigma) {
+        size_t bad = 0;
+        while (bad < x->n_sigma && mpq_sgn(x->sigma[bad]) > 0)
+            bad++;
+        ul_kol_pre_put(&b, &ul_kol_pre_sigma, ul_kol_holds_if(bad == x->n_sigma),
+                       bad < x->n_sigma ? pb->sigma[bad] : NULL);
     }
-    for (unsigned long t = 0; t < steps && ld > -1000; t++) {
-        double s = sigma > 0 ? sigma : strtod(pb->sigma[pb->n_sigma > 1 ? t : 0], NULL);
-        /* ε̃ = log(1 + (e^ε − 1)/δ) (spec §2.3) */
-        double x = lem1 - ld;
-        double et = pb->mode == UL_CONTRACTION_PRODUCT ? eps
-                    : x > 30                          ? x + log1p(exp(-x))
-                                                      : log1p(exp(x));
-        ld += log_theta_d(et, d / s);
+    if (has_sigma0) {
+        ul_kol_pre_put(&b, &ul_kol_pre_sigma0, ul_kol_holds_if(mpq_sgn(x->sigma0) >= 0),
+                       pb->sigma0);
+        if (x->init_noise) {
+            ul_kol_pre_put(&b, &ul_kol_pre_c0, ul_kol_holds_if(mpq_sgn(x->c0) > 0), pb->c0);
+            if (pb->init == UL_KOL_INIT_BOX)
+                ul_kol_pre_put(&b, &ul_kol_pre_dim, ul_kol_holds_if(pb->dim >= 1), "0");
+        }
     }
-    return ld > -1000 ? ld : -INFINITY;
+    return ul_kol_pre_finish(&b, pre, err, errlen);
 }
 
-/* The parts of a one-σ recursion at r's precision: r ⊇ D/σ, ld0 ⊇ log δ_0
- * (δ_0 = 1: 0).  False when not computable. */
-static bool mc_parts(const ul_kol_mc_problem *pb, mpfi_ptr r, mpfi_ptr ld0)
+/* D = 2·C2 (cc1) or 2·(C2 + lr·C1) (cc2), docs/neural-unlearning.md, "Model clipping", and r_t =
+ * D/σ_t within contraction.h's domain.  D itself has no limit of its own: every
+ * C2, C1, lr of their domains (≤ 1e100) is taken, the bounds see only r_t,
+ * and ul_kol_mc_sigma_min scales by D exactly (a D above 1e100 was refused
+ * as "c2: the diameter", a derived number, even for C2 ≤ 1e100). */
+static ul_status mc_diameter_exact(const ul_kol_mc_problem *pb, mc_exact *x, char *err,
+                                   size_t errlen)
 {
-    char *diam = NULL, e2[256];
-    ul_preconditions pre;
-    if (pb->n_sigma != 1 || ul_kol_mc_diameter(pb, &pre, &diam, e2, sizeof e2) != UL_OK)
-        return false;
-    mpfr_prec_t p = mpfi_get_prec(r);
-    ul_num_value d0;
-    ul_num_value_init(&d0, p);
-    ul_num_precision w = {20, 0, 0};
-    ul_num_report nr;
-    bool ok = ul_kol_mc_delta0_certified(pb, &w, &pre, &d0, &nr, e2, sizeof e2) == UL_OK;
-    mpfi_t s;
-    mpfi_init2(s, p);
-    ok = ok && ul_num_set_decimal(r, diam) == UL_OK &&
-         ul_num_set_decimal(s, pb->sigma[0]) == UL_OK;
-    if (ok) {
-        mpfi_div(r, r, s);
-        mpfi_set(ld0, d0.enclosure);
-        if (!d0.is_log)
-            mpfi_log(ld0, ld0);
+    ul_status st = UL_OK;
+    if (pb->variant == UL_KOL_CC2) {
+        mpq_mul(x->diameter, x->lr, x->c1);
+        mpq_add(x->diameter, x->diameter, x->c2);
+    } else {
+        mpq_set(x->diameter, x->c2);
     }
-    mpfi_clear(s);
-    ul_num_value_clear(&d0);
-    free(diam);
-    return ok;
+    mpq_add(x->diameter, x->diameter, x->diameter);
+
+    mpq_t r, lim;
+    mpq_inits(r, lim, NULL);
+    ul_num_mpq_valid(lim, UL_GAUSS_MAX_R); /* a constant within the exact limits */
+    for (size_t i = 0; i < x->n_sigma && st == UL_OK; i++) {
+        mpq_div(r, x->diameter, x->sigma[i]);
+        if (mpq_cmp(r, lim) > 0)
+            st = ul_fail(err, errlen, UL_EINPUT,
+                         "sigma: the ratio diameter/sigma must be at most %s (got sigma '%s')",
+                         UL_GAUSS_MAX_R, pb->sigma[i]);
+    }
+    mpq_clears(r, lim, NULL);
+    return st;
 }
 
-/* The contraction per step that δ_t cannot beat while it stays above delta:
- * then ε̃_t < ε̃* = log(1 + (e^ε − 1)/δ) and θ is nonincreasing in ε, so
- * every step multiplies δ_t by at least θ* = θ_{e^ε̃*}(D/σ) (ε̃* = ε for the
- * product form; spec §2.3).  lt ⊇ log θ*, ld0 ⊇ log δ_0 (at lt's precision);
- * one constant σ only; false when not computable. */
-static bool mc_theta_star(const ul_kol_mc_problem *pb, const char *delta, mpfi_ptr lt,
-                          mpfi_ptr ld0)
+static ul_status mc_read(const ul_kol_mc_problem *pb, bool need_sigma, ul_preconditions *pre,
+                         mc_exact *x, char *err, size_t errlen)
 {
-    mpfr_prec_t p = mpfi_get_prec(lt);
-    mpfi_t r, s, et;
+    ul_status st = mc_read_numbers(pb, need_sigma, x, err, errlen);
+    if (st == UL_OK)
+        st = mc_preconditions(pb, need_sigma, x, pre, err, errlen);
+    if (st == UL_OK)
+        st = mc_diameter_exact(pb, x, err, errlen);
+    return st;
+}
+
+/* log δ0 ⊇ log θ_{e^ε}(D0/σ0) at out's precision (docs/neural-unlearning.md, "Model clipping": the
+ * start of the chain after clipping to C0 and adding N(0, σ0²I)); [0, 0] without
+ * initial noise. */
+static void mc_log_delta0(mpfi_ptr out, const mc_exact *x, const ul_kol_mc_problem *pb)
+{
+    if (!x->init_noise) {
+        mpfi_set_ui(out, 0);
+        return;
+    }
+    mpfr_prec_t p = mpfi_get_prec(out) + 16;
+    mpfi_t e, r, s;
+    mpfi_init2(e, p);
     mpfi_init2(r, p);
     mpfi_init2(s, p);
-    mpfi_init2(et, p);
-    bool ok = mc_parts(pb, r, ld0) && ul_num_set_decimal(et, pb->eps) == UL_OK;
-    if (ok && pb->mode == UL_CONTRACTION_ADAPTIVE)
-        ok = ul_num_set_decimal(s, delta) == UL_OK;
-    if (ok && pb->mode == UL_CONTRACTION_ADAPTIVE) {
-        mpfi_expm1(et, et);
-        mpfi_div(et, et, s);
-        mpfi_log1p(et, et);
-    }
-    if (ok)
-        ul_gauss_log_theta_enclose(lt, et, r);
+    mpfi_set_q(e, x->eps);
+    ul_kol_initial_diameter(r, x->c0, pb->init, pb->dim);
+    mpfi_set_q(s, x->sigma0);
+    mpfi_div(r, r, s);
+    ul_gauss_log_theta_enclose(out, e, r);
+    mpfi_clear(e);
     mpfi_clear(r);
     mpfi_clear(s);
-    mpfi_clear(et);
-    return ok && mpfr_number_p(&lt->left) && mpfr_sgn(&lt->right) < 0;
 }
 
-/* log(δ_0·θ*^T) at p bits: a certified lower bound on δ_T whenever it lies
- * above the claim (mc_theta_star: no step before the claim is reached
- * contracts more).  False when not computable. */
-bool ul_kol_mc_delta_lower_bound(const ul_kol_mc_problem *pb, const char *claim, mpfr_prec_t p,
-                                 ul_num_value *lower)
+/* The decimal corners of a problem at `digits` digits. */
+typedef struct {
+    char **r_lo, **r_hi;
+    size_t n;
+    char *d0_lo, *d0_hi; /* NULL: δ0 = 1 */
+    bool d0_lo_zero;     /* the low corner's δ0 is 0 */
+    bool exact;          /* both corners are the exact problem */
+} mc_corners;
+
+static void mc_corners_clear(mc_corners *c)
 {
-    mpfi_t ld0;
-    mpfi_init2(ld0, p);
-    mpfi_set_prec(lower->enclosure, p);
-    bool ok = mc_theta_star(pb, claim, lower->enclosure, ld0);
-    if (ok) {
-        mpfi_mul_ui(lower->enclosure, lower->enclosure, pb->steps);
-        mpfi_add(lower->enclosure, lower->enclosure, ld0); /* log(δ_0·θ*^T) */
-        lower->is_log = true;
+    for (size_t i = 0; i < c->n; i++) {
+        free(c->r_lo[i]);
+        free(c->r_hi[i]);
     }
-    mpfi_clear(ld0);
+    free(c->r_lo);
+    free(c->r_hi);
+    free(c->d0_lo);
+    free(c->d0_hi);
+}
+
+/* The corners' r_i texts; false when out of memory (entries NULL). */
+static bool mc_corners_r(mc_corners *c, const mc_exact *x, long digits)
+{
+    bool ok = true;
+    mpq_t r;
+    mpq_init(r);
+    for (size_t i = 0; i < c->n && ok; i++) {
+        mpq_div(r, x->diameter, x->sigma[i]);
+        char *ex = ul_kol_rat_exact_text(r, (size_t)digits + 40);
+        if (ex != NULL) {
+            c->r_lo[i] = ex;
+            c->r_hi[i] = strdup(ex);
+        } else {
+            c->exact = false;
+            c->r_lo[i] = ul_kol_rat_round_text(r, digits, false);
+            c->r_hi[i] = ul_kol_rat_round_text(r, digits, true);
+            int cmp;
+            if (c->r_hi[i] != NULL && ul_num_decimal_compare(c->r_hi[i], UL_GAUSS_MAX_R, &cmp) &&
+                cmp > 0) {
+                free(c->r_hi[i]); /* r ≤ 1e9 exactly (mc_read): 1e9 still bounds it */
+                c->r_hi[i] = strdup(UL_GAUSS_MAX_R);
+            }
+        }
+        ok = c->r_lo[i] != NULL && c->r_hi[i] != NULL;
+    }
+    mpq_clear(r);
     return ok;
 }
 
-/* ---- the adaptive recursion between two step functions -------------------------
- * g(L) = log θ_{e^{ε̃(L)}}(r), ε̃(L) = log(1 + (e^ε − 1)·e^{−L}), L = log δ, is
- * nondecreasing in L (ε̃ falls as δ rises, θ is nonincreasing in ε: spec
- * §2.1, §2.3), and F(L) = L + g(L), one step of the recursion, is increasing
- * (contraction.c, chain_end).  So y_{t+1} = y_t + g_lo(y_t) with g_lo ≤ g
- * stays at or below log δ_t (induction: y_{t+1} ≤ F(y_t) ≤ F(log δ_t)), and
- * z_{t+1} = z_t + g_hi(z_t) with g_hi ≥ g stays at or above it.  With M
- * equal bands (ℓ_{j+1}, ℓ_j] of L from log δ_0 down to log δ_claim, g_lo =
- * g(ℓ_{j+1}) and g_hi = g(ℓ_j) on band j: 2M θ's, and each sequence walked a
- * band at a time (many steps per band), whatever T is. */
-#define MC_BANDS 256
+/* The corners at `digits` digits; UL_ENOMEM when the n texts of r_i (sized
+ * by the σ list and the digits) cannot be had: c is then empty. */
+static ul_status mc_corners_make(mc_corners *c, const mc_exact *x, const ul_kol_mc_problem *pb,
+                                 long digits, char *err, size_t errlen)
+{
+    memset(c, 0, sizeof *c);
+    c->r_lo = calloc(x->n_sigma + 1, sizeof *c->r_lo);
+    c->r_hi = calloc(x->n_sigma + 1, sizeof *c->r_hi);
+    bool room = c->r_lo != NULL && c->r_hi != NULL; /* n_sigma may be 0: test the pointers */
+    c->n = room ? x->n_sigma : 0;
+    c->exact = true;
+    if (!room || !mc_corners_r(c, x, digits)) {
+        mc_corners_clear(c);
+        memset(c, 0, sizeof *c);
+        return ul_fail(err, errlen, UL_ENOMEM,
+                       "sigma: out of memory for the corners of %zu values at %ld digits",
+                       x->n_sigma, digits);
+    }
+    c->d0_lo = c->d0_hi = NULL;
+    c->d0_lo_zero = false;
+    if (x->init_noise) {
+        c->exact = false;
+        mpfi_t l;
+        mpfi_init2(l, (mpfr_prec_t)(digits * 3.33) + 64);
+        mc_log_delta0(l, x, pb);
+        if (mpfr_sgn(&l->right) < 0)
+            c->d0_hi = ul_num_format_exp(&l->right, (int)digits, MPFR_RNDU);
+        int cmp;
+        if (c->d0_hi != NULL && ul_num_decimal_compare(c->d0_hi, "1", &cmp) && cmp >= 0) {
+            free(c->d0_hi);
+            c->d0_hi = NULL;
+        }
+        if (mpfr_inf_p(&l->left)) {
+            c->d0_lo_zero = true;
+        } else {
+            c->d0_lo = ul_num_format_exp(&l->left, (int)digits, MPFR_RNDD);
+            if (strcmp(c->d0_lo, "0") == 0)
+                c->d0_lo_zero = true;
+        }
+        mpfi_clear(l);
+    }
+    return UL_OK;
+}
+
+static ul_contraction_problem mc_corner_problem(const ul_kol_mc_problem *pb, const mc_corners *c,
+                                                bool high)
+{
+    ul_contraction_problem cp;
+    cp.eps = pb->eps;
+    cp.r = (const char *const *)(high ? c->r_hi : c->r_lo);
+    cp.n_r = c->n;
+    cp.steps = pb->steps;
+    cp.delta0 = high ? c->d0_hi : c->d0_lo;
+    cp.mode = pb->mode;
+    return cp;
+}
+
+/* Digits of the first decimal brackets: the digits asked for, a guard, and
+ * log10 T (a relative error in r is paid once per step).  The brackets
+ * double from there until the two corners agree. */
+static long mc_first_digits(const ul_num_precision *want, unsigned long steps)
+{
+    return want->digits + 16 + (long)ceil(log10(2.0 + (double)steps));
+}
+
+/* The time budget (num/deadline.h), asked before every round of the loops
+ * below that double their digits: UL_ETIME naming what was being computed. */
+static bool out_of_time(ul_status *st, const char *what, long digits, char *err, size_t errlen)
+{
+    if (!ul_deadline_passed())
+        return false;
+    *st = ul_fail(err, errlen, UL_ETIME, "computing %s at %ld digits", what, digits);
+    return true;
+}
+
+static long max_digits_for(const ul_num_precision *want)
+{
+    return (long)((double)ul_num_max_bits(want) * 0.30103) + 1;
+}
+
+/* UL_ENOMEM for the exact text of the diameter (its digits grow with the
+ * input's numbers: policy of num/status.h). */
+static ul_status diameter_no_memory(const mc_exact *x, char *err, size_t errlen)
+{
+    return ul_fail(err, errlen, UL_ENOMEM,
+                   "diameter: out of memory for its exact text (%zu digits)",
+                   mpz_sizeinbase(mpq_numref(x->diameter), 10));
+}
+
+ul_status ul_kol_mc_diameter(const ul_kol_mc_problem *pb, ul_preconditions *pre, char **diameter,
+                             char *err, size_t errlen)
+{
+    mc_exact x;
+    mc_exact_init(&x);
+    ul_status st = mc_read(pb, false, pre, &x, err, errlen);
+    *diameter = NULL;
+    if (st == UL_OK) {
+        *diameter =
+            ul_kol_rat_exact_text(x.diameter, (size_t)-1); /* sums and products of decimals */
+        if (*diameter == NULL)                             /* so NULL is out of memory */
+            st = diameter_no_memory(&x, err, errlen);
+    }
+    mc_exact_clear(&x);
+    return st;
+}
 
 typedef struct {
-    mpfr_prec_t p;
-    mpfi_t em1, r;                /* e^ε − 1, D/σ */
-    mpfr_t level[MC_BANDS + 1];  /* ℓ_0 > ℓ_1 > … > ℓ_M */
-    mpfi_t g;                     /* g at the level last asked for */
-    int g_at;                     /* its index, -1: none */
-} mc_bands;
+    const mc_exact *x;
+    const ul_kol_mc_problem *pb;
+} mc_delta0_ctx;
 
-/* b->g ⊇ g(ℓ_j), computed once per band visited. */
-static void mc_band_g(mc_bands *b, int j)
+static ul_status eval_delta0(ul_num_value *out, void *ctx, char *err, size_t errlen)
 {
-    if (b->g_at == j)
-        return;
-    mpfi_t l, et;
-    mpfi_init2(l, b->p);
-    mpfi_init2(et, b->p);
-    mpfi_set_fr(l, b->level[j]);
-    mpfi_neg(et, l);
-    mpfi_exp(et, et);
-    mpfi_mul(et, et, b->em1);
-    mpfi_log1p(et, et); /* ε̃(ℓ_j) */
-    ul_gauss_log_theta_enclose(b->g, et, b->r);
-    b->g_at = j;
-    mpfi_clear(l);
-    mpfi_clear(et);
+    (void)err;
+    (void)errlen;
+    const mc_delta0_ctx *c = ctx;
+    if (!c->x->init_noise) {
+        /* δ0 = 1: any starting pair (docs/neural-unlearning.md, "Model clipping") */
+        mpfi_set_ui(out->enclosure, 1);
+        out->is_log = false;
+        return UL_OK;
+    }
+    mc_log_delta0(out->enclosure, c->x, c->pb);
+    out->is_log = true;
+    return UL_OK;
 }
 
-/* The lower sequence for T steps from *y (lower end of log δ_0), rounded
- * down.  A jump of k steps on band j needs every start point above
- * ℓ_{j+1}: k = ⌊(y − ℓ_{j+1})/|g_lo|⌋ (≥ 1, the first start is above it).
- * False (nothing shown) once y reaches ℓ_M, the claim's level. */
-static bool mc_band_lower(mc_bands *b, unsigned long steps, mpfr_ptr y)
+ul_status ul_kol_mc_delta0_certified(const ul_kol_mc_problem *pb, const ul_num_precision *want,
+                                     ul_preconditions *pre, ul_num_value *delta0,
+                                     ul_num_report *rep, char *err, size_t errlen)
 {
-    mpfr_t a, k;
-    mpfr_inits2(b->p, a, k, (mpfr_ptr)0);
-    bool ok = true;
-    int j = 0;
-    for (unsigned long t = 0; t < steps && ok;) {
-        while (j < MC_BANDS && !mpfr_greater_p(y, b->level[j + 1]))
-            j++;
-        if (j < MC_BANDS)
-            mc_band_g(b, j + 1);
-        ok = j < MC_BANDS && mpfr_number_p(&b->g->left) && mpfr_sgn(&b->g->left) < 0;
-        if (!ok)
+    mc_exact x;
+    mc_exact_init(&x);
+    ul_status st = mc_read(pb, false, pre, &x, err, errlen);
+    if (st == UL_OK) {
+        mc_delta0_ctx c = {&x, pb};
+        st = ul_num_adaptive_eval(eval_delta0, &c, want, delta0, rep, err, errlen);
+    }
+    mc_exact_clear(&x);
+    return st;
+}
+
+ul_status ul_kol_mc_delta_certified(const ul_kol_mc_problem *pb, const ul_num_precision *want,
+                                    ul_preconditions *pre, ul_num_value *delta, bool *floor_reached,
+                                    ul_num_report *rep, char *err, size_t errlen)
+{
+    mc_exact x;
+    mc_exact_init(&x);
+    ul_status st = mc_read(pb, true, pre, &x, err, errlen);
+    if (st != UL_OK) {
+        mc_exact_clear(&x);
+        return st;
+    }
+    ul_num_precision corner_want = *want;
+    corner_want.digits = want->digits + 1;
+    long max_digits = max_digits_for(want);
+    ul_num_value lo, hi;
+    ul_num_value_init(&lo, 64);
+    ul_num_value_init(&hi, 64);
+    for (long digits = mc_first_digits(want, pb->steps);; digits *= 2) {
+        if (out_of_time(&st, "the model-clipping delta_T", digits, err, errlen))
             break;
-        mpfr_sub(a, y, b->level[j + 1], MPFR_RNDD);
-        mpfr_neg(k, &b->g->left, MPFR_RNDU);
-        mpfr_div(k, a, k, MPFR_RNDD);
-        mpfr_floor(k, k);
-        unsigned long n = mpfr_cmp_ui(k, 1) < 0 ? 1 : mpfr_get_ui(k, MPFR_RNDD);
-        n = n > steps - t ? steps - t : n;
-        mpfr_mul_ui(a, &b->g->left, n, MPFR_RNDD);
-        mpfr_add(y, y, a, MPFR_RNDD);
-        t += n;
-    }
-    mpfr_clears(a, k, (mpfr_ptr)0);
-    return ok;
-}
-
-/* The upper sequence for T steps from *z (upper end of log δ_0), rounded
- * up; any jump length is valid (g_hi = g(ℓ_j) ≥ g below ℓ_j too), so k =
- * ⌈(z − ℓ_{j+1})/|g_hi|⌉ reaches the next band.  True when z reached ℓ_M
- * (δ_T ≤ δ_t ≤ e^{ℓ_M} ≤ the claim). */
-static bool mc_band_upper(mc_bands *b, unsigned long steps, mpfr_ptr z)
-{
-    mpfr_t a, k;
-    mpfr_inits2(b->p, a, k, (mpfr_ptr)0);
-    int j = 0;
-    bool below = false, stuck = false;
-    for (unsigned long t = 0; t < steps && !below && !stuck;) {
-        while (j < MC_BANDS && mpfr_lessequal_p(z, b->level[j + 1]))
-            j++;
-        below = j == MC_BANDS;
-        mc_band_g(b, j < MC_BANDS ? j : MC_BANDS);
-        stuck = !below && !(mpfr_number_p(&b->g->right) && mpfr_sgn(&b->g->right) < 0);
-        if (below || stuck)
+        mc_corners c;
+        if ((st = mc_corners_make(&c, &x, pb, digits, err, errlen)) != UL_OK)
             break;
-        mpfr_sub(a, z, b->level[j + 1], MPFR_RNDU);
-        mpfr_neg(k, &b->g->right, MPFR_RNDD);
-        mpfr_div(k, a, k, MPFR_RNDU);
-        mpfr_ceil(k, k);
-        unsigned long n = mpfr_cmp_ui(k, steps - t) >= 0 ? steps - t : mpfr_get_ui(k, MPFR_RNDU);
-        n = n < 1 ? 1 : n;
-        mpfr_mul_ui(a, &b->g->right, n, MPFR_RNDU);
-        mpfr_add(z, z, a, MPFR_RNDU);
-        t += n;
-    }
-    below = below || mpfr_lessequal_p(z, b->level[MC_BANDS]);
-    mpfr_clears(a, k, (mpfr_ptr)0);
-    return below;
-}
-
-static void mc_bands_init(mc_bands *b, mpfr_prec_t p)
-{
-    b->p = p;
-    mpfi_init2(b->em1, p);
-    mpfi_init2(b->r, p);
-    mpfi_init2(b->g, p);
-    for (int j = 0; j <= MC_BANDS; j++)
-        mpfr_init2(b->level[j], p);
-    b->g_at = -1;
-}
-
-static void mc_bands_clear(mc_bands *b)
-{
-    mpfi_clear(b->em1);
-    mpfi_clear(b->r);
-    mpfi_clear(b->g);
-    for (int j = 0; j <= MC_BANDS; j++)
-        mpfr_clear(b->level[j]);
-}
-
-/* The adaptive claim decided by the two sequences, the recursion not run:
- * UNSUPPORTED when the lower one ends above log δ_claim, SUPPORTED when the
- * upper one reaches it, INCONCLUSIVE otherwise; *bound (log form, at p
- * bits) is the deciding end.  One constant σ only. */
-ul_kol_side ul_kol_mc_band_decide(const ul_kol_mc_problem *pb, const char *claim, mpfr_prec_t p,
-                                  ul_num_value *bound)
-{
-    mc_bands b;
-    mc_bands_init(&b, p);
-    mpfi_t ld0, lc;
-    mpfi_init2(ld0, p);
-    mpfi_init2(lc, p);
-    bool ok = pb->mode == UL_CONTRACTION_ADAPTIVE && mc_parts(pb, b.r, ld0) &&
-              ul_num_set_decimal(b.em1, pb->eps) == UL_OK &&
-              ul_num_set_decimal(lc, claim) == UL_OK;
-    if (ok) {
-        mpfi_expm1(b.em1, b.em1);
-        mpfi_log(lc, lc);
-    }
-    ok = ok && mpfr_number_p(&lc->left) && mpfr_number_p(&ld0->right) &&
-         mpfr_less_p(&lc->left, &ld0->right);
-    ul_kol_side v = UL_KOL_UNDECIDED;
-    if (ok) {
-        /* ℓ_j = ℓ_0 − expm1(j·U/M), U = log(1 + ℓ_0 − ℓ_M): narrow bands near
-         * δ_0, where a slowly contracting recursion spends its steps, wider
-         * ones deep down, where log δ_t falls fast.  Any decreasing points
-         * serve (each band's factors are evaluated at its own ends). */
-        mpfr_set(b.level[0], &ld0->right, MPFR_RNDU);
-        mpfr_set(b.level[MC_BANDS], &lc->left, MPFR_RNDD);
-        mpfr_t step, y;
-        mpfr_inits2(p, step, y, (mpfr_ptr)0);
-        mpfr_sub(step, b.level[0], b.level[MC_BANDS], MPFR_RNDN);
-        mpfr_log1p(step, step, MPFR_RNDN);
-        mpfr_div_ui(step, step, MC_BANDS, MPFR_RNDN);
-        for (int j = 1; j < MC_BANDS; j++) {
-            mpfr_mul_ui(y, step, (unsigned long)j, MPFR_RNDN);
-            mpfr_expm1(y, y, MPFR_RNDN);
-            mpfr_sub(b.level[j], b.level[0], y, MPFR_RNDN);
+        ul_contraction_problem cp = mc_corner_problem(pb, &c, true);
+        ul_num_report r_hi = {0, false}, r_lo = {0, false};
+        bool floor_hi = false, floor_lo = false;
+        ul_status st_lo = UL_OK;
+        st = ul_contraction_delta_certified(&cp, &corner_want, &hi, &floor_hi, &r_hi, err, errlen);
+        if ((st == UL_OK || st == UL_ECAP) && !c.exact && !c.d0_lo_zero) {
+            cp = mc_corner_problem(pb, &c, false);
+            st_lo = ul_contraction_delta_certified(&cp, &corner_want, &lo, &floor_lo, &r_lo, err,
+                                                   errlen);
         }
-        mpfr_set(y, &ld0->left, MPFR_RNDD);
-        if (mc_band_lower(&b, pb->steps, y) && mpfr_greater_p(y, &lc->right)) {
-            v = UL_KOL_ABOVE;
-        } else {
-            mpfr_set(y, &ld0->right, MPFR_RNDU);
-            if (mc_band_upper(&b, pb->steps, y))
-                v = UL_KOL_AT_MOST;
+        mc_corners_clear(&c);
+        if ((st != UL_OK && st != UL_ECAP) || (st_lo != UL_OK && st_lo != UL_ECAP)) {
+            st = st != UL_OK && st != UL_ECAP ? st : st_lo;
+            break;
         }
-        if (v != UL_KOL_UNDECIDED) {
-            mpfi_set_prec(bound->enclosure, p);
-            mpfi_set_fr(bound->enclosure, y);
-            bound->is_log = true;
-        }
-        mpfr_clears(step, y, (mpfr_ptr)0);
-    }
-    mpfi_clear(ld0);
-    mpfi_clear(lc);
-    mc_bands_clear(&b);
-    return v;
-}
-
-/* A certified lower bound on the least T with δ_T ≤ delta: each step
- * multiplies δ_t by at least θ* until then (mc_theta_star), hence
- * T ≥ log(δ/δ_0)/log θ*. */
-bool ul_kol_mc_least_steps_lower_bound(const ul_kol_mc_problem *pb, const char *delta, double *lb)
-{
-    mpfi_t lt, ld0, ld;
-    mpfi_init2(lt, 128);
-    mpfi_init2(ld0, 128);
-    mpfi_init2(ld, 128);
-    bool ok = mc_theta_star(pb, delta, lt, ld0) && ul_num_set_decimal(ld, delta) == UL_OK;
-    if (ok) {
-        mpfi_log(ld, ld);
-        mpfi_sub(ld, ld, ld0); /* log(δ/δ_0) */
-        mpfi_div(ld, ld, lt);
-        ok = mpfr_number_p(&ld->left);
-        *lb = ok ? mpfr_get_d(&ld->left, MPFR_RNDD) : 0;
-    }
-    mpfi_clear(lt);
-    mpfi_clear(ld0);
-    mpfi_clear(ld);
-    return ok;
-}
-
-
-/* Whether δ_T at the constant σ `text` is certified ≤ delta (want_safe) or
- * certified > delta (!want_safe). */
-static bool mc_sigma_side(const ul_kol_mc_problem *pb, const char *text, const char *delta,
-                          int digits, bool want_safe)
-{
-    ul_kol_mc_problem q = *pb;
-    const char *one[1] = {text};
-    q.sigma = one;
-    q.n_sigma = 1;
-    ul_num_value v;
-    ul_num_value_init(&v, 64);
-    char e2[256];
-    bool ok = false;
-    ul_num_precision w = {digits, 0, 0};
-    ul_preconditions pre;
-    ul_num_report nr;
-    bool floor_reached = false;
-    if (ul_kol_mc_delta_certified(&q, &w, &pre, &v, &floor_reached, &nr, e2, sizeof e2) ==
-        UL_OK) {
-        ul_kol_side sd = value_side(&v, delta);
-        ok = want_safe ? sd == UL_KOL_AT_MOST : sd == UL_KOL_ABOVE;
-    }
-    ul_num_value_clear(&v);
-    return ok;
-}
-
-/* The smallest constant σ reaching the claim under the adaptive recursion:
- * bisection on log σ in doubles, then one certified recursion on each side
- * of the estimate (δ_T(hi) ≤ δ and δ_T(lo) > δ), widened up to three times.
- * [lo, hi] ⊇ σ* (δ_T is nonincreasing in σ).  False when not certified. */
-bool ul_kol_mc_sigma_min_searched(const ul_kol_mc_problem *pb, const char *delta, mpfi_ptr out)
-{
-    double target = ul_kol_log_decimal_d(delta), lo = ul_kol_log_decimal_d(pb->sigma[0]), hi = lo;
-    if (!isfinite(target) || !isfinite(lo))
-        return false;
-    for (int i = 0; i < 200 && ul_kol_mc_log_delta_d(pb, exp(hi), pb->steps) > target; i++)
-        hi += 1;
-    for (int i = 0; i < 200 && !(ul_kol_mc_log_delta_d(pb, exp(lo), pb->steps) > target); i++)
-        lo -= 1;
-    for (int i = 0; i < 60; i++) {
-        double mid = 0.5 * (lo + hi);
-        if (ul_kol_mc_log_delta_d(pb, exp(mid), pb->steps) > target)
-            lo = mid;
+        /* combine: lower end from the low corner, upper end from the high one */
+        *rep = r_hi;
+        ul_kol_report_merge(rep, &r_lo);
+        *floor_reached = floor_hi;
+        mpfr_prec_t p = mpfi_get_prec(hi.enclosure);
+        if (mpfi_get_prec(lo.enclosure) > p)
+            p = mpfi_get_prec(lo.enclosure);
+        mpfr_t l, h;
+        mpfr_inits2(p, l, h, (mpfr_ptr)0);
+        mpfi_get_right(h, hi.enclosure);
+        if (c.exact)
+            mpfi_get_left(l, hi.enclosure);
+        else if (c.d0_lo_zero || floor_lo)
+            mpfr_set_inf(l, -1);
         else
-            hi = mid;
-    }
-    double s = exp(hi);
-    for (double w = 1e-9; w < 1e-5; w *= 1e3) {
-        char t_lo[40], t_hi[40];
-        snprintf(t_lo, sizeof t_lo, "%.12e", s * (1 - w));
-        snprintf(t_hi, sizeof t_hi, "%.12e", s * (1 + w));
-        /* a relative step w in σ moves log δ_T by about 2·w·|log δ| (θ depends
-         * on r = D/σ): the digits that see it, and whether doubles do */
-        double need = ceil(-log10(2 * w * fabs(target)));
-        if (!isfinite(need) || need > 1e6)
-            return false;
-        int digits = 3 + (int)need;
-        if (ul_kol_mc_log_delta_d(pb, strtod(t_hi, NULL), pb->steps) > target ||
-            !(ul_kol_mc_log_delta_d(pb, strtod(t_lo, NULL), pb->steps) > target) || digits > 60)
-            continue;
-        digits = digits < 20 ? 20 : digits;
-        if (mc_sigma_side(pb, t_hi, delta, digits, true) &&
-            mc_sigma_side(pb, t_lo, delta, digits, false)) {
-                mpfr_set_str(&out->left, t_lo, 10, MPFR_RNDD);
-            mpfr_set_str(&out->right, t_hi, 10, MPFR_RNDU);
-            return true;
+            mpfi_get_left(l, lo.enclosure);
+        if (mpfr_greater_p(l, h)) /* cannot happen (monotone corners); stay sound */
+            mpfr_set_inf(l, -1);
+        mpfi_set_prec(delta->enclosure, p);
+        mpfi_interv_fr(delta->enclosure, l, h);
+        delta->is_log = true;
+        mpfr_clears(l, h, (mpfr_ptr)0);
+        if (floor_hi) {
+            st = UL_OK;
+            break;
+        }
+        if (ul_num_value_narrow_enough(delta, want->digits)) {
+            st = UL_OK;
+            break;
+        }
+        if (st == UL_ECAP || st_lo == UL_ECAP || c.exact || 2 * digits > max_digits) {
+            rep->cap_hit = true;
+            st = ul_fail(err, errlen, UL_ECAP,
+                         "precision cap of %ld bits reached before %d digits were certain",
+                         (long)ul_num_max_bits(want), want->digits);
+            break;
         }
     }
-    return false;
+    ul_num_value_clear(&lo);
+    ul_num_value_clear(&hi);
+    mc_exact_clear(&x);
+    return st;
 }
 
-/* The smallest constant σ reaching the claim in T steps. */
+ul_status ul_kol_mc_least_steps(const ul_kol_mc_problem *pb, const char *delta,
+                                unsigned long max_steps, ul_preconditions *pre,
+                                unsigned long *steps, ul_num_report *rep, char *err, size_t errlen)
+{
+    /* the σ list must be one constant σ; steps is not used (check it as 1) */
+    ul_kol_mc_problem one = *pb;
+    one.steps = 1;
+    if (pb->n_sigma != 1)
+        return ul_fail(err, errlen, UL_EINPUT, "sigma: the least T needs one constant sigma");
+    mc_exact x;
+    mc_exact_init(&x);
+    ul_status st = mc_read(&one, true, pre, &x, err, errlen);
+    mpq_t d;
+    mpq_init(d);
+    if (st == UL_OK)
+        st = ul_kol_read_rat(d, "delta", delta, "0", true, "1", true, err, errlen);
+    mpq_clear(d);
+    if (st != UL_OK) {
+        mc_exact_clear(&x);
+        return st;
+    }
+    ul_num_precision dummy = {17, 0, 0};
+    long max_digits = max_digits_for(&dummy);
+    rep->bits_used = 0;
+    rep->cap_hit = false;
+    unsigned long t_hi = 0;
+    bool have_hi = false;
+    for (long digits = mc_first_digits(&dummy, 1000);; digits *= 2) {
+        if (out_of_time(&st, "the least T of model clipping", digits, err, errlen))
+            break;
+        mc_corners c;
+        if ((st = mc_corners_make(&c, &x, &one, digits, err, errlen)) != UL_OK)
+            break;
+        ul_contraction_problem cp = mc_corner_problem(&one, &c, true);
+        ul_num_report r = {0, false};
+        unsigned long t_lo = 0;
+        st = ul_contraction_least_steps(&cp, delta, max_steps, &t_hi, &r, err, errlen);
+        ul_kol_report_merge(rep, &r);
+        ul_status st_lo = UL_OK;
+        bool exact = c.exact;
+        if (st == UL_OK)
+            have_hi = true;
+        bool stop = st == UL_EINPUT || st == UL_ENOMEM; /* another round would fail alike */
+        if (!exact && !c.d0_lo_zero && !stop) {
+            cp = mc_corner_problem(&one, &c, false);
+            st_lo = ul_contraction_least_steps(&cp, delta, max_steps, &t_lo, &r, err, errlen);
+            ul_kol_report_merge(rep, &r);
+        }
+        mc_corners_clear(&c);
+        if (exact || stop)
+            break;
+        /* the low corner bounds every true δ_t from below (UL_ENOROOT); or no memory */
+        if (st_lo == UL_ENOROOT || st_lo == UL_ENOMEM) {
+            st = st_lo;
+            break;
+        }
+        if (st == UL_OK && st_lo == UL_OK && t_lo == t_hi)
+            break;
+        if (2 * digits > max_digits) {
+            rep->cap_hit = true;
+            st = ul_fail(err, errlen, have_hi ? UL_ECAP : st,
+                         "could not decide the least T within the precision cap%s",
+                         have_hi ? " (the T reported suffices)" : "");
+            break;
+        }
+    }
+    if (have_hi)
+        *steps = t_hi;
+    mc_exact_clear(&x);
+    return st;
+}
+
+/* out ⊇ the smallest σ of one corner problem.  The search runs at the
+ * diameter 1 and scales by the exact D: δ_T sees D and σ only through
+ * r_t = D/σ (docs/neural-unlearning.md, "Model clipping"), so σ* = D/r* with r* the largest
+ * admissible r, which does not depend on D (contraction.c, ul_contraction_sigma_min:
+ * σ* ∈ [D/r_unsafe, D/r_safe]); mpfi_mul_q rounds outward.  Passing D itself
+ * would hold D to contraction-sigma's --diameter limit (1e100), which no
+ * flag of model clipping states.  out is NaN when the search set nothing
+ * (UL_ECAP without a bracket), never a value of an earlier round scaled
+ * twice. */
+static ul_status mc_corner_sigma(const ul_contraction_problem *cp, const mc_exact *x,
+                                 const char *delta, const ul_num_precision *want, mpfi_ptr out,
+                                 ul_num_report *rep, char *err, size_t errlen)
+{
+    mpfr_set_nan(&out->left);
+    mpfr_set_nan(&out->right);
+    ul_status st = ul_contraction_sigma_min(cp, "1", delta, want, out, rep, err, errlen);
+    mpfi_mul_q(out, out, x->diameter);
+    return st;
+}
+
+ul_status ul_kol_mc_sigma_min(const ul_kol_mc_problem *pb, const char *delta,
+                              const ul_num_precision *want, ul_preconditions *pre, mpfi_ptr sigma,
+                              ul_num_report *rep, char *err, size_t errlen)
+{
+    mc_exact x;
+    mc_exact_init(&x);
+    ul_status st = mc_read(pb, false, pre, &x, err, errlen);
+    if (st != UL_OK) {
+        mc_exact_clear(&x);
+        return st;
+    }
+    ul_num_precision corner_want = *want;
+    corner_want.digits = want->digits + 1;
+    long max_digits = max_digits_for(want);
+    mpfi_t lo;
+    mpfi_init2(lo, 64);
+    rep->bits_used = 0;
+    rep->cap_hit = false;
+    for (long digits = mc_first_digits(want, pb->steps);; digits *= 2) {
+        if (out_of_time(&st, "the smallest sigma of model clipping", digits, err, errlen))
+            break;
+        mc_corners c;
+        if ((st = mc_corners_make(&c, &x, pb, digits, err, errlen)) != UL_OK)
+            break;
+        ul_contraction_problem cp = mc_corner_problem(pb, &c, true);
+        ul_num_report r = {0, false};
+        st = mc_corner_sigma(&cp, &x, delta, &corner_want, sigma, &r, err, errlen);
+        ul_kol_report_merge(rep, &r);
+        ul_status st_lo = UL_OK;
+        bool exact = !x.init_noise, lo_zero = c.d0_lo_zero;
+        if ((st == UL_OK || st == UL_ECAP) && !exact && !lo_zero) {
+            cp = mc_corner_problem(pb, &c, false);
+            st_lo = mc_corner_sigma(&cp, &x, delta, &corner_want, lo, &r, err, errlen);
+            ul_kol_report_merge(rep, &r);
+        }
+        mc_corners_clear(&c);
+        if (exact || (st != UL_OK && st != UL_ECAP) || (st_lo != UL_OK && st_lo != UL_ECAP)) {
+            if (st == UL_OK)
+                st = st_lo;
+            break;
+        }
+        /* σ* is nondecreasing in δ0: [low corner's lower end, high corner's upper end] */
+        mpfr_t l, h;
+        mpfr_inits2(mpfi_get_prec(sigma), l, h, (mpfr_ptr)0);
+        mpfi_get_right(h, sigma);
+        if (lo_zero)
+            mpfr_set_zero(l, 1);
+        else
+            mpfr_set(l, &lo->left, MPFR_RNDD);
+        mpfi_interv_fr(sigma, l, h);
+        mpfr_clears(l, h, (mpfr_ptr)0);
+        ul_num_value v;
+        ul_num_value_init(&v, mpfi_get_prec(sigma));
+        mpfi_set(v.enclosure, sigma);
+        bool narrow = ul_num_value_narrow_enough(&v, want->digits);
+        ul_num_value_clear(&v);
+        if (narrow && st == UL_OK && st_lo == UL_OK)
+            break;
+        if (st == UL_ECAP || st_lo == UL_ECAP || 2 * digits > max_digits) {
+            rep->cap_hit = true;
+            st = ul_fail(err, errlen, UL_ECAP,
+                         "precision cap of %ld bits reached before %d digits were certain",
+                         (long)ul_num_max_bits(want), want->digits);
+            break;
+        }
+    }
+    mpfi_clear(lo);
+    mc_exact_clear(&x);
+    return st;
+}

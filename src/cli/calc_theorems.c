@@ -15,7 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bounds/koloskova.h"
+#include "bounds/koloskova_mc.h"
+#include "bounds/koloskova_op.h"
 #include "bounds/langevin.h"
 #include "bounds/noisygd.h"
 #include "cli/calc_internal.h"

@@ -2,6 +2,7 @@
 #include "emp/plot.h"
 
 #include "io/file.h"
+#include "stats/special_d.h"
 
 #include <cairo-svg.h>
 #include <cairo.h>

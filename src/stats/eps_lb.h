@@ -68,66 +68,9 @@
  *           scores, fixed weights c_k = lcm(1…K)/(k+1) (∝ 1/(k+1); K = 5,
  *           or k_max + 1 ≤ 16), C = Σ c_k, and
  *               S = Σ_k c_k · #{IN scores > t_(k)}.
- *           Theorem (proved here; used at level α, or α/2 per direction
- *           when two-sided).  Let the OUT scores Y_1…Y_n0 and the IN
- *           scores X_1…X_n1 be independent, i.i.d. within each world, and
- *           P_in(E) ≤ e^ε P_out(E) + δ for every event E.  Let E_1 … E_(n0+1)
- *           be i.i.d. Exp(1), d_j = Σ_{k ≥ j} c_k (j = 0…K−1) and
- *               L = Σ_j d_j E_(j+1) / (E_1 + … + E_(n0+1)).
- *           Then for every s, with x = s/(n1·C), B_p ~ Bin(n1, p) and
- *               g(p) = min( H(x; p), min_{integer h < n1 x} E(B_p − h)_+ /
- *                                                        (n1 x − h) ),
- *           H(x; p) = exp(−n1·KL(x‖p)) for p < x and 1 otherwise (KL the
- *           Bernoulli divergence),
- *               P[S ≥ s] ≤ E[ g(min(1, e^ε L/C + δ)) ].
- *           Proof.  (i) Quantile coupling: with G(t) = P[Y > t] (right-
- *           continuous, non-increasing) and Q(v) = inf{t : G(t) ≤ v},
- *           Y = Q(V) for V uniform has the law of Y (Q(v) > t iff G(t) > v),
- *           and G(Q(v)) ≤ v.  Q is non-increasing, so with Y_i = Q(V_i)
- *           the (k+1)-th largest Y is Q(V_(k+1)) and G(t_(k)) ≤ V_(k+1) for
- *           every k at once (ties and atoms allowed).  (ii) Given the OUT
- *           scores, the IN terms Z_i = Σ_k c_k 1[X_i > t_(k)] ∈ [0, C] are
- *           i.i.d. with E[Z_i] = Σ_k c_k P_in(X > t_(k)) ≤ Σ_k c_k (e^ε
- *           G(t_(k)) + δ) ≤ e^ε Σ_k c_k V_(k+1) + δC.  Hoeffding's inequality
- *           (W. Hoeffding, "Probability inequalities for sums of bounded
- *           random variables", JASA 58 (1963), Theorem 1, eq. (2.1); its
- *           bound grows with the mean when p < x) bounds P[S ≥ s | OUT] by
- *           H(x; ·) at that mean.  The convex-order bound (the form of
- *           V. Bentkus, "On Hoeffding's inequalities", Ann. Probab. 32
- *           (2004)): a variable Y ∈ [0, 1] is below the Bernoulli of its mean
- *           in convex order (Y = E[B | Y] with B ~ Bernoulli(Y)), the order is
- *           kept by sums of independent terms (Shaked & Shanthikumar,
- *           Stochastic Orders, 2007, Thm 3.A.12), and Bin(n1, μ) ≤ Bin(n1, p)
- *           stochastically for μ ≤ p; (y − h)_+ is convex and increasing, so
- *           E(S/C − h)_+ ≤ E(B_p − h)_+ and Markov's inequality gives
- *           P[S ≥ s] ≤ E(B_p − h)_+/(n1 x − h) for every h < n1 x (h is
- *           picked near the Chernoff tangent point; any h is valid).  Both
- *           bounds increase in p.  (iii) Rényi's
- *           representation (A. Rényi, "On the theory of order statistics",
- *           Acta Math. Acad. Sci. Hung. 4 (1953); David & Nagaraja, Order
- *           Statistics, 3rd ed., §2.5): (V_(1), …, V_(n0)) has the law of
- *           (Γ_1, …, Γ_n0)/Γ_(n0+1), Γ_i = E_1 + … + E_i, so Σ_k c_k V_(k+1)
- *           has the law of L (exchange the sums).  Take expectations.  ∎
- *           The law of L is exact: with a_j = d_j − ℓ > 0 (ℓ < c_(K−1)) and
- *           m = n0 + 1 − K, L > ℓ iff Σ_j a_j E_(j+1) > ℓ·Γ', Γ' ~
- *           Gamma(m, 1) independent; the hypoexponential survival function
- *           P[Σ a_j E_(j+1) > w] = Σ_j Π_{i≠j} a_j/(a_j − a_i) e^(−w/a_j)
- *           (distinct a_j; e.g. Ross, Introduction to Probability Models,
- *           §5.2.4) and E e^(−ℓΓ'/a_j) = (1 + ℓ/a_j)^(−m) give
- *               P[L > ℓ] = Σ_j Π_{i≠j} a_j/(a_j − a_i) · (1 + ℓ/a_j)^(−m),
- *           evaluated in MPFI (ul_emp_sum_tail_upper).  The expectation is
- *           bounded by the upper Riemann–Stieltjes sum on a grid ℓ_0 < … <
- *           ℓ_(J−1) (any grid; here steps of 0.5 % up to the first ℓ whose
- *           tail is below 1e-10): E g(L) ≤ g_0 + Σ_j (g_j − g_(j−1)) P[L >
- *           ℓ_(j−1)] + (1 − g_(J−1)) P[L > ℓ_(J−1)] for non-decreasing g ≤ 1.
- *           The bound increases in ε; the largest ε whose bound is ≤ the
- *           level is searched in doubles and certified once (MPFR/MPFI,
- *           upward rounding; E(B − h)_+ = n1 p P[Bin(n1 − 1, p) ≥ h] −
- *           h P[Bin(n1, p) ≥ h + 1] from certified binomial tails).  Why
- *           it gains: the best single tests sit at the random maximum of
- *           the OUT scores, whose false rate V_(1) is
- *           certified only up to a factor ≈ ln(1/β); the weighted sum of K
- *           order statistics has relative spread O(1/√K).  Reversed
+ *           A valid test by the theorem proved in stats/eps_lb_sum.c
+ *           (Hoeffding 1963; Bentkus 2004; Rényi 1953), at level α, or
+ *           α/2 per direction when two-sided.  Reversed
  *           (two-sided): the same on the negated scores with the worlds
  *           swapped (OUT scores below the K smallest IN scores).  The
  *           result's threshold, fp, fn are those of the deepest threshold
@@ -223,14 +166,10 @@ size_t ul_emp_lb_grid(unsigned long n, double ratio, unsigned long *ks, size_t c
 
 /* SUM: an upper bound of P[Σ_k c_k U_(k+1) > ell] (U_(1) ≤ … the order
  * statistics of n0 uniforms, weights c_0 … c_(K−1) > 0 with distinct
- * suffix sums, K ≤ min(n0, 16)) by the exact formula of the SUM theorem in
+ * suffix sums, K ≤ min(n0, 16)) by the exact formula of the SUM theorem (stats/eps_lb_sum.c) in
  * MPFI, rounded up; 1 when ell ≤ 0 or ell ≥ c_(K−1) (formula not
  * applicable). */
 double ul_emp_sum_tail_upper(const unsigned long *c, size_t K, unsigned long n0, double ell);
-
-/* Double-precision one-sided Clopper–Pearson upper bound (for ranking
- * only): the p with P[Bin(n, p) ≤ k] = beta; 1 when k ≥ n. */
-double ul_emp_cp_upper_d(unsigned long k, unsigned long n, double beta);
 
 /* ---- one training run (Steinke, Nasr, Jagielski 2023) -------------------------
  *
@@ -272,25 +211,5 @@ double ul_emp_onerun_pvalue_d(unsigned long m, unsigned long r, unsigned long v,
 ul_status ul_emp_onerun_family(ul_emp_lb_result *res, const double *a, size_t n_in, const double *b,
                                size_t n_out, mpfi_srcptr alpha, mpfi_srcptr delta,
                                const ul_emp_lb_opts *o, char *err, size_t errlen);
-
-/* The vertices of the ROC's convex hull (its upper concave majorant, in
- * counts: fp false positives, tp true positives, from (0, 0) to (n_out,
- * n_in); collinear points dropped), as jax_privacy's `_pareto_frontier`
- * keeps them.  fp, tp need room for n_in + n_out + 1 entries; returns the
- * number of vertices, 0 when the sorted copies of the scores cannot be had
- * (out of memory).  For comparisons with jax_privacy only: a Bonferroni
- * count taken from this data-dependent set is not covered by the lemma. */
-size_t ul_emp_roc_hull(const double *in, size_t n_in, const double *out, size_t n_out,
-                       unsigned long *fp, unsigned long *tp);
-
-/* jax_privacy's `epsilon_clopper_pearson` (one-sided, Bonferroni over the
- * ROC hull's vertices, two CP bounds at α/(2h)) in doubles, on the same
- * scores: the baseline of the power benchmarks, not a certified bound.
- * NAN when out of memory for the hull, described in err. */
-double ul_emp_jax_cp_d(const double *in, size_t n_in, const double *out, size_t n_out, double alpha,
-                       double delta, char *err, size_t errlen);
-
-/* log C(n, k) in doubles (lgamma). */
-double ul_emp_log_choose(unsigned long n, unsigned long k);
 
 #endif

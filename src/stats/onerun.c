@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "stats/eps_lb.h"
+#include "stats/special_d.h"
 #include "stats/stats.h"
 #include "num/encl.h"
 

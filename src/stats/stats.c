@@ -12,7 +12,8 @@
  * callers pay for it with precision, which threshold.c raises on demand.
  *
  * Clopper–Pearson (Clopper & Pearson 1934; one-sided form as in jax_privacy
- * `_clopper_pearson_upper` = beta.ppf(1 − s, k + 1, n − k), spec §2.3): the
+ * `_clopper_pearson_upper` = beta.ppf(1 − s, k + 1, n − k), jax_privacy/auditing.py;
+ * docs/accounting.md, "jax_privacy auditing"): the
  * upper bound is the p where P[Bin(n, p) ≤ k] = α, found by
  * ul_num_bracket_threshold with certified comparisons of the enclosed tail
  * against the enclosure of α; the lower bound likewise with P[Bin ≥ k].

@@ -2,8 +2,10 @@
  *
  * Binomial tails enclosed in interval arithmetic, one-sided Clopper–Pearson
  * bounds returned on their safe side, the empirical ε lower bound from
- * counts (spec/anchors.md §2.1–2.3: Jagielski et al. 2020, Nasr et al. 2021,
- * jax_privacy `epsilon_clopper_pearson`), and scores → ROC with the best
+ * counts (Jagielski, Ullman, Oprea 2020, "Auditing differentially private
+ * machine learning", NeurIPS 2020, arXiv:2006.07709; Nasr et al. 2021,
+ * arXiv:2101.04535; jax_privacy `epsilon_clopper_pearson`: docs/accounting.md,
+ * "TensorFlow Privacy" and "jax_privacy auditing"), and scores → ROC with the best
  * Bonferroni-corrected ε over a family of thresholds (stats/eps_lb.h).
  *
  * Layer rule: this module uses src/num only.  Scores are empirical data
@@ -52,8 +54,10 @@ ul_status ul_emp_cp_lower(mpfr_ptr bound, unsigned long k, unsigned long n, mpfi
  *
  *     ε_lb = max(log((1 − δ − n̄)/f̄), log((1 − δ − f̄)/n̄), 0),
  *
- * (Jagielski et al. 2020 eq. in §2.1 of spec/anchors.md with δ kept, as in
- * jax_privacy `epsilon_clopper_pearson`, plus the reversed test).  Every
+ * (Jagielski, Ullman, Oprea 2020 with δ kept, as in their paper (their
+ * code, tensorflow/privacy research/audit_2020/audit.py, drops it:
+ * docs/accounting.md, "TensorFlow Privacy") and in jax_privacy
+ * `epsilon_clopper_pearson`, plus the reversed test).  Every
  * step rounds toward the smaller ε, so `eps_lb` is a sound lower bound.
  * fpr_hi / fnr_hi (may be NULL) receive f̄ and n̄ (rounded up).
  * UL_EINPUT names "n_out", "n_in", "fp", "fn", "alpha", "delta" or "m". */

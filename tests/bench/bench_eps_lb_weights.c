@@ -1,6 +1,6 @@
 /* tests/bench/bench_eps_lb_weights.c — the joint test of stats/eps_lb.h with
  * plain and with geometric (weighted) Bonferroni, against jax_privacy's
- * Clopper–Pearson bound on the same scores (ul_emp_jax_cp_d), on the
+ * Clopper–Pearson bound on the same scores (jax_cp_d), on the
  * Gaussian released models of issue 15: IN ~ N(μ, 1), OUT ~ N(0, 1), n
  * runs per world, δ = 1e-5, α = 0.05, means over D draws (the draws of
  * bench_power: seeds 1000 + s), one markdown table row per μ.  Target
@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "jax_cp.h"
 #include "stats/eps_lb.h"
 #include "emp/rng.h"
 #include "num/encl.h"
@@ -28,7 +29,7 @@ static double method_eps(int k, const double *in, size_t n, const double *out, m
     char err[256];
     double e;
     if (k == 0) {
-        e = ul_emp_jax_cp_d(in, n, out, n, 0.05, 1e-5, err, sizeof err);
+        e = jax_cp_d(in, n, out, n, 0.05, 1e-5, err, sizeof err);
         if (isnan(e))
             fprintf(stderr, "bench_eps_lb_weights: %s\n", err);
         return e;

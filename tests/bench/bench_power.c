@@ -16,6 +16,7 @@
 #include <stdlib.h>
 
 #include "bounds/gaussian.h"
+#include "jax_cp.h"
 #include "stats/eps_lb.h"
 #include "stats/gdp.h"
 #include "emp/rng.h"
@@ -28,11 +29,11 @@ static const char *names[N_METHODS] = {
     "joint 1-sided",  "all (legacy, exact max)", "sum 1-sided (K = 5)", "jax CP (baseline)"};
 
 /* jax_privacy epsilon_clopper_pearson(significance, delta, one_sided=True,
- * Bonferroni()) on the same scores, in doubles (ul_emp_jax_cp_d). */
+ * Bonferroni()) on the same scores, in doubles (jax_cp_d). */
 static double jax_cp(const double *in, size_t n, const double *out, double alpha, double delta)
 {
     char err[256];
-    double e = ul_emp_jax_cp_d(in, n, out, n, alpha, delta, err, sizeof err);
+    double e = jax_cp_d(in, n, out, n, alpha, delta, err, sizeof err);
     if (isnan(e)) {
         fprintf(stderr, "bench_power: %s\n", err);
         exit(1);
