@@ -9,34 +9,34 @@
 #include "bounds/contraction.h"
 #include "bounds/pld.h"
 #include "bounds/renyi.h"
-#include "cli/calc_internal.h"
+#include "calc/internal.h"
 
 /* ---- contraction ------------------------------------------------------------- */
 
 /* Reads --eps, --steps, --delta0, --mode and --r (the last two when the
  * row has them) into a problem; 0 or an exit code.  The list storage
  * belongs to the caller. */
-static int read_contraction(const calc_quantity *q, const char **v, char **r_copy,
+static int read_contraction(const ul_calc_quantity *q, const char **v, ul_calc_result *res,
+                            char **r_copy,
                             const char ***r_items, ul_contraction_problem *pb)
 {
-    const char *r_text = calc_flag_or(q, v, "r", NULL);
-    const char *steps_text = calc_flag_or(q, v, "steps", NULL);
-    const char *mode_text = calc_flag(q, v, "mode");
+    const char *r_text = ul_calc_flag_or(q, v, "r", NULL);
+    const char *steps_text = ul_calc_flag_or(q, v, "steps", NULL);
+    const char *mode_text = ul_calc_flag_text(q, v, "mode");
     *r_copy = NULL; /* the caller frees both on every path */
     *r_items = NULL;
     long steps = 0;
-    if (steps_text != NULL && (!ul_cli_read_count(steps_text, &steps) ||
+    if (steps_text != NULL && (!ul_calc_read_count(steps_text, &steps) ||
                                (unsigned long)steps > UL_CONTRACTION_MAX_STEPS)) {
-        fprintf(calc_err(),
-                "ulaudit calc %s: --steps: must be a whole number from 0 to %lu (got '%s')\n",
-                q->name, UL_CONTRACTION_MAX_STEPS, steps_text);
-        return UL_EXIT_USAGE;
+        ul_calc_usage(res, "--steps: must be a whole number from 0 to %lu (got '%s')",
+                UL_CONTRACTION_MAX_STEPS, steps_text);
+        return UL_CALC_EXIT_USAGE;
     }
     ul_contraction_mode mode;
     if (!ul_contraction_mode_parse(mode_text, &mode)) {
-        fprintf(calc_err(), "ulaudit calc %s: --mode: must be product or adaptive (got '%s')\n",
-                q->name, mode_text);
-        return UL_EXIT_USAGE;
+        ul_calc_usage(res, "--mode: must be product or adaptive (got '%s')",
+                mode_text);
+        return UL_CALC_EXIT_USAGE;
     }
     /* room for the values given, never for all T steps: --steps 10^8 with
      * one r allocated 800 MB and aborted under a memory limit (H3's sweep) */
@@ -52,39 +52,38 @@ static int read_contraction(const calc_quantity *q, const char **v, char **r_cop
         *r_copy = strdup(r_text);
         if (*r_copy == NULL)
             abort();
-        n_r = calc_split_list(*r_copy, *r_items, given);
+        n_r = ul_calc_split_list(*r_copy, *r_items, given);
         /* every value counted, not only those read: a list longer than
          * --steps was cut to its first T values without a word */
         if (given > 1 && steps_text == NULL) {
-            fprintf(calc_err(), "ulaudit calc %s: --r: one constant value, not a list (got %zu "
-                                "values)\n", q->name, given);
-            return UL_EXIT_USAGE;
+            ul_calc_usage(res, "--r: one constant value, not a list (got %zu "
+                                "values)", given);
+            return UL_CALC_EXIT_USAGE;
         }
         if (given > 1 && given != (size_t)steps) {
-            fprintf(calc_err(),
-                    "ulaudit calc %s: --r: a list needs one value per step (%ld), got %zu\n",
-                    q->name, steps, given);
-            return UL_EXIT_USAGE;
+            ul_calc_usage(res, "--r: a list needs one value per step (%ld), got %zu",
+                    steps, given);
+            return UL_CALC_EXIT_USAGE;
         }
     }
-    pb->eps = calc_flag(q, v, "eps");
+    pb->eps = ul_calc_flag_text(q, v, "eps");
     pb->r = *r_items;
     pb->n_r = n_r;
     pb->steps = (unsigned long)steps;
-    pb->delta0 = calc_flag(q, v, "delta0");
+    pb->delta0 = ul_calc_flag_text(q, v, "delta0");
     pb->mode = mode;
     return 0;
 }
 
-int calc_run_contraction(const calc_quantity *q, const char **v, const ul_cli_common *c)
+UL_CALC_QUANTITY_FN(ul_calc_contraction)
 {
     char *r_copy;
     const char **r_items;
     ul_contraction_problem pb;
-    int rc = read_contraction(q, v, &r_copy, &r_items, &pb);
+    int rc = read_contraction(q, v, res, &r_copy, &r_items, &pb);
     if (rc == 0) {
         char err[256];
-        ul_num_precision want = calc_precision_of(c);
+        ul_num_precision want = ul_calc_precision_of(c);
         ul_num_value delta;
         ul_num_value_init(&delta, 64);
         ul_num_report rep;
@@ -92,17 +91,17 @@ int calc_run_contraction(const calc_quantity *q, const char **v, const ul_cli_co
         ul_status st =
             ul_contraction_delta_certified(&pb, &want, &delta, &floor, &rep, err, sizeof err);
         if (st != UL_OK && st != UL_ECAP) {
-            rc = calc_input_error(q, st, err);
+            rc = ul_calc_input_error(res, st, err);
         } else {
-            calc_result r;
-            calc_result_begin(&r, q, v, c);
+            ul_calc_build r;
+            ul_calc_begin(&r, q, v, c, res);
             char *lo, *hi;
             ul_num_value_format(&delta, c->digits, &lo, &hi);
-            calc_result_bounds(&r, lo, hi, &rep);
+            ul_calc_bounds(&r, lo, hi, &rep);
             json_object_object_add(r.json, "floor_reached", json_object_new_boolean(floor));
             free(lo);
             free(hi);
-            rc = calc_result_end(
+            rc = ul_calc_end(
                 &r,
                 pb.mode == UL_CONTRACTION_ADAPTIVE
                     ? "delta after T steps, adaptive recursion (spec/koloskova.md 2.3)"
@@ -119,70 +118,62 @@ int calc_run_contraction(const calc_quantity *q, const char **v, const ul_cli_co
     return rc;
 }
 
-int calc_run_contraction_steps(const calc_quantity *q, const char **v, const ul_cli_common *c)
+UL_CALC_QUANTITY_FN(ul_calc_contraction_steps)
 {
     long max_steps;
-    if (!ul_cli_read_count(calc_flag(q, v, "max-steps"), &max_steps) || max_steps < 1) {
-        fprintf(
-            calc_err(),
-            "ulaudit calc %s: --max-steps: must be a whole number from 1 to 999999999 (got '%s')\n",
-            q->name, calc_flag(q, v, "max-steps"));
-        return UL_EXIT_USAGE;
+    if (!ul_calc_read_count(ul_calc_flag_text(q, v, "max-steps"), &max_steps) || max_steps < 1) {
+        ul_calc_usage(res, "--max-steps: must be a whole number from 1 to 999999999 (got '%s')",
+            ul_calc_flag_text(q, v, "max-steps"));
+        return UL_CALC_EXIT_USAGE;
     }
     char *r_copy;
     const char **r_items;
     ul_contraction_problem pb;
-    int rc = read_contraction(q, v, &r_copy, &r_items, &pb);
+    int rc = read_contraction(q, v, res, &r_copy, &r_items, &pb);
     if (rc == 0) {
         char err[256];
         unsigned long steps = 0;
         ul_num_report rep;
         ul_status st = ul_contraction_least_steps(
-            &pb, calc_flag(q, v, "delta"), (unsigned long)max_steps, &steps, &rep, err, sizeof err);
+            &pb, ul_calc_flag_text(q, v, "delta"), (unsigned long)max_steps, &steps, &rep, err, sizeof err);
         if (st != UL_OK) {
-            rc = calc_input_error(q, st, err);
+            rc = ul_calc_input_error(res, st, err);
         } else {
-            calc_result r;
-            calc_result_begin(&r, q, v, c);
+            ul_calc_build r;
+            ul_calc_begin(&r, q, v, c, res);
             json_object_object_add(r.json, "value", json_object_new_int64((int64_t)steps));
             json_object_object_add(r.json, "precision_bits", json_object_new_int64(rep.bits_used));
-            if (c->json) {
-                calc_print_json(r.json);
-            } else {
-                fprintf(calc_out(),
-                        "%s: the least T with delta_T <= delta\n  value   %lu\n"
-                        "  certified: delta_T <= delta%s\n",
-                        q->name, steps, steps > 0 ? " and delta_{T-1} > delta" : "");
-            }
-            json_object_put(r.json);
-            rc = UL_EXIT_OK;
+            char note[160];
+            snprintf(note, sizeof note, "  value   %lu\n  certified: delta_T <= delta%s\n", steps,
+                     steps > 0 ? " and delta_{T-1} > delta" : "");
+            rc = ul_calc_end_form(&r, UL_CALC_TEXT_PLAIN, "the least T with delta_T <= delta",
+                                  note, UL_OK, "");
         }
     }
     free(r_copy);
     free(r_items);
-    (void)c;
     return rc;
 }
 
-int calc_run_contraction_sigma(const calc_quantity *q, const char **v, const ul_cli_common *c)
+UL_CALC_QUANTITY_FN(ul_calc_contraction_sigma)
 {
     char *r_copy;
     const char **r_items;
     ul_contraction_problem pb;
-    int rc = read_contraction(q, v, &r_copy, &r_items, &pb);
+    int rc = read_contraction(q, v, res, &r_copy, &r_items, &pb);
     if (rc == 0) {
         char err[256];
-        ul_num_precision want = calc_precision_of(c);
+        ul_num_precision want = ul_calc_precision_of(c);
         ul_num_report rep;
         mpfi_t sigma;
         mpfi_init2(sigma, 64);
         ul_status st =
-            ul_contraction_sigma_min(&pb, calc_flag(q, v, "diameter"), calc_flag(q, v, "delta"),
+            ul_contraction_sigma_min(&pb, ul_calc_flag_text(q, v, "diameter"), ul_calc_flag_text(q, v, "delta"),
                                      &want, sigma, &rep, err, sizeof err);
         if (st != UL_OK && st != UL_ECAP)
-            rc = calc_input_error(q, st, err);
+            rc = ul_calc_input_error(res, st, err);
         else
-            rc = calc_report_inverse(q, v, c, sigma, &rep,
+            rc = ul_calc_report_inverse(q, v, c, res, sigma, &rep,
                                      "the smallest constant sigma with delta_T <= delta",
                                      "certified: delta_T at this sigma is <= delta", st);
         mpfi_clear(sigma);
@@ -194,12 +185,12 @@ int calc_run_contraction_sigma(const calc_quantity *q, const char **v, const ul_
 
 /* ---- Rényi DP ------------------------------------------------------------------ */
 
-static bool read_conversion(const calc_quantity *q, const char *text, ul_rdp_conversion *conv)
+static bool read_conversion(ul_calc_result *res, const char *text, ul_rdp_conversion *conv)
 {
     char err[256];
     if (ul_renyi_parse_conversion(text, conv, err, sizeof err) == UL_OK)
         return true;
-    fprintf(calc_err(), "ulaudit calc %s: --%s\n", q->name, err);
+    ul_calc_usage(res, "--%s", err);
     return false;
 }
 
@@ -225,31 +216,31 @@ static const char *decider_note(ul_rdp_decider by)
     }
 }
 
-int calc_run_rdp_to_dp(const calc_quantity *q, const char **v, const ul_cli_common *c)
+UL_CALC_QUANTITY_FN(ul_calc_rdp_to_dp)
 {
     ul_rdp_conversion conv;
-    if (!read_conversion(q, calc_flag(q, v, "conversion"), &conv))
-        return UL_EXIT_USAGE;
+    if (!read_conversion(res, ul_calc_flag_text(q, v, "conversion"), &conv))
+        return UL_CALC_EXIT_USAGE;
     char err[256];
-    ul_num_precision want = calc_precision_of(c);
+    ul_num_precision want = ul_calc_precision_of(c);
     ul_num_value eps;
     ul_num_value_init(&eps, 64);
     ul_num_report rep;
-    const char *alpha = calc_flag(q, v, "alpha"), *rdp = calc_flag(q, v, "rdp"),
-               *delta = calc_flag(q, v, "delta");
+    const char *alpha = ul_calc_flag_text(q, v, "alpha"), *rdp = ul_calc_flag_text(q, v, "rdp"),
+               *delta = ul_calc_flag_text(q, v, "delta");
     ul_status st = ul_renyi_rdp_to_dp_certified(alpha, rdp, delta, conv, &want, &eps, &rep, err,
                                                 sizeof err);
     int rc;
     if (st != UL_OK && st != UL_ECAP) {
-        rc = calc_input_error(q, st, err);
+        rc = ul_calc_input_error(res, st, err);
     } else {
         /* which of the conversion's bounds gave eps: with bbghs a 0 comes
          * from the clamp or from the KL shortcut, which the formula alone
          * does not show (man/ulaudit-calc.1, rdp-to-dp) */
         ul_rdp_decider by =
             ul_renyi_rdp_to_dp_decider(alpha, rdp, delta, conv, ul_num_max_bits(&want));
-        rc = calc_report_value_note(
-            q, v, c, &eps, &rep,
+        rc = ul_calc_report_value_note(
+            q, v, c, res, &eps, &rep,
             conv == UL_RDP_MIRONOV
                 ? "eps = rdp + log(1/delta)/(alpha-1) (Mironov 2017 Prop. 3)"
                 : "eps = max(0, rdp + log1p(-1/alpha) - (log delta + log alpha)/(alpha-1)) "
@@ -260,22 +251,22 @@ int calc_run_rdp_to_dp(const calc_quantity *q, const char **v, const ul_cli_comm
     return rc;
 }
 
-int calc_run_gauss_rdp_eps(const calc_quantity *q, const char **v, const ul_cli_common *c)
+UL_CALC_QUANTITY_FN(ul_calc_gauss_rdp_eps)
 {
     ul_rdp_conversion conv;
-    if (!read_conversion(q, calc_flag(q, v, "conversion"), &conv))
-        return UL_EXIT_USAGE;
+    if (!read_conversion(res, ul_calc_flag_text(q, v, "conversion"), &conv))
+        return UL_CALC_EXIT_USAGE;
     char err[256], alpha[UL_RENYI_ALPHA_TEXT_LEN] = "";
-    ul_num_precision want = calc_precision_of(c);
+    ul_num_precision want = ul_calc_precision_of(c);
     ul_num_value eps;
     ul_num_value_init(&eps, 64);
     ul_num_report rep;
     ul_status st =
-        ul_renyi_gauss_eps_certified(calc_flag(q, v, "r"), calc_flag(q, v, "delta"), conv, &want,
+        ul_renyi_gauss_eps_certified(ul_calc_flag_text(q, v, "r"), ul_calc_flag_text(q, v, "delta"), conv, &want,
                                      &eps, alpha, sizeof alpha, &rep, err, sizeof err);
     int rc = st != UL_OK && st != UL_ECAP
-                 ? calc_input_error(q, st, err)
-                 : calc_report_value(q, v, c, &eps, &rep,
+                 ? ul_calc_input_error(res, st, err)
+                 : ul_calc_report_value(q, v, c, res, &eps, &rep,
                                      "eps of the Gaussian mechanism through RDP alpha*r^2/2 at the "
                                      "best alpha",
                                      "alpha", alpha, st);
@@ -283,20 +274,20 @@ int calc_run_gauss_rdp_eps(const calc_quantity *q, const char **v, const ul_cli_
     return rc;
 }
 
-int calc_run_sgm_rdp(const calc_quantity *q, const char **v, const ul_cli_common *c)
+UL_CALC_QUANTITY_FN(ul_calc_sgm_rdp)
 {
     char err[256];
-    ul_num_precision want = calc_precision_of(c);
+    ul_num_precision want = ul_calc_precision_of(c);
     ul_num_value rdp;
     ul_num_value_init(&rdp, 64);
     ul_num_report rep;
     ul_status st =
-        ul_renyi_sgm_rdp_certified(calc_flag(q, v, "q"), calc_flag(q, v, "sigma"),
-                                   calc_flag(q, v, "alpha"), &want, &rdp, &rep, err, sizeof err);
+        ul_renyi_sgm_rdp_certified(ul_calc_flag_text(q, v, "q"), ul_calc_flag_text(q, v, "sigma"),
+                                   ul_calc_flag_text(q, v, "alpha"), &want, &rdp, &rep, err, sizeof err);
     int rc =
         st != UL_OK && st != UL_ECAP
-            ? calc_input_error(q, st, err)
-            : calc_report_value(q, v, c, &rdp, &rep,
+            ? ul_calc_input_error(res, st, err)
+            : ul_calc_report_value(q, v, c, res, &rdp, &rep,
                                 "RDP of the Poisson-subsampled Gaussian (Mironov, Talwar, Zhang "
                                 "2019)",
                                 NULL, NULL, st);
@@ -310,9 +301,9 @@ int calc_run_sgm_rdp(const calc_quantity *q, const char **v, const ul_cli_common
  * --phases, --eps or --delta, --adjacency, --rel-width, --fft,
  * --max-seconds.  A flag the row does not declare reads as "none", so one
  * function serves the table's rows as they are and as they grow. */
-static const char *pld_flag(const calc_quantity *q, const char **v, const char *name)
+static const char *pld_flag(const ul_calc_quantity *q, const char **v, const char *name)
 {
-    return calc_flag_or(q, v, name, "none");
+    return ul_calc_flag_or(q, v, name, "none");
 }
 
 static bool pld_given(const char *text)
@@ -325,7 +316,8 @@ static bool pld_given(const char *text)
 /* The phases: --phases "SIGMA:Q:STEPS[:SENSITIVITY],..." or one phase from
  * --sigma (or --r, read as sensitivity R over sigma 1), --q, --steps.  The
  * texts point into *copy (freed by the caller).  0 or an exit code. */
-static int pld_phases(const calc_quantity *q, const char **v, ul_pld_phase *ph, size_t *count,
+static int pld_phases(const ul_calc_quantity *q, const char **v, ul_calc_result *res,
+                      ul_pld_phase *ph, size_t *count,
                       char **copy)
 {
     const char *phases = pld_flag(q, v, "phases"), *sens = pld_flag(q, v, "sensitivity");
@@ -336,19 +328,19 @@ static int pld_phases(const calc_quantity *q, const char **v, ul_pld_phase *ph, 
     *copy = NULL;
     if (pld_given(phases)) {
         if (pld_given(sigma) || pld_given(r) || pld_given(steps)) {
-            fprintf(calc_err(), "ulaudit calc %s: --phases: give either --phases or --sigma (or --r) "
-                            "with --steps, not both\n", q->name);
-            return UL_EXIT_USAGE;
+            ul_calc_usage(res, "--phases: give either --phases or --sigma (or --r) "
+                            "with --steps, not both");
+            return UL_CALC_EXIT_USAGE;
         }
         *copy = strdup(phases);
         if (*copy == NULL)
             abort();
         const char *items[PLD_MAX_PHASES + 1];
-        size_t n = calc_split_list(*copy, items, PLD_MAX_PHASES + 1);
+        size_t n = ul_calc_split_list(*copy, items, PLD_MAX_PHASES + 1);
         if (n < 1 || n > PLD_MAX_PHASES) {
-            fprintf(calc_err(), "ulaudit calc %s: --phases: need 1 to %d phases SIGMA:Q:STEPS[:SENS] "
-                            "separated by commas (got '%s')\n", q->name, PLD_MAX_PHASES, phases);
-            return UL_EXIT_USAGE;
+            ul_calc_usage(res, "--phases: need 1 to %d phases SIGMA:Q:STEPS[:SENS] "
+                            "separated by commas (got '%s')", PLD_MAX_PHASES, phases);
+            return UL_CALC_EXIT_USAGE;
         }
         for (size_t i = 0; i < n; i++) {
             char *f[5] = {NULL}, *save = NULL, *t = (char *)items[i];
@@ -357,11 +349,11 @@ static int pld_phases(const calc_quantity *q, const char **v, ul_pld_phase *ph, 
                  tok = strtok_r(NULL, ":", &save))
                 f[nf++] = tok;
             long st = 0;
-            if (nf < 3 || nf > 4 || !ul_cli_read_count(f[2], &st) || st < 1) {
-                fprintf(calc_err(), "ulaudit calc %s: --phases: phase %zu must be SIGMA:Q:STEPS or "
+            if (nf < 3 || nf > 4 || !ul_calc_read_count(f[2], &st) || st < 1) {
+                ul_calc_usage(res, "--phases: phase %zu must be SIGMA:Q:STEPS or "
                                 "SIGMA:Q:STEPS:SENSITIVITY with STEPS a whole number >= 1 (got "
-                                "'%s')\n", q->name, i, phases);
-                return UL_EXIT_USAGE;
+                                "'%s')", i, phases);
+                return UL_CALC_EXIT_USAGE;
             }
             ph[i] = (ul_pld_phase){f[0], nf == 4 ? f[3] : sens, f[1], (unsigned long)st};
         }
@@ -369,15 +361,15 @@ static int pld_phases(const calc_quantity *q, const char **v, ul_pld_phase *ph, 
         return 0;
     }
     long st = 0;
-    if (!pld_given(steps) || !ul_cli_read_count(steps, &st) || st < 1) {
-        fprintf(calc_err(), "ulaudit calc %s: --steps: must be a whole number from 1 to 999999999 "
-                        "(got '%s')\n", q->name, steps);
-        return UL_EXIT_USAGE;
+    if (!pld_given(steps) || !ul_calc_read_count(steps, &st) || st < 1) {
+        ul_calc_usage(res, "--steps: must be a whole number from 1 to 999999999 "
+                        "(got '%s')", steps);
+        return UL_CALC_EXIT_USAGE;
     }
     if (pld_given(sigma) == pld_given(r)) {
-        fprintf(calc_err(), "ulaudit calc %s: --sigma: give exactly one of --sigma (noise multiplier) "
-                        "and --r (sensitivity/sigma)\n", q->name);
-        return UL_EXIT_USAGE;
+        ul_calc_usage(res, "--sigma: give exactly one of --sigma (noise multiplier) "
+                        "and --r (sensitivity/sigma)");
+        return UL_CALC_EXIT_USAGE;
     }
     /* --r R is the phase of sigma 1 and sensitivity R: r = R exactly */
     ph[0] = pld_given(sigma) ? (ul_pld_phase){sigma, sens, qq, (unsigned long)st}
@@ -387,7 +379,8 @@ static int pld_phases(const calc_quantity *q, const char **v, ul_pld_phase *ph, 
 }
 
 /* --adjacency, --rel-width, --fft, --max-seconds into opt; 0 or an exit code. */
-static int pld_options(const calc_quantity *q, const char **v, ul_pld_options *opt)
+static int pld_options(const ul_calc_quantity *q, const char **v, ul_calc_result *res,
+                       ul_pld_options *opt)
 {
     ul_pld_options_default(opt);
     const char *adj = pld_flag(q, v, "adjacency"), *w = pld_flag(q, v, "rel-width");
@@ -398,18 +391,18 @@ static int pld_options(const calc_quantity *q, const char **v, ul_pld_options *o
         if (strcmp(adj, ADJ[i]) == 0)
             a = i; /* the order of ul_pld_adjacency */
     if (a < 0) {
-        fprintf(calc_err(), "ulaudit calc %s: --adjacency: must be both, add, remove or replace (got "
-                        "'%s')\n", q->name, adj);
-        return UL_EXIT_USAGE;
+        ul_calc_usage(res, "--adjacency: must be both, add, remove or replace (got "
+                        "'%s')", adj);
+        return UL_CALC_EXIT_USAGE;
     }
     opt->adjacency = (ul_pld_adjacency)a;
     char *end;
     if (pld_given(w)) {
         double width = strtod(w, &end); /* an accuracy request, not a certified input */
         if (!ul_num_is_decimal(w) || *end != '\0' || !(width >= 1e-9 && width <= 1)) {
-            fprintf(calc_err(), "ulaudit calc %s: --rel-width: must be a decimal from 1e-9 to 1 (got "
-                            "'%s')\n", q->name, w);
-            return UL_EXIT_USAGE;
+            ul_calc_usage(res, "--rel-width: must be a decimal from 1e-9 to 1 (got "
+                            "'%s')", w);
+            return UL_CALC_EXIT_USAGE;
         }
         opt->rel_width = width;
     }
@@ -420,22 +413,23 @@ static int pld_options(const calc_quantity *q, const char **v, ul_pld_options *o
     else if (strcmp(fft, "long") == 0)
         opt->fft = UL_PLD_FFT_LONG_DOUBLE;
     else {
-        fprintf(calc_err(), "ulaudit calc %s: --fft: must be auto, double or long (got '%s')\n",
-                q->name, fft);
-        return UL_EXIT_USAGE;
+        ul_calc_usage(res, "--fft: must be auto, double or long (got '%s')",
+                fft);
+        return UL_CALC_EXIT_USAGE;
     }
     /* the rule run_quantity (calc.c) already checked; beside its deadline,
      * the composition's own budget stops before a round that would not fit,
      * keeping the sound bracket so far (exit 3) */
     double secs = 0;
-    if (pld_given(ms) && calc_read_budget(ms, &secs))
+    if (pld_given(ms) && ul_calc_read_budget(ms, &secs))
         opt->max_seconds = secs;
     return 0;
 }
 
 /* The library's field names, as flags: phase[0].sigma is --sigma when the
  * phase came from the single-phase flags; --phases entries keep their index. */
-static int pld_library_error(const calc_quantity *q, const char **v, ul_status st,
+static int pld_library_error(const ul_calc_quantity *q, const char **v, ul_calc_result *res,
+                             ul_status st,
                              const char *err, bool list)
 {
     char msg[600];
@@ -449,7 +443,7 @@ static int pld_library_error(const calc_quantity *q, const char **v, ul_status s
         snprintf(msg, sizeof msg, "%.*s%s", (int)(tail - err), err, tail + 9);
     else
         snprintf(msg, sizeof msg, "%s", err);
-    return calc_input_error(q, st, msg);
+    return ul_calc_input_error(res, st, msg);
 }
 
 /* A budget figure in JSON, which has no infinity or NaN (json-c would print
@@ -473,10 +467,10 @@ static const char *budget_text(char *buf, size_t len, double x)
 }
 
 /* The budget lines and JSON object of the report. */
-static char *pld_note(calc_result *r, const ul_pld_report *rep, const char *safe,
+static char *pld_note(ul_calc_build *r, const ul_pld_report *rep, const char *safe,
                       const char *safe_meaning, ul_status st, const char *err)
 {
-    calc_add_string(r->json, "safe", safe);
+    ul_calc_add_string(r->json, "safe", safe);
     json_object *b = json_object_new_object();
     json_object_object_add(b, "grid_step", budget_number(rep->grid_step));
     json_object_object_add(b, "fft_length", json_object_new_int64((int64_t)rep->fft_length));
@@ -513,22 +507,22 @@ static char *pld_format(mpfr_srcptr x, int digits, mpfr_rnd_t rnd)
 }
 
 /* δ(ε) or ε(δ) of the phases (pld.h): a proven bracket, hi the safe end. */
-int calc_run_pld_compose(const calc_quantity *q, const char **v, const ul_cli_common *c)
+UL_CALC_QUANTITY_FN(ul_calc_pld_compose)
 {
     ul_pld_options opt;
-    int rc = pld_options(q, v, &opt);
+    int rc = pld_options(q, v, res, &opt);
     if (rc != 0)
         return rc;
     const char *eps = pld_flag(q, v, "eps"), *delta = pld_flag(q, v, "delta");
     if (pld_given(eps) == pld_given(delta)) {
-        fprintf(calc_err(), "ulaudit calc %s: --eps: give exactly one of --eps (for delta(eps)) and "
-                        "--delta (for eps(delta))\n", q->name);
-        return UL_EXIT_USAGE;
+        ul_calc_usage(res, "--eps: give exactly one of --eps (for delta(eps)) and "
+                        "--delta (for eps(delta))");
+        return UL_CALC_EXIT_USAGE;
     }
     ul_pld_phase ph[PLD_MAX_PHASES];
     size_t count = 0;
     char *copy = NULL;
-    rc = pld_phases(q, v, ph, &count, &copy);
+    rc = pld_phases(q, v, res, ph, &count, &copy);
     if (rc != 0) {
         free(copy);
         return rc;
@@ -541,22 +535,22 @@ int calc_run_pld_compose(const calc_quantity *q, const char **v, const ul_cli_co
     ul_status st = want_eps ? ul_pld_epsilon(ph, count, delta, &opt, lo, hi, &rep, err, sizeof err)
                             : ul_pld_delta(ph, count, eps, &opt, lo, hi, &rep, err, sizeof err);
     if (st != UL_OK && st != UL_ECAP) {
-        rc = pld_library_error(q, v, st, err, copy != NULL);
+        rc = pld_library_error(q, v, res, st, err, copy != NULL);
     } else {
-        calc_result r;
-        calc_result_begin(&r, q, v, c);
+        ul_calc_build r;
+        ul_calc_begin(&r, q, v, c, res);
         int digits = c->digits > 17 ? 17 : c->digits;
         char *los = pld_format(lo, digits, MPFR_RNDD), *his = pld_format(hi, digits, MPFR_RNDU);
         ul_num_report nrep = {rep.fft_bits, st == UL_ECAP};
-        calc_result_bounds(&r, los, his, &nrep);
-        calc_add_string(r.json, "query", want_eps ? "eps(delta)" : "delta(eps)");
+        ul_calc_bounds(&r, los, his, &nrep);
+        ul_calc_add_string(r.json, "query", want_eps ? "eps(delta)" : "delta(eps)");
         char *note = pld_note(&r, &rep, his,
                               want_eps ? "a proven eps: the composition is (eps, delta)-DP; no "
                                          "eps <= lo is"
                                        : "a proven upper bound on delta; lo is a proven lower "
                                          "bound",
                               st, err);
-        rc = calc_result_end_pld(&r,
+        rc = ul_calc_end_pld(&r,
                                  want_eps ? "eps(delta) by FFT privacy-loss composition, a "
                                             "proven bracket"
                                           : "delta(eps) by FFT privacy-loss composition",

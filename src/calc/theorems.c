@@ -18,7 +18,7 @@
 #include "bounds/koloskova.h"
 #include "bounds/langevin.h"
 #include "bounds/noisygd.h"
-#include "cli/calc_internal.h"
+#include "calc/internal.h"
 
 /* ---- small helpers ------------------------------------------------------------ */
 
@@ -33,7 +33,7 @@ static const char *opt_text(const char *text)
     return is_none(text) ? NULL : text;
 }
 
-static bool is_flag(const calc_quantity *q, const char *name, size_t len)
+static bool is_flag(const ul_calc_quantity *q, const char *name, size_t len)
 {
     for (int i = 0; i < q->nflags; i++)
         if (strlen(q->flags[i].name) == len && strncmp(q->flags[i].name, name, len) == 0)
@@ -42,16 +42,15 @@ static bool is_flag(const calc_quantity *q, const char *name, size_t len)
 }
 
 /* One-line usage error naming a flag; returns 2. */
-__attribute__((format(printf, 3, 4))) static int flag_error(const calc_quantity *q,
-                                                            const char *flag, const char *fmt, ...)
+__attribute__((format(printf, 3, 4))) static int flag_error(ul_calc_result *res, const char *flag,
+                                                            const char *fmt, ...)
 {
+    char text[sizeof res->message];
     va_list ap;
     va_start(ap, fmt);
-    fprintf(calc_err(), "ulaudit calc %s: --%s: ", q->name, flag);
-    vfprintf(calc_err(), fmt, ap); /* no buffer: the flag's text is echoed whole */
-    fputc('\n', calc_err());
+    vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
-    return UL_EXIT_USAGE;
+    return ul_calc_usage(res, "--%s: %s", flag, text);
 }
 
 /* A library error (exit 2, or 3 for UL_ECAP).  Its message starts with the
@@ -60,7 +59,7 @@ __attribute__((format(printf, 3, 4))) static int flag_error(const calc_quantity 
  * errors get the flag's dashes from calc_input_error; a "no solution"
  * (UL_ENOROOT) message that starts with a flag name gets them here; any
  * other message is printed as it is.  hint (may be NULL) is appended. */
-static int theorem_error(const calc_quantity *q, ul_status st, const char *msg, const char *hint)
+static int theorem_error(ul_calc_result *res, ul_status st, const char *msg, const char *hint)
 {
     static const char *const RENAMED[][2] = {{"L", "l"}, {"K", "k"}, {"KAbar", "kabar"}};
     const char *colon = strchr(msg, ':');
@@ -72,7 +71,7 @@ static int theorem_error(const calc_quantity *q, ul_status st, const char *msg, 
             len = strlen(name);
             break;
         }
-    bool flag = colon != NULL && len > 0 && is_flag(q, name, len);
+    bool flag = colon != NULL && len > 0 && is_flag(res->q, name, len);
     char text[768];
     if (flag)
         snprintf(text, sizeof text, "%s%.*s%s%s", st == UL_ENOROOT ? "--" : "", (int)len, name,
@@ -81,7 +80,7 @@ static int theorem_error(const calc_quantity *q, ul_status st, const char *msg, 
         snprintf(text, sizeof text, "%s%s", msg, hint != NULL ? hint : "");
     /* calc_input_error adds "--" to UL_EINPUT messages only: keep it off a
      * message that does not start with a flag (the exit code is 2 either way) */
-    return calc_input_error(q, !flag && st == UL_EINPUT ? UL_ENOROOT : st, text);
+    return ul_calc_input_error(res, !flag && st == UL_EINPUT ? UL_ENOROOT : st, text);
 }
 
 static const char *pre_state_name(ul_pre_state s)
@@ -100,9 +99,9 @@ static void report_preconditions(json_object *o, FILE *note, const ul_preconditi
     for (int i = 0; i < pre->count; i++) {
         const ul_precondition *p = &pre->items[i];
         json_object *item = json_object_new_object();
-        calc_add_string(item, "name", p->name);
-        calc_add_string(item, "rule", p->rule);
-        calc_add_string(item, "state", pre_state_name(p->state));
+        ul_calc_add_string(item, "name", p->name);
+        ul_calc_add_string(item, "rule", p->rule);
+        ul_calc_add_string(item, "state", pre_state_name(p->state));
         json_object_array_add(list, item);
         if (p->state == UL_PRE_FAILS)
             fprintf(note, "  precondition %s FAILS: %s\n", p->name, p->rule);
@@ -148,18 +147,18 @@ static void note_free(note_buf *n)
 /* Adds an inverse's enclosure x ∋ answer (lo, hi, digits, precision_bits,
  * cap_hit, and safe = hi) to r and its `safe` line to note.  x = [0, 0]
  * means every positive value reaches the target (zero_note). */
-static void add_inverse(calc_result *r, FILE *note, mpfi_srcptr x, const ul_num_report *rep,
+static void add_inverse(ul_calc_build *r, FILE *note, mpfi_srcptr x, const ul_num_report *rep,
                         const char *safe_note, const char *zero_note)
 {
-    int digits = r->common->digits;
+    int digits = r->opt->digits;
     mpfr_t b;
     mpfr_init2(b, mpfi_get_prec(x));
     mpfi_get_left(b, x);
     char *lo = ul_num_format(b, digits, MPFR_RNDD);
     mpfi_get_right(b, x);
     char *hi = ul_num_format(b, digits, MPFR_RNDU);
-    calc_result_bounds(r, lo, hi, rep);
-    calc_add_string(r->json, "safe", hi);
+    ul_calc_bounds(r, lo, hi, rep);
+    ul_calc_add_string(r->json, "safe", hi);
     if (mpfr_inf_p(&x->right))
         fprintf(note, "  safe    none certified before the precision cap\n");
     else if (mpfr_zero_p(&x->right))
@@ -174,28 +173,15 @@ static void add_inverse(calc_result *r, FILE *note, mpfi_srcptr x, const ul_num_
 /* Prints a result whose `value` is a whole number (added by the caller):
  * JSON, or the text report with the inputs, the value and note.  Frees r;
  * returns 0, or 3 with a warning when the precision cap was reached. */
-static int end_integer(calc_result *r, const char *meaning, unsigned long value, const char *note,
+static int end_integer(ul_calc_build *r, const char *meaning, unsigned long value, const char *note,
                        ul_status st, const char *cap_warning)
 {
-    if (r->common->json) {
-        calc_print_json(r->json);
-    } else {
-        fprintf(calc_out(), "%s: %s\n  inputs ", r->q->name, meaning);
-        for (int i = 0; i < r->q->nflags; i++)
-            fprintf(calc_out(), "%s%s = %s", i ? ", " : " ", r->q->flags[i].name, r->values[i]);
-        fprintf(calc_out(), "\n  value   %lu\n%s", value, note);
-    }
-    json_object_put(r->json);
-    if (st == UL_ECAP) {
-        fprintf(calc_err(), "ulaudit calc %s: warning: precision cap reached; %s (raise --max-bits)\n",
-                r->q->name, cap_warning);
-        return UL_EXIT_INCONCLUSIVE;
-    }
-    return UL_EXIT_OK;
+    r->res->value = value;
+    return ul_calc_end_form(r, UL_CALC_TEXT_VALUE, meaning, note, st, cap_warning);
 }
 
 /* An optional whole-number limit: `none` gives 0; else 1..999999999. */
-static bool read_limit(const calc_quantity *q, const char *flag, const char *text,
+static bool read_limit(ul_calc_result *res, const char *flag, const char *text,
                        unsigned long *out, int *rc)
 {
     long v = 0;
@@ -203,8 +189,8 @@ static bool read_limit(const calc_quantity *q, const char *flag, const char *tex
         *out = 0;
         return true;
     }
-    if (!ul_cli_read_count(text, &v) || v < 1) {
-        *rc = flag_error(q, flag, "must be none or a whole number from 1 to 999999999 (got '%s')",
+    if (!ul_calc_read_count(text, &v) || v < 1) {
+        *rc = flag_error(res, flag, "must be none or a whole number from 1 to 999999999 (got '%s')",
                          text);
         return false;
     }
@@ -214,14 +200,14 @@ static bool read_limit(const calc_quantity *q, const char *flag, const char *tex
 
 /* ---- Noisy-GD (Chourasia & Shah) ------------------------------------------------- */
 
-static bool read_g15_form(const calc_quantity *q, const char *text, ul_ngd_g15_form *form)
+static bool read_g15_form(ul_calc_result *res, const char *text, ul_ngd_g15_form *form)
 {
     if (strcmp(text, "tight") == 0)
         *form = UL_NGD_G15_TIGHT;
     else if (strcmp(text, "stated") == 0)
         *form = UL_NGD_G15_STATED;
     else {
-        flag_error(q, "form", "must be tight or stated (got '%s')", text);
+        flag_error(res, "form", "must be tight or stated (got '%s')", text);
         return false;
     }
     return true;
@@ -234,46 +220,47 @@ static bool read_g15_form(const calc_quantity *q, const char *text, ul_ngd_g15_f
 /* Starts the result of a "least K" quantity: `value` (the K), `eps_at_k`
  * (the certified ε it reaches, lo and hi also returned, malloc'd, for the
  * text note), digits, precision_bits and cap_hit. */
-static void begin_least_k(calc_result *r, const calc_quantity *q, const char **v,
-                          const ul_cli_common *c, unsigned long k, const ul_num_value *eps,
+static void begin_least_k(ul_calc_build *r, const ul_calc_quantity *q, const char **v,
+                          const ul_calc_options *c, ul_calc_result *res, unsigned long k,
+                          const ul_num_value *eps,
                           const ul_num_report *rep, ul_status st, char **lo, char **hi)
 {
-    calc_result_begin(r, q, v, c);
+    ul_calc_begin(r, q, v, c, res);
     json_object_object_add(r->json, "value", json_object_new_uint64((uint64_t)k));
     ul_num_value_format(eps, c->digits, lo, hi);
     json_object *e = json_object_new_object();
-    calc_add_string(e, "lo", *lo);
-    calc_add_string(e, "hi", *hi);
+    ul_calc_add_string(e, "lo", *lo);
+    ul_calc_add_string(e, "hi", *hi);
     json_object_object_add(r->json, "eps_at_k", e);
     json_object_object_add(r->json, "digits", json_object_new_int(c->digits));
     json_object_object_add(r->json, "precision_bits", json_object_new_int64(rep->bits_used));
     json_object_object_add(r->json, "cap_hit", json_object_new_boolean(st == UL_ECAP));
 }
 
-int calc_run_noisygd_k(const calc_quantity *q, const char **v, const ul_cli_common *c)
+UL_CALC_QUANTITY_FN(ul_calc_noisygd_k)
 {
     ul_ngd_g15_form form;
-    if (!read_g15_form(q, calc_flag(q, v, "form"), &form))
-        return UL_EXIT_USAGE;
+    if (!read_g15_form(res, ul_calc_flag_text(q, v, "form"), &form))
+        return UL_CALC_EXIT_USAGE;
     unsigned long max_k;
-    int rc = UL_EXIT_USAGE;
-    if (!read_limit(q, "max-k", calc_flag(q, v, "max-k"), &max_k, &rc))
+    int rc = UL_CALC_EXIT_USAGE;
+    if (!read_limit(res, "max-k", ul_calc_flag_text(q, v, "max-k"), &max_k, &rc))
         return rc;
 
     ul_ngd_params pb;
     memset(&pb, 0, sizeof pb);
-    pb.q = calc_flag(q, v, "q");
-    pb.L = calc_flag(q, v, "l");
-    pb.lambda = calc_flag(q, v, "lambda");
-    pb.beta = calc_flag(q, v, "beta");
-    pb.sigma = calc_flag(q, v, "sigma");
-    pb.eta = calc_flag(q, v, "eta");
-    pb.n = calc_flag(q, v, "n");
-    pb.eps_dd = calc_flag(q, v, "eps-dd");
-    pb.init_var = opt_text(calc_flag(q, v, "init-var"));
+    pb.q = ul_calc_flag_text(q, v, "q");
+    pb.L = ul_calc_flag_text(q, v, "l");
+    pb.lambda = ul_calc_flag_text(q, v, "lambda");
+    pb.beta = ul_calc_flag_text(q, v, "beta");
+    pb.sigma = ul_calc_flag_text(q, v, "sigma");
+    pb.eta = ul_calc_flag_text(q, v, "eta");
+    pb.n = ul_calc_flag_text(q, v, "n");
+    pb.eps_dd = ul_calc_flag_text(q, v, "eps-dd");
+    pb.init_var = opt_text(ul_calc_flag_text(q, v, "init-var"));
 
     char err[256] = "";
-    ul_num_precision want = calc_precision_of(c);
+    ul_num_precision want = ul_calc_precision_of(c);
     ul_num_value eps;
     ul_num_value_init(&eps, 64);
     ul_preconditions pre;
@@ -283,16 +270,16 @@ int calc_run_noisygd_k(const calc_quantity *q, const char **v, const ul_cli_comm
     ul_status st =
         ul_ngd_least_kabar_g15(&pb, form, max_k, &want, &k, &eps, &pre, &rep, err, sizeof err);
     if (st == UL_ECAP && rep.cap_hit) { /* the decision itself, not the ε printed */
-        rc = calc_input_error(q, st, err);
+        rc = ul_calc_input_error(res, st, err);
     } else if (st != UL_OK && st != UL_ECAP) {
-        rc = theorem_error(q, st, err,
+        rc = theorem_error(res, st, err,
                            st == UL_ENOROOT && max_k != 0 && strstr(err, "not reached") != NULL
                                ? " (raise --max-k)"
                                : NULL);
     } else {
-        calc_result r;
+        ul_calc_build r;
         char *lo, *hi;
-        begin_least_k(&r, q, v, c, k, &eps, &rep, st, &lo, &hi);
+        begin_least_k(&r, q, v, c, res, k, &eps, &rep, st, &lo, &hi);
         note_buf n;
         note_open(&n);
         fprintf(n.f, "  eps     lo %s\n          hi %s\n", lo, hi);
@@ -335,44 +322,44 @@ static const struct {
      "the smallest sigma with the Thm G.15 deletion bound after K_Abar steps <= eps-dd"},
 };
 
-int calc_run_noisygd_sigma(const calc_quantity *q, const char **v, const ul_cli_common *c)
+UL_CALC_QUANTITY_FN(ul_calc_noisygd_sigma)
 {
     static const char *const optional[6] = {"lambda", "beta", "k", "kabar", "eps-dp", "eps-dd"};
-    const char *kind_text = calc_flag(q, v, "kind");
+    const char *kind_text = ul_calc_flag_text(q, v, "kind");
     size_t kind = 0;
     while (kind < 3 && strcmp(kind_text, SIGMA_KINDS[kind].name) != 0)
         kind++;
     if (kind == 3)
-        return flag_error(q, "kind", "must be g7, g9 or g15 (got '%s')", kind_text);
+        return flag_error(res, "kind", "must be g7, g9 or g15 (got '%s')", kind_text);
     const char *use = SIGMA_KINDS[kind].use;
     for (int i = 0; i < 6; i++) {
-        const char *flag = optional[i], *text = calc_flag(q, v, flag);
+        const char *flag = optional[i], *text = ul_calc_flag_text(q, v, flag);
         if (use[i] == 'r' && is_none(text))
-            return flag_error(q, flag, "missing (required with --kind %s)", kind_text);
+            return flag_error(res, flag, "missing (required with --kind %s)", kind_text);
         if (use[i] == '-' && !is_none(text))
-            return flag_error(q, flag, "not used with --kind %s", kind_text);
+            return flag_error(res, flag, "not used with --kind %s", kind_text);
     }
     ul_ngd_g15_form form;
-    if (!read_g15_form(q, calc_flag(q, v, "form"), &form))
-        return UL_EXIT_USAGE;
+    if (!read_g15_form(res, ul_calc_flag_text(q, v, "form"), &form))
+        return UL_CALC_EXIT_USAGE;
     if (SIGMA_KINDS[kind].kind != UL_NGD_SIGMA_G15 && form != UL_NGD_G15_TIGHT)
-        return flag_error(q, "form", "only used with --kind g15");
+        return flag_error(res, "form", "only used with --kind g15");
 
     ul_ngd_params pb;
     memset(&pb, 0, sizeof pb);
-    pb.q = calc_flag(q, v, "q");
-    pb.L = calc_flag(q, v, "l");
-    pb.eta = calc_flag(q, v, "eta");
-    pb.n = calc_flag(q, v, "n");
-    pb.lambda = opt_text(calc_flag(q, v, "lambda"));
-    pb.beta = opt_text(calc_flag(q, v, "beta"));
-    pb.K = opt_text(calc_flag(q, v, "k"));
-    pb.KAbar = opt_text(calc_flag(q, v, "kabar"));
-    pb.eps_dp = opt_text(calc_flag(q, v, "eps-dp"));
-    pb.eps_dd = opt_text(calc_flag(q, v, "eps-dd"));
+    pb.q = ul_calc_flag_text(q, v, "q");
+    pb.L = ul_calc_flag_text(q, v, "l");
+    pb.eta = ul_calc_flag_text(q, v, "eta");
+    pb.n = ul_calc_flag_text(q, v, "n");
+    pb.lambda = opt_text(ul_calc_flag_text(q, v, "lambda"));
+    pb.beta = opt_text(ul_calc_flag_text(q, v, "beta"));
+    pb.K = opt_text(ul_calc_flag_text(q, v, "k"));
+    pb.KAbar = opt_text(ul_calc_flag_text(q, v, "kabar"));
+    pb.eps_dp = opt_text(ul_calc_flag_text(q, v, "eps-dp"));
+    pb.eps_dd = opt_text(ul_calc_flag_text(q, v, "eps-dd"));
 
     char err[256] = "";
-    ul_num_precision want = calc_precision_of(c);
+    ul_num_precision want = ul_calc_precision_of(c);
     ul_preconditions pre;
     ul_pre_clear(&pre);
     ul_num_report rep = {0, false};
@@ -382,16 +369,16 @@ int calc_run_noisygd_sigma(const calc_quantity *q, const char **v, const ul_cli_
                                     err, sizeof err);
     int rc;
     if (st != UL_OK && st != UL_ECAP) {
-        rc = theorem_error(q, st, err, NULL);
+        rc = theorem_error(res, st, err, NULL);
     } else {
-        calc_result r;
-        calc_result_begin(&r, q, v, c);
+        ul_calc_build r;
+        ul_calc_begin(&r, q, v, c, res);
         note_buf n;
         note_open(&n);
         add_inverse(&r, n.f, sigma, &rep, "certified: the bound at this sigma is <= the target",
                     "the bound is 0 for every sigma: L = 0, or K = 0");
         report_preconditions(r.json, n.f, &pre, NGD_NOT_A_GUARANTEE);
-        rc = calc_result_end(&r, SIGMA_KINDS[kind].meaning, note_close(&n), st);
+        rc = ul_calc_end(&r, SIGMA_KINDS[kind].meaning, note_close(&n), st);
         note_free(&n);
     }
     mpfi_clear(sigma);
@@ -402,70 +389,71 @@ int calc_run_noisygd_sigma(const calc_quantity *q, const char **v, const ul_cli_
 
 /* The flags shared by model-clipping-t and model-clipping-sigma: eps c2
  * variant c1 lr c0 sigma0 init dim mode. */
-static int read_model_clipping(const calc_quantity *q, const char **v, ul_kol_mc_problem *pb)
+static int read_model_clipping(const ul_calc_quantity *q, const char **v, ul_calc_result *res,
+                               ul_kol_mc_problem *pb)
 {
     memset(pb, 0, sizeof *pb);
-    pb->eps = calc_flag(q, v, "eps");
-    pb->c2 = calc_flag(q, v, "c2");
-    const char *variant = calc_flag(q, v, "variant");
+    pb->eps = ul_calc_flag_text(q, v, "eps");
+    pb->c2 = ul_calc_flag_text(q, v, "c2");
+    const char *variant = ul_calc_flag_text(q, v, "variant");
     if (strcmp(variant, "cc1") == 0)
         pb->variant = UL_KOL_CC1;
     else if (strcmp(variant, "cc2") == 0)
         pb->variant = UL_KOL_CC2;
     else
-        return flag_error(q, "variant", "must be cc1 or cc2 (got '%s')", variant);
+        return flag_error(res, "variant", "must be cc1 or cc2 (got '%s')", variant);
     static const char *const cc2_only[] = {"c1", "lr"};
     for (int i = 0; i < 2; i++) {
-        const char *text = calc_flag(q, v, cc2_only[i]);
+        const char *text = ul_calc_flag_text(q, v, cc2_only[i]);
         if (pb->variant == UL_KOL_CC1 && !is_none(text))
-            return flag_error(q, cc2_only[i], "only used with --variant cc2");
+            return flag_error(res, cc2_only[i], "only used with --variant cc2");
         if (pb->variant == UL_KOL_CC2 && is_none(text))
-            return flag_error(q, cc2_only[i], "missing (required with --variant cc2)");
+            return flag_error(res, cc2_only[i], "missing (required with --variant cc2)");
     }
-    pb->c1 = opt_text(calc_flag(q, v, "c1"));
-    pb->lr = opt_text(calc_flag(q, v, "lr"));
+    pb->c1 = opt_text(ul_calc_flag_text(q, v, "c1"));
+    pb->lr = opt_text(ul_calc_flag_text(q, v, "lr"));
 
     /* initial noise: --sigma0 (none: δ0 = 1), its clip --c0 and shape */
-    pb->sigma0 = opt_text(calc_flag(q, v, "sigma0"));
-    pb->c0 = opt_text(calc_flag(q, v, "c0"));
+    pb->sigma0 = opt_text(ul_calc_flag_text(q, v, "sigma0"));
+    pb->c0 = opt_text(ul_calc_flag_text(q, v, "c0"));
     if (pb->sigma0 == NULL && pb->c0 != NULL)
-        return flag_error(q, "c0", "only used with --sigma0 (the initial noise)");
+        return flag_error(res, "c0", "only used with --sigma0 (the initial noise)");
     int cmp = 0;
     if (pb->sigma0 != NULL && pb->c0 == NULL && ul_num_is_decimal(pb->sigma0) &&
         ul_num_decimal_compare(pb->sigma0, "0", &cmp) && cmp > 0)
-        return flag_error(q, "c0", "missing (required when --sigma0 > 0)");
-    if (strcmp(calc_flag(q, v, "init"), "ball") == 0)
+        return flag_error(res, "c0", "missing (required when --sigma0 > 0)");
+    if (strcmp(ul_calc_flag_text(q, v, "init"), "ball") == 0)
         pb->init = UL_KOL_INIT_BALL;
-    else if (strcmp(calc_flag(q, v, "init"), "box") == 0)
+    else if (strcmp(ul_calc_flag_text(q, v, "init"), "box") == 0)
         pb->init = UL_KOL_INIT_BOX;
     else
-        return flag_error(q, "init", "must be ball or box (got '%s')", calc_flag(q, v, "init"));
+        return flag_error(res, "init", "must be ball or box (got '%s')", ul_calc_flag_text(q, v, "init"));
     if (pb->init == UL_KOL_INIT_BOX && pb->sigma0 == NULL)
-        return flag_error(q, "init", "only used with --sigma0 (the initial noise)");
-    if (!is_none(calc_flag(q, v, "dim"))) {
+        return flag_error(res, "init", "only used with --sigma0 (the initial noise)");
+    if (!is_none(ul_calc_flag_text(q, v, "dim"))) {
         long dim;
         if (pb->init != UL_KOL_INIT_BOX)
-            return flag_error(q, "dim", "only used with --init box");
-        if (!ul_cli_read_count(calc_flag(q, v, "dim"), &dim) || dim < 1)
-            return flag_error(q, "dim", "must be a whole number from 1 to 999999999 (got '%s')",
-                              calc_flag(q, v, "dim"));
+            return flag_error(res, "dim", "only used with --init box");
+        if (!ul_calc_read_count(ul_calc_flag_text(q, v, "dim"), &dim) || dim < 1)
+            return flag_error(res, "dim", "must be a whole number from 1 to 999999999 (got '%s')",
+                              ul_calc_flag_text(q, v, "dim"));
         pb->dim = (unsigned long)dim;
     } else if (pb->init == UL_KOL_INIT_BOX) {
-        return flag_error(q, "dim", "missing (required with --init box)");
+        return flag_error(res, "dim", "missing (required with --init box)");
     }
-    if (!ul_contraction_mode_parse(calc_flag(q, v, "mode"), &pb->mode))
-        return flag_error(q, "mode", "must be product or adaptive (got '%s')",
-                          calc_flag(q, v, "mode"));
+    if (!ul_contraction_mode_parse(ul_calc_flag_text(q, v, "mode"), &pb->mode))
+        return flag_error(res, "mode", "must be product or adaptive (got '%s')",
+                          ul_calc_flag_text(q, v, "mode"));
     return 0;
 }
 
 /* Adds the exact pre-noise diameter D (2*C2, or 2*(C2 + lr*C1) for cc2). */
-static void add_diameter(calc_result *r, FILE *note, const ul_kol_mc_problem *pb)
+static void add_diameter(ul_calc_build *r, FILE *note, const ul_kol_mc_problem *pb)
 {
     char err[256], *d = NULL;
     if (ul_kol_mc_diameter(pb, NULL, &d, err, sizeof err) != UL_OK || d == NULL)
         return; /* already checked by the calibration that succeeded */
-    calc_add_string(r->json, "diameter", d);
+    ul_calc_add_string(r->json, "diameter", d);
     fprintf(note, "  diameter of the pre-noise set D = %s (r = D/sigma per step)\n", d);
     free(d);
 }
@@ -477,19 +465,19 @@ static const char *mc_accounting(const ul_kol_mc_problem *pb)
                : "delta_0 * prod theta_{e^eps}(D/sigma), spec/koloskova.md 2.3";
 }
 
-int calc_run_model_clipping_t(const calc_quantity *q, const char **v, const ul_cli_common *c)
+UL_CALC_QUANTITY_FN(ul_calc_model_clipping_t)
 {
     ul_kol_mc_problem pb;
-    int rc = read_model_clipping(q, v, &pb);
+    int rc = read_model_clipping(q, v, res, &pb);
     if (rc != 0)
         return rc;
     long max_steps;
-    if (!ul_cli_read_count(calc_flag(q, v, "max-steps"), &max_steps) || max_steps < 1)
-        return flag_error(q, "max-steps", "must be a whole number from 1 to 999999999 (got '%s')",
-                          calc_flag(q, v, "max-steps"));
-    if (strchr(calc_flag(q, v, "sigma"), ',') != NULL)
-        return flag_error(q, "sigma", "one constant value (the least T is for a constant sigma)");
-    const char *sigma[1] = {calc_flag(q, v, "sigma")};
+    if (!ul_calc_read_count(ul_calc_flag_text(q, v, "max-steps"), &max_steps) || max_steps < 1)
+        return flag_error(res, "max-steps", "must be a whole number from 1 to 999999999 (got '%s')",
+                          ul_calc_flag_text(q, v, "max-steps"));
+    if (strchr(ul_calc_flag_text(q, v, "sigma"), ',') != NULL)
+        return flag_error(res, "sigma", "one constant value (the least T is for a constant sigma)");
+    const char *sigma[1] = {ul_calc_flag_text(q, v, "sigma")};
     pb.sigma = sigma;
     pb.n_sigma = 1;
 
@@ -498,13 +486,13 @@ int calc_run_model_clipping_t(const calc_quantity *q, const char **v, const ul_c
     ul_pre_clear(&pre);
     ul_num_report rep = {0, false};
     unsigned long steps = 0;
-    ul_status st = ul_kol_mc_least_steps(&pb, calc_flag(q, v, "delta"), (unsigned long)max_steps,
+    ul_status st = ul_kol_mc_least_steps(&pb, ul_calc_flag_text(q, v, "delta"), (unsigned long)max_steps,
                                          &pre, &steps, &rep, err, sizeof err);
     if (st != UL_OK && st != UL_ECAP)
-        return theorem_error(q, st, err, st == UL_ENOROOT ? " (raise --max-steps)" : NULL);
+        return theorem_error(res, st, err, st == UL_ENOROOT ? " (raise --max-steps)" : NULL);
 
-    calc_result r;
-    calc_result_begin(&r, q, v, c);
+    ul_calc_build r;
+    ul_calc_begin(&r, q, v, c, res);
     json_object_object_add(r.json, "value", json_object_new_uint64((uint64_t)steps));
     json_object_object_add(r.json, "precision_bits", json_object_new_int64(rep.bits_used));
     json_object_object_add(r.json, "cap_hit", json_object_new_boolean(st == UL_ECAP));
@@ -526,33 +514,33 @@ int calc_run_model_clipping_t(const calc_quantity *q, const char **v, const ul_c
     return rc;
 }
 
-int calc_run_model_clipping_sigma(const calc_quantity *q, const char **v, const ul_cli_common *c)
+UL_CALC_QUANTITY_FN(ul_calc_model_clipping_sigma)
 {
     ul_kol_mc_problem pb;
-    int rc = read_model_clipping(q, v, &pb);
+    int rc = read_model_clipping(q, v, res, &pb);
     if (rc != 0)
         return rc;
     long steps;
-    if (!ul_cli_read_count(calc_flag(q, v, "steps"), &steps) || steps < 1 ||
+    if (!ul_calc_read_count(ul_calc_flag_text(q, v, "steps"), &steps) || steps < 1 ||
         (unsigned long)steps > UL_CONTRACTION_MAX_STEPS)
-        return flag_error(q, "steps", "must be a whole number from 1 to %lu (got '%s')",
-                          UL_CONTRACTION_MAX_STEPS, calc_flag(q, v, "steps"));
+        return flag_error(res, "steps", "must be a whole number from 1 to %lu (got '%s')",
+                          UL_CONTRACTION_MAX_STEPS, ul_calc_flag_text(q, v, "steps"));
     pb.steps = (unsigned long)steps;
 
     char err[256] = "";
-    ul_num_precision want = calc_precision_of(c);
+    ul_num_precision want = ul_calc_precision_of(c);
     ul_preconditions pre;
     ul_pre_clear(&pre);
     ul_num_report rep = {0, false};
     mpfi_t sigma;
     mpfi_init2(sigma, 64);
-    ul_status st = ul_kol_mc_sigma_min(&pb, calc_flag(q, v, "delta"), &want, &pre, sigma, &rep, err,
+    ul_status st = ul_kol_mc_sigma_min(&pb, ul_calc_flag_text(q, v, "delta"), &want, &pre, sigma, &rep, err,
                                        sizeof err);
     if (st != UL_OK && st != UL_ECAP) {
-        rc = theorem_error(q, st, err, NULL);
+        rc = theorem_error(res, st, err, NULL);
     } else {
-        calc_result r;
-        calc_result_begin(&r, q, v, c);
+        ul_calc_build r;
+        ul_calc_begin(&r, q, v, c, res);
         note_buf n;
         note_open(&n);
         add_inverse(&r, n.f, sigma, &rep, "certified: delta_T at this sigma is <= delta",
@@ -562,7 +550,7 @@ int calc_run_model_clipping_sigma(const calc_quantity *q, const char **v, const 
         char meaning[160];
         snprintf(meaning, sizeof meaning, "the smallest constant sigma with delta_T <= delta (%s)",
                  mc_accounting(&pb));
-        rc = calc_result_end(&r, meaning, note_close(&n), st);
+        rc = ul_calc_end(&r, meaning, note_close(&n), st);
         note_free(&n);
     }
     mpfi_clear(sigma);
@@ -571,11 +559,10 @@ int calc_run_model_clipping_sigma(const calc_quantity *q, const char **v, const 
 
 /* ---- output perturbation ------------------------------------------------------------ */
 
-int calc_run_output_perturbation_sigma(const calc_quantity *q, const char **v,
-                                       const ul_cli_common *c)
+UL_CALC_QUANTITY_FN(ul_calc_output_perturbation_sigma)
 {
     char err[256] = "";
-    ul_num_precision want = calc_precision_of(c);
+    ul_num_precision want = ul_calc_precision_of(c);
     ul_preconditions pre;
     ul_pre_clear(&pre);
     ul_num_report rep = {0, false};
@@ -584,15 +571,15 @@ int calc_run_output_perturbation_sigma(const calc_quantity *q, const char **v,
     ul_pre_state delivers = UL_PRE_UNDECIDED;
     mpfi_t exact;
     mpfi_init2(exact, 64);
-    ul_status st = ul_kol_op_sigma_certified(calc_flag(q, v, "c0"), calc_flag(q, v, "eps"),
-                                             calc_flag(q, v, "delta"), &want, &pre, &classic,
+    ul_status st = ul_kol_op_sigma_certified(ul_calc_flag_text(q, v, "c0"), ul_calc_flag_text(q, v, "eps"),
+                                             ul_calc_flag_text(q, v, "delta"), &want, &pre, &classic,
                                              &delivers, exact, &rep, err, sizeof err);
     int rc;
     if (st != UL_OK && st != UL_ECAP) {
-        rc = theorem_error(q, st, err, NULL);
+        rc = theorem_error(res, st, err, NULL);
     } else {
-        calc_result r;
-        calc_result_begin(&r, q, v, c);
+        ul_calc_build r;
+        ul_calc_begin(&r, q, v, c, res);
         note_buf n;
         note_open(&n);
         add_inverse(&r, n.f, exact, &rep,
@@ -601,8 +588,8 @@ int calc_run_output_perturbation_sigma(const calc_quantity *q, const char **v,
         char *lo, *hi;
         ul_num_value_format(&classic, c->digits, &lo, &hi);
         json_object *cl = json_object_new_object();
-        calc_add_string(cl, "lo", lo);
-        calc_add_string(cl, "hi", hi);
+        ul_calc_add_string(cl, "lo", lo);
+        ul_calc_add_string(cl, "hi", hi);
         json_object_object_add(r.json, "classic", cl);
         json_object_object_add(r.json, "classic_delivers",
                                delivers == UL_PRE_UNDECIDED
@@ -620,7 +607,7 @@ int calc_run_output_perturbation_sigma(const calc_quantity *q, const char **v,
         free(lo);
         free(hi);
         report_preconditions(r.json, n.f, &pre, NULL);
-        rc = calc_result_end(&r,
+        rc = ul_calc_end(&r,
                              "the smallest sigma with theta_{e^eps}(2*C0/sigma) <= delta (output "
                              "perturbation, sensitivity 2*C0)",
                              note_close(&n), st);
@@ -635,75 +622,73 @@ int calc_run_output_perturbation_sigma(const calc_quantity *q, const char **v,
 
 /* Reads the flags shared by langevin-sigma and langevin-k, in the order
  * n m L M eps delta (K|sigma) S eta rate T; 0 or an exit code. */
-static int read_langevin(const calc_quantity *q, const char **v, ul_langevin_sc_problem *pb)
+static int read_langevin(const ul_calc_quantity *q, const char **v, ul_calc_result *res,
+                         ul_langevin_sc_problem *pb)
 {
     memset(pb, 0, sizeof *pb);
-    pb->n = calc_flag(q, v, "n");
-    pb->m = calc_flag(q, v, "m");
-    pb->L = calc_flag(q, v, "L");
-    pb->M = calc_flag(q, v, "M");
-    pb->delta = calc_flag(q, v, "delta");
+    pb->n = ul_calc_flag_text(q, v, "n");
+    pb->m = ul_calc_flag_text(q, v, "m");
+    pb->L = ul_calc_flag_text(q, v, "L");
+    pb->M = ul_calc_flag_text(q, v, "M");
+    pb->delta = ul_calc_flag_text(q, v, "delta");
     long s;
-    if (!ul_cli_read_count(calc_flag(q, v, "S"), &s) || s < 1) {
-        fprintf(calc_err(),
-                "ulaudit calc %s: --S: must be a whole number from 1 to 999999999 (got '%s')\n",
-                q->name, calc_flag(q, v, "S"));
-        return UL_EXIT_USAGE;
+    if (!ul_calc_read_count(ul_calc_flag_text(q, v, "S"), &s) || s < 1) {
+        ul_calc_usage(res, "--S: must be a whole number from 1 to 999999999 (got '%s')",
+                ul_calc_flag_text(q, v, "S"));
+        return UL_CALC_EXIT_USAGE;
     }
     pb->S = (unsigned long)s;
-    pb->eta = opt_text(calc_flag(q, v, "eta"));
-    if (!ul_langevin_variant_parse(calc_flag(q, v, "rate"), &pb->rate)) {
-        fprintf(calc_err(), "ulaudit calc %s: --rate: must be printed or corrected (got '%s')\n",
-                q->name, calc_flag(q, v, "rate"));
-        return UL_EXIT_USAGE;
+    pb->eta = opt_text(ul_calc_flag_text(q, v, "eta"));
+    if (!ul_langevin_variant_parse(ul_calc_flag_text(q, v, "rate"), &pb->rate)) {
+        ul_calc_usage(res, "--rate: must be printed or corrected (got '%s')",
+                ul_calc_flag_text(q, v, "rate"));
+        return UL_CALC_EXIT_USAGE;
     }
-    if (!is_none(calc_flag(q, v, "T"))) {
+    if (!is_none(ul_calc_flag_text(q, v, "T"))) {
         /* Thm 3.2 starts unlearning from the stationary law ν_D: a finite
          * learning time is outside its hypotheses (spec/langevin.md §3,
          * insufficient training), so no finite T gives a sound calibration */
-        fprintf(calc_err(),
-                "ulaudit calc %s: --T: must be none (learning run to convergence): Thm 3.2 "
+        ul_calc_usage(res, "--T: must be none (learning run to convergence): Thm 3.2 "
                 "bounds unlearning started from the stationary law nu_D, and a finite T is "
-                "outside its hypotheses (got '%s')\n",
-                q->name, calc_flag(q, v, "T"));
-        return UL_EXIT_USAGE;
+                "outside its hypotheses (got '%s')",
+                ul_calc_flag_text(q, v, "T"));
+        return UL_CALC_EXIT_USAGE;
     }
     pb->T = UL_LANGEVIN_T_INF;
     return 0;
 }
 
-int calc_run_langevin_sigma(const calc_quantity *q, const char **v, const ul_cli_common *c)
+UL_CALC_QUANTITY_FN(ul_calc_langevin_sigma)
 {
     ul_langevin_sc_problem pb;
-    int rc = read_langevin(q, v, &pb);
+    int rc = read_langevin(q, v, res, &pb);
     if (rc != 0)
         return rc;
     long k;
-    if (!ul_cli_read_count(calc_flag(q, v, "K"), &k)) {
-        fprintf(calc_err(),
-                "ulaudit calc %s: --K: must be a whole number from 0 to 999999999 (got '%s')\n",
-                q->name, calc_flag(q, v, "K"));
-        return UL_EXIT_USAGE;
+    if (!ul_calc_read_count(ul_calc_flag_text(q, v, "K"), &k)) {
+        ul_calc_usage(res, "--K: must be a whole number from 0 to 999999999 (got '%s')",
+                ul_calc_flag_text(q, v, "K"));
+        return UL_CALC_EXIT_USAGE;
     }
     char err[256] = "";
-    ul_num_precision want = calc_precision_of(c);
+    ul_num_precision want = ul_calc_precision_of(c);
     ul_preconditions pre;
     ul_pre_clear(&pre);
     ul_num_report rep = {0, false};
     mpfi_t sigma;
     mpfi_init2(sigma, 64);
-    ul_status st = ul_langevin_sc_sigma_min(&pb, calc_flag(q, v, "eps"), (unsigned long)k, &want,
+    ul_status st = ul_langevin_sc_sigma_min(&pb, ul_calc_flag_text(q, v, "eps"), (unsigned long)k, &want,
                                             sigma, &pre, &rep, err, sizeof err);
     if (st != UL_OK && st != UL_ECAP) {
-        rc = calc_input_error(q, st, err);
+        rc = ul_calc_input_error(res, st, err);
     } else {
-        calc_result r;
-        calc_result_begin(&r, q, v, c);
+        ul_calc_build r;
+        ul_calc_begin(&r, q, v, c, res);
         note_buf n;
         note_open(&n);
         add_inverse(&r, n.f, sigma, &rep, "certified: eps_DP(K, sigma) <= eps", "");
         report_preconditions(r.json, n.f, &pre, NULL);
-        rc = calc_result_end(&r,
+        rc = ul_calc_end(&r,
                              "the smallest Langevin sigma (noise variance 2*eta*sigma^2 per step) "
                              "with eps_DP(K, sigma, S) <= eps (Chien et al. Thm 3.2-3.3, Alg. 4)",
                              note_close(&n), st);
@@ -713,14 +698,14 @@ int calc_run_langevin_sigma(const calc_quantity *q, const char **v, const ul_cli
     return rc;
 }
 
-int calc_run_langevin_k(const calc_quantity *q, const char **v, const ul_cli_common *c)
+UL_CALC_QUANTITY_FN(ul_calc_langevin_k)
 {
     ul_langevin_sc_problem pb;
-    int rc = read_langevin(q, v, &pb);
+    int rc = read_langevin(q, v, res, &pb);
     if (rc != 0)
         return rc;
     char err[256] = "", alpha[64] = "";
-    ul_num_precision want = calc_precision_of(c);
+    ul_num_precision want = ul_calc_precision_of(c);
     ul_preconditions pre;
     ul_pre_clear(&pre);
     ul_num_report rep = {0, false};
@@ -728,15 +713,15 @@ int calc_run_langevin_k(const calc_quantity *q, const char **v, const ul_cli_com
     ul_num_value_init(&eps, 64);
     unsigned long k = 0;
     ul_status st =
-        ul_langevin_sc_least_k(&pb, calc_flag(q, v, "sigma"), calc_flag(q, v, "eps"), &want, &k,
+        ul_langevin_sc_least_k(&pb, ul_calc_flag_text(q, v, "sigma"), ul_calc_flag_text(q, v, "eps"), &want, &k,
                                &eps, alpha, sizeof alpha, &pre, &rep, err, sizeof err);
     if (st != UL_OK && st != UL_ECAP) {
-        rc = calc_input_error(q, st, err);
+        rc = ul_calc_input_error(res, st, err);
     } else {
-        calc_result r;
+        ul_calc_build r;
         char *lo, *hi;
-        begin_least_k(&r, q, v, c, k, &eps, &rep, st, &lo, &hi);
-        calc_add_string(r.json, "alpha", alpha);
+        begin_least_k(&r, q, v, c, res, k, &eps, &rep, st, &lo, &hi);
+        ul_calc_add_string(r.json, "alpha", alpha);
         note_buf n;
         note_open(&n);
         fprintf(n.f, "  eps_DP  lo %s\n          hi %s  (at alpha = %s)\n", lo, hi, alpha);
