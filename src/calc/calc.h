@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "calc/domain.h"
 #include "num/status.h"
 
 /* The most flags of one quantity (the command line's parser shares it). */
@@ -79,6 +80,20 @@ typedef enum {
 
 typedef struct ul_calc_quantity ul_calc_quantity;
 
+/* The domain of one flag of a quantity, by the flag's name: the flag's help
+ * text is its row's help (the prose), ", ", the domain's rule, then tail
+ * (e.g. " (default 1)"); the library lists it; a quantity that calls
+ * ul_calc_check_domains (calc/internal.h) checks the value against it, in
+ * the order of the row's inputs, before its bound (the others leave the
+ * check to the bound, whose words are the same or a precondition's). */
+typedef struct {
+    const char *flag;
+    const ul_calc_domain *domain;
+    const char *tail;
+} ul_calc_input;
+
+#define UL_CALC_MAX_INPUTS 8
+
 /* A quantity's answer.  json is the object of `ulaudit calc Q --json`
  * (quantity, inputs as given, lo, hi, digits, precision_bits, cap_hit and
  * quantity-specific fields), NULL when there is none.  message holds the
@@ -105,6 +120,7 @@ struct ul_calc_quantity {
     const char *example;
     ul_calc_flag flags[UL_CALC_MAX_FLAGS];
     int nflags;
+    ul_calc_input inputs[UL_CALC_MAX_INPUTS]; /* the flags with a domain (calc/domain.h) */
     int (*run)(const ul_calc_quantity *q, const char **values, const ul_calc_options *opt,
                ul_calc_result *res);
 };
@@ -117,6 +133,12 @@ const ul_calc_quantity *ul_calc_find(const char *name);
 /* The flags the library lists: the row without the trailing budget, which
  * the library applies only when it is passed. */
 int ul_calc_library_nflags(const ul_calc_quantity *q);
+
+/* Flag i's help text (the domain's rule generated in, see ul_calc_input). */
+void ul_calc_flag_help(const ul_calc_quantity *q, int i, char *out, size_t len);
+
+/* Flag i's domain, NULL when it has none. */
+const ul_calc_domain *ul_calc_flag_domain(const ul_calc_quantity *q, int i);
 
 /* "calc: unknown quantity 'X' (known: ...; see ulaudit calc --help)". */
 void ul_calc_unknown_message(const char *name, char *msg, size_t len);

@@ -9,6 +9,8 @@
 
 UL_CALC_QUANTITY_FN(ul_calc_theta)
 {
+    if (ul_calc_check_domains(q, v, res) != 0)
+        return UL_CALC_EXIT_USAGE;
     char err[256];
     ul_num_precision want = ul_calc_precision_of(c);
     ul_num_value theta;
@@ -81,6 +83,8 @@ UL_CALC_QUANTITY_FN(ul_calc_theta)
 
 UL_CALC_QUANTITY_FN(ul_calc_gauss_sigma)
 {
+    if (ul_calc_check_domains(q, v, res) != 0)
+        return UL_CALC_EXIT_USAGE;
     char err[256];
     ul_num_precision want = ul_calc_precision_of(c);
     ul_num_report rep;
@@ -103,6 +107,8 @@ UL_CALC_QUANTITY_FN(ul_calc_gauss_sigma)
 
 UL_CALC_QUANTITY_FN(ul_calc_gauss_eps)
 {
+    if (ul_calc_check_domains(q, v, res) != 0)
+        return UL_CALC_EXIT_USAGE;
     char err[256];
     ul_num_precision want = ul_calc_precision_of(c);
     ul_num_report rep;

@@ -60,6 +60,14 @@ __attribute__((format(printf, 2, 3))) int ul_calc_usage(ul_calc_result *res, con
  * flag name without dashes) and returns 2 (input) or 3 (cap, time). */
 int ul_calc_input_error(ul_calc_result *res, ul_status st, const char *msg);
 
+/* Every flag of q with a domain (calc/domain.h) against it, in the order of
+ * q's inputs (the order the bound checks them in): one check, whose message ("calc Q: --delta: must be < 1 (got
+ * '2')") names the flag and the rule broken.  A quantity calls it after
+ * its own flags are read, just before the bound (whose checks, in the same
+ * order and words, guard the library's other callers).  0, or 2 with the
+ * message in res. */
+int ul_calc_check_domains(const ul_calc_quantity *q, const char **values, ul_calc_result *res);
+
 /* The precision request of the options. */
 ul_num_precision ul_calc_precision_of(const ul_calc_options *c);
 

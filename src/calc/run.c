@@ -2,7 +2,6 @@
  * (the library and --batch; the command line parses argv with ul_cli_parse
  * into the same values), its --max-seconds set as the deadline, and the
  * quantity's function called into a result object. */
-#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,12 +18,9 @@
 
 bool ul_calc_read_count(const char *text, long *out)
 {
-    size_t n = strlen(text);
-    if (n == 0 || n > 9)
+    size_t n = strspn(text, "0123456789");
+    if (n == 0 || n > 9 || text[n] != '\0')
         return false;
-    for (size_t i = 0; i < n; i++)
-        if (!isdigit((unsigned char)text[i]))
-            return false;
     *out = strtol(text, NULL, 10);
     return true;
 }
@@ -219,6 +215,18 @@ static bool read_budget(const ul_calc_quantity *q, const char **values,
     ul_calc_usage(res, "--max-seconds: must be " UL_CALC_BUDGET_RULE " (got '%s')",
                   values[slot]);
     return false;
+}
+
+int ul_calc_check_domains(const ul_calc_quantity *q, const char **values, ul_calc_result *res)
+{
+    char err[512];
+    for (int k = 0; k < UL_CALC_MAX_INPUTS && q->inputs[k].flag != NULL; k++) {
+        const char *text = ul_calc_flag_text(q, values, q->inputs[k].flag);
+        if (ul_calc_domain_check(q->inputs[k].domain, q->inputs[k].flag, text, err,
+                                 sizeof err) != UL_OK)
+            return ul_calc_input_error(res, UL_EINPUT, err);
+    }
+    return 0;
 }
 
 int ul_calc_run(const ul_calc_quantity *q, const char **values, const ul_calc_options *opt,

@@ -4,6 +4,7 @@
  * Every reported value is an enclosure [lo, hi] printed with lo rounded
  * down and hi rounded up (docs/design.md, "CLI contract").
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "calc/internal.h"
@@ -25,91 +26,100 @@ static const ul_calc_quantity QUANTITIES[] = {
     {"theta",
      "E_{e^E}(N(0,1) || N(R,1)) = theta_{e^E}(R), the Gaussian hockey-stick divergence",
      "ulaudit calc theta --eps 1 --r 0.5",
-     {{"eps", "E", "privacy parameter, any real (negative uses reciprocity), |E| <= 1e9", NULL},
-      {"r", "R", "distance of the means over sigma, 0 <= R <= 1e9", NULL},
+     {{"eps", "E", "privacy parameter, any real (negative uses reciprocity)", NULL},
+      {"r", "R", "distance of the means over sigma", NULL},
       CALC_MAX_SECONDS_FLAG},
      3,
+     {{"eps", &UL_CALC_DOMAIN_EPS_ANY, ""}, {"r", &UL_CALC_DOMAIN_R, ""}},
      ul_calc_theta},
     {"gauss-sigma",
      "the smallest sigma with theta_{e^E}(S/sigma) <= D",
      "ulaudit calc gauss-sigma --eps 1 --delta 1e-5 --sensitivity 2",
-     {{"eps", "E", "privacy parameter, 0 <= E <= 1e9", NULL},
-      {"delta", "D", "target, 0 < D < 1", NULL},
-      {"sensitivity", "S", "l2 sensitivity, 0 < S <= 1e100 (default 1)", "1"},
+     {{"eps", "E", "privacy parameter", NULL},
+      {"delta", "D", "target", NULL},
+      {"sensitivity", "S", "l2 sensitivity", "1"},
       CALC_MAX_SECONDS_FLAG},
      4,
+     {{"eps", &UL_CALC_DOMAIN_EPS, ""}, {"delta", &UL_CALC_DOMAIN_DELTA, ""}, {"sensitivity", &UL_CALC_DOMAIN_SENSITIVITY, " (default 1)"}},
      ul_calc_gauss_sigma},
     {"gauss-eps",
      "the smallest eps >= 0 with theta_{e^eps}(R) <= D",
      "ulaudit calc gauss-eps --r 0.5 --delta 1e-5",
-     {{"r", "R", "distance of the means over sigma, 0 <= R <= 1e9", NULL},
-      {"delta", "D", "target, 0 < D < 1", NULL},
+     {{"r", "R", "distance of the means over sigma", NULL},
+      {"delta", "D", "target", NULL},
       CALC_MAX_SECONDS_FLAG},
      3,
+     {{"r", &UL_CALC_DOMAIN_R, ""}, {"delta", &UL_CALC_DOMAIN_DELTA, ""}},
      ul_calc_gauss_eps},
     {"contraction",
      "delta after T clipping + noise steps: delta_0 * prod theta_{e^E}(R_t), or the adaptive "
      "recursion",
      "ulaudit calc contraction --eps 1 --r 2 --steps 10 --delta0 0.1 --mode adaptive",
-     {{"eps", "E", "target eps, 0 <= E <= 1e9", NULL},
+     {{"eps", "E", "target eps", NULL},
       {"r", "R", "diameter/sigma per step: one value, or a comma list of T values", NULL},
       {"steps", "T", "number of noisy steps, 0..100000000", NULL},
-      {"delta0", "D0", "starting delta, 0 < D0 <= 1 (default 1)", "1"},
+      {"delta0", "D0", "starting delta", "1"},
       {"mode", "M", "product or adaptive (default product)", "product"},
       CALC_MAX_SECONDS_FLAG},
      6,
+     {{"eps", &UL_CALC_DOMAIN_EPS, ""}, {"delta0", &UL_CALC_DOMAIN_DELTA0, " (default 1)"}},
      ul_calc_contraction},
     {"contraction-steps",
      "the least T with delta_T <= D (constant R)",
      "ulaudit calc contraction-steps --eps 1 --r 1.5 --delta 1e-6 --mode adaptive",
-     {{"eps", "E", "target eps, 0 <= E <= 1e9", NULL},
+     {{"eps", "E", "target eps", NULL},
       {"r", "R", "diameter/sigma, one value", NULL},
       {"delta", "D", "target, 0 < D < 1", NULL},
-      {"delta0", "D0", "starting delta, 0 < D0 <= 1 (default 1)", "1"},
+      {"delta0", "D0", "starting delta", "1"},
       {"mode", "M", "product or adaptive (default product)", "product"},
       {"max-steps", "N", "give up after N steps (default 100000000)", "100000000"},
       CALC_MAX_SECONDS_FLAG},
      7,
+     {{"eps", &UL_CALC_DOMAIN_EPS, ""}, {"delta0", &UL_CALC_DOMAIN_DELTA0, " (default 1)"}},
      ul_calc_contraction_steps},
     {"contraction-sigma",
      "the smallest constant sigma with delta_T <= D after T steps of diameter DIAM",
      "ulaudit calc contraction-sigma --eps 1 --diameter 2 --steps 8 --delta 1e-5",
-     {{"eps", "E", "target eps, 0 <= E <= 1e9", NULL},
+     {{"eps", "E", "target eps", NULL},
       {"diameter", "DIAM", "diameter of the pre-noise set (2*C_2 for model clipping)", NULL},
       {"steps", "T", "number of noisy steps, 1..100000000", NULL},
       {"delta", "D", "target, 0 < D < 1", NULL},
-      {"delta0", "D0", "starting delta, 0 < D0 <= 1 (default 1)", "1"},
+      {"delta0", "D0", "starting delta", "1"},
       {"mode", "M", "product or adaptive (default product)", "product"},
       CALC_MAX_SECONDS_FLAG},
      7,
+     {{"eps", &UL_CALC_DOMAIN_EPS, ""}, {"delta0", &UL_CALC_DOMAIN_DELTA0, " (default 1)"}},
      ul_calc_contraction_sigma},
     {"rdp-to-dp",
      "eps from one RDP point (alpha, rdp) at delta",
      "ulaudit calc rdp-to-dp --alpha 32 --rdp 0.5 --delta 1e-5 --conversion bbghs",
-     {{"alpha", "A", "Renyi order, 1 < A <= 1e12", NULL},
-      {"rdp", "V", "Renyi divergence at A, 0 <= V <= 1e12", NULL},
-      {"delta", "D", "target, 0 < D < 1", NULL},
+     {{"alpha", "A", "Renyi order", NULL},
+      {"rdp", "V", "Renyi divergence at A", NULL},
+      {"delta", "D", "target", NULL},
       {"conversion", "C", "mironov or bbghs (default bbghs)", "bbghs"},
       CALC_MAX_SECONDS_FLAG},
      5,
+     {{"alpha", &UL_CALC_DOMAIN_ALPHA, ""}, {"rdp", &UL_CALC_DOMAIN_RDP, ""}, {"delta", &UL_CALC_DOMAIN_DELTA, ""}},
      ul_calc_rdp_to_dp},
     {"gauss-rdp-eps",
      "eps of the Gaussian mechanism (r = sensitivity/sigma) through RDP at the best alpha",
      "ulaudit calc gauss-rdp-eps --r 0.5 --delta 1e-5",
-     {{"r", "R", "sensitivity/sigma, 0 < R <= 1e9", NULL},
-      {"delta", "D", "target, 0 < D < 1", NULL},
+     {{"r", "R", "sensitivity/sigma", NULL},
+      {"delta", "D", "target", NULL},
       {"conversion", "C", "mironov or bbghs (default bbghs)", "bbghs"},
       CALC_MAX_SECONDS_FLAG},
      4,
+     {{"r", &UL_CALC_DOMAIN_R_POS, ""}, {"delta", &UL_CALC_DOMAIN_DELTA, ""}},
      ul_calc_gauss_rdp_eps},
     {"sgm-rdp",
      "RDP of the Poisson-subsampled Gaussian at order A (integer or fractional)",
      "ulaudit calc sgm-rdp --q 0.01 --sigma 1.1 --alpha 8",
-     {{"q", "Q", "sampling rate, 0 <= Q <= 1", NULL},
-      {"sigma", "S", "noise multiplier sigma/sensitivity, 1e-3 <= S <= 1e6", NULL},
-      {"alpha", "A", "Renyi order, 1 < A <= 10000", NULL},
+     {{"q", "Q", "sampling rate", NULL},
+      {"sigma", "S", "noise multiplier sigma/sensitivity", NULL},
+      {"alpha", "A", "Renyi order", NULL},
       CALC_MAX_SECONDS_FLAG},
      4,
+     {{"q", &UL_CALC_DOMAIN_Q, ""}, {"sigma", &UL_CALC_DOMAIN_SIGMA, ""}, {"alpha", &UL_CALC_DOMAIN_ALPHA_SGM, ""}},
      ul_calc_sgm_rdp},
     {"pld-compose",
      "delta(eps), or eps(delta), of the composed (subsampled) Gaussian by FFT privacy-loss "
@@ -131,6 +141,7 @@ static const ul_calc_quantity QUANTITIES[] = {
       {"fft", "F", "auto, double or long (default auto)", "auto"},
       CALC_MAX_SECONDS_FLAG},
      12,
+     {{NULL, NULL, NULL}},
      ul_calc_pld_compose},
     {"noisygd-k",
      "the least K_Abar (unlearning steps) whose Thm G.15 deletion bound is <= eps-dd (Chourasia "
@@ -156,6 +167,7 @@ static const ul_calc_quantity QUANTITIES[] = {
       {"max-k", "K", "give up after K steps, 1..999999999 (default none: no limit)", "none"},
       CALC_MAX_SECONDS_FLAG},
      12,
+     {{NULL, NULL, NULL}},
      ul_calc_noisygd_k},
     {"noisygd-sigma",
      "the smallest Noisy-GD sigma (step noise variance 2*eta*sigma^2) reaching an RDP target "
@@ -182,15 +194,16 @@ static const ul_calc_quantity QUANTITIES[] = {
       {"form", "F", "g15's form: tight or stated (default tight)", "tight"},
       CALC_MAX_SECONDS_FLAG},
      13,
+     {{NULL, NULL, NULL}},
      ul_calc_noisygd_sigma},
     {"model-clipping-t",
      "the least T with delta_T <= D for model clipping at a constant sigma (Koloskova et al. "
      "2025)",
      "ulaudit calc model-clipping-t --eps 1 --c2 1 --sigma 1 --delta 1e-5",
-     {{"eps", "E", "target eps, 0 <= E <= 1e9", NULL},
+     {{"eps", "E", "target eps", NULL},
       {"c2", "C2", "model-clipping radius, 0 < C2 <= 1e100 (pre-noise diameter 2*C2)", NULL},
       {"sigma", "S", "per-step noise std (N(0, S^2 I)), 0 < S <= 1e100, D/S <= 1e9", NULL},
-      {"delta", "D", "target, 0 < D < 1", NULL},
+      {"delta", "D", "target", NULL},
       {"variant", "V",
        "cc1 (diameter 2*C2) or cc2 (gradient clipped to C1: diameter 2*(C2 + LR*C1)) "
        "(default cc1)",
@@ -213,15 +226,16 @@ static const ul_calc_quantity QUANTITIES[] = {
       {"max-steps", "N", "give up after N steps, 1..999999999 (default 100000000)", "100000000"},
       CALC_MAX_SECONDS_FLAG},
      14,
+     {{"eps", &UL_CALC_DOMAIN_EPS, ""}, {"delta", &UL_CALC_DOMAIN_DELTA, ""}},
      ul_calc_model_clipping_t},
     {"model-clipping-sigma",
      "the smallest constant sigma with delta_T <= D after T model-clipping steps (Koloskova et "
      "al. 2025)",
      "ulaudit calc model-clipping-sigma --eps 1 --c2 1 --steps 8 --delta 1e-5",
-     {{"eps", "E", "target eps, 0 <= E <= 1e9", NULL},
+     {{"eps", "E", "target eps", NULL},
       {"c2", "C2", "model-clipping radius, 0 < C2 <= 1e100 (pre-noise diameter 2*C2)", NULL},
       {"steps", "T", "number of noisy steps, 1..100000000", NULL},
-      {"delta", "D", "target, 0 < D < 1", NULL},
+      {"delta", "D", "target", NULL},
       {"variant", "V", "cc1 or cc2, as for model-clipping-t (default cc1)", "cc1"},
       {"c1", "C1", "cc2's gradient clip, 0 < C1 <= 1e100 (cc2 only; default none)", "none"},
       {"lr", "LR", "cc2's largest learning rate, 0 < LR <= 1e100 (cc2 only; default none)", "none"},
@@ -235,6 +249,7 @@ static const ul_calc_quantity QUANTITIES[] = {
        "product"},
       CALC_MAX_SECONDS_FLAG},
      13,
+     {{"eps", &UL_CALC_DOMAIN_EPS, ""}, {"delta", &UL_CALC_DOMAIN_DELTA, ""}},
      ul_calc_model_clipping_sigma},
     {"output-perturbation-sigma",
      "the smallest sigma with theta_{e^E}(2*C0/sigma) <= D (output perturbation), beside the "
@@ -243,9 +258,10 @@ static const ul_calc_quantity QUANTITIES[] = {
      {{"c0", "C0", "radius of the clip before the noise, 0 < C0 <= 1e100", NULL},
       {"eps", "E", "target eps, 0 < E <= 1e9 (the classic domain E < 1: reported, not enforced)",
        NULL},
-      {"delta", "D", "target, 0 < D < 1", NULL},
+      {"delta", "D", "target", NULL},
       CALC_MAX_SECONDS_FLAG},
      4,
+     {{"delta", &UL_CALC_DOMAIN_DELTA, ""}},
      ul_calc_output_perturbation_sigma},
     {"langevin-sigma",
      "the smallest Langevin sigma with eps_DP(K, sigma, S) <= E (Chien et al., strongly convex)",
@@ -256,7 +272,7 @@ static const ul_calc_quantity QUANTITIES[] = {
       {"L", "L", "smoothness constant, m <= L", NULL},
       {"M", "M", "Lipschitz constant / gradient clip norm > 0", NULL},
       {"eps", "E", "target (eps, delta)-unlearning eps > 0", NULL},
-      {"delta", "D", "target delta, 0 < D < 1", NULL},
+      {"delta", "D", "target delta", NULL},
       {"K", "K", "unlearning steps per request, 0..999999999", NULL},
       {"S", "S", "points removed per request (default 1)", "1"},
       {"eta", "H", "step size, eta <= 1/L (default none: 1/L)", "none"},
@@ -264,6 +280,7 @@ static const ul_calc_quantity QUANTITIES[] = {
       {"T", "T", "learning iterations: only none (run to convergence; Thm 3.2 needs it)", "none"},
       CALC_MAX_SECONDS_FLAG},
      12,
+     {{"delta", &UL_CALC_DOMAIN_DELTA, ""}},
      ul_calc_langevin_sigma},
     {"langevin-k",
      "the least K >= 0 with eps_DP(K, sigma, S) <= E, with the eps it reaches and the alpha used",
@@ -274,7 +291,7 @@ static const ul_calc_quantity QUANTITIES[] = {
       {"L", "L", "smoothness constant, m <= L", NULL},
       {"M", "M", "Lipschitz constant / gradient clip norm > 0", NULL},
       {"eps", "E", "target eps > 0", NULL},
-      {"delta", "D", "target delta, 0 < D < 1", NULL},
+      {"delta", "D", "target delta", NULL},
       {"sigma", "S", "the Langevin sigma (noise variance 2*eta*sigma^2 per step) > 0", NULL},
       {"S", "S", "points removed per request (default 1)", "1"},
       {"eta", "H", "step size, eta <= 1/L (default none: 1/L)", "none"},
@@ -282,6 +299,7 @@ static const ul_calc_quantity QUANTITIES[] = {
       {"T", "T", "learning iterations: only none (run to convergence; Thm 3.2 needs it)", "none"},
       CALC_MAX_SECONDS_FLAG},
      12,
+     {{"delta", &UL_CALC_DOMAIN_DELTA, ""}},
      ul_calc_langevin_k},
 };
 
@@ -313,4 +331,31 @@ int ul_calc_library_nflags(const ul_calc_quantity *q)
     bool last_is_budget =
         q->nflags > 0 && q->flags[q->nflags - 1].default_value == ul_calc_budget_default;
     return q->nflags - (last_is_budget ? 1 : 0);
+}
+
+/* The input entry of flag i, by name (never by position). */
+static const ul_calc_input *input_of(const ul_calc_quantity *q, int i)
+{
+    for (int k = 0; k < UL_CALC_MAX_INPUTS && q->inputs[k].flag != NULL; k++)
+        if (strcmp(q->inputs[k].flag, q->flags[i].name) == 0)
+            return &q->inputs[k];
+    return NULL;
+}
+
+const ul_calc_domain *ul_calc_flag_domain(const ul_calc_quantity *q, int i)
+{
+    const ul_calc_input *in = input_of(q, i);
+    return in != NULL ? in->domain : NULL;
+}
+
+void ul_calc_flag_help(const ul_calc_quantity *q, int i, char *out, size_t len)
+{
+    const ul_calc_input *in = input_of(q, i);
+    if (in == NULL) {
+        snprintf(out, len, "%s", q->flags[i].help);
+        return;
+    }
+    char rule[128];
+    ul_calc_domain_rule(in->domain, q->flags[i].meta, rule, sizeof rule);
+    snprintf(out, len, "%s, %s%s", q->flags[i].help, rule, in->tail);
 }

@@ -33,8 +33,11 @@ static void print_quantity_help(FILE *out, const ul_calc_quantity *q)
         fprintf(out, q->flags[i].default_value ? " [--%s %s]" : " --%s %s", q->flags[i].name,
                 q->flags[i].meta);
     fprintf(out, "\n      %s\n", q->summary);
-    for (int i = 0; i < q->nflags; i++)
-        fprintf(out, "      --%-12s %s\n", q->flags[i].name, q->flags[i].help);
+    for (int i = 0; i < q->nflags; i++) {
+        char help[512]; /* the domain's rule generated in (calc/domain.h) */
+        ul_calc_flag_help(q, i, help, sizeof help);
+        fprintf(out, "      --%-12s %s\n", q->flags[i].name, help);
+    }
     fprintf(out, "      example: %s\n\n", q->example);
 }
 

@@ -260,9 +260,14 @@ UL_API ulaudit_status ulaudit_calc_list(char **json, char *err, size_t errlen)
         for (int k = 0; k < nflags; k++) {
             json_object *f = json_object_new_object();
             json_object_object_add(f, "name", json_object_new_string(flags[k].name));
-            json_object_object_add(f, "help", json_object_new_string(flags[k].help));
+            char help[512]; /* the domain's rule generated in (calc/domain.h) */
+            ul_calc_flag_help(cq, k, help, sizeof help);
+            json_object_object_add(f, "help", json_object_new_string(help));
             json_object_object_add(f, "default", flags[k].default_value == NULL ? NULL :
                                    json_object_new_string(flags[k].default_value));
+            const ul_calc_domain *d = ul_calc_flag_domain(cq, k);
+            if (d != NULL) /* an addition: the flag's domain, typed */
+                json_object_object_add(f, "domain", ul_calc_domain_json(d));
             json_object_array_add(fl, f);
         }
         json_object_object_add(q, "flags", fl);

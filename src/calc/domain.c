@@ -1,0 +1,71 @@
+/* src/calc/domain.c — the named domains of the calculator's inputs (each
+ * range written once here, calc/domain.h) and their rule, check and JSON.
+ * The ranges are those of the certified bounds they feed (src/bounds):
+ * a privacy parameter eps up to 1e9, delta in (0, 1), r = sensitivity/sigma
+ * up to 1e9, Rényi orders up to 1e12 (Mironov 2017, Def. 3: alpha > 1), the
+ * subsampled Gaussian's table of Mironov, Talwar & Zhang 2019 (Sec. 3.3:
+ * sampling rate in [0, 1], orders up to 10000). */
+#include "calc/domain.h"
+
+#include <mpfi.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "num/input.h"
+
+#define REAL(id, nm, l, lo_x, h, hi_x, u)                                                          \
+    const ul_calc_domain UL_CALC_DOMAIN_##id = {nm, UL_CALC_REAL, l, lo_x, h, hi_x, u}
+
+REAL(EPS_ANY, "eps", "-1e9", false, "1e9", false, "");
+REAL(EPS, "eps", "0", false, "1e9", false, "");
+REAL(DELTA, "delta", "0", true, "1", true, "");
+REAL(DELTA0, "delta0", "0", true, "1", false, "");
+REAL(R, "r", "0", false, "1e9", false, "sensitivity/sigma");
+REAL(R_POS, "r", "0", true, "1e9", false, "sensitivity/sigma");
+REAL(SENSITIVITY, "sensitivity", "0", true, "1e100", false, "l2 norm");
+REAL(ALPHA, "alpha", "1", true, "1e12", false, "");
+REAL(RDP, "rdp", "0", false, "1e12", false, "nats");
+REAL(Q, "q", "0", false, "1", false, "");
+REAL(SIGMA, "sigma", "1e-3", false, "1e6", false, "noise std over sensitivity");
+REAL(ALPHA_SGM, "alpha", "1", true, "10000", false, "");
+
+void ul_calc_domain_rule(const ul_calc_domain *d, const char *meta, char *out, size_t len)
+{
+    /* a range symmetric about 0, closed: |M| <= hi */
+    if (d->lo != NULL && d->hi != NULL && d->lo[0] == '-' && strcmp(d->lo + 1, d->hi) == 0 &&
+        !d->lo_open && !d->hi_open) {
+        snprintf(out, len, "|%s| <= %s", meta, d->hi);
+        return;
+    }
+    int n = 0;
+    if (d->lo != NULL)
+        n = snprintf(out, len, "%s %s ", d->lo, d->lo_open ? "<" : "<=");
+    if (n < 0 || (size_t)n >= len)
+        return;
+    n += snprintf(out + n, len - (size_t)n, "%s", meta);
+    if (d->hi != NULL && n >= 0 && (size_t)n < len)
+        snprintf(out + n, len - (size_t)n, " %s %s", d->hi_open ? "<" : "<=", d->hi);
+}
+
+ul_status ul_calc_domain_check(const ul_calc_domain *d, const char *name, const char *text,
+                               char *err, size_t errlen)
+{
+    mpfi_t x;
+    mpfi_init2(x, 64);
+    ul_status st = ul_num_read_checked(x, name, text, d->lo, d->lo_open, d->hi, d->hi_open, err,
+                                       errlen);
+    mpfi_clear(x);
+    return st;
+}
+
+json_object *ul_calc_domain_json(const ul_calc_domain *d)
+{
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "type", json_object_new_string("real"));
+    json_object_object_add(o, "lo", d->lo != NULL ? json_object_new_string(d->lo) : NULL);
+    json_object_object_add(o, "lo_open", json_object_new_boolean(d->lo_open));
+    json_object_object_add(o, "hi", d->hi != NULL ? json_object_new_string(d->hi) : NULL);
+    json_object_object_add(o, "hi_open", json_object_new_boolean(d->hi_open));
+    json_object_object_add(o, "units", json_object_new_string(d->units));
+    return o;
+}
