@@ -333,7 +333,8 @@ Test(cli_theorems, model_clipping_t_agrees_with_contraction_and_the_closed_form)
     json_object_put(o);
     expect_least_t(t, "2", "product", 1e-5);
 
-    /* the closed form of spec/koloskova.md §2.3 (constant σ, non-adaptive):
+    /* the closed form of docs/neural-unlearning.md, "Model clipping", iteration
+     * count (Koloskova et al. 2025, Thm 4.2; constant σ, non-adaptive):
      * T = ⌈log(δ/δ0)/log θ_{e^ε}(2·C2/σ)⌉, θ from the independent oracle */
     mpfr_t lt, x;
     mpfr_inits2(ORACLE_BITS, lt, x, (mpfr_ptr)0);
@@ -530,7 +531,8 @@ Test(cli_theorems, output_perturbation_sigma_classic_and_exact)
     wide_exponents();
     check_output_perturbation("1", "0.5", "1e-5", true);
     check_output_perturbation("1", "1", "1e-5", true);
-    /* spec/koloskova.md §2.2: the classic calibration fails near ε = 8.5 at δ = 1e-5 */
+    /* docs/neural-unlearning.md, "Simplified Gaussian bound": the classic
+     * calibration (Dwork & Roth 2014, Thm A.1) fails near ε = 8.5 at δ = 1e-5 */
     check_output_perturbation("0.25", "10", "1e-5", false);
 
     run_result r = run("calc", "output-perturbation-sigma", "--c0", "1", "--eps", "10", "--delta",

@@ -5,7 +5,7 @@
  * argv -> ul_cli_parse -> ul_calc_run -> print) and the library
  * (src/lib/ulaudit.c: names and values -> ul_calc_bind -> ul_calc_run).
  * Every reported value is an enclosure [lo, hi], lo rounded down and hi
- * rounded up (docs/design.md, "CLI contract").
+ * rounded up (docs/design.md, "Command-line contract").
  *
  * Errors travel in the result: ul_status, the exit code the command line
  * gives (UL_CALC_EXIT_*), and a message naming the flag and the rule. */

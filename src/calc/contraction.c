@@ -105,8 +105,8 @@ UL_CALC_QUANTITY_FN(ul_calc_contraction)
             rc = ul_calc_end(
                 &r,
                 pb.mode == UL_CONTRACTION_ADAPTIVE
-                    ? "delta after T steps, adaptive recursion (spec/koloskova.md 2.3)"
-                    : "delta_0 * prod_t theta_{e^eps}(r_t) (spec/koloskova.md 2.3)",
+                    ? "delta after T steps, adaptive recursion (Asoodeh et al. 2020 Thm 2)"
+                    : "delta_0 * prod_t theta_{e^eps}(r_t) (Koloskova et al. 2025 Thm 4.2)",
                 floor ? "  below the floor 10^(-10^100): hi is the floor, a sound "
                         "upper bound (delta never increases)\n"
                       : NULL,

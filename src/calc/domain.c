@@ -14,20 +14,20 @@
 #include "num/input.h"
 
 #define REAL(id, nm, l, lo_x, h, hi_x, u)                                                          \
-    const ul_calc_domain UL_CALC_DOMAIN_##id = {nm, UL_CALC_REAL, l, lo_x, h, hi_x, u}
+    const ul_calc_domain ul_calc_domain_##id = {nm, UL_CALC_REAL, l, lo_x, h, hi_x, u}
 
-REAL(EPS_ANY, "eps", "-1e9", false, "1e9", false, "");
-REAL(EPS, "eps", "0", false, "1e9", false, "");
-REAL(DELTA, "delta", "0", true, "1", true, "");
-REAL(DELTA0, "delta0", "0", true, "1", false, "");
-REAL(R, "r", "0", false, "1e9", false, "sensitivity/sigma");
-REAL(R_POS, "r", "0", true, "1e9", false, "sensitivity/sigma");
-REAL(SENSITIVITY, "sensitivity", "0", true, "1e100", false, "l2 norm");
-REAL(ALPHA, "alpha", "1", true, "1e12", false, "");
-REAL(RDP, "rdp", "0", false, "1e12", false, "nats");
-REAL(Q, "q", "0", false, "1", false, "");
-REAL(SIGMA, "sigma", "1e-3", false, "1e6", false, "noise std over sensitivity");
-REAL(ALPHA_SGM, "alpha", "1", true, "10000", false, "");
+REAL(eps_any, "eps", "-1e9", false, "1e9", false, "");
+REAL(eps, "eps", "0", false, "1e9", false, "");
+REAL(delta, "delta", "0", true, "1", true, "");
+REAL(delta0, "delta0", "0", true, "1", false, "");
+REAL(r, "r", "0", false, "1e9", false, "sensitivity/sigma");
+REAL(r_pos, "r", "0", true, "1e9", false, "sensitivity/sigma");
+REAL(sensitivity, "sensitivity", "0", true, "1e100", false, "l2 norm");
+REAL(alpha, "alpha", "1", true, "1e12", false, "");
+REAL(rdp, "rdp", "0", false, "1e12", false, "nats");
+REAL(q, "q", "0", false, "1", false, "");
+REAL(sigma, "sigma", "1e-3", false, "1e6", false, "noise std over sensitivity");
+REAL(alpha_sgm, "alpha", "1", true, "10000", false, "");
 
 void ul_calc_domain_rule(const ul_calc_domain *d, const char *meta, char *out, size_t len)
 {

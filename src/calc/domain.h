@@ -7,8 +7,8 @@
  * the words of num/input.h: "delta: must be < 1 (got '2')"), and the domain
  * the library lists (ulaudit_calc_list).  The bounds of src/bounds keep
  * their own checks: they guard the library's other callers. */
-#ifndef UL_CALC_DOMAIN_H
-#define UL_CALC_DOMAIN_H
+#ifndef ul_calc_domain_h
+#define ul_calc_domain_h
 
 #include <json-c/json.h>
 #include <stdbool.h>
@@ -31,18 +31,18 @@ typedef struct ul_calc_domain {
 } ul_calc_domain;
 
 /* The named domains (calc/domain.c). */
-extern const ul_calc_domain UL_CALC_DOMAIN_EPS_ANY;     /* |E| <= 1e9 */
-extern const ul_calc_domain UL_CALC_DOMAIN_EPS;         /* 0 <= E <= 1e9 */
-extern const ul_calc_domain UL_CALC_DOMAIN_DELTA;       /* 0 < D < 1 */
-extern const ul_calc_domain UL_CALC_DOMAIN_DELTA0;      /* 0 < D0 <= 1 */
-extern const ul_calc_domain UL_CALC_DOMAIN_R;           /* 0 <= R <= 1e9 */
-extern const ul_calc_domain UL_CALC_DOMAIN_R_POS;       /* 0 < R <= 1e9 */
-extern const ul_calc_domain UL_CALC_DOMAIN_SENSITIVITY; /* 0 < S <= 1e100 */
-extern const ul_calc_domain UL_CALC_DOMAIN_ALPHA;       /* 1 < A <= 1e12 */
-extern const ul_calc_domain UL_CALC_DOMAIN_RDP;         /* 0 <= V <= 1e12 */
-extern const ul_calc_domain UL_CALC_DOMAIN_Q;           /* 0 <= Q <= 1 */
-extern const ul_calc_domain UL_CALC_DOMAIN_SIGMA;       /* 1e-3 <= S <= 1e6 */
-extern const ul_calc_domain UL_CALC_DOMAIN_ALPHA_SGM;   /* 1 < A <= 10000 */
+extern const ul_calc_domain ul_calc_domain_eps_any;     /* |E| <= 1e9 */
+extern const ul_calc_domain ul_calc_domain_eps;         /* 0 <= E <= 1e9 */
+extern const ul_calc_domain ul_calc_domain_delta;       /* 0 < D < 1 */
+extern const ul_calc_domain ul_calc_domain_delta0;      /* 0 < D0 <= 1 */
+extern const ul_calc_domain ul_calc_domain_r;           /* 0 <= R <= 1e9 */
+extern const ul_calc_domain ul_calc_domain_r_pos;       /* 0 < R <= 1e9 */
+extern const ul_calc_domain ul_calc_domain_sensitivity; /* 0 < S <= 1e100 */
+extern const ul_calc_domain ul_calc_domain_alpha;       /* 1 < A <= 1e12 */
+extern const ul_calc_domain ul_calc_domain_rdp;         /* 0 <= V <= 1e12 */
+extern const ul_calc_domain ul_calc_domain_q;           /* 0 <= Q <= 1 */
+extern const ul_calc_domain ul_calc_domain_sigma;       /* 1e-3 <= S <= 1e6 */
+extern const ul_calc_domain ul_calc_domain_alpha_sgm;   /* 1 < A <= 10000 */
 
 /* The rule with the flag's placeholder meta, e.g. "0 < D < 1", "|E| <= 1e9". */
 void ul_calc_domain_rule(const ul_calc_domain *d, const char *meta, char *out, size_t len);

@@ -32,7 +32,9 @@ UL_CALC_QUANTITY_FN(ul_calc_theta)
     free(hi);
 
     /* The loose bound 1.25·exp(−ε²/(2r²)) beside the exact value, with
-     * whether it is an upper bound here (spec/koloskova.md §2.2). */
+     * whether it is an upper bound here (Koloskova et al. 2025, Lemma A.4, the
+     * classical bound of Dwork & Roth 2014, Thm A.1, proved for eps < 1; it fails
+     * above eps ~ 3.787: docs/neural-unlearning.md, "Simplified Gaussian bound"). */
     ul_num_value loose;
     ul_num_value_init(&loose, rep.bits_used);
     mpfi_t e, rr;

@@ -1,6 +1,6 @@
 /* src/calc/internal.h — what the quantity files of src/calc share: the
  * assembly of a result (calc/result.c) that gives every quantity the same
- * shape (docs/design.md, "CLI contract"): quantity, inputs as given, lo
+ * shape (docs/design.md, "Command-line contract"): quantity, inputs as given, lo
  * (rounded down), hi (rounded up), digits, precision_bits, cap_hit, and
  * quantity-specific fields.  A quantity fills its ul_calc_result and
  * returns the exit code; it never prints. */

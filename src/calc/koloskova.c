@@ -85,8 +85,8 @@ static void add_diameter(ul_calc_build *r, FILE *note, const ul_kol_mc_problem *
 static const char *mc_accounting(const ul_kol_mc_problem *pb)
 {
     return pb->mode == UL_CONTRACTION_ADAPTIVE
-               ? "adaptive recursion, spec/koloskova.md 2.3"
-               : "delta_0 * prod theta_{e^eps}(D/sigma), spec/koloskova.md 2.3";
+               ? "adaptive recursion, Asoodeh et al. 2020 Thm 2"
+               : "delta_0 * prod theta_{e^eps}(D/sigma), Koloskova et al. 2025 Thm 4.2";
 }
 
 UL_CALC_QUANTITY_FN(ul_calc_model_clipping_t)
@@ -130,7 +130,7 @@ UL_CALC_QUANTITY_FN(ul_calc_model_clipping_t)
     else
         fprintf(n.f, "  certified: delta_0 <= delta already\n");
     ul_calc_report_preconditions(r.json, n.f, &pre, NULL);
-    char meaning[160];
+    char meaning[256];
     snprintf(meaning, sizeof meaning, "the least T with delta_T <= delta (%s)", mc_accounting(&pb));
     rc = ul_calc_end_integer(&r, meaning, steps, ul_calc_note_close(&n), st,
                      "the T printed suffices but may not be the least");
@@ -171,7 +171,7 @@ UL_CALC_QUANTITY_FN(ul_calc_model_clipping_sigma)
                     "delta_0 <= delta already");
         add_diameter(&r, n.f, &pb);
         ul_calc_report_preconditions(r.json, n.f, &pre, NULL);
-        char meaning[160];
+        char meaning[256];
         snprintf(meaning, sizeof meaning, "the smallest constant sigma with delta_T <= delta (%s)",
                  mc_accounting(&pb));
         rc = ul_calc_end(&r, meaning, ul_calc_note_close(&n), st);

@@ -9,7 +9,7 @@
 #include "bounds/langevin.h"
 #include "calc/theorem.h"
 
-/* ---- Langevin unlearning (spec/langevin.md §5, strongly convex case) ------------- */
+/* ---- Langevin unlearning (Chien et al. 2024, Sec. 5, strongly convex case) ------- */
 
 /* Reads the flags shared by langevin-sigma and langevin-k, in the order
  * n m L M eps delta (K|sigma) S eta rate T; 0 or an exit code. */
@@ -37,8 +37,9 @@ static int read_langevin(const ul_calc_quantity *q, const char **v, ul_calc_resu
     }
     if (!ul_calc_is_none(ul_calc_flag_text(q, v, "T"))) {
         /* Thm 3.2 starts unlearning from the stationary law ν_D: a finite
-         * learning time is outside its hypotheses (spec/langevin.md §3,
-         * insufficient training), so no finite T gives a sound calibration */
+         * learning time is outside its hypotheses (insufficient training:
+         * Chien et al. 2024, Sec. 3.3; docs/langevin.md, "Insufficient
+         * training"), so no finite T gives a sound calibration */
         ul_calc_usage(res, "--T: must be none (learning run to convergence): Thm 3.2 "
                 "bounds unlearning started from the stationary law nu_D, and a finite T is "
                 "outside its hypotheses (got '%s')",

@@ -2,7 +2,7 @@
  * library's ulaudit_calc: one row per quantity with its flags, a one-line
  * summary, an example, and the function of src/calc that computes it.
  * Every reported value is an enclosure [lo, hi] printed with lo rounded
- * down and hi rounded up (docs/design.md, "CLI contract").
+ * down and hi rounded up (docs/design.md, "Command-line contract").
  */
 #include <stdio.h>
 #include <string.h>
@@ -30,7 +30,7 @@ static const ul_calc_quantity QUANTITIES[] = {
       {"r", "R", "distance of the means over sigma", NULL},
       CALC_MAX_SECONDS_FLAG},
      3,
-     {{"eps", &UL_CALC_DOMAIN_EPS_ANY, ""}, {"r", &UL_CALC_DOMAIN_R, ""}},
+     {{"eps", &ul_calc_domain_eps_any, ""}, {"r", &ul_calc_domain_r, ""}},
      ul_calc_theta},
     {"gauss-sigma",
      "the smallest sigma with theta_{e^E}(S/sigma) <= D",
@@ -40,7 +40,7 @@ static const ul_calc_quantity QUANTITIES[] = {
       {"sensitivity", "S", "l2 sensitivity", "1"},
       CALC_MAX_SECONDS_FLAG},
      4,
-     {{"eps", &UL_CALC_DOMAIN_EPS, ""}, {"delta", &UL_CALC_DOMAIN_DELTA, ""}, {"sensitivity", &UL_CALC_DOMAIN_SENSITIVITY, " (default 1)"}},
+     {{"eps", &ul_calc_domain_eps, ""}, {"delta", &ul_calc_domain_delta, ""}, {"sensitivity", &ul_calc_domain_sensitivity, " (default 1)"}},
      ul_calc_gauss_sigma},
     {"gauss-eps",
      "the smallest eps >= 0 with theta_{e^eps}(R) <= D",
@@ -49,7 +49,7 @@ static const ul_calc_quantity QUANTITIES[] = {
       {"delta", "D", "target", NULL},
       CALC_MAX_SECONDS_FLAG},
      3,
-     {{"r", &UL_CALC_DOMAIN_R, ""}, {"delta", &UL_CALC_DOMAIN_DELTA, ""}},
+     {{"r", &ul_calc_domain_r, ""}, {"delta", &ul_calc_domain_delta, ""}},
      ul_calc_gauss_eps},
     {"contraction",
      "delta after T clipping + noise steps: delta_0 * prod theta_{e^E}(R_t), or the adaptive "
@@ -62,7 +62,7 @@ static const ul_calc_quantity QUANTITIES[] = {
       {"mode", "M", "product or adaptive (default product)", "product"},
       CALC_MAX_SECONDS_FLAG},
      6,
-     {{"eps", &UL_CALC_DOMAIN_EPS, ""}, {"delta0", &UL_CALC_DOMAIN_DELTA0, " (default 1)"}},
+     {{"eps", &ul_calc_domain_eps, ""}, {"delta0", &ul_calc_domain_delta0, " (default 1)"}},
      ul_calc_contraction},
     {"contraction-steps",
      "the least T with delta_T <= D (constant R)",
@@ -75,7 +75,7 @@ static const ul_calc_quantity QUANTITIES[] = {
       {"max-steps", "N", "give up after N steps (default 100000000)", "100000000"},
       CALC_MAX_SECONDS_FLAG},
      7,
-     {{"eps", &UL_CALC_DOMAIN_EPS, ""}, {"delta0", &UL_CALC_DOMAIN_DELTA0, " (default 1)"}},
+     {{"eps", &ul_calc_domain_eps, ""}, {"delta0", &ul_calc_domain_delta0, " (default 1)"}},
      ul_calc_contraction_steps},
     {"contraction-sigma",
      "the smallest constant sigma with delta_T <= D after T steps of diameter DIAM",
@@ -88,7 +88,7 @@ static const ul_calc_quantity QUANTITIES[] = {
       {"mode", "M", "product or adaptive (default product)", "product"},
       CALC_MAX_SECONDS_FLAG},
      7,
-     {{"eps", &UL_CALC_DOMAIN_EPS, ""}, {"delta0", &UL_CALC_DOMAIN_DELTA0, " (default 1)"}},
+     {{"eps", &ul_calc_domain_eps, ""}, {"delta0", &ul_calc_domain_delta0, " (default 1)"}},
      ul_calc_contraction_sigma},
     {"rdp-to-dp",
      "eps from one RDP point (alpha, rdp) at delta",
@@ -99,7 +99,7 @@ static const ul_calc_quantity QUANTITIES[] = {
       {"conversion", "C", "mironov or bbghs (default bbghs)", "bbghs"},
       CALC_MAX_SECONDS_FLAG},
      5,
-     {{"alpha", &UL_CALC_DOMAIN_ALPHA, ""}, {"rdp", &UL_CALC_DOMAIN_RDP, ""}, {"delta", &UL_CALC_DOMAIN_DELTA, ""}},
+     {{"alpha", &ul_calc_domain_alpha, ""}, {"rdp", &ul_calc_domain_rdp, ""}, {"delta", &ul_calc_domain_delta, ""}},
      ul_calc_rdp_to_dp},
     {"gauss-rdp-eps",
      "eps of the Gaussian mechanism (r = sensitivity/sigma) through RDP at the best alpha",
@@ -109,7 +109,7 @@ static const ul_calc_quantity QUANTITIES[] = {
       {"conversion", "C", "mironov or bbghs (default bbghs)", "bbghs"},
       CALC_MAX_SECONDS_FLAG},
      4,
-     {{"r", &UL_CALC_DOMAIN_R_POS, ""}, {"delta", &UL_CALC_DOMAIN_DELTA, ""}},
+     {{"r", &ul_calc_domain_r_pos, ""}, {"delta", &ul_calc_domain_delta, ""}},
      ul_calc_gauss_rdp_eps},
     {"sgm-rdp",
      "RDP of the Poisson-subsampled Gaussian at order A (integer or fractional)",
@@ -119,7 +119,7 @@ static const ul_calc_quantity QUANTITIES[] = {
       {"alpha", "A", "Renyi order", NULL},
       CALC_MAX_SECONDS_FLAG},
      4,
-     {{"q", &UL_CALC_DOMAIN_Q, ""}, {"sigma", &UL_CALC_DOMAIN_SIGMA, ""}, {"alpha", &UL_CALC_DOMAIN_ALPHA_SGM, ""}},
+     {{"q", &ul_calc_domain_q, ""}, {"sigma", &ul_calc_domain_sigma, ""}, {"alpha", &ul_calc_domain_alpha_sgm, ""}},
      ul_calc_sgm_rdp},
     {"pld-compose",
      "delta(eps), or eps(delta), of the composed (subsampled) Gaussian by FFT privacy-loss "
@@ -226,7 +226,7 @@ static const ul_calc_quantity QUANTITIES[] = {
       {"max-steps", "N", "give up after N steps, 1..999999999 (default 100000000)", "100000000"},
       CALC_MAX_SECONDS_FLAG},
      14,
-     {{"eps", &UL_CALC_DOMAIN_EPS, ""}, {"delta", &UL_CALC_DOMAIN_DELTA, ""}},
+     {{"eps", &ul_calc_domain_eps, ""}, {"delta", &ul_calc_domain_delta, ""}},
      ul_calc_model_clipping_t},
     {"model-clipping-sigma",
      "the smallest constant sigma with delta_T <= D after T model-clipping steps (Koloskova et "
@@ -249,7 +249,7 @@ static const ul_calc_quantity QUANTITIES[] = {
        "product"},
       CALC_MAX_SECONDS_FLAG},
      13,
-     {{"eps", &UL_CALC_DOMAIN_EPS, ""}, {"delta", &UL_CALC_DOMAIN_DELTA, ""}},
+     {{"eps", &ul_calc_domain_eps, ""}, {"delta", &ul_calc_domain_delta, ""}},
      ul_calc_model_clipping_sigma},
     {"output-perturbation-sigma",
      "the smallest sigma with theta_{e^E}(2*C0/sigma) <= D (output perturbation), beside the "
@@ -261,7 +261,7 @@ static const ul_calc_quantity QUANTITIES[] = {
       {"delta", "D", "target", NULL},
       CALC_MAX_SECONDS_FLAG},
      4,
-     {{"delta", &UL_CALC_DOMAIN_DELTA, ""}},
+     {{"delta", &ul_calc_domain_delta, ""}},
      ul_calc_output_perturbation_sigma},
     {"langevin-sigma",
      "the smallest Langevin sigma with eps_DP(K, sigma, S) <= E (Chien et al., strongly convex)",
@@ -280,7 +280,7 @@ static const ul_calc_quantity QUANTITIES[] = {
       {"T", "T", "learning iterations: only none (run to convergence; Thm 3.2 needs it)", "none"},
       CALC_MAX_SECONDS_FLAG},
      12,
-     {{"delta", &UL_CALC_DOMAIN_DELTA, ""}},
+     {{"delta", &ul_calc_domain_delta, ""}},
      ul_calc_langevin_sigma},
     {"langevin-k",
      "the least K >= 0 with eps_DP(K, sigma, S) <= E, with the eps it reaches and the alpha used",
@@ -299,7 +299,7 @@ static const ul_calc_quantity QUANTITIES[] = {
       {"T", "T", "learning iterations: only none (run to convergence; Thm 3.2 needs it)", "none"},
       CALC_MAX_SECONDS_FLAG},
      12,
-     {{"delta", &UL_CALC_DOMAIN_DELTA, ""}},
+     {{"delta", &ul_calc_domain_delta, ""}},
      ul_calc_langevin_k},
 };
 

@@ -5,7 +5,7 @@
  * --batch front end is calc_batch.c; the backstop of --max-seconds is the
  * watchdog of src/cli/watchdog.h, reached through the hooks main.c installs.
  * Every reported value is an enclosure [lo, hi] printed with lo rounded
- * down and hi rounded up (docs/design.md, "CLI contract").
+ * down and hi rounded up (docs/design.md, "Command-line contract").
  */
 #include "cli/calc.h"
 
