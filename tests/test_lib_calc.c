@@ -157,7 +157,8 @@ Test(lib_calc, help_rule_and_input_check_are_one_declaration, .timeout = 300)
         if (strcmp(q->name, "pld-compose") == 0)
             continue; /* no domain; its example takes seconds */
         for (int f = 0; f < q->nflags; f++) {
-            if (ul_calc_flag_domain(q, f) == NULL)
+            const ul_calc_domain *d = ul_calc_flag_domain(q, f);
+            if (d == NULL || d->type != UL_CALC_REAL)
                 continue;
             char help[512], err[1024];
             ul_calc_flag_help(q, f, help, sizeof help);
@@ -192,4 +193,45 @@ Test(lib_calc, help_rule_and_input_check_are_one_declaration, .timeout = 300)
         }
     }
     cr_assert_gt(checked, 20);
+}
+
+/* A flag whose help lists words ("product or adaptive (default product)"):
+ * each word the help names is accepted, and another is refused with a
+ * message naming the flag and the same words. */
+Test(lib_calc, help_words_and_input_check_are_one_declaration, .timeout = 300)
+{
+    int checked = 0;
+    for (size_t i = 0; i < ul_calc_count(); i++) {
+        const ul_calc_quantity *q = ul_calc_at(i);
+        for (int f = 0; f < q->nflags; f++) {
+            const ul_calc_domain *d = ul_calc_flag_domain(q, f);
+            if (d == NULL || d->type != UL_CALC_ENUM)
+                continue;
+            char help[512], rule[512], err[1024];
+            ul_calc_flag_help(q, f, help, sizeof help);
+            snprintf(rule, sizeof rule, "%.*s", (int)strcspn(help, "("), help);
+            size_t rl = strlen(rule); /* the words before " (default ...)" */
+            if (rl > 0 && rule[rl - 1] == ' ')
+                rule[rl - 1] = '\0';
+            char words[512], *save = NULL;
+            snprintf(words, sizeof words, "%s", rule);
+            for (char *w = strtok_r(words, ", ", &save); w != NULL; w = strtok_r(NULL, ", ", &save)) {
+                if (strcmp(w, "or") == 0)
+                    continue;
+                ulaudit_status st = try_value(q, q->flags[f].name, w, err, sizeof err);
+                char named[80];
+                snprintf(named, sizeof named, "--%s:", q->flags[f].name);
+                cr_assert(st != ULAUDIT_EINPUT || strstr(err, named) == NULL,
+                          "%s --%s %s refused: %s (help: %s)", q->name, q->flags[f].name, w, err,
+                          help);
+                checked++;
+            }
+            cr_assert_eq(try_value(q, q->flags[f].name, "bogus", err, sizeof err), ULAUDIT_EINPUT);
+            char expect[600];
+            snprintf(expect, sizeof expect, "--%s: must be %s (got 'bogus')", q->flags[f].name,
+                     rule);
+            cr_assert_not_null(strstr(err, expect), "%s: '%s' lacks '%s'", q->name, err, expect);
+        }
+    }
+    cr_assert_gt(checked, 10);
 }

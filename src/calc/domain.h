@@ -18,6 +18,7 @@
 
 typedef enum {
     UL_CALC_REAL, /* a decimal read exactly (num/input.h) */
+    UL_CALC_ENUM, /* one word of a list */
 } ul_calc_domain_type;
 
 typedef struct ul_calc_domain {
@@ -28,6 +29,7 @@ typedef struct ul_calc_domain {
     const char *hi;       /* decimal text; NULL: no upper end */
     bool hi_open;         /* hi excluded */
     const char *units;    /* "" when none */
+    const char *const *choices; /* UL_CALC_ENUM: the words, NULL-terminated */
 } ul_calc_domain;
 
 /* The named domains (calc/domain.c). */
@@ -43,16 +45,22 @@ extern const ul_calc_domain ul_calc_domain_rdp;         /* 0 <= V <= 1e12 */
 extern const ul_calc_domain ul_calc_domain_q;           /* 0 <= Q <= 1 */
 extern const ul_calc_domain ul_calc_domain_sigma;       /* 1e-3 <= S <= 1e6 */
 extern const ul_calc_domain ul_calc_domain_alpha_sgm;   /* 1 < A <= 10000 */
+extern const ul_calc_domain ul_calc_domain_mode;        /* product or adaptive */
+extern const ul_calc_domain ul_calc_domain_conversion;  /* mironov or bbghs */
+extern const ul_calc_domain ul_calc_domain_rate;        /* printed or corrected */
 
-/* The rule with the flag's placeholder meta, e.g. "0 < D < 1", "|E| <= 1e9". */
+/* The rule with the flag's placeholder meta, e.g. "0 < D < 1", "|E| <= 1e9",
+ * "product or adaptive". */
 void ul_calc_domain_rule(const ul_calc_domain *d, const char *meta, char *out, size_t len);
 
 /* UL_OK when text lies in the domain; else UL_EINPUT with
- * "NAME: must be ... (got 'TEXT')" in err (NAME: the flag without dashes). */
+ * "NAME: must be ... (got 'TEXT')" in err (NAME: the flag without dashes;
+ * "must be product or adaptive" for a list of words). */
 ul_status ul_calc_domain_check(const ul_calc_domain *d, const char *name, const char *text,
                                char *err, size_t errlen);
 
-/* The domain as a JSON object: type, lo, lo_open, hi, hi_open, units. */
+/* The domain as a JSON object: type "real" with lo, lo_open, hi, hi_open,
+ * units; type "enum" with choices. */
 json_object *ul_calc_domain_json(const ul_calc_domain *d);
 
 #endif

@@ -68,6 +68,11 @@ int ul_calc_input_error(ul_calc_result *res, ul_status st, const char *msg);
  * message in res. */
 int ul_calc_check_domains(const ul_calc_quantity *q, const char **values, ul_calc_result *res);
 
+/* The one flag `name` of q against its domain (a fault of the tables when
+ * it has none: abort): 0, or 2 with the message in res. */
+int ul_calc_check_flag(const ul_calc_quantity *q, const char **values, const char *name,
+                       ul_calc_result *res);
+
 /* The precision request of the options. */
 ul_num_precision ul_calc_precision_of(const ul_calc_options *c);
 

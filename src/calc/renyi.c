@@ -9,13 +9,17 @@
 
 /* ---- Rényi DP ------------------------------------------------------------------ */
 
-static bool read_conversion(ul_calc_result *res, const char *text, ul_rdp_conversion *conv)
+/* --conversion, checked against its domain (calc/domain.c). */
+static bool read_conversion(const ul_calc_quantity *q, const char **v, ul_calc_result *res,
+                            ul_rdp_conversion *conv)
 {
     char err[256];
-    if (ul_renyi_parse_conversion(text, conv, err, sizeof err) == UL_OK)
-        return true;
-    ul_calc_usage(res, "--%s", err);
-    return false;
+    if (ul_calc_check_flag(q, v, "conversion", res) != 0)
+        return false;
+    if (ul_renyi_parse_conversion(ul_calc_flag_text(q, v, "conversion"), conv, err,
+                                  sizeof err) != UL_OK)
+        abort(); /* the domain and the parser disagree */
+    return true;
 }
 
 /* The text line naming the bound that decided rdp-to-dp's eps (JSON
@@ -43,7 +47,7 @@ static const char *decider_note(ul_rdp_decider by)
 UL_CALC_QUANTITY_FN(ul_calc_rdp_to_dp)
 {
     ul_rdp_conversion conv;
-    if (!read_conversion(res, ul_calc_flag_text(q, v, "conversion"), &conv) ||
+    if (!read_conversion(q, v, res, &conv) ||
         ul_calc_check_domains(q, v, res) != 0)
         return UL_CALC_EXIT_USAGE;
     char err[256];
@@ -79,7 +83,7 @@ UL_CALC_QUANTITY_FN(ul_calc_rdp_to_dp)
 UL_CALC_QUANTITY_FN(ul_calc_gauss_rdp_eps)
 {
     ul_rdp_conversion conv;
-    if (!read_conversion(res, ul_calc_flag_text(q, v, "conversion"), &conv) ||
+    if (!read_conversion(q, v, res, &conv) ||
         ul_calc_check_domains(q, v, res) != 0)
         return UL_CALC_EXIT_USAGE;
     char err[256], alpha[UL_RENYI_ALPHA_TEXT_LEN] = "";

@@ -217,6 +217,21 @@ static bool read_budget(const ul_calc_quantity *q, const char **values,
     return false;
 }
 
+int ul_calc_check_flag(const ul_calc_quantity *q, const char **values, const char *name,
+                       ul_calc_result *res)
+{
+    for (int k = 0; k < UL_CALC_MAX_INPUTS && q->inputs[k].flag != NULL; k++) {
+        if (strcmp(q->inputs[k].flag, name) != 0)
+            continue;
+        char err[512];
+        if (ul_calc_domain_check(q->inputs[k].domain, name, ul_calc_flag_text(q, values, name),
+                                 err, sizeof err) != UL_OK)
+            return ul_calc_input_error(res, UL_EINPUT, err);
+        return 0;
+    }
+    abort(); /* a flag without a domain in this program's table, never input */
+}
+
 int ul_calc_check_domains(const ul_calc_quantity *q, const char **values, ul_calc_result *res)
 {
     char err[512];
