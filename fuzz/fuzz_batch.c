@@ -21,7 +21,7 @@
  * line per record (lines that are not blank or # comments, the CSV header
  * excepted), or none at all when a CSV header is refused; an error line
  * means exit 2, unless every error line is a record whose time budget ran
- * out ("the time budget of S s ran out", calc_report.c), which is exit 3;
+ * out ("the time budget of S s ran out", calc/result.c), which is exit 3;
  * exit 3 means a result that says cap_hit or such a time-out line.
  */
 #include <json-c/json.h>

@@ -1,4 +1,6 @@
-/* src/cli/calc_gauss.c — the Gaussian quantities: theta, gauss-sigma, gauss-eps. */
+/* src/calc/gauss.c — the Gaussian quantities: theta (the hockey-stick
+ * divergence of two Gaussians, Balle & Wang 2018, Thm 8), gauss-sigma and
+ * gauss-eps (its inverses; bounds/gaussian.h; docs/accounting.md). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

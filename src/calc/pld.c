@@ -131,7 +131,7 @@ static int pld_options(const ul_calc_quantity *q, const char **v, ul_calc_result
                 fft);
         return UL_CALC_EXIT_USAGE;
     }
-    /* the rule run_quantity (calc.c) already checked; beside its deadline,
+    /* the rule ul_calc_run (calc/run.c) already checked; beside its deadline,
      * the composition's own budget stops before a round that would not fit,
      * keeping the sound bracket so far (exit 3) */
     double secs = 0;
