@@ -53,8 +53,10 @@ TEST_LIBS = $(shell pkg-config --libs criterion)
 # plugin the binary loads with dlopen for `ulaudit attack` only, so the
 # other commands start without loading those libraries.
 LIB_SRC    = $(wildcard src/num/*.c src/bounds/*.c src/io/*.c src/cert/*.c src/audit/*.c src/vectors/*.c src/stats/*.c src/emp/*.c) \
-             $(CALC_SRC) $(API_SRC)
-CALC_SRC   = src/cli/args.c $(wildcard src/cli/calc*.c)
+             $(CALC_SRC) $(API_SRC) $(CALC_CLI_SRC)
+# The calc command's front end, for the tests and fuzz harnesses that call it as functions.
+CALC_CLI_SRC = src/cli/args.c src/cli/calc.c src/cli/calc_batch.c
+CALC_SRC   = $(wildcard src/calc/*.c)
 API_SRC    = $(wildcard src/lib/*.c)
 # The certified statistics of src/stats (scores -> eps lower bound) need no
 # BLAS: they are in the core (ulaudit_attack_scores).

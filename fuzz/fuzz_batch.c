@@ -1,5 +1,5 @@
 /* fuzz/fuzz_batch.c — libFuzzer harness: the `calc --batch` reader
- * (ul_cli_calc_batch, src/lib/batch.c: JSON lines or CSV, one result or
+ * (ul_cli_calc_batch, src/cli/calc_batch.c over src/calc/batch.c: JSON lines or CSV, one result or
  * error line per record) and every calculator quantity behind it.
  *
  * Input: one control byte, then the batch file.  The control byte picks the
@@ -10,10 +10,10 @@
  *
  * Seeds: with ULFUZZ_SEED_DIR set, the harness writes there one JSON-lines
  * and one CSV file per quantity, built from the quantity's own flag table
- * (ul_cli_calc_quantity), so they follow the calculator as it changes
+ * (ul_calc_at), so they follow the calculator as it changes
  * (tools/fuzz-seeds.sh, as fuzz_checkpoint does).
  *
- * Contract (src/lib/calc_api.h, the header of src/lib/batch.c), abort =
+ * Contract (src/calc/batch.h, src/cli/calc_internal.h), abort =
  * finding: the exit code is 0, 2 or 3; every output line is one JSON object,
  * either {"line": N, "error": "<non-empty>"} with N increasing and within
  * the input, or the quantity's result object naming the quantity, whose lo
@@ -21,7 +21,7 @@
  * line per record (lines that are not blank or # comments, the CSV header
  * excepted), or none at all when a CSV header is refused; an error line
  * means exit 2, unless every error line is a record whose time budget ran
- * out ("the time budget of S s ran out", calc_report.c), which is exit 3;
+ * out ("the time budget of S s ran out", calc/result.c), which is exit 3;
  * exit 3 means a result that says cap_hit or such a time-out line.
  */
 #include <json-c/json.h>
@@ -32,7 +32,8 @@
 #include <unistd.h>
 
 #include "common.h"
-#include "lib/calc_api.h"
+#include "calc/calc.h"
+#include "cli/calc_internal.h"
 #include "num/deadline.h"
 
 static const char *out_path;
@@ -47,10 +48,10 @@ static const char *seed_value(const ul_calc_flag *f)
 
 static void write_seeds(const char *dir)
 {
-    for (size_t i = 0; i < ul_cli_calc_count(); i++) {
-        const char *name, *summary;
-        int n;
-        const ul_calc_flag *flags = ul_cli_calc_quantity(i, &name, &summary, &n);
+    for (size_t i = 0; i < ul_calc_count(); i++) {
+        const char *name = ul_calc_at(i)->name;
+        int n = ul_calc_library_nflags(ul_calc_at(i));
+        const ul_calc_flag *flags = ul_calc_at(i)->flags;
         char path[4096];
         for (int csv = 0; csv <= 1; csv++) {
             snprintf(path, sizeof path, "%s/%s.%s", dir, name, csv ? "csv" : "jsonl");
@@ -215,10 +216,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1)
         return 0;
-    size_t i = data[0] % ul_cli_calc_count();
-    const char *quantity, *summary;
-    int nflags;
-    (void)ul_cli_calc_quantity(i, &quantity, &summary, &nflags);
+    size_t i = data[0] % ul_calc_count();
+    const char *quantity = ul_calc_at(i)->name;
     const char *in_path = fuzz_file("batch.in", data + 1, size - 1);
     char *argv[] = {"--max-bits", "256", "--batch", (char *)in_path};
 

@@ -105,8 +105,10 @@ ulaudit_status ulaudit_calc(const char *quantity, const char *const *names,
                             const char *const *values, size_t n, const ulaudit_options *opt,
                             char **json, char *err, size_t errlen);
 
-/* Every quantity with its summary and flags (name, default or null when
- * required), as a JSON array.  Caller frees *json. */
+/* Every quantity with its summary and flags (name, help, default or null
+ * when required, and for a flag whose range the calculator declares,
+ * `domain`: {type "real", lo, lo_open, hi, hi_open, units}, lo/hi decimal
+ * text or null for no end), as a JSON array.  Caller frees *json. */
 ulaudit_status ulaudit_calc_list(char **json, char *err, size_t errlen);
 
 /* The same as ulaudit_calc for one real-valued quantity, returning only the

@@ -389,10 +389,10 @@ Test(lib, concurrent_calls_agree_with_sequential_ones)
     }
 }
 
-/* A whole-number quantity by name (calc_accounting.c writes through the
- * sink too): in product mode with delta0 = 1 and a constant r, delta_T =
+/* A whole-number quantity by name (src/calc/contraction.c): in product mode with delta0 = 1 and a constant r, delta_T =
  * theta^T, so the least T with delta_T <= D is ceil(log D / log theta)
- * (docs/neural-unlearning.md, "Model clipping"), theta from the series oracle. */
+ * (Koloskova et al. 2025, Thm 4.2; docs/neural-unlearning.md, "Model clipping"),
+ * theta from the series oracle. */
 Test(lib, contraction_steps_by_name_is_the_closed_form)
 {
     const char *names[] = {"eps", "r", "delta"}, *values[] = {"1", "1.5", "1e-6"};

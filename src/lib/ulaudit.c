@@ -1,7 +1,8 @@
 /* src/lib/ulaudit.c — the public API of include/ulaudit.h over the
- * calculator table (cli/calc.h, output captured on the calling thread), the
- * audit engine (audit/audit.h, audit/report.h) and the attack statistics
- * (stats/stats.h).  Contracts: see include/ulaudit.h. */
+ * calculator (src/calc: named inputs bound to a quantity's flags, the
+ * quantity run into a result object, nothing printed), the audit engine
+ * (audit/audit.h, audit/report.h) and the attack statistics (stats/stats.h).
+ * Contracts: see include/ulaudit.h. */
 #include "ulaudit.h"
 
 #include <json-c/json.h>
@@ -15,7 +16,7 @@
 #include "audit/audit.h"
 #include "cert/cert.h"
 #include "audit/report.h"
-#include "lib/calc_api.h"
+#include "calc/calc.h"
 #include "bounds/gaussian.h"
 #include "stats/stats.h"
 #include "num/encl.h"
@@ -113,30 +114,34 @@ UL_API ulaudit_status ulaudit_calc(const char *quantity, const char *const *name
     if (n > MAX_PAIRS)
         return fail(err, errlen, ULAUDIT_EINPUT, "calc %s: at most %d flags (got %zu)", quantity,
                     MAX_PAIRS, n);
-    char flag[MAX_PAIRS][80], digits[16], bits[24];
-    char *argv[2 * MAX_PAIRS + 4];
-    int argc = 0;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n; i++)
         if (names[i] == NULL || values[i] == NULL || strlen(names[i]) > 64)
             return fail(err, errlen, ULAUDIT_EINPUT, "calc %s: flag %zu: a name of at most 64 "
                         "characters and a value are needed", quantity, i);
-        snprintf(flag[i], sizeof flag[i], "--%s", names[i]);
-        argv[argc++] = flag[i];
-        argv[argc++] = (char *)values[i];
-    }
-    snprintf(digits, sizeof digits, "%d", want.digits);
-    snprintf(bits, sizeof bits, "%ld", (long)want.max_bits);
-    argv[argc++] = "--digits";
-    argv[argc++] = digits;
-    argv[argc++] = "--max-bits";
-    argv[argc++] = bits;
-    ul_num_init(); /* MPFR's exponent range is per thread */
-    ul_status st;
     char msg[1024];
-    ul_cli_calc_capture(quantity, argc, argv, json, &st, msg, sizeof msg);
-    if (*json == NULL || st != UL_OK)
-        fail(err, errlen, from_status(st), "%s", msg);
-    return from_status(st);
+    const ul_calc_quantity *q = ul_calc_find(quantity);
+    if (q == NULL) {
+        ul_calc_unknown_message(quantity, msg, sizeof msg);
+        return fail(err, errlen, ULAUDIT_EINPUT, "%s", msg);
+    }
+    /* the precision is the caller's options (digits and max-bits among the
+     * names repeat them); no default budget: the deadline is process-wide */
+    ul_calc_options o = {want.digits, want.max_bits, false, NULL};
+    const char *bound[UL_CALC_MAX_FLAGS];
+    if (ul_calc_bind(q, names, values, n, true, bound, &o, msg, sizeof msg) != 0)
+        return fail(err, errlen, ULAUDIT_EINPUT, "calc %s: %s", quantity, msg);
+    ul_num_init(); /* MPFR's exponent range is per thread */
+    ul_calc_result res;
+    ul_calc_run(q, bound, &o, &res);
+    if (res.json != NULL && (*json = strdup(ul_calc_result_json(&res, false))) == NULL)
+        abort();
+    ulaudit_status st = from_status(res.status);
+    if (*json == NULL || res.status != UL_OK) {
+        ul_calc_result_message(&res, msg, sizeof msg);
+        fail(err, errlen, st, "%s", msg);
+    }
+    ul_calc_result_clear(&res);
+    return st;
 }
 
 /* Copies the string member `key` of a JSON object text into *out. */
@@ -244,19 +249,25 @@ UL_API ulaudit_status ulaudit_calc_list(char **json, char *err, size_t errlen)
     (void)err;
     (void)errlen;
     json_object *list = json_object_new_array();
-    for (size_t i = 0; i < ul_cli_calc_count(); i++) {
-        const char *name, *summary;
-        int nflags;
-        const ul_calc_flag *flags = ul_cli_calc_quantity(i, &name, &summary, &nflags);
+    for (size_t i = 0; i < ul_calc_count(); i++) {
+        const ul_calc_quantity *cq = ul_calc_at(i);
+        const char *name = cq->name, *summary = cq->summary;
+        int nflags = ul_calc_library_nflags(cq);
+        const ul_calc_flag *flags = cq->flags;
         json_object *q = json_object_new_object(), *fl = json_object_new_array();
         json_object_object_add(q, "name", json_object_new_string(name));
         json_object_object_add(q, "summary", json_object_new_string(summary));
         for (int k = 0; k < nflags; k++) {
             json_object *f = json_object_new_object();
             json_object_object_add(f, "name", json_object_new_string(flags[k].name));
-            json_object_object_add(f, "help", json_object_new_string(flags[k].help));
+            char help[512]; /* the domain's rule generated in (calc/domain.h) */
+            ul_calc_flag_help(cq, k, help, sizeof help);
+            json_object_object_add(f, "help", json_object_new_string(help));
             json_object_object_add(f, "default", flags[k].default_value == NULL ? NULL :
                                    json_object_new_string(flags[k].default_value));
+            const ul_calc_domain *d = ul_calc_flag_domain(cq, k);
+            if (d != NULL) /* an addition: the flag's domain, typed */
+                json_object_object_add(f, "domain", ul_calc_domain_json(d));
             json_object_array_add(fl, f);
         }
         json_object_object_add(q, "flags", fl);

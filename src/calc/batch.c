@@ -1,5 +1,7 @@
-/* src/lib/batch.c — `ulaudit calc QUANTITY --batch FILE|-`: many points in
- * one process.
+/* src/calc/batch.c — the record reader and runner of `ulaudit calc
+ * QUANTITY --batch FILE|-`: many points in one process.  The command line
+ * (src/cli/calc_batch.c) reads its flags, opens the file and prints what
+ * this file hands it through a callback; nothing here prints.
  *
  * Input: JSON lines (each line one object, keys = the quantity's flag names
  * without dashes, values numbers, strings or arrays joined with commas) or
@@ -12,13 +14,12 @@
  * Flags given on the command line beside --batch (--digits 30, --delta
  * 1e-5, ...) apply to every record that does not set them itself.
  *
- * Output: one line per record on stdout, in input order: the result object
- * of `ulaudit calc QUANTITY --json` on one line, or {"line":N,"error":"..."}
- * naming the input line and the rule broken.  A bad record never stops the
- * run; the exit code at the end is 2 if any record was bad, else 3 if any
- * enclosure hit the precision cap or a record ran out of its time budget
- * (an error line saying so; each record has the command line's default
- * budget unless it sets --max-seconds), else 0.
+ * Output, through the callback, one call per record in input order: the
+ * record's result (the object of `ulaudit calc QUANTITY --json`), or an
+ * error naming the input line and the rule broken.  A bad record never
+ * stops the run; the exit code at the end is 2 if any record was bad, else
+ * 3 if any enclosure hit the precision cap or a record ran out of its time
+ * budget, else 0.
  */
 #include <errno.h>
 #include <json-c/json.h>
@@ -29,7 +30,8 @@
 
 #include "io/escape.h"
 #include "io/json.h"
-#include "lib/calc_api.h"
+#include "calc/batch.h"
+#include "num/adaptive.h"
 
 #define MAX_FIELDS 64
 #define ERR_LEN 1024
@@ -42,12 +44,6 @@ typedef struct {
     int n;
 } record;
 
-/* The command-line flags beside --batch, as (name, value) pairs. */
-typedef struct {
-    const char *name[MAX_FIELDS];
-    const char *value[MAX_FIELDS];
-    int n;
-} fixed_flags;
 
 static void free_values(record *r)
 {
@@ -83,13 +79,9 @@ static bool is_flag_name(const char *s)
 static int check_header(const char *quantity, char *const *header, int n, char *err,
                         size_t errlen)
 {
-    const ul_calc_flag *flags = NULL;
-    int nflags = 0;
-    for (size_t i = 0; i < ul_cli_calc_count() && flags == NULL; i++) {
-        const char *name, *summary;
-        const ul_calc_flag *f = ul_cli_calc_quantity(i, &name, &summary, &nflags);
-        flags = strcmp(name, quantity) == 0 ? f : NULL;
-    }
+    const ul_calc_quantity *qq = ul_calc_find(quantity);
+    const ul_calc_flag *flags = qq != NULL ? qq->flags : NULL;
+    int nflags = qq != NULL ? ul_calc_library_nflags(qq) : 0;
     static const char *const COMMON[] = {"digits", "max-bits", "max-seconds"};
     for (int k = 0; flags != NULL && k < n; k++) {
         bool known = false;
@@ -264,91 +256,56 @@ static bool parse_csv_record(const char *line, size_t len, char *const *header, 
 
 /* ---- running the records --------------------------------------------------- */
 
-static void print_error_line(unsigned long line, const char *msg)
+/* An error of the input (no result): the message as the record's. */
+static void error_line(const ul_calc_batch_out *out, unsigned long line, const char *msg)
 {
-    json_object *o = json_object_new_object();
-    json_object_object_add(o, "line", json_object_new_int64((int64_t)line));
-    json_object_object_add(o, "error", json_object_new_string(msg));
-    puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
-    json_object_put(o);
+    ul_calc_result res;
+    ul_calc_result_init(&res);
+    res.status = UL_EINPUT;
+    res.exit_code = UL_CALC_EXIT_USAGE;
+    snprintf(res.message, sizeof res.message, "%.*s", (int)sizeof res.message - 1, msg);
+    out->emit(out->ctx, line, &res);
 }
 
-/* Runs one record (plus the fixed flags it does not set); returns the exit code. */
-static int run_record(const char *quantity, const record *r, const fixed_flags *fx,
-                      unsigned long line)
+/* Runs one record (plus the fixed flags it does not set) and hands its
+ * result or error to emit; returns the exit code. */
+static int run_record(const char *quantity, const record *r, const ul_calc_fixed *fx,
+                      unsigned long line, const ul_calc_batch_out *out)
 {
-    char *argv[4 * MAX_FIELDS];
-    char names[2 * MAX_FIELDS][72];
-    int argc = 0, k = 0;
+    const char *names[2 * MAX_FIELDS], *vals[2 * MAX_FIELDS];
+    char cut[MAX_FIELDS][72];
+    size_t n = 0;
     for (int i = 0; i < r->n; i++) {
-        snprintf(names[k], sizeof names[k], "--%.64s", r->name[i]);
-        argv[argc++] = names[k++];
-        argv[argc++] = r->value[i];
+        snprintf(cut[i], sizeof cut[i], "%.64s", r->name[i]);
+        names[n] = cut[i];
+        vals[n++] = r->value[i];
     }
     for (int i = 0; i < fx->n; i++) {
         bool set = false;
         for (int j = 0; j < r->n; j++)
             set = set || strcmp(fx->name[i], r->name[j]) == 0;
-        if (set)
-            continue;
-        snprintf(names[k], sizeof names[k], "--%.64s", fx->name[i]);
-        argv[argc++] = names[k++];
-        argv[argc++] = (char *)fx->value[i];
+        if (!set) {
+            names[n] = fx->name[i];
+            vals[n++] = fx->value[i];
+        }
     }
-    char *json;
-    ul_status st;
+    ul_calc_result res;
+    ul_calc_result_init(&res);
+    const ul_calc_quantity *q = ul_calc_find(quantity);
+    const char *values[UL_CALC_MAX_FLAGS];
+    ul_calc_options opt = {17, UL_NUM_DEFAULT_MAX_BITS, false, NULL};
     char err[ERR_LEN];
-    int rc = ul_cli_calc_capture(quantity, argc, argv, &json, &st, err, sizeof err);
-    if (json != NULL) {
-        puts(json);
-        free(json);
+    int rc = UL_CALC_EXIT_USAGE;
+    if (q == NULL) {
+        ul_calc_unknown_message(quantity, res.message, sizeof res.message);
+    } else if (ul_calc_bind(q, names, vals, n, false, values, &opt, err, sizeof err) != 0) {
+        snprintf(res.message, sizeof res.message, "calc %.64s: %.900s", quantity, err);
     } else {
-        print_error_line(line, err);
+        rc = ul_calc_run(q, values, &opt, &res);
     }
+    out->emit(out->ctx, line, &res);
+    ul_calc_result_clear(&res);
     return rc;
-}
-
-/* Reads the flags beside --batch (argv[batch] and its value) into fx and
- * the file name into *path; 0 or 2 with a message on stderr. */
-static int read_flags(const char *quantity, int argc, char **argv, int batch, fixed_flags *fx,
-                      const char **path)
-{
-    fx->n = 0;
-    *path = NULL;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        const char *eq = strchr(a, '=');
-        bool has_eq = strncmp(a, "--", 2) == 0 && eq != NULL;
-        if (i == batch) {
-            *path = has_eq ? eq + 1 : i + 1 < argc ? argv[++i] : NULL;
-            continue;
-        }
-        if (strcmp(a, "--json") == 0)
-            continue; /* the output is JSON lines anyway */
-        if (strncmp(a, "--", 2) != 0 || fx->n == MAX_FIELDS || (!has_eq && i + 1 >= argc)) {
-            char q[200];
-            fprintf(stderr, "ulaudit calc %s: unexpected argument '%s' beside --batch (flags "
-                            "take a value: --name VALUE)\n",
-                    quantity, ul_io_escape(a, strlen(a), q, sizeof q));
-            return UL_CALC_EXIT_USAGE;
-        }
-        fx->name[fx->n] = has_eq ? dup_n(a + 2, (size_t)(eq - a - 2)) : dup_n(a + 2, strlen(a + 2));
-        fx->value[fx->n++] = has_eq ? eq + 1 : argv[++i];
-    }
-    if (*path == NULL || **path == '\0') {
-        fprintf(stderr, "ulaudit calc %s: --batch: needs a file name, or - for stdin\n", quantity);
-        return UL_CALC_EXIT_USAGE;
-    }
-    /* each record is budgeted as on the command line (calc.c applies no
-     * default under a sink, so it comes as a flag a record may override) */
-    bool budget = false;
-    for (int i = 0; i < fx->n; i++)
-        budget = budget || strcmp(fx->name[i], "max-seconds") == 0;
-    if (!budget && fx->n < MAX_FIELDS) {
-        fx->name[fx->n] = dup_n("max-seconds", strlen("max-seconds"));
-        fx->value[fx->n++] = UL_CALC_DEFAULT_MAX_SECONDS;
-    }
-    return 0;
 }
 
 /* The worse of two batch exit codes: 2 over 3 over 0. */
@@ -398,10 +355,12 @@ static ssize_t read_line(FILE *in, char **line, size_t *cap, int *read_errno)
     return (ssize_t)len;
 }
 
-/* Reads the stream line by line; returns the batch exit code (*read_errno as
- * read_line's). */
-static int run_stream(const char *quantity, FILE *in, const fixed_flags *fx, int *read_errno)
+int ul_calc_batch_run(const char *quantity, FILE *in, const ul_calc_fixed *fx,
+                      const ul_calc_batch_out *out, char *fatal, size_t fatallen, int *read_errno)
 {
+    if (fatallen > 0)
+        fatal[0] = '\0';
+    *read_errno = 0;
     char *line = NULL, *header[MAX_FIELDS];
     size_t cap = 0;
     ssize_t len;
@@ -413,7 +372,7 @@ static int run_stream(const char *quantity, FILE *in, const fixed_flags *fx, int
             snprintf(err, sizeof err, "calc %s: line %lu: longer than %u bytes (a record is one "
                      "line of at most 16 MiB); the batch stops here", quantity, lineno,
                      (unsigned)MAX_LINE);
-            print_error_line(lineno, err);
+            error_line(out, lineno, err);
             rc = UL_CALC_EXIT_USAGE;
             break;
         }
@@ -432,8 +391,8 @@ static int run_stream(const char *quantity, FILE *in, const fixed_flags *fx, int
                     nheader = -1;
                 }
                 if (nheader < 0) {
-                    fprintf(stderr, "ulaudit calc %s: --batch: line %lu (CSV header): %s\n",
-                            quantity, lineno, err);
+                    snprintf(fatal, fatallen, "calc %s: --batch: line %lu (CSV header): %s",
+                             quantity, lineno, err);
                     rc = UL_CALC_EXIT_USAGE;
                     break;
                 }
@@ -447,45 +406,15 @@ static int run_stream(const char *quantity, FILE *in, const fixed_flags *fx, int
         if (!ok) {
             char msg[ERR_LEN + 64];
             snprintf(msg, sizeof msg, "calc %s: line %lu: %s", quantity, lineno, err);
-            print_error_line(lineno, msg);
+            error_line(out, lineno, msg);
             rc = worse(rc, UL_CALC_EXIT_USAGE);
             continue;
         }
-        rc = worse(rc, run_record(quantity, &r, fx, lineno));
+        rc = worse(rc, run_record(quantity, &r, fx, lineno, out));
         free_values(&r);
     }
     free(line);
     if (nheader > 0)
         free_header(header, nheader);
-    return rc;
-}
-
-int ul_cli_calc_batch(const char *quantity, int argc, char **argv, int batch)
-{
-    fixed_flags fx;
-    const char *path;
-    int rc = read_flags(quantity, argc, argv, batch, &fx, &path);
-    if (rc == 0) {
-        FILE *in = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
-        char q[200]; /* the name for a message (io/escape.h) */
-        ul_io_escape(path, strlen(path), q, sizeof q);
-        if (in == NULL) {
-            fprintf(stderr, "ulaudit calc %s: --batch: cannot open '%s': %s\n", quantity, q,
-                    strerror(errno));
-            rc = UL_CALC_EXIT_USAGE;
-        } else {
-            int read_errno = 0;
-            rc = run_stream(quantity, in, &fx, &read_errno);
-            if (read_errno != 0) { /* not the end of the input (a directory: EISDIR) */
-                fprintf(stderr, "ulaudit calc %s: --batch: cannot read '%s': %s (the records "
-                                "before it were run)\n", quantity, q, strerror(read_errno));
-                rc = UL_CALC_EXIT_USAGE;
-            }
-            if (in != stdin)
-                fclose(in);
-        }
-    }
-    for (int i = 0; i < fx.n; i++)
-        free((char *)fx.name[i]);
     return rc;
 }

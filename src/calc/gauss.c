@@ -1,44 +1,50 @@
-/* src/cli/calc_gauss.c — the Gaussian quantities: theta, gauss-sigma, gauss-eps. */
+/* src/calc/gauss.c — the Gaussian quantities: theta (the hockey-stick
+ * divergence of two Gaussians, Balle & Wang 2018, Thm 8), gauss-sigma and
+ * gauss-eps (its inverses; bounds/gaussian.h; docs/accounting.md). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bounds/gaussian.h"
-#include "cli/calc_internal.h"
+#include "calc/internal.h"
 #include "num/input.h"
 
-int calc_run_theta(const calc_quantity *q, const char **v, const ul_cli_common *c)
+UL_CALC_QUANTITY_FN(ul_calc_theta)
 {
+    if (ul_calc_check_domains(q, v, res) != 0)
+        return UL_CALC_EXIT_USAGE;
     char err[256];
-    ul_num_precision want = calc_precision_of(c);
+    ul_num_precision want = ul_calc_precision_of(c);
     ul_num_value theta;
     ul_num_value_init(&theta, 64);
     ul_num_report rep;
-    ul_status st = ul_gauss_theta_certified(calc_flag(q, v, "eps"), calc_flag(q, v, "r"), &want,
+    ul_status st = ul_gauss_theta_certified(ul_calc_flag_text(q, v, "eps"), ul_calc_flag_text(q, v, "r"), &want,
                                             &theta, &rep, err, sizeof err);
     if (st != UL_OK && st != UL_ECAP) {
         ul_num_value_clear(&theta);
-        return calc_input_error(q, st, err);
+        return ul_calc_input_error(res, st, err);
     }
 
-    calc_result r;
-    calc_result_begin(&r, q, v, c);
+    ul_calc_build r;
+    ul_calc_begin(&r, q, v, c, res);
     char *lo, *hi;
     ul_num_value_format(&theta, c->digits, &lo, &hi);
-    calc_result_bounds(&r, lo, hi, &rep);
+    ul_calc_bounds(&r, lo, hi, &rep);
     free(lo);
     free(hi);
 
     /* The loose bound 1.25·exp(−ε²/(2r²)) beside the exact value, with
-     * whether it is an upper bound here (spec/koloskova.md §2.2). */
+     * whether it is an upper bound here (Koloskova et al. 2025, Lemma A.4, the
+     * classical bound of Dwork & Roth 2014, Thm A.1, proved for eps < 1; it fails
+     * above eps ~ 3.787: docs/neural-unlearning.md, "Simplified Gaussian bound"). */
     ul_num_value loose;
     ul_num_value_init(&loose, rep.bits_used);
     mpfi_t e, rr;
     mpfi_init2(e, rep.bits_used);
     mpfi_init2(rr, rep.bits_used);
     /* both accepted by ul_gauss_theta_certified above */
-    ul_num_set_valid(e, calc_flag(q, v, "eps"));
-    ul_num_set_valid(rr, calc_flag(q, v, "r"));
+    ul_num_set_valid(e, ul_calc_flag_text(q, v, "eps"));
+    ul_num_set_valid(rr, ul_calc_flag_text(q, v, "r"));
     if (mpfi_is_zero(rr)) {
         mpfi_set_ui(loose.enclosure, 0);
     } else {
@@ -47,10 +53,10 @@ int calc_run_theta(const calc_quantity *q, const char **v, const ul_cli_common *
     }
     ul_num_value_format(&loose, c->digits, &lo, &hi);
     ul_loose_validity valid =
-        ul_gauss_loose_bound_check(calc_flag(q, v, "eps"), calc_flag(q, v, "r"));
+        ul_gauss_loose_bound_check(ul_calc_flag_text(q, v, "eps"), ul_calc_flag_text(q, v, "r"));
     json_object *lb = json_object_new_object();
-    calc_add_string(lb, "lo", lo);
-    calc_add_string(lb, "hi", hi);
+    ul_calc_add_string(lb, "lo", lo);
+    ul_calc_add_string(lb, "hi", hi);
     json_object_object_add(
         lb, "valid_upper_bound",
         valid == UL_LOOSE_UNDECIDED ? NULL : json_object_new_boolean(valid == UL_LOOSE_VALID));
@@ -73,48 +79,52 @@ int calc_run_theta(const calc_quantity *q, const char **v, const ul_cli_common *
     mpfi_clear(rr);
     ul_num_value_clear(&loose);
     ul_num_value_clear(&theta);
-    int rc = calc_result_end(
+    int rc = ul_calc_end(
         &r, "E_{e^eps}(N(0,1) || N(r,1)), the Gaussian hockey-stick divergence", note, st);
     free(note);
     return rc;
 }
 
-int calc_run_gauss_sigma(const calc_quantity *q, const char **v, const ul_cli_common *c)
+UL_CALC_QUANTITY_FN(ul_calc_gauss_sigma)
 {
+    if (ul_calc_check_domains(q, v, res) != 0)
+        return UL_CALC_EXIT_USAGE;
     char err[256];
-    ul_num_precision want = calc_precision_of(c);
+    ul_num_precision want = ul_calc_precision_of(c);
     ul_num_report rep;
     mpfi_t sigma;
     mpfi_init2(sigma, 64);
     ul_status st =
-        ul_gauss_sigma_min(calc_flag(q, v, "eps"), calc_flag(q, v, "delta"),
-                           calc_flag(q, v, "sensitivity"), &want, sigma, &rep, err, sizeof err);
+        ul_gauss_sigma_min(ul_calc_flag_text(q, v, "eps"), ul_calc_flag_text(q, v, "delta"),
+                           ul_calc_flag_text(q, v, "sensitivity"), &want, sigma, &rep, err, sizeof err);
     int rc;
     if (st != UL_OK && st != UL_ECAP)
-        rc = calc_input_error(q, st, err);
+        rc = ul_calc_input_error(res, st, err);
     else
         rc =
-            calc_report_inverse(q, v, c, sigma, &rep,
+            ul_calc_report_inverse(q, v, c, res, sigma, &rep,
                                 "the smallest sigma with theta_{e^eps}(sensitivity/sigma) <= delta",
                                 "certified: theta at this sigma is <= delta", st);
     mpfi_clear(sigma);
     return rc;
 }
 
-int calc_run_gauss_eps(const calc_quantity *q, const char **v, const ul_cli_common *c)
+UL_CALC_QUANTITY_FN(ul_calc_gauss_eps)
 {
+    if (ul_calc_check_domains(q, v, res) != 0)
+        return UL_CALC_EXIT_USAGE;
     char err[256];
-    ul_num_precision want = calc_precision_of(c);
+    ul_num_precision want = ul_calc_precision_of(c);
     ul_num_report rep;
     mpfi_t eps;
     mpfi_init2(eps, 64);
-    ul_status st = ul_gauss_eps_min(calc_flag(q, v, "r"), calc_flag(q, v, "delta"), &want, eps,
+    ul_status st = ul_gauss_eps_min(ul_calc_flag_text(q, v, "r"), ul_calc_flag_text(q, v, "delta"), &want, eps,
                                     &rep, err, sizeof err);
     int rc;
     if (st != UL_OK && st != UL_ECAP)
-        rc = calc_input_error(q, st, err);
+        rc = ul_calc_input_error(res, st, err);
     else
-        rc = calc_report_inverse(q, v, c, eps, &rep,
+        rc = ul_calc_report_inverse(q, v, c, res, eps, &rep,
                                  "the smallest eps >= 0 with theta_{e^eps}(r) <= delta",
                                  "certified: theta at this eps is <= delta", st);
     mpfi_clear(eps);
