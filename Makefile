@@ -18,7 +18,9 @@
 #   make clean
 #
 #   make deps         install the Debian packages it builds and tests with
-#                     (tools/install-deps.sh: apt-get, root or sudo)
+#                     (tools/install-deps.sh: apt-get, root or sudo); the
+#                     optional ones: make deps-fuzz (clang, libFuzzer: make
+#                     fuzz, make test-clang-san), make deps-bench (Fashion-MNIST)
 #
 # No other target installs anything: when a library is missing, the build
 # stops at once naming the missing packages and `make deps`.
@@ -95,7 +97,7 @@ DEPS_OK   = $(BUILD)/.deps-ok
 
 .PHONY: all demo test test-asan valgrind bench soak install clean deps format vectors
 .PHONY: test-clang-san fuzz fuzz-build fuzz-bins lib test-lib test-install test-python
-.PHONY: check-symbols check-layers
+.PHONY: check-symbols check-layers deps-fuzz deps-bench
 all: $(BIN) $(PLUGIN) lib
 lib: $(BUILD)/libulaudit.so $(PUB_A)
 
@@ -104,6 +106,10 @@ lib: $(BUILD)/libulaudit.so $(PUB_A)
 deps:
 	@tools/check-deps.sh --all --quiet || tools/install-deps.sh
 	@mkdir -p $(BUILD) && tools/check-deps.sh && touch $(DEPS_OK)
+deps-fuzz:
+	@tools/fuzz-deps.sh
+deps-bench:
+	@tools/bench-deps.sh
 # Every compilation waits for this check, which stops the build with one line
 # naming what is missing (tools/check-deps.sh) rather than at a compiler error.
 $(DEPS_OK):
@@ -233,7 +239,7 @@ test-asan:
 # MPFR's %R conversions to them, which clang's -Wformat flags: warnings here.
 CLANG_SAN_CFLAGS = -Wno-error=format -Wno-error=format-invalid-specifier -Wno-error=format-extra-args
 test-clang-san:
-	@tools/fuzz-deps.sh
+	@tools/fuzz-deps.sh --check
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	    LSAN_OPTIONS=suppressions=$(abspath tools/lsan.supp):print_suppressions=0 \
 	    $(MAKE) CC=clang BUILD=build-clang SAN=1 CFLAGS="$(CLANG_SAN_CFLAGS)" test
@@ -243,7 +249,7 @@ test-clang-san:
 # build-fuzz/, seed corpora from audits/, examples/ and tests/data/
 # (tools/fuzz-seeds.sh), each harness run FUZZ_SECONDS (tools/fuzz-run.sh).
 # FUZZ=cert (or a list) runs only those harnesses.  Clang and libFuzzer are
-# installed by tools/fuzz-deps.sh when missing (Debian packages, apt-get).
+# installed by make deps-fuzz (tools/fuzz-deps.sh: Debian packages, apt-get).
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD   = build-fuzz
 FUZZ_NAMES   = $(patsubst fuzz/fuzz_%.c,%,$(wildcard fuzz/fuzz_*.c))
@@ -253,7 +259,7 @@ fuzz: fuzz-build
 	@tools/fuzz-run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ)
 
 fuzz-build:
-	@tools/fuzz-deps.sh
+	@tools/fuzz-deps.sh --check
 	$(MAKE) CC=clang BUILD=$(FUZZ_BUILD) SAN=1 CFLAGS=-fsanitize=fuzzer-no-link fuzz-bins
 
 fuzz-bins: $(FUZZ_NAMES:%=$(BUILD)/fuzz_%)
@@ -270,10 +276,11 @@ soak: $(BIN) $(PLUGIN) $(TEST_BIN)
 valgrind: $(BIN) $(PLUGIN)
 	@tools/valgrind-cli.sh $(BIN)
 
-# bench_learner needs Debian's dataset-fashion-mnist (tools/bench-deps.sh
+# bench_learner needs Debian's dataset-fashion-mnist (make deps-bench
 # installs it; without it that benchmark prints SKIPPED).
 bench: $(BENCH_BIN) $(BIN) $(PLUGIN)
-	@tools/bench-deps.sh || echo "make bench: no Fashion-MNIST; bench_learner will say SKIPPED"
+	@tools/bench-deps.sh --check || \
+	    echo "make bench: no Fashion-MNIST (make deps-bench installs it): bench_learner will say SKIPPED"
 	@for b in $(BENCH_BIN); do $$b || exit 1; done
 
 # `make vectors` regenerates the committed reference vectors in vectors/.
