@@ -53,12 +53,13 @@ TEST_LIBS = $(shell pkg-config --libs criterion)
 
 # The products, each derived from directories (ARCHITECTURE.md §1, "Build products"):
 #   the core library (libulaudit.a, libulaudit.so) = every .c of CORE_DIRS;
-#   the -all archive the tests, fuzz harnesses and benchmarks link = the core
-#     + src/emp;
 #   the attack plugin (ulaudit-attack.so) = src/emp + src/cli/attack*.c: the
 #     binary loads it with dlopen for `ulaudit attack` only, so the other
 #     commands start without OpenBLAS, cairo, zlib or OpenMP;
-#   the binary = the rest of src/cli + the core.
+#   the binary = the rest of src/cli + the core;
+#   the -all archive = every object but the binary's main (src/cli/main.c):
+#     the tests, fuzz harnesses and benchmarks link what they call of it,
+#     the CLI's functions included.
 # A new file joins its directory's product; a new core directory is named
 # here, once.
 CORE_DIRS  = num bounds io cert audit vectors stats calc lib
@@ -67,10 +68,9 @@ CORE_SRC   = $(wildcard $(CORE_DIRS:%=src/%/*.c)) $(CLI_IN_CORE)
 # library calls it in src/cli/calc*.c with its flag parser src/cli/args.c.
 # Goes when src/calc lands: from then on the library holds no src/cli object.
 CLI_IN_CORE = $(if $(wildcard src/calc/*.c),,src/cli/args.c $(wildcard src/cli/calc*.c))
-EMP_SRC    = $(wildcard src/emp/*.c)
-LIB_SRC    = $(CORE_SRC) $(EMP_SRC)
-ATTACK_SRC = $(EMP_SRC) $(wildcard src/cli/attack*.c)
+ATTACK_SRC = $(wildcard src/emp/*.c src/cli/attack*.c)
 CLI_SRC    = $(filter-out $(CORE_SRC) $(ATTACK_SRC),$(wildcard src/cli/*.c))
+LIB_SRC    = $(filter-out src/cli/main.c src/cli/mpi_main.c,$(CORE_SRC) $(ATTACK_SRC) $(CLI_SRC))
 TEST_SRC   = $(wildcard tests/*.c)
 BENCH_SRC  = $(wildcard tests/bench/*.c)
 
@@ -326,4 +326,4 @@ clean:
 # Fragments for optional builds (mk/*.mk: e.g. the MPI attack build), one per concern.
 -include $(wildcard mk/*.mk)
 
--include $(patsubst %.o,%.d,$(LIB_OBJ) $(CLI_OBJ) $(ATTACK_OBJ) $(TEST_OBJ))
+-include $(patsubst %.o,%.d,$(LIB_OBJ) $(CLI_OBJ) $(TEST_OBJ))

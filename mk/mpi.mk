@@ -4,10 +4,10 @@
 #                               (openmpi-bin, libopenmpi-dev: mpicc, mpirun)
 #   mpirun -n K build/ulaudit-mpi attack CONFIG.json --out DIR
 #
-# One self-contained binary (no plugin): every object of the plain binary
-# and of its plugin (the Makefile's products, derived from directories), but
-# for src/cli/main.c, linked by mpicc with src/emp/shard_mpi.c compiled again
-# with -DUL_WITH_MPI (the gathering of records to rank 0) and
+# One self-contained binary (no plugin): the objects of the -all archive
+# (every object of the plain binary and of its plugin but src/cli/main.c:
+# the Makefile's LIB_SRC), linked by mpicc with src/emp/shard_mpi.c compiled
+# again with -DUL_WITH_MPI (the gathering of records to rank 0) and
 # src/cli/mpi_main.c with -DUL_MPI_MAIN (a main that runs `attack` only;
 # empty without it).
 # When mpicc exists, `make test` builds it too (mpi-if-present below), and
@@ -15,7 +15,7 @@
 
 MPICC    ?= mpicc
 MPI_BIN   = $(BUILD)/ulaudit-mpi
-MPI_SRC   = $(filter-out src/emp/shard_mpi.c src/cli/main.c src/cli/mpi_main.c,$(CORE_SRC) $(ATTACK_SRC) $(CLI_SRC))
+MPI_SRC   = $(filter-out src/emp/shard_mpi.c,$(LIB_SRC))
 MPI_OBJ   = $(call obj,$(MPI_SRC))
 MPI_MAIN  = $(BUILD)/obj/mpi/shard_mpi.o $(BUILD)/obj/mpi/mpi_main.o
 
