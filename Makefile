@@ -17,9 +17,13 @@
 #   make lib          build/libulaudit.so + build/libulaudit.a (the public API, include/ulaudit.h)
 #   make clean
 #
-# Missing libraries are installed on first use by tools/install-deps.sh
-# (Debian packages through apt-get), so `make demo` and `make test` work as
-# the first two commands on a fresh machine.
+#   make deps         install the Debian packages it builds and tests with
+#                     (tools/install-deps.sh: apt-get, root or sudo); the
+#                     optional ones: make deps-fuzz (clang, libFuzzer: make
+#                     fuzz, make test-clang-san), make deps-bench (Fashion-MNIST)
+#
+# No other target installs anything: when a library is missing, the build
+# stops at once naming the missing packages and `make deps`.
 
 CC      ?= cc
 BUILD   ?= build
@@ -47,32 +51,31 @@ ATTACK_LIBS = $(shell pkg-config --libs openblas cairo zlib)
 LIBS      = $(CORE_LIBS) $(ATTACK_LIBS)
 TEST_LIBS = $(shell pkg-config --libs criterion)
 
-# The layers (DESIGN.md).  CORE is everything but the empirical attack stack:
-# it makes libulaudit (with the calculator of src/cli/calc*.c and the API of
-# src/lib) and the binary.  ATTACK (OpenBLAS, cairo, zlib, OpenMP) is a
-# plugin the binary loads with dlopen for `ulaudit attack` only, so the
-# other commands start without loading those libraries.
-LIB_SRC    = $(wildcard src/num/*.c src/bounds/*.c src/io/*.c src/cert/*.c src/audit/*.c src/vectors/*.c src/stats/*.c src/emp/*.c) \
-             $(CALC_SRC) $(API_SRC) $(CALC_CLI_SRC)
-# The calc command's front end, for the tests and fuzz harnesses that call it as functions.
-CALC_CLI_SRC = src/cli/args.c src/cli/calc.c src/cli/calc_batch.c
-CALC_SRC   = $(wildcard src/calc/*.c)
-API_SRC    = $(wildcard src/lib/*.c)
-# The certified statistics of src/stats (scores -> eps lower bound) need no
-# BLAS: they are in the core (ulaudit_attack_scores).
-CORE_EMP   = $(wildcard src/stats/*.c)
-CORE_SRC   = $(wildcard src/num/*.c src/bounds/*.c src/io/*.c src/cert/*.c src/audit/*.c src/vectors/*.c) \
-             $(CORE_EMP) $(CALC_SRC) $(API_SRC)
-ATTACK_SRC = $(wildcard src/emp/*.c) $(wildcard src/cli/attack*.c)
-CLI_SRC    = $(filter-out $(CALC_SRC) $(ATTACK_SRC),$(wildcard src/cli/*.c))
+# The products, each derived from directories (ARCHITECTURE.md §1, "Build products"):
+#   the core library (libulaudit.a, libulaudit.so) = every .c of CORE_DIRS;
+#   the attack plugin (ulaudit-attack.so) = src/emp + src/cli/attack*.c: the
+#     binary loads it with dlopen for `ulaudit attack` only, so the other
+#     commands start without OpenBLAS, cairo, zlib or OpenMP;
+#   the binary = the rest of src/cli + the core;
+#   the -all archive = every object but the binary's main (src/cli/main.c):
+#     the tests, fuzz harnesses and benchmarks link what they call of it,
+#     the CLI's functions included.
+# A new file joins its directory's product; a new core directory is named
+# here, once.
+CORE_DIRS  = num bounds io cert audit vectors stats calc lib
+CORE_SRC   = $(wildcard $(CORE_DIRS:%=src/%/*.c))
+ATTACK_SRC = $(wildcard src/emp/*.c src/cli/attack*.c)
+CLI_SRC    = $(filter-out $(CORE_SRC) $(ATTACK_SRC),$(wildcard src/cli/*.c))
+LIB_SRC    = $(filter-out src/cli/main.c src/cli/mpi_main.c,$(CORE_SRC) $(ATTACK_SRC) $(CLI_SRC))
 TEST_SRC   = $(wildcard tests/*.c)
 BENCH_SRC  = $(wildcard tests/bench/*.c)
 
-LIB_OBJ    = $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
-CORE_OBJ   = $(CORE_SRC:%.c=$(BUILD)/obj/%.o)
-ATTACK_OBJ = $(ATTACK_SRC:%.c=$(BUILD)/obj/%.o)
-CLI_OBJ    = $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
-TEST_OBJ   = $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
+obj = $(1:%.c=$(BUILD)/obj/%.o)
+LIB_OBJ    = $(call obj,$(LIB_SRC))
+CORE_OBJ   = $(call obj,$(CORE_SRC))
+ATTACK_OBJ = $(call obj,$(ATTACK_SRC))
+CLI_OBJ    = $(call obj,$(CLI_SRC))
+TEST_OBJ   = $(call obj,$(TEST_SRC))
 BENCH_BIN  = $(BENCH_SRC:tests/bench/%.c=$(BUILD)/bench/%)
 
 VERSION    = $(shell sed -n 's/^\#define ULAUDIT_VERSION_STRING "\(.*\)"/\1/p' include/ulaudit.h)
@@ -90,14 +93,24 @@ DEPS_OK   = $(BUILD)/.deps-ok
 
 .PHONY: all demo test test-asan valgrind bench soak install clean deps format vectors
 .PHONY: test-clang-san fuzz fuzz-build fuzz-bins lib test-lib test-install test-python
+.PHONY: check-symbols check-layers deps-fuzz deps-bench
 all: $(BIN) $(PLUGIN) lib
 lib: $(BUILD)/libulaudit.so $(PUB_A)
 
-deps: $(DEPS_OK)
+# The only target that installs: the Debian packages (Open MPI included)
+# when tools/check-deps.sh finds one missing.  .ci/run calls it.
+deps:
+	@tools/check-deps.sh --all --quiet || tools/install-deps.sh
+	@mkdir -p $(BUILD) && tools/check-deps.sh && touch $(DEPS_OK)
+deps-fuzz:
+	@tools/fuzz-deps.sh
+deps-bench:
+	@tools/bench-deps.sh
+# Every compilation waits for this check, which stops the build with one line
+# naming what is missing (tools/check-deps.sh) rather than at a compiler error.
 $(DEPS_OK):
 	@mkdir -p $(BUILD)
-	@tools/check-deps.sh --all || tools/install-deps.sh || true
-	@tools/check-deps.sh || { echo "make: libraries still missing after install-deps" >&2; exit 1; }
+	@tools/check-deps.sh
 	@touch $@
 
 # Objects are rebuilt when the compiler flags change (e.g. -fPIC, added for
@@ -170,8 +183,17 @@ $(BUILD)/bench/%: tests/bench/%.c $(LIB) | $(DEPS_OK)
 demo: $(BIN) $(PLUGIN)
 	@tools/demo.sh $(BIN)
 
-test: $(BIN) $(PLUGIN) $(TEST_BIN) test-lib
+test: $(BIN) $(PLUGIN) $(TEST_BIN) test-lib check-symbols check-layers
 	$(TEST_BIN) --jobs 2
+
+# The core library exports ul_/ulaudit_ names only: the offenders are listed.
+check-symbols: $(PUB_A) $(BUILD)/libulaudit.so
+	tools/check-symbols.sh $(PUB_A) $(SO_REAL)
+
+# No core object references a symbol of src/cli, and no src/lib or src/calc
+# file includes a cli/ header (ARCHITECTURE.md, the layers).
+check-layers: $(CORE_OBJ) $(CLI_OBJ)
+	tools/check-layers.sh $(BUILD)
 
 # The installed tree: `make install` into a temporary DESTDIR, then a C
 # program built with pkg-config against it, and the Python package's tests
@@ -209,7 +231,7 @@ test-asan:
 # MPFR's %R conversions to them, which clang's -Wformat flags: warnings here.
 CLANG_SAN_CFLAGS = -Wno-error=format -Wno-error=format-invalid-specifier -Wno-error=format-extra-args
 test-clang-san:
-	@tools/fuzz-deps.sh
+	@tools/fuzz-deps.sh --check
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	    LSAN_OPTIONS=suppressions=$(abspath tools/lsan.supp):print_suppressions=0 \
 	    $(MAKE) CC=clang BUILD=build-clang SAN=1 CFLAGS="$(CLANG_SAN_CFLAGS)" test
@@ -219,7 +241,7 @@ test-clang-san:
 # build-fuzz/, seed corpora from audits/, examples/ and tests/data/
 # (tools/fuzz-seeds.sh), each harness run FUZZ_SECONDS (tools/fuzz-run.sh).
 # FUZZ=cert (or a list) runs only those harnesses.  Clang and libFuzzer are
-# installed by tools/fuzz-deps.sh when missing (Debian packages, apt-get).
+# installed by make deps-fuzz (tools/fuzz-deps.sh: Debian packages, apt-get).
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD   = build-fuzz
 FUZZ_NAMES   = $(patsubst fuzz/fuzz_%.c,%,$(wildcard fuzz/fuzz_*.c))
@@ -229,7 +251,7 @@ fuzz: fuzz-build
 	@tools/fuzz-run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ)
 
 fuzz-build:
-	@tools/fuzz-deps.sh
+	@tools/fuzz-deps.sh --check
 	$(MAKE) CC=clang BUILD=$(FUZZ_BUILD) SAN=1 CFLAGS=-fsanitize=fuzzer-no-link fuzz-bins
 
 fuzz-bins: $(FUZZ_NAMES:%=$(BUILD)/fuzz_%)
@@ -246,10 +268,11 @@ soak: $(BIN) $(PLUGIN) $(TEST_BIN)
 valgrind: $(BIN) $(PLUGIN)
 	@tools/valgrind-cli.sh $(BIN)
 
-# bench_learner needs Debian's dataset-fashion-mnist (tools/bench-deps.sh
+# bench_learner needs Debian's dataset-fashion-mnist (make deps-bench
 # installs it; without it that benchmark prints SKIPPED).
 bench: $(BENCH_BIN) $(BIN) $(PLUGIN)
-	@tools/bench-deps.sh || echo "make bench: no Fashion-MNIST; bench_learner will say SKIPPED"
+	@tools/bench-deps.sh --check || \
+	    echo "make bench: no Fashion-MNIST (make deps-bench installs it): bench_learner will say SKIPPED"
 	@for b in $(BENCH_BIN); do $$b || exit 1; done
 
 # `make vectors` regenerates the committed reference vectors in vectors/.
@@ -287,7 +310,7 @@ install: all
 	    echo 'LIBRARY = "$(LIBDIR)/$(SO_NAME)"' > $(DESTDIR)$(PYTHON_SITEDIR)/ulaudit/_installed.py
 
 format:
-	clang-format -i $(LIB_SRC) $(CLI_SRC) $(TEST_SRC) $(BENCH_SRC) $(wildcard src/*/*.h tests/*.h)
+	clang-format -i $(wildcard src/*/*.[ch] tests/*.[ch] tests/bench/*.c)
 
 clean:
 	rm -rf build build-asan build-fuzz build-clang
@@ -295,4 +318,4 @@ clean:
 # Fragments for optional builds (mk/*.mk: e.g. the MPI attack build), one per concern.
 -include $(wildcard mk/*.mk)
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(ATTACK_OBJ:.o=.d) $(TEST_OBJ:.o=.d)
+-include $(patsubst %.o,%.d,$(LIB_OBJ) $(CLI_OBJ) $(TEST_OBJ))

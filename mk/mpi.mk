@@ -4,19 +4,19 @@
 #                               (openmpi-bin, libopenmpi-dev: mpicc, mpirun)
 #   mpirun -n K build/ulaudit-mpi attack CONFIG.json --out DIR
 #
-# One self-contained binary (no plugin): the core and attack objects of the
-# plain build, linked by mpicc with src/emp/shard_mpi.c compiled again with
-# -DUL_WITH_MPI (the gathering of records to rank 0) and src/cli/mpi_main.c
-# with -DUL_MPI_MAIN (a main that runs `attack` only; empty without it).
+# One self-contained binary (no plugin): the objects of the -all archive
+# (every object of the plain binary and of its plugin but src/cli/main.c:
+# the Makefile's LIB_SRC), linked by mpicc with src/emp/shard_mpi.c compiled
+# again with -DUL_WITH_MPI (the gathering of records to rank 0) and
+# src/cli/mpi_main.c with -DUL_MPI_MAIN (a main that runs `attack` only;
+# empty without it).
 # When mpicc exists, `make test` builds it too (mpi-if-present below), and
 # the CLI tests run it under mpirun (they skip with a message otherwise).
 
 MPICC    ?= mpicc
 MPI_BIN   = $(BUILD)/ulaudit-mpi
-MPI_SRC   = $(filter-out src/emp/shard_mpi.c,$(wildcard src/num/*.c src/bounds/*.c src/io/*.c src/cert/*.c src/audit/*.c \
-              src/vectors/*.c src/emp/*.c)) src/cli/attack.c \
-            $(wildcard src/cli/attack_scores.c src/cli/args.c)
-MPI_OBJ   = $(MPI_SRC:%.c=$(BUILD)/obj/%.o)
+MPI_SRC   = $(filter-out src/emp/shard_mpi.c,$(LIB_SRC))
+MPI_OBJ   = $(call obj,$(MPI_SRC))
 MPI_MAIN  = $(BUILD)/obj/mpi/shard_mpi.o $(BUILD)/obj/mpi/mpi_main.o
 
 .PHONY: mpi

@@ -1,29 +1,75 @@
 #!/bin/sh
-# Exit 0 when every library ulaudit needs is visible to the compiler.
-# MPFI ships no pkg-config file on Debian, so its header is probed directly.
+# Exit 0 when every library ulaudit needs is visible to the compiler; else
+# print one line naming the missing Debian packages and the command that
+# installs them (`make deps`, i.e. tools/install-deps.sh), and exit 1.
+# Installs nothing: the build calls it before compiling (Makefile, DEPS_OK).
+#
+#   tools/check-deps.sh [--all] [--quiet]
+#
 # Open MPI (mpicc, mpirun) is optional: it is for the MPI build (mk/mpi.mk)
 # and its test, which are skipped without it.  When it is missing this warns
-# and still exits 0; with --all it exits 1 instead, so that a caller can have
-# tools/install-deps.sh install it with the rest.
+# and still exits 0; with --all it counts as missing, so that `make deps`
+# installs it with the rest (so does valgrind, for `make valgrind`).  --quiet prints nothing (exit status only).
 ALL=0
-[ "${1:-}" = "--all" ] && ALL=1
-pkg-config --exists gmp mpfr json-c criterion nettle openblas cairo zlib 2>/dev/null || exit 1
-printf '#include <mpfi.h>\nint main(void){return 0;}\n' |
-    ${CC:-cc} -x c - -o /dev/null -lmpfi -lmpfr -lgmp 2>/dev/null || exit 1
+QUIET=0
+for a in "$@"; do
+    case $a in
+    --all) ALL=1 ;;
+    --quiet) QUIET=1 ;;
+    *) echo "check-deps: unknown option $a (use --all, --quiet)" >&2; exit 2 ;;
+    esac
+done
+
+MISSING=""
+need() { MISSING="$MISSING $1"; }
+builds() { # builds HEADER [LIBS...]: a program including HEADER compiles and links
+    h=$1; shift
+    printf '#include <%s>\nint main(void){return 0;}\n' "$h" |
+        ${CC:-cc} -x c - -o /dev/null "$@" 2>/dev/null
+}
+
+command -v "${CC:-cc}" >/dev/null 2>&1 && command -v make >/dev/null 2>&1 || need build-essential
+command -v pkg-config >/dev/null 2>&1 || need pkg-config
+# pkg-config module, Debian package (one pair a line).
+while read -r mod pkg; do
+    pkg-config --exists "$mod" 2>/dev/null || need "$pkg"
+done <<'EOF'
+gmp libgmp-dev
+mpfr libmpfr-dev
+json-c libjson-c-dev
+criterion libcriterion-dev
+nettle nettle-dev
+openblas libopenblas-dev
+cairo libcairo2-dev
+zlib zlib1g-dev
+EOF
+# MPFI ships no pkg-config file on Debian: its header and library are probed.
+builds mpfi.h -lmpfi -lmpfr -lgmp || need libmpfi-dev
 # Random123 (Philox, used by src/emp/rng.c) is header-only: probe the header.
-printf '#include <Random123/philox.h>\nint main(void){return 0;}\n' |
-    ${CC:-cc} -x c - -o /dev/null 2>/dev/null || exit 1
+builds Random123/philox.h || need librandom123-dev
 # The Python package's tests (make test) run Debian's python3 with python3-pytest.
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
-"$PY" -c 'import pytest' 2>/dev/null || exit 1
+"$PY" -c 'import pytest' 2>/dev/null || need "python3 python3-pytest"
+
+# valgrind is for `make valgrind` (CI) only: with --all, so that make deps
+# installs it.
+[ "$ALL" -eq 0 ] || command -v valgrind >/dev/null 2>&1 || need valgrind
+
 # Open MPI: mpicc must build an MPI program, and mpirun must be there.
 MPICC=${MPICC:-mpicc}
 if ! command -v mpirun >/dev/null 2>&1 ||
     ! printf '#include <mpi.h>\nint main(void){MPI_Init(0, 0); return MPI_Finalize();}\n' |
         "$MPICC" -x c - -o /dev/null 2>/dev/null; then
-    echo "check-deps: warning: no Open MPI ($MPICC, mpirun): the optional MPI build (make mpi)" \
-        "and its test are skipped; tools/install-deps.sh installs openmpi-bin libopenmpi-dev" >&2
-    [ "$ALL" -eq 1 ] && exit 1
+    if [ "$ALL" -eq 1 ]; then
+        need "openmpi-bin libopenmpi-dev"
+    elif [ "$QUIET" -eq 0 ]; then
+        echo "check-deps: warning: no Open MPI ($MPICC, mpirun): the optional MPI build (make mpi)" \
+            "and its test are skipped; make deps installs openmpi-bin libopenmpi-dev" >&2
+    fi
 fi
-exit 0
+
+[ -z "$MISSING" ] && exit 0
+[ "$QUIET" -eq 1 ] ||
+    echo "ulaudit: missing Debian packages:$MISSING; install them with: make deps (needs root or sudo)" >&2
+exit 1

@@ -5,7 +5,9 @@
 # OpenMP runtime (libomp-dev).  Does nothing when a test program links with
 # -fsanitize=fuzzer,address,undefined -fopenmp; otherwise installs those
 # Debian packages with apt-get (root or sudo).  Exit 0 when clang works
-# afterwards, 1 when not.
+# afterwards, 1 when not.  Run so by `make deps-fuzz`; `make fuzz` and
+# `make test-clang-san` run it with --check, which installs nothing and names
+# the missing packages and `make deps-fuzz` in one line.
 set -eu
 
 PACKAGES="clang libclang-rt-dev libomp-dev"
@@ -21,6 +23,11 @@ works() {
 
 if command -v clang >/dev/null 2>&1 && works; then
     exit 0
+fi
+if [ "${1:-}" = "--check" ]; then
+    echo "ulaudit: clang cannot build libFuzzer harnesses: missing Debian packages $PACKAGES;" \
+        "install them with: make deps-fuzz (needs root or sudo)" >&2
+    exit 1
 fi
 
 if [ "$(id -u)" -eq 0 ]; then

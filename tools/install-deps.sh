@@ -1,7 +1,8 @@
 #!/bin/sh
 # Installs the Debian packages ulaudit builds and tests with.
-# Run by the Makefile when pkg-config (or, for MPFI, which ships no .pc file,
-# a header probe) cannot find a library; safe to run by hand at any time.
+# Run by `make deps` (and so by .ci/run) when tools/check-deps.sh --all finds
+# a package missing; safe to run by hand at any time.  No other make target
+# installs anything: they stop and name `make deps` instead.
 # Open MPI (openmpi-bin: mpirun; libopenmpi-dev: mpicc) is for the optional
 # MPI build (mk/mpi.mk): with it `make test` builds build/ulaudit-mpi and runs
 # the MPI ranks test instead of skipping it.

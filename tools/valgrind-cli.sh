@@ -4,7 +4,8 @@
 set -u
 BIN=${1:-build/ulaudit}
 if ! command -v valgrind >/dev/null 2>&1; then
-    tools/install-deps.sh || exit 1
+    echo "make valgrind: missing Debian package: valgrind; install it with: make deps (needs root or sudo)" >&2
+    exit 1
 fi
 status=0
 run() {

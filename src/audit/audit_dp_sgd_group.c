@@ -67,7 +67,7 @@ static const ul_field_spec DP_PARAMS[] = {
      .doc = "k, the number of records forgotten together"},
     {.name = "conversion",
      .type = UL_FIELD_STRING,
-     .choices = KOL_CONVERSIONS,
+     .choices = ul_audit_kol_conversions,
      .doc = "RDP to (eps, delta): bbghs (default) or mironov"},
 };
 
@@ -105,15 +105,15 @@ static ul_status dp_read(const ul_cert *c, dp_cert *d, char *err, size_t errlen)
         st = ul_cert_read_object(c, "stated", DP_STATED, 2, &s, err, errlen);
     if (st != UL_OK)
         return st;
-    const ul_cert_value *q = kol_get(&p, "q"), *batch = kol_get(&p, "batch"), *n = kol_get(&p, "n");
+    const ul_cert_value *q = ul_audit_kol_get(&p, "q"), *batch = ul_audit_kol_get(&p, "batch"), *n = ul_audit_kol_get(&p, "n");
     if (q->present) {
         if (batch->present || n->present)
-            return kol_unused(batch->present ? batch : n, "with q (give q, or batch and n)", err,
+            return ul_audit_kol_unused(batch->present ? batch : n, "with q (give q, or batch and n)", err,
                           errlen);
         d->pb.q = q->text;
     } else {
         if (!batch->present || !n->present)
-            return kol_missing(batch->present ? n->path : batch->path,
+            return ul_audit_kol_missing(batch->present ? n->path : batch->path,
                            "for the sampling rate (give q, or batch and n)", err, errlen);
         if (batch->count == 0 || n->count == 0 || batch->count > n->count)
             return ul_fail(err, errlen, UL_EINPUT, "%s: need 1 <= batch <= n (got %s/%s)",
@@ -122,16 +122,16 @@ static ul_status dp_read(const ul_cert *c, dp_cert *d, char *err, size_t errlen)
         d->pb.batch = (unsigned long)batch->count;
         d->pb.n = (unsigned long)n->count;
     }
-    d->pb.sigma = kol_get(&p, "sigma")->text;
-    d->pb.steps = (unsigned long)kol_get(&p, "steps")->count;
+    d->pb.sigma = ul_audit_kol_get(&p, "sigma")->text;
+    d->pb.steps = (unsigned long)ul_audit_kol_get(&p, "steps")->count;
     ul_kol_dpsgd_curve_set(&d->curve, &d->pb);
-    d->k = (unsigned long)kol_get(&p, "group_size")->count;
-    const ul_cert_value *conv = kol_get(&p, "conversion");
+    d->k = (unsigned long)ul_audit_kol_get(&p, "group_size")->count;
+    const ul_cert_value *conv = ul_audit_kol_get(&p, "conversion");
     d->conv = conv->present && strcmp(conv->text, "mironov") == 0 ? UL_RDP_MIRONOV : UL_RDP_BBGHS;
-    d->eps = kol_get(&cl, "eps")->text;
-    d->delta = kol_get(&cl, "delta")->text;
-    d->st_eps = kol_get(&s, "eps_example");
-    d->st_delta = kol_get(&s, "delta_example");
+    d->eps = ul_audit_kol_get(&cl, "eps")->text;
+    d->delta = ul_audit_kol_get(&cl, "delta")->text;
+    d->st_eps = ul_audit_kol_get(&s, "eps_example");
+    d->st_delta = ul_audit_kol_get(&s, "delta_example");
     return UL_OK;
 }
 
@@ -160,7 +160,7 @@ static ul_status dp_eval_once(void *ctx, const ul_num_precision *w, ul_verdict *
                                                       e->d->conv, w, &e->group, &e->dex, &nr,
                                                       err, errlen);
     if (st != UL_OK && st != UL_ECAP)
-        return kol_with_path(st, "parameters", err, errlen);
+        return ul_audit_kol_with_path(st, "parameters", err, errlen);
     *cap_hit = nr.cap_hit;
     char label[128];
     snprintf(label, sizeof label, "group delta at eps = %.30s (eps' = eps/k, alpha = %s)",
@@ -191,7 +191,7 @@ static ul_status dp_pair_once(void *ctx, const ul_num_precision *w, ul_verdict *
     ul_status st = ul_kol_dpsgd_eps_at_certified(&d->curve, pr->alpha, d->st_delta->text, d->conv,
                                                  &we, &pr->eps_example, &nr, err, errlen);
     if (st != UL_OK && st != UL_ECAP)
-        return kol_with_path(st, "parameters", err, errlen);
+        return ul_audit_kol_with_path(st, "parameters", err, errlen);
     *cap_hit = nr.cap_hit;
     ul_kol_group_pair(&pr->eps_example, d->st_delta->text, d->k, &pr->eps_group,
                       &pr->delta_group);
@@ -280,8 +280,8 @@ static ul_status dp_decide(dp_state *s, const ul_num_precision *want, ul_audit_r
         return st;
     rep->verdict = v;
     char dtext[160], gtext[160];
-    kol_value_text(dtext, sizeof dtext, &s->ev.dex, 6);
-    kol_value_text(gtext, sizeof gtext, &s->ev.group, 6);
+    ul_audit_kol_value_text(dtext, sizeof dtext, &s->ev.dex, 6);
+    ul_audit_kol_value_text(gtext, sizeof gtext, &s->ev.group, 6);
     ul_audit_explain(rep,
                      "DP-SGD for %lu steps with noise multiplier %s; per example eps' = eps/k = "
                      "%s gives delta' = %s (RDP at alpha = %s), and group privacy for k = %lu "
@@ -292,9 +292,9 @@ static ul_status dp_decide(dp_state *s, const ul_num_precision *want, ul_audit_r
     dp_stated_pair(d, want, &s->pr, &s->have_b, &vb, e2, sizeof e2);
     if (s->have_b) {
         char et[160], gt[160], dt[160];
-        kol_value_text(et, sizeof et, &s->pr.eps_example, 6);
-        kol_value_text(gt, sizeof gt, &s->pr.eps_group, 6);
-        kol_value_text(dt, sizeof dt, &s->pr.delta_group, 6);
+        ul_audit_kol_value_text(et, sizeof et, &s->pr.eps_example, 6);
+        ul_audit_kol_value_text(gt, sizeof gt, &s->pr.eps_group, 6);
+        ul_audit_kol_value_text(dt, sizeof dt, &s->pr.delta_group, 6);
         ul_audit_explain(rep,
                          "At the stated per-example delta' = %s the accountant gives eps' = %s "
                          "(alpha = %s), so the group has (%s, %s).",
@@ -304,14 +304,14 @@ static ul_status dp_decide(dp_state *s, const ul_num_precision *want, ul_audit_r
             ul_audit_number_set(&rep->recomputed, "delta",
                                 "group delta at the stated per-example delta",
                                 &s->pr.delta_group, s->digits);
-            kol_setf(rep->margin, sizeof rep->margin,
+            ul_audit_kol_setf(rep->margin, sizeof rep->margin,
                  "claimed (eps, delta) (%s, %s); certified group pair (%s, %s) at the "
                  "stated per-example delta: the claim is within the certified bound",
                  d->eps, d->delta, gt, dt);
         }
     }
     char why[160];
-    kol_undecided_why(&end, why, sizeof why);
+    ul_audit_kol_undecided_why(&end, why, sizeof why);
     if (rep->verdict == UL_VERDICT_SUPPORTED)
         ul_audit_explain(rep, "The claim is supported.");
     else if (rep->verdict == UL_VERDICT_UNSUPPORTED)
@@ -331,19 +331,19 @@ static void dp_would_reach(dp_state *s, const ul_num_precision *want, ul_audit_r
                                             sizeof e2) == UL_OK;
     if (rep->verdict != UL_VERDICT_UNSUPPORTED)
         return;
-    kol_add_would_reach_value(rep, "delta", "group delta certified at the claimed eps", &s->ev.group,
+    ul_audit_kol_add_would_reach_value(rep, "delta", "group delta certified at the claimed eps", &s->ev.group,
                           s->digits);
     if (s->have_need) {
-        kol_add_would_reach_value(rep, "delta_example_needed",
+        ul_audit_kol_add_would_reach_value(rep, "delta_example_needed",
                               "per-example delta' at eps/k that reaches the claimed group delta",
                               &s->need, s->digits);
         char nt[160];
-        kol_value_text(nt, sizeof nt, &s->need, 6);
+        ul_audit_kol_value_text(nt, sizeof nt, &s->need, 6);
         ul_audit_explain(rep, "Reaching the claim needs per-example delta' <= %s at eps' = eps/k.",
                          nt);
     }
     if (s->have_b)
-        kol_add_would_reach_value(rep, "eps_group", "group eps at the stated per-example delta",
+        ul_audit_kol_add_would_reach_value(rep, "eps_group", "group eps at the stated per-example delta",
                               &s->pr.eps_group, s->digits);
 }
 
@@ -356,22 +356,22 @@ static void dp_check_stated(const dp_state *s, ul_audit_report *rep)
     ul_kol_group_eps_split(&ex, d->eps, d->k, 256);
     if (d->st_eps->present && !ul_audit_stated_agrees(d->st_eps->text, &ex)) {
         char t[160];
-        kol_value_text(t, sizeof t, &ex, 10);
-        kol_setf(rep->first_wrong_stated, sizeof rep->first_wrong_stated,
+        ul_audit_kol_value_text(t, sizeof t, &ex, 10);
+        ul_audit_kol_setf(rep->first_wrong_stated, sizeof rep->first_wrong_stated,
              "%s = %s; the per-example eps of the claim is eps/k = %s", d->st_eps->path,
              d->st_eps->text, t);
     } else if (d->st_delta->present && s->have_need && !ul_audit_stated_agrees(d->st_delta->text, &s->need)) {
         char t[160];
-        kol_value_text(t, sizeof t, &s->need, 8);
-        kol_setf(rep->first_wrong_stated, sizeof rep->first_wrong_stated,
+        ul_audit_kol_value_text(t, sizeof t, &s->need, 8);
+        ul_audit_kol_setf(rep->first_wrong_stated, sizeof rep->first_wrong_stated,
              "%s = %s; group privacy needs delta' = delta/sum_{i<k} e^{i eps/k} = %s",
              d->st_delta->path, d->st_delta->text, t);
         double k1 = (double)(d->k - 1);
         double et = strtod(d->eps, NULL) / (double)d->k;
         double code = exp(ul_kol_log_decimal_d(d->delta) + (et - 1) - (et * (double)d->k - 1));
         if (ul_audit_stated_agrees(d->st_delta->text, &s->split_delta) ||
-            kol_agrees_double(d->st_delta->text, code, EMULATION_SLACK))
-            kol_setf(rep->forensics, sizeof rep->forensics,
+            ul_audit_kol_agrees_double(d->st_delta->text, code, EMULATION_SLACK))
+            ul_audit_kol_setf(rep->forensics, sizeof rep->forensics,
                  "%s is the code's split delta*e^{-(k-1) eps/k} = delta*e^{-%.0f eps'} "
                  "(docs/neural-unlearning.md, \"DP-SGD with group privacy\"): the group delta "
                  "without its sum "
@@ -400,10 +400,10 @@ static void dp_code_rule_stated(const dp_cert *d, char *what, size_t n)
                                sizeof e2) == UL_OK &&
         ul_audit_stated_agrees(d->delta, &dk)) {
         char ct[160], xt[160] = "";
-        kol_value_text(ct, sizeof ct, &dk, 8);
+        ul_audit_kol_value_text(ct, sizeof ct, &dk, 8);
         if (ul_kol_group_certified(d->st_eps->text, d->st_delta->text, d->k, UL_KOL_GROUP_EXACT,
                                    &wc, &pre2, &ek, &dk, &nr, e2, sizeof e2) == UL_OK)
-            kol_value_text(xt, sizeof xt, &dk, 6);
+            ul_audit_kol_value_text(xt, sizeof xt, &dk, 6);
         snprintf(what, n,
                  "the claimed group delta %s is the code's group rule delta'*e^{(k-1) eps'} = %s "
                  "on the stated per-example pair: the group delta without its sum, which group "
@@ -448,7 +448,7 @@ static void dp_forensics(const dp_state *s, ul_audit_report *rep)
     }
     if (what[0] != '\0') {
         snprintf(both, 2 * n + 2, "%s%s%s", what, rep->forensics[0] ? "; " : "", rep->forensics);
-        kol_setf(rep->forensics, sizeof rep->forensics, "%s", both);
+        ul_audit_kol_setf(rep->forensics, sizeof rep->forensics, "%s", both);
     }
     free(what);
     free(both);
@@ -471,9 +471,9 @@ static ul_status dp_audit(const ul_cert *c, const ul_num_precision *want, ul_aud
         dp_state_clear(&s);
         return st;
     }
-    kol_setf(rep->claim, sizeof rep->claim, "(eps, delta) = (%s, %s) for a group of k = %lu", d->eps,
+    ul_audit_kol_setf(rep->claim, sizeof rep->claim, "(eps, delta) = (%s, %s) for a group of k = %lu", d->eps,
          d->delta, d->k);
-    kol_setf(rep->theorem, sizeof rep->theorem,
+    ul_audit_kol_setf(rep->theorem, sizeof rep->theorem,
          "DP-SGD per-example RDP (Poisson-subsampled Gaussian, Mironov-Talwar-Zhang 2019, "
          "composed; %s conversion) and group privacy (k*eps', delta'*sum_{i<k} e^{i eps'}) "
          "(Dwork-Roth; docs/neural-unlearning.md, \"DP-SGD with group privacy\")",
@@ -485,7 +485,7 @@ static ul_status dp_audit(const ul_cert *c, const ul_num_precision *want, ul_aud
     ul_pre_clear(&rep->pre);
     st = ul_kol_dpsgd_code_split_certified(d->eps, d->delta, d->k, &wc, &rep->pre, &s.split_eps,
                                            &s.split_delta, &s.split_group, &nr, err, errlen);
-    st = kol_triage(st, rep, &done, "parameters", err, errlen);
+    st = ul_audit_kol_triage(st, rep, &done, "parameters", err, errlen);
     if (st == UL_OK && !done)
         st = dp_decide(&s, want, rep, err, errlen);
     if (st == UL_OK && !done) {

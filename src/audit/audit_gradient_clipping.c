@@ -103,7 +103,7 @@ static const ul_field_spec GC_PARAMS[] = {
      .doc = "l2 regularisation lambda"},
     {.name = "init",
      .type = UL_FIELD_STRING,
-     .choices = KOL_INITS,
+     .choices = ul_audit_kol_inits,
      .doc = "initial clip: ball or box",
      /* with noise given; the code's schedules are computed from the same D0,
       * so there rho_eff does not depend on it (docs/neural-unlearning.md,
@@ -153,7 +153,7 @@ static const ul_field_spec GC_PARAMS[] = {
                 "worse"},
     {.name = "conversion",
      .type = UL_FIELD_STRING,
-     .choices = KOL_CONVERSIONS,
+     .choices = ul_audit_kol_conversions,
      .doc = "RDP to (eps, delta): bbghs (default) or mironov"},
 };
 
@@ -187,26 +187,26 @@ typedef struct {
 static ul_status gc_read_noise(const ul_cert_values *pv, gc_cert *g, char *err, size_t errlen)
 {
     ul_kol_pabi_problem *pb = &g->pb;
-    const char *noise = kol_get(pv, "noise")->text;
-    const ul_cert_value *sigma = kol_get(pv, "sigma"), *er = kol_get(pv, "eps_renyi"),
-                        *variant = kol_get(pv, "variant");
+    const char *noise = ul_audit_kol_get(pv, "noise")->text;
+    const ul_cert_value *sigma = ul_audit_kol_get(pv, "sigma"), *er = ul_audit_kol_get(pv, "eps_renyi"),
+                        *variant = ul_audit_kol_get(pv, "variant");
     if (strcmp(noise, "given") == 0) {
         pb->noise = UL_KOL_PABI_GIVEN;
         if (!sigma->present)
-            return kol_missing(sigma->path, "by noise given", err, errlen);
+            return ul_audit_kol_missing(sigma->path, "by noise given", err, errlen);
         if (er->present)
-            return kol_unused(er, "with noise given", err, errlen);
+            return ul_audit_kol_unused(er, "with noise given", err, errlen);
         if (variant->present)
-            return kol_unused(variant, "with noise given (it selects a code schedule's branch)", err,
+            return ul_audit_kol_unused(variant, "with noise given (it selects a code schedule's branch)", err,
                           errlen);
-        pb->sigma = kol_value_items(sigma, &pb->n_sigma);
+        pb->sigma = ul_audit_kol_value_items(sigma, &pb->n_sigma);
     } else {
         pb->noise = strcmp(noise, "code-constant") == 0 ? UL_KOL_PABI_CODE_CONSTANT
                                                         : UL_KOL_PABI_CODE_DECREASING;
         if (!er->present)
-            return kol_missing(er->path, "by the code's noise schedules", err, errlen);
+            return ul_audit_kol_missing(er->path, "by the code's noise schedules", err, errlen);
         if (sigma->present)
-            return kol_unused(sigma, "with a code schedule (the schedule gives sigma)", err, errlen);
+            return ul_audit_kol_unused(sigma, "with a code schedule (the schedule gives sigma)", err, errlen);
         pb->eps_renyi = er->text;
         /* omitted: the public code's branch (docs/neural-unlearning.md, Errata K5), the reading
          * least
@@ -222,13 +222,13 @@ static ul_status gc_read_noise(const ul_cert_values *pv, gc_cert *g, char *err, 
 /* The claim: (eps, delta) and/or (renyi_order, renyi_value), each pair whole. */
 static ul_status gc_read_claim(const ul_cert_values *clv, gc_cert *g, char *err, size_t errlen)
 {
-    const ul_cert_value *e = kol_get(clv, "eps"), *d = kol_get(clv, "delta"), *o = kol_get(clv, "renyi_order"),
-                        *v = kol_get(clv, "renyi_value");
+    const ul_cert_value *e = ul_audit_kol_get(clv, "eps"), *d = ul_audit_kol_get(clv, "delta"), *o = ul_audit_kol_get(clv, "renyi_order"),
+                        *v = ul_audit_kol_get(clv, "renyi_value");
     if (e->present != d->present)
-        return kol_missing(e->present ? d->path : e->path, "with the other half of (eps, delta)", err,
+        return ul_audit_kol_missing(e->present ? d->path : e->path, "with the other half of (eps, delta)", err,
                        errlen);
     if (o->present != v->present)
-        return kol_missing(o->present ? v->path : o->path,
+        return ul_audit_kol_missing(o->present ? v->path : o->path,
                        "with the other half of (renyi_order, renyi_value)", err, errlen);
     if (!e->present && !o->present)
         return ul_fail(err, errlen, UL_EINPUT,
@@ -254,39 +254,39 @@ static ul_status gc_read(const ul_cert *c, gc_cert *g, char *err, size_t errlen)
         return st;
     memset(g, 0, sizeof *g);
     ul_kol_pabi_problem *pb = &g->pb;
-    pb->c0 = kol_get(&p, "c0")->text;
-    pb->c1 = kol_get(&p, "c1")->text;
-    pb->lr = kol_get(&p, "lr")->text;
-    pb->lambda = kol_get(&p, "lambda")->text;
+    pb->c0 = ul_audit_kol_get(&p, "c0")->text;
+    pb->c1 = ul_audit_kol_get(&p, "c1")->text;
+    pb->lr = ul_audit_kol_get(&p, "lr")->text;
+    pb->lambda = ul_audit_kol_get(&p, "lambda")->text;
     int cmp = 1;
     g->lambda_zero = ul_num_decimal_compare(pb->lambda, "0", &cmp) && cmp == 0;
 
-    st = kol_read_init(kol_get(&p, "init"), kol_get(&p, "dim"), &pb->init, &pb->dim, err, errlen);
+    st = ul_audit_kol_read_init(ul_audit_kol_get(&p, "init"), ul_audit_kol_get(&p, "dim"), &pb->init, &pb->dim, err, errlen);
     if (st != UL_OK)
         return st;
-    const ul_cert_value *steps = kol_get(&p, "steps");
+    const ul_cert_value *steps = ul_audit_kol_get(&p, "steps");
     g->steps_from_code = !steps->present;
     pb->steps = steps->present ? (unsigned long)steps->count : 0;
-    const ul_cert_value *lrs = kol_get(&p, "lr_schedule");
-    g->init_given = kol_get(&p, "init")->present;
+    const ul_cert_value *lrs = ul_audit_kol_get(&p, "lr_schedule");
+    g->init_given = ul_audit_kol_get(&p, "init")->present;
     g->lr_schedule_given = lrs->present;
     pb->lr_varies = lrs->present && strcmp(lrs->text, "varying") == 0;
 
     st = gc_read_noise(&p, g, err, errlen);
     if (st != UL_OK)
         return st;
-    const ul_cert_value *conv = kol_get(&p, "conversion");
+    const ul_cert_value *conv = ul_audit_kol_get(&p, "conversion");
     g->conv = conv->present && strcmp(conv->text, "mironov") == 0 ? UL_RDP_MIRONOV : UL_RDP_BBGHS;
 
     st = gc_read_claim(&cl, g, err, errlen);
     if (st != UL_OK)
         return st;
 
-    g->st_steps = kol_get(&s, "steps");
-    g->st_sigma = kol_get(&s, "sigma");
-    g->st_rho = kol_get(&s, "rho_eff");
+    g->st_steps = ul_audit_kol_get(&s, "steps");
+    g->st_sigma = ul_audit_kol_get(&s, "sigma");
+    g->st_rho = ul_audit_kol_get(&s, "rho_eff");
     if (g->st_sigma->present && pb->noise == UL_KOL_PABI_GIVEN)
-        return kol_unused(g->st_sigma, "with noise given (sigma is a parameter)", err, errlen);
+        return ul_audit_kol_unused(g->st_sigma, "with noise given (sigma is a parameter)", err, errlen);
     return UL_OK;
 }
 
@@ -309,9 +309,9 @@ static bool gc_check_stated_sigma(const gc_cert *g, ul_audit_report *rep)
     const ul_kol_pabi_problem *pb = &g->pb;
     char e2[256];
     size_t n;
-    const char *const *items = kol_value_items(g->st_sigma, &n);
+    const char *const *items = ul_audit_kol_value_items(g->st_sigma, &n);
     if (n != 1 && n != pb->steps) {
-        kol_setf(rep->first_wrong_stated, sizeof rep->first_wrong_stated,
+        ul_audit_kol_setf(rep->first_wrong_stated, sizeof rep->first_wrong_stated,
              "%s has %zu values; the schedule has T = %lu", g->st_sigma->path, n, pb->steps);
         return true;
     }
@@ -326,13 +326,13 @@ static bool gc_check_stated_sigma(const gc_cert *g, ul_audit_report *rep)
                                                         &lz, &nr, e2, sizeof e2);
         if ((st == UL_OK || st == UL_ECAP) && !ul_audit_stated_agrees(items[i], &sg)) {
             char cert[160];
-            kol_value_text(cert, sizeof cert, &sg, 10);
+            ul_audit_kol_value_text(cert, sizeof cert, &sg, 10);
             char path[UL_JSON_PATH_MAX];
             if (g->st_sigma->type == UL_FIELD_DECIMAL_LIST)
                 ul_json_path_index(path, sizeof path, g->st_sigma->path, i);
             else
                 snprintf(path, sizeof path, "%s", g->st_sigma->path);
-            kol_setf(rep->first_wrong_stated, sizeof rep->first_wrong_stated,
+            ul_audit_kol_setf(rep->first_wrong_stated, sizeof rep->first_wrong_stated,
                  "%s = %s; the code's schedule gives sigma_%zu = %s", path, items[i], i, cert);
             /* recipes: the other λ = 0 branch; float32 (jnp) evaluation */
             if (g->lambda_zero) {
@@ -342,7 +342,7 @@ static bool gc_check_stated_sigma(const gc_cert *g, ul_audit_report *rep)
                 if (ul_kol_pabi_code_sigma_certified(&q, (unsigned long)i, &w, &pre, &sg, &lz,
                                                      &nr, e2, sizeof e2) == UL_OK &&
                     ul_audit_stated_agrees(items[i], &sg))
-                    kol_setf(rep->forensics, sizeof rep->forensics,
+                    ul_audit_kol_setf(rep->forensics, sizeof rep->forensics,
                          "%s is the %s lambda = 0 branch's sigma (%s; docs/neural-unlearning.md, "
                          "Errata K5)",
                          path, q.variant == UL_VARIANT_PRINTED ? "printed" : "corrected",
@@ -350,8 +350,8 @@ static bool gc_check_stated_sigma(const gc_cert *g, ul_audit_report *rep)
                              ? "the public code's /(4 eps_R T), giving rho_eff = 2 eps_R"
                              : "/(2 eps_R T)");
             }
-            if (rep->forensics[0] == '\0' && kol_agrees_value_slack(items[i], &sg, 2e-6))
-                kol_setf(rep->forensics, sizeof rep->forensics,
+            if (rep->forensics[0] == '\0' && ul_audit_kol_agrees_value_slack(items[i], &sg, 2e-6))
+                ul_audit_kol_setf(rep->forensics, sizeof rep->forensics,
                          "%s agrees with the schedule to float32 accuracy: the code "
                          "evaluates unlearn_sigma_t in jnp float32 (docs/neural-unlearning.md, "
                          "\"Public code\")",
@@ -371,13 +371,13 @@ static void gc_check_stated(const gc_cert *g, const ul_num_value *rho_formula, b
 {
     const ul_kol_pabi_problem *pb = &g->pb;
     if (g->st_steps->present && g->st_steps->count != pb->steps) {
-        kol_setf(rep->first_wrong_stated, sizeof rep->first_wrong_stated, "%s = %s; %s T = %lu",
+        ul_audit_kol_setf(rep->first_wrong_stated, sizeof rep->first_wrong_stated, "%s = %s; %s T = %lu",
              g->st_steps->path, g->st_steps->text,
              g->steps_from_code ? "the code's pabi_steps in exact arithmetic is"
                                 : "the parameters give",
              pb->steps);
         if (g->steps_from_code && (double)g->st_steps->count == ul_kol_pabi_code_steps_d(pb))
-            kol_setf(rep->forensics, sizeof rep->forensics,
+            ul_audit_kol_setf(rep->forensics, sizeof rep->forensics,
                  "%s is reproduced by the code's pabi_steps with double-precision ceil "
                  "(docs/neural-unlearning.md, Errata K7)",
                  g->st_steps->path);
@@ -387,12 +387,12 @@ static void gc_check_stated(const gc_cert *g, const ul_num_value *rho_formula, b
         return;
     if (g->st_rho->present && have_rho && !ul_audit_stated_agrees(g->st_rho->text, rho_formula)) {
         char cert[160];
-        kol_value_text(cert, sizeof cert, rho_formula, 10);
-        kol_setf(rep->first_wrong_stated, sizeof rep->first_wrong_stated,
+        ul_audit_kol_value_text(cert, sizeof cert, rho_formula, 10);
+        ul_audit_kol_setf(rep->first_wrong_stated, sizeof rep->first_wrong_stated,
              "%s = %s; the PABI coefficient is rho_eff = %s", g->st_rho->path, g->st_rho->text,
              cert);
-        if (pb->noise != UL_KOL_PABI_GIVEN && kol_agrees_decimal(g->st_rho->text, pb->eps_renyi))
-            kol_setf(rep->forensics, sizeof rep->forensics,
+        if (pb->noise != UL_KOL_PABI_GIVEN && ul_audit_kol_agrees_decimal(g->st_rho->text, pb->eps_renyi))
+            ul_audit_kol_setf(rep->forensics, sizeof rep->forensics,
                  "%s is the code's target eps_R, which its schedule does not deliver here%s",
                  g->st_rho->path,
                  g->lambda_zero && pb->variant == UL_VARIANT_PRINTED
@@ -460,7 +460,7 @@ static ul_verdict gc_renyi_tie(gc_eval *e, ul_verdict v, ul_audit_report *cmp)
         if (mpq_equal(r, c)) {
             v = UL_VERDICT_SUPPORTED;
             e->exact_tie = true;
-            kol_setf(cmp->margin, sizeof cmp->margin,
+            ul_audit_kol_setf(cmp->margin, sizeof cmp->margin,
                      "claimed renyi_value %s; the bound alpha*rho_eff, rational here, equals it "
                      "exactly: the claim holds with equality",
                      g->value);
@@ -509,7 +509,7 @@ static ul_status gc_eval_once(void *ctx, const ul_num_precision *w, ul_verdict *
         st = ul_kol_pabi_eps_certified(e->pb, g->delta, g->conv, w, &pre2, &e->eps, e->alpha,
                                        sizeof e->alpha, &nr, err, errlen);
         if (st != UL_OK && st != UL_ECAP)
-            return kol_with_path(st, "parameters", err, errlen);
+            return ul_audit_kol_with_path(st, "parameters", err, errlen);
         *cap_hit = *cap_hit || nr.cap_hit;
         char label[128];
         snprintf(label, sizeof label, "eps at delta = %.40s (alpha = %s, %s)", g->delta, e->alpha,
@@ -574,7 +574,7 @@ static void gc_explain_eval(const gc_eval *e, ul_audit_report *rep)
     const gc_cert *g = e->g;
     const ul_kol_pabi_problem *pb = e->pb;
     char rtext[160];
-    kol_value_text(rtext, sizeof rtext, &e->rho, 8);
+    ul_audit_kol_value_text(rtext, sizeof rtext, &e->rho, 8);
     ul_audit_explain(rep,
                      "PABI with %s noise over T = %lu%s steps: rho_eff = %s, so D_alpha <= "
                      "alpha*%s for every alpha > 1.",
@@ -585,14 +585,14 @@ static void gc_explain_eval(const gc_eval *e, ul_audit_report *rep)
     gc_explain_alloc(e, rep);
     if (g->eps != NULL) {
         char etext[160];
-        kol_value_text(etext, sizeof etext, &e->eps, 8);
+        ul_audit_kol_value_text(etext, sizeof etext, &e->eps, 8);
         ul_audit_explain(rep, "At delta = %s this gives eps = %s (best alpha %s); the claim eps "
                               "= %s is %s.",
                          g->delta, etext, e->alpha, g->eps, verdict_word(e->v_eps));
     }
     if (g->order != NULL) {
         char vtext[160];
-        kol_value_text(vtext, sizeof vtext, &e->ren, 8);
+        ul_audit_kol_value_text(vtext, sizeof vtext, &e->ren, 8);
         ul_audit_explain(rep, "At alpha = %s the bound is %s; the claimed %s is %s.", g->order,
                          vtext, g->value, verdict_word(e->v_ren));
         if (e->exact_tie)
@@ -602,7 +602,7 @@ static void gc_explain_eval(const gc_eval *e, ul_audit_report *rep)
     }
     if (e->verdict == UL_VERDICT_INCONCLUSIVE) {
         char why[160];
-        kol_undecided_why(&e->end, why, sizeof why);
+        ul_audit_kol_undecided_why(&e->end, why, sizeof why);
         ul_audit_explain(rep, "The enclosure straddles the claim %s: inconclusive.", why);
     }
 }
@@ -615,7 +615,7 @@ static bool gc_stated_sigma_is_printed(const gc_cert *g)
     if (!g->st_sigma->present)
         return false;
     size_t n;
-    const char *const *items = kol_value_items(g->st_sigma, &n);
+    const char *const *items = ul_audit_kol_value_items(g->st_sigma, &n);
     ul_num_precision w = {CHECK_DIGITS, 0, 0};
     bool is[2] = {false, false};
     for (int k = 0; k < 2; k++) {
@@ -685,7 +685,7 @@ static void gc_other_branch(const gc_eval *e, gc_branch_how how, const ul_num_pr
                  by_eps ? "eps at delta" : "rho_eff", qname);
         ul_audit_number_set(&rep->other_variant, by_eps ? "eps" : "rho_eff", label,
                             by_eps ? &o.eps : &o.rho, e->digits);
-        kol_value_text(otext, sizeof otext, by_eps ? &o.eps : &o.rho, 8);
+        ul_audit_kol_value_text(otext, sizeof otext, by_eps ? &o.eps : &o.rho, 8);
         ul_audit_explain(rep, "With the %s branch's noise %s = %s: the claim would be %s%s.",
                          qname, by_eps ? "eps" : "rho_eff", otext, verdict_word(vo),
                          vo == UL_VERDICT_SUPPORTED && e->verdict != UL_VERDICT_SUPPORTED
@@ -704,7 +704,7 @@ static bool gc_worse_eval(const gc_eval *a, const gc_eval *b)
         return ra > rb;
     const ul_num_value *va = a->ren_decides ? &a->ren : &a->eps;
     const ul_num_value *vb = b->ren_decides ? &b->ren : &b->eps;
-    return kol_hi_greater(va, vb);
+    return ul_audit_kol_hi_greater(va, vb);
 }
 
 /* The public code computes pabi_steps with double-precision ceil
@@ -740,7 +740,7 @@ static gc_eval *gc_code_ceil(const gc_eval *e, ul_kol_pabi_problem *q, gc_eval *
         return gc_worse_eval(alt, e) ? alt : NULL;
     }
     char rtext[160];
-    kol_value_text(rtext, sizeof rtext, &alt->rho, 8);
+    ul_audit_kol_value_text(rtext, sizeof rtext, &alt->rho, 8);
     ul_audit_explain(rep,
                      "The public code computes pabi_steps with double-precision ceil: T = %lu, "
                      "not the exact %lu (docs/neural-unlearning.md, Errata K7). With steps omitted "
@@ -760,7 +760,7 @@ static bool gc_rho_needed(const gc_eval *e, mpfi_ptr need, ul_audit_report *rep)
     int digits = e->digits;
     if (e->ren_decides) {
         bool nonzero = ul_kol_pabi_rho_for_renyi(need, g->value, g->order);
-        kol_add_would_reach_mpfi(rep, "rho_eff_needed",
+        ul_audit_kol_add_would_reach_mpfi(rep, "rho_eff_needed",
                                  "largest rho_eff reaching the claim (value/alpha)", need, digits);
         return nonzero;
     }
@@ -784,10 +784,10 @@ static bool gc_rho_needed(const gc_eval *e, mpfi_ptr need, ul_audit_report *rep)
     ul_status s2 =
         ul_kol_pabi_delta_at_eps(e->rho.enclosure, g->eps, g->conv, &w, &dv, &nr, e2, sizeof e2);
     if (s2 == UL_OK || s2 == UL_ECAP) {
-        kol_add_would_reach_value(rep, "delta", "delta the theorem certifies at the claimed eps", &dv,
+        ul_audit_kol_add_would_reach_value(rep, "delta", "delta the theorem certifies at the claimed eps", &dv,
                               digits);
         char dtext[160];
-        kol_value_hi_text(dtext, sizeof dtext, &dv, 6);
+        ul_audit_kol_value_hi_text(dtext, sizeof dtext, &dv, 6);
         ul_audit_explain(rep, "At the claimed eps it certifies delta <= %s.", dtext);
     }
     ul_num_value_clear(&dv);
@@ -806,18 +806,18 @@ static void gc_would_reach(const gc_eval *e, ul_audit_report *rep)
     if (gc_rho_needed(e, need, rep)) {
         ul_kol_pabi_noise_needed(f, pb, e->rho.enclosure, need);
         if (pb->noise == UL_KOL_PABI_GIVEN && pb->n_sigma == 1) {
-            kol_add_would_reach_mpfi(rep, "sigma_needed",
+            ul_audit_kol_add_would_reach_mpfi(rep, "sigma_needed",
                                  "constant sigma reaching the claim (upper end safe)", f, digits);
         } else if (pb->noise == UL_KOL_PABI_GIVEN) {
-            kol_add_would_reach_mpfi(rep, "sigma_scale_needed",
+            ul_audit_kol_add_would_reach_mpfi(rep, "sigma_scale_needed",
                                  "factor on every sigma_t reaching the claim (upper end safe)", f,
                                  digits);
         } else {
-            kol_add_would_reach_mpfi(rep, "eps_renyi_needed",
+            ul_audit_kol_add_would_reach_mpfi(rep, "eps_renyi_needed",
                                  "eps_renyi for the code's schedule reaching the claim (lower end "
                                  "safe)",
                                  f, digits);
-            char *lo = kol_end_text(f, 6, false);
+            char *lo = ul_audit_kol_end_text(f, 6, false);
             ul_audit_explain(rep, "The code's schedule reaches the claim with eps_renyi <= %s.",
                              lo);
             free(lo);
@@ -834,7 +834,7 @@ static void gc_forensics(const gc_eval *e, ul_audit_report *rep)
     const ul_kol_pabi_problem *pb = e->pb;
     if (e->ren_decides) {
         if (ul_audit_stated_agrees(g->value, &e->rho))
-            kol_setf(rep->forensics, sizeof rep->forensics,
+            ul_audit_kol_setf(rep->forensics, sizeof rep->forensics,
                  "the claimed D_alpha %s is rho_eff itself: the coefficient read as the "
                  "divergence at every order (D_alpha <= alpha*rho_eff)",
                  g->value);
@@ -854,13 +854,13 @@ static void gc_forensics(const gc_eval *e, ul_audit_report *rep)
     ul_num_precision w = {CHECK_DIGITS, 0, 0};
     ul_num_report nr;
     if (ul_audit_stated_agrees(g->eps, &e->rho))
-        kol_setf(rep->forensics, sizeof rep->forensics,
+        ul_audit_kol_setf(rep->forensics, sizeof rep->forensics,
              "a Renyi value read as eps: the claimed eps %s is rho_eff, the coefficient of "
              "D_alpha <= alpha*rho_eff, not an (eps, delta) guarantee (docs/neural-unlearning.md, "
              "Errata K1)",
              g->eps);
-    else if (pb->eps_renyi != NULL && kol_agrees_decimal(g->eps, pb->eps_renyi))
-        kol_setf(rep->forensics, sizeof rep->forensics,
+    else if (pb->eps_renyi != NULL && ul_audit_kol_agrees_decimal(g->eps, pb->eps_renyi))
+        ul_audit_kol_setf(rep->forensics, sizeof rep->forensics,
              "a Renyi value read as eps: the claimed eps %s is the code's Renyi target eps_R "
              "(the figures' eps labels, docs/neural-unlearning.md, \"Public code\", Errata K1)",
              g->eps);
@@ -869,7 +869,7 @@ static void gc_forensics(const gc_eval *e, ul_audit_report *rep)
              ul_kol_pabi_code_eps_certified(er, g->delta, &w, &ce, &gi, &nr, e2, sizeof e2) ==
                  UL_OK &&
              ul_audit_stated_agrees(g->eps, &ce))
-        kol_setf(rep->forensics, sizeof rep->forensics,
+        ul_audit_kol_setf(rep->forensics, sizeof rep->forensics,
              "a Renyi value read as eps: the claimed eps %s is the public code's conversion of "
              "eps_R = %.24s treated as the same at every order (min over linspace(1.001, 1000, "
              "10000), optimum at grid index %lu, alpha = %.6g; docs/neural-unlearning.md, "
@@ -908,7 +908,7 @@ static void gc_describe(const gc_cert *g, ul_audit_report *rep)
     if (g->order != NULL)
         snprintf(rep->claim + cl, sizeof rep->claim - cl, "%sD_alpha <= %s at alpha = %s",
                  cl ? " and " : "", g->value, g->order);
-    kol_setf(rep->theorem, sizeof rep->theorem,
+    ul_audit_kol_setf(rep->theorem, sizeof rep->theorem,
          "gradient clipping (PABI): D_alpha <= alpha*rho_eff, rho_eff = B^2/(2 sum_t "
          "rho^(2(T-1-t)) sigma_t^2) where that allocation is feasible, else sum_t a_t^2/(2 "
          "sigma_t^2) of a feasible one (Feldman et al. 2018 Thm 22; docs/neural-unlearning.md, "
@@ -927,7 +927,7 @@ static void gc_not_decided(const gc_cert *g, const gc_eval *e, bool done,
     if (done) {
         if (have_rho) {
             char rtext[160];
-            kol_value_text(rtext, sizeof rtext, rho_formula, 8);
+            ul_audit_kol_value_text(rtext, sizeof rtext, rho_formula, 8);
             ul_audit_explain(rep,
                              "The PABI formula evaluates to rho_eff = %s for T = %lu (what the "
                              "code logs as epsilon_renyi), but it is no guarantee here.",
@@ -951,10 +951,10 @@ static void gc_finish(gc_eval *e, gc_branch_how how, const ul_num_value *rho_for
     const gc_cert *g = e->g;
     rep->verdict = e->verdict;
     rep->recomputed = e->rec;
-    kol_setf(rep->margin, sizeof rep->margin, "%s", e->margin);
+    ul_audit_kol_setf(rep->margin, sizeof rep->margin, "%s", e->margin);
     gc_explain_eval(e, rep);
     if (g->pb.noise != UL_KOL_PABI_GIVEN && g->lambda_zero) {
-        kol_setf(rep->variant, sizeof rep->variant, "%s",
+        ul_audit_kol_setf(rep->variant, sizeof rep->variant, "%s",
              e->pb->variant == UL_VARIANT_PRINTED ? "printed" : "corrected");
         gc_other_branch(e, how, want, rep);
     }
@@ -965,7 +965,7 @@ static void gc_finish(gc_eval *e, gc_branch_how how, const ul_num_value *rho_for
     if (dec != NULL) {
         rep->verdict = dec->verdict;
         rep->recomputed = dec->rec;
-        kol_setf(rep->margin, sizeof rep->margin, "%s", dec->margin);
+        ul_audit_kol_setf(rep->margin, sizeof rep->margin, "%s", dec->margin);
     } else {
         dec = e;
     }
@@ -1042,10 +1042,10 @@ static ul_status gc_audit(const ul_cert *c, const ul_num_precision *want, ul_aud
     bool done = false;
     st = ul_audit_decide(gc_eval_once, &e, want, DECIDE_MAX_DIGITS, &v, &e.end, err, errlen);
     rep->pre = e.pre;
-    st = kol_triage(st, rep, &done, "parameters", err, errlen);
+    st = ul_audit_kol_triage(st, rep, &done, "parameters", err, errlen);
     if (st == UL_OK && !done && steps_st != UL_OK) {
         snprintf(err, errlen, "%s", steps_err);
-        st = kol_with_path(steps_st, "parameters", err, errlen);
+        st = ul_audit_kol_with_path(steps_st, "parameters", err, errlen);
     }
     ul_num_value rho_formula;
     ul_num_value_init(&rho_formula, 64);

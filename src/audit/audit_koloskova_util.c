@@ -14,12 +14,12 @@
 #include "num/deadline.h"
 #include "num/input.h"
 
-const char *const KOL_INITS[] = {"ball", "box", NULL};
-const char *const KOL_CONVERSIONS[] = {"bbghs", "mironov", NULL};
+const char *const ul_audit_kol_inits[] = {"ball", "box", NULL};
+const char *const ul_audit_kol_conversions[] = {"bbghs", "mironov", NULL};
 
 /* printf into a fixed report field, cut at its size (a va_list keeps the
  * compiler's truncation analysis out: cutting is intended here). */
-void kol_setf(char *dst, size_t n, const char *fmt, ...)
+void ul_audit_kol_setf(char *dst, size_t n, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -27,7 +27,7 @@ void kol_setf(char *dst, size_t n, const char *fmt, ...)
     va_end(ap);
 }
 
-const ul_cert_value *kol_get(const ul_cert_values *v, const char *name)
+const ul_cert_value *ul_audit_kol_get(const ul_cert_values *v, const char *name)
 {
     const ul_cert_value *x = ul_cert_values_get(v, name);
     if (x == NULL)
@@ -36,7 +36,7 @@ const ul_cert_value *kol_get(const ul_cert_values *v, const char *name)
 }
 
 /* The texts of a "decimal or list" field (items, or the one decimal). */
-const char *const *kol_value_items(const ul_cert_value *v, size_t *n)
+const char *const *ul_audit_kol_value_items(const ul_cert_value *v, size_t *n)
 {
     if (v->type == UL_FIELD_DECIMAL_LIST) {
         *n = v->n_items;
@@ -46,26 +46,26 @@ const char *const *kol_value_items(const ul_cert_value *v, size_t *n)
     return &v->text;
 }
 
-ul_status kol_unused(const ul_cert_value *v, const char *why, char *err, size_t errlen)
+ul_status ul_audit_kol_unused(const ul_cert_value *v, const char *why, char *err, size_t errlen)
 {
     return ul_fail(err, errlen, UL_EINPUT, "%s: not used %s (remove it)", v->path, why);
 }
 
-ul_status kol_missing(const char *path, const char *why, char *err, size_t errlen)
+ul_status ul_audit_kol_missing(const char *path, const char *why, char *err, size_t errlen)
 {
     return ul_fail(err, errlen, UL_EINPUT, "%s: missing, required %s", path, why);
 }
 
-ul_status kol_read_init(const ul_cert_value *init, const ul_cert_value *dim, ul_kol_init *shape,
+ul_status ul_audit_kol_read_init(const ul_cert_value *init, const ul_cert_value *dim, ul_kol_init *shape,
                         unsigned long *d, char *err, size_t errlen)
 {
     *shape = init->present && strcmp(init->text, "box") == 0 ? UL_KOL_INIT_BOX : UL_KOL_INIT_BALL;
     if (*shape == UL_KOL_INIT_BOX) {
         if (!dim->present)
-            return kol_missing(dim->path, "by init box", err, errlen);
+            return ul_audit_kol_missing(dim->path, "by init box", err, errlen);
         *d = (unsigned long)dim->count;
     } else if (dim->present) {
-        return kol_unused(dim, "by init ball", err, errlen);
+        return ul_audit_kol_unused(dim, "by init ball", err, errlen);
     }
     return UL_OK;
 }
@@ -73,7 +73,7 @@ ul_status kol_read_init(const ul_cert_value *init, const ul_cert_value *dim, ul_
 /* Rewrites a message of src/bounds ("sigma: …", names as CLI flags) with the
  * certificate's JSON path (an input error, or out of memory for a size the
  * certificate chose). */
-ul_status kol_with_path(ul_status st, const char *object, char *err, size_t errlen)
+ul_status ul_audit_kol_with_path(ul_status st, const char *object, char *err, size_t errlen)
 {
     if ((st != UL_EINPUT && st != UL_ENOMEM) || err == NULL || errlen == 0)
         return st;
@@ -95,7 +95,7 @@ ul_status kol_with_path(ul_status st, const char *object, char *err, size_t errl
 }
 
 /* The value's linear bounds (log form exponentiated outward). */
-void kol_value_bounds(const ul_num_value *v, mpfr_ptr lo, mpfr_ptr hi)
+void ul_audit_kol_value_bounds(const ul_num_value *v, mpfr_ptr lo, mpfr_ptr hi)
 {
     mpfi_get_left(lo, v->enclosure);
     mpfi_get_right(hi, v->enclosure);
@@ -107,26 +107,26 @@ void kol_value_bounds(const ul_num_value *v, mpfr_ptr lo, mpfr_ptr hi)
 
 /* Whether `text` agrees with the value within a relative slack rel
  * (at 256 bits). */
-bool kol_agrees_value_slack(const char *text, const ul_num_value *v, double rel)
+bool ul_audit_kol_agrees_value_slack(const char *text, const ul_num_value *v, double rel)
 {
     mpfr_t lo, hi, vl, vh;
     mpfr_inits2(256, lo, hi, vl, vh, (mpfr_ptr)0);
     ul_audit_stated_interval(text, rel, lo, hi);
-    kol_value_bounds(v, vl, vh);
+    ul_audit_kol_value_bounds(v, vl, vh);
     bool ok = mpfr_lessequal_p(vl, hi) && mpfr_greaterequal_p(vh, lo);
     mpfr_clears(lo, hi, vl, vh, (mpfr_ptr)0);
     return ok;
 }
 
 /* Whether a's upper end is above b's. */
-bool kol_hi_greater(const ul_num_value *a, const ul_num_value *b)
+bool ul_audit_kol_hi_greater(const ul_num_value *a, const ul_num_value *b)
 {
     return mpfr_greater_p(&a->enclosure->right, &b->enclosure->right);
 }
 
 /* One end of x (upper rounded up, or lower rounded down) at `digits`;
  * malloc'd. */
-char *kol_end_text(mpfi_srcptr x, int digits, bool upper)
+char *ul_audit_kol_end_text(mpfi_srcptr x, int digits, bool upper)
 {
     mpfr_t e;
     mpfr_init2(e, mpfi_get_prec(x));
@@ -140,7 +140,7 @@ char *kol_end_text(mpfi_srcptr x, int digits, bool upper)
 }
 
 /* x ← v (its precision and value, log form or plain). */
-void kol_value_copy(ul_num_value *x, const ul_num_value *v)
+void ul_audit_kol_value_copy(ul_num_value *x, const ul_num_value *v)
 {
     mpfi_set_prec(x->enclosure, mpfi_get_prec(v->enclosure));
     mpfi_set(x->enclosure, v->enclosure);
@@ -148,19 +148,19 @@ void kol_value_copy(ul_num_value *x, const ul_num_value *v)
 }
 
 /* Whether every number that rounds to `text` lies below the value. */
-bool kol_text_below(const char *text, const ul_num_value *v)
+bool ul_audit_kol_text_below(const char *text, const ul_num_value *v)
 {
     mpfr_t sl, sh, vl, vh;
     mpfr_inits2(256, sl, sh, vl, vh, (mpfr_ptr)0);
     ul_audit_stated_interval(text, 0, sl, sh);
-    kol_value_bounds(v, vl, vh);
+    ul_audit_kol_value_bounds(v, vl, vh);
     bool under = mpfr_less_p(sh, vl);
     mpfr_clears(sl, sh, vl, vh, (mpfr_ptr)0);
     return under;
 }
 
 /* Whether the exact decimal `value` agrees with `text` at the digits given. */
-bool kol_agrees_decimal(const char *text, const char *value)
+bool ul_audit_kol_agrees_decimal(const char *text, const char *value)
 {
     ul_num_value v;
     ul_num_value_init(&v, 256);
@@ -170,7 +170,7 @@ bool kol_agrees_decimal(const char *text, const char *value)
 }
 
 /* Whether a double (a recipe's output) reproduces `text`. */
-bool kol_agrees_double(const char *text, double x, double rel)
+bool ul_audit_kol_agrees_double(const char *text, double x, double rel)
 {
     if (!isfinite(x))
         return false;
@@ -203,19 +203,19 @@ static void value_text_fit(char *buf, size_t n, const ul_num_value *v, int digit
     snprintf(buf, n, "%s", hi_only ? "inf" : "[-inf, inf]");
 }
 
-void kol_value_text(char *buf, size_t n, const ul_num_value *v, int digits)
+void ul_audit_kol_value_text(char *buf, size_t n, const ul_num_value *v, int digits)
 {
     value_text_fit(buf, n, v, digits, false);
 }
 
 /* Upper end of a value as text (rounded up). */
-void kol_value_hi_text(char *buf, size_t n, const ul_num_value *v, int digits)
+void ul_audit_kol_value_hi_text(char *buf, size_t n, const ul_num_value *v, int digits)
 {
     value_text_fit(buf, n, v, digits, true);
 }
 
 /* Marks the report invalid and explains which preconditions fail. */
-void kol_make_invalid(ul_audit_report *rep)
+void ul_audit_kol_make_invalid(ul_audit_report *rep)
 {
     rep->verdict = UL_VERDICT_INVALID;
     char names[1024] = "";
@@ -233,18 +233,18 @@ void kol_make_invalid(ul_audit_report *rep)
 
 /* After a bounds call: UL_OK/UL_ECAP go on; UL_EINPUT with a failing
  * precondition makes the verdict invalid (*done); other errors return. */
-ul_status kol_triage(ul_status st, ul_audit_report *rep, bool *done, const char *object,
+ul_status ul_audit_kol_triage(ul_status st, ul_audit_report *rep, bool *done, const char *object,
                         char *err, size_t errlen)
 {
     *done = false;
     if (st == UL_OK || st == UL_ECAP)
         return UL_OK;
     if (st == UL_EINPUT && ul_pre_first(&rep->pre, UL_PRE_FAILS) != NULL) {
-        kol_make_invalid(rep);
+        ul_audit_kol_make_invalid(rep);
         *done = true;
         return UL_OK;
     }
-    return kol_with_path(st, object, err, errlen);
+    return ul_audit_kol_with_path(st, object, err, errlen);
 }
 
 /* ---- decisions near the boundary ----------------------------------------------
@@ -260,7 +260,7 @@ ul_status kol_triage(ul_status st, ul_audit_report *rep, bool *done, const char 
  * 1e-8 s · T · digits². */
 
 /* Why a decision stayed inconclusive, in words. */
-void kol_undecided_why(const ul_audit_decide_end *end, char *buf, size_t n)
+void ul_audit_kol_undecided_why(const ul_audit_decide_end *end, char *buf, size_t n)
 {
     if (end->cap_hit)
         snprintf(buf, n, "at the precision cap (raise --max-bits)");
@@ -271,21 +271,21 @@ void kol_undecided_why(const ul_audit_decide_end *end, char *buf, size_t n)
                  end->digits, end->digits - 2);
 }
 
-void kol_add_would_reach_value(ul_audit_report *rep, const char *key, const char *label,
+void ul_audit_kol_add_would_reach_value(ul_audit_report *rep, const char *key, const char *label,
                                   const ul_num_value *v, int digits)
 {
     if (rep->n_would_reach < UL_AUDIT_MAX_NUMBERS)
         ul_audit_number_set(&rep->would_reach[rep->n_would_reach++], key, label, v, digits);
 }
 
-void kol_add_would_reach_mpfi(ul_audit_report *rep, const char *key, const char *label,
+void ul_audit_kol_add_would_reach_mpfi(ul_audit_report *rep, const char *key, const char *label,
                                  mpfi_srcptr x, int digits)
 {
     if (rep->n_would_reach < UL_AUDIT_MAX_NUMBERS)
         ul_audit_number_set_mpfi(&rep->would_reach[rep->n_would_reach++], key, label, x, digits);
 }
 
-void kol_add_would_reach_integer(ul_audit_report *rep, const char *key, const char *label,
+void ul_audit_kol_add_would_reach_integer(ul_audit_report *rep, const char *key, const char *label,
                                     unsigned long value)
 {
     if (rep->n_would_reach < UL_AUDIT_MAX_NUMBERS)

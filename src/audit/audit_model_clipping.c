@@ -139,7 +139,7 @@ static const ul_field_spec MC_PARAMS[] = {
      .omitted = "none: delta_0 = 1, no initial noise counted"},
     {.name = "init",
      .type = UL_FIELD_STRING,
-     .choices = KOL_INITS,
+     .choices = ul_audit_kol_inits,
      .doc = "initial clip: ball or box",
      .omitted = "a box of unknown dimension (with sigma0 > 0): the clipped initial model's "
                 "diameter 2 C0 sqrt(dim) has no bound, so delta_0 = 1 and the initial noise "
@@ -186,8 +186,8 @@ typedef struct {
 static ul_status mc_read_start(const ul_cert_values *p, mc_cert *m, char *err, size_t errlen)
 {
     ul_kol_mc_problem *pb = &m->pb;
-    const ul_cert_value *c0 = kol_get(p, "c0"), *sigma0 = kol_get(p, "sigma0"),
-                        *init = kol_get(p, "init"), *dim = kol_get(p, "dim");
+    const ul_cert_value *c0 = ul_audit_kol_get(p, "c0"), *sigma0 = ul_audit_kol_get(p, "sigma0"),
+                        *init = ul_audit_kol_get(p, "init"), *dim = ul_audit_kol_get(p, "dim");
     m->sigma0_omitted = !sigma0->present;
     if (sigma0->present) {
         pb->sigma0 = sigma0->text;
@@ -196,13 +196,13 @@ static ul_status mc_read_start(const ul_cert_values *p, mc_cert *m, char *err, s
             return ul_fail(err, errlen, UL_EINPUT, "%s: must be a decimal number (got '%s')",
                            sigma0->path, sigma0->text);
         if (cmp != 0 && !c0->present)
-            return kol_missing(c0->path, "when sigma0 is not 0 (the initial clip radius C0)", err,
+            return ul_audit_kol_missing(c0->path, "when sigma0 is not 0 (the initial clip radius C0)", err,
                                errlen);
     } else if (init->present || dim->present) {
-        return kol_unused(init->present ? init : dim, "without sigma0 (delta_0 = 1)", err, errlen);
+        return ul_audit_kol_unused(init->present ? init : dim, "without sigma0 (delta_0 = 1)", err, errlen);
     }
     pb->c0 = c0->present ? c0->text : NULL;
-    ul_status st = kol_read_init(init, dim, &pb->init, &pb->dim, err, errlen);
+    ul_status st = ul_audit_kol_read_init(init, dim, &pb->init, &pb->dim, err, errlen);
     int cmp = 0;
     if (st == UL_OK && sigma0->present && !init->present &&
         ul_num_decimal_compare(sigma0->text, "0", &cmp) && cmp != 0) {
@@ -228,10 +228,10 @@ static ul_status mc_read(const ul_cert *c, mc_cert *m, bool calibrating, char *e
         return st;
     memset(m, 0, sizeof *m);
     ul_kol_mc_problem *pb = &m->pb;
-    pb->eps = kol_get(&cl, "eps")->text;
-    m->claim_delta = kol_get(&cl, "delta")->text;
+    pb->eps = ul_audit_kol_get(&cl, "eps")->text;
+    m->claim_delta = ul_audit_kol_get(&cl, "delta")->text;
 
-    const ul_cert_value *variant = kol_get(&p, "variant"), *c1 = kol_get(&p, "c1"), *lr = kol_get(&p, "lr");
+    const ul_cert_value *variant = ul_audit_kol_get(&p, "variant"), *c1 = ul_audit_kol_get(&p, "c1"), *lr = ul_audit_kol_get(&p, "lr");
     /* omitted: cc2 when its c1 and lr are given, else cc1 computed and the
      * omission fails (MC_PARAMS) */
     pb->variant = variant->present ? (strcmp(variant->text, "cc2") == 0 ? UL_KOL_CC2 : UL_KOL_CC1)
@@ -239,25 +239,25 @@ static ul_status mc_read(const ul_cert *c, mc_cert *m, bool calibrating, char *e
                                                : UL_KOL_CC1;
     m->variant_omitted = !variant->present;
     if (!variant->present && pb->variant == UL_KOL_CC1 && (c1->present || lr->present))
-        return kol_missing(c1->present ? lr->path : c1->path, "with the other of c1, lr", err,
+        return ul_audit_kol_missing(c1->present ? lr->path : c1->path, "with the other of c1, lr", err,
                            errlen);
     if (pb->variant == UL_KOL_CC2) {
         if (!c1->present)
-            return kol_missing(c1->path, "by variant cc2", err, errlen);
+            return ul_audit_kol_missing(c1->path, "by variant cc2", err, errlen);
         if (!lr->present)
-            return kol_missing(lr->path, "by variant cc2", err, errlen);
+            return ul_audit_kol_missing(lr->path, "by variant cc2", err, errlen);
         pb->c1 = c1->text;
         pb->lr = lr->text;
     } else {
         if (c1->present)
-            return kol_unused(c1, "by variant cc1", err, errlen);
+            return ul_audit_kol_unused(c1, "by variant cc1", err, errlen);
         if (lr->present)
-            return kol_unused(lr, "by variant cc1", err, errlen);
+            return ul_audit_kol_unused(lr, "by variant cc1", err, errlen);
     }
-    pb->c2 = kol_get(&p, "c2")->text;
-    const ul_cert_value *sigma = kol_get(&p, "sigma");
-    pb->sigma = kol_value_items(sigma, &pb->n_sigma);
-    const ul_cert_value *steps = kol_get(&p, "steps");
+    pb->c2 = ul_audit_kol_get(&p, "c2")->text;
+    const ul_cert_value *sigma = ul_audit_kol_get(&p, "sigma");
+    pb->sigma = ul_audit_kol_value_items(sigma, &pb->n_sigma);
+    const ul_cert_value *steps = ul_audit_kol_get(&p, "steps");
     m->has_steps = steps->present;
     if (!steps->present && !calibrating)
         return ul_fail(err, errlen, UL_EINPUT,
@@ -277,10 +277,10 @@ static ul_status mc_read(const ul_cert *c, mc_cert *m, bool calibrating, char *e
     st = mc_read_start(&p, m, err, errlen);
     if (st != UL_OK)
         return st;
-    pb->mode = strcmp(kol_get(&p, "accounting")->text, "adaptive") == 0 ? UL_CONTRACTION_ADAPTIVE
+    pb->mode = strcmp(ul_audit_kol_get(&p, "accounting")->text, "adaptive") == 0 ? UL_CONTRACTION_ADAPTIVE
                                                                     : UL_CONTRACTION_PRODUCT;
 
-    const ul_cert_value *deltas = kol_get(&s, "deltas");
+    const ul_cert_value *deltas = ul_audit_kol_get(&s, "deltas");
     if (deltas->present) {
         if ((m->has_steps && deltas->n_items > pb->steps) || deltas->n_items > MAX_STATED_DELTAS)
             return ul_fail(err, errlen, UL_EINPUT,
@@ -380,7 +380,7 @@ static const char *mc_reproduce(const char *text, unsigned long t, const mc_reci
 {
     for (size_t i = 0; i < nrec; i++) {
         if (rec[i].values != NULL) {
-            if (t >= 1 && kol_agrees_double(text, rec[i].values[t - 1], rec[i].slack))
+            if (t >= 1 && ul_audit_kol_agrees_double(text, rec[i].values[t - 1], rec[i].slack))
                 return rec[i].name;
         } else if (other_t != NULL && ul_audit_stated_agrees(text, other_t)) {
             return rec[i].name;
@@ -449,7 +449,7 @@ static ul_status mc_bracket(mc_eval *e, const ul_num_precision *w, ul_verdict *v
             e->bound_note = "a lower bound on delta_T: delta_0*theta*^T, theta* = theta at the "
                             "claimed delta";
             e->bound_upper = false;
-            kol_value_copy(&e->delta, &lo);
+            ul_audit_kol_value_copy(&e->delta, &lo);
             e->floor_reached = false;
         }
     }
@@ -466,7 +466,7 @@ static ul_status mc_bracket(mc_eval *e, const ul_num_precision *w, ul_verdict *v
                                            : "a lower bound on delta_T: the recursion with "
                                              "theta frozen at the bottom of each of 256 bands "
                                              "of log delta";
-            kol_value_copy(&e->delta, &lo);
+            ul_audit_kol_value_copy(&e->delta, &lo);
             e->floor_reached = false;
         }
     }
@@ -546,7 +546,7 @@ static void mc_least_steps_note(const ul_kol_mc_problem *pb, const char *claim_d
     ul_status s2 = ul_kol_mc_least_steps(pb, claim_delta, t_max, &scratch, &t_need, &r2, e2,
                                          sizeof e2);
     if (s2 == UL_OK || s2 == UL_ECAP) {
-        kol_add_would_reach_integer(rep, "steps_needed",
+        ul_audit_kol_add_would_reach_integer(rep, "steps_needed",
                                 "least T reaching the claimed delta at this sigma", t_need);
         ul_audit_explain(rep, "At this sigma the %s accounting reaches the claim after T = %lu "
                               "steps.",
@@ -574,11 +574,11 @@ static void mc_sigma_needed_note(const ul_kol_mc_problem *pb, const char *claim_
         have = ul_kol_mc_sigma_min_searched(pb, claim_delta, sg);
     }
     if (have) {
-        kol_add_would_reach_mpfi(rep, "sigma_needed",
+        ul_audit_kol_add_would_reach_mpfi(rep, "sigma_needed",
                              "smallest constant sigma reaching the claim in T steps (upper end "
                              "certified safe)",
                              sg, want->digits);
-        char *hi = kol_end_text(sg, 6, true);
+        char *hi = ul_audit_kol_end_text(sg, 6, true);
         ul_audit_explain(rep, "In T = %lu steps a constant sigma of %s reaches it.", pb->steps,
                          hi);
         free(hi);
@@ -624,10 +624,10 @@ static const char *mc_check_stated(const mc_cert *m, const mc_recipe *recipes, s
             continue;
         }
         char cert[160];
-        kol_value_text(cert, sizeof cert, &dt, 8);
-        bool under = kol_text_below(m->stated[i], &dt);
+        ul_audit_kol_value_text(cert, sizeof cert, &dt, 8);
+        bool under = ul_audit_kol_text_below(m->stated[i], &dt);
         ul_num_value_clear(&dt);
-        kol_setf(rep->first_wrong_stated, sizeof rep->first_wrong_stated,
+        ul_audit_kol_setf(rep->first_wrong_stated, sizeof rep->first_wrong_stated,
              "%s[%zu] = %s is delta_%lu; the %s recursion certifies %s (%s)", m->stated_path, i,
              m->stated[i], t, mode_name(pb->mode), cert,
              under ? "the stated value under-states delta" : "the stated value over-states delta");
@@ -657,7 +657,7 @@ static const char *mc_check_stated(const mc_cert *m, const mc_recipe *recipes, s
                     hits++;
                 ul_num_value_clear(&oj);
             }
-            kol_setf(rep->forensics, sizeof rep->forensics,
+            ul_audit_kol_setf(rep->forensics, sizeof rep->forensics,
                  "%s[%zu] is reproduced by %s; the same recipe reproduces %zu of the %zu stated "
                  "deltas%s",
                  m->stated_path, i, who, hits, checked,
@@ -695,7 +695,7 @@ static void mc_explain(const mc_cert *m, const mc_eval *e, const ul_num_value *o
 {
     const ul_kol_mc_problem *pb = &m->pb;
     char dtext[160];
-    kol_value_text(dtext, sizeof dtext, &e->delta, 8);
+    ul_audit_kol_value_text(dtext, sizeof dtext, &e->delta, 8);
     ul_audit_explain(rep,
                      "Model clipping (%s, pre-noise diameter D = %s) with %s sigma for T = %lu "
                      "steps from delta_0 %s, %s accounting: delta_T %s %s at eps = %s%s%s%s.",
@@ -718,12 +718,12 @@ static void mc_explain(const mc_cert *m, const mc_eval *e, const ul_num_value *o
                               "shows delta_T below the floor: inconclusive.");
     else {
         char why[160];
-        kol_undecided_why(&e->end, why, sizeof why);
+        ul_audit_kol_undecided_why(&e->end, why, sizeof why);
         ul_audit_explain(rep, "The enclosure straddles the claimed delta %s: inconclusive.", why);
     }
     const char *other_name = pb->mode == UL_CONTRACTION_ADAPTIVE ? "product" : "adaptive";
     if (have_other) {
-        kol_value_text(dtext, sizeof dtext, other, 8);
+        ul_audit_kol_value_text(dtext, sizeof dtext, other, 8);
         ul_audit_report tmp;
         ul_audit_report_init(&tmp);
         bool other_ok = ul_audit_compare(&tmp, "delta", "", other, m->claim_delta, false,
@@ -738,7 +738,7 @@ static void mc_explain(const mc_cert *m, const mc_eval *e, const ul_num_value *o
     }
     if (rep->verdict != UL_VERDICT_UNSUPPORTED)
         return;
-    kol_add_would_reach_value(rep, "delta",
+    ul_audit_kol_add_would_reach_value(rep, "delta",
                           e->bound_note != NULL ? "a lower bound on the delta the theorem "
                                                   "certifies after T steps"
                                                 : "delta the theorem certifies after T steps",
@@ -790,7 +790,7 @@ static ul_status mc_forensics(const mc_cert *m, const ul_num_value *other, bool 
             mc_reproduce(m->claim_delta, pb->steps, recipes, n_code >= pb->steps ? n_recipes : 1,
                          have_other ? other : NULL);
         if (who != NULL && rep->forensics[0] == '\0')
-            kol_setf(rep->forensics, sizeof rep->forensics, "the claimed delta %s is delta_T of %s",
+            ul_audit_kol_setf(rep->forensics, sizeof rep->forensics, "the claimed delta %s is delta_T of %s",
                  m->claim_delta, who);
         else if (who != NULL)
             claim_who = who;
@@ -838,9 +838,9 @@ static ul_status mc_audit(const ul_cert *c, const ul_num_precision *want, ul_aud
         ul_audit_note_omitted(rep, "parameters", mc_spec("init"));
     if (m.sigma0_omitted)
         ul_audit_note_omitted(rep, "parameters", mc_spec("sigma0"));
-    kol_setf(rep->claim, sizeof rep->claim, "(eps, delta) = (%s, %s) after T = %lu steps", pb->eps,
+    ul_audit_kol_setf(rep->claim, sizeof rep->claim, "(eps, delta) = (%s, %s) after T = %lu steps", pb->eps,
          m.claim_delta, pb->steps);
-    kol_setf(rep->theorem, sizeof rep->theorem, "%s",
+    ul_audit_kol_setf(rep->theorem, sizeof rep->theorem, "%s",
          pb->mode == UL_CONTRACTION_PRODUCT
              ? "model clipping, non-adaptive contraction delta_T = delta_0 * prod_t "
                "theta_{e^eps}(D/sigma_t) (Asoodeh et al. 2020 Thm 2; Koloskova et al. 2025 as "
@@ -861,7 +861,7 @@ static ul_status mc_audit(const ul_cert *c, const ul_num_precision *want, ul_aud
     ul_verdict v = UL_VERDICT_INCONCLUSIVE;
     bool done = false;
     st = ul_audit_decide(mc_eval_once, &e, want, mc_max_digits(pb), &v, &e.end, err, errlen);
-    st = kol_triage(st, rep, &done, "parameters", err, errlen);
+    st = ul_audit_kol_triage(st, rep, &done, "parameters", err, errlen);
     if (st != UL_OK || done) {
         ul_num_value_clear(&e.delta);
         return st;
@@ -944,7 +944,7 @@ static ul_status mc_calibrate(const ul_cert *c, const ul_num_precision *want, ch
                        path, t_max, m.claim_delta, pb->eps, mode_name(pb->mode));
     if (st != UL_OK && st != UL_ECAP) { /* UL_ECAP: T is still certified sufficient */
         ul_fail(err, errlen, st, "%s", e2);
-        return kol_with_path(st, "parameters", err, errlen);
+        return ul_audit_kol_with_path(st, "parameters", err, errlen);
     }
     snprintf(value, sizeof value, "%lu", T);
     char *text = NULL;

@@ -368,8 +368,8 @@ static ul_status mech_finish(mech *m, unsigned long steps, bool replace, const c
  * single-step range. */
 static double initial_step(mech *ms, size_t nm, double tau, unsigned long max_points)
 {
-    pld_spread sp = pld_spread_d(ms, nm, tau);
-    double z = pld_z_of_tail(tau / 8) + 1;
+    pld_spread sp = ul_pld_spread_d(ms, nm, tau);
+    double z = ul_pld_z_of_tail(tau / 8) + 1;
     double width = fmax(2 * z * sqrt(sp.var), sp.range);
     double points = fmin(INITIAL_POINTS, (double)max_points / 8);
     return width / points;
@@ -468,7 +468,7 @@ static ul_status evaluate_round(mech *ms, size_t nm, const direction *dirs, size
         mpfr_inits2(BUDGET_PREC, d.lo, d.hi, (mpfr_ptr)0);
         for (size_t i = 0; i < nm; i++)
             ms[i].dir = dirs[k];
-        st = pld_evaluate_direction(ms, nm, eps, h, tau, f, max_points, &d, err, errlen);
+        st = ul_pld_evaluate_direction(ms, nm, eps, h, tau, f, max_points, &d, err, errlen);
         if (st == UL_OK) {
             direction dk = dirs[k];
             if (!db->have[dk] || mpfr_greater_p(d.lo, db->lo[dk]))
@@ -578,7 +578,7 @@ static bool next_grid(grid_state *g, const round_result *rr, double tgt, double 
     bool at_floor = rr->rounding > 0.25 * tgt;
     if (at_floor) {
         if (!g->f->is_long && o->fft == UL_PLD_FFT_AUTO) {
-            g->f = &PLD_FORMAT_LONG; /* same grid, long double */
+            g->f = &ul_pld_format_long; /* same grid, long double */
             return true;
         }
         /* Precision exhausted: refine the grid only while it, not the
@@ -648,7 +648,7 @@ static ul_status drive(mech *ms, size_t nm, const char *eps_text, const ul_pld_o
     bool fixed = o->grid_step > 0, tau_auto = o->tail_bound == 0;
     double tau = tau_auto ? DEFAULT_TAIL : o->tail_bound;
     double h = fixed ? o->grid_step : initial_step(ms, nm, tau, o->max_points);
-    const fft_format *f = o->fft == UL_PLD_FFT_LONG_DOUBLE ? &PLD_FORMAT_LONG : &PLD_FORMAT_DOUBLE;
+    const fft_format *f = o->fft == UL_PLD_FFT_LONG_DOUBLE ? &ul_pld_format_long : &ul_pld_format_double;
 
     round_result rr;
     mpfr_inits2(BUDGET_PREC, rr.lo, rr.hi, rr.best.lo, rr.best.hi, (mpfr_ptr)0);
@@ -777,7 +777,7 @@ static bool pess_model_init(pess_model *pm, const dir_state *S)
     double emh = exp(-S->h), scale = ldexp(1.0, -S->c.scale);
     pm->A[N] = pm->B[N] = 0;
     for (size_t j = N; j-- > 0;) {
-        double z = (double)pld_composed_at(&S->c, &S->w, S->w.m_lo + (double)j) * scale;
+        double z = (double)ul_pld_composed_at(&S->c, &S->w, S->w.m_lo + (double)j) * scale;
         pm->A[j] = pm->A[j + 1] + z;
         pm->B[j] = z + emh * pm->B[j + 1];
     }
@@ -848,7 +848,7 @@ static bool certify_hi(dir_state *S, double eps, mpfr_srcptr delta_lo, dir_resul
     mpfr_t e;
     mpfr_init2(e, 64);
     mpfr_set_d(e, eps, MPFR_RNDN); /* exact */
-    pld_dir_read(S, e, e, r, true, false);
+    ul_pld_dir_read(S, e, e, r, true, false);
     mpfr_clear(e);
     return !S->late && mpfr_lessequal_p(r->hi, delta_lo);
 }
@@ -859,7 +859,7 @@ static bool certify_lo(dir_state *S, double eps, mpfr_srcptr delta_hi, dir_resul
     mpfr_t e;
     mpfr_init2(e, 64);
     mpfr_set_d(e, eps, MPFR_RNDN);
-    pld_dir_read(S, e, e, r, false, true);
+    ul_pld_dir_read(S, e, e, r, false, true);
     mpfr_clear(e);
     return !S->late && mpfr_greater_p(r->lo, delta_hi);
 }
@@ -881,7 +881,7 @@ static void eps_direction(dir_state *S, const pess_model *pm, mpfi_srcptr delta,
     mpfr_t e;
     mpfr_init2(e, 64);
     mpfr_set_d(e, fmax(at, 0), MPFR_RNDN);
-    pld_dir_read(S, e, e, &out->res, true, true);
+    ul_pld_dir_read(S, e, e, &out->res, true, true);
     mpfr_clear(e);
     double p0 = model_delta(pm, fmax(at, 0));
     double ex_hi = fmax(0, mpfr_get_d(out->res.hi, MPFR_RNDU) - p0);
@@ -938,14 +938,14 @@ static ul_status eps_round(mech *ms, size_t nm, const direction *dirs, size_t nd
         dir_state S;
         eps_dir ed;
         mpfr_inits2(BUDGET_PREC, ed.res.lo, ed.res.hi, (mpfr_ptr)0);
-        st = pld_dir_build(&S, ms, nm, h, tau, f, max_points, &ed.res, err, errlen);
+        st = ul_pld_dir_build(&S, ms, nm, h, tau, f, max_points, &ed.res, err, errlen);
         pess_model pm = {NULL, NULL, 0, 0, 0};
         if (st == UL_OK && !pess_model_init(&pm, &S))
             st = ul_fail(err, errlen, UL_EINPUT, "grid-step: %g: out of memory", h);
         if (st == UL_OK)
             eps_direction(&S, &pm, delta, &ed);
         if (st == UL_OK && S.late)
-            st = pld_time_out(err, errlen, "searching eps", S.w.N);
+            st = ul_pld_time_out(err, errlen, "searching eps", S.w.N);
         if (st == UL_OK) {
             if (!db->have[dk] || ed.eps_lo > mpfr_get_d(db->lo[dk], MPFR_RNDN))
                 mpfr_set_d(db->lo[dk], ed.eps_lo, MPFR_RNDD);
@@ -966,7 +966,7 @@ static ul_status eps_round(mech *ms, size_t nm, const direction *dirs, size_t nd
             any = true;
         }
         pess_model_free(&pm);
-        pld_dir_free(&S);
+        ul_pld_dir_free(&S);
         mpfr_clears(ed.res.lo, ed.res.hi, (mpfr_ptr)0);
     }
     return st;
@@ -1009,7 +1009,7 @@ static bool eps_next(grid_state *g, const eps_dir *top, double u, double dd,
     bool can_long = !g->f->is_long && o->fft == UL_PLD_FFT_AUTO;
     double dwidth = isfinite(u) ? o->rel_width * u * top->slope : 0.25 * dd;
     if (top->rounding > 0.25 * dwidth && can_long) {
-        g->f = &PLD_FORMAT_LONG; /* same grid, long double */
+        g->f = &ul_pld_format_long; /* same grid, long double */
         return true;
     }
     if (top->tails > 0.25 * dwidth && g->tau_auto && g->tau > 1e-290) {
@@ -1089,7 +1089,7 @@ static ul_status drive_eps(mech *ms, size_t nm, const char *delta_text, const ul
                                     : fmin(DEFAULT_TAIL, fmax(1e-300, 2.5e-2 * o->rel_width *
                                                                           mpfi_get_d(delta)));
     double h = fixed ? o->grid_step : initial_step(ms, nm, tau, o->max_points);
-    const fft_format *f = o->fft == UL_PLD_FFT_LONG_DOUBLE ? &PLD_FORMAT_LONG : &PLD_FORMAT_DOUBLE;
+    const fft_format *f = o->fft == UL_PLD_FFT_LONG_DOUBLE ? &ul_pld_format_long : &ul_pld_format_double;
     dir_brackets db;
     dir_brackets_init(&db);
     eps_dir top;

@@ -128,14 +128,14 @@ static bool fft_ctx_init(fft_ctx *c, size_t N, size_t nd, bool is_long)
 
 
 
-ul_status pld_time_out(char *err, size_t errlen, const char *what, size_t points)
+ul_status ul_pld_time_out(char *err, size_t errlen, const char *what, size_t points)
 {
     return ul_fail(err, errlen, UL_ETIME,
                    "composing the privacy loss distributions (%s, %zu points)", what, points);
 }
 
-const fft_format PLD_FORMAT_DOUBLE = {DBL_MANT_DIG, DBL_MIN_EXP, false};
-const fft_format PLD_FORMAT_LONG = {LDBL_MANT_DIG, LDBL_MIN_EXP, true};
+const fft_format ul_pld_format_double = {DBL_MANT_DIG, DBL_MIN_EXP, false};
+const fft_format ul_pld_format_long = {LDBL_MANT_DIG, LDBL_MIN_EXP, true};
 
 /* γ ≥ k·u/(1 − k·u), rounded up. */
 static void gamma_k(mpfr_ptr g, double k, int mant)
@@ -271,9 +271,9 @@ static void sum_weighted(weighted_sum *out, const void *y, bool y_long, size_t l
      * sensitivity makes h tiny), where a double step m0 ± 1 is lost and the
      * walk below never ended (H3's sweep: pld-compose --sensitivity 1e-14). */
     double m_end = w->m_lo + (double)N - 1, m0;
-    pld_exact_loss(loss, w->base + m_end, h);
+    ul_pld_exact_loss(loss, w->base + m_end, h);
     bool empty = !mpfr_greater_p(loss, eps);
-    pld_exact_loss(loss, w->base + w->m_lo, h);
+    ul_pld_exact_loss(loss, w->base + w->m_lo, h);
     if (empty) {
         m0 = m_end + 1;
     } else if (mpfr_greater_p(loss, eps)) {
@@ -282,14 +282,14 @@ static void sum_weighted(weighted_sum *out, const void *y, bool y_long, size_t l
         mpfr_div_d(q, eps, h, MPFR_RNDD);
         mpfr_floor(q, q);
         m0 = fmin(fmax(mpfr_get_d(q, MPFR_RNDN) - w->base, w->m_lo), m_end);
-        pld_exact_loss(loss, w->base + m0, h);
+        ul_pld_exact_loss(loss, w->base + m0, h);
         while (mpfr_greater_p(loss, eps)) {
             m0 -= 1;
-            pld_exact_loss(loss, w->base + m0, h);
+            ul_pld_exact_loss(loss, w->base + m0, h);
         }
         do {
             m0 += 1;
-            pld_exact_loss(loss, w->base + m0, h);
+            ul_pld_exact_loss(loss, w->base + m0, h);
         } while (!mpfr_greater_p(loss, eps));
     }
     double m_start = fmax(m0, w->m_lo);
@@ -320,7 +320,7 @@ static void sum_weighted(weighted_sum *out, const void *y, bool y_long, size_t l
             break;
         }
         double me = fmin(mb + SUM_BLOCK - 1, m_end);
-        pld_exact_loss(loss, w->base + mb, h);
+        ul_pld_exact_loss(loss, w->base + mb, h);
         mpfi_set_fr(arg, eps);
         mpfi_sub_fr(arg, arg, loss); /* an enclosure of ε − ℓ, rounded outward */
         long double tw;
@@ -420,7 +420,7 @@ static bool window_range(const window *w, double h, double a, double b, double *
     return *m0 <= *m1;
 }
 
-long double pld_composed_at(const composed *c, const window *w, double m)
+long double ul_pld_composed_at(const composed *c, const window *w, double m)
 {
     size_t pos = (size_t)fmod(m, (double)w->N);
     if (pos >= c->len)
@@ -545,7 +545,7 @@ static double psi_d(double d, double mu, double v)
     double p = d <= mu ? 1 : fmin(1, 2 * exp(-(d - mu) * (d - mu) / (2 * v)));
     return exp(d) * expm1(d) * p + (exp(2 * s1) - exp(2 * d)) +
            4 * exp(2 * mu + 2 * v) * sqrt(6.283185307179586 * v) *
-               pld_q_d((s1 - mu - 2 * v) / sqrt(v));
+               ul_pld_q_d((s1 - mu - 2 * v) / sqrt(v));
 }
 
 #define BANDS 64 /* bands of d = |S − ε|, of width √v/4 */
@@ -570,7 +570,7 @@ static void nested_masses(mpfr_t *out, double *d_out, const double *R, int count
                 b = m0 - 1;
             }
             for (double m = fmin(m0, a); m < a; m += 1) {
-                long double y = pld_composed_at(c, w, m);
+                long double y = ul_pld_composed_at(c, w, m);
                 if (d_out != NULL)
                     dsum += (double)y;
                 else {
@@ -579,7 +579,7 @@ static void nested_masses(mpfr_t *out, double *d_out, const double *R, int count
                 }
             }
             for (double m = b + 1; m <= m1; m += 1) {
-                long double y = pld_composed_at(c, w, m);
+                long double y = ul_pld_composed_at(c, w, m);
                 if (d_out != NULL)
                     dsum += (double)y;
                 else {
@@ -722,9 +722,9 @@ static void rounding_total(mpfr_ptr round, const weighted_sum *ws, mpfr_srcptr E
 static ul_status precheck_size(const mech *ms, size_t nm, double h, double tau,
                                unsigned long max_points, char *err, size_t errlen)
 {
-    pld_spread sp = pld_spread_d(ms, nm, tau);
+    pld_spread sp = ul_pld_spread_d(ms, nm, tau);
     double var = sp.var, full = 1 + sp.total / h;
-    double need = fmin(2 * pld_z_of_tail(tau / 8) * sqrt(var) / h, full);
+    double need = fmin(2 * ul_pld_z_of_tail(tau / 8) * sqrt(var) / h, full);
     if (!(need <= 2.0 * (double)max_points))
         return ul_fail(err, errlen, UL_EINPUT,
                        "grid-step: %g needs an FFT of about %.3g points, more than max-points "
@@ -748,7 +748,7 @@ static void upper_end(mpfr_ptr hi, dir_result *res, const composed *c, const win
     res->round_hi = mpfr_get_d(rnd, MPFR_RNDU);
     mpfr_add(hi, ws.hi, rnd, MPFR_RNDU);
     mpfr_add(t, pinf, w->up_pess, MPFR_RNDU);
-    pld_exact_loss(bottom, w->base + w->m_lo, h); /* the window's lowest loss */
+    ul_pld_exact_loss(bottom, w->base + w->m_lo, h); /* the window's lowest loss */
     if (mpfr_greater_p(bottom, eps_lo))
         mpfr_add(t, t, w->lo_pess, MPFR_RNDU);
     res->tails_hi = mpfr_get_d(t, MPFR_RNDU);
@@ -814,12 +814,12 @@ static void mass_at_infinity(mpfr_ptr pinf, const disc *ds, size_t nd)
 
 
 
-void pld_dir_free(dir_state *S)
+void ul_pld_dir_free(dir_state *S)
 {
     if (S->have_fc)
         fft_ctx_clear(&S->fc);
     for (size_t i = 0; S->ds != NULL && i < S->nd; i++)
-        pld_disc_clear(&S->ds[i]);
+        ul_pld_disc_clear(&S->ds[i]);
     free(S->ds);
     mpfr_clears(S->w.up_pess, S->w.lo_pess, (mpfr_ptr)0);
     mpfr_clears(S->E2, S->pinf, (mpfr_ptr)0);
@@ -828,7 +828,7 @@ void pld_dir_free(dir_state *S)
 /* Discretises every mechanism (its direction set by the caller), chooses the
  * window and composes (§1–3); res gets N, the grid size and the slack.
  * S must be dir_free'd whatever the status. */
-ul_status pld_dir_build(dir_state *S, mech *ms, size_t nm, double h, double tau,
+ul_status ul_pld_dir_build(dir_state *S, mech *ms, size_t nm, double h, double tau,
                            const fft_format *f, unsigned long max_points, dir_result *res,
                            char *err, size_t errlen)
 {
@@ -843,12 +843,12 @@ ul_status pld_dir_build(dir_state *S, mech *ms, size_t nm, double h, double tau,
     if (S->ds == NULL)
         return ul_fail(err, errlen, UL_EINPUT, "out of memory");
     for (size_t i = 0; i < nm; i++)
-        pld_disc_init(&S->ds[i]);
+        ul_pld_disc_init(&S->ds[i]);
     ul_status st = precheck_size(ms, nm, h, tau, max_points, err, errlen);
     for (size_t i = 0; i < nm && st == UL_OK; i++)
-        st = pld_discretise(&S->ds[i], &ms[i], h, tau / (8 * S->T), max_points, err, errlen);
+        st = ul_pld_discretise(&S->ds[i], &ms[i], h, tau / (8 * S->T), max_points, err, errlen);
     if (st == UL_OK)
-        st = pld_choose_window(&S->w, S->ds, nm, h, tau / 8, max_points, err, errlen);
+        st = ul_pld_choose_window(&S->w, S->ds, nm, h, tau / 8, max_points, err, errlen);
     if (st != UL_OK)
         return st;
     res->N = S->w.N;
@@ -868,7 +868,7 @@ ul_status pld_dir_build(dir_state *S, mech *ms, size_t nm, double h, double tau,
     }
     ul_pld_fft_end end = compose_all(&S->c, S->E2, S->have_fc ? &S->fc : NULL, S->ds, nm, &S->w, f);
     if (end == UL_PLD_FFT_LATE)
-        return pld_time_out(err, errlen, "the FFT", S->w.N);
+        return ul_pld_time_out(err, errlen, "the FFT", S->w.N);
     if (end != UL_PLD_FFT_DONE)
         return ul_fail(err, errlen, UL_EINPUT,
                        "grid-step: %g: out of memory for the FFT twiddles", h);
@@ -877,7 +877,7 @@ ul_status pld_dir_build(dir_state *S, mech *ms, size_t nm, double h, double tau,
 
 /* The certified ends at the box [eps_lo, eps_hi] (§4); S->late (and no
  * bound in res) when the time budget ran out. */
-void pld_dir_read(dir_state *S, mpfr_srcptr eps_lo, mpfr_srcptr eps_hi, dir_result *res,
+void ul_pld_dir_read(dir_state *S, mpfr_srcptr eps_lo, mpfr_srcptr eps_hi, dir_result *res,
                      bool want_hi, bool want_lo)
 {
     if (want_hi)
@@ -887,23 +887,23 @@ void pld_dir_read(dir_state *S, mpfr_srcptr eps_lo, mpfr_srcptr eps_hi, dir_resu
                   &S->late);
 }
 
-ul_status pld_evaluate_direction(mech *ms, size_t nm, mpfi_srcptr eps, double h, double tau,
+ul_status ul_pld_evaluate_direction(mech *ms, size_t nm, mpfi_srcptr eps, double h, double tau,
                                     const fft_format *f, unsigned long max_points,
                                     dir_result *res, char *err, size_t errlen)
 {
     dir_state S;
-    ul_status st = pld_dir_build(&S, ms, nm, h, tau, f, max_points, res, err, errlen);
+    ul_status st = ul_pld_dir_build(&S, ms, nm, h, tau, f, max_points, res, err, errlen);
     if (st == UL_OK) {
         mpfr_t eps_lo, eps_hi;
         mpfr_inits2(BUDGET_PREC, eps_lo, eps_hi, (mpfr_ptr)0);
         mpfi_get_left(eps_lo, eps);
         mpfi_get_right(eps_hi, eps);
-        pld_dir_read(&S, eps_lo, eps_hi, res, true, true);
+        ul_pld_dir_read(&S, eps_lo, eps_hi, res, true, true);
         mpfr_clears(eps_lo, eps_hi, (mpfr_ptr)0);
         if (S.late)
-            st = pld_time_out(err, errlen, "reading delta off", S.w.N);
+            st = ul_pld_time_out(err, errlen, "reading delta off", S.w.N);
     }
-    pld_dir_free(&S);
+    ul_pld_dir_free(&S);
     return st;
 }
 

@@ -15,7 +15,7 @@
 
 /* ---- the loss distributions in doubles (choices only, never bounds) ---------- */
 
-double pld_q_d(double x)
+double ul_pld_q_d(double x)
 {
     return 0.5 * erfc(x * 0.70710678118654752440);
 }
@@ -49,22 +49,22 @@ static double sf_d(const mech *m, double l)
 {
     double r = m->rd, q = m->qd;
     if (!m->subsampled)
-        return pld_q_d((l - 0.5 * r * r) / r);
+        return ul_pld_q_d((l - 0.5 * r * r) / r);
     if (m->dir == DIR_REMOVE) {
         double x = xinv_d(m, l);
-        return isinf(x) ? 1 : (1 - q) * pld_q_d(x) + q * pld_q_d(x - r);
+        return isinf(x) ? 1 : (1 - q) * ul_pld_q_d(x) + q * ul_pld_q_d(x - r);
     }
     double x = xinv_d(m, -l);
-    return isinf(x) ? 0 : pld_q_d(-x);
+    return isinf(x) ? 0 : ul_pld_q_d(-x);
 }
 
 /* z with Q(z) = tau (bisection; tau in [1e-300, 0.5]). */
-double pld_z_of_tail(double tau)
+double ul_pld_z_of_tail(double tau)
 {
     double lo = 0, hi = 40;
     for (int i = 0; i < 100; i++) {
         double mid = 0.5 * (lo + hi);
-        if (pld_q_d(mid) > tau)
+        if (ul_pld_q_d(mid) > tau)
             lo = mid;
         else
             hi = mid;
@@ -73,9 +73,9 @@ double pld_z_of_tail(double tau)
 }
 
 /* The loss range holding all but about tau of the mass in each tail. */
-void pld_range_d(const mech *m, double tau, double *lo, double *hi)
+void ul_pld_range_d(const mech *m, double tau, double *lo, double *hi)
 {
-    double z = pld_z_of_tail(tau), r = m->rd;
+    double z = ul_pld_z_of_tail(tau), r = m->rd;
     if (!m->subsampled) {
         *lo = 0.5 * r * r - r * z;
         *hi = 0.5 * r * r + r * z;
@@ -83,7 +83,7 @@ void pld_range_d(const mech *m, double tau, double *lo, double *hi)
         /* P[L > ℓ(x)] = (1−q)Q(x) + qQ(x − r) ≤ tau when Q(x) ≤ tau/2 and
          * Q(x − r) ≤ tau/(2q) (a choice: the mass above the grid is bounded
          * in MPFI by discretise, whatever the range) */
-        double z2 = pld_z_of_tail(tau / 2), zq = pld_z_of_tail(fmin(0.5, tau / (2 * m->qd)));
+        double z2 = ul_pld_z_of_tail(tau / 2), zq = ul_pld_z_of_tail(fmin(0.5, tau / (2 * m->qd)));
         *lo = lrem_d(m, -z);
         *hi = lrem_d(m, fmax(z2, r + zq));
     } else {
@@ -93,7 +93,7 @@ void pld_range_d(const mech *m, double tau, double *lo, double *hi)
 }
 
 /* Variance of the loss, from 4096 bins in doubles (a scale, not a bound). */
-double pld_variance_d(const mech *m, double lo, double hi)
+double ul_pld_variance_d(const mech *m, double lo, double hi)
 {
     const int bins = 4096;
     double step = (hi - lo) / bins, s0 = 0, s1 = 0, s2 = 0, prev = sf_d(m, lo);
@@ -114,17 +114,17 @@ double pld_variance_d(const mech *m, double lo, double hi)
 
 /* The per-step ranges at tail tau/(8T) each (as discretise truncates) and
  * the composed variance, in doubles (choices only). */
-pld_spread pld_spread_d(const mech *ms, size_t nm, double tau)
+pld_spread ul_pld_spread_d(const mech *ms, size_t nm, double tau)
 {
     pld_spread sp = {0, 0, 0, 0};
     for (size_t i = 0; i < nm; i++)
         sp.T += (double)ms[i].steps;
     for (size_t i = 0; i < nm; i++) {
         double lo, hi;
-        pld_range_d(&ms[i], tau / (8 * sp.T), &lo, &hi);
+        ul_pld_range_d(&ms[i], tau / (8 * sp.T), &lo, &hi);
         sp.range = fmax(sp.range, hi - lo);
         sp.total += (double)ms[i].steps * (hi - lo);
-        sp.var += (double)ms[i].steps * pld_variance_d(&ms[i], lo, hi);
+        sp.var += (double)ms[i].steps * ul_pld_variance_d(&ms[i], lo, hi);
     }
     return sp;
 }
@@ -238,13 +238,13 @@ static void loss_tail(mpfi_ptr out, const mech *m, mpfr_srcptr loss, bool upper,
 
 
 
-void pld_disc_init(disc *d)
+void ul_pld_disc_init(disc *d)
 {
     memset(d, 0, sizeof *d);
     mpfr_inits2(64, d->p_inf, d->slack, d->sum_pess, d->excess, d->l2_pess, (mpfr_ptr)0);
 }
 
-void pld_disc_clear(disc *d)
+void ul_pld_disc_clear(disc *d)
 {
     free(d->pess);
     free(d->gmass);
@@ -253,7 +253,7 @@ void pld_disc_clear(disc *d)
 }
 
 /* loss = idx·h exactly (|idx| < 2^52, h a double: the product has ≤ 106 bits). */
-void pld_exact_loss(mpfr_ptr loss, double idx, double h)
+void ul_pld_exact_loss(mpfr_ptr loss, double idx, double h)
 {
     mpfr_set_prec(loss, 128);
     mpfr_set_d(loss, idx, MPFR_RNDN);
@@ -990,11 +990,11 @@ static void disc_moments(disc *d, size_t n, double klo, double h)
  * ℓ_k (pess[0] also ≥ P[L ≤ ℓ_0], folded up), p_inf ≥ P[L > ℓ_{n−1}],
  * sum_in ≤ the total mass of the atoms split from bins inside the grid.
  * UL_ETIME when the time budget ran out (asked every PLD_CHECK_BINS bins). */
-ul_status pld_discretise(disc *d, const mech *m, double h, double tau,
+ul_status ul_pld_discretise(disc *d, const mech *m, double h, double tau,
                             unsigned long max_points, char *err, size_t errlen)
 {
     double lo_d, hi_d;
-    pld_range_d(m, tau, &lo_d, &hi_d);
+    ul_pld_range_d(m, tau, &lo_d, &hi_d);
     double klo = floor(lo_d / h), khi = ceil(hi_d / h);
     if (!(khi > klo))
         khi = klo + 1;
@@ -1039,7 +1039,7 @@ ul_status pld_discretise(disc *d, const mech *m, double h, double tau,
     mpfr_set_zero(atom_lo, 1);
 
     /* the lower tail folded onto ℓ_0 (pessimistic, outside sum_in) */
-    pld_exact_loss(loss, klo, h);
+    ul_pld_exact_loss(loss, klo, h);
     loss_tail(P, m, loss, false, p);
     mpfr_set(atom_up, &P->right, MPFR_RNDU);
     gauss_rec g, *gp = NULL;
@@ -1058,7 +1058,7 @@ ul_status pld_discretise(disc *d, const mech *m, double h, double tau,
             break;
         }
         endpoint *prev = &e[(k - 1) & 1], *cur = &e[k & 1];
-        pld_exact_loss(loss, klo + (double)k, h);
+        ul_pld_exact_loss(loss, klo + (double)k, h);
         mpfi_srcptr elk;
         if (gp != NULL) {
             endpoint_at(cur, m, loss, p);
@@ -1100,6 +1100,6 @@ ul_status pld_discretise(disc *d, const mech *m, double h, double tau,
     mass_ctx_clear(&cx);
     mpfr_clear(loss);
     mpfr_clears(w, atom_up, atom_lo, (mpfr_ptr)0);
-    return late ? pld_time_out(err, errlen, "the discretisation", n) : UL_OK;
+    return late ? ul_pld_time_out(err, errlen, "the discretisation", n) : UL_OK;
 }
 

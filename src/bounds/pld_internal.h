@@ -106,46 +106,46 @@ typedef struct {
     bool have_fc;
     composed c;
     mpfr_t E2, pinf;
-    bool late; /* a read stopped at the time budget (pld_dir_read): no bound */
+    bool late; /* a read stopped at the time budget (ul_pld_dir_read): no bound */
 } dir_state;
 
 /* UL_ETIME: the time budget (num/deadline.h, asked through ul_pld_late)
  * ran out during `what` over `points` grid points; the message says what
  * was being done, as pld.c's check between rounds (pld_compose.c). */
-ul_status pld_time_out(char *err, size_t errlen, const char *what, size_t points);
+ul_status ul_pld_time_out(char *err, size_t errlen, const char *what, size_t points);
 
 /* ---- the loss distributions and the discretisation (pld_disc.c) ---- */
-double pld_q_d(double x);
-double pld_z_of_tail(double tau);
-void pld_range_d(const mech *m, double tau, double *lo, double *hi);
-double pld_variance_d(const mech *m, double lo, double hi);
+double ul_pld_q_d(double x);
+double ul_pld_z_of_tail(double tau);
+void ul_pld_range_d(const mech *m, double tau, double *lo, double *hi);
+double ul_pld_variance_d(const mech *m, double lo, double hi);
 typedef struct {
     double T;     /* total steps */
     double range; /* widest single-step loss range */
     double total; /* Σ steps·range: the composed support's length */
     double var;   /* Σ steps·variance: the composed variance */
 } pld_spread;
-pld_spread pld_spread_d(const mech *ms, size_t nm, double tau);
-void pld_exact_loss(mpfr_ptr loss, double idx, double h);
-void pld_disc_init(disc *d);
-void pld_disc_clear(disc *d);
-ul_status pld_discretise(disc *d, const mech *m, double h, double tau, unsigned long max_points,
+pld_spread ul_pld_spread_d(const mech *ms, size_t nm, double tau);
+void ul_pld_exact_loss(mpfr_ptr loss, double idx, double h);
+void ul_pld_disc_init(disc *d);
+void ul_pld_disc_clear(disc *d);
+ul_status ul_pld_discretise(disc *d, const mech *m, double h, double tau, unsigned long max_points,
                          char *err, size_t errlen);
 
 /* ---- the window and its Chernoff tails (pld_window.c) ---- */
-ul_status pld_choose_window(window *w, disc *ds, size_t nd, double h, double tau_w,
+ul_status ul_pld_choose_window(window *w, disc *ds, size_t nd, double h, double tau_w,
                             unsigned long max_points, char *err, size_t errlen);
 
 /* ---- composition, rounding bounds, reading δ off (pld_compose.c) ---- */
-extern const fft_format PLD_FORMAT_DOUBLE, PLD_FORMAT_LONG;
-long double pld_composed_at(const composed *c, const window *w, double m);
-ul_status pld_dir_build(dir_state *S, mech *ms, size_t nm, double h, double tau,
+extern const fft_format ul_pld_format_double, ul_pld_format_long;
+long double ul_pld_composed_at(const composed *c, const window *w, double m);
+ul_status ul_pld_dir_build(dir_state *S, mech *ms, size_t nm, double h, double tau,
                         const fft_format *f, unsigned long max_points, dir_result *res,
                         char *err, size_t errlen);
-void pld_dir_read(dir_state *S, mpfr_srcptr eps_lo, mpfr_srcptr eps_hi, dir_result *res,
+void ul_pld_dir_read(dir_state *S, mpfr_srcptr eps_lo, mpfr_srcptr eps_hi, dir_result *res,
                   bool want_hi, bool want_lo);
-void pld_dir_free(dir_state *S);
-ul_status pld_evaluate_direction(mech *ms, size_t nm, mpfi_srcptr eps, double h, double tau,
+void ul_pld_dir_free(dir_state *S);
+ul_status ul_pld_evaluate_direction(mech *ms, size_t nm, mpfi_srcptr eps, double h, double tau,
                                  const fft_format *f, unsigned long max_points,
                                  dir_result *res, char *err, size_t errlen);
 

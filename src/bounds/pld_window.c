@@ -99,7 +99,7 @@ static void log_mgf_up(mpfr_ptr out, const disc *d, double lambda, bool upper, d
     mpfr_inits2(64, acc, t, wgt, fac, (mpfr_ptr)0);
     mpfr_init2(loss, 128);
     mpfr_set_zero(acc, 1);
-    pld_exact_loss(loss, group_index(d, 0, upper), h);
+    ul_pld_exact_loss(loss, group_index(d, 0, upper), h);
     mpfr_set_d(t, (double)d->group, MPFR_RNDN); /* exact: group < 2^53 */
     mpfr_mul_d(t, t, h, MPFR_RNDU);
     if (upper) {
@@ -147,7 +147,7 @@ static void chernoff_up(mpfr_ptr out, const disc *ds, size_t nd, double lambda, 
         mpfr_add(out, out, t, MPFR_RNDU);
     }
     if (!mpfr_inf_p(out)) {
-        pld_exact_loss(x, x_index, h);
+        ul_pld_exact_loss(x, x_index, h);
         if (upper) {
             mpfr_mul_d(t, x, lambda, MPFR_RNDD);
             mpfr_sub(out, out, t, MPFR_RNDU); /* − λx */
@@ -183,7 +183,7 @@ static size_t next_pow2(double x)
 }
 
 /* Chooses N and the window, and bounds the composed mass outside it. */
-ul_status pld_choose_window(window *w, disc *ds, size_t nd, double h, double tau_w,
+ul_status ul_pld_choose_window(window *w, disc *ds, size_t nd, double h, double tau_w,
                                unsigned long max_points, char *err, size_t errlen)
 {
     double T = 0, base = 0, full = 1, var = 0;
@@ -211,7 +211,7 @@ ul_status pld_choose_window(window *w, disc *ds, size_t nd, double h, double tau
     for (size_t i = 0; i < nd; i++) {
         ul_pld_fft_end e = make_groups(&ds[i], group > 1 ? (size_t)fmin(group, 1e9) : 1);
         if (e == UL_PLD_FFT_LATE)
-            return pld_time_out(err, errlen, "the window's group sums", ds[i].n);
+            return ul_pld_time_out(err, errlen, "the window's group sums", ds[i].n);
         if (e != UL_PLD_FFT_DONE)
             return ul_fail(err, errlen, UL_EINPUT, "grid-step: %g: out of memory", h);
     }
@@ -227,7 +227,7 @@ ul_status pld_choose_window(window *w, disc *ds, size_t nd, double h, double tau
             double up = log_mgf_d(&ds[i], lam[j], true, h);
             double dn = isnan(up) ? NAN : log_mgf_d(&ds[i], lam[j], false, h);
             if (isnan(dn) || ul_pld_late())
-                return pld_time_out(err, errlen, "the window's Chernoff exponents", ds[i].ngroups);
+                return ul_pld_time_out(err, errlen, "the window's Chernoff exponents", ds[i].ngroups);
             cgf_up[j] += (double)ds[i].steps * up;
             cgf_dn[j] += (double)ds[i].steps * dn;
         }
