@@ -245,8 +245,12 @@ static bool best_alpha(const dp_search *s, char *out, size_t n)
 bool ul_kol_dpsgd_best_alpha(const ul_kol_dpsgd_curve_ctx *curve, ul_rdp_target target,
                              double given, ul_rdp_conversion conv, char *out, size_t n)
 {
-    dp_search s = {mpq_get_d(curve->q), strtod(curve->pb->sigma, NULL), (double)curve->pb->steps,
-                   given, target, conv};
+    dp_search s = {mpq_get_d(curve->q),
+                   strtod(curve->pb->sigma, NULL),
+                   (double)curve->pb->steps,
+                   given,
+                   target,
+                   conv};
     return best_alpha(&s, out, n);
 }
 
@@ -265,7 +269,8 @@ static ul_status eval_dp_pair_eps(ul_num_value *out, void *ctx, char *err, size_
     mpfi_init2(a, p);
     mpfi_init2(rho, p);
     mpfi_init2(dl, p);
-    ul_status st = ul_num_read_checked(a, "alpha", pr->alpha, NULL, false, NULL, false, err, errlen);
+    ul_status st =
+        ul_num_read_checked(a, "alpha", pr->alpha, NULL, false, NULL, false, err, errlen);
     if (st == UL_OK)
         st = ul_num_read_checked(dl, "delta", pr->delta, NULL, false, NULL, false, err, errlen);
     if (st == UL_OK)

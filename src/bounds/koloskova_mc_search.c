@@ -99,8 +99,8 @@ double ul_kol_mc_log_delta_d(const ul_kol_mc_problem *pb, double sigma, unsigned
         /* ε̃ = log(1 + (e^ε − 1)/δ) (docs/neural-unlearning.md, "Model clipping") */
         double x = lem1 - ld;
         double et = pb->mode == UL_CONTRACTION_PRODUCT ? eps
-                    : x > 30                          ? x + log1p(exp(-x))
-                                                      : log1p(exp(x));
+                    : x > 30                           ? x + log1p(exp(-x))
+                                                       : log1p(exp(x));
         ld += log_theta_d(et, d / s);
     }
     return ld > -1000 ? ld : -INFINITY;
@@ -122,8 +122,7 @@ static bool mc_parts(const ul_kol_mc_problem *pb, mpfi_ptr r, mpfi_ptr ld0)
     bool ok = ul_kol_mc_delta0_certified(pb, &w, &pre, &d0, &nr, e2, sizeof e2) == UL_OK;
     mpfi_t s;
     mpfi_init2(s, p);
-    ok = ok && ul_num_set_decimal(r, diam) == UL_OK &&
-         ul_num_set_decimal(s, pb->sigma[0]) == UL_OK;
+    ok = ok && ul_num_set_decimal(r, diam) == UL_OK && ul_num_set_decimal(s, pb->sigma[0]) == UL_OK;
     if (ok) {
         mpfi_div(r, r, s);
         mpfi_set(ld0, d0.enclosure);
@@ -141,8 +140,7 @@ static bool mc_parts(const ul_kol_mc_problem *pb, mpfi_ptr r, mpfi_ptr ld0)
  * every step multiplies δ_t by at least θ* = θ_{e^ε̃*}(D/σ) (ε̃* = ε for the
  * product form; docs/neural-unlearning.md, "Model clipping").  lt ⊇ log θ*, ld0 ⊇ log δ_0 (at lt's
  * precision); one constant σ only; false when not computable. */
-static bool mc_theta_star(const ul_kol_mc_problem *pb, const char *delta, mpfi_ptr lt,
-                          mpfi_ptr ld0)
+static bool mc_theta_star(const ul_kol_mc_problem *pb, const char *delta, mpfi_ptr lt, mpfi_ptr ld0)
 {
     mpfr_prec_t p = mpfi_get_prec(lt);
     mpfi_t r, s, et;
@@ -197,10 +195,10 @@ bool ul_kol_mc_delta_lower_bound(const ul_kol_mc_problem *pb, const char *claim,
 
 typedef struct {
     mpfr_prec_t p;
-    mpfi_t em1, r;                /* e^ε − 1, D/σ */
-    mpfr_t level[MC_BANDS + 1];  /* ℓ_0 > ℓ_1 > … > ℓ_M */
-    mpfi_t g;                     /* g at the level last asked for */
-    int g_at;                     /* its index, -1: none */
+    mpfi_t em1, r;              /* e^ε − 1, D/σ */
+    mpfr_t level[MC_BANDS + 1]; /* ℓ_0 > ℓ_1 > … > ℓ_M */
+    mpfi_t g;                   /* g at the level last asked for */
+    int g_at;                   /* its index, -1: none */
 } mc_bands;
 
 /* b->g ⊇ g(ℓ_j), computed once per band visited. */
@@ -320,8 +318,7 @@ ul_kol_side ul_kol_mc_band_decide(const ul_kol_mc_problem *pb, const char *claim
     mpfi_init2(ld0, p);
     mpfi_init2(lc, p);
     bool ok = pb->mode == UL_CONTRACTION_ADAPTIVE && mc_parts(pb, b.r, ld0) &&
-              ul_num_set_decimal(b.em1, pb->eps) == UL_OK &&
-              ul_num_set_decimal(lc, claim) == UL_OK;
+              ul_num_set_decimal(b.em1, pb->eps) == UL_OK && ul_num_set_decimal(lc, claim) == UL_OK;
     if (ok) {
         mpfi_expm1(b.em1, b.em1);
         mpfi_log(lc, lc);
@@ -390,7 +387,6 @@ bool ul_kol_mc_least_steps_lower_bound(const ul_kol_mc_problem *pb, const char *
     return ok;
 }
 
-
 /* Whether δ_T at the constant σ `text` is certified ≤ delta (want_safe) or
  * certified > delta (!want_safe). */
 static bool mc_sigma_side(const ul_kol_mc_problem *pb, const char *text, const char *delta,
@@ -408,8 +404,7 @@ static bool mc_sigma_side(const ul_kol_mc_problem *pb, const char *text, const c
     ul_preconditions pre;
     ul_num_report nr;
     bool floor_reached = false;
-    if (ul_kol_mc_delta_certified(&q, &w, &pre, &v, &floor_reached, &nr, e2, sizeof e2) ==
-        UL_OK) {
+    if (ul_kol_mc_delta_certified(&q, &w, &pre, &v, &floor_reached, &nr, e2, sizeof e2) == UL_OK) {
         ul_kol_side sd = value_side(&v, delta);
         ok = want_safe ? sd == UL_KOL_AT_MOST : sd == UL_KOL_ABOVE;
     }
@@ -454,7 +449,7 @@ bool ul_kol_mc_sigma_min_searched(const ul_kol_mc_problem *pb, const char *delta
         digits = digits < 20 ? 20 : digits;
         if (mc_sigma_side(pb, t_hi, delta, digits, true) &&
             mc_sigma_side(pb, t_lo, delta, digits, false)) {
-                mpfr_set_str(&out->left, t_lo, 10, MPFR_RNDD);
+            mpfr_set_str(&out->left, t_lo, 10, MPFR_RNDD);
             mpfr_set_str(&out->right, t_hi, 10, MPFR_RNDU);
             return true;
         }

@@ -16,8 +16,7 @@
  * row has them) into a problem; 0 or an exit code.  The list storage
  * belongs to the caller. */
 static int read_contraction(const ul_calc_quantity *q, const char **v, ul_calc_result *res,
-                            char **r_copy,
-                            const char ***r_items, ul_contraction_problem *pb)
+                            char **r_copy, const char ***r_items, ul_contraction_problem *pb)
 {
     const char *r_text = ul_calc_flag_or(q, v, "r", NULL);
     const char *steps_text = ul_calc_flag_or(q, v, "steps", NULL);
@@ -28,7 +27,7 @@ static int read_contraction(const ul_calc_quantity *q, const char **v, ul_calc_r
     if (steps_text != NULL && (!ul_calc_read_count(steps_text, &steps) ||
                                (unsigned long)steps > UL_CONTRACTION_MAX_STEPS)) {
         ul_calc_usage(res, "--steps: must be a whole number from 0 to %lu (got '%s')",
-                UL_CONTRACTION_MAX_STEPS, steps_text);
+                      UL_CONTRACTION_MAX_STEPS, steps_text);
         return UL_CALC_EXIT_USAGE;
     }
     ul_contraction_mode mode;
@@ -54,13 +53,14 @@ static int read_contraction(const ul_calc_quantity *q, const char **v, ul_calc_r
         /* every value counted, not only those read: a list longer than
          * --steps was cut to its first T values without a word */
         if (given > 1 && steps_text == NULL) {
-            ul_calc_usage(res, "--r: one constant value, not a list (got %zu "
-                                "values)", given);
+            ul_calc_usage(res,
+                          "--r: one constant value, not a list (got %zu "
+                          "values)",
+                          given);
             return UL_CALC_EXIT_USAGE;
         }
         if (given > 1 && given != (size_t)steps) {
-            ul_calc_usage(res, "--r: a list needs one value per step (%ld), got %zu",
-                    steps, given);
+            ul_calc_usage(res, "--r: a list needs one value per step (%ld), got %zu", steps, given);
             return UL_CALC_EXIT_USAGE;
         }
     }
@@ -123,7 +123,7 @@ UL_CALC_QUANTITY_FN(ul_calc_contraction_steps)
     long max_steps;
     if (!ul_calc_read_count(ul_calc_flag_text(q, v, "max-steps"), &max_steps) || max_steps < 1) {
         ul_calc_usage(res, "--max-steps: must be a whole number from 1 to 999999999 (got '%s')",
-            ul_calc_flag_text(q, v, "max-steps"));
+                      ul_calc_flag_text(q, v, "max-steps"));
         return UL_CALC_EXIT_USAGE;
     }
     char *r_copy;
@@ -136,8 +136,9 @@ UL_CALC_QUANTITY_FN(ul_calc_contraction_steps)
         char err[256];
         unsigned long steps = 0;
         ul_num_report rep;
-        ul_status st = ul_contraction_least_steps(
-            &pb, ul_calc_flag_text(q, v, "delta"), (unsigned long)max_steps, &steps, &rep, err, sizeof err);
+        ul_status st =
+            ul_contraction_least_steps(&pb, ul_calc_flag_text(q, v, "delta"),
+                                       (unsigned long)max_steps, &steps, &rep, err, sizeof err);
         if (st != UL_OK) {
             rc = ul_calc_input_error(res, st, err);
         } else {
@@ -148,8 +149,8 @@ UL_CALC_QUANTITY_FN(ul_calc_contraction_steps)
             char note[160];
             snprintf(note, sizeof note, "  value   %lu\n  certified: delta_T <= delta%s\n", steps,
                      steps > 0 ? " and delta_{T-1} > delta" : "");
-            rc = ul_calc_end_form(&r, UL_CALC_TEXT_PLAIN, "the least T with delta_T <= delta",
-                                  note, UL_OK, "");
+            rc = ul_calc_end_form(&r, UL_CALC_TEXT_PLAIN, "the least T with delta_T <= delta", note,
+                                  UL_OK, "");
         }
     }
     free(r_copy);
@@ -171,19 +172,18 @@ UL_CALC_QUANTITY_FN(ul_calc_contraction_sigma)
         ul_num_report rep;
         mpfi_t sigma;
         mpfi_init2(sigma, 64);
-        ul_status st =
-            ul_contraction_sigma_min(&pb, ul_calc_flag_text(q, v, "diameter"), ul_calc_flag_text(q, v, "delta"),
-                                     &want, sigma, &rep, err, sizeof err);
+        ul_status st = ul_contraction_sigma_min(&pb, ul_calc_flag_text(q, v, "diameter"),
+                                                ul_calc_flag_text(q, v, "delta"), &want, sigma,
+                                                &rep, err, sizeof err);
         if (st != UL_OK && st != UL_ECAP)
             rc = ul_calc_input_error(res, st, err);
         else
             rc = ul_calc_report_inverse(q, v, c, res, sigma, &rep,
-                                     "the smallest constant sigma with delta_T <= delta",
-                                     "certified: delta_T at this sigma is <= delta", st);
+                                        "the smallest constant sigma with delta_T <= delta",
+                                        "certified: delta_T at this sigma is <= delta", st);
         mpfi_clear(sigma);
     }
     free(r_copy);
     free(r_items);
     return rc;
 }
-

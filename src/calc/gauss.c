@@ -18,8 +18,9 @@ UL_CALC_QUANTITY_FN(ul_calc_theta)
     ul_num_value theta;
     ul_num_value_init(&theta, 64);
     ul_num_report rep;
-    ul_status st = ul_gauss_theta_certified(ul_calc_flag_text(q, v, "eps"), ul_calc_flag_text(q, v, "r"), &want,
-                                            &theta, &rep, err, sizeof err);
+    ul_status st =
+        ul_gauss_theta_certified(ul_calc_flag_text(q, v, "eps"), ul_calc_flag_text(q, v, "r"),
+                                 &want, &theta, &rep, err, sizeof err);
     if (st != UL_OK && st != UL_ECAP) {
         ul_num_value_clear(&theta);
         return ul_calc_input_error(res, st, err);
@@ -79,8 +80,8 @@ UL_CALC_QUANTITY_FN(ul_calc_theta)
     mpfi_clear(rr);
     ul_num_value_clear(&loose);
     ul_num_value_clear(&theta);
-    int rc = ul_calc_end(
-        &r, "E_{e^eps}(N(0,1) || N(r,1)), the Gaussian hockey-stick divergence", note, st);
+    int rc = ul_calc_end(&r, "E_{e^eps}(N(0,1) || N(r,1)), the Gaussian hockey-stick divergence",
+                         note, st);
     free(note);
     return rc;
 }
@@ -94,17 +95,17 @@ UL_CALC_QUANTITY_FN(ul_calc_gauss_sigma)
     ul_num_report rep;
     mpfi_t sigma;
     mpfi_init2(sigma, 64);
-    ul_status st =
-        ul_gauss_sigma_min(ul_calc_flag_text(q, v, "eps"), ul_calc_flag_text(q, v, "delta"),
-                           ul_calc_flag_text(q, v, "sensitivity"), &want, sigma, &rep, err, sizeof err);
+    ul_status st = ul_gauss_sigma_min(
+        ul_calc_flag_text(q, v, "eps"), ul_calc_flag_text(q, v, "delta"),
+        ul_calc_flag_text(q, v, "sensitivity"), &want, sigma, &rep, err, sizeof err);
     int rc;
     if (st != UL_OK && st != UL_ECAP)
         rc = ul_calc_input_error(res, st, err);
     else
-        rc =
-            ul_calc_report_inverse(q, v, c, res, sigma, &rep,
-                                "the smallest sigma with theta_{e^eps}(sensitivity/sigma) <= delta",
-                                "certified: theta at this sigma is <= delta", st);
+        rc = ul_calc_report_inverse(
+            q, v, c, res, sigma, &rep,
+            "the smallest sigma with theta_{e^eps}(sensitivity/sigma) <= delta",
+            "certified: theta at this sigma is <= delta", st);
     mpfi_clear(sigma);
     return rc;
 }
@@ -118,15 +119,15 @@ UL_CALC_QUANTITY_FN(ul_calc_gauss_eps)
     ul_num_report rep;
     mpfi_t eps;
     mpfi_init2(eps, 64);
-    ul_status st = ul_gauss_eps_min(ul_calc_flag_text(q, v, "r"), ul_calc_flag_text(q, v, "delta"), &want, eps,
-                                    &rep, err, sizeof err);
+    ul_status st = ul_gauss_eps_min(ul_calc_flag_text(q, v, "r"), ul_calc_flag_text(q, v, "delta"),
+                                    &want, eps, &rep, err, sizeof err);
     int rc;
     if (st != UL_OK && st != UL_ECAP)
         rc = ul_calc_input_error(res, st, err);
     else
         rc = ul_calc_report_inverse(q, v, c, res, eps, &rep,
-                                 "the smallest eps >= 0 with theta_{e^eps}(r) <= delta",
-                                 "certified: theta at this eps is <= delta", st);
+                                    "the smallest eps >= 0 with theta_{e^eps}(r) <= delta",
+                                    "certified: theta at this eps is <= delta", st);
     mpfi_clear(eps);
     return rc;
 }

@@ -53,19 +53,17 @@ int ul_calc_end_pld(ul_calc_build *b, const char *meaning, const char *note, ul_
 
 /* An input error naming a flag: "calc Q: " and the formatted text as the
  * message of res; UL_EINPUT; returns 2. */
-__attribute__((format(printf, 2, 3))) int ul_calc_usage(ul_calc_result *res, const char *fmt,
-                                                        ...);
+__attribute__((format(printf, 2, 3))) int ul_calc_usage(ul_calc_result *res, const char *fmt, ...);
 
 /* Reports a library error (its message starts with the parameter name, the
  * flag name without dashes) and returns 2 (input) or 3 (cap, time). */
 int ul_calc_input_error(ul_calc_result *res, ul_status st, const char *msg);
 
 /* Every flag of q with a domain (calc/domain.h) against it, in the order of
- * q's inputs (the order the bound checks them in): one check, whose message ("calc Q: --delta: must be < 1 (got
- * '2')") names the flag and the rule broken.  A quantity calls it after
- * its own flags are read, just before the bound (whose checks, in the same
- * order and words, guard the library's other callers).  0, or 2 with the
- * message in res. */
+ * q's inputs (the order the bound checks them in): one check, whose message ("calc Q: --delta: must
+ * be < 1 (got '2')") names the flag and the rule broken.  A quantity calls it after its own flags
+ * are read, just before the bound (whose checks, in the same order and words, guard the library's
+ * other callers).  0, or 2 with the message in res. */
 int ul_calc_check_domains(const ul_calc_quantity *q, const char **values, ul_calc_result *res);
 
 /* The one flag `name` of q against its domain (a fault of the tables when
@@ -84,12 +82,10 @@ int ul_calc_report_inverse(const ul_calc_quantity *q, const char **v, const ul_c
 
 /* A certified value with the JSON field json_key (may be NULL) holding the
  * string json_value (NULL: JSON null), and the text note (may be NULL). */
-int ul_calc_report_value_note(const ul_calc_quantity *q, const char **v,
-                              const ul_calc_options *c, ul_calc_result *res,
-                              const ul_num_value *value,
-                              const ul_num_report *rep, const char *meaning,
-                              const char *json_key, const char *json_value, const char *note,
-                              ul_status st);
+int ul_calc_report_value_note(const ul_calc_quantity *q, const char **v, const ul_calc_options *c,
+                              ul_calc_result *res, const ul_num_value *value,
+                              const ul_num_report *rep, const char *meaning, const char *json_key,
+                              const char *json_value, const char *note, ul_status st);
 
 /* A certified value; extra_key/extra_value (may be NULL) add one string field. */
 int ul_calc_report_value(const ul_calc_quantity *q, const char **v, const ul_calc_options *c,
@@ -111,8 +107,7 @@ size_t ul_calc_split_list(char *text, const char **items, size_t max);
 /* The quantities, one function each (gauss.c, contraction.c, renyi.c,
  * pld.c, noisygd.c, koloskova.c, langevin.c). */
 #define UL_CALC_QUANTITY_FN(fn)                                                                    \
-    int fn(const ul_calc_quantity *q, const char **v, const ul_calc_options *c,                    \
-           ul_calc_result *res)
+    int fn(const ul_calc_quantity *q, const char **v, const ul_calc_options *c, ul_calc_result *res)
 UL_CALC_QUANTITY_FN(ul_calc_theta);
 UL_CALC_QUANTITY_FN(ul_calc_gauss_sigma);
 UL_CALC_QUANTITY_FN(ul_calc_gauss_eps);

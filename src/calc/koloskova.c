@@ -52,7 +52,8 @@ static int read_model_clipping(const ul_calc_quantity *q, const char **v, ul_cal
     else if (strcmp(ul_calc_flag_text(q, v, "init"), "box") == 0)
         pb->init = UL_KOL_INIT_BOX;
     else
-        return ul_calc_flag_error(res, "init", "must be ball or box (got '%s')", ul_calc_flag_text(q, v, "init"));
+        return ul_calc_flag_error(res, "init", "must be ball or box (got '%s')",
+                                  ul_calc_flag_text(q, v, "init"));
     if (pb->init == UL_KOL_INIT_BOX && pb->sigma0 == NULL)
         return ul_calc_flag_error(res, "init", "only used with --sigma0 (the initial noise)");
     if (!ul_calc_is_none(ul_calc_flag_text(q, v, "dim"))) {
@@ -60,15 +61,16 @@ static int read_model_clipping(const ul_calc_quantity *q, const char **v, ul_cal
         if (pb->init != UL_KOL_INIT_BOX)
             return ul_calc_flag_error(res, "dim", "only used with --init box");
         if (!ul_calc_read_count(ul_calc_flag_text(q, v, "dim"), &dim) || dim < 1)
-            return ul_calc_flag_error(res, "dim", "must be a whole number from 1 to 999999999 (got '%s')",
-                              ul_calc_flag_text(q, v, "dim"));
+            return ul_calc_flag_error(res, "dim",
+                                      "must be a whole number from 1 to 999999999 (got '%s')",
+                                      ul_calc_flag_text(q, v, "dim"));
         pb->dim = (unsigned long)dim;
     } else if (pb->init == UL_KOL_INIT_BOX) {
         return ul_calc_flag_error(res, "dim", "missing (required with --init box)");
     }
     if (!ul_contraction_mode_parse(ul_calc_flag_text(q, v, "mode"), &pb->mode))
         return ul_calc_flag_error(res, "mode", "must be product or adaptive (got '%s')",
-                          ul_calc_flag_text(q, v, "mode"));
+                                  ul_calc_flag_text(q, v, "mode"));
     return 0;
 }
 
@@ -98,10 +100,12 @@ UL_CALC_QUANTITY_FN(ul_calc_model_clipping_t)
         return rc;
     long max_steps;
     if (!ul_calc_read_count(ul_calc_flag_text(q, v, "max-steps"), &max_steps) || max_steps < 1)
-        return ul_calc_flag_error(res, "max-steps", "must be a whole number from 1 to 999999999 (got '%s')",
-                          ul_calc_flag_text(q, v, "max-steps"));
+        return ul_calc_flag_error(res, "max-steps",
+                                  "must be a whole number from 1 to 999999999 (got '%s')",
+                                  ul_calc_flag_text(q, v, "max-steps"));
     if (strchr(ul_calc_flag_text(q, v, "sigma"), ',') != NULL)
-        return ul_calc_flag_error(res, "sigma", "one constant value (the least T is for a constant sigma)");
+        return ul_calc_flag_error(res, "sigma",
+                                  "one constant value (the least T is for a constant sigma)");
     const char *sigma[1] = {ul_calc_flag_text(q, v, "sigma")};
     pb.sigma = sigma;
     pb.n_sigma = 1;
@@ -111,10 +115,12 @@ UL_CALC_QUANTITY_FN(ul_calc_model_clipping_t)
     ul_pre_clear(&pre);
     ul_num_report rep = {0, false};
     unsigned long steps = 0;
-    ul_status st = ul_kol_mc_least_steps(&pb, ul_calc_flag_text(q, v, "delta"), (unsigned long)max_steps,
-                                         &pre, &steps, &rep, err, sizeof err);
+    ul_status st =
+        ul_kol_mc_least_steps(&pb, ul_calc_flag_text(q, v, "delta"), (unsigned long)max_steps, &pre,
+                              &steps, &rep, err, sizeof err);
     if (st != UL_OK && st != UL_ECAP)
-        return ul_calc_theorem_error(res, st, err, st == UL_ENOROOT ? " (raise --max-steps)" : NULL);
+        return ul_calc_theorem_error(res, st, err,
+                                     st == UL_ENOROOT ? " (raise --max-steps)" : NULL);
 
     ul_calc_build r;
     ul_calc_begin(&r, q, v, c, res);
@@ -134,7 +140,7 @@ UL_CALC_QUANTITY_FN(ul_calc_model_clipping_t)
     char meaning[256];
     snprintf(meaning, sizeof meaning, "the least T with delta_T <= delta (%s)", mc_accounting(&pb));
     rc = ul_calc_end_integer(&r, meaning, steps, ul_calc_note_close(&n), st,
-                     "the T printed suffices but may not be the least");
+                             "the T printed suffices but may not be the least");
     ul_calc_note_free(&n);
     return rc;
 }
@@ -149,7 +155,7 @@ UL_CALC_QUANTITY_FN(ul_calc_model_clipping_sigma)
     if (!ul_calc_read_count(ul_calc_flag_text(q, v, "steps"), &steps) || steps < 1 ||
         (unsigned long)steps > UL_CONTRACTION_MAX_STEPS)
         return ul_calc_flag_error(res, "steps", "must be a whole number from 1 to %lu (got '%s')",
-                          UL_CONTRACTION_MAX_STEPS, ul_calc_flag_text(q, v, "steps"));
+                                  UL_CONTRACTION_MAX_STEPS, ul_calc_flag_text(q, v, "steps"));
     pb.steps = (unsigned long)steps;
 
     char err[256] = "";
@@ -159,8 +165,8 @@ UL_CALC_QUANTITY_FN(ul_calc_model_clipping_sigma)
     ul_num_report rep = {0, false};
     mpfi_t sigma;
     mpfi_init2(sigma, 64);
-    ul_status st = ul_kol_mc_sigma_min(&pb, ul_calc_flag_text(q, v, "delta"), &want, &pre, sigma, &rep, err,
-                                       sizeof err);
+    ul_status st = ul_kol_mc_sigma_min(&pb, ul_calc_flag_text(q, v, "delta"), &want, &pre, sigma,
+                                       &rep, err, sizeof err);
     if (st != UL_OK && st != UL_ECAP) {
         rc = ul_calc_theorem_error(res, st, err, NULL);
     } else {
@@ -169,7 +175,7 @@ UL_CALC_QUANTITY_FN(ul_calc_model_clipping_sigma)
         ul_calc_note n;
         ul_calc_note_open(&n);
         ul_calc_add_inverse(&r, n.f, sigma, &rep, "certified: delta_T at this sigma is <= delta",
-                    "delta_0 <= delta already");
+                            "delta_0 <= delta already");
         add_diameter(&r, n.f, &pb);
         ul_calc_report_preconditions(r.json, n.f, &pre, NULL);
         char meaning[256];
@@ -196,9 +202,10 @@ UL_CALC_QUANTITY_FN(ul_calc_output_perturbation_sigma)
     ul_pre_state delivers = UL_PRE_UNDECIDED;
     mpfi_t exact;
     mpfi_init2(exact, 64);
-    ul_status st = ul_kol_op_sigma_certified(ul_calc_flag_text(q, v, "c0"), ul_calc_flag_text(q, v, "eps"),
-                                             ul_calc_flag_text(q, v, "delta"), &want, &pre, &classic,
-                                             &delivers, exact, &rep, err, sizeof err);
+    ul_status st =
+        ul_kol_op_sigma_certified(ul_calc_flag_text(q, v, "c0"), ul_calc_flag_text(q, v, "eps"),
+                                  ul_calc_flag_text(q, v, "delta"), &want, &pre, &classic,
+                                  &delivers, exact, &rep, err, sizeof err);
     int rc;
     if (st != UL_OK && st != UL_ECAP) {
         rc = ul_calc_theorem_error(res, st, err, NULL);
@@ -208,8 +215,8 @@ UL_CALC_QUANTITY_FN(ul_calc_output_perturbation_sigma)
         ul_calc_note n;
         ul_calc_note_open(&n);
         ul_calc_add_inverse(&r, n.f, exact, &rep,
-                    "certified: theta_{e^eps}(2*C0/sigma) <= delta at this sigma",
-                    "every sigma reaches delta");
+                            "certified: theta_{e^eps}(2*C0/sigma) <= delta at this sigma",
+                            "every sigma reaches delta");
         char *lo, *hi;
         ul_num_value_format(&classic, c->digits, &lo, &hi);
         json_object *cl = json_object_new_object();
@@ -233,13 +240,12 @@ UL_CALC_QUANTITY_FN(ul_calc_output_perturbation_sigma)
         free(hi);
         ul_calc_report_preconditions(r.json, n.f, &pre, NULL);
         rc = ul_calc_end(&r,
-                             "the smallest sigma with theta_{e^eps}(2*C0/sigma) <= delta (output "
-                             "perturbation, sensitivity 2*C0)",
-                             ul_calc_note_close(&n), st);
+                         "the smallest sigma with theta_{e^eps}(2*C0/sigma) <= delta (output "
+                         "perturbation, sensitivity 2*C0)",
+                         ul_calc_note_close(&n), st);
         ul_calc_note_free(&n);
     }
     mpfi_clear(exact);
     ul_num_value_clear(&classic);
     return rc;
 }
-

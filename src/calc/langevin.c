@@ -25,7 +25,7 @@ static int read_langevin(const ul_calc_quantity *q, const char **v, ul_calc_resu
     long s;
     if (!ul_calc_read_count(ul_calc_flag_text(q, v, "S"), &s) || s < 1) {
         ul_calc_usage(res, "--S: must be a whole number from 1 to 999999999 (got '%s')",
-                ul_calc_flag_text(q, v, "S"));
+                      ul_calc_flag_text(q, v, "S"));
         return UL_CALC_EXIT_USAGE;
     }
     pb->S = (unsigned long)s;
@@ -39,10 +39,11 @@ static int read_langevin(const ul_calc_quantity *q, const char **v, ul_calc_resu
          * learning time is outside its hypotheses (insufficient training:
          * Chien et al. 2024, Sec. 3.3; docs/langevin.md, "Insufficient
          * training"), so no finite T gives a sound calibration */
-        ul_calc_usage(res, "--T: must be none (learning run to convergence): Thm 3.2 "
-                "bounds unlearning started from the stationary law nu_D, and a finite T is "
-                "outside its hypotheses (got '%s')",
-                ul_calc_flag_text(q, v, "T"));
+        ul_calc_usage(res,
+                      "--T: must be none (learning run to convergence): Thm 3.2 "
+                      "bounds unlearning started from the stationary law nu_D, and a finite T is "
+                      "outside its hypotheses (got '%s')",
+                      ul_calc_flag_text(q, v, "T"));
         return UL_CALC_EXIT_USAGE;
     }
     pb->T = UL_LANGEVIN_T_INF;
@@ -58,7 +59,7 @@ UL_CALC_QUANTITY_FN(ul_calc_langevin_sigma)
     long k;
     if (!ul_calc_read_count(ul_calc_flag_text(q, v, "K"), &k)) {
         ul_calc_usage(res, "--K: must be a whole number from 0 to 999999999 (got '%s')",
-                ul_calc_flag_text(q, v, "K"));
+                      ul_calc_flag_text(q, v, "K"));
         return UL_CALC_EXIT_USAGE;
     }
     char err[256] = "";
@@ -68,8 +69,8 @@ UL_CALC_QUANTITY_FN(ul_calc_langevin_sigma)
     ul_num_report rep = {0, false};
     mpfi_t sigma;
     mpfi_init2(sigma, 64);
-    ul_status st = ul_langevin_sc_sigma_min(&pb, ul_calc_flag_text(q, v, "eps"), (unsigned long)k, &want,
-                                            sigma, &pre, &rep, err, sizeof err);
+    ul_status st = ul_langevin_sc_sigma_min(&pb, ul_calc_flag_text(q, v, "eps"), (unsigned long)k,
+                                            &want, sigma, &pre, &rep, err, sizeof err);
     if (st != UL_OK && st != UL_ECAP) {
         rc = ul_calc_input_error(res, st, err);
     } else {
@@ -80,9 +81,9 @@ UL_CALC_QUANTITY_FN(ul_calc_langevin_sigma)
         ul_calc_add_inverse(&r, n.f, sigma, &rep, "certified: eps_DP(K, sigma) <= eps", "");
         ul_calc_report_preconditions(r.json, n.f, &pre, NULL);
         rc = ul_calc_end(&r,
-                             "the smallest Langevin sigma (noise variance 2*eta*sigma^2 per step) "
-                             "with eps_DP(K, sigma, S) <= eps (Chien et al. Thm 3.2-3.3, Alg. 4)",
-                             ul_calc_note_close(&n), st);
+                         "the smallest Langevin sigma (noise variance 2*eta*sigma^2 per step) "
+                         "with eps_DP(K, sigma, S) <= eps (Chien et al. Thm 3.2-3.3, Alg. 4)",
+                         ul_calc_note_close(&n), st);
         ul_calc_note_free(&n);
     }
     mpfi_clear(sigma);
@@ -103,9 +104,9 @@ UL_CALC_QUANTITY_FN(ul_calc_langevin_k)
     ul_num_value eps;
     ul_num_value_init(&eps, 64);
     unsigned long k = 0;
-    ul_status st =
-        ul_langevin_sc_least_k(&pb, ul_calc_flag_text(q, v, "sigma"), ul_calc_flag_text(q, v, "eps"), &want, &k,
-                               &eps, alpha, sizeof alpha, &pre, &rep, err, sizeof err);
+    ul_status st = ul_langevin_sc_least_k(&pb, ul_calc_flag_text(q, v, "sigma"),
+                                          ul_calc_flag_text(q, v, "eps"), &want, &k, &eps, alpha,
+                                          sizeof alpha, &pre, &rep, err, sizeof err);
     if (st != UL_OK && st != UL_ECAP) {
         rc = ul_calc_input_error(res, st, err);
     } else {
@@ -121,12 +122,11 @@ UL_CALC_QUANTITY_FN(ul_calc_langevin_k)
         ul_calc_report_preconditions(r.json, n.f, &pre, NULL);
         free(lo);
         free(hi);
-        rc = ul_calc_end_integer(&r,
-                         "the least K >= 0 with eps_DP(K, sigma, S) <= eps (Chien et al., Alg. 5)",
-                         k, ul_calc_note_close(&n), st, "the eps printed has fewer digits than asked");
+        rc = ul_calc_end_integer(
+            &r, "the least K >= 0 with eps_DP(K, sigma, S) <= eps (Chien et al., Alg. 5)", k,
+            ul_calc_note_close(&n), st, "the eps printed has fewer digits than asked");
         ul_calc_note_free(&n);
     }
     ul_num_value_clear(&eps);
     return rc;
 }
-

@@ -63,9 +63,10 @@ UL_CALC_QUANTITY_FN(ul_calc_noisygd_k)
         rc = ul_calc_input_error(res, st, err);
     } else if (st != UL_OK && st != UL_ECAP) {
         rc = ul_calc_theorem_error(res, st, err,
-                           st == UL_ENOROOT && max_k != 0 && strstr(err, "not reached") != NULL
-                               ? " (raise --max-k)"
-                               : NULL);
+                                   st == UL_ENOROOT && max_k != 0 &&
+                                           strstr(err, "not reached") != NULL
+                                       ? " (raise --max-k)"
+                                       : NULL);
     } else {
         ul_calc_build r;
         char *lo, *hi;
@@ -82,13 +83,14 @@ UL_CALC_QUANTITY_FN(ul_calc_noisygd_k)
         ul_calc_report_preconditions(r.json, n.f, &pre, NGD_NOT_A_GUARANTEE);
         free(lo);
         free(hi);
-        rc = ul_calc_end_integer(&r,
-                         form == UL_NGD_G15_TIGHT
-                             ? "the least K_Abar whose Thm G.15 deletion bound (tight form) is "
-                               "<= eps-dd"
-                             : "the least K_Abar whose Thm G.15 deletion bound (stated form "
-                               "4qL^2/(lambda sigma^2 n^2) exp(-eta lambda K/2)) is <= eps-dd",
-                         k, ul_calc_note_close(&n), st, "the eps printed has fewer digits than asked");
+        rc = ul_calc_end_integer(
+            &r,
+            form == UL_NGD_G15_TIGHT
+                ? "the least K_Abar whose Thm G.15 deletion bound (tight form) is "
+                  "<= eps-dd"
+                : "the least K_Abar whose Thm G.15 deletion bound (stated form "
+                  "4qL^2/(lambda sigma^2 n^2) exp(-eta lambda K/2)) is <= eps-dd",
+            k, ul_calc_note_close(&n), st, "the eps printed has fewer digits than asked");
         ul_calc_note_free(&n);
     }
     ul_num_value_clear(&eps);
@@ -165,8 +167,9 @@ UL_CALC_QUANTITY_FN(ul_calc_noisygd_sigma)
         ul_calc_begin(&r, q, v, c, res);
         ul_calc_note n;
         ul_calc_note_open(&n);
-        ul_calc_add_inverse(&r, n.f, sigma, &rep, "certified: the bound at this sigma is <= the target",
-                    "the bound is 0 for every sigma: L = 0, or K = 0");
+        ul_calc_add_inverse(&r, n.f, sigma, &rep,
+                            "certified: the bound at this sigma is <= the target",
+                            "the bound is 0 for every sigma: L = 0, or K = 0");
         ul_calc_report_preconditions(r.json, n.f, &pre, NGD_NOT_A_GUARANTEE);
         rc = ul_calc_end(&r, SIGMA_KINDS[kind].meaning, ul_calc_note_close(&n), st);
         ul_calc_note_free(&n);
@@ -174,4 +177,3 @@ UL_CALC_QUANTITY_FN(ul_calc_noisygd_sigma)
     mpfi_clear(sigma);
     return rc;
 }
-

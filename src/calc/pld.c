@@ -31,8 +31,7 @@ static bool pld_given(const char *text)
  * --sigma (or --r, read as sensitivity R over sigma 1), --q, --steps.  The
  * texts point into *copy (freed by the caller).  0 or an exit code. */
 static int pld_phases(const ul_calc_quantity *q, const char **v, ul_calc_result *res,
-                      ul_pld_phase *ph, size_t *count,
-                      char **copy)
+                      ul_pld_phase *ph, size_t *count, char **copy)
 {
     const char *phases = pld_flag(q, v, "phases"), *sens = pld_flag(q, v, "sensitivity");
     const char *sigma = pld_flag(q, v, "sigma"), *r = pld_flag(q, v, "r");
@@ -43,7 +42,7 @@ static int pld_phases(const ul_calc_quantity *q, const char **v, ul_calc_result 
     if (pld_given(phases)) {
         if (pld_given(sigma) || pld_given(r) || pld_given(steps)) {
             ul_calc_usage(res, "--phases: give either --phases or --sigma (or --r) "
-                            "with --steps, not both");
+                               "with --steps, not both");
             return UL_CALC_EXIT_USAGE;
         }
         *copy = strdup(phases);
@@ -52,8 +51,10 @@ static int pld_phases(const ul_calc_quantity *q, const char **v, ul_calc_result 
         const char *items[PLD_MAX_PHASES + 1];
         size_t n = ul_calc_split_list(*copy, items, PLD_MAX_PHASES + 1);
         if (n < 1 || n > PLD_MAX_PHASES) {
-            ul_calc_usage(res, "--phases: need 1 to %d phases SIGMA:Q:STEPS[:SENS] "
-                            "separated by commas (got '%s')", PLD_MAX_PHASES, phases);
+            ul_calc_usage(res,
+                          "--phases: need 1 to %d phases SIGMA:Q:STEPS[:SENS] "
+                          "separated by commas (got '%s')",
+                          PLD_MAX_PHASES, phases);
             return UL_CALC_EXIT_USAGE;
         }
         for (size_t i = 0; i < n; i++) {
@@ -64,9 +65,11 @@ static int pld_phases(const ul_calc_quantity *q, const char **v, ul_calc_result 
                 f[nf++] = tok;
             long st = 0;
             if (nf < 3 || nf > 4 || !ul_calc_read_count(f[2], &st) || st < 1) {
-                ul_calc_usage(res, "--phases: phase %zu must be SIGMA:Q:STEPS or "
-                                "SIGMA:Q:STEPS:SENSITIVITY with STEPS a whole number >= 1 (got "
-                                "'%s')", i, phases);
+                ul_calc_usage(res,
+                              "--phases: phase %zu must be SIGMA:Q:STEPS or "
+                              "SIGMA:Q:STEPS:SENSITIVITY with STEPS a whole number >= 1 (got "
+                              "'%s')",
+                              i, phases);
                 return UL_CALC_EXIT_USAGE;
             }
             ph[i] = (ul_pld_phase){f[0], nf == 4 ? f[3] : sens, f[1], (unsigned long)st};
@@ -76,13 +79,15 @@ static int pld_phases(const ul_calc_quantity *q, const char **v, ul_calc_result 
     }
     long st = 0;
     if (!pld_given(steps) || !ul_calc_read_count(steps, &st) || st < 1) {
-        ul_calc_usage(res, "--steps: must be a whole number from 1 to 999999999 "
-                        "(got '%s')", steps);
+        ul_calc_usage(res,
+                      "--steps: must be a whole number from 1 to 999999999 "
+                      "(got '%s')",
+                      steps);
         return UL_CALC_EXIT_USAGE;
     }
     if (pld_given(sigma) == pld_given(r)) {
         ul_calc_usage(res, "--sigma: give exactly one of --sigma (noise multiplier) "
-                        "and --r (sensitivity/sigma)");
+                           "and --r (sensitivity/sigma)");
         return UL_CALC_EXIT_USAGE;
     }
     /* --r R is the phase of sigma 1 and sensitivity R: r = R exactly */
@@ -105,8 +110,10 @@ static int pld_options(const ul_calc_quantity *q, const char **v, ul_calc_result
         if (strcmp(adj, ADJ[i]) == 0)
             a = i; /* the order of ul_pld_adjacency */
     if (a < 0) {
-        ul_calc_usage(res, "--adjacency: must be both, add, remove or replace (got "
-                        "'%s')", adj);
+        ul_calc_usage(res,
+                      "--adjacency: must be both, add, remove or replace (got "
+                      "'%s')",
+                      adj);
         return UL_CALC_EXIT_USAGE;
     }
     opt->adjacency = (ul_pld_adjacency)a;
@@ -114,8 +121,10 @@ static int pld_options(const ul_calc_quantity *q, const char **v, ul_calc_result
     if (pld_given(w)) {
         double width = strtod(w, &end); /* an accuracy request, not a certified input */
         if (!ul_num_is_decimal(w) || *end != '\0' || !(width >= 1e-9 && width <= 1)) {
-            ul_calc_usage(res, "--rel-width: must be a decimal from 1e-9 to 1 (got "
-                            "'%s')", w);
+            ul_calc_usage(res,
+                          "--rel-width: must be a decimal from 1e-9 to 1 (got "
+                          "'%s')",
+                          w);
             return UL_CALC_EXIT_USAGE;
         }
         opt->rel_width = width;
@@ -127,8 +136,7 @@ static int pld_options(const ul_calc_quantity *q, const char **v, ul_calc_result
     else if (strcmp(fft, "long") == 0)
         opt->fft = UL_PLD_FFT_LONG_DOUBLE;
     else {
-        ul_calc_usage(res, "--fft: must be auto, double or long (got '%s')",
-                fft);
+        ul_calc_usage(res, "--fft: must be auto, double or long (got '%s')", fft);
         return UL_CALC_EXIT_USAGE;
     }
     /* the rule ul_calc_run (calc/run.c) already checked; beside its deadline,
@@ -143,8 +151,7 @@ static int pld_options(const ul_calc_quantity *q, const char **v, ul_calc_result
 /* The library's field names, as flags: phase[0].sigma is --sigma when the
  * phase came from the single-phase flags; --phases entries keep their index. */
 static int pld_library_error(const ul_calc_quantity *q, const char **v, ul_calc_result *res,
-                             ul_status st,
-                             const char *err, bool list)
+                             ul_status st, const char *err, bool list)
 {
     char msg[600];
     const char *tail = strstr(err, "phase[0].");
@@ -230,7 +237,7 @@ UL_CALC_QUANTITY_FN(ul_calc_pld_compose)
     const char *eps = pld_flag(q, v, "eps"), *delta = pld_flag(q, v, "delta");
     if (pld_given(eps) == pld_given(delta)) {
         ul_calc_usage(res, "--eps: give exactly one of --eps (for delta(eps)) and "
-                        "--delta (for eps(delta))");
+                           "--delta (for eps(delta))");
         return UL_CALC_EXIT_USAGE;
     }
     ul_pld_phase ph[PLD_MAX_PHASES];
@@ -265,10 +272,10 @@ UL_CALC_QUANTITY_FN(ul_calc_pld_compose)
                                          "bound",
                               st, err);
         rc = ul_calc_end_pld(&r,
-                                 want_eps ? "eps(delta) by FFT privacy-loss composition, a "
-                                            "proven bracket"
-                                          : "delta(eps) by FFT privacy-loss composition",
-                                 note, st);
+                             want_eps ? "eps(delta) by FFT privacy-loss composition, a "
+                                        "proven bracket"
+                                      : "delta(eps) by FFT privacy-loss composition",
+                             note, st);
         free(los);
         free(his);
         free(note);
@@ -277,4 +284,3 @@ UL_CALC_QUANTITY_FN(ul_calc_pld_compose)
     free(copy);
     return rc;
 }
-

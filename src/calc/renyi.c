@@ -16,8 +16,8 @@ static bool read_conversion(const ul_calc_quantity *q, const char **v, ul_calc_r
     char err[256];
     if (ul_calc_check_flag(q, v, "conversion", res) != 0)
         return false;
-    if (ul_renyi_parse_conversion(ul_calc_flag_text(q, v, "conversion"), conv, err,
-                                  sizeof err) != UL_OK)
+    if (ul_renyi_parse_conversion(ul_calc_flag_text(q, v, "conversion"), conv, err, sizeof err) !=
+        UL_OK)
         abort(); /* the domain and the parser disagree */
     return true;
 }
@@ -47,8 +47,7 @@ static const char *decider_note(ul_rdp_decider by)
 UL_CALC_QUANTITY_FN(ul_calc_rdp_to_dp)
 {
     ul_rdp_conversion conv;
-    if (!read_conversion(q, v, res, &conv) ||
-        ul_calc_check_domains(q, v, res) != 0)
+    if (!read_conversion(q, v, res, &conv) || ul_calc_check_domains(q, v, res) != 0)
         return UL_CALC_EXIT_USAGE;
     char err[256];
     ul_num_precision want = ul_calc_precision_of(c);
@@ -57,8 +56,8 @@ UL_CALC_QUANTITY_FN(ul_calc_rdp_to_dp)
     ul_num_report rep;
     const char *alpha = ul_calc_flag_text(q, v, "alpha"), *rdp = ul_calc_flag_text(q, v, "rdp"),
                *delta = ul_calc_flag_text(q, v, "delta");
-    ul_status st = ul_renyi_rdp_to_dp_certified(alpha, rdp, delta, conv, &want, &eps, &rep, err,
-                                                sizeof err);
+    ul_status st =
+        ul_renyi_rdp_to_dp_certified(alpha, rdp, delta, conv, &want, &eps, &rep, err, sizeof err);
     int rc;
     if (st != UL_OK && st != UL_ECAP) {
         rc = ul_calc_input_error(res, st, err);
@@ -83,8 +82,7 @@ UL_CALC_QUANTITY_FN(ul_calc_rdp_to_dp)
 UL_CALC_QUANTITY_FN(ul_calc_gauss_rdp_eps)
 {
     ul_rdp_conversion conv;
-    if (!read_conversion(q, v, res, &conv) ||
-        ul_calc_check_domains(q, v, res) != 0)
+    if (!read_conversion(q, v, res, &conv) || ul_calc_check_domains(q, v, res) != 0)
         return UL_CALC_EXIT_USAGE;
     char err[256], alpha[UL_RENYI_ALPHA_TEXT_LEN] = "";
     ul_num_precision want = ul_calc_precision_of(c);
@@ -92,14 +90,15 @@ UL_CALC_QUANTITY_FN(ul_calc_gauss_rdp_eps)
     ul_num_value_init(&eps, 64);
     ul_num_report rep;
     ul_status st =
-        ul_renyi_gauss_eps_certified(ul_calc_flag_text(q, v, "r"), ul_calc_flag_text(q, v, "delta"), conv, &want,
-                                     &eps, alpha, sizeof alpha, &rep, err, sizeof err);
-    int rc = st != UL_OK && st != UL_ECAP
-                 ? ul_calc_input_error(res, st, err)
-                 : ul_calc_report_value(q, v, c, res, &eps, &rep,
-                                     "eps of the Gaussian mechanism through RDP alpha*r^2/2 at the "
-                                     "best alpha",
-                                     "alpha", alpha, st);
+        ul_renyi_gauss_eps_certified(ul_calc_flag_text(q, v, "r"), ul_calc_flag_text(q, v, "delta"),
+                                     conv, &want, &eps, alpha, sizeof alpha, &rep, err, sizeof err);
+    int rc =
+        st != UL_OK && st != UL_ECAP
+            ? ul_calc_input_error(res, st, err)
+            : ul_calc_report_value(q, v, c, res, &eps, &rep,
+                                   "eps of the Gaussian mechanism through RDP alpha*r^2/2 at the "
+                                   "best alpha",
+                                   "alpha", alpha, st);
     ul_num_value_clear(&eps);
     return rc;
 }
@@ -113,17 +112,16 @@ UL_CALC_QUANTITY_FN(ul_calc_sgm_rdp)
     ul_num_value rdp;
     ul_num_value_init(&rdp, 64);
     ul_num_report rep;
-    ul_status st =
-        ul_renyi_sgm_rdp_certified(ul_calc_flag_text(q, v, "q"), ul_calc_flag_text(q, v, "sigma"),
-                                   ul_calc_flag_text(q, v, "alpha"), &want, &rdp, &rep, err, sizeof err);
+    ul_status st = ul_renyi_sgm_rdp_certified(
+        ul_calc_flag_text(q, v, "q"), ul_calc_flag_text(q, v, "sigma"),
+        ul_calc_flag_text(q, v, "alpha"), &want, &rdp, &rep, err, sizeof err);
     int rc =
         st != UL_OK && st != UL_ECAP
             ? ul_calc_input_error(res, st, err)
             : ul_calc_report_value(q, v, c, res, &rdp, &rep,
-                                "RDP of the Poisson-subsampled Gaussian (Mironov, Talwar, Zhang "
-                                "2019)",
-                                NULL, NULL, st);
+                                   "RDP of the Poisson-subsampled Gaussian (Mironov, Talwar, Zhang "
+                                   "2019)",
+                                   NULL, NULL, st);
     ul_num_value_clear(&rdp);
     return rc;
 }
-

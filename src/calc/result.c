@@ -130,11 +130,12 @@ int ul_calc_end_form(ul_calc_build *b, ul_calc_text_form form, const char *meani
         return UL_CALC_EXIT_OK;
     res->status = UL_ECAP;
     if (cap_warning == NULL)
-        say(res, "calc %s: warning: the bracket is sound but wider than --rel-width",
-            b->q->name);
+        say(res, "calc %s: warning: the bracket is sound but wider than --rel-width", b->q->name);
     else if (cap_warning[0] == '\0')
-        say(res, "calc %s: warning: precision cap reached; the enclosure is sound but has "
-            "fewer than %d correct digits (raise --max-bits)", b->q->name, b->opt->digits);
+        say(res,
+            "calc %s: warning: precision cap reached; the enclosure is sound but has "
+            "fewer than %d correct digits (raise --max-bits)",
+            b->q->name, b->opt->digits);
     else
         say(res, "calc %s: warning: precision cap reached; %s (raise --max-bits)", b->q->name,
             cap_warning);
@@ -198,8 +199,10 @@ int ul_calc_input_error(ul_calc_result *res, ul_status st, const char *msg)
 {
     res->status = st;
     if (st == UL_ETIME) /* the library says what it was computing (num/deadline.h) */
-        say(res, "calc %s: the time budget of %g s ran out while %s (no result; --max-seconds "
-            "S sets it, 0 for none)", res->q->name, ul_deadline_seconds(), msg);
+        say(res,
+            "calc %s: the time budget of %g s ran out while %s (no result; --max-seconds "
+            "S sets it, 0 for none)",
+            res->q->name, ul_deadline_seconds(), msg);
     else
         say(res, "calc %s: %s%s", res->q->name, st == UL_EINPUT ? "--" : "", msg);
     /* the precision cap and the time budget leave the question open (exit 3,
@@ -245,11 +248,10 @@ int ul_calc_report_inverse(const ul_calc_quantity *q, const char **v, const ul_c
     return rc;
 }
 
-int ul_calc_report_value_note(const ul_calc_quantity *q, const char **v,
-                              const ul_calc_options *c, ul_calc_result *res,
-                              const ul_num_value *value, const ul_num_report *rep,
-                              const char *meaning, const char *json_key, const char *json_value,
-                              const char *note, ul_status st)
+int ul_calc_report_value_note(const ul_calc_quantity *q, const char **v, const ul_calc_options *c,
+                              ul_calc_result *res, const ul_num_value *value,
+                              const ul_num_report *rep, const char *meaning, const char *json_key,
+                              const char *json_value, const char *note, ul_status st)
 {
     ul_calc_build r;
     ul_calc_begin(&r, q, v, c, res);
@@ -265,9 +267,9 @@ int ul_calc_report_value_note(const ul_calc_quantity *q, const char **v,
 }
 
 int ul_calc_report_value(const ul_calc_quantity *q, const char **v, const ul_calc_options *c,
-                         ul_calc_result *res, const ul_num_value *value,
-                         const ul_num_report *rep, const char *meaning, const char *extra_key,
-                         const char *extra_value, ul_status st)
+                         ul_calc_result *res, const ul_num_value *value, const ul_num_report *rep,
+                         const char *meaning, const char *extra_key, const char *extra_value,
+                         ul_status st)
 {
     char *note = NULL;
     if (extra_key != NULL) {

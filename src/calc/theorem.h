@@ -14,9 +14,8 @@ const char *ul_calc_opt_text(const char *text);
 
 /* One-line usage error naming a flag ("--FLAG: " and the formatted text);
  * returns 2. */
-__attribute__((format(printf, 3, 4))) int ul_calc_flag_error(ul_calc_result *res,
-                                                             const char *flag, const char *fmt,
-                                                             ...);
+__attribute__((format(printf, 3, 4))) int ul_calc_flag_error(ul_calc_result *res, const char *flag,
+                                                             const char *fmt, ...);
 
 /* A library error (exit 2, or 3 for UL_ECAP) whose message starts with the
  * parameter's library name, renamed to its flag; hint (may be NULL) is
@@ -54,8 +53,8 @@ int ul_calc_end_integer(ul_calc_build *r, const char *meaning, unsigned long val
                         const char *note, ul_status st, const char *cap_warning);
 
 /* An optional whole-number limit: `none` gives 0; else 1..999999999. */
-bool ul_calc_read_limit(ul_calc_result *res, const char *flag, const char *text,
-                        unsigned long *out, int *rc);
+bool ul_calc_read_limit(ul_calc_result *res, const char *flag, const char *text, unsigned long *out,
+                        int *rc);
 
 /* Starts the result of a "least K" quantity: `value` (the K), `eps_at_k`
  * (the certified eps it reaches, lo and hi also returned, malloc'd, for the

@@ -33,8 +33,7 @@ static bool is_flag(const ul_calc_quantity *q, const char *name, size_t len)
 }
 
 /* One-line usage error naming a flag; returns 2. */
-int ul_calc_flag_error(ul_calc_result *res, const char *flag,
-                                                            const char *fmt, ...)
+int ul_calc_flag_error(ul_calc_result *res, const char *flag, const char *fmt, ...)
 {
     char text[sizeof res->message];
     va_list ap;
@@ -83,7 +82,7 @@ static const char *pre_state_name(ul_pre_state s)
  * text line per item that fails or is undecided to note; when there is one,
  * `consequence` (may be NULL) follows. */
 void ul_calc_report_preconditions(json_object *o, FILE *note, const ul_preconditions *pre,
-                                 const char *consequence)
+                                  const char *consequence)
 {
     json_object *list = json_object_new_array();
     bool any = false;
@@ -132,7 +131,7 @@ void ul_calc_note_free(ul_calc_note *n)
  * cap_hit, and safe = hi) to r and its `safe` line to note.  x = [0, 0]
  * means every positive value reaches the target (zero_note). */
 void ul_calc_add_inverse(ul_calc_build *r, FILE *note, mpfi_srcptr x, const ul_num_report *rep,
-                        const char *safe_note, const char *zero_note)
+                         const char *safe_note, const char *zero_note)
 {
     int digits = r->opt->digits;
     mpfr_t b;
@@ -157,16 +156,16 @@ void ul_calc_add_inverse(ul_calc_build *r, FILE *note, mpfi_srcptr x, const ul_n
 /* Prints a result whose `value` is a whole number (added by the caller):
  * JSON, or the text report with the inputs, the value and note.  Frees r;
  * returns 0, or 3 with a warning when the precision cap was reached. */
-int ul_calc_end_integer(ul_calc_build *r, const char *meaning, unsigned long value, const char *note,
-                       ul_status st, const char *cap_warning)
+int ul_calc_end_integer(ul_calc_build *r, const char *meaning, unsigned long value,
+                        const char *note, ul_status st, const char *cap_warning)
 {
     r->res->value = value;
     return ul_calc_end_form(r, UL_CALC_TEXT_VALUE, meaning, note, st, cap_warning);
 }
 
 /* An optional whole-number limit: `none` gives 0; else 1..999999999. */
-bool ul_calc_read_limit(ul_calc_result *res, const char *flag, const char *text,
-                       unsigned long *out, int *rc)
+bool ul_calc_read_limit(ul_calc_result *res, const char *flag, const char *text, unsigned long *out,
+                        int *rc)
 {
     long v = 0;
     if (ul_calc_is_none(text)) {
@@ -174,8 +173,8 @@ bool ul_calc_read_limit(ul_calc_result *res, const char *flag, const char *text,
         return true;
     }
     if (!ul_calc_read_count(text, &v) || v < 1) {
-        *rc = ul_calc_flag_error(res, flag, "must be none or a whole number from 1 to 999999999 (got '%s')",
-                         text);
+        *rc = ul_calc_flag_error(
+            res, flag, "must be none or a whole number from 1 to 999999999 (got '%s')", text);
         return false;
     }
     *out = (unsigned long)v;
@@ -186,9 +185,9 @@ bool ul_calc_read_limit(ul_calc_result *res, const char *flag, const char *text,
  * (the certified ε it reaches, lo and hi also returned, malloc'd, for the
  * text note), digits, precision_bits and cap_hit. */
 void ul_calc_begin_least_k(ul_calc_build *r, const ul_calc_quantity *q, const char **v,
-                          const ul_calc_options *c, ul_calc_result *res, unsigned long k,
-                          const ul_num_value *eps,
-                          const ul_num_report *rep, ul_status st, char **lo, char **hi)
+                           const ul_calc_options *c, ul_calc_result *res, unsigned long k,
+                           const ul_num_value *eps, const ul_num_report *rep, ul_status st,
+                           char **lo, char **hi)
 {
     ul_calc_begin(r, q, v, c, res);
     json_object_object_add(r->json, "value", json_object_new_uint64((uint64_t)k));

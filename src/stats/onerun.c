@@ -34,8 +34,8 @@ static void pmf_d(unsigned long r, double eps, double *b)
 }
 
 /* The p-value above with b (r + 1 doubles) as the pmf's room. */
-static double pvalue_in(unsigned long m, unsigned long r, unsigned long v, double eps,
-                        double delta, double *b)
+static double pvalue_in(unsigned long m, unsigned long r, unsigned long v, double eps, double delta,
+                        double *b)
 {
     if (v == 0)
         return 1;
@@ -171,8 +171,7 @@ static bool cell_ok(mpfi_t *Ta, mpfi_t *Tb, unsigned long m, unsigned long r, un
  * halving after a failed one; *end gets the end of the proven part.
  * UL_ENOMEM when the two tables of r + 1 intervals cannot be had. */
 static ul_status cover(unsigned long m, unsigned long r, unsigned long v, double target,
-                       mpfi_srcptr delta, mpfi_srcptr level, double *end, char *err,
-                       size_t errlen)
+                       mpfi_srcptr delta, mpfi_srcptr level, double *end, char *err, size_t errlen)
 {
     bool fits = r < SIZE_MAX / sizeof(mpfi_t);
     mpfi_t *Ta = fits ? malloc(((size_t)r + 1) * sizeof *Ta) : NULL;

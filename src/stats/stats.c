@@ -494,8 +494,8 @@ static ul_status roc_curve(ul_emp_roc *out, const double *in_scores, size_t n_in
         free(a), free(b), free(fp), free(tp), free(out->points);
         out->points = NULL;
         return ul_fail(err, errlen, UL_ENOMEM,
-                       "roc: out of memory for the curve of %zu in_scores and %zu out_scores",
-                       n_in, n_out);
+                       "roc: out of memory for the curve of %zu in_scores and %zu out_scores", n_in,
+                       n_out);
     }
     memcpy(a, in_scores, n_in * sizeof *a);
     memcpy(b, out_scores, n_out * sizeof *b);
