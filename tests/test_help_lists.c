@@ -101,3 +101,70 @@ Test(help, usage_lists_the_methods_calibrate_help_describes)
     run_free(&top);
     run_free(&cal);
 }
+
+/* The words of the completion's `compgen -W "..."` that follows marker in
+ * the script, one space-separated string in buf. */
+static void completion_words(const char *script, const char *marker, char *buf, size_t len)
+{
+    const char *m = strstr(script, marker);
+    cr_assert_not_null(m, "no '%s' in the completion", marker);
+    const char *w = strstr(m, "compgen -W \"");
+    cr_assert_not_null(w);
+    w += strlen("compgen -W \"");
+    snprintf(buf, len, " %.*s ", (int)strcspn(w, "\""), w);
+}
+
+/* Whether the space-padded list holds word. */
+static bool in_list(const char *list, const char *word, size_t n)
+{
+    char pat[64];
+    snprintf(pat, sizeof pat, " %.*s ", (int)n, word);
+    return strstr(list, pat) != NULL;
+}
+
+/* Every word of a that does not start with '-' is in b. */
+static void words_within(const char *a, const char *b, const char *what)
+{
+    for (const char *w = a; *w != '\0'; w += strspn(w, " ")) {
+        size_t n = strcspn(w, " ");
+        if (n > 0 && w[0] != '-')
+            cr_assert(in_list(b, w, n), "%s: %.*s", what, (int)n, w);
+        w += n;
+    }
+}
+
+/* The bash completion's two static lists (the commands after `ulaudit`, the
+ * topics after `ulaudit help`) are the commands the usage describes (and
+ * the flags; the certificate topic), no more, no less. */
+Test(help, bash_completion_lists_the_commands_of_the_usage)
+{
+    FILE *f = fopen("tools/completion/ulaudit.bash", "r");
+    cr_assert_not_null(f);
+    char script[16384];
+    script[fread(script, 1, sizeof script - 1, f)] = '\0';
+    fclose(f);
+    char cmds[256], topics[256], ucmds[256] = " ", utopics[256] = " ";
+    completion_words(script, "COMP_CWORD\" -eq 1", cmds, sizeof cmds);
+    completion_words(script, "    help)\n", topics, sizeof topics);
+    run_result top = run("--help", NULL);
+    const char *c = strstr(top.out, "\nCommands:\n"), *end = strstr(top.out, "\n\nFlags:");
+    cr_assert(c != NULL && end != NULL);
+    for (const char *l = c + 1; (l = strstr(l, "\n  ")) != NULL && l < end; l++) {
+        const char *w = l + 3;
+        size_t n = strcspn(w, " \n");
+        if (!islower((unsigned char)*w))
+            continue; /* a continuation line */
+        bool help = n == 4 && strncmp(w, "help", 4) == 0;
+        snprintf(ucmds + strlen(ucmds), sizeof ucmds - strlen(ucmds), "%.*s ", (int)n, w);
+        if (help && w[4] == ' ' && islower((unsigned char)w[5])) /* "help certificate" */
+            w += 5, n = strcspn(w, " \n"), help = false;
+        if (!help)
+            snprintf(utopics + strlen(utopics), sizeof utopics - strlen(utopics), "%.*s ",
+                     (int)n, w);
+    }
+    words_within(cmds, ucmds, "the completion offers a command the usage does not describe");
+    words_within(ucmds, cmds, "the completion does not offer the command");
+    words_within(topics, utopics, "ulaudit help <TAB> offers a topic the usage does not name");
+    words_within(utopics, topics, "ulaudit help <TAB> does not offer");
+    run_free(&top);
+}
