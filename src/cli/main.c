@@ -17,6 +17,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "audit/audit.h"
+#include "calc/calc.h"
+#include "cert/methods.h"
 #include "cli/args.h"
 #include "cli/audit.h"
 #include "cli/calc.h"
@@ -31,19 +34,75 @@
 #define ULAUDIT_VERSION ULAUDIT_VERSION_STRING
 #define PLUGIN_NAME "ulaudit-attack.so"
 
+/* The usage's second column: its indent and the width its word lists wrap
+ * at (the hand-wrapped prose around them keeps within it too). */
+#define USAGE_INDENT 18
+#define USAGE_WIDTH 72
+
+/* Prints n words from column col, ", " between them, wrapped at
+ * USAGE_WIDTH onto lines indented USAGE_INDENT, then a newline. */
+static void usage_words(FILE *out, size_t col, const char *(*word)(size_t), size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const char *w = word(i);
+        size_t len = strlen(w) + (i + 1 < n ? 1 : 0); /* with its comma */
+        if (i > 0 && col + 1 + len > USAGE_WIDTH) {
+            fprintf(out, "\n%*s", USAGE_INDENT, "");
+            col = USAGE_INDENT;
+        } else if (i > 0) {
+            fputc(' ', out);
+            col++;
+        }
+        fprintf(out, "%s%s", w, i + 1 < n ? "," : "");
+        col += len;
+    }
+    fputc('\n', out);
+}
+
+/* The quantities, in the order of the calculator's table (calc/table.c). */
+static const char *quantity_name(size_t i)
+{
+    return ul_calc_at(i)->name;
+}
+
+/* The methods of cert/methods.h whose handler calibrates (audit/audit.h:
+ * ul_audit_method.calibrate), in that list's order. */
+#define CALIBRATE_NAME(name, id) name,
+static const char *const METHODS[] = {UL_CERT_METHOD_LIST(CALIBRATE_NAME)};
+#undef CALIBRATE_NAME
+
+static bool calibrates(const char *method)
+{
+    const ul_audit_method *m = ul_audit_find(method);
+    return m != NULL && m->calibrate != NULL;
+}
+
+/* The i-th method that calibrates, or NULL. */
+static const char *calibrating_name(size_t i)
+{
+    for (size_t k = 0; k < sizeof METHODS / sizeof METHODS[0]; k++)
+        if (calibrates(METHODS[k]) && i-- == 0)
+            return METHODS[k];
+    return NULL;
+}
+
+static size_t calibrating_methods(void)
+{
+    size_t n = 0;
+    while (calibrating_name(n) != NULL)
+        n++;
+    return n;
+}
+
 static void usage(FILE *out)
 {
+    static const char calc_head[] = "  calc QUANTITY   certified calculator: ";
+    fprintf(out, "usage: ulaudit COMMAND [flags]\n\n"
+                 "ulaudit checks claims of certified machine unlearning with certified\n"
+                 "(interval, arbitrary-precision) arithmetic.\n\n"
+                 "Commands:\n%s", calc_head);
+    usage_words(out, strlen(calc_head), quantity_name, ul_calc_count());
     fprintf(out,
-            "usage: ulaudit COMMAND [flags]\n\n"
-            "ulaudit checks claims of certified machine unlearning with certified\n"
-            "(interval, arbitrary-precision) arithmetic.\n\n"
-            "Commands:\n"
-            "  calc QUANTITY   certified calculator: theta, gauss-sigma, gauss-eps,\n"
-            "                  contraction, contraction-steps, contraction-sigma,\n"
-            "                  rdp-to-dp, gauss-rdp-eps, sgm-rdp, pld-compose,\n"
-            "                  noisygd-k, noisygd-sigma, model-clipping-t,\n"
-            "                  model-clipping-sigma, output-perturbation-sigma,\n"
-            "                  langevin-sigma, langevin-k\n"
             "                  example: ulaudit calc theta --eps 1 --r 0.5\n"
             "                  ulaudit calc --help lists every quantity and flag\n"
             "  audit CERT.json recompute the guarantee a certificate cites and give the\n"
@@ -53,7 +112,10 @@ static void usage(FILE *out)
             "  calibrate CERT.json\n"
             "                  print the certificate completed with the parameter (sigma,\n"
             "                  steps, K, KAbar, noise_multiplier or noise_scale, by method) that\n"
-            "                  makes its claim supported; --out FILE writes it atomically\n"
+            "                  makes its claim supported; --out FILE writes it atomically;\n"
+            "                  methods: ");
+    usage_words(out, USAGE_INDENT + strlen("methods: "), calibrating_name, calibrating_methods());
+    fprintf(out,
             "  vectors --out DIR [--digits N] [--only FAMILY]\n"
             "                  write the certified reference vectors (CSV + manifest)\n"
             "                  that double-precision accountants can be tested against\n"
