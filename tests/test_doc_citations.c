@@ -100,9 +100,12 @@ static bool has_heading(const char *page, const char *h, size_t hn)
     return false;
 }
 
+static bool quiet; /* the checker's own test: count, do not log */
+
 static void fail(const char *file, const char *what, const char *page, const char *item, size_t n)
 {
-    cr_log_error("%s: %s %.*s not found in %s", file, what, (int)n, item, page);
+    if (!quiet)
+        cr_log_error("%s: %s %.*s not found in %s", file, what, (int)n, item, page);
     unresolved++;
 }
 
@@ -202,6 +205,7 @@ Test(doc_citations, checker_tells_resolved_from_unresolved)
     char *page = slurp(path);
     cr_assert_not_null(page);
     unresolved = 0;
+    quiet = true;
     check_items("t", path, page, " \"Theorems audited\", 'Errata')");
     cr_assert_eq(unresolved, 0);
     check_items("t", path, page, " \"No such heading\")");
@@ -211,6 +215,7 @@ Test(doc_citations, checker_tells_resolved_from_unresolved)
     check_items("t", path, page, " erratum N99)");
     cr_assert_eq(unresolved, 2);
     unresolved = 0;
+    quiet = false;
     free(page);
 }
 
