@@ -8,7 +8,6 @@
 
 #include "calc/internal.h"
 #include "io/escape.h"
-#include "io/fields.h"
 #include "num/deadline.h"
 
 void ul_calc_unknown_message(const char *name, char *msg, size_t len)

@@ -13,12 +13,15 @@
  *     with "--", has no value ("--name: missing value"); a value that starts
  *     with "--" is written --name=VALUE;
  *   - an unknown flag is refused naming the one meant when one is close
- *     (io/fields.h, ul_io_did_you_mean: one-letter slips and peers' names);
+ *     (calc/read.h, ul_calc_flag_unknown: one-letter slips and peers' names);
  *   - an argument not starting with "--" (or "--" itself) is positional;
  *     a command takes at most max_args of them;
  *   - a value holding a terminal control character is refused.
  * Each message is one line without the "ulaudit CMD: " prefix, which the
- * command adds; the exit code is 2.
+ * command adds; the exit code is 2.  The messages about a flag (unknown,
+ * given twice, missing, holding a control character) and the readers of
+ * the number texts are calc/read.h's, which the library's binding of named
+ * inputs and --batch share, so that all refuse in the same words.
  */
 #ifndef UL_CLI_ARGS_H
 #define UL_CLI_ARGS_H
