@@ -17,6 +17,7 @@
 #include <stddef.h>
 
 #include "calc/domain.h"
+#include "calc/read.h"
 #include "num/status.h"
 
 /* The most flags of one quantity (the command line's parser shares it). */
@@ -42,15 +43,6 @@ typedef struct ul_calc_flag {
  * --batch record that does not set it (audit's default budget); the library
  * (ulaudit.h) applies none unless asked. */
 #define UL_CALC_DEFAULT_MAX_SECONDS "60"
-
-/* --max-seconds S: "none" or 0 (no budget), or a plain decimal from 1e-9
- * (1 ns) to 1e9 seconds.  A positive text below 1 ns is refused: strtod
- * took 1e-20000 for 0, which turned a budget into none. */
-#define UL_CALC_BUDGET_RULE "0 (none) or a number of seconds from 1e-9 to 1e9"
-bool ul_calc_read_budget(const char *text, double *secs);
-
-/* Strict count: digits only, no sign or space, at most 9 digits. */
-bool ul_calc_read_count(const char *text, long *out);
 
 /* The command line's backstop of a budget (src/cli/watchdog.h), reached
  * through hooks: this layer never starts a thread or a signal handler.

@@ -24,7 +24,7 @@ static int read_contraction(const ul_calc_quantity *q, const char **v, ul_calc_r
     *r_copy = NULL; /* the caller frees both on every path */
     *r_items = NULL;
     long steps = 0;
-    if (steps_text != NULL && (!ul_calc_read_count(steps_text, &steps) ||
+    if (steps_text != NULL && (!ul_calc_read_count(steps_text, UL_CALC_COUNT_MAX, &steps) ||
                                (unsigned long)steps > UL_CONTRACTION_MAX_STEPS)) {
         ul_calc_usage(res, "--steps: must be a whole number from 0 to %lu (got '%s')",
                       UL_CONTRACTION_MAX_STEPS, steps_text);
@@ -121,7 +121,8 @@ UL_CALC_QUANTITY_FN(ul_calc_contraction)
 UL_CALC_QUANTITY_FN(ul_calc_contraction_steps)
 {
     long max_steps;
-    if (!ul_calc_read_count(ul_calc_flag_text(q, v, "max-steps"), &max_steps) || max_steps < 1) {
+    if (!ul_calc_read_count(ul_calc_flag_text(q, v, "max-steps"), UL_CALC_COUNT_MAX, &max_steps) ||
+        max_steps < 1) {
         ul_calc_usage(res, "--max-steps: must be a whole number from 1 to 999999999 (got '%s')",
                       ul_calc_flag_text(q, v, "max-steps"));
         return UL_CALC_EXIT_USAGE;

@@ -60,7 +60,7 @@ static int read_model_clipping(const ul_calc_quantity *q, const char **v, ul_cal
         long dim;
         if (pb->init != UL_KOL_INIT_BOX)
             return ul_calc_flag_error(res, "dim", "only used with --init box");
-        if (!ul_calc_read_count(ul_calc_flag_text(q, v, "dim"), &dim) || dim < 1)
+        if (!ul_calc_read_count(ul_calc_flag_text(q, v, "dim"), UL_CALC_COUNT_MAX, &dim) || dim < 1)
             return ul_calc_flag_error(res, "dim",
                                       "must be a whole number from 1 to 999999999 (got '%s')",
                                       ul_calc_flag_text(q, v, "dim"));
@@ -99,7 +99,8 @@ UL_CALC_QUANTITY_FN(ul_calc_model_clipping_t)
     if (rc != 0)
         return rc;
     long max_steps;
-    if (!ul_calc_read_count(ul_calc_flag_text(q, v, "max-steps"), &max_steps) || max_steps < 1)
+    if (!ul_calc_read_count(ul_calc_flag_text(q, v, "max-steps"), UL_CALC_COUNT_MAX, &max_steps) ||
+        max_steps < 1)
         return ul_calc_flag_error(res, "max-steps",
                                   "must be a whole number from 1 to 999999999 (got '%s')",
                                   ul_calc_flag_text(q, v, "max-steps"));
@@ -152,8 +153,8 @@ UL_CALC_QUANTITY_FN(ul_calc_model_clipping_sigma)
     if (rc != 0)
         return rc;
     long steps;
-    if (!ul_calc_read_count(ul_calc_flag_text(q, v, "steps"), &steps) || steps < 1 ||
-        (unsigned long)steps > UL_CONTRACTION_MAX_STEPS)
+    if (!ul_calc_read_count(ul_calc_flag_text(q, v, "steps"), UL_CALC_COUNT_MAX, &steps) ||
+        steps < 1 || (unsigned long)steps > UL_CONTRACTION_MAX_STEPS)
         return ul_calc_flag_error(res, "steps", "must be a whole number from 1 to %lu (got '%s')",
                                   UL_CONTRACTION_MAX_STEPS, ul_calc_flag_text(q, v, "steps"));
     pb.steps = (unsigned long)steps;

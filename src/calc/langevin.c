@@ -23,7 +23,7 @@ static int read_langevin(const ul_calc_quantity *q, const char **v, ul_calc_resu
     pb->M = ul_calc_flag_text(q, v, "M");
     pb->delta = ul_calc_flag_text(q, v, "delta");
     long s;
-    if (!ul_calc_read_count(ul_calc_flag_text(q, v, "S"), &s) || s < 1) {
+    if (!ul_calc_read_count(ul_calc_flag_text(q, v, "S"), UL_CALC_COUNT_MAX, &s) || s < 1) {
         ul_calc_usage(res, "--S: must be a whole number from 1 to 999999999 (got '%s')",
                       ul_calc_flag_text(q, v, "S"));
         return UL_CALC_EXIT_USAGE;
@@ -57,7 +57,7 @@ UL_CALC_QUANTITY_FN(ul_calc_langevin_sigma)
     if (rc != 0)
         return rc;
     long k;
-    if (!ul_calc_read_count(ul_calc_flag_text(q, v, "K"), &k)) {
+    if (!ul_calc_read_count(ul_calc_flag_text(q, v, "K"), UL_CALC_COUNT_MAX, &k)) {
         ul_calc_usage(res, "--K: must be a whole number from 0 to 999999999 (got '%s')",
                       ul_calc_flag_text(q, v, "K"));
         return UL_CALC_EXIT_USAGE;

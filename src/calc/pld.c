@@ -64,7 +64,7 @@ static int pld_phases(const ul_calc_quantity *q, const char **v, ul_calc_result 
                  tok = strtok_r(NULL, ":", &save))
                 f[nf++] = tok;
             long st = 0;
-            if (nf < 3 || nf > 4 || !ul_calc_read_count(f[2], &st) || st < 1) {
+            if (nf < 3 || nf > 4 || !ul_calc_read_count(f[2], UL_CALC_COUNT_MAX, &st) || st < 1) {
                 ul_calc_usage(res,
                               "--phases: phase %zu must be SIGMA:Q:STEPS or "
                               "SIGMA:Q:STEPS:SENSITIVITY with STEPS a whole number >= 1 (got "
@@ -78,7 +78,7 @@ static int pld_phases(const ul_calc_quantity *q, const char **v, ul_calc_result 
         return 0;
     }
     long st = 0;
-    if (!pld_given(steps) || !ul_calc_read_count(steps, &st) || st < 1) {
+    if (!pld_given(steps) || !ul_calc_read_count(steps, UL_CALC_COUNT_MAX, &st) || st < 1) {
         ul_calc_usage(res,
                       "--steps: must be a whole number from 1 to 999999999 "
                       "(got '%s')",
@@ -143,7 +143,7 @@ static int pld_options(const ul_calc_quantity *q, const char **v, ul_calc_result
      * the composition's own budget stops before a round that would not fit,
      * keeping the sound bracket so far (exit 3) */
     double secs = 0;
-    if (pld_given(ms) && ul_calc_read_budget(ms, &secs))
+    if (pld_given(ms) && ul_calc_read_seconds(ms, &secs))
         opt->max_seconds = secs;
     return 0;
 }

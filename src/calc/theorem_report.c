@@ -172,7 +172,7 @@ bool ul_calc_read_limit(ul_calc_result *res, const char *flag, const char *text,
         *out = 0;
         return true;
     }
-    if (!ul_calc_read_count(text, &v) || v < 1) {
+    if (!ul_calc_read_count(text, UL_CALC_COUNT_MAX, &v) || v < 1) {
         *rc = ul_calc_flag_error(
             res, flag, "must be none or a whole number from 1 to 999999999 (got '%s')", text);
         return false;

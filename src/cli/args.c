@@ -2,70 +2,13 @@
  * flags, switches and positional arguments by the same rules and messages. */
 #include "cli/args.h"
 
-#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "io/escape.h"
-#include "io/fields.h"
 #include "num/adaptive.h"
-
-#define DIGITS_MAX 5000
-#define MAX_BITS_MIN 64L
-#define MAX_BITS_MAX (1L << 22)
-
-bool ul_cli_read_count(const char *text, long *out)
-{
-    size_t n = strlen(text);
-    if (n == 0 || n > 9)
-        return false;
-    for (size_t i = 0; i < n; i++)
-        if (!isdigit((unsigned char)text[i]))
-            return false;
-    *out = strtol(text, NULL, 10);
-    return true;
-}
-
-/* digits, an optional fraction, an optional exponent: the whole text */
-static bool is_plain_decimal(const char *t)
-{
-    size_t i = 0, mant = 0;
-    while (isdigit((unsigned char)t[i]))
-        i++, mant++;
-    if (t[i] == '.')
-        for (i++; isdigit((unsigned char)t[i]); i++)
-            mant++;
-    if (mant == 0)
-        return false;
-    if (t[i] == 'e' || t[i] == 'E') {
-        i++;
-        if (t[i] == '+' || t[i] == '-')
-            i++;
-        if (!isdigit((unsigned char)t[i]))
-            return false;
-        while (isdigit((unsigned char)t[i]))
-            i++;
-    }
-    return t[i] == '\0';
-}
-
-bool ul_cli_read_seconds(const char *text, double *out)
-{
-    if (strlen(text) > 64 || !is_plain_decimal(text))
-        return false;
-    double s = strtod(text, NULL);
-    if (!(s >= 0) || !(s <= UL_CLI_MAX_SECONDS))
-        return false;
-    /* a text that is not zero must not read as no limit: strtod takes
-     * 1e-20000 to 0, and anything below a nanosecond is refused */
-    bool nonzero = strcspn(text, "123456789") < strcspn(text, "eE");
-    if (nonzero && !(s >= UL_CLI_MIN_SECONDS))
-        return false;
-    *out = s;
-    return true;
-}
 
 __attribute__((format(printf, 3, 4))) static int fail(char *err, size_t errlen, const char *fmt,
                                                       ...)
@@ -77,38 +20,18 @@ __attribute__((format(printf, 3, 4))) static int fail(char *err, size_t errlen, 
     return 2;
 }
 
-/* What the user typed, for a message: control bytes and bytes that are not
- * UTF-8 as \xNN (io/escape.h), so that an argument cannot recolour or clear
- * the terminal of whoever reads the error; cut with "..." past 96 bytes. */
-typedef struct {
-    char text[100];
-} shown_text;
-
-static shown_text shown(const char *text)
-{
-    shown_text s;
-    ul_io_escape(text, strlen(text), s.text, sizeof s.text);
-    return s;
-}
-
 static int set_common(const char *name, const char *value, ul_cli_common *common, char *err,
                       size_t errlen)
 {
-    long v;
-    if (strcmp(name, "digits") == 0) {
-        if (!ul_cli_read_count(value, &v) || v < 1 || v > DIGITS_MAX)
-            return fail(err, errlen, "--digits: must be a whole number from 1 to 5000 (got '%s')",
-                        shown(value).text);
-        common->digits = (int)v;
-    } else {
-        if (!ul_cli_read_count(value, &v) || v < MAX_BITS_MIN || v > MAX_BITS_MAX)
-            return fail(err, errlen,
-                        "--max-bits: must be a whole number from 64 to 4194304 (got '%s')",
-                        shown(value).text);
-        common->max_bits = v;
-    }
-    return 0;
+    if (strcmp(name, "digits") == 0)
+        return ul_calc_read_digits(value, &common->digits, err, errlen);
+    return ul_calc_read_max_bits(value, &common->max_bits, err, errlen);
 }
+
+/* What the user typed, for a message: control bytes and bytes that are not
+ * UTF-8 as \xNN (io/escape.h), so that an argument cannot recolour or clear
+ * the terminal of whoever reads the error; cut with "..." past 96 bytes. */
+#define SHOWN(text) ul_io_escape((text), strlen(text), (char[100]){0}, 100)
 
 /* ---- the parser under every command ---------------------------------------- */
 
@@ -133,7 +56,7 @@ static int find_row(const ul_cli_grammar *g, const char *name)
 }
 
 /* "unknown flag --NAME" with the suggestion among the rows, then the
- * switches (ul_io_did_you_mean takes the first of equally close names). */
+ * switches (calc/read.h). */
 static int unknown_flag(const ul_cli_grammar *g, const char *name, char *err, size_t errlen)
 {
     const char *names[UL_CLI_MAX_ROWS + UL_CLI_MAX_SWITCHES];
@@ -142,9 +65,7 @@ static int unknown_flag(const ul_cli_grammar *g, const char *name, char *err, si
         names[n++] = g->flags[k].name;
     for (int k = 0; k < g->nswitches; k++)
         names[n++] = g->switches[k];
-    char hint[128];
-    ul_io_did_you_mean(hint, sizeof hint, name, names, n, "--");
-    return fail(err, errlen, "unknown flag --%s%s", shown(name).text, hint);
+    return ul_calc_flag_unknown(name, names, n, err, errlen);
 }
 
 /* A switch: bare, or =true|yes|1 / =false|no|0 (args.h).  Given again
@@ -162,9 +83,9 @@ static int set_switch(const ul_cli_grammar *g, int k, const char *value, ul_cli_
     else
         return fail(err, errlen,
                     "--%s: a switch, written bare or =true, false, yes, no, 1 or 0 (got '%s')",
-                    g->switches[k], shown(value).text);
+                    g->switches[k], SHOWN(value));
     if (out->seen_switch[k] && out->on[k] != on)
-        return fail(err, errlen, "--%s: given more than once", g->switches[k]);
+        return ul_calc_flag_twice(g->switches[k], err, errlen);
     out->seen_switch[k] = true;
     out->on[k] = on;
     return 0;
@@ -176,14 +97,11 @@ static int set_row(const ul_cli_grammar *g, int k, const char *value, ul_cli_arg
 {
     const char *name = g->flags[k].name;
     if (out->given[k])
-        return fail(err, errlen, "--%s: given more than once", name);
-    /* the value is quoted by the messages of whoever reads it: no
-     * terminal control goes through (io/escape.h) */
-    if (ul_io_has_control(value, strlen(value)))
-        return fail(err, errlen,
-                    "--%s: holds a control character (a value is printable text: no C0, "
-                    "DEL, C1 or bidirectional control), got '%s'",
-                    name, shown(value).text);
+        return ul_calc_flag_twice(name, err, errlen);
+    /* the value is quoted by the messages of whoever reads it */
+    int rc = ul_calc_flag_value_ok(name, value, err, errlen);
+    if (rc != 0)
+        return rc;
     out->given[k] = true;
     out->values[k] = value;
     return 0;
@@ -194,7 +112,7 @@ static int set_arg(const ul_cli_grammar *g, const char *arg, ul_cli_args *out, c
                    size_t errlen)
 {
     if (out->nargs >= g->max_args)
-        return fail(err, errlen, "unexpected argument '%s'%s", shown(arg).text,
+        return fail(err, errlen, "unexpected argument '%s'%s", SHOWN(arg),
                     g->extra_arg != NULL ? g->extra_arg : "");
     out->args[out->nargs++] = arg;
     return 0;
@@ -225,7 +143,7 @@ static int one_flag(const ul_cli_grammar *g, int argc, char **argv, int *i, ul_c
         return fail(err, errlen,
                     "--%s: missing value (the next argument '%s' is a flag; a value starting "
                     "with -- is written --%s=VALUE)",
-                    name, shown(next).text, name);
+                    name, SHOWN(next), name);
     ++*i;
     return set_row(g, k, next, out, err, errlen);
 }
@@ -256,7 +174,7 @@ int ul_cli_parse_grammar(const ul_cli_grammar *g, int argc, char **argv, ul_cli_
         return 0;
     for (int k = 0; k < g->nflags; k++)
         if (out->values[k] == NULL)
-            return fail(err, errlen, "--%s: missing (required)", g->flags[k].name);
+            return ul_calc_flag_missing(g->flags[k].name, err, errlen);
     return 0;
 }
 

@@ -13,12 +13,15 @@
  *     with "--", has no value ("--name: missing value"); a value that starts
  *     with "--" is written --name=VALUE;
  *   - an unknown flag is refused naming the one meant when one is close
- *     (io/fields.h, ul_io_did_you_mean: one-letter slips and peers' names);
+ *     (calc/read.h, ul_calc_flag_unknown: one-letter slips and peers' names);
  *   - an argument not starting with "--" (or "--" itself) is positional;
  *     a command takes at most max_args of them;
  *   - a value holding a terminal control character is refused.
  * Each message is one line without the "ulaudit CMD: " prefix, which the
- * command adds; the exit code is 2.
+ * command adds; the exit code is 2.  The messages about a flag (unknown,
+ * given twice, missing, holding a control character) and the readers of
+ * the number texts are calc/read.h's, which the library's binding of named
+ * inputs and --batch share, so that all refuse in the same words.
  */
 #ifndef UL_CLI_ARGS_H
 #define UL_CLI_ARGS_H
@@ -26,13 +29,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "lib/calc_api.h"
+#include "calc/calc.h"
 
 #define UL_CLI_MAX_FLAGS 16
 
 /* name (without dashes), meta (the placeholder in help, e.g. "E"), help
  * (one line), default_value (NULL: required): the row type the calculator's
- * interface with the library declares (lib/calc_api.h), one type for both. */
+ * table declares (calc/calc.h), one type for both. */
 typedef ul_calc_flag ul_cli_flag;
 
 /* Flags every calculator quantity shares. */
@@ -43,17 +46,9 @@ typedef struct {
     long max_bits; /* --max-bits, default 65536 */
 } ul_cli_common;
 
-/* Strict non-negative integer: digits only, no sign, no spaces, at most 9
- * digits.  False otherwise. */
-bool ul_cli_read_count(const char *text, long *out);
-
-/* --max-seconds S: a number of seconds written [digits][.digits] with
- * optional e[+-]digits (no sign, no spaces, nan or inf): 0 (no limit) or
- * from 1e-9 to 1e9 (a nonzero text below 1e-9, e.g. 1e-20000, is refused,
- * not read as 0).  False otherwise. */
-#define UL_CLI_MAX_SECONDS 1e9
-#define UL_CLI_MIN_SECONDS 1e-9
-bool ul_cli_read_seconds(const char *text, double *out);
+/* The number texts (--digits, --max-bits, --max-seconds, counts) are read
+ * by the readers of calc/read.h, the same for every command, the library
+ * and --batch. */
 
 /* Parses argv[0..argc) against flags[0..nflags).  values[i] receives the text
  * for flags[i] (or its default).  Returns 0, or 2 with a message in err.

@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "audit/audit.h"
+#include "calc/read.h"
 #include "io/file.h"
 #include "cli/args.h"
 #include "cli/attack_scores.h"
@@ -184,21 +185,6 @@ static int parse_args(int argc, char **argv, attack_args *a)
     a->resume = p.on[1];
     a->help = p.on[2];
     return UL_EXIT_OK;
-}
-
-static bool read_count(const char *text, unsigned long max, unsigned long *out)
-{
-    if (!text || !*text)
-        return false;
-    for (const char *c = text; *c; c++)
-        if (*c < '0' || *c > '9')
-            return false;
-    errno = 0;
-    unsigned long v = strtoul(text, NULL, 10);
-    if (errno || v > max)
-        return false;
-    *out = v;
-    return true;
 }
 
 /* ---- output files ------------------------------------------------------------------ */
@@ -590,16 +576,17 @@ static int conclude(const attack_args *a, const ul_attack_config *cfg, ul_attack
 /* --shard i/k: 0 <= i < k. */
 static int parse_shard(const char *text, run_plan *rp)
 {
-    unsigned long i, k;
+    long i, k;
     const char *slash = text ? strchr(text, '/') : NULL;
     char num[32], e[128];
     if (!slash || (size_t)(slash - text) >= sizeof num)
         goto bad;
     memcpy(num, text, (size_t)(slash - text));
     num[slash - text] = '\0';
-    if (!read_count(num, 1000000, &i) || !read_count(slash + 1, 1000000, &k) || k == 0 || i >= k)
+    if (!ul_calc_read_count(num, 1000000, &i) || !ul_calc_read_count(slash + 1, 1000000, &k) ||
+        k == 0 || i >= k)
         goto bad;
-    rp->shard_i = i, rp->shard_k = k;
+    rp->shard_i = (size_t)i, rp->shard_k = (size_t)k;
     return 0;
 bad:
     fprintf(stderr, "ulaudit attack: --shard: must be i/k with 0 <= i < k (got '%s')\n",
@@ -870,12 +857,12 @@ static int run_released(const attack_args *a)
 {
     char err[1024];
     ul_modelio_format fmt = UL_MODELIO_AUTO;
-    unsigned long dim = 0, hidden = 0;
+    long dim = 0, hidden = 0;
     if (a->format && ul_modelio_parse_format(a->format, &fmt, err, sizeof err) != UL_OK) {
         fprintf(stderr, "ulaudit attack: --format: %s\n", err);
         return UL_EXIT_USAGE;
     }
-    if (a->dim && !read_count(a->dim, 1UL << 28, &dim)) {
+    if (a->dim && !ul_calc_read_count(a->dim, 1L << 28, &dim)) {
         fprintf(stderr, "ulaudit attack: --dim: must be a whole number of parameters\n");
         return UL_EXIT_USAGE;
     }
@@ -891,7 +878,7 @@ static int run_released(const attack_args *a)
         return UL_EXIT_USAGE;
     }
     if (strcmp(model_name, "mlp") == 0 &&
-        (!a->hidden || !read_count(a->hidden, 100000, &hidden) || !hidden)) {
+        (!a->hidden || !ul_calc_read_count(a->hidden, 100000, &hidden) || !hidden)) {
         fprintf(stderr,
                 "ulaudit attack: --hidden: an mlp needs its number of hidden units (>= 1)\n");
         return UL_EXIT_USAGE;
@@ -1032,8 +1019,8 @@ int ul_cli_attack(int argc, char **argv)
         return UL_EXIT_OK;
     }
     if (a.threads) {
-        unsigned long t;
-        if (!read_count(a.threads, 1024, &t) || t == 0) {
+        long t;
+        if (!ul_calc_read_count(a.threads, 1024, &t) || t == 0) {
             fprintf(stderr, "ulaudit attack: --threads: must be a whole number 1 to 1024\n");
             return UL_EXIT_USAGE;
         }
@@ -1069,13 +1056,9 @@ int ul_cli_attack(int argc, char **argv)
     run_plan rp = {0};
     if (a.shard && parse_shard(a.shard, &rp) != 0)
         return UL_EXIT_USAGE;
-    if (a.max_seconds && !ul_cli_read_seconds(a.max_seconds, &rp.max_seconds)) {
-        char e[128]; /* the rule of every command (cli/args.h) */
-        fprintf(stderr,
-                "ulaudit attack: --max-seconds: must be 0 (no limit) or a number of seconds from "
-                "1e-9 to 1e9 written as digits with an optional fraction, e.g. 60 or 0.5 "
-                "(got '%s')\n",
-                escaped(a.max_seconds, e, sizeof e));
+    char err[256];
+    if (a.max_seconds && ul_calc_read_budget(a.max_seconds, &rp.max_seconds, err, sizeof err)) {
+        fprintf(stderr, "ulaudit attack: %s\n", err);
         return UL_EXIT_USAGE;
     }
     if (rp.max_seconds > 0)

@@ -22,6 +22,7 @@
 
 #include "audit/audit.h"
 #include "audit/report.h"
+#include "calc/read.h"
 #include "io/file.h"
 #include "cli/args.h"
 #include "cli/exitcodes.h"
@@ -94,19 +95,6 @@ void ul_cli_calibrate_help(FILE *out)
             UL_WATCHDOG_GRACE);
 }
 
-/* The value of --max-seconds (the last declared flag) into *seconds: 0 or 2
- * with a message. */
-static int read_budget(const char *text, double *seconds, char *err, size_t errlen)
-{
-    if (ul_cli_read_seconds(text, seconds))
-        return 0;
-    snprintf(err, errlen,
-             "--max-seconds: must be 0 (no limit) or a number of seconds from 1e-9 to 1e9 "
-             "written as digits with an optional fraction, e.g. 60 or 0.5 (got '%.64s')",
-             text);
-    return UL_EXIT_USAGE;
-}
-
 /* Common front half: arguments, help, the certificate.  Returns -1 to go
  * on, or an exit code. */
 static int load(const char *cmd, int argc, char **argv, const ul_cli_flag *flags, int nflags,
@@ -120,7 +108,7 @@ static int load(const char *cmd, int argc, char **argv, const ul_cli_flag *flags
     *path = NULL;
     int rc = ul_cli_parse_with_args(&g, argc, argv, values, common, path, &nargs, err, sizeof err);
     if (rc == 0 && !common->help)
-        rc = read_budget(values[nflags - 1], seconds, err, sizeof err);
+        rc = ul_calc_read_budget(values[nflags - 1], seconds, err, sizeof err);
     if (rc != 0) {
         ul_io_escape_message(err, sizeof err); /* it quotes what was typed */
         fprintf(stderr, "ulaudit %s: %s\n", cmd, err);

@@ -130,6 +130,14 @@ static int print_result(const ul_calc_result *res, bool json)
     return res->exit_code;
 }
 
+int ul_cli_calc_quantity_help(const ul_calc_quantity *q)
+{
+    printf("usage: ulaudit calc %s [flags] [--digits N] [--max-bits B] [--json] "
+           "[--batch FILE|-]\n\n", q->name);
+    print_quantity_help(stdout, q);
+    return UL_EXIT_OK;
+}
+
 /* Parses the flags after the quantity and runs it; returns the exit code. */
 static int run_quantity(const ul_calc_quantity *q, int argc, char **argv)
 {
@@ -140,12 +148,8 @@ static int run_quantity(const ul_calc_quantity *q, int argc, char **argv)
         fprintf(stderr, "ulaudit calc %s: %s\n", q->name, err);
         return UL_EXIT_USAGE;
     }
-    if (common.help) {
-        printf("usage: ulaudit calc %s [flags] [--digits N] [--max-bits B] [--json] "
-               "[--batch FILE|-]\n\n", q->name);
-        print_quantity_help(stdout, q);
-        return UL_EXIT_OK;
-    }
+    if (common.help)
+        return ul_cli_calc_quantity_help(q);
     ul_calc_options opt = {common.digits, common.max_bits, true, &WATCH};
     ul_calc_result res;
     ul_calc_run(q, values, &opt, &res);
@@ -170,6 +174,6 @@ int ul_cli_calc(int argc, char **argv)
     }
     for (int i = 1; i < argc; i++)
         if (strcmp(argv[i], "--batch") == 0 || strncmp(argv[i], "--batch=", 8) == 0)
-            return ul_cli_calc_batch(argv[0], argc - 1, argv + 1, i - 1);
+            return ul_cli_calc_batch(q, argc - 1, argv + 1);
     return run_quantity(q, argc - 1, argv + 1);
 }

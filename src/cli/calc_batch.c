@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "calc/batch.h"
+#include "cli/args.h"
 #include "cli/calc_internal.h"
 #include "cli/exitcodes.h"
 #include "io/escape.h"
@@ -34,54 +35,76 @@ static void print_record(void *ctx, unsigned long line, const ul_calc_result *re
     json_object_put(o);
 }
 
-static char *dup_n(const char *s, size_t n)
+/* The words "unexpected argument 'X'" goes on with beside --batch. */
+#define BATCH_EXTRA_ARG " beside --batch (flags take a value: --name VALUE)"
+
+/* Checks the common flags given beside --batch (rows 0 and 1, and the
+ * budget's row ms) by their readers (calc/read.h) before any record runs,
+ * as the command line without --batch does: 0, or 2 with the message. */
+static int check_common(const ul_cli_args *a, int ms, char *err, size_t errlen)
 {
-    char *d = strndup(s, n);
-    if (d == NULL)
-        abort();
-    return d;
+    int digits;
+    long bits;
+    double secs;
+    int rc = 0;
+    if (a->given[0])
+        rc = ul_calc_read_digits(a->values[0], &digits, err, errlen);
+    if (rc == 0 && a->given[1])
+        rc = ul_calc_read_max_bits(a->values[1], &bits, err, errlen);
+    if (rc == 0 && a->given[ms])
+        rc = ul_calc_read_budget(a->values[ms], &secs, err, errlen);
+    return rc;
 }
 
-/* Reads the flags beside --batch (argv[batch] and its value) into fx and
- * the file name into *path; 0 or 2 with a message on stderr. */
-static int read_flags(const char *quantity, int argc, char **argv, int batch, ul_calc_fixed *fx,
-                      const char **path)
+/* Reads the flags beside --batch by the one parser of every command
+ * (cli/args.h: --flag VALUE and --flag=VALUE alike, switches bare or
+ * =true|false|yes|no|1|0, a flag given twice refused) into fx, the file
+ * name into *path; *help when --help was given.  The quantity's flags are
+ * optional here (each record may set them).  0 or 2 with a message in err. */
+static int read_flags(const ul_calc_quantity *q, int argc, char **argv, ul_calc_fixed *fx,
+                      const char **path, bool *help, char *err, size_t errlen)
 {
-    fx->n = 0;
-    *path = NULL;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        const char *eq = strchr(a, '=');
-        bool has_eq = strncmp(a, "--", 2) == 0 && eq != NULL;
-        if (i == batch) {
-            *path = has_eq ? eq + 1 : i + 1 < argc ? argv[++i] : NULL;
-            continue;
-        }
-        if (strcmp(a, "--json") == 0)
-            continue; /* the output is JSON lines anyway */
-        if (strncmp(a, "--", 2) != 0 || fx->n == UL_CALC_BATCH_MAX_FIXED ||
-            (!has_eq && i + 1 >= argc)) {
-            char q[200];
-            fprintf(stderr, "ulaudit calc %s: unexpected argument '%s' beside --batch (flags "
-                            "take a value: --name VALUE)\n",
-                    quantity, ul_io_escape(a, strlen(a), q, sizeof q));
-            return UL_EXIT_USAGE;
-        }
-        fx->name[fx->n] = has_eq ? dup_n(a + 2, (size_t)(eq - a - 2)) : dup_n(a + 2, strlen(a + 2));
-        fx->value[fx->n++] = has_eq ? eq + 1 : argv[++i];
+    /* the rows in the order of the command line without --batch
+     * (ul_cli_parse_with_args: the common ones lead), then --batch */
+    ul_cli_flag rows[UL_CLI_MAX_ROWS] = {{"digits", "N", "significant digits", ""},
+                                         {"max-bits", "B", "precision cap in bits", ""}};
+    int nrows = 2, ms = -1;
+    for (int k = 0; k < q->nflags; k++, nrows++) {
+        rows[nrows] = q->flags[k];
+        rows[nrows].default_value = ""; /* a record may give it */
+        if (strcmp(q->flags[k].name, "max-seconds") == 0)
+            ms = nrows;
     }
-    if (*path == NULL || **path == '\0') {
-        fprintf(stderr, "ulaudit calc %s: --batch: needs a file name, or - for stdin\n", quantity);
+    if (ms < 0)
+        abort(); /* every row declares it (calc/table.c) */
+    int batch = nrows++;
+    rows[batch] = (ul_cli_flag){"batch", "FILE", "the records", NULL};
+    static const char *const switches[] = {"json", "help"};
+    ul_cli_grammar g = {rows, nrows, switches, 2, 0, BATCH_EXTRA_ARG};
+    ul_cli_args a;
+    int rc = ul_cli_parse_grammar(&g, argc, argv, &a, err, errlen);
+    if (rc != 0)
+        return rc;
+    /* --json: the output is JSON lines whatever its state */
+    *help = a.on[1];
+    *path = a.values[batch];
+    if (*help || (rc = check_common(&a, ms, err, errlen)) != 0)
+        return rc;
+    if (**path == '\0') {
+        snprintf(err, errlen, "--batch: needs a file name, or - for stdin");
         return UL_EXIT_USAGE;
     }
+    fx->n = 0;
+    for (int k = 0; k < batch; k++)
+        if (a.given[k]) {
+            fx->name[fx->n] = rows[k].name;
+            fx->value[fx->n++] = a.values[k];
+        }
     /* each record is budgeted as on the command line (src/calc applies no
      * default budget but the command line's, so it comes as a flag a record
      * may override) */
-    bool budget = false;
-    for (int i = 0; i < fx->n; i++)
-        budget = budget || strcmp(fx->name[i], "max-seconds") == 0;
-    if (!budget && fx->n < UL_CALC_BATCH_MAX_FIXED) {
-        fx->name[fx->n] = dup_n("max-seconds", strlen("max-seconds"));
+    if (!a.given[ms]) {
+        fx->name[fx->n] = "max-seconds";
         fx->value[fx->n++] = UL_CALC_DEFAULT_MAX_SECONDS;
     }
     return 0;
@@ -104,26 +127,29 @@ static int run_stream(const char *quantity, FILE *in, const char *shown, const u
     return rc;
 }
 
-int ul_cli_calc_batch(const char *quantity, int argc, char **argv, int batch)
+int ul_cli_calc_batch(const ul_calc_quantity *q, int argc, char **argv)
 {
     ul_calc_fixed fx;
     const char *path;
-    int rc = read_flags(quantity, argc, argv, batch, &fx, &path);
-    if (rc == 0) {
-        FILE *in = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
-        char q[200]; /* the name for a message (io/escape.h) */
-        ul_io_escape(path, strlen(path), q, sizeof q);
-        if (in == NULL) {
-            fprintf(stderr, "ulaudit calc %s: --batch: cannot open '%s': %s\n", quantity, q,
-                    strerror(errno));
-            rc = UL_EXIT_USAGE;
-        } else {
-            rc = run_stream(quantity, in, q, &fx);
-            if (in != stdin)
-                fclose(in);
-        }
+    bool help;
+    char err[1024];
+    int rc = read_flags(q, argc, argv, &fx, &path, &help, err, sizeof err);
+    if (rc != 0) {
+        fprintf(stderr, "ulaudit calc %s: %s\n", q->name, err);
+        return UL_EXIT_USAGE;
     }
-    for (int i = 0; i < fx.n; i++)
-        free((char *)fx.name[i]);
+    if (help)
+        return ul_cli_calc_quantity_help(q);
+    FILE *in = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
+    char shown[200]; /* the name for a message (io/escape.h) */
+    ul_io_escape(path, strlen(path), shown, sizeof shown);
+    if (in == NULL) {
+        fprintf(stderr, "ulaudit calc %s: --batch: cannot open '%s': %s\n", q->name, shown,
+                strerror(errno));
+        return UL_EXIT_USAGE;
+    }
+    rc = run_stream(q->name, in, shown, &fx);
+    if (in != stdin)
+        fclose(in);
     return rc;
 }

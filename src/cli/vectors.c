@@ -10,10 +10,9 @@
 #include <string.h>
 
 #include "cli/args.h"
-#include "cli/calc_internal.h"
+#include "calc/read.h"
 #include "cli/exitcodes.h"
 #include "cli/watchdog.h"
-#include "io/escape.h"
 #include "num/deadline.h"
 #include "vectors/vectors.h"
 
@@ -44,20 +43,6 @@ void ul_cli_vectors_help(FILE *out)
     fprintf(out, "\nExit codes: 0 written, 2 usage or input error, 3 a value could not be\n"
                  "certified to N digits or --max-seconds ran out.  Example: ulaudit vectors --out\n"
                  "/tmp/vectors\n");
-}
-
-/* vectors' own --digits range (not the calculator's 1..5000), so that
- * every wrong value gets the same message. */
-static bool vectors_digits_ok(const char *text)
-{
-    long v;
-    if (ul_cli_read_count(text, &v) && v >= UL_VEC_MIN_DIGITS && v <= UL_VEC_MAX_DIGITS)
-        return true;
-    char quoted[128];
-    fprintf(stderr, "ulaudit vectors: --digits: must be a whole number from %d to %d (got '%s')\n",
-            UL_VEC_MIN_DIGITS, UL_VEC_MAX_DIGITS,
-            ul_io_escape(text, strlen(text), quoted, sizeof quoted));
-    return false;
 }
 
 typedef struct {
@@ -131,11 +116,14 @@ int ul_cli_vectors(int argc, char **argv)
                         "as far as the digits need)\n");
         return UL_EXIT_USAGE;
     }
-    if (parsed.given[3] && !vectors_digits_ok(values[3]))
-        return UL_EXIT_USAGE;
+    /* vectors' own --digits range (not the calculator's 1..5000), read by
+     * the rule and in the words of every count (calc/read.h) */
     long digits_read = UL_VEC_DEFAULT_DIGITS;
-    if (parsed.given[3])
-        ul_cli_read_count(values[3], &digits_read);
+    if (parsed.given[3] && ul_calc_read_whole("digits", values[3], UL_VEC_MIN_DIGITS,
+                                              UL_VEC_MAX_DIGITS, &digits_read, err, sizeof err)) {
+        fprintf(stderr, "ulaudit vectors: %s\n", err);
+        return UL_EXIT_USAGE;
+    }
     int digits = (int)digits_read;
     const char *only = strcmp(values[1], "all") == 0 ? NULL : values[1];
     if (only != NULL && ul_vec_family_find(only) == NULL) {
@@ -151,9 +139,8 @@ int ul_cli_vectors(int argc, char **argv)
     }
 
     double secs = 0;
-    if (!calc_read_budget(values[2], &secs)) {
-        fprintf(stderr, "ulaudit vectors: --max-seconds: must be " CALC_BUDGET_RULE " (got '%s')\n",
-                values[2]);
+    if (ul_calc_read_budget(values[2], &secs, err, sizeof err) != 0) {
+        fprintf(stderr, "ulaudit vectors: %s\n", err);
         return UL_EXIT_USAGE;
     }
 
