@@ -578,7 +578,7 @@ ul_status ul_contraction_sigma_min(const ul_contraction_problem *pb, const char 
     mpfi_t d;
     mpfi_init2(d, 64);
     if (st == UL_OK)
-        st = ul_num_read_domain(d, &ul_domain_constant, "diameter", diameter, err, errlen);
+        st = ul_num_read_domain(d, &ul_domain_positive, "diameter", diameter, err, errlen);
     if (st == UL_OK)
         st = ul_num_read_domain(d, &ul_domain_delta, "delta", delta, err, errlen);
     if (st == UL_OK && pb->steps == 0)

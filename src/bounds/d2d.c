@@ -326,11 +326,11 @@ static ul_status validate(const ul_d2d_problem *pb, bool need_eps, bool need_d, 
         return ul_fail(err, errlen, UL_EINPUT, "problem: missing");
     mpfi_t x;
     mpfi_init2(x, 64);
-    ul_status st = ul_num_read_domain(x, &ul_domain_constant, "L", pb->L, err, errlen);
+    ul_status st = ul_num_read_domain(x, &ul_domain_positive, "L", pb->L, err, errlen);
     if (st == UL_OK)
-        st = ul_num_read_domain(x, &ul_domain_constant, "m", pb->m, err, errlen);
+        st = ul_num_read_domain(x, &ul_domain_positive, "m", pb->m, err, errlen);
     if (st == UL_OK)
-        st = ul_num_read_domain(x, &ul_domain_constant, "M", pb->M, err, errlen);
+        st = ul_num_read_domain(x, &ul_domain_positive, "M", pb->M, err, errlen);
     if (st == UL_OK)
         st = ul_num_read_domain(x, &ul_domain_dataset_size, "n", pb->n, err, errlen);
     if (st == UL_OK)
@@ -340,7 +340,7 @@ static ul_status validate(const ul_d2d_problem *pb, bool need_eps, bool need_d, 
     if (st == UL_OK && need_d)
         st = ul_num_read_domain(x, &ul_domain_dimension, "d", pb->d, err, errlen);
     if (st == UL_OK && (need_R || pb->T != NULL))
-        st = ul_num_read_domain(x, &ul_domain_constant, "R", pb->R, err, errlen);
+        st = ul_num_read_domain(x, &ul_domain_positive, "R", pb->R, err, errlen);
     if (st == UL_OK && pb->T != NULL)
         st = ul_num_read_checked(x, "T", pb->T, "0", false, "1e18", false, err, errlen);
     if (st == UL_OK && pb->T != NULL && !is_integer_text(pb->T))

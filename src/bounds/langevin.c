@@ -1354,17 +1354,17 @@ static ul_status sc_validate(const ul_langevin_sc_problem *pb, const char *sigma
     mpfi_init2(x, 64);
     ul_status st = ul_num_read_domain(x, &ul_domain_dataset_size, "n", pb->n, err, errlen);
     if (st == UL_OK)
-        st = ul_num_read_domain(x, &ul_domain_constant, "m", pb->m, err, errlen);
+        st = ul_num_read_domain(x, &ul_domain_positive, "m", pb->m, err, errlen);
     if (st == UL_OK)
-        st = ul_num_read_domain(x, &ul_domain_constant, "L", pb->L, err, errlen);
+        st = ul_num_read_domain(x, &ul_domain_positive, "L", pb->L, err, errlen);
     if (st == UL_OK)
-        st = ul_num_read_domain(x, &ul_domain_constant, "M", pb->M, err, errlen);
+        st = ul_num_read_domain(x, &ul_domain_positive, "M", pb->M, err, errlen);
     if (st == UL_OK && pb->eta != NULL)
-        st = ul_num_read_domain(x, &ul_domain_constant, "eta", pb->eta, err, errlen);
+        st = ul_num_read_domain(x, &ul_domain_positive, "eta", pb->eta, err, errlen);
     if (st == UL_OK)
         st = ul_num_read_domain(x, &ul_domain_delta, "delta", pb->delta, err, errlen);
     if (st == UL_OK && sigma != NULL)
-        st = ul_num_read_domain(x, &ul_domain_constant, "sigma", sigma, err, errlen);
+        st = ul_num_read_domain(x, &ul_domain_positive, "sigma", sigma, err, errlen);
     if (st == UL_OK && eps != NULL)
         st = ul_num_read_domain(x, &ul_domain_eps_unlearn, "eps", eps, err, errlen);
     mpfi_clear(x);
@@ -2166,19 +2166,19 @@ ul_status ul_langevin_general_eps_certified(const ul_langevin_general_problem *p
     mpfi_init2(x, 64);
     ul_status st = ul_num_read_domain(x, &ul_domain_dataset_size, "n", pb->n, err, errlen);
     if (st == UL_OK)
-        st = ul_num_read_domain(x, &ul_domain_constant0, "L", pb->L, err, errlen);
+        st = ul_num_read_domain(x, &ul_domain_nonneg, "L", pb->L, err, errlen);
     if (st == UL_OK)
-        st = ul_num_read_domain(x, &ul_domain_constant, "M", pb->M, err, errlen);
+        st = ul_num_read_domain(x, &ul_domain_positive, "M", pb->M, err, errlen);
     if (st == UL_OK)
-        st = ul_num_read_domain(x, &ul_domain_constant0, "R", pb->R, err, errlen);
+        st = ul_num_read_domain(x, &ul_domain_nonneg, "R", pb->R, err, errlen);
     if (st == UL_OK)
-        st = ul_num_read_domain(x, &ul_domain_constant, "eta", pb->eta, err, errlen);
+        st = ul_num_read_domain(x, &ul_domain_positive, "eta", pb->eta, err, errlen);
     if (st == UL_OK)
-        st = ul_num_read_domain(x, &ul_domain_constant, "sigma", pb->sigma, err, errlen);
+        st = ul_num_read_domain(x, &ul_domain_positive, "sigma", pb->sigma, err, errlen);
     if (st == UL_OK)
-        st = ul_num_read_domain(x, &ul_domain_constant0, "C0", pb->C0, err, errlen);
+        st = ul_num_read_domain(x, &ul_domain_nonneg, "C0", pb->C0, err, errlen);
     if (st == UL_OK)
-        st = ul_num_read_domain(x, &ul_domain_constant, "C_lsi", pb->C_lsi, err, errlen);
+        st = ul_num_read_domain(x, &ul_domain_positive, "C_lsi", pb->C_lsi, err, errlen);
     if (st == UL_OK)
         st = ul_num_read_domain(x, &ul_domain_delta, "delta", pb->delta, err, errlen);
     mpfi_clear(x);

@@ -1080,8 +1080,7 @@ static ul_status check_given(ul_rdp_target target, const char *given, char *err,
     mpfi_init2(x, 64);
     ul_status st = target == UL_RDP_TO_EPS
                        ? ul_num_read_domain(x, &ul_domain_delta, "delta", given, err, errlen)
-                       : ul_num_read_checked(x, "eps", given, "0", false, UL_RENYI_MAX_EPS, false,
-                                             err, errlen);
+                       : ul_num_read_domain(x, &ul_domain_eps_renyi, "eps", given, err, errlen);
     mpfi_clear(x);
     return st;
 }

@@ -36,9 +36,10 @@ REAL(sigma, "sigma", "1e-3", false, "1e6", false, "noise std over sensitivity");
 REAL(alpha_sgm, "alpha", "1", true, "10000", false, "");
 RANGE(dataset_size, "n", UL_DOMAIN_INTEGER, "1", false, "1e15", false, "records");
 RANGE(dimension, "d", UL_DOMAIN_INTEGER, "1", false, "1e15", false, "");
+REAL(eps_renyi, "eps", "0", false, "1e12", false, "");
 REAL(eps_unlearn, "eps", "0", true, "1e12", false, "");
-REAL(constant, "constant", "0", true, "1e100", false, "");
-REAL(constant0, "constant", "0", false, "1e100", false, "");
+REAL(positive, "positive", "0", true, "1e100", false, "");
+REAL(nonneg, "nonneg", "0", false, "1e100", false, "");
 
 #define WORDS(id, nm, ...)                                                                         \
     static const char *const id##_words[] = {__VA_ARGS__, NULL};                                   \

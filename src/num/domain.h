@@ -56,12 +56,16 @@ extern const ul_domain ul_domain_q;         /* 0 <= Q <= 1 */
 extern const ul_domain ul_domain_q_pos;     /* 0 < Q <= 1 */
 extern const ul_domain ul_domain_sigma;     /* 1e-3 <= S <= 1e6 */
 extern const ul_domain ul_domain_alpha_sgm; /* 1 < A <= 10000 */
+/* eps read from a Rényi bound (up to the Rényi limit 1e12) */
+extern const ul_domain ul_domain_eps_renyi;   /* 0 <= E <= 1e12 */
+extern const ul_domain ul_domain_eps_unlearn; /* 0 < E <= 1e12 */
 /* the problems of Langevin and descent-to-delete unlearning */
 extern const ul_domain ul_domain_dataset_size; /* whole, 1 <= N <= 1e15 */
 extern const ul_domain ul_domain_dimension;    /* whole, 1 <= D <= 1e15 */
-extern const ul_domain ul_domain_eps_unlearn;  /* 0 < E <= 1e12 */
-extern const ul_domain ul_domain_constant;     /* 0 < C <= 1e100 */
-extern const ul_domain ul_domain_constant0;    /* 0 <= C <= 1e100 */
+/* a real of a problem up to the program's largest constant 1e100:
+ * smoothness, Lipschitz and LSI constants, step sizes, noise scales, radii */
+extern const ul_domain ul_domain_positive; /* 0 < C <= 1e100 */
+extern const ul_domain ul_domain_nonneg;   /* 0 <= C <= 1e100 */
 /* lists of words */
 extern const ul_domain ul_domain_mode;       /* product or adaptive */
 extern const ul_domain ul_domain_conversion; /* mironov or bbghs */
