@@ -1434,7 +1434,7 @@ static const ul_field_spec D2D_CLAIM[] = {
     {.name = "eps",
      .type = UL_FIELD_DECIMAL,
      .required = true,
-     .domain = &ul_domain_eps_unlearn,
+     .domain = &ul_domain_eps_renyi_pos,
      .doc = "(eps, delta)-unlearning eps"},
     UL_AUDIT_CLAIM_DELTA(true, "(eps, delta)-unlearning delta"),
 };

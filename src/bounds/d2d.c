@@ -336,7 +336,7 @@ static ul_status validate(const ul_d2d_problem *pb, bool need_eps, bool need_d, 
     if (st == UL_OK)
         st = ul_num_read_domain(x, &ul_domain_delta, "delta", pb->delta, err, errlen);
     if (st == UL_OK && need_eps)
-        st = ul_num_read_domain(x, &ul_domain_eps_unlearn, "eps", pb->eps, err, errlen);
+        st = ul_num_read_domain(x, &ul_domain_eps_renyi_pos, "eps", pb->eps, err, errlen);
     if (st == UL_OK && need_d)
         st = ul_num_read_domain(x, &ul_domain_dimension, "d", pb->d, err, errlen);
     if (st == UL_OK && (need_R || pb->T != NULL))

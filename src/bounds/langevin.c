@@ -1366,7 +1366,7 @@ static ul_status sc_validate(const ul_langevin_sc_problem *pb, const char *sigma
     if (st == UL_OK && sigma != NULL)
         st = ul_num_read_domain(x, &ul_domain_positive, "sigma", sigma, err, errlen);
     if (st == UL_OK && eps != NULL)
-        st = ul_num_read_domain(x, &ul_domain_eps_unlearn, "eps", eps, err, errlen);
+        st = ul_num_read_domain(x, &ul_domain_eps_renyi_pos, "eps", eps, err, errlen);
     mpfi_clear(x);
     if (st == UL_OK && pb->rate != UL_VARIANT_CORRECTED && pb->rate != UL_VARIANT_PRINTED)
         st = ul_fail(err, errlen, UL_EINPUT, "rate: must be printed or corrected");

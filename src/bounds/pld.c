@@ -635,8 +635,7 @@ static ul_status drive(mech *ms, size_t nm, const char *eps_text, const ul_pld_o
 {
     mpfi_t eps;
     mpfi_init2(eps, INPUT_PREC);
-    ul_status st = ul_num_read_checked(eps, "eps", eps_text, "-" UL_PLD_MAX_ABS_EPS, false,
-                                UL_PLD_MAX_ABS_EPS, false, err, errlen);
+    ul_status st = ul_num_read_domain(eps, &ul_domain_eps_pld, "eps", eps_text, err, errlen);
     if (st != UL_OK) {
         mpfi_clear(eps);
         return st;

@@ -37,7 +37,8 @@ REAL(alpha_sgm, "alpha", "1", true, "10000", false, "");
 RANGE(dataset_size, "n", UL_DOMAIN_INTEGER, "1", false, "1e15", false, "records");
 RANGE(dimension, "d", UL_DOMAIN_INTEGER, "1", false, "1e15", false, "");
 REAL(eps_renyi, "eps", "0", false, "1e12", false, "");
-REAL(eps_unlearn, "eps", "0", true, "1e12", false, "");
+REAL(eps_renyi_pos, "eps", "0", true, "1e12", false, "");
+REAL(eps_pld, "eps", "-1000", false, "1000", false, "");
 REAL(positive, "positive", "0", true, "1e100", false, "");
 REAL(nonneg, "nonneg", "0", false, "1e100", false, "");
 

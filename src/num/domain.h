@@ -58,7 +58,10 @@ extern const ul_domain ul_domain_sigma;     /* 1e-3 <= S <= 1e6 */
 extern const ul_domain ul_domain_alpha_sgm; /* 1 < A <= 10000 */
 /* eps read from a Rényi bound (up to the Rényi limit 1e12) */
 extern const ul_domain ul_domain_eps_renyi;   /* 0 <= E <= 1e12 */
-extern const ul_domain ul_domain_eps_unlearn; /* 0 < E <= 1e12 */
+extern const ul_domain ul_domain_eps_renyi_pos; /* 0 < E <= 1e12: an unlearning, deletion
+                                                   * or RDP target eps */
+/* the privacy-loss distribution's limit (bounds/pld.h) */
+extern const ul_domain ul_domain_eps_pld; /* |E| <= 1000 */
 /* the problems of Langevin and descent-to-delete unlearning */
 extern const ul_domain ul_domain_dataset_size; /* whole, 1 <= N <= 1e15 */
 extern const ul_domain ul_domain_dimension;    /* whole, 1 <= D <= 1e15 */
