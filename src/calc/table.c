@@ -278,7 +278,7 @@ static const ul_calc_quantity QUANTITIES[] = {
      "the smallest Langevin sigma with eps_DP(K, sigma, S) <= E (Chien et al., strongly convex)",
      "ulaudit calc langevin-sigma --n 11982 --m 0.011982 --L 0.261982 --M 1 --eps 0.5 --delta "
      "8.3458521115005842e-5 --K 1",
-     {{"n", "N", "dataset size, whole number 1..1e15", NULL},
+     {{"n", "N", "dataset size", NULL},
       {"m", "M", "strong convexity constant m > 0 (lambda of the L2 term)", NULL},
       {"L", "L", "smoothness constant, m <= L", NULL},
       {"M", "M", "Lipschitz constant / gradient clip norm > 0", NULL},
@@ -291,13 +291,15 @@ static const ul_calc_quantity QUANTITIES[] = {
       {"T", "T", "learning iterations: only none (run to convergence; Thm 3.2 needs it)", "none"},
       CALC_MAX_SECONDS_FLAG},
      12,
-     {{"delta", &ul_domain_delta, ""}, {"rate", &ul_domain_rate, " (default corrected; equal in this case)"}},
+     {{"n", &ul_domain_dataset_size, ""},
+      {"delta", &ul_domain_delta, ""},
+      {"rate", &ul_domain_rate, " (default corrected; equal in this case)"}},
      ul_calc_langevin_sigma},
     {"langevin-k",
      "the least K >= 0 with eps_DP(K, sigma, S) <= E, with the eps it reaches and the alpha used",
      "ulaudit calc langevin-k --n 11982 --m 0.011982 --L 0.261982 --M 1 --eps 0.5 --delta "
      "8.3458521115005842e-5 --sigma 0.05",
-     {{"n", "N", "dataset size, whole number 1..1e15", NULL},
+     {{"n", "N", "dataset size", NULL},
       {"m", "M", "strong convexity constant m > 0", NULL},
       {"L", "L", "smoothness constant, m <= L", NULL},
       {"M", "M", "Lipschitz constant / gradient clip norm > 0", NULL},
@@ -310,7 +312,9 @@ static const ul_calc_quantity QUANTITIES[] = {
       {"T", "T", "learning iterations: only none (run to convergence; Thm 3.2 needs it)", "none"},
       CALC_MAX_SECONDS_FLAG},
      12,
-     {{"delta", &ul_domain_delta, ""}, {"rate", &ul_domain_rate, " (default corrected; equal in this case)"}},
+     {{"n", &ul_domain_dataset_size, ""},
+      {"delta", &ul_domain_delta, ""},
+      {"rate", &ul_domain_rate, " (default corrected; equal in this case)"}},
      ul_calc_langevin_k},
 };
 

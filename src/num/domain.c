@@ -80,6 +80,12 @@ void ul_domain_rule(const ul_domain *d, const char *meta, char *out, size_t len)
         snprintf(out, len, "|%s| <= %s", meta, d->hi);
         return;
     }
+    /* whole numbers in a closed range: "whole number 1..1e15" */
+    if (d->type == UL_DOMAIN_INTEGER && d->lo != NULL && d->hi != NULL && !d->lo_open &&
+        !d->hi_open) {
+        snprintf(out, len, "whole number %s..%s", d->lo, d->hi);
+        return;
+    }
     int n = 0;
     if (d->lo != NULL)
         n = snprintf(out, len, "%s %s ", d->lo, d->lo_open ? "<" : "<=");

@@ -75,7 +75,7 @@ extern const ul_domain ul_domain_conversion; /* mironov or bbghs */
 extern const ul_domain ul_domain_rate;       /* printed or corrected */
 
 /* The rule with the input's placeholder meta, e.g. "0 < D < 1",
- * "|E| <= 1e9", "product or adaptive". */
+ * "|E| <= 1e9", "whole number 1..1e15", "product or adaptive". */
 void ul_domain_rule(const ul_domain *d, const char *meta, char *out, size_t len);
 
 /* UL_OK when text lies in the domain; else UL_EINPUT with
