@@ -87,8 +87,7 @@ static ul_status check_phase(const ul_dpsgd_run *run, size_t i, unsigned long *t
     mpfi_t x;
     mpfi_init2(x, 64);
     snprintf(name, sizeof name, "phases[%zu].noise_multiplier", i);
-    ul_status st = ul_num_read_checked(x, name, ph->sigma, UL_DPSGD_MIN_SIGMA, false,
-                                       UL_DPSGD_MAX_SIGMA, false, err, errlen);
+    ul_status st = ul_num_read_domain(x, &ul_domain_sigma, name, ph->sigma, err, errlen);
     snprintf(name, sizeof name, "phases[%zu].sample_rate", i);
     if (st == UL_OK)
         st = ul_num_read_domain(x, &ul_domain_q_pos, name, ph->q, err, errlen);
