@@ -118,14 +118,18 @@ static bool rule_of(const char *help, const char *meta, help_end *lo, help_end *
         lo->strict = hi->strict = false;
         return true;
     }
-    const char *c = strrchr(help, ','); /* the rule follows the last comma */
-    if (c == NULL ||
-        sscanf(c + 1, " %31s %2s %15s %2s %31s", lo->value, op1, m, op2, hi->value) != 5 ||
-        strcmp(m, meta) != 0)
-        return false;
-    lo->strict = strcmp(op1, "<") == 0;
-    hi->strict = strcmp(op2, "<") == 0;
-    return true;
+    /* the rule follows a comma: the first ", LO OP META OP HI" (a later
+     * comment may hold commas of its own) */
+    for (const char *c = strchr(help, ','); c != NULL; c = strchr(c + 1, ',')) {
+        int got = sscanf(c + 1, " %31s %2s %15s %2s %31[^ ,():]", lo->value, op1, m, op2,
+                         hi->value);
+        if (got != 5 || strcmp(m, meta) != 0)
+            continue;
+        lo->strict = strcmp(op1, "<") == 0;
+        hi->strict = strcmp(op2, "<") == 0;
+        return true;
+    }
+    return false;
 }
 
 /* The library's answer for flag = text, the other flags as in the example. */

@@ -44,8 +44,7 @@
 static const ul_field_spec DP_PARAMS[] = {
     {.name = "q",
      .type = UL_FIELD_DECIMAL,
-     .lo = "0",
-     .hi = "1",
+     .domain = &ul_domain_q,
      .exact = true, /* read as an exact rational (ul_kol_dpsgd_curve_set) */
      .doc = "Poisson sampling rate (or batch and n)"},
     {.name = "batch", .type = UL_FIELD_COUNT, .doc = "expected batch size: q = batch/n"},
@@ -53,8 +52,7 @@ static const ul_field_spec DP_PARAMS[] = {
     {.name = "sigma",
      .type = UL_FIELD_DECIMAL,
      .required = true,
-     .lo = UL_RENYI_SGM_MIN_SIGMA,
-     .hi = UL_RENYI_SGM_MAX_SIGMA,
+     .domain = &ul_domain_sigma,
      .doc = "noise multiplier (noise std / clipping norm)"},
     {.name = "steps",
      .type = UL_FIELD_COUNT,
@@ -72,7 +70,7 @@ static const ul_field_spec DP_PARAMS[] = {
 };
 
 static const ul_field_spec DP_CLAIM[] = {
-    UL_AUDIT_CLAIM_EPS(true, "1e12", "claimed epsilon for the group"),
+    UL_AUDIT_CLAIM_EPS(true, &ul_domain_eps_renyi, "claimed epsilon for the group"),
     UL_AUDIT_CLAIM_DELTA(true, "claimed delta for the group"),
 };
 

@@ -67,10 +67,10 @@
 static const char *const ADJACENCIES[] = {"add-remove", "replace", NULL};
 
 #define SIGMA_FIELD                                                                               \
-    .name = "noise_multiplier", .type = UL_FIELD_DECIMAL, .lo = UL_DPSGD_MIN_SIGMA,                \
-    .hi = UL_DPSGD_MAX_SIGMA, .doc = "noise standard deviation over the clipping norm"
+    .name = "noise_multiplier", .type = UL_FIELD_DECIMAL, .domain = &ul_domain_sigma,              \
+    .doc = "noise standard deviation over the clipping norm"
 #define RATE_FIELD                                                                                \
-    .name = "sample_rate", .type = UL_FIELD_DECIMAL, .lo = "0", .lo_strict = true, .hi = "1",     \
+    .name = "sample_rate", .type = UL_FIELD_DECIMAL, .domain = &ul_domain_q_pos,                  \
     .doc = "Poisson sampling rate q, 0 < q <= 1"
 #define STEPS_FIELD                                                                               \
     .name = "steps", .type = UL_FIELD_COUNT, .lo = "1", .hi = "1000000000",                      \
@@ -101,7 +101,9 @@ static const ul_field_spec PHASE[] = {
 #define N_PHASE (sizeof PHASE / sizeof PHASE[0])
 
 static const ul_field_spec CLAIM[] = {
-    UL_AUDIT_CLAIM_EPS(true, "1000", "claimed epsilon (natural log)"),
+    /* the PLD's limit |eps| <= 1000 (bounds/pld.h, UL_PLD_MAX_ABS_EPS), not a shared domain */
+    {.name = "eps", .type = UL_FIELD_DECIMAL, .required = true, .lo = "0", .hi = "1000",
+     .doc = "claimed epsilon (natural log)"},
     UL_AUDIT_CLAIM_DELTA(true, "claimed delta, 0 < delta < 1"),
 };
 #define N_CLAIM (sizeof CLAIM / sizeof CLAIM[0])

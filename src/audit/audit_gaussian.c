@@ -85,9 +85,10 @@
 /* ---- field tables ------------------------------------------------------------------ */
 
 static const ul_field_spec GAUSS_PARAMS[] = {
-    {.name = "sensitivity", .type = UL_FIELD_DECIMAL, .required = true, .lo = "0",
-     .lo_strict = true, .hi = "1e100", .doc = "l2 sensitivity of the query", .exact = true},
-    {.name = "sigma", .type = UL_FIELD_DECIMAL, .lo = "0", .lo_strict = true, .hi = "1e100",
+    {.name = "sensitivity", .type = UL_FIELD_DECIMAL, .required = true,
+     .domain = &ul_domain_sensitivity,
+     .doc = "l2 sensitivity of the query", .exact = true},
+    {.name = "sigma", .type = UL_FIELD_DECIMAL, .domain = &ul_domain_positive,
      .doc = "noise standard deviation (variance sigma^2)", .exact = true},
     {.name = "compositions", .type = UL_FIELD_COUNT, .lo = "1",
      .doc = "number of Gaussian releases composed",
@@ -99,42 +100,38 @@ static const ul_field_spec GAUSS_PARAMS[] = {
 #define N_GAUSS_PARAMS (sizeof GAUSS_PARAMS / sizeof GAUSS_PARAMS[0])
 
 static const ul_field_spec GAUSS_CLAIM[] = {
-    UL_AUDIT_CLAIM_EPS(false, UL_GAUSS_MAX_ABS_EPS, "claimed epsilon (natural log)"),
+    UL_AUDIT_CLAIM_EPS(false, &ul_domain_eps, "claimed epsilon (natural log)"),
     UL_AUDIT_CLAIM_DELTA_CLOSED(false, "claimed delta"),
     {.name = "renyi_order",
      .type = UL_FIELD_DECIMAL,
-     .lo = "1",
-     .lo_strict = true,
-     .hi = UL_RENYI_MAX_ALPHA,
+     .domain = &ul_domain_alpha,
      .doc = "claimed Renyi order alpha > 1",
      .exact = true},
     {.name = "renyi_value",
      .type = UL_FIELD_DECIMAL,
-     .lo = "0",
-     .hi = UL_RENYI_MAX_RDP,
+     .domain = &ul_domain_rdp,
      .doc = "claimed Renyi divergence at that order",
      .exact = true},
 };
 #define N_GAUSS_CLAIM (sizeof GAUSS_CLAIM / sizeof GAUSS_CLAIM[0])
 
 static const ul_field_spec OP_PARAMS[] = {
-    {.name = "c0", .type = UL_FIELD_DECIMAL, .required = true, .lo = "0", .lo_strict = true,
-     .hi = UL_KOL_MAX_PARAM, .doc = "radius C0 of the initial clip (sensitivity 2*C0)",
+    {.name = "c0", .type = UL_FIELD_DECIMAL, .required = true, .domain = &ul_domain_positive,
+     .doc = "radius C0 of the initial clip (sensitivity 2*C0)",
      .exact = true},
-    {.name = "sigma", .type = UL_FIELD_DECIMAL, .lo = "0", .lo_strict = true,
-     .hi = UL_KOL_MAX_PARAM, .doc = "noise standard deviation (variance sigma^2)", .exact = true},
+    {.name = "sigma", .type = UL_FIELD_DECIMAL, .domain = &ul_domain_positive,
+     .doc = "noise standard deviation (variance sigma^2)", .exact = true},
 };
 #define N_OP_PARAMS (sizeof OP_PARAMS / sizeof OP_PARAMS[0])
 
 static const ul_field_spec OP_CLAIM[] = {
-    UL_AUDIT_CLAIM_EPS(true, UL_GAUSS_MAX_ABS_EPS, "claimed epsilon (natural log)"),
+    UL_AUDIT_CLAIM_EPS(true, &ul_domain_eps, "claimed epsilon (natural log)"),
     UL_AUDIT_CLAIM_DELTA_CLOSED(true, "claimed delta"),
 };
 #define N_OP_CLAIM (sizeof OP_CLAIM / sizeof OP_CLAIM[0])
 
 static const ul_field_spec OP_STATED[] = {
-    {.name = "sigma_classic", .type = UL_FIELD_DECIMAL, .lo = "0", .lo_strict = true,
-     .hi = UL_KOL_MAX_PARAM,
+    {.name = "sigma_classic", .type = UL_FIELD_DECIMAL, .domain = &ul_domain_positive,
      .doc = "the classic sigma 2*C0*sqrt(2*ln(1.25/delta))/eps the certificate states"},
 };
 #define N_OP_STATED (sizeof OP_STATED / sizeof OP_STATED[0])

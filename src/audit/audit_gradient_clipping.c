@@ -158,10 +158,10 @@ static const ul_field_spec GC_PARAMS[] = {
 };
 
 static const ul_field_spec GC_CLAIM[] = {
-    UL_AUDIT_CLAIM_EPS(false, "1e12", "claimed epsilon (with delta)"),
+    UL_AUDIT_CLAIM_EPS(false, &ul_domain_eps_renyi, "claimed epsilon (with delta)"),
     UL_AUDIT_CLAIM_DELTA(false, "claimed delta (with eps)"),
-    UL_AUDIT_CLAIM_RENYI_ORDER("1e12", "Renyi order alpha > 1 (with renyi_value)"),
-    UL_AUDIT_CLAIM_RENYI_VALUE("1e12", "claimed D_alpha (with renyi_order)"),
+    UL_AUDIT_CLAIM_RENYI_ORDER("Renyi order alpha > 1 (with renyi_value)"),
+    UL_AUDIT_CLAIM_RENYI_VALUE("claimed D_alpha (with renyi_order)"),
 };
 
 static const ul_field_spec GC_STATED[] = {

@@ -159,7 +159,7 @@ static const ul_field_spec *mc_spec(const char *name)
 }
 
 static const ul_field_spec EPS_DELTA_CLAIM[] = {
-    UL_AUDIT_CLAIM_EPS(true, "1e9", "claimed epsilon (natural log)"),
+    UL_AUDIT_CLAIM_EPS(true, &ul_domain_eps, "claimed epsilon (natural log)"),
     UL_AUDIT_CLAIM_DELTA_CLOSED(true, "claimed delta"),
 };
 

@@ -130,7 +130,6 @@ static void pre_merge(ul_preconditions *dst, const ul_preconditions *src)
     }
 }
 
-
 /* ---- the schema ----------------------------------------------------------------------------- */
 
 typedef enum { T_G7, T_G9, T_G15, T_51, T_52P, T_52D, T_43, T_COUNT } ngd_thm;
@@ -140,8 +139,6 @@ static const char *const THEOREMS[] = {
 static const char *const FORMS[] = {"tight", "stated", NULL};
 static const char *const VARIANTS[] = {"printed", "corrected", NULL};
 static const char *const INIT_LAWS[] = {"theorem", NULL};
-
-#define NGD_MAX "1e100"
 
 /* Parameter indices (the order of NGD_PARAMS). */
 enum {
@@ -180,35 +177,27 @@ static const ul_field_spec NGD_PARAMS[P_COUNT] = {
     [P_Q] = {.name = "q",
              .type = UL_FIELD_DECIMAL,
              .exact = true,
-             .lo = "1",
-             .lo_strict = true,
-             .hi = UL_NGD_MAX_Q,
+             .domain = &ul_domain_alpha,
              .doc = "Renyi order"},
     [P_L] = {.name = "L",
              .type = UL_FIELD_DECIMAL,
              .exact = true,
-             .lo = "0",
-             .hi = NGD_MAX,
+             .domain = &ul_domain_nonneg,
              .doc = "Lipschitz constant of the loss"},
     [P_LAMBDA] = {.name = "lambda",
                   .type = UL_FIELD_DECIMAL,
                   .exact = true,
-                  .lo = "0",
-                  .lo_strict = true,
-                  .hi = NGD_MAX,
+                  .domain = &ul_domain_positive,
                   .doc = "L2 regularisation constant"},
     [P_BETA] = {.name = "beta",
                 .type = UL_FIELD_DECIMAL,
                 .exact = true,
-                .lo = "0",
-                .hi = NGD_MAX,
+                .domain = &ul_domain_nonneg,
                 .doc = "smoothness of the loss"},
     [P_SIGMA] = {.name = "sigma",
                  .type = UL_FIELD_DECIMAL,
                  .exact = true,
-                 .lo = "0",
-                 .lo_strict = true,
-                 .hi = NGD_MAX,
+                 .domain = &ul_domain_positive,
                  .doc = "paper's sigma: step noise variance 2*eta*sigma^2",
                  /* optional only for thm51 */
                  .omitted = "unknown (thm51): Thm 5.1 holds only for sigma^2 >= "
@@ -218,8 +207,7 @@ static const ul_field_spec NGD_PARAMS[P_COUNT] = {
     [P_ETA] = {.name = "eta",
                .type = UL_FIELD_DECIMAL,
                .exact = true,
-               .lo = "0",
-               .hi = NGD_MAX,
+               .domain = &ul_domain_nonneg,
                .doc = "step size",
                /* optional only for thm51 */
                .omitted = "unknown (thm51): Thm 5.1 holds only for eta = 1/(2(lambda + beta)), "
@@ -239,14 +227,12 @@ static const ul_field_spec NGD_PARAMS[P_COUNT] = {
     [P_EPS_DP] = {.name = "eps_dp",
                   .type = UL_FIELD_DECIMAL,
                   .exact = true,
-                  .lo = "0",
-                  .hi = UL_NGD_MAX_EPS,
+                  .domain = &ul_domain_rdp,
                   .doc = "RDP budget of order q"},
     [P_EPS_DD] = {.name = "eps_dd",
                   .type = UL_FIELD_DECIMAL,
                   .exact = true,
-                  .lo = "0",
-                  .hi = UL_NGD_MAX_EPS,
+                  .domain = &ul_domain_rdp,
                   .doc = "deletion budget of order q"},
     [P_LOGB] = {.name = "logB",
                 .type = UL_FIELD_DECIMAL,
@@ -258,16 +244,12 @@ static const ul_field_spec NGD_PARAMS[P_COUNT] = {
     [P_B] = {.name = "b",
              .type = UL_FIELD_DECIMAL,
              .exact = true,
-             .lo = "0",
-             .lo_strict = true,
-             .hi = NGD_MAX,
+             .domain = &ul_domain_positive,
              .doc = "loss bound"},
     [P_INIT] = {.name = "init_var",
                 .type = UL_FIELD_DECIMAL,
                 .exact = true,
-                .lo = "0",
-                .lo_strict = true,
-                .hi = NGD_MAX,
+                .domain = &ul_domain_positive,
                 .doc = "initialisation variance",
                 /* read by g15, thm51 and thm52-deletion */
                 .omitted = "unknown: the proofs of Thm G.15, 5.1 and 5.2 start from the "
@@ -359,13 +341,11 @@ static bool one_directional(ngd_thm t)
 static const ul_field_spec NGD_CLAIM[] = {
     {.name = "renyi_order",
      .type = UL_FIELD_DECIMAL,
-     .lo = "1",
-     .lo_strict = true,
-     .hi = UL_NGD_MAX_Q,
+     .domain = &ul_domain_alpha,
      .doc = "the order q",
      .exact = true},
-    UL_AUDIT_CLAIM_RENYI_VALUE(UL_NGD_MAX_EPS, "the Renyi RDP or deletion eps at order q"),
-    UL_AUDIT_CLAIM_EPS(false, "1e12", "an (eps, delta) reading"),
+    UL_AUDIT_CLAIM_RENYI_VALUE("the Renyi RDP or deletion eps at order q"),
+    UL_AUDIT_CLAIM_EPS(false, &ul_domain_eps_renyi, "an (eps, delta) reading"),
     UL_AUDIT_CLAIM_DELTA(false, "an (eps, delta) reading"),
     {.name = "one_sided",
      .type = UL_FIELD_BOOL,
@@ -377,14 +357,11 @@ static const ul_field_spec NGD_CLAIM[] = {
 static const ul_field_spec NGD_STATED[] = {
     {.name = "eta",
      .type = UL_FIELD_DECIMAL,
-     .lo = "0",
-     .hi = NGD_MAX,
+     .domain = &ul_domain_nonneg,
      .doc = "thm51: the prescribed step size"},
     {.name = "sigma",
      .type = UL_FIELD_DECIMAL,
-     .lo = "0",
-     .lo_strict = true,
-     .hi = NGD_MAX,
+     .domain = &ul_domain_positive,
      .doc = "the calibrated or prescribed sigma"},
     {.name = "KA", .type = UL_FIELD_COUNT, .doc = "learner iterations the theorem needs"},
     {.name = "KAbar", .type = UL_FIELD_COUNT, .doc = "unlearner iterations the theorem needs"},

@@ -43,17 +43,17 @@
 static const char *const CONVERSIONS[] = {"mironov", "bbghs", NULL};
 
 static const ul_field_spec RDP_PARAMS[] = {
-    {.name = "alphas", .type = UL_FIELD_DECIMAL_LIST, .required = true, .lo = "1",
-     .lo_strict = true, .hi = UL_RENYI_MAX_ALPHA, .doc = "the Renyi orders alpha_i > 1"},
-    {.name = "rdps", .type = UL_FIELD_DECIMAL_LIST, .required = true, .lo = "0",
-     .hi = UL_RENYI_MAX_RDP, .doc = "the RDP value rho_i at each order (same length as alphas)"},
+    {.name = "alphas", .type = UL_FIELD_DECIMAL_LIST, .required = true, .domain = &ul_domain_alpha,
+     .doc = "the Renyi orders alpha_i > 1"},
+    {.name = "rdps", .type = UL_FIELD_DECIMAL_LIST, .required = true, .domain = &ul_domain_rdp,
+     .doc = "the RDP value rho_i at each order (same length as alphas)"},
     {.name = "conversion", .type = UL_FIELD_STRING, .choices = CONVERSIONS,
      .doc = "the RDP to (eps, delta) conversion cited: mironov or bbghs (default)"},
 };
 #define N_RDP_PARAMS (sizeof RDP_PARAMS / sizeof RDP_PARAMS[0])
 
 static const ul_field_spec RDP_CLAIM[] = {
-    UL_AUDIT_CLAIM_EPS(true, UL_RENYI_MAX_EPS, "claimed epsilon (natural log)"),
+    UL_AUDIT_CLAIM_EPS(true, &ul_domain_eps_renyi, "claimed epsilon (natural log)"),
     UL_AUDIT_CLAIM_DELTA(true, "claimed delta, 0 < delta < 1"),
 };
 #define N_RDP_CLAIM (sizeof RDP_CLAIM / sizeof RDP_CLAIM[0])

@@ -23,29 +23,28 @@ const char *ul_audit_field_text(const ul_cert_values *v, const char *name);
  *                and model-clipping accept)
  *   renyi_order  1 < alpha <= hi
  *   renyi_value  0 <= value <= hi */
-#define UL_AUDIT_CLAIM_EPS(req, hi_, doc_)                                                         \
+#define UL_AUDIT_CLAIM_EPS(req, domain_, doc_)                                                     \
     {                                                                                              \
-        .name = "eps", .type = UL_FIELD_DECIMAL, .required = (req), .lo = "0", .hi = (hi_),        \
+        .name = "eps", .type = UL_FIELD_DECIMAL, .required = (req), .domain = (domain_),           \
         .doc = (doc_)                                                                              \
     }
 #define UL_AUDIT_CLAIM_DELTA(req, doc_)                                                            \
     {                                                                                              \
-        .name = "delta", .type = UL_FIELD_DECIMAL, .required = (req), .lo = "0",                   \
-        .lo_strict = true, .hi = "1", .hi_strict = true, .doc = (doc_)                             \
+        .name = "delta", .type = UL_FIELD_DECIMAL, .required = (req),                              \
+        .domain = &ul_domain_delta, .doc = (doc_)                                                  \
     }
 #define UL_AUDIT_CLAIM_DELTA_CLOSED(req, doc_)                                                     \
     {                                                                                              \
         .name = "delta", .type = UL_FIELD_DECIMAL, .required = (req), .lo = "0", .hi = "1",        \
         .doc = (doc_)                                                                              \
     }
-#define UL_AUDIT_CLAIM_RENYI_ORDER(hi_, doc_)                                                      \
+#define UL_AUDIT_CLAIM_RENYI_ORDER(doc_)                                                           \
     {                                                                                              \
-        .name = "renyi_order", .type = UL_FIELD_DECIMAL, .lo = "1", .lo_strict = true,             \
-        .hi = (hi_), .doc = (doc_)                                                                 \
+        .name = "renyi_order", .type = UL_FIELD_DECIMAL, .domain = &ul_domain_alpha, .doc = (doc_) \
     }
-#define UL_AUDIT_CLAIM_RENYI_VALUE(hi_, doc_)                                                      \
+#define UL_AUDIT_CLAIM_RENYI_VALUE(doc_)                                                           \
     {                                                                                              \
-        .name = "renyi_value", .type = UL_FIELD_DECIMAL, .lo = "0", .hi = (hi_), .doc = (doc_)     \
+        .name = "renyi_value", .type = UL_FIELD_DECIMAL, .domain = &ul_domain_rdp, .doc = (doc_)   \
     }
 
 /* Exact comparison of two decimal texts, both already validated by the

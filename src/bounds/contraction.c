@@ -14,6 +14,7 @@
 #include "bounds/bounds_util.h"
 #include "bounds/gaussian.h"
 #include "num/deadline.h"
+#include "num/domain.h"
 #include "num/input.h"
 #include "num/threshold.h"
 
@@ -45,10 +46,9 @@ static ul_status check_problem(const ul_contraction_problem *pb, bool need_r, ch
 {
     mpfi_t x;
     mpfi_init2(x, 64);
-    ul_status st = ul_num_read_checked(x, "eps", pb->eps, "0", false, UL_GAUSS_MAX_ABS_EPS,
-                                       false, err, errlen);
+    ul_status st = ul_num_read_domain(x, &ul_domain_eps, "eps", pb->eps, err, errlen);
     if (st == UL_OK && pb->delta0 != NULL)
-        st = ul_num_read_checked(x, "delta0", pb->delta0, "0", true, "1", false, err, errlen);
+        st = ul_num_read_domain(x, &ul_domain_delta0, "delta0", pb->delta0, err, errlen);
     if (st == UL_OK && pb->steps > UL_CONTRACTION_MAX_STEPS)
         st = ul_fail(err, errlen, UL_EINPUT, "steps: must be at most %lu (got %lu)",
                      UL_CONTRACTION_MAX_STEPS, pb->steps);
@@ -58,8 +58,7 @@ static ul_status check_problem(const ul_contraction_problem *pb, bool need_r, ch
                          "r: give one value or one per step (%lu values), got %zu", pb->steps,
                          pb->n_r);
         for (size_t i = 0; st == UL_OK && i < pb->n_r; i++)
-            st = ul_num_read_checked(x, "r", pb->r[i], "0", false, UL_GAUSS_MAX_R, false, err,
-                                     errlen);
+            st = ul_num_read_domain(x, &ul_domain_r, "r", pb->r[i], err, errlen);
     }
     mpfi_clear(x);
     return st;
@@ -459,7 +458,7 @@ ul_status ul_contraction_least_steps(const ul_contraction_problem *pb, const cha
         return ul_fail(err, errlen, UL_EINPUT, "r: the least T needs one constant r");
     mpfi_t x;
     mpfi_init2(x, 64);
-    st = ul_num_read_checked(x, "delta", delta, "0", true, "1", true, err, errlen);
+    st = ul_num_read_domain(x, &ul_domain_delta, "delta", delta, err, errlen);
     mpfi_clear(x);
     if (st != UL_OK)
         return st;
@@ -579,9 +578,9 @@ ul_status ul_contraction_sigma_min(const ul_contraction_problem *pb, const char 
     mpfi_t d;
     mpfi_init2(d, 64);
     if (st == UL_OK)
-        st = ul_num_read_checked(d, "diameter", diameter, "0", true, "1e100", false, err, errlen);
+        st = ul_num_read_domain(d, &ul_domain_positive, "diameter", diameter, err, errlen);
     if (st == UL_OK)
-        st = ul_num_read_checked(d, "delta", delta, "0", true, "1", true, err, errlen);
+        st = ul_num_read_domain(d, &ul_domain_delta, "delta", delta, err, errlen);
     if (st == UL_OK && pb->steps == 0)
         st = ul_fail(err, errlen, UL_EINPUT, "steps: must be at least 1 to calibrate sigma");
     if (st != UL_OK) {

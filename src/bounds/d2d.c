@@ -17,9 +17,9 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "num/domain.h"
 #include "num/input.h"
 
-#define D2D_MAX "1e100"
 #define D2D_CAP_BITS 4096
 
 /* ---- log(1/γ) ---------------------------------------------------------------------- */
@@ -326,25 +326,21 @@ static ul_status validate(const ul_d2d_problem *pb, bool need_eps, bool need_d, 
         return ul_fail(err, errlen, UL_EINPUT, "problem: missing");
     mpfi_t x;
     mpfi_init2(x, 64);
-    ul_status st = ul_num_read_checked(x, "L", pb->L, "0", true, D2D_MAX, false, err, errlen);
+    ul_status st = ul_num_read_domain(x, &ul_domain_positive, "L", pb->L, err, errlen);
     if (st == UL_OK)
-        st = ul_num_read_checked(x, "m", pb->m, "0", true, D2D_MAX, false, err, errlen);
+        st = ul_num_read_domain(x, &ul_domain_positive, "m", pb->m, err, errlen);
     if (st == UL_OK)
-        st = ul_num_read_checked(x, "M", pb->M, "0", true, D2D_MAX, false, err, errlen);
+        st = ul_num_read_domain(x, &ul_domain_positive, "M", pb->M, err, errlen);
     if (st == UL_OK)
-        st = ul_num_read_checked(x, "n", pb->n, "1", false, "1e15", false, err, errlen);
-    if (st == UL_OK && !is_integer_text(pb->n))
-        st = ul_fail(err, errlen, UL_EINPUT, "n: must be an integer (got '%s')", pb->n);
+        st = ul_num_read_domain(x, &ul_domain_dataset_size, "n", pb->n, err, errlen);
     if (st == UL_OK)
-        st = ul_num_read_checked(x, "delta", pb->delta, "0", true, "1", true, err, errlen);
+        st = ul_num_read_domain(x, &ul_domain_delta, "delta", pb->delta, err, errlen);
     if (st == UL_OK && need_eps)
-        st = ul_num_read_checked(x, "eps", pb->eps, "0", true, "1e12", false, err, errlen);
+        st = ul_num_read_domain(x, &ul_domain_eps_renyi_pos, "eps", pb->eps, err, errlen);
     if (st == UL_OK && need_d)
-        st = ul_num_read_checked(x, "d", pb->d, "1", false, "1e15", false, err, errlen);
-    if (st == UL_OK && need_d && !is_integer_text(pb->d))
-        st = ul_fail(err, errlen, UL_EINPUT, "d: must be an integer (got '%s')", pb->d);
+        st = ul_num_read_domain(x, &ul_domain_dimension, "d", pb->d, err, errlen);
     if (st == UL_OK && (need_R || pb->T != NULL))
-        st = ul_num_read_checked(x, "R", pb->R, "0", true, D2D_MAX, false, err, errlen);
+        st = ul_num_read_domain(x, &ul_domain_positive, "R", pb->R, err, errlen);
     if (st == UL_OK && pb->T != NULL)
         st = ul_num_read_checked(x, "T", pb->T, "0", false, "1e18", false, err, errlen);
     if (st == UL_OK && pb->T != NULL && !is_integer_text(pb->T))

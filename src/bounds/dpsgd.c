@@ -24,6 +24,7 @@
 #include <time.h>
 
 #include "bounds/gaussian.h"
+#include "num/domain.h"
 #include "num/input.h"
 
 /* PLD calibration: the search aims this far below the claimed ε (relative),
@@ -86,11 +87,10 @@ static ul_status check_phase(const ul_dpsgd_run *run, size_t i, unsigned long *t
     mpfi_t x;
     mpfi_init2(x, 64);
     snprintf(name, sizeof name, "phases[%zu].noise_multiplier", i);
-    ul_status st = ul_num_read_checked(x, name, ph->sigma, UL_DPSGD_MIN_SIGMA, false,
-                                       UL_DPSGD_MAX_SIGMA, false, err, errlen);
+    ul_status st = ul_num_read_domain(x, &ul_domain_sigma, name, ph->sigma, err, errlen);
     snprintf(name, sizeof name, "phases[%zu].sample_rate", i);
     if (st == UL_OK)
-        st = ul_num_read_checked(x, name, ph->q, "0", true, "1", false, err, errlen);
+        st = ul_num_read_domain(x, &ul_domain_q_pos, name, ph->q, err, errlen);
     mpfi_clear(x);
     if (st == UL_OK && (ph->steps < 1 || ph->steps > UL_DPSGD_MAX_STEPS ||
                         *total > UL_DPSGD_MAX_STEPS - ph->steps))
@@ -306,8 +306,7 @@ ul_status ul_dpsgd_gauss_delta(const ul_dpsgd_run *run, const char *eps,
                        "phases: a sample_rate below 1: the run is not a Gaussian mechanism");
     mpfi_t x;
     mpfi_init2(x, 64);
-    st = ul_num_read_checked(x, "eps", eps, "-" UL_GAUSS_MAX_ABS_EPS, false, UL_GAUSS_MAX_ABS_EPS,
-                             false, err, errlen);
+    st = ul_num_read_domain(x, &ul_domain_eps_any, "eps", eps, err, errlen);
     mpfi_clear(x);
     if (st != UL_OK)
         return st;

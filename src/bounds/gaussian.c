@@ -30,6 +30,7 @@
 
 #include "bounds/bounds_util.h"
 #include "num/gauss_tail.h"
+#include "num/domain.h"
 #include "num/input.h"
 #include "num/threshold.h"
 
@@ -226,10 +227,9 @@ static ul_status check_theta_inputs(const theta_inputs *in, char *err, size_t er
 {
     mpfi_t x;
     mpfi_init2(x, 64);
-    ul_status st = ul_num_read_checked(x, "eps", in->eps, "-" UL_GAUSS_MAX_ABS_EPS, false,
-                                UL_GAUSS_MAX_ABS_EPS, false, err, errlen);
+    ul_status st = ul_num_read_domain(x, &ul_domain_eps_any, "eps", in->eps, err, errlen);
     if (st == UL_OK)
-        st = ul_num_read_checked(x, "r", in->r, "0", false, UL_GAUSS_MAX_R, false, err, errlen);
+        st = ul_num_read_domain(x, &ul_domain_r, "r", in->r, err, errlen);
     mpfi_clear(x);
     return st;
 }
@@ -385,11 +385,11 @@ ul_status ul_gauss_sigma_min(const char *eps, const char *delta, const char *sen
 {
     mpfi_t s;
     mpfi_init2(s, 64);
-    ul_status st = ul_num_read_checked(s, "eps", eps, "0", false, UL_GAUSS_MAX_ABS_EPS, false, err, errlen);
+    ul_status st = ul_num_read_domain(s, &ul_domain_eps, "eps", eps, err, errlen);
     if (st == UL_OK)
-        st = ul_num_read_checked(s, "delta", delta, "0", true, "1", true, err, errlen);
+        st = ul_num_read_domain(s, &ul_domain_delta, "delta", delta, err, errlen);
     if (st == UL_OK)
-        st = ul_num_read_checked(s, "sensitivity", sensitivity, "0", true, "1e100", false, err, errlen);
+        st = ul_num_read_domain(s, &ul_domain_sensitivity, "sensitivity", sensitivity, err, errlen);
     if (st != UL_OK) {
         mpfi_clear(s);
         return st;
@@ -419,9 +419,9 @@ ul_status ul_gauss_eps_min(const char *r, const char *delta, const ul_num_precis
 {
     mpfi_t x;
     mpfi_init2(x, 64);
-    ul_status st = ul_num_read_checked(x, "r", r, "0", false, UL_GAUSS_MAX_R, false, err, errlen);
+    ul_status st = ul_num_read_domain(x, &ul_domain_r, "r", r, err, errlen);
     if (st == UL_OK)
-        st = ul_num_read_checked(x, "delta", delta, "0", true, "1", true, err, errlen);
+        st = ul_num_read_domain(x, &ul_domain_delta, "delta", delta, err, errlen);
     mpfi_clear(x);
     if (st != UL_OK)
         return st;

@@ -13,6 +13,7 @@
 #include "bounds/bounds_util.h"
 #include "bounds/gaussian.h"
 #include "num/deadline.h"
+#include "num/domain.h"
 #include "num/input.h"
 
 /* ==== DP-SGD + group privacy ================================================== */
@@ -329,8 +330,7 @@ ul_status ul_kol_dpsgd_group_certified(const ul_kol_dpsgd_problem *pb, const cha
     if (st == UL_OK) {
         mpfi_t x;
         mpfi_init2(x, 64);
-        st = ul_num_read_checked(x, "sigma", pb->sigma, UL_RENYI_SGM_MIN_SIGMA, false,
-                                 UL_RENYI_SGM_MAX_SIGMA, false, err, errlen);
+        st = ul_num_read_domain(x, &ul_domain_sigma, "sigma", pb->sigma, err, errlen);
         mpfi_clear(x);
     }
     if (st == UL_OK && pb->steps == 0)

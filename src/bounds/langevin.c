@@ -24,6 +24,7 @@
 
 #include "bounds/bounds_util.h"
 #include "num/deadline.h"
+#include "num/domain.h"
 #include "num/input.h"
 #include "num/threshold.h"
 
@@ -79,15 +80,6 @@ static bool certainly_pos(mpfi_srcptr x)
 static bool certainly_nonneg(mpfi_srcptr x)
 {
     return x != NULL && mpfr_sgn(&x->left) >= 0;
-}
-
-static bool decimal_is_integer(const char *text)
-{
-    mpq_t q;
-    mpq_init(q);
-    bool ok = ul_num_decimal_to_mpq(q, text) && mpz_cmp_ui(mpq_denref(q), 1) == 0;
-    mpq_clear(q);
-    return ok;
 }
 
 static ul_pre_state state_of(bool holds)
@@ -1325,7 +1317,7 @@ void ul_langevin_objective_at(mpfi_ptr out, mpfi_srcptr E, mpfi_srcptr const *la
 
 /* ---- strongly convex calibrations: inputs ------------------------------------------ */
 
-#define SC_MAX "1e100"
+/* the ranges of the inputs: their shared declarations (num/domain.h) */
 
 static const char *const RULE_M_LE_L =
     "m <= L: an m-strongly convex, L-smooth loss needs m <= L (Chien et al. 2024, App. B (4)-(5))";
@@ -1360,23 +1352,21 @@ static ul_status sc_validate(const ul_langevin_sc_problem *pb, const char *sigma
         return ul_fail(err, errlen, UL_EINPUT, "problem: missing");
     mpfi_t x;
     mpfi_init2(x, 64);
-    ul_status st = ul_num_read_checked(x, "n", pb->n, "1", false, "1e15", false, err, errlen);
-    if (st == UL_OK && !decimal_is_integer(pb->n))
-        st = ul_fail(err, errlen, UL_EINPUT, "n: must be an integer (got '%s')", pb->n);
+    ul_status st = ul_num_read_domain(x, &ul_domain_dataset_size, "n", pb->n, err, errlen);
     if (st == UL_OK)
-        st = ul_num_read_checked(x, "m", pb->m, "0", true, SC_MAX, false, err, errlen);
+        st = ul_num_read_domain(x, &ul_domain_positive, "m", pb->m, err, errlen);
     if (st == UL_OK)
-        st = ul_num_read_checked(x, "L", pb->L, "0", true, SC_MAX, false, err, errlen);
+        st = ul_num_read_domain(x, &ul_domain_positive, "L", pb->L, err, errlen);
     if (st == UL_OK)
-        st = ul_num_read_checked(x, "M", pb->M, "0", true, SC_MAX, false, err, errlen);
+        st = ul_num_read_domain(x, &ul_domain_positive, "M", pb->M, err, errlen);
     if (st == UL_OK && pb->eta != NULL)
-        st = ul_num_read_checked(x, "eta", pb->eta, "0", true, SC_MAX, false, err, errlen);
+        st = ul_num_read_domain(x, &ul_domain_positive, "eta", pb->eta, err, errlen);
     if (st == UL_OK)
-        st = ul_num_read_checked(x, "delta", pb->delta, "0", true, "1", true, err, errlen);
+        st = ul_num_read_domain(x, &ul_domain_delta, "delta", pb->delta, err, errlen);
     if (st == UL_OK && sigma != NULL)
-        st = ul_num_read_checked(x, "sigma", sigma, "0", true, SC_MAX, false, err, errlen);
+        st = ul_num_read_domain(x, &ul_domain_positive, "sigma", sigma, err, errlen);
     if (st == UL_OK && eps != NULL)
-        st = ul_num_read_checked(x, "eps", eps, "0", true, UL_RENYI_MAX_EPS, false, err, errlen);
+        st = ul_num_read_domain(x, &ul_domain_eps_renyi_pos, "eps", eps, err, errlen);
     mpfi_clear(x);
     if (st == UL_OK && pb->rate != UL_VARIANT_CORRECTED && pb->rate != UL_VARIANT_PRINTED)
         st = ul_fail(err, errlen, UL_EINPUT, "rate: must be printed or corrected");
@@ -2174,25 +2164,23 @@ ul_status ul_langevin_general_eps_certified(const ul_langevin_general_problem *p
         return ul_fail(err, errlen, UL_EINPUT, "variant: must be printed or corrected");
     mpfi_t x;
     mpfi_init2(x, 64);
-    ul_status st = ul_num_read_checked(x, "n", pb->n, "1", false, "1e15", false, err, errlen);
-    if (st == UL_OK && !decimal_is_integer(pb->n))
-        st = ul_fail(err, errlen, UL_EINPUT, "n: must be an integer (got '%s')", pb->n);
+    ul_status st = ul_num_read_domain(x, &ul_domain_dataset_size, "n", pb->n, err, errlen);
     if (st == UL_OK)
-        st = ul_num_read_checked(x, "L", pb->L, "0", false, SC_MAX, false, err, errlen);
+        st = ul_num_read_domain(x, &ul_domain_nonneg, "L", pb->L, err, errlen);
     if (st == UL_OK)
-        st = ul_num_read_checked(x, "M", pb->M, "0", true, SC_MAX, false, err, errlen);
+        st = ul_num_read_domain(x, &ul_domain_positive, "M", pb->M, err, errlen);
     if (st == UL_OK)
-        st = ul_num_read_checked(x, "R", pb->R, "0", false, SC_MAX, false, err, errlen);
+        st = ul_num_read_domain(x, &ul_domain_nonneg, "R", pb->R, err, errlen);
     if (st == UL_OK)
-        st = ul_num_read_checked(x, "eta", pb->eta, "0", true, SC_MAX, false, err, errlen);
+        st = ul_num_read_domain(x, &ul_domain_positive, "eta", pb->eta, err, errlen);
     if (st == UL_OK)
-        st = ul_num_read_checked(x, "sigma", pb->sigma, "0", true, SC_MAX, false, err, errlen);
+        st = ul_num_read_domain(x, &ul_domain_positive, "sigma", pb->sigma, err, errlen);
     if (st == UL_OK)
-        st = ul_num_read_checked(x, "C0", pb->C0, "0", false, SC_MAX, false, err, errlen);
+        st = ul_num_read_domain(x, &ul_domain_nonneg, "C0", pb->C0, err, errlen);
     if (st == UL_OK)
-        st = ul_num_read_checked(x, "C_lsi", pb->C_lsi, "0", true, SC_MAX, false, err, errlen);
+        st = ul_num_read_domain(x, &ul_domain_positive, "C_lsi", pb->C_lsi, err, errlen);
     if (st == UL_OK)
-        st = ul_num_read_checked(x, "delta", pb->delta, "0", true, "1", true, err, errlen);
+        st = ul_num_read_domain(x, &ul_domain_delta, "delta", pb->delta, err, errlen);
     mpfi_clear(x);
     if (st == UL_OK && pb->K > UL_LANGEVIN_MAX_K)
         st = ul_fail(err, errlen, UL_EINPUT, "K: must be at most %lu", UL_LANGEVIN_MAX_K);

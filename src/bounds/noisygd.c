@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "bounds/bounds_util.h"
+#include "num/domain.h"
 #include "num/input.h"
 
 /* ---- exact reading of decimal inputs --------------------------------------- */
@@ -57,16 +58,19 @@ typedef struct {
     bool lo_strict;
     const char *hi;
     bool whole; /* a whole number */
+    /* the shared declaration of the range (num/domain.h), when the field
+     * is one of the problem's reals: then lo / hi are unset */
+    const ul_domain *domain;
 } field_spec;
 
 #define OFF(m) offsetof(ul_ngd_params, m)
 static const field_spec FIELDS[F_COUNT] = {
     [F_Q] = {"q", OFF(q), "0", true, UL_NGD_MAX_Q, false},
-    [F_L] = {"L", OFF(L), "0", false, UL_NGD_MAX_REAL, false},
-    [F_LAMBDA] = {"lambda", OFF(lambda), "0", true, UL_NGD_MAX_REAL, false},
-    [F_BETA] = {"beta", OFF(beta), "0", false, UL_NGD_MAX_REAL, false},
-    [F_SIGMA] = {"sigma", OFF(sigma), "0", true, UL_NGD_MAX_REAL, false},
-    [F_ETA] = {"eta", OFF(eta), "0", false, UL_NGD_MAX_REAL, false},
+    [F_L] = {"L", OFF(L), .domain = &ul_domain_nonneg},
+    [F_LAMBDA] = {"lambda", OFF(lambda), .domain = &ul_domain_positive},
+    [F_BETA] = {"beta", OFF(beta), .domain = &ul_domain_nonneg},
+    [F_SIGMA] = {"sigma", OFF(sigma), .domain = &ul_domain_positive},
+    [F_ETA] = {"eta", OFF(eta), .domain = &ul_domain_nonneg},
     [F_N] = {"n", OFF(n), "1", false, UL_NGD_MAX_COUNT, true},
     [F_D] = {"d", OFF(d), "1", false, UL_NGD_MAX_COUNT, true},
     [F_R] = {"r", OFF(r), "1", false, UL_NGD_MAX_COUNT, true},
@@ -76,8 +80,8 @@ static const field_spec FIELDS[F_COUNT] = {
     [F_EPS_DP] = {"eps-dp", OFF(eps_dp), "0", false, UL_NGD_MAX_EPS, false},
     [F_EPS_DD] = {"eps-dd", OFF(eps_dd), "0", false, UL_NGD_MAX_EPS, false},
     [F_LOGB] = {"logB", OFF(log_B), "0", true, UL_NGD_MAX_LOGB, false},
-    [F_B] = {"b", OFF(b), "0", true, UL_NGD_MAX_REAL, false},
-    [F_INIT] = {"init-var", OFF(init_var), "0", true, UL_NGD_MAX_REAL, false},
+    [F_B] = {"b", OFF(b), .domain = &ul_domain_positive},
+    [F_INIT] = {"init-var", OFF(init_var), .domain = &ul_domain_positive},
     [F_P] = {"p", OFF(p), "0", false, UL_NGD_MAX_COUNT, true},
     [F_S] = {"s", OFF(s), "0", false, UL_NGD_MAX_COUNT, true},
 };
@@ -131,8 +135,11 @@ static void reading_clear(reading *in)
 static ul_status read_field(reading *in, const ul_ngd_params *pb, field f, char *err, size_t errlen)
 {
     const field_spec *fs = &FIELDS[f];
-    ul_status st = read_text(in->v[f], fs->name, field_text(pb, f), fs->lo, fs->lo_strict, fs->hi,
-                             false, fs->whole, err, errlen);
+    const ul_domain *d = fs->domain;
+    ul_status st = d != NULL ? read_text(in->v[f], fs->name, field_text(pb, f), d->lo, d->lo_open,
+                                         d->hi, d->hi_open, false, err, errlen)
+                             : read_text(in->v[f], fs->name, field_text(pb, f), fs->lo,
+                                         fs->lo_strict, fs->hi, false, fs->whole, err, errlen);
     if (st == UL_OK)
         in->set[f] = true;
     return st;

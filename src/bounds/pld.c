@@ -177,6 +177,7 @@
  */
 #include "bounds/pld.h"
 
+#include "num/domain.h"
 #include "num/input.h"
 
 #include <float.h>
@@ -286,7 +287,7 @@ static ul_status mech_read(mech *m, const ul_pld_mechanism *in, bool replace, co
     m->subsampled = in->q != NULL;
     if (m->subsampled) {
         snprintf(name, sizeof name, "%sq", prefix);
-        st = ul_num_read_checked(m->q, name, in->q, "0", true, "1", false, err, errlen);
+        st = ul_num_read_domain(m->q, &ul_domain_q_pos, name, in->q, err, errlen);
         if (st != UL_OK)
             return st;
     } else {
@@ -314,8 +315,7 @@ static ul_status phase_read(mech *m, const ul_pld_phase *in, bool replace, const
     }
     if (st == UL_OK) {
         snprintf(name, sizeof name, "%sq", prefix);
-        st = ul_num_read_checked(m->q, name, in->q ? in->q : "1", "0", true, "1", false, err,
-                                 errlen);
+        st = ul_num_read_domain(m->q, &ul_domain_q_pos, name, in->q ? in->q : "1", err, errlen);
     }
     if (st == UL_OK) {
         mpfi_div(m->r, delta, m->r); /* r = Δ/σ, an enclosure */
@@ -635,8 +635,7 @@ static ul_status drive(mech *ms, size_t nm, const char *eps_text, const ul_pld_o
 {
     mpfi_t eps;
     mpfi_init2(eps, INPUT_PREC);
-    ul_status st = ul_num_read_checked(eps, "eps", eps_text, "-" UL_PLD_MAX_ABS_EPS, false,
-                                UL_PLD_MAX_ABS_EPS, false, err, errlen);
+    ul_status st = ul_num_read_domain(eps, &ul_domain_eps_pld, "eps", eps_text, err, errlen);
     if (st != UL_OK) {
         mpfi_clear(eps);
         return st;
@@ -1075,8 +1074,7 @@ static ul_status drive_eps(mech *ms, size_t nm, const char *delta_text, const ul
     double t_start = wall_seconds();
     mpfi_t delta;
     mpfi_init2(delta, INPUT_PREC);
-    ul_status st = ul_num_read_checked(delta, "delta", delta_text, "0", true, "1", true, err,
-                                       errlen);
+    ul_status st = ul_num_read_domain(delta, &ul_domain_delta, "delta", delta_text, err, errlen);
     if (st != UL_OK) {
         mpfi_clear(delta);
         return st;

@@ -36,6 +36,7 @@
 #include "bounds/bounds_util.h"
 #include "num/deadline.h"
 #include "num/gauss_tail.h"
+#include "num/domain.h"
 #include "num/input.h"
 
 /* ---- conversion names ------------------------------------------------------ */
@@ -1078,9 +1079,8 @@ static ul_status check_given(ul_rdp_target target, const char *given, char *err,
     mpfi_t x;
     mpfi_init2(x, 64);
     ul_status st = target == UL_RDP_TO_EPS
-                       ? ul_num_read_checked(x, "delta", given, "0", true, "1", true, err, errlen)
-                       : ul_num_read_checked(x, "eps", given, "0", false, UL_RENYI_MAX_EPS, false,
-                                             err, errlen);
+                       ? ul_num_read_domain(x, &ul_domain_delta, "delta", given, err, errlen)
+                       : ul_num_read_domain(x, &ul_domain_eps_renyi, "eps", given, err, errlen);
     mpfi_clear(x);
     return st;
 }
@@ -1090,11 +1090,10 @@ static ul_status check_point(const char *alpha, const char *rdp, const char *alp
 {
     mpfi_t x;
     mpfi_init2(x, 64);
-    ul_status st = ul_num_read_checked(x, alpha_name, alpha, "1", true, UL_RENYI_MAX_ALPHA, false,
-                                       err, errlen);
+    ul_status st = ul_num_read_domain(x, &ul_domain_alpha, alpha_name, alpha, err, errlen);
     if (st == UL_OK && rdp_name != NULL)
         st =
-            ul_num_read_checked(x, rdp_name, rdp, "0", false, UL_RENYI_MAX_RDP, false, err, errlen);
+            ul_num_read_domain(x, &ul_domain_rdp, rdp_name, rdp, err, errlen);
     mpfi_clear(x);
     return st;
 }
@@ -1430,9 +1429,9 @@ ul_status ul_renyi_gauss_eps_certified(const char *r, const char *delta, ul_rdp_
         return st;
     mpfi_t x;
     mpfi_init2(x, 64);
-    st = ul_num_read_checked(x, "r", r, "0", true, UL_RENYI_MAX_R, false, err, errlen);
+    st = ul_num_read_domain(x, &ul_domain_r_pos, "r", r, err, errlen);
     if (st == UL_OK)
-        st = ul_num_read_checked(x, "delta", delta, "0", true, "1", true, err, errlen);
+        st = ul_num_read_domain(x, &ul_domain_delta, "delta", delta, err, errlen);
     mpfi_clear(x);
     if (st != UL_OK)
         return st;
@@ -1497,15 +1496,14 @@ ul_status ul_renyi_sgm_rdp_certified(const char *q, const char *sigma, const cha
 {
     mpfi_t x;
     mpfi_init2(x, 64);
-    ul_status st = ul_num_read_checked(x, "q", q, "0", false, "1", false, err, errlen);
+    ul_status st = ul_num_read_domain(x, &ul_domain_q, "q", q, err, errlen);
     if (st == UL_OK)
         st = ul_num_read_checked(x, "sigma", sigma, "0", true, NULL, false, err, errlen);
     if (st == UL_OK)
         st = check_soft_range(sigma, "sigma", UL_RENYI_SGM_MIN_SIGMA, UL_RENYI_SGM_MAX_SIGMA, err,
                               errlen);
     if (st == UL_OK)
-        st = ul_num_read_checked(x, "alpha", alpha, "1", true, UL_RENYI_SGM_MAX_ALPHA, false, err,
-                                 errlen);
+        st = ul_num_read_domain(x, &ul_domain_alpha_sgm, "alpha", alpha, err, errlen);
     mpfi_clear(x);
     if (st != UL_OK)
         return st;

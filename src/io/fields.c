@@ -276,10 +276,15 @@ static ul_status read_decimal(const ul_json_value *v, const char *path, const ul
     if ((s->exact ? ul_num_check_exact(path, v->text, err, errlen)
                   : ul_num_check_decimal(path, v->text, err, errlen)) != UL_OK)
         return UL_EINPUT;
+    /* the range: the field's shared declaration (num/domain.h) when it
+     * names one, its own ends otherwise; the words are the same */
     mpfi_t x;
     mpfi_init2(x, 64);
-    ul_status st = ul_num_read_checked(x, path, v->text, s->lo, s->lo_strict, s->hi, s->hi_strict,
-                                       err, errlen);
+    const ul_domain *d = s->domain;
+    ul_status st = d != NULL ? ul_num_read_checked(x, path, v->text, d->lo, d->lo_open, d->hi,
+                                                   d->hi_open, err, errlen)
+                             : ul_num_read_checked(x, path, v->text, s->lo, s->lo_strict, s->hi,
+                                                   s->hi_strict, err, errlen);
     mpfi_clear(x);
     if (st == UL_OK)
         *text = v->text;

@@ -25,6 +25,7 @@
 #include <stddef.h>
 
 #include "io/json.h"
+#include "num/domain.h"
 #include "num/status.h"
 
 /* Largest value a UL_FIELD_COUNT accepts whatever its spec says (10^18). */
@@ -42,7 +43,10 @@ typedef enum {
 } ul_field_type;
 
 /* One field of an object.  lo / hi are decimal text bounds (NULL = none),
- * compared exactly; strict flags make them < / >.  choices is a
+ * compared exactly; strict flags make them < / >.  A field that is a
+ * quantity with a shared declaration (num/domain.h: delta, the Rényi
+ * order, the dataset size, ...) names it in .domain instead, and its range
+ * is read from there (lo / hi are then left unset).  choices is a
  * NULL-terminated list (UL_FIELD_STRING only).  doc is a short description
  * shown when the field is missing. */
 typedef struct {
@@ -54,6 +58,7 @@ typedef struct {
     const char *hi;
     bool hi_strict;
     const char *const *choices;
+    const ul_domain *domain; /* DECIMAL, COUNT, DECIMAL_LIST: the range, when set */
     const char *doc;
     bool exact; /* DECIMAL, DECIMAL_LIST: read by the handler as an exact rational,
                  * so also within 10^±20000 (num/input.h, ul_num_check_exact) */
