@@ -107,8 +107,9 @@ ulaudit_status ulaudit_calc(const char *quantity, const char *const *names,
 
 /* Every quantity with its summary and flags (name, help, default or null
  * when required, and for a flag whose range the calculator declares,
- * `domain`: {type "real", lo, lo_open, hi, hi_open, units}, lo/hi decimal
- * text or null for no end), as a JSON array.  Caller frees *json. */
+ * `domain`: {type "real" or "integer", lo, lo_open, hi, hi_open, units},
+ * lo/hi decimal text or null for no end; or {type "enum", choices: [...]}
+ * for a word of a list), as a JSON array.  Caller frees *json. */
 ulaudit_status ulaudit_calc_list(char **json, char *err, size_t errlen);
 
 /* The same as ulaudit_calc for one real-valued quantity, returning only the
