@@ -574,8 +574,9 @@ static void expect_refused(const char *cfg_path, const char *ck, const char *rea
     ul_attack_config_free(&c);
 }
 
-/* Loads ck: accepted with `chunks` whole chunks (8 runs each) resumed. */
-static void expect_resumed(const char *cfg_path, const char *ck, size_t chunks)
+/* Loads ck: accepted with `chunks` whole chunks (8 runs each) resumed and
+ * `cut` trailing bytes of a cut-off record dropped. */
+static void expect_resumed(const char *cfg_path, const char *ck, size_t chunks, long long cut)
 {
     ul_attack_config c;
     ul_attack_state s;
@@ -583,6 +584,7 @@ static void expect_resumed(const char *cfg_path, const char *ck, size_t chunks)
     load_prepared(cfg_path, &c, &s);
     cr_assert_eq(ul_attack_checkpoint_load(&s, ck, err, sizeof err), UL_OK, "%s", err);
     cr_assert_eq(s.done, 8 * chunks);
+    cr_assert_eq(s.ckpt_cut, cut, "dropped %lld bytes, not %lld", s.ckpt_cut, cut);
     ul_attack_state_free(&s);
     ul_attack_config_free(&c);
 }
@@ -678,13 +680,13 @@ Test(emp_attack, checkpoint_layout_and_every_corruption_refused)
     /* a record cut off mid-append (the writer killed) is dropped, not used:
      * the run resumes from the chunk before it */
     emp_test_write(ck, good, len - 1);
-    expect_resumed(cfg_path, ck, 0);
+    expect_resumed(cfg_path, ck, 0, (long long)(len - 1) - (CK_HEAD + CK_SUM));
     free(emp_test_read(ck, &head_len));
     cr_assert_eq(head_len, (size_t)CK_HEAD + CK_SUM, "the cut-off record is truncated away");
 
     /* the untouched file still resumes */
     emp_test_write(ck, good, len);
-    expect_resumed(cfg_path, ck, 1);
+    expect_resumed(cfg_path, ck, 1, 0);
     ul_attack_state_free(&s);
     ul_attack_config_free(&c);
     unlink(cfg_path), unlink(ck);

@@ -463,6 +463,11 @@ static int open_checkpoint(const attack_args *a, const char *ckpt, ul_attack_sta
         return 0;
     if (a->resume && !(lstat(ckpt, &sb) != 0 && errno == ENOENT)) {
         s = ul_attack_checkpoint_load(st, ckpt, err, sizeof err);
+        if (s == UL_OK && st->ckpt_cut > 0)
+            fprintf(stderr,
+                    "attack: %s: the last %lld bytes were a record cut off mid-write; "
+                    "dropped (that chunk runs again)\n",
+                    ckpt, st->ckpt_cut);
     } else {
         if (a->resume)
             fprintf(stderr,

@@ -154,11 +154,7 @@ ul_status ul_attack_checkpoint_load(ul_attack_state *st, const char *path, char 
     ul_status s = ul_shard_file_resume(&st->file, path, &st->log, &id, &rd, err, errlen);
     if (s != UL_OK)
         return s;
-    if (rd.cut)
-        fprintf(stderr,
-                "attack: %s: the last %lld bytes were a record cut off mid-write; "
-                "dropped (that chunk runs again)\n",
-                path, rd.cut);
+    st->ckpt_cut = rd.cut;
     st->next = st->c0 + rd.got;
     st->done = 0;
     for (size_t c = st->c0; c < st->next; c++) {

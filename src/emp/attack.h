@@ -104,6 +104,8 @@ typedef struct {
     double *W_in, *W_out;    /* one chunk: p × chunk each */
     ul_shard_log log;        /* the chunks' records */
     ul_shard_file file;      /* the checkpoint being appended (file.f NULL: none) */
+    long long ckpt_cut;      /* bytes of a record cut off mid-write that the last
+                                checkpoint load dropped (0: none): the caller says so */
     uint8_t data_sha256[32]; /* SHA-256 of the prepared data (n, d, x, y) */
 } ul_attack_state;
 
@@ -127,8 +129,10 @@ ul_shard_id ul_attack_id(const ul_attack_state *st);
  * _start writes a fresh file at path (header only) that every step then
  * appends to; _load verifies the file at path (every digest, the
  * configuration, the data, the shape, target and slice), restores the
- * records and continues appending after them.  A refused file: UL_EINPUT,
- * the path and the reason, and nothing restored (done stays 0). */
+ * records and continues appending after them.  A record cut off mid-write
+ * at the end (the writer killed) is dropped and its chunk runs again:
+ * ckpt_cut holds its length, for the caller to report.  A refused file:
+ * UL_EINPUT, the path and the reason, and nothing restored (done stays 0). */
 ul_status ul_attack_checkpoint_start(ul_attack_state *st, const char *path, char *err,
                                      size_t errlen);
 ul_status ul_attack_checkpoint_load(ul_attack_state *st, const char *path, char *err,
