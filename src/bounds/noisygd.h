@@ -51,7 +51,7 @@
 #include "num/adaptive.h"
 
 /* Domain limits (decimal, checked exactly). */
-#define UL_NGD_MAX_REAL "1e100"  /* L, lambda, beta, sigma, eta, b, init-var */
+/* (L, lambda, beta, sigma, eta, b and init-var: num/domain.h, ul_domain_positive and _nonneg) */
 #define UL_NGD_MAX_Q "1e12"      /* q */
 #define UL_NGD_MAX_EPS "1e12"    /* eps-dp, eps-dd */
 #define UL_NGD_MAX_LOGB "1e15"   /* logB, given or as 4b/sigma^2 */

@@ -6,8 +6,8 @@
  * (ul_calc_flag_help: "0 < D < 1"), the check before the quantity runs
  * (ul_calc_domain_check, "delta: must be < 1 (got '2')"), and the domain the
  * library lists (ulaudit_calc_list, ul_calc_domain_json). */
-#ifndef ul_calc_domain_h
-#define ul_calc_domain_h
+#ifndef UL_CALC_DOMAIN_H
+#define UL_CALC_DOMAIN_H
 
 #include <json-c/json.h>
 
