@@ -1,0 +1,147 @@
+"""DP-SGD privacy in one call: certified brackets of epsilon(delta) and
+delta(epsilon) for composed Poisson-subsampled Gaussian steps.
+
+What is certified: the returned :class:`ulaudit.Enclosure` ``(lo, hi)``
+encloses the exact privacy profile of the run, so ``hi`` of
+:func:`dpsgd_epsilon` is a proven *upper* bound on epsilon at the given delta
+(and ``hi`` of :func:`dpsgd_delta` a proven upper bound on delta at the given
+epsilon): the claim "(hi, delta)-DP" is true, not estimated.  ``lo`` says how
+far from tight it is.
+
+Method: privacy-loss-distribution (PLD) composition by FFT (Koskela,
+Jalko, Prediger, Honkela 2020, "Computing tight differential privacy
+guarantees using FFT"; Gopi, Lee, Wutschitz 2021, "Numerical composition of
+differential privacy"), with every error term (discretisation, truncated
+tails, floating-point rounding of the FFT) bounded and added to the
+bracket; docs/accounting.md describes the house's bracket.  The computation
+is the library's ``pld-compose`` quantity (``ulaudit calc pld-compose``):
+these functions are a typed front end to :func:`ulaudit.calc`.
+
+Neighbouring datasets (``adjacency``): ``"add-remove"`` (the default, and
+the convention of Opacus and dp_accounting) is the worse of adding and
+removing one example; ``"add"``, ``"remove"`` one direction only;
+``"replace"`` one example replaced by another (for ``sample_rate`` 1 the
+Gaussian of sensitivity 2).
+"""
+
+from __future__ import annotations
+
+import decimal
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any, Iterable, List, Optional, Sequence, Tuple, Union
+
+if TYPE_CHECKING:  # the package imports this module; the names are read at call time
+    from . import Enclosure
+
+__all__ = ["dpsgd_epsilon", "dpsgd_delta", "ADJACENCIES", "Number", "Phase"]
+
+Number = Union[str, int, float, Fraction, decimal.Decimal, Any]
+"""A number read exactly from its decimal text (numpy scalars included)."""
+Phase = Tuple[Number, Number, Number]
+"""(noise_multiplier, sample_rate, steps): one phase, Opacus's history entry."""
+
+# Our names -> pld-compose's --adjacency (``ulaudit calc --help``).
+ADJACENCIES = {"add-remove": "both", "add": "add", "remove": "remove", "replace": "replace"}
+
+
+def _text(name: str, value: Number) -> str:
+    """value as exact decimal text, by the package's own reading of numbers
+    (str, int, float via repr, Fraction, Decimal, numpy scalars)."""
+    from . import _decimal_text  # the package's reader, shared with calc()
+    return _decimal_text(name, value)
+
+
+def _phase_list(noise_multiplier: Optional[Number], sample_rate: Optional[Number],
+                steps: Optional[Number], phases: Optional[Iterable[Phase]]) -> List[Phase]:
+    """The run as phases: either the three numbers or ``phases``, not both."""
+    three = (noise_multiplier, sample_rate, steps)
+    if phases is not None:
+        if any(v is not None for v in three):
+            raise ValueError("phases: give either phases or noise_multiplier, sample_rate and "
+                             "steps, not both")
+        out = [tuple(p) for p in phases]
+        if not out:
+            raise ValueError("phases: at least one (noise_multiplier, sample_rate, steps) is needed")
+        for i, p in enumerate(out):
+            if len(p) != 3:
+                raise ValueError("phases[%d]: a (noise_multiplier, sample_rate, steps) triple is "
+                                 "needed (got %d items)" % (i, len(p)))
+        return out
+    for name, v in zip(("noise_multiplier", "sample_rate", "steps"), three):
+        if v is None:
+            raise ValueError("%s: missing (give noise_multiplier, sample_rate and steps, or "
+                             "phases)" % name)
+    return [three]  # type: ignore[list-item]
+
+
+def _phases_flag(phases: Sequence[Phase]) -> str:
+    """pld-compose's --phases SIGMA:Q:STEPS,...  Equal phases are merged
+    (steps added): PLD composition is a convolution, commutative and
+    associative, so the order and grouping of steps do not change the
+    composed distribution (Koskela et al. 2020, Sec. 3), and one FFT power
+    is cheaper than two."""
+    merged: dict = {}
+    for i, (sigma, q, steps) in enumerate(phases):
+        key = (_text("phases[%d].noise_multiplier" % i, sigma),
+               _text("phases[%d].sample_rate" % i, q))
+        t = _text("phases[%d].steps" % i, steps)
+        try:
+            n = int(t)
+        except ValueError:
+            raise ValueError("phases[%d].steps: a whole number is needed (got %s)" % (i, t)) from None
+        merged[key] = merged.get(key, 0) + n
+    return ",".join("%s:%s:%d" % (s, q, n) for (s, q), n in merged.items())
+
+
+def _pld(query: Tuple[str, Number], adjacency: str, phases: Sequence[Phase],
+         rel_width: Optional[Number], digits: Optional[int],
+         max_seconds: Optional[Number]) -> "Enclosure":
+    from . import enclosure
+    if adjacency not in ADJACENCIES:
+        raise ValueError("adjacency: one of %s is needed (got %r)"
+                         % (", ".join(ADJACENCIES), adjacency))
+    flags = {query[0]: query[1], "adjacency": ADJACENCIES[adjacency],
+             "phases": _phases_flag(phases), "rel_width": rel_width}
+    if max_seconds is not None:
+        flags["max_seconds"] = max_seconds
+    return enclosure("pld-compose", digits=digits, **flags)
+
+
+def dpsgd_epsilon(noise_multiplier: Optional[Number] = None, sample_rate: Optional[Number] = None,
+                  steps: Optional[Number] = None, delta: Optional[Number] = None, *,
+                  adjacency: str = "add-remove", phases: Optional[Iterable[Phase]] = None,
+                  rel_width: Optional[Number] = None, digits: Optional[int] = None,
+                  max_seconds: Optional[Number] = None) -> "Enclosure":
+    """A certified bracket of DP-SGD's epsilon at ``delta``.
+
+    ``steps`` steps of the Gaussian mechanism with noise std
+    ``noise_multiplier`` times the clipping norm, each on a Poisson sample of
+    rate ``sample_rate`` (Abadi et al. 2016), or ``phases``: a list of
+    ``(noise_multiplier, sample_rate, steps)`` (Opacus's accountant history)
+    instead of the first three.  Returns an :class:`ulaudit.Enclosure`
+    ``(lo, hi)`` with lo <= epsilon(delta) <= hi; ``hi`` is the certified
+    upper bound to claim.  ``rel_width`` is the target relative width of the
+    bracket (default 1e-3), ``max_seconds`` a time budget (past it
+    :class:`ulaudit.TimeBudgetError`).
+
+    >>> dpsgd_epsilon(1.1, 0.01, 1000, 1e-5).hi  # doctest: +SKIP
+    """
+    if delta is None:
+        raise ValueError("delta: missing (the delta at which epsilon is computed)")
+    return _pld(("delta", delta), adjacency, _phase_list(noise_multiplier, sample_rate, steps, phases),
+                rel_width, digits, max_seconds)
+
+
+def dpsgd_delta(noise_multiplier: Optional[Number] = None, sample_rate: Optional[Number] = None,
+                steps: Optional[Number] = None, eps: Optional[Number] = None, *,
+                adjacency: str = "add-remove", phases: Optional[Iterable[Phase]] = None,
+                rel_width: Optional[Number] = None, digits: Optional[int] = None,
+                max_seconds: Optional[Number] = None) -> "Enclosure":
+    """A certified bracket of DP-SGD's delta at ``eps`` (the privacy profile,
+    the hockey-stick divergence of the composed pair).  The arguments are
+    those of :func:`dpsgd_epsilon` with ``eps`` for ``delta``; ``hi`` is a
+    proven upper bound on delta(eps)."""
+    if eps is None:
+        raise ValueError("eps: missing (the epsilon at which delta is computed)")
+    return _pld(("eps", eps), adjacency, _phase_list(noise_multiplier, sample_rate, steps, phases),
+                rel_width, digits, max_seconds)
