@@ -93,7 +93,7 @@ DEPS_OK   = $(BUILD)/.deps-ok
 
 .PHONY: all demo test test-asan valgrind bench soak install clean deps format vectors
 .PHONY: test-clang-san fuzz fuzz-build fuzz-bins lib test-lib test-install test-python
-.PHONY: check-symbols check-layers deps-fuzz deps-bench
+.PHONY: check-symbols check-layers deps-fuzz deps-bench test-pip test-example
 all: $(BIN) $(PLUGIN) lib
 lib: $(BUILD)/libulaudit.so $(PUB_A)
 
@@ -197,9 +197,10 @@ check-layers: $(CORE_OBJ) $(CLI_OBJ)
 
 # The installed tree: `make install` into a temporary DESTDIR, then a C
 # program built with pkg-config against it, and the Python package's tests
-# against the build's shared library (Debian's python3-pytest).  Skipped
-# under the sanitizers (the library would need their runtime preloaded).
-test-lib: $(if $(filter 1,$(SAN)),,test-install test-python)
+# against the build's shared library (Debian's python3-pytest), its offline
+# pip install into a venv, and the notebook example.  Skipped under the
+# sanitizers (the library would need their runtime preloaded).
+test-lib: $(if $(filter 1,$(SAN)),,test-install test-python test-pip test-example)
 
 PYTHON      ?= python3
 TEST_PYTHON ?= $(firstword $(wildcard /usr/bin/python3) python3)
@@ -217,9 +218,23 @@ test-install: all
 	ULAUDIT_LIBRARY= PYTHONPATH=$(TEST_ROOT)/usr/local/lib/python3/dist-packages \
 	    $(TEST_PYTHON) -c "import ulaudit; print(ulaudit.theta('1', '0.5'))"
 
-test-python: lib
+# The CLI (ULAUDIT_BIN) is the tests' second entry point into the library.
+test-python: lib $(BIN)
 	ULAUDIT_LIBRARY=$(abspath $(BUILD)/$(SO_NAME)) PYTHONPATH=$(abspath python) \
-	    PYTHONDONTWRITEBYTECODE=1 $(TEST_PYTHON) -m pytest -q -p no:cacheprovider python/tests
+	    ULAUDIT_BIN=$(abspath $(BIN)) PYTHONDONTWRITEBYTECODE=1 \
+	    $(TEST_PYTHON) -m pytest -q -p no:cacheprovider python/tests
+
+# `pip install ./python` in a fresh venv, offline with build isolation (the
+# in-tree backend, python/_build/), then the example run from the venv with no
+# ULAUDIT_LIBRARY: the wheel bundles build/libulaudit.so.0.  SKIPPED with a
+# message when $(TEST_PYTHON) -m venv is unusable (Debian: python3-venv).
+test-pip: lib
+	tools/test-pip.sh $(TEST_PYTHON) .
+
+# The notebook-style example against build/ (numpy, matplotlib: Debian's).
+test-example: lib
+	ULAUDIT_LIBRARY=$(abspath $(BUILD)/$(SO_NAME)) PYTHONPATH=$(abspath python) \
+	    PYTHONDONTWRITEBYTECODE=1 $(TEST_PYTHON) examples/notebook.py $(BUILD)/notebook-eps-delta.png
 
 test-asan:
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
@@ -306,7 +321,7 @@ install: all
 	@test -n "$(wildcard python/ulaudit/*.py)" || exit 0; \
 	test -n "$(PYTHON_SITEDIR)" || { echo "make install: no python3: the Python package is skipped"; exit 0; }; \
 	    mkdir -p $(DESTDIR)$(PYTHON_SITEDIR)/ulaudit && \
-	    install -m 644 python/ulaudit/*.py $(DESTDIR)$(PYTHON_SITEDIR)/ulaudit/ && \
+	    install -m 644 python/ulaudit/*.py python/ulaudit/py.typed $(DESTDIR)$(PYTHON_SITEDIR)/ulaudit/ && \
 	    echo 'LIBRARY = "$(LIBDIR)/$(SO_NAME)"' > $(DESTDIR)$(PYTHON_SITEDIR)/ulaudit/_installed.py
 
 format:
