@@ -51,6 +51,12 @@ builds Random123/philox.h || need librandom123-dev
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
 "$PY" -c 'import pytest' 2>/dev/null || need "python3 python3-pytest"
+# ... and examples/notebook.py (make test-example) numpy and matplotlib.
+"$PY" -c 'import numpy' 2>/dev/null || need python3-numpy
+"$PY" -c 'import matplotlib' 2>/dev/null || need python3-matplotlib
+# `python3 -m venv` with its pip (ensurepip) is for make test-pip, which says
+# SKIPPED without it: with --all, so that make deps installs it.
+[ "$ALL" -eq 0 ] || "$PY" -c 'import ensurepip, venv' 2>/dev/null || need python3-venv
 
 # valgrind is for `make valgrind` (CI) only: with --all, so that make deps
 # installs it.
