@@ -8,6 +8,8 @@
 #   make fuzz         every libFuzzer harness of fuzz/ for FUZZ_SECONDS each (build-fuzz/)
 #   make valgrind     the CLI smoke commands under valgrind, leak-checked
 #   make bench        benchmarks with ratios against baselines run alongside
+#                     (tests/bench/bench_python.py: the Python binding)
+#   make test-pip     offline pip install ./python into a venv, then the example
 #   make soak         the large boundary sweeps (>= 200 random certificates per method)
 #   make vectors      regenerate the committed reference vectors in vectors/
 #   make install PREFIX=/usr/local [DESTDIR=/tmp/stage]
@@ -20,7 +22,8 @@
 #   make deps         install the Debian packages it builds and tests with
 #                     (tools/install-deps.sh: apt-get, root or sudo); the
 #                     optional ones: make deps-fuzz (clang, libFuzzer: make
-#                     fuzz, make test-clang-san), make deps-bench (Fashion-MNIST)
+#                     fuzz, make test-clang-san), make deps-bench (Fashion-MNIST,
+#                     python3-scipy and python3-attr for dp_accounting's PLD)
 #
 # No other target installs anything: when a library is missing, the build
 # stops at once naming the missing packages and `make deps`.
@@ -176,6 +179,11 @@ $(TEST_BIN): $(TEST_OBJ) $(LIB)
 # bench_batch runs the binary it is built beside.
 $(BUILD)/bench/bench_batch: CPPFLAGS += -DULAUDIT_BIN='"$(abspath $(BIN))"'
 $(BUILD)/bench/bench_batch: | $(BIN)
+# bench_binding calls the public API through the shared library, as Python's
+# ctypes does (bench_python.py compares the two).
+$(BUILD)/bench/bench_binding: tests/bench/bench_binding.c $(BUILD)/libulaudit.so | $(DEPS_OK)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $< -L$(BUILD) -lulaudit -Wl,-rpath,$(abspath $(BUILD)) -o $@
 $(BUILD)/bench/%: tests/bench/%.c $(LIB) | $(DEPS_OK)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $< $(LIB) $(LIBS) -o $@
@@ -284,11 +292,15 @@ valgrind: $(BIN) $(PLUGIN)
 	@tools/valgrind-cli.sh $(BIN)
 
 # bench_learner needs Debian's dataset-fashion-mnist (make deps-bench
-# installs it; without it that benchmark prints SKIPPED).
-bench: $(BENCH_BIN) $(BIN) $(PLUGIN)
+# installs it; without it that benchmark prints SKIPPED).  bench_python.py:
+# the Python binding against the C call and dp_accounting's PLD accountant
+# (its sources: see its header; SKIPPED without them).
+bench: $(BENCH_BIN) $(BIN) $(PLUGIN) lib
 	@tools/bench-deps.sh --check || \
-	    echo "make bench: no Fashion-MNIST (make deps-bench installs it): bench_learner will say SKIPPED"
+	    echo "make bench: the benchmarks needing what is missing (bench_learner, bench_python's dp_accounting part) will say SKIPPED"
 	@for b in $(BENCH_BIN); do $$b || exit 1; done
+	ULAUDIT_LIBRARY=$(abspath $(BUILD)/$(SO_NAME)) PYTHONPATH=$(abspath python) BUILD=$(abspath $(BUILD)) \
+	    PYTHONDONTWRITEBYTECODE=1 $(TEST_PYTHON) tests/bench/bench_python.py
 
 # `make vectors` regenerates the committed reference vectors in vectors/.
 vectors: $(BIN)
