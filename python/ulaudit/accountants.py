@@ -10,8 +10,9 @@ PoissonSampled, SelfComposed, Composed, NoOp, NonPrivate) by class name and
 attributes: neither Opacus nor dp_accounting is imported.
 
 Both compute through :func:`ulaudit.dpsgd_epsilon` / ``dpsgd_delta``: the
-PLD composition of the library with a proven bracket (Koskela et al. 2020;
-Gopi, Lee, Wutschitz 2021; docs/accounting.md).  Opacus's RDP accountant
+PLD composition of the library with a proven bracket (Koskela, Jälkö,
+Honkela 2020; Gopi, Lee, Wutschitz 2021;
+docs/accounting.md, "PLD composition and its bracket").  Opacus's RDP accountant
 gives an upper bound that is valid but looser; its PRV accountant and
 dp_accounting's PLD accountant give estimates whose floating-point error is
 not bounded.  Here the float returned is the bracket's ``hi`` rounded up,
@@ -27,8 +28,11 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple, Un
 
 from .dpsgd import ADJACENCIES, Number, _text, dpsgd_delta, dpsgd_epsilon
 
-if TYPE_CHECKING:
+try:  # for typing.get_type_hints; the functions import what they call when called
     from . import Enclosure
+except ImportError:  # a package __init__ importing this module before defining it
+    if TYPE_CHECKING:
+        from . import Enclosure
 
 __all__ = ["CertifiedAccountant", "DpEventAccountant", "UnsupportedEventError", "float_up"]
 
@@ -41,11 +45,11 @@ def float_up(x: Fraction) -> float:
     return f if Fraction(f) >= x else math.nextafter(f, math.inf)
 
 
-def _bracket_or_float(enc: "Enclosure", bracket: bool) -> Union[float, "Enclosure"]:
+def _bracket_or_float(enc: Enclosure, bracket: bool) -> Union[float, Enclosure]:
     return enc if bracket else float_up(enc.hi)
 
 
-def _zero() -> "Enclosure":
+def _zero() -> Enclosure:
     from . import Enclosure
     return Enclosure("0", "0")
 
@@ -62,14 +66,14 @@ class _Pld:
         self.adjacency = adjacency
         self.max_seconds = max_seconds
         self.rel_width = rel_width
-        self._cache: Dict[Any, "Enclosure"] = {}
+        self._cache: Dict[Any, Enclosure] = {}
 
     def _key(self, phases: History, what: str, value: Number) -> Any:
         return (tuple((_text("noise_multiplier", s), _text("sample_rate", q), int(n))
                       for s, q, n in phases), what, _text(what, value), self.adjacency,
                 self.rel_width)
 
-    def _compute(self, phases: History, what: str, value: Number) -> "Enclosure":
+    def _compute(self, phases: History, what: str, value: Number) -> Enclosure:
         phases = [p for p in phases if int(p[2]) > 0]
         if not phases:  # no step released anything: the identical pair
             return _zero()
@@ -105,13 +109,13 @@ class CertifiedAccountant(_Pld):
         else:
             self.history.append((noise_multiplier, sample_rate, 1))
 
-    def get_epsilon(self, delta: Number, *, bracket: bool = False) -> Union[float, "Enclosure"]:
+    def get_epsilon(self, delta: Number, *, bracket: bool = False) -> Union[float, Enclosure]:
         """epsilon spent so far at ``delta``: the certified upper bound as a
         float rounded up, or with ``bracket=True`` the :class:`ulaudit.Enclosure`
         ``(lo, hi)`` around the exact value.  0 before any step."""
         return _bracket_or_float(self._compute(self.history, "delta", delta), bracket)
 
-    def get_delta(self, eps: Number, *, bracket: bool = False) -> Union[float, "Enclosure"]:
+    def get_delta(self, eps: Number, *, bracket: bool = False) -> Union[float, Enclosure]:
         """delta spent so far at ``eps`` (certified upper bound, rounded up)."""
         return _bracket_or_float(self._compute(self.history, "eps", eps), bracket)
 
@@ -244,7 +248,7 @@ class DpEventAccountant(_Pld):
         """Whether :meth:`compose` would accept ``event``."""
         return self._walk(event, 1, []) is None
 
-    def compose(self, event: Any, count: int = 1) -> "DpEventAccountant":
+    def compose(self, event: Any, count: int = 1) -> DpEventAccountant:
         """Accounts for ``event`` applied ``count`` times; returns self."""
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:
             raise ValueError("count: a whole number >= 0 is needed (got %r)" % (count,))
@@ -262,7 +266,7 @@ class DpEventAccountant(_Pld):
         return self
 
     def get_epsilon(self, target_delta: Number, *, bracket: bool = False
-                    ) -> Union[float, "Enclosure"]:
+                    ) -> Union[float, Enclosure]:
         """The certified upper epsilon at ``target_delta`` (rounded up), or the
         bracket; infinite after a non-private event."""
         if self._non_private:
@@ -270,7 +274,7 @@ class DpEventAccountant(_Pld):
         return _bracket_or_float(self._compute(self.phases, "delta", target_delta), bracket)
 
     def get_delta(self, target_epsilon: Number, *, bracket: bool = False
-                  ) -> Union[float, "Enclosure"]:
+                  ) -> Union[float, Enclosure]:
         """The certified upper delta at ``target_epsilon`` (rounded up), or the
         bracket; 1 after a non-private event."""
         if self._non_private:

@@ -9,11 +9,12 @@ epsilon): the claim "(hi, delta)-DP" is true, not estimated.  ``lo`` says how
 far from tight it is.
 
 Method: privacy-loss-distribution (PLD) composition by FFT (Koskela,
-Jalko, Prediger, Honkela 2020, "Computing tight differential privacy
-guarantees using FFT"; Gopi, Lee, Wutschitz 2021, "Numerical composition of
-differential privacy"), with every error term (discretisation, truncated
-tails, floating-point rounding of the FFT) bounded and added to the
-bracket; docs/accounting.md describes the house's bracket.  The computation
+Jälkö, Honkela 2020, AISTATS, "Computing tight differential privacy
+guarantees using FFT"; Gopi, Lee, Wutschitz 2021, NeurIPS, "Numerical
+composition of differential privacy"), with every error term
+(discretisation, truncated tails, floating-point rounding of the FFT)
+bounded and added to the bracket, as
+docs/accounting.md, "PLD composition and its bracket" describes.  The computation
 is the library's ``pld-compose`` quantity (``ulaudit calc pld-compose``):
 these functions are a typed front end to :func:`ulaudit.calc`.
 
@@ -30,8 +31,11 @@ import decimal
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Iterable, List, Optional, Sequence, Tuple, Union
 
-if TYPE_CHECKING:  # the package imports this module; the names are read at call time
+try:  # for typing.get_type_hints; the functions import what they call when called
     from . import Enclosure
+except ImportError:  # a package __init__ importing this module before defining it
+    if TYPE_CHECKING:
+        from . import Enclosure
 
 __all__ = ["dpsgd_epsilon", "dpsgd_delta", "ADJACENCIES", "Number", "Phase"]
 
@@ -78,7 +82,7 @@ def _phases_flag(phases: Sequence[Phase]) -> str:
     """pld-compose's --phases SIGMA:Q:STEPS,...  Equal phases are merged
     (steps added): PLD composition is a convolution, commutative and
     associative, so the order and grouping of steps do not change the
-    composed distribution (Koskela et al. 2020, Sec. 3), and one FFT power
+    composed distribution (Koskela, Jälkö, Honkela 2020), and one FFT power
     is cheaper than two."""
     merged: dict = {}
     for i, (sigma, q, steps) in enumerate(phases):
@@ -95,7 +99,7 @@ def _phases_flag(phases: Sequence[Phase]) -> str:
 
 def _pld(query: Tuple[str, Number], adjacency: str, phases: Sequence[Phase],
          rel_width: Optional[Number], digits: Optional[int],
-         max_seconds: Optional[Number]) -> "Enclosure":
+         max_seconds: Optional[Number]) -> Enclosure:
     from . import enclosure
     if adjacency not in ADJACENCIES:
         raise ValueError("adjacency: one of %s is needed (got %r)"
@@ -111,7 +115,7 @@ def dpsgd_epsilon(noise_multiplier: Optional[Number] = None, sample_rate: Option
                   steps: Optional[Number] = None, delta: Optional[Number] = None, *,
                   adjacency: str = "add-remove", phases: Optional[Iterable[Phase]] = None,
                   rel_width: Optional[Number] = None, digits: Optional[int] = None,
-                  max_seconds: Optional[Number] = None) -> "Enclosure":
+                  max_seconds: Optional[Number] = None) -> Enclosure:
     """A certified bracket of DP-SGD's epsilon at ``delta``.
 
     ``steps`` steps of the Gaussian mechanism with noise std
@@ -124,7 +128,8 @@ def dpsgd_epsilon(noise_multiplier: Optional[Number] = None, sample_rate: Option
     bracket (default 1e-3), ``max_seconds`` a time budget (past it
     :class:`ulaudit.TimeBudgetError`).
 
-    >>> dpsgd_epsilon(1.1, 0.01, 1000, 1e-5).hi  # doctest: +SKIP
+    >>> dpsgd_epsilon(1.1, 0.01, 1000, 1e-5)
+    Enclosure(lo='1.5140956688584634e+0', hi='1.5153730195964968e+0')
     """
     if delta is None:
         raise ValueError("delta: missing (the delta at which epsilon is computed)")
@@ -136,7 +141,7 @@ def dpsgd_delta(noise_multiplier: Optional[Number] = None, sample_rate: Optional
                 steps: Optional[Number] = None, eps: Optional[Number] = None, *,
                 adjacency: str = "add-remove", phases: Optional[Iterable[Phase]] = None,
                 rel_width: Optional[Number] = None, digits: Optional[int] = None,
-                max_seconds: Optional[Number] = None) -> "Enclosure":
+                max_seconds: Optional[Number] = None) -> Enclosure:
     """A certified bracket of DP-SGD's delta at ``eps`` (the privacy profile,
     the hockey-stick divergence of the composed pair).  The arguments are
     those of :func:`dpsgd_epsilon` with ``eps`` for ``delta``; ``hi`` is a
