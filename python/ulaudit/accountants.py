@@ -4,7 +4,11 @@
 (``opacus/accountants/accountant.py``): hand it to a ``PrivacyEngine`` in
 place of its RDP or PRV accountant (``engine.accountant =
 CertifiedAccountant()``); it records the same history and returns a
-*certified upper* epsilon.  :class:`DpEventAccountant` has the shape of
+*certified upper* epsilon.  For ``PrivacyEngine(accountant="ulaudit-pld")``
+and ``make_private_with_epsilon``, which create accountants by mechanism
+name, register it first: ``opacus.accountants.register_accountant(
+"ulaudit-pld", CertifiedAccountant)`` (Opacus then also calibrates the noise
+with it, through its ``get_noise_multiplier``).  :class:`DpEventAccountant` has the shape of
 dp_accounting's ``PrivacyAccountant`` and reads its events (Gaussian,
 PoissonSampled, SelfComposed, Composed, NoOp, NonPrivate) by class name and
 attributes: neither Opacus nor dp_accounting is imported.
