@@ -23,7 +23,7 @@ void ul_cli_import_help(FILE *out)
 {
     fprintf(out,
             "usage: ulaudit import opacus|dp-accounting|tf-privacy FILE|- [--eps E] [--delta D]\n"
-            "                      [--adjacency A] [--out FILE] [--json]\n\n"
+            "                      [--adjacency add-remove|replace] [--out FILE] [--json]\n\n"
             "Turns what a peer's accountant was given into a ulaudit-certificate/1 of method\n"
             "dp-sgd that ulaudit audit takes, with the sampling (Poisson) and the adjacency\n"
             "each tool implies written out and a \"source\" that says what was read and\n"

@@ -117,13 +117,13 @@ static void usage(FILE *out)
             "                  methods: ");
     usage_words(out, USAGE_INDENT + strlen("methods: "), calibrating_name, calibrating_methods());
     fprintf(out,
+            "  vectors --out DIR [--digits N] [--only FAMILY]\n"
+            "                  write the certified reference vectors (CSV + manifest)\n"
+            "                  that double-precision accountants can be tested against\n"
             "  import opacus|dp-accounting|tf-privacy FILE|- [--eps E] [--delta D]\n"
             "                  turn an Opacus accountant history, a dp_accounting event or\n"
             "                  TF Privacy's compute_dp_sgd_privacy parameters into a dp-sgd\n"
             "                  certificate for audit\n"
-            "  vectors --out DIR [--digits N] [--only FAMILY]\n"
-            "                  write the certified reference vectors (CSV + manifest)\n"
-            "                  that double-precision accountants can be tested against\n"
             "  attack CONFIG.json [--out DIR]\n"
             "                  train and unlearn with the real noisy-GD learners many\n"
             "                  times and attack them (membership inference): empirical\n"
