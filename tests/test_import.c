@@ -412,3 +412,43 @@ Test(import, help_and_manual_page_agree)
     run_free(&b);
     unsetenv("ULAUDIT_HELP");
 }
+
+/* A fractional epochs is a Python float: TF Privacy computes
+ * ceil((0.07 * 100) / 1) in doubles, 0.07 * 100 = 7.000000000000001 there
+ * (IEEE 754 binary64, as C computes it here), so it composes 8 steps where
+ * the exact ceil(7) is 7: the larger count is written. */
+Test(import, tf_privacy_fractional_epochs_take_the_larger_count)
+{
+    volatile double e = 0.07, n = 100, b = 1;
+    cr_assert_gt(e * n / b, 7.0, "the double product is above 7");
+    const char *text = "{\"n\": 100, \"batch_size\": 1, \"noise_multiplier\": 1, \"epochs\": 0.07}";
+    char *cert = NULL, err[1024];
+    cr_assert_eq(ulaudit_import("tf-privacy", text, strlen(text), CLAIM_NAMES,
+                                (const char *const[]){"1", "1e-5"}, 2, &cert, err, sizeof err),
+                 ULAUDIT_OK, "%s", err);
+    static const char *const want[][3] = {{"1", "0.01", "8"}};
+    expect_phases(cert, want, 1);
+    cr_assert(strstr(cert, "ceil(7) = 7, and 8 as TF Privacy computes it in doubles"), "%s", cert);
+    ulaudit_free(cert);
+}
+
+/* Decimal text that JSON does not allow ("+1", "01.50", given as strings or
+ * flags) is written as the same number in JSON's form; the certificate
+ * reads back. */
+Test(import, decimal_text_is_written_as_json_numbers)
+{
+    const char *text = "[[\"01.50\", \"0.04\", \"1e3\"]]";
+    const char *names[] = {"eps", "delta"}, *values[] = {"+7", "00.00001"};
+    char *cert = NULL, err[1024];
+    cr_assert_eq(ulaudit_import("opacus", text, strlen(text), names, values, 2, &cert, err,
+                                sizeof err),
+                 ULAUDIT_OK, "%s", err);
+    static const char *const want[][3] = {{"1.5", "0.04", "1000"}};
+    expect_phases(cert, want, 1);
+    cr_assert(strstr(cert, "\"noise_multiplier\": 1.50,"), "%s", cert);
+    cr_assert(strstr(cert, "\"claim\": {\"eps\": 7, \"delta\": 0.00001}"), "%s", cert);
+    ul_cert *c = NULL;
+    cr_assert_eq(ul_cert_load_buffer(cert, strlen(cert), &c, err, sizeof err), UL_OK, "%s", err);
+    ul_cert_free(c);
+    ulaudit_free(cert);
+}
