@@ -618,3 +618,32 @@ Test(audit_dpsgd, pld_calibration_below_the_fft_floor_still_beats_rdp, .timeout 
     free(rdp);
     free(pld);
 }
+
+/* sampling: the accountants' hypothesis is Poisson subsampling (Mironov,
+ * Talwar, Zhang 2019 s3.3).  One run (σ = 1.1, q = 0.01, 1000 steps) and a
+ * generous claim (ε = 3 at δ = 1e-5; Abadi et al. 2016's moments
+ * accountant puts such runs near ε ≈ 2): stated poisson or omitted,
+ * supported; stated shuffle or without-replacement, invalid with the
+ * failing precondition named.  The property: only the stated sampling
+ * changes, and the verdict follows it. */
+Test(audit_dpsgd, sampling_other_than_poisson_is_invalid)
+{
+#define SAMPLED(s)                                                                                \
+    CERT("{\"noise_multiplier\":1.1,\"sample_rate\":0.01,\"steps\":1000," s                      \
+         "\"adjacency\":\"add-remove\"}",                                                          \
+         "{\"eps\":3,\"delta\":1e-5}")
+    const char *poisson[] = {SAMPLED(""), SAMPLED("\"sampling\":\"poisson\",")};
+    const char *other[] = {SAMPLED("\"sampling\":\"shuffle\","),
+                           SAMPLED("\"sampling\":\"without-replacement\",")};
+#undef SAMPLED
+    char err[512] = "";
+    ul_audit_report rep;
+    for (int i = 0; i < 2; i++) {
+        cr_assert_eq(audit_text(poisson[i], &rep, err, sizeof err), UL_OK, "%s", err);
+        cr_assert_eq(rep.verdict, UL_VERDICT_SUPPORTED, "%s", rep.explanation);
+        cr_assert_eq(audit_text(other[i], &rep, err, sizeof err), UL_OK, "%s", err);
+        cr_assert_eq(rep.verdict, UL_VERDICT_INVALID, "%s", rep.explanation);
+        const ul_precondition *f = ul_pre_first(&rep.pre, UL_PRE_FAILS);
+        cr_assert(f != NULL && strcmp(f->name, "sampling_poisson") == 0);
+    }
+}

@@ -20,6 +20,12 @@
  *                            schedule's shape);
  *   parameters.sensitivity   decimal, 1e-6 ≤ Δ ≤ 1000 (default 1): a record's
  *                            contribution to a step's sum has norm ≤ Δ·C
+ *   parameters.sampling      "poisson" | "shuffle" | "without-replacement"; how
+ *                            each step's batch is drawn.  Omitted: Poisson,
+ *                            since sample_rate is defined as a Poisson rate
+ *                            (stating the rate states the sampling).  Any
+ *                            other: invalid (the accountants' hypothesis
+ *                            fails; see sampling_holds below);
  *   parameters.adjacency     "add-remove" | "replace"; omitted: both readings
  *                            are audited and the worse verdict stands (the
  *                            claim must hold whichever neighbouring relation
@@ -65,6 +71,11 @@
 #define DPSGD_PLD_SECONDS 40.0
 
 static const char *const ADJACENCIES[] = {"add-remove", "replace", NULL};
+/* How a step's batch is drawn: Poisson (each record independently with
+ * probability q, the accountants' hypothesis), shuffle (a random
+ * permutation cut into fixed-size batches, what most training loops do)
+ * or a fixed-size batch drawn without replacement at each step. */
+static const char *const SAMPLINGS[] = {"poisson", "shuffle", "without-replacement", NULL};
 
 #define SIGMA_FIELD                                                                               \
     .name = "noise_multiplier", .type = UL_FIELD_DECIMAL, .domain = &ul_domain_sigma,              \
@@ -86,6 +97,8 @@ static const ul_field_spec PARAMS[] = {
     {STEPS_FIELD},
     {.name = "sensitivity", .type = UL_FIELD_DECIMAL, .lo = UL_DPSGD_MIN_SENSITIVITY,
      .hi = UL_DPSGD_MAX_SENSITIVITY, .doc = "per-record contribution in clipping norms (default 1)"},
+    {.name = "sampling", .type = UL_FIELD_STRING, .choices = SAMPLINGS,
+     .doc = "poisson (default: sample_rate is a Poisson rate), shuffle or without-replacement"},
     {.name = "adjacency", .type = UL_FIELD_STRING, .choices = ADJACENCIES,
      .doc = "add-remove or replace",
      .omitted = "both: the claim must hold for add-remove and for replace neighbours, and the "
@@ -115,6 +128,7 @@ typedef struct {
     const char *scale;                            /* noise_scale, or NULL */
     ul_dpsgd_run run;
     bool adjacency_given, flat;
+    const char *sampling; /* as stated, or NULL (Poisson) */
     const char *eps, *delta;
     ul_field_arena *arena;
     double t0; /* when the audit started (monotonic seconds) */
@@ -230,6 +244,7 @@ static ul_status dcert_read(const ul_cert *c, bool need_all, dcert *d, char *err
     d->scale = ul_audit_field_text(&p, "noise_scale");
     apply_scale(d);
     d->run.sensitivity = ul_audit_field_text(&p, "sensitivity");
+    d->sampling = ul_audit_field_text(&p, "sampling");
     const char *adj = ul_audit_field_text(&p, "adjacency");
     d->adjacency_given = adj != NULL;
     d->run.adjacency =
@@ -627,6 +642,37 @@ static ul_status decide_all(const dcert *d, const ul_num_precision *want, ul_aud
     return st;
 }
 
+/* The accountants' hypothesis: Poisson subsampling.  Shuffled or
+ * fixed-size batches have another privacy profile, which can be far worse
+ * than the Poisson one at the same rate (Chua, Ghazi, Kamath, Kumar,
+ * Manurangsi, Sinha, Zhang 2024, "How Private are DP-SGD
+ * Implementations?", ICML 2024: shuffled batches; Lebeda, Regehr, Kamath,
+ * Steinke 2024, "Avoiding Pitfalls for Privacy Accounting of Subsampled
+ * Mechanisms under Composition": sampling without replacement).  Stated
+ * otherwise: invalid. */
+static bool sampling_holds(const dcert *d, ul_audit_report *rep)
+{
+    if (d->sampling == NULL)
+        return true;
+    bool poisson = strcmp(d->sampling, "poisson") == 0;
+    ul_pre_add(&rep->pre, "sampling_poisson",
+               "each step samples every record independently with probability sample_rate "
+               "(Poisson subsampling: the hypothesis of the RDP and PLD accountants, Mironov, "
+               "Talwar, Zhang 2019 s3.3)",
+               poisson ? UL_PRE_HOLDS : UL_PRE_FAILS);
+    if (poisson)
+        return true;
+    rep->verdict = UL_VERDICT_INVALID;
+    ul_audit_explain(rep,
+                     "The certificate states sampling \"%s\", but every accountant here (and "
+                     "the Opacus, dp_accounting and TF Privacy accountants a claim like this "
+                     "usually comes from) bounds Poisson subsampling only; such batches have "
+                     "another, possibly much larger, privacy loss at the same rate (Chua et al. "
+                     "2024, ICML). No verdict on the claim follows from these accountants.",
+                     d->sampling);
+    return false;
+}
+
 static ul_status dpsgd_audit(const ul_cert *c, const ul_num_precision *want, ul_audit_report *rep,
                              char *err, size_t errlen)
 {
@@ -648,6 +694,10 @@ static ul_status dpsgd_audit(const ul_cert *c, const ul_num_precision *want, ul_
              "proven upper and lower bound of delta(eps)), exact theta_{e^eps}(r) when every "
              "sample rate is 1 (Dong-Roth-Su 2019 Cor. 3.3); adjacency %s",
              d.adjacency_given ? adj_name(d.run.adjacency) : "not stated (both)");
+    if (!sampling_holds(&d, rep)) {
+        dcert_clear(&d);
+        return UL_OK;
+    }
     reading r;
     reading_init(&r);
     ul_dpsgd_adjacency decisive;

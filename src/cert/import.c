@@ -263,7 +263,8 @@ static char *write_certificate(const ul_import_run *r, const char *source, const
         fprintf(f, "      {\"noise_multiplier\": %s, \"sample_rate\": %s, \"steps\": %lu}%s\n",
                 r->ph[i].sigma, r->ph[i].rate, r->ph[i].steps, i + 1 < r->n ? "," : "");
     char *e = json_number(eps), *d = json_number(delta);
-    fprintf(f, "    ],\n    \"adjacency\": \"%s\"\n  },\n  \"claim\": {\"eps\": %s, \"delta\": %s}\n}\n",
+    /* every importer reads Poisson sampling (the peers' accountants model it) */
+    fprintf(f, "    ],\n    \"sampling\": \"poisson\",\n    \"adjacency\": \"%s\"\n  },\n  \"claim\": {\"eps\": %s, \"delta\": %s}\n}\n",
             r->adjacency, e, d);
     free(e);
     free(d);
