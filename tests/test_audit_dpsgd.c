@@ -82,8 +82,8 @@ static void tfp_row(const char *q, const char *sigma, unsigned long steps, const
     ul_num_report rep;
     char err[256] = "";
     ul_num_precision w = {25, 0, 0};
-    cr_assert_eq(ul_renyi_sgm_rdp_certified(q, sigma, order, &w, &v, &rep, err, sizeof err),
-                 UL_OK, "%s", err);
+    cr_assert_eq(ul_renyi_sgm_rdp_certified(q, sigma, order, &w, &v, &rep, err, sizeof err), UL_OK,
+                 "%s", err);
     double rho = mpfr_get_d(&v.enclosure->left, MPFR_RNDN) * (double)steps;
     double a = strtod(order, NULL), ld = log(strtod(delta, NULL));
     double at_order = rho + log1p(-1 / a) - (ld + log(a)) / (a - 1); /* BBGHS Thm 21 */
@@ -324,8 +324,8 @@ static ul_status audit_text(const char *text, ul_audit_report *rep, char *err, s
     return st;
 }
 
-#define CERT(params, claim)                                                                       \
-    "{\"format\":\"ulaudit-certificate/1\",\"method\":\"dp-sgd\",\"parameters\":" params         \
+#define CERT(params, claim)                                                                        \
+    "{\"format\":\"ulaudit-certificate/1\",\"method\":\"dp-sgd\",\"parameters\":" params           \
     ",\"claim\":" claim "}"
 
 /* calibrate the certificate text at `digits`, read the number the field
@@ -381,8 +381,8 @@ Test(audit_dpsgd, handler_verdicts_full_batch)
         if (strcmp(rep.would_reach[i].key, "noise_multiplier_needed") == 0)
             need = strtod(rep.would_reach[i].hi, NULL);
     cr_assert(need > 5 && oracle_theta_at_most(10 / need, 0.5), "noise needed %.17g", need);
-    const char *unstated =
-        CERT("{\"noise_multiplier\":5,\"sample_rate\":1,\"steps\":100}", "{\"eps\":1,\"delta\":0.52}");
+    const char *unstated = CERT("{\"noise_multiplier\":5,\"sample_rate\":1,\"steps\":100}",
+                                "{\"eps\":1,\"delta\":0.52}");
     cr_assert_eq(audit_text(unstated, &rep, err, sizeof err), UL_OK, "%s", err);
     cr_assert_eq(rep.verdict, UL_VERDICT_REFUTED);
 }
@@ -407,9 +407,10 @@ Test(audit_dpsgd, handler_bad_input_names_the_path)
 {
     ul_audit_report rep;
     char err[512] = "";
-    const char *both = CERT("{\"phases\":[{\"noise_multiplier\":1,\"sample_rate\":0.1,\"steps\":1}],"
-                            "\"steps\":3}",
-                            "{\"eps\":1,\"delta\":1e-5}");
+    const char *both =
+        CERT("{\"phases\":[{\"noise_multiplier\":1,\"sample_rate\":0.1,\"steps\":1}],"
+             "\"steps\":3}",
+             "{\"eps\":1,\"delta\":1e-5}");
     cr_assert_eq(audit_text(both, &rep, err, sizeof err), UL_EINPUT);
     cr_assert(strncmp(err, "$.parameters.phases:", 20) == 0, "%s", err);
     const char *bad = CERT("{\"phases\":[{\"noise_multiplier\":1,\"sample_rate\":0.1,\"steps\":1},"
@@ -438,9 +439,10 @@ Test(audit_dpsgd, handler_calibrate_completes_and_reaudits)
     free(out);
     ul_cert_free(c);
     /* a list of phases: noise_scale is filled in (exact profile: r² = 1/c²) */
-    const char *phases = CERT("{\"phases\":[{\"noise_multiplier\":1,\"sample_rate\":1,\"steps\":1}],"
-                              "\"adjacency\":\"add-remove\"}",
-                              "{\"eps\":1,\"delta\":1e-5}");
+    const char *phases =
+        CERT("{\"phases\":[{\"noise_multiplier\":1,\"sample_rate\":1,\"steps\":1}],"
+             "\"adjacency\":\"add-remove\"}",
+             "{\"eps\":1,\"delta\":1e-5}");
     c = load_or_skip(phases);
     cr_assert_eq(ul_audit_dp_sgd.calibrate(c, &WANT, &out, err, sizeof err), UL_OK, "%s", err);
     const char *p = strstr(out, "\"noise_scale\"");
@@ -481,8 +483,10 @@ Test(audit_dpsgd, handler_pld_calibration_audits_as_supported, .timeout = 600)
 Test(audit_dpsgd, decimal_product_is_exact)
 {
     /* by hand: 1.5·0.948817 = 1.4232255; 0.04·25 = 1; 3e-3·2e4 = 60 */
-    const char *cases[][3] = {{"1.5", "0.948817", "1.4232255"}, {"0.04", "25", "1"},
-                              {"3e-3", "2e4", "60"}, {"1", "1.34573e+0", "1.34573"}};
+    const char *cases[][3] = {{"1.5", "0.948817", "1.4232255"},
+                              {"0.04", "25", "1"},
+                              {"3e-3", "2e4", "60"},
+                              {"1", "1.34573e+0", "1.34573"}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char *p = ul_dpsgd_decimal_product(cases[i][0], cases[i][1]);
         int cmp = 2;
@@ -500,8 +504,8 @@ Test(audit_dpsgd, full_batch_scale_of_two_phases_brackets_the_oracle)
     ul_dpsgd_phase ph[2] = {{"2", "1", 4}, {"1", "1", 3}};
     ul_dpsgd_run run = {ph, 2, NULL, UL_DPSGD_ADD_REMOVE};
     char *c = NULL, err[256] = "";
-    cr_assert_eq(ul_dpsgd_sigma_min(&run, "1", "1e-5", 12, &WANT, &c, err, sizeof err), UL_OK,
-                 "%s", err);
+    cr_assert_eq(ul_dpsgd_sigma_min(&run, "1", "1e-5", 12, &WANT, &c, err, sizeof err), UL_OK, "%s",
+                 err);
     double s = strtod(c, NULL);
     cr_assert(oracle_theta_at_most(2 / s, 1e-5), "theta above delta at %s", c);
     cr_assert(!oracle_theta_at_most(2 / (s * (1 - 1e-9)), 1e-5), "%s is not the smallest", c);
@@ -514,10 +518,11 @@ Test(audit_dpsgd, handler_calibrates_a_common_factor_on_phases, .timeout = 600)
      * certificate carries noise_scale c and audits as supported; at c(1 −
      * 1e-3) the PLD LOWER bracket of the exact profile is above δ, a proof
      * that c is within 1e-3 of the least factor any accountant can certify */
-    const char *t = CERT("{\"phases\":[{\"noise_multiplier\":1,\"sample_rate\":0.01,\"steps\":1000},"
-                         "{\"noise_multiplier\":2,\"sample_rate\":0.02,\"steps\":500}],"
-                         "\"adjacency\":\"add-remove\"}",
-                         "{\"eps\":2,\"delta\":1e-6}");
+    const char *t =
+        CERT("{\"phases\":[{\"noise_multiplier\":1,\"sample_rate\":0.01,\"steps\":1000},"
+             "{\"noise_multiplier\":2,\"sample_rate\":0.02,\"steps\":500}],"
+             "\"adjacency\":\"add-remove\"}",
+             "{\"eps\":2,\"delta\":1e-6}");
     bool by_pld = false;
     double c = calibrated_value(t, "noise_scale", 6, &by_pld);
     char s0[64], s1[64];
@@ -543,9 +548,9 @@ Test(audit_dpsgd, steps_max_is_the_largest_t, .timeout = 600)
     unsigned long T = 0;
     bool by_pld = false;
     char err[256] = "";
-    cr_assert_eq(ul_dpsgd_steps_max(&run, 0, "6.7774", "1e-5", &WANT, 0, &T, &by_pld, err,
-                                    sizeof err),
-                 UL_OK, "%s", err);
+    cr_assert_eq(
+        ul_dpsgd_steps_max(&run, 0, "6.7774", "1e-5", &WANT, 0, &T, &by_pld, err, sizeof err),
+        UL_OK, "%s", err);
     cr_assert(by_pld && T >= 2249, "T = %lu", T);
     mpfr_t lo, hi;
     mpfr_inits2(64, lo, hi, (mpfr_ptr)0);
@@ -585,8 +590,8 @@ Test(audit_dpsgd, handler_calibrates_steps_and_reaudits, .timeout = 600)
                   !oracle_theta_at_most(sqrt(T + 1) / 10, 1e-5),
               "T = %.17g", T);
     /* neither noise_multiplier nor steps: the message names one */
-    const char *none = CERT("{\"sample_rate\":1,\"adjacency\":\"add-remove\"}",
-                            "{\"eps\":1,\"delta\":1e-5}");
+    const char *none =
+        CERT("{\"sample_rate\":1,\"adjacency\":\"add-remove\"}", "{\"eps\":1,\"delta\":1e-5}");
     ul_cert *c = load_or_skip(none);
     char *out = NULL;
     cr_assert_eq(ul_audit_dp_sgd.calibrate(c, &WANT, &out, err, sizeof err), UL_EINPUT);
@@ -605,9 +610,9 @@ Test(audit_dpsgd, pld_calibration_below_the_fft_floor_still_beats_rdp, .timeout 
     char *rdp = NULL, *pld = NULL, err[256] = "";
     cr_assert_eq(ul_dpsgd_sigma_min(&run, "8", "1e-12", 12, &WANT, &rdp, err, sizeof err), UL_OK,
                  "%s", err);
-    cr_assert_eq(ul_dpsgd_sigma_min_pld(&run, "8", "1e-12", strtod(rdp, NULL), 6, 0, &pld, err,
-                                        sizeof err),
-                 UL_OK, "%s", err);
+    cr_assert_eq(
+        ul_dpsgd_sigma_min_pld(&run, "8", "1e-12", strtod(rdp, NULL), 6, 0, &pld, err, sizeof err),
+        UL_OK, "%s", err);
     cr_assert(strtod(pld, NULL) < strtod(rdp, NULL), "PLD %s, RDP %s", pld, rdp);
     ph.sigma = pld;
     mpfr_t lo, hi;
@@ -621,15 +626,14 @@ Test(audit_dpsgd, pld_calibration_below_the_fft_floor_still_beats_rdp, .timeout 
 
 /* sampling: the accountants' hypothesis is Poisson subsampling (Mironov,
  * Talwar, Zhang 2019 s3.3).  One run (σ = 1.1, q = 0.01, 1000 steps) and a
- * generous claim (ε = 3 at δ = 1e-5; Abadi et al. 2016's moments
- * accountant puts such runs near ε ≈ 2): stated poisson or omitted,
+ * claim (ε = 3 at δ = 1e-5) the Poisson reading supports: stated poisson or omitted,
  * supported; stated shuffle or without-replacement, invalid with the
  * failing precondition named.  The property: only the stated sampling
  * changes, and the verdict follows it. */
 Test(audit_dpsgd, sampling_other_than_poisson_is_invalid)
 {
-#define SAMPLED(s)                                                                                \
-    CERT("{\"noise_multiplier\":1.1,\"sample_rate\":0.01,\"steps\":1000," s                      \
+#define SAMPLED(s)                                                                                 \
+    CERT("{\"noise_multiplier\":1.1,\"sample_rate\":0.01,\"steps\":1000," s                        \
          "\"adjacency\":\"add-remove\"}",                                                          \
          "{\"eps\":3,\"delta\":1e-5}")
     const char *poisson[] = {SAMPLED(""), SAMPLED("\"sampling\":\"poisson\",")};

@@ -77,29 +77,40 @@ static const char *const ADJACENCIES[] = {"add-remove", "replace", NULL};
  * or a fixed-size batch drawn without replacement at each step. */
 static const char *const SAMPLINGS[] = {"poisson", "shuffle", "without-replacement", NULL};
 
-#define SIGMA_FIELD                                                                               \
+#define SIGMA_FIELD                                                                                \
     .name = "noise_multiplier", .type = UL_FIELD_DECIMAL, .domain = &ul_domain_sigma,              \
     .doc = "noise standard deviation over the clipping norm"
-#define RATE_FIELD                                                                                \
-    .name = "sample_rate", .type = UL_FIELD_DECIMAL, .domain = &ul_domain_q_pos,                  \
+#define RATE_FIELD                                                                                 \
+    .name = "sample_rate", .type = UL_FIELD_DECIMAL, .domain = &ul_domain_q_pos,                   \
     .doc = "Poisson sampling rate q, 0 < q <= 1"
-#define STEPS_FIELD                                                                               \
-    .name = "steps", .type = UL_FIELD_COUNT, .lo = "1", .hi = "1000000000",                      \
+#define STEPS_FIELD                                                                                \
+    .name = "steps", .type = UL_FIELD_COUNT, .lo = "1", .hi = "1000000000",                        \
     .doc = "number of noisy steps"
 
 static const ul_field_spec PARAMS[] = {
-    {.name = "phases", .type = UL_FIELD_ANY,
+    {.name = "phases",
+     .type = UL_FIELD_ANY,
      .doc = "list of {noise_multiplier, sample_rate, steps} (Opacus accountant history)"},
-    {.name = "noise_scale", .type = UL_FIELD_DECIMAL, .lo = "1e-9", .hi = "1e9",
+    {.name = "noise_scale",
+     .type = UL_FIELD_DECIMAL,
+     .lo = "1e-9",
+     .hi = "1e9",
      .doc = "common factor on every phase's noise_multiplier (default 1)"},
     {SIGMA_FIELD},
     {RATE_FIELD},
     {STEPS_FIELD},
-    {.name = "sensitivity", .type = UL_FIELD_DECIMAL, .lo = UL_DPSGD_MIN_SENSITIVITY,
-     .hi = UL_DPSGD_MAX_SENSITIVITY, .doc = "per-record contribution in clipping norms (default 1)"},
-    {.name = "sampling", .type = UL_FIELD_STRING, .choices = SAMPLINGS,
+    {.name = "sensitivity",
+     .type = UL_FIELD_DECIMAL,
+     .lo = UL_DPSGD_MIN_SENSITIVITY,
+     .hi = UL_DPSGD_MAX_SENSITIVITY,
+     .doc = "per-record contribution in clipping norms (default 1)"},
+    {.name = "sampling",
+     .type = UL_FIELD_STRING,
+     .choices = SAMPLINGS,
      .doc = "poisson (default: sample_rate is a Poisson rate), shuffle or without-replacement"},
-    {.name = "adjacency", .type = UL_FIELD_STRING, .choices = ADJACENCIES,
+    {.name = "adjacency",
+     .type = UL_FIELD_STRING,
+     .choices = ADJACENCIES,
      .doc = "add-remove or replace",
      .omitted = "both: the claim must hold for add-remove and for replace neighbours, and the "
                 "worse verdict stands (the explanation names the reading that decided)"},
@@ -115,7 +126,11 @@ static const ul_field_spec PHASE[] = {
 
 static const ul_field_spec CLAIM[] = {
     /* the PLD's limit |eps| <= 1000 (bounds/pld.h, UL_PLD_MAX_ABS_EPS), not a shared domain */
-    {.name = "eps", .type = UL_FIELD_DECIMAL, .required = true, .lo = "0", .hi = "1000",
+    {.name = "eps",
+     .type = UL_FIELD_DECIMAL,
+     .required = true,
+     .lo = "0",
+     .hi = "1000",
      .doc = "claimed epsilon (natural log)"},
     UL_AUDIT_CLAIM_DELTA(true, "claimed delta, 0 < delta < 1"),
 };
@@ -125,7 +140,7 @@ typedef struct {
     ul_dpsgd_phase ph[UL_DPSGD_MAX_PHASES];
     const char *base_sigma[UL_DPSGD_MAX_PHASES]; /* as given, before noise_scale */
     char *scaled[UL_DPSGD_MAX_PHASES];           /* σ_i·noise_scale (malloc'd) */
-    const char *scale;                            /* noise_scale, or NULL */
+    const char *scale;                           /* noise_scale, or NULL */
     ul_dpsgd_run run;
     bool adjacency_given, flat;
     const char *sampling; /* as stated, or NULL (Poisson) */
@@ -152,8 +167,8 @@ static ul_status read_phases(dcert *d, const ul_cert_value *v, char *err, size_t
         char path[UL_JSON_PATH_MAX];
         ul_json_path_index(path, sizeof path, v->path, i);
         ul_cert_values pv;
-        ul_status st = ul_io_read_fields(d->arena, a->items[i], path, PHASE, N_PHASE, &pv, err,
-                                           errlen);
+        ul_status st =
+            ul_io_read_fields(d->arena, a->items[i], path, PHASE, N_PHASE, &pv, err, errlen);
         if (st != UL_OK)
             return st;
         d->ph[i] = (ul_dpsgd_phase){ul_cert_values_get(&pv, "noise_multiplier")->text,
@@ -279,9 +294,9 @@ typedef struct {
     const char *by; /* the accountant that decided */
     char alpha[UL_RENYI_ALPHA_TEXT_LEN];
     bool rdp_done, pld_done;
-    ul_num_value eps_rdp;     /* RDP (BBGHS) ε at the claimed δ */
-    ul_num_value delta_pld;   /* PLD bracket at the claimed ε */
-    char pld_note[512];       /* why PLD did not run or was capped (a 256-byte message fits) */
+    ul_num_value eps_rdp;   /* RDP (BBGHS) ε at the claimed δ */
+    ul_num_value delta_pld; /* PLD bracket at the claimed ε */
+    char pld_note[512];     /* why PLD did not run or was capped (a 256-byte message fits) */
 } reading;
 
 static void reading_init(reading *r)
@@ -306,8 +321,8 @@ typedef ul_status (*decide_once_fn)(const dcert *d, const ul_dpsgd_run *run,
 
 /* f with the digits doubled while its enclosure straddles the claim. */
 static ul_status raise_until_decided(decide_once_fn f, const dcert *d, const ul_dpsgd_run *run,
-                                     const ul_num_precision *want, ul_audit_report *rep,
-                                     reading *r, char *err, size_t errlen)
+                                     const ul_num_precision *want, ul_audit_report *rep, reading *r,
+                                     char *err, size_t errlen)
 {
     ul_num_precision w = *want;
     for (;;) {
@@ -399,7 +414,7 @@ static ul_status decide_pld(const dcert *d, const ul_dpsgd_run *run, const ul_nu
  * reading is tried. */
 typedef struct {
     ul_audit_number recomputed;
-    char margin[sizeof ((ul_audit_report *)0)->margin];
+    char margin[sizeof((ul_audit_report *)0)->margin];
 } decided;
 
 static void decided_save(decided *s, const ul_audit_report *rep)
@@ -473,9 +488,8 @@ static ul_status report_mironov(const dcert *d, ul_dpsgd_adjacency adj,
 }
 
 /* ε(δ) at the claimed δ by PLD, added to would_reach. */
-static ul_status reach_pld_eps(const dcert *d, ul_dpsgd_adjacency adj,
-                               const ul_num_precision *want, ul_audit_report *rep, char *err,
-                               size_t errlen)
+static ul_status reach_pld_eps(const dcert *d, ul_dpsgd_adjacency adj, const ul_num_precision *want,
+                               ul_audit_report *rep, char *err, size_t errlen)
 {
     ul_dpsgd_run run = d->run;
     run.adjacency = adj;
@@ -483,8 +497,8 @@ static ul_status reach_pld_eps(const dcert *d, ul_dpsgd_adjacency adj,
     mpfr_inits2(64, lo, hi, (mpfr_ptr)0);
     ul_pld_report pr;
     char msg[256] = "";
-    ul_status st = ul_dpsgd_pld_eps(&run, d->delta, 1e-4, pld_seconds_left(d), lo, hi, &pr, msg,
-                                    sizeof msg);
+    ul_status st =
+        ul_dpsgd_pld_eps(&run, d->delta, 1e-4, pld_seconds_left(d), lo, hi, &pr, msg, sizeof msg);
     if (st == UL_OK || st == UL_ECAP) {
         ul_num_value v;
         ul_num_value_init(&v, 64);
@@ -683,10 +697,11 @@ static ul_status dpsgd_audit(const ul_cert *c, const ul_num_precision *want, ul_
         dcert_clear(&d);
         return st;
     }
-    snprintf(rep->claim, sizeof rep->claim, "(eps, delta) = (%s, %s) for %zu DP-SGD phase%s",
-             d.eps, d.delta, d.run.n, d.run.n == 1 ? "" : "s");
+    snprintf(rep->claim, sizeof rep->claim, "(eps, delta) = (%s, %s) for %zu DP-SGD phase%s", d.eps,
+             d.delta, d.run.n, d.run.n == 1 ? "" : "s");
     if (!d.adjacency_given)
-        ul_audit_note_omitted(rep, "parameters", ul_audit_spec_named(PARAMS, N_PARAMS, "adjacency"));
+        ul_audit_note_omitted(rep, "parameters",
+                              ul_audit_spec_named(PARAMS, N_PARAMS, "adjacency"));
     snprintf(rep->theorem, sizeof rep->theorem,
              "the privacy profile of composed Poisson-subsampled Gaussian steps: RDP "
              "(Mironov-Talwar-Zhang 2019 s3.3, composition Mironov 2017 Prop. 1, BBGHS "

@@ -23,10 +23,9 @@ static const char *const ADJACENCIES[] = {"add-remove", "replace", NULL};
 
 /* The audit's limits (audit/audit_dpsgd.c: steps 1..1e9 per phase and in
  * total, claim.eps 0..1000), so that what is imported is what it takes. */
-const ul_domain ul_import_domain_steps = {"steps", UL_DOMAIN_INTEGER, "1", false, "1000000000",
-                                          false, "", NULL};
-const ul_domain ul_import_domain_eps = {"eps", UL_DOMAIN_REAL, "0", false, "1000", false, "",
-                                        NULL};
+const ul_domain ul_import_domain_steps = {
+    "steps", UL_DOMAIN_INTEGER, "1", false, "1000000000", false, "", NULL};
+const ul_domain ul_import_domain_eps = {"eps", UL_DOMAIN_REAL, "0", false, "1000", false, "", NULL};
 
 ul_status ul_import_options_set(ul_import_options *opt, const char *name, const char *value,
                                 char *err, size_t errlen)
@@ -130,9 +129,13 @@ ul_status ul_import_read_top(ul_import_run *r, const ul_json_value *root, const 
                              size_t n, ul_cert_values *v, char *err, size_t errlen)
 {
     ul_field_spec all[8] = {
-        {.name = "epsilon", .type = UL_FIELD_DECIMAL, .domain = &ul_import_domain_eps,
+        {.name = "epsilon",
+         .type = UL_FIELD_DECIMAL,
+         .domain = &ul_import_domain_eps,
          .doc = "the claimed eps"},
-        {.name = "delta", .type = UL_FIELD_DECIMAL, .domain = &ul_domain_delta,
+        {.name = "delta",
+         .type = UL_FIELD_DECIMAL,
+         .domain = &ul_domain_delta,
          .doc = "the claimed delta"},
     };
     memcpy(all + 2, own, n * sizeof own[0]);
@@ -157,8 +160,8 @@ ul_status ul_import_refuse(const ul_json_value *v, const char *path, const char 
 }
 
 /* The claim: each of eps and delta from the option, else the file. */
-static ul_status resolve_claim(const ul_import_run *r, const ul_import_options *o,
-                               const char **eps, const char **delta, char *err, size_t errlen)
+static ul_status resolve_claim(const ul_import_run *r, const ul_import_options *o, const char **eps,
+                               const char **delta, char *err, size_t errlen)
 {
     const char *pre = o->flag_prefix != NULL ? o->flag_prefix : "";
     char name[64];
@@ -171,8 +174,8 @@ static ul_status resolve_claim(const ul_import_run *r, const ul_import_options *
                            "%s: missing: the claimed %s is not in the file; give the option %s",
                            what, what, what);
         return ul_fail(err, errlen, UL_EINPUT,
-                       "%s%s: missing: the claimed %s is not in the file; give %s%s %s", pre,
-                       what, what, pre, what, *eps == NULL ? "E" : "D");
+                       "%s%s: missing: the claimed %s is not in the file; give %s%s %s", pre, what,
+                       what, pre, what, *eps == NULL ? "E" : "D");
     }
     ul_status st;
     snprintf(name, sizeof name, "%seps", pre);
@@ -180,8 +183,8 @@ static ul_status resolve_claim(const ul_import_run *r, const ul_import_options *
                          errlen);
     snprintf(name, sizeof name, "%sdelta", pre);
     if (st == UL_OK)
-        st = ul_domain_check(&ul_domain_delta, o->delta != NULL ? name : r->delta_path, *delta,
-                             err, errlen);
+        st = ul_domain_check(&ul_domain_delta, o->delta != NULL ? name : r->delta_path, *delta, err,
+                             errlen);
     return st;
 }
 
@@ -197,8 +200,8 @@ static ul_status resolve_adjacency(ul_import_run *r, const ul_import_options *o,
     if (!ul_io_in_list(o->adjacency, ADJACENCIES)) {
         char q[96];
         ul_io_quote(q, sizeof q, o->adjacency, 60);
-        return ul_fail(err, errlen, UL_EINPUT, "%sadjacency: must be add-remove or replace (got %s)",
-                       pre, q);
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "%sadjacency: must be add-remove or replace (got %s)", pre, q);
     }
     if (strcmp(o->adjacency, r->adjacency) == 0)
         fprintf(r->src, " Adjacency: %s (%s; %sadjacency says the same).", r->adjacency,
@@ -255,8 +258,10 @@ static char *write_certificate(const ul_import_run *r, const char *source, const
     if (f == NULL)
         abort(); /* a fixed-size stream: out of memory aborts (num/status.h) */
     json_object *s = json_object_new_string(source);
-    fprintf(f, "{\n  \"format\": \"%s\",\n  \"method\": \"dp-sgd\",\n  \"source\": %s,\n", UL_CERT_FORMAT,
-            json_object_to_json_string_ext(s, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+    fprintf(
+        f, "{\n  \"format\": \"%s\",\n  \"method\": \"dp-sgd\",\n  \"source\": %s,\n",
+        UL_CERT_FORMAT,
+        json_object_to_json_string_ext(s, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
     json_object_put(s);
     fputs("  \"parameters\": {\n    \"phases\": [\n", f);
     for (size_t i = 0; i < r->n; i++)
@@ -264,7 +269,9 @@ static char *write_certificate(const ul_import_run *r, const char *source, const
                 r->ph[i].sigma, r->ph[i].rate, r->ph[i].steps, i + 1 < r->n ? "," : "");
     char *e = json_number(eps), *d = json_number(delta);
     /* every importer reads Poisson sampling (the peers' accountants model it) */
-    fprintf(f, "    ],\n    \"sampling\": \"poisson\",\n    \"adjacency\": \"%s\"\n  },\n  \"claim\": {\"eps\": %s, \"delta\": %s}\n}\n",
+    fprintf(f,
+            "    ],\n    \"sampling\": \"poisson\",\n    \"adjacency\": \"%s\"\n  },\n  \"claim\": "
+            "{\"eps\": %s, \"delta\": %s}\n}\n",
             r->adjacency, e, d);
     free(e);
     free(d);
@@ -285,8 +292,8 @@ static ul_status find_reader(const char *format, import_reader *reader, char *er
             return UL_OK;
         }
     char hint[256], q[96];
-    ul_io_suggest(hint, sizeof hint, format != NULL ? format : "",
-                  ul_import_formats, ul_io_list_len(ul_import_formats));
+    ul_io_suggest(hint, sizeof hint, format != NULL ? format : "", ul_import_formats,
+                  ul_io_list_len(ul_import_formats));
     ul_io_quote(q, sizeof q, format != NULL ? format : "", 60);
     return ul_fail(err, errlen, UL_EINPUT, "format: unknown format %s (%s)", q, hint);
 }
@@ -302,8 +309,8 @@ static ul_status import_into(ul_import_run *r, import_reader reader, const char 
                              const ul_json_value *root, const ul_import_options *o,
                              const char **eps, const char **delta, char *err, size_t errlen)
 {
-    fprintf(r->src, "Imported by ulaudit import %s%s%s.", format,
-            o->input != NULL ? " from " : "", o->input != NULL ? o->input : "");
+    fprintf(r->src, "Imported by ulaudit import %s%s%s.", format, o->input != NULL ? " from " : "",
+            o->input != NULL ? o->input : "");
     ul_status st = reader(root, r, err, errlen);
     if (st == UL_OK)
         st = check_total(r, err, errlen);
@@ -316,8 +323,8 @@ static ul_status import_into(ul_import_run *r, import_reader reader, const char 
     return st;
 }
 
-ul_status ul_import(const char *format, const char *text, size_t len,
-                    const ul_import_options *opt, char **certificate, char *err, size_t errlen)
+ul_status ul_import(const char *format, const char *text, size_t len, const ul_import_options *opt,
+                    char **certificate, char *err, size_t errlen)
 {
     *certificate = NULL;
     static const ul_import_options none = {0};
