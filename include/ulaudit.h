@@ -46,8 +46,9 @@
  * checks as the command line's --max-seconds (between rounds of precision,
  * every few terms of a series, every few steps of a composition): once the
  * flag is nonzero the call returns ULAUDIT_ECANCEL with nothing returned,
- * within the time between two checks (measured on the slowest certificate
- * of audits/: see tests/test_lib_limits.c).  A step without checks runs to
+ * within the time between two checks (measured: at most 0.3 s on the
+ * slowest certificate of the corpus audits/, 0.01 s in pld-compose; a flag
+ * raised before the call returns at once).  A step without checks runs to
  * its end first.
  *
  * Locale.  Numbers are read and printed with '.' as the decimal point: keep

@@ -67,6 +67,8 @@ UL_API ulaudit_status ulaudit_calc(const char *quantity, const char *const *name
         if (names[i] == NULL || values[i] == NULL || strlen(names[i]) > 64)
             return ul_lib_fail(err, errlen, ULAUDIT_EINPUT, "calc %s: flag %zu: a name of at most 64 "
                         "characters and a value are needed", quantity, i);
+    if (ul_lib_cancelled(NULL, "starting", err, errlen)) /* raised before the call */
+        return ULAUDIT_ECANCEL;
     char msg[1024];
     const ul_calc_quantity *q = ul_calc_find(quantity);
     if (q == NULL) {
@@ -288,6 +290,8 @@ static ulaudit_status with_cert(const char *cmd, const char *path, const char *t
         ust = ul_lib_fail(err, errlen, ULAUDIT_EINPUT, "%s: no certificate given", cmd);
     if (ust != ULAUDIT_OK)
         return ust;
+    if (ul_lib_cancelled(NULL, "starting", err, errlen)) /* raised before the call */
+        return ULAUDIT_ECANCEL;
     ul_num_init();
     ul_cert *cert;
     ul_status st = text != NULL ? ul_cert_load_buffer(text, len, &cert, err, errlen)
