@@ -29,6 +29,7 @@ from ._calc import Enclosure, WholeNumber, calc, enclosure, quantities
 from ._lib import version
 from ._quantities import *  # noqa: F401,F403 (every quantity; __all__ below)
 from ._quantities import __all__ as _QUANTITIES
+from ._text import decimal_text as _decimal_text  # noqa: F401 (the reader dpsgd.py shares)
 from ._vector import EnclosureArray
 from .attack import attack_scores
 from .errors import (CancelledError, InputError, NoRootError, OutOfMemoryError,
