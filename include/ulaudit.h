@@ -22,7 +22,8 @@
  *   ULAUDIT_ENOROOT: an inverse has no solution in its domain;
  *   ULAUDIT_ETIME: a time budget ran out (nothing certified returned);
  *   ULAUDIT_ENOMEM: memory ran out for an allocation whose size the input
- *     chose (a list, a grid, a table); err names the input and the size.
+ *     chose (a list, a grid, a table); err names the input and the size;
+ *   ULAUDIT_ECANCEL: the caller's cancel flag was raised (see Limits).
  * On any status other than OK and ECAP no result is returned (outputs are
  * NULL) and `err` (may be NULL; errlen bytes, 256 is always enough for the
  * first line, 1024 for every line) holds a one-line message naming the input
@@ -35,9 +36,19 @@
  * Inputs are only read and may be freed as soon as the call returns.
  *
  * Threads.  Every function may be called from several threads at once
- * (MPFR's state is thread-local, the library keeps no global mutable state).
+ * (MPFR's state is thread-local, the library keeps no global mutable state;
+ * the limits of ulaudit_limits_set are the calling thread's own).
  * Call ulaudit_thread_cleanup() before a thread that used the library exits
  * to release MPFR's per-thread caches (optional; valgrind-clean with it).
+ *
+ * Limits.  A thread may bound its following calls with a time budget and a
+ * cancel flag (ulaudit_limits_set).  Long computations ask both at the same
+ * checks as the command line's --max-seconds (between rounds of precision,
+ * every few terms of a series, every few steps of a composition): once the
+ * flag is nonzero the call returns ULAUDIT_ECANCEL with nothing returned,
+ * within the time between two checks (measured on the slowest certificate
+ * of audits/: see tests/test_lib_limits.c).  A step without checks runs to
+ * its end first.
  *
  * Locale.  Numbers are read and printed with '.' as the decimal point: keep
  * LC_NUMERIC at "C" (the default of C programs and of Python).
@@ -56,11 +67,11 @@ extern "C" {
 #endif
 
 #define ULAUDIT_VERSION_MAJOR 0
-#define ULAUDIT_VERSION_MINOR 1
+#define ULAUDIT_VERSION_MINOR 2
 #define ULAUDIT_VERSION_PATCH 0
-#define ULAUDIT_VERSION_STRING "0.1.0"
+#define ULAUDIT_VERSION_STRING "0.2.0"
 /* MAJOR * 10000 + MINOR * 100 + PATCH, for #if */
-#define ULAUDIT_VERSION_NUMBER 100
+#define ULAUDIT_VERSION_NUMBER 200
 
 typedef enum {
     ULAUDIT_OK = 0,
@@ -69,6 +80,7 @@ typedef enum {
     ULAUDIT_ENOROOT = 3,
     ULAUDIT_ETIME = 4,
     ULAUDIT_ENOMEM = 5,
+    ULAUDIT_ECANCEL = 6, /* since 0.2.0: the caller's cancel flag was raised; nothing returned */
 } ulaudit_status;
 
 /* Precision request.  NULL anywhere an options pointer is taken means the
@@ -81,8 +93,8 @@ typedef struct {
 /* The library's version, "MAJOR.MINOR.PATCH" (static storage: do not free). */
 const char *ulaudit_version(void);
 
-/* The name of a status ("ok", "input", "cap", "noroot", "time", "memory"),
- * static. */
+/* The name of a status ("ok", "input", "cap", "noroot", "time", "memory",
+ * "cancelled"), static. */
 const char *ulaudit_status_name(ulaudit_status st);
 
 /* Releases a string handed out by the library (NULL-safe). */
@@ -90,6 +102,27 @@ void ulaudit_free(void *p);
 
 /* Releases MPFR's caches of the calling thread. */
 void ulaudit_thread_cleanup(void);
+
+/* Limits for the calling thread's following calls, until changed (since
+ * 0.2.0): a time budget of max_seconds from now (0: none; negative, NaN or
+ * infinite: ULAUDIT_EINPUT) and a cancel flag (NULL: none) that another
+ * thread may set to nonzero; the flag must outlive the calls.  Long loops
+ * stop at their next check (see Limits above):
+ *   - on the cancel flag, every call returns ULAUDIT_ECANCEL and nothing
+ *     (no JSON, no report, no certificate);
+ *   - when the budget runs out: ulaudit_calc and the calculator's wrappers
+ *     return ULAUDIT_ETIME (nothing returned); ulaudit_audit_* return
+ *     ULAUDIT_OK with an "inconclusive" report whose explanation says the
+ *     time limit was reached (as `ulaudit audit --max-seconds`);
+ *     ulaudit_calibrate_* return ULAUDIT_ETIME.
+ * A quantity's own max-seconds flag (ulaudit_calc) applies only while no
+ * budget is set here.  Each thread's limits are its own: setting them in
+ * one thread never affects another. */
+ulaudit_status ulaudit_limits_set(double max_seconds, const volatile int *cancel, char *err,
+                                  size_t errlen);
+
+/* Removes the calling thread's budget and cancel flag. */
+void ulaudit_limits_clear(void);
 
 /* ---- the calculator ------------------------------------------------------
  * Every quantity of `ulaudit calc` (theta, gauss-sigma, gauss-eps,
@@ -168,6 +201,18 @@ ulaudit_status ulaudit_audit_string(const char *text, size_t len, const ulaudit_
                                     char **report, ulaudit_verdict *verdict, char *err,
                                     size_t errlen);
 
+/* `ulaudit calibrate` (since 0.2.0): *certificate receives the certificate
+ * completed with the parameter that makes its claim supported, byte for
+ * byte what `ulaudit calibrate CERT.json` prints for the same options
+ * (one JSON object and its final newline; opt as --digits, --max-bits).
+ * A method without calibration is ULAUDIT_EINPUT naming it ("$.method:
+ * 'NAME' has no calibration"); the calibrated methods are listed in
+ * ulaudit-audit(1).  Auditing the result gives "supported". */
+ulaudit_status ulaudit_calibrate_file(const char *path, const ulaudit_options *opt,
+                                      char **certificate, char *err, size_t errlen);
+ulaudit_status ulaudit_calibrate_string(const char *text, size_t len, const ulaudit_options *opt,
+                                        char **certificate, char *err, size_t errlen);
+
 /* ---- attack statistics -----------------------------------------------------
  * Membership-inference statistics from given scores (higher = more likely
  * IN): the ROC of "score >= t => IN" over every distinct score, its AUC, TPR
@@ -175,10 +220,36 @@ ulaudit_status ulaudit_audit_string(const char *text, size_t len, const ulaudit_
  * delta (one-sided Clopper-Pearson at confidence 1 - alpha, Bonferroni over
  * the thresholds; Jagielski et al. 2020), rounded down.  alpha, delta are
  * decimal strings (alpha NULL: "0.05").  *json: {"eps_lb", "auc",
- * "tpr_at_fpr", "threshold", "fp", "fn", "n_thresholds", "n_in", "n_out"}. */
+ * "tpr_at_fpr", "threshold", "fp", "fn", "n_thresholds", "n_in", "n_out"}.
+ *
+ * This is the 0.1 interface, kept as it was: its method is "all" (every
+ * distinct score a threshold), which `ulaudit attack --scores` offers as
+ * --method all, but its keys, its eps_lb digits (17, not 10) and its
+ * missing GDP estimate and verdict differ from that command's.  New code
+ * calls ulaudit_attack_stats, which is the command. */
 ulaudit_status ulaudit_attack_scores(const double *in_scores, size_t n_in,
                                      const double *out_scores, size_t n_out, const char *alpha,
                                      const char *delta, char **json, char *err, size_t errlen);
+
+/* `ulaudit attack --scores IN,OUT ... --json` on arrays (since 0.2.0).
+ * names[i]/values[i] (n pairs) are that command's flags without dashes and
+ * their text, with its defaults and rules (man ulaudit-attack(1)):
+ *   claim-eps (none), delta ("0"), alpha ("0.05"), method ("joint"; sum,
+ *   family, all, fixed, split, onerun), threshold (fixed only), split-frac
+ *   ("0.25"), sides ("2"), ratio (the method's), weights ("equal" or
+ *   "geometric"); digits and max-bits are accepted and unused, as there.
+ * A flag unknown, given twice or outside its rule is ULAUDIT_EINPUT with
+ * the command's message ("--method: one of ..."); "scores" is not a flag
+ * here (the arrays are).  *json receives exactly the object the command
+ * prints (pretty, without the final newline): n_in, n_out, auc,
+ * tpr_at_fpr (null below 1/n_out), method, tests, weights, level_divisor,
+ * alpha, delta, eps_lower_bound (10 digits, rounded down), threshold, fp,
+ * fn, gdp_estimate {assumption, mu, eps}, claim_eps, verdict ("no claim",
+ * "consistent" or "refuted"). */
+ulaudit_status ulaudit_attack_stats(const double *in_scores, size_t n_in,
+                                    const double *out_scores, size_t n_out,
+                                    const char *const *names, const char *const *values, size_t n,
+                                    char **json, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

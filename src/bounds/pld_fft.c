@@ -28,7 +28,7 @@
  * million butterflies run between two asks. */
 #define CHECK_BLOCK ((size_t)1 << 16)
 
-static bool (*late_hook)(void);
+static _Thread_local bool (*late_hook)(void); /* per thread: each call its own */
 
 void ul_pld_set_late_hook(bool (*hook)(void))
 {
@@ -45,7 +45,9 @@ typedef struct {
     void *re, *im;  /* stage-major: entry half + k is ω_{2·half}^k, half = 1, 2, … N/2 */
 } twiddles;
 
-static twiddles TW_D, TW_L;
+/* per thread: the library may run in several threads at once, each with its
+ * own cache (released at the end of each call, pld.c) */
+static _Thread_local twiddles TW_D, TW_L;
 
 static void table_free(twiddles *t)
 {

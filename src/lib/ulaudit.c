@@ -20,14 +20,9 @@
 #include "bounds/gaussian.h"
 #include "stats/stats.h"
 #include "num/encl.h"
+#include "lib/lib.h"
 
-#define UL_API __attribute__((visibility("default")))
 #define MAX_PAIRS 32
-
-/* The limits of the command line's --digits and --max-bits (cli/args.c). */
-#define DIGITS_MAX 5000
-#define BITS_MIN 64L
-#define BITS_MAX 4194304L
 
 UL_API const char *ulaudit_version(void)
 {
@@ -36,7 +31,8 @@ UL_API const char *ulaudit_version(void)
 
 UL_API const char *ulaudit_status_name(ulaudit_status st)
 {
-    static const char *const names[] = {"ok", "input", "cap", "noroot", "time", "memory"};
+    static const char *const names[] = {"ok",   "input",  "cap",      "noroot",
+                                        "time", "memory", "cancelled"};
     return (unsigned)st < sizeof names / sizeof names[0] ? names[st] : "unknown";
 }
 
@@ -50,53 +46,6 @@ UL_API void ulaudit_thread_cleanup(void)
     mpfr_free_cache();
 }
 
-static ulaudit_status from_status(ul_status st)
-{
-    switch (st) {
-    case UL_OK:
-        return ULAUDIT_OK;
-    case UL_ECAP:
-        return ULAUDIT_ECAP;
-    case UL_ENOROOT:
-        return ULAUDIT_ENOROOT;
-    case UL_ETIME:
-        return ULAUDIT_ETIME;
-    case UL_ENOMEM:
-        return ULAUDIT_ENOMEM;
-    default:
-        return ULAUDIT_EINPUT;
-    }
-}
-
-__attribute__((format(printf, 4, 5))) static ulaudit_status fail(char *err, size_t errlen,
-                                                                 ulaudit_status st,
-                                                                 const char *fmt, ...)
-{
-    if (err != NULL && errlen > 0) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return st;
-}
-
-/* The precision request of opt (NULL or zero fields: the defaults). */
-static ulaudit_status read_options(const ulaudit_options *opt, ul_num_precision *want, char *err,
-                                   size_t errlen)
-{
-    want->digits = opt != NULL && opt->digits != 0 ? opt->digits : 17;
-    want->start_bits = 0;
-    want->max_bits = opt != NULL && opt->max_bits != 0 ? opt->max_bits : UL_NUM_DEFAULT_MAX_BITS;
-    if (want->digits < 1 || want->digits > DIGITS_MAX)
-        return fail(err, errlen, ULAUDIT_EINPUT, "digits: must be from 1 to %d (got %d)",
-                    DIGITS_MAX, want->digits);
-    if (want->max_bits < BITS_MIN || want->max_bits > BITS_MAX)
-        return fail(err, errlen, ULAUDIT_EINPUT, "max_bits: must be from %ld to %ld (got %ld)",
-                    BITS_MIN, BITS_MAX, (long)want->max_bits);
-    return ULAUDIT_OK;
-}
-
 /* ---- calculator ------------------------------------------------------------ */
 
 UL_API ulaudit_status ulaudit_calc(const char *quantity, const char *const *names,
@@ -106,39 +55,45 @@ UL_API ulaudit_status ulaudit_calc(const char *quantity, const char *const *name
 {
     *json = NULL;
     ul_num_precision want;
-    ulaudit_status ust = read_options(opt, &want, err, errlen);
+    ulaudit_status ust = ul_lib_options(opt, &want, err, errlen);
     if (ust != ULAUDIT_OK)
         return ust;
     if (quantity == NULL || (n > 0 && (names == NULL || values == NULL)))
-        return fail(err, errlen, ULAUDIT_EINPUT, "calc: quantity, names and values must be given");
+        return ul_lib_fail(err, errlen, ULAUDIT_EINPUT, "calc: quantity, names and values must be given");
     if (n > MAX_PAIRS)
-        return fail(err, errlen, ULAUDIT_EINPUT, "calc %s: at most %d flags (got %zu)", quantity,
+        return ul_lib_fail(err, errlen, ULAUDIT_EINPUT, "calc %s: at most %d flags (got %zu)", quantity,
                     MAX_PAIRS, n);
     for (size_t i = 0; i < n; i++)
         if (names[i] == NULL || values[i] == NULL || strlen(names[i]) > 64)
-            return fail(err, errlen, ULAUDIT_EINPUT, "calc %s: flag %zu: a name of at most 64 "
+            return ul_lib_fail(err, errlen, ULAUDIT_EINPUT, "calc %s: flag %zu: a name of at most 64 "
                         "characters and a value are needed", quantity, i);
     char msg[1024];
     const ul_calc_quantity *q = ul_calc_find(quantity);
     if (q == NULL) {
         ul_calc_unknown_message(quantity, msg, sizeof msg);
-        return fail(err, errlen, ULAUDIT_EINPUT, "%s", msg);
+        return ul_lib_fail(err, errlen, ULAUDIT_EINPUT, "%s", msg);
     }
     /* the precision is the caller's options (digits and max-bits among the
-     * names repeat them); no default budget: the deadline is process-wide */
+     * names repeat them); no default budget: the caller's limits
+     * (ulaudit_limits_set) govern, and a max-seconds given among the names
+     * runs only when the caller set no budget (calc/run.c) */
     ul_calc_options o = {want.digits, want.max_bits, false, NULL};
     const char *bound[UL_CALC_MAX_FLAGS];
     if (ul_calc_bind(q, names, values, n, true, bound, &o, msg, sizeof msg) != 0)
-        return fail(err, errlen, ULAUDIT_EINPUT, "calc %s: %s", quantity, msg);
+        return ul_lib_fail(err, errlen, ULAUDIT_EINPUT, "calc %s: %s", quantity, msg);
     ul_num_init(); /* MPFR's exponent range is per thread */
     ul_calc_result res;
     ul_calc_run(q, bound, &o, &res);
     if (res.json != NULL && (*json = strdup(ul_calc_result_json(&res, false))) == NULL)
         abort();
-    ulaudit_status st = from_status(res.status);
-    if (*json == NULL || res.status != UL_OK) {
+    ulaudit_status st = ul_lib_status(res.status);
+    char what[96];
+    snprintf(what, sizeof what, "computing calc %s", q->name);
+    if (ul_lib_cancelled(json, what, err, errlen))
+        st = ULAUDIT_ECANCEL;
+    else if (*json == NULL || res.status != UL_OK) {
         ul_calc_result_message(&res, msg, sizeof msg);
-        fail(err, errlen, st, "%s", msg);
+        ul_lib_fail(err, errlen, st, "%s", msg);
     }
     ul_calc_result_clear(&res);
     return st;
@@ -170,7 +125,7 @@ UL_API ulaudit_status ulaudit_calc_enclosure(const char *quantity, const char *c
         free(*lo);
         free(*hi);
         *lo = *hi = NULL;
-        st = fail(err, errlen, ULAUDIT_EINPUT,
+        st = ul_lib_fail(err, errlen, ULAUDIT_EINPUT,
                   "calc %s: the result is not an enclosure (no lo/hi: use ulaudit_calc)", quantity);
     }
     free(json);
@@ -184,11 +139,11 @@ UL_API ulaudit_status ulaudit_theta(const char *eps, const char *r, const ulaudi
 {
     *lo = *hi = NULL;
     ul_num_precision want;
-    ulaudit_status ust = read_options(opt, &want, err, errlen);
+    ulaudit_status ust = ul_lib_options(opt, &want, err, errlen);
     if (ust != ULAUDIT_OK)
         return ust;
     if (eps == NULL || r == NULL)
-        return fail(err, errlen, ULAUDIT_EINPUT, "calc theta: --%s: missing (required)",
+        return ul_lib_fail(err, errlen, ULAUDIT_EINPUT, "calc theta: --%s: missing (required)",
                     eps == NULL ? "eps" : "r");
     ul_num_init();
     ul_num_value v;
@@ -199,12 +154,12 @@ UL_API ulaudit_status ulaudit_theta(const char *eps, const char *r, const ulaudi
     if (st == UL_OK || st == UL_ECAP)
         ul_num_value_format(&v, want.digits, lo, hi);
     if (st == UL_ECAP)
-        fail(err, errlen, ULAUDIT_ECAP, "calc theta: warning: precision cap reached; the "
+        ul_lib_fail(err, errlen, ULAUDIT_ECAP, "calc theta: warning: precision cap reached; the "
              "enclosure is sound but has fewer than %d correct digits", want.digits);
     else if (st != UL_OK)
-        fail(err, errlen, from_status(st), "calc theta: %s%s", st == UL_EINPUT ? "--" : "", msg);
+        ul_lib_fail(err, errlen, ul_lib_status(st), "calc theta: %s%s", st == UL_EINPUT ? "--" : "", msg);
     ul_num_value_clear(&v);
-    return from_status(st);
+    return ul_lib_status(st);
 }
 
 UL_API ulaudit_status ulaudit_gauss_sigma(const char *eps, const char *delta,
@@ -288,6 +243,10 @@ static ulaudit_status audit_loaded(ul_cert *cert, const ul_num_precision *want, 
 {
     ul_audit_report rep;
     ul_status st = ul_audit(cert, want, &rep, err, errlen);
+    if (ul_lib_cancelled(NULL, "auditing the certificate", err, errlen)) {
+        ul_cert_free(cert); /* no report: the budget's would be inconclusive */
+        return ULAUDIT_ECANCEL;
+    }
     if (st == UL_OK) {
         *report = ul_audit_report_json(&rep, ul_cert_method(cert), ul_cert_source(cert),
                                        want->digits);
@@ -295,46 +254,78 @@ static ulaudit_status audit_loaded(ul_cert *cert, const ul_num_precision *want, 
             *verdict = (ulaudit_verdict)rep.verdict;
     }
     ul_cert_free(cert);
-    return from_status(st);
+    return ul_lib_status(st);
 }
 
-/* The common front of the two audits: options, the input given, MPFR's
- * exponent range on this thread. */
-static ulaudit_status audit_begin(const ulaudit_options *opt, const void *input,
-                                  ul_num_precision *want, char **report, char *err, size_t errlen)
+/* `ulaudit calibrate` on a loaded certificate (audit/audit.h,
+ * ul_audit_calibrate: the function the command calls, so the text is the
+ * command's). */
+static ulaudit_status calibrate_loaded(ul_cert *cert, const ul_num_precision *want,
+                                       char **certificate, ulaudit_verdict *unused, char *err,
+                                       size_t errlen)
 {
-    *report = NULL;
-    ulaudit_status st = read_options(opt, want, err, errlen);
-    if (st == ULAUDIT_OK && input == NULL)
-        st = fail(err, errlen, ULAUDIT_EINPUT, "audit: no certificate given");
+    (void)unused;
+    ul_status st = ul_audit_calibrate(cert, want, certificate, err, errlen);
+    ul_cert_free(cert);
+    if (ul_lib_cancelled(certificate, "calibrating the certificate", err, errlen))
+        return ULAUDIT_ECANCEL;
+    return ul_lib_status(st);
+}
+
+typedef ulaudit_status (*on_cert)(ul_cert *cert, const ul_num_precision *want, char **out,
+                                  ulaudit_verdict *verdict, char *err, size_t errlen);
+
+/* The common front of the audits and calibrations: options, the input given
+ * (text[0..len) when text is not NULL, else the file path), MPFR's exponent
+ * range on this thread, the certificate loaded and handed to `then`, which
+ * frees it. */
+static ulaudit_status with_cert(const char *cmd, const char *path, const char *text, size_t len,
+                                const ulaudit_options *opt, on_cert then, char **out,
+                                ulaudit_verdict *verdict, char *err, size_t errlen)
+{
+    *out = NULL;
+    ul_num_precision want;
+    ulaudit_status ust = ul_lib_options(opt, &want, err, errlen);
+    if (ust == ULAUDIT_OK && path == NULL && text == NULL)
+        ust = ul_lib_fail(err, errlen, ULAUDIT_EINPUT, "%s: no certificate given", cmd);
+    if (ust != ULAUDIT_OK)
+        return ust;
     ul_num_init();
-    return st;
+    ul_cert *cert;
+    ul_status st = text != NULL ? ul_cert_load_buffer(text, len, &cert, err, errlen)
+                                : ul_cert_load(path, &cert, err, errlen);
+    return st != UL_OK ? ul_lib_status(st) : then(cert, &want, out, verdict, err, errlen);
 }
 
 UL_API ulaudit_status ulaudit_audit_file(const char *path, const ulaudit_options *opt,
                                          char **report, ulaudit_verdict *verdict, char *err,
                                          size_t errlen)
 {
-    ul_num_precision want;
-    ulaudit_status ust = audit_begin(opt, path, &want, report, err, errlen);
-    if (ust != ULAUDIT_OK)
-        return ust;
-    ul_cert *cert;
-    ul_status st = ul_cert_load(path, &cert, err, errlen);
-    return st != UL_OK ? from_status(st) : audit_loaded(cert, &want, report, verdict, err, errlen);
+    return with_cert("audit", path, NULL, 0, opt, audit_loaded, report, verdict, err, errlen);
 }
 
 UL_API ulaudit_status ulaudit_audit_string(const char *text, size_t len,
                                            const ulaudit_options *opt, char **report,
                                            ulaudit_verdict *verdict, char *err, size_t errlen)
 {
-    ul_num_precision want;
-    ulaudit_status ust = audit_begin(opt, text, &want, report, err, errlen);
-    if (ust != ULAUDIT_OK)
-        return ust;
-    ul_cert *cert;
-    ul_status st = ul_cert_load_buffer(text, len, &cert, err, errlen);
-    return st != UL_OK ? from_status(st) : audit_loaded(cert, &want, report, verdict, err, errlen);
+    return with_cert("audit", NULL, text, len, opt, audit_loaded, report, verdict, err, errlen);
+}
+
+/* ---- calibration ------------------------------------------------------------- */
+
+UL_API ulaudit_status ulaudit_calibrate_file(const char *path, const ulaudit_options *opt,
+                                             char **certificate, char *err, size_t errlen)
+{
+    return with_cert("calibrate", path, NULL, 0, opt, calibrate_loaded, certificate, NULL, err,
+                     errlen);
+}
+
+UL_API ulaudit_status ulaudit_calibrate_string(const char *text, size_t len,
+                                               const ulaudit_options *opt, char **certificate,
+                                               char *err, size_t errlen)
+{
+    return with_cert("calibrate", NULL, text, len, opt, calibrate_loaded, certificate, NULL, err,
+                     errlen);
 }
 
 /* ---- attack statistics ----------------------------------------------------------- */
@@ -368,7 +359,7 @@ UL_API ulaudit_status ulaudit_attack_scores(const double *in_scores, size_t n_in
 {
     *json = NULL;
     if (in_scores == NULL || out_scores == NULL || delta == NULL)
-        return fail(err, errlen, ULAUDIT_EINPUT, "attack: in_scores, out_scores and delta are "
+        return ul_lib_fail(err, errlen, ULAUDIT_EINPUT, "attack: in_scores, out_scores and delta are "
                     "needed");
     ul_num_init();
     mpfi_t a, d;
@@ -376,9 +367,9 @@ UL_API ulaudit_status ulaudit_attack_scores(const double *in_scores, size_t n_in
     mpfi_init2(d, 128);
     ulaudit_status st = ULAUDIT_OK;
     if (ul_num_set_decimal(a, alpha != NULL ? alpha : "0.05") != UL_OK)
-        st = fail(err, errlen, ULAUDIT_EINPUT, "alpha: must be a decimal number (got '%s')", alpha);
+        st = ul_lib_fail(err, errlen, ULAUDIT_EINPUT, "alpha: must be a decimal number (got '%s')", alpha);
     else if (ul_num_set_decimal(d, delta) != UL_OK)
-        st = fail(err, errlen, ULAUDIT_EINPUT, "delta: must be a decimal number (got '%s')", delta);
+        st = ul_lib_fail(err, errlen, ULAUDIT_EINPUT, "delta: must be a decimal number (got '%s')", delta);
     ul_emp_roc roc;
     if (st == ULAUDIT_OK) {
         ul_status s = ul_emp_roc_compute(&roc, in_scores, n_in, out_scores, n_out, a, d, err,
@@ -388,7 +379,7 @@ UL_API ulaudit_status ulaudit_attack_scores(const double *in_scores, size_t n_in
             *json = strdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
             json_object_put(o);
         }
-        st = from_status(s);
+        st = ul_lib_status(s);
         ul_emp_roc_clear(&roc);
     }
     mpfi_clear(a);

@@ -1,12 +1,16 @@
-/* src/num/deadline.c — the process-wide time budget (deadline.h). */
+/* src/num/deadline.c — the calling thread's time budget and cancel flag
+ * (deadline.h). */
 #include "num/deadline.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <time.h>
 
-static bool active;
-static double budget;         /* seconds, as set */
-static struct timespec until; /* CLOCK_MONOTONIC instant of expiry */
+/* Thread-local: each thread runs under the limits it set (deadline.h). */
+static _Thread_local bool active;
+static _Thread_local double budget;         /* seconds, as set */
+static _Thread_local struct timespec until; /* CLOCK_MONOTONIC instant of expiry */
+static _Thread_local const volatile int *cancel;
 
 void ul_deadline_set(double seconds)
 {
@@ -34,8 +38,20 @@ void ul_deadline_clear(void)
     budget = 0;
 }
 
+void ul_deadline_set_cancel(const volatile int *flag)
+{
+    cancel = flag;
+}
+
+bool ul_deadline_cancelled(void)
+{
+    return cancel != NULL && *cancel != 0;
+}
+
 bool ul_deadline_passed(void)
 {
+    if (ul_deadline_cancelled())
+        return true;
     if (!active)
         return false;
     struct timespec now;

@@ -1,0 +1,258 @@
+/* src/stats/scores_report.c — the statistics of `ulaudit attack --scores`
+ * and of ulaudit_attack_stats, written once (scores_report.h): the flags'
+ * rules, the ROC, the certified ε lower bound (stats/eps_lb.h), the GDP
+ * estimate (stats/gdp.h, labelled as an estimate) and the verdict on a
+ * claimed (ε, δ), as one JSON object. */
+#include "stats/scores_report.h"
+
+#include <json-c/json.h>
+#include <math.h>
+#include <mpfr.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats/gdp.h"
+
+const ul_scores_flag ul_scores_flags[UL_SCORES_NF] = {
+    {"scores", "IN,OUT", "score files", NULL},
+    {"claim-eps", "E", "claimed eps", ""},
+    {"delta", "D", "claimed delta", "0"},
+    {"alpha", "A", "significance", "0.05"},
+    {"method", "M", "bound", "joint"},
+    {"threshold", "T", "fixed threshold", ""},
+    {"split-frac", "F", "split fraction", "0.25"},
+    {"sides", "S", "1 or 2", "2"},
+    {"ratio", "R", "grid ratio", ""},
+    {"weights", "W", "equal or geometric", "equal"},
+};
+
+/* The methods by name, in the order of ul_emp_lb_method. */
+static const char *const METHODS[] = {"family", "fixed", "split", "onerun", "all", "joint", "sum"};
+#define N_METHODS (sizeof METHODS / sizeof METHODS[0])
+
+void ul_scores_spec_init(ul_scores_spec *s)
+{
+    memset(s, 0, sizeof *s);
+    mpfi_init2(s->alpha, 128);
+    mpfi_init2(s->delta, 128);
+    mpfi_init2(s->claim, 128);
+}
+
+void ul_scores_spec_clear(ul_scores_spec *s)
+{
+    mpfi_clear(s->alpha);
+    mpfi_clear(s->delta);
+    mpfi_clear(s->claim);
+}
+
+/* A finite double from the whole text. */
+static bool read_double(const char *t, double *x)
+{
+    char *end;
+    *x = strtod(t, &end);
+    return *t && *end == '\0' && isfinite(*x);
+}
+
+static ul_status bad(char *err, size_t errlen, const char *fmt, const char *a, const char *b)
+{
+    char msg[512];
+    snprintf(msg, sizeof msg, fmt, a, b);
+    return ul_fail(err, errlen, UL_EINPUT, "%s", msg);
+}
+
+/* --method and the flags that depend on it. */
+static ul_status read_method(ul_scores_spec *s, char *err, size_t errlen)
+{
+    const char *const *v = s->v;
+    s->o = ul_emp_lb_defaults();
+    int k = -1;
+    for (size_t i = 0; i < N_METHODS; i++)
+        if (strcmp(v[UL_SCORES_F_METHOD], METHODS[i]) == 0)
+            k = (int)i;
+    if (k < 0)
+        return bad(err, errlen,
+                   "--method: one of joint, sum, family, all, fixed, split, onerun (got '%s')%s",
+                   v[UL_SCORES_F_METHOD], "");
+    ul_emp_lb_method m = s->o.method = (ul_emp_lb_method)k;
+    if ((m == UL_EMP_LB_FIXED) != (v[UL_SCORES_F_THR][0] != '\0'))
+        return bad(err, errlen, "--threshold: %s%s",
+                   m == UL_EMP_LB_FIXED ? "needed by --method fixed" : "only with --method fixed",
+                   "");
+    if (m == UL_EMP_LB_FIXED && !read_double(v[UL_SCORES_F_THR], &s->o.threshold))
+        return bad(err, errlen, "--threshold: a finite number (got '%s')%s", v[UL_SCORES_F_THR],
+                   "");
+    if (!read_double(v[UL_SCORES_F_SPLIT], &s->o.split_frac) || !(s->o.split_frac > 0) ||
+        !(s->o.split_frac < 1))
+        return bad(err, errlen, "--split-frac: a number strictly between 0 and 1 (got '%s')%s",
+                   v[UL_SCORES_F_SPLIT], "");
+    if (v[UL_SCORES_F_RATIO][0] &&
+        (!read_double(v[UL_SCORES_F_RATIO], &s->o.ratio) || !(s->o.ratio > 1) || s->o.ratio > 16))
+        return bad(err, errlen, "--ratio: a number in (1, 16] (got '%s')%s", v[UL_SCORES_F_RATIO],
+                   "");
+    if (strcmp(v[UL_SCORES_F_SIDES], "1") != 0 && strcmp(v[UL_SCORES_F_SIDES], "2") != 0)
+        return bad(err, errlen, "--sides: 1 or 2 (got '%s')%s", v[UL_SCORES_F_SIDES], "");
+    s->o.one_sided = v[UL_SCORES_F_SIDES][0] == '1';
+    s->o.geometric = strcmp(v[UL_SCORES_F_WEIGHTS], "geometric") == 0;
+    if (!s->o.geometric && strcmp(v[UL_SCORES_F_WEIGHTS], "equal") != 0)
+        return bad(err, errlen, "--weights: equal or geometric (got '%s')%s",
+                   v[UL_SCORES_F_WEIGHTS], "");
+    if (s->o.geometric && m != UL_EMP_LB_JOINT)
+        return bad(err, errlen, "--weights geometric: only with --method joint%s%s", "", "");
+    return UL_OK;
+}
+
+/* An exact decimal in [0, 1) when unit_open (alpha: (0, 1)), else >= 0. */
+static ul_status read_number(mpfi_ptr x, const char *name, const char *text, bool unit_open,
+                             char *err, size_t errlen)
+{
+    if (ul_num_set_decimal(x, text) != UL_OK)
+        return bad(err, errlen, "--%s: a decimal number (got '%s')", name, text);
+    bool ok = mpfr_sgn(&x->left) >= 0 && (!unit_open || mpfr_cmp_ui(&x->right, 1) < 0);
+    if (ok && strcmp(name, "alpha") == 0)
+        ok = mpfr_sgn(&x->left) > 0;
+    if (!ok)
+        return bad(err, errlen,
+                   unit_open ? "--%s: must lie in [0, 1) (alpha: (0, 1)); got '%s'"
+                             : "--%s: must be >= 0 (got '%s')",
+                   name, text);
+    return UL_OK;
+}
+
+ul_status ul_scores_spec_read(ul_scores_spec *s, const char *const *v, char *err, size_t errlen)
+{
+    for (int i = 0; i < UL_SCORES_NF; i++)
+        s->v[i] = v[i];
+    ul_status st = read_method(s, err, errlen);
+    if (st == UL_OK)
+        st = read_number(s->alpha, "alpha", v[UL_SCORES_F_ALPHA], true, err, errlen);
+    if (st == UL_OK)
+        st = read_number(s->delta, "delta", v[UL_SCORES_F_DELTA], true, err, errlen);
+    s->has_claim = v[UL_SCORES_F_CLAIM][0] != '\0';
+    if (st == UL_OK && s->has_claim)
+        st = read_number(s->claim, "claim-eps", v[UL_SCORES_F_CLAIM], false, err, errlen);
+    return st;
+}
+
+void ul_scores_outcome_init(ul_scores_outcome *r)
+{
+    memset(r, 0, sizeof *r);
+    ul_emp_lb_init(&r->lb);
+}
+
+void ul_scores_outcome_clear(ul_scores_outcome *r)
+{
+    if (r->computed)
+        ul_emp_roc_clear(&r->roc);
+    ul_emp_lb_clear(&r->lb);
+    r->computed = false;
+}
+
+ul_status ul_scores_compute(const ul_scores_spec *s, const double *in, size_t n_in,
+                            const double *out, size_t n_out, ul_scores_outcome *r, char *err,
+                            size_t errlen)
+{
+    r->n_in = n_in;
+    r->n_out = n_out;
+    r->computed = true;
+    ul_status st = ul_emp_roc_curve(&r->roc, in, n_in, out, n_out, err, errlen);
+    if (st == UL_OK)
+        st = ul_emp_eps_lb(&r->lb, in, n_in, out, n_out, s->alpha, s->delta, &s->o, err, errlen);
+    if (st != UL_OK && st != UL_ECAP)
+        return st;
+    double d = mpfr_get_d(&s->delta->right, MPFR_RNDU);
+    r->mu = ul_emp_gdp_mu_from_auc(r->roc.auc);
+    r->gdp_eps = d > 0 ? ul_emp_gdp_eps(r->mu, d) : INFINITY;
+    r->verdict = !s->has_claim                                  ? "no claim"
+                 : mpfr_cmp(r->lb.eps_lb, &s->claim->right) > 0 ? "refuted"
+                                                                : "consistent";
+    return UL_OK;
+}
+
+const char *ul_scores_method_name(ul_emp_lb_method m)
+{
+    return METHODS[m];
+}
+
+/* What the level is split by: --weights for the Bonferroni methods; for SUM
+ * the statistic's own weights c_k = c_0/(k+1) as the library used them
+ * (stats/eps_lb.h, SUM: K order statistics per direction, OUT forward, IN
+ * reversed), which --weights does not touch. */
+void ul_scores_weights_text(const ul_scores_spec *s, const ul_emp_lb_result *lb, char *buf,
+                            size_t n)
+{
+    if (s->o.method != UL_EMP_LB_SUM) {
+        snprintf(buf, n, "%s", s->v[UL_SCORES_F_WEIGHTS]);
+        return;
+    }
+    size_t kf = lb->sum_K[0], kr = lb->sum_K[1];
+    int w = snprintf(buf, n, "c_k = %lu/(k+1), k = 0..%zu", lb->sum_c[0][0], kf - 1);
+    if (kr > 0 && kr != kf && w >= 0 && (size_t)w < n)
+        snprintf(buf + w, n - (size_t)w, " forward, c_k = %lu/(k+1), k = 0..%zu reversed",
+                 lb->sum_c[1][0], kr - 1);
+}
+
+void ul_scores_eps_text(const ul_scores_outcome *r, char *buf, size_t n)
+{
+    mpfr_snprintf(buf, n, "%.10R*g", MPFR_RNDD, r->lb.eps_lb);
+}
+
+/* The ROC part: sizes, AUC, TPR at the FPR levels (null below 1/#OUT). */
+static void add_roc(json_object *o, const ul_scores_outcome *r)
+{
+    json_object *tp = json_object_new_object();
+    json_object_object_add(o, "n_in", json_object_new_int64((int64_t)r->n_in));
+    json_object_object_add(o, "n_out", json_object_new_int64((int64_t)r->n_out));
+    json_object_object_add(o, "auc", json_object_new_double(r->roc.auc));
+    const char *keys[] = {"0.001", "0.01", "0.1"};
+    for (int l = 0; l < UL_EMP_N_FPR_LEVELS; l++)
+        json_object_object_add(tp, keys[l],
+                               r->roc.tpr_defined[l] ? json_object_new_double(r->roc.tpr_at_fpr[l])
+                                                     : NULL);
+    json_object_object_add(o, "tpr_at_fpr", tp);
+}
+
+/* The GDP estimate, labelled with its assumption (stats/gdp.h). */
+static json_object *gdp_json(const ul_scores_outcome *r)
+{
+    json_object *g = json_object_new_object();
+    json_object_object_add(g, "assumption",
+                           json_object_new_string("Gaussian trade-off curve (GDP)"));
+    json_object_object_add(g, "mu", json_object_new_double(r->mu));
+    json_object_object_add(g, "eps",
+                           isfinite(r->gdp_eps) ? json_object_new_double(r->gdp_eps)
+                                                : json_object_new_string("inf"));
+    return g;
+}
+
+char *ul_scores_json(const ul_scores_spec *s, const ul_scores_outcome *r)
+{
+    char lb[64], w[128];
+    ul_scores_eps_text(r, lb, sizeof lb);
+    ul_scores_weights_text(s, &r->lb, w, sizeof w);
+    json_object *o = json_object_new_object();
+    add_roc(o, r);
+    json_object_object_add(o, "method", json_object_new_string(ul_scores_method_name(s->o.method)));
+    json_object_object_add(o, "tests", json_object_new_int64((int64_t)r->lb.m));
+    json_object_object_add(o, "weights", json_object_new_string(w));
+    json_object_object_add(o, "level_divisor", json_object_new_int64((int64_t)r->lb.divisor));
+    json_object_object_add(o, "alpha", json_object_new_string(s->v[UL_SCORES_F_ALPHA]));
+    json_object_object_add(o, "delta", json_object_new_string(s->v[UL_SCORES_F_DELTA]));
+    json_object_object_add(o, "eps_lower_bound", json_object_new_string(lb));
+    json_object_object_add(o, "threshold",
+                           r->lb.direction ? json_object_new_double(r->lb.threshold) : NULL);
+    json_object_object_add(o, "fp", json_object_new_int64((int64_t)r->lb.fp));
+    json_object_object_add(o, "fn", json_object_new_int64((int64_t)r->lb.fn));
+    json_object_object_add(o, "gdp_estimate", gdp_json(r));
+    json_object_object_add(o, "claim_eps", s->has_claim
+                                               ? json_object_new_string(s->v[UL_SCORES_F_CLAIM])
+                                               : NULL);
+    json_object_object_add(o, "verdict", json_object_new_string(r->verdict));
+    char *text = strdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+                                                              JSON_C_TO_STRING_NOSLASHESCAPE));
+    json_object_put(o);
+    if (text == NULL)
+        abort(); /* a report of fixed shape: out of memory aborts (policy: num/status.h) */
+    return text;
+}
