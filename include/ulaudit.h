@@ -251,6 +251,26 @@ ulaudit_status ulaudit_attack_stats(const double *in_scores, size_t n_in,
                                     const char *const *names, const char *const *values, size_t n,
                                     char **json, char *err, size_t errlen);
 
+/* ---- importers -------------------------------------------------------------
+ * `ulaudit import` (man ulaudit-import(1)): a peer's accounting input as
+ * JSON text (len bytes, need not be NUL-terminated) turned into a
+ * ulaudit-certificate/1 object of method dp-sgd that ulaudit_audit_string
+ * takes, with the sampling (Poisson) and the adjacency each tool implies
+ * written out and a "source" naming every reading taken.  format: "opacus"
+ * (accountant.history [[noise_multiplier, sample_rate, steps], ...] or
+ * accountant.state_dict()), "dp-accounting" (a DpEvent tree in its dict
+ * form, or {"event", "neighboring_relation", "epsilon", "delta"}) or
+ * "tf-privacy" (compute_dp_sgd_privacy's {"n", "batch_size",
+ * "noise_multiplier", "epochs", "delta"}).  names/values (n pairs) are the
+ * command's flags without dashes: "eps", "delta" (the claim; default: the
+ * file's "epsilon" / "delta"), "adjacency" ("add-remove" or "replace";
+ * default: the tool's).  *certificate: the JSON text (caller frees).  A
+ * missing claim, an unsupported event, a value outside the audit's domain:
+ * ULAUDIT_EINPUT with the JSON path or the option named in err. */
+ulaudit_status ulaudit_import(const char *format, const char *text, size_t len,
+                              const char *const *names, const char *const *values, size_t n,
+                              char **certificate, char *err, size_t errlen);
+
 #ifdef __cplusplus
 }
 #endif

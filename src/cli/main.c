@@ -23,6 +23,7 @@
 #include "cli/args.h"
 #include "cli/audit.h"
 #include "cli/calc.h"
+#include "cli/import.h"
 #include "cli/exitcodes.h"
 #include "cli/vectors.h"
 #include "cli/watchdog.h"
@@ -119,6 +120,10 @@ static void usage(FILE *out)
             "  vectors --out DIR [--digits N] [--only FAMILY]\n"
             "                  write the certified reference vectors (CSV + manifest)\n"
             "                  that double-precision accountants can be tested against\n"
+            "  import opacus|dp-accounting|tf-privacy FILE|- [--eps E] [--delta D]\n"
+            "                  turn an Opacus accountant history, a dp_accounting event or\n"
+            "                  TF Privacy's compute_dp_sgd_privacy parameters into a dp-sgd\n"
+            "                  certificate for audit\n"
             "  attack CONFIG.json [--out DIR]\n"
             "                  train and unlearn with the real noisy-GD learners many\n"
             "                  times and attack them (membership inference): empirical\n"
@@ -231,7 +236,7 @@ static const struct {
 } HELPS[] = {
     {"calc", ul_cli_calc_help},       {"audit", ul_cli_audit_help},
     {"calibrate", ul_cli_calibrate_help}, {"attack", attack_help},
-    {"vectors", ul_cli_vectors_help},
+    {"vectors", ul_cli_vectors_help}, {"import", ul_cli_import_help},
 };
 
 /* Replaces this process with `man [SECTION] PAGE` (or `man -l FILE`) when
@@ -253,11 +258,12 @@ static void exec_man_if_found(const char *section, const char *page, const char 
 
 /* The commands, for the suggestion of a mistyped one ("help" last: not a
  * page of `ulaudit help`). */
-static const char *const COMMANDS[] = {"calc", "audit", "calibrate", "attack", "vectors", "help"};
+static const char *const COMMANDS[] = {"calc",    "audit",  "calibrate", "attack",
+                                       "vectors", "import", "help"};
 
 /* The topics of `ulaudit help`: the commands, then the certificate format. */
-static const char *const TOPICS[] = {"calc",    "audit",       "calibrate", "attack",
-                                     "vectors", "certificate", "help"};
+static const char *const TOPICS[] = {"calc",    "audit",  "calibrate",   "attack",
+                                     "vectors", "import", "certificate", "help"};
 
 /* Whether `ulaudit help` shows a manual page: stdout a terminal, or
  * ULAUDIT_HELP=man (ULAUDIT_HELP=text: never). */
@@ -342,7 +348,7 @@ static int help_command(const char *cmd)
     ul_io_did_you_mean(hint, sizeof hint, cmd, TOPICS, sizeof TOPICS / sizeof TOPICS[0], "");
     fprintf(stderr,
             "ulaudit help: unknown command '%s'%s (topics: calc, audit, calibrate, "
-            "attack, vectors, certificate)\n",
+            "attack, vectors, import, certificate)\n",
             ul_io_escape(cmd, strlen(cmd), quoted, sizeof quoted), hint);
     return UL_EXIT_USAGE;
 }
@@ -409,6 +415,8 @@ int main(int argc, char **argv)
         rc = run_attack(argc - 2, argv + 2);
     } else if (strcmp(argv[1], "vectors") == 0) {
         rc = ul_cli_vectors(argc - 2, argv + 2);
+    } else if (strcmp(argv[1], "import") == 0) {
+        rc = ul_cli_import(argc - 2, argv + 2);
     } else {
         rc = unknown_command(argv[1]);
     }

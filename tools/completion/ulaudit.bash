@@ -10,6 +10,7 @@
 #   ulaudit attack --scores a,b --<TAB> the flags of the --scores form
 #   ulaudit attack --scores in.txt,<TAB>    file names after the comma
 #   ulaudit vectors --only <TAB>        the families of `vectors --help`
+#   ulaudit import <TAB>                the formats of `import --help`
 #   ulaudit help <TAB>                  the commands and certificate (the
 #                                       format's page, ulaudit-certificate(5))
 
@@ -73,12 +74,12 @@ _ulaudit()
     cmd=${COMP_WORDS[1]}
     COMPREPLY=()
     if [ "$COMP_CWORD" -eq 1 ]; then
-        COMPREPLY=($(compgen -W "calc audit calibrate attack vectors help --help --version" -- "$cur"))
+        COMPREPLY=($(compgen -W "calc audit calibrate attack vectors import help --help --version" -- "$cur"))
         return 0
     fi
     case "$prev" in
     --out)
-        if [ "$cmd" = calibrate ]; then
+        if [ "$cmd" = calibrate ] || [ "$cmd" = import ]; then
             COMPREPLY=($(compgen -f -- "$cur"))
         else
             COMPREPLY=($(compgen -d -- "$cur"))
@@ -133,7 +134,7 @@ _ulaudit()
     case "$cmd" in
     help)
         [ "$COMP_CWORD" -eq 2 ] &&
-            COMPREPLY=($(compgen -W "calc audit calibrate attack vectors certificate" -- "$cur"))
+            COMPREPLY=($(compgen -W "calc audit calibrate attack vectors import certificate" -- "$cur"))
         ;;
     calc)
         if [ "$COMP_CWORD" -eq 2 ]; then
@@ -143,6 +144,17 @@ _ulaudit()
         elif [[ "$cur" == -* ]]; then
             COMPREPLY=($(compgen -W "$(_ulaudit_help_of_line "$bin" calc |
                 grep -o -- '--[a-zA-Z][a-zA-Z0-9-]*' | sort -u)" -- "$cur"))
+        fi
+        ;;
+    import)
+        if [ "$COMP_CWORD" -eq 2 ]; then
+            COMPREPLY=($(compgen -W "$(_ulaudit_help "$bin" import |
+                sed -n '/^Formats:/,/^$/s/^  \([a-z][a-z-]*\) .*/\1/p') --help" -- "$cur"))
+        elif [[ "$cur" == -* ]]; then
+            COMPREPLY=($(compgen -W "$(_ulaudit_help "$bin" import |
+                grep -o -- '--[a-zA-Z][a-zA-Z0-9-]*' | sort -u)" -- "$cur"))
+        else
+            COMPREPLY=($(compgen -f -- "$cur"))
         fi
         ;;
     audit|calibrate|attack|vectors)
