@@ -33,7 +33,7 @@ def test_calibrate_is_the_cli_certificate(tmp_path):
     assert ulaudit.audit(got).verdict == "supported"
 
 
-OPACUS = {"history": [[1.1, 0.01, 1000]]}
+OPACUS = {"history": [[1.1, 0.01, 1000]], "mechanism": "rdp"}
 
 
 def test_import_certificate_is_the_cli_certificate(tmp_path):

@@ -13,6 +13,8 @@ digits (default 17), ``max_bits`` caps the working precision (default
 65536), ``max_seconds`` bounds the call (None: no limit; past it
 TimeBudgetError); Ctrl-C interrupts any call (KeyboardInterrupt).
 """
+from __future__ import annotations  # help() shows the annotations as written (Arg)
+
 from typing import TYPE_CHECKING, Optional, Union
 
 from ._calc import Enclosure, WholeNumber
