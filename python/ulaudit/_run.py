@@ -31,11 +31,21 @@ def _budget(max_seconds: Optional[float]) -> float:
     return value
 
 
+def _wait_through_interrupts(done: threading.Event) -> None:
+    while True:
+        try:
+            if done.wait(_POLL):
+                return
+        except KeyboardInterrupt:
+            pass
+
+
 def run(call: Callable[[], T], max_seconds: Optional[float]) -> T:
     """call() in a worker thread under the limits; its result or its exception."""
     budget = _budget(max_seconds)
     cancel = ctypes.c_int(0)
     box: list = []  # [(ok, value)] once the worker finished
+    done = threading.Event()  # set by the worker as its last act
 
     def work() -> None:
         err = ctypes.create_string_buffer(_lib.ERR_LEN)
@@ -51,20 +61,22 @@ def run(call: Callable[[], T], max_seconds: Optional[float]) -> T:
             box.append((False, e))
         finally:
             _lib.LIB.ulaudit_thread_cleanup()
+            done.set()
 
     worker = threading.Thread(target=work, name="ulaudit-call", daemon=True)
     worker.start()
     try:
-        while worker.is_alive():
-            worker.join(_POLL)
+        while not done.wait(_POLL):
+            pass
     except KeyboardInterrupt:
         cancel.value = 1
-        while worker.is_alive():  # a second Ctrl-C must not orphan the worker either
-            try:
-                worker.join(_POLL)
-            except KeyboardInterrupt:
-                pass
+        _wait_through_interrupts(done)  # a second Ctrl-C must not orphan the worker either
         raise
+    finally:
+        # The worker has only its return left.  (Not join() with a timeout while it runs:
+        # Python 3.11's join, interrupted by Ctrl-C, can mark a running thread stopped.)
+        if done.is_set():
+            worker.join()
     ok, value = box[0]
     if ok:
         return value
