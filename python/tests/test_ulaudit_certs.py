@@ -1,5 +1,6 @@
 """audit, calibrate and import_certificate against the CLI's outputs on the corpus."""
 import json
+from decimal import Decimal
 import os
 
 import pytest
@@ -24,9 +25,11 @@ def test_audit_report_is_the_cli_json(name):
 
 def test_calibrate_is_the_cli_certificate(tmp_path):
     path = os.path.join(AUDITS, "gaussian-one-minus-erf.json")
-    cli = run_cli("calibrate", path)
+    cli = run_cli("calibrate", path, parse_float=Decimal)
     got = ulaudit.calibrate(path)
     assert got == cli
+    # the calibrated sigma is the library's digits, not the nearest double
+    assert isinstance(got["parameters"]["sigma"], Decimal)
     with open(path) as f:
         assert ulaudit.calibrate(json.load(f)) == got
     # the completed certificate is supported, by the audit, not by the calibration's word
@@ -39,7 +42,8 @@ OPACUS = {"history": [[1.1, 0.01, 1000]], "mechanism": "rdp"}
 def test_import_certificate_is_the_cli_certificate(tmp_path):
     src = tmp_path / "opacus.json"
     src.write_text(json.dumps(OPACUS))
-    cli = run_cli("import", "opacus", str(src), "--eps", "1", "--delta", "1e-5")
+    cli = run_cli("import", "opacus", str(src), "--eps", "1", "--delta", "1e-5",
+                  parse_float=Decimal)
     for source in (str(src), OPACUS, json.dumps(OPACUS)):
         got = ulaudit.import_certificate("opacus", source, eps="1", delta="1e-5")
         # "source" is prose naming what was read: the CLI names its file and --eps, the

@@ -1,5 +1,6 @@
 """Certificates: audit, calibrate, and import from the peers' formats."""
 import ctypes
+import decimal
 import json
 import os
 from typing import Any, Dict, Optional, Tuple, Union
@@ -24,11 +25,27 @@ class AuditReport(dict):
         return self["verdict"]
 
 
+def _exact_number(value: Any) -> str:
+    """A Decimal (a certificate number read by calibrate/import_certificate) as its exact
+    text, which certificates take as a string; anything else json cannot write is refused."""
+    if isinstance(value, decimal.Decimal):
+        return str(value)
+    raise TypeError("certificate: %s is not JSON (give numbers as str, int, float or Decimal)"
+                    % type(value).__name__)
+
+
+def certificate_json(text: str) -> Dict[str, Any]:
+    """A certificate's JSON with its non-integer numbers as Decimal: exactly the digits the
+    library wrote (a calibrated sigma rounded up to 17 digits is not a double, and the
+    nearest double may be below it)."""
+    return json.loads(text, parse_float=decimal.Decimal)
+
+
 def _source(value: Source, what: str) -> Tuple[str, str]:
     """('text', JSON text) or ('path', a file's path) of a certificate given as a dict,
     JSON text or a path."""
     if isinstance(value, dict):
-        return "text", json.dumps(value)
+        return "text", json.dumps(value, default=_exact_number)
     if isinstance(value, os.PathLike):
         return "path", os.fspath(value)
     if isinstance(value, str):
@@ -89,10 +106,13 @@ def calibrate(certificate: Source, max_seconds: Optional[float] = None,
     """The certificate completed with the parameter that makes its claim supported
     (``ulaudit calibrate CERT``: the same JSON object, as a dict).  The certificate is
     a path, a dict or JSON text; a method without calibration raises InputError naming
-    it; past ``max_seconds`` TimeBudgetError; Ctrl-C interrupts (KeyboardInterrupt)."""
+    it; past ``max_seconds`` TimeBudgetError; Ctrl-C interrupts (KeyboardInterrupt).
+    Non-integer numbers are :class:`decimal.Decimal`, the library's digits exactly (the
+    calibrated value is rounded up; a float could round it down); :func:`audit` takes
+    the dict back as it is."""
     kind, data = _source(certificate, "certificate")
     opt = _lib.options(digits, max_bits)
-    return json.loads(_run.run(lambda: _calibrate_now(kind, data, opt), max_seconds))
+    return certificate_json(_run.run(lambda: _calibrate_now(kind, data, opt), max_seconds))
 
 
 def _import_now(fmt: str, text: str, flags: Dict[str, str]) -> str:
@@ -117,8 +137,8 @@ def import_certificate(format: str, source: Source, eps: Any = None, delta: Any 
     "dp-accounting" (a dp_accounting event's JSON/dict form) or "tf-privacy"
     (compute_dp_sgd_privacy's parameters); source: a path, a dict or JSON text;
     eps, delta and further keyword flags (``-`` written ``_``): the options of
-    ``ulaudit import`` (the claim to certify).  Returns the certificate dict, which
-    :func:`audit` takes."""
+    ``ulaudit import`` (the claim to certify).  Returns the certificate dict (non-integer
+    numbers as :class:`decimal.Decimal`, exactly as written), which :func:`audit` takes."""
     kind, data = _source(source, "source")
     if kind == "path":
         with open(data, encoding="utf-8") as f:
@@ -126,4 +146,4 @@ def import_certificate(format: str, source: Source, eps: Any = None, delta: Any 
     given = dict(flags, eps=eps, delta=delta)
     lib_flags = {k.rstrip("_").replace("_", "-"): flag_text(k, v)
                  for k, v in given.items() if v is not None}
-    return json.loads(_run.run(lambda: _import_now(format, data, lib_flags), max_seconds))
+    return certificate_json(_run.run(lambda: _import_now(format, data, lib_flags), max_seconds))
