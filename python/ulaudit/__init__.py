@@ -34,10 +34,13 @@ from ._vector import EnclosureArray
 from .attack import attack_scores
 from .errors import (CancelledError, InputError, NoRootError, OutOfMemoryError,
                      PrecisionCapWarning, TimeBudgetError, UlauditError)
+from .dpsgd import dpsgd_delta, dpsgd_epsilon
+from . import accountants
 
 __all__ = [
     "Enclosure", "EnclosureArray", "WholeNumber", "AuditReport", "UlauditError", "InputError",
     "NoRootError", "TimeBudgetError", "OutOfMemoryError", "CancelledError",
     "PrecisionCapWarning", "VERDICTS", "version", "quantities", "calc", "enclosure", "audit",
-    "calibrate", "import_certificate", "attack_scores",
+    "calibrate", "import_certificate", "attack_scores", "dpsgd_epsilon", "dpsgd_delta",
+    "accountants",
 ] + list(_QUANTITIES)
