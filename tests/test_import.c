@@ -126,6 +126,18 @@ static const char *const TWO_PHASES[][3] = {{"1.5", "0.04", "1249"}, {"1.5", "0.
 static const char *const CLAIM_NAMES[] = {"eps", "delta"};
 static const char *const OPACUS_CLAIM[] = {"7.32911117143", "1e-5"};
 
+/* The certificate of text with the claim (eps, delta) given as options. */
+static char *import_claim(const char *format, const char *text, const char *eps,
+                          const char *delta)
+{
+    const char *values[] = {eps, delta};
+    char *cert = NULL, err[1024] = "";
+    cr_assert_eq(ulaudit_import(format, text, strlen(text), CLAIM_NAMES, values, 2, &cert, err,
+                                sizeof err),
+                 ULAUDIT_OK, "%s", err);
+    return cert;
+}
+
 Test(import, opacus_history_of_the_load_state_dict_test_is_supported)
 {
     char *cert = import_file("opacus", DATA "opacus-two-phases.json", CLAIM_NAMES, OPACUS_CLAIM, 2);
@@ -217,10 +229,7 @@ Test(import, adjacency_from_the_file_or_the_option)
 {
     const char *tree = "{\"event\": {\"class_name\": \"GaussianDpEvent\", \"noise_multiplier\": 2},"
                        " \"neighboring_relation\": \"NeighboringRelation.REPLACE_ONE\"}";
-    char *cert = NULL, err[1024];
-    cr_assert_eq(ulaudit_import("dp-accounting", tree, strlen(tree), CLAIM_NAMES,
-                                (const char *const[]){"1", "1e-5"}, 2, &cert, err, sizeof err),
-                 ULAUDIT_OK, "%s", err);
+    char *cert = import_claim("dp-accounting", tree, "1", "1e-5"), err[1024];
     static const char *const full[][3] = {{"2", "1", "1"}};
     expect_phases(cert, full, 1);
     cr_assert_str_eq(adjacency(cert), "replace");
@@ -422,10 +431,7 @@ Test(import, tf_privacy_fractional_epochs_take_the_larger_count)
     volatile double e = 0.07, n = 100, b = 1;
     cr_assert_gt(e * n / b, 7.0, "the double product is above 7");
     const char *text = "{\"n\": 100, \"batch_size\": 1, \"noise_multiplier\": 1, \"epochs\": 0.07}";
-    char *cert = NULL, err[1024];
-    cr_assert_eq(ulaudit_import("tf-privacy", text, strlen(text), CLAIM_NAMES,
-                                (const char *const[]){"1", "1e-5"}, 2, &cert, err, sizeof err),
-                 ULAUDIT_OK, "%s", err);
+    char *cert = import_claim("tf-privacy", text, "1", "1e-5");
     static const char *const want[][3] = {{"1", "0.01", "8"}};
     expect_phases(cert, want, 1);
     cr_assert(strstr(cert, "ceil(7) = 7, and 8 as TF Privacy computes it in doubles"), "%s", cert);
@@ -438,11 +444,7 @@ Test(import, tf_privacy_fractional_epochs_take_the_larger_count)
 Test(import, decimal_text_is_written_as_json_numbers)
 {
     const char *text = "[[\"01.50\", \"0.04\", \"1e3\"]]";
-    const char *names[] = {"eps", "delta"}, *values[] = {"+7", "00.00001"};
-    char *cert = NULL, err[1024];
-    cr_assert_eq(ulaudit_import("opacus", text, strlen(text), names, values, 2, &cert, err,
-                                sizeof err),
-                 ULAUDIT_OK, "%s", err);
+    char *cert = import_claim("opacus", text, "+7", "00.00001"), err[1024];
     static const char *const want[][3] = {{"1.5", "0.04", "1000"}};
     expect_phases(cert, want, 1);
     cr_assert(strstr(cert, "\"noise_multiplier\": 1.50,"), "%s", cert);

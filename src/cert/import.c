@@ -166,9 +166,13 @@ static ul_status resolve_claim(const ul_import_run *r, const ul_import_options *
     *delta = o->delta != NULL ? o->delta : r->file_delta;
     if (*eps == NULL || *delta == NULL) {
         const char *what = *eps == NULL ? "eps" : "delta";
+        if (pre[0] == '\0') /* the library's options */
+            return ul_fail(err, errlen, UL_EINPUT,
+                           "%s: missing: the claimed %s is not in the file; give the option %s",
+                           what, what, what);
         return ul_fail(err, errlen, UL_EINPUT,
-                       "%s%s: missing: the claimed %s is not in the file; give %s%s %s",
-                       pre, what, what, pre, what, *eps == NULL ? "E" : "D");
+                       "%s%s: missing: the claimed %s is not in the file; give %s%s %s", pre,
+                       what, what, pre, what, *eps == NULL ? "E" : "D");
     }
     ul_status st;
     snprintf(name, sizeof name, "%seps", pre);
