@@ -214,6 +214,8 @@ UL_API ulaudit_status ulaudit_calc_list(char **json, char *err, size_t errlen)
         json_object *q = json_object_new_object(), *fl = json_object_new_array();
         json_object_object_add(q, "name", json_object_new_string(name));
         json_object_object_add(q, "summary", json_object_new_string(summary));
+        /* the table's example, for bindings' docs and their tests (python/tools) */
+        json_object_object_add(q, "example", json_object_new_string(cq->example));
         for (int k = 0; k < nflags; k++) {
             json_object *f = json_object_new_object();
             json_object_object_add(f, "name", json_object_new_string(flags[k].name));

@@ -1,0 +1,149 @@
+"""Certificates: audit, calibrate, and import from the peers' formats."""
+import ctypes
+import decimal
+import json
+import os
+from typing import Any, Dict, Optional, Tuple, Union
+
+from . import _lib, _run
+from ._calc import flag_text
+from .errors import check
+
+Source = Union[str, "os.PathLike[str]", Dict[str, Any]]
+VERDICTS = ("supported", "unsupported", "refuted", "invalid", "inconclusive")
+
+
+class AuditReport(dict):
+    """The report of ``ulaudit audit --json`` as a dict (verdict, exit_code, method,
+    claim, recomputed, margin, preconditions, explanation, ...); ``verdict`` is
+    also an attribute.  (The text form the CLI prints is not produced by the
+    library: read ``report["explanation"]`` or run ``ulaudit audit CERT``.)"""
+
+    @property
+    def verdict(self) -> str:
+        """One of VERDICTS."""
+        return self["verdict"]
+
+
+def _exact_number(value: Any) -> str:
+    """A Decimal (a certificate number read by calibrate/import_certificate) as its exact
+    text, which certificates take as a string; anything else json cannot write is refused."""
+    if isinstance(value, decimal.Decimal):
+        return str(value)
+    raise TypeError("certificate: %s is not JSON (give numbers as str, int, float or Decimal)"
+                    % type(value).__name__)
+
+
+def certificate_json(text: str) -> Dict[str, Any]:
+    """A certificate's JSON with its non-integer numbers as Decimal: exactly the digits the
+    library wrote (a calibrated sigma rounded up to 17 digits is not a double, and the
+    nearest double may be below it)."""
+    return json.loads(text, parse_float=decimal.Decimal)
+
+
+def _source(value: Source, what: str) -> Tuple[str, str]:
+    """('text', JSON text) or ('path', a file's path) of a certificate given as a dict,
+    JSON text or a path."""
+    if isinstance(value, dict):
+        return "text", json.dumps(value, default=_exact_number)
+    if isinstance(value, os.PathLike):
+        return "path", os.fspath(value)
+    if isinstance(value, str):
+        return ("text", value) if value.lstrip().startswith("{") else ("path", value)
+    raise TypeError("%s: a path, a dict or JSON text is needed (got %s)"
+                    % (what, type(value).__name__))
+
+
+def _audit_now(kind: str, data: str, opt: _lib.Options) -> str:
+    out, err = _run.result_pair()
+    verdict = ctypes.c_int(-1)
+    raw = data.encode()
+    if kind == "text":
+        st = _lib.fn("ulaudit_audit_string")(raw, len(raw), ctypes.byref(opt), ctypes.byref(out),
+                                             ctypes.byref(verdict), err, _lib.ERR_LEN)
+    else:
+        st = _lib.fn("ulaudit_audit_file")(raw, ctypes.byref(opt), ctypes.byref(out),
+                                           ctypes.byref(verdict), err, _lib.ERR_LEN)
+    text = _lib.take(out)
+    check(st, err.value.decode(errors="replace"), text is not None)
+    return text
+
+
+def audit(certificate: Source, max_seconds: Optional[float] = None,
+          digits: Optional[int] = None, max_bits: Optional[int] = None) -> AuditReport:
+    """Audits a certificate (ulaudit-certificate(5)): a path (str or os.PathLike), a dict,
+    or JSON text.  Returns the report of ``ulaudit audit --json`` as an AuditReport (a
+    dict; its 'verdict' is one of VERDICTS).  Past ``max_seconds`` the report is the
+    inconclusive one saying the budget ran out (as ``ulaudit audit --max-seconds``);
+    Ctrl-C interrupts (KeyboardInterrupt).  A dict is serialised with json.dumps: give
+    numbers as strings ("1e-5") to keep their decimal text exact.  A certificate that
+    does not fit its method's schema raises InputError, its ``.input`` the JSON path.
+
+    >>> audit("audits/gaussian-one-minus-erf.json")["verdict"]  # doctest: +SKIP
+    'refuted'
+    """
+    kind, data = _source(certificate, "certificate")
+    opt = _lib.options(digits, max_bits)
+    return AuditReport(json.loads(_run.run(lambda: _audit_now(kind, data, opt), max_seconds)))
+
+
+def _calibrate_now(kind: str, data: str, opt: _lib.Options) -> str:
+    out, err = _run.result_pair()
+    raw = data.encode()
+    if kind == "text":
+        st = _lib.fn("ulaudit_calibrate_string")(raw, len(raw), ctypes.byref(opt),
+                                                 ctypes.byref(out), err, _lib.ERR_LEN)
+    else:
+        st = _lib.fn("ulaudit_calibrate_file")(raw, ctypes.byref(opt), ctypes.byref(out), err,
+                                               _lib.ERR_LEN)
+    text = _lib.take(out)
+    check(st, err.value.decode(errors="replace"), text is not None)
+    return text
+
+
+def calibrate(certificate: Source, max_seconds: Optional[float] = None,
+              digits: Optional[int] = None, max_bits: Optional[int] = None) -> Dict[str, Any]:
+    """The certificate completed with the parameter that makes its claim supported
+    (``ulaudit calibrate CERT``: the same JSON object, as a dict).  The certificate is
+    a path, a dict or JSON text; a method without calibration raises InputError naming
+    it; past ``max_seconds`` TimeBudgetError; Ctrl-C interrupts (KeyboardInterrupt).
+    Non-integer numbers are :class:`decimal.Decimal`, the library's digits exactly (the
+    calibrated value is rounded up; a float could round it down); :func:`audit` takes
+    the dict back as it is."""
+    kind, data = _source(certificate, "certificate")
+    opt = _lib.options(digits, max_bits)
+    return certificate_json(_run.run(lambda: _calibrate_now(kind, data, opt), max_seconds))
+
+
+def _import_now(fmt: str, text: str, flags: Dict[str, str]) -> str:
+    out, err = _run.result_pair()
+    raw = text.encode()
+    names = [k.encode() for k in flags]
+    values = [v.encode() for v in flags.values()]
+    st = _lib.fn("ulaudit_import")(fmt.encode(), raw, len(raw), _lib.strings(names),
+                                   _lib.strings(values), len(names), ctypes.byref(out), err,
+                                   _lib.ERR_LEN)
+    result = _lib.take(out)
+    check(st, err.value.decode(errors="replace"), result is not None)
+    return result
+
+
+def import_certificate(format: str, source: Source, eps: Any = None, delta: Any = None, *,
+                       max_seconds: Optional[float] = None, **flags: Any) -> Dict[str, Any]:
+    """A ulaudit-certificate/1 (method dp-sgd, adjacency and sampling written out) from a
+    peer's record, as ``ulaudit import FORMAT FILE`` makes it.
+
+    format: "opacus" (a JSON export of an Opacus accountant's history),
+    "dp-accounting" (a dp_accounting event's JSON/dict form) or "tf-privacy"
+    (compute_dp_sgd_privacy's parameters); source: a path, a dict or JSON text;
+    eps, delta and further keyword flags (``-`` written ``_``): the options of
+    ``ulaudit import`` (the claim to certify).  Returns the certificate dict (non-integer
+    numbers as :class:`decimal.Decimal`, exactly as written), which :func:`audit` takes."""
+    kind, data = _source(source, "source")
+    if kind == "path":
+        with open(data, encoding="utf-8") as f:
+            data = f.read()
+    given = dict(flags, eps=eps, delta=delta)
+    lib_flags = {k.rstrip("_").replace("_", "-"): flag_text(k, v)
+                 for k, v in given.items() if v is not None}
+    return certificate_json(_run.run(lambda: _import_now(format, data, lib_flags), max_seconds))

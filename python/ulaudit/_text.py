@@ -1,0 +1,81 @@
+"""Numbers to the exact decimal text the library reads.
+
+A value is read from its decimal text, never from a binary approximation:
+str as given, int and Decimal exactly, Fraction when its expansion is
+finite, float through repr (its shortest round-trip decimal: 0.1 -> '0.1',
+what was typed, not the binary value it holds), numpy integers exactly and
+numpy floats through their shortest unique decimal
+(numpy.format_float_positional(x, unique=True): np.float32(0.1) -> '0.1').
+bool (Python's or numpy's) is refused: it is not a number here.
+"""
+import decimal
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any, Sequence, Union
+
+Number = Union[str, int, float, Fraction, decimal.Decimal]
+
+
+def _numpy_kind(value: Any) -> str:
+    """'bool', 'int', 'float' for a numpy scalar, '' otherwise (numpy never imported here)."""
+    t = type(value)
+    if t.__module__ != "numpy":
+        return ""
+    import numpy as np
+    if isinstance(value, np.bool_):
+        return "bool"
+    if isinstance(value, np.integer):
+        return "int"
+    if isinstance(value, np.floating):
+        return "float"
+    return ""
+
+
+def _fraction_text(name: str, value: Fraction) -> str:
+    d = value.denominator
+    for p in (2, 5):
+        while d % p == 0:
+            d //= p
+    if d != 1:
+        raise ValueError("%s: %s has no finite decimal expansion; pass a decimal string"
+                         % (name, value))
+    with decimal.localcontext() as ctx:
+        ctx.prec = max(28, len(str(value.numerator)) + len(str(value.denominator)) + 2)
+        return str(decimal.Decimal(value.numerator) / decimal.Decimal(value.denominator))
+
+
+def decimal_text(name: str, value: Any) -> str:
+    """The exact decimal text of a flag's value; `name` is the Python argument's name,
+    which TypeError and ValueError messages start with."""
+    kind = _numpy_kind(value)
+    if isinstance(value, bool) or kind == "bool":
+        raise TypeError("%s: a number or decimal string is needed, not a bool" % name)
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int) or kind == "int":
+        return str(int(value))
+    if kind == "float":
+        import numpy as np
+        text = np.format_float_positional(value, unique=True, trim="-")
+        # the same shortest digits, in exponent form when positional is long (1e-300)
+        return text if len(text) <= 32 else np.format_float_scientific(value, unique=True,
+                                                                        trim="-")
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, decimal.Decimal):
+        return str(value)
+    if isinstance(value, Fraction):
+        return _fraction_text(name, value)
+    raise TypeError("%s: a number or decimal string is needed (got %s)"
+                    % (name, type(value).__name__))
+
+
+def is_array(value: Any) -> bool:
+    """Whether a value is a numpy array (numpy never imported here)."""
+    return type(value).__module__ == "numpy" and type(value).__name__ == "ndarray"
+
+
+if TYPE_CHECKING:
+    import numpy
+
+# What a quantity's argument may be: a number, or (vectorised) an array or a sequence.
+Arg = Union[Number, "numpy.integer", "numpy.floating", "numpy.ndarray", Sequence[Any]]

@@ -1,0 +1,63 @@
+"""Membership-inference statistics on given scores: ``ulaudit attack --scores`` on arrays."""
+import ctypes
+import json
+import math
+from typing import TYPE_CHECKING, Any, Dict, Optional, Sequence, Union
+
+from . import _lib, _run
+from ._calc import flag_text
+from .errors import InputError, check
+
+if TYPE_CHECKING:
+    import numpy
+
+Scores = Union[Sequence[float], "numpy.ndarray"]
+
+
+def _doubles(name: str, scores: Any) -> Any:
+    values = [float(x) for x in scores]
+    bad = [x for x in values if not math.isfinite(x)]
+    if bad:
+        raise InputError("input", "%s: every score must be finite (got %r)" % (name, bad[0]),
+                         name)
+    return (ctypes.c_double * max(len(values), 1))(*values), len(values)
+
+
+def _stats_now(a: Any, b: Any, flags: Dict[str, str]) -> str:
+    out, err = _run.result_pair()
+    names = [k.encode() for k in flags]
+    values = [v.encode() for v in flags.values()]
+    st = _lib.fn("ulaudit_attack_stats")(a[0], a[1], b[0], b[1], _lib.strings(names),
+                                         _lib.strings(values), len(names), ctypes.byref(out),
+                                         err, _lib.ERR_LEN)
+    text = _lib.take(out)
+    check(st, err.value.decode(errors="replace"), text is not None)
+    return text
+
+
+def attack_scores(in_scores: Scores, out_scores: Scores, delta: Any = None, alpha: Any = None,
+                  *, claim_eps: Any = None, method: Optional[str] = None, threshold: Any = None,
+                  split_frac: Any = None, sides: Any = None, ratio: Any = None,
+                  weights: Optional[str] = None,
+                  max_seconds: Optional[float] = None) -> Dict[str, Any]:
+    """The statistics of ``ulaudit attack --scores IN,OUT ... --json`` on two arrays
+    of scores (higher = more likely IN): the same object, key for key (AUC, TPR at
+    FPR 1e-3/1e-2/1e-1, the certified empirical eps lower bound at delta, the GDP
+    estimate, the verdict on a claim).  The flags are the command's, ``-`` written
+    ``_``; None leaves the command's default:
+
+    delta: the claim's delta (default 0); alpha: 1 - confidence (default 0.05);
+    claim_eps: the claimed eps (default: no claim, statistics only);
+    method: joint (default), sum, family, all, fixed, split or onerun;
+    threshold: fixed's threshold; split_frac: split's choosing part (default 0.25);
+    sides: 1 or 2 (default 2); ratio: the grid ratio (default 4 for joint, 1.25
+    otherwise); weights: equal (default) or geometric (joint only).
+
+    Scores are float64 (numpy arrays or sequences of numbers); flags are read from
+    their exact decimal text.  max_seconds bounds the call; Ctrl-C interrupts it."""
+    given = {"delta": delta, "alpha": alpha, "claim-eps": claim_eps, "method": method,
+             "threshold": threshold, "split-frac": split_frac, "sides": sides, "ratio": ratio,
+             "weights": weights}
+    flags = {k: flag_text(k.replace("-", "_"), v) for k, v in given.items() if v is not None}
+    a, b = _doubles("in_scores", in_scores), _doubles("out_scores", out_scores)
+    return json.loads(_run.run(lambda: _stats_now(a, b, flags), max_seconds))
