@@ -202,6 +202,17 @@ ulaudit_status ulaudit_audit_string(const char *text, size_t len, const ulaudit_
                                     char **report, ulaudit_verdict *verdict, char *err,
                                     size_t errlen);
 
+/* The same audits with the report in both forms (since 0.2.0): *json as
+ * above, *text the readable report `ulaudit audit` prints, from its second
+ * line on (the command's first line names the certificate's file).  Either
+ * of json and text may be NULL: that form is not made.  One audit runs. */
+ulaudit_status ulaudit_audit_file_forms(const char *path, const ulaudit_options *opt,
+                                        char **json, char **text, ulaudit_verdict *verdict,
+                                        char *err, size_t errlen);
+ulaudit_status ulaudit_audit_string_forms(const char *certificate, size_t len,
+                                          const ulaudit_options *opt, char **json, char **text,
+                                          ulaudit_verdict *verdict, char *err, size_t errlen);
+
 /* `ulaudit calibrate` (since 0.2.0): *certificate receives the certificate
  * completed with the parameter that makes its claim supported, byte for
  * byte what `ulaudit calibrate CERT.json` prints for the same options

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_run.h"
 #include "oracle.h"
 #include "ulaudit.h"
 
@@ -274,6 +275,42 @@ Test(lib, audit_string_and_file_give_the_corpus_verdict)
     ulaudit_free(report);
     ulaudit_free(report2);
     free(text);
+}
+
+/* Both forms of one audit are the command's outputs: the JSON that
+ * `ulaudit audit --json` prints, the text it prints from its second line
+ * (the first names the file) — over certificates of four methods and
+ * every verdict kind. */
+Test(lib, audit_forms_are_the_commands_outputs)
+{
+    const char *paths[] = {"audits/gaussian-one-minus-erf.json",
+                           "audits/dp-sgd-opacus-rdp-two-phases.json",
+                           "audits/noisy-gd-thm51-logreg-deletion.json",
+                           "audits/langevin-table3-mnist-eps2.json"};
+    for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {
+        char *json, *text, err[1024];
+        ulaudit_verdict v;
+        cr_assert_eq(ulaudit_audit_file_forms(paths[i], NULL, &json, &text, &v, err, sizeof err),
+                     ULAUDIT_OK, "%s", err);
+        run_result t = run("audit", paths[i], NULL), j = run("audit", paths[i], "--json", NULL);
+        const char *second = strchr(t.out, '\n');
+        cr_assert(second != NULL && strncmp(t.out, "certificate", 11) == 0, "%s", t.out);
+        cr_assert_str_eq(text, second + 1, "%s: the text form", paths[i]);
+        cr_assert_eq(strlen(j.out), strlen(json) + 1, "%s: the JSON form", paths[i]);
+        cr_assert(strncmp(j.out, json, strlen(json)) == 0, "%s: the JSON form", paths[i]);
+        cr_assert_eq(t.status, (int)v == 0 ? 0 : (int)v == 4 ? 3 : 1, "%s: the verdict", paths[i]);
+        /* a form not asked for is not made */
+        char *json_only;
+        cr_assert_eq(ulaudit_audit_file_forms(paths[i], NULL, &json_only, NULL, NULL, err,
+                                              sizeof err),
+                     ULAUDIT_OK, "%s", err);
+        cr_assert_str_eq(json_only, json);
+        run_free(&t);
+        run_free(&j);
+        ulaudit_free(json);
+        ulaudit_free(text);
+        ulaudit_free(json_only);
+    }
 }
 
 Test(lib, audit_errors_name_the_json_path)

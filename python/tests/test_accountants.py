@@ -85,6 +85,19 @@ def test_epsilon_is_the_cli_bracket_rounded_up():
     assert_rounded_up(acc.get_delta(0.5), hi)
 
 
+def test_opacus_get_noise_multiplier_options_are_accepted_and_others_refused():
+    """opacus.accountants.utils.get_noise_multiplier forwards its **kwargs to
+    get_epsilon: RDP's alphas and PRV's eps_error/delta_error must not break the
+    drop-in, and change nothing; a misspelt keyword is still an error."""
+    acc = CertifiedAccountant()
+    train(acc, [(1.1, 30)], 0.01)
+    plain = acc.get_epsilon(1e-5)
+    assert acc.get_epsilon(delta=1e-5, alphas=[2, 4, 8]) == plain
+    assert acc.get_epsilon(delta=1e-5, eps_error=0.01, delta_error=1e-9) == plain
+    with pytest.raises(TypeError, match="alpha"):
+        acc.get_epsilon(delta=1e-5, alpha=[2])
+
+
 def test_no_step_spends_nothing():
     assert CertifiedAccountant().get_epsilon(1e-5) == 0.0
 

@@ -23,6 +23,20 @@ def test_audit_report_is_the_cli_json(name):
     assert report.verdict == cert["expected"]["verdict"]
 
 
+def test_audit_text_is_the_cli_text():
+    """report.text is what `ulaudit audit CERT` prints after its first line (the file)."""
+    import subprocess
+    from conftest import CLI
+    path = os.path.join(AUDITS, "dp-sgd-opacus-rdp-two-phases.json")
+    run_cli("audit", path, "--json")  # skips without the CLI
+    p = subprocess.run([CLI, "audit", path], capture_output=True, text=True, timeout=300)
+    first, rest = p.stdout.split("\n", 1)
+    assert first.startswith("certificate")
+    report = ulaudit.audit(path)
+    assert report.text == rest and str(report) == rest
+    assert "SUPPORTED" in report.text.splitlines()[0]
+
+
 def test_calibrate_is_the_cli_certificate(tmp_path):
     path = os.path.join(AUDITS, "gaussian-one-minus-erf.json")
     cli = run_cli("calibrate", path, parse_float=Decimal)

@@ -16,13 +16,19 @@ VERDICTS = ("supported", "unsupported", "refuted", "invalid", "inconclusive")
 class AuditReport(dict):
     """The report of ``ulaudit audit --json`` as a dict (verdict, exit_code, method,
     claim, recomputed, margin, preconditions, explanation, ...); ``verdict`` is
-    also an attribute.  (The text form the CLI prints is not produced by the
-    library: read ``report["explanation"]`` or run ``ulaudit audit CERT``.)"""
+    also an attribute, and ``text`` the readable report ``ulaudit audit CERT``
+    prints (from its second line: the first names the file); ``print(report)``
+    shows it."""
+
+    text: str = ""
 
     @property
     def verdict(self) -> str:
         """One of VERDICTS."""
         return self["verdict"]
+
+    def __str__(self) -> str:
+        return self.text
 
 
 def _exact_number(value: Any) -> str:
@@ -54,19 +60,23 @@ def _source(value: Source, what: str) -> Tuple[str, str]:
                     % (what, type(value).__name__))
 
 
-def _audit_now(kind: str, data: str, opt: _lib.Options) -> str:
+def _audit_now(kind: str, data: str, opt: _lib.Options) -> Tuple[str, str]:
+    """The report's JSON and text forms (one audit: ulaudit_audit_*_forms)."""
     out, err = _run.result_pair()
+    text_out = ctypes.c_void_p()
     verdict = ctypes.c_int(-1)
     raw = data.encode()
     if kind == "text":
-        st = _lib.fn("ulaudit_audit_string")(raw, len(raw), ctypes.byref(opt), ctypes.byref(out),
-                                             ctypes.byref(verdict), err, _lib.ERR_LEN)
+        st = _lib.fn("ulaudit_audit_string_forms")(raw, len(raw), ctypes.byref(opt),
+                                                   ctypes.byref(out), ctypes.byref(text_out),
+                                                   ctypes.byref(verdict), err, _lib.ERR_LEN)
     else:
-        st = _lib.fn("ulaudit_audit_file")(raw, ctypes.byref(opt), ctypes.byref(out),
-                                           ctypes.byref(verdict), err, _lib.ERR_LEN)
-    text = _lib.take(out)
-    check(st, err.value.decode(errors="replace"), text is not None)
-    return text
+        st = _lib.fn("ulaudit_audit_file_forms")(raw, ctypes.byref(opt), ctypes.byref(out),
+                                                 ctypes.byref(text_out), ctypes.byref(verdict),
+                                                 err, _lib.ERR_LEN)
+    json_text, report_text = _lib.take(out), _lib.take(text_out)
+    check(st, err.value.decode(errors="replace"), json_text is not None)
+    return json_text, report_text
 
 
 def audit(certificate: Source, max_seconds: Optional[float] = None,
@@ -81,10 +91,16 @@ def audit(certificate: Source, max_seconds: Optional[float] = None,
 
     >>> audit("audits/gaussian-one-minus-erf.json")["verdict"]  # doctest: +SKIP
     'refuted'
+    >>> print(audit("audits/gaussian-one-minus-erf.json").text)  # doctest: +SKIP
+    verdict             REFUTED (exit 1)
+    ...
     """
     kind, data = _source(certificate, "certificate")
     opt = _lib.options(digits, max_bits)
-    return AuditReport(json.loads(_run.run(lambda: _audit_now(kind, data, opt), max_seconds)))
+    json_text, report_text = _run.run(lambda: _audit_now(kind, data, opt), max_seconds)
+    report = AuditReport(json.loads(json_text))
+    report.text = report_text
+    return report
 
 
 def _calibrate_now(kind: str, data: str, opt: _lib.Options) -> str:

@@ -90,6 +90,12 @@ class _Pld:
         return self._cache[key]
 
 
+# The options Opacus's RDP (alphas) and PRV (eps_error, delta_error)
+# accountants take in get_epsilon, which opacus.accountants.utils.
+# get_noise_multiplier forwards to whichever accountant it was given.
+_PEER_OPTIONS = frozenset({"alphas", "eps_error", "delta_error"})
+
+
 class CertifiedAccountant(_Pld):
     """An Opacus-shaped accountant (``IAccountant``) with certified results.
 
@@ -113,10 +119,22 @@ class CertifiedAccountant(_Pld):
         else:
             self.history.append((noise_multiplier, sample_rate, 1))
 
-    def get_epsilon(self, delta: Number, *, bracket: bool = False) -> Union[float, Enclosure]:
+    def get_epsilon(self, delta: Number, *, bracket: bool = False,
+                    **peer_options: Any) -> Union[float, Enclosure]:
         """epsilon spent so far at ``delta``: the certified upper bound as a
         float rounded up, or with ``bracket=True`` the :class:`ulaudit.Enclosure`
-        ``(lo, hi)`` around the exact value.  0 before any step."""
+        ``(lo, hi)`` around the exact value.  0 before any step.
+
+        Opacus's ``get_noise_multiplier`` passes its own accountants' options
+        through: ``alphas`` (RDP's orders), ``eps_error`` and ``delta_error``
+        (PRV's error budgets) are accepted and have no effect (the bracket
+        needs no orders and has no error budget; ``rel_width`` sets its
+        width); any other keyword is a TypeError."""
+        unknown = set(peer_options) - _PEER_OPTIONS
+        if unknown:
+            raise TypeError("get_epsilon: unexpected keyword argument(s) %s (accepted from "
+                            "Opacus's accountants and unused: %s)"
+                            % (", ".join(sorted(unknown)), ", ".join(sorted(_PEER_OPTIONS))))
         return _bracket_or_float(self._compute(self.history, "delta", delta), bracket)
 
     def get_delta(self, eps: Number, *, bracket: bool = False) -> Union[float, Enclosure]:

@@ -240,9 +240,17 @@ UL_API ulaudit_status ulaudit_calc_list(char **json, char *err, size_t errlen)
 
 /* ---- audits ------------------------------------------------------------------ */
 
-static ulaudit_status audit_loaded(ul_cert *cert, const ul_num_precision *want, char **report,
-                                   ulaudit_verdict *verdict, char *err, size_t errlen)
+/* Where an audit's report goes: the JSON form, the text form (either may
+ * be NULL: not wanted), the verdict (may be NULL). */
+typedef struct {
+    char **json, **text;
+    ulaudit_verdict *verdict;
+} audit_out;
+
+static ulaudit_status audit_loaded(ul_cert *cert, const ul_num_precision *want, void *out,
+                                   char *err, size_t errlen)
 {
+    audit_out *o = out;
     ul_audit_report rep;
     ul_status st = ul_audit(cert, want, &rep, err, errlen);
     if (ul_lib_cancelled(NULL, "auditing the certificate", err, errlen)) {
@@ -250,10 +258,13 @@ static ulaudit_status audit_loaded(ul_cert *cert, const ul_num_precision *want, 
         return ULAUDIT_ECANCEL;
     }
     if (st == UL_OK) {
-        *report = ul_audit_report_json(&rep, ul_cert_method(cert), ul_cert_source(cert),
-                                       want->digits);
-        if (verdict != NULL)
-            *verdict = (ulaudit_verdict)rep.verdict;
+        const char *method = ul_cert_method(cert), *source = ul_cert_source(cert);
+        if (o->json != NULL)
+            *o->json = ul_audit_report_json(&rep, method, source, want->digits);
+        if (o->text != NULL) /* the command's text after its "certificate" line */
+            *o->text = ul_audit_report_text(&rep, method, source);
+        if (o->verdict != NULL)
+            *o->verdict = (ulaudit_verdict)rep.verdict;
     }
     ul_cert_free(cert);
     return ul_lib_status(st);
@@ -261,12 +272,11 @@ static ulaudit_status audit_loaded(ul_cert *cert, const ul_num_precision *want, 
 
 /* `ulaudit calibrate` on a loaded certificate (audit/audit.h,
  * ul_audit_calibrate: the function the command calls, so the text is the
- * command's). */
-static ulaudit_status calibrate_loaded(ul_cert *cert, const ul_num_precision *want,
-                                       char **certificate, ulaudit_verdict *unused, char *err,
-                                       size_t errlen)
+ * command's); out is the char ** of the completed certificate. */
+static ulaudit_status calibrate_loaded(ul_cert *cert, const ul_num_precision *want, void *out,
+                                       char *err, size_t errlen)
 {
-    (void)unused;
+    char **certificate = out;
     ul_status st = ul_audit_calibrate(cert, want, certificate, err, errlen);
     ul_cert_free(cert);
     if (ul_lib_cancelled(certificate, "calibrating the certificate", err, errlen))
@@ -274,18 +284,17 @@ static ulaudit_status calibrate_loaded(ul_cert *cert, const ul_num_precision *wa
     return ul_lib_status(st);
 }
 
-typedef ulaudit_status (*on_cert)(ul_cert *cert, const ul_num_precision *want, char **out,
-                                  ulaudit_verdict *verdict, char *err, size_t errlen);
+typedef ulaudit_status (*on_cert)(ul_cert *cert, const ul_num_precision *want, void *out,
+                                  char *err, size_t errlen);
 
 /* The common front of the audits and calibrations: options, the input given
  * (text[0..len) when text is not NULL, else the file path), MPFR's exponent
  * range on this thread, the certificate loaded and handed to `then`, which
- * frees it. */
+ * frees it and fills `out` (the caller set its pointers to NULL). */
 static ulaudit_status with_cert(const char *cmd, const char *path, const char *text, size_t len,
-                                const ulaudit_options *opt, on_cert then, char **out,
-                                ulaudit_verdict *verdict, char *err, size_t errlen)
+                                const ulaudit_options *opt, on_cert then, void *out, char *err,
+                                size_t errlen)
 {
-    *out = NULL;
     ul_num_precision want;
     ulaudit_status ust = ul_lib_options(opt, &want, err, errlen);
     if (ust == ULAUDIT_OK && path == NULL && text == NULL)
@@ -298,21 +307,50 @@ static ulaudit_status with_cert(const char *cmd, const char *path, const char *t
     ul_cert *cert;
     ul_status st = text != NULL ? ul_cert_load_buffer(text, len, &cert, err, errlen)
                                 : ul_cert_load(path, &cert, err, errlen);
-    return st != UL_OK ? ul_lib_status(st) : then(cert, &want, out, verdict, err, errlen);
+    return st != UL_OK ? ul_lib_status(st) : then(cert, &want, out, err, errlen);
+}
+
+/* The one audit entry: path or text, the forms wanted. */
+static ulaudit_status audit_forms(const char *path, const char *text, size_t len,
+                                  const ulaudit_options *opt, char **json, char **text_report,
+                                  ulaudit_verdict *verdict, char *err, size_t errlen)
+{
+    if (json != NULL)
+        *json = NULL;
+    if (text_report != NULL)
+        *text_report = NULL;
+    audit_out out = {json, text_report, verdict};
+    return with_cert("audit", path, text, len, opt, audit_loaded, &out, err, errlen);
 }
 
 UL_API ulaudit_status ulaudit_audit_file(const char *path, const ulaudit_options *opt,
                                          char **report, ulaudit_verdict *verdict, char *err,
                                          size_t errlen)
 {
-    return with_cert("audit", path, NULL, 0, opt, audit_loaded, report, verdict, err, errlen);
+    return audit_forms(path, NULL, 0, opt, report, NULL, verdict, err, errlen);
 }
 
 UL_API ulaudit_status ulaudit_audit_string(const char *text, size_t len,
                                            const ulaudit_options *opt, char **report,
                                            ulaudit_verdict *verdict, char *err, size_t errlen)
 {
-    return with_cert("audit", NULL, text, len, opt, audit_loaded, report, verdict, err, errlen);
+    return audit_forms(NULL, text, len, opt, report, NULL, verdict, err, errlen);
+}
+
+UL_API ulaudit_status ulaudit_audit_file_forms(const char *path, const ulaudit_options *opt,
+                                               char **json, char **text,
+                                               ulaudit_verdict *verdict, char *err,
+                                               size_t errlen)
+{
+    return audit_forms(path, NULL, 0, opt, json, text, verdict, err, errlen);
+}
+
+UL_API ulaudit_status ulaudit_audit_string_forms(const char *certificate, size_t len,
+                                                 const ulaudit_options *opt, char **json,
+                                                 char **text, ulaudit_verdict *verdict,
+                                                 char *err, size_t errlen)
+{
+    return audit_forms(NULL, certificate, len, opt, json, text, verdict, err, errlen);
 }
 
 /* ---- calibration ------------------------------------------------------------- */
@@ -320,15 +358,16 @@ UL_API ulaudit_status ulaudit_audit_string(const char *text, size_t len,
 UL_API ulaudit_status ulaudit_calibrate_file(const char *path, const ulaudit_options *opt,
                                              char **certificate, char *err, size_t errlen)
 {
-    return with_cert("calibrate", path, NULL, 0, opt, calibrate_loaded, certificate, NULL, err,
-                     errlen);
+    *certificate = NULL;
+    return with_cert("calibrate", path, NULL, 0, opt, calibrate_loaded, certificate, err, errlen);
 }
 
 UL_API ulaudit_status ulaudit_calibrate_string(const char *text, size_t len,
                                                const ulaudit_options *opt, char **certificate,
                                                char *err, size_t errlen)
 {
-    return with_cert("calibrate", NULL, text, len, opt, calibrate_loaded, certificate, NULL, err,
+    *certificate = NULL;
+    return with_cert("calibrate", NULL, text, len, opt, calibrate_loaded, certificate, err,
                      errlen);
 }
 
