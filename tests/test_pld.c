@@ -1249,7 +1249,7 @@ Test(pld, eps_query_single_subsampled_step_matches_closed_form)
     }
 }
 
-/* The process-wide budget (num/deadline.h) already spent: UL_ETIME before
+/* The thread's budget (num/deadline.h) already spent: UL_ETIME before
  * any round, and the trivial brackets, never a partial number. */
 Test(pld, spent_deadline_gives_etime_and_trivial_brackets)
 {

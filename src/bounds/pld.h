@@ -203,7 +203,8 @@ ul_status ul_pld_compose_subsampled(const char *r, const char *q, unsigned long 
  *   UL_ECAP    the bracket is proven but wider (grid limit max_points, FFT
  *              rounding floor, or max_seconds; err says which);
  *   UL_EINPUT  a bad argument (err names it); outputs untouched;
- *   UL_ETIME   the process-wide budget of num/deadline.h ran out, between
+ *   UL_ETIME   the calling thread's budget of num/deadline.h ran out (or its
+ *              cancel flag was raised), between
  *              rounds or inside one (the discretisation, the FFTs and the
  *              read-off ask it every 2^20 points or fewer); nothing certified
  *              is returned (outputs set to the trivial bracket: [0, 1] for

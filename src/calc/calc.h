@@ -58,7 +58,7 @@ typedef struct {
     int digits;                 /* correct significant digits asked, 1..5000 */
     long max_bits;              /* working-precision cap, 64..4194304 */
     bool default_budget;        /* apply the row's default --max-seconds (command line only:
-                                   the deadline is process-wide) */
+                                   the library imposes no budget its caller did not ask for) */
     const ul_calc_watch *watch; /* NULL: no backstop */
 } ul_calc_options;
 

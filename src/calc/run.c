@@ -105,9 +105,10 @@ int ul_calc_bind(const ul_calc_quantity *q, const char *const *names, const char
 
 /* --max-seconds S (calc/read.h, ul_calc_read_budget) into *secs.  Without
  * opt->default_budget (the library, --batch) a defaulted budget is not
- * applied, only one given: the deadline is process-wide, and the library
- * promises threads that it keeps no global state unless asked (--batch
- * passes the default as an input, calc/batch.c). */
+ * applied, only one given: the library imposes no budget its caller did
+ * not ask for (a caller's ulaudit_limits_set budget stays in force, the
+ * deadline being the calling thread's; --batch passes the default as an
+ * input, calc/batch.c). */
 static bool read_budget(const ul_calc_quantity *q, const char **values,
                         const ul_calc_options *opt, ul_calc_result *res, double *secs)
 {

@@ -41,7 +41,8 @@ typedef struct {
     mpfr_prec_t want, margin;
 } search;
 
-static unsigned long n_classified, bits_classified;
+/* per thread: the counts of this thread's last search (threads search at once) */
+static _Thread_local unsigned long n_classified, bits_classified;
 
 void ul_num_threshold_counts(unsigned long *calls, unsigned long *bits)
 {

@@ -52,7 +52,7 @@ ul_status ul_num_bracket_threshold_est(ul_num_classifier classify, ul_num_estima
                                        mpfr_ptr safe, mpfr_ptr unsafe, ul_num_report *report,
                                        char *err, size_t errlen);
 
-/* The classifications the last ul_num_bracket_threshold made, and the sum
+/* The classifications the calling thread's last ul_num_bracket_threshold made, and the sum
  * of their precisions in bits (a cost measure for tests and benchmarks). */
 void ul_num_threshold_counts(unsigned long *calls, unsigned long *bits);
 
