@@ -1,6 +1,7 @@
 """Every long call is bounded (max_seconds) and interruptible: Ctrl-C in the
-calling thread raises the library's cancel flag, joins the worker and
-re-raises KeyboardInterrupt, with no thread left running."""
+calling thread raises the library's cancel flag, waits until the worker has
+returned and re-raises KeyboardInterrupt: no call is left running."""
+import math
 import os
 import signal
 import subprocess
@@ -49,13 +50,16 @@ CHILD = textwrap.dedent("""
         ulaudit.pld_compose(**%r)
         print("finished", flush=True)
     except KeyboardInterrupt:
-        # the worker was joined before KeyboardInterrupt reached us
-        print("interrupted %%.3f threads %%d" %% (time.monotonic(), threading.active_count()),
-              flush=True)
+        # the call had returned before KeyboardInterrupt reached us: the worker is
+        # idle, so the next call starts at once and is not cancelled
+        t1 = time.monotonic()
+        e = ulaudit.theta("1", "0.5")
+        print("interrupted %%.3f threads %%d next %%.3f %%s %%s" %% (t1, threading.active_count(),
+              time.monotonic() - t1, e.lo_str, e.hi_str), flush=True)
 """)
 
 
-def test_ctrl_c_interrupts_a_long_call_and_leaves_no_thread():
+def test_ctrl_c_interrupts_a_long_call_and_leaves_no_call_running():
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
     p = subprocess.Popen([sys.executable, "-c", CHILD % LONG], stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True, env=env)
@@ -69,4 +73,10 @@ def test_ctrl_c_interrupts_a_long_call_and_leaves_no_thread():
     latency = float(words[1]) - sent  # CLOCK_MONOTONIC is system-wide
     print("KeyboardInterrupt %.3f s after SIGINT" % latency)
     assert latency < 2.0
-    assert int(words[3]) == 1  # only the main thread: the worker is gone
+    assert int(words[3]) == 2  # the main thread and the idle worker, nothing else
+    assert float(words[5]) < 1.0  # the worker was free: no call was left running
+    # and not cancelled: theta_e(0.5) = Phi(-1.75) - e Phi(-2.25) (Balle & Wang 2018, Thm 8),
+    # here in doubles (error far below 1e-15)
+    phi = lambda x: 0.5 * math.erfc(-x / math.sqrt(2))
+    closed = phi(-1.75) - math.e * phi(-2.25)
+    assert float(words[6]) - 1e-15 <= closed <= float(words[7]) + 1e-15

@@ -1,16 +1,26 @@
-"""Running a long library call in a worker thread, bounded and interruptible.
+"""Running a library call bounded (max_seconds) and interruptible (Ctrl-C).
 
-The worker sets the thread's limits (ulaudit_limits_set: the time budget and
-a cancel flag), makes the call, clears them and releases MPFR's per-thread
-caches.  The caller's thread waits in short joins, so that Ctrl-C
-(KeyboardInterrupt) reaches it at once; it then raises the cancel flag, which
-the library's loops check as they check the budget, joins the worker (no
-orphan work: nothing is left running) and re-raises KeyboardInterrupt.
+Every call runs under the calling thread's limits (ulaudit_limits_set: a time
+budget and a cancel flag the library's loops check as they check the budget).
+
+Ctrl-C reaches Python only in the main thread, and only between bytecodes:
+a C call made there would hold it off until the call returns.  So a call
+made from the main thread runs in a worker thread while the main thread
+waits in short waits, where KeyboardInterrupt does reach it; it then raises
+the cancel flag, waits until the worker has returned (no orphan work: the
+worker is idle again before KeyboardInterrupt propagates) and re-raises.
+
+The worker is made once and kept (a daemon thread, idle between calls): a
+thread per call cost ~0.5 ms of thread start-up and of MPFR's per-thread
+caches rebuilt each time, 14x the C call of a θ (tests/bench/bench_python.py).
+A call from any other thread, which Ctrl-C cannot interrupt, runs directly.
 """
+import _thread
 import ctypes
 import math
+import queue
 import threading
-from typing import Callable, Optional, Tuple, TypeVar
+from typing import Any, Callable, List, Optional, Tuple, TypeVar
 
 from . import _lib
 from .errors import OK, InputError
@@ -31,53 +41,91 @@ def _budget(max_seconds: Optional[float]) -> float:
     return value
 
 
-def _wait_through_interrupts(done: threading.Event) -> None:
+def _limited(call: Callable[[], T], budget: float, cancel: ctypes.c_int) -> T:
+    """call() under ulaudit_limits_set(budget, &cancel), in the calling thread."""
+    err = ctypes.create_string_buffer(_lib.ERR_LEN)
+    st = _lib.fn("ulaudit_limits_set")(budget, ctypes.byref(cancel), err, _lib.ERR_LEN)
+    if st != OK:
+        raise InputError("input", err.value.decode(errors="replace"), "max_seconds")
+    try:
+        return call()
+    finally:
+        _lib.fn("ulaudit_limits_clear")()
+
+
+class _Job:
+    """One call handed to the worker: its outcome, and a lock held until it is known
+    (a bare lock, not a threading.Event: the handoff is most of a short call's cost)."""
+
+    def __init__(self, call: Callable[[], Any], budget: float) -> None:
+        self.call, self.budget = call, budget
+        self.cancel = ctypes.c_int(0)
+        self.outcome: List[Tuple[bool, Any]] = []
+        self.running = _thread.allocate_lock()
+        self.running.acquire()
+
+    def run(self) -> None:
+        try:
+            self.outcome.append((True, _limited(self.call, self.budget, self.cancel)))
+        except BaseException as e:  # handed to the waiting thread
+            self.outcome.append((False, e))
+        finally:
+            self.running.release()
+
+    def wait(self) -> bool:
+        """True once the call has returned; False after _POLL seconds (a lock's timed
+        acquire returns to the interpreter on a signal: Ctrl-C is raised here)."""
+        return self.running.acquire(timeout=_POLL)
+
+
+class _Worker:
+    """The main thread's worker: runs one job at a time, forever."""
+
+    def __init__(self) -> None:
+        self.jobs: "queue.SimpleQueue[_Job]" = queue.SimpleQueue()
+        threading.Thread(target=self._loop, name="ulaudit-worker", daemon=True).start()
+
+    def _loop(self) -> None:
+        while True:
+            self.jobs.get().run()
+
+
+_worker: Optional[_Worker] = None
+_worker_lock = threading.Lock()
+
+
+def _the_worker() -> _Worker:
+    global _worker
+    with _worker_lock:
+        if _worker is None:
+            _worker = _Worker()
+        return _worker
+
+
+def _wait_through_interrupts(job: _Job) -> None:
     while True:
         try:
-            if done.wait(_POLL):
+            if job.wait():
                 return
         except KeyboardInterrupt:
             pass
 
 
 def run(call: Callable[[], T], max_seconds: Optional[float]) -> T:
-    """call() in a worker thread under the limits; its result or its exception."""
+    """call() under the limits, interruptible by Ctrl-C; its result or its exception."""
     budget = _budget(max_seconds)
-    cancel = ctypes.c_int(0)
-    box: list = []  # [(ok, value)] once the worker finished
-    done = threading.Event()  # set by the worker as its last act
-
-    def work() -> None:
-        err = ctypes.create_string_buffer(_lib.ERR_LEN)
-        try:
-            st = _lib.fn("ulaudit_limits_set")(budget, ctypes.byref(cancel), err, _lib.ERR_LEN)
-            if st != OK:
-                raise InputError("input", err.value.decode(errors="replace"), "max_seconds")
-            try:
-                box.append((True, call()))
-            finally:
-                _lib.fn("ulaudit_limits_clear")()
-        except BaseException as e:  # handed to the waiting thread
-            box.append((False, e))
-        finally:
-            _lib.LIB.ulaudit_thread_cleanup()
-            done.set()
-
-    worker = threading.Thread(target=work, name="ulaudit-call", daemon=True)
-    worker.start()
+    if threading.current_thread() is not threading.main_thread():
+        return _limited(call, budget, ctypes.c_int(0))
+    job = _Job(call, budget)
+    _the_worker().jobs.put(job)
     try:
-        while not done.wait(_POLL):
+        while not job.wait():
             pass
     except KeyboardInterrupt:
-        cancel.value = 1
-        _wait_through_interrupts(done)  # a second Ctrl-C must not orphan the worker either
+        job.cancel.value = 1
+        _wait_through_interrupts(job)  # a second Ctrl-C must not orphan the call either
         raise
-    finally:
-        # The worker has only its return left.  (Not join() with a timeout while it runs:
-        # Python 3.11's join, interrupted by Ctrl-C, can mark a running thread stopped.)
-        if done.is_set():
-            worker.join()
-    ok, value = box[0]
+    ok, value = job.outcome[0]
     if ok:
         return value
     raise value

@@ -1,14 +1,14 @@
 """tests/bench/bench_python.py — the Python binding's costs, run by `make bench`
 with Debian's python3 against build/ (ULAUDIT_LIBRARY, PYTHONPATH=python).
 
-(a) Per-call overhead of the binding: ulaudit.theta(eps, r) from Python
-    against ulaudit_theta from C through the same shared library
-    (build/bench/bench_binding: a C loop, the call and the two
-    ulaudit_free, nothing else), at the same case and 17 digits; also the
-    bare ctypes call (the package's prototype, inputs pre-encoded, results
-    freed, no Enclosure) to split the overhead into ctypes' part and the
-    wrapper's.  CPU time, median of batches: the machine's other load does
-    not count.
+(a) Per-call overhead of the binding: ulaudit.theta(eps, r) from Python,
+    called from the main thread (through the worker thread that makes Ctrl-C
+    work) and from another thread (called directly), against the C entry it
+    calls, ulaudit_calc("theta"), and the direct ulaudit_theta, from C
+    through the same shared library (build/bench/bench_binding: a C loop,
+    the call and the frees, nothing else), at the same case and 17 digits.
+    CPU time of the process, median of batches: the machine's other load
+    does not count.
 (b) dpsgd_epsilon at a standard DP-SGD case (sigma 1.1, q 0.01, 10000 steps,
     delta 1e-5, add-remove) against dp_accounting's PLD accountant at the
     same case (PLDAccountant, its default discretisation 1e-4), both eps
@@ -28,6 +28,7 @@ Timings never fail the run; exit 1 only when a computation fails.
 import os
 import subprocess
 import sys
+import threading
 import time
 import types
 
@@ -52,44 +53,42 @@ def per_call(fn, calls, batches=9):
 
 
 def c_per_call():
+    """(ulaudit_theta, ulaudit_calc "theta") CPU seconds per call from C."""
     exe = os.path.join(BUILD, "bench", "bench_binding")
     text = subprocess.run([exe, EPS, R, "1000"], check=True, capture_output=True, text=True).stdout
-    return float(text.split("c_theta_seconds_per_call")[1])
+    words = text.split()
+    return (float(words[words.index("c_theta_seconds_per_call") + 1]),
+            float(words[words.index("c_calc_theta_seconds_per_call") + 1]))
 
 
-def bare_ctypes():
-    """The package's own ctypes prototype called directly (no wrapper), or None."""
-    import ctypes
-    proto, take = getattr(ulaudit, "_theta", None), getattr(ulaudit, "_take", None)
-    if proto is None or take is None:
-        return None
-    eps, r, err = EPS.encode(), R.encode(), ctypes.create_string_buffer(256)
-
-    def call():
-        lo, hi = ctypes.c_void_p(), ctypes.c_void_p()
-        proto(eps, r, None, ctypes.byref(lo), ctypes.byref(hi), err, 256)
-        take(lo), take(hi)
-    return call
+def in_other_thread(fn):
+    """fn() run in a fresh thread (where calls run directly: no Ctrl-C to serve)."""
+    out = []
+    t = threading.Thread(target=lambda: out.append(fn()))
+    t.start()
+    t.join()
+    return out[0]
 
 
 def bench_overhead(rounds=5):
-    """The three measured in turn, `rounds` times; each figure is the median
+    """The four measured in turn, `rounds` times; each figure is the median
     of its rounds (the C and Python runs then see the same machine load)."""
-    bare = bare_ctypes()
-    c, b, py = [], [], []
+    direct, calc, main, other = [], [], [], []
+    call = lambda: ulaudit.theta(EPS, R)
     for _ in range(rounds):
-        c.append(c_per_call())
-        if bare:
-            b.append(per_call(bare, 1000, 5))
-        py.append(per_call(lambda: ulaudit.theta(EPS, R), 1000, 5))
-    c, py = sorted(c)[rounds // 2], sorted(py)[rounds // 2]
+        d, c = c_per_call()
+        direct.append(d)
+        calc.append(c)
+        main.append(per_call(call, 1000, 5))
+        other.append(in_other_thread(lambda: per_call(call, 1000, 5)))
+    d, c, m, o = (sorted(x)[rounds // 2] for x in (direct, calc, main, other))
     print("(a) theta(%s, %s), 17 digits, CPU per call (median of %d rounds):" % (EPS, R, rounds))
-    print("    C ulaudit_theta via libulaudit.so.0 %9.2f us" % (c * 1e6))
-    if bare:
-        b = sorted(b)[rounds // 2]
-        print("    Python, bare ctypes call            %9.2f us  (x%.2f of C)" % (b * 1e6, b / c))
-    print("    Python ulaudit.theta                %9.2f us  (x%.2f of C; overhead %.2f us)"
-          % (py * 1e6, py / c, (py - c) * 1e6))
+    print("    C ulaudit_theta (direct entry)            %9.2f us" % (d * 1e6))
+    print("    C ulaudit_calc(\"theta\") (Python's entry) %9.2f us" % (c * 1e6))
+    print("    Python ulaudit.theta, main thread         %9.2f us  (x%.2f of its C call; "
+          "overhead %.2f us)" % (m * 1e6, m / c, (m - c) * 1e6))
+    print("    Python ulaudit.theta, another thread      %9.2f us  (x%.2f of its C call; "
+          "overhead %.2f us)" % (o * 1e6, o / c, (o - c) * 1e6))
 
 
 def dp_accounting_src():
