@@ -15,8 +15,11 @@ def test_discovery_order(monkeypatch):
     build = os.path.normpath(os.path.join(here, "..", "..", "build", _lib.SONAME))
     assert got[0] == "/env/libulaudit.so.0"
     assert got[1] == os.path.join(here, _lib.SONAME)  # a wheel's bundled library
-    # then (`make install`'s record when present) pkg-config's libdir, build/, the linker
-    assert got.index("/pc/lib/" + _lib.SONAME) < got.index(build) < len(got) - 1
+    # then (`make install`'s record when present) the prefix's lib/, pkg-config's libdir,
+    # build/, the linker
+    prefix_lib = os.path.normpath(os.path.join(here, "..", "..", "..", _lib.SONAME))
+    assert got.index(prefix_lib) < got.index("/pc/lib/" + _lib.SONAME) < got.index(build)
+    assert got.index(build) < len(got) - 1
     assert got[-1] == _lib.SONAME
 
 

@@ -2,9 +2,11 @@
 
 Discovery order (the first that loads wins): ``$ULAUDIT_LIBRARY``; the
 package's own directory (the wheel bundles the library beside __init__.py);
-the path ``make install`` recorded (``_installed.LIBRARY``); pkg-config's
-libdir of ``ulaudit``; ``build/`` of the source tree this package sits in;
-the system linker path.  If none loads, ImportError lists every place tried.
+the path ``make install`` recorded (``_installed.LIBRARY``); the library
+directory of the prefix the package is installed under (PREFIX/lib beside
+PREFIX/lib/python3/dist-packages/ulaudit: a DESTDIR-staged or moved
+install); pkg-config's libdir of ``ulaudit``; ``build/`` of the source tree
+this package sits in; the system linker path.  If none loads, ImportError lists every place tried.
 """
 import ctypes
 import ctypes.util
@@ -38,6 +40,7 @@ def _candidates() -> Iterator[str]:
         yield _installed.LIBRARY
     except ImportError:
         pass
+    yield os.path.normpath(os.path.join(_HERE, "..", "..", "..", SONAME))  # PREFIX/lib
     libdir = _pkg_config_libdir()
     if libdir:
         yield os.path.join(libdir, SONAME)
