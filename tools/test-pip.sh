@@ -29,7 +29,7 @@ import os, sys, ulaudit
 here = os.path.dirname(ulaudit.__file__)
 assert here.startswith(sys.prefix), "imported from %s, not the venv" % here
 assert os.path.isfile(os.path.join(here, "py.typed")), "no py.typed"
-lib = getattr(getattr(ulaudit, "_lib", None), "_name", "")
+lib = ulaudit._lib.LIB._name  # the CDLL the package loaded
 assert lib.startswith(here), "library %s loaded, not the copy in %s" % (lib, here)
 print("test-pip: ulaudit", ulaudit.version(), "installed in", here)'
 env -u ULAUDIT_LIBRARY -u PYTHONPATH "$TMP/venv/bin/python" "$ROOT/examples/notebook.py" "$TMP/eps-delta.png"
