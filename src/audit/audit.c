@@ -12,6 +12,7 @@
 #include "audit/audit_omitted.h"
 #include "num/deadline.h"
 #include "num/encl.h"
+#include "num/progress.h"
 
 /* The handlers that exist; a method missing here is reported as not yet
  * auditable (never guessed). */
@@ -230,7 +231,11 @@ ul_status ul_audit_calibrate(const ul_cert *c, const ul_num_precision *want, cha
                        ul_cert_method(c));
     if (err != NULL && errlen > 0)
         err[0] = '\0';
+    /* searches run for tens of seconds: the thread's progress hook
+     * (num/progress.h) hears of them, their accountants' steps inside */
+    int task = ul_progress_begin("calibrate", -1);
     ul_status st = m->calibrate(c, want, completed, err, errlen);
+    ul_progress_end(task);
     if (!timed_out(st))
         return st;
     if (st == UL_OK) /* finished after the budget: not written either */

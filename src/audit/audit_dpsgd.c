@@ -64,6 +64,7 @@
 #include "audit/audit.h"
 #include "audit/audit_omitted.h"
 #include "audit/audit_util.h"
+#include "num/progress.h"
 
 /* Wall time all PLD calls of one audit may start within (pld.h
  * max_seconds: no refinement round starts after it; the bracket so far is
@@ -383,6 +384,10 @@ static ul_status decide_pld(const dcert *d, const ul_dpsgd_run *run, const ul_nu
     for (int k = 0; k < 2; k++) {
         ul_pld_report pr;
         char msg[256] = "";
+        /* the PLD calls take seconds: the thread's progress hook says which
+         * runs (num/progress.h; its rounds report inside it) */
+        ul_progress_step(0, k == 0 ? "PLD delta(eps) at the claimed eps"
+                                   : "PLD delta(eps) at the claimed eps, finer");
         st = ul_dpsgd_pld_delta(run, d->eps, widths[k], pld_seconds_left(d), lo, hi, &pr, msg,
                                 sizeof msg);
         if (st == UL_ECAP)
@@ -497,6 +502,7 @@ static ul_status reach_pld_eps(const dcert *d, ul_dpsgd_adjacency adj, const ul_
     mpfr_inits2(64, lo, hi, (mpfr_ptr)0);
     ul_pld_report pr;
     char msg[256] = "";
+    ul_progress_step(0, "PLD eps(delta) at the claimed delta");
     ul_status st =
         ul_dpsgd_pld_eps(&run, d->delta, 1e-4, pld_seconds_left(d), lo, hi, &pr, msg, sizeof msg);
     if (st == UL_OK || st == UL_ECAP) {
@@ -716,6 +722,7 @@ static ul_status dpsgd_audit(const ul_cert *c, const ul_num_precision *want, ul_
     reading r;
     reading_init(&r);
     ul_dpsgd_adjacency decisive;
+    int task = ul_progress_begin("audit", -1);
     st = decide_all(&d, want, rep, &r, &decisive, err, errlen);
     if (st == UL_OK && !ul_dpsgd_full_batch(&d.run))
         st = report_mironov(&d, decisive, want, rep, err, errlen);
@@ -725,6 +732,7 @@ static ul_status dpsgd_audit(const ul_cert *c, const ul_num_precision *want, ul_
             st = report_reach(&d, decisive, &r, want, rep, err, errlen);
         explain(&d, &r, rep);
     }
+    ul_progress_end(task);
     reading_clear(&r);
     dcert_clear(&d);
     return st;

@@ -191,6 +191,7 @@
 #include "bounds/pld_fft.h"
 #include "bounds/pld_internal.h"
 #include "num/deadline.h"
+#include "num/progress.h"
 #include "num/gauss_tail.h"
 
 #define MAX_ROUNDS 10         /* evaluations of the automatic grid / precision loop */
@@ -629,6 +630,16 @@ static bool next_grid(grid_state *g, const round_result *rr, double tgt, double 
     return true;
 }
 
+/* Tells the thread's progress hook (num/progress.h) a round starts: the
+ * count is the rounds done, the total unknown (the refinement stops when
+ * the width is reached). */
+static void round_report(int done, double h)
+{
+    char label[64];
+    snprintf(label, sizeof label, "PLD round %d, grid step %.3g", done + 1, h);
+    ul_progress_step(done, label);
+}
+
 static ul_status drive(mech *ms, size_t nm, const char *eps_text, const ul_pld_options *o,
                        mpfr_ptr delta_lo, mpfr_ptr delta_hi, ul_pld_report *report, char *err,
                        size_t errlen)
@@ -676,6 +687,7 @@ static ul_status drive(mech *ms, size_t nm, const char *eps_text, const ul_pld_o
             break;
         reason[0] = '\0';
         char rerr[256] = "";
+        round_report(rounds, h);
         double t0 = wall_seconds();
         h_prev = h;
         ul_status rs = evaluate_round(ms, nm, dirs, ndirs, eps, h, tau, f, o->max_points, &db,
@@ -1107,6 +1119,7 @@ static ul_status drive_eps(mech *ms, size_t nm, const char *delta_text, const ul
             st = ts != UL_OK ? ts : UL_ECAP;
             break;
         }
+        round_report(rounds, h);
         double t0 = wall_seconds();
         char rerr[256] = "";
         ul_status rs = eps_round(ms, nm, dirs, ndirs, delta, h, tau, f, o->max_points, &db, &top,
@@ -1205,11 +1218,13 @@ static ul_status entry(const ul_pld_mechanism *mechs, const ul_pld_phase *phases
     if (ms == NULL)
         return ul_fail(err, errlen, UL_EINPUT, "%s: out of memory", what);
     size_t nread = 0;
+    int task = ul_progress_begin("PLD accountant", -1);
     st = read_list(ms, mechs, phases, count, o->adjacency == UL_PLD_REPLACE, &nread, err, errlen);
     if (st == UL_OK && kind == QUERY_DELTA)
         st = drive(ms, count, arg, o, lo, hi, report, err, errlen);
     else if (st == UL_OK)
         st = drive_eps(ms, count, arg, o, lo, hi, report, err, errlen);
+    ul_progress_end(task);
     for (size_t i = 0; i < nread; i++)
         mech_clear(&ms[i]);
     free(ms);

@@ -37,6 +37,7 @@
 #include "cli/args.h"
 #include "cli/attack_scores.h"
 #include "cli/exitcodes.h"
+#include "cli/progress.h"
 #include "emp/attack.h"
 #include "io/escape.h"
 #include "emp/mlp.h"
@@ -423,21 +424,7 @@ static double now(void)
 
 static void progress(size_t done, size_t total, double t0, bool tty, size_t *last_decile)
 {
-    double el = now() - t0;
-    double eta = done ? el * (double)(total - done) / (double)done : 0;
-    if (tty) {
-        int width = 30, fill = (int)((double)width * (double)done / (double)total);
-        fprintf(stderr, "\rattack [%.*s%*s] %zu/%zu runs, %.0f s, ~%.0f s left ", fill,
-                "##############################", width - fill, "", done, total, el, eta);
-        if (done == total)
-            fputc('\n', stderr);
-    } else {
-        size_t decile = done * 10 / total;
-        if (decile > *last_decile || done == total) {
-            fprintf(stderr, "attack: %zu/%zu runs per world done (%.0f s)\n", done, total, el);
-            *last_decile = decile;
-        }
-    }
+    ul_cli_progress_runs("attack", done, total, t0, tty, last_decile); /* cli/progress.h */
 }
 
 /* ---- the configured experiment ---------------------------------------------------------- */

@@ -26,6 +26,7 @@
 #include "io/file.h"
 #include "cli/args.h"
 #include "cli/exitcodes.h"
+#include "cli/progress.h"
 #include "cli/watchdog.h"
 #include "io/escape.h"
 #include "num/deadline.h"
@@ -202,7 +203,9 @@ int ul_cli_audit(int argc, char **argv)
     ul_deadline_set(seconds);
     char *late = seconds > 0 ? late_output(cert, path, &common) : NULL;
     ul_watchdog_start("audit", seconds, late, NULL); /* the report says why: no stderr line */
+    ul_cli_progress_install(common.json); /* a bar on a terminal (cli/progress.h) */
     ul_status st = ul_audit(cert, &want, rep, err, sizeof err);
+    ul_cli_progress_remove();
     ul_watchdog_stop();
     ul_deadline_clear();
     free(late);
@@ -245,7 +248,9 @@ int ul_cli_calibrate(int argc, char **argv)
     char *completed = NULL;
     ul_deadline_set(seconds);
     ul_watchdog_start("calibrate", seconds, NULL, "nothing written");
+    ul_cli_progress_install(common.json);
     ul_status st = ul_audit_calibrate(cert, &want, &completed, err, sizeof err);
+    ul_cli_progress_remove();
     ul_watchdog_stop();
     ul_deadline_clear();
     ul_cert_free(cert);

@@ -17,6 +17,7 @@
 #include "cli/args.h"
 #include "cli/calc_internal.h"
 #include "cli/exitcodes.h"
+#include "cli/progress.h"
 
 /* The calculator's exit codes are the command line's. */
 _Static_assert(UL_CALC_EXIT_OK == UL_EXIT_OK && UL_CALC_EXIT_USAGE == UL_EXIT_USAGE &&
@@ -152,7 +153,9 @@ static int run_quantity(const ul_calc_quantity *q, int argc, char **argv)
         return ul_cli_calc_quantity_help(q);
     ul_calc_options opt = {common.digits, common.max_bits, true, &WATCH};
     ul_calc_result res;
+    ul_cli_progress_install(common.json); /* a bar on a terminal (cli/progress.h) */
     ul_calc_run(q, values, &opt, &res);
+    ul_cli_progress_remove();
     int rc = print_result(&res, common.json);
     watch_end();
     ul_calc_result_clear(&res);

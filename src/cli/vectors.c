@@ -12,6 +12,7 @@
 #include "cli/args.h"
 #include "calc/read.h"
 #include "cli/exitcodes.h"
+#include "cli/progress.h"
 #include "cli/watchdog.h"
 #include "num/deadline.h"
 #include "vectors/vectors.h"
@@ -81,6 +82,7 @@ static void progress_line(const ul_vec_file_report *f, progress_ctx *p)
 static void progress(const ul_vec_file_report *f, void *ctx)
 {
     ul_watchdog_hold();
+    ul_cli_progress_clear(); /* the bar's line, before this one (cli/progress.h) */
     progress_line(f, ctx);
     ul_watchdog_release();
 }
@@ -154,7 +156,9 @@ int ul_cli_vectors(int argc, char **argv)
         ul_watchdog_start("vectors", secs, NULL, "the files in --out left as they were");
     }
     ul_vec_set set;
+    ul_cli_progress_install(common.json); /* families done / total on a terminal */
     ul_status st = ul_vec_build(values[0], digits, only, progress, &p, &set, err, sizeof err);
+    ul_cli_progress_remove();
     /* the set is complete: from here the watchdog never fires, so the
      * commit (all or nothing, vectors.h) is never cut midway */
     ul_watchdog_stop();

@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "io/file.h"
+#include "num/progress.h"
 
 const ul_vec_family ul_vec_families[] = {
     {"theta", "theta.csv",
@@ -261,9 +262,16 @@ ul_status ul_vec_build(const char *dir, int digits, const char *only, ul_vec_pro
     /* one entry per family of the program */
     if (set->tables == NULL || set->files == NULL)
         abort(); /* fixed size: out of memory aborts, as GMP does (policy: num/status.h) */
+    /* families done / total to the thread's progress hook (num/progress.h) */
+    int task = ul_progress_begin("vectors", only != NULL ? 1 : (long)count);
     for (const ul_vec_family *f = ul_vec_families; f->name != NULL && st == UL_OK; f++)
-        if (only == NULL || strcmp(only, f->name) == 0)
+        if (only == NULL || strcmp(only, f->name) == 0) {
+            ul_progress_step((long)set->n, f->name);
             st = build_one(f, set, progress, ctx, err, errlen);
+        }
+    if (st == UL_OK)
+        ul_progress_step((long)set->n, NULL);
+    ul_progress_end(task);
     if (st != UL_OK)
         ul_vec_set_free(set);
     return st;
