@@ -44,6 +44,7 @@
 #include "emp/modelio.h"
 #include "emp/plot.h"
 #include "emp/shard_mpi.h"
+#include "stats/gdp.h"
 #include "num/deadline.h"
 #include "num/encl.h"
 
@@ -204,8 +205,12 @@ static int make_dir(const char *dir)
 
 /* The files this command writes into --out DIR (each through a temporary
  * ".<name>.tmp.<pid>.<n>" file, io/file.h). */
-static const char *const OUT_FILES[] = {"checkpoint.bin", "result.json",   "roc.csv",
-                                        "roc.png",        "models_in.npy", "models_out.npy"};
+static const char *const OUT_FILES[] = {
+    "checkpoint.bin",   "result.json",      "roc.csv",           "roc.png",
+    "scores.csv",       "eps-delta.png",    "eps-delta.svg",     "models_in.npy",
+    "models_out.npy",   "roc-loss.png",     "roc-loss.svg",      "roc-gaussian-lr.png",
+    "roc-gaussian-lr.svg", "roc-lira-online.png", "roc-lira-online.svg", "roc-lira-offline.png",
+    "roc-lira-offline.svg"};
 
 /* Creates DIR if needed and removes the temporary files a killed run left
  * there (only our own names, only of dead processes: emp/attack.h). */
@@ -240,7 +245,7 @@ static char *join(const char *dir, const char *file)
  * placed before it: a failed run leaves no new output file, and no mix of
  * this run's files with an earlier run's. */
 typedef struct {
-    char *placed[8];
+    char *placed[24];
     int n;
 } out_files;
 
@@ -298,39 +303,89 @@ static int write_file(const char *dir, const char *name, const char *text, out_f
     return placed(o, path, st, err);
 }
 
-/* scores.csv: world, run, and each score's value (for re-analysis). */
-static char *scores_csv(const ul_attack_result *res)
+static int cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+/* A memory stream's text (*buf is only final after fclose), or NULL when
+ * it could not grow (cut short: none). */
+static char *closed_text(FILE *f, char **buf)
+{
+    if (fclose(f) != 0) {
+        free(*buf);
+        return NULL;
+    }
+    return *buf;
+}
+
+/* roc.csv: every ROC point of every score with its threshold.  Point i of
+ * a score is the rule "IN iff score >= t" at the i-th largest distinct
+ * score t (stats/stats.h, ul_emp_roc_counts); the first point (0, 0) has
+ * t = +inf (nothing is IN). */
+static char *roc_csv(const ul_attack_result *res)
 {
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     if (!f)
         return NULL;
-    fprintf(f, "# ROC points (fpr,tpr) per score; thresholds: score >= t means IN\n");
-    fprintf(f, "score,fpr,tpr\n");
-    for (int k = 0; k < res->n_scores; k++)
-        for (size_t i = 0; i < res->score[k].roc.n_points; i++)
-            fprintf(f, "%s,%.17g,%.17g\n", res->score[k].name, res->score[k].roc.points[i].fpr,
-                    res->score[k].roc.points[i].tpr);
-    if (fclose(f) != 0) { /* the stream could not grow: cut short, so none */
-        free(buf);
-        return NULL;
+    fprintf(f, "# ROC points per score; the rule: IN iff score >= threshold\n");
+    fprintf(f, "score,threshold,fpr,tpr\n");
+    for (int k = 0; k < res->n_scores && f; k++) {
+        const ul_attack_score *s = &res->score[k];
+        size_t n = s->n_in + s->n_out + 1;
+        unsigned long *fp = malloc(2 * n * sizeof *fp);
+        double *thr = malloc(n * sizeof *thr), *a = malloc((n - 1) * sizeof *a);
+        if (!fp || !thr || !a) { /* sized by the runs */
+            free(fp), free(thr), free(a), fclose(f), free(buf);
+            return NULL;
+        }
+        memcpy(a, s->values, (n - 1) * sizeof *a);
+        qsort(a, s->n_in, sizeof *a, cmp_double);
+        qsort(a + s->n_in, s->n_out, sizeof *a, cmp_double);
+        size_t m = ul_emp_roc_counts(a, s->n_in, a + s->n_in, s->n_out, fp, fp + n, thr);
+        fprintf(f, "%s,inf,0,0\n", s->name);
+        for (size_t i = 1; i <= m; i++)
+            fprintf(f, "%s,%.17g,%.17g,%.17g\n", s->name, thr[i],
+                    (double)fp[i] / (double)s->n_out, (double)fp[n + i] / (double)s->n_in);
+        free(fp), free(thr), free(a);
     }
-    return buf;
+    return closed_text(f, &buf);
 }
 
-/* The ROC plot (the first score: the loss score when computed). */
-static int write_plot(const char *path, const ul_attack_result *res, const char *eps,
-                      const char *delta, const char *title, out_files *o)
+/* scores.csv: one row per run and world, a column per score (empty where
+ * the run fitted that score instead: LiRA, gaussian-lr). */
+static char *scores_csv(const ul_attack_result *res)
 {
-    char err[512];
-    char *copy = strdup(path);
-    double e = eps && *eps ? strtod(eps, NULL) : NAN;
-    double d = delta && *delta ? strtod(delta, NULL) : 0;
-    ul_status st = copy ? ul_emp_plot_roc(path, res->score[0].roc.points,
-                                          res->score[0].roc.n_points, e, d, title, err, sizeof err)
-                        : ul_fail(err, sizeof err, UL_ENOMEM, "%s: out of memory", path);
-    return placed(o, copy, st, err);
+    char *buf = NULL;
+    size_t len = 0, runs[2] = {0, 0};
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        return NULL;
+    fprintf(f, "world,run");
+    for (int k = 0; k < res->n_scores; k++) {
+        const ul_attack_score *s = &res->score[k];
+        fprintf(f, ",%s", s->name);
+        runs[0] = s->in0 + s->n_in > runs[0] ? s->in0 + s->n_in : runs[0];
+        runs[1] = s->out0 + s->n_out > runs[1] ? s->out0 + s->n_out : runs[1];
+    }
+    fputc('\n', f);
+    for (int w = 0; w < 2; w++)
+        for (size_t r = 0; r < runs[w]; r++) {
+            fprintf(f, "%s,%zu", w ? "OUT" : "IN", r);
+            for (int k = 0; k < res->n_scores; k++) {
+                const ul_attack_score *s = &res->score[k];
+                size_t r0 = w ? s->out0 : s->in0, n = w ? s->n_out : s->n_in;
+                if (r >= r0 && r < r0 + n)
+                    fprintf(f, ",%.17g", s->values[(w ? s->n_in : 0) + r - r0]);
+                else
+                    fputc(',', f);
+            }
+            fputc('\n', f);
+        }
+    return closed_text(f, &buf);
 }
 
 static int save_models(const char *dir, const ul_attack_state *st, out_files *o)
@@ -363,22 +418,128 @@ static int save_models(const char *dir, const ul_attack_state *st, out_files *o)
 typedef struct {
     const char *dir, *plot, *eps, *delta, *title;
     const ul_attack_state *models;
+    const char *renyi_order, *renyi_value; /* NULL or "": none */
 } out_plan;
+
+/* A decimal text as a double for a picture ("" or NULL: none). */
+static double text_d(const char *t, double none)
+{
+    return t && *t ? strtod(t, NULL) : none;
+}
+
+/* The rich picture of one score (emp/plot.h, ul_emp_plot_roc_ex): linear
+ * and log panels, the pointwise Clopper–Pearson band at the score's level,
+ * the claim's ceiling ((eps, delta) or Rényi), AUC and eps_lb. */
+static int write_roc(const char *path, const out_plan *op, const ul_attack_result *res,
+                     const ul_attack_score *s, out_files *o)
+{
+    char err[512], title[128];
+    snprintf(title, sizeof title, "%s: %s", op->title, s->name);
+    ul_emp_plot_spec sp = {.points = s->roc.points,
+                           .n_points = s->roc.n_points,
+                           .n_in = s->n_in,
+                           .n_out = s->n_out,
+                           .alpha = strtod(res->alpha_each, NULL),
+                           .eps = text_d(op->eps, NAN),
+                           .delta = text_d(op->delta, 0),
+                           .eps_lb = mpfr_get_d(s->roc.eps_lb, MPFR_RNDD),
+                           .title = title,
+                           .renyi_order = text_d(op->renyi_order, 0),
+                           .renyi_value = text_d(op->renyi_value, 0),
+                           .has_auc = true,
+                           .auc = s->roc.auc,
+                           .panels = true};
+    char *copy = strdup(path);
+    ul_status st = copy ? ul_emp_plot_roc_ex(path, &sp, err, sizeof err)
+                        : ul_fail(err, sizeof err, UL_ENOMEM, "%s: out of memory", path);
+    return placed(o, copy, st, err);
+}
+
+/* eps against delta (emp/plot.h): the (eps, delta) claim as a point or the
+ * Renyi claim's curve (Mironov 2017 Prop. 3), the certified eps_lb of each
+ * score at the claimed delta (points), and the GDP ESTIMATE of the score
+ * with the largest AUC (stats/gdp.h), labelled as an estimate. */
+enum { EPS_GRID = 41 };
+static int write_eps_delta(const char *path, const out_plan *op, const ul_attack_result *res,
+                           out_files *o)
+{
+    double grid[EPS_GRID], claim[EPS_GRID], gdp[EPS_GRID], lb_d[UL_ATTACK_MAX_SCORES],
+        lb[UL_ATTACK_MAX_SCORES], d = text_d(op->delta, 0), q = text_d(op->renyi_order, 0),
+        rho = text_d(op->renyi_value, 0);
+    const ul_attack_score *best = &res->score[0];
+    size_t nlb = 0;
+    for (int k = 0; k < res->n_scores; k++) {
+        best = res->score[k].roc.auc > best->roc.auc ? &res->score[k] : best;
+        if (d > 0 && d < 1)
+            lb_d[nlb] = d, lb[nlb++] = mpfr_get_d(res->score[k].roc.eps_lb, MPFR_RNDD);
+    }
+    for (int i = 0; i < EPS_GRID; i++) { /* delta from 1e-10 to 1e-1 */
+        grid[i] = pow(10.0, -10.0 + 9.0 * i / (EPS_GRID - 1));
+        claim[i] = rho + log(1 / grid[i]) / (q - 1);
+        gdp[i] = ul_emp_gdp_eps(best->gdp_mu, grid[i]);
+        gdp[i] = isfinite(gdp[i]) ? gdp[i] : INFINITY;
+    }
+    double ce = text_d(op->eps, NAN);
+    ul_emp_eps_curve c[3];
+    size_t n = 0;
+    if (q > 1)
+        c[n++] = (ul_emp_eps_curve){"claimed Renyi curve", grid, claim, EPS_GRID,
+                                    UL_EMP_CURVE_SOLID};
+    else if (!isnan(ce) && d > 0 && d < 1)
+        c[n++] = (ul_emp_eps_curve){"claimed (eps, delta)", &d, &ce, 1, UL_EMP_CURVE_POINTS};
+    if (nlb)
+        c[n++] = (ul_emp_eps_curve){"certified eps_lb at the claimed delta", lb_d, lb, nlb,
+                                    UL_EMP_CURVE_POINTS};
+    char label[96];
+    snprintf(label, sizeof label, "GDP estimate (%s, not a bound)", best->name);
+    c[n++] = (ul_emp_eps_curve){label, grid, gdp, EPS_GRID, UL_EMP_CURVE_DASHED};
+    ul_emp_eps_plot p = {.curves = c, .n_curves = n, .title = "eps against delta"};
+    char err[512], *copy = strdup(path);
+    ul_status st = copy ? ul_emp_plot_eps_delta(path, &p, err, sizeof err)
+                        : ul_fail(err, sizeof err, UL_ENOMEM, "%s: out of memory", path);
+    return placed(o, copy, st, err);
+}
+
+/* In DIR: roc-<score>.png and .svg per score, eps-delta.png and .svg. */
+static int write_score_plots(const out_plan *op, const ul_attack_result *res, out_files *o)
+{
+    static const char *const ext[2] = {"png", "svg"};
+    int rc = 0;
+    for (int e = 0; e < 2 && rc == 0; e++) {
+        for (int k = 0; k < res->n_scores && rc == 0; k++) {
+            char name[64];
+            snprintf(name, sizeof name, "roc-%s.%s", res->score[k].name, ext[e]);
+            char *path = join(op->dir, name);
+            rc = path ? write_roc(path, op, res, &res->score[k], o) : -1;
+            free(path);
+        }
+        char name[32];
+        snprintf(name, sizeof name, "eps-delta.%s", ext[e]);
+        char *path = join(op->dir, name);
+        rc = rc == 0 && path && res->n_scores > 0 ? write_eps_delta(path, op, res, o) : rc;
+        free(path);
+    }
+    return rc;
+}
 
 /* Every output file, or none new (out_files).  -1 when one failed (said). */
 static int write_outputs(const out_plan *op, const ul_attack_result *res)
 {
     char *json = ul_attack_result_json(res);
-    char *csv = scores_csv(res);
-    int rc = (!json || !csv) ? -1 : 0;
-    if (rc != 0) /* the scores' CSV is sized by the runs */
-        say("out of memory for the result's JSON or the scores' CSV");
+    char *csv = roc_csv(res), *per_run = scores_csv(res);
+    int rc = (!json || !csv || !per_run) ? -1 : 0;
+    if (rc != 0) /* the CSV files are sized by the runs */
+        say("out of memory for the result's JSON or the scores' CSV files");
     out_files o = {.n = 0};
     if (rc == 0 && op->dir)
         rc = write_file(op->dir, "roc.csv", csv, &o);
+    if (rc == 0 && op->dir)
+        rc = write_file(op->dir, "scores.csv", per_run, &o);
+    if (rc == 0 && op->dir)
+        rc = write_score_plots(op, res, &o);
     char *plot_path = op->plot ? strdup(op->plot) : op->dir ? join(op->dir, "roc.png") : NULL;
     if (rc == 0 && plot_path && res->n_scores > 0)
-        rc = write_plot(plot_path, res, op->eps, op->delta, op->title, &o);
+        rc = write_roc(plot_path, op, res, &res->score[0], &o); /* the first score's */
     if (rc == 0 && op->models)
         rc = save_models(op->dir, op->models, &o);
     /* last: a result.json stands only beside the files it describes */
@@ -387,7 +548,7 @@ static int write_outputs(const out_plan *op, const ul_attack_result *res)
     if (rc != 0)
         out_undo(&o);
     out_keep(&o);
-    free(json), free(csv), free(plot_path);
+    free(json), free(csv), free(per_run), free(plot_path);
     return rc;
 }
 
@@ -557,12 +718,41 @@ static int conclude(const attack_args *a, const ul_attack_config *cfg, ul_attack
                    .eps = cfg->eps,
                    .delta = cfg->delta,
                    .title = "membership inference ROC",
+                   .renyi_order = cfg->renyi_order,
+                   .renyi_value = cfg->renyi_value,
                    .models = cfg->save_models ? st : NULL};
     int rc = deliver(&op, &res, a->json, "data", cfg->data_desc) == 0 ? UL_EXIT_OK : UL_EXIT_USAGE;
     if (rc == UL_EXIT_OK && strcmp(res.verdict, "refuted") == 0)
         rc = 1;
     ul_attack_result_clear(&res);
     return rc;
+}
+
+/* Before the runs (emp/attack.h, ul_attack_capacity_of): the largest eps
+ * lower bound this many runs per world can certify at the chosen alpha, and
+ * a warning when the claimed eps is not below it.  -1 (said) on an error. */
+static int say_capacity(const ul_attack_config *cfg)
+{
+    char err[1024], m[64];
+    ul_attack_capacity cap;
+    ul_status s = ul_attack_capacity_of(&cap, cfg->scores, cfg->runs, cfg->alpha, cfg->delta,
+                                        cfg->eps, err, sizeof err);
+    if (s == UL_OK) {
+        mpfr_snprintf(m, sizeof m, "%.3RDg", cap.eps_max);
+        fprintf(stderr,
+                "attack: %zu runs per world can certify at most eps %s at alpha %s (a perfect "
+                "separation)\n",
+                cfg->runs, m, cfg->alpha);
+        if (cap.runs_needed)
+            fprintf(stderr,
+                    "ulaudit attack: warning: this attack cannot refute eps = %s with %zu runs per "
+                    "world by its eps bound (at most %s can be certified); use >= %zu\n",
+                    cfg->eps, cfg->runs, m, cap.runs_needed);
+    } else {
+        say(err);
+    }
+    ul_attack_capacity_clear(&cap);
+    return s == UL_OK ? 0 : -1;
 }
 
 /* --shard i/k: 0 <= i < k. */
@@ -785,6 +975,10 @@ static int run_config(const attack_args *a, run_plan *rp)
         fprintf(stderr, "attack: %s; target row %zu; %zu runs per world%s%s\n", cfg.data_desc,
                 st.plan.target, cfg.runs, st.done ? " (resumed)" : "",
                 rp->ranks > 1 ? " over MPI ranks" : "");
+    if (rp->rank == 0 && !rp->shard_k && say_capacity(&cfg) != 0) {
+        sigaction(SIGINT, &old, NULL);
+        goto done;
+    }
     rc = UL_EXIT_OK;
     if (rp->ranks > 1)
         train_ranks(a, &st, rp);
@@ -970,7 +1164,9 @@ static int run_released(const attack_args *a)
                    .plot = a->plot,
                    .eps = sc.eps,
                    .delta = sc.delta,
-                   .title = "released models: ROC"};
+                   .title = "released models: ROC",
+                   .renyi_order = sc.renyi_order,
+                   .renyi_value = sc.renyi_value};
     if ((a->out && prepare_dir(a->out) != 0) ||
         deliver(&op, &res, a->json, "released models", what) != 0)
         rc = UL_EXIT_USAGE;

@@ -19,6 +19,8 @@
 #include "bounds/noisygd.h"
 #include "io/escape.h"
 #include "emp/score.h"
+#include "stats/eps_lb.h"
+#include "stats/gdp.h"
 #include "num/encl.h"
 #include "num/input.h"
 
@@ -395,7 +397,12 @@ static void result_init(ul_attack_result *res)
         mpfr_inits2(128, res->score[i].adv_lo, res->score[i].adv_hi, (mpfr_ptr)0);
         res->score[i].roc.points = NULL;
         mpfr_init2(res->score[i].roc.eps_lb, 128);
+        mpfr_init2(res->score[i].eps_max, 128);
+        mpfr_set_zero(res->score[i].eps_max, 1);
+        res->score[i].gdp_mu = res->score[i].gdp_eps = NAN;
     }
+    mpfr_init2(res->eps_max, 128);
+    mpfr_set_zero(res->eps_max, 1);
     mpfr_init2(res->ceiling, 128);
     mpfr_set_inf(res->ceiling, 1);
     res->verdict = "no claim";
@@ -409,9 +416,54 @@ void ul_attack_result_clear(ul_attack_result *res)
     for (int i = 0; i < UL_ATTACK_MAX_SCORES; i++) {
         mpfr_clears(res->score[i].adv_lo, res->score[i].adv_hi, (mpfr_ptr)0);
         ul_emp_roc_clear(&res->score[i].roc);
+        mpfr_clear(res->score[i].eps_max);
+        free(res->score[i].values);
     }
-    mpfr_clear(res->ceiling);
+    mpfr_clears(res->ceiling, res->eps_max, (mpfr_ptr)0);
     memset(res, 0, sizeof *res);
+}
+
+/* Out of memory for the `what` scores of n_in + n_out runs or models, counts
+ * the input chose (policy: num/status.h). */
+static ul_status scores_room(char *err, size_t errlen, const char *what, size_t n_in,
+                             size_t n_out)
+{
+    return ul_fail(err, errlen, UL_ENOMEM, "%s scores: out of memory for %zu + %zu runs", what,
+                   n_in, n_out);
+}
+
+/* The attack's ε lower bound (attack.h): the JOINT test of stats/eps_lb.h,
+ * two-sided, geometric weights. */
+static ul_emp_lb_opts attack_lb_opts(void)
+{
+    ul_emp_lb_opts o = ul_emp_lb_defaults();
+    o.method = UL_EMP_LB_JOINT;
+    o.geometric = true;
+    return o;
+}
+
+ul_status ul_attack_eps_max(mpfr_ptr eps_max, size_t n_in, size_t n_out, mpfi_srcptr alpha_each,
+                            mpfi_srcptr delta, unsigned long *divisor, char *err, size_t errlen)
+{
+    /* a perfect separation: every IN score (1) above every OUT score (0) */
+    double *v = malloc((n_in + n_out) * sizeof *v);
+    if (!v)
+        return scores_room(err, errlen, "perfect-separation", n_in, n_out);
+    for (size_t i = 0; i < n_in + n_out; i++)
+        v[i] = i < n_in ? 1.0 : 0.0;
+    ul_emp_lb_opts o = attack_lb_opts();
+    ul_emp_lb_result r;
+    ul_emp_lb_init(&r);
+    ul_status st = ul_emp_eps_lb(&r, v, n_in, v + n_in, n_out, alpha_each, delta, &o, err, errlen);
+    if (st == UL_ECAP)
+        st = UL_OK; /* sound, only looser */
+    if (st == UL_OK)
+        mpfr_set(eps_max, r.eps_lb, MPFR_RNDD);
+    if (st == UL_OK && divisor)
+        *divisor = r.divisor;
+    ul_emp_lb_clear(&r);
+    free(v);
+    return st;
 }
 
 static ul_status score_stats(ul_attack_score *s, const char *name, const double *in, size_t n_in,
@@ -420,6 +472,11 @@ static ul_status score_stats(ul_attack_score *s, const char *name, const double 
 {
     s->name = name;
     s->n_in = n_in, s->n_out = n_out;
+    s->values = malloc((n_in + n_out) * sizeof *s->values);
+    if (!s->values)
+        return scores_room(err, errlen, name, n_in, n_out);
+    memcpy(s->values, in, n_in * sizeof *in);
+    memcpy(s->values + n_in, out, n_out * sizeof *out);
     mpfi_t dl;
     mpfi_init2(dl, 128);
     if (ul_num_set_decimal(dl, delta && delta[0] ? delta : "0") != UL_OK) {
@@ -432,17 +489,35 @@ static ul_status score_stats(ul_attack_score *s, const char *name, const double 
      * weighted Bonferroni over the grid only, the geometric weights that
      * favour the extreme order statistics). */
     mpfr_clear(s->roc.eps_lb);
-    ul_emp_lb_opts o = ul_emp_lb_defaults();
-    o.method = UL_EMP_LB_JOINT;
-    o.geometric = true;
+    ul_emp_lb_opts o = attack_lb_opts();
     ul_status st =
         ul_emp_roc_compute_opts(&s->roc, in, n_in, out, n_out, a_each, dl, &o, err, errlen);
     if (st == UL_ECAP)
         st = UL_OK; /* the bound is sound anyway, only looser */
+    if (st == UL_OK)
+        st = ul_attack_eps_max(s->eps_max, n_in, n_out, a_each, dl, NULL, err, errlen);
     mpfi_clear(dl);
     if (st != UL_OK)
         return st; /* roc stays initialised (stats.h), cleared with the result */
+    /* the GDP estimate (stats/gdp.h: Dong, Roth, Su 2022 Def. 2.5 and
+     * Cor. 2.13), at the claimed δ when there is one in (0, 1) */
+    double dd = delta && delta[0] ? strtod(delta, NULL) : 0;
+    s->gdp_mu = ul_emp_gdp_mu_from_auc(s->roc.auc);
+    s->gdp_eps = dd > 0 && dd < 1 ? ul_emp_gdp_eps(s->gdp_mu, dd) : NAN;
     return advantage_interval(s, a_each, err, errlen);
+}
+
+/* The claimed ε rounded up (the verdict's side), or false without one. */
+static bool claim_eps_hi(mpfr_ptr eps_hi, const char *eps)
+{
+    if (!eps || !eps[0])
+        return false;
+    mpfi_t e;
+    mpfi_init2(e, 128);
+    ul_num_set_valid(e, eps);
+    mpfr_set(eps_hi, &e->right, MPFR_RNDU);
+    mpfi_clear(e);
+    return true;
 }
 
 /* The verdict: a score refutes when its ε lower bound exceeds the claimed
@@ -455,14 +530,8 @@ static void verdict(ul_attack_result *res, const ul_attack_scoring *sc)
     claim_ceiling(res, sc);
     mpfr_t eps_hi;
     mpfr_init2(eps_hi, 128);
-    mpfr_set_inf(eps_hi, 1);
-    if (sc->eps && sc->eps[0]) {
-        mpfi_t e;
-        mpfi_init2(e, 128);
-        ul_num_set_valid(e, sc->eps);
-        mpfr_set(eps_hi, &e->right, MPFR_RNDU); /* the claim rounded up: refute only beyond it */
-        mpfi_clear(e);
-    }
+    if (!claim_eps_hi(eps_hi, sc->eps)) /* the claim rounded up: refute only beyond it */
+        mpfr_set_inf(eps_hi, 1);
     res->verdict = "consistent";
     for (int k = 0; k < res->n_scores; k++) {
         ul_attack_score *s = &res->score[k];
@@ -471,15 +540,6 @@ static void verdict(ul_attack_result *res, const ul_attack_scoring *sc)
             res->verdict = "refuted";
     }
     mpfr_clear(eps_hi);
-}
-
-/* Out of memory for the `what` scores of n_in + n_out runs or models, counts
- * the input chose (policy: num/status.h). */
-static ul_status scores_room(char *err, size_t errlen, const char *what, size_t n_in,
-                             size_t n_out)
-{
-    return ul_fail(err, errlen, UL_ENOMEM, "%s scores: out of memory for %zu + %zu runs", what,
-                   n_in, n_out);
 }
 
 /* LiRA scores (emp/score.h) from loss scores (−ℓ, run order), as attack.h
@@ -530,11 +590,187 @@ static ul_status lira_stats(ul_attack_result *res, int *i, const ul_attack_scori
         size_t k_in = 0, k_out = 0;
         st = lira_scores(o == 0, v->loss_in, v->n_in, v->loss_out, v->n_out, buf, &k_in, &k_out,
                          err, errlen);
-        if (st == UL_OK)
-            st = score_stats(&res->score[(*i)++], name[o], buf, k_in, buf + k_in, k_out, a_each,
-                             delta, err, errlen);
+        ul_attack_score *s = &res->score[*i];
+        if (st == UL_OK && (st = score_stats(s, name[o], buf, k_in, buf + k_in, k_out, a_each,
+                                             delta, err, errlen)) == UL_OK)
+            s->in0 = v->n_in - k_in, s->out0 = v->n_out - k_out; /* after the fitting runs */
+        (*i)++;
     }
     free(buf);
+    return st;
+}
+
+/* ---- what a sample size can certify (attack.h) ------------------------------ */
+
+/* The scored runs of one score from `runs` runs per world: LiRA and
+ * gaussian-lr fit on the first ⌊runs/2⌋ of a world (attack.h, emp/shard.h),
+ * online LiRA and gaussian-lr in both worlds, offline LiRA in OUT only. */
+static void scored_counts(int bit, size_t runs, size_t *n_in, size_t *n_out)
+{
+    size_t fit = runs / 2;
+    *n_in = bit == UL_SCORE_LR || bit == UL_SCORE_LIRA_ONLINE ? runs - fit : runs;
+    *n_out = bit == UL_SCORE_LOSS ? runs : runs - fit;
+}
+
+static const int SCORE_BITS[UL_ATTACK_MAX_SCORES] = {UL_SCORE_LOSS, UL_SCORE_LR,
+                                                      UL_SCORE_LIRA_ONLINE, UL_SCORE_LIRA_OFFLINE};
+
+/* The largest perfect-separation bound over the scores in `scores` with
+ * `runs` runs per world (certified, rounded down). */
+static ul_status capacity_at(ul_attack_capacity *cap, int scores, size_t runs,
+                             mpfi_srcptr a_each, mpfi_srcptr delta, char *err, size_t errlen)
+{
+    mpfr_t e;
+    mpfr_init2(e, 128);
+    mpfr_set_zero(cap->eps_max, 1);
+    ul_status st = UL_OK;
+    for (int b = 0; b < UL_ATTACK_MAX_SCORES && st == UL_OK; b++) {
+        size_t n_in, n_out;
+        unsigned long div = 0;
+        scored_counts(SCORE_BITS[b], runs, &n_in, &n_out);
+        if (!(scores & SCORE_BITS[b]) || n_in == 0 || n_out == 0)
+            continue;
+        st = ul_attack_eps_max(e, n_in, n_out, a_each, delta, &div, err, errlen);
+        if (st == UL_OK && (cap->level_divisor == 0 || mpfr_cmp(e, cap->eps_max) > 0)) {
+            mpfr_set(cap->eps_max, e, MPFR_RNDD);
+            cap->level_divisor = div, cap->n_in = n_in, cap->n_out = n_out;
+        }
+    }
+    mpfr_clear(e);
+    return st;
+}
+
+/* The search in doubles.  At zero errors the best test (the extreme order
+ * statistic, k = 0) sees F ~ Beta(1, n) (the lemma of stats/eps_lb.h), and
+ * its p-value is at least P[e^ε·F + δ ≥ 1] = (1 − (1 − δ)e^{−ε})^n (the
+ * event on which the other world's count may be all of it), so rejecting at
+ * level L needs (1 − (1 − δ)e^{−ε})^n ≤ L: ε ≤ log((1 − δ)/(1 − L^{1/n})),
+ * the one-sided Clopper–Pearson bound at zero errors (Clopper & Pearson
+ * 1934).  The least n whose bound passes eps is
+ * ⌊log L / log(1 − (1 − δ)e^{−ε})⌋ + 1; the least runs per world giving some
+ * score that many scored runs in a world follow from scored_counts. */
+static size_t runs_guess(int scores, double level, double delta, double eps)
+{
+    double n = floor(log(level) / log1p(-(1 - delta) * exp(-eps))) + 1;
+    if (!(n >= 1) || n > (double)UL_ATTACK_MAX_RUNS)
+        return 0;
+    size_t best = 0;
+    for (int b = 0; b < UL_ATTACK_MAX_SCORES; b++) {
+        if (!(scores & SCORE_BITS[b]))
+            continue;
+        for (size_t r = (size_t)n; r <= 2 * (size_t)n + 1; r = r == (size_t)n ? 2 * r - 1 : r + 1) {
+            size_t n_in, n_out;
+            scored_counts(SCORE_BITS[b], r, &n_in, &n_out);
+            if ((double)(n_in > n_out ? n_in : n_out) >= n) {
+                best = best == 0 || r < best ? r : best;
+                break;
+            }
+        }
+    }
+    return best;
+}
+
+/* The least runs per world whose capacity passes eps_hi: the guess above,
+ * then certified (stepping up 1% while the certified capacity falls short,
+ * at most 64 times; 0 when none passed). */
+static ul_status runs_needed(size_t *out, const ul_attack_capacity *now, int scores,
+                             mpfi_srcptr a_each, mpfi_srcptr delta, mpfr_srcptr eps_hi, char *err,
+                             size_t errlen)
+{
+    *out = 0;
+    double level = mpfr_get_d(&a_each->left, MPFR_RNDD) / (double)now->level_divisor;
+    size_t r = runs_guess(scores, level, mpfr_get_d(&delta->left, MPFR_RNDD),
+                          mpfr_get_d(eps_hi, MPFR_RNDU));
+    ul_attack_capacity c = {.level_divisor = 0};
+    mpfr_init2(c.eps_max, 128);
+    ul_status st = UL_OK;
+    for (int tries = 0; r > 0 && r <= UL_ATTACK_MAX_RUNS && tries < 64 && st == UL_OK; tries++) {
+        c.level_divisor = 0;
+        st = capacity_at(&c, scores, r, a_each, delta, err, errlen);
+        if (st == UL_OK && mpfr_cmp(c.eps_max, eps_hi) > 0) {
+            *out = r;
+            break;
+        }
+        r += r / 100 + 1;
+    }
+    mpfr_clear(c.eps_max);
+    return st;
+}
+
+/* α divided by the scores (attack.h) and δ ("" or NULL: 0) as enclosures. */
+static ul_status capacity_levels(mpfi_ptr a_each, mpfi_ptr dl, int n_scores, const char *alpha,
+                                 const char *delta, char *err, size_t errlen)
+{
+    alpha_each(a_each, alpha, n_scores > 0 ? n_scores : 1);
+    if (ul_num_set_decimal(dl, delta && delta[0] ? delta : "0") != UL_OK)
+        return ul_fail(err, errlen, UL_EINPUT, "delta: not a decimal number the statistics can use");
+    return UL_OK;
+}
+
+static int reported_scores(int scores)
+{
+    int n = 0;
+    for (int b = 0; b < UL_ATTACK_MAX_SCORES; b++)
+        n += !!(scores & SCORE_BITS[b]);
+    return n;
+}
+
+ul_status ul_attack_capacity_of(ul_attack_capacity *cap, int scores, size_t runs,
+                                const char *alpha, const char *delta, const char *eps, char *err,
+                                size_t errlen)
+{
+    memset(cap, 0, sizeof *cap);
+    mpfr_init2(cap->eps_max, 128);
+    mpfr_set_zero(cap->eps_max, 1);
+    mpfi_t a_each, dl;
+    mpfi_init2(a_each, 128), mpfi_init2(dl, 128);
+    mpfr_t eps_hi;
+    mpfr_init2(eps_hi, 128);
+    ul_status st = capacity_levels(a_each, dl, reported_scores(scores), alpha, delta, err, errlen);
+    if (st == UL_OK)
+        st = capacity_at(cap, scores, runs, a_each, dl, err, errlen);
+    if (st == UL_OK && cap->level_divisor && claim_eps_hi(eps_hi, eps) &&
+        mpfr_cmp(cap->eps_max, eps_hi) <= 0)
+        st = runs_needed(&cap->runs_needed, cap, scores, a_each, dl, eps_hi, err, errlen);
+    mpfr_clear(eps_hi);
+    mpfi_clear(a_each), mpfi_clear(dl);
+    return st;
+}
+
+void ul_attack_capacity_clear(ul_attack_capacity *cap)
+{
+    if (cap)
+        mpfr_clear(cap->eps_max);
+}
+
+/* The result's capacity: the largest of its scores' (each from its own
+ * counts), and the runs an ε claim at or above it would need. */
+static ul_status capacity_of_result(ul_attack_result *res, const ul_attack_scoring *sc,
+                                    mpfi_srcptr a_each, const char *delta, char *err,
+                                    size_t errlen)
+{
+    ul_attack_capacity now = {.level_divisor = 0};
+    mpfr_init2(now.eps_max, 128);
+    mpfr_set_zero(now.eps_max, 1);
+    mpfr_t eps_hi;
+    mpfr_init2(eps_hi, 128);
+    mpfi_t dl;
+    mpfi_init2(dl, 128);
+    ul_status st = UL_OK;
+    for (int k = 0; k < res->n_scores; k++)
+        if (mpfr_cmp(res->score[k].eps_max, now.eps_max) > 0 || k == 0)
+            mpfr_set(now.eps_max, res->score[k].eps_max, MPFR_RNDD);
+    mpfr_set(res->eps_max, now.eps_max, MPFR_RNDD);
+    if (claim_eps_hi(eps_hi, sc->eps) && mpfr_cmp(res->eps_max, eps_hi) <= 0 &&
+        ul_num_set_decimal(dl, delta) == UL_OK) {
+        /* the divisor of the best test at these counts (one more bound) */
+        st = capacity_at(&now, sc->scores, res->score[0].n_in, a_each, dl, err, errlen);
+        if (st == UL_OK && now.level_divisor)
+            st = runs_needed(&res->runs_needed, &now, sc->scores, a_each, dl, eps_hi, err,
+                             errlen);
+    }
+    mpfi_clear(dl);
+    mpfr_clears(eps_hi, now.eps_max, (mpfr_ptr)0);
     return st;
 }
 
@@ -563,14 +799,19 @@ ul_status ul_attack_score_values(ul_attack_result *res, const ul_attack_scoring 
     if (loss)
         st = score_stats(&res->score[i++], "loss", v->loss_in, v->n_in, v->loss_out, v->n_out,
                          a_each, delta, err, errlen);
-    if (st == UL_OK && v->lr_in)
-        st = score_stats(&res->score[i++], "gaussian-lr", v->lr_in, v->lr_n_in, v->lr_out,
-                         v->lr_n_out, a_each, delta, err, errlen);
+    if (st == UL_OK && v->lr_in) {
+        ul_attack_score *s = &res->score[i++];
+        st = score_stats(s, "gaussian-lr", v->lr_in, v->lr_n_in, v->lr_out, v->lr_n_out, a_each,
+                         delta, err, errlen);
+        s->in0 = v->lr_in0, s->out0 = v->lr_out0;
+    }
     if (st == UL_OK && lira)
         st = lira_stats(res, &i, sc, v, a_each, delta, err, errlen);
-    mpfi_clear(a_each);
     if (st == UL_OK)
         verdict(res, sc);
+    if (st == UL_OK)
+        st = capacity_of_result(res, sc, a_each, delta, err, errlen);
+    mpfi_clear(a_each);
     return st;
 }
 
@@ -615,6 +856,7 @@ ul_status ul_attack_score_models(ul_attack_result *res, const ul_attack_scoring 
             ul_score_lr_free(&fit);
             v.lr_in = lr, v.lr_out = lr + k_in - f_in;
             v.lr_n_in = k_in - f_in, v.lr_n_out = k_out - f_out;
+            v.lr_in0 = f_in, v.lr_out0 = f_out;
         }
     }
     if (st == UL_OK)
@@ -667,7 +909,9 @@ ul_status ul_attack_finish(ul_attack_result *res, ul_attack_state *st, char *err
                           .lr_in = lr,
                           .lr_out = lr ? lr + runs - half : NULL,
                           .lr_n_in = runs - half,
-                          .lr_n_out = runs - half};
+                          .lr_n_out = runs - half,
+                          .lr_in0 = half,
+                          .lr_out0 = half};
     s = ul_attack_score_values(res, &sc, &v, st->p, err, errlen);
     free(loss), free(lr);
     if (s != UL_OK)
@@ -684,6 +928,30 @@ static void fmt_mpfr(char *out, size_t len, mpfr_srcptr x, mpfr_rnd_t rnd)
         snprintf(out, len, "%s", mpfr_sgn(x) > 0 ? "inf" : "-inf");
     else
         mpfr_snprintf(out, len, rnd == MPFR_RNDD ? "%.6RDg" : "%.6RUg", x);
+}
+
+/* The GDP estimate, labelled as one (stats/gdp.h). */
+static void gdp_text(FILE *f, const ul_attack_score *s)
+{
+    fprintf(f, "  GDP estimate (an estimate, not a bound): mu %.4g", s->gdp_mu);
+    if (!isnan(s->gdp_eps))
+        fprintf(f, ", eps %.4g at the claimed delta", s->gdp_eps);
+    fputc('\n', f);
+}
+
+/* What these runs can certify at most, and the runs a claim beyond it needs. */
+static void capacity_text(FILE *f, const ul_attack_result *res)
+{
+    if (res->n_scores == 0)
+        return;
+    char m[64];
+    fmt_mpfr(m, sizeof m, res->eps_max, MPFR_RNDD);
+    fprintf(f, "capacity: at most eps %s can be certified from these runs (a perfect separation)\n",
+            m);
+    if (res->runs_needed)
+        fprintf(f, "  the eps claim is not below it: no run of this size can refute it by the eps "
+                   "bound; use >= %zu runs per world\n",
+                res->runs_needed);
 }
 
 char *ul_attack_result_text(const ul_attack_result *res)
@@ -719,7 +987,9 @@ char *ul_attack_result_text(const ul_attack_result *res)
                     "    rule: IN iff score >= %.17g; %lu false positives of %zu, %lu false "
                     "negatives of %zu\n",
                     s->roc.threshold, s->roc.fp, s->n_out, s->roc.fn, s->n_in);
+        gdp_text(f, s);
     }
+    capacity_text(f, res);
     if (res->has_claim) {
         char c[64];
         fmt_mpfr(c, sizeof c, res->ceiling, MPFR_RNDU);
@@ -753,6 +1023,15 @@ static json_object *jnum_mpfr(mpfr_srcptr x, mpfr_rnd_t rnd)
     char s[64];
     fmt_mpfr(s, sizeof s, x, rnd);
     return json_object_new_string(s);
+}
+
+/* A double for JSON: null when NAN, "inf" (as fmt_mpfr) when infinite
+ * (JSON has no infinity). */
+static json_object *jnum_d(double x)
+{
+    if (isnan(x))
+        return NULL;
+    return isinf(x) ? json_object_new_string(x > 0 ? "inf" : "-inf") : json_object_new_double(x);
 }
 
 char *ul_attack_result_json(const ul_attack_result *res)
@@ -795,9 +1074,16 @@ char *ul_attack_result_json(const ul_attack_result *res)
             json_object_object_add(j, "fn", json_object_new_int64((int64_t)s->roc.fn));
         }
         json_object_object_add(j, "refutes", json_object_new_boolean(s->refutes));
+        json_object_object_add(j, "eps_max_certifiable", jnum_mpfr(s->eps_max, MPFR_RNDD));
+        json_object_object_add(j, "gdp_mu_estimate", jnum_d(s->gdp_mu));
+        json_object_object_add(j, "gdp_eps_estimate", jnum_d(s->gdp_eps));
         json_object_array_add(arr, j);
     }
     json_object_object_add(o, "scores", arr);
+    json_object_object_add(o, "eps_max_certifiable", jnum_mpfr(res->eps_max, MPFR_RNDD));
+    json_object_object_add(o, "runs_needed",
+                           res->runs_needed ? json_object_new_int64((int64_t)res->runs_needed)
+                                            : NULL);
     if (res->has_claim) {
         json_object_object_add(o, "advantage_ceiling", jnum_mpfr(res->ceiling, MPFR_RNDU));
         json_object_object_add(o, "ceiling_source", json_object_new_string(res->ceiling_source));

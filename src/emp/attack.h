@@ -175,6 +175,17 @@ typedef struct {
     double advantage;      /* TPR − FPR at the best-advantage threshold */
     mpfr_t adv_lo, adv_hi; /* its interval (lo rounded down, hi up) */
     bool refutes;
+    /* the scores themselves, IN first (n_in) then OUT (n_out), for the
+     * per-run file; the scored runs of a world are the runs in0 … in0 +
+     * n_in − 1 (out0 …): the runs before them fitted the score (LiRA,
+     * gaussian-lr) */
+    double *values;
+    size_t in0, out0;
+    /* the Gaussian-DP ESTIMATE (stats/gdp.h; never a bound): μ̂ from the
+     * AUC and its ε at the claimed δ (NAN without a δ in (0, 1)) */
+    double gdp_mu, gdp_eps;
+    /* the largest ε lower bound these counts can certify (capacity below) */
+    mpfr_t eps_max;
 } ul_attack_score;
 
 typedef struct {
@@ -190,7 +201,51 @@ typedef struct {
     ul_audit_report audit; /* the certificate's audit */
     char audit_method[32];
     char explanation[1024];
+    /* the capacity of the sample (ul_attack_capacity): the largest ε_lb of
+     * any score, and when the claimed ε is not below it the least runs per
+     * world that could certify more (0: not needed or no ε claim) */
+    mpfr_t eps_max;
+    size_t runs_needed;
 } ul_attack_result;
+
+/* ---- what a sample size can certify ---------------------------------------
+ *
+ * The largest ε lower bound a score's test can certify from n_in IN and
+ * n_out OUT scores is the one of a perfect separation (every IN score above
+ * every OUT score): the JOINT test's p-value at a threshold grows with the
+ * false counts, so no other data gives a larger bound at the same counts.
+ * It is computed by running the attack's own test (stats/eps_lb.h, JOINT,
+ * geometric weights, level α/S) on such scores, certified and rounded down.
+ * A claim whose ε is at or above it cannot be refuted by that score's bound
+ * whatever the learner does. */
+typedef struct {
+    mpfr_t eps_max;      /* the largest over the scores (rounded down) */
+    unsigned long level_divisor; /* the best test ran at α/S/level_divisor */
+    size_t n_in, n_out;  /* the counts of the score that reaches it */
+    size_t runs_needed;  /* least runs per world with eps_max > the claimed ε;
+                            0 when the claim's ε is below eps_max or absent */
+} ul_attack_capacity;
+
+/* The capacity for `runs` runs (models) per world of the scores in the
+ * UL_SCORE_* bits `scores`, with the fitting rule of the scores (LiRA and
+ * gaussian-lr fit on the first ⌊runs/2⌋ of a world, emp/shard.h), α (the
+ * whole α: divided by the number of scores here), the claimed δ ("" or
+ * NULL: 0) and ε ("" or NULL: none).  runs_needed: searched in doubles
+ * from the closed form of the best test at zero errors (below, attack.c),
+ * then certified once at the value found (stepping up by 1% at most 64
+ * times if that check falls short; 0 if it never passes).  Initialises
+ * cap (clear with ul_attack_capacity_clear, also after an error). */
+ul_status ul_attack_capacity_of(ul_attack_capacity *cap, int scores, size_t runs,
+                                const char *alpha, const char *delta, const char *eps, char *err,
+                                size_t errlen);
+void ul_attack_capacity_clear(ul_attack_capacity *cap);
+
+/* The largest ε lower bound of the attack's test from n_in and n_out scores
+ * (a perfect separation) at level alpha_each (already divided by the
+ * number of scores) and delta; *divisor receives the level divisor of the
+ * test that reached it (NULL: not wanted). */
+ul_status ul_attack_eps_max(mpfr_ptr eps_max, size_t n_in, size_t n_out, mpfi_srcptr alpha_each,
+                            mpfi_srcptr delta, unsigned long *divisor, char *err, size_t errlen);
 
 /* Scores the released models W_in (p×k_in) and W_out (p×k_out) — the
  * trained ones of a state, or models read from disk.  x/y: the target
@@ -220,6 +275,7 @@ typedef struct {
     size_t n_in, n_out;
     const double *lr_in, *lr_out; /* the held-out gaussian-lr scores */
     size_t lr_n_in, lr_n_out;
+    size_t lr_in0, lr_out0; /* the run numbers of the first held-out ones */
 } ul_attack_values;
 
 ul_status ul_attack_score_values(ul_attack_result *res, const ul_attack_scoring *sc,

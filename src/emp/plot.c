@@ -35,6 +35,20 @@ double ul_emp_tradeoff_tpr(double fpr, double eps, double delta)
     return fmin(1.0, fmin(from_fpr_side, from_fnr_side));
 }
 
+double ul_emp_tradeoff_tpr_renyi(double fpr, double order, double value)
+{
+    if (!(order > 1) || !(value >= 0) || !(fpr >= 0.0 && fpr <= 1.0))
+        return NAN;
+    double best = 1.0;
+    for (int k = 0; k <= 160; k++) { /* δ from 1 down to 1e-20 */
+        double delta = pow(10.0, -k / 8.0);
+        /* Mironov 2017 Prop. 3: (α, ρ)-RDP implies (ρ + log(1/δ)/(α − 1), δ)-DP */
+        double eps = value + log(1.0 / delta) / (order - 1.0);
+        best = fmin(best, ul_emp_tradeoff_tpr(fpr, eps, delta));
+    }
+    return best;
+}
+
 /* ---- the axes ------------------------------------------------------------- */
 
 double ul_emp_plot_axis_min(const ul_emp_roc_point *points, size_t n_points)
@@ -321,7 +335,7 @@ static int compare_doubles(const void *a, const void *b)
 enum { CEILING_SAMPLES = 480 };
 
 static void draw_ceiling(cairo_t *cr, const log_axes *axes, double eps, double delta, colour ink,
-                         bool dashed)
+                         bool dashed, const ul_emp_plot_spec *renyi)
 {
     static const double dashes[] = {7.0, 5.0};
     double fprs[CEILING_SAMPLES + 3];
@@ -338,8 +352,10 @@ static void draw_ceiling(cairo_t *cr, const log_axes *axes, double eps, double d
     qsort(fprs, n, sizeof fprs[0], compare_doubles);
 
     for (size_t i = 0; i < n; i++) {
-        double x = axes_x(axes, fprs[i]),
-               y = axes_y(axes, ul_emp_tradeoff_tpr(fprs[i], eps, delta));
+        double t = renyi ? ul_emp_tradeoff_tpr_renyi(fprs[i], renyi->renyi_order,
+                                                     renyi->renyi_value)
+                         : ul_emp_tradeoff_tpr(fprs[i], eps, delta);
+        double x = axes_x(axes, fprs[i]), y = axes_y(axes, t);
         if (i == 0)
             cairo_move_to(cr, x, y);
         else
@@ -395,7 +411,10 @@ static void draw_legend(cairo_t *cr, const legend_entry *entries, size_t n_entri
 static size_t legend_entries(legend_entry *e, const ul_emp_plot_spec *sp, bool greek)
 {
     size_t n = 0;
-    e[n++] = (legend_entry){.text = "empirical ROC", .colour = ROC_COLOUR, .dashed = false};
+    e[n] = (legend_entry){.text = "empirical ROC", .colour = ROC_COLOUR, .dashed = false};
+    if (sp->has_auc)
+        snprintf(e[n].text, sizeof e[0].text, "empirical ROC, AUC %.4f", sp->auc);
+    n++;
     if (sp->n_in > 0 && sp->n_out > 0) {
         e[n] = (legend_entry){.colour = ROC_COLOUR, .dashed = false};
         snprintf(e[n++].text, sizeof e[0].text, "pointwise %.4g%% Clopper-Pearson band",
@@ -408,6 +427,11 @@ static size_t legend_entries(legend_entry *e, const ul_emp_plot_spec *sp, bool g
         snprintf(e[n++].text, sizeof e[0].text, "claimed (%s, %s) = (%.4g, %.4g) ceiling", ep, de,
                  sp->eps, sp->delta);
     }
+    if (sp->renyi_order > 1) {
+        e[n] = (legend_entry){.colour = CEILING_COLOUR, .dashed = false};
+        snprintf(e[n++].text, sizeof e[0].text, "claimed Renyi (%.4g, %.4g) ceiling",
+                 sp->renyi_order, sp->renyi_value);
+    }
     if (!isnan(sp->eps_lb)) {
         e[n] = (legend_entry){.colour = BOUND_COLOUR, .dashed = true};
         snprintf(e[n++].text, sizeof e[0].text, "certified %s lower bound %.4g: its ceiling", ep,
@@ -416,11 +440,22 @@ static size_t legend_entries(legend_entry *e, const ul_emp_plot_spec *sp, bool g
     return n;
 }
 
+/* The log axes' lowest decade: with a band, the decade at or below the
+ * smallest positive rate the sample can show, 1/max(n_in, n_out); else
+ * ul_emp_plot_axis_min's. */
+static int lowest_decade(const ul_emp_plot_spec *sp)
+{
+    if (sp->n_in > 0 && sp->n_out > 0) {
+        double n = (double)(sp->n_in > sp->n_out ? sp->n_in : sp->n_out);
+        int k = (int)floor(-log10(n) + 1e-12);
+        return k < 0 ? k : -1;
+    }
+    return (int)lround(log10(ul_emp_plot_axis_min(sp->points, sp->n_points)));
+}
+
 static void draw_picture(cairo_t *cr, const ul_emp_plot_spec *sp)
 {
-    log_axes axes = {.lowest_decade =
-                         (int)lround(log10(ul_emp_plot_axis_min(sp->points, sp->n_points))),
-                     .linear = sp->linear};
+    log_axes axes = {.lowest_decade = lowest_decade(sp), .linear = sp->linear};
 
     set_colour(cr, (colour){1.0, 1.0, 1.0});
     cairo_paint(cr);
@@ -439,13 +474,15 @@ static void draw_picture(cairo_t *cr, const ul_emp_plot_spec *sp)
         draw_band(cr, &axes, sp->points, sp->n_points, sp->n_in, sp->n_out, sp->alpha);
     draw_chance_line(cr, &axes);
     if (!isnan(sp->eps))
-        draw_ceiling(cr, &axes, sp->eps, sp->delta, CEILING_COLOUR, false);
+        draw_ceiling(cr, &axes, sp->eps, sp->delta, CEILING_COLOUR, false, NULL);
+    if (sp->renyi_order > 1)
+        draw_ceiling(cr, &axes, INFINITY, 0, CEILING_COLOUR, false, sp);
     if (!isnan(sp->eps_lb))
-        draw_ceiling(cr, &axes, sp->eps_lb, sp->delta, BOUND_COLOUR, true);
+        draw_ceiling(cr, &axes, sp->eps_lb, sp->delta, BOUND_COLOUR, true, NULL);
     draw_roc(cr, &axes, sp->points, sp->n_points);
     cairo_restore(cr);
 
-    legend_entry entries[5];
+    legend_entry entries[6];
     draw_legend(cr, entries, legend_entries(entries, sp, greek));
 
     if (sp->title != NULL && sp->title[0] != '\0') {
@@ -603,19 +640,34 @@ static cairo_status_t write_to_sink(void *closure, const unsigned char *data, un
  * failure (CAIRO_STATUS_SUCCESS if none). */
 typedef void (*draw_fn)(cairo_t *cr, const void *what);
 
+/* One picture, or (panels) linear axes on the left half and log axes on
+ * the right, each clipped to its half (draw_picture paints its background). */
 static void draw_roc_picture(cairo_t *cr, const void *what)
 {
-    draw_picture(cr, what);
+    const ul_emp_plot_spec *sp = what;
+    if (!sp->panels) {
+        draw_picture(cr, sp);
+        return;
+    }
+    for (int half = 0; half < 2; half++) {
+        ul_emp_plot_spec one = *sp;
+        one.linear = half == 0;
+        cairo_save(cr);
+        cairo_translate(cr, half * PICTURE_WIDTH, 0);
+        cairo_rectangle(cr, 0, 0, PICTURE_WIDTH, PICTURE_HEIGHT);
+        cairo_clip(cr);
+        draw_picture(cr, &one);
+        cairo_restore(cr);
+    }
 }
 
 static cairo_status_t render(picture_format format, output_sink *sink, draw_fn draw,
-                             const void *what)
+                             const void *what, int width)
 {
     cairo_surface_t *surface =
         format == FORMAT_PNG
-            ? cairo_image_surface_create(CAIRO_FORMAT_RGB24, PICTURE_WIDTH, PICTURE_HEIGHT)
-            : cairo_svg_surface_create_for_stream(write_to_sink, sink, PICTURE_WIDTH,
-                                                  PICTURE_HEIGHT);
+            ? cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, PICTURE_HEIGHT)
+            : cairo_svg_surface_create_for_stream(write_to_sink, sink, width, PICTURE_HEIGHT);
     cairo_status_t status = cairo_surface_status(surface);
     if (status == CAIRO_STATUS_SUCCESS) {
         cairo_t *cr = cairo_create(surface);
@@ -700,9 +752,10 @@ static const char *fill_picture(FILE *f, void *ctx)
 {
     plot_job *job = ctx;
     output_sink sink = {.file = f, .write_errno = 0};
-    cairo_status_t status = job->eps_plot
-                                ? render(job->format, &sink, draw_eps_picture, job->eps_plot)
-                                : render(job->format, &sink, draw_roc_picture, &job->spec);
+    int width = !job->eps_plot && job->spec.panels ? 2 * PICTURE_WIDTH : PICTURE_WIDTH;
+    cairo_status_t status =
+        job->eps_plot ? render(job->format, &sink, draw_eps_picture, job->eps_plot, width)
+                      : render(job->format, &sink, draw_roc_picture, &job->spec, width);
     if (status == CAIRO_STATUS_SUCCESS)
         return NULL;
     job->nomem = status == CAIRO_STATUS_NO_MEMORY;

@@ -88,6 +88,14 @@ ul_status ul_emp_plot_roc(const char *path, const ul_emp_roc_point *points, size
  *     claim's (solid red) must contain for the claim to survive.
  * Same file handling and errors as ul_emp_plot_roc (also "spec", "eps_lb",
  * "n_in, n_out, alpha"). */
+/* Issue 27 adds:
+ *   - with a band (n_in, n_out > 0) the log axes start at the decade at or
+ *     below 1/max(n_in, n_out), the smallest positive rate the sample can
+ *     show (not the fixed 1e-4 of ul_emp_plot_axis_min);
+ *   - renyi_order > 1: the ceiling of a Rényi claim (ul_emp_tradeoff_tpr_renyi),
+ *     solid red like the (ε, δ) one;
+ *   - has_auc: "empirical ROC, AUC …" in the legend;
+ *   - panels: one 1600×600 picture, linear axes left and log axes right. */
 typedef struct {
     const ul_emp_roc_point *points;
     size_t n_points;
@@ -97,7 +105,19 @@ typedef struct {
     double eps_lb;      /* NAN: none */
     bool linear;
     const char *title;
+    double renyi_order, renyi_value; /* a Rényi claim (order ≤ 1: none) */
+    bool has_auc;
+    double auc;
+    bool panels;
 } ul_emp_plot_spec;
+
+/* The largest TPR at FPR fpr that a pair satisfying a Rényi bound
+ * D_order ≤ value (both directions) allows: the minimum over δ of the
+ * (ε(δ), δ) ceiling above with ε(δ) = value + log(1/δ)/(order − 1)
+ * (Mironov 2017, "Rényi differential privacy", Prop. 3), over δ = 10^−k/8,
+ * k = 0 … 160 (a valid ceiling at every sampled δ, so their minimum is one
+ * too; it is not the exact Rényi region).  NAN for order ≤ 1 or value < 0. */
+double ul_emp_tradeoff_tpr_renyi(double fpr, double order, double value);
 
 ul_status ul_emp_plot_roc_ex(const char *path, const ul_emp_plot_spec *spec, char *err,
                              size_t errlen);

@@ -1,0 +1,260 @@
+/* tests/test_attack_outputs.c — issue 27: the attack's documented outputs,
+ * each checked against something independent of the code that wrote it:
+ * roc.csv recomputed from scores.csv by counting, the largest certifiable
+ * ε against the closed form of the zero-error test, pixels of the plots. */
+#include <cairo.h>
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_run.h"
+#include "emp/attack.h"
+#include "num/encl.h"
+
+/* ---- the largest certifiable ε -------------------------------------------- */
+
+/* The closed form (zero errors, the extreme order statistic): F ~ Beta(1, n)
+ * and P[F ≥ c] = (1 − c)^n, so the test at level L certifies at most
+ * log((1 − δ)/(1 − L^{1/n})) — the one-sided Clopper–Pearson upper bound
+ * of 0 errors in n, 1 − L^{1/n} (Clopper & Pearson 1934).  L: α/S halved by
+ * the first geometric weight (2^−1) and by the two directions (eps_lb.h). */
+static double closed_form(double alpha_each, size_t n, double delta)
+{
+    double level = alpha_each / 4;
+    return log((1 - delta) / -expm1(log(level) / (double)n));
+}
+
+/* The whole p-value of that test at zero errors, by Simpson's rule:
+ * E[min(1, e^ε F + δ)^n], F ~ Beta(1, n) with density n(1 − f)^(n−1)
+ * (ul_emp_joint_pvalue_upper's π with k = 0, x = n1 = n); and the ε where
+ * it meets the level (bisection: it increases in ε). */
+static double p_zero_errors(double eps, size_t n, double delta)
+{
+    const int m = 200000;
+    double acc = 0;
+    for (int i = 0; i <= m; i++) {
+        double f = (double)i / m, w = i == 0 || i == m ? 1 : i % 2 ? 4 : 2;
+        acc += w * pow(fmin(1, exp(eps) * f + delta), (double)n) * (double)n *
+               pow(1 - f, (double)n - 1);
+    }
+    return acc / (3.0 * m);
+}
+
+static double eps_zero_errors(double alpha_each, size_t n, double delta)
+{
+    double lo = 0, hi = 50;
+    for (int i = 0; i < 60; i++) {
+        double mid = 0.5 * (lo + hi);
+        if (p_zero_errors(mid, n, delta) <= alpha_each / 4)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+Test(attack_outputs, eps_max_matches_the_zero_error_closed_form)
+{
+    const size_t ns[] = {16, 64, 256, 1000};
+    const double deltas[] = {0, 1e-5};
+    for (size_t i = 0; i < 4; i++)
+        for (size_t j = 0; j < 2; j++) {
+            mpfi_t a, d;
+            mpfi_init2(a, 128), mpfi_init2(d, 128);
+            mpfi_set_d(a, 0.025);
+            mpfi_set_d(d, deltas[j]);
+            mpfr_t e;
+            mpfr_init2(e, 128);
+            char err[256];
+            unsigned long div = 0;
+            cr_assert_eq(ul_attack_eps_max(e, ns[i], ns[i], a, d, &div, err, sizeof err), UL_OK,
+                         "%s", err);
+            double got = mpfr_get_d(e, MPFR_RNDD), want = closed_form(0.025, ns[i], deltas[j]);
+            double exact = eps_zero_errors(0.025, ns[i], deltas[j]);
+            /* certified ≤ the tail-term closed form (the p-value is at least
+             * that term) and ≤ the quadrature's ε (an upper Riemann sum
+             * certifies less: 120 grid points, eps_lb_joint.c); within 0.03 of it */
+            cr_expect(got <= want + 1e-12, "n %zu: %.6f above the closed form %.6f", ns[i], got,
+                      want);
+            cr_expect(got <= exact + 1e-6, "n %zu: %.6f above the exact %.6f", ns[i], got, exact);
+            cr_expect(got >= exact - 0.03, "n %zu: %.6f far below the exact %.6f", ns[i], got,
+                      exact);
+            cr_expect_eq(div, 4, "the extreme order statistic's weight");
+            mpfr_clear(e);
+            mpfi_clear(a), mpfi_clear(d);
+        }
+}
+
+/* The runs needed: more than the closed form's least n (the closed form
+ * only bounds the certified ε from above), and the certified capacity at
+ * that count passes the claim while the 256 runs' does not. */
+Test(attack_outputs, runs_needed_certifies_the_claim)
+{
+    ul_attack_capacity cap;
+    char err[256];
+    cr_assert_eq(ul_attack_capacity_of(&cap, UL_SCORE_LOSS, 256, "0.05", "1e-5", "5", err,
+                                       sizeof err),
+                 UL_OK, "%s", err);
+    cr_expect(mpfr_cmp_ui(cap.eps_max, 5) < 0);
+    double n_star = log(0.05 / 4) / log1p(-(1 - 1e-5) * exp(-5.0));
+    cr_expect((double)cap.runs_needed >= n_star, "%zu runs < closed form %.1f", cap.runs_needed,
+              n_star);
+    size_t need = cap.runs_needed;
+    ul_attack_capacity_clear(&cap);
+    /* within the search's 1% steps of the least count */
+    cr_assert_eq(ul_attack_capacity_of(&cap, UL_SCORE_LOSS, need * 98 / 100, "0.05", "1e-5", "5",
+                                       err, sizeof err),
+                 UL_OK, "%s", err);
+    cr_expect(mpfr_cmp_ui(cap.eps_max, 5) <= 0, "%zu runs already certify 5", need * 98 / 100);
+    ul_attack_capacity_clear(&cap);
+    cr_assert_eq(ul_attack_capacity_of(&cap, UL_SCORE_LOSS, need, "0.05", "1e-5", "5", err,
+                                       sizeof err),
+                 UL_OK, "%s", err);
+    cr_expect(mpfr_cmp_ui(cap.eps_max, 5) > 0);
+    cr_expect_eq(cap.runs_needed, 0);
+    ul_attack_capacity_clear(&cap);
+}
+
+/* ---- the files of a configured run ---------------------------------------- */
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    cr_assert_not_null(f, "%s", path);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    rewind(f);
+    char *b = malloc((size_t)n + 1);
+    cr_assert_eq(fread(b, 1, (size_t)n, f), (size_t)n);
+    b[n] = '\0';
+    fclose(f);
+    return b;
+}
+
+/* The per-run loss scores of one world from scores.csv (column 2). */
+static size_t read_loss(const char *csv, const char *world, double *v, size_t cap)
+{
+    size_t n = 0;
+    char w[8];
+    const char *line = strchr(csv, '\n') + 1; /* after the header */
+    for (; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+        size_t run;
+        double s;
+        if (sscanf(line, "%7[A-Z],%zu,%lf", w, &run, &s) == 3 && strcmp(w, world) == 0) {
+            cr_assert_lt(n, cap);
+            cr_assert_eq(run, n, "runs in order");
+            v[n++] = s;
+        }
+    }
+    return n;
+}
+
+/* Every roc.csv row of the loss score: FPR and TPR recounted from the
+ * per-run scores at the row's threshold (rule: IN iff score ≥ t). */
+static void check_roc_rows(const char *roc, const double *in, size_t n_in, const double *out,
+                           size_t n_out)
+{
+    size_t rows = 0;
+    for (const char *l = roc; l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+        char t[64];
+        double fpr, tpr;
+        if (sscanf(l, "loss,%63[^,],%lf,%lf", t, &fpr, &tpr) != 3)
+            continue;
+        double thr = strcmp(t, "inf") == 0 ? INFINITY : strtod(t, NULL);
+        size_t fp = 0, tp = 0;
+        for (size_t i = 0; i < n_in; i++)
+            tp += in[i] >= thr;
+        for (size_t i = 0; i < n_out; i++)
+            fp += out[i] >= thr;
+        cr_expect_eq(fpr, (double)fp / (double)n_out, "threshold %s", t);
+        cr_expect_eq(tpr, (double)tp / (double)n_in, "threshold %s", t);
+        rows++;
+    }
+    cr_expect_geq(rows, 2);
+}
+
+/* A pixel's colour is close to (r, g, b) somewhere in the rectangle. */
+static bool has_colour(cairo_surface_t *im, int x0, int x1, double r, double g, double b)
+{
+    int w = cairo_image_surface_get_width(im), h = cairo_image_surface_get_height(im);
+    int stride = cairo_image_surface_get_stride(im);
+    const unsigned char *d = cairo_image_surface_get_data(im);
+    for (int y = 0; y < h; y++)
+        for (int x = x0; x < x1 && x < w; x++) {
+            uint32_t p = *(const uint32_t *)(d + y * stride + 4 * x);
+            double pr = ((p >> 16) & 255) / 255.0, pg = ((p >> 8) & 255) / 255.0,
+                   pb = (p & 255) / 255.0;
+            if (fabs(pr - r) < 0.06 && fabs(pg - g) < 0.06 && fabs(pb - b) < 0.06)
+                return true;
+        }
+    return false;
+}
+
+Test(attack_outputs, files_of_a_refutable_claim_too_large_for_the_runs, .timeout = 120)
+{
+    char dir[] = "/tmp/ul-attack-outputs-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char cfg[256], path[512];
+    snprintf(cfg, sizeof cfg, "%s/np5.json", dir);
+    /* the noiseless learner of examples/attack-nonprivate.json claimed at ε = 5 */
+    char *ex = slurp("examples/attack-nonprivate.json");
+    char *at = strstr(ex, "\"eps\": 1,");
+    cr_assert_not_null(at);
+    at[7] = '5';
+    FILE *f = fopen(cfg, "w");
+    fputs(ex, f);
+    fclose(f);
+    free(ex);
+    snprintf(path, sizeof path, "%s/out", dir);
+    run_result r = run("attack", cfg, "--out", path, NULL);
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    cr_expect_not_null(strstr(r.err, "cannot refute eps = 5 with 256 runs per world"), "%s",
+                       r.err);
+    cr_expect_not_null(strstr(r.out, "GDP estimate (an estimate, not a bound)"), "%s", r.out);
+    run_free(&r);
+
+    snprintf(path, sizeof path, "%s/out/scores.csv", dir);
+    char *scores = slurp(path);
+    cr_expect_eq(strncmp(scores, "world,run,loss,gaussian-lr\n", 27), 0);
+    double *in = malloc(256 * sizeof *in), *out = malloc(256 * sizeof *out);
+    size_t n_in = read_loss(scores, "IN", in, 256), n_out = read_loss(scores, "OUT", out, 256);
+    cr_expect_eq(n_in, 256);
+    cr_expect_eq(n_out, 256);
+    snprintf(path, sizeof path, "%s/out/roc.csv", dir);
+    char *roc = slurp(path);
+    cr_expect_not_null(strstr(roc, "score,threshold,fpr,tpr\n"));
+    check_roc_rows(roc, in, n_in, out, n_out);
+    free(roc), free(scores), free(in), free(out);
+
+    /* the pictures: two panels, each with the ROC's blue and the claim's red */
+    const char *pngs[] = {"roc.png", "roc-loss.png", "roc-gaussian-lr.png", "eps-delta.png"};
+    for (int k = 0; k < 4; k++) {
+        snprintf(path, sizeof path, "%s/out/%s", dir, pngs[k]);
+        cairo_surface_t *im = cairo_image_surface_create_from_png(path);
+        cr_assert_eq(cairo_surface_status(im), CAIRO_STATUS_SUCCESS, "%s", path);
+        int w = cairo_image_surface_get_width(im);
+        if (k < 3) {
+            cr_expect_eq(w, 1600, "%s: two panels", pngs[k]);
+            for (int half = 0; half < 2; half++) {
+                cr_expect(has_colour(im, half * 800, half * 800 + 800, 0.10, 0.30, 0.80),
+                          "%s panel %d: no ROC", pngs[k], half);
+                cr_expect(has_colour(im, half * 800, half * 800 + 800, 0.85, 0.10, 0.10),
+                          "%s panel %d: no ceiling", pngs[k], half);
+            }
+        } else {
+            cr_expect(has_colour(im, 0, w, 0.85, 0.10, 0.10), "eps-delta: no claim");
+        }
+        cairo_surface_destroy(im);
+        snprintf(path, sizeof path, "%s/out/%.*s.svg", dir, (int)(strlen(pngs[k]) - 4), pngs[k]);
+        if (k > 0) {
+            char *svg = slurp(path);
+            cr_expect_not_null(strstr(svg, "<svg"), "%s", path);
+            free(svg);
+        }
+    }
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_expect_eq(system(cmd), 0);
+}
