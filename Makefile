@@ -210,7 +210,8 @@ check-layers: $(CORE_OBJ) $(CLI_OBJ)
 # sanitizers (the library would need their runtime preloaded).
 test-lib: $(if $(filter 1,$(SAN)),,test-install test-python test-pip test-example)
 
-PYTHON      ?= python3
+# Debian's python3 (where make install's package must be found), else the first on PATH
+PYTHON      ?= $(firstword $(wildcard /usr/bin/python3) python3)
 TEST_PYTHON ?= $(firstword $(wildcard /usr/bin/python3) python3)
 TEST_ROOT = $(abspath $(BUILD))/install-test
 test-install: all

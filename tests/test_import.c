@@ -260,6 +260,11 @@ static const refusal REFUSALS[] = {
     {"opacus", "[[1.5, 0.04]]", {"eps", "delta"}, {"1", "1e-5"},
      "$[0]: must be [noise_multiplier, sample_rate, steps]"},
     {"opacus", "[]", {"eps", "delta"}, {"1", "1e-5"}, "$: must be a non-empty list"},
+    /* two names for the class that disagree: refused, never one of them picked */
+    {"dp-accounting",
+     "{\"class_name\": \"GaussianDpEvent\", \"type\": \"LaplaceDpEvent\", "
+     "\"noise_multiplier\": 1}",
+     {"eps", "delta"}, {"1", "1e-5"}, "not both"},
     {"opacus", "{\"history\": [[1, 0.1, 1]], \"mechanism\": \"rpd\"}", {"eps", "delta"},
      {"1", "1e-5"}, "$.mechanism: not an allowed value"},
     {"opacus", "[[1.5, 0.04, 3]]", {"delta"}, {"1e-5"}, "eps: missing"},

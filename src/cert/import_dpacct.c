@@ -61,10 +61,15 @@ static ul_status event_class(const ul_json_value *e, const char *path, const cha
                        "%s: must be a DpEvent object {\"class_name\": ..., ...}, got %s", path,
                        e != NULL ? got : "nothing");
     }
-    const ul_json_value *c = ul_json_get(e, "class_name");
+    const ul_json_value *c = ul_json_get(e, "class_name"), *t = ul_json_get(e, "type");
     const char *key = "class_name";
+    if (c != NULL && t != NULL) /* two names for one class: they must agree, never one picked */
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "%s: give the DpEvent's class once, as \"class_name\" or as \"type\", "
+                       "not both",
+                       path);
     if (c == NULL)
-        c = ul_json_get(e, "type"), key = "type";
+        c = t, key = "type";
     ul_json_path_key(p, sizeof p, path, key);
     if (c == NULL)
         return ul_fail(err, errlen, UL_EINPUT,

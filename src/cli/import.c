@@ -69,8 +69,16 @@ static char *slurp(const char *path, size_t *len, char *err, size_t errlen)
     bool bad = ferror(f) != 0;
     if (f != stdin)
         fclose(f);
-    if (bad) {
-        snprintf(err, errlen, "%s: read error", strcmp(path, "-") == 0 ? "standard input" : path);
+    const char *name = strcmp(path, "-") == 0 ? "standard input" : path;
+    if (bad || *len > UL_JSON_MAX_BYTES) {
+        if (bad)
+            snprintf(err, errlen, "%s: read error", name);
+        else if (f != stdin) /* the file's own size, not the bytes read to find it out */
+            snprintf(err, errlen, "%s: file is %lld bytes; the limit is %zu bytes (1 MiB)", name,
+                     size, UL_JSON_MAX_BYTES);
+        else
+            snprintf(err, errlen, "%s: more than %zu bytes; the limit is %zu bytes (1 MiB)", name,
+                     UL_JSON_MAX_BYTES, UL_JSON_MAX_BYTES);
         free(buf);
         return NULL;
     }

@@ -103,20 +103,21 @@ static ul_status read_method(ul_scores_spec *s, char *err, size_t errlen)
     return UL_OK;
 }
 
-/* An exact decimal in [0, 1) when unit_open (alpha: (0, 1)), else >= 0. */
+/* An exact decimal in [0, 1) when unit_open, in (0, 1) for alpha (a
+ * confidence level of 0 certifies nothing), else >= 0; the message states
+ * the flag's own rule. */
 static ul_status read_number(mpfi_ptr x, const char *name, const char *text, bool unit_open,
                              char *err, size_t errlen)
 {
     if (ul_num_set_decimal(x, text) != UL_OK)
         return bad(err, errlen, "--%s: a decimal number (got '%s')", name, text);
-    bool ok = mpfr_sgn(&x->left) >= 0 && (!unit_open || mpfr_cmp_ui(&x->right, 1) < 0);
-    if (ok && strcmp(name, "alpha") == 0)
-        ok = mpfr_sgn(&x->left) > 0;
+    bool open_left = strcmp(name, "alpha") == 0;
+    bool ok = (open_left ? mpfr_sgn(&x->left) > 0 : mpfr_sgn(&x->left) >= 0) &&
+              (!unit_open || mpfr_cmp_ui(&x->right, 1) < 0);
     if (!ok)
-        return bad(err, errlen,
-                   unit_open ? "--%s: must lie in [0, 1) (alpha: (0, 1)); got '%s'"
-                             : "--%s: must be >= 0 (got '%s')",
-                   name, text);
+        return ul_fail(err, errlen, UL_EINPUT, "--%s: must %s (got '%s')", name,
+                       !unit_open ? "be >= 0" : open_left ? "lie in (0, 1)" : "lie in [0, 1)",
+                       text);
     return UL_OK;
 }
 
