@@ -69,6 +69,40 @@ def decimal_text(name: str, value: Any) -> str:
                     % (name, type(value).__name__))
 
 
+def _input_error(name: str, rule: str, value: Any) -> Exception:
+    from .errors import InputError  # errors imports nothing of this module; kept lazy anyway
+    return InputError("input", "%s: %s (got %r)" % (name, rule, value), name)
+
+
+def whole(name: str, value: Any, least: int = 1) -> int:
+    """A count (steps, an event's count): an int or a numpy integer >= least, not a
+    bool and not a float, even an integral one (1000.7 truncated to 1000 would
+    account for fewer steps than were taken); InputError naming `name` otherwise."""
+    if isinstance(value, bool) or _numpy_kind(value) == "bool" or not (
+            isinstance(value, int) or _numpy_kind(value) == "int"):
+        raise _input_error(name, "must be an integer", value)
+    if int(value) < least:
+        raise _input_error(name, "must be >= %d" % least, value)
+    return int(value)
+
+
+def positive(name: str, value: Any, at_most_one: bool = False, zero: bool = False) -> Any:
+    """value itself once its exact decimal is finite and > 0 (>= 0 with zero=True),
+    and <= 1 with at_most_one (a sampling rate); InputError naming `name` otherwise."""
+    if isinstance(value, bool) or _numpy_kind(value) == "bool":
+        raise _input_error(name, "must be a number, not a bool", value)
+    try:
+        text = decimal_text(name, value)
+        x = decimal.Decimal(text.strip())
+    except (TypeError, ValueError, decimal.InvalidOperation):
+        raise _input_error(name, "must be a number", value) from None
+    rule = "must be finite and %s%s" % (">= 0" if zero else "> 0",
+                                        " and <= 1" if at_most_one else "")
+    if not x.is_finite() or x < 0 or (x == 0 and not zero) or (at_most_one and x > 1):
+        raise _input_error(name, rule, value)
+    return value
+
+
 def is_array(value: Any) -> bool:
     """Whether a value is a numpy array (numpy never imported here)."""
     return type(value).__module__ == "numpy" and type(value).__name__ == "ndarray"
