@@ -108,8 +108,14 @@ def is_array(value: Any) -> bool:
     return type(value).__module__ == "numpy" and type(value).__name__ == "ndarray"
 
 
+# What a quantity's argument may be: a number, or (vectorised) an array or a sequence.
+# A type checker sees numpy's types; at run time the package never imports numpy, so
+# Array (a numpy.ndarray) and a numpy scalar are typing.Any there, and
+# typing.get_type_hints() resolves every annotation without numpy.
 if TYPE_CHECKING:
     import numpy
-
-# What a quantity's argument may be: a number, or (vectorised) an array or a sequence.
-Arg = Union[Number, "numpy.integer", "numpy.floating", "numpy.ndarray", Sequence[Any]]
+    Array = numpy.ndarray
+    Arg = Union[Number, numpy.integer, numpy.floating, numpy.ndarray, Sequence[Any]]
+else:
+    Array = Any
+    Arg = Union[Number, Any, Sequence[Any]]

@@ -2,16 +2,14 @@
 import ctypes
 import json
 import math
-from typing import TYPE_CHECKING, Any, Dict, Optional, Sequence, Union
+from typing import Any, Dict, Optional, Sequence, Union
 
 from . import _lib, _run
 from ._calc import flag_text
+from ._text import Array
 from .errors import InputError, check
 
-if TYPE_CHECKING:
-    import numpy
-
-Scores = Union[Sequence[float], "numpy.ndarray"]
+Scores = Union[Sequence[float], Array]
 
 
 def _doubles(name: str, scores: Any) -> Any:
