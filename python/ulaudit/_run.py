@@ -23,7 +23,7 @@ import threading
 from typing import Any, Callable, List, Optional, Tuple, TypeVar
 
 from . import _lib
-from .errors import OK, InputError
+from .errors import OK, InputError, InputTypeError
 
 T = TypeVar("T")
 _POLL = 0.05  # seconds between the waiting thread's checks for Ctrl-C
@@ -33,10 +33,13 @@ def _budget(max_seconds: Optional[float]) -> float:
     if max_seconds is None:
         return 0.0
     if isinstance(max_seconds, bool):
-        raise TypeError("max_seconds: a number of seconds is needed, not a bool")
+        raise InputTypeError("input", "max_seconds: a number of seconds is needed, not a bool",
+                             "max_seconds")
     value = float(max_seconds)
+    if value == math.inf:  # no limit, as None
+        return 0.0
     if not math.isfinite(value) or value < 0:
-        raise InputError("input", "max_seconds: must be a finite number >= 0 (0 or None: no "
+        raise InputError("input", "max_seconds: must be a number >= 0 (0, inf or None: no "
                          "limit), got %r" % (max_seconds,), "max_seconds")
     return value
 

@@ -36,8 +36,8 @@ def _fraction_text(name: str, value: Fraction) -> str:
         while d % p == 0:
             d //= p
     if d != 1:
-        raise ValueError("%s: %s has no finite decimal expansion; pass a decimal string"
-                         % (name, value))
+        raise _input_error(name, "has no finite decimal expansion; pass a decimal string",
+                           value)
     with decimal.localcontext() as ctx:
         ctx.prec = max(28, len(str(value.numerator)) + len(str(value.denominator)) + 2)
         return str(decimal.Decimal(value.numerator) / decimal.Decimal(value.denominator))
@@ -48,11 +48,13 @@ def decimal_text(name: str, value: Any) -> str:
     which TypeError and ValueError messages start with."""
     kind = _numpy_kind(value)
     if isinstance(value, bool) or kind == "bool":
-        raise TypeError("%s: a number or decimal string is needed, not a bool" % name)
+        raise _input_error(name, "a number or decimal string is needed, not a bool", value,
+                           wrong_type=True)
     if isinstance(value, str):
         return value
     if isinstance(value, int) or kind == "int":
-        return str(int(value))
+        # through Decimal: str(int) stops at Python's 4300-digit limit (10**5000)
+        return str(decimal.Decimal(int(value)))
     if kind == "float":
         import numpy as np
         text = np.format_float_positional(value, unique=True, trim="-")
@@ -65,13 +67,15 @@ def decimal_text(name: str, value: Any) -> str:
         return str(value)
     if isinstance(value, Fraction):
         return _fraction_text(name, value)
-    raise TypeError("%s: a number or decimal string is needed (got %s)"
-                    % (name, type(value).__name__))
+    raise _input_error(name, "a number or decimal string is needed, not a %s"
+                       % type(value).__name__, value, wrong_type=True)
 
 
-def _input_error(name: str, rule: str, value: Any) -> Exception:
-    from .errors import InputError  # errors imports nothing of this module; kept lazy anyway
-    return InputError("input", "%s: %s (got %r)" % (name, rule, value), name)
+def _input_error(name: str, rule: str, value: Any, wrong_type: bool = False) -> Exception:
+    """InputError naming the argument (InputTypeError, also a TypeError, for a wrong type)."""
+    from .errors import InputError, InputTypeError
+    cls = InputTypeError if wrong_type else InputError
+    return cls("input", "%s: %s (got %r)" % (name, rule, value), name)
 
 
 def whole(name: str, value: Any, least: int = 1) -> int:
@@ -119,3 +123,14 @@ if TYPE_CHECKING:
 else:
     Array = Any
     Arg = Union[Number, Any, Sequence[Any]]
+
+
+def option(name: str, value: Any, least: int, most: int) -> int:
+    """digits/max_bits: None or 0 (the library's default) or an integer in [least, most],
+    checked here (a C int/long would wrap 2**32 + 5 to 5 silently)."""
+    if value is None:
+        return 0
+    n = whole(name, value, least=0)
+    if n != 0 and not least <= n <= most:
+        raise _input_error(name, "must be %d..%d (or None: the default)" % (least, most), value)
+    return n

@@ -31,7 +31,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple, Union
 
 from ._text import positive, whole
-from .dpsgd import ADJACENCIES, Number, _text, dpsgd_delta, dpsgd_epsilon
+from .dpsgd import Number, _text, check_adjacency, dpsgd_delta, dpsgd_epsilon
 
 try:  # for typing.get_type_hints; the functions import what they call when called
     from . import Enclosure
@@ -65,9 +65,7 @@ class _Pld:
 
     def __init__(self, adjacency: str, max_seconds: Optional[Number],
                  rel_width: Optional[Number]) -> None:
-        if adjacency not in ADJACENCIES:
-            raise ValueError("adjacency: one of %s is needed (got %r)"
-                             % (", ".join(ADJACENCIES), adjacency))
+        check_adjacency(adjacency)
         self.adjacency = adjacency
         self.max_seconds = max_seconds
         self.rel_width = rel_width

@@ -37,7 +37,17 @@ class UlauditError(Exception):
 
 
 class InputError(UlauditError, ValueError):
-    """An input outside the quantity's domain, an unknown flag, a bad file or certificate."""
+    """An input outside the quantity's domain, an unknown flag, a bad file or certificate.
+
+    Every bad argument raises an InputError whose ``.input`` names it (the Python
+    argument, an index of a vectorised call, a JSON path); an argument of a wrong
+    Python type (a bool, a list where a number goes) raises :class:`InputTypeError`,
+    which is both an InputError and a TypeError."""
+
+
+class InputTypeError(InputError, TypeError):
+    """An argument of a type that is no number here (a bool, an object): an InputError
+    naming it, and a TypeError for code catching that."""
 
 
 class NoRootError(UlauditError):
