@@ -196,3 +196,19 @@ def test_type_hints_resolve_without_numpy():
     assert p.returncode == 0, p.stderr
     n, *named = p.stdout.split()
     assert int(n) > len(ulaudit._QUANTITIES) and named == ["True"] * 3
+
+
+def test_precision_cap_warning_points_at_the_callers_line():
+    """The warning is issued in the calling thread, attributed to this file: filters by
+    module or line (warnings.filterwarnings(module=...)) match user code."""
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        ulaudit.theta("0", "0.5", digits=5000, max_bits=64)
+        ulaudit.calc("theta", eps="0", r="0.5", digits=5000, max_bits=64)
+    caps = [x for x in w if issubclass(x.category, ulaudit.PrecisionCapWarning)]
+    assert len(caps) == 2 and {x.filename for x in caps} == {os.path.abspath(__file__)}
+    with warnings.catch_warnings():
+        warnings.filterwarnings("error", category=ulaudit.PrecisionCapWarning,
+                                module=__name__)
+        with pytest.raises(ulaudit.PrecisionCapWarning):
+            ulaudit.theta("0", "0.5", digits=5000, max_bits=64)
