@@ -253,3 +253,69 @@ def test_bad_relation_and_count():
         DpEventAccountant(NeighboringRelation.REPLACE_SPECIAL)
     with pytest.raises(ValueError, match="count"):
         DpEventAccountant().compose(GaussianDpEvent(1.0), count=-1)
+
+
+# --- inputs that would account for fewer steps than were taken (review of issue 26) ---
+@pytest.mark.parametrize("history, where", [
+    ([(1.1, 0.01, 1000.7)], r"history\[0\]\[2\] \(steps\): must be an integer"),
+    ([(1.1, 0.01, 10), (0.5, 0.5, -10)], r"history\[1\]\[2\] \(steps\): must be >= 1"),
+    ([(1.1, 0.01, True)], r"history\[0\]\[2\] \(steps\): must be an integer"),
+    ([(1.1, 0.01, 0)], r"history\[0\]\[2\] \(steps\): must be >= 1"),
+    ([(float("nan"), 0.01, 5)], r"history\[0\]\[0\] \(noise_multiplier\)"),
+    ([(1.1, 1.5, 5)], r"history\[0\]\[1\] \(sample_rate\)"),
+    ([(1.1, 0.01)], r"history\[0\]: a \(noise_multiplier"),
+])
+def test_load_state_dict_refuses_entries_it_would_truncate(history, where):
+    acc = CertifiedAccountant()
+    with pytest.raises(ulaudit.InputError, match=where) as ei:
+        acc.load_state_dict({"history": history, "mechanism": "ulaudit-pld"})
+    assert isinstance(ei.value, ValueError) and ei.value.input.startswith("history[")
+    assert acc.history == []
+
+
+def test_load_state_dict_takes_numpy_integer_steps():
+    np = pytest.importorskip("numpy")
+    acc = CertifiedAccountant()
+    acc.load_state_dict({"history": [(1.1, 0.01, np.int64(7))], "mechanism": "ulaudit-pld"})
+    assert acc.history == [(1.1, 0.01, 7)] and type(acc.history[0][2]) is int
+
+
+@pytest.mark.parametrize("kw, name", [
+    (dict(noise_multiplier=True, sample_rate=0.01), "noise_multiplier"),
+    (dict(noise_multiplier=float("nan"), sample_rate=0.01), "noise_multiplier"),
+    (dict(noise_multiplier=-1, sample_rate=0.01), "noise_multiplier"),
+    (dict(noise_multiplier=0, sample_rate=0.01), "noise_multiplier"),
+    (dict(noise_multiplier=1.0, sample_rate=float("inf")), "sample_rate"),
+    (dict(noise_multiplier=1.0, sample_rate=1.01), "sample_rate"),
+    (dict(noise_multiplier=1.0, sample_rate=0), "sample_rate"),
+    (dict(noise_multiplier=1.0, sample_rate="x"), "sample_rate"),
+])
+def test_step_checks_its_arguments(kw, name):
+    acc = CertifiedAccountant()
+    with pytest.raises(ulaudit.InputError, match="^" + name) as ei:
+        acc.step(**kw)
+    assert ei.value.input == name and acc.history == []
+
+
+@pytest.mark.parametrize("event, where", [
+    (SelfComposedDpEvent(GaussianDpEvent(1.0), 2.5), r"^event\.count: must be an integer"),
+    (SelfComposedDpEvent(GaussianDpEvent(1.0), True), r"^event\.count: must be an integer"),
+    (ComposedDpEvent([GaussianDpEvent(1.0), SelfComposedDpEvent(GaussianDpEvent(1.0), -3)]),
+     r"^event\.events\[1\]\.count: must be >= 1"),
+    (GaussianDpEvent(float("nan")), r"^event\.noise_multiplier"),
+    (GaussianDpEvent(-1), r"^event\.noise_multiplier"),
+    (PoissonSampledDpEvent(1.5, GaussianDpEvent(1.0)), r"^event\.sampling_probability"),
+    (PoissonSampledDpEvent(0.1, GaussianDpEvent(True)), r"^event\.event\.noise_multiplier"),
+])
+def test_compose_refuses_counts_and_parameters_it_would_drop(event, where):
+    acc = DpEventAccountant()
+    assert not acc.supports(event)
+    with pytest.raises(ulaudit.InputError, match=where):
+        acc.compose(event)
+    assert acc.phases == [] and acc.get_epsilon(1e-5) == 0.0
+
+
+def test_compose_count_must_be_an_integer():
+    for bad in (2.5, True, -1):
+        with pytest.raises(ulaudit.InputError, match="^count: must be"):
+            DpEventAccountant().compose(GaussianDpEvent(1.0), count=bad)

@@ -6,6 +6,9 @@ verdicts (audits/README.md).  Run by `make test` with Debian's python3-pytest.""
 import decimal
 import json
 import os
+import subprocess
+import sys
+import textwrap
 import warnings
 from decimal import Decimal
 from fractions import Fraction
@@ -157,3 +160,55 @@ def test_attack_scores_identical_populations_give_no_evidence():
 def test_version_matches_the_header():
     header = open(os.path.join(ROOT, "include", "ulaudit.h")).read()
     assert '#define ULAUDIT_VERSION_STRING "%s"' % ulaudit.version() in header
+
+
+def test_type_hints_resolve_without_numpy():
+    """typing.get_type_hints on every public function and method, in a Python where
+    importing numpy fails (sys.modules["numpy"] = None): the annotations name no
+    numpy type at run time (review of issue 26: NameError 'numpy' is not defined)."""
+    code = textwrap.dedent('''
+        import inspect, sys, typing
+        sys.modules["numpy"] = None  # import numpy raises ImportError
+        import ulaudit
+        from ulaudit import accountants
+        checked = []
+        def hints(f, name):
+            typing.get_type_hints(f)
+            checked.append(name)
+        for name in ulaudit.__all__:
+            obj = getattr(ulaudit, name)
+            if inspect.isfunction(obj):
+                hints(obj, name)
+        for cls in (ulaudit.Enclosure, ulaudit.EnclosureArray, ulaudit.AuditReport,
+                    accountants.CertifiedAccountant, accountants.DpEventAccountant):
+            for name, f in vars(cls).items():
+                f = getattr(f, "__func__", f)
+                if inspect.isfunction(f):
+                    hints(f, cls.__name__ + "." + name)
+        hints(accountants.float_up, "float_up")
+        r = typing.get_type_hints(ulaudit.theta)["return"]
+        assert set(typing.get_args(r)) == {ulaudit.Enclosure, ulaudit.EnclosureArray}, r
+        print(len(checked), "gauss_sigma" in checked, "dpsgd_epsilon" in checked,
+              "attack_scores" in checked)
+    ''')
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       timeout=120)
+    assert p.returncode == 0, p.stderr
+    n, *named = p.stdout.split()
+    assert int(n) > len(ulaudit._QUANTITIES) and named == ["True"] * 3
+
+
+def test_precision_cap_warning_points_at_the_callers_line():
+    """The warning is issued in the calling thread, attributed to this file: filters by
+    module or line (warnings.filterwarnings(module=...)) match user code."""
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        ulaudit.theta("0", "0.5", digits=5000, max_bits=64)
+        ulaudit.calc("theta", eps="0", r="0.5", digits=5000, max_bits=64)
+    caps = [x for x in w if issubclass(x.category, ulaudit.PrecisionCapWarning)]
+    assert len(caps) == 2 and {x.filename for x in caps} == {os.path.abspath(__file__)}
+    with warnings.catch_warnings():
+        warnings.filterwarnings("error", category=ulaudit.PrecisionCapWarning,
+                                module=__name__)
+        with pytest.raises(ulaudit.PrecisionCapWarning):
+            ulaudit.theta("0", "0.5", digits=5000, max_bits=64)

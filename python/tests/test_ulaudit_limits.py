@@ -27,7 +27,7 @@ def test_max_seconds_stops_a_long_quantity_with_time_budget_error():
 
 
 def test_max_seconds_is_checked():
-    for bad in (-1, float("nan"), float("inf")):
+    for bad in (-1, float("nan"), float("-inf")):  # inf: no limit (as None)
         with pytest.raises(ulaudit.InputError) as ei:
             ulaudit.theta("1", "0.5", max_seconds=bad)
         assert ei.value.input == "max_seconds"

@@ -37,21 +37,19 @@ float through repr, Fraction, Decimal, numpy scalars); ``None`` leaves a
 flag at its default.  A numpy array (or a list or tuple, for a flag that is
 not itself a list) makes the call vectorised: the arguments are broadcast
 and the answer is an EnclosureArray (real quantities) or an integer numpy
-array (whole-number quantities).  ``digits`` asks for correct significant
+array (whole-number quantities; Array, typing.Any at run time: numpy is
+not imported).  ``digits`` asks for correct significant
 digits (default 17), ``max_bits`` caps the working precision (default
 65536), ``max_seconds`` bounds the call (None: no limit; past it
 TimeBudgetError); Ctrl-C interrupts any call (KeyboardInterrupt).
 """
 from __future__ import annotations  # help() shows the annotations as written (Arg)
 
-from typing import TYPE_CHECKING, Optional, Union
+from typing import Optional, Union
 
 from ._calc import Enclosure, WholeNumber
-from ._text import Arg
+from ._text import Arg, Array
 from ._vector import EnclosureArray, quantity
-
-if TYPE_CHECKING:
-    import numpy
 
 __all__ = [
 %s]
@@ -102,7 +100,7 @@ def signature(q, kind):
     params += ["digits: Optional[int] = None", "max_bits: Optional[int] = None", "*",
                "max_seconds: Optional[float] = None"]
     ret = ('Union[Enclosure, EnclosureArray]' if kind == "real"
-           else 'Union[WholeNumber, "numpy.ndarray"]')
+           else 'Union[WholeNumber, Array]')
     head = "def %s(" % q["name"].replace("-", "_")
     one_line = head + ", ".join(params) + ") -> %s:" % ret
     if len(one_line) <= 99:

@@ -32,13 +32,13 @@ from ._quantities import __all__ as _QUANTITIES
 from ._text import decimal_text as _decimal_text  # noqa: F401 (the reader dpsgd.py shares)
 from ._vector import EnclosureArray
 from .attack import attack_scores
-from .errors import (CancelledError, InputError, NoRootError, OutOfMemoryError,
+from .errors import (CancelledError, InputError, InputTypeError, NoRootError, OutOfMemoryError,
                      PrecisionCapWarning, TimeBudgetError, UlauditError)
 from .dpsgd import dpsgd_delta, dpsgd_epsilon
 from . import accountants
 
 __all__ = [
-    "Enclosure", "EnclosureArray", "WholeNumber", "AuditReport", "UlauditError", "InputError",
+    "Enclosure", "EnclosureArray", "WholeNumber", "AuditReport", "UlauditError", "InputError", "InputTypeError",
     "NoRootError", "TimeBudgetError", "OutOfMemoryError", "CancelledError",
     "PrecisionCapWarning", "VERDICTS", "version", "quantities", "calc", "enclosure", "audit",
     "calibrate", "import_certificate", "attack_scores", "dpsgd_epsilon", "dpsgd_delta",

@@ -65,8 +65,10 @@ class Enclosure(tuple):
         return self[1]
 
     def contains(self, x: Union[str, int, float, Fraction, decimal.Decimal]) -> bool:
-        """Whether the exact number x (a float through its repr) lies in [lo, hi]."""
-        x = Fraction(repr(x)) if isinstance(x, float) else Fraction(x)
+        """Whether the number x, read as arguments are (a float through its repr, a numpy
+        scalar through its shortest decimal: np.float32(4.377) is 4.377), lies in [lo, hi]."""
+        if not isinstance(x, Fraction):
+            x = _exact(decimal_text("x", x), False)
         return self[0] <= x <= self[1]
 
     def mpmath(self) -> Any:

@@ -141,8 +141,10 @@ def take(ptr: ctypes.c_void_p) -> Optional[str]:
 
 
 def options(digits: Optional[int], max_bits: Optional[int]) -> Options:
-    """ulaudit_options from the keyword arguments (None: the library's default)."""
-    return Options(digits or 0, max_bits or 0)
+    """ulaudit_options from the keyword arguments (None: the library's default), range
+    checked as include/ulaudit.h states (digits 1..5000, max_bits 64..4194304)."""
+    from ._text import option
+    return Options(option("digits", digits, 1, 5000), option("max_bits", max_bits, 64, 4194304))
 
 
 def strings(items: List[bytes]):

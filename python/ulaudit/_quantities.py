@@ -8,21 +8,19 @@ float through repr, Fraction, Decimal, numpy scalars); ``None`` leaves a
 flag at its default.  A numpy array (or a list or tuple, for a flag that is
 not itself a list) makes the call vectorised: the arguments are broadcast
 and the answer is an EnclosureArray (real quantities) or an integer numpy
-array (whole-number quantities).  ``digits`` asks for correct significant
+array (whole-number quantities; Array, typing.Any at run time: numpy is
+not imported).  ``digits`` asks for correct significant
 digits (default 17), ``max_bits`` caps the working precision (default
 65536), ``max_seconds`` bounds the call (None: no limit; past it
 TimeBudgetError); Ctrl-C interrupts any call (KeyboardInterrupt).
 """
 from __future__ import annotations  # help() shows the annotations as written (Arg)
 
-from typing import TYPE_CHECKING, Optional, Union
+from typing import Optional, Union
 
 from ._calc import Enclosure, WholeNumber
-from ._text import Arg
+from ._text import Arg, Array
 from ._vector import EnclosureArray, quantity
-
-if TYPE_CHECKING:
-    import numpy
 
 __all__ = [
     'theta',
@@ -181,7 +179,7 @@ def contraction_steps(
         max_bits: Optional[int] = None,
         *,
         max_seconds: Optional[float] = None,
-) -> Union[WholeNumber, "numpy.ndarray"]:
+) -> Union[WholeNumber, Array]:
     """The least T with delta_T <= D (constant R).
 
     Arguments (the flags of ``ulaudit calc contraction-steps``):
@@ -420,7 +418,7 @@ def noisygd_k(
         max_bits: Optional[int] = None,
         *,
         max_seconds: Optional[float] = None,
-) -> Union[WholeNumber, "numpy.ndarray"]:
+) -> Union[WholeNumber, Array]:
     """The least K_Abar (unlearning steps) whose Thm G.15 deletion bound is <= eps-dd (Chourasia &
     Shah).
 
@@ -541,7 +539,7 @@ def model_clipping_t(
         max_bits: Optional[int] = None,
         *,
         max_seconds: Optional[float] = None,
-) -> Union[WholeNumber, "numpy.ndarray"]:
+) -> Union[WholeNumber, Array]:
     """The least T with delta_T <= D for model clipping at a constant sigma (Koloskova et al.
     2025).
 
@@ -753,7 +751,7 @@ def langevin_k(
         max_bits: Optional[int] = None,
         *,
         max_seconds: Optional[float] = None,
-) -> Union[WholeNumber, "numpy.ndarray"]:
+) -> Union[WholeNumber, Array]:
     """The least K >= 0 with eps_DP(K, sigma, S) <= E, with the eps it reaches and the alpha used.
 
     Arguments (the flags of ``ulaudit calc langevin-k``):

@@ -23,7 +23,7 @@ import threading
 from typing import Any, Callable, List, Optional, Tuple, TypeVar
 
 from . import _lib
-from .errors import OK, InputError
+from .errors import OK, InputError, InputTypeError, collect, warn_cap
 
 T = TypeVar("T")
 _POLL = 0.05  # seconds between the waiting thread's checks for Ctrl-C
@@ -33,10 +33,13 @@ def _budget(max_seconds: Optional[float]) -> float:
     if max_seconds is None:
         return 0.0
     if isinstance(max_seconds, bool):
-        raise TypeError("max_seconds: a number of seconds is needed, not a bool")
+        raise InputTypeError("input", "max_seconds: a number of seconds is needed, not a bool",
+                             "max_seconds")
     value = float(max_seconds)
+    if value == math.inf:  # no limit, as None
+        return 0.0
     if not math.isfinite(value) or value < 0:
-        raise InputError("input", "max_seconds: must be a finite number >= 0 (0 or None: no "
+        raise InputError("input", "max_seconds: must be a number >= 0 (0, inf or None: no "
                          "limit), got %r" % (max_seconds,), "max_seconds")
     return value
 
@@ -61,15 +64,18 @@ class _Job:
         self.call, self.budget = call, budget
         self.cancel = ctypes.c_int(0)
         self.outcome: List[Tuple[bool, Any]] = []
+        self.warnings: List[str] = []  # cap warnings, issued by the calling thread
         self.running = _thread.allocate_lock()
         self.running.acquire()
 
     def run(self) -> None:
+        collect(self.warnings)
         try:
             self.outcome.append((True, _limited(self.call, self.budget, self.cancel)))
         except BaseException as e:  # handed to the waiting thread
             self.outcome.append((False, e))
         finally:
+            collect(None)
             self.running.release()
 
     def wait(self) -> bool:
@@ -126,6 +132,8 @@ def run(call: Callable[[], T], max_seconds: Optional[float]) -> T:
         _wait_through_interrupts(job)  # a second Ctrl-C must not orphan the call either
         raise
     ok, value = job.outcome[0]
+    for message in job.warnings:
+        warn_cap(message)
     if ok:
         return value
     raise value

@@ -7,6 +7,7 @@ from typing import Any, Dict, FrozenSet, Iterator, Optional, Tuple, Union
 from . import _lib, _run
 from ._calc import Enclosure, WholeNumber, calc_now, from_json
 from ._text import is_array
+from .errors import InputError, UlauditError
 
 
 def _down(x: Any) -> float:
@@ -46,6 +47,8 @@ class EnclosureArray:
         return self.enclosures.shape
 
     def __len__(self) -> int:
+        if not self.shape:
+            raise TypeError("len() of a 0-d EnclosureArray (index it with [()])")
         return len(self.enclosures)
 
     def __getitem__(self, index: Any) -> Union[Enclosure, "EnclosureArray"]:
@@ -69,12 +72,19 @@ def _over_array(name: str, flags: Dict[str, Any], varying: Dict[str, Any],
                 opt: _lib.Options) -> Any:
     import numpy as np
     arrays = {k: np.asarray(v) for k, v in varying.items()}
-    shape = np.broadcast_shapes(*(a.shape for a in arrays.values()))
+    try:
+        shape = np.broadcast_shapes(*(a.shape for a in arrays.values()))
+    except ValueError:
+        raise InputError("input", "%s: shapes %s do not broadcast together" % (", ".join(
+            arrays), ", ".join(str(a.shape) for a in arrays.values())), ",".join(arrays)) from None
     full = {k: np.broadcast_to(a, shape) for k, a in arrays.items()}
     answers = np.empty(shape, dtype=object)
     for index in np.ndindex(*shape):
         point = dict(flags, **{k: a[index] for k, a in full.items()})
-        answers[index] = from_json(name, calc_now(name, point, opt))
+        try:
+            answers[index] = from_json(name, calc_now(name, point, opt))
+        except UlauditError as e:  # which element: the message names the flag, not where
+            raise type(e)(e.status, "at index %s: %s" % (index, e.message), e.input) from None
     if answers.size and isinstance(answers.flat[0], WholeNumber):
         return np.array(answers.tolist(), dtype=np.int64 if all(
             -2**63 <= int(v) < 2**63 for v in answers.flat) else object).reshape(shape)

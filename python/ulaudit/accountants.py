@@ -30,7 +30,8 @@ from collections import OrderedDict
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple, Union
 
-from .dpsgd import ADJACENCIES, Number, _text, dpsgd_delta, dpsgd_epsilon
+from ._text import positive, whole
+from .dpsgd import Number, _text, check_adjacency, dpsgd_delta, dpsgd_epsilon
 
 try:  # for typing.get_type_hints; the functions import what they call when called
     from . import Enclosure
@@ -64,9 +65,7 @@ class _Pld:
 
     def __init__(self, adjacency: str, max_seconds: Optional[Number],
                  rel_width: Optional[Number]) -> None:
-        if adjacency not in ADJACENCIES:
-            raise ValueError("adjacency: one of %s is needed (got %r)"
-                             % (", ".join(ADJACENCIES), adjacency))
+        check_adjacency(adjacency)
         self.adjacency = adjacency
         self.max_seconds = max_seconds
         self.rel_width = rel_width
@@ -96,6 +95,19 @@ class _Pld:
 _PEER_OPTIONS = frozenset({"alphas", "eps_error", "delta_error"})
 
 
+def _entry(path: str, entry: Any) -> Tuple[Any, Any, int]:
+    """A history entry (sigma, q, steps), checked: a silently truncated or dropped
+    entry would account for fewer steps than were taken (unsound)."""
+    from .errors import InputError
+    if not isinstance(entry, (list, tuple)) or len(entry) != 3:
+        raise InputError("input", "%s: a (noise_multiplier, sample_rate, steps) triple is "
+                         "needed (got %r)" % (path, entry), path)
+    s, q, n = entry
+    positive(path + "[0] (noise_multiplier)", s)
+    positive(path + "[1] (sample_rate)", q, at_most_one=True)
+    return s, q, whole(path + "[2] (steps)", n)
+
+
 class CertifiedAccountant(_Pld):
     """An Opacus-shaped accountant (``IAccountant``) with certified results.
 
@@ -112,7 +124,12 @@ class CertifiedAccountant(_Pld):
         self.history: History = []
 
     def step(self, *, noise_multiplier: Number, sample_rate: Number) -> None:
-        """Signal one optimisation step (Opacus's ``IAccountant.step``)."""
+        """Signal one optimisation step (Opacus's ``IAccountant.step``).
+        noise_multiplier must be finite and > 0, sample_rate finite, > 0 and <= 1
+        (not bools): anything else raises :class:`ulaudit.InputError` naming it,
+        before the history changes."""
+        positive("noise_multiplier", noise_multiplier)
+        positive("sample_rate", sample_rate, at_most_one=True)
         if self.history and self.history[-1][:2] == (noise_multiplier, sample_rate):
             s, q, n = self.history[-1]
             self.history[-1] = (s, q, n + 1)
@@ -170,7 +187,11 @@ class CertifiedAccountant(_Pld):
 
     def load_state_dict(self, state_dict: Dict[str, Any]) -> None:
         """Restores a history saved by :meth:`state_dict`; a state of another
-        mechanism (rdp, prv, gdp) is refused, as Opacus does."""
+        mechanism (rdp, prv, gdp) is refused, as Opacus does.  Every entry is
+        checked as :meth:`step` checks its arguments, and its steps must be an
+        integer >= 1 (not a float, not a bool; Opacus never records 0 steps, so 0
+        is refused too): :class:`ulaudit.InputError` names the entry and the rule
+        (``history[0][2] (steps): must be an integer``) and nothing is loaded."""
         if not state_dict:
             raise ValueError("state_dict: None or empty, nothing to load")
         for key in ("history", "mechanism"):
@@ -179,7 +200,7 @@ class CertifiedAccountant(_Pld):
         if state_dict["mechanism"] != self.mechanism():
             raise ValueError("state_dict: mechanism %r cannot be loaded into an accountant of "
                              "mechanism %r" % (state_dict["mechanism"], self.mechanism()))
-        self.history = [(s, q, int(n)) for s, q, n in state_dict["history"]]
+        self.history = [_entry("history[%d]" % i, p) for i, p in enumerate(state_dict["history"])]
 
     def certificate(self, eps: Number, delta: Number, source: str = "") -> Dict[str, Any]:
         """The claim "(eps, delta)-DP for this history" as a ulaudit-certificate/1
@@ -238,9 +259,11 @@ class DpEventAccountant(_Pld):
     def neighboring_relation(self) -> str:
         return self.adjacency
 
-    def _walk(self, event: Any, count: int, out: History) -> Optional[str]:
+    def _walk(self, event: Any, count: int, out: History, path: str = "event") -> Optional[str]:
         """Appends event's phases (composed count times) to out, or returns
-        why it is unsupported.  Composition is commutative (a convolution of
+        why it is unsupported; a count that is not an integer >= 1, a noise
+        multiplier not finite >= 0 or a sampling probability outside (0, 1]
+        raises InputError naming its path (``event.events[1].count``).  Composition is commutative (a convolution of
         privacy loss distributions), so a ComposedDpEvent composed count
         times is each of its events composed count times."""
         kind = type(event).__name__
@@ -250,30 +273,40 @@ class DpEventAccountant(_Pld):
             out.append(("nonprivate", None, count))
             return None
         if kind == "SelfComposedDpEvent":
-            return self._walk(event.event, count * int(event.count), out)
+            return self._walk(event.event, count * whole(path + ".count", event.count), out,
+                              path + ".event")
         if kind == "ComposedDpEvent":
-            for e in event.events:
-                why = self._walk(e, count, out)
+            for i, e in enumerate(event.events):
+                why = self._walk(e, count, out, "%s.events[%d]" % (path, i))
                 if why:
                     return why
             return None
         if kind == "GaussianDpEvent":
-            out.append((event.noise_multiplier, 1, count))
+            out.append((positive(path + ".noise_multiplier", event.noise_multiplier, zero=True),
+                        1, count))
             return None
         if kind == "PoissonSampledDpEvent" and type(event.event).__name__ == "GaussianDpEvent":
-            out.append((event.event.noise_multiplier, event.sampling_probability, count))
+            out.append((positive(path + ".event.noise_multiplier", event.event.noise_multiplier,
+                                 zero=True),
+                        positive(path + ".sampling_probability", event.sampling_probability,
+                                 at_most_one=True), count))
             return None
         return "%s is not supported (Gaussian, Poisson-sampled Gaussian, self-composed, " \
                "composed, no-op and non-private events are)" % kind
 
     def supports(self, event: Any) -> bool:
         """Whether :meth:`compose` would accept ``event``."""
-        return self._walk(event, 1, []) is None
+        from .errors import InputError
+        try:
+            return self._walk(event, 1, []) is None
+        except InputError:
+            return False
 
     def compose(self, event: Any, count: int = 1) -> DpEventAccountant:
-        """Accounts for ``event`` applied ``count`` times; returns self."""
-        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-            raise ValueError("count: a whole number >= 0 is needed (got %r)" % (count,))
+        """Accounts for ``event`` applied ``count`` times (an integer >= 0); returns
+        self.  A bad count or event parameter raises :class:`ulaudit.InputError`
+        (a ValueError) naming it, and nothing is composed."""
+        count = whole("count", count, least=0)
         new: History = []
         why = self._walk(event, count, new)
         if why:

@@ -2,24 +2,40 @@
 import ctypes
 import json
 import math
-from typing import TYPE_CHECKING, Any, Dict, Optional, Sequence, Union
+from typing import Any, Dict, Optional, Sequence, Union
 
 from . import _lib, _run
 from ._calc import flag_text
-from .errors import InputError, check
+from ._text import Array
+from .errors import InputError, InputTypeError, check
 
-if TYPE_CHECKING:
-    import numpy
+Scores = Union[Sequence[float], Array]
 
-Scores = Union[Sequence[float], "numpy.ndarray"]
+
+def _score(name: str, i: int, x: Any) -> float:
+    """One score: a real number (int, float, numpy number), finite; a str, a bool or a
+    sequence (a row of a 2-D array) is refused, InputError naming name[i]."""
+    kind = type(x).__module__ == "numpy" and type(x).__name__
+    where = "%s[%d]" % (name, i)
+    if isinstance(x, (bool, str, bytes)) or kind == "bool_" or not (
+            isinstance(x, (int, float)) or (kind and hasattr(x, "dtype") and x.dtype.kind in "iuf"
+                                            and getattr(x, "ndim", 0) == 0)):
+        raise InputTypeError("input", "%s: a real number is needed (got %r; scores are a 1-d "
+                             "array or a sequence of numbers)" % (where, x), name)
+    value = float(x)
+    if not math.isfinite(value):
+        raise InputError("input", "%s: every score must be finite (got %r)" % (where, value),
+                         name)
+    return value
 
 
 def _doubles(name: str, scores: Any) -> Any:
-    values = [float(x) for x in scores]
-    bad = [x for x in values if not math.isfinite(x)]
-    if bad:
-        raise InputError("input", "%s: every score must be finite (got %r)" % (name, bad[0]),
-                         name)
+    if getattr(scores, "ndim", 1) != 1:
+        raise InputError("input", "%s: a 1-d array of scores is needed (got shape %s)"
+                         % (name, scores.shape), name)
+    values = [_score(name, i, x) for i, x in enumerate(scores)]
+    if not values:
+        raise InputError("input", "%s: at least one score is needed (got none)" % name, name)
     return (ctypes.c_double * max(len(values), 1))(*values), len(values)
 
 
@@ -53,7 +69,9 @@ def attack_scores(in_scores: Scores, out_scores: Scores, delta: Any = None, alph
     sides: 1 or 2 (default 2); ratio: the grid ratio (default 4 for joint, 1.25
     otherwise); weights: equal (default) or geometric (joint only).
 
-    Scores are float64 (numpy arrays or sequences of numbers); flags are read from
+    Scores are float64 (1-d numpy arrays or sequences of real numbers, at least one
+    each; a 2-D array, even (n, 1), a str or a bool is refused: InputError naming
+    in_scores or out_scores and the index); flags are read from
     their exact decimal text.  max_seconds bounds the call; Ctrl-C interrupts it."""
     given = {"delta": delta, "alpha": alpha, "claim-eps": claim_eps, "method": method,
              "threshold": threshold, "split-frac": split_frac, "sides": sides, "ratio": ratio,

@@ -55,6 +55,30 @@ def _text(name: str, value: Number) -> str:
     return _decimal_text(name, value)
 
 
+def check_adjacency(adjacency: Any) -> None:
+    """InputError naming adjacency unless it is one of ADJACENCIES."""
+    if not isinstance(adjacency, str) or adjacency not in ADJACENCIES:
+        from .errors import InputError
+        raise InputError("input", "adjacency: one of %s is needed (got %r)"
+                         % (", ".join(ADJACENCIES), adjacency), "adjacency")
+
+
+def _steps(name: str, value: Number) -> int:
+    """A phase's steps: a whole number >= 1, read from its exact decimal as the
+    quantities read whole-number flags (1000, "1000", 1000.0 and Decimal("1e3") are
+    1000; 1000.7 and True are refused, InputError naming it)."""
+    from .errors import InputError
+    t = _text(name, value)
+    try:
+        d = decimal.Decimal(t.strip())
+        ok = d.is_finite() and d == d.to_integral_value() and d >= 1
+    except decimal.InvalidOperation:
+        ok = False
+    if not ok:
+        raise InputError("input", "%s: a whole number >= 1 is needed (got %s)" % (name, t), name)
+    return int(d)
+
+
 def _phase_list(noise_multiplier: Optional[Number], sample_rate: Optional[Number],
                 steps: Optional[Number], phases: Optional[Iterable[Phase]]) -> List[Phase]:
     """The run as phases: either the three numbers or ``phases``, not both."""
@@ -78,7 +102,7 @@ def _phase_list(noise_multiplier: Optional[Number], sample_rate: Optional[Number
     return [three]  # type: ignore[list-item]
 
 
-def _phases_flag(phases: Sequence[Phase]) -> str:
+def _phases_flag(phases: Sequence[Phase], named: bool = True) -> str:
     """pld-compose's --phases SIGMA:Q:STEPS,...  Equal phases are merged
     (steps added): PLD composition is a convolution, commutative and
     associative, so the order and grouping of steps do not change the
@@ -86,26 +110,20 @@ def _phases_flag(phases: Sequence[Phase]) -> str:
     is cheaper than two."""
     merged: dict = {}
     for i, (sigma, q, steps) in enumerate(phases):
-        key = (_text("phases[%d].noise_multiplier" % i, sigma),
-               _text("phases[%d].sample_rate" % i, q))
-        t = _text("phases[%d].steps" % i, steps)
-        try:
-            n = int(t)
-        except ValueError:
-            raise ValueError("phases[%d].steps: a whole number is needed (got %s)" % (i, t)) from None
-        merged[key] = merged.get(key, 0) + n
+        where = "phases[%d]." % i if named else ""
+        key = (_text(where + "noise_multiplier", sigma), _text(where + "sample_rate", q))
+        name = "phases[%d].steps" % i if len(phases) > 1 or named else "steps"
+        merged[key] = merged.get(key, 0) + _steps(name, steps)
     return ",".join("%s:%s:%d" % (s, q, n) for (s, q), n in merged.items())
 
 
 def _pld(query: Tuple[str, Number], adjacency: str, phases: Sequence[Phase],
          rel_width: Optional[Number], digits: Optional[int],
-         max_seconds: Optional[Number]) -> Enclosure:
+         max_seconds: Optional[Number], named: bool = True) -> Enclosure:
     from . import enclosure
-    if adjacency not in ADJACENCIES:
-        raise ValueError("adjacency: one of %s is needed (got %r)"
-                         % (", ".join(ADJACENCIES), adjacency))
+    check_adjacency(adjacency)
     flags = {query[0]: query[1], "adjacency": ADJACENCIES[adjacency],
-             "phases": _phases_flag(phases), "rel_width": rel_width}
+             "phases": _phases_flag(phases, named), "rel_width": rel_width}
     if max_seconds is not None:
         flags["max_seconds"] = max_seconds
     return enclosure("pld-compose", digits=digits, **flags)
@@ -134,7 +152,7 @@ def dpsgd_epsilon(noise_multiplier: Optional[Number] = None, sample_rate: Option
     if delta is None:
         raise ValueError("delta: missing (the delta at which epsilon is computed)")
     return _pld(("delta", delta), adjacency, _phase_list(noise_multiplier, sample_rate, steps, phases),
-                rel_width, digits, max_seconds)
+                rel_width, digits, max_seconds, phases is not None)
 
 
 def dpsgd_delta(noise_multiplier: Optional[Number] = None, sample_rate: Optional[Number] = None,
@@ -149,4 +167,4 @@ def dpsgd_delta(noise_multiplier: Optional[Number] = None, sample_rate: Optional
     if eps is None:
         raise ValueError("eps: missing (the epsilon at which delta is computed)")
     return _pld(("eps", eps), adjacency, _phase_list(noise_multiplier, sample_rate, steps, phases),
-                rel_width, digits, max_seconds)
+                rel_width, digits, max_seconds, phases is not None)

@@ -1,7 +1,10 @@
 """The exceptions of ulaudit and the translation of a library status into them."""
+import os
 import re
+import sys
+import threading
 import warnings
-from typing import Optional
+from typing import List, Optional
 
 OK, EINPUT, ECAP, ENOROOT, ETIME, ENOMEM, ECANCEL = range(7)
 STATUS_NAMES = {OK: "ok", EINPUT: "input", ECAP: "cap", ENOROOT: "noroot", ETIME: "time",
@@ -37,7 +40,17 @@ class UlauditError(Exception):
 
 
 class InputError(UlauditError, ValueError):
-    """An input outside the quantity's domain, an unknown flag, a bad file or certificate."""
+    """An input outside the quantity's domain, an unknown flag, a bad file or certificate.
+
+    Every bad argument raises an InputError whose ``.input`` names it (the Python
+    argument, an index of a vectorised call, a JSON path); an argument of a wrong
+    Python type (a bool, a list where a number goes) raises :class:`InputTypeError`,
+    which is both an InputError and a TypeError."""
+
+
+class InputTypeError(InputError, TypeError):
+    """An argument of a type that is no number here (a bool, an object): an InputError
+    naming it, and a TypeError for code catching that."""
 
 
 class NoRootError(UlauditError):
@@ -64,11 +77,34 @@ _CLASSES = {ENOROOT: NoRootError, ETIME: TimeBudgetError, ENOMEM: OutOfMemoryErr
             ECANCEL: CancelledError}
 
 
+_HERE = os.path.dirname(os.path.abspath(__file__))
+# The cap warnings of the call the worker thread runs: issued by the calling thread once
+# the call returns (_run.run), so they point at the user's line and match its filters.
+_pending = threading.local()
+
+
+def collect(into: Optional[List[str]]) -> None:
+    """Where this thread's cap warnings go until collect(None): the list, not warnings."""
+    _pending.messages = into
+
+
+def warn_cap(message: str) -> None:
+    """PrecisionCapWarning attributed to the first caller outside the package."""
+    f, level = sys._getframe(0), 1
+    while f is not None and os.path.dirname(os.path.abspath(f.f_code.co_filename)) == _HERE:
+        f, level = f.f_back, level + 1
+    warnings.warn(message, PrecisionCapWarning, stacklevel=level)
+
+
 def check(status: int, message: str, have_result: bool) -> None:
     """Raises the exception of a status (ECAP with a result: a warning only)."""
     if status == OK:
         return
     if status == ECAP and have_result:
-        warnings.warn(message or "precision cap reached", PrecisionCapWarning, stacklevel=4)
+        into = getattr(_pending, "messages", None)
+        if into is None:
+            warn_cap(message or "precision cap reached")
+        else:
+            into.append(message or "precision cap reached")
         return
     raise _CLASSES.get(status, InputError)(STATUS_NAMES.get(status, "input"), message)
