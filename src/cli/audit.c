@@ -205,6 +205,7 @@ int ul_cli_audit(int argc, char **argv)
     ul_status st = ul_audit(cert, &want, rep, err, sizeof err);
     ul_watchdog_stop();
     ul_deadline_clear();
+    ul_audit_report_hash(rep, path, NULL, 0); /* the certificate's SHA-256 (audit/report.h) */
     free(late);
     if (st != UL_OK) {
         char shown[256];
