@@ -674,6 +674,38 @@ Test(audit, report_json_has_the_stable_fields)
     free(text);
 }
 
+/* The record of issue 27, through ul_audit (which fills it): the claim's
+ * numbers as the fixture writes them, the tool, a time; no hash (only
+ * ul_audit_report_hash sets one: tests/test_report_json.c checks it). */
+Test(audit, report_json_has_the_record_fields)
+{
+    ul_audit_report *rep = malloc(sizeof *rep);
+    char err[512];
+    ul_cert *c = cert_of(OP("\"c0\": 1, \"sigma\": \"0.9689610525\"",
+                            "\"eps\": 10, \"delta\": \"1.0e-5\"", ""));
+    cr_assert_eq(ul_audit(c, &WANT, rep, err, sizeof err), UL_OK, "%s", err);
+    ul_cert_free(c);
+    char *text = ul_audit_report_json(rep, "output-perturbation", NULL, 17);
+    json_object *o = json_tokener_parse(text), *v, *x;
+    cr_assert_not_null(o, "%s", text);
+    cr_assert(json_object_object_get_ex(o, "certificate_sha256", &v) && v == NULL);
+    v = json_object_object_get(o, "tool");
+    cr_assert(json_object_is_type(v, json_type_object));
+    cr_assert_str_eq(json_object_get_string(json_object_object_get(v, "name")), "ulaudit");
+    cr_assert(json_object_is_type(json_object_object_get(v, "version"), json_type_string));
+    cr_assert(json_object_is_type(json_object_object_get(o, "generated_at"), json_type_string));
+    v = json_object_object_get(o, "claim_values");
+    cr_assert(json_object_is_type(v, json_type_object), "%s", text);
+    cr_assert_eq(json_object_object_length(v), 2);
+    /* the fixture's decimal text, not a rounding of it */
+    cr_assert(json_object_object_get_ex(v, "eps", &x) && json_object_is_type(x, json_type_string));
+    cr_assert_str_eq(json_object_get_string(x), "10");
+    cr_assert_str_eq(json_object_get_string(json_object_object_get(v, "delta")), "1.0e-5");
+    json_object_put(o);
+    free(text);
+    free(rep);
+}
+
 Test(audit, report_json_of_an_empty_report)
 {
     ul_audit_report rep;
@@ -684,6 +716,8 @@ Test(audit, report_json_of_an_empty_report)
     json_object *v;
     cr_assert(json_object_object_get_ex(o, "recomputed", &v) && v == NULL);
     cr_assert(json_object_object_get_ex(o, "other_variant", &v) && v == NULL);
+    cr_assert(json_object_object_get_ex(o, "claim_values", &v) && v == NULL, "claim not read");
+    cr_assert(json_object_object_get_ex(o, "certificate_sha256", &v) && v == NULL);
     cr_assert_str_eq(json_object_get_string(json_object_object_get(o, "verdict")), "inconclusive");
     json_object_put(o);
     free(text);

@@ -287,6 +287,7 @@ Test(lib, audit_forms_are_the_commands_outputs)
                            "audits/dp-sgd-opacus-rdp-two-phases.json",
                            "audits/noisy-gd-thm51-logreg-deletion.json",
                            "audits/langevin-table3-mnist-eps2.json"};
+    setenv("SOURCE_DATE_EPOCH", "0", 1); /* one generated_at for the three runs */
     for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {
         char *json, *text, err[1024];
         ulaudit_verdict v;

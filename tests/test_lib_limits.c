@@ -237,6 +237,7 @@ Test(lib_limits, cleared_limits_give_normal_results)
     ulaudit_limits_clear();
     cr_assert_eq(ulaudit_calc("gauss-sigma", names, values, 2, NULL, &json, err, sizeof err),
                  ULAUDIT_OK, "%s", err);
+    setenv("SOURCE_DATE_EPOCH", "0", 1); /* one generated_at for both reports */
     call fresh = {.what = "audit", .path = "audits/output-perturbation-classic-eps1.json"};
     pthread_t t;
     cr_assert_eq(pthread_create(&t, NULL, run_call, &fresh), 0);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "audit/audit_omitted.h"
+#include "audit/report.h"
 #include "num/deadline.h"
 #include "num/encl.h"
 #include "num/progress.h"
@@ -168,6 +169,28 @@ static const char *time_out_what(ul_status st, const char *err)
     return st == UL_ETIME && err != NULL ? err : NULL;
 }
 
+/* The certificate's claim numbers as written, for the report's claim_values
+ * (report.h).  Read from the raw object: each method's claim table
+ * (audit_*.c) accepts only decimals (a JSON number or a string of decimal
+ * text), at most eps, delta, renyi_order and renyi_value, and its handler
+ * refuses any other member before a report exists. */
+static void read_claim_values(const ul_cert *c, ul_audit_report *rep)
+{
+    const ul_json_value *claim = ul_cert_object(c, "claim");
+    rep->claim_read = claim != NULL && claim->type == UL_JSON_OBJECT;
+    for (size_t i = 0; rep->claim_read && i < claim->count; i++) {
+        const ul_json_value *v = claim->items[i];
+        ul_audit_claim_value *cv = &rep->claim_values[rep->n_claim_values];
+        if (rep->n_claim_values == UL_AUDIT_MAX_CLAIM_VALUES ||
+            (v->type != UL_JSON_NUMBER && v->type != UL_JSON_STRING) ||
+            strlen(v->key) >= sizeof cv->key || v->text_len >= sizeof cv->value)
+            continue;
+        copy_text(cv->key, sizeof cv->key, v->key);
+        copy_text(cv->value, sizeof cv->value, v->text);
+        rep->n_claim_values++;
+    }
+}
+
 ul_status ul_audit(const ul_cert *c, const ul_num_precision *want, ul_audit_report *rep,
                    char *err, size_t errlen)
 {
@@ -176,10 +199,19 @@ ul_status ul_audit(const ul_cert *c, const ul_num_precision *want, ul_audit_repo
     if (m == NULL)
         return ul_fail(err, errlen, UL_EINPUT, "$.method: '%s' cannot be audited yet",
                        ul_cert_method(c));
+    /* a malformed SOURCE_DATE_EPOCH is refused before any work */
+    char when[UL_AUDIT_TIME_CHARS];
+    ul_status st = ul_audit_timestamp(when, err, errlen);
+    if (st != UL_OK)
+        return st;
     fitted_full = fitted_quoted = INT_MAX;
     if (err != NULL && errlen > 0)
         err[0] = '\0';
-    ul_status st = m->audit(c, want, rep, err, errlen);
+    st = m->audit(c, want, rep, err, errlen);
+    /* after the handler, which starts from a zeroed report: the claim, and
+     * the time the report is finished (SOURCE_DATE_EPOCH read again: same) */
+    read_claim_values(c, rep);
+    ul_audit_timestamp(rep->generated_at, NULL, 0);
     if (timed_out(st)) {
         ul_audit_time_out(rep, time_out_what(st, err));
         seal_report(rep);
@@ -216,6 +248,7 @@ ul_status ul_audit_load(const char *path, const char *text, size_t len,
     if (st == UL_OK) {
         snprintf(method, methodlen, "%s", ul_cert_method(c));
         st = ul_audit(c, want, rep, err, errlen);
+        ul_audit_report_hash(rep, path, text, len);
     }
     ul_cert_free(c);
     return st;

@@ -108,6 +108,20 @@ typedef struct {
 
 #define UL_AUDIT_MAX_OMITTED 12
 
+/* One number of the certificate's claim, as its exact decimal text (a JSON
+ * number's literal, or a string of decimal text, as written): every method's
+ * claim table (audit_*.c) has at most eps, delta, renyi_order and
+ * renyi_value. */
+typedef struct {
+    char key[32];
+    char value[UL_JSON_MAX_NUMBER_CHARS + 1];
+} ul_audit_claim_value;
+
+#define UL_AUDIT_MAX_CLAIM_VALUES 4
+
+/* "YYYY-MM-DDThh:mm:ssZ" and its NUL, with room for a 5-digit year. */
+#define UL_AUDIT_TIME_CHARS 32
+
 /* ul_audit() checks each text field after the handler: a field filled to
  * its last byte (a handler's snprintf cut it) is cut back to whole words and
  * marked "[cut: ...]", and a cut lo/hi becomes -inf/inf, so no printed number
@@ -152,6 +166,19 @@ typedef struct {
     char explanation[8 * UL_AUDIT_NUMBER_CHARS + 2 * UL_AUDIT_TEXT_CHARS];
     bool explanation_cut; /* a sentence did not fit and was left out (said once
                            * at the end of explanation) */
+
+    /* The record of the audit (issue 27), filled by ul_audit (claim values,
+     * time) and by ul_audit_report_hash (hash):
+     * the claim's numbers in the certificate's order (claim_read false: the
+     * claim was not read, e.g. the command line's time-out report) */
+    ul_audit_claim_value claim_values[UL_AUDIT_MAX_CLAIM_VALUES];
+    int n_claim_values;
+    bool claim_read;
+    /* SHA-256 of the certificate's bytes, 64 lowercase hex digits, or "" */
+    char certificate_sha256[65];
+    /* when the audit finished, UTC ISO 8601 (report.h, ul_audit_timestamp),
+     * or "": the report functions then write the time they run */
+    char generated_at[UL_AUDIT_TIME_CHARS];
 } ul_audit_report;
 
 /* Zeroes a report (verdict inconclusive, empty strings, no numbers). */

@@ -1,11 +1,87 @@
 /* src/audit/report.c — an audit report as text and as JSON (see report.h). */
 #include "audit/report.h"
 
+#include <errno.h>
 #include <json-c/json.h>
+#include <nettle/sha2.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+#include "io/escape.h"
+#include "ulaudit.h" /* ULAUDIT_VERSION_STRING: the version ulaudit_version() returns */
+
+/* ---- the record: time, hash ------------------------------------------------------- */
+
+/* 9999-12-31T23:59:59Z: the last second a 4-digit ISO 8601 year can write. */
+#define LATEST_EPOCH 253402300799LL
+
+ul_status ul_audit_timestamp(char out[UL_AUDIT_TIME_CHARS], char *err, size_t errlen)
+{
+    out[0] = '\0';
+    const char *env = getenv("SOURCE_DATE_EPOCH");
+    time_t t = time(NULL);
+    if (env != NULL && env[0] != '\0') {
+        char *end;
+        errno = 0;
+        long long v = strtoll(env, &end, 10);
+        if (env[0] < '0' || env[0] > '9' || *end != '\0' || errno != 0 || v > LATEST_EPOCH) {
+            char shown[64]; /* the value as typed, escaped and cut */
+            ul_io_escape(env, strlen(env), shown, sizeof shown);
+            return ul_fail(err, errlen, UL_EINPUT,
+                           "SOURCE_DATE_EPOCH: must be a whole number of seconds since "
+                           "1970-01-01T00:00:00Z, from 0 to %lld (got '%s')",
+                           LATEST_EPOCH, shown);
+        }
+        t = (time_t)v;
+    }
+    struct tm tm;
+    if (t == (time_t)-1 || gmtime_r(&t, &tm) == NULL)
+        return ul_fail(err, errlen, UL_EINPUT, "the system clock cannot be read");
+    strftime(out, UL_AUDIT_TIME_CHARS, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return UL_OK;
+}
+
+void ul_audit_report_hash(ul_audit_report *rep, const char *path, const char *text, size_t len)
+{
+    struct sha256_ctx ctx;
+    sha256_init(&ctx);
+    rep->certificate_sha256[0] = '\0';
+    if (text != NULL) {
+        sha256_update(&ctx, len, (const uint8_t *)text);
+    } else {
+        FILE *f = path != NULL ? fopen(path, "rb") : NULL;
+        if (f == NULL)
+            return;
+        uint8_t buf[8192];
+        size_t n;
+        while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+            sha256_update(&ctx, n, buf);
+        bool failed = ferror(f) != 0;
+        fclose(f);
+        if (failed)
+            return;
+    }
+    uint8_t digest[SHA256_DIGEST_SIZE];
+    sha256_digest(&ctx, sizeof digest, digest);
+    for (size_t i = 0; i < sizeof digest; i++)
+        snprintf(rep->certificate_sha256 + 2 * i, 3, "%02x", digest[i]);
+}
+
+/* The report's time: the audit's (rep->generated_at), or, for a report no
+ * audit stamped, now; "" when SOURCE_DATE_EPOCH is malformed (ul_audit has
+ * refused it already for a report it made). */
+static const char *report_time(const ul_audit_report *rep, char now[UL_AUDIT_TIME_CHARS])
+{
+    if (rep->generated_at[0] != '\0')
+        return rep->generated_at;
+    char err[256];
+    ul_audit_timestamp(now, err, sizeof err);
+    return now;
+}
 
 /* "holds", "fails", "undecided". */
 static const char *pre_state_name(ul_pre_state s)
@@ -120,6 +196,13 @@ char *ul_audit_report_text(const ul_audit_report *rep, const char *method, const
         line(f, "method", method);
     if (source != NULL)
         line(f, "source", source);
+    if (rep->certificate_sha256[0] != '\0')
+        line(f, "certificate sha256", rep->certificate_sha256);
+    line(f, "tool", "ulaudit " ULAUDIT_VERSION_STRING);
+    char now[UL_AUDIT_TIME_CHARS];
+    const char *when = report_time(rep, now);
+    if (when[0] != '\0')
+        line(f, "generated at", when);
     line(f, "claim", rep->claim);
     line(f, "theorem", rep->theorem);
     if (rep->variant[0] != '\0')
@@ -189,15 +272,41 @@ static json_object *number_json(const ul_audit_number *n)
     return o;
 }
 
+/* {"name": "ulaudit", "version": "0.2.0"} */
+static json_object *tool_json(void)
+{
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "name", json_object_new_string("ulaudit"));
+    json_object_object_add(o, "version", json_object_new_string(ULAUDIT_VERSION_STRING));
+    return o;
+}
+
+/* The claim's numbers as decimal strings, or null when not read. */
+static json_object *claim_values_json(const ul_audit_report *rep)
+{
+    if (!rep->claim_read)
+        return NULL;
+    json_object *o = json_object_new_object();
+    for (int i = 0; i < rep->n_claim_values && i < UL_AUDIT_MAX_CLAIM_VALUES; i++)
+        json_object_object_add(o, rep->claim_values[i].key,
+                               json_object_new_string(rep->claim_values[i].value));
+    return o;
+}
+
 char *ul_audit_report_json(const ul_audit_report *rep, const char *method, const char *source,
                            int digits)
 {
+    char now[UL_AUDIT_TIME_CHARS];
     json_object *o = json_object_new_object();
     json_object_object_add(o, "verdict", json_object_new_string(ul_verdict_name(rep->verdict)));
     json_object_object_add(o, "exit_code", json_object_new_int(ul_verdict_exit_code(rep->verdict)));
     json_object_object_add(o, "method", string_or_null(method));
     json_object_object_add(o, "source", string_or_null(source));
+    json_object_object_add(o, "certificate_sha256", string_or_null(rep->certificate_sha256));
+    json_object_object_add(o, "tool", tool_json());
+    json_object_object_add(o, "generated_at", string_or_null(report_time(rep, now)));
     json_object_object_add(o, "claim", json_object_new_string(rep->claim));
+    json_object_object_add(o, "claim_values", claim_values_json(rep));
     json_object_object_add(o, "theorem", json_object_new_string(rep->theorem));
     json_object_object_add(o, "variant", string_or_null(rep->variant));
     json_object_object_add(o, "recomputed", number_json(&rep->recomputed));

@@ -208,6 +208,7 @@ int ul_cli_audit(int argc, char **argv)
     ul_cli_progress_remove();
     ul_watchdog_stop();
     ul_deadline_clear();
+    ul_audit_report_hash(rep, path, NULL, 0); /* the certificate's SHA-256 (audit/report.h) */
     free(late);
     if (st != UL_OK) {
         char shown[256];

@@ -245,6 +245,8 @@ UL_API ulaudit_status ulaudit_calc_list(char **json, char *err, size_t errlen)
 typedef struct {
     char **json, **text;
     ulaudit_verdict *verdict;
+    const char *path, *bytes; /* the certificate given, for its SHA-256 */
+    size_t len;
 } audit_out;
 
 static ulaudit_status audit_loaded(ul_cert *cert, const ul_num_precision *want, void *out,
@@ -258,6 +260,7 @@ static ulaudit_status audit_loaded(ul_cert *cert, const ul_num_precision *want, 
         return ULAUDIT_ECANCEL;
     }
     if (st == UL_OK) {
+        ul_audit_report_hash(&rep, o->path, o->bytes, o->len);
         const char *method = ul_cert_method(cert), *source = ul_cert_source(cert);
         if (o->json != NULL)
             *o->json = ul_audit_report_json(&rep, method, source, want->digits);
@@ -319,7 +322,7 @@ static ulaudit_status audit_forms(const char *path, const char *text, size_t len
         *json = NULL;
     if (text_report != NULL)
         *text_report = NULL;
-    audit_out out = {json, text_report, verdict};
+    audit_out out = {json, text_report, verdict, path, text, len};
     return with_cert("audit", path, text, len, opt, audit_loaded, &out, err, errlen);
 }
 
