@@ -141,3 +141,27 @@ def test_library_errors_name_the_flag():
     with pytest.raises(ulaudit.InputError) as e:
         dpsgd_epsilon("1", "1.5", 10, "1e-5")
     assert "--phases" in str(e.value) and ".q" in str(e.value)
+
+
+def test_arrays_broadcast_elementwise_with_outward_float_ends():
+    """An array argument gives an EnclosureArray whose elements are the scalar
+    calls' brackets, and whose float ends enclose them (lo rounded down, hi up);
+    with q = 1 each element is the Gaussian mechanism composed T times, theta's
+    inverse at r = sqrt(T)/sigma (ulaudit.gauss_eps), an independent route."""
+    np = pytest.importorskip("numpy")
+    sigmas = np.array([1.0, 2.0, 4.0])
+    a = dpsgd_epsilon(noise_multiplier=sigmas, sample_rate=1, steps=4, delta="1e-5")
+    assert a.shape == (3,)
+    for i, s in enumerate(sigmas):
+        one = dpsgd_epsilon(noise_multiplier=s, sample_rate=1, steps=4, delta="1e-5")
+        assert (a[i].lo, a[i].hi) == (one.lo, one.hi)
+        assert a.lo[i] <= one.lo and one.hi <= a.hi[i]
+        g = ulaudit.gauss_eps(r=Fraction(2) / Fraction(repr(float(s))), delta="1e-5")
+        assert one.lo <= g.hi and g.lo <= one.hi  # the two brackets of one value meet
+    # two arrays broadcast; dpsgd_delta too; a bad element names its index
+    d = dpsgd_delta(noise_multiplier=[[1.0], [2.0]], sample_rate=1, steps=[1, 4], eps=1)
+    assert d.shape == (2, 2)
+    assert float(d[1, 0].hi) < float(d[0, 0].lo)  # more noise, less delta
+    with pytest.raises(ulaudit.InputError) as ei:
+        dpsgd_epsilon(noise_multiplier=[1.0, -1.0], sample_rate=1, steps=4, delta="1e-5")
+    assert "at index (1,)" in str(ei.value)

@@ -2,7 +2,7 @@
 element (all in one worker thread, under one time budget), and an array-like
 result whose float64 ends are rounded outward (sound)."""
 import math
-from typing import Any, Dict, FrozenSet, Iterator, Optional, Tuple, Union
+from typing import Any, Callable, Dict, FrozenSet, Iterator, Optional, Tuple, Union
 
 from . import _lib, _run
 from ._calc import Enclosure, WholeNumber, calc_now, from_json
@@ -68,8 +68,10 @@ def _vector_args(flags: Dict[str, Any], list_flags: FrozenSet[str]) -> Dict[str,
             if k not in list_flags and (is_array(v) or isinstance(v, (list, tuple)))}
 
 
-def _over_array(name: str, flags: Dict[str, Any], varying: Dict[str, Any],
-                opt: _lib.Options) -> Any:
+def over_broadcast(flags: Dict[str, Any], varying: Dict[str, Any],
+                   one: Callable[[Dict[str, Any]], Any]) -> Any:
+    """one(point) at every point of the broadcast arrays `varying` (flags holding
+    the fixed arguments), as a numpy object array; an error names its index."""
     import numpy as np
     arrays = {k: np.asarray(v) for k, v in varying.items()}
     try:
@@ -82,12 +84,20 @@ def _over_array(name: str, flags: Dict[str, Any], varying: Dict[str, Any],
     for index in np.ndindex(*shape):
         point = dict(flags, **{k: a[index] for k, a in full.items()})
         try:
-            answers[index] = from_json(name, calc_now(name, point, opt))
+            answers[index] = one(point)
         except UlauditError as e:  # which element: the message names the flag, not where
             raise type(e)(e.status, "at index %s: %s" % (index, e.message), e.input) from None
+    return answers
+
+
+def _over_array(name: str, flags: Dict[str, Any], varying: Dict[str, Any],
+                opt: _lib.Options) -> Any:
+    import numpy as np
+    answers = over_broadcast(flags, varying,
+                             lambda point: from_json(name, calc_now(name, point, opt)))
     if answers.size and isinstance(answers.flat[0], WholeNumber):
         return np.array(answers.tolist(), dtype=np.int64 if all(
-            -2**63 <= int(v) < 2**63 for v in answers.flat) else object).reshape(shape)
+            -2**63 <= int(v) < 2**63 for v in answers.flat) else object).reshape(answers.shape)
     return EnclosureArray(answers)
 
 

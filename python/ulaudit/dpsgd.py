@@ -33,9 +33,11 @@ from typing import TYPE_CHECKING, Any, Iterable, List, Optional, Sequence, Tuple
 
 try:  # for typing.get_type_hints; the functions import what they call when called
     from . import Enclosure
+    from ._vector import EnclosureArray
 except ImportError:  # a package __init__ importing this module before defining it
     if TYPE_CHECKING:
         from . import Enclosure
+        from ._vector import EnclosureArray
 
 __all__ = ["dpsgd_epsilon", "dpsgd_delta", "ADJACENCIES", "Number", "Phase"]
 
@@ -129,11 +131,26 @@ def _pld(query: Tuple[str, Number], adjacency: str, phases: Sequence[Phase],
     return enclosure("pld-compose", digits=digits, **flags)
 
 
+def _vectorised(one: Any, args: dict, query: str) -> Any:
+    """When noise_multiplier, sample_rate, steps or the query (delta or eps) is an
+    array (numpy, or a list/tuple) and no phases are given: one(**point) at every
+    point of their broadcast, as an EnclosureArray (each element certified on its
+    own, under its own max_seconds); else None."""
+    from ._text import is_array
+    varying = {k: args[k] for k in ("noise_multiplier", "sample_rate", "steps", query)
+               if args[k] is not None and (is_array(args[k]) or isinstance(args[k], (list, tuple)))}
+    if not varying or args["phases"] is not None:
+        return None
+    from ._vector import EnclosureArray, over_broadcast
+    fixed = {k: v for k, v in args.items() if k not in varying and k != "phases"}
+    return EnclosureArray(over_broadcast(fixed, varying, lambda point: one(**point)))
+
+
 def dpsgd_epsilon(noise_multiplier: Optional[Number] = None, sample_rate: Optional[Number] = None,
                   steps: Optional[Number] = None, delta: Optional[Number] = None, *,
                   adjacency: str = "add-remove", phases: Optional[Iterable[Phase]] = None,
                   rel_width: Optional[Number] = None, digits: Optional[int] = None,
-                  max_seconds: Optional[Number] = None) -> Enclosure:
+                  max_seconds: Optional[Number] = None) -> Union[Enclosure, EnclosureArray]:
     """A certified bracket of DP-SGD's epsilon at ``delta``.
 
     ``steps`` steps of the Gaussian mechanism with noise std
@@ -146,9 +163,17 @@ def dpsgd_epsilon(noise_multiplier: Optional[Number] = None, sample_rate: Option
     bracket (default 1e-3), ``max_seconds`` a time budget (past it
     :class:`ulaudit.TimeBudgetError`).
 
+    Any of the four may be a numpy array (or a list): they broadcast, and the
+    answer is an :class:`ulaudit.EnclosureArray` (``.lo``/``.hi`` float64
+    arrays rounded outward), each element certified on its own (``max_seconds``
+    bounds each).
+
     >>> dpsgd_epsilon(1.1, 0.01, 1000, 1e-5)
     Enclosure(lo='1.5140956688584634e+0', hi='1.5153730195964968e+0')
     """
+    many = _vectorised(dpsgd_epsilon, dict(locals()), "delta")
+    if many is not None:
+        return many
     if delta is None:
         raise ValueError("delta: missing (the delta at which epsilon is computed)")
     return _pld(("delta", delta), adjacency, _phase_list(noise_multiplier, sample_rate, steps, phases),
@@ -159,11 +184,14 @@ def dpsgd_delta(noise_multiplier: Optional[Number] = None, sample_rate: Optional
                 steps: Optional[Number] = None, eps: Optional[Number] = None, *,
                 adjacency: str = "add-remove", phases: Optional[Iterable[Phase]] = None,
                 rel_width: Optional[Number] = None, digits: Optional[int] = None,
-                max_seconds: Optional[Number] = None) -> Enclosure:
+                max_seconds: Optional[Number] = None) -> Union[Enclosure, EnclosureArray]:
     """A certified bracket of DP-SGD's delta at ``eps`` (the privacy profile,
     the hockey-stick divergence of the composed pair).  The arguments are
     those of :func:`dpsgd_epsilon` with ``eps`` for ``delta``; ``hi`` is a
-    proven upper bound on delta(eps)."""
+    proven upper bound on delta(eps); arrays broadcast as there."""
+    many = _vectorised(dpsgd_delta, dict(locals()), "eps")
+    if many is not None:
+        return many
     if eps is None:
         raise ValueError("eps: missing (the epsilon at which delta is computed)")
     return _pld(("eps", eps), adjacency, _phase_list(noise_multiplier, sample_rate, steps, phases),
