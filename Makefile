@@ -65,7 +65,7 @@ TEST_LIBS = $(shell pkg-config --libs criterion)
 #     the CLI's functions included.
 # A new file joins its directory's product; a new core directory is named
 # here, once.
-CORE_DIRS  = num bounds io cert audit vectors stats calc lib
+CORE_DIRS  = num bounds io cert audit vectors stats calc report lib
 CORE_SRC   = $(wildcard $(CORE_DIRS:%=src/%/*.c))
 ATTACK_SRC = $(wildcard src/emp/*.c src/cli/attack*.c)
 CLI_SRC    = $(filter-out $(CORE_SRC) $(ATTACK_SRC),$(wildcard src/cli/*.c))

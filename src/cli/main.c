@@ -8,7 +8,6 @@
  * command's help text; `help certificate` opens ulaudit-certificate(5).
  * The top-level flags go through the parser of every command (args.h).
  */
-#include <dlfcn.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -24,6 +23,7 @@
 #include "cli/audit.h"
 #include "cli/calc.h"
 #include "cli/import.h"
+#include "cli/plugin.h"
 #include "cli/exitcodes.h"
 #include "cli/vectors.h"
 #include "cli/watchdog.h"
@@ -33,7 +33,6 @@
 #include "ulaudit.h"
 
 #define ULAUDIT_VERSION ULAUDIT_VERSION_STRING
-#define PLUGIN_NAME "ulaudit-attack.so"
 
 /* The usage's second column: its indent and the width its word lists wrap
  * at (the hand-wrapped prose around them keeps within it too). */
@@ -153,79 +152,15 @@ static const ul_cli_calc_backstop CALC_WATCHDOG = {calc_watchdog_start, ul_watch
 typedef int (*command_fn)(int argc, char **argv);
 typedef void (*help_fn)(FILE *out);
 
-/* The directory of the running binary (with its trailing slash) in dir. */
-static bool exe_dir(char *dir, size_t len)
-{
-    ssize_t n = readlink("/proc/self/exe", dir, len - 1);
-    if (n <= 0)
-        return false;
-    dir[n] = '\0';
-    char *slash = strrchr(dir, '/');
-    if (slash == NULL)
-        return false;
-    slash[1] = '\0';
-    return true;
-}
-
-/* Loads the attack plugin: $ULAUDIT_ATTACK_PLUGIN, else next to the binary
- * (the build tree), else ../lib/ulaudit/ beside it (an installed tree, also
- * under DESTDIR).  NULL with a message on stderr when none loads. */
-static void *load_attack_plugin(void)
-{
-    const char *env = getenv("ULAUDIT_ATTACK_PLUGIN");
-    char dir[PATH_MAX], tried[2][PATH_MAX + 64];
-    int n = 0;
-    if (env != NULL && env[0] != '\0') {
-        snprintf(tried[n++], sizeof tried[0], "%s", env);
-    } else if (exe_dir(dir, sizeof dir)) {
-        snprintf(tried[n++], sizeof tried[0], "%s%s", dir, PLUGIN_NAME);
-        snprintf(tried[n++], sizeof tried[0], "%s../lib/ulaudit/%s", dir, PLUGIN_NAME);
-    }
-    for (int i = 0; i < n; i++) {
-        if (access(tried[i], R_OK) != 0)
-            continue;
-        void *h = dlopen(tried[i], RTLD_NOW | RTLD_LOCAL);
-        if (h == NULL)
-            fprintf(stderr, "ulaudit attack: cannot load %s: %s\n", tried[i], dlerror());
-        return h;
-    }
-    fprintf(stderr, "ulaudit attack: the attack plugin %s was not found (looked %s%s%s; set "
-                    "ULAUDIT_ATTACK_PLUGIN)\n", PLUGIN_NAME, n > 0 ? tried[0] : "nowhere",
-            n > 1 ? ", " : "", n > 1 ? tried[1] : "");
-    return NULL;
-}
-
-/* Resolves a symbol of the attack plugin (NULL when it cannot load).
- * OpenMP threads that wait sleep instead of spinning: libgomp reads
- * OMP_WAIT_POLICY once, when it is loaded, i.e. with the plugin (the binary
- * does not link it), so setting it here, before dlopen, is enough (no
- * re-execution as in the MPI main of shard_mpi.c).  Spinning threads made
- * `--threads 2` slower than 1 on the shared 2-core machine (issue 16); an
- * explicit OMP_WAIT_POLICY is kept (setenv's 0). */
-static void *attack_symbol(const char *name)
-{
-    static void *handle;
-    if (handle == NULL) {
-        setenv("OMP_WAIT_POLICY", "PASSIVE", 0);
-        handle = load_attack_plugin();
-    }
-    if (handle == NULL)
-        return NULL;
-    void *f = dlsym(handle, name);
-    if (f == NULL)
-        fprintf(stderr, "ulaudit attack: %s has no %s\n", PLUGIN_NAME, name);
-    return f;
-}
-
 static int run_attack(int argc, char **argv)
 {
-    command_fn f = (command_fn)(uintptr_t)attack_symbol("ul_cli_attack");
+    command_fn f = (command_fn)(uintptr_t)ul_cli_plugin_symbol("attack", "ul_cli_attack");
     return f != NULL ? f(argc, argv) : UL_EXIT_USAGE;
 }
 
 static void attack_help(FILE *out)
 {
-    help_fn f = (help_fn)(uintptr_t)attack_symbol("ul_cli_attack_help");
+    help_fn f = (help_fn)(uintptr_t)ul_cli_plugin_symbol("attack", "ul_cli_attack_help");
     if (f != NULL)
         f(out);
 }
@@ -279,7 +214,7 @@ static bool help_wants_man(void)
 static bool man_file_beside(const char *page, const char *section, char *file, size_t len)
 {
     char dir[PATH_MAX];
-    if (!exe_dir(dir, sizeof dir))
+    if (!ul_cli_exe_dir(dir, sizeof dir))
         return false;
     snprintf(file, len, "%s../man/%s.%s", dir, page, section);
     if (access(file, R_OK) == 0)

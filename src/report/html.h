@@ -1,0 +1,61 @@
+/* src/report/html.h — the auditor's report as one self-contained HTML file
+ * (issue 27): `audit --html`, `calibrate --html` and `attack --html`.
+ *
+ * The page is built from the JSON object the command prints with --json (the
+ * audit report of report.h, the attack's result.json), so that every number
+ * it shows is that object's, character for character:
+ *
+ *   - the object itself, verbatim, in <script type="application/json"
+ *     id="ulaudit-report"> ("</" written "<\/"; not executed: the page has no
+ *     script and its Content-Security-Policy allows none);
+ *   - every number shown in <span class="num" data-key="PATH">TEXT</span>,
+ *     where PATH is the value's place in that object, keys and array indexes
+ *     joined by "." ("recomputed.hi", "would_reach.0.lo", "claim_values.eps")
+ *     and TEXT is the JSON string's characters, or the JSON number's literal;
+ *   - the verdict in <p id="verdict" class="verdict verdict-NAME">NAME</p>;
+ *   - each figure in <figure class="figure" id="fig-N"> holding the SVG
+ *     inline (its XML prolog dropped, its ids prefixed "fN-" so that figures
+ *     do not share ids) and a <figcaption>;
+ *   - no request leaves the file: no external script, style, font or image
+ *     (<meta http-equiv="Content-Security-Policy" content="default-src
+ *     'none'; style-src 'unsafe-inline'; img-src data:">), one inline
+ *     <style> with a print style; readable without JavaScript.
+ *
+ * Nothing here draws: the figures come as SVG text (cairo's SVG surface,
+ * drawn by the plugin, src/emp) and are only inlined. */
+#ifndef UL_REPORT_HTML_H
+#define UL_REPORT_HTML_H
+
+#include <stddef.h>
+
+#include "num/status.h"
+
+/* One figure: an SVG document (UTF-8, as cairo writes it), a caption (plain
+ * text, escaped here) and a text alternative (plain text). */
+typedef struct {
+    const char *svg;
+    size_t svg_len;
+    const char *caption;
+    const char *alt;
+} ul_report_figure;
+
+/* The page of an audit: report_json is ul_audit_report_json's object (the
+ * command's --json output).  *html is malloc'd.  UL_EINPUT naming
+ * "report_json" when it is not such an object, "figure N" when a figure is
+ * not an SVG document; UL_ENOMEM. */
+ul_status ul_report_html_audit(const char *report_json, const ul_report_figure *figs,
+                               size_t n_figs, char **html, char *err, size_t errlen);
+
+/* The page of a calibration: the completed certificate (JSON text, shown
+ * verbatim and its calibrated parameter first), then the audit of the
+ * completed certificate as ul_report_html_audit shows it. */
+ul_status ul_report_html_calibrate(const char *completed_json, const char *report_json,
+                                   const ul_report_figure *figs, size_t n_figs, char **html,
+                                   char *err, size_t errlen);
+
+/* The page of an attack: result_json is the attack's result.json object (or
+ * `attack --scores --json`'s). */
+ul_status ul_report_html_attack(const char *result_json, const ul_report_figure *figs,
+                                size_t n_figs, char **html, char *err, size_t errlen);
+
+#endif
