@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "bounds/pld.h"
+#include "calc/batch.h"
 #include "cli_run.h"
 #include "num/progress.h"
 #include "vectors/vectors.h"
@@ -106,6 +107,35 @@ Test(progress, vectors_report_families_done_of_total, .timeout = 300)
     cr_assert_eq(set.n, 1);
     ul_vec_set_free(&set);
     rmdir(dir);
+}
+
+static void count_emitted(void *ctx, unsigned long line, const ul_calc_result *res)
+{
+    (void)line, (void)res;
+    ++*(long *)ctx;
+}
+
+/* calc --batch: one task over the records, its count the records done (as
+ * many as the results emitted), a comment and a blank line not counted. */
+Test(progress, calc_batch_reports_records_done)
+{
+    static recording r;
+    memset(&r, 0, sizeof r);
+    static const char input[] = "eps,r\n# a comment\n1,1\n\n2,0.5\n0.5,3\n";
+    FILE *in = fmemopen((void *)input, sizeof input - 1, "r");
+    cr_assert_not_null(in);
+    long emitted = 0;
+    ul_calc_batch_out out = {count_emitted, &emitted};
+    ul_calc_fixed fx = {.n = 0};
+    char fatal[512] = "";
+    int read_errno = 0;
+    ul_progress_set(record, &r);
+    int rc = ul_calc_batch_run("theta", in, &fx, &out, fatal, sizeof fatal, &read_errno);
+    ul_progress_set(NULL, NULL);
+    fclose(in);
+    cr_assert_eq(rc, 0, "%s", fatal);
+    cr_assert_eq(emitted, 3);
+    cr_assert_eq(check_one_task(&r, "calc --batch", -1), emitted);
 }
 
 Test(progress, an_inner_task_passes_on_the_outer_counts_only)

@@ -31,6 +31,7 @@
 #include "io/escape.h"
 #include "io/json.h"
 #include "calc/batch.h"
+#include "num/progress.h"
 #include "num/adaptive.h"
 
 #define MAX_FIELDS 64
@@ -367,6 +368,10 @@ int ul_calc_batch_run(const char *quantity, FILE *in, const ul_calc_fixed *fx,
     int nheader = -1, rc = UL_CALC_EXIT_OK;
     bool json_lines = false, decided = false;
     char err[ERR_LEN];
+    /* records done, to the thread's progress hook (num/progress.h): a long
+     * batch shows a bar on a terminal; the total is not known in advance */
+    int task = ul_progress_begin("calc --batch", -1);
+    long done = 0;
     for (unsigned long lineno = 1; (len = read_line(in, &line, &cap, read_errno)) != -1; lineno++) {
         if (len == -2) { /* the rest of the input is not read: it may never end */
             snprintf(err, sizeof err, "calc %s: line %lu: longer than %u bytes (a record is one "
@@ -410,9 +415,14 @@ int ul_calc_batch_run(const char *quantity, FILE *in, const ul_calc_fixed *fx,
             rc = worse(rc, UL_CALC_EXIT_USAGE);
             continue;
         }
+        char label[48];
+        snprintf(label, sizeof label, "record %ld, line %lu", done + 1, lineno);
+        ul_progress_step(done, label);
         rc = worse(rc, run_record(quantity, &r, fx, lineno, out));
+        ul_progress_step(++done, NULL);
         free_values(&r);
     }
+    ul_progress_end(task);
     free(line);
     if (nheader > 0)
         free_header(header, nheader);

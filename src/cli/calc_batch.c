@@ -14,6 +14,7 @@
 #include "calc/batch.h"
 #include "cli/args.h"
 #include "cli/calc_internal.h"
+#include "cli/progress.h"
 #include "cli/exitcodes.h"
 #include "io/escape.h"
 
@@ -22,6 +23,7 @@
 static void print_record(void *ctx, unsigned long line, const ul_calc_result *res)
 {
     (void)ctx;
+    ul_cli_progress_clear(); /* the bar's line, when stdout is the terminal too */
     if (res->json != NULL) {
         puts(ul_calc_result_json(res, false));
         return;
@@ -116,7 +118,11 @@ static int run_stream(const char *quantity, FILE *in, const char *shown, const u
     ul_calc_batch_out out = {print_record, NULL};
     char fatal[1200];
     int read_errno = 0;
+    /* a bar on a terminal (cli/progress.h); the records are JSON lines either
+     * way, so only stderr's being a terminal decides */
+    ul_cli_progress_install(false);
     int rc = ul_calc_batch_run(quantity, in, fx, &out, fatal, sizeof fatal, &read_errno);
+    ul_cli_progress_remove();
     if (fatal[0] != '\0')
         ul_cli_calc_print_message(fatal);
     if (read_errno != 0) { /* not the end of the input (a directory: EISDIR) */

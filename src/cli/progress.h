@@ -3,7 +3,8 @@
  * Two users: the attack (its runs per world, drawn since issue 16: a bar
  * with the ETA on a terminal, a line per tenth elsewhere) and every
  * command whose library work reports through the thread's progress hook
- * (num/progress.h: calibrate, the PLD audits, calc pld-compose, vectors).
+ * (num/progress.h: calibrate, the PLD audits, calc pld-compose, calc
+ * --batch, vectors).
  *
  * The hook draws on stderr only when stderr is a terminal and --json is not
  * given, and only once the task has run for UL_CLI_PROGRESS_DELAY seconds
