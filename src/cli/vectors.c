@@ -1,6 +1,7 @@
 /* src/cli/vectors.c — `ulaudit vectors --out DIR [--digits N] [--only FAMILY]
  * [--json]`: writes the certified reference vectors (src/vectors/vectors.h)
- * into DIR, one CSV file per family and a manifest.
+ * into DIR, one CSV file per family and a manifest.  `ulaudit vectors check`
+ * (an implementation's outputs against them) is vectors_check.c.
  */
 #include "cli/vectors.h"
 
@@ -20,7 +21,10 @@
 void ul_cli_vectors_help(FILE *out)
 {
     fprintf(out,
-            "usage: ulaudit vectors --out DIR [--digits N] [--only FAMILY] [--json]\n\n"
+            "usage: ulaudit vectors --out DIR [--digits N] [--only FAMILY] [--json]\n"
+            "       ulaudit vectors check --family FAMILY RESULTS.csv [--json]\n"
+            "               (an implementation's outputs against the vectors: see\n"
+            "               `ulaudit vectors check --help`)\n\n"
             "Writes certified reference vectors for testing other privacy accountants: one\n"
             "CSV file per family (inputs, then every output as lo and hi at N significant\n"
             "digits, lo rounded down and hi rounded up, the correctly rounded double when\n"
@@ -89,6 +93,8 @@ static void progress(const ul_vec_file_report *f, void *ctx)
 
 int ul_cli_vectors(int argc, char **argv)
 {
+    if (argc > 0 && strcmp(argv[0], "check") == 0)
+        return ul_cli_vectors_check(argc - 1, argv + 1);
     /* the one parser of every command (args.h); --digits and --max-bits are
      * rows of vectors' own: its digits range is not the calculator's, and
      * --max-bits is refused by name rather than as an unknown flag */
