@@ -168,11 +168,15 @@ static bool is_the_double(const ul_vchk_cell *c, mpfr_srcptr v)
 {
     if (c->dbl == NULL || strcmp(c->flag, "ok") != 0 || !ul_vchk_is_decimal(c->dbl))
         return false;
-    mpfr_t d;
-    mpfr_init2(d, 53);
-    ul_vchk_read(d, c->dbl); /* 17 digits of a double: read back exactly at 53 bits */
-    bool same = mpfr_equal_p(d, v);
-    mpfr_clear(d);
+    /* both texts read to the nearest 53-bit number: a double printed with
+     * 17 digits reads back exactly, and a shorter round-trip print of the
+     * same double (Python's repr) rounds to it too */
+    mpfr_t d, v53;
+    mpfr_inits2(53, d, v53, (mpfr_ptr)0);
+    ul_vchk_read(d, c->dbl);
+    mpfr_set(v53, v, MPFR_RNDN);
+    bool same = mpfr_equal_p(d, v53);
+    mpfr_clears(d, v53, (mpfr_ptr)0);
     return same;
 }
 
