@@ -493,3 +493,145 @@ Test(vectors_check, truncated_rdp_series_under_states_rho)
     free(f.text);
     results_done();
 }
+
+/* ---- exact, invalid, on the fly, bad input (through the command) ------------------------------------ */
+
+static json_object *run_json(const char *family, int want_status)
+{
+    run_result r = run("vectors", "check", "--family", family, results_path(), "--json", NULL);
+    cr_assert_eq(r.status, want_status, "exit %d; stderr: %s", r.status, r.err);
+    json_object *o = json_tokener_parse(r.out);
+    cr_assert(o != NULL, "%s", r.out);
+    run_free(&r);
+    return o;
+}
+
+static int64_t count_of(json_object *o, size_t q, const char *cls)
+{
+    json_object *qs, *c, *n;
+    cr_assert(json_object_object_get_ex(o, "quantities", &qs));
+    cr_assert(json_object_object_get_ex(json_object_array_get_idx(qs, q), "counts", &c));
+    cr_assert(json_object_object_get_ex(c, cls, &n), "%s", cls);
+    return json_object_get_int64(n);
+}
+
+/* The vectors' own correctly rounded doubles, where they are normal (flag
+ * ok): a perfect double implementation; exit 0, every value exact. */
+Test(vectors_check, correctly_rounded_doubles_are_all_exact)
+{
+    vfile f;
+    vfile_load(&f, "theta.csv");
+    FILE *out = results_open("eps,r,theta,log_theta");
+    int64_t rows = 0;
+    for (size_t i = 0; i < f.rows; i++) {
+        if (strcmp(vget(&f, i, "theta_flag"), "ok") != 0 ||
+            strcmp(vget(&f, i, "log_theta_flag"), "ok") != 0)
+            continue;
+        fprintf(out, "%s,%s,%s,%s\n", vget(&f, i, "eps"), vget(&f, i, "r"),
+                vget(&f, i, "theta_double"), vget(&f, i, "log_theta_double"));
+        rows++;
+    }
+    fclose(out);
+    json_object *o = run_json("theta", 0);
+    cr_assert_eq(count_of(o, 0, "exact"), rows);
+    cr_assert_eq(count_of(o, 1, "exact"), rows);
+    json_object_put(o);
+    free(f.text);
+    results_done();
+}
+
+/* A double that underflowed to 0 (flag zero) is the correctly rounded
+ * double, yet under a positive θ: unsafe; a positive double above the
+ * tiny θ = 1.8e-2171472409516259138255427484 (beyond any MPFR exponent)
+ * is safe; a value just under a normal θ within its stated tolerance is
+ * marked so and stays unsafe. */
+Test(vectors_check, underflow_is_unsafe_and_tolerance_does_not_excuse)
+{
+    FILE *out = results_open("eps,r,theta,tolerance");
+    fprintf(out, "38.5,1,0,1e-15\n");        /* θ ≈ 1e-323 by the oracle: 0 is under it */
+    fprintf(out, "1e6,1e-8,0,1e-15\n");      /* θ > 0 */
+    fprintf(out, "1e6,1e-8,5e-324,1e-15\n"); /* above any such θ */
+    /* θ_e(1) = 0.126936737506643945800829624757… (the oracle, below): one part in 10^14 under */
+    fprintf(out, "1,1,0.12693673750664,1e-12\n");
+    fclose(out);
+    mpfr_t L;
+    mpfr_init2(L, ORACLE_BITS);
+    oracle_log_theta_str(L, "1", "1");
+    cr_assert(against_log_truth(0.12693673750664, L) == EXPECT_UNSAFE);
+    mpfr_clear(L);
+    ul_vchk_result r;
+    char err[512];
+    cr_assert_eq(ul_vchk_run("theta", results_path(), &r, err, sizeof err), UL_OK, "%s", err);
+    cr_assert_eq(r.cells[0].cls, UL_VCHK_UNSAFE);
+    cr_assert_eq(r.cells[1].cls, UL_VCHK_UNSAFE);
+    cr_assert_eq(r.cells[2].cls, UL_VCHK_SAFE);
+    cr_assert_eq(r.cells[3].cls, UL_VCHK_UNSAFE);
+    cr_assert(r.cells[3].within_tolerance);
+    cr_assert(!r.cells[0].within_tolerance && !r.cells[1].within_tolerance);
+    cr_assert(ul_vchk_failed(&r));
+    ul_vchk_free(&r);
+    results_done();
+}
+
+Test(vectors_check, nan_negative_above_one_empty_infinite_are_invalid)
+{
+    FILE *out = results_open("eps,r,theta");
+    fprintf(out, "1,1,nan\n1,0.5,-1e-3\n1,2,1.5\n1,5,\n1,10,inf\n");
+    fclose(out);
+    json_object *o = run_json("theta", 1);
+    cr_assert_eq(count_of(o, 0, "invalid"), 5);
+    json_object_put(o);
+    results_done();
+}
+
+/* Inputs not in the vectors: computed on the fly for theta (the value is
+ * the oracle's θ correctly rounded: exact; 1% under it: unsafe), and
+ * unmatched for a family of fixed settings (exit 3). */
+Test(vectors_check, rows_outside_the_vectors_computed_or_unmatched)
+{
+    mpfr_t L;
+    mpfr_init2(L, ORACLE_BITS);
+    oracle_log_theta_str(L, "0.3", "0.7");
+    mpfr_exp(L, L, MPFR_RNDN);
+    double t = mpfr_get_d(L, MPFR_RNDN);
+    mpfr_clear(L);
+    FILE *out = results_open("eps,r,theta");
+    fprintf(out, "0.3,0.7,%.17g\n0.3,0.75,%.17g\n", t, 0.0);
+    fclose(out);
+    ul_vchk_result r;
+    char err[512];
+    cr_assert_eq(ul_vchk_run("theta", results_path(), &r, err, sizeof err), UL_OK, "%s", err);
+    cr_assert_eq(r.computed, 2);
+    cr_assert_eq(r.cells[0].cls, UL_VCHK_EXACT);
+    cr_assert_eq(r.cells[1].cls, UL_VCHK_UNSAFE);
+    ul_vchk_free(&r);
+    out = results_open("r,q,steps,eps,rel_width,delta");
+    fprintf(out, "0.123,1,1,1,1e-3,0.5\n");
+    fclose(out);
+    json_object *o = run_json("pld", 3);
+    cr_assert_eq(count_of(o, 0, "unmatched"), 1);
+    json_object_put(o);
+    results_done();
+}
+
+static void bad(const char *family, const char *text, const char *must_mention)
+{
+    FILE *out = results_open(text);
+    fclose(out);
+    expect_usage_error(must_mention,
+                       run("vectors", "check", "--family", family, results_path(), NULL));
+    results_done();
+}
+
+Test(vectors_check, bad_input_exits_2_naming_the_problem)
+{
+    bad("thta", "eps,r,theta\n1,1,0.1", "did you mean 'theta'");
+    bad("theta", "eps,theta\n1,0.1", "missing input column 'r'");
+    bad("theta", "eps,r\n1,1", "no output column");
+    bad("theta", "eps,r,theta,theta\n1,1,0.1,0.1", "column 'theta' given twice");
+    bad("theta", "eps,r,thetta\n1,1,0.1", "did you mean 'theta'");
+    bad("theta", "eps,r,theta\n1,1,0x1p-3", "line 2, column 'theta': not a number");
+    bad("theta", "eps,r,theta,tolerance\n1,1,0.1,-1", "column 'tolerance'");
+    bad("theta", "eps,r,theta\n1,1", "line 2: 2 cells");
+    bad("theta", "eps,r,theta\nabc,1,0.1", "line 2");
+}
