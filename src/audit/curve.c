@@ -32,6 +32,7 @@ typedef struct {
     ul_num_precision want;
     double end;         /* CLOCK_MONOTONIC second when the curve's time ends (∞: none) */
     ul_audit_report *rep; /* scratch report (large: malloc'd once) */
+    size_t keyed_otherwise; /* audits that answered with another number */
 } curve_job;
 
 static double now_seconds(void)
@@ -109,7 +110,9 @@ static point_outcome audit_at(curve_job *job, const char *text, double *lo, doub
         ul_audit(c, &job->want, job->rep, err, sizeof err) == UL_OK) {
         /* a number keyed otherwise (a handler's other claim type) is a gap */
         const ul_audit_number *y = &job->rep->recomputed;
-        if (y->key == NULL || strcmp(y->key, job->y_key) != 0 || !number_as_doubles(y, lo, hi))
+        bool same = y->key != NULL && strcmp(y->key, job->y_key) == 0;
+        job->keyed_otherwise += y->key != NULL && !same;
+        if (!same || !number_as_doubles(y, lo, hi))
             *lo = *hi = NAN;
         else
             other_as_doubles(job->rep, job->y_key, olo, ohi);
@@ -295,10 +298,15 @@ static void name_bands(const ul_audit_report *rep, ul_audit_curve *out)
     const char *other = strcmp(v, "corrected") == 0 ? "printed"
                         : strcmp(v, "printed") == 0 ? "corrected"
                                                      : NULL;
+    char other_tag[48]; /* the other form may cite its own theorem */
+    theorem_tag(rep->other_variant.label, other_tag, sizeof other_tag);
+    if (other_tag[0])
+        snprintf(tag, sizeof tag, "%s", other_tag);
     if (other != NULL)
         snprintf(out->other_label, sizeof out->other_label, "%s%s%s", other, tag[0] ? " " : "",
                  tag);
-    else if (rep->other_variant.key != NULL) {
+    else if (rep->other_variant.key != NULL &&
+             strncmp(rep->other_variant.key, out->y_key, strlen(out->y_key)) == 0) {
         const char *l = rep->other_variant.label;
         int len = (int)strcspn(l, "(");
         while (len > 0 && l[len - 1] == ' ')
@@ -337,7 +345,7 @@ static void fill_points(const grid_plan *g, const ul_audit_report *rep, const ch
 /* why, when points are missing: how many were kept of those planned, and
  * what stopped the rest or left gaps. */
 static void explain_missing(const grid_plan *g, point_outcome o, double seconds,
-                            ul_audit_curve *out)
+                            size_t keyed_otherwise, ul_audit_curve *out)
 {
     size_t planned = g->n + 1, gaps = 0;
     for (size_t i = 0; i < g->n; i++)
@@ -353,8 +361,11 @@ static void explain_missing(const grid_plan *g, point_outcome o, double seconds,
                        planned);
     if (gaps > 0 && len >= 0 && (size_t)len < sizeof out->why)
         snprintf(out->why + len, sizeof out->why - (size_t)len,
-                 "%s%zu point(s) where the audit gave no number (gaps)", len > 0 ? "; " : "",
-                 gaps);
+                 "%s%zu point(s) where the audit gave no number (gaps)%s", len > 0 ? "; " : "",
+                 gaps,
+                 keyed_otherwise > 0
+                     ? ", there it certified the claim another way (another quantity)"
+                     : "");
 }
 
 /* The curve proper once the axes are known: the grid run under the curve's
@@ -378,7 +389,7 @@ static void run_curve(curve_job *job, const ul_audit_report *rep, double max_sec
     plan_grid(g, full);
     point_outcome o = run_grid(job, g, full, start);
     fill_points(g, rep, out->y_key, out);
-    explain_missing(g, o, left, out);
+    explain_missing(g, o, left, job->keyed_otherwise, out);
     ul_deadline_restore(&caller);
     free(job->rep);
     free(g);
