@@ -85,6 +85,14 @@ static ul_audit_curve *curve_of(const char *text, const char *path, const ul_aud
     return c;
 }
 
+/* The certificate audited, then its curve (rep: the audit's report). */
+static ul_audit_curve *audited_curve(const char *text, const char *path, double seconds,
+                                     ul_audit_report **rep)
+{
+    *rep = audit_text(text, path);
+    return curve_of(text, path, *rep, seconds);
+}
+
 /* Every point's band holds the exact δ(ε), with a relative slack of 1e-12
  * (far inside the 6 digits of the grid audits). */
 static void check_gaussian_band(const ul_audit_curve *c, double mu_num, double mu_den)
@@ -107,8 +115,8 @@ static double outward(const char *s, double toward)
 
 Test(audit_curve, gaussian_band_holds_the_exact_profile)
 {
-    ul_audit_report *rep = audit_text(GAUSS, NULL);
-    ul_audit_curve *c = curve_of(GAUSS, NULL, rep, 0);
+    ul_audit_report *rep;
+    ul_audit_curve *c = audited_curve(GAUSS, NULL, 0, &rep);
     cr_assert_str_eq(c->x_key, "eps");
     cr_assert_str_eq(c->y_key, "delta");
     cr_assert(c->log_y && !c->log_x);
@@ -125,8 +133,8 @@ Test(audit_curve, corpus_gaussian_band_holds_the_exact_profile)
 {
     /* audits/gaussian-rdp-calibrated.json: Δ = 1, σ = 4.530877117, T = 1 */
     const char *path = "audits/gaussian-rdp-calibrated.json";
-    ul_audit_report *rep = audit_text(NULL, path);
-    ul_audit_curve *c = curve_of(NULL, path, rep, 0);
+    ul_audit_report *rep;
+    ul_audit_curve *c = audited_curve(NULL, path, 0, &rep);
     cr_assert_geq(c->n, 20, "%zu points (%s)", c->n, c->why);
     check_gaussian_band(c, 1.0, 4.530877117);
     free(c);
@@ -135,8 +143,8 @@ Test(audit_curve, corpus_gaussian_band_holds_the_exact_profile)
 
 Test(audit_curve, band_at_the_claim_is_the_report)
 {
-    ul_audit_report *rep = audit_text(GAUSS, NULL);
-    ul_audit_curve *c = curve_of(GAUSS, NULL, rep, 0);
+    ul_audit_report *rep;
+    ul_audit_curve *c = audited_curve(GAUSS, NULL, 0, &rep);
     cr_assert_eq(c->claim_x, 1.0);
     cr_assert_eq(c->claim_y, 1e-5);
     size_t at = c->n;
@@ -156,8 +164,8 @@ Test(audit_curve, band_at_the_claim_is_the_report)
 
 Test(audit_curve, delta_does_not_increase_with_eps)
 {
-    ul_audit_report *rep = audit_text(GAUSS, NULL);
-    ul_audit_curve *c = curve_of(GAUSS, NULL, rep, 0);
+    ul_audit_report *rep;
+    ul_audit_curve *c = audited_curve(GAUSS, NULL, 0, &rep);
     for (size_t i = 0; i + 1 < c->n; i++) {
         cr_expect_lt(c->x[i], c->x[i + 1], "the grid is increasing");
         cr_expect_leq(c->lo[i + 1], c->hi[i], "eps %g: the band rises", c->x[i + 1]);
@@ -171,8 +179,8 @@ Test(audit_curve, eps_of_delta_on_a_log_grid)
     /* rdp-curve: ε at the claimed δ (Balle et al. 2020 Thm 21 conversion);
      * ε(δ) is non-increasing in δ (the conversion's log(1/δ) term). */
     const char *path = "audits/rdp-curve-tfp-constant-bbghs.json";
-    ul_audit_report *rep = audit_text(NULL, path);
-    ul_audit_curve *c = curve_of(NULL, path, rep, 0);
+    ul_audit_report *rep;
+    ul_audit_curve *c = audited_curve(NULL, path, 0, &rep);
     cr_assert_str_eq(c->x_key, "delta");
     cr_assert(c->log_x && !c->log_y);
     cr_assert_geq(c->n, 10, "%s", c->why);
@@ -187,8 +195,8 @@ Test(audit_curve, eps_of_delta_on_a_log_grid)
 Test(audit_curve, corrected_and_printed_bands_are_named)
 {
     const char *path = "audits/output-perturbation-classic-eps1.json";
-    ul_audit_report *rep = audit_text(NULL, path);
-    ul_audit_curve *c = curve_of(NULL, path, rep, 0);
+    ul_audit_report *rep;
+    ul_audit_curve *c = audited_curve(NULL, path, 0, &rep);
     cr_assert_gt(c->n, 0, "%s", c->why);
     cr_expect(strncmp(c->label, "corrected", 9) == 0, "%s", c->label);
     cr_expect(strncmp(c->other_label, "printed", 7) == 0, "%s", c->other_label);
@@ -202,8 +210,8 @@ Test(audit_curve, corrected_and_printed_bands_are_named)
 
 static void expect_no_curve(const char *path, const char *key)
 {
-    ul_audit_report *rep = audit_text(NULL, path);
-    ul_audit_curve *c = curve_of(NULL, path, rep, 0);
+    ul_audit_report *rep;
+    ul_audit_curve *c = audited_curve(NULL, path, 0, &rep);
     cr_expect_eq(c->n, 0);
     cr_expect(strstr(c->why, key) != NULL && strstr(c->why, "not a privacy curve") != NULL,
               "%s", c->why);
