@@ -324,14 +324,15 @@ static void put_point(ul_audit_curve *out, double x, double lo, double hi, doubl
 }
 
 /* The points done, in order of x, the claim's among them (from the
- * caller's report: its digits, not the grid's). */
-static void fill_points(const grid_plan *g, const ul_audit_report *rep, const char *y_key,
+ * caller's report: its digits, not the grid's); whether the claim's is. */
+static bool fill_points(const grid_plan *g, const ul_audit_report *rep, const char *y_key,
                         ul_audit_curve *out)
 {
     double lo, hi, olo, ohi;
     bool claim = isfinite(g->claim_x) && !(g->log_x && g->claim_x <= 0) &&
                  number_as_doubles(&rep->recomputed, &lo, &hi);
     other_as_doubles(rep, y_key, &olo, &ohi);
+    bool placed = claim;
     for (size_t i = 0; i <= g->n; i++) {
         if (claim && (i == g->n || g->x[i] >= g->claim_x)) {
             put_point(out, g->claim_x, lo, hi, olo, ohi);
@@ -340,16 +341,18 @@ static void fill_points(const grid_plan *g, const ul_audit_report *rep, const ch
         if (i < g->n && g->done[i] && !at_claim(g, i))
             put_point(out, g->x[i], g->lo[i], g->hi[i], g->olo[i], g->ohi[i]);
     }
+    return placed;
 }
 
 /* why, when points are missing: how many were kept of those planned, and
  * what stopped the rest or left gaps. */
 static void explain_missing(const grid_plan *g, point_outcome o, double seconds,
-                            size_t keyed_otherwise, ul_audit_curve *out)
+                            bool with_claim, size_t keyed_otherwise, ul_audit_curve *out)
 {
-    size_t planned = g->n + 1, gaps = 0;
+    size_t planned = g->n, gaps = 0;
     for (size_t i = 0; i < g->n; i++)
         planned -= at_claim(g, i);
+    planned += with_claim;
     for (size_t k = 0; k < out->n; k++)
         gaps += isnan(out->lo[k]);
     int len = 0;
@@ -388,8 +391,8 @@ static void run_curve(curve_job *job, const ul_audit_report *rep, double max_sec
     g->claim_x = out->claim_x;
     plan_grid(g, full);
     point_outcome o = run_grid(job, g, full, start);
-    fill_points(g, rep, out->y_key, out);
-    explain_missing(g, o, left, job->keyed_otherwise, out);
+    bool with_claim = fill_points(g, rep, out->y_key, out);
+    explain_missing(g, o, left, with_claim, job->keyed_otherwise, out);
     ul_deadline_restore(&caller);
     free(job->rep);
     free(g);

@@ -51,7 +51,8 @@ typedef struct {
     double x[UL_AUDIT_CURVE_MAX_POINTS];
     /* the certified enclosure of y at x: lo rounded toward −∞, hi toward +∞
      * (from the report's decimals); lo = hi = NAN where that audit gave no
-     * number (e.g. its time ran out) */
+     * number of this key (e.g. it certified the claim through another
+     * quantity); points the time did not reach are left out, not NAN */
     double lo[UL_AUDIT_CURVE_MAX_POINTS], hi[UL_AUDIT_CURVE_MAX_POINTS];
     /* the other variant's enclosure at x, NAN when the theorem has one form */
     double other_lo[UL_AUDIT_CURVE_MAX_POINTS], other_hi[UL_AUDIT_CURVE_MAX_POINTS];
