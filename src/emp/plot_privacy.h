@@ -19,6 +19,12 @@
 ul_status ul_emp_plot_privacy_svg(const ul_audit_curve *c, const char *title, char **svg,
                                   size_t *len, char *err, size_t errlen);
 
+/* The same picture as PNG pixels (800×500) written to path, for tests that
+ * look at the pixels (not atomic: the HTML report uses the SVG).  The same
+ * errors, and cairo's when the file cannot be written. */
+ul_status ul_emp_plot_privacy_png(const ul_audit_curve *c, const char *title, const char *path,
+                                  char *err, size_t errlen);
+
 /* Its type, for dlsym. */
 typedef ul_status (*ul_emp_plot_privacy_svg_fn)(const ul_audit_curve *, const char *, char **,
                                                 size_t *, char *, size_t);

@@ -63,3 +63,25 @@ double ul_deadline_seconds(void)
 {
     return active ? budget : 0;
 }
+
+void ul_deadline_save(ul_deadline_saved *s)
+{
+    *s = (ul_deadline_saved){active, budget, until};
+}
+
+void ul_deadline_restore(const ul_deadline_saved *s)
+{
+    active = s->active;
+    budget = s->budget;
+    until = s->until;
+}
+
+double ul_deadline_left(void)
+{
+    if (!active)
+        return INFINITY;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    double left = (double)(until.tv_sec - now.tv_sec) + 1e-9 * (double)(until.tv_nsec - now.tv_nsec);
+    return left > 0 ? left : 0;
+}

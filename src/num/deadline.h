@@ -25,6 +25,7 @@
 #define UL_NUM_DEADLINE_H
 
 #include <stdbool.h>
+#include <time.h>
 
 /* Starts a budget of `seconds` from now for the calling thread; seconds ≤ 0
  * or not finite clears it.  The cancel flag is not touched. */
@@ -49,5 +50,23 @@ bool ul_deadline_cancelled(void);
 /* The calling thread's budget as set, in seconds (0 when none): for
  * messages, and for a caller that starts a budget only when none runs. */
 double ul_deadline_seconds(void);
+
+/* The calling thread's budget as it stands (the cancel flag is not part of
+ * it), for work that runs its own budgets inside the caller's (the audit's
+ * privacy curve, audit/curve.h) and must give the caller's back unchanged:
+ * save, set budgets, restore.  Restoring an expired budget leaves it
+ * expired. */
+typedef struct {
+    bool active;
+    double budget;
+    struct timespec until;
+} ul_deadline_saved;
+
+void ul_deadline_save(ul_deadline_saved *s);
+void ul_deadline_restore(const ul_deadline_saved *s);
+
+/* Seconds left of the calling thread's budget: +INFINITY when none is set,
+ * 0 once it has run out (the cancel flag is not looked at). */
+double ul_deadline_left(void);
 
 #endif
