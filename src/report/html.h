@@ -12,6 +12,12 @@
  *     where PATH is the value's place in that object, keys and array indexes
  *     joined by "." ("recomputed.hi", "would_reach.0.lo", "claim_values.eps")
  *     and TEXT is the JSON string's characters, or the JSON number's literal;
+ *     a key may itself hold "." (the attack's tpr_at_fpr."0.01"): a reader
+ *     takes, at an object, the longest next key the path allows, then a
+ *     shorter one if the rest does not resolve ("scores.0.tpr_at_fpr.0.01");
+ *     other values read from the object (method, hash, time) are in <code
+ *     class="field" data-key="PATH"> under the same rule, and an absent or
+ *     null value is <span class="none">, without data-key;
  *   - the verdict in <p id="verdict" class="verdict verdict-NAME">NAME</p>;
  *   - each figure in <figure class="figure" id="fig-N"> holding the SVG
  *     inline (its XML prolog dropped, its ids prefixed "fN-" so that figures
@@ -31,12 +37,16 @@
 #include "num/status.h"
 
 /* One figure: an SVG document (UTF-8, as cairo writes it), a caption (plain
- * text, escaped here) and a text alternative (plain text). */
+ * text, escaped here) and a text alternative (plain text).  A figure that
+ * could not be drawn has svg NULL and why (plain text) saying why: the page
+ * shows <figure class="figure" id="fig-N" data-missing="true"> with
+ * <p class="why">WHY</p> and the caption. */
 typedef struct {
     const char *svg;
     size_t svg_len;
     const char *caption;
     const char *alt;
+    const char *why;
 } ul_report_figure;
 
 /* The page of an audit: report_json is ul_audit_report_json's object (the
