@@ -59,6 +59,20 @@ static void score_row(ul_html_page *p, const char *prefix)
         snprintf(path, sizeof path, "tpr_at_fpr.%s", FPR[l]);
         cell_num(p, prefix, path);
     }
+    snprintf(path, sizeof path, "%sadvantage", prefix);
+    if (ul_html_at(p->root, path) != NULL) {
+        fputs("<td>", p->f);
+        ul_html_num(p, path);
+        fputs(" in [", p->f);
+        snprintf(path, sizeof path, "%sadvantage_lo", prefix);
+        ul_html_num(p, path);
+        fputs(", ", p->f);
+        snprintf(path, sizeof path, "%sadvantage_hi", prefix);
+        ul_html_num(p, path);
+        fputs("]</td>", p->f);
+    } else {
+        fputs("<td><span class=\"none\">none</span></td>", p->f);
+    }
     cell_num(p, prefix, "eps_lower_bound");
     snprintf(path, sizeof path, "%s%s", prefix,
              ul_html_at(p->root, "scores") != NULL ? "eps_method" : "method");
@@ -86,7 +100,7 @@ static void scores(ul_html_page *p)
           "<th>score</th><th>IN runs</th><th>OUT runs</th><th>AUC</th>", p->f);
     for (size_t l = 0; l < N_FPR; l++)
         fprintf(p->f, "<th>TPR at FPR %s</th>", FPR[l]);
-    fputs("<th>eps lower bound (certified)</th><th>test</th><th>largest certifiable eps</th>"
+    fputs("<th>advantage in [lo, hi]</th><th>eps lower bound (certified)</th><th>test</th><th>largest certifiable eps</th>"
           "</tr></thead>\n<tbody>\n", p->f);
     char prefix[32] = "";
     for (size_t i = 0; i < n; i++) {
