@@ -58,7 +58,7 @@ static void claim_vs_certified(ul_html_page *p)
         fputs(" (", p->f);
         ul_html_field(p, "recomputed.key");
         fputs(")</p>\n<p class=\"enclosure\">", p->f);
-        ul_html_enclosure(p, "recomputed");
+        ul_html_enclosure(p, "recomputed.", "lo", "hi");
         fputs("</p>", p->f);
     } else {
         fputs("<span class=\"none\">nothing was computed</span>", p->f);

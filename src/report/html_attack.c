@@ -63,13 +63,9 @@ static void score_row(ul_html_page *p, const char *prefix)
     if (ul_html_at(p->root, path) != NULL) {
         fputs("<td>", p->f);
         ul_html_num(p, path);
-        fputs(" in [", p->f);
-        snprintf(path, sizeof path, "%sadvantage_lo", prefix);
-        ul_html_num(p, path);
-        fputs(", ", p->f);
-        snprintf(path, sizeof path, "%sadvantage_hi", prefix);
-        ul_html_num(p, path);
-        fputs("]</td>", p->f);
+        fputs(" in ", p->f);
+        ul_html_enclosure(p, prefix, "advantage_lo", "advantage_hi");
+        fputs("</td>", p->f);
     } else {
         fputs("<td><span class=\"none\">none</span></td>", p->f);
     }
@@ -179,7 +175,7 @@ static void certificate(ul_html_page *p)
     fputs("<dt>recomputed</dt><dd>", p->f);
     ul_html_field(p, "certificate.key");
     fputs(" in ", p->f);
-    ul_html_enclosure(p, "certificate");
+    ul_html_enclosure(p, "certificate.", "lo", "hi");
     fputs("</dd>\n</dl>\n<p>", p->f);
     ul_html_prose(p, "certificate.explanation", "");
     fputs("</p>\n</section>\n", p->f);

@@ -215,14 +215,14 @@ void ul_html_dl(ul_html_page *p, const char *term, const char *path, char kind)
     fputs("</dd>\n", p->f);
 }
 
-void ul_html_enclosure(ul_html_page *p, const char *prefix)
+void ul_html_enclosure(ul_html_page *p, const char *prefix, const char *lo, const char *hi)
 {
     char path[96];
-    snprintf(path, sizeof path, "%s.lo", prefix);
+    snprintf(path, sizeof path, "%s%s", prefix, lo);
     fputs("[", p->f);
     ul_html_num(p, path);
     fputs(", ", p->f);
-    snprintf(path, sizeof path, "%s.hi", prefix);
+    snprintf(path, sizeof path, "%s%s", prefix, hi);
     ul_html_num(p, path);
     fputs("]", p->f);
 }

@@ -57,8 +57,8 @@ void ul_html_prose(ul_html_page *p, const char *path, const char *absent);
  * (kind 'n'), a field (kind 'f') or prose (kind 'p'). */
 void ul_html_dl(ul_html_page *p, const char *term, const char *path, char kind);
 
-/* "[LO, HI]": the spans of PREFIX.lo and PREFIX.hi. */
-void ul_html_enclosure(ul_html_page *p, const char *prefix);
+/* "[LO, HI]": the spans of PREFIX+lo and PREFIX+hi ("recomputed." "lo"). */
+void ul_html_enclosure(ul_html_page *p, const char *prefix, const char *lo, const char *hi);
 
 /* <!DOCTYPE> to <body>: title (escaped), body class. */
 void ul_html_head(ul_html_page *p, const char *title, const char *body_class);
