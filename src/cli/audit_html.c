@@ -57,12 +57,14 @@ static void draw(const ul_cli_html_job *job, const ul_audit_curve *c, char **svg
     ul_emp_plot_privacy_svg_fn f = (ul_emp_plot_privacy_svg_fn)(uintptr_t)ul_cli_plugin_symbol(
         job->cmd, "ul_emp_plot_privacy_svg");
     if (f == NULL) {
-        snprintf(why, whylen, "No figure: the drawing plugin (%s) is not available.",
+        snprintf(why, whylen, "No figure: the drawing plugin (%s) did not load or cannot draw it.",
                  UL_CLI_PLUGIN_NAME);
         return;
     }
-    char err[512];
-    if (f(c, "Certified privacy curve", svg, len, err, sizeof err) != UL_OK) {
+    char err[512], title[160];
+    snprintf(title, sizeof title, "Certified privacy curve%s%s", c->label[0] ? ": " : "",
+             c->label);
+    if (f(c, title, svg, len, err, sizeof err) != UL_OK) {
         *svg = NULL;
         snprintf(why, whylen, "No figure: %.400s.", err);
     }
@@ -86,10 +88,14 @@ static char *render(const ul_cli_html_job *job, char *err, size_t errlen)
     char *svg = NULL, why[512];
     size_t len = 0;
     draw(job, c, &svg, &len, why, sizeof why);
-    ul_report_figure fig = {svg, len,
-                            "The certified privacy curve: the theorem's guarantee at other "
-                            "claims, each point an audit's enclosure; the marker is the claim.",
-                            "certified privacy curve", svg != NULL ? NULL : why};
+    /* a drawn curve with points missing says so in its caption */
+    char caption[512];
+    snprintf(caption, sizeof caption,
+             "The certified privacy curve: the theorem's guarantee at other claims, each point "
+             "an audit's enclosure; the marker is the claim.%s%.256s",
+             svg != NULL && c->why[0] ? " " : "", svg != NULL ? c->why : "");
+    ul_report_figure fig = {svg, len, caption, "certified privacy curve",
+                            svg != NULL ? NULL : why};
     char *json = ul_audit_report_json(job->rep, ul_cert_method(job->cert),
                                       ul_cert_source(job->cert), job->digits);
     char *html = NULL;

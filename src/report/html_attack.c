@@ -21,7 +21,7 @@ static const char *verdict_words(const char *v)
     if (v != NULL && strcmp(v, "consistent") == 0)
         return "No attack beat the claim; this does not prove it (an audit only bounds from "
                "below).";
-    return "No claim was refuted; see the figures and numbers below.";
+    return "The attack's measurements follow.";
 }
 
 static void cell_num(ul_html_page *p, const char *prefix, const char *key)
