@@ -96,7 +96,8 @@ static void scores(ul_html_page *p)
           "<th>score</th><th>IN runs</th><th>OUT runs</th><th>AUC</th>", p->f);
     for (size_t l = 0; l < N_FPR; l++)
         fprintf(p->f, "<th>TPR at FPR %s</th>", FPR[l]);
-    fputs("<th>advantage in [lo, hi]</th><th>eps lower bound (certified)</th><th>test</th><th>largest certifiable eps</th>"
+    fputs("<th>advantage in [lo, hi]</th><th>eps lower bound (certified)</th><th>test</th>"
+          "<th>largest certifiable eps</th>"
           "</tr></thead>\n<tbody>\n", p->f);
     char prefix[32] = "";
     for (size_t i = 0; i < n; i++) {
