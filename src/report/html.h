@@ -27,6 +27,29 @@
  *     'none'; style-src 'unsafe-inline'; img-src data:">), one inline
  *     <style> with a print style; readable without JavaScript.
  *
+ * The page's structure, for tools and browser tests (html_page.c, html.c,
+ * html_attack.c):
+ *   <title>ulaudit CMD: VERDICT — METHOD</title> (attack: "membership
+ *   inference"), <body class="audit|calibrate|attack">, <main>, <h1>;
+ *   section#verdict-box.verdict-box.verdict-NAME holding p#verdict and
+ *   p#explanation (attack: the text report's sentence for its verdict);
+ *   audit and calibrate: section#claim-vs-certified (p#claim,
+ *   table#claim-table: dl.claim-values beside td.recomputed with p.label and
+ *   p.enclosure "[lo, hi]"; p#margin; table#reach-table with tr.other-variant
+ *   and tr.would-reach rows: kind, key, label, lo, hi), section#certificate
+ *   (dl.fields, dd#source), section#theorem (p#theorem-text, the variant),
+ *   section#preconditions (table#preconditions-table, td.state.state-holds|
+ *   fails|undecided), section#omitted (table#omitted-table: field, reading,
+ *   state_it), section#first-wrong-stated, section#forensics; calibrate
+ *   first: section#calibration with pre#completed-certificate (the text as
+ *   given) and, after </main>, script#ulaudit-certificate beside
+ *   script#ulaudit-report; attack: section#claim-section, section#scores
+ *   (table#scores-table, one row per score; div#gdp-estimate.estimate with
+ *   table#gdp-table, labelled "not certified"), section#capacity
+ *   (p#capacity-warning.warning when runs_needed is set),
+ *   section#certificate-audit when the attack audited a certificate;
+ *   then section#figures; an empty list is <p class="none">.
+ *
  * Nothing here draws: the figures come as SVG text (cairo's SVG surface,
  * drawn by the plugin, src/emp) and are only inlined. */
 #ifndef UL_REPORT_HTML_H
