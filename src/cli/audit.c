@@ -25,11 +25,14 @@
 #include "calc/read.h"
 #include "io/file.h"
 #include "cli/args.h"
+#include "cli/audit_html.h"
 #include "cli/exitcodes.h"
 #include "cli/progress.h"
 #include "cli/watchdog.h"
 #include "io/escape.h"
 #include "num/deadline.h"
+
+#include <time.h>
 
 #define ERR_LEN 1024
 
@@ -44,7 +47,7 @@ void ul_cli_audit_help(FILE *out)
 {
     fprintf(out,
             "usage: ulaudit audit CERT.json [--json] [--digits N] [--max-bits B]\n"
-            "                               [--max-seconds S]\n\n"
+            "                               [--max-seconds S] [--html FILE]\n\n"
             "Recomputes the guarantee of the theorem a certificate cites, with certified\n"
             "(interval) arithmetic, and gives the verdict: supported, unsupported, refuted,\n"
             "invalid or inconclusive, with the recomputed enclosure, the preconditions,\n"
@@ -62,7 +65,12 @@ void ul_cli_audit_help(FILE *out)
             "                  (exit 3) with the reason in the explanation (\"time limit of\n"
             "                  S s reached (--max-seconds) while ...\"), never a partial\n"
             "                  number; a step that does not check the budget itself is\n"
-            "                  stopped by a watchdog %g s after it, with the same report\n\n"
+            "                  stopped by a watchdog %g s after it, with the same report\n"
+            "  --html FILE     also write the report as one self-contained HTML page (the\n"
+            "                  verdict, claim vs certified, preconditions, the certified\n"
+            "                  privacy curve; no network access): atomically, before\n"
+            "                  stdout, which is unchanged; FILE not writable: exit 2,\n"
+            "                  nothing written (man ulaudit-audit, HTML REPORT)\n\n"
             "Exit codes: 0 supported, 1 unsupported/refuted/invalid, 3 inconclusive (the\n"
             "enclosure straddles the claim at the precision cap, or the time budget ran out),\n"
             "2 unreadable or malformed certificate (one line on stderr naming the JSON path).\n"
@@ -74,7 +82,7 @@ void ul_cli_calibrate_help(FILE *out)
 {
     fprintf(out,
             "usage: ulaudit calibrate CERT.json [--out FILE] [--digits N] [--max-bits B]\n"
-            "                                   [--max-seconds S] [--json]\n\n"
+            "                                   [--max-seconds S] [--json] [--html FILE]\n\n"
             "Prints the certificate completed with the parameter that makes its claim\n"
             "supported (the certified safe end of the smallest value, rounded up to N\n"
             "digits), when it is missing or does not support the claim; a sufficient value\n"
@@ -92,10 +100,31 @@ void ul_cli_calibrate_help(FILE *out)
             "  --max-seconds S time budget in seconds (default 300; 0: no limit); when it runs\n"
             "                  out: exit 3, one line on stderr, nothing written (a step\n"
             "                  that does not check the budget is stopped %g s after it)\n"
-            "  --json          accepted for uniformity: the output is JSON either way\n\n"
+            "  --json          accepted for uniformity: the output is JSON either way\n"
+            "  --html FILE     also write the audit of the completed certificate as one\n"
+            "                  self-contained HTML page (the certificate shown first);\n"
+            "                  FILE not writable: exit 2, nothing written\n\n"
             "Exit codes: 0 success, 2 usage or input error (nothing written), 3 time budget\n"
             "ran out (nothing written).\n",
             UL_WATCHDOG_GRACE);
+}
+
+/* The monotonic clock in seconds. */
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* What --max-seconds leaves since start (0: no limit; a spent budget gives
+ * a token 1e-3 s, so that the curve stops at once with its reason). */
+static double left(double seconds, double start)
+{
+    if (seconds <= 0)
+        return 0;
+    double l = seconds - (now() - start);
+    return l > 1e-3 ? l : 1e-3;
 }
 
 /* Common front half: arguments, help, the certificate.  Returns -1 to go
@@ -185,17 +214,23 @@ static char *late_output(const ul_cert *cert, const char *path, const ul_cli_com
 int ul_cli_audit(int argc, char **argv)
 {
     static const ul_cli_flag flags[] = {
+        {"html", "FILE", "also write the report as one self-contained HTML page", ""},
         {"max-seconds", "S", "time budget in seconds (0: no limit)", "60"},
     };
-    const char *values[1];
+    const char *values[2];
     ul_cli_common common;
     ul_cert *cert = NULL;
     const char *path;
     double seconds = 0;
-    int rc = load("audit", argc, argv, flags, 1, values, &common, &cert, &path,
+    int rc = load("audit", argc, argv, flags, 2, values, &common, &cert, &path,
                   ul_cli_audit_help, &seconds);
-    if (rc >= 0)
+    if (rc < 0 && values[0][0] != '\0')
+        rc = ul_cli_html_check("audit", values[0]) ? UL_EXIT_USAGE : -1;
+    if (rc >= 0) {
+        ul_cert_free(cert);
         return rc;
+    }
+    double start = now();
 
     ul_num_precision want = {common.digits, 0, common.max_bits};
     ul_audit_report *rep = malloc(sizeof *rep);
@@ -218,13 +253,53 @@ int ul_cli_audit(int argc, char **argv)
                 err);
         rc = UL_EXIT_USAGE;
     } else {
-        char *out = audit_output(rep, cert, path, &common);
-        fputs(out, stdout);
-        free(out);
-        rc = ul_verdict_exit_code(rep->verdict);
+        /* the page first: when it cannot be written, nothing is printed */
+        ul_cli_html_job job = {"audit", values[0], path, NULL, cert, rep, &want,
+                               common.digits, left(seconds, start), NULL};
+        rc = values[0][0] != '\0' ? ul_cli_html_write(&job) : 0;
+        if (rc == 0) {
+            char *out = audit_output(rep, cert, path, &common);
+            fputs(out, stdout);
+            free(out);
+            rc = ul_verdict_exit_code(rep->verdict);
+        }
     }
     free(rep);
     ul_cert_free(cert);
+    return rc;
+}
+
+/* calibrate --html FILE: the page of the completed certificate's audit
+ * (within what --max-seconds leaves).  0, or 2 with a message naming
+ * --html (nothing written). */
+static int calibrate_html(const char *file, const char *path, const char *completed,
+                          const ul_num_precision *want, const ul_cli_common *common,
+                          double seconds)
+{
+    char err[ERR_LEN];
+    ul_cert *done = NULL;
+    ul_audit_report *rep = malloc(sizeof *rep);
+    if (rep == NULL)
+        abort(); /* fixed size: out of memory aborts, as GMP does (policy: num/status.h) */
+    ul_status st = ul_cert_load_buffer(completed, strlen(completed), &done, err, sizeof err);
+    if (st == UL_OK) {
+        ul_deadline_set(seconds);
+        st = ul_audit(done, want, rep, err, sizeof err);
+        ul_deadline_clear();
+    }
+    int rc = UL_EXIT_USAGE;
+    if (st == UL_OK) {
+        ul_audit_report_hash(rep, NULL, completed, strlen(completed));
+        ul_cli_html_job job = {"calibrate", file, path, completed, done, rep, want,
+                               common->digits, seconds, completed};
+        rc = ul_cli_html_write(&job);
+    } else {
+        ul_io_escape_message(err, sizeof err);
+        fprintf(stderr, "ulaudit calibrate: --html: the completed certificate's audit: %s "
+                        "(nothing written)\n", err);
+    }
+    ul_cert_free(done);
+    free(rep);
     return rc;
 }
 
@@ -234,17 +309,23 @@ int ul_cli_calibrate(int argc, char **argv)
         {"out", "FILE", "write the completed certificate to FILE atomically", ""},
         /* bounded by default (issue 12), more generous than audit's 60 s: a
          * calibration is a search (dp-sgd most-steps at q = 0.004: ~20 s) */
+        {"html", "FILE", "also write the completed certificate's audit as an HTML page", ""},
         {"max-seconds", "S", "time budget in seconds (0: no limit)", "300"},
     };
-    const char *values[2];
+    const char *values[3];
     ul_cli_common common;
     ul_cert *cert = NULL;
     const char *path;
     double seconds = 0;
-    int rc = load("calibrate", argc, argv, flags, 2, values, &common, &cert, &path,
+    int rc = load("calibrate", argc, argv, flags, 3, values, &common, &cert, &path,
                   ul_cli_calibrate_help, &seconds);
-    if (rc >= 0)
+    if (rc < 0 && values[1][0] != '\0')
+        rc = ul_cli_html_check("calibrate", values[1]) ? UL_EXIT_USAGE : -1;
+    if (rc >= 0) {
+        ul_cert_free(cert);
         return rc;
+    }
+    double start = now();
 
     ul_num_precision want = {common.digits, 0, common.max_bits};
     char err[ERR_LEN];
@@ -264,8 +345,12 @@ int ul_cli_calibrate(int argc, char **argv)
                 st == UL_ETIME ? " Nothing was written." : "");
         return st == UL_ETIME ? UL_EXIT_INCONCLUSIVE : UL_EXIT_USAGE;
     }
-    rc = UL_EXIT_OK;
-    if (values[0][0] != '\0') {
+    rc = values[1][0] != '\0' ? calibrate_html(values[1], path, completed, &want, &common,
+                                                left(seconds, start))
+                              : UL_EXIT_OK;
+    if (rc != UL_EXIT_OK) {
+        /* nothing written, nothing printed */
+    } else if (values[0][0] != '\0') {
         if (ul_io_write_atomic_bytes(values[0], completed, strlen(completed), err, sizeof err) !=
             UL_OK) {
             fprintf(stderr, "ulaudit calibrate: %s\n", err);

@@ -8,11 +8,13 @@
  * the arguments after "audit"; returns the exit code (0 supported; 1
  * unsupported, refuted or invalid; 3 inconclusive; 2 unreadable or malformed
  * input, with one line on stderr naming the JSON path and nothing on
- * stdout). */
+ * stdout).  --html FILE also writes the report as an HTML page
+ * (cli/audit_html.h); a FILE that cannot be written is exit 2, checked
+ * before the audit. */
 int ul_cli_audit(int argc, char **argv);
 
 /* `ulaudit calibrate CERT.json [--out FILE] [--digits N] [--max-bits B]
- * [--json]`: prints (or writes atomically to FILE) the certificate completed
+ * [--json] [--html FILE]`: prints (or writes atomically to FILE) the certificate completed
  * with the parameter that makes its claim supported.  0 or 2. */
 int ul_cli_calibrate(int argc, char **argv);
 

@@ -12,6 +12,12 @@
  *     where PATH is the value's place in that object, keys and array indexes
  *     joined by "." ("recomputed.hi", "would_reach.0.lo", "claim_values.eps")
  *     and TEXT is the JSON string's characters, or the JSON number's literal;
+ *     a key may itself hold "." (the attack's tpr_at_fpr."0.01"): a reader
+ *     takes, at an object, the longest next key the path allows, then a
+ *     shorter one if the rest does not resolve ("scores.0.tpr_at_fpr.0.01");
+ *     other values read from the object (method, hash, time) are in <code
+ *     class="field" data-key="PATH"> under the same rule, and an absent or
+ *     null value is <span class="none">, without data-key;
  *   - the verdict in <p id="verdict" class="verdict verdict-NAME">NAME</p>;
  *   - each figure in <figure class="figure" id="fig-N"> holding the SVG
  *     inline (its XML prolog dropped, its ids prefixed "fN-" so that figures
@@ -20,6 +26,29 @@
  *     (<meta http-equiv="Content-Security-Policy" content="default-src
  *     'none'; style-src 'unsafe-inline'; img-src data:">), one inline
  *     <style> with a print style; readable without JavaScript.
+ *
+ * The page's structure, for tools and browser tests (html_page.c, html.c,
+ * html_attack.c):
+ *   <title>ulaudit CMD: VERDICT — METHOD</title> (attack: "membership
+ *   inference"), <body class="audit|calibrate|attack">, <main>, <h1>;
+ *   section#verdict-box.verdict-box.verdict-NAME holding p#verdict and
+ *   p#explanation (attack: the text report's sentence for its verdict);
+ *   audit and calibrate: section#claim-vs-certified (p#claim,
+ *   table#claim-table: dl.claim-values beside td.recomputed with p.label and
+ *   p.enclosure "[lo, hi]"; p#margin; table#reach-table with tr.other-variant
+ *   and tr.would-reach rows: kind, key, label, lo, hi), section#certificate
+ *   (dl.fields, dd#source), section#theorem (p#theorem-text, the variant),
+ *   section#preconditions (table#preconditions-table, td.state.state-holds|
+ *   fails|undecided), section#omitted (table#omitted-table: field, reading,
+ *   state_it), section#first-wrong-stated, section#forensics; calibrate
+ *   first: section#calibration with pre#completed-certificate (the text as
+ *   given) and, after </main>, script#ulaudit-certificate beside
+ *   script#ulaudit-report; attack: section#claim-section, section#scores
+ *   (table#scores-table, one row per score; div#gdp-estimate.estimate with
+ *   table#gdp-table, labelled "not certified"), section#capacity
+ *   (p#capacity-warning.warning when runs_needed is set),
+ *   section#certificate-audit when the attack audited a certificate;
+ *   then section#figures; an empty list is <p class="none">.
  *
  * Nothing here draws: the figures come as SVG text (cairo's SVG surface,
  * drawn by the plugin, src/emp) and are only inlined. */
@@ -31,12 +60,16 @@
 #include "num/status.h"
 
 /* One figure: an SVG document (UTF-8, as cairo writes it), a caption (plain
- * text, escaped here) and a text alternative (plain text). */
+ * text, escaped here) and a text alternative (plain text).  A figure that
+ * could not be drawn has svg NULL and why (plain text) saying why: the page
+ * shows <figure class="figure" id="fig-N" data-missing="true"> with
+ * <p class="why">WHY</p> and the caption. */
 typedef struct {
     const char *svg;
     size_t svg_len;
     const char *caption;
     const char *alt;
+    const char *why;
 } ul_report_figure;
 
 /* The page of an audit: report_json is ul_audit_report_json's object (the

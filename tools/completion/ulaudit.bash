@@ -86,7 +86,7 @@ _ulaudit()
         fi
         return 0
         ;;
-    --batch|--plot|--target)
+    --batch|--plot|--target|--html)
         COMPREPLY=($(compgen -f -- "$cur"))
         return 0
         ;;
