@@ -10,6 +10,7 @@
 #   make bench        benchmarks with ratios against baselines run alongside
 #                     (tests/bench/bench_python.py: the Python binding)
 #   make test-pip     offline pip install ./python into a venv, then the example
+#   make test-browser the HTML reports in chromium headless (make screenshots: docs/img)
 #   make soak         the large boundary sweeps (>= 200 random certificates per method)
 #   make vectors      regenerate the committed reference vectors in vectors/
 #   make install PREFIX=/usr/local [DESTDIR=/tmp/stage]
@@ -97,6 +98,7 @@ DEPS_OK   = $(BUILD)/.deps-ok
 .PHONY: all demo test test-asan valgrind bench soak install clean deps format vectors
 .PHONY: test-clang-san fuzz fuzz-build fuzz-bins lib test-lib test-install test-python
 .PHONY: check-symbols check-layers deps-fuzz deps-bench test-pip test-example
+.PHONY: test-browser screenshots
 all: $(BIN) $(PLUGIN) lib
 lib: $(BUILD)/libulaudit.so $(PUB_A)
 
@@ -191,7 +193,7 @@ $(BUILD)/bench/%: tests/bench/%.c $(LIB) | $(DEPS_OK)
 demo: $(BIN) $(PLUGIN)
 	@tools/demo.sh $(BIN)
 
-test: $(BIN) $(PLUGIN) $(TEST_BIN) test-lib check-symbols check-layers
+test: $(BIN) $(PLUGIN) $(TEST_BIN) test-lib check-symbols check-layers $(if $(filter 1,$(SAN)),,test-browser)
 	$(TEST_BIN) --jobs 2
 
 # The core library exports ul_/ulaudit_ names only: the offenders are listed.
@@ -232,6 +234,13 @@ test-python: lib $(BIN)
 	ULAUDIT_LIBRARY=$(abspath $(BUILD)/$(SO_NAME)) PYTHONPATH=$(abspath python) \
 	    ULAUDIT_BIN=$(abspath $(BIN)) PYTHONDONTWRITEBYTECODE=1 \
 	    $(TEST_PYTHON) -m pytest -q -p no:cacheprovider python/tests
+
+# The HTML reports in Debian's chromium headless (tools/test-browser.sh; fails
+# naming `make deps` without chromium); screenshots: also docs/img/report-*.png.
+test-browser: $(BIN) $(PLUGIN)
+	tools/test-browser.sh $(BIN) $(BUILD)/browser
+screenshots: $(BIN) $(PLUGIN)
+	tools/test-browser.sh $(BIN) $(BUILD)/browser --update-screenshots
 
 # `pip install ./python` in a fresh venv, offline with build isolation (the
 # in-tree backend, python/_build/), then the example run from the venv with no

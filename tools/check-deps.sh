@@ -58,6 +58,11 @@ PY=/usr/bin/python3
 # SKIPPED without it: with --all, so that make deps installs it.
 [ "$ALL" -eq 0 ] || "$PY" -c 'import ensurepip, venv' 2>/dev/null || need python3-venv
 
+# chromium renders the HTML reports in make test-browser (part of make test),
+# which fails without it: with --all, so that make deps installs it; the build
+# does not need it.
+[ "$ALL" -eq 0 ] || command -v chromium >/dev/null 2>&1 || need chromium
+
 # valgrind is for `make valgrind` (CI) only: with --all, so that make deps
 # installs it.
 [ "$ALL" -eq 0 ] || command -v valgrind >/dev/null 2>&1 || need valgrind

@@ -8,13 +8,14 @@
 # the MPI ranks test instead of skipping it.  python3-numpy and
 # python3-matplotlib run examples/notebook.py (make test-example, test-pip);
 # python3-venv gives `python3 -m venv` its pip (make test-pip: an offline
-# `pip install ./python` in a venv).
+# `pip install ./python` in a venv).  chromium (headless) renders the HTML
+# reports in make test-browser, part of make test.
 set -eu
 
 PACKAGES="build-essential pkg-config libgmp-dev libmpfr-dev libmpfi-dev \
 libjson-c-dev libcriterion-dev nettle-dev valgrind librandom123-dev libopenblas-dev \
 libcairo2-dev zlib1g-dev python3 python3-pytest python3-setuptools python3-wheel \
-python3-numpy python3-matplotlib python3-venv openmpi-bin libopenmpi-dev"
+python3-numpy python3-matplotlib python3-venv openmpi-bin libopenmpi-dev chromium"
 
 if [ "$(id -u)" -eq 0 ]; then
     SUDO=""
