@@ -309,10 +309,11 @@ ulaudit_status ulaudit_import(const char *format, const char *text, size_t len,
  * family; name stands for the file's path in messages and in the report's
  * "results" (NULL: "RESULTS").  *json receives exactly the object `ulaudit
  * vectors check --family F FILE --json` prints for the same text and
- * name = FILE (pretty, without the final newline): per quantity the counts
- * of exact, safe-inaccurate, unsafe, invalid, unmatched, the worst rows,
- * "failed" and "exit" (the command's code: 1 unsafe or invalid, 3 rows
- * unmatched, else 0).  Unsafe or invalid values are a result, not an error
+ * name = FILE (pretty, without the final newline), with rows nonzero the
+ * object of `... --json --rows`: per quantity the counts of exact,
+ * safe-inaccurate, unsafe, invalid, unmatched, the worst rows, (rows:
+ * "rows_classified", every row's class per quantity), "failed" and "exit"
+ * (the command's code: 1 unsafe or invalid, 3 rows unmatched, else 0).  Unsafe or invalid values are a result, not an error
  * (ULAUDIT_OK).  Bad RESULTS (a missing or unknown column, a cell that is
  * not a number, a row with the wrong cell count) is ULAUDIT_EINPUT naming
  * the line and column; a row outside the vectors computed on the fly that
@@ -321,7 +322,8 @@ ulaudit_status ulaudit_import(const char *format, const char *text, size_t len,
 ulaudit_status ulaudit_vectors_rows(const char *family, int digits, char **json, char *err,
                                     size_t errlen);
 ulaudit_status ulaudit_vectors_check(const char *family, const char *results, size_t len,
-                                     const char *name, char **json, char *err, size_t errlen);
+                                     const char *name, int rows, char **json, char *err,
+                                     size_t errlen);
 
 #ifdef __cplusplus
 }

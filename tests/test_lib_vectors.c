@@ -53,13 +53,15 @@ static char *slurp(const char *file, size_t *len)
 /* The command on file and the library on its text with name = file: the
  * same JSON (the command's ends in a newline) and the command's exit code
  * in "exit".  Returns the parsed object. */
-static json_object *same_as_command(const char *family, const char *file)
+static json_object *same_as_command(const char *family, const char *file, int rows)
 {
     size_t len;
     char *text = slurp(file, &len), *json = NULL, err[1024] = "";
-    ulaudit_status st = ulaudit_vectors_check(family, text, len, file, &json, err, sizeof err);
+    ulaudit_status st = ulaudit_vectors_check(family, text, len, file, rows, &json, err,
+                                              sizeof err);
     cr_assert_eq(st, ULAUDIT_OK, "%s", err);
-    run_result r = run("vectors", "check", "--family", family, file, "--json", NULL);
+    run_result r = run("vectors", "check", "--family", family, file, "--json",
+                       rows ? "--rows" : NULL, NULL);
     size_t n = strlen(json);
     cr_assert(strlen(r.out) == n + 1 && strncmp(r.out, json, n) == 0 && r.out[n] == '\n',
               "library:\n%s\ncommand:\n%s", json, r.out);
@@ -84,8 +86,11 @@ static int64_t count(json_object *o, const char *cls)
 
 Test(lib_vectors, check_is_the_command_on_the_man_page_example)
 {
-    json_object *o = same_as_command("theta", "tests/data/vcheck/theta_example.csv");
-    json_object_put(o);
+    json_object_put(same_as_command("theta", "tests/data/vcheck/theta_example.csv", 0));
+    json_object_put(same_as_command("theta", "tests/data/vcheck/theta_example.csv", 1));
+    expect_usage_error("--rows: only with --json",
+                       run("vectors", "check", "--family", "theta",
+                           "tests/data/vcheck/theta_example.csv", "--rows", NULL));
 }
 
 static json_object *rows_of(const char *family, int digits)
@@ -143,13 +148,21 @@ static void wrong_implementation(const char *family, const char *header, const c
             fprintf(f, "%.17g\n", v);
     }
     fclose(f);
-    json_object *r = same_as_command(family, path);
-    int64_t total = 0;
+    json_object *r = same_as_command(family, path, 1), *classified;
+    /* every row classified once, in rows_classified as in the counts */
+    cr_assert(json_object_object_get_ex(r, "rows_classified", &classified));
+    cr_assert_eq(json_object_array_length(classified), n);
     for (const char *const *c = (const char *const[]){"exact", "safe-inaccurate", "unsafe",
                                                        "invalid", "unmatched", NULL};
-         *c != NULL; c++)
-        total += count(r, *c);
-    cr_assert_eq(total, (int64_t)n, "every row classified once");
+         *c != NULL; c++) {
+        int64_t m = 0;
+        for (size_t i = 0; i < n; i++)
+            m += strcmp(str(json_object_object_get(json_object_array_get_idx(classified, i),
+                                                   "values"),
+                            quantity, "class"),
+                        *c) == 0;
+        cr_assert_eq(m, count(r, *c), "%s", *c);
+    }
     cr_assert_eq(count(r, "unmatched"), 0, "the rows handed out are the vectors'");
     cr_assert_gt(count(r, "unsafe") + count(r, "invalid"), 0, "the defect shows");
     json_object_put(r);
@@ -248,7 +261,7 @@ static void refused(const char *family, const char *text, const char *must_menti
     fputs(text, f);
     fclose(f);
     char *json = (char *)1, err[1024] = "";
-    cr_assert_eq(ulaudit_vectors_check(family, text, strlen(text), path, &json, err, sizeof err),
+    cr_assert_eq(ulaudit_vectors_check(family, text, strlen(text), path, 0, &json, err, sizeof err),
                  ULAUDIT_EINPUT);
     cr_assert_null(json);
     cr_assert(strstr(err, must_mention) != NULL, "%s", err);
@@ -269,7 +282,7 @@ Test(lib_vectors, bad_input_refused_in_the_commands_words)
     cr_assert(strstr(err, "digits") != NULL, "%s", err);
     cr_assert_eq(ulaudit_vectors_rows("thta", 0, &json, err, sizeof err), ULAUDIT_EINPUT);
     cr_assert(strstr(err, "did you mean 'theta'") != NULL, "%s", err);
-    cr_assert_eq(ulaudit_vectors_check("theta", "eps,r,theta\n1,1,0\0", 18, NULL, &json, err,
+    cr_assert_eq(ulaudit_vectors_check("theta", "eps,r,theta\n1,1,0\0", 18, NULL, 0, &json, err,
                                        sizeof err),
                  ULAUDIT_EINPUT);
     cr_assert(strstr(err, "RESULTS: holds a NUL byte") != NULL, "%s", err);
@@ -281,7 +294,7 @@ Test(lib_vectors, text_read_for_len_bytes_named_results)
 {
     const char text[] = "eps,r,theta\n1,1,0.5\nGARBAGE";
     char *json = NULL, err[256] = "";
-    cr_assert_eq(ulaudit_vectors_check("theta", text, strlen(text) - strlen("GARBAGE"), NULL,
+    cr_assert_eq(ulaudit_vectors_check("theta", text, strlen(text) - strlen("GARBAGE"), NULL, 0,
                                        &json, err, sizeof err),
                  ULAUDIT_OK, "%s", err);
     json_object *o = json_tokener_parse(json);

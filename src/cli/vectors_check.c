@@ -20,7 +20,7 @@ static const char *side_name(ul_vchk_side s)
 void ul_cli_vectors_check_help(FILE *out)
 {
     fprintf(out,
-            "usage: ulaudit vectors check --family FAMILY RESULTS.csv [--json]\n\n"
+            "usage: ulaudit vectors check --family FAMILY RESULTS.csv [--json [--rows]]\n\n"
             "Checks an implementation's outputs against the certified reference vectors.\n"
             "RESULTS.csv: a header with the family's input columns (the names of the vector\n"
             "file) and one or more output columns named as the quantity (theta, sigma,\n"
@@ -38,7 +38,8 @@ void ul_cli_vectors_check_help(FILE *out)
             "A value outside [lo, hi] but within lo - tol*|v| <= v <= hi + tol*|v| is marked\n"
             "within its stated tolerance; it keeps its class (unsafe stays unsafe).\n\n"
             "  --family F  the family (as `ulaudit vectors --only` takes it)\n"
-            "  --json      one JSON object on stdout\n\n"
+            "  --json      one JSON object on stdout\n"
+            "  --rows      with --json: every row's class per quantity (rows_classified)\n\n"
             "Directions (family, quantity, unsafe side, valid range):\n");
     for (const ul_vchk_direction *d = ul_vchk_directions; d->family != NULL; d++)
         fprintf(out, "  %-15s %-13s %-9s %-7s %s\n", d->family, d->quantity,
@@ -104,9 +105,10 @@ static void print_text(const ul_vchk_result *r, const char *path)
         printf("  none: every value is inside its enclosure\n");
 }
 
-static void print_json(const ul_vchk_result *r, const char *path)
+static void print_json(const ul_vchk_result *r, const char *path, bool rows)
 {
-    char *text = ul_vchk_json(r, path); /* the library's ulaudit_vectors_check prints the same */
+    /* the library's ulaudit_vectors_check gives the same text */
+    char *text = ul_vchk_json(r, path, rows);
     puts(text);
     free(text);
 }
@@ -114,8 +116,8 @@ static void print_json(const ul_vchk_result *r, const char *path)
 int ul_cli_vectors_check(int argc, char **argv)
 {
     static const ul_cli_flag flags[] = {{"family", "F", "the family", NULL}};
-    static const char *const switches[] = {"json", "help"};
-    const ul_cli_grammar g = {flags, 1, switches, 2, 1, " (one RESULTS file per run)"};
+    static const char *const switches[] = {"json", "help", "rows"};
+    const ul_cli_grammar g = {flags, 1, switches, 3, 1, " (one RESULTS file per run)"};
     ul_cli_args a;
     char err[1024];
     if (ul_cli_parse_grammar(&g, argc, argv, &a, err, sizeof err) != 0) {
@@ -125,6 +127,11 @@ int ul_cli_vectors_check(int argc, char **argv)
     if (a.on[1]) {
         ul_cli_vectors_check_help(stdout);
         return UL_EXIT_OK;
+    }
+    if (a.on[2] && !a.on[0]) {
+        fprintf(stderr, "ulaudit vectors check: --rows: only with --json (it adds every row's "
+                        "class to the JSON object)\n");
+        return UL_EXIT_USAGE;
     }
     if (a.nargs != 1) {
         fprintf(stderr, "ulaudit vectors check: RESULTS: missing (the CSV file of the "
@@ -140,7 +147,7 @@ int ul_cli_vectors_check(int argc, char **argv)
     }
     int rc = ul_vchk_exit_code(&r); /* UL_EXIT_REJECTED, UL_EXIT_INCONCLUSIVE or UL_EXIT_OK */
     if (a.on[0])
-        print_json(&r, a.args[0]);
+        print_json(&r, a.args[0], a.on[2]);
     else
         print_text(&r, a.args[0]);
     ul_vchk_free(&r);

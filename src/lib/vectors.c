@@ -25,8 +25,8 @@ UL_API ulaudit_status ulaudit_vectors_rows(const char *family, int digits, char 
 }
 
 UL_API ulaudit_status ulaudit_vectors_check(const char *family, const char *results, size_t len,
-                                            const char *name, char **json, char *err,
-                                            size_t errlen)
+                                            const char *name, int rows, char **json,
+                                            char *err, size_t errlen)
 {
     *json = NULL;
     if (family == NULL || results == NULL)
@@ -38,7 +38,7 @@ UL_API ulaudit_status ulaudit_vectors_check(const char *family, const char *resu
     ul_vchk_result r;
     ul_status st = ul_vchk_run_text(family, label, results, len, &r, err, errlen);
     if (st == UL_OK) {
-        *json = ul_vchk_json(&r, label);
+        *json = ul_vchk_json(&r, label, rows != 0);
         ul_vchk_free(&r);
     }
     if (ul_lib_cancelled(json, "checking the results", err, errlen))

@@ -165,9 +165,12 @@ int ul_vchk_exit_code(const ul_vchk_result *r);
 /* The object of `ulaudit vectors check --json` (pretty, no final newline;
  * malloc'd): family, results (the name given), rows, matched, computed,
  * unmatched, tolerance_column, quantities [{quantity, unsafe_side, range,
- * counts {class: n}, within_tolerance, worst [...]}], failed, exit.  The
- * command and ulaudit_vectors_check both print this text (check_json.c). */
-char *ul_vchk_json(const ul_vchk_result *r, const char *results);
+ * counts {class: n}, within_tolerance, worst [...]}], with_rows (--rows):
+ * rows_classified [{line, inputs, values {QUANTITY: {class, value, lo, hi,
+ * error, error_kind, within_tolerance, invalid, as_double}}}] (the keys
+ * that apply), then failed, exit.  The command and ulaudit_vectors_check
+ * both print this text (check_json.c). */
+char *ul_vchk_json(const ul_vchk_result *r, const char *results, bool with_rows);
 
 /* The family's rows generated at digits (UL_VEC_MIN_DIGITS..MAX), as the
  * JSON object ulaudit_vectors_rows hands out (pretty, malloc'd):
