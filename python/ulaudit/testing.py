@@ -75,6 +75,7 @@ import ctypes
 import functools
 import json
 import math
+import warnings
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from . import _lib, _run
@@ -273,7 +274,9 @@ def _vectorized(fn: Callable, columns: List[List[Any]], n: int,
             raise
         return None
     try:
-        out = _per_quantity(fn(*[np.asarray(c, dtype=np.float64) for c in columns]), names)
+        with warnings.catch_warnings(record=True) as seen:  # kept only if the call fits
+            warnings.simplefilter("always")
+            out = _per_quantity(fn(*[np.asarray(c, dtype=np.float64) for c in columns]), names)
         arrays = {k: (None if v is None else np.asarray(v)) for k, v in out.items()}
         if any(a is not None and a.shape != (n,) for a in arrays.values()):
             raise ValueError("ulaudit.testing: the array call returned shapes %s, (%d,) "
@@ -282,7 +285,9 @@ def _vectorized(fn: Callable, columns: List[List[Any]], n: int,
     except Exception:
         if required:
             raise
-        return None
+        return None  # the array call's warnings (a division by 0 before a TypeError) dropped
+    for w in seen:
+        warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
     return [{k: (None if a is None else a[i]) for k, a in arrays.items()} for i in range(n)]
 
 
