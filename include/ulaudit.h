@@ -283,6 +283,48 @@ ulaudit_status ulaudit_import(const char *format, const char *text, size_t len,
                               const char *const *names, const char *const *values, size_t n,
                               char **certificate, char *err, size_t errlen);
 
+/* ---- reference vectors (since 0.2.0) ---------------------------------------
+ * The certified reference vectors of `ulaudit vectors` (vectors/README.md)
+ * for testing another implementation, and `ulaudit vectors check` on its
+ * outputs (man ulaudit-vectors(1), "check").  family is a name as
+ * `ulaudit vectors --only` takes it (theta, gauss-sigma, gauss-eps,
+ * contraction, rdp-to-eps, rdp-to-delta, sgm-rdp, pld, langevin-sigma,
+ * langevin-k, noisygd-k, noisygd-sigma); an unknown one is ULAUDIT_EINPUT
+ * with a did-you-mean.
+ *
+ * ulaudit_vectors_rows: the family's rows generated in memory at digits
+ * significant digits (1..1000; 0: 30, the committed files' and the check's),
+ * as the JSON object {"family", "digits", "inputs": [input column names],
+ * "quantities": [{"quantity", "unsafe_side" ("below" or "above"), "range"
+ * ("[0, 1]", "<= 0" or ">= 0")}], "rows": [{"inputs": {NAME: decimal
+ * text}, QUANTITY: {"lo", "hi", "double", "flag"}, ...}]}: lo and hi the
+ * enclosure's decimal text, "double" the correctly rounded double of the
+ * true value and "flag" its class (ok, zero, subnormal, inf, undetermined;
+ * vectors/README.md), both absent for a whole-number quantity.  A harness
+ * calls its implementation on each row's inputs and writes their decimal
+ * text unchanged into RESULTS, where they are matched exactly.
+ *
+ * ulaudit_vectors_check: RESULTS given as text (len bytes, need not be
+ * NUL-terminated; the CSV format of ulaudit-vectors(1)) checked against the
+ * family; name stands for the file's path in messages and in the report's
+ * "results" (NULL: "RESULTS").  *json receives exactly the object `ulaudit
+ * vectors check --family F FILE --json` prints for the same text and
+ * name = FILE (pretty, without the final newline), with rows nonzero the
+ * object of `... --json --rows`: per quantity the counts of exact,
+ * safe-inaccurate, unsafe, invalid, unmatched, the worst rows, (rows:
+ * "rows_classified", every row's class per quantity), "failed" and "exit"
+ * (the command's code: 1 unsafe or invalid, 3 rows unmatched, else 0).  Unsafe or invalid values are a result, not an error
+ * (ULAUDIT_OK).  Bad RESULTS (a missing or unknown column, a cell that is
+ * not a number, a row with the wrong cell count) is ULAUDIT_EINPUT naming
+ * the line and column; a row outside the vectors computed on the fly that
+ * reaches the precision cap or the time budget is ULAUDIT_ECAP or
+ * ULAUDIT_ETIME with nothing returned (the command exits 3). */
+ulaudit_status ulaudit_vectors_rows(const char *family, int digits, char **json, char *err,
+                                    size_t errlen);
+ulaudit_status ulaudit_vectors_check(const char *family, const char *results, size_t len,
+                                     const char *name, int rows, char **json, char *err,
+                                     size_t errlen);
+
 #ifdef __cplusplus
 }
 #endif

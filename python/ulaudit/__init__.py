@@ -11,7 +11,9 @@ text (str, int, float via repr, Fraction, Decimal, numpy scalars); numpy
 arrays vectorise a quantity (an :class:`EnclosureArray` with outward-rounded
 float64 ends).  Beside them: :func:`dpsgd_epsilon`/:func:`dpsgd_delta`,
 :func:`audit`, :func:`calibrate`, :func:`import_certificate`,
-:func:`attack_scores` and the certified accountants (:mod:`ulaudit.accountants`).
+:func:`attack_scores`, the certified accountants (:mod:`ulaudit.accountants`) and
+conformance tests of anyone's accountant against the certified reference vectors
+(:mod:`ulaudit.testing`: ``check``, ``assert_conforms``; imported on demand).
 
 Every long call takes ``max_seconds`` (None: no limit) and runs in a worker
 thread: Ctrl-C raises KeyboardInterrupt after the library's work stopped.

@@ -103,6 +103,8 @@ _PROTOS = {
     "ulaudit_attack_stats": [DBL, SIZE, DBL, SIZE, STRS, STRS, SIZE, P, CHAR, SIZE],
     "ulaudit_import": [CHAR, CHAR, SIZE, STRS, STRS, SIZE, P, CHAR, SIZE],
     "ulaudit_limits_set": [ctypes.c_double, ctypes.POINTER(ctypes.c_int), CHAR, SIZE],
+    "ulaudit_vectors_rows": [CHAR, ctypes.c_int, P, CHAR, SIZE],
+    "ulaudit_vectors_check": [CHAR, CHAR, SIZE, CHAR, ctypes.c_int, P, CHAR, SIZE],
 }
 _bound = {}
 

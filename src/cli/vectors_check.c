@@ -3,9 +3,8 @@
  * (src/vectors/check.h): a table of classes per quantity, the worst rows,
  * and the exit code a CI job reads.
  */
-#include <json-c/json.h>
-#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/args.h"
@@ -21,7 +20,7 @@ static const char *side_name(ul_vchk_side s)
 void ul_cli_vectors_check_help(FILE *out)
 {
     fprintf(out,
-            "usage: ulaudit vectors check --family FAMILY RESULTS.csv [--json]\n\n"
+            "usage: ulaudit vectors check --family FAMILY RESULTS.csv [--json [--rows]]\n\n"
             "Checks an implementation's outputs against the certified reference vectors.\n"
             "RESULTS.csv: a header with the family's input columns (the names of the vector\n"
             "file) and one or more output columns named as the quantity (theta, sigma,\n"
@@ -39,7 +38,8 @@ void ul_cli_vectors_check_help(FILE *out)
             "A value outside [lo, hi] but within lo - tol*|v| <= v <= hi + tol*|v| is marked\n"
             "within its stated tolerance; it keeps its class (unsafe stays unsafe).\n\n"
             "  --family F  the family (as `ulaudit vectors --only` takes it)\n"
-            "  --json      one JSON object on stdout\n\n"
+            "  --json      one JSON object on stdout\n"
+            "  --rows      with --json: every row's class per quantity (rows_classified)\n\n"
             "Directions (family, quantity, unsafe side, valid range):\n");
     for (const ul_vchk_direction *d = ul_vchk_directions; d->family != NULL; d++)
         fprintf(out, "  %-15s %-13s %-9s %-7s %s\n", d->family, d->quantity,
@@ -105,87 +105,19 @@ static void print_text(const ul_vchk_result *r, const char *path)
         printf("  none: every value is inside its enclosure\n");
 }
 
-static json_object *json_error(double e)
+static void print_json(const ul_vchk_result *r, const char *path, bool rows)
 {
-    /* +inf: beyond the double range; JSON has no infinity */
-    return isinf(e) ? json_object_new_string("inf") : json_object_new_double(e);
-}
-
-static json_object *json_worst(const ul_vchk_result *r, size_t j, ul_vchk_class c)
-{
-    size_t i = (size_t)r->q[j].worst[c];
-    const ul_vchk_cell *cell = &r->cells[i * r->nq + j];
-    json_object *o = json_object_new_object(), *in = json_object_new_object();
-    json_object_object_add(o, "class", json_object_new_string(ul_vchk_class_name(c)));
-    json_object_object_add(o, "line", json_object_new_int64((int64_t)r->line[i]));
-    for (size_t k = 0; k < r->ninputs; k++)
-        json_object_object_add(in, r->input_names[k],
-                               json_object_new_string(r->inputs[i * r->ninputs + k]));
-    json_object_object_add(o, "inputs", in);
-    json_object_object_add(o, "value", json_object_new_string(cell->text));
-    if (cell->lo != NULL) {
-        json_object_object_add(o, "lo", json_object_new_string(cell->lo));
-        json_object_object_add(o, "hi", json_object_new_string(cell->hi));
-    }
-    if (c == UL_VCHK_SAFE || c == UL_VCHK_UNSAFE) {
-        json_object_object_add(o, "error", json_error(cell->error));
-        json_object_object_add(o, "error_kind",
-                               json_object_new_string(cell->absolute ? "absolute" : "relative"));
-        json_object_object_add(o, "within_tolerance",
-                               json_object_new_boolean(cell->within_tolerance));
-    }
-    if (c == UL_VCHK_INVALID)
-        json_object_object_add(o, "invalid", json_object_new_string(cell->invalid_why));
-    return o;
-}
-
-static json_object *json_quantity(const ul_vchk_result *r, size_t j)
-{
-    const ul_vchk_quantity *q = &r->q[j];
-    json_object *o = json_object_new_object(), *counts = json_object_new_object();
-    json_object *worst = json_object_new_array();
-    json_object_object_add(o, "quantity", json_object_new_string(q->dir->quantity));
-    json_object_object_add(o, "unsafe_side", json_object_new_string(
-                                                 q->dir->unsafe == UL_VCHK_BELOW ? "below" : "above"));
-    json_object_object_add(o, "range", json_object_new_string(ul_vchk_range_name(q->dir->range)));
-    for (int c = 0; c < UL_VCHK_NCLASS; c++) {
-        json_object_object_add(counts, ul_vchk_class_name((ul_vchk_class)c),
-                               json_object_new_int64((int64_t)q->count[c]));
-        if (c != UL_VCHK_EXACT && q->worst[c] >= 0)
-            json_object_array_add(worst, json_worst(r, j, (ul_vchk_class)c));
-    }
-    json_object_object_add(o, "counts", counts);
-    json_object_object_add(o, "within_tolerance",
-                           json_object_new_int64((int64_t)q->within_tolerance));
-    json_object_object_add(o, "worst", worst);
-    return o;
-}
-
-static void print_json(const ul_vchk_result *r, const char *path, int rc)
-{
-    json_object *o = json_object_new_object(), *qs = json_object_new_array();
-    json_object_object_add(o, "family", json_object_new_string(r->family->name));
-    json_object_object_add(o, "results", json_object_new_string(path));
-    json_object_object_add(o, "rows", json_object_new_int64((int64_t)r->nrows));
-    json_object_object_add(o, "matched", json_object_new_int64((int64_t)r->matched));
-    json_object_object_add(o, "computed", json_object_new_int64((int64_t)r->computed));
-    json_object_object_add(o, "unmatched", json_object_new_int64((int64_t)r->unmatched));
-    json_object_object_add(o, "tolerance_column", json_object_new_boolean(r->has_tolerance));
-    for (size_t j = 0; j < r->nq; j++)
-        json_object_array_add(qs, json_quantity(r, j));
-    json_object_object_add(o, "quantities", qs);
-    json_object_object_add(o, "failed", json_object_new_boolean(ul_vchk_failed(r)));
-    json_object_object_add(o, "exit", json_object_new_int(rc));
-    puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
-                                               JSON_C_TO_STRING_NOSLASHESCAPE));
-    json_object_put(o);
+    /* the library's ulaudit_vectors_check gives the same text */
+    char *text = ul_vchk_json(r, path, rows);
+    puts(text);
+    free(text);
 }
 
 int ul_cli_vectors_check(int argc, char **argv)
 {
     static const ul_cli_flag flags[] = {{"family", "F", "the family", NULL}};
-    static const char *const switches[] = {"json", "help"};
-    const ul_cli_grammar g = {flags, 1, switches, 2, 1, " (one RESULTS file per run)"};
+    static const char *const switches[] = {"json", "help", "rows"};
+    const ul_cli_grammar g = {flags, 1, switches, 3, 1, " (one RESULTS file per run)"};
     ul_cli_args a;
     char err[1024];
     if (ul_cli_parse_grammar(&g, argc, argv, &a, err, sizeof err) != 0) {
@@ -195,6 +127,11 @@ int ul_cli_vectors_check(int argc, char **argv)
     if (a.on[1]) {
         ul_cli_vectors_check_help(stdout);
         return UL_EXIT_OK;
+    }
+    if (a.on[2] && !a.on[0]) {
+        fprintf(stderr, "ulaudit vectors check: --rows: only with --json (it adds every row's "
+                        "class to the JSON object)\n");
+        return UL_EXIT_USAGE;
     }
     if (a.nargs != 1) {
         fprintf(stderr, "ulaudit vectors check: RESULTS: missing (the CSV file of the "
@@ -208,11 +145,9 @@ int ul_cli_vectors_check(int argc, char **argv)
                 strncmp(err, "family:", 7) == 0 ? "--" : "", err);
         return st == UL_ECAP || st == UL_ETIME ? UL_EXIT_INCONCLUSIVE : UL_EXIT_USAGE;
     }
-    int rc = ul_vchk_failed(&r)  ? UL_EXIT_REJECTED
-             : r.unmatched > 0 ? UL_EXIT_INCONCLUSIVE
-                               : UL_EXIT_OK;
+    int rc = ul_vchk_exit_code(&r); /* UL_EXIT_REJECTED, UL_EXIT_INCONCLUSIVE or UL_EXIT_OK */
     if (a.on[0])
-        print_json(&r, a.args[0], rc);
+        print_json(&r, a.args[0], a.on[2]);
     else
         print_text(&r, a.args[0]);
     ul_vchk_free(&r);

@@ -7,6 +7,7 @@
  */
 #include "vectors/check.h"
 
+#include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -385,10 +386,11 @@ static ul_status take_rows(const layout *L, ul_vchk_result *r, const char ***tol
 
 /* The family's rows, generated in memory at the committed digits, split
  * into s->cells; the layout from its header. */
-static ul_status family_rows(layout *L, ul_vchk_store *s, size_t nrows, char *err, size_t errlen)
+static ul_status family_rows(layout *L, ul_vchk_store *s, size_t nrows, int digits, char *err,
+                             size_t errlen)
 {
     char why[512] = "";
-    s->vec.digits = UL_VEC_DEFAULT_DIGITS;
+    s->vec.digits = digits;
     ul_status st = L->fam->generate(&s->vec, why, sizeof why);
     if (st != UL_OK)
         return ul_fail(err, errlen, st, "%s: generating the vectors: %s", L->fam->name, why);
@@ -529,12 +531,11 @@ static ul_status unknown_family(const char *family, char *err, size_t errlen)
                    dym, list);
 }
 
+/* The check of RESULTS' text, in s->results; path names it in messages. */
 static ul_status run(layout *L, ul_vchk_result *r, const char *path, char *err, size_t errlen)
 {
     ul_vchk_store *s = r->store;
-    ul_status st = read_all(path, &s->results, err, errlen);
-    if (st != UL_OK)
-        return st;
+    ul_status st;
     char *p = s->results;
     if (strncmp(p, "\xef\xbb\xbf", 3) == 0)
         p += 3; /* a UTF-8 byte-order mark, as spreadsheets write */
@@ -545,7 +546,7 @@ static ul_status run(layout *L, ul_vchk_result *r, const char *path, char *err, 
     size_t lines = 1;
     for (const char *q = p; q != NULL && *q != '\0'; q++)
         lines += *q == '\n';
-    st = family_rows(L, s, lines, err, errlen);
+    st = family_rows(L, s, lines, UL_VEC_DEFAULT_DIGITS, err, errlen);
     if (st == UL_OK)
         st = results_layout(L, path, header, err, errlen);
     const char **tol = NULL;
@@ -565,8 +566,9 @@ static ul_status run(layout *L, ul_vchk_result *r, const char *path, char *err, 
     return st;
 }
 
-ul_status ul_vchk_run(const char *family, const char *path, ul_vchk_result *out, char *err,
-                      size_t errlen)
+/* The check of the file at path (text NULL) or of text[0..len). */
+static ul_status run_from(const char *family, const char *path, const char *text, size_t len,
+                          ul_vchk_result *out, char *err, size_t errlen)
 {
     ul_num_init();
     memset(out, 0, sizeof *out);
@@ -577,10 +579,32 @@ ul_status ul_vchk_run(const char *family, const char *path, ul_vchk_result *out,
         return unknown_family(family, err, errlen);
     out->family = L.fam;
     out->store = xcalloc(1, sizeof *out->store);
-    ul_status st = run(&L, out, path, err, errlen);
+    ul_status st = UL_OK;
+    if (text == NULL) {
+        st = read_all(path, &out->store->results, err, errlen);
+    } else if (memchr(text, '\0', len) != NULL) {
+        st = ul_fail(err, errlen, UL_EINPUT, "%s: holds a NUL byte", path);
+    } else {
+        out->store->results = xcalloc(len + 1, 1);
+        memcpy(out->store->results, text, len);
+    }
+    if (st == UL_OK)
+        st = run(&L, out, path, err, errlen);
     if (st != UL_OK)
         ul_vchk_free(out);
     return st;
+}
+
+ul_status ul_vchk_run(const char *family, const char *path, ul_vchk_result *out, char *err,
+                      size_t errlen)
+{
+    return run_from(family, path, NULL, 0, out, err, errlen);
+}
+
+ul_status ul_vchk_run_text(const char *family, const char *name, const char *text, size_t len,
+                           ul_vchk_result *out, char *err, size_t errlen)
+{
+    return run_from(family, name, text, len, out, err, errlen);
 }
 
 void ul_vchk_free(ul_vchk_result *r)
@@ -610,4 +634,77 @@ bool ul_vchk_failed(const ul_vchk_result *r)
         if (r->q[j].count[UL_VCHK_UNSAFE] > 0 || r->q[j].count[UL_VCHK_INVALID] > 0)
             return true;
     return false;
+}
+
+int ul_vchk_exit_code(const ul_vchk_result *r)
+{
+    /* the command line's codes (docs/design.md, "Exit codes"): rejected,
+     * inconclusive, ok */
+    return ul_vchk_failed(r) ? 1 : r->unmatched > 0 ? 3 : 0;
+}
+
+/* ---- the family's rows, for a harness (ulaudit_vectors_rows) ---------------------- */
+
+/* {"lo", "hi"[, "double", "flag"]} of quantity j in vector row `row`. */
+static json_object *value_json(const layout *L, const char *const *row, size_t j)
+{
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "lo", json_object_new_string(row[L->vlo[j]]));
+    json_object_object_add(o, "hi", json_object_new_string(row[L->vhi[j]]));
+    if (L->vdbl[j] >= 0) { /* a real output: its correctly rounded double and flag */
+        json_object_object_add(o, "double", json_object_new_string(row[L->vdbl[j]]));
+        json_object_object_add(o, "flag", json_object_new_string(row[L->vflag[j]]));
+    }
+    return o;
+}
+
+static char *rows_json(const layout *L, const ul_vchk_store *s, int digits)
+{
+    json_object *o = json_object_new_object(), *in = json_object_new_array();
+    json_object *qs = json_object_new_array(), *rows = json_object_new_array();
+    json_object_object_add(o, "family", json_object_new_string(L->fam->name));
+    json_object_object_add(o, "digits", json_object_new_int(digits));
+    for (size_t k = 0; k < L->nin; k++)
+        json_object_array_add(in, json_object_new_string(L->vnames[L->vin[k]]));
+    json_object_object_add(o, "inputs", in);
+    for (size_t j = 0; j < L->nq; j++)
+        json_object_array_add(qs, ul_vchk_direction_json(L->dir[j]));
+    json_object_object_add(o, "quantities", qs);
+    for (size_t v = 0; v < s->vrows; v++) {
+        const char *const *row = s->cells + v * s->vcols;
+        json_object *r = json_object_new_object(), *ri = json_object_new_object();
+        for (size_t k = 0; k < L->nin; k++)
+            json_object_object_add(ri, L->vnames[L->vin[k]], json_object_new_string(row[L->vin[k]]));
+        json_object_object_add(r, "inputs", ri);
+        for (size_t j = 0; j < L->nq; j++)
+            json_object_object_add(r, L->dir[j]->quantity, value_json(L, row, j));
+        json_object_array_add(rows, r);
+    }
+    json_object_object_add(o, "rows", rows);
+    char *text = ul_vchk_json_text(o);
+    json_object_put(o);
+    return text;
+}
+
+ul_status ul_vchk_rows_json(const char *family, int digits, char **json, char *err,
+                            size_t errlen)
+{
+    *json = NULL;
+    ul_num_init();
+    layout L;
+    memset(&L, 0, sizeof L);
+    L.fam = ul_vec_family_find(family);
+    if (L.fam == NULL)
+        return unknown_family(family, err, errlen);
+    if (digits < UL_VEC_MIN_DIGITS || digits > UL_VEC_MAX_DIGITS)
+        return ul_fail(err, errlen, UL_EINPUT, "digits: must be from %d to %d (got %d)",
+                       UL_VEC_MIN_DIGITS, UL_VEC_MAX_DIGITS, digits);
+    ul_vchk_store s;
+    memset(&s, 0, sizeof s);
+    ul_status st = family_rows(&L, &s, 0, digits, err, errlen);
+    if (st == UL_OK)
+        *json = rows_json(&L, &s, digits);
+    ul_vec_table_free(&s.vec);
+    free(s.cells);
+    return st;
 }

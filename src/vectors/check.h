@@ -149,7 +149,37 @@ ul_status ul_vchk_run(const char *family, const char *path, ul_vchk_result *out,
 
 void ul_vchk_free(ul_vchk_result *r);
 
+/* The same check of RESULTS given as text[0..len) (need not be
+ * NUL-terminated; a NUL byte is UL_EINPUT): `name` stands for the file's
+ * path in messages. */
+ul_status ul_vchk_run_text(const char *family, const char *name, const char *text, size_t len,
+                           ul_vchk_result *out, char *err, size_t errlen);
+
 /* Whether any cell is UNSAFE or INVALID (exit 1). */
 bool ul_vchk_failed(const ul_vchk_result *r);
+
+/* The command's exit code (docs/design.md, "Exit codes"): 1 when
+ * ul_vchk_failed, else 3 when a row is unmatched, else 0. */
+int ul_vchk_exit_code(const ul_vchk_result *r);
+
+/* The object of `ulaudit vectors check --json` (pretty, no final newline;
+ * malloc'd): family, results (the name given), rows, matched, computed,
+ * unmatched, tolerance_column, quantities [{quantity, unsafe_side, range,
+ * counts {class: n}, within_tolerance, worst [...]}], with_rows (--rows):
+ * rows_classified [{line, inputs, values {QUANTITY: {class, value, lo, hi,
+ * error, error_kind, within_tolerance, invalid, as_double}}}] (the keys
+ * that apply), then failed, exit.  The command and ulaudit_vectors_check
+ * both print this text (check_json.c). */
+char *ul_vchk_json(const ul_vchk_result *r, const char *results, bool with_rows);
+
+/* The family's rows generated at digits (UL_VEC_MIN_DIGITS..MAX), as the
+ * JSON object ulaudit_vectors_rows hands out (pretty, malloc'd):
+ * {family, digits, inputs [names], quantities [{quantity, unsafe_side,
+ * range}], rows [{inputs {name: text}, QUANTITY {lo, hi[, double,
+ * flag]}}]}; double and flag for real outputs only (not whole numbers).
+ * UL_EINPUT for an unknown family or digits out of range; the generator's
+ * status otherwise. */
+ul_status ul_vchk_rows_json(const char *family, int digits, char **json, char *err,
+                            size_t errlen);
 
 #endif

@@ -1,6 +1,6 @@
 /* src/vectors/check_internal.h — what the files of the vectors checker
  * share (check.c: reading and matching; check_cell.c: one value's class;
- * check_fly.c: rows computed on the fly). */
+ * check_fly.c: rows computed on the fly; check_json.c: the JSON). */
 #ifndef UL_VECTORS_CHECK_INTERNAL_H
 #define UL_VECTORS_CHECK_INTERNAL_H
 
@@ -34,5 +34,11 @@ void ul_vchk_classify(ul_vchk_cell *c, const ul_vchk_direction *dir, const char 
  * function refuses them. */
 ul_status ul_vchk_fly_row(const char *family, const char *const *in, int digits, ul_vec_table *t,
                           char *err, size_t errlen);
+
+/* check_json.c, for check.c's rows too: the pretty text of o (malloc'd),
+ * and {quantity, unsafe_side, range} of one direction (json-c objects). */
+struct json_object;
+char *ul_vchk_json_text(struct json_object *o);
+struct json_object *ul_vchk_direction_json(const ul_vchk_direction *d);
 
 #endif
