@@ -5,7 +5,9 @@ over the DevTools protocol (tests/browser/cdp.py).  Python's standard library
 only.  Run by tools/test-browser.sh:
 
   check_report.py run PAGES [--shot HTML=PNG]... [--timeout S]
-      PAGES: lines "NAME JSON HTML OUTPREFIX EXPECT", the page HTML as the
+      PAGES: lines "NAME JSON HTML OUTPREFIX EXPECT" read as they are
+      written (the reports are made while the fixtures are checked), up to a
+      line END (--wait seconds at most), the page HTML as the
       command wrote it, the command's --json output JSON, where the page's
       DOM, requests and screenshots go, and EXPECT "-" (every check must
       pass) or the check a negative fixture must fail.  Each page is opened
@@ -50,6 +52,7 @@ import os
 import pathlib
 import re
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cdp  # noqa: E402
@@ -65,6 +68,10 @@ MIN_INK_PAGE = 0.0003
 MIN_INK_FIGURE = 0.01
 WIDTH = 1200
 VIEW_HEIGHT = 900
+# The full page is checked drawn at half its size: a quarter of the pixels
+# to encode, decode and count (text still anti-aliases to many colours, and
+# the fraction drawn hardly changes); the figures at full size.
+PAGE_SCALE = 0.5
 
 FAILURES = []
 
@@ -298,14 +305,15 @@ def pixel_box(box):
     return x0, y0, math.ceil(box[0] + box[2]) - x0, math.ceil(box[1] + box[3]) - y0
 
 
-def capture(browser, session, box, path, fast=True):
+def capture(browser, session, box, path, fast=True, scale=1):
     """The screenshot of box (page coordinates, beyond the viewport if need
-    be) written to path and decoded.  fast: Chromium's optimizeForSpeed,
+    be) drawn at scale, written to path and decoded.  fast: Chromium's
+    optimizeForSpeed,
     whose PNG rows are all Up-filtered, which pngstat undoes on whole rows
     (about 20 times faster to decode than the default encoding's Paeth rows)."""
     x, y, w, h = pixel_box(box)
     params = {"format": "png", "captureBeyondViewport": True, "optimizeForSpeed": fast,
-              "clip": {"x": x, "y": y, "width": max(w, 1), "height": max(h, 1), "scale": 1}}
+              "clip": {"x": x, "y": y, "width": max(w, 1), "height": max(h, 1), "scale": scale}}
     data = base64.b64decode(browser.send("Page.captureScreenshot", params, session)["data"])
     with open(path, "wb") as f:
         f.write(data)
@@ -344,7 +352,8 @@ def render(browser, url, prefix, step):
     probe = json.loads(browser.send("Runtime.evaluate", {"expression": PROBE, "returnByValue": True},
                                     session)["result"]["value"])
     step[0] = "Page.captureScreenshot (page)"
-    page = capture(browser, session, (0, 0, probe["width"], probe["height"]), prefix + ".png")
+    page = capture(browser, session, (0, 0, probe["width"], probe["height"]), prefix + ".png",
+                   scale=PAGE_SCALE)
     for k, fig in enumerate(probe["figures"]):
         step[0] = "Page.captureScreenshot (figure %s)" % fig["id"]
         fig["image"] = capture(browser, session, fig["box"], "%s.fig-%d.png" % (prefix, k + 1))
@@ -433,24 +442,46 @@ def take_shot(browser, html_path, out, height):
     print("check_report: wrote %s (%d bytes)" % (out, os.path.getsize(out)))
 
 
+def page_lines(path, wait):
+    """The lines of PAGES as they are written, up to the line END (the
+    reports are written while the fixtures are checked); a file without END
+    after wait seconds raises CdpError."""
+    deadline = time.monotonic() + wait
+    with open(path, encoding="utf-8") as f:
+        pending = ""
+        while True:
+            pending += f.readline()
+            if not pending.endswith("\n"):
+                if time.monotonic() > deadline:
+                    raise cdp.CdpError("%s: no END line within %.0f s" % (path, wait))
+                time.sleep(0.1)
+                continue
+            line, pending = pending.split(), ""
+            if line == ["END"]:
+                return
+            if line:
+                yield line
+
+
 def cmd_run(args):
-    with open(args.pages, encoding="utf-8") as f:
-        pages = [line.split() for line in f if line.strip()]
     bad = 0
     with cdp.Chromium(args.chromium, args.timeout, args.log) as browser:
-        for name, json_path, html_path, prefix, expect in pages:
-            del FAILURES[:]
-            try:
-                check_page(browser, name, json_path, html_path, prefix)
-            except cdp.CdpError as e:
-                judge(name, "-", prefix)
-                print("check_report: chromium failed on %s; the pages after it are not checked"
-                      % e, file=sys.stderr)
-                return 1
-            bad += judge(name, expect, prefix)
-        for shot in args.shot:
-            html_path, out = shot.split("=", 1)
-            take_shot(browser, html_path, out, args.shot_height)
+        try:
+            for name, json_path, html_path, prefix, expect in page_lines(args.pages, args.wait):
+                del FAILURES[:]
+                try:
+                    check_page(browser, name, json_path, html_path, prefix)
+                except cdp.CdpError:
+                    judge(name, "-", prefix)
+                    raise
+                bad += judge(name, expect, prefix)
+            for shot in args.shot:
+                html_path, out = shot.split("=", 1)
+                take_shot(browser, html_path, out, args.shot_height)
+        except cdp.CdpError as e:
+            print("check_report: chromium: %s; the pages after it are not checked" % e,
+                  file=sys.stderr)
+            return 1
     return 1 if bad else 0
 
 
@@ -458,9 +489,10 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     p = sub.add_parser("run")
-    p.add_argument("pages", help="lines NAME JSON HTML OUTPREFIX EXPECT")
+    p.add_argument("pages", help="lines NAME JSON HTML OUTPREFIX EXPECT, then END")
     p.add_argument("--chromium", default="chromium")
     p.add_argument("--timeout", type=float, default=30.0, help="seconds for each step")
+    p.add_argument("--wait", type=float, default=300.0, help="seconds for PAGES to end")
     p.add_argument("--log", default=os.devnull, help="Chromium's stdout and stderr")
     p.add_argument("--shot", action="append", default=[], metavar="HTML=PNG")
     p.add_argument("--shot-height", type=int, default=1600)
