@@ -137,16 +137,20 @@ if [ "$REPORTS" -eq 1 ]; then
     { rc=0; make_reports || rc=$?; echo "$rc" >"$OUT/reports.rc"
       echo "test-browser: reports written in $(($(date +%s) - START)) s"; echo END >>"$OUT/pages.txt"; } &
     GEN=$!
-    trap 'kill "$GEN" 2>/dev/null || true' INT TERM
 else
     echo END >>"$OUT/pages.txt"
 fi
 [ "$SHOTS" -eq 1 ] && [ "$REPORTS" -eq 1 ] && mkdir -p "$HERE/docs/img" || SHOT_ARGS=
 
-rc=0
+# The checker in the background too, so that an interrupt reaches this
+# trap at once: it stops both (the checker kills its chromium on SIGTERM).
 # shellcheck disable=SC2086
 $CHECK run "$OUT/pages.txt" --chromium "$CHROMIUM" --log "$OUT/chromium.log" $SHOT_ARGS \
-    >"$OUT/check.txt" || rc=$?
+    >"$OUT/check.txt" &
+CHK=$!
+trap 'kill $GEN $CHK 2>/dev/null; exit 130' INT TERM
+rc=0
+wait "$CHK" || rc=$?
 # The reports' writer ends soon after the checker (it writes END before
 # the checker can stop waiting): wait for it, then judge both.
 [ -z "$GEN" ] || wait "$GEN" || true

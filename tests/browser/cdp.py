@@ -89,7 +89,7 @@ class Chromium:
         while b"\0" not in self._buf:
             left = deadline - time.monotonic()
             if left <= 0:
-                raise CdpError("no answer from Chromium within %.0f s: %s" % (self.timeout, what))
+                raise CdpError("no answer from Chromium within %g s: %s" % (self.timeout, what))
             ready, _, _ = select.select([self._r], [], [], left)
             if ready:
                 chunk = os.read(self._r, 1 << 20)

@@ -51,6 +51,7 @@ import math
 import os
 import pathlib
 import re
+import signal
 import sys
 import time
 
@@ -397,8 +398,7 @@ def check_page(browser, name, json_path, html_path, prefix):
     try:
         probe, page, requests = render(browser, url, prefix, step)
     except (cdp.CdpError, KeyError, ValueError, pngstat.PngError) as e:
-        fail(name, "browser", "%s: %s" % (step[0], e))
-        raise cdp.CdpError("%s: %s: %s" % (name, step[0], e)) from e
+        raise cdp.CdpError("%s: %s" % (step[0], e)) from e
     dom = parse_page(probe["html"])
     embedded = embedded_json(name, dom)
     check_network(name, url, requests)
@@ -453,7 +453,8 @@ def page_lines(path, wait):
             pending += f.readline()
             if not pending.endswith("\n"):
                 if time.monotonic() > deadline:
-                    raise cdp.CdpError("%s: no END line within %.0f s" % (path, wait))
+                    raise cdp.CdpError("%s: no END line within %g s: the pages after the last one"
+                                       " are not checked" % (path, wait))
                 time.sleep(0.1)
                 continue
             line, pending = pending.split(), ""
@@ -464,6 +465,8 @@ def page_lines(path, wait):
 
 
 def cmd_run(args):
+    # SIGTERM unwinds (SystemExit) so that Chromium is killed on the way out.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     bad = 0
     with cdp.Chromium(args.chromium, args.timeout, args.log) as browser:
         try:
@@ -471,16 +474,16 @@ def cmd_run(args):
                 del FAILURES[:]
                 try:
                     check_page(browser, name, json_path, html_path, prefix)
-                except cdp.CdpError:
+                except cdp.CdpError as e:
+                    fail(name, "browser", str(e))
                     judge(name, "-", prefix)
-                    raise
+                    raise cdp.CdpError("the pages after %s are not checked" % name) from e
                 bad += judge(name, expect, prefix)
             for shot in args.shot:
                 html_path, out = shot.split("=", 1)
                 take_shot(browser, html_path, out, args.shot_height)
         except cdp.CdpError as e:
-            print("check_report: chromium: %s; the pages after it are not checked" % e,
-                  file=sys.stderr)
+            print("check_report: %s" % e, file=sys.stderr)
             return 1
     return 1 if bad else 0
 
