@@ -118,7 +118,7 @@ make_reports() {
 }
 
 R=$OUT/reports
-SHOT_ARGS= ATTACK_HTML=0 GEN=
+SHOT_ARGS='' ATTACK_HTML=0 GEN=''
 if [ "$REPORTS" -eq 1 ]; then
     if ! "$BIN" audit --help 2>&1 | grep -q -- --html; then
         echo "test-browser: FAILED: $BIN audit has no --html (--fixtures-only tests the checker alone)" >&2
