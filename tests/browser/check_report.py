@@ -1,56 +1,78 @@
 #!/usr/bin/python3
-"""tests/browser/check_report.py — checks an HTML report (the page contract of
-src/report/html.h) as Chromium headless loaded and drew it.  Python's
-standard library only.  Run by tools/test-browser.sh; three commands:
+"""tests/browser/check_report.py — checks the HTML reports (the page contract
+of src/report/html.h) as one Chromium headless loads and draws them, driven
+over the DevTools protocol (tests/browser/cdp.py).  Python's standard library
+only.  Run by tools/test-browser.sh:
 
-  check_report.py page NAME --html F --dom DOM --netlog NET --png PNG --json J
-      the page F as written, its DOM as Chromium dumped it, Chromium's net
-      log and screenshot of it, and the command's --json output J:
-        static   every src/href (but <a href>)/url() is data: or #fragment, no
-                 executable <script>, the Content-Security-Policy meta says
-                 default-src 'none';
-        network  no URL request made for the page (Chromium's own background
-                 requests are told apart by their initiator) but data:;
-        verdict  <p id="verdict" class="verdict verdict-V">V</p> in the DOM,
-                 V the JSON's "verdict", also the embedded object's;
+  check_report.py run PAGES [--shot HTML=PNG]... [--timeout S]
+      PAGES: lines "NAME JSON HTML OUTPREFIX EXPECT" read as they are
+      written (the reports are made while the fixtures are checked), up to a
+      line END (--wait seconds at most), the page HTML as the
+      command wrote it, the command's --json output JSON, where the page's
+      DOM, requests and screenshots go, and EXPECT "-" (every check must
+      pass) or the check a negative fixture must fail.  Each page is opened
+      in a tab of its own, 1200 px wide, and checked:
+        static   the file as written: every src/href (but <a href>)/url() is
+                 data: or #fragment, no executable <script>, the
+                 Content-Security-Policy meta says default-src 'none';
+        network  every URL the page's tab requested (Network.requestWillBe-
+                 Sent, from before the navigation to the screenshots) is the
+                 page's own file: URL or a data: URL;
+        verdict  <p id="verdict" class="verdict verdict-V">V</p> in the DOM
+                 after load, V the JSON's "verdict", also the embedded one's;
         numbers  at least one <span class="num" data-key=PATH>, each one's
-                 text equal to the value at PATH in J and in the embedded
+                 text equal to the value at PATH in JSON and in the embedded
                  <script type="application/json" id="ulaudit-report">, a
                  number's literal character for character;
-        figures  at least --min-figures <figure class="figure" id="fig-N">,
-                 each holding an inline <svg>;
-        page-pixels  the screenshot is not blank (below).
-  check_report.py figures-page OUT.html LAYOUT.json PAGE.html...
-      every figure's <svg> of the pages, each in a cell of its own (its ids
-      prefixed so that pages do not share ids), on one page to screenshot.
-  check_report.py figures LAYOUT.json PNG
-      each cell of that screenshot is not blank.
+        figures  at least one <figure class="figure">; each holds an inline
+                 <svg>, or is data-missing="true" with no <svg> and a
+                 non-empty <p class="why"> (a curve the method does not have);
+        page-pixels    the full-page screenshot is not blank;
+        figure-pixels  each figure with an svg: the svg's box, cropped from
+                 the screenshot of the figure's box, is not blank (a missing
+                 figure has nothing to draw and is exempt);
+        browser  a step Chromium did not answer within --timeout seconds
+                 (or answered with an error): names the page and the step,
+                 and the pages after it are not checked.
+      --shot HTML=PNG writes the top 1200 x --shot-height of HTML to PNG.
 
 Not blank: at least MIN_INK of the pixels differ from the most common colour
 and there are more than two colours (anti-aliased text and curves make many;
-a flat fill or a one-colour frame does not).  Each failure is one line on
-stderr, "check_report: NAME: CHECK: what"; exit 1 when any.
+a flat fill or a one-colour frame does not).  Each failure is one line,
+"check_report: NAME: CHECK: what", on stderr and in OUTPREFIX.check; exit 1
+when a page's failures are not the expected ones.
 """
 
 import argparse
+import base64
 import html.parser
 import json
+import math
 import os
+import pathlib
 import re
+import signal
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cdp  # noqa: E402
 import pngstat  # noqa: E402
 
 # Fractions of non-background pixels below which a region counts as blank.
 # A plot with axes, labels and curves is well above 1% (the checker prints
-# each figure's); a page's is of its 1200x3000 window, where three short
-# lines of text (tests/browser/fixtures/bad-blank-figure.html) make 0.07%,
-# so 0.03% (about one line) is asked; a white page or figure is 0.
+# each figure's); a page's is of its whole document, at least the 1200x900
+# viewport, where three short lines of text make about 0.1% (a report's
+# 2700 px, 10%), so 0.03% (about one line) is asked; a white page or figure
+# is 0.
 MIN_INK_PAGE = 0.0003
 MIN_INK_FIGURE = 0.01
-CELL_WIDTH = 480
-CELL_GAP = 24
+WIDTH = 1200
+VIEW_HEIGHT = 900
+# The full page is checked drawn at half its size: a quarter of the pixels
+# to encode, decode and count (text still anti-aliases to many colours, and
+# the fraction drawn hardly changes); the figures at full size.
+PAGE_SCALE = 0.5
 
 FAILURES = []
 
@@ -127,12 +149,15 @@ class Page(html.parser.HTMLParser):
         if tag == "meta" and (a.get("http-equiv") or "").lower() == "content-security-policy":
             self.csp.append(a.get("content") or "")
         if tag == "figure" and "figure" in classes:
-            self._figure = [a.get("id"), 0]
+            self._figure = {"id": a.get("id"), "missing": a.get("data-missing") == "true",
+                            "svg": 0, "why": []}
             self.figures.append(self._figure)
         if tag == "svg" and self._figure is not None:
-            self._figure[1] += 1
+            self._figure["svg"] += 1
         kind = None
-        if tag == "p" and a.get("id") == "verdict":
+        if tag == "p" and "why" in classes and self._figure is not None:
+            kind = ("why", self._figure)
+        elif tag == "p" and a.get("id") == "verdict":
             kind = ("verdict", classes)
         elif tag == "span" and "num" in classes and "data-key" in a:
             kind = ("span", a["data-key"])
@@ -152,6 +177,7 @@ class Page(html.parser.HTMLParser):
             {"verdict": lambda: self.verdicts.append((kind[1], text)),
              "span": lambda: self.spans.append((kind[1], text)),
              "script": lambda: self.scripts.append((kind[1], kind[2], text)),
+             "why": lambda: kind[1]["why"].append(text),
              "style": lambda: self.styles.append(text)}[kind[0]]()
 
     def handle_data(self, data):
@@ -159,10 +185,9 @@ class Page(html.parser.HTMLParser):
             entry[2].append(data)
 
 
-def parse_page(path):
+def parse_page(text):
     p = Page()
-    with open(path, encoding="utf-8") as f:
-        p.feed(f.read())
+    p.feed(text)
     p.close()
     return p
 
@@ -185,35 +210,13 @@ def check_static(name, src):
         fail(name, "static", "no <meta http-equiv=\"Content-Security-Policy\"> with default-src 'none'")
 
 
-def page_requests(netlog_path):
-    """URLs of the requests Chromium's net log shows made for the page: those
-    whose initiator is an origin (the page's is "null", a file: origin) or
-    whose isolation key is the file: site; the browser's own requests
-    (component updates, time, sign-in) carry "not an origin"."""
-    with open(netlog_path, encoding="utf-8") as f:
-        log = json.load(f)
-    types = {v: k for k, v in log["constants"]["logEventTypes"].items()}
-    urls = []
-    for ev in log.get("events", []):
-        if types.get(ev.get("type")) != "URL_REQUEST_START_JOB":
-            continue
-        p = ev.get("params", {})
-        mine = (p.get("initiator", "not an origin") != "not an origin"
-                or "file://" in p.get("network_isolation_key", "")
-                or "site=file://" in p.get("site_for_cookies", ""))
-        if mine and not p.get("url", "").startswith("data:"):
-            urls.append(p.get("url", "?"))
-    return urls
-
-
-def check_network(name, netlog_path):
-    try:
-        urls = page_requests(netlog_path)
-    except (OSError, ValueError, KeyError) as e:
-        fail(name, "network", "net log %s unreadable (%s)" % (netlog_path, e))
-        return
+def check_network(name, page_url, urls):
+    """Every request the page made (Network.requestWillBeSent in its own
+    target, where the browser's background requests are not) is the page
+    itself or a data: URL."""
     for url in sorted(set(urls)):
-        fail(name, "network", "the page requested %s" % url)
+        if url != page_url and not url.startswith("data:"):
+            fail(name, "network", "the page requested %s" % url)
 
 
 def check_verdict(name, dom, want, embedded):
@@ -259,6 +262,20 @@ def embedded_json(name, dom):
         return None
 
 
+def check_figures(name, dom):
+    """At least one figure; each holds its inline svg, or is a missing one
+    (data-missing="true") with no svg that says why in a non-empty p.why."""
+    if not dom.figures:
+        fail(name, "figures", "no <figure class=\"figure\"> in the DOM")
+    for f in dom.figures:
+        why = "".join(f["why"]).strip()
+        if not f["missing"] and f["svg"] < 1:
+            fail(name, "figures", "<figure id=\"%s\"> holds no inline <svg>" % f["id"])
+        elif f["missing"] and (f["svg"] or not why):
+            fail(name, "figures", "<figure id=\"%s\" data-missing=\"true\"> %s"
+                 % (f["id"], "holds an <svg>" if f["svg"] else "has no <p class=\"why\"> text"))
+
+
 def check_pixels(name, check, image, box, min_ink):
     ink, colours = pngstat.region_stats(image, box)
     if ink < min_ink or colours <= 2:
@@ -267,141 +284,223 @@ def check_pixels(name, check, image, box, min_ink):
     return ink, colours
 
 
-def cmd_page(args):
-    name = args.name
-    src, dom = parse_page(args.html), parse_page(args.dom)
-    with open(args.json, encoding="utf-8") as f:
+# What the page shows, read in the browser after load: the DOM as it is now,
+# the document's size and each figure's box in page coordinates (its
+# viewport rect plus the scroll offsets) with its svg's box inside it.
+PROBE = r"""JSON.stringify({
+  html: document.documentElement.outerHTML,
+  width: document.documentElement.scrollWidth,
+  height: document.documentElement.scrollHeight,
+  figures: Array.from(document.querySelectorAll("figure.figure")).map(function (f) {
+    var r = f.getBoundingClientRect(), s = f.querySelector("svg");
+    var q = s ? s.getBoundingClientRect() : null;
+    return {id: f.id, missing: f.getAttribute("data-missing") === "true",
+            box: [r.left + window.scrollX, r.top + window.scrollY, r.width, r.height],
+            svg: q ? [q.left - r.left, q.top - r.top, q.width, q.height] : null};
+  })})"""
+
+
+def pixel_box(box):
+    """The whole pixels covering box = (x, y, w, h) in CSS px (scale 1)."""
+    x0, y0 = math.floor(box[0]), math.floor(box[1])
+    return x0, y0, math.ceil(box[0] + box[2]) - x0, math.ceil(box[1] + box[3]) - y0
+
+
+def capture(browser, session, box, path, fast=True, scale=1):
+    """The screenshot of box (page coordinates, beyond the viewport if need
+    be) drawn at scale, written to path and decoded.  fast: Chromium's
+    optimizeForSpeed,
+    whose PNG rows are all Up-filtered, which pngstat undoes on whole rows
+    (about 20 times faster to decode than the default encoding's Paeth rows)."""
+    x, y, w, h = pixel_box(box)
+    params = {"format": "png", "captureBeyondViewport": True, "optimizeForSpeed": fast,
+              "clip": {"x": x, "y": y, "width": max(w, 1), "height": max(h, 1), "scale": scale}}
+    data = base64.b64decode(browser.send("Page.captureScreenshot", params, session)["data"])
+    with open(path, "wb") as f:
+        f.write(data)
+    return pngstat.decode(data)
+
+
+def open_tab(browser, url, step):
+    """URL loaded in a new tab WIDTH px wide, the network watched from before
+    the navigation: (target id, session id).  step[0] names the step under
+    way, for the failure message of a timeout."""
+    step[0] = "Target.createTarget"
+    target = browser.send("Target.createTarget", {"url": "about:blank"})["targetId"]
+    step[0] = "Target.attachToTarget"
+    session = browser.send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
+    for method, params in (("Network.enable", {}), ("Page.enable", {}),
+                           ("Emulation.setDeviceMetricsOverride",
+                            {"width": WIDTH, "height": VIEW_HEIGHT, "deviceScaleFactor": 1,
+                             "mobile": False})):
+        step[0] = method
+        browser.send(method, params, session)
+    step[0] = "Page.navigate"
+    nav = browser.send("Page.navigate", {"url": url}, session)
+    if nav.get("errorText"):
+        raise cdp.CdpError(nav["errorText"])
+    step[0] = "Page.loadEventFired"
+    browser.wait_event("Page.loadEventFired", session)
+    return target, session
+
+
+def render(browser, url, prefix, step):
+    """The page at url as Chromium shows it: its DOM, the URLs it requested,
+    its full screenshot and one of each figure (prefix.png, prefix.fig-N.png,
+    prefix.dom.html, prefix.requests.json)."""
+    target, session = open_tab(browser, url, step)
+    step[0] = "Runtime.evaluate"
+    probe = json.loads(browser.send("Runtime.evaluate", {"expression": PROBE, "returnByValue": True},
+                                    session)["result"]["value"])
+    step[0] = "Page.captureScreenshot (page)"
+    page = capture(browser, session, (0, 0, probe["width"], probe["height"]), prefix + ".png",
+                   scale=PAGE_SCALE)
+    for k, fig in enumerate(probe["figures"]):
+        step[0] = "Page.captureScreenshot (figure %s)" % fig["id"]
+        fig["image"] = capture(browser, session, fig["box"], "%s.fig-%d.png" % (prefix, k + 1))
+    requests = [ev["request"]["url"] for ev in browser.take_events("Network.requestWillBeSent", session)]
+    step[0] = "Target.closeTarget"
+    browser.send("Target.closeTarget", {"targetId": target})
+    browser.drop_session(session)
+    with open(prefix + ".dom.html", "w", encoding="utf-8") as f:
+        f.write(probe["html"])
+    with open(prefix + ".requests.json", "w", encoding="utf-8") as f:
+        json.dump(requests, f, indent=1)
+    return probe, page, requests
+
+
+def check_figure_pixels(name, figures):
+    """Each drawn figure's svg, cropped from the figure's own screenshot, is
+    not blank; a missing figure (data-missing="true") draws nothing."""
+    for fig in figures:
+        if fig["missing"] or fig["svg"] is None:
+            continue  # no svg: check_figures says whether that is allowed
+        width, height = fig["image"][0], fig["image"][1]
+        x, y, w, h = pixel_box(fig["svg"])
+        x, y = max(x, 0), max(y, 0)
+        w, h = min(w, width - x), min(h, height - y)
+        if w <= 0 or h <= 0:
+            fail(name, "figure-pixels", "%s: its svg has no area on screen" % fig["id"])
+            continue
+        ink, colours = check_pixels(name, "figure-pixels", fig["image"], (x, y, w, h),
+                                    MIN_INK_FIGURE)
+        print("%s %s: %.2f%% drawn, %s colours" % (name, fig["id"], 100 * ink, colours))
+
+
+def check_page(browser, name, json_path, html_path, prefix):
+    """Every check of one page; a browser that stops answering raises."""
+    with open(html_path, encoding="utf-8") as f:
+        check_static(name, parse_page(f.read()))
+    with open(json_path, encoding="utf-8") as f:
         report = load_json(f.read())
+    url = pathlib.Path(html_path).resolve().as_uri()
+    step = ["start"]
+    try:
+        probe, page, requests = render(browser, url, prefix, step)
+    except (cdp.CdpError, KeyError, ValueError, pngstat.PngError) as e:
+        raise cdp.CdpError("%s: %s" % (step[0], e)) from e
+    dom = parse_page(probe["html"])
     embedded = embedded_json(name, dom)
-    check_static(name, src)
-    check_network(name, args.netlog)
+    check_network(name, url, requests)
     check_verdict(name, dom, report.get("verdict"), embedded)
     check_numbers(name, dom, report, embedded)
-    if len(dom.figures) < args.min_figures:
-        fail(name, "figures", "%d <figure class=\"figure\">, expected at least %d"
-             % (len(dom.figures), args.min_figures))
-    for fid, n_svg in dom.figures:
-        if n_svg < 1:
-            fail(name, "figures", "<figure id=\"%s\"> holds no inline <svg>" % fid)
-    try:
-        image = pngstat.read(args.png)
-    except (OSError, pngstat.PngError) as e:
-        fail(name, "page-pixels", "screenshot %s unreadable (%s)" % (args.png, e))
-        return
-    ink, colours = check_pixels(name, "page-pixels", image, (0, 0, image[0], image[1]), MIN_INK_PAGE)
-    print("%s: %d spans, %d figures, page %.2f%% drawn, %s colours"
-          % (name, len(dom.spans), len(dom.figures), 100 * ink, colours))
+    check_figures(name, dom)
+    ink, colours = check_pixels(name, "page-pixels", page, (0, 0, page[0], page[1]), MIN_INK_PAGE)
+    print("%s: %d spans, %d figures (%d missing), %dx%d page %.2f%% drawn, %s colours"
+          % (name, len(dom.spans), len(dom.figures), sum(f["missing"] for f in dom.figures),
+             page[0], page[1], 100 * ink, colours))
+    check_figure_pixels(name, probe["figures"])
 
 
-def svg_of_figures(text):
-    """(figure id, svg text) for each <figure class="figure">'s first <svg>,
-    as written in the page."""
-    out = []
-    for m in re.finditer(r"<figure\b[^>]*>", text):
-        if not re.search(r"\bclass=\"[^\"]*\bfigure\b", m.group(0)):
-            continue
-        fid = re.search(r"\bid=\"([^\"]*)\"", m.group(0))
-        end = text.find("</figure>", m.end())
-        body = text[m.end():end if end >= 0 else len(text)]
-        start, stop = body.find("<svg"), body.rfind("</svg>")
-        if start >= 0 and stop > start:
-            out.append((fid.group(1) if fid else "?", body[start:stop + 6]))
-    return out
+def judge(name, expect, prefix):
+    """0 when the page's failures are as expected: none ("-"), or at least
+    one of the check EXPECT (a negative fixture); else 1, saying why."""
+    with open(prefix + ".check", "w", encoding="utf-8") as f:
+        f.write("".join(line + "\n" for line in FAILURES))
+    if expect == "-":
+        for line in FAILURES:
+            print(line, file=sys.stderr)
+        return 1 if FAILURES else 0
+    if any(line.startswith("check_report: %s: %s: " % (name, expect)) for line in FAILURES):
+        return 0
+    print("check_report: negative fixture %s did not fail the %s check:" % (name, expect),
+          file=sys.stderr)
+    for line in FAILURES or ["(no failure at all)"]:
+        print("    " + line, file=sys.stderr)
+    return 1
 
 
-def svg_size(svg):
-    tag = svg[:svg.find(">") + 1]
-    vb = re.search(r"viewBox=\"\s*[-\d.]+[\s,]+[-\d.]+[\s,]+([\d.]+)[\s,]+([\d.]+)", tag)
-    if vb:
-        return float(vb.group(1)), float(vb.group(2))
-    w = re.search(r"\bwidth=\"([\d.]+)", tag)
-    h = re.search(r"\bheight=\"([\d.]+)", tag)
-    return (float(w.group(1)), float(h.group(1))) if w and h else (4.0, 3.0)
+def take_shot(browser, html_path, out, height):
+    """The top WIDTH x height of a page (its default, smaller PNG encoding)."""
+    step = ["start"]
+    target, session = open_tab(browser, pathlib.Path(html_path).resolve().as_uri(), step)
+    full = json.loads(browser.send("Runtime.evaluate", {"expression": PROBE, "returnByValue": True},
+                                   session)["result"]["value"])["height"]
+    capture(browser, session, (0, 0, WIDTH, min(height, full)), out, fast=False)
+    browser.send("Target.closeTarget", {"targetId": target})
+    browser.drop_session(session)
+    print("check_report: wrote %s (%d bytes)" % (out, os.path.getsize(out)))
 
 
-def cell_svg(svg, prefix, width, height):
-    """The svg drawn at width x height px, its ids (and references to them)
-    prefixed so that figures of different pages do not share ids."""
-    svg = re.sub(r"\bid=\"", 'id="%s' % prefix, svg)
-    svg = re.sub(r"(href=\"#|url\(#)", r"\g<1>%s" % prefix, svg)
-    head_end = svg.find(">")
-    head = re.sub(r"\s(width|height)=\"[^\"]*\"", "", svg[:head_end])
-    return '%s width="%d" height="%d"%s' % (head, width, height, svg[head_end:])
+def page_lines(path, wait):
+    """The lines of PAGES as they are written, up to the line END (the
+    reports are written while the fixtures are checked); a file without END
+    after wait seconds raises CdpError."""
+    deadline = time.monotonic() + wait
+    with open(path, encoding="utf-8") as f:
+        pending = ""
+        while True:
+            pending += f.readline()
+            if not pending.endswith("\n"):
+                if time.monotonic() > deadline:
+                    raise cdp.CdpError("%s: no END line within %g s: the pages after the last one"
+                                       " are not checked" % (path, wait))
+                time.sleep(0.1)
+                continue
+            line, pending = pending.split(), ""
+            if line == ["END"]:
+                return
+            if line:
+                yield line
 
 
-def cmd_figures_page(args):
-    cells, parts, columns = [], [], [CELL_GAP, CELL_GAP]
-    for k, path in enumerate(args.pages):
-        with open(path, encoding="utf-8") as f:
-            figures = svg_of_figures(f.read())
-        for fid, svg in figures:
-            vw, vh = svg_size(svg)
-            w, h = CELL_WIDTH, max(1, round(CELL_WIDTH * vh / vw))
-            col = 0 if columns[0] <= columns[1] else 1
-            x, y = CELL_GAP + col * (CELL_WIDTH + CELL_GAP), columns[col]
-            columns[col] += h + CELL_GAP
-            cells.append({"page": path, "figure": fid, "box": [x, y, w, h]})
-            parts.append('<div style="position:absolute;left:%dpx;top:%dpx;width:%dpx;height:%dpx">%s</div>'
-                         % (x, y, w, h, cell_svg(svg, "p%d-" % k, w, h)))
-    with open(args.out, "w", encoding="utf-8") as f:
-        f.write('<!DOCTYPE html>\n<html><head><meta charset="utf-8"><style>body{margin:0;'
-                'background:#fff}</style></head><body>\n%s\n</body></html>\n' % "\n".join(parts))
-    layout = {"width": 2 * CELL_WIDTH + 3 * CELL_GAP, "height": max(columns), "cells": cells}
-    with open(args.layout, "w", encoding="utf-8") as f:
-        json.dump(layout, f, indent=1)
-    print("%d,%d" % (layout["width"], layout["height"]))
-
-
-def cmd_figures(args):
-    with open(args.layout, encoding="utf-8") as f:
-        layout = json.load(f)
-    try:
-        image = pngstat.read(args.png)
-    except (OSError, pngstat.PngError) as e:
-        fail("figures", "figure-pixels", "screenshot %s unreadable (%s)" % (args.png, e))
-        return
-    for cell in layout["cells"]:
-        x, y, w, h = cell["box"]
-        name = "%s %s" % (os.path.basename(cell["page"]), cell["figure"])
-        if x + w > image[0] or y + h > image[1]:
-            fail(name, "figure-pixels", "outside the %dx%d screenshot" % (image[0], image[1]))
-            continue
-        ink, colours = check_pixels(name, "figure-pixels", image, (x, y, w, h), MIN_INK_FIGURE)
-        print("%s: %.2f%% drawn, %s colours" % (name, 100 * ink, colours))
-
-
-def cmd_crop(args):
-    width, height, bpp, rows = pngstat.read(args.png)
-    w, h = min(args.width, width), min(args.height, height)
-    pngstat.write_rgb(args.out, w, [r[:w * bpp] for r in rows[:h]], bpp)
+def cmd_run(args):
+    # SIGTERM unwinds (SystemExit) so that Chromium is killed on the way out.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    bad = 0
+    with cdp.Chromium(args.chromium, args.timeout, args.log) as browser:
+        try:
+            for name, json_path, html_path, prefix, expect in page_lines(args.pages, args.wait):
+                del FAILURES[:]
+                try:
+                    check_page(browser, name, json_path, html_path, prefix)
+                except cdp.CdpError as e:
+                    fail(name, "browser", str(e))
+                    judge(name, "-", prefix)
+                    raise cdp.CdpError("the pages after %s are not checked" % name) from e
+                bad += judge(name, expect, prefix)
+            for shot in args.shot:
+                html_path, out = shot.split("=", 1)
+                take_shot(browser, html_path, out, args.shot_height)
+        except cdp.CdpError as e:
+            print("check_report: %s" % e, file=sys.stderr)
+            return 1
+    return 1 if bad else 0
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
-    p = sub.add_parser("page")
-    p.add_argument("name")
-    for opt in ("--html", "--dom", "--netlog", "--png", "--json"):
-        p.add_argument(opt, required=True)
-    p.add_argument("--min-figures", type=int, default=1)
-    p = sub.add_parser("figures-page")
-    p.add_argument("out")
-    p.add_argument("layout")
-    p.add_argument("pages", nargs="+")
-    p = sub.add_parser("figures")
-    p.add_argument("layout")
-    p.add_argument("png")
-    p = sub.add_parser("crop")
-    p.add_argument("png")
-    p.add_argument("out")
-    p.add_argument("width", type=int)
-    p.add_argument("height", type=int)
+    p = sub.add_parser("run")
+    p.add_argument("pages", help="lines NAME JSON HTML OUTPREFIX EXPECT, then END")
+    p.add_argument("--chromium", default="chromium")
+    p.add_argument("--timeout", type=float, default=30.0, help="seconds for each step")
+    p.add_argument("--wait", type=float, default=300.0, help="seconds for PAGES to end")
+    p.add_argument("--log", default=os.devnull, help="Chromium's stdout and stderr")
+    p.add_argument("--shot", action="append", default=[], metavar="HTML=PNG")
+    p.add_argument("--shot-height", type=int, default=1600)
     args = ap.parse_args()
-    {"page": cmd_page, "figures-page": cmd_figures_page, "figures": cmd_figures,
-     "crop": cmd_crop}[args.cmd](args)
-    for line in FAILURES:
-        print(line, file=sys.stderr)
-    return 1 if FAILURES else 0
+    return cmd_run(args)
 
 
 if __name__ == "__main__":
