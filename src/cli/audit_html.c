@@ -62,8 +62,8 @@ static void draw(const ul_cli_html_job *job, const ul_audit_curve *c, char **svg
         return;
     }
     char err[512], title[160];
-    snprintf(title, sizeof title, "Certified privacy curve%s%s", c->label[0] ? ": " : "",
-             c->label);
+    /* the method names the picture; the legend names the theorem's forms */
+    snprintf(title, sizeof title, "Certified privacy curve: %.100s", ul_cert_method(job->cert));
     if (f(c, title, svg, len, err, sizeof err) != UL_OK) {
         *svg = NULL;
         snprintf(why, whylen, "No figure: %.400s.", err);

@@ -189,12 +189,17 @@ static void audit_head(ul_html_page *p, const char *command)
 static ul_status audit_body(ul_html_page *p, const ul_report_figure *figs, size_t n_figs,
                             char *err, size_t errlen)
 {
+    /* the picture right after the numbers it draws: the claim's point
+     * against the certified band, before the details that explain it */
     ul_html_verdict(p, "verdict", "explanation", NULL);
     claim_vs_certified(p);
+    ul_status st = ul_html_figures(p, figs, n_figs, err, errlen);
+    if (st != UL_OK)
+        return st;
     other_and_reach(p);
     certificate(p);
     findings(p);
-    return ul_html_figures(p, figs, n_figs, err, errlen);
+    return UL_OK;
 }
 
 ul_status ul_report_html_audit(const char *report_json, const ul_report_figure *figs,
