@@ -152,4 +152,16 @@ typedef struct {
 ul_status ul_emp_plot_eps_delta(const char *path, const ul_emp_eps_plot *p, char *err,
                                 size_t errlen);
 
+/* ---- the same pictures as SVG text ------------------------------------------
+ *
+ * For the HTML report (report/html.h inlines SVG text): the picture that
+ * ul_emp_plot_roc_ex / ul_emp_plot_eps_delta would write to a ".svg" file,
+ * drawn by the same code into memory.  *svg is malloc'd and NUL-terminated
+ * (cairo writes no NUL byte), *len its length; both NULL / 0 on an error.
+ * The same checks and messages, with "svg" where they name the path. */
+ul_status ul_emp_plot_roc_svg(const ul_emp_plot_spec *spec, char **svg, size_t *len, char *err,
+                              size_t errlen);
+ul_status ul_emp_plot_eps_delta_svg(const ul_emp_eps_plot *p, char **svg, size_t *len, char *err,
+                                    size_t errlen);
+
 #endif
