@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli_run.h"
 #include "cli/attack_figures.h"
@@ -86,6 +87,43 @@ Test(attack_outputs, eps_max_matches_the_zero_error_closed_form)
             mpfr_clear(e);
             mpfi_clear(a), mpfi_clear(d);
         }
+}
+
+/* attack --scores: the capacity of its counts (the method's bound on a
+ * perfect separation) against the zero-error closed form and quadrature
+ * above, for the joint test with geometric weights (the attack's own), one
+ * score: α/S = α; and the claim above it said to be out of reach. */
+Test(attack_outputs, scores_capacity_matches_the_closed_form)
+{
+    char dir[] = "/tmp/ul-scores-cap-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char in[128], out[128], spec[300];
+    snprintf(in, sizeof in, "%s/in.txt", dir);
+    snprintf(out, sizeof out, "%s/out.txt", dir);
+    FILE *fi = fopen(in, "w"), *fo = fopen(out, "w");
+    cr_assert(fi && fo);
+    for (int i = 0; i < 256; i++) /* overlapping worlds: the capacity ignores the values */
+        fprintf(fi, "%d\n", i % 7), fprintf(fo, "%d\n", i % 5);
+    fclose(fi), fclose(fo);
+    snprintf(spec, sizeof spec, "%s,%s", in, out);
+    run_result r = run("attack", "--scores", spec, "--weights", "geometric", "--alpha", "0.025",
+                       "--delta", "1e-5", "--json", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    json_object *o = json_tokener_parse(r.out);
+    cr_assert_not_null(o, "%s", r.out);
+    double got = strtod(field(o, "eps_max_certifiable"), NULL);
+    json_object_put(o);
+    run_free(&r);
+    double want = closed_form(0.025, 256, 1e-5), exact = eps_zero_errors(0.025, 256, 1e-5);
+    cr_expect(got <= want + 1e-9 && got <= exact + 1e-6 && got >= exact - 0.03,
+              "%.6f: closed form %.6f, quadrature %.6f", got, want, exact);
+    r = run("attack", "--scores", spec, "--weights", "geometric", "--alpha", "0.025", "--delta",
+            "1e-5", "--claim-eps", "5", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_expect_not_null(strstr(r.out, "cannot refute eps = 5"), "%s", r.out);
+    run_free(&r);
+    unlink(in), unlink(out);
+    rmdir(dir);
 }
 
 static ul_status capacity(ul_attack_capacity *cap, int scores, size_t runs, const char *eps,

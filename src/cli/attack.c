@@ -552,7 +552,9 @@ static int write_html(const out_plan *op, const ul_attack_result *res, const cha
                                              res->n_scores ? &e->fig.p : NULL, err, sizeof err)
                         : ul_fail(err, sizeof err, UL_ENOMEM, "--html: out of memory");
     if (st != UL_OK && !op->html) {
-        fprintf(stderr, "ulaudit attack: warning: report.html not written: %s\n", err);
+        /* the page nobody asked for by name: its message without the flag */
+        fprintf(stderr, "ulaudit attack: warning: report.html not written: %s\n",
+                strncmp(err, "--html ", 7) == 0 ? err + 7 : err);
         free(path);
         return 0;
     }
