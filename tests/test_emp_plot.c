@@ -433,13 +433,25 @@ Test(emp_plot, eps_delta_picture)
     snprintf(path, sizeof path, "%s/eps.png", dir.path);
     const double cd[] = {1e-5}, ce[] = {3};
     const double d[] = {1e-8, 1e-6, 1e-4, 1e-2}, e[] = {6, 5, 4, 2};
-    ul_emp_eps_curve c[2] = {{"claim", cd, ce, 1, UL_EMP_CURVE_POINTS},
-                             {"certificate", d, e, 4, UL_EMP_CURVE_SOLID}};
+    ul_emp_eps_curve c[2] = {{"claim", cd, ce, 1, UL_EMP_CURVE_POINTS, 0},
+                             {"certificate", d, e, 4, UL_EMP_CURVE_SOLID, 0}};
     ul_emp_eps_plot p = {c, 2, "eps(delta)"};
     cr_assert_eq(ul_emp_plot_eps_delta(path, &p, err, sizeof err), UL_OK, "%s", err);
     colour_census cs = census_of_png(path);
     cr_assert_gt(cs.red, 20, "red pixels %ld", cs.red);
     cr_assert_gt(cs.blue, 300, "blue pixels %ld", cs.blue);
+    /* a chosen colour (issue 27): the second curve alone as colour 2 stays
+     * blue, as colour 1 turns red — the place no longer decides */
+    ul_emp_eps_plot one = {c + 1, 1, "eps(delta)"};
+    c[1].colour = 2;
+    cr_assert_eq(ul_emp_plot_eps_delta(path, &one, err, sizeof err), UL_OK, "%s", err);
+    cs = census_of_png(path);
+    cr_expect(cs.blue > 300 && cs.red == 0, "colour 2: blue %ld, red %ld", cs.blue, cs.red);
+    c[1].colour = 1;
+    cr_assert_eq(ul_emp_plot_eps_delta(path, &one, err, sizeof err), UL_OK, "%s", err);
+    cs = census_of_png(path);
+    cr_expect(cs.red > 300 && cs.blue < 20, "colour 1: red %ld, blue %ld", cs.red, cs.blue);
+    c[1].colour = 0;
     const double bad[] = {0};
     c[0].delta = bad;
     cr_assert_eq(ul_emp_plot_eps_delta(path, &p, err, sizeof err), UL_EINPUT);
@@ -628,7 +640,7 @@ Test(emp_plot, svg_text_is_the_files_picture)
     free(file), free(mem);
 
     const double d[] = {1e-6, 1e-3}, e[] = {2, 1};
-    ul_emp_eps_curve c = {"curve", d, e, 2, UL_EMP_CURVE_SOLID};
+    ul_emp_eps_curve c = {"curve", d, e, 2, UL_EMP_CURVE_SOLID, 0};
     ul_emp_eps_plot p = {.curves = &c, .n_curves = 1, .title = "eps"};
     snprintf(path, sizeof path, "%s/eps.svg", dir.path);
     cr_assert_eq(ul_emp_plot_eps_delta(path, &p, err, sizeof err), UL_OK, "%s", err);

@@ -50,14 +50,14 @@ static bool claim_curve(ul_cli_eps_figure *f, const ul_cli_eps_inputs *in, ul_em
         for (int i = 0; i < UL_CLI_EPS_GRID; i++)
             f->claim[i] = rho + log(1 / f->grid[i]) / (q - 1);
         *c = (ul_emp_eps_curve){"claimed Renyi curve", f->grid, f->claim, UL_CLI_EPS_GRID,
-                                UL_EMP_CURVE_SOLID};
+                                UL_EMP_CURVE_SOLID, 1};
         return true;
     }
     if (isnan(ce) || !(d > 0 && d < 1))
         return false;
     f->claim_d = d, f->claim_e = ce;
     *c = (ul_emp_eps_curve){"claimed (eps, delta)", &f->claim_d, &f->claim_e, 1,
-                            UL_EMP_CURVE_POINTS};
+                            UL_EMP_CURVE_POINTS, 1};
     return true;
 }
 
@@ -76,18 +76,20 @@ void ul_cli_eps_figure_build(ul_cli_eps_figure *f, const ul_cli_eps_inputs *in)
     if (m) {
         snprintf(f->cert_label, sizeof f->cert_label, "certificate: %s (certified ceiling)",
                  in->cert->label[0] ? in->cert->label : "audited curve");
-        f->c[n++] = (ul_emp_eps_curve){f->cert_label, f->cert_d, f->cert_e, m, UL_EMP_CURVE_SOLID};
+        f->c[n++] =
+            (ul_emp_eps_curve){f->cert_label, f->cert_d, f->cert_e, m, UL_EMP_CURVE_SOLID, 2};
     }
     if (in->lb_n) {
         snprintf(f->lb_label, sizeof f->lb_label, "certified eps_lb(delta), pointwise");
         f->c[n++] = (ul_emp_eps_curve){f->lb_label, in->lb_delta, in->lb_eps, in->lb_n,
-                                       UL_EMP_CURVE_SOLID};
+                                       UL_EMP_CURVE_SOLID, 3};
     }
     if (!isnan(in->gdp_mu)) {
-        snprintf(f->gdp_label, sizeof f->gdp_label, "GDP estimate (%s, not a bound)",
-                 in->gdp_score ? in->gdp_score : "scores");
+        snprintf(f->gdp_label, sizeof f->gdp_label, "GDP estimate (%s, not a bound)%s",
+                 in->gdp_score ? in->gdp_score : "scores",
+                 isinf(in->gdp_mu) ? ": infinite (AUC 1)" : "");
         f->c[n++] = (ul_emp_eps_curve){f->gdp_label, f->grid, f->gdp, UL_CLI_EPS_GRID,
-                                       UL_EMP_CURVE_DASHED};
+                                       UL_EMP_CURVE_DASHED, 4};
     }
     f->p = (ul_emp_eps_plot){.curves = f->c, .n_curves = n, .title = "eps against delta"};
 }

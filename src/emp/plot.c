@@ -600,7 +600,8 @@ static void draw_eps_picture(cairo_t *cr, const void *what)
     cairo_rectangle(cr, AXES_LEFT, AXES_TOP, AXES_RIGHT - AXES_LEFT, AXES_BOTTOM - AXES_TOP);
     cairo_clip(cr);
     for (size_t c = 0; c < p->n_curves; c++) {
-        colour ink = CURVE_COLOURS[c % (sizeof CURVE_COLOURS / sizeof CURVE_COLOURS[0])];
+        size_t nc = sizeof CURVE_COLOURS / sizeof CURVE_COLOURS[0], k = (size_t)p->curves[c].colour;
+        colour ink = CURVE_COLOURS[k >= 1 && k <= nc ? k - 1 : c % nc];
         eps_curve(cr, &a, &p->curves[c], ink);
         entries[c] =
             (legend_entry){.colour = ink, .dashed = p->curves[c].style == UL_EMP_CURVE_DASHED};

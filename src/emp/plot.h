@@ -141,6 +141,8 @@ typedef struct {
     const double *delta, *eps;
     size_t n;
     ul_emp_curve_style style;
+    int colour; /* 0: by the curve's place (above); k = 1…5: the k-th colour, so that a
+                   curve keeps its colour when one before it is left out */
 } ul_emp_eps_curve;
 
 typedef struct {
