@@ -476,7 +476,24 @@ static int write_roc(const char *path, const out_plan *op, const ul_attack_resul
 typedef struct {
     double lb_d[UL_CLI_LB_DELTAS], lb[UL_CLI_LB_DELTAS];
     ul_cli_eps_figure fig;
+    /* the SVG text of each score's ROC, then of eps-delta, drawn once for
+     * the .svg files and the page (cli/attack_figures.h) */
+    char *svg[UL_ATTACK_MAX_SCORES + 1];
+    size_t len[UL_ATTACK_MAX_SCORES + 1];
 } eps_data;
+
+/* The score whose curve is drawn: the largest certified ε_lb at the claimed
+ * δ (ties: the larger AUC), the one nearest to refuting. */
+static int lb_score(const ul_attack_result *res)
+{
+    int k = 0;
+    for (int i = 1; i < res->n_scores; i++) {
+        int c = mpfr_cmp(res->score[i].roc.eps_lb, res->score[k].roc.eps_lb);
+        if (c > 0 || (c == 0 && res->score[i].roc.auc > res->score[k].roc.auc))
+            k = i;
+    }
+    return k;
+}
 
 static int eps_figure(eps_data *e, const out_plan *op, const ul_attack_result *res)
 {
@@ -484,11 +501,19 @@ static int eps_figure(eps_data *e, const out_plan *op, const ul_attack_result *r
     const ul_attack_score *best = &res->score[0];
     for (int k = 0; k < res->n_scores; k++)
         best = res->score[k].roc.auc > best->roc.auc ? &res->score[k] : best;
-    size_t n = ul_cli_lb_deltas(text_d(op->delta, 0), e->lb_d);
-    if (ul_attack_eps_lb_curve(res, op->alpha, e->lb_d, n, e->lb, err, sizeof err) != UL_OK) {
+    int k = lb_score(res);
+    double claimed = text_d(op->delta, 0), todo[UL_CLI_LB_DELTAS], got[UL_CLI_LB_DELTAS];
+    size_t n = ul_cli_lb_deltas(claimed, e->lb_d), m = 0;
+    for (size_t i = 0; i < n; i++) /* the claimed δ's bound is the result's own */
+        if (e->lb_d[i] != claimed)
+            todo[m++] = e->lb_d[i];
+    if (ul_attack_eps_lb_curve(res, k, op->alpha, todo, m, got, err, sizeof err) != UL_OK) {
         say(err);
         return -1;
     }
+    for (size_t i = 0, j = 0; i < n; i++)
+        e->lb[i] = e->lb_d[i] == claimed ? mpfr_get_d(res->score[k].roc.eps_lb, MPFR_RNDD)
+                                         : got[j++];
     ul_cli_eps_inputs in = {.eps = op->eps,
                             .delta = op->delta,
                             .renyi_order = op->renyi_order,
@@ -498,40 +523,57 @@ static int eps_figure(eps_data *e, const out_plan *op, const ul_attack_result *r
                             .lb_delta = e->lb_d,
                             .lb_eps = e->lb,
                             .lb_n = n,
+                            .lb_score = res->score[k].name,
                             .cert = op->cert};
     ul_cli_eps_figure_build(&e->fig, &in);
     return 0;
 }
 
-static int write_eps_delta(const char *path, const eps_data *e, out_files *o)
+/* The SVG texts of the figures (eps_data), or -1 (said). */
+static int draw_svgs(const out_plan *op, const ul_attack_result *res, eps_data *e)
 {
-    char err[512], *copy = strdup(path);
-    ul_status st = copy ? ul_emp_plot_eps_delta(path, &e->fig.p, err, sizeof err)
-                        : ul_fail(err, sizeof err, UL_ENOMEM, "%s: out of memory", path);
-    return placed(o, copy, st, err);
+    ul_emp_plot_spec rocs[UL_ATTACK_MAX_SCORES];
+    char titles[UL_ATTACK_MAX_SCORES][128], err[1024];
+    for (int k = 0; k < res->n_scores; k++)
+        rocs[k] = roc_spec(op, res, &res->score[k], titles[k]);
+    ul_status st =
+        ul_cli_draw_svgs(rocs, (size_t)res->n_scores, &e->fig.p, e->svg, e->len, err, sizeof err);
+    if (st != UL_OK)
+        say(err);
+    return st == UL_OK ? 0 : -1;
 }
 
-/* In DIR: roc-<score>.png and .svg per score, eps-delta.png and .svg. */
+/* DIR/name holding SVG text (a picture: mode 0644); o records it. */
+static int write_svg(const char *dir, const char *name, const char *svg, size_t len,
+                     out_files *o)
+{
+    char *path = join(dir, name), err[1024];
+    ul_status st = path ? ul_cli_write_text(path, svg, len, err, sizeof err)
+                        : ul_fail(err, sizeof err, UL_ENOMEM, "%s: out of memory", dir);
+    return placed(o, path, st, err);
+}
+
+/* In DIR: roc-<score>.png and .svg per score, eps-delta.png and .svg (the
+ * .svg files: the texts drawn once, eps_data). */
 static int write_score_plots(const out_plan *op, const ul_attack_result *res, const eps_data *e,
                              out_files *o)
 {
-    static const char *const ext[2] = {"png", "svg"};
     int rc = 0;
-    for (int x = 0; x < 2 && rc == 0; x++) {
-        for (int k = 0; k < res->n_scores && rc == 0; k++) {
-            char name[64];
-            snprintf(name, sizeof name, "roc-%s.%s", res->score[k].name, ext[x]);
-            char *path = join(op->dir, name);
-            rc = path ? write_roc(path, op, res, &res->score[k], o) : -1;
-            free(path);
-        }
-        char name[32];
-        snprintf(name, sizeof name, "eps-delta.%s", ext[x]);
+    char name[64];
+    for (int k = 0; k < res->n_scores && rc == 0; k++) {
+        snprintf(name, sizeof name, "roc-%s.png", res->score[k].name);
         char *path = join(op->dir, name);
-        rc = rc == 0 && path && res->n_scores > 0 ? write_eps_delta(path, e, o) : rc;
+        rc = path ? write_roc(path, op, res, &res->score[k], o) : -1;
         free(path);
+        snprintf(name, sizeof name, "roc-%s.svg", res->score[k].name);
+        rc = rc == 0 ? write_svg(op->dir, name, e->svg[k], e->len[k], o) : rc;
     }
-    return rc;
+    char *path = join(op->dir, "eps-delta.png"), err[512];
+    ul_status st = path ? ul_emp_plot_eps_delta(path, &e->fig.p, err, sizeof err)
+                        : ul_fail(err, sizeof err, UL_ENOMEM, "%s: out of memory", op->dir);
+    rc = rc == 0 ? placed(o, path, st, err) : (free(path), rc);
+    int n = res->n_scores;
+    return rc == 0 ? write_svg(op->dir, "eps-delta.svg", e->svg[n], e->len[n], o) : rc;
 }
 
 /* The HTML report (cli/attack_figures.h) at --html FILE, else
@@ -541,15 +583,11 @@ static int write_html(const out_plan *op, const ul_attack_result *res, const cha
                       const eps_data *e, out_files *o)
 {
     char *path = op->html ? strdup(op->html) : join(op->dir, "report.html"), err[1536];
-    ul_emp_plot_spec rocs[UL_ATTACK_MAX_SCORES];
-    char titles[UL_ATTACK_MAX_SCORES][128];
     const char *names[UL_ATTACK_MAX_SCORES];
-    for (int k = 0; k < res->n_scores; k++) {
-        rocs[k] = roc_spec(op, res, &res->score[k], titles[k]);
+    for (int k = 0; k < res->n_scores; k++)
         names[k] = res->score[k].name;
-    }
-    ul_status st = path ? ul_cli_attack_html(path, json, rocs, names, (size_t)res->n_scores,
-                                             res->n_scores ? &e->fig.p : NULL, err, sizeof err)
+    ul_status st = path ? ul_cli_attack_html(path, json, e->svg, e->len, names,
+                                             (size_t)res->n_scores, true, err, sizeof err)
                         : ul_fail(err, sizeof err, UL_ENOMEM, "--html: out of memory");
     if (st != UL_OK && !op->html) {
         /* the page nobody asked for by name: its message without the flag */
@@ -574,18 +612,20 @@ static int write_outputs(const out_plan *op, const ul_attack_result *res)
     bool figures = (op->dir || op->html) && res->n_scores > 0;
     if (rc == 0 && figures)
         rc = eps_figure(e, op, res);
+    if (rc == 0 && figures)
+        rc = draw_svgs(op, res, e);
     if (rc == 0 && op->dir)
         rc = write_file(op->dir, "roc.csv", csv, &o);
     if (rc == 0 && op->dir)
         rc = write_file(op->dir, "scores.csv", per_run, &o);
-    if (rc == 0 && op->dir)
+    if (rc == 0 && op->dir && figures)
         rc = write_score_plots(op, res, e, &o);
     char *plot_path = op->plot ? strdup(op->plot) : op->dir ? join(op->dir, "roc.png") : NULL;
     if (rc == 0 && plot_path && res->n_scores > 0)
         rc = write_roc(plot_path, op, res, &res->score[0], &o); /* the first score's */
     if (rc == 0 && op->models)
         rc = save_models(op->dir, op->models, &o);
-    if (rc == 0 && (op->dir || op->html))
+    if (rc == 0 && figures)
         rc = write_html(op, res, json, e, &o);
     /* last: a result.json stands only beside the files it describes */
     if (rc == 0 && op->dir)
@@ -593,6 +633,8 @@ static int write_outputs(const out_plan *op, const ul_attack_result *res)
     if (rc != 0)
         out_undo(&o);
     out_keep(&o);
+    for (int k = 0; e && k <= UL_ATTACK_MAX_SCORES; k++)
+        free(e->svg[k]);
     free(json), free(csv), free(per_run), free(plot_path), free(e);
     return rc;
 }

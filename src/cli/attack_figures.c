@@ -18,10 +18,11 @@
 
 size_t ul_cli_lb_deltas(double claimed, double *out)
 {
+    static const int DECADES[] = {-10, -7, -4, -3, -2, -1};
     size_t n = 0;
     bool placed = !(claimed > 0 && claimed < 1);
-    for (int k = -10; k <= -1; k++) {
-        double d = pow(10.0, k);
+    for (size_t i = 0; i < sizeof DECADES / sizeof DECADES[0]; i++) {
+        double d = pow(10.0, DECADES[i]);
         if (!placed && claimed <= d) {
             placed = true;
             if (claimed != d) /* a decade itself is there already */
@@ -80,7 +81,8 @@ void ul_cli_eps_figure_build(ul_cli_eps_figure *f, const ul_cli_eps_inputs *in)
             (ul_emp_eps_curve){f->cert_label, f->cert_d, f->cert_e, m, UL_EMP_CURVE_SOLID, 2};
     }
     if (in->lb_n) {
-        snprintf(f->lb_label, sizeof f->lb_label, "certified eps_lb(delta), pointwise");
+        snprintf(f->lb_label, sizeof f->lb_label, "certified eps_lb(delta) (%s), pointwise",
+                 in->lb_score ? in->lb_score : "scores");
         f->c[n++] = (ul_emp_eps_curve){f->lb_label, in->lb_delta, in->lb_eps, in->lb_n,
                                        UL_EMP_CURVE_SOLID, 3};
     }
@@ -118,11 +120,12 @@ int ul_cli_html_path_check(const char *path, char *err, size_t errlen)
     return rc;
 }
 
-/* The figures as SVG text (the caller frees svg[0..n)). */
-static ul_status draw_figures(char **svg, size_t *len, const ul_emp_plot_spec *rocs,
-                              size_t n_rocs, const ul_emp_eps_plot *eps, char *err, size_t errlen)
+ul_status ul_cli_draw_svgs(const ul_emp_plot_spec *rocs, size_t n_rocs, const ul_emp_eps_plot *eps,
+                           char **svg, size_t *len, char *err, size_t errlen)
 {
     ul_status st = UL_OK;
+    for (size_t i = 0; i < n_rocs + (eps != NULL); i++)
+        svg[i] = NULL, len[i] = 0;
     for (size_t i = 0; i < n_rocs && st == UL_OK; i++)
         st = ul_emp_plot_roc_svg(&rocs[i], &svg[i], &len[i], err, errlen);
     if (st == UL_OK && eps)
@@ -131,14 +134,21 @@ static ul_status draw_figures(char **svg, size_t *len, const ul_emp_plot_spec *r
 }
 
 typedef struct {
-    const char *html;
-} page_job;
+    const char *text;
+    size_t len;
+} text_job;
 
-static const char *fill_page(FILE *f, void *ctx)
+static const char *fill_text(FILE *f, void *ctx)
 {
-    const page_job *j = ctx;
-    size_t n = strlen(j->html);
-    return fwrite(j->html, 1, n, f) == n ? NULL : "write failed";
+    const text_job *j = ctx;
+    return fwrite(j->text, 1, j->len, f) == j->len ? NULL : "write failed";
+}
+
+ul_status ul_cli_write_text(const char *path, const char *text, size_t len, char *err,
+                            size_t errlen)
+{
+    text_job j = {text, len};
+    return ul_io_write_atomic(path, fill_text, &j, 0644, err, errlen);
 }
 
 /* One figure's caption and text alternative. */
@@ -161,19 +171,15 @@ static void caption_of(char *cap, char *alt, size_t len, const char *name, bool 
     snprintf(alt, len, "ROC of the %s score, linear and log axes", name);
 }
 
-ul_status ul_cli_attack_html(const char *path, const char *json, const ul_emp_plot_spec *rocs,
-                             const char *const *names, size_t n_rocs, const ul_emp_eps_plot *eps,
-                             char *err, size_t errlen)
+ul_status ul_cli_attack_html(const char *path, const char *json, char *const *svg,
+                             const size_t *len, const char *const *names, size_t n_rocs,
+                             bool has_eps, char *err, size_t errlen)
 {
-    size_t n = n_rocs + (eps != NULL);
-    char **svg = calloc(n + 1, sizeof *svg), *html = NULL, (*text)[2][512] = NULL;
-    size_t *len = calloc(n + 1, sizeof *len);
+    size_t n = n_rocs + has_eps;
     ul_report_figure *figs = calloc(n + 1, sizeof *figs);
-    text = calloc(n + 1, sizeof *text);
-    char why[1024] = "";
-    ul_status st = svg && len && figs && text
-                       ? draw_figures(svg, len, rocs, n_rocs, eps, why, sizeof why)
-                       : ul_fail(why, sizeof why, UL_ENOMEM, "out of memory for %zu figures", n);
+    char(*text)[2][512] = calloc(n + 1, sizeof *text), *html = NULL, why[1024] = "";
+    ul_status st = figs && text ? UL_OK
+                                : ul_fail(why, sizeof why, UL_ENOMEM, "out of memory for %zu figures", n);
     for (size_t i = 0; i < n && st == UL_OK; i++) {
         caption_of(text[i][0], text[i][1], sizeof text[i][0], i < n_rocs ? names[i] : "",
                    i >= n_rocs);
@@ -182,15 +188,12 @@ ul_status ul_cli_attack_html(const char *path, const char *json, const ul_emp_pl
     if (st == UL_OK)
         st = ul_report_html_attack(json, figs, n, &html, why, sizeof why);
     if (st == UL_OK) {
-        page_job j = {html};
-        st = ul_io_write_atomic(path, fill_page, &j, 0644, why, sizeof why);
+        st = ul_cli_write_text(path, html, strlen(html), why, sizeof why);
         if (st != UL_OK) /* the message names the path */
             ul_fail(err, errlen, st, "--html %s", why);
     } else {
         ul_fail(err, errlen, st, "--html %s: %s", path, why);
     }
-    for (size_t i = 0; svg && i < n; i++)
-        free(svg[i]);
-    free(svg), free(len), free(figs), free(text), free(html);
+    free(figs), free(text), free(html);
     return st;
 }

@@ -13,24 +13,26 @@
 #include "emp/plot.h"
 #include "num/status.h"
 
-/* The δ values of the certified ε_lb(δ) curve: the decades 10^-10 … 10^-1
- * and the claimed δ when it lies in (0, 1) and is none of them, ascending.
- * Returns how many (at most UL_CLI_LB_DELTAS). */
-#define UL_CLI_LB_DELTAS 11
+/* The δ values of the certified ε_lb(δ) curve: 10^-10, 10^-7, 10^-4, 10^-3,
+ * 10^-2, 10^-1 (each costs a certified bound: few, denser where the curve
+ * bends) and the claimed δ when it lies in (0, 1) and is none of them,
+ * ascending.  Returns how many (at most UL_CLI_LB_DELTAS). */
+#define UL_CLI_LB_DELTAS 7
 size_t ul_cli_lb_deltas(double claimed_delta, double *out);
 
 /* What the ε–δ figure shows (emp/plot.h, ul_emp_plot_eps_delta), in its
  * colours' order: the claim (red: its (ε, δ) point, or a Rényi claim's
  * curve ε(δ) = value + log(1/δ)/(order − 1), Mironov 2017 Prop. 3), the
  * certificate's certified curve (blue, audit/curve.h, its ceiling; left out
- * when cert is NULL or has no point), the certified empirical ε_lb(δ)
- * (orange, pointwise at each δ), the GDP estimate ε(δ) of μ̂ (green,
+ * when cert is NULL or has no point), the certified empirical ε_lb(δ) of
+ * the score lb_score (orange, pointwise at each δ), the GDP estimate ε(δ) of μ̂ (green,
  * dashed, Dong, Roth & Su 2022 Cor. 2.13; labelled an estimate). */
 typedef struct {
     const char *eps, *delta, *renyi_order, *renyi_value; /* claim texts ("" or NULL: none) */
     double gdp_mu;                                        /* NAN: no estimate */
     const char *gdp_score;                                /* the score it comes from */
     const double *lb_delta, *lb_eps;                      /* ε_lb(δ), lb_n points */
+    const char *lb_score;                                 /* the score they are of */
     size_t lb_n;
     const ul_audit_curve *cert;
 } ul_cli_eps_inputs;
@@ -41,7 +43,7 @@ typedef struct {
     double grid[UL_CLI_EPS_GRID], claim[UL_CLI_EPS_GRID], gdp[UL_CLI_EPS_GRID];
     double cert_d[UL_AUDIT_CURVE_MAX_POINTS], cert_e[UL_AUDIT_CURVE_MAX_POINTS];
     double claim_d, claim_e;
-    char cert_label[160], lb_label[96], gdp_label[96];
+    char cert_label[160], lb_label[128], gdp_label[128];
     ul_emp_eps_curve c[4];
     ul_emp_eps_plot p;
 } ul_cli_eps_figure;
@@ -55,13 +57,25 @@ void ul_cli_eps_figure_build(ul_cli_eps_figure *f, const ul_cli_eps_inputs *in);
  * in err. */
 int ul_cli_html_path_check(const char *path, char *err, size_t errlen);
 
+/* The figures as SVG text (emp/plot.h's memory variants, the pictures the
+ * .svg files hold): svg[i], len[i] for rocs[0..n_rocs), then the ε–δ
+ * figure at svg[n_rocs] when eps is not NULL.  The caller frees svg[i]
+ * (NULL after an error). */
+ul_status ul_cli_draw_svgs(const ul_emp_plot_spec *rocs, size_t n_rocs, const ul_emp_eps_plot *eps,
+                           char **svg, size_t *len, char *err, size_t errlen);
+
+/* text[0..len) written atomically to path, mode 0644 (a page or a
+ * picture: for reading, whatever the umask). */
+ul_status ul_cli_write_text(const char *path, const char *text, size_t len, char *err,
+                            size_t errlen);
+
 /* The page (report/html.h, ul_report_html_attack) of the result JSON
- * object `json`, with one figure per ROC spec (names[i] its score) and the
- * ε–δ figure (eps NULL: none), each drawn as SVG text by emp/plot.h's
- * memory variants, written atomically to path (mode 0644).  UL_OK, or the
- * status with a message naming --html and path. */
-ul_status ul_cli_attack_html(const char *path, const char *json, const ul_emp_plot_spec *rocs,
-                             const char *const *names, size_t n_rocs, const ul_emp_eps_plot *eps,
-                             char *err, size_t errlen);
+ * object `json` with the figures of ul_cli_draw_svgs (n_rocs ROC figures,
+ * names[i] their scores, then the ε–δ figure when has_eps), written to
+ * path by ul_cli_write_text.  UL_OK, or the status with a message naming
+ * --html and path. */
+ul_status ul_cli_attack_html(const char *path, const char *json, char *const *svg,
+                             const size_t *len, const char *const *names, size_t n_rocs,
+                             bool has_eps, char *err, size_t errlen);
 
 #endif

@@ -292,7 +292,8 @@ static int write_html(const job *j, const ul_scores_outcome *r, const char *json
                             .gdp_score = "scores",
                             .lb_delta = d,
                             .lb_eps = e,
-                            .lb_n = st == UL_OK ? n : 0};
+                            .lb_n = st == UL_OK ? n : 0,
+                            .lb_score = "scores"};
     ul_cli_eps_figure fig;
     ul_cli_eps_figure_build(&fig, &in);
     ul_emp_plot_spec roc = {.points = r->roc.points,
@@ -308,7 +309,14 @@ static int write_html(const job *j, const ul_scores_outcome *r, const char *json
                             .auc = r->roc.auc,
                             .panels = true};
     const char *names[] = {"scores"};
-    st = ul_cli_attack_html(j->v[F_HTML], json, &roc, names, 1, &fig.p, err, sizeof err);
+    char *svg[2] = {NULL, NULL};
+    size_t len[2];
+    st = ul_cli_draw_svgs(&roc, 1, &fig.p, svg, len, err, sizeof err);
+    if (st == UL_OK)
+        st = ul_cli_attack_html(j->v[F_HTML], json, svg, len, names, 1, true, err, sizeof err);
+    else /* a picture that cannot be drawn: the page is not written */
+        snprintf(err + strlen(err), sizeof err - strlen(err), " (--html)");
+    free(svg[0]), free(svg[1]);
     return st == UL_OK ? 0 : usage("%s%s", err, "");
 }
 

@@ -1056,13 +1056,16 @@ ul_status ul_attack_finish(ul_attack_result *res, ul_attack_state *st, char *err
 
 /* ---- the ε–δ figure's curves (attack.h) ------------------------------------------- */
 
-ul_status ul_attack_eps_lb_curve(const ul_attack_result *res, const char *alpha,
+ul_status ul_attack_eps_lb_curve(const ul_attack_result *res, int k, const char *alpha,
                                  const double *delta, size_t n, double *eps_lb, char *err,
                                  size_t errlen)
 {
+    if (k < 0 || k >= res->n_scores)
+        return ul_fail(err, errlen, UL_EINPUT, "score %d: the result has %d", k, res->n_scores);
+    const ul_attack_score *s = &res->score[k];
     mpfi_t a_each, dl;
     mpfi_init2(a_each, 128), mpfi_init2(dl, 128);
-    alpha_each(a_each, alpha, res->n_scores > 0 ? res->n_scores : 1);
+    alpha_each(a_each, alpha, res->n_scores);
     ul_emp_lb_opts o = attack_lb_opts();
     ul_emp_lb_result r;
     ul_emp_lb_init(&r);
@@ -1073,15 +1076,10 @@ ul_status ul_attack_eps_lb_curve(const ul_attack_result *res, const char *alpha,
             break;
         }
         mpfi_set_d(dl, delta[i]); /* the double itself: the bound is at that δ */
-        eps_lb[i] = 0;
-        for (int k = 0; k < res->n_scores && st == UL_OK; k++) {
-            const ul_attack_score *s = &res->score[k];
-            st = ul_emp_eps_lb(&r, s->values, s->n_in, s->values + s->n_in, s->n_out, a_each, dl,
-                               &o, err, errlen);
-            st = st == UL_ECAP ? UL_OK : st; /* sound, only looser */
-            double e = st == UL_OK ? mpfr_get_d(r.eps_lb, MPFR_RNDD) : 0;
-            eps_lb[i] = e > eps_lb[i] ? e : eps_lb[i];
-        }
+        st = ul_emp_eps_lb(&r, s->values, s->n_in, s->values + s->n_in, s->n_out, a_each, dl, &o,
+                           err, errlen);
+        st = st == UL_ECAP ? UL_OK : st; /* sound, only looser */
+        eps_lb[i] = st == UL_OK ? mpfr_get_d(r.eps_lb, MPFR_RNDD) : 0;
     }
     ul_emp_lb_clear(&r);
     mpfi_clear(a_each), mpfi_clear(dl);

@@ -319,15 +319,16 @@ void ul_attack_result_clear(ul_attack_result *res);
 
 /* ---- the ε–δ figure's curves ----------------------------------------------
  *
- * The certified empirical lower bound as a curve ε_lb(δ): at each delta[i]
- * (in (0, 1)), the largest over the result's scores of the attack's own
- * test (JOINT, geometric weights, level α/S with alpha the whole α as the
- * result was computed with: each score's bound searched in
- * doubles and certified once, stats/eps_lb.h) on the result's scores,
- * rounded down to a double.  Each point holds with probability ≥ 1 − α
- * (Bonferroni over the scores); the points are pointwise, not a band
- * simultaneous in δ.  UL_EINPUT names "delta" (outside (0, 1)). */
-ul_status ul_attack_eps_lb_curve(const ul_attack_result *res, const char *alpha,
+ * The certified empirical lower bound of score k of the result as a curve
+ * ε_lb(δ): at each delta[i] (in (0, 1)) the attack's own test (JOINT,
+ * geometric weights, level α/S with alpha the whole α the result was
+ * computed with: searched in doubles and certified once, stats/eps_lb.h)
+ * on that score's values, rounded down to a double.  Each point holds with
+ * probability ≥ 1 − α/S; the points are pointwise, not a band simultaneous
+ * in δ.  Each costs one certified bound (about 70 ms at 512 runs per
+ * world): the caller chooses few δ and one score.  UL_EINPUT names
+ * "delta" (outside (0, 1)) or the score. */
+ul_status ul_attack_eps_lb_curve(const ul_attack_result *res, int k, const char *alpha,
                                  const double *delta, size_t n, double *eps_lb, char *err,
                                  size_t errlen);
 
