@@ -281,6 +281,45 @@ Test(attack_outputs, lb_deltas)
     }
 }
 
+/* The ε–δ figure's curves: the Rényi claim's curve is Mironov 2017 Prop. 3
+ * at each δ, the certificate's points below 10^-12 are dropped, each curve
+ * keeps its colour (claim 1, certificate 2, ε_lb 3, GDP 4) whatever is
+ * left out, and the GDP estimate is μ-GDP's ε(δ) (dashed). */
+Test(attack_outputs, eps_figure_curves)
+{
+    ul_audit_curve c;
+    memset(&c, 0, sizeof c);
+    c.x_key = "eps", c.y_key = "delta", c.n = 3;
+    const double x[] = {1, 2, 3}, hi[] = {1e-4, 1e-9, 1e-15};
+    for (int i = 0; i < 3; i++)
+        c.x[i] = x[i], c.hi[i] = hi[i];
+    const double ld[] = {1e-6, 1e-3}, le[] = {0.5, 0.4};
+    ul_cli_eps_inputs in = {.renyi_order = "3", .renyi_value = "0.5", .delta = "1e-5",
+                            .gdp_mu = 1.0, .gdp_score = "loss", .lb_delta = ld, .lb_eps = le,
+                            .lb_n = 2, .lb_score = "loss", .cert = &c};
+    static ul_cli_eps_figure f;
+    ul_cli_eps_figure_build(&f, &in);
+    cr_assert_eq(f.p.n_curves, 4);
+    for (size_t k = 0; k < 4; k++)
+        cr_expect_eq(f.c[k].colour, (int)k + 1, "curve %zu", k);
+    for (size_t i = 0; i < f.c[0].n; i++)
+        cr_expect(fabs(f.c[0].eps[i] - (0.5 + log(1 / f.c[0].delta[i]) / 2)) < 1e-12);
+    cr_expect_eq(f.c[1].n, 2, "the point at 1e-15 is below the figure");
+    cr_expect(f.c[1].delta[0] == 1e-9 && f.c[1].eps[0] == 2);
+    cr_expect_eq(f.c[3].style, UL_EMP_CURVE_DASHED);
+    cr_expect_not_null(strstr(f.c[3].label, "not a bound"));
+    for (size_t i = 0; i < f.c[3].n; i += 10) { /* δ(ε) of μ-GDP at the plotted ε is δ */
+        double e = f.c[3].eps[i], d = f.c[3].delta[i];
+        double back = 0.5 * erfc((e - 0.5) / sqrt(2)) - exp(e) * 0.5 * erfc((e + 0.5) / sqrt(2));
+        cr_expect(fabs(back - d) <= 1e-6 * d, "delta %g: %g", d, back);
+    }
+    in.cert = NULL, in.renyi_order = NULL, in.eps = "1";
+    ul_cli_eps_figure_build(&f, &in);
+    cr_assert_eq(f.p.n_curves, 3);
+    cr_expect(f.c[0].n == 1 && f.c[0].delta[0] == 1e-5 && f.c[0].eps[0] == 1);
+    cr_expect(f.c[0].colour == 1 && f.c[1].colour == 3 && f.c[2].colour == 4);
+}
+
 /* The certified ε_lb(δ) curve of a score: at the claimed δ it is the
  * score's own bound (computed by the ROC's path, ul_emp_roc_compute_opts); it does not increase with δ (the privacy
  * region grows with δ, so each test certifies less); and no point exceeds

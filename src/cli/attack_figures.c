@@ -73,7 +73,11 @@ void ul_cli_eps_figure_build(ul_cli_eps_figure *f, const ul_cli_eps_inputs *in)
     size_t n = 0;
     if (claim_curve(f, in, &f->c[n]))
         n++;
-    size_t m = in->cert ? ul_attack_cert_points(in->cert, f->cert_d, f->cert_e) : 0;
+    size_t m = in->cert ? ul_attack_cert_points(in->cert, f->cert_d, f->cert_e) : 0, kept = 0;
+    for (size_t i = 0; i < m; i++) /* the figure's δ range: 10^-12 up */
+        if (f->cert_d[i] >= 1e-12)
+            f->cert_d[kept] = f->cert_d[i], f->cert_e[kept++] = f->cert_e[i];
+    m = kept;
     if (m) {
         snprintf(f->cert_label, sizeof f->cert_label, "certificate: %s (certified ceiling)",
                  in->cert->label[0] ? in->cert->label : "audited curve");

@@ -23,8 +23,8 @@ size_t ul_cli_lb_deltas(double claimed_delta, double *out);
 /* What the ε–δ figure shows (emp/plot.h, ul_emp_plot_eps_delta), in its
  * colours' order: the claim (red: its (ε, δ) point, or a Rényi claim's
  * curve ε(δ) = value + log(1/δ)/(order − 1), Mironov 2017 Prop. 3), the
- * certificate's certified curve (blue, audit/curve.h, its ceiling; left out
- * when cert is NULL or has no point), the certified empirical ε_lb(δ) of
+ * certificate's certified curve (blue, audit/curve.h, its ceiling, at
+ * δ ≥ 10^-12; left out when cert is NULL or has no point there), the certified empirical ε_lb(δ) of
  * the score lb_score (orange, pointwise at each δ), the GDP estimate ε(δ) of μ̂ (green,
  * dashed, Dong, Roth & Su 2022 Cor. 2.13; labelled an estimate). */
 typedef struct {

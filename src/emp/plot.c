@@ -375,7 +375,8 @@ typedef struct {
     bool dashed;
 } legend_entry;
 
-static void draw_legend(cairo_t *cr, const legend_entry *entries, size_t n_entries)
+/* The legend box, lower right inside the axes (top: upper right). */
+static void draw_legend(cairo_t *cr, const legend_entry *entries, size_t n_entries, bool top_right)
 {
     static const double dashes[] = {7.0, 5.0};
     const double padding = 10.0, sample_length = 34.0, gap = 8.0, line_height = 20.0;
@@ -385,7 +386,8 @@ static void draw_legend(cairo_t *cr, const legend_entry *entries, size_t n_entri
         widest = fmax(widest, text_width(cr, entries[i].text));
     double box_width = 2.0 * padding + sample_length + gap + widest;
     double box_height = 2.0 * padding + line_height * (double)n_entries - 6.0;
-    double left = AXES_RIGHT - 12.0 - box_width, top = AXES_BOTTOM - 12.0 - box_height;
+    double left = AXES_RIGHT - 12.0 - box_width,
+           top = top_right ? AXES_TOP + 12.0 : AXES_BOTTOM - 12.0 - box_height;
 
     cairo_rectangle(cr, left, top, box_width, box_height);
     cairo_set_source_rgba(cr, 1.0, 1.0, 1.0, 0.9);
@@ -483,7 +485,7 @@ static void draw_picture(cairo_t *cr, const ul_emp_plot_spec *sp)
     cairo_restore(cr);
 
     legend_entry entries[6];
-    draw_legend(cr, entries, legend_entries(entries, sp, greek));
+    draw_legend(cr, entries, legend_entries(entries, sp, greek), false);
 
     if (sp->title != NULL && sp->title[0] != '\0') {
         set_colour(cr, INK);
@@ -538,9 +540,11 @@ static eps_axes eps_axes_of(const ul_emp_eps_plot *p)
 
 static void eps_frame(cairo_t *cr, const eps_axes *a, const char *minus, bool greek)
 {
+    int every = (a->dhi - a->dlo + 11) / 12; /* at most 12 labels: they do not overlap */
     for (int k = a->dlo; k <= a->dhi; k++) {
         grid_and_ticks(cr, eps_x(a, pow(10, k)), AXES_BOTTOM);
-        show_power_of_ten(cr, eps_x(a, pow(10, k)), AXES_BOTTOM + 26.0, 0.5, k, minus, 13.0);
+        if ((a->dhi - k) % every == 0)
+            show_power_of_ten(cr, eps_x(a, pow(10, k)), AXES_BOTTOM + 26.0, 0.5, k, minus, 13.0);
     }
     for (int i = 0; i <= 5; i++) {
         char label[32];
@@ -608,7 +612,9 @@ static void draw_eps_picture(cairo_t *cr, const void *what)
         snprintf(entries[c].text, sizeof entries[c].text, "%s", p->curves[c].label);
     }
     cairo_restore(cr);
-    draw_legend(cr, entries, p->n_curves);
+    /* upper right: ε(δ) curves fall to the right, and a claim's point at a
+     * small ε there stays visible */
+    draw_legend(cr, entries, p->n_curves, true);
     if (p->title && p->title[0]) {
         set_colour(cr, INK);
         set_font(cr, 17.0, true);

@@ -129,7 +129,8 @@ ul_status ul_emp_plot_roc_ex(const char *path, const ul_emp_plot_spec *spec, cha
  * e.g. the claimed ε at its δ (points), the certificate's theoretical curve,
  * the certified empirical lower bound ε_lb(δ) (computed by the caller at
  * each δ, e.g. with ul_emp_eps_lb) and the GDP estimate.  Curve colours in
- * order: red, blue, orange, green, purple; legend lower right.  Same file
+ * order: red, blue, orange, green, purple; legend upper right; at most 12
+ * decade labels (every k-th decade labelled when more, the last one kept).  Same file
  * handling as ul_emp_plot_roc.  UL_EINPUT names "path", "curves" or the
  * curve and point (δ ∈ (0, 1), ε ≥ 0; +∞ allowed and not drawn). */
 #define UL_EMP_EPS_MAX_CURVES 5
