@@ -878,3 +878,29 @@ Test(cli_attack, html_report_of_a_run)
     rm_rf(dir);
     free(cfg), free(dir);
 }
+
+/* A page that cannot be made at an explicit --html FILE (here: the
+ * renderer is still the placeholder) fails the run: exit 2 naming --html,
+ * nothing on stdout, and none of the run's files left in --out DIR. */
+Test(cli_attack, html_failure_leaves_no_file_of_the_run)
+{
+    if (renderer_built())
+        cr_skip_test("the renderer works: this failure cannot be provoked so");
+    char *dir = temp_dir();
+    char *cfg = write_in(dir, "cfg.json", NONPRIVATE);
+    char out[512], page[600];
+    snprintf(out, sizeof out, "%s/out", dir);
+    snprintf(page, sizeof page, "%s/page.html", dir);
+    run_result r = run("attack", cfg, "--out", out, "--html", page, NULL);
+    cr_expect_eq(r.status, 2, "exit %d", r.status);
+    cr_expect_str_eq(r.out, "");
+    cr_expect_not_null(strstr(r.err, "ulaudit attack: --html "), "%s", r.err);
+    run_free(&r);
+    const char *files[] = {"result.json", "roc.csv", "scores.csv", "roc.png", "roc-loss.svg",
+                           "eps-delta.png", "models_in.npy"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
+        cr_expect(!exists(out, files[i]), "%s left behind", files[i]);
+    cr_expect(!exists(dir, "page.html"));
+    rm_rf(dir);
+    free(cfg), free(dir);
+}
