@@ -842,6 +842,23 @@ static int occurrences(const char *t, const char *s)
     return n;
 }
 
+/* A run of NONPRIVATE in a fresh directory: --out DIR/out, --html
+ * DIR/page.html. */
+typedef struct {
+    char *dir, *cfg;
+    char out[512], page[600];
+} html_run;
+
+static html_run html_run_new(void)
+{
+    html_run t;
+    t.dir = temp_dir();
+    t.cfg = write_in(t.dir, "cfg.json", NONPRIVATE);
+    snprintf(t.out, sizeof t.out, "%s/out", t.dir);
+    snprintf(t.page, sizeof t.page, "%s/page.html", t.dir);
+    return t;
+}
+
 /* DIR/report.html by default with --out, and --html FILE: one page each,
  * the same result JSON embedded as result.json holds, the verdict, one
  * figure per score plus eps-delta, no request leaving the file (no src= or
@@ -850,12 +867,9 @@ Test(cli_attack, html_report_of_a_run)
 {
     if (!renderer_built())
         cr_skip_test("report/html.c is still the placeholder (issue 27: merged separately)");
-    char *dir = temp_dir();
-    char *cfg = write_in(dir, "cfg.json", NONPRIVATE);
-    char out[512], page[600];
-    snprintf(out, sizeof out, "%s/out", dir);
-    snprintf(page, sizeof page, "%s/page.html", dir);
-    run_result r = run("attack", cfg, "--out", out, "--html", page, NULL);
+    html_run t = html_run_new();
+    char *dir = t.dir, *cfg = t.cfg, *out = t.out;
+    run_result r = run("attack", cfg, "--out", out, "--html", t.page, NULL);
     cr_assert_eq(r.status, 1, "exit %d: %s", r.status, r.err);
     run_free(&r);
     cr_expect(!exists(out, "report.html"), "--html FILE replaces DIR/report.html");
@@ -886,12 +900,9 @@ Test(cli_attack, html_failure_leaves_no_file_of_the_run)
 {
     if (renderer_built())
         cr_skip_test("the renderer works: this failure cannot be provoked so");
-    char *dir = temp_dir();
-    char *cfg = write_in(dir, "cfg.json", NONPRIVATE);
-    char out[512], page[600];
-    snprintf(out, sizeof out, "%s/out", dir);
-    snprintf(page, sizeof page, "%s/page.html", dir);
-    run_result r = run("attack", cfg, "--out", out, "--html", page, NULL);
+    html_run t = html_run_new();
+    char *dir = t.dir, *cfg = t.cfg, *out = t.out;
+    run_result r = run("attack", cfg, "--out", out, "--html", t.page, NULL);
     cr_expect_eq(r.status, 2, "exit %d", r.status);
     cr_expect_str_eq(r.out, "");
     cr_expect_not_null(strstr(r.err, "ulaudit attack: --html "), "%s", r.err);
