@@ -187,7 +187,8 @@ ul_status ul_cli_attack_html(const char *path, const char *json, char *const *sv
     for (size_t i = 0; i < n && st == UL_OK; i++) {
         caption_of(text[i][0], text[i][1], sizeof text[i][0], i < n_rocs ? names[i] : "",
                    i >= n_rocs);
-        figs[i] = (ul_report_figure){svg[i], len[i], text[i][0], text[i][1]};
+        figs[i] = (ul_report_figure){
+            .svg = svg[i], .svg_len = len[i], .caption = text[i][0], .alt = text[i][1]};
     }
     if (st == UL_OK)
         st = ul_report_html_attack(json, figs, n, &html, why, sizeof why);
