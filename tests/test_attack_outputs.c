@@ -8,8 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli_run.h"
+#include "cli/attack_figures.h"
 #include "emp/attack.h"
 #include "num/encl.h"
 
@@ -87,34 +89,282 @@ Test(attack_outputs, eps_max_matches_the_zero_error_closed_form)
         }
 }
 
+/* attack --scores: the capacity of its counts (the method's bound on a
+ * perfect separation) against the zero-error closed form and quadrature
+ * above, for the joint test with geometric weights (the attack's own), one
+ * score: α/S = α; and the claim above it said to be out of reach. */
+Test(attack_outputs, scores_capacity_matches_the_closed_form)
+{
+    char dir[] = "/tmp/ul-scores-cap-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char in[128], out[128], spec[300];
+    snprintf(in, sizeof in, "%s/in.txt", dir);
+    snprintf(out, sizeof out, "%s/out.txt", dir);
+    FILE *fi = fopen(in, "w"), *fo = fopen(out, "w");
+    cr_assert(fi && fo);
+    for (int i = 0; i < 256; i++) /* overlapping worlds: the capacity ignores the values */
+        fprintf(fi, "%d\n", i % 7), fprintf(fo, "%d\n", i % 5);
+    fclose(fi), fclose(fo);
+    snprintf(spec, sizeof spec, "%s,%s", in, out);
+    run_result r = run("attack", "--scores", spec, "--weights", "geometric", "--alpha", "0.025",
+                       "--delta", "1e-5", "--json", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    json_object *o = json_tokener_parse(r.out);
+    cr_assert_not_null(o, "%s", r.out);
+    double got = strtod(field(o, "eps_max_certifiable"), NULL);
+    json_object_put(o);
+    run_free(&r);
+    double want = closed_form(0.025, 256, 1e-5), exact = eps_zero_errors(0.025, 256, 1e-5);
+    cr_expect(got <= want + 1e-9 && got <= exact + 1e-6 && got >= exact - 0.03,
+              "%.6f: closed form %.6f, quadrature %.6f", got, want, exact);
+    r = run("attack", "--scores", spec, "--weights", "geometric", "--alpha", "0.025", "--delta",
+            "1e-5", "--claim-eps", "5", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_expect_not_null(strstr(r.out, "cannot refute eps = 5"), "%s", r.out);
+    run_free(&r);
+    unlink(in), unlink(out);
+    rmdir(dir);
+}
+
+static ul_status capacity(ul_attack_capacity *cap, int scores, size_t runs, const char *eps,
+                          const char *delta, const char *q, const char *v, char *err,
+                          size_t errlen)
+{
+    ul_attack_scoring sc = {.scores = scores,
+                            .alpha = "0.05",
+                            .eps = eps,
+                            .delta = delta,
+                            .renyi_order = q,
+                            .renyi_value = v};
+    return ul_attack_capacity_of(cap, &sc, runs, err, errlen);
+}
+
 /* The runs needed: more than the closed form's least n (the closed form
- * only bounds the certified ε from above), and the certified capacity at
- * that count passes the claim while the 256 runs' does not. */
+ * only bounds the certified ε from above), certified, and within 2% of the
+ * least count: the certified capacity at that count passes the claim
+ * while 98% of it does not. */
 Test(attack_outputs, runs_needed_certifies_the_claim)
 {
     ul_attack_capacity cap;
     char err[256];
-    cr_assert_eq(ul_attack_capacity_of(&cap, UL_SCORE_LOSS, 256, "0.05", "1e-5", "5", err,
-                                       sizeof err),
+    cr_assert_eq(capacity(&cap, UL_SCORE_LOSS, 256, "5", "1e-5", NULL, NULL, err, sizeof err),
                  UL_OK, "%s", err);
     cr_expect(mpfr_cmp_ui(cap.eps_max, 5) < 0);
     double n_star = log(0.05 / 4) / log1p(-(1 - 1e-5) * exp(-5.0));
     cr_expect((double)cap.runs_needed >= n_star, "%zu runs < closed form %.1f", cap.runs_needed,
               n_star);
+    cr_expect(cap.runs_certified, "the doubles' search certified at once");
     size_t need = cap.runs_needed;
     ul_attack_capacity_clear(&cap);
-    /* within the search's 1% steps of the least count */
-    cr_assert_eq(ul_attack_capacity_of(&cap, UL_SCORE_LOSS, need * 98 / 100, "0.05", "1e-5", "5",
-                                       err, sizeof err),
+    cr_assert_eq(capacity(&cap, UL_SCORE_LOSS, need * 98 / 100, "5", "1e-5", NULL, NULL, err,
+                          sizeof err),
                  UL_OK, "%s", err);
     cr_expect(mpfr_cmp_ui(cap.eps_max, 5) <= 0, "%zu runs already certify 5", need * 98 / 100);
     ul_attack_capacity_clear(&cap);
-    cr_assert_eq(ul_attack_capacity_of(&cap, UL_SCORE_LOSS, need, "0.05", "1e-5", "5", err,
-                                       sizeof err),
+    cr_assert_eq(capacity(&cap, UL_SCORE_LOSS, need, "5", "1e-5", NULL, NULL, err, sizeof err),
                  UL_OK, "%s", err);
     cr_expect(mpfr_cmp_ui(cap.eps_max, 5) > 0);
     cr_expect_eq(cap.runs_needed, 0);
     ul_attack_capacity_clear(&cap);
+}
+
+/* The advantage test at a perfect separation: with n runs in each world
+ * the one-sided Clopper–Pearson bounds of n of n and 0 of n at level β are
+ * β^{1/n} and 1 − β^{1/n} (P[Bin(n, p) = n] = p^n; Clopper & Pearson
+ * 1934), β = (α/S)/(2(2n + 2)) (attack.h's Bonferroni family), so the
+ * largest certifiable advantage is 2β^{1/n} − 1.  The ceiling of an (ε, δ)
+ * claim is (e^ε − 1 + 2δ)/(e^ε + 1) (Kairouz, Oh, Viswanath 2015). */
+Test(attack_outputs, advantage_capacity_and_ceiling)
+{
+    const size_t ns[] = {16, 256, 2000};
+    for (int i = 0; i < 3; i++) {
+        ul_attack_capacity cap;
+        char err[256];
+        cr_assert_eq(capacity(&cap, UL_SCORE_LOSS, ns[i], "1", "1e-5", NULL, NULL, err,
+                              sizeof err),
+                     UL_OK, "%s", err);
+        double n = (double)ns[i], beta = 0.05 / (2 * (2 * n + 2));
+        double want = 2 * pow(beta, 1 / n) - 1;
+        /* the bounds are certified to 8 digits (sound, only wider) */
+        cr_expect(cap.adv_max <= want + 1e-12 && cap.adv_max >= want - 1e-7,
+                  "n %zu: %.15g, closed form %.15g", ns[i], cap.adv_max, want);
+        double ceil = (exp(1.0) - 1 + 2e-5) / (exp(1.0) + 1);
+        cr_expect(cap.ceiling >= ceil && cap.ceiling <= ceil + 1e-12, "%.17g %.17g", cap.ceiling,
+                  ceil);
+        ul_attack_capacity_clear(&cap);
+    }
+}
+
+/* A Rényi-only claim: the ε it implies at the attack's δ (Mironov 2017
+ * Prop. 3: value + log(1/δ)/(order − 1)), rounded up, drives runs_needed;
+ * without a δ there is no such ε. */
+Test(attack_outputs, renyi_claim_capacity)
+{
+    ul_attack_capacity cap;
+    char err[256];
+    cr_assert_eq(capacity(&cap, UL_SCORE_LOSS, 64, NULL, "1e-3", "3", "0.5", err, sizeof err),
+                 UL_OK, "%s", err);
+    double want = 0.5 + log(1e3) / 2;
+    cr_expect(cap.renyi);
+    cr_expect(cap.claim_eps >= want && cap.claim_eps <= want * (1 + 1e-14), "%.17g %.17g",
+              cap.claim_eps, want);
+    cr_expect(mpfr_get_d(cap.eps_max, MPFR_RNDU) <= want, "64 runs cannot reach %.3f", want);
+    cr_expect_gt(cap.runs_needed, 64);
+    size_t need = cap.runs_needed;
+    bool certified = cap.runs_certified;
+    ul_attack_capacity_clear(&cap);
+    /* the same runs as an (ε, δ) claim at that ε */
+    char e[64];
+    snprintf(e, sizeof e, "%.17g", want);
+    cr_assert_eq(capacity(&cap, UL_SCORE_LOSS, 64, e, "1e-3", NULL, NULL, err, sizeof err),
+                 UL_OK, "%s", err);
+    cr_expect(cap.runs_needed + 1 >= need && cap.runs_needed <= need + 1, "%zu vs %zu",
+              cap.runs_needed, need);
+    ul_attack_capacity_clear(&cap);
+    if (certified) { /* the certified check, by an independent capacity at that count */
+        cr_assert_eq(capacity(&cap, UL_SCORE_LOSS, need, NULL, "1e-3", "3", "0.5", err,
+                              sizeof err),
+                     UL_OK, "%s", err);
+        cr_expect(mpfr_get_d(cap.eps_max, MPFR_RNDD) > want);
+        ul_attack_capacity_clear(&cap);
+    }
+    cr_assert_eq(capacity(&cap, UL_SCORE_LOSS, 64, NULL, "", "3", "0.5", err, sizeof err), UL_OK,
+                 "%s", err);
+    cr_expect(isnan(cap.claim_eps) && cap.runs_needed == 0, "no delta: no eps");
+    ul_attack_capacity_clear(&cap);
+}
+
+/* The certificate's curve as (δ, ε) points: δ(ε) curves swap the axes,
+ * ε(δ) do not; the hi end is taken; NAN points and δ outside (0, 1) are
+ * dropped; δ ascending. */
+Test(attack_outputs, certificate_curve_points)
+{
+    ul_audit_curve c;
+    memset(&c, 0, sizeof c);
+    c.x_key = "eps", c.y_key = "delta", c.n = 5;
+    const double x[] = {0.5, 1, 1.5, 2, 2.5}, hi[] = {1e-2, 1e-3, NAN, 1e-5, 0};
+    for (int i = 0; i < 5; i++)
+        c.x[i] = x[i], c.hi[i] = hi[i], c.lo[i] = hi[i] / 2;
+    double d[UL_AUDIT_CURVE_MAX_POINTS], e[UL_AUDIT_CURVE_MAX_POINTS];
+    size_t m = ul_attack_cert_points(&c, d, e);
+    cr_assert_eq(m, 3);
+    const double wd[] = {1e-5, 1e-3, 1e-2}, we[] = {2, 1, 0.5};
+    for (size_t i = 0; i < m; i++) {
+        cr_expect_eq(d[i], wd[i]);
+        cr_expect_eq(e[i], we[i]);
+    }
+    c.x_key = "delta", c.y_key = "eps", c.n = 2;
+    c.x[0] = 1e-3, c.hi[0] = 2, c.x[1] = 1e-6, c.hi[1] = 3;
+    m = ul_attack_cert_points(&c, d, e);
+    cr_assert_eq(m, 2);
+    cr_expect(d[0] == 1e-6 && e[0] == 3 && d[1] == 1e-3 && e[1] == 2);
+    c.n = 0;
+    cr_expect_eq(ul_attack_cert_points(&c, d, e), 0);
+}
+
+/* The δ values of the ε_lb(δ) curve: six decades and the claimed δ,
+ * ascending, the claimed one once. */
+Test(attack_outputs, lb_deltas)
+{
+    double d[UL_CLI_LB_DELTAS];
+    const double claimed[] = {3e-6, 1e-4, 0, 0.5};
+    const size_t want[] = {7, 6, 6, 7};
+    for (int c = 0; c < 4; c++) {
+        size_t n = ul_cli_lb_deltas(claimed[c], d), hits = 0;
+        cr_assert_eq(n, want[c], "claimed %g", claimed[c]);
+        for (size_t i = 0; i < n; i++) {
+            cr_expect(i == 0 || d[i] > d[i - 1], "ascending at %zu", i);
+            hits += d[i] == claimed[c];
+        }
+        cr_expect_eq(hits, claimed[c] > 0 ? 1u : 0u, "claimed %g", claimed[c]);
+        cr_expect_eq(d[0], claimed[c] > 0 && claimed[c] < 1e-10 ? claimed[c] : 1e-10);
+    }
+}
+
+/* The ε–δ figure's curves: the Rényi claim's curve is Mironov 2017 Prop. 3
+ * at each δ, the certificate's points below 10^-12 are dropped, each curve
+ * keeps its colour (claim 1, certificate 2, ε_lb 3, GDP 4) whatever is
+ * left out, and the GDP estimate is μ-GDP's ε(δ) (dashed). */
+Test(attack_outputs, eps_figure_curves)
+{
+    ul_audit_curve c;
+    memset(&c, 0, sizeof c);
+    c.x_key = "eps", c.y_key = "delta", c.n = 3;
+    const double x[] = {1, 2, 3}, hi[] = {1e-4, 1e-9, 1e-15};
+    for (int i = 0; i < 3; i++)
+        c.x[i] = x[i], c.hi[i] = hi[i];
+    const double ld[] = {1e-6, 1e-3}, le[] = {0.5, 0.4};
+    ul_cli_eps_inputs in = {.renyi_order = "3", .renyi_value = "0.5", .delta = "1e-5",
+                            .gdp_mu = 1.0, .gdp_score = "loss", .lb_delta = ld, .lb_eps = le,
+                            .lb_n = 2, .lb_score = "loss", .cert = &c};
+    static ul_cli_eps_figure f;
+    ul_cli_eps_figure_build(&f, &in);
+    cr_assert_eq(f.p.n_curves, 4);
+    for (size_t k = 0; k < 4; k++)
+        cr_expect_eq(f.c[k].colour, (int)k + 1, "curve %zu", k);
+    for (size_t i = 0; i < f.c[0].n; i++)
+        cr_expect(fabs(f.c[0].eps[i] - (0.5 + log(1 / f.c[0].delta[i]) / 2)) < 1e-12);
+    cr_expect_eq(f.c[1].n, 2, "the point at 1e-15 is below the figure");
+    cr_expect(f.c[1].delta[0] == 1e-9 && f.c[1].eps[0] == 2);
+    cr_expect_eq(f.c[3].style, UL_EMP_CURVE_DASHED);
+    cr_expect_not_null(strstr(f.c[3].label, "not a bound"));
+    for (size_t i = 0; i < f.c[3].n; i += 10) { /* δ(ε) of μ-GDP at the plotted ε is δ */
+        double e = f.c[3].eps[i], d = f.c[3].delta[i];
+        double back = 0.5 * erfc((e - 0.5) / sqrt(2)) - exp(e) * 0.5 * erfc((e + 0.5) / sqrt(2));
+        cr_expect(fabs(back - d) <= 1e-6 * d, "delta %g: %g", d, back);
+    }
+    in.cert = NULL, in.renyi_order = NULL, in.eps = "1";
+    ul_cli_eps_figure_build(&f, &in);
+    cr_assert_eq(f.p.n_curves, 3);
+    cr_expect(f.c[0].n == 1 && f.c[0].delta[0] == 1e-5 && f.c[0].eps[0] == 1);
+    cr_expect(f.c[0].colour == 1 && f.c[1].colour == 3 && f.c[2].colour == 4);
+}
+
+/* The certified ε_lb(δ) curve of a score: at the claimed δ it is the
+ * score's own bound (computed by the ROC's path, ul_emp_roc_compute_opts); it does not increase with δ (the privacy
+ * region grows with δ, so each test certifies less); and no point exceeds
+ * the capacity of the counts (a perfect separation). */
+Test(attack_outputs, eps_lb_curve_properties)
+{
+    enum { N = 200 };
+    double in[N], out[N];
+    for (int i = 0; i < N; i++) { /* IN separated from OUT but for a few */
+        in[i] = 3.0 + (double)i / N;
+        out[i] = (double)i / N - (i % 50 == 0 ? -3.5 : 0);
+    }
+    ul_attack_scoring sc = {.scores = UL_SCORE_LOSS,
+                            .alpha = "0.05",
+                            .eps = "1",
+                            .delta = "1e-5"};
+    ul_attack_values v = {.loss_in = in, .loss_out = out, .n_in = N, .n_out = N};
+    ul_attack_result res;
+    char err[512];
+    cr_assert_eq(ul_attack_score_values(&res, &sc, &v, 1, err, sizeof err), UL_OK, "%s", err);
+    double d[UL_CLI_LB_DELTAS], e[UL_CLI_LB_DELTAS];
+    size_t n = ul_cli_lb_deltas(1e-5, d);
+    cr_assert_eq(ul_attack_eps_lb_curve(&res, 0, "0.05", d, n, e, err, sizeof err), UL_OK, "%s",
+                 err);
+    double at = mpfr_get_d(res.score[0].roc.eps_lb, MPFR_RNDD);
+    cr_expect_gt(at, 0, "the scores separate: something is certified");
+    mpfi_t a, dl;
+    mpfi_init2(a, 128), mpfi_init2(dl, 128);
+    mpfi_set_d(a, 0.05); /* one score: α/S = α */
+    mpfr_t cap;
+    mpfr_init2(cap, 128);
+    for (size_t i = 0; i < n; i++) {
+        if (d[i] == 1e-5)
+            cr_expect_eq(e[i], at, "at the claimed delta: %.17g vs %.17g", e[i], at);
+        cr_expect(i == 0 || e[i] <= e[i - 1], "increases at delta %g", d[i]);
+        mpfi_set_d(dl, d[i]);
+        cr_assert_eq(ul_attack_eps_max(cap, N, N, a, dl, NULL, err, sizeof err), UL_OK, "%s", err);
+        cr_expect(e[i] <= mpfr_get_d(cap, MPFR_RNDU), "above the capacity at delta %g", d[i]);
+    }
+    mpfr_clear(cap);
+    mpfi_clear(a), mpfi_clear(dl);
+    const double bad = 1.5;
+    cr_expect_eq(ul_attack_eps_lb_curve(&res, 0, "0.05", &bad, 1, e, err, sizeof err), UL_EINPUT);
+    cr_expect_not_null(strstr(err, "delta"), "%s", err);
+    ul_attack_result_clear(&res);
 }
 
 /* ---- the files of a configured run ---------------------------------------- */

@@ -433,13 +433,25 @@ Test(emp_plot, eps_delta_picture)
     snprintf(path, sizeof path, "%s/eps.png", dir.path);
     const double cd[] = {1e-5}, ce[] = {3};
     const double d[] = {1e-8, 1e-6, 1e-4, 1e-2}, e[] = {6, 5, 4, 2};
-    ul_emp_eps_curve c[2] = {{"claim", cd, ce, 1, UL_EMP_CURVE_POINTS},
-                             {"certificate", d, e, 4, UL_EMP_CURVE_SOLID}};
+    ul_emp_eps_curve c[2] = {{"claim", cd, ce, 1, UL_EMP_CURVE_POINTS, 0},
+                             {"certificate", d, e, 4, UL_EMP_CURVE_SOLID, 0}};
     ul_emp_eps_plot p = {c, 2, "eps(delta)"};
     cr_assert_eq(ul_emp_plot_eps_delta(path, &p, err, sizeof err), UL_OK, "%s", err);
     colour_census cs = census_of_png(path);
     cr_assert_gt(cs.red, 20, "red pixels %ld", cs.red);
     cr_assert_gt(cs.blue, 300, "blue pixels %ld", cs.blue);
+    /* a chosen colour (issue 27): the second curve alone as colour 2 stays
+     * blue, as colour 1 turns red — the place no longer decides */
+    ul_emp_eps_plot one = {c + 1, 1, "eps(delta)"};
+    c[1].colour = 2;
+    cr_assert_eq(ul_emp_plot_eps_delta(path, &one, err, sizeof err), UL_OK, "%s", err);
+    cs = census_of_png(path);
+    cr_expect(cs.blue > 300 && cs.red == 0, "colour 2: blue %ld, red %ld", cs.blue, cs.red);
+    c[1].colour = 1;
+    cr_assert_eq(ul_emp_plot_eps_delta(path, &one, err, sizeof err), UL_OK, "%s", err);
+    cs = census_of_png(path);
+    cr_expect(cs.red > 300 && cs.blue < 20, "colour 1: red %ld, blue %ld", cs.red, cs.blue);
+    c[1].colour = 0;
     const double bad[] = {0};
     c[0].delta = bad;
     cr_assert_eq(ul_emp_plot_eps_delta(path, &p, err, sizeof err), UL_EINPUT);
@@ -559,5 +571,95 @@ Test(emp_plot, bad_arguments_are_named)
     /* With no claim, delta is not looked at. */
     cr_assert_eq(ul_emp_plot_roc(path, sample_roc, 3, NAN, NAN, "t", err, sizeof err), UL_OK, "%s",
                  err);
+    remove_scratch_dir(&dir);
+}
+
+/* ---- the pictures as SVG text (issue 27: the HTML report inlines them) ---- */
+
+static char *read_all(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    cr_assert_not_null(f, "%s", path);
+    char *b = NULL;
+    size_t cap = 0;
+    ssize_t got = getdelim(&b, &cap, '\0', f); /* an SVG holds no NUL byte */
+    cr_assert_gt(got, 0, "%s", path);
+    fclose(f);
+    *n = (size_t)got;
+    return b;
+}
+
+/* Cairo numbers its surfaces per process ("surface1", "surface6"): the
+ * number dropped, in place. */
+static size_t drop_surface_numbers(char *s)
+{
+    char *w = s;
+    for (const char *r = s; *r;) {
+        if (strncmp(r, "surface", 7) == 0) {
+            memcpy(w, r, 7), w += 7, r += 7;
+            while (*r >= '0' && *r <= '9')
+                r++;
+        } else {
+            *w++ = *r++;
+        }
+    }
+    *w = '\0';
+    return (size_t)(w - s);
+}
+
+/* The text variant draws the same picture as the file variant (one drawing
+ * code path): the same document, byte for byte but cairo's surface numbers,
+ * an SVG root, and the same checks on bad input. */
+Test(emp_plot, svg_text_is_the_files_picture)
+{
+    scratch_dir dir = make_scratch_dir();
+    char path[128], err[256];
+    ul_emp_plot_spec sp = {.points = sample_roc,
+                           .n_points = SAMPLE_ROC_POINTS,
+                           .n_in = 100,
+                           .n_out = 100,
+                           .alpha = 0.05,
+                           .eps = 1.0,
+                           .delta = 1e-5,
+                           .eps_lb = 0.5,
+                           .title = "svg",
+                           .has_auc = true,
+                           .auc = 0.7,
+                           .panels = true};
+    snprintf(path, sizeof path, "%s/roc.svg", dir.path);
+    cr_assert_eq(ul_emp_plot_roc_ex(path, &sp, err, sizeof err), UL_OK, "%s", err);
+    size_t nf, nm;
+    char *file = read_all(path, &nf), *mem = NULL;
+    cr_assert_eq(ul_emp_plot_roc_svg(&sp, &mem, &nm, err, sizeof err), UL_OK, "%s", err);
+    cr_assert_not_null(mem);
+    cr_expect_eq(strlen(mem), nm, "NUL-terminated at its length");
+    nf = drop_surface_numbers(file), nm = drop_surface_numbers(mem);
+    cr_expect(nm == nf && memcmp(mem, file, nf) == 0, "memory %zu bytes, file %zu", nm, nf);
+    cr_expect_not_null(strstr(mem, "<svg"));
+    cr_expect_not_null(strstr(mem, "</svg>"));
+    free(file), free(mem);
+
+    const double d[] = {1e-6, 1e-3}, e[] = {2, 1};
+    ul_emp_eps_curve c = {"curve", d, e, 2, UL_EMP_CURVE_SOLID, 0};
+    ul_emp_eps_plot p = {.curves = &c, .n_curves = 1, .title = "eps"};
+    snprintf(path, sizeof path, "%s/eps.svg", dir.path);
+    cr_assert_eq(ul_emp_plot_eps_delta(path, &p, err, sizeof err), UL_OK, "%s", err);
+    file = read_all(path, &nf);
+    cr_assert_eq(ul_emp_plot_eps_delta_svg(&p, &mem, &nm, err, sizeof err), UL_OK, "%s", err);
+    nf = drop_surface_numbers(file), nm = drop_surface_numbers(mem);
+    cr_expect(nm == nf && memcmp(mem, file, nf) == 0, "memory %zu bytes, file %zu", nm, nf);
+    free(file), free(mem);
+
+    sp.n_points = 0;
+    mem = (char *)1;
+    cr_expect_eq(ul_emp_plot_roc_svg(&sp, &mem, &nm, err, sizeof err), UL_EINPUT);
+    cr_expect(mem == NULL && nm == 0);
+    cr_expect_not_null(strstr(err, "points"), "%s", err);
+    ul_emp_eps_plot none = {.curves = &c, .n_curves = 0};
+    cr_expect_eq(ul_emp_plot_eps_delta_svg(&none, &mem, &nm, err, sizeof err), UL_EINPUT);
+    cr_expect_not_null(strstr(err, "curves"), "%s", err);
+    cr_assert_eq(unlink(path), 0);
+    snprintf(path, sizeof path, "%s/roc.svg", dir.path);
+    cr_assert_eq(unlink(path), 0);
     remove_scratch_dir(&dir);
 }

@@ -35,6 +35,7 @@
 #include "calc/read.h"
 #include "io/file.h"
 #include "cli/args.h"
+#include "cli/attack_figures.h"
 #include "cli/attack_scores.h"
 #include "cli/exitcodes.h"
 #include "cli/progress.h"
@@ -61,7 +62,7 @@ void ul_cli_attack_help(FILE *out)
     fprintf(
         out,
         "usage: ulaudit attack CONFIG.json [--out DIR] [--resume] [--threads N] [--json]\n"
-        "                      [--max-seconds S] [--shard I/K]\n"
+        "                      [--max-seconds S] [--shard I/K] [--html FILE]\n"
         "       ulaudit attack CONFIG.json --merge SHARD|DIR[,...] --out DIR [--json]\n"
         "       mpirun -n K ulaudit-mpi attack CONFIG.json --out DIR [...]\n"
         "       ulaudit attack --scores IN.csv,OUT.csv [...]   (see man ulaudit-attack)\n"
@@ -69,7 +70,7 @@ void ul_cli_attack_help(FILE *out)
         "                      [--model logreg|mlp] [--hidden H] [--format auto|npy|f64|f32]\n"
         "                      [--dim P] [--eps E --delta D] [--renyi-order Q --renyi-value V]\n"
         "                      [--alpha A] [--scores loss,gaussian-lr,lira-online,lira-offline]\n"
-        "                      [--plot FILE] [--json]\n\n"
+        "                      [--plot FILE] [--html FILE] [--json]\n\n"
         "Membership inference against unlearning.  The first form trains and unlearns\n"
         "with the configured noisy gradient-descent learner RUNS times in each world\n"
         "(IN: trained with the target, then unlearned; OUT: the reference process\n"
@@ -83,8 +84,9 @@ void ul_cli_attack_help(FILE *out)
         "Beside them: the claim's advantage ceiling and the\n"
         "audit of the certificate.  Verdict: refuted (an attack beat the claim with\n"
         "confidence 1 - alpha) or consistent.\n\n"
-        "  --out DIR        write result.json, scores, roc.png (and models with\n"
-        "                   save_models) into DIR; also the checkpoint of a long run\n"
+        "  --out DIR        write result.json, scores.csv, roc.csv, the plots and\n"
+        "                   report.html (and models with save_models) into DIR; also\n"
+        "                   the checkpoint of a long run\n"
         "  --resume         continue the run whose checkpoint is in --out DIR (from the\n"
         "                   first run when there is none yet); a checkpoint that does\n"
         "                   not verify (SHA-256, format version, configuration, data)\n"
@@ -100,6 +102,8 @@ void ul_cli_attack_help(FILE *out)
         "                   run, byte for byte (mismatched, overlapping, incomplete or\n"
         "                   missing shards refused)\n"
         "  --plot FILE      the ROC plot (.png or .svg; default DIR/roc.png)\n"
+        "  --html FILE      the self-contained HTML report (verdict, numbers, figures)\n"
+        "                   at FILE (default DIR/report.html with --out)\n"
         "  --json           the result as one JSON object on stdout\n\n"
         "Released models: .npy (float64 or float32, shape (p,) or (k, p)), or raw\n"
         "little-endian float64 (.f64, .bin) / float32 (.f32) with --dim P.  --target\n"
@@ -133,7 +137,7 @@ static void say(const char *err)
 /* ---- flags ---------------------------------------------------------------------- */
 
 typedef struct {
-    const char *config, *out, *threads, *plot;
+    const char *config, *out, *threads, *plot, *html;
     const char *in_models, *out_models, *target, *model, *hidden, *format, *dim;
     const char *shard, *merge, *max_seconds;
     const char *eps, *delta, *renyi_order, *renyi_value, *alpha, *scores;
@@ -150,7 +154,7 @@ static const ul_cli_flag ATTACK_ROWS[] = {
     ROW("out"),    ROW("threads"), ROW("plot"),        ROW("in-models"),   ROW("out-models"),
     ROW("target"), ROW("model"),   ROW("hidden"),      ROW("format"),      ROW("dim"),
     ROW("eps"),    ROW("delta"),   ROW("renyi-order"), ROW("renyi-value"), ROW("alpha"),
-    ROW("scores"), ROW("shard"),   ROW("merge"),       ROW("max-seconds"),
+    ROW("scores"), ROW("shard"),   ROW("merge"),       ROW("max-seconds"), ROW("html"),
 };
 #undef ROW
 static const char *const ATTACK_SWITCHES[] = {"json", "resume", "help"};
@@ -164,7 +168,7 @@ static int parse_args(int argc, char **argv, attack_args *a)
                             &a->out_models,  &a->target,      &a->model,      &a->hidden,
                             &a->format,      &a->dim,         &a->eps,        &a->delta,
                             &a->renyi_order, &a->renyi_value, &a->alpha,      &a->scores,
-                            &a->shard,       &a->merge,       &a->max_seconds};
+                            &a->shard,       &a->merge,       &a->max_seconds, &a->html};
     enum { NROWS = sizeof ATTACK_ROWS / sizeof ATTACK_ROWS[0] };
     _Static_assert(sizeof slots / sizeof slots[0] == NROWS, "one slot per row");
     ul_cli_grammar g = {ATTACK_ROWS, NROWS, ATTACK_SWITCHES,
@@ -210,7 +214,7 @@ static const char *const OUT_FILES[] = {
     "scores.csv",       "eps-delta.png",    "eps-delta.svg",     "models_in.npy",
     "models_out.npy",   "roc-loss.png",     "roc-loss.svg",      "roc-gaussian-lr.png",
     "roc-gaussian-lr.svg", "roc-lira-online.png", "roc-lira-online.svg", "roc-lira-offline.png",
-    "roc-lira-offline.svg"};
+    "roc-lira-offline.svg", "report.html"};
 
 /* Creates DIR if needed and removes the temporary files a killed run left
  * there (only our own names, only of dead processes: emp/attack.h). */
@@ -245,7 +249,7 @@ static char *join(const char *dir, const char *file)
  * placed before it: a failed run leaves no new output file, and no mix of
  * this run's files with an earlier run's. */
 typedef struct {
-    char *placed[24];
+    char *placed[32];
     int n;
 } out_files;
 
@@ -414,11 +418,13 @@ static int save_models(const char *dir, const ul_attack_state *st, out_files *o)
 }
 
 /* What one result writes: into dir (NULL: none) roc.csv, the plot (or to
- * plot), the models when st is given (save_models), result.json last. */
+ * plot), the models when st is given (save_models), the HTML report (to
+ * html, else DIR/report.html), result.json last. */
 typedef struct {
-    const char *dir, *plot, *eps, *delta, *title;
+    const char *dir, *plot, *eps, *delta, *title, *html, *alpha;
     const ul_attack_state *models;
     const char *renyi_order, *renyi_value; /* NULL or "": none */
+    const ul_audit_curve *cert;            /* the certificate's curve (NULL: none) */
 } out_plan;
 
 /* A decimal text as a double for a picture ("" or NULL: none). */
@@ -429,97 +435,168 @@ static double text_d(const char *t, double none)
 
 /* The rich picture of one score (emp/plot.h, ul_emp_plot_roc_ex): linear
  * and log panels, the pointwise Clopper–Pearson band at the score's level,
- * the claim's ceiling ((eps, delta) or Rényi), AUC and eps_lb. */
+ * the claim's ceiling ((eps, delta) or Rényi), AUC and eps_lb.  title: the
+ * caller's buffer (128 bytes). */
+static ul_emp_plot_spec roc_spec(const out_plan *op, const ul_attack_result *res,
+                                 const ul_attack_score *s, char *title)
+{
+    snprintf(title, 128, "%s: %s", op->title, s->name);
+    return (ul_emp_plot_spec){.points = s->roc.points,
+                              .n_points = s->roc.n_points,
+                              .n_in = s->n_in,
+                              .n_out = s->n_out,
+                              .alpha = strtod(res->alpha_each, NULL),
+                              .eps = text_d(op->eps, NAN),
+                              .delta = text_d(op->delta, 0),
+                              .eps_lb = mpfr_get_d(s->roc.eps_lb, MPFR_RNDD),
+                              .title = title,
+                              .renyi_order = text_d(op->renyi_order, 0),
+                              .renyi_value = text_d(op->renyi_value, 0),
+                              .has_auc = true,
+                              .auc = s->roc.auc,
+                              .panels = true};
+}
+
 static int write_roc(const char *path, const out_plan *op, const ul_attack_result *res,
                      const ul_attack_score *s, out_files *o)
 {
     char err[512], title[128];
-    snprintf(title, sizeof title, "%s: %s", op->title, s->name);
-    ul_emp_plot_spec sp = {.points = s->roc.points,
-                           .n_points = s->roc.n_points,
-                           .n_in = s->n_in,
-                           .n_out = s->n_out,
-                           .alpha = strtod(res->alpha_each, NULL),
-                           .eps = text_d(op->eps, NAN),
-                           .delta = text_d(op->delta, 0),
-                           .eps_lb = mpfr_get_d(s->roc.eps_lb, MPFR_RNDD),
-                           .title = title,
-                           .renyi_order = text_d(op->renyi_order, 0),
-                           .renyi_value = text_d(op->renyi_value, 0),
-                           .has_auc = true,
-                           .auc = s->roc.auc,
-                           .panels = true};
+    ul_emp_plot_spec sp = roc_spec(op, res, s, title);
     char *copy = strdup(path);
     ul_status st = copy ? ul_emp_plot_roc_ex(path, &sp, err, sizeof err)
                         : ul_fail(err, sizeof err, UL_ENOMEM, "%s: out of memory", path);
     return placed(o, copy, st, err);
 }
 
-/* eps against delta (emp/plot.h): the (eps, delta) claim as a point or the
- * Renyi claim's curve (Mironov 2017 Prop. 3), the certified eps_lb of each
- * score at the claimed delta (points), and the GDP ESTIMATE of the score
- * with the largest AUC (stats/gdp.h), labelled as an estimate. */
-enum { EPS_GRID = 41 };
-static int write_eps_delta(const char *path, const out_plan *op, const ul_attack_result *res,
-                           out_files *o)
+/* The ε–δ figure (cli/attack_figures.h): the claim, the certificate's
+ * curve, the certified ε_lb(δ) of the scores (computed here, once, at
+ * ul_cli_lb_deltas' δ values) and the GDP ESTIMATE of the score with the
+ * largest AUC (stats/gdp.h), labelled as an estimate.  -1 (said) when the
+ * bounds fail. */
+typedef struct {
+    double lb_d[UL_CLI_LB_DELTAS], lb[UL_CLI_LB_DELTAS];
+    ul_cli_eps_figure fig;
+    /* the SVG text of each score's ROC, then of eps-delta, drawn once for
+     * the .svg files and the page (cli/attack_figures.h) */
+    char *svg[UL_ATTACK_MAX_SCORES + 1];
+    size_t len[UL_ATTACK_MAX_SCORES + 1];
+} eps_data;
+
+/* The score whose curve is drawn: the largest certified ε_lb at the claimed
+ * δ (ties: the larger AUC), the one nearest to refuting. */
+static int lb_score(const ul_attack_result *res)
 {
-    double grid[EPS_GRID], claim[EPS_GRID], gdp[EPS_GRID], lb_d[UL_ATTACK_MAX_SCORES],
-        lb[UL_ATTACK_MAX_SCORES], d = text_d(op->delta, 0), q = text_d(op->renyi_order, 0),
-        rho = text_d(op->renyi_value, 0);
-    const ul_attack_score *best = &res->score[0];
-    size_t nlb = 0;
-    for (int k = 0; k < res->n_scores; k++) {
-        best = res->score[k].roc.auc > best->roc.auc ? &res->score[k] : best;
-        if (d > 0 && d < 1)
-            lb_d[nlb] = d, lb[nlb++] = mpfr_get_d(res->score[k].roc.eps_lb, MPFR_RNDD);
+    int k = 0;
+    for (int i = 1; i < res->n_scores; i++) {
+        int c = mpfr_cmp(res->score[i].roc.eps_lb, res->score[k].roc.eps_lb);
+        if (c > 0 || (c == 0 && res->score[i].roc.auc > res->score[k].roc.auc))
+            k = i;
     }
-    for (int i = 0; i < EPS_GRID; i++) { /* delta from 1e-10 to 1e-1 */
-        grid[i] = pow(10.0, -10.0 + 9.0 * i / (EPS_GRID - 1));
-        claim[i] = rho + log(1 / grid[i]) / (q - 1);
-        gdp[i] = ul_emp_gdp_eps(best->gdp_mu, grid[i]);
-        gdp[i] = isfinite(gdp[i]) ? gdp[i] : INFINITY;
-    }
-    double ce = text_d(op->eps, NAN);
-    ul_emp_eps_curve c[3];
-    size_t n = 0;
-    if (q > 1)
-        c[n++] = (ul_emp_eps_curve){"claimed Renyi curve", grid, claim, EPS_GRID,
-                                    UL_EMP_CURVE_SOLID};
-    else if (!isnan(ce) && d > 0 && d < 1)
-        c[n++] = (ul_emp_eps_curve){"claimed (eps, delta)", &d, &ce, 1, UL_EMP_CURVE_POINTS};
-    if (nlb)
-        c[n++] = (ul_emp_eps_curve){"certified eps_lb at the claimed delta", lb_d, lb, nlb,
-                                    UL_EMP_CURVE_POINTS};
-    char label[96];
-    snprintf(label, sizeof label, "GDP estimate (%s, not a bound)", best->name);
-    c[n++] = (ul_emp_eps_curve){label, grid, gdp, EPS_GRID, UL_EMP_CURVE_DASHED};
-    ul_emp_eps_plot p = {.curves = c, .n_curves = n, .title = "eps against delta"};
-    char err[512], *copy = strdup(path);
-    ul_status st = copy ? ul_emp_plot_eps_delta(path, &p, err, sizeof err)
-                        : ul_fail(err, sizeof err, UL_ENOMEM, "%s: out of memory", path);
-    return placed(o, copy, st, err);
+    return k;
 }
 
-/* In DIR: roc-<score>.png and .svg per score, eps-delta.png and .svg. */
-static int write_score_plots(const out_plan *op, const ul_attack_result *res, out_files *o)
+static int eps_figure(eps_data *e, const out_plan *op, const ul_attack_result *res)
 {
-    static const char *const ext[2] = {"png", "svg"};
-    int rc = 0;
-    for (int e = 0; e < 2 && rc == 0; e++) {
-        for (int k = 0; k < res->n_scores && rc == 0; k++) {
-            char name[64];
-            snprintf(name, sizeof name, "roc-%s.%s", res->score[k].name, ext[e]);
-            char *path = join(op->dir, name);
-            rc = path ? write_roc(path, op, res, &res->score[k], o) : -1;
-            free(path);
-        }
-        char name[32];
-        snprintf(name, sizeof name, "eps-delta.%s", ext[e]);
-        char *path = join(op->dir, name);
-        rc = rc == 0 && path && res->n_scores > 0 ? write_eps_delta(path, op, res, o) : rc;
-        free(path);
+    char err[1024];
+    const ul_attack_score *best = &res->score[0];
+    for (int k = 0; k < res->n_scores; k++)
+        best = res->score[k].roc.auc > best->roc.auc ? &res->score[k] : best;
+    int k = lb_score(res);
+    double claimed = text_d(op->delta, 0), todo[UL_CLI_LB_DELTAS], got[UL_CLI_LB_DELTAS];
+    size_t n = ul_cli_lb_deltas(claimed, e->lb_d), m = 0;
+    for (size_t i = 0; i < n; i++) /* the claimed δ's bound is the result's own */
+        if (e->lb_d[i] != claimed)
+            todo[m++] = e->lb_d[i];
+    if (ul_attack_eps_lb_curve(res, k, op->alpha, todo, m, got, err, sizeof err) != UL_OK) {
+        say(err);
+        return -1;
     }
-    return rc;
+    for (size_t i = 0, j = 0; i < n; i++)
+        e->lb[i] = e->lb_d[i] == claimed ? mpfr_get_d(res->score[k].roc.eps_lb, MPFR_RNDD)
+                                         : got[j++];
+    ul_cli_eps_inputs in = {.eps = op->eps,
+                            .delta = op->delta,
+                            .renyi_order = op->renyi_order,
+                            .renyi_value = op->renyi_value,
+                            .gdp_mu = best->gdp_mu,
+                            .gdp_score = best->name,
+                            .lb_delta = e->lb_d,
+                            .lb_eps = e->lb,
+                            .lb_n = n,
+                            .lb_score = res->score[k].name,
+                            .cert = op->cert};
+    ul_cli_eps_figure_build(&e->fig, &in);
+    return 0;
+}
+
+/* The SVG texts of the figures (eps_data), or -1 (said). */
+static int draw_svgs(const out_plan *op, const ul_attack_result *res, eps_data *e)
+{
+    ul_emp_plot_spec rocs[UL_ATTACK_MAX_SCORES];
+    char titles[UL_ATTACK_MAX_SCORES][128], err[1024];
+    for (int k = 0; k < res->n_scores; k++)
+        rocs[k] = roc_spec(op, res, &res->score[k], titles[k]);
+    ul_status st =
+        ul_cli_draw_svgs(rocs, (size_t)res->n_scores, &e->fig.p, e->svg, e->len, err, sizeof err);
+    if (st != UL_OK)
+        say(err);
+    return st == UL_OK ? 0 : -1;
+}
+
+/* DIR/name holding SVG text (a picture: mode 0644); o records it. */
+static int write_svg(const char *dir, const char *name, const char *svg, size_t len,
+                     out_files *o)
+{
+    char *path = join(dir, name), err[1024];
+    ul_status st = path ? ul_cli_write_text(path, svg, len, err, sizeof err)
+                        : ul_fail(err, sizeof err, UL_ENOMEM, "%s: out of memory", dir);
+    return placed(o, path, st, err);
+}
+
+/* In DIR: roc-<score>.png and .svg per score, eps-delta.png and .svg (the
+ * .svg files: the texts drawn once, eps_data). */
+static int write_score_plots(const out_plan *op, const ul_attack_result *res, const eps_data *e,
+                             out_files *o)
+{
+    int rc = 0;
+    char name[64];
+    for (int k = 0; k < res->n_scores && rc == 0; k++) {
+        snprintf(name, sizeof name, "roc-%s.png", res->score[k].name);
+        char *path = join(op->dir, name);
+        rc = path ? write_roc(path, op, res, &res->score[k], o) : -1;
+        free(path);
+        snprintf(name, sizeof name, "roc-%s.svg", res->score[k].name);
+        rc = rc == 0 ? write_svg(op->dir, name, e->svg[k], e->len[k], o) : rc;
+    }
+    char *path = join(op->dir, "eps-delta.png"), err[512];
+    ul_status st = path ? ul_emp_plot_eps_delta(path, &e->fig.p, err, sizeof err)
+                        : ul_fail(err, sizeof err, UL_ENOMEM, "%s: out of memory", op->dir);
+    rc = rc == 0 ? placed(o, path, st, err) : (free(path), rc);
+    int n = res->n_scores;
+    return rc == 0 ? write_svg(op->dir, "eps-delta.svg", e->svg[n], e->len[n], o) : rc;
+}
+
+/* The HTML report (cli/attack_figures.h) at --html FILE, else
+ * DIR/report.html.  An explicit --html that fails is an error (-1, said);
+ * the default page that fails is a warning (the other files stand). */
+static int write_html(const out_plan *op, const ul_attack_result *res, const char *json,
+                      const eps_data *e, out_files *o)
+{
+    char *path = op->html ? strdup(op->html) : join(op->dir, "report.html"), err[1536];
+    const char *names[UL_ATTACK_MAX_SCORES];
+    for (int k = 0; k < res->n_scores; k++)
+        names[k] = res->score[k].name;
+    ul_status st = path ? ul_cli_attack_html(path, json, e->svg, e->len, names,
+                                             (size_t)res->n_scores, true, err, sizeof err)
+                        : ul_fail(err, sizeof err, UL_ENOMEM, "--html: out of memory");
+    if (st != UL_OK && !op->html) {
+        /* the page nobody asked for by name: its message without the flag */
+        fprintf(stderr, "ulaudit attack: warning: report.html not written: %s\n",
+                strncmp(err, "--html ", 7) == 0 ? err + 7 : err);
+        free(path);
+        return 0;
+    }
+    return placed(o, path, st, err);
 }
 
 /* Every output file, or none new (out_files).  -1 when one failed (said). */
@@ -527,28 +604,38 @@ static int write_outputs(const out_plan *op, const ul_attack_result *res)
 {
     char *json = ul_attack_result_json(res);
     char *csv = roc_csv(res), *per_run = scores_csv(res);
-    int rc = (!json || !csv || !per_run) ? -1 : 0;
+    eps_data *e = calloc(1, sizeof *e);
+    int rc = (!json || !csv || !per_run || !e) ? -1 : 0;
     if (rc != 0) /* the CSV files are sized by the runs */
         say("out of memory for the result's JSON or the scores' CSV files");
     out_files o = {.n = 0};
+    bool figures = (op->dir || op->html) && res->n_scores > 0;
+    if (rc == 0 && figures)
+        rc = eps_figure(e, op, res);
+    if (rc == 0 && figures)
+        rc = draw_svgs(op, res, e);
     if (rc == 0 && op->dir)
         rc = write_file(op->dir, "roc.csv", csv, &o);
     if (rc == 0 && op->dir)
         rc = write_file(op->dir, "scores.csv", per_run, &o);
-    if (rc == 0 && op->dir)
-        rc = write_score_plots(op, res, &o);
+    if (rc == 0 && op->dir && figures)
+        rc = write_score_plots(op, res, e, &o);
     char *plot_path = op->plot ? strdup(op->plot) : op->dir ? join(op->dir, "roc.png") : NULL;
     if (rc == 0 && plot_path && res->n_scores > 0)
         rc = write_roc(plot_path, op, res, &res->score[0], &o); /* the first score's */
     if (rc == 0 && op->models)
         rc = save_models(op->dir, op->models, &o);
+    if (rc == 0 && figures)
+        rc = write_html(op, res, json, e, &o);
     /* last: a result.json stands only beside the files it describes */
     if (rc == 0 && op->dir)
         rc = write_file(op->dir, "result.json", json, &o);
     if (rc != 0)
         out_undo(&o);
     out_keep(&o);
-    free(json), free(csv), free(per_run), free(plot_path);
+    for (int k = 0; e && k <= UL_ATTACK_MAX_SCORES; k++)
+        free(e->svg[k]);
+    free(json), free(csv), free(per_run), free(plot_path), free(e);
     return rc;
 }
 
@@ -564,7 +651,7 @@ static int deliver(const out_plan *op, const ul_attack_result *res, bool json, c
         say("out of memory for the result's text");
         return -1;
     }
-    int rc = (op->dir || op->plot) ? write_outputs(op, res) : 0;
+    int rc = (op->dir || op->plot || op->html) ? write_outputs(op, res) : 0;
     if (rc == 0) {
         if (!json)
             printf("%s: %s\n", label, what);
@@ -695,6 +782,29 @@ static int stopped(const attack_args *a, size_t done, size_t total, const char *
     return UL_EXIT_INCONCLUSIVE;
 }
 
+/* The certificate's certified curve for the ε–δ figure (audit/curve.h),
+ * within CERT_CURVE_SECONDS; NULL when there is no certificate or no curve
+ * (a curve that fails is left out with a note: the figure only loses it). */
+#define CERT_CURVE_SECONDS 20.0
+static ul_audit_curve *cert_curve(const ul_attack_config *cfg, const ul_attack_result *res)
+{
+    if (!res->has_audit)
+        return NULL;
+    ul_audit_curve *c = calloc(1, sizeof *c);
+    char err[1024];
+    ul_num_precision want = {.digits = 6, .start_bits = 128, .max_bits = 65536};
+    const char *text = cfg->certificate_text;
+    if (c && ul_audit_curve_compute(cfg->certificate_path, text, text ? strlen(text) : 0,
+                                    &res->audit, &want, CERT_CURVE_SECONDS, c, err,
+                                    sizeof err) != UL_OK) {
+        fprintf(stderr, "attack: note: the certificate's curve is left out of eps-delta: %s\n",
+                err);
+        free(c);
+        return NULL;
+    }
+    return c;
+}
+
 /* Every chunk recorded: the statistics, printed and written. */
 static int conclude(const attack_args *a, const ul_attack_config *cfg, ul_attack_state *st)
 {
@@ -713,17 +823,22 @@ static int conclude(const attack_args *a, const ul_attack_config *cfg, ul_attack
         say(err);
         return UL_EXIT_USAGE;
     }
+    ul_audit_curve *cert = a->out || a->html ? cert_curve(cfg, &res) : NULL;
     out_plan op = {.dir = a->out,
                    .plot = a->plot,
+                   .html = a->html,
+                   .alpha = cfg->alpha,
                    .eps = cfg->eps,
                    .delta = cfg->delta,
                    .title = "membership inference ROC",
                    .renyi_order = cfg->renyi_order,
                    .renyi_value = cfg->renyi_value,
-                   .models = cfg->save_models ? st : NULL};
+                   .models = cfg->save_models ? st : NULL,
+                   .cert = cert};
     int rc = deliver(&op, &res, a->json, "data", cfg->data_desc) == 0 ? UL_EXIT_OK : UL_EXIT_USAGE;
     if (rc == UL_EXIT_OK && strcmp(res.verdict, "refuted") == 0)
         rc = 1;
+    free(cert);
     ul_attack_result_clear(&res);
     return rc;
 }
@@ -733,21 +848,35 @@ static int conclude(const attack_args *a, const ul_attack_config *cfg, ul_attack
  * a warning when the claimed eps is not below it.  -1 (said) on an error. */
 static int say_capacity(const ul_attack_config *cfg)
 {
-    char err[1024], m[64];
+    char err[1024], m[64], claim[160];
     ul_attack_capacity cap;
-    ul_status s = ul_attack_capacity_of(&cap, cfg->scores, cfg->runs, cfg->alpha, cfg->delta,
-                                        cfg->eps, err, sizeof err);
+    ul_attack_scoring sc = ul_attack_config_scoring(cfg);
+    ul_status s = ul_attack_capacity_of(&cap, &sc, cfg->runs, err, sizeof err);
     if (s == UL_OK) {
         mpfr_snprintf(m, sizeof m, "%.3RDg", cap.eps_max);
         fprintf(stderr,
-                "attack: %zu runs per world can certify at most eps %s at alpha %s (a perfect "
-                "separation)\n",
-                cfg->runs, m, cfg->alpha);
+                "attack: %zu runs per world can certify at most eps %s and advantage %.3g at "
+                "alpha %s (a perfect separation)\n",
+                cfg->runs, m, cap.adv_max, cfg->alpha);
+        if (cap.renyi) /* Mironov 2017 Prop. 3 */
+            snprintf(claim, sizeof claim, "the Renyi claim (eps %.4g at delta %s)", cap.claim_eps,
+                     cfg->delta);
+        else
+            snprintf(claim, sizeof claim, "eps = %s", cfg->eps);
         if (cap.runs_needed)
             fprintf(stderr,
-                    "ulaudit attack: warning: this attack cannot refute eps = %s with %zu runs per "
-                    "world by its eps bound (at most %s can be certified); use >= %zu\n",
-                    cfg->eps, cfg->runs, m, cap.runs_needed);
+                    "ulaudit attack: warning: this attack cannot refute %s with %zu runs per "
+                    "world by its eps bound (at most %s can be certified); use >= %zu%s\n",
+                    claim, cfg->runs, m, cap.runs_needed,
+                    cap.runs_certified ? "" : " (a lower bound)");
+        if (cap.adv_max <= cap.ceiling) /* false when NAN: no claim */
+            fprintf(stderr,
+                    "ulaudit attack: warning: nor by its advantage test: the claim's ceiling "
+                    "%.4g is not below the %.4g it can certify\n",
+                    cap.ceiling, cap.adv_max);
+    } else if (s == UL_ETIME) { /* a note: the budget is the runs' */
+        fprintf(stderr, "attack: note: the capacity is not computed within --max-seconds\n");
+        s = UL_OK;
     } else {
         say(err);
     }
@@ -1162,6 +1291,8 @@ static int run_released(const attack_args *a)
     snprintf(what, sizeof what, "%zu IN, %zu OUT, %zu parameters each", in.k, out.k, in.p);
     out_plan op = {.dir = a->out,
                    .plot = a->plot,
+                   .html = a->html,
+                   .alpha = sc.alpha,
                    .eps = sc.eps,
                    .delta = sc.delta,
                    .title = "released models: ROC",
@@ -1205,6 +1336,11 @@ int ul_cli_attack(int argc, char **argv)
     if (a.help) {
         ul_cli_attack_help(stdout);
         return UL_EXIT_OK;
+    }
+    char bad[1024];
+    if (a.html && ul_cli_html_path_check(a.html, bad, sizeof bad) != 0) {
+        fprintf(stderr, "ulaudit attack: %s\n", bad); /* before any run: nothing written */
+        return UL_EXIT_USAGE;
     }
     if (a.threads) {
         long t;

@@ -10,7 +10,7 @@
  *                  [--alpha A] [--method joint|sum|family|all|fixed|split|onerun]
  *                  [--weights equal|geometric]
  *                  [--threshold T] [--split-frac F] [--sides 1|2]
- *                  [--ratio R] [--json]
+ *                  [--ratio R] [--html FILE] [--json]
  *
  * Exit codes: 0 consistent (or no claim), 1 refuted, 2 bad input.
  */
@@ -24,6 +24,7 @@
 #include <sys/stat.h>
 
 #include "cli/args.h"
+#include "cli/attack_figures.h"
 #include "cli/exitcodes.h"
 #include "stats/scores_report.h"
 #include "io/file.h"
@@ -36,7 +37,7 @@ void ul_cli_attack_scores_help(FILE *out)
             "                      [--method joint|sum|family|all|fixed|split|onerun]\n"
             "                      [--threshold T]\n"
             "                      [--split-frac F] [--sides 1|2] [--ratio R]\n"
-            "                      [--weights equal|geometric] [--json]\n\n"
+            "                      [--weights equal|geometric] [--html FILE] [--json]\n\n"
             "Certified statistics for membership-inference scores computed by any tool.\n"
             "IN and OUT are text files, one score per line (higher = more likely IN;\n"
             "'#' lines, blank lines and one header line are skipped).  Reported: ROC,\n"
@@ -68,16 +69,23 @@ void ul_cli_attack_scores_help(FILE *out)
             "                   (what ulaudit attack CONFIG uses); at most 64 grid\n"
             "                   counts per direction one-sided, 63 two-sided\n"
             "  --delta D        default 0 (an omitted delta is read as the strictest claim)\n"
-            "  --alpha A        default 0.05\n\n"
+            "  --alpha A        default 0.05\n"
+            "  --html FILE      also write the self-contained HTML report (the numbers, the\n"
+            "                   ROC with its band, eps against delta) to FILE\n\n"
+            "Also reported: the capacity, the bound the same method gives a perfect\n"
+            "separation of the same counts (for joint the most they can certify); a claim\n"
+            "at or above it cannot be refuted by these scores, whatever they are.\n\n"
             "Exit codes: 0 consistent (or no claim), 1 refuted, 2 input error.\n");
 }
 
 /* The rows, their rules and messages are stats/scores_report.h's, which the
- * library's ulaudit_attack_stats reads too: copied into the parser's rows. */
-enum { F_SCORES = UL_SCORES_F_SCORES, NF = UL_SCORES_NF };
+ * library's ulaudit_attack_stats reads too: copied into the parser's rows;
+ * then the command's own row, --html (a file: not the library's). */
+enum { F_SCORES = UL_SCORES_F_SCORES, NF = UL_SCORES_NF, F_HTML = NF, NROWS };
+static const ul_cli_flag HTML_ROW = {"html", "FILE", "the HTML report", ""};
 
 typedef struct {
-    const char *v[NF];
+    const char *v[NROWS];
     bool json;
     ul_scores_spec spec;
     double *in, *out;
@@ -189,13 +197,14 @@ static int read_files(job *j)
 
 static int parse(job *j, int argc, char **argv)
 {
-    ul_cli_flag flags[NF];
+    ul_cli_flag flags[NROWS];
     for (int i = 0; i < NF; i++)
         flags[i] = (ul_cli_flag){ul_scores_flags[i].name, ul_scores_flags[i].meta,
                                  ul_scores_flags[i].help, ul_scores_flags[i].default_value};
+    flags[F_HTML] = HTML_ROW;
     ul_cli_common c;
-    char err[512];
-    if (ul_cli_parse(argc, argv, flags, NF, j->v, &c, err, sizeof err) != 0)
+    char err[1024];
+    if (ul_cli_parse(argc, argv, flags, NROWS, j->v, &c, err, sizeof err) != 0)
         return usage("%s%s", err, "");
     if (c.help) {
         ul_cli_attack_scores_help(stdout);
@@ -204,6 +213,8 @@ static int parse(job *j, int argc, char **argv)
     j->json = c.json;
     if (ul_scores_spec_read(&j->spec, j->v, err, sizeof err) != UL_OK)
         return usage("%s%s", err, "");
+    if (j->v[F_HTML][0] && ul_cli_html_path_check(j->v[F_HTML], err, sizeof err) != 0)
+        return usage("%s%s", err, ""); /* before anything is read: nothing written */
     return read_files(j);
 }
 
@@ -236,11 +247,77 @@ static void print_text(const job *j, const ul_scores_outcome *r)
     printf("  GDP estimate (assumes a Gaussian trade-off curve; never decides): mu %.4f, "
            "eps(delta) %.4f\n",
            r->mu, r->gdp_eps);
+    char cap[64];
+    if (ul_scores_capacity_text(r, cap, sizeof cap))
+        printf("  capacity: at most eps %s from %zu IN and %zu OUT scores (a perfect "
+               "separation)\n",
+               cap, j->n_in, j->n_out);
     if (s->has_claim)
         printf("  claim (eps, delta) = (%s, %s): %s\n", j->v[UL_SCORES_F_CLAIM],
                j->v[UL_SCORES_F_DELTA], r->verdict);
     else
         printf("  no claim given (--claim-eps)\n");
+    if (ul_scores_cannot_refute(s, r))
+        printf("  these counts cannot refute eps = %s whatever the scores (at most %s)\n",
+               j->v[UL_SCORES_F_CLAIM], cap);
+}
+
+/* --html FILE (cli/attack_figures.h): the ROC of the scores and eps against
+ * delta with the certified eps_lb(delta) of the same method at each delta
+ * of ul_cli_lb_deltas.  0, or exit 2 (said). */
+static int write_html(const job *j, const ul_scores_outcome *r, const char *json)
+{
+    const ul_scores_spec *s = &j->spec;
+    double d[UL_CLI_LB_DELTAS], e[UL_CLI_LB_DELTAS];
+    size_t n = ul_cli_lb_deltas(strtod(j->v[UL_SCORES_F_DELTA], NULL), d);
+    char err[1536];
+    ul_status st = UL_OK;
+    mpfi_t dl;
+    mpfi_init2(dl, 128);
+    ul_emp_lb_result lb;
+    ul_emp_lb_init(&lb);
+    for (size_t i = 0; i < n && st == UL_OK; i++) {
+        mpfi_set_d(dl, d[i]); /* the double itself: the bound is at that delta */
+        st = ul_emp_eps_lb(&lb, j->in, j->n_in, j->out, j->n_out, s->alpha, dl, &s->o, err,
+                           sizeof err);
+        st = st == UL_ECAP ? UL_OK : st; /* sound, only looser */
+        e[i] = st == UL_OK ? mpfr_get_d(lb.eps_lb, MPFR_RNDD) : 0;
+    }
+    ul_emp_lb_clear(&lb);
+    mpfi_clear(dl);
+    const char *claim = s->has_claim ? j->v[UL_SCORES_F_CLAIM] : NULL;
+    ul_cli_eps_inputs in = {.eps = claim,
+                            .delta = j->v[UL_SCORES_F_DELTA],
+                            .gdp_mu = r->mu,
+                            .gdp_score = "scores",
+                            .lb_delta = d,
+                            .lb_eps = e,
+                            .lb_n = st == UL_OK ? n : 0,
+                            .lb_score = "scores"};
+    ul_cli_eps_figure fig;
+    ul_cli_eps_figure_build(&fig, &in);
+    ul_emp_plot_spec roc = {.points = r->roc.points,
+                            .n_points = r->roc.n_points,
+                            .n_in = j->n_in,
+                            .n_out = j->n_out,
+                            .alpha = mpfr_get_d(&s->alpha->left, MPFR_RNDD),
+                            .eps = claim ? strtod(claim, NULL) : NAN,
+                            .delta = strtod(j->v[UL_SCORES_F_DELTA], NULL),
+                            .eps_lb = mpfr_get_d(r->lb.eps_lb, MPFR_RNDD),
+                            .title = "membership inference ROC: scores",
+                            .has_auc = true,
+                            .auc = r->roc.auc,
+                            .panels = true};
+    const char *names[] = {"scores"};
+    char *svg[2] = {NULL, NULL};
+    size_t len[2];
+    st = ul_cli_draw_svgs(&roc, 1, &fig.p, svg, len, err, sizeof err);
+    if (st == UL_OK)
+        st = ul_cli_attack_html(j->v[F_HTML], json, svg, len, names, 1, true, err, sizeof err);
+    else /* a picture that cannot be drawn: the page is not written */
+        snprintf(err + strlen(err), sizeof err - strlen(err), " (--html)");
+    free(svg[0]), free(svg[1]);
+    return st == UL_OK ? 0 : usage("%s%s", err, "");
 }
 
 int ul_cli_attack_scores(int argc, char **argv)
@@ -256,17 +333,18 @@ int ul_cli_attack_scores(int argc, char **argv)
     if (rc == 0 &&
         ul_scores_compute(&j.spec, j.in, j.n_in, j.out, j.n_out, &r, err, sizeof err) != UL_OK)
         rc = usage("%s%s", err, "");
+    char *json = rc == 0 ? ul_scores_json(&j.spec, &r) : NULL;
+    if (rc == 0 && j.v[F_HTML][0]) /* the file first: a failure prints nothing */
+        rc = write_html(&j, &r, json);
     if (rc == 0) {
-        if (j.json) {
-            char *text = ul_scores_json(&j.spec, &r);
-            printf("%s\n", text);
-            free(text);
-        } else {
+        if (j.json)
+            printf("%s\n", json);
+        else
             print_text(&j, &r);
-        }
         if (strcmp(r.verdict, "refuted") == 0)
             rc = UL_EXIT_REJECTED;
     }
+    free(json);
     ul_scores_outcome_clear(&r);
     free(j.in), free(j.out);
     ul_scores_spec_clear(&j.spec);

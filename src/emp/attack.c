@@ -308,10 +308,43 @@ static void alpha_each(mpfi_ptr out, const char *alpha, int n_scores)
     mpfi_div_ui(out, out, (unsigned long)n_scores);
 }
 
-/* The advantage interval at the ROC point of largest TPR − FPR, each
- * binomial bound at level α_each/(2m), m = n_in + n_out + 2 thresholds
- * (every OUT and IN order statistic: the point is chosen among all of
- * them, so Bonferroni over that family, not over the ε bound's grid). */
+/* The interval of TPR − FPR at tp of n_in and fp of n_out (lo rounded
+ * down, hi up), each binomial bound at level α_each/(2m), m = n_in + n_out
+ * + 2 thresholds (every OUT and IN order statistic: the point is chosen
+ * among all of them, so Bonferroni over that family, not over the ε
+ * bound's grid). */
+static ul_status advantage_bounds(mpfr_ptr adv_lo, mpfr_ptr adv_hi, unsigned long tp,
+                                  size_t n_in, unsigned long fp, size_t n_out, mpfi_srcptr a_each,
+                                  char *err, size_t errlen)
+{
+    mpfi_t lev;
+    mpfi_init2(lev, 128);
+    /* Bonferroni over a family fixed before the data: the thresholds at the
+     * k-th largest OUT score (k = 0..n_out) and IN score (k = 0..n_in), two
+     * bounds each.  The best point is one of them whatever the ties; the
+     * number of distinct scores (used before) depends on the data and, with
+     * ties, undercounts the family (eps_lb.h: ALL is not covered with ties). */
+    mpfi_div_ui(lev, a_each, 2 * ((unsigned long)n_in + (unsigned long)n_out + 2));
+    mpfr_t tpr_lo, tpr_hi, fpr_lo, fpr_hi;
+    mpfr_inits2(128, tpr_lo, tpr_hi, fpr_lo, fpr_hi, (mpfr_ptr)0);
+    ul_status st = ul_emp_cp_lower(tpr_lo, tp, n_in, lev, 8, err, errlen);
+    if (st == UL_OK || st == UL_ECAP)
+        st = ul_emp_cp_upper(tpr_hi, tp, n_in, lev, 8, err, errlen);
+    if (st == UL_OK || st == UL_ECAP)
+        st = ul_emp_cp_lower(fpr_lo, fp, n_out, lev, 8, err, errlen);
+    if (st == UL_OK || st == UL_ECAP)
+        st = ul_emp_cp_upper(fpr_hi, fp, n_out, lev, 8, err, errlen);
+    if (st == UL_ECAP)
+        st = UL_OK; /* the bounds are sound anyway, only wider */
+    mpfr_sub(adv_lo, tpr_lo, fpr_hi, MPFR_RNDD);
+    mpfr_sub(adv_hi, tpr_hi, fpr_lo, MPFR_RNDU);
+    mpfr_clears(tpr_lo, tpr_hi, fpr_lo, fpr_hi, (mpfr_ptr)0);
+    mpfi_clear(lev);
+    return st;
+}
+
+/* The advantage interval at the ROC point of largest TPR − FPR
+ * (advantage_bounds). */
 static ul_status advantage_interval(ul_attack_score *s, mpfi_srcptr a_each, char *err,
                                     size_t errlen)
 {
@@ -326,38 +359,17 @@ static ul_status advantage_interval(ul_attack_score *s, mpfi_srcptr a_each, char
     s->advantage = adv;
     unsigned long tp = (unsigned long)llround(r->points[best].tpr * (double)s->n_in);
     unsigned long fp = (unsigned long)llround(r->points[best].fpr * (double)s->n_out);
-    mpfi_t lev;
-    mpfi_init2(lev, 128);
-    /* Bonferroni over a family fixed before the data: the thresholds at the
-     * k-th largest OUT score (k = 0..n_out) and IN score (k = 0..n_in), two
-     * bounds each.  The best point is one of them whatever the ties; the
-     * number of distinct scores (used before) depends on the data and, with
-     * ties, undercounts the family (eps_lb.h: ALL is not covered with ties). */
-    mpfi_div_ui(lev, a_each, 2 * ((unsigned long)s->n_in + (unsigned long)s->n_out + 2));
-    mpfr_t tpr_lo, tpr_hi, fpr_lo, fpr_hi;
-    mpfr_inits2(128, tpr_lo, tpr_hi, fpr_lo, fpr_hi, (mpfr_ptr)0);
-    ul_status st = ul_emp_cp_lower(tpr_lo, tp, s->n_in, lev, 8, err, errlen);
-    if (st == UL_OK || st == UL_ECAP)
-        st = ul_emp_cp_upper(tpr_hi, tp, s->n_in, lev, 8, err, errlen);
-    if (st == UL_OK || st == UL_ECAP)
-        st = ul_emp_cp_lower(fpr_lo, fp, s->n_out, lev, 8, err, errlen);
-    if (st == UL_OK || st == UL_ECAP)
-        st = ul_emp_cp_upper(fpr_hi, fp, s->n_out, lev, 8, err, errlen);
-    if (st == UL_ECAP)
-        st = UL_OK; /* the bounds are sound anyway, only wider */
-    mpfr_sub(s->adv_lo, tpr_lo, fpr_hi, MPFR_RNDD);
-    mpfr_sub(s->adv_hi, tpr_hi, fpr_lo, MPFR_RNDU);
-    mpfr_clears(tpr_lo, tpr_hi, fpr_lo, fpr_hi, (mpfr_ptr)0);
-    mpfi_clear(lev);
-    return st;
+    return advantage_bounds(s->adv_lo, s->adv_hi, tp, s->n_in, fp, s->n_out, a_each, err,
+                            errlen);
 }
 
-/* The claim's advantage ceiling, rounded up. */
-static void claim_ceiling(ul_attack_result *res, const ul_attack_scoring *sc)
+/* The claim's advantage ceiling, rounded up, and where it comes from. */
+static void ceiling_of(mpfr_ptr ceiling, char *source, size_t source_len,
+                       const ul_attack_scoring *sc)
 {
     mpfi_t e, d, c, t;
     mpfi_init2(e, 256), mpfi_init2(d, 256), mpfi_init2(c, 256), mpfi_init2(t, 256);
-    mpfr_set_inf(res->ceiling, 1);
+    mpfr_set_inf(ceiling, 1);
     if (sc->eps && sc->eps[0]) {
         /* (e^ε − 1 + 2δ)/(e^ε + 1): Kairouz, Oh, Viswanath 2015, the largest
          * TPR − FPR in the (ε, δ) privacy region. */
@@ -369,8 +381,8 @@ static void claim_ceiling(ul_attack_result *res, const ul_attack_scoring *sc)
         mpfi_add(c, c, d);
         mpfi_add_ui(t, e, 1);
         mpfi_div(c, c, t);
-        mpfr_min(res->ceiling, res->ceiling, &c->right, MPFR_RNDU);
-        snprintf(res->ceiling_source, sizeof res->ceiling_source,
+        mpfr_min(ceiling, ceiling, &c->right, MPFR_RNDU);
+        snprintf(source, source_len,
                  "(e^eps - 1 + 2 delta)/(e^eps + 1) at (%s, %s)", sc->eps, sc->delta);
     }
     if (sc->renyi_order && sc->renyi_order[0]) {
@@ -378,16 +390,21 @@ static void claim_ceiling(ul_attack_result *res, const ul_attack_scoring *sc)
         ul_num_set_valid(t, sc->renyi_order);
         ul_num_set_valid(e, sc->renyi_value);
         ul_ngd_mi_ceiling_enclose(c, t, e);
-        if (mpfr_cmp(&c->right, res->ceiling) < 0) {
-            mpfr_set(res->ceiling, &c->right, MPFR_RNDU);
-            snprintf(res->ceiling_source, sizeof res->ceiling_source,
+        if (mpfr_cmp(&c->right, ceiling) < 0) {
+            mpfr_set(ceiling, &c->right, MPFR_RNDU);
+            snprintf(source, source_len,
                      "Chourasia-Shah Thm 4.1 (eq. 10) at Renyi (%s, %s)", sc->renyi_order,
                      sc->renyi_value);
         }
     }
-    if (mpfr_cmp_ui(res->ceiling, 1) > 0)
-        mpfr_set_ui(res->ceiling, 1, MPFR_RNDU);
+    if (mpfr_cmp_ui(ceiling, 1) > 0)
+        mpfr_set_ui(ceiling, 1, MPFR_RNDU);
     mpfi_clear(e), mpfi_clear(d), mpfi_clear(c), mpfi_clear(t);
+}
+
+static void claim_ceiling(ul_attack_result *res, const ul_attack_scoring *sc)
+{
+    ceiling_of(res->ceiling, res->ceiling_source, sizeof res->ceiling_source, sc);
 }
 
 static void result_init(ul_attack_result *res)
@@ -403,6 +420,7 @@ static void result_init(ul_attack_result *res)
     }
     mpfr_init2(res->eps_max, 128);
     mpfr_set_zero(res->eps_max, 1);
+    res->claim_eps = NAN;
     mpfr_init2(res->ceiling, 128);
     mpfr_set_inf(res->ceiling, 1);
     res->verdict = "no claim";
@@ -442,8 +460,11 @@ static ul_emp_lb_opts attack_lb_opts(void)
     return o;
 }
 
-ul_status ul_attack_eps_max(mpfr_ptr eps_max, size_t n_in, size_t n_out, mpfi_srcptr alpha_each,
-                            mpfi_srcptr delta, unsigned long *divisor, char *err, size_t errlen)
+/* ul_attack_eps_max, and the double estimate that chose the test (est
+ * NULL: not wanted). */
+static ul_status eps_max_est(mpfr_ptr eps_max, size_t n_in, size_t n_out, mpfi_srcptr alpha_each,
+                             mpfi_srcptr delta, unsigned long *divisor, double *est, char *err,
+                             size_t errlen)
 {
     /* a perfect separation: every IN score (1) above every OUT score (0) */
     double *v = malloc((n_in + n_out) * sizeof *v);
@@ -461,9 +482,17 @@ ul_status ul_attack_eps_max(mpfr_ptr eps_max, size_t n_in, size_t n_out, mpfi_sr
         mpfr_set(eps_max, r.eps_lb, MPFR_RNDD);
     if (st == UL_OK && divisor)
         *divisor = r.divisor;
+    if (st == UL_OK && est)
+        *est = r.estimate;
     ul_emp_lb_clear(&r);
     free(v);
     return st;
+}
+
+ul_status ul_attack_eps_max(mpfr_ptr eps_max, size_t n_in, size_t n_out, mpfi_srcptr alpha_each,
+                            mpfi_srcptr delta, unsigned long *divisor, char *err, size_t errlen)
+{
+    return eps_max_est(eps_max, n_in, n_out, alpha_each, delta, divisor, NULL, err, errlen);
 }
 
 static ul_status score_stats(ul_attack_score *s, const char *name, const double *in, size_t n_in,
@@ -627,13 +656,14 @@ static ul_status capacity_at(ul_attack_capacity *cap, int scores, size_t runs,
     for (int b = 0; b < UL_ATTACK_MAX_SCORES && st == UL_OK; b++) {
         size_t n_in, n_out;
         unsigned long div = 0;
+        double est = 0;
         scored_counts(SCORE_BITS[b], runs, &n_in, &n_out);
         if (!(scores & SCORE_BITS[b]) || n_in == 0 || n_out == 0)
             continue;
-        st = ul_attack_eps_max(e, n_in, n_out, a_each, delta, &div, err, errlen);
+        st = eps_max_est(e, n_in, n_out, a_each, delta, &div, &est, err, errlen);
         if (st == UL_OK && (cap->level_divisor == 0 || mpfr_cmp(e, cap->eps_max) > 0)) {
             mpfr_set(cap->eps_max, e, MPFR_RNDD);
-            cap->level_divisor = div, cap->n_in = n_in, cap->n_out = n_out;
+            cap->level_divisor = div, cap->n_in = n_in, cap->n_out = n_out, cap->estimate = est;
         }
     }
     mpfr_clear(e);
@@ -649,6 +679,11 @@ static ul_status capacity_at(ul_attack_capacity *cap, int scores, size_t runs,
  * 1934).  The least n whose bound passes eps is
  * ⌊log L / log(1 − (1 − δ)e^{−ε})⌋ + 1; the least runs per world giving some
  * score that many scored runs in a world follow from scored_counts. */
+static double closed_form_eps(double n, double level, double delta)
+{
+    return log((1 - delta) / -expm1(log(level) / n)); /* log((1 − δ)/(1 − L^{1/n})) */
+}
+
 static size_t runs_guess(int scores, double level, double delta, double eps)
 {
     double n = floor(log(level) / log1p(-(1 - delta) * exp(-eps))) + 1;
@@ -670,28 +705,48 @@ static size_t runs_guess(int scores, double level, double delta, double eps)
     return best;
 }
 
-/* The least runs per world whose capacity passes eps_hi: the guess above,
- * then certified (stepping up 1% while the certified capacity falls short,
- * at most 64 times; 0 when none passed). */
-static ul_status runs_needed(size_t *out, const ul_attack_capacity *now, int scores,
-                             mpfi_srcptr a_each, mpfi_srcptr delta, mpfr_srcptr eps_hi, char *err,
-                             size_t errlen)
+/* Certifying above this many runs per world costs seconds (a perfect
+ * separation of 2 × runs scores): the doubles' lower bound is given alone. */
+#define CERTIFY_RUNS_MAX 100000
+
+/* The least runs per world whose capacity passes eps_hi, found in doubles
+ * and certified once (attack.h).  r0 = runs_guess, a lower bound of the
+ * runs needed (the closed form is a lower bound of the best test's
+ * p-value).  Its certified capacity comes with the test's double estimate:
+ * when r0 passes it is the least; otherwise the gap between the closed
+ * form and the estimate at r0 (the JOINT test's grid of false rates,
+ * stats/eps_lb_joint.c, nearly constant in n) corrects the target and the
+ * closed form gives r1, certified once: r1 suffices when it passes (the
+ * least lies in (r0, r1]); when it does not, r0 is reported, uncertified
+ * (*certified false: "at least r0"). */
+static ul_status runs_needed(size_t *out, bool *certified, const ul_attack_capacity *now,
+                             int scores, mpfi_srcptr a_each, mpfi_srcptr delta, mpfr_srcptr eps_hi,
+                             char *err, size_t errlen)
 {
-    *out = 0;
-    double level = mpfr_get_d(&a_each->left, MPFR_RNDD) / (double)now->level_divisor;
-    size_t r = runs_guess(scores, level, mpfr_get_d(&delta->left, MPFR_RNDD),
-                          mpfr_get_d(eps_hi, MPFR_RNDU));
+    *out = 0, *certified = false;
+    double level = mpfr_get_d(&a_each->left, MPFR_RNDD) / (double)now->level_divisor,
+           dd = mpfr_get_d(&delta->left, MPFR_RNDD), target = mpfr_get_d(eps_hi, MPFR_RNDU);
+    size_t r = runs_guess(scores, level, dd, target);
+    if (r == 0)
+        return UL_OK;
+    *out = r;
     ul_attack_capacity c = {.level_divisor = 0};
     mpfr_init2(c.eps_max, 128);
     ul_status st = UL_OK;
-    for (int tries = 0; r > 0 && r <= UL_ATTACK_MAX_RUNS && tries < 64 && st == UL_OK; tries++) {
+    for (int pass = 0; pass < 2 && r <= CERTIFY_RUNS_MAX && st == UL_OK; pass++) {
         c.level_divisor = 0;
         st = capacity_at(&c, scores, r, a_each, delta, err, errlen);
-        if (st == UL_OK && mpfr_cmp(c.eps_max, eps_hi) > 0) {
-            *out = r;
+        if (st != UL_OK || mpfr_cmp(c.eps_max, eps_hi) > 0) {
+            *out = st == UL_OK ? r : *out, *certified = st == UL_OK;
             break;
         }
-        r += r / 100 + 1;
+        /* the doubles' correction (pass 0 only), with 0.2% to spare */
+        double n = (double)(c.n_in > c.n_out ? c.n_in : c.n_out);
+        double gap = closed_form_eps(n, level, dd) - c.estimate;
+        size_t r1 = runs_guess(scores, level, dd, target + fmax(gap, 0) + 0.002 * target);
+        if (pass == 1 || r1 <= r || r1 > UL_ATTACK_MAX_RUNS)
+            break;
+        r = r1;
     }
     mpfr_clear(c.eps_max);
     return st;
@@ -715,23 +770,89 @@ static int reported_scores(int scores)
     return n;
 }
 
-ul_status ul_attack_capacity_of(ul_attack_capacity *cap, int scores, size_t runs,
-                                const char *alpha, const char *delta, const char *eps, char *err,
-                                size_t errlen)
+/* The ε the claim states at the claimed δ, rounded up (the verdict's
+ * side): its ε, else a Rényi claim's (Mironov 2017, "Rényi differential
+ * privacy", Prop. 3: (q, ρ)-RDP implies (ρ + log(1/δ)/(q − 1), δ)-DP),
+ * which needs δ ∈ (0, 1).  False when there is none. */
+static bool claim_eps_at_delta(mpfr_ptr eps_hi, bool *renyi, const ul_attack_scoring *sc)
+{
+    *renyi = false;
+    if (claim_eps_hi(eps_hi, sc->eps))
+        return true;
+    if (!sc->renyi_order || !sc->renyi_order[0] || !sc->delta || !sc->delta[0])
+        return false;
+    mpfi_t q, v, d;
+    mpfi_init2(q, 128), mpfi_init2(v, 128), mpfi_init2(d, 128);
+    ul_num_set_valid(q, sc->renyi_order); /* validated where read */
+    ul_num_set_valid(v, sc->renyi_value);
+    bool ok = ul_num_set_decimal(d, sc->delta) == UL_OK && mpfr_sgn(&d->left) > 0 &&
+              mpfr_cmp_ui(&d->right, 1) < 0 && mpfr_cmp_ui(&q->left, 1) > 0;
+    if (ok) {
+        mpfi_log(d, d);
+        mpfi_neg(d, d); /* log(1/δ) */
+        mpfi_sub_ui(q, q, 1);
+        mpfi_div(d, d, q);
+        mpfi_add(d, d, v);
+        mpfr_set(eps_hi, &d->right, MPFR_RNDU);
+        *renyi = true;
+    }
+    mpfi_clear(q), mpfi_clear(v), mpfi_clear(d);
+    return ok;
+}
+
+/* The advantage side (attack.h): the largest certified advantage lower
+ * bound of the scores at these counts (a perfect separation: TPR = 1, FPR
+ * = 0, the interval of advantage_bounds), rounded down, and the claim's
+ * ceiling (rounded up; NAN without a claim). */
+static ul_status capacity_advantage(ul_attack_capacity *cap, const ul_attack_scoring *sc,
+                                    size_t runs, mpfi_srcptr a_each, char *err, size_t errlen)
+{
+    mpfr_t lo, hi;
+    mpfr_inits2(128, lo, hi, (mpfr_ptr)0);
+    cap->adv_max = 0;
+    ul_status st = UL_OK;
+    for (int b = 0; b < UL_ATTACK_MAX_SCORES && st == UL_OK; b++) {
+        size_t n_in, n_out;
+        scored_counts(SCORE_BITS[b], runs, &n_in, &n_out);
+        if (!(sc->scores & SCORE_BITS[b]) || n_in == 0 || n_out == 0)
+            continue;
+        st = advantage_bounds(lo, hi, (unsigned long)n_in, n_in, 0, n_out, a_each, err, errlen);
+        double a = mpfr_get_d(lo, MPFR_RNDD);
+        cap->adv_max = st == UL_OK && a > cap->adv_max ? a : cap->adv_max;
+    }
+    cap->ceiling = NAN;
+    if ((sc->eps && sc->eps[0]) || (sc->renyi_order && sc->renyi_order[0])) {
+        char src[128];
+        ceiling_of(hi, src, sizeof src, sc);
+        cap->ceiling = mpfr_get_d(hi, MPFR_RNDU);
+    }
+    mpfr_clears(lo, hi, (mpfr_ptr)0);
+    return st;
+}
+
+ul_status ul_attack_capacity_of(ul_attack_capacity *cap, const ul_attack_scoring *sc,
+                                size_t runs, char *err, size_t errlen)
 {
     memset(cap, 0, sizeof *cap);
     mpfr_init2(cap->eps_max, 128);
     mpfr_set_zero(cap->eps_max, 1);
+    cap->claim_eps = NAN;
     mpfi_t a_each, dl;
     mpfi_init2(a_each, 128), mpfi_init2(dl, 128);
     mpfr_t eps_hi;
     mpfr_init2(eps_hi, 128);
-    ul_status st = capacity_levels(a_each, dl, reported_scores(scores), alpha, delta, err, errlen);
+    ul_status st = capacity_levels(a_each, dl, reported_scores(sc->scores), sc->alpha, sc->delta,
+                                   err, errlen);
     if (st == UL_OK)
-        st = capacity_at(cap, scores, runs, a_each, dl, err, errlen);
-    if (st == UL_OK && cap->level_divisor && claim_eps_hi(eps_hi, eps) &&
-        mpfr_cmp(cap->eps_max, eps_hi) <= 0)
-        st = runs_needed(&cap->runs_needed, cap, scores, a_each, dl, eps_hi, err, errlen);
+        st = capacity_at(cap, sc->scores, runs, a_each, dl, err, errlen);
+    if (st == UL_OK)
+        st = capacity_advantage(cap, sc, runs, a_each, err, errlen);
+    if (st == UL_OK && claim_eps_at_delta(eps_hi, &cap->renyi, sc)) {
+        cap->claim_eps = mpfr_get_d(eps_hi, MPFR_RNDU);
+        if (cap->level_divisor && mpfr_cmp(cap->eps_max, eps_hi) <= 0)
+            st = runs_needed(&cap->runs_needed, &cap->runs_certified, cap, sc->scores, a_each,
+                             dl, eps_hi, err, errlen);
+    }
     mpfr_clear(eps_hi);
     mpfi_clear(a_each), mpfi_clear(dl);
     return st;
@@ -743,34 +864,44 @@ void ul_attack_capacity_clear(ul_attack_capacity *cap)
         mpfr_clear(cap->eps_max);
 }
 
-/* The result's capacity: the largest of its scores' (each from its own
- * counts), and the runs an ε claim at or above it would need. */
+/* The result's capacity: the largest ε_lb and advantage lower bound its
+ * scores could certify (each from its own counts, at the result's α/S),
+ * the claim's ε at its δ, and when that is not below the ε capacity the
+ * runs per world that could certify more (at the first score's counts). */
 static ul_status capacity_of_result(ul_attack_result *res, const ul_attack_scoring *sc,
                                     mpfi_srcptr a_each, const char *delta, char *err,
                                     size_t errlen)
 {
-    ul_attack_capacity now = {.level_divisor = 0};
-    mpfr_init2(now.eps_max, 128);
-    mpfr_set_zero(now.eps_max, 1);
-    mpfr_t eps_hi;
-    mpfr_init2(eps_hi, 128);
+    mpfr_t lo, hi;
+    mpfr_inits2(128, lo, hi, (mpfr_ptr)0);
+    ul_status st = UL_OK;
+    for (int k = 0; k < res->n_scores && st == UL_OK; k++) {
+        const ul_attack_score *s = &res->score[k];
+        if (mpfr_cmp(s->eps_max, res->eps_max) > 0 || k == 0)
+            mpfr_set(res->eps_max, s->eps_max, MPFR_RNDD);
+        st = advantage_bounds(lo, hi, (unsigned long)s->n_in, s->n_in, 0, s->n_out, a_each, err,
+                              errlen);
+        double a = mpfr_get_d(lo, MPFR_RNDD);
+        res->adv_max = st == UL_OK && a > res->adv_max ? a : res->adv_max;
+    }
+    bool renyi = false;
     mpfi_t dl;
     mpfi_init2(dl, 128);
-    ul_status st = UL_OK;
-    for (int k = 0; k < res->n_scores; k++)
-        if (mpfr_cmp(res->score[k].eps_max, now.eps_max) > 0 || k == 0)
-            mpfr_set(now.eps_max, res->score[k].eps_max, MPFR_RNDD);
-    mpfr_set(res->eps_max, now.eps_max, MPFR_RNDD);
-    if (claim_eps_hi(eps_hi, sc->eps) && mpfr_cmp(res->eps_max, eps_hi) <= 0 &&
+    if (st == UL_OK && claim_eps_at_delta(hi, &renyi, sc) &&
         ul_num_set_decimal(dl, delta) == UL_OK) {
+        res->claim_eps = mpfr_get_d(hi, MPFR_RNDU), res->claim_eps_renyi = renyi;
+        ul_attack_capacity now = {.level_divisor = 0};
+        mpfr_init2(now.eps_max, 128);
         /* the divisor of the best test at these counts (one more bound) */
-        st = capacity_at(&now, sc->scores, res->score[0].n_in, a_each, dl, err, errlen);
+        if (mpfr_cmp(res->eps_max, hi) <= 0)
+            st = capacity_at(&now, sc->scores, res->score[0].n_in, a_each, dl, err, errlen);
         if (st == UL_OK && now.level_divisor)
-            st = runs_needed(&res->runs_needed, &now, sc->scores, a_each, dl, eps_hi, err,
-                             errlen);
+            st = runs_needed(&res->runs_needed, &res->runs_certified, &now, sc->scores, a_each,
+                             dl, hi, err, errlen);
+        mpfr_clear(now.eps_max);
     }
     mpfi_clear(dl);
-    mpfr_clears(eps_hi, now.eps_max, (mpfr_ptr)0);
+    mpfr_clears(lo, hi, (mpfr_ptr)0);
     return st;
 }
 
@@ -883,18 +1014,21 @@ static ul_status audit_certificate(ul_attack_result *res, const ul_attack_config
     return st;
 }
 
+ul_attack_scoring ul_attack_config_scoring(const ul_attack_config *cfg)
+{
+    return (ul_attack_scoring){.scores = cfg->scores,
+                               .alpha = cfg->alpha,
+                               .eps = cfg->eps,
+                               .delta = cfg->delta,
+                               .renyi_order = cfg->renyi_order,
+                               .renyi_value = cfg->renyi_value};
+}
+
 ul_status ul_attack_finish(ul_attack_result *res, ul_attack_state *st, char *err, size_t errlen)
 {
     const ul_attack_config *cfg = st->cfg;
     const ul_dataset *D = &st->plan.data;
-    ul_attack_scoring sc = {
-        .scores = cfg->scores,
-        .alpha = cfg->alpha,
-        .eps = cfg->eps,
-        .delta = cfg->delta,
-        .renyi_order = cfg->renyi_order,
-        .renyi_value = cfg->renyi_value,
-    };
+    ul_attack_scoring sc = ul_attack_config_scoring(cfg);
     double *loss, *lr;
     ul_status s = ul_shard_scores(&st->log, &loss, &lr, err, errlen);
     if (s != UL_OK) {
@@ -918,6 +1052,54 @@ ul_status ul_attack_finish(ul_attack_result *res, ul_attack_state *st, char *err
         return s;
     res->target = st->plan.target, res->n = D->n, res->d = D->d, res->runs = runs;
     return audit_certificate(res, cfg, err, errlen);
+}
+
+/* ---- the ε–δ figure's curves (attack.h) ------------------------------------------- */
+
+ul_status ul_attack_eps_lb_curve(const ul_attack_result *res, int k, const char *alpha,
+                                 const double *delta, size_t n, double *eps_lb, char *err,
+                                 size_t errlen)
+{
+    if (k < 0 || k >= res->n_scores)
+        return ul_fail(err, errlen, UL_EINPUT, "score %d: the result has %d", k, res->n_scores);
+    const ul_attack_score *s = &res->score[k];
+    mpfi_t a_each, dl;
+    mpfi_init2(a_each, 128), mpfi_init2(dl, 128);
+    alpha_each(a_each, alpha, res->n_scores);
+    ul_emp_lb_opts o = attack_lb_opts();
+    ul_emp_lb_result r;
+    ul_emp_lb_init(&r);
+    ul_status st = UL_OK;
+    for (size_t i = 0; i < n && st == UL_OK; i++) {
+        if (!(delta[i] > 0 && delta[i] < 1)) {
+            st = ul_fail(err, errlen, UL_EINPUT, "delta[%zu] = %g: outside (0, 1)", i, delta[i]);
+            break;
+        }
+        mpfi_set_d(dl, delta[i]); /* the double itself: the bound is at that δ */
+        st = ul_emp_eps_lb(&r, s->values, s->n_in, s->values + s->n_in, s->n_out, a_each, dl, &o,
+                           err, errlen);
+        st = st == UL_ECAP ? UL_OK : st; /* sound, only looser */
+        eps_lb[i] = st == UL_OK ? mpfr_get_d(r.eps_lb, MPFR_RNDD) : 0;
+    }
+    ul_emp_lb_clear(&r);
+    mpfi_clear(a_each), mpfi_clear(dl);
+    return st;
+}
+
+size_t ul_attack_cert_points(const ul_audit_curve *c, double *delta, double *eps)
+{
+    bool d_of_e = c->x_key && strcmp(c->x_key, "eps") == 0;
+    size_t m = 0;
+    for (size_t i = 0; i < c->n && i < UL_AUDIT_CURVE_MAX_POINTS; i++) {
+        double d = d_of_e ? c->hi[i] : c->x[i], e = d_of_e ? c->x[i] : c->hi[i];
+        if (!(d > 0 && d < 1) || !(e >= 0))
+            continue;
+        size_t j = m++; /* insertion: δ ascending */
+        for (; j > 0 && delta[j - 1] > d; j--)
+            delta[j] = delta[j - 1], eps[j] = eps[j - 1];
+        delta[j] = d, eps[j] = e;
+    }
+    return m;
 }
 
 /* ---- output ------------------------------------------------------------------------ */
@@ -946,12 +1128,21 @@ static void capacity_text(FILE *f, const ul_attack_result *res)
         return;
     char m[64];
     fmt_mpfr(m, sizeof m, res->eps_max, MPFR_RNDD);
-    fprintf(f, "capacity: at most eps %s can be certified from these runs (a perfect separation)\n",
-            m);
+    fprintf(f,
+            "capacity: at most eps %s and advantage %.6g can be certified from these runs (a "
+            "perfect separation)\n",
+            m, res->adv_max);
+    if (res->claim_eps_renyi)
+        fprintf(f, "  the Renyi claim implies eps <= %.6g at the claimed delta (Mironov 2017 Prop. 3)\n",
+                res->claim_eps);
     if (res->runs_needed)
-        fprintf(f, "  the eps claim is not below it: no run of this size can refute it by the eps "
-                   "bound; use >= %zu runs per world\n",
-                res->runs_needed);
+        fprintf(f,
+                "  the claim's eps is not below it: no run of this size can refute it by the eps "
+                "bound; use >= %zu runs per world%s\n",
+                res->runs_needed, res->runs_certified ? "" : " (a lower bound)");
+    if (res->has_claim && mpfr_get_d(res->ceiling, MPFR_RNDU) >= res->adv_max)
+        fprintf(f, "  the claim's advantage ceiling is not below it: the advantage test cannot "
+                   "refute it\n");
 }
 
 char *ul_attack_result_text(const ul_attack_result *res)
@@ -1084,6 +1275,11 @@ char *ul_attack_result_json(const ul_attack_result *res)
     json_object_object_add(o, "runs_needed",
                            res->runs_needed ? json_object_new_int64((int64_t)res->runs_needed)
                                             : NULL);
+    json_object_object_add(o, "runs_needed_certified",
+                           res->runs_needed ? json_object_new_boolean(res->runs_certified) : NULL);
+    json_object_object_add(o, "advantage_max_certifiable", jnum_d(res->adv_max));
+    if (res->claim_eps_renyi)
+        json_object_object_add(o, "renyi_claim_eps_at_delta", jnum_d(res->claim_eps));
     if (res->has_claim) {
         json_object_object_add(o, "advantage_ceiling", jnum_mpfr(res->ceiling, MPFR_RNDU));
         json_object_object_add(o, "ceiling_source", json_object_new_string(res->ceiling_source));

@@ -45,6 +45,7 @@
 #include <stdint.h>
 
 #include "audit/audit.h"
+#include "audit/curve.h"
 #include "emp/experiment.h"
 #include "emp/shard.h"
 #include "stats/stats.h"
@@ -201,11 +202,18 @@ typedef struct {
     ul_audit_report audit; /* the certificate's audit */
     char audit_method[32];
     char explanation[1024];
-    /* the capacity of the sample (ul_attack_capacity): the largest ε_lb of
-     * any score, and when the claimed ε is not below it the least runs per
-     * world that could certify more (0: not needed or no ε claim) */
+    /* the capacity of the sample (ul_attack_capacity): the largest ε_lb and
+     * advantage lower bound of any score (a perfect separation), the
+     * claim's ε at its δ (NAN: none; claim_eps_renyi: a Rényi claim's,
+     * Mironov 2017 Prop. 3), and when the claim's ε is not below eps_max
+     * the runs per world that could certify more (0: not needed or no ε);
+     * runs_certified: the certified capacity at runs_needed passes the
+     * claim (else runs_needed is a lower bound of the runs needed) */
     mpfr_t eps_max;
+    double adv_max, claim_eps;
+    bool claim_eps_renyi;
     size_t runs_needed;
+    bool runs_certified;
 } ul_attack_result;
 
 /* ---- what a sample size can certify ---------------------------------------
@@ -222,22 +230,42 @@ typedef struct {
     mpfr_t eps_max;      /* the largest over the scores (rounded down) */
     unsigned long level_divisor; /* the best test ran at α/S/level_divisor */
     size_t n_in, n_out;  /* the counts of the score that reaches it */
-    size_t runs_needed;  /* least runs per world with eps_max > the claimed ε;
-                            0 when the claim's ε is below eps_max or absent */
+    double estimate;     /* the double estimate that chose its test (stats/eps_lb.h) */
+    /* The advantage test (attack.h) at a perfect separation: its largest
+     * lower bound over the scores (TPR = 1 and FPR = 0 under the same
+     * Clopper–Pearson bounds and Bonferroni family), rounded down; a
+     * claim whose advantage ceiling (rounded up; NAN: no claim) is at or
+     * above it cannot be refuted by the advantage test either. */
+    double adv_max, ceiling;
+    /* The claim's ε at the claimed δ, rounded up (NAN: none): its ε, or for
+     * a Rényi-only claim the (ε(δ), δ) it implies, ε(δ) = value +
+     * log(1/δ)/(order − 1) (Mironov 2017, "Rényi differential privacy",
+     * Prop. 3; renyi true), which needs δ ∈ (0, 1). */
+    double claim_eps;
+    bool renyi;
+    size_t runs_needed;  /* least runs per world with eps_max > claim_eps;
+                            0 when claim_eps is below eps_max or absent */
+    bool runs_certified; /* the certified capacity at runs_needed passes
+                            claim_eps (false: runs_needed is only a lower
+                            bound of the runs needed) */
 } ul_attack_capacity;
 
 /* The capacity for `runs` runs (models) per world of the scores in the
- * UL_SCORE_* bits `scores`, with the fitting rule of the scores (LiRA and
- * gaussian-lr fit on the first ⌊runs/2⌋ of a world, emp/shard.h), α (the
- * whole α: divided by the number of scores here), the claimed δ ("" or
- * NULL: 0) and ε ("" or NULL: none).  runs_needed: searched in doubles
- * from the closed form of the best test at zero errors (below, attack.c),
- * then certified once at the value found (stepping up by 1% at most 64
- * times if that check falls short; 0 if it never passes).  Initialises
- * cap (clear with ul_attack_capacity_clear, also after an error). */
-ul_status ul_attack_capacity_of(ul_attack_capacity *cap, int scores, size_t runs,
-                                const char *alpha, const char *delta, const char *eps, char *err,
-                                size_t errlen);
+ * UL_SCORE_* bits sc->scores, with the fitting rule of the scores (LiRA and
+ * gaussian-lr fit on the first ⌊runs/2⌋ of a world, emp/shard.h), sc->alpha
+ * (the whole α: divided by the number of scores here) and the claim of sc
+ * (eps, delta — "" or NULL: 0 — renyi_order, renyi_value; "" or NULL:
+ * none).  runs_needed: searched in doubles from the closed form of the
+ * best test at zero errors (attack.c), a lower bound of the runs needed,
+ * corrected by the test's double estimate there, and certified at the
+ * value found (at most twice, never above 100000 runs per world):
+ * runs_certified says the certified capacity at runs_needed passes the
+ * claim; when it is false runs_needed is only a lower bound.
+ * Initialises cap (clear with ul_attack_capacity_clear, also after an
+ * error). */
+typedef struct ul_attack_scoring ul_attack_scoring;
+ul_status ul_attack_capacity_of(ul_attack_capacity *cap, const ul_attack_scoring *sc, size_t runs,
+                                char *err, size_t errlen);
 void ul_attack_capacity_clear(ul_attack_capacity *cap);
 
 /* The largest ε lower bound of the attack's test from n_in and n_out scores
@@ -252,14 +280,14 @@ ul_status ul_attack_eps_max(mpfr_ptr eps_max, size_t n_in, size_t n_out, mpfi_sr
  * record (x NULL: no loss score).  Claims and α come from cfg-like fields:
  * eps/delta/renyi texts may be empty.  res is initialised here; clear it
  * with ul_attack_result_clear (also after an error). */
-typedef struct {
+struct ul_attack_scoring {
     const ul_model *model; /* for the loss score (NULL: none) */
     const double *x;       /* target features (d), NULL: none */
     size_t d;
     double y;
     int scores; /* UL_SCORE_* bits, LiRA's included */
     const char *alpha, *eps, *delta, *renyi_order, *renyi_value;
-} ul_attack_scoring;
+};
 
 ul_status ul_attack_score_models(ul_attack_result *res, const ul_attack_scoring *sc,
                                  const double *W_in, size_t k_in, const double *W_out, size_t k_out,
@@ -281,10 +309,35 @@ typedef struct {
 ul_status ul_attack_score_values(ul_attack_result *res, const ul_attack_scoring *sc,
                                  const ul_attack_values *v, size_t p, char *err, size_t errlen);
 
+/* A configuration's scores, α and claim as a scoring (its texts, borrowed). */
+ul_attack_scoring ul_attack_config_scoring(const ul_attack_config *cfg);
+
 /* All of it once every chunk is recorded (all of a state's own, or merged
  * shards): scores, statistics, claim, certificate.  Refuses gaps. */
 ul_status ul_attack_finish(ul_attack_result *res, ul_attack_state *st, char *err, size_t errlen);
 void ul_attack_result_clear(ul_attack_result *res);
+
+/* ---- the ε–δ figure's curves ----------------------------------------------
+ *
+ * The certified empirical lower bound of score k of the result as a curve
+ * ε_lb(δ): at each delta[i] (in (0, 1)) the attack's own test (JOINT,
+ * geometric weights, level α/S with alpha the whole α the result was
+ * computed with: searched in doubles and certified once, stats/eps_lb.h)
+ * on that score's values, rounded down to a double.  Each point holds with
+ * probability ≥ 1 − α/S; the points are pointwise, not a band simultaneous
+ * in δ.  Each costs one certified bound (about 70 ms at 512 runs per
+ * world): the caller chooses few δ and one score.  UL_EINPUT names
+ * "delta" (outside (0, 1)) or the score. */
+ul_status ul_attack_eps_lb_curve(const ul_attack_result *res, int k, const char *alpha,
+                                 const double *delta, size_t n, double *eps_lb, char *err,
+                                 size_t errlen);
+
+/* The certificate's curve (audit/curve.h) as (δ, ε) points for the ε–δ
+ * figure, δ ascending: δ(ε) curves give (hi[i], x[i]), ε(δ) curves (x[i],
+ * hi[i]) — the certified ceiling, the end that does not favour the claim;
+ * points with a NAN or δ outside (0, 1) are left out.  Returns how many
+ * were written (0 when the curve has none: n = 0). */
+size_t ul_attack_cert_points(const ul_audit_curve *c, double *delta, double *eps);
 
 /* The result as text (for a terminal) and as JSON (stable keys, README);
  * malloc'd, NULL when out of memory. */

@@ -375,7 +375,8 @@ typedef struct {
     bool dashed;
 } legend_entry;
 
-static void draw_legend(cairo_t *cr, const legend_entry *entries, size_t n_entries)
+/* The legend box, lower right inside the axes (top: upper right). */
+static void draw_legend(cairo_t *cr, const legend_entry *entries, size_t n_entries, bool top_right)
 {
     static const double dashes[] = {7.0, 5.0};
     const double padding = 10.0, sample_length = 34.0, gap = 8.0, line_height = 20.0;
@@ -385,7 +386,8 @@ static void draw_legend(cairo_t *cr, const legend_entry *entries, size_t n_entri
         widest = fmax(widest, text_width(cr, entries[i].text));
     double box_width = 2.0 * padding + sample_length + gap + widest;
     double box_height = 2.0 * padding + line_height * (double)n_entries - 6.0;
-    double left = AXES_RIGHT - 12.0 - box_width, top = AXES_BOTTOM - 12.0 - box_height;
+    double left = AXES_RIGHT - 12.0 - box_width,
+           top = top_right ? AXES_TOP + 12.0 : AXES_BOTTOM - 12.0 - box_height;
 
     cairo_rectangle(cr, left, top, box_width, box_height);
     cairo_set_source_rgba(cr, 1.0, 1.0, 1.0, 0.9);
@@ -483,7 +485,7 @@ static void draw_picture(cairo_t *cr, const ul_emp_plot_spec *sp)
     cairo_restore(cr);
 
     legend_entry entries[6];
-    draw_legend(cr, entries, legend_entries(entries, sp, greek));
+    draw_legend(cr, entries, legend_entries(entries, sp, greek), false);
 
     if (sp->title != NULL && sp->title[0] != '\0') {
         set_colour(cr, INK);
@@ -538,9 +540,11 @@ static eps_axes eps_axes_of(const ul_emp_eps_plot *p)
 
 static void eps_frame(cairo_t *cr, const eps_axes *a, const char *minus, bool greek)
 {
+    int every = (a->dhi - a->dlo + 11) / 12; /* at most 12 labels: they do not overlap */
     for (int k = a->dlo; k <= a->dhi; k++) {
         grid_and_ticks(cr, eps_x(a, pow(10, k)), AXES_BOTTOM);
-        show_power_of_ten(cr, eps_x(a, pow(10, k)), AXES_BOTTOM + 26.0, 0.5, k, minus, 13.0);
+        if ((a->dhi - k) % every == 0)
+            show_power_of_ten(cr, eps_x(a, pow(10, k)), AXES_BOTTOM + 26.0, 0.5, k, minus, 13.0);
     }
     for (int i = 0; i <= 5; i++) {
         char label[32];
@@ -600,14 +604,17 @@ static void draw_eps_picture(cairo_t *cr, const void *what)
     cairo_rectangle(cr, AXES_LEFT, AXES_TOP, AXES_RIGHT - AXES_LEFT, AXES_BOTTOM - AXES_TOP);
     cairo_clip(cr);
     for (size_t c = 0; c < p->n_curves; c++) {
-        colour ink = CURVE_COLOURS[c % (sizeof CURVE_COLOURS / sizeof CURVE_COLOURS[0])];
+        size_t nc = sizeof CURVE_COLOURS / sizeof CURVE_COLOURS[0], k = (size_t)p->curves[c].colour;
+        colour ink = CURVE_COLOURS[k >= 1 && k <= nc ? k - 1 : c % nc];
         eps_curve(cr, &a, &p->curves[c], ink);
         entries[c] =
             (legend_entry){.colour = ink, .dashed = p->curves[c].style == UL_EMP_CURVE_DASHED};
         snprintf(entries[c].text, sizeof entries[c].text, "%s", p->curves[c].label);
     }
     cairo_restore(cr);
-    draw_legend(cr, entries, p->n_curves);
+    /* upper right: ε(δ) curves fall to the right, and a claim's point at a
+     * small ε there stays visible */
+    draw_legend(cr, entries, p->n_curves, true);
     if (p->title && p->title[0]) {
         set_colour(cr, INK);
         set_font(cr, 17.0, true);
@@ -690,9 +697,8 @@ static cairo_status_t render(picture_format format, output_sink *sink, draw_fn d
     return status;
 }
 
-static ul_status check_arguments(const char *path, picture_format *format,
-                                 const ul_emp_roc_point *points, size_t n_points, double eps,
-                                 double delta, char *err, size_t errlen)
+/* The format a file name asks for (its extension, either case). */
+static ul_status path_format(const char *path, picture_format *format, char *err, size_t errlen)
 {
     if (path == NULL)
         return ul_fail(err, errlen, UL_EINPUT, "path: no file name given");
@@ -705,6 +711,12 @@ static ul_status check_arguments(const char *path, picture_format *format,
     else
         return ul_fail(err, errlen, UL_EINPUT,
                        "path %s: unknown picture format; the name must end in .png or .svg", path);
+    return UL_OK;
+}
+
+static ul_status check_arguments(const ul_emp_roc_point *points, size_t n_points, double eps,
+                                 double delta, char *err, size_t errlen)
+{
     if (points == NULL || n_points == 0)
         return ul_fail(err, errlen, UL_EINPUT, "points: the ROC has no points");
     for (size_t i = 0; i < n_points; i++) {
@@ -771,23 +783,44 @@ static const char *fill_picture(FILE *f, void *ctx)
     return job->reason;
 }
 
-/* The picture written atomically to path; UL_ENOMEM when cairo ran out of
- * memory (policy: num/status.h), the message from ul_io_write_atomic. */
-static ul_status write_job(const char *path, plot_job *job, char *err, size_t errlen)
+/* The picture written atomically to path (svg not NULL: as SVG text into
+ * *svg, *len, for the HTML report); UL_ENOMEM when cairo ran out of memory
+ * (policy: num/status.h), the message from ul_io_write_atomic. */
+static ul_status write_job(const char *path, plot_job *job, char **svg, size_t *len, char *err,
+                           size_t errlen)
 {
-    /* 0644: a picture is for reading, whatever the umask */
-    ul_status st = ul_io_write_atomic(path, fill_picture, job, 0644, err, errlen);
-    return st != UL_OK && job->nomem ? UL_ENOMEM : st;
+    if (!svg) {
+        /* 0644: a picture is for reading, whatever the umask */
+        ul_status st = ul_io_write_atomic(path, fill_picture, job, 0644, err, errlen);
+        return st != UL_OK && job->nomem ? UL_ENOMEM : st;
+    }
+    /* the same drawing into a memory stream (one code path for both) */
+    *svg = NULL, *len = 0;
+    job->format = FORMAT_SVG;
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&buf, &n);
+    if (!f)
+        return ul_fail(err, errlen, UL_ENOMEM, "svg: out of memory for the picture");
+    const char *why = fill_picture(f, job);
+    if (fclose(f) != 0 && !why)
+        why = "cannot draw the picture: out of memory for its SVG text";
+    if (why) {
+        free(buf);
+        return ul_fail(err, errlen, job->nomem || !buf ? UL_ENOMEM : UL_EINPUT, "svg: %s", why);
+    }
+    *svg = buf, *len = n;
+    return UL_OK;
 }
 
-ul_status ul_emp_plot_roc_ex(const char *path, const ul_emp_plot_spec *spec, char *err,
-                             size_t errlen)
+/* The checks of ul_emp_plot_roc_ex's spec (plot.h). */
+static ul_status check_spec(const void *what, char *err, size_t errlen)
 {
-    picture_format format = FORMAT_PNG;
+    const ul_emp_plot_spec *spec = what;
     if (spec == NULL)
         return ul_fail(err, errlen, UL_EINPUT, "spec: no picture described");
-    ul_status checked = check_arguments(path, &format, spec->points, spec->n_points, spec->eps,
-                                        spec->delta, err, errlen);
+    ul_status checked =
+        check_arguments(spec->points, spec->n_points, spec->eps, spec->delta, err, errlen);
     if (checked != UL_OK)
         return checked;
     if (!isnan(spec->eps_lb) && !(spec->eps_lb >= 0 && isfinite(spec->eps_lb)))
@@ -799,8 +832,35 @@ ul_status ul_emp_plot_roc_ex(const char *path, const ul_emp_plot_spec *spec, cha
                        "n_in, n_out, alpha: a band needs both counts and alpha in (0, 1)");
     if (isnan(spec->eps) && !isnan(spec->eps_lb) && !(spec->delta >= 0 && spec->delta <= 1))
         return ul_fail(err, errlen, UL_EINPUT, "delta = %g is outside [0, 1]", spec->delta);
-    plot_job job = {.format = format, .spec = *spec};
-    return write_job(path, &job, err, errlen);
+    return UL_OK;
+}
+
+/* One picture: to path (its extension the format) or, svg not NULL, as
+ * SVG text; the path checked first, then the picture (check(what)). */
+static ul_status run_job(const char *path, plot_job *job, ul_status (*check)(const void *, char *,
+                                                                          size_t),
+                         const void *what, char **svg, size_t *len, char *err, size_t errlen)
+{
+    if (svg)
+        *svg = NULL, *len = 0;
+    job->format = FORMAT_SVG;
+    ul_status st = svg ? UL_OK : path_format(path, &job->format, err, errlen);
+    st = st == UL_OK ? check(what, err, errlen) : st;
+    return st == UL_OK ? write_job(path, job, svg, len, err, errlen) : st;
+}
+
+ul_status ul_emp_plot_roc_ex(const char *path, const ul_emp_plot_spec *spec, char *err,
+                             size_t errlen)
+{
+    plot_job job = {.spec = spec ? *spec : (ul_emp_plot_spec){.eps = NAN}};
+    return run_job(path, &job, check_spec, spec, NULL, NULL, err, errlen);
+}
+
+ul_status ul_emp_plot_roc_svg(const ul_emp_plot_spec *spec, char **svg, size_t *len, char *err,
+                              size_t errlen)
+{
+    plot_job job = {.spec = spec ? *spec : (ul_emp_plot_spec){.eps = NAN}};
+    return run_job(NULL, &job, check_spec, spec, svg, len, err, errlen);
 }
 
 ul_status ul_emp_plot_roc(const char *path, const ul_emp_roc_point *points, size_t n_points,
@@ -815,14 +875,10 @@ ul_status ul_emp_plot_roc(const char *path, const ul_emp_roc_point *points, size
     return ul_emp_plot_roc_ex(path, &spec, err, errlen);
 }
 
-ul_status ul_emp_plot_eps_delta(const char *path, const ul_emp_eps_plot *p, char *err,
-                                size_t errlen)
+/* The checks of an ε(δ) picture (plot.h). */
+static ul_status check_eps_plot(const void *what, char *err, size_t errlen)
 {
-    static const ul_emp_roc_point dummy = {0, 0};
-    picture_format format = FORMAT_PNG;
-    ul_status st = check_arguments(path, &format, &dummy, 1, NAN, 0, err, errlen);
-    if (st != UL_OK)
-        return st;
+    const ul_emp_eps_plot *p = what;
     if (p == NULL || p->n_curves == 0 || p->n_curves > UL_EMP_EPS_MAX_CURVES)
         return ul_fail(err, errlen, UL_EINPUT, "curves: between 1 and %d curves",
                        UL_EMP_EPS_MAX_CURVES);
@@ -841,6 +897,19 @@ ul_status ul_emp_plot_eps_delta(const char *path, const ul_emp_eps_plot *p, char
     }
     if (positive == 0)
         return ul_fail(err, errlen, UL_EINPUT, "curves: no point to draw");
-    plot_job job = {.format = format, .eps_plot = p};
-    return write_job(path, &job, err, errlen);
+    return UL_OK;
+}
+
+ul_status ul_emp_plot_eps_delta(const char *path, const ul_emp_eps_plot *p, char *err,
+                                size_t errlen)
+{
+    plot_job job = {.eps_plot = p};
+    return run_job(path, &job, check_eps_plot, p, NULL, NULL, err, errlen);
+}
+
+ul_status ul_emp_plot_eps_delta_svg(const ul_emp_eps_plot *p, char **svg, size_t *len, char *err,
+                                    size_t errlen)
+{
+    plot_job job = {.eps_plot = p};
+    return run_job(NULL, &job, check_eps_plot, p, svg, len, err, errlen);
 }

@@ -129,7 +129,8 @@ ul_status ul_emp_plot_roc_ex(const char *path, const ul_emp_plot_spec *spec, cha
  * e.g. the claimed ε at its δ (points), the certificate's theoretical curve,
  * the certified empirical lower bound ε_lb(δ) (computed by the caller at
  * each δ, e.g. with ul_emp_eps_lb) and the GDP estimate.  Curve colours in
- * order: red, blue, orange, green, purple; legend lower right.  Same file
+ * order: red, blue, orange, green, purple; legend upper right; at most 12
+ * decade labels (every k-th decade labelled when more, the last one kept).  Same file
  * handling as ul_emp_plot_roc.  UL_EINPUT names "path", "curves" or the
  * curve and point (δ ∈ (0, 1), ε ≥ 0; +∞ allowed and not drawn). */
 #define UL_EMP_EPS_MAX_CURVES 5
@@ -141,6 +142,8 @@ typedef struct {
     const double *delta, *eps;
     size_t n;
     ul_emp_curve_style style;
+    int colour; /* 0: by the curve's place (above); k = 1…5: the k-th colour, so that a
+                   curve keeps its colour when one before it is left out */
 } ul_emp_eps_curve;
 
 typedef struct {
@@ -151,5 +154,17 @@ typedef struct {
 
 ul_status ul_emp_plot_eps_delta(const char *path, const ul_emp_eps_plot *p, char *err,
                                 size_t errlen);
+
+/* ---- the same pictures as SVG text ------------------------------------------
+ *
+ * For the HTML report (report/html.h inlines SVG text): the picture that
+ * ul_emp_plot_roc_ex / ul_emp_plot_eps_delta would write to a ".svg" file,
+ * drawn by the same code into memory.  *svg is malloc'd and NUL-terminated
+ * (cairo writes no NUL byte), *len its length; both NULL / 0 on an error.
+ * The same checks and messages, with "svg" where they name the path. */
+ul_status ul_emp_plot_roc_svg(const ul_emp_plot_spec *spec, char **svg, size_t *len, char *err,
+                              size_t errlen);
+ul_status ul_emp_plot_eps_delta_svg(const ul_emp_eps_plot *p, char **svg, size_t *len, char *err,
+                                    size_t errlen);
 
 #endif

@@ -140,6 +140,7 @@ void ul_scores_outcome_init(ul_scores_outcome *r)
 {
     memset(r, 0, sizeof *r);
     ul_emp_lb_init(&r->lb);
+    ul_emp_lb_init(&r->cap);
 }
 
 void ul_scores_outcome_clear(ul_scores_outcome *r)
@@ -147,7 +148,29 @@ void ul_scores_outcome_clear(ul_scores_outcome *r)
     if (r->computed)
         ul_emp_roc_clear(&r->roc);
     ul_emp_lb_clear(&r->lb);
+    ul_emp_lb_clear(&r->cap);
     r->computed = false;
+}
+
+/* The capacity (scores_report.h): the method's bound on a perfect
+ * separation of the same counts, every IN score above every OUT score (for
+ * --method fixed, IN at the threshold and OUT just below it).  The memory
+ * of 2 × the counts: when it is not there, or the method refuses such
+ * scores, no capacity (cap_known false): it only informs. */
+static void capacity(const ul_scores_spec *s, size_t n_in, size_t n_out, ul_scores_outcome *r)
+{
+    double *v = malloc((n_in + n_out) * sizeof *v);
+    char err[512];
+    if (!v)
+        return;
+    bool fixed = s->o.method == UL_EMP_LB_FIXED;
+    double hi = fixed ? s->o.threshold : 1, lo = fixed ? nextafter(hi, -INFINITY) : 0;
+    for (size_t i = 0; i < n_in + n_out; i++)
+        v[i] = i < n_in ? hi : lo;
+    ul_status st = ul_emp_eps_lb(&r->cap, v, n_in, v + n_in, n_out, s->alpha, s->delta, &s->o,
+                                 err, sizeof err);
+    free(v);
+    r->cap_known = st == UL_OK || st == UL_ECAP; /* ECAP: sound, only looser */
 }
 
 ul_status ul_scores_compute(const ul_scores_spec *s, const double *in, size_t n_in,
@@ -162,6 +185,7 @@ ul_status ul_scores_compute(const ul_scores_spec *s, const double *in, size_t n_
         st = ul_emp_eps_lb(&r->lb, in, n_in, out, n_out, s->alpha, s->delta, &s->o, err, errlen);
     if (st != UL_OK && st != UL_ECAP)
         return st;
+    capacity(s, n_in, n_out, r);
     double d = mpfr_get_d(&s->delta->right, MPFR_RNDU);
     r->mu = ul_emp_gdp_mu_from_auc(r->roc.auc);
     r->gdp_eps = d > 0 ? ul_emp_gdp_eps(r->mu, d) : INFINITY;
@@ -197,6 +221,18 @@ void ul_scores_weights_text(const ul_scores_spec *s, const ul_emp_lb_result *lb,
 void ul_scores_eps_text(const ul_scores_outcome *r, char *buf, size_t n)
 {
     mpfr_snprintf(buf, n, "%.10R*g", MPFR_RNDD, r->lb.eps_lb);
+}
+
+bool ul_scores_capacity_text(const ul_scores_outcome *r, char *buf, size_t n)
+{
+    if (r->cap_known)
+        mpfr_snprintf(buf, n, "%.10R*g", MPFR_RNDD, r->cap.eps_lb);
+    return r->cap_known;
+}
+
+bool ul_scores_cannot_refute(const ul_scores_spec *s, const ul_scores_outcome *r)
+{
+    return s->has_claim && r->cap_known && mpfr_cmp(r->cap.eps_lb, &s->claim->right) <= 0;
 }
 
 /* The ROC part: sizes, AUC, TPR at the FPR levels (null below 1/#OUT). */
@@ -246,6 +282,10 @@ char *ul_scores_json(const ul_scores_spec *s, const ul_scores_outcome *r)
     json_object_object_add(o, "fp", json_object_new_int64((int64_t)r->lb.fp));
     json_object_object_add(o, "fn", json_object_new_int64((int64_t)r->lb.fn));
     json_object_object_add(o, "gdp_estimate", gdp_json(r));
+    char cap[64];
+    json_object_object_add(o, "eps_max_certifiable", ul_scores_capacity_text(r, cap, sizeof cap)
+                                                         ? json_object_new_string(cap)
+                                                         : NULL);
     json_object_object_add(o, "claim_eps", s->has_claim
                                                ? json_object_new_string(s->v[UL_SCORES_F_CLAIM])
                                                : NULL);

@@ -66,6 +66,12 @@ typedef struct {
     double mu, gdp_eps;
     const char *verdict; /* "no claim", "refuted" or "consistent" (static) */
     bool computed;       /* roc holds memory */
+    /* The capacity of the counts: the method's bound (same α, δ, options)
+     * on a perfect separation, every IN score above every OUT score — for
+     * JOINT the largest these counts can certify (emp/attack.h,
+     * ul_attack_eps_max); cap_known false when its memory was not there. */
+    ul_emp_lb_result cap;
+    bool cap_known;
 } ul_scores_outcome;
 
 void ul_scores_outcome_init(ul_scores_outcome *r);
@@ -85,6 +91,14 @@ void ul_scores_weights_text(const ul_scores_spec *s, const ul_emp_lb_result *lb,
 
 /* The eps lower bound as reported: 10 significant digits, rounded down. */
 void ul_scores_eps_text(const ul_scores_outcome *r, char *buf, size_t n);
+
+/* The capacity as reported (10 significant digits, rounded down): false
+ * when it is not known. */
+bool ul_scores_capacity_text(const ul_scores_outcome *r, char *buf, size_t n);
+
+/* Whether a claim is given whose ε is at or above the capacity: these
+ * counts cannot refute it, whatever the scores. */
+bool ul_scores_cannot_refute(const ul_scores_spec *s, const ul_scores_outcome *r);
 
 /* The report as the command's --json prints it (pretty, no final newline;
  * malloc'd). */
