@@ -11,14 +11,14 @@
 # First the checker's own test, on tests/browser/fixtures/, in the same
 # browser: the good pages must pass and each negative one (bad-*.html) must
 # fail on the check it breaks.  Then the reports BIN writes with --html: one
-# audit per method of audits/ (the quickest certificate of each), and, once
-# `attack --help` offers --html, a refuted and a consistent `attack --scores`
-# and `attack examples/attack-mlp.json --out` (until then a NOTE says they
-# are not checked); each page with the --json output of the same run
-# (SOURCE_DATE_EPOCH=0).  --fixtures-only skips the reports (to work on the
-# checker alone).  --update-screenshots writes docs/img/report-audit.png and,
-# with attack --html, docs/img/report-attack.png (the top 1200x1600 of two
-# pages) for README.
+# audit per method of audits/ (the quickest certificate of each), a refuted
+# and a consistent `attack --scores`, and `attack
+# examples/attack-{mlp,nonprivate}.json --out` (consistent, refuted); each page
+# with the --json output of the same run (SOURCE_DATE_EPOCH=0).  A BIN whose
+# audit or attack has no --html fails.  --fixtures-only skips the reports (to
+# work on the checker alone).  --update-screenshots writes
+# docs/img/report-audit.png and docs/img/report-attack.png (the top 1200x1600
+# of two pages) for README.
 #
 # Chromium missing is a failure, not a skip: `make deps` installs it.
 set -eu
@@ -110,11 +110,15 @@ make_reports() {
             --json >"$R/attack-scores-eps$eps.json" 2>"$R/attack-scores-eps$eps.err" || true
         report "attack-scores-eps$eps" || return 1
     done
-    # The configured attack: its result.json is the same run's --json object.
-    SOURCE_DATE_EPOCH=0 "$BIN" attack "$HERE/examples/attack-mlp.json" --out "$R/attack-mlp" \
-        --html "$R/attack-mlp.html" >/dev/null 2>"$R/attack-mlp.err" || true
-    cp "$R/attack-mlp/result.json" "$R/attack-mlp.json" 2>/dev/null || true
-    report attack-mlp
+    # The configured attacks, one consistent (mlp: a Renyi claim) and one
+    # refuted (nonprivate: a noiseless learner); each page's numbers are
+    # checked against the same run's result.json.
+    for ex in mlp nonprivate; do
+        SOURCE_DATE_EPOCH=0 "$BIN" attack "$HERE/examples/attack-$ex.json" --out "$R/attack-$ex" \
+            --html "$R/attack-$ex.html" >/dev/null 2>"$R/attack-$ex.err" || true
+        cp "$R/attack-$ex/result.json" "$R/attack-$ex.json" 2>/dev/null || true
+        report "attack-$ex" || return 1
+    done
 }
 
 R=$OUT/reports
@@ -125,13 +129,12 @@ if [ "$REPORTS" -eq 1 ]; then
         exit 1
     fi
     SHOT_ARGS="--shot $R/audit-gaussian-one-minus-erf.html=$HERE/docs/img/report-audit.png"
-    if "$BIN" attack --help 2>&1 | grep -q -- --html; then
-        ATTACK_HTML=1
-        SHOT_ARGS="$SHOT_ARGS --shot $R/attack-mlp.html=$HERE/docs/img/report-attack.png"
-    else
-        echo "test-browser: NOTE: $BIN attack has no --html yet: its 3 pages (attack-scores-eps2," \
-            "attack-scores-eps5, attack-mlp) are not checked, nor docs/img/report-attack.png made" >&2
+    if ! "$BIN" attack --help 2>&1 | grep -q -- --html; then
+        echo "test-browser: FAILED: $BIN attack has no --html (is the plugin beside it?)" >&2
+        exit 1
     fi
+    ATTACK_HTML=1
+    SHOT_ARGS="$SHOT_ARGS --shot $R/attack-nonprivate.html=$HERE/docs/img/report-attack.png"
     # In the background while chromium checks the fixtures; END whatever
     # happens, so that the checker stops waiting.
     { rc=0; make_reports || rc=$?; echo "$rc" >"$OUT/reports.rc"

@@ -38,6 +38,10 @@ static const char CSS[] =
     "th{background:#f2f2f2}\n"
     ".num,code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}\n"
     ".num{white-space:nowrap}\n"
+    /* the attack's score table has a dozen columns: smaller, and its long
+     * numbers may wrap rather than run off the page */
+    "#scores-table{font-size:.82rem}#scores-table .num{white-space:normal;"
+    "overflow-wrap:anywhere}\n"
     "pre{white-space:pre-wrap;overflow-wrap:anywhere;border:1px solid #bbb;padding:.5rem}\n"
     "dl.fields{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}\n"
     "dl.fields dt{font-weight:600}dl.fields dd{margin:0;overflow-wrap:anywhere}\n"
