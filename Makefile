@@ -98,7 +98,7 @@ DEPS_OK   = $(BUILD)/.deps-ok
 .PHONY: all demo test test-asan valgrind bench soak install clean deps format vectors
 .PHONY: test-clang-san fuzz fuzz-build fuzz-bins lib test-lib test-install test-python
 .PHONY: check-symbols check-layers deps-fuzz deps-bench test-pip test-example
-.PHONY: test-browser screenshots
+.PHONY: test-browser screenshots test-readme
 all: $(BIN) $(PLUGIN) lib
 lib: $(BUILD)/libulaudit.so $(PUB_A)
 
@@ -234,6 +234,11 @@ test-python: lib $(BIN)
 	ULAUDIT_LIBRARY=$(abspath $(BUILD)/$(SO_NAME)) PYTHONPATH=$(abspath python) \
 	    ULAUDIT_BIN=$(abspath $(BIN)) PYTHONDONTWRITEBYTECODE=1 \
 	    $(TEST_PYTHON) -m pytest -q -p no:cacheprovider python/tests
+
+# README's shell examples run as written and print what README shows
+# (tools/readme-check.py: its header gives the conventions).
+test-readme: $(BIN) $(PLUGIN) lib
+	/usr/bin/python3 tools/readme-check.py --build $(BUILD)
 
 # The HTML reports in Debian's chromium headless (tools/test-browser.sh; fails
 # naming `make deps` without chromium); screenshots: also docs/img/report-*.png.
