@@ -193,7 +193,7 @@ $(BUILD)/bench/%: tests/bench/%.c $(LIB) | $(DEPS_OK)
 demo: $(BIN) $(PLUGIN)
 	@tools/demo.sh $(BIN)
 
-test: $(BIN) $(PLUGIN) $(TEST_BIN) test-lib check-symbols check-layers $(if $(filter 1,$(SAN)),,test-browser)
+test: $(BIN) $(PLUGIN) $(TEST_BIN) test-lib check-symbols check-layers $(if $(filter 1,$(SAN)),,test-browser test-readme)
 	$(TEST_BIN) --jobs 2
 
 # The core library exports ul_/ulaudit_ names only: the offenders are listed.
