@@ -104,4 +104,8 @@ if [ "$status" -eq 0 ]; then
 else
     echo "demo: some commands did not behave as expected" >&2
 fi
+# README writes `ulaudit`: the binary just built is here, not on PATH (issue 31).
+bindir=$(cd "$(dirname "$BIN")" && pwd)
+echo "demo: the binary is $BIN; to type 'ulaudit' as README does: export PATH=$bindir:\$PATH"
+echo "      (or install it into your home: README, Quick start; Python from the checkout: PYTHONPATH=python)"
 exit "$status"
