@@ -15,8 +15,9 @@
 #   make vectors      regenerate the committed reference vectors in vectors/
 #   make install PREFIX=/usr/local [DESTDIR=/tmp/stage]
 #                     bin/ulaudit, lib/libulaudit.so.0 (+ .a), include/ulaudit.h,
-#                     lib/pkgconfig/ulaudit.pc, the man pages, bash completion and
-#                     the Python package (ulaudit, over the shared library)
+#                     lib/pkgconfig/ulaudit.pc (+ ulaudit-static.pc), the man
+#                     pages, bash completion and the Python package (ulaudit,
+#                     over the shared library)
 #   make lib          build/libulaudit.so + build/libulaudit.a (the public API, include/ulaudit.h)
 #   make clean
 #
@@ -216,14 +217,21 @@ test-lib: $(if $(filter 1,$(SAN)),,test-install test-python test-pip test-exampl
 PYTHON      ?= $(firstword $(wildcard /usr/bin/python3) python3)
 TEST_PYTHON ?= $(firstword $(wildcard /usr/bin/python3) python3)
 TEST_ROOT = $(abspath $(BUILD))/install-test
+# hello.c twice: with ulaudit.pc (needs libulaudit.so.0, found through
+# LD_LIBRARY_PATH) and with ulaudit-static.pc (libulaudit.a linked in: readelf
+# shows no libulaudit among the NEEDED libraries, and it runs without the path).
 test-install: all
 	rm -rf $(TEST_ROOT)
 	$(MAKE) --no-print-directory install DESTDIR=$(TEST_ROOT) PREFIX=/usr/local \
 	    PYTHON_SITEDIR=/usr/local/lib/python3/dist-packages >/dev/null
-	PKG_CONFIG_SYSROOT_DIR=$(TEST_ROOT) PKG_CONFIG_PATH=$(TEST_ROOT)/usr/local/lib/pkgconfig \
-	    sh -c '$(CC) -std=c17 -Wall -Wextra -Werror src/lib/examples/hello.c \
-	        $$(pkg-config --cflags --libs ulaudit) -o $(TEST_ROOT)/hello'
-	LD_LIBRARY_PATH=$(TEST_ROOT)/usr/local/lib $(TEST_ROOT)/hello
+	export PKG_CONFIG_SYSROOT_DIR=$(TEST_ROOT) PKG_CONFIG_PATH=$(TEST_ROOT)/usr/local/lib/pkgconfig; \
+	for pc in ulaudit ulaudit-static; do \
+	    $(CC) -std=c17 -Wall -Wextra -Werror src/lib/examples/hello.c \
+	        $$(pkg-config --cflags --libs $$pc) -o $(TEST_ROOT)/hello-$$pc || exit 1; done
+	LD_LIBRARY_PATH=$(TEST_ROOT)/usr/local/lib $(TEST_ROOT)/hello-ulaudit
+	readelf -d $(TEST_ROOT)/hello-ulaudit | grep -q 'NEEDED.*\[libulaudit\.so\.0\]'
+	! readelf -d $(TEST_ROOT)/hello-ulaudit-static | grep 'NEEDED.*libulaudit'
+	$(TEST_ROOT)/hello-ulaudit-static
 	$(TEST_ROOT)/usr/local/bin/ulaudit --version
 	$(TEST_ROOT)/usr/local/bin/ulaudit help calc >/dev/null
 	ULAUDIT_LIBRARY= PYTHONPATH=$(TEST_ROOT)/usr/local/lib/python3/dist-packages \
@@ -339,8 +347,9 @@ install: all
 	install -D -m 644 $(PUB_A) $(DESTDIR)$(LIBDIR)/libulaudit.a
 	install -D -m 644 include/ulaudit.h $(DESTDIR)$(PREFIX)/include/ulaudit.h
 	@mkdir -p $(DESTDIR)$(LIBDIR)/pkgconfig
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@VERSION@|$(VERSION)|' \
-	    src/lib/ulaudit.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/ulaudit.pc
+	for pc in ulaudit ulaudit-static; do \
+	    sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@VERSION@|$(VERSION)|' \
+	        src/lib/$$pc.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/$$pc.pc || exit 1; done
 	for m in $(MAN_PAGES); do \
 	    install -D -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man$${m##*.}/$${m#man/} || exit 1; done
 	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ]; then ldconfig 2>/dev/null || true; fi
