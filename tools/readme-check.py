@@ -193,7 +193,7 @@ def main(argv):
     env = dict(os.environ)
     env.update(PATH=os.path.join(root, build) + os.pathsep + env.get("PATH", "/usr/bin:/bin"),
                LC_ALL="C.UTF-8", SOURCE_DATE_EPOCH="0", ULAUDIT_HELP="text")
-    for k in ("ULAUDIT_LIBRARY", "LANG", "LANGUAGE"):
+    for k in ("ULAUDIT_LIBRARY", "LANG", "LANGUAGE", "MAKEFLAGS", "MFLAGS", "MAKELEVEL"):  # a fresh shell
         env.pop(k, None)
     pcdir = tempfile.mkdtemp(prefix="readme-check-pc-")
     env.update(PKG_CONFIG_PATH=pkgconfig_dir(root, build, pcdir),
