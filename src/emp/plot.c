@@ -645,7 +645,7 @@ static cairo_status_t write_to_sink(void *closure, const unsigned char *data, un
 
 /* Draws and encodes the picture into sink; the cairo status of the first
  * failure (CAIRO_STATUS_SUCCESS if none). */
-typedef void (*draw_fn)(cairo_t *cr, const void *what);
+typedef ul_emp_draw_fn draw_fn;
 
 /* One picture, or (panels) linear axes on the left half and log axes on
  * the right, each clipped to its half (draw_picture paints its background). */
@@ -669,12 +669,12 @@ static void draw_roc_picture(cairo_t *cr, const void *what)
 }
 
 static cairo_status_t render(picture_format format, output_sink *sink, draw_fn draw,
-                             const void *what, int width)
+                             const void *what, int width, int height)
 {
     cairo_surface_t *surface =
         format == FORMAT_PNG
-            ? cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, PICTURE_HEIGHT)
-            : cairo_svg_surface_create_for_stream(write_to_sink, sink, width, PICTURE_HEIGHT);
+            ? cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height)
+            : cairo_svg_surface_create_for_stream(write_to_sink, sink, width, height);
     cairo_status_t status = cairo_surface_status(surface);
     if (status == CAIRO_STATUS_SUCCESS) {
         cairo_t *cr = cairo_create(surface);
@@ -744,6 +744,10 @@ typedef struct {
     picture_format format;
     ul_emp_plot_spec spec;
     const ul_emp_eps_plot *eps_plot; /* non-NULL: the ε(δ) picture instead */
+    /* non-NULL: another module's picture (ul_emp_picture), width × height */
+    ul_emp_draw_fn draw;
+    const void *what;
+    int width, height;
     char reason[256];
     bool nomem; /* cairo ran out of memory: its paths hold the input's points */
 } plot_job;
@@ -766,11 +770,19 @@ static const char *fill_picture(FILE *f, void *ctx)
     output_sink sink = {.file = f, .write_errno = 0};
     int width = !job->eps_plot && job->spec.panels ? 2 * PICTURE_WIDTH : PICTURE_WIDTH;
     cairo_status_t status =
-        job->eps_plot ? render(job->format, &sink, draw_eps_picture, job->eps_plot, width)
-                      : render(job->format, &sink, draw_roc_picture, &job->spec, width);
+        job->draw       ? render(job->format, &sink, job->draw, job->what, job->width,
+                                 job->height)
+        : job->eps_plot ? render(job->format, &sink, draw_eps_picture, job->eps_plot, width,
+                                 PICTURE_HEIGHT)
+                        : render(job->format, &sink, draw_roc_picture, &job->spec, width,
+                                 PICTURE_HEIGHT);
     if (status == CAIRO_STATUS_SUCCESS)
         return NULL;
     job->nomem = status == CAIRO_STATUS_NO_MEMORY;
+    if (job->nomem && job->draw) {
+        snprintf(job->reason, sizeof job->reason, "cannot draw the picture: cairo: out of memory");
+        return job->reason;
+    }
     if (job->nomem) {
         snprintf(job->reason, sizeof job->reason,
                  "cannot draw the picture: cairo: out of memory for its %zu points",
@@ -847,6 +859,16 @@ static ul_status run_job(const char *path, plot_job *job, ul_status (*check)(con
     ul_status st = svg ? UL_OK : path_format(path, &job->format, err, errlen);
     st = st == UL_OK ? check(what, err, errlen) : st;
     return st == UL_OK ? write_job(path, job, svg, len, err, errlen) : st;
+}
+
+ul_status ul_emp_picture(const char *path, ul_emp_draw_fn draw, const void *what, int width,
+                         int height, char **svg, size_t *len, char *err, size_t errlen)
+{
+    plot_job job = {.format = FORMAT_PNG, .spec = {.eps = NAN}, .draw = draw, .what = what,
+                    .width = width, .height = height};
+    if (!svg && path == NULL)
+        return ul_fail(err, errlen, UL_EINPUT, "path: no file name given");
+    return write_job(path, &job, svg, len, err, errlen);
 }
 
 ul_status ul_emp_plot_roc_ex(const char *path, const ul_emp_plot_spec *spec, char *err,

@@ -46,6 +46,7 @@
 #ifndef UL_EMP_PLOT_H
 #define UL_EMP_PLOT_H
 
+#include <cairo.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -166,5 +167,17 @@ ul_status ul_emp_plot_roc_svg(const ul_emp_plot_spec *spec, char **svg, size_t *
                               size_t errlen);
 ul_status ul_emp_plot_eps_delta_svg(const ul_emp_eps_plot *p, char **svg, size_t *len, char *err,
                                     size_t errlen);
+
+/* ---- another module's picture ---------------------------------------------
+ *
+ * The file and text handling of the pictures above, for a picture drawn
+ * elsewhere (emp/plot_privacy.c): draw(cr, what) paints a width × height
+ * picture, written atomically to path as PNG (whatever its name) or, when
+ * svg is not NULL, returned as SVG text (*svg malloc'd, *len bytes,
+ * NUL-terminated; path ignored).  Errors as ul_emp_plot_roc's. */
+typedef void (*ul_emp_draw_fn)(cairo_t *cr, const void *what);
+
+ul_status ul_emp_picture(const char *path, ul_emp_draw_fn draw, const void *what, int width,
+                         int height, char **svg, size_t *len, char *err, size_t errlen);
 
 #endif

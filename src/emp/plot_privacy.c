@@ -2,8 +2,8 @@
  * curve as SVG (emp/plot_privacy.h).  Small axis and text helpers of its
  * own: plot.c's are static to it. */
 #include "emp/plot_privacy.h"
+#include "emp/plot.h"
 
-#include <cairo-svg.h>
 #include <cairo.h>
 #include <math.h>
 #include <stdbool.h>
@@ -357,32 +357,6 @@ static void draw(cairo_t *cr, const ul_audit_curve *c, const char *title)
 /* ---- the output -------------------------------------------------------------- */
 
 /* cairo's SVG stream into a growing buffer. */
-typedef struct {
-    char *data;
-    size_t len, cap;
-    bool no_memory;
-} sink;
-
-static cairo_status_t to_sink(void *closure, const unsigned char *data, unsigned int length)
-{
-    sink *s = closure;
-    if (s->len + length + 1 > s->cap) {
-        size_t cap = s->cap ? s->cap : 16384;
-        while (cap < s->len + length + 1)
-            cap *= 2;
-        char *grown = realloc(s->data, cap);
-        if (grown == NULL) {
-            s->no_memory = true;
-            return CAIRO_STATUS_NO_MEMORY;
-        }
-        s->data = grown, s->cap = cap;
-    }
-    memcpy(s->data + s->len, data, length);
-    s->len += length;
-    s->data[s->len] = '\0';
-    return CAIRO_STATUS_SUCCESS;
-}
-
 static ul_status check_curve(const ul_audit_curve *c, char *err, size_t errlen)
 {
     if (c == NULL || c->n == 0 || c->x_key == NULL)
@@ -394,26 +368,16 @@ static ul_status check_curve(const ul_audit_curve *c, char *err, size_t errlen)
     return ul_fail(err, errlen, UL_EINPUT, "curve: none of its %zu points is finite", c->n);
 }
 
-static ul_status cairo_failure(cairo_status_t status, char *err, size_t errlen)
-{
-    return ul_fail(err, errlen, status == CAIRO_STATUS_NO_MEMORY ? UL_ENOMEM : UL_EINPUT,
-                   "privacy curve figure: cairo: %s", cairo_status_to_string(status));
-}
+/* What ul_emp_picture draws: the curve and its title. */
+typedef struct {
+    const ul_audit_curve *curve;
+    const char *title;
+} curve_picture;
 
-/* Draws c on surface; the first cairo failure, or success. */
-static cairo_status_t render(cairo_surface_t *surface, const ul_audit_curve *c,
-                             const char *title)
+static void draw_curve_picture(cairo_t *cr, const void *what)
 {
-    cairo_status_t status = cairo_surface_status(surface);
-    if (status != CAIRO_STATUS_SUCCESS)
-        return status;
-    cairo_t *cr = cairo_create(surface);
-    if ((status = cairo_status(cr)) == CAIRO_STATUS_SUCCESS) {
-        draw(cr, c, title);
-        status = cairo_status(cr);
-    }
-    cairo_destroy(cr);
-    return status;
+    const curve_picture *p = what;
+    draw(cr, p->curve, p->title);
 }
 
 ul_status ul_emp_plot_privacy_svg(const ul_audit_curve *c, const char *title, char **svg,
@@ -422,37 +386,18 @@ ul_status ul_emp_plot_privacy_svg(const ul_audit_curve *c, const char *title, ch
     *svg = NULL;
     *len = 0;
     ul_status st = check_curve(c, err, errlen);
-    if (st != UL_OK)
-        return st;
-    sink s = {0};
-    cairo_surface_t *surface = cairo_svg_surface_create_for_stream(to_sink, &s, WIDTH, HEIGHT);
-    cairo_status_t status = render(surface, c, title);
-    cairo_surface_finish(surface); /* the SVG is written here */
-    if (status == CAIRO_STATUS_SUCCESS)
-        status = cairo_surface_status(surface);
-    cairo_surface_destroy(surface);
-    if (status == CAIRO_STATUS_SUCCESS && s.no_memory)
-        status = CAIRO_STATUS_NO_MEMORY;
-    if (status != CAIRO_STATUS_SUCCESS || s.data == NULL) {
-        free(s.data);
-        return cairo_failure(status != CAIRO_STATUS_SUCCESS ? status : CAIRO_STATUS_WRITE_ERROR,
-                             err, errlen);
-    }
-    *svg = s.data;
-    *len = s.len;
-    return UL_OK;
+    curve_picture p = {c, title};
+    return st != UL_OK ? st
+                       : ul_emp_picture(NULL, draw_curve_picture, &p, WIDTH, HEIGHT, svg, len,
+                                        err, errlen);
 }
 
 ul_status ul_emp_plot_privacy_png(const ul_audit_curve *c, const char *title, const char *path,
                                   char *err, size_t errlen)
 {
     ul_status st = check_curve(c, err, errlen);
-    if (st != UL_OK)
-        return st;
-    cairo_surface_t *surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, WIDTH, HEIGHT);
-    cairo_status_t status = render(surface, c, title);
-    if (status == CAIRO_STATUS_SUCCESS)
-        status = cairo_surface_write_to_png(surface, path);
-    cairo_surface_destroy(surface);
-    return status == CAIRO_STATUS_SUCCESS ? UL_OK : cairo_failure(status, err, errlen);
+    curve_picture p = {c, title};
+    return st != UL_OK ? st
+                       : ul_emp_picture(path, draw_curve_picture, &p, WIDTH, HEIGHT, NULL, NULL,
+                                        err, errlen);
 }
