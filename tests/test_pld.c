@@ -1191,12 +1191,12 @@ Test(pld, eps_query_is_zero_when_delta_exceeds_delta_at_zero)
  * round's duration): UL_ECAP with a bracket that is still proven (θ inside). */
 Test(pld, max_seconds_returns_a_sound_wider_bracket)
 {
-    ul_pld_phase ph = {"10", NULL, NULL, 1000};
+    /* by r (the FFT engine): the phase API encloses plain Gaussians exactly */
     ul_pld_options opt = options(0, 1e-6, UL_PLD_FFT_AUTO, UL_PLD_ADD_REMOVE);
     opt.max_seconds = 1e-9;
     outcome o;
     outcome_init(&o);
-    run_phases(&o, &ph, 1, "1", &opt);
+    run_gauss(&o, "0.1", 1000, "1", &opt);
     cr_assert_eq(o.st, UL_ECAP, "%d %s", o.st, o.err);
     cr_assert(strstr(o.err, "max-seconds") != NULL, "%s", o.err);
     cr_assert_eq(o.rep.rounds, 1);
@@ -1365,4 +1365,94 @@ Test(pld, estimate_lies_in_the_certified_bracket_of_mixed_phases)
     cr_assert(e >= lo * (1 - 2e-5) && e <= hi * (1 + 2e-5), "estimate %.12g, bracket [%.12g, %.12g]",
               e, lo, hi);
     outcome_clear(&o);
+}
+
+/* The phase API's exact path (pld_gauss.c): plain Gaussian phases, however
+ * many and however small δ, against the oracle's θ at R = √(Σ T_i Δ_i²/σ_i²)
+ * computed here in MPFR: δ(ε) contains θ, and ε(δ) brackets the root,
+ * θ(eps_hi) ≤ δ < θ(eps_lo), down to δ = 1e-300 (below any FFT's reach). */
+Test(pld, gaussian_phases_are_exact_at_any_delta)
+{
+    ul_pld_phase ph[] = {{"3", "2", NULL, 70}, {"1.5", NULL, "1", 9}};
+    mpfr_t rt, t, ref;
+    mpfr_inits2(ORACLE_BITS, rt, t, ref, (mpfr_ptr)0);
+    mpfr_set_ui(rt, 70 * 4, MPFR_RNDN); /* 70·2²/3² + 9/1.5² = 280/9 + 4 */
+    mpfr_div_ui(rt, rt, 9, MPFR_RNDN);
+    mpfr_add_ui(rt, rt, 4, MPFR_RNDN);
+    mpfr_sqrt(rt, rt, MPFR_RNDN);
+    ul_pld_options opt = options(0, 1e-6, UL_PLD_FFT_AUTO, UL_PLD_ADD_REMOVE);
+    outcome o;
+    outcome_init(&o);
+    run_phases(&o, ph, 2, "3", &opt);
+    cr_assert_eq(o.st, UL_OK, "%s", o.err);
+    cr_assert(o.rep.exact_gaussian);
+    theta_oracle(ref, "3", rt);
+    assert_contains(&o, ref, 1e-100, "delta(3)");
+    const char *deltas[] = {"1e-5", "1e-18", "1e-300"};
+    for (size_t i = 0; i < 3; i++) {
+        run_eps(&o, ph, 2, deltas[i], &opt);
+        cr_assert_eq(o.st, UL_OK, "%s: %s", deltas[i], o.err);
+        cr_assert(mpfr_number_p(o.hi) && mpfr_cmp(o.lo, o.hi) <= 0, "%s", deltas[i]);
+        mpfr_t d, e;
+        mpfr_inits2(ORACLE_BITS, d, e, (mpfr_ptr)0);
+        mpfr_set_str(d, deltas[i], 10, MPFR_RNDN);
+        char buf[64];
+        mpfr_snprintf(buf, sizeof buf, "%.40Rg", o.hi);
+        theta_oracle(e, buf, rt);
+        cr_assert(mpfr_lessequal_p(e, d), "%s: theta(eps_hi) above delta", deltas[i]);
+        mpfr_snprintf(buf, sizeof buf, "%.40Rg", o.lo);
+        theta_oracle(e, buf, rt);
+        cr_assert(mpfr_greater_p(e, d), "%s: theta(eps_lo) not above delta", deltas[i]);
+        mpfr_sub(e, o.hi, o.lo, MPFR_RNDU);
+        mpfr_div(e, e, o.hi, MPFR_RNDU);
+        cr_assert(mpfr_cmp_d(e, 1e-6) <= 0, "%s: width", deltas[i]);
+        mpfr_clears(d, e, (mpfr_ptr)0);
+    }
+    outcome_clear(&o);
+    mpfr_clears(rt, t, ref, (mpfr_ptr)0);
+}
+
+/* opt.decide (pld.h): refinement stops once the bracket is on one side of
+ * the threshold.  Properties: the decided bracket excludes the threshold on
+ * the side of the full computation's bracket, intersects it (both are
+ * sound), and took no more rounds; both queries. */
+Test(pld, decide_stops_once_the_side_is_known)
+{
+    ul_pld_phase ph = {"1.5", NULL, "0.04", 2249};
+    ul_pld_options full = options(0, 1e-4, UL_PLD_FFT_AUTO, UL_PLD_ADD_REMOVE);
+    ul_pld_options dec = full;
+    struct {
+        bool eps_query;
+        const char *arg, *threshold;
+        int side; /* the full bracket's side of the threshold: −1 below, +1 above */
+    } cases[] = {{false, "6.6", "1e-5", +1}, {false, "6.6", "2e-5", -1},
+                 {true, "1e-5", "6.7", +1}, {true, "1e-5", "6.85", -1}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        outcome a, b;
+        outcome_init(&a);
+        outcome_init(&b);
+        dec.decide = cases[i].threshold;
+        if (cases[i].eps_query) {
+            run_eps(&a, &ph, 1, cases[i].arg, &full);
+            run_eps(&b, &ph, 1, cases[i].arg, &dec);
+        } else {
+            run_phases(&a, &ph, 1, cases[i].arg, &full);
+            run_phases(&b, &ph, 1, cases[i].arg, &dec);
+        }
+        cr_assert_eq(a.st, UL_OK, "%zu: %s", i, a.err);
+        cr_assert_eq(b.st, UL_OK, "%zu: %s", i, b.err);
+        double t = strtod(cases[i].threshold, NULL);
+        if (cases[i].side > 0) {
+            cr_assert(mpfr_cmp_d(a.lo, t) > 0, "%zu: the full bracket is not above", i);
+            cr_assert(mpfr_cmp_d(b.lo, t) > 0, "%zu: the decided bracket is not above", i);
+        } else {
+            cr_assert(mpfr_cmp_d(a.hi, t) < 0, "%zu: the full bracket is not below", i);
+            cr_assert(mpfr_cmp_d(b.hi, t) < 0, "%zu: the decided bracket is not below", i);
+        }
+        cr_assert(mpfr_lessequal_p(b.lo, a.hi) && mpfr_lessequal_p(a.lo, b.hi), "%zu: disjoint",
+                  i);
+        cr_assert_leq(b.rep.rounds, a.rep.rounds, "%zu", i);
+        outcome_clear(&a);
+        outcome_clear(&b);
+    }
 }

@@ -208,6 +208,7 @@ void ul_pld_options_default(ul_pld_options *opt)
     opt->fft = UL_PLD_FFT_AUTO;
     opt->adjacency = UL_PLD_ADD_REMOVE;
     opt->max_seconds = 0;
+    opt->decide = NULL;
 }
 
 static ul_status check_options(const ul_pld_options *o, char *err, size_t errlen)
@@ -640,15 +641,40 @@ static void round_report(int done, double h)
     ul_progress_step(done, label);
 }
 
-static ul_status drive(mech *ms, size_t nm, const char *eps_text, const ul_pld_options *o,
-                       mpfr_ptr delta_lo, mpfr_ptr delta_hi, ul_pld_report *report, char *err,
+/* opt->decide (pld.h) read exactly into x; *have false when there is none. */
+static ul_status read_decide(mpfi_ptr x, bool *have, const ul_pld_options *o, char *err,
+                             size_t errlen)
+{
+    *have = o->decide != NULL;
+    if (!*have)
+        return UL_OK;
+    return ul_num_read_checked(x, "decide", o->decide, "-1e9", false, "1e9", false, err, errlen);
+}
+
+/* True when [lo, hi] lies strictly on one side of the threshold x. */
+static bool decided(mpfr_srcptr lo, mpfr_srcptr hi, mpfi_srcptr x)
+{
+    return mpfr_less_p(hi, &x->left) || mpfr_greater_p(lo, &x->right);
+}
+
+static ul_status drive(mech *ms, size_t nm, bool exact_ok, const char *eps_text,
+                       const ul_pld_options *o, mpfr_ptr delta_lo, mpfr_ptr delta_hi, ul_pld_report *report, char *err,
                        size_t errlen)
 {
     mpfi_t eps;
     mpfi_init2(eps, INPUT_PREC);
+    mpfi_t threshold;
+    mpfi_init2(threshold, INPUT_PREC);
+    bool deciding;
     ul_status st = ul_num_read_domain(eps, &ul_domain_eps_pld, "eps", eps_text, err, errlen);
-    if (st != UL_OK) {
+    if (st == UL_OK)
+        st = read_decide(threshold, &deciding, o, err, errlen);
+    bool exact = exact_ok && ul_pld_all_gaussian(ms, nm);
+    if (st == UL_OK && exact)
+        st = ul_pld_gauss_delta(ms, nm, eps, delta_lo, delta_hi, report);
+    if (st != UL_OK || exact) {
         mpfi_clear(eps);
+        mpfi_clear(threshold);
         return st;
     }
 
@@ -731,7 +757,7 @@ static ul_status drive(mech *ms, size_t nm, const char *eps_text, const ul_pld_o
         }
         mpfr_sub(width, best_hi, best_lo, MPFR_RNDU);
         mpfr_mul_d(target, best_hi, o->rel_width, MPFR_RNDD);
-        if (mpfr_lessequal_p(width, target)) {
+        if (mpfr_lessequal_p(width, target) || (deciding && decided(best_lo, best_hi, threshold))) {
             st = UL_OK;
             break;
         }
@@ -759,6 +785,7 @@ out:
     mpfr_clears(rr.lo, rr.hi, rr.best.lo, rr.best.hi, (mpfr_ptr)0);
     mpfr_clears(best_lo, best_hi, width, target, (mpfr_ptr)0);
     mpfi_clear(eps);
+    mpfi_clear(threshold);
     return st;
 }
 
@@ -1079,16 +1106,26 @@ static void fill_report_eps(ul_pld_report *rep, const eps_dir *top, direction di
 /* ε(δ) (pld.h (b)).  Rounds like drive: the grid is refined until
  * eps_hi − eps_lo ≤ rel_width·eps_hi; every round's bracket is sound, the
  * result their intersection per direction, combined by max. */
-static ul_status drive_eps(mech *ms, size_t nm, const char *delta_text, const ul_pld_options *o,
+static ul_status drive_eps(mech *ms, size_t nm, bool exact_ok, const char *delta_text,
+                           const ul_pld_options *o,
                            mpfr_ptr eps_lo, mpfr_ptr eps_hi, ul_pld_report *report, char *err,
                            size_t errlen)
 {
     double t_start = wall_seconds();
     mpfi_t delta;
     mpfi_init2(delta, INPUT_PREC);
+    mpfi_t threshold;
+    mpfi_init2(threshold, INPUT_PREC);
+    bool deciding;
     ul_status st = ul_num_read_domain(delta, &ul_domain_delta, "delta", delta_text, err, errlen);
-    if (st != UL_OK) {
+    if (st == UL_OK)
+        st = read_decide(threshold, &deciding, o, err, errlen);
+    bool exact = exact_ok && ul_pld_all_gaussian(ms, nm);
+    if (st == UL_OK && exact)
+        st = ul_pld_gauss_eps(ms, nm, delta, o->rel_width, eps_lo, eps_hi, report, err, errlen);
+    if (st != UL_OK || exact) {
         mpfi_clear(delta);
+        mpfi_clear(threshold);
         return st;
     }
     direction dirs[2];
@@ -1139,7 +1176,7 @@ static ul_status drive_eps(mech *ms, size_t nm, const char *delta_text, const ul
         fill_report_eps(report, &top, top_dir, h, tau, f, rounds);
         dir_combined(lo, hi, &db, dirs, ndirs);
         double l = mpfr_get_d(lo, MPFR_RNDD), u = mpfr_get_d(hi, MPFR_RNDU);
-        if (isfinite(u) && u - l <= o->rel_width * u) {
+        if ((isfinite(u) && u - l <= o->rel_width * u) || (deciding && decided(lo, hi, threshold))) {
             st = UL_OK;
             break;
         }
@@ -1163,6 +1200,7 @@ static ul_status drive_eps(mech *ms, size_t nm, const char *delta_text, const ul
     dir_brackets_clear(&db);
     mpfr_clears(top.res.lo, top.res.hi, lo, hi, (mpfr_ptr)0);
     mpfi_clear(delta);
+    mpfi_clear(threshold);
     return st;
 }
 
@@ -1221,9 +1259,9 @@ static ul_status entry(const ul_pld_mechanism *mechs, const ul_pld_phase *phases
     int task = ul_progress_begin("PLD accountant", -1);
     st = read_list(ms, mechs, phases, count, o->adjacency == UL_PLD_REPLACE, &nread, err, errlen);
     if (st == UL_OK && kind == QUERY_DELTA)
-        st = drive(ms, count, arg, o, lo, hi, report, err, errlen);
+        st = drive(ms, count, phases != NULL, arg, o, lo, hi, report, err, errlen);
     else if (st == UL_OK)
-        st = drive_eps(ms, count, arg, o, lo, hi, report, err, errlen);
+        st = drive_eps(ms, count, phases != NULL, arg, o, lo, hi, report, err, errlen);
     ul_progress_end(task);
     for (size_t i = 0; i < nread; i++)
         mech_clear(&ms[i]);

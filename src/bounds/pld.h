@@ -45,7 +45,10 @@
  *
  * The interface to use is the phase one at the end of this file
  * (ul_pld_delta for δ(ε), ul_pld_epsilon for ε(δ), phases of σ, Δ, q,
- * steps); ul_pld_compose* take r = Δ/σ directly.  The code: pld.c (inputs,
+ * steps); ul_pld_compose* take r = Δ/σ directly and always run the FFT
+ * engine (the tests compare it with the closed form through them), where
+ * the phase API encloses a composition of plain Gaussians (every q = 1)
+ * exactly, as θ_{e^ε}(R) with R² = Σ steps·r² (pld_gauss.c).  The code: pld.c (inputs,
  * drivers), pld_disc.c, pld_window.c, pld_compose.c, pld_fft.c
  * (pld_internal.h lists who does what).
  *
@@ -118,13 +121,17 @@ typedef struct {
     double max_seconds;       /* time knob: 0 none; else no refinement round starts once
                                  this much wall time has passed, and the sound bracket so
                                  far is returned with UL_ECAP (the message says so) */
+    const char *decide;       /* NULL: none.  Else a decimal (δ for ul_pld_delta, ε for
+                                 ul_pld_epsilon): refinement stops, with UL_OK, as soon as
+                                 the bracket lies strictly on one side of it (an audit needs
+                                 only the side of its claim, not the width asked) */
 } ul_pld_options;
 
 /* Fills opt with the defaults: automatic grid for rel_width 1e-3,
  * automatic tails, max_points 2^24 (at that length, complex work arrays of
  * 256 MB in double — 512 MB with several mechanisms — plus a 256 MB twiddle
  * table; twice that in long double), automatic FFT precision, add/remove
- * adjacency, no time limit.
+ * adjacency, no time limit, no decision threshold.
  * Passing opt = NULL to the functions below means these defaults. */
 void ul_pld_options_default(ul_pld_options *opt);
 
@@ -154,6 +161,10 @@ typedef struct {
     double rounding;           /* a-priori FFT + summation rounding bound added to hi */
     double mass_slack;         /* total width of the certified single-step mass enclosures */
     double truncation;         /* the tail_bound used (automatic: chosen from the last bracket) */
+    bool exact_gaussian;       /* the phase API's exact path: every phase has q = 1, so the
+                                  composition is the Gaussian with R² = Σ steps·r² and the
+                                  bracket encloses θ_{e^ε}(R) (pld_gauss.c); no grid, no FFT,
+                                  every budget field 0 */
 } ul_pld_report;
 
 /* δ(eps) of the composition of the `count` mechanisms (each applied its

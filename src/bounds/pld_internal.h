@@ -6,7 +6,8 @@
  *   pld_disc.c     the loss distributions and the CTD discretisation (§1);
  *   pld_window.c   the FFT window and its Chernoff tails (§2);
  *   pld_compose.c  composition by FFT, the rounding budget, δ read off (§3–4);
- *   pld_fft.c      the FFT with Higham's bound (pld_fft.h). */
+ *   pld_fft.c      the FFT with Higham's bound (pld_fft.h);
+ *   pld_gauss.c    the exact path of plain Gaussian compositions (no FFT). */
 #ifndef UL_BOUNDS_PLD_INTERNAL_H
 #define UL_BOUNDS_PLD_INTERNAL_H
 
@@ -148,5 +149,16 @@ void ul_pld_dir_free(dir_state *S);
 ul_status ul_pld_evaluate_direction(mech *ms, size_t nm, mpfi_srcptr eps, double h, double tau,
                                  const fft_format *f, unsigned long max_points,
                                  dir_result *res, char *err, size_t errlen);
+
+
+/* ---- plain Gaussian compositions, exactly (pld_gauss.c) ---- */
+bool ul_pld_all_gaussian(const mech *ms, size_t nm);
+/* δ(ε) = θ_{e^ε}(R), R² = Σ T_i r_i²: an enclosure, UL_OK. */
+ul_status ul_pld_gauss_delta(const mech *ms, size_t nm, mpfi_srcptr eps, mpfr_ptr delta_lo,
+                             mpfr_ptr delta_hi, ul_pld_report *report);
+/* ε(δ) of the same, to rel_width (the statuses of ul_pld_epsilon). */
+ul_status ul_pld_gauss_eps(const mech *ms, size_t nm, mpfi_srcptr delta, double rel_width,
+                           mpfr_ptr eps_lo, mpfr_ptr eps_hi, ul_pld_report *report, char *err,
+                           size_t errlen);
 
 #endif

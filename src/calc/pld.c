@@ -200,6 +200,7 @@ static char *pld_note(ul_calc_build *r, const ul_pld_report *rep, const char *sa
     json_object_object_add(b, "tail_mass", budget_number(rep->tail_mass));
     json_object_object_add(b, "rounding", budget_number(rep->rounding));
     json_object_object_add(b, "mass_slack", budget_number(rep->mass_slack));
+    json_object_object_add(b, "exact_gaussian", json_object_new_boolean(rep->exact_gaussian));
     json_object_object_add(r->json, "budget", b);
     char *note = NULL;
     size_t note_len = 0;
@@ -207,7 +208,14 @@ static char *pld_note(ul_calc_build *r, const ul_pld_report *rep, const char *sa
     if (nf == NULL)
         abort();
     char t[4][32];
-    fprintf(nf,
+    if (rep->exact_gaussian)
+        fprintf(nf,
+                "  safe    %s  (%s)\n"
+                "  exact   every phase has q = 1: the composition is one Gaussian mechanism with\n"
+                "          r = sqrt(sum of steps*r^2), enclosed without grid or FFT\n",
+                safe, safe_meaning);
+    else
+        fprintf(nf,
             "  safe    %s  (%s)\n"
             "  budget  grid step %s, FFT length %lu (%d-bit), discretisation gap %s,\n"
             "          tail mass %s, FFT rounding bound %s (direction %s)\n",
@@ -262,7 +270,7 @@ UL_CALC_QUANTITY_FN(ul_calc_pld_compose)
         ul_calc_begin(&r, q, v, c, res);
         int digits = c->digits > 17 ? 17 : c->digits;
         char *los = pld_format(lo, digits, MPFR_RNDD), *his = pld_format(hi, digits, MPFR_RNDU);
-        ul_num_report nrep = {rep.fft_bits, st == UL_ECAP};
+        ul_num_report nrep = {rep.exact_gaussian ? 128 : rep.fft_bits, st == UL_ECAP};
         ul_calc_bounds(&r, los, his, &nrep);
         ul_calc_add_string(r.json, "query", want_eps ? "eps(delta)" : "delta(eps)");
         char *note = pld_note(&r, &rep, his,
