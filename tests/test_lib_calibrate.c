@@ -107,29 +107,13 @@ Test(lib_calibrate, corpus_but_dpsgd_is_the_command)
     check_part(0);
 }
 
-/* dp-sgd's calibrations decide by PLD within the handler's wall-clock
- * budget (audit_dpsgd.c, DPSGD_PLD_SECONDS): at full speed the library and
- * the command finish the same refinements and agree byte for byte; under
- * AddressSanitizer (10× slower, two suites at once) one of them ran out
- * first on a dp-sgd certificate and the two printed different (both sound)
- * values.  The comparison is the plain build's (make test). */
-#if defined(__SANITIZE_ADDRESS__)
-#define SKIP_UNDER_ASAN_FOR_WALL_BUDGET()                                                          \
-    cr_skip_test("dp-sgd calibrations depend on the PLD's wall-clock budget; compared in the "   \
-                 "plain build")
-#else
-#define SKIP_UNDER_ASAN_FOR_WALL_BUDGET() (void)0
-#endif
-
 Test(lib_calibrate, corpus_dpsgd_first_half_is_the_command)
 {
-    SKIP_UNDER_ASAN_FOR_WALL_BUDGET();
     check_part(1);
 }
 
 Test(lib_calibrate, corpus_dpsgd_second_half_is_the_command)
 {
-    SKIP_UNDER_ASAN_FOR_WALL_BUDGET();
     check_part(2);
 }
 

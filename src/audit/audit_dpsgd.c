@@ -66,11 +66,6 @@
 #include "audit/audit_util.h"
 #include "num/progress.h"
 
-/* Wall time all PLD calls of one audit may start within (pld.h
- * max_seconds: no refinement round starts after it; the bracket so far is
- * sound).  Below the CLI's default --max-seconds of 60 s. */
-#define DPSGD_PLD_SECONDS 40.0
-
 static const char *const ADJACENCIES[] = {"add-remove", "replace", NULL};
 /* How a step's batch is drawn: Poisson (each record independently with
  * probability q, the accountants' hypothesis), shuffle (a random
@@ -147,15 +142,7 @@ typedef struct {
     const char *sampling; /* as stated, or NULL (Poisson) */
     const char *eps, *delta;
     ul_field_arena *arena;
-    double t0; /* when the audit started (monotonic seconds) */
 } dcert;
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* The list form: each element an object with the three phase fields. */
 static ul_status read_phases(dcert *d, const ul_cert_value *v, char *err, size_t errlen)
@@ -234,7 +221,6 @@ static ul_status dcert_read(const ul_cert *c, bool need_all, dcert *d, char *err
 {
     memset(d, 0, sizeof *d);
     d->run.phases = d->ph;
-    d->t0 = now_seconds();
     d->arena = ul_field_arena_new();
     if (d->arena == NULL)
         abort(); /* fixed size: out of memory aborts, as GMP does (policy: num/status.h) */
@@ -280,14 +266,6 @@ static void dcert_clear(dcert *d)
 }
 
 /* ---- deciding one reading ---------------------------------------------------- */
-
-/* The PLD time left of the audit's budget (at least 2 s, so that a call can
- * finish one round), counted from the start of the audit. */
-static double pld_seconds_left(const dcert *d)
-{
-    double left = DPSGD_PLD_SECONDS - (now_seconds() - d->t0);
-    return left > 2 ? left : 2;
-}
 
 /* What one adjacency reading gave. */
 typedef struct {
@@ -373,32 +351,28 @@ static ul_status rdp_once(const dcert *d, const ul_dpsgd_run *run, const ul_num_
     return UL_OK;
 }
 
-/* The PLD bracket at the claimed ε; a straddle is retried once, finer. */
+/* The PLD bracket at the claimed ε, refined until it lies on one side of the
+ * claimed δ (ul_pld_options.decide) or is 1e-4 wide: the work depends on the
+ * certificate only, never on the machine's speed. */
 static ul_status decide_pld(const dcert *d, const ul_dpsgd_run *run, const ul_num_precision *want,
                             ul_audit_report *rep, reading *r, char *err, size_t errlen)
 {
-    const double widths[2] = {1e-3, 1e-4};
     mpfr_t lo, hi;
     mpfr_inits2(64, lo, hi, (mpfr_ptr)0);
-    ul_status st = UL_OK;
-    for (int k = 0; k < 2; k++) {
-        ul_pld_report pr;
-        char msg[256] = "";
-        /* the PLD calls take seconds: the thread's progress hook says which
-         * runs (num/progress.h; its rounds report inside it) */
-        ul_progress_step(0, k == 0 ? "PLD delta(eps) at the claimed eps"
-                                   : "PLD delta(eps) at the claimed eps, finer");
-        st = ul_dpsgd_pld_delta(run, d->eps, widths[k], pld_seconds_left(d), lo, hi, &pr, msg,
-                                sizeof msg);
-        if (st == UL_ECAP)
-            snprintf(r->pld_note, sizeof r->pld_note, "%s", msg);
-        if (st != UL_OK && st != UL_ECAP) {
-            snprintf(r->pld_note, sizeof r->pld_note, "The PLD accountant did not run: %s", msg);
-            /* a refusal of the engine is reported, not an error of the certificate;
-             * the time budget running out (UL_ETIME) stops the audit */
-            st = st == UL_EINPUT ? UL_OK : ul_fail(err, errlen, st, "%s", msg);
-            break;
-        }
+    ul_pld_report pr;
+    char msg[256] = "";
+    /* the PLD call takes up to seconds: the thread's progress hook says so
+     * (num/progress.h; its rounds report inside it) */
+    ul_progress_step(0, "PLD delta(eps) at the claimed eps");
+    ul_status st = ul_dpsgd_pld_delta(run, d->eps, 1e-4, d->delta, lo, hi, &pr, msg, sizeof msg);
+    if (st == UL_ECAP)
+        snprintf(r->pld_note, sizeof r->pld_note, "%s", msg);
+    if (st != UL_OK && st != UL_ECAP) {
+        snprintf(r->pld_note, sizeof r->pld_note, "The PLD accountant did not run: %s", msg);
+        /* a refusal of the engine is reported, not an error of the certificate;
+         * the time budget running out (UL_ETIME) stops the audit */
+        st = st == UL_EINPUT ? UL_OK : ul_fail(err, errlen, st, "%s", msg);
+    } else {
         st = UL_OK;
         r->pld_done = true;
         mpfi_interv_fr(r->delta_pld.enclosure, lo, hi);
@@ -408,8 +382,6 @@ static ul_status decide_pld(const dcert *d, const ul_dpsgd_run *run, const ul_nu
                                       "the exact profile)",
                                       &r->delta_pld, d->delta, true, want->digits);
         r->by = "The PLD accountant";
-        if (r->verdict != UL_VERDICT_INCONCLUSIVE)
-            break;
     }
     mpfr_clears(lo, hi, (mpfr_ptr)0);
     return st;
@@ -504,7 +476,7 @@ static ul_status reach_pld_eps(const dcert *d, ul_dpsgd_adjacency adj, const ul_
     char msg[256] = "";
     ul_progress_step(0, "PLD eps(delta) at the claimed delta");
     ul_status st =
-        ul_dpsgd_pld_eps(&run, d->delta, 1e-4, pld_seconds_left(d), lo, hi, &pr, msg, sizeof msg);
+        ul_dpsgd_pld_eps(&run, d->delta, 1e-3, NULL, lo, hi, &pr, msg, sizeof msg);
     if (st == UL_OK || st == UL_ECAP) {
         ul_num_value v;
         ul_num_value_init(&v, 64);
@@ -819,7 +791,7 @@ static char *calibrate_pld(const ul_cert *c, const dcert *d, const ul_num_precis
     ul_dpsgd_phase ph[UL_DPSGD_MAX_PHASES];
     ul_dpsgd_run run = base_run(d, ph);
     ul_status st = ul_dpsgd_sigma_min_pld(&run, d->eps, d->delta, strtod(rdp_scale, NULL), digits,
-                                          DPSGD_PLD_SECONDS, &text, err, sizeof err);
+                                          &text, err, sizeof err);
     if (st == UL_OK && ul_audit_dcmp(text, rdp_scale) < 0)
         st = ul_cert_to_json_with(c, "parameters", scale_field(d), text, &out, err, sizeof err);
     if (out != NULL && !ul_audit_recheck_supported(out, dpsgd_audit, want, why, sizeof why)) {
@@ -847,8 +819,7 @@ static ul_status calibrate_steps(const dcert *d, const ul_num_precision *want, c
         run.phases = &one;
         unsigned long t = 0;
         bool by_pld = false;
-        st = ul_dpsgd_steps_max(&run, 0, d->eps, d->delta, want, DPSGD_PLD_SECONDS, &t, &by_pld,
-                                err, errlen);
+        st = ul_dpsgd_steps_max(&run, 0, d->eps, d->delta, want, &t, &by_pld, err, errlen);
         if (st == UL_OK && (k == 0 || t < best))
             best = t;
     }

@@ -317,7 +317,7 @@ ul_status ul_dpsgd_gauss_delta(const ul_dpsgd_run *run, const char *eps,
 /* ---- PLD ------------------------------------------------------------------------ */
 
 /* The engine's phases and options for the run (add/remove only). */
-static ul_status pld_setup(const ul_dpsgd_run *run, double rel_width, double max_seconds,
+static ul_status pld_setup(const ul_dpsgd_run *run, double rel_width, const char *decide,
                            ul_pld_phase *ph, ul_pld_options *opt, char *err, size_t errlen)
 {
     ul_status st = ul_dpsgd_check(run, err, errlen);
@@ -334,27 +334,27 @@ static ul_status pld_setup(const ul_dpsgd_run *run, double rel_width, double max
     opt->adjacency = UL_PLD_ADD_REMOVE;
     if (rel_width > 0)
         opt->rel_width = rel_width;
-    opt->max_seconds = max_seconds;
+    opt->decide = decide;
     return UL_OK;
 }
 
 ul_status ul_dpsgd_pld_delta(const ul_dpsgd_run *run, const char *eps, double rel_width,
-                             double max_seconds, mpfr_ptr lo, mpfr_ptr hi, ul_pld_report *report,
-                             char *err, size_t errlen)
+                             const char *decide, mpfr_ptr lo, mpfr_ptr hi,
+                             ul_pld_report *report, char *err, size_t errlen)
 {
     ul_pld_phase ph[UL_DPSGD_MAX_PHASES];
     ul_pld_options opt;
-    ul_status st = pld_setup(run, rel_width, max_seconds, ph, &opt, err, errlen);
+    ul_status st = pld_setup(run, rel_width, decide, ph, &opt, err, errlen);
     return st != UL_OK ? st : ul_pld_delta(ph, run->n, eps, &opt, lo, hi, report, err, errlen);
 }
 
 ul_status ul_dpsgd_pld_eps(const ul_dpsgd_run *run, const char *delta, double rel_width,
-                           double max_seconds, mpfr_ptr eps_lo, mpfr_ptr eps_hi,
+                           const char *decide, mpfr_ptr eps_lo, mpfr_ptr eps_hi,
                            ul_pld_report *report, char *err, size_t errlen)
 {
     ul_pld_phase ph[UL_DPSGD_MAX_PHASES];
     ul_pld_options opt;
-    ul_status st = pld_setup(run, rel_width, max_seconds, ph, &opt, err, errlen);
+    ul_status st = pld_setup(run, rel_width, decide, ph, &opt, err, errlen);
     return st != UL_OK ? st
                        : ul_pld_epsilon(ph, run->n, delta, &opt, eps_lo, eps_hi, report, err,
                                         errlen);
@@ -661,27 +661,20 @@ static double pld_search(const ul_dpsgd_run *run, double c_upper, double delta, 
 }
 
 /* Whether the PLD accountant proves the run r (eps, delta)-DP: the upper
- * end of the bracket of δ(eps) at most delta, at the widths an audit asks
- * (1e-3, then 1e-4 when the bracket straddles). */
+ * end of the bracket of δ(eps) at most delta, refined to width 1e-4 or
+ * until the bracket lies on one side of delta (ul_pld_options.decide). */
 static ul_status pld_certified(const ul_dpsgd_run *r, const char *eps, const char *delta,
-                               double seconds, bool *ok, char *err, size_t errlen)
+                               bool *ok, char *err, size_t errlen)
 {
     mpfr_t lo, hi;
     mpfr_inits2(64, lo, hi, (mpfr_ptr)0);
     mpfi_t d;
     mpfi_init2(d, 64);
     ul_num_set_valid(d, delta);
-    ul_status st = UL_OK;
-    *ok = false;
-    const double widths[2] = {1e-3, 1e-4};
-    for (int k = 0; k < 2 && !*ok && st == UL_OK; k++) {
-        ul_pld_report pr;
-        st = ul_dpsgd_pld_delta(r, eps, widths[k], seconds, lo, hi, &pr, err, errlen);
-        st = st == UL_ECAP ? UL_OK : st;
-        *ok = st == UL_OK && mpfr_lessequal_p(hi, &d->left);
-        if (st == UL_OK && mpfr_greater_p(lo, &d->right))
-            break; /* proven too little noise, or too many steps */
-    }
+    ul_pld_report pr;
+    ul_status st = ul_dpsgd_pld_delta(r, eps, 1e-4, delta, lo, hi, &pr, err, errlen);
+    st = st == UL_ECAP ? UL_OK : st;
+    *ok = st == UL_OK && mpfr_lessequal_p(hi, &d->left);
     mpfi_clear(d);
     mpfr_clears(lo, hi, (mpfr_ptr)0);
     return st;
@@ -695,12 +688,6 @@ static ul_status pld_applies_check(const ul_dpsgd_run *run, char *err, size_t er
     return st;
 }
 
-static double seconds_left(double deadline)
-{
-    double left = deadline - (double)time(NULL);
-    return left > 2 ? left : 2;
-}
-
 /* The next target of a PLD calibration search after a certification of the
  * run r failed at a value the estimate put at `target`: lowered by how far
  * the accountant's certified ε_hi(δ) lies above it (the engine's bracket
@@ -708,28 +695,27 @@ static double seconds_left(double deadline)
  * 1e-4·2^k·eps.  The certified number only steers the next search in
  * doubles; it certifies nothing here. */
 static double pld_retarget(const ul_dpsgd_run *r, const char *delta, double target, double eps,
-                           int k, double seconds)
+                           int k)
 {
     mpfr_t lo, hi;
     mpfr_inits2(64, lo, hi, (mpfr_ptr)0);
     ul_pld_report pr;
     char e[256];
-    ul_status st = ul_dpsgd_pld_eps(r, delta, 1e-4, seconds, lo, hi, &pr, e, sizeof e);
+    ul_status st = ul_dpsgd_pld_eps(r, delta, 1e-4, NULL, lo, hi, &pr, e, sizeof e);
     double gap = st == UL_OK || st == UL_ECAP ? mpfr_get_d(hi, MPFR_RNDU) - target : 0;
     mpfr_clears(lo, hi, (mpfr_ptr)0);
     return target - (isfinite(gap) && gap > 0 ? 1.25 * gap : 0) - 1e-4 * ldexp(1.0, k) * eps;
 }
 
 ul_status ul_dpsgd_sigma_min_pld(const ul_dpsgd_run *run, const char *eps, const char *delta,
-                                 double scale_upper, int digits, double max_seconds,
-                                 char **scale_text, char *err, size_t errlen)
+                                 double scale_upper, int digits, char **scale_text, char *err,
+                                 size_t errlen)
 {
     *scale_text = NULL;
     ul_status st = pld_applies_check(run, err, errlen);
     if (st != UL_OK)
         return st;
     double e = strtod(eps, NULL), d = strtod(delta, NULL), target = e * (1 - PLD_CAL_MARGIN);
-    double deadline = (double)time(NULL) + (max_seconds > 0 ? max_seconds : 1e9);
     mpfr_t x;
     mpfr_init2(x, 64);
     /* search in doubles (aiming PLD_CAL_MARGIN below eps: the estimate's
@@ -747,9 +733,9 @@ ul_status ul_dpsgd_sigma_min_pld(const ul_dpsgd_run *run, const char *eps, const
         variant v;
         variant_init(&v, run, text, 0, 0);
         bool ok = false;
-        st = pld_certified(&v.run, eps, delta, seconds_left(deadline), &ok, err, errlen);
+        st = pld_certified(&v.run, eps, delta, &ok, err, errlen);
         if (st == UL_OK && !ok && k + 1 < PLD_CAL_TRIES)
-            target = pld_retarget(&v.run, delta, target, e, k, seconds_left(deadline));
+            target = pld_retarget(&v.run, delta, target, e, k);
         variant_clear(&v);
         if (st == UL_OK && ok)
             *scale_text = text;
@@ -840,7 +826,7 @@ static ul_status steps_certify(const ul_dpsgd_run *run, size_t j, unsigned long 
  * certifications.  *got: the certified T, or 0. */
 static ul_status steps_pld_max(const ul_dpsgd_run *run, size_t j, steps_ctx *cx, const char *eps,
                                const char *delta, unsigned long t_ok, unsigned long t_max,
-                               double deadline, unsigned long *got, char *err, size_t errlen)
+                               unsigned long *got, char *err, size_t errlen)
 {
     double e = strtod(eps, NULL), target = e * (1 - PLD_CAL_MARGIN);
     ul_status st = UL_OK;
@@ -853,11 +839,11 @@ static ul_status steps_pld_max(const ul_dpsgd_run *run, size_t j, steps_ctx *cx,
         variant v;
         variant_init(&v, run, NULL, j, t);
         bool ok = false;
-        st = pld_certified(&v.run, eps, delta, seconds_left(deadline), &ok, err, errlen);
+        st = pld_certified(&v.run, eps, delta, &ok, err, errlen);
         if (st == UL_OK && ok)
             *got = t;
         else if (st == UL_OK && k + 1 < PLD_CAL_TRIES)
-            target = pld_retarget(&v.run, delta, target, e, k, seconds_left(deadline));
+            target = pld_retarget(&v.run, delta, target, e, k);
         variant_clear(&v);
     }
     return st;
@@ -888,7 +874,7 @@ static ul_status steps_gauss(const ul_dpsgd_run *run, size_t j, const char *eps,
 }
 
 ul_status ul_dpsgd_steps_max(const ul_dpsgd_run *run, size_t j, const char *eps,
-                             const char *delta, const ul_num_precision *want, double max_seconds,
+                             const char *delta, const ul_num_precision *want,
                              unsigned long *steps, bool *by_pld, char *err, size_t errlen)
 {
     *steps = 0, *by_pld = false;
@@ -903,7 +889,6 @@ ul_status ul_dpsgd_steps_max(const ul_dpsgd_run *run, size_t j, const char *eps,
     unsigned long t_max = UL_DPSGD_MAX_STEPS - others;
     est_fail ef = {UL_OK, err, errlen};
     steps_ctx cx = {log_delta_d(delta), strtod(delta, NULL), &ef};
-    double deadline = (double)time(NULL) + (max_seconds > 0 ? max_seconds : 1e9);
     double e = strtod(eps, NULL);
     /* the exact profile when every q = 1, else the RDP accountant */
     unsigned long t = 0, best = 0;
@@ -915,7 +900,7 @@ ul_status ul_dpsgd_steps_max(const ul_dpsgd_run *run, size_t j, const char *eps,
         st = steps_certify(run, j, t, eps, delta, want, &best, err, errlen);
     if (st == UL_OK && ul_dpsgd_pld_applies(run) && !ul_dpsgd_full_batch(run) && best < t_max) {
         unsigned long got = 0; /* the PLD accountant, from the RDP value up */
-        st = steps_pld_max(run, j, &cx, eps, delta, best, t_max, deadline, &got, err, errlen);
+        st = steps_pld_max(run, j, &cx, eps, delta, best, t_max, &got, err, errlen);
         if (st == UL_OK && got > best)
             best = got, *by_pld = true;
     }

@@ -85,17 +85,20 @@ ul_status ul_dpsgd_gauss_delta(const ul_dpsgd_run *run, const char *eps,
                                ul_num_report *rep, char *err, size_t errlen);
 
 /* The PLD accountant (pld.h ul_pld_delta): lo ≤ δ(ε) ≤ hi, proven both ways,
- * for add/remove adjacency (UL_EINPUT for replace).  rel_width and
- * max_seconds as in ul_pld_options (0: the defaults, no time limit).
- * Statuses as ul_pld_delta (UL_ECAP: sound, wider). */
+ * for add/remove adjacency (UL_EINPUT for replace).  rel_width and decide
+ * as in ul_pld_options (0 / NULL: the defaults; decide, a δ, stops the
+ * refinement once the bracket is on one side of it).  No wall-time limit of
+ * its own: the work done depends on the inputs only, and the thread's
+ * deadline (num/deadline.h) is the outer limit.  Statuses as ul_pld_delta
+ * (UL_ECAP: sound, wider). */
 ul_status ul_dpsgd_pld_delta(const ul_dpsgd_run *run, const char *eps, double rel_width,
-                             double max_seconds, mpfr_ptr lo, mpfr_ptr hi, ul_pld_report *report,
+                             const char *decide, mpfr_ptr lo, mpfr_ptr hi, ul_pld_report *report,
                              char *err, size_t errlen);
 
 /* ε(δ) by the PLD accountant (pld.h ul_pld_epsilon): eps_hi is proven (the
  * run is (eps_hi, δ)-DP), eps_lo proven too small (δ(eps_lo) > δ), or 0. */
 ul_status ul_dpsgd_pld_eps(const ul_dpsgd_run *run, const char *delta, double rel_width,
-                           double max_seconds, mpfr_ptr eps_lo, mpfr_ptr eps_hi,
+                           const char *decide, mpfr_ptr eps_lo, mpfr_ptr eps_hi,
                            ul_pld_report *report, char *err, size_t errlen);
 
 /* a·b of two decimal texts (valid, as ul_num_mpq_valid reads them), exact:
@@ -122,18 +125,19 @@ ul_status ul_dpsgd_sigma_min(const ul_dpsgd_run *run, const char *eps, const cha
  * PLD estimate (pld.h ul_pld_epsilon_estimate, no certified arithmetic),
  * aiming 5e-5 (relative) below eps; the c found, rounded up to `digits`,
  * is then certified by the PLD accountant as an audit does (ul_dpsgd_pld_delta
- * at the claimed eps, relative widths 1e-3 then 1e-4: upper end ≤ delta).
+ * at the claimed eps, refined until its side of delta is known: upper end ≤ delta).
  * When that fails (the estimate's error, or the accountant's bracket width,
  * e.g. its FFT rounding floor at a small δ, exceeded the margin), the
  * search is run again for a target lowered by 1.25 times the certified
  * ε_hi(δ)'s excess over it plus 1e-4·2^k·eps; at most 6 certifications.
- * max_seconds (0: no limit) bounds the certified calls.  The c returned was
+ * No wall-time limit but the thread's deadline (num/deadline.h): the work
+ * depends on the inputs only.  The c returned was
  * certified itself.  UL_ENOROOT when the estimate does not apply or no
  * value tried was certified; UL_ENOMEM (the message naming the size) when
  * the estimate's arrays cannot be allocated. */
 ul_status ul_dpsgd_sigma_min_pld(const ul_dpsgd_run *run, const char *eps, const char *delta,
-                                 double scale_upper, int digits, double max_seconds,
-                                 char **scale_text, char *err, size_t errlen);
+                                 double scale_upper, int digits, char **scale_text, char *err,
+                                 size_t errlen);
 
 /* The most steps: the largest T for phase j (its own steps ignored) at
  * which the run is certified (eps, delta)-DP, the total within
@@ -149,7 +153,7 @@ ul_status ul_dpsgd_sigma_min_pld(const ul_dpsgd_run *run, const char *eps, const
  * certified it.  UL_ENOROOT when not even T = 1 is certified; UL_ENOMEM as
  * ul_dpsgd_sigma_min_pld. */
 ul_status ul_dpsgd_steps_max(const ul_dpsgd_run *run, size_t j, const char *eps,
-                             const char *delta, const ul_num_precision *want, double max_seconds,
+                             const char *delta, const ul_num_precision *want,
                              unsigned long *steps, bool *by_pld, char *err, size_t errlen);
 
 #endif

@@ -651,6 +651,16 @@ static ul_status read_decide(mpfi_ptr x, bool *have, const ul_pld_options *o, ch
     return ul_num_read_checked(x, "decide", o->decide, "-1e9", false, "1e9", false, err, errlen);
 }
 
+/* The width a round must reach to decide against threshold t (pld.h
+ * decide), from the bracket [l, u] so far: about half the distance from its
+ * midpoint to t, and never less than the width asked (`width`).  A choice
+ * of grid only: every bracket is sound whatever is chosen. */
+static double decide_width(double width, double l, double u, double t)
+{
+    double need = 0.5 * fabs(0.5 * (l + u) - t);
+    return isfinite(need) && need > width ? need : width;
+}
+
 /* True when [lo, hi] lies strictly on one side of the threshold x. */
 static bool decided(mpfr_srcptr lo, mpfr_srcptr hi, mpfi_srcptr x)
 {
@@ -762,7 +772,11 @@ static ul_status drive(mech *ms, size_t nm, bool exact_ok, const char *eps_text,
             break;
         }
         grid_state g = {h, tau, f, fixed, tau_auto};
-        if (!next_grid(&g, &rr, mpfr_get_d(target, MPFR_RNDD), mpfr_get_d(best_hi, MPFR_RNDU),
+        double tgt = mpfr_get_d(target, MPFR_RNDD);
+        if (deciding)
+            tgt = decide_width(tgt, mpfr_get_d(best_lo, MPFR_RNDD),
+                               mpfr_get_d(best_hi, MPFR_RNDU), mpfi_get_d(threshold));
+        if (!next_grid(&g, &rr, tgt, mpfr_get_d(best_hi, MPFR_RNDU),
                        mpfr_get_d(width, MPFR_RNDU), mpfr_get_d(best_lo, MPFR_RNDD), o, reason,
                        sizeof reason))
             break;
@@ -1181,7 +1195,10 @@ static ul_status drive_eps(mech *ms, size_t nm, bool exact_ok, const char *delta
             break;
         }
         grid_state g = {h, tau, f, fixed, o->tail_bound == 0};
-        done = !eps_next(&g, &top, u, mpfi_get_d(delta), o, why, sizeof why);
+        ul_pld_options step = *o; /* deciding: the width that tells the side */
+        if (deciding && isfinite(u) && u > 0)
+            step.rel_width = decide_width(o->rel_width * u, l, u, mpfi_get_d(threshold)) / u;
+        done = !eps_next(&g, &top, u, mpfi_get_d(delta), &step, why, sizeof why);
         growth = h / g.h;
         h = g.h;
         tau = g.tau;
