@@ -150,6 +150,22 @@
  *    domain is binary powering (§3b): T = 10^6 costs ~20 squarings per
  *    frequency and two transforms, whatever T.
  *
+ * 5. Tilting (pld_tilt.c, where the argument is written out).  When ε lies
+ *    well above the composed bulk (small δ, large T), each per-step array is
+ *    replaced by p·e^{λℓ − L_i} (λ the Chernoff exponent of ε, or of the
+ *    Chernoff estimate of ε(δ); L_i ≈ log M_i(λ)), which commutes with
+ *    convolution: the composed array is z·e^{λℓ − A}, A = Σ T_i L_i, so
+ *    δ = K(ε)·Σ g_ε(ℓ_m) z̃_m with g_ε(ℓ) = (1 − e^{ε−ℓ})e^{−λ(ℓ−ε)} ∈ [0, 1)
+ *    and K(ε) = e^{A − λε}.  §1–4 hold for the tilted arrays as written, with
+ *    the weights g_ε in (d)–(e), every tilted-unit term of hi and lo
+ *    multiplied by K(ε) (rounded outward), the mass at +∞ untilted, ρ₀
+ *    raised by the tilt's rounding, the window tails weighted by K (and
+ *    e^{λ(ε − top)} when the window ends below ε), and the CTD bands'
+ *    masses by K(ε_lo)·e^{λ(R + 2h)}.  The rounding bound becomes relative
+ *    to K, of the order of δ: double FFTs at any δ the doubles' range
+ *    holds, a window a few tilted standard deviations wide around ε.
+ *    ul_pld_options.tilt = UL_PLD_TILT_OFF runs the untilted engine.
+ *
  * Grid policy (automatic).  A coarse first round (about 8192 points over the
  * composed spread); then h shrinks by the square root of the ratio of 95% of
  * the width wanted to the gap measured (the CTD excess is ~ h²); the truncated
@@ -209,6 +225,7 @@ void ul_pld_options_default(ul_pld_options *opt)
     opt->adjacency = UL_PLD_ADD_REMOVE;
     opt->max_seconds = 0;
     opt->decide = NULL;
+    opt->tilt = UL_PLD_TILT_AUTO;
 }
 
 static ul_status check_options(const ul_pld_options *o, char *err, size_t errlen)
@@ -238,6 +255,8 @@ static ul_status check_options(const ul_pld_options *o, char *err, size_t errlen
         o->adjacency != UL_PLD_REMOVE && o->adjacency != UL_PLD_REPLACE)
         return ul_fail(err, errlen, UL_EINPUT, "adjacency: unknown choice %d",
                        (int)o->adjacency);
+    if (o->tilt != UL_PLD_TILT_AUTO && o->tilt != UL_PLD_TILT_OFF)
+        return ul_fail(err, errlen, UL_EINPUT, "tilt: unknown choice %d", (int)o->tilt);
     if (!(isfinite(o->max_seconds) && o->max_seconds >= 0))
         return ul_fail(err, errlen, UL_EINPUT,
                        "max-seconds: must be a finite number >= 0 (0: no limit; got %g)",
@@ -456,8 +475,8 @@ static void keep_best(round_result *rr, const dir_result *d, direction dir)
  * width). */
 static ul_status evaluate_round(mech *ms, size_t nm, const direction *dirs, size_t ndirs,
                                 mpfi_srcptr eps, double h, double tau, const fft_format *f,
-                                unsigned long max_points, dir_brackets *db, round_result *rr,
-                                char *err, size_t errlen)
+                                unsigned long max_points, bool tilt, dir_brackets *db,
+                                round_result *rr, char *err, size_t errlen)
 {
     ul_status st = UL_OK;
     bool any = false;
@@ -470,7 +489,8 @@ static ul_status evaluate_round(mech *ms, size_t nm, const direction *dirs, size
         mpfr_inits2(BUDGET_PREC, d.lo, d.hi, (mpfr_ptr)0);
         for (size_t i = 0; i < nm; i++)
             ms[i].dir = dirs[k];
-        st = ul_pld_evaluate_direction(ms, nm, eps, h, tau, f, max_points, &d, err, errlen);
+        st = ul_pld_evaluate_direction(ms, nm, eps, h, tau, f, max_points, tilt, &d, err,
+                                       errlen);
         if (st == UL_OK) {
             direction dk = dirs[k];
             if (!db->have[dk] || mpfr_greater_p(d.lo, db->lo[dk]))
@@ -726,8 +746,8 @@ static ul_status drive(mech *ms, size_t nm, bool exact_ok, const char *eps_text,
         round_report(rounds, h);
         double t0 = wall_seconds();
         h_prev = h;
-        ul_status rs = evaluate_round(ms, nm, dirs, ndirs, eps, h, tau, f, o->max_points, &db,
-                                      &rr, rerr, sizeof rerr);
+        ul_status rs = evaluate_round(ms, nm, dirs, ndirs, eps, h, tau, f, o->max_points,
+                                      o->tilt == UL_PLD_TILT_AUTO, &db, &rr, rerr, sizeof rerr);
         last = wall_seconds() - t0;
         rounds++;
         if (rs == UL_ETIME) { /* inside the round: no result, as at its start */
@@ -826,10 +846,12 @@ static bool pess_model_init(pess_model *pm, const dir_state *S)
     pm->B = malloc((N + 1) * sizeof *pm->B);
     if (pm->A == NULL || pm->B == NULL)
         return false;
-    double emh = exp(-S->h), scale = ldexp(1.0, -S->c.scale);
+    double emh = exp(-S->h), scale = ldexp(1.0, -S->c.scale), a = mpfi_get_d(S->A);
     pm->A[N] = pm->B[N] = 0;
     for (size_t j = N; j-- > 0;) {
         double z = (double)ul_pld_composed_at(&S->c, &S->w, S->w.m_lo + (double)j) * scale;
+        if (S->lambda > 0) /* real units (§5): z̃·e^{A − λℓ}, a model: clamped to [0, 1] */
+            z = fmin(1, fmax(0, z) * exp(fmin(700, a - S->lambda * (pm->l0 + (double)j * pm->h))));
         pm->A[j] = pm->A[j + 1] + z;
         pm->B[j] = z + emh * pm->B[j + 1];
     }
@@ -976,7 +998,7 @@ static void eps_direction(dir_state *S, const pess_model *pm, mpfi_srcptr delta,
  * this round.  false in *any when nothing was evaluated. */
 static ul_status eps_round(mech *ms, size_t nm, const direction *dirs, size_t ndirs,
                            mpfi_srcptr delta, double h, double tau, const fft_format *f,
-                           unsigned long max_points, dir_brackets *db, eps_dir *top,
+                           unsigned long max_points, bool tilt, dir_brackets *db, eps_dir *top,
                            direction *top_dir, char *err, size_t errlen)
 {
     ul_status st = UL_OK;
@@ -990,7 +1012,8 @@ static ul_status eps_round(mech *ms, size_t nm, const direction *dirs, size_t nd
         dir_state S;
         eps_dir ed;
         mpfr_inits2(BUDGET_PREC, ed.res.lo, ed.res.hi, (mpfr_ptr)0);
-        st = ul_pld_dir_build(&S, ms, nm, h, tau, f, max_points, &ed.res, err, errlen);
+        tilt_choice tc = {tilt ? TILT_EPS : TILT_NONE, mpfi_get_d(delta), 0, 0};
+        st = ul_pld_dir_build(&S, ms, nm, h, tau, f, max_points, &tc, &ed.res, err, errlen);
         pess_model pm = {NULL, NULL, 0, 0, 0};
         if (st == UL_OK && !pess_model_init(&pm, &S))
             st = ul_fail(err, errlen, UL_EINPUT, "grid-step: %g: out of memory", h);
@@ -1173,8 +1196,9 @@ static ul_status drive_eps(mech *ms, size_t nm, bool exact_ok, const char *delta
         round_report(rounds, h);
         double t0 = wall_seconds();
         char rerr[256] = "";
-        ul_status rs = eps_round(ms, nm, dirs, ndirs, delta, h, tau, f, o->max_points, &db, &top,
-                                 &top_dir, rerr, sizeof rerr);
+        ul_status rs = eps_round(ms, nm, dirs, ndirs, delta, h, tau, f, o->max_points,
+                                 o->tilt == UL_PLD_TILT_AUTO, &db, &top, &top_dir, rerr,
+                                 sizeof rerr);
         rounds++;
         last = wall_seconds() - t0;
         if (rs != UL_OK) {

@@ -104,6 +104,11 @@ typedef enum {
     UL_PLD_REPLACE,        /* substitution: q = 1 only, r = 2Δ/σ */
 } ul_pld_adjacency;
 
+/* Exponential tilting of the per-step arrays (pld.c §5): automatic (when ε
+ * lies well above the bulk of the composed loss: small δ, large T), or off
+ * (the untilted engine; tests compare the two). */
+typedef enum { UL_PLD_TILT_AUTO = 0, UL_PLD_TILT_OFF } ul_pld_tilt_mode;
+
 typedef enum {
     UL_PLD_FFT_AUTO = 0,    /* double; long double when double rounding dominates */
     UL_PLD_FFT_DOUBLE,      /* double only */
@@ -121,6 +126,7 @@ typedef struct {
     double max_seconds;       /* time knob: 0 none; else no refinement round starts once
                                  this much wall time has passed, and the sound bracket so
                                  far is returned with UL_ECAP (the message says so) */
+    ul_pld_tilt_mode tilt;    /* default UL_PLD_TILT_AUTO */
     const char *decide;       /* NULL: none.  Else a decimal (δ for ul_pld_delta, ε for
                                  ul_pld_epsilon): refinement stops, with UL_OK, as soon as
                                  the bracket lies strictly on one side of it (an audit needs
@@ -131,7 +137,7 @@ typedef struct {
  * automatic tails, max_points 2^24 (at that length, complex work arrays of
  * 256 MB in double — 512 MB with several mechanisms — plus a 256 MB twiddle
  * table; twice that in long double), automatic FFT precision, add/remove
- * adjacency, no time limit, no decision threshold.
+ * adjacency, automatic tilting, no time limit, no decision threshold.
  * Passing opt = NULL to the functions below means these defaults. */
 void ul_pld_options_default(ul_pld_options *opt);
 

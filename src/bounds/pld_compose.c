@@ -246,11 +246,48 @@ static void exp_anchor(long double *t_out, mpfr_ptr rel, mpfi_srcptr arg)
     mpfi_clear(a);
 }
 
-/* Σ over window indices m with (base + m)·h > eps of (1 − e^{eps − ℓ_m})·y[m mod N]·2^-scale,
- * with its rounding bound.  y holds len ≤ N reals (double or long double);
- * entries len … N−1 are zero. */
+/* C ≥ ((1 + r)(1 + u_L))^{B−1}: a block's recurrence growth of relative error. */
+static void block_growth(mpfr_ptr C, mpfr_srcptr r, mpfr_srcptr uL)
+{
+    mpfr_t t;
+    mpfr_init2(t, BUDGET_PREC);
+    mpfr_add_ui(C, r, 1, MPFR_RNDU);
+    mpfr_add_ui(t, uL, 1, MPFR_RNDU);
+    mpfr_mul(C, C, t, MPFR_RNDU);
+    mpfr_pow_ui(C, C, SUM_BLOCK - 1, MPFR_RNDU);
+    mpfr_clear(t);
+}
+
+/* The tilt factor s_b = e^{−λ(ℓ_b − ε)} of a block, arg ⊇ ε − ℓ_b on entry:
+ * a long double near it, and es raised to θ′_b·s_b, θ′_b = (1 + r_b)·Cs − 1
+ * (s decreases along the block, so every |s̃_j − s_j| ≤ θ′_b·s_b). */
+static long double tilt_anchor(mpfr_ptr es, mpfi_srcptr arg, double lambda, mpfr_srcptr Cs)
+{
+    mpfi_t a;
+    mpfi_init2(a, BUDGET_PREC);
+    mpfi_mul_d(a, arg, lambda);
+    long double s;
+    mpfr_t r, top;
+    mpfr_inits2(BUDGET_PREC, r, top, (mpfr_ptr)0);
+    exp_anchor(&s, r, a);
+    mpfr_add_ui(r, r, 1, MPFR_RNDU);
+    mpfr_mul(r, r, Cs, MPFR_RNDU);
+    mpfr_sub_ui(r, r, 1, MPFR_RNDU);
+    mpfr_exp(top, &a->right, MPFR_RNDU);
+    mpfr_mul(r, r, top, MPFR_RNDU);
+    if (mpfr_greater_p(r, es))
+        mpfr_set(es, r, MPFR_RNDU);
+    mpfr_clears(r, top, (mpfr_ptr)0);
+    mpfi_clear(a);
+    return s;
+}
+
+/* Σ over window indices m with (base + m)·h > eps of g(ℓ_m)·y[m mod N]·2^-scale,
+ * g(ℓ) = (1 − e^{eps − ℓ})·e^{−λ(ℓ − eps)} (λ = 0: untilted, §0; λ > 0: the
+ * tilted weight of §5, in [0, 1) too), with its rounding bound.  y holds
+ * len ≤ N reals (double or long double); entries len … N−1 are zero. */
 static void sum_weighted(weighted_sum *out, const void *y, bool y_long, size_t len, int scale,
-                         const window *w, double h, mpfr_srcptr eps)
+                         const window *w, double h, mpfr_srcptr eps, double lambda)
 {
     const double *yd = y;
     const long double *yl = y;
@@ -300,18 +337,24 @@ static void sum_weighted(weighted_sum *out, const void *y, bool y_long, size_t l
     }
     out->K = m_end - m_start + 1;
 
-    /* ρ̃ ≈ e^{−h} with its relative error; C = ((1 + r_ρ)(1 + u_L))^{B−1} */
-    long double rho_t;
+    /* ρ̃ ≈ e^{−h} with its relative error; C = ((1 + r_ρ)(1 + u_L))^{B−1};
+     * the tilt's σ̃ ≈ e^{−λh} and C_s likewise */
+    long double rho_t, sig_t = 1;
     mpfi_set_d(arg, -h); /* exact */
     exp_anchor(&rho_t, rrho, arg);
-    mpfr_t uL, gB, omega, C, abs_sum;
-    mpfr_inits2(BUDGET_PREC, uL, gB, omega, C, abs_sum, (mpfr_ptr)0);
+    mpfr_t uL, gB, omega, C, abs_sum, Cs, rs, es;
+    mpfr_inits2(BUDGET_PREC, uL, gB, omega, C, abs_sum, Cs, rs, es, (mpfr_ptr)0);
     mpfr_set_ui_2exp(uL, 1, -LDBL_MANT_DIG, MPFR_RNDN);
-    mpfr_add_ui(C, rrho, 1, MPFR_RNDU);
-    mpfr_add_ui(t, uL, 1, MPFR_RNDU);
-    mpfr_mul(C, C, t, MPFR_RNDU);
-    mpfr_pow_ui(C, C, SUM_BLOCK - 1, MPFR_RNDU);
+    block_growth(C, rrho, uL);
+    mpfr_set_zero(Cs, 1);
+    if (lambda > 0) {
+        mpfi_set_d(arg, -lambda);
+        mpfi_mul_d(arg, arg, h);
+        exp_anchor(&sig_t, rs, arg);
+        block_growth(Cs, rs, uL);
+    }
     mpfr_set_zero(ra, 1); /* max over blocks of θ_b·t_b */
+    mpfr_set_zero(es, 1); /* max over blocks of θ′_b·s_b */
     mpfr_set_zero(abs_sum, 1);
 
     for (double mb = m_start; mb <= m_end; mb += SUM_BLOCK) {
@@ -333,13 +376,17 @@ static void sum_weighted(weighted_sum *out, const void *y, bool y_long, size_t l
         mpfr_mul(t, t, theta, MPFR_RNDU);
         if (mpfr_greater_p(t, ra))
             mpfr_set(ra, t, MPFR_RNDU);
+        long double sw = 1;
+        if (lambda > 0)
+            sw = tilt_anchor(es, arg, lambda, Cs);
         long double acc = 0, asum = 0;
         size_t pos = (size_t)fmod(mb, (double)N);
         for (double m = mb; m <= me; m += 1) {
             long double v = pos >= len ? 0 : y_long ? yl[pos] : (long double)yd[pos];
-            acc += (1 - tw) * v;
+            acc += ((1 - tw) * sw) * v;
             asum += fabsl(v);
             tw *= rho_t;
+            sw *= sig_t;
             if (++pos == N)
                 pos = 0;
         }
@@ -350,14 +397,21 @@ static void sum_weighted(weighted_sum *out, const void *y, bool y_long, size_t l
         mpfr_add(abs_sum, abs_sum, blk, MPFR_RNDU);
     }
 
-    /* Weights: |w̃ − w| ≤ ω = E_t + u_L(1 + E_t), E_t = max_b θ_b·t_b.  Sum:
+    /* Weights g = (1 − t)·s (s ≡ 1 untilted, E_s = 0): |g̃ − g| ≤ ω =
+     * E_t(1 + E_s) + E_s + 3u_L(1 + E_t)(1 + E_s), E_t = max_b θ_b·t_b,
+     * E_s = max_b θ′_b·s_b (s ≤ 1; two roundings in (1 − t̃)·s̃).  Sum:
      * err = (ω + γ_B(1 + ω))/(1 − γ_B)·Σ|ŷ| (Higham (3.5) per block; Σ|ŷ| ≤
      * its computed value/(1 − γ_B)), plus an underflow allowance: every
      * long-double operation that underflows errs by at most η = 2^(emin − p),
-     * at most 4 operations per point, each feeding the sum with weight ≤ 2. */
-    mpfr_add_ui(t, ra, 1, MPFR_RNDU);
+     * at most 8 operations per point, each feeding the sum with weight ≤ 2. */
+    mpfr_add_ui(t, es, 1, MPFR_RNDU);
+    mpfr_mul(omega, ra, t, MPFR_RNDU);
+    mpfr_add(omega, omega, es, MPFR_RNDU);
+    mpfr_add_ui(theta, ra, 1, MPFR_RNDU);
+    mpfr_mul(t, t, theta, MPFR_RNDU);
     mpfr_mul(t, t, uL, MPFR_RNDU);
-    mpfr_add(omega, ra, t, MPFR_RNDU);
+    mpfr_mul_ui(t, t, 3, MPFR_RNDU);
+    mpfr_add(omega, omega, t, MPFR_RNDU);
     gamma_k(gB, SUM_BLOCK, LDBL_MANT_DIG);
     mpfr_add_ui(t, omega, 1, MPFR_RNDU);
     mpfr_mul(t, t, gB, MPFR_RNDU);
@@ -367,7 +421,7 @@ static void sum_weighted(weighted_sum *out, const void *y, bool y_long, size_t l
     mpfr_div(t, t, theta, MPFR_RNDU);
     mpfr_mul(out->err, t, abs_sum, MPFR_RNDU);
     mpfr_set_d(t, out->K + SUM_BLOCK, MPFR_RNDU);
-    mpfr_mul_2si(t, t, LDBL_MIN_EXP - LDBL_MANT_DIG + 3, MPFR_RNDU);
+    mpfr_mul_2si(t, t, LDBL_MIN_EXP - LDBL_MANT_DIG + 4, MPFR_RNDU);
     mpfr_add(out->err, out->err, t, MPFR_RNDU);
 
     /* ÷ 2^scale (N after an FFT), exact */
@@ -375,7 +429,7 @@ static void sum_weighted(weighted_sum *out, const void *y, bool y_long, size_t l
     mpfr_div_2ui(out->hi, out->hi, (unsigned long)scale, MPFR_RNDU);
     mpfr_div_2ui(out->err, out->err, (unsigned long)scale, MPFR_RNDU);
 
-    mpfr_clears(uL, gB, omega, C, abs_sum, (mpfr_ptr)0);
+    mpfr_clears(uL, gB, omega, C, abs_sum, Cs, rs, es, (mpfr_ptr)0);
     mpfr_clears(loss, q, ra, rrho, blk, theta, t, (mpfr_ptr)0);
     mpfi_clear(arg);
 }
@@ -548,7 +602,7 @@ static double psi_d(double d, double mu, double v)
                ul_pld_q_d((s1 - mu - 2 * v) / sqrt(v));
 }
 
-#define BANDS 64 /* bands of d = |S − ε|, of width √v/4 */
+#define BANDS 64 /* bands of d = |S − ε|, of width √v/4 (wider at a small δ) */
 
 /* The composed masses within radius R_i of [eps_lo, eps_hi], nested radii
  * increasing: out_i ≥ P[S_A ∈ [eps_lo − R_i, eps_hi + R_i]] (window_range
@@ -608,12 +662,16 @@ static void nested_masses(mpfr_t *out, double *d_out, const double *R, int count
 /* The band bound in doubles for the widening y (choices only):
  * V_J + Σ_i (V_i − V_{i+1})·(M_i + t), M_i the mass within d_{i+1} + y. */
 static double band_bound_d(const double *V, const double *dd, double y, const hoeffding *hf,
-                           const composed *c, const window *w, double h, double el, double eu)
+                           const composed *c, const window *w, double h, double el, double eu,
+                           double lambda, double log_k)
 {
     double R[BANDS], M[BANDS];
     for (int i = 0; i < BANDS; i++)
         R[i] = dd[i + 1] + y;
     nested_masses(NULL, M, R, BANDS, c, w, h, el, eu, NULL);
+    if (lambda > 0)
+        for (int i = 0; i < BANDS; i++)
+            M[i] *= exp(fmin(700, log_k + lambda * (R[i] + 2 * h)));
     double t = y <= hf->mu ? 1 : 2 * exp(-(y - hf->mu) * (y - hf->mu) / (2 * hf->v));
     double s = V[BANDS];
     for (int i = 0; i < BANDS; i++)
@@ -626,21 +684,37 @@ static double band_bound_d(const double *V, const double *dd, double y, const ho
  * running maximum from the right of the certified values), d_i = i·√v/4,
  * and P[d < d_{i+1}; B^c] ≤ P[|S_A − ε| ≤ d_{i+1} + y] + p(y) for any y
  * (|W| ≤ y or not).  y is chosen in doubles, the bound certified once. */
-static void ctd_excess_bound(mpfr_ptr out, const composed *c, const window *w, double h,
-                             double T, mpfr_srcptr eps_lo, mpfr_srcptr eps_hi, mpfr_srcptr E2)
+static void ctd_excess_bound(mpfr_ptr out, const dir_state *S, mpfr_srcptr eps_lo,
+                             mpfr_srcptr eps_hi)
 {
+    const composed *c = &S->c;
+    const window *w = &S->w;
+    double h = S->h;
     hoeffding hf;
-    hoeffding_init(&hf, T, h);
+    hoeffding_init(&hf, S->T, h);
     double el = mpfr_get_d(eps_lo, MPFR_RNDD), eu = mpfr_get_d(eps_hi, MPFR_RNDU);
-    double dd[BANDS + 1], Vd[BANDS + 1], step = 0.25 * sqrt(hf.v), best_y = 0, best = INFINITY;
+    /* tilted (§5): a real mass within R of [ε_lo, ε_hi] is at most
+     * K(ε_lo)·e^{λ(R + 2h)} times the tilted one (ℓ ≥ ε_lo − R − h there) */
+    mpfr_t lk;
+    mpfr_init2(lk, BUDGET_PREC);
+    ul_pld_log_k(lk, S, eps_lo, MPFR_RNDU);
+    double lkd = mpfr_get_d(lk, MPFR_RNDU);
+    /* The bands reach d_J = zmax·√v, where the absolute terms V_J and p(y)
+     * fall below 1e-8·K(ε) (δ is of the order of K, §5): 16√v untilted
+     * (K = 1), further for a small δ.  Any reach is valid; this one keeps
+     * them from swamping the lower end. */
+    double zmax = fmax(16, sqrt(2 * (0.7 + 18.5 - fmin(lkd, 0))) + 2);
+    double dd[BANDS + 1], Vd[BANDS + 1], step = zmax / BANDS * sqrt(hf.v), best_y = 0,
+           best = INFINITY;
     for (int i = 0; i <= BANDS; i++) {
         dd[i] = step * i;
         Vd[i] = psi_d(dd[i], hf.mu, hf.v);
     }
     for (int i = BANDS - 1; i >= 0; i--)
         Vd[i] = fmax(Vd[i], Vd[i + 1]);
-    for (double k = 2; k <= 14; k += 1) {
-        double y = hf.mu + k * sqrt(hf.v), e = band_bound_d(Vd, dd, y, &hf, c, w, h, el, eu);
+    for (double k = 2; k <= zmax - 2; k += 1) {
+        double y = hf.mu + k * sqrt(hf.v),
+               e = band_bound_d(Vd, dd, y, &hf, c, w, h, el, eu, S->lambda, lkd);
         if (e < best) {
             best = e;
             best_y = y;
@@ -660,7 +734,16 @@ static void ctd_excess_bound(mpfr_ptr out, const composed *c, const window *w, d
         mpfr_init2(M[i], BUDGET_PREC);
         R[i] = dd[i + 1] + best_y; /* a double: the band edges used are these */
     }
-    nested_masses(M, NULL, R, BANDS, c, w, h, el, eu, E2);
+    nested_masses(M, NULL, R, BANDS, c, w, h, el, eu, S->E2);
+    if (S->lambda > 0)
+        for (int i = 0; i < BANDS; i++) {
+            mpfr_set_d(t, R[i] + 2 * h, MPFR_RNDU);
+            mpfr_mul_d(t, t, S->lambda, MPFR_RNDU);
+            mpfr_add(t, t, lk, MPFR_RNDU);
+            mpfr_exp(t, t, MPFR_RNDU);
+            mpfr_mul(M[i], M[i], t, MPFR_RNDU);
+        }
+    mpfr_clear(lk);
     tail_p(p, best_y, &hf);
     mpfr_set(out, V[BANDS], MPFR_RNDU);
     for (int i = 0; i < BANDS; i++) {
@@ -683,25 +766,28 @@ static void ctd_excess_bound(mpfr_ptr out, const composed *c, const window *w, d
  * (telescoping, §3b), E_i = Σ(a − b) = excess, M = max(1, max_i Σw′_i). */
 static void mass_excess(mpfr_ptr scale, mpfr_ptr add, const disc *ds, size_t nd)
 {
-    mpfr_t M, t;
-    mpfr_inits2(BUDGET_PREC, M, t, (mpfr_ptr)0);
+    mpfr_t M, t, lsc;
+    mpfr_inits2(BUDGET_PREC, M, t, lsc, (mpfr_ptr)0);
     unsigned long T = 0;
     mpfr_set_ui(M, 1, MPFR_RNDU);
     mpfr_set_zero(add, 1);
+    mpfr_set_zero(lsc, 1);
     for (size_t i = 0; i < nd; i++) {
         T += ds[i].steps;
         if (mpfr_greater_p(ds[i].sum_pess, M))
             mpfr_set(M, ds[i].sum_pess, MPFR_RNDU);
         mpfr_mul_ui(t, ds[i].excess, ds[i].steps, MPFR_RNDU);
         mpfr_add(add, add, t, MPFR_RNDU);
+        /* Π (1 − ρ_i)^{T_i}: ρ_i = RHO0, or more for a tilted array (pld_tilt.c) */
+        mpfr_set_d(t, -ds[i].rho, MPFR_RNDD);
+        mpfr_log1p(t, t, MPFR_RNDD);
+        mpfr_mul_ui(t, t, ds[i].steps, MPFR_RNDD);
+        mpfr_add(lsc, lsc, t, MPFR_RNDD);
     }
     mpfr_pow_ui(M, M, T - 1, MPFR_RNDU);
     mpfr_mul(add, add, M, MPFR_RNDU);
-    mpfr_set_d(t, -RHO0, MPFR_RNDD);
-    mpfr_log1p(t, t, MPFR_RNDD);
-    mpfr_mul_ui(t, t, T, MPFR_RNDD);
-    mpfr_exp(scale, t, MPFR_RNDD);
-    mpfr_clears(M, t, (mpfr_ptr)0);
+    mpfr_exp(scale, lsc, MPFR_RNDD);
+    mpfr_clears(M, t, lsc, (mpfr_ptr)0);
 }
 
 /* round ≥ ws.err + √K·E2 */
@@ -733,24 +819,75 @@ static ul_status precheck_size(const mech *ms, size_t nm, double h, double tau,
     return UL_OK;
 }
 
-/* hi (§4): the CTD sum at ε's lower end + its rounding + the mass at +∞ and
- * the window tails, capped at 1. */
-static void upper_end(mpfr_ptr hi, dir_result *res, const composed *c, const window *w,
-                      double h, mpfr_srcptr eps_lo, mpfr_srcptr E2, mpfr_srcptr pinf, bool *late)
+void ul_pld_log_k(mpfr_ptr out, const dir_state *S, mpfr_srcptr eps, mpfr_rnd_t rnd)
 {
+    if (S->lambda == 0) {
+        mpfr_set_zero(out, 1);
+        return;
+    }
+    mpfr_t t;
+    mpfr_init2(t, BUDGET_PREC);
+    mpfr_mul_d(t, eps, S->lambda, rnd == MPFR_RNDU ? MPFR_RNDD : MPFR_RNDU);
+    mpfr_sub(out, rnd == MPFR_RNDU ? &S->A->right : &S->A->left, t, rnd);
+    mpfr_clear(t);
+}
+
+/* x ← x·K(ε) (§5; K = 1 untilted), rounded rnd. */
+static void times_k(mpfr_ptr x, const dir_state *S, mpfr_srcptr eps, mpfr_rnd_t rnd)
+{
+    if (S->lambda == 0)
+        return;
+    mpfr_t k;
+    mpfr_init2(k, BUDGET_PREC);
+    ul_pld_log_k(k, S, eps, rnd);
+    mpfr_exp(k, k, rnd);
+    mpfr_mul(x, x, k, rnd);
+    mpfr_clear(k);
+}
+
+/* The window tails in tilted units as real δ (§2, §5): mass above the window
+ * top b counts e^{−λ(b − ε)} ≤ 1 of K(ε) per unit (ℓ > b > ε), at most
+ * e^{λ(ε − b)} if b ≤ ε; below the window (counted when it starts above ε)
+ * ≤ 1 per unit since ℓ ≥ ε there.  t ← K(ε)·(factor·up + [lo]). */
+static void tails_real(mpfr_ptr t, const dir_state *S, mpfr_srcptr eps, bool with_lo)
+{
+    const window *w = &S->w;
+    mpfr_t top, f;
+    mpfr_inits2(BUDGET_PREC, top, f, (mpfr_ptr)0);
+    mpfr_set(t, w->up_pess, MPFR_RNDU);
+    ul_pld_exact_loss(top, w->base + w->m_lo + (double)w->N - 1, S->h);
+    if (S->lambda > 0 && mpfr_lessequal_p(top, eps)) {
+        mpfr_sub(f, eps, top, MPFR_RNDU);
+        mpfr_mul_d(f, f, S->lambda, MPFR_RNDU);
+        mpfr_exp(f, f, MPFR_RNDU);
+        mpfr_mul(t, t, f, MPFR_RNDU);
+    }
+    if (with_lo)
+        mpfr_add(t, t, w->lo_pess, MPFR_RNDU);
+    times_k(t, S, eps, MPFR_RNDU);
+    mpfr_clears(top, f, (mpfr_ptr)0);
+}
+
+/* hi (§4): the CTD sum at ε's lower end + its rounding + the mass at +∞ and
+ * the window tails, capped at 1; tilted sums times K(ε) (§5). */
+static void upper_end(mpfr_ptr hi, dir_result *res, dir_state *S, mpfr_srcptr eps_lo)
+{
+    const composed *c = &S->c;
+    const window *w = &S->w;
     weighted_sum ws;
     mpfr_inits2(BUDGET_PREC, ws.lo, ws.hi, ws.err, (mpfr_ptr)0);
     mpfr_t rnd, t, bottom;
     mpfr_inits2(BUDGET_PREC, rnd, t, bottom, (mpfr_ptr)0);
-    sum_weighted(&ws, c->y, c->is_long, c->len, c->scale, w, h, eps_lo);
-    *late = *late || ws.late;
-    rounding_total(rnd, &ws, E2);
+    sum_weighted(&ws, c->y, c->is_long, c->len, c->scale, w, S->h, eps_lo, S->lambda);
+    S->late = S->late || ws.late;
+    rounding_total(rnd, &ws, S->E2);
+    times_k(rnd, S, eps_lo, MPFR_RNDU);
+    times_k(ws.hi, S, eps_lo, MPFR_RNDU);
     res->round_hi = mpfr_get_d(rnd, MPFR_RNDU);
     mpfr_add(hi, ws.hi, rnd, MPFR_RNDU);
-    mpfr_add(t, pinf, w->up_pess, MPFR_RNDU);
-    ul_pld_exact_loss(bottom, w->base + w->m_lo, h); /* the window's lowest loss */
-    if (mpfr_greater_p(bottom, eps_lo))
-        mpfr_add(t, t, w->lo_pess, MPFR_RNDU);
+    ul_pld_exact_loss(bottom, w->base + w->m_lo, S->h); /* the window's lowest loss */
+    tails_real(t, S, eps_lo, mpfr_greater_p(bottom, eps_lo));
+    mpfr_add(t, t, S->pinf, MPFR_RNDU); /* real, untilted */
     res->tails_hi = mpfr_get_d(t, MPFR_RNDU);
     mpfr_add(hi, hi, t, MPFR_RNDU);
     if (mpfr_cmp_ui(hi, 1) > 0)
@@ -762,28 +899,36 @@ static void upper_end(mpfr_ptr hi, dir_result *res, const composed *c, const win
 /* lo (§4): the CTD sum at ε's upper end − its rounding − the mass outside
  * the window − the stored masses' excess − the CTD excess bound, and at
  * least max(0, 1 − e^ε). */
-static void lower_end(mpfr_ptr lo, dir_result *res, const composed *c, const window *w,
-                      const disc *ds, size_t nd, double h, double T, mpfr_srcptr eps_lo,
-                      mpfr_srcptr eps_hi, mpfr_srcptr E2, bool *late)
+static void lower_end(mpfr_ptr lo, dir_result *res, dir_state *S, mpfr_srcptr eps_lo,
+                      mpfr_srcptr eps_hi)
 {
+    const composed *c = &S->c;
+    const window *w = &S->w;
     weighted_sum ws;
     mpfr_inits2(BUDGET_PREC, ws.lo, ws.hi, ws.err, (mpfr_ptr)0);
     mpfr_t rnd, t, ex, sc;
     mpfr_inits2(BUDGET_PREC, rnd, t, ex, sc, (mpfr_ptr)0);
-    sum_weighted(&ws, c->y, c->is_long, c->len, c->scale, w, h, eps_hi);
-    *late = *late || ws.late;
-    rounding_total(rnd, &ws, E2);
-    res->round_lo = mpfr_get_d(rnd, MPFR_RNDU);
+    sum_weighted(&ws, c->y, c->is_long, c->len, c->scale, w, S->h, eps_hi, S->lambda);
+    S->late = S->late || ws.late;
+    rounding_total(rnd, &ws, S->E2);
     mpfr_sub(lo, ws.lo, rnd, MPFR_RNDD);
     mpfr_add(t, w->up_pess, w->lo_pess, MPFR_RNDU);
+    mpfr_sub(lo, lo, t, MPFR_RNDD); /* ≤ F(w′), tilted units (g ≤ 1 on the wrapped mass) */
+    times_k(rnd, S, eps_hi, MPFR_RNDU);
+    times_k(t, S, eps_hi, MPFR_RNDU);
+    res->round_lo = mpfr_get_d(rnd, MPFR_RNDU);
     res->tails_lo = mpfr_get_d(t, MPFR_RNDU);
-    mpfr_sub(lo, lo, t, MPFR_RNDD); /* ≤ F(w′) */
-    mass_excess(sc, ex, ds, nd);
+    mass_excess(sc, ex, S->ds, S->nd);
     if (mpfr_sgn(lo) > 0)
         mpfr_mul(lo, lo, sc, MPFR_RNDD); /* ≤ scale·F(w′) (a negative bound stays one) */
-    ctd_excess_bound(t, c, w, h, T, eps_lo, eps_hi, E2);
-    mpfr_add(ex, ex, t, MPFR_RNDU);
     mpfr_sub(lo, lo, ex, MPFR_RNDD);
+    /* into real units: K(ε_hi) rounded down for a positive bound, up for a negative one */
+    times_k(lo, S, eps_hi, mpfr_sgn(lo) > 0 ? MPFR_RNDD : MPFR_RNDU);
+    times_k(ex, S, eps_hi, MPFR_RNDU);
+    ctd_excess_bound(t, S, eps_lo, eps_hi);
+    mpfr_add(ex, ex, t, MPFR_RNDU);
+    mpfr_sub(lo, lo, t, MPFR_RNDD);
+    times_k(ws.lo, S, eps_hi, MPFR_RNDN);
     res->opt = mpfr_get_d(ws.lo, MPFR_RNDN) - mpfr_get_d(ex, MPFR_RNDU);
     /* E_γ ≥ max(0, 1 − e^ε) */
     mpfr_exp(t, eps_hi, MPFR_RNDU);
@@ -823,18 +968,61 @@ void ul_pld_dir_free(dir_state *S)
     free(S->ds);
     mpfr_clears(S->w.up_pess, S->w.lo_pess, (mpfr_ptr)0);
     mpfr_clears(S->E2, S->pinf, (mpfr_ptr)0);
+    mpfi_clear(S->A);
+}
+
+/* Tilts every array for tc (pld_tilt.c, §5) when it helps and there is a
+ * composition; S->lambda, S->A and *tau_w (into tilted units) follow. */
+static void tilt_all(dir_state *S, tilt_choice *tc, double *tau_w)
+{
+    double lambda = 0, eps_ref = tc->x;
+    if (tc->mode == TILT_DELTA)
+        lambda = ul_pld_tilt_lambda_delta(S->ds, S->nd, S->h, tc->x);
+    else if (tc->mode == TILT_EPS)
+        lambda = ul_pld_tilt_lambda_eps(S->ds, S->nd, S->h, tc->x, &eps_ref);
+    tc->lambda = 0;
+    tc->eps_ref = eps_ref;
+    if (!(lambda > 0) || !isfinite(eps_ref) || (S->nd == 1 && S->ds[0].steps == 1))
+        return;
+    /* every L_i finite and one scratch array, or no tilt at all */
+    size_t nmax = 0;
+    double L[UL_PLD_MAX_MECHANISMS];
+    for (size_t i = 0; i < S->nd; i++) {
+        L[i] = ul_pld_tilt_log_mgf(&S->ds[i], lambda, S->h);
+        if (!isfinite(L[i]))
+            return;
+        nmax = S->ds[i].n > nmax ? S->ds[i].n : nmax;
+    }
+    long double *buf = malloc(nmax * sizeof *buf);
+    if (buf == NULL)
+        return;
+    mpfi_t t;
+    mpfi_init2(t, BUDGET_PREC);
+    for (size_t i = 0; i < S->nd; i++) {
+        ul_pld_tilt(&S->ds[i], lambda, L[i], S->h, buf);
+        mpfi_set_d(t, L[i]); /* exact */
+        mpfi_mul_ui(t, t, S->ds[i].steps);
+        mpfi_add(S->A, S->A, t);
+    }
+    mpfi_clear(t);
+    free(buf);
+    S->lambda = tc->lambda = lambda;
+    double log_k = mpfi_get_d(S->A) - lambda * eps_ref;
+    *tau_w = fmin(fmax(*tau_w * exp(fmin(700, -log_k)), 1e-300), 1e-8);
 }
 
 /* Discretises every mechanism (its direction set by the caller), chooses the
  * window and composes (§1–3); res gets N, the grid size and the slack.
  * S must be dir_free'd whatever the status. */
 ul_status ul_pld_dir_build(dir_state *S, mech *ms, size_t nm, double h, double tau,
-                           const fft_format *f, unsigned long max_points, dir_result *res,
-                           char *err, size_t errlen)
+                           const fft_format *f, unsigned long max_points, tilt_choice *tc,
+                           dir_result *res, char *err, size_t errlen)
 {
     memset(S, 0, sizeof *S);
     mpfr_inits2(64, S->w.up_pess, S->w.lo_pess, (mpfr_ptr)0);
     mpfr_inits2(BUDGET_PREC, S->E2, S->pinf, (mpfr_ptr)0);
+    mpfi_init2(S->A, BUDGET_PREC);
+    mpfi_set_ui(S->A, 0);
     S->h = h;
     S->nd = nm;
     for (size_t i = 0; i < nm; i++)
@@ -845,10 +1033,16 @@ ul_status ul_pld_dir_build(dir_state *S, mech *ms, size_t nm, double h, double t
     for (size_t i = 0; i < nm; i++)
         ul_pld_disc_init(&S->ds[i]);
     ul_status st = precheck_size(ms, nm, h, tau, max_points, err, errlen);
-    for (size_t i = 0; i < nm && st == UL_OK; i++)
+    for (size_t i = 0; i < nm && st == UL_OK; i++) {
         st = ul_pld_discretise(&S->ds[i], &ms[i], h, tau / (8 * S->T), max_points, err, errlen);
+        S->ds[i].rho = RHO0;
+        S->ds[i].tilt_L = 0;
+    }
+    double tau_w = tau / 8;
+    if (st == UL_OK && tc != NULL)
+        tilt_all(S, tc, &tau_w);
     if (st == UL_OK)
-        st = ul_pld_choose_window(&S->w, S->ds, nm, h, tau / 8, max_points, err, errlen);
+        st = ul_pld_choose_window(&S->w, S->ds, nm, h, tau_w, max_points, err, errlen);
     if (st != UL_OK)
         return st;
     res->N = S->w.N;
@@ -881,18 +1075,18 @@ void ul_pld_dir_read(dir_state *S, mpfr_srcptr eps_lo, mpfr_srcptr eps_hi, dir_r
                      bool want_hi, bool want_lo)
 {
     if (want_hi)
-        upper_end(res->hi, res, &S->c, &S->w, S->h, eps_lo, S->E2, S->pinf, &S->late);
+        upper_end(res->hi, res, S, eps_lo);
     if (want_lo && !S->late)
-        lower_end(res->lo, res, &S->c, &S->w, S->ds, S->nd, S->h, S->T, eps_lo, eps_hi, S->E2,
-                  &S->late);
+        lower_end(res->lo, res, S, eps_lo, eps_hi);
 }
 
 ul_status ul_pld_evaluate_direction(mech *ms, size_t nm, mpfi_srcptr eps, double h, double tau,
-                                    const fft_format *f, unsigned long max_points,
+                                    const fft_format *f, unsigned long max_points, bool tilt,
                                     dir_result *res, char *err, size_t errlen)
 {
     dir_state S;
-    ul_status st = ul_pld_dir_build(&S, ms, nm, h, tau, f, max_points, res, err, errlen);
+    tilt_choice tc = {tilt ? TILT_DELTA : TILT_NONE, mpfi_get_d(eps), 0, 0};
+    ul_status st = ul_pld_dir_build(&S, ms, nm, h, tau, f, max_points, &tc, res, err, errlen);
     if (st == UL_OK) {
         mpfr_t eps_lo, eps_hi;
         mpfr_inits2(BUDGET_PREC, eps_lo, eps_hi, (mpfr_ptr)0);

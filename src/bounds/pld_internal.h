@@ -7,7 +7,8 @@
  *   pld_window.c   the FFT window and its Chernoff tails (§2);
  *   pld_compose.c  composition by FFT, the rounding budget, δ read off (§3–4);
  *   pld_fft.c      the FFT with Higham's bound (pld_fft.h);
- *   pld_gauss.c    the exact path of plain Gaussian compositions (no FFT). */
+ *   pld_gauss.c    the exact path of plain Gaussian compositions (no FFT);
+ *   pld_tilt.c     exponential tilting of the per-step arrays (§5). */
 #ifndef UL_BOUNDS_PLD_INTERNAL_H
 #define UL_BOUNDS_PLD_INTERNAL_H
 
@@ -50,6 +51,8 @@ typedef struct {
     size_t group, ngroups;     /* Chernoff grouping (§2) */
     double *gmass;             /* ≥ group sums of pess */
     double *lgmass;            /* log gmass (−inf for 0), doubles: choices only */
+    double rho;                /* ρ₀ of the lower end (§1): RHO0, more once tilted */
+    double tilt_L;             /* tilted (pld_tilt.c): pess ≈ p·e^{λℓ − tilt_L}; 0 if not */
 } disc;
 
 typedef struct {
@@ -107,8 +110,21 @@ typedef struct {
     bool have_fc;
     composed c;
     mpfr_t E2, pinf;
+    double lambda; /* the tilt (pld_tilt.c; 0: none): the arrays are p·e^{λℓ − L_i} */
+    mpfi_t A;      /* ⊇ Σ_i T_i·L_i: z = z̃·e^{A − λℓ} */
     bool late; /* a read stopped at the time budget (ul_pld_dir_read): no bound */
 } dir_state;
+
+/* What a direction's build tilts for (pld_tilt.c, §5): nothing, δ at the
+ * loss x = ε, or ε(δ) at x = δ.  The build sets lambda (0: not tilted) and
+ * eps_ref, the loss its window is centred for (ε, or the Chernoff estimate
+ * of ε(δ)); the window's truncation is then tau/K(eps_ref) in tilted units. */
+typedef enum { TILT_NONE = 0, TILT_DELTA, TILT_EPS } tilt_mode;
+typedef struct {
+    tilt_mode mode;
+    double x;
+    double lambda, eps_ref; /* set by the build */
+} tilt_choice;
 
 /* UL_ETIME: the time budget (num/deadline.h, asked through ul_pld_late)
  * ran out during `what` over `points` grid points; the message says what
@@ -141,14 +157,27 @@ ul_status ul_pld_choose_window(window *w, disc *ds, size_t nd, double h, double 
 extern const fft_format ul_pld_format_double, ul_pld_format_long;
 long double ul_pld_composed_at(const composed *c, const window *w, double m);
 ul_status ul_pld_dir_build(dir_state *S, mech *ms, size_t nm, double h, double tau,
-                        const fft_format *f, unsigned long max_points, dir_result *res,
-                        char *err, size_t errlen);
+                        const fft_format *f, unsigned long max_points, tilt_choice *tc,
+                        dir_result *res, char *err, size_t errlen);
 void ul_pld_dir_read(dir_state *S, mpfr_srcptr eps_lo, mpfr_srcptr eps_hi, dir_result *res,
                   bool want_hi, bool want_lo);
 void ul_pld_dir_free(dir_state *S);
 ul_status ul_pld_evaluate_direction(mech *ms, size_t nm, mpfi_srcptr eps, double h, double tau,
-                                 const fft_format *f, unsigned long max_points,
+                                 const fft_format *f, unsigned long max_points, bool tilt,
                                  dir_result *res, char *err, size_t errlen);
+/* log K(ε) = A − λε, rounded `rnd` (K multiplies tilted units into real). */
+void ul_pld_log_k(mpfr_ptr out, const dir_state *S, mpfr_srcptr eps, mpfr_rnd_t rnd);
+
+/* ---- exponential tilting (pld_tilt.c) ---- */
+/* λ for δ at ε (0: tilting would not help) and for ε(δ) (with *eps0 the
+ * Chernoff estimate of ε(δ), the window's centre); doubles, choices only. */
+double ul_pld_tilt_lambda_delta(const disc *ds, size_t nd, double h, double eps);
+double ul_pld_tilt_lambda_eps(const disc *ds, size_t nd, double h, double delta, double *eps0);
+/* log M(λ) of the stored array in doubles (a choice of L below). */
+double ul_pld_tilt_log_mgf(const disc *d, double lambda, double h);
+/* Tilts d in place by e^{λℓ − L} (L finite, stored in tilt_L; rho raised),
+ * tau scratch of d->n long doubles. */
+void ul_pld_tilt(disc *d, double lambda, double L, double h, long double *tau);
 
 
 /* ---- plain Gaussian compositions, exactly (pld_gauss.c) ---- */
