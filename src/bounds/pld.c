@@ -214,6 +214,8 @@
 #define MIN_FACTOR (1.0 / 32)  /* the most one round refines h by */
 #define INITIAL_POINTS 8192.0 /* grid points of the first automatic round */
 #define DEFAULT_TAIL 1e-30    /* truncated mass when not automatic */
+#define MIN_TAIL 1e-320       /* the least automatic truncation: δ down to about 1e-300 (and
+                                 the per-step tails a thousandth of that, still doubles) */
 
 void ul_pld_options_default(ul_pld_options *opt)
 {
@@ -386,14 +388,18 @@ static ul_status mech_finish(mech *m, unsigned long steps, bool replace, const c
 
 /* A first grid step: about INITIAL_POINTS points over the wider of the
  * composed spread (±(z+1)σ√T, Gaussian approximation) and the widest
- * single-step range. */
+ * single-step range, and at most a quarter of a step's standard deviation
+ * (at large T a coarser grid would not resolve one step's loss at all: its
+ * CTD mass, its Chernoff exponent and the tilt chosen from them would be
+ * the grid's, not the mechanism's). */
 static double initial_step(mech *ms, size_t nm, double tau, unsigned long max_points)
 {
     pld_spread sp = ul_pld_spread_d(ms, nm, tau);
     double z = ul_pld_z_of_tail(tau / 8) + 1;
     double width = fmax(2 * z * sqrt(sp.var), sp.range);
     double points = fmin(INITIAL_POINTS, (double)max_points / 8);
-    return width / points;
+    double step_sd = sqrt(sp.var / sp.T);
+    return fmin(width / points, step_sd > 0 ? 0.25 * step_sd : INFINITY);
 }
 
 typedef struct {
@@ -618,8 +624,8 @@ static bool next_grid(grid_state *g, const round_result *rr, double tgt, double 
                      g->h, o->rel_width, width);
             return false;
         }
-        if (rr->tails > 0.25 * tgt && g->tau_auto && g->tau > 1e-290) {
-            g->tau = fmax(1e-300, g->tau * 1e-30);
+        if (rr->tails > 0.25 * tgt && g->tau_auto && g->tau > 1e3 * MIN_TAIL) {
+            g->tau = fmax(MIN_TAIL, g->tau * 1e-30);
             return true;
         }
         target_gap = 0.95 * tgt - rr->rounding - rr->tails;
@@ -646,7 +652,7 @@ static bool next_grid(grid_state *g, const round_result *rr, double tgt, double 
      * than a tenth of hi (a choice: any truncation is accounted for) */
     double scale = fmax(lo_d, 0.1 * hi_d);
     if (g->tau_auto && scale > 0)
-        g->tau = fmin(fmax(2.5e-2 * o->rel_width * scale, 1e-300), 1e-6);
+        g->tau = fmin(fmax(2.5e-2 * o->rel_width * scale, MIN_TAIL), 1e-6);
     g->h = h_new;
     return true;
 }
@@ -1069,7 +1075,7 @@ static double eps_next_step(const eps_dir *top, double h, double target_eps,
         factor = h_new / h;
     }
     if (dwidth > 0)
-        *tau = fmin(fmax(2.5e-2 * dwidth, 1e-300), 1e-6);
+        *tau = fmin(fmax(2.5e-2 * dwidth, MIN_TAIL), 1e-6);
     return h * factor;
 }
 
@@ -1087,8 +1093,8 @@ static bool eps_next(grid_state *g, const eps_dir *top, double u, double dd,
         g->f = &ul_pld_format_long; /* same grid, long double */
         return true;
     }
-    if (top->tails > 0.25 * dwidth && g->tau_auto && g->tau > 1e-290) {
-        g->tau = fmax(1e-300, fmin(g->tau * 1e-10, 2.5e-2 * dwidth));
+    if (top->tails > 0.25 * dwidth && g->tau_auto && g->tau > 1e3 * MIN_TAIL) {
+        g->tau = fmax(MIN_TAIL, fmin(g->tau * 1e-10, 2.5e-2 * dwidth));
         return true;
     }
     if (!isfinite(u)) {
@@ -1170,7 +1176,7 @@ static ul_status drive_eps(mech *ms, size_t nm, bool exact_ok, const char *delta
     bool fixed = o->grid_step > 0;
     /* the truncated mass enters hi whole: keep it well below δ·rel_width */
     double tau = o->tail_bound != 0 ? o->tail_bound
-                                    : fmin(DEFAULT_TAIL, fmax(1e-300, 2.5e-2 * o->rel_width *
+                                    : fmin(DEFAULT_TAIL, fmax(MIN_TAIL, 2.5e-2 * o->rel_width *
                                                                           mpfi_get_d(delta)));
     double h = fixed ? o->grid_step : initial_step(ms, nm, tau, o->max_points);
     const fft_format *f = o->fft == UL_PLD_FFT_LONG_DOUBLE ? &ul_pld_format_long : &ul_pld_format_double;
