@@ -67,6 +67,7 @@ AUDIT_GOAL = 0.5      # CPU seconds per audit (issue 29)
 
 def peers_helpers():
     """tools/vectors-check-peers.py as a module (its extract and absl_stand_in)."""
+    sys.dont_write_bytecode = True  # no __pycache__ in tools/ when run by hand
     spec = importlib.util.spec_from_file_location(
         "vectors_check_peers", os.path.join(ROOT, "tools", "vectors-check-peers.py"))
     module = importlib.util.module_from_spec(spec)
