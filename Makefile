@@ -324,6 +324,7 @@ bench: $(BENCH_BIN) $(BIN) $(PLUGIN) lib
 	@for b in $(BENCH_BIN); do $$b || exit 1; done
 	ULAUDIT_LIBRARY=$(abspath $(BUILD)/$(SO_NAME)) PYTHONPATH=$(abspath python) BUILD=$(abspath $(BUILD)) \
 	    PYTHONDONTWRITEBYTECODE=1 $(TEST_PYTHON) tests/bench/bench_python.py
+	PYTHONDONTWRITEBYTECODE=1 $(TEST_PYTHON) tools/bench-pld-peers.py $(BUILD)/bench/bench_pld_targets.jsonl --bin $(BIN)
 	ULAUDIT_LIBRARY=$(abspath $(BUILD)/$(SO_NAME)) PYTHONPATH=$(abspath python) PYTHONDONTWRITEBYTECODE=1 $(TEST_PYTHON) tools/vectors-check-peers.py
 
 # `make vectors` regenerates the committed reference vectors in vectors/.
