@@ -247,7 +247,7 @@ static bool run_calibration(void)
     ul_status st = ul_dpsgd_sigma_min(&run, "8", "1e-5", 12, &want, &rdp, err, sizeof err);
     double t1 = now_seconds(), c1 = cpu_seconds();
     if (st == UL_OK)
-        st = ul_dpsgd_sigma_min_pld(&run, "8", "1e-5", strtod(rdp, NULL), 6, 0, &pld, err,
+        st = ul_dpsgd_sigma_min_pld(&run, "8", "1e-5", strtod(rdp, NULL), 6, &pld, err,
                                     sizeof err);
     double t2 = now_seconds(), c2 = cpu_seconds();
     ul_pld_phase_d pd = {1.34573, 1, 0.04, 2249};
