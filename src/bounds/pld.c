@@ -467,6 +467,7 @@ static void keep_best_into(dir_result *to, const dir_result *d)
     to->slack = d->slack;
     to->N = d->N;
     to->nmax = d->nmax;
+    to->lambda = d->lambda;
 }
 
 static void keep_best(round_result *rr, const dir_result *d, direction dir)
@@ -536,6 +537,8 @@ static void fill_report(ul_pld_report *rep, const round_result *rr, double h, do
     rep->rounding = rr->best.round_hi;
     rep->mass_slack = rr->best.slack;
     rep->truncation = tau;
+    rep->tilt = rr->best.lambda;
+    rep->exact_gaussian = false;
 }
 
 /* The directions to evaluate: both for add/remove, one otherwise; the
@@ -853,11 +856,17 @@ static bool pess_model_init(pess_model *pm, const dir_state *S)
     if (pm->A == NULL || pm->B == NULL)
         return false;
     double emh = exp(-S->h), scale = ldexp(1.0, -S->c.scale), a = mpfi_get_d(S->A);
+    /* real units (§5): z̃·e^{A − λℓ_j}, the factor carried down by e^{λh}
+     * from the top (a model: clamped to [0, 1], the factor below 1e300) */
+    double grow = exp(S->lambda * S->h);
+    double f = exp(fmin(690, a - S->lambda * (pm->l0 + (double)(N - 1) * pm->h)));
     pm->A[N] = pm->B[N] = 0;
     for (size_t j = N; j-- > 0;) {
         double z = (double)ul_pld_composed_at(&S->c, &S->w, S->w.m_lo + (double)j) * scale;
-        if (S->lambda > 0) /* real units (§5): z̃·e^{A − λℓ}, a model: clamped to [0, 1] */
-            z = fmin(1, fmax(0, z) * exp(fmin(700, a - S->lambda * (pm->l0 + (double)j * pm->h))));
+        if (S->lambda > 0) {
+            z = fmin(1, fmax(0, z) * f);
+            f = fmin(f * grow, 1e300);
+        }
         pm->A[j] = pm->A[j + 1] + z;
         pm->B[j] = z + emh * pm->B[j + 1];
     }

@@ -167,6 +167,7 @@ typedef struct {
     double rounding;           /* a-priori FFT + summation rounding bound added to hi */
     double mass_slack;         /* total width of the certified single-step mass enclosures */
     double truncation;         /* the tail_bound used (automatic: chosen from the last bracket) */
+    double tilt;               /* the exponential tilt λ of the arrays (pld.c §5; 0: none) */
     bool exact_gaussian;       /* the phase API's exact path: every phase has q = 1, so the
                                   composition is the Gaussian with R² = Σ steps·r² and the
                                   bracket encloses θ_{e^ε}(R) (pld_gauss.c); no grid, no FFT,

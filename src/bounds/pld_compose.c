@@ -13,7 +13,7 @@
 #include "bounds/pld_internal.h"
 #include "num/gauss_tail.h"
 
-#define SUM_BLOCK 256         /* B of §3(e) */
+#define SUM_BLOCK 1024        /* B of §3(e): B·u_L ≈ 6e-17, one MPFI anchor per block */
 
 /* ---- composition by FFT (§3 a–c) ------------------------------------------------ */
 
@@ -1046,6 +1046,7 @@ ul_status ul_pld_dir_build(dir_state *S, mech *ms, size_t nm, double h, double t
     if (st != UL_OK)
         return st;
     res->N = S->w.N;
+    res->lambda = S->lambda;
     res->nmax = 0;
     res->slack = 0;
     for (size_t i = 0; i < nm; i++) {

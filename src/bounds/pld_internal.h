@@ -96,6 +96,7 @@ typedef struct {
     double round_hi, round_lo;  /* rounding bounds added / subtracted */
     double slack;
     size_t N, nmax;
+    double lambda; /* the tilt of the build (§5; 0: none) */
 } dir_result;
 
 /* One direction at one grid, composed: the discretised steps, the window,

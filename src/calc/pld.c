@@ -200,6 +200,7 @@ static char *pld_note(ul_calc_build *r, const ul_pld_report *rep, const char *sa
     json_object_object_add(b, "tail_mass", budget_number(rep->tail_mass));
     json_object_object_add(b, "rounding", budget_number(rep->rounding));
     json_object_object_add(b, "mass_slack", budget_number(rep->mass_slack));
+    json_object_object_add(b, "tilt", budget_number(rep->tilt));
     json_object_object_add(b, "exact_gaussian", json_object_new_boolean(rep->exact_gaussian));
     json_object_object_add(r->json, "budget", b);
     char *note = NULL;
@@ -207,7 +208,7 @@ static char *pld_note(ul_calc_build *r, const ul_pld_report *rep, const char *sa
     FILE *nf = open_memstream(&note, &note_len);
     if (nf == NULL)
         abort();
-    char t[4][32];
+    char t[5][32];
     if (rep->exact_gaussian)
         fprintf(nf,
                 "  safe    %s  (%s)\n"
@@ -218,11 +219,12 @@ static char *pld_note(ul_calc_build *r, const ul_pld_report *rep, const char *sa
         fprintf(nf,
             "  safe    %s  (%s)\n"
             "  budget  grid step %s, FFT length %lu (%d-bit), discretisation gap %s,\n"
-            "          tail mass %s, FFT rounding bound %s (direction %s)\n",
+            "          tail mass %s, FFT rounding bound %s, tilt %s (direction %s)\n",
             safe, safe_meaning, budget_text(t[0], sizeof t[0], rep->grid_step), rep->fft_length,
             rep->fft_bits, budget_text(t[1], sizeof t[1], rep->discretisation_gap),
             budget_text(t[2], sizeof t[2], rep->tail_mass),
             budget_text(t[3], sizeof t[3], rep->rounding),
+            budget_text(t[4], sizeof t[4], rep->tilt),
             rep->direction == UL_PLD_ADD ? "add" : "remove");
     if (st == UL_ECAP)
         fprintf(nf, "  note    %s\n", err);
