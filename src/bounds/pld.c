@@ -857,15 +857,17 @@ static bool pess_model_init(pess_model *pm, const dir_state *S)
         return false;
     double emh = exp(-S->h), scale = ldexp(1.0, -S->c.scale), a = mpfi_get_d(S->A);
     /* real units (§5): z̃·e^{A − λℓ_j}, the factor carried down by e^{λh}
-     * from the top (a model: clamped to [0, 1], the factor below 1e300) */
-    double grow = exp(S->lambda * S->h);
-    double f = exp(fmin(690, a - S->lambda * (pm->l0 + (double)(N - 1) * pm->h)));
+     * within blocks of 256 from an exp at each block's top (a model:
+     * clamped to [0, 1]) */
+    double grow = exp(S->lambda * S->h), f = 0;
     pm->A[N] = pm->B[N] = 0;
     for (size_t j = N; j-- > 0;) {
         double z = (double)ul_pld_composed_at(&S->c, &S->w, S->w.m_lo + (double)j) * scale;
         if (S->lambda > 0) {
+            if ((N - 1 - j) % 256 == 0)
+                f = exp(fmin(690, a - S->lambda * (pm->l0 + (double)j * pm->h)));
             z = fmin(1, fmax(0, z) * f);
-            f = fmin(f * grow, 1e300);
+            f *= grow;
         }
         pm->A[j] = pm->A[j + 1] + z;
         pm->B[j] = z + emh * pm->B[j + 1];
