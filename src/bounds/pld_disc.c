@@ -609,9 +609,10 @@ static bool normal_mass_series_phi(mpfi_ptr out, mpfi_srcptr A, mpfi_srcptr D,
                     (amax * dmax + 0.5 * dmax * dmax) * 1.4426950408889634;
     int N = 0, j = 0;
     for (int n = 1; n <= SERIES_TERMS && N == 0; n++) {
-        /* the best ρ ≈ (√(a² + 4n) − a)/2, rounded to a power of two ≥ 2^e */
+        /* the best ρ ≈ (√(a² + 4n) − a)/2, rounded to a power of two ≥ 2^e
+         * (⌊log2(ρ√2)⌋ by ilogb: exact, and cheaper than log2) */
         double rho = 0.5 * (sqrt(amax * amax + 4.0 * n) - amax);
-        int jj = (int)floor(log2(rho) - e + 0.5);
+        int jj = ilogb(rho * 1.4142135623730951) - e;
         if (jj < 0)
             jj = 0;
         double r2 = ldexp(1.0, e + jj);
@@ -872,6 +873,67 @@ static void log_narrow(mpfi_ptr out, mpfi_srcptr x, mass_ctx *cx)
     interval_around(out, y, up(eps + rhol * (1 + 2 * rhol)), up(eps + rhoh), cx);
 }
 
+/* out ⊇ e^Z for a narrow Z, |Z| < 2^-6, in double-words (false: not
+ * applicable; the caller uses exp_narrow).  At the double-word z of mid(Z),
+ * E = Σ_{n<N} z^n/n! term by term (t_n = t_{n−1}·z·(1/n): 3 roundings of
+ * ≤ 2^-103 per step counting invd's error, N − 1 sums) is within γ_{4N}·
+ * Σ|z|^n/n! ≤ 2^-103·8N·e^{|z|} ≤ 2^-103·16N of the truncated sum (Higham
+ * §3.1, as series_mid), and the tail is ≤ |z|^N/(N!(1 − |z|)) ≤ 2·2^{ez·N}
+ * with |z| < 2^ez (frexp of a bound, exact): e^z ∈ E ± ε.  The box: for
+ * |t| ≤ r ≤ 1/2, 1 − r ≤ e^t ≤ 1 + 2r, so with E ≤ 2, e^Z ⊆ [(E − ε)(1 − r),
+ * (E + ε)(1 + 2r)] ⊆ [E − ε − 2r, E + 2ε + 4r]; E rounded to p bits moves
+ * by ≤ 2^{1−p} more. */
+static bool exp_small_dw(mpfi_ptr out, mpfi_srcptr Z, mass_ctx *cx)
+{
+    mpfi_mid(cx->s[0], Z);
+    dw z = dw_of(cx->s[0], cx);
+    double zu = up(fabs(z.hi) + fabs(z.lo)), r = radius_dw(Z, z, cx);
+    if (!(zu < 0x1p-6) || !(r < 0x1p-20))
+        return false;
+    int ez = -1074;
+    if (zu > 0)
+        frexp(zu, &ez); /* |z| ≤ zu < 2^ez */
+    int N = 1 + 110 / -ez;
+    bool tiny = false;
+    dw t = {1, 0}, E = {1, 0};
+    for (int n = 1; n < N; n++) {
+        t = dw_mul(dw_mul(t, z, &tiny), cx->invd[n - 1], &tiny);
+        E = dw_add(E, t);
+    }
+    if (tiny)
+        return false;
+    double eps = up(ldexp(16.0 * N, -103) + ldexp(2, (int)fmax((double)ez * N, -1000)));
+    double rp = ldexp(1, 1 - (int)cx->p);
+    mpfr_set_d(cx->s[1], E.hi, MPFR_RNDN);
+    mpfr_set_d(cx->d53, E.lo, MPFR_RNDN);
+    mpfr_add(cx->s[1], cx->s[1], cx->d53, MPFR_RNDN);
+    interval_around(out, cx->s[1], up(eps + 2 * r + rp), up(2 * eps + 4 * r + rp), cx);
+    return true;
+}
+
+/* φ(x) of the endpoint e from φ of the endpoint before it: φ(x_c) =
+ * φ(x_p)·e^{−(x_c − x_p)(x_c + x_p)/2} (exact identity; the boxes contain
+ * the true difference and sum), the factor by exp_small_dw.  Each link
+ * widens φ by about 2^-94 relative, so the caller restarts the chain with
+ * an exponential every PHI_CHAIN points.  False: compute it directly. */
+#define PHI_CHAIN 32
+
+static bool phi_chain(endpoint *e, const endpoint *prev, mass_ctx *cx)
+{
+    if (prev == NULL || !prev->has_phi)
+        return false;
+    mpfi_ptr z = cx->v[9], sum = cx->v[10];
+    mpfi_sub(z, e->x, prev->x);
+    mpfi_add(sum, e->x, prev->x);
+    mpfi_mul(z, z, sum);
+    mpfi_div_2ui(z, z, 1);
+    mpfi_neg(z, z);
+    if (!exp_small_dw(sum, z, cx))
+        return false;
+    mpfi_mul(e->phi, prev->phi, sum);
+    return true;
+}
+
 /* The subsampled endpoint of the loss ℓ from g ⊇ e^{ℓ} (REMOVE) or e^{−ℓ}
  * (ADD), carried by the caller's recurrence: with v = ±ℓ the REMOVE loss at
  * the noise value x, e^{v} = 1 − q + q·e^{rx − r²/2} (pld.h), so
@@ -879,8 +941,8 @@ static void log_narrow(mpfi_ptr out, mpfi_srcptr x, mass_ctx *cx)
  * x_of_loss takes expm1 and log1p), φ(x) = e^{−x²/2}/√(2π) (one exp) and
  * φ(x − r) = φ(x)·e^{rx − r²/2} = φ(x)·t (exact identity).  When t is not
  * positive throughout, the endpoint is made by endpoint_at (the −∞ cases). */
-static void endpoint_sub(endpoint *e, const mech *m, mpfi_srcptr g, mpfr_srcptr loss,
-                         mass_ctx *cx)
+static void endpoint_sub(endpoint *e, const endpoint *prev, const mech *m, mpfi_srcptr g,
+                         mpfr_srcptr loss, mass_ctx *cx)
 {
     mpfi_ptr t = cx->v[7];
     mpfi_sub(t, g, m->omq);
@@ -891,11 +953,13 @@ static void endpoint_sub(endpoint *e, const mech *m, mpfi_srcptr g, mpfr_srcptr 
         log_narrow(e->x, t, cx);
         mpfi_add(e->x, e->x, m->half_r2);
         mpfi_div(e->x, e->x, m->r);
-        mpfi_sqr(e->phi, e->x);
-        mpfi_div_2ui(e->phi, e->phi, 1);
-        mpfi_neg(e->phi, e->phi);
-        exp_narrow(e->phi, e->phi, cx);
-        mpfi_mul(e->phi, e->phi, cx->inv_sqrt_2pi);
+        if (!phi_chain(e, prev, cx)) {
+            mpfi_sqr(e->phi, e->x);
+            mpfi_div_2ui(e->phi, e->phi, 1);
+            mpfi_neg(e->phi, e->phi);
+            exp_narrow(e->phi, e->phi, cx);
+            mpfi_mul(e->phi, e->phi, cx->inv_sqrt_2pi);
+        }
         mpfi_mul(e->phir, e->phi, t);
         e->kind = 0;
         e->has_phi = true;
@@ -1071,9 +1135,12 @@ static mpfi_srcptr bin_pq_fast(mpfi_ptr P, mpfi_ptr Q, const mech *m, const endp
 
 /* The subsampled recurrences: el ⊇ e^{ℓ_k}, eml ⊇ e^{−ℓ_k}, carried by
  * one multiplication each (e^{±h} enclosed once; products of enclosures
- * enclose the products), feeding endpoint_sub and the CTD split. */
+ * enclose the products), feeding endpoint_sub and the CTD split; links
+ * counts the points, φ being chained (phi_chain) except at every
+ * PHI_CHAIN-th. */
 typedef struct {
     mpfi_t el, eml, eh, emh;
+    unsigned long links;
 } sub_rec;
 
 static void sub_rec_init(sub_rec *sr, endpoint *e0, const mech *m, mpfr_srcptr loss0, double h,
@@ -1091,16 +1158,19 @@ static void sub_rec_init(sub_rec *sr, endpoint *e0, const mech *m, mpfr_srcptr l
     mpfi_exp(sr->eh, sr->eh);
     mpfi_set_d(sr->emh, -h);
     mpfi_exp(sr->emh, sr->emh);
-    endpoint_sub(e0, m, m->dir == DIR_ADD ? sr->eml : sr->el, loss0, cx);
+    sr->links = 0;
+    endpoint_sub(e0, NULL, m, m->dir == DIR_ADD ? sr->eml : sr->el, loss0, cx);
 }
 
-/* Moves to the next grid point (loss = ℓ_k) and makes its endpoint; returns e^{ℓ_k}. */
-static mpfi_srcptr sub_rec_step(sub_rec *sr, endpoint *cur, const mech *m, mpfr_srcptr loss,
-                                mass_ctx *cx)
+/* Moves to the next grid point (loss = ℓ_k) and makes its endpoint after
+ * prev; returns e^{ℓ_k}. */
+static mpfi_srcptr sub_rec_step(sub_rec *sr, endpoint *cur, const endpoint *prev,
+                                const mech *m, mpfr_srcptr loss, mass_ctx *cx)
 {
     mpfi_mul(sr->el, sr->el, sr->eh);
     mpfi_mul(sr->eml, sr->eml, sr->emh);
-    endpoint_sub(cur, m, m->dir == DIR_ADD ? sr->eml : sr->el, loss, cx);
+    bool chain = ++sr->links % PHI_CHAIN != 0;
+    endpoint_sub(cur, chain ? prev : NULL, m, m->dir == DIR_ADD ? sr->eml : sr->el, loss, cx);
     return sr->el;
 }
 
@@ -1218,7 +1288,7 @@ ul_status ul_pld_discretise(disc *d, const mech *m, double h, double tau,
             endpoint_at(cur, m, loss, &cx);
             elk = bin_pq_fast(P, Q, m, prev, cur, width, gp, &cx);
         } else {
-            elk = sub_rec_step(&sr, cur, m, loss, &cx);
+            elk = sub_rec_step(&sr, cur, prev, m, loss, &cx);
             bin_pq_sub(P, Q, m, prev, cur, &cx);
         }
         ctd_split(a, b, P, Q, loss, elk, eh, ehm1, &cx);
