@@ -488,6 +488,16 @@ static double radius_dw(mpfi_srcptr X, dw a, mass_ctx *cx)
     return up(0.5 * w + ldexp(fabs(a.hi), 2 - (int)fmin((double)cx->p, 105)));
 }
 
+/* zu ≥ |z| and the exponent e with zu < 2^e (frexp, exact; −1074 for 0). */
+static int dw_exponent(dw z, double *zu)
+{
+    *zu = up(fabs(z.hi) + fabs(z.lo));
+    int e = -1074;
+    if (*zu > 0)
+        frexp(*zu, &e);
+    return e;
+}
+
 /* x as a double-word: hi = x rounded, x − hi exact in s[4] (precision p ≥
  * x's: a multiple of x's ulp below it), normalised by Fast2Sum (exact). */
 static dw dw_of(mpfr_srcptr x, mass_ctx *cx)
@@ -660,6 +670,10 @@ typedef struct {
     int kind;
     bool has_phi;    /* subsampled recurrence path: phi, phir valid (kind 0) */
     mpfi_t phi, phir; /* φ(x), φ(x − r) */
+    bool has_log;    /* log chain (log_chain): tm, y, yerr valid */
+    mpfr_t tm;       /* the midpoint of the box t = e^{rx − r²/2} */
+    dw y0, acc;      /* ≈ log tm as y0 + acc (acc: the chain's sum since y0), */
+    double yerr;     /* ≥ |y0 + acc − log tm| */
 } endpoint;
 
 static void endpoint_init(endpoint *e, mpfr_prec_t p)
@@ -667,8 +681,10 @@ static void endpoint_init(endpoint *e, mpfr_prec_t p)
     mpfi_init2(e->x, p);
     mpfi_init2(e->phi, p);
     mpfi_init2(e->phir, p);
+    mpfr_init2(e->tm, p);
     e->kind = 0;
     e->has_phi = false;
+    e->has_log = false;
 }
 
 static void endpoint_clear(endpoint *e)
@@ -676,12 +692,14 @@ static void endpoint_clear(endpoint *e)
     mpfi_clear(e->x);
     mpfi_clear(e->phi);
     mpfi_clear(e->phir);
+    mpfr_clear(e->tm);
 }
 
 /* The noise value of the loss ℓ: Gaussian (ℓ − r²/2)/r; REMOVE x(ℓ); ADD x(−ℓ). */
 static void endpoint_at(endpoint *e, const mech *m, mpfr_srcptr loss, mass_ctx *cx)
 {
     e->has_phi = false;
+    e->has_log = false;
     mpfi_ptr l = cx->v[8];
     mpfi_set_fr(l, loss);
     if (!m->subsampled) {
@@ -838,7 +856,7 @@ static void exp_narrow(mpfi_ptr out, mpfi_srcptr x, mass_ctx *cx)
  * box: log(1 + σ) ≤ σ and log(1 − σ) ≥ −σ/(1 − σ) ≥ −σ(1 + 2σ) (σ ≤ 1/2),
  * so log(X) ⊆ [y − ε − ρ₋(1 + 2ρ₋), y + ε + ρ₊], ρ± = r±/m (m ≥ 2^-900,
  * ρ₋ < 2^-20 checked; else MPFI). */
-static void log_narrow(mpfi_ptr out, mpfi_srcptr x, mass_ctx *cx)
+static void log_narrow(mpfi_ptr out, mpfi_srcptr x, endpoint *rec, mass_ctx *cx)
 {
     mpfr_ptr m = cx->s[0], y = cx->s[1], sv = cx->s[4], s2 = cx->s[5];
     double rl, rh, md = 0, sa = 1;
@@ -857,6 +875,7 @@ static void log_narrow(mpfi_ptr out, mpfi_srcptr x, mass_ctx *cx)
         sa = fabs(mpfr_get_d(sv, MPFR_RNDA));
         ok = sa <= 0x1p-40;
     }
+    rec->has_log = ok;
     if (!ok) {
         mpfi_log(out, x);
         return;
@@ -871,6 +890,75 @@ static void log_narrow(mpfi_ptr out, mpfi_srcptr x, mass_ctx *cx)
     double eps = up(ldexp(up(8 + ya + 2 * sa), -p) + up(c * c * c * 0.5));
     double rhol = up(rl / md), rhoh = up(rh / md);
     interval_around(out, y, up(eps + rhol * (1 + 2 * rhol)), up(eps + rhoh), cx);
+    /* the start of a log chain: y as a double-word moves by ≤ 2^-106·|y| */
+    mpfr_set(rec->tm, m, MPFR_RNDN);
+    rec->y0 = dw_of(y, cx);
+    rec->acc = (dw){0, 0};
+    rec->yerr = up(eps + ldexp(ya, -105));
+}
+
+/* log(T) for the endpoint e from the log chain of prev (false: not
+ * applicable, log_narrow starts a new one): log m = log m_p + log1p(s), m
+ * and m_p the midpoints of the boxes, s = m/m_p − 1.  In MPFR the quotient
+ * rounded to nearest and the subtraction (exact, Sterbenz) give |ŝ − s| ≤
+ * 2^-p(1 + |s|) ≤ 2^{1−p}, and the double-word of ŝ is within 2^-106·|ŝ|
+ * more.  For |ŝ| < 2^es ≤ 2^-5: L = Σ_{n<N} (−1)^{n+1} ŝ^n/n (ŝ^n by
+ * products, times invd: n + 1 roundings of ≤ 2^-103; N − 2 sums) is within
+ * γ_{2N}·Σ|ŝ|^n/n ≤ 2^-103·8N·|ŝ| of the truncated sum (Higham §3.1), the
+ * tail is ≤ |ŝ|^N/(N(1 − |ŝ|)) ≤ 2·2^{es·N}, and log1p is 2-Lipschitz on
+ * |s| ≤ 1/2.  The chain keeps y0 (its start) and acc = Σ L, so acc + L
+ * (one double-word sum, ≤ 2^-103·|acc + L| ≤ 2^-102·|acc'.hi|) gives yerr =
+ * yerr_p + the above; y = y0 + acc summed in MPFR (three roundings to p
+ * bits of partial sums ≤ 2(|y0.hi| + |acc.hi|)) errs by ≤ 2^{3−p}·(|y0.hi| +
+ * |acc.hi|) more (this point only), and the box is log_narrow's: log(T) ⊆
+ * [y − ε − ρ₋(1 + 2ρ₋), y + ε + ρ₊], ε = yerr + that.  Each link adds
+ * about 2^-100 to yerr: the caller restarts the chain every PHI_CHAIN
+ * points. */
+static bool log_chain(mpfi_ptr out, mpfi_srcptr T, endpoint *e, const endpoint *prev,
+                      mass_ctx *cx)
+{
+    double rl, rh;
+    if (prev == NULL || !prev->has_log || mpfr_sgn(&T->left) <= 0 ||
+        !narrow_box(cx->s[0], &rl, &rh, T, cx))
+        return false;
+    mpfr_ptr m = cx->s[0], sv = cx->s[5];
+    double md = mpfr_get_d(m, MPFR_RNDD);
+    if (!(md >= 0x1p-900 && md < 0x1p900 && up(rl / md) < 0x1p-20))
+        return false;
+    mpfr_div(sv, m, prev->tm, MPFR_RNDN);
+    mpfr_sub_ui(sv, sv, 1, MPFR_RNDN);
+    dw sd = dw_of(sv, cx);
+    double su;
+    int es = dw_exponent(sd, &su);
+    if (!(su < 0x1p-5))
+        return false;
+    int N = 2 + 110 / -es;
+    bool tiny = false;
+    dw pw = sd, L = sd;
+    for (int n = 2; n < N; n++) {
+        pw = dw_mul(pw, sd, &tiny);
+        dw term = dw_mul(pw, cx->invd[n - 1], &tiny);
+        L = dw_add(L, n % 2 ? term : (dw){-term.hi, -term.lo});
+    }
+    if (tiny)
+        return false;
+    int p = (int)cx->p;
+    e->y0 = prev->y0;
+    e->acc = dw_add(prev->acc, L);
+    e->yerr = up(prev->yerr + up(ldexp(4, 1 - p) + ldexp(su, -104)) + ldexp(8.0 * N * su, -103) +
+                 ldexp(2, (int)fmax((double)es * N, -1000)) + ldexp(up(fabs(e->acc.hi)), -102));
+    mpfr_set(e->tm, m, MPFR_RNDN);
+    e->has_log = true;
+    double parts[] = {e->y0.lo, e->acc.hi, e->acc.lo};
+    mpfr_set_d(cx->s[1], e->y0.hi, MPFR_RNDN);
+    for (int i = 0; i < 3; i++) {
+        mpfr_set_d(cx->d53, parts[i], MPFR_RNDN);
+        mpfr_add(cx->s[1], cx->s[1], cx->d53, MPFR_RNDN);
+    }
+    double rhol = up(rl / md), rhoh = up(rh / md);
+    double ey = up(e->yerr + ldexp(up(fabs(e->y0.hi) + fabs(e->acc.hi)), 3 - p));
+    interval_around(out, cx->s[1], up(ey + rhol * (1 + 2 * rhol)), up(ey + rhoh), cx);
+    return true;
 }
 
 /* out ⊇ e^Z for a narrow Z, |Z| < 2^-6, in double-words (false: not
@@ -887,12 +975,10 @@ static bool exp_small_dw(mpfi_ptr out, mpfi_srcptr Z, mass_ctx *cx)
 {
     mpfi_mid(cx->s[0], Z);
     dw z = dw_of(cx->s[0], cx);
-    double zu = up(fabs(z.hi) + fabs(z.lo)), r = radius_dw(Z, z, cx);
+    double zu, r = radius_dw(Z, z, cx);
+    int ez = dw_exponent(z, &zu);
     if (!(zu < 0x1p-6) || !(r < 0x1p-20))
         return false;
-    int ez = -1074;
-    if (zu > 0)
-        frexp(zu, &ez); /* |z| ≤ zu < 2^ez */
     int N = 1 + 110 / -ez;
     bool tiny = false;
     dw t = {1, 0}, E = {1, 0};
@@ -950,7 +1036,8 @@ static void endpoint_sub(endpoint *e, const endpoint *prev, const mech *m, mpfi_
     if (mpfr_sgn(&t->left) <= 0) {
         endpoint_at(e, m, loss, cx);
     } else {
-        log_narrow(e->x, t, cx);
+        if (!log_chain(e->x, t, e, prev, cx))
+            log_narrow(e->x, t, e, cx);
         mpfi_add(e->x, e->x, m->half_r2);
         mpfi_div(e->x, e->x, m->r);
         if (!phi_chain(e, prev, cx)) {
