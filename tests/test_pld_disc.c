@@ -38,11 +38,12 @@ static void case_init(disc_case *c, const char *sigma, const char *q, direction 
         mpfi_set_ui(m->q, 1);
     m->dir = dir;
     m->steps = 1;
-    mpfi_neg(m->neg_r, m->r);
-    mpfi_ui_sub(m->omq, 1, m->q);
+    /* the derived enclosures (pld_internal.h) */
     mpfi_div_2ui(m->half_r, m->r, 1);
-    mpfi_sqr(m->half_r2, m->r);
-    mpfi_div_2ui(m->half_r2, m->half_r2, 1);
+    mpfi_mul(m->half_r2, m->r, m->half_r);
+    mpfi_neg(m->neg_r, m->r);
+    mpfi_set_ui(m->omq, 1);
+    mpfi_sub(m->omq, m->omq, m->q);
     m->rd = mpfi_get_d(m->r);
     m->qd = mpfi_get_d(m->q);
     c->h = h;
@@ -86,6 +87,15 @@ static void x_of(mpfr_ptr x, mpfr_srcptr v, mpfr_srcptr r, mpfr_srcptr q)
     mpfr_clear(h);
 }
 
+/* x = (ℓ − r²/2)/r: the noise value of the Gaussian loss ℓ. */
+static void gauss_x(mpfr_ptr x, mpfr_srcptr loss, mpfr_srcptr r)
+{
+    mpfr_sqr(x, r, MPFR_RNDN);
+    mpfr_div_2ui(x, x, 1, MPFR_RNDN);
+    mpfr_sub(x, loss, x, MPFR_RNDN);
+    mpfr_div(x, x, r, MPFR_RNDN);
+}
+
 /* P-mass and Q-mass of N(shift, 1) between noise values a ≤ b, mixed. */
 static void mix_mass(mpfr_ptr out, mpfr_srcptr a, mpfr_srcptr b, mpfr_srcptr shift)
 {
@@ -113,12 +123,8 @@ static void bin_masses(mpfr_ptr P, mpfr_ptr Q, const disc_case *c, mpfr_srcptr l
     mpfr_set_zero(zero, 1);
     mpfr_sub_d(l0, loss, c->h, MPFR_RNDN);
     if (!c->m.subsampled) {
-        mpfr_sqr(t, r, MPFR_RNDN);
-        mpfr_div_2ui(t, t, 1, MPFR_RNDN);
-        mpfr_sub(a, l0, t, MPFR_RNDN);
-        mpfr_div(a, a, r, MPFR_RNDN);
-        mpfr_sub(b, loss, t, MPFR_RNDN);
-        mpfr_div(b, b, r, MPFR_RNDN);
+        gauss_x(a, l0, r);
+        gauss_x(b, loss, r);
         mix_mass(P, a, b, zero);
         mpfr_neg(t, r, MPFR_RNDN);
         mix_mass(Q, a, b, t);
@@ -198,38 +204,34 @@ static void check_atoms(disc_case *c, double tau)
     ul_pld_disc_clear(&d);
 }
 
+static void run_case(const char *sigma, const char *q, direction dir, double h, double tau)
+{
+    disc_case c;
+    case_init(&c, sigma, q, dir, h);
+    check_atoms(&c, tau);
+    case_clear(&c);
+}
+
 /* σ 1.5, q 0.04 (the DP-SGD audit case), both directions, at a grid step
  * where the double-word series and the log and φ chains carry the bins. */
 Test(pld_disc, subsampled_remove_atoms_exact)
 {
-    disc_case c;
-    case_init(&c, "1.5", "0.04", DIR_REMOVE, 0x1p-14);
-    check_atoms(&c, 1e-14);
-    case_clear(&c);
+    run_case("1.5", "0.04", DIR_REMOVE, 0x1p-14, 1e-14);
 }
 
 Test(pld_disc, subsampled_add_atoms_exact)
 {
-    disc_case c;
-    case_init(&c, "1.5", "0.04", DIR_ADD, 0x1p-14);
-    check_atoms(&c, 1e-14);
-    case_clear(&c);
+    run_case("1.5", "0.04", DIR_ADD, 0x1p-14, 1e-14);
 }
 
 /* A large q (the loss range reaches log(1 − q) closely) and a coarse grid. */
 Test(pld_disc, subsampled_coarse_atoms_exact)
 {
-    disc_case c;
-    case_init(&c, "0.8", "0.5", DIR_REMOVE, 0x1p-9);
-    check_atoms(&c, 1e-12);
-    case_clear(&c);
+    run_case("0.8", "0.5", DIR_REMOVE, 0x1p-9, 1e-12);
 }
 
 /* The plain Gaussian, r = 0.1 (σ = 10). */
 Test(pld_disc, gaussian_atoms_exact)
 {
-    disc_case c;
-    case_init(&c, "10", NULL, DIR_REMOVE, 0x1p-15);
-    check_atoms(&c, 1e-14);
-    case_clear(&c);
+    run_case("10", NULL, DIR_REMOVE, 0x1p-15, 1e-14);
 }
