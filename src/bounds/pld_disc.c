@@ -276,6 +276,50 @@ static void array_norms(const double *x, size_t n, mpfr_ptr sum, mpfr_ptr l2)
 
 /* ---- bin masses without erfc ----------------------------------------------------- */
 
+/* ---- double-word arithmetic (series_dw) -----------------------------------------
+
+ * A double-word x = hi + lo, hi = RN(hi + lo), in binary64 rounded to
+ * nearest (C17 Annex F, FLT_EVAL_METHOD 0; no error-free transform below has
+ * a product a compiler could contract, and a contraction elsewhere only
+ * removes a rounding).
+ * With u = 2^-53 and no underflow or overflow: TwoSum and Fast2Sum are exact
+ * (Knuth; Dekker), and so is TwoProd by fma (the error of a product is a
+ * double when the product is ≥ 2^-969 in magnitude); AccurateDWPlusDW
+ * errs by ≤ 3u² + 13u³ relative and DWTimesDW3 by ≤ 5u² (Joldes, Muller
+ * and Popescu 2017, ACM TOMS 44(2), Algorithms 6 and 12).  dw_mul flags a
+ * product of nonzero factors below 2^-900 (*tiny): underflow could then
+ * spoil these bounds and the caller falls back to MPFR. */
+typedef struct {
+    double hi, lo;
+} dw;
+
+static dw fast_two_sum(double a, double b) /* |a| ≥ |b| or a = 0 */
+{
+    double s = a + b;
+    return (dw){s, b - (s - a)};
+}
+
+static dw dw_add(dw x, dw y)
+{
+    double sh = x.hi + y.hi, sb = sh - x.hi;
+    double sl = (x.hi - (sh - sb)) + (y.hi - sb); /* TwoSum */
+    double th = x.lo + y.lo, tb = th - x.lo;
+    double tl = (x.lo - (th - tb)) + (y.lo - tb);
+    dw v = fast_two_sum(sh, sl + th);
+    return fast_two_sum(v.hi, tl + v.lo);
+}
+
+static dw dw_mul(dw x, dw y, bool *tiny)
+{
+    double ch = x.hi * y.hi;
+    if (x.hi != 0 && y.hi != 0 && !(fabs(ch) >= 0x1p-900))
+        *tiny = true;
+    double cl1 = fma(x.hi, y.hi, -ch); /* TwoProd */
+    double tl1 = fma(x.hi, y.lo, x.lo * y.lo);
+    double cl2 = fma(x.lo, y.hi, tl1);
+    return fast_two_sum(ch, cl1 + cl2);
+}
+
 /* Constants shared by the bin-mass evaluations at one precision. */
 #define SERIES_TERMS 400 /* normal_mass_series gives up beyond this */
 
@@ -286,6 +330,13 @@ typedef struct {
     mpfr_t log2e_up;            /* ≥ log2(e), 32 bits */
     mpfi_t inv[SERIES_TERMS + 1]; /* inv[n] ⊇ 1/(n + 1) */
     mpfr_t invm[SERIES_TERMS + 1]; /* 1/(n + 1) rounded to nearest */
+    dw invd[SERIES_TERMS + 1];     /* 1/(n + 1) within 2^-106 relative (series_dw) */
+    mpfr_t s[12];                  /* scratch at p bits */
+    mpfr_t b[6];                   /* scratch at 64 bits (bounds) */
+    mpfr_t d53;                    /* a double, exactly */
+    mpfr_t x128;                   /* add_excess */
+    mpfi_t v[12];                  /* scratch at p bits */
+    double log2e_d;                /* ≥ log2(e) */
 } mass_ctx;
 
 static void mass_ctx_init(mass_ctx *c, mpfr_prec_t p)
@@ -307,7 +358,26 @@ static void mass_ctx_init(mass_ctx *c, mpfr_prec_t p)
         mpfr_init2(c->invm[n], p);
         mpfr_set_ui(c->invm[n], (unsigned long)n + 1, MPFR_RNDN);
         mpfr_ui_div(c->invm[n], 1, c->invm[n], MPFR_RNDN);
+        /* hi + lo with |lo| ≤ ulp(hi)/2 and lo rounded to nearest: within
+         * 2^-53·|lo| ≤ 2^-106/(n + 1) of 1/(n + 1) (256-bit remainder) */
+        mpfr_t t;
+        mpfr_init2(t, 256);
+        mpfr_set_ui(t, (unsigned long)n + 1, MPFR_RNDN);
+        mpfr_ui_div(t, 1, t, MPFR_RNDN);
+        c->invd[n].hi = mpfr_get_d(t, MPFR_RNDN);
+        mpfr_sub_d(t, t, c->invd[n].hi, MPFR_RNDN);
+        c->invd[n] = fast_two_sum(c->invd[n].hi, mpfr_get_d(t, MPFR_RNDN));
+        mpfr_clear(t);
     }
+    for (int i = 0; i < 12; i++)
+        mpfr_init2(c->s[i], p);
+    for (int i = 0; i < 6; i++)
+        mpfr_init2(c->b[i], 64);
+    mpfr_init2(c->d53, 53);
+    mpfr_init2(c->x128, 128);
+    for (int i = 0; i < 12; i++)
+        mpfi_init2(c->v[i], p);
+    c->log2e_d = mpfr_get_d(c->log2e_up, MPFR_RNDU);
 }
 
 static void mass_ctx_clear(mass_ctx *c)
@@ -318,11 +388,21 @@ static void mass_ctx_clear(mass_ctx *c)
         mpfi_clear(c->inv[n]);
         mpfr_clear(c->invm[n]);
     }
+    for (int i = 0; i < 12; i++)
+        mpfr_clear(c->s[i]);
+    for (int i = 0; i < 6; i++)
+        mpfr_clear(c->b[i]);
+    mpfr_clear(c->d53);
+    mpfr_clear(c->x128);
+    for (int i = 0; i < 12; i++)
+        mpfi_clear(c->v[i]);
 }
 
 /* out ⊇ Σ_{n<N} c_n(a) d^{n+1}/(n+1) for every a ∈ A, d ∈ D (the truncated
- * series of normal_mass_series_phi; its remainder is the caller's), by one
- * evaluation at the midpoints (a_m, d_m) in MPFR rounded to nearest, u = 2^-p:
+ * series of normal_mass_series_phi; its remainder 2^rem_k is added), by one
+ * evaluation at a point (a_m, d_m) near the midpoints, each operation
+ * rounded to nearest with relative error ≤ u: in double-words, u = 2^-103
+ * (series_mid_dw), else in MPFR at p bits, u = 2^-p (series_mid):
  *   rounding: the recurrence ĉ_{n+1} = −(a_m ĉ_n + ĉ_{n−1})·fl(1/(n+1)) has
  *     ≤ 4 roundings per step, so by induction |ĉ_n − c_n| ≤ ((1+u)^{4n} − 1)·C_n
  *     with C_n the coefficients of e^{|a|y + y²/2} (C_{n+1} = (|a|C_n +
@@ -336,8 +416,9 @@ static void mass_ctx_clear(mass_ctx *c)
  *     d^{n+1}/(n+1); with |c_n| ≤ C_n and d^{n+1}/(n+1) ≤ (d²/2)·d^{n−1},
  *     both are at most e^{|a|d + d²/2} times 1 and d²/2, so the mean value
  *     theorem gives (r_d + r_a·d²/2)·e^{|a|d + d²/2}, r_a and r_d the radii.
- * Exponentials are bounded by powers of two 2^⌈x·log2 e⌉ (MPFR, rounded up).
- * MPFI would evaluate both ends of every product: this is several times faster. */
+ * Exponentials are bounded by powers of two 2^⌈x·log2 e⌉ (rounded up).
+ * MPFI would evaluate both ends of every product: this is several times
+ * faster, and double-words several times faster again. */
 /* r ≥ max(mid − X.left, X.right − mid); tmp is scratch. */
 static void box_radius(mpfr_ptr r, mpfi_srcptr X, mpfr_srcptr mid, mpfr_ptr tmp)
 {
@@ -346,15 +427,29 @@ static void box_radius(mpfr_ptr r, mpfi_srcptr X, mpfr_srcptr mid, mpfr_ptr tmp)
     mpfr_max(r, r, tmp, MPFR_RNDU);
 }
 
-static void series_mid(mpfi_ptr out, mpfi_srcptr A, mpfi_srcptr D, int N, double amax,
-                       double dmax, int e, const mass_ctx *cx)
+/* The truncated series of series_mid at the double-word point (a, d): the
+ * same operations, each a double-word operation of relative error ≤ 5u²
+ * ≤ 2^-103 (a "rounding" with u replaced by 2^-103; invd errs by ≤ 2^-106).
+ * False (use MPFR) when a product fell below 2^-900 or the sum overflowed. */
+static bool series_sum_dw(dw *sum, dw a, dw d, int N, const mass_ctx *cx)
 {
-    mpfr_prec_t p = cx->p;
-    mpfr_t am, dm, cp, c, cn, dp, sum, term, ra, rd, t;
-    mpfr_inits2(p, am, dm, cp, c, cn, dp, sum, term, (mpfr_ptr)0);
-    mpfr_inits2(64, ra, rd, t, (mpfr_ptr)0);
-    mpfi_mid(am, A);
-    mpfi_mid(dm, D);
+    bool tiny = false;
+    dw cp = {1, 0}, c = {-a.hi, -a.lo}, dp = d, s = d;
+    for (int n = 1; n < N; n++) {
+        dp = dw_mul(dp, d, &tiny);
+        s = dw_add(s, dw_mul(dw_mul(c, dp, &tiny), cx->invd[n], &tiny));
+        dw cn = dw_mul(dw_add(dw_mul(a, c, &tiny), cp), cx->invd[n], &tiny);
+        cp = c;
+        c = (dw){-cn.hi, -cn.lo};
+    }
+    *sum = s;
+    return !tiny && isfinite(s.hi) && isfinite(s.lo);
+}
+
+/* The truncated series in MPFR at p bits rounded to nearest, at (am, dm). */
+static void series_sum_mp(mpfr_ptr sum, mpfr_srcptr am, mpfr_srcptr dm, int N, mass_ctx *cx)
+{
+    mpfr_ptr cp = cx->s[5], c = cx->s[6], cn = cx->s[7], dp = cx->s[8], term = cx->s[9];
     mpfr_set_ui(cp, 1, MPFR_RNDN);
     mpfr_neg(c, am, MPFR_RNDN);
     mpfr_set(dp, dm, MPFR_RNDN);
@@ -371,31 +466,120 @@ static void series_mid(mpfi_ptr out, mpfi_srcptr A, mpfi_srcptr D, int N, double
         mpfr_swap(cp, c);
         mpfr_swap(c, cn);
     }
+}
+
+/* u ≥ the exact value of x ≥ 0 computed from nonnegative doubles by at most
+ * 8 roundings to nearest: the exact value is ≤ x/(1 − 2^-53)^8 ≤ x(1 + 2^-49)
+ * away from underflow; the product by 1 + 2^-48, the sum and one ulp more
+ * cover that and their own roundings, and 2^-1000 covers underflow (≤ 2^-1075
+ * absolute per operation). */
+static double up(double x)
+{
+    return nextafter(x * (1 + 0x1p-48) + 0x1p-1000, INFINITY);
+}
+
+/* ≥ max(x − X.left, X.right − x) at x = a.hi + a.lo, the double-word of the
+ * MPFI midpoint m (|m − c| ≤ 2^-p·|m|, c the centre; |x − m| ≤ 2^-106·|m|):
+ * diam/2 + |x − c| ≤ diam/2 + 4·2^-min(p,105)·|a.hi|. */
+static double radius_dw(mpfi_srcptr X, dw a, mass_ctx *cx)
+{
+    mpfi_diam_abs(cx->b[0], X); /* rounded up */
+    double w = mpfr_get_d(cx->b[0], MPFR_RNDU);
+    return up(0.5 * w + ldexp(fabs(a.hi), 2 - (int)fmin((double)cx->p, 105)));
+}
+
+/* zu ≥ |z| and the exponent e with zu < 2^e (frexp, exact; −1074 for 0). */
+static int dw_exponent(dw z, double *zu)
+{
+    *zu = up(fabs(z.hi) + fabs(z.lo));
+    int e = -1074;
+    if (*zu > 0)
+        frexp(*zu, &e);
+    return e;
+}
+
+/* x as a double-word: hi = x rounded, x − hi exact in s[4] (precision p ≥
+ * x's: a multiple of x's ulp below it), normalised by Fast2Sum (exact). */
+static dw dw_of(mpfr_srcptr x, mass_ctx *cx)
+{
+    double hi = mpfr_get_d(x, MPFR_RNDN);
+    mpfr_set_d(cx->d53, hi, MPFR_RNDN);
+    mpfr_sub(cx->s[4], x, cx->d53, MPFR_RNDN);
+    return fast_two_sum(hi, mpfr_get_d(cx->s[4], MPFR_RNDN));
+}
+
+/* series_mid in double-words (false: not applicable, use series_mid): when
+ * the target leaves room for their 2^-103 (target_bits ≤ 96; a choice),
+ * |a| ≤ 400 (|c_n| ≤ C_n ≤ e^{|a| + 1/2} < 2^580: no overflow) and d ≥
+ * 2^-800 (no exponent below falls out of the doubles).  The point (a, d) is
+ * the double-word of the midpoints, within 2^-106 relative of them: after
+ * one ulp upward (nextafter) |a| ≤ amax and d ≤ dmax still hold there, and
+ * dmax < 2^e (frexp) still gives d ≤ 2^e.  The bounds of series_mid, with
+ * u = 2^-103, and the remainder 2^rem_k, are summed in doubles by up(); the
+ * interval ends in MPFR, rounded outward. */
+static bool series_mid_dw(mpfi_ptr out, mpfi_srcptr A, mpfi_srcptr D, int N, double amax,
+                          double dmax, int e, long rem_k, mass_ctx *cx)
+{
+    if (cx->target_bits > 96 || !(amax <= 400) || e < -800)
+        return false;
+    mpfi_mid(cx->s[0], A);
+    mpfi_mid(cx->s[1], D);
+    dw a = dw_of(cx->s[0], cx), d = dw_of(cx->s[1], cx), sum;
+    if (!series_sum_dw(&sum, a, d, N, cx))
+        return false;
+    amax = nextafter(amax, INFINITY);
+    dmax = nextafter(dmax, INFINITY);
+    double E1 = ceil(up((amax * dmax + 0.5 * dmax * dmax) * cx->log2e_d));
+    double box = up(radius_dw(D, d, cx) + radius_dw(A, a, cx) * (0.5 * dmax) * dmax);
+    double t = up(ldexp(6.0 * N + 8, 1 - 103 + e + (int)E1) + ldexp(box, (int)E1) +
+                  ldexp(1, (int)fmax((double)rem_k, -1000)));
+    mpfr_ptr lo = cx->s[2], hi = cx->s[3];
+    mpfr_set_d(cx->s[4], sum.hi, MPFR_RNDN); /* exact: p ≥ 53 */
+    mpfr_set_d(cx->d53, sum.lo, MPFR_RNDN);
+    mpfr_add(lo, cx->s[4], cx->d53, MPFR_RNDD);
+    mpfr_add(hi, cx->s[4], cx->d53, MPFR_RNDU);
+    mpfr_set_d(cx->d53, t, MPFR_RNDN);
+    mpfr_sub(lo, lo, cx->d53, MPFR_RNDD);
+    mpfr_add(hi, hi, cx->d53, MPFR_RNDU);
+    mpfi_interv_fr(out, lo, hi);
+    return true;
+}
+
+/* The series in MPFR from the midpoints (u = 2^-p), plus the remainder 2^rem_k. */
+static void series_mid(mpfi_ptr out, mpfi_srcptr A, mpfi_srcptr D, int N, double amax,
+                       double dmax, int e, long rem_k, mass_ctx *cx)
+{
+    mpfr_ptr am = cx->s[0], dm = cx->s[1], lo = cx->s[2], hi = cx->s[3], tmp = cx->s[4];
+    mpfr_ptr ra = cx->b[1], rd = cx->b[2], t = cx->b[3];
+    mpfi_mid(am, A);
+    mpfi_mid(dm, D);
+    series_sum_mp(lo, am, dm, N, cx);
     /* E1 = ⌈(amax·dmax + dmax²/2)·log2 e⌉: e^{|a|d + d²/2} ≤ 2^E1 on the box */
     mpfr_set_d(t, dmax, MPFR_RNDU);
     mpfr_sqr(t, t, MPFR_RNDU);
     mpfr_div_2ui(t, t, 1, MPFR_RNDU);
-    mpfr_set_d(ra, amax, MPFR_RNDU);
-    mpfr_mul_d(ra, ra, dmax, MPFR_RNDU);
-    mpfr_add(t, t, ra, MPFR_RNDU);
+    mpfr_set_d(tmp, amax, MPFR_RNDU);
+    mpfr_mul_d(tmp, tmp, dmax, MPFR_RNDU);
+    mpfr_add(t, t, tmp, MPFR_RNDU);
     mpfr_mul(t, t, cx->log2e_up, MPFR_RNDU);
     mpfr_ceil(t, t);
     long E1 = mpfr_get_si(t, MPFR_RNDU);
-    /* rounding: 2·(6N + 8)·2^-p·2^e·2^E1 (d ≤ 2^e) */
-    mpfr_set_ui(t, 6UL * (unsigned long)N + 8, MPFR_RNDU);
-    mpfr_mul_2si(t, t, 1 - (long)p + e + E1, MPFR_RNDU);
     /* box: (r_d + r_a·dmax²/2)·2^E1 */
-    box_radius(ra, A, am, term);
+    box_radius(ra, A, am, t);
+    box_radius(rd, D, dm, t);
     mpfr_mul_d(ra, ra, 0.5 * dmax, MPFR_RNDU); /* dmax/2 is exact */
     mpfr_mul_d(ra, ra, dmax, MPFR_RNDU);
-    box_radius(rd, D, dm, term);
     mpfr_add(ra, ra, rd, MPFR_RNDU);
     mpfr_mul_2si(ra, ra, E1, MPFR_RNDU);
+    /* rounding: 2·(6N + 8)·2^-p·2^e·2^E1 (d ≤ 2^e) */
+    mpfr_set_ui(t, 6UL * (unsigned long)N + 8, MPFR_RNDU);
+    mpfr_mul_2si(t, t, 1 - (long)cx->p + e + E1, MPFR_RNDU);
     mpfr_add(t, t, ra, MPFR_RNDU);
-    mpfr_sub(term, sum, t, MPFR_RNDD);
-    mpfr_add(sum, sum, t, MPFR_RNDU);
-    mpfi_interv_fr(out, term, sum);
-    mpfr_clears(am, dm, cp, c, cn, dp, sum, term, ra, rd, t, (mpfr_ptr)0);
+    mpfr_set_ui_2exp(ra, 1, rem_k, MPFR_RNDU); /* the remainder */
+    mpfr_add(t, t, ra, MPFR_RNDU);
+    mpfr_add(hi, lo, t, MPFR_RNDU);
+    mpfr_sub(lo, lo, t, MPFR_RNDD);
+    mpfi_interv_fr(out, lo, hi);
 }
 
 /* out ⊇ ∫_a^{a+d} φ(y) dy for every a ∈ A, d ∈ D ⊂ [0, 1] (φ the standard
@@ -409,20 +593,16 @@ static void series_mid(mpfi_ptr out, mpfi_srcptr A, mpfi_srcptr D, int N, double
  *     Σ_{n≥N} |c_n| d^{n+1}/(n+1) ≤ d·(d/ρ)^N·Σ_{n≥N} C_n ρ^n ≤ d·(d/ρ)^N·e^{|a|ρ + ρ²/2},
  * increasing in |a| and d, hence valid over the box (|a| ≤ amax, d ≤ dmax).
  * With dmax ≤ 2^e (frexp, exact) and ρ = 2^{e+j}, (dmax/ρ)^N ≤ 2^{−jN} and
- * e^y ≤ 2^⌈y·log2 e⌉, so the bound is an exact power of two computed with
- * upward-rounded MPFR at 32 bits.  N and j are chosen in doubles (any
+ * e^y ≤ 2^⌈y·log2 e⌉, so the bound is an exact power of two, its exponent
+ * computed in doubles bounded by up().  N and j are chosen in doubles (any
  * choice is valid).  This is what makes fine grids affordable: mpfr_erfc
  * costs 50–500 µs in the tails, this a few µs. */
 static bool normal_mass_series_phi(mpfi_ptr out, mpfi_srcptr A, mpfi_srcptr D,
-                                   mpfi_srcptr phiA, const mass_ctx *cx)
+                                   mpfi_srcptr phiA, mass_ctx *cx)
 {
-    mpfr_prec_t p = cx->p;
-    mpfr_t mag;
-    mpfr_init2(mag, p);
-    mpfi_mag(mag, A);
-    double amax = mpfr_get_d(mag, MPFR_RNDU);
+    /* |a| ≤ amax: the ends' magnitudes rounded up (away from zero) */
+    double amax = fmax(fabs(mpfr_get_d(&A->left, MPFR_RNDA)), fabs(mpfr_get_d(&A->right, MPFR_RNDA)));
     double dmax = mpfr_get_d(&D->right, MPFR_RNDU);
-    mpfr_clear(mag);
     if (!(dmax <= 1) || !(amax < 1e6))
         return false;
     if (dmax == 0) {
@@ -439,9 +619,10 @@ static bool normal_mass_series_phi(mpfi_ptr out, mpfi_srcptr A, mpfi_srcptr D,
                     (amax * dmax + 0.5 * dmax * dmax) * 1.4426950408889634;
     int N = 0, j = 0;
     for (int n = 1; n <= SERIES_TERMS && N == 0; n++) {
-        /* the best ρ ≈ (√(a² + 4n) − a)/2, rounded to a power of two ≥ 2^e */
+        /* the best ρ ≈ (√(a² + 4n) − a)/2, rounded to a power of two ≥ 2^e
+         * (⌊log2(ρ√2)⌋ by ilogb: exact, and cheaper than log2) */
         double rho = 0.5 * (sqrt(amax * amax + 4.0 * n) - amax);
-        int jj = (int)floor(log2(rho) - e + 0.5);
+        int jj = ilogb(rho * 1.4142135623730951) - e;
         if (jj < 0)
             jj = 0;
         double r2 = ldexp(1.0, e + jj);
@@ -454,26 +635,13 @@ static bool normal_mass_series_phi(mpfi_ptr out, mpfi_srcptr A, mpfi_srcptr D,
     if (N == 0)
         return false;
 
-    mpfi_t sum, term;
-    mpfi_init2(sum, p);
-    mpfi_init2(term, p);
-    series_mid(sum, A, D, N, amax, dmax, e, cx);
-    /* remainder ≤ 2^(e − jN + ⌈(amax·ρ + ρ²/2)·log2 e⌉), ρ = 2^{e+j} */
-    mpfr_t y, t;
-    mpfr_inits2(32, y, t, (mpfr_ptr)0);
-    mpfr_set_ui_2exp(t, 1, e + j, MPFR_RNDU); /* ρ, exact */
-    mpfr_sqr(y, t, MPFR_RNDU);
-    mpfr_div_2ui(y, y, 1, MPFR_RNDU);
-    mpfr_mul_d(t, t, amax, MPFR_RNDU);
-    mpfr_add(y, y, t, MPFR_RNDU);
-    mpfr_mul(y, y, cx->log2e_up, MPFR_RNDU);
-    mpfr_ceil(y, y);
-    long k = mpfr_get_si(y, MPFR_RNDU) + e - (long)j * N;
-    mpfr_set_ui_2exp(y, 1, k, MPFR_RNDU);
-    mpfr_neg(t, y, MPFR_RNDD);
-    mpfi_interv_fr(term, t, y);
-    mpfi_add(sum, sum, term);
-    mpfr_clears(y, t, (mpfr_ptr)0);
+    /* remainder ≤ 2^(e − jN + ⌈(amax·ρ + ρ²/2)·log2 e⌉), ρ = 2^{e+j}
+     * (ρ exact, the rest by up()) */
+    double rho = ldexp(1, e + j);
+    long rem_k = (long)ceil(up((amax * rho + 0.5 * rho * rho) * cx->log2e_d)) + e - (long)j * N;
+    mpfi_ptr sum = cx->v[5], term = cx->v[6];
+    if (!series_mid_dw(sum, A, D, N, amax, dmax, e, rem_k, cx))
+        series_mid(sum, A, D, N, amax, dmax, e, rem_k, cx);
     /* φ(A) = e^{−A²/2}/√(2π), or the enclosure the caller has */
     if (phiA != NULL) {
         mpfi_mul(out, sum, phiA);
@@ -485,13 +653,11 @@ static bool normal_mass_series_phi(mpfi_ptr out, mpfi_srcptr A, mpfi_srcptr D,
         mpfi_mul(term, term, cx->inv_sqrt_2pi);
         mpfi_mul(out, sum, term);
     }
-    mpfi_clear(sum);
-    mpfi_clear(term);
     return true;
 }
 
 /* The same with φ(A) computed here. */
-static bool normal_mass_series(mpfi_ptr out, mpfi_srcptr A, mpfi_srcptr D, const mass_ctx *cx)
+static bool normal_mass_series(mpfi_ptr out, mpfi_srcptr A, mpfi_srcptr D, mass_ctx *cx)
 {
     return normal_mass_series_phi(out, A, D, NULL, cx);
 }
@@ -504,6 +670,10 @@ typedef struct {
     int kind;
     bool has_phi;    /* subsampled recurrence path: phi, phir valid (kind 0) */
     mpfi_t phi, phir; /* φ(x), φ(x − r) */
+    bool has_log;    /* log chain (log_chain): tm, y, yerr valid */
+    mpfr_t tm;       /* the midpoint of the box t = e^{rx − r²/2} */
+    dw y0, acc;      /* ≈ log tm as y0 + acc (acc: the chain's sum since y0), */
+    double yerr;     /* ≥ |y0 + acc − log tm| */
 } endpoint;
 
 static void endpoint_init(endpoint *e, mpfr_prec_t p)
@@ -511,8 +681,10 @@ static void endpoint_init(endpoint *e, mpfr_prec_t p)
     mpfi_init2(e->x, p);
     mpfi_init2(e->phi, p);
     mpfi_init2(e->phir, p);
+    mpfr_init2(e->tm, p);
     e->kind = 0;
     e->has_phi = false;
+    e->has_log = false;
 }
 
 static void endpoint_clear(endpoint *e)
@@ -520,14 +692,15 @@ static void endpoint_clear(endpoint *e)
     mpfi_clear(e->x);
     mpfi_clear(e->phi);
     mpfi_clear(e->phir);
+    mpfr_clear(e->tm);
 }
 
 /* The noise value of the loss ℓ: Gaussian (ℓ − r²/2)/r; REMOVE x(ℓ); ADD x(−ℓ). */
-static void endpoint_at(endpoint *e, const mech *m, mpfr_srcptr loss, mpfr_prec_t p)
+static void endpoint_at(endpoint *e, const mech *m, mpfr_srcptr loss, mass_ctx *cx)
 {
     e->has_phi = false;
-    mpfi_t l;
-    mpfi_init2(l, p);
+    e->has_log = false;
+    mpfi_ptr l = cx->v[8];
     mpfi_set_fr(l, loss);
     if (!m->subsampled) {
         mpfi_sub(l, l, m->half_r2);
@@ -536,16 +709,15 @@ static void endpoint_at(endpoint *e, const mech *m, mpfr_srcptr loss, mpfr_prec_
     } else {
         if (m->dir == DIR_ADD)
             mpfi_neg(l, l);
-        e->kind = x_of_loss(e->x, m, l, p);
+        e->kind = x_of_loss(e->x, m, l, cx->p);
     }
-    mpfi_clear(l);
 }
 
 /* out ⊇ ∫_{A−s}^{B−s} φ, A ≤ B (s = shift, NULL for 0), clamped to [0, 1]:
  * by the series when the bin is narrow, else by a difference of Q (taken on
  * the side where Q is small, for relative accuracy). */
 static void normal_mass(mpfi_ptr out, const endpoint *A, const endpoint *B, mpfi_srcptr shift,
-                        const mass_ctx *cx)
+                        mass_ctx *cx)
 {
     mpfr_prec_t p = cx->p;
     mpfi_t a, b, d;
@@ -604,7 +776,7 @@ static void normal_mass(mpfi_ptr out, const endpoint *A, const endpoint *B, mpfi
  * the normal mass of the same x-interval shifted by +r.  REMOVE: Q = N(0,1)
  * on the noise value; ADD: Q = (1−q)N(0,1) + qN(r,1) (pld.h). */
 static void bin_pq(mpfi_ptr P, mpfi_ptr Q, const mech *m, const endpoint *prev,
-                   const endpoint *cur, const mass_ctx *cx)
+                   const endpoint *cur, mass_ctx *cx)
 {
     mpfi_t t;
     mpfi_init2(t, cx->p);
@@ -628,74 +800,224 @@ static void bin_pq(mpfi_ptr P, mpfi_ptr Q, const mech *m, const endpoint *prev,
     mpfi_clear(t);
 }
 
-/* Narrow-box exp and log with one MPFR call (MPFI calls the function at
+/* Narrow-box exp and log with one MPFR exp (MPFI calls the function at
  * both ends).  m = mid(X) (rounded to nearest), r₋ = m − X.left, r₊ =
- * X.right − m (rounded up); y = f(m) rounded to nearest at the precision p
- * of out is within 2^-p·|y| of f(m) (half an ulp).  exp: for t ∈ [−r₋, r₊],
- * 1 − r₋ ≤ e^t ≤ 1/(1 − r₊) (r₊ < 1), so exp(X) ⊆ [y(1 − 2^{1−p})(1 − r₋),
- * y(1 + 2^{1−p})/(1 − r₊)].  log (X > 0): log(1 + s) ≤ s and
- * log(1 − s) ≥ −s/(1 − s), so log(X) ⊆ [log m − ρ₋/(1 − ρ₋), log m + ρ₊]
- * with ρ± = r±/m, widened by 2^-p·|y|.  Every step is rounded outward.
- * Wide boxes (r₊ or ρ₋ ≥ 2^-20) go to MPFI. */
-static bool narrow_box(mpfr_ptr m, mpfr_ptr rl, mpfr_ptr rh, mpfi_srcptr x)
+ * X.right − m (rounded up), as doubles rounded up.  Wide boxes (r₊ or ρ₋
+ * ≥ 2^-20) go to MPFI.  The slack is summed in doubles by up() and applied
+ * to y in MPFR with outward roundings (s[0..3] and d53 are the scratch). */
+static bool narrow_box(mpfr_ptr m, double *rl, double *rh, mpfi_srcptr x, mass_ctx *cx)
 {
     mpfi_mid(m, x);
-    mpfr_sub(rl, m, &x->left, MPFR_RNDU);
-    mpfr_sub(rh, &x->right, m, MPFR_RNDU);
-    return mpfr_cmp_ui_2exp(rh, 1, -20) < 0 && mpfr_cmp_ui_2exp(rl, 1, -20) < 0;
+    mpfr_sub(cx->b[4], m, &x->left, MPFR_RNDU);
+    *rl = mpfr_get_d(cx->b[4], MPFR_RNDU);
+    mpfr_sub(cx->b[4], &x->right, m, MPFR_RNDU);
+    *rh = mpfr_get_d(cx->b[4], MPFR_RNDU);
+    return *rh < 0x1p-20 && *rl < 0x1p-20;
 }
 
-static void exp_narrow(mpfi_ptr out, mpfi_srcptr x)
+/* out = [y − lo_slack, y + hi_slack], rounded outward. */
+static void interval_around(mpfi_ptr out, mpfr_srcptr y, double lo_slack, double hi_slack,
+                            mass_ctx *cx)
 {
-    mpfr_prec_t p = mpfi_get_prec(out);
-    mpfr_t m, rl, rh, y, a, b;
-    mpfr_inits2(p, m, rl, rh, y, a, b, (mpfr_ptr)0);
-    if (!narrow_box(m, rl, rh, x)) {
+    mpfr_set_d(cx->d53, lo_slack, MPFR_RNDN); /* exact */
+    mpfr_sub(cx->s[2], y, cx->d53, MPFR_RNDD);
+    mpfr_set_d(cx->d53, hi_slack, MPFR_RNDN);
+    mpfr_add(cx->s[3], y, cx->d53, MPFR_RNDU);
+    mpfi_interv_fr(out, cx->s[2], cx->s[3]);
+}
+
+/* exp: y = e^m rounded to nearest is within 2^-p·y of e^m (half an ulp);
+ * for t ∈ [−r₋, r₊], 1 − r₋ ≤ e^t ≤ 1/(1 − r₊) ≤ 1 + 2r₊ (r₊ ≤ 1/2), so
+ * exp(X) ⊆ [y(1 − 2^{1−p})(1 − r₋), y(1 + 2^{1−p})(1 + 2r₊)] ⊆
+ * [y − y·(2^{1−p} + r₋), y + y·(2^{2−p} + 2r₊)]. */
+static void exp_narrow(mpfi_ptr out, mpfi_srcptr x, mass_ctx *cx)
+{
+    mpfr_ptr m = cx->s[0], y = cx->s[1];
+    double rl, rh;
+    if (!narrow_box(m, &rl, &rh, x, cx)) {
         mpfi_exp(out, x);
-    } else {
-        mpfr_exp(y, m, MPFR_RNDN);
-        mpfr_ui_sub(a, 1, rl, MPFR_RNDD);         /* 1 − r₋ */
-        mpfr_set_ui_2exp(b, 1, 1 - (long)p, MPFR_RNDU); /* 2^{1−p}, exact */
-        mpfr_ui_sub(b, 1, b, MPFR_RNDD);
-        mpfr_mul(a, a, b, MPFR_RNDD);
-        mpfr_mul(a, a, y, MPFR_RNDD);
-        mpfr_ui_sub(b, 1, rh, MPFR_RNDD); /* 1 − r₊ */
-        mpfr_div(b, y, b, MPFR_RNDU);
-        mpfr_set_ui_2exp(rh, 1, 1 - (long)p, MPFR_RNDU);
-        mpfr_add_ui(rh, rh, 1, MPFR_RNDU);
-        mpfr_mul(b, b, rh, MPFR_RNDU);
-        mpfi_interv_fr(out, a, b);
+        return;
     }
-    mpfr_clears(m, rl, rh, y, a, b, (mpfr_ptr)0);
+    mpfr_exp(y, m, MPFR_RNDN);
+    double yu = mpfr_get_d(y, MPFR_RNDU); /* y > 0; +inf is harmless (wide) */
+    long p = (long)cx->p;
+    interval_around(out, y, up(yu * up(ldexp(1, 1 - (int)p) + rl)),
+                    up(yu * up(ldexp(1, 2 - (int)p) + 2 * rh)), cx);
 }
 
-/* X > 0 throughout. */
-static void log_narrow(mpfi_ptr out, mpfi_srcptr x)
+/* log (X > 0) by a double estimate and one exp: y0 = log(m) in doubles
+ * (any value: what follows measures its error), s = m·e^{−y0} − 1 in MPFR
+ * rounded to nearest.  With s* = m·e^{−y0} − 1 exactly, |s − s*| ≤
+ * (1 + s*)((1 + 2^-p)² − 1) ≤ 2^{2−p} (|s| ≤ 2^-40, the subtraction exact
+ * by Sterbenz), and log m = y0 + log(1 + s*), where |log(1 + z) − (z −
+ * z²/2)| ≤ |z|³/(3(1 − |z|)³) ≤ |z|³/2 and z − z²/2 is 2-Lipschitz on
+ * |z| ≤ 1/8.  y = y0 + (s − s²/2), three roundings to nearest, errs from
+ * log m by ≤ 2^{3−p} + 2^-p·(|y| + 2|s|) + (|s| + 2^{2−p})³/2 =: ε.  The
+ * box: log(1 + σ) ≤ σ and log(1 − σ) ≥ −σ/(1 − σ) ≥ −σ(1 + 2σ) (σ ≤ 1/2),
+ * so log(X) ⊆ [y − ε − ρ₋(1 + 2ρ₋), y + ε + ρ₊], ρ± = r±/m (m ≥ 2^-900,
+ * ρ₋ < 2^-20 checked; else MPFI). */
+static void log_narrow(mpfi_ptr out, mpfi_srcptr x, endpoint *rec, mass_ctx *cx)
 {
-    mpfr_prec_t p = mpfi_get_prec(out);
-    mpfr_t m, rl, rh, y, a, b;
-    mpfr_inits2(p, m, rl, rh, y, a, b, (mpfr_ptr)0);
-    bool ok = narrow_box(m, rl, rh, x) && mpfr_sgn(&x->left) > 0;
+    mpfr_ptr m = cx->s[0], y = cx->s[1], sv = cx->s[4], s2 = cx->s[5];
+    double rl, rh, md = 0, sa = 1;
+    bool ok = narrow_box(m, &rl, &rh, x, cx) && mpfr_sgn(&x->left) > 0;
     if (ok) {
-        mpfr_div(rl, rl, m, MPFR_RNDU); /* ρ₋ */
-        mpfr_div(rh, rh, m, MPFR_RNDU); /* ρ₊ */
-        ok = mpfr_cmp_ui_2exp(rl, 1, -20) < 0;
+        md = mpfr_get_d(m, MPFR_RNDD);
+        ok = md >= 0x1p-900 && md < 0x1p900 && up(rl / md) < 0x1p-20;
     }
+    double y0 = 0;
+    if (ok) {
+        y0 = log(md);
+        mpfr_set_d(y, -y0, MPFR_RNDN); /* exact */
+        mpfr_exp(sv, y, MPFR_RNDN);
+        mpfr_mul(sv, sv, m, MPFR_RNDN);
+        mpfr_sub_ui(sv, sv, 1, MPFR_RNDN);
+        sa = fabs(mpfr_get_d(sv, MPFR_RNDA));
+        ok = sa <= 0x1p-40;
+    }
+    rec->has_log = ok;
     if (!ok) {
         mpfi_log(out, x);
-    } else {
-        mpfr_log(y, m, MPFR_RNDN);
-        mpfr_abs(b, y, MPFR_RNDU);
-        mpfr_mul_2si(b, b, -(long)p, MPFR_RNDU); /* ≥ the rounding error of y */
-        mpfr_ui_sub(a, 1, rl, MPFR_RNDD);
-        mpfr_div(a, rl, a, MPFR_RNDU); /* ρ₋/(1 − ρ₋) */
-        mpfr_add(a, a, b, MPFR_RNDU);
-        mpfr_add(rh, rh, b, MPFR_RNDU);
-        mpfr_sub(a, y, a, MPFR_RNDD);
-        mpfr_add(b, y, rh, MPFR_RNDU);
-        mpfi_interv_fr(out, a, b);
+        return;
     }
-    mpfr_clears(m, rl, rh, y, a, b, (mpfr_ptr)0);
+    mpfr_sqr(s2, sv, MPFR_RNDN);
+    mpfr_div_2ui(s2, s2, 1, MPFR_RNDN);
+    mpfr_sub(sv, sv, s2, MPFR_RNDN);
+    mpfr_set_d(y, y0, MPFR_RNDN);
+    mpfr_add(y, y, sv, MPFR_RNDN);
+    int p = (int)cx->p;
+    double ya = fabs(mpfr_get_d(y, MPFR_RNDA)), c = up(sa + ldexp(1, 2 - p));
+    double eps = up(ldexp(up(8 + ya + 2 * sa), -p) + up(c * c * c * 0.5));
+    double rhol = up(rl / md), rhoh = up(rh / md);
+    interval_around(out, y, up(eps + rhol * (1 + 2 * rhol)), up(eps + rhoh), cx);
+    /* the start of a log chain: y as a double-word moves by ≤ 2^-106·|y| */
+    mpfr_set(rec->tm, m, MPFR_RNDN);
+    rec->y0 = dw_of(y, cx);
+    rec->acc = (dw){0, 0};
+    rec->yerr = up(eps + ldexp(ya, -105));
+}
+
+/* log(T) for the endpoint e from the log chain of prev (false: not
+ * applicable, log_narrow starts a new one): log m = log m_p + log1p(s), m
+ * and m_p the midpoints of the boxes, s = m/m_p − 1.  In MPFR the quotient
+ * rounded to nearest and the subtraction (exact, Sterbenz) give |ŝ − s| ≤
+ * 2^-p(1 + |s|) ≤ 2^{1−p}, and the double-word of ŝ is within 2^-106·|ŝ|
+ * more.  For |ŝ| < 2^es ≤ 2^-5: L = Σ_{n<N} (−1)^{n+1} ŝ^n/n (ŝ^n by
+ * products, times invd: n + 1 roundings of ≤ 2^-103; N − 2 sums) is within
+ * γ_{2N}·Σ|ŝ|^n/n ≤ 2^-103·8N·|ŝ| of the truncated sum (Higham §3.1), the
+ * tail is ≤ |ŝ|^N/(N(1 − |ŝ|)) ≤ 2·2^{es·N}, and log1p is 2-Lipschitz on
+ * |s| ≤ 1/2.  The chain keeps y0 (its start) and acc = Σ L, so acc + L
+ * (one double-word sum, ≤ 2^-103·|acc + L| ≤ 2^-102·|acc'.hi|) gives yerr =
+ * yerr_p + the above; y = y0 + acc summed in MPFR (three roundings to p
+ * bits of partial sums ≤ 2(|y0.hi| + |acc.hi|)) errs by ≤ 2^{3−p}·(|y0.hi| +
+ * |acc.hi|) more (this point only), and the box is log_narrow's: log(T) ⊆
+ * [y − ε − ρ₋(1 + 2ρ₋), y + ε + ρ₊], ε = yerr + that.  Each link adds
+ * about 2^-100 to yerr: the caller restarts the chain every PHI_CHAIN
+ * points. */
+static bool log_chain(mpfi_ptr out, mpfi_srcptr T, endpoint *e, const endpoint *prev,
+                      mass_ctx *cx)
+{
+    double rl, rh;
+    if (prev == NULL || !prev->has_log || mpfr_sgn(&T->left) <= 0 ||
+        !narrow_box(cx->s[0], &rl, &rh, T, cx))
+        return false;
+    mpfr_ptr m = cx->s[0], sv = cx->s[5];
+    double md = mpfr_get_d(m, MPFR_RNDD);
+    if (!(md >= 0x1p-900 && md < 0x1p900 && up(rl / md) < 0x1p-20))
+        return false;
+    mpfr_div(sv, m, prev->tm, MPFR_RNDN);
+    mpfr_sub_ui(sv, sv, 1, MPFR_RNDN);
+    dw sd = dw_of(sv, cx);
+    double su;
+    int es = dw_exponent(sd, &su);
+    if (!(su < 0x1p-5))
+        return false;
+    int N = 2 + 110 / -es;
+    bool tiny = false;
+    dw pw = sd, L = sd;
+    for (int n = 2; n < N; n++) {
+        pw = dw_mul(pw, sd, &tiny);
+        dw term = dw_mul(pw, cx->invd[n - 1], &tiny);
+        L = dw_add(L, n % 2 ? term : (dw){-term.hi, -term.lo});
+    }
+    if (tiny)
+        return false;
+    int p = (int)cx->p;
+    e->y0 = prev->y0;
+    e->acc = dw_add(prev->acc, L);
+    e->yerr = up(prev->yerr + up(ldexp(4, 1 - p) + ldexp(su, -104)) + ldexp(8.0 * N * su, -103) +
+                 ldexp(2, (int)fmax((double)es * N, -1000)) + ldexp(up(fabs(e->acc.hi)), -102));
+    mpfr_set(e->tm, m, MPFR_RNDN);
+    e->has_log = true;
+    double parts[] = {e->y0.lo, e->acc.hi, e->acc.lo};
+    mpfr_set_d(cx->s[1], e->y0.hi, MPFR_RNDN);
+    for (int i = 0; i < 3; i++) {
+        mpfr_set_d(cx->d53, parts[i], MPFR_RNDN);
+        mpfr_add(cx->s[1], cx->s[1], cx->d53, MPFR_RNDN);
+    }
+    double rhol = up(rl / md), rhoh = up(rh / md);
+    double ey = up(e->yerr + ldexp(up(fabs(e->y0.hi) + fabs(e->acc.hi)), 3 - p));
+    interval_around(out, cx->s[1], up(ey + rhol * (1 + 2 * rhol)), up(ey + rhoh), cx);
+    return true;
+}
+
+/* out ⊇ e^Z for a narrow Z, |Z| < 2^-6, in double-words (false: not
+ * applicable; the caller uses exp_narrow).  At the double-word z of mid(Z),
+ * E = Σ_{n<N} z^n/n! term by term (t_n = t_{n−1}·z·(1/n): 3 roundings of
+ * ≤ 2^-103 per step counting invd's error, N − 1 sums) is within γ_{4N}·
+ * Σ|z|^n/n! ≤ 2^-103·8N·e^{|z|} ≤ 2^-103·16N of the truncated sum (Higham
+ * §3.1, as series_mid), and the tail is ≤ |z|^N/(N!(1 − |z|)) ≤ 2·2^{ez·N}
+ * with |z| < 2^ez (frexp of a bound, exact): e^z ∈ E ± ε.  The box: for
+ * |t| ≤ r ≤ 1/2, 1 − r ≤ e^t ≤ 1 + 2r, so with E ≤ 2, e^Z ⊆ [(E − ε)(1 − r),
+ * (E + ε)(1 + 2r)] ⊆ [E − ε − 2r, E + 2ε + 4r]; E rounded to p bits moves
+ * by ≤ 2^{1−p} more. */
+static bool exp_small_dw(mpfi_ptr out, mpfi_srcptr Z, mass_ctx *cx)
+{
+    mpfi_mid(cx->s[0], Z);
+    dw z = dw_of(cx->s[0], cx);
+    double zu, r = radius_dw(Z, z, cx);
+    int ez = dw_exponent(z, &zu);
+    if (!(zu < 0x1p-6) || !(r < 0x1p-20))
+        return false;
+    int N = 1 + 110 / -ez;
+    bool tiny = false;
+    dw t = {1, 0}, E = {1, 0};
+    for (int n = 1; n < N; n++) {
+        t = dw_mul(dw_mul(t, z, &tiny), cx->invd[n - 1], &tiny);
+        E = dw_add(E, t);
+    }
+    if (tiny)
+        return false;
+    double eps = up(ldexp(16.0 * N, -103) + ldexp(2, (int)fmax((double)ez * N, -1000)));
+    double rp = ldexp(1, 1 - (int)cx->p);
+    mpfr_set_d(cx->s[1], E.hi, MPFR_RNDN);
+    mpfr_set_d(cx->d53, E.lo, MPFR_RNDN);
+    mpfr_add(cx->s[1], cx->s[1], cx->d53, MPFR_RNDN);
+    interval_around(out, cx->s[1], up(eps + 2 * r + rp), up(2 * eps + 4 * r + rp), cx);
+    return true;
+}
+
+/* φ(x) of the endpoint e from φ of the endpoint before it: φ(x_c) =
+ * φ(x_p)·e^{−(x_c − x_p)(x_c + x_p)/2} (exact identity; the boxes contain
+ * the true difference and sum), the factor by exp_small_dw.  Each link
+ * widens φ by about 2^-94 relative, so the caller restarts the chain with
+ * an exponential every PHI_CHAIN points.  False: compute it directly. */
+#define PHI_CHAIN 32
+
+static bool phi_chain(endpoint *e, const endpoint *prev, mass_ctx *cx)
+{
+    if (prev == NULL || !prev->has_phi)
+        return false;
+    mpfi_ptr z = cx->v[9], sum = cx->v[10];
+    mpfi_sub(z, e->x, prev->x);
+    mpfi_add(sum, e->x, prev->x);
+    mpfi_mul(z, z, sum);
+    mpfi_div_2ui(z, z, 1);
+    mpfi_neg(z, z);
+    if (!exp_small_dw(sum, z, cx))
+        return false;
+    mpfi_mul(e->phi, prev->phi, sum);
+    return true;
 }
 
 /* The subsampled endpoint of the loss ℓ from g ⊇ e^{ℓ} (REMOVE) or e^{−ℓ}
@@ -705,29 +1027,30 @@ static void log_narrow(mpfi_ptr out, mpfi_srcptr x)
  * x_of_loss takes expm1 and log1p), φ(x) = e^{−x²/2}/√(2π) (one exp) and
  * φ(x − r) = φ(x)·e^{rx − r²/2} = φ(x)·t (exact identity).  When t is not
  * positive throughout, the endpoint is made by endpoint_at (the −∞ cases). */
-static void endpoint_sub(endpoint *e, const mech *m, mpfi_srcptr g, mpfr_srcptr loss,
-                         const mass_ctx *cx)
+static void endpoint_sub(endpoint *e, const endpoint *prev, const mech *m, mpfi_srcptr g,
+                         mpfr_srcptr loss, mass_ctx *cx)
 {
-    mpfi_t t;
-    mpfi_init2(t, cx->p);
+    mpfi_ptr t = cx->v[7];
     mpfi_sub(t, g, m->omq);
     mpfi_div(t, t, m->q);
     if (mpfr_sgn(&t->left) <= 0) {
-        endpoint_at(e, m, loss, cx->p);
+        endpoint_at(e, m, loss, cx);
     } else {
-        log_narrow(e->x, t);
+        if (!log_chain(e->x, t, e, prev, cx))
+            log_narrow(e->x, t, e, cx);
         mpfi_add(e->x, e->x, m->half_r2);
         mpfi_div(e->x, e->x, m->r);
-        mpfi_sqr(e->phi, e->x);
-        mpfi_div_2ui(e->phi, e->phi, 1);
-        mpfi_neg(e->phi, e->phi);
-        exp_narrow(e->phi, e->phi);
-        mpfi_mul(e->phi, e->phi, cx->inv_sqrt_2pi);
+        if (!phi_chain(e, prev, cx)) {
+            mpfi_sqr(e->phi, e->x);
+            mpfi_div_2ui(e->phi, e->phi, 1);
+            mpfi_neg(e->phi, e->phi);
+            exp_narrow(e->phi, e->phi, cx);
+            mpfi_mul(e->phi, e->phi, cx->inv_sqrt_2pi);
+        }
         mpfi_mul(e->phir, e->phi, t);
         e->kind = 0;
         e->has_phi = true;
     }
-    mpfi_clear(t);
 }
 
 /* bin_pq for a subsampled mechanism from endpoints with φ (endpoint_sub): the
@@ -735,16 +1058,12 @@ static void endpoint_sub(endpoint *e, const mech *m, mpfi_srcptr g, mpfr_srcptr 
  * N(0,1) mass is φ(lo)·J and the N(r,1) mass φ(lo − r)·J′ (the series of
  * normal_mass_series_phi); otherwise bin_pq. */
 static void bin_pq_sub(mpfi_ptr P, mpfi_ptr Q, const mech *m, const endpoint *prev,
-                       const endpoint *cur, const mass_ctx *cx)
+                       const endpoint *cur, mass_ctx *cx)
 {
     bool add = m->dir == DIR_ADD;
     const endpoint *lo = add ? cur : prev, *up = add ? prev : cur;
     bool ok = lo->has_phi && up->has_phi;
-    mpfi_t d, a, base, shifted;
-    mpfi_init2(d, cx->p);
-    mpfi_init2(a, cx->p);
-    mpfi_init2(base, cx->p);
-    mpfi_init2(shifted, cx->p);
+    mpfi_ptr d = cx->v[0], a = cx->v[1], base = cx->v[2], shifted = cx->v[3];
     if (ok) {
         mpfi_sub(d, up->x, lo->x);
         if (mpfr_sgn(&d->left) < 0)
@@ -758,13 +1077,11 @@ static void bin_pq_sub(mpfi_ptr P, mpfi_ptr Q, const mech *m, const endpoint *pr
         ok = normal_mass_series_phi(shifted, a, d, lo->phir, cx);
     }
     if (ok) {
-        mpfi_t unit;
-        mpfi_init2(unit, cx->p);
+        mpfi_ptr unit = cx->v[4];
         mpfi_set_ui(unit, 0);
         mpfi_put_ui(unit, 1);
         mpfi_intersect(base, base, unit); /* probabilities */
         mpfi_intersect(shifted, shifted, unit);
-        mpfi_clear(unit);
         /* REMOVE: Q = N(0,1), P = (1−q)N(0,1) + qN(r,1); ADD: P and Q swapped */
         mpfi_ptr mix = add ? Q : P, pure = add ? P : Q;
         mpfi_mul(mix, base, m->omq);
@@ -774,10 +1091,6 @@ static void bin_pq_sub(mpfi_ptr P, mpfi_ptr Q, const mech *m, const endpoint *pr
     } else {
         bin_pq(P, Q, m, prev, cur, cx);
     }
-    mpfi_clear(d);
-    mpfi_clear(a);
-    mpfi_clear(base);
-    mpfi_clear(shifted);
 }
 
 /* The connect-the-dots split of one bin (§1): the atom at ℓ ∈ (ℓ_{k−1}, ℓ_k]
@@ -786,11 +1099,9 @@ static void bin_pq_sub(mpfi_ptr P, mpfi_ptr Q, const mech *m, const endpoint *pr
  * a = P − b.  elk ⊇ e^{ℓ_k} (NULL: computed), eh ⊇ e^h, ehm1 ⊇ e^h − 1;
  * both clamped to [0, P]. */
 static void ctd_split(mpfi_ptr a, mpfi_ptr b, mpfi_srcptr P, mpfi_srcptr Q, mpfr_srcptr loss,
-                      mpfi_srcptr elk, mpfi_srcptr eh, mpfi_srcptr ehm1, mpfr_prec_t p)
+                      mpfi_srcptr elk, mpfi_srcptr eh, mpfi_srcptr ehm1, mass_ctx *cx)
 {
-    mpfi_t t, zero_p;
-    mpfi_init2(t, p);
-    mpfi_init2(zero_p, p);
+    mpfi_ptr t = cx->v[0], zero_p = cx->v[1];
     if (elk != NULL) {
         mpfi_set(t, elk); /* e^{ℓ_k}, carried by the caller */
     } else {
@@ -810,8 +1121,6 @@ static void ctd_split(mpfi_ptr a, mpfi_ptr b, mpfi_srcptr P, mpfi_srcptr Q, mpfr
     mpfi_intersect(a, a, zero_p);
     if (mpfi_is_empty(a))
         mpfi_set(a, zero_p);
-    mpfi_clear(t);
-    mpfi_clear(zero_p);
 }
 
 /* The precision of the mass enclosures.  Gaussian: the bin width h/r is
@@ -845,7 +1154,7 @@ typedef struct {
 } gauss_rec;
 
 static void gauss_rec_init(gauss_rec *g, const mech *m, mpfi_srcptr x0, mpfr_srcptr loss0,
-                           mpfi_srcptr width, double h, const mass_ctx *cx)
+                           mpfi_srcptr width, double h, mass_ctx *cx)
 {
     mpfi_ptr v[] = {g->phi, g->rho, g->c, g->eml, g->emh, g->elk, g->t};
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
@@ -891,7 +1200,7 @@ static void gauss_rec_step(gauss_rec *g)
  * series converges.  Sets g->elk ⊇ e^{ℓ_k} and returns it (NULL without g). */
 static mpfi_srcptr bin_pq_fast(mpfi_ptr P, mpfi_ptr Q, const mech *m, const endpoint *prev,
                                const endpoint *cur, mpfi_srcptr width, gauss_rec *g,
-                               const mass_ctx *cx)
+                               mass_ctx *cx)
 {
     if (g == NULL) {
         bin_pq(P, Q, m, prev, cur, cx);
@@ -901,12 +1210,10 @@ static mpfi_srcptr bin_pq_fast(mpfi_ptr P, mpfi_ptr Q, const mech *m, const endp
     mpfi_ui_div(g->elk, 1, g->elk);
     bool ok = normal_mass_series_phi(P, prev->x, width, g->phi, cx);
     if (ok) {
-        mpfi_t xr;
-        mpfi_init2(xr, cx->p);
+        mpfi_ptr xr = cx->v[0];
         mpfi_add(xr, prev->x, m->r);
         mpfi_mul(g->t, g->phi, g->eml); /* φ(x_{k−1} + r) */
         ok = normal_mass_series_phi(Q, xr, width, g->t, cx);
-        mpfi_clear(xr);
     }
     if (!ok)
         bin_pq(P, Q, m, prev, cur, cx);
@@ -915,13 +1222,16 @@ static mpfi_srcptr bin_pq_fast(mpfi_ptr P, mpfi_ptr Q, const mech *m, const endp
 
 /* The subsampled recurrences: el ⊇ e^{ℓ_k}, eml ⊇ e^{−ℓ_k}, carried by
  * one multiplication each (e^{±h} enclosed once; products of enclosures
- * enclose the products), feeding endpoint_sub and the CTD split. */
+ * enclose the products), feeding endpoint_sub and the CTD split; links
+ * counts the points, φ being chained (phi_chain) except at every
+ * PHI_CHAIN-th. */
 typedef struct {
     mpfi_t el, eml, eh, emh;
+    unsigned long links;
 } sub_rec;
 
 static void sub_rec_init(sub_rec *sr, endpoint *e0, const mech *m, mpfr_srcptr loss0, double h,
-                         const mass_ctx *cx)
+                         mass_ctx *cx)
 {
     mpfi_ptr v[] = {sr->el, sr->eml, sr->eh, sr->emh};
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
@@ -935,16 +1245,19 @@ static void sub_rec_init(sub_rec *sr, endpoint *e0, const mech *m, mpfr_srcptr l
     mpfi_exp(sr->eh, sr->eh);
     mpfi_set_d(sr->emh, -h);
     mpfi_exp(sr->emh, sr->emh);
-    endpoint_sub(e0, m, m->dir == DIR_ADD ? sr->eml : sr->el, loss0, cx);
+    sr->links = 0;
+    endpoint_sub(e0, NULL, m, m->dir == DIR_ADD ? sr->eml : sr->el, loss0, cx);
 }
 
-/* Moves to the next grid point (loss = ℓ_k) and makes its endpoint; returns e^{ℓ_k}. */
-static mpfi_srcptr sub_rec_step(sub_rec *sr, endpoint *cur, const mech *m, mpfr_srcptr loss,
-                                const mass_ctx *cx)
+/* Moves to the next grid point (loss = ℓ_k) and makes its endpoint after
+ * prev; returns e^{ℓ_k}. */
+static mpfi_srcptr sub_rec_step(sub_rec *sr, endpoint *cur, const endpoint *prev,
+                                const mech *m, mpfr_srcptr loss, mass_ctx *cx)
 {
     mpfi_mul(sr->el, sr->el, sr->eh);
     mpfi_mul(sr->eml, sr->eml, sr->emh);
-    endpoint_sub(cur, m, m->dir == DIR_ADD ? sr->eml : sr->el, loss, cx);
+    bool chain = ++sr->links % PHI_CHAIN != 0;
+    endpoint_sub(cur, chain ? prev : NULL, m, m->dir == DIR_ADD ? sr->eml : sr->el, loss, cx);
     return sr->el;
 }
 
@@ -956,16 +1269,14 @@ static void sub_rec_clear(sub_rec *sr)
 }
 
 /* excess += max(0, (1 − RHO0)·stored − lower), rounded up (§1, mass_excess). */
-static void add_excess(mpfr_ptr excess, double stored, mpfr_srcptr lower)
+static void add_excess(mpfr_ptr excess, double stored, mpfr_srcptr lower, mass_ctx *cx)
 {
-    mpfr_t t;
-    mpfr_init2(t, 128);
+    mpfr_ptr t = cx->x128;
     mpfr_set_d(t, stored, MPFR_RNDU);
     mpfr_mul_d(t, t, 1 - RHO0, MPFR_RNDU); /* 1 − 2^-48 is a double */
     mpfr_sub(t, t, lower, MPFR_RNDU);
     if (mpfr_sgn(t) > 0)
         mpfr_add(excess, excess, t, MPFR_RNDU);
-    mpfr_clear(t);
 }
 
 /* The norms of the stored array and its variance (a scale for the window). */
@@ -1045,7 +1356,7 @@ ul_status ul_pld_discretise(disc *d, const mech *m, double h, double tau,
     gauss_rec g, *gp = NULL;
     sub_rec sr;
     if (!m->subsampled) {
-        endpoint_at(&e[0], m, loss, p);
+        endpoint_at(&e[0], m, loss, &cx);
         gauss_rec_init(&g, m, e[0].x, loss, width, h, &cx);
         gp = &g;
     } else {
@@ -1061,19 +1372,19 @@ ul_status ul_pld_discretise(disc *d, const mech *m, double h, double tau,
         ul_pld_exact_loss(loss, klo + (double)k, h);
         mpfi_srcptr elk;
         if (gp != NULL) {
-            endpoint_at(cur, m, loss, p);
+            endpoint_at(cur, m, loss, &cx);
             elk = bin_pq_fast(P, Q, m, prev, cur, width, gp, &cx);
         } else {
-            elk = sub_rec_step(&sr, cur, m, loss, &cx);
+            elk = sub_rec_step(&sr, cur, prev, m, loss, &cx);
             bin_pq_sub(P, Q, m, prev, cur, &cx);
         }
-        ctd_split(a, b, P, Q, loss, elk, eh, ehm1, p);
+        ctd_split(a, b, P, Q, loss, elk, eh, ehm1, &cx);
         if (gp != NULL)
             gauss_rec_step(gp);
         mpfr_add(atom_up, atom_up, &a->right, MPFR_RNDU);
         mpfr_add(atom_lo, atom_lo, &a->left, MPFR_RNDD);
         d->pess[k - 1] = mpfr_get_d(atom_up, MPFR_RNDU);
-        add_excess(d->excess, d->pess[k - 1], atom_lo);
+        add_excess(d->excess, d->pess[k - 1], atom_lo, &cx);
         mpfr_set(atom_up, &b->right, MPFR_RNDU);
         mpfr_set(atom_lo, &b->left, MPFR_RNDD);
         mpfi_diam_abs(w, P);
@@ -1085,7 +1396,7 @@ ul_status ul_pld_discretise(disc *d, const mech *m, double h, double tau,
         sub_rec_clear(&sr);
     if (!late) {
         d->pess[n - 1] = mpfr_get_d(atom_up, MPFR_RNDU);
-        add_excess(d->excess, d->pess[n - 1], atom_lo);
+        add_excess(d->excess, d->pess[n - 1], atom_lo, &cx);
         /* the upper tail goes to +∞ */
         loss_tail(P, m, loss, true, p);
         mpfr_set(d->p_inf, &P->right, MPFR_RNDU);
