@@ -1280,7 +1280,7 @@ static void add_excess(mpfr_ptr excess, double stored, mpfr_srcptr lower, mass_c
 }
 
 /* The norms of the stored array and its variance (a scale for the window). */
-static void disc_moments(disc *d, size_t n, double klo, double h)
+void ul_pld_disc_moments(disc *d, size_t n, double klo, double h)
 {
     array_norms(d->pess, n, d->sum_pess, d->l2_pess);
     double s0 = 0, s1 = 0, s2 = 0;
@@ -1400,7 +1400,7 @@ ul_status ul_pld_discretise(disc *d, const mech *m, double h, double tau,
         /* the upper tail goes to +∞ */
         loss_tail(P, m, loss, true, p);
         mpfr_set(d->p_inf, &P->right, MPFR_RNDU);
-        disc_moments(d, n, klo, h);
+        ul_pld_disc_moments(d, n, klo, h);
     }
 
     endpoint_clear(&e[0]);

@@ -147,6 +147,8 @@ pld_spread ul_pld_spread_d(const mech *ms, size_t nm, double tau);
 void ul_pld_exact_loss(mpfr_ptr loss, double idx, double h);
 void ul_pld_disc_init(disc *d);
 void ul_pld_disc_clear(disc *d);
+/* sum_pess, l2_pess (rounded up) and var (a scale) of the n stored atoms. */
+void ul_pld_disc_moments(disc *d, size_t n, double klo, double h);
 ul_status ul_pld_discretise(disc *d, const mech *m, double h, double tau, unsigned long max_points,
                          char *err, size_t errlen);
 

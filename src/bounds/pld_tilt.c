@@ -204,26 +204,6 @@ static void tilt_factors(long double *tau, double *theta, const disc *d, double 
     mpfi_clear(arg);
 }
 
-/* The norms and variance of the tilted array (pld_disc.c's moments). */
-static void tilt_moments(disc *d, double h)
-{
-    double mx = 0, s0 = 0, s1 = 0, s2 = 0;
-    mpfr_set_zero(d->sum_pess, 1);
-    for (size_t k = 0; k < d->n; k++) {
-        double x = d->pess[k], c = (d->k_lo + (double)k) * h;
-        mpfr_add_d(d->sum_pess, d->sum_pess, x, MPFR_RNDU);
-        mx = x > mx ? x : mx;
-        s0 += x;
-        s1 += x * c;
-        s2 += x * c * c;
-    }
-    mpfr_mul_d(d->l2_pess, d->sum_pess, mx, MPFR_RNDU);
-    mpfr_sqrt(d->l2_pess, d->l2_pess, MPFR_RNDU); /* ‖x‖₂ ≤ √(max·Σ) */
-    d->var = s0 > 0 ? s2 / s0 - (s1 / s0) * (s1 / s0) : 0;
-    if (!(d->var > h * h))
-        d->var = h * h;
-}
-
 double ul_pld_tilt_log_mgf(const disc *d, double lambda, double h)
 {
     return log_mgf(d, lambda, h);
@@ -247,5 +227,5 @@ void ul_pld_tilt(disc *d, double lambda, double L, double h, long double *tau)
     mpfr_mul_d(d->excess, d->excess, (double)(tmax * up) * (1 + 1e-15), MPFR_RNDU);
     d->rho = RHO0 + 4 * kappa + 0x1p-50; /* + θ₂ */
     d->tilt_L = L;
-    tilt_moments(d, h);
+    ul_pld_disc_moments(d, d->n, d->k_lo, h);
 }
