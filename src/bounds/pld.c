@@ -212,7 +212,7 @@
 
 #define MAX_ROUNDS 10         /* evaluations of the automatic grid / precision loop */
 #define MIN_FACTOR (1.0 / 32)  /* the most one round refines h by */
-#define INITIAL_POINTS 8192.0 /* grid points of the first automatic round */
+#define INITIAL_POINTS 32768.0 /* grid points of the first automatic round */
 #define DEFAULT_TAIL 1e-30    /* truncated mass when not automatic */
 #define MIN_TAIL 1e-320       /* the least automatic truncation: δ down to about 1e-300 (and
                                  the per-step tails a thousandth of that, still doubles) */
