@@ -128,19 +128,27 @@ Test(lib_limits, cancel_flag_stops_a_long_calc)
 }
 
 /* The flag at several points of the slowest corpus audit (each point a
- * different step: the search, the accountant, the report). */
+ * different step: the search, the accountant, the report).  The audit takes
+ * about half a second since issue 29, so a late flag may find it done: that
+ * point is then skipped (it returned its report before the flag), and the
+ * first, at 0.05 s, must always cancel. */
 Test(lib_limits, cancel_latency_on_the_slowest_audit)
 {
-    const double delays[] = {0.1, 0.6, 1.2, 2.0};
+    const double delays[] = {0.05, 0.15, 0.3, 0.45};
     double worst = 0;
     for (size_t i = 0; i < sizeof delays / sizeof delays[0]; i++) {
         call c = {.what = "audit", .path = SLOWEST_AUDIT};
         double latency = cancel_after(&c, delays[i]);
+        if (i > 0 && c.st == ULAUDIT_OK && latency <= 0) {
+            cr_log_info("slowest corpus audit: done before the flag at %.2f s", delays[i]);
+            ulaudit_free(c.out);
+            continue;
+        }
         assert_cancelled(&c);
         cr_assert_lt(latency, MAX_LATENCY, "audit returned %.3f s after the flag (raised at "
                      "%.1f s)", latency, delays[i]);
         worst = fmax(worst, latency);
-        cr_log_info("cancel latency, slowest corpus audit, flag at %.1f s: %.3f s", delays[i],
+        cr_log_info("cancel latency, slowest corpus audit, flag at %.2f s: %.3f s", delays[i],
                     latency);
     }
     cr_log_info("cancel latency, slowest corpus audit: at most %.3f s", worst);

@@ -12,6 +12,7 @@
 #include "bounds/pld_fft.h"
 #include "bounds/pld_internal.h"
 #include "num/gauss_tail.h"
+#include "num/progress.h"
 
 #define SUM_BLOCK 1024        /* B of §3(e): B·u_L ≈ 6e-17, one MPFI anchor per block */
 
@@ -982,7 +983,13 @@ static void tilt_all(dir_state *S, tilt_choice *tc, double *tau_w)
         lambda = ul_pld_tilt_lambda_eps(S->ds, S->nd, S->h, tc->x, &eps_ref);
     tc->lambda = 0;
     tc->eps_ref = eps_ref;
-    if (!(lambda > 0) || !isfinite(eps_ref) || (S->nd == 1 && S->ds[0].steps == 1))
+    /* no composition, or ε beyond the composed support (only the mass at +∞
+     * counts there; a tilt towards it would only rescale the window's tails) */
+    double top = 0;
+    for (size_t i = 0; i < S->nd; i++)
+        top += (double)S->ds[i].steps * (S->ds[i].k_lo + (double)S->ds[i].n - 1) * S->h;
+    if (!(lambda > 0) || !isfinite(eps_ref) || eps_ref >= top ||
+        (S->nd == 1 && S->ds[0].steps == 1))
         return;
     /* every L_i finite and one scratch array, or no tilt at all */
     size_t nmax = 0;
@@ -1055,6 +1062,9 @@ ul_status ul_pld_dir_build(dir_state *S, mech *ms, size_t nm, double h, double t
         res->slack += (double)S->ds[i].steps * mpfr_get_d(S->ds[i].slack, MPFR_RNDU);
     }
     mass_at_infinity(S->pinf, S->ds, nm);
+    char label[80]; /* a label-only progress report (num/progress.h): the FFT can take seconds */
+    snprintf(label, sizeof label, "PLD: composing %zu points by FFT", S->w.N);
+    ul_progress_step(0, label);
     if (!(nm == 1 && S->ds[0].steps == 1)) {
         if (!fft_ctx_init(&S->fc, S->w.N, nm, f->is_long))
             return ul_fail(err, errlen, UL_EINPUT,
