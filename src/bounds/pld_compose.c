@@ -833,16 +833,18 @@ void ul_pld_log_k(mpfr_ptr out, const dir_state *S, mpfr_srcptr eps, mpfr_rnd_t 
     mpfr_clear(t);
 }
 
-/* x ← x·K(ε) (§5; K = 1 untilted), rounded rnd. */
-static void times_k(mpfr_ptr x, const dir_state *S, mpfr_srcptr eps, mpfr_rnd_t rnd)
+/* x ← x·K(ε) (§5; K = 1 untilted), an upper bound of it (up) or a lower
+ * one: K's end and the product's rounding chosen by x's sign. */
+static void times_k(mpfr_ptr x, const dir_state *S, mpfr_srcptr eps, bool up)
 {
     if (S->lambda == 0)
         return;
+    mpfr_rnd_t rk = (mpfr_sgn(x) >= 0) == up ? MPFR_RNDU : MPFR_RNDD;
     mpfr_t k;
     mpfr_init2(k, BUDGET_PREC);
-    ul_pld_log_k(k, S, eps, rnd);
-    mpfr_exp(k, k, rnd);
-    mpfr_mul(x, x, k, rnd);
+    ul_pld_log_k(k, S, eps, rk);
+    mpfr_exp(k, k, rk);
+    mpfr_mul(x, x, k, up ? MPFR_RNDU : MPFR_RNDD);
     mpfr_clear(k);
 }
 
@@ -865,7 +867,7 @@ static void tails_real(mpfr_ptr t, const dir_state *S, mpfr_srcptr eps, bool wit
     }
     if (with_lo)
         mpfr_add(t, t, w->lo_pess, MPFR_RNDU);
-    times_k(t, S, eps, MPFR_RNDU);
+    times_k(t, S, eps, true);
     mpfr_clears(top, f, (mpfr_ptr)0);
 }
 
@@ -882,8 +884,8 @@ static void upper_end(mpfr_ptr hi, dir_result *res, dir_state *S, mpfr_srcptr ep
     sum_weighted(&ws, c->y, c->is_long, c->len, c->scale, w, S->h, eps_lo, S->lambda);
     S->late = S->late || ws.late;
     rounding_total(rnd, &ws, S->E2);
-    times_k(rnd, S, eps_lo, MPFR_RNDU);
-    times_k(ws.hi, S, eps_lo, MPFR_RNDU);
+    times_k(rnd, S, eps_lo, true);
+    times_k(ws.hi, S, eps_lo, true);
     res->round_hi = mpfr_get_d(rnd, MPFR_RNDU);
     mpfr_add(hi, ws.hi, rnd, MPFR_RNDU);
     ul_pld_exact_loss(bottom, w->base + w->m_lo, S->h); /* the window's lowest loss */
@@ -915,21 +917,20 @@ static void lower_end(mpfr_ptr lo, dir_result *res, dir_state *S, mpfr_srcptr ep
     mpfr_sub(lo, ws.lo, rnd, MPFR_RNDD);
     mpfr_add(t, w->up_pess, w->lo_pess, MPFR_RNDU);
     mpfr_sub(lo, lo, t, MPFR_RNDD); /* ≤ F(w′), tilted units (g ≤ 1 on the wrapped mass) */
-    times_k(rnd, S, eps_hi, MPFR_RNDU);
-    times_k(t, S, eps_hi, MPFR_RNDU);
+    times_k(rnd, S, eps_hi, true);
+    times_k(t, S, eps_hi, true);
     res->round_lo = mpfr_get_d(rnd, MPFR_RNDU);
     res->tails_lo = mpfr_get_d(t, MPFR_RNDU);
     mass_excess(sc, ex, S->ds, S->nd);
     if (mpfr_sgn(lo) > 0)
         mpfr_mul(lo, lo, sc, MPFR_RNDD); /* ≤ scale·F(w′) (a negative bound stays one) */
     mpfr_sub(lo, lo, ex, MPFR_RNDD);
-    /* into real units: K(ε_hi) rounded down for a positive bound, up for a negative one */
-    times_k(lo, S, eps_hi, mpfr_sgn(lo) > 0 ? MPFR_RNDD : MPFR_RNDU);
-    times_k(ex, S, eps_hi, MPFR_RNDU);
+    times_k(lo, S, eps_hi, false); /* into real units, a lower bound */
+    times_k(ex, S, eps_hi, true);
     ctd_excess_bound(t, S, eps_lo, eps_hi);
     mpfr_add(ex, ex, t, MPFR_RNDU);
     mpfr_sub(lo, lo, t, MPFR_RNDD);
-    times_k(ws.lo, S, eps_hi, MPFR_RNDN);
+    times_k(ws.lo, S, eps_hi, false); /* the report's optimistic sum */
     res->opt = mpfr_get_d(ws.lo, MPFR_RNDN) - mpfr_get_d(ex, MPFR_RNDU);
     /* E_γ ≥ max(0, 1 − e^ε) */
     mpfr_exp(t, eps_hi, MPFR_RNDU);
