@@ -479,8 +479,8 @@ static ul_status scale_certified(const ul_dpsgd_run *run, const char *scale, con
 
 /* min over α of the BBGHS ε at log δ of the run with every σ_i·c and phase
  * j at steps_j steps when steps_j > 0 (doubles, search). */
-static double eps_rdp_d(const ul_dpsgd_run *run, double c, size_t j, double steps_j,
-                        double log_delta)
+static double eps_rdp_near_d(const ul_dpsgd_run *run, double c, size_t j, double steps_j,
+                             double log_delta, double *alpha)
 {
     run_d rd;
     run_d_init(&rd, run, c);
@@ -488,10 +488,20 @@ static double eps_rdp_d(const ul_dpsgd_run *run, double c, size_t j, double step
         rd.t[j] = steps_j;
     ul_rdp_curve_d cv = {run_curve_d, &rd};
     double v = NAN;
-    double a = ul_renyi_search_alpha_d(UL_RDP_TO_EPS, &cv, UL_DPSGD_ALPHA_MAX, log_delta,
-                                       UL_RDP_BBGHS, &v);
+    double a = ul_renyi_search_alpha_near_d(UL_RDP_TO_EPS, &cv, UL_DPSGD_ALPHA_MAX, log_delta,
+                                            UL_RDP_BBGHS, *alpha, &v);
     run_d_clear(&rd);
+    if (!isnan(a))
+        *alpha = a;
     return isnan(a) || isnan(v) ? INFINITY : v;
+}
+
+/* ε by RDP in doubles (searches only), α searched afresh. */
+static double eps_rdp_d(const ul_dpsgd_run *run, double c, size_t j, double steps_j,
+                        double log_delta)
+{
+    double alpha = NAN;
+    return eps_rdp_near_d(run, c, j, steps_j, log_delta, &alpha);
 }
 
 /* log δ from the decimal (finite where δ is below the double range). */
@@ -558,7 +568,8 @@ static ul_status scale_search(const ul_dpsgd_run *run, const char *eps, const ch
      * Jarratt 1971, BIT 11), bisecting while f(lo) is infinite and every
      * eighth step: a dozen evaluations, each an α search, where bisection
      * to 1e-13 took about 48; done when the safe end is within 1e-13·ε */
-    double flo = INFINITY, fhi = eps_rdp_d(run, exp(hi), 0, 0, ld) - e;
+    double alpha = NAN; /* each α search starts near the last one's α */
+    double flo = INFINITY, fhi = eps_rdp_near_d(run, exp(hi), 0, 0, ld, &alpha) - e;
     int side = 0;
     for (int it = 0; it < 200 && hi - lo > 1e-13 && fhi < -1e-13 * e; it++) {
         double x = 0.5 * (lo + hi);
@@ -567,7 +578,7 @@ static ul_status scale_search(const ul_dpsgd_run *run, const char *eps, const ch
             if (xs > lo && xs < hi)
                 x = xs;
         }
-        double fx = eps_rdp_d(run, exp(x), 0, 0, ld) - e;
+        double fx = eps_rdp_near_d(run, exp(x), 0, 0, ld, &alpha) - e;
         if (fx <= 0) {
             hi = x, fhi = fx;
             if (side == -1)

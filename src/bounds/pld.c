@@ -681,12 +681,16 @@ static ul_status read_decide(mpfi_ptr x, bool *have, const ul_pld_options *o, ch
 }
 
 /* The width a round must reach to decide against threshold t (pld.h
- * decide), from the bracket [l, u] so far: about half the distance from its
- * midpoint to t, and never less than the width asked (`width`).  A choice
- * of grid only: every bracket is sound whatever is chosen. */
+ * decide), from the bracket [l, u] so far: the upper end is the tight one
+ * (the CTD sum is a dominating pair, §1; the lower end carries the excess
+ * bound, several times looser), so the truth is near u and the side is
+ * known once l passes t: a width below u − t (80% of it), never less than
+ * the width asked (`width`).  A choice of grid only: every bracket is
+ * sound whatever is chosen. */
 static double decide_width(double width, double l, double u, double t)
 {
-    double need = 0.5 * fabs(0.5 * (l + u) - t);
+    (void)l;
+    double need = 0.8 * (u - t);
     return isfinite(need) && need > width ? need : width;
 }
 

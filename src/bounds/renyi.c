@@ -1294,7 +1294,9 @@ static double objective_t_fn(const void *ctx, double t)
  * down to |Δt| ≈ 1e-8 (near a smooth minimum the bound then exceeds the
  * optimum by a relative ~1e-16).
  * Returns NaN when the curve is nowhere finite. */
-static double search_alpha(search_ctx *s, double alpha_max)
+/* hint_t: log(α − 1) of a previous search, or NaN: then (or when the best
+ * of the nine grid points around it is at their edge) the whole grid. */
+static double search_alpha_from(search_ctx *s, double alpha_max, double hint_t)
 {
     double t_lo = log(1e-12), t_hi = log(alpha_max - 1);
     if (t_hi < t_lo)
@@ -1304,14 +1306,23 @@ static double search_alpha(search_ctx *s, double alpha_max)
     if (n < 2)
         n = 2;
     step = (t_hi - t_lo) / (n - 1);
-    int best = -1;
+    int best = -1, i0 = 0, i1 = n - 1;
+    if (isfinite(hint_t)) {
+        int c = (int)lround((hint_t - t_lo) / step);
+        i0 = c - 4 > 0 ? c - 4 : 0;
+        i1 = c + 4 < n - 1 ? c + 4 : n - 1;
+    }
     double fbest = INFINITY;
-    for (int i = 0; i < n; i++) {
+    for (int i = i0; i <= i1; i++) {
         double f = objective_t(s, t_lo + i * step);
         if (f < fbest) {
             fbest = f;
             best = i;
         }
+    }
+    if ((best == i0 && i0 > 0) || (best == i1 && i1 < n - 1) || best < 0) {
+        if (isfinite(hint_t))
+            return search_alpha_from(s, alpha_max, NAN);
     }
     if (best < 0)
         return NAN;
@@ -1319,6 +1330,11 @@ static double search_alpha(search_ctx *s, double alpha_max)
     double a = best > 0 ? tb - step : tb, b = best < n - 1 ? tb + step : tb, fm;
     double tm = ul_bounds_golden_min_d(objective_t_fn, s, a, b, 1e-8, 80, &fm);
     return 1 + exp(fm <= fbest ? tm : tb);
+}
+
+static double search_alpha(search_ctx *s, double alpha_max)
+{
+    return search_alpha_from(s, alpha_max, NAN);
 }
 
 /* A short decimal for α > 1, within 1e-9·(α − 1) of it (any α is valid;
@@ -1338,6 +1354,13 @@ double ul_renyi_search_alpha_d(ul_rdp_target target, const ul_rdp_curve_d *searc
                                double alpha_max, double given, ul_rdp_conversion conv,
                                double *value)
 {
+    return ul_renyi_search_alpha_near_d(target, search, alpha_max, given, conv, NAN, value);
+}
+
+double ul_renyi_search_alpha_near_d(ul_rdp_target target, const ul_rdp_curve_d *search,
+                                    double alpha_max, double given, ul_rdp_conversion conv,
+                                    double alpha_hint, double *value)
+{
     if (search == NULL || search->fn == NULL || !conversion_valid(conv))
         return NAN;
     if (!(alpha_max > 1) || !isfinite(alpha_max))
@@ -1348,7 +1371,7 @@ double ul_renyi_search_alpha_d(ul_rdp_target target, const ul_rdp_curve_d *searc
     s.target = target;
     s.conv = conv;
     s.given = given;
-    double alpha = search_alpha(&s, alpha_max);
+    double alpha = search_alpha_from(&s, alpha_max, alpha_hint > 1 ? log(alpha_hint - 1) : NAN);
     if (value != NULL)
         *value = isnan(alpha) ? NAN : search_objective(&s, alpha);
     return alpha;

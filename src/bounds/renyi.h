@@ -299,4 +299,12 @@ double ul_renyi_search_alpha_d(ul_rdp_target target, const ul_rdp_curve_d *searc
                                double alpha_max, double given, ul_rdp_conversion conv,
                                double *value);
 
+/* The same, starting near alpha_hint (a previous search's α for a nearby
+ * curve, e.g. a noise search's last step): nine grid points around it, the
+ * whole grid when the best of them is at their edge (the minimiser may lie
+ * beyond); alpha_hint NaN: ul_renyi_search_alpha_d.  Choices only. */
+double ul_renyi_search_alpha_near_d(ul_rdp_target target, const ul_rdp_curve_d *search,
+                                    double alpha_max, double given, ul_rdp_conversion conv,
+                                    double alpha_hint, double *value);
+
 #endif
