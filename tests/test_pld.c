@@ -1575,3 +1575,38 @@ Test(pld, tilted_and_untilted_brackets_intersect)
         outcome_clear(&b);
     }
 }
+
+/* ε(δ) at small δ (the tilted ε query, §5) against the RDP bound of the
+ * REMOVE pair: ε(δ) ≤ min_α T·R_α + log(1/δ)/(α − 1) (Mironov 2017 Prop. 3,
+ * R_α from log_a_alpha above), so the proven lower end eps_lo must lie below
+ * it; and the bracket must be finite and as narrow as asked. */
+Test(pld, eps_query_at_small_delta_is_finite_and_below_rdp)
+{
+    struct {
+        const char *sigma, *r, *q, *delta;
+        unsigned long T;
+    } cases[] = {{"1", "1", "0.01", "1e-30", 1000}, {"2", "0.5", "0.02", "1e-60", 1000}};
+    mpfr_t la;
+    mpfr_init2(la, 256);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        double ld = log(strtod(cases[i].delta, NULL)), rdp = INFINITY;
+        for (unsigned long a = 2; a <= 400; a++) {
+            log_a_alpha(la, cases[i].r, cases[i].q, a);
+            double R = (double)cases[i].T * mpfr_get_d(la, MPFR_RNDN) / (double)(a - 1);
+            rdp = fmin(rdp, R - ld / (double)(a - 1));
+        }
+        ul_pld_phase ph = {cases[i].sigma, NULL, cases[i].q, cases[i].T};
+        outcome o;
+        outcome_init(&o);
+        ul_pld_options opt = options(0, 1e-2, UL_PLD_FFT_AUTO, UL_PLD_REMOVE);
+        run_eps(&o, &ph, 1, cases[i].delta, &opt);
+        cr_log_info("delta %s: eps in [%.8g, %.8g], RDP %.8g, tilt %g", cases[i].delta,
+                    mpfr_get_d(o.lo, MPFR_RNDD), mpfr_get_d(o.hi, MPFR_RNDU), rdp, o.rep.tilt);
+        cr_assert_eq(o.st, UL_OK, "case %zu: %s", i, o.err);
+        cr_assert(o.rep.tilt > 0, "case %zu: not tilted", i);
+        cr_assert(mpfr_number_p(o.hi) && mpfr_sgn(o.lo) > 0, "case %zu", i);
+        cr_assert(mpfr_get_d(o.lo, MPFR_RNDD) <= rdp, "case %zu: eps_lo above the RDP bound", i);
+        outcome_clear(&o);
+    }
+    mpfr_clear(la);
+}

@@ -847,9 +847,11 @@ typedef struct {
     double *A, *B;
     size_t N;
     double l0, h;
+    double unit; /* A and B are in units of this (tilted: e^{A − λℓ_c} at the window's
+                    centre ℓ_c, so that δ near 1e-300 is not summed in subnormals) */
 } pess_model;
 
-static bool pess_model_init(pess_model *pm, const dir_state *S)
+static bool pess_model_init(pess_model *pm, const dir_state *S, double log_delta)
 {
     size_t N = S->w.N;
     pm->N = N;
@@ -859,18 +861,22 @@ static bool pess_model_init(pess_model *pm, const dir_state *S)
     pm->B = malloc((N + 1) * sizeof *pm->B);
     if (pm->A == NULL || pm->B == NULL)
         return false;
-    double emh = exp(-S->h), scale = ldexp(1.0, -S->c.scale), a = mpfi_get_d(S->A);
-    /* real units (§5): z̃·e^{A − λℓ_j}, the factor carried down by e^{λh}
-     * within blocks of 256 from an exp at each block's top (a model:
-     * clamped to [0, 1]) */
+    double emh = exp(-S->h), scale = ldexp(1.0, -S->c.scale);
+    /* tilted (§5): z̃·e^{−λ(ℓ_j − ℓ_c)} in units e^{A − λℓ_c} = δ, ℓ_c the
+     * Chernoff estimate of ε(δ), the factor carried down by e^{λh} within
+     * blocks of 256 from an exp at each block's top (a model: clamped to
+     * what the real mass 1 allows) */
+    double a = mpfi_get_d(S->A), lc = S->lambda > 0 ? (a - log_delta) / S->lambda : 0;
+    pm->unit = S->lambda > 0 ? exp(fmax(log_delta, -700)) : 1;
+    double cap = S->lambda > 0 ? fmin(1 / pm->unit, 1e300) : 1;
     double grow = exp(S->lambda * S->h), f = 0;
     pm->A[N] = pm->B[N] = 0;
     for (size_t j = N; j-- > 0;) {
         double z = (double)ul_pld_composed_at(&S->c, &S->w, S->w.m_lo + (double)j) * scale;
         if (S->lambda > 0) {
             if ((N - 1 - j) % 256 == 0)
-                f = exp(fmin(690, a - S->lambda * (pm->l0 + (double)j * pm->h)));
-            z = fmin(1, fmax(0, z) * f);
+                f = exp(fmin(690, -S->lambda * (pm->l0 + (double)j * pm->h - lc)));
+            z = fmin(cap, fmax(0, z) * f);
             f *= grow;
         }
         pm->A[j] = pm->A[j + 1] + z;
@@ -893,7 +899,8 @@ static size_t model_index(const pess_model *pm, double eps)
     return j >= (double)pm->N ? pm->N : (size_t)j;
 }
 
-static double model_delta(const pess_model *pm, double eps)
+/* δ of the model at ε in its units (model_root), and in real units. */
+static double model_delta_units(const pess_model *pm, double eps)
 {
     size_t j = model_index(pm, eps);
     if (j >= pm->N)
@@ -901,12 +908,17 @@ static double model_delta(const pess_model *pm, double eps)
     return pm->A[j] - exp(fmin(0, eps - (pm->l0 + (double)j * pm->h))) * pm->B[j];
 }
 
+static double model_delta(const pess_model *pm, double eps)
+{
+    return model_delta_units(pm, eps) * pm->unit;
+}
+
 static double model_slope(const pess_model *pm, double eps)
 {
     size_t j = model_index(pm, eps);
     if (j >= pm->N)
         return 0;
-    return exp(fmin(0, eps - (pm->l0 + (double)j * pm->h))) * pm->B[j];
+    return exp(fmin(0, eps - (pm->l0 + (double)j * pm->h))) * pm->B[j] * pm->unit;
 }
 
 /* The ε ≥ 0 where model_delta(ε) + c crosses target (bisection; the model
@@ -915,13 +927,14 @@ static double model_slope(const pess_model *pm, double eps)
 static double model_root(const pess_model *pm, double c, double target)
 {
     double a = 0, b = fmin(pm->l0 + (double)pm->N * pm->h, 1000);
-    if (model_delta(pm, a) + c <= target)
+    c /= pm->unit, target /= pm->unit; /* compared in the model's units */
+    if (model_delta_units(pm, a) + c <= target)
         return 0;
-    if (!(b > 0) || model_delta(pm, b) + c > target)
+    if (!(b > 0) || model_delta_units(pm, b) + c > target)
         return INFINITY;
     for (int i = 0; i < 200 && b - a > 1e-15 * fmax(1, b); i++) {
         double mid = 0.5 * (a + b);
-        if (model_delta(pm, mid) + c > target)
+        if (model_delta_units(pm, mid) + c > target)
             a = mid;
         else
             b = mid;
@@ -987,7 +1000,7 @@ static void eps_direction(dir_state *S, const pess_model *pm, mpfi_srcptr delta,
     out->rounding = out->res.round_hi + out->res.round_lo;
     out->eps_hi = INFINITY;
     out->eps_lo = 0;
-    double c = 1.05 * ex_hi + 1e-300;
+    double c = 1.05 * ex_hi + 1e-12 * dd; /* a start above 0, small beside δ */
     for (int t = 0; t < EPS_TRIES && !S->late; t++, c *= 2) {
         double x = model_root(pm, c, dd);
         if (!isfinite(x))
@@ -997,7 +1010,7 @@ static void eps_direction(dir_state *S, const pess_model *pm, mpfi_srcptr delta,
             break;
         }
     }
-    c = 1.05 * ex_lo + 1e-300;
+    c = 1.05 * ex_lo + 1e-12 * dd;
     double cap = fmin(pm->l0 + (double)pm->N * pm->h, 1000);
     for (int t = 0; t < EPS_TRIES && !S->late; t++, c *= 2) {
         double x = model_root(pm, -c, dd);
@@ -1035,8 +1048,8 @@ static ul_status eps_round(mech *ms, size_t nm, const direction *dirs, size_t nd
         mpfr_inits2(BUDGET_PREC, ed.res.lo, ed.res.hi, (mpfr_ptr)0);
         tilt_choice tc = {tilt ? TILT_EPS : TILT_NONE, mpfi_get_d(delta), 0, 0};
         st = ul_pld_dir_build(&S, ms, nm, h, tau, f, max_points, &tc, &ed.res, err, errlen);
-        pess_model pm = {NULL, NULL, 0, 0, 0};
-        if (st == UL_OK && !pess_model_init(&pm, &S))
+        pess_model pm = {NULL, NULL, 0, 0, 0, 1};
+        if (st == UL_OK && !pess_model_init(&pm, &S, log(mpfi_get_d(delta))))
             st = ul_fail(err, errlen, UL_EINPUT, "grid-step: %g: out of memory", h);
         if (st == UL_OK)
             eps_direction(&S, &pm, delta, &ed);

@@ -247,6 +247,7 @@ void ul_pld_disc_init(disc *d)
 void ul_pld_disc_clear(disc *d)
 {
     free(d->pess);
+    free(d->exk);
     free(d->gmass);
     free(d->lgmass);
     mpfr_clears(d->p_inf, d->slack, d->sum_pess, d->excess, d->l2_pess, (mpfr_ptr)0);
@@ -1269,14 +1270,25 @@ static void sub_rec_clear(sub_rec *sr)
 }
 
 /* excess += max(0, (1 − RHO0)·stored − lower), rounded up (§1, mass_excess). */
-static void add_excess(mpfr_ptr excess, double stored, mpfr_srcptr lower, mass_ctx *cx)
+/* excess += max(0, (1 − ρ₀)·pess[k] − lower) (§1), and the bin's term kept,
+ * rounded up, in d->exk[k] (allocated at the first positive term; the tilt
+ * weights them bin by bin, pld_tilt.c).  A failed allocation leaves exk
+ * NULL and sets exk_lost: the tilt then takes the bound max τ·excess. */
+static void add_excess(disc *d, size_t k, size_t n, mpfr_srcptr lower, mass_ctx *cx)
 {
     mpfr_ptr t = cx->x128;
-    mpfr_set_d(t, stored, MPFR_RNDU);
+    mpfr_set_d(t, d->pess[k], MPFR_RNDU);
     mpfr_mul_d(t, t, 1 - RHO0, MPFR_RNDU); /* 1 − 2^-48 is a double */
     mpfr_sub(t, t, lower, MPFR_RNDU);
-    if (mpfr_sgn(t) > 0)
-        mpfr_add(excess, excess, t, MPFR_RNDU);
+    if (mpfr_sgn(t) <= 0)
+        return;
+    mpfr_add(d->excess, d->excess, t, MPFR_RNDU);
+    if (d->exk == NULL && !d->exk_lost) {
+        d->exk = calloc(n, sizeof *d->exk);
+        d->exk_lost = d->exk == NULL;
+    }
+    if (d->exk != NULL)
+        d->exk[k] = mpfr_get_d(t, MPFR_RNDU);
 }
 
 /* The norms of the stored array and its variance (a scale for the window). */
@@ -1384,7 +1396,7 @@ ul_status ul_pld_discretise(disc *d, const mech *m, double h, double tau,
         mpfr_add(atom_up, atom_up, &a->right, MPFR_RNDU);
         mpfr_add(atom_lo, atom_lo, &a->left, MPFR_RNDD);
         d->pess[k - 1] = mpfr_get_d(atom_up, MPFR_RNDU);
-        add_excess(d->excess, d->pess[k - 1], atom_lo, &cx);
+        add_excess(d, k - 1, n, atom_lo, &cx);
         mpfr_set(atom_up, &b->right, MPFR_RNDU);
         mpfr_set(atom_lo, &b->left, MPFR_RNDD);
         mpfi_diam_abs(w, P);
@@ -1396,7 +1408,7 @@ ul_status ul_pld_discretise(disc *d, const mech *m, double h, double tau,
         sub_rec_clear(&sr);
     if (!late) {
         d->pess[n - 1] = mpfr_get_d(atom_up, MPFR_RNDU);
-        add_excess(d->excess, d->pess[n - 1], atom_lo, &cx);
+        add_excess(d, n - 1, n, atom_lo, &cx);
         /* the upper tail goes to +∞ */
         loss_tail(P, m, loss, true, p);
         mpfr_set(d->p_inf, &P->right, MPFR_RNDU);

@@ -46,6 +46,8 @@ typedef struct {
     mpfr_t sum_pess;           /* ≥ Σ pess */
     mpfr_t excess;             /* ≥ Σ_k max(0, (1 − RHO0)·pess[k] − w_k), w_k the exact atom
                                   split from bins inside the grid (§1) */
+    double *exk;               /* each bin's term of excess, rounded up (NULL: all 0) */
+    bool exk_lost;             /* exk could not be allocated (excess is still a bound) */
     mpfr_t l2_pess;            /* ≥ ‖pess‖₂ */
     double var;                /* of the pessimistic array (a scale) */
     size_t group, ngroups;     /* Chernoff grouping (§2) */
