@@ -31,11 +31,12 @@
  * the upper end of §1 holds for the tilted arrays: the long double products
  * are within κ, and the double nearest the result, moved up one ulp, is
  * above it) and at most p_k·τ_k·(1 + θ₂), θ₂ = 4κ + 2^-50 (the two long
- * double roundings, the double's and the ulp, 3·2^-53, inside).  The lower end's argument (§1, mass_excess)
- * carries over with ρ₀′ = ρ₀ + θ₂ ((1 − ρ₀′)(1 + θ₂) ≤ 1 − ρ₀) and the
- * in-grid excess E′ = Σ_k τ_k·max(0, (1 − ρ₀)p_k − w_k), summed bin by bin
- * (τ_max·E when the per-bin terms could not be kept).  The
- * mass at +∞ stays untilted: it enters hi as it is (§4).
+ * double roundings, the double's and the ulp, 3·2^-53, inside).  The lower
+ * end's argument (§1, mass_excess) carries over with ρ₀′ = ρ₀ + θ₂
+ * ((1 − ρ₀′)(1 + θ₂) ≤ 1 − ρ₀) and the in-grid excess
+ * E′ = Σ_k τ_k·max(0, (1 − ρ₀)p_k − w_k), summed bin by bin (τ_max·E when
+ * the per-bin terms could not be kept).  The mass at +∞ stays untilted: it
+ * enters hi as it is (§4).
  */
 #include <float.h>
 #include <math.h>
