@@ -681,15 +681,14 @@ static ul_status read_decide(mpfi_ptr x, bool *have, const ul_pld_options *o, ch
 }
 
 /* The width a round must reach to decide against threshold t (pld.h
- * decide), from the bracket [l, u] so far: the upper end is the tight one
+ * decide), from the upper end u of the bracket so far: the upper end is the tight one
  * (the CTD sum is a dominating pair, §1; the lower end carries the excess
  * bound, several times looser), so the truth is near u and the side is
  * known once l passes t: a width below u − t (80% of it), never less than
  * the width asked (`width`).  A choice of grid only: every bracket is
  * sound whatever is chosen. */
-static double decide_width(double width, double l, double u, double t)
+static double decide_width(double width, double u, double t)
 {
-    (void)l;
     double need = 0.8 * (u - t);
     return isfinite(need) && need > width ? need : width;
 }
@@ -807,8 +806,7 @@ static ul_status drive(mech *ms, size_t nm, bool exact_ok, const char *eps_text,
         grid_state g = {h, tau, f, fixed, tau_auto};
         double tgt = mpfr_get_d(target, MPFR_RNDD);
         if (deciding)
-            tgt = decide_width(tgt, mpfr_get_d(best_lo, MPFR_RNDD),
-                               mpfr_get_d(best_hi, MPFR_RNDU), mpfi_get_d(threshold));
+            tgt = decide_width(tgt, mpfr_get_d(best_hi, MPFR_RNDU), mpfi_get_d(threshold));
         if (!next_grid(&g, &rr, tgt, mpfr_get_d(best_hi, MPFR_RNDU),
                        mpfr_get_d(width, MPFR_RNDU), mpfr_get_d(best_lo, MPFR_RNDD), o, reason,
                        sizeof reason))
@@ -1255,7 +1253,7 @@ static ul_status drive_eps(mech *ms, size_t nm, bool exact_ok, const char *delta
         grid_state g = {h, tau, f, fixed, o->tail_bound == 0};
         ul_pld_options step = *o; /* deciding: the width that tells the side */
         if (deciding && isfinite(u) && u > 0)
-            step.rel_width = decide_width(o->rel_width * u, l, u, mpfi_get_d(threshold)) / u;
+            step.rel_width = decide_width(o->rel_width * u, u, mpfi_get_d(threshold)) / u;
         done = !eps_next(&g, &top, u, mpfi_get_d(delta), &step, why, sizeof why);
         growth = h / g.h;
         h = g.h;

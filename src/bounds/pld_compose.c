@@ -225,7 +225,7 @@ typedef struct {
 
 /* A long double t̃ near e^{arg} for every arg in the box, and
  * rel ≥ max |t̃ − e^{arg}|/e^{arg} over the box (both from an MPFI exp). */
-static void exp_anchor(long double *t_out, mpfr_ptr rel, mpfi_srcptr arg)
+void ul_pld_exp_anchor(long double *t_out, mpfr_ptr rel, mpfi_srcptr arg)
 {
     mpfi_t a;
     mpfi_init2(a, 96);
@@ -248,39 +248,40 @@ static void exp_anchor(long double *t_out, mpfr_ptr rel, mpfi_srcptr arg)
 }
 
 /* C ≥ ((1 + r)(1 + u_L))^{B−1}: a block's recurrence growth of relative error. */
-static void block_growth(mpfr_ptr C, mpfr_srcptr r, mpfr_srcptr uL)
+void ul_pld_block_growth(mpfr_ptr C, mpfr_srcptr r, mpfr_srcptr uL, unsigned long block)
 {
     mpfr_t t;
     mpfr_init2(t, BUDGET_PREC);
     mpfr_add_ui(C, r, 1, MPFR_RNDU);
     mpfr_add_ui(t, uL, 1, MPFR_RNDU);
     mpfr_mul(C, C, t, MPFR_RNDU);
-    mpfr_pow_ui(C, C, SUM_BLOCK - 1, MPFR_RNDU);
+    mpfr_pow_ui(C, C, block - 1, MPFR_RNDU);
     mpfr_clear(t);
 }
 
-/* The tilt factor s_b = e^{−λ(ℓ_b − ε)} of a block, arg ⊇ ε − ℓ_b on entry:
- * a long double near it, and es raised to θ′_b·s_b, θ′_b = (1 + r_b)·Cs − 1
- * (s decreases along the block, so every |s̃_j − s_j| ≤ θ′_b·s_b). */
-static long double tilt_anchor(mpfr_ptr es, mpfi_srcptr arg, double lambda, mpfr_srcptr Cs)
+/* A block's anchor e^{scale·arg} (arg ⊇ ε − ℓ_b; scale 1 for t_b = e^{ε−ℓ_b},
+ * λ for the tilt's s_b = e^{−λ(ℓ_b − ε)}): a long double near it, and emax
+ * raised to θ_b·x_b, θ_b = (1 + r_b)·C − 1 (x decreases along the block, so
+ * every |x̃_j − x_j| ≤ θ_b·x_b). */
+static long double block_anchor(mpfr_ptr emax, mpfi_srcptr arg, double scale, mpfr_srcptr C)
 {
     mpfi_t a;
     mpfi_init2(a, BUDGET_PREC);
-    mpfi_mul_d(a, arg, lambda);
-    long double s;
+    mpfi_mul_d(a, arg, scale); /* exact for scale 1 */
+    long double x;
     mpfr_t r, top;
     mpfr_inits2(BUDGET_PREC, r, top, (mpfr_ptr)0);
-    exp_anchor(&s, r, a);
+    ul_pld_exp_anchor(&x, r, a);
     mpfr_add_ui(r, r, 1, MPFR_RNDU);
-    mpfr_mul(r, r, Cs, MPFR_RNDU);
+    mpfr_mul(r, r, C, MPFR_RNDU);
     mpfr_sub_ui(r, r, 1, MPFR_RNDU);
     mpfr_exp(top, &a->right, MPFR_RNDU);
     mpfr_mul(r, r, top, MPFR_RNDU);
-    if (mpfr_greater_p(r, es))
-        mpfr_set(es, r, MPFR_RNDU);
+    if (mpfr_greater_p(r, emax))
+        mpfr_set(emax, r, MPFR_RNDU);
     mpfr_clears(r, top, (mpfr_ptr)0);
     mpfi_clear(a);
-    return s;
+    return x;
 }
 
 /* Σ over window indices m with (base + m)·h > eps of g(ℓ_m)·y[m mod N]·2^-scale,
@@ -342,17 +343,17 @@ static void sum_weighted(weighted_sum *out, const void *y, bool y_long, size_t l
      * the tilt's σ̃ ≈ e^{−λh} and C_s likewise */
     long double rho_t, sig_t = 1;
     mpfi_set_d(arg, -h); /* exact */
-    exp_anchor(&rho_t, rrho, arg);
+    ul_pld_exp_anchor(&rho_t, rrho, arg);
     mpfr_t uL, gB, omega, C, abs_sum, Cs, rs, es;
     mpfr_inits2(BUDGET_PREC, uL, gB, omega, C, abs_sum, Cs, rs, es, (mpfr_ptr)0);
     mpfr_set_ui_2exp(uL, 1, -LDBL_MANT_DIG, MPFR_RNDN);
-    block_growth(C, rrho, uL);
+    ul_pld_block_growth(C, rrho, uL, SUM_BLOCK);
     mpfr_set_zero(Cs, 1);
     if (lambda > 0) {
         mpfi_set_d(arg, -lambda);
         mpfi_mul_d(arg, arg, h);
-        exp_anchor(&sig_t, rs, arg);
-        block_growth(Cs, rs, uL);
+        ul_pld_exp_anchor(&sig_t, rs, arg);
+        ul_pld_block_growth(Cs, rs, uL, SUM_BLOCK);
     }
     mpfr_set_zero(ra, 1); /* max over blocks of θ_b·t_b */
     mpfr_set_zero(es, 1); /* max over blocks of θ′_b·s_b */
@@ -367,19 +368,9 @@ static void sum_weighted(weighted_sum *out, const void *y, bool y_long, size_t l
         ul_pld_exact_loss(loss, w->base + mb, h);
         mpfi_set_fr(arg, eps);
         mpfi_sub_fr(arg, arg, loss); /* an enclosure of ε − ℓ, rounded outward */
-        long double tw;
-        exp_anchor(&tw, t, arg);
-        /* |t̃_j − t_j| ≤ θ_b·t_j ≤ θ_b·t_b, θ_b = (1 + r_b)·C − 1 (t decreases) */
-        mpfr_add_ui(t, t, 1, MPFR_RNDU);
-        mpfr_mul(t, t, C, MPFR_RNDU);
-        mpfr_sub_ui(t, t, 1, MPFR_RNDU);
-        mpfr_exp(theta, &arg->right, MPFR_RNDU);
-        mpfr_mul(t, t, theta, MPFR_RNDU);
-        if (mpfr_greater_p(t, ra))
-            mpfr_set(ra, t, MPFR_RNDU);
-        long double sw = 1;
+        long double tw = block_anchor(ra, arg, 1, C), sw = 1;
         if (lambda > 0)
-            sw = tilt_anchor(es, arg, lambda, Cs);
+            sw = block_anchor(es, arg, lambda, Cs);
         long double acc = 0, asum = 0;
         size_t pos = (size_t)fmod(mb, (double)N);
         for (double m = mb; m <= me; m += 1) {

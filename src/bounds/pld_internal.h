@@ -161,6 +161,12 @@ ul_status ul_pld_choose_window(window *w, disc *ds, size_t nd, double h, double 
 /* ---- composition, rounding bounds, reading δ off (pld_compose.c) ---- */
 extern const fft_format ul_pld_format_double, ul_pld_format_long;
 long double ul_pld_composed_at(const composed *c, const window *w, double m);
+/* A long double t̃ near e^{arg} for every arg in the box, and rel ≥ its
+ * largest relative error over the box (from an MPFI exp). */
+void ul_pld_exp_anchor(long double *t_out, mpfr_ptr rel, mpfi_srcptr arg);
+/* C ≥ ((1 + r)(1 + u_L))^{block−1}: the relative error growth of a
+ * recurrence x_{j+1} = x_j·ρ̃ over a block (ρ̃ within r, u_L per product). */
+void ul_pld_block_growth(mpfr_ptr C, mpfr_srcptr r, mpfr_srcptr uL, unsigned long block);
 ul_status ul_pld_dir_build(dir_state *S, mech *ms, size_t nm, double h, double tau,
                         const fft_format *f, unsigned long max_points, tilt_choice *tc,
                         dir_result *res, char *err, size_t errlen);

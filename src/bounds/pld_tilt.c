@@ -136,43 +136,18 @@ double ul_pld_tilt_lambda_eps(const disc *ds, size_t nd, double h, double delta,
     return isfinite(v) && delta < 1e-3 ? lam : 0;
 }
 
-/* A long double near e^{arg} over the box and its relative error (MPFI). */
-static long double exp_rel(mpfr_ptr rel, mpfi_srcptr arg)
-{
-    mpfi_t a;
-    mpfi_init2(a, 96);
-    mpfi_exp(a, arg);
-    mpfr_t mid, d;
-    mpfr_inits2(BUDGET_PREC, mid, d, (mpfr_ptr)0);
-    mpfi_mid(mid, a);
-    long double t = mpfr_get_ld(mid, MPFR_RNDN);
-    mpfr_set_ld(mid, t, MPFR_RNDN);
-    mpfr_sub(d, &a->right, mid, MPFR_RNDU);
-    mpfr_sub(rel, mid, &a->left, MPFR_RNDU);
-    if (mpfr_less_p(rel, d))
-        mpfr_set(rel, d, MPFR_RNDU);
-    mpfr_abs(rel, rel, MPFR_RNDU);
-    mpfr_div(rel, rel, &a->left, MPFR_RNDU);
-    mpfr_clears(mid, d, (mpfr_ptr)0);
-    mpfi_clear(a);
-    return t;
-}
-
 /* θ ≥ (1 + r_b)((1 + r_e)(1 + u_L))^{B−1} − 1 for the largest anchor error r_b. */
 static double tilt_theta(mpfr_srcptr rb, mpfr_srcptr re)
 {
-    mpfr_t t, c;
-    mpfr_inits2(BUDGET_PREC, t, c, (mpfr_ptr)0);
-    mpfr_set_ui_2exp(c, 1, -LDBL_MANT_DIG, MPFR_RNDU);
-    mpfr_add_ui(c, c, 1, MPFR_RNDU);
-    mpfr_add_ui(t, re, 1, MPFR_RNDU);
-    mpfr_mul(c, c, t, MPFR_RNDU);
-    mpfr_pow_ui(c, c, TILT_BLOCK - 1, MPFR_RNDU);
+    mpfr_t t, c, uL;
+    mpfr_inits2(BUDGET_PREC, t, c, uL, (mpfr_ptr)0);
+    mpfr_set_ui_2exp(uL, 1, -LDBL_MANT_DIG, MPFR_RNDN); /* exact */
+    ul_pld_block_growth(c, re, uL, TILT_BLOCK);
     mpfr_add_ui(t, rb, 1, MPFR_RNDU);
     mpfr_mul(c, c, t, MPFR_RNDU);
     mpfr_sub_ui(c, c, 1, MPFR_RNDU);
     double th = mpfr_get_d(c, MPFR_RNDU);
-    mpfr_clears(t, c, (mpfr_ptr)0);
+    mpfr_clears(t, c, uL, (mpfr_ptr)0);
     return th;
 }
 
@@ -187,14 +162,16 @@ static void tilt_factors(long double *tau, double *theta, const disc *d, double 
     mpfr_init2(loss, 128);
     mpfi_set_d(arg, lambda);
     mpfi_mul_d(arg, arg, h);
-    long double step = exp_rel(re, arg); /* ≈ e^{λh} */
+    long double step;
+    ul_pld_exp_anchor(&step, re, arg); /* ≈ e^{λh} */
     mpfr_set_zero(rmax, 1);
     for (size_t b = 0; b < d->n; b += TILT_BLOCK) {
         ul_pld_exact_loss(loss, d->k_lo + (double)b, h);
         mpfi_set_fr(arg, loss);
         mpfi_mul_d(arg, arg, lambda);
         mpfi_sub_d(arg, arg, L); /* λℓ_b − L, enclosed */
-        long double t = exp_rel(rb, arg);
+        long double t;
+        ul_pld_exp_anchor(&t, rb, arg);
         if (mpfr_greater_p(rb, rmax))
             mpfr_set(rmax, rb, MPFR_RNDU);
         size_t e = b + TILT_BLOCK < d->n ? b + TILT_BLOCK : d->n;
