@@ -7,7 +7,9 @@
  * (the library uses none of them per bin: double-word series, chained logs
  * and exponentials), so each stored atom must lie in [exact, exact·(1 +
  * 2^-40)]: above it (the guarantee) and not far above (the atoms are kept
- * to RHO0 = 2^-48). */
+ * to 2^-48).  The optimistic array (pld_opt.c) is checked by its curve:
+ * below the step's δ(ε) in closed form at every ε tried, by a gap of
+ * second order in h. */
 
 #include <criterion/criterion.h>
 #include <math.h>
@@ -109,19 +111,19 @@ static void mix_mass(mpfr_ptr out, mpfr_srcptr a, mpfr_srcptr b, mpfr_srcptr shi
     mpfr_clears(s, t, (mpfr_ptr)0);
 }
 
-/* P_k, Q_k of the bin (ℓ − h, ℓ].  Gaussian: L = r²/2 + rZ under P and
- * −r²/2 + rZ under Q.  Subsampled REMOVE: Q = N(0,1), P = (1−q)N(0,1) +
- * qN(r,1) on X ∈ (x(ℓ−h), x(ℓ)]; ADD: P = N(0,1), Q = the mixture, on
- * X ∈ [x(−ℓ), x(h−ℓ)) (pld.h). */
-static void bin_masses(mpfr_ptr P, mpfr_ptr Q, const disc_case *c, mpfr_srcptr loss)
+/* P- and Q-mass of the losses in (l0, loss] (loss may be +∞).  Gaussian:
+ * L = r²/2 + rZ under P and −r²/2 + rZ under Q.  Subsampled REMOVE:
+ * Q = N(0,1), P = (1−q)N(0,1) + qN(r,1) on X ∈ (x(l0), x(ℓ)]; ADD:
+ * P = N(0,1), Q = the mixture, on X ∈ [x(−ℓ), x(−l0)) (pld.h). */
+static void masses_between(mpfr_ptr P, mpfr_ptr Q, const disc_case *c, mpfr_srcptr l0,
+                           mpfr_srcptr loss)
 {
-    mpfr_t r, q, zero, a, b, l0, t;
-    mpfr_inits2(XP, r, q, zero, a, b, l0, t, (mpfr_ptr)0);
+    mpfr_t r, q, zero, a, b, t;
+    mpfr_inits2(XP, r, q, zero, a, b, t, (mpfr_ptr)0);
     mpfr_set_str(r, c->sigma, 10, MPFR_RNDN);
     mpfr_ui_div(r, 1, r, MPFR_RNDN); /* r = 1/σ */
     mpfr_set_str(q, c->q != NULL ? c->q : "1", 10, MPFR_RNDN);
     mpfr_set_zero(zero, 1);
-    mpfr_sub_d(l0, loss, c->h, MPFR_RNDN);
     if (!c->m.subsampled) {
         gauss_x(a, l0, r);
         gauss_x(b, loss, r);
@@ -132,7 +134,10 @@ static void bin_masses(mpfr_ptr P, mpfr_ptr Q, const disc_case *c, mpfr_srcptr l
         bool add = c->m.dir == DIR_ADD;
         if (add) {
             mpfr_neg(t, loss, MPFR_RNDN);
-            x_of(a, t, r, q);
+            if (mpfr_inf_p(t))
+                mpfr_set_inf(a, -1);
+            else
+                x_of(a, t, r, q);
             mpfr_neg(t, l0, MPFR_RNDN);
             x_of(b, t, r, q);
         } else {
@@ -147,7 +152,17 @@ static void bin_masses(mpfr_ptr P, mpfr_ptr Q, const disc_case *c, mpfr_srcptr l
         mpfr_mul(mix, pure, q, MPFR_RNDN);
         mpfr_add(mix, mix, t, MPFR_RNDN);
     }
-    mpfr_clears(r, q, zero, a, b, l0, t, (mpfr_ptr)0);
+    mpfr_clears(r, q, zero, a, b, t, (mpfr_ptr)0);
+}
+
+/* P_k, Q_k of the bin (ℓ − h, ℓ]. */
+static void bin_masses(mpfr_ptr P, mpfr_ptr Q, const disc_case *c, mpfr_srcptr loss)
+{
+    mpfr_t l0;
+    mpfr_init2(l0, XP);
+    mpfr_sub_d(l0, loss, c->h, MPFR_RNDN);
+    masses_between(P, Q, c, l0, loss);
+    mpfr_clear(l0);
 }
 
 /* b (lower = false: the part at ℓ) or a (the part at ℓ − h) of the bin (ℓ − h, ℓ]. */
@@ -234,4 +249,123 @@ Test(pld_disc, subsampled_coarse_atoms_exact)
 Test(pld_disc, gaussian_atoms_exact)
 {
     run_case("10", NULL, DIR_REMOVE, 0x1p-15, 1e-14);
+}
+
+/* ---- the optimistic array (pld_opt.c) ------------------------------------------- */
+
+/* The step's δ(ε) = P[L > ε] − e^ε·Q[L > ε] in closed form (the masses above
+ * the noise value of ε, mpfr_erfc at 512 bits). */
+static void step_delta(mpfr_ptr out, const disc_case *c, double eps)
+{
+    mpfr_t P, Q, e, inf;
+    mpfr_inits2(XP, P, Q, e, inf, (mpfr_ptr)0);
+    mpfr_set_d(e, eps, MPFR_RNDN);
+    mpfr_set_inf(inf, 1);
+    masses_between(P, Q, c, e, inf);
+    mpfr_exp(e, e, MPFR_RNDN);
+    mpfr_mul(Q, Q, e, MPFR_RNDN);
+    mpfr_sub(out, P, Q, MPFR_RNDN);
+    mpfr_clears(P, Q, e, inf, (mpfr_ptr)0);
+}
+
+/* Σ_k x_k (1 − e^{ε−ℓ_k})₊: the δ(ε) of a stored array. */
+static void array_delta(mpfr_ptr out, const disc *d, const double *x, double h, double eps)
+{
+    mpfr_t t;
+    mpfr_init2(t, 160);
+    mpfr_set_zero(out, 1);
+    for (size_t k = 0; k < d->n; k++) {
+        double l = (d->k_lo + (double)k) * h;
+        if (!(l > eps) || x[k] == 0)
+            continue;
+        mpfr_set_d(t, eps - l, MPFR_RNDN); /* exact enough: Sterbenz-close doubles */
+        mpfr_expm1(t, t, MPFR_RNDN);
+        mpfr_neg(t, t, MPFR_RNDN);
+        mpfr_mul_d(t, t, x[k], MPFR_RNDN);
+        mpfr_add(out, out, t, MPFR_RNDN);
+    }
+    mpfr_clear(t);
+}
+
+/* Over ε at grid points, midpoints and off-centre points of every bin (a
+ * stride of bins, the whole grid): opt's curve is ≤ the step's δ (+ its
+ * slack), and the largest shortfall is returned with pess's largest excess
+ * (pess's curve with the mass at +∞ ≥ δ is checked too: the CTD upper end). */
+static void opt_below(const char *sigma, const char *q, direction dir, double h,
+                      double *opt_gap, double *pess_gap)
+{
+    disc_case c;
+    case_init(&c, sigma, q, dir, h);
+    disc d;
+    ul_pld_disc_init(&d);
+    char err[256] = "";
+    cr_assert_eq(ul_pld_discretise(&d, &c.m, h, 1e-13, 1UL << 24, err, sizeof err), UL_OK, "%s",
+                 err);
+    cr_assert_geq(d.opt_debt, 0);
+    double lq = q == NULL ? -INFINITY : log1p(-atof(q)); /* REMOVE's least loss, ADD's −(top) */
+    mpfr_t D, Do, Dp, t;
+    mpfr_inits2(XP, D, Do, Dp, t, (mpfr_ptr)0);
+    *opt_gap = *pess_gap = 0;
+    const double fr[] = {0, 0.25, 0.5, 0.77};
+    size_t stride = (d.n / 150) | 1, checked = 0;
+    for (size_t k = 0; k + 1 < d.n; k += stride)
+        for (size_t f = 0; f < 4; f++) {
+            double eps = (d.k_lo + (double)k + fr[f]) * h;
+            if ((dir == DIR_REMOVE && eps <= lq + 1e-9) || (dir == DIR_ADD && eps >= -lq - 1e-9))
+                continue;
+            step_delta(D, &c, eps);
+            array_delta(Do, &d, d.opt, h, eps);
+            array_delta(Dp, &d, d.pess, h, eps);
+            mpfr_add(Dp, Dp, d.p_inf, MPFR_RNDN); /* the upper tail, at +∞ */
+            mpfr_add_d(t, D, d.opt_debt, MPFR_RNDN);
+            mpfr_mul_d(t, t, 1 + 1e-15, MPFR_RNDN); /* the 160-bit sum's rounding, generously */
+            cr_expect(mpfr_lessequal_p(Do, t), "h %g eps %.17g: opt's delta %.17g above %.17g", h,
+                      eps, mpfr_get_d(Do, MPFR_RNDN), mpfr_get_d(D, MPFR_RNDN));
+            mpfr_mul_d(t, D, 1 - 1e-15, MPFR_RNDN);
+            cr_expect(mpfr_greaterequal_p(Dp, t), "h %g eps %.17g: pess's delta %.17g below %.17g",
+                      h, eps, mpfr_get_d(Dp, MPFR_RNDN), mpfr_get_d(D, MPFR_RNDN));
+            mpfr_sub(t, D, Do, MPFR_RNDN);
+            *opt_gap = fmax(*opt_gap, mpfr_get_d(t, MPFR_RNDN));
+            mpfr_sub(t, Dp, D, MPFR_RNDN);
+            *pess_gap = fmax(*pess_gap, mpfr_get_d(t, MPFR_RNDN));
+            checked++;
+        }
+    cr_assert_gt(checked, 200);
+    mpfr_clears(D, Do, Dp, t, (mpfr_ptr)0);
+    ul_pld_disc_clear(&d);
+    case_clear(&c);
+}
+
+/* Below, and second order: halving h divides the largest shortfall by about
+ * 4 (more than 3), as it does the upper end's excess (the deficit is about
+ * h·(one bin's mass), pld_opt.c), and it stays within a small multiple of
+ * that excess. */
+static void opt_case(const char *sigma, const char *q, direction dir, double h)
+{
+    double o1, p1, o2, p2;
+    opt_below(sigma, q, dir, h, &o1, &p1);
+    opt_below(sigma, q, dir, h / 2, &o2, &p2);
+    cr_expect_gt(o1, 0);
+    cr_expect_gt(o1 / o2, 3, "h %g: shortfall %.3g, at h/2 %.3g", h, o1, o2);
+    cr_expect_lt(o1, 8 * p1, "h %g: shortfall %.3g, the upper end's excess %.3g", h, o1, p1);
+}
+
+Test(pld_opt, subsampled_remove_curve_below_and_second_order)
+{
+    opt_case("1.5", "0.04", DIR_REMOVE, 0x1p-9);
+}
+
+Test(pld_opt, subsampled_add_curve_below_and_second_order)
+{
+    opt_case("1.5", "0.04", DIR_ADD, 0x1p-9);
+}
+
+Test(pld_opt, large_q_curve_below_and_second_order)
+{
+    opt_case("0.8", "0.5", DIR_REMOVE, 0x1p-7);
+}
+
+Test(pld_opt, gaussian_curve_below_and_second_order)
+{
+    opt_case("2", NULL, DIR_REMOVE, 0x1p-8);
 }

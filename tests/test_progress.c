@@ -234,7 +234,7 @@ static void run_on_pty(pty_run *p, char *const argv[])
 
 #define PLD_ARGS                                                                                   \
     "calc", "pld-compose", "--sigma", "1.1", "--q", "0.01", "--steps", "1000", "--eps", "1",       \
-        "--rel-width", "1e-4"
+        "--rel-width", "3e-6" /* about 3 s: the bar shows after 1 s */
 
 Test(progress, cli_bar_on_a_terminal_after_a_second_erased_at_the_end, .timeout = 300)
 {

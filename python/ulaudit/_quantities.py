@@ -385,7 +385,7 @@ def pld_compose(
     Example (``ulaudit calc pld-compose --sigma 1.1 --q 0.01 --steps 1000 --eps 1``):
 
     >>> pld_compose(sigma='1.1', q='0.01', steps='1000', eps='1')
-    Enclosure(lo='7.6618669651885037e-4', hi='7.6691492129095596e-4')
+    Enclosure(lo='7.6629763128353655e-4', hi='7.6703572008241154e-4')
     """
     return quantity('pld-compose', {
         "sigma": sigma,

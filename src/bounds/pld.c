@@ -27,29 +27,21 @@
  *    E[Z | L's] = 1, so by Jensen E[f_ε(S_A) | L's] ≥ f_ε(S); on B the tail
  *    steps only raise the loss (f_ε nondecreasing).  Hence δ ≤ δ_A := E f_ε(S_A)
  *    (the dominating pair of Doroshenko et al.).
- *    Lower bound (ours).  On B^c, f_ε(S_A) − f_ε(S) = e^ε y(1 − Z) + φ(yZ) − φ(y);
- *    the subgradient φ′(y) = e^ε·1{e^ε y > 1}, E[φ′(y)(yZ − y) | L's] = 0 and
- *    the remainder R = φ(yZ) − φ(y) − φ′(y)(yZ − y) is 0 unless S and S_A lie
- *    on opposite sides of ε, when |S − ε| ≤ |W| and R ≤ e^ε y|Z − 1| ≤
- *    G(|W|) = e^{|W|}(e^{|W|} − 1).  Given the L's (on B^c), D_t lies in an interval
- *    of length h and 0 ≤ E[D_t | L_t] ≤ h²e^h/2 (from E e^{−D_t} = 1 and
- *    e^{−d} ≤ 1 − d + d²e^{|d|}/2), so Hoeffding (1963, Thm 2) gives
- *    P[|W| ≥ s] ≤ p(s) := min(1, 2 exp(−(s − μ)²/(2v))) for s ≥ μ,
- *    μ = T h² e^h/2, v = T h²/4.  Given the L's, with d = |S − ε|,
- *    E[R | L's] ≤ E[G(|W|)·1{|W| ≥ d}] ≤ Ψ(d), G(s) = e^s(e^s − 1), where
- *    (layer cake, G′ ≤ 2e^{2s}, completing the square; s′ = max(d, s₀),
- *    any s₀ ≥ μ)
- *      Ψ(d) = G(d)p(d) + e^{2s′} − e^{2d} + 4e^{2μ+2v}√(2πv)·Q((s′ − μ − 2v)/√v),
- *    a decreasing function.  With bands d_i = i·√v/4 and V_i ≥ Ψ(d_i)
- *    nonincreasing, Abel summation gives
- *      E[R; B^c] ≤ V_J + Σ_{i<J} (V_i − V_{i+1})·P[d < d_{i+1}; B^c],
- *    and P[d < d_{i+1}; B^c] ≤ P[|S_A − ε| ≤ d_{i+1} + y] + p(y) for any y,
- *    read off the composed array itself (nested_masses; y chosen in
- *    doubles).  So δ ≥ E[f_ε(S_A); B^c] − E[R; B^c] (f_ε ≥ 0 on B), and
- *    E[f_ε(S_A); B^c] is the composition of the atoms split from in-grid
- *    bins alone.  This excess is ~ T·h²·(density of S at ε): second order in
- *    h, where rounding every loss up or down to the grid (the previous
- *    engine) leaves a gap ~ T·h.
+ *    Lower bound: the optimistic array (pld_opt.c, where the argument is
+ *    written out).  The CTD curve is the chord interpolation of the step's
+ *    curve δ(γ), γ = e^ε, at the grid points; on each bin's segment the
+ *    chord exceeds δ by at most a tent fixed by the bin's split.  Lowering
+ *    the chords by a piecewise-linear C(γ) that clears every tent (c_k of the
+ *    order h·(one bin's mass)) gives a curve ≤ δ with kinks at grid points
+ *    only: the curve of grid masses o_k = m_k − J_k (J_k the jump of C's
+ *    slope), negative ones pushed up the grid (which only lowers the curve)
+ *    and what is left at the top kept as a slack ε_i.  A measure whose curve
+ *    is below the step's at every ε composes to a curve below the
+ *    composition's (the monotonicity of ⊗, Dong, Roth, Su 2022, §3), less
+ *    (Σ_i T_i ε_i)·M^{T−1}.  So the lower end is the composed opt array, with
+ *    no excess term: its gap to δ is second order in h, a few times the
+ *    upper end's (pld_disc test: checked against the closed-form curve).
+ *    The bins outside the grid are dropped from opt (its curve only drops).
  *    Bin masses.  L is a monotone function of the Gaussian noise value x
  *    (Gaussian: x = (ℓ − r²/2)/r; REMOVE/ADD: x(ℓ) = r/2 + log1p(expm1(±ℓ)/q)/r),
  *    so P_k and Q_k are normal masses ∫φ over an x-interval (Gaussian: Q is
@@ -62,18 +54,13 @@
  *    the Gaussian, φ at consecutive endpoints, e^{−ℓ_k} and e^{ℓ_k} are
  *    carried from bin to bin by interval recurrences (gauss_rec; products
  *    of enclosures enclose the products).  The split is evaluated in MPFI
- *    and clamped to [0, P_k] (the true a_k, b_k are there).  Each atom is stored as the upper end of its enclosure
- *    rounded up to a double (mpfr_get_d, MPFR_RNDU); since f_ε ≥ 0 and
- *    convolving nonnegative sequences is monotone, that only raises the upper
- *    bound.  For the lower one, the composition F(w) of the exact in-grid
- *    atoms w is bounded through the stored arrays w′: with a = (1 − ρ₀)w′
- *    (ρ₀ = RHO0 = 2^-48, above the relative width of the enclosures at the
- *    precision chosen) and b = min(a, w), F(w) ≥ F(b) ≥ F(a) − (Π(Σa_i)^{T_i}
- *    − Π(Σb_i)^{T_i}) ≥ (1 − ρ₀)^T·F(w′) − M^{T−1}·Σ_i T_i·E_i, E_i =
- *    Σ_k max(0, a_k − (lower end of w_k)) (f_ε ≤ 1; F homogeneous; §3b's
- *    telescoping): a relative T·ρ₀ plus the absolute mass of the atoms whose
- *    enclosures are wider than ρ₀ (mass_excess).  The mass at +∞ after
- *    composition is 1 − Π_i (1 − p∞_i)^{T_i}.
+ *    and clamped to [0, P_k] (the true a_k, b_k are there).  Each pess atom
+ *    is stored as the upper end of its enclosure rounded up to a double
+ *    (mpfr_get_d, MPFR_RNDU); since f_ε ≥ 0 and convolving nonnegative
+ *    sequences is monotone, that only raises the upper bound.  opt is built
+ *    from the lower ends and rounded down (pld_opt.c), which only lowers
+ *    the lower one.  The mass at +∞ after composition is
+ *    1 − Π_i (1 − p∞_i)^{T_i}.
  *
  * 2. Wrap-around.  The FFT computes a circular convolution of length N (a
  *    power of two).  When N covers the whole support of the composed grid
@@ -86,8 +73,9 @@
  *    picked in doubles (any λ is valid).  The wrap adds the outside mass onto
  *    window points: for the upper end that only increases the sum, and the
  *    outside mass above the window (below it too when the window starts
- *    above ε) is added; for the lower end the whole outside mass is
- *    subtracted (f ≤ 1).  One array, hence one certification, serves both.
+ *    above ε) is added; for the lower end the whole outside mass of the opt
+ *    composition (its own Chernoff bound, from its own group sums) is
+ *    subtracted (f ≤ 1).
  *
  * 3. Rounding (a-priori).  u is the unit roundoff of the FFT arithmetic
  *    (2^-53 in double, 2^-LDBL_MANT_DIG = 2^-64 in x87 long double), N = 2^t.
@@ -98,8 +86,12 @@
  *        Algorithms", 2nd ed., SIAM 2002, Thm 24.2 applies to the algorithm
  *        actually run: ‖fl(Fx) − Fx‖₂ ≤ γ_N‖Fx‖₂, γ_N = tη/(1 − tη),
  *        η = μ + γ_4(√2 + μ), γ_4 = 4u/(1 − 4u).  No constant is assumed
- *        (the previous FFTW-based engine assumed one).  Real data are
- *        transformed as complex vectors with zero imaginary part.
+ *        (the previous FFTW-based engine assumed one).  The two real arrays
+ *        of a mechanism go in one complex transform, pess + i·opt, and are
+ *        separated by conjugate symmetry; the two composed spectra are packed
+ *        back as X + iY for one inverse transform (pld_compose.c,
+ *        rounding_l2: the separation and packing add a few u to the bounds
+ *        below, and each array's bound covers both).
  *    (b) Frequency-domain powers and products.  Complex multiplication
  *        satisfies |fl(ab) − ab| ≤ v|ab| with v = √5·u (Brent, Percival,
  *        Zimmermann 2007, Math. Comp. 76) or 2u with an FMA (Jeannerod,
@@ -143,9 +135,10 @@
  *    arrays are summed directly and E2 = 0.
  *
  * 4. Result.  hi = Σ w ẑ at ε's lower end + (e) + √K·E2 + composed mass at
- *    +∞ + the window tails (§2), capped at 1; lo = (1 − ρ₀)^T·(Σ w ẑ at ε's
- *    upper end − (e) − √K·E2 − the outside mass) − M^{T−1}ΣT_iE_i − the CTD
- *    excess bound (§1), and at least max(0, 1 − e^ε) (E_γ(P‖Q) ≥ P(Ω) − γQ(Ω)).
+ *    +∞ + the window tails (§2), capped at 1; lo = Σ w ŷ (ŷ the composed opt
+ *    array) at ε's upper end − (e) − √K·E2 − the opt mass outside the window
+ *    − the opt slack (§1), and at least max(0, 1 − e^ε) (E_γ(P‖Q) ≥ P(Ω) −
+ *    γQ(Ω)).
  *    Directions (add, remove) combine by max.  Composition in the frequency
  *    domain is binary powering (§3b): T = 10^6 costs ~20 squarings per
  *    frequency and two transforms, whatever T.
@@ -158,8 +151,8 @@
  *    δ = K(ε)·Σ g_ε(ℓ_m) z̃_m with g_ε(ℓ) = (1 − e^{ε−ℓ})e^{−λ(ℓ−ε)} ∈ [0, 1)
  *    and K(ε) = e^{A − λε}.  §1–4 hold for the tilted arrays as written, with
  *    the weights g_ε in (d)–(e), every tilted-unit term of hi and lo
- *    multiplied by K(ε) (rounded outward), the mass at +∞ untilted, ρ₀
- *    raised by the tilt's rounding, the window tails weighted by K (and
+ *    multiplied by K(ε) (rounded outward), the mass at +∞ and the opt slack
+ *    untilted, opt's tilted atoms rounded down, the window tails weighted by K (and
  *    e^{λ(ε − top)} when the window ends below ε), and the CTD bands'
  *    masses by K(ε_lo)·e^{λ(R + 2h)}.  The rounding bound becomes relative
  *    to K, of the order of δ: double FFTs at any δ the doubles' range
@@ -168,7 +161,7 @@
  *
  * Grid policy (automatic).  A coarse first round (about 8192 points over the
  * composed spread); then h shrinks by the square root of the ratio of 95% of
- * the width wanted to the gap measured (the CTD excess is ~ h²); the truncated
+ * the width wanted to the gap measured (both ends' gaps are ~ h²); the truncated
  * mass follows the bracket (2.5e-2·rel_width·max(lo, hi/10), at most 1e-6).
  * A grid whose FFT would exceed max_points is refused before any mass is
  * computed.  Every round's bracket is sound; the result is their
@@ -593,7 +586,7 @@ typedef struct {
 /* Decides the next round from this one (rr) and the bracket so far (width
  * wide, target tgt = rel_width·hi, hi and lo its ends): the same grid in long
  * double when the rounding bound dominates, a smaller truncation when the
- * tails do, else h by the h² law of the CTD excess (§1).  false (reason set)
+ * tails do, else h by the h² law of the discretisation gap (§1).  false (reason set)
  * when nothing can narrow the bracket. */
 static bool next_grid(grid_state *g, const round_result *rr, double tgt, double hi_d,
                       double width, double lo_d, const ul_pld_options *o, char *reason,
@@ -633,7 +626,7 @@ static bool next_grid(grid_state *g, const round_result *rr, double tgt, double 
         }
         target_gap = 0.95 * tgt - rr->rounding - rr->tails;
     }
-    /* the CTD excess bound, which dominates the gap, is ~ T·h² (§1) */
+    /* the gap between the composed pess and opt arrays is ~ T·h² (§1) */
     double factor = (target_gap > 0 && rr->gap > 0) ? sqrt(target_gap / rr->gap) : 1.0 / 32;
     factor = fmin(fmax(factor, MIN_FACTOR), 0.9);
     double h_new = g->h * factor;
@@ -682,8 +675,8 @@ static ul_status read_decide(mpfi_ptr x, bool *have, const ul_pld_options *o, ch
 
 /* The width a round must reach to decide against threshold t (pld.h
  * decide), from the upper end u of the bracket so far: the upper end is the tight one
- * (the CTD sum is a dominating pair, §1; the lower end carries the excess
- * bound, several times looser), so the truth is near u and the side is
+ * (the CTD sum is a dominating pair, §1; the opt array's deficit is several
+ * times larger, pld_opt.c), so the truth is near u and the side is
  * known once l passes t: a width below u − t (80% of it), never less than
  * the width asked (`width`).  A choice of grid only: every bracket is
  * sound whatever is chosen. */

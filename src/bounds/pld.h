@@ -29,8 +29,9 @@
  *
  * Guarantee: on UL_OK and UL_ECAP, delta_lo ≤ δ(ε) ≤ delta_hi, where δ(ε) is
  * the true hockey-stick divergence of the composition.  The grid is the
- * "connect the dots" discretisation (a dominating pair: the upper end), with
- * a proven second-order bound on its excess (the lower end); both ends
+ * "connect the dots" discretisation (a dominating pair: the upper end) and
+ * an optimistic grid measure whose curve is below the step's (the lower
+ * end; both gaps are second order in the grid step); both ends
  * account for the truncated tails and an a-priori bound on the FFT's
  * floating-point rounding (Higham Thm 24.2 for the FFT actually run; no
  * assumed constant).  The argument, with its sources, is at the top of pld.c.
@@ -161,7 +162,7 @@ typedef struct {
     int rounds;                /* evaluations done (automatic grid / precision) */
     ul_pld_adjacency direction;   /* UL_PLD_ADD or UL_PLD_REMOVE */
     double delta_pessimistic;  /* the CTD (dominating) sum before the error budget */
-    double delta_optimistic;   /* that sum minus the CTD excess bound (pld.c §1) */
+    double delta_optimistic;   /* the optimistic array's sum (a dominated measure, pld.c §1) */
     double discretisation_gap; /* delta_pessimistic − delta_optimistic */
     double tail_mass;          /* mass at +∞ after composition + window tails, added to hi */
     double rounding;           /* a-priori FFT + summation rounding bound added to hi */

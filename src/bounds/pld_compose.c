@@ -1,6 +1,6 @@
-/* src/bounds/pld_compose.c — composition by FFT, the a-priori rounding
- * budget, δ read off the composed array with its CTD excess bound, one
- * direction at one grid (pld.c §3–4). */
+/* src/bounds/pld_compose.c — composition by FFT of the pess and opt arrays
+ * (one complex transform for both), the a-priori rounding budget, δ read
+ * off the two composed arrays, one direction at one grid (pld.c §3–4). */
 
 #include <float.h>
 #include <math.h>
@@ -51,45 +51,77 @@
 
 
 
+/* One mechanism's forward transform, split (§3a): Z = F(pess + i·opt), and
+ * for the pair (j, N − j) the spectra of the two real arrays are
+ * X_j = (Z_j + conj Z_{N−j})/2 (pess) and Y_j = (Z_j − conj Z_{N−j})/(2i) (opt),
+ * X_{N−j} = conj X_j, Y_{N−j} = conj Y_j.  The accumulators keep X_j in
+ * slot j and Y_j in slot N − j for 0 < j < N/2; at j = 0 and N/2 both are
+ * real, X in the real and Y in the imaginary part of slot j. */
 #define DEFINE_COMPOSE(NAME, CPOW, FFT, REAL)                                           \
-    /* The circular convolution Π_i p_i^{*steps_i} of the pess arrays, length N,    \
-     * unnormalised (N times it), as the first N reals of acc_re; NULL, with *end    \
-     * saying why, when the twiddle table cannot be allocated or the deadline     \
-     * passed (asked in the transforms and every PLD_CHECK_POINTS powers). */      \
-    static const REAL *NAME(fft_ctx *c, const disc *ds, size_t nd, ul_pld_fft_end *end) \
+    static void NAME##_mul(REAL *r, REAL *i, REAL xr, REAL xi, bool first)              \
+    {                                                                                   \
+        if (first) {                                                                    \
+            *r = xr;                                                                    \
+            *i = xi;                                                                    \
+        } else {                                                                        \
+            REAL t = *r * xr - *i * xi;                                                 \
+            *i = *r * xi + *i * xr;                                                     \
+            *r = t;                                                                     \
+        }                                                                               \
+    }                                                                                   \
+    /* Both compositions, pess and opt, circular of length N, unnormalised (N    \
+     * times them): pess in acc_re, opt in acc_im.  false, with *end saying why, \
+     * when the twiddles cannot be allocated or the deadline passed (asked in the \
+     * transforms and every PLD_CHECK_POINTS pairs). */                           \
+    static bool NAME(fft_ctx *c, const disc *ds, size_t nd, ul_pld_fft_end *end)        \
     {                                                                                   \
         REAL *wr = c->work_re, *wi = c->work_im, *ar = c->acc_re, *ai = c->acc_im;      \
+        size_t N = c->N, half = N / 2;                                                  \
         for (size_t i = 0; i < nd; i++) {                                               \
             if (ul_pld_late()) { /* before each transform's setup */                    \
                 *end = UL_PLD_FFT_LATE;                                                 \
-                return NULL;                                                            \
+                return false;                                                           \
             }                                                                           \
-            memset(wr, 0, c->N * sizeof(REAL));                                         \
-            memset(wi, 0, c->N * sizeof(REAL));                                         \
-            for (size_t k = 0; k < ds[i].n; k++)                                        \
+            memset(wr, 0, N * sizeof(REAL));                                            \
+            memset(wi, 0, N * sizeof(REAL));                                            \
+            for (size_t k = 0; k < ds[i].n; k++) {                                      \
                 wr[k] = (REAL)ds[i].pess[k]; /* exact */                                \
-            if ((*end = FFT(wr, wi, c->N, false, true)) != UL_PLD_FFT_DONE)             \
-                return NULL;                                                            \
-            for (size_t j = 0; j < c->N; j++) {                                         \
+                wi[k] = (REAL)ds[i].opt[k];                                             \
+            }                                                                           \
+            if ((*end = FFT(wr, wi, N, false, true)) != UL_PLD_FFT_DONE)                \
+                return false;                                                           \
+            for (size_t j = 0; j <= half; j++) {                                        \
                 if (j % PLD_CHECK_POINTS == 0 && j > 0 && ul_pld_late()) {              \
                     *end = UL_PLD_FFT_LATE;                                             \
-                    return NULL;                                                        \
+                    return false;                                                       \
                 }                                                                       \
-                REAL re = wr[j], im = wi[j];                                            \
-                CPOW(&re, &im, ds[i].steps);                                            \
-                if (i == 0) {                                                           \
-                    ar[j] = re;                                                         \
-                    ai[j] = im;                                                         \
+                size_t jj = (N - j) & (N - 1);                                          \
+                REAL zr = wr[j], zi = wi[j], yr = wr[jj], yi = wi[jj];                  \
+                REAL Xr = (zr + yr) / 2, Xi = (zi - yi) / 2;                            \
+                REAL Yr = (zi + yi) / 2, Yi = (yr - zr) / 2;                            \
+                CPOW(&Xr, &Xi, ds[i].steps);                                            \
+                CPOW(&Yr, &Yi, ds[i].steps);                                            \
+                if (jj == j) { /* j = 0 or N/2: X and Y real */                         \
+                    REAL zero = 0;                                                      \
+                    NAME##_mul(&ar[j], &zero, Xr, 0, i == 0);                           \
+                    zero = 0;                                                           \
+                    NAME##_mul(&ai[j], &zero, Yr, 0, i == 0);                           \
                 } else {                                                                \
-                    REAL xr = ar[j], xi = ai[j];                                        \
-                    ar[j] = xr * re - xi * im;                                          \
-                    ai[j] = xr * im + xi * re;                                          \
+                    NAME##_mul(&ar[j], &ai[j], Xr, Xi, i == 0);                         \
+                    NAME##_mul(&ar[jj], &ai[jj], Yr, Yi, i == 0);                       \
                 }                                                                       \
             }                                                                           \
         }                                                                               \
-        if ((*end = FFT(ar, ai, c->N, true, true)) != UL_PLD_FFT_DONE)                  \
-            return NULL;                                                                \
-        return ar;                                                                      \
+        /* W = X + iY, so that F⁻¹W = N·(pess + i·opt) composed */                     \
+        for (size_t j = 1; j < half; j++) {                                             \
+            size_t jj = N - j;                                                          \
+            REAL Xr = ar[j], Xi = ai[j], Yr = ar[jj], Yi = ai[jj];                      \
+            ar[j] = Xr - Yi;                                                            \
+            ai[j] = Xi + Yr;                                                            \
+            ar[jj] = Xr + Yi;                                                           \
+            ai[jj] = Yr - Xi;                                                           \
+        }                                                                               \
+        return (*end = FFT(ar, ai, N, true, true)) == UL_PLD_FFT_DONE;                  \
     }
 
 DEFINE_CPOW(cpow_d, double)
@@ -150,68 +182,127 @@ static void gamma_k(mpfr_ptr g, double k, int mant)
     mpfr_clear(t);
 }
 
-/* E2 ≥ ‖ẑ − z‖₂ (§3c) for the composed pess arrays at length N in format f. */
-static void rounding_l2(mpfr_ptr E2, const disc *ds, size_t nd, size_t N, const fft_format *f)
-{
-    mpfr_prec_t P = BUDGET_PREC;
-    mpfr_t u, gN, sqrtN, M, E, Mpow, rho, D, t, sumTE, minA, minP, one;
-    mpfr_inits2(P, u, gN, sqrtN, M, E, Mpow, rho, D, t, sumTE, minA, minP, one, (mpfr_ptr)0);
-    mpfr_set_ui_2exp(u, 1, -f->mant, MPFR_RNDN); /* exact */
-    mpfr_set_ui(one, 1, MPFR_RNDN);
-    ul_pld_fft_gamma(gN, N, f->mant); /* Higham Thm 24.2 for pld_fft.c (§3a) */
-    mpfr_sqrt_ui(sqrtN, N, MPFR_RNDU);
+/* One array family's side of §3b–c (pess or opt): M = max_i(S_i + E_i),
+ * Σ T_i E_i, min_i(√N‖p_i‖₂ + E_i) and min_i ‖p_i‖₂, E_i = γ′√N·‖z_i‖₂ the
+ * entrywise error of its split spectrum (z_i = pess_i + i·opt_i). */
+typedef struct {
+    mpfr_t M, sumTE, minA, minP;
+} side_norms;
 
-    /* M = max(S_i + E_i), Σ T_i E_i, min_i(√N‖p_i‖ + E_i), min_i ‖p_i‖ */
-    unsigned long T = 0;
-    mpfr_set_zero(M, 1);
-    mpfr_set_zero(sumTE, 1);
-    mpfr_set_inf(minA, 1);
-    mpfr_set_inf(minP, 1);
+static void side_norms_of(side_norms *o, const disc *ds, size_t nd, bool opt, mpfr_srcptr gp,
+                          mpfr_srcptr sqrtN)
+{
+    mpfr_t E, t;
+    mpfr_inits2(BUDGET_PREC, E, t, (mpfr_ptr)0);
+    mpfr_inits2(BUDGET_PREC, o->M, o->sumTE, o->minA, o->minP, (mpfr_ptr)0);
+    mpfr_set_zero(o->M, 1);
+    mpfr_set_zero(o->sumTE, 1);
+    mpfr_set_inf(o->minA, 1);
+    mpfr_set_inf(o->minP, 1);
     for (size_t i = 0; i < nd; i++) {
-        mpfr_srcptr l2 = ds[i].l2_pess;
-        mpfr_srcptr S = ds[i].sum_pess;
-        T += ds[i].steps;
-        mpfr_mul(E, gN, sqrtN, MPFR_RNDU);
-        mpfr_mul(E, E, l2, MPFR_RNDU);
+        mpfr_srcptr l2 = opt ? ds[i].l2_opt : ds[i].l2_pess;
+        mpfr_srcptr S = opt ? ds[i].sum_opt : ds[i].sum_pess;
+        mpfr_sqr(E, ds[i].l2_pess, MPFR_RNDU);
+        mpfr_sqr(t, ds[i].l2_opt, MPFR_RNDU);
+        mpfr_add(E, E, t, MPFR_RNDU);
+        mpfr_sqrt(E, E, MPFR_RNDU); /* ‖z_i‖₂ */
+        mpfr_mul(E, E, gp, MPFR_RNDU);
+        mpfr_mul(E, E, sqrtN, MPFR_RNDU);
         mpfr_add(t, S, E, MPFR_RNDU);
-        if (mpfr_greater_p(t, M))
-            mpfr_set(M, t, MPFR_RNDU);
+        if (mpfr_greater_p(t, o->M))
+            mpfr_set(o->M, t, MPFR_RNDU);
         mpfr_mul_ui(t, E, ds[i].steps, MPFR_RNDU);
-        mpfr_add(sumTE, sumTE, t, MPFR_RNDU);
+        mpfr_add(o->sumTE, o->sumTE, t, MPFR_RNDU);
         mpfr_mul(t, sqrtN, l2, MPFR_RNDU);
         mpfr_add(t, t, E, MPFR_RNDU);
-        if (mpfr_less_p(t, minA))
-            mpfr_set(minA, t, MPFR_RNDU);
-        if (mpfr_less_p(l2, minP))
-            mpfr_set(minP, l2, MPFR_RNDU);
+        if (mpfr_less_p(t, o->minA))
+            mpfr_set(o->minA, t, MPFR_RNDU);
+        if (mpfr_less_p(l2, o->minP))
+            mpfr_set(o->minP, l2, MPFR_RNDU);
     }
-    /* M^{T−1} */
-    mpfr_pow_ui(Mpow, M, T - 1, MPFR_RNDU);
+    mpfr_clears(E, t, (mpfr_ptr)0);
+}
+
+static void side_norms_clear(side_norms *o)
+{
+    mpfr_clears(o->M, o->sumTE, o->minA, o->minP, (mpfr_ptr)0);
+}
+
+/* D ≥ ‖P̃ − P‖₂ of one side's frequency-domain product (§3b):
+ * M^{T−1}·(Σ T_i E_i + ρ·min_i(√N‖p_i‖ + E_i)); G ≥ ‖P‖₂/√N = M^{T−1}·min‖p_i‖. */
+static void side_product(mpfr_ptr D, mpfr_ptr G, const side_norms *o, unsigned long T,
+                         mpfr_srcptr rho)
+{
+    mpfr_t Mpow, t;
+    mpfr_inits2(BUDGET_PREC, Mpow, t, (mpfr_ptr)0);
+    mpfr_pow_ui(Mpow, o->M, T - 1, MPFR_RNDU);
+    mpfr_mul(t, rho, o->minA, MPFR_RNDU);
+    mpfr_add(D, o->sumTE, t, MPFR_RNDU);
+    mpfr_mul(D, D, Mpow, MPFR_RNDU);
+    mpfr_mul(G, Mpow, o->minP, MPFR_RNDU);
+    mpfr_clears(Mpow, t, (mpfr_ptr)0);
+}
+
+/* E2 ≥ ‖x̂ − x‖₂ and ‖ŷ − y‖₂ (§3c), x, y the composed pess and opt arrays,
+ * at length N in format f.  With γ_N of Higham Thm 24.2 and u the unit
+ * roundoff: the split spectra err entrywise by E_i = γ′√N‖z_i‖₂, γ′ =
+ * γ_N(1 + 2u) + 4u (the forward error, halved twice and summed, and one
+ * rounding per split component); each side's product by D_s (side_product);
+ * W = X + iY by Δ = (1 + 2u)(D_X + D_Y) + 2u√N·G, G = G_X + G_Y; the inverse
+ * transform adds γ_N√N(√N·G + Δ); divided by N:
+ *     E2 = ((1 + γ_N)·Δ/√N + γ_N·G) + E_uf. */
+static void rounding_l2(mpfr_ptr E2, const disc *ds, size_t nd, size_t N, const fft_format *f)
+{
+    mpfr_t u, gN, gp, sqrtN, rho, DX, DY, GX, GY, t;
+    mpfr_inits2(BUDGET_PREC, u, gN, gp, sqrtN, rho, DX, DY, GX, GY, t, (mpfr_ptr)0);
+    mpfr_set_ui_2exp(u, 1, -f->mant, MPFR_RNDN); /* exact */
+    ul_pld_fft_gamma(gN, N, f->mant);            /* Higham Thm 24.2 for pld_fft.c (§3a) */
+    mpfr_sqrt_ui(sqrtN, N, MPFR_RNDU);
+    mpfr_mul_2ui(t, u, 1, MPFR_RNDU);
+    mpfr_add_ui(t, t, 1, MPFR_RNDU);
+    mpfr_mul(gp, gN, t, MPFR_RNDU);
+    mpfr_mul_2ui(t, u, 2, MPFR_RNDU);
+    mpfr_add(gp, gp, t, MPFR_RNDU); /* γ′ */
+    unsigned long T = 0;
+    for (size_t i = 0; i < nd; i++)
+        T += ds[i].steps;
     /* ρ = (1 + 4u)^{T−1} − 1 = expm1((T−1)·log1p(4u)) */
     mpfr_mul_ui(rho, u, 4, MPFR_RNDU);
     mpfr_log1p(rho, rho, MPFR_RNDU);
     mpfr_mul_ui(rho, rho, T - 1, MPFR_RNDU);
     mpfr_expm1(rho, rho, MPFR_RNDU);
-    /* D = M^{T−1}·(Σ T_i E_i + ρ·minA) */
-    mpfr_mul(t, rho, minA, MPFR_RNDU);
-    mpfr_add(D, sumTE, t, MPFR_RNDU);
-    mpfr_mul(D, D, Mpow, MPFR_RNDU);
-    /* E2 = (1+γ_N)·D/√N + γ_N·M^{T−1}·minP + E_uf */
-    mpfr_add(t, one, gN, MPFR_RNDU);
-    mpfr_mul(E2, t, D, MPFR_RNDU);
+    side_norms sx, sy;
+    side_norms_of(&sx, ds, nd, false, gp, sqrtN);
+    side_norms_of(&sy, ds, nd, true, gp, sqrtN);
+    side_product(DX, GX, &sx, T, rho);
+    side_product(DY, GY, &sy, T, rho);
+    /* Δ = (1 + 2u)(D_X + D_Y) + 2u√N·G, G = G_X + G_Y (into GX) */
+    mpfr_add(GX, GX, GY, MPFR_RNDU);
+    mpfr_add(DX, DX, DY, MPFR_RNDU);
+    mpfr_mul_2ui(t, u, 1, MPFR_RNDU);
+    mpfr_add_ui(t, t, 1, MPFR_RNDU);
+    mpfr_mul(DX, DX, t, MPFR_RNDU);
+    mpfr_mul_2ui(t, u, 1, MPFR_RNDU);
+    mpfr_mul(t, t, sqrtN, MPFR_RNDU);
+    mpfr_mul(t, t, GX, MPFR_RNDU);
+    mpfr_add(DX, DX, t, MPFR_RNDU); /* Δ */
+    /* E2 = (1 + γ_N)·Δ/√N + γ_N·G */
+    mpfr_add_ui(t, gN, 1, MPFR_RNDU);
+    mpfr_mul(E2, t, DX, MPFR_RNDU);
     mpfr_sqrt_ui(t, N, MPFR_RNDD);
     mpfr_div(E2, E2, t, MPFR_RNDU);
-    mpfr_mul(t, gN, Mpow, MPFR_RNDU);
-    mpfr_mul(t, t, minP, MPFR_RNDU);
+    mpfr_mul(t, gN, GX, MPFR_RNDU);
     mpfr_add(E2, E2, t, MPFR_RNDU);
-    /* E_uf = 2^(emin − p + 110)·max(1, M^T) */
-    mpfr_mul(t, Mpow, M, MPFR_RNDU);
+    /* E_uf = 2^(emin − p + 111)·max(1, M^T), M the larger side's (two arrays) */
+    mpfr_max(t, sx.M, sy.M, MPFR_RNDU);
+    mpfr_pow_ui(t, t, T, MPFR_RNDU);
     if (mpfr_cmp_ui(t, 1) < 0)
         mpfr_set_ui(t, 1, MPFR_RNDU);
-    mpfr_mul_2si(t, t, f->min_exp - f->mant + 110, MPFR_RNDU);
+    mpfr_mul_2si(t, t, f->min_exp - f->mant + 111, MPFR_RNDU);
     mpfr_add(E2, E2, t, MPFR_RNDU);
-
-    mpfr_clears(u, gN, sqrtN, M, E, Mpow, rho, D, t, sumTE, minA, minP, one, (mpfr_ptr)0);
+    side_norms_clear(&sx);
+    side_norms_clear(&sy);
+    mpfr_clears(u, gN, gp, sqrtN, rho, DX, DY, GX, GY, t, (mpfr_ptr)0);
 }
 
 /* ---- reading δ off the composed array (§3 d–e) ---------------------------------- */
@@ -433,37 +524,31 @@ static void sum_weighted(weighted_sum *out, const void *y, bool y_long, size_t l
 
 
 
-/* Composes the pess arrays (none for a single step: one mechanism applied
- * once); E2 ≥ ‖ẑ − z‖₂ (§3c; 0 without a transform).  UL_PLD_FFT_NOMEM: out
- * of memory; UL_PLD_FFT_LATE: the deadline passed. */
-static ul_pld_fft_end compose_all(composed *c, mpfr_ptr E2, fft_ctx *fc, const disc *ds,
-                                  size_t nd, const window *w, const fft_format *f)
+/* Composes the pess and opt arrays (none for a single step: one mechanism
+ * applied once); E2 ≥ the ℓ2 rounding error of each (§3c; 0 without a
+ * transform).  UL_PLD_FFT_NOMEM: out of memory; UL_PLD_FFT_LATE: the deadline
+ * passed. */
+static ul_pld_fft_end compose_all(composed *c, composed *c_opt, mpfr_ptr E2, fft_ctx *fc,
+                                  const disc *ds, size_t nd, const window *w,
+                                  const fft_format *f)
 {
     mpfr_set_zero(E2, 1);
     if (fc == NULL) {
         *c = (composed){ds[0].pess, false, ds[0].n, 0};
+        *c_opt = (composed){ds[0].opt, false, ds[0].n, 0};
         return UL_PLD_FFT_DONE;
     }
     ul_pld_fft_end end = UL_PLD_FFT_DONE;
-    c->y = f->is_long ? (const void *)compose_l(fc, ds, nd, &end)
-                      : (const void *)compose_d(fc, ds, nd, &end);
-    if (c->y == NULL)
+    bool done = f->is_long ? compose_l(fc, ds, nd, &end) : compose_d(fc, ds, nd, &end);
+    if (!done)
         return end;
-    c->is_long = f->is_long;
-    c->len = w->N;
-    c->scale = 0;
-    while (((size_t)1 << c->scale) < w->N)
-        c->scale++;
+    int scale = 0;
+    while (((size_t)1 << scale) < w->N)
+        scale++;
+    *c = (composed){fc->acc_re, f->is_long, w->N, scale};
+    *c_opt = (composed){fc->acc_im, f->is_long, w->N, scale};
     rounding_l2(E2, ds, nd, w->N, f);
     return UL_PLD_FFT_DONE;
-}
-
-/* The window indices whose loss may lie in [a, b] (one index of margin). */
-static bool window_range(const window *w, double h, double a, double b, double *m0, double *m1)
-{
-    *m0 = fmax(floor(a / h) - 1 - w->base, w->m_lo);
-    *m1 = fmin(ceil(b / h) + 1 - w->base, w->m_lo + (double)w->N - 1);
-    return *m0 <= *m1;
 }
 
 long double ul_pld_composed_at(const composed *c, const window *w, double m)
@@ -474,312 +559,27 @@ long double ul_pld_composed_at(const composed *c, const window *w, double m)
     return c->is_long ? ((const long double *)c->y)[pos] : ((const double *)c->y)[pos];
 }
 
-/* The CTD excess bound of §1 by bands of d = |S − ε|.  Given the L's (on
- * B^c), R ≤ G(|W|)·1{|W| ≥ d}, G(s) = e^s(e^s − 1), so E[R | L's] ≤ Ψ(d):
- *   Ψ(d) = G(d)·p(d) + (e^{2s′} − e^{2d}) + 4e^{2μ+2v}·√(2πv)·Q((s′ − μ − 2v)/√v),
- * s′ = max(d, s₀) for any s₀ ≥ μ, p(s) = min(1, 2e^{−(s−μ)²/(2v)}) for s ≥ μ
- * (1 below μ) ≥ P[|W| ≥ s] (Hoeffding, §1), by the layer-cake formula
- * E[G(|W|)1{|W|≥d}] = G(d)P[|W| ≥ d] + ∫_d^∞ G′(s)P[|W| ≥ s]ds with
- * G′ ≤ 2e^{2s}.  Every term increases in μ and v, so those are rounded up. */
-typedef struct {
-    double mu, v;      /* the doubles used */
-    mpfr_t mu_up, v_up; /* μ = T h² e^h/2, v = T h²/4, rounded up */
-} hoeffding;
-
-static void hoeffding_init(hoeffding *hf, double T, double h)
+/* slack ≥ (Σ_i T_i·opt_debt_i)·M^{T−1}, M = max(1, max_i Σ opt_i) in real
+ * units: what the composed opt arrays may exceed δ by (pld_opt.c). */
+static void opt_slack(mpfr_ptr slack, const disc *ds, size_t nd)
 {
-    mpfr_inits2(BUDGET_PREC, hf->mu_up, hf->v_up, (mpfr_ptr)0);
-    mpfr_t a;
-    mpfr_init2(a, BUDGET_PREC);
-    mpfr_set_d(hf->v_up, h, MPFR_RNDU);
-    mpfr_sqr(hf->v_up, hf->v_up, MPFR_RNDU);
-    mpfr_mul_d(hf->v_up, hf->v_up, T, MPFR_RNDU);
-    mpfr_set_d(a, h, MPFR_RNDU);
-    mpfr_exp(a, a, MPFR_RNDU);
-    mpfr_mul(hf->mu_up, hf->v_up, a, MPFR_RNDU);
-    mpfr_div_2ui(hf->mu_up, hf->mu_up, 1, MPFR_RNDU);
-    mpfr_div_2ui(hf->v_up, hf->v_up, 2, MPFR_RNDU);
-    hf->mu = mpfr_get_d(hf->mu_up, MPFR_RNDU);
-    hf->v = mpfr_get_d(hf->v_up, MPFR_RNDU);
-    mpfr_clear(a);
-}
-
-static void hoeffding_clear(hoeffding *hf)
-{
-    mpfr_clears(hf->mu_up, hf->v_up, (mpfr_ptr)0);
-}
-
-/* out ≥ p(s) = 2e^{−(s−μ)²/(2v)} capped at 1 (1 when s ≤ μ). */
-static void tail_p(mpfr_ptr out, double s, const hoeffding *hf)
-{
-    mpfr_d_sub(out, s, hf->mu_up, MPFR_RNDD);
-    if (mpfr_sgn(out) <= 0) {
-        mpfr_set_ui(out, 1, MPFR_RNDU);
-        return;
-    }
-    mpfr_sqr(out, out, MPFR_RNDD);
-    mpfr_div(out, out, hf->v_up, MPFR_RNDD);
-    mpfr_div_2ui(out, out, 1, MPFR_RNDD);
-    mpfr_neg(out, out, MPFR_RNDU);
-    mpfr_exp(out, out, MPFR_RNDU);
-    mpfr_mul_2ui(out, out, 1, MPFR_RNDU);
-    if (mpfr_cmp_ui(out, 1) > 0)
-        mpfr_set_ui(out, 1, MPFR_RNDU);
-}
-
-/* out ≥ Ψ(d) (d ≥ 0 a double). */
-static void psi_up(mpfr_ptr out, double d, const hoeffding *hf)
-{
-    double s1 = fmax(d, hf->mu + sqrt(2 * hf->v * 0.6931471805599453));
-    if (!(s1 >= hf->mu))
-        s1 = hf->mu; /* s₀ ≥ μ (μ is already rounded up) */
-    mpfr_t a, b;
-    mpfr_inits2(BUDGET_PREC, a, b, (mpfr_ptr)0);
-    /* G(d)·p(d) */
-    tail_p(out, d, hf);
-    mpfr_set_d(a, d, MPFR_RNDU);
-    mpfr_expm1(b, a, MPFR_RNDU);
-    mpfr_exp(a, a, MPFR_RNDU);
-    mpfr_mul(a, a, b, MPFR_RNDU);
-    mpfr_mul(out, out, a, MPFR_RNDU);
-    /* + e^{2s′} − e^{2d} = e^{2d}·expm1(2(s′ − d)) (0 when s′ = d: no
-     * cancellation noise, which would count absolutely in V_J) */
-    if (s1 > d) {
-        mpfr_set_d(a, s1, MPFR_RNDU);
-        mpfr_sub_d(a, a, d, MPFR_RNDU);
-        mpfr_mul_2ui(a, a, 1, MPFR_RNDU);
-        mpfr_expm1(a, a, MPFR_RNDU);
-        mpfr_set_d(b, 2 * d, MPFR_RNDU); /* exact */
-        mpfr_exp(b, b, MPFR_RNDU);
-        mpfr_mul(a, a, b, MPFR_RNDU);
-        mpfr_add(out, out, a, MPFR_RNDU);
-    }
-    /* + 4 e^{2μ+2v} √(2πv) Q((s′ − μ − 2v)/√v) */
-    mpfi_t z;
-    mpfi_init2(z, BUDGET_PREC);
-    mpfr_mul_2ui(a, hf->v_up, 1, MPFR_RNDU);
-    mpfr_add(a, a, hf->mu_up, MPFR_RNDU);
-    mpfr_d_sub(a, s1, a, MPFR_RNDD);
-    mpfr_sqrt(b, hf->v_up, MPFR_RNDU);
-    if (mpfr_sgn(a) >= 0) {
-        mpfr_div(a, a, b, MPFR_RNDD); /* a lower argument: a larger Q */
-        mpfi_set_fr(z, a);
-        ul_num_q(z, z);
-        mpfr_set(b, &z->right, MPFR_RNDU);
-    } else {
-        mpfr_set_ui(b, 1, MPFR_RNDU); /* Q ≤ 1 */
-    }
-    mpfi_clear(z);
-    mpfr_add(a, hf->mu_up, hf->v_up, MPFR_RNDU);
-    mpfr_mul_2ui(a, a, 1, MPFR_RNDU);
-    mpfr_exp(a, a, MPFR_RNDU);
-    mpfr_mul(b, b, a, MPFR_RNDU);
-    mpfr_const_pi(a, MPFR_RNDU);
-    mpfr_mul(a, a, hf->v_up, MPFR_RNDU);
-    mpfr_mul_2ui(a, a, 1, MPFR_RNDU);
-    mpfr_sqrt(a, a, MPFR_RNDU);
-    mpfr_mul(b, b, a, MPFR_RNDU);
-    mpfr_mul_2ui(b, b, 2, MPFR_RNDU);
-    mpfr_add(out, out, b, MPFR_RNDU);
-    mpfr_clears(a, b, (mpfr_ptr)0);
-}
-
-/* Ψ in doubles (choices only). */
-static double psi_d(double d, double mu, double v)
-{
-    double s1 = fmax(d, mu + sqrt(2 * v * 0.6931471805599453));
-    double p = d <= mu ? 1 : fmin(1, 2 * exp(-(d - mu) * (d - mu) / (2 * v)));
-    return exp(d) * expm1(d) * p + (exp(2 * s1) - exp(2 * d)) +
-           4 * exp(2 * mu + 2 * v) * sqrt(6.283185307179586 * v) *
-               ul_pld_q_d((s1 - mu - 2 * v) / sqrt(v));
-}
-
-#define BANDS 64 /* bands of d = |S − ε|, of width √v/4 (wider at a small δ) */
-
-/* The composed masses within radius R_i of [eps_lo, eps_hi], nested radii
- * increasing: out_i ≥ P[S_A ∈ [eps_lo − R_i, eps_hi + R_i]] (window_range
- * indices, computed values summed upward, + √K·E2 + the outside mass), or
- * the doubles sums when d_out != NULL (choices only). */
-static void nested_masses(mpfr_t *out, double *d_out, const double *R, int count,
-                          const composed *c, const window *w, double h, double el, double eu,
-                          mpfr_srcptr E2)
-{
-    mpfr_t sum, t;
-    mpfr_inits2(BUDGET_PREC, sum, t, (mpfr_ptr)0);
-    mpfr_set_zero(sum, 1);
-    double dsum = 0, a = 0, b = -1; /* indices summed so far: [a, b] */
-    for (int i = 0; i < count; i++) {
-        double m0, m1;
-        if (window_range(w, h, el - R[i], eu + R[i], &m0, &m1)) {
-            if (b < a) {
-                a = m0;
-                b = m0 - 1;
-            }
-            for (double m = fmin(m0, a); m < a; m += 1) {
-                long double y = ul_pld_composed_at(c, w, m);
-                if (d_out != NULL)
-                    dsum += (double)y;
-                else {
-                    mpfr_set_ld(t, y, MPFR_RNDN); /* exact */
-                    mpfr_add(sum, sum, t, MPFR_RNDU);
-                }
-            }
-            for (double m = b + 1; m <= m1; m += 1) {
-                long double y = ul_pld_composed_at(c, w, m);
-                if (d_out != NULL)
-                    dsum += (double)y;
-                else {
-                    mpfr_set_ld(t, y, MPFR_RNDN);
-                    mpfr_add(sum, sum, t, MPFR_RNDU);
-                }
-            }
-            a = fmin(a, m0);
-            b = fmax(b, m1);
-        }
-        if (d_out != NULL) {
-            d_out[i] = ldexp(dsum, -c->scale);
-            continue;
-        }
-        mpfr_div_2ui(out[i], sum, (unsigned long)c->scale, MPFR_RNDU);
-        mpfr_set_d(t, b >= a ? b - a + 1 : 0, MPFR_RNDU);
-        mpfr_sqrt(t, t, MPFR_RNDU);
-        mpfr_mul(t, t, E2, MPFR_RNDU);
-        mpfr_add(out[i], out[i], t, MPFR_RNDU);
-        mpfr_add(out[i], out[i], w->up_pess, MPFR_RNDU);
-        mpfr_add(out[i], out[i], w->lo_pess, MPFR_RNDU);
-    }
-    mpfr_clears(sum, t, (mpfr_ptr)0);
-}
-
-/* The band bound in doubles for the widening y (choices only):
- * V_J + Σ_i (V_i − V_{i+1})·(M_i + t), M_i the mass within d_{i+1} + y. */
-static double band_bound_d(const double *V, const double *dd, double y, const hoeffding *hf,
-                           const composed *c, const window *w, double h, double el, double eu,
-                           double lambda, double log_k)
-{
-    double R[BANDS], M[BANDS];
-    for (int i = 0; i < BANDS; i++)
-        R[i] = dd[i + 1] + y;
-    nested_masses(NULL, M, R, BANDS, c, w, h, el, eu, NULL);
-    if (lambda > 0)
-        for (int i = 0; i < BANDS; i++)
-            M[i] *= exp(fmin(700, log_k + lambda * (R[i] + 2 * h)));
-    double t = y <= hf->mu ? 1 : 2 * exp(-(y - hf->mu) * (y - hf->mu) / (2 * hf->v));
-    double s = V[BANDS];
-    for (int i = 0; i < BANDS; i++)
-        s += (V[i] - V[i + 1]) * (fmax(M[i], 0) + t);
-    return s;
-}
-
-/* out ≥ E[R; B^c] (§1).  E[Ψ(d)] ≤ V_J + Σ_{i<J} (V_i − V_{i+1})·P[d < d_{i+1}]
- * (Abel summation) for V_i ≥ Ψ(d_i) nonincreasing (Ψ decreases; V is the
- * running maximum from the right of the certified values), d_i = i·√v/4,
- * and P[d < d_{i+1}; B^c] ≤ P[|S_A − ε| ≤ d_{i+1} + y] + p(y) for any y
- * (|W| ≤ y or not).  y is chosen in doubles, the bound certified once. */
-static void ctd_excess_bound(mpfr_ptr out, const dir_state *S, mpfr_srcptr eps_lo,
-                             mpfr_srcptr eps_hi)
-{
-    const composed *c = &S->c;
-    const window *w = &S->w;
-    double h = S->h;
-    hoeffding hf;
-    hoeffding_init(&hf, S->T, h);
-    double el = mpfr_get_d(eps_lo, MPFR_RNDD), eu = mpfr_get_d(eps_hi, MPFR_RNDU);
-    /* tilted (§5): a real mass within R of [ε_lo, ε_hi] is at most
-     * K(ε_lo)·e^{λ(R + 2h)} times the tilted one (ℓ ≥ ε_lo − R − h there) */
-    mpfr_t lk;
-    mpfr_init2(lk, BUDGET_PREC);
-    ul_pld_log_k(lk, S, eps_lo, MPFR_RNDU);
-    double lkd = mpfr_get_d(lk, MPFR_RNDU);
-    /* The bands reach d_J = zmax·√v, where the absolute terms V_J and p(y)
-     * fall below 1e-8·K(ε) (δ is of the order of K, §5): 16√v untilted
-     * (K = 1), further for a small δ.  Any reach is valid; this one keeps
-     * them from swamping the lower end. */
-    double zmax = fmax(16, sqrt(2 * (0.7 + 18.5 - fmin(lkd, 0))) + 2);
-    double dd[BANDS + 1], Vd[BANDS + 1], step = zmax / BANDS * sqrt(hf.v), best_y = 0,
-           best = INFINITY;
-    for (int i = 0; i <= BANDS; i++) {
-        dd[i] = step * i;
-        Vd[i] = psi_d(dd[i], hf.mu, hf.v);
-    }
-    for (int i = BANDS - 1; i >= 0; i--)
-        Vd[i] = fmax(Vd[i], Vd[i + 1]);
-    for (double k = 2; k <= zmax - 2; k += 1) {
-        double y = hf.mu + k * sqrt(hf.v),
-               e = band_bound_d(Vd, dd, y, &hf, c, w, h, el, eu, S->lambda, lkd);
-        if (e < best) {
-            best = e;
-            best_y = y;
-        }
-    }
-    mpfr_t V[BANDS + 1], M[BANDS], t, p;
-    double R[BANDS];
-    mpfr_inits2(BUDGET_PREC, t, p, (mpfr_ptr)0);
-    for (int i = 0; i <= BANDS; i++) {
-        mpfr_init2(V[i], BUDGET_PREC);
-        psi_up(V[i], dd[i], &hf);
-    }
-    for (int i = BANDS - 1; i >= 0; i--)
-        if (mpfr_less_p(V[i], V[i + 1]))
-            mpfr_set(V[i], V[i + 1], MPFR_RNDU);
-    for (int i = 0; i < BANDS; i++) {
-        mpfr_init2(M[i], BUDGET_PREC);
-        R[i] = dd[i + 1] + best_y; /* a double: the band edges used are these */
-    }
-    nested_masses(M, NULL, R, BANDS, c, w, h, el, eu, S->E2);
-    if (S->lambda > 0)
-        for (int i = 0; i < BANDS; i++) {
-            mpfr_set_d(t, R[i] + 2 * h, MPFR_RNDU);
-            mpfr_mul_d(t, t, S->lambda, MPFR_RNDU);
-            mpfr_add(t, t, lk, MPFR_RNDU);
-            mpfr_exp(t, t, MPFR_RNDU);
-            mpfr_mul(M[i], M[i], t, MPFR_RNDU);
-        }
-    mpfr_clear(lk);
-    tail_p(p, best_y, &hf);
-    mpfr_set(out, V[BANDS], MPFR_RNDU);
-    for (int i = 0; i < BANDS; i++) {
-        mpfr_sub(t, V[i], V[i + 1], MPFR_RNDU);
-        mpfr_add(M[i], M[i], p, MPFR_RNDU);
-        mpfr_mul(t, t, M[i], MPFR_RNDU);
-        mpfr_add(out, out, t, MPFR_RNDU);
-        mpfr_clear(M[i]);
-    }
-    for (int i = 0; i <= BANDS; i++)
-        mpfr_clear(V[i]);
-    mpfr_clears(t, p, (mpfr_ptr)0);
-    hoeffding_clear(&hf);
-}
-
-/* The stored atoms w′ against the exact in-grid atoms w (§1): with
- * a = (1 − RHO0)·w′ and b = min(a, w) ≤ w, F(w) ≥ F(b) ≥ F(a) − (Π(Σa_i)^{T_i}
- * − Π(Σb_i)^{T_i}) ≥ scale·F(w′) − add, where scale = (1 − RHO0)^T (F is
- * homogeneous of degree T_i in w_i) and add = M^{T−1}·Σ_i T_i·E_i
- * (telescoping, §3b), E_i = Σ(a − b) = excess, M = max(1, max_i Σw′_i). */
-static void mass_excess(mpfr_ptr scale, mpfr_ptr add, const disc *ds, size_t nd)
-{
-    mpfr_t M, t, lsc;
-    mpfr_inits2(BUDGET_PREC, M, t, lsc, (mpfr_ptr)0);
+    mpfr_t M, t;
+    mpfr_inits2(BUDGET_PREC, M, t, (mpfr_ptr)0);
     unsigned long T = 0;
     mpfr_set_ui(M, 1, MPFR_RNDU);
-    mpfr_set_zero(add, 1);
-    mpfr_set_zero(lsc, 1);
+    mpfr_set_zero(slack, 1);
     for (size_t i = 0; i < nd; i++) {
         T += ds[i].steps;
-        if (mpfr_greater_p(ds[i].sum_pess, M))
-            mpfr_set(M, ds[i].sum_pess, MPFR_RNDU);
-        mpfr_mul_ui(t, ds[i].excess, ds[i].steps, MPFR_RNDU);
-        mpfr_add(add, add, t, MPFR_RNDU);
-        /* Π (1 − ρ_i)^{T_i}: ρ_i = RHO0, or more for a tilted array (pld_tilt.c) */
-        mpfr_set_d(t, -ds[i].rho, MPFR_RNDD);
-        mpfr_log1p(t, t, MPFR_RNDD);
-        mpfr_mul_ui(t, t, ds[i].steps, MPFR_RNDD);
-        mpfr_add(lsc, lsc, t, MPFR_RNDD);
+        mpfr_set_d(t, ds[i].sum_opt_real, MPFR_RNDU);
+        if (mpfr_greater_p(t, M))
+            mpfr_set(M, t, MPFR_RNDU);
+        mpfr_set_d(t, ds[i].opt_debt, MPFR_RNDU);
+        mpfr_mul_ui(t, t, ds[i].steps, MPFR_RNDU);
+        mpfr_add(slack, slack, t, MPFR_RNDU);
     }
     mpfr_pow_ui(M, M, T - 1, MPFR_RNDU);
-    mpfr_mul(add, add, M, MPFR_RNDU);
-    mpfr_exp(scale, lsc, MPFR_RNDD);
-    mpfr_clears(M, t, lsc, (mpfr_ptr)0);
+    mpfr_mul(slack, slack, M, MPFR_RNDU);
+    mpfr_clears(M, t, (mpfr_ptr)0);
 }
 
 /* round ≥ ws.err + √K·E2 */
@@ -890,39 +690,33 @@ static void upper_end(mpfr_ptr hi, dir_result *res, dir_state *S, mpfr_srcptr ep
     mpfr_clears(ws.lo, ws.hi, ws.err, rnd, t, bottom, (mpfr_ptr)0);
 }
 
-/* lo (§4): the CTD sum at ε's upper end − its rounding − the mass outside
- * the window − the stored masses' excess − the CTD excess bound, and at
+/* lo (§4): the composed opt sum at ε's upper end − its rounding − the mass
+ * outside the window (tilted sums times K(ε), §5) − the opt slack, and at
  * least max(0, 1 − e^ε). */
-static void lower_end(mpfr_ptr lo, dir_result *res, dir_state *S, mpfr_srcptr eps_lo,
-                      mpfr_srcptr eps_hi)
+static void lower_end(mpfr_ptr lo, dir_result *res, dir_state *S, mpfr_srcptr eps_hi)
 {
-    const composed *c = &S->c;
+    const composed *c = &S->c_opt;
     const window *w = &S->w;
     weighted_sum ws;
     mpfr_inits2(BUDGET_PREC, ws.lo, ws.hi, ws.err, (mpfr_ptr)0);
-    mpfr_t rnd, t, ex, sc;
-    mpfr_inits2(BUDGET_PREC, rnd, t, ex, sc, (mpfr_ptr)0);
+    mpfr_t rnd, t;
+    mpfr_inits2(BUDGET_PREC, rnd, t, (mpfr_ptr)0);
     sum_weighted(&ws, c->y, c->is_long, c->len, c->scale, w, S->h, eps_hi, S->lambda);
     S->late = S->late || ws.late;
     rounding_total(rnd, &ws, S->E2);
     mpfr_sub(lo, ws.lo, rnd, MPFR_RNDD);
-    mpfr_add(t, w->up_pess, w->lo_pess, MPFR_RNDU);
-    mpfr_sub(lo, lo, t, MPFR_RNDD); /* ≤ F(w′), tilted units (g ≤ 1 on the wrapped mass) */
+    mpfr_add(t, w->up_opt, w->lo_opt, MPFR_RNDU);
+    mpfr_sub(lo, lo, t, MPFR_RNDD); /* ≤ the composed opt sum, tilted units (g ≤ 1 on the
+                                       wrapped mass) */
     times_k(rnd, S, eps_hi, true);
     times_k(t, S, eps_hi, true);
     res->round_lo = mpfr_get_d(rnd, MPFR_RNDU);
     res->tails_lo = mpfr_get_d(t, MPFR_RNDU);
-    mass_excess(sc, ex, S->ds, S->nd);
-    if (mpfr_sgn(lo) > 0)
-        mpfr_mul(lo, lo, sc, MPFR_RNDD); /* ≤ scale·F(w′) (a negative bound stays one) */
-    mpfr_sub(lo, lo, ex, MPFR_RNDD);
     times_k(lo, S, eps_hi, false); /* into real units, a lower bound */
-    times_k(ex, S, eps_hi, true);
-    ctd_excess_bound(t, S, eps_lo, eps_hi);
-    mpfr_add(ex, ex, t, MPFR_RNDU);
+    opt_slack(t, S->ds, S->nd);
     mpfr_sub(lo, lo, t, MPFR_RNDD);
     times_k(ws.lo, S, eps_hi, false); /* the report's optimistic sum */
-    res->opt = mpfr_get_d(ws.lo, MPFR_RNDN) - mpfr_get_d(ex, MPFR_RNDU);
+    res->opt = mpfr_get_d(ws.lo, MPFR_RNDN);
     /* E_γ ≥ max(0, 1 − e^ε) */
     mpfr_exp(t, eps_hi, MPFR_RNDU);
     mpfr_ui_sub(t, 1, t, MPFR_RNDD);
@@ -930,7 +724,7 @@ static void lower_end(mpfr_ptr lo, dir_result *res, dir_state *S, mpfr_srcptr ep
         mpfr_set_zero(t, 1);
     if (mpfr_less_p(lo, t))
         mpfr_set(lo, t, MPFR_RNDD);
-    mpfr_clears(ws.lo, ws.hi, ws.err, rnd, t, ex, sc, (mpfr_ptr)0);
+    mpfr_clears(ws.lo, ws.hi, ws.err, rnd, t, (mpfr_ptr)0);
 }
 
 /* pinf ≥ 1 − Π(1 − p∞_i)^{T_i}, the composed mass at +∞. */
@@ -959,7 +753,7 @@ void ul_pld_dir_free(dir_state *S)
     for (size_t i = 0; S->ds != NULL && i < S->nd; i++)
         ul_pld_disc_clear(&S->ds[i]);
     free(S->ds);
-    mpfr_clears(S->w.up_pess, S->w.lo_pess, (mpfr_ptr)0);
+    mpfr_clears(S->w.up_pess, S->w.lo_pess, S->w.up_opt, S->w.lo_opt, (mpfr_ptr)0);
     mpfr_clears(S->E2, S->pinf, (mpfr_ptr)0);
     mpfi_clear(S->A);
 }
@@ -1018,7 +812,7 @@ ul_status ul_pld_dir_build(dir_state *S, mech *ms, size_t nm, double h, double t
                            dir_result *res, char *err, size_t errlen)
 {
     memset(S, 0, sizeof *S);
-    mpfr_inits2(64, S->w.up_pess, S->w.lo_pess, (mpfr_ptr)0);
+    mpfr_inits2(64, S->w.up_pess, S->w.lo_pess, S->w.up_opt, S->w.lo_opt, (mpfr_ptr)0);
     mpfr_inits2(BUDGET_PREC, S->E2, S->pinf, (mpfr_ptr)0);
     mpfi_init2(S->A, BUDGET_PREC);
     mpfi_set_ui(S->A, 0);
@@ -1034,7 +828,6 @@ ul_status ul_pld_dir_build(dir_state *S, mech *ms, size_t nm, double h, double t
     ul_status st = precheck_size(ms, nm, h, tau, max_points, err, errlen);
     for (size_t i = 0; i < nm && st == UL_OK; i++) {
         st = ul_pld_discretise(&S->ds[i], &ms[i], h, tau / (8 * S->T), max_points, err, errlen);
-        S->ds[i].rho = RHO0;
         S->ds[i].tilt_L = 0;
     }
     double tau_w = tau / 8;
@@ -1063,7 +856,8 @@ ul_status ul_pld_dir_build(dir_state *S, mech *ms, size_t nm, double h, double t
                            "grid-step: %g: out of memory for an FFT of %zu points", h, S->w.N);
         S->have_fc = true;
     }
-    ul_pld_fft_end end = compose_all(&S->c, S->E2, S->have_fc ? &S->fc : NULL, S->ds, nm, &S->w, f);
+    ul_pld_fft_end end = compose_all(&S->c, &S->c_opt, S->E2, S->have_fc ? &S->fc : NULL, S->ds,
+                                     nm, &S->w, f);
     if (end == UL_PLD_FFT_LATE)
         return ul_pld_time_out(err, errlen, "the FFT", S->w.N);
     if (end != UL_PLD_FFT_DONE)
@@ -1080,7 +874,7 @@ void ul_pld_dir_read(dir_state *S, mpfr_srcptr eps_lo, mpfr_srcptr eps_hi, dir_r
     if (want_hi)
         upper_end(res->hi, res, S, eps_lo);
     if (want_lo && !S->late)
-        lower_end(res->lo, res, S, eps_lo, eps_hi);
+        lower_end(res->lo, res, S, eps_hi);
 }
 
 ul_status ul_pld_evaluate_direction(mech *ms, size_t nm, mpfi_srcptr eps, double h, double tau,

@@ -241,16 +241,19 @@ static void loss_tail(mpfi_ptr out, const mech *m, mpfr_srcptr loss, bool upper,
 void ul_pld_disc_init(disc *d)
 {
     memset(d, 0, sizeof *d);
-    mpfr_inits2(64, d->p_inf, d->slack, d->sum_pess, d->excess, d->l2_pess, (mpfr_ptr)0);
+    mpfr_inits2(64, d->p_inf, d->slack, d->sum_pess, d->sum_opt, d->l2_pess, d->l2_opt,
+                (mpfr_ptr)0);
 }
 
 void ul_pld_disc_clear(disc *d)
 {
     free(d->pess);
-    free(d->exk);
+    free(d->opt);
     free(d->gmass);
+    free(d->gmass_opt);
     free(d->lgmass);
-    mpfr_clears(d->p_inf, d->slack, d->sum_pess, d->excess, d->l2_pess, (mpfr_ptr)0);
+    mpfr_clears(d->p_inf, d->slack, d->sum_pess, d->sum_opt, d->l2_pess, d->l2_opt,
+                (mpfr_ptr)0);
 }
 
 /* loss = idx·h exactly (|idx| < 2^52, h a double: the product has ≤ 106 bits). */
@@ -335,7 +338,6 @@ typedef struct {
     mpfr_t s[12];                  /* scratch at p bits */
     mpfr_t b[6];                   /* scratch at 64 bits (bounds) */
     mpfr_t d53;                    /* a double, exactly */
-    mpfr_t x128;                   /* add_excess */
     mpfi_t v[12];                  /* scratch at p bits */
     double log2e_d;                /* ≥ log2(e) */
 } mass_ctx;
@@ -375,7 +377,6 @@ static void mass_ctx_init(mass_ctx *c, mpfr_prec_t p)
     for (int i = 0; i < 6; i++)
         mpfr_init2(c->b[i], 64);
     mpfr_init2(c->d53, 53);
-    mpfr_init2(c->x128, 128);
     for (int i = 0; i < 12; i++)
         mpfi_init2(c->v[i], p);
     c->log2e_d = mpfr_get_d(c->log2e_up, MPFR_RNDU);
@@ -394,7 +395,6 @@ static void mass_ctx_clear(mass_ctx *c)
     for (int i = 0; i < 6; i++)
         mpfr_clear(c->b[i]);
     mpfr_clear(c->d53);
-    mpfr_clear(c->x128);
     for (int i = 0; i < 12; i++)
         mpfi_clear(c->v[i]);
 }
@@ -1129,7 +1129,7 @@ static void ctd_split(mpfi_ptr a, mpfi_ptr b, mpfi_srcptr P, mpfi_srcptr Q, mpfr
  * p bits give masses to about 2^-(p−6) relative; the split (ctd_split)
  * loses log2(1/h) of them to cancellation and the recurrences of gauss_rec
  * up to 2·log2 n, so p = 72 + log2(1/h) + log2 n keeps the atoms within
- * RHO0 of their enclosures for n ≤ 2^24.  Subsampled: the width is a
+ * 2^-48 of their enclosures for n ≤ 2^24.  Subsampled: the width is a
  * difference of endpoints x(ℓ), losing up to log2(|x|/width) bits, so 80
  * bits plus log2 n. */
 static mpfr_prec_t disc_precision(const mech *m, size_t n, double h)
@@ -1269,32 +1269,11 @@ static void sub_rec_clear(sub_rec *sr)
         mpfi_clear(v[i]);
 }
 
-/* excess += max(0, (1 − RHO0)·stored − lower), rounded up (§1, mass_excess). */
-/* excess += max(0, (1 − ρ₀)·pess[k] − lower) (§1), and the bin's term kept,
- * rounded up, in d->exk[k] (allocated at the first positive term; the tilt
- * weights them bin by bin, pld_tilt.c).  A failed allocation leaves exk
- * NULL and sets exk_lost: the tilt then takes the bound max τ·excess. */
-static void add_excess(disc *d, size_t k, size_t n, mpfr_srcptr lower, mass_ctx *cx)
-{
-    mpfr_ptr t = cx->x128;
-    mpfr_set_d(t, d->pess[k], MPFR_RNDU);
-    mpfr_mul_d(t, t, 1 - RHO0, MPFR_RNDU); /* 1 − 2^-48 is a double */
-    mpfr_sub(t, t, lower, MPFR_RNDU);
-    if (mpfr_sgn(t) <= 0)
-        return;
-    mpfr_add(d->excess, d->excess, t, MPFR_RNDU);
-    if (d->exk == NULL && !d->exk_lost) {
-        d->exk = calloc(n, sizeof *d->exk);
-        d->exk_lost = d->exk == NULL;
-    }
-    if (d->exk != NULL)
-        d->exk[k] = mpfr_get_d(t, MPFR_RNDU);
-}
-
-/* The norms of the stored array and its variance (a scale for the window). */
+/* The norms of the stored arrays and pess's variance (a scale for the window). */
 void ul_pld_disc_moments(disc *d, size_t n, double klo, double h)
 {
     array_norms(d->pess, n, d->sum_pess, d->l2_pess);
+    array_norms(d->opt, n, d->sum_opt, d->l2_opt);
     double s0 = 0, s1 = 0, s2 = 0;
     for (size_t k = 0; k < n; k++) {
         double c = (klo + (double)k) * h;
@@ -1310,8 +1289,8 @@ void ul_pld_disc_moments(disc *d, size_t n, double klo, double h)
 /* Discretises m on the grid of spacing h by connect-the-dots (§1),
  * truncating about tau in each tail.  UL_EINPUT (naming grid-step) when it
  * needs more than max_points points.  Guarantee: pess[k] ≥ the CTD atom at
- * ℓ_k (pess[0] also ≥ P[L ≤ ℓ_0], folded up), p_inf ≥ P[L > ℓ_{n−1}],
- * sum_in ≤ the total mass of the atoms split from bins inside the grid.
+ * ℓ_k (pess[0] also ≥ P[L ≤ ℓ_0], folded up), p_inf ≥ P[L > ℓ_{n−1}];
+ * opt, opt_debt as pld_opt.c builds them from the in-grid bins.
  * UL_ETIME when the time budget ran out (asked every PLD_CHECK_BINS bins). */
 ul_status ul_pld_discretise(disc *d, const mech *m, double h, double tau,
                             unsigned long max_points, char *err, size_t errlen)
@@ -1330,15 +1309,22 @@ ul_status ul_pld_discretise(disc *d, const mech *m, double h, double tau,
     d->n = n;
     d->steps = m->steps;
     d->pess = malloc(n * sizeof *d->pess);
-    if (d->pess == NULL)
+    d->opt = malloc(n * sizeof *d->opt);
+    double *a_up = malloc((n + 1) * sizeof *a_up), *b_up = malloc((n + 1) * sizeof *b_up);
+    if (d->pess == NULL || d->opt == NULL || a_up == NULL || b_up == NULL) {
+        free(a_up);
+        free(b_up);
         return ul_fail(err, errlen, UL_EINPUT, "grid-step: %g: out of memory for %zu points", h,
                        n);
+    }
+    a_up[0] = b_up[0] = a_up[n] = b_up[n] = 0;
     mpfr_prec_t p = disc_precision(m, n, h);
     mass_ctx cx;
     mass_ctx_init(&cx, p);
-    /* the atoms are kept to RHO0 = 2^-48 relative after the split, which
-     * loses log2(1/h) bits (ctd_split): masses to 2^-(72 + log2(1/h)) leave
-     * 24 bits of margin */
+    /* the atoms are kept to 2^-48 relative after the split, which loses
+     * log2(1/h) bits (ctd_split): masses to 2^-(72 + log2(1/h)) leave 24 bits
+     * of margin (a wider enclosure costs tightness only: pess takes upper
+     * ends, opt lower ends) */
     cx.target_bits = (long)fmin((double)cx.target_bits, 72 + ceil(-log2(h)));
     endpoint e[2];
     endpoint_init(&e[0], p);
@@ -1358,10 +1344,9 @@ ul_status ul_pld_discretise(disc *d, const mech *m, double h, double tau,
     mpfr_init2(loss, 128);
     mpfr_inits2(p, w, atom_up, atom_lo, (mpfr_ptr)0);
     mpfr_set_zero(d->slack, 1);
-    mpfr_set_zero(d->excess, 1);
     mpfr_set_zero(atom_lo, 1);
 
-    /* the lower tail folded onto ℓ_0 (pessimistic, outside sum_in) */
+    /* the lower tail folded onto ℓ_0 (pess only: opt has the in-grid bins) */
     ul_pld_exact_loss(loss, klo, h);
     loss_tail(P, m, loss, false, p);
     mpfr_set(atom_up, &P->right, MPFR_RNDU);
@@ -1396,7 +1381,9 @@ ul_status ul_pld_discretise(disc *d, const mech *m, double h, double tau,
         mpfr_add(atom_up, atom_up, &a->right, MPFR_RNDU);
         mpfr_add(atom_lo, atom_lo, &a->left, MPFR_RNDD);
         d->pess[k - 1] = mpfr_get_d(atom_up, MPFR_RNDU);
-        add_excess(d, k - 1, n, atom_lo, &cx);
+        d->opt[k - 1] = mpfr_get_d(atom_lo, MPFR_RNDD); /* ≤ the in-grid atom (pld_opt.c) */
+        a_up[k] = mpfr_get_d(&a->right, MPFR_RNDU);
+        b_up[k] = mpfr_get_d(&b->right, MPFR_RNDU);
         mpfr_set(atom_up, &b->right, MPFR_RNDU);
         mpfr_set(atom_lo, &b->left, MPFR_RNDD);
         mpfi_diam_abs(w, P);
@@ -1408,7 +1395,9 @@ ul_status ul_pld_discretise(disc *d, const mech *m, double h, double tau,
         sub_rec_clear(&sr);
     if (!late) {
         d->pess[n - 1] = mpfr_get_d(atom_up, MPFR_RNDU);
-        add_excess(d, n - 1, n, atom_lo, &cx);
+        d->opt[n - 1] = mpfr_get_d(atom_lo, MPFR_RNDD);
+        ul_pld_opt_build(d, a_up, b_up, h);
+        d->sum_opt_real = mpfr_get_d(d->sum_opt, MPFR_RNDU);
         /* the upper tail goes to +∞ */
         loss_tail(P, m, loss, true, p);
         mpfr_set(d->p_inf, &P->right, MPFR_RNDU);
@@ -1423,6 +1412,8 @@ ul_status ul_pld_discretise(disc *d, const mech *m, double h, double tau,
     mass_ctx_clear(&cx);
     mpfr_clear(loss);
     mpfr_clears(w, atom_up, atom_lo, (mpfr_ptr)0);
+    free(a_up);
+    free(b_up);
     return late ? ul_pld_time_out(err, errlen, "the discretisation", n) : UL_OK;
 }
 

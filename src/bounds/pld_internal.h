@@ -4,6 +4,7 @@
  * for the bracket is at the top of pld.c (§0–§4); the files are
  *   pld.c          inputs, the drivers (δ(ε) and ε(δ)), the public entries;
  *   pld_disc.c     the loss distributions and the CTD discretisation (§1);
+ *   pld_opt.c      the optimistic array, whose curve is below the step's (§1);
  *   pld_window.c   the FFT window and its Chernoff tails (§2);
  *   pld_compose.c  composition by FFT, the rounding budget, δ read off (§3–4);
  *   pld_fft.c      the FFT with Higham's bound (pld_fft.h);
@@ -19,7 +20,6 @@
 #include "bounds/pld.h"
 
 #define BUDGET_PREC 128       /* precision of the budget arithmetic */
-#define RHO0 0x1p-48          /* relative slack of a stored atom charged multiplicatively (§1) */
 #define MAX_EXACT_INDEX 4503599627370496.0 /* 2^52: grid indices stay exact doubles */
 #define INPUT_PREC 128        /* precision of the input enclosures */
 
@@ -35,26 +35,26 @@ typedef struct {
     double rd, qd;
 } mech;
 
-/* One discretised per-step PLD.  pess[k] sits at the loss (k_lo + k)·h. */
+/* One discretised per-step PLD: two arrays on the grid, pess[k] and opt[k]
+ * at the loss (k_lo + k)·h.  pess dominates the step (its composition is an
+ * upper bound, §1); opt's curve lies below the step's (pld_opt.c: its
+ * composition is a lower bound, less the slack opt_debt). */
 typedef struct {
     double k_lo; /* an integer, |k_lo| < 2^52 */
     size_t n;
-    double *pess;
+    double *pess, *opt;
     unsigned long steps;
     mpfr_t p_inf;              /* ≥ P[L > ℓ_top], the pessimistic mass at +∞ */
     mpfr_t slack;              /* ≥ Σ widths of the mass enclosures (informative) */
-    mpfr_t sum_pess;           /* ≥ Σ pess */
-    mpfr_t excess;             /* ≥ Σ_k max(0, (1 − RHO0)·pess[k] − w_k), w_k the exact atom
-                                  split from bins inside the grid (§1) */
-    double *exk;               /* each bin's term of excess, rounded up (NULL: all 0) */
-    bool exk_lost;             /* exk could not be allocated (excess is still a bound) */
-    mpfr_t l2_pess;            /* ≥ ‖pess‖₂ */
+    mpfr_t sum_pess, sum_opt;  /* ≥ Σ pess, ≥ Σ opt */
+    mpfr_t l2_pess, l2_opt;    /* ≥ ‖pess‖₂, ≥ ‖opt‖₂ */
+    double opt_debt;           /* ≥ 0: D_opt ≤ δ + opt_debt at every ε, real units (pld_opt.c) */
+    double sum_opt_real;       /* ≥ Σ opt before any tilt (the M of the slack, pld_opt.c) */
     double var;                /* of the pessimistic array (a scale) */
     size_t group, ngroups;     /* Chernoff grouping (§2) */
-    double *gmass;             /* ≥ group sums of pess */
+    double *gmass, *gmass_opt; /* ≥ group sums of pess, of opt */
     double *lgmass;            /* log gmass (−inf for 0), doubles: choices only */
-    double rho;                /* ρ₀ of the lower end (§1): RHO0, more once tilted */
-    double tilt_L;             /* tilted (pld_tilt.c): pess ≈ p·e^{λℓ − tilt_L}; 0 if not */
+    double tilt_L;             /* tilted (pld_tilt.c): arrays ≈ p·e^{λℓ − tilt_L}; 0 if not */
 } disc;
 
 typedef struct {
@@ -62,7 +62,8 @@ typedef struct {
     double base;    /* Σ steps·k_lo: composed index m sits at the loss (base + m)·h */
     double m_lo;    /* first composed index of the window */
     bool wrapped;   /* some composed mass lies outside the window */
-    mpfr_t up_pess, lo_pess; /* ≥ composed mass above / below the window */
+    mpfr_t up_pess, lo_pess; /* ≥ composed pess mass above / below the window */
+    mpfr_t up_opt, lo_opt;   /* ≥ composed opt mass above / below the window */
 } window;
 
 /* Buffers for one transform length (pld_fft.h: complex data in split
@@ -93,7 +94,7 @@ typedef struct {
 
 typedef struct {
     mpfr_t lo, hi;
-    double pess, opt;           /* the CTD sum, and it minus the CTD excess bound (§1) */
+    double pess, opt;           /* the sums of the composed pess and opt arrays at ε (§1) */
     double tails_hi, tails_lo;  /* added to hi / subtracted from lo */
     double round_hi, round_lo;  /* rounding bounds added / subtracted */
     double slack;
@@ -111,8 +112,8 @@ typedef struct {
     window w;
     fft_ctx fc;
     bool have_fc;
-    composed c;
-    mpfr_t E2, pinf;
+    composed c, c_opt; /* the composed pess and opt arrays */
+    mpfr_t E2, pinf;   /* E2 bounds the rounding of both (§3) */
     double lambda; /* the tilt (pld_tilt.c; 0: none): the arrays are p·e^{λℓ − L_i} */
     mpfi_t A;      /* ⊇ Σ_i T_i·L_i: z = z̃·e^{A − λℓ} */
     bool late; /* a read stopped at the time budget (ul_pld_dir_read): no bound */
@@ -153,6 +154,11 @@ void ul_pld_disc_clear(disc *d);
 void ul_pld_disc_moments(disc *d, size_t n, double klo, double h);
 ul_status ul_pld_discretise(disc *d, const mech *m, double h, double tau, unsigned long max_points,
                          char *err, size_t errlen);
+
+/* ---- the optimistic array (pld_opt.c) ---- */
+/* On entry d->opt[k] ≤ the exact in-grid CTD atom at ℓ_k and a_up[j], b_up[j]
+ * ≥ bin j's split (j = 1 … n−1); builds opt, opt_debt and sum_opt. */
+void ul_pld_opt_build(disc *d, const double *a_up, const double *b_up, double h);
 
 /* ---- the window and its Chernoff tails (pld_window.c) ---- */
 ul_status ul_pld_choose_window(window *w, disc *ds, size_t nd, double h, double tau_w,

@@ -30,13 +30,10 @@
  * as p̃_k = RU(p_k ⊗ τ̃_k ⊗ (1 + κ)), κ = 2(θ + 2u_L): at least p_k·τ_k (so
  * the upper end of §1 holds for the tilted arrays: the long double products
  * are within κ, and the double nearest the result, moved up one ulp, is
- * above it) and at most p_k·τ_k·(1 + θ₂), θ₂ = 4κ + 2^-50 (the two long
- * double roundings, the double's and the ulp, 3·2^-53, inside).  The lower
- * end's argument (§1, mass_excess) carries over with ρ₀′ = ρ₀ + θ₂
- * ((1 − ρ₀′)(1 + θ₂) ≤ 1 − ρ₀) and the in-grid excess
- * E′ = Σ_k τ_k·max(0, (1 − ρ₀)p_k − w_k), summed bin by bin (τ_max·E when
- * the per-bin terms could not be kept).  The mass at +∞ stays untilted: it
- * enters hi as it is (§4).
+ * above it); the optimistic array the same way down, õ_k = RD(o_k ⊗ τ̃_k ⊗
+ * (1 − κ)) ≤ o_k·τ_k, so its composition stays below (pld_opt.c; its slack
+ * opt_debt is in real units and is subtracted after K).  The mass at +∞
+ * stays untilted: it enters hi as it is (§4).
  */
 #include <float.h>
 #include <math.h>
@@ -183,27 +180,6 @@ static void tilt_factors(long double *tau, double *theta, const disc *d, double 
     mpfi_clear(arg);
 }
 
-/* E′ = Σ_k τ_k·exk[k] (each τ_k ≤ τ̃_k·up), rounded up; without the
- * per-bin terms, τ_max·E (tmax ≥ every τ_k). */
-static void tilt_excess(disc *d, const long double *tau, double tmax, double up)
-{
-    if (d->exk == NULL) {
-        mpfr_mul_d(d->excess, d->excess, tmax, MPFR_RNDU);
-        return;
-    }
-    mpfr_set_zero(d->excess, 1);
-    mpfr_t t;
-    mpfr_init2(t, 64);
-    for (size_t k = 0; k < d->n; k++)
-        if (d->exk[k] > 0) {
-            mpfr_set_ld(t, tau[k], MPFR_RNDU);
-            mpfr_mul_d(t, t, up, MPFR_RNDU);
-            mpfr_mul_d(t, t, d->exk[k], MPFR_RNDU);
-            mpfr_add(d->excess, d->excess, t, MPFR_RNDU);
-        }
-    mpfr_clear(t);
-}
-
 double ul_pld_tilt_log_mgf(const disc *d, double lambda, double h)
 {
     return log_mgf(d, lambda, h);
@@ -214,17 +190,17 @@ void ul_pld_tilt(disc *d, double lambda, double L, double h, long double *tau)
     double theta;
     tilt_factors(tau, &theta, d, lambda, L, h);
     double u = ldexp(1.0, -LDBL_MANT_DIG), kappa = 2 * (theta + 2 * u);
-    long double up = 1 + (long double)kappa, tmax = 0;
+    long double up = 1 + (long double)kappa, down = 1 - (long double)kappa;
     for (size_t k = 0; k < d->n; k++) {
-        if (tau[k] > tmax)
-            tmax = tau[k];
         if (d->pess[k] > 0) {
             double v = (double)((long double)d->pess[k] * tau[k] * up);
             d->pess[k] = nextafter(v, INFINITY); /* ≥ p_k·τ_k (the product's roundings in κ) */
         }
+        if (d->opt[k] > 0) {
+            double v = (double)((long double)d->opt[k] * tau[k] * down);
+            d->opt[k] = nextafter(v, 0); /* ≤ o_k·τ_k, the same way down */
+        }
     }
-    tilt_excess(d, tau, (double)(tmax * up) * (1 + 1e-15), (double)up * (1 + 1e-15));
-    d->rho = RHO0 + 4 * kappa + 0x1p-50; /* + θ₂ */
     d->tilt_L = L;
     ul_pld_disc_moments(d, d->n, d->k_lo, h);
 }

@@ -18,7 +18,9 @@
 
 
 
-/* Group sizes and group sums (rounded up) of the pessimistic arrays.
+/* Group sizes and group sums (rounded up) of the pess arrays (gmass) and of
+ * the opt arrays (gmass_opt): each composition's tails have their own
+ * Chernoff bound.
  * UL_PLD_FFT_LATE when the deadline passed (asked every PLD_CHECK_POINTS
  * points), UL_PLD_FFT_NOMEM when out of memory. */
 static ul_pld_fft_end make_groups(disc *d, size_t group)
@@ -30,10 +32,12 @@ static ul_pld_fft_end make_groups(disc *d, size_t group)
     d->group = group;
     d->ngroups = (d->n + group - 1) / group;
     free(d->gmass);
+    free(d->gmass_opt);
     free(d->lgmass);
     d->gmass = malloc(d->ngroups * sizeof *d->gmass);
+    d->gmass_opt = malloc(d->ngroups * sizeof *d->gmass_opt);
     d->lgmass = malloc(d->ngroups * sizeof *d->lgmass);
-    if (d->gmass == NULL || d->lgmass == NULL)
+    if (d->gmass == NULL || d->gmass_opt == NULL || d->lgmass == NULL)
         return UL_PLD_FFT_NOMEM;
     mpfr_t s;
     mpfr_init2(s, 64);
@@ -46,8 +50,12 @@ static ul_pld_fft_end make_groups(disc *d, size_t group)
                 return UL_PLD_FFT_LATE;
             }
         }
-        mpfr_set_zero(s, 1);
         size_t end = (g + 1) * group < d->n ? (g + 1) * group : d->n;
+        mpfr_set_zero(s, 1);
+        for (size_t k = g * group; k < end; k++)
+            mpfr_add_d(s, s, d->opt[k], MPFR_RNDU);
+        d->gmass_opt[g] = mpfr_get_d(s, MPFR_RNDU);
+        mpfr_set_zero(s, 1);
         for (size_t k = g * group; k < end; k++)
             mpfr_add_d(s, s, d->pess[k], MPFR_RNDU);
         d->gmass[g] = mpfr_get_d(s, MPFR_RNDU);
@@ -88,9 +96,12 @@ static double log_mgf_d(const disc *d, double lambda, bool upper, double h)
     return mx + log(s);
 }
 
-/* out ≥ log M(±λ) (MPFR, rounded up at every step). */
-static void log_mgf_up(mpfr_ptr out, const disc *d, double lambda, bool upper, double h)
+/* out ≥ log M(±λ) (MPFR, rounded up at every step) of the pess array, or
+ * of the opt array (opt). */
+static void log_mgf_up(mpfr_ptr out, const disc *d, double lambda, bool upper, double h,
+                       bool opt)
 {
+    const double *gm = opt ? d->gmass_opt : d->gmass;
     /* The weights e^{±λℓ} of consecutive groups differ by the factor
      * e^{±λ·group·h} (the last group's extreme index is capped, so its true
      * weight is smaller): carried by one multiplication rounded up, each an
@@ -116,9 +127,9 @@ static void log_mgf_up(mpfr_ptr out, const disc *d, double lambda, bool upper, d
     for (size_t g = 0; g < d->ngroups; g++) {
         if (g > 0)
             mpfr_mul(wgt, wgt, fac, MPFR_RNDU);
-        if (!(d->gmass[g] > 0))
+        if (!(gm[g] > 0))
             continue;
-        mpfr_mul_d(t, wgt, d->gmass[g], MPFR_RNDU);
+        mpfr_mul_d(t, wgt, gm[g], MPFR_RNDU);
         mpfr_add(acc, acc, t, MPFR_RNDU);
     }
     if (mpfr_zero_p(acc))
@@ -129,16 +140,16 @@ static void log_mgf_up(mpfr_ptr out, const disc *d, double lambda, bool upper, d
 }
 
 /* out ≥ log P[S ≥ x] (upper) or log P[S ≤ x] (!upper) for the composed
- * pessimistic finite measure, at the exponent λ > 0. */
+ * pess (or opt) finite measure, at the exponent λ > 0. */
 static void chernoff_up(mpfr_ptr out, const disc *ds, size_t nd, double lambda, bool upper,
-                        double x_index, double h)
+                        double x_index, double h, bool opt)
 {
     mpfr_t t, x;
     mpfr_init2(t, 64);
     mpfr_init2(x, 128);
     mpfr_set_zero(out, 1);
     for (size_t i = 0; i < nd && !mpfr_inf_p(out); i++) {
-        log_mgf_up(t, &ds[i], lambda, upper, h);
+        log_mgf_up(t, &ds[i], lambda, upper, h, opt);
         if (mpfr_inf_p(t)) {
             mpfr_set_inf(out, -1); /* an empty measure: nothing outside */
             break;
@@ -205,6 +216,8 @@ ul_status ul_pld_choose_window(window *w, disc *ds, size_t nd, double h, double 
     w->wrapped = false;
     mpfr_set_zero(w->up_pess, 1);
     mpfr_set_zero(w->lo_pess, 1);
+    mpfr_set_zero(w->up_opt, 1);
+    mpfr_set_zero(w->lo_opt, 1);
 
     double sigma = sqrt(var), zw = sqrt(2 * log(1 / tau_w));
     double group = floor(0.25 * sigma / (zw * T * h));
@@ -281,12 +294,16 @@ ul_status ul_pld_choose_window(window *w, disc *ds, size_t nd, double h, double 
     mpfr_t lg;
     mpfr_init2(lg, 64);
     if (m_lo + (double)N <= full - 1) {
-        chernoff_up(lg, ds, nd, lam[ju], true, x_index, h);
+        chernoff_up(lg, ds, nd, lam[ju], true, x_index, h, false);
         exp_capped(w->up_pess, lg);
+        chernoff_up(lg, ds, nd, lam[ju], true, x_index, h, true);
+        exp_capped(w->up_opt, lg);
     }
     if (m_lo > 0) {
-        chernoff_up(lg, ds, nd, lam[jd], false, y_index, h);
+        chernoff_up(lg, ds, nd, lam[jd], false, y_index, h, false);
         exp_capped(w->lo_pess, lg);
+        chernoff_up(lg, ds, nd, lam[jd], false, y_index, h, true);
+        exp_capped(w->lo_opt, lg);
     }
     mpfr_clear(lg);
     return UL_OK;
