@@ -559,29 +559,6 @@ long double ul_pld_composed_at(const composed *c, const window *w, double m)
     return c->is_long ? ((const long double *)c->y)[pos] : ((const double *)c->y)[pos];
 }
 
-/* slack ≥ (Σ_i T_i·opt_debt_i)·M^{T−1}, M = max(1, max_i Σ opt_i) in real
- * units: what the composed opt arrays may exceed δ by (pld_opt.c). */
-static void opt_slack(mpfr_ptr slack, const disc *ds, size_t nd)
-{
-    mpfr_t M, t;
-    mpfr_inits2(BUDGET_PREC, M, t, (mpfr_ptr)0);
-    unsigned long T = 0;
-    mpfr_set_ui(M, 1, MPFR_RNDU);
-    mpfr_set_zero(slack, 1);
-    for (size_t i = 0; i < nd; i++) {
-        T += ds[i].steps;
-        mpfr_set_d(t, ds[i].sum_opt_real, MPFR_RNDU);
-        if (mpfr_greater_p(t, M))
-            mpfr_set(M, t, MPFR_RNDU);
-        mpfr_set_d(t, ds[i].opt_debt, MPFR_RNDU);
-        mpfr_mul_ui(t, t, ds[i].steps, MPFR_RNDU);
-        mpfr_add(slack, slack, t, MPFR_RNDU);
-    }
-    mpfr_pow_ui(M, M, T - 1, MPFR_RNDU);
-    mpfr_mul(slack, slack, M, MPFR_RNDU);
-    mpfr_clears(M, t, (mpfr_ptr)0);
-}
-
 /* round ≥ ws.err + √K·E2 */
 static void rounding_total(mpfr_ptr round, const weighted_sum *ws, mpfr_srcptr E2)
 {
@@ -690,6 +667,40 @@ static void upper_end(mpfr_ptr hi, dir_result *res, dir_state *S, mpfr_srcptr ep
     mpfr_clears(ws.lo, ws.hi, ws.err, rnd, t, bottom, (mpfr_ptr)0);
 }
 
+/* slack ≥ K(ε)·(Σ_i T_i ε̃_i)·M^{T−1}, M = max_i(S̃_i + ε̃_i): what the
+ * composed opt arrays may exceed δ(ε) by, in real units (pld_opt.c).  ε̃_i
+ * is the debt ε_i tilted at its loss u_i = ℓ_{n_i} (e^{λu_i − L_i}; λ = 0
+ * untilted), S̃_i the (tilted) pess sum. */
+static void opt_slack(mpfr_ptr slack, const dir_state *S, mpfr_srcptr eps_hi)
+{
+    mpfr_t M, t, e;
+    mpfr_inits2(BUDGET_PREC, M, t, e, (mpfr_ptr)0);
+    unsigned long T = 0;
+    mpfr_set_zero(M, 1);
+    mpfr_set_zero(slack, 1);
+    for (size_t i = 0; i < S->nd; i++) {
+        const disc *d = &S->ds[i];
+        T += d->steps;
+        mpfr_set_d(e, d->opt_debt, MPFR_RNDU);
+        if (S->lambda > 0 && d->opt_debt > 0) {
+            ul_pld_exact_loss(t, d->k_lo + (double)d->n, S->h); /* u_i */
+            mpfr_mul_d(t, t, S->lambda, MPFR_RNDU);
+            mpfr_sub_d(t, t, d->tilt_L, MPFR_RNDU);
+            mpfr_exp(t, t, MPFR_RNDU);
+            mpfr_mul(e, e, t, MPFR_RNDU); /* ε̃_i */
+        }
+        mpfr_add(t, d->sum_pess, e, MPFR_RNDU);
+        if (mpfr_greater_p(t, M))
+            mpfr_set(M, t, MPFR_RNDU);
+        mpfr_mul_ui(e, e, d->steps, MPFR_RNDU);
+        mpfr_add(slack, slack, e, MPFR_RNDU);
+    }
+    mpfr_pow_ui(M, M, T - 1, MPFR_RNDU);
+    mpfr_mul(slack, slack, M, MPFR_RNDU);
+    times_k(slack, S, eps_hi, true);
+    mpfr_clears(M, t, e, (mpfr_ptr)0);
+}
+
 /* lo (§4): the composed opt sum at ε's upper end − its rounding − the mass
  * outside the window (tilted sums times K(ε), §5) − the opt slack, and at
  * least max(0, 1 − e^ε). */
@@ -713,7 +724,7 @@ static void lower_end(mpfr_ptr lo, dir_result *res, dir_state *S, mpfr_srcptr ep
     res->round_lo = mpfr_get_d(rnd, MPFR_RNDU);
     res->tails_lo = mpfr_get_d(t, MPFR_RNDU);
     times_k(lo, S, eps_hi, false); /* into real units, a lower bound */
-    opt_slack(t, S->ds, S->nd);
+    opt_slack(t, S, eps_hi);
     mpfr_sub(lo, lo, t, MPFR_RNDD);
     times_k(ws.lo, S, eps_hi, false); /* the report's optimistic sum */
     res->opt = mpfr_get_d(ws.lo, MPFR_RNDN);

@@ -473,7 +473,10 @@ static void series_sum_mp(mpfr_ptr sum, mpfr_srcptr am, mpfr_srcptr dm, int N, m
  * 8 roundings to nearest: the exact value is ≤ x/(1 − 2^-53)^8 ≤ x(1 + 2^-49)
  * away from underflow; the product by 1 + 2^-48, the sum and one ulp more
  * cover that and their own roundings, and 2^-1000 covers underflow (≤ 2^-1075
- * absolute per operation). */
+ * absolute per operation).  (The split divides that floor by e^h − 1 ≈ h:
+ * atoms below ~1e-299 get no useful lower end.  2^-1070 would do, but at
+ * δ = 1e-300 the tilt's λ then follows the true far tail up to the grid's
+ * truncation and the first round certifies nothing: see issue 29's notes.) */
 static double up(double x)
 {
     return nextafter(x * (1 + 0x1p-48) + 0x1p-1000, INFINITY);
@@ -1397,7 +1400,6 @@ ul_status ul_pld_discretise(disc *d, const mech *m, double h, double tau,
         d->pess[n - 1] = mpfr_get_d(atom_up, MPFR_RNDU);
         d->opt[n - 1] = mpfr_get_d(atom_lo, MPFR_RNDD);
         ul_pld_opt_build(d, a_up, b_up, h);
-        d->sum_opt_real = mpfr_get_d(d->sum_opt, MPFR_RNDU);
         /* the upper tail goes to +∞ */
         loss_tail(P, m, loss, true, p);
         mpfr_set(d->p_inf, &P->right, MPFR_RNDU);

@@ -48,8 +48,8 @@ typedef struct {
     mpfr_t slack;              /* ≥ Σ widths of the mass enclosures (informative) */
     mpfr_t sum_pess, sum_opt;  /* ≥ Σ pess, ≥ Σ opt */
     mpfr_t l2_pess, l2_opt;    /* ≥ ‖pess‖₂, ≥ ‖opt‖₂ */
-    double opt_debt;           /* ≥ 0: D_opt ≤ δ + opt_debt at every ε, real units (pld_opt.c) */
-    double sum_opt_real;       /* ≥ Σ opt before any tilt (the M of the slack, pld_opt.c) */
+    double opt_debt;           /* ε ≥ 0: D_opt ≤ δ + ε·(1 − e^{ε′−ℓ_n})₊ at every ε′, real units,
+                                  ℓ_n = (k_lo + n)·h (pld_opt.c) */
     double var;                /* of the pessimistic array (a scale) */
     size_t group, ngroups;     /* Chernoff grouping (§2) */
     double *gmass, *gmass_opt; /* ≥ group sums of pess, of opt */

@@ -4,13 +4,22 @@
  *
  * WHY ITS COMPOSITION IS BELOW.  For a nonnegative measure p on losses write
  * D_p(γ) = Σ_k p_k (1 − γe^{−ℓ_k})₊, γ = e^ε (its δ(ε)).  For a product pair
- * δ₁₂(γ) = E_{L₂∼P₂}[δ₁(γe^{−L₂})].  So if D_i ≤ δ_i + ε_i for all γ > 0,
- *     δ₁₂(γ) ≥ E_{P₂}[D₁(γe^{−L₂})] − ε₁ = Σ_k p₁k δ₂(γe^{−ℓ_k}) − ε₁
- *           ≥ Σ_k p₁k D₂(γe^{−ℓ_k}) − ε₂·Σp₁ − ε₁ = D₁₂(γ) − ε₂·Σp₁ − ε₁,
- * and by induction D of the composed arrays is at most δ of the composition
- * plus Σ_t ε_t·Π_{s<t} Σp_s ≤ (Σ_i T_i ε_i)·M^{T−1}, M = max(1, max_i Σp_i).
- * (This is the monotonicity of ⊗ in Dong, Roth, Su 2022, "Gaussian
- * differential privacy", JRSS-B, §3, shown directly with the slack ε.)
+ * δ₁₂(γ) = E_{L₂∼P₂}[δ₁(γe^{−L₂})] = Σ_k p₁k δ₂(γe^{−ℓ_k}) when step 1 is the
+ * measure p₁.  So if every step's opt measure o_t satisfies
+ *     D_{o_t}(γ) ≤ δ_t(γ) + ε_t·φ_t(γ),  φ_t(γ) = (1 − γe^{−u_t})₊  (all γ > 0)
+ * (ε_t ≥ 0 a slack sitting at the loss u_t just above the grid), then by
+ * induction over the steps, replacing one δ_t by D_{o_t} at a time,
+ *     D_{o_1 ∗ … ∗ o_T}(γ) ≤ δ_{1…T}(γ) + Σ_t ε_t·D_{W_{−t}}(γe^{−u_t}),
+ * where W_{−t} composes, for every other step s, a measure whose curve is
+ * above both δ_s and D_{o_s}: W_s = pess_s + ε_s·(an atom at u_s) will do
+ * (pess dominates the step, pld.c §1).  Each term is at most, for any λ ≥ 0
+ * ((1 − e^{x−ℓ})₊ ≤ e^{λ(ℓ−x)}), ε_t·e^{−λ(ε − u_t)}·Π_{s≠t} M_{W_s}(λ): with
+ * the arrays tilted by e^{λℓ − L_s} (pld_tilt.c) that is
+ *     K(ε)·ε̃_t·Π_{s≠t}(S̃_s + ε̃_s),   ε̃_t = ε_t·e^{λu_t − L_t},
+ * S̃_s the tilted pess sum and K(ε) = e^{A − λε}; untilted, λ = 0 and K = 1.
+ * So the lower end subtracts K(ε)·(Σ_i T_i ε̃_i)·M^{T−1}, M = max_i(S̃_i + ε̃_i)
+ * (pld_compose.c, opt_slack).  Without the slack this is the monotonicity
+ * of ⊗ in Dong, Roth, Su 2022, "Gaussian differential privacy", JRSS-B, §3.
  *
  * THE CURVE.  δ(γ) = E_P[(1 − γe^{−L})₊] is convex in γ, δ′(γ) = −Q[L > log γ].
  * The connect-the-dots atoms m_k (pld.c §1) give the chord interpolation δ_A
@@ -41,8 +50,9 @@
  * every suffix sum Σ_{k≥m} d′_k ≤ Σ_{k≥m} d_k lowers D (the step functions
  * 1{k ≥ m} span the nondecreasing weights).  The sweep keeps
  * o_k + debt_out = p_k + debt_in with o_k ≥ 0 and debt ≤ 0, so the suffix
- * sums only drop; what is left at the top, ε = −debt, is the slack ε of the
- * composition above (D_o ≤ D_p + ε).
+ * sums only drop; what is left after the virtual point n, ε = −debt, stays
+ * there as a negative atom: D_o − ε·(1 − γe^{−ℓ_n})₊ ≤ D_p ≤ δ, the slack above
+ * with u = ℓ_n.
  *
  * ROUNDING.  The c_k are declared doubles, each at least its exact
  * requirement (upper ends of a_j, b_j, coefficients rounded up); the m_k are
