@@ -153,8 +153,7 @@
  *    the weights g_ε in (d)–(e), every tilted-unit term of hi and lo
  *    multiplied by K(ε) (rounded outward), the mass at +∞ and the opt slack
  *    untilted, opt's tilted atoms rounded down, the window tails weighted by K (and
- *    e^{λ(ε − top)} when the window ends below ε), and the CTD bands'
- *    masses by K(ε_lo)·e^{λ(R + 2h)}.  The rounding bound becomes relative
+ *    e^{λ(ε − top)} when the window ends below ε).  The rounding bound becomes relative
  *    to K, of the order of δ: double FFTs at any δ the doubles' range
  *    holds, a window a few tilted standard deviations wide around ε.
  *    ul_pld_options.tilt = UL_PLD_TILT_OFF runs the untilted engine.

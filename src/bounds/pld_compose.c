@@ -667,21 +667,36 @@ static void upper_end(mpfr_ptr hi, dir_result *res, dir_state *S, mpfr_srcptr ep
     mpfr_clears(ws.lo, ws.hi, ws.err, rnd, t, bottom, (mpfr_ptr)0);
 }
 
-/* slack ≥ K(ε)·(Σ_i T_i ε̃_i)·M^{T−1}, M = max_i(S̃_i + ε̃_i): what the
- * composed opt arrays may exceed δ(ε) by, in real units (pld_opt.c).  ε̃_i
- * is the debt ε_i tilted at its loss u_i = ℓ_{n_i} (e^{λu_i − L_i}; λ = 0
- * untilted), S̃_i the (tilted) pess sum. */
+/* slack ≥ K(ε)·(Σ_i T_i ε̃_i)·M^{T−1} + (Σ_i T_i ε_i)·(Σ_i T_i p∞_i)·M′^{T−1}:
+ * what the composed opt arrays may exceed δ(ε) by, in real units
+ * (pld_opt.c).  ε̃_i is the debt ε_i tilted at its loss u_i = ℓ_{n_i}
+ * (e^{λu_i − L_i}; λ = 0 untilted), M = max_i(S̃_i + ε̃_i) with S̃_i the
+ * (tilted) pess sum: the Chernoff term of the other steps' finite part.  The
+ * second term is their mass at +∞ (an other step at +∞ makes f = 1):
+ * Π(F_s + p∞_s) − ΠF_s ≤ (Σ p∞_s)·M′^{T−1}, M′ = max(1, max_s(S_s + ε_s + p∞_s))
+ * with the real sums S_s. */
 static void opt_slack(mpfr_ptr slack, const dir_state *S, mpfr_srcptr eps_hi)
 {
-    mpfr_t M, t, e;
-    mpfr_inits2(BUDGET_PREC, M, t, e, (mpfr_ptr)0);
+    mpfr_t M, M2, t, e, sum_e, sum_p;
+    mpfr_inits2(BUDGET_PREC, M, M2, t, e, sum_e, sum_p, (mpfr_ptr)0);
     unsigned long T = 0;
     mpfr_set_zero(M, 1);
+    mpfr_set_ui(M2, 1, MPFR_RNDU);
     mpfr_set_zero(slack, 1);
+    mpfr_set_zero(sum_e, 1);
+    mpfr_set_zero(sum_p, 1);
     for (size_t i = 0; i < S->nd; i++) {
         const disc *d = &S->ds[i];
         T += d->steps;
         mpfr_set_d(e, d->opt_debt, MPFR_RNDU);
+        mpfr_add_d(t, e, d->sum_pess_real, MPFR_RNDU);
+        mpfr_add(t, t, d->p_inf, MPFR_RNDU);
+        if (mpfr_greater_p(t, M2))
+            mpfr_set(M2, t, MPFR_RNDU);
+        mpfr_mul_ui(t, e, d->steps, MPFR_RNDU);
+        mpfr_add(sum_e, sum_e, t, MPFR_RNDU);
+        mpfr_mul_ui(t, d->p_inf, d->steps, MPFR_RNDU);
+        mpfr_add(sum_p, sum_p, t, MPFR_RNDU);
         if (S->lambda > 0 && d->opt_debt > 0) {
             ul_pld_exact_loss(t, d->k_lo + (double)d->n, S->h); /* u_i */
             mpfr_mul_d(t, t, S->lambda, MPFR_RNDU);
@@ -698,7 +713,11 @@ static void opt_slack(mpfr_ptr slack, const dir_state *S, mpfr_srcptr eps_hi)
     mpfr_pow_ui(M, M, T - 1, MPFR_RNDU);
     mpfr_mul(slack, slack, M, MPFR_RNDU);
     times_k(slack, S, eps_hi, true);
-    mpfr_clears(M, t, e, (mpfr_ptr)0);
+    mpfr_pow_ui(M2, M2, T - 1, MPFR_RNDU);
+    mpfr_mul(t, sum_e, sum_p, MPFR_RNDU);
+    mpfr_mul(t, t, M2, MPFR_RNDU);
+    mpfr_add(slack, slack, t, MPFR_RNDU);
+    mpfr_clears(M, M2, t, e, sum_e, sum_p, (mpfr_ptr)0);
 }
 
 /* lo (§4): the composed opt sum at ε's upper end − its rounding − the mass

@@ -1404,6 +1404,7 @@ ul_status ul_pld_discretise(disc *d, const mech *m, double h, double tau,
         loss_tail(P, m, loss, true, p);
         mpfr_set(d->p_inf, &P->right, MPFR_RNDU);
         ul_pld_disc_moments(d, n, klo, h);
+        d->sum_pess_real = mpfr_get_d(d->sum_pess, MPFR_RNDU);
     }
 
     endpoint_clear(&e[0]);

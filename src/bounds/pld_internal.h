@@ -47,6 +47,7 @@ typedef struct {
     mpfr_t p_inf;              /* ≥ P[L > ℓ_top], the pessimistic mass at +∞ */
     mpfr_t slack;              /* ≥ Σ widths of the mass enclosures (informative) */
     mpfr_t sum_pess, sum_opt;  /* ≥ Σ pess, ≥ Σ opt */
+    double sum_pess_real;      /* ≥ Σ pess before any tilt (opt_slack, pld_compose.c) */
     mpfr_t l2_pess, l2_opt;    /* ≥ ‖pess‖₂, ≥ ‖opt‖₂ */
     double opt_debt;           /* ε ≥ 0: D_opt ≤ δ + ε·(1 − e^{ε′−ℓ_n})₊ at every ε′, real units,
                                   ℓ_n = (k_lo + n)·h (pld_opt.c) */

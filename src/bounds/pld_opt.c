@@ -11,14 +11,16 @@
  * induction over the steps, replacing one δ_t by D_{o_t} at a time,
  *     D_{o_1 ∗ … ∗ o_T}(γ) ≤ δ_{1…T}(γ) + Σ_t ε_t·D_{W_{−t}}(γe^{−u_t}),
  * where W_{−t} composes, for every other step s, a measure whose curve is
- * above both δ_s and D_{o_s}: W_s = pess_s + ε_s·(an atom at u_s) will do
- * (pess dominates the step, pld.c §1).  Each term is at most, for any λ ≥ 0
- * ((1 − e^{x−ℓ})₊ ≤ e^{λ(ℓ−x)}), ε_t·e^{−λ(ε − u_t)}·Π_{s≠t} M_{W_s}(λ): with
- * the arrays tilted by e^{λℓ − L_s} (pld_tilt.c) that is
+ * above both δ_s and D_{o_s}: W_s = F_s + p∞_s·(an atom at +∞), F_s =
+ * pess_s + ε_s·(an atom at u_s), will do (pess with its mass at +∞
+ * dominates the step, pld.c §1).  The compositions with an atom at +∞ weigh
+ * at most (Σ_s p∞_s)·M′^{T−1}; the finite part's term is at most, for any
+ * λ ≥ 0 ((1 − e^{x−ℓ})₊ ≤ e^{λ(ℓ−x)}), ε_t·e^{−λ(ε − u_t)}·Π_{s≠t} M_{F_s}(λ):
+ * with the arrays tilted by e^{λℓ − L_s} (pld_tilt.c) that is
  *     K(ε)·ε̃_t·Π_{s≠t}(S̃_s + ε̃_s),   ε̃_t = ε_t·e^{λu_t − L_t},
  * S̃_s the tilted pess sum and K(ε) = e^{A − λε}; untilted, λ = 0 and K = 1.
- * So the lower end subtracts K(ε)·(Σ_i T_i ε̃_i)·M^{T−1}, M = max_i(S̃_i + ε̃_i)
- * (pld_compose.c, opt_slack).  Without the slack this is the monotonicity
+ * So the lower end subtracts K(ε)·(Σ_i T_i ε̃_i)·M^{T−1}, M = max_i(S̃_i + ε̃_i),
+ * plus (Σ_i T_i ε_i)·(Σ_i T_i p∞_i)·M′^{T−1} (pld_compose.c, opt_slack).  Without the slack this is the monotonicity
  * of ⊗ in Dong, Roth, Su 2022, "Gaussian differential privacy", JRSS-B, §3.
  *
  * THE CURVE.  δ(γ) = E_P[(1 − γe^{−L})₊] is convex in γ, δ′(γ) = −Q[L > log γ].
@@ -61,6 +63,7 @@
  * operations); every difference and sum of the sweep is rounded down. */
 #include <float.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "bounds/pld_internal.h"
@@ -118,7 +121,9 @@ static double j_up(double cm, double c, double cp, const opt_consts *k)
     double t = cp + k->E * cm - (1 + k->E) * c;
     double s = cp + k->E * cm + (1 + k->E) * c;
     double q = (t + 16 * U_D * s) / k->Em1;
-    return above(q) + 0x1p-1070;
+    /* gradual underflow: the three products err by ≤ 2^-1075 each, absolute,
+     * which the division by e^h − 1 ≈ h magnifies (16u·s underflows there) */
+    return above(q) + above(0x1p-1068 / k->Em1);
 }
 
 /* Builds the optimistic masses in place.  On entry d->opt[k] ≤ the exact
@@ -126,6 +131,38 @@ static double j_up(double cm, double c, double cp, const opt_consts *k)
  * split (j = 1 … n−1), d->pess the stored atoms (for the mode).  On return
  * d->opt[k] ≥ 0 are masses o with D_o ≤ δ + d->opt_debt at every ε (file
  * comment), d->opt_debt ≥ 0, d->sum_opt ≥ Σ o. */
+/* The sweep (file comment) for the mode km: writes the masses into out
+ * when out is not NULL; returns the debt left (≥ 0).  It runs over the
+ * virtual points −1 and n too: C may be nonzero at a grid end (the mode
+ * there), and its return to 0 outside the grid leaves a nonpositive mass at
+ * the neighbour point (no atom there). */
+static double sweep(double *out, const double *m_lo, const double *a_up, const double *b_up,
+                    size_t n, size_t km, const opt_consts *kc)
+{
+    double debt = 0; /* ≤ 0 */
+    double cm = 0, c = 0, cp = c_at(a_up, b_up, n, km, 0, kc);
+    for (long i = -1; i <= (long)n; i++) {
+        bool in = i >= 0 && i < (long)n;
+        double p = below((in ? m_lo[i] : 0) - j_up(cm, c, cp, kc)); /* ≤ p_i */
+        double s = below(p + debt);
+        if (in && out != NULL)
+            out[i] = s > 0 ? s : 0;
+        debt = s > 0 && in ? 0 : fmin(s, 0);
+        cm = c;
+        c = cp;
+        cp = c_at(a_up, b_up, n, km, i + 2, kc);
+    }
+    return debt < 0 ? above(-debt) : 0;
+}
+
+/* Builds the optimistic masses in place.  On entry d->opt[k] ≤ the exact
+ * CTD atom at ℓ_k from the bins inside the grid, a_up[j], b_up[j] ≥ bin j's
+ * split (j = 1 … n−1), d->pess the stored atoms.  On return d->opt[k] ≥ 0
+ * are masses o with D_o ≤ δ + d->opt_debt·(1 − γe^{−ℓ_n})₊ at every γ (file
+ * comment), d->sum_opt ≥ Σ o.  Any split point km is valid; the largest
+ * atom is the natural one, but a loss with a spike at a support edge (ADD's
+ * top, REMOVE's bottom) on a coarse grid can leave a large debt there, so
+ * the grid's two ends are tried too and the smallest debt kept. */
 void ul_pld_opt_build(disc *d, const double *a_up, const double *b_up, double h)
 {
     size_t n = d->n, km = 0;
@@ -134,23 +171,16 @@ void ul_pld_opt_build(disc *d, const double *a_up, const double *b_up, double h)
             km = i;
     opt_consts kc;
     opt_consts_init(&kc, h);
-    /* the sweep runs over the virtual points −1 and n too: C may be nonzero
-     * at a grid end (the mode there), and its return to 0 outside the grid
-     * leaves a nonpositive mass at the neighbour point (no atom there) */
-    double debt = 0; /* ≤ 0 */
-    double cm = 0, c = 0, cp = c_at(a_up, b_up, n, km, 0, &kc);
-    for (long i = -1; i <= (long)n; i++) {
-        double m = i >= 0 && i < (long)n ? d->opt[i] : 0;
-        double p = below(m - j_up(cm, c, cp, &kc)); /* ≤ p_i */
-        double s = below(p + debt);
-        if (i >= 0 && i < (long)n)
-            d->opt[i] = s > 0 ? s : 0;
-        debt = s > 0 && i >= 0 && i < (long)n ? 0 : fmin(s, 0);
-        cm = c;
-        c = cp;
-        cp = c_at(a_up, b_up, n, km, i + 2, &kc);
+    size_t cand[3] = {km, 0, n - 1};
+    double best = INFINITY;
+    for (int c = 0; c < 3; c++) {
+        double debt = sweep(NULL, d->opt, a_up, b_up, n, cand[c], &kc);
+        if (debt < best) {
+            best = debt;
+            km = cand[c];
+        }
     }
-    d->opt_debt = debt < 0 ? above(-debt) : 0;
+    d->opt_debt = sweep(d->opt, d->opt, a_up, b_up, n, km, &kc);
     mpfr_set_zero(d->sum_opt, 1);
     for (size_t i = 0; i < n; i++)
         mpfr_add_d(d->sum_opt, d->sum_opt, d->opt[i], MPFR_RNDU);

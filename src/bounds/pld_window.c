@@ -185,6 +185,16 @@ static void exp_capped(mpfr_ptr out, mpfr_srcptr log_value)
     mpfr_exp(out, log_value, MPFR_RNDU);
 }
 
+/* out = e^{log} rounded up, not capped: the opt measure's total mass may
+ * exceed 1 (pld_opt.c), so its outside mass may too. */
+static void exp_uncapped(mpfr_ptr out, mpfr_srcptr log_value)
+{
+    if (mpfr_inf_p(log_value) && mpfr_sgn(log_value) < 0)
+        mpfr_set_zero(out, 1);
+    else
+        mpfr_exp(out, log_value, MPFR_RNDU);
+}
+
 static size_t next_pow2(double x)
 {
     size_t n = 1;
@@ -297,13 +307,13 @@ ul_status ul_pld_choose_window(window *w, disc *ds, size_t nd, double h, double 
         chernoff_up(lg, ds, nd, lam[ju], true, x_index, h, false);
         exp_capped(w->up_pess, lg);
         chernoff_up(lg, ds, nd, lam[ju], true, x_index, h, true);
-        exp_capped(w->up_opt, lg);
+        exp_uncapped(w->up_opt, lg);
     }
     if (m_lo > 0) {
         chernoff_up(lg, ds, nd, lam[jd], false, y_index, h, false);
         exp_capped(w->lo_pess, lg);
         chernoff_up(lg, ds, nd, lam[jd], false, y_index, h, true);
-        exp_capped(w->lo_opt, lg);
+        exp_uncapped(w->lo_opt, lg);
     }
     mpfr_clear(lg);
     return UL_OK;
