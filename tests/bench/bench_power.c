@@ -16,6 +16,7 @@
 #include <stdlib.h>
 
 #include "bounds/gaussian.h"
+#include "gauss_eps.h"
 #include "jax_cp.h"
 #include "stats/eps_lb.h"
 #include "stats/gdp.h"
@@ -77,21 +78,6 @@ static double auc_of(const double *in, size_t n, const double *out, mpfi_srcptr 
     return auc;
 }
 
-static double true_eps(double mu)
-{
-    char r[32], err[256];
-    snprintf(r, sizeof r, "%.17g", mu);
-    mpfi_t e;
-    mpfi_init2(e, 64);
-    ul_num_precision want = {6, 0, 0};
-    ul_num_report rep;
-    double v = NAN;
-    if (ul_gauss_eps_min(r, "1e-5", &want, e, &rep, err, sizeof err) == UL_OK)
-        v = mpfr_get_d(&e->left, MPFR_RNDN);
-    mpfi_clear(e);
-    return v;
-}
-
 static void one_mu(double mu, size_t n, int draws, mpfi_srcptr a, mpfi_srcptr d)
 {
     double sum[N_METHODS + 1] = {0}, sq[N_METHODS + 1] = {0};
@@ -109,7 +95,7 @@ static void one_mu(double mu, size_t n, int draws, mpfi_srcptr a, mpfi_srcptr d)
         for (int k = 0; k <= N_METHODS; k++)
             sum[k] += v[k], sq[k] += v[k] * v[k];
     }
-    double te = true_eps(mu), base = sum[N_METHODS - 1] / draws;
+    double te = bench_gauss_true_eps(mu, "1e-5"), base = sum[N_METHODS - 1] / draws;
     printf("mu = %g (true eps %.4f), %zu runs/world, %d draws\n", mu, te, n, draws);
     for (int k = 0; k <= N_METHODS; k++) {
         double m = sum[k] / draws, sd = sqrt(fmax(0, sq[k] / draws - m * m));

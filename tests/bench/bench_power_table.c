@@ -32,6 +32,7 @@
 
 #include "bounds/gaussian.h"
 #include "emp/rng.h"
+#include "gauss_eps.h"
 #include "jax_cp.h"
 #include "num/encl.h"
 #include "stats/eps_lb.h"
@@ -85,17 +86,7 @@ static double true_eps(const law *L)
 {
     if (L->rr)
         return log(exp(L->param) - DELTA * (1 + exp(L->param)));
-    char r[32], err[256];
-    snprintf(r, sizeof r, "%.17g", L->param);
-    mpfi_t e;
-    mpfi_init2(e, 64);
-    ul_num_precision want = {6, 0, 0};
-    ul_num_report rep;
-    double v = NAN;
-    if (ul_gauss_eps_min(r, "1e-5", &want, e, &rep, err, sizeof err) == UL_OK)
-        v = mpfr_get_d(&e->left, MPFR_RNDD);
-    mpfi_clear(e);
-    return v;
+    return bench_gauss_true_eps(L->param, "1e-5");
 }
 
 /* The bound of a fixed threshold at the expected counts (doubles). */
