@@ -268,9 +268,11 @@ ul_status ul_emp_onerun_family_choice(ul_emp_lb_result *res, ul_emp_onerun_choic
  *
  * Source: "Auditing f-differential privacy in one run", ICML 2025 (PMLR
  * 267:42615), arXiv:2410.22235: the guessing game with abstention and its
- * numerical test, Algorithm 3 (the authors' `audit_rh_with_cap`, in
- * facebookresearch PrivacyGuard `fdp_analysis_node.py`; jax_privacy
- * auditing.py `_epsilon_one_run_fdp` evaluates the same).  Setting as
+ * numerical test `audit_rh_with_cap` (its name in the authors' code, Meta
+ * PrivacyGuard `FDPAnalysisNode.audit_rh_with_cap`; re-implementations
+ * call it the paper's Algorithm 3; jax_privacy auditing.py
+ * `_epsilon_one_run_fdp` evaluates the same recursion; the theorem's
+ * number was not checked against the paper's text).  Setting as
  * above (m canaries, fair independent coins, guesses from the output
  * alone, r guesses, W correct), the mechanism f-DP for each canary.  The
  * statement applied: if P[W ≥ v] ≥ τ then the recursion

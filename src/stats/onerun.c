@@ -346,7 +346,7 @@ static ul_status best_candidate(const double *a, size_t n_in, const double *b, s
     size_t m = n_in + n_out, nc = candidates(m, o, NULL, 0);
     labelled *p = NULL;
     size_t *cin = NULL;
-    cand *c = malloc(nc * sizeof *c);
+    cand *c = malloc((nc + 1) * sizeof *c); /* nc = 0 when m = 1 and two-sided */
     double *room = malloc((m + 1) * sizeof *room); /* every r ≤ m */
     if (!c || !room || !sorted_canaries(a, n_in, b, n_out, &p, &cin)) {
         free(c), free(room);
@@ -377,7 +377,8 @@ static double search_eps(unsigned long m, unsigned long r, unsigned long v, doub
                          double delta, double best, double *room)
 {
     if (v == 0 || (double)v / (double)r <= 1 / (1 + exp(-best)))
-        return 0; /* the p-value at ε ≥ best cannot fall below level (SNJ: v/r ≤ q) */
+        return 0; /* precision v/r ≤ q(best): skipped as jax_privacy does (a search
+                   * heuristic: the bound is certified afterwards, a skip only loses power) */
     return search_d(m, r, v, delta, level, room);
 }
 
@@ -421,7 +422,7 @@ ul_status ul_emp_onerun_family(ul_emp_lb_result *res, const double *a, size_t n_
                                        errlen);
 }
 
-/* ---- one run, f-DP (Mahloujifar, Melis, Chaudhuri 2024, Algorithm 3) ------------- */
+/* ---- one run, f-DP (Mahloujifar, Melis, Chaudhuri 2024, audit_rh_with_cap) ------- */
 
 static double phi_d(double z)
 {
@@ -438,7 +439,7 @@ double ul_emp_onerun_fdp_margin_d(unsigned long m, unsigned long r, unsigned lon
                                   double tau)
 {
     double R = tau * (double)v / (double)m, H = tau * (double)(r - v) / (double)m;
-    for (unsigned long i = v; i-- > 0;) { /* Algorithm 3, i = v−1 … 0 */
+    for (unsigned long i = v; i-- > 0;) { /* audit_rh_with_cap, i = v−1 … 0 */
         double G = blow_inv_d(R, mu);
         if (G <= H)
             break; /* h_i = h_(i+1) and r_i = r_(i+1): frozen from here on */
@@ -535,7 +536,7 @@ static void blow_inv_enclose(mpfi_ptr G, mpfi_srcptr R, double mu, mpfi_ptr t, m
     mpfr_clears(lo, hi, (mpfr_ptr)0);
 }
 
-/* One step i of Algorithm 3 on the enclosures R, H; false when h is proven
+/* One step i of audit_rh_with_cap on the enclosures R, H; false when h is proven
  * unchanged (G ≤ H), after which nothing changes. */
 static bool fdp_step(mpfi_ptr R, mpfi_ptr H, unsigned long r, unsigned long i, double mu,
                      mpfi_ptr *w)
