@@ -241,66 +241,7 @@ Test(emp_eps_lb, onerun_certified_inverts_the_exact_pvalue)
     mpq_clears(dl, p, NULL);
 }
 
-/* jax_privacy auditing_test.py `test_epsilon_one_shot_close`
- * (google-deepmind/jax_privacy, jax_privacy/auditing_test.py): n = 10000
- * OUT scores Φ⁻¹((i + ½)/n), IN = OUT + shift, α = 0.05, δ = 1e-6, m =
- * 20000 canaries, Bonferroni over the ROC hull's vertices, one-sided
- * guesses; expected ε 1.13346 / 2.311945 / 4.395568 (rtol 1e-5 there).
- * Reproduced here: the best vertex found with the double p-value, then
- * certified; 4 digits asked. */
-static double jax_one_shot(double shift)
-{
-    enum { N = 10000 };
-    double *out = malloc(N * sizeof *out), *in = malloc(N * sizeof *in);
-    unsigned long *fp = malloc((2 * N + 1) * sizeof *fp), *tp = malloc((2 * N + 1) * sizeof *tp);
-    for (int i = 0; i < N; i++) {
-        out[i] = ul_emp_norm_quantile((i + 0.5) / N);
-        in[i] = out[i] + shift;
-    }
-    size_t h = ul_emp_roc_hull(in, N, out, N, fp, tp);
-    double level = 0.05 / (double)h, best = 0;
-    unsigned long br = 0, bv = 0;
-    for (size_t i = 1; i < h; i++) {
-        unsigned long r = fp[i] + tp[i], v = tp[i];
-        if ((double)v / (double)r <= 1 / (1 + exp(-best)) ||
-            ul_emp_onerun_pvalue_d(2 * N, r, v, best, 1e-6) > level)
-            continue; /* cannot beat the best so far (as jax prunes) */
-        double lo = best, hi = 64;
-        for (int it = 0; it < 60; it++) {
-            double mid = 0.5 * (lo + hi);
-            if (ul_emp_onerun_pvalue_d(2 * N, r, v, mid, 1e-6) <= level)
-                lo = mid;
-            else
-                hi = mid;
-        }
-        best = lo, br = r, bv = v;
-    }
-    mpfi_t lev, d;
-    mpfi_init2(lev, 128);
-    mpfi_set_d(lev, 0.05);
-    mpfi_div_ui(lev, lev, h);
-    iv_set(d, "1e-6");
-    mpfr_t e;
-    mpfr_init2(e, 64);
-    char err[256];
-    cr_assert_eq(ul_emp_onerun_eps(e, 2 * N, br, bv, d, lev, err, sizeof err), UL_OK, "%s", err);
-    double got = mpfr_get_d(e, MPFR_RNDN);
-    mpfr_clear(e);
-    mpfi_clear(lev);
-    mpfi_clear(d);
-    free(out), free(in), free(fp), free(tp);
-    return got;
-}
-
-Test(emp_eps_lb, onerun_jax_privacy_vectors, .timeout = 120)
-{
-    const double shift[] = {1, 2, 4}, want[] = {1.13346, 2.311945, 4.395568};
-    for (int i = 0; i < 3; i++) {
-        double e = jax_one_shot(shift[i]);
-        cr_assert(fabs(e - want[i]) <= 1e-4 * want[i], "shift %g: %.7g vs %.7g", shift[i], e,
-                  want[i]);
-    }
-}
+/* jax_privacy's one-run vectors (SNJ and f-DP): tests/test_onerun.c. */
 
 /* ---- false refutations ----------------------------------------------------------- */
 

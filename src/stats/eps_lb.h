@@ -185,9 +185,44 @@ double ul_emp_sum_tail_upper(const unsigned long *c, size_t K, unsigned long n0,
  *     β = P[Bin(r, q) ≥ v].
  * Hypotheses the caller must guarantee: one run, canaries included by
  * independent fair coins (not a fixed half), and the (ε, δ) claim holds for
- * each single canary's inclusion with the others fixed.  Guesses made here:
- * the r highest scores guessed IN (T_i = +1, "k_− = 0"); a tie at the r-th
- * place is not guessed (fewer guesses: ‖T‖₁ ≤ r still holds).
+ * each single canary's inclusion with the others fixed.
+ *
+ * Guesses (two-sided, SNJ23 §3 and Algorithm 1: T_i = +1 for the k₊
+ * highest scores, T_i = −1 for the k₋ lowest, T_i = 0 (abstain) between,
+ * r = k₊ + k₋, W counts both kinds of correct guess).  The theorem holds
+ * for every guess vector that is a function of the output alone, so both
+ * tails may be guessed at once; a tie at either boundary is not guessed
+ * (fewer guesses: ‖T‖₁ ≤ r still holds).
+ *
+ * Which (k₊, k₋).  A candidate set C fixed before the data are seen (it
+ * depends on m and the options only), each candidate tested at level α/|C|
+ * (Bonferroni: the union bound over C keeps the family-wise error ≤ α
+ * whatever candidate the data then favour).  Two-sided (the default): the
+ * symmetric (k, k) for k ∈ 1 + K(⌊m/2⌋): a fair coin makes IN and OUT
+ * equally frequent, so an attack whose two tails are equally informative
+ * (a shift of the score law, as for a Gaussian mechanism) doubles its
+ * guesses at the same precision.  One-sided (o->one_sided, the family
+ * before issue 30): (k, 0) for k ∈ 1 + K(m), for an attack informative in
+ * its IN tail only.  The side is pre-registered, not chosen from the data
+ * (taking the better of the two would be a third set C to pay for).  The
+ * default grid ratio is 2 (ONERUN_RATIO): with δ > 0 the p-value's 2mδ
+ * term makes the bound sensitive to the level, and on simulated Gaussian
+ * one-run data (m = 1000, μ ∈ {0.5, 1, 2}, seeds 1–8, not the seeds of the
+ * reported comparison) ratio 2 gave the largest mean bound of 1.25, 1.5,
+ * 2, 3, 4, and the symmetric set beat "symmetric ∪ one-sided" (|C| twice as
+ * large) at every μ.
+ * jax_privacy (auditing.py, `CanaryScoreAuditor.epsilon_one_run` with
+ * `Bonferroni()`) instead guesses one side only and divides α by the number
+ * of vertices of the observed ROC hull (`_get_tn_fn_counts`,
+ * `_pareto_frontier`): that count is data-dependent, and the union bound
+ * over a set chosen from the same data is not proven; C here is not.
+ *
+ * Reported ε (validity of the search).  For each candidate the rejection
+ * region of a claim ε is a set of values of W; if the true ε₀ lies below
+ * the reported ε, some claim ε ≥ ε₀ was rejected, and every such claim
+ * holds (ε₀-DP implies ε-DP), so the event lies in {W ≥ c*} for the least
+ * rejected count c* over those claims, whose probability the theorem bounds
+ * by the level.  The covering below is stronger than this needs.
  *
  * The p-value is not monotone in ε in general, so the reported bound is
  * sup{ε : p(ε') ≤ level for every ε' ∈ [0, ε]}, certified by covering
@@ -203,13 +238,93 @@ ul_status ul_emp_onerun_eps(mpfr_ptr eps_lb, unsigned long m, unsigned long r, u
 double ul_emp_onerun_pvalue_d(unsigned long m, unsigned long r, unsigned long v, double eps,
                               double delta);
 
+/* The guesses behind a one-run bound: k_plus highest scores guessed IN,
+ * k_minus lowest guessed OUT (design counts, r = k_plus + k_minus), of
+ * which g_plus, g_minus were made (a tie at a boundary is not guessed) and
+ * v were correct (v_plus of them IN guesses); thr_in / thr_out the lowest score guessed IN and the
+ * highest guessed OUT (+∞ / −∞ when none); tests = |C|. */
+typedef struct {
+    unsigned long k_plus, k_minus, g_plus, g_minus, v, v_plus, tests;
+    double thr_in, thr_out;
+} ul_emp_onerun_choice;
+
 /* The ONERUN method on ascending score arrays a (IN canaries) and b (OUT
- * canaries) of one run: m = n_in + n_out canaries, guesses "top r" for r in
- * 1 + K(m) (the grid above, fixed before the data), Bonferroni over them,
- * the best r (double search) certified with ul_emp_onerun_eps.  Called by
- * ul_emp_eps_lb after its checks. */
+ * canaries) of one run: m = n_in + n_out canaries, the candidates C above
+ * (o->one_sided: IN guesses only; o->ratio: the grid's ratio, 0 → 2),
+ * the best candidate (double search) certified with ul_emp_onerun_eps at
+ * α/|C|.  res: m = divisor = |C|, threshold = thr_in, fp = wrong IN guesses,
+ * fn = IN canaries not guessed IN, direction +1 (IN guesses only), −1 (OUT
+ * only), 2 (both), 0 (none).  choice (may be NULL) gets both sides.  Called
+ * by ul_emp_eps_lb after its checks. */
 ul_status ul_emp_onerun_family(ul_emp_lb_result *res, const double *a, size_t n_in, const double *b,
                                size_t n_out, mpfi_srcptr alpha, mpfi_srcptr delta,
                                const ul_emp_lb_opts *o, char *err, size_t errlen);
+ul_status ul_emp_onerun_family_choice(ul_emp_lb_result *res, ul_emp_onerun_choice *choice,
+                                      const double *a, size_t n_in, const double *b, size_t n_out,
+                                      mpfi_srcptr alpha, mpfi_srcptr delta, const ul_emp_lb_opts *o,
+                                      char *err, size_t errlen);
+
+/* ---- one run, f-DP (Mahloujifar, Melis, Chaudhuri 2024) ----------------------
+ *
+ * Source: "Auditing f-differential privacy in one run", ICML 2025 (PMLR
+ * 267:42615), arXiv:2410.22235: the guessing game with abstention and its
+ * numerical test `audit_rh_with_cap` (its name in the authors' code, Meta
+ * PrivacyGuard `FDPAnalysisNode.audit_rh_with_cap`; re-implementations
+ * call it the paper's Algorithm 3; jax_privacy auditing.py
+ * `_epsilon_one_run_fdp` evaluates the same recursion; the theorem's
+ * number was not checked against the paper's text).  Setting as
+ * above (m canaries, fair independent coins, guesses from the output
+ * alone, r guesses, W correct), the mechanism f-DP for each canary.  The
+ * statement applied: if P[W ≥ v] ≥ τ then the recursion
+ *     r_v = τ·v/m,  h_v = τ·(r − v)/m,  and for i = v−1, …, 0
+ *     h_i = max(h_(i+1), f̄⁻¹(r_(i+1))),
+ *     r_i = min(1, r_(i+1) + i/(r − i) · (h_i − h_(i+1)))
+ * ends with r_0 + h_0 ≤ r/m (f̄⁻¹ the inverse blow-up of f; for μ-GDP,
+ * f = G_μ of Dong–Roth–Su Def. 2.5, f̄⁻¹(x) = Φ(Φ⁻¹(x) − μ)).  (The clamp
+ * at 1 is jax_privacy's; r_i bounds a probability, so it only tightens.)
+ * So r_0 + h_0 > r/m at τ = level rejects "μ-GDP" at that level: the
+ * rejection region R ⊂ {W ≥ min R}, and P[W ≥ min R] ≥ τ would contradict
+ * the statement at v = min R.  No monotonicity in τ or μ is needed: the
+ * reported μ_lb is itself rejected (certified in MPFI), and by the
+ * argument for ε above (μ₀-GDP implies μ-GDP for μ ≥ μ₀) P[μ_lb > μ₀] is at
+ * most the level.  Candidates C and Bonferroni exactly as for ONERUN.
+ *
+ * What is refuted is the Gaussian trade-off curve G_μ for μ ≤ μ_lb, not an
+ * (ε, δ) pair: eps_gdp = ε(δ) of μ_lb-GDP (gdp.h's profile; jax_privacy
+ * reports this number, parametrising G_μ by the (ε, δ) of the Gaussian
+ * mechanism with σ = 1/μ) lower-bounds the mechanism's ε(δ) only when its
+ * trade-off curve is known to be Gaussian-shaped (e.g. a Gaussian
+ * mechanism, or DP-SGD analysed as one). */
+
+typedef struct {
+    mpfr_t mu_lb;    /* certified: "μ-GDP" rejected for μ = mu_lb; rounded down; 0 when none */
+    double eps_gdp;  /* ε(δ) of mu_lb-GDP, proven ≤ the exact profile value (0 when none) */
+    double estimate; /* the double search's μ */
+    ul_emp_onerun_choice choice;
+} ul_emp_onerun_fdp_result;
+
+void ul_emp_onerun_fdp_init(ul_emp_onerun_fdp_result *res);
+void ul_emp_onerun_fdp_clear(ul_emp_onerun_fdp_result *res);
+
+/* Algorithm 3's statistic in doubles: r_0 + h_0 − r/m for m canaries, r
+ * guesses, v correct, μ-GDP, τ (> 0: "μ-GDP" rejected at level τ). */
+double ul_emp_onerun_fdp_margin_d(unsigned long m, unsigned long r, unsigned long v, double mu,
+                                  double tau);
+
+/* True when r_0 + h_0 > r/m is proven (MPFI) at exactly μ = mu, τ = tau. */
+bool ul_emp_onerun_fdp_rejects(unsigned long m, unsigned long r, unsigned long v, double mu,
+                               double tau);
+
+/* The largest μ in doubles with a positive margin for one count (0 when
+ * none), the search behind the family (for tests and comparisons). */
+double ul_emp_onerun_fdp_mu_d(unsigned long m, unsigned long r, unsigned long v, double tau);
+
+/* The f-DP one-run bound on a (IN), b (OUT), any order: candidates C of
+ * ONERUN (o->one_sided, o->ratio), each at τ = α/|C|; the best μ
+ * certified; eps_gdp at delta (∈ (0, 1)).  UL_EINPUT names "in_scores",
+ * "out_scores", "alpha", "delta" or "ratio". */
+ul_status ul_emp_onerun_fdp(ul_emp_onerun_fdp_result *res, const double *a, size_t n_in,
+                            const double *b, size_t n_out, mpfi_srcptr alpha, mpfi_srcptr delta,
+                            const ul_emp_lb_opts *o, char *err, size_t errlen);
 
 #endif
