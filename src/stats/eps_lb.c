@@ -71,7 +71,9 @@ static ul_status check_common(const double *in, size_t n_in, const double *out, 
     if (mpfi_nan_p(delta) || mpfr_sgn(&delta->left) < 0 || mpfr_cmp_ui(&delta->right, 1) >= 0)
         return ul_fail(err, errlen, UL_EINPUT, "delta must lie in [0, 1)");
     if (!(o->ratio == 0 || (o->ratio > 1 && o->ratio <= 16)))
-        return ul_fail(err, errlen, UL_EINPUT, "ratio must lie in (1, 16] (0: the default 1.25)");
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "ratio must lie in (1, 16] (0: the method's default: 4 for joint, 2 for "
+                       "onerun, 1.25 otherwise)");
     if (o->method == UL_EMP_LB_FIXED && !isfinite(o->threshold))
         return ul_fail(err, errlen, UL_EINPUT, "threshold must be a finite number");
     if (o->method == UL_EMP_LB_SUM && o->k_max >= SUM_K_MAX)

@@ -110,7 +110,7 @@ typedef struct {
     bool one_sided;    /* FAMILY/SPLIT/ONERUN: forward tests only */
     double threshold;  /* FIXED: rule "IN iff score ≥ threshold" */
     double split_frac; /* SPLIT: fraction choosing the threshold, in (0, 1) */
-    double ratio;      /* grid ratio (> 1; 0: the method's default, 4 for JOINT, else 1.25) */
+    double ratio;      /* grid ratio (> 1; 0: the method's default, 4 for JOINT, 2 for ONERUN, else 1.25) */
     bool geometric;    /* JOINT: weighted Bonferroni, weights halving along the grid (below) */
     long k_max;        /* FAMILY/JOINT: only grid counts k ≤ k_max (−1: all; 0: the extreme
                         * order statistic alone, one test per side); SUM: K = k_max + 1
