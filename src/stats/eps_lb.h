@@ -85,6 +85,17 @@
  *           continuous scores (no ties) m = n_in + n_out and the lemma's
  *           union over all k and all j covers it; with ties the count m is
  *           data-dependent and the lemma does not cover it: prefer FAMILY.
+ *
+ * Ties (JOINT, SUM, FAMILY).  When two of the n_in + n_out scores are equal,
+ * these methods run on the pairs (score, U), U a uniform drawn for each
+ * score independently of the scores (a fixed seed, assigned by rank within
+ * each world, so the result does not depend on the input order), compared
+ * lexicographically: U only breaks ties.  The tests above then hold for the
+ * pairs (they are i.i.d. within each world, and the claim holds for every
+ * event of them), and the certified ε is that of the randomised rule "IN
+ * iff score > v, or score = v and U > u" (stats/eps_lb_common.c gives the
+ * argument and its sources).  The result's threshold is then a score whose
+ * ties are split at random by that rule.  Without ties nothing changes.
  */
 #ifndef UL_EMP_EPS_LB_H
 #define UL_EMP_EPS_LB_H
@@ -140,6 +151,14 @@ typedef struct {
      * other methods. */
     size_t sum_K[2];
     unsigned long sum_c[2][UL_EMP_SUM_K_MAX];
+    /* The share of the scores (of n_in + n_out; for SPLIT, of the part that
+     * certifies) equal to at least one other score of either world, in
+     * [0, 1]; 0 for ONERUN, which does not compute it.  Tied scores are
+     * broken by a seeded uniform in JOINT, SUM and FAMILY (see "Ties" above:
+     * the rule at the threshold's score is then randomised); a large share
+     * (a handful of distinct scores) means the bound is limited by the
+     * score's resolution and callers should say so. */
+    double ties_fraction;
 } ul_emp_lb_result;
 
 /* Initialises res (clear with ul_emp_lb_clear, also after an error). */

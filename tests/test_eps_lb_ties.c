@@ -1,0 +1,291 @@
+/* tests/test_eps_lb_ties.c — tied scores in the ε lower bounds of
+ * stats/eps_lb.h (JOINT, SUM, FAMILY break ties by a seeded uniform,
+ * stats/eps_lb_common.c), against independent values: a Clopper–Pearson
+ * bound at the single threshold 0.5 computed here by bisection on a
+ * log-space binomial sum, a brute-force count of tied scores, the input's
+ * order, and false-refutation counts over seeds on randomised response,
+ * whose privacy is exact. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "num/encl.h"
+#include "stats/eps_lb.h"
+
+static void setup(void)
+{
+    ul_num_init();
+}
+
+static void teardown(void)
+{
+    ul_num_shutdown();
+}
+
+TestSuite(eps_lb_ties, .init = setup, .fini = teardown);
+
+/* xorshift64* (Vigna, "An experimental exploration of Marsaglia's xorshift
+ * generators, scrambled", ACM TOMS 42 (2016)): the data's generator,
+ * unrelated to the library's tie-breaking hash. */
+static double unif(uint64_t *s)
+{
+    *s ^= *s >> 12;
+    *s ^= *s << 25;
+    *s ^= *s >> 27;
+    return ((double)((*s * 0x2545F4914F6CDD1DULL) >> 11) + 0.5) * 0x1p-53;
+}
+
+/* α = 0.05 and δ = 0 as intervals. */
+static void levels(mpfi_ptr a, mpfi_ptr d)
+{
+    mpfi_init2(a, 64);
+    mpfi_init2(d, 64);
+    mpfi_set_d(a, 0.05);
+    mpfi_set_ui(d, 0);
+}
+
+/* Randomised response at ε: the score is the bit itself, 1 with
+ * probability e^ε/(1 + e^ε) in the IN world and 1/(1 + e^ε) in the OUT
+ * world: exactly (ε, 0)-DP and no better, two atoms (every score ties). */
+static void rr(double eps, uint64_t seed, double *in, double *out, size_t n)
+{
+    uint64_t s = seed * 104729 + 17;
+    double p = exp(eps) / (1 + exp(eps));
+    for (size_t i = 0; i < n; i++) {
+        in[i] = unif(&s) < p;
+        out[i] = unif(&s) < 1 - p;
+    }
+}
+
+static double bound(ul_emp_lb_method m, const double *in, size_t ni, const double *out, size_t no)
+{
+    mpfi_t a, d;
+    levels(a, d);
+    ul_emp_lb_opts o = ul_emp_lb_defaults();
+    o.method = m;
+    char err[256] = "";
+    double e = ul_emp_eps_lb_value(in, ni, out, no, a, d, &o, err, sizeof err);
+    cr_assert(!isnan(e), "%s", err);
+    mpfi_clear(a);
+    mpfi_clear(d);
+    return e;
+}
+
+/* ---- an independent single-threshold Clopper–Pearson bound --------------------- */
+
+/* log P[Bin(n, p) ≤ k] by a log-sum-exp over the terms (lgamma). */
+static double log_cdf(unsigned long k, unsigned long n, double p)
+{
+    double mx = -INFINITY, t[20000];
+    for (unsigned long i = 0; i <= k; i++) {
+        t[i] = lgamma(n + 1.0) - lgamma(i + 1.0) - lgamma(n - i + 1.0) + i * log(p) +
+               (n - i) * log1p(-p);
+        mx = t[i] > mx ? t[i] : mx;
+    }
+    double s = 0;
+    for (unsigned long i = 0; i <= k; i++)
+        s += exp(t[i] - mx);
+    return mx + log(s);
+}
+
+/* The Clopper–Pearson upper bound: the p with P[Bin(n, p) ≤ k] = β
+ * (Clopper & Pearson, Biometrika 26 (1934)), by 200 bisection steps. */
+static double cp_upper(unsigned long k, unsigned long n, double beta)
+{
+    if (k >= n)
+        return 1;
+    double lo = 0, hi = 1;
+    for (int i = 0; i < 200; i++) {
+        double mid = 0.5 * (lo + hi);
+        if (log_cdf(k, n, mid) > log(beta))
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return hi;
+}
+
+/* The rule "IN iff score ≥ 0.5" fixed before the data, each rate bounded
+ * at α/2 = 0.025, ε from the two bounds as TF Privacy's
+ * `epsilon_clopper_pearson` (and ul_emp_eps_lb_counts, stats/stats.h):
+ * max(log((1 − f̄n)/f̄p), log((1 − f̄p)/f̄n)), δ = 0. */
+static double cp_single(const double *in, size_t ni, const double *out, size_t no)
+{
+    unsigned long fp = 0, fn = 0;
+    for (size_t i = 0; i < no; i++)
+        fp += out[i] >= 0.5;
+    for (size_t i = 0; i < ni; i++)
+        fn += in[i] < 0.5;
+    double f = cp_upper(fp, no, 0.025), g = cp_upper(fn, ni, 0.025);
+    double e = fmax(log((1 - g) / f), log((1 - f) / g));
+    return e > 0 ? e : 0;
+}
+
+/* Randomised response, n = 4096 per world, ε ∈ {1, 3}: before the
+ * tie-break JOINT and SUM certified 0 at ε = 1 (every order-statistic
+ * threshold of the grid sat in the block of ones) and SUM 0 at ε = 3.
+ * With it both are positive and JOINT is within 10 % of the single-
+ * threshold Clopper–Pearson bound above (it stays below it: the grid of
+ * counts, fixed before the data, does not hit the corner of the ROC; see
+ * the report of issue 30).  The bounds stay ≤ the true ε (seeds fixed). */
+Test(eps_lb_ties, rr_joint_near_single_threshold_cp, .timeout = 60)
+{
+    enum { N = 4096 };
+    double *in = malloc(N * sizeof *in), *out = malloc(N * sizeof *out);
+    const double eps[] = {1, 3};
+    for (int e = 0; e < 2; e++) {
+        rr(eps[e], 1, in, out, N);
+        double cp = cp_single(in, N, out, N), j = bound(UL_EMP_LB_JOINT, in, N, out, N),
+               s = bound(UL_EMP_LB_SUM, in, N, out, N), f = bound(UL_EMP_LB_FAMILY, in, N, out, N);
+        cr_log_info("RR eps %g n %d: joint %.4f sum %.4f family %.4f single-threshold CP %.4f",
+                    eps[e], N, j, s, f, cp);
+        cr_assert(cp > 0.5 * eps[e] && cp < eps[e], "the CP reference itself: %g", cp);
+        cr_assert(j >= 0.9 * cp && j <= eps[e], "joint %g vs CP %g", j, cp);
+        cr_assert(s > 0.5 * eps[e] && s <= eps[e], "sum %g", s);
+        cr_assert(f > 0.5 * eps[e] && f <= eps[e], "family %g", f);
+    }
+    free(in);
+    free(out);
+}
+
+/* ---- validity over seeds ---------------------------------------------------------- */
+
+/* Each seed refutes the true claim ε = 1 with probability ≤ α = 0.05 when
+ * the method is valid, so the count is stochastically below Bin(200,
+ * 0.05): P[Bin(200, 0.05) > 20] ≈ 1.2e-3 (the 99.9 % quantile is 20). */
+Test(eps_lb_ties, rr_false_refutations_within_allowance, .timeout = 60)
+{
+    enum { N = 200, SEEDS = 200, ALLOWED = 20 };
+    double in[N], out[N];
+    const ul_emp_lb_method ms[] = {UL_EMP_LB_JOINT, UL_EMP_LB_SUM, UL_EMP_LB_FAMILY};
+    for (int m = 0; m < 3; m++) {
+        int refuted = 0;
+        for (uint64_t seed = 1; seed <= SEEDS; seed++) {
+            rr(1.0, seed + 1000, in, out, N);
+            refuted += bound(ms[m], in, N, out, N) > 1;
+        }
+        cr_log_info("method %d: %d false refutations of %d", (int)ms[m], refuted, SEEDS);
+        cr_assert(refuted <= ALLOWED, "method %d: %d of %d", (int)ms[m], refuted, SEEDS);
+    }
+}
+
+/* A planted discrete pair with five atoms: IN ∝ e^(v/2)·w_v, OUT ∝ w_v
+ * on v = 0…4 (w = 1, 2, 3, 2, 1), so the likelihood ratio is e^(v/2)/c
+ * and the true ε is max_v |log(ratio)| over both worlds' normalisations:
+ * computed here in doubles; no bound may exceed it on more than 20 of 200
+ * seeds. */
+Test(eps_lb_ties, planted_five_atoms_valid, .timeout = 60)
+{
+    enum { N = 200, SEEDS = 200, ALLOWED = 20 };
+    const double w[5] = {1, 2, 3, 2, 1};
+    double pin[5], pout[5], zin = 0, zout = 0, eps = 0;
+    for (int v = 0; v < 5; v++)
+        zin += w[v] * exp(v / 2.0), zout += w[v];
+    for (int v = 0; v < 5; v++) {
+        pin[v] = w[v] * exp(v / 2.0) / zin, pout[v] = w[v] / zout;
+        eps = fmax(eps, fabs(log(pin[v] / pout[v])));
+    }
+    double in[N], out[N];
+    int refuted[2] = {0, 0};
+    for (uint64_t seed = 1; seed <= SEEDS; seed++) {
+        uint64_t s = seed * 7919;
+        for (int i = 0; i < 2 * N; i++) {
+            double u = unif(&s), acc = 0;
+            const double *p = i < N ? pin : pout;
+            int v = 0;
+            while (v < 4 && u > (acc += p[v]))
+                v++;
+            (i < N ? in : out)[i % N] = v;
+        }
+        refuted[0] += bound(UL_EMP_LB_JOINT, in, N, out, N) > eps;
+        refuted[1] += bound(UL_EMP_LB_SUM, in, N, out, N) > eps;
+    }
+    cr_log_info("five atoms, true eps %.4f: joint %d, sum %d false refutations", eps, refuted[0],
+                refuted[1]);
+    cr_assert(refuted[0] <= ALLOWED && refuted[1] <= ALLOWED);
+}
+
+/* ---- order of the input, the ties' share ------------------------------------------ */
+
+static void shuffle(double *x, size_t n, uint64_t s)
+{
+    for (size_t i = n - 1; i > 0; i--) {
+        size_t j = (size_t)(unif(&s) * (double)(i + 1));
+        double t = x[i];
+        x[i] = x[j], x[j] = t;
+    }
+}
+
+/* Shuffling the scores within each world changes nothing (the uniforms go
+ * to ranks, not to input positions): the same bound and threshold. */
+Test(eps_lb_ties, invariant_to_input_order)
+{
+    enum { N = 500 };
+    double in[N], out[N];
+    rr(1.0, 7, in, out, N);
+    const ul_emp_lb_method ms[] = {UL_EMP_LB_JOINT, UL_EMP_LB_SUM, UL_EMP_LB_FAMILY};
+    mpfi_t a, d;
+    levels(a, d);
+    char err[256];
+    for (int m = 0; m < 3; m++) {
+        ul_emp_lb_opts o = ul_emp_lb_defaults();
+        o.method = ms[m];
+        ul_emp_lb_result r[2];
+        for (int pass = 0; pass < 2; pass++) {
+            if (pass == 1) /* Fisher–Yates shuffles of both worlds */
+                shuffle(in, N, 99), shuffle(out, N, 101);
+            ul_emp_lb_init(&r[pass]);
+            cr_assert_eq(ul_emp_eps_lb(&r[pass], in, N, out, N, a, d, &o, err, sizeof err), UL_OK,
+                         "%s", err);
+        }
+        cr_assert(mpfr_equal_p(r[0].eps_lb, r[1].eps_lb), "method %d", m);
+        cr_assert(r[0].threshold == r[1].threshold && r[0].fp == r[1].fp && r[0].fn == r[1].fn);
+        cr_assert(r[0].threshold == 0 || r[0].threshold == 1, "a score: %g", r[0].threshold);
+        ul_emp_lb_clear(&r[0]);
+        ul_emp_lb_clear(&r[1]);
+    }
+    mpfi_clear(a);
+    mpfi_clear(d);
+}
+
+/* ties_fraction against a brute-force count (each score against every
+ * other of both worlds), for every method that reports it; 0 without
+ * ties. */
+Test(eps_lb_ties, ties_fraction_counts_tied_scores)
+{
+    double in[] = {0.1, 0.5, 0.5, 0.9, 2.0}, out[] = {0.2, 0.5, 0.9, 3.0};
+    const size_t ni = 5, no = 4;
+    size_t tied = 0;
+    for (size_t i = 0; i < ni + no; i++) {
+        double v = i < ni ? in[i] : out[i - ni];
+        int hit = 0;
+        for (size_t j = 0; j < ni + no; j++)
+            hit |= j != i && (j < ni ? in[j] : out[j - ni]) == v;
+        tied += hit;
+    }
+    cr_assert_eq(tied, 5); /* 0.5 ×3 and 0.9 ×2 */
+    const ul_emp_lb_method ms[] = {UL_EMP_LB_JOINT, UL_EMP_LB_SUM, UL_EMP_LB_FAMILY, UL_EMP_LB_ALL,
+                                   UL_EMP_LB_FIXED};
+    mpfi_t a, d;
+    levels(a, d);
+    char err[256];
+    for (int m = 0; m < 5; m++) {
+        for (int pass = 0; pass < 2; pass++) {
+            ul_emp_lb_opts o = ul_emp_lb_defaults();
+            o.method = ms[m];
+            o.k_max = ms[m] == UL_EMP_LB_SUM ? 2 : -1;
+            ul_emp_lb_result r;
+            ul_emp_lb_init(&r);
+            double out2[] = {0.2, 0.55, 0.95, 3.0}, in2[] = {0.1, 0.5, 0.6, 0.9, 2.0};
+            cr_assert_eq(ul_emp_eps_lb(&r, pass ? in2 : in, ni, pass ? out2 : out, no, a, d, &o,
+                                       err, sizeof err),
+                         UL_OK, "%s", err);
+            double want = pass ? 0.0 : (double)tied / (double)(ni + no);
+            cr_assert(r.ties_fraction == want, "method %d pass %d: %g", m, pass, r.ties_fraction);
+            ul_emp_lb_clear(&r);
+        }
+    }
+    mpfi_clear(a);
+    mpfi_clear(d);
+}
