@@ -86,16 +86,11 @@
  *           union over all k and all j covers it; with ties the count m is
  *           data-dependent and the lemma does not cover it: prefer FAMILY.
  *
- * Ties (JOINT, SUM, FAMILY).  When two of the n_in + n_out scores are equal,
- * these methods run on the pairs (score, U), U a uniform drawn for each
- * score independently of the scores (a fixed seed, assigned by rank within
- * each world, so the result does not depend on the input order), compared
- * lexicographically: U only breaks ties.  The tests above then hold for the
- * pairs (they are i.i.d. within each world, and the claim holds for every
- * event of them), and the certified ε is that of the randomised rule "IN
- * iff score > v, or score = v and U > u" (stats/eps_lb_common.c gives the
- * argument and its sources).  The result's threshold is then a score whose
- * ties are split at random by that rule.  Without ties nothing changes.
+ * Ties.  Every method is valid with tied scores (the lemma allows atoms), but
+ * a threshold inside a block of equal scores leaves the whole block out, so
+ * discrete scores lose power; ties_fraction reports their share so that
+ * callers can warn.  A tie-break by a uniform fixed by a seed is NOT valid
+ * (one realisation for every data set: stats/eps_lb_common.c).
  */
 #ifndef UL_EMP_EPS_LB_H
 #define UL_EMP_EPS_LB_H
@@ -153,11 +148,9 @@ typedef struct {
     unsigned long sum_c[2][UL_EMP_SUM_K_MAX];
     /* The share of the scores (of n_in + n_out; for SPLIT, of the part that
      * certifies) equal to at least one other score of either world, in
-     * [0, 1]; 0 for ONERUN, which does not compute it.  Tied scores are
-     * broken by a seeded uniform in JOINT, SUM and FAMILY (see "Ties" above:
-     * the rule at the threshold's score is then randomised); a large share
-     * (a handful of distinct scores) means the bound is limited by the
-     * score's resolution and callers should say so. */
+     * [0, 1]; 0 for ONERUN, which does not compute it.  A large share (a
+     * handful of distinct scores) means the bound is limited by the score's
+     * resolution (see "Ties" above) and callers should say so. */
     double ties_fraction;
 } ul_emp_lb_result;
 

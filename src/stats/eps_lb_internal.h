@@ -38,21 +38,16 @@ double ul_lb_beta_d(mpfi_srcptr alpha, double div);
 
 /* ---- tied scores: randomised tie-breaking (eps_lb_common.c) ------------------- */
 
-/* The arrays a test family runs on: the scores themselves when no two of
- * the n_in + n_out scores are equal, else keys that break the ties by a
- * seeded uniform (eps_lb_common.c proves the tests stay valid). */
+/* The arrays a test family runs on: the scores themselves, ascending (ties
+ * are not broken: eps_lb_common.c says why), and the share of tied ones. */
 typedef struct {
-    const double *a, *b; /* ascending: the scores, or their keys */
-    double *keys;        /* owned when ties: the keys of a (first n_in), then of b */
-    double *vals;        /* owned when ties: the score of each key (key = index) */
-    size_t n_keys;
+    const double *a, *b;
     double ties_fraction; /* share of the scores equal to another score */
 } ul_lb_untied;
 
 ul_status ul_lb_untie(ul_lb_untied *u, const double *a, size_t n_in, const double *b, size_t n_out,
                       char *err, size_t errlen);
-/* Writes ties_fraction into res, maps its threshold from a key back to a
- * score, and frees u. */
+/* Writes ties_fraction into res. */
 void ul_lb_untie_finish(ul_lb_untied *u, ul_emp_lb_result *res);
 /* A family on ascending arrays, run by ul_lb_run_untied on the untied ones. */
 typedef ul_status (*ul_lb_sorted_fn)(ul_emp_lb_result *res, const double *a, size_t n_in,
