@@ -112,6 +112,72 @@ Test(cli_attack, nonprivate_learner_refuted_and_files_written)
     free(cfg), free(dir);
 }
 
+/* The certificate audited beside the attack decides the exit status too
+ * (issue 30): an attack that cannot refute its claim (eps = 20 from 8 runs,
+ * far above what 8 runs can certify) exits as `ulaudit audit` exits on the
+ * same certificate file, and the text and JSON say why.  The verdicts are
+ * known independently: sigma = 100 for sensitivity 1 gives delta(1) far below
+ * 1e-5 (supported); sigma = 0.5 gives mu = 2 and delta(0.1) = Phi(0.95) -
+ * e^0.1 Phi(-1.05) ~ 0.67 > 1e-5 (Balle-Wang 2018 Thm 8: refuted); a Langevin
+ * certificate with a finite learning time T is invalid (ulaudit-audit(1)). */
+static const char *const CERTS[][3] = {
+    {"supported", "0",
+     "{\"format\": \"ulaudit-certificate/1\", \"method\": \"gaussian-mechanism\", "
+     "\"parameters\": {\"compositions\": 1, \"sensitivity\": \"1\", \"sigma\": \"100\"}, "
+     "\"claim\": {\"eps\": \"1\", \"delta\": \"1e-5\"}}"},
+    {"refuted", "1",
+     "{\"format\": \"ulaudit-certificate/1\", \"method\": \"gaussian-mechanism\", "
+     "\"parameters\": {\"compositions\": 1, \"sensitivity\": \"1\", \"sigma\": \"0.5\"}, "
+     "\"claim\": {\"eps\": \"0.1\", \"delta\": \"1e-5\"}}"},
+    {"invalid", "1",
+     "{\"format\": \"ulaudit-certificate/1\", \"method\": \"langevin\", \"parameters\": "
+     "{\"case\": \"strongly-convex\", \"n\": 60, \"m\": \"0.1\", \"L\": \"0.35\", \"M\": \"1\", "
+     "\"sigma\": \"0.3\", \"K\": 2, \"S\": 1, \"T\": 40}, "
+     "\"claim\": {\"eps\": \"1\", \"delta\": \"1e-5\"}}"},
+};
+
+Test(cli_attack, exit_status_follows_the_certificate)
+{
+    char *dir = temp_dir();
+    for (size_t i = 0; i < sizeof CERTS / sizeof CERTS[0]; i++) {
+        char *cert = write_in(dir, "cert.json", CERTS[i][2]), cfg_text[1024];
+        snprintf(cfg_text, sizeof cfg_text,
+                 "{\"format\": \"ulaudit-attack/1\",\n"
+                 " \"data\": {\"source\": \"synthetic\", \"n\": 60, \"d\": 5, \"seed\": 2},\n"
+                 " \"model\": {\"type\": \"logreg\", \"lambda\": \"0.1\", \"clip\": 1},\n"
+                 " \"learner\": {\"sigma\": \"0.3\", \"train_steps\": 20, \"unlearn_steps\": 2},\n"
+                 " \"runs\": 8, \"attack\": {\"scores\": [\"loss\"]},\n"
+                 " \"claim\": {\"eps\": \"20\", \"delta\": \"1e-5\"}, \"certificate\": \"%s\"}\n",
+                 cert);
+        char *cfg = write_in(dir, "cfg.json", cfg_text);
+        run_result audit = run("audit", cert, NULL);
+        int want = atoi(CERTS[i][1]);
+        cr_assert_eq(audit.status, want, "%s: audit exit %d", CERTS[i][0], audit.status);
+        run_result r = run("attack", cfg, "--json", NULL);
+        cr_expect_eq(r.status, audit.status, "%s: attack exit %d, audit %d: %s", CERTS[i][0],
+                     r.status, audit.status, r.err);
+        json_object *o = json_tokener_parse(r.out), *cert_o, *code;
+        cr_assert_not_null(o, "not JSON: %s", r.out);
+        cr_expect_str_eq(field(o, "verdict"), "consistent");
+        cr_assert(json_object_object_get_ex(o, "certificate", &cert_o));
+        cr_expect_str_eq(field(cert_o, "verdict"), CERTS[i][0]);
+        cr_assert(json_object_object_get_ex(o, "exit_code", &code));
+        cr_expect_eq(json_object_get_int(code), want);
+        json_object_put(o);
+        run_free(&r);
+        r = run("attack", cfg, NULL);
+        char line[128];
+        snprintf(line, sizeof line, "the certificate is %s: ", CERTS[i][0]);
+        cr_expect_eq(strstr(r.out, line) != NULL, want != 0, "%s", r.out);
+        snprintf(line, sizeof line, "exit status %d\n", want);
+        cr_expect_not_null(strstr(r.out, line), "%s", r.out);
+        run_free(&r), run_free(&audit);
+        free(cert), free(cfg);
+    }
+    rm_rf(dir);
+    free(dir);
+}
+
 /* A run long enough to interrupt: 24 chunks of 8 runs. */
 static const char *LONG =
     "{\"format\": \"ulaudit-attack/1\",\n"

@@ -13,9 +13,11 @@
  *   ulaudit attack CONFIG.json --merge SHARDS --out DIR   (slices merged)
  *   mpirun -n K ulaudit-mpi attack CONFIG.json --out DIR  (mk/mpi.mk)
  *
- * Exit codes: 0 consistent or no claim, 1 refuted, 2 bad input, 3
- * inconclusive (--max-seconds ran out; the checkpoint is kept), 130
- * interrupted (a checkpoint is left in --out DIR for --resume).
+ * Exit codes: 0 consistent or no claim (and the certificate, if any,
+ * supported), 1 refuted, or the certificate unsupported, refuted or invalid,
+ * 2 bad input, 3 inconclusive (--max-seconds ran out, the checkpoint kept;
+ * or the certificate's audit undecided), 130 interrupted (a checkpoint is
+ * left in --out DIR for --resume).
  */
 #include "cli/attack.h"
 
@@ -108,8 +110,10 @@ void ul_cli_attack_help(FILE *out)
         "Released models: .npy (float64 or float32, shape (p,) or (k, p)), or raw\n"
         "little-endian float64 (.f64, .bin) / float32 (.f32) with --dim P.  --target\n"
         "is a CSV file whose one row is the target record, label (+1/-1) last.\n\n"
-        "Exit codes: 0 consistent (or no claim), 1 refuted, 2 input error,\n"
-        "3 inconclusive (--max-seconds), 130 interrupted (resume with --resume).\n"
+        "Exit codes: 0 consistent (or no claim) and the certificate, if any, supported;\n"
+        "1 refuted, or the certificate unsupported, refuted or invalid; 2 input error;\n"
+        "3 inconclusive (--max-seconds, or the certificate's audit undecided);\n"
+        "130 interrupted (resume with --resume).\n"
         "Configuration format: man ulaudit-attack, CONFIGURATION; example:\n"
         "ulaudit attack examples/attack-synthetic.json\n");
 }
@@ -836,8 +840,8 @@ static int conclude(const attack_args *a, const ul_attack_config *cfg, ul_attack
                    .models = cfg->save_models ? st : NULL,
                    .cert = cert};
     int rc = deliver(&op, &res, a->json, "data", cfg->data_desc) == 0 ? UL_EXIT_OK : UL_EXIT_USAGE;
-    if (rc == UL_EXIT_OK && strcmp(res.verdict, "refuted") == 0)
-        rc = 1;
+    if (rc == UL_EXIT_OK)
+        rc = ul_attack_exit_code(&res); /* the attack's verdict and the certificate's */
     free(cert);
     ul_attack_result_clear(&res);
     return rc;
@@ -1301,8 +1305,8 @@ static int run_released(const attack_args *a)
     if ((a->out && prepare_dir(a->out) != 0) ||
         deliver(&op, &res, a->json, "released models", what) != 0)
         rc = UL_EXIT_USAGE;
-    if (rc == UL_EXIT_OK && strcmp(res.verdict, "refuted") == 0)
-        rc = 1;
+    if (rc == UL_EXIT_OK)
+        rc = ul_attack_exit_code(&res); /* the attack's verdict and the certificate's */
     ul_attack_result_clear(&res);
 done:
     ul_dataset_free(&target);

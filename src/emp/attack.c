@@ -1145,6 +1145,49 @@ static void capacity_text(FILE *f, const ul_attack_result *res)
                    "refute it\n");
 }
 
+int ul_attack_exit_code(const ul_attack_result *res)
+{
+    if (strcmp(res->verdict, "refuted") == 0)
+        return 1;
+    /* the audit's own convention (audit/audit.h): 0 supported, 1
+     * unsupported, refuted or invalid, 3 inconclusive */
+    return res->has_audit ? ul_verdict_exit_code(res->audit.verdict) : 0;
+}
+
+/* Why a certificate that is not supported establishes nothing
+ * (ulaudit-audit(1), the verdicts' table). */
+static const char *cert_failure(ul_verdict v)
+{
+    switch (v) {
+    case UL_VERDICT_UNSUPPORTED:
+        return "its theorem, computed soundly, does not reach its claim";
+    case UL_VERDICT_REFUTED:
+        return "its claim is provably false";
+    case UL_VERDICT_INVALID:
+        return "a precondition of its theorem fails";
+    default:
+        return "its audit did not decide (precision cap or time budget)";
+    }
+}
+
+/* The verdict's lines: the attack's, then what the certificate's audit
+ * adds, then the exit status (ul_attack_exit_code). */
+static void verdict_text(FILE *f, const ul_attack_result *res)
+{
+    fprintf(f, "verdict: %s\n", res->verdict);
+    if (strcmp(res->verdict, "refuted") == 0)
+        fprintf(f, "  an attack beat the claim with confidence >= 1 - alpha: the claimed guarantee "
+                   "is false for this learner\n");
+    else if (strcmp(res->verdict, "consistent") == 0)
+        fprintf(f, "  no attack beat the claim; this does not prove it (an audit only bounds "
+                   "from below)\n");
+    if (res->has_audit && res->audit.verdict != UL_VERDICT_SUPPORTED)
+        fprintf(f, "  the certificate is %s: %s, so no proven guarantee covers this learner%s\n",
+                ul_verdict_name(res->audit.verdict), cert_failure(res->audit.verdict),
+                strcmp(res->verdict, "refuted") == 0 ? "" : ", whatever the attack found");
+    fprintf(f, "exit status %d\n", ul_attack_exit_code(res));
+}
+
 char *ul_attack_result_text(const ul_attack_result *res)
 {
     char *buf = NULL;
@@ -1193,13 +1236,7 @@ char *ul_attack_result_text(const ul_attack_result *res)
     else if (res->has_audit) /* nothing recomputed (e.g. invalid): say why */
         fprintf(f, "certificate (%s): %s: %s\n", res->audit_method,
                 ul_verdict_name(res->audit.verdict), res->audit.explanation);
-    fprintf(f, "verdict: %s\n", res->verdict);
-    if (strcmp(res->verdict, "refuted") == 0)
-        fprintf(f, "  an attack beat the claim with confidence >= 1 - alpha: the claimed guarantee "
-                   "is false for this learner\n");
-    else if (strcmp(res->verdict, "consistent") == 0)
-        fprintf(f, "  no attack beat the claim; this does not prove it (an audit only bounds "
-                   "from below)\n");
+    verdict_text(f, res);
     /* a memory stream fails to close only when it could not grow (a text of
      * fixed lines per score, at most 4 scores): NULL, not a cut text */
     if (fclose(f) != 0) {
@@ -1298,6 +1335,7 @@ char *ul_attack_result_json(const ul_attack_result *res)
         json_object_object_add(o, "certificate", a);
     }
     json_object_object_add(o, "verdict", json_object_new_string(res->verdict));
+    json_object_object_add(o, "exit_code", json_object_new_int(ul_attack_exit_code(res)));
     const char *txt =
         json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
     char *out = txt ? malloc(strlen(txt) + 2) : NULL;

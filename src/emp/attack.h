@@ -339,8 +339,17 @@ ul_status ul_attack_eps_lb_curve(const ul_attack_result *res, int k, const char 
  * were written (0 when the curve has none: n = 0). */
 size_t ul_attack_cert_points(const ul_audit_curve *c, double *delta, double *eps);
 
+/* The exit status of a result, by the command line's contract
+ * (cli/exitcodes.h, the audit's ul_verdict_exit_code): 1 when the attack
+ * refuted the claim, or when the certificate audited beside it is
+ * unsupported, refuted or invalid (its guarantee is not established, whatever
+ * the attack found); else 3 when the certificate's audit is inconclusive;
+ * else 0 (consistent, or no claim, with no certificate or a supported one). */
+int ul_attack_exit_code(const ul_attack_result *res);
+
 /* The result as text (for a terminal) and as JSON (stable keys, README);
- * malloc'd, NULL when out of memory. */
+ * malloc'd, NULL when out of memory.  Both state the exit status and, when
+ * the certificate is not supported, that its guarantee is not established. */
 char *ul_attack_result_text(const ul_attack_result *res);
 char *ul_attack_result_json(const ul_attack_result *res);
 
