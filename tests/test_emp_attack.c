@@ -330,6 +330,24 @@ Test(emp_attack, nonprivate_learner_is_refuted)
     cr_assert_float_eq(s->advantage, 1.0, 0);
     double lo = mpfr_get_d(s->adv_lo, MPFR_RNDN);
     cr_assert(lo <= 1 - 2 * f + 1e-9 && lo >= 1 - 2 * f - 1e-4, "adv_lo %g vs %g", lo, 1 - 2 * f);
+    /* issue 30: without noise every model of a world is the same vector, the
+     * pooled variance is 0 in every coordinate and the worlds' means differ:
+     * a perfect separation, which the gaussian-lr score must show (it gave
+     * AUC 0.5, weight 0 everywhere): AUC 1, the perfect rule, the same bound
+     * as a perfect separation of its M/2 + M/2 held-out runs, and a finite
+     * threshold of the size the floor (gap/8: 0.5·8² = 32 per coordinate,
+     * emp/score.h) gives */
+    const ul_attack_score *g = &res.score[1];
+    cr_assert_str_eq(g->name, "gaussian-lr");
+    cr_assert_float_eq(g->roc.auc, 1.0, 0);
+    cr_assert_eq(g->roc.fp, 0u);
+    cr_assert_eq(g->roc.fn, 0u);
+    double g_expect = joint_perfect_eps((unsigned)M / 2, 1e-5, 0.05 / 2 / 4);
+    double g_got = mpfr_get_d(g->roc.eps_lb, MPFR_RNDN);
+    cr_assert(g_got <= g_expect + 1e-9 && g_got >= g_expect * 0.98, "eps_lb %g, exact root %g",
+              g_got, g_expect);
+    cr_assert(isfinite(g->roc.threshold) && fabs(g->roc.threshold) <= 32.0 * (double)p + 1e-6,
+              "threshold %g", g->roc.threshold);
     ul_attack_result_clear(&res);
     free(W);
     ul_exp_plan_free(&plan);
