@@ -420,6 +420,21 @@ Test(cli_attack, released_models)
     run_free(&r);
     expect_usage_error("--target", run("attack", "--in-models", in, "--out-models", out, "--scores",
                                        "lira-online", NULL));
+    /* --primary names one of the scores computed (issue 30) */
+    expect_usage_error("--primary", run("attack", "--in-models", in, "--out-models", out,
+                                        "--target", target, "--scores", "loss", "--primary",
+                                        "gaussian-lr", NULL));
+    r = run("attack", "--in-models", in, "--out-models", out, "--target", target, "--scores",
+            "loss,lira-online", "--primary", "lira-online", "--json", NULL);
+    cr_assert_eq(r.status, 0, "%s %s", r.out, r.err);
+    o = json_tokener_parse(r.out);
+    cr_assert_str_eq(field(o, "primary"), "lira-online");
+    cr_assert(json_object_object_get_ex(o, "scores", &arr) && json_object_array_length(arr) == 2);
+    cr_assert_str_eq(field(json_object_array_get_idx(arr, 0), "role"), "exploratory");
+    cr_assert_str_eq(field(json_object_array_get_idx(arr, 1), "role"), "primary");
+    cr_assert_str_eq(field(json_object_array_get_idx(arr, 1), "alpha"), "0.05");
+    json_object_put(o);
+    run_free(&r);
 
     /* bad input about released models */
     expect_usage_error("--out-models", run("attack", "--in-models", in, NULL));

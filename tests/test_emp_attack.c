@@ -18,6 +18,7 @@
 #include "emp/experiment.h"
 #include "emp/learner.h"
 #include "emp/rng.h"
+#include "stats/eps_lb.h"
 #include "test_emp_files.h"
 
 TestSuite(emp_attack);
@@ -965,6 +966,9 @@ Test(emp_attack, config_errors_name_the_field)
                         "$.attack.scores");
     expect_config_error(HEAD DATA MODEL LEARN ", \"attack\": {\"scores\": [\"lira\"]}}",
                         "$.attack.scores[0]");
+    expect_config_error(HEAD DATA MODEL LEARN
+                        ", \"attack\": {\"scores\": [\"loss\"], \"primary\": \"gaussian-lr\"}}",
+                        "$.attack.primary");
     expect_config_error(HEAD DATA MODEL LEARN ", \"unlearning\": {\"batch\": 40}}", "fewer than n");
     expect_config_error(HEAD DATA MODEL LEARN, "end of input");
 }
@@ -1006,4 +1010,107 @@ Test(emp_attack, examples_read)
         }
         ul_attack_config_free(&cfg);
     }
+}
+
+/* --primary (issue 30): the pre-registered primary score gets all of α, so
+ * adding a second score no longer lowers its bound.  Planted scores: IN
+ * N(1.5, 1), OUT N(0, 1), 600 each, for the loss and for gaussian-lr.  The
+ * reference is the JOINT test (geometric weights, two-sided) run here
+ * directly on the same values at α and at α/2 (stats/eps_lb.h). */
+static double direct_eps_lb(const double *in, const double *out, size_t n, double alpha)
+{
+    mpfi_t a, d;
+    mpfi_init2(a, 128), mpfi_init2(d, 128);
+    mpfi_set_d(a, alpha), mpfi_set_str(d, "1e-5", 10);
+    ul_emp_lb_opts o = ul_emp_lb_defaults();
+    o.method = UL_EMP_LB_JOINT, o.geometric = true;
+    ul_emp_lb_result r;
+    ul_emp_lb_init(&r);
+    char err[256];
+    ul_status st = ul_emp_eps_lb(&r, in, n, out, n, a, d, &o, err, sizeof err);
+    cr_assert(st == UL_OK || st == UL_ECAP, "%s", err);
+    double e = mpfr_get_d(r.eps_lb, MPFR_RNDD);
+    ul_emp_lb_clear(&r);
+    mpfi_clear(a), mpfi_clear(d);
+    return e;
+}
+
+static void planted_result(ul_attack_result *res, const ul_attack_values *v, int scores,
+                           int primary, const char *eps)
+{
+    ul_attack_scoring sc = {.scores = scores, .primary = primary, .alpha = "0.05", .eps = eps,
+                            .delta = "1e-5", .renyi_order = "", .renyi_value = ""};
+    char err[256];
+    cr_assert_eq(ul_attack_score_values(res, &sc, v, 1, err, sizeof err), UL_OK, "%s", err);
+}
+
+Test(emp_attack, primary_score_keeps_all_of_alpha)
+{
+    enum { N = 600 };
+    static double loss[2 * N], lr[2 * N];
+    for (size_t i = 0; i < 2 * N; i++) {
+        loss[i] = ul_rng_normal(5, 0, 0, i) + (i < N ? 1.5 : 0);
+        lr[i] = ul_rng_normal(6, 0, 0, i) + (i < N ? 1.2 : 0);
+    }
+    ul_attack_values v = {.loss_in = loss, .loss_out = loss + N, .n_in = N, .n_out = N,
+                          .lr_in = lr, .lr_out = lr + N, .lr_n_in = N, .lr_n_out = N};
+    ul_attack_values loss_only = v;
+    loss_only.lr_in = loss_only.lr_out = NULL;
+    double at_alpha = direct_eps_lb(loss, loss + N, N, 0.05);
+    double at_half = direct_eps_lb(loss, loss + N, N, 0.025);
+    cr_assert(at_half < at_alpha && at_half > 0, "%g vs %g", at_half, at_alpha);
+
+    ul_attack_result one, two, prim;
+    planted_result(&one, &loss_only, UL_SCORE_LOSS, 0, "");
+    planted_result(&two, &v, UL_SCORE_LOSS | UL_SCORE_LR, 0, "");
+    planted_result(&prim, &v, UL_SCORE_LOSS | UL_SCORE_LR, UL_SCORE_LOSS, "");
+    double e1 = mpfr_get_d(one.score[0].roc.eps_lb, MPFR_RNDD);
+    double e2 = mpfr_get_d(two.score[0].roc.eps_lb, MPFR_RNDD);
+    double ep = mpfr_get_d(prim.score[0].roc.eps_lb, MPFR_RNDD);
+    /* Bonferroni across scores halves the loss score's level ... */
+    cr_assert(fabs(e2 - at_half) <= 1e-9 * at_half, "two scores: %g vs %g", e2, at_half);
+    /* ... the primary keeps all of it: the bound of the loss score alone */
+    cr_assert(fabs(ep - at_alpha) <= 1e-9 * at_alpha, "primary: %g vs %g", ep, at_alpha);
+    cr_assert(fabs(ep - e1) <= 1e-12 * e1 && ep > e2, "%g, %g, %g", ep, e1, e2);
+    cr_assert_str_eq(prim.score[0].role, "primary");
+    cr_assert_str_eq(prim.score[1].role, "exploratory");
+    cr_assert_eq(prim.score[0].alpha_divisor, 1u);
+    cr_assert_eq(prim.score[1].alpha_divisor, 1u); /* S − 1 = 1 exploratory score */
+    cr_assert_null(two.score[0].role);
+    cr_assert_eq(two.score[0].alpha_divisor, 2u);
+    cr_assert_str_eq(prim.primary, "loss");
+    /* the capacity is the primary's at all of α: a perfect separation of its
+     * counts, as the one-score run has */
+    cr_assert(mpfr_equal_p(prim.eps_max, one.eps_max));
+    ul_attack_result_clear(&one), ul_attack_result_clear(&two), ul_attack_result_clear(&prim);
+}
+
+/* Only the primary decides: a claim between the two scores' bounds is
+ * refuted when the stronger score is primary, and stays consistent when
+ * the stronger one is only exploratory (it is reported as beating the
+ * claim, never deciding). */
+Test(emp_attack, only_the_primary_decides_the_verdict)
+{
+    enum { N = 600 };
+    static double loss[2 * N], lr[2 * N];
+    for (size_t i = 0; i < 2 * N; i++) {
+        loss[i] = ul_rng_normal(7, 0, 0, i) + (i < N ? 2.5 : 0); /* strong */
+        lr[i] = ul_rng_normal(8, 0, 0, i) + (i < N ? 0.3 : 0);   /* weak */
+    }
+    ul_attack_values v = {.loss_in = loss, .loss_out = loss + N, .n_in = N, .n_out = N,
+                          .lr_in = lr, .lr_out = lr + N, .lr_n_in = N, .lr_n_out = N};
+    double strong = direct_eps_lb(loss, loss + N, N, 0.05), weak = direct_eps_lb(lr, lr + N, N, 0.05);
+    cr_assert(weak + 0.2 < strong, "%g, %g", weak, strong);
+    char eps[32];
+    snprintf(eps, sizeof eps, "%.3f", 0.5 * (weak + strong));
+    ul_attack_result a, b;
+    planted_result(&a, &v, UL_SCORE_LOSS | UL_SCORE_LR, UL_SCORE_LOSS, eps);
+    planted_result(&b, &v, UL_SCORE_LOSS | UL_SCORE_LR, UL_SCORE_LR, eps);
+    cr_assert_str_eq(a.verdict, "refuted");
+    cr_assert_str_eq(b.verdict, "consistent");
+    cr_assert(b.score[0].refutes && !b.score[1].refutes);
+    char *text = ul_attack_result_text(&b);
+    cr_assert_not_null(strstr(text, "(exploratory: not the verdict)"), "%s", text);
+    free(text);
+    ul_attack_result_clear(&a), ul_attack_result_clear(&b);
 }

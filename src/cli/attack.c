@@ -72,7 +72,7 @@ void ul_cli_attack_help(FILE *out)
         "                      [--model logreg|mlp] [--hidden H] [--format auto|npy|f64|f32]\n"
         "                      [--dim P] [--eps E --delta D] [--renyi-order Q --renyi-value V]\n"
         "                      [--alpha A] [--scores loss,gaussian-lr,lira-online,lira-offline]\n"
-        "                      [--plot FILE] [--html FILE] [--json]\n\n"
+        "                      [--primary SCORE] [--plot FILE] [--html FILE] [--json]\n\n"
         "Membership inference against unlearning.  The first form trains and unlearns\n"
         "with the configured noisy gradient-descent learner RUNS times in each world\n"
         "(IN: trained with the target, then unlearned; OUT: the reference process\n"
@@ -106,7 +106,10 @@ void ul_cli_attack_help(FILE *out)
         "  --plot FILE      the ROC plot (.png or .svg; default DIR/roc.png)\n"
         "  --html FILE      the self-contained HTML report (verdict, numbers, figures)\n"
         "                   at FILE (default DIR/report.html with --out)\n"
-        "  --json           the result as one JSON object on stdout\n\n"
+        "  --json           the result as one JSON object on stdout\n"
+        "  --primary SCORE  (released models) the pre-registered primary score: all of\n"
+        "                   alpha, alone decides; the others exploratory at\n"
+        "                   alpha/(S - 1) each (configurations: attack.primary)\n\n"
         "Released models: .npy (float64 or float32, shape (p,) or (k, p)), or raw\n"
         "little-endian float64 (.f64, .bin) / float32 (.f32) with --dim P.  --target\n"
         "is a CSV file whose one row is the target record, label (+1/-1) last.\n\n"
@@ -144,7 +147,7 @@ typedef struct {
     const char *config, *out, *threads, *plot, *html;
     const char *in_models, *out_models, *target, *model, *hidden, *format, *dim;
     const char *shard, *merge, *max_seconds;
-    const char *eps, *delta, *renyi_order, *renyi_value, *alpha, *scores;
+    const char *eps, *delta, *renyi_order, *renyi_value, *alpha, *scores, *primary;
     bool json, resume, help;
 } attack_args;
 
@@ -159,6 +162,7 @@ static const ul_cli_flag ATTACK_ROWS[] = {
     ROW("target"), ROW("model"),   ROW("hidden"),      ROW("format"),      ROW("dim"),
     ROW("eps"),    ROW("delta"),   ROW("renyi-order"), ROW("renyi-value"), ROW("alpha"),
     ROW("scores"), ROW("shard"),   ROW("merge"),       ROW("max-seconds"), ROW("html"),
+    ROW("primary"),
 };
 #undef ROW
 static const char *const ATTACK_SWITCHES[] = {"json", "resume", "help"};
@@ -172,7 +176,8 @@ static int parse_args(int argc, char **argv, attack_args *a)
                             &a->out_models,  &a->target,      &a->model,      &a->hidden,
                             &a->format,      &a->dim,         &a->eps,        &a->delta,
                             &a->renyi_order, &a->renyi_value, &a->alpha,      &a->scores,
-                            &a->shard,       &a->merge,       &a->max_seconds, &a->html};
+                            &a->shard,       &a->merge,       &a->max_seconds, &a->html,
+                            &a->primary};
     enum { NROWS = sizeof ATTACK_ROWS / sizeof ATTACK_ROWS[0] };
     _Static_assert(sizeof slots / sizeof slots[0] == NROWS, "one slot per row");
     ul_cli_grammar g = {ATTACK_ROWS, NROWS, ATTACK_SWITCHES,
@@ -441,15 +446,14 @@ static double text_d(const char *t, double none)
  * and log panels, the pointwise Clopper–Pearson band at the score's level,
  * the claim's ceiling ((eps, delta) or Rényi), AUC and eps_lb.  title: the
  * caller's buffer (128 bytes). */
-static ul_emp_plot_spec roc_spec(const out_plan *op, const ul_attack_result *res,
-                                 const ul_attack_score *s, char *title)
+static ul_emp_plot_spec roc_spec(const out_plan *op, const ul_attack_score *s, char *title)
 {
     snprintf(title, 128, "%s: %s", op->title, s->name);
     return (ul_emp_plot_spec){.points = s->roc.points,
                               .n_points = s->roc.n_points,
                               .n_in = s->n_in,
                               .n_out = s->n_out,
-                              .alpha = strtod(res->alpha_each, NULL),
+                              .alpha = strtod(s->alpha, NULL), /* the score's own level */
                               .eps = text_d(op->eps, NAN),
                               .delta = text_d(op->delta, 0),
                               .eps_lb = mpfr_get_d(s->roc.eps_lb, MPFR_RNDD),
@@ -461,11 +465,11 @@ static ul_emp_plot_spec roc_spec(const out_plan *op, const ul_attack_result *res
                               .panels = true};
 }
 
-static int write_roc(const char *path, const out_plan *op, const ul_attack_result *res,
-                     const ul_attack_score *s, out_files *o)
+static int write_roc(const char *path, const out_plan *op, const ul_attack_score *s,
+                     out_files *o)
 {
     char err[512], title[128];
-    ul_emp_plot_spec sp = roc_spec(op, res, s, title);
+    ul_emp_plot_spec sp = roc_spec(op, s, title);
     char *copy = strdup(path);
     ul_status st = copy ? ul_emp_plot_roc_ex(path, &sp, err, sizeof err)
                         : ul_fail(err, sizeof err, UL_ENOMEM, "%s: out of memory", path);
@@ -539,7 +543,7 @@ static int draw_svgs(const out_plan *op, const ul_attack_result *res, eps_data *
     ul_emp_plot_spec rocs[UL_ATTACK_MAX_SCORES];
     char titles[UL_ATTACK_MAX_SCORES][128], err[1024];
     for (int k = 0; k < res->n_scores; k++)
-        rocs[k] = roc_spec(op, res, &res->score[k], titles[k]);
+        rocs[k] = roc_spec(op, &res->score[k], titles[k]);
     ul_status st =
         ul_cli_draw_svgs(rocs, (size_t)res->n_scores, &e->fig.p, e->svg, e->len, err, sizeof err);
     if (st != UL_OK)
@@ -567,7 +571,7 @@ static int write_score_plots(const out_plan *op, const ul_attack_result *res, co
     for (int k = 0; k < res->n_scores && rc == 0; k++) {
         snprintf(name, sizeof name, "roc-%s.png", res->score[k].name);
         char *path = join(op->dir, name);
-        rc = path ? write_roc(path, op, res, &res->score[k], o) : -1;
+        rc = path ? write_roc(path, op, &res->score[k], o) : -1;
         free(path);
         snprintf(name, sizeof name, "roc-%s.svg", res->score[k].name);
         rc = rc == 0 ? write_svg(op->dir, name, e->svg[k], e->len[k], o) : rc;
@@ -626,7 +630,7 @@ static int write_outputs(const out_plan *op, const ul_attack_result *res)
         rc = write_score_plots(op, res, e, &o);
     char *plot_path = op->plot ? strdup(op->plot) : op->dir ? join(op->dir, "roc.png") : NULL;
     if (rc == 0 && plot_path && res->n_scores > 0)
-        rc = write_roc(plot_path, op, res, &res->score[0], &o); /* the first score's */
+        rc = write_roc(plot_path, op, &res->score[0], &o); /* the first score's */
     if (rc == 0 && op->models)
         rc = save_models(op->dir, op->models, &o);
     if (rc == 0 && figures)
@@ -1206,11 +1210,7 @@ static int run_released(const attack_args *a)
     if (a->scores) {
         char *copy = strdup(a->scores), *save = NULL;
         for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
-            scores |= strcmp(t, "loss") == 0           ? UL_SCORE_LOSS
-                      : strcmp(t, "gaussian-lr") == 0  ? UL_SCORE_LR
-                      : strcmp(t, "lira-online") == 0  ? UL_SCORE_LIRA_ONLINE
-                      : strcmp(t, "lira-offline") == 0 ? UL_SCORE_LIRA_OFFLINE
-                                                       : 0x100;
+            scores |= ul_attack_score_bit(t) ? ul_attack_score_bit(t) : 0x100;
         free(copy);
         if (scores == 0 || (scores & 0x100)) {
             fprintf(stderr, "ulaudit attack: --scores: a comma list of loss, gaussian-lr, "
@@ -1219,6 +1219,13 @@ static int run_released(const attack_args *a)
         }
     } else {
         scores = UL_SCORE_LR | (a->target ? UL_SCORE_LOSS : 0);
+    }
+    int primary = a->primary ? ul_attack_score_bit(a->primary) : 0;
+    if (a->primary && !(primary & scores)) {
+        char e[128];
+        fprintf(stderr, "ulaudit attack: --primary: must be one of the --scores (got '%s')\n",
+                escaped(a->primary, e, sizeof e));
+        return UL_EXIT_USAGE;
     }
     if ((scores & (UL_SCORE_LOSS | UL_SCORE_LIRA)) && !a->target) {
         fprintf(stderr, "ulaudit attack: --scores loss and lira-* need --target FILE (the target "
@@ -1277,6 +1284,7 @@ static int run_released(const attack_args *a)
         .d = target.d,
         .y = a->target ? target.y[0] : 0,
         .scores = scores,
+        .primary = primary,
         .alpha = a->alpha ? a->alpha : "0.05",
         .eps = a->eps ? a->eps : "",
         .delta = a->delta ? a->delta : "",
@@ -1374,7 +1382,8 @@ int ul_cli_attack(int argc, char **argv)
         return UL_EXIT_USAGE;
     }
     const char *only_released[] = {a.target, a.model,       a.hidden,      a.format, a.dim,   a.eps,
-                                   a.delta,  a.renyi_order, a.renyi_value, a.alpha,  a.scores};
+                                   a.delta,  a.renyi_order, a.renyi_value, a.alpha,  a.scores,
+                                   a.primary};
     for (size_t i = 0; i < sizeof only_released / sizeof only_released[0]; i++)
         if (only_released[i]) {
             fprintf(stderr, "ulaudit attack: with a configuration file, the target, model, claim "

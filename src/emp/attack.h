@@ -12,7 +12,13 @@
  *
  * Statistics.  Each score s ∈ {loss, gaussian-lr, lira-online, lira-offline} gets the level α/S
  * (S = number of scores: Bonferroni across scores), so every "refuted"
- * below holds with probability ≥ 1 − α over the runs:
+ * below holds with probability ≥ 1 − α over the runs.  A PRE-REGISTERED
+ * primary score (attack.primary, --primary: named before the data are seen)
+ * gets all of α and alone decides the verdict, so its "refuted" holds with
+ * probability ≥ 1 − α whatever the other scores do, and adding a score never
+ * lowers its bound; the other S − 1 scores are exploratory, each at
+ * α/(S − 1) (Bonferroni among them: a simultaneous statement about them at
+ * 1 − α, separate from the primary's), reported but never deciding:
  *   - the certified empirical ε lower bound at the claimed δ: the JOINT
  *     test of stats/eps_lb.h (order-statistic thresholds on a grid fixed
  *     before the data, two-sided, one exact p-value per threshold, a
@@ -76,6 +82,7 @@ typedef struct {
     long target; /* row in data, or −1: adversarial */
     size_t runs, chunk;
     int scores; /* UL_SCORE_* bits (emp/shard.h, and LiRA's above) */
+    int primary; /* the pre-registered primary score's bit, 0: none (Bonferroni) */
     char alpha[UL_ATTACK_TEXT];
     /* the claim (texts empty when absent) */
     char eps[UL_ATTACK_TEXT], delta[UL_ATTACK_TEXT];
@@ -168,9 +175,22 @@ size_t ul_attack_clean_temps(const char *dir, const char *const *names, size_t n
  * read included: opening the checkpoint then says why). */
 ul_status ul_attack_resume_layout(const char *dir, int ranks, char *err, size_t errlen);
 
+/* The UL_SCORE_* bit of a score's name ("loss", "gaussian-lr",
+ * "lira-online", "lira-offline"), 0 for any other text; and the name of a
+ * bit (NULL for none).  The one list of the names (configuration, flags). */
+int ul_attack_score_bit(const char *name);
+const char *ul_attack_score_name(int bit);
+
 /* One score's statistics. */
 typedef struct {
     const char *name; /* "loss", "gaussian-lr", "lira-online" or "lira-offline" */
+    int bit;          /* its UL_SCORE_* bit */
+    /* its level: α/alpha_divisor (S, or 1 for the primary, S − 1 for an
+     * exploratory score), as text for the report; role "primary",
+     * "exploratory" or NULL (no primary: Bonferroni across all scores) */
+    unsigned alpha_divisor;
+    char alpha[UL_ATTACK_TEXT];
+    const char *role;
     size_t n_in, n_out;
     ul_emp_roc roc;        /* ROC, AUC, TPR@FPR, certified ε lower bound */
     double advantage;      /* TPR − FPR at the best-advantage threshold */
@@ -191,7 +211,9 @@ typedef struct {
 
 typedef struct {
     size_t target, n, d, p, runs;
-    char alpha_each[UL_ATTACK_TEXT]; /* α / number of scores */
+    char alpha_each[UL_ATTACK_TEXT]; /* α / number of scores (no primary), else
+                                        the exploratory scores' α/(S − 1) */
+    const char *primary;             /* the primary score's name, NULL: none */
     int n_scores;
     ul_attack_score score[UL_ATTACK_MAX_SCORES];
     bool has_claim;
@@ -253,7 +275,8 @@ typedef struct {
 /* The capacity for `runs` runs (models) per world of the scores in the
  * UL_SCORE_* bits sc->scores, with the fitting rule of the scores (LiRA and
  * gaussian-lr fit on the first ⌊runs/2⌋ of a world, emp/shard.h), sc->alpha
- * (the whole α: divided by the number of scores here) and the claim of sc
+ * (the whole α: divided by the number of scores here; with sc->primary only
+ * the primary score counts, at all of α: it alone decides) and the claim of sc
  * (eps, delta — "" or NULL: 0 — renyi_order, renyi_value; "" or NULL:
  * none).  runs_needed: searched in doubles from the closed form of the
  * best test at zero errors (attack.c), a lower bound of the runs needed,
@@ -286,6 +309,7 @@ struct ul_attack_scoring {
     size_t d;
     double y;
     int scores; /* UL_SCORE_* bits, LiRA's included */
+    int primary; /* one bit of scores: the pre-registered primary (0: none) */
     const char *alpha, *eps, *delta, *renyi_order, *renyi_value;
 };
 
@@ -321,8 +345,8 @@ void ul_attack_result_clear(ul_attack_result *res);
  *
  * The certified empirical lower bound of score k of the result as a curve
  * ε_lb(δ): at each delta[i] (in (0, 1)) the attack's own test (JOINT,
- * geometric weights, level α/S with alpha the whole α the result was
- * computed with: searched in doubles and certified once, stats/eps_lb.h)
+ * geometric weights, the score's level α/alpha_divisor with alpha the whole
+ * α the result was computed with: searched in doubles and certified once, stats/eps_lb.h)
  * on that score's values, rounded down to a double.  Each point holds with
  * probability ≥ 1 − α/S; the points are pointwise, not a band simultaneous
  * in δ.  Each costs one certified bound (about 70 ms at 512 runs per

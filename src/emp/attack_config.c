@@ -209,6 +209,9 @@ static const ul_field_spec ATTACK[] = {
      .lo_strict = true,
      .hi = "0.5",
      .doc = "significance level (default 0.05)"},
+    {.name = "primary",
+     .type = UL_FIELD_STRING,
+     .doc = "the pre-registered primary score (one of scores): all of alpha, alone decides"},
 };
 
 static const ul_field_spec CLAIM[] = {
@@ -638,12 +641,7 @@ static ul_status read_config(const ul_json_value *root, const char *dir, ul_fiel
         cfg->scores = 0;
         for (size_t i = 0; i < j->count; i++) {
             const ul_json_value *e = j->items[i];
-            int bit = e->type != UL_JSON_STRING              ? 0
-                      : strcmp(e->text, "loss") == 0         ? UL_SCORE_LOSS
-                      : strcmp(e->text, "gaussian-lr") == 0  ? UL_SCORE_LR
-                      : strcmp(e->text, "lira-online") == 0  ? UL_SCORE_LIRA_ONLINE
-                      : strcmp(e->text, "lira-offline") == 0 ? UL_SCORE_LIRA_OFFLINE
-                                                             : 0;
+            int bit = e->type != UL_JSON_STRING ? 0 : ul_attack_score_bit(e->text);
             if (!bit || (cfg->scores & bit))
                 return ul_fail(err, errlen, UL_EINPUT,
                                "$.attack.scores[%zu]: must be \"loss\", \"gaussian-lr\", "
@@ -652,6 +650,11 @@ static ul_status read_config(const ul_json_value *root, const char *dir, ul_fiel
             cfg->scores |= bit;
         }
     }
+    const char *primary = str(&av, "primary", NULL);
+    if (primary && !((cfg->primary = ul_attack_score_bit(primary)) & cfg->scores))
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "$.attack.primary: must be one of $.attack.scores (got \"%.64s\")",
+                       primary);
     if ((cfg->scores & (UL_SCORE_LR | UL_SCORE_LIRA)) && cfg->runs < 4)
         return ul_fail(err, errlen, UL_EINPUT,
                        "$.runs: the gaussian-lr and lira-* scores need >= 4 runs (half fit, half "
