@@ -18,6 +18,7 @@
 #include "emp/experiment.h"
 #include "emp/learner.h"
 #include "emp/rng.h"
+#include "emp_auc.h"
 #include "stats/eps_lb.h"
 #include "test_emp_files.h"
 
@@ -816,16 +817,6 @@ static void expect_config_error(const char *text, const char *mention)
 #define LEARN "\"learner\": {\"sigma\": \"0.1\", \"train_steps\": 20, \"unlearn_steps\": 3}"
 
 /* ---- LiRA from the loss scores ---------------------------------------------------- */
-
-/* Mann–Whitney AUC by counting pairs: P[IN > OUT] + ½ P[IN = OUT]. */
-static double auc_pairs(const double *in, size_t n_in, const double *out, size_t n_out)
-{
-    double c = 0;
-    for (size_t i = 0; i < n_in; i++)
-        for (size_t j = 0; j < n_out; j++)
-            c += in[i] > out[j] ? 1 : in[i] == out[j] ? 0.5 : 0;
-    return c / ((double)n_in * (double)n_out);
-}
 
 /* The logistic loss with margin φ, log(1 + e^(−φ)), whose logit-scaled
  * confidence (emp/score.h) is φ again; the loss score is −ℓ. */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "emp/score.h"
+#include "emp_auc.h"
 #include "stats/stats.h"
 
 TestSuite(emp_lira);
@@ -91,17 +92,8 @@ Test(emp_lira, degenerate_and_bad_input)
     cr_assert_not_null(strstr(err, "not finite"));
 }
 
-/* AUC of in against out by pairs (ties count ½), the definition, and the
- * ROC of stats/stats.h on the same scores. */
-static double auc_pairs(const double *in, size_t n_in, const double *out, size_t n_out)
-{
-    double a = 0;
-    for (size_t i = 0; i < n_in; i++)
-        for (size_t j = 0; j < n_out; j++)
-            a += in[i] > out[j] ? 1 : in[i] == out[j] ? 0.5 : 0;
-    return a / (double)(n_in * n_out);
-}
-
+/* The ROC of stats/stats.h on separable scores: AUC 1 (also by pairs), a
+ * positive eps bound, and a finite threshold of the expected size. */
 static void expect_perfect_roc(const double *in, size_t n_in, const double *out, size_t n_out,
                                double max_abs_threshold)
 {

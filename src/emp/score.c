@@ -180,3 +180,74 @@ void ul_score_lira_apply(const ul_score_lira *f, const double *phi, size_t k, do
         scores[j] = 0.5 * (zo * zo - zi * zi) + log(f->sd_out / f->sd_in);
     }
 }
+
+/* ---- RMIA (emp/score.h: Zarifzadeh, Liu, Shokri 2024) ------------------------------ */
+
+/* log of the offline estimate of Pr(·) from the reference models' log
+ * probabilities lp[0], lp[stride], … (k of them): Pr = (1 + a)/2 · mean_r
+ * Pr(·|θ_r) + (1 − a)/2 (score.h), the mean taken as e^M · mean e^(lp − M),
+ * M the largest, so that tiny probabilities do not underflow when a = 1. */
+static double log_pr_offline(const double *lp, size_t k, size_t stride, double a)
+{
+    double M = -INFINITY, s = 0;
+    for (size_t r = 0; r < k; r++)
+        M = fmax(M, lp[r * stride]);
+    for (size_t r = 0; r < k; r++)
+        s += exp(lp[r * stride] - M);
+    double log_mean = M + log(s / (double)k);
+    if (a >= 1)
+        return log_mean;
+    return log(0.5 * (1 + a) * exp(log_mean) + 0.5 * (1 - a));
+}
+
+ul_status ul_score_rmia_fit(ul_score_rmia *f, const double *lx_ref, const double *lz_ref,
+                            size_t k_ref, size_t m, double a, double gamma, char *err,
+                            size_t errlen)
+{
+    f->m = m, f->log_gamma = log(gamma), f->log_pz = NULL;
+    if (k_ref < 1 || m < 1)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "RMIA: needs >= 1 reference model and >= 1 population record (have %zu, "
+                       "%zu)",
+                       k_ref, m);
+    if (!(a >= 0 && a <= 1) || !(gamma > 0 && isfinite(gamma)))
+        return ul_fail(err, errlen, UL_EINPUT, "RMIA: a must lie in [0, 1] and gamma be > 0");
+    for (size_t i = 0; i < k_ref * (m + 1); i++) {
+        double v = i < k_ref ? lx_ref[i] : lz_ref[i - k_ref];
+        if (!(v <= 0)) /* a log probability; NaN refused too */
+            return ul_fail(err, errlen, UL_EINPUT,
+                           "RMIA: reference log probability %zu is not <= 0", i);
+    }
+    f->log_pz = malloc(m * sizeof *f->log_pz);
+    if (!f->log_pz) /* m: the population's size (policy: num/status.h) */
+        return ul_fail(err, errlen, UL_ENOMEM, "RMIA: out of memory for %zu population records",
+                       m);
+    f->log_px = log_pr_offline(lx_ref, k_ref, 1, a);
+    for (size_t i = 0; i < m; i++)
+        f->log_pz[i] = log_pr_offline(lz_ref + i, k_ref, m, a);
+    return UL_OK;
+}
+
+double ul_score_rmia_one(const ul_score_rmia *f, double lx, const double *lz)
+{
+    /* log LR_θ(x, z) = (log Pr(x|θ) − log Pr(x)) − (log Pr(z|θ) − log Pr(z)) */
+    double rx = lx - f->log_px, sum = 0;
+    size_t count = 0;
+    for (size_t i = 0; i < f->m; i++) {
+        double llr = rx - (lz[i] - f->log_pz[i]);
+        count += llr >= f->log_gamma;
+        sum += llr;
+    }
+    /* the fraction of z with LR ≥ γ, ties between runs broken by the mean
+     * log ratio mapped into [0, 1): the count decides first */
+    double u = 0.5 + atan(sum / (double)f->m) / acos(-1.0);
+    return ((double)count + fmin(u, 1.0)) / (double)f->m;
+}
+
+void ul_score_rmia_free(ul_score_rmia *f)
+{
+    if (f) {
+        free(f->log_pz);
+        f->log_pz = NULL;
+    }
+}

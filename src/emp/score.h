@@ -109,4 +109,49 @@ ul_status ul_score_lira_fit(ul_score_lira *f, int online, const double *phi_in, 
                             const double *phi_out, size_t k_out, char *err, size_t errlen);
 void ul_score_lira_apply(const ul_score_lira *f, const double *phi, size_t k, double *scores);
 
+/* ---- RMIA --------------------------------------------------------------------
+ *
+ * The relative membership inference attack of Zarifzadeh, Liu, Shokri,
+ * Shokri, "Low-cost high-power membership inference attacks", ICML 2024,
+ * §3: the pairwise likelihood ratio of the target x against a population
+ * record z,
+ *     LR_θ(x, z) = (Pr(x|θ)/Pr(x)) / (Pr(z|θ)/Pr(z))      (their Bayes step,
+ *                                                         §3, eq. for LR_θ)
+ * and the score
+ *     Score_MIA(x; θ) = Pr_{z∼π}[LR_θ(x, z) ≥ γ],
+ * estimated over m population records z_1 … z_m.  Pr(·|θ) is the model's
+ * probability of the record's label, e^(−ℓ) (ℓ its cross-entropy loss);
+ * Pr(·) is estimated from reference models θ_r that did not train on the
+ * record, with the paper's offline approximation (§3, "offline"):
+ *     Pr(x) = (1 + a)/2 · mean_r Pr(x|θ_r) + (1 − a)/2,
+ * a ∈ [0, 1] standing in for the IN models an offline attacker lacks
+ * (a = 1: the plain OUT mean); the same for each z, as the authors' code
+ * does (privacy_meter, rmia: mean_z from the population's OUT signals).
+ * Everything is computed from log probabilities (−ℓ), never
+ * exponentiated alone, so tiny probabilities do not underflow.
+ *
+ * One deviation, for the statistics: the fraction takes m + 1 values, and
+ * ties between runs are broken by the mean log ratio over z mapped into
+ * [0, 1) (0.5 + atan(mean)/π) and added to the count before dividing by m:
+ * the count still decides first.  The score of a run is a fixed function
+ * of its model given the references, so scoring runs that never served as
+ * references keeps the counts binomial (as for LiRA). */
+typedef struct {
+    size_t m;        /* population records */
+    double log_px;   /* log Pr(x) */
+    double *log_pz;  /* log Pr(z_i), m of them */
+    double log_gamma;
+} ul_score_rmia;
+
+/* Fits from k_ref ≥ 1 reference models: lx_ref[r] = log Pr(x|θ_r),
+ * lz_ref[r·m + i] = log Pr(z_i|θ_r) (each ≤ 0); a ∈ [0, 1], γ > 0.
+ * UL_EINPUT naming the rule; UL_ENOMEM naming m.  f->log_pz is NULL
+ * after a failure (ul_score_rmia_free is safe). */
+ul_status ul_score_rmia_fit(ul_score_rmia *f, const double *lx_ref, const double *lz_ref,
+                            size_t k_ref, size_t m, double a, double gamma, char *err,
+                            size_t errlen);
+/* The score of one model: lx = log Pr(x|θ), lz[i] = log Pr(z_i|θ). */
+double ul_score_rmia_one(const ul_score_rmia *f, double lx, const double *lz);
+void ul_score_rmia_free(ul_score_rmia *f);
+
 #endif
