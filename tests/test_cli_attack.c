@@ -366,6 +366,65 @@ static void released_pair(const char *dir, char in[512], char out[512])
     write_models(out, 0.0, 3, 300, 40);
 }
 
+/* RMIA on released models (issue 30): its references are the first half of
+ * the OUT models (those are then not scored, as offline LiRA's fit), or
+ * --reference-models (every model scored); it needs --population and
+ * --target, and its flags belong to it. */
+Test(cli_attack, released_models_rmia)
+{
+    char *dir = temp_dir();
+    char in[512], out[512], ref[512];
+    released_pair(dir, in, out);
+    snprintf(ref, sizeof ref, "%s/ref.npy", dir);
+    write_models(ref, 0.0, 9, 4, 40); /* 4 reference models, OUT's law */
+    char row[2048] = "", pop_text[8192] = "";
+    for (int k = 0; k < 40; k++)
+        strcat(row, "0.1,");
+    strcat(row, "1\n");
+    char *target = write_in(dir, "target.csv", row);
+    for (int i = 0; i < 20; i++) { /* 20 records, +-0.1 by a fixed pattern, labels alternating */
+        for (int k = 0; k < 40; k++)
+            strcat(pop_text, (i * 7 + k * 3) % 5 < 2 ? "-0.1," : "0.1,");
+        strcat(pop_text, i % 2 ? "-1\n" : "1\n");
+    }
+    char *pop = write_in(dir, "pop.csv", pop_text);
+    const int want_out[2] = {150, 300};
+    for (int given = 0; given < 2; given++) {
+        run_result r = given ? run("attack", "--in-models", in, "--out-models", out, "--target",
+                                   target, "--scores", "loss,rmia", "--population", pop,
+                                   "--reference-models", ref, "--json", NULL)
+                             : run("attack", "--in-models", in, "--out-models", out, "--target",
+                                   target, "--scores", "loss,rmia", "--population", pop, "--json",
+                                   NULL);
+        cr_assert_eq(r.status, 0, "%s %s", r.out, r.err);
+        json_object *o = json_tokener_parse(r.out), *arr, *sk, *ni, *no, *auc;
+        cr_assert(json_object_object_get_ex(o, "scores", &arr) &&
+                  json_object_array_length(arr) == 2);
+        sk = json_object_array_get_idx(arr, 1);
+        cr_assert_str_eq(field(sk, "name"), "rmia");
+        cr_assert(json_object_object_get_ex(sk, "n_in", &ni) &&
+                  json_object_object_get_ex(sk, "n_out", &no) &&
+                  json_object_object_get_ex(sk, "auc", &auc));
+        cr_assert_eq(json_object_get_int(ni), 300);
+        cr_assert_eq(json_object_get_int(no), want_out[given]);
+        cr_assert(json_object_get_double(auc) > 0.5, "AUC %g", json_object_get_double(auc));
+        json_object_put(o);
+        run_free(&r);
+    }
+    expect_usage_error("--population", run("attack", "--in-models", in, "--out-models", out,
+                                           "--target", target, "--scores", "rmia", NULL));
+    expect_usage_error("--population", run("attack", "--in-models", in, "--out-models", out,
+                                           "--target", target, "--population", pop, NULL));
+    expect_usage_error("--target", run("attack", "--in-models", in, "--out-models", out,
+                                       "--scores", "rmia", "--population", pop, NULL));
+    char *bad = write_in(dir, "bad.csv", "0.1,0.2,1\n");
+    expect_usage_error("--population", run("attack", "--in-models", in, "--out-models", out,
+                                           "--target", target, "--scores", "rmia",
+                                           "--population", bad, NULL));
+    rm_rf(dir);
+    free(target), free(pop), free(bad), free(dir);
+}
+
 Test(cli_attack, released_models)
 {
     char *dir = temp_dir();

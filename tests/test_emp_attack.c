@@ -957,6 +957,8 @@ Test(emp_attack, config_errors_name_the_field)
                         "$.attack.scores");
     expect_config_error(HEAD DATA MODEL LEARN ", \"attack\": {\"scores\": [\"lira\"]}}",
                         "$.attack.scores[0]");
+    expect_config_error(HEAD DATA MODEL LEARN ", \"attack\": {\"scores\": [\"loss\", \"rmia\"]}}",
+                        "$.attack.scores[1]: rmia scores released models only");
     expect_config_error(HEAD DATA MODEL LEARN
                         ", \"attack\": {\"scores\": [\"loss\"], \"primary\": \"gaussian-lr\"}}",
                         "$.attack.primary");

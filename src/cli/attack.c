@@ -6,7 +6,8 @@
  *   ulaudit attack --in-models F[,F…] --out-models F[,F…] [--target FILE]
  *                  [--model logreg|mlp] [--hidden H] [--format FMT] [--dim P]
  *                  [--eps E --delta D] [--renyi-order Q --renyi-value V]
- *                  [--alpha A] [--scores loss,gaussian-lr,lira-online,lira-offline]
+ *                  [--alpha A] [--scores loss,gaussian-lr,lira-online,lira-offline,rmia]
+ *                  [--primary SCORE] [--population FILE] [--reference-models F[,F…]]
  *                  [--plot FILE] [--json]
  *
  *   ulaudit attack CONFIG.json --shard I/K --out DIR      (one slice)
@@ -71,16 +72,18 @@ void ul_cli_attack_help(FILE *out)
         "       ulaudit attack --in-models F[,F...] --out-models F[,F...] [--target FILE]\n"
         "                      [--model logreg|mlp] [--hidden H] [--format auto|npy|f64|f32]\n"
         "                      [--dim P] [--eps E --delta D] [--renyi-order Q --renyi-value V]\n"
-        "                      [--alpha A] [--scores loss,gaussian-lr,lira-online,lira-offline]\n"
-        "                      [--primary SCORE] [--plot FILE] [--html FILE] [--json]\n\n"
+        "                      [--alpha A] [--scores loss,gaussian-lr,lira-online,lira-offline,rmia]\n"
+        "                      [--primary SCORE] [--population FILE]\n"
+        "                      [--reference-models F[,F...]] [--plot FILE] [--html FILE] [--json]\n\n"
         "Membership inference against unlearning.  The first form trains and unlearns\n"
         "with the configured noisy gradient-descent learner RUNS times in each world\n"
         "(IN: trained with the target, then unlearned; OUT: the reference process\n"
         "without it) and attacks the released models; the second scores models\n"
         "somebody else released.  Reported per score (loss on the target, Gaussian\n"
         "likelihood ratio on the parameters, LiRA online/offline on the target's\n"
-        "logit-scaled confidence): ROC, AUC, TPR at FPR 1e-3/1e-2/1e-1 (n/a with\n"
-        "fewer than 1/FPR OUT runs), the advantage with its interval, and a certified\n"
+        "logit-scaled confidence; for released models also RMIA against population\n"
+        "records): ROC, AUC, TPR at FPR 1e-3/1e-2/1e-1 (n/a with fewer than 1/FPR\n"
+        "OUT runs), the advantage with its interval, and a certified\n"
         "empirical eps lower bound at the claimed delta (the joint order-statistic\n"
         "test, Bonferroni over its grid and the scores, binomial tails in MPFR).\n"
         "Beside them: the claim's advantage ceiling and the\n"
@@ -107,6 +110,10 @@ void ul_cli_attack_help(FILE *out)
         "  --html FILE      the self-contained HTML report (verdict, numbers, figures)\n"
         "                   at FILE (default DIR/report.html with --out)\n"
         "  --json           the result as one JSON object on stdout\n"
+        "  --population FILE  (--scores rmia) records no model trained on, CSV, label\n"
+        "                   +1/-1 last: RMIA compares the target with them\n"
+        "  --reference-models F[,F...]  (--scores rmia) reference models; default the\n"
+        "                   first half of the OUT models (then not scored)\n"
         "  --primary SCORE  (released models) the pre-registered primary score: all of\n"
         "                   alpha, alone decides; the others exploratory at\n"
         "                   alpha/(S - 1) each (configurations: attack.primary)\n\n"
@@ -148,6 +155,7 @@ typedef struct {
     const char *in_models, *out_models, *target, *model, *hidden, *format, *dim;
     const char *shard, *merge, *max_seconds;
     const char *eps, *delta, *renyi_order, *renyi_value, *alpha, *scores, *primary;
+    const char *population, *reference_models;
     bool json, resume, help;
 } attack_args;
 
@@ -162,7 +170,7 @@ static const ul_cli_flag ATTACK_ROWS[] = {
     ROW("target"), ROW("model"),   ROW("hidden"),      ROW("format"),      ROW("dim"),
     ROW("eps"),    ROW("delta"),   ROW("renyi-order"), ROW("renyi-value"), ROW("alpha"),
     ROW("scores"), ROW("shard"),   ROW("merge"),       ROW("max-seconds"), ROW("html"),
-    ROW("primary"),
+    ROW("primary"), ROW("population"), ROW("reference-models"),
 };
 #undef ROW
 static const char *const ATTACK_SWITCHES[] = {"json", "resume", "help"};
@@ -177,7 +185,7 @@ static int parse_args(int argc, char **argv, attack_args *a)
                             &a->format,      &a->dim,         &a->eps,        &a->delta,
                             &a->renyi_order, &a->renyi_value, &a->alpha,      &a->scores,
                             &a->shard,       &a->merge,       &a->max_seconds, &a->html,
-                            &a->primary};
+                            &a->primary,     &a->population,  &a->reference_models};
     enum { NROWS = sizeof ATTACK_ROWS / sizeof ATTACK_ROWS[0] };
     _Static_assert(sizeof slots / sizeof slots[0] == NROWS, "one slot per row");
     ul_cli_grammar g = {ATTACK_ROWS, NROWS, ATTACK_SWITCHES,
@@ -1176,6 +1184,51 @@ static int read_models(const char *flag, const char *list, ul_modelio_format fmt
     return s == UL_OK ? 0 : -1;
 }
 
+/* RMIA's inputs (emp/attack.h, UL_SCORE_RMIA): the --population records (a
+ * CSV file, label +1/-1 last, the target's features) and the optional
+ * --reference-models (p parameters each).  -1 (said) on bad input. */
+static int read_rmia_inputs(const attack_args *a, size_t d, size_t p, ul_dataset *pop,
+                            ul_model_set *ref)
+{
+    char err[1024];
+    if (!a->population)
+        return 0;
+    if (ul_data_read_csv(a->population, -1, -1, pop, err, sizeof err) != UL_OK) {
+        fprintf(stderr, "ulaudit attack: --population: %s\n", err);
+        return -1;
+    }
+    bool labels = true;
+    for (size_t i = 0; i < pop->n; i++)
+        labels = labels && (pop->y[i] == 1 || pop->y[i] == -1);
+    if (pop->d != d || !labels) {
+        fprintf(stderr,
+                "ulaudit attack: --population %s: need rows of the target's %zu features, label "
+                "+1 or -1 last (got %zu features)\n",
+                a->population, d, pop->d);
+        return -1;
+    }
+    return a->reference_models ? read_models("--reference-models", a->reference_models,
+                                             UL_MODELIO_AUTO, p, ref)
+                               : 0;
+}
+
+/* --population and --reference-models belong to --scores rmia, which needs
+ * the population. */
+static int check_rmia_flags(const attack_args *a, int scores)
+{
+    if ((scores & UL_SCORE_RMIA) && !a->population) {
+        fprintf(stderr, "ulaudit attack: --scores rmia needs --population FILE (records no "
+                        "model trained on) and --target FILE\n");
+        return -1;
+    }
+    if (!(scores & UL_SCORE_RMIA) && (a->population || a->reference_models)) {
+        fprintf(stderr, "ulaudit attack: --%s: only with --scores rmia\n",
+                a->population ? "population" : "reference-models");
+        return -1;
+    }
+    return 0;
+}
+
 static int run_released(const attack_args *a)
 {
     char err[1024];
@@ -1227,11 +1280,13 @@ static int run_released(const attack_args *a)
                 escaped(a->primary, e, sizeof e));
         return UL_EXIT_USAGE;
     }
-    if ((scores & (UL_SCORE_LOSS | UL_SCORE_LIRA)) && !a->target) {
-        fprintf(stderr, "ulaudit attack: --scores loss and lira-* need --target FILE (the target "
-                        "record)\n");
+    if ((scores & (UL_SCORE_LOSS | UL_SCORE_LIRA | UL_SCORE_RMIA)) && !a->target) {
+        fprintf(stderr, "ulaudit attack: --scores loss, lira-* and rmia need --target FILE (the "
+                        "target record)\n");
         return UL_EXIT_USAGE;
     }
+    if (check_rmia_flags(a, scores) != 0)
+        return UL_EXIT_USAGE;
     /* validate decimal claims before the (possibly long) reads */
     const char *dec[] = {a->eps, a->delta, a->renyi_order, a->renyi_value, a->alpha};
     const char *names[] = {"eps", "delta", "renyi-order", "renyi-value", "alpha"};
@@ -1259,7 +1314,8 @@ static int run_released(const attack_args *a)
         return UL_EXIT_USAGE;
     }
     int rc = UL_EXIT_OK;
-    ul_dataset target = {0};
+    ul_dataset target = {0}, pop = {0};
+    ul_model_set ref = {0};
     ul_model model = {0};
     if (a->target) {
         if (ul_data_read_csv(a->target, -1, -1, &target, err, sizeof err) != UL_OK) {
@@ -1278,6 +1334,10 @@ static int run_released(const attack_args *a)
             goto done;
         }
     }
+    if (read_rmia_inputs(a, target.d, in.p, &pop, &ref) != 0) {
+        rc = UL_EXIT_USAGE;
+        goto done;
+    }
     ul_attack_scoring sc = {
         .model = a->target ? &model : NULL,
         .x = a->target ? target.x : NULL,
@@ -1290,6 +1350,11 @@ static int run_released(const attack_args *a)
         .delta = a->delta ? a->delta : "",
         .renyi_order = a->renyi_order ? a->renyi_order : "",
         .renyi_value = a->renyi_value ? a->renyi_value : "",
+        .pop_x = pop.x,
+        .pop_y = pop.y,
+        .pop_n = pop.n,
+        .W_ref = ref.k ? ref.w : NULL,
+        .k_ref = ref.k,
     };
     ul_attack_result res;
     if (ul_attack_score_models(&res, &sc, in.w, in.k, out.w, out.k, in.p, err, sizeof err) !=
@@ -1318,6 +1383,8 @@ static int run_released(const attack_args *a)
     ul_attack_result_clear(&res);
 done:
     ul_dataset_free(&target);
+    ul_dataset_free(&pop);
+    ul_model_set_free(&ref);
     ul_model_set_free(&in);
     ul_model_set_free(&out);
     return rc;
@@ -1383,7 +1450,7 @@ int ul_cli_attack(int argc, char **argv)
     }
     const char *only_released[] = {a.target, a.model,       a.hidden,      a.format, a.dim,   a.eps,
                                    a.delta,  a.renyi_order, a.renyi_value, a.alpha,  a.scores,
-                                   a.primary};
+                                   a.primary, a.population, a.reference_models};
     for (size_t i = 0; i < sizeof only_released / sizeof only_released[0]; i++)
         if (only_released[i]) {
             fprintf(stderr, "ulaudit attack: with a configuration file, the target, model, claim "

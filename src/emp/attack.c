@@ -308,9 +308,10 @@ static void alpha_each(mpfi_ptr out, const char *alpha, int n_scores)
     mpfi_div_ui(out, out, (unsigned long)n_scores);
 }
 
-static const char *const SCORE_NAMES[] = {"loss", "gaussian-lr", "lira-online", "lira-offline"};
+static const char *const SCORE_NAMES[] = {"loss", "gaussian-lr", "lira-online", "lira-offline",
+                                          "rmia"};
 static const int NAMED_BITS[] = {UL_SCORE_LOSS, UL_SCORE_LR, UL_SCORE_LIRA_ONLINE,
-                                 UL_SCORE_LIRA_OFFLINE};
+                                 UL_SCORE_LIRA_OFFLINE, UL_SCORE_RMIA};
 
 int ul_attack_score_bit(const char *name)
 {
@@ -702,11 +703,12 @@ static void scored_counts(int bit, size_t runs, size_t *n_in, size_t *n_out)
 {
     size_t fit = runs / 2;
     *n_in = bit == UL_SCORE_LR || bit == UL_SCORE_LIRA_ONLINE ? runs - fit : runs;
+    /* RMIA with its references from the run: as offline LiRA */
     *n_out = bit == UL_SCORE_LOSS ? runs : runs - fit;
 }
 
-static const int SCORE_BITS[UL_ATTACK_MAX_SCORES] = {UL_SCORE_LOSS, UL_SCORE_LR,
-                                                      UL_SCORE_LIRA_ONLINE, UL_SCORE_LIRA_OFFLINE};
+static const int SCORE_BITS[UL_ATTACK_MAX_SCORES] = {
+    UL_SCORE_LOSS, UL_SCORE_LR, UL_SCORE_LIRA_ONLINE, UL_SCORE_LIRA_OFFLINE, UL_SCORE_RMIA};
 
 /* The largest perfect-separation bound over the scores in `scores` with
  * `runs` runs per world (certified, rounded down). */
@@ -989,10 +991,11 @@ ul_status ul_attack_score_values(ul_attack_result *res, const ul_attack_scoring 
         return ul_fail(err, errlen, UL_EINPUT,
                        "the LiRA scores need the loss scores (the target record)");
     bool loss = v->loss_in && (!lira || (sc->scores & UL_SCORE_LOSS));
-    if (!loss && !v->lr_in && !lira)
+    if (!loss && !v->lr_in && !lira && !v->rmia_in)
         return ul_fail(err, errlen, UL_EINPUT,
                        "no score to compute (the loss score needs the target record)");
-    int computed = (loss ? UL_SCORE_LOSS : 0) | (v->lr_in ? UL_SCORE_LR : 0) | lira;
+    int computed = (loss ? UL_SCORE_LOSS : 0) | (v->lr_in ? UL_SCORE_LR : 0) | lira |
+                   (v->rmia_in ? UL_SCORE_RMIA : 0);
     if (sc->primary && !(computed & sc->primary))
         return ul_fail(err, errlen, UL_EINPUT,
                        "primary score %s: not among the scores computed (the loss and LiRA "
@@ -1019,11 +1022,89 @@ ul_status ul_attack_score_values(ul_attack_result *res, const ul_attack_scoring 
     }
     if (st == UL_OK && lira)
         st = lira_stats(res, &i, sc, v, &L, delta, err, errlen);
+    if (st == UL_OK && v->rmia_in) {
+        ul_attack_score *s = &res->score[i++];
+        st = score_stats(s, UL_SCORE_RMIA, v->rmia_in, v->rmia_n_in, v->rmia_out, v->rmia_n_out,
+                         &L, delta, err, errlen);
+        s->in0 = v->rmia_in0, s->out0 = v->rmia_out0;
+    }
     if (st == UL_OK)
         verdict(res, sc);
     if (st == UL_OK)
         st = capacity_of_result(res, sc, &L, delta, err, errlen);
     levels_clear(&L);
+    return st;
+}
+
+/* log Pr(·|θ) of model W for the target, and for the pop_n population
+ * records: −ℓ, the cross-entropy loss of the record's label (emp/score.h). */
+static double log_pr_target(const ul_attack_scoring *sc, const double *W, size_t p)
+{
+    double lx;
+    ul_score_loss(sc->model, sc->x, sc->d, sc->y, W, p, 1, &lx);
+    return lx;
+}
+
+static void log_pr_population(const ul_attack_scoring *sc, const double *W, size_t p, double *lz)
+{
+    for (size_t i = 0; i < sc->pop_n; i++)
+        ul_score_loss(sc->model, sc->pop_x + i * sc->d, sc->d, sc->pop_y[i], W, p, 1, lz + i);
+}
+
+/* The RMIA fit (emp/score.h) on the reference models: sc->W_ref, else the
+ * first *f_out OUT models (attack.h: UL_SCORE_RMIA). */
+static ul_status rmia_fit(ul_score_rmia *f, const ul_attack_scoring *sc, const double *W_out,
+                          size_t k_out, size_t p, size_t *f_out, char *err, size_t errlen)
+{
+    const double *W_ref = sc->W_ref ? sc->W_ref : W_out;
+    size_t k_ref = sc->W_ref ? sc->k_ref : k_out / 2, m = sc->pop_n;
+    *f_out = sc->W_ref ? 0 : k_ref;
+    f->log_pz = NULL;
+    if (k_ref < 1 || *f_out == k_out || m < 1)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       m < 1 ? "rmia score: needs population records"
+                             : "rmia score: needs >= 2 OUT models (half references, half scored) "
+                               "or reference models");
+    double *l = malloc(k_ref * (m + 1) * sizeof *l);
+    if (!l) /* the input's counts (policy: num/status.h) */
+        return ul_fail(err, errlen, UL_ENOMEM,
+                       "rmia score: out of memory for %zu reference models x %zu records", k_ref,
+                       m);
+    for (size_t r = 0; r < k_ref; r++) {
+        l[r] = log_pr_target(sc, W_ref + r * p, p);
+        log_pr_population(sc, W_ref + r * p, p, l + k_ref + r * m);
+    }
+    ul_status st = ul_score_rmia_fit(f, l, l + k_ref, k_ref, m, sc->rmia_a ? sc->rmia_a : 0.3,
+                                     sc->rmia_gamma ? sc->rmia_gamma : 1.0, err, errlen);
+    free(l);
+    return st;
+}
+
+/* The RMIA scores of the scored models into buf (IN first) and v. */
+static ul_status rmia_values(const ul_attack_scoring *sc, const double *W_in, size_t k_in,
+                             const double *W_out, size_t k_out, size_t p, double *buf,
+                             ul_attack_values *v, char *err, size_t errlen)
+{
+    ul_score_rmia f;
+    size_t f_out;
+    ul_status st = rmia_fit(&f, sc, W_out, k_out, p, &f_out, err, errlen);
+    double *lz = st == UL_OK ? malloc(sc->pop_n * sizeof *lz) : NULL;
+    if (st == UL_OK && !lz)
+        st = ul_fail(err, errlen, UL_ENOMEM, "rmia score: out of memory for %zu records",
+                     sc->pop_n);
+    size_t n_out = k_out - f_out;
+    for (size_t j = 0; st == UL_OK && j < k_in + n_out; j++) {
+        const double *W = j < k_in ? W_in + j * p : W_out + (f_out + j - k_in) * p;
+        log_pr_population(sc, W, p, lz);
+        buf[j] = ul_score_rmia_one(&f, log_pr_target(sc, W, p), lz);
+    }
+    if (st == UL_OK) {
+        v->rmia_in = buf, v->rmia_out = buf + k_in;
+        v->rmia_n_in = k_in, v->rmia_n_out = n_out;
+        v->rmia_in0 = 0, v->rmia_out0 = f_out;
+    }
+    free(lz);
+    ul_score_rmia_free(&f);
     return st;
 }
 
@@ -1036,7 +1117,7 @@ ul_status ul_attack_score_models(ul_attack_result *res, const ul_attack_scoring 
     if (want & UL_SCORE_LIRA)
         want |= UL_SCORE_LOSS; /* LiRA is computed from the loss scores */
     if (!(sc->model && sc->x))
-        want &= ~(UL_SCORE_LOSS | UL_SCORE_LIRA);
+        want &= ~(UL_SCORE_LOSS | UL_SCORE_LIRA | UL_SCORE_RMIA);
     if ((want & UL_SCORE_LR) && (k_in < 4 || k_out < 4))
         return result_init(res), ul_fail(err, errlen, UL_EINPUT,
                                          "gaussian-lr score: needs >= 4 models per world (half "
@@ -1046,7 +1127,7 @@ ul_status ul_attack_score_models(ul_attack_result *res, const ul_attack_scoring 
                                          !want ? "no score to compute (the loss score needs the "
                                                  "target record)"
                                                : "need at least one model per world");
-    double *buf = malloc(2 * (k_in + k_out) * sizeof *buf);
+    double *buf = malloc(3 * (k_in + k_out) * sizeof *buf);
     if (!buf)
         return result_init(res), scores_room(err, errlen, "model", k_in, k_out);
     ul_attack_values v = {0};
@@ -1071,6 +1152,9 @@ ul_status ul_attack_score_models(ul_attack_result *res, const ul_attack_scoring 
             v.lr_in0 = f_in, v.lr_out0 = f_out;
         }
     }
+    if (st == UL_OK && (want & UL_SCORE_RMIA))
+        st = rmia_values(sc, W_in, k_in, W_out, k_out, p, buf + 2 * (k_in + k_out), &v, err,
+                         errlen);
     if (st == UL_OK)
         st = ul_attack_score_values(res, sc, &v, p, err, errlen);
     else

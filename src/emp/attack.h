@@ -10,7 +10,7 @@
  * engine, and "auto" writes the Langevin certificate of the configured PNGD
  * learner itself (strongly convex logistic regression on unit-norm rows).
  *
- * Statistics.  Each score s ∈ {loss, gaussian-lr, lira-online, lira-offline} gets the level α/S
+ * Statistics.  Each score s ∈ {loss, gaussian-lr, lira-online, lira-offline, rmia} gets the level α/S
  * (S = number of scores: Bonferroni across scores), so every "refuted"
  * below holds with probability ≥ 1 − α over the runs.  A PRE-REGISTERED
  * primary score (attack.primary, --primary: named before the data are seen)
@@ -71,7 +71,15 @@
  * that gains when the worlds' spreads differ. */
 enum { UL_SCORE_LIRA_ONLINE = 4, UL_SCORE_LIRA_OFFLINE = 8 };
 #define UL_SCORE_LIRA (UL_SCORE_LIRA_ONLINE | UL_SCORE_LIRA_OFFLINE)
-#define UL_ATTACK_MAX_SCORES 4
+/* RMIA (emp/score.h, Zarifzadeh et al. 2024) on released models only
+ * (ul_attack_score_models): the target against population records, with
+ * reference models given (ul_attack_scoring.W_ref: every model scored) or
+ * taken from the run itself (the first ⌊k_out/2⌋ OUT models, the reference
+ * half offline LiRA fits on; the other runs scored).  A configuration's
+ * runs record scores, not the models' probabilities on a population, so a
+ * configuration cannot ask for it. */
+enum { UL_SCORE_RMIA = 16 };
+#define UL_ATTACK_MAX_SCORES 5
 #define UL_ATTACK_MAX_RUNS 1000000
 #define UL_ATTACK_TEXT 64
 
@@ -183,7 +191,7 @@ const char *ul_attack_score_name(int bit);
 
 /* One score's statistics. */
 typedef struct {
-    const char *name; /* "loss", "gaussian-lr", "lira-online" or "lira-offline" */
+    const char *name; /* "loss", "gaussian-lr", "lira-online", "lira-offline" or "rmia" */
     int bit;          /* its UL_SCORE_* bit */
     /* its level: α/alpha_divisor (S, or 1 for the primary, S − 1 for an
      * exploratory score), as text for the report; role "primary",
@@ -311,6 +319,15 @@ struct ul_attack_scoring {
     int scores; /* UL_SCORE_* bits, LiRA's included */
     int primary; /* one bit of scores: the pre-registered primary (0: none) */
     const char *alpha, *eps, *delta, *renyi_order, *renyi_value;
+    /* RMIA (UL_SCORE_RMIA): pop_n population records (rows of pop_x, d
+     * features each, labels ±1 in pop_y), and k_ref reference models W_ref
+     * (p × k_ref; NULL: the first half of the OUT models); rmia_a (offline
+     * a ∈ [0, 1]) and rmia_gamma (γ > 0); 0 for both: a = 0.3, γ = 1 */
+    const double *pop_x, *pop_y;
+    size_t pop_n;
+    const double *W_ref;
+    size_t k_ref;
+    double rmia_a, rmia_gamma;
 };
 
 ul_status ul_attack_score_models(ul_attack_result *res, const ul_attack_scoring *sc,
@@ -328,6 +345,9 @@ typedef struct {
     const double *lr_in, *lr_out; /* the held-out gaussian-lr scores */
     size_t lr_n_in, lr_n_out;
     size_t lr_in0, lr_out0; /* the run numbers of the first held-out ones */
+    const double *rmia_in, *rmia_out; /* the scored runs' RMIA scores (NULL: none) */
+    size_t rmia_n_in, rmia_n_out;
+    size_t rmia_in0, rmia_out0;
 } ul_attack_values;
 
 ul_status ul_attack_score_values(ul_attack_result *res, const ul_attack_scoring *sc,

@@ -642,6 +642,12 @@ static ul_status read_config(const ul_json_value *root, const char *dir, ul_fiel
         for (size_t i = 0; i < j->count; i++) {
             const ul_json_value *e = j->items[i];
             int bit = e->type != UL_JSON_STRING ? 0 : ul_attack_score_bit(e->text);
+            if (bit == UL_SCORE_RMIA) /* released models only (attack.h) */
+                return ul_fail(err, errlen, UL_EINPUT,
+                               "$.attack.scores[%zu]: rmia scores released models only (ulaudit "
+                               "attack --in-models ... --population FILE): a run records scores, "
+                               "not the models' probabilities on a population",
+                               i);
             if (!bit || (cfg->scores & bit))
                 return ul_fail(err, errlen, UL_EINPUT,
                                "$.attack.scores[%zu]: must be \"loss\", \"gaussian-lr\", "
