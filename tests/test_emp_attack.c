@@ -17,6 +17,7 @@
 #include "emp/attack.h"
 #include "emp/experiment.h"
 #include "emp/learner.h"
+#include "emp/modelio.h"
 #include "emp/rng.h"
 #include "emp_auc.h"
 #include "stats/eps_lb.h"
@@ -957,8 +958,14 @@ Test(emp_attack, config_errors_name_the_field)
                         "$.attack.scores");
     expect_config_error(HEAD DATA MODEL LEARN ", \"attack\": {\"scores\": [\"lira\"]}}",
                         "$.attack.scores[0]");
-    expect_config_error(HEAD DATA MODEL LEARN ", \"attack\": {\"scores\": [\"loss\", \"rmia\"]}}",
-                        "$.attack.scores[1]: rmia scores released models only");
+    expect_config_error(HEAD DATA MODEL LEARN ", \"attack\": {\"scores\": [\"loss\", \"rmia\"], "
+                                              "\"population\": \"p.csv\"}}",
+                        "\"save_models\": true");
+    expect_config_error(HEAD DATA MODEL LEARN ", \"save_models\": true, \"attack\": "
+                                              "{\"scores\": [\"rmia\"]}}",
+                        "$.attack.population");
+    expect_config_error(HEAD DATA MODEL LEARN ", \"attack\": {\"population\": \"p.csv\"}}",
+                        "$.attack.population: only with the rmia score");
     expect_config_error(HEAD DATA MODEL LEARN
                         ", \"attack\": {\"scores\": [\"loss\"], \"primary\": \"gaussian-lr\"}}",
                         "$.attack.primary");
@@ -1106,4 +1113,94 @@ Test(emp_attack, only_the_primary_decides_the_verdict)
     cr_assert_not_null(strstr(text, "(exploratory: not the verdict)"), "%s", text);
     free(text);
     ul_attack_result_clear(&a), ul_attack_result_clear(&b);
+}
+
+/* RMIA on a configuration's runs (issue 30): save_models keeps the models,
+ * the population is a file, the references are the first half of the OUT
+ * runs or the configuration's reference_models.  Each scored run's score is
+ * recomputed here by the definition (emp/score.h) in probabilities, from
+ * the losses of the kept models; the scored runs are the ones that were not
+ * references. */
+static double rmia_definition(const ul_model *m, const double *x, double y, const double *pop,
+                              const double *pop_y, size_t np, size_t d, const double *R,
+                              size_t kr, const double *W, size_t p)
+{
+    long double px = 0, cnt = 0, sum = 0;
+    for (size_t r = 0; r < kr; r++)
+        px += expl(-m->ops->sample_loss(m, x, d, y, R + r * p)) / kr;
+    px = 1.3L / 2 * px + 0.7L / 2; /* a = 0.3 */
+    long double lx = expl(-m->ops->sample_loss(m, x, d, y, W));
+    for (size_t i = 0; i < np; i++) {
+        long double pz = 0;
+        for (size_t r = 0; r < kr; r++)
+            pz += expl(-m->ops->sample_loss(m, pop + i * d, d, pop_y[i], R + r * p)) / kr;
+        pz = 1.3L / 2 * pz + 0.7L / 2;
+        long double lz = expl(-m->ops->sample_loss(m, pop + i * d, d, pop_y[i], W));
+        long double lr = (lx / px) / (lz / pz);
+        cnt += lr >= 1, sum += logl(lr);
+    }
+    return (double)((cnt + 0.5L + atanl(sum / np) / acosl(-1.0L)) / np);
+}
+
+Test(emp_attack, configured_rmia_score)
+{
+    char *pop = write_temp("0.3,-0.2,0.5,0.1,1\n-0.4,0.4,0.2,-0.3,-1\n0.1,0.1,-0.6,0.2,1\n"
+                           "0.5,0.5,0.5,-0.5,-1\n-0.2,-0.7,0.1,0.4,1\n");
+    /* three reference models of the logreg's 4 parameters */
+    char rdir[] = "/tmp/ul-attack-refs-XXXXXX", *refs = malloc(sizeof rdir + 16);
+    cr_assert_not_null(mkdtemp(rdir));
+    snprintf(refs, sizeof rdir + 16, "%s/refs.npy", rdir);
+    ul_model_set rs = {.k = 3, .p = 4, .w = malloc(12 * sizeof(double))};
+    ul_rng_normals(21, 0, 0, 0, 12, rs.w);
+    char err[512];
+    cr_assert_eq(ul_modelio_write_npy(refs, &rs, err, sizeof err), UL_OK, "%s", err);
+    for (int given = 0; given < 2; given++) {
+        char text[1600];
+        snprintf(text, sizeof text,
+                 "{\"format\": \"ulaudit-attack/1\","
+                 " \"data\": {\"source\": \"synthetic\", \"n\": 40, \"d\": 4, \"seed\": 2},"
+                 " \"model\": {\"type\": \"logreg\", \"lambda\": \"0.1\", \"clip\": 1},"
+                 " \"learner\": {\"sigma\": \"0.1\", \"train_steps\": 20, \"unlearn_steps\": 3},"
+                 " \"runs\": 16, \"chunk\": 8, \"seed\": 4, \"target\": 5, \"save_models\": true,"
+                 " \"attack\": {\"scores\": [\"rmia\"], \"population\": \"%s\"%s%s%s}}",
+                 pop, given ? ", \"reference_models\": [\"" : "", given ? refs : "",
+                 given ? "\"]" : "");
+        char *cfg_path = write_temp(text);
+        ul_attack_config cfg;
+        ul_attack_state st;
+        ul_attack_result res;
+        cr_assert_eq(ul_attack_config_load(cfg_path, &cfg, err, sizeof err), UL_OK, "%s", err);
+        cr_assert_eq(cfg.population.n, 5u);
+        cr_assert_eq(ul_attack_prepare(&st, &cfg, err, sizeof err), UL_OK, "%s", err);
+        run_all(&st);
+        cr_assert_eq(ul_attack_finish(&res, &st, err, sizeof err), UL_OK, "%s", err);
+        cr_assert_eq(res.n_scores, 1);
+        const ul_attack_score *s = &res.score[0];
+        cr_assert_str_eq(s->name, "rmia");
+        size_t kr = given ? 3 : 8, p = st.p;
+        cr_assert_eq(s->n_in, 16u);
+        cr_assert_eq(s->n_out, given ? 16u : 8u);
+        cr_assert_eq(s->out0, given ? 0u : 8u);
+        double *W = ul_shard_models(&st.log); /* IN runs, then OUT runs */
+        const double *R = given ? rs.w : W + 16 * p;
+        const ul_dataset *D = &st.plan.data;
+        size_t t = st.plan.target;
+        for (size_t j = 0; j < s->n_in + s->n_out; j++) {
+            const double *Wj = j < 16 ? W + j * p : W + (16 + s->out0 + (j - 16)) * p;
+            double want = rmia_definition(&cfg.design.model, D->x + t * D->d, D->y[t],
+                                          cfg.population.x, cfg.population.y, 5, D->d, R, kr, Wj,
+                                          p);
+            cr_assert(fabs(s->values[j] - want) < 1e-12, "run %zu: %.15g vs %.15g", j,
+                      s->values[j], want);
+        }
+        free(W);
+        ul_attack_result_clear(&res);
+        ul_attack_state_free(&st);
+        ul_attack_config_free(&cfg);
+        unlink(cfg_path);
+        free(cfg_path);
+    }
+    free(rs.w);
+    unlink(pop), unlink(refs), rmdir(rdir);
+    free(pop), free(refs);
 }

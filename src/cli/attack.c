@@ -1267,7 +1267,7 @@ static int run_released(const attack_args *a)
         free(copy);
         if (scores == 0 || (scores & 0x100)) {
             fprintf(stderr, "ulaudit attack: --scores: a comma list of loss, gaussian-lr, "
-                            "lira-online, lira-offline\n");
+                            "lira-online, lira-offline, rmia\n");
             return UL_EXIT_USAGE;
         }
     } else {

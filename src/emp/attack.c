@@ -990,6 +990,7 @@ ul_status ul_attack_score_values(ul_attack_result *res, const ul_attack_scoring 
     if (lira && !v->loss_in)
         return ul_fail(err, errlen, UL_EINPUT,
                        "the LiRA scores need the loss scores (the target record)");
+    /* the loss score feeds LiRA: then it is reported only when asked for */
     bool loss = v->loss_in && (!lira || (sc->scores & UL_SCORE_LOSS));
     if (!loss && !v->lr_in && !lira && !v->rmia_in)
         return ul_fail(err, errlen, UL_EINPUT,
@@ -1190,6 +1191,31 @@ ul_attack_scoring ul_attack_config_scoring(const ul_attack_config *cfg)
                                .renyi_value = cfg->renyi_value};
 }
 
+/* RMIA on the runs' models (attack.h: save_models keeps them), the
+ * configuration's population and references; *buf (malloc'd) holds the
+ * scores v points to. */
+static ul_status finish_rmia(const ul_attack_state *st, ul_attack_scoring *sc, ul_attack_values *v,
+                             double **buf, char *err, size_t errlen)
+{
+    const ul_attack_config *cfg = st->cfg;
+    const ul_dataset *D = &st->plan.data;
+    size_t runs = cfg->runs, t = st->plan.target;
+    double *W = ul_shard_models(&st->log);
+    *buf = W ? malloc(2 * runs * sizeof **buf) : NULL;
+    if (!*buf) {
+        free(W);
+        return ul_fail(err, errlen, UL_ENOMEM,
+                       "rmia score: out of memory for the models of 2 x %zu runs", runs);
+    }
+    sc->model = &cfg->design.model;
+    sc->x = D->x + t * D->d, sc->d = D->d, sc->y = D->y[t];
+    sc->pop_x = cfg->population.x, sc->pop_y = cfg->population.y, sc->pop_n = cfg->population.n;
+    sc->W_ref = cfg->ref_w, sc->k_ref = cfg->ref_k;
+    ul_status s = rmia_values(sc, W, runs, W + runs * st->p, runs, st->p, *buf, v, err, errlen);
+    free(W);
+    return s;
+}
+
 ul_status ul_attack_finish(ul_attack_result *res, ul_attack_state *st, char *err, size_t errlen)
 {
     const ul_attack_config *cfg = st->cfg;
@@ -1212,8 +1238,14 @@ ul_status ul_attack_finish(ul_attack_result *res, ul_attack_state *st, char *err
                           .lr_n_out = runs - half,
                           .lr_in0 = half,
                           .lr_out0 = half};
-    s = ul_attack_score_values(res, &sc, &v, st->p, err, errlen);
-    free(loss), free(lr);
+    double *rbuf = NULL;
+    if (cfg->scores & UL_SCORE_RMIA)
+        s = finish_rmia(st, &sc, &v, &rbuf, err, errlen);
+    if (s == UL_OK)
+        s = ul_attack_score_values(res, &sc, &v, st->p, err, errlen);
+    else
+        result_init(res);
+    free(loss), free(lr), free(rbuf);
     if (s != UL_OK)
         return s;
     res->target = st->plan.target, res->n = D->n, res->d = D->d, res->runs = runs;

@@ -71,13 +71,15 @@
  * that gains when the worlds' spreads differ. */
 enum { UL_SCORE_LIRA_ONLINE = 4, UL_SCORE_LIRA_OFFLINE = 8 };
 #define UL_SCORE_LIRA (UL_SCORE_LIRA_ONLINE | UL_SCORE_LIRA_OFFLINE)
-/* RMIA (emp/score.h, Zarifzadeh et al. 2024) on released models only
- * (ul_attack_score_models): the target against population records, with
- * reference models given (ul_attack_scoring.W_ref: every model scored) or
- * taken from the run itself (the first ⌊k_out/2⌋ OUT models, the reference
- * half offline LiRA fits on; the other runs scored).  A configuration's
- * runs record scores, not the models' probabilities on a population, so a
- * configuration cannot ask for it. */
+/* RMIA (emp/score.h, Zarifzadeh et al. 2024): the target against
+ * population records, with reference models given (ul_attack_scoring.W_ref:
+ * every model scored) or taken from the run itself (the first ⌊k_out/2⌋
+ * OUT models, the reference half offline LiRA fits on; the other runs
+ * scored).  Released models (ul_attack_score_models), or a configuration's
+ * runs when it keeps their models (save_models: a run's record holds
+ * scores, not the models' probabilities on a population); the capacity
+ * (ul_attack_capacity_of) counts it as offline LiRA, which understates it
+ * when references are given. */
 enum { UL_SCORE_RMIA = 16 };
 #define UL_ATTACK_MAX_SCORES 5
 #define UL_ATTACK_MAX_RUNS 1000000
@@ -98,6 +100,13 @@ typedef struct {
     char *certificate_path; /* a certificate file, or NULL */
     char *certificate_text; /* "auto": the generated certificate, or NULL */
     bool save_models;
+    /* RMIA (UL_SCORE_RMIA): attack.population (its rows prepared as the
+     * data's: scaled to norm 1 when the data are; labels ±1) and
+     * attack.reference_models (ref_k models of p parameters, NULL: the first
+     * half of the OUT runs) */
+    ul_dataset population;
+    double *ref_w;
+    size_t ref_k;
     char sha256[65]; /* of the configuration file's bytes */
 } ul_attack_config;
 
