@@ -112,6 +112,72 @@ Test(cli_attack, nonprivate_learner_refuted_and_files_written)
     free(cfg), free(dir);
 }
 
+/* The certificate audited beside the attack decides the exit status too
+ * (issue 30): an attack that cannot refute its claim (eps = 20 from 8 runs,
+ * far above what 8 runs can certify) exits as `ulaudit audit` exits on the
+ * same certificate file, and the text and JSON say why.  The verdicts are
+ * known independently: sigma = 100 for sensitivity 1 gives delta(1) far below
+ * 1e-5 (supported); sigma = 0.5 gives mu = 2 and delta(0.1) = Phi(0.95) -
+ * e^0.1 Phi(-1.05) ~ 0.67 > 1e-5 (Balle-Wang 2018 Thm 8: refuted); a Langevin
+ * certificate with a finite learning time T is invalid (ulaudit-audit(1)). */
+static const char *const CERTS[][3] = {
+    {"supported", "0",
+     "{\"format\": \"ulaudit-certificate/1\", \"method\": \"gaussian-mechanism\", "
+     "\"parameters\": {\"compositions\": 1, \"sensitivity\": \"1\", \"sigma\": \"100\"}, "
+     "\"claim\": {\"eps\": \"1\", \"delta\": \"1e-5\"}}"},
+    {"refuted", "1",
+     "{\"format\": \"ulaudit-certificate/1\", \"method\": \"gaussian-mechanism\", "
+     "\"parameters\": {\"compositions\": 1, \"sensitivity\": \"1\", \"sigma\": \"0.5\"}, "
+     "\"claim\": {\"eps\": \"0.1\", \"delta\": \"1e-5\"}}"},
+    {"invalid", "1",
+     "{\"format\": \"ulaudit-certificate/1\", \"method\": \"langevin\", \"parameters\": "
+     "{\"case\": \"strongly-convex\", \"n\": 60, \"m\": \"0.1\", \"L\": \"0.35\", \"M\": \"1\", "
+     "\"sigma\": \"0.3\", \"K\": 2, \"S\": 1, \"T\": 40}, "
+     "\"claim\": {\"eps\": \"1\", \"delta\": \"1e-5\"}}"},
+};
+
+Test(cli_attack, exit_status_follows_the_certificate)
+{
+    char *dir = temp_dir();
+    for (size_t i = 0; i < sizeof CERTS / sizeof CERTS[0]; i++) {
+        char *cert = write_in(dir, "cert.json", CERTS[i][2]), cfg_text[1024];
+        snprintf(cfg_text, sizeof cfg_text,
+                 "{\"format\": \"ulaudit-attack/1\",\n"
+                 " \"data\": {\"source\": \"synthetic\", \"n\": 60, \"d\": 5, \"seed\": 2},\n"
+                 " \"model\": {\"type\": \"logreg\", \"lambda\": \"0.1\", \"clip\": 1},\n"
+                 " \"learner\": {\"sigma\": \"0.3\", \"train_steps\": 20, \"unlearn_steps\": 2},\n"
+                 " \"runs\": 8, \"attack\": {\"scores\": [\"loss\"]},\n"
+                 " \"claim\": {\"eps\": \"20\", \"delta\": \"1e-5\"}, \"certificate\": \"%s\"}\n",
+                 cert);
+        char *cfg = write_in(dir, "cfg.json", cfg_text);
+        run_result audit = run("audit", cert, NULL);
+        int want = atoi(CERTS[i][1]);
+        cr_assert_eq(audit.status, want, "%s: audit exit %d", CERTS[i][0], audit.status);
+        run_result r = run("attack", cfg, "--json", NULL);
+        cr_expect_eq(r.status, audit.status, "%s: attack exit %d, audit %d: %s", CERTS[i][0],
+                     r.status, audit.status, r.err);
+        json_object *o = json_tokener_parse(r.out), *cert_o, *code;
+        cr_assert_not_null(o, "not JSON: %s", r.out);
+        cr_expect_str_eq(field(o, "verdict"), "consistent");
+        cr_assert(json_object_object_get_ex(o, "certificate", &cert_o));
+        cr_expect_str_eq(field(cert_o, "verdict"), CERTS[i][0]);
+        cr_assert(json_object_object_get_ex(o, "exit_code", &code));
+        cr_expect_eq(json_object_get_int(code), want);
+        json_object_put(o);
+        run_free(&r);
+        r = run("attack", cfg, NULL);
+        char line[128];
+        snprintf(line, sizeof line, "the certificate is %s: ", CERTS[i][0]);
+        cr_expect_eq(strstr(r.out, line) != NULL, want != 0, "%s", r.out);
+        snprintf(line, sizeof line, "exit status %d\n", want);
+        cr_expect_not_null(strstr(r.out, line), "%s", r.out);
+        run_free(&r), run_free(&audit);
+        free(cert), free(cfg);
+    }
+    rm_rf(dir);
+    free(dir);
+}
+
 /* A run long enough to interrupt: 24 chunks of 8 runs. */
 static const char *LONG =
     "{\"format\": \"ulaudit-attack/1\",\n"
@@ -300,6 +366,65 @@ static void released_pair(const char *dir, char in[512], char out[512])
     write_models(out, 0.0, 3, 300, 40);
 }
 
+/* RMIA on released models (issue 30): its references are the first half of
+ * the OUT models (those are then not scored, as offline LiRA's fit), or
+ * --reference-models (every model scored); it needs --population and
+ * --target, and its flags belong to it. */
+Test(cli_attack, released_models_rmia)
+{
+    char *dir = temp_dir();
+    char in[512], out[512], ref[512];
+    released_pair(dir, in, out);
+    snprintf(ref, sizeof ref, "%s/ref.npy", dir);
+    write_models(ref, 0.0, 9, 4, 40); /* 4 reference models, OUT's law */
+    char row[2048] = "", pop_text[8192] = "";
+    for (int k = 0; k < 40; k++)
+        strcat(row, "0.1,");
+    strcat(row, "1\n");
+    char *target = write_in(dir, "target.csv", row);
+    for (int i = 0; i < 20; i++) { /* 20 records, +-0.1 by a fixed pattern, labels alternating */
+        for (int k = 0; k < 40; k++)
+            strcat(pop_text, (i * 7 + k * 3) % 5 < 2 ? "-0.1," : "0.1,");
+        strcat(pop_text, i % 2 ? "-1\n" : "1\n");
+    }
+    char *pop = write_in(dir, "pop.csv", pop_text);
+    const int want_out[2] = {150, 300};
+    for (int given = 0; given < 2; given++) {
+        run_result r = given ? run("attack", "--in-models", in, "--out-models", out, "--target",
+                                   target, "--scores", "loss,rmia", "--population", pop,
+                                   "--reference-models", ref, "--json", NULL)
+                             : run("attack", "--in-models", in, "--out-models", out, "--target",
+                                   target, "--scores", "loss,rmia", "--population", pop, "--json",
+                                   NULL);
+        cr_assert_eq(r.status, 0, "%s %s", r.out, r.err);
+        json_object *o = json_tokener_parse(r.out), *arr, *sk, *ni, *no, *auc;
+        cr_assert(json_object_object_get_ex(o, "scores", &arr) &&
+                  json_object_array_length(arr) == 2);
+        sk = json_object_array_get_idx(arr, 1);
+        cr_assert_str_eq(field(sk, "name"), "rmia");
+        cr_assert(json_object_object_get_ex(sk, "n_in", &ni) &&
+                  json_object_object_get_ex(sk, "n_out", &no) &&
+                  json_object_object_get_ex(sk, "auc", &auc));
+        cr_assert_eq(json_object_get_int(ni), 300);
+        cr_assert_eq(json_object_get_int(no), want_out[given]);
+        cr_assert(json_object_get_double(auc) > 0.5, "AUC %g", json_object_get_double(auc));
+        json_object_put(o);
+        run_free(&r);
+    }
+    expect_usage_error("--population", run("attack", "--in-models", in, "--out-models", out,
+                                           "--target", target, "--scores", "rmia", NULL));
+    expect_usage_error("--population", run("attack", "--in-models", in, "--out-models", out,
+                                           "--target", target, "--population", pop, NULL));
+    expect_usage_error("--target", run("attack", "--in-models", in, "--out-models", out,
+                                       "--scores", "rmia", "--population", pop, NULL));
+    char *bad = write_in(dir, "bad.csv", "0.1,0.2,1\n");
+    expect_usage_error("--population", run("attack", "--in-models", in, "--out-models", out,
+                                           "--target", target, "--scores", "rmia",
+                                           "--population", bad, NULL));
+    rm_rf(dir);
+    free(target), free(pop), free(bad), free(dir);
+}
+
 Test(cli_attack, released_models)
 {
     char *dir = temp_dir();
@@ -354,6 +479,21 @@ Test(cli_attack, released_models)
     run_free(&r);
     expect_usage_error("--target", run("attack", "--in-models", in, "--out-models", out, "--scores",
                                        "lira-online", NULL));
+    /* --primary names one of the scores computed (issue 30) */
+    expect_usage_error("--primary", run("attack", "--in-models", in, "--out-models", out,
+                                        "--target", target, "--scores", "loss", "--primary",
+                                        "gaussian-lr", NULL));
+    r = run("attack", "--in-models", in, "--out-models", out, "--target", target, "--scores",
+            "loss,lira-online", "--primary", "lira-online", "--json", NULL);
+    cr_assert_eq(r.status, 0, "%s %s", r.out, r.err);
+    o = json_tokener_parse(r.out);
+    cr_assert_str_eq(field(o, "primary"), "lira-online");
+    cr_assert(json_object_object_get_ex(o, "scores", &arr) && json_object_array_length(arr) == 2);
+    cr_assert_str_eq(field(json_object_array_get_idx(arr, 0), "role"), "exploratory");
+    cr_assert_str_eq(field(json_object_array_get_idx(arr, 1), "role"), "primary");
+    cr_assert_str_eq(field(json_object_array_get_idx(arr, 1), "alpha"), "0.05");
+    json_object_put(o);
+    run_free(&r);
 
     /* bad input about released models */
     expect_usage_error("--out-models", run("attack", "--in-models", in, NULL));

@@ -17,7 +17,10 @@
 #include "emp/attack.h"
 #include "emp/experiment.h"
 #include "emp/learner.h"
+#include "emp/modelio.h"
 #include "emp/rng.h"
+#include "emp_auc.h"
+#include "stats/eps_lb.h"
 #include "test_emp_files.h"
 
 TestSuite(emp_attack);
@@ -330,6 +333,24 @@ Test(emp_attack, nonprivate_learner_is_refuted)
     cr_assert_float_eq(s->advantage, 1.0, 0);
     double lo = mpfr_get_d(s->adv_lo, MPFR_RNDN);
     cr_assert(lo <= 1 - 2 * f + 1e-9 && lo >= 1 - 2 * f - 1e-4, "adv_lo %g vs %g", lo, 1 - 2 * f);
+    /* issue 30: without noise every model of a world is the same vector, the
+     * pooled variance is 0 in every coordinate and the worlds' means differ:
+     * a perfect separation, which the gaussian-lr score must show (it gave
+     * AUC 0.5, weight 0 everywhere): AUC 1, the perfect rule, the same bound
+     * as a perfect separation of its M/2 + M/2 held-out runs, and a finite
+     * threshold of the size the floor (gap/8: 0.5·8² = 32 per coordinate,
+     * emp/score.h) gives */
+    const ul_attack_score *g = &res.score[1];
+    cr_assert_str_eq(g->name, "gaussian-lr");
+    cr_assert_float_eq(g->roc.auc, 1.0, 0);
+    cr_assert_eq(g->roc.fp, 0u);
+    cr_assert_eq(g->roc.fn, 0u);
+    double g_expect = joint_perfect_eps((unsigned)M / 2, 1e-5, 0.05 / 2 / 4);
+    double g_got = mpfr_get_d(g->roc.eps_lb, MPFR_RNDN);
+    cr_assert(g_got <= g_expect + 1e-9 && g_got >= g_expect * 0.98, "eps_lb %g, exact root %g",
+              g_got, g_expect);
+    cr_assert(isfinite(g->roc.threshold) && fabs(g->roc.threshold) <= 32.0 * (double)p + 1e-6,
+              "threshold %g", g->roc.threshold);
     ul_attack_result_clear(&res);
     free(W);
     ul_exp_plan_free(&plan);
@@ -798,16 +819,6 @@ static void expect_config_error(const char *text, const char *mention)
 
 /* ---- LiRA from the loss scores ---------------------------------------------------- */
 
-/* Mann–Whitney AUC by counting pairs: P[IN > OUT] + ½ P[IN = OUT]. */
-static double auc_pairs(const double *in, size_t n_in, const double *out, size_t n_out)
-{
-    double c = 0;
-    for (size_t i = 0; i < n_in; i++)
-        for (size_t j = 0; j < n_out; j++)
-            c += in[i] > out[j] ? 1 : in[i] == out[j] ? 0.5 : 0;
-    return c / ((double)n_in * (double)n_out);
-}
-
 /* The logistic loss with margin φ, log(1 + e^(−φ)), whose logit-scaled
  * confidence (emp/score.h) is φ again; the loss score is −ℓ. */
 static double loss_score_of_margin(double phi)
@@ -947,6 +958,17 @@ Test(emp_attack, config_errors_name_the_field)
                         "$.attack.scores");
     expect_config_error(HEAD DATA MODEL LEARN ", \"attack\": {\"scores\": [\"lira\"]}}",
                         "$.attack.scores[0]");
+    expect_config_error(HEAD DATA MODEL LEARN ", \"attack\": {\"scores\": [\"loss\", \"rmia\"], "
+                                              "\"population\": \"p.csv\"}}",
+                        "\"save_models\": true");
+    expect_config_error(HEAD DATA MODEL LEARN ", \"save_models\": true, \"attack\": "
+                                              "{\"scores\": [\"rmia\"]}}",
+                        "$.attack.population");
+    expect_config_error(HEAD DATA MODEL LEARN ", \"attack\": {\"population\": \"p.csv\"}}",
+                        "$.attack.population: only with the rmia score");
+    expect_config_error(HEAD DATA MODEL LEARN
+                        ", \"attack\": {\"scores\": [\"loss\"], \"primary\": \"gaussian-lr\"}}",
+                        "$.attack.primary");
     expect_config_error(HEAD DATA MODEL LEARN ", \"unlearning\": {\"batch\": 40}}", "fewer than n");
     expect_config_error(HEAD DATA MODEL LEARN, "end of input");
 }
@@ -988,4 +1010,197 @@ Test(emp_attack, examples_read)
         }
         ul_attack_config_free(&cfg);
     }
+}
+
+/* --primary (issue 30): the pre-registered primary score gets all of α, so
+ * adding a second score no longer lowers its bound.  Planted scores: IN
+ * N(1.5, 1), OUT N(0, 1), 600 each, for the loss and for gaussian-lr.  The
+ * reference is the JOINT test (geometric weights, two-sided) run here
+ * directly on the same values at α and at α/2 (stats/eps_lb.h). */
+static double direct_eps_lb(const double *in, const double *out, size_t n, double alpha)
+{
+    mpfi_t a, d;
+    mpfi_init2(a, 128), mpfi_init2(d, 128);
+    mpfi_set_d(a, alpha), mpfi_set_str(d, "1e-5", 10);
+    ul_emp_lb_opts o = ul_emp_lb_defaults();
+    o.method = UL_EMP_LB_JOINT, o.geometric = true;
+    ul_emp_lb_result r;
+    ul_emp_lb_init(&r);
+    char err[256];
+    ul_status st = ul_emp_eps_lb(&r, in, n, out, n, a, d, &o, err, sizeof err);
+    cr_assert(st == UL_OK || st == UL_ECAP, "%s", err);
+    double e = mpfr_get_d(r.eps_lb, MPFR_RNDD);
+    ul_emp_lb_clear(&r);
+    mpfi_clear(a), mpfi_clear(d);
+    return e;
+}
+
+static void planted_result(ul_attack_result *res, const ul_attack_values *v, int scores,
+                           int primary, const char *eps)
+{
+    ul_attack_scoring sc = {.scores = scores, .primary = primary, .alpha = "0.05", .eps = eps,
+                            .delta = "1e-5", .renyi_order = "", .renyi_value = ""};
+    char err[256];
+    cr_assert_eq(ul_attack_score_values(res, &sc, v, 1, err, sizeof err), UL_OK, "%s", err);
+}
+
+Test(emp_attack, primary_score_keeps_all_of_alpha)
+{
+    enum { N = 600 };
+    static double loss[2 * N], lr[2 * N];
+    for (size_t i = 0; i < 2 * N; i++) {
+        loss[i] = ul_rng_normal(5, 0, 0, i) + (i < N ? 1.5 : 0);
+        lr[i] = ul_rng_normal(6, 0, 0, i) + (i < N ? 1.2 : 0);
+    }
+    ul_attack_values v = {.loss_in = loss, .loss_out = loss + N, .n_in = N, .n_out = N,
+                          .lr_in = lr, .lr_out = lr + N, .lr_n_in = N, .lr_n_out = N};
+    ul_attack_values loss_only = v;
+    loss_only.lr_in = loss_only.lr_out = NULL;
+    double at_alpha = direct_eps_lb(loss, loss + N, N, 0.05);
+    double at_half = direct_eps_lb(loss, loss + N, N, 0.025);
+    cr_assert(at_half < at_alpha && at_half > 0, "%g vs %g", at_half, at_alpha);
+
+    ul_attack_result one, two, prim;
+    planted_result(&one, &loss_only, UL_SCORE_LOSS, 0, "");
+    planted_result(&two, &v, UL_SCORE_LOSS | UL_SCORE_LR, 0, "");
+    planted_result(&prim, &v, UL_SCORE_LOSS | UL_SCORE_LR, UL_SCORE_LOSS, "");
+    double e1 = mpfr_get_d(one.score[0].roc.eps_lb, MPFR_RNDD);
+    double e2 = mpfr_get_d(two.score[0].roc.eps_lb, MPFR_RNDD);
+    double ep = mpfr_get_d(prim.score[0].roc.eps_lb, MPFR_RNDD);
+    /* Bonferroni across scores halves the loss score's level ... */
+    cr_assert(fabs(e2 - at_half) <= 1e-9 * at_half, "two scores: %g vs %g", e2, at_half);
+    /* ... the primary keeps all of it: the bound of the loss score alone */
+    cr_assert(fabs(ep - at_alpha) <= 1e-9 * at_alpha, "primary: %g vs %g", ep, at_alpha);
+    cr_assert(fabs(ep - e1) <= 1e-12 * e1 && ep > e2, "%g, %g, %g", ep, e1, e2);
+    cr_assert_str_eq(prim.score[0].role, "primary");
+    cr_assert_str_eq(prim.score[1].role, "exploratory");
+    cr_assert_eq(prim.score[0].alpha_divisor, 1u);
+    cr_assert_eq(prim.score[1].alpha_divisor, 1u); /* S − 1 = 1 exploratory score */
+    cr_assert_null(two.score[0].role);
+    cr_assert_eq(two.score[0].alpha_divisor, 2u);
+    cr_assert_str_eq(prim.primary, "loss");
+    /* the capacity is the primary's at all of α: a perfect separation of its
+     * counts, as the one-score run has */
+    cr_assert(mpfr_equal_p(prim.eps_max, one.eps_max));
+    ul_attack_result_clear(&one), ul_attack_result_clear(&two), ul_attack_result_clear(&prim);
+}
+
+/* Only the primary decides: a claim between the two scores' bounds is
+ * refuted when the stronger score is primary, and stays consistent when
+ * the stronger one is only exploratory (it is reported as beating the
+ * claim, never deciding). */
+Test(emp_attack, only_the_primary_decides_the_verdict)
+{
+    enum { N = 600 };
+    static double loss[2 * N], lr[2 * N];
+    for (size_t i = 0; i < 2 * N; i++) {
+        loss[i] = ul_rng_normal(7, 0, 0, i) + (i < N ? 2.5 : 0); /* strong */
+        lr[i] = ul_rng_normal(8, 0, 0, i) + (i < N ? 0.3 : 0);   /* weak */
+    }
+    ul_attack_values v = {.loss_in = loss, .loss_out = loss + N, .n_in = N, .n_out = N,
+                          .lr_in = lr, .lr_out = lr + N, .lr_n_in = N, .lr_n_out = N};
+    double strong = direct_eps_lb(loss, loss + N, N, 0.05), weak = direct_eps_lb(lr, lr + N, N, 0.05);
+    cr_assert(weak + 0.2 < strong, "%g, %g", weak, strong);
+    char eps[32];
+    snprintf(eps, sizeof eps, "%.3f", 0.5 * (weak + strong));
+    ul_attack_result a, b;
+    planted_result(&a, &v, UL_SCORE_LOSS | UL_SCORE_LR, UL_SCORE_LOSS, eps);
+    planted_result(&b, &v, UL_SCORE_LOSS | UL_SCORE_LR, UL_SCORE_LR, eps);
+    cr_assert_str_eq(a.verdict, "refuted");
+    cr_assert_str_eq(b.verdict, "consistent");
+    cr_assert(b.score[0].refutes && !b.score[1].refutes);
+    char *text = ul_attack_result_text(&b);
+    cr_assert_not_null(strstr(text, "(exploratory: not the verdict)"), "%s", text);
+    free(text);
+    ul_attack_result_clear(&a), ul_attack_result_clear(&b);
+}
+
+/* RMIA on a configuration's runs (issue 30): save_models keeps the models,
+ * the population is a file, the references are the first half of the OUT
+ * runs or the configuration's reference_models.  Each scored run's score is
+ * recomputed here by the definition (emp/score.h) in probabilities, from
+ * the losses of the kept models; the scored runs are the ones that were not
+ * references. */
+static double rmia_definition(const ul_model *m, const double *x, double y, const double *pop,
+                              const double *pop_y, size_t np, size_t d, const double *R,
+                              size_t kr, const double *W, size_t p)
+{
+    long double px = 0, cnt = 0, sum = 0;
+    for (size_t r = 0; r < kr; r++)
+        px += expl(-m->ops->sample_loss(m, x, d, y, R + r * p)) / kr;
+    px = 1.3L / 2 * px + 0.7L / 2; /* a = 0.3 */
+    long double lx = expl(-m->ops->sample_loss(m, x, d, y, W));
+    for (size_t i = 0; i < np; i++) {
+        long double pz = 0;
+        for (size_t r = 0; r < kr; r++)
+            pz += expl(-m->ops->sample_loss(m, pop + i * d, d, pop_y[i], R + r * p)) / kr;
+        pz = 1.3L / 2 * pz + 0.7L / 2;
+        long double lz = expl(-m->ops->sample_loss(m, pop + i * d, d, pop_y[i], W));
+        long double lr = (lx / px) / (lz / pz);
+        cnt += lr >= 1, sum += logl(lr);
+    }
+    return (double)((cnt + 0.5L + atanl(sum / np) / acosl(-1.0L)) / np);
+}
+
+Test(emp_attack, configured_rmia_score)
+{
+    char *pop = write_temp("0.3,-0.2,0.5,0.1,1\n-0.4,0.4,0.2,-0.3,-1\n0.1,0.1,-0.6,0.2,1\n"
+                           "0.5,0.5,0.5,-0.5,-1\n-0.2,-0.7,0.1,0.4,1\n");
+    /* three reference models of the logreg's 4 parameters */
+    char rdir[] = "/tmp/ul-attack-refs-XXXXXX", *refs = malloc(sizeof rdir + 16);
+    cr_assert_not_null(mkdtemp(rdir));
+    snprintf(refs, sizeof rdir + 16, "%s/refs.npy", rdir);
+    ul_model_set rs = {.k = 3, .p = 4, .w = malloc(12 * sizeof(double))};
+    ul_rng_normals(21, 0, 0, 0, 12, rs.w);
+    char err[512];
+    cr_assert_eq(ul_modelio_write_npy(refs, &rs, err, sizeof err), UL_OK, "%s", err);
+    for (int given = 0; given < 2; given++) {
+        char text[1600];
+        snprintf(text, sizeof text,
+                 "{\"format\": \"ulaudit-attack/1\","
+                 " \"data\": {\"source\": \"synthetic\", \"n\": 40, \"d\": 4, \"seed\": 2},"
+                 " \"model\": {\"type\": \"logreg\", \"lambda\": \"0.1\", \"clip\": 1},"
+                 " \"learner\": {\"sigma\": \"0.1\", \"train_steps\": 20, \"unlearn_steps\": 3},"
+                 " \"runs\": 16, \"chunk\": 8, \"seed\": 4, \"target\": 5, \"save_models\": true,"
+                 " \"attack\": {\"scores\": [\"rmia\"], \"population\": \"%s\"%s%s%s}}",
+                 pop, given ? ", \"reference_models\": [\"" : "", given ? refs : "",
+                 given ? "\"]" : "");
+        char *cfg_path = write_temp(text);
+        ul_attack_config cfg;
+        ul_attack_state st;
+        ul_attack_result res;
+        cr_assert_eq(ul_attack_config_load(cfg_path, &cfg, err, sizeof err), UL_OK, "%s", err);
+        cr_assert_eq(cfg.population.n, 5u);
+        cr_assert_eq(ul_attack_prepare(&st, &cfg, err, sizeof err), UL_OK, "%s", err);
+        run_all(&st);
+        cr_assert_eq(ul_attack_finish(&res, &st, err, sizeof err), UL_OK, "%s", err);
+        cr_assert_eq(res.n_scores, 1);
+        const ul_attack_score *s = &res.score[0];
+        cr_assert_str_eq(s->name, "rmia");
+        size_t kr = given ? 3 : 8, p = st.p;
+        cr_assert_eq(s->n_in, 16u);
+        cr_assert_eq(s->n_out, given ? 16u : 8u);
+        cr_assert_eq(s->out0, given ? 0u : 8u);
+        double *W = ul_shard_models(&st.log); /* IN runs, then OUT runs */
+        const double *R = given ? rs.w : W + 16 * p;
+        const ul_dataset *D = &st.plan.data;
+        size_t t = st.plan.target;
+        for (size_t j = 0; j < s->n_in + s->n_out; j++) {
+            const double *Wj = j < 16 ? W + j * p : W + (16 + s->out0 + (j - 16)) * p;
+            double want = rmia_definition(&cfg.design.model, D->x + t * D->d, D->y[t],
+                                          cfg.population.x, cfg.population.y, 5, D->d, R, kr, Wj,
+                                          p);
+            cr_assert(fabs(s->values[j] - want) < 1e-12, "run %zu: %.15g vs %.15g", j,
+                      s->values[j], want);
+        }
+        free(W);
+        ul_attack_result_clear(&res);
+        ul_attack_state_free(&st);
+        ul_attack_config_free(&cfg);
+        unlink(cfg_path);
+        free(cfg_path);
+    }
+    free(rs.w);
+    unlink(pop), unlink(refs), rmdir(rdir);
+    free(pop), free(refs);
 }

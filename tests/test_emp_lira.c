@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "emp/score.h"
+#include "emp_auc.h"
+#include "stats/stats.h"
 
 TestSuite(emp_lira);
 
@@ -88,4 +90,107 @@ Test(emp_lira, degenerate_and_bad_input)
     const double bad[] = {0, INFINITY};
     cr_assert_eq(ul_score_lira_fit(&f, 0, NULL, 0, bad, 2, err, sizeof err), UL_EINPUT);
     cr_assert_not_null(strstr(err, "not finite"));
+}
+
+/* The ROC of stats/stats.h on separable scores: AUC 1 (also by pairs), a
+ * positive eps bound, and a finite threshold of the expected size. */
+static void expect_perfect_roc(const double *in, size_t n_in, const double *out, size_t n_out,
+                               double max_abs_threshold)
+{
+    cr_assert_float_eq(auc_pairs(in, n_in, out, n_out), 1.0, 0);
+    ul_emp_roc roc;
+    mpfi_t a, d;
+    mpfi_init2(a, 128), mpfi_init2(d, 128);
+    mpfi_set_d(a, 0.05), mpfi_set_d(d, 1e-5);
+    char err[256];
+    ul_status st = ul_emp_roc_compute(&roc, in, n_in, out, n_out, a, d, err, sizeof err);
+    cr_assert(st == UL_OK || st == UL_ECAP, "%s", err);
+    cr_assert_float_eq(roc.auc, 1.0, 0);
+    cr_assert(mpfr_sgn(roc.eps_lb) > 0);
+    cr_assert(isfinite(roc.threshold) && fabs(roc.threshold) <= max_abs_threshold, "threshold %g",
+              roc.threshold);
+    ul_emp_roc_clear(&roc);
+    mpfi_clear(a), mpfi_clear(d);
+}
+
+/* Issue 30: perfectly separable runs (each world's statistic constant, as a
+ * noiseless learner gives) are the strongest evidence.  With σ = 0 floored at
+ * gap/8 (emp/score.h), the online score at a world's mean is, from the
+ * Gaussian densities themselves, ±0.5·8² = ±32: AUC 1 and thresholds of that
+ * size (a 1e-12 floor gave ±1e19..1e25). */
+Test(emp_lira, separable_worlds_rank_apart_with_finite_scores)
+{
+    enum { K = 16 };
+    double in[K], out[K];
+    for (int i = 0; i < K; i++)
+        in[i] = 3.0, out[i] = -1.0;
+    ul_score_lira f;
+    char err[256];
+    cr_assert_eq(ul_score_lira_fit(&f, 1, in, K, out, K, err, sizeof err), UL_OK, "%s", err);
+    cr_assert_float_eq(f.sd_in, 0.5, 1e-15); /* gap 4, /8 */
+    cr_assert_float_eq(f.sd_out, 0.5, 1e-15);
+    double s_in[K], s_out[K];
+    ul_score_lira_apply(&f, in, K, s_in);
+    ul_score_lira_apply(&f, out, K, s_out);
+    double want = log_normal_pdf(3, 3, 0.5) - log_normal_pdf(3, -1, 0.5);
+    cr_assert(fabs(want - 32) < 1e-12 && fabs(s_in[0] - want) < 1e-12, "%g vs %g", s_in[0], want);
+    cr_assert(fabs(s_out[0] + 32) < 1e-12, "%g", s_out[0]);
+    expect_perfect_roc(s_in, K, s_out, K, 32);
+
+    /* one world constant, the other spread: the floor is max(gap, σ_other)/8
+     * and the ranking still puts the constant world's value on top */
+    double spread[K];
+    for (int i = 0; i < K; i++)
+        spread[i] = -1.0 + 0.25 * (i - 7.5) / 7.5; /* in [-1.25, -0.75] */
+    cr_assert_eq(ul_score_lira_fit(&f, 1, in, K, spread, K, err, sizeof err), UL_OK, "%s", err);
+    cr_assert_float_eq(f.sd_in, 0.5, 1e-15);
+    ul_score_lira_apply(&f, in, K, s_in);
+    ul_score_lira_apply(&f, spread, K, s_out);
+    expect_perfect_roc(s_in, K, s_out, K, 1e3);
+
+    /* offline: a constant OUT world has σ = 1, the scores φ − μ_out */
+    cr_assert_eq(ul_score_lira_fit(&f, 0, NULL, 0, out, K, err, sizeof err), UL_OK, "%s", err);
+    cr_assert_float_eq(f.sd_out, 1.0, 0);
+    ul_score_lira_apply(&f, in, K, s_in);
+    ul_score_lira_apply(&f, out, K, s_out);
+    cr_assert_float_eq(s_in[0], 4.0, 1e-15);
+    cr_assert_float_eq(s_out[0], 0.0, 1e-15);
+    expect_perfect_roc(s_in, K, s_out, K, 4);
+
+    /* no gap and no spread: no evidence, every score 0 */
+    cr_assert_eq(ul_score_lira_fit(&f, 1, out, K, out, K, err, sizeof err), UL_OK, "%s", err);
+    ul_score_lira_apply(&f, in, 1, s_in);
+    cr_assert_float_eq(s_in[0], 0.0, 0);
+}
+
+/* The parameter-space score on constant worlds: each coordinate whose
+ * means differ contributes ±0.5·8² = ±32 at the fitted means (the Gaussian
+ * log ratio with variance (gap/8)²), a coordinate equal in both worlds 0. */
+Test(emp_lira, separable_parameters_give_auc_one)
+{
+    enum { P = 3, K = 32 };
+    const double a[P] = {0.7, -2.0, 5.0}, b[P] = {0.2, -2.0, 4.0}; /* coordinate 1 equal */
+    double Wi[P * K], Wo[P * K];
+    for (int j = 0; j < K; j++)
+        for (int q = 0; q < P; q++)
+            Wi[j * P + q] = a[q], Wo[j * P + q] = b[q];
+    ul_score_lr lr;
+    char err[256];
+    cr_assert_eq(ul_score_lr_fit(&lr, Wi, K / 2, Wo, K / 2, P, err, sizeof err), UL_OK, "%s", err);
+    double s_in[K / 2], s_out[K / 2];
+    ul_score_lr_apply(&lr, Wi + P * K / 2, K / 2, s_in);
+    ul_score_lr_apply(&lr, Wo + P * K / 2, K / 2, s_out);
+    double want = 0;
+    for (int q = 0; q < P; q++) {
+        double gap = a[q] - b[q];
+        if (gap != 0)
+            want += log_normal_pdf(a[q], a[q], fabs(gap) / 8) - log_normal_pdf(a[q], b[q], fabs(gap) / 8);
+    }
+    cr_assert(fabs(want - 64) < 1e-9, "%g", want);
+    for (int j = 0; j < K / 2; j++) {
+        cr_assert(fabs(s_in[j] - want) < 1e-9, "%g vs %g", s_in[j], want);
+        cr_assert(fabs(s_out[j] + want) < 1e-9, "%g vs %g", s_out[j], -want);
+    }
+    expect_perfect_roc(s_in, K / 2, s_out, K / 2, 64 + 1e-9);
+    ul_score_lr_free(&lr);
 }

@@ -6,16 +6,19 @@
  *   ulaudit attack --in-models F[,F…] --out-models F[,F…] [--target FILE]
  *                  [--model logreg|mlp] [--hidden H] [--format FMT] [--dim P]
  *                  [--eps E --delta D] [--renyi-order Q --renyi-value V]
- *                  [--alpha A] [--scores loss,gaussian-lr,lira-online,lira-offline]
+ *                  [--alpha A] [--scores loss,gaussian-lr,lira-online,lira-offline,rmia]
+ *                  [--primary SCORE] [--population FILE] [--reference-models F[,F…]]
  *                  [--plot FILE] [--json]
  *
  *   ulaudit attack CONFIG.json --shard I/K --out DIR      (one slice)
  *   ulaudit attack CONFIG.json --merge SHARDS --out DIR   (slices merged)
  *   mpirun -n K ulaudit-mpi attack CONFIG.json --out DIR  (mk/mpi.mk)
  *
- * Exit codes: 0 consistent or no claim, 1 refuted, 2 bad input, 3
- * inconclusive (--max-seconds ran out; the checkpoint is kept), 130
- * interrupted (a checkpoint is left in --out DIR for --resume).
+ * Exit codes: 0 consistent or no claim (and the certificate, if any,
+ * supported), 1 refuted, or the certificate unsupported, refuted or invalid,
+ * 2 bad input, 3 inconclusive (--max-seconds ran out, the checkpoint kept;
+ * or the certificate's audit undecided), 130 interrupted (a checkpoint is
+ * left in --out DIR for --resume).
  */
 #include "cli/attack.h"
 
@@ -69,16 +72,18 @@ void ul_cli_attack_help(FILE *out)
         "       ulaudit attack --in-models F[,F...] --out-models F[,F...] [--target FILE]\n"
         "                      [--model logreg|mlp] [--hidden H] [--format auto|npy|f64|f32]\n"
         "                      [--dim P] [--eps E --delta D] [--renyi-order Q --renyi-value V]\n"
-        "                      [--alpha A] [--scores loss,gaussian-lr,lira-online,lira-offline]\n"
-        "                      [--plot FILE] [--html FILE] [--json]\n\n"
+        "                      [--alpha A] [--scores loss,gaussian-lr,lira-online,lira-offline,rmia]\n"
+        "                      [--primary SCORE] [--population FILE]\n"
+        "                      [--reference-models F[,F...]] [--plot FILE] [--html FILE] [--json]\n\n"
         "Membership inference against unlearning.  The first form trains and unlearns\n"
         "with the configured noisy gradient-descent learner RUNS times in each world\n"
         "(IN: trained with the target, then unlearned; OUT: the reference process\n"
         "without it) and attacks the released models; the second scores models\n"
         "somebody else released.  Reported per score (loss on the target, Gaussian\n"
         "likelihood ratio on the parameters, LiRA online/offline on the target's\n"
-        "logit-scaled confidence): ROC, AUC, TPR at FPR 1e-3/1e-2/1e-1 (n/a with\n"
-        "fewer than 1/FPR OUT runs), the advantage with its interval, and a certified\n"
+        "logit-scaled confidence; for released models also RMIA against population\n"
+        "records): ROC, AUC, TPR at FPR 1e-3/1e-2/1e-1 (n/a with fewer than 1/FPR\n"
+        "OUT runs), the advantage with its interval, and a certified\n"
         "empirical eps lower bound at the claimed delta (the joint order-statistic\n"
         "test, Bonferroni over its grid and the scores, binomial tails in MPFR).\n"
         "Beside them: the claim's advantage ceiling and the\n"
@@ -104,12 +109,21 @@ void ul_cli_attack_help(FILE *out)
         "  --plot FILE      the ROC plot (.png or .svg; default DIR/roc.png)\n"
         "  --html FILE      the self-contained HTML report (verdict, numbers, figures)\n"
         "                   at FILE (default DIR/report.html with --out)\n"
-        "  --json           the result as one JSON object on stdout\n\n"
+        "  --json           the result as one JSON object on stdout\n"
+        "  --population FILE  (--scores rmia) records no model trained on, CSV, label\n"
+        "                   +1/-1 last: RMIA compares the target with them\n"
+        "  --reference-models F[,F...]  (--scores rmia) reference models; default the\n"
+        "                   first half of the OUT models (then not scored)\n"
+        "  --primary SCORE  (released models) the pre-registered primary score: all of\n"
+        "                   alpha, alone decides; the others exploratory at\n"
+        "                   alpha/(S - 1) each (configurations: attack.primary)\n\n"
         "Released models: .npy (float64 or float32, shape (p,) or (k, p)), or raw\n"
         "little-endian float64 (.f64, .bin) / float32 (.f32) with --dim P.  --target\n"
         "is a CSV file whose one row is the target record, label (+1/-1) last.\n\n"
-        "Exit codes: 0 consistent (or no claim), 1 refuted, 2 input error,\n"
-        "3 inconclusive (--max-seconds), 130 interrupted (resume with --resume).\n"
+        "Exit codes: 0 consistent (or no claim) and the certificate, if any, supported;\n"
+        "1 refuted, or the certificate unsupported, refuted or invalid; 2 input error;\n"
+        "3 inconclusive (--max-seconds, or the certificate's audit undecided);\n"
+        "130 interrupted (resume with --resume).\n"
         "Configuration format: man ulaudit-attack, CONFIGURATION; example:\n"
         "ulaudit attack examples/attack-synthetic.json\n");
 }
@@ -140,7 +154,8 @@ typedef struct {
     const char *config, *out, *threads, *plot, *html;
     const char *in_models, *out_models, *target, *model, *hidden, *format, *dim;
     const char *shard, *merge, *max_seconds;
-    const char *eps, *delta, *renyi_order, *renyi_value, *alpha, *scores;
+    const char *eps, *delta, *renyi_order, *renyi_value, *alpha, *scores, *primary;
+    const char *population, *reference_models;
     bool json, resume, help;
 } attack_args;
 
@@ -155,6 +170,7 @@ static const ul_cli_flag ATTACK_ROWS[] = {
     ROW("target"), ROW("model"),   ROW("hidden"),      ROW("format"),      ROW("dim"),
     ROW("eps"),    ROW("delta"),   ROW("renyi-order"), ROW("renyi-value"), ROW("alpha"),
     ROW("scores"), ROW("shard"),   ROW("merge"),       ROW("max-seconds"), ROW("html"),
+    ROW("primary"), ROW("population"), ROW("reference-models"),
 };
 #undef ROW
 static const char *const ATTACK_SWITCHES[] = {"json", "resume", "help"};
@@ -168,7 +184,8 @@ static int parse_args(int argc, char **argv, attack_args *a)
                             &a->out_models,  &a->target,      &a->model,      &a->hidden,
                             &a->format,      &a->dim,         &a->eps,        &a->delta,
                             &a->renyi_order, &a->renyi_value, &a->alpha,      &a->scores,
-                            &a->shard,       &a->merge,       &a->max_seconds, &a->html};
+                            &a->shard,       &a->merge,       &a->max_seconds, &a->html,
+                            &a->primary,     &a->population,  &a->reference_models};
     enum { NROWS = sizeof ATTACK_ROWS / sizeof ATTACK_ROWS[0] };
     _Static_assert(sizeof slots / sizeof slots[0] == NROWS, "one slot per row");
     ul_cli_grammar g = {ATTACK_ROWS, NROWS, ATTACK_SWITCHES,
@@ -437,15 +454,14 @@ static double text_d(const char *t, double none)
  * and log panels, the pointwise Clopper–Pearson band at the score's level,
  * the claim's ceiling ((eps, delta) or Rényi), AUC and eps_lb.  title: the
  * caller's buffer (128 bytes). */
-static ul_emp_plot_spec roc_spec(const out_plan *op, const ul_attack_result *res,
-                                 const ul_attack_score *s, char *title)
+static ul_emp_plot_spec roc_spec(const out_plan *op, const ul_attack_score *s, char *title)
 {
     snprintf(title, 128, "%s: %s", op->title, s->name);
     return (ul_emp_plot_spec){.points = s->roc.points,
                               .n_points = s->roc.n_points,
                               .n_in = s->n_in,
                               .n_out = s->n_out,
-                              .alpha = strtod(res->alpha_each, NULL),
+                              .alpha = strtod(s->alpha, NULL), /* the score's own level */
                               .eps = text_d(op->eps, NAN),
                               .delta = text_d(op->delta, 0),
                               .eps_lb = mpfr_get_d(s->roc.eps_lb, MPFR_RNDD),
@@ -457,11 +473,11 @@ static ul_emp_plot_spec roc_spec(const out_plan *op, const ul_attack_result *res
                               .panels = true};
 }
 
-static int write_roc(const char *path, const out_plan *op, const ul_attack_result *res,
-                     const ul_attack_score *s, out_files *o)
+static int write_roc(const char *path, const out_plan *op, const ul_attack_score *s,
+                     out_files *o)
 {
     char err[512], title[128];
-    ul_emp_plot_spec sp = roc_spec(op, res, s, title);
+    ul_emp_plot_spec sp = roc_spec(op, s, title);
     char *copy = strdup(path);
     ul_status st = copy ? ul_emp_plot_roc_ex(path, &sp, err, sizeof err)
                         : ul_fail(err, sizeof err, UL_ENOMEM, "%s: out of memory", path);
@@ -535,7 +551,7 @@ static int draw_svgs(const out_plan *op, const ul_attack_result *res, eps_data *
     ul_emp_plot_spec rocs[UL_ATTACK_MAX_SCORES];
     char titles[UL_ATTACK_MAX_SCORES][128], err[1024];
     for (int k = 0; k < res->n_scores; k++)
-        rocs[k] = roc_spec(op, res, &res->score[k], titles[k]);
+        rocs[k] = roc_spec(op, &res->score[k], titles[k]);
     ul_status st =
         ul_cli_draw_svgs(rocs, (size_t)res->n_scores, &e->fig.p, e->svg, e->len, err, sizeof err);
     if (st != UL_OK)
@@ -563,7 +579,7 @@ static int write_score_plots(const out_plan *op, const ul_attack_result *res, co
     for (int k = 0; k < res->n_scores && rc == 0; k++) {
         snprintf(name, sizeof name, "roc-%s.png", res->score[k].name);
         char *path = join(op->dir, name);
-        rc = path ? write_roc(path, op, res, &res->score[k], o) : -1;
+        rc = path ? write_roc(path, op, &res->score[k], o) : -1;
         free(path);
         snprintf(name, sizeof name, "roc-%s.svg", res->score[k].name);
         rc = rc == 0 ? write_svg(op->dir, name, e->svg[k], e->len[k], o) : rc;
@@ -622,7 +638,7 @@ static int write_outputs(const out_plan *op, const ul_attack_result *res)
         rc = write_score_plots(op, res, e, &o);
     char *plot_path = op->plot ? strdup(op->plot) : op->dir ? join(op->dir, "roc.png") : NULL;
     if (rc == 0 && plot_path && res->n_scores > 0)
-        rc = write_roc(plot_path, op, res, &res->score[0], &o); /* the first score's */
+        rc = write_roc(plot_path, op, &res->score[0], &o); /* the first score's */
     if (rc == 0 && op->models)
         rc = save_models(op->dir, op->models, &o);
     if (rc == 0 && figures)
@@ -836,8 +852,8 @@ static int conclude(const attack_args *a, const ul_attack_config *cfg, ul_attack
                    .models = cfg->save_models ? st : NULL,
                    .cert = cert};
     int rc = deliver(&op, &res, a->json, "data", cfg->data_desc) == 0 ? UL_EXIT_OK : UL_EXIT_USAGE;
-    if (rc == UL_EXIT_OK && strcmp(res.verdict, "refuted") == 0)
-        rc = 1;
+    if (rc == UL_EXIT_OK)
+        rc = ul_attack_exit_code(&res); /* the attack's verdict and the certificate's */
     free(cert);
     ul_attack_result_clear(&res);
     return rc;
@@ -1168,6 +1184,51 @@ static int read_models(const char *flag, const char *list, ul_modelio_format fmt
     return s == UL_OK ? 0 : -1;
 }
 
+/* RMIA's inputs (emp/attack.h, UL_SCORE_RMIA): the --population records (a
+ * CSV file, label +1/-1 last, the target's features) and the optional
+ * --reference-models (p parameters each).  -1 (said) on bad input. */
+static int read_rmia_inputs(const attack_args *a, size_t d, size_t p, ul_dataset *pop,
+                            ul_model_set *ref)
+{
+    char err[1024];
+    if (!a->population)
+        return 0;
+    if (ul_data_read_csv(a->population, -1, -1, pop, err, sizeof err) != UL_OK) {
+        fprintf(stderr, "ulaudit attack: --population: %s\n", err);
+        return -1;
+    }
+    bool labels = true;
+    for (size_t i = 0; i < pop->n; i++)
+        labels = labels && (pop->y[i] == 1 || pop->y[i] == -1);
+    if (pop->d != d || !labels) {
+        fprintf(stderr,
+                "ulaudit attack: --population %s: need rows of the target's %zu features, label "
+                "+1 or -1 last (got %zu features)\n",
+                a->population, d, pop->d);
+        return -1;
+    }
+    return a->reference_models ? read_models("--reference-models", a->reference_models,
+                                             UL_MODELIO_AUTO, p, ref)
+                               : 0;
+}
+
+/* --population and --reference-models belong to --scores rmia, which needs
+ * the population. */
+static int check_rmia_flags(const attack_args *a, int scores)
+{
+    if ((scores & UL_SCORE_RMIA) && !a->population) {
+        fprintf(stderr, "ulaudit attack: --scores rmia needs --population FILE (records no "
+                        "model trained on) and --target FILE\n");
+        return -1;
+    }
+    if (!(scores & UL_SCORE_RMIA) && (a->population || a->reference_models)) {
+        fprintf(stderr, "ulaudit attack: --%s: only with --scores rmia\n",
+                a->population ? "population" : "reference-models");
+        return -1;
+    }
+    return 0;
+}
+
 static int run_released(const attack_args *a)
 {
     char err[1024];
@@ -1202,25 +1263,30 @@ static int run_released(const attack_args *a)
     if (a->scores) {
         char *copy = strdup(a->scores), *save = NULL;
         for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
-            scores |= strcmp(t, "loss") == 0           ? UL_SCORE_LOSS
-                      : strcmp(t, "gaussian-lr") == 0  ? UL_SCORE_LR
-                      : strcmp(t, "lira-online") == 0  ? UL_SCORE_LIRA_ONLINE
-                      : strcmp(t, "lira-offline") == 0 ? UL_SCORE_LIRA_OFFLINE
-                                                       : 0x100;
+            scores |= ul_attack_score_bit(t) ? ul_attack_score_bit(t) : 0x100;
         free(copy);
         if (scores == 0 || (scores & 0x100)) {
             fprintf(stderr, "ulaudit attack: --scores: a comma list of loss, gaussian-lr, "
-                            "lira-online, lira-offline\n");
+                            "lira-online, lira-offline, rmia\n");
             return UL_EXIT_USAGE;
         }
     } else {
         scores = UL_SCORE_LR | (a->target ? UL_SCORE_LOSS : 0);
     }
-    if ((scores & (UL_SCORE_LOSS | UL_SCORE_LIRA)) && !a->target) {
-        fprintf(stderr, "ulaudit attack: --scores loss and lira-* need --target FILE (the target "
-                        "record)\n");
+    int primary = a->primary ? ul_attack_score_bit(a->primary) : 0;
+    if (a->primary && !(primary & scores)) {
+        char e[128];
+        fprintf(stderr, "ulaudit attack: --primary: must be one of the --scores (got '%s')\n",
+                escaped(a->primary, e, sizeof e));
         return UL_EXIT_USAGE;
     }
+    if ((scores & (UL_SCORE_LOSS | UL_SCORE_LIRA | UL_SCORE_RMIA)) && !a->target) {
+        fprintf(stderr, "ulaudit attack: --scores loss, lira-* and rmia need --target FILE (the "
+                        "target record)\n");
+        return UL_EXIT_USAGE;
+    }
+    if (check_rmia_flags(a, scores) != 0)
+        return UL_EXIT_USAGE;
     /* validate decimal claims before the (possibly long) reads */
     const char *dec[] = {a->eps, a->delta, a->renyi_order, a->renyi_value, a->alpha};
     const char *names[] = {"eps", "delta", "renyi-order", "renyi-value", "alpha"};
@@ -1248,7 +1314,8 @@ static int run_released(const attack_args *a)
         return UL_EXIT_USAGE;
     }
     int rc = UL_EXIT_OK;
-    ul_dataset target = {0};
+    ul_dataset target = {0}, pop = {0};
+    ul_model_set ref = {0};
     ul_model model = {0};
     if (a->target) {
         if (ul_data_read_csv(a->target, -1, -1, &target, err, sizeof err) != UL_OK) {
@@ -1267,17 +1334,27 @@ static int run_released(const attack_args *a)
             goto done;
         }
     }
+    if (read_rmia_inputs(a, target.d, in.p, &pop, &ref) != 0) {
+        rc = UL_EXIT_USAGE;
+        goto done;
+    }
     ul_attack_scoring sc = {
         .model = a->target ? &model : NULL,
         .x = a->target ? target.x : NULL,
         .d = target.d,
         .y = a->target ? target.y[0] : 0,
         .scores = scores,
+        .primary = primary,
         .alpha = a->alpha ? a->alpha : "0.05",
         .eps = a->eps ? a->eps : "",
         .delta = a->delta ? a->delta : "",
         .renyi_order = a->renyi_order ? a->renyi_order : "",
         .renyi_value = a->renyi_value ? a->renyi_value : "",
+        .pop_x = pop.x,
+        .pop_y = pop.y,
+        .pop_n = pop.n,
+        .W_ref = ref.k ? ref.w : NULL,
+        .k_ref = ref.k,
     };
     ul_attack_result res;
     if (ul_attack_score_models(&res, &sc, in.w, in.k, out.w, out.k, in.p, err, sizeof err) !=
@@ -1301,11 +1378,13 @@ static int run_released(const attack_args *a)
     if ((a->out && prepare_dir(a->out) != 0) ||
         deliver(&op, &res, a->json, "released models", what) != 0)
         rc = UL_EXIT_USAGE;
-    if (rc == UL_EXIT_OK && strcmp(res.verdict, "refuted") == 0)
-        rc = 1;
+    if (rc == UL_EXIT_OK)
+        rc = ul_attack_exit_code(&res); /* the attack's verdict and the certificate's */
     ul_attack_result_clear(&res);
 done:
     ul_dataset_free(&target);
+    ul_dataset_free(&pop);
+    ul_model_set_free(&ref);
     ul_model_set_free(&in);
     ul_model_set_free(&out);
     return rc;
@@ -1370,7 +1449,8 @@ int ul_cli_attack(int argc, char **argv)
         return UL_EXIT_USAGE;
     }
     const char *only_released[] = {a.target, a.model,       a.hidden,      a.format, a.dim,   a.eps,
-                                   a.delta,  a.renyi_order, a.renyi_value, a.alpha,  a.scores};
+                                   a.delta,  a.renyi_order, a.renyi_value, a.alpha,  a.scores,
+                                   a.primary, a.population, a.reference_models};
     for (size_t i = 0; i < sizeof only_released / sizeof only_released[0]; i++)
         if (only_released[i]) {
             fprintf(stderr, "ulaudit attack: with a configuration file, the target, model, claim "

@@ -308,6 +308,68 @@ static void alpha_each(mpfi_ptr out, const char *alpha, int n_scores)
     mpfi_div_ui(out, out, (unsigned long)n_scores);
 }
 
+static const char *const SCORE_NAMES[] = {"loss", "gaussian-lr", "lira-online", "lira-offline",
+                                          "rmia"};
+static const int NAMED_BITS[] = {UL_SCORE_LOSS, UL_SCORE_LR, UL_SCORE_LIRA_ONLINE,
+                                 UL_SCORE_LIRA_OFFLINE, UL_SCORE_RMIA};
+
+int ul_attack_score_bit(const char *name)
+{
+    for (int i = 0; name && i < UL_ATTACK_MAX_SCORES; i++)
+        if (strcmp(name, SCORE_NAMES[i]) == 0)
+            return NAMED_BITS[i];
+    return 0;
+}
+
+const char *ul_attack_score_name(int bit)
+{
+    for (int i = 0; i < UL_ATTACK_MAX_SCORES; i++)
+        if (bit == NAMED_BITS[i])
+            return SCORE_NAMES[i];
+    return NULL;
+}
+
+/* The divisor of α for the score `bit` among n_scores (attack.h): S without
+ * a primary (Bonferroni across the scores); with one, 1 for the primary (all
+ * of α) and S − 1 for each exploratory score (Bonferroni among them only). */
+static unsigned level_divisor(int bit, int primary, int n_scores)
+{
+    if (!primary)
+        return (unsigned)n_scores;
+    return bit == primary || n_scores < 2 ? 1u : (unsigned)(n_scores - 1);
+}
+
+/* The scores' levels: one enclosure per divisor used (attack.h). */
+typedef struct {
+    mpfi_t level[UL_ATTACK_MAX_SCORES + 1]; /* α/j at index j (1 … S) */
+    int primary, n_scores;
+} score_levels;
+
+static void levels_init(score_levels *L, const char *alpha, int primary, int n_scores)
+{
+    L->primary = primary, L->n_scores = n_scores;
+    for (int j = 0; j <= UL_ATTACK_MAX_SCORES; j++) {
+        mpfi_init2(L->level[j], 128);
+        alpha_each(L->level[j], alpha, j > 0 ? j : 1);
+    }
+}
+
+static void levels_clear(score_levels *L)
+{
+    for (int j = 0; j <= UL_ATTACK_MAX_SCORES; j++)
+        mpfi_clear(L->level[j]);
+}
+
+/* Sets the level of score s (its bit set) and returns it. */
+static mpfi_srcptr level_of(const score_levels *L, ul_attack_score *s)
+{
+    s->alpha_divisor = level_divisor(s->bit, L->primary, L->n_scores);
+    s->role = !L->primary ? NULL : s->bit == L->primary ? "primary" : "exploratory";
+    mpfi_srcptr a = L->level[s->alpha_divisor];
+    mpfr_snprintf(s->alpha, sizeof s->alpha, "%.6Rg", &a->left);
+    return a;
+}
+
 /* The interval of TPR − FPR at tp of n_in and fp of n_out (lo rounded
  * down, hi up), each binomial bound at level α_each/(2m), m = n_in + n_out
  * + 2 thresholds (every OUT and IN order statistic: the point is chosen
@@ -495,15 +557,17 @@ ul_status ul_attack_eps_max(mpfr_ptr eps_max, size_t n_in, size_t n_out, mpfi_sr
     return eps_max_est(eps_max, n_in, n_out, alpha_each, delta, divisor, NULL, err, errlen);
 }
 
-static ul_status score_stats(ul_attack_score *s, const char *name, const double *in, size_t n_in,
-                             const double *out, size_t n_out, mpfi_srcptr a_each, const char *delta,
-                             char *err, size_t errlen)
+static ul_status score_stats(ul_attack_score *s, int bit, const double *in, size_t n_in,
+                             const double *out, size_t n_out, const score_levels *L,
+                             const char *delta, char *err, size_t errlen)
 {
-    s->name = name;
+    s->bit = bit;
+    s->name = ul_attack_score_name(bit);
+    mpfi_srcptr a_each = level_of(L, s);
     s->n_in = n_in, s->n_out = n_out;
     s->values = malloc((n_in + n_out) * sizeof *s->values);
     if (!s->values)
-        return scores_room(err, errlen, name, n_in, n_out);
+        return scores_room(err, errlen, s->name, n_in, n_out);
     memcpy(s->values, in, n_in * sizeof *in);
     memcpy(s->values + n_in, out, n_out * sizeof *out);
     mpfi_t dl;
@@ -565,7 +629,9 @@ static void verdict(ul_attack_result *res, const ul_attack_scoring *sc)
     for (int k = 0; k < res->n_scores; k++) {
         ul_attack_score *s = &res->score[k];
         s->refutes = mpfr_cmp(s->roc.eps_lb, eps_hi) > 0 || mpfr_cmp(s->adv_lo, res->ceiling) > 0;
-        if (s->refutes)
+        /* with a primary score only it decides (attack.h): the exploratory
+         * ones' levels were not paid for out of its α */
+        if (s->refutes && (!sc->primary || s->bit == sc->primary))
             res->verdict = "refuted";
     }
     mpfr_clear(eps_hi);
@@ -604,11 +670,10 @@ static ul_status lira_scores(int online, const double *loss_in, size_t n_in, con
 /* The LiRA scores asked for in sc->scores, each with its statistics, into
  * res->score[*i …]. */
 static ul_status lira_stats(ul_attack_result *res, int *i, const ul_attack_scoring *sc,
-                            const ul_attack_values *v, mpfi_srcptr a_each, const char *delta,
+                            const ul_attack_values *v, const score_levels *L, const char *delta,
                             char *err, size_t errlen)
 {
     static const int bit[2] = {UL_SCORE_LIRA_ONLINE, UL_SCORE_LIRA_OFFLINE};
-    static const char *const name[2] = {"lira-online", "lira-offline"};
     ul_status st = UL_OK;
     double *buf = malloc((v->n_in + v->n_out) * sizeof *buf);
     if (!buf)
@@ -620,8 +685,8 @@ static ul_status lira_stats(ul_attack_result *res, int *i, const ul_attack_scori
         st = lira_scores(o == 0, v->loss_in, v->n_in, v->loss_out, v->n_out, buf, &k_in, &k_out,
                          err, errlen);
         ul_attack_score *s = &res->score[*i];
-        if (st == UL_OK && (st = score_stats(s, name[o], buf, k_in, buf + k_in, k_out, a_each,
-                                             delta, err, errlen)) == UL_OK)
+        if (st == UL_OK && (st = score_stats(s, bit[o], buf, k_in, buf + k_in, k_out, L, delta,
+                                             err, errlen)) == UL_OK)
             s->in0 = v->n_in - k_in, s->out0 = v->n_out - k_out; /* after the fitting runs */
         (*i)++;
     }
@@ -638,11 +703,12 @@ static void scored_counts(int bit, size_t runs, size_t *n_in, size_t *n_out)
 {
     size_t fit = runs / 2;
     *n_in = bit == UL_SCORE_LR || bit == UL_SCORE_LIRA_ONLINE ? runs - fit : runs;
+    /* RMIA with its references from the run: as offline LiRA */
     *n_out = bit == UL_SCORE_LOSS ? runs : runs - fit;
 }
 
-static const int SCORE_BITS[UL_ATTACK_MAX_SCORES] = {UL_SCORE_LOSS, UL_SCORE_LR,
-                                                      UL_SCORE_LIRA_ONLINE, UL_SCORE_LIRA_OFFLINE};
+static const int SCORE_BITS[UL_ATTACK_MAX_SCORES] = {
+    UL_SCORE_LOSS, UL_SCORE_LR, UL_SCORE_LIRA_ONLINE, UL_SCORE_LIRA_OFFLINE, UL_SCORE_RMIA};
 
 /* The largest perfect-separation bound over the scores in `scores` with
  * `runs` runs per world (certified, rounded down). */
@@ -841,17 +907,21 @@ ul_status ul_attack_capacity_of(ul_attack_capacity *cap, const ul_attack_scoring
     mpfi_init2(a_each, 128), mpfi_init2(dl, 128);
     mpfr_t eps_hi;
     mpfr_init2(eps_hi, 128);
-    ul_status st = capacity_levels(a_each, dl, reported_scores(sc->scores), sc->alpha, sc->delta,
+    /* with a primary only it decides, at all of α (attack.h) */
+    int deciding = sc->primary ? sc->primary : sc->scores;
+    ul_attack_scoring dec = *sc;
+    dec.scores = deciding;
+    ul_status st = capacity_levels(a_each, dl, reported_scores(deciding), sc->alpha, sc->delta,
                                    err, errlen);
     if (st == UL_OK)
-        st = capacity_at(cap, sc->scores, runs, a_each, dl, err, errlen);
+        st = capacity_at(cap, deciding, runs, a_each, dl, err, errlen);
     if (st == UL_OK)
-        st = capacity_advantage(cap, sc, runs, a_each, err, errlen);
+        st = capacity_advantage(cap, &dec, runs, a_each, err, errlen);
     if (st == UL_OK && claim_eps_at_delta(eps_hi, &cap->renyi, sc)) {
         cap->claim_eps = mpfr_get_d(eps_hi, MPFR_RNDU);
         if (cap->level_divisor && mpfr_cmp(cap->eps_max, eps_hi) <= 0)
-            st = runs_needed(&cap->runs_needed, &cap->runs_certified, cap, sc->scores, a_each,
-                             dl, eps_hi, err, errlen);
+            st = runs_needed(&cap->runs_needed, &cap->runs_certified, cap, deciding, a_each, dl,
+                             eps_hi, err, errlen);
     }
     mpfr_clear(eps_hi);
     mpfi_clear(a_each), mpfi_clear(dl);
@@ -869,15 +939,21 @@ void ul_attack_capacity_clear(ul_attack_capacity *cap)
  * the claim's ε at its δ, and when that is not below the ε capacity the
  * runs per world that could certify more (at the first score's counts). */
 static ul_status capacity_of_result(ul_attack_result *res, const ul_attack_scoring *sc,
-                                    mpfi_srcptr a_each, const char *delta, char *err,
+                                    const score_levels *L, const char *delta, char *err,
                                     size_t errlen)
 {
     mpfr_t lo, hi;
     mpfr_inits2(128, lo, hi, (mpfr_ptr)0);
     ul_status st = UL_OK;
+    /* with a primary only it decides (attack.h): its counts at all of α */
+    int deciding = sc->primary ? sc->primary : sc->scores, first = -1;
+    mpfi_srcptr a_each = L->level[sc->primary ? 1 : res->n_scores];
     for (int k = 0; k < res->n_scores && st == UL_OK; k++) {
         const ul_attack_score *s = &res->score[k];
-        if (mpfr_cmp(s->eps_max, res->eps_max) > 0 || k == 0)
+        if (!(s->bit & deciding))
+            continue;
+        first = first < 0 ? k : first;
+        if (mpfr_cmp(s->eps_max, res->eps_max) > 0 || k == first)
             mpfr_set(res->eps_max, s->eps_max, MPFR_RNDD);
         st = advantage_bounds(lo, hi, (unsigned long)s->n_in, s->n_in, 0, s->n_out, a_each, err,
                               errlen);
@@ -894,10 +970,10 @@ static ul_status capacity_of_result(ul_attack_result *res, const ul_attack_scori
         mpfr_init2(now.eps_max, 128);
         /* the divisor of the best test at these counts (one more bound) */
         if (mpfr_cmp(res->eps_max, hi) <= 0)
-            st = capacity_at(&now, sc->scores, res->score[0].n_in, a_each, dl, err, errlen);
+            st = capacity_at(&now, deciding, res->score[0].n_in, a_each, dl, err, errlen);
         if (st == UL_OK && now.level_divisor)
-            st = runs_needed(&res->runs_needed, &res->runs_certified, &now, sc->scores, a_each,
-                             dl, hi, err, errlen);
+            st = runs_needed(&res->runs_needed, &res->runs_certified, &now, deciding, a_each, dl,
+                             hi, err, errlen);
         mpfr_clear(now.eps_max);
     }
     mpfi_clear(dl);
@@ -914,35 +990,122 @@ ul_status ul_attack_score_values(ul_attack_result *res, const ul_attack_scoring 
     if (lira && !v->loss_in)
         return ul_fail(err, errlen, UL_EINPUT,
                        "the LiRA scores need the loss scores (the target record)");
+    /* the loss score feeds LiRA: then it is reported only when asked for */
     bool loss = v->loss_in && (!lira || (sc->scores & UL_SCORE_LOSS));
-    if (!loss && !v->lr_in && !lira)
+    if (!loss && !v->lr_in && !lira && !v->rmia_in)
         return ul_fail(err, errlen, UL_EINPUT,
                        "no score to compute (the loss score needs the target record)");
-    res->n_scores = loss + (v->lr_in != NULL) + !!(lira & UL_SCORE_LIRA_ONLINE) +
-                    !!(lira & UL_SCORE_LIRA_OFFLINE);
-    mpfi_t a_each;
-    mpfi_init2(a_each, 128);
-    alpha_each(a_each, sc->alpha, res->n_scores);
-    mpfr_snprintf(res->alpha_each, sizeof res->alpha_each, "%.6Rg", &a_each->left);
+    int computed = (loss ? UL_SCORE_LOSS : 0) | (v->lr_in ? UL_SCORE_LR : 0) | lira |
+                   (v->rmia_in ? UL_SCORE_RMIA : 0);
+    if (sc->primary && !(computed & sc->primary))
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "primary score %s: not among the scores computed (the loss and LiRA "
+                       "scores need the target record)",
+                       ul_attack_score_name(sc->primary) ? ul_attack_score_name(sc->primary)
+                                                         : "?");
+    res->n_scores = reported_scores(computed);
+    score_levels L;
+    levels_init(&L, sc->alpha, sc->primary, res->n_scores);
+    res->primary = ul_attack_score_name(sc->primary);
+    mpfi_srcptr shown = L.level[level_divisor(0, sc->primary, res->n_scores)];
+    mpfr_snprintf(res->alpha_each, sizeof res->alpha_each, "%.6Rg", &shown->left);
     const char *delta = sc->delta && sc->delta[0] ? sc->delta : "0";
     ul_status st = UL_OK;
     int i = 0;
     if (loss)
-        st = score_stats(&res->score[i++], "loss", v->loss_in, v->n_in, v->loss_out, v->n_out,
-                         a_each, delta, err, errlen);
+        st = score_stats(&res->score[i++], UL_SCORE_LOSS, v->loss_in, v->n_in, v->loss_out,
+                         v->n_out, &L, delta, err, errlen);
     if (st == UL_OK && v->lr_in) {
         ul_attack_score *s = &res->score[i++];
-        st = score_stats(s, "gaussian-lr", v->lr_in, v->lr_n_in, v->lr_out, v->lr_n_out, a_each,
-                         delta, err, errlen);
+        st = score_stats(s, UL_SCORE_LR, v->lr_in, v->lr_n_in, v->lr_out, v->lr_n_out, &L, delta,
+                         err, errlen);
         s->in0 = v->lr_in0, s->out0 = v->lr_out0;
     }
     if (st == UL_OK && lira)
-        st = lira_stats(res, &i, sc, v, a_each, delta, err, errlen);
+        st = lira_stats(res, &i, sc, v, &L, delta, err, errlen);
+    if (st == UL_OK && v->rmia_in) {
+        ul_attack_score *s = &res->score[i++];
+        st = score_stats(s, UL_SCORE_RMIA, v->rmia_in, v->rmia_n_in, v->rmia_out, v->rmia_n_out,
+                         &L, delta, err, errlen);
+        s->in0 = v->rmia_in0, s->out0 = v->rmia_out0;
+    }
     if (st == UL_OK)
         verdict(res, sc);
     if (st == UL_OK)
-        st = capacity_of_result(res, sc, a_each, delta, err, errlen);
-    mpfi_clear(a_each);
+        st = capacity_of_result(res, sc, &L, delta, err, errlen);
+    levels_clear(&L);
+    return st;
+}
+
+/* log Pr(·|θ) of model W for the target, and for the pop_n population
+ * records: −ℓ, the cross-entropy loss of the record's label (emp/score.h). */
+static double log_pr_target(const ul_attack_scoring *sc, const double *W, size_t p)
+{
+    double lx;
+    ul_score_loss(sc->model, sc->x, sc->d, sc->y, W, p, 1, &lx);
+    return lx;
+}
+
+static void log_pr_population(const ul_attack_scoring *sc, const double *W, size_t p, double *lz)
+{
+    for (size_t i = 0; i < sc->pop_n; i++)
+        ul_score_loss(sc->model, sc->pop_x + i * sc->d, sc->d, sc->pop_y[i], W, p, 1, lz + i);
+}
+
+/* The RMIA fit (emp/score.h) on the reference models: sc->W_ref, else the
+ * first *f_out OUT models (attack.h: UL_SCORE_RMIA). */
+static ul_status rmia_fit(ul_score_rmia *f, const ul_attack_scoring *sc, const double *W_out,
+                          size_t k_out, size_t p, size_t *f_out, char *err, size_t errlen)
+{
+    const double *W_ref = sc->W_ref ? sc->W_ref : W_out;
+    size_t k_ref = sc->W_ref ? sc->k_ref : k_out / 2, m = sc->pop_n;
+    *f_out = sc->W_ref ? 0 : k_ref;
+    f->log_pz = NULL;
+    if (k_ref < 1 || *f_out == k_out || m < 1)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       m < 1 ? "rmia score: needs population records"
+                             : "rmia score: needs >= 2 OUT models (half references, half scored) "
+                               "or reference models");
+    double *l = malloc(k_ref * (m + 1) * sizeof *l);
+    if (!l) /* the input's counts (policy: num/status.h) */
+        return ul_fail(err, errlen, UL_ENOMEM,
+                       "rmia score: out of memory for %zu reference models x %zu records", k_ref,
+                       m);
+    for (size_t r = 0; r < k_ref; r++) {
+        l[r] = log_pr_target(sc, W_ref + r * p, p);
+        log_pr_population(sc, W_ref + r * p, p, l + k_ref + r * m);
+    }
+    ul_status st = ul_score_rmia_fit(f, l, l + k_ref, k_ref, m, sc->rmia_a ? sc->rmia_a : 0.3,
+                                     sc->rmia_gamma ? sc->rmia_gamma : 1.0, err, errlen);
+    free(l);
+    return st;
+}
+
+/* The RMIA scores of the scored models into buf (IN first) and v. */
+static ul_status rmia_values(const ul_attack_scoring *sc, const double *W_in, size_t k_in,
+                             const double *W_out, size_t k_out, size_t p, double *buf,
+                             ul_attack_values *v, char *err, size_t errlen)
+{
+    ul_score_rmia f;
+    size_t f_out;
+    ul_status st = rmia_fit(&f, sc, W_out, k_out, p, &f_out, err, errlen);
+    double *lz = st == UL_OK ? malloc(sc->pop_n * sizeof *lz) : NULL;
+    if (st == UL_OK && !lz)
+        st = ul_fail(err, errlen, UL_ENOMEM, "rmia score: out of memory for %zu records",
+                     sc->pop_n);
+    size_t n_out = k_out - f_out;
+    for (size_t j = 0; st == UL_OK && j < k_in + n_out; j++) {
+        const double *W = j < k_in ? W_in + j * p : W_out + (f_out + j - k_in) * p;
+        log_pr_population(sc, W, p, lz);
+        buf[j] = ul_score_rmia_one(&f, log_pr_target(sc, W, p), lz);
+    }
+    if (st == UL_OK) {
+        v->rmia_in = buf, v->rmia_out = buf + k_in;
+        v->rmia_n_in = k_in, v->rmia_n_out = n_out;
+        v->rmia_in0 = 0, v->rmia_out0 = f_out;
+    }
+    free(lz);
+    ul_score_rmia_free(&f);
     return st;
 }
 
@@ -955,7 +1118,7 @@ ul_status ul_attack_score_models(ul_attack_result *res, const ul_attack_scoring 
     if (want & UL_SCORE_LIRA)
         want |= UL_SCORE_LOSS; /* LiRA is computed from the loss scores */
     if (!(sc->model && sc->x))
-        want &= ~(UL_SCORE_LOSS | UL_SCORE_LIRA);
+        want &= ~(UL_SCORE_LOSS | UL_SCORE_LIRA | UL_SCORE_RMIA);
     if ((want & UL_SCORE_LR) && (k_in < 4 || k_out < 4))
         return result_init(res), ul_fail(err, errlen, UL_EINPUT,
                                          "gaussian-lr score: needs >= 4 models per world (half "
@@ -965,7 +1128,7 @@ ul_status ul_attack_score_models(ul_attack_result *res, const ul_attack_scoring 
                                          !want ? "no score to compute (the loss score needs the "
                                                  "target record)"
                                                : "need at least one model per world");
-    double *buf = malloc(2 * (k_in + k_out) * sizeof *buf);
+    double *buf = malloc(3 * (k_in + k_out) * sizeof *buf);
     if (!buf)
         return result_init(res), scores_room(err, errlen, "model", k_in, k_out);
     ul_attack_values v = {0};
@@ -990,6 +1153,9 @@ ul_status ul_attack_score_models(ul_attack_result *res, const ul_attack_scoring 
             v.lr_in0 = f_in, v.lr_out0 = f_out;
         }
     }
+    if (st == UL_OK && (want & UL_SCORE_RMIA))
+        st = rmia_values(sc, W_in, k_in, W_out, k_out, p, buf + 2 * (k_in + k_out), &v, err,
+                         errlen);
     if (st == UL_OK)
         st = ul_attack_score_values(res, sc, &v, p, err, errlen);
     else
@@ -1017,11 +1183,37 @@ static ul_status audit_certificate(ul_attack_result *res, const ul_attack_config
 ul_attack_scoring ul_attack_config_scoring(const ul_attack_config *cfg)
 {
     return (ul_attack_scoring){.scores = cfg->scores,
+                               .primary = cfg->primary,
                                .alpha = cfg->alpha,
                                .eps = cfg->eps,
                                .delta = cfg->delta,
                                .renyi_order = cfg->renyi_order,
                                .renyi_value = cfg->renyi_value};
+}
+
+/* RMIA on the runs' models (attack.h: save_models keeps them), the
+ * configuration's population and references; *buf (malloc'd) holds the
+ * scores v points to. */
+static ul_status finish_rmia(const ul_attack_state *st, ul_attack_scoring *sc, ul_attack_values *v,
+                             double **buf, char *err, size_t errlen)
+{
+    const ul_attack_config *cfg = st->cfg;
+    const ul_dataset *D = &st->plan.data;
+    size_t runs = cfg->runs, t = st->plan.target;
+    double *W = ul_shard_models(&st->log);
+    *buf = W ? malloc(2 * runs * sizeof **buf) : NULL;
+    if (!*buf) {
+        free(W);
+        return ul_fail(err, errlen, UL_ENOMEM,
+                       "rmia score: out of memory for the models of 2 x %zu runs", runs);
+    }
+    sc->model = &cfg->design.model;
+    sc->x = D->x + t * D->d, sc->d = D->d, sc->y = D->y[t];
+    sc->pop_x = cfg->population.x, sc->pop_y = cfg->population.y, sc->pop_n = cfg->population.n;
+    sc->W_ref = cfg->ref_w, sc->k_ref = cfg->ref_k;
+    ul_status s = rmia_values(sc, W, runs, W + runs * st->p, runs, st->p, *buf, v, err, errlen);
+    free(W);
+    return s;
 }
 
 ul_status ul_attack_finish(ul_attack_result *res, ul_attack_state *st, char *err, size_t errlen)
@@ -1046,8 +1238,14 @@ ul_status ul_attack_finish(ul_attack_result *res, ul_attack_state *st, char *err
                           .lr_n_out = runs - half,
                           .lr_in0 = half,
                           .lr_out0 = half};
-    s = ul_attack_score_values(res, &sc, &v, st->p, err, errlen);
-    free(loss), free(lr);
+    double *rbuf = NULL;
+    if (cfg->scores & UL_SCORE_RMIA)
+        s = finish_rmia(st, &sc, &v, &rbuf, err, errlen);
+    if (s == UL_OK)
+        s = ul_attack_score_values(res, &sc, &v, st->p, err, errlen);
+    else
+        result_init(res);
+    free(loss), free(lr), free(rbuf);
     if (s != UL_OK)
         return s;
     res->target = st->plan.target, res->n = D->n, res->d = D->d, res->runs = runs;
@@ -1065,7 +1263,7 @@ ul_status ul_attack_eps_lb_curve(const ul_attack_result *res, int k, const char 
     const ul_attack_score *s = &res->score[k];
     mpfi_t a_each, dl;
     mpfi_init2(a_each, 128), mpfi_init2(dl, 128);
-    alpha_each(a_each, alpha, res->n_scores);
+    alpha_each(a_each, alpha, s->alpha_divisor ? (int)s->alpha_divisor : res->n_scores);
     ul_emp_lb_opts o = attack_lb_opts();
     ul_emp_lb_result r;
     ul_emp_lb_init(&r);
@@ -1145,6 +1343,49 @@ static void capacity_text(FILE *f, const ul_attack_result *res)
                    "refute it\n");
 }
 
+int ul_attack_exit_code(const ul_attack_result *res)
+{
+    if (strcmp(res->verdict, "refuted") == 0)
+        return 1;
+    /* the audit's own convention (audit/audit.h): 0 supported, 1
+     * unsupported, refuted or invalid, 3 inconclusive */
+    return res->has_audit ? ul_verdict_exit_code(res->audit.verdict) : 0;
+}
+
+/* Why a certificate that is not supported establishes nothing
+ * (ulaudit-audit(1), the verdicts' table). */
+static const char *cert_failure(ul_verdict v)
+{
+    switch (v) {
+    case UL_VERDICT_UNSUPPORTED:
+        return "its theorem, computed soundly, does not reach its claim";
+    case UL_VERDICT_REFUTED:
+        return "its claim is provably false";
+    case UL_VERDICT_INVALID:
+        return "a precondition of its theorem fails";
+    default:
+        return "its audit did not decide (precision cap or time budget)";
+    }
+}
+
+/* The verdict's lines: the attack's, then what the certificate's audit
+ * adds, then the exit status (ul_attack_exit_code). */
+static void verdict_text(FILE *f, const ul_attack_result *res)
+{
+    fprintf(f, "verdict: %s\n", res->verdict);
+    if (strcmp(res->verdict, "refuted") == 0)
+        fprintf(f, "  an attack beat the claim with confidence >= 1 - alpha: the claimed guarantee "
+                   "is false for this learner\n");
+    else if (strcmp(res->verdict, "consistent") == 0)
+        fprintf(f, "  no attack beat the claim; this does not prove it (an audit only bounds "
+                   "from below)\n");
+    if (res->has_audit && res->audit.verdict != UL_VERDICT_SUPPORTED)
+        fprintf(f, "  the certificate is %s: %s, so no proven guarantee covers this learner%s\n",
+                ul_verdict_name(res->audit.verdict), cert_failure(res->audit.verdict),
+                strcmp(res->verdict, "refuted") == 0 ? "" : ", whatever the attack found");
+    fprintf(f, "exit status %d\n", ul_attack_exit_code(res));
+}
+
 char *ul_attack_result_text(const ul_attack_result *res)
 {
     char *buf = NULL;
@@ -1161,7 +1402,12 @@ char *ul_attack_result_text(const ul_attack_result *res)
         fmt_mpfr(lb, sizeof lb, s->roc.eps_lb, MPFR_RNDD);
         fmt_mpfr(lo, sizeof lo, s->adv_lo, MPFR_RNDD);
         fmt_mpfr(hi, sizeof hi, s->adv_hi, MPFR_RNDU);
-        fprintf(f, "score %s (%zu IN, %zu OUT):\n", s->name, s->n_in, s->n_out);
+        if (s->role) /* a pre-registered primary (attack.h) */
+            fprintf(f, "score %s (%zu IN, %zu OUT; %s, alpha %s%s):\n", s->name, s->n_in,
+                    s->n_out, s->role, s->alpha,
+                    strcmp(s->role, "primary") == 0 ? ", decides the verdict" : ", never decides");
+        else
+            fprintf(f, "score %s (%zu IN, %zu OUT):\n", s->name, s->n_in, s->n_out);
         fprintf(f, "  AUC %.4f; TPR at FPR 1e-3 / 1e-2 / 1e-1:", s->roc.auc);
         for (int l = 0; l < UL_EMP_N_FPR_LEVELS; l++)
             if (s->roc.tpr_defined[l])
@@ -1169,10 +1415,14 @@ char *ul_attack_result_text(const ul_attack_result *res)
             else
                 fprintf(f, "%s n/a", l ? " /" : ""); /* fewer than 1/level OUT runs */
         fprintf(f, "\n  advantage %.4f, interval [%s, %s] at level 1 - %s\n", s->advantage, lo, hi,
-                res->alpha_each);
+                s->alpha);
         fprintf(f,
                 "  empirical eps lower bound %s (joint test, %lu tests, geometric Bonferroni)%s\n",
-                lb, s->roc.n_thresholds, s->refutes ? "  <-- beats the claim" : "");
+                lb, s->roc.n_thresholds,
+                !s->refutes                                           ? ""
+                : s->role && strcmp(s->role, "exploratory") == 0 ? "  <-- beats the claim "
+                                                                     "(exploratory: not the verdict)"
+                                                                   : "  <-- beats the claim");
         if (mpfr_sgn(s->roc.eps_lb) > 0 && isfinite(s->roc.threshold))
             fprintf(f,
                     "    rule: IN iff score >= %.17g; %lu false positives of %zu, %lu false "
@@ -1193,13 +1443,7 @@ char *ul_attack_result_text(const ul_attack_result *res)
     else if (res->has_audit) /* nothing recomputed (e.g. invalid): say why */
         fprintf(f, "certificate (%s): %s: %s\n", res->audit_method,
                 ul_verdict_name(res->audit.verdict), res->audit.explanation);
-    fprintf(f, "verdict: %s\n", res->verdict);
-    if (strcmp(res->verdict, "refuted") == 0)
-        fprintf(f, "  an attack beat the claim with confidence >= 1 - alpha: the claimed guarantee "
-                   "is false for this learner\n");
-    else if (strcmp(res->verdict, "consistent") == 0)
-        fprintf(f, "  no attack beat the claim; this does not prove it (an audit only bounds "
-                   "from below)\n");
+    verdict_text(f, res);
     /* a memory stream fails to close only when it could not grow (a text of
      * fixed lines per score, at most 4 scores): NULL, not a cut text */
     if (fclose(f) != 0) {
@@ -1237,11 +1481,16 @@ char *ul_attack_result_json(const ul_attack_result *res)
     }
     json_object_object_add(o, "parameters", json_object_new_int64((int64_t)res->p));
     json_object_object_add(o, "alpha_per_score", json_object_new_string(res->alpha_each));
+    if (res->primary)
+        json_object_object_add(o, "primary", json_object_new_string(res->primary));
     json_object *arr = json_object_new_array();
     for (int k = 0; k < res->n_scores; k++) {
         const ul_attack_score *s = &res->score[k];
         json_object *j = json_object_new_object();
         json_object_object_add(j, "name", json_object_new_string(s->name));
+        json_object_object_add(j, "alpha", json_object_new_string(s->alpha));
+        if (s->role)
+            json_object_object_add(j, "role", json_object_new_string(s->role));
         json_object_object_add(j, "n_in", json_object_new_int64((int64_t)s->n_in));
         json_object_object_add(j, "n_out", json_object_new_int64((int64_t)s->n_out));
         json_object_object_add(j, "auc", json_object_new_double(s->roc.auc));
@@ -1298,6 +1547,7 @@ char *ul_attack_result_json(const ul_attack_result *res)
         json_object_object_add(o, "certificate", a);
     }
     json_object_object_add(o, "verdict", json_object_new_string(res->verdict));
+    json_object_object_add(o, "exit_code", json_object_new_int(ul_attack_exit_code(res)));
     const char *txt =
         json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
     char *out = txt ? malloc(strlen(txt) + 2) : NULL;

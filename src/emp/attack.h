@@ -10,9 +10,15 @@
  * engine, and "auto" writes the Langevin certificate of the configured PNGD
  * learner itself (strongly convex logistic regression on unit-norm rows).
  *
- * Statistics.  Each score s ∈ {loss, gaussian-lr, lira-online, lira-offline} gets the level α/S
+ * Statistics.  Each score s ∈ {loss, gaussian-lr, lira-online, lira-offline, rmia} gets the level α/S
  * (S = number of scores: Bonferroni across scores), so every "refuted"
- * below holds with probability ≥ 1 − α over the runs:
+ * below holds with probability ≥ 1 − α over the runs.  A PRE-REGISTERED
+ * primary score (attack.primary, --primary: named before the data are seen)
+ * gets all of α and alone decides the verdict, so its "refuted" holds with
+ * probability ≥ 1 − α whatever the other scores do, and adding a score never
+ * lowers its bound; the other S − 1 scores are exploratory, each at
+ * α/(S − 1) (Bonferroni among them: a simultaneous statement about them at
+ * 1 − α, separate from the primary's), reported but never deciding:
  *   - the certified empirical ε lower bound at the claimed δ: the JOINT
  *     test of stats/eps_lb.h (order-statistic thresholds on a grid fixed
  *     before the data, two-sided, one exact p-value per threshold, a
@@ -65,7 +71,17 @@
  * that gains when the worlds' spreads differ. */
 enum { UL_SCORE_LIRA_ONLINE = 4, UL_SCORE_LIRA_OFFLINE = 8 };
 #define UL_SCORE_LIRA (UL_SCORE_LIRA_ONLINE | UL_SCORE_LIRA_OFFLINE)
-#define UL_ATTACK_MAX_SCORES 4
+/* RMIA (emp/score.h, Zarifzadeh et al. 2024): the target against
+ * population records, with reference models given (ul_attack_scoring.W_ref:
+ * every model scored) or taken from the run itself (the first ⌊k_out/2⌋
+ * OUT models, the reference half offline LiRA fits on; the other runs
+ * scored).  Released models (ul_attack_score_models), or a configuration's
+ * runs when it keeps their models (save_models: a run's record holds
+ * scores, not the models' probabilities on a population); the capacity
+ * (ul_attack_capacity_of) counts it as offline LiRA, which understates it
+ * when references are given. */
+enum { UL_SCORE_RMIA = 16 };
+#define UL_ATTACK_MAX_SCORES 5
 #define UL_ATTACK_MAX_RUNS 1000000
 #define UL_ATTACK_TEXT 64
 
@@ -76,6 +92,7 @@ typedef struct {
     long target; /* row in data, or −1: adversarial */
     size_t runs, chunk;
     int scores; /* UL_SCORE_* bits (emp/shard.h, and LiRA's above) */
+    int primary; /* the pre-registered primary score's bit, 0: none (Bonferroni) */
     char alpha[UL_ATTACK_TEXT];
     /* the claim (texts empty when absent) */
     char eps[UL_ATTACK_TEXT], delta[UL_ATTACK_TEXT];
@@ -83,6 +100,13 @@ typedef struct {
     char *certificate_path; /* a certificate file, or NULL */
     char *certificate_text; /* "auto": the generated certificate, or NULL */
     bool save_models;
+    /* RMIA (UL_SCORE_RMIA): attack.population (its rows prepared as the
+     * data's: scaled to norm 1 when the data are; labels ±1) and
+     * attack.reference_models (ref_k models of p parameters, NULL: the first
+     * half of the OUT runs) */
+    ul_dataset population;
+    double *ref_w;
+    size_t ref_k;
     char sha256[65]; /* of the configuration file's bytes */
 } ul_attack_config;
 
@@ -168,9 +192,22 @@ size_t ul_attack_clean_temps(const char *dir, const char *const *names, size_t n
  * read included: opening the checkpoint then says why). */
 ul_status ul_attack_resume_layout(const char *dir, int ranks, char *err, size_t errlen);
 
+/* The UL_SCORE_* bit of a score's name ("loss", "gaussian-lr",
+ * "lira-online", "lira-offline"), 0 for any other text; and the name of a
+ * bit (NULL for none).  The one list of the names (configuration, flags). */
+int ul_attack_score_bit(const char *name);
+const char *ul_attack_score_name(int bit);
+
 /* One score's statistics. */
 typedef struct {
-    const char *name; /* "loss", "gaussian-lr", "lira-online" or "lira-offline" */
+    const char *name; /* "loss", "gaussian-lr", "lira-online", "lira-offline" or "rmia" */
+    int bit;          /* its UL_SCORE_* bit */
+    /* its level: α/alpha_divisor (S, or 1 for the primary, S − 1 for an
+     * exploratory score), as text for the report; role "primary",
+     * "exploratory" or NULL (no primary: Bonferroni across all scores) */
+    unsigned alpha_divisor;
+    char alpha[UL_ATTACK_TEXT];
+    const char *role;
     size_t n_in, n_out;
     ul_emp_roc roc;        /* ROC, AUC, TPR@FPR, certified ε lower bound */
     double advantage;      /* TPR − FPR at the best-advantage threshold */
@@ -191,7 +228,9 @@ typedef struct {
 
 typedef struct {
     size_t target, n, d, p, runs;
-    char alpha_each[UL_ATTACK_TEXT]; /* α / number of scores */
+    char alpha_each[UL_ATTACK_TEXT]; /* α / number of scores (no primary), else
+                                        the exploratory scores' α/(S − 1) */
+    const char *primary;             /* the primary score's name, NULL: none */
     int n_scores;
     ul_attack_score score[UL_ATTACK_MAX_SCORES];
     bool has_claim;
@@ -253,7 +292,8 @@ typedef struct {
 /* The capacity for `runs` runs (models) per world of the scores in the
  * UL_SCORE_* bits sc->scores, with the fitting rule of the scores (LiRA and
  * gaussian-lr fit on the first ⌊runs/2⌋ of a world, emp/shard.h), sc->alpha
- * (the whole α: divided by the number of scores here) and the claim of sc
+ * (the whole α: divided by the number of scores here; with sc->primary only
+ * the primary score counts, at all of α: it alone decides) and the claim of sc
  * (eps, delta — "" or NULL: 0 — renyi_order, renyi_value; "" or NULL:
  * none).  runs_needed: searched in doubles from the closed form of the
  * best test at zero errors (attack.c), a lower bound of the runs needed,
@@ -286,7 +326,17 @@ struct ul_attack_scoring {
     size_t d;
     double y;
     int scores; /* UL_SCORE_* bits, LiRA's included */
+    int primary; /* one bit of scores: the pre-registered primary (0: none) */
     const char *alpha, *eps, *delta, *renyi_order, *renyi_value;
+    /* RMIA (UL_SCORE_RMIA): pop_n population records (rows of pop_x, d
+     * features each, labels ±1 in pop_y), and k_ref reference models W_ref
+     * (p × k_ref; NULL: the first half of the OUT models); rmia_a (offline
+     * a ∈ [0, 1]) and rmia_gamma (γ > 0); 0 for both: a = 0.3, γ = 1 */
+    const double *pop_x, *pop_y;
+    size_t pop_n;
+    const double *W_ref;
+    size_t k_ref;
+    double rmia_a, rmia_gamma;
 };
 
 ul_status ul_attack_score_models(ul_attack_result *res, const ul_attack_scoring *sc,
@@ -304,6 +354,9 @@ typedef struct {
     const double *lr_in, *lr_out; /* the held-out gaussian-lr scores */
     size_t lr_n_in, lr_n_out;
     size_t lr_in0, lr_out0; /* the run numbers of the first held-out ones */
+    const double *rmia_in, *rmia_out; /* the scored runs' RMIA scores (NULL: none) */
+    size_t rmia_n_in, rmia_n_out;
+    size_t rmia_in0, rmia_out0;
 } ul_attack_values;
 
 ul_status ul_attack_score_values(ul_attack_result *res, const ul_attack_scoring *sc,
@@ -321,8 +374,8 @@ void ul_attack_result_clear(ul_attack_result *res);
  *
  * The certified empirical lower bound of score k of the result as a curve
  * ε_lb(δ): at each delta[i] (in (0, 1)) the attack's own test (JOINT,
- * geometric weights, level α/S with alpha the whole α the result was
- * computed with: searched in doubles and certified once, stats/eps_lb.h)
+ * geometric weights, the score's level α/alpha_divisor with alpha the whole
+ * α the result was computed with: searched in doubles and certified once, stats/eps_lb.h)
  * on that score's values, rounded down to a double.  Each point holds with
  * probability ≥ 1 − α/S; the points are pointwise, not a band simultaneous
  * in δ.  Each costs one certified bound (about 70 ms at 512 runs per
@@ -339,8 +392,17 @@ ul_status ul_attack_eps_lb_curve(const ul_attack_result *res, int k, const char 
  * were written (0 when the curve has none: n = 0). */
 size_t ul_attack_cert_points(const ul_audit_curve *c, double *delta, double *eps);
 
+/* The exit status of a result, by the command line's contract
+ * (cli/exitcodes.h, the audit's ul_verdict_exit_code): 1 when the attack
+ * refuted the claim, or when the certificate audited beside it is
+ * unsupported, refuted or invalid (its guarantee is not established, whatever
+ * the attack found); else 3 when the certificate's audit is inconclusive;
+ * else 0 (consistent, or no claim, with no certificate or a supported one). */
+int ul_attack_exit_code(const ul_attack_result *res);
+
 /* The result as text (for a terminal) and as JSON (stable keys, README);
- * malloc'd, NULL when out of memory. */
+ * malloc'd, NULL when out of memory.  Both state the exit status and, when
+ * the certificate is not supported, that its guarantee is not established. */
 char *ul_attack_result_text(const ul_attack_result *res);
 char *ul_attack_result_json(const ul_attack_result *res);
 

@@ -17,6 +17,7 @@
 #include "io/json.h"
 #include "io/escape.h"
 #include "emp/mlp.h"
+#include "emp/modelio.h"
 #include "num/encl.h"
 
 /* ---- field tables -------------------------------------------------------- */
@@ -202,13 +203,22 @@ static const ul_field_spec UNLEARNING[] = {
 static const ul_field_spec ATTACK[] = {
     {.name = "scores",
      .type = UL_FIELD_ANY,
-     .doc = "list of \"loss\", \"gaussian-lr\", \"lira-online\", \"lira-offline\""},
+     .doc = "list of \"loss\", \"gaussian-lr\", \"lira-online\", \"lira-offline\", \"rmia\""},
     {.name = "alpha",
      .type = UL_FIELD_DECIMAL,
      .lo = "0",
      .lo_strict = true,
      .hi = "0.5",
      .doc = "significance level (default 0.05)"},
+    {.name = "primary",
+     .type = UL_FIELD_STRING,
+     .doc = "the pre-registered primary score (one of scores): all of alpha, alone decides"},
+    {.name = "population",
+     .type = UL_FIELD_STRING,
+     .doc = "rmia: CSV of records no model trained on, label +1/-1 last"},
+    {.name = "reference_models",
+     .type = UL_FIELD_ANY,
+     .doc = "rmia: list of model files (default: the first half of the OUT runs)"},
 };
 
 static const ul_field_spec CLAIM[] = {
@@ -571,6 +581,84 @@ static ul_status auto_certificate(ul_attack_config *cfg, const ul_cert_values *m
     return UL_OK;
 }
 
+/* ---- RMIA's inputs (attack.h) ------------------------------------------------- */
+
+/* attack.population: a CSV file (relative to the configuration), label ±1
+ * last, the data's features, rows scaled as the data's. */
+static ul_status read_population(ul_attack_config *cfg, const char *dir, const char *file,
+                                 char *err, size_t errlen)
+{
+    char *path = resolve(dir, file), msg[512];
+    if (!path) /* within the JSON's size */
+        return ul_fail(err, errlen, UL_ENOMEM, "out of memory");
+    ul_status st = ul_data_read_csv(path, -1, -1, &cfg->population, msg, sizeof msg);
+    free(path);
+    if (st != UL_OK)
+        return ul_fail(err, errlen, st, "$.attack.population: %s", msg);
+    bool labels = cfg->population.n > 0;
+    for (size_t i = 0; i < cfg->population.n; i++)
+        labels = labels && (cfg->population.y[i] == 1 || cfg->population.y[i] == -1);
+    if (!labels || cfg->population.d != cfg->data.d)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "$.attack.population: need rows of the data's %zu features, label +1 or "
+                       "-1 last (got %zu features)",
+                       cfg->data.d, cfg->population.d);
+    if (cfg->design.normalized)
+        ul_data_normalize_rows(&cfg->population);
+    return UL_OK;
+}
+
+/* attack.reference_models: a list of model files of the configured model's
+ * p parameters (emp/modelio.h). */
+static ul_status read_references(ul_attack_config *cfg, const char *dir, const ul_json_value *j,
+                                 char *err, size_t errlen)
+{
+    if (j->type != UL_JSON_ARRAY || j->count == 0)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "$.attack.reference_models: must be a non-empty list of model files");
+    char **paths = calloc(j->count, sizeof *paths), msg[768];
+    ul_status st = paths ? UL_OK : ul_fail(err, errlen, UL_ENOMEM, "out of memory");
+    for (size_t i = 0; st == UL_OK && i < j->count; i++) {
+        if (j->items[i]->type != UL_JSON_STRING)
+            st = ul_fail(err, errlen, UL_EINPUT, "$.attack.reference_models[%zu]: a file name", i);
+        else if (!(paths[i] = resolve(dir, j->items[i]->text)))
+            st = ul_fail(err, errlen, UL_ENOMEM, "out of memory");
+    }
+    size_t p = cfg->design.model.ops->nparams(&cfg->design.model, cfg->data.d);
+    ul_model_set set = {0};
+    if (st == UL_OK && (st = ul_modelio_read_list((const char *const *)paths, j->count,
+                                                  UL_MODELIO_AUTO, p, &set, msg, sizeof msg)) !=
+                           UL_OK)
+        st = ul_fail(err, errlen, st, "$.attack.reference_models: %s", msg);
+    cfg->ref_w = set.w, cfg->ref_k = set.k;
+    for (size_t i = 0; paths && i < j->count; i++)
+        free(paths[i]);
+    free(paths);
+    return st;
+}
+
+/* RMIA's fields: only with the rmia score, which needs the runs' models
+ * (save_models) and a population. */
+static ul_status read_rmia(ul_attack_config *cfg, const ul_cert_values *av, const char *dir,
+                           char *err, size_t errlen)
+{
+    const char *pop = str(av, "population", NULL);
+    const ul_cert_value *refs = get(av, "reference_models");
+    if (!(cfg->scores & UL_SCORE_RMIA)) {
+        if (pop || refs)
+            return ul_fail(err, errlen, UL_EINPUT, "$.attack.%s: only with the rmia score",
+                           pop ? "population" : "reference_models");
+        return UL_OK;
+    }
+    if (!cfg->save_models || !pop)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "$.attack.scores: rmia needs %s (a run's record holds scores, not the "
+                       "models' probabilities on a population)",
+                       !pop ? "$.attack.population" : "\"save_models\": true");
+    ul_status st = read_population(cfg, dir, pop, err, errlen);
+    return st == UL_OK && refs ? read_references(cfg, dir, refs->json, err, errlen) : st;
+}
+
 /* ---- the whole file ---------------------------------------------------------- */
 
 static ul_status read_config(const ul_json_value *root, const char *dir, ul_field_arena *ar,
@@ -634,24 +722,27 @@ static ul_status read_config(const ul_json_value *root, const char *dir, ul_fiel
             return ul_fail(
                 err, errlen, UL_EINPUT,
                 "$.attack.scores: must be a non-empty list of \"loss\", \"gaussian-lr\", "
-                "\"lira-online\", \"lira-offline\"");
+                "\"lira-online\", \"lira-offline\", \"rmia\"");
         cfg->scores = 0;
         for (size_t i = 0; i < j->count; i++) {
             const ul_json_value *e = j->items[i];
-            int bit = e->type != UL_JSON_STRING              ? 0
-                      : strcmp(e->text, "loss") == 0         ? UL_SCORE_LOSS
-                      : strcmp(e->text, "gaussian-lr") == 0  ? UL_SCORE_LR
-                      : strcmp(e->text, "lira-online") == 0  ? UL_SCORE_LIRA_ONLINE
-                      : strcmp(e->text, "lira-offline") == 0 ? UL_SCORE_LIRA_OFFLINE
-                                                             : 0;
+            int bit = e->type != UL_JSON_STRING ? 0 : ul_attack_score_bit(e->text);
             if (!bit || (cfg->scores & bit))
                 return ul_fail(err, errlen, UL_EINPUT,
                                "$.attack.scores[%zu]: must be \"loss\", \"gaussian-lr\", "
-                               "\"lira-online\" or \"lira-offline\", each at most once",
+                               "\"lira-online\", \"lira-offline\" or \"rmia\", each at most once",
                                i);
             cfg->scores |= bit;
         }
     }
+    const char *primary = str(&av, "primary", NULL);
+    if (primary && !((cfg->primary = ul_attack_score_bit(primary)) & cfg->scores))
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "$.attack.primary: must be one of $.attack.scores (got \"%.64s\")",
+                       primary);
+    st = read_rmia(cfg, &av, dir, err, errlen);
+    if (st != UL_OK)
+        return st;
     if ((cfg->scores & (UL_SCORE_LR | UL_SCORE_LIRA)) && cfg->runs < 4)
         return ul_fail(err, errlen, UL_EINPUT,
                        "$.runs: the gaussian-lr and lira-* scores need >= 4 runs (half fit, half "
@@ -743,6 +834,8 @@ void ul_attack_config_free(ul_attack_config *cfg)
     if (!cfg)
         return;
     ul_dataset_free(&cfg->data);
+    ul_dataset_free(&cfg->population);
+    free(cfg->ref_w);
     free(cfg->certificate_path);
     free(cfg->certificate_text);
     memset(cfg, 0, sizeof *cfg);

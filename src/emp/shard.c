@@ -158,16 +158,14 @@ static ul_status try_fit(ul_shard_log *log, char *err, size_t errlen)
         n += nf;
     }
     const double *mi = acc, *si = acc + p, *mo = acc + 2 * p, *so = acc + 3 * p;
-    for (size_t q = 0; q < p; q++) {
-        /* as emp/score.c: pooled variance, weight (μ_in − μ_out)/V, midpoint */
-        double v = (si[q] + so[q]) / (double)(2 * log->half - 2);
-        lr->mid[q] = 0.5 * (mi[q] + mo[q]);
-        lr->weight[q] = (v > 0 && isfinite(v)) ? (mi[q] - mo[q]) / v : 0.0;
+    /* as emp/score.c: pooled variance (a zero one floored), weight
+     * (μ_in − μ_out)/V, midpoint */
+    ul_score_lr_set(lr, mi, si, mo, so, 2 * log->half - 2);
+    for (size_t q = 0; q < p; q++)
         /* beyond ±UL_SHARD_MAX_VALUE the variance is rounding noise: the
          * coordinate is skipped as when V = 0 (and no score can overflow) */
         if (!(fabs(lr->weight[q]) <= UL_SHARD_MAX_VALUE))
             lr->weight[q] = 0.0;
-    }
     free(acc);
     log->has_fit = true;
     return UL_OK;
