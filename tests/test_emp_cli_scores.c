@@ -284,3 +284,49 @@ Test(emp_cli_scores, sum_bad_flags_exit_2)
     cr_assert_not_null(strstr(buf, "--threshold: only with --method fixed"), "%s", buf);
     cr_assert_str_empty(out);
 }
+
+/* The capacity is a bound over every data set of these counts, so it is at
+ * least what the data at hand certify: onerun on 500 vs 500 perfectly
+ * separated distinct scores (the capacity's own data once had all its IN
+ * and all its OUT scores tied, which onerun does not guess: capacity 0). */
+Test(emp_cli_scores, onerun_capacity_at_least_the_bound)
+{
+    write_scores("in.txt", 500, 1, 1e-3);
+    write_scores("out.txt", 500, -1, -1e-3);
+    cr_redirect_stdout();
+    cr_assert_eq(run("--method=onerun", "--json", NULL, NULL, NULL), 0);
+    fflush(stdout);
+    FILE *f = cr_get_redirected_stdout();
+    char buf[16384];
+    size_t got = fread(buf, 1, sizeof buf - 1, f);
+    buf[got] = '\0';
+    const char *p = strstr(buf, "\"eps_max_certifiable\"");
+    cr_assert_not_null(p, "%s", buf);
+    double cap = strtod(strchr(p + 21, '"') + 1, NULL), lb = json_eps(buf, NULL);
+    cr_assert(lb > 1 && cap >= lb, "bound %g, capacity %g", lb, cap);
+}
+
+/* The ties warning: 0/1 scores (every score ties) print it, in the text and
+ * as the JSON's ties_fraction 1; distinct scores do not (fraction 0). */
+Test(emp_cli_scores, ties_are_reported)
+{
+    FILE *fi = fopen(path_of("in.txt"), "w"), *fo = fopen(path_of("out.txt"), "w");
+    for (int i = 0; i < 200; i++)
+        fprintf(fi, "%d\n", i % 4 != 0), fprintf(fo, "%d\n", i % 4 == 0);
+    fclose(fi), fclose(fo);
+    cr_redirect_stdout();
+    run(NULL, NULL, NULL, NULL, NULL);
+    run("--json", NULL, NULL, NULL, NULL);
+    write_scores("in.txt", 200, 1, 1e-3);
+    write_scores("out.txt", 200, -1, -1e-3);
+    run("--json", NULL, NULL, NULL, NULL);
+    fflush(stdout);
+    FILE *f = cr_get_redirected_stdout();
+    char buf[32768];
+    size_t got = fread(buf, 1, sizeof buf - 1, f);
+    buf[got] = '\0';
+    cr_assert_not_null(strstr(buf, "warning: 100% of the scores equal another score"), "%s", buf);
+    const char *j1 = strstr(buf, "\"ties_fraction\":1");
+    cr_assert_not_null(j1, "%s", buf);
+    cr_assert_not_null(strstr(j1 + 1, "\"ties_fraction\":0"), "%s", buf);
+}

@@ -244,6 +244,11 @@ static void print_text(const job *j, const ul_scores_outcome *r)
                "of %lu\n",
                sum ? "deepest threshold of the sum" : "rule", r->lb.threshold, r->lb.fp,
                r->lb.n_out, r->lb.fn, r->lb.n_in);
+    if (r->lb.ties_fraction >= UL_SCORES_TIES_WARN)
+        printf("  warning: %.0f%% of the scores equal another score: the tests' thresholds fall "
+               "inside blocks of equal scores and lose power (valid, but weak); a threshold fixed "
+               "before the data (--method fixed --threshold T) is tested at all of alpha\n",
+               100 * r->lb.ties_fraction);
     printf("  GDP estimate (assumes a Gaussian trade-off curve; never decides): mu %.4f, "
            "eps(delta) %.4f\n",
            r->mu, r->gdp_eps);

@@ -153,8 +153,9 @@ void ul_scores_outcome_clear(ul_scores_outcome *r)
 }
 
 /* The capacity (scores_report.h): the method's bound on a perfect
- * separation of the same counts, every IN score above every OUT score (for
- * --method fixed, IN at the threshold and OUT just below it).  The memory
+ * separation of the same counts, every IN score above every OUT score, all
+ * distinct (a tie at a boundary is not guessed by onerun; for --method
+ * fixed, IN at the threshold and OUT just below it).  The memory
  * of 2 × the counts: when it is not there, or the method refuses such
  * scores, no capacity (cap_known false): it only informs. */
 static void capacity(const ul_scores_spec *s, size_t n_in, size_t n_out, ul_scores_outcome *r)
@@ -166,7 +167,7 @@ static void capacity(const ul_scores_spec *s, size_t n_in, size_t n_out, ul_scor
     bool fixed = s->o.method == UL_EMP_LB_FIXED;
     double hi = fixed ? s->o.threshold : 1, lo = fixed ? nextafter(hi, -INFINITY) : 0;
     for (size_t i = 0; i < n_in + n_out; i++)
-        v[i] = i < n_in ? hi : lo;
+        v[i] = fixed ? (i < n_in ? hi : lo) : i < n_in ? 1 + (double)i : -1 - (double)(i - n_in);
     ul_status st = ul_emp_eps_lb(&r->cap, v, n_in, v + n_in, n_out, s->alpha, s->delta, &s->o,
                                  err, sizeof err);
     free(v);
@@ -281,6 +282,7 @@ char *ul_scores_json(const ul_scores_spec *s, const ul_scores_outcome *r)
                            r->lb.direction ? json_object_new_double(r->lb.threshold) : NULL);
     json_object_object_add(o, "fp", json_object_new_int64((int64_t)r->lb.fp));
     json_object_object_add(o, "fn", json_object_new_int64((int64_t)r->lb.fn));
+    json_object_object_add(o, "ties_fraction", json_object_new_double(r->lb.ties_fraction));
     json_object_object_add(o, "gdp_estimate", gdp_json(r));
     char cap[64];
     json_object_object_add(o, "eps_max_certifiable", ul_scores_capacity_text(r, cap, sizeof cap)

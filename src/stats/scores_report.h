@@ -18,6 +18,10 @@
 #include "stats/eps_lb.h"
 #include "stats/stats.h"
 
+/* The share of tied scores (ul_emp_lb_result.ties_fraction) from which the
+ * report warns that the bound is limited by the score's resolution. */
+#define UL_SCORES_TIES_WARN 0.5
+
 /* The flags, in the order of their rows (the command line's order). */
 enum {
     UL_SCORES_F_SCORES,
