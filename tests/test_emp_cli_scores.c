@@ -80,6 +80,15 @@ Test(emp_cli_scores, tf_privacy_vector_from_the_cli)
 }
 
 /* The eps_lower_bound of the JSON in buf (after `from`). */
+/* What the redirected stdout holds so far, as a string. */
+static void read_stdout(char *buf, size_t n)
+{
+    fflush(stdout);
+    FILE *f = cr_get_redirected_stdout();
+    size_t got = fread(buf, 1, n - 1, f);
+    buf[got] = '\0';
+}
+
 static double json_eps(const char *buf, const char *from)
 {
     const char *p = strstr(from ? from : buf, "\"eps_lower_bound\"");
@@ -100,11 +109,8 @@ Test(emp_cli_scores, geometric_weights_raise_the_extreme_test)
     cr_redirect_stdout();
     cr_assert_eq(run("--json", NULL, NULL, NULL, NULL), 0);
     cr_assert_eq(run("--weights=geometric", "--json", NULL, NULL, NULL), 0);
-    fflush(stdout);
-    FILE *f = cr_get_redirected_stdout();
     char buf[16384];
-    size_t got = fread(buf, 1, sizeof buf - 1, f);
-    buf[got] = '\0';
+    read_stdout(buf, sizeof buf);
     const char *second = strstr(buf, "\"geometric\"");
     cr_assert_not_null(second, "%s", buf);
     double e_equal = json_eps(buf, NULL), e_geo = json_eps(buf, second);
@@ -295,11 +301,8 @@ Test(emp_cli_scores, onerun_capacity_at_least_the_bound)
     write_scores("out.txt", 500, -1, -1e-3);
     cr_redirect_stdout();
     cr_assert_eq(run("--method=onerun", "--json", NULL, NULL, NULL), 0);
-    fflush(stdout);
-    FILE *f = cr_get_redirected_stdout();
     char buf[16384];
-    size_t got = fread(buf, 1, sizeof buf - 1, f);
-    buf[got] = '\0';
+    read_stdout(buf, sizeof buf);
     const char *p = strstr(buf, "\"eps_max_certifiable\"");
     cr_assert_not_null(p, "%s", buf);
     double cap = strtod(strchr(p + 21, '"') + 1, NULL), lb = json_eps(buf, NULL);
@@ -320,11 +323,8 @@ Test(emp_cli_scores, ties_are_reported)
     write_scores("in.txt", 200, 1, 1e-3);
     write_scores("out.txt", 200, -1, -1e-3);
     run("--json", NULL, NULL, NULL, NULL);
-    fflush(stdout);
-    FILE *f = cr_get_redirected_stdout();
     char buf[32768];
-    size_t got = fread(buf, 1, sizeof buf - 1, f);
-    buf[got] = '\0';
+    read_stdout(buf, sizeof buf);
     cr_assert_not_null(strstr(buf, "warning: 100% of the scores equal another score"), "%s", buf);
     const char *j1 = strstr(buf, "\"ties_fraction\":1");
     cr_assert_not_null(j1, "%s", buf);
