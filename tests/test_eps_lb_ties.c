@@ -148,47 +148,44 @@ Test(eps_lb_ties, fixed_threshold_matches_independent_cp, .timeout = 60)
     free(out);
 }
 
-/* Randomised response at ε = 1, n = 4096 per world, 40 seeds: a valid
- * method refutes the true claim on a seed with probability ≤ α, so at most
- * 8 of 40 (P[Bin(40, 0.05) > 8] ≈ 9e-4).  A tie-break by a uniform fixed
- * by a seed and each score's world and rank made SUM certify 1.049 > 1 on
- * all 40 (one realisation of the randomisation for every data set). */
-Test(eps_lb_ties, rr_large_n_false_refutations_within_allowance, .timeout = 120)
+/* ---- validity over seeds ---------------------------------------------------------- */
+
+/* Randomised response at ε = 1, n per world, seeds first+1 … first+seeds:
+ * each method (JOINT, SUM, FAMILY) refutes the true claim ε = 1 on at most
+ * `allowed` seeds.  A valid method refutes on a seed with probability ≤ α,
+ * so the count is stochastically below Bin(seeds, 0.05). */
+static void rr_refutations_within(size_t n, int seeds, uint64_t first, int allowed)
 {
-    enum { N = 4096, SEEDS = 40, ALLOWED = 8 };
-    double *in = malloc(N * sizeof *in), *out = malloc(N * sizeof *out);
-    const ul_emp_lb_method ms[] = {UL_EMP_LB_SUM, UL_EMP_LB_JOINT, UL_EMP_LB_FAMILY};
+    double *in = malloc(n * sizeof *in), *out = malloc(n * sizeof *out);
+    cr_assert(in && out);
+    const ul_emp_lb_method ms[] = {UL_EMP_LB_JOINT, UL_EMP_LB_SUM, UL_EMP_LB_FAMILY};
     for (int m = 0; m < 3; m++) {
         int refuted = 0;
-        for (uint64_t seed = 1; seed <= SEEDS; seed++) {
-            rr(1.0, seed + 5000, in, out, N);
-            refuted += bound(ms[m], in, N, out, N) > 1;
+        for (uint64_t seed = 1; seed <= (uint64_t)seeds; seed++) {
+            rr(1.0, seed + first, in, out, n);
+            refuted += bound(ms[m], in, n, out, n) > 1;
         }
-        cr_assert(refuted <= ALLOWED, "method %d: %d of %d", (int)ms[m], refuted, SEEDS);
+        cr_log_info("method %d: %d false refutations of %d", (int)ms[m], refuted, seeds);
+        cr_assert(refuted <= allowed, "method %d: %d of %d", (int)ms[m], refuted, seeds);
     }
     free(in);
     free(out);
 }
 
-/* ---- validity over seeds ---------------------------------------------------------- */
+/* n = 4096 per world, 40 seeds: at most 8 (P[Bin(40, 0.05) > 8] ≈ 9e-4).
+ * A tie-break by a uniform fixed by a seed and each score's world and rank
+ * made SUM certify 1.049 > 1 on all 40 (one realisation of the
+ * randomisation for every data set). */
+Test(eps_lb_ties, rr_large_n_false_refutations_within_allowance, .timeout = 120)
+{
+    rr_refutations_within(4096, 40, 5000, 8);
+}
 
-/* Each seed refutes the true claim ε = 1 with probability ≤ α = 0.05 when
- * the method is valid, so the count is stochastically below Bin(200,
- * 0.05): P[Bin(200, 0.05) > 20] ≈ 1.2e-3 (the 99.9 % quantile is 20). */
+/* n = 200 per world, 200 seeds: at most 20 (P[Bin(200, 0.05) > 20] ≈
+ * 1.2e-3; the 99.9 % quantile is 20). */
 Test(eps_lb_ties, rr_false_refutations_within_allowance, .timeout = 60)
 {
-    enum { N = 200, SEEDS = 200, ALLOWED = 20 };
-    double in[N], out[N];
-    const ul_emp_lb_method ms[] = {UL_EMP_LB_JOINT, UL_EMP_LB_SUM, UL_EMP_LB_FAMILY};
-    for (int m = 0; m < 3; m++) {
-        int refuted = 0;
-        for (uint64_t seed = 1; seed <= SEEDS; seed++) {
-            rr(1.0, seed + 1000, in, out, N);
-            refuted += bound(ms[m], in, N, out, N) > 1;
-        }
-        cr_log_info("method %d: %d false refutations of %d", (int)ms[m], refuted, SEEDS);
-        cr_assert(refuted <= ALLOWED, "method %d: %d of %d", (int)ms[m], refuted, SEEDS);
-    }
+    rr_refutations_within(200, 200, 1000, 20);
 }
 
 /* A planted discrete pair with five atoms: IN ∝ e^(v/2)·w_v, OUT ∝ w_v

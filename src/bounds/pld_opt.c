@@ -61,7 +61,6 @@
  * the lower ends of the atoms' enclosures; J_k is bounded above with 16u of
  * its terms' sum (E and e^h − 1 within u of the exact values, four
  * operations); every difference and sum of the sweep is rounded down. */
-#include <float.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>

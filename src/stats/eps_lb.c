@@ -88,7 +88,7 @@ static ul_status check_common(const double *in, size_t n_in, const double *out, 
 /* ---- dispatch ------------------------------------------------------------------ */
 
 /* The methods on the ascending copies a (IN), b (OUT). */
-static ul_status run_sorted(ul_emp_lb_result *res, const double *a, size_t n_in, const double *b,
+static ul_status run_method(ul_emp_lb_result *res, const double *a, size_t n_in, const double *b,
                             size_t n_out, mpfi_srcptr alpha, mpfi_srcptr delta,
                             const ul_emp_lb_opts *o, char *err, size_t errlen)
 {
@@ -106,6 +106,17 @@ static ul_status run_sorted(ul_emp_lb_result *res, const double *a, size_t n_in,
     default:
         return ul_lb_run_family(res, a, n_in, b, n_out, alpha, delta, o, err, errlen);
     }
+}
+
+/* run_method, and the share of tied scores (stats/eps_lb.h: not for ONERUN). */
+static ul_status run_sorted(ul_emp_lb_result *res, const double *a, size_t n_in, const double *b,
+                            size_t n_out, mpfi_srcptr alpha, mpfi_srcptr delta,
+                            const ul_emp_lb_opts *o, char *err, size_t errlen)
+{
+    ul_status st = run_method(res, a, n_in, b, n_out, alpha, delta, o, err, errlen);
+    if (o->method != UL_EMP_LB_ONERUN)
+        res->ties_fraction = ul_lb_ties_fraction(a, n_in, b, n_out);
+    return st;
 }
 
 ul_status ul_emp_eps_lb(ul_emp_lb_result *res, const double *in, size_t n_in, const double *out,

@@ -34,7 +34,6 @@ ul_status ul_lb_run_all(ul_emp_lb_result *res, const double *a, size_t n_in, con
     }
     ul_status st =
         ul_lb_certify_best(res, c, nc, n_in, n_out, alpha, delta, (unsigned long)m, err, errlen);
-    res->ties_fraction = ul_lb_ties_fraction(a, n_in, b, n_out);
     free(fp), free(tp), free(thr), free(c);
     return st;
 }

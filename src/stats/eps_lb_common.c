@@ -5,7 +5,6 @@
 #include "stats/eps_lb_internal.h"
 
 #include <math.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -113,35 +112,6 @@ double ul_lb_ties_fraction(const double *a, size_t n_in, const double *b, size_t
         tied += c > 1 ? c : 0;
     }
     return n ? (double)tied / (double)n : 0;
-}
-
-/* The scores as they are (no tie-break: see above), with their ties' share. */
-ul_status ul_lb_untie(ul_lb_untied *u, const double *a, size_t n_in, const double *b, size_t n_out,
-                      char *err, size_t errlen)
-{
-    (void)err, (void)errlen;
-    *u = (ul_lb_untied){a, b, ul_lb_ties_fraction(a, n_in, b, n_out)};
-    return UL_OK;
-}
-
-void ul_lb_untie_finish(ul_lb_untied *u, ul_emp_lb_result *res)
-{
-    res->ties_fraction = u->ties_fraction;
-}
-
-/* f on the untied arrays of a, b (JOINT, SUM, FAMILY), its threshold mapped
- * back to a score and the ties' share recorded. */
-ul_status ul_lb_run_untied(ul_lb_sorted_fn f, ul_emp_lb_result *res, const double *a, size_t n_in,
-                           const double *b, size_t n_out, mpfi_srcptr alpha, mpfi_srcptr delta,
-                           const ul_emp_lb_opts *o, char *err, size_t errlen)
-{
-    ul_lb_untied u;
-    ul_status st = ul_lb_untie(&u, a, n_in, b, n_out, err, errlen);
-    if (st != UL_OK)
-        return st;
-    st = f(res, u.a, n_in, u.b, n_out, alpha, delta, o, err, errlen);
-    ul_lb_untie_finish(&u, res);
-    return st;
 }
 
 /* ---- the family's tests ---------------------------------------------------- */

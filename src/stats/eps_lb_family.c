@@ -1,15 +1,14 @@
 /* src/stats/eps_lb_family.c — FAMILY (stats/eps_lb.h): the grid's
  * order-statistic tests fixed before the data, two Clopper–Pearson bounds
  * each at α/(2m) (Bonferroni over the m tests), the best one certified.
- * Its validity is the order-statistic lemma of stats/eps_lb.h; tied scores
- * are broken by a seeded uniform first (ul_lb_untie, eps_lb_common.c). */
+ * Its validity is the order-statistic lemma of stats/eps_lb.h. */
 #include "stats/eps_lb_internal.h"
 
 #include <stdlib.h>
 
-static ul_status family_sorted(ul_emp_lb_result *res, const double *a, size_t n_in, const double *b,
-                               size_t n_out, mpfi_srcptr alpha, mpfi_srcptr delta,
-                               const ul_emp_lb_opts *o, char *err, size_t errlen)
+ul_status ul_lb_run_family(ul_emp_lb_result *res, const double *a, size_t n_in, const double *b,
+                           size_t n_out, mpfi_srcptr alpha, mpfi_srcptr delta,
+                           const ul_emp_lb_opts *o, char *err, size_t errlen)
 {
     size_t m = ul_lb_family_size(n_in, n_out, o), nc;
     double dd = mpfr_get_d(&delta->right, MPFR_RNDU);
@@ -21,11 +20,4 @@ static ul_status family_sorted(ul_emp_lb_result *res, const double *a, size_t n_
         ul_lb_certify_best(res, c, nc, n_in, n_out, alpha, delta, (unsigned long)m, err, errlen);
     free(c);
     return st;
-}
-
-ul_status ul_lb_run_family(ul_emp_lb_result *res, const double *a, size_t n_in, const double *b,
-                           size_t n_out, mpfi_srcptr alpha, mpfi_srcptr delta,
-                           const ul_emp_lb_opts *o, char *err, size_t errlen)
-{
-    return ul_lb_run_untied(family_sorted, res, a, n_in, b, n_out, alpha, delta, o, err, errlen);
 }

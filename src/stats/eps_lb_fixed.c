@@ -15,8 +15,6 @@ ul_status ul_lb_run_fixed(ul_emp_lb_result *res, const double *a, size_t n_in, c
                          (unsigned long)(n_in - ul_lb_count_ge(a, n_in, t)), t, 0};
     c.est = ul_lb_eps_counts_d(c.fp, n_out, c.fn, n_in, ul_lb_beta_d(alpha, 2),
                                mpfr_get_d(&delta->right, MPFR_RNDU));
-    res->ties_fraction =
-        ul_lb_ties_fraction(a, n_in, b, n_out); /* a fixed rule needs no tie-break */
     return ul_lb_certify_best(res, &c, 1, n_in, n_out, alpha, delta, 1, err, errlen);
 }
 
@@ -69,8 +67,10 @@ ul_status ul_lb_run_split(ul_emp_lb_result *res, const double *in, size_t n_in, 
                                       ul_lb_beta_d(alpha, 2), mpfr_get_d(&delta->right, MPFR_RNDU),
                                       err, errlen)
                        : ul_lb_no_room(err, errlen, "the sorted copies", n_in, n_out);
-    if (st == UL_OK)
+    if (st == UL_OK) {
         st = ul_lb_run_fixed(res, ca, n_in - p_in, cb, n_out - p_out, t, alpha, delta, err, errlen);
+        res->ties_fraction = ul_lb_ties_fraction(ca, n_in - p_in, cb, n_out - p_out);
+    }
     free(pa);
     free(pb);
     free(ca);

@@ -36,27 +36,8 @@ double *ul_lb_sorted_copy(const double *s, size_t n);
 size_t ul_lb_count_ge(const double *a, size_t n, double t);
 double ul_lb_beta_d(mpfi_srcptr alpha, double div);
 
-/* ---- tied scores: randomised tie-breaking (eps_lb_common.c) ------------------- */
+/* ---- tied scores (eps_lb_common.c) ------------------------------------------- */
 
-/* The arrays a test family runs on: the scores themselves, ascending (ties
- * are not broken: eps_lb_common.c says why), and the share of tied ones. */
-typedef struct {
-    const double *a, *b;
-    double ties_fraction; /* share of the scores equal to another score */
-} ul_lb_untied;
-
-ul_status ul_lb_untie(ul_lb_untied *u, const double *a, size_t n_in, const double *b, size_t n_out,
-                      char *err, size_t errlen);
-/* Writes ties_fraction into res. */
-void ul_lb_untie_finish(ul_lb_untied *u, ul_emp_lb_result *res);
-/* A family on ascending arrays, run by ul_lb_run_untied on the untied ones. */
-typedef ul_status (*ul_lb_sorted_fn)(ul_emp_lb_result *res, const double *a, size_t n_in,
-                                     const double *b, size_t n_out, mpfi_srcptr alpha,
-                                     mpfi_srcptr delta, const ul_emp_lb_opts *o, char *err,
-                                     size_t errlen);
-ul_status ul_lb_run_untied(ul_lb_sorted_fn f, ul_emp_lb_result *res, const double *a, size_t n_in,
-                           const double *b, size_t n_out, mpfi_srcptr alpha, mpfi_srcptr delta,
-                           const ul_emp_lb_opts *o, char *err, size_t errlen);
 /* The share of the scores of ascending a, b equal to another score. */
 double ul_lb_ties_fraction(const double *a, size_t n_in, const double *b, size_t n_out);
 

@@ -2,8 +2,7 @@
  * thresholds, each tested with one p-value (the Beta law of the false rate
  * at an order statistic, by the lemma of stats/eps_lb.h, mixed with the
  * other world's binomial count: ul_emp_joint_pvalue_upper, stats/stats.h),
- * at level α/m or with the geometric weights of stats/eps_lb.h; tied scores
- * are broken by a seeded uniform first (ul_lb_untie, eps_lb_common.c). */
+ * at level α/m or with the geometric weights of stats/eps_lb.h. */
 #include "stats/eps_lb_internal.h"
 
 #include <math.h>
@@ -131,9 +130,9 @@ ul_status ul_lb_check_weights(size_t n_in, size_t n_out, const ul_emp_lb_opts *o
                    cap, o->one_sided ? "one-sided" : "two-sided", ul_lb_ratio_of(o), L);
 }
 
-static ul_status joint_sorted(ul_emp_lb_result *res, const double *a, size_t n_in, const double *b,
-                              size_t n_out, mpfi_srcptr alpha, mpfi_srcptr delta,
-                              const ul_emp_lb_opts *o, char *err, size_t errlen)
+ul_status ul_lb_run_joint(ul_emp_lb_result *res, const double *a, size_t n_in, const double *b,
+                          size_t n_out, mpfi_srcptr alpha, mpfi_srcptr delta,
+                          const ul_emp_lb_opts *o, char *err, size_t errlen)
 {
     size_t m = ul_lb_family_size(n_in, n_out, o), nc, best = 0;
     size_t kf = ul_lb_grid_of(n_out, o, NULL, 0);
@@ -164,11 +163,4 @@ static ul_status joint_sorted(ul_emp_lb_result *res, const double *a, size_t n_i
     mpfi_clear(lev);
     free(c);
     return st;
-}
-
-ul_status ul_lb_run_joint(ul_emp_lb_result *res, const double *a, size_t n_in, const double *b,
-                          size_t n_out, mpfi_srcptr alpha, mpfi_srcptr delta,
-                          const ul_emp_lb_opts *o, char *err, size_t errlen)
-{
-    return ul_lb_run_untied(joint_sorted, res, a, n_in, b, n_out, alpha, delta, o, err, errlen);
 }

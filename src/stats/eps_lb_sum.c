@@ -2,9 +2,7 @@
  * statistic S = Σ_k c_k #{IN > t_(k)} over the K largest OUT scores, its
  * p-value bounded by Hoeffding's and the convex-order bound under the exact
  * law of L = Σ_k c_k U_(k+1) (Rényi's representation), searched in doubles
- * and certified in MPFR/MPFI.  Tied scores are broken by a seeded uniform
- * first (ul_lb_untie, eps_lb_common.c: the theorem below then applies to
- * the pairs (score, U)).
+ * and certified in MPFR/MPFI.
  *
  * Theorem (proved here; used at level α, or α/2 per direction
  * when two-sided).  Let the OUT scores Y_1…Y_n0 and the IN
@@ -466,9 +464,9 @@ static ul_status sum_reversed(sum_test *t, const double *a, size_t n_in, const d
     return UL_OK;
 }
 
-static ul_status sum_sorted(ul_emp_lb_result *res, const double *a, size_t n_in, const double *b,
-                            size_t n_out, mpfi_srcptr alpha, mpfi_srcptr delta,
-                            const ul_emp_lb_opts *o, char *err, size_t errlen)
+ul_status ul_lb_run_sum(ul_emp_lb_result *res, const double *a, size_t n_in, const double *b,
+                        size_t n_out, mpfi_srcptr alpha, mpfi_srcptr delta, const ul_emp_lb_opts *o,
+                        char *err, size_t errlen)
 {
     unsigned long m = o->one_sided ? 1 : 2;
     double dd = mpfr_get_d(&delta->right, MPFR_RNDU), lev_d = ul_lb_beta_d(alpha, (double)m);
@@ -500,11 +498,4 @@ static ul_status sum_sorted(ul_emp_lb_result *res, const double *a, size_t n_in,
     mpfr_clear(e);
     mpfi_clear(lev);
     return UL_OK;
-}
-
-ul_status ul_lb_run_sum(ul_emp_lb_result *res, const double *a, size_t n_in, const double *b,
-                        size_t n_out, mpfi_srcptr alpha, mpfi_srcptr delta, const ul_emp_lb_opts *o,
-                        char *err, size_t errlen)
-{
-    return ul_lb_run_untied(sum_sorted, res, a, n_in, b, n_out, alpha, delta, o, err, errlen);
 }
