@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "num/encl.h"
 #include "stats/eps_lb.h"
@@ -56,18 +57,28 @@ static void rr(double eps, uint64_t seed, double *in, double *out, size_t n)
     }
 }
 
-static double bound(ul_emp_lb_method m, const double *in, size_t ni, const double *out, size_t no)
+/* The certified bound of method m at α = 0.05, δ = 0; LEVELS declares L
+ * possible values (L is ignored by the other methods). */
+static double bound_declared(ul_emp_lb_method m, unsigned long L, const double *in, size_t ni,
+                             const double *out, size_t no)
 {
     mpfi_t a, d;
     levels(a, d);
     ul_emp_lb_opts o = ul_emp_lb_defaults();
     o.method = m;
+    o.levels = m == UL_EMP_LB_LEVELS ? L : 0;
     char err[256] = "";
     double e = ul_emp_eps_lb_value(in, ni, out, no, a, d, &o, err, sizeof err);
     cr_assert(!isnan(e), "%s", err);
     mpfi_clear(a);
     mpfi_clear(d);
     return e;
+}
+
+/* The same for 0/1 scores (LEVELS declares 2 values). */
+static double bound(ul_emp_lb_method m, const double *in, size_t ni, const double *out, size_t no)
+{
+    return bound_declared(m, 2, in, ni, out, no);
 }
 
 /* ---- an independent single-threshold Clopper–Pearson bound --------------------- */
@@ -105,19 +116,24 @@ static double cp_upper(unsigned long k, unsigned long n, double beta)
 }
 
 /* The rule "IN iff score ≥ 0.5" fixed before the data, each rate bounded
- * at α/2 = 0.025, ε from the two bounds as TF Privacy's
+ * at beta (α/2 = 0.025 for one test), ε from the two bounds as TF Privacy's
  * `epsilon_clopper_pearson` (and ul_emp_eps_lb_counts, stats/stats.h):
  * max(log((1 − f̄n)/f̄p), log((1 − f̄p)/f̄n)), δ = 0. */
-static double cp_single(const double *in, size_t ni, const double *out, size_t no)
+static double cp_single_at(const double *in, size_t ni, const double *out, size_t no, double beta)
 {
     unsigned long fp = 0, fn = 0;
     for (size_t i = 0; i < no; i++)
         fp += out[i] >= 0.5;
     for (size_t i = 0; i < ni; i++)
         fn += in[i] < 0.5;
-    double f = cp_upper(fp, no, 0.025), g = cp_upper(fn, ni, 0.025);
+    double f = cp_upper(fp, no, beta), g = cp_upper(fn, ni, beta);
     double e = fmax(log((1 - g) / f), log((1 - f) / g));
     return e > 0 ? e : 0;
+}
+
+static double cp_single(const double *in, size_t ni, const double *out, size_t no)
+{
+    return cp_single_at(in, ni, out, no, 0.025);
 }
 
 /* The route for a discrete score today: a threshold fixed before the data
@@ -148,18 +164,69 @@ Test(eps_lb_ties, fixed_threshold_matches_independent_cp, .timeout = 60)
     free(out);
 }
 
+/* LEVELS on 0/1 scores has one threshold and observed counts: with 2
+ * values declared it is the single Clopper–Pearson bound above at α/2;
+ * with 3 declared (a valid but loose declaration) it pays two tests, each
+ * rate at α/4.  Randomised response at ε ∈ {1, 3}, n = 1000 per world. */
+Test(eps_lb_ties, levels_matches_independent_cp, .timeout = 60)
+{
+    enum { N = 1000 };
+    double *in = malloc(N * sizeof *in), *out = malloc(N * sizeof *out);
+    const double eps[] = {1, 3};
+    for (int e = 0; e < 2; e++) {
+        rr(eps[e], 3, in, out, N);
+        for (unsigned long L = 2; L <= 3; L++) {
+            double got = bound_declared(UL_EMP_LB_LEVELS, L, in, N, out, N);
+            double cp = cp_single_at(in, N, out, N, 0.05 / (2.0 * (double)(L - 1)));
+            cr_assert(cp > 0.5 * eps[e] && cp < eps[e], "the CP reference itself: %g", cp);
+            cr_assert(got <= cp * (1 + 1e-9) && got >= cp * (1 - 1e-6),
+                      "eps %g, L %lu: levels %.12g vs CP %.12g", eps[e], L, got, cp);
+        }
+    }
+    free(in);
+    free(out);
+}
+
+/* A declaration the data contradict is refused (no bound under a false
+ * hypothesis), and so is one below two values; the message names the field. */
+Test(eps_lb_ties, levels_refuses_a_false_declaration)
+{
+    double in[] = {0, 1, 2, 1}, out[] = {0, 0, 1, 0};
+    mpfi_t a, d;
+    levels(a, d);
+    for (unsigned long L = 0; L <= 3; L++) {
+        ul_emp_lb_opts o = ul_emp_lb_defaults();
+        o.method = UL_EMP_LB_LEVELS;
+        o.levels = L;
+        ul_emp_lb_result r;
+        ul_emp_lb_init(&r);
+        char err[256] = "";
+        ul_status st = ul_emp_eps_lb(&r, in, 4, out, 4, a, d, &o, err, sizeof err);
+        if (L < 3) { /* the data show 3 distinct values */
+            cr_assert_eq(st, UL_EINPUT, "L %lu", L);
+            cr_assert(strstr(err, "levels") != NULL, "%s", err);
+        } else {
+            cr_assert_eq(st, UL_OK, "%s", err);
+        }
+        ul_emp_lb_clear(&r);
+    }
+    mpfi_clear(a);
+    mpfi_clear(d);
+}
+
 /* ---- validity over seeds ---------------------------------------------------------- */
 
 /* Randomised response at ε = 1, n per world, seeds first+1 … first+seeds:
- * each method (JOINT, SUM, FAMILY) refutes the true claim ε = 1 on at most
+ * each method (JOINT, SUM, FAMILY, LEVELS with 2 values) refutes the true claim ε = 1 on at most
  * `allowed` seeds.  A valid method refutes on a seed with probability ≤ α,
  * so the count is stochastically below Bin(seeds, 0.05). */
 static void rr_refutations_within(size_t n, int seeds, uint64_t first, int allowed)
 {
     double *in = malloc(n * sizeof *in), *out = malloc(n * sizeof *out);
     cr_assert(in && out);
-    const ul_emp_lb_method ms[] = {UL_EMP_LB_JOINT, UL_EMP_LB_SUM, UL_EMP_LB_FAMILY};
-    for (int m = 0; m < 3; m++) {
+    const ul_emp_lb_method ms[] = {UL_EMP_LB_JOINT, UL_EMP_LB_SUM, UL_EMP_LB_FAMILY,
+                                   UL_EMP_LB_LEVELS};
+    for (int m = 0; m < 4; m++) {
         int refuted = 0;
         for (uint64_t seed = 1; seed <= (uint64_t)seeds; seed++) {
             rr(1.0, seed + first, in, out, n);
@@ -205,7 +272,7 @@ Test(eps_lb_ties, planted_five_atoms_valid, .timeout = 60)
         eps = fmax(eps, fabs(log(pin[v] / pout[v])));
     }
     double in[N], out[N];
-    int refuted[2] = {0, 0};
+    int refuted[3] = {0, 0, 0};
     for (uint64_t seed = 1; seed <= SEEDS; seed++) {
         uint64_t s = seed * 7919;
         for (int i = 0; i < 2 * N; i++) {
@@ -218,10 +285,11 @@ Test(eps_lb_ties, planted_five_atoms_valid, .timeout = 60)
         }
         refuted[0] += bound(UL_EMP_LB_JOINT, in, N, out, N) > eps;
         refuted[1] += bound(UL_EMP_LB_SUM, in, N, out, N) > eps;
+        refuted[2] += bound_declared(UL_EMP_LB_LEVELS, 5, in, N, out, N) > eps;
     }
-    cr_log_info("five atoms, true eps %.4f: joint %d, sum %d false refutations", eps, refuted[0],
-                refuted[1]);
-    cr_assert(refuted[0] <= ALLOWED && refuted[1] <= ALLOWED);
+    cr_log_info("five atoms, true eps %.4f: joint %d, sum %d, levels %d false refutations", eps,
+                refuted[0], refuted[1], refuted[2]);
+    cr_assert(refuted[0] <= ALLOWED && refuted[1] <= ALLOWED && refuted[2] <= ALLOWED);
 }
 
 /* ---- order of the input, the ties' share ------------------------------------------ */

@@ -22,7 +22,7 @@
 
 ul_emp_lb_opts ul_emp_lb_defaults(void)
 {
-    ul_emp_lb_opts o = {UL_EMP_LB_FAMILY, false, 0.0, DEFAULT_SPLIT, 0.0, false, -1};
+    ul_emp_lb_opts o = {UL_EMP_LB_FAMILY, false, 0.0, DEFAULT_SPLIT, 0.0, false, -1, 0};
     return o;
 }
 
@@ -80,6 +80,10 @@ static ul_status check_common(const double *in, size_t n_in, const double *out, 
         return ul_fail(err, errlen, UL_EINPUT,
                        "k_max: the sum test uses at most %d order statistics (k_max <= %d)",
                        SUM_K_MAX, SUM_K_MAX - 1);
+    if (o->method == UL_EMP_LB_LEVELS && o->levels < 2)
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "levels: the number of values the score can take, at least 2 (got %lu)",
+                       o->levels);
     if (o->method == UL_EMP_LB_SPLIT && !(o->split_frac > 0 && o->split_frac < 1))
         return ul_fail(err, errlen, UL_EINPUT, "split_frac must lie strictly inside (0, 1)");
     return UL_OK;
@@ -97,6 +101,8 @@ static ul_status run_method(ul_emp_lb_result *res, const double *a, size_t n_in,
         return ul_lb_run_fixed(res, a, n_in, b, n_out, o->threshold, alpha, delta, err, errlen);
     case UL_EMP_LB_ALL:
         return ul_lb_run_all(res, a, n_in, b, n_out, alpha, delta, err, errlen);
+    case UL_EMP_LB_LEVELS:
+        return ul_lb_run_levels(res, a, n_in, b, n_out, alpha, delta, o->levels, err, errlen);
     case UL_EMP_LB_JOINT:
         return ul_lb_run_joint(res, a, n_in, b, n_out, alpha, delta, o, err, errlen);
     case UL_EMP_LB_SUM:

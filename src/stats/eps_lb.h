@@ -85,6 +85,21 @@
  *           continuous scores (no ties) m = n_in + n_out and the lemma's
  *           union over all k and all j covers it; with ties the count m is
  *           data-dependent and the lemma does not cover it: prefer FAMILY.
+ *   LEVELS  a discrete score whose number of possible values L is declared
+ *           before the data (o->levels: 2 for a 0/1 score such as
+ *           randomised response).  Every distinct observed value v but the
+ *           smallest is a threshold, rule "IN iff score ≥ v", with its
+ *           OBSERVED counts and both Clopper–Pearson bounds at α/(2m),
+ *           m = L − 1.  Valid: the pooled law has at most L atoms
+ *           x_1 > … > x_L; a tested v is one of x_1 … x_(L−1), a value fixed
+ *           before the data, so its two counts are Bin(n_out, P_out[≥ v])
+ *           and Bin(n_in, P_in[≥ v]) and its two bounds fail with
+ *           probability ≤ α/m; the union over the ≤ L − 1 atoms keeps the
+ *           family-wise error ≤ α.  The test reaches the best threshold of
+ *           the score exactly (no design count rounded up to a grid, no
+ *           Bonferroni over log n tests).  More than L distinct values in
+ *           the data: UL_EINPUT "levels" (the declaration was false, and a
+ *           bound under it would not be valid).
  *
  * Ties.  Every method is valid with tied scores (the lemma allows atoms), but
  * a threshold inside a block of equal scores leaves the whole block out, so
@@ -109,6 +124,7 @@ typedef enum {
     UL_EMP_LB_ALL,
     UL_EMP_LB_JOINT,
     UL_EMP_LB_SUM,
+    UL_EMP_LB_LEVELS,
 } ul_emp_lb_method;
 
 typedef struct {
@@ -121,10 +137,12 @@ typedef struct {
     long k_max;        /* FAMILY/JOINT: only grid counts k ≤ k_max (−1: all; 0: the extreme
                         * order statistic alone, one test per side); SUM: K = k_max + 1
                         * order statistics (≤ 16; −1: 5) — fixed before the data */
+    unsigned long levels; /* LEVELS: how many distinct values the score can take (≥ 2),
+                           * declared before the data; 0 for the other methods */
 } ul_emp_lb_opts;
 
 /* Defaults: FAMILY, two-sided, ratio 0 (the method's), split_frac 0.25,
- * equal weights, k_max −1. */
+ * equal weights, k_max −1, levels 0. */
 ul_emp_lb_opts ul_emp_lb_defaults(void);
 
 /* SUM: at most this many order statistics (lcm(1…16) = 720720: the weights
@@ -161,7 +179,7 @@ void ul_emp_lb_clear(ul_emp_lb_result *res);
 /* The bound of o->method from in[0..n_in) and out[0..n_out) (finite
  * scores; "higher = more IN"), at confidence 1 − α and the claimed δ.
  * UL_EINPUT names "in_scores", "out_scores", "alpha", "delta", "threshold",
- * "split_frac" or "ratio"; UL_ECAP: sound but looser. */
+ * "split_frac", "ratio" or "levels"; UL_ECAP: sound but looser. */
 ul_status ul_emp_eps_lb(ul_emp_lb_result *res, const double *in, size_t n_in, const double *out,
                         size_t n_out, mpfi_srcptr alpha, mpfi_srcptr delta, const ul_emp_lb_opts *o,
                         char *err, size_t errlen);

@@ -6,6 +6,7 @@
  * copies a (IN scores) and b (OUT scores) after its checks:
  *   eps_lb_family.c  FAMILY  two Clopper–Pearson bounds per grid test
  *   eps_lb_all.c     ALL     every distinct threshold (the legacy statistic)
+ *                    LEVELS  the same thresholds, L − 1 of them declared
  *   eps_lb_fixed.c   FIXED and SPLIT (a pilot chooses the FIXED threshold)
  *   eps_lb_joint.c   JOINT   one p-value per grid test
  *   eps_lb_sum.c     SUM     a weighted sum over order statistics
@@ -82,6 +83,9 @@ ul_status ul_lb_run_family(ul_emp_lb_result *res, const double *a, size_t n_in, 
 ul_status ul_lb_run_all(ul_emp_lb_result *res, const double *a, size_t n_in, const double *b,
                         size_t n_out, mpfi_srcptr alpha, mpfi_srcptr delta, char *err,
                         size_t errlen);
+ul_status ul_lb_run_levels(ul_emp_lb_result *res, const double *a, size_t n_in, const double *b,
+                           size_t n_out, mpfi_srcptr alpha, mpfi_srcptr delta,
+                           unsigned long levels, char *err, size_t errlen);
 /* FIXED on ascending arrays at threshold t; SPLIT on the scores as given
  * (their order chooses the pilot). */
 ul_status ul_lb_run_fixed(ul_emp_lb_result *res, const double *a, size_t n_in, const double *b,
