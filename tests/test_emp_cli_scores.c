@@ -330,3 +330,137 @@ Test(emp_cli_scores, ties_are_reported)
     cr_assert_not_null(j1, "%s", buf);
     cr_assert_not_null(strstr(j1 + 1, "\"ties_fraction\":0"), "%s", buf);
 }
+
+/* ---- --method levels (stats/eps_lb.h, LEVELS) -------------------------------- */
+
+/* k ones then n − k zeros, one per line. */
+static void write_bits(const char *name, int n, int k)
+{
+    FILE *f = fopen(path_of(name), "w");
+    cr_assert_not_null(f);
+    for (int i = 0; i < n; i++)
+        fprintf(f, "%d\n", i < k);
+    fclose(f);
+}
+
+/* P[Bin(n, p) ≤ k] by the terms' ratio t_(i+1)/t_i = (n − i)/(i + 1) ·
+ * p/(1 − p) from t_0 = (1 − p)^n, in long double (n ≤ 1000 here: t_0 ≥
+ * 1e-4900 stays normal). */
+static long double bin_cdf(unsigned long k, unsigned long n, long double p)
+{
+    long double t = powl(1 - p, (long double)n), s = t;
+    for (unsigned long i = 0; i < k; i++) {
+        t *= (long double)(n - i) / (long double)(i + 1) * p / (1 - p);
+        s += t;
+    }
+    return s;
+}
+
+/* The Clopper–Pearson upper bound (Clopper & Pearson, Biometrika 26
+ * (1934)): the p with P[Bin(n, p) ≤ k] = beta, by bisection. */
+static double cp_up(unsigned long k, unsigned long n, double beta)
+{
+    long double lo = 0, hi = 1;
+    for (int i = 0; k < n && i < 120; i++) {
+        long double mid = (lo + hi) / 2;
+        if (bin_cdf(k, n, mid) > beta)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return (double)hi;
+}
+
+/* LEVELS on 0/1 scores with 2 values declared: one threshold (score 1),
+ * m = 1, both rates at α/2 = 0.025, ε = max(log((1 − f̄n)/f̄p),
+ * log((1 − f̄p)/f̄n)) at δ = 0 (TF Privacy's `epsilon_clopper_pearson`):
+ * the CLI's bound is that, rounded down (10 digits), computed here from the
+ * counts with a CP of its own.  Randomised response's expected counts at
+ * ε = 1 and 3 (e/(1 + e) ≈ 0.731, e³/(1 + e³) ≈ 0.953), 1000 per world. */
+Test(emp_cli_scores, levels_matches_independent_cp)
+{
+    const int ones[][2] = {{731, 269}, {953, 47}};
+    char buf[16384];
+    cr_redirect_stdout();
+    for (int c = 0; c < 2; c++) {
+        write_bits("in.txt", 1000, ones[c][0]);
+        write_bits("out.txt", 1000, ones[c][1]);
+        cr_assert_eq(run("--method=levels", "--levels=2", "--json", NULL, NULL), 0);
+        read_stdout(buf, sizeof buf);
+        double f = cp_up((unsigned long)ones[c][1], 1000, 0.025),
+               g = cp_up((unsigned long)(1000 - ones[c][0]), 1000, 0.025);
+        double cp = fmax(log((1 - g) / f), log((1 - f) / g)), e = json_eps(buf, NULL);
+        cr_assert(e <= cp * (1 + 1e-9) && e >= cp * (1 - 1e-6), "levels %.12g vs CP %.12g", e, cp);
+        cr_assert_not_null(strstr(buf, "\"levels\":2"), "%s", buf);
+        cr_assert_not_null(strstr(buf, "\"tests\":1"), "%s", buf);
+    }
+    cr_assert_eq(run("--method=levels", "--levels=3", NULL, NULL, NULL), 0);
+    read_stdout(buf, sizeof buf);
+    cr_assert_not_null(strstr(buf, "levels: 3 possible values declared before the data; m = 2 "
+                                   "thresholds"),
+                       "%s", buf);
+}
+
+/* Everything the redirected stderr holds, and that stdout holds nothing. */
+static void stderr_only(char *buf, size_t n)
+{
+    char out[64];
+    fflush(stderr);
+    fflush(stdout);
+    slurp(cr_get_redirected_stderr(), buf, n);
+    slurp(cr_get_redirected_stdout(), out, sizeof out);
+    cr_assert_str_empty(out);
+}
+
+/* A false declaration (three values, two declared) is refused, exit 2,
+ * nothing on stdout: no bound; as --levels without --method levels, --method
+ * levels without --levels, and a count below 2. */
+Test(emp_cli_scores, levels_refusals_exit_2)
+{
+    FILE *fi = fopen(path_of("in.txt"), "w"), *fo = fopen(path_of("out.txt"), "w");
+    for (int i = 0; i < 60; i++)
+        fprintf(fi, "%d\n", i % 3), fprintf(fo, "%d\n", i % 2);
+    fclose(fi), fclose(fo);
+    cr_redirect_stderr();
+    cr_redirect_stdout();
+    cr_assert_eq(run("--method=levels", "--levels=2", "--json", NULL, NULL), 2);
+    cr_assert_eq(run("--levels=2", NULL, NULL, NULL, NULL), 2);
+    cr_assert_eq(run("--method=levels", NULL, NULL, NULL, NULL), 2);
+    cr_assert_eq(run("--method=levels", "--levels=1", NULL, NULL, NULL), 2);
+    cr_assert_eq(run("--method=levels", "--levels=2x", NULL, NULL, NULL), 2);
+    char buf[8192];
+    stderr_only(buf, sizeof buf);
+    cr_assert_not_null(strstr(buf, "ulaudit attack: --levels: the scores take 3 distinct values, "
+                                   "more than the 2 declared"),
+                       "%s", buf);
+    cr_assert_not_null(strstr(buf, "--levels: only with --method levels\n"), "%s", buf);
+    cr_assert_not_null(strstr(buf, "--levels: needed by --method levels"), "%s", buf);
+    cr_assert_not_null(strstr(buf, "--levels: an integer >= 2 (got '1')"), "%s", buf);
+    cr_assert_not_null(strstr(buf, "--levels: an integer >= 2 (got '2x')"), "%s", buf);
+}
+
+/* The ties warning names levels with the observed count of values (2 here)
+ * as a lower bound of L, when the values are few; not with 40 distinct
+ * values in blocks of 5 (ties_fraction 1, more than UL_SCORES_FEW_VALUES). */
+Test(emp_cli_scores, ties_warning_suggests_levels_when_few_values)
+{
+    write_bits("in.txt", 200, 150);
+    write_bits("out.txt", 200, 50);
+    cr_redirect_stdout();
+    run(NULL, NULL, NULL, NULL, NULL);
+    char buf[16384];
+    read_stdout(buf, sizeof buf);
+    cr_assert_not_null(strstr(buf, "the scores take 2 distinct values: --method levels --levels L"),
+                       "%s", buf);
+    cr_assert_not_null(strstr(buf, "L >= 2 the number of values the score CAN take, declared "
+                                   "before seeing the data"),
+                       "%s", buf);
+    FILE *fi = fopen(path_of("in.txt"), "w"), *fo = fopen(path_of("out.txt"), "w");
+    for (int i = 0; i < 100; i++)
+        fprintf(fi, "%d\n", i / 5 + 10), fprintf(fo, "%d\n", i / 5);
+    fclose(fi), fclose(fo);
+    run(NULL, NULL, NULL, NULL, NULL);
+    read_stdout(buf, sizeof buf);
+    cr_assert_not_null(strstr(buf, "warning: 100% of the scores"), "%s", buf);
+    cr_assert_null(strstr(buf, "--method levels"), "%s", buf);
+}

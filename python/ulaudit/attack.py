@@ -53,7 +53,7 @@ def _stats_now(a: Any, b: Any, flags: Dict[str, str]) -> str:
 
 def attack_scores(in_scores: Scores, out_scores: Scores, delta: Any = None, alpha: Any = None,
                   *, claim_eps: Any = None, method: Optional[str] = None, threshold: Any = None,
-                  split_frac: Any = None, sides: Any = None, ratio: Any = None,
+                  levels: Any = None, split_frac: Any = None, sides: Any = None, ratio: Any = None,
                   weights: Optional[str] = None,
                   max_seconds: Optional[float] = None) -> Dict[str, Any]:
     """The statistics of ``ulaudit attack --scores IN,OUT ... --json`` on two arrays
@@ -64,9 +64,11 @@ def attack_scores(in_scores: Scores, out_scores: Scores, delta: Any = None, alph
 
     delta: the claim's delta (default 0); alpha: 1 - confidence (default 0.05);
     claim_eps: the claimed eps (default: no claim, statistics only);
-    method: joint (default), sum, family, all, fixed, split or onerun;
-    threshold: fixed's threshold; split_frac: split's choosing part (default 0.25);
-    sides: 1 or 2 (default 2); ratio: the grid ratio (default 4 for joint, 1.25
+    method: joint (default), sum, family, all, fixed, split, onerun, onerun-fdp or
+    levels; threshold: fixed's threshold; levels: how many values the score can
+    take (an integer >= 2, declared before seeing the data; levels only);
+    split_frac: split's choosing part (default 0.25); sides: 1 or 2 (default 2);
+    ratio: the grid ratio (default 4 for joint, 2 for onerun and onerun-fdp, 1.25
     otherwise); weights: equal (default) or geometric (joint only).
 
     Scores are float64 (1-d numpy arrays or sequences of real numbers, at least one
@@ -74,8 +76,8 @@ def attack_scores(in_scores: Scores, out_scores: Scores, delta: Any = None, alph
     in_scores or out_scores and the index); flags are read from
     their exact decimal text.  max_seconds bounds the call; Ctrl-C interrupts it."""
     given = {"delta": delta, "alpha": alpha, "claim-eps": claim_eps, "method": method,
-             "threshold": threshold, "split-frac": split_frac, "sides": sides, "ratio": ratio,
-             "weights": weights}
+             "threshold": threshold, "levels": levels, "split-frac": split_frac, "sides": sides,
+             "ratio": ratio, "weights": weights}
     flags = {k: flag_text(k.replace("-", "_"), v) for k, v in given.items() if v is not None}
     a, b = _doubles("in_scores", in_scores), _doubles("out_scores", out_scores)
     return json.loads(_run.run(lambda: _stats_now(a, b, flags), max_seconds))

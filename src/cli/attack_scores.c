@@ -7,12 +7,14 @@
  * this file reads the score files and argv, and prints.
  *
  *   ulaudit attack --scores IN.csv,OUT.csv [--claim-eps E] [--delta D]
- *                  [--alpha A] [--method joint|sum|family|all|fixed|split|onerun]
+ *                  [--alpha A]
+ *                  [--method joint|sum|family|all|fixed|split|onerun|onerun-fdp|levels]
  *                  [--weights equal|geometric]
- *                  [--threshold T] [--split-frac F] [--sides 1|2]
+ *                  [--threshold T] [--levels L] [--split-frac F] [--sides 1|2]
  *                  [--ratio R] [--html FILE] [--json]
  *
- * Exit codes: 0 consistent (or no claim), 1 refuted, 2 bad input.
+ * Exit codes: 0 consistent (or no claim, or onerun-fdp's "refuted if
+ * Gaussian-shaped"), 1 refuted, 2 bad input.
  */
 #include "cli/attack_scores.h"
 
@@ -34,8 +36,9 @@ void ul_cli_attack_scores_help(FILE *out)
 {
     fprintf(out,
             "usage: ulaudit attack --scores IN,OUT [--claim-eps E] [--delta D] [--alpha A]\n"
-            "                      [--method joint|sum|family|all|fixed|split|onerun]\n"
-            "                      [--threshold T]\n"
+            "                      [--method joint|sum|family|all|fixed|split|onerun|\n"
+            "                                onerun-fdp|levels]\n"
+            "                      [--threshold T] [--levels L]\n"
             "                      [--split-frac F] [--sides 1|2] [--ratio R]\n"
             "                      [--weights equal|geometric] [--html FILE] [--json]\n\n"
             "Certified statistics for membership-inference scores computed by any tool.\n"
@@ -61,8 +64,19 @@ void ul_cli_attack_scores_help(FILE *out)
             "                   depend on the scores)\n"
             "           onerun  the scores are canaries of ONE training run, each included\n"
             "                   by an independent fair coin (Steinke-Nasr-Jagielski 2023)\n"
+            "           onerun-fdp  the same setting, the f-DP test (Mahloujifar-Melis-\n"
+            "                   Chaudhuri 2024): certifies mu_lb (mu-GDP rejected for\n"
+            "                   mu <= mu_lb) and reports eps_gdp, eps(D) of mu_lb-GDP, a\n"
+            "                   lower bound of eps only if the mechanism's trade-off curve\n"
+            "                   is Gaussian-shaped (a claim above it is 'refuted if\n"
+            "                   Gaussian-shaped', exit 0); needs D > 0\n"
+            "           levels  a discrete score with --levels L possible values, L\n"
+            "                   declared BEFORE the data (2 for a 0/1 score): every\n"
+            "                   observed value a threshold, Bonferroni over L - 1; more\n"
+            "                   than L distinct values in the data: exit 2, no bound\n"
             "  --sides 1|2      forward tests only, or also the reversed rule (default 2)\n"
-            "  --ratio R        the grid ratio (default 4 for joint, 1.25 otherwise)\n"
+            "  --ratio R        the grid ratio (default 4 for joint, 2 for onerun and\n"
+            "                   onerun-fdp, 1.25 otherwise)\n"
             "  --weights geometric  joint: test i of each direction's grid at level\n"
             "                   alpha 2^-(i+1) (the last 2^-(L-1); halved for 2 sides)\n"
             "                   instead of alpha/m: favours the extreme order statistics\n"
@@ -213,18 +227,78 @@ static int parse(job *j, int argc, char **argv)
     j->json = c.json;
     if (ul_scores_spec_read(&j->spec, j->v, err, sizeof err) != UL_OK)
         return usage("%s%s", err, "");
+    if (j->v[F_HTML][0] && j->spec.fdp) /* the page draws eps_lb(delta), which fdp has not */
+        return usage("--html: not with --method onerun-fdp (it bounds mu, not eps)%s%s", "", "");
     if (j->v[F_HTML][0] && ul_cli_html_path_check(j->v[F_HTML], err, sizeof err) != 0)
         return usage("%s%s", err, ""); /* before anything is read: nothing written */
     return read_files(j);
 }
 
-static void print_text(const job *j, const ul_scores_outcome *r)
+/* The ties warning: thresholds inside blocks of equal scores lose power;
+ * the remedies fixed before the data (a threshold, or the number of values
+ * the score can take, of which the observed count is only a lower bound). */
+static void print_ties(const ul_scores_outcome *r)
+{
+    if (r->lb.ties_fraction < UL_SCORES_TIES_WARN)
+        return;
+    printf("  warning: %.0f%% of the scores equal another score: the tests' thresholds fall "
+           "inside blocks of equal scores and lose power (valid, but weak); a threshold fixed "
+           "before the data (--method fixed --threshold T) is tested at all of alpha\n",
+           100 * r->lb.ties_fraction);
+    if (r->distinct <= UL_SCORES_FEW_VALUES)
+        printf("  the scores take %zu distinct values: --method levels --levels L tests every "
+               "one, with L >= %zu the number of values the score CAN take, declared before "
+               "seeing the data (not read off these scores)\n",
+               r->distinct, r->distinct);
+}
+
+/* The certified ε lower bound of the ul_emp_lb_method methods. */
+static void print_lb(const job *j, const ul_scores_outcome *r)
 {
     char lb[64], w[128];
     const ul_scores_spec *s = &j->spec;
     ul_scores_eps_text(r, lb, sizeof lb);
     ul_scores_weights_text(s, &r->lb, w, sizeof w);
     bool sum = s->o.method == UL_EMP_LB_SUM;
+    printf("  certified eps lower bound: %s  (method %s, %lu test%s paid for, %s%s%s, its level "
+           "alpha/%lu, alpha %s, delta %s)\n",
+           lb, ul_scores_method_name(s->o.method), r->lb.m, r->lb.m == 1 ? "" : "s",
+           sum ? "weights " : "", w, sum ? "" : " weights", r->lb.divisor,
+           j->v[UL_SCORES_F_ALPHA], j->v[UL_SCORES_F_DELTA]);
+    if (s->o.method == UL_EMP_LB_LEVELS)
+        printf("    levels: %lu possible values declared before the data; m = %lu thresholds\n",
+               s->o.levels, s->o.levels - 1);
+    if (r->lb.direction != 0)
+        printf("    %s: IN iff score >= %.17g; %lu false positives of %lu, %lu false negatives "
+               "of %lu\n",
+               sum ? "deepest threshold of the sum" : "rule", r->lb.threshold, r->lb.fp,
+               r->lb.n_out, r->lb.fn, r->lb.n_in);
+    print_ties(r);
+}
+
+/* onerun-fdp (stats/eps_lb.h, one run f-DP; Mahloujifar, Melis, Chaudhuri
+ * 2024, arXiv:2410.22235): the certified μ, then eps_gdp with its
+ * assumption. */
+static void print_fdp(const job *j, const ul_scores_outcome *r)
+{
+    char mu[64], eps[64];
+    ul_scores_fdp_text(r, mu, eps, sizeof mu);
+    const ul_emp_onerun_choice *c = &r->fdp.choice;
+    printf("  f-DP one-run test (Mahloujifar, Melis, Chaudhuri 2024, arXiv:2410.22235; one "
+           "run, each canary included by an independent fair coin):\n");
+    printf("    mu-GDP rejected for mu <= %s  (certified; %lu test%s paid for, its level "
+           "alpha/%lu, alpha %s)\n",
+           mu, c->tests, c->tests == 1 ? "" : "s", c->tests, j->v[UL_SCORES_F_ALPHA]);
+    printf("    guesses: the %lu highest scores IN, the %lu lowest OUT; %lu correct\n",
+           c->k_plus, c->k_minus, c->v);
+    printf("    eps_gdp %s at delta %s: the eps(delta) of %s-GDP, a lower bound of the "
+           "mechanism's eps(delta) ONLY if its trade-off curve is Gaussian-shaped\n",
+           eps, j->v[UL_SCORES_F_DELTA], mu);
+}
+
+static void print_text(const job *j, const ul_scores_outcome *r)
+{
+    const ul_scores_spec *s = &j->spec;
     printf("scores: %zu IN, %zu OUT\n", j->n_in, j->n_out);
     printf("  AUC %.4f; TPR at FPR 1e-3 / 1e-2 / 1e-1:", r->roc.auc);
     for (int l = 0; l < UL_EMP_N_FPR_LEVELS; l++) {
@@ -234,32 +308,24 @@ static void print_text(const job *j, const ul_scores_outcome *r)
             printf(" %.4f", r->roc.tpr_at_fpr[l]);
         printf(l + 1 < UL_EMP_N_FPR_LEVELS ? " /" : "\n");
     }
-    printf("  certified eps lower bound: %s  (method %s, %lu test%s paid for, %s%s%s, its level "
-           "alpha/%lu, alpha %s, delta %s)\n",
-           lb, ul_scores_method_name(s->o.method), r->lb.m, r->lb.m == 1 ? "" : "s",
-           sum ? "weights " : "", w, sum ? "" : " weights", r->lb.divisor,
-           j->v[UL_SCORES_F_ALPHA], j->v[UL_SCORES_F_DELTA]);
-    if (r->lb.direction != 0)
-        printf("    %s: IN iff score >= %.17g; %lu false positives of %lu, %lu false negatives "
-               "of %lu\n",
-               sum ? "deepest threshold of the sum" : "rule", r->lb.threshold, r->lb.fp,
-               r->lb.n_out, r->lb.fn, r->lb.n_in);
-    if (r->lb.ties_fraction >= UL_SCORES_TIES_WARN)
-        printf("  warning: %.0f%% of the scores equal another score: the tests' thresholds fall "
-               "inside blocks of equal scores and lose power (valid, but weak); a threshold fixed "
-               "before the data (--method fixed --threshold T) is tested at all of alpha\n",
-               100 * r->lb.ties_fraction);
+    if (s->fdp)
+        print_fdp(j, r);
+    else
+        print_lb(j, r);
     printf("  GDP estimate (assumes a Gaussian trade-off curve; never decides): mu %.4f, "
            "eps(delta) %.4f\n",
            r->mu, r->gdp_eps);
     char cap[64];
     if (ul_scores_capacity_text(r, cap, sizeof cap))
-        printf("  capacity: at most eps %s from %zu IN and %zu OUT scores (a perfect "
+        printf("  capacity: at most %s %s from %zu IN and %zu OUT scores (a perfect "
                "separation)\n",
-               cap, j->n_in, j->n_out);
+               s->fdp ? "eps_gdp" : "eps", cap, j->n_in, j->n_out);
     if (s->has_claim)
-        printf("  claim (eps, delta) = (%s, %s): %s\n", j->v[UL_SCORES_F_CLAIM],
-               j->v[UL_SCORES_F_DELTA], r->verdict);
+        printf("  claim (eps, delta) = (%s, %s): %s%s\n", j->v[UL_SCORES_F_CLAIM],
+               j->v[UL_SCORES_F_DELTA], r->verdict,
+               strcmp(r->verdict, UL_SCORES_VERDICT_IF_GAUSSIAN) == 0
+                   ? " (eps_gdp exceeds it; without that assumption it is not refuted)"
+                   : "");
     else
         printf("  no claim given (--claim-eps)\n");
     if (ul_scores_cannot_refute(s, r))

@@ -5,6 +5,8 @@
  * claimed (ε, δ), as one JSON object. */
 #include "stats/scores_report.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <json-c/json.h>
 #include <math.h>
 #include <mpfr.h>
@@ -22,15 +24,19 @@ const ul_scores_flag ul_scores_flags[UL_SCORES_NF] = {
     {"alpha", "A", "significance", "0.05"},
     {"method", "M", "bound", "joint"},
     {"threshold", "T", "fixed threshold", ""},
+    {"levels", "L", "declared values", ""},
     {"split-frac", "F", "split fraction", "0.25"},
     {"sides", "S", "1 or 2", "2"},
     {"ratio", "R", "grid ratio", ""},
     {"weights", "W", "equal or geometric", "equal"},
 };
 
-/* The methods by name, in the order of ul_emp_lb_method. */
-static const char *const METHODS[] = {"family", "fixed", "split", "onerun", "all", "joint", "sum"};
+/* The methods by name, in the order of ul_emp_lb_method; then the f-DP
+ * one-run test, which is not one of them (scores_report.h, fdp). */
+static const char *const METHODS[] = {"family", "fixed",  "split", "onerun",
+                                      "all",    "joint",  "sum",   "levels"};
 #define N_METHODS (sizeof METHODS / sizeof METHODS[0])
+#define FDP_NAME "onerun-fdp"
 
 void ul_scores_spec_init(ul_scores_spec *s)
 {
@@ -62,20 +68,30 @@ static ul_status bad(char *err, size_t errlen, const char *fmt, const char *a, c
     return ul_fail(err, errlen, UL_EINPUT, "%s", msg);
 }
 
-/* --method and the flags that depend on it. */
-static ul_status read_method(ul_scores_spec *s, char *err, size_t errlen)
+/* --method's name into s->o.method (and s->fdp). */
+static ul_status read_method_name(ul_scores_spec *s, char *err, size_t errlen)
 {
-    const char *const *v = s->v;
-    s->o = ul_emp_lb_defaults();
-    int k = -1;
+    const char *name = s->v[UL_SCORES_F_METHOD];
+    s->fdp = strcmp(name, FDP_NAME) == 0;
+    int k = s->fdp ? UL_EMP_LB_ONERUN : -1; /* f-DP: ONERUN's candidates */
     for (size_t i = 0; i < N_METHODS; i++)
-        if (strcmp(v[UL_SCORES_F_METHOD], METHODS[i]) == 0)
+        if (strcmp(name, METHODS[i]) == 0)
             k = (int)i;
     if (k < 0)
         return bad(err, errlen,
-                   "--method: one of joint, sum, family, all, fixed, split, onerun (got '%s')%s",
-                   v[UL_SCORES_F_METHOD], "");
-    ul_emp_lb_method m = s->o.method = (ul_emp_lb_method)k;
+                   "--method: one of joint, sum, family, all, fixed, split, onerun, onerun-fdp, "
+                   "levels (got '%s')%s",
+                   name, "");
+    s->o.method = (ul_emp_lb_method)k;
+    return UL_OK;
+}
+
+/* --threshold (FIXED) and --levels (LEVELS): each given exactly with its
+ * method.  L is declared before the data (stats/eps_lb.h, LEVELS). */
+static ul_status read_method_values(ul_scores_spec *s, char *err, size_t errlen)
+{
+    const char *const *v = s->v;
+    ul_emp_lb_method m = s->o.method;
     if ((m == UL_EMP_LB_FIXED) != (v[UL_SCORES_F_THR][0] != '\0'))
         return bad(err, errlen, "--threshold: %s%s",
                    m == UL_EMP_LB_FIXED ? "needed by --method fixed" : "only with --method fixed",
@@ -83,6 +99,35 @@ static ul_status read_method(ul_scores_spec *s, char *err, size_t errlen)
     if (m == UL_EMP_LB_FIXED && !read_double(v[UL_SCORES_F_THR], &s->o.threshold))
         return bad(err, errlen, "--threshold: a finite number (got '%s')%s", v[UL_SCORES_F_THR],
                    "");
+    const char *l = v[UL_SCORES_F_LEVELS];
+    if ((m == UL_EMP_LB_LEVELS) != (l[0] != '\0'))
+        return bad(err, errlen, "--levels: %s%s",
+                   m == UL_EMP_LB_LEVELS ? "needed by --method levels (the number of values the "
+                                           "score can take, declared before the data)"
+                                         : "only with --method levels",
+                   "");
+    if (m == UL_EMP_LB_LEVELS) {
+        char *end;
+        errno = 0;
+        unsigned long n = isdigit((unsigned char)l[0]) ? strtoul(l, &end, 10) : 0;
+        if (n < 2 || errno != 0 || *end != '\0')
+            return bad(err, errlen, "--levels: an integer >= 2 (got '%s')%s", l, "");
+        s->o.levels = n;
+    }
+    return UL_OK;
+}
+
+/* --method and the flags that depend on it. */
+static ul_status read_method(ul_scores_spec *s, char *err, size_t errlen)
+{
+    const char *const *v = s->v;
+    s->o = ul_emp_lb_defaults();
+    ul_status st = read_method_name(s, err, errlen);
+    if (st == UL_OK)
+        st = read_method_values(s, err, errlen);
+    if (st != UL_OK)
+        return st;
+    ul_emp_lb_method m = s->o.method;
     if (!read_double(v[UL_SCORES_F_SPLIT], &s->o.split_frac) || !(s->o.split_frac > 0) ||
         !(s->o.split_frac < 1))
         return bad(err, errlen, "--split-frac: a number strictly between 0 and 1 (got '%s')%s",
@@ -130,6 +175,10 @@ ul_status ul_scores_spec_read(ul_scores_spec *s, const char *const *v, char *err
         st = read_number(s->alpha, "alpha", v[UL_SCORES_F_ALPHA], true, err, errlen);
     if (st == UL_OK)
         st = read_number(s->delta, "delta", v[UL_SCORES_F_DELTA], true, err, errlen);
+    if (st == UL_OK && s->fdp && mpfr_sgn(&s->delta->left) <= 0) /* ε(0) of μ-GDP is ∞ */
+        st = bad(err, errlen, "--delta: > 0 needed by --method onerun-fdp (its eps_gdp is the eps "
+                              "at delta of mu-GDP, infinite at delta 0; got '%s')%s",
+                 v[UL_SCORES_F_DELTA], "");
     s->has_claim = v[UL_SCORES_F_CLAIM][0] != '\0';
     if (st == UL_OK && s->has_claim)
         st = read_number(s->claim, "claim-eps", v[UL_SCORES_F_CLAIM], false, err, errlen);
@@ -141,6 +190,7 @@ void ul_scores_outcome_init(ul_scores_outcome *r)
     memset(r, 0, sizeof *r);
     ul_emp_lb_init(&r->lb);
     ul_emp_lb_init(&r->cap);
+    ul_emp_onerun_fdp_init(&r->fdp);
 }
 
 void ul_scores_outcome_clear(ul_scores_outcome *r)
@@ -149,29 +199,86 @@ void ul_scores_outcome_clear(ul_scores_outcome *r)
         ul_emp_roc_clear(&r->roc);
     ul_emp_lb_clear(&r->lb);
     ul_emp_lb_clear(&r->cap);
+    ul_emp_onerun_fdp_clear(&r->fdp);
     r->computed = false;
 }
 
 /* The capacity (scores_report.h): the method's bound on a perfect
  * separation of the same counts, every IN score above every OUT score, all
  * distinct (a tie at a boundary is not guessed by onerun; for --method
- * fixed, IN at the threshold and OUT just below it).  The memory
- * of 2 × the counts: when it is not there, or the method refuses such
- * scores, no capacity (cap_known false): it only informs. */
+ * fixed, IN at the threshold and OUT just below it; for levels, IN 1 and
+ * OUT 0, two values as any declared L ≥ 2 allows).  For onerun-fdp, the
+ * eps_gdp of that separation.  The memory of 2 × the counts: when it is
+ * not there, or the method refuses such scores, no capacity (cap_known
+ * false): it only informs. */
 static void capacity(const ul_scores_spec *s, size_t n_in, size_t n_out, ul_scores_outcome *r)
 {
     double *v = malloc((n_in + n_out) * sizeof *v);
     char err[512];
     if (!v)
         return;
-    bool fixed = s->o.method == UL_EMP_LB_FIXED;
+    bool fixed = s->o.method == UL_EMP_LB_FIXED, two = fixed || s->o.method == UL_EMP_LB_LEVELS;
     double hi = fixed ? s->o.threshold : 1, lo = fixed ? nextafter(hi, -INFINITY) : 0;
     for (size_t i = 0; i < n_in + n_out; i++)
-        v[i] = fixed ? (i < n_in ? hi : lo) : i < n_in ? 1 + (double)i : -1 - (double)(i - n_in);
-    ul_status st = ul_emp_eps_lb(&r->cap, v, n_in, v + n_in, n_out, s->alpha, s->delta, &s->o,
-                                 err, sizeof err);
+        v[i] = two ? (i < n_in ? hi : lo) : i < n_in ? 1 + (double)i : -1 - (double)(i - n_in);
+    ul_status st;
+    if (s->fdp) {
+        ul_emp_onerun_fdp_result f;
+        ul_emp_onerun_fdp_init(&f);
+        st = ul_emp_onerun_fdp(&f, v, n_in, v + n_in, n_out, s->alpha, s->delta, &s->o, err,
+                               sizeof err);
+        mpfr_set_d(r->cap.eps_lb, f.eps_gdp, MPFR_RNDD);
+        ul_emp_onerun_fdp_clear(&f);
+    } else
+        st = ul_emp_eps_lb(&r->cap, v, n_in, v + n_in, n_out, s->alpha, s->delta, &s->o, err,
+                           sizeof err);
     free(v);
     r->cap_known = st == UL_OK || st == UL_ECAP; /* ECAP: sound, only looser */
+}
+
+/* The distinct values of in ∪ out, counted up to UL_SCORES_FEW_VALUES + 1
+ * (the ties warning's hint: a lower bound of the L to declare). */
+static size_t count_distinct(const double *in, size_t n_in, const double *out, size_t n_out)
+{
+    double seen[UL_SCORES_FEW_VALUES + 1];
+    size_t d = 0;
+    for (size_t i = 0; i < n_in + n_out && d <= UL_SCORES_FEW_VALUES; i++) {
+        double x = i < n_in ? in[i] : out[i - n_in];
+        size_t j = 0;
+        while (j < d && seen[j] != x)
+            j++;
+        if (j == d)
+            seen[d++] = x;
+    }
+    return d;
+}
+
+/* The library names the option "levels"; the command line's flag is
+ * --levels (a false declaration: the data show more values than L). */
+static void name_the_flag(ul_status st, char *err, size_t errlen)
+{
+    if (st == UL_EINPUT && errlen > 2 && strncmp(err, "levels: ", 8) == 0) {
+        size_t n = strlen(err);
+        if (n + 2 < errlen) {
+            memmove(err + 2, err, n + 1);
+            err[0] = err[1] = '-';
+        }
+    }
+}
+
+/* The verdict on a claim: the certified ε_lb above it refutes it; for
+ * onerun-fdp, eps_gdp above it refutes it only for a Gaussian-shaped
+ * trade-off curve (stats/eps_lb.h, one run f-DP), which is said, not
+ * decided.  Both compared with the claim's upper end, so a claim is not
+ * refuted by rounding. */
+static const char *verdict(const ul_scores_spec *s, const ul_scores_outcome *r)
+{
+    if (!s->has_claim)
+        return "no claim";
+    if (s->fdp)
+        return mpfr_cmp_d(&s->claim->right, r->fdp.eps_gdp) < 0 ? UL_SCORES_VERDICT_IF_GAUSSIAN
+                                                                : "consistent";
+    return mpfr_cmp(r->lb.eps_lb, &s->claim->right) > 0 ? "refuted" : "consistent";
 }
 
 ul_status ul_scores_compute(const ul_scores_spec *s, const double *in, size_t n_in,
@@ -182,23 +289,47 @@ ul_status ul_scores_compute(const ul_scores_spec *s, const double *in, size_t n_
     r->n_out = n_out;
     r->computed = true;
     ul_status st = ul_emp_roc_curve(&r->roc, in, n_in, out, n_out, err, errlen);
-    if (st == UL_OK)
+    if (st == UL_OK && s->fdp) /* Mahloujifar, Melis, Chaudhuri 2024 (arXiv:2410.22235) */
+        st = ul_emp_onerun_fdp(&r->fdp, in, n_in, out, n_out, s->alpha, s->delta, &s->o, err,
+                               errlen);
+    else if (st == UL_OK)
         st = ul_emp_eps_lb(&r->lb, in, n_in, out, n_out, s->alpha, s->delta, &s->o, err, errlen);
+    name_the_flag(st, err, errlen);
     if (st != UL_OK && st != UL_ECAP)
         return st;
     capacity(s, n_in, n_out, r);
+    r->distinct = count_distinct(in, n_in, out, n_out);
     double d = mpfr_get_d(&s->delta->right, MPFR_RNDU);
     r->mu = ul_emp_gdp_mu_from_auc(r->roc.auc);
     r->gdp_eps = d > 0 ? ul_emp_gdp_eps(r->mu, d) : INFINITY;
-    r->verdict = !s->has_claim                                  ? "no claim"
-                 : mpfr_cmp(r->lb.eps_lb, &s->claim->right) > 0 ? "refuted"
-                                                                : "consistent";
+    r->verdict = verdict(s, r);
     return UL_OK;
 }
 
 const char *ul_scores_method_name(ul_emp_lb_method m)
 {
     return METHODS[m];
+}
+
+const char *ul_scores_spec_method(const ul_scores_spec *s)
+{
+    return s->fdp ? FDP_NAME : METHODS[s->o.method];
+}
+
+/* A double as reported: 10 significant digits, rounded down. */
+static void down10(double x, char *buf, size_t n)
+{
+    mpfr_t t;
+    mpfr_init2(t, 53);
+    mpfr_set_d(t, x, MPFR_RNDD);
+    mpfr_snprintf(buf, n, "%.10R*g", MPFR_RNDD, t);
+    mpfr_clear(t);
+}
+
+void ul_scores_fdp_text(const ul_scores_outcome *r, char *mu, char *eps, size_t n)
+{
+    mpfr_snprintf(mu, n, "%.10R*g", MPFR_RNDD, r->fdp.mu_lb);
+    down10(r->fdp.eps_gdp, eps, n);
 }
 
 /* What the level is split by: --weights for the Bonferroni methods; for SUM
@@ -264,17 +395,18 @@ static json_object *gdp_json(const ul_scores_outcome *r)
     return g;
 }
 
-char *ul_scores_json(const ul_scores_spec *s, const ul_scores_outcome *r)
+/* The certified ε bound's part (every method but onerun-fdp); "levels"
+ * only for --method levels, so the other reports keep their keys. */
+static void add_lb(json_object *o, const ul_scores_spec *s, const ul_scores_outcome *r)
 {
     char lb[64], w[128];
     ul_scores_eps_text(r, lb, sizeof lb);
     ul_scores_weights_text(s, &r->lb, w, sizeof w);
-    json_object *o = json_object_new_object();
-    add_roc(o, r);
-    json_object_object_add(o, "method", json_object_new_string(ul_scores_method_name(s->o.method)));
     json_object_object_add(o, "tests", json_object_new_int64((int64_t)r->lb.m));
     json_object_object_add(o, "weights", json_object_new_string(w));
     json_object_object_add(o, "level_divisor", json_object_new_int64((int64_t)r->lb.divisor));
+    if (s->o.method == UL_EMP_LB_LEVELS)
+        json_object_object_add(o, "levels", json_object_new_int64((int64_t)s->o.levels));
     json_object_object_add(o, "alpha", json_object_new_string(s->v[UL_SCORES_F_ALPHA]));
     json_object_object_add(o, "delta", json_object_new_string(s->v[UL_SCORES_F_DELTA]));
     json_object_object_add(o, "eps_lower_bound", json_object_new_string(lb));
@@ -283,6 +415,48 @@ char *ul_scores_json(const ul_scores_spec *s, const ul_scores_outcome *r)
     json_object_object_add(o, "fp", json_object_new_int64((int64_t)r->lb.fp));
     json_object_object_add(o, "fn", json_object_new_int64((int64_t)r->lb.fn));
     json_object_object_add(o, "ties_fraction", json_object_new_double(r->lb.ties_fraction));
+}
+
+/* onerun-fdp's part (stats/eps_lb.h, one run f-DP; Mahloujifar, Melis,
+ * Chaudhuri 2024, arXiv:2410.22235): no assumption-free ε bound
+ * (eps_lower_bound null), the certified μ_lb, eps_gdp with its assumption,
+ * and the guesses chosen. */
+static void add_fdp(json_object *o, const ul_scores_spec *s, const ul_scores_outcome *r)
+{
+    char mu[64], eps[64];
+    ul_scores_fdp_text(r, mu, eps, sizeof mu);
+    const ul_emp_onerun_choice *c = &r->fdp.choice;
+    json_object_object_add(o, "tests", json_object_new_int64((int64_t)c->tests));
+    json_object_object_add(o, "level_divisor", json_object_new_int64((int64_t)c->tests));
+    json_object_object_add(o, "alpha", json_object_new_string(s->v[UL_SCORES_F_ALPHA]));
+    json_object_object_add(o, "delta", json_object_new_string(s->v[UL_SCORES_F_DELTA]));
+    json_object_object_add(o, "eps_lower_bound", NULL);
+    json_object_object_add(o, "mu_lb", json_object_new_string(mu));
+    json_object_object_add(o, "mu_lb_meaning",
+                           json_object_new_string("mu-GDP rejected for every mu <= mu_lb "
+                                                  "(certified, confidence 1 - alpha)"));
+    json_object_object_add(o, "eps_gdp", json_object_new_string(eps));
+    json_object_object_add(o, "eps_gdp_assumption",
+                           json_object_new_string("a lower bound of eps(delta) only if the "
+                                                  "mechanism's trade-off curve is Gaussian-shaped"));
+    json_object *g = json_object_new_object();
+    json_object_object_add(g, "k_plus", json_object_new_int64((int64_t)c->k_plus));
+    json_object_object_add(g, "k_minus", json_object_new_int64((int64_t)c->k_minus));
+    json_object_object_add(g, "correct", json_object_new_int64((int64_t)c->v));
+    json_object_object_add(o, "guesses", g);
+    json_object_object_add(o, "source", json_object_new_string("Mahloujifar, Melis, Chaudhuri "
+                                                               "2024, arXiv:2410.22235"));
+}
+
+char *ul_scores_json(const ul_scores_spec *s, const ul_scores_outcome *r)
+{
+    json_object *o = json_object_new_object();
+    add_roc(o, r);
+    json_object_object_add(o, "method", json_object_new_string(ul_scores_spec_method(s)));
+    if (s->fdp)
+        add_fdp(o, s, r);
+    else
+        add_lb(o, s, r);
     json_object_object_add(o, "gdp_estimate", gdp_json(r));
     char cap[64];
     json_object_object_add(o, "eps_max_certifiable", ul_scores_capacity_text(r, cap, sizeof cap)

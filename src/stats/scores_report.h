@@ -22,6 +22,10 @@
  * report warns that the bound is limited by the score's resolution. */
 #define UL_SCORES_TIES_WARN 0.5
 
+/* Up to this many distinct scores, the ties warning also suggests --method
+ * levels (a score with a handful of values: a bit, a bucketed loss). */
+#define UL_SCORES_FEW_VALUES 16
+
 /* The flags, in the order of their rows (the command line's order). */
 enum {
     UL_SCORES_F_SCORES,
@@ -30,6 +34,7 @@ enum {
     UL_SCORES_F_ALPHA,
     UL_SCORES_F_METHOD,
     UL_SCORES_F_THR,
+    UL_SCORES_F_LEVELS,
     UL_SCORES_F_SPLIT,
     UL_SCORES_F_SIDES,
     UL_SCORES_F_RATIO,
@@ -52,6 +57,10 @@ typedef struct {
     ul_emp_lb_opts o;
     mpfi_t alpha, delta, claim;
     bool has_claim;
+    /* --method onerun-fdp: the f-DP one-run test (stats/eps_lb.h,
+     * ul_emp_onerun_fdp), not a ul_emp_lb_method: o.method is ONERUN, whose
+     * candidates (o.one_sided, o.ratio) it shares. */
+    bool fdp;
 } ul_scores_spec;
 
 void ul_scores_spec_init(ul_scores_spec *s);
@@ -76,6 +85,12 @@ typedef struct {
      * ul_attack_eps_max); cap_known false when its memory was not there. */
     ul_emp_lb_result cap;
     bool cap_known;
+    /* --method onerun-fdp: its result (lb is then unused, eps_lb 0), and
+     * cap.eps_lb the eps_gdp of a perfect separation. */
+    ul_emp_onerun_fdp_result fdp;
+    /* The number of distinct scores of both worlds, counted up to
+     * UL_SCORES_FEW_VALUES + 1 (more is not counted). */
+    size_t distinct;
 } ul_scores_outcome;
 
 void ul_scores_outcome_init(ul_scores_outcome *r);
@@ -90,11 +105,22 @@ ul_status ul_scores_compute(const ul_scores_spec *s, const double *in, size_t n_
 
 /* The method's name, and what the level is split by (for the report). */
 const char *ul_scores_method_name(ul_emp_lb_method m);
+/* The name --method gave ("onerun-fdp" for the f-DP test). */
+const char *ul_scores_spec_method(const ul_scores_spec *s);
 void ul_scores_weights_text(const ul_scores_spec *s, const ul_emp_lb_result *lb, char *buf,
                             size_t n);
 
 /* The eps lower bound as reported: 10 significant digits, rounded down. */
 void ul_scores_eps_text(const ul_scores_outcome *r, char *buf, size_t n);
+
+/* --method onerun-fdp: mu_lb and eps_gdp as reported (10 significant
+ * digits, rounded down). */
+void ul_scores_fdp_text(const ul_scores_outcome *r, char *mu, char *eps, size_t n);
+
+/* The verdict of onerun-fdp when eps_gdp exceeds the claim: NOT "refuted"
+ * (eps_gdp bounds eps(delta) only for a Gaussian-shaped trade-off curve),
+ * so the command's exit status stays that of a claim not refuted. */
+#define UL_SCORES_VERDICT_IF_GAUSSIAN "refuted if Gaussian-shaped"
 
 /* The capacity as reported (10 significant digits, rounded down): false
  * when it is not known. */
