@@ -2,15 +2,19 @@
  * (src/cli/attack_scores.c), called as a function until cli/attack.c
  * dispatches to it: the command's file is compiled into this test.
  * Oracles: the TF Privacy audit vector and its closed form; exit codes
- * and messages for bad input. */
+ * and messages for bad input; for levels a Clopper–Pearson computed here;
+ * for onerun-fdp jax_privacy's published f-DP vectors, the paper's
+ * recursion and the GDP profile written here. */
 #include <criterion/criterion.h>
 #include <criterion/redirect.h>
+#include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli/attack_scores.c"
+#include "stats/gdp.h"
 
 static char dir[] = "/tmp/ulaudit-scores-XXXXXX";
 
@@ -463,4 +467,137 @@ Test(emp_cli_scores, ties_warning_suggests_levels_when_few_values)
     read_stdout(buf, sizeof buf);
     cr_assert_not_null(strstr(buf, "warning: 100% of the scores"), "%s", buf);
     cr_assert_null(strstr(buf, "--method levels"), "%s", buf);
+}
+
+/* ---- --method onerun-fdp (stats/eps_lb.h, one run f-DP) -------------------- */
+
+/* Φ by erfc, Φ⁻¹ by bisection (both independent of stats/gdp.c). */
+static double phi(double x)
+{
+    return 0.5 * erfc(-x / sqrt(2.0));
+}
+
+static double phi_inv(double p)
+{
+    double lo = -40, hi = 40;
+    for (int i = 0; i < 100; i++) {
+        double mid = 0.5 * (lo + hi);
+        *(phi(mid) < p ? &lo : &hi) = mid;
+    }
+    return 0.5 * (lo + hi);
+}
+
+/* Mahloujifar, Melis, Chaudhuri 2024 (arXiv:2410.22235), the recursion of
+ * `audit_rh_with_cap` as stats/eps_lb.h states it, for μ-GDP (f̄⁻¹(x) =
+ * Φ(Φ⁻¹(x) − μ)): r_0 + h_0 − r/m, > 0 when "μ-GDP" is rejected at τ. */
+static double fdp_margin(unsigned long m, unsigned long r, unsigned long v, double mu, double tau)
+{
+    double R = tau * (double)v / (double)m, H = tau * (double)(r - v) / (double)m;
+    for (unsigned long i = v; i-- > 0;) {
+        double h = fmax(H, R >= 1 ? 1 : phi(phi_inv(R) - mu));
+        R = fmin(1, R + (double)i / (double)(r - i) * (h - H));
+        H = h;
+    }
+    return R + H - (double)r / (double)m;
+}
+
+/* δ(ε) of μ-GDP: Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2) (Dong, Roth, Su 2022,
+ * Cor. 2.13). */
+static double gdp_delta(double eps, double mu)
+{
+    return phi(-eps / mu + mu / 2) - exp(eps) * phi(-eps / mu - mu / 2);
+}
+
+static double json_num(json_object *o, const char *key)
+{
+    json_object *v;
+    cr_assert(json_object_object_get_ex(o, key, &v), "%s missing", key);
+    return json_object_is_type(v, json_type_string) ? strtod(json_object_get_string(v), NULL)
+                                                    : json_object_get_double(v);
+}
+
+/* jax_privacy's f-DP vectors (tests/auditing_test.py, `test_epsilon_one_run_close`,
+ * cases 'one_fdp' … 'four_fdp'; reproduced with jax's own selection rule
+ * in onerun/jax_privacy_vectors): n = 10000 OUT scores Φ⁻¹((i + ½)/n), IN =
+ * OUT + shift, α = 0.05, δ = 1e-6, one-sided guesses; jax's ε 2.164749 /
+ * 4.7218075 / 9.133752 at shift 1 / 2 / 4.  Through the command:
+ *  - eps_gdp ≥ jax's ε: jax pays Bonferroni over the ROC hull's vertices
+ *    (thousands here), the command over its fixed grid (|C| = 16), on the
+ *    same data; the command cannot reproduce jax's exact number, whose
+ *    level is data-dependent (stats/eps_lb.h);
+ *  - μ_lb is where the paper's recursion, written here, crosses zero for
+ *    the reported guesses at τ = α/|C| (rejected just below, not 1e-5
+ *    above);
+ *  - eps_gdp is ε(δ) of μ_lb-GDP by the profile written here;
+ *  - the claim ε = 2 is NOT refuted (exit 0): "refuted if Gaussian-shaped";
+ *  - the JSON's fields. */
+Test(emp_cli_scores, onerun_fdp_against_jax_vectors, .timeout = 240)
+{
+    enum { N = 10000 };
+    const double shift[] = {1, 2, 4}, jax[] = {2.164749, 4.7218075, 9.133752};
+    char *buf = malloc(1 << 16);
+    cr_redirect_stdout();
+    for (int c = 0; c < 3; c++) {
+        FILE *fi = fopen(path_of("in.txt"), "w"), *fo = fopen(path_of("out.txt"), "w");
+        for (int i = 0; i < N; i++) {
+            double x = ul_emp_norm_quantile((i + 0.5) / N);
+            fprintf(fo, "%.17g\n", x), fprintf(fi, "%.17g\n", x + shift[c]);
+        }
+        fclose(fi), fclose(fo);
+        cr_assert_eq(
+            run("--method=onerun-fdp", "--sides=1", "--delta=1e-6", "--claim-eps=2", "--json"), 0);
+        read_stdout(buf, 1 << 16);
+        json_object *o = json_tokener_parse(buf), *g, *v;
+        cr_assert_not_null(o, "%s", buf);
+        double mu = json_num(o, "mu_lb"), eps = json_num(o, "eps_gdp");
+        cr_assert(json_object_object_get_ex(o, "guesses", &g), "%s", buf);
+        unsigned long kp = (unsigned long)json_num(g, "k_plus"),
+                      km = (unsigned long)json_num(g, "k_minus"),
+                      w = (unsigned long)json_num(g, "correct"),
+                      t = (unsigned long)json_num(o, "tests");
+        cr_log_info(
+            "shift %g: mu_lb %.10g, eps_gdp %.10g (jax %.9g), guesses %lu/%lu, %lu correct, "
+            "%lu tests",
+            shift[c], mu, eps, jax[c], kp, km, w, t);
+        cr_assert(eps >= jax[c], "shift %g: eps_gdp %.9g below jax's %.9g", shift[c], eps, jax[c]);
+        cr_assert_eq(km, 0, "one-sided");
+        double tau = 0.05 / (double)t;
+        cr_assert(fdp_margin(2 * N, kp + km, w, mu * (1 - 1e-5), tau) > 0, "shift %g", shift[c]);
+        cr_assert(fdp_margin(2 * N, kp + km, w, mu * (1 + 1e-5), tau) <= 0, "shift %g", shift[c]);
+        cr_assert(gdp_delta(eps, mu) >= 1e-6 * (1 - 1e-6) && gdp_delta(eps * (1 + 1e-6), mu) < 1e-6,
+                  "eps_gdp %.10g is not eps(1e-6) of %.10g-GDP", eps, mu);
+        cr_assert(json_object_object_get_ex(o, "eps_lower_bound", &v) && v == NULL, "%s", buf);
+        cr_assert(json_object_object_get_ex(o, "verdict", &v), "%s", buf);
+        cr_assert_str_eq(json_object_get_string(v), "refuted if Gaussian-shaped");
+        const char *keys[] = {"method", "mu_lb_meaning",       "eps_gdp_assumption",
+                              "source", "eps_max_certifiable", "gdp_estimate"};
+        for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+            cr_assert(json_object_object_get_ex(o, keys[k], &v) && v != NULL, "%s", keys[k]);
+        json_object_put(o);
+    }
+    free(buf);
+}
+
+/* The text of onerun-fdp says what is certified and what is assumed; the
+ * f-DP test refuses δ = 0 (ε(0) of μ-GDP is infinite) and --html, exit 2,
+ * nothing on stdout. */
+Test(emp_cli_scores, onerun_fdp_text_and_refusals)
+{
+    write_scores("in.txt", 300, 1, 1e-3);
+    write_scores("out.txt", 300, -1, -1e-3);
+    cr_redirect_stdout();
+    cr_assert_eq(run("--method=onerun-fdp", "--delta=1e-5", "--claim-eps=1", NULL, NULL), 0);
+    char buf[16384];
+    read_stdout(buf, sizeof buf);
+    cr_assert_not_null(strstr(buf, "Mahloujifar, Melis, Chaudhuri 2024, arXiv:2410.22235"), "%s",
+                       buf);
+    cr_assert_not_null(strstr(buf, "mu-GDP rejected for mu <= "), "%s", buf);
+    cr_assert_not_null(strstr(buf, "ONLY if its trade-off curve is Gaussian-shaped"), "%s", buf);
+    cr_assert_not_null(strstr(buf, "(1, 1e-5): refuted if Gaussian-shaped"), "%s", buf);
+    cr_redirect_stderr();
+    cr_assert_eq(run("--method=onerun-fdp", NULL, NULL, NULL, NULL), 2);
+    cr_assert_eq(run("--method=onerun-fdp", "--delta=1e-5", "--html=x.html", NULL, NULL), 2);
+    stderr_only(buf, sizeof buf);
+    cr_assert_not_null(strstr(buf, "--delta: > 0 needed by --method onerun-fdp"), "%s", buf);
+    cr_assert_not_null(strstr(buf, "--html: not with --method onerun-fdp"), "%s", buf);
 }

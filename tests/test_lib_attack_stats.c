@@ -136,6 +136,7 @@ static double number(json_object *o, const char *key)
  * one- and two-sided, other levels. */
 Test(lib_attack_stats, every_method_is_the_command)
 {
+    /* levels and onerun-fdp need their own flags: their tests below */
     const char *methods[] = {"joint", "sum", "family", "all", "fixed", "split", "onerun"};
     for (size_t m = 0; m < sizeof methods / sizeof methods[0]; m++) {
         bool fixed = strcmp(methods[m], "fixed") == 0;
@@ -212,4 +213,40 @@ Test(lib_attack_stats, old_interface_is_method_all)
     json_object_put(p);
     json_object_put(o);
     ulaudit_free(old);
+}
+
+/* onerun-fdp: the command's JSON; eps_gdp above the claim gives "refuted
+ * if Gaussian-shaped", never "refuted" (eps_gdp bounds eps only for a
+ * Gaussian-shaped trade-off curve), else "consistent"; δ = 0 refused in the
+ * command's words. */
+Test(lib_attack_stats, onerun_fdp_is_the_command)
+{
+    const char *claims[] = {"0.1", "50"};
+    for (int c = 0; c < 2; c++) {
+        const char *n[] = {"method", "claim-eps", "delta", "sides"},
+                   *v[] = {"onerun-fdp", claims[c], "1e-5", "1"};
+        json_object *o = both(n, v, 4), *w;
+        bool above = number(o, "eps_gdp") > strtod(claims[c], NULL);
+        cr_assert(json_object_object_get_ex(o, "verdict", &w));
+        cr_assert_str_eq(json_object_get_string(w),
+                         above ? "refuted if Gaussian-shaped" : "consistent");
+        cr_assert_eq(above, c == 0, "eps_gdp %g", number(o, "eps_gdp"));
+        json_object_put(o);
+    }
+    const char *n0[] = {"method"}, *v0[] = {"onerun-fdp"};
+    cr_assert_null(both(n0, v0, 1));
+}
+
+/* levels: 3500 distinct continuous scores are a false declaration of 2
+ * values, refused alike (the message names --levels); so is --levels
+ * without --method levels. */
+Test(lib_attack_stats, levels_refusals_are_the_command)
+{
+    const char *n[] = {"method", "levels"}, *v[] = {"levels", "2"};
+    cr_assert_null(both(n, v, 2));
+    char *json, err[512];
+    cr_assert_eq(ulaudit_attack_stats(in, N_IN, out, N_OUT, n, v, 2, &json, err, sizeof err),
+                 ULAUDIT_EINPUT);
+    cr_assert(strncmp(err, "--levels: the scores take 3500 distinct values", 46) == 0, "%s", err);
+    cr_assert_null(both(n + 1, v + 1, 1));
 }

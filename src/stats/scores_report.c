@@ -33,8 +33,8 @@ const ul_scores_flag ul_scores_flags[UL_SCORES_NF] = {
 
 /* The methods by name, in the order of ul_emp_lb_method; then the f-DP
  * one-run test, which is not one of them (scores_report.h, fdp). */
-static const char *const METHODS[] = {"family", "fixed",  "split", "onerun",
-                                      "all",    "joint",  "sum",   "levels"};
+static const char *const METHODS[] = {"family", "fixed", "split", "onerun",
+                                      "all",    "joint", "sum",   "levels"};
 #define N_METHODS (sizeof METHODS / sizeof METHODS[0])
 #define FDP_NAME "onerun-fdp"
 
@@ -161,7 +161,9 @@ static ul_status read_number(mpfi_ptr x, const char *name, const char *text, boo
               (!unit_open || mpfr_cmp_ui(&x->right, 1) < 0);
     if (!ok)
         return ul_fail(err, errlen, UL_EINPUT, "--%s: must %s (got '%s')", name,
-                       !unit_open ? "be >= 0" : open_left ? "lie in (0, 1)" : "lie in [0, 1)",
+                       !unit_open  ? "be >= 0"
+                       : open_left ? "lie in (0, 1)"
+                                   : "lie in [0, 1)",
                        text);
     return UL_OK;
 }
@@ -176,8 +178,9 @@ ul_status ul_scores_spec_read(ul_scores_spec *s, const char *const *v, char *err
     if (st == UL_OK)
         st = read_number(s->delta, "delta", v[UL_SCORES_F_DELTA], true, err, errlen);
     if (st == UL_OK && s->fdp && mpfr_sgn(&s->delta->left) <= 0) /* ε(0) of μ-GDP is ∞ */
-        st = bad(err, errlen, "--delta: > 0 needed by --method onerun-fdp (its eps_gdp is the eps "
-                              "at delta of mu-GDP, infinite at delta 0; got '%s')%s",
+        st = bad(err, errlen,
+                 "--delta: > 0 needed by --method onerun-fdp (its eps_gdp is the eps "
+                 "at delta of mu-GDP, infinite at delta 0; got '%s')%s",
                  v[UL_SCORES_F_DELTA], "");
     s->has_claim = v[UL_SCORES_F_CLAIM][0] != '\0';
     if (st == UL_OK && s->has_claim)
@@ -436,16 +439,18 @@ static void add_fdp(json_object *o, const ul_scores_spec *s, const ul_scores_out
                            json_object_new_string("mu-GDP rejected for every mu <= mu_lb "
                                                   "(certified, confidence 1 - alpha)"));
     json_object_object_add(o, "eps_gdp", json_object_new_string(eps));
-    json_object_object_add(o, "eps_gdp_assumption",
-                           json_object_new_string("a lower bound of eps(delta) only if the "
-                                                  "mechanism's trade-off curve is Gaussian-shaped"));
+    json_object_object_add(
+        o, "eps_gdp_assumption",
+        json_object_new_string("a lower bound of eps(delta) only if the "
+                               "mechanism's trade-off curve is Gaussian-shaped"));
     json_object *g = json_object_new_object();
     json_object_object_add(g, "k_plus", json_object_new_int64((int64_t)c->k_plus));
     json_object_object_add(g, "k_minus", json_object_new_int64((int64_t)c->k_minus));
     json_object_object_add(g, "correct", json_object_new_int64((int64_t)c->v));
     json_object_object_add(o, "guesses", g);
-    json_object_object_add(o, "source", json_object_new_string("Mahloujifar, Melis, Chaudhuri "
-                                                               "2024, arXiv:2410.22235"));
+    json_object_object_add(o, "source",
+                           json_object_new_string("Mahloujifar, Melis, Chaudhuri "
+                                                  "2024, arXiv:2410.22235"));
 }
 
 char *ul_scores_json(const ul_scores_spec *s, const ul_scores_outcome *r)
@@ -459,12 +464,11 @@ char *ul_scores_json(const ul_scores_spec *s, const ul_scores_outcome *r)
         add_lb(o, s, r);
     json_object_object_add(o, "gdp_estimate", gdp_json(r));
     char cap[64];
-    json_object_object_add(o, "eps_max_certifiable", ul_scores_capacity_text(r, cap, sizeof cap)
-                                                         ? json_object_new_string(cap)
-                                                         : NULL);
-    json_object_object_add(o, "claim_eps", s->has_claim
-                                               ? json_object_new_string(s->v[UL_SCORES_F_CLAIM])
-                                               : NULL);
+    json_object_object_add(o, "eps_max_certifiable",
+                           ul_scores_capacity_text(r, cap, sizeof cap) ? json_object_new_string(cap)
+                                                                       : NULL);
+    json_object_object_add(o, "claim_eps",
+                           s->has_claim ? json_object_new_string(s->v[UL_SCORES_F_CLAIM]) : NULL);
     json_object_object_add(o, "verdict", json_object_new_string(r->verdict));
     char *text = strdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
                                                               JSON_C_TO_STRING_NOSLASHESCAPE));
