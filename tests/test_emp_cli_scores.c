@@ -601,3 +601,46 @@ Test(emp_cli_scores, onerun_fdp_text_and_refusals)
     cr_assert_not_null(strstr(buf, "--delta: > 0 needed by --method onerun-fdp"), "%s", buf);
     cr_assert_not_null(strstr(buf, "--html: not with --method onerun-fdp"), "%s", buf);
 }
+
+/* --method onerun reports its guesses (text and JSON), recounted here from
+ * the score lists: the k_plus highest of the pooled scores are guessed IN
+ * and the k_minus lowest OUT (distinct scores: every design guess is made),
+ * and "correct" is the number of IN scores among the first plus OUT scores
+ * among the second.  Data: 300 IN scores 0.5 + 0.01i and 300 OUT scores
+ * −0.5 + 0.01i, so the worlds overlap on [0.5, 2.49]. */
+Test(emp_cli_scores, onerun_guesses_recounted)
+{
+    enum { N = 300 };
+    write_scores("in.txt", N, 0.5, 0.01);
+    write_scores("out.txt", N, -0.5, 0.01);
+    cr_redirect_stdout();
+    cr_assert_eq(run("--method=onerun", "--json", NULL, NULL, NULL), 0);
+    char buf[16384];
+    read_stdout(buf, sizeof buf);
+    json_object *o = json_tokener_parse(buf), *g;
+    cr_assert_not_null(o, "%s", buf);
+    cr_assert(json_object_object_get_ex(o, "guesses", &g), "%s", buf);
+    unsigned long kp = (unsigned long)json_num(g, "k_plus"),
+                  km = (unsigned long)json_num(g, "k_minus"),
+                  v = (unsigned long)json_num(g, "correct");
+    cr_assert(kp > 0 && km > 0 && kp + km <= 2 * N, "k %lu, %lu", kp, km);
+    cr_assert_eq((unsigned long)json_num(g, "made_plus"), kp);
+    cr_assert_eq((unsigned long)json_num(g, "made_minus"), km);
+    /* pooled scores as (value, is_in), in ascending order: both lists are
+     * ascending, so merge them */
+    double in[N], out[N];
+    for (int i = 0; i < N; i++)
+        in[i] = 0.5 + i * 0.01, out[i] = -0.5 + i * 0.01;
+    unsigned long correct = 0, i = 0, j = 0, rank = 0;
+    while (i < N || j < N) {
+        bool take_in = j >= N || (i < N && in[i] < out[j]);
+        if (rank < km && !take_in)
+            correct++; /* among the k_minus lowest, an OUT score */
+        if (rank >= 2 * N - kp && take_in)
+            correct++; /* among the k_plus highest, an IN score */
+        take_in ? i++ : j++;
+        rank++;
+    }
+    cr_assert_eq(v, correct, "reported %lu, recounted %lu", v, correct);
+    json_object_put(o);
+}

@@ -268,7 +268,12 @@ static void print_lb(const job *j, const ul_scores_outcome *r)
     if (s->o.method == UL_EMP_LB_LEVELS)
         printf("    levels: %lu possible values declared before the data; m = %lu thresholds\n",
                s->o.levels, s->o.levels - 1);
-    if (r->lb.direction != 0)
+    const ul_emp_onerun_choice *c = &r->lb.onerun;
+    if (s->o.method == UL_EMP_LB_ONERUN && r->lb.direction != 0)
+        printf("    guesses: the %lu highest scores IN, the %lu lowest OUT (%lu and %lu made, a tie "
+               "at a boundary not guessed); %lu correct\n",
+               c->k_plus, c->k_minus, c->g_plus, c->g_minus, c->v);
+    else if (r->lb.direction != 0)
         printf("    %s: IN iff score >= %.17g; %lu false positives of %lu, %lu false negatives "
                "of %lu\n",
                sum ? "deepest threshold of the sum" : "rule", r->lb.threshold, r->lb.fp,

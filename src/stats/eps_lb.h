@@ -149,6 +149,16 @@ ul_emp_lb_opts ul_emp_lb_defaults(void);
  * c_k = lcm(1…K)/(k+1) stay exact integers). */
 #define UL_EMP_SUM_K_MAX 16
 
+/* The guesses behind a one-run bound: k_plus highest scores guessed IN,
+ * k_minus lowest guessed OUT (design counts, r = k_plus + k_minus), of
+ * which g_plus, g_minus were made (a tie at a boundary is not guessed) and
+ * v were correct (v_plus of them IN guesses); thr_in / thr_out the lowest score guessed IN and the
+ * highest guessed OUT (+∞ / −∞ when none); tests = |C|. */
+typedef struct {
+    unsigned long k_plus, k_minus, g_plus, g_minus, v, v_plus, tests;
+    double thr_in, thr_out;
+} ul_emp_onerun_choice;
+
 typedef struct {
     mpfr_t eps_lb;             /* certified, rounded down; 0 when nothing certified */
     unsigned long m;           /* tests paid for (Bonferroni count) */
@@ -170,6 +180,9 @@ typedef struct {
      * handful of distinct scores) means the bound is limited by the score's
      * resolution (see "Ties" above) and callers should say so. */
     double ties_fraction;
+    /* ONERUN: the guesses of both sides behind eps_lb (all zero for the
+     * other methods). */
+    ul_emp_onerun_choice onerun;
 } ul_emp_lb_result;
 
 /* Initialises res (clear with ul_emp_lb_clear, also after an error). */
@@ -268,15 +281,6 @@ ul_status ul_emp_onerun_eps(mpfr_ptr eps_lb, unsigned long m, unsigned long r, u
 double ul_emp_onerun_pvalue_d(unsigned long m, unsigned long r, unsigned long v, double eps,
                               double delta);
 
-/* The guesses behind a one-run bound: k_plus highest scores guessed IN,
- * k_minus lowest guessed OUT (design counts, r = k_plus + k_minus), of
- * which g_plus, g_minus were made (a tie at a boundary is not guessed) and
- * v were correct (v_plus of them IN guesses); thr_in / thr_out the lowest score guessed IN and the
- * highest guessed OUT (+∞ / −∞ when none); tests = |C|. */
-typedef struct {
-    unsigned long k_plus, k_minus, g_plus, g_minus, v, v_plus, tests;
-    double thr_in, thr_out;
-} ul_emp_onerun_choice;
 
 /* The ONERUN method on ascending score arrays a (IN canaries) and b (OUT
  * canaries) of one run: m = n_in + n_out canaries, the candidates C above

@@ -418,8 +418,8 @@ ul_status ul_emp_onerun_family(ul_emp_lb_result *res, const double *a, size_t n_
                                size_t n_out, mpfi_srcptr alpha, mpfi_srcptr delta,
                                const ul_emp_lb_opts *o, char *err, size_t errlen)
 {
-    return ul_emp_onerun_family_choice(res, NULL, a, n_in, b, n_out, alpha, delta, o, err,
-                                       errlen);
+    return ul_emp_onerun_family_choice(res, &res->onerun, a, n_in, b, n_out, alpha, delta, o,
+                                       err, errlen);
 }
 
 /* ---- one run, f-DP (Mahloujifar, Melis, Chaudhuri 2024, audit_rh_with_cap) ------- */

@@ -398,6 +398,20 @@ static json_object *gdp_json(const ul_scores_outcome *r)
     return g;
 }
 
+/* The guesses behind a one-run bound (onerun, onerun-fdp): design counts
+ * of each side, the guesses made (a tie at a boundary is not guessed), and
+ * the correct ones. */
+static json_object *guesses_json(const ul_emp_onerun_choice *c)
+{
+    json_object *g = json_object_new_object();
+    json_object_object_add(g, "k_plus", json_object_new_int64((int64_t)c->k_plus));
+    json_object_object_add(g, "k_minus", json_object_new_int64((int64_t)c->k_minus));
+    json_object_object_add(g, "made_plus", json_object_new_int64((int64_t)c->g_plus));
+    json_object_object_add(g, "made_minus", json_object_new_int64((int64_t)c->g_minus));
+    json_object_object_add(g, "correct", json_object_new_int64((int64_t)c->v));
+    return g;
+}
+
 /* The certified ε bound's part (every method but onerun-fdp); "levels"
  * only for --method levels, so the other reports keep their keys. */
 static void add_lb(json_object *o, const ul_scores_spec *s, const ul_scores_outcome *r)
@@ -418,6 +432,8 @@ static void add_lb(json_object *o, const ul_scores_spec *s, const ul_scores_outc
     json_object_object_add(o, "fp", json_object_new_int64((int64_t)r->lb.fp));
     json_object_object_add(o, "fn", json_object_new_int64((int64_t)r->lb.fn));
     json_object_object_add(o, "ties_fraction", json_object_new_double(r->lb.ties_fraction));
+    if (s->o.method == UL_EMP_LB_ONERUN && r->lb.direction != 0)
+        json_object_object_add(o, "guesses", guesses_json(&r->lb.onerun));
 }
 
 /* onerun-fdp's part (stats/eps_lb.h, one run f-DP; Mahloujifar, Melis,
@@ -443,11 +459,7 @@ static void add_fdp(json_object *o, const ul_scores_spec *s, const ul_scores_out
         o, "eps_gdp_assumption",
         json_object_new_string("a lower bound of eps(delta) only if the "
                                "mechanism's trade-off curve is Gaussian-shaped"));
-    json_object *g = json_object_new_object();
-    json_object_object_add(g, "k_plus", json_object_new_int64((int64_t)c->k_plus));
-    json_object_object_add(g, "k_minus", json_object_new_int64((int64_t)c->k_minus));
-    json_object_object_add(g, "correct", json_object_new_int64((int64_t)c->v));
-    json_object_object_add(o, "guesses", g);
+    json_object_object_add(o, "guesses", guesses_json(c));
     json_object_object_add(o, "source",
                            json_object_new_string("Mahloujifar, Melis, Chaudhuri "
                                                   "2024, arXiv:2410.22235"));
