@@ -969,6 +969,27 @@ Test(emp_attack, config_errors_name_the_field)
     expect_config_error(HEAD DATA MODEL LEARN
                         ", \"attack\": {\"scores\": [\"loss\"], \"primary\": \"gaussian-lr\"}}",
                         "$.attack.primary");
+    /* RMIA's constants (attack.h): a in (0, 1], gamma > 0, each message naming
+     * the field and its rule; a decimal that rounds to a double 0 refused */
+    static const char *const rmia_bad[][2] = {
+        {"\"rmia_a\": 0", "$.attack.rmia_a: must be > 0"},
+        {"\"rmia_a\": 1.5", "$.attack.rmia_a: must be <= 1"},
+        {"\"rmia_a\": \"half\"", "$.attack.rmia_a: must be a decimal number"},
+        {"\"rmia_gamma\": -1", "$.attack.rmia_gamma: must be > 0"},
+        {"\"rmia_gamma\": 0", "$.attack.rmia_gamma: must be > 0"},
+        {"\"rmia_gamma\": \"1e-400\"", "$.attack.rmia_gamma: must be > 0 as a double"},
+        {"\"rmia_gama\": 2", "did you mean 'rmia_gamma'"},
+    };
+    for (size_t i = 0; i < sizeof rmia_bad / sizeof *rmia_bad; i++) {
+        char text[640];
+        snprintf(text, sizeof text,
+                 HEAD DATA MODEL LEARN ", \"save_models\": true, \"attack\": {\"scores\": "
+                                       "[\"rmia\"], %s}}",
+                 rmia_bad[i][0]);
+        expect_config_error(text, rmia_bad[i][1]);
+    }
+    expect_config_error(HEAD DATA MODEL LEARN ", \"attack\": {\"rmia_a\": 0.5}}",
+                        "$.attack.rmia_a: only with the rmia score");
     expect_config_error(HEAD DATA MODEL LEARN ", \"unlearning\": {\"batch\": 40}}", "fewer than n");
     expect_config_error(HEAD DATA MODEL LEARN, "end of input");
 }
@@ -1121,25 +1142,126 @@ Test(emp_attack, only_the_primary_decides_the_verdict)
  * recomputed here by the definition (emp/score.h) in probabilities, from
  * the losses of the kept models; the scored runs are the ones that were not
  * references. */
-static double rmia_definition(const ul_model *m, const double *x, double y, const double *pop,
-                              const double *pop_y, size_t np, size_t d, const double *R,
-                              size_t kr, const double *W, size_t p)
+typedef struct {
+    const double *pop, *pop_y;
+    size_t np, d;
+    long double a, gamma;
+} rmia_inputs;
+
+static double rmia_definition(const ul_model *m, const double *x, double y, const rmia_inputs *in,
+                              const double *R, size_t kr, const double *W, size_t p)
 {
-    long double px = 0, cnt = 0, sum = 0;
+    const double *pop = in->pop, *pop_y = in->pop_y;
+    size_t np = in->np, d = in->d;
+    long double px = 0, cnt = 0, sum = 0, a = in->a;
     for (size_t r = 0; r < kr; r++)
         px += expl(-m->ops->sample_loss(m, x, d, y, R + r * p)) / kr;
-    px = 1.3L / 2 * px + 0.7L / 2; /* a = 0.3 */
+    px = (1 + a) / 2 * px + (1 - a) / 2; /* the offline Pr(x), §3 */
     long double lx = expl(-m->ops->sample_loss(m, x, d, y, W));
     for (size_t i = 0; i < np; i++) {
         long double pz = 0;
         for (size_t r = 0; r < kr; r++)
             pz += expl(-m->ops->sample_loss(m, pop + i * d, d, pop_y[i], R + r * p)) / kr;
-        pz = 1.3L / 2 * pz + 0.7L / 2;
+        pz = (1 + a) / 2 * pz + (1 - a) / 2;
         long double lz = expl(-m->ops->sample_loss(m, pop + i * d, d, pop_y[i], W));
         long double lr = (lx / px) / (lz / pz);
-        cnt += lr >= 1, sum += logl(lr);
+        cnt += lr >= in->gamma, sum += logl(lr);
     }
     return (double)((cnt + 0.5L + atanl(sum / np) / acosl(-1.0L)) / np);
+}
+
+/* The capacity a scored-run count can certify, by the attack's own bound
+ * at a perfect separation (ul_attack_eps_max), at alpha and delta. */
+static void eps_max_at(mpfr_ptr out, size_t n_in, size_t n_out, const char *alpha,
+                       const char *delta)
+{
+    mpfi_t a, dl;
+    mpfi_init2(a, 128), mpfi_init2(dl, 128);
+    mpfi_set_str(a, alpha, 10), mpfi_set_str(dl, delta, 10);
+    char err[256];
+    cr_assert_eq(ul_attack_eps_max(out, n_in, n_out, a, dl, NULL, err, sizeof err), UL_OK, "%s",
+                 err);
+    mpfi_clear(a), mpfi_clear(dl);
+}
+
+/* One configured RMIA run (16 runs per world), the references given or the
+ * first half of the OUT runs, a and gamma as configured (NULL: absent). */
+static void check_configured_rmia(const char *pop, const ul_model_set *rs, const char *refs,
+                                  const char *a, const char *gamma)
+{
+    char text[1800], extra[600] = "";
+    int given = refs != NULL;
+    snprintf(extra, sizeof extra, "%s%s%s%s%s%s%s", given ? ", \"reference_models\": [\"" : "",
+             given ? refs : "", given ? "\"]" : "", a ? ", \"rmia_a\": " : "", a ? a : "",
+             gamma ? ", \"rmia_gamma\": " : "", gamma ? gamma : "");
+    snprintf(text, sizeof text,
+             "{\"format\": \"ulaudit-attack/1\","
+             " \"data\": {\"source\": \"synthetic\", \"n\": 40, \"d\": 4, \"seed\": 2},"
+             " \"model\": {\"type\": \"logreg\", \"lambda\": \"0.1\", \"clip\": 1},"
+             " \"learner\": {\"sigma\": \"0.1\", \"train_steps\": 20, \"unlearn_steps\": 3},"
+             " \"runs\": 16, \"chunk\": 8, \"seed\": 4, \"target\": 5, \"save_models\": true,"
+             " \"claim\": {\"eps\": 4, \"delta\": \"1e-5\"},"
+             " \"attack\": {\"scores\": [\"rmia\"], \"population\": \"%s\"%s}}",
+             pop, extra);
+    char *cfg_path = write_temp(text), err[512];
+    ul_attack_config cfg;
+    ul_attack_state st;
+    ul_attack_result res;
+    cr_assert_eq(ul_attack_config_load(cfg_path, &cfg, err, sizeof err), UL_OK, "%s", err);
+    cr_assert_eq(cfg.population.n, 5u);
+    /* before the runs: the capacity of the scored runs (16 IN; 16 OUT with
+     * given references, else the 8 after the references) */
+    mpfr_t want, in_run;
+    mpfr_inits2(128, want, in_run, (mpfr_ptr)0);
+    eps_max_at(want, 16, given ? 16 : 8, "0.05", "1e-5");
+    eps_max_at(in_run, 16, 8, "0.05", "1e-5");
+    ul_attack_scoring sc = ul_attack_config_scoring(&cfg);
+    ul_attack_capacity cap;
+    cr_assert_eq(ul_attack_capacity_of(&cap, &sc, cfg.runs, err, sizeof err), UL_OK, "%s", err);
+    cr_assert(mpfr_equal_p(cap.eps_max, want), "capacity %g vs %g", mpfr_get_d(cap.eps_max, MPFR_RNDN),
+              mpfr_get_d(want, MPFR_RNDN));
+    cr_assert(!given || mpfr_greater_p(cap.eps_max, in_run));
+    size_t runs_needed = cap.runs_needed;
+    cr_assert(runs_needed > 16); /* eps 4 is beyond 16 runs */
+    ul_attack_capacity_clear(&cap);
+
+    cr_assert_eq(ul_attack_prepare(&st, &cfg, err, sizeof err), UL_OK, "%s", err);
+    run_all(&st);
+    cr_assert_eq(ul_attack_finish(&res, &st, err, sizeof err), UL_OK, "%s", err);
+    cr_assert_eq(res.n_scores, 1);
+    const ul_attack_score *s = &res.score[0];
+    cr_assert_str_eq(s->name, "rmia");
+    size_t kr = given ? rs->k : 8, p = st.p;
+    cr_assert_eq(s->n_in, 16u);
+    cr_assert_eq(s->n_out, given ? 16u : 8u);
+    cr_assert_eq(s->out0, given ? 0u : 8u);
+    /* after the runs: the same counts, the same runs needed */
+    cr_assert(mpfr_equal_p(res.eps_max, want));
+    cr_assert_eq(res.runs_needed, runs_needed);
+    double *W = ul_shard_models(&st.log); /* IN runs, then OUT runs */
+    const double *R = given ? rs->w : W + 16 * p;
+    const ul_dataset *D = &st.plan.data;
+    size_t t = st.plan.target;
+    rmia_inputs in = {.pop = cfg.population.x, .pop_y = cfg.population.y, .np = 5, .d = D->d,
+                      .a = a ? strtold(a, NULL) : 0.3L, .gamma = gamma ? strtold(gamma, NULL) : 1};
+    for (size_t j = 0; j < s->n_in + s->n_out; j++) {
+        const double *Wj = j < 16 ? W + j * p : W + (16 + s->out0 + (j - 16)) * p;
+        double w = rmia_definition(&cfg.design.model, D->x + t * D->d, D->y[t], &in, R, kr, Wj, p);
+        cr_assert(fabs(s->values[j] - w) < 1e-12, "run %zu: %.15g vs %.15g", j, s->values[j], w);
+    }
+    /* a and gamma recorded, as configured, in the JSON result */
+    char *json = ul_attack_result_json(&res), key[64];
+    snprintf(key, sizeof key, "\"rmia_a\":%s", a ? a : "0.3");
+    cr_assert_not_null(strstr(json, key), "%s not in %s", key, json);
+    snprintf(key, sizeof key, "\"rmia_gamma\":%s", gamma ? gamma : "1");
+    cr_assert_not_null(strstr(json, key), "%s not in %s", key, json);
+    free(json), free(W);
+    mpfr_clears(want, in_run, (mpfr_ptr)0);
+    ul_attack_result_clear(&res);
+    ul_attack_state_free(&st);
+    ul_attack_config_free(&cfg);
+    unlink(cfg_path);
+    free(cfg_path);
 }
 
 Test(emp_attack, configured_rmia_score)
@@ -1154,53 +1276,58 @@ Test(emp_attack, configured_rmia_score)
     ul_rng_normals(21, 0, 0, 0, 12, rs.w);
     char err[512];
     cr_assert_eq(ul_modelio_write_npy(refs, &rs, err, sizeof err), UL_OK, "%s", err);
-    for (int given = 0; given < 2; given++) {
-        char text[1600];
-        snprintf(text, sizeof text,
-                 "{\"format\": \"ulaudit-attack/1\","
-                 " \"data\": {\"source\": \"synthetic\", \"n\": 40, \"d\": 4, \"seed\": 2},"
-                 " \"model\": {\"type\": \"logreg\", \"lambda\": \"0.1\", \"clip\": 1},"
-                 " \"learner\": {\"sigma\": \"0.1\", \"train_steps\": 20, \"unlearn_steps\": 3},"
-                 " \"runs\": 16, \"chunk\": 8, \"seed\": 4, \"target\": 5, \"save_models\": true,"
-                 " \"attack\": {\"scores\": [\"rmia\"], \"population\": \"%s\"%s%s%s}}",
-                 pop, given ? ", \"reference_models\": [\"" : "", given ? refs : "",
-                 given ? "\"]" : "");
-        char *cfg_path = write_temp(text);
-        ul_attack_config cfg;
-        ul_attack_state st;
-        ul_attack_result res;
-        cr_assert_eq(ul_attack_config_load(cfg_path, &cfg, err, sizeof err), UL_OK, "%s", err);
-        cr_assert_eq(cfg.population.n, 5u);
-        cr_assert_eq(ul_attack_prepare(&st, &cfg, err, sizeof err), UL_OK, "%s", err);
-        run_all(&st);
-        cr_assert_eq(ul_attack_finish(&res, &st, err, sizeof err), UL_OK, "%s", err);
-        cr_assert_eq(res.n_scores, 1);
-        const ul_attack_score *s = &res.score[0];
-        cr_assert_str_eq(s->name, "rmia");
-        size_t kr = given ? 3 : 8, p = st.p;
-        cr_assert_eq(s->n_in, 16u);
-        cr_assert_eq(s->n_out, given ? 16u : 8u);
-        cr_assert_eq(s->out0, given ? 0u : 8u);
-        double *W = ul_shard_models(&st.log); /* IN runs, then OUT runs */
-        const double *R = given ? rs.w : W + 16 * p;
-        const ul_dataset *D = &st.plan.data;
-        size_t t = st.plan.target;
-        for (size_t j = 0; j < s->n_in + s->n_out; j++) {
-            const double *Wj = j < 16 ? W + j * p : W + (16 + s->out0 + (j - 16)) * p;
-            double want = rmia_definition(&cfg.design.model, D->x + t * D->d, D->y[t],
-                                          cfg.population.x, cfg.population.y, 5, D->d, R, kr, Wj,
-                                          p);
-            cr_assert(fabs(s->values[j] - want) < 1e-12, "run %zu: %.15g vs %.15g", j,
-                      s->values[j], want);
-        }
-        free(W);
-        ul_attack_result_clear(&res);
-        ul_attack_state_free(&st);
-        ul_attack_config_free(&cfg);
-        unlink(cfg_path);
-        free(cfg_path);
-    }
+    check_configured_rmia(pop, &rs, NULL, NULL, NULL);     /* the defaults 0.3 and 1 */
+    check_configured_rmia(pop, &rs, refs, NULL, NULL);
+    check_configured_rmia(pop, &rs, NULL, "0.75", "1.25"); /* configured */
+    check_configured_rmia(pop, &rs, refs, "1", "0.5");
     free(rs.w);
     unlink(pop), unlink(refs), rmdir(rdir);
     free(pop), free(refs);
+}
+
+/* RMIA's capacity (attack.h) counts the runs that are scored: with given
+ * references every run of both worlds, with references from the run all IN
+ * runs and the OUT runs after the ⌊runs/2⌋ references.  Recomputed here
+ * from the runs count by the attack's bound at those counts; given
+ * references never certify less, and need no more runs to pass a claim
+ * (each runs_needed, when certified, passes the claim at its own counts). */
+Test(emp_attack, rmia_capacity_counts_where_references_come_from)
+{
+    const double one_model = 0; /* W_ref: only whether it is given matters here */
+    ul_attack_scoring in_run = {.scores = UL_SCORE_RMIA, .alpha = "0.05", .eps = "4",
+                                .delta = "1e-5", .renyi_order = "", .renyi_value = ""};
+    ul_attack_scoring given = in_run;
+    given.W_ref = &one_model, given.k_ref = 1;
+    mpfr_t want_in, want_given, e;
+    mpfr_inits2(128, want_in, want_given, e, (mpfr_ptr)0);
+    char err[256];
+    for (size_t runs = 20; runs <= 21; runs++) {
+        ul_attack_capacity ci, cg;
+        cr_assert_eq(ul_attack_capacity_of(&ci, &in_run, runs, err, sizeof err), UL_OK, "%s", err);
+        cr_assert_eq(ul_attack_capacity_of(&cg, &given, runs, err, sizeof err), UL_OK, "%s", err);
+        eps_max_at(want_in, runs, runs - runs / 2, "0.05", "1e-5");
+        eps_max_at(want_given, runs, runs, "0.05", "1e-5");
+        cr_assert(mpfr_equal_p(ci.eps_max, want_in), "runs %zu, in-run", runs);
+        cr_assert(mpfr_equal_p(cg.eps_max, want_given), "runs %zu, given", runs);
+        cr_assert(mpfr_greater_p(cg.eps_max, ci.eps_max), "runs %zu", runs);
+        cr_assert_eq(cg.n_out, runs);
+        cr_assert_eq(ci.n_out, runs - runs / 2);
+        cr_assert(cg.adv_max >= ci.adv_max);
+        /* eps 4 lies beyond both: the runs that pass it */
+        cr_assert(ci.runs_needed > runs && cg.runs_needed > runs);
+        cr_assert(cg.runs_needed <= ci.runs_needed, "%zu vs %zu", cg.runs_needed, ci.runs_needed);
+        if (cg.runs_certified) {
+            eps_max_at(e, cg.runs_needed, cg.runs_needed, "0.05", "1e-5");
+            cr_assert(mpfr_cmp_ui(e, 4) > 0, "given: %zu runs", cg.runs_needed);
+        }
+        if (ci.runs_certified) {
+            eps_max_at(e, ci.runs_needed, ci.runs_needed - ci.runs_needed / 2, "0.05", "1e-5");
+            cr_assert(mpfr_cmp_ui(e, 4) > 0, "in-run: %zu runs", ci.runs_needed);
+        }
+        cr_log_info("runs %zu: in-run eps_max %g, needs %zu; given %g, needs %zu", runs,
+                    mpfr_get_d(ci.eps_max, MPFR_RNDN), ci.runs_needed,
+                    mpfr_get_d(cg.eps_max, MPFR_RNDN), cg.runs_needed);
+        ul_attack_capacity_clear(&ci), ul_attack_capacity_clear(&cg);
+    }
+    mpfr_clears(want_in, want_given, e, (mpfr_ptr)0);
 }

@@ -81,6 +81,48 @@ Test(emp_rmia, score_is_its_definition)
     ul_score_rmia_free(&f);
 }
 
+/* The offline constant a by hand (§3 of the paper): one reference model
+ * with Pr(x|θ_r) = 0.2, Pr(z|θ_r) = 0.8, and a model with Pr(x|θ) = 0.3,
+ * Pr(z|θ) = 0.6.  Then Pr(x) = (1 + a)/2 · 0.2 + (1 − a)/2 = 0.6 − 0.4a,
+ * Pr(z) = (1 + a)/2 · 0.8 + (1 − a)/2 = 0.9 − 0.1a, and
+ *     LR(a) = (0.3/Pr(x)) / (0.6/Pr(z)) = (0.9 − 0.1a) / (2(0.6 − 0.4a)),
+ * which rises from 0.75 (a = 0) through 1 at a = 3/7 to 2 (a = 1): with
+ * γ = 1 the one population record counts for a > 3/7 only.  The score is
+ * [LR ≥ γ] + 0.5 + atan(log LR)/π over m = 1 (the documented tie-break). */
+Test(emp_rmia, offline_a_moves_the_score_as_the_formula)
+{
+    const double lx_ref = log(0.2), lz_ref = log(0.8), lx = log(0.3), lz = log(0.6);
+    const double a_s[] = {0.05, 0.3, 0.42, 3.0 / 7 - 1e-9, 3.0 / 7 + 1e-9, 0.44, 0.75, 1.0};
+    const double g_s[] = {1.0, 0.8, 1.9};
+    char err[256];
+    double prev = -1;
+    for (size_t gi = 0; gi < sizeof g_s / sizeof *g_s; gi++)
+        for (size_t ai = 0; ai < sizeof a_s / sizeof *a_s; ai++) {
+            double a = a_s[ai], lr = (0.9 - 0.1 * a) / (2 * (0.6 - 0.4 * a));
+            double want = ((lr >= g_s[gi]) + 0.5 + atan(log(lr)) / acos(-1.0)) / 1;
+            ul_score_rmia f;
+            cr_assert_eq(ul_score_rmia_fit(&f, &lx_ref, &lz_ref, 1, 1, a, g_s[gi], err, sizeof err),
+                         UL_OK, "%s", err);
+            double got = ul_score_rmia_one(&f, lx, &lz);
+            ul_score_rmia_free(&f);
+            cr_assert(fabs(got - want) < 1e-12, "a %g gamma %g: %.15g vs %.15g", a, g_s[gi], got,
+                      want);
+            if (g_s[gi] == 1.0) { /* the count flips at a = 3/7; the score rises with a */
+                cr_assert_eq(got >= 1, a > 3.0 / 7, "a %g: %g", a, got);
+                cr_assert(got > prev, "a %g: %g after %g", a, got, prev);
+                prev = got;
+            }
+        }
+    /* a outside [0, 1] and γ ≤ 0 refused by the fit (the configuration
+     * narrows a to (0, 1], emp/attack.h) */
+    ul_score_rmia f;
+    cr_assert_eq(ul_score_rmia_fit(&f, &lx_ref, &lz_ref, 1, 1, -0.1, 1, err, sizeof err),
+                 UL_EINPUT);
+    cr_assert_eq(ul_score_rmia_fit(&f, &lx_ref, &lz_ref, 1, 1, 0.3, 0, err, sizeof err), UL_EINPUT);
+    cr_assert_not_null(strstr(err, "gamma"));
+    ul_score_rmia_free(&f);
+}
+
 /* ---- a planted population ------------------------------------------------------
  *
  * Model j has a calibration shift c_j ~ N(0, tau²) that moves every logit

@@ -696,23 +696,48 @@ static ul_status lira_stats(ul_attack_result *res, int *i, const ul_attack_scori
 
 /* ---- what a sample size can certify (attack.h) ------------------------------ */
 
+/* RMIA's references are given (sc->W_ref: no run is spent on them), else
+ * they are the first ⌊k_out/2⌋ OUT runs (attack.h, UL_SCORE_RMIA).  The one
+ * test of where they come from: the fit (rmia_fit) and the capacity
+ * (scored_counts) both ask it. */
+static bool rmia_refs_given(const ul_attack_scoring *sc)
+{
+    return sc->W_ref != NULL;
+}
+
+/* RMIA's a and γ as used: the scoring's, 0 meaning the default (attack.h) */
+static double rmia_a_of(const ul_attack_scoring *sc)
+{
+    return sc->rmia_a > 0 ? sc->rmia_a : UL_RMIA_A_DEFAULT;
+}
+
+static double rmia_gamma_of(const ul_attack_scoring *sc)
+{
+    return sc->rmia_gamma > 0 ? sc->rmia_gamma : UL_RMIA_GAMMA_DEFAULT;
+}
+
 /* The scored runs of one score from `runs` runs per world: LiRA and
  * gaussian-lr fit on the first ⌊runs/2⌋ of a world (attack.h, emp/shard.h),
- * online LiRA and gaussian-lr in both worlds, offline LiRA in OUT only. */
-static void scored_counts(int bit, size_t runs, size_t *n_in, size_t *n_out)
+ * online LiRA and gaussian-lr in both worlds, offline LiRA in OUT only;
+ * RMIA scores every run when its references are given, else (references
+ * from the run) every IN run and the OUT runs after the references, as
+ * offline LiRA. */
+static void scored_counts(const ul_attack_scoring *sc, int bit, size_t runs, size_t *n_in,
+                          size_t *n_out)
 {
     size_t fit = runs / 2;
     *n_in = bit == UL_SCORE_LR || bit == UL_SCORE_LIRA_ONLINE ? runs - fit : runs;
-    /* RMIA with its references from the run: as offline LiRA */
-    *n_out = bit == UL_SCORE_LOSS ? runs : runs - fit;
+    bool all_out = bit == UL_SCORE_LOSS || (bit == UL_SCORE_RMIA && rmia_refs_given(sc));
+    *n_out = all_out ? runs : runs - fit;
 }
 
 static const int SCORE_BITS[UL_ATTACK_MAX_SCORES] = {
     UL_SCORE_LOSS, UL_SCORE_LR, UL_SCORE_LIRA_ONLINE, UL_SCORE_LIRA_OFFLINE, UL_SCORE_RMIA};
 
-/* The largest perfect-separation bound over the scores in `scores` with
- * `runs` runs per world (certified, rounded down). */
-static ul_status capacity_at(ul_attack_capacity *cap, int scores, size_t runs,
+/* The largest perfect-separation bound over the scores in dec->scores
+ * (the deciding ones) with `runs` runs per world (certified, rounded
+ * down). */
+static ul_status capacity_at(ul_attack_capacity *cap, const ul_attack_scoring *dec, size_t runs,
                              mpfi_srcptr a_each, mpfi_srcptr delta, char *err, size_t errlen)
 {
     mpfr_t e;
@@ -723,8 +748,8 @@ static ul_status capacity_at(ul_attack_capacity *cap, int scores, size_t runs,
         size_t n_in, n_out;
         unsigned long div = 0;
         double est = 0;
-        scored_counts(SCORE_BITS[b], runs, &n_in, &n_out);
-        if (!(scores & SCORE_BITS[b]) || n_in == 0 || n_out == 0)
+        scored_counts(dec, SCORE_BITS[b], runs, &n_in, &n_out);
+        if (!(dec->scores & SCORE_BITS[b]) || n_in == 0 || n_out == 0)
             continue;
         st = eps_max_est(e, n_in, n_out, a_each, delta, &div, &est, err, errlen);
         if (st == UL_OK && (cap->level_divisor == 0 || mpfr_cmp(e, cap->eps_max) > 0)) {
@@ -750,18 +775,18 @@ static double closed_form_eps(double n, double level, double delta)
     return log((1 - delta) / -expm1(log(level) / n)); /* log((1 − δ)/(1 − L^{1/n})) */
 }
 
-static size_t runs_guess(int scores, double level, double delta, double eps)
+static size_t runs_guess(const ul_attack_scoring *dec, double level, double delta, double eps)
 {
     double n = floor(log(level) / log1p(-(1 - delta) * exp(-eps))) + 1;
     if (!(n >= 1) || n > (double)UL_ATTACK_MAX_RUNS)
         return 0;
     size_t best = 0;
     for (int b = 0; b < UL_ATTACK_MAX_SCORES; b++) {
-        if (!(scores & SCORE_BITS[b]))
+        if (!(dec->scores & SCORE_BITS[b]))
             continue;
         for (size_t r = (size_t)n; r <= 2 * (size_t)n + 1; r = r == (size_t)n ? 2 * r - 1 : r + 1) {
             size_t n_in, n_out;
-            scored_counts(SCORE_BITS[b], r, &n_in, &n_out);
+            scored_counts(dec, SCORE_BITS[b], r, &n_in, &n_out);
             if ((double)(n_in > n_out ? n_in : n_out) >= n) {
                 best = best == 0 || r < best ? r : best;
                 break;
@@ -786,13 +811,13 @@ static size_t runs_guess(int scores, double level, double delta, double eps)
  * least lies in (r0, r1]); when it does not, r0 is reported, uncertified
  * (*certified false: "at least r0"). */
 static ul_status runs_needed(size_t *out, bool *certified, const ul_attack_capacity *now,
-                             int scores, mpfi_srcptr a_each, mpfi_srcptr delta, mpfr_srcptr eps_hi,
-                             char *err, size_t errlen)
+                             const ul_attack_scoring *dec, mpfi_srcptr a_each, mpfi_srcptr delta,
+                             mpfr_srcptr eps_hi, char *err, size_t errlen)
 {
     *out = 0, *certified = false;
     double level = mpfr_get_d(&a_each->left, MPFR_RNDD) / (double)now->level_divisor,
            dd = mpfr_get_d(&delta->left, MPFR_RNDD), target = mpfr_get_d(eps_hi, MPFR_RNDU);
-    size_t r = runs_guess(scores, level, dd, target);
+    size_t r = runs_guess(dec, level, dd, target);
     if (r == 0)
         return UL_OK;
     *out = r;
@@ -801,7 +826,7 @@ static ul_status runs_needed(size_t *out, bool *certified, const ul_attack_capac
     ul_status st = UL_OK;
     for (int pass = 0; pass < 2 && r <= CERTIFY_RUNS_MAX && st == UL_OK; pass++) {
         c.level_divisor = 0;
-        st = capacity_at(&c, scores, r, a_each, delta, err, errlen);
+        st = capacity_at(&c, dec, r, a_each, delta, err, errlen);
         if (st != UL_OK || mpfr_cmp(c.eps_max, eps_hi) > 0) {
             *out = st == UL_OK ? r : *out, *certified = st == UL_OK;
             break;
@@ -809,7 +834,7 @@ static ul_status runs_needed(size_t *out, bool *certified, const ul_attack_capac
         /* the doubles' correction (pass 0 only), with 0.2% to spare */
         double n = (double)(c.n_in > c.n_out ? c.n_in : c.n_out);
         double gap = closed_form_eps(n, level, dd) - c.estimate;
-        size_t r1 = runs_guess(scores, level, dd, target + fmax(gap, 0) + 0.002 * target);
+        size_t r1 = runs_guess(dec, level, dd, target + fmax(gap, 0) + 0.002 * target);
         if (pass == 1 || r1 <= r || r1 > UL_ATTACK_MAX_RUNS)
             break;
         r = r1;
@@ -879,7 +904,7 @@ static ul_status capacity_advantage(ul_attack_capacity *cap, const ul_attack_sco
     ul_status st = UL_OK;
     for (int b = 0; b < UL_ATTACK_MAX_SCORES && st == UL_OK; b++) {
         size_t n_in, n_out;
-        scored_counts(SCORE_BITS[b], runs, &n_in, &n_out);
+        scored_counts(sc, SCORE_BITS[b], runs, &n_in, &n_out);
         if (!(sc->scores & SCORE_BITS[b]) || n_in == 0 || n_out == 0)
             continue;
         st = advantage_bounds(lo, hi, (unsigned long)n_in, n_in, 0, n_out, a_each, err, errlen);
@@ -914,13 +939,13 @@ ul_status ul_attack_capacity_of(ul_attack_capacity *cap, const ul_attack_scoring
     ul_status st = capacity_levels(a_each, dl, reported_scores(deciding), sc->alpha, sc->delta,
                                    err, errlen);
     if (st == UL_OK)
-        st = capacity_at(cap, deciding, runs, a_each, dl, err, errlen);
+        st = capacity_at(cap, &dec, runs, a_each, dl, err, errlen);
     if (st == UL_OK)
         st = capacity_advantage(cap, &dec, runs, a_each, err, errlen);
     if (st == UL_OK && claim_eps_at_delta(eps_hi, &cap->renyi, sc)) {
         cap->claim_eps = mpfr_get_d(eps_hi, MPFR_RNDU);
         if (cap->level_divisor && mpfr_cmp(cap->eps_max, eps_hi) <= 0)
-            st = runs_needed(&cap->runs_needed, &cap->runs_certified, cap, deciding, a_each, dl,
+            st = runs_needed(&cap->runs_needed, &cap->runs_certified, cap, &dec, a_each, dl,
                              eps_hi, err, errlen);
     }
     mpfr_clear(eps_hi);
@@ -937,7 +962,8 @@ void ul_attack_capacity_clear(ul_attack_capacity *cap)
 /* The result's capacity: the largest ε_lb and advantage lower bound its
  * scores could certify (each from its own counts, at the result's α/S),
  * the claim's ε at its δ, and when that is not below the ε capacity the
- * runs per world that could certify more (at the first score's counts). */
+ * runs per world that could certify more (from the first deciding score's
+ * runs per world: its fitting runs in0 and its scored ones n_in). */
 static ul_status capacity_of_result(ul_attack_result *res, const ul_attack_scoring *sc,
                                     const score_levels *L, const char *delta, char *err,
                                     size_t errlen)
@@ -947,6 +973,8 @@ static ul_status capacity_of_result(ul_attack_result *res, const ul_attack_scori
     ul_status st = UL_OK;
     /* with a primary only it decides (attack.h): its counts at all of α */
     int deciding = sc->primary ? sc->primary : sc->scores, first = -1;
+    ul_attack_scoring dec = *sc;
+    dec.scores = deciding;
     mpfi_srcptr a_each = L->level[sc->primary ? 1 : res->n_scores];
     for (int k = 0; k < res->n_scores && st == UL_OK; k++) {
         const ul_attack_score *s = &res->score[k];
@@ -969,11 +997,12 @@ static ul_status capacity_of_result(ul_attack_result *res, const ul_attack_scori
         ul_attack_capacity now = {.level_divisor = 0};
         mpfr_init2(now.eps_max, 128);
         /* the divisor of the best test at these counts (one more bound) */
+        size_t runs = first < 0 ? 0 : res->score[first].in0 + res->score[first].n_in;
         if (mpfr_cmp(res->eps_max, hi) <= 0)
-            st = capacity_at(&now, deciding, res->score[0].n_in, a_each, dl, err, errlen);
+            st = capacity_at(&now, &dec, runs, a_each, dl, err, errlen);
         if (st == UL_OK && now.level_divisor)
-            st = runs_needed(&res->runs_needed, &res->runs_certified, &now, deciding, a_each, dl,
-                             hi, err, errlen);
+            st = runs_needed(&res->runs_needed, &res->runs_certified, &now, &dec, a_each, dl, hi,
+                             err, errlen);
         mpfr_clear(now.eps_max);
     }
     mpfi_clear(dl);
@@ -1028,6 +1057,7 @@ ul_status ul_attack_score_values(ul_attack_result *res, const ul_attack_scoring 
         st = score_stats(s, UL_SCORE_RMIA, v->rmia_in, v->rmia_n_in, v->rmia_out, v->rmia_n_out,
                          &L, delta, err, errlen);
         s->in0 = v->rmia_in0, s->out0 = v->rmia_out0;
+        res->rmia_a = rmia_a_of(sc), res->rmia_gamma = rmia_gamma_of(sc); /* the record */
     }
     if (st == UL_OK)
         verdict(res, sc);
@@ -1057,9 +1087,10 @@ static void log_pr_population(const ul_attack_scoring *sc, const double *W, size
 static ul_status rmia_fit(ul_score_rmia *f, const ul_attack_scoring *sc, const double *W_out,
                           size_t k_out, size_t p, size_t *f_out, char *err, size_t errlen)
 {
-    const double *W_ref = sc->W_ref ? sc->W_ref : W_out;
-    size_t k_ref = sc->W_ref ? sc->k_ref : k_out / 2, m = sc->pop_n;
-    *f_out = sc->W_ref ? 0 : k_ref;
+    bool given = rmia_refs_given(sc);
+    const double *W_ref = given ? sc->W_ref : W_out;
+    size_t k_ref = given ? sc->k_ref : k_out / 2, m = sc->pop_n;
+    *f_out = given ? 0 : k_ref;
     f->log_pz = NULL;
     if (k_ref < 1 || *f_out == k_out || m < 1)
         return ul_fail(err, errlen, UL_EINPUT,
@@ -1075,8 +1106,8 @@ static ul_status rmia_fit(ul_score_rmia *f, const ul_attack_scoring *sc, const d
         l[r] = log_pr_target(sc, W_ref + r * p, p);
         log_pr_population(sc, W_ref + r * p, p, l + k_ref + r * m);
     }
-    ul_status st = ul_score_rmia_fit(f, l, l + k_ref, k_ref, m, sc->rmia_a ? sc->rmia_a : 0.3,
-                                     sc->rmia_gamma ? sc->rmia_gamma : 1.0, err, errlen);
+    ul_status st = ul_score_rmia_fit(f, l, l + k_ref, k_ref, m, rmia_a_of(sc), rmia_gamma_of(sc),
+                                     err, errlen);
     free(l);
     return st;
 }
@@ -1188,12 +1219,16 @@ ul_attack_scoring ul_attack_config_scoring(const ul_attack_config *cfg)
                                .eps = cfg->eps,
                                .delta = cfg->delta,
                                .renyi_order = cfg->renyi_order,
-                               .renyi_value = cfg->renyi_value};
+                               .renyi_value = cfg->renyi_value,
+                               .W_ref = cfg->ref_w,
+                               .k_ref = cfg->ref_k,
+                               .rmia_a = cfg->rmia_a,
+                               .rmia_gamma = cfg->rmia_gamma};
 }
 
 /* RMIA on the runs' models (attack.h: save_models keeps them), the
- * configuration's population and references; *buf (malloc'd) holds the
- * scores v points to. */
+ * configuration's population (its references, a and γ are in sc already:
+ * ul_attack_config_scoring); *buf (malloc'd) holds the scores v points to. */
 static ul_status finish_rmia(const ul_attack_state *st, ul_attack_scoring *sc, ul_attack_values *v,
                              double **buf, char *err, size_t errlen)
 {
@@ -1210,7 +1245,6 @@ static ul_status finish_rmia(const ul_attack_state *st, ul_attack_scoring *sc, u
     sc->model = &cfg->design.model;
     sc->x = D->x + t * D->d, sc->d = D->d, sc->y = D->y[t];
     sc->pop_x = cfg->population.x, sc->pop_y = cfg->population.y, sc->pop_n = cfg->population.n;
-    sc->W_ref = cfg->ref_w, sc->k_ref = cfg->ref_k;
     ul_status s = rmia_values(sc, W, runs, W + runs * st->p, runs, st->p, *buf, v, err, errlen);
     free(W);
     return s;
@@ -1308,6 +1342,27 @@ static void fmt_mpfr(char *out, size_t len, mpfr_srcptr x, mpfr_rnd_t rnd)
         snprintf(out, len, "%s", mpfr_sgn(x) > 0 ? "inf" : "-inf");
     else
         mpfr_snprintf(out, len, rnd == MPFR_RNDD ? "%.6RDg" : "%.6RUg", x);
+}
+
+/* A finite double as the shortest decimal that reads back as it (%.{1..17}g:
+ * 17 digits always do), so a value read from a configuration prints as
+ * written there (0.3, not 0.29999999999999999) and still reproduces it. */
+static void fmt_shortest(char *out, size_t len, double x)
+{
+    for (int digits = 1; digits <= 17; digits++) {
+        snprintf(out, len, "%.*g", digits, x);
+        if (strtod(out, NULL) == x)
+            return;
+    }
+}
+
+/* RMIA's constants (attack.h), to reproduce its scores. */
+static void rmia_text(FILE *f, const ul_attack_result *res)
+{
+    char a[32], g[32];
+    fmt_shortest(a, sizeof a, res->rmia_a);
+    fmt_shortest(g, sizeof g, res->rmia_gamma);
+    fprintf(f, "  RMIA a %s, gamma %s (Zarifzadeh et al. 2024, Sec. 3)\n", a, g);
 }
 
 /* The GDP estimate, labelled as one (stats/gdp.h). */
@@ -1428,6 +1483,8 @@ char *ul_attack_result_text(const ul_attack_result *res)
                     "    rule: IN iff score >= %.17g; %lu false positives of %zu, %lu false "
                     "negatives of %zu\n",
                     s->roc.threshold, s->roc.fp, s->n_out, s->roc.fn, s->n_in);
+        if (s->bit == UL_SCORE_RMIA)
+            rmia_text(f, res);
         gdp_text(f, s);
     }
     capacity_text(f, res);
@@ -1467,6 +1524,14 @@ static json_object *jnum_d(double x)
     if (isnan(x))
         return NULL;
     return isinf(x) ? json_object_new_string(x > 0 ? "inf" : "-inf") : json_object_new_double(x);
+}
+
+/* A double exactly, in the fewest digits (fmt_shortest), for JSON. */
+static json_object *jnum_exact(double x)
+{
+    char t[32];
+    fmt_shortest(t, sizeof t, x);
+    return json_object_new_double_s(x, t);
 }
 
 char *ul_attack_result_json(const ul_attack_result *res)
@@ -1515,6 +1580,10 @@ char *ul_attack_result_json(const ul_attack_result *res)
         }
         json_object_object_add(j, "refutes", json_object_new_boolean(s->refutes));
         json_object_object_add(j, "eps_max_certifiable", jnum_mpfr(s->eps_max, MPFR_RNDD));
+        if (s->bit == UL_SCORE_RMIA) { /* its constants, to reproduce it (attack.h) */
+            json_object_object_add(j, "rmia_a", jnum_exact(res->rmia_a));
+            json_object_object_add(j, "rmia_gamma", jnum_exact(res->rmia_gamma));
+        }
         json_object_object_add(j, "gdp_mu_estimate", jnum_d(s->gdp_mu));
         json_object_object_add(j, "gdp_eps_estimate", jnum_d(s->gdp_eps));
         json_object_array_add(arr, j);

@@ -77,10 +77,22 @@ enum { UL_SCORE_LIRA_ONLINE = 4, UL_SCORE_LIRA_OFFLINE = 8 };
  * OUT models, the reference half offline LiRA fits on; the other runs
  * scored).  Released models (ul_attack_score_models), or a configuration's
  * runs when it keeps their models (save_models: a run's record holds
- * scores, not the models' probabilities on a population); the capacity
- * (ul_attack_capacity_of) counts it as offline LiRA, which understates it
- * when references are given. */
+ * scores, not the models' probabilities on a population).  The capacity
+ * (ul_attack_capacity_of) counts its scored runs: every run of both worlds
+ * with references given, else those of offline LiRA (all IN runs, the OUT
+ * runs after the ⌊k_out/2⌋ references).
+ *
+ * Its two constants (Zarifzadeh et al. 2024, §3), configuration fields
+ * attack.rmia_a and attack.rmia_gamma, recorded in the result:
+ *   a ∈ (0, 1]: the offline approximation Pr(x) = (1 + a)/2 · mean_r
+ *     Pr(x|θ_r) + (1 − a)/2 (§3, "offline"; the authors' default 0.3,
+ *     privacy_meter's offline_a);
+ *   γ > 0: the threshold of the pairwise likelihood ratio, Score_MIA(x; θ)
+ *     = Pr_z[LR_θ(x, z) ≥ γ] (§3, the score's definition; default 1).
+ * (0 is not a value of a: in ul_attack_scoring 0 means the default.) */
 enum { UL_SCORE_RMIA = 16 };
+#define UL_RMIA_A_DEFAULT 0.3
+#define UL_RMIA_GAMMA_DEFAULT 1.0
 #define UL_ATTACK_MAX_SCORES 5
 #define UL_ATTACK_MAX_RUNS 1000000
 #define UL_ATTACK_TEXT 64
@@ -107,6 +119,7 @@ typedef struct {
     ul_dataset population;
     double *ref_w;
     size_t ref_k;
+    double rmia_a, rmia_gamma; /* attack.rmia_a, attack.rmia_gamma (defaults above) */
     char sha256[65]; /* of the configuration file's bytes */
 } ul_attack_config;
 
@@ -253,6 +266,9 @@ typedef struct {
     bool claim_eps_renyi;
     size_t runs_needed;
     bool runs_certified;
+    /* RMIA's constants as used (attack.h, UL_SCORE_RMIA), for the record;
+     * 0 when RMIA was not computed */
+    double rmia_a, rmia_gamma;
 } ul_attack_result;
 
 /* ---- what a sample size can certify ---------------------------------------
@@ -291,7 +307,9 @@ typedef struct {
 
 /* The capacity for `runs` runs (models) per world of the scores in the
  * UL_SCORE_* bits sc->scores, with the fitting rule of the scores (LiRA and
- * gaussian-lr fit on the first ⌊runs/2⌋ of a world, emp/shard.h), sc->alpha
+ * gaussian-lr fit on the first ⌊runs/2⌋ of a world, emp/shard.h; RMIA's
+ * references are the first ⌊runs/2⌋ OUT runs unless sc->W_ref gives them,
+ * UL_SCORE_RMIA above), sc->alpha
  * (the whole α: divided by the number of scores here; with sc->primary only
  * the primary score counts, at all of α: it alone decides) and the claim of sc
  * (eps, delta — "" or NULL: 0 — renyi_order, renyi_value; "" or NULL:
@@ -331,7 +349,8 @@ struct ul_attack_scoring {
     /* RMIA (UL_SCORE_RMIA): pop_n population records (rows of pop_x, d
      * features each, labels ±1 in pop_y), and k_ref reference models W_ref
      * (p × k_ref; NULL: the first half of the OUT models); rmia_a (offline
-     * a ∈ [0, 1]) and rmia_gamma (γ > 0); 0 for both: a = 0.3, γ = 1 */
+     * a ∈ (0, 1]) and rmia_gamma (γ > 0), 0: the defaults UL_RMIA_A_DEFAULT
+     * and UL_RMIA_GAMMA_DEFAULT (above) */
     const double *pop_x, *pop_y;
     size_t pop_n;
     const double *W_ref;

@@ -219,6 +219,21 @@ static const ul_field_spec ATTACK[] = {
     {.name = "reference_models",
      .type = UL_FIELD_ANY,
      .doc = "rmia: list of model files (default: the first half of the OUT runs)"},
+    /* RMIA's constants (emp/attack.h, UL_SCORE_RMIA; Zarifzadeh et al. 2024, §3) */
+    {.name = "rmia_a",
+     .type = UL_FIELD_DECIMAL,
+     .lo = "0",
+     .lo_strict = true,
+     .hi = "1",
+     .doc = "rmia: a in (0, 1] of the offline Pr(x) = (1 + a)/2 mean_r Pr(x|ref_r) + (1 - a)/2 "
+            "(default 0.3)"},
+    {.name = "rmia_gamma",
+     .type = UL_FIELD_DECIMAL,
+     .lo = "0",
+     .lo_strict = true,
+     .hi = BIG,
+     .doc = "rmia: gamma > 0, the threshold of the pairwise likelihood ratio LR(x, z) >= gamma "
+            "(default 1)"},
 };
 
 static const ul_field_spec CLAIM[] = {
@@ -637,25 +652,50 @@ static ul_status read_references(ul_attack_config *cfg, const char *dir, const u
     return st;
 }
 
+/* attack.rmia_a and attack.rmia_gamma, their ranges checked exactly by the
+ * table (ATTACK); a decimal too small for a double (1e-400) would read as 0,
+ * which the scoring takes for "the default" (attack.h): refused. */
+static ul_status read_rmia_constants(ul_attack_config *cfg, const ul_cert_values *av, char *err,
+                                     size_t errlen)
+{
+    static const char *const name[2] = {"rmia_a", "rmia_gamma"};
+    double *value[2] = {&cfg->rmia_a, &cfg->rmia_gamma};
+    const double dflt[2] = {UL_RMIA_A_DEFAULT, UL_RMIA_GAMMA_DEFAULT};
+    for (int i = 0; i < 2; i++) {
+        *value[i] = dbl(av, name[i], dflt[i]);
+        if (!(*value[i] > 0))
+            return ul_fail(err, errlen, UL_EINPUT,
+                           "$.attack.%s: must be > 0 as a double (got '%.40s', which rounds to 0)",
+                           name[i], str(av, name[i], ""));
+    }
+    return UL_OK;
+}
+
 /* RMIA's fields: only with the rmia score, which needs the runs' models
  * (save_models) and a population. */
 static ul_status read_rmia(ul_attack_config *cfg, const ul_cert_values *av, const char *dir,
                            char *err, size_t errlen)
 {
+    static const char *const fields[] = {"population", "reference_models", "rmia_a",
+                                         "rmia_gamma"};
     const char *pop = str(av, "population", NULL);
     const ul_cert_value *refs = get(av, "reference_models");
     if (!(cfg->scores & UL_SCORE_RMIA)) {
-        if (pop || refs)
-            return ul_fail(err, errlen, UL_EINPUT, "$.attack.%s: only with the rmia score",
-                           pop ? "population" : "reference_models");
+        for (size_t i = 0; i < N_OF(fields); i++)
+            if (get(av, fields[i]))
+                return ul_fail(err, errlen, UL_EINPUT, "$.attack.%s: only with the rmia score",
+                               fields[i]);
         return UL_OK;
     }
+    ul_status st = read_rmia_constants(cfg, av, err, errlen);
+    if (st != UL_OK)
+        return st;
     if (!cfg->save_models || !pop)
         return ul_fail(err, errlen, UL_EINPUT,
                        "$.attack.scores: rmia needs %s (a run's record holds scores, not the "
                        "models' probabilities on a population)",
                        !pop ? "$.attack.population" : "\"save_models\": true");
-    ul_status st = read_population(cfg, dir, pop, err, errlen);
+    st = read_population(cfg, dir, pop, err, errlen);
     return st == UL_OK && refs ? read_references(cfg, dir, refs->json, err, errlen) : st;
 }
 
