@@ -18,6 +18,7 @@ CASES = [
     dict(delta="1e-5", method="fixed", threshold="1.5"),
     dict(delta="1e-5", method="split", split_frac="0.5"),
     dict(delta="1e-5", method="onerun"),
+    dict(delta="1e-5", method="onerun-fdp", claim_eps="1"),
 ]
 
 
@@ -51,3 +52,25 @@ def test_attack_errors_name_the_flag(scores):
     with pytest.raises(ulaudit.InputError) as ei:
         ulaudit.attack_scores(a, b, delta="1e-5", method="no-such-method")
     assert ei.value.input == "method"
+
+
+def test_levels_python_and_cli_agree_and_a_false_declaration_is_refused(tmp_path):
+    """0/1 scores with two values declared: the same object through both
+    front ends; continuous scores declared as two values: InputError on
+    levels (the library refuses a bound under a false declaration)."""
+    rng = np.random.default_rng(20261129)
+    a = (rng.random(400) < 0.8).astype(float)
+    b = (rng.random(400) < 0.2).astype(float)
+    files = []
+    for name, x in (("in.txt", a), ("out.txt", b)):
+        path = tmp_path / name
+        path.write_text("".join("%r\n" % float(v) for v in x))
+        files.append(str(path))
+    cli = run_cli("attack", "--scores", ",".join(files), "--method", "levels", "--levels", "2",
+                  "--delta", "1e-5", "--json", ok=(0, 1))
+    got = ulaudit.attack_scores(a, b, delta="1e-5", method="levels", levels=2)
+    assert got == cli and got["levels"] == 2
+    with pytest.raises(ulaudit.InputError) as ei:
+        ulaudit.attack_scores(rng.normal(size=50), rng.normal(size=50), delta="1e-5",
+                              method="levels", levels=2)
+    assert ei.value.input == "levels"
