@@ -484,6 +484,7 @@ static bool parse_families(const char *s, families *f)
 int main(int argc, char **argv)
 {
     ul_num_init();
+    setvbuf(stdout, NULL, _IOLBF, 0); /* a long run: each row as it ends, also into a file */
     int D = argc > 1 ? atoi(argv[1]) : 200;
     size_t n_max = argc > 2 ? (size_t)atol(argv[2]) : 16384;
     families fam;
