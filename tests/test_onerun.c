@@ -14,8 +14,9 @@
 
 #include "stats/eps_lb.h"
 #include "stats/gdp.h"
-#include "stats/roc_hull.h"
 #include "num/encl.h"
+
+#include "bench/jax_onerun.h"
 
 /* α = 0.05 and δ = 1e-5 (decimal, enclosed), the levels of every test
  * here but the published vectors'. */
@@ -76,57 +77,10 @@ static void one_run(double mu, size_t m, uint64_t seed, double *in, size_t *ni, 
  * (`epsilon_one_run_fdp`, MMC24): ε 0 / 2.164749 / 4.7218075 / 9.133752
  * (rtol 1e-5 there).  Reproduced with jax's own selection rule (the hull,
  * pruning as it does) around this library's per-count search, the chosen
- * value certified; f-DP: ε = ε(δ) of the certified μ-GDP. */
-typedef struct {
-    double best; /* ε (SNJ) or μ (f-DP) */
-    unsigned long r, v;
-} vertex_best;
-
-/* The largest ε in [lo, 64] with the SNJ p-value ≤ level, by bisection
- * (the p-value at lo is ≤ level). */
-static double snj_search(unsigned long m, unsigned long r, unsigned long v, double lo, double delta,
-                         double level)
-{
-    double hi = 64;
-    for (int it = 0; it < 60; it++) {
-        double mid = 0.5 * (lo + hi);
-        if (ul_emp_onerun_pvalue_d(m, r, v, mid, delta) <= level)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-/* jax_privacy's selection (auditing.py `_epsilon_one_run_all_thresholds`
- * under `Bonferroni()`): one-sided guesses at every vertex of the ROC hull,
- * level 0.05/h (h vertices), the largest value by the double search of one
- * family (ε for SNJ, μ for f-DP), pruning as jax does; *tau the level. */
-static vertex_best jax_rule(const double *in, size_t ni, const double *out, size_t no, bool fdp,
-                            double delta, double *tau)
-{
-    unsigned long m = (unsigned long)(ni + no);
-    unsigned long *fp = malloc((m + 1) * sizeof *fp), *tp = malloc((m + 1) * sizeof *tp);
-    size_t h = ul_emp_roc_hull(in, ni, out, no, fp, tp);
-    vertex_best b = {0, 0, 0};
-    *tau = 0.05 / (double)h;
-    for (size_t i = 1; i < h; i++) {
-        unsigned long r = fp[i] + tp[i], v = tp[i];
-        double e = 0;
-        if (fdp && v > 0 && ul_emp_onerun_fdp_margin_d(m, r, v, b.best + 1e-9, *tau) > 0)
-            e = ul_emp_onerun_fdp_mu_d(m, r, v, *tau); /* jax: audit_objective(eps_lo) > 0 */
-        else if (!fdp && (double)v / (double)r > 1 / (1 + exp(-b.best)) &&
-                 ul_emp_onerun_pvalue_d(m, r, v, b.best, delta) <= *tau)
-            e = snj_search(m, r, v, b.best, delta, *tau);
-        if (e > b.best)
-            b = (vertex_best){e, r, v};
-    }
-    free(fp), free(tp);
-    return b;
-}
-
-/* jax_rule on jax's deterministic vectors (δ = 1e-6). */
-static vertex_best jax_hull_best(double shift, bool fdp, double *tau)
+ * value certified; f-DP: ε = ε(δ) of the certified μ-GDP.  The rule is
+ * tests/bench/jax_onerun.h's (shared with bench_power_table's one-run rows);
+ * jax_hull_best runs it on these vectors (α = 0.05, δ = 1e-6). */
+static jax_vertex_best jax_hull_best(double shift, bool fdp, double *tau)
 {
     enum { N = 10000 };
     double *out = malloc(N * sizeof *out), *in = malloc(N * sizeof *in);
@@ -134,7 +88,7 @@ static vertex_best jax_hull_best(double shift, bool fdp, double *tau)
         out[i] = ul_emp_norm_quantile((i + 0.5) / N);
         in[i] = out[i] + shift;
     }
-    vertex_best b = jax_rule(in, N, out, N, fdp, 1e-6, tau);
+    jax_vertex_best b = jax_onerun_rule(in, N, out, N, fdp, 0.05, 1e-6, tau);
     free(out), free(in);
     return b;
 }
@@ -143,7 +97,7 @@ static vertex_best jax_hull_best(double shift, bool fdp, double *tau)
 static double jax_snj(double shift)
 {
     double tau;
-    vertex_best b = jax_hull_best(shift, false, &tau);
+    jax_vertex_best b = jax_hull_best(shift, false, &tau);
     if (b.best == 0)
         return 0;
     mpfi_t lev, d;
@@ -167,7 +121,7 @@ static double jax_snj(double shift)
 static double jax_fdp(double shift)
 {
     double tau;
-    vertex_best b = jax_hull_best(shift, true, &tau);
+    jax_vertex_best b = jax_hull_best(shift, true, &tau);
     double cert = b.best;
     for (int k = 12; k >= 6 && cert > 0 && !ul_emp_onerun_fdp_rejects(20000, b.r, b.v, cert, tau);
          k--)
@@ -347,8 +301,8 @@ Test(onerun, fdp_rejects_bad_input)
 /* Noisy one-run data (m = 1000, fair coins, N(μ, 1) vs N(0, 1), δ = 1e-5,
  * α = 0.05), μ = 1 and 2: over 10 seeds, the mean of this library's
  * certified two-sided SNJ bound is at least the mean of jax's selection
- * rule (jax_rule: hull, α/h, one-sided) on the same data, and likewise the
- * f-DP μ (jax's ε is a function of μ at fixed δ).  jax_rule's values are
+ * rule (jax_onerun_rule: hull, α/h, one-sided) on the same data, and likewise the
+ * f-DP μ (jax's ε is a function of μ at fixed δ).  Its values are
  * double searches, not certified: they favour jax. */
 Test(onerun, at_least_jax_on_noisy_data, .timeout = 300)
 {
@@ -375,8 +329,8 @@ Test(onerun, at_least_jax_on_noisy_data, .timeout = 300)
             run_fdp(&f, in, ni, out, no, &l);
             ours_f += mpfr_get_d(f.mu_lb, MPFR_RNDD) / SEEDS;
             ul_emp_onerun_fdp_clear(&f);
-            jax += jax_rule(in, ni, out, no, false, 1e-5, &tau).best / SEEDS;
-            jax_f += jax_rule(in, ni, out, no, true, 1e-5, &tau).best / SEEDS;
+            jax += jax_onerun_rule(in, ni, out, no, false, 0.05, 1e-5, &tau).best / SEEDS;
+            jax_f += jax_onerun_rule(in, ni, out, no, true, 0.05, 1e-5, &tau).best / SEEDS;
         }
         cr_log_info("mu %g: SNJ eps %.4f (jax rule %.4f), f-DP mu %.4f (jax rule %.4f)", mus[j],
                     ours, jax, ours_f, jax_f);
