@@ -374,3 +374,107 @@ Test(eps_lb_ties, ties_fraction_counts_tied_scores)
     mpfi_clear(a);
     mpfi_clear(d);
 }
+
+/* ---- ties broken at random (stats/eps_lb_tiebreak.c) ------------------------------- */
+
+/* The bound of method m with ties broken from seed (0: kept), α = 0.05, δ = 0. */
+static double bound_untied(ul_emp_lb_method m, uint64_t seed, const double *in, size_t ni,
+                           const double *out, size_t no, ul_emp_lb_result *keep)
+{
+    mpfi_t a, d;
+    levels(a, d);
+    ul_emp_lb_opts o = ul_emp_lb_defaults();
+    o.method = m;
+    o.tie_seed = seed;
+    ul_emp_lb_result r;
+    ul_emp_lb_init(&r);
+    char err[256] = "";
+    cr_assert_eq(ul_emp_eps_lb(&r, in, ni, out, no, a, d, &o, err, sizeof err), UL_OK, "%s", err);
+    double e = mpfr_get_d(r.eps_lb, MPFR_RNDD);
+    if (keep) {
+        keep->threshold = r.threshold, keep->tie_u = r.tie_u;
+        keep->ties_fraction = r.ties_fraction;
+    }
+    ul_emp_lb_clear(&r);
+    mpfi_clear(a);
+    mpfi_clear(d);
+    return e;
+}
+
+/* Validity with a fresh seed per data set (the randomisation is part of the
+ * test): randomised response at ε = 1 (exactly (1, 0)-DP), n = 500 per
+ * world, 200 data sets, each with its own seed: JOINT, SUM and FAMILY each
+ * refute the true claim on at most 20 (the 99.9 % quantile of Bin(200,
+ * 0.05)). */
+Test(eps_lb_ties, tie_break_valid_over_fresh_seeds, .timeout = 120)
+{
+    enum { N = 500, SEEDS = 200, ALLOWED = 20 };
+    double in[N], out[N];
+    const ul_emp_lb_method ms[] = {UL_EMP_LB_JOINT, UL_EMP_LB_SUM, UL_EMP_LB_FAMILY};
+    for (int m = 0; m < 3; m++) {
+        int refuted = 0;
+        for (uint64_t seed = 1; seed <= SEEDS; seed++) {
+            rr(1.0, seed + 20000, in, out, N);
+            refuted += bound_untied(ms[m], 0x5DEECE66DULL * seed + 11, in, N, out, N, NULL) > 1;
+        }
+        cr_log_info("tie-broken method %d: %d false refutations of %d", (int)ms[m], refuted,
+                    SEEDS);
+        cr_assert(refuted <= ALLOWED, "method %d: %d of %d", (int)ms[m], refuted, SEEDS);
+    }
+}
+
+/* What it is for: on 0/1 scores with n = 4096 per world, no count of
+ * JOINT's ratio-4 grid falls between the tie blocks (about 1100 OUT scores
+ * are 1, the grid jumps from 1024 to 4096), so with ties kept it certifies
+ * nothing; with them broken at random a grid count inside the block
+ * tests a random part of it, and the bound comes near the true ε = 1.  The
+ * reported rule is back on the scores' scale: a value the scores take, a
+ * draw in (0, 1), and the ties' share of the scores as given (all tied). */
+Test(eps_lb_ties, tie_break_reaches_into_the_block, .timeout = 120)
+{
+    enum { N = 4096, DRAWS = 4 };
+    double *in = malloc(N * sizeof *in), *out = malloc(N * sizeof *out);
+    double kept = 0, broken = 0;
+    for (uint64_t s = 1; s <= DRAWS; s++) {
+        rr(1.0, s + 30000, in, out, N);
+        kept += bound_untied(UL_EMP_LB_JOINT, 0, in, N, out, N, NULL);
+        ul_emp_lb_result r;
+        broken += bound_untied(UL_EMP_LB_JOINT, 977 * s + 5, in, N, out, N, &r);
+        cr_assert(r.threshold == 0 || r.threshold == 1, "threshold %g", r.threshold);
+        cr_assert(r.tie_u > 0 && r.tie_u < 1, "draw %g", r.tie_u);
+        cr_assert(r.ties_fraction == 1);
+    }
+    cr_log_info("joint on 0/1 scores: kept %.4f, broken %.4f", kept / DRAWS, broken / DRAWS);
+    cr_assert(kept / DRAWS < 0.1, "ties kept: %g", kept / DRAWS);
+    cr_assert(broken / DRAWS > 0.8 && broken / DRAWS < 1, "ties broken: %g", broken / DRAWS);
+    free(in);
+    free(out);
+}
+
+/* A seed reproduces its bound; the methods that read score values (FIXED,
+ * SPLIT, LEVELS) refuse a seed, naming it. */
+Test(eps_lb_ties, tie_break_reproducible_and_refused_where_meaningless)
+{
+    enum { N = 300 };
+    double in[N], out[N];
+    rr(2.0, 77, in, out, N);
+    double e1 = bound_untied(UL_EMP_LB_JOINT, 42, in, N, out, N, NULL);
+    double e2 = bound_untied(UL_EMP_LB_JOINT, 42, in, N, out, N, NULL);
+    cr_assert(e1 == e2 && e1 > 0, "%g vs %g", e1, e2);
+    const ul_emp_lb_method ms[] = {UL_EMP_LB_FIXED, UL_EMP_LB_SPLIT, UL_EMP_LB_LEVELS};
+    mpfi_t a, d;
+    levels(a, d);
+    for (int m = 0; m < 3; m++) {
+        ul_emp_lb_opts o = ul_emp_lb_defaults();
+        o.method = ms[m];
+        o.threshold = 0.5, o.levels = 2, o.tie_seed = 42;
+        ul_emp_lb_result r;
+        ul_emp_lb_init(&r);
+        char err[256] = "";
+        cr_assert_eq(ul_emp_eps_lb(&r, in, N, out, N, a, d, &o, err, sizeof err), UL_EINPUT);
+        cr_assert(strstr(err, "tie_seed") != NULL, "%s", err);
+        ul_emp_lb_clear(&r);
+    }
+    mpfi_clear(a);
+    mpfi_clear(d);
+}

@@ -22,7 +22,7 @@
 
 ul_emp_lb_opts ul_emp_lb_defaults(void)
 {
-    ul_emp_lb_opts o = {UL_EMP_LB_FAMILY, false, 0.0, DEFAULT_SPLIT, 0.0, false, -1, 0};
+    ul_emp_lb_opts o = {UL_EMP_LB_FAMILY, false, 0.0, DEFAULT_SPLIT, 0.0, false, -1, 0, 0};
     return o;
 }
 
@@ -33,6 +33,7 @@ void ul_emp_lb_init(ul_emp_lb_result *res)
     mpfr_set_zero(res->eps_lb, 1);
     res->threshold = INFINITY;
     res->estimate = 0;
+    res->tie_u = NAN;
 }
 
 void ul_emp_lb_clear(ul_emp_lb_result *res)
@@ -80,6 +81,11 @@ static ul_status check_common(const double *in, size_t n_in, const double *out, 
         return ul_fail(err, errlen, UL_EINPUT,
                        "k_max: the sum test uses at most %d order statistics (k_max <= %d)",
                        SUM_K_MAX, SUM_K_MAX - 1);
+    if (o->tie_seed != 0 && (o->method == UL_EMP_LB_FIXED || o->method == UL_EMP_LB_SPLIT ||
+                             o->method == UL_EMP_LB_LEVELS))
+        return ul_fail(err, errlen, UL_EINPUT,
+                       "tie_seed: ties are broken at random only for the methods that compare "
+                       "scores (family, joint, sum, all, onerun), not for fixed, split or levels");
     if (o->method == UL_EMP_LB_LEVELS && o->levels < 2)
         return ul_fail(err, errlen, UL_EINPUT,
                        "levels: the number of values the score can take, at least 2 (got %lu)",
@@ -125,6 +131,35 @@ static ul_status run_sorted(ul_emp_lb_result *res, const double *a, size_t n_in,
     return st;
 }
 
+/* The method on the tie-broken scores (stats/eps_lb_tiebreak.c), its rule
+ * mapped back to the scores' scale, the ties' share of the scores as given. */
+static ul_status run_tie_broken(ul_emp_lb_result *res, const double *in, size_t n_in,
+                                const double *out, size_t n_out, mpfi_srcptr alpha,
+                                mpfi_srcptr delta, const ul_emp_lb_opts *o, char *err,
+                                size_t errlen)
+{
+    ul_lb_untied t;
+    ul_status st = ul_lb_tie_break(&t, in, n_in, out, n_out, o->tie_seed, err, errlen);
+    if (st != UL_OK)
+        return st;
+    ul_emp_lb_opts plain = *o;
+    plain.tie_seed = 0;
+    st = ul_emp_eps_lb(res, t.in, n_in, t.out, n_out, alpha, delta, &plain, err, errlen);
+    double u;
+    res->threshold = ul_lb_untie_value(&t, res->threshold, &res->tie_u);
+    res->onerun.thr_in = ul_lb_untie_value(&t, res->onerun.thr_in, &u);
+    res->onerun.thr_out = ul_lb_untie_value(&t, res->onerun.thr_out, &u);
+    ul_lb_untied_free(&t);
+    double *a = ul_lb_sorted_copy(in, n_in), *b = ul_lb_sorted_copy(out, n_out);
+    if (a && b)
+        res->ties_fraction = ul_lb_ties_fraction(a, n_in, b, n_out);
+    else if (st == UL_OK)
+        st = ul_lb_no_room(err, errlen, "the sorted copies", n_in, n_out);
+    free(a);
+    free(b);
+    return st;
+}
+
 ul_status ul_emp_eps_lb(ul_emp_lb_result *res, const double *in, size_t n_in, const double *out,
                         size_t n_out, mpfi_srcptr alpha, mpfi_srcptr delta, const ul_emp_lb_opts *o,
                         char *err, size_t errlen)
@@ -135,6 +170,8 @@ ul_status ul_emp_eps_lb(ul_emp_lb_result *res, const double *in, size_t n_in, co
         st = ul_lb_check_weights(n_in, n_out, o, err, errlen);
     if (st != UL_OK)
         return st;
+    if (o->tie_seed != 0)
+        return run_tie_broken(res, in, n_in, out, n_out, alpha, delta, o, err, errlen);
     if (o->method == UL_EMP_LB_SPLIT) {
         st = ul_lb_run_split(res, in, n_in, out, n_out, alpha, delta, o, err, errlen);
         res->divisor = res->divisor ? res->divisor : res->m;

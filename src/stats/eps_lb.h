@@ -104,8 +104,16 @@
  * Ties.  Every method is valid with tied scores (the lemma allows atoms), but
  * a threshold inside a block of equal scores leaves the whole block out, so
  * discrete scores lose power; ties_fraction reports their share so that
- * callers can warn.  A tie-break by a uniform fixed by a seed is NOT valid
- * (one realisation for every data set: stats/eps_lb_common.c).
+ * callers can warn.  Two valid remedies: LEVELS (the number of values
+ * declared), or ties broken at random (o->tie_seed ≠ 0, any method that
+ * only compares scores: FAMILY, JOINT, SUM, ALL, ONERUN): each score
+ * becomes (score, U), U i.i.d. uniform from the seed, a post-processing
+ * with randomness of its own, so the bound holds with probability ≥ 1 − α
+ * over the scores and U together (proof in stats/eps_lb_tiebreak.c).  The
+ * seed must be drawn afresh before the scores are read and reported; one
+ * seed reused over many data sets is one realisation of U for all of them
+ * and is NOT valid (a method then refuted a true claim on 40 of 40 data
+ * sets: stats/eps_lb_common.c), nor is keeping the best of several seeds.
  */
 #ifndef UL_EMP_EPS_LB_H
 #define UL_EMP_EPS_LB_H
@@ -113,6 +121,7 @@
 #include <mpfi.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "num/status.h"
 
@@ -139,10 +148,12 @@ typedef struct {
                         * order statistics (≤ 16; −1: 5) — fixed before the data */
     unsigned long levels; /* LEVELS: how many distinct values the score can take (≥ 2),
                            * declared before the data; 0 for the other methods */
+    uint64_t tie_seed;    /* ≠ 0: ties broken at random from this seed (see "Ties"; not
+                           * with FIXED, SPLIT or LEVELS); 0: ties kept */
 } ul_emp_lb_opts;
 
 /* Defaults: FAMILY, two-sided, ratio 0 (the method's), split_frac 0.25,
- * equal weights, k_max −1, levels 0. */
+ * equal weights, k_max −1, levels 0, tie_seed 0. */
 ul_emp_lb_opts ul_emp_lb_defaults(void);
 
 /* SUM: at most this many order statistics (lcm(1…16) = 720720: the weights
@@ -176,13 +187,18 @@ typedef struct {
     unsigned long sum_c[2][UL_EMP_SUM_K_MAX];
     /* The share of the scores (of n_in + n_out; for SPLIT, of the part that
      * certifies) equal to at least one other score of either world, in
-     * [0, 1]; 0 for ONERUN, which does not compute it.  A large share (a
+     * [0, 1]; 0 for ONERUN without a tie-break (it does not compute it).  A large share (a
      * handful of distinct scores) means the bound is limited by the score's
      * resolution (see "Ties" above) and callers should say so. */
     double ties_fraction;
     /* ONERUN: the guesses of both sides behind eps_lb (all zero for the
      * other methods). */
     ul_emp_onerun_choice onerun;
+    /* Ties broken at random (o->tie_seed): threshold is back on the scores'
+     * scale and the rule is "score > threshold, or score = threshold and
+     * its draw U ≥ tie_u" (onerun's thr_in, thr_out likewise, their draws
+     * not kept); tie_u NAN otherwise. */
+    double tie_u;
 } ul_emp_lb_result;
 
 /* Initialises res (clear with ul_emp_lb_clear, also after an error). */
@@ -192,7 +208,7 @@ void ul_emp_lb_clear(ul_emp_lb_result *res);
 /* The bound of o->method from in[0..n_in) and out[0..n_out) (finite
  * scores; "higher = more IN"), at confidence 1 − α and the claimed δ.
  * UL_EINPUT names "in_scores", "out_scores", "alpha", "delta", "threshold",
- * "split_frac", "ratio" or "levels"; UL_ECAP: sound but looser. */
+ * "split_frac", "ratio", "levels" or "tie_seed"; UL_ECAP: sound but looser. */
 ul_status ul_emp_eps_lb(ul_emp_lb_result *res, const double *in, size_t n_in, const double *out,
                         size_t n_out, mpfi_srcptr alpha, mpfi_srcptr delta, const ul_emp_lb_opts *o,
                         char *err, size_t errlen);

@@ -10,6 +10,7 @@
  *   eps_lb_fixed.c   FIXED and SPLIT (a pilot chooses the FIXED threshold)
  *   eps_lb_joint.c   JOINT   one p-value per grid test
  *   eps_lb_sum.c     SUM     a weighted sum over order statistics
+ *   eps_lb_tiebreak.c        ties broken at random (opts.tie_seed), any rank method
  *   onerun.c         ONERUN  one training run (Steinke, Nasr, Jagielski 2023)
  * The statements and proofs these rely on are in stats/eps_lb.h.
  */
@@ -41,6 +42,23 @@ double ul_lb_beta_d(mpfi_srcptr alpha, double div);
 
 /* The share of the scores of ascending a, b equal to another score. */
 double ul_lb_ties_fraction(const double *a, size_t n_in, const double *b, size_t n_out);
+
+/* ---- ties broken at random (eps_lb_tiebreak.c) ------------------------------- */
+
+/* The tie-broken copies: in/out hold r(s) + U (r the index of s among the
+ * ascending distinct values values[0 … nv) of both worlds, U uniform from
+ * the seed). */
+typedef struct {
+    double *values, *in, *out;
+    size_t nv;
+} ul_lb_untied;
+
+ul_status ul_lb_tie_break(ul_lb_untied *t, const double *in, size_t n_in, const double *out,
+                          size_t n_out, uint64_t seed, char *err, size_t errlen);
+void ul_lb_untied_free(ul_lb_untied *t);
+/* A tie-broken threshold x back on the scores' scale: the value v (rule
+ * "score > v, or score = v and its U ≥ *u"); ±∞ and *u = NAN outside. */
+double ul_lb_untie_value(const ul_lb_untied *t, double x, double *u);
 
 /* ---- the family's tests (the lemma of stats/eps_lb.h) ------------------------ */
 
