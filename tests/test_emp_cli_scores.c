@@ -644,3 +644,76 @@ Test(emp_cli_scores, onerun_guesses_recounted)
     cr_assert_eq(v, correct, "reported %lu, recounted %lu", v, correct);
     json_object_put(o);
 }
+
+/* ---- --tie-break (stats/eps_lb.h, "Ties") ------------------------------------------- */
+
+/* The tie-break seed of the JSON text from `from` on (the object's
+ * "tie_break": {"seed": "S", ...}), into seed. */
+static void json_seed(const char *from, char *seed, size_t n)
+{
+    const char *p = strstr(from, "\"tie_break\"");
+    cr_assert_not_null(p, "%s", from);
+    p = strstr(p, "\"seed\"");
+    cr_assert_not_null(p);
+    p = strchr(p + 6, '"') + 1;
+    size_t k = strcspn(p, "\"");
+    cr_assert(k > 0 && k < n);
+    memcpy(seed, p, k);
+    seed[k] = '\0';
+}
+
+/* 0/1 scores (3000 of 4096 IN scores are 1, 1100 of 4096 OUT): with ties
+ * kept, joint's ratio-4 grid has no count between the blocks and certifies
+ * nothing; --tie-break random reports its seed, which reproduces the same
+ * bound; the bound stays below the pair's largest log-ratio over the two
+ * events {1}, {0} (log((3000/4096)/(1100/4096)) ≈ 1.003 and
+ * log((2996/4096)/(1096/4096)) ≈ 1.006: the empirical laws' ε at δ = 0);
+ * the text names the seed and the rule with its draw. */
+Test(emp_cli_scores, tie_break_reports_and_reproduces_its_seed, .timeout = 60)
+{
+    write_bits("in.txt", 4096, 3000);
+    write_bits("out.txt", 4096, 1100);
+    cr_redirect_stdout();
+    cr_assert_eq(run("--json", NULL, NULL, NULL, NULL), 0);
+    cr_assert_eq(run("--tie-break=random", "--json", NULL, NULL, NULL), 0);
+    char buf[65536];
+    read_stdout(buf, sizeof buf);
+    const char *second = nth_object(buf, 1);
+    double kept = json_eps(buf, NULL), broken = json_eps(buf, second);
+    char seed[32];
+    json_seed(second, seed, sizeof seed);
+    cr_assert(kept == 0, "ties kept: %g", kept);
+    cr_assert(broken > 0.5 && broken < 1.006, "ties broken: %g", broken);
+    char flag[64];
+    snprintf(flag, sizeof flag, "--tie-break=%s", seed);
+    cr_assert_eq(run(flag, "--json", NULL, NULL, NULL), 0);
+    cr_assert_eq(run(flag, NULL, NULL, NULL, NULL), 0);
+    read_stdout(buf, sizeof buf);
+    const char *third = nth_object(buf, 0); /* read_stdout goes on where it stopped */
+    cr_assert(json_eps(buf, third) == broken, "reproduced %g vs %g", json_eps(buf, third), broken);
+    cr_assert_not_null(strstr(buf, "ties broken at random (seed "), "%s", buf);
+    cr_assert_not_null(strstr(buf, "with its tie-break draw >= "), "%s", buf);
+}
+
+/* Refusals: a seed that is not a positive integer, and the methods that read
+ * score values (fixed, split, levels) or have no tie-break (onerun-fdp):
+ * exit 2, nothing on stdout, the flag named. */
+Test(emp_cli_scores, tie_break_refusals_exit_2)
+{
+    write_bits("in.txt", 100, 70);
+    write_bits("out.txt", 100, 30);
+    cr_redirect_stderr();
+    cr_redirect_stdout();
+    cr_assert_eq(run("--tie-break=0", NULL, NULL, NULL, NULL), 2);
+    cr_assert_eq(run("--tie-break=seven", NULL, NULL, NULL, NULL), 2);
+    cr_assert_eq(run("--tie-break=random", "--method=fixed", "--threshold=1", NULL, NULL), 2);
+    cr_assert_eq(run("--tie-break=random", "--method=levels", "--levels=2", NULL, NULL), 2);
+    cr_assert_eq(run("--tie-break=5", "--method=onerun-fdp", "--delta=1e-5", NULL, NULL), 2);
+    char buf[8192];
+    stderr_only(buf, sizeof buf);
+    cr_assert_not_null(strstr(buf, "--tie-break: random, or the seed a report gave"), "%s", buf);
+    cr_assert_not_null(strstr(buf, "got 'seven')"), "%s", buf);
+    cr_assert_not_null(strstr(buf, "not with --method fixed"), "%s", buf);
+    cr_assert_not_null(strstr(buf, "not with --method levels"), "%s", buf);
+    cr_assert_not_null(strstr(buf, "not with --method onerun-fdp"), "%s", buf);
+}

@@ -19,6 +19,7 @@ CASES = [
     dict(delta="1e-5", method="split", split_frac="0.5"),
     dict(delta="1e-5", method="onerun"),
     dict(delta="1e-5", method="onerun-fdp", claim_eps="1"),
+    dict(delta="1e-5", method="sum", tie_break="20261129"),
 ]
 
 

@@ -54,7 +54,7 @@ def _stats_now(a: Any, b: Any, flags: Dict[str, str]) -> str:
 def attack_scores(in_scores: Scores, out_scores: Scores, delta: Any = None, alpha: Any = None,
                   *, claim_eps: Any = None, method: Optional[str] = None, threshold: Any = None,
                   levels: Any = None, split_frac: Any = None, sides: Any = None, ratio: Any = None,
-                  weights: Optional[str] = None,
+                  weights: Optional[str] = None, tie_break: Any = None,
                   max_seconds: Optional[float] = None) -> Dict[str, Any]:
     """The statistics of ``ulaudit attack --scores IN,OUT ... --json`` on two arrays
     of scores (higher = more likely IN): the same object, key for key (AUC, TPR at
@@ -69,7 +69,10 @@ def attack_scores(in_scores: Scores, out_scores: Scores, delta: Any = None, alph
     take (an integer >= 2, declared before seeing the data; levels only);
     split_frac: split's choosing part (default 0.25); sides: 1 or 2 (default 2);
     ratio: the grid ratio (default 4 for joint, 2 for onerun and onerun-fdp, 1.25
-    otherwise); weights: equal (default) or geometric (joint only).
+    otherwise); weights: equal (default) or geometric (joint only); tie_break:
+    "random" (ties broken by fresh uniform draws; the seed used is in the result's
+    tie_break.seed) or that seed to reproduce a result (not fixed, split, levels or
+    onerun-fdp; never keep the best of several seeds).
 
     Scores are float64 (1-d numpy arrays or sequences of real numbers, at least one
     each; a 2-D array, even (n, 1), a str or a bool is refused: InputError naming
@@ -77,7 +80,7 @@ def attack_scores(in_scores: Scores, out_scores: Scores, delta: Any = None, alph
     their exact decimal text.  max_seconds bounds the call; Ctrl-C interrupts it."""
     given = {"delta": delta, "alpha": alpha, "claim-eps": claim_eps, "method": method,
              "threshold": threshold, "levels": levels, "split-frac": split_frac, "sides": sides,
-             "ratio": ratio, "weights": weights}
+             "ratio": ratio, "weights": weights, "tie-break": tie_break}
     flags = {k: flag_text(k.replace("-", "_"), v) for k, v in given.items() if v is not None}
     a, b = _doubles("in_scores", in_scores), _doubles("out_scores", out_scores)
     return json.loads(_run.run(lambda: _stats_now(a, b, flags), max_seconds))

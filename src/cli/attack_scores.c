@@ -9,7 +9,7 @@
  *   ulaudit attack --scores IN.csv,OUT.csv [--claim-eps E] [--delta D]
  *                  [--alpha A]
  *                  [--method joint|sum|family|all|fixed|split|onerun|onerun-fdp|levels]
- *                  [--weights equal|geometric]
+ *                  [--weights equal|geometric] [--tie-break random|SEED]
  *                  [--threshold T] [--levels L] [--split-frac F] [--sides 1|2]
  *                  [--ratio R] [--html FILE] [--json]
  *
@@ -40,7 +40,8 @@ void ul_cli_attack_scores_help(FILE *out)
             "                                onerun-fdp|levels]\n"
             "                      [--threshold T] [--levels L]\n"
             "                      [--split-frac F] [--sides 1|2] [--ratio R]\n"
-            "                      [--weights equal|geometric] [--html FILE] [--json]\n\n"
+            "                      [--weights equal|geometric] [--tie-break random|SEED]\n"
+            "                      [--html FILE] [--json]\n\n"
             "Certified statistics for membership-inference scores computed by any tool.\n"
             "IN and OUT are text files, one score per line (higher = more likely IN;\n"
             "'#' lines, blank lines and one header line are skipped).  Reported: ROC,\n"
@@ -82,6 +83,12 @@ void ul_cli_attack_scores_help(FILE *out)
             "                   instead of alpha/m: favours the extreme order statistics\n"
             "                   (what ulaudit attack CONFIG uses); at most 64 grid\n"
             "                   counts per direction one-sided, 63 two-sided\n"
+            "  --tie-break random  ties broken by fresh uniform draws, one per score (a\n"
+            "                   seed from /dev/urandom, reported; --tie-break SEED\n"
+            "                   reproduces a report): every method that compares scores\n"
+            "                   (joint, sum, family, all, onerun) stays valid over the\n"
+            "                   scores and the draws together; never keep the best of\n"
+            "                   several seeds\n"
             "  --delta D        default 0 (an omitted delta is read as the strictest claim)\n"
             "  --alpha A        default 0.05\n"
             "  --html FILE      also write the self-contained HTML report (the numbers, the\n"
@@ -237,9 +244,9 @@ static int parse(job *j, int argc, char **argv)
 /* The ties warning: thresholds inside blocks of equal scores lose power;
  * the remedies fixed before the data (a threshold, or the number of values
  * the score can take, of which the observed count is only a lower bound). */
-static void print_ties(const ul_scores_outcome *r)
+static void print_ties(const ul_scores_spec *s, const ul_scores_outcome *r)
 {
-    if (r->lb.ties_fraction < UL_SCORES_TIES_WARN)
+    if (r->lb.ties_fraction < UL_SCORES_TIES_WARN || s->o.tie_seed != 0)
         return;
     printf("  warning: %.0f%% of the scores equal another score: the tests' thresholds fall "
            "inside blocks of equal scores and lose power (valid, but weak); a threshold fixed "
@@ -250,6 +257,8 @@ static void print_ties(const ul_scores_outcome *r)
                "one, with L >= %zu the number of values the score CAN take, declared before "
                "seeing the data (not read off these scores)\n",
                r->distinct, r->distinct);
+    printf("  or break the ties at random (--tie-break random: a fresh seed, reported; every "
+           "method that compares scores stays valid over the scores and the draws)\n");
 }
 
 /* The certified ε lower bound of the ul_emp_lb_method methods. */
@@ -269,16 +278,27 @@ static void print_lb(const job *j, const ul_scores_outcome *r)
         printf("    levels: %lu possible values declared before the data; m = %lu thresholds\n",
                s->o.levels, s->o.levels - 1);
     const ul_emp_onerun_choice *c = &r->lb.onerun;
+    if (s->o.tie_seed != 0)
+        printf("    ties broken at random (seed %llu: --tie-break %llu reproduces it; valid over the "
+               "scores and the draws together, so draw it afresh, never keep the best of several "
+               "seeds)\n",
+               (unsigned long long)s->o.tie_seed, (unsigned long long)s->o.tie_seed);
     if (s->o.method == UL_EMP_LB_ONERUN && r->lb.direction != 0)
         printf("    guesses: the %lu highest scores IN, the %lu lowest OUT (%lu and %lu made, a tie "
                "at a boundary not guessed); %lu correct\n",
                c->k_plus, c->k_minus, c->g_plus, c->g_minus, c->v);
+    else if (r->lb.direction != 0 && isfinite(r->lb.tie_u))
+        printf("    %s: IN iff score > %.17g, or = %.17g with its tie-break draw >= %.6f; %lu false "
+               "positives of %lu, %lu false negatives of %lu\n",
+               s->o.method == UL_EMP_LB_SUM ? "deepest threshold of the sum" : "rule",
+               r->lb.threshold, r->lb.threshold, r->lb.tie_u, r->lb.fp, r->lb.n_out, r->lb.fn,
+               r->lb.n_in);
     else if (r->lb.direction != 0)
         printf("    %s: IN iff score >= %.17g; %lu false positives of %lu, %lu false negatives "
                "of %lu\n",
                sum ? "deepest threshold of the sum" : "rule", r->lb.threshold, r->lb.fp,
                r->lb.n_out, r->lb.fn, r->lb.n_in);
-    print_ties(r);
+    print_ties(s, r);
 }
 
 /* onerun-fdp (stats/eps_lb.h, one run f-DP; Mahloujifar, Melis, Chaudhuri

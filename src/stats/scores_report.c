@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <json-c/json.h>
+#include <limits.h>
 #include <math.h>
 #include <mpfr.h>
 #include <stdint.h>
@@ -29,6 +30,7 @@ const ul_scores_flag ul_scores_flags[UL_SCORES_NF] = {
     {"sides", "S", "1 or 2", "2"},
     {"ratio", "R", "grid ratio", ""},
     {"weights", "W", "equal or geometric", "equal"},
+    {"tie-break", "SEED", "random, or a reported seed", ""},
 };
 
 /* The methods by name, in the order of ul_emp_lb_method; then the f-DP
@@ -86,6 +88,15 @@ static ul_status read_method_name(ul_scores_spec *s, char *err, size_t errlen)
     return UL_OK;
 }
 
+/* A positive decimal integer from the whole text (no sign, no spaces). */
+static bool read_positive(const char *t, unsigned long long *x)
+{
+    char *end;
+    errno = 0;
+    *x = isdigit((unsigned char)t[0]) ? strtoull(t, &end, 10) : 0;
+    return *x > 0 && errno == 0 && *end == '\0';
+}
+
 /* --threshold (FIXED) and --levels (LEVELS): each given exactly with its
  * method.  L is declared before the data (stats/eps_lb.h, LEVELS). */
 static ul_status read_method_values(ul_scores_spec *s, char *err, size_t errlen)
@@ -107,13 +118,54 @@ static ul_status read_method_values(ul_scores_spec *s, char *err, size_t errlen)
                                          : "only with --method levels",
                    "");
     if (m == UL_EMP_LB_LEVELS) {
-        char *end;
-        errno = 0;
-        unsigned long n = isdigit((unsigned char)l[0]) ? strtoul(l, &end, 10) : 0;
-        if (n < 2 || errno != 0 || *end != '\0')
+        unsigned long long n;
+        if (!read_positive(l, &n) || n < 2 || n > ULONG_MAX)
             return bad(err, errlen, "--levels: an integer >= 2 (got '%s')%s", l, "");
-        s->o.levels = n;
+        s->o.levels = (unsigned long)n;
     }
+    return UL_OK;
+}
+
+/* A fresh seed from the system's entropy (/dev/urandom), never 0 (0 means
+ * "ties kept"); false when it cannot be read. */
+static bool fresh_seed(uint64_t *seed)
+{
+    FILE *f = fopen("/dev/urandom", "rb");
+    bool ok = f && fread(seed, sizeof *seed, 1, f) == 1;
+    if (f)
+        fclose(f);
+    if (ok && *seed == 0)
+        *seed = 1;
+    return ok;
+}
+
+/* --tie-break (stats/eps_lb.h, "Ties"): "random" draws a fresh seed (the
+ * bound is valid over the scores and the draws together only when the seed
+ * is not chosen after seeing them), a number reproduces a reported run; only
+ * for the methods that compare scores. */
+static ul_status read_tie_break(ul_scores_spec *s, char *err, size_t errlen)
+{
+    const char *t = s->v[UL_SCORES_F_TIE];
+    ul_emp_lb_method m = s->o.method;
+    if (t[0] == '\0')
+        return UL_OK;
+    if (s->fdp || m == UL_EMP_LB_FIXED || m == UL_EMP_LB_SPLIT || m == UL_EMP_LB_LEVELS)
+        return bad(err, errlen,
+                   "--tie-break: only with the methods that compare scores (joint, sum, family, "
+                   "all, onerun), not with --method %s%s",
+                   ul_scores_spec_method(s), "");
+    if (strcmp(t, "random") == 0) {
+        if (!fresh_seed(&s->o.tie_seed))
+            return bad(err, errlen, "--tie-break random: cannot read /dev/urandom%s%s", "", "");
+        return UL_OK;
+    }
+    unsigned long long x;
+    if (!read_positive(t, &x))
+        return bad(err, errlen,
+                   "--tie-break: random, or the seed a report gave (an integer in [1, "
+                   "2^64 - 1]; got '%s')%s",
+                   t, "");
+    s->o.tie_seed = (uint64_t)x;
     return UL_OK;
 }
 
@@ -145,7 +197,7 @@ static ul_status read_method(ul_scores_spec *s, char *err, size_t errlen)
                    v[UL_SCORES_F_WEIGHTS], "");
     if (s->o.geometric && m != UL_EMP_LB_JOINT)
         return bad(err, errlen, "--weights geometric: only with --method joint%s%s", "", "");
-    return UL_OK;
+    return read_tie_break(s, err, errlen);
 }
 
 /* An exact decimal in [0, 1) when unit_open, in (0, 1) for alpha (a
@@ -434,6 +486,16 @@ static void add_lb(json_object *o, const ul_scores_spec *s, const ul_scores_outc
     json_object_object_add(o, "ties_fraction", json_object_new_double(r->lb.ties_fraction));
     if (s->o.method == UL_EMP_LB_ONERUN && r->lb.direction != 0)
         json_object_object_add(o, "guesses", guesses_json(&r->lb.onerun));
+    if (s->o.tie_seed != 0) {
+        char seed[32];
+        snprintf(seed, sizeof seed, "%llu", (unsigned long long)s->o.tie_seed);
+        json_object *t = json_object_new_object();
+        json_object_object_add(t, "seed", json_object_new_string(seed));
+        json_object_object_add(t, "draw_at_threshold", isfinite(r->lb.tie_u)
+                                                            ? json_object_new_double(r->lb.tie_u)
+                                                            : NULL);
+        json_object_object_add(o, "tie_break", t);
+    }
 }
 
 /* onerun-fdp's part (stats/eps_lb.h, one run f-DP; Mahloujifar, Melis,

@@ -39,6 +39,7 @@ enum {
     UL_SCORES_F_SIDES,
     UL_SCORES_F_RATIO,
     UL_SCORES_F_WEIGHTS,
+    UL_SCORES_F_TIE,
     UL_SCORES_NF
 };
 

@@ -89,17 +89,22 @@ typedef struct {
     ul_emp_lb_method method;
     bool one_sided, geometric;
     bool ties_ok; /* valid with tied scores (ALL is not: eps_lb.h) */
-    bool rr_only; /* needs a declaration true of randomised response only (LEVELS) */
+    bool rr_only; /* needs a declaration true of randomised response only (LEVELS), or
+                   * has nothing to do on continuous scores (a tie-break) */
+    bool tie_break; /* ties broken at random, a fresh seed per draw (eps_lb.h, Ties) */
 } method;
 
 static const method METHODS[] = {
-    {"family", UL_EMP_LB_FAMILY, false, false, true, false},
-    {"joint", UL_EMP_LB_JOINT, false, false, true, false},
-    {"joint geometric", UL_EMP_LB_JOINT, false, true, true, false},
-    {"joint 1-sided", UL_EMP_LB_JOINT, true, false, true, false},
-    {"sum 1-sided", UL_EMP_LB_SUM, true, false, true, false},
-    {"levels L=2 (declared)", UL_EMP_LB_LEVELS, false, false, true, true},
-    {"all (legacy)", UL_EMP_LB_ALL, false, false, false, false},
+    {"family", UL_EMP_LB_FAMILY, false, false, true, false, false},
+    {"joint", UL_EMP_LB_JOINT, false, false, true, false, false},
+    {"joint geometric", UL_EMP_LB_JOINT, false, true, true, false, false},
+    {"joint 1-sided", UL_EMP_LB_JOINT, true, false, true, false, false},
+    {"sum 1-sided", UL_EMP_LB_SUM, true, false, true, false, false},
+    {"levels L=2 (declared)", UL_EMP_LB_LEVELS, false, false, true, true, false},
+    {"joint, ties broken", UL_EMP_LB_JOINT, false, false, true, true, true},
+    {"family, ties broken", UL_EMP_LB_FAMILY, false, false, true, true, true},
+    {"sum 1-sided, ties broken", UL_EMP_LB_SUM, true, false, true, true, true},
+    {"all (legacy)", UL_EMP_LB_ALL, false, false, false, false, false},
 };
 #define N_METHODS (sizeof METHODS / sizeof METHODS[0])
 
@@ -189,7 +194,7 @@ static int allowance(int D)
 /* Method k's bound on one draw of L (NAN: not applicable, LEVELS on a
  * continuous score). */
 static double method_bound(size_t k, const law *L, const double *in, const double *out, size_t n,
-                           mpfi_srcptr a, mpfi_srcptr d)
+                           uint64_t tie_seed, mpfi_srcptr a, mpfi_srcptr d)
 {
     if (METHODS[k].rr_only && !L->rr)
         return NAN;
@@ -198,6 +203,7 @@ static double method_bound(size_t k, const law *L, const double *in, const doubl
     o.one_sided = METHODS[k].one_sided;
     o.geometric = METHODS[k].geometric;
     o.levels = METHODS[k].method == UL_EMP_LB_LEVELS ? RR_LEVELS : 0;
+    o.tie_seed = METHODS[k].tie_break ? tie_seed : 0;
     return run_method(&o, in, out, n, a, d);
 }
 
@@ -221,8 +227,11 @@ static bool one_row(const law *L, size_t n, int D, mpfi_srcptr a, mpfi_srcptr d)
     for (int s = 0; s < D; s++) {
         draw(L, n, 7000 + (uint32_t)s, in, out);
         double v[COLS];
+        /* a seed of its own per draw (Weyl step, then the library's splitmix64):
+         * one seed reused over the draws would be one realisation for all */
+        uint64_t tie_seed = 0x9E3779B97F4A7C15ULL * (uint64_t)(s + 1) + 0x632BE59BD9B4E019ULL;
         for (size_t k = 0; k < N_METHODS; k++)
-            v[k] = method_bound(k, L, in, out, n, a, d);
+            v[k] = method_bound(k, L, in, out, n, tie_seed, a, d);
         char err[256];
         v[JAX] = jax_cp_d(in, n, out, n, ALPHA, DELTA, err, sizeof err);
         ul_emp_lb_opts o = ul_emp_lb_defaults();
