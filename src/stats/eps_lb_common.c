@@ -90,14 +90,15 @@ size_t ul_lb_count_ge(const double *a, size_t n, double t)
  * (SUM certifies 0 on randomised response).  The share of tied scores is
  * reported (ties_fraction) so that callers can warn.
  *
- * Not done, and why: breaking ties by a uniform U independent of the scores
- * keeps the lemma valid over the scores AND U together, but only if U is
- * fresh for each evaluation.  A U fixed by a seed and the world and rank of
- * a score (tried for issue 30) is one realisation for every data set: on
- * randomised response at ε = 1, n = 4096 per world, SUM then certified
- * 1.049 > 1 on 40 of 40 seeds (bench_power_table).  A valid randomised
- * tie-break needs entropy per call, reported for reproduction; a
- * deterministic one needs a lemma for data-chosen block boundaries. */
+ * The remedies are LEVELS (eps_lb_all.c) and ties broken at random
+ * (eps_lb_tiebreak.c): a uniform U independent of the scores keeps every
+ * method valid over the scores AND U together, but only if U is fresh for
+ * each evaluation (a seed drawn afresh and reported).  A U fixed by one
+ * seed and the world and rank of a score (tried first for issue 30) is one
+ * realisation for every data set: on randomised response at ε = 1, n =
+ * 4096 per world, SUM then certified 1.049 > 1 on 40 of 40 data sets
+ * (bench_power_table).  A deterministic tie-break would need a lemma for
+ * data-chosen block boundaries, which there is not. */
 
 double ul_lb_ties_fraction(const double *a, size_t n_in, const double *b, size_t n_out)
 {
