@@ -1193,18 +1193,8 @@ static int read_rmia_inputs(const attack_args *a, size_t d, size_t p, ul_dataset
     char err[1024];
     if (!a->population)
         return 0;
-    if (ul_data_read_csv(a->population, -1, -1, pop, err, sizeof err) != UL_OK) {
+    if (ul_data_read_population(a->population, d, pop, err, sizeof err) != UL_OK) {
         fprintf(stderr, "ulaudit attack: --population: %s\n", err);
-        return -1;
-    }
-    bool labels = true;
-    for (size_t i = 0; i < pop->n; i++)
-        labels = labels && (pop->y[i] == 1 || pop->y[i] == -1);
-    if (pop->d != d || !labels) {
-        fprintf(stderr,
-                "ulaudit attack: --population %s: need rows of the target's %zu features, label "
-                "+1 or -1 last (got %zu features)\n",
-                a->population, d, pop->d);
         return -1;
     }
     return a->reference_models ? read_models("--reference-models", a->reference_models,

@@ -606,18 +606,10 @@ static ul_status read_population(ul_attack_config *cfg, const char *dir, const c
     char *path = resolve(dir, file), msg[512];
     if (!path) /* within the JSON's size */
         return ul_fail(err, errlen, UL_ENOMEM, "out of memory");
-    ul_status st = ul_data_read_csv(path, -1, -1, &cfg->population, msg, sizeof msg);
+    ul_status st = ul_data_read_population(path, cfg->data.d, &cfg->population, msg, sizeof msg);
     free(path);
     if (st != UL_OK)
         return ul_fail(err, errlen, st, "$.attack.population: %s", msg);
-    bool labels = cfg->population.n > 0;
-    for (size_t i = 0; i < cfg->population.n; i++)
-        labels = labels && (cfg->population.y[i] == 1 || cfg->population.y[i] == -1);
-    if (!labels || cfg->population.d != cfg->data.d)
-        return ul_fail(err, errlen, UL_EINPUT,
-                       "$.attack.population: need rows of the data's %zu features, label +1 or "
-                       "-1 last (got %zu features)",
-                       cfg->data.d, cfg->population.d);
     if (cfg->design.normalized)
         ul_data_normalize_rows(&cfg->population);
     return UL_OK;

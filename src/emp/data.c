@@ -788,6 +788,24 @@ ul_status ul_data_read_csv(const char *path, int label_col, int header, ul_datas
     return ul_io_escaped(read_csv(path, label_col, header, out, err, errlen), err, errlen);
 }
 
+ul_status ul_data_read_population(const char *path, size_t d, ul_dataset *out, char *err,
+                                  size_t errlen)
+{
+    ul_status st = ul_data_read_csv(path, -1, -1, out, err, errlen);
+    if (st != UL_OK)
+        return st;
+    bool labels = out->n > 0;
+    for (size_t i = 0; i < out->n; i++)
+        labels = labels && (out->y[i] == 1 || out->y[i] == -1);
+    if (labels && out->d == d)
+        return UL_OK;
+    st = ul_fail(err, errlen, UL_EINPUT,
+                 "need rows of %zu features, label +1 or -1 last (got %zu features%s)", d, out->d,
+                 labels ? "" : ", or a label not +1/-1, or no row");
+    ul_dataset_free(out);
+    return st;
+}
+
 ul_status ul_data_read_libsvm(const char *path, size_t dim, ul_dataset *out, char *err,
                               size_t errlen)
 {

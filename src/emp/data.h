@@ -66,6 +66,12 @@ ul_status ul_data_read_idx_binary(const char *images, const char *labels, double
 ul_status ul_data_read_csv(const char *path, int label_col, int header, ul_dataset *out, char *err,
                            size_t errlen);
 
+/* RMIA's population records (emp/attack.h, UL_SCORE_RMIA): a CSV file as
+ * ul_data_read_csv (label last), at least one row, d features, labels +1 or
+ * −1; UL_EINPUT saying so otherwise (out is then freed). */
+ul_status ul_data_read_population(const char *path, size_t d, ul_dataset *out, char *err,
+                                  size_t errlen);
+
 /* LIBSVM sparse text: "label idx:val idx:val …", indices 1-based and strictly
  * increasing, '#' starts a comment.  dim > 0: the dimension (an index above
  * it is an error); dim = 0: inferred as the largest index.  Absent entries

@@ -26,6 +26,11 @@ ul_emp_lb_opts ul_emp_lb_defaults(void)
     return o;
 }
 
+bool ul_emp_lb_compares_only(ul_emp_lb_method m)
+{
+    return m != UL_EMP_LB_FIXED && m != UL_EMP_LB_SPLIT && m != UL_EMP_LB_LEVELS;
+}
+
 void ul_emp_lb_init(ul_emp_lb_result *res)
 {
     memset(res, 0, sizeof *res);
@@ -71,18 +76,15 @@ static ul_status check_common(const double *in, size_t n_in, const double *out, 
         return ul_fail(err, errlen, UL_EINPUT, "alpha must lie strictly inside (0, 1)");
     if (mpfi_nan_p(delta) || mpfr_sgn(&delta->left) < 0 || mpfr_cmp_ui(&delta->right, 1) >= 0)
         return ul_fail(err, errlen, UL_EINPUT, "delta must lie in [0, 1)");
-    if (!(o->ratio == 0 || (o->ratio > 1 && o->ratio <= 16)))
-        return ul_fail(err, errlen, UL_EINPUT,
-                       "ratio must lie in (1, 16] (0: the method's default: 4 for joint, 2 for "
-                       "onerun, 1.25 otherwise)");
+    if ((st = ul_lb_check_ratio(o, err, errlen)) != UL_OK)
+        return st;
     if (o->method == UL_EMP_LB_FIXED && !isfinite(o->threshold))
         return ul_fail(err, errlen, UL_EINPUT, "threshold must be a finite number");
     if (o->method == UL_EMP_LB_SUM && o->k_max >= SUM_K_MAX)
         return ul_fail(err, errlen, UL_EINPUT,
                        "k_max: the sum test uses at most %d order statistics (k_max <= %d)",
                        SUM_K_MAX, SUM_K_MAX - 1);
-    if (o->tie_seed != 0 && (o->method == UL_EMP_LB_FIXED || o->method == UL_EMP_LB_SPLIT ||
-                             o->method == UL_EMP_LB_LEVELS))
+    if (o->tie_seed != 0 && !ul_emp_lb_compares_only(o->method))
         return ul_fail(err, errlen, UL_EINPUT,
                        "tie_seed: ties are broken at random only for the methods that compare "
                        "scores (family, joint, sum, all, onerun), not for fixed, split or levels");
@@ -132,7 +134,8 @@ static ul_status run_sorted(ul_emp_lb_result *res, const double *a, size_t n_in,
 }
 
 /* The method on the tie-broken scores (stats/eps_lb_tiebreak.c), its rule
- * mapped back to the scores' scale, the ties' share of the scores as given. */
+ * mapped back to the scores' scale, the ties' share of the scores as given
+ * (counted where the tie-break sorted them). */
 static ul_status run_tie_broken(ul_emp_lb_result *res, const double *in, size_t n_in,
                                 const double *out, size_t n_out, mpfi_srcptr alpha,
                                 mpfi_srcptr delta, const ul_emp_lb_opts *o, char *err,
@@ -149,14 +152,8 @@ static ul_status run_tie_broken(ul_emp_lb_result *res, const double *in, size_t 
     res->threshold = ul_lb_untie_value(&t, res->threshold, &res->tie_u);
     res->onerun.thr_in = ul_lb_untie_value(&t, res->onerun.thr_in, &u);
     res->onerun.thr_out = ul_lb_untie_value(&t, res->onerun.thr_out, &u);
+    res->ties_fraction = t.ties_fraction;
     ul_lb_untied_free(&t);
-    double *a = ul_lb_sorted_copy(in, n_in), *b = ul_lb_sorted_copy(out, n_out);
-    if (a && b)
-        res->ties_fraction = ul_lb_ties_fraction(a, n_in, b, n_out);
-    else if (st == UL_OK)
-        st = ul_lb_no_room(err, errlen, "the sorted copies", n_in, n_out);
-    free(a);
-    free(b);
     return st;
 }
 

@@ -152,6 +152,11 @@ typedef struct {
                            * with FIXED, SPLIT or LEVELS); 0: ties kept */
 } ul_emp_lb_opts;
 
+/* True for the methods that only compare scores (FAMILY, JOINT, SUM, ALL,
+ * ONERUN): those a tie-break applies to (see "Ties"); FIXED, SPLIT and
+ * LEVELS read score values. */
+bool ul_emp_lb_compares_only(ul_emp_lb_method m);
+
 /* Defaults: FAMILY, two-sided, ratio 0 (the method's), split_frac 0.25,
  * equal weights, k_max −1, levels 0, tie_seed 0. */
 ul_emp_lb_opts ul_emp_lb_defaults(void);

@@ -10,8 +10,8 @@
 
 #include "stats/stats.h"
 
-/* The distinct-threshold statistic, paying m_of(d) tests when the scores
- * take d distinct values.  Candidates: the staircase's Pareto corners (most
+/* The distinct-threshold statistic, paying d tests when the scores take d
+ * distinct values (ALL, levels 0) or levels − 1 (LEVELS).  Candidates: the staircase's Pareto corners (most
  * true positives for their false positives, fewest false positives for
  * their true positives); every other threshold has larger fp and fn and so
  * a smaller bound, which makes the maximum over the corners the maximum

@@ -22,6 +22,15 @@ double ul_lb_ratio_of(const ul_emp_lb_opts *o)
     return o->ratio > 0 ? o->ratio : o->method == UL_EMP_LB_JOINT ? JOINT_RATIO : DEFAULT_RATIO;
 }
 
+ul_status ul_lb_check_ratio(const ul_emp_lb_opts *o, char *err, size_t errlen)
+{
+    if (o->ratio == 0 || (o->ratio > 1 && o->ratio <= 16))
+        return UL_OK;
+    return ul_fail(err, errlen, UL_EINPUT,
+                   "ratio must lie in (1, 16] (0: the method's default: 4 for joint, 2 for "
+                   "onerun, 1.25 otherwise)");
+}
+
 /* ε from upper bounds f (FPR) and g (FNR), as ul_emp_eps_lb_counts. */
 static double eps_from_bounds(double f, double g, double delta)
 {

@@ -37,6 +37,9 @@ ul_status ul_lb_no_room(char *err, size_t errlen, const char *what, size_t n_in,
 double *ul_lb_sorted_copy(const double *s, size_t n);
 size_t ul_lb_count_ge(const double *a, size_t n, double t);
 double ul_lb_beta_d(mpfi_srcptr alpha, double div);
+/* o->ratio's rule (stats/eps_lb.h): 0 (the method's default) or in (1, 16];
+ * UL_EINPUT naming "ratio" otherwise. */
+ul_status ul_lb_check_ratio(const ul_emp_lb_opts *o, char *err, size_t errlen);
 
 /* ---- tied scores (eps_lb_common.c) ------------------------------------------- */
 
@@ -47,10 +50,12 @@ double ul_lb_ties_fraction(const double *a, size_t n_in, const double *b, size_t
 
 /* The tie-broken copies: in/out hold r(s) + U (r the index of s among the
  * ascending distinct values values[0 … nv) of both worlds, U uniform from
- * the seed). */
+ * the seed); ties_fraction that of the scores as given (as
+ * ul_lb_ties_fraction). */
 typedef struct {
     double *values, *in, *out;
     size_t nv;
+    double ties_fraction;
 } ul_lb_untied;
 
 ul_status ul_lb_tie_break(ul_lb_untied *t, const double *in, size_t n_in, const double *out,

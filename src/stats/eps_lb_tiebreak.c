@@ -68,6 +68,11 @@ ul_status ul_lb_tie_break(ul_lb_untied *t, const double *in, size_t n_in, const 
     for (size_t i = 0; i < n; i++)
         t->values[i] = i < n_in ? in[i] : out[i - n_in];
     qsort(t->values, n, sizeof *t->values, ul_lb_cmp_double);
+    size_t tied = 0; /* the scores equal to a neighbour in the pooled order */
+    for (size_t i = 0; i < n; i++)
+        tied += (i > 0 && t->values[i] == t->values[i - 1]) ||
+                (i + 1 < n && t->values[i] == t->values[i + 1]);
+    t->ties_fraction = n ? (double)tied / (double)n : 0;
     t->nv = 0;
     for (size_t i = 0; i < n; i++)
         if (t->nv == 0 || t->values[i] != t->values[t->nv - 1])

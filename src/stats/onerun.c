@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "stats/eps_lb.h"
+#include "stats/eps_lb_internal.h"
 #include "stats/gdp.h"
 #include "stats/special_d.h"
 #include "stats/stats.h"
@@ -657,9 +658,8 @@ static ul_status fdp_check(const double *a, size_t n_in, const double *b, size_t
         if (st != UL_OK)
             return st;
     }
-    if (!(o->ratio == 0 || (o->ratio > 1 && o->ratio <= 16)))
-        return ul_fail(err, errlen, UL_EINPUT, "ratio must lie in (1, 16] (0: the default 2)");
-    return check_levels(alpha, "alpha", delta, true, err, errlen);
+    ul_status st = ul_lb_check_ratio(o, err, errlen);
+    return st == UL_OK ? check_levels(alpha, "alpha", delta, true, err, errlen) : st;
 }
 
 ul_status ul_emp_onerun_fdp(ul_emp_onerun_fdp_result *res, const double *a, size_t n_in,

@@ -146,10 +146,9 @@ static bool fresh_seed(uint64_t *seed)
 static ul_status read_tie_break(ul_scores_spec *s, char *err, size_t errlen)
 {
     const char *t = s->v[UL_SCORES_F_TIE];
-    ul_emp_lb_method m = s->o.method;
     if (t[0] == '\0')
         return UL_OK;
-    if (s->fdp || m == UL_EMP_LB_FIXED || m == UL_EMP_LB_SPLIT || m == UL_EMP_LB_LEVELS)
+    if (s->fdp || !ul_emp_lb_compares_only(s->o.method))
         return bad(err, errlen,
                    "--tie-break: only with the methods that compare scores (joint, sum, family, "
                    "all, onerun), not with --method %s%s",
@@ -276,16 +275,18 @@ static void capacity(const ul_scores_spec *s, size_t n_in, size_t n_out, ul_scor
     double hi = fixed ? s->o.threshold : 1, lo = fixed ? nextafter(hi, -INFINITY) : 0;
     for (size_t i = 0; i < n_in + n_out; i++)
         v[i] = two ? (i < n_in ? hi : lo) : i < n_in ? 1 + (double)i : -1 - (double)(i - n_in);
+    ul_emp_lb_opts o = s->o;
+    o.tie_seed = 0; /* distinct scores: a tie-break would change nothing */
     ul_status st;
     if (s->fdp) {
         ul_emp_onerun_fdp_result f;
         ul_emp_onerun_fdp_init(&f);
-        st = ul_emp_onerun_fdp(&f, v, n_in, v + n_in, n_out, s->alpha, s->delta, &s->o, err,
+        st = ul_emp_onerun_fdp(&f, v, n_in, v + n_in, n_out, s->alpha, s->delta, &o, err,
                                sizeof err);
         mpfr_set_d(r->cap.eps_lb, f.eps_gdp, MPFR_RNDD);
         ul_emp_onerun_fdp_clear(&f);
     } else
-        st = ul_emp_eps_lb(&r->cap, v, n_in, v + n_in, n_out, s->alpha, s->delta, &s->o, err,
+        st = ul_emp_eps_lb(&r->cap, v, n_in, v + n_in, n_out, s->alpha, s->delta, &o, err,
                            sizeof err);
     free(v);
     r->cap_known = st == UL_OK || st == UL_ECAP; /* ECAP: sound, only looser */
